@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/* Constant-time helpers (header only).
+ * Value barriers hide a value from the optimiser so that mask arithmetic is not
+ * turned back into a branch or a table lookup: on GCC/clang an empty asm statement
+ * that "modifies" the register, elsewhere a volatile round trip.
+ * PQLAB_SECRET(p, n) marks n bytes at p as secret, PQLAB_DECLASSIFY(p, n) as public
+ * again. They are no-ops unless PQLAB_CT_VALGRIND is defined; then secret bytes are
+ * "undefined" for valgrind memcheck, which reports every branch, address or
+ * variable-latency operation that depends on them. */
+#ifndef PQLAB_CT_H
+#define PQLAB_CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef PQLAB_CT_VALGRIND
+#include <valgrind/memcheck.h>
+#define PQLAB_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define PQLAB_DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#else
+#define PQLAB_SECRET(p, n) ((void)(p), (void)(n))
+#define PQLAB_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PQLAB_CT_ASM_BARRIER(x) __asm__("" : "+r"(x))
+#endif
+
+static inline uint8_t pqlab_value_barrier_u8(uint8_t x)
+{
+#ifdef PQLAB_CT_ASM_BARRIER
+    PQLAB_CT_ASM_BARRIER(x);
+    return x;
+#else
+    volatile uint8_t v = x;
+    return v;
+#endif
+}
+
+static inline uint32_t pqlab_value_barrier_u32(uint32_t x)
+{
+#ifdef PQLAB_CT_ASM_BARRIER
+    PQLAB_CT_ASM_BARRIER(x);
+    return x;
+#else
+    volatile uint32_t v = x;
+    return v;
+#endif
+}
+
+static inline uint64_t pqlab_value_barrier_u64(uint64_t x)
+{
+#ifdef PQLAB_CT_ASM_BARRIER
+    PQLAB_CT_ASM_BARRIER(x);
+    return x;
+#else
+    volatile uint64_t v = x;
+    return v;
+#endif
+}
+
+/* 0xFFFFFFFF when bit == 1, 0 when bit == 0 (bit must be 0 or 1) */
+static inline uint32_t pqlab_ct_mask_u32(uint32_t bit)
+{
+    return (uint32_t)0 - pqlab_value_barrier_u32(bit & 1u);
+}
+
+/* 1 when x == 0, else 0: (x | -x) has its top bit set exactly when x != 0 */
+static inline uint32_t pqlab_ct_is_zero_u32(uint32_t x)
+{
+    x = pqlab_value_barrier_u32(x);
+    return 1u ^ ((x | ((uint32_t)0 - x)) >> 31);
+}
+
+/* 0 when the n bytes at a and b are equal, 1 otherwise; time depends on n only */
+static inline int pqlab_ct_memcmp(const void *a, const void *b, size_t n)
+{
+    const uint8_t *pa = (const uint8_t *)a;
+    const uint8_t *pb = (const uint8_t *)b;
+    uint32_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc |= (uint32_t)(pa[i] ^ pb[i]);
+    }
+    return (int)(1u ^ pqlab_ct_is_zero_u32(acc));
+}
+
+/* copies n bytes from src to dst when cond == 1, leaves dst alone when cond == 0 */
+static inline void pqlab_ct_cmov(void *dst, const void *src, size_t n, uint8_t cond)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    const uint8_t m = pqlab_value_barrier_u8((uint8_t)(0u - (unsigned)(cond & 1u)));
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (uint8_t)(d[i] ^ (m & (d[i] ^ s[i])));
+    }
+}
+
+/* clears n bytes; the volatile pointer keeps the stores from being removed as dead */
+static inline void pqlab_zeroize(void *p, size_t n)
+{
+    volatile uint8_t *v = (volatile uint8_t *)p;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = 0;
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#endif
+}
+
+#endif
