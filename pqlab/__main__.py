@@ -1,0 +1,3 @@
+from pqlab.cli import main
+
+main()

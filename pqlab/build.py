@@ -1,0 +1,279 @@
+"""Build: out-of-tree, incremental, parallel builds of harness programs with ninja.
+
+For one platform, every requested (implementation, program) pair becomes a target in
+build/<platform>/build.ninja. ninja tracks header dependencies and command lines, so
+a second build only redoes what changed. A failing implementation is reported with
+the compiler's message; the others still build (ninja -k 0).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from pqlab import ROOT, PqlabError
+from pqlab.platforms import Platform
+from pqlab.registry import Implementation
+
+BUILD_ROOT = Path(os.environ.get("PQLAB_BUILD_DIR", ROOT / "build"))
+WERROR = ("-Wall", "-Wextra", "-Werror", "-std=c11")
+PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver")
+COMMON_DIRS = (ROOT / "lib" / "common", ROOT / "lib" / "compat")
+HARNESS = ROOT / "harness"
+HAL_INCLUDE = ROOT / "platforms" / "include"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    iterations: int = 10  # speed / hashing iterations
+    kat_count: int = 100
+
+
+@dataclass
+class BuildResult:
+    elf: dict[str, Path] = field(default_factory=dict)  # program -> binary
+    error: str | None = None  # compiler output and command when the build failed
+    objects: list[Path] = field(default_factory=list)  # the implementation's own objects
+
+
+def ninja_exe() -> str:
+    exe = shutil.which("ninja")
+    if exe:
+        return exe
+    try:
+        import ninja  # PyPI package
+
+        return str(Path(ninja.BIN_DIR) / "ninja")
+    except ImportError as e:
+        raise PqlabError("ninja not found: pip install ninja (the README's commands install it)") from e
+
+
+@cache
+def compiler_version(cc: str) -> str:
+    try:
+        out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return out.splitlines()[0].strip() if out else "unknown"
+
+
+def _q(items) -> str:
+    return " ".join(shlex.quote(str(i)).replace("$", "$$") for i in items)
+
+
+def _p(path: Path) -> str:
+    return str(path).replace(" ", "$ ").replace(":", "$:")
+
+
+def _obj(base: Path, src: Path) -> Path:
+    try:
+        rel = src.resolve().relative_to(ROOT)
+    except ValueError:
+        rel = Path("ext") / src.resolve().relative_to(src.resolve().anchor)
+    return base / rel.with_suffix(rel.suffix + ".o")
+
+
+class NinjaFile:
+    def __init__(self, plat: Platform) -> None:
+        self.plat = plat
+        self.lines = [
+            f"cc = {plat.cc}",
+            f"ar = {plat.tool('ar') if plat.tools_prefix else 'ar'}",
+            "rule cc",
+            "  command = $cc -MMD -MF $out.d $flags -c $in -o $out",
+            "  depfile = $out.d",
+            "  deps = gcc",
+            "  description = CC $out",
+            "rule ar",
+            "  command = rm -f $out && $ar rcs $out $in",
+            "  description = AR $out",
+            "rule link",
+            "  command = $cc $flags $in $ldflags -o $out",
+            "  description = LINK $out",
+            "",
+        ]
+        self.seen: set[Path] = set()
+
+    def compile(self, base: Path, sources, flags: list[str]) -> list[Path]:
+        objs = []
+        for src in sources:
+            obj = _obj(base, Path(src))
+            objs.append(obj)
+            if obj not in self.seen:
+                self.seen.add(obj)
+                self.lines += [f"build {_p(obj)}: cc {_p(Path(src).resolve())}", f"  flags = {_q(flags)}"]
+        return objs
+
+    def archive(self, out: Path, objs: list[Path]) -> Path:
+        if out not in self.seen:
+            self.seen.add(out)
+            self.lines.append(f"build {_p(out)}: ar {' '.join(_p(o) for o in objs)}")
+        return out
+
+    def link(self, out: Path, inputs: list[Path], ldflags: list[str]) -> Path:
+        self.seen.add(out)
+        self.lines += [
+            f"build {_p(out)}: link {' '.join(_p(i) for i in inputs)}",
+            f"  flags = {_q(self.plat.cflags)}",
+            f"  ldflags = {_q(ldflags)}",
+        ]
+        return out
+
+
+def _sources(dirs) -> list[Path]:
+    return sorted(p for d in dirs for ext in ("*.c", "*.S", "*.s") for p in d.glob(ext))
+
+
+def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[str]]:
+    """(flags for the implementation's sources, flags for the harness compiled against its api.h)."""
+    inc = [impl.dir, *impl.include]
+    if impl.own:
+        base = [*plat.cflags, *WERROR, *impl.cflags]
+        lib_inc = [ROOT / "lib" / "common"]
+    else:
+        # foreign code: its warnings are its own business, they never fail its build
+        base = [*plat.cflags, *impl.cflags]
+        lib_inc = [ROOT / "lib" / "compat", ROOT / "lib" / "common"]
+        if impl.style == "mupq":
+            base.append(f"-DMUPQ_NAMESPACE={impl.mupq_namespace()}")
+    src_flags = base + [f"-I{d}" for d in [*inc, *lib_inc, HAL_INCLUDE]]
+    kind = "-DPQLAB_KIND_KEM" if impl.kind == "kem" else "-DPQLAB_KIND_SIGN"
+    h_flags = base + [kind, f'-DPQLAB_SCHEME_NAME="{impl.scheme}"', f'-DPQLAB_IMPL_NAME="{impl.name}"']
+    if not impl.own:
+        h_flags.append("-Wno-error")
+    if impl.api_prefix:
+        h_flags.append(f"-DPQLAB_API_PREFIX={impl.api_prefix}")
+    h_flags += [f"-I{d}" for d in [*inc, HARNESS, ROOT / "lib" / "common", HAL_INCLUDE]]
+    return src_flags, h_flags
+
+
+@contextmanager
+def _locked(path: Path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def program_name(program: str, opts: BuildOptions) -> str:
+    if program in ("speed", "hashing"):
+        return f"{program}-n{opts.iterations}"
+    if program == "kat":
+        return f"kat-n{opts.kat_count}"
+    return program
+
+
+def build(
+    plat: Platform,
+    impls: list[Implementation],
+    programs: tuple[str, ...] | list[str],
+    jobs: int = 2,
+    opts: BuildOptions = BuildOptions(),
+) -> dict[str, BuildResult]:
+    """Build `programs` for every implementation on `plat`; returns impl.id -> BuildResult."""
+    plat.check_toolchain()
+    bdir = BUILD_ROOT / plat.name
+    nf = NinjaFile(plat)
+    own_flags = [*plat.cflags, *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
+    common_srcs = _sources(COMMON_DIRS)
+    libcommon = nf.archive(bdir / "libpqlab.a", nf.compile(bdir / "common", common_srcs, own_flags))
+    libprof = nf.archive(
+        bdir / "libpqlab-hashprof.a",
+        nf.compile(bdir / "common-hashprof", common_srcs, own_flags + ["-DPQLAB_PROFILE_HASHING"]),
+    )
+    plat_objs = nf.compile(bdir / "platform", plat.sources, own_flags)
+    ldflags = plat.subst(plat.ldflags) + ["-lm"]
+
+    results: dict[str, BuildResult] = {}
+    targets: dict[str, list[tuple[str, Path]]] = {}
+    for impl in impls:
+        src_flags, h_flags = impl_flags(plat, impl)
+        ibase = bdir / "impl" / impl.build_key
+        objs = nf.compile(ibase / "obj", impl.sources, src_flags)
+        results[impl.id] = BuildResult(objects=objs)
+        harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)
+        targets[impl.id] = []
+        for prog in programs:
+            if prog == "driver" and not impl.driver:
+                continue
+            extra = {
+                "speed": [f"-DPQLAB_ITERATIONS={opts.iterations}"],
+                "hashing": [f"-DPQLAB_ITERATIONS={opts.iterations}"],
+                "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}"],
+            }.get(prog, [])
+            name = program_name(prog, opts)
+            srcs = [HARNESS / f"{prog}.c"]
+            if prog == "driver":
+                srcs = [HARNESS / "driver.c", HARNESS / f"driver_{impl.driver}.c"]
+            pobjs = nf.compile(ibase / "harness" / name, srcs, h_flags + extra)
+            lib = libprof if prog == "hashing" else libcommon
+            elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags)
+            targets[impl.id].append((prog, elf))
+
+    ninja_path = bdir / "build.ninja"
+    with _locked(bdir / ".lock"):
+        bdir.mkdir(parents=True, exist_ok=True)
+        tmp = ninja_path.with_suffix(f".{os.getpid()}")
+        tmp.write_text("\n".join(nf.lines) + "\n")
+        tmp.replace(ninja_path)
+        all_targets = [str(elf) for t in targets.values() for _, elf in t]
+        cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NINJA_STATUS": "[ninja] "})
+    failures = _parse_failures(proc.stdout + proc.stderr)
+    global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
+    for impl in impls:
+        res = results[impl.id]
+        ibase = str(bdir / "impl" / impl.build_key)
+        mine = [msg for path, msg in failures if str(path).startswith(ibase + "/")]
+        msgs = mine + global_fail
+        for prog, elf in targets[impl.id]:
+            if elf.exists() and not msgs:
+                res.elf[prog] = elf
+        if msgs or len(res.elf) != len(targets[impl.id]):
+            detail = "\n".join(msgs) if msgs else (proc.stdout + proc.stderr)[-4000:]
+            res.error = f"build of {impl.id} for {plat.name} failed:\n{detail}"
+            res.elf.clear()
+    return results
+
+
+def _parse_failures(output: str) -> list[tuple[Path, str]]:
+    """ninja prints 'FAILED: <outputs>' then the command and the compiler's message."""
+    out: list[tuple[Path, str]] = []
+    lines = output.splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"FAILED: (.*)", lines[i])
+        if m:
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].startswith(("[ninja]", "FAILED:", "ninja: ")):
+                body.append(lines[i])
+                i += 1
+            target = m.group(1).split()[0]
+            out.append((Path(target), f"FAILED: {target}\n" + "\n".join(body)))
+        else:
+            i += 1
+    return out
+
+
+def sizes(plat: Platform, files: list[Path]) -> dict[str, int]:
+    """.text/.data/.bss summed over object files or an ELF, with the platform's `size`."""
+    tool = plat.tool("size") if plat.tools_prefix else "size"
+    if not files:
+        return {"text": 0, "data": 0, "bss": 0}
+    proc = subprocess.run([tool, "-t", *map(str, files)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise PqlabError(f"{tool} failed: {proc.stderr.strip()}")
+    last = proc.stdout.strip().splitlines()[-1].split()
+    return {"text": int(last[0]), "data": int(last[1]), "bss": int(last[2])}

@@ -1,0 +1,329 @@
+"""The `pqlab` command line: one shape for every command that runs something.
+
+    pqlab COMMAND [SCHEME...] [-i IMPL] [-p PLATFORM] [--impl-path DIR]... [-j N]
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+import click
+
+from pqlab import ROOT, PqlabError, __version__
+from pqlab import acvp as acvp_mod
+from pqlab import jobs as J
+from pqlab import report as R
+from pqlab.build import BuildOptions, build, sizes
+from pqlab.platforms import all_platforms, default_platform, get_platform
+from pqlab.registry import discover, select
+from pqlab.results import DEFAULT_DB, Store
+
+DATA = Path(__file__).parent / "data"
+
+
+def selection(f):
+    """The options shared by every command that selects implementations and platforms."""
+
+    @click.argument("schemes", nargs=-1)
+    @click.option("-i", "--impl", "impls", multiple=True, help="implementation name(s), e.g. ref")
+    @click.option("-p", "--platform", "platforms", multiple=True, help="platform name(s); see `pqlab list`")
+    @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False), help="extra root with crypto_kem/ or crypto_sign/ folders")
+    @click.option("-j", "--jobs", default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
+    @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+    @functools.wraps(f)
+    def wrapper(*args, **kw):
+        return f(*args, **kw)
+
+    return wrapper
+
+
+def _resolve(schemes, impls, platforms, impl_path, default_plat="host"):
+    all_impls = discover([Path(p) for p in impl_path])
+    chosen = select(all_impls, schemes, impls)
+    plats = [get_platform(p) for p in (platforms or [default_plat])]
+    pairs = J.pairs(chosen, plats)
+    if not pairs:
+        raise PqlabError(
+            f"none of the selected implementations runs on {', '.join(p.name for p in plats)}"
+        )
+    return all_impls, chosen, plats, pairs
+
+
+def _fail_report(outcomes) -> int:
+    bad = [o for o in outcomes if not o.ok]
+    for o in bad:
+        click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red", err=True)
+    return 1 if bad else 0
+
+
+class Cli(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PqlabError as e:
+            click.secho(f"error: {e}", fg="red", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__)
+def main():
+    """pqlab: test, benchmark and analyse post-quantum cryptography on small processors."""
+
+
+@main.command("list")
+@selection
+def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
+    """Schemes, implementations, parameter sizes and the platforms each runs on."""
+    chosen = select(discover([Path(p) for p in impl_path]), schemes, impls)
+    plats = all_platforms()
+    if platforms:
+        plats = {p: get_platform(p) for p in platforms}
+    rows = []
+    for i in chosen:
+        rows.append({
+            "scheme": i.scheme, "implementation": i.name, "kind": i.kind, "style": i.style,
+            "sizes": i.sizes, "platforms": [p for p, plat in plats.items() if i.runs_on(plat)], "dir": str(i.dir),
+        })
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    click.echo(f"{'scheme':<24} {'impl':<10} {'kind':<5} {'pk':>6} {'sk':>6} {'ct/sig':>7} {'ss':>4}  platforms")
+    for r in rows:
+        s = r["sizes"]
+        ct = s.get("CRYPTO_CIPHERTEXTBYTES") if r["kind"] == "kem" else s.get("CRYPTO_BYTES")
+        ss = s.get("CRYPTO_BYTES") if r["kind"] == "kem" else ""
+        click.echo(
+            f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {s.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
+            f"{s.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct if ct is not None else '?':>7} {ss:>4}  {' '.join(r['platforms'])}"
+        )
+    click.echo("\nplatforms:")
+    for name, p in plats.items():
+        click.echo(f"  {name:<14} {p.description} [runner {p.runner_kind}, timer {p.timer_name} ({p.timer_unit})]")
+
+
+@main.command("build")
+@selection
+@click.option("--program", "programs", multiple=True, default=("test", "vectors", "kat", "speed", "stack", "hashing", "driver"), show_default=True)
+def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
+    """Build harness programs (incremental, parallel, out of tree under build/)."""
+    _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
+    res = J.build_all(pairs, programs, jobs, BuildOptions())
+    bad = 0
+    for (iid, plat), b in sorted(res.items()):
+        if b.error:
+            bad += 1
+            click.secho(b.error, fg="red", err=True)
+        else:
+            click.echo(f"built {iid} for {plat}: {', '.join(sorted(b.elf))}")
+    sys.exit(1 if bad else 0)
+
+
+@main.command("test")
+@selection
+def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
+    """Functional tests on target: round trips, tampering, canaries around every buffer."""
+    _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
+    outs = J.execute(pairs, "test", jobs)
+    rows = []
+    for o in outs:
+        checks = len(o.output.of("test")) if o.ok else 0
+        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name, "ok": o.ok, "checks": checks, "error": o.error})
+        if o.ok and not as_json:
+            click.echo(f"ok   {o.impl.id} on {o.plat.name} ({checks} checks)")
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+    sys.exit(_fail_report(outs))
+
+
+def _vectors_expected() -> dict:
+    path = DATA / "vectors.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+@main.command("vectors")
+@selection
+@click.option("--record", is_flag=True, help="record the hashes as the expected values in pqlab/data/vectors.json")
+def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
+    """Hash deterministic outputs; implementations and platforms must agree with each other and the record."""
+    plats = platforms or [p for p in ("host", "mps2-an386", "mps2-an500") if p in all_platforms()]
+    _, _, _, pairs = _resolve(schemes, impls, plats, impl_path)
+    outs = J.execute(pairs, "vectors", jobs)
+    status = _fail_report(outs)
+    expected = _vectors_expected()
+    by_scheme: dict[str, dict[str, str]] = {}
+    for o in outs:
+        if o.ok:
+            by_scheme.setdefault(o.impl.scheme, {})[f"{o.impl.name}@{o.plat.name}"] = J.vectors_hash(o.output)
+    rows = []
+    for scheme, hashes in sorted(by_scheme.items()):
+        distinct = set(hashes.values())
+        exp = expected.get(scheme)
+        agree = len(distinct) == 1
+        matches = exp is None or distinct == {exp}
+        if not agree or not matches:
+            status = 1
+        rows.append({"scheme": scheme, "hashes": hashes, "expected": exp, "agree": agree, "matches_record": matches})
+        if not as_json:
+            mark = "ok  " if agree and matches else "FAIL"
+            click.echo(f"{mark} {scheme}: {len(hashes)} runs, {len(distinct)} distinct hash(es)"
+                       + ("" if exp else " (no recorded hash)"))
+            if not (agree and matches):
+                for k, h in sorted(hashes.items()):
+                    click.echo(f"       {k}: {h}" + ("" if h == exp else "  != recorded" if exp else ""))
+        if record and agree:
+            expected[scheme] = distinct.pop()
+    if record:
+        (DATA / "vectors.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+    sys.exit(status)
+
+
+def _kat_refs() -> dict:
+    return tomllib.loads((DATA / "kat.toml").read_text())
+
+
+@main.command("kat")
+@selection
+@click.option("--count", default=100, show_default=True, help="number of KAT records to generate")
+@click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
+def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
+    """Reproduce the NIST KAT response file from its seeds and compare with the reference."""
+    import hashlib
+
+    _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
+    refs = _kat_refs()
+    outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count))
+    status = _fail_report(outs)
+    rows = []
+    for o in outs:
+        if not o.ok:
+            continue
+        rsp = J.kat_text(o.output)
+        ref = refs.get(o.impl.scheme, {})
+        verdict, detail = "unchecked", "no reference known for this scheme"
+        if output:
+            Path(output).mkdir(parents=True, exist_ok=True)
+            (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
+        if "rsp" in ref:
+            ref_text = (J.VECTORS_DIR / ref["rsp"]).read_text()
+            if count < 100:  # compare the records generated
+                ref_text = "\n\n".join(ref_text.split("\n\n")[: count + 1])
+                rsp_cmp = "\n\n".join(rsp.split("\n\n")[: count + 1])
+            else:
+                rsp_cmp = rsp
+            verdict = "ok" if rsp_cmp.strip() == ref_text.strip() else "FAIL"
+            detail = f"{count} records vs {ref['rsp']}"
+        elif "first_record_sha256" in ref:
+            h = hashlib.sha256(J.first_record(rsp).encode()).hexdigest()
+            verdict = "ok" if h == ref["first_record_sha256"] else "FAIL"
+            detail = f"first record sha256 {h[:16]}… vs {ref.get('source', 'reference')}"
+        if verdict != "ok":
+            status = 1
+        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name,
+                     "verdict": verdict, "detail": detail, "sha256": hashlib.sha256(rsp.encode()).hexdigest()})
+        if not as_json:
+            click.echo(f"{verdict:<9} {o.impl.id} on {o.plat.name}: {detail}")
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+    sys.exit(status)
+
+
+@main.command("acvp")
+@click.argument("prompt", type=click.Path(dir_okay=False, exists=True))
+@click.option("-i", "--impl", "impl_name", help="implementation name (default: the first own one with a driver)")
+@click.option("-p", "--platform", "platform", default="host", show_default=True)
+@click.option("--impl-path", multiple=True, type=click.Path(file_okay=False))
+@click.option("-j", "--jobs", default=os.cpu_count() or 2, show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the response file here")
+@click.option("--expected", type=click.Path(dir_okay=False, exists=True), help="expectedResults (or internalProjection) file to compare with")
+@click.option("--json", "as_json", is_flag=True)
+def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_json):
+    """Answer an ACVP prompt file (ML-KEM, ML-DSA, SLH-DSA) and compare with expected results."""
+    impls = discover([Path(p) for p in impl_path])
+    plat = get_platform(platform)
+    res = acvp_mod.run_prompt(acvp_mod.load(Path(prompt)), impls, plat, impl_name, jobs)
+    if output:
+        Path(output).write_text(json.dumps(res.response, indent=1) + "\n")
+    if expected:
+        acvp_mod.compare(res, acvp_mod.load(Path(expected)))
+    answered = sum(len(g["tests"]) for g in res.response["testGroups"])
+    summary = {"answered": answered, "compared": res.compared, "mismatches": res.mismatches,
+               "unsupported": res.unsupported, "failed": res.failed, "ok": res.ok}
+    if as_json:
+        click.echo(json.dumps(summary, indent=1))
+    else:
+        for m in res.unsupported:
+            click.secho(f"unsupported: {m}", fg="yellow")
+        for m in res.failed:
+            click.secho(f"failed: {m}", fg="red")
+        for m in res.mismatches:
+            click.secho(f"mismatch: {m}", fg="red")
+        click.echo(f"{answered} test cases answered on {plat.name}"
+                   + (f", {res.compared} compared, {len(res.mismatches)} mismatches" if expected else ""))
+    sys.exit(0 if res.ok else 1)
+
+
+@main.command("bench")
+@selection
+@click.option("--iterations", "-n", default=10, show_default=True, help="iterations per operation")
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database")
+def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, db):
+    """Speed, stack/RAM, hashing share and size; stored in the results database, then reported."""
+    store = Store(db)
+    plats = platforms or [default_platform()]
+    _, _, _, pairs = _resolve(schemes, impls, plats, impl_path)
+    outs = J.bench(pairs, store, jobs, BuildOptions(iterations=iterations))
+    status = _fail_report(outs)
+    recs = R.aggregate(store.latest([i.scheme for i, _ in pairs], [i.name for i, _ in pairs], plats))
+    click.echo(R.to_json(recs) if as_json else R.markdown(recs))
+    sys.exit(status)
+
+
+@main.command("size")
+@selection
+def size_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
+    """.text/.data/.bss of each implementation's own objects and of its linked test binary."""
+    plats = platforms or [default_platform()]
+    _, _, _, pairs = _resolve(schemes, impls, plats, impl_path)
+    res = J.build_all(pairs, ("test",), jobs, BuildOptions())
+    rows, status = [], 0
+    for impl, plat in pairs:
+        b = res[(impl.id, plat.name)]
+        if b.error:
+            click.secho(b.error, fg="red", err=True)
+            status = 1
+            continue
+        own = sizes(plat, b.objects)
+        binary = sizes(plat, [b.elf["test"]])
+        rows.append({"scheme": impl.scheme, "implementation": impl.name, "platform": plat.name, "objects": own, "test_binary": binary})
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+    else:
+        click.echo("| scheme | implementation | platform | .text | .data | .bss | total | test binary .text | .data | .bss |")
+        click.echo("|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
+        for r in rows:
+            o, t = r["objects"], r["test_binary"]
+            click.echo(f"| {r['scheme']} | {r['implementation']} | {r['platform']} | {o['text']:,} | {o['data']:,} | {o['bss']:,} | "
+                       f"{o['text'] + o['data'] + o['bss']:,} | {t['text']:,} | {t['data']:,} | {t['bss']:,} |")
+    sys.exit(status)
+
+
+@main.command("report")
+@click.option("-s", "--scheme", "schemes", multiple=True)
+@click.option("-i", "--impl", "impls", multiple=True)
+@click.option("-p", "--platform", "platforms", multiple=True)
+@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]), default="markdown", show_default=True)
+@click.option("--db", default=str(DEFAULT_DB), show_default=True)
+def report_cmd(schemes, impls, platforms, fmt, db):
+    """Render stored results (newest run of each measurement) as Markdown, CSV or JSON."""
+    if not Path(db).exists():
+        raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
+    recs = R.aggregate(Store(db).latest(schemes, impls, platforms))
+    click.echo({"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs), nl=False)

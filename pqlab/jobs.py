@@ -1,0 +1,166 @@
+"""Jobs: build, run and record harness programs for a selection of implementations and platforms.
+
+Data flows one way: registry -> build -> run -> parse -> results store -> report.
+Failures of one (implementation, platform) pair are collected and reported with their
+cause; the other pairs go on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from pqlab import ROOT, PqlabError
+from pqlab.build import BuildOptions, build, compiler_version, impl_flags, sizes
+from pqlab.platforms import Platform
+from pqlab.protocol import Output
+from pqlab.registry import Implementation
+from pqlab.results import Context, Store
+from pqlab.runner import RunError, command, run
+
+VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
+
+
+@dataclass
+class Outcome:
+    impl: Implementation
+    plat: Platform
+    ok: bool
+    output: Output | None = None
+    error: str | None = None
+    data: dict = field(default_factory=dict)
+
+
+def pairs(impls: list[Implementation], plats: list[Platform]) -> list[tuple[Implementation, Platform]]:
+    return [(i, p) for p in plats for i in impls if i.runs_on(p)]
+
+
+def build_all(pairs_, programs, jobs: int, opts: BuildOptions) -> dict[tuple[str, str], object]:
+    """Build per platform (ninja parallelises inside); returns (impl.id, platform) -> BuildResult."""
+    by_plat: dict[str, tuple[Platform, list[Implementation]]] = {}
+    for impl, plat in pairs_:
+        by_plat.setdefault(plat.name, (plat, []))[1].append(impl)
+    out = {}
+    for name, (plat, impls) in by_plat.items():
+        for iid, res in build(plat, impls, programs, jobs=jobs, opts=opts).items():
+            out[(iid, name)] = res
+    return out
+
+
+def execute(
+    pairs_,
+    program: str,
+    jobs: int,
+    opts: BuildOptions = BuildOptions(),
+    stdin=None,
+    desc: str | None = None,
+    extra_programs: tuple[str, ...] = (),
+) -> list[Outcome]:
+    """Build `program` for every pair, run it, and return one Outcome per pair."""
+    pairs_ = list(pairs_)
+    if not pairs_:
+        raise PqlabError("nothing to run: no implementation runs on the selected platforms")
+    builds = build_all(pairs_, (program, *extra_programs), jobs, opts)
+
+    def one(pair) -> Outcome:
+        impl, plat = pair
+        b = builds[(impl.id, plat.name)]
+        if b.error:
+            return Outcome(impl, plat, False, error=b.error)
+        data = stdin(impl, plat) if callable(stdin) else (stdin or b"")
+        try:
+            out = run(plat, b.elf[program], program, stdin=data)
+        except RunError as e:
+            return Outcome(impl, plat, False, error=str(e))
+        return Outcome(impl, plat, True, output=out, data={"build": b})
+
+    results = []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        it = ex.map(one, pairs_)
+        for res in tqdm(it, total=len(pairs_), desc=desc or program, file=sys.stderr, disable=None, leave=False):
+            results.append(res)
+    return results
+
+
+def context(impl: Implementation, plat: Platform, program: str, out: Output, elf: Path, iterations: int) -> Context:
+    src_flags, _ = impl_flags(plat, impl)
+    return Context(
+        scheme=impl.scheme, implementation=impl.name, impl_dir=str(impl.dir), platform=plat.name,
+        core=plat.core, clock_hz=plat.clock_hz, compiler=plat.cc, compiler_version=compiler_version(plat.cc),
+        cflags=" ".join(src_flags), iterations=iterations, timer=out.timer if out else plat.timer_name,
+        unit=plat.timer_unit, runner=plat.runner_kind, command=" ".join(command(plat, elf)), program=program,
+    )
+
+
+# --- bench --------------------------------------------------------------------------------------
+
+
+def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
+    """speed, stack, hashing and size of every pair, each run stored as it completes."""
+    outcomes = []
+    for program in ("speed", "stack", "hashing"):
+        for o in execute(pairs_, program, jobs, opts, desc=f"bench {program}", extra_programs=("speed", "stack", "hashing")):
+            outcomes.append(o)
+            if not o.ok:
+                continue
+            b = o.data["build"]
+            elf = b.elf[program]
+            ctx = context(o.impl, o.plat, program, o.output, elf, opts.iterations if program != "stack" else 1)
+            values: list[tuple[str, str, float]] = []
+            if program == "speed":
+                values += [("speed", f[0], int(f[1])) for f in o.output.of("speed")]
+                values += [("iterations", f[0], int(f[1])) for f in o.output.of("iterations")]
+                obj = sizes(o.plat, b.objects)
+                binary = sizes(o.plat, [b.elf["speed"]])
+                values += [("size", k, v) for k, v in obj.items()]
+                values += [("size", f"binary-{k}", v) for k, v in binary.items()]
+            elif program == "stack":
+                static = sizes(o.plat, [elf])
+                for op, val in ((f[0], int(f[1])) for f in o.output.of("stack")):
+                    values.append(("stack", op, val))
+                    values.append(("ram", op, val + static["data"] + static["bss"]))
+            else:
+                for f in o.output.of("hashing"):
+                    total, inhash = int(f[1]), int(f[2])
+                    values.append(("hashing", f[0], 100.0 * inhash / total if total else 0.0))
+            if not values:
+                o.ok, o.error = False, f"{program} of {o.impl.id} on {o.plat.name} produced no measurement"
+                continue
+            store.add_run(ctx, values)
+    return outcomes
+
+
+# --- vectors ------------------------------------------------------------------------------------
+
+
+def vectors_hash(out: Output) -> str:
+    h = hashlib.sha256()
+    for f in out.of("vector"):
+        h.update((" ".join(f) + "\n").encode())
+    return h.hexdigest()
+
+
+# --- kat ----------------------------------------------------------------------------------------
+
+
+def kat_text(out: Output) -> str:
+    return "".join(f[0] + "\n" for f in out.of("kat"))
+
+
+def first_record(rsp: str) -> str:
+    """The record with count = 0, lines 'count' .. last field, as PQClean's nistkat hashes it."""
+    lines = rsp.splitlines()
+    try:
+        start = lines.index("count = 0")
+    except ValueError:
+        raise PqlabError("KAT output has no 'count = 0' record")
+    end = start
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    return "".join(line + "\n" for line in lines[start:end])

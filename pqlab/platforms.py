@@ -1,0 +1,126 @@
+"""Platforms: `platforms/<name>/platform.toml` describes toolchain, flags, runner and timer."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pqlab import ROOT, PqlabError
+
+PLATFORM_DIR = ROOT / "platforms"
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str
+    dir: Path
+    description: str
+    arch: str
+    core: str
+    cc: str
+    tools_prefix: str
+    packages: tuple[str, ...]
+    cflags: tuple[str, ...]
+    ldflags: tuple[str, ...]
+    sources: tuple[Path, ...]
+    clock_hz: int
+    flash_bytes: int
+    ram_bytes: int
+    fpr: str
+    runner_kind: str
+    runner_command: tuple[str, ...]
+    runner_packages: tuple[str, ...]
+    timeout_s: float
+    timer_name: str
+    timer_unit: str
+    timer_note: str
+    raw: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def subst(self, items, **extra) -> list[str]:
+        values = {"platform_dir": str(self.dir), "root": str(ROOT), **extra}
+        return [s.format(**values) for s in items]
+
+    def tool(self, name: str) -> str:
+        return self.tools_prefix + name
+
+    def check_toolchain(self) -> None:
+        """Raise with the Debian package to install when the compiler is missing."""
+        if shutil.which(self.cc) is None:
+            raise PqlabError(
+                f"platform {self.name}: compiler '{self.cc}' not found; "
+                f"install it with: apt-get install --no-install-recommends {' '.join(self.packages)}"
+            )
+
+    def check_runner(self) -> None:
+        if self.runner_kind == "native":
+            return
+        exe = self.runner_command[0].format(root=str(ROOT))
+        if shutil.which(exe) is None and not Path(exe).exists():
+            hint = (
+                f"apt-get install --no-install-recommends {' '.join(self.runner_packages)}"
+                if self.runner_packages
+                else "see the README"
+            )
+            raise PqlabError(f"platform {self.name}: runner '{exe}' not found; install it with: {hint}")
+
+
+def _load(path: Path) -> Platform:
+    try:
+        d = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise PqlabError(f"{path}: invalid TOML: {e}") from e
+    try:
+        runner = d.get("runner", {})
+        timer = d.get("timer", {})
+        return Platform(
+            name=d["name"],
+            dir=path.parent,
+            description=d.get("description", ""),
+            arch=d["arch"],
+            core=d.get("core", d["arch"]),
+            cc=d["cc"],
+            tools_prefix=d.get("tools_prefix", ""),
+            packages=tuple(d.get("packages", [])),
+            cflags=tuple(d.get("cflags", [])),
+            ldflags=tuple(d.get("ldflags", [])),
+            sources=tuple(path.parent / s for s in d.get("sources", [])),
+            clock_hz=int(d.get("clock_hz", 0)),
+            flash_bytes=int(d.get("flash_bytes", 0)),
+            ram_bytes=int(d.get("ram_bytes", 0)),
+            fpr=d.get("fpr", "emulated"),
+            runner_kind=runner.get("kind", "native"),
+            runner_command=tuple(runner.get("command", ["{elf}"])),
+            runner_packages=tuple(runner.get("packages", [])),
+            timeout_s=float(runner.get("timeout_s", 600)),
+            timer_name=timer.get("name", "unknown"),
+            timer_unit=timer.get("unit", "cycles"),
+            timer_note=timer.get("note", ""),
+            raw=d,
+        )
+    except KeyError as e:
+        raise PqlabError(f"{path}: missing key {e}") from e
+
+
+def all_platforms() -> dict[str, Platform]:
+    out = {}
+    for p in sorted(PLATFORM_DIR.glob("*/platform.toml")):
+        plat = _load(p)
+        out[plat.name] = plat
+    return out
+
+
+def get_platform(name: str) -> Platform:
+    plats = all_platforms()
+    if name not in plats:
+        from pqlab.registry import close_matches
+
+        raise PqlabError(f"unknown platform '{name}'{close_matches(name, plats)}")
+    return plats[name]
+
+
+def default_platform() -> str:
+    """The simulated Cortex-M4 once pqlab-sim exists; QEMU's Cortex-M4 until then."""
+    plats = all_platforms()
+    return "m4-sim" if "m4-sim" in plats else "mps2-an386"

@@ -1,0 +1,243 @@
+"""Registry: every `crypto_kem/<scheme>/<impl>/` or `crypto_sign/<scheme>/<impl>/` with an api.h.
+
+pqlab's own implementations live under lib/ and carry a pqlab.toml; foreign ones
+(pqm4, mupq, PQClean folders) are found under every --impl-path root and need no
+metadata. Both end up as the same `Implementation` record.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import glob
+import hashlib
+import operator
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pqlab import ROOT, PqlabError
+from pqlab.platforms import Platform
+
+KINDS = {"crypto_kem": "kem", "crypto_sign": "sign"}
+OPERATIONS = {"kem": ["keypair", "encaps", "decaps"], "sign": ["keypair", "sign", "verify"]}
+SIZE_KEYS = ("CRYPTO_PUBLICKEYBYTES", "CRYPTO_SECRETKEYBYTES", "CRYPTO_CIPHERTEXTBYTES", "CRYPTO_BYTES")
+
+
+@dataclass(frozen=True)
+class Implementation:
+    scheme: str
+    name: str
+    kind: str  # "kem" | "sign"
+    dir: Path
+    style: str  # "own" | "plain" | "pqclean" | "mupq"
+    api_prefix: str  # PQClean prefix, "" otherwise
+    sources: tuple[Path, ...]
+    include: tuple[Path, ...]
+    cflags: tuple[str, ...]
+    platforms: tuple[str, ...] | None
+    exclude_platforms: tuple[str, ...]
+    driver: str | None
+    fpr: str | None
+    extra_ops: tuple[str, ...]
+    sizes: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def id(self) -> str:
+        return f"{self.scheme}/{self.name}"
+
+    @property
+    def own(self) -> bool:
+        return self.style == "own"
+
+    @property
+    def build_key(self) -> str:
+        """A path-safe, unique folder name for this implementation's build outputs."""
+        tag = hashlib.sha256(str(self.dir.resolve()).encode()).hexdigest()[:8]
+        return f"{self.scheme}/{self.name}-{tag}"
+
+    @property
+    def operations(self) -> list[str]:
+        return OPERATIONS[self.kind] + list(self.extra_ops)
+
+    def runs_on(self, plat: Platform) -> bool:
+        if self.platforms is not None and plat.name not in self.platforms:
+            return False
+        if plat.name in self.exclude_platforms:
+            return False
+        if self.fpr == "native" and plat.fpr != "native":
+            return False
+        return True
+
+    def mupq_namespace(self) -> str:
+        return "MUPQ_" + re.sub(r"\W", "_", f"{self.scheme}_{self.name}_").upper()
+
+
+# --- api.h size evaluation ------------------------------------------------------------------
+
+_DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+(.+?)\s*(?://.*|/\*.*)?$", re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+        ast.FloorDiv: operator.floordiv, ast.Div: operator.floordiv, ast.LShift: operator.lshift}
+
+
+def _collect_defines(path: Path, dirs: list[Path], seen: set[Path], out: dict[str, str]) -> None:
+    if path in seen or not path.is_file():
+        return
+    seen.add(path)
+    text = path.read_text(errors="replace")
+    for inc in _INCLUDE.findall(text):
+        for d in [path.parent, *dirs]:
+            if (d / inc).is_file():
+                _collect_defines((d / inc).resolve(), dirs, seen, out)
+                break
+    for name, value in _DEFINE.findall(text):
+        out.setdefault(name, value)
+
+
+def _evaluate(expr: str, defs: dict[str, str], depth: int = 0) -> int | None:
+    if depth > 20:
+        return None
+    expr = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", expr).replace("/", "//").replace("////", "//")
+
+    def ev(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            a, b = ev(node.left), ev(node.right)
+            return None if a is None or b is None else _OPS[type(node.op)](a, b)
+        if isinstance(node, ast.Name):
+            return _evaluate(defs[node.id], defs, depth + 1) if node.id in defs else None
+        return None
+
+    try:
+        return ev(ast.parse(expr, mode="eval").body)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def api_sizes(api: Path, include: list[Path], prefix: str, cflags: tuple[str, ...]) -> dict[str, int]:
+    defs: dict[str, str] = {}
+    for flag in cflags:
+        m = re.match(r"-D(\w+)=(.*)", flag)
+        if m:
+            defs[m.group(1)] = m.group(2)
+    _collect_defines(api.resolve(), include, set(), defs)
+    sizes = {}
+    for key in SIZE_KEYS:
+        name = prefix + key
+        if name in defs:
+            v = _evaluate(defs[name], defs)
+            if v is not None:
+                sizes[key] = v
+    return sizes
+
+
+# --- discovery ---------------------------------------------------------------------------------
+
+
+def _style(api_text: str) -> tuple[str, str]:
+    m = re.search(r"\b(PQCLEAN_\w+?_)CRYPTO_SECRETKEYBYTES\b", api_text)
+    if m:
+        return "pqclean", m.group(1)
+    if "MUPQ_NAMESPACE" in api_text:
+        return "mupq", ""
+    return "plain", ""
+
+
+def _config_mk_flags(folder: Path) -> list[str]:
+    mk = folder / "config.mk"
+    flags: list[str] = []
+    if mk.is_file():
+        for line in mk.read_text().splitlines():
+            m = re.match(r"\s*CFLAGS\s*\+?:?=\s*(.*)", line)
+            if m:
+                flags += m.group(1).split()
+    return flags
+
+
+def load_implementation(folder: Path) -> Implementation:
+    api = folder / "api.h"
+    kind = KINDS[folder.parent.parent.name]
+    scheme, name = folder.parent.name, folder.name
+    toml_path = folder / "pqlab.toml"
+    cfg: dict = {}
+    if toml_path.is_file():
+        try:
+            cfg = tomllib.loads(toml_path.read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise PqlabError(f"{toml_path}: invalid TOML: {e}") from e
+    api_text = api.read_text(errors="replace")
+    style, prefix = ("own", "") if cfg.get("own") else _style(api_text)
+    if "sources" in cfg:
+        sources = sorted({Path(p).resolve() for pat in cfg["sources"] for p in glob.glob(str(folder / pat))})
+        if not sources:
+            raise PqlabError(f"{toml_path}: source patterns {cfg['sources']} match no file")
+    else:
+        sources = sorted(p.resolve() for ext in ("*.c", "*.s", "*.S") for p in folder.glob(ext))
+    include = tuple((folder / d).resolve() for d in cfg.get("include", []))
+    cflags = tuple(cfg.get("cflags", [])) + tuple(_config_mk_flags(folder))
+    plats = cfg.get("platforms")
+    return Implementation(
+        scheme=scheme,
+        name=name,
+        kind=kind,
+        dir=folder.resolve(),
+        style=style,
+        api_prefix=prefix,
+        sources=tuple(sources),
+        include=include,
+        cflags=cflags,
+        platforms=tuple(plats) if plats is not None else None,
+        exclude_platforms=tuple(cfg.get("exclude_platforms", [])),
+        driver=cfg.get("driver"),
+        fpr=cfg.get("fpr"),
+        extra_ops=tuple(cfg.get("extra_ops", [])),
+        sizes=api_sizes(api, [folder, *include, ROOT / "lib" / "common"], prefix, cflags),
+    )
+
+
+def discover(impl_paths: list[Path] | tuple[Path, ...] = ()) -> list[Implementation]:
+    """All implementations under the project's lib/ and every extra root, in a stable order."""
+    roots = [ROOT / "lib", *[Path(p) for p in impl_paths]]
+    found: dict[str, Implementation] = {}
+    for root in roots:
+        if not root.is_dir():
+            raise PqlabError(f"--impl-path {root}: no such directory")
+        for api in sorted(root.glob("**/crypto_*/*/*/api.h")):
+            folder = api.parent
+            if folder.parent.parent.name not in KINDS:
+                continue
+            impl = load_implementation(folder)
+            if impl.id in found and found[impl.id].dir != impl.dir:
+                raise PqlabError(
+                    f"implementation {impl.id} found twice: {found[impl.id].dir} and {impl.dir}; "
+                    "rename one of the folders"
+                )
+            found[impl.id] = impl
+    return sorted(found.values(), key=lambda i: (i.kind, i.scheme, i.name))
+
+
+def close_matches(name: str, choices) -> str:
+    near = difflib.get_close_matches(name, list(choices), n=5, cutoff=0.5)
+    if near:
+        return "; did you mean: " + ", ".join(near) + "?"
+    return "; known: " + ", ".join(sorted(choices))
+
+
+def select(
+    impls: list[Implementation], schemes: list[str] | tuple[str, ...], impl_names: list[str] | tuple[str, ...]
+) -> list[Implementation]:
+    """Filter by scheme names and implementation names; unknown names are errors with suggestions."""
+    known_schemes = {i.scheme for i in impls}
+    for s in schemes:
+        if s not in known_schemes:
+            raise PqlabError(f"unknown scheme '{s}'{close_matches(s, known_schemes)}")
+    out = [i for i in impls if not schemes or i.scheme in schemes]
+    known_names = {i.name for i in out}
+    for n in impl_names:
+        if n not in known_names:
+            where = f" of {', '.join(schemes)}" if schemes else ""
+            raise PqlabError(f"unknown implementation '{n}'{where}{close_matches(n, known_names)}")
+    return [i for i in out if not impl_names or i.name in impl_names]

@@ -1,0 +1,132 @@
+"""Reports: Markdown (pqm4 layout), CSV and JSON from the results store."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import statistics
+from collections import defaultdict
+
+from pqlab.registry import OPERATIONS
+from pqlab.results import Context
+
+CONTEXT_KEYS = [k for k in Context.__dataclass_fields__ if k not in ("scheme", "implementation", "platform")]
+UNITS = {"speed": None, "stack": "bytes", "ram": "bytes", "size": "bytes", "hashing": "percent", "iterations": "count"}
+
+
+def aggregate(rows: list[dict]) -> list[dict]:
+    """One record per (scheme, implementation, platform, metric, operation) with its statistics."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[(r["scheme"], r["implementation"], r["platform"], r["metric"], r["operation"])].append(r)
+    out = []
+    for (scheme, impl, plat, metric, op), rs in groups.items():
+        vals = [r["value"] for r in rs]
+        n = len(vals)
+        sd = statistics.stdev(vals) if n > 1 else 0.0
+        ctx = {k: rs[0][k] for k in CONTEXT_KEYS}
+        unit = UNITS[metric] or rs[0]["unit"]
+        rec = {
+            "scheme": scheme, "implementation": impl, "platform": plat, "metric": metric, "operation": op,
+            "unit": unit, "n": n, "min": min(vals), "median": statistics.median(vals),
+            "mean": statistics.fmean(vals), "max": max(vals), "stdev": sd, "stderr": sd / math.sqrt(n),
+            "context": ctx,
+        }
+        if metric == "speed":
+            rec["ms"] = _ms(rec["mean"], unit, ctx["clock_hz"])
+        out.append(rec)
+    return out
+
+
+def _ms(value: float, unit: str, clock_hz: int) -> float | None:
+    if unit == "ns":
+        return value / 1e6
+    if unit in ("cycles", "instructions") and clock_hz:
+        return value / clock_hz * 1e3
+    return None
+
+
+def _op_order(kind_ops: list[str], op: str) -> tuple[int, str]:
+    return (kind_ops.index(op) if op in kind_ops else 99, op)
+
+
+def _fmt(v: float | None) -> str:
+    if v is None:
+        return "—"
+    if abs(v - round(v)) < 1e-9:
+        return f"{int(round(v)):,}"
+    return f"{v:,.1f}"
+
+
+def markdown(records: list[dict]) -> str:
+    ops_order = OPERATIONS["kem"] + OPERATIONS["sign"]
+    by_plat: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        by_plat[r["platform"]].append(r)
+    out = []
+    for plat, recs in sorted(by_plat.items()):
+        speed = [r for r in recs if r["metric"] == "speed"]
+        c = (speed or recs)[0]["context"]
+        clock = c["clock_hz"]
+        out.append(f"## {plat} ({c['core']}, {clock / 1e6:g} MHz benchmark clock)\n")
+        if speed:
+            unit = speed[0]["unit"]
+            note = {
+                "instructions": " — instruction counts from QEMU -icount, not core cycles",
+                "cycles": f" — timer {c['timer']}",
+                "ns": " — wall-clock nanoseconds",
+            }.get(unit, "")
+            out.append(f"### Speed [{unit}]{note}\n")
+            out.append(f"| scheme | implementation | operation | n | min | median | mean | max | stdev | stderr | ms @ {clock / 1e6:g} MHz |")
+            out.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+            for r in sorted(speed, key=lambda r: (r["scheme"], r["implementation"], _op_order(ops_order, r["operation"]))):
+                ms = "—" if r.get("ms") is None else f"{r['ms']:,.2f}"
+                out.append(
+                    f"| {r['scheme']} | {r['implementation']} | {r['operation']} | {r['n']} | {_fmt(r['min'])} | "
+                    f"{_fmt(r['median'])} | {_fmt(r['mean'])} | {_fmt(r['max'])} | {_fmt(r['stdev'])} | "
+                    f"{_fmt(r['stderr'])} | {ms} |"
+                )
+            out.append("")
+        out += _pivot(recs, "stack", "Stack [bytes] (peak per operation) and RAM [bytes] (stack + .data + .bss)", ops_order, extra="ram")
+        out += _pivot(recs, "hashing", "Cycles spent in SHA-2 / SHA-3 / AES [%]", ops_order)
+        out += _pivot(recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", ops_order, with_max=True)
+        out += _pivot(recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"])
+    return "\n".join(out) + "\n"
+
+
+def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[str]:
+    sel = [r for r in recs if r["metric"] in (metric, extra)]
+    if not sel:
+        return []
+    cols = sorted({(r["metric"], r["operation"]) for r in sel}, key=lambda k: (k[0] != metric, _op_order(order, k[1])))
+    rows: dict[tuple, dict] = defaultdict(dict)
+    for r in sel:
+        v = r["mean"] if metric in ("hashing", "iterations") else r["max"]
+        cell = f"{v:.1f}" if metric == "hashing" else _fmt(v)
+        if with_max:
+            cell = f"{r['mean']:.2f} ({_fmt(r['max'])})"
+        rows[(r["scheme"], r["implementation"])][(r["metric"], r["operation"])] = cell
+    head = [op if m == metric else f"{m} {op}" for m, op in cols]
+    out = [f"### {title}\n", "| scheme | implementation | " + " | ".join(head) + " |",
+           "|---|---|" + "--:|" * len(cols)]
+    for (s, i), cells in sorted(rows.items()):
+        out.append(f"| {s} | {i} | " + " | ".join(cells.get(c, "—") for c in cols) + " |")
+    out.append("")
+    return out
+
+
+def to_csv(records: list[dict]) -> str:
+    buf = io.StringIO()
+    keys = ["scheme", "implementation", "platform", "metric", "operation", "unit", "n", "min", "median",
+            "mean", "max", "stdev", "stderr"] + CONTEXT_KEYS
+    w = csv.DictWriter(buf, fieldnames=keys, extrasaction="ignore")
+    w.writeheader()
+    for r in records:
+        w.writerow({**r, **r["context"]})
+    return buf.getvalue()
+
+
+def to_json(records: list[dict]) -> str:
+    return json.dumps(records, indent=1)

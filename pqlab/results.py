@@ -1,0 +1,153 @@
+"""Results store: every measurement with its full context in SQLite, never overwritten.
+
+One run (one program on one implementation and platform) is written in one
+transaction, so a crash mid-run leaves every earlier result intact. A database
+that is not a valid pqlab store is reported, never replaced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sqlite3
+import subprocess
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+from pqlab import ROOT, PqlabError
+
+SCHEMA_VERSION = "1"
+DEFAULT_DB = Path(os.environ.get("PQLAB_DB", "results/pqlab.db"))
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs(
+    id INTEGER PRIMARY KEY,
+    date TEXT NOT NULL, program TEXT NOT NULL, scheme TEXT NOT NULL, implementation TEXT NOT NULL,
+    impl_dir TEXT NOT NULL, platform TEXT NOT NULL, core TEXT NOT NULL, clock_hz INTEGER NOT NULL,
+    compiler TEXT NOT NULL, compiler_version TEXT NOT NULL, cflags TEXT NOT NULL,
+    pqlab_commit TEXT NOT NULL, dirty INTEGER NOT NULL, iterations INTEGER NOT NULL,
+    timer TEXT NOT NULL, unit TEXT NOT NULL, runner TEXT NOT NULL, command TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS measurements(
+    run_id INTEGER NOT NULL REFERENCES runs(id), metric TEXT NOT NULL, operation TEXT NOT NULL,
+    idx INTEGER NOT NULL, value REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS m_run ON measurements(run_id);
+"""
+
+
+@dataclass
+class Context:
+    scheme: str
+    implementation: str
+    impl_dir: str
+    platform: str
+    core: str
+    clock_hz: int
+    compiler: str
+    compiler_version: str
+    cflags: str
+    iterations: int
+    timer: str
+    unit: str
+    runner: str
+    command: str
+    program: str = ""
+    pqlab_commit: str = ""
+    dirty: int = 0
+    date: str = ""
+
+
+@cache
+def git_state() -> tuple[str, int]:
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True, text=True, timeout=30,
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown", 1
+    return commit or "unknown", int(bool(status))
+
+
+class Store:
+    def __init__(self, path: Path | str = DEFAULT_DB) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            self.db = sqlite3.connect(self.path)
+            if existed:
+                self._check()
+            with self.db:
+                self.db.executescript(SCHEMA)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
+        except sqlite3.DatabaseError as e:
+            raise PqlabError(
+                f"results database {self.path} is corrupt or not a pqlab database ({e}); "
+                "it was left untouched: move it away or choose another with --db"
+            ) from e
+
+    def _check(self) -> None:
+        res = self.db.execute("PRAGMA integrity_check").fetchone()[0]
+        if res != "ok":
+            raise sqlite3.DatabaseError(f"integrity check: {res}")
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not {"meta", "runs", "measurements"} <= tables:
+            raise sqlite3.DatabaseError(f"missing pqlab tables (found {sorted(tables)})")
+        ver = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if not ver or ver[0] != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"schema version {ver and ver[0]} (expected {SCHEMA_VERSION})")
+
+    def add_run(self, ctx: Context, values: list[tuple[str, str, float]]) -> int:
+        """Store one run and its (metric, operation, value) rows atomically; returns the run id."""
+        if not values:
+            raise PqlabError(f"refusing to store an empty run of {ctx.program} for {ctx.scheme}/{ctx.implementation}")
+        commit, dirty = git_state()
+        ctx.pqlab_commit, ctx.dirty = commit, dirty
+        ctx.date = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        row = asdict(ctx)
+        with self.db:
+            cur = self.db.execute(
+                f"INSERT INTO runs({', '.join(row)}) VALUES({', '.join('?' * len(row))})", list(row.values())
+            )
+            run_id = cur.lastrowid
+            counters: dict[tuple[str, str], int] = {}
+            rows = []
+            for metric, op, value in values:
+                idx = counters.get((metric, op), 0)
+                counters[(metric, op)] = idx + 1
+                rows.append((run_id, metric, op, idx, float(value)))
+            self.db.executemany("INSERT INTO measurements VALUES(?,?,?,?,?)", rows)
+        return run_id
+
+    def latest(self, schemes=(), impls=(), platforms=()) -> list[dict]:
+        """The newest measurements of every (scheme, implementation, platform, metric, operation)."""
+        q = """
+            SELECT r.*, m.metric, m.operation, m.value FROM measurements m JOIN runs r ON r.id = m.run_id
+            WHERE r.id = (SELECT MAX(r2.id) FROM runs r2 JOIN measurements m2 ON m2.run_id = r2.id
+                          WHERE r2.scheme = r.scheme AND r2.implementation = r.implementation
+                          AND r2.platform = r.platform AND m2.metric = m.metric AND m2.operation = m.operation)
+        """
+        args: list = []
+        for col, vals in (("scheme", schemes), ("implementation", impls), ("platform", platforms)):
+            if vals:
+                q += f" AND r.{col} IN ({', '.join('?' * len(vals))})"
+                args += list(vals)
+        q += " ORDER BY r.scheme, r.implementation, r.platform, m.metric, m.operation, m.idx"
+        self.db.row_factory = sqlite3.Row
+        try:
+            return [dict(r) for r in self.db.execute(q, args)]
+        finally:
+            self.db.row_factory = None
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def context_json(row: dict) -> str:
+    keys = [f for f in Context.__dataclass_fields__ if f not in ("scheme", "implementation", "platform")]
+    return json.dumps({k: row[k] for k in keys})

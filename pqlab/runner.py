@@ -1,0 +1,59 @@
+"""Runners: execute a harness binary on a platform (native, QEMU system/user, pqlab-sim).
+
+Every run has a timeout. Any failure — timeout, crash, non-zero exit, protocol error —
+raises RunError with the platform, the binary and the exact command line.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+from pqlab import PqlabError
+from pqlab.platforms import Platform
+from pqlab.protocol import Output, ProtocolError, parse
+
+
+class RunError(PqlabError):
+    pass
+
+
+def command(plat: Platform, elf: Path) -> list[str]:
+    if plat.runner_kind == "native":
+        return [str(elf)]
+    return plat.subst(plat.runner_command, elf=str(elf))
+
+
+def run(plat: Platform, elf: Path, program: str, stdin: bytes = b"", timeout: float | None = None) -> Output:
+    """Run `elf`, feed `stdin` (also as ./pqlab.in for semihosting targets), parse its output."""
+    plat.check_runner()
+    cmd = command(plat, elf)
+    limit = timeout or plat.timeout_s
+    where = f"platform {plat.name}, binary {elf}\n  command: {shlex.join(cmd)}"
+    with tempfile.TemporaryDirectory(prefix="pqlab-run-") as cwd:
+        (Path(cwd) / "pqlab.in").write_bytes(stdin)
+        try:
+            proc = subprocess.run(cmd, input=stdin, capture_output=True, timeout=limit, cwd=cwd)
+        except subprocess.TimeoutExpired as e:
+            tail = (e.stdout or b"")[-500:].decode(errors="replace")
+            raise RunError(f"timeout after {limit:.0f} s (hung target?) on {where}\n  last output: {tail!r}") from e
+        except OSError as e:
+            raise RunError(f"cannot start the runner on {where}: {e}") from e
+    text = proc.stdout.decode(errors="replace")
+    err = proc.stderr.decode(errors="replace").strip()
+    try:
+        out = parse(text, expect_program=program)
+    except ProtocolError as e:
+        raise RunError(
+            f"{e} (exit code {proc.returncode}) on {where}\n  stderr: {err[-1000:]!r}\n  stdout tail: {text[-600:]!r}"
+        ) from e
+    if proc.returncode != 0 or not out.ok:
+        failed = [" ".join(f) for t, f in out.records if t == "test" and f[-1] != "ok"]
+        raise RunError(
+            f"{program} failed (exit code {proc.returncode}) on {where}\n"
+            + (f"  failed checks: {', '.join(failed)}\n" if failed else "")
+            + f"  stderr: {err[-1000:]!r}"
+        )
+    return out
