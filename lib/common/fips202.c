@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* SHA-3 and SHAKE, FIPS 202. Keccak-f[1600] (section 3.3 and 3.4), sponge
+ * construction (section 4), padding pad10*1 (section 5.1) with the domain suffixes of
+ * section 6 (SHA-3: 01, SHAKE: 1111). Everything here is constant time in the data:
+ * control flow and addresses depend on lengths only. */
+#include "fips202.h"
+
+#include "hashprof.h"
+
+/* Round constants RC[ir] for ir = 0..23, computed with rc(t) of FIPS 202 Algorithm 5
+ * and Algorithm 6 (tools: an LFSR over x^8 + x^6 + x^5 + x^4 + 1). */
+static const uint64_t keccak_rc[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
+};
+
+static inline uint64_t rol64(uint64_t x, unsigned int n)
+{
+    /* n in 1..63 at every call site, so neither shift is by 64 */
+    return (x << n) | (x >> (64u - n));
+}
+
+/* One round on lanes named a<x><y> (x = column, y = row). Rho offsets (section 3.2.2,
+ * Table 2) and pi (section 3.2.3: A'[x][y] = A[(x + 3y) mod 5][x]) are written out so
+ * the compiler keeps the 25 lanes in registers where it can. */
+void pqlab_keccakf1600(uint64_t s[25])
+{
+    PQLAB_HASHPROF_BEGIN();
+    uint64_t a00 = s[0], a10 = s[1], a20 = s[2], a30 = s[3], a40 = s[4];
+    uint64_t a01 = s[5], a11 = s[6], a21 = s[7], a31 = s[8], a41 = s[9];
+    uint64_t a02 = s[10], a12 = s[11], a22 = s[12], a32 = s[13], a42 = s[14];
+    uint64_t a03 = s[15], a13 = s[16], a23 = s[17], a33 = s[18], a43 = s[19];
+    uint64_t a04 = s[20], a14 = s[21], a24 = s[22], a34 = s[23], a44 = s[24];
+
+    for (unsigned int ir = 0; ir < 24; ir++) {
+        /* theta (3.2.1) */
+        const uint64_t c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04;
+        const uint64_t c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14;
+        const uint64_t c2 = a20 ^ a21 ^ a22 ^ a23 ^ a24;
+        const uint64_t c3 = a30 ^ a31 ^ a32 ^ a33 ^ a34;
+        const uint64_t c4 = a40 ^ a41 ^ a42 ^ a43 ^ a44;
+        const uint64_t d0 = c4 ^ rol64(c1, 1);
+        const uint64_t d1 = c0 ^ rol64(c2, 1);
+        const uint64_t d2 = c1 ^ rol64(c3, 1);
+        const uint64_t d3 = c2 ^ rol64(c4, 1);
+        const uint64_t d4 = c3 ^ rol64(c0, 1);
+
+        /* rho and pi: b<x><y> = rot(a<x'><y'>) with x' = x + 3y, y' = x (mod 5) */
+        const uint64_t b00 = a00 ^ d0;
+        const uint64_t b10 = rol64(a11 ^ d1, 44);
+        const uint64_t b20 = rol64(a22 ^ d2, 43);
+        const uint64_t b30 = rol64(a33 ^ d3, 21);
+        const uint64_t b40 = rol64(a44 ^ d4, 14);
+        const uint64_t b01 = rol64(a30 ^ d3, 28);
+        const uint64_t b11 = rol64(a41 ^ d4, 20);
+        const uint64_t b21 = rol64(a02 ^ d0, 3);
+        const uint64_t b31 = rol64(a13 ^ d1, 45);
+        const uint64_t b41 = rol64(a24 ^ d2, 61);
+        const uint64_t b02 = rol64(a10 ^ d1, 1);
+        const uint64_t b12 = rol64(a21 ^ d2, 6);
+        const uint64_t b22 = rol64(a32 ^ d3, 25);
+        const uint64_t b32 = rol64(a43 ^ d4, 8);
+        const uint64_t b42 = rol64(a04 ^ d0, 18);
+        const uint64_t b03 = rol64(a40 ^ d4, 27);
+        const uint64_t b13 = rol64(a01 ^ d0, 36);
+        const uint64_t b23 = rol64(a12 ^ d1, 10);
+        const uint64_t b33 = rol64(a23 ^ d2, 15);
+        const uint64_t b43 = rol64(a34 ^ d3, 56);
+        const uint64_t b04 = rol64(a20 ^ d2, 62);
+        const uint64_t b14 = rol64(a31 ^ d3, 55);
+        const uint64_t b24 = rol64(a42 ^ d4, 39);
+        const uint64_t b34 = rol64(a03 ^ d0, 41);
+        const uint64_t b44 = rol64(a14 ^ d1, 2);
+
+        /* chi (3.2.4) and iota (3.2.5) */
+        a00 = b00 ^ (~b10 & b20) ^ keccak_rc[ir];
+        a10 = b10 ^ (~b20 & b30);
+        a20 = b20 ^ (~b30 & b40);
+        a30 = b30 ^ (~b40 & b00);
+        a40 = b40 ^ (~b00 & b10);
+        a01 = b01 ^ (~b11 & b21);
+        a11 = b11 ^ (~b21 & b31);
+        a21 = b21 ^ (~b31 & b41);
+        a31 = b31 ^ (~b41 & b01);
+        a41 = b41 ^ (~b01 & b11);
+        a02 = b02 ^ (~b12 & b22);
+        a12 = b12 ^ (~b22 & b32);
+        a22 = b22 ^ (~b32 & b42);
+        a32 = b32 ^ (~b42 & b02);
+        a42 = b42 ^ (~b02 & b12);
+        a03 = b03 ^ (~b13 & b23);
+        a13 = b13 ^ (~b23 & b33);
+        a23 = b23 ^ (~b33 & b43);
+        a33 = b33 ^ (~b43 & b03);
+        a43 = b43 ^ (~b03 & b13);
+        a04 = b04 ^ (~b14 & b24);
+        a14 = b14 ^ (~b24 & b34);
+        a24 = b24 ^ (~b34 & b44);
+        a34 = b34 ^ (~b44 & b04);
+        a44 = b44 ^ (~b04 & b14);
+    }
+
+    s[0] = a00; s[1] = a10; s[2] = a20; s[3] = a30; s[4] = a40;
+    s[5] = a01; s[6] = a11; s[7] = a21; s[8] = a31; s[9] = a41;
+    s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42;
+    s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43;
+    s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44;
+    PQLAB_HASHPROF_END();
+}
+
+static inline uint64_t load64_le(const uint8_t *p)
+{
+    uint64_t r = 0;
+    for (unsigned int i = 0; i < 8; i++) {
+        r |= (uint64_t)p[i] << (8 * i);
+    }
+    return r;
+}
+
+static inline void store64_le(uint8_t *p, uint64_t x)
+{
+    for (unsigned int i = 0; i < 8; i++) {
+        p[i] = (uint8_t)(x >> (8 * i));
+    }
+}
+
+/* Byte i of the state is byte i % 8 of lane i / 8 (section 3.1.2 with the
+ * little-endian bit order of B.1). */
+void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
+{
+    while (len > 0 && (offset & 7u) != 0) {
+        s[offset >> 3] ^= (uint64_t)*in++ << (8 * (offset & 7u));
+        offset++;
+        len--;
+    }
+    while (len >= 8) {
+        s[offset >> 3] ^= load64_le(in);
+        in += 8;
+        offset += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        s[offset >> 3] ^= (uint64_t)*in++ << (8 * (offset & 7u));
+        offset++;
+        len--;
+    }
+}
+
+void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
+                               unsigned int len)
+{
+    while (len > 0 && (offset & 7u) != 0) {
+        *out++ = (uint8_t)(s[offset >> 3] >> (8 * (offset & 7u)));
+        offset++;
+        len--;
+    }
+    while (len >= 8) {
+        store64_le(out, s[offset >> 3]);
+        out += 8;
+        offset += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        *out++ = (uint8_t)(s[offset >> 3] >> (8 * (offset & 7u)));
+        offset++;
+        len--;
+    }
+}
+
+/* Sponge absorb (section 4, Algorithm 8 step 6) over any number of calls: a full
+ * block is permuted as soon as it is complete, so 0 <= pos < rate on return. */
+unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
+                                 const uint8_t *in, size_t inlen)
+{
+    while (inlen > 0) {
+        unsigned int take = rate - pos;
+        if ((size_t)take > inlen) {
+            take = (unsigned int)inlen;
+        }
+        pqlab_keccak_xorbytes(s, in, pos, take);
+        in += take;
+        inlen -= take;
+        pos += take;
+        if (pos == rate) {
+            pqlab_keccakf1600(s);
+            pos = 0;
+        }
+    }
+    return pos;
+}
+
+/* Suffix and pad10*1 (section 5.1) on the open block: the domain byte carries the
+ * suffix bits and the first 1 of the padding, 0x80 in the last rate byte the final 1
+ * (both land in the same byte when pos == rate - 1, which XOR handles). The block is
+ * permuted by the first squeeze. */
+void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
+{
+    s[pos >> 3] ^= (uint64_t)ds << (8 * (pos & 7u));
+    s[(rate - 1) >> 3] ^= (uint64_t)0x80 << (8 * ((rate - 1) & 7u));
+}
+
+unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
+                                  unsigned int rate)
+{
+    while (outlen > 0) {
+        if (pos == rate) {
+            pqlab_keccakf1600(s);
+            pos = 0;
+        }
+        unsigned int take = rate - pos;
+        if ((size_t)take > outlen) {
+            take = (unsigned int)outlen;
+        }
+        pqlab_keccak_extractbytes(s, out, pos, take);
+        out += take;
+        outlen -= take;
+        pos += take;
+    }
+    return pos;
+}
+
+void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
+{
+    while (nblocks > 0) {
+        pqlab_keccakf1600(s);
+        pqlab_keccak_extractbytes(s, out, 0, rate);
+        out += rate;
+        nblocks--;
+    }
+}
+
+static void keccak_init(pqlab_keccak_state *st)
+{
+    for (unsigned int i = 0; i < 25; i++) {
+        st->s[i] = 0;
+    }
+    st->pos = 0;
+}
+
+/* Domain bytes: SHAKE appends 1111 (section 6.2), SHA-3 appends 01 (section 6.1);
+ * with the first padding bit and the LSB-first bit order they become 0x1F and 0x06. */
+#define DS_SHAKE 0x1F
+#define DS_SHA3 0x06
+
+#define DEFINE_SHAKE(name, rate)                                                             \
+    void pqlab_##name##_init(pqlab_keccak_state *st) { keccak_init(st); }                    \
+    void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)      \
+    {                                                                                        \
+        st->pos = pqlab_keccak_absorb(st->s, st->pos, (rate), in, inlen);                    \
+    }                                                                                        \
+    void pqlab_##name##_finalize(pqlab_keccak_state *st)                                     \
+    {                                                                                        \
+        pqlab_keccak_finalize(st->s, st->pos, (rate), DS_SHAKE);                             \
+        st->pos = (rate);                                                                    \
+    }                                                                                        \
+    void pqlab_##name##_squeeze(uint8_t *out, size_t outlen, pqlab_keccak_state *st)         \
+    {                                                                                        \
+        st->pos = pqlab_keccak_squeeze(out, outlen, st->s, st->pos, (rate));                 \
+    }                                                                                        \
+    void pqlab_##name##_squeezeblocks(uint8_t *out, size_t nblocks, pqlab_keccak_state *st)  \
+    {                                                                                        \
+        pqlab_keccak_squeezeblocks(out, nblocks, st->s, (rate));                             \
+    }                                                                                        \
+    void pqlab_##name(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)          \
+    {                                                                                        \
+        pqlab_keccak_state st;                                                               \
+        pqlab_##name##_init(&st);                                                            \
+        pqlab_##name##_absorb(&st, in, inlen);                                               \
+        pqlab_##name##_finalize(&st);                                                        \
+        pqlab_##name##_squeeze(out, outlen, &st);                                            \
+    }
+
+DEFINE_SHAKE(shake128, PQLAB_SHAKE128_RATE)
+DEFINE_SHAKE(shake256, PQLAB_SHAKE256_RATE)
+
+#define DEFINE_SHA3(name, rate, outbytes)                                                    \
+    void pqlab_##name##_init(pqlab_keccak_state *st) { keccak_init(st); }                    \
+    void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)      \
+    {                                                                                        \
+        st->pos = pqlab_keccak_absorb(st->s, st->pos, (rate), in, inlen);                    \
+    }                                                                                        \
+    void pqlab_##name##_finalize(uint8_t *out, pqlab_keccak_state *st)                       \
+    {                                                                                        \
+        pqlab_keccak_finalize(st->s, st->pos, (rate), DS_SHA3);                              \
+        st->pos = pqlab_keccak_squeeze(out, (outbytes), st->s, (rate), (rate));              \
+    }                                                                                        \
+    void pqlab_##name(uint8_t *out, const uint8_t *in, size_t inlen)                         \
+    {                                                                                        \
+        pqlab_keccak_state st;                                                               \
+        pqlab_##name##_init(&st);                                                            \
+        pqlab_##name##_absorb(&st, in, inlen);                                               \
+        pqlab_##name##_finalize(out, &st);                                                   \
+    }
+
+DEFINE_SHA3(sha3_256, PQLAB_SHA3_256_RATE, 32)
+DEFINE_SHA3(sha3_384, PQLAB_SHA3_384_RATE, 48)
+DEFINE_SHA3(sha3_512, PQLAB_SHA3_512_RATE, 64)

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Four-way SHAKE, portable fallback: the same sponge as fips202.c on four states.
+ * The blocks of the four lanes are absorbed and squeezed in lock step around one
+ * call of pqlab_keccakf1600x4, so a backend that only has a four-way permutation
+ * (PQLAB_KECCAKF1600X4_NATIVE) speeds up all of it. A backend with its own state
+ * layout defines PQLAB_KECCAKX4_NATIVE and replaces this whole file. */
+#include "fips202x4.h"
+
+#ifndef PQLAB_KECCAKX4_NATIVE
+
+#ifndef PQLAB_KECCAKF1600X4_NATIVE
+void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
+{
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_keccakf1600(st->lane[i].s);
+    }
+}
+#endif
+
+static void x4_absorb_once(pqlab_keccakx4_state *st, unsigned int rate, const uint8_t *in[4],
+                           size_t inlen)
+{
+    for (unsigned int i = 0; i < 4; i++) {
+        for (unsigned int j = 0; j < 25; j++) {
+            st->lane[i].s[j] = 0;
+        }
+    }
+    size_t off = 0;
+    while (inlen - off >= rate) {
+        for (unsigned int i = 0; i < 4; i++) {
+            pqlab_keccak_xorbytes(st->lane[i].s, in[i] + off, 0, rate);
+        }
+        pqlab_keccakf1600x4(st);
+        off += rate;
+    }
+    const unsigned int rest = (unsigned int)(inlen - off); /* < rate */
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_keccak_xorbytes(st->lane[i].s, in[i] + off, 0, rest);
+        pqlab_keccak_finalize(st->lane[i].s, rest, rate, 0x1F); /* SHAKE, FIPS 202 6.2 */
+        st->lane[i].pos = rate;
+    }
+}
+
+static void x4_squeezeblocks(uint8_t *out[4], size_t nblocks, unsigned int rate,
+                             pqlab_keccakx4_state *st)
+{
+    while (nblocks > 0) {
+        pqlab_keccakf1600x4(st);
+        for (unsigned int i = 0; i < 4; i++) {
+            pqlab_keccak_extractbytes(st->lane[i].s, out[i], 0, rate);
+            out[i] += rate;
+        }
+        nblocks--;
+    }
+}
+
+void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
+                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    x4_absorb_once(st, PQLAB_SHAKE128_RATE, in, inlen);
+}
+
+void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                                    size_t nblocks, pqlab_keccakx4_state *st)
+{
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    x4_squeezeblocks(out, nblocks, PQLAB_SHAKE128_RATE, st);
+}
+
+void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
+                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    x4_absorb_once(st, PQLAB_SHAKE256_RATE, in, inlen);
+}
+
+void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                                    size_t nblocks, pqlab_keccakx4_state *st)
+{
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    x4_squeezeblocks(out, nblocks, PQLAB_SHAKE256_RATE, st);
+}
+
+void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
+                      const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
+                      size_t inlen)
+{
+    pqlab_keccakx4_state st;
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    const size_t nblocks = outlen / PQLAB_SHAKE256_RATE;
+    pqlab_shake256x4_absorb_once(&st, in0, in1, in2, in3, inlen);
+    x4_squeezeblocks(out, nblocks, PQLAB_SHAKE256_RATE, &st);
+    const size_t rest = outlen - nblocks * PQLAB_SHAKE256_RATE;
+    if (rest > 0) {
+        pqlab_keccakf1600x4(&st);
+        for (unsigned int i = 0; i < 4; i++) {
+            pqlab_keccak_extractbytes(st.lane[i].s, out[i], 0, (unsigned int)rest);
+        }
+    }
+}
+
+#else
+typedef int pqlab_fips202x4_replaced_by_backend;
+#endif

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: MIT */
+/* SHA-224, SHA-256, SHA-384, SHA-512: FIPS 180-4. Functions of section 4.1.2/4.1.3,
+ * constants of section 4.2.2/4.2.3, padding of section 5.1, initial values of
+ * section 5.3, computation of section 6.2.2/6.4.2. Constant time: the data never
+ * steers a branch or an address. */
+#include "sha2.h"
+
+#include "hashprof.h"
+
+/* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the
+ * first 64 primes */
+static const uint32_t K256[64] = {
+    0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U, 0x923f82a4U,
+    0xab1c5ed5U, 0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U, 0x72be5d74U, 0x80deb1feU,
+    0x9bdc06a7U, 0xc19bf174U, 0xe49b69c1U, 0xefbe4786U, 0x0fc19dc6U, 0x240ca1ccU, 0x2de92c6fU,
+    0x4a7484aaU, 0x5cb0a9dcU, 0x76f988daU, 0x983e5152U, 0xa831c66dU, 0xb00327c8U, 0xbf597fc7U,
+    0xc6e00bf3U, 0xd5a79147U, 0x06ca6351U, 0x14292967U, 0x27b70a85U, 0x2e1b2138U, 0x4d2c6dfcU,
+    0x53380d13U, 0x650a7354U, 0x766a0abbU, 0x81c2c92eU, 0x92722c85U, 0xa2bfe8a1U, 0xa81a664bU,
+    0xc24b8b70U, 0xc76c51a3U, 0xd192e819U, 0xd6990624U, 0xf40e3585U, 0x106aa070U, 0x19a4c116U,
+    0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU, 0x5b9cca4fU, 0x682e6ff3U,
+    0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U, 0x90befffaU, 0xa4506cebU, 0xbef9a3f7U,
+    0xc67178f2U,
+};
+
+/* FIPS 180-4 4.2.3: first 64 bits of the fractional parts of the cube roots of the
+ * first 80 primes */
+static const uint64_t K512[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+};
+
+/* FIPS 180-4 5.3.2 - 5.3.5 (square roots of the first 8 primes, and of primes 9..16) */
+static const uint32_t IV224[8] = {0xc1059ed8U, 0x367cd507U, 0x3070dd17U, 0xf70e5939U,
+                                  0xffc00b31U, 0x68581511U, 0x64f98fa7U, 0xbefa4fa4U};
+static const uint32_t IV256[8] = {0x6a09e667U, 0xbb67ae85U, 0x3c6ef372U, 0xa54ff53aU,
+                                  0x510e527fU, 0x9b05688cU, 0x1f83d9abU, 0x5be0cd19U};
+static const uint64_t IV384[8] = {0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL,
+                                  0x9159015a3070dd17ULL, 0x152fecd8f70e5939ULL,
+                                  0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
+                                  0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL};
+static const uint64_t IV512[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
+                                  0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+                                  0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+                                  0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+static inline uint32_t ror32(uint32_t x, unsigned int n) { return (x >> n) | (x << (32u - n)); }
+static inline uint64_t ror64(uint64_t x, unsigned int n) { return (x >> n) | (x << (64u - n)); }
+
+static inline uint32_t load32_be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static inline uint64_t load64_be(const uint8_t *p)
+{
+    return ((uint64_t)load32_be(p) << 32) | load32_be(p + 4);
+}
+static inline void store32_be(uint8_t *p, uint32_t x)
+{
+    p[0] = (uint8_t)(x >> 24);
+    p[1] = (uint8_t)(x >> 16);
+    p[2] = (uint8_t)(x >> 8);
+    p[3] = (uint8_t)x;
+}
+static inline void store64_be(uint8_t *p, uint64_t x)
+{
+    store32_be(p, (uint32_t)(x >> 32));
+    store32_be(p + 4, (uint32_t)x);
+}
+
+/* 6.2.2: message schedule in a 16-word ring buffer (W[t] for t >= 16 overwrites
+ * W[t - 16]), which keeps the stack at 64 bytes instead of 256. */
+void pqlab_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t nblocks)
+{
+    PQLAB_HASHPROF_BEGIN();
+    uint32_t w[16];
+    while (nblocks > 0) {
+        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (unsigned int t = 0; t < 64; t++) {
+            uint32_t wt;
+            if (t < 16) {
+                wt = load32_be(blocks + 4 * t);
+            } else {
+                const uint32_t w2 = w[(t - 2) & 15], w15 = w[(t - 15) & 15];
+                const uint32_t s1 = ror32(w2, 17) ^ ror32(w2, 19) ^ (w2 >> 10);  /* sigma1 */
+                const uint32_t s0 = ror32(w15, 7) ^ ror32(w15, 18) ^ (w15 >> 3); /* sigma0 */
+                wt = s1 + w[(t - 7) & 15] + s0 + w[t & 15];
+            }
+            w[t & 15] = wt;
+            const uint32_t S1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
+            const uint32_t ch = (e & f) ^ (~e & g);
+            const uint32_t t1 = hh + S1 + ch + K256[t] + wt;
+            const uint32_t S0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
+            const uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+            const uint32_t t2 = S0 + maj;
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+        h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+        blocks += 64;
+        nblocks--;
+    }
+    PQLAB_HASHPROF_END();
+}
+
+/* 6.4.2, same structure with 64-bit words and 80 rounds */
+void pqlab_sha512_compress(uint64_t h[8], const uint8_t *blocks, size_t nblocks)
+{
+    PQLAB_HASHPROF_BEGIN();
+    uint64_t w[16];
+    while (nblocks > 0) {
+        uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (unsigned int t = 0; t < 80; t++) {
+            uint64_t wt;
+            if (t < 16) {
+                wt = load64_be(blocks + 8 * t);
+            } else {
+                const uint64_t w2 = w[(t - 2) & 15], w15 = w[(t - 15) & 15];
+                const uint64_t s1 = ror64(w2, 19) ^ ror64(w2, 61) ^ (w2 >> 6);
+                const uint64_t s0 = ror64(w15, 1) ^ ror64(w15, 8) ^ (w15 >> 7);
+                wt = s1 + w[(t - 7) & 15] + s0 + w[t & 15];
+            }
+            w[t & 15] = wt;
+            const uint64_t S1 = ror64(e, 14) ^ ror64(e, 18) ^ ror64(e, 41);
+            const uint64_t ch = (e & f) ^ (~e & g);
+            const uint64_t t1 = hh + S1 + ch + K512[t] + wt;
+            const uint64_t S0 = ror64(a, 28) ^ ror64(a, 34) ^ ror64(a, 39);
+            const uint64_t maj = (a & b) ^ (a & c) ^ (b & c);
+            const uint64_t t2 = S0 + maj;
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        h[0] += a; h[1] += b; h[2] += c; h[3] += d;
+        h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+        blocks += 128;
+        nblocks--;
+    }
+    PQLAB_HASHPROF_END();
+}
+
+/* ---- SHA-224 / SHA-256 ---- */
+
+static void sha256_init_iv(pqlab_sha256_state *st, const uint32_t iv[8])
+{
+    for (unsigned int i = 0; i < 8; i++) {
+        st->h[i] = iv[i];
+    }
+    st->nbytes = 0;
+    st->buflen = 0;
+}
+
+void pqlab_sha224_init(pqlab_sha256_state *st) { sha256_init_iv(st, IV224); }
+void pqlab_sha256_init(pqlab_sha256_state *st) { sha256_init_iv(st, IV256); }
+
+void pqlab_sha256_update(pqlab_sha256_state *st, const uint8_t *in, size_t inlen)
+{
+    if (st->buflen > 0) {
+        while (inlen > 0 && st->buflen < 64) {
+            st->buf[st->buflen++] = *in++;
+            inlen--;
+        }
+        if (st->buflen < 64) {
+            return;
+        }
+        pqlab_sha256_compress(st->h, st->buf, 1);
+        st->nbytes += 64;
+        st->buflen = 0;
+    }
+    const size_t nblocks = inlen / 64;
+    if (nblocks > 0) {
+        pqlab_sha256_compress(st->h, in, nblocks);
+        st->nbytes += (uint64_t)nblocks * 64;
+        in += nblocks * 64;
+        inlen -= nblocks * 64;
+    }
+    while (inlen > 0) {
+        st->buf[st->buflen++] = *in++;
+        inlen--;
+    }
+}
+void pqlab_sha224_update(pqlab_sha256_state *st, const uint8_t *in, size_t inlen)
+{
+    pqlab_sha256_update(st, in, inlen);
+}
+
+/* 5.1.1: append 1, zeros up to 56 mod 64, then the bit length as 64-bit big endian */
+static void sha256_pad(pqlab_sha256_state *st)
+{
+    const uint64_t bits = (st->nbytes + st->buflen) * 8;
+    unsigned int n = st->buflen;
+    st->buf[n++] = 0x80;
+    if (n > 56) {
+        while (n < 64) {
+            st->buf[n++] = 0;
+        }
+        pqlab_sha256_compress(st->h, st->buf, 1);
+        n = 0;
+    }
+    while (n < 56) {
+        st->buf[n++] = 0;
+    }
+    store64_be(st->buf + 56, bits);
+    pqlab_sha256_compress(st->h, st->buf, 1);
+}
+
+void pqlab_sha256_final(uint8_t out[32], pqlab_sha256_state *st)
+{
+    sha256_pad(st);
+    for (unsigned int i = 0; i < 8; i++) {
+        store32_be(out + 4 * i, st->h[i]);
+    }
+}
+
+void pqlab_sha224_final(uint8_t out[28], pqlab_sha256_state *st)
+{
+    sha256_pad(st);
+    for (unsigned int i = 0; i < 7; i++) { /* 6.3: leftmost 224 bits */
+        store32_be(out + 4 * i, st->h[i]);
+    }
+}
+
+void pqlab_sha256(uint8_t out[32], const uint8_t *in, size_t inlen)
+{
+    pqlab_sha256_state st;
+    pqlab_sha256_init(&st);
+    pqlab_sha256_update(&st, in, inlen);
+    pqlab_sha256_final(out, &st);
+}
+
+void pqlab_sha224(uint8_t out[28], const uint8_t *in, size_t inlen)
+{
+    pqlab_sha256_state st;
+    pqlab_sha224_init(&st);
+    pqlab_sha256_update(&st, in, inlen);
+    pqlab_sha224_final(out, &st);
+}
+
+/* ---- SHA-384 / SHA-512 ---- */
+
+static void sha512_init_iv(pqlab_sha512_state *st, const uint64_t iv[8])
+{
+    for (unsigned int i = 0; i < 8; i++) {
+        st->h[i] = iv[i];
+    }
+    st->nbytes = 0;
+    st->buflen = 0;
+}
+
+void pqlab_sha384_init(pqlab_sha512_state *st) { sha512_init_iv(st, IV384); }
+void pqlab_sha512_init(pqlab_sha512_state *st) { sha512_init_iv(st, IV512); }
+
+void pqlab_sha512_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen)
+{
+    if (st->buflen > 0) {
+        while (inlen > 0 && st->buflen < 128) {
+            st->buf[st->buflen++] = *in++;
+            inlen--;
+        }
+        if (st->buflen < 128) {
+            return;
+        }
+        pqlab_sha512_compress(st->h, st->buf, 1);
+        st->nbytes += 128;
+        st->buflen = 0;
+    }
+    const size_t nblocks = inlen / 128;
+    if (nblocks > 0) {
+        pqlab_sha512_compress(st->h, in, nblocks);
+        st->nbytes += (uint64_t)nblocks * 128;
+        in += nblocks * 128;
+        inlen -= nblocks * 128;
+    }
+    while (inlen > 0) {
+        st->buf[st->buflen++] = *in++;
+        inlen--;
+    }
+}
+void pqlab_sha384_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen)
+{
+    pqlab_sha512_update(st, in, inlen);
+}
+
+/* 5.1.2: 1, zeros up to 112 mod 128, 128-bit big-endian bit length (the upper 64
+ * bits hold the three bits shifted out of nbytes * 8) */
+static void sha512_pad(pqlab_sha512_state *st)
+{
+    const uint64_t total = st->nbytes + st->buflen;
+    unsigned int n = st->buflen;
+    st->buf[n++] = 0x80;
+    if (n > 112) {
+        while (n < 128) {
+            st->buf[n++] = 0;
+        }
+        pqlab_sha512_compress(st->h, st->buf, 1);
+        n = 0;
+    }
+    while (n < 112) {
+        st->buf[n++] = 0;
+    }
+    store64_be(st->buf + 112, total >> 61);
+    store64_be(st->buf + 120, total << 3);
+    pqlab_sha512_compress(st->h, st->buf, 1);
+}
+
+void pqlab_sha512_final(uint8_t out[64], pqlab_sha512_state *st)
+{
+    sha512_pad(st);
+    for (unsigned int i = 0; i < 8; i++) {
+        store64_be(out + 8 * i, st->h[i]);
+    }
+}
+
+void pqlab_sha384_final(uint8_t out[48], pqlab_sha512_state *st)
+{
+    sha512_pad(st);
+    for (unsigned int i = 0; i < 6; i++) { /* 6.5: leftmost 384 bits */
+        store64_be(out + 8 * i, st->h[i]);
+    }
+}
+
+void pqlab_sha512(uint8_t out[64], const uint8_t *in, size_t inlen)
+{
+    pqlab_sha512_state st;
+    pqlab_sha512_init(&st);
+    pqlab_sha512_update(&st, in, inlen);
+    pqlab_sha512_final(out, &st);
+}
+
+void pqlab_sha384(uint8_t out[48], const uint8_t *in, size_t inlen)
+{
+    pqlab_sha512_state st;
+    pqlab_sha384_init(&st);
+    pqlab_sha512_update(&st, in, inlen);
+    pqlab_sha384_final(out, &st);
+}
