@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* HAL of rv32-qemu: ns16550 UART of QEMU virt at 0x10000000, semihosting exit and
+ * file input, minstret timer, stack spray. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pqlab_hal.h"
+
+/* ns16550: transmit holding register at +0, line status register at +5 with
+ * THRE (transmit holding register empty) in bit 5 */
+#define UART_BASE 0x10000000u
+#define UART_THR (*(volatile uint8_t *)(uintptr_t)(UART_BASE + 0u))
+#define UART_LSR (*(volatile uint8_t *)(uintptr_t)(UART_BASE + 5u))
+#define UART_LSR_THRE 0x20u
+
+/* RISC-V semihosting (RISC-V Semihosting specification, version 0.2): the Arm
+ * semihosting operations, trapped by the sequence slli x0,x0,0x1f; ebreak;
+ * srai x0,x0,7 (uncompressed, 16-byte aligned so that it does not cross a page).
+ * a0 = operation, a1 = parameter block, result in a0. */
+long pqlab_rv32_semihost(uint32_t op, void *arg);
+__asm__(".section .text.pqlab_rv32_semihost, \"ax\", @progbits\n"
+        ".globl pqlab_rv32_semihost\n"
+        ".balign 16\n"
+        "pqlab_rv32_semihost:\n"
+        ".option push\n"
+        ".option norvc\n"
+        "    slli x0, x0, 0x1f\n"
+        "    ebreak\n"
+        "    srai x0, x0, 7\n"
+        "    ret\n"
+        ".option pop\n"
+        ".text\n");
+#define semihost pqlab_rv32_semihost
+
+#define SYS_OPEN 0x01u
+#define SYS_READ 0x06u
+#define SYS_EXIT_EXTENDED 0x20u
+#define ADP_STOPPED_APPLICATIONEXIT 0x20026u
+
+void pqlab_hal_setup(void)
+{
+}
+
+void pqlab_hal_send(const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        while (!(UART_LSR & UART_LSR_THRE)) {
+        }
+        UART_THR = (uint8_t)buf[i];
+    }
+}
+
+/* minstret: instructions retired, 64 bits read as two halves (Privileged spec
+ * 3.1.15; the high half is re-read to catch a carry between the reads). Under
+ * QEMU -icount shift=0 it equals mcycle and counts instructions, not cycles. */
+uint64_t pqlab_hal_cycles(void)
+{
+    uint32_t hi, lo, hi2;
+    do {
+        __asm__ volatile("csrr %0, minstreth" : "=r"(hi));
+        __asm__ volatile("csrr %0, minstret" : "=r"(lo));
+        __asm__ volatile("csrr %0, minstreth" : "=r"(hi2));
+    } while (hi != hi2);
+    return ((uint64_t)hi << 32) | lo;
+}
+
+const char *pqlab_hal_timer_name(void)
+{
+    return "minstret";
+}
+
+void pqlab_hal_exit(int code)
+{
+    uint32_t block[2] = {ADP_STOPPED_APPLICATIONEXIT, (uint32_t)code};
+    for (;;) {
+        semihost(SYS_EXIT_EXTENDED, block);
+    }
+}
+
+static long in_handle = -2; /* -2: not opened yet, -1: open failed */
+
+long pqlab_hal_read(uint8_t *buf, size_t n)
+{
+    static char name[] = "pqlab.in";
+    if (in_handle == -2) {
+        uint32_t block[3] = {(uint32_t)(uintptr_t)name, 1u /* "rb" */, sizeof name - 1};
+        in_handle = semihost(SYS_OPEN, block);
+        if (in_handle < 0) {
+            in_handle = -1;
+        }
+    }
+    if (in_handle < 0) {
+        return -1;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    uint32_t block[3] = {(uint32_t)in_handle, (uint32_t)(uintptr_t)buf, (uint32_t)n};
+    long left = semihost(SYS_READ, block); /* bytes NOT read */
+    if (left < 0 || (size_t)left > n) {
+        return -1;
+    }
+    return (long)(n - (size_t)left);
+}
+
+/* ---- stack: [__stack_limit, SP), no red zone in the RISC-V psABI, no interrupts ---- */
+
+extern uint32_t __stack_limit[];
+
+#ifndef PQLAB_STACK_SPRAY_MAX
+#define PQLAB_STACK_SPRAY_MAX (1024u * 1024u)
+#endif
+
+static uintptr_t spray_top, spray_bottom;
+
+__attribute__((noinline)) void pqlab_hal_stack_spray(void)
+{
+    uintptr_t sp;
+    __asm__ volatile("mv %0, sp" : "=r"(sp));
+    uintptr_t top = sp & ~(uintptr_t)3;
+    uintptr_t bottom = (uintptr_t)__stack_limit;
+    if (top - bottom > PQLAB_STACK_SPRAY_MAX) {
+        bottom = top - PQLAB_STACK_SPRAY_MAX;
+    }
+    spray_top = top;
+    spray_bottom = bottom;
+    for (volatile uint32_t *p = (volatile uint32_t *)top - 1; (uintptr_t)p >= bottom; p--) {
+        *p = PQLAB_HAL_STACK_PATTERN;
+    }
+}
+
+__attribute__((noinline)) size_t pqlab_hal_stack_used(void)
+{
+    const volatile uint32_t *p = (const volatile uint32_t *)spray_bottom;
+    while ((uintptr_t)p < spray_top && *p == PQLAB_HAL_STACK_PATTERN) {
+        p++;
+    }
+    return spray_top - (uintptr_t)p;
+}
