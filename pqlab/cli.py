@@ -274,11 +274,14 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
 @selection
 @click.option("--iterations", "-n", default=10, show_default=True, help="iterations per operation")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database")
-def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, db):
+@click.option("--all", "include_slow", is_flag=True, help="include implementations marked slow (e.g. SLH-DSA 's' sets)")
+def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, db, include_slow):
     """Speed, stack/RAM, hashing share and size; stored in the results database, then reported."""
     store = Store(db)
     plats = platforms or [default_platform()]
     _, _, _, pairs = _resolve(schemes, impls, plats, impl_path)
+    if not (schemes or include_slow):
+        pairs = [(i, p) for i, p in pairs if not i.slow]
     outs = J.bench(pairs, store, jobs, BuildOptions(iterations=iterations))
     status = _fail_report(outs)
     recs = R.aggregate(store.latest([i.scheme for i, _ in pairs], [i.name for i, _ in pairs], plats))

@@ -41,6 +41,7 @@ class Implementation:
     driver: str | None
     fpr: str | None
     extra_ops: tuple[str, ...]
+    slow: bool  # left out of the default benchmark (pqlab bench --all includes it)
     sizes: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -194,6 +195,7 @@ def load_implementation(folder: Path) -> Implementation:
         driver=cfg.get("driver"),
         fpr=cfg.get("fpr"),
         extra_ops=tuple(cfg.get("extra_ops", [])),
+        slow=bool(cfg.get("slow", False)),
         sizes=api_sizes(api, [folder, *include, ROOT / "lib" / "common"], prefix, cflags),
     )
 
