@@ -330,3 +330,16 @@ def report_cmd(schemes, impls, platforms, fmt, db):
         raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
     recs = R.aggregate(Store(db).latest(schemes, impls, platforms))
     click.echo({"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs), nl=False)
+
+
+@main.command("compare")
+@click.option("-s", "--scheme", "schemes", multiple=True)
+@click.option("-i", "--impl", "impls", multiple=True)
+@click.option("-p", "--platform", "platforms", multiple=True)
+@click.option("--metric", default="speed", show_default=True, type=click.Choice(["speed", "stack", "ram", "hashing"]))
+@click.option("--db", default=str(DEFAULT_DB), show_default=True)
+def compare_cmd(schemes, impls, platforms, metric, db):
+    """Implementations and platforms side by side per operation, with ratios (e.g. emulated vs native FPU, M4 vs M7)."""
+    if not Path(db).exists():
+        raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
+    click.echo(R.compare(R.aggregate(Store(db).latest(schemes, impls, platforms)), metric), nl=False)

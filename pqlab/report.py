@@ -130,3 +130,24 @@ def to_csv(records: list[dict]) -> str:
 
 def to_json(records: list[dict]) -> str:
     return json.dumps(records, indent=1)
+
+
+def compare(records: list[dict], metric: str = "speed") -> str:
+    """Side by side per operation: every (implementation, platform) column, with ratios to the first."""
+    sel = [r for r in records if r["metric"] == metric]
+    cols = sorted({(r["implementation"], r["platform"]) for r in sel})
+    if not cols:
+        return f"no {metric} results for this selection\n"
+    cells: dict[tuple[str, str], dict[tuple[str, str], float]] = defaultdict(dict)
+    for r in sel:
+        cells[(r["scheme"], r["operation"])][(r["implementation"], r["platform"])] = r["mean"]
+    head = [f"{i}@{p}" for i, p in cols]
+    out = [f"| scheme | operation | {' | '.join(head)} | " + " | ".join(f"{h} / {head[0]}" for h in head[1:]) + " |",
+           "|---|---|" + "--:|" * (2 * len(cols) - 1)]
+    order = OPERATIONS["kem"] + OPERATIONS["sign"]
+    for (scheme, op), vals in sorted(cells.items(), key=lambda kv: (kv[0][0], _op_order(order, kv[0][1]))):
+        base = vals.get(cols[0])
+        row = [_fmt(vals.get(c)) for c in cols]
+        ratios = [f"{vals[c] / base:.2f}" if base and c in vals else "—" for c in cols[1:]]
+        out.append(f"| {scheme} | {op} | " + " | ".join(row + ratios) + " |")
+    return "\n".join(out) + "\n"

@@ -80,3 +80,11 @@ def test_foreign_sqlite_database_refused(tmp_path):
     with pytest.raises(PqlabError, match="missing pqlab tables"):
         Store(p)
     assert p.read_bytes() == before
+
+
+def test_compare_ratios(tmp_path):
+    st = Store(tmp_path / "r.db")
+    st.add_run(ctx(implementation="ref"), [("speed", "sign", 400)])
+    st.add_run(ctx(implementation="fpu"), [("speed", "sign", 100)])
+    table = R.compare(R.aggregate(st.latest()))
+    assert "| ml-kem-768 | sign | 100 | 400 | 4.00 |" in table
