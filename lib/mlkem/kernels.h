@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/* ML-KEM kernel interface: the hot, self-contained operations of FIPS 203 that a
+ * native backend (lib/native/<arch>/) may replace one by one.
+ *
+ * Every kernel has a portable C version, NAME_c, that is always compiled (so a
+ * native kernel can be tested differentially against it), and a dispatcher NAME
+ * (static inline, below) that the frontend calls. A backend is selected with
+ *   -DPQLAB_MLKEM_BACKEND_HEADER='"mlkem_native.h"'
+ * That header defines PQLAB_MLKEM_NATIVE_<KERNEL> for each kernel it replaces and
+ * declares the replacement as PQLAB_NAMESPACE(<name>_native) with the prototype
+ * of the C version; everything it does not define falls back to C.
+ *
+ * Representation (the contract every implementation of a kernel must keep):
+ *  - A polynomial is 256 int16_t coefficients, a signed representative of Z_q,
+ *    q = 3329. "canonical" means 0 <= c < q; "reduced" means |c| <= (q-1)/2.
+ *  - NTT domain order is the output order of FIPS 203 Algorithm 9 (pairs
+ *    (c[2i], c[2i+1]) are the degree-1 residues modulo X^2 - zeta^(2BitRev7(i)+1)),
+ *    which is the order of the encoded t_hat in ek and of SampleNTT's output.
+ *  - Montgomery convention (R = 2^16): basemul_acc adds a o b * R^-1 (FIPS 203
+ *    Algorithm 11 times R^-1); invntt returns NTT^-1(a) * R. The two factors
+ *    cancel, so invntt(sum of basemul_acc) is the product of FIPS 203.
+ *
+ * Kernel            FIPS 203         input bounds              output bounds
+ *  ntt              Algorithm 9      |c| < q                   reduced
+ *  invntt           Algorithm 10 *R  any int16                 |c| < q
+ *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
+ *                   times R^-1       6q (room for 4 terms)     each term is < 2q
+ *  tobytes12        ByteEncode_12    canonical                 384 bytes
+ *  frombytes12      ByteDecode_12    any 384 bytes             canonical (mod q as Alg. 6)
+ *  compress_du/dv   Compress_d +     canonical                 32*d bytes
+ *                   ByteEncode_d
+ *  decompress_du/dv ByteDecode_d +   32*d bytes                canonical
+ *                   Decompress_d
+ *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
+ *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
+ *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
+ *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
+ *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
+ */
+#ifndef PQLAB_MLKEM_KERNELS_H
+#define PQLAB_MLKEM_KERNELS_H
+
+#include <stdint.h>
+#include "params.h"
+
+typedef struct {
+    _Alignas(8) int16_t c[MLKEM_N];
+} mlkem_poly;
+
+#ifdef PQLAB_MLKEM_BACKEND_HEADER
+#include PQLAB_MLKEM_BACKEND_HEADER
+#endif
+
+#define mlkem_ntt_c PQLAB_NAMESPACE(mlkem_ntt_c)
+#define mlkem_invntt_c PQLAB_NAMESPACE(mlkem_invntt_c)
+#define mlkem_basemul_acc_c PQLAB_NAMESPACE(mlkem_basemul_acc_c)
+#define mlkem_tobytes12_c PQLAB_NAMESPACE(mlkem_tobytes12_c)
+#define mlkem_frombytes12_c PQLAB_NAMESPACE(mlkem_frombytes12_c)
+#define mlkem_compress_du_c PQLAB_NAMESPACE(mlkem_compress_du_c)
+#define mlkem_decompress_du_c PQLAB_NAMESPACE(mlkem_decompress_du_c)
+#define mlkem_compress_dv_c PQLAB_NAMESPACE(mlkem_compress_dv_c)
+#define mlkem_decompress_dv_c PQLAB_NAMESPACE(mlkem_decompress_dv_c)
+#define mlkem_frommsg_c PQLAB_NAMESPACE(mlkem_frommsg_c)
+#define mlkem_tomsg_c PQLAB_NAMESPACE(mlkem_tomsg_c)
+#define mlkem_sample_ntt_c PQLAB_NAMESPACE(mlkem_sample_ntt_c)
+#define mlkem_sample_ntt_x4_c PQLAB_NAMESPACE(mlkem_sample_ntt_x4_c)
+#define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
+#define mlkem_cbd_eta2_c PQLAB_NAMESPACE(mlkem_cbd_eta2_c)
+
+void mlkem_ntt_c(mlkem_poly *r);
+void mlkem_invntt_c(mlkem_poly *r);
+void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b);
+void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a);
+void mlkem_frombytes12_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES]);
+void mlkem_compress_du_c(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a);
+void mlkem_decompress_du_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU]);
+void mlkem_compress_dv_c(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a);
+void mlkem_decompress_dv_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]);
+void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]);
+void mlkem_tomsg_c(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a);
+/* seed = rho (32 bytes); the XOF input is rho || x || y (FIPS 203 Algorithm 7 input B). */
+void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
+/* four entries at once; xy[2t], xy[2t+1] are the two index bytes of entry t. */
+void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
+                           const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
+void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
+void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
+
+/* Dispatchers: a backend's kernel if it declares one, else the portable C. */
+#define PQLAB_MLKEM_DISPATCH(NAME, NATIVE, PROTO, ARGS)                                            \
+    static inline void NAME PROTO { NATIVE ARGS; }
+
+#ifdef PQLAB_MLKEM_NATIVE_NTT
+#define MLKEM_NTT_IMPL PQLAB_NAMESPACE(mlkem_ntt_native)
+#else
+#define MLKEM_NTT_IMPL mlkem_ntt_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_INVNTT
+#define MLKEM_INVNTT_IMPL PQLAB_NAMESPACE(mlkem_invntt_native)
+#else
+#define MLKEM_INVNTT_IMPL mlkem_invntt_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_ACC
+#define MLKEM_BASEMUL_ACC_IMPL PQLAB_NAMESPACE(mlkem_basemul_acc_native)
+#else
+#define MLKEM_BASEMUL_ACC_IMPL mlkem_basemul_acc_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_TOBYTES12
+#define MLKEM_TOBYTES12_IMPL PQLAB_NAMESPACE(mlkem_tobytes12_native)
+#else
+#define MLKEM_TOBYTES12_IMPL mlkem_tobytes12_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_FROMBYTES12
+#define MLKEM_FROMBYTES12_IMPL PQLAB_NAMESPACE(mlkem_frombytes12_native)
+#else
+#define MLKEM_FROMBYTES12_IMPL mlkem_frombytes12_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_COMPRESS_DU
+#define MLKEM_COMPRESS_DU_IMPL PQLAB_NAMESPACE(mlkem_compress_du_native)
+#else
+#define MLKEM_COMPRESS_DU_IMPL mlkem_compress_du_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_DECOMPRESS_DU
+#define MLKEM_DECOMPRESS_DU_IMPL PQLAB_NAMESPACE(mlkem_decompress_du_native)
+#else
+#define MLKEM_DECOMPRESS_DU_IMPL mlkem_decompress_du_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_COMPRESS_DV
+#define MLKEM_COMPRESS_DV_IMPL PQLAB_NAMESPACE(mlkem_compress_dv_native)
+#else
+#define MLKEM_COMPRESS_DV_IMPL mlkem_compress_dv_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_DECOMPRESS_DV
+#define MLKEM_DECOMPRESS_DV_IMPL PQLAB_NAMESPACE(mlkem_decompress_dv_native)
+#else
+#define MLKEM_DECOMPRESS_DV_IMPL mlkem_decompress_dv_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_FROMMSG
+#define MLKEM_FROMMSG_IMPL PQLAB_NAMESPACE(mlkem_frommsg_native)
+#else
+#define MLKEM_FROMMSG_IMPL mlkem_frommsg_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_TOMSG
+#define MLKEM_TOMSG_IMPL PQLAB_NAMESPACE(mlkem_tomsg_native)
+#else
+#define MLKEM_TOMSG_IMPL mlkem_tomsg_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_SAMPLE_NTT
+#define MLKEM_SAMPLE_NTT_IMPL PQLAB_NAMESPACE(mlkem_sample_ntt_native)
+#else
+#define MLKEM_SAMPLE_NTT_IMPL mlkem_sample_ntt_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_SAMPLE_NTT_X4
+#define MLKEM_SAMPLE_NTT_X4_IMPL PQLAB_NAMESPACE(mlkem_sample_ntt_x4_native)
+#else
+#define MLKEM_SAMPLE_NTT_X4_IMPL mlkem_sample_ntt_x4_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA1
+#define MLKEM_CBD_ETA1_IMPL PQLAB_NAMESPACE(mlkem_cbd_eta1_native)
+#else
+#define MLKEM_CBD_ETA1_IMPL mlkem_cbd_eta1_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2
+#define MLKEM_CBD_ETA2_IMPL PQLAB_NAMESPACE(mlkem_cbd_eta2_native)
+#else
+#define MLKEM_CBD_ETA2_IMPL mlkem_cbd_eta2_c
+#endif
+
+PQLAB_MLKEM_DISPATCH(mlkem_ntt, MLKEM_NTT_IMPL, (mlkem_poly * r), (r))
+PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
+PQLAB_MLKEM_DISPATCH(mlkem_basemul_acc, MLKEM_BASEMUL_ACC_IMPL,
+                     (mlkem_poly * r, const mlkem_poly *a, const mlkem_poly *b), (r, a, b))
+PQLAB_MLKEM_DISPATCH(mlkem_tobytes12, MLKEM_TOBYTES12_IMPL,
+                     (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a), (out, a))
+PQLAB_MLKEM_DISPATCH(mlkem_frombytes12, MLKEM_FROMBYTES12_IMPL,
+                     (mlkem_poly * r, const uint8_t in[MLKEM_POLYBYTES]), (r, in))
+PQLAB_MLKEM_DISPATCH(mlkem_compress_du, MLKEM_COMPRESS_DU_IMPL,
+                     (uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a), (out, a))
+PQLAB_MLKEM_DISPATCH(mlkem_decompress_du, MLKEM_DECOMPRESS_DU_IMPL,
+                     (mlkem_poly * r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU]), (r, in))
+PQLAB_MLKEM_DISPATCH(mlkem_compress_dv, MLKEM_COMPRESS_DV_IMPL,
+                     (uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a), (out, a))
+PQLAB_MLKEM_DISPATCH(mlkem_decompress_dv, MLKEM_DECOMPRESS_DV_IMPL,
+                     (mlkem_poly * r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]), (r, in))
+PQLAB_MLKEM_DISPATCH(mlkem_frommsg, MLKEM_FROMMSG_IMPL,
+                     (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]), (r, msg))
+PQLAB_MLKEM_DISPATCH(mlkem_tomsg, MLKEM_TOMSG_IMPL,
+                     (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a), (msg, a))
+PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt, MLKEM_SAMPLE_NTT_IMPL,
+                     (mlkem_poly * r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),
+                     (r, rho, x, y))
+PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt_x4, MLKEM_SAMPLE_NTT_X4_IMPL,
+                     (mlkem_poly * r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
+                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
+                     (r0, r1, r2, r3, rho, xy))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL,
+                     (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]), (r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL,
+                     (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]), (r, buf))
+
+#endif

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* ML-KEM, FIPS 203 (August 2024): K-PKE (section 5) and ML-KEM (sections 6
+ * and 7), portable frontend over the kernels of kernels.h.
+ *
+ * Memory: the matrix A_hat is never stored. Its entries are generated four at a
+ * time (SampleNTT with the 4-way SHAKE128) and multiplied into k accumulators
+ * at once; t_hat is read from ek one polynomial at a time; u and v of the
+ * ciphertext are compressed as soon as they are complete. Decapsulation
+ * re-encrypts into a per-polynomial buffer and compares it with the received
+ * ciphertext piece by piece (constant time), so c' is never held whole. */
+#include <string.h>
+#include "ct.h"
+#include "fips202.h"
+#include "kernels.h"
+#include "mlkem.h"
+#include "randombytes.h"
+#include "reduce.h"
+#include "symmetric.h"
+
+/* 2^32 mod q = 1353: fqmul by it multiplies by 2^16, cancelling the R^-1 that
+ * basemul_acc leaves when no inverse NTT follows (t_hat in key generation). */
+#define MLKEM_MONT_R2 1353
+
+/* a = a mod q, canonical [0, q), for any int16 a (Barrett then a masked add). */
+static void poly_canonical(mlkem_poly *a) {
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        a->c[i] = mlkem_caddq(mlkem_barrett_reduce(a->c[i]));
+    }
+}
+
+/* r += b; callers keep |r + b| < 2^15 (bounds stated at each call). */
+static void poly_add(mlkem_poly *r, const mlkem_poly *b) {
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        r->c[i] = (int16_t)(r->c[i] + b->c[i]);
+    }
+}
+
+/* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
+ * lines 10, 14, 17). */
+static void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce) {
+    uint8_t buf[64 * MLKEM_ETA1];
+    mlkem_prf(buf, sizeof buf, s, nonce);
+    mlkem_cbd_eta1(r, buf);
+    pqlab_zeroize(buf, sizeof buf);
+}
+
+static void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce) {
+    uint8_t buf[64 * MLKEM_ETA2];
+    mlkem_prf(buf, sizeof buf, s, nonce);
+    mlkem_cbd_eta2(r, buf);
+    pqlab_zeroize(buf, sizeof buf);
+}
+
+/* acc[i] = sum_j A_hat[i][j] o vec[j] (transposed = 0, Algorithm 13 line 18) or
+ * sum_j A_hat[j][i] o vec[j] (transposed = 1, Algorithm 14 line 19), times R^-1.
+ * A_hat[i][j] = SampleNTT(rho || j || i) (Algorithm 13 line 6), so entry (i, j)
+ * of the product has XOF indices (j, i), or (i, j) when transposed.
+ * Entries are taken row by row in batches of four; k^2 = 4, 9, 16 leaves one
+ * single entry for k = 3. Bounds: vec has |c| < q; acc gets k terms < 2q each,
+ * so |acc| < 8q = 26632. */
+static void matvec(mlkem_poly acc[MLKEM_K], const uint8_t rho[MLKEM_SYMBYTES],
+                   const mlkem_poly vec[MLKEM_K], int transposed) {
+    mlkem_poly a[4];
+    memset(acc, 0, MLKEM_K * sizeof(mlkem_poly));
+    for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
+        const unsigned int n = (MLKEM_K * MLKEM_K - e0 < 4) ? MLKEM_K * MLKEM_K - e0 : 4;
+        uint8_t xy[8];
+        for (unsigned int t = 0; t < 4; t++) {
+            /* indices of public loop counters only; lanes past n repeat the last
+             * entry and are not used */
+            const unsigned int e = e0 + (t < n ? t : n - 1);
+            const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
+            xy[2 * t] = transposed ? i : j;
+            xy[2 * t + 1] = transposed ? j : i;
+        }
+        if (n == 4) {
+            mlkem_sample_ntt_x4(&a[0], &a[1], &a[2], &a[3], rho, xy);
+        } else {
+            for (unsigned int t = 0; t < n; t++) {
+                mlkem_sample_ntt(&a[t], rho, xy[2 * t], xy[2 * t + 1]);
+            }
+        }
+        for (unsigned int t = 0; t < n; t++) {
+            const unsigned int e = e0 + t;
+            mlkem_basemul_acc(&acc[e / MLKEM_K], &a[t], &vec[e % MLKEM_K]);
+        }
+    }
+}
+
+/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho and
+ * dk_PKE = ByteEncode_12(s_hat). */
+static void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                       const uint8_t d[MLKEM_SYMBYTES]) {
+    uint8_t rhosigma[2 * MLKEM_SYMBYTES];
+    uint8_t rho[MLKEM_SYMBYTES];
+    const uint8_t kbyte = MLKEM_K;
+    mlkem_poly s[MLKEM_K], t[MLKEM_K], e;
+
+    mlkem_hash_g(rhosigma, d, MLKEM_SYMBYTES, &kbyte, 1); /* line 1: G(d || k) */
+    memcpy(rho, rhosigma, MLKEM_SYMBYTES);
+    /* rho is published as the last 32 bytes of ek; SampleNTT branches on it. */
+    PQLAB_DECLASSIFY(rho, sizeof rho);
+    const uint8_t *sigma = rhosigma + MLKEM_SYMBYTES;
+
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
+        poly_noise_eta1(&s[i], sigma, (uint8_t)i);
+        mlkem_ntt(&s[i]);
+    }
+    matvec(t, rho, s, 0); /* line 18: A_hat o s_hat, times R^-1 */
+    for (unsigned int i = 0; i < MLKEM_K; i++) {
+        for (unsigned int j = 0; j < MLKEM_N; j++) { /* |t| < 8q -> |t| < q, factor R^-1 gone */
+            t[i].c[j] = mlkem_fqmul(t[i].c[j], MLKEM_MONT_R2);
+        }
+        poly_noise_eta1(&e, sigma, (uint8_t)(MLKEM_K + i)); /* lines 12-15 */
+        mlkem_ntt(&e);                                      /* line 17, reduced */
+        poly_add(&t[i], &e);                                /* |t| < 1.5q */
+        poly_canonical(&t[i]);
+        mlkem_tobytes12(ek + i * MLKEM_POLYBYTES, &t[i]); /* line 19 */
+    }
+    memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* line 20 */
+        poly_canonical(&s[i]);
+        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]);
+    }
+    pqlab_zeroize(rhosigma, sizeof rhosigma);
+    pqlab_zeroize(s, sizeof s);
+    pqlab_zeroize(&e, sizeof e);
+}
+
+/* Hand one piece of the ciphertext either to the output (out != NULL) or to the
+ * constant-time comparison with the received ciphertext cmp; returns 1 if the
+ * piece differs from cmp, 0 otherwise (always 0 when writing). */
+static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size_t len) {
+    if (out != NULL) { /* a public mode switch, not data */
+        memcpy(out, piece, len);
+        return 0;
+    }
+    return (uint8_t)pqlab_ct_memcmp(piece, cmp, len);
+}
+
+/* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
+ * written there; with c_out == NULL it is compared against c_cmp and the result
+ * is 1 if they differ (Algorithm 18 line 9), else 0. ek must have passed the
+ * modulus check (its ByteDecode_12 is then exact). */
+static uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
+                           const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES]) {
+    mlkem_poly y[MLKEM_K], u[MLKEM_K], tmp;
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    uint8_t rho[MLKEM_SYMBYTES];
+    uint8_t diff = 0;
+
+    memcpy(rho, ek + MLKEM_K * MLKEM_POLYBYTES, MLKEM_SYMBYTES); /* line 3 */
+    /* rho is part of the encapsulation key, public by definition; SampleNTT
+     * branches on it. (In decapsulation ek is read from dk.) */
+    PQLAB_DECLASSIFY(rho, sizeof rho);
+
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
+        poly_noise_eta1(&y[i], r, (uint8_t)i);
+        mlkem_ntt(&y[i]);
+    }
+    matvec(u, rho, y, 1); /* line 19: A_hat^T o y_hat, times R^-1 */
+    for (unsigned int i = 0; i < MLKEM_K; i++) {
+        mlkem_invntt(&u[i]);                                  /* |u| < q, factor R^-1 gone */
+        poly_noise_eta2(&tmp, r, (uint8_t)(MLKEM_K + i));     /* lines 13-16: e1 */
+        poly_add(&u[i], &tmp);                                /* |u| < q + 2 */
+        poly_canonical(&u[i]);
+        mlkem_compress_du(piece, &u[i]);                      /* line 22: c1 */
+        diff |= emit(c_out ? c_out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
+                     c_cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, MLKEM_POLYCOMPRESSED_DU);
+    }
+
+    /* line 21: v = NTT^-1(t_hat^T o y_hat) + e2 + mu; u[0] is free now. */
+    memset(&u[0], 0, sizeof u[0]);
+    for (unsigned int j = 0; j < MLKEM_K; j++) {
+        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, one poly at a time */
+        mlkem_basemul_acc(&u[0], &tmp, &y[j]);            /* |acc| < 8q */
+    }
+    mlkem_invntt(&u[0]);                              /* |v| < q */
+    poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2 */
+    poly_add(&u[0], &tmp);                            /* |v| < q + 2 */
+    mlkem_frommsg(&tmp, m);                           /* line 20: mu */
+    poly_add(&u[0], &tmp);                            /* |v| < q + 1667 < 2^15 */
+    poly_canonical(&u[0]);
+    mlkem_compress_dv(piece, &u[0]); /* line 23: c2 */
+    diff |= emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL,
+                 c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, piece, MLKEM_POLYCOMPRESSED_DV);
+
+    pqlab_zeroize(y, sizeof y);
+    pqlab_zeroize(u, sizeof u);
+    pqlab_zeroize(&tmp, sizeof tmp);
+    pqlab_zeroize(piece, sizeof piece);
+    return diff;
+}
+
+/* K-PKE.Decrypt(dk_PKE, c) (Algorithm 15). */
+static void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                        const uint8_t c[MLKEM_CTBYTES]) {
+    mlkem_poly w, u, s;
+    memset(&w, 0, sizeof w);
+    for (unsigned int j = 0; j < MLKEM_K; j++) {
+        mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */
+        mlkem_ntt(&u);                                            /* reduced */
+        mlkem_frombytes12(&s, dk_pke + j * MLKEM_POLYBYTES);      /* line 5, canonical */
+        mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 8q */
+    }
+    mlkem_invntt(&w);                                                   /* |w| < q */
+    mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU);     /* line 4: v */
+    for (unsigned int i = 0; i < MLKEM_N; i++) {                        /* line 6 */
+        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                            /* -q < w < 2q */
+    }
+    poly_canonical(&w);
+    mlkem_tomsg(m, &w); /* line 7 */
+    pqlab_zeroize(&w, sizeof w);
+    pqlab_zeroize(&u, sizeof u);
+    pqlab_zeroize(&s, sizeof s);
+}
+
+/* Encapsulation key check, FIPS 203 section 7.2: ByteEncode_12(ByteDecode_12(
+ * ek)) == ek, i.e. every 12-bit value of the encoded t_hat is below q. ek is
+ * public; still done without early exit. */
+int PQLAB_NAMESPACE(crypto_kem_check_ek)(const uint8_t *ek) {
+    uint32_t bad = 0;
+    for (unsigned int i = 0; i < MLKEM_K * MLKEM_POLYBYTES; i += 3) {
+        uint32_t t0 = (ek[i] | ((uint32_t)ek[i + 1] << 8)) & 0xfff;
+        uint32_t t1 = (ek[i + 1] >> 4) | ((uint32_t)ek[i + 2] << 4);
+        bad |= ((uint32_t)(MLKEM_Q - 1) - t0) >> 31; /* 1 iff t0 >= q */
+        bad |= ((uint32_t)(MLKEM_Q - 1) - t1) >> 31;
+    }
+    return bad ? MLKEM_ERR_EK : 0;
+}
+
+/* Decapsulation key check, FIPS 203 section 7.3 (the hash check; the length
+ * checks are the caller's, the API has fixed lengths):
+ * H(dk[384k : 768k+32]) == dk[768k+32 : 768k+64]. */
+int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk) {
+    uint8_t h[MLKEM_SYMBYTES];
+    mlkem_hash_h(h, dk + MLKEM_DK_EK_OFFSET, MLKEM_EKBYTES);
+    int bad = pqlab_ct_memcmp(h, dk + MLKEM_DK_H_OFFSET, MLKEM_SYMBYTES);
+    /* The verdict is public: the standard returns an error for a malformed key. */
+    PQLAB_DECLASSIFY(&bad, sizeof bad);
+    return bad ? MLKEM_ERR_DK : 0;
+}
+
+/* ML-KEM.KeyGen_internal(d, z) (Algorithm 16): dk = dk_PKE || ek || H(ek) || z. */
+int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d,
+                                               const uint8_t *z) {
+    pke_keygen(ek, dk, d);
+    memcpy(dk + MLKEM_DK_EK_OFFSET, ek, MLKEM_EKBYTES);
+    mlkem_hash_h(dk + MLKEM_DK_H_OFFSET, ek, MLKEM_EKBYTES);
+    memcpy(dk + MLKEM_DK_Z_OFFSET, z, MLKEM_SYMBYTES);
+    return 0;
+}
+
+/* ML-KEM.KeyGen (Algorithm 19). d || z come from one 64-byte request, as in the
+ * NIST KAT generators (the KAT hash depends on the call pattern). */
+int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk) {
+    uint8_t dz[2 * MLKEM_SYMBYTES];
+    if (pqlab_randombytes(dz, sizeof dz) != 0) {
+        pqlab_zeroize(ek, MLKEM_EKBYTES);
+        pqlab_zeroize(dk, MLKEM_DKBYTES);
+        return MLKEM_ERR_RNG;
+    }
+    PQLAB_NAMESPACE(crypto_kem_keypair_derand)(ek, dk, dz, dz + MLKEM_SYMBYTES);
+    pqlab_zeroize(dz, sizeof dz);
+    return 0;
+}
+
+/* ML-KEM.Encaps_internal(ek, m) (Algorithm 17) after the section 7.2 check. */
+int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek,
+                                           const uint8_t *m) {
+    uint8_t hek[MLKEM_SYMBYTES];
+    uint8_t kr[2 * MLKEM_SYMBYTES];
+    if (PQLAB_NAMESPACE(crypto_kem_check_ek)(ek) != 0) {
+        pqlab_zeroize(c, MLKEM_CTBYTES);
+        pqlab_zeroize(k, MLKEM_SSBYTES);
+        return MLKEM_ERR_EK;
+    }
+    mlkem_hash_h(hek, ek, MLKEM_EKBYTES);
+    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, hek, MLKEM_SYMBYTES); /* line 1: (K, r) = G(m || H(ek)) */
+    (void)pke_encrypt(c, c, ek, m, kr + MLKEM_SYMBYTES);      /* line 2 */
+    memcpy(k, kr, MLKEM_SSBYTES);
+    pqlab_zeroize(kr, sizeof kr);
+    return 0;
+}
+
+/* ML-KEM.Encaps (Algorithm 20). */
+int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *c, uint8_t *k, const uint8_t *ek) {
+    uint8_t m[MLKEM_SYMBYTES];
+    int ret;
+    if (pqlab_randombytes(m, sizeof m) != 0) {
+        pqlab_zeroize(c, MLKEM_CTBYTES);
+        pqlab_zeroize(k, MLKEM_SSBYTES);
+        return MLKEM_ERR_RNG;
+    }
+    ret = PQLAB_NAMESPACE(crypto_kem_enc_derand)(c, k, ek, m);
+    pqlab_zeroize(m, sizeof m);
+    return ret;
+}
+
+/* ML-KEM.Decaps_internal(dk, c) (Algorithm 18). */
+int PQLAB_NAMESPACE(crypto_kem_dec_internal)(uint8_t *k, const uint8_t *c, const uint8_t *dk) {
+    const uint8_t *dk_pke = dk;                   /* line 1 */
+    const uint8_t *ek = dk + MLKEM_DK_EK_OFFSET;  /* line 2 */
+    const uint8_t *h = dk + MLKEM_DK_H_OFFSET;    /* line 3 */
+    const uint8_t *z = dk + MLKEM_DK_Z_OFFSET;    /* line 4 */
+    uint8_t m[MLKEM_SYMBYTES];
+    uint8_t kr[2 * MLKEM_SYMBYTES];
+    uint8_t kbar[MLKEM_SSBYTES];
+    uint8_t fail;
+
+    pke_decrypt(m, dk_pke, c);                                /* line 5: m' */
+    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, h, MLKEM_SYMBYTES);   /* line 6: (K', r') */
+    mlkem_hash_j(kbar, z, c, MLKEM_CTBYTES);                  /* line 7: K_bar = J(z || c) */
+    fail = pke_encrypt(NULL, c, ek, m, kr + MLKEM_SYMBYTES);  /* lines 8-9: c' != c */
+    /* line 10: K' = K_bar if c != c', selected without a branch; the barrier
+     * stops the compiler from turning the select back into a branch. */
+    fail = pqlab_value_barrier_u8(fail);
+    memcpy(k, kr, MLKEM_SSBYTES);
+    pqlab_ct_cmov(k, kbar, MLKEM_SSBYTES, fail);
+    pqlab_zeroize(m, sizeof m);
+    pqlab_zeroize(kr, sizeof kr);
+    pqlab_zeroize(kbar, sizeof kbar);
+    return 0;
+}
+
+/* ML-KEM.Decaps (Algorithm 21): input check of section 7.3, then
+ * Decaps_internal. */
+int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *k, const uint8_t *c, const uint8_t *dk) {
+    if (PQLAB_NAMESPACE(crypto_kem_check_dk)(dk) != 0) {
+        pqlab_zeroize(k, MLKEM_SSBYTES);
+        return MLKEM_ERR_DK;
+    }
+    return PQLAB_NAMESPACE(crypto_kem_dec_internal)(k, c, dk);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Modular arithmetic modulo q = 3329 on signed 16-bit representatives.
+ * Montgomery reduction with R = 2^16 and Barrett reduction; no division.
+ * Right shifts of negative values are arithmetic and narrowing conversions to
+ * int16_t wrap modulo 2^16: both are implementation-defined in C11 and hold for
+ * every compiler pqlab supports (gcc, clang). */
+#ifndef PQLAB_MLKEM_REDUCE_H
+#define PQLAB_MLKEM_REDUCE_H
+
+#include <stdint.h>
+#include "params.h"
+
+/* q^-1 mod 2^16 is 62209; as a signed 16-bit value -3327. */
+#define MLKEM_QINV (-3327)
+/* round(2^26 / q): Barrett constant. */
+#define MLKEM_BARRETT_V 20159
+
+/* Montgomery reduction: for |a| <= q * 2^15 returns r = a * 2^-16 mod q with
+ * |r| < q. Why: t = a * q^-1 mod 2^16 makes a - t*q divisible by 2^16 and
+ * |a - t*q| <= q*2^15 + 2^15*q = q*2^16, so |r| <= q, and r = q is impossible
+ * because it would need |a| = q*2^15 and t = -2^15 with equal signs. */
+static inline int16_t mlkem_montgomery_reduce(int32_t a) {
+    int16_t t = (int16_t)(a * MLKEM_QINV);
+    return (int16_t)((a - (int32_t)t * MLKEM_Q) >> 16);
+}
+
+/* a * b * 2^-16 mod q; requires |a * b| <= q * 2^15 (e.g. |b| <= (q-1)/2 and any
+ * int16 a, or |a|, |b| < q * 2^15 / ...); output |r| < q. */
+static inline int16_t mlkem_fqmul(int16_t a, int16_t b) {
+    return mlkem_montgomery_reduce((int32_t)a * b);
+}
+
+/* Barrett reduction: for every int16 a returns r = a mod q with
+ * -(q-1)/2 <= r <= (q-1)/2 (checked exhaustively over all 65536 inputs in
+ * tests/test_mlkem_kernels.py). t = round(a * 20159 / 2^26) ~ round(a / q). */
+static inline int16_t mlkem_barrett_reduce(int16_t a) {
+    int32_t t = ((int32_t)a * MLKEM_BARRETT_V + (1 << 25)) >> 26;
+    return (int16_t)(a - t * MLKEM_Q);
+}
+
+/* For -q < a < q returns a mod q in [0, q), without a branch: adds q when the
+ * sign bit is set. */
+static inline int16_t mlkem_caddq(int16_t a) {
+    int32_t x = a;
+    x += (x >> 31) & MLKEM_Q;
+    return (int16_t)x;
+}
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* Sampling kernels, FIPS 203 section 4.2.2: SampleNTT (Algorithm 7) with
+ * SHAKE128 one or four lanes at a time, and SamplePolyCBD_eta (Algorithm 8).
+ * Portable C; see kernels.h for the contract. */
+#include <string.h>
+#include "fips202.h"
+#include "fips202x4.h"
+#include "kernels.h"
+
+/* Algorithm 7 lines 5-15 for one XOF block: every 3 bytes give two 12-bit
+ * candidates d1, d2; those below q are accepted in order until 256 are found.
+ * The rejection depends only on the XOF output of the public seed rho, so the
+ * branches leak nothing secret (A_hat is public). Returns the new count. */
+static unsigned int rej_uniform(int16_t *r, unsigned int ctr, const uint8_t *buf, size_t len) {
+    for (size_t pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
+        uint16_t d1 = (uint16_t)(buf[pos] | ((uint16_t)(buf[pos + 1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | ((uint16_t)buf[pos + 2] << 4));
+        if (d1 < MLKEM_Q) {
+            r[ctr++] = (int16_t)d1;
+        }
+        if (d2 < MLKEM_Q && ctr < MLKEM_N) {
+            r[ctr++] = (int16_t)d2;
+        }
+    }
+    return ctr;
+}
+
+/* The SHAKE128 rate, 168 bytes, is a multiple of 3, so no candidate straddles
+ * two blocks and one block at a time suffices (little stack). */
+void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y) {
+    pqlab_keccak_state st;
+    uint8_t buf[PQLAB_SHAKE128_RATE];
+    const uint8_t xy[2] = {x, y};
+    unsigned int ctr = 0;
+    pqlab_shake128_init(&st);
+    pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
+    pqlab_shake128_absorb(&st, xy, 2);
+    pqlab_shake128_finalize(&st);
+    while (ctr < MLKEM_N) {
+        pqlab_shake128_squeezeblocks(buf, 1, &st);
+        ctr = rej_uniform(r->c, ctr, buf, sizeof buf);
+    }
+}
+
+void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
+                           const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]) {
+    pqlab_keccakx4_state st;
+    uint8_t in[4][MLKEM_SYMBYTES + 2];
+    uint8_t buf[4][PQLAB_SHAKE128_RATE];
+    mlkem_poly *r[4] = {r0, r1, r2, r3};
+    unsigned int ctr[4] = {0, 0, 0, 0};
+    for (unsigned int t = 0; t < 4; t++) {
+        memcpy(in[t], rho, MLKEM_SYMBYTES);
+        in[t][MLKEM_SYMBYTES] = xy[2 * t];
+        in[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
+    }
+    pqlab_shake128x4_absorb_once(&st, in[0], in[1], in[2], in[3], MLKEM_SYMBYTES + 2);
+    while (ctr[0] < MLKEM_N || ctr[1] < MLKEM_N || ctr[2] < MLKEM_N || ctr[3] < MLKEM_N) {
+        pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
+        for (unsigned int t = 0; t < 4; t++) {
+            ctr[t] = rej_uniform(r[t]->c, ctr[t], buf[t], PQLAB_SHAKE128_RATE);
+        }
+    }
+}
+
+/* Algorithm 8 for eta = 2: each coefficient takes 4 bits of the PRF output
+ * (bits 4i, 4i+1 summed minus bits 4i+2, 4i+3, LSB first). Adding the odd bits
+ * to the even ones (mask 0x55555555) gives 2-bit pair sums in place, so each
+ * coefficient is one field minus the next. Result in [-2, 2]; no branches. */
+static void cbd2(mlkem_poly *r, const uint8_t *buf) {
+    for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
+        uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) |
+                     ((uint32_t)buf[4 * i + 2] << 16) | ((uint32_t)buf[4 * i + 3] << 24);
+        uint32_t s = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);
+        for (unsigned int j = 0; j < 8; j++) {
+            int16_t x = (int16_t)((s >> (4 * j)) & 3);
+            int16_t y = (int16_t)((s >> (4 * j + 2)) & 3);
+            r->c[8 * i + j] = (int16_t)(x - y);
+        }
+    }
+}
+
+#if MLKEM_ETA1 == 3
+/* Algorithm 8 for eta = 3 (ML-KEM-512's eta1): 6 bits per coefficient, 3 bytes
+ * give 4 coefficients; 3-bit fields hold the sum of three bits (mask 0x249249).
+ * Result in [-3, 3]. */
+static void cbd3(mlkem_poly *r, const uint8_t *buf) {
+    for (unsigned int i = 0; i < MLKEM_N / 4; i++) {
+        uint32_t w = (uint32_t)buf[3 * i] | ((uint32_t)buf[3 * i + 1] << 8) |
+                     ((uint32_t)buf[3 * i + 2] << 16);
+        uint32_t s = (w & 0x249249u) + ((w >> 1) & 0x249249u) + ((w >> 2) & 0x249249u);
+        for (unsigned int j = 0; j < 4; j++) {
+            int16_t x = (int16_t)((s >> (6 * j)) & 7);
+            int16_t y = (int16_t)((s >> (6 * j + 3)) & 7);
+            r->c[4 * i + j] = (int16_t)(x - y);
+        }
+    }
+}
+#endif
+
+void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]) {
+#if MLKEM_ETA1 == 3
+    cbd3(r, buf);
+#else
+    cbd2(r, buf);
+#endif
+}
+
+void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]) {
+    cbd2(r, buf);
+}
