@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* Rounding of ML-DSA (FIPS 204 section 7.4, Algorithms 35-40): Power2Round,
+ * Decompose, MakeHint, UseHint, and the infinity-norm check. All constant time:
+ * no division instruction, no branch on coefficient values. */
+#include "kernels.h"
+#include "reduce.h"
+#include "ct.h"
+
+#define MLDSA_M ((MLDSA_Q - 1) / (2 * MLDSA_GAMMA2)) /* 44 or 16 high-bit values */
+
+/* floor(x / (2 gamma2)) as (x * MUL) >> SHIFT, exact for 0 <= x < q + gamma2
+ * (checked exhaustively by tests/test_mldsa_kernels.py and gen_tables.py). */
+#if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
+#define DEC_MUL 2886403u
+#define DEC_SHIFT 39
+#else
+#define DEC_MUL 16793617u
+#define DEC_SHIFT 43
+#endif
+
+void mldsa_poly_power2round(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const int32_t a[MLDSA_N])
+{
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        /* r0 = a mod+- 2^13 in (-2^12, 2^12], r1 = (a - r0) / 2^13 */
+        const int32_t r1 = (a[i] + (1 << (MLDSA_D - 1)) - 1) >> MLDSA_D;
+        a0[i] = a[i] - (r1 << MLDSA_D);
+        a1[i] = r1;
+    }
+}
+
+/* Decompose(a) for 0 <= a < q (Algorithm 36). r0 = a mod+- 2 gamma2 lies in
+ * (-gamma2, gamma2] exactly when r1' = floor((a + gamma2 - 1) / (2 gamma2)); the
+ * case a - r0 = q - 1 (r1' = M) maps to r1 = 0, r0 - 1. */
+static inline int32_t decompose(int32_t *r0, int32_t a)
+{
+    const uint32_t x = (uint32_t)a + (uint32_t)MLDSA_GAMMA2 - 1u;
+    const int32_t r1p = (int32_t)(((uint64_t)x * DEC_MUL) >> DEC_SHIFT);
+    const uint32_t top = pqlab_ct_is_zero_u32((uint32_t)(r1p ^ MLDSA_M));
+    *r0 = a - r1p * 2 * MLDSA_GAMMA2 - (int32_t)top;
+    return r1p & ~(int32_t)pqlab_ct_mask_u32(top);
+}
+
+void mldsa_poly_decompose(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
+{
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        int32_t r0;
+        const int32_t r1 = decompose(&r0, a[i]);
+        if (a1 != NULL) {
+            a1[i] = r1;
+        }
+        if (a0 != NULL) {
+            a0[i] = r0;
+        }
+    }
+}
+
+unsigned int mldsa_poly_make_hint(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
+                                  const int32_t d[MLDSA_N])
+{
+    unsigned int count = 0;
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        int32_t dummy;
+        /* r + d in (-2^22, q + 2^22): inside mldsa_freeze's range */
+        const int32_t v1 = decompose(&dummy, mldsa_freeze(r[i] + d[i]));
+        const int32_t r1 = decompose(&dummy, r[i]);
+        const uint32_t bit = 1u ^ pqlab_ct_is_zero_u32((uint32_t)(v1 ^ r1));
+        h[i] = (int32_t)bit;
+        count += bit;
+    }
+    return count;
+}
+
+void mldsa_poly_use_hint(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const uint8_t h[MLDSA_N])
+{
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        int32_t r0;
+        int32_t v = decompose(&r0, a[i]);
+        /* delta = +1 when r0 > 0, -1 otherwise; only when the hint is set */
+        const int32_t pos = (int32_t)((uint32_t)(-r0) >> 31); /* 1 iff r0 > 0 */
+        const int32_t delta = (2 * pos - 1) & -(int32_t)(h[i] & 1u);
+        v += delta;                      /* in [-1, M] */
+        v += (v >> 31) & MLDSA_M;        /* in [0, M] */
+        v -= MLDSA_M;                    /* in [-M, 0] */
+        v += (v >> 31) & MLDSA_M;        /* in [0, M) */
+        b[i] = v;
+    }
+}
+
+uint32_t mldsa_poly_chknorm(const int32_t a[MLDSA_N], int32_t bound)
+{
+    uint32_t bad = 0;
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        const int32_t s = a[i] >> 31;
+        const int32_t abs = (a[i] ^ s) - s;
+        /* bound - 1 - abs < 0 exactly when abs >= bound */
+        bad |= (uint32_t)(bound - 1 - abs) >> 31;
+    }
+    return bad;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* Samplers of ML-DSA (FIPS 204 section 7.3, Algorithms 29-34).
+ *
+ * Constant time: RejNTTPoly works on the public seed rho. RejBoundedPoly and
+ * SampleInBall work on secret-derived streams; for them the only value that steers
+ * control flow or an address is the accept/reject decision of each sample, which
+ * is declassified. It is independent of the polynomial produced: given that a
+ * uniform byte (or half byte) is accepted, its value is uniform on the accepted
+ * range whatever the rejection pattern was. Secret values themselves are only
+ * combined with masks, and SampleInBall's swap at a secret index scans the array. */
+#include <string.h>
+
+#include "ct.h"
+#include "fips202.h"
+#include "fips202x4.h"
+#include "kernels.h"
+
+#define SHAKE128_RATE PQLAB_SHAKE128_RATE
+#define SHAKE256_RATE PQLAB_SHAKE256_RATE
+
+/* CoeffFromThreeBytes (Algorithm 14) over a buffer of whole triples: a 23-bit
+ * little-endian value (top bit of the third byte cleared), kept when < q.
+ * Public data: branches are fine. Returns the new number of coefficients. */
+static unsigned int rej_uniform(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t buflen)
+{
+    for (size_t pos = 0; ctr < MLDSA_N && pos + 3 <= buflen; pos += 3) {
+        const uint32_t t = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
+                           (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
+        if (t < (uint32_t)MLDSA_Q) {
+            a[ctr++] = (int32_t)t;
+        }
+    }
+    return ctr;
+}
+
+static void seed34(uint8_t out[MLDSA_SEEDBYTES + 2], const uint8_t rho[MLDSA_SEEDBYTES],
+                   uint16_t nonce)
+{
+    memcpy(out, rho, MLDSA_SEEDBYTES);
+    out[MLDSA_SEEDBYTES] = (uint8_t)nonce;
+    out[MLDSA_SEEDBYTES + 1] = (uint8_t)(nonce >> 8);
+}
+
+void mldsa_poly_rej_ntt(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce)
+{
+    uint8_t seed[MLDSA_SEEDBYTES + 2];
+    uint8_t buf[SHAKE128_RATE]; /* 168 = 56 triples: triples never straddle blocks */
+    pqlab_keccak_state st;
+    unsigned int ctr = 0;
+
+    seed34(seed, rho, nonce);
+    pqlab_shake128_init(&st);
+    pqlab_shake128_absorb(&st, seed, sizeof seed);
+    pqlab_shake128_finalize(&st);
+    while (ctr < MLDSA_N) {
+        pqlab_shake128_squeezeblocks(buf, 1, &st);
+        ctr = rej_uniform(a->c, ctr, buf, sizeof buf);
+    }
+}
+
+void mldsa_poly_rej_ntt_x4(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
+                           const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4])
+{
+    uint8_t seed[4][MLDSA_SEEDBYTES + 2];
+    uint8_t buf[4][SHAKE128_RATE];
+    pqlab_keccakx4_state st;
+    mldsa_poly *out[4] = {a0, a1, a2, a3};
+    unsigned int ctr[4] = {0, 0, 0, 0};
+
+    for (unsigned int k = 0; k < 4; k++) {
+        seed34(seed[k], rho, nonce[k]);
+    }
+    pqlab_shake128x4_absorb_once(&st, seed[0], seed[1], seed[2], seed[3], sizeof seed[0]);
+    /* squeeze all four lanes together until every lane has 256 coefficients; a lane
+     * that is done ignores its further output (public data, rarely more than 5
+     * blocks are needed) */
+    while (ctr[0] < MLDSA_N || ctr[1] < MLDSA_N || ctr[2] < MLDSA_N || ctr[3] < MLDSA_N) {
+        pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
+        for (unsigned int k = 0; k < 4; k++) {
+            ctr[k] = rej_uniform(out[k]->c, ctr[k], buf[k], SHAKE128_RATE);
+        }
+    }
+}
+
+/* CoeffFromHalfByte (Algorithm 15) without a branch on b: returns the coefficient
+ * and sets *ok to 1 when b is accepted. eta = 2: b < 15, 2 - (b mod 5) with
+ * b mod 5 = b - 5 floor(205 b / 1024) (exact for b < 15); eta = 4: b < 9, 4 - b. */
+static inline int32_t coeff_from_half_byte(uint32_t b, uint32_t *ok)
+{
+#if MLDSA_ETA == 2
+    *ok = (b - 15u) >> 31;
+    return 2 - (int32_t)(b - 5u * ((205u * b) >> 10));
+#else
+    *ok = (b - 9u) >> 31;
+    return 4 - (int32_t)b;
+#endif
+}
+
+void mldsa_poly_rej_bounded(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t nonce)
+{
+    uint8_t seed[MLDSA_CRHBYTES + 2];
+    uint8_t buf[SHAKE256_RATE];
+    pqlab_keccak_state st;
+    unsigned int ctr = 0;
+
+    memcpy(seed, rhoprime, MLDSA_CRHBYTES);
+    seed[MLDSA_CRHBYTES] = (uint8_t)nonce;
+    seed[MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, seed, sizeof seed);
+    pqlab_shake256_finalize(&st);
+    while (ctr < MLDSA_N) {
+        pqlab_shake256_squeezeblocks(buf, 1, &st);
+        for (unsigned int pos = 0; pos < SHAKE256_RATE && ctr < MLDSA_N; pos++) {
+            uint32_t ok0, ok1;
+            const int32_t z0 = coeff_from_half_byte(buf[pos] & 0x0Fu, &ok0);
+            const int32_t z1 = coeff_from_half_byte((uint32_t)buf[pos] >> 4, &ok1);
+            /* accept/reject decisions only: see the comment at the top */
+            PQLAB_DECLASSIFY(&ok0, sizeof ok0);
+            PQLAB_DECLASSIFY(&ok1, sizeof ok1);
+            if (ok0) {
+                a->c[ctr++] = z0;
+            }
+            if (ok1 && ctr < MLDSA_N) {
+                a->c[ctr++] = z1;
+            }
+        }
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(seed, sizeof seed);
+}
+
+void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES])
+{
+    uint8_t buf[SHAKE256_RATE];
+    pqlab_keccak_state st;
+    uint64_t signs = 0;
+    unsigned int pos;
+
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
+    pqlab_shake256_finalize(&st);
+    pqlab_shake256_squeezeblocks(buf, 1, &st);
+    /* the first 8 bytes give the tau sign bits, little endian (Algorithm 29, 4-5) */
+    for (unsigned int i = 0; i < 8; i++) {
+        signs |= (uint64_t)buf[i] << (8 * i);
+    }
+    pos = 8;
+    memset(c->c, 0, sizeof c->c);
+    for (unsigned int i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; i++) {
+        uint32_t j;
+        for (;;) {
+            if (pos == SHAKE256_RATE) {
+                pqlab_shake256_squeezeblocks(buf, 1, &st);
+                pos = 0;
+            }
+            j = buf[pos++];
+            uint32_t ok = 1u ^ ((i - j) >> 31); /* j <= i */
+            PQLAB_DECLASSIFY(&ok, sizeof ok);  /* accept/reject decision only */
+            if (ok) {
+                break;
+            }
+        }
+        /* c_i = c_j; c_j = (-1)^h[i + tau - 256], with j secret: read and write
+         * every position <= i under a mask. */
+        int32_t cj = 0;
+        for (unsigned int k = 0; k <= i; k++) {
+            const int32_t m = (int32_t)pqlab_ct_mask_u32(pqlab_ct_is_zero_u32(k ^ j));
+            cj |= c->c[k] & m;
+        }
+        c->c[i] = cj;
+        const int32_t sign = 1 - 2 * (int32_t)(signs & 1u);
+        signs >>= 1;
+        for (unsigned int k = 0; k <= i; k++) {
+            const int32_t m = (int32_t)pqlab_ct_mask_u32(pqlab_ct_is_zero_u32(k ^ j));
+            c->c[k] = (c->c[k] & ~m) | (sign & m);
+        }
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+}
+
+void mldsa_poly_expand_mask(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce)
+{
+    uint8_t seed[MLDSA_CRHBYTES + 2];
+    uint8_t buf[MLDSA_POLYZ_BYTES]; /* 32 c bytes, c = 1 + bitlen(gamma1 - 1) */
+
+    memcpy(seed, rhopp, MLDSA_CRHBYTES);
+    seed[MLDSA_CRHBYTES] = (uint8_t)nonce;
+    seed[MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+    pqlab_shake256(buf, sizeof buf, seed, sizeof seed);
+    mldsa_polyz_unpack(y->c, buf);
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(seed, sizeof seed);
+}

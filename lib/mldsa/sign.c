@@ -1,0 +1,725 @@
+/* SPDX-License-Identifier: MIT */
+/* ML-DSA key generation, signing and verification (FIPS 204 sections 5 and 6:
+ * Algorithms 1-8) and the external-mu, context and pre-hash interfaces.
+ *
+ * Memory: no heap. Key generation and verification stream the matrix A row by row
+ * (each entry is used once there); signing expands A once and keeps it, because
+ * every iteration of the rejection loop needs it again.
+ *
+ * Constant time with respect to the secret key and rnd: no branch or address
+ * depends on them. Values made public on purpose, each marked PQLAB_DECLASSIFY:
+ *  - the rejection decision of each signing iteration (revealed by the timing of
+ *    any implementation of the loop, and independent of the final signature);
+ *  - the final signature (output), and its hint bits just before packing;
+ *  - rho (part of the public key) before ExpandA, and the public key in keygen;
+ *  - whether a secret key decodes to coefficients in [-eta, eta] (key format);
+ *  - per-sample accept/reject decisions inside the samplers (sample.c). */
+#include <string.h>
+
+#include "ct.h"
+#include "fips202.h"
+#include "kernels.h"
+#include "mldsa.h"
+#include "randombytes.h"
+#include "reduce.h"
+
+/* skEncode layout (Algorithm 24): rho || K || tr || s1 || s2 || t0 */
+#define SK_RHO 0
+#define SK_KEY MLDSA_SEEDBYTES
+#define SK_TR (2 * MLDSA_SEEDBYTES)
+#define SK_S1 (SK_TR + MLDSA_TRBYTES)
+#define SK_S2 (SK_S1 + MLDSA_L * MLDSA_POLYETA_BYTES)
+#define SK_T0 (SK_S2 + MLDSA_K * MLDSA_POLYETA_BYTES)
+/* pkEncode (Algorithm 22): rho || t1 */
+#define PK_T1 MLDSA_SEEDBYTES
+/* sigEncode (Algorithm 26): c~ || z || h (HintBitPack: omega indices + k limits) */
+#define SIG_Z MLDSA_CTILDEBYTES
+#define SIG_H (SIG_Z + MLDSA_L * MLDSA_POLYZ_BYTES)
+
+#if SK_T0 + MLDSA_K * MLDSA_POLYT0_BYTES != MLDSA_SECRETKEYBYTES
+#error "secret key layout"
+#endif
+#if SIG_H + MLDSA_OMEGA + MLDSA_K != MLDSA_SIGBYTES
+#error "signature layout"
+#endif
+
+static unsigned int last_iterations;
+
+unsigned int mldsa_last_sign_iterations(void)
+{
+    return last_iterations;
+}
+
+/* ---------------------------------------------------------------------------- */
+/* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
+
+static uint16_t a_nonce(unsigned int i, unsigned int j)
+{
+    return (uint16_t)((i << 8) | j);
+}
+
+/* acc = sum_j A[i][j] o v[j] * 2^-32 with row i of A generated on the fly (four
+ * entries at a time through the 4-way SHAKE128), tmp: scratch for 4 polynomials.
+ * Bound: each product is < q in absolute value, so |acc| < l q. */
+static void matrix_row_mul(mldsa_poly *acc, const uint8_t rho[MLDSA_SEEDBYTES], unsigned int i,
+                           const mldsa_poly v[MLDSA_L], mldsa_poly tmp[4])
+{
+    unsigned int j = 0;
+    memset(acc, 0, sizeof *acc);
+    for (; j + 4 <= MLDSA_L; j += 4) {
+        const uint16_t n[4] = {a_nonce(i, j), a_nonce(i, j + 1), a_nonce(i, j + 2),
+                               a_nonce(i, j + 3)};
+        mldsa_poly_rej_ntt_x4(&tmp[0], &tmp[1], &tmp[2], &tmp[3], rho, n);
+        for (unsigned int k = 0; k < 4; k++) {
+            mldsa_pointwise_acc_mont(acc->c, tmp[k].c, v[j + k].c);
+        }
+    }
+    for (; j < MLDSA_L; j++) {
+        mldsa_poly_rej_ntt(&tmp[0], rho, a_nonce(i, j));
+        mldsa_pointwise_acc_mont(acc->c, tmp[0].c, v[j].c);
+    }
+}
+
+/* the whole matrix, row-major, four entries at a time; the k l mod 4 entries left
+ * (2 for ML-DSA-65) one at a time */
+#define MAT_ENTRIES (MLDSA_K * MLDSA_L)
+static void expand_a(mldsa_poly mat[MAT_ENTRIES], const uint8_t rho[MLDSA_SEEDBYTES])
+{
+    for (unsigned int g = 0; g < MAT_ENTRIES / 4; g++) {
+        uint16_t n[4];
+        for (unsigned int k = 0; k < 4; k++) {
+            const unsigned int e = 4 * g + k;
+            n[k] = a_nonce(e / MLDSA_L, e % MLDSA_L);
+        }
+        mldsa_poly_rej_ntt_x4(&mat[4 * g], &mat[4 * g + 1], &mat[4 * g + 2], &mat[4 * g + 3], rho,
+                              n);
+    }
+    for (unsigned int e = MAT_ENTRIES - MAT_ENTRIES % 4; e < MAT_ENTRIES; e++) {
+        mldsa_poly_rej_ntt(&mat[e], rho, a_nonce(e / MLDSA_L, e % MLDSA_L));
+    }
+}
+
+/* ---------------------------------------------------------------------------- */
+/* KeyGen_internal (Algorithm 6)                                                   */
+
+int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEEDBYTES])
+{
+    uint8_t in[MLDSA_SEEDBYTES + 2];
+    uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES]; /* rho || rho' || K */
+    mldsa_poly s1hat[MLDSA_L];
+    mldsa_poly tmp[4];
+    mldsa_poly t, s2;
+    const uint8_t *rho = seeds;
+    const uint8_t *rhoprime = seeds + MLDSA_SEEDBYTES;
+    const uint8_t *key = seeds + MLDSA_SEEDBYTES + MLDSA_CRHBYTES;
+
+    /* (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128) */
+    memcpy(in, xi, MLDSA_SEEDBYTES);
+    in[MLDSA_SEEDBYTES] = MLDSA_K;
+    in[MLDSA_SEEDBYTES + 1] = MLDSA_L;
+    pqlab_shake256(seeds, sizeof seeds, in, sizeof in);
+    PQLAB_DECLASSIFY(seeds, MLDSA_SEEDBYTES); /* rho is published in pk */
+
+    memcpy(pk, rho, MLDSA_SEEDBYTES);
+    memcpy(sk + SK_RHO, rho, MLDSA_SEEDBYTES);
+    memcpy(sk + SK_KEY, key, MLDSA_SEEDBYTES);
+
+    /* s1 (ExpandS, Algorithm 33, r < l), packed, then to the NTT domain:
+     * |s1| <= eta, so |s1hat| < eta + 8q */
+    for (unsigned int j = 0; j < MLDSA_L; j++) {
+        mldsa_poly_rej_bounded(&s1hat[j], rhoprime, (uint16_t)j);
+        mldsa_polyeta_pack(sk + SK_S1 + j * MLDSA_POLYETA_BYTES, s1hat[j].c);
+        mldsa_ntt(s1hat[j].c);
+    }
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        /* t_i = NTT^-1(sum_j A[i][j] s1hat[j]) + s2_i; |acc| < l q < 2^31 - 2^22
+         * before reduce32; invntt input |.| < q */
+        matrix_row_mul(&t, rho, i, s1hat, tmp);
+        mldsa_poly_reduce32(t.c);
+        mldsa_invntt_tomont(t.c);
+        mldsa_poly_rej_bounded(&s2, rhoprime, (uint16_t)(MLDSA_L + i));
+        mldsa_polyeta_pack(sk + SK_S2 + i * MLDSA_POLYETA_BYTES, s2.c);
+        for (unsigned int n = 0; n < MLDSA_N; n++) {
+            t.c[n] = mldsa_freeze(t.c[n] + s2.c[n]); /* |.| < q + eta -> [0, q) */
+        }
+        /* (t1, t0) = Power2Round(t): t1 into s2's storage, t0 in place */
+        mldsa_poly_power2round(s2.c, t.c, t.c);
+        mldsa_polyt1_pack(pk + PK_T1 + i * MLDSA_POLYT1_BYTES, s2.c);
+        mldsa_polyt0_pack(sk + SK_T0 + i * MLDSA_POLYT0_BYTES, t.c);
+    }
+    PQLAB_DECLASSIFY(pk, MLDSA_PUBLICKEYBYTES); /* the public key is output */
+    /* tr = H(pk, 64) */
+    pqlab_shake256(sk + SK_TR, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+
+    pqlab_zeroize(in, sizeof in);
+    pqlab_zeroize(seeds, sizeof seeds);
+    pqlab_zeroize(s1hat, sizeof s1hat);
+    pqlab_zeroize(tmp, sizeof tmp);
+    pqlab_zeroize(&t, sizeof t);
+    pqlab_zeroize(&s2, sizeof s2);
+    return 0;
+}
+
+int mldsa_keypair(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t xi[MLDSA_SEEDBYTES];
+    int ret;
+    if (pqlab_randombytes(xi, sizeof xi) != 0) {
+        pqlab_zeroize(pk, MLDSA_PUBLICKEYBYTES);
+        pqlab_zeroize(sk, MLDSA_SECRETKEYBYTES);
+        return MLDSA_ERR_RNG;
+    }
+    ret = mldsa_keypair_internal(pk, sk, xi);
+    pqlab_zeroize(xi, sizeof xi);
+    return ret;
+}
+
+/* ---------------------------------------------------------------------------- */
+/* Sign_internal (Algorithm 7) from mu                                              */
+
+/* HintBitPack (Algorithm 20); h holds 0/1 (public: part of the signature). At most
+ * omega ones (checked by the caller). */
+static void pack_hints(uint8_t y[MLDSA_OMEGA + MLDSA_K], const mldsa_poly h[MLDSA_K])
+{
+    unsigned int idx = 0;
+    memset(y, 0, MLDSA_OMEGA + MLDSA_K);
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        for (unsigned int j = 0; j < MLDSA_N; j++) {
+            if (h[i].c[j] != 0 && idx < MLDSA_OMEGA) {
+                y[idx++] = (uint8_t)j;
+            }
+        }
+        y[MLDSA_OMEGA + i] = (uint8_t)idx;
+    }
+}
+
+/* everything signing keeps across iterations; one struct so that it is cleared in
+ * one call */
+typedef struct {
+    mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
+    mldsa_poly s1[MLDSA_L];            /* NTT(s1), |.| < eta + 8q */
+    mldsa_poly s2[MLDSA_K];            /* NTT(s2) */
+    mldsa_poly t0[MLDSA_K];            /* NTT(t0), |.| < 2^12 + 8q */
+    mldsa_poly y[MLDSA_L];             /* y, then kept until z = y + c s1 */
+    mldsa_poly z[MLDSA_L];             /* NTT(y), then z */
+    mldsa_poly w[MLDSA_K];             /* w in [0, q), then the hint bits */
+    mldsa_poly c;                      /* NTT(c) */
+    mldsa_poly tmp, tmp2;
+    uint8_t rhopp[MLDSA_CRHBYTES];     /* rho'' */
+    uint8_t w1buf[MLDSA_POLYW1_BYTES];
+    pqlab_keccak_state st;
+} sign_ws;
+
+static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
+                   const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+{
+    sign_ws ws;
+    uint8_t rho[MLDSA_SEEDBYTES];
+    uint32_t bad = 0;
+    uint16_t kappa = 0;
+    unsigned int iterations = 0;
+
+    /* skDecode (Algorithm 25) with the range check of s1, s2 */
+    for (unsigned int j = 0; j < MLDSA_L; j++) {
+        bad |= mldsa_polyeta_unpack(ws.s1[j].c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
+    }
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        bad |= mldsa_polyeta_unpack(ws.s2[i].c, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
+        mldsa_polyt0_unpack(ws.t0[i].c, sk + SK_T0 + i * MLDSA_POLYT0_BYTES);
+    }
+    PQLAB_DECLASSIFY(&bad, sizeof bad); /* whether the key is well formed, not its value */
+    if (bad) {
+        pqlab_zeroize(&ws, sizeof ws);
+        return MLDSA_ERR_SK;
+    }
+    for (unsigned int j = 0; j < MLDSA_L; j++) {
+        mldsa_ntt(ws.s1[j].c);
+    }
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        mldsa_ntt(ws.s2[i].c);
+        mldsa_ntt(ws.t0[i].c);
+    }
+    memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
+    PQLAB_DECLASSIFY(rho, sizeof rho); /* rho is part of the public key */
+    expand_a(ws.mat, rho);
+
+    /* rho'' = H(K || rnd || mu, 64) */
+    pqlab_shake256_init(&ws.st);
+    pqlab_shake256_absorb(&ws.st, sk + SK_KEY, MLDSA_SEEDBYTES);
+    pqlab_shake256_absorb(&ws.st, rnd, MLDSA_RNDBYTES);
+    pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
+    pqlab_shake256_finalize(&ws.st);
+    pqlab_shake256_squeeze(ws.rhopp, MLDSA_CRHBYTES, &ws.st);
+
+    for (;;) {
+        uint32_t reject = 0;
+        unsigned int hints = 0;
+        iterations++;
+
+        /* y = ExpandMask(rho'', kappa) (Algorithm 34); kappa advances by l */
+        for (unsigned int j = 0; j < MLDSA_L; j++) {
+            mldsa_poly_expand_mask(&ws.y[j], ws.rhopp, (uint16_t)(kappa + j));
+            ws.z[j] = ws.y[j];
+            mldsa_ntt(ws.z[j].c); /* |y| <= gamma1 -> |.| < gamma1 + 8q */
+        }
+        kappa = (uint16_t)(kappa + MLDSA_L);
+
+        /* w = NTT^-1(A o NTT(y)), w1 = HighBits(w), c~ = H(mu || w1Encode(w1)) */
+        pqlab_shake256_init(&ws.st);
+        pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
+        for (unsigned int i = 0; i < MLDSA_K; i++) {
+            memset(&ws.w[i], 0, sizeof ws.w[i]);
+            for (unsigned int j = 0; j < MLDSA_L; j++) {
+                mldsa_pointwise_acc_mont(ws.w[i].c, ws.mat[i * MLDSA_L + j].c, ws.z[j].c);
+            }
+            mldsa_poly_reduce32(ws.w[i].c); /* |.| < l q -> < q */
+            mldsa_invntt_tomont(ws.w[i].c);
+            mldsa_poly_caddq(ws.w[i].c); /* [0, q) */
+            mldsa_poly_decompose(ws.tmp.c, NULL, ws.w[i].c);
+            mldsa_polyw1_pack(ws.w1buf, ws.tmp.c);
+            pqlab_shake256_absorb(&ws.st, ws.w1buf, MLDSA_POLYW1_BYTES);
+        }
+        pqlab_shake256_finalize(&ws.st);
+        pqlab_shake256_squeeze(sig, MLDSA_CTILDEBYTES, &ws.st);
+
+        /* c = SampleInBall(c~) in the NTT domain: |c| <= 1 -> |.| < 1 + 8q */
+        mldsa_poly_sample_in_ball(&ws.c, sig);
+        mldsa_ntt(ws.c.c);
+
+        /* z = y + c s1; c s1 is exact after reduce32 since |c s1| <= beta */
+        for (unsigned int j = 0; j < MLDSA_L; j++) {
+            mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.s1[j].c);
+            mldsa_invntt_tomont(ws.tmp.c);
+            mldsa_poly_reduce32(ws.tmp.c);
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                ws.z[j].c[n] = ws.y[j].c[n] + ws.tmp.c[n];
+            }
+            reject |= mldsa_poly_chknorm(ws.z[j].c, MLDSA_GAMMA1 - MLDSA_BETA);
+        }
+        for (unsigned int i = 0; i < MLDSA_K; i++) {
+            /* r = w - c s2 mod+ q (|c s2| <= beta); r0 = LowBits(r) */
+            mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.s2[i].c);
+            mldsa_invntt_tomont(ws.tmp.c);
+            mldsa_poly_reduce32(ws.tmp.c);
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                ws.tmp.c[n] = mldsa_freeze(ws.w[i].c[n] - ws.tmp.c[n]);
+            }
+            mldsa_poly_decompose(NULL, ws.tmp2.c, ws.tmp.c);
+            reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2 - MLDSA_BETA);
+            /* c t0, exact: |c t0| <= tau 2^12 < 2^18 */
+            mldsa_pointwise_mont(ws.tmp2.c, ws.c.c, ws.t0[i].c);
+            mldsa_invntt_tomont(ws.tmp2.c);
+            mldsa_poly_reduce32(ws.tmp2.c);
+            reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2);
+            /* h = MakeHint(-c t0, w - c s2 + c t0) (Algorithm 39): compare
+             * HighBits(r + c t0) with HighBits(r); the bits replace w_i */
+            hints += mldsa_poly_make_hint(ws.w[i].c, ws.tmp.c, ws.tmp2.c);
+        }
+        reject |= (uint32_t)((int32_t)MLDSA_OMEGA - (int32_t)hints) >> 31; /* hints > omega */
+
+        PQLAB_DECLASSIFY(&reject, sizeof reject); /* the rejection decision */
+        if (!reject) {
+            break;
+        }
+    }
+    last_iterations = iterations;
+
+    /* sigEncode (Algorithm 26) */
+    for (unsigned int j = 0; j < MLDSA_L; j++) {
+        mldsa_polyz_pack(sig + SIG_Z + j * MLDSA_POLYZ_BYTES, ws.z[j].c);
+    }
+    PQLAB_DECLASSIFY(ws.w, sizeof ws.w); /* hint bits: part of the released signature */
+    pack_hints(sig + SIG_H, ws.w);
+    PQLAB_DECLASSIFY(sig, MLDSA_SIGBYTES); /* the final signature */
+
+    pqlab_zeroize(&ws, sizeof ws);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------- */
+/* Verify_internal (Algorithm 8) from mu                                             */
+
+/* HintBitUnpack (Algorithm 21) validity: limits non-decreasing and <= omega, indices
+ * strictly increasing within each polynomial, unused index bytes zero. Reads only
+ * y[0 .. omega + k - 1]. Returns 0 when the encoding is canonical. */
+static int hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
+{
+    unsigned int idx = 0;
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        const unsigned int limit = y[MLDSA_OMEGA + i];
+        if (limit < idx || limit > MLDSA_OMEGA) {
+            return -1;
+        }
+        for (unsigned int k = idx + 1; k < limit; k++) {
+            if (y[k - 1] >= y[k]) {
+                return -1;
+            }
+        }
+        idx = limit;
+    }
+    for (unsigned int k = idx; k < MLDSA_OMEGA; k++) {
+        if (y[k] != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* the hint bits of polynomial i (encoding already checked) */
+static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K], unsigned int i)
+{
+    const unsigned int start = (i == 0) ? 0u : y[MLDSA_OMEGA + i - 1];
+    const unsigned int end = y[MLDSA_OMEGA + i];
+    memset(h, 0, MLDSA_N);
+    for (unsigned int k = start; k < end; k++) {
+        h[y[k]] = 1;
+    }
+}
+
+typedef struct {
+    mldsa_poly z[MLDSA_L];  /* NTT(z) */
+    mldsa_poly tmp[4];      /* A entries */
+    mldsa_poly acc, t1, c;
+    uint8_t h[MLDSA_N];
+    uint8_t w1buf[MLDSA_POLYW1_BYTES];
+    uint8_t ctilde[MLDSA_CTILDEBYTES];
+    pqlab_keccak_state st;
+} verify_ws;
+
+static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES],
+                     const uint8_t *pk)
+{
+    verify_ws ws;
+    const uint8_t *rho = pk;
+
+    if (siglen != MLDSA_SIGBYTES) {
+        return MLDSA_ERR_VERIFY;
+    }
+    if (hints_check(sig + SIG_H) != 0) {
+        return MLDSA_ERR_VERIFY;
+    }
+    /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
+    for (unsigned int j = 0; j < MLDSA_L; j++) {
+        mldsa_polyz_unpack(ws.z[j].c, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
+        if (mldsa_poly_chknorm(ws.z[j].c, MLDSA_GAMMA1 - MLDSA_BETA)) {
+            return MLDSA_ERR_VERIFY;
+        }
+        mldsa_ntt(ws.z[j].c); /* |z| < gamma1 -> |.| < gamma1 + 8q */
+    }
+    mldsa_poly_sample_in_ball(&ws.c, sig);
+    mldsa_ntt(ws.c.c);
+
+    pqlab_shake256_init(&ws.st);
+    pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        /* w'_i = NTT^-1(sum_j A[i][j] o z_j - c o NTT(t1_i 2^d)) */
+        matrix_row_mul(&ws.acc, rho, i, ws.z, ws.tmp);
+        mldsa_polyt1_unpack(ws.t1.c, pk + PK_T1 + i * MLDSA_POLYT1_BYTES);
+        for (unsigned int n = 0; n < MLDSA_N; n++) {
+            ws.t1.c[n] <<= MLDSA_D; /* < 2^23 < q */
+        }
+        mldsa_ntt(ws.t1.c);
+        mldsa_pointwise_mont(ws.t1.c, ws.c.c, ws.t1.c); /* (8q+1) 9q < 2^31 q */
+        for (unsigned int n = 0; n < MLDSA_N; n++) {
+            ws.acc.c[n] -= ws.t1.c[n]; /* |.| < (l + 1) q */
+        }
+        mldsa_poly_reduce32(ws.acc.c);
+        mldsa_invntt_tomont(ws.acc.c);
+        mldsa_poly_caddq(ws.acc.c);
+        /* w1' = UseHint(h, w'), absorbed as w1Encode */
+        hints_row(ws.h, sig + SIG_H, i);
+        mldsa_poly_use_hint(ws.acc.c, ws.acc.c, ws.h);
+        mldsa_polyw1_pack(ws.w1buf, ws.acc.c);
+        pqlab_shake256_absorb(&ws.st, ws.w1buf, MLDSA_POLYW1_BYTES);
+    }
+    pqlab_shake256_finalize(&ws.st);
+    pqlab_shake256_squeeze(ws.ctilde, MLDSA_CTILDEBYTES, &ws.st);
+    if (pqlab_ct_memcmp(ws.ctilde, sig, MLDSA_CTILDEBYTES) != 0) {
+        return MLDSA_ERR_VERIFY;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------- */
+/* mu = H(tr || M', 64) with M' in pieces (Algorithms 2-5, 7 line 6, 8 line 7)    */
+
+/* M' prefix for the external interface: domain byte (0 pure, 1 pre-hash) and the
+ * context; returns its length. */
+static void absorb_prefix(pqlab_keccak_state *st, uint8_t domain, const uint8_t *ctx,
+                          size_t ctxlen)
+{
+    const uint8_t hdr[2] = {domain, (uint8_t)ctxlen};
+    pqlab_shake256_absorb(st, hdr, sizeof hdr);
+    if (ctxlen > 0) {
+        pqlab_shake256_absorb(st, ctx, ctxlen);
+    }
+}
+
+/* tr from pk (verification side) */
+static void mu_begin_pk(pqlab_keccak_state *st, const uint8_t *pk)
+{
+    uint8_t tr[MLDSA_TRBYTES];
+    pqlab_shake256(tr, sizeof tr, pk, MLDSA_PUBLICKEYBYTES);
+    pqlab_shake256_init(st);
+    pqlab_shake256_absorb(st, tr, sizeof tr);
+}
+
+static void mu_begin_sk(pqlab_keccak_state *st, const uint8_t *sk)
+{
+    pqlab_shake256_init(st);
+    pqlab_shake256_absorb(st, sk + SK_TR, MLDSA_TRBYTES);
+}
+
+static void mu_end(uint8_t mu[MLDSA_CRHBYTES], pqlab_keccak_state *st)
+{
+    pqlab_shake256_finalize(st);
+    pqlab_shake256_squeeze(mu, MLDSA_CRHBYTES, st);
+}
+
+/* absorbs the pre-hash M' tail: OID || PH(M); returns 0 or MLDSA_ERR_HASH */
+static int absorb_ph(pqlab_keccak_state *st, int hashalg, const uint8_t *ph, size_t phlen)
+{
+    const uint8_t *oid;
+    if (mldsa_prehash_info(&oid, hashalg) != phlen || phlen == 0) {
+        return MLDSA_ERR_HASH;
+    }
+    pqlab_shake256_absorb(st, oid, MLDSA_OID_BYTES);
+    pqlab_shake256_absorb(st, ph, phlen);
+    return 0;
+}
+
+static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES],
+                       const uint8_t *rnd, const uint8_t *sk)
+{
+    uint8_t fresh[MLDSA_RNDBYTES];
+    int ret;
+    if (rnd == NULL) {
+        /* hedged signing (Algorithm 2, line 5) */
+        if (pqlab_randombytes(fresh, sizeof fresh) != 0) {
+            ret = MLDSA_ERR_RNG;
+            goto out;
+        }
+        rnd = fresh;
+    }
+    ret = sign_mu(sig, mu, rnd, sk);
+out:
+    pqlab_zeroize(fresh, sizeof fresh);
+    if (ret != 0) {
+        pqlab_zeroize(sig, MLDSA_SIGBYTES);
+        *siglen = 0;
+    } else {
+        *siglen = MLDSA_SIGBYTES;
+    }
+    return ret;
+}
+
+static int sign_fail(uint8_t *sig, size_t *siglen, int ret)
+{
+    pqlab_zeroize(sig, MLDSA_SIGBYTES);
+    *siglen = 0;
+    return ret;
+}
+
+/* ---------------------------------------------------------------------------- */
+/* Public entry points                                                               */
+
+int mldsa_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *mp, size_t mplen,
+                             const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+{
+    pqlab_keccak_state st;
+    uint8_t mu[MLDSA_CRHBYTES];
+    if (rnd == NULL) {
+        return sign_fail(sig, siglen, MLDSA_ERR_ARG);
+    }
+    mu_begin_sk(&st, sk);
+    pqlab_shake256_absorb(&st, mp, mplen);
+    mu_end(mu, &st);
+    return sign_finish(sig, siglen, mu, rnd, sk);
+}
+
+int mldsa_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *mp, size_t mplen,
+                          const uint8_t *pk)
+{
+    pqlab_keccak_state st;
+    uint8_t mu[MLDSA_CRHBYTES];
+    mu_begin_pk(&st, pk);
+    pqlab_shake256_absorb(&st, mp, mplen);
+    mu_end(mu, &st);
+    return verify_mu(sig, siglen, mu, pk);
+}
+
+int mldsa_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES],
+                          const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+{
+    if (rnd == NULL) {
+        return sign_fail(sig, siglen, MLDSA_ERR_ARG);
+    }
+    return sign_finish(sig, siglen, mu, rnd, sk);
+}
+
+int mldsa_verify_extmu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES],
+                       const uint8_t *pk)
+{
+    return verify_mu(sig, siglen, mu, pk);
+}
+
+int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_t *m, size_t mlen,
+                     const uint8_t *ctx, size_t ctxlen, int hashalg)
+{
+    pqlab_keccak_state st;
+    if (ctxlen > 255) {
+        memset(mu, 0, MLDSA_CRHBYTES);
+        return MLDSA_ERR_ARG;
+    }
+    mu_begin_pk(&st, pk);
+    if (hashalg == 0) {
+        absorb_prefix(&st, 0, ctx, ctxlen);
+        pqlab_shake256_absorb(&st, m, mlen);
+    } else {
+        uint8_t ph[MLDSA_PH_MAXBYTES];
+        const uint8_t *oid;
+        const size_t phlen = mldsa_prehash(ph, &oid, hashalg, m, mlen);
+        absorb_prefix(&st, 1, ctx, ctxlen);
+        if (absorb_ph(&st, hashalg, ph, phlen) != 0) {
+            memset(mu, 0, MLDSA_CRHBYTES);
+            return MLDSA_ERR_HASH;
+        }
+    }
+    mu_end(mu, &st);
+    return 0;
+}
+
+int mldsa_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                        const uint8_t *ctx, size_t ctxlen, const uint8_t *rnd, const uint8_t *sk)
+{
+    pqlab_keccak_state st;
+    uint8_t mu[MLDSA_CRHBYTES];
+    if (ctxlen > 255) {
+        return sign_fail(sig, siglen, MLDSA_ERR_ARG);
+    }
+    mu_begin_sk(&st, sk);
+    absorb_prefix(&st, 0, ctx, ctxlen);
+    pqlab_shake256_absorb(&st, m, mlen);
+    mu_end(mu, &st);
+    return sign_finish(sig, siglen, mu, rnd, sk);
+}
+
+int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                     const uint8_t *ctx, size_t ctxlen, const uint8_t *pk)
+{
+    pqlab_keccak_state st;
+    uint8_t mu[MLDSA_CRHBYTES];
+    if (ctxlen > 255) {
+        return MLDSA_ERR_ARG;
+    }
+    mu_begin_pk(&st, pk);
+    absorb_prefix(&st, 0, ctx, ctxlen);
+    pqlab_shake256_absorb(&st, m, mlen);
+    mu_end(mu, &st);
+    return verify_mu(sig, siglen, mu, pk);
+}
+
+int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *ph, size_t phlen,
+                                   const uint8_t *ctx, size_t ctxlen, int hashalg,
+                                   const uint8_t *rnd, const uint8_t *sk)
+{
+    pqlab_keccak_state st;
+    uint8_t mu[MLDSA_CRHBYTES];
+    int ret;
+    if (ctxlen > 255) {
+        return sign_fail(sig, siglen, MLDSA_ERR_ARG);
+    }
+    mu_begin_sk(&st, sk);
+    absorb_prefix(&st, 1, ctx, ctxlen);
+    ret = absorb_ph(&st, hashalg, ph, phlen);
+    if (ret != 0) {
+        pqlab_zeroize(&st, sizeof st);
+        return sign_fail(sig, siglen, ret);
+    }
+    mu_end(mu, &st);
+    return sign_finish(sig, siglen, mu, rnd, sk);
+}
+
+int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t *ph, size_t phlen,
+                                const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *pk)
+{
+    pqlab_keccak_state st;
+    uint8_t mu[MLDSA_CRHBYTES];
+    if (ctxlen > 255) {
+        return MLDSA_ERR_ARG;
+    }
+    mu_begin_pk(&st, pk);
+    absorb_prefix(&st, 1, ctx, ctxlen);
+    if (absorb_ph(&st, hashalg, ph, phlen) != 0) {
+        return MLDSA_ERR_HASH;
+    }
+    mu_end(mu, &st);
+    return verify_mu(sig, siglen, mu, pk);
+}
+
+int mldsa_signature_prehash(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                            const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *rnd,
+                            const uint8_t *sk)
+{
+    uint8_t ph[MLDSA_PH_MAXBYTES];
+    const uint8_t *oid;
+    const size_t phlen = mldsa_prehash(ph, &oid, hashalg, m, mlen);
+    if (phlen == 0) {
+        return sign_fail(sig, siglen, MLDSA_ERR_HASH);
+    }
+    return mldsa_signature_prehash_digest(sig, siglen, ph, phlen, ctx, ctxlen, hashalg, rnd, sk);
+}
+
+int mldsa_verify_prehash(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                         const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *pk)
+{
+    uint8_t ph[MLDSA_PH_MAXBYTES];
+    const uint8_t *oid;
+    const size_t phlen = mldsa_prehash(ph, &oid, hashalg, m, mlen);
+    if (phlen == 0) {
+        return MLDSA_ERR_HASH;
+    }
+    return mldsa_verify_prehash_digest(sig, siglen, ph, phlen, ctx, ctxlen, hashalg, pk);
+}
+
+/* NIST API: pure ML-DSA with the empty context, hedged */
+int mldsa_signature(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *sk)
+{
+    return mldsa_signature_ctx(sig, siglen, m, mlen, NULL, 0, NULL, sk);
+}
+
+int mldsa_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                 const uint8_t *pk)
+{
+    return mldsa_verify_ctx(sig, siglen, m, mlen, NULL, 0, pk);
+}
+
+int mldsa_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
+{
+    size_t siglen;
+    int ret;
+    memmove(sm + MLDSA_SIGBYTES, m, mlen); /* sm = sig || m; m may lie inside sm */
+    ret = mldsa_signature(sm, &siglen, sm + MLDSA_SIGBYTES, mlen, sk);
+    if (ret != 0) {
+        pqlab_zeroize(sm, MLDSA_SIGBYTES + mlen);
+        *smlen = 0;
+        return ret;
+    }
+    *smlen = MLDSA_SIGBYTES + mlen;
+    return 0;
+}
+
+int mldsa_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk)
+{
+    if (smlen >= MLDSA_SIGBYTES &&
+        mldsa_verify(sm, MLDSA_SIGBYTES, sm + MLDSA_SIGBYTES, smlen - MLDSA_SIGBYTES, pk) == 0) {
+        *mlen = smlen - MLDSA_SIGBYTES;
+        memmove(m, sm + MLDSA_SIGBYTES, *mlen);
+        return 0;
+    }
+    if (smlen >= MLDSA_SIGBYTES) {
+        pqlab_zeroize(m, smlen - MLDSA_SIGBYTES);
+    }
+    *mlen = 0;
+    return MLDSA_ERR_VERIFY;
+}
