@@ -15,17 +15,17 @@
 /* round(2^26 / q): Barrett constant. */
 #define MLKEM_BARRETT_V 20159
 
-/* Montgomery reduction: for |a| <= q * 2^15 returns r = a * 2^-16 mod q with
- * |r| < q. Why: t = a * q^-1 mod 2^16 makes a - t*q divisible by 2^16 and
- * |a - t*q| <= q*2^15 + 2^15*q = q*2^16, so |r| <= q, and r = q is impossible
- * because it would need |a| = q*2^15 and t = -2^15 with equal signs. */
+/* Montgomery reduction: for |a| < q * 2^15 returns r = a * 2^-16 mod q with
+ * |r| < q. Why: t = a * q^-1 mod 2^16 makes a - t*q divisible by 2^16, and
+ * |a - t*q| < q*2^15 + 2^15*q = q*2^16, so r = (a - t*q) / 2^16 has |r| < q.
+ * (At |a| = q*2^15 exactly, r = +-q can occur; callers stay strictly below.) */
 static inline int16_t mlkem_montgomery_reduce(int32_t a) {
     int16_t t = (int16_t)(a * MLKEM_QINV);
     return (int16_t)((a - (int32_t)t * MLKEM_Q) >> 16);
 }
 
-/* a * b * 2^-16 mod q; requires |a * b| <= q * 2^15 (e.g. |b| <= (q-1)/2 and any
- * int16 a, or |a|, |b| < q * 2^15 / ...); output |r| < q. */
+/* a * b * 2^-16 mod q; requires |a * b| < q * 2^15 (e.g. |b| <= (q-1)/2 and any
+ * int16 a: 1664 * 2^15 < q * 2^15; or |a|, |b| < q: q^2 < q * 2^15); |r| < q. */
 static inline int16_t mlkem_fqmul(int16_t a, int16_t b) {
     return mlkem_montgomery_reduce((int32_t)a * b);
 }

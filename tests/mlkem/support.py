@@ -71,7 +71,7 @@ class MLKEM:
         self.p = p
         self.lib = build_shared(
             f"mlkem{p.n}",
-            MLKEM_SOURCES + COMMON_SOURCES + ["tests/mlkem/rng.c"],
+            MLKEM_SOURCES + COMMON_SOURCES + ["tests/mlkem/rng.c", "tests/mlkem/shim.c"],
             p.cflags + ["-DPQLAB_TEST_DRBG", *extra_flags],
             ["lib/mlkem"],
         )

@@ -1,0 +1,189 @@
+"""Unit tests of the ML-KEM kernels (lib/mlkem/kernels.h, portable C versions *_c) against a
+direct Python model of FIPS 203 (tests/mlkem/model.py): edge values (0, q-1, the largest
+magnitudes each kernel's contract admits) and random inputs, for every parameter set (which
+covers d = 1, 4, 5, 10, 11, 12 and eta = 2, 3). The arithmetic of reduce.h is checked
+exhaustively where it is claimed exhaustively."""
+
+from __future__ import annotations
+
+import ctypes
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
+import model  # noqa: E402
+from support import PARAMS, mlkem  # noqa: E402
+
+Q = model.Q
+R = 1 << 16
+RINV = pow(R, -1, Q)
+Poly = ctypes.c_int16 * 256
+SETS = list(PARAMS)
+
+
+def poly(vals) -> Poly:
+    return Poly(*vals)
+
+
+def edge_polys(lo: int, hi: int, rng: random.Random, count: int = 12) -> list[list[int]]:
+    """All-zero, all-lo, all-hi, alternating extremes, and random polys in [lo, hi]."""
+    out = [[0] * 256, [lo] * 256, [hi] * 256, [lo if i % 2 else hi for i in range(256)]]
+    out.append([rng.choice((lo, hi, 0, Q - 1 if hi >= Q - 1 else hi)) for _ in range(256)])
+    out += [[rng.randint(lo, hi) for _ in range(256)] for _ in range(count)]
+    return out
+
+
+def k_(name: str, kernel: str):
+    return mlkem(name).fn(f"mlkem_{kernel}_c")
+
+
+def test_barrett_exhaustive() -> None:
+    lib = mlkem("ML-KEM-768").lib
+    out = (ctypes.c_int16 * 65536)()
+    lib.pqlab_test_barrett_all(out)
+    for i, r in enumerate(out):
+        a = i - 32768
+        assert (r - a) % Q == 0 and -(Q - 1) // 2 <= r <= (Q - 1) // 2, (a, r)
+
+
+def test_montgomery_and_caddq() -> None:
+    lib = mlkem("ML-KEM-768").lib
+    lib.pqlab_test_montgomery.restype = ctypes.c_int16
+    lib.pqlab_test_caddq.restype = ctypes.c_int16
+    rng = random.Random(1)
+    bound = Q * (1 << 15) - 1  # contract: |a| < q 2^15
+    vals = [0, 1, -1, bound, -bound, bound - 1, -bound + 1] + [rng.randint(-bound, bound) for _ in range(20000)]
+    for a in vals:
+        r = lib.pqlab_test_montgomery(ctypes.c_int32(a))
+        assert (r * R - a) % Q == 0 and -Q < r < Q, (a, r)
+    for a in range(-Q + 1, Q):
+        r = lib.pqlab_test_caddq(ctypes.c_int16(a))
+        assert r == a % Q
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_ntt(name: str) -> None:
+    f = k_(name, "ntt")
+    rng = random.Random(2)
+    for vals in edge_polys(-(Q - 1), Q - 1, rng):
+        p = poly(vals)
+        f(p)
+        out = list(p)
+        assert out == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(vals)], "not NTT / not reduced"
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_invntt(name: str) -> None:
+    f = k_(name, "invntt")
+    rng = random.Random(3)
+    for vals in edge_polys(-32768, 32767, rng):
+        p = poly(vals)
+        f(p)
+        want = [x * R % Q for x in model.invntt(vals)]
+        assert [x % Q for x in p] == want
+        assert all(-Q < x < Q for x in p)
+    # round trip: invntt(ntt(a)) = a * R
+    ntt = k_(name, "ntt")
+    for vals in edge_polys(-(Q - 1), Q - 1, rng, 4):
+        p = poly(vals)
+        ntt(p)
+        f(p)
+        assert [x % Q for x in p] == [x * R % Q for x in vals]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_basemul_acc(name: str) -> None:
+    f = k_(name, "basemul_acc")
+    rng = random.Random(4)
+    edges = edge_polys(-(Q - 1), Q - 1, rng, 6)
+    for a in edges:
+        b = rng.choice(edges)
+        # accumulator at the edge of the contract: |r| <= 6q before the call
+        r0 = [rng.choice((6 * Q, -6 * Q, 0, rng.randint(-6 * Q, 6 * Q))) for _ in range(256)]
+        r = poly(r0)
+        f(r, poly(a), poly(b))
+        prod = model.multiply_ntts([x % Q for x in a], [x % Q for x in b])
+        assert [x % Q for x in r] == [(r0[i] + prod[i] * RINV) % Q for i in range(256)]
+        assert all(abs(r[i] - r0[i]) < 2 * Q for i in range(256))
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_bytes12(name: str) -> None:
+    to, frm = k_(name, "tobytes12"), k_(name, "frombytes12")
+    rng = random.Random(5)
+    for vals in edge_polys(0, Q - 1, rng):
+        out = ctypes.create_string_buffer(384)
+        to(out, poly(vals))
+        assert out.raw == model.byte_encode(vals, 12)
+    for raw in [bytes(384), b"\xff" * 384, bytes([0x01, 0xD0, 0xFF]) * 128] + [rng.randbytes(384) for _ in range(10)]:
+        p = Poly()
+        frm(p, raw)
+        assert list(p) == model.byte_decode(raw, 12)  # reduces mod q (4095 -> 766)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_compress_exhaustive_and_decompress(name: str) -> None:
+    p = PARAMS[name]
+    rng = random.Random(6)
+    for d, kname in ((p.du, "du"), (p.dv, "dv")):
+        comp, decomp = k_(name, f"compress_{kname}"), k_(name, f"decompress_{kname}")
+        allx = list(range(Q)) + [Q - 1] * (14 * 256 - Q)
+        for off in range(0, len(allx), 256):
+            vals = allx[off : off + 256]
+            out = ctypes.create_string_buffer(32 * d)
+            comp(out, poly(vals))
+            assert out.raw == model.byte_encode([model.compress(x, d) for x in vals], d), d
+        for raw in [bytes(32 * d), b"\xff" * (32 * d)] + [rng.randbytes(32 * d) for _ in range(10)]:
+            q = Poly()
+            decomp(q, raw)
+            assert list(q) == [model.decompress(y, d) for y in model.byte_decode(raw, d)]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_message(name: str) -> None:
+    frommsg, tomsg = k_(name, "frommsg"), k_(name, "tomsg")
+    rng = random.Random(7)
+    for m in [bytes(32), b"\xff" * 32] + [rng.randbytes(32) for _ in range(10)]:
+        p = Poly()
+        frommsg(p, m)
+        assert list(p) == [model.decompress(b, 1) for b in model.byte_decode(m, 1)]
+    for off in range(0, Q + 255, 256):  # every x in [0, q) through Compress_1
+        vals = [min(x, Q - 1) for x in range(off, off + 256)]
+        out = ctypes.create_string_buffer(32)
+        tomsg(out, poly(vals))
+        assert out.raw == model.byte_encode([model.compress(x, 1) for x in vals], 1)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_sample_ntt(name: str) -> None:
+    one, four = k_(name, "sample_ntt"), k_(name, "sample_ntt_x4")
+    rng = random.Random(8)
+    for _ in range(4):
+        rho = rng.randbytes(32)
+        xy = bytes(rng.randrange(256) for _ in range(8))
+        ps = [Poly() for _ in range(4)]
+        four(*ps, rho, xy)
+        for t in range(4):
+            want = model.sample_ntt(rho + xy[2 * t : 2 * t + 2])
+            assert list(ps[t]) == want
+            p = Poly()
+            one(p, rho, ctypes.c_uint8(xy[2 * t]), ctypes.c_uint8(xy[2 * t + 1]))
+            assert list(p) == want
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_cbd(name: str) -> None:
+    p = PARAMS[name]
+    rng = random.Random(9)
+    for kname, eta in (("cbd_eta1", p.eta1), ("cbd_eta2", 2)):
+        f = k_(name, kname)
+        for buf in [bytes(64 * eta), b"\xff" * (64 * eta), bytes([0x0F]) * (64 * eta)] + [
+            rng.randbytes(64 * eta) for _ in range(10)
+        ]:
+            r = Poly()
+            f(r, buf)
+            assert [x % Q for x in r] == model.sample_cbd(buf, eta)
+            assert all(-eta <= x <= eta for x in r)
