@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* Compat: raw access to a Keccak-f[1600] state of 25 lanes (FIPS 202 section 3.1.2,
+ * lanes little-endian), as mupq/pqm4 code uses it. offset + length <= 200. */
+#ifndef KECCAKF1600_H
+#define KECCAKF1600_H
+
+#include <stdint.h>
+
+void KeccakF1600_StateExtractBytes(uint64_t *state, unsigned char *data, unsigned int offset,
+                                   unsigned int length);
+void KeccakF1600_StateXORBytes(uint64_t *state, const unsigned char *data, unsigned int offset,
+                               unsigned int length);
+void KeccakF1600_StatePermute(uint64_t *state);
+
+#endif
