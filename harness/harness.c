@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared code of the harness programs; see harness.h. */
+#include "harness.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/common/drbg.h"
+#include "../lib/common/fips202.h"
+#include "../lib/common/randombytes.h"
+
+/* ---- output: a line buffer flushed at the end of every record (and when full,
+ * for long hex fields), so a crash loses at most the current line ---- */
+
+static char obuf[256];
+static size_t olen;
+static unsigned long nrecords;
+
+static void flush(void)
+{
+    if (olen > 0) {
+        pqlab_hal_send(obuf, olen);
+        olen = 0;
+    }
+}
+
+static void put(char c)
+{
+    if (olen == sizeof obuf) {
+        flush();
+    }
+    obuf[olen++] = c;
+}
+
+static void puts_(const char *s)
+{
+    while (*s != 0) {
+        put(*s++);
+    }
+}
+
+void pqlab_harness_begin(const char *program)
+{
+    pqlab_hal_setup();
+    pqlab_rng_fixed();
+    puts_("#pqlab 1 ");
+    puts_(program);
+    puts_(" timer=");
+    puts_(pqlab_hal_timer_name());
+    put('\n');
+    flush();
+}
+
+void pqlab_harness_end(int ok)
+{
+    puts_(ok ? "#end ok" : "#end fail");
+    pqlab_rec_u64(nrecords);
+    put('\n');
+    flush();
+    pqlab_hal_exit(ok ? 0 : 1);
+}
+
+void pqlab_rec_begin(const char *kind)
+{
+    puts_(kind);
+}
+
+void pqlab_rec_str(const char *s)
+{
+    put(' ');
+    puts_(s);
+}
+
+void pqlab_rec_u64(uint64_t v)
+{
+    char b[20]; /* 2^64 - 1 has 20 digits */
+    int i = 0;
+    do {
+        b[i++] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v != 0);
+    put(' ');
+    while (i > 0) {
+        put(b[--i]);
+    }
+}
+
+void pqlab_rec_i64(int64_t v)
+{
+    if (v < 0) {
+        put(' ');
+        put('-');
+        /* -(v+1)+1 avoids overflow for INT64_MIN */
+        uint64_t m = (uint64_t)(-(v + 1)) + 1u;
+        char b[20];
+        int i = 0;
+        do {
+            b[i++] = (char)('0' + (int)(m % 10u));
+            m /= 10u;
+        } while (m != 0);
+        while (i > 0) {
+            put(b[--i]);
+        }
+    } else {
+        pqlab_rec_u64((uint64_t)v);
+    }
+}
+
+static void hex(const uint8_t *p, size_t n, const char *digits)
+{
+    put(' ');
+    for (size_t i = 0; i < n; i++) {
+        put(digits[p[i] >> 4]);
+        put(digits[p[i] & 15u]);
+    }
+}
+
+void pqlab_rec_hex(const uint8_t *p, size_t n)
+{
+    if (n == 0) {
+        pqlab_rec_str("-");
+    } else {
+        hex(p, n, "0123456789abcdef");
+    }
+}
+
+void pqlab_rec_hex_upper(const uint8_t *p, size_t n)
+{
+    if (n == 0) {
+        pqlab_rec_str("00");
+    } else {
+        hex(p, n, "0123456789ABCDEF");
+    }
+}
+
+void pqlab_rec_end(void)
+{
+    put('\n');
+    flush();
+    nrecords++;
+}
+
+unsigned long pqlab_rec_count(void)
+{
+    return nrecords;
+}
+
+void pqlab_info(const char *key, const char *value)
+{
+    pqlab_rec_begin("info");
+    pqlab_rec_str(key);
+    put(' ');
+    if (*value == 0) {
+        put('-');
+    }
+    for (; *value != 0; value++) {
+        put(*value == ' ' ? '_' : *value);
+    }
+    pqlab_rec_end();
+}
+
+/* ---- randomness ---- */
+
+enum rng_mode { RNG_FIXED, RNG_SHAKE, RNG_DRBG };
+static enum rng_mode mode;
+static uint64_t fixed_state;
+static pqlab_keccak_state shake_state;
+static pqlab_drbg_state *drbg_state;
+
+/* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014): Weyl sequence plus a 64-bit finaliser. */
+static uint64_t splitmix64(void)
+{
+    uint64_t z = (fixed_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+void pqlab_rng_fixed(void)
+{
+    mode = RNG_FIXED;
+    fixed_state = 0x70716c61622d7631u; /* "pqlab-v1" */
+}
+
+void pqlab_rng_shake(const uint8_t *seed, size_t seedlen)
+{
+    mode = RNG_SHAKE;
+    pqlab_shake128_init(&shake_state);
+    pqlab_shake128_absorb(&shake_state, seed, seedlen);
+    pqlab_shake128_finalize(&shake_state);
+}
+
+void pqlab_rng_drbg(pqlab_drbg_state *st)
+{
+    mode = RNG_DRBG;
+    drbg_state = st;
+}
+
+uint32_t pqlab_rng_u32(void)
+{
+    return (uint32_t)(splitmix64() >> 32);
+}
+
+int pqlab_randombytes(uint8_t *out, size_t n)
+{
+    switch (mode) {
+    case RNG_SHAKE:
+        pqlab_shake128_squeeze(out, n, &shake_state);
+        break;
+    case RNG_DRBG:
+        pqlab_drbg_generate(drbg_state, out, n);
+        break;
+    default:
+        while (n > 0) {
+            uint64_t r = splitmix64();
+            for (int i = 0; i < 8 && n > 0; i++, n--) {
+                *out++ = (uint8_t)(r >> (8 * i));
+            }
+        }
+        break;
+    }
+    return 0;
+}
+
+/* ---- canaries ---- */
+
+#define MAX_GUARDS 16
+static const uint8_t canary[PQLAB_CANARY_LEN] = {0xc3, 0x5a, 0x96, 0x3c, 0xa5, 0x0f, 0x69, 0xf0,
+                                                  0x5c, 0xe1, 0x2d, 0x87, 0x1e, 0xb4, 0x78, 0x4b};
+static struct {
+    const char *name;
+    uint8_t *buf;
+    size_t size;
+} guards[MAX_GUARDS];
+static int nguards;
+
+static void copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        d[i] = s[i];
+    }
+}
+
+void pqlab_guard_register(const char *name, uint8_t *buf, size_t size)
+{
+    if (nguards < MAX_GUARDS) {
+        guards[nguards].name = name;
+        guards[nguards].buf = buf;
+        guards[nguards].size = size;
+        nguards++;
+    } else {
+        pqlab_test_result("guard-table-full", 0);
+    }
+    copy(buf - PQLAB_CANARY_LEN, canary, PQLAB_CANARY_LEN);
+    copy(buf + size, canary, PQLAB_CANARY_LEN);
+}
+
+int pqlab_guard_check_all(void)
+{
+    static char names[MAX_GUARDS][32];
+    int ok_all = 1;
+    for (int g = 0; g < nguards; g++) {
+        uint8_t *b = guards[g].buf;
+        int ok = pqlab_bytes_equal(b - PQLAB_CANARY_LEN, canary, PQLAB_CANARY_LEN) &&
+                 pqlab_bytes_equal(b + guards[g].size, canary, PQLAB_CANARY_LEN);
+        if (names[g][0] == 0) {
+            const char *p = "canary-";
+            size_t i = 0;
+            for (; *p != 0; p++) {
+                names[g][i++] = *p;
+            }
+            for (p = guards[g].name; *p != 0 && i < sizeof names[g] - 1; p++) {
+                names[g][i++] = *p;
+            }
+            names[g][i] = 0;
+        }
+        pqlab_test_result(names[g], ok);
+        if (!ok) {
+            ok_all = 0;
+            copy(b - PQLAB_CANARY_LEN, canary, PQLAB_CANARY_LEN);
+            copy(b + guards[g].size, canary, PQLAB_CANARY_LEN);
+        }
+    }
+    return ok_all;
+}
+
+/* ---- test results ---- */
+
+#define MAX_TESTS 48
+static struct {
+    const char *name;
+    unsigned long fails;
+} tests[MAX_TESTS];
+static int ntests;
+static unsigned long lost_results;
+
+static int streq(const char *a, const char *b)
+{
+    while (*a != 0 && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+void pqlab_test_result(const char *name, int ok)
+{
+    for (int i = 0; i < ntests; i++) {
+        if (streq(tests[i].name, name)) {
+            tests[i].fails += ok ? 0u : 1u;
+            return;
+        }
+    }
+    if (ntests < MAX_TESTS) {
+        tests[ntests].name = name;
+        tests[ntests].fails = ok ? 0u : 1u;
+        ntests++;
+    } else {
+        lost_results++;
+    }
+}
+
+int pqlab_test_report(void)
+{
+    int ok_all = lost_results == 0;
+    for (int i = 0; i < ntests; i++) {
+        pqlab_rec_begin("test");
+        pqlab_rec_str(tests[i].name);
+        pqlab_rec_str(tests[i].fails == 0 ? "ok" : "fail");
+        pqlab_rec_end();
+        ok_all &= tests[i].fails == 0;
+    }
+    if (lost_results != 0) {
+        pqlab_rec_begin("test");
+        pqlab_rec_str("harness-result-table");
+        pqlab_rec_str("fail");
+        pqlab_rec_end();
+    }
+    return ok_all;
+}
+
+/* ---- driver output ---- */
+
+void pqlab_drv_ok(const char *tag, int n, const uint8_t *const *outs, const size_t *outlens)
+{
+    pqlab_rec_begin("drv");
+    pqlab_rec_str(tag);
+    pqlab_rec_str("ok");
+    for (int i = 0; i < n; i++) {
+        pqlab_rec_hex(outs[i], outlens[i]);
+    }
+    pqlab_rec_end();
+}
+
+void pqlab_drv_fail(const char *tag, int code)
+{
+    pqlab_rec_begin("drv");
+    pqlab_rec_str(tag);
+    pqlab_rec_str("fail");
+    pqlab_rec_i64(code);
+    pqlab_rec_end();
+}
+
+int pqlab_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint8_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        d |= (uint8_t)(a[i] ^ b[i]);
+    }
+    return d == 0;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared code of the pqlab harness programs: the output protocol (version 1,
+ * docs/interfaces.md section 3), the sources of randomness behind
+ * pqlab_randombytes(), canary-guarded buffers, test-result bookkeeping, and the
+ * driver's output helpers. */
+#ifndef PQLAB_HARNESS_H
+#define PQLAB_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* common-layer headers by path: an implementation folder on the include path
+ * may carry headers of the same names (fips202.h, randombytes.h, ...) */
+#include "../lib/common/drbg.h"
+#include "../platforms/include/pqlab_hal.h"
+
+/* ---- output protocol ----
+ * pqlab_harness_begin() sets the platform up and prints the header line
+ * "#pqlab 1 <program> timer=<name>". A record is built from pieces:
+ * pqlab_rec_begin(kind) then any number of fields, then pqlab_rec_end(), which
+ * ends the line and counts the record. pqlab_harness_end() prints
+ * "#end ok|fail <records>" and exits (code 0 only for ok). */
+void pqlab_harness_begin(const char *program);
+void pqlab_harness_end(int ok) __attribute__((noreturn));
+void pqlab_rec_begin(const char *kind);
+void pqlab_rec_str(const char *s);                     /* " s" */
+void pqlab_rec_u64(uint64_t v);                        /* " <decimal>" */
+void pqlab_rec_i64(int64_t v);                         /* " <signed decimal>" */
+void pqlab_rec_hex(const uint8_t *p, size_t n);        /* " <lowercase hex>", "-" when n == 0 */
+void pqlab_rec_hex_upper(const uint8_t *p, size_t n);  /* " <UPPERCASE hex>", "00" when n == 0 (NIST fprintBstr) */
+void pqlab_rec_end(void);
+/* the number of records printed so far */
+unsigned long pqlab_rec_count(void);
+/* "info <key> <value>", spaces in the value replaced by '_' */
+void pqlab_info(const char *key, const char *value);
+
+/* ---- randomness ----
+ * pqlab_randombytes() (randombytes.h) draws from the source selected last:
+ *  - fixed (the default; test, speed, stack, hashing, driver): splitmix64 from the
+ *    fixed seed 0x7071_6c61_622d_7631 ("pqlab-v1"). Cheap and not cryptographic,
+ *    so that neither the timings nor the hashing share include an RNG's hashing.
+ *  - shake (vectors): one SHAKE128 stream of the given seed, consumed in order.
+ *  - drbg (kat): the NIST AES-256-CTR DRBG state passed in (randombytes of the
+ *    NIST KAT generators). */
+void pqlab_rng_fixed(void);
+void pqlab_rng_shake(const uint8_t *seed, size_t seedlen);
+void pqlab_rng_drbg(pqlab_drbg_state *st);
+/* a draw from the fixed stream regardless of the mode (buffer positions etc.) */
+uint32_t pqlab_rng_u32(void);
+
+/* ---- canary-guarded buffers ----
+ * PQLAB_GUARDED(name, size) declares a static area of PQLAB_CANARY_LEN + size +
+ * PQLAB_CANARY_LEN bytes and a pointer `name` to its middle; the buffer keeps the
+ * 16-byte alignment of the area. pqlab_guard_register() writes the canaries and
+ * lists the buffer; pqlab_guard_check_all() checks every listed buffer and
+ * records a failure as test result "canary-<name>" (restoring the canary so
+ * that one overrun is reported once per check). */
+#define PQLAB_CANARY_LEN 16
+#define PQLAB_GUARDED(name, size)                                                                  \
+    static uint8_t name##_area_[PQLAB_CANARY_LEN + (size) + PQLAB_CANARY_LEN] __attribute__((aligned(16))); \
+    static uint8_t *const name = name##_area_ + PQLAB_CANARY_LEN
+void pqlab_guard_register(const char *name, uint8_t *buf, size_t size);
+int pqlab_guard_check_all(void);
+
+/* ---- test results ----
+ * pqlab_test_result() accumulates results by name over the iterations;
+ * pqlab_test_report() prints one "test <name> ok|fail" record per name, in the
+ * order of first use, and returns 1 when all passed. */
+void pqlab_test_result(const char *name, int ok);
+int pqlab_test_report(void);
+
+/* ---- driver ---- */
+void pqlab_drv_ok(const char *tag, int n, const uint8_t *const *outs, const size_t *outlens);
+void pqlab_drv_fail(const char *tag, int code);
+/* implemented by harness/driver_<family>.c; 0 when it handled (and printed) the
+ * request, nonzero for an unknown command */
+int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
+                          const size_t *arglen);
+
+/* small helpers */
+int pqlab_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n); /* not constant time */
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* speed: PQLAB_ITERATIONS (default 10) runs of every operation (ops.h), one
+ * "speed <op> <timer delta>" record per operation and iteration, in the unit of
+ * the platform timer (header line: timer=<name>). Randomness: the fixed stream. */
+#include <stdint.h>
+
+#include "harness.h"
+#include "ops.h"
+
+#ifndef PQLAB_ITERATIONS
+#define PQLAB_ITERATIONS 10
+#endif
+
+int main(void)
+{
+    pqlab_harness_begin("speed");
+    pqlab_info("algname", CRYPTO_ALGNAME);
+    ops_init();
+    int ok = 1;
+    for (int it = 0; it < PQLAB_ITERATIONS; it++) {
+        for (int op = 0; op < OP_COUNT; op++) {
+            uint64_t t0 = pqlab_hal_cycles();
+            int r = op_run(op);
+            uint64_t t1 = pqlab_hal_cycles();
+            ok &= r == 0;
+            pqlab_rec_begin("speed");
+            pqlab_rec_str(op_names[op]);
+            pqlab_rec_u64(t1 - t0);
+            pqlab_rec_end();
+            unsigned long n;
+            if (op_sign_iterations(op, &n)) {
+                pqlab_rec_begin("iterations");
+                pqlab_rec_str(op_names[op]);
+                pqlab_rec_u64(n);
+                pqlab_rec_end();
+            }
+        }
+        ok &= ops_check();
+    }
+    pqlab_harness_end(ok);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* stack: peak stack use of every operation (ops.h), measured by spraying the
+ * free stack with a pattern before the operation and finding the deepest
+ * overwritten word after it (pqlab_hal_stack_spray / pqlab_hal_stack_used).
+ * All buffers are static, so "stack <op> <bytes>" is the operation's own stack
+ * (plus a few bytes of the call itself). The host adds .data/.bss for peak RAM. */
+#include <stddef.h>
+
+#include "harness.h"
+#include "ops.h"
+
+int main(void)
+{
+    pqlab_harness_begin("stack");
+    pqlab_info("algname", CRYPTO_ALGNAME);
+    ops_init();
+    int ok = 1;
+    for (int op = 0; op < OP_COUNT; op++) {
+        pqlab_hal_stack_spray();
+        int r = op_run(op);
+        size_t used = pqlab_hal_stack_used();
+        ok &= r == 0;
+        pqlab_rec_begin("stack");
+        pqlab_rec_str(op_names[op]);
+        pqlab_rec_u64(used);
+        pqlab_rec_end();
+    }
+    ok &= ops_check();
+    pqlab_harness_end(ok);
+}
