@@ -1,0 +1,2100 @@
+// SPDX-License-Identifier: MIT
+//! The ARMv7E-M core: registers, execution of decoded instructions,
+//! exceptions (Armv7-M ARM DDI 0403E chapter B1), the system control space
+//! (SysTick B3.3, SCB B3.2, DWT C1.8, FP control B3.2.20), the CMSDK UART and
+//! Arm semihosting (Arm "Semihosting for AArch32 and AArch64", version 2).
+
+use crate::decode::{self, alu, fop, Class, Insn, Op, RZERO};
+use crate::fpu::{self, Ctx};
+use crate::mem::{Mem, CODE_SIZE};
+use crate::timing::{self, Core};
+use std::io::Write;
+
+pub enum Stop {
+    Exit(i32),
+    Error(String),
+}
+
+type R<T> = Result<T, Stop>;
+
+pub struct Cpu {
+    pub r: [u32; 17],
+    pub pc: u32,
+    pub n: bool,
+    pub z: bool,
+    pub c: bool,
+    pub v: bool,
+    pub q: bool,
+    pub ge: u32,
+    pub it: u32,
+    pub s: [u32; 32],
+    pub fpscr: u32,
+    pub msp: u32,
+    pub psp: u32,
+    pub control: u32,
+    pub primask: u32,
+    pub faultmask: u32,
+    pub basepri: u32,
+    pub ipsr: u32,
+    pub mem: Mem,
+    pub cache: Vec<Insn>,
+    pub core: Core,
+    pub cycles: u64,
+    pub insns: u64,
+    pub max_insns: u64,
+    pub min_sp: u32,
+    pub init_sp: u32,
+    pub class_count: [u64; 11],
+    // timing state
+    prev_ls: u8,
+    prev_load_rt: u8,
+    prev_len: u8,
+    // SysTick
+    st_csr: u32,
+    st_rvr: u32,
+    st_base_cycle: u64,
+    st_base_val: u32,
+    st_flag_zeros: u64,
+    st_next_irq: u64,
+    pub systick_pending: bool,
+    // DWT / SCB
+    demcr: u32,
+    dwt_ctrl: u32,
+    cyc_base: u32,
+    cyc_start: u64,
+    vtor: u32,
+    cpacr: u32,
+    fpccr: u32,
+    fpcar: u32,
+    fpdscr: u32,
+    shpr: [u32; 3],
+    scr: u32,
+    ccr: u32,
+    // UART0
+    uart_ctrl: u32,
+    uart_bauddiv: u32,
+    excl: bool,
+    pub stdout: std::io::BufWriter<std::io::Stdout>,
+    files: Vec<Option<HostFile>>,
+    // profiling hooks
+    pub last_branch_link: bool,
+}
+
+enum HostFile {
+    Stdin,
+    Stdout,
+    Stderr,
+    File(std::fs::File),
+}
+
+#[inline(always)]
+fn add_with_carry(a: u32, b: u32, cin: bool) -> (u32, bool, bool) {
+    let (r1, c1) = a.overflowing_add(b);
+    let (r, c2) = r1.overflowing_add(cin as u32);
+    (r, c1 | c2, ((a ^ r) & (b ^ r)) >> 31 != 0)
+}
+
+/// Shift_C (A7.4.2); st 4 is RRX.
+#[inline(always)]
+pub fn shift_c(v: u32, st: u8, n: u32, cin: bool) -> (u32, bool) {
+    if n == 0 && st != 4 {
+        return (v, cin);
+    }
+    match st {
+        0 => {
+            if n < 32 {
+                (v << n, (v >> (32 - n)) & 1 != 0)
+            } else if n == 32 {
+                (0, v & 1 != 0)
+            } else {
+                (0, false)
+            }
+        }
+        1 => {
+            if n < 32 {
+                (v >> n, (v >> (n - 1)) & 1 != 0)
+            } else if n == 32 {
+                (0, v >> 31 != 0)
+            } else {
+                (0, false)
+            }
+        }
+        2 => {
+            if n < 32 {
+                (((v as i32) >> n) as u32, (v >> (n - 1)) & 1 != 0)
+            } else {
+                let s = ((v as i32) >> 31) as u32;
+                (s, s & 1 != 0)
+            }
+        }
+        3 => {
+            let r = v.rotate_right(n & 31);
+            (r, r >> 31 != 0)
+        }
+        _ => ((v >> 1) | ((cin as u32) << 31), v & 1 != 0),
+    }
+}
+
+fn ssat(v: i64, bits: u32) -> (u32, bool) {
+    let max = (1i64 << (bits - 1)) - 1;
+    let min = -(1i64 << (bits - 1));
+    if v > max {
+        (max as u32, true)
+    } else if v < min {
+        (min as u32, true)
+    } else {
+        (v as u32, false)
+    }
+}
+
+fn usat(v: i64, bits: u32) -> (u32, bool) {
+    let max = (1i64 << bits) - 1;
+    if v > max {
+        (max as u32, true)
+    } else if v < 0 {
+        (0, true)
+    } else {
+        (v as u32, false)
+    }
+}
+
+pub const EXC_SYSTICK: u32 = 15;
+
+impl Cpu {
+    pub fn new(core: Core, mem: Mem) -> Cpu {
+        Cpu {
+            r: [0; 17],
+            pc: 0,
+            n: false,
+            z: false,
+            c: false,
+            v: false,
+            q: false,
+            ge: 0,
+            it: 0,
+            s: [0; 32],
+            fpscr: 0,
+            msp: 0,
+            psp: 0,
+            control: 0,
+            primask: 0,
+            faultmask: 0,
+            basepri: 0,
+            ipsr: 0,
+            mem,
+            cache: vec![Insn::UNDECODED; CODE_SIZE / 2],
+            core,
+            cycles: 0,
+            insns: 0,
+            max_insns: u64::MAX,
+            min_sp: u32::MAX,
+            init_sp: 0,
+            class_count: [0; 11],
+            prev_ls: 0,
+            prev_load_rt: 255,
+            prev_len: 4,
+            st_csr: 0,
+            st_rvr: 0,
+            st_base_cycle: 0,
+            st_base_val: 0,
+            st_flag_zeros: 0,
+            st_next_irq: u64::MAX,
+            systick_pending: false,
+            demcr: 0,
+            dwt_ctrl: 0x4000_0000,
+            cyc_base: 0,
+            cyc_start: 0,
+            vtor: 0,
+            cpacr: 0,
+            fpccr: 0xc000_0000,
+            fpcar: 0,
+            fpdscr: 0,
+            shpr: [0; 3],
+            scr: 0,
+            ccr: 0x200,
+            uart_ctrl: 0,
+            uart_bauddiv: 0,
+            excl: false,
+            stdout: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
+            files: Vec::new(),
+            last_branch_link: false,
+        }
+    }
+
+    /// Reset (B1.5.5): SP from vector 0, PC from vector 1.
+    pub fn reset(&mut self) -> R<()> {
+        let sp = self.read32(0)?;
+        let pc = self.read32(4)?;
+        self.r[13] = sp & !3;
+        self.msp = self.r[13];
+        self.init_sp = self.r[13];
+        self.min_sp = self.r[13];
+        self.pc = pc & !1;
+        self.r[14] = 0xffff_ffff;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- memory
+
+    #[inline(always)]
+    pub fn read32(&mut self, a: u32) -> R<u32> {
+        if let Some((b, o)) = self.mem.slot(a, 4) {
+            return Ok(u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]));
+        }
+        self.io_read(a, 4)
+    }
+    #[inline(always)]
+    pub fn read16(&mut self, a: u32) -> R<u32> {
+        if let Some((b, o)) = self.mem.slot(a, 2) {
+            return Ok(u16::from_le_bytes([b[o], b[o + 1]]) as u32);
+        }
+        self.io_read(a, 2)
+    }
+    #[inline(always)]
+    pub fn read8(&mut self, a: u32) -> R<u32> {
+        if let Some((b, o)) = self.mem.slot(a, 1) {
+            return Ok(b[o] as u32);
+        }
+        self.io_read(a, 1)
+    }
+    #[inline(always)]
+    fn invalidate(&mut self, a: u32, n: u32) {
+        if a < 0x80_0000 {
+            let lo = ((a & 0x3f_ffff) >> 1) as usize;
+            let first = lo.saturating_sub(1);
+            let last = (lo + (n as usize).div_ceil(2)).min(self.cache.len() - 1);
+            for e in &mut self.cache[first..=last] {
+                e.op = Op::Undecoded;
+            }
+        }
+    }
+    #[inline(always)]
+    pub fn write32(&mut self, a: u32, v: u32) -> R<()> {
+        if let Some((b, o)) = self.mem.slot(a, 4) {
+            b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+            self.invalidate(a, 4);
+            return Ok(());
+        }
+        self.io_write(a, v, 4)
+    }
+    #[inline(always)]
+    pub fn write16(&mut self, a: u32, v: u32) -> R<()> {
+        if let Some((b, o)) = self.mem.slot(a, 2) {
+            b[o..o + 2].copy_from_slice(&(v as u16).to_le_bytes());
+            self.invalidate(a, 2);
+            return Ok(());
+        }
+        self.io_write(a, v, 2)
+    }
+    #[inline(always)]
+    pub fn write8(&mut self, a: u32, v: u32) -> R<()> {
+        if let Some((b, o)) = self.mem.slot(a, 1) {
+            b[o] = v as u8;
+            self.invalidate(a, 1);
+            return Ok(());
+        }
+        self.io_write(a, v, 1)
+    }
+
+    fn bus_fault(&self, a: u32, what: &str) -> Stop {
+        Stop::Error(format!(
+            "HardFault: bus fault on {} at address 0x{:08x} (pc=0x{:08x})",
+            what, a, self.pc
+        ))
+    }
+
+    fn io_read(&mut self, a: u32, size: u32) -> R<u32> {
+        if (0x4000_0000..0x4003_0000).contains(&a) {
+            if (0x4000_4000..0x4000_5000).contains(&a) {
+                return Ok(match a & 0xfff {
+                    0x008 => self.uart_ctrl,
+                    0x010 => self.uart_bauddiv,
+                    _ => 0, // DATA (no input), STATE (never full), INTSTATUS
+                });
+            }
+            return Ok(0); // other APB/AHB peripherals: read as zero
+        }
+        if a >> 20 == 0xe00 {
+            return Ok(self.scs_read(a & !3) >> ((a & 3) * 8) & mask(size));
+        }
+        Err(self.bus_fault(a, "read"))
+    }
+
+    fn io_write(&mut self, a: u32, v: u32, size: u32) -> R<()> {
+        if (0x4000_0000..0x4003_0000).contains(&a) {
+            if (0x4000_4000..0x4000_5000).contains(&a) {
+                match a & 0xfff {
+                    0x000 => {
+                        if self.uart_ctrl & 1 != 0 {
+                            let _ = self.stdout.write_all(&[v as u8]);
+                        }
+                    }
+                    0x008 => self.uart_ctrl = v & 0x7f,
+                    0x010 => self.uart_bauddiv = v & 0xf_ffff,
+                    _ => {}
+                }
+            }
+            return Ok(());
+        }
+        if a >> 20 == 0xe00 {
+            let v = if size == 4 { v } else { v << ((a & 3) * 8) };
+            self.scs_write(a & !3, v);
+            return Ok(());
+        }
+        Err(self.bus_fault(a, "write"))
+    }
+
+    // ------------------------------------------------------------ SysTick
+
+    fn st_enabled(&self) -> bool {
+        self.st_csr & 1 != 0
+    }
+
+    /// Zero crossings of the SysTick counter in (st_base_cycle, now].
+    fn st_zeros(&self, now: u64) -> u64 {
+        if !self.st_enabled() {
+            return 0;
+        }
+        let el = now - self.st_base_cycle;
+        let first = self.st_base_val as u64;
+        if first == 0 && self.st_rvr == 0 {
+            return 0;
+        }
+        if el < first || (first == 0 && el == 0) {
+            return 0;
+        }
+        // counter reaches zero at `first`, then every rvr+1 cycles
+        if self.st_rvr == 0 {
+            return 1;
+        }
+        1 + (el - first) / (self.st_rvr as u64 + 1)
+    }
+
+    fn st_value(&self) -> u32 {
+        if !self.st_enabled() {
+            return self.st_base_val;
+        }
+        let el = self.cycles - self.st_base_cycle;
+        let first = self.st_base_val as u64;
+        if el <= first {
+            return (first - el) as u32;
+        }
+        if self.st_rvr == 0 {
+            return 0;
+        }
+        let period = self.st_rvr as u64 + 1;
+        let k = (el - first - 1) % period;
+        self.st_rvr - k as u32
+    }
+
+    fn st_rebase(&mut self) {
+        let val = self.st_value();
+        let z = self.st_zeros(self.cycles);
+        let flag = z > self.st_flag_zeros;
+        self.st_base_cycle = self.cycles;
+        self.st_base_val = val;
+        self.st_flag_zeros = 0;
+        if flag {
+            self.st_csr |= 1 << 16;
+        }
+        self.st_schedule();
+    }
+
+    fn st_schedule(&mut self) {
+        self.st_next_irq = u64::MAX;
+        if self.st_enabled() && self.st_csr & 2 != 0 {
+            let z = self.st_zeros(self.cycles);
+            // cycle of crossing number z+1
+            let first = self.st_base_val as u64;
+            let t = if z == 0 {
+                if first == 0 {
+                    if self.st_rvr == 0 {
+                        return;
+                    }
+                    self.st_rvr as u64 + 1
+                } else {
+                    first
+                }
+            } else {
+                if self.st_rvr == 0 {
+                    return;
+                }
+                first + z * (self.st_rvr as u64 + 1)
+            };
+            self.st_next_irq = self.st_base_cycle + t.max(1);
+        }
+    }
+
+    /// Called when cycles reach st_next_irq.
+    pub fn st_tick(&mut self) {
+        if self.cycles >= self.st_next_irq {
+            self.systick_pending = true;
+            self.st_schedule();
+        }
+    }
+
+    pub fn next_event(&self) -> u64 {
+        self.st_next_irq
+    }
+
+    fn cyccnt(&self) -> u32 {
+        if self.dwt_ctrl & 1 != 0 && self.demcr & (1 << 24) != 0 {
+            self.cyc_base
+                .wrapping_add(self.cycles.wrapping_sub(self.cyc_start) as u32)
+        } else {
+            self.cyc_base
+        }
+    }
+
+    fn scs_read(&mut self, a: u32) -> u32 {
+        match a {
+            0xe000_e010 => {
+                let z = self.st_zeros(self.cycles);
+                let mut v = self.st_csr;
+                if z > self.st_flag_zeros {
+                    v |= 1 << 16;
+                }
+                // COUNTFLAG clears on read
+                self.st_flag_zeros = z;
+                self.st_csr &= !(1 << 16);
+                v
+            }
+            0xe000_e014 => self.st_rvr,
+            0xe000_e018 => self.st_value(),
+            0xe000_e01c => 0,
+            0xe000_ed00 => match self.core {
+                Core::M4 => 0x410f_c241,
+                Core::M7 => 0x411f_c272,
+            },
+            0xe000_ed04 => {
+                let mut v = self.ipsr & 0x1ff;
+                if self.systick_pending {
+                    v |= 1 << 26 | EXC_SYSTICK << 12;
+                }
+                v
+            }
+            0xe000_ed08 => self.vtor,
+            0xe000_ed0c => 0xfa05_0000,
+            0xe000_ed10 => self.scr,
+            0xe000_ed14 => self.ccr,
+            0xe000_ed18 => self.shpr[0],
+            0xe000_ed1c => self.shpr[1],
+            0xe000_ed20 => self.shpr[2],
+            0xe000_ed88 => self.cpacr,
+            0xe000_edfc => self.demcr,
+            0xe000_ef34 => self.fpccr,
+            0xe000_ef38 => self.fpcar,
+            0xe000_ef3c => self.fpdscr,
+            0xe000_1000 => self.dwt_ctrl,
+            0xe000_1004 => self.cyccnt(),
+            _ => 0,
+        }
+    }
+
+    fn scs_write(&mut self, a: u32, v: u32) {
+        match a {
+            0xe000_e010 => {
+                self.st_rebase();
+                let flag = self.st_csr & (1 << 16);
+                self.st_csr = (v & 7) | flag;
+                self.st_base_cycle = self.cycles;
+                self.st_flag_zeros = 0;
+                self.st_schedule();
+            }
+            0xe000_e014 => {
+                self.st_rebase();
+                self.st_rvr = v & 0xff_ffff;
+                self.st_schedule();
+            }
+            0xe000_e018 => {
+                // any write clears the counter and COUNTFLAG; reload happens on the next tick
+                self.st_base_cycle = self.cycles;
+                self.st_base_val = 0;
+                self.st_flag_zeros = 0;
+                self.st_csr &= !(1 << 16);
+                self.st_schedule();
+            }
+            0xe000_ed04 => {
+                if v & (1 << 25) != 0 {
+                    self.systick_pending = false;
+                }
+                if v & (1 << 26) != 0 {
+                    self.systick_pending = true;
+                }
+            }
+            0xe000_ed08 => self.vtor = v & 0xffff_ff80,
+            0xe000_ed10 => self.scr = v,
+            0xe000_ed14 => self.ccr = v,
+            0xe000_ed18 => self.shpr[0] = v,
+            0xe000_ed1c => self.shpr[1] = v,
+            0xe000_ed20 => self.shpr[2] = v,
+            0xe000_ed88 => self.cpacr = v & 0x00f0_0000,
+            0xe000_edfc => {
+                let was = self.cyccnt();
+                self.demcr = v;
+                self.cyc_base = was;
+                self.cyc_start = self.cycles;
+            }
+            0xe000_ef34 => self.fpccr = (v & 0xc000_0000) | (self.fpccr & 0x3fff_ffff),
+            0xe000_ef38 => self.fpcar = v & !7,
+            0xe000_ef3c => self.fpdscr = v & 0x07c0_0000,
+            0xe000_1000 => {
+                let was = self.cyccnt();
+                self.dwt_ctrl = (self.dwt_ctrl & 0xf000_0000) | (v & 0x0fff_ffff);
+                self.cyc_base = was;
+                self.cyc_start = self.cycles;
+            }
+            0xe000_1004 => {
+                self.cyc_base = v;
+                self.cyc_start = self.cycles;
+            }
+            _ => {}
+        }
+    }
+
+    // ----------------------------------------------------------- registers
+
+    pub fn xpsr(&self) -> u32 {
+        (self.n as u32) << 31
+            | (self.z as u32) << 30
+            | (self.c as u32) << 29
+            | (self.v as u32) << 28
+            | (self.q as u32) << 27
+            | (self.it & 3) << 25
+            | 1 << 24
+            | self.ge << 16
+            | (self.it >> 2) << 10
+            | self.ipsr
+    }
+
+    fn set_apsr(&mut self, v: u32) {
+        self.n = v >> 31 != 0;
+        self.z = (v >> 30) & 1 != 0;
+        self.c = (v >> 29) & 1 != 0;
+        self.v = (v >> 28) & 1 != 0;
+        self.q = (v >> 27) & 1 != 0;
+    }
+
+    #[inline(always)]
+    fn cond(&self, c: u32) -> bool {
+        let r = match c >> 1 {
+            0 => self.z,
+            1 => self.c,
+            2 => self.n,
+            3 => self.v,
+            4 => self.c && !self.z,
+            5 => self.n == self.v,
+            6 => self.n == self.v && !self.z,
+            _ => true,
+        };
+        if c & 1 != 0 && c != 15 {
+            !r
+        } else {
+            r
+        }
+    }
+
+    #[inline(always)]
+    fn nz(&mut self, r: u32) {
+        self.n = r >> 31 != 0;
+        self.z = r == 0;
+    }
+
+    /// BXWritePC / exception return (B1.5.8).
+    fn bx_write_pc(&mut self, v: u32) -> R<()> {
+        if self.ipsr != 0 && v >> 28 == 0xf {
+            return self.exception_return(v);
+        }
+        if v & 1 == 0 {
+            return Err(Stop::Error(format!(
+                "HardFault: UsageFault INVSTATE: branch to ARM state address 0x{:08x} (pc=0x{:08x})",
+                v, self.pc
+            )));
+        }
+        self.pc = v & !1;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_rd(&mut self, d: u8, v: u32) {
+        if d == 15 {
+            self.pc = v & !1;
+        } else {
+            self.r[d as usize] = v;
+        }
+    }
+
+    // ------------------------------------------------------------ exceptions
+
+    fn sp_sel_thread(&self) -> bool {
+        self.control & 2 != 0
+    }
+
+    /// PushStack + ExceptionTaken (B1.5.6).
+    pub fn take_exception(&mut self, exc: u32, ret_addr: u32) -> R<()> {
+        let fp_frame = self.control & 4 != 0;
+        let size = if fp_frame { 0x68 } else { 0x20 };
+        let sp = self.r[13];
+        let align = if self.ccr & 0x200 != 0 {
+            (sp >> 2) & 1
+        } else {
+            0
+        };
+        let frame = (sp.wrapping_sub(size)) & !(align << 2);
+        let xpsr = (self.xpsr() & !(1 << 9)) | (align << 9);
+        let regs = [
+            self.r[0], self.r[1], self.r[2], self.r[3], self.r[12], self.r[14], ret_addr, xpsr,
+        ];
+        for (k, v) in regs.iter().enumerate() {
+            self.write32(frame + 4 * k as u32, *v)?;
+        }
+        if fp_frame {
+            // Stored eagerly; with lazy stacking (FPCCR.LSPEN) the hardware
+            // stores the same values when the handler first uses the FPU.
+            for k in 0..16 {
+                self.write32(frame + 0x20 + 4 * k, self.s[k as usize])?;
+            }
+            self.write32(frame + 0x60, self.fpscr)?;
+            self.fpcar = frame + 0x20;
+        }
+        self.r[13] = frame;
+        let thread = self.ipsr == 0;
+        let mut lr = 0xffff_ffe1u32;
+        if !fp_frame {
+            lr |= 0x10;
+        }
+        if thread {
+            lr |= 8;
+            if self.sp_sel_thread() {
+                lr |= 4;
+            }
+        }
+        // handlers run on MSP
+        if thread && self.sp_sel_thread() {
+            self.psp = self.r[13];
+            self.r[13] = self.msp;
+        }
+        self.r[14] = lr;
+        self.ipsr = exc;
+        self.it = 0;
+        self.control &= !4;
+        let vec = self.read32(self.vtor + 4 * exc)?;
+        self.pc = vec & !1;
+        self.cycles += timing::EXC_ENTRY;
+        self.prev_ls = 0;
+        Ok(())
+    }
+
+    fn exception_return(&mut self, exc_return: u32) -> R<()> {
+        let to_thread = exc_return & 8 != 0;
+        let use_psp = exc_return & 4 != 0;
+        let fp_frame = exc_return & 0x10 == 0;
+        if to_thread && use_psp {
+            self.msp = self.r[13];
+            self.r[13] = self.psp;
+            self.control |= 2;
+        } else if to_thread {
+            self.control &= !2;
+        }
+        let frame = self.r[13];
+        let mut regs = [0u32; 8];
+        for (k, r) in regs.iter_mut().enumerate() {
+            *r = self.read32(frame + 4 * k as u32)?;
+        }
+        if fp_frame {
+            for k in 0..16 {
+                self.s[k as usize] = self.read32(frame + 0x20 + 4 * k)?;
+            }
+            self.fpscr = self.read32(frame + 0x60)?;
+            self.control |= 4;
+        } else {
+            self.control &= !4;
+        }
+        let size = if fp_frame { 0x68 } else { 0x20 };
+        let xpsr = regs[7];
+        self.r[13] = frame + size + (((xpsr >> 9) & 1) << 2);
+        self.r[0] = regs[0];
+        self.r[1] = regs[1];
+        self.r[2] = regs[2];
+        self.r[3] = regs[3];
+        self.r[12] = regs[4];
+        self.r[14] = regs[5];
+        self.pc = regs[6] & !1;
+        self.set_apsr(xpsr);
+        self.ge = (xpsr >> 16) & 15;
+        self.it = ((xpsr >> 25) & 3) | ((xpsr >> 10) & 0x3f) << 2;
+        self.ipsr = if to_thread { 0 } else { xpsr & 0x1ff };
+        self.cycles += timing::EXC_RETURN;
+        Ok(())
+    }
+
+    /// Take a pending SysTick exception if the core can.
+    pub fn check_irq(&mut self) -> R<()> {
+        if self.systick_pending && self.primask & 1 == 0 && self.faultmask == 0 && self.ipsr == 0 {
+            self.systick_pending = false;
+            let pc = self.pc;
+            self.take_exception(EXC_SYSTICK, pc)?;
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------- main loop
+
+    /// Fetch (and cache) the decoded instruction at pc.
+    #[inline(always)]
+    pub fn fetch(&mut self, pc: u32) -> R<Insn> {
+        if pc < 0x80_0000 {
+            let idx = ((pc & 0x3f_ffff) >> 1) as usize;
+            let i = self.cache[idx];
+            if i.op != Op::Undecoded {
+                return Ok(i);
+            }
+            let i = self.decode_at(pc)?;
+            self.cache[idx] = i;
+            return Ok(i);
+        }
+        self.decode_at(pc)
+    }
+
+    fn decode_at(&mut self, pc: u32) -> R<Insn> {
+        let h1 = self
+            .read16(pc)
+            .map_err(|_| self.bus_fault(pc, "instruction fetch"))? as u16;
+        let h2 = if decode::is32(h1) {
+            self.read16(pc + 2)
+                .map_err(|_| self.bus_fault(pc + 2, "instruction fetch"))? as u16
+        } else {
+            0
+        };
+        let mut i = decode::decode(pc, h1, h2, self.core == Core::M7);
+        i.cyc = timing::base_cycles(self.core, &i);
+        Ok(i)
+    }
+
+    /// Execute one instruction. Returns the cycles it took.
+    #[inline(always)]
+    pub fn step(&mut self) -> R<()> {
+        let pc = self.pc;
+        let i = self.fetch(pc)?;
+        self.r[15] = pc.wrapping_add(4);
+        self.insns += 1;
+        if self.it != 0 {
+            let cond = self.it >> 4;
+            let it_before = self.it;
+            self.it = if self.it & 7 == 0 {
+                0
+            } else {
+                (self.it & 0xe0) | ((self.it << 1) & 0x1f)
+            };
+            if !self.cond(cond) {
+                self.pc = pc + i.len as u32;
+                self.cycles += 1;
+                self.prev_ls = 0;
+                self.prev_len = i.len;
+                return Ok(());
+            }
+            self.pc = pc + i.len as u32;
+            return self.exec(&i, pc, true).inspect_err(|_| {
+                self.it = it_before;
+            });
+        }
+        self.pc = pc + i.len as u32;
+        self.exec(&i, pc, false)
+    }
+
+    fn undefined(&self, i: &Insn, pc: u32, why: &str) -> Stop {
+        let enc = if i.len == 4 {
+            format!("{:04x} {:04x}", i.raw >> 16, i.raw & 0xffff)
+        } else {
+            format!("{:04x}", i.raw & 0xffff)
+        };
+        Stop::Error(format!(
+            "HardFault: UsageFault UNDEFINSTR: {} instruction at 0x{:08x}, encoding {} ({})",
+            why,
+            pc,
+            enc,
+            match self.core {
+                Core::M4 => "Cortex-M4",
+                Core::M7 => "Cortex-M7",
+            }
+        ))
+    }
+
+    fn unaligned(&self, a: u32) -> Stop {
+        Stop::Error(format!(
+            "HardFault: UsageFault UNALIGNED: multi-word access at 0x{:08x} (pc=0x{:08x})",
+            a, self.pc
+        ))
+    }
+
+    #[inline(always)]
+    fn branch_taken(&mut self, target: u32) {
+        self.pc = target;
+        self.cycles += timing::refill(self.core, target);
+    }
+
+    #[inline(always)]
+    fn exec(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
+        let mut cyc = i.cyc as u64;
+        let mut ls: u8 = 0;
+        self.class_count[i.class as usize] += 1;
+        match i.op {
+            Op::DpImm => {
+                let s = i.sf == 1 || (i.sf == 2 && !in_it);
+                let a = self.r[i.rn as usize];
+                let carry = match i.cf {
+                    0 => self.c,
+                    1 => false,
+                    _ => true,
+                };
+                self.alu(i.sub, i.rd, a, i.imm, carry, s);
+                if i.rd == 15 && i.sub < alu::TST {
+                    cyc += timing::refill(self.core, self.pc);
+                }
+            }
+            Op::DpReg => {
+                let s = i.sf == 1 || (i.sf == 2 && !in_it);
+                let a = self.r[i.rn as usize];
+                let (b, carry) = shift_c(self.r[i.rm as usize], i.st, i.sh as u32, self.c);
+                self.alu(i.sub, i.rd, a, b, carry, s);
+                if i.rd == 15 && i.sub < alu::TST {
+                    cyc += timing::refill(self.core, self.pc);
+                }
+            }
+            Op::DpRegReg => {
+                let s = i.sf == 1 || (i.sf == 2 && !in_it);
+                let amt = self.r[i.ra as usize] & 0xff;
+                let (b, carry) = shift_c(self.r[i.rm as usize], i.st, amt, self.c);
+                let a = self.r[i.rn as usize];
+                self.alu(i.sub, i.rd, a, b, carry, s);
+            }
+            Op::Movt => {
+                let d = i.rd as usize;
+                self.r[d] = (self.r[d] & 0xffff) | (i.imm << 16);
+            }
+            Op::Ssat | Op::Usat => {
+                let (v, _) = shift_c(self.r[i.rn as usize], i.st, i.sh as u32, self.c);
+                let (r, sat) = if i.op == Op::Ssat {
+                    ssat(v as i32 as i64, i.imm)
+                } else {
+                    usat(v as i32 as i64, i.imm)
+                };
+                self.r[i.rd as usize] = r;
+                self.q |= sat;
+            }
+            Op::Ssat16 | Op::Usat16 => {
+                let v = self.r[i.rn as usize];
+                let f = if i.op == Op::Ssat16 { ssat } else { usat };
+                let (lo, s1) = f(v as i16 as i64, i.imm);
+                let (hi, s2) = f((v >> 16) as i16 as i64, i.imm);
+                self.r[i.rd as usize] = (lo & 0xffff) | (hi << 16);
+                self.q |= s1 | s2;
+            }
+            Op::Sbfx => {
+                let v = self.r[i.rn as usize];
+                let w = i.imm;
+                self.r[i.rd as usize] = (((v >> i.sh) << (32 - w)) as i32 >> (32 - w)) as u32;
+            }
+            Op::Ubfx => {
+                let v = self.r[i.rn as usize];
+                let w = i.imm;
+                self.r[i.rd as usize] = (v >> i.sh) & mask_bits(w);
+            }
+            Op::Bfi => {
+                let lsb = i.sh as u32;
+                let width = i.imm - lsb + 1;
+                let m = mask_bits(width) << lsb;
+                let d = i.rd as usize;
+                self.r[d] = (self.r[d] & !m) | ((self.r[i.rn as usize] << lsb) & m);
+            }
+            Op::Mul => {
+                let r = self.r[i.rn as usize].wrapping_mul(self.r[i.rm as usize]);
+                self.r[i.rd as usize] = r;
+                if i.sf == 1 || (i.sf == 2 && !in_it) {
+                    self.nz(r);
+                }
+            }
+            Op::Mla => {
+                let r = self.r[i.rn as usize]
+                    .wrapping_mul(self.r[i.rm as usize])
+                    .wrapping_add(self.r[i.ra as usize]);
+                self.r[i.rd as usize] = r;
+            }
+            Op::Mls => {
+                let r = self.r[i.ra as usize]
+                    .wrapping_sub(self.r[i.rn as usize].wrapping_mul(self.r[i.rm as usize]));
+                self.r[i.rd as usize] = r;
+            }
+            Op::Smulxy => {
+                let a = half(self.r[i.rn as usize], i.sub & 2 != 0);
+                let b = half(self.r[i.rm as usize], i.sub & 1 != 0);
+                let p = a * b;
+                if i.ra == 15 {
+                    self.r[i.rd as usize] = p as u32;
+                } else {
+                    let (r, o) = p.overflowing_add(self.r[i.ra as usize] as i32);
+                    self.r[i.rd as usize] = r as u32;
+                    self.q |= o;
+                }
+            }
+            Op::Smulwy => {
+                let a = self.r[i.rn as usize] as i32 as i64;
+                let b = half(self.r[i.rm as usize], i.sub & 1 != 0) as i64;
+                let p = ((a * b) >> 16) as i32;
+                if i.ra == 15 {
+                    self.r[i.rd as usize] = p as u32;
+                } else {
+                    let (r, o) = p.overflowing_add(self.r[i.ra as usize] as i32);
+                    self.r[i.rd as usize] = r as u32;
+                    self.q |= o;
+                }
+            }
+            Op::Smuad | Op::Smusd => {
+                let n = self.r[i.rn as usize];
+                let mut m = self.r[i.rm as usize];
+                if i.sub & 1 != 0 {
+                    m = m.rotate_right(16);
+                }
+                let p1 = (n as i16 as i64) * (m as i16 as i64);
+                let p2 = ((n >> 16) as i16 as i64) * ((m >> 16) as i16 as i64);
+                let mut r = if i.op == Op::Smuad { p1 + p2 } else { p1 - p2 };
+                if i.ra != 15 {
+                    r += self.r[i.ra as usize] as i32 as i64;
+                }
+                if r != r as i32 as i64 {
+                    self.q = true;
+                }
+                self.r[i.rd as usize] = r as u32;
+            }
+            Op::Smmul | Op::Smmls => {
+                let p =
+                    (self.r[i.rn as usize] as i32 as i64) * (self.r[i.rm as usize] as i32 as i64);
+                let acc = if i.ra == 15 {
+                    0i64
+                } else {
+                    ((self.r[i.ra as usize] as u64) << 32) as i64
+                };
+                let mut r = if i.op == Op::Smmul {
+                    acc.wrapping_add(p)
+                } else {
+                    acc.wrapping_sub(p)
+                };
+                if i.sub & 1 != 0 {
+                    r = r.wrapping_add(0x8000_0000);
+                }
+                self.r[i.rd as usize] = (r >> 32) as u32;
+            }
+            Op::Usad8 => {
+                let a = self.r[i.rn as usize];
+                let b = self.r[i.rm as usize];
+                let mut s = 0u32;
+                for k in 0..4 {
+                    let x = (a >> (8 * k)) & 0xff;
+                    let y = (b >> (8 * k)) & 0xff;
+                    s += x.abs_diff(y);
+                }
+                if i.ra != 15 {
+                    s = s.wrapping_add(self.r[i.ra as usize]);
+                }
+                self.r[i.rd as usize] = s;
+            }
+            Op::Smull | Op::Umull | Op::Smlal | Op::Umlal | Op::Umaal => {
+                let a = self.r[i.rn as usize];
+                let b = self.r[i.rm as usize];
+                let lo = self.r[i.rd as usize];
+                let hi = self.r[i.ra as usize];
+                let acc = (hi as u64) << 32 | lo as u64;
+                let r: u64 = match i.op {
+                    Op::Smull => ((a as i32 as i64) * (b as i32 as i64)) as u64,
+                    Op::Umull => (a as u64) * (b as u64),
+                    Op::Smlal => (((a as i32 as i64) * (b as i32 as i64)) as u64).wrapping_add(acc),
+                    Op::Umlal => ((a as u64) * (b as u64)).wrapping_add(acc),
+                    _ => (a as u64) * (b as u64) + lo as u64 + hi as u64,
+                };
+                self.r[i.rd as usize] = r as u32;
+                self.r[i.ra as usize] = (r >> 32) as u32;
+            }
+            Op::Smlalxy | Op::Smlald | Op::Smlsld => {
+                let a = self.r[i.rn as usize];
+                let mut b = self.r[i.rm as usize];
+                let acc =
+                    ((self.r[i.ra as usize] as u64) << 32 | self.r[i.rd as usize] as u64) as i64;
+                let p = match i.op {
+                    Op::Smlalxy => {
+                        (half(a, i.sub & 2 != 0) as i64) * (half(b, i.sub & 1 != 0) as i64)
+                    }
+                    _ => {
+                        if i.sub & 1 != 0 {
+                            b = b.rotate_right(16);
+                        }
+                        let p1 = (a as i16 as i64) * (b as i16 as i64);
+                        let p2 = ((a >> 16) as i16 as i64) * ((b >> 16) as i16 as i64);
+                        if i.op == Op::Smlald {
+                            p1 + p2
+                        } else {
+                            p1 - p2
+                        }
+                    }
+                };
+                let r = acc.wrapping_add(p) as u64;
+                self.r[i.rd as usize] = r as u32;
+                self.r[i.ra as usize] = (r >> 32) as u32;
+            }
+            Op::Sdiv | Op::Udiv => {
+                let n = self.r[i.rn as usize];
+                let m = self.r[i.rm as usize];
+                let r = if m == 0 {
+                    if self.ccr & 0x10 != 0 {
+                        return Err(Stop::Error(format!(
+                            "HardFault: UsageFault DIVBYZERO at 0x{:08x}",
+                            pc
+                        )));
+                    }
+                    0
+                } else if i.op == Op::Sdiv {
+                    (n as i32).wrapping_div(m as i32) as u32
+                } else {
+                    n / m
+                };
+                self.r[i.rd as usize] = r;
+                cyc = timing::div_cycles(self.core, i.op == Op::Sdiv, n, m);
+            }
+            Op::Extend => {
+                let rot = self.r[i.rm as usize].rotate_right(i.sh as u32);
+                let add = if i.rn == 15 { 0 } else { self.r[i.rn as usize] };
+                let r = match i.sub {
+                    0 => add.wrapping_add(rot as i16 as i32 as u32),
+                    1 => add.wrapping_add(rot & 0xffff),
+                    2 => {
+                        let lo = add.wrapping_add(rot as i8 as i32 as u32) & 0xffff;
+                        let hi = (add >> 16).wrapping_add((rot >> 16) as i8 as i32 as u32);
+                        lo | hi << 16
+                    }
+                    3 => {
+                        let lo = add.wrapping_add(rot & 0xff) & 0xffff;
+                        let hi = (add >> 16).wrapping_add((rot >> 16) & 0xff);
+                        lo | hi << 16
+                    }
+                    4 => add.wrapping_add(rot as i8 as i32 as u32),
+                    _ => add.wrapping_add(rot & 0xff),
+                };
+                self.r[i.rd as usize] = r;
+            }
+            Op::Par => {
+                let r = self.parallel(i.sub, self.r[i.rn as usize], self.r[i.rm as usize]);
+                self.r[i.rd as usize] = r;
+            }
+            Op::Qop => {
+                let m = self.r[i.rm as usize] as i32 as i64;
+                let mut n = self.r[i.rn as usize] as i32 as i64;
+                if i.sub & 1 != 0 {
+                    let (d, s) = ssat(2 * n, 32);
+                    self.q |= s;
+                    n = d as i32 as i64;
+                }
+                let (r, s) = if i.sub & 2 == 0 {
+                    ssat(m + n, 32)
+                } else {
+                    ssat(m - n, 32)
+                };
+                self.q |= s;
+                self.r[i.rd as usize] = r;
+            }
+            Op::Rev => self.r[i.rd as usize] = self.r[i.rm as usize].swap_bytes(),
+            Op::Rev16 => {
+                let v = self.r[i.rm as usize];
+                self.r[i.rd as usize] = ((v & 0x00ff_00ff) << 8) | ((v >> 8) & 0x00ff_00ff);
+            }
+            Op::Revsh => {
+                let v = self.r[i.rm as usize];
+                self.r[i.rd as usize] = ((v as u16).swap_bytes() as i16) as i32 as u32;
+            }
+            Op::Rbit => self.r[i.rd as usize] = self.r[i.rm as usize].reverse_bits(),
+            Op::Clz => self.r[i.rd as usize] = self.r[i.rm as usize].leading_zeros(),
+            Op::Sel => {
+                let a = self.r[i.rn as usize];
+                let b = self.r[i.rm as usize];
+                let mut r = 0;
+                for k in 0..4 {
+                    let m = 0xffu32 << (8 * k);
+                    r |= if (self.ge >> k) & 1 != 0 {
+                        a & m
+                    } else {
+                        b & m
+                    };
+                }
+                self.r[i.rd as usize] = r;
+            }
+            Op::Pkh => {
+                let n = self.r[i.rn as usize];
+                let (m, _) = shift_c(self.r[i.rm as usize], i.st, i.sh as u32, self.c);
+                self.r[i.rd as usize] = if i.sub == 0 {
+                    (n & 0xffff) | (m & 0xffff_0000)
+                } else {
+                    (n & 0xffff_0000) | (m & 0xffff)
+                };
+            }
+            Op::Ld | Op::LdR => {
+                let base = self.r[i.rn as usize];
+                let (addr, wb) = if i.op == Op::Ld {
+                    let off = base.wrapping_add(i.imm);
+                    (if i.ra & 1 != 0 { off } else { base }, i.ra & 2 != 0)
+                } else {
+                    (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
+                };
+                let v = match i.sub {
+                    0 => self.read32(addr)?,
+                    1 => self.read16(addr)?,
+                    2 => self.read8(addr)?,
+                    3 => self.read16(addr)? as u16 as i16 as i32 as u32,
+                    _ => self.read8(addr)? as u8 as i8 as i32 as u32,
+                };
+                if wb {
+                    self.r[i.rn as usize] = base.wrapping_add(i.imm);
+                }
+                cyc = timing::load_cycles(self, i);
+                if i.rd == 15 {
+                    self.bx_write_pc(v)?;
+                    cyc += timing::refill(self.core, self.pc);
+                } else {
+                    self.r[i.rd as usize] = v;
+                }
+                ls = 1;
+                self.prev_load_rt = i.rd;
+            }
+            Op::St | Op::StR => {
+                let base = self.r[i.rn as usize];
+                let (addr, wb) = if i.op == Op::St {
+                    let off = base.wrapping_add(i.imm);
+                    (if i.ra & 1 != 0 { off } else { base }, i.ra & 2 != 0)
+                } else {
+                    (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
+                };
+                let v = self.r[i.rd as usize];
+                match i.sub {
+                    0 => self.write32(addr, v)?,
+                    1 => self.write16(addr, v)?,
+                    _ => self.write8(addr, v)?,
+                }
+                if wb {
+                    self.r[i.rn as usize] = base.wrapping_add(i.imm);
+                }
+                cyc = timing::store_cycles(self, i);
+                ls = if i.op == Op::St { 2 } else { 3 };
+            }
+            Op::Ldrd | Op::Strd => {
+                let base = self.r[i.rn as usize];
+                let off = base.wrapping_add(i.imm);
+                let addr = if i.sh & 1 != 0 { off } else { base };
+                if addr & 3 != 0 {
+                    return Err(self.unaligned(addr));
+                }
+                if i.op == Op::Ldrd {
+                    let a = self.read32(addr)?;
+                    let b = self.read32(addr + 4)?;
+                    self.r[i.rd as usize] = a;
+                    self.r[i.ra as usize] = b;
+                } else {
+                    self.write32(addr, self.r[i.rd as usize])?;
+                    self.write32(addr + 4, self.r[i.ra as usize])?;
+                }
+                if i.sh & 2 != 0 {
+                    self.r[i.rn as usize] = off;
+                }
+            }
+            Op::Ldrex => {
+                let addr = self.r[i.rn as usize].wrapping_add(i.imm);
+                let v = match i.sub {
+                    0 => {
+                        if addr & 3 != 0 {
+                            return Err(self.unaligned(addr));
+                        }
+                        self.read32(addr)?
+                    }
+                    1 => self.read16(addr)?,
+                    _ => self.read8(addr)?,
+                };
+                self.excl = true;
+                self.r[i.rd as usize] = v;
+            }
+            Op::Strex => {
+                let addr = self.r[i.rn as usize].wrapping_add(i.imm);
+                if self.excl {
+                    let v = self.r[i.rm as usize];
+                    match i.sub {
+                        0 => {
+                            if addr & 3 != 0 {
+                                return Err(self.unaligned(addr));
+                            }
+                            self.write32(addr, v)?
+                        }
+                        1 => self.write16(addr, v)?,
+                        _ => self.write8(addr, v)?,
+                    }
+                    self.r[i.rd as usize] = 0;
+                } else {
+                    self.r[i.rd as usize] = 1;
+                }
+                self.excl = false;
+            }
+            Op::Clrex => self.excl = false,
+            Op::Ldm => {
+                let base = self.r[i.rn as usize];
+                let cnt = i.imm.count_ones();
+                let start = if i.sub == 0 {
+                    base
+                } else {
+                    base.wrapping_sub(4 * cnt)
+                };
+                if start & 3 != 0 {
+                    return Err(self.unaligned(start));
+                }
+                let mut a = start;
+                let mut newpc = None;
+                for k in 0..16 {
+                    if (i.imm >> k) & 1 != 0 {
+                        let v = self.read32(a)?;
+                        if k == 15 {
+                            newpc = Some(v);
+                        } else {
+                            self.r[k] = v;
+                        }
+                        a = a.wrapping_add(4);
+                    }
+                }
+                if i.sf != 0 {
+                    self.r[i.rn as usize] = if i.sub == 0 {
+                        base.wrapping_add(4 * cnt)
+                    } else {
+                        start
+                    };
+                }
+                if let Some(v) = newpc {
+                    self.bx_write_pc(v)?;
+                    cyc += timing::refill(self.core, self.pc);
+                }
+            }
+            Op::Stm => {
+                let base = self.r[i.rn as usize];
+                let cnt = i.imm.count_ones();
+                let start = if i.sub == 0 {
+                    base
+                } else {
+                    base.wrapping_sub(4 * cnt)
+                };
+                if start & 3 != 0 {
+                    return Err(self.unaligned(start));
+                }
+                let mut a = start;
+                for k in 0..16 {
+                    if (i.imm >> k) & 1 != 0 {
+                        self.write32(a, self.r[k])?;
+                        a = a.wrapping_add(4);
+                    }
+                }
+                if i.sf != 0 {
+                    self.r[i.rn as usize] = if i.sub == 0 {
+                        base.wrapping_add(4 * cnt)
+                    } else {
+                        start
+                    };
+                }
+            }
+            Op::B => self.branch_taken(i.imm),
+            Op::Bcond => {
+                if self.cond(i.sub as u32) {
+                    self.branch_taken(i.imm);
+                }
+            }
+            Op::Bl => {
+                self.r[14] = self.pc | 1;
+                self.branch_taken(i.imm);
+                self.last_branch_link = true;
+            }
+            Op::Bx => {
+                let t = self.r[i.rm as usize];
+                self.bx_write_pc(t)?;
+                cyc += timing::refill(self.core, self.pc);
+            }
+            Op::Blx => {
+                let t = self.r[i.rm as usize];
+                self.r[14] = self.pc | 1;
+                self.bx_write_pc(t)?;
+                cyc += timing::refill(self.core, self.pc);
+                self.last_branch_link = true;
+            }
+            Op::Cbz => {
+                let zero = self.r[i.rn as usize] == 0;
+                if zero != (i.sub != 0) {
+                    self.branch_taken(i.imm);
+                }
+            }
+            Op::Tbb | Op::Tbh => {
+                let base = self.r[i.rn as usize];
+                let idx = self.r[i.rm as usize];
+                let off = if i.op == Op::Tbb {
+                    self.read8(base.wrapping_add(idx))?
+                } else {
+                    self.read16(base.wrapping_add(idx << 1))?
+                };
+                let t = pc.wrapping_add(4).wrapping_add(2 * off);
+                self.branch_taken(t);
+            }
+            Op::It => {
+                self.it = i.imm;
+                if self.prev_len == 2 && timing::it_folds(self.core) {
+                    cyc = 0;
+                }
+            }
+            Op::Cps => {
+                let v = if i.sub != 0 { 1 } else { 0 };
+                if i.imm & 2 != 0 {
+                    self.primask = v;
+                }
+                if i.imm & 1 != 0 {
+                    self.faultmask = v;
+                }
+            }
+            Op::Nop => {}
+            Op::Wfi => {
+                // sleep until the next SysTick interrupt when one is due
+                if !self.systick_pending && self.st_next_irq != u64::MAX && self.primask & 1 == 0 {
+                    self.cycles = self.cycles.max(self.st_next_irq);
+                }
+            }
+            Op::Mrs => {
+                let v = match i.imm {
+                    0..=7 => {
+                        let x = self.xpsr();
+                        let mut v = 0;
+                        if i.imm & 1 != 0 {
+                            v |= x & 0x1ff;
+                        }
+                        if i.imm & 4 == 0 {
+                            v |= x & 0xf80f_0000;
+                        }
+                        v
+                    }
+                    8 => {
+                        if self.ipsr == 0 && self.sp_sel_thread() {
+                            self.msp
+                        } else {
+                            self.r[13]
+                        }
+                    }
+                    9 => {
+                        if self.ipsr == 0 && self.sp_sel_thread() {
+                            self.r[13]
+                        } else {
+                            self.psp
+                        }
+                    }
+                    16 => self.primask,
+                    17 | 18 => self.basepri,
+                    19 => self.faultmask,
+                    20 => self.control & 7,
+                    _ => 0,
+                };
+                self.r[i.rd as usize] = v;
+            }
+            Op::Msr => {
+                let v = self.r[i.rn as usize];
+                match i.imm {
+                    0..=3 => {
+                        if i.sub & 2 != 0 {
+                            self.set_apsr(v);
+                        }
+                        if i.sub & 1 != 0 {
+                            self.ge = (v >> 16) & 15;
+                        }
+                    }
+                    8 => {
+                        if self.ipsr == 0 && self.sp_sel_thread() {
+                            self.msp = v & !3
+                        } else {
+                            self.r[13] = v & !3
+                        }
+                    }
+                    9 => {
+                        if self.ipsr == 0 && self.sp_sel_thread() {
+                            self.r[13] = v & !3
+                        } else {
+                            self.psp = v & !3
+                        }
+                    }
+                    16 => self.primask = v & 1,
+                    17 => self.basepri = v & 0xff,
+                    18 => {
+                        if v & 0xff != 0 && (self.basepri == 0 || v & 0xff < self.basepri) {
+                            self.basepri = v & 0xff
+                        }
+                    }
+                    19 => self.faultmask = v & 1,
+                    20 => {
+                        if self.ipsr == 0 {
+                            let new_spsel = v & 2 != 0;
+                            if new_spsel != self.sp_sel_thread() {
+                                if new_spsel {
+                                    self.msp = self.r[13];
+                                    self.r[13] = self.psp;
+                                } else {
+                                    self.psp = self.r[13];
+                                    self.r[13] = self.msp;
+                                }
+                            }
+                            self.control = (self.control & !2) | (v & 2);
+                        }
+                        self.control = (self.control & !5) | (v & 5);
+                    }
+                    _ => {}
+                }
+            }
+            Op::Bkpt => {
+                if i.imm == 0xab {
+                    let r = self.semihost(self.r[0], self.r[1])?;
+                    self.r[0] = r;
+                } else {
+                    return Err(Stop::Error(format!(
+                        "HardFault: BKPT #{} at 0x{:08x} without a debugger",
+                        i.imm, pc
+                    )));
+                }
+            }
+            Op::Svc => {
+                let ret = self.pc;
+                self.take_exception(11, ret)?;
+            }
+            Op::Undefined => return Err(self.undefined(i, pc, "undefined")),
+            Op::Undecoded => return Err(self.undefined(i, pc, "undecoded")),
+            _ => {
+                // floating point
+                if self.cpacr & 0x00f0_0000 != 0x00f0_0000 {
+                    return Err(Stop::Error(format!(
+                        "HardFault: UsageFault NOCP: floating-point instruction at 0x{:08x} with the FPU disabled (CPACR)",
+                        pc
+                    )));
+                }
+                self.control |= 4; // CONTROL.FPCA, automatic with FPCCR.ASPEN
+                match i.op {
+                    Op::Vldr | Op::Vstr => {
+                        let addr = self.r[i.rn as usize].wrapping_add(i.imm);
+                        if addr & 3 != 0 {
+                            return Err(self.unaligned(addr));
+                        }
+                        let words = if i.sh != 0 { 2 } else { 1 };
+                        let first = if i.sh != 0 {
+                            2 * i.rd as usize
+                        } else {
+                            i.rd as usize
+                        };
+                        for k in 0..words {
+                            if i.op == Op::Vldr {
+                                self.s[first + k] = self.read32(addr + 4 * k as u32)?;
+                            } else {
+                                self.write32(addr + 4 * k as u32, self.s[first + k])?;
+                            }
+                        }
+                        cyc = timing::fp_mem_cycles(self, i);
+                        ls = if i.op == Op::Vldr { 1 } else { 2 };
+                        self.prev_load_rt = 255;
+                    }
+                    Op::Vldm | Op::Vstm => {
+                        let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
+                        let base = self.r[i.rn as usize];
+                        let start = if i.sub != 0 {
+                            base.wrapping_sub(4 * words)
+                        } else {
+                            base
+                        };
+                        if start & 3 != 0 {
+                            return Err(self.unaligned(start));
+                        }
+                        let first = if i.sh != 0 {
+                            2 * i.rd as usize
+                        } else {
+                            i.rd as usize
+                        };
+                        for k in 0..words as usize {
+                            let a = start + 4 * k as u32;
+                            if i.op == Op::Vldm {
+                                self.s[first + k] = self.read32(a)?;
+                            } else {
+                                self.write32(a, self.s[first + k])?;
+                            }
+                        }
+                        if i.sf != 0 {
+                            self.r[i.rn as usize] = if i.sub != 0 {
+                                start
+                            } else {
+                                base.wrapping_add(4 * words)
+                            };
+                        }
+                        cyc = 1 + words as u64;
+                    }
+                    Op::VmovS => {
+                        if i.sub != 0 {
+                            let v = self.s[i.rn as usize];
+                            self.write_rd(i.rd, v);
+                        } else {
+                            self.s[i.rn as usize] = self.r[i.rd as usize];
+                        }
+                    }
+                    Op::Vmov2 => {
+                        let first = if i.sub & 2 != 0 {
+                            2 * i.rm as usize
+                        } else {
+                            i.rm as usize
+                        };
+                        if first + 1 >= 32 {
+                            return Err(self.undefined(i, pc, "unpredictable"));
+                        }
+                        if i.sub & 1 != 0 {
+                            self.r[i.rd as usize] = self.s[first];
+                            self.r[i.ra as usize] = self.s[first + 1];
+                        } else {
+                            self.s[first] = self.r[i.rd as usize];
+                            self.s[first + 1] = self.r[i.ra as usize];
+                        }
+                    }
+                    Op::VmovScalar => {
+                        let idx = 2 * i.rn as usize + i.sh as usize;
+                        if i.sub != 0 {
+                            self.r[i.rd as usize] = self.s[idx];
+                        } else {
+                            self.s[idx] = self.r[i.rd as usize];
+                        }
+                    }
+                    Op::Vmrs => {
+                        if i.rd == 15 {
+                            self.n = self.fpscr >> 31 != 0;
+                            self.z = (self.fpscr >> 30) & 1 != 0;
+                            self.c = (self.fpscr >> 29) & 1 != 0;
+                            self.v = (self.fpscr >> 28) & 1 != 0;
+                        } else {
+                            self.r[i.rd as usize] = self.fpscr;
+                        }
+                    }
+                    Op::Vmsr => self.fpscr = self.r[i.rd as usize] & 0xf7c0_009f,
+                    Op::VmovImm => {
+                        if i.sh != 0 {
+                            self.s[2 * i.rd as usize] = 0;
+                            self.s[2 * i.rd as usize + 1] = i.imm;
+                        } else {
+                            self.s[i.rd as usize] = i.imm;
+                        }
+                    }
+                    Op::Vdp => {
+                        if i.sh != 0 {
+                            self.vdp::<f64>(i)?;
+                        } else {
+                            self.vdp::<f32>(i)?;
+                        }
+                    }
+                    _ => return Err(self.undefined(i, pc, "unimplemented")),
+                }
+            }
+        }
+        self.cycles += cyc;
+        self.prev_ls = ls;
+        self.prev_len = i.len;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn alu(&mut self, op: u8, rd: u8, a: u32, b: u32, carry: bool, s: bool) {
+        let (r, c, v, logical) = match op {
+            alu::AND | alu::TST => (a & b, carry, self.v, true),
+            alu::BIC => (a & !b, carry, self.v, true),
+            alu::ORR => (a | b, carry, self.v, true),
+            alu::ORN => (a | !b, carry, self.v, true),
+            alu::EOR | alu::TEQ => (a ^ b, carry, self.v, true),
+            alu::MOV => (b, carry, self.v, true),
+            alu::MVN => (!b, carry, self.v, true),
+            alu::ADD | alu::CMN => {
+                let (r, c, v) = add_with_carry(a, b, false);
+                (r, c, v, false)
+            }
+            alu::ADC => {
+                let (r, c, v) = add_with_carry(a, b, self.c);
+                (r, c, v, false)
+            }
+            alu::SBC => {
+                let (r, c, v) = add_with_carry(a, !b, self.c);
+                (r, c, v, false)
+            }
+            alu::SUB | alu::CMP => {
+                let (r, c, v) = add_with_carry(a, !b, true);
+                (r, c, v, false)
+            }
+            _ => {
+                // RSB
+                let (r, c, v) = add_with_carry(!a, b, true);
+                (r, c, v, false)
+            }
+        };
+        let _ = logical;
+        if s {
+            self.n = r >> 31 != 0;
+            self.z = r == 0;
+            self.c = c;
+            self.v = v;
+        }
+        if op < alu::TST {
+            self.write_rd(rd, r);
+        }
+    }
+
+    /// Parallel add/subtract (A5.3.13, A5.3.14).
+    fn parallel(&mut self, sub: u8, a: u32, b: u32) -> u32 {
+        let kind = sub & 7;
+        let prefix = sub >> 3;
+        let unsigned = prefix >= 3;
+        let mode = prefix % 3; // 0 plain (GE), 1 saturating, 2 halving
+        let bytes = kind == 0 || kind == 4;
+        let lanes = if bytes { 4 } else { 2 };
+        let width = if bytes { 8 } else { 16 };
+        let lane = |x: u32, k: u32| -> i64 {
+            let v = (x >> (width * k)) & mask_bits(width);
+            if unsigned {
+                v as i64
+            } else if bytes {
+                v as u8 as i8 as i64
+            } else {
+                v as u16 as i16 as i64
+            }
+        };
+        let mut out = 0u32;
+        let mut ge = 0u32;
+        for k in 0..lanes {
+            // (is_add, index of b lane)
+            let (add, bk) = match kind {
+                0 => (true, k),
+                4 => (false, k),
+                1 => (true, k),
+                5 => (false, k),
+                2 => (k == 1, 1 - k), // ASX: lo = a0 - b1, hi = a1 + b0
+                _ => (k == 0, 1 - k), // SAX: lo = a0 + b1, hi = a1 - b0
+            };
+            let x = lane(a, k);
+            let y = lane(b, bk);
+            let r = if add { x + y } else { x - y };
+            let (val, g) = match mode {
+                0 => {
+                    let g = if unsigned {
+                        if add {
+                            r >= 1 << width
+                        } else {
+                            r >= 0
+                        }
+                    } else {
+                        r >= 0
+                    };
+                    (r as u32, g)
+                }
+                1 => {
+                    let (v, _) = if unsigned {
+                        usat(r, width)
+                    } else {
+                        ssat(r, width)
+                    };
+                    (v, false)
+                }
+                _ => ((r >> 1) as u32, false),
+            };
+            out |= (val & mask_bits(width)) << (width * k);
+            if g {
+                ge |= if bytes { 1 << k } else { 3 << (2 * k) };
+            }
+        }
+        if mode == 0 {
+            self.ge = ge;
+        }
+        out
+    }
+
+    fn get<T: fpu::Float>(&self, r: u8) -> T {
+        if T::EXP_BITS == 8 {
+            T::from_u64(self.s[r as usize] as u64)
+        } else {
+            let lo = self.s[2 * r as usize] as u64;
+            let hi = self.s[2 * r as usize + 1] as u64;
+            T::from_u64(hi << 32 | lo)
+        }
+    }
+
+    fn set<T: fpu::Float>(&mut self, r: u8, v: T) {
+        if T::EXP_BITS == 8 {
+            self.s[r as usize] = v.to_u64() as u32;
+        } else {
+            let b = v.to_u64();
+            self.s[2 * r as usize] = b as u32;
+            self.s[2 * r as usize + 1] = (b >> 32) as u32;
+        }
+    }
+
+    fn vdp<T: fpu::Float>(&mut self, i: &Insn) -> R<()> {
+        let mut ctx = Ctx::new(self.fpscr);
+        let d: T = self.get(i.rd);
+        let n: T = self.get(i.rn);
+        let m: T = self.get(i.rm);
+        let res: Option<T> = match i.sub {
+            fop::VMLA => {
+                let p = ctx.mul(n, m);
+                Some(ctx.add(d, p))
+            }
+            fop::VMLS => {
+                let p = ctx.mul(n, m);
+                Some(ctx.add(d, p.neg()))
+            }
+            fop::VNMLA => {
+                let p = ctx.mul(n, m);
+                Some(ctx.add(d.neg(), p.neg()))
+            }
+            fop::VNMLS => {
+                let p = ctx.mul(n, m);
+                Some(ctx.add(d.neg(), p))
+            }
+            fop::VMUL => Some(ctx.mul(n, m)),
+            fop::VNMUL => Some(ctx.mul(n, m).neg()),
+            fop::VADD => Some(ctx.add(n, m)),
+            fop::VSUB => Some(ctx.sub(n, m)),
+            fop::VDIV => Some(ctx.div(n, m)),
+            fop::VFMA => Some(ctx.fma(d, n, m)),
+            fop::VFMS => Some(ctx.fma(d, n.neg(), m)),
+            fop::VFNMA => Some(ctx.fma(d.neg(), n.neg(), m)),
+            fop::VFNMS => Some(ctx.fma(d.neg(), n, m)),
+            fop::VMOV => Some(m),
+            fop::VABS => Some(m.abs()),
+            fop::VNEG => Some(m.neg()),
+            fop::VSQRT => Some(ctx.sqrt(m)),
+            fop::VCMP => {
+                let b = if i.ra & 2 != 0 { T::zero() } else { m };
+                let f = ctx.cmp(d, b, i.ra & 1 != 0);
+                self.fpscr = (self.fpscr & 0x0fff_ffff) | f << 28;
+                None
+            }
+            fop::VCVT_FD => {
+                if T::EXP_BITS == 8 {
+                    let x = f32::from_bits(self.s[i.rm as usize]);
+                    let r = fpu::f32_to_f64(&mut ctx, x);
+                    self.set::<f64>(i.rd, r);
+                } else {
+                    let x: f64 = self.get(i.rm);
+                    let r = fpu::f64_to_f32(&mut ctx, x);
+                    self.set::<f32>(i.rd, r);
+                }
+                None
+            }
+            fop::VCVT_I2F => {
+                let v = self.s[i.rm as usize];
+                Some(fpu::from_int::<T>(&mut ctx, v, i.ra & 1 != 0))
+            }
+            fop::VCVT_F2I | fop::VCVT_F2I_RM => {
+                let mode = if i.sub == fop::VCVT_F2I {
+                    if i.ra & 2 != 0 {
+                        ctx.rmode
+                    } else {
+                        3
+                    }
+                } else {
+                    [4, 0, 1, 2][((i.ra >> 1) & 3) as usize]
+                };
+                let r = fpu::to_int(&mut ctx, m, i.ra & 1 != 0, mode);
+                self.s[i.rd as usize] = r;
+                None
+            }
+            fop::VSEL => Some(if self.cond(i.ra as u32) { n } else { m }),
+            fop::VMAXNM | fop::VMINNM => {
+                let n2 = ctx.inp(n);
+                let m2 = ctx.inp(m);
+                // IEEE 754-2008 maxNum/minNum: a single quiet NaN is ignored
+                if n2.is_nan() && !n2.is_snan() && !m2.is_nan() {
+                    Some(m2)
+                } else if m2.is_nan() && !m2.is_snan() && !n2.is_nan() {
+                    Some(n2)
+                } else if let Some(x) = ctx.nans2(n2, m2) {
+                    Some(x)
+                } else {
+                    let max = i.sub == fop::VMAXNM;
+                    Some(if n2.is_zero() && m2.is_zero() {
+                        if max == n2.sign() {
+                            m2
+                        } else {
+                            n2
+                        }
+                    } else if (n2 > m2) == max {
+                        n2
+                    } else {
+                        m2
+                    })
+                }
+            }
+            fop::VRINT => {
+                let (mode, exact) = match i.ra {
+                    0 => (4, false),
+                    1 => (0, false),
+                    2 => (1, false),
+                    3 => (2, false),
+                    4 => (ctx.rmode, false),
+                    5 => (3, false),
+                    _ => (ctx.rmode, true),
+                };
+                Some(fpu::round_int(&mut ctx, m, mode, exact))
+            }
+            _ => return Err(Stop::Error(format!("unimplemented FP op {}", i.sub))),
+        };
+        if let Some(r) = res {
+            self.set(i.rd, r);
+        }
+        self.fpscr |= ctx.flags;
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ semihosting
+
+    fn cstr(&mut self, mut a: u32, max: usize) -> R<Vec<u8>> {
+        let mut v = Vec::new();
+        loop {
+            let c = self.read8(a)? as u8;
+            if c == 0 || v.len() >= max {
+                break;
+            }
+            v.push(c);
+            a = a.wrapping_add(1);
+        }
+        Ok(v)
+    }
+
+    fn semihost(&mut self, op: u32, arg: u32) -> R<u32> {
+        let stderr = |b: &[u8]| {
+            let mut e = std::io::stderr();
+            let _ = e.write_all(b);
+        };
+        match op {
+            0x01 => {
+                let name_ptr = self.read32(arg)?;
+                let mode = self.read32(arg + 4)?;
+                let len = self.read32(arg + 8)? as usize;
+                let mut name = Vec::new();
+                for k in 0..len.min(4096) {
+                    name.push(self.read8(name_ptr + k as u32)? as u8);
+                }
+                let f = if name == b":tt" {
+                    Some(match mode {
+                        0..=3 => HostFile::Stdin,
+                        4..=7 => HostFile::Stdout,
+                        _ => HostFile::Stderr,
+                    })
+                } else {
+                    let path = String::from_utf8_lossy(&name).into_owned();
+                    let mut o = std::fs::OpenOptions::new();
+                    match mode & !1 {
+                        0 => o.read(true),
+                        2 => o.read(true).write(true),
+                        4 => o.write(true).create(true).truncate(true),
+                        6 => o.read(true).write(true).create(true).truncate(true),
+                        8 => o.append(true).create(true),
+                        _ => o.read(true).append(true).create(true),
+                    };
+                    o.open(path).ok().map(HostFile::File)
+                };
+                match f {
+                    Some(f) => {
+                        self.files.push(Some(f));
+                        Ok(self.files.len() as u32)
+                    }
+                    None => Ok(u32::MAX),
+                }
+            }
+            0x02 => {
+                let h = self.read32(arg)? as usize;
+                if h >= 1 && h <= self.files.len() {
+                    self.files[h - 1] = None;
+                    Ok(0)
+                } else {
+                    Ok(u32::MAX)
+                }
+            }
+            0x03 => {
+                let c = self.read8(arg)? as u8;
+                self.stdout.flush().ok();
+                stderr(&[c]);
+                Ok(0)
+            }
+            0x04 => {
+                let s = self.cstr(arg, 1 << 20)?;
+                self.stdout.flush().ok();
+                stderr(&s);
+                Ok(0)
+            }
+            0x05 => {
+                let h = self.read32(arg)? as usize;
+                let buf = self.read32(arg + 4)?;
+                let len = self.read32(arg + 8)?;
+                let mut data = Vec::with_capacity(len as usize);
+                for k in 0..len {
+                    data.push(self.read8(buf + k)? as u8);
+                }
+                match self.files.get_mut(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::Stdout)) | Some(Some(HostFile::Stderr)) => {
+                        // QEMU sends semihosting console output to stderr
+                        self.stdout.flush().ok();
+                        stderr(&data);
+                        Ok(0)
+                    }
+                    Some(Some(HostFile::File(f))) => {
+                        Ok(if f.write_all(&data).is_ok() { 0 } else { len })
+                    }
+                    _ => Ok(len),
+                }
+            }
+            0x06 => {
+                let h = self.read32(arg)? as usize;
+                let buf = self.read32(arg + 4)?;
+                let len = self.read32(arg + 8)? as usize;
+                let mut data = vec![0u8; len];
+                let got = match self.files.get_mut(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(f))) => {
+                        use std::io::Read;
+                        let mut tot = 0;
+                        while tot < len {
+                            match f.read(&mut data[tot..]) {
+                                Ok(0) | Err(_) => break,
+                                Ok(k) => tot += k,
+                            }
+                        }
+                        tot
+                    }
+                    Some(Some(HostFile::Stdin)) => {
+                        use std::io::Read;
+                        std::io::stdin().read(&mut data).unwrap_or(0)
+                    }
+                    _ => return Ok(u32::MAX),
+                };
+                for (k, b) in data[..got].iter().enumerate() {
+                    self.write8(buf + k as u32, *b as u32)?;
+                }
+                Ok((len - got) as u32)
+            }
+            0x09 => {
+                let h = self.read32(arg)? as usize;
+                Ok(match self.files.get(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(_))) => 0,
+                    Some(Some(_)) => 1,
+                    _ => u32::MAX,
+                })
+            }
+            0x0a => {
+                use std::io::Seek;
+                let h = self.read32(arg)? as usize;
+                let pos = self.read32(arg + 4)?;
+                match self.files.get_mut(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(f))) => {
+                        Ok(if f.seek(std::io::SeekFrom::Start(pos as u64)).is_ok() {
+                            0
+                        } else {
+                            u32::MAX
+                        })
+                    }
+                    _ => Ok(u32::MAX),
+                }
+            }
+            0x0c => {
+                let h = self.read32(arg)? as usize;
+                match self.files.get(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(f))) => {
+                        Ok(f.metadata().map(|m| m.len() as u32).unwrap_or(u32::MAX))
+                    }
+                    _ => Ok(u32::MAX),
+                }
+            }
+            0x10 => Ok((self.cycles / 250_000) as u32), // centiseconds at 25 MHz
+            0x11 => Ok((self.cycles / 25_000_000) as u32),
+            0x13 => Ok(0),
+            0x15 => {
+                let buf = self.read32(arg)?;
+                self.write8(buf, 0)?;
+                self.write32(arg + 4, 0)?;
+                Ok(0)
+            }
+            0x16 => {
+                // as QEMU 7.2: based on the RAM region holding SP and 16 MiB
+                let block = self.read32(arg)?;
+                let sp = self.r[13];
+                let base = if sp >= 0x2000_0000 && sp < 0x2080_0000 {
+                    sp & 0xffc0_0000
+                } else if sp >= self.mem.psram_base && sp - self.mem.psram_base < 0x100_0000 {
+                    self.mem.psram_base
+                } else {
+                    0
+                };
+                let limit = 0x100_0000u32;
+                self.write32(block, base + limit / 2)?;
+                self.write32(block + 4, base + limit)?;
+                self.write32(block + 8, base + limit)?;
+                self.write32(block + 12, base)?;
+                Ok(0)
+            }
+            0x18 => {
+                let code = if arg == 0x20026 { 0 } else { 1 };
+                Err(Stop::Exit(code))
+            }
+            0x20 => {
+                let reason = self.read32(arg)?;
+                let sub = self.read32(arg + 4)?;
+                Err(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 }))
+            }
+            _ => Err(Stop::Error(format!(
+                "unsupported semihosting call 0x{:x} at pc=0x{:08x}",
+                op, self.pc
+            ))),
+        }
+    }
+
+    pub fn flush(&mut self) {
+        let _ = self.stdout.flush();
+    }
+}
+
+#[inline(always)]
+fn mask_bits(w: u32) -> u32 {
+    if w >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << w) - 1
+    }
+}
+
+fn mask(size: u32) -> u32 {
+    mask_bits(size * 8)
+}
+
+#[inline(always)]
+fn half(v: u32, top: bool) -> i32 {
+    if top {
+        (v >> 16) as i16 as i32
+    } else {
+        v as i16 as i32
+    }
+}
+
+pub fn class_names() -> &'static [&'static str] {
+    &decode::CLASS_NAMES
+}
+
+pub fn class_of(i: &Insn) -> Class {
+    i.class
+}
+
+pub fn rzero() -> u8 {
+    RZERO
+}
+
+impl Cpu {
+    pub fn prev_ls(&self) -> u8 {
+        self.prev_ls
+    }
+    pub fn prev_load_rt(&self) -> u8 {
+        self.prev_load_rt
+    }
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+//! pqlab-sim: cycle-approximate Cortex-M4 / Cortex-M7 simulator of the
+//! MPS2 AN386 / AN500 machines.
+
+mod cpu;
+mod decode;
+mod elf;
+mod fpu;
+mod mem;
+mod profile;
+mod timing;
+
+use cpu::{Cpu, Stop};
+use std::io::Write;
+use timing::Core;
+
+const USAGE: &str = "usage: pqlab-sim [--machine mps2-an386|mps2-an500] [--json REPORT] \
+[--profile FILE] [--max-insns N] [--trace FILE] [--trace-limit N] FIRMWARE.elf
+
+Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
+UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
+code becomes the process exit code.
+  --machine M      mps2-an386 (Cortex-M4, default) or mps2-an500 (Cortex-M7, estimate)
+  --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
+  --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
+                   FILE.folded gets flame-graph stacks
+  --max-insns N    stop with an error after N instructions
+  --trace FILE     write the register state after each instruction (binary, for lockstep)
+  --trace-limit N  number of instructions to trace (default 100000)";
+
+struct Opts {
+    machine: String,
+    json: Option<String>,
+    profile: Option<String>,
+    max_insns: u64,
+    trace: Option<String>,
+    trace_limit: u64,
+    elf: String,
+}
+
+fn parse_args() -> Result<Opts, String> {
+    let mut o = Opts {
+        machine: "mps2-an386".into(),
+        json: None,
+        profile: None,
+        max_insns: u64::MAX,
+        trace: None,
+        trace_limit: 100_000,
+        elf: String::new(),
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut k = 0;
+    let val = |k: &mut usize, name: &str| -> Result<String, String> {
+        *k += 1;
+        args.get(*k)
+            .cloned()
+            .ok_or_else(|| format!("{} needs a value", name))
+    };
+    while k < args.len() {
+        let a = args[k].clone();
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        let mut get = |k: &mut usize| -> Result<String, String> {
+            match &inline {
+                Some(v) => Ok(v.clone()),
+                None => val(k, &name),
+            }
+        };
+        match name.as_str() {
+            "-h" | "--help" => {
+                println!("{}", USAGE);
+                std::process::exit(0);
+            }
+            "--version" => {
+                println!(
+                    "pqlab-sim {} ({})",
+                    env!("CARGO_PKG_VERSION"),
+                    timing::MODEL_VERSION
+                );
+                std::process::exit(0);
+            }
+            "--machine" | "-M" => o.machine = get(&mut k)?,
+            "--json" => o.json = Some(get(&mut k)?),
+            "--profile" => o.profile = Some(get(&mut k)?),
+            "--trace" => o.trace = Some(get(&mut k)?),
+            "--trace-limit" => {
+                o.trace_limit = get(&mut k)?
+                    .parse()
+                    .map_err(|_| "--trace-limit needs a number")?
+            }
+            "--max-insns" => {
+                o.max_insns = get(&mut k)?
+                    .parse()
+                    .map_err(|_| "--max-insns needs a number")?
+            }
+            _ if name.starts_with('-') => return Err(format!("unknown option {}", name)),
+            _ => {
+                if !o.elf.is_empty() {
+                    return Err("more than one firmware file given".into());
+                }
+                o.elf = a.clone();
+            }
+        }
+        k += 1;
+    }
+    if o.elf.is_empty() {
+        return Err("no firmware file given".into());
+    }
+    Ok(o)
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn main() {
+    let o = match parse_args() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("pqlab-sim: {}\n{}", e, USAGE);
+            std::process::exit(2);
+        }
+    };
+    let (core, an500) = match o.machine.as_str() {
+        "mps2-an386" => (Core::M4, false),
+        "mps2-an500" => (Core::M7, true),
+        m => {
+            eprintln!(
+                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500)",
+                m
+            );
+            std::process::exit(2);
+        }
+    };
+    let bytes = match std::fs::read(&o.elf) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("pqlab-sim: cannot read {}: {}", o.elf, e);
+            std::process::exit(2);
+        }
+    };
+    let elf = match elf::Elf::parse(&bytes) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("pqlab-sim: {}: {}", o.elf, e);
+            std::process::exit(2);
+        }
+    };
+    let mut cpu = Cpu::new(core, mem::Mem::new(an500));
+    for seg in &elf.segments {
+        for (k, b) in seg.data.iter().enumerate() {
+            let a = seg.paddr.wrapping_add(k as u32);
+            if cpu.write8(a, *b as u32).is_err() {
+                eprintln!(
+                    "pqlab-sim: ELF segment at 0x{:08x} does not fit the {} memory map",
+                    seg.paddr, o.machine
+                );
+                std::process::exit(2);
+            }
+        }
+        let _ = seg.memsz;
+    }
+    // QEMU's armv7m loader takes SP and PC from the vector table at 0
+    if let Err(Stop::Error(e)) = cpu.reset() {
+        eprintln!("pqlab-sim: reset failed: {}", e);
+        std::process::exit(2);
+    }
+    let _ = elf.entry;
+    cpu.max_insns = o.max_insns;
+    let start = std::time::Instant::now();
+    let mut prof = o
+        .profile
+        .as_ref()
+        .map(|_| profile::Profile::new(&elf.funcs));
+    let mut trace = o.trace.as_ref().map(|p| {
+        std::io::BufWriter::new(std::fs::File::create(p).unwrap_or_else(|e| {
+            eprintln!("pqlab-sim: cannot create {}: {}", p, e);
+            std::process::exit(2);
+        }))
+    });
+    let stop = run(&mut cpu, prof.as_mut(), trace.as_mut(), o.trace_limit);
+    if let Some(t) = trace.as_mut() {
+        let _ = t.flush();
+    }
+    let wall = start.elapsed().as_secs_f64();
+    cpu.flush();
+    let (code, err) = match stop {
+        Stop::Exit(c) => (c, None),
+        Stop::Error(e) => (1, Some(e)),
+    };
+    if let Some(e) = &err {
+        eprintln!("pqlab-sim: {}", e);
+        eprintln!(
+            "pqlab-sim: stopped after {} instructions, {} cycles; pc=0x{:08x} {}",
+            cpu.insns,
+            cpu.cycles,
+            cpu.pc,
+            regs_str(&cpu)
+        );
+    }
+    if let (Some(p), Some(path)) = (prof.as_mut(), o.profile.as_ref()) {
+        p.finish(cpu.cycles);
+        if let Err(e) = p.write(path, &elf.funcs) {
+            eprintln!("pqlab-sim: cannot write profile {}: {}", path, e);
+        }
+    }
+    if let Some(path) = &o.json {
+        let mut mix = String::new();
+        for (k, name) in cpu::class_names().iter().enumerate() {
+            if k > 0 {
+                mix.push_str(", ");
+            }
+            mix.push_str(&format!("\"{}\": {}", name, cpu.class_count[k]));
+        }
+        let stack = cpu.init_sp.wrapping_sub(cpu.min_sp);
+        let s = format!(
+            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
+            json_str(env!("CARGO_PKG_VERSION")),
+            json_str(timing::MODEL_VERSION),
+            json_str(&o.machine),
+            json_str(if core == Core::M4 { "cortex-m4" } else { "cortex-m7" }),
+            core == Core::M7,
+            json_str(&o.elf),
+            code,
+            err.as_ref().map(|e| json_str(e)).unwrap_or_else(|| "null".into()),
+            cpu.cycles,
+            cpu.insns,
+            stack,
+            cpu.init_sp,
+            cpu.min_sp,
+            mix,
+            wall,
+            cpu.insns as f64 / wall.max(1e-9) / 1e6
+        );
+        if let Err(e) = std::fs::write(path, s) {
+            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
+        }
+    }
+    std::process::exit(code);
+}
+
+fn regs_str(cpu: &Cpu) -> String {
+    let mut s = String::new();
+    for k in 0..15 {
+        s.push_str(&format!("r{}=0x{:08x} ", k, cpu.r[k]));
+    }
+    s.push_str(&format!("xpsr=0x{:08x}", cpu.xpsr()));
+    s
+}
+
+fn run(
+    cpu: &mut Cpu,
+    prof: Option<&mut profile::Profile>,
+    trace: Option<&mut std::io::BufWriter<std::fs::File>>,
+    trace_limit: u64,
+) -> Stop {
+    match (prof, trace) {
+        (None, None) => run_fast(cpu),
+        (p, t) => run_slow(cpu, p, t, trace_limit),
+    }
+}
+
+fn budget_error(cpu: &Cpu) -> Stop {
+    Stop::Error(format!(
+        "instruction budget exceeded: {} instructions executed (--max-insns), pc=0x{:08x}",
+        cpu.insns, cpu.pc
+    ))
+}
+
+fn run_fast(cpu: &mut Cpu) -> Stop {
+    loop {
+        let ev = cpu.next_event();
+        let limit = cpu.max_insns;
+        // inner loop without event checks until the next SysTick event
+        while cpu.cycles < ev {
+            if cpu.insns >= limit {
+                return budget_error(cpu);
+            }
+            if let Err(s) = cpu.step() {
+                return s;
+            }
+            let sp = cpu.r[13];
+            if sp < cpu.min_sp {
+                cpu.min_sp = sp;
+            }
+            if cpu.next_event() != ev {
+                break;
+            }
+        }
+        cpu.st_tick();
+        if cpu.it == 0 {
+            if let Err(s) = cpu.check_irq() {
+                return s;
+            }
+        }
+    }
+}
+
+fn run_slow(
+    cpu: &mut Cpu,
+    mut prof: Option<&mut profile::Profile>,
+    mut trace: Option<&mut std::io::BufWriter<std::fs::File>>,
+    trace_limit: u64,
+) -> Stop {
+    loop {
+        if cpu.insns >= cpu.max_insns {
+            return budget_error(cpu);
+        }
+        let pc = cpu.pc;
+        let c0 = cpu.cycles;
+        cpu.last_branch_link = false;
+        if let Err(s) = cpu.step() {
+            return s;
+        }
+        let sp = cpu.r[13];
+        if sp < cpu.min_sp {
+            cpu.min_sp = sp;
+        }
+        if cpu.cycles >= cpu.next_event() {
+            cpu.st_tick();
+        }
+        if cpu.it == 0 {
+            if let Err(s) = cpu.check_irq() {
+                return s;
+            }
+        }
+        if let Some(p) = prof.as_deref_mut() {
+            p.step(
+                pc,
+                cpu.pc,
+                cpu.cycles - c0,
+                cpu.cycles,
+                cpu.last_branch_link,
+                cpu.r[13],
+            );
+        }
+        if let Some(t) = trace.as_deref_mut() {
+            if cpu.insns <= trace_limit {
+                let mut rec = [0u32; 18];
+                rec[..15].copy_from_slice(&cpu.r[..15]);
+                rec[15] = cpu.pc;
+                rec[16] = cpu.xpsr();
+                rec[17] = cpu.fpscr;
+                let mut b = Vec::with_capacity(72 + 128);
+                for v in rec {
+                    b.extend_from_slice(&v.to_le_bytes());
+                }
+                for v in cpu.s {
+                    b.extend_from_slice(&v.to_le_bytes());
+                }
+                let _ = t.write_all(&b);
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+//! RAM regions of the MPS2 FPGA images as QEMU 7.2 models them
+//! (`info mtree` of `-M mps2-an386` / `-M mps2-an500`):
+//!   0x00000000 4 MiB SSRAM1 (aliased at 0x00400000)
+//!   0x01000000 16 KiB block RAM aliased four times (AN386 only)
+//!   0x20000000 4 MiB SSRAM2/3 (aliased at 0x20400000)
+//!   0x21000000 16 MiB PSRAM (AN386) / 0x60000000 16 MiB (AN500)
+
+pub const CODE_SIZE: usize = 0x40_0000;
+
+pub struct Mem {
+    pub code: Vec<u8>,
+    pub sram: Vec<u8>,
+    pub block: Vec<u8>,
+    pub psram: Vec<u8>,
+    pub psram_base: u32,
+    pub has_block: bool,
+}
+
+impl Mem {
+    pub fn new(an500: bool) -> Mem {
+        Mem {
+            code: vec![0; CODE_SIZE],
+            sram: vec![0; 0x40_0000],
+            block: vec![0; 0x4000],
+            psram: vec![0; 0x100_0000],
+            psram_base: if an500 { 0x6000_0000 } else { 0x2100_0000 },
+            has_block: !an500,
+        }
+    }
+
+    /// Backing slice and offset for `addr` with `n` bytes available, or None
+    /// when the address is not RAM (peripheral, system or unmapped).
+    #[inline(always)]
+    pub fn slot(&mut self, addr: u32, n: u32) -> Option<(&mut [u8], usize)> {
+        let (buf, off) = match addr >> 24 {
+            0x00 if addr < 0x80_0000 => (&mut self.code, (addr & 0x3f_ffff) as usize),
+            0x01 if self.has_block && addr < 0x0101_0000 => {
+                (&mut self.block, (addr & 0x3fff) as usize)
+            }
+            0x20 if addr < 0x2080_0000 => (&mut self.sram, (addr & 0x3f_ffff) as usize),
+            _ if addr.wrapping_sub(self.psram_base) < 0x100_0000 => {
+                (&mut self.psram, (addr - self.psram_base) as usize)
+            }
+            _ => return None,
+        };
+        if off + n as usize > buf.len() {
+            return None;
+        }
+        Some((buf.as_mut_slice(), off))
+    }
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+//! Per-function profile from ELF function symbols: exclusive cycles (of the
+//! function whose symbol covers the PC), inclusive cycles and call counts
+//! (from a shadow call stack maintained on BL/BLX and returns to the link
+//! address), and folded stacks for flame graphs.
+
+use crate::elf::Symbol;
+use std::collections::HashMap;
+use std::io::Write;
+
+const NONE: u32 = u32::MAX;
+
+struct Frame {
+    func: u32,
+    start: u64,
+    ret: u32,
+}
+
+pub struct Profile {
+    lookup: Vec<u32>,
+    excl: Vec<u64>,
+    incl: Vec<u64>,
+    calls: Vec<u64>,
+    stack: Vec<Frame>,
+    folded: HashMap<Vec<u32>, u64>,
+    last_change: u64,
+    started: bool,
+}
+
+impl Profile {
+    pub fn new(funcs: &[Symbol]) -> Profile {
+        let n = funcs.len() + 1;
+        let mut lookup = vec![NONE; crate::mem::CODE_SIZE / 2];
+        for (k, f) in funcs.iter().enumerate() {
+            if f.addr as usize >= crate::mem::CODE_SIZE {
+                continue;
+            }
+            let end = if f.size > 0 {
+                f.addr + f.size
+            } else {
+                funcs.get(k + 1).map(|g| g.addr).unwrap_or(f.addr + 2)
+            };
+            let end = (end as usize).min(crate::mem::CODE_SIZE);
+            for a in (f.addr as usize..end).step_by(2) {
+                lookup[a / 2] = k as u32;
+            }
+        }
+        Profile {
+            lookup,
+            excl: vec![0; n],
+            incl: vec![0; n],
+            calls: vec![0; n],
+            stack: Vec::new(),
+            folded: HashMap::new(),
+            last_change: 0,
+            started: false,
+        }
+    }
+
+    fn func(&self, pc: u32) -> u32 {
+        let k = pc as usize / 2;
+        let f = if k < self.lookup.len() {
+            self.lookup[k]
+        } else {
+            NONE
+        };
+        if f == NONE {
+            (self.excl.len() - 1) as u32
+        } else {
+            f
+        }
+    }
+
+    fn fold(&mut self, now: u64) {
+        let key: Vec<u32> = self.stack.iter().map(|f| f.func).collect();
+        *self.folded.entry(key).or_insert(0) += now - self.last_change;
+        self.last_change = now;
+    }
+
+    pub fn step(&mut self, pc: u32, next: u32, dcyc: u64, now: u64, link: bool, _sp: u32) {
+        let f = self.func(pc);
+        if !self.started {
+            self.started = true;
+            self.stack.push(Frame {
+                func: f,
+                start: now - dcyc,
+                ret: NONE,
+            });
+            self.calls[f as usize] += 1;
+            self.last_change = now - dcyc;
+        }
+        self.excl[f as usize] += dcyc;
+        if link {
+            self.fold(now);
+            let callee = self.func(next);
+            self.calls[callee as usize] += 1;
+            // return address: the instruction after the BL/BLX
+            let ret = pc + if self.is_blx16(pc, next) { 2 } else { 4 };
+            self.stack.push(Frame {
+                func: callee,
+                start: now,
+                ret,
+            });
+        } else if next != pc + 2 && next != pc + 4 {
+            // a return pops every frame up to the matching return address
+            if let Some(pos) = self.stack.iter().rposition(|fr| fr.ret == next) {
+                self.fold(now);
+                while self.stack.len() > pos {
+                    let fr = self.stack.pop().unwrap();
+                    self.incl[fr.func as usize] += now - fr.start;
+                }
+            }
+        }
+    }
+
+    fn is_blx16(&self, _pc: u32, _next: u32) -> bool {
+        false
+    }
+
+    pub fn set_blx16(&mut self) {}
+
+    pub fn finish(&mut self, now: u64) {
+        self.fold(now);
+        while let Some(fr) = self.stack.pop() {
+            self.incl[fr.func as usize] += now - fr.start;
+        }
+    }
+
+    pub fn write(&self, path: &str, funcs: &[Symbol]) -> std::io::Result<()> {
+        let name = |k: usize| -> String {
+            funcs
+                .get(k)
+                .map(|f| f.name.clone())
+                .unwrap_or_else(|| "[unknown]".into())
+        };
+        let mut order: Vec<usize> = (0..self.excl.len())
+            .filter(|&k| self.excl[k] > 0 || self.calls[k] > 0)
+            .collect();
+        order.sort_by(|&a, &b| self.excl[b].cmp(&self.excl[a]).then(a.cmp(&b)));
+        let total: u64 = self.excl.iter().sum();
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        if path.ends_with(".json") {
+            writeln!(out, "{{\"total_cycles\": {}, \"functions\": [", total)?;
+            for (n, &k) in order.iter().enumerate() {
+                writeln!(
+                    out,
+                    "  {{\"name\": \"{}\", \"calls\": {}, \"inclusive\": {}, \"exclusive\": {}}}{}",
+                    name(k).replace('"', "'"),
+                    self.calls[k],
+                    self.incl[k],
+                    self.excl[k],
+                    if n + 1 < order.len() { "," } else { "" }
+                )?;
+            }
+            writeln!(out, "]}}")?;
+        } else {
+            writeln!(
+                out,
+                "# pqlab-sim profile: total {} cycles\n# exclusive\tinclusive\tcalls\tfunction",
+                total
+            )?;
+            for &k in &order {
+                writeln!(
+                    out,
+                    "{}\t{}\t{}\t{}",
+                    self.excl[k],
+                    self.incl[k],
+                    self.calls[k],
+                    name(k)
+                )?;
+            }
+        }
+        let mut f = std::io::BufWriter::new(std::fs::File::create(format!("{}.folded", path))?);
+        let mut lines: Vec<(String, u64)> = self
+            .folded
+            .iter()
+            .filter(|(_, &c)| c > 0)
+            .map(|(k, &c)| {
+                (
+                    k.iter()
+                        .map(|&x| name(x as usize))
+                        .collect::<Vec<_>>()
+                        .join(";"),
+                    c,
+                )
+            })
+            .collect();
+        lines.sort();
+        for (k, c) in lines {
+            writeln!(f, "{} {}", k, c)?;
+        }
+        Ok(())
+    }
+}
