@@ -66,7 +66,7 @@ def execute(
     pairs_ = list(pairs_)
     if not pairs_:
         raise PqlabError("nothing to run: no implementation runs on the selected platforms")
-    builds = build_all(pairs_, (program, *extra_programs), jobs, opts)
+    builds = build_all(pairs_, tuple(dict.fromkeys((program, *extra_programs))), jobs, opts)
 
     def one(pair) -> Outcome:
         impl, plat = pair
