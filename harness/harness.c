@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/common/ct.h"
+#include "../lib/common/ct.h"
 #include "../lib/common/drbg.h"
 #include "../lib/common/fips202.h"
 #include "../lib/common/randombytes.h"
@@ -202,8 +204,17 @@ uint32_t pqlab_rng_u32(void)
     return (uint32_t)(splitmix64() >> 32);
 }
 
+static int rng_secret;
+
+void pqlab_rng_secret(int on)
+{
+    rng_secret = on;
+}
+
 int pqlab_randombytes(uint8_t *out, size_t n)
 {
+    uint8_t *const start = out;
+    const size_t len = n;
     switch (mode) {
     case RNG_SHAKE:
         pqlab_shake128_squeeze(out, n, &shake_state);
@@ -219,6 +230,9 @@ int pqlab_randombytes(uint8_t *out, size_t n)
             }
         }
         break;
+    }
+    if (rng_secret) {
+        PQLAB_SECRET(start, len);
     }
     return 0;
 }

@@ -47,6 +47,8 @@ void pqlab_rng_shake(const uint8_t *seed, size_t seedlen);
 void pqlab_rng_drbg(pqlab_drbg_state *st);
 /* a draw from the fixed stream regardless of the mode (buffer positions etc.) */
 uint32_t pqlab_rng_u32(void);
+/* with on != 0, every output of pqlab_randombytes() is marked PQLAB_SECRET (the ct program) */
+void pqlab_rng_secret(int on);
 
 /* ---- canary-guarded buffers ----
  * PQLAB_GUARDED(name, size) declares a static area of PQLAB_CANARY_LEN + size +

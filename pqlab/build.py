@@ -25,7 +25,7 @@ from pqlab.registry import Implementation
 
 BUILD_ROOT = Path(os.environ.get("PQLAB_BUILD_DIR", ROOT / "build"))
 WERROR = ("-Wall", "-Wextra", "-Werror", "-std=c11")
-PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver")
+PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver", "ct")
 COMMON_DIRS = (ROOT / "lib" / "common", ROOT / "lib" / "compat")
 HARNESS = ROOT / "harness"
 HAL_INCLUDE = ROOT / "platforms" / "include"

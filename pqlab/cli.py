@@ -141,6 +141,22 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     sys.exit(_fail_report(outs))
 
 
+@main.command("ct")
+@selection
+def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
+    """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified."""
+    _, _, _, pairs = _resolve(schemes, impls, platforms or ["host-ct"], impl_path)
+    outs = J.execute(pairs, "ct", jobs)
+    rows = []
+    for o in outs:
+        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name, "ok": o.ok, "error": o.error})
+        if o.ok and not as_json:
+            click.echo(f"ok   {o.impl.id} on {o.plat.name}: no secret-dependent branch, address or syscall reported")
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+    sys.exit(_fail_report(outs))
+
+
 def _vectors_expected() -> dict:
     path = DATA / "vectors.json"
     return json.loads(path.read_text()) if path.exists() else {}
