@@ -67,28 +67,31 @@ _Static_assert(PQLAB_IS_ULL_(crypto_sign) + PQLAB_IS_SIZE_(crypto_sign) == 1,
 _Static_assert(PQLAB_IS_ULL_(crypto_sign_open) + PQLAB_IS_SIZE_(crypto_sign_open) == 1,
                "crypto_sign_open has neither the NIST (unsigned long long) nor the size_t prototype");
 
-/* The casts go through void (*)(void) and only the branch whose prototype
- * matches is ever taken, so the call is always through the right type. */
+/* PQLAB_AS_*_(f) is &f when f has that prototype and a null pointer of that type
+ * otherwise; only the branch whose prototype matches is taken, so every call
+ * goes through the function's own type. */
+#define PQLAB_AS_ULL_(f) _Generic(&(f), pqlab_sign_ull_fn: &(f), default: (pqlab_sign_ull_fn)0)
+#define PQLAB_AS_SIZE_(f) _Generic(&(f), pqlab_sign_size_fn: &(f), default: (pqlab_sign_size_fn)0)
 static inline int pqlab_api_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
 {
     if (PQLAB_IS_ULL_(crypto_sign)) {
         unsigned long long l = 0;
-        int r = ((pqlab_sign_ull_fn)(void (*)(void))crypto_sign)(sm, &l, m, mlen, sk);
+        int r = PQLAB_AS_ULL_(crypto_sign)(sm, &l, m, mlen, sk);
         *smlen = (size_t)l;
         return r;
     }
-    return ((pqlab_sign_size_fn)(void (*)(void))crypto_sign)(sm, smlen, m, mlen, sk);
+    return PQLAB_AS_SIZE_(crypto_sign)(sm, smlen, m, mlen, sk);
 }
 
 static inline int pqlab_api_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk)
 {
     if (PQLAB_IS_ULL_(crypto_sign_open)) {
         unsigned long long l = 0;
-        int r = ((pqlab_sign_ull_fn)(void (*)(void))crypto_sign_open)(m, &l, sm, smlen, pk);
+        int r = PQLAB_AS_ULL_(crypto_sign_open)(m, &l, sm, smlen, pk);
         *mlen = (size_t)l;
         return r;
     }
-    return ((pqlab_sign_size_fn)(void (*)(void))crypto_sign_open)(m, mlen, sm, smlen, pk);
+    return PQLAB_AS_SIZE_(crypto_sign_open)(m, mlen, sm, smlen, pk);
 }
 #endif
 

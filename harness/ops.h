@@ -29,12 +29,12 @@ static const char *const op_names[OP_COUNT] = {"keypair", "encaps", "decaps"};
 static uint8_t pk[CRYPTO_PUBLICKEYBYTES], sk[CRYPTO_SECRETKEYBYTES], ct[CRYPTO_CIPHERTEXTBYTES];
 static uint8_t ss_a[CRYPTO_BYTES], ss_b[CRYPTO_BYTES];
 
-static void ops_init(void)
+static inline void ops_init(void)
 {
 }
 
 /* Runs operation op (they are meant to run in order); returns 0 on success. */
-static int op_run(int op)
+static inline int op_run(int op)
 {
     switch (op) {
     case OP_KEYPAIR:
@@ -47,12 +47,12 @@ static int op_run(int op)
 }
 
 /* checks the results of one full sequence */
-static int ops_check(void)
+static inline int ops_check(void)
 {
     return pqlab_bytes_equal(ss_a, ss_b, CRYPTO_BYTES);
 }
 
-static int op_sign_iterations(int op, unsigned long *n)
+static inline int op_sign_iterations(int op, unsigned long *n)
 {
     (void)op;
     (void)n;
@@ -81,12 +81,12 @@ static uint8_t m[PQLAB_MLEN], m2[PQLAB_MLEN + CRYPTO_BYTES], sm[PQLAB_MLEN + CRY
 static size_t smlen, m2len;
 static int verify_rc, tree_verify_rc;
 
-static void ops_init(void)
+static inline void ops_init(void)
 {
     pqlab_randombytes(m, sizeof m);
 }
 
-static int op_run(int op)
+static inline int op_run(int op)
 {
     switch (op) {
     case OP_KEYPAIR:
@@ -111,7 +111,7 @@ static int op_run(int op)
     }
 }
 
-static int ops_check(void)
+static inline int ops_check(void)
 {
     return verify_rc == 0 && tree_verify_rc == 0 && smlen <= sizeof sm && m2len == sizeof m &&
            pqlab_bytes_equal(m, m2, sizeof m);
@@ -119,7 +119,7 @@ static int ops_check(void)
 
 /* 1 and the attempt count in *n after a signing operation, when the
  * implementation reports it */
-static int op_sign_iterations(int op, unsigned long *n)
+static inline int op_sign_iterations(int op, unsigned long *n)
 {
 #ifdef PQLAB_SIGN_ITERATIONS
 #ifdef CRYPTO_EXPANDEDKEYBYTES

@@ -13,6 +13,7 @@
 /* System control block (ARMv7-M ARM B3.2.2) */
 #define SCB_ICSR PQLAB_REG(0xE000ED04u)
 #define SCB_ICSR_PENDSTSET (1u << 26)
+#define SCB_ICSR_PENDSTCLR (1u << 25)
 #define SCB_CPACR PQLAB_REG(0xE000ED88u)
 #define SCB_CFSR PQLAB_REG(0xE000ED28u)
 #define SCB_HFSR PQLAB_REG(0xE000ED2Cu)

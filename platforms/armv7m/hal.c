@@ -156,6 +156,13 @@ static void timer_setup(void)
     use_dwt = DWT_CYCCNT != c0;
     SYST_RVR = SYSTICK_PERIOD - 1u;
     SYST_CVR = 0;
+    SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_CLKSOURCE;
+    /* the first tick loads RVR; from then on the counting below holds. Any
+     * interrupt pended by that first load is discarded. */
+    while (SYST_CVR == 0) {
+    }
+    SCB_ICSR = SCB_ICSR_PENDSTCLR;
+    systick_wraps = 0;
     SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
 }
 
@@ -175,7 +182,10 @@ uint64_t pqlab_hal_cycles(void)
             val = SYST_CVR;
             wraps++;
         }
-        r = ((uint64_t)wraps * SYSTICK_PERIOD + (SYSTICK_PERIOD - 1u - val)) * PQLAB_SYSTICK_SCALE;
+        /* The counter runs RVR, RVR-1, ..., 1, 0 and the interrupt is pended on
+         * the step to 0, so the ticks since the last wrap are (P - val) mod P
+         * (0 at val == 0, P - 1 at val == 1), P = 2^24. */
+        r = ((uint64_t)wraps * SYSTICK_PERIOD + ((SYSTICK_PERIOD - val) & (SYSTICK_PERIOD - 1u))) * PQLAB_SYSTICK_SCALE;
     }
     irq_restore(pm);
     return r;
