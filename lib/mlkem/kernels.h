@@ -35,6 +35,8 @@
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
  *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
  *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
+ *  matacc(_x4)      Algorithm 7 fused  vec: |c| < q; acc as    acc + SampleNTT(..) o vec R^-1
+ *                   into 11, 12         basemul_acc            (the frontend's matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
  */
 #ifndef PQLAB_MLKEM_KERNELS_H
@@ -64,6 +66,8 @@ typedef struct {
 #define mlkem_tomsg_c PQLAB_NAMESPACE(mlkem_tomsg_c)
 #define mlkem_sample_ntt_c PQLAB_NAMESPACE(mlkem_sample_ntt_c)
 #define mlkem_sample_ntt_x4_c PQLAB_NAMESPACE(mlkem_sample_ntt_x4_c)
+#define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
+#define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
 #define mlkem_cbd_eta2_c PQLAB_NAMESPACE(mlkem_cbd_eta2_c)
 
@@ -83,6 +87,13 @@ void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_
 /* four entries at once; xy[2t], xy[2t+1] are the two index bytes of entry t. */
 void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
                            const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
+/* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec
+ * times R^-1, without storing the matrix entry. The x4 form does four entries with the 4-way
+ * SHAKE128; two lanes may share an accumulator. Bounds as basemul_acc. */
+void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
+                    uint8_t x, uint8_t y);
+void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
+                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 
@@ -155,6 +166,16 @@ void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 #else
 #define MLKEM_SAMPLE_NTT_X4_IMPL mlkem_sample_ntt_x4_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_MATACC
+#define MLKEM_MATACC_IMPL PQLAB_NAMESPACE(mlkem_matacc_native)
+#else
+#define MLKEM_MATACC_IMPL mlkem_matacc_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_MATACC_X4
+#define MLKEM_MATACC_X4_IMPL PQLAB_NAMESPACE(mlkem_matacc_x4_native)
+#else
+#define MLKEM_MATACC_X4_IMPL mlkem_matacc_x4_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_CBD_ETA1
 #define MLKEM_CBD_ETA1_IMPL PQLAB_NAMESPACE(mlkem_cbd_eta1_native)
 #else
@@ -193,6 +214,14 @@ PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt_x4, MLKEM_SAMPLE_NTT_X4_IMPL,
                      (mlkem_poly * r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
                      (r0, r1, r2, r3, rho, xy))
+PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
+                     (mlkem_poly * acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
+                      uint8_t x, uint8_t y),
+                     (acc, vec, rho, x, y))
+PQLAB_MLKEM_DISPATCH(mlkem_matacc_x4, MLKEM_MATACC_X4_IMPL,
+                     (mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
+                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
+                     (acc, vec, rho, xy))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL,
                      (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]), (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL,

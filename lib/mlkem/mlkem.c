@@ -3,8 +3,8 @@
  * and 7), portable frontend over the kernels of kernels.h.
  *
  * Memory: the matrix A_hat is never stored. Its entries are generated four at a
- * time (SampleNTT with the 4-way SHAKE128) and multiplied into k accumulators
- * at once; t_hat is read from ek one polynomial at a time; u and v of the
+ * time (SampleNTT with the 4-way SHAKE128) and each coefficient pair is
+ * multiplied into one of k accumulators as soon as it is sampled (matacc_x4); t_hat is read from ek one polynomial at a time; u and v of the
  * ciphertext are compressed as soon as they are complete. Decapsulation
  * re-encrypts into a per-polynomial buffer and compares it with the received
  * ciphertext piece by piece (constant time), so c' is never held whole. */
@@ -18,8 +18,17 @@
 #include "symmetric.h"
 
 /* 2^32 mod q = 1353: fqmul by it multiplies by 2^16, cancelling the R^-1 that
- * basemul_acc leaves when no inverse NTT follows (t_hat in key generation). */
+ * the base multiplications leave when no inverse NTT follows (t_hat in key
+ * generation). */
 #define MLKEM_MONT_R2 1353
+
+/* Functions whose locals must not stay in their caller's frame while the caller
+ * goes on to deeper calls (the stack peak is the sum of live frames). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MLKEM_NOINLINE __attribute__((noinline))
+#else
+#define MLKEM_NOINLINE
+#endif
 
 /* a = a mod q, canonical [0, q), for any int16 a (Barrett then a masked add). */
 static void poly_canonical(mlkem_poly *a) {
@@ -37,94 +46,20 @@ static void poly_add(mlkem_poly *r, const mlkem_poly *b) {
 
 /* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
  * lines 10, 14, 17). */
-static void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce) {
+static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES],
+                                           uint8_t nonce) {
     uint8_t buf[64 * MLKEM_ETA1];
     mlkem_prf(buf, sizeof buf, s, nonce);
     mlkem_cbd_eta1(r, buf);
     pqlab_zeroize(buf, sizeof buf);
 }
 
-static void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce) {
+static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES],
+                                           uint8_t nonce) {
     uint8_t buf[64 * MLKEM_ETA2];
     mlkem_prf(buf, sizeof buf, s, nonce);
     mlkem_cbd_eta2(r, buf);
     pqlab_zeroize(buf, sizeof buf);
-}
-
-/* acc[i] = sum_j A_hat[i][j] o vec[j] (transposed = 0, Algorithm 13 line 18) or
- * sum_j A_hat[j][i] o vec[j] (transposed = 1, Algorithm 14 line 19), times R^-1.
- * A_hat[i][j] = SampleNTT(rho || j || i) (Algorithm 13 line 6), so entry (i, j)
- * of the product has XOF indices (j, i), or (i, j) when transposed.
- * Entries are taken row by row in batches of four; k^2 = 4, 9, 16 leaves one
- * single entry for k = 3. Bounds: vec has |c| < q; acc gets k terms < 2q each,
- * so |acc| < 8q = 26632. */
-static void matvec(mlkem_poly acc[MLKEM_K], const uint8_t rho[MLKEM_SYMBYTES],
-                   const mlkem_poly vec[MLKEM_K], int transposed) {
-    mlkem_poly a[4];
-    memset(acc, 0, MLKEM_K * sizeof(mlkem_poly));
-    for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
-        const unsigned int n = (MLKEM_K * MLKEM_K - e0 < 4) ? MLKEM_K * MLKEM_K - e0 : 4;
-        uint8_t xy[8];
-        for (unsigned int t = 0; t < 4; t++) {
-            /* indices of public loop counters only; lanes past n repeat the last
-             * entry and are not used */
-            const unsigned int e = e0 + (t < n ? t : n - 1);
-            const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
-            xy[2 * t] = transposed ? i : j;
-            xy[2 * t + 1] = transposed ? j : i;
-        }
-        if (n == 4) {
-            mlkem_sample_ntt_x4(&a[0], &a[1], &a[2], &a[3], rho, xy);
-        } else {
-            for (unsigned int t = 0; t < n; t++) {
-                mlkem_sample_ntt(&a[t], rho, xy[2 * t], xy[2 * t + 1]);
-            }
-        }
-        for (unsigned int t = 0; t < n; t++) {
-            const unsigned int e = e0 + t;
-            mlkem_basemul_acc(&acc[e / MLKEM_K], &a[t], &vec[e % MLKEM_K]);
-        }
-    }
-}
-
-/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho and
- * dk_PKE = ByteEncode_12(s_hat). */
-static void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                       const uint8_t d[MLKEM_SYMBYTES]) {
-    uint8_t rhosigma[2 * MLKEM_SYMBYTES];
-    uint8_t rho[MLKEM_SYMBYTES];
-    const uint8_t kbyte = MLKEM_K;
-    mlkem_poly s[MLKEM_K], t[MLKEM_K], e;
-
-    mlkem_hash_g(rhosigma, d, MLKEM_SYMBYTES, &kbyte, 1); /* line 1: G(d || k) */
-    memcpy(rho, rhosigma, MLKEM_SYMBYTES);
-    /* rho is published as the last 32 bytes of ek; SampleNTT branches on it. */
-    PQLAB_DECLASSIFY(rho, sizeof rho);
-    const uint8_t *sigma = rhosigma + MLKEM_SYMBYTES;
-
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
-        poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt(&s[i]);
-    }
-    matvec(t, rho, s, 0); /* line 18: A_hat o s_hat, times R^-1 */
-    for (unsigned int i = 0; i < MLKEM_K; i++) {
-        for (unsigned int j = 0; j < MLKEM_N; j++) { /* |t| < 8q -> |t| < q, factor R^-1 gone */
-            t[i].c[j] = mlkem_fqmul(t[i].c[j], MLKEM_MONT_R2);
-        }
-        poly_noise_eta1(&e, sigma, (uint8_t)(MLKEM_K + i)); /* lines 12-15 */
-        mlkem_ntt(&e);                                      /* line 17, reduced */
-        poly_add(&t[i], &e);                                /* |t| < 1.5q */
-        poly_canonical(&t[i]);
-        mlkem_tobytes12(ek + i * MLKEM_POLYBYTES, &t[i]); /* line 19 */
-    }
-    memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* line 20 */
-        poly_canonical(&s[i]);
-        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]);
-    }
-    pqlab_zeroize(rhosigma, sizeof rhosigma);
-    pqlab_zeroize(s, sizeof s);
-    pqlab_zeroize(&e, sizeof e);
 }
 
 /* Hand one piece of the ciphertext either to the output (out != NULL) or to the
@@ -138,62 +73,195 @@ static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size
     return (uint8_t)pqlab_ct_memcmp(piece, cmp, len);
 }
 
-/* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
- * written there; with c_out == NULL it is compared against c_cmp and the result
- * is 1 if they differ (Algorithm 18 line 9), else 0. ek must have passed the
- * modulus check (its ByteDecode_12 is then exact). */
-static uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
-                           const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES]) {
-    mlkem_poly y[MLKEM_K], u[MLKEM_K], tmp;
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
-    uint8_t rho[MLKEM_SYMBYTES];
-    uint8_t diff = 0;
+/* Where the rows of a matrix-vector product go when complete. */
+enum { ROWS_KEYGEN, ROWS_ENCRYPT };
+typedef struct {
+    int mode;
+    const uint8_t *seed; /* sigma (key generation) or r (encryption): PRF key */
+    uint8_t *out;        /* ek (key generation); c or NULL (encryption) */
+    const uint8_t *cmp;  /* encryption with out == NULL: the ciphertext to compare */
+    uint8_t diff;        /* 1 once a compared piece differed */
+} row_sink;
 
-    memcpy(rho, ek + MLKEM_K * MLKEM_POLYBYTES, MLKEM_SYMBYTES); /* line 3 */
-    /* rho is part of the encapsulation key, public by definition; SampleNTT
-     * branches on it. (In decapsulation ek is read from dk.) */
-    PQLAB_DECLASSIFY(rho, sizeof rho);
-
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
-        poly_noise_eta1(&y[i], r, (uint8_t)i);
-        mlkem_ntt(&y[i]);
+/* Finish row i of the product, held in acc (|acc| < 8q, factor R^-1):
+ *  key generation (Algorithm 13 lines 12-15, 17-19): t_hat[i] = acc + NTT(e[i]),
+ *    encoded into ek;
+ *  encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(acc) + e1[i],
+ *    compressed into c (or compared with it). */
+static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc) {
+    mlkem_poly e;
+    if (sink->mode == ROWS_KEYGEN) {
+        for (unsigned int j = 0; j < MLKEM_N; j++) { /* |acc| < 8q -> < q, R^-1 cancelled */
+            acc->c[j] = mlkem_fqmul(acc->c[j], MLKEM_MONT_R2);
+        }
+        poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
+        mlkem_ntt(&e);                                           /* reduced */
+        poly_add(acc, &e);                                       /* |t| < 1.5q */
+        poly_canonical(acc);
+        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+    } else {
+        uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+        mlkem_invntt(acc);                                       /* |u| < q, R^-1 cancelled */
+        poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
+        poly_add(acc, &e);                                       /* |u| < q + 2 */
+        poly_canonical(acc);
+        mlkem_compress_du(piece, acc);
+        sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
+                           sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+        pqlab_zeroize(piece, sizeof piece);
     }
-    matvec(u, rho, y, 1); /* line 19: A_hat^T o y_hat, times R^-1 */
-    for (unsigned int i = 0; i < MLKEM_K; i++) {
-        mlkem_invntt(&u[i]);                                  /* |u| < q, factor R^-1 gone */
-        poly_noise_eta2(&tmp, r, (uint8_t)(MLKEM_K + i));     /* lines 13-16: e1 */
-        poly_add(&u[i], &tmp);                                /* |u| < q + 2 */
-        poly_canonical(&u[i]);
-        mlkem_compress_du(piece, &u[i]);                      /* line 22: c1 */
-        diff |= emit(c_out ? c_out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                     c_cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, MLKEM_POLYCOMPRESSED_DU);
-    }
+    pqlab_zeroize(&e, sizeof e);
+}
 
-    /* line 21: v = NTT^-1(t_hat^T o y_hat) + e2 + mu; u[0] is free now. */
-    memset(&u[0], 0, sizeof u[0]);
+/* The matrix-vector product of K-PKE, row i = sum_j A_hat[i][j] o vec[j]
+ * (key generation, Algorithm 13 line 18) or sum_j A_hat[j][i] o vec[j]
+ * (encryption, A_hat^T, Algorithm 14 line 19), each row handed to finish_row as
+ * soon as it is complete. A_hat[i][j] = SampleNTT(rho || j || i) (Algorithm 13
+ * line 6), so entry (i, j) of the product has XOF indices (j, i), or (i, j)
+ * when transposed.
+ * Entries are taken in row-major order, four at a time with the 4-way SHAKE128
+ * (k^2 = 4, 9, 16 leaves one single entry for k = 3). Four consecutive entries
+ * touch at most two rows, and a row ends before the row two further on starts,
+ * so two accumulators suffice: row i uses acc[i % 2].
+ * Bounds: vec has |c| < q; a row gets k terms, each < 2q: |acc| < 8q. */
+static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
+                        row_sink *sink) {
+    mlkem_poly acc[2];
+    const int transposed = sink->mode == ROWS_ENCRYPT;
+    memset(acc, 0, sizeof acc);
+    for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
+        const unsigned int n = MLKEM_K * MLKEM_K - e0 < 4 ? MLKEM_K * MLKEM_K - e0 : 4;
+        mlkem_poly *accs[4];
+        const mlkem_poly *vecs[4];
+        uint8_t xy[8];
+        for (unsigned int t = 0; t < 4; t++) {
+            /* public loop counters only; unused lanes (t >= n) repeat entry e0 */
+            const unsigned int e = t < n ? e0 + t : e0;
+            const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
+            accs[t] = &acc[i & 1];
+            vecs[t] = &vec[j];
+            xy[2 * t] = transposed ? i : j;
+            xy[2 * t + 1] = transposed ? j : i;
+        }
+        if (n == 4) {
+            mlkem_matacc_x4(accs, vecs, rho, xy);
+        } else {
+            for (unsigned int t = 0; t < n; t++) {
+                mlkem_matacc(accs[t], vecs[t], rho, xy[2 * t], xy[2 * t + 1]);
+            }
+        }
+        for (unsigned int t = 0; t < n; t++) {
+            const unsigned int e = e0 + t;
+            if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
+                const unsigned int i = e / MLKEM_K;
+                finish_row(sink, i, &acc[i & 1]);
+                memset(&acc[i & 1], 0, sizeof acc[0]);
+            }
+        }
+    }
+    pqlab_zeroize(acc, sizeof acc);
+}
+
+/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho and
+ * dk_PKE = ByteEncode_12(s_hat). */
+static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES],
+                                      uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                                      const uint8_t d[MLKEM_SYMBYTES]) {
+    uint8_t rhosigma[2 * MLKEM_SYMBYTES];
+    const uint8_t kbyte = MLKEM_K;
+    mlkem_poly s[MLKEM_K];
+    row_sink sink;
+
+    mlkem_hash_g(rhosigma, d, MLKEM_SYMBYTES, &kbyte, 1); /* line 1: G(d || k) */
+    /* rho is published as the last 32 bytes of ek; SampleNTT branches on it. */
+    PQLAB_DECLASSIFY(rhosigma, MLKEM_SYMBYTES);
+    const uint8_t *rho = rhosigma, *sigma = rhosigma + MLKEM_SYMBYTES;
+
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
+        poly_noise_eta1(&s[i], sigma, (uint8_t)i);
+        mlkem_ntt(&s[i]); /* reduced */
+    }
+    sink.mode = ROWS_KEYGEN;
+    sink.seed = sigma;
+    sink.out = ek;
+    sink.cmp = NULL;
+    sink.diff = 0;
+    matvec_rows(rho, s, &sink); /* lines 12-15, 17-19: t_hat into ek */
+    memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* line 20 */
+        poly_canonical(&s[i]);
+        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]);
+    }
+    pqlab_zeroize(rhosigma, sizeof rhosigma);
+    pqlab_zeroize(s, sizeof s);
+}
+
+/* Algorithm 14 lines 17, 20, 21, 23: v = NTT^-1(t_hat^T o y_hat) + e2 + mu,
+ * compressed into c2 (or compared); t_hat is decoded from ek one polynomial at
+ * a time. Returns 1 if the compared piece differs. */
+static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp,
+                                        const uint8_t ek[MLKEM_EKBYTES],
+                                        const uint8_t m[MLKEM_SYMBYTES],
+                                        const uint8_t r[MLKEM_SYMBYTES],
+                                        const mlkem_poly y[MLKEM_K]) {
+    mlkem_poly v, tmp;
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
+    uint8_t diff;
+    memset(&v, 0, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, one poly at a time */
-        mlkem_basemul_acc(&u[0], &tmp, &y[j]);            /* |acc| < 8q */
+        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
+        mlkem_basemul_acc(&v, &tmp, &y[j]);               /* |v| < 8q */
     }
-    mlkem_invntt(&u[0]);                              /* |v| < q */
-    poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2 */
-    poly_add(&u[0], &tmp);                            /* |v| < q + 2 */
+    mlkem_invntt(&v);                                 /* |v| < q */
+    poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
+    poly_add(&v, &tmp);                               /* |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                           /* line 20: mu */
-    poly_add(&u[0], &tmp);                            /* |v| < q + 1667 < 2^15 */
-    poly_canonical(&u[0]);
-    mlkem_compress_dv(piece, &u[0]); /* line 23: c2 */
-    diff |= emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL,
-                 c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, piece, MLKEM_POLYCOMPRESSED_DV);
-
-    pqlab_zeroize(y, sizeof y);
-    pqlab_zeroize(u, sizeof u);
+    poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
+    poly_canonical(&v);
+    mlkem_compress_dv(piece, &v); /* line 23: c2 */
+    diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL,
+                c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+    pqlab_zeroize(&v, sizeof v);
     pqlab_zeroize(&tmp, sizeof tmp);
     pqlab_zeroize(piece, sizeof piece);
     return diff;
 }
 
+/* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
+ * written there; with c_out == NULL it is compared against c_cmp and the result
+ * is 1 if they differ (Algorithm 18 line 9), else 0. */
+static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp,
+                                          const uint8_t ek[MLKEM_EKBYTES],
+                                          const uint8_t m[MLKEM_SYMBYTES],
+                                          const uint8_t r[MLKEM_SYMBYTES]) {
+    mlkem_poly y[MLKEM_K];
+    uint8_t rho[MLKEM_SYMBYTES];
+    row_sink sink;
+    uint8_t diff;
+
+    memcpy(rho, ek + MLKEM_K * MLKEM_POLYBYTES, MLKEM_SYMBYTES); /* line 3 */
+    /* rho is part of the encapsulation key, public by definition; SampleNTT
+     * branches on it. (In decapsulation ek is read from the secret-marked dk.) */
+    PQLAB_DECLASSIFY(rho, sizeof rho);
+
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
+        poly_noise_eta1(&y[i], r, (uint8_t)i);
+        mlkem_ntt(&y[i]); /* reduced */
+    }
+    sink.mode = ROWS_ENCRYPT;
+    sink.seed = r;
+    sink.out = c_out;
+    sink.cmp = c_cmp;
+    sink.diff = 0;
+    matvec_rows(rho, y, &sink); /* lines 13-16, 19, 22: u into c1 */
+    diff = sink.diff;
+    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y);
+    pqlab_zeroize(y, sizeof y);
+    return diff;
+}
+
 /* K-PKE.Decrypt(dk_PKE, c) (Algorithm 15). */
-static void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t dk_pke[MLKEM_DKPKEBYTES],
+static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t dk_pke[MLKEM_DKPKEBYTES],
                         const uint8_t c[MLKEM_CTBYTES]) {
     mlkem_poly w, u, s;
     memset(&w, 0, sizeof w);

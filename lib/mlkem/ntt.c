@@ -10,7 +10,7 @@
  * Appendix A times the Montgomery factor 2^16). Computed with Python:
  *   [c(pow(17, br7(i), 3329) * 2**16) for i in range(128)].
  * zetas[0] is not used by the transforms. */
-static const int16_t zetas[128] = {
+const int16_t mlkem_zetas[128] = {
     -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,   962,
     -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,  -681,  1017,
     732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,  -1293, 1491,  -282,
@@ -36,7 +36,7 @@ void mlkem_ntt_c(mlkem_poly *r) {
     unsigned int k = 1;
     for (unsigned int len = 128; len >= 2; len >>= 1) {
         for (unsigned int start = 0; start < MLKEM_N; start += 2 * len) {
-            const int16_t zeta = zetas[k++];
+            const int16_t zeta = mlkem_zetas[k++];
             for (unsigned int j = start; j < start + len; j++) {
                 int16_t t = mlkem_fqmul(zeta, f[j + len]); /* |zeta| <= 1664: valid for any int16 */
                 f[j + len] = (int16_t)(f[j] - t);
@@ -65,7 +65,7 @@ void mlkem_invntt_c(mlkem_poly *r) {
     }
     for (unsigned int len = 2; len <= 128; len <<= 1) {
         for (unsigned int start = 0; start < MLKEM_N; start += 2 * len) {
-            const int16_t zeta = zetas[k--];
+            const int16_t zeta = mlkem_zetas[k--];
             for (unsigned int j = start; j < start + len; j++) {
                 int16_t t = f[j];
                 int16_t s = (int16_t)(t + f[j + len]);
@@ -82,24 +82,10 @@ void mlkem_invntt_c(mlkem_poly *r) {
     }
 }
 
-/* Algorithms 11 and 12: for each of the 128 pairs, (a0 + a1 X)(b0 + b1 X) modulo
- * X^2 - gamma, gamma = zeta^(2BitRev7(i)+1). For pairs 2t and 2t+1 the gammas are
- * zetas[64 + t] and its negative (zeta^128 = -1 and BitRev7(64+t) =
- * 2 BitRev7(2t) + 1). Each product is one or two Montgomery multiplications:
- * inputs |a|,|b| < q give |a b| < q^2 < q 2^15, every fqmul output is < q, so
- * each computed coefficient is < 2q and adds less than 2q to r. */
+/* Algorithm 11: BaseCaseMultiply (Algorithm 12, reduce.h) on each of the 128
+ * pairs, accumulated into r with the factor R^-1. */
 void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b) {
-    for (unsigned int t = 0; t < MLKEM_N / 4; t++) {
-        const int16_t gamma = zetas[64 + t];
-        for (unsigned int h = 0; h < 2; h++) {
-            const unsigned int i = 4 * t + 2 * h;
-            const int16_t g = h ? (int16_t)-gamma : gamma; /* h is a loop index */
-            const int16_t a0 = a->c[i], a1 = a->c[i + 1];
-            const int16_t b0 = b->c[i], b1 = b->c[i + 1];
-            int16_t c0 = (int16_t)(mlkem_fqmul(mlkem_fqmul(a1, b1), g) + mlkem_fqmul(a0, b0));
-            int16_t c1 = (int16_t)(mlkem_fqmul(a0, b1) + mlkem_fqmul(a1, b0));
-            r->c[i] = (int16_t)(r->c[i] + c0);
-            r->c[i + 1] = (int16_t)(r->c[i + 1] + c1);
-        }
+    for (unsigned int p = 0; p < MLKEM_N / 2; p++) {
+        mlkem_basemul_pair(&r->c[2 * p], a->c[2 * p], a->c[2 * p + 1], &b->c[2 * p], p);
     }
 }

@@ -46,4 +46,23 @@ static inline int16_t mlkem_caddq(int16_t a) {
     return (int16_t)x;
 }
 
+/* zetas[i] = zeta^BitRev7(i) * 2^16 mod q, centred (ntt.c). */
+#define mlkem_zetas PQLAB_NAMESPACE(mlkem_zetas)
+extern const int16_t mlkem_zetas[128];
+
+/* FIPS 203 Algorithm 12 (BaseCaseMultiply) for pair p (coefficients 2p, 2p+1),
+ * accumulated with the factor R^-1: r[0..1] += (a0 + a1 X)(b[0] + b[1] X) R^-1
+ * modulo X^2 - gamma_p, gamma_p = zeta^(2BitRev7(p)+1). For p = 2t and 2t+1 the
+ * gammas are zetas[64 + t] and its negative (zeta^128 = -1, BitRev7(64 + t) =
+ * 2 BitRev7(2t) + 1). Bounds: |a|, |b| < q give |a b| < q^2 < q 2^15; every
+ * fqmul output is < q, so each of the two results is < 2q in magnitude and adds
+ * less than 2q to r. */
+static inline void mlkem_basemul_pair(int16_t r[2], int16_t a0, int16_t a1, const int16_t b[2],
+                                      unsigned int p) {
+    const int16_t z = mlkem_zetas[64 + (p >> 1)]; /* p is a public position */
+    const int16_t gamma = (p & 1) ? (int16_t)-z : z;
+    r[0] = (int16_t)(r[0] + mlkem_fqmul(mlkem_fqmul(a1, b[1]), gamma) + mlkem_fqmul(a0, b[0]));
+    r[1] = (int16_t)(r[1] + mlkem_fqmul(a0, b[1]) + mlkem_fqmul(a1, b[0]));
+}
+
 #endif

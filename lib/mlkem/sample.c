@@ -6,6 +6,7 @@
 #include "fips202.h"
 #include "fips202x4.h"
 #include "kernels.h"
+#include "reduce.h"
 
 /* Algorithm 7 lines 5-15 for one XOF block: every 3 bytes give two 12-bit
  * candidates d1, d2; those below q are accepted in order until 256 are found.
@@ -59,6 +60,81 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
         pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
         for (unsigned int t = 0; t < 4; t++) {
             ctr[t] = rej_uniform(r[t]->c, ctr[t], buf[t], PQLAB_SHAKE128_RATE);
+        }
+    }
+}
+
+/* Fused matrix kernels: SampleNTT (Algorithm 7) of a matrix entry streamed
+ * straight into MultiplyNTTs (Algorithm 11) with a vector polynomial, so that no
+ * entry of A_hat is ever stored. Base multiplication works on independent
+ * coefficient pairs, so each pair is multiplied and accumulated as soon as the
+ * rejection sampler has accepted its second coefficient. */
+typedef struct {
+    mlkem_poly *acc;        /* accumulator: acc += entry o vec * R^-1 */
+    const mlkem_poly *vec;  /* |c| < q (NTT domain) */
+    unsigned int ctr;       /* coefficients accepted so far */
+    int16_t pending;        /* first coefficient of an incomplete pair */
+} matacc_lane;
+
+static inline void matacc_accept(matacc_lane *l, int16_t d) {
+    if (l->ctr & 1) { /* positions are public: rejection depends on rho only */
+        const unsigned int p = l->ctr >> 1;
+        mlkem_basemul_pair(&l->acc->c[2 * p], l->pending, d, &l->vec->c[2 * p], p);
+    } else {
+        l->pending = d;
+    }
+    l->ctr++;
+}
+
+/* As rej_uniform, feeding matacc_accept; candidates are canonical (< q). */
+static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
+    for (size_t pos = 0; pos + 3 <= len && l->ctr < MLKEM_N; pos += 3) {
+        uint16_t d1 = (uint16_t)(buf[pos] | ((uint16_t)(buf[pos + 1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | ((uint16_t)buf[pos + 2] << 4));
+        if (d1 < MLKEM_Q) {
+            matacc_accept(l, (int16_t)d1);
+        }
+        if (d2 < MLKEM_Q && l->ctr < MLKEM_N) {
+            matacc_accept(l, (int16_t)d2);
+        }
+    }
+}
+
+void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
+                    uint8_t x, uint8_t y) {
+    pqlab_keccak_state st;
+    uint8_t buf[PQLAB_SHAKE128_RATE];
+    const uint8_t xy[2] = {x, y};
+    matacc_lane l = {acc, vec, 0, 0};
+    pqlab_shake128_init(&st);
+    pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
+    pqlab_shake128_absorb(&st, xy, 2);
+    pqlab_shake128_finalize(&st);
+    while (l.ctr < MLKEM_N) {
+        pqlab_shake128_squeezeblocks(buf, 1, &st);
+        matacc_block(&l, buf, sizeof buf);
+    }
+}
+
+void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
+                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]) {
+    pqlab_keccakx4_state st;
+    uint8_t buf[4][PQLAB_SHAKE128_RATE]; /* first holds the 34-byte inputs, then XOF blocks */
+    matacc_lane l[4];
+    for (unsigned int t = 0; t < 4; t++) {
+        memcpy(buf[t], rho, MLKEM_SYMBYTES);
+        buf[t][MLKEM_SYMBYTES] = xy[2 * t];
+        buf[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
+        l[t].acc = acc[t];
+        l[t].vec = vec[t];
+        l[t].ctr = 0;
+        l[t].pending = 0;
+    }
+    pqlab_shake128x4_absorb_once(&st, buf[0], buf[1], buf[2], buf[3], MLKEM_SYMBYTES + 2);
+    while (l[0].ctr < MLKEM_N || l[1].ctr < MLKEM_N || l[2].ctr < MLKEM_N || l[3].ctr < MLKEM_N) {
+        pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
+        for (unsigned int t = 0; t < 4; t++) {
+            matacc_block(&l[t], buf[t], PQLAB_SHAKE128_RATE);
         }
     }
 }

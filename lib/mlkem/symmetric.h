@@ -1,47 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* The hash functions of ML-KEM, FIPS 203 section 4.1, on top of lib/common. */
+/* The hash functions of ML-KEM, FIPS 203 section 4.1, on top of lib/common.
+ * Out of line (symmetric.c) on purpose: the Keccak state then lives only in the
+ * callee's frame while hashing, not in the frames of the long-lived callers. */
 #ifndef PQLAB_MLKEM_SYMMETRIC_H
 #define PQLAB_MLKEM_SYMMETRIC_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fips202.h"
 #include "params.h"
 
+#define mlkem_hash_h PQLAB_NAMESPACE(mlkem_hash_h)
+#define mlkem_hash_g PQLAB_NAMESPACE(mlkem_hash_g)
+#define mlkem_hash_j PQLAB_NAMESPACE(mlkem_hash_j)
+#define mlkem_prf PQLAB_NAMESPACE(mlkem_prf)
+
 /* H(s) = SHA3-256(s) (equation 4.4). */
-static inline void mlkem_hash_h(uint8_t out[32], const uint8_t *in, size_t inlen) {
-    pqlab_sha3_256(out, in, inlen);
-}
-
-/* G(a || b) = SHA3-512(a || b) split into two 32-byte halves (equation 4.5). */
-static inline void mlkem_hash_g(uint8_t out[64], const uint8_t *a, size_t alen, const uint8_t *b,
-                                size_t blen) {
-    pqlab_keccak_state st;
-    pqlab_sha3_512_init(&st);
-    pqlab_sha3_512_absorb(&st, a, alen);
-    pqlab_sha3_512_absorb(&st, b, blen);
-    pqlab_sha3_512_finalize(out, &st);
-}
-
+void mlkem_hash_h(uint8_t out[32], const uint8_t *in, size_t inlen);
+/* G(a || b) = SHA3-512(a || b), the two 32-byte halves in out (equation 4.5). */
+void mlkem_hash_g(uint8_t out[64], const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 /* J(z || c) = SHAKE256(z || c, 8 * 32) (equation 4.4). */
-static inline void mlkem_hash_j(uint8_t out[32], const uint8_t z[32], const uint8_t *c,
-                                size_t clen) {
-    pqlab_keccak_state st;
-    pqlab_shake256_init(&st);
-    pqlab_shake256_absorb(&st, z, 32);
-    pqlab_shake256_absorb(&st, c, clen);
-    pqlab_shake256_finalize(&st);
-    pqlab_shake256_squeeze(out, 32, &st);
-}
-
-/* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) (equation 4.3). */
-static inline void mlkem_prf(uint8_t *out, size_t outlen, const uint8_t s[32], uint8_t b) {
-    pqlab_keccak_state st;
-    pqlab_shake256_init(&st);
-    pqlab_shake256_absorb(&st, s, 32);
-    pqlab_shake256_absorb(&st, &b, 1);
-    pqlab_shake256_finalize(&st);
-    pqlab_shake256_squeeze(out, outlen, &st);
-}
+void mlkem_hash_j(uint8_t out[32], const uint8_t z[32], const uint8_t *c, size_t clen);
+/* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) (equation 4.3); outlen = 64 eta. */
+void mlkem_prf(uint8_t *out, size_t outlen, const uint8_t s[32], uint8_t b);
 
 #endif

@@ -20,7 +20,7 @@ if not VECTORS.is_dir():
 ACVP = VECTORS / "acvp" / "v1.1.0.40"
 WYCHEPROOF = VECTORS / "wycheproof" / "testvectors_v1"
 
-MLKEM_SOURCES = ["lib/mlkem/mlkem.c", "lib/mlkem/ntt.c", "lib/mlkem/poly.c", "lib/mlkem/sample.c"]
+MLKEM_SOURCES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "mlkem").glob("*.c"))
 COMMON_SOURCES = ["lib/common/fips202.c", "lib/common/fips202x4.c", "lib/common/aes.c", "lib/common/drbg.c"]
 
 

@@ -1,0 +1,43 @@
+"""Stack of ML-KEM per operation on the Cortex-M4 (QEMU mps2-an386), measured by the harness
+`stack` program (stack spray, deepest overwritten word). The goal of issue 3: no higher than
+pqm4's portable `clean` ML-KEM-768 (10,248 / 13,384 / 14,480 bytes for keygen / encaps /
+decaps); the test also pins the reached figures (docs/mlkem.md) with a little slack so that a
+regression is noticed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from pqlab.build import BuildOptions
+from pqlab.jobs import execute
+from pqlab.platforms import get_platform
+from pqlab.registry import discover
+
+PQM4_CLEAN_768 = {"keypair": 10_248, "encaps": 13_384, "decaps": 14_480}
+# figures reached (docs/mlkem.md) plus 5 % slack
+LIMITS = {
+    "ml-kem-512": {"keypair": 4_308, "encaps": 4_364, "decaps": 4_340},
+    "ml-kem-768": {"keypair": 4_820, "encaps": 4_900, "decaps": 4_876},
+    "ml-kem-1024": {"keypair": 5_316, "encaps": 5_396, "decaps": 5_372},
+}
+
+
+def test_stack_mps2_an386() -> None:
+    assert shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"), "QEMU / arm toolchain missing"
+    plat = get_platform("mps2-an386")
+    impls = [i for i in discover() if i.scheme in LIMITS and i.name == "ref"]
+    assert len(impls) == 3
+    outcomes = execute([(i, plat) for i in impls], "stack", 2, BuildOptions())
+    seen = set()
+    for o in outcomes:
+        assert o.ok, o.error
+        stack = {f[0]: int(f[1]) for f in o.output.of("stack")}
+        assert set(stack) == {"keypair", "encaps", "decaps"}, stack
+        for op, used in stack.items():
+            assert 1000 < used <= LIMITS[o.impl.scheme][op] * 1.05, (o.impl.scheme, op, used)
+            if o.impl.scheme == "ml-kem-768":
+                assert used < PQM4_CLEAN_768[op]
+        seen.add(o.impl.scheme)
+    assert seen == set(LIMITS)
