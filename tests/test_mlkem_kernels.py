@@ -187,3 +187,34 @@ def test_cbd(name: str) -> None:
             f(r, buf)
             assert [x % Q for x in r] == model.sample_cbd(buf, eta)
             assert all(-eta <= x <= eta for x in r)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_matacc_fused(name: str) -> None:
+    """matacc / matacc_x4 (fused SampleNTT + base multiplication) against the model:
+    acc += SampleNTT(rho || x || y) o vec * R^-1, with accumulators shared between lanes
+    and vector coefficients at the edges (+-(q-1))."""
+    one, four = k_(name, "matacc"), k_(name, "matacc_x4")
+    rng = random.Random(10)
+    edges = edge_polys(-(Q - 1), Q - 1, rng, 4)
+    for trial in range(4):
+        rho = rng.randbytes(32)
+        xy = bytes(rng.randrange(256) for _ in range(8))
+        vecs = [poly(rng.choice(edges)) for _ in range(4)]
+        accs0 = [[rng.randint(-2 * Q, 2 * Q) for _ in range(256)] for _ in range(2)]
+        accs = [poly(a) for a in accs0]
+        lanes = [0, 0, 1, 1] if trial % 2 else [0, 1, 0, 1]  # two lanes per accumulator
+        acc_ptrs = (ctypes.POINTER(Poly) * 4)(*[ctypes.pointer(accs[lanes[t]]) for t in range(4)])
+        vec_ptrs = (ctypes.POINTER(Poly) * 4)(*[ctypes.pointer(v) for v in vecs])
+        four(acc_ptrs, vec_ptrs, rho, xy)
+        want = [list(a) for a in accs0]
+        for t in range(4):
+            entry = model.sample_ntt(rho + xy[2 * t : 2 * t + 2])
+            prod = model.multiply_ntts(entry, [x % Q for x in vecs[t]])
+            want[lanes[t]] = [want[lanes[t]][i] + prod[i] * RINV for i in range(256)]
+        for a, w in zip(accs, want):
+            assert [x % Q for x in a] == [x % Q for x in w]
+        acc = poly(accs0[0])
+        one(ctypes.byref(acc), ctypes.byref(vecs[0]), rho, ctypes.c_uint8(xy[0]), ctypes.c_uint8(xy[1]))
+        prod = model.multiply_ntts(model.sample_ntt(rho + xy[:2]), [x % Q for x in vecs[0]])
+        assert [x % Q for x in acc] == [(accs0[0][i] + prod[i] * RINV) % Q for i in range(256)]
