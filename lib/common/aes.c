@@ -37,24 +37,18 @@ static inline void gf16_mul(uint32_t c[4], const uint32_t a[4], const uint32_t b
     c[3] = p3 ^ p6;
 }
 
-/* a^2 = a0 + a1 z^2 + a2 z^4 + a3 z^6, reduced as above */
-static inline void gf16_sq(uint32_t c[4], const uint32_t a[4])
-{
-    c[0] = a[0] ^ a[2];
-    c[1] = a[2];
-    c[2] = a[1] ^ a[3];
-    c[3] = a[3];
-}
-
-/* a^-1 = a^14 (0 maps to 0): a^2, a^3, a^12, a^14 */
+/* a^-1 = a^14 (0 maps to 0), as the algebraic normal form of each output bit
+ * (computed from the truth table with the Moebius transform): 10 AND, 23 XOR instead
+ * of two multiplications and three squarings */
 static inline void gf16_inv(uint32_t c[4], const uint32_t a[4])
 {
-    uint32_t a2[4], a3[4], a6[4], a12[4];
-    gf16_sq(a2, a);
-    gf16_mul(a3, a2, a);
-    gf16_sq(a6, a3);
-    gf16_sq(a12, a6);
-    gf16_mul(c, a12, a2);
+    const uint32_t a01 = a[0] & a[1], a02 = a[0] & a[2], a12 = a[1] & a[2];
+    const uint32_t a03 = a[0] & a[3], a13 = a[1] & a[3], a23 = a[2] & a[3];
+    const uint32_t a012 = a01 & a[2], a123 = a12 & a[3], a013 = a01 & a[3], a023 = a02 & a[3];
+    c[0] = a[0] ^ a[1] ^ a[2] ^ a[3] ^ a02 ^ a12 ^ a012 ^ a123;
+    c[1] = a01 ^ a02 ^ a12 ^ a[3] ^ a13 ^ a013;
+    c[2] = a01 ^ a[2] ^ a02 ^ a[3] ^ a03 ^ a023;
+    c[3] = a[1] ^ a[2] ^ a[3] ^ a03 ^ a13 ^ a23 ^ a123;
 }
 
 /* SubBytes on all 32 bytes (section 5.1.1) */
@@ -98,42 +92,53 @@ static void sub_bytes(uint32_t q[8])
     q[7] = v[1] ^ v[2];
 }
 
-/* ShiftRows (section 5.1.2): s'[r][c] = s[r][(c + r) mod 4]; inside byte r each
- * nibble (one block) is rotated right by r */
-static void shift_rows(uint32_t q[8])
-{
-    for (unsigned int i = 0; i < 8; i++) {
-        const uint32_t x = q[i];
-        q[i] = (x & 0x000000FFU) | ((x >> 1) & 0x00007700U) | ((x << 3) & 0x00008800U) |
-               ((x >> 2) & 0x00330000U) | ((x << 2) & 0x00CC0000U) | ((x >> 3) & 0x11000000U) |
-               ((x << 1) & 0xEE000000U);
-    }
-}
-
 static inline uint32_t ror32(uint32_t x, unsigned int n) { return (x >> n) | (x << (32u - n)); }
 
-/* MixColumns (section 5.1.3): s'[r] = 2 s[r] + 3 s[r+1] + s[r+2] + s[r+3]
- *   = 2 t + t + s[r] + rot2(t) with t = s[r] + s[r+1]; rot by one row = ror 8 */
-static void mix_columns(uint32_t q[8])
-{
-    uint32_t t[8];
-    for (unsigned int i = 0; i < 8; i++) {
-        t[i] = q[i] ^ ror32(q[i], 8);
+/* ShiftRows without moving data.
+ * ShiftRows (section 5.1.2) is not applied to the state. Instead the stored state P
+ * stands for the real state A = SR^s(P), A[r][c] = P[r][(c + s r) mod 4], where s
+ * counts the ShiftRows owed so far (mod 4). SubBytes works bytewise and commutes with
+ * that. ShiftRows followed by MixColumns (section 5.1.3) then becomes, on P with
+ * s' = s + 1 (derivation: substitute A = SR^s'(P) into the MixColumns equations):
+ *   P'[r][c] = 2 P[r][c] + 3 P[r+1][c+s'] + P[r+2][c+2s'] + P[r+3][c+3s']
+ *            = xtime(t) + t + P + R^2(t),   t = P + R(P),
+ * where R takes row r+1, column c+s': a word rotation by 8 (rows are bytes) and a
+ * rotation of every nibble by s' (the columns of one block). Round keys are stored
+ * pre-shifted (SR^-s' of the key, see keyexp), and the output is unshifted once. */
+
+/* rotate every nibble right by n (new column c = old column c + n) */
+#define NIBROT(y, n) ((((y) >> (n)) & (0x11111111U * (0xFu >> (n)))) | \
+                      (((y) << (4 - (n))) & (0x11111111U * ((0xF0u >> (n)) & 0xFu))))
+
+#define DEFINE_MIXCOLUMNS(sp, R1, R2)                                                      \
+    static void mix_columns_##sp(uint32_t q[8])                                            \
+    {                                                                                      \
+        uint32_t t[8];                                                                     \
+        for (unsigned int i = 0; i < 8; i++) {                                             \
+            const uint32_t y = ror32(q[i], 8);                                             \
+            t[i] = q[i] ^ (R1);                                                            \
+        }                                                                                  \
+        for (unsigned int i = 0; i < 8; i++) {                                             \
+            const uint32_t y = ror32(t[i], 16);                                            \
+            q[i] ^= t[i] ^ (R2);                                                           \
+        }                                                                                  \
+        /* + xtime(t): bit i of 2t is bit i-1 of t; t7 folds back as 0x1B (bits 0,1,3,4) */ \
+        const uint32_t t7 = t[7];                                                          \
+        q[7] ^= t[6];                                                                      \
+        q[6] ^= t[5];                                                                      \
+        q[5] ^= t[4];                                                                      \
+        q[4] ^= t[3] ^ t7;                                                                 \
+        q[3] ^= t[2] ^ t7;                                                                 \
+        q[2] ^= t[1];                                                                      \
+        q[1] ^= t[0] ^ t7;                                                                 \
+        q[0] ^= t7;                                                                        \
     }
-    for (unsigned int i = 0; i < 8; i++) {
-        q[i] ^= t[i] ^ ror32(t[i], 16);
-    }
-    /* + xtime(t): bit i of 2t is bit i-1 of t, and t7 folds back as 0x1B (bits 0,1,3,4) */
-    const uint32_t t7 = t[7];
-    q[7] ^= t[6];
-    q[6] ^= t[5];
-    q[5] ^= t[4];
-    q[4] ^= t[3] ^ t7;
-    q[3] ^= t[2] ^ t7;
-    q[2] ^= t[1];
-    q[1] ^= t[0] ^ t7;
-    q[0] ^= t7;
-}
+
+/* R = rows +1 and columns +s', R^2 = rows +2 and columns +2s' (mod 4) */
+DEFINE_MIXCOLUMNS(0, y, y)
+DEFINE_MIXCOLUMNS(1, NIBROT(y, 1), NIBROT(y, 2))
+DEFINE_MIXCOLUMNS(2, NIBROT(y, 2), y)
+DEFINE_MIXCOLUMNS(3, NIBROT(y, 3), NIBROT(y, 2))
 
 static inline void swapmove(uint32_t *a, uint32_t *b, uint32_t mask, unsigned int n)
 {
@@ -190,43 +195,72 @@ static void unpack(uint8_t out[32], uint32_t q[8])
     }
 }
 
-/* Cipher (section 5.1) on two blocks */
-static void encrypt2(uint8_t out[32], const uint8_t in[32], const pqlab_aes_ctx *ctx)
+static inline void add_round_key(uint32_t q[8], const uint32_t *rk)
 {
-    uint32_t q[8];
-    const uint32_t *rk = ctx->rk;
-    pack(q, in);
     for (unsigned int i = 0; i < 8; i++) {
         q[i] ^= rk[i];
     }
-    for (unsigned int r = 1; r < ctx->nr; r++) {
-        sub_bytes(q);
-        shift_rows(q);
-        mix_columns(q);
-        for (unsigned int i = 0; i < 8; i++) {
-            q[i] ^= rk[8 * r + i];
-        }
-    }
-    sub_bytes(q);
-    shift_rows(q);
-    for (unsigned int i = 0; i < 8; i++) {
-        q[i] ^= rk[8 * ctx->nr + i];
-    }
-    unpack(out, q);
-    pqlab_zeroize(q, sizeof q);
 }
 
-/* SubWord of section 5.2 on four bytes, through the bitsliced S-box */
+/* Cipher (section 5.1) on two blocks; rounds 1..nr-1 owe s' = round mod 4 shifts */
+static void encrypt2(uint8_t out[32], const uint8_t in[32], const pqlab_aes_ctx *ctx)
+{
+    uint32_t q[8];
+    uint8_t tmp[32];
+    const uint32_t *rk = ctx->rk;
+    const unsigned int nr = ctx->nr;
+    pack(q, in);
+    add_round_key(q, rk);
+    for (unsigned int r = 1; r < nr; r++) {
+        sub_bytes(q);
+        switch (r & 3u) { /* the round number is public */
+        case 1:
+            mix_columns_1(q);
+            break;
+        case 2:
+            mix_columns_2(q);
+            break;
+        case 3:
+            mix_columns_3(q);
+            break;
+        default:
+            mix_columns_0(q);
+            break;
+        }
+        add_round_key(q, rk + 8 * r);
+    }
+    sub_bytes(q); /* final round: SubBytes, (owed) ShiftRows, AddRoundKey */
+    add_round_key(q, rk + 8 * nr);
+    unpack(tmp, q);
+    /* pay the owed shifts, s = nr mod 4 (2 for AES-128/256, 0 for AES-192):
+     * A[r][c] = P[r][(c + s r) mod 4], byte index r + 4c, per block */
+    const unsigned int s = nr & 3u;
+    for (unsigned int b = 0; b < 32; b += 16) {
+        for (unsigned int c = 0; c < 4; c++) {
+            for (unsigned int r = 0; r < 4; r++) {
+                out[b + r + 4 * c] = tmp[b + r + 4 * ((c + s * r) & 3u)];
+            }
+        }
+    }
+    pqlab_zeroize(q, sizeof q);
+    pqlab_zeroize(tmp, sizeof tmp);
+}
+
+/* SubWord of section 5.2 on four bytes, through the bitsliced S-box. With a single
+ * word, the transpose reduces to q[i] = bit i of each byte (bits 0, 8, 16, 24); the
+ * other bit positions carry don't-care values that are masked off at the end. */
 static uint32_t sub_word(uint32_t w)
 {
-    uint8_t buf[32] = {0};
     uint32_t q[8];
-    store32_le(buf, w);
-    pack(q, buf);
+    for (unsigned int i = 0; i < 8; i++) {
+        q[i] = (w >> i) & 0x01010101U;
+    }
     sub_bytes(q);
-    unpack(buf, q);
-    w = load32_le(buf);
-    pqlab_zeroize(buf, sizeof buf);
+    w = 0;
+    for (unsigned int i = 0; i < 8; i++) {
+        w |= (q[i] & 0x01010101U) << i;
+    }
+    pqlab_zeroize(q, sizeof q);
     return w;
 }
 
@@ -236,7 +270,6 @@ void pqlab_aes_keyexp(pqlab_aes_ctx *ctx, const uint8_t *key, size_t keylen)
 {
     PQLAB_HASHPROF_BEGIN();
     uint32_t w[60];
-    uint8_t buf[32];
     const unsigned int nk = (unsigned int)(keylen / 4);
     for (unsigned int i = 0; i < 120; i++) {
         ctx->rk[i] = 0;
@@ -259,17 +292,23 @@ void pqlab_aes_keyexp(pqlab_aes_ctx *ctx, const uint8_t *key, size_t keylen)
             }
             w[i] = w[i - nk] ^ tmp;
         }
-        /* bitslice each round key twice (one copy per block of the pair) */
+        /* bitslice each round key twice (one copy per block of the pair), shifted back
+         * by the s = round mod 4 ShiftRows the state owes at that round (see above):
+         * stored K'[row][c] = K[row][(c - s row) mod 4]; word c holds column c with
+         * row `row` in byte `row` */
         for (unsigned int r = 0; r <= nr; r++) {
-            for (unsigned int j = 0; j < 4; j++) {
-                store32_le(buf + 4 * j, w[4 * r + j]);
-                store32_le(buf + 16 + 4 * j, w[4 * r + j]);
+            const uint32_t *k = w + 4 * r;
+            const unsigned int s = r & 3u;
+            uint32_t *q = ctx->rk + 8 * r;
+            for (unsigned int c = 0; c < 4; c++) {
+                q[c] = (k[c] & 0x000000FFU) | (k[(c - s) & 3u] & 0x0000FF00U) |
+                       (k[(c - 2 * s) & 3u] & 0x00FF0000U) | (k[(c - 3 * s) & 3u] & 0xFF000000U);
+                q[c + 4] = q[c];
             }
-            pack(ctx->rk + 8 * r, buf);
+            transpose(q);
         }
         ctx->nr = nr;
         pqlab_zeroize(w, sizeof w);
-        pqlab_zeroize(buf, sizeof buf);
     }
     PQLAB_HASHPROF_END();
 }

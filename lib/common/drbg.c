@@ -8,7 +8,8 @@
  *    Update(seed).
  *  - Generate (10.2.1.5.1) as rng.c does it: for each 16-byte piece increment V and
  *    output AES(Key, V) (a short last piece keeps only its first bytes), then
- *    Update(no data) once; reseed_counter counts calls. */
+ *    Update(no data) once; reseed_counter counts calls.
+ * The AES calls are constant time and V's increment has no data-dependent branch. */
 #include "drbg.h"
 
 #include "aes.h"
@@ -70,23 +71,46 @@ void pqlab_drbg_init(pqlab_drbg_state *st, const uint8_t entropy[48], const uint
     pqlab_zeroize(seed, sizeof seed);
 }
 
+/* The output blocks and the three blocks of the closing Update use the same key and
+ * consecutive counter values V+1 ... V+n+3, so they are encrypted together, two per
+ * call of the bitsliced cipher, under one key expansion. */
 void pqlab_drbg_generate(pqlab_drbg_state *st, uint8_t *out, size_t outlen)
 {
     pqlab_aes_ctx ctx;
-    uint8_t block[16];
+    uint8_t blk[32], upd[48];
+    const size_t nout = (outlen + 15) / 16;
+    const size_t total = nout + 3;
     pqlab_aes_keyexp(&ctx, st->key, 32);
-    while (outlen > 0) {
-        v_increment(st->v);
-        pqlab_aes_ecb(block, st->v, 1, &ctx);
-        const size_t n = outlen < 16 ? outlen : 16;
-        for (size_t i = 0; i < n; i++) {
-            out[i] = block[i];
+    for (size_t i = 0; i < total;) {
+        const size_t n = total - i >= 2 ? 2 : 1;
+        for (size_t b = 0; b < n; b++) {
+            v_increment(st->v);
+            for (unsigned int j = 0; j < 16; j++) {
+                blk[16 * b + j] = st->v[j];
+            }
         }
-        out += n;
-        outlen -= n;
+        pqlab_aes_ecb(blk, blk, n, &ctx);
+        for (size_t b = 0; b < n; b++, i++) {
+            if (i < nout) { /* output block; the last one may be cut short */
+                const size_t len = outlen - 16 * i < 16 ? outlen - 16 * i : 16;
+                for (size_t j = 0; j < len; j++) {
+                    out[16 * i + j] = blk[16 * b + j];
+                }
+            } else {
+                for (unsigned int j = 0; j < 16; j++) {
+                    upd[16 * (i - nout) + j] = blk[16 * b + j];
+                }
+            }
+        }
     }
-    drbg_update(NULL, st->key, st->v);
+    for (unsigned int i = 0; i < 32; i++) {
+        st->key[i] = upd[i];
+    }
+    for (unsigned int i = 0; i < 16; i++) {
+        st->v[i] = upd[32 + i];
+    }
     st->reseed_counter++;
     pqlab_aes_ctx_release(&ctx);
-    pqlab_zeroize(block, sizeof block);
+    pqlab_zeroize(blk, sizeof blk);
+    pqlab_zeroize(upd, sizeof upd);
 }

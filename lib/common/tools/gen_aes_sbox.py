@@ -122,6 +122,17 @@ def main() -> None:
             neg = "~(" if const >> i & 1 else "("
             print(f"    {name}[{i}] = {neg}{terms});")
 
+    # GF(16) inversion as the algebraic normal form of each output bit (aes.c gf16_inv)
+    for bit in range(4):
+        anf = [gf16_inv(a) >> bit & 1 for a in range(16)]
+        for i in range(4):  # Moebius transform
+            for m in range(16):
+                if m >> i & 1:
+                    anf[m] ^= anf[m ^ (1 << i)]
+        terms = ["".join(f"a{i}" for i in range(4) if m >> i & 1) or "1"
+                 for m in range(16) if anf[m]]
+        print(f"    /* inv bit {bit} = {' ^ '.join(terms)} */")
+
     emit("t", to_tower, "u")
     emit("l", lsq, "a1")
     emit("s", out, "v", 0x63)
