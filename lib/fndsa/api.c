@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/* NIST API and FN-DSA entry points over the Falcon core (round-3
+ * specification v1.2: key generation alg. 4, signing alg. 10, verification
+ * alg. 16, encodings section 3.11).
+ * Randomness order follows the round-3 package, so that the NIST KAT
+ * generator reproduces its files: keygen draws a 48-byte seed (SHAKE256
+ * input); signing draws the 40-byte nonce, then a 48-byte seed for the
+ * sampler (SHAKE256 input, re-seeding the PRNG with 56 bytes per attempt). */
+#include "fndsa.h"
+#include "fndsa_api.h"
+#include "ct.h"
+#include "randombytes.h"
+
+#define N FNDSA_N
+#define LOGN FNDSA_LOGN
+
+static int decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
+{
+    if (sk[0] != 0x50 + LOGN) {
+        return 0;
+    }
+    size_t u = 1, v;
+    v = fndsa_trim_i8_decode(f, LOGN, FNDSA_FG_BITS, sk + u, FNDSA_SKBYTES - u);
+    if (v == 0) {
+        return 0;
+    }
+    u += v;
+    v = fndsa_trim_i8_decode(g, LOGN, FNDSA_FG_BITS, sk + u, FNDSA_SKBYTES - u);
+    if (v == 0) {
+        return 0;
+    }
+    u += v;
+    v = fndsa_trim_i8_decode(F, LOGN, FNDSA_FFG_BITS, sk + u, FNDSA_SKBYTES - u);
+    if (v == 0) {
+        return 0;
+    }
+    u += v;
+    return u == FNDSA_SKBYTES;
+}
+
+int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t seed[48])
+{
+    static int8_t f[N], g[N], F[N], G[N];
+    static uint16_t h[N];
+    static union {
+        uint8_t b[FNDSA_KEYGEN_TMP];
+        uint64_t align;
+    } tmp;
+    pqlab_keccak_state rng;
+    pqlab_shake256_init(&rng);
+    pqlab_shake256_absorb(&rng, seed, 48);
+    pqlab_shake256_finalize(&rng);
+    fndsa_keygen(&rng, f, g, F, G, h, LOGN, tmp.b);
+    int ok = 1;
+    sk[0] = 0x50 + LOGN;
+    size_t u = 1, v;
+    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, f, LOGN, FNDSA_FG_BITS);
+    ok &= v != 0;
+    u += v;
+    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, g, LOGN, FNDSA_FG_BITS);
+    ok &= v != 0;
+    u += v;
+    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, F, LOGN, FNDSA_FFG_BITS);
+    ok &= v != 0;
+    u += v;
+    ok &= u == FNDSA_SKBYTES;
+    pk[0] = LOGN;
+    ok &= fndsa_modq_encode(pk + 1, FNDSA_PKBYTES - 1, h, LOGN) == FNDSA_PKBYTES - 1;
+    pqlab_zeroize(f, sizeof f);
+    pqlab_zeroize(g, sizeof g);
+    pqlab_zeroize(F, sizeof F);
+    pqlab_zeroize(G, sizeof G);
+    pqlab_zeroize(&tmp, sizeof tmp);
+    pqlab_zeroize(&rng, sizeof rng);
+    if (!ok) {
+        pqlab_zeroize(sk, FNDSA_SKBYTES);
+        pqlab_zeroize(pk, FNDSA_PKBYTES);
+        return -1;
+    }
+    return 0;
+}
+
+int PQLAB_NAMESPACE(crypto_sign_keypair)(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t seed[48];
+    if (pqlab_randombytes(seed, sizeof seed) != 0) {
+        return -1;
+    }
+    int r = PQLAB_NAMESPACE(fndsa_keypair_seed)(pk, sk, seed);
+    pqlab_zeroize(seed, sizeof seed);
+    return r;
+}
+
+unsigned PQLAB_NAMESPACE(crypto_sign_keygen_restarts)(void)
+{
+    return fndsa_keygen_restarts_last;
+}
+
+/* Sign: writes the compressed s2 to comp (at most compmax bytes; with
+ * retry, draw new signatures until it fits, as the padded format requires;
+ * without, fail when it does not fit) and returns its length, 0 on error. */
+static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
+                        const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
+{
+    static union {
+        fpr f[9 * N];
+        uint64_t align;
+    } tmp;
+    static int8_t f[N], g[N], F[N], G[N];
+    static uint16_t hm[N];
+    static int16_t s2[N];
+    pqlab_keccak_state sc;
+    size_t len = 0;
+
+    if (!tree) {
+        if (!decode_sk(f, g, F, key) ||
+            !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp.f)) {
+            return 0;
+        }
+    }
+    pqlab_shake256_init(&sc);
+    pqlab_shake256_absorb(&sc, nonce, FNDSA_NONCELEN);
+    pqlab_shake256_absorb(&sc, m, mlen);
+    pqlab_shake256_finalize(&sc);
+    fndsa_hash_to_point(&sc, hm, LOGN);
+
+    pqlab_shake256_init(&sc);
+    pqlab_shake256_absorb(&sc, seed, FNDSA_SEEDLEN);
+    pqlab_shake256_finalize(&sc);
+    for (;;) {
+        if (tree) {
+            fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp.f);
+        } else {
+            fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp.f);
+        }
+        PQLAB_DECLASSIFY(s2, sizeof s2); /* the signature is public */
+        len = fndsa_comp_encode(comp, compmax, s2, LOGN);
+        if (len != 0 || !retry) {
+            break;
+        }
+    }
+    pqlab_zeroize(f, sizeof f);
+    pqlab_zeroize(g, sizeof g);
+    pqlab_zeroize(F, sizeof F);
+    pqlab_zeroize(G, sizeof G);
+    pqlab_zeroize(&tmp, sizeof tmp);
+    pqlab_zeroize(&sc, sizeof sc);
+    return len;
+}
+
+int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                     const uint8_t *key, int tree, int padded,
+                                     const uint8_t nonce[40], const uint8_t seed[48])
+{
+    size_t cmax = padded ? FNDSA_COMP_MAX_PAD : FNDSA_COMP_MAX_NIST;
+    size_t len = sign_core(sig + 1 + FNDSA_NONCELEN, cmax, padded, m, mlen, key, tree, nonce, seed);
+    if (len == 0) {
+        *siglen = 0;
+        return -1;
+    }
+    sig[0] = 0x30 + LOGN;
+    memcpy(sig + 1, nonce, FNDSA_NONCELEN);
+    if (padded) {
+        memset(sig + 1 + FNDSA_NONCELEN + len, 0, cmax - len);
+        len = cmax;
+    }
+    *siglen = 1 + FNDSA_NONCELEN + len;
+    return 0;
+}
+
+static int sign_random(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                       const uint8_t *key, int tree)
+{
+    uint8_t nonce[FNDSA_NONCELEN], seed[FNDSA_SEEDLEN];
+    if (pqlab_randombytes(nonce, sizeof nonce) != 0 || pqlab_randombytes(seed, sizeof seed) != 0) {
+        return -1;
+    }
+    int r = PQLAB_NAMESPACE(fndsa_sign_seed)(sig, siglen, m, mlen, key, tree, 0, nonce, seed);
+    pqlab_zeroize(seed, sizeof seed);
+    return r;
+}
+
+int PQLAB_NAMESPACE(crypto_sign_signature)(uint8_t *sig, size_t *siglen, const uint8_t *m,
+                                           size_t mlen, const uint8_t *sk)
+{
+    return sign_random(sig, siglen, m, mlen, sk, 0);
+}
+
+int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, const uint8_t *m,
+                                                size_t mlen, const uint8_t *expanded)
+{
+    return sign_random(sig, siglen, m, mlen, expanded, 1);
+}
+
+int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen,
+                                 const uint8_t *sk)
+{
+    static uint8_t sig[FNDSA_CRYPTO_BYTES];
+    size_t siglen;
+    if (sign_random(sig, &siglen, m, mlen, sk, 0) != 0) {
+        *smlen = 0;
+        return -1;
+    }
+    /* sig = 0x30+logn || nonce || comp; sm wants 0x20+logn before comp */
+    size_t clen = siglen - 1 - FNDSA_NONCELEN;
+    memmove(sm + 2 + FNDSA_NONCELEN, m, mlen);
+    sm[0] = (uint8_t)((clen + 1) >> 8);
+    sm[1] = (uint8_t)(clen + 1);
+    memcpy(sm + 2, sig + 1, FNDSA_NONCELEN);
+    sm[2 + FNDSA_NONCELEN + mlen] = 0x20 + LOGN;
+    memcpy(sm + 2 + FNDSA_NONCELEN + mlen + 1, sig + 1 + FNDSA_NONCELEN, clen);
+    *smlen = 2 + FNDSA_NONCELEN + mlen + 1 + clen;
+    return 0;
+}
+
+/* verify: nonce, compressed s2 (exactly clen bytes, or padded), message */
+static int verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded,
+                       const uint8_t *m, size_t mlen, const uint8_t *pk)
+{
+    uint16_t h[N], hm[N];
+    int16_t s2[N];
+    uint16_t tmp[3 * N];
+    pqlab_keccak_state sc;
+
+    if (pk[0] != LOGN || fndsa_modq_decode(h, LOGN, pk + 1, FNDSA_PKBYTES - 1) != FNDSA_PKBYTES - 1) {
+        return -1;
+    }
+    if (clen == 0) {
+        return -1;
+    }
+    size_t v = fndsa_comp_decode(s2, LOGN, comp, clen);
+    if (v == 0) {
+        return -1;
+    }
+    if (v != clen) {
+        if (!padded) {
+            return -1; /* trailing data */
+        }
+        for (size_t i = v; i < clen; i++) {
+            if (comp[i] != 0) {
+                return -1;
+            }
+        }
+    }
+    pqlab_shake256_init(&sc);
+    pqlab_shake256_absorb(&sc, nonce, FNDSA_NONCELEN);
+    pqlab_shake256_absorb(&sc, m, mlen);
+    pqlab_shake256_finalize(&sc);
+    fndsa_hash_to_point(&sc, hm, LOGN);
+    return fndsa_verify_raw(hm, s2, h, LOGN, tmp) ? 0 : -1;
+}
+
+int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m,
+                                  size_t mlen, const uint8_t *pk, int padded)
+{
+    if (siglen < 1 + FNDSA_NONCELEN + 1 || sig[0] != 0x30 + LOGN) {
+        return -1;
+    }
+    if (padded && siglen != FNDSA_SIGPAD) {
+        return -1;
+    }
+    if (!padded && siglen > 1 + FNDSA_NONCELEN + FNDSA_COMP_MAX_NIST) {
+        return -1;
+    }
+    return verify_core(sig + 1, sig + 1 + FNDSA_NONCELEN, siglen - 1 - FNDSA_NONCELEN, padded, m,
+                       mlen, pk);
+}
+
+int PQLAB_NAMESPACE(crypto_sign_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m,
+                                        size_t mlen, const uint8_t *pk)
+{
+    return PQLAB_NAMESPACE(fndsa_verify)(sig, siglen, m, mlen, pk, 0);
+}
+
+int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen,
+                                      const uint8_t *pk)
+{
+    *mlen = 0;
+    if (smlen < 2 + FNDSA_NONCELEN) {
+        return -1;
+    }
+    size_t sl = ((size_t)sm[0] << 8) | sm[1];
+    if (sl < 2 || sl > smlen - 2 - FNDSA_NONCELEN || sl > 1 + FNDSA_COMP_MAX_NIST) {
+        return -1;
+    }
+    size_t ml = smlen - 2 - FNDSA_NONCELEN - sl;
+    const uint8_t *esig = sm + 2 + FNDSA_NONCELEN + ml;
+    if (esig[0] != 0x20 + LOGN) {
+        return -1;
+    }
+    if (verify_core(sm + 2, esig + 1, sl - 1, 0, sm + 2 + FNDSA_NONCELEN, ml, pk) != 0) {
+        return -1;
+    }
+    memmove(m, sm + 2 + FNDSA_NONCELEN, ml);
+    *mlen = ml;
+    return 0;
+}
+
+int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
+{
+    static union {
+        fpr f[8 * N];
+        uint64_t align;
+    } tmp;
+    static int8_t f[N], g[N], F[N], G[N];
+    int r = 0;
+    if (!decode_sk(f, g, F, sk) ||
+        !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp.f)) {
+        r = -1;
+        pqlab_zeroize(expanded, FNDSA_EXPANDEDKEYBYTES);
+    } else {
+        fndsa_expand_privkey(expanded, f, g, F, G, LOGN, tmp.f);
+    }
+    pqlab_zeroize(f, sizeof f);
+    pqlab_zeroize(g, sizeof g);
+    pqlab_zeroize(F, sizeof F);
+    pqlab_zeroize(G, sizeof G);
+    pqlab_zeroize(&tmp, sizeof tmp);
+    return r;
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* FFT over R[x]/(x^n + 1) and polynomial arithmetic in FFT representation
+ * (Falcon round-3 specification v1.2, sections 3.6.1 and 3.7, algorithms 1-2
+ * splitfft / mergefft).
+ *
+ * Representation: a real polynomial f of degree < n is stored by its values
+ * at the n/2 roots of x^n + 1 in the upper half plane (the other half are
+ * conjugates), real parts in f[0..n/2), imaginary parts in f[n/2..n).
+ * Root order: R_2 = {i}; for n >= 4, the pair of indices (2u, 2u+1) holds
+ * zeta_u and -conj(zeta_u), where zeta_u is the square root in the first
+ * quadrant of the n/2-level root u. Then, with f = f0(x^2) + x f1(x^2):
+ *   f(zeta_u)          = f0(w_u) + zeta_u f1(w_u)
+ *   f(-conj(zeta_u))   = conj(f0(w_u) - zeta_u f1(w_u))
+ * which gives mergefft directly and splitfft by inversion. Both are exact
+ * up to one rounding per operation; no scaling is needed (the 1/2 of the
+ * split is an exact exponent change).
+ * Arithmetic: only fpr add/sub/mul/div/half; the operation order is fixed,
+ * so both fpr layers produce identical bits. */
+#include "fndsa.h"
+#include "tables.h"
+
+static inline fpr zeta_re(unsigned logn, size_t u)
+{
+    return fndsa_fft_zeta[2 * (((size_t)1 << (logn - 2)) - 1 + u)];
+}
+
+static inline fpr zeta_im(unsigned logn, size_t u)
+{
+    return fndsa_fft_zeta[2 * (((size_t)1 << (logn - 2)) - 1 + u) + 1];
+}
+
+void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn)
+{
+    if (logn == 1) {
+        f[0] = f0[0];
+        f[1] = f1[0];
+        return;
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1, qn = n >> 2;
+    for (size_t u = 0; u < qn; u++) {
+        fpr a_re = f0[u], a_im = f0[u + qn];
+        fpr b_re = f1[u], b_im = f1[u + qn];
+        fpr z_re = zeta_re(logn, u), z_im = zeta_im(logn, u);
+        /* t = zeta * b */
+        fpr t_re = fpr_sub(fpr_mul(z_re, b_re), fpr_mul(z_im, b_im));
+        fpr t_im = fpr_add(fpr_mul(z_re, b_im), fpr_mul(z_im, b_re));
+        f[2 * u] = fpr_add(a_re, t_re);
+        f[2 * u + hn] = fpr_add(a_im, t_im);
+        f[2 * u + 1] = fpr_sub(a_re, t_re);
+        f[2 * u + 1 + hn] = fpr_sub(t_im, a_im);
+    }
+}
+
+void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
+{
+    if (logn == 1) {
+        f0[0] = f[0];
+        f1[0] = f[1];
+        return;
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1, qn = n >> 2;
+    for (size_t u = 0; u < qn; u++) {
+        fpr a_re = f[2 * u], a_im = f[2 * u + hn];
+        fpr b_re = f[2 * u + 1], b_im = f[2 * u + 1 + hn];
+        /* f0 = (a + conj b) / 2 */
+        f0[u] = fpr_half(fpr_add(a_re, b_re));
+        f0[u + qn] = fpr_half(fpr_sub(a_im, b_im));
+        /* f1 = (a - conj b) * conj(zeta) / 2 */
+        fpr d_re = fpr_sub(a_re, b_re), d_im = fpr_add(a_im, b_im);
+        fpr z_re = zeta_re(logn, u), z_im = zeta_im(logn, u);
+        f1[u] = fpr_half(fpr_add(fpr_mul(d_re, z_re), fpr_mul(d_im, z_im)));
+        f1[u + qn] = fpr_half(fpr_sub(fpr_mul(d_im, z_re), fpr_mul(d_re, z_im)));
+    }
+}
+
+/* recursive FFT; tmp holds n values */
+void fndsa_fft(fpr *f, unsigned logn, fpr *tmp)
+{
+    if (logn <= 1) {
+        return; /* n = 2: f0 + f1 x at x = i is (f0, f1) itself */
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1;
+    for (size_t u = 0; u < hn; u++) {
+        tmp[u] = f[2 * u];
+        tmp[u + hn] = f[2 * u + 1];
+    }
+    fndsa_fft(tmp, logn - 1, f);
+    fndsa_fft(tmp + hn, logn - 1, f + hn);
+    fndsa_poly_merge_fft(f, tmp, tmp + hn, logn);
+}
+
+void fndsa_ifft(fpr *f, unsigned logn, fpr *tmp)
+{
+    if (logn <= 1) {
+        return;
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1;
+    fndsa_poly_split_fft(tmp, tmp + hn, f, logn);
+    fndsa_ifft(tmp, logn - 1, f);
+    fndsa_ifft(tmp + hn, logn - 1, f + hn);
+    for (size_t u = 0; u < hn; u++) {
+        f[2 * u] = tmp[u];
+        f[2 * u + 1] = tmp[u + hn];
+    }
+}
+
+void fndsa_poly_add(fpr *a, const fpr *b, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        a[u] = fpr_add(a[u], b[u]);
+    }
+}
+
+void fndsa_poly_sub(fpr *a, const fpr *b, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        a[u] = fpr_sub(a[u], b[u]);
+    }
+}
+
+void fndsa_poly_neg(fpr *a, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        a[u] = fpr_neg(a[u]);
+    }
+}
+
+void fndsa_poly_adj_fft(fpr *a, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = n >> 1; u < n; u++) {
+        a[u] = fpr_neg(a[u]);
+    }
+}
+
+void fndsa_poly_mulconst(fpr *a, fpr x, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        a[u] = fpr_mul(a[u], x);
+    }
+}
+
+/* complex product (a_re + i a_im)(b_re + i b_im), fixed operation order */
+#define CMUL(d_re, d_im, a_re, a_im, b_re, b_im)                              \
+    do {                                                                     \
+        fpr cm_ar = (a_re), cm_ai = (a_im), cm_br = (b_re), cm_bi = (b_im);  \
+        (d_re) = fpr_sub(fpr_mul(cm_ar, cm_br), fpr_mul(cm_ai, cm_bi));      \
+        (d_im) = fpr_add(fpr_mul(cm_ar, cm_bi), fpr_mul(cm_ai, cm_br));      \
+    } while (0)
+
+void fndsa_poly_mul_fft(fpr *a, const fpr *b, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        CMUL(a[u], a[u + hn], a[u], a[u + hn], b[u], b[u + hn]);
+    }
+}
+
+/* a <- a * b with b given as bytes (expanded key, any alignment) */
+void fndsa_poly_mul_fft_bytes(fpr *a, const uint8_t *b, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        fpr b_re = fpr_load(b + 8 * u), b_im = fpr_load(b + 8 * (u + hn));
+        CMUL(a[u], a[u + hn], a[u], a[u + hn], b_re, b_im);
+    }
+}
+
+/* a <- a * adj(b) */
+void fndsa_poly_muladj_fft(fpr *a, const fpr *b, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        CMUL(a[u], a[u + hn], a[u], a[u + hn], b[u], fpr_neg(b[u + hn]));
+    }
+}
+
+/* a <- a * adj(a): |a|^2, real */
+void fndsa_poly_mulselfadj_fft(fpr *a, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        a[u] = fpr_add(fpr_sqr(a[u]), fpr_sqr(a[u + hn]));
+        a[u + hn] = FPR(0, 0.0);
+    }
+}
+
+/* a <- a * b where b is self-adjoint (only its real parts are used) */
+void fndsa_poly_mul_autoadj_fft(fpr *a, const fpr *b, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        a[u] = fpr_mul(a[u], b[u]);
+        a[u + hn] = fpr_mul(a[u + hn], b[u]);
+    }
+}
+
+/* a <- a / b where b is self-adjoint */
+void fndsa_poly_div_autoadj_fft(fpr *a, const fpr *b, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        fpr ib = fpr_inv(b[u]);
+        a[u] = fpr_mul(a[u], ib);
+        a[u + hn] = fpr_mul(a[u + hn], ib);
+    }
+}
+
+/* d <- 1 / (|a|^2 + |b|^2) (self-adjoint, real parts only) */
+void fndsa_poly_invnorm2_fft(fpr *d, const fpr *a, const fpr *b, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        fpr na = fpr_add(fpr_sqr(a[u]), fpr_sqr(a[u + hn]));
+        fpr nb = fpr_add(fpr_sqr(b[u]), fpr_sqr(b[u + hn]));
+        d[u] = fpr_inv(fpr_add(na, nb));
+    }
+}
+
+/* LDL decomposition of the self-adjoint 2x2 Gram matrix [[g00, g01],
+ * [adj(g01), g11]] (spec 3.6.2, algorithm 8 in FFT form), in place:
+ * g00 stays (= d00), g01 <- l10 = adj(g01) / g00, g11 <- d11 = g11 - |g01|^2/g00.
+ * g00 is self-adjoint and positive. */
+void fndsa_poly_ldl_fft(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
+{
+    size_t hn = (size_t)1 << (logn - 1);
+    for (size_t u = 0; u < hn; u++) {
+        fpr ig = fpr_inv(g00[u]);
+        fpr mu_re = fpr_mul(g01[u], ig);
+        fpr mu_im = fpr_mul(g01[u + hn], ig);
+        /* |g01|^2 / g00 = mu * conj(g01) */
+        fpr t_re = fpr_add(fpr_mul(mu_re, g01[u]), fpr_mul(mu_im, g01[u + hn]));
+        g11[u] = fpr_sub(g11[u], t_re);
+        g01[u] = mu_re;
+        g01[u + hn] = fpr_neg(mu_im);
+    }
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* FN-DSA / Falcon internal interface (one source for Falcon-512 and -1024,
+ * both fpr layers). Every exported symbol is namespaced through
+ * PQLAB_NAMESPACE (-DPQLAB_NS=pqlab_fndsa512_ref_ ...). */
+#ifndef PQLAB_FNDSA_H
+#define PQLAB_FNDSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fips202.h"
+#include "fpr.h"
+#include "namespace.h"
+#include "params.h"
+
+#define FNDSA_NS(s) PQLAB_NAMESPACE(s)
+
+/* ---- fft.c ---- */
+#define fndsa_fft FNDSA_NS(fndsa_fft)
+#define fndsa_ifft FNDSA_NS(fndsa_ifft)
+#define fndsa_poly_split_fft FNDSA_NS(fndsa_poly_split_fft)
+#define fndsa_poly_merge_fft FNDSA_NS(fndsa_poly_merge_fft)
+#define fndsa_poly_add FNDSA_NS(fndsa_poly_add)
+#define fndsa_poly_sub FNDSA_NS(fndsa_poly_sub)
+#define fndsa_poly_neg FNDSA_NS(fndsa_poly_neg)
+#define fndsa_poly_adj_fft FNDSA_NS(fndsa_poly_adj_fft)
+#define fndsa_poly_mulconst FNDSA_NS(fndsa_poly_mulconst)
+#define fndsa_poly_mul_fft FNDSA_NS(fndsa_poly_mul_fft)
+#define fndsa_poly_mul_fft_bytes FNDSA_NS(fndsa_poly_mul_fft_bytes)
+#define fndsa_poly_muladj_fft FNDSA_NS(fndsa_poly_muladj_fft)
+#define fndsa_poly_mulselfadj_fft FNDSA_NS(fndsa_poly_mulselfadj_fft)
+#define fndsa_poly_mul_autoadj_fft FNDSA_NS(fndsa_poly_mul_autoadj_fft)
+#define fndsa_poly_div_autoadj_fft FNDSA_NS(fndsa_poly_div_autoadj_fft)
+#define fndsa_poly_invnorm2_fft FNDSA_NS(fndsa_poly_invnorm2_fft)
+#define fndsa_poly_ldl_fft FNDSA_NS(fndsa_poly_ldl_fft)
+
+void fndsa_fft(fpr *f, unsigned logn, fpr *tmp);  /* tmp: n values */
+void fndsa_ifft(fpr *f, unsigned logn, fpr *tmp); /* tmp: n values */
+void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn);
+void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn);
+void fndsa_poly_add(fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_sub(fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_neg(fpr *a, unsigned logn);
+void fndsa_poly_adj_fft(fpr *a, unsigned logn);
+void fndsa_poly_mulconst(fpr *a, fpr x, unsigned logn);
+void fndsa_poly_mul_fft(fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_mul_fft_bytes(fpr *a, const uint8_t *b, unsigned logn);
+void fndsa_poly_muladj_fft(fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_mulselfadj_fft(fpr *a, unsigned logn);
+void fndsa_poly_mul_autoadj_fft(fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_div_autoadj_fft(fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_invnorm2_fft(fpr *d, const fpr *a, const fpr *b, unsigned logn);
+void fndsa_poly_ldl_fft(const fpr *g00, fpr *g01, fpr *g11, unsigned logn);
+
+/* ---- sampler.c: ChaCha20-based PRNG and SamplerZ ---- */
+typedef struct {
+    uint8_t buf[512];
+    size_t ptr;
+    uint32_t key[12]; /* ChaCha20 state words 4..15 (before the counter xor) */
+    uint64_t cc;      /* block counter */
+} fndsa_prng;
+
+typedef struct {
+    fndsa_prng p;
+    fpr sigma_min;
+} fndsa_sampler;
+
+#define fndsa_prng_init FNDSA_NS(fndsa_prng_init)
+#define fndsa_prng_get_u64 FNDSA_NS(fndsa_prng_get_u64)
+#define fndsa_prng_get_u8 FNDSA_NS(fndsa_prng_get_u8)
+#define fndsa_base_sampler FNDSA_NS(fndsa_base_sampler)
+#define fndsa_berexp FNDSA_NS(fndsa_berexp)
+#define fndsa_expm_p63 FNDSA_NS(fndsa_expm_p63)
+#define fndsa_samplerz FNDSA_NS(fndsa_samplerz)
+
+void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src);
+uint64_t fndsa_prng_get_u64(fndsa_prng *p);
+unsigned fndsa_prng_get_u8(fndsa_prng *p);
+int fndsa_base_sampler(fndsa_prng *p);
+uint64_t fndsa_expm_p63(fpr x, fpr ccs);
+int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs);
+int fndsa_samplerz(fndsa_sampler *s, fpr mu, fpr isigma);
+
+/* ---- sign.c ---- */
+#define fndsa_sign_dyn FNDSA_NS(fndsa_sign_dyn)
+#define fndsa_sign_tree FNDSA_NS(fndsa_sign_tree)
+#define fndsa_expand_privkey FNDSA_NS(fndsa_expand_privkey)
+#define fndsa_sign_attempt_dyn FNDSA_NS(fndsa_sign_attempt_dyn)
+
+/* One signing attempt on an already seeded sampler: 1 and s2 set when
+ * ||(s1, s2)||^2 <= beta^2, else 0. tmp: 9n fprs. */
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g,
+                           const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn,
+                           fpr *tmp);
+/* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10). */
+void fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
+                    const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
+void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F,
+                          const int8_t *G, unsigned logn, fpr *tmp);
+void fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
+                     const uint16_t *hm, unsigned logn, fpr *tmp);
+
+/* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
+#define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
+#define fndsa_complete_private FNDSA_NS(fndsa_complete_private)
+#define fndsa_verify_raw FNDSA_NS(fndsa_verify_raw)
+#define fndsa_hash_to_point FNDSA_NS(fndsa_hash_to_point)
+#define fndsa_is_short FNDSA_NS(fndsa_is_short)
+
+int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp);
+int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F,
+                           unsigned logn, uint16_t *tmp);
+int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn,
+                     uint16_t *tmp);
+void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn);
+int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
+
+/* ---- codec.c: encodings (spec 3.11) ---- */
+#define fndsa_modq_encode FNDSA_NS(fndsa_modq_encode)
+#define fndsa_modq_decode FNDSA_NS(fndsa_modq_decode)
+#define fndsa_trim_i8_encode FNDSA_NS(fndsa_trim_i8_encode)
+#define fndsa_trim_i8_decode FNDSA_NS(fndsa_trim_i8_decode)
+#define fndsa_comp_encode FNDSA_NS(fndsa_comp_encode)
+#define fndsa_comp_decode FNDSA_NS(fndsa_comp_decode)
+
+size_t fndsa_modq_encode(uint8_t *out, size_t max_out, const uint16_t *x, unsigned logn);
+size_t fndsa_modq_decode(uint16_t *x, unsigned logn, const uint8_t *in, size_t max_in);
+size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsigned logn,
+                            unsigned bits);
+size_t fndsa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits, const uint8_t *in,
+                            size_t max_in);
+size_t fndsa_comp_encode(uint8_t *out, size_t max_out, const int16_t *x, unsigned logn);
+size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t max_in);
+
+/* ---- keygen.c / ntru.c ---- */
+#define fndsa_keygen FNDSA_NS(fndsa_keygen)
+#define fndsa_solve_ntru FNDSA_NS(fndsa_solve_ntru)
+#define fndsa_keygen_restarts_last FNDSA_NS(fndsa_keygen_restarts_last)
+
+/* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
+ * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes. */
+unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G,
+                      uint16_t *h, unsigned logn, uint8_t *tmp);
+int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
+                     uint32_t *tmp);
+extern unsigned fndsa_keygen_restarts_last;
+
+#endif

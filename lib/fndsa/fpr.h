@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/* FN-DSA / Falcon floating-point layer ("fpr").
+ *
+ * Falcon (round-3 specification v1.2, sections 3.5-3.9) computes with IEEE-754
+ * binary64 values: FFT, LDL decomposition, the fast Fourier sampler, and the
+ * Babai reduction of the NTRU solver. Two interchangeable layers are provided:
+ *
+ *  - default: an integer emulation (fpr is the binary64 bit pattern in a
+ *    uint64_t). Every operation is constant time (no branch, no memory index,
+ *    no division depending on operands) and rounds to nearest-even exactly as
+ *    IEEE-754 requires, so results are bit-identical to native double
+ *    arithmetic. Subnormals are flushed to zero and infinities/NaNs are not
+ *    handled: Falcon never produces them (all values stay within 2^-300 ..
+ *    2^300 in magnitude).
+ *  - PQLAB_FNDSA_FPR_NATIVE: fpr is a C double. The build must use
+ *    -ffp-contract=off (no fused multiply-add, which would change rounding)
+ *    and strict IEEE double precision (no x87 extended precision).
+ *    Conversions double -> integer go through the emulation's integer
+ *    routines on the bit pattern, which are constant time (the compiler
+ *    runtime's __aeabi_d2lz and friends are not).
+ *
+ * Both layers expose the same functions; code above this file never looks
+ * inside an fpr. */
+#ifndef PQLAB_FNDSA_FPR_H
+#define PQLAB_FNDSA_FPR_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "namespace.h"
+
+/* ---------------------------------------------------------------------- */
+/* Constant-time 64-bit helpers shared by both layers.                     */
+
+/* 1 when x == 0, else 0 */
+static inline uint64_t fpr_ct_iszero64(uint64_t x)
+{
+    return ((x | ((uint64_t)0 - x)) >> 63) ^ 1;
+}
+
+/* x >> n for 0 <= n <= 63 without a data-dependent branch or library call
+ * on 32-bit targets: the 32-bit part of the shift is done with a mask. */
+static inline uint64_t fpr_ursh(uint64_t x, uint32_t n)
+{
+    x ^= (x ^ (x >> 32)) & ((uint64_t)0 - (uint64_t)((n >> 5) & 1));
+    return x >> (n & 31);
+}
+
+/* x << n for 0 <= n <= 63 */
+static inline uint64_t fpr_ulsh(uint64_t x, uint32_t n)
+{
+    x ^= (x ^ (x << 32)) & ((uint64_t)0 - (uint64_t)((n >> 5) & 1));
+    return x << (n & 31);
+}
+
+/* Shift x left until bit 63 is set; returns the shift count in *cnt
+ * (63 when x == 0, then x stays 0). Six masked steps, no branch. */
+static inline uint64_t fpr_norm64(uint64_t x, uint32_t *cnt)
+{
+    uint32_t c = 0;
+    uint64_t t;
+#define FPR_NORM_STEP(k)                                                   \
+    t = (uint64_t)0 - fpr_ct_iszero64(x >> (64 - (k)));                    \
+    x ^= (x ^ (x << (k))) & t;                                             \
+    c += (uint32_t)(k) & (uint32_t)t;
+    FPR_NORM_STEP(32)
+    FPR_NORM_STEP(16)
+    FPR_NORM_STEP(8)
+    FPR_NORM_STEP(4)
+    FPR_NORM_STEP(2)
+    FPR_NORM_STEP(1)
+#undef FPR_NORM_STEP
+    *cnt = c;
+    return x;
+}
+
+/* Conversion of a binary64 bit pattern to an integer, constant time.
+ * mode 0: round to nearest, ties to even (rint); 1: toward -inf (floor);
+ * 2: toward zero (trunc). Valid for |x| < 2^63. */
+static inline int64_t fpr_bits_to_int(uint64_t x, int mode)
+{
+    uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
+    uint64_t s = x >> 63;
+    /* m: 53-bit mantissa (0 for zero / subnormal), value = m * 2^(ex-1075) */
+    uint64_t nz = ((uint64_t)ex + 0x7FF) >> 11;
+    uint64_t m = ((x & (((uint64_t)1 << 52) - 1)) | (nz << 52)) & ((uint64_t)0 - nz);
+    /* z = m * 2^10 < 2^63, value = z * 2^(ex-1085); sh = 1085 - ex is the
+     * right shift giving the integer part; sh <= 0 would mean |x| >= 2^63. */
+    uint64_t z = m << 10;
+    int32_t sh = 1085 - (int32_t)ex;
+    /* sh >= 64: the integer part is 0 and everything is fraction; cap at 63
+     * after noting that case (then z >> 63 is 0 as z < 2^63). */
+    uint32_t big = (uint32_t)(63 - sh) >> 31; /* 1 when sh > 63 */
+    uint32_t ush = (uint32_t)sh;
+    ush ^= (ush ^ 63) & ((uint32_t)0 - big);
+    uint64_t ip = fpr_ursh(z, ush);
+    /* fraction bits: z mod 2^ush (all of z when sh > 63) */
+    uint64_t fr = z ^ fpr_ulsh(ip, ush);
+    uint64_t half = fpr_ulsh(1, ush) >> 1; /* 2^(ush-1); 0 when ush == 0 */
+    uint64_t r;
+    if (mode == 0) {
+        /* round up when fr > half, or fr == half and ip odd */
+        uint64_t gt = (half - fr) >> 63;        /* fr > half (both < 2^63) */
+        uint64_t eq = fpr_ct_iszero64(fr ^ half);
+        uint64_t up = gt | (eq & ip & 1 & (fpr_ct_iszero64(fr) ^ 1));
+        up &= (uint64_t)(big ^ 1); /* sh > 63: |x| < 1/2 rounds to 0 */
+        r = ip + up;
+    } else if (mode == 1) {
+        /* for negative values a nonzero fraction rounds the magnitude up */
+        r = ip + (s & (fpr_ct_iszero64(fr) ^ 1));
+    } else {
+        r = ip;
+    }
+    return (int64_t)((r ^ ((uint64_t)0 - s)) + s);
+}
+
+#ifdef PQLAB_FNDSA_FPR_NATIVE
+/* ====================================================================== */
+/* Native double layer.                                                    */
+
+typedef double fpr;
+
+#define FPR(bits, dbl) (dbl)
+
+static inline uint64_t fpr_to_bits(fpr x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline fpr fpr_from_bits(uint64_t u)
+{
+    fpr x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* int64 -> double: both 32-bit halves convert exactly (vcvt from 32-bit
+ * integers is a fixed-latency instruction); hi * 2^32 is exact, so the single
+ * rounding of the final addition is the correctly rounded result. */
+static inline fpr fpr_of(int64_t i)
+{
+    int32_t hi = (int32_t)((uint64_t)i >> 32);
+    uint32_t lo = (uint32_t)i;
+    return (double)hi * 4294967296.0 + (double)lo;
+}
+
+static inline fpr fpr_add(fpr x, fpr y) { return x + y; }
+static inline fpr fpr_sub(fpr x, fpr y) { return x - y; }
+static inline fpr fpr_neg(fpr x) { return -x; }
+static inline fpr fpr_half(fpr x) { return x * 0.5; }
+static inline fpr fpr_double(fpr x) { return x + x; }
+static inline fpr fpr_mul(fpr x, fpr y) { return x * y; }
+static inline fpr fpr_sqr(fpr x) { return x * x; }
+static inline fpr fpr_div(fpr x, fpr y) { return x / y; }
+static inline fpr fpr_inv(fpr x) { return 1.0 / x; }
+static inline fpr fpr_sqrt(fpr x) { return __builtin_sqrt(x); }
+static inline int fpr_lt(fpr x, fpr y) { return x < y; }
+static inline int64_t fpr_rint(fpr x) { return fpr_bits_to_int(fpr_to_bits(x), 0); }
+static inline int64_t fpr_floor(fpr x) { return fpr_bits_to_int(fpr_to_bits(x), 1); }
+static inline int64_t fpr_trunc(fpr x) { return fpr_bits_to_int(fpr_to_bits(x), 2); }
+
+#else
+/* ====================================================================== */
+/* Integer emulation of binary64.                                          */
+
+typedef uint64_t fpr;
+
+#define FPR(bits, dbl) ((fpr)(bits))
+
+static inline uint64_t fpr_to_bits(fpr x) { return x; }
+static inline fpr fpr_from_bits(uint64_t u) { return u; }
+
+#define fpr_build PQLAB_NAMESPACE(fndsa_fpr_build)
+#define fpr_of PQLAB_NAMESPACE(fndsa_fpr_of)
+#define fpr_add PQLAB_NAMESPACE(fndsa_fpr_add)
+#define fpr_mul PQLAB_NAMESPACE(fndsa_fpr_mul)
+#define fpr_div PQLAB_NAMESPACE(fndsa_fpr_div)
+#define fpr_sqrt PQLAB_NAMESPACE(fndsa_fpr_sqrt)
+#define fpr_lt PQLAB_NAMESPACE(fndsa_fpr_lt)
+
+/* value = (-1)^s * z * 2^e, z == 0 or 2^54 <= z < 2^55 with bit 0 sticky */
+fpr fpr_build(uint32_t s, int32_t e, uint64_t z);
+fpr fpr_of(int64_t i);
+fpr fpr_add(fpr x, fpr y);
+fpr fpr_mul(fpr x, fpr y);
+fpr fpr_div(fpr x, fpr y);
+fpr fpr_sqrt(fpr x);
+int fpr_lt(fpr x, fpr y);
+
+static inline fpr fpr_neg(fpr x) { return x ^ ((uint64_t)1 << 63); }
+static inline fpr fpr_sub(fpr x, fpr y) { return fpr_add(x, fpr_neg(y)); }
+static inline fpr fpr_sqr(fpr x) { return fpr_mul(x, x); }
+static inline fpr fpr_inv(fpr x) { return fpr_div((fpr)0x3FF0000000000000u, x); }
+
+/* x * 2^-1 and x * 2: exponent field -/+ 1, kept at zero for zero
+ * (no value in Falcon comes near the subnormal or overflow range). */
+static inline fpr fpr_half(fpr x)
+{
+    uint64_t nz = (((x >> 52) & 0x7FF) + 0x7FF) >> 11;
+    return x - (nz << 52);
+}
+
+static inline fpr fpr_double(fpr x)
+{
+    uint64_t nz = (((x >> 52) & 0x7FF) + 0x7FF) >> 11;
+    return x + (nz << 52);
+}
+
+static inline int64_t fpr_rint(fpr x) { return fpr_bits_to_int(x, 0); }
+static inline int64_t fpr_floor(fpr x) { return fpr_bits_to_int(x, 1); }
+static inline int64_t fpr_trunc(fpr x) { return fpr_bits_to_int(x, 2); }
+
+#endif
+
+/* x * 2^e for an fpr that is zero or normal, |e| < 1000, result normal. */
+static inline fpr fpr_ldexp(fpr x, int e)
+{
+    uint64_t u = fpr_to_bits(x);
+    uint64_t nz = (((u >> 52) & 0x7FF) + 0x7FF) >> 11;
+    u += (((uint64_t)(int64_t)e) << 52) & ((uint64_t)0 - nz);
+    return fpr_from_bits(u);
+}
+
+/* Load / store an fpr from bytes (no alignment requirement; host byte order),
+ * used for the expanded private key, which lives in a caller's byte array. */
+static inline fpr fpr_load(const uint8_t *p)
+{
+    fpr x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+static inline void fpr_store(uint8_t *p, fpr x)
+{
+    memcpy(p, &x, sizeof x);
+}
+
+#endif

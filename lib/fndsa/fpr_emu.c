@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* Constant-time integer emulation of IEEE-754 binary64 (round to nearest,
+ * ties to even), for the Falcon fpr layer (see fpr.h). Every function runs the
+ * same instruction sequence whatever its operands: alignment and
+ * normalisation shifts use masks, the 64-bit shifts go through fpr_ursh /
+ * fpr_ulsh, and division / square root are fixed-length bit-serial loops.
+ * Multiplications are 32x32->64 (umull on Armv7-M, constant time). */
+#include "fpr.h"
+
+#ifndef PQLAB_FNDSA_FPR_NATIVE
+
+#define M52 ((((uint64_t)1) << 52) - 1)
+
+/* sticky bit: 1 when any of the low n bits of x is set (0 <= n <= 63) */
+static inline uint64_t low_sticky(uint64_t x, uint32_t n)
+{
+    return fpr_ct_iszero64(x & (fpr_ulsh(1, n) - 1)) ^ 1;
+}
+
+fpr fpr_build(uint32_t s, int32_t e, uint64_t z)
+{
+    /* The value z * 2^e with 2^54 <= z < 2^55 lies in [2^(e+54), 2^(e+55)),
+     * so its biased exponent is E = e + 54 + 1023. z keeps 53 significant
+     * bits plus a round bit (bit 1) and a sticky bit (bit 0). */
+    int32_t E = e + 1077;
+    uint64_t ok = (z >> 54) & 1;
+    ok &= (uint64_t)((uint32_t)(-E) >> 31); /* E > 0, else underflow: flush */
+    uint64_t m = z >> 2;
+    /* round up when (bits 2,1,0) are x11, 11x: 0b11001000 = 0xC8 */
+    m += (0xC8u >> ((uint32_t)z & 7)) & 1;
+    /* m in [2^52, 2^53]: its bit 52 adds 1 to the exponent field, a rounding
+     * carry to 2^53 adds one more, as it must */
+    uint64_t bits = ((uint64_t)s << 63) + ((uint64_t)(uint32_t)(E - 1) << 52) + m;
+    uint64_t mask = (uint64_t)0 - ok;
+    return (bits & mask) | (((uint64_t)s << 63) & ~mask);
+}
+
+fpr fpr_of(int64_t i)
+{
+    uint64_t s = (uint64_t)i >> 63;
+    uint64_t a = ((uint64_t)i ^ ((uint64_t)0 - s)) + s; /* |i|, 2^63 fits */
+    uint32_t cnt;
+    a = fpr_norm64(a, &cnt);
+    /* a * 2^-cnt == |i|; keep 55 bits with the low 9 folded into sticky */
+    uint64_t z = (a >> 9) | (fpr_ct_iszero64(a & 0x1FF) ^ 1);
+    return fpr_build((uint32_t)s, 9 - (int32_t)cnt, z);
+}
+
+fpr fpr_add(fpr x, fpr y)
+{
+    /* order the operands so that |x| >= |y| */
+    uint64_t mx = x & ~((uint64_t)1 << 63);
+    uint64_t my = y & ~((uint64_t)1 << 63);
+    uint64_t cs = (mx - my) >> 63; /* |x| < |y| (both < 2^63) */
+    uint64_t sw = ((uint64_t)0 - cs) & (x ^ y);
+    x ^= sw;
+    y ^= sw;
+
+    uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
+    uint32_t ey = (uint32_t)(y >> 52) & 0x7FF;
+    uint32_t sx = (uint32_t)(x >> 63);
+    uint32_t sy = (uint32_t)(y >> 63);
+    uint64_t nzx = ((uint64_t)ex + 0x7FF) >> 11;
+    uint64_t nzy = ((uint64_t)ey + 0x7FF) >> 11;
+    /* 53-bit significands with 3 extra low bits (guard, round, sticky):
+     * xm in [2^55, 2^56) */
+    uint64_t xm = (((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx)) << 3;
+    uint64_t ym = (((y & M52) | (nzy << 52)) & ((uint64_t)0 - nzy)) << 3;
+
+    /* align y; beyond 60 positions y only contributes to the sticky bit */
+    uint32_t d = ex - ey;
+    d ^= (d ^ 60) & ((uint32_t)0 - ((uint32_t)(60 - (int32_t)d) >> 31));
+    uint64_t st = low_sticky(ym, d);
+    ym = fpr_ursh(ym, d) | st;
+
+    /* add or subtract: result in [0, 2^57) */
+    uint64_t ds = (uint64_t)(sx ^ sy);
+    ym = (ym ^ ((uint64_t)0 - ds)) + ds;
+    uint64_t z = xm + ym;
+    uint64_t zz = fpr_ct_iszero64(z);
+
+    /* normalise: value = z * 2^(ex-1078); after the shift by cnt to bit 63 and
+     * the fold of 9 low bits, value = z' * 2^(ex-1078-cnt+9) */
+    uint32_t cnt;
+    z = fpr_norm64(z, &cnt);
+    z = (z >> 9) | (fpr_ct_iszero64(z & 0x1FF) ^ 1);
+    z &= (uint64_t)0 - (zz ^ 1);
+    /* exact zero: +0 unless both operands are -0 */
+    uint32_t s = sx ^ ((sx ^ (sx & sy)) & (uint32_t)(0 - (uint32_t)zz));
+    return fpr_build(s, (int32_t)ex - 1069 - (int32_t)cnt, z);
+}
+
+fpr fpr_mul(fpr x, fpr y)
+{
+    uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
+    uint32_t ey = (uint32_t)(y >> 52) & 0x7FF;
+    uint32_t s = (uint32_t)((x ^ y) >> 63);
+    uint64_t nzx = ((uint64_t)ex + 0x7FF) >> 11;
+    uint64_t nzy = ((uint64_t)ey + 0x7FF) >> 11;
+    uint64_t xm = ((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx);
+    uint64_t ym = ((y & M52) | (nzy << 52)) & ((uint64_t)0 - nzy);
+
+    /* 106-bit product from four 32x32->64 products: x1, y1 < 2^21 */
+    uint32_t x0 = (uint32_t)xm, x1 = (uint32_t)(xm >> 32);
+    uint32_t y0 = (uint32_t)ym, y1 = (uint32_t)(ym >> 32);
+    uint64_t a = (uint64_t)x0 * y0;
+    uint64_t b = (uint64_t)x0 * y1;
+    uint64_t c = (uint64_t)x1 * y0;
+    uint64_t dd = (uint64_t)x1 * y1;
+    uint64_t t = (a >> 32) + (uint32_t)b + (uint32_t)c;
+    uint64_t lo = (t << 32) | (uint32_t)a;
+    t = (t >> 32) + (b >> 32) + (c >> 32) + dd; /* < 2^42 */
+    uint64_t hi = t;
+
+    /* product in [2^104, 2^106): z = product >> 50 in [2^54, 2^56) */
+    uint64_t z = (hi << 14) | (lo >> 50);
+    z |= fpr_ct_iszero64(lo & ((((uint64_t)1) << 50) - 1)) ^ 1;
+    uint64_t top = z >> 55; /* z >= 2^55: one more right shift */
+    z = (z >> top) | (z & top);
+    int32_t e = (int32_t)ex + (int32_t)ey - 2100 + (int32_t)top;
+    return fpr_build(s, e, z);
+}
+
+fpr fpr_div(fpr x, fpr y)
+{
+    uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
+    uint32_t ey = (uint32_t)(y >> 52) & 0x7FF;
+    uint32_t s = (uint32_t)((x ^ y) >> 63);
+    uint64_t nzx = ((uint64_t)ex + 0x7FF) >> 11;
+    uint64_t xm = ((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx);
+    uint64_t ym = (y & M52) | ((uint64_t)1 << 52);
+
+    /* restoring division, 56 quotient bits: q = floor(xm * 2^55 / ym),
+     * in [2^54, 2^56) since xm / ym is in (1/2, 2). r < 2 * ym < 2^54. */
+    uint64_t r = xm, q = 0;
+    for (int i = 0; i < 56; i++) {
+        uint64_t b = ((r - ym) >> 63) ^ 1; /* r >= ym */
+        r -= ym & ((uint64_t)0 - b);
+        q = (q << 1) | b;
+        r <<= 1;
+    }
+    q |= fpr_ct_iszero64(r) ^ 1;
+    uint64_t top = q >> 55;
+    q = (q >> top) | (q & top);
+    /* value = q * 2^(ex - ey - 55) */
+    int32_t e = (int32_t)ex - (int32_t)ey - 55 + (int32_t)top;
+    return fpr_build(s, e, q & ((uint64_t)0 - nzx));
+}
+
+fpr fpr_sqrt(fpr x)
+{
+    uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
+    uint64_t nzx = ((uint64_t)ex + 0x7FF) >> 11;
+    uint64_t m = ((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx);
+    /* x = m * 2^E with E = ex - 1075; make E even: when ex is even, E is odd,
+     * so double m and decrement E. Then m in [2^52, 2^54). */
+    uint64_t odd = (uint64_t)((ex & 1) ^ 1);
+    m <<= odd;
+    int32_t E = (int32_t)ex - 1075 - (int32_t)odd;
+    /* bit-serial square root of M = m * 2^56 (110 bits): y = floor(sqrt(M)) in
+     * [2^54, 2^55); bit pairs of M below position 56 are zero. The remainder
+     * satisfies rem <= 2y < 2^56, and rem * 4 + 3 < 2^58. */
+    uint64_t y = 0, rem = 0;
+    for (int i = 54; i >= 0; i--) {
+        uint64_t pair = 0;
+        if (i >= 28) {
+            pair = (m >> (2 * i - 56)) & 3; /* i is public: the branch is not */
+        }
+        rem = (rem << 2) | pair;
+        uint64_t t = (y << 2) | 1;
+        uint64_t b = ((rem - t) >> 63) ^ 1; /* rem >= t */
+        rem -= t & ((uint64_t)0 - b);
+        y = (y << 1) | b;
+    }
+    y |= fpr_ct_iszero64(rem) ^ 1;
+    /* sqrt(x) = sqrt(M) * 2^((E - 56) / 2), E - 56 even */
+    return fpr_build(0, (E - 56) / 2, y);
+}
+
+int fpr_lt(fpr x, fpr y)
+{
+    /* map bit patterns to integers ordered like the values */
+    int64_t a = (int64_t)(x ^ ((uint64_t)((int64_t)x >> 63) >> 1));
+    int64_t b = (int64_t)(y ^ ((uint64_t)((int64_t)y >> 63) >> 1));
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    uint64_t d = ua - ub;
+    /* signed a < b: sign of (a - b) corrected for overflow */
+    uint64_t lt = (d ^ ((ua ^ ub) & (d ^ ua))) >> 63;
+    return (int)lt;
+}
+
+#else
+/* keep the translation unit non-empty for the native build */
+typedef int pqlab_fndsa_fpr_emu_unused;
+#endif

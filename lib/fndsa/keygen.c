@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/* Falcon key generation (round-3 specification v1.2, section 3.8, alg. 4):
+ * f, g from a discrete Gaussian of parameter 1.17 sqrt(q / 2n), rejection of
+ * candidates whose (f, g) or orthogonalised (q adj(f)/(f adj(f) + g adj(g)), q adj(g)/(...))
+ * norm exceeds 1.17^2 q, public key h = g / f mod q, then NTRUSolve.
+ *
+ * The Gaussian is the round-3 package's (whose output the KAT files record):
+ * a coefficient is the sum of 2^(10 - logn) samples from a 63-bit CDT table
+ * for n = 1024, each sample using two 64-bit little-endian words of the
+ * SHAKE256 stream (sign and "is zero" from the first, the magnitude from the
+ * second); coefficients outside [-127, 127] are drawn again, and the last one
+ * is drawn again until f(1) is odd (so the resultant with x^n + 1 is odd).
+ * Table scans are full-length with masks (constant time). */
+#include "fndsa.h"
+#include "tables.h"
+#include "ct.h"
+
+unsigned fndsa_keygen_restarts_last = 0;
+
+static uint64_t rng_u64(pqlab_keccak_state *rng)
+{
+    uint8_t b[8];
+    pqlab_shake256_squeeze(b, 8, rng);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) {
+        v = (v << 8) | b[i];
+    }
+    return v;
+}
+
+static int32_t mkgauss(pqlab_keccak_state *rng, unsigned logn)
+{
+    uint32_t cnt = 1u << (10 - logn);
+    int32_t val = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        uint64_t r = rng_u64(rng);
+        uint32_t neg = (uint32_t)(r >> 63);
+        r &= ~((uint64_t)1 << 63);
+        /* f = 1: the value is 0 (r < P(0) scaled) */
+        uint32_t f = (uint32_t)((r - fndsa_gauss_1024_12289[0]) >> 63);
+        uint32_t v = 0;
+        r = rng_u64(rng) & ~((uint64_t)1 << 63);
+        for (uint32_t k = 1; k < 27; k++) {
+            /* first k with r >= T[k] gives the magnitude k */
+            uint32_t t = (uint32_t)((r - fndsa_gauss_1024_12289[k]) >> 63) ^ 1;
+            v |= k & ((uint32_t)0 - (t & (f ^ 1)));
+            f |= t;
+        }
+        v = (v ^ ((uint32_t)0 - neg)) + neg;
+        val += (int32_t)v;
+    }
+    return val;
+}
+
+static void poly_small_mkgauss(pqlab_keccak_state *rng, int8_t *f, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    uint32_t mod2 = 0;
+    for (size_t u = 0; u < n; u++) {
+        for (;;) {
+            int32_t s = mkgauss(rng, logn);
+            /* redraw decisions: out of int8 range (never for n >= 512), and
+             * the parity of f(1); declassified, a rejected draw is discarded */
+            uint32_t redo = (uint32_t)(s < -127 || s > 127);
+            if (u == n - 1) {
+                redo |= (mod2 ^ (uint32_t)(s & 1)) == 0;
+            }
+            PQLAB_DECLASSIFY(&redo, sizeof redo);
+            if (redo) {
+                continue;
+            }
+            if (u != n - 1) {
+                mod2 ^= (uint32_t)(s & 1);
+            }
+            f[u] = (int8_t)s;
+            break;
+        }
+    }
+}
+
+unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G,
+                      uint16_t *h, unsigned logn, uint8_t *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    unsigned restarts = 0;
+    fpr *rt = (fpr *)(void *)tmp;
+    int32_t lim = 1 << ((logn == 10 ? 5 : 6) - 1);
+    for (;; restarts++) {
+        poly_small_mkgauss(rng, f, logn);
+        poly_small_mkgauss(rng, g, logn);
+
+        /* coefficients must fit the private-key encoding: |x| < lim */
+        uint32_t bad = 0, sq = 0;
+        for (size_t u = 0; u < n; u++) {
+            bad |= (uint32_t)(lim - 1 - f[u]) >> 31 | (uint32_t)(f[u] + lim - 1) >> 31;
+            bad |= (uint32_t)(lim - 1 - g[u]) >> 31 | (uint32_t)(g[u] + lim - 1) >> 31;
+            sq += (uint32_t)(f[u] * f[u] + g[u] * g[u]);
+        }
+        /* squared norm of (f, g) below 1.17^2 q = 16822.4: 16823 is the
+         * first integer above */
+        bad |= (16822u - sq) >> 31;
+        PQLAB_DECLASSIFY(&bad, sizeof bad);
+        if (bad) {
+            continue;
+        }
+
+        /* orthogonalised vector norm: ||(q adj(f)/(f adj(f) + g adj(g)), q adj(g)/(...))||^2 */
+        fpr *r1 = rt, *r2 = rt + n, *r3 = rt + 2 * n, *sc = rt + 3 * n;
+        for (size_t u = 0; u < n; u++) {
+            r1[u] = fpr_of(f[u]);
+            r2[u] = fpr_of(g[u]);
+        }
+        fndsa_fft(r1, logn, sc);
+        fndsa_fft(r2, logn, sc);
+        fndsa_poly_invnorm2_fft(r3, r1, r2, logn);
+        fndsa_poly_adj_fft(r1, logn);
+        fndsa_poly_adj_fft(r2, logn);
+        fndsa_poly_mulconst(r1, FPR_Q, logn);
+        fndsa_poly_mulconst(r2, FPR_Q, logn);
+        fndsa_poly_mul_autoadj_fft(r1, r3, logn);
+        fndsa_poly_mul_autoadj_fft(r2, r3, logn);
+        fndsa_ifft(r1, logn, sc);
+        fndsa_ifft(r2, logn, sc);
+        fpr bn = FPR_ZERO;
+        for (size_t u = 0; u < n; u++) {
+            bn = fpr_add(bn, fpr_sqr(r1[u]));
+            bn = fpr_add(bn, fpr_sqr(r2[u]));
+        }
+        int okn = fpr_lt(bn, FPR_BNORM_MAX);
+        PQLAB_DECLASSIFY(&okn, sizeof okn);
+        if (!okn) {
+            continue;
+        }
+
+        if (!fndsa_compute_public(h, f, g, logn, (uint16_t *)(void *)tmp)) {
+            continue;
+        }
+        if (!fndsa_solve_ntru(F, G, f, g, logn, (uint32_t *)(void *)tmp)) {
+            continue;
+        }
+        break;
+    }
+    fndsa_keygen_restarts_last = restarts;
+    return restarts;
+}

@@ -1,0 +1,706 @@
+/* SPDX-License-Identifier: MIT */
+/* NTRUSolve (round-3 specification v1.2, section 3.8.2, algorithms 6-7):
+ * find F, G with f G - g F = q over Z[x]/(x^n + 1), with exact big-integer
+ * arithmetic.
+ *
+ *  - Descent: f_{d+1} = N(f_d) = f0^2 - x f1^2 where f_d = f0(x^2) + x f1(x^2)
+ *    (the field norm to the half-degree subring), same for g, down to
+ *    degree 1, where f_D, g_D are positive odd integers (a sum of two squares
+ *    at the last step; odd because f(1) and g(1) are odd).
+ *  - Deepest level: binary extended GCD, f_D u - g_D v = 1, F = q v, G = q u.
+ *  - Ascent: F_d = F'(x^2) g_d(-x), G_d = G'(x^2) f_d(-x) (then f_d G_d - g_d F_d
+ *    = N(f)(x^2) G' - N(g)(x^2) F' = q), followed by Babai reduction
+ *    (F, G) -= k (f, g) with k = round((F f* + G g*) / (f f* + g g*)),
+ *    computed in floating point on the top bits and repeated (with a
+ *    power-of-two scale while F, G are much larger than f, g) until k = 0.
+ *    At the top level the loop stops exactly at the point where every
+ *    coefficient of (F f* + G g*)/(f f* + g g*) rounds to 0: that is the unique
+ *    Babai-reduced solution, whatever representative of the coset
+ *    {(F + e f, G + e g)} the lower levels produced. That is what makes the
+ *    private key identical to the round-3 reference's.
+ *
+ * Big integers are little-endian arrays of 32-bit limbs, two's complement;
+ * a polynomial of m coefficients with L limbs each is m*L words, coefficient
+ * after coefficient. Workspace: one caller-provided uint32_t array, used as a
+ * stack.
+ *
+ * Constant time status (documented in docs/fndsa.md): the arithmetic on
+ * limbs is branch-free, but the limb lengths follow the actual bit sizes of
+ * the intermediate values, the Babai loop runs until it converges and the
+ * deepest GCD is a variable-time binary GCD. These sizes and counts are
+ * declassified; they depend on the secret f, g. */
+#include "fndsa.h"
+#include "ct.h"
+
+#define NTRU_Q 12289
+
+typedef struct {
+    uint32_t *base;
+    size_t used, cap; /* words */
+    int fail;
+} ws_t;
+
+static uint32_t *ws_alloc(ws_t *ws, size_t words)
+{
+    if (ws->fail || words > ws->cap - ws->used) {
+        ws->fail = 1;
+        return NULL;
+    }
+    uint32_t *p = ws->base + ws->used;
+    ws->used += words;
+    return p;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Big-integer primitives (two's complement, len limbs).                   */
+
+static inline uint32_t zsign(const uint32_t *x, size_t len)
+{
+    return (uint32_t)0 - (x[len - 1] >> 31); /* 0 or 0xFFFFFFFF */
+}
+
+/* x <- x + y (mod 2^(32 xlen)), y sign-extended from ylen limbs, ylen <= xlen */
+static void zadd(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen)
+{
+    uint32_t ext = zsign(y, ylen), c = 0;
+    for (size_t i = 0; i < xlen; i++) {
+        uint32_t w = i < ylen ? y[i] : ext;
+        uint64_t t = (uint64_t)x[i] + w + c;
+        x[i] = (uint32_t)t;
+        c = (uint32_t)(t >> 32);
+    }
+}
+
+/* x <- x - y */
+static void zsub(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen)
+{
+    uint32_t ext = zsign(y, ylen), b = 0;
+    for (size_t i = 0; i < xlen; i++) {
+        uint32_t w = i < ylen ? y[i] : ext;
+        uint64_t t = (uint64_t)x[i] - w - b;
+        x[i] = (uint32_t)t;
+        b = (uint32_t)(t >> 63);
+    }
+}
+
+/* r (rlen limbs) <- a * b mod 2^(32 rlen), a and b signed. With A, B the
+ * unsigned readings, a b = A B - [a<0] B 2^(32 alen) - [b<0] A 2^(32 blen)
+ * + [a<0][b<0] 2^(32 (alen + blen)) modulo 2^(32 rlen). */
+static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
+                 size_t blen)
+{
+    memset(r, 0, rlen * sizeof *r);
+    for (size_t i = 0; i < alen && i < rlen; i++) {
+        uint32_t c = 0;
+        size_t j;
+        for (j = 0; j < blen && i + j < rlen; j++) {
+            uint64_t t = (uint64_t)a[i] * b[j] + r[i + j] + c;
+            r[i + j] = (uint32_t)t;
+            c = (uint32_t)(t >> 32);
+        }
+        for (size_t k = i + j; k < rlen && c != 0; k++) { /* public: loop bound only */
+            uint64_t t = (uint64_t)r[k] + c;
+            r[k] = (uint32_t)t;
+            c = (uint32_t)(t >> 32);
+        }
+    }
+    uint32_t sa = zsign(a, alen), sb = zsign(b, blen);
+    /* subtract masked B << alen, A << blen */
+    uint32_t bw = 0;
+    for (size_t i = alen; i < rlen; i++) {
+        uint32_t w = (i - alen < blen ? b[i - alen] : 0) & sa;
+        uint64_t t = (uint64_t)r[i] - w - bw;
+        r[i] = (uint32_t)t;
+        bw = (uint32_t)(t >> 63);
+    }
+    bw = 0;
+    for (size_t i = blen; i < rlen; i++) {
+        uint32_t w = (i - blen < alen ? a[i - blen] : 0) & sb;
+        uint64_t t = (uint64_t)r[i] - w - bw;
+        r[i] = (uint32_t)t;
+        bw = (uint32_t)(t >> 63);
+    }
+    if (alen + blen < rlen) {
+        uint32_t c = 1 & sa & sb;
+        for (size_t i = alen + blen; i < rlen; i++) {
+            uint64_t t = (uint64_t)r[i] + c;
+            r[i] = (uint32_t)t;
+            c = (uint32_t)(t >> 32);
+        }
+    }
+}
+
+/* bit length of |x| as a signed value (bits needed besides the sign) */
+static uint32_t zbitlen(const uint32_t *x, size_t len)
+{
+    uint32_t ext = zsign(x, len);
+    for (size_t i = len; i-- > 0;) {
+        uint32_t w = x[i] ^ ext;
+        if (w != 0) {
+            uint32_t b = 32;
+            while (!(w >> 31)) {
+                w <<= 1;
+                b--;
+            }
+            return (uint32_t)(32 * i) + b;
+        }
+    }
+    return 0;
+}
+
+static uint32_t poly_bitlen(const uint32_t *p, size_t m, size_t len)
+{
+    uint32_t mx = 0;
+    for (size_t u = 0; u < m; u++) {
+        uint32_t b = zbitlen(p + u * len, len);
+        mx = b > mx ? b : mx;
+    }
+    PQLAB_DECLASSIFY(&mx, sizeof mx);
+    return mx;
+}
+
+/* re-pack a polynomial from len to nlen limbs (nlen <= len: truncation of
+ * sign extension; nlen > len: sign extension), in place */
+static void poly_relen(uint32_t *p, size_t m, size_t len, size_t nlen)
+{
+    if (nlen <= len) {
+        for (size_t u = 0; u < m; u++) {
+            memmove(p + u * nlen, p + u * len, nlen * sizeof *p);
+        }
+    } else {
+        for (size_t u = m; u-- > 0;) {
+            uint32_t ext = zsign(p + u * len, len);
+            memmove(p + u * nlen, p + u * len, len * sizeof *p);
+            for (size_t i = len; i < nlen; i++) {
+                p[u * nlen + i] = ext;
+            }
+        }
+    }
+}
+
+/* limbs for a signed value of the given bit length (plus the sign bit) */
+static size_t limbs_for(uint32_t bits)
+{
+    return (size_t)(bits + 1 + 31) / 32;
+}
+
+/* r <- a * b in Z[x]/(x^m + 1) (negacyclic); a: alen limbs, b: blen, r: rlen.
+ * When bstep == 2 only the even coefficients of a are nonzero (a(x^2) form)
+ * and are skipped otherwise. tmp: rlen words. */
+static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
+                                const uint32_t *b, size_t blen, size_t m, size_t astep,
+                                uint32_t *tmp)
+{
+    memset(r, 0, m * rlen * sizeof *r);
+    for (size_t i = 0; i < m; i += astep) {
+        for (size_t j = 0; j < m; j++) {
+            zmul(tmp, rlen, a + i * alen, alen, b + j * blen, blen);
+            size_t k = i + j;
+            if (k < m) {
+                zadd(r + k * rlen, rlen, tmp, rlen);
+            } else {
+                zsub(r + (k - m) * rlen, rlen, tmp, rlen);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Field norm: out (m/2 coefficients, olen limbs) = f0^2 - x f1^2.         */
+
+static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, size_t m,
+                       ws_t *ws)
+{
+    size_t hm = m >> 1;
+    size_t mark = ws->used;
+    uint32_t *f0 = ws_alloc(ws, hm * flen);
+    uint32_t *f1 = ws_alloc(ws, hm * flen);
+    uint32_t *sq = ws_alloc(ws, hm * olen);
+    uint32_t *tmp = ws_alloc(ws, olen);
+    if (ws->fail) {
+        return;
+    }
+    for (size_t u = 0; u < hm; u++) {
+        memcpy(f0 + u * flen, f + (2 * u) * flen, flen * sizeof *f);
+        memcpy(f1 + u * flen, f + (2 * u + 1) * flen, flen * sizeof *f);
+    }
+    poly_mul_negacyclic(out, olen, f0, flen, f0, flen, hm, 1, tmp);
+    poly_mul_negacyclic(sq, olen, f1, flen, f1, flen, hm, 1, tmp);
+    /* out -= x * sq: coefficient u of x sq is sq[u-1], and -sq[hm-1] at 0 */
+    for (size_t u = 0; u < hm; u++) {
+        if (u == 0) {
+            zadd(out, olen, sq + (hm - 1) * olen, olen);
+        } else {
+            zsub(out + u * olen, olen, sq + (u - 1) * olen, olen);
+        }
+    }
+    ws->used = mark;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Deepest level: binary extended GCD (variable time, see the header).     */
+
+static int zis_zero(const uint32_t *x, size_t len)
+{
+    uint32_t a = 0;
+    for (size_t i = 0; i < len; i++) {
+        a |= x[i];
+    }
+    return a == 0;
+}
+
+/* a >= b for non-negative a, b */
+static int zge(const uint32_t *a, const uint32_t *b, size_t len)
+{
+    for (size_t i = len; i-- > 0;) {
+        if (a[i] != b[i]) {
+            return a[i] > b[i];
+        }
+    }
+    return 1;
+}
+
+static void zhalf(uint32_t *x, size_t len) /* arithmetic shift right by 1 */
+{
+    for (size_t i = 0; i < len; i++) {
+        uint32_t hi = i + 1 < len ? x[i + 1] : (uint32_t)((int32_t)x[i] >> 31);
+        x[i] = (x[i] >> 1) | (hi << 31);
+    }
+}
+
+/* Given odd positive x, y (len limbs, one spare sign limb), find u, v with
+ * x u - y v = 1, 0 <= u <= y, 0 <= v <= x. Returns 0 when gcd(x, y) != 1. */
+static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t len,
+                   ws_t *ws)
+{
+    size_t mark = ws->used;
+    uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
+    uint32_t *u0 = ws_alloc(ws, len), *v0 = ws_alloc(ws, len);
+    uint32_t *u1 = ws_alloc(ws, len), *v1 = ws_alloc(ws, len);
+    uint32_t *one = ws_alloc(ws, 1);
+    if (ws->fail) {
+        return 0;
+    }
+    one[0] = 1;
+    /* invariants: a = x u0 - y v0, b = x u1 - y v1, 0 <= u <= y, 0 <= v <= x */
+    memcpy(a, x, len * 4);
+    memcpy(b, y, len * 4);
+    memset(u0, 0, len * 4);
+    u0[0] = 1;
+    memset(v0, 0, len * 4);
+    memcpy(u1, y, len * 4);
+    memcpy(v1, x, len * 4);
+    zsub(v1, len, one, 1);
+    for (;;) {
+        if (zis_zero(a, len) || zis_zero(b, len)) {
+            break;
+        }
+        uint32_t *p, *pu, *pv;
+        if (!(a[0] & 1)) {
+            p = a; pu = u0; pv = v0;
+        } else if (!(b[0] & 1)) {
+            p = b; pu = u1; pv = v1;
+        } else {
+            if (zge(a, b, len)) {
+                zsub(a, len, b, len);
+                zsub(u0, len, u1, len);
+                zsub(v0, len, v1, len);
+                if (u0[len - 1] >> 31) {
+                    zadd(u0, len, y, len);
+                    zadd(v0, len, x, len);
+                }
+            } else {
+                zsub(b, len, a, len);
+                zsub(u1, len, u0, len);
+                zsub(v1, len, v0, len);
+                if (u1[len - 1] >> 31) {
+                    zadd(u1, len, y, len);
+                    zadd(v1, len, x, len);
+                }
+            }
+            continue;
+        }
+        /* p even: halve p and its coefficients (u, v have equal parity since
+         * x, y are odd; when odd, add (y, x) first) */
+        zhalf(p, len);
+        if (pu[0] & 1) {
+            zadd(pu, len, y, len);
+            zadd(pv, len, x, len);
+        }
+        zhalf(pu, len);
+        zhalf(pv, len);
+    }
+    int ok;
+    if (zis_zero(a, len)) {
+        ok = b[0] == 1 && zis_zero(b + 1, len - 1);
+        memcpy(u, u1, len * 4);
+        memcpy(v, v1, len * 4);
+    } else {
+        ok = a[0] == 1 && zis_zero(a + 1, len - 1);
+        memcpy(u, u0, len * 4);
+        memcpy(v, v0, len * 4);
+    }
+    ws->used = mark;
+    return ok;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Babai reduction.                                                        */
+
+/* approximation of x * 2^-sc from the top three limbs */
+static fpr zint_to_fpr(const uint32_t *x, size_t len, int32_t sc)
+{
+    fpr r;
+    if (len == 1) {
+        r = fpr_of((int32_t)x[0]);
+        return fpr_ldexp(r, -sc);
+    }
+    if (len == 2) {
+        int64_t v = (int64_t)(((uint64_t)x[1] << 32) | x[0]);
+        return fpr_ldexp(fpr_of(v), -sc);
+    }
+    int64_t hi = (int64_t)(((uint64_t)x[len - 1] << 32) | x[len - 2]);
+    /* hi * 2^32 + x[len-3]: fold the third limb into 11 extra bits of hi so
+     * one conversion rounds once; hi stays below 2^63 after shifting when the
+     * value uses at most 52 bits of hi, else the third limb is negligible */
+    fpr r1 = fpr_of(hi);
+    fpr r0 = fpr_of((int64_t)x[len - 3]);
+    r = fpr_add(fpr_ldexp(r1, 32), r0);
+    return fpr_ldexp(r, (int)(32 * (int32_t)(len - 3)) - sc);
+}
+
+/* F -= (k * f) << s in Z[x]/(x^m + 1) for int32 k. F: Flen limbs, f: flen. */
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
+                            const int32_t *k, size_t m, uint32_t s, ws_t *ws)
+{
+    size_t mark = ws->used;
+    size_t tlen = flen + 1;
+    size_t sw = s >> 5;
+    uint32_t sb = s & 31;
+    uint32_t *t = ws_alloc(ws, tlen + 1);
+    uint32_t *sh = ws_alloc(ws, Flen);
+    if (ws->fail) {
+        return;
+    }
+    for (size_t i = 0; i < m; i++) {
+        uint32_t kw = (uint32_t)k[i];
+        if (kw == 0) {
+            continue;
+        }
+        for (size_t j = 0; j < m; j++) {
+            zmul(t, tlen, f + j * flen, flen, &kw, 1);
+            /* sh = t << s, sign extended to Flen limbs */
+            uint32_t ext = zsign(t, tlen);
+            for (size_t z = 0; z < Flen; z++) {
+                sh[z] = 0;
+            }
+            for (size_t z = 0; z < Flen; z++) {
+                if (z < sw) {
+                    continue;
+                }
+                size_t src = z - sw;
+                uint32_t lo = src < tlen ? t[src] : ext;
+                uint32_t prev = src == 0 ? 0 : (src - 1 < tlen ? t[src - 1] : ext);
+                sh[z] = sb == 0 ? lo : (lo << sb) | (prev >> (32 - sb));
+            }
+            size_t kk = i + j;
+            if (kk < m) {
+                zsub(F + kk * Flen, Flen, sh, Flen);
+            } else {
+                zadd(F + (kk - m) * Flen, Flen, sh, Flen);
+            }
+        }
+    }
+    ws->used = mark;
+}
+
+/* Reduce (F, G) against (f, g) at degree m. Returns the new limb length of
+ * F, G (re-packed in place) or 0 on failure. */
+static size_t reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
+                     size_t flen, size_t m, unsigned logm, int exact, ws_t *ws)
+{
+    size_t mark = ws->used;
+    fpr *fa = (fpr *)(void *)ws_alloc(ws, 2 * m + 2);
+    fpr *ga = (fpr *)(void *)ws_alloc(ws, 2 * m);
+    fpr *dn = (fpr *)(void *)ws_alloc(ws, 2 * m);
+    fpr *Fa = (fpr *)(void *)ws_alloc(ws, 2 * m);
+    fpr *Ga = (fpr *)(void *)ws_alloc(ws, 2 * m);
+    fpr *tt = (fpr *)(void *)ws_alloc(ws, 2 * m);
+    int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
+    if (ws->fail) {
+        return 0;
+    }
+    /* keep the fpr arrays 8-byte aligned */
+    if (((uintptr_t)fa & 7) != 0) {
+        fa = (fpr *)(void *)((uint32_t *)(void *)fa + 1);
+        ga = (fpr *)(void *)((uint32_t *)(void *)ga + 1);
+        dn = (fpr *)(void *)((uint32_t *)(void *)dn + 1);
+        Fa = (fpr *)(void *)((uint32_t *)(void *)Fa + 1);
+        Ga = (fpr *)(void *)((uint32_t *)(void *)Ga + 1);
+        tt = (fpr *)(void *)((uint32_t *)(void *)tt + 1);
+    }
+    uint32_t fbits = poly_bitlen(f, m, flen);
+    uint32_t gbits = poly_bitlen(g, m, flen);
+    uint32_t sbits = fbits > gbits ? fbits : gbits;
+    int32_t sf = sbits > 53 ? (int32_t)sbits - 53 : 0;
+    for (size_t u = 0; u < m; u++) {
+        fa[u] = zint_to_fpr(f + u * flen, flen, sf);
+        ga[u] = zint_to_fpr(g + u * flen, flen, sf);
+    }
+    if (logm > 0) {
+        fndsa_fft(fa, logm, tt);
+        fndsa_fft(ga, logm, tt);
+        fndsa_poly_invnorm2_fft(dn, fa, ga, logm);
+        fndsa_poly_adj_fft(fa, logm);
+        fndsa_poly_adj_fft(ga, logm);
+    }
+    unsigned iter = 0;
+    for (;;) {
+        if (++iter > 100000) {
+            ws->used = mark;
+            return 0;
+        }
+        uint32_t Fb = poly_bitlen(F, m, Flen), Gb = poly_bitlen(G, m, Flen);
+        uint32_t Sb = Fb > Gb ? Fb : Gb;
+        /* shrink the storage when the values allow it */
+        size_t nl = limbs_for(Sb);
+        if (nl < Flen) {
+            poly_relen(F, m, Flen, nl);
+            poly_relen(G, m, Flen, nl);
+            Flen = nl;
+        }
+        int32_t sc = Sb > 53 ? (int32_t)Sb - 53 : 0;
+        for (size_t u = 0; u < m; u++) {
+            Fa[u] = zint_to_fpr(F + u * Flen, Flen, sc);
+            Ga[u] = zint_to_fpr(G + u * Flen, Flen, sc);
+        }
+        if (logm > 0) {
+            fndsa_fft(Fa, logm, tt);
+            fndsa_fft(Ga, logm, tt);
+            fndsa_poly_mul_fft(Fa, fa, logm);
+            fndsa_poly_mul_fft(Ga, ga, logm);
+            fndsa_poly_add(Fa, Ga, logm);
+            fndsa_poly_mul_autoadj_fft(Fa, dn, logm);
+            fndsa_ifft(Fa, logm, tt);
+        } else {
+            /* m = 1: k = (F f + G g) / (f^2 + g^2) */
+            fpr num = fpr_add(fpr_mul(Fa[0], fa[0]), fpr_mul(Ga[0], ga[0]));
+            fpr den = fpr_add(fpr_sqr(fa[0]), fpr_sqr(ga[0]));
+            Fa[0] = fpr_div(num, den);
+        }
+        /* Fa ~ K * 2^(sf - sc); use k = round(K * 2^-s) with s chosen so that
+         * |k| stays near 2^25 or less (the quotient's precision is ~45 bits) */
+        int32_t e = sc - sf; /* K = Fa * 2^e */
+        int32_t s = e > 20 ? e - 20 : 0;
+        int nz;
+        for (;;) {
+            int big = 0;
+            nz = 0;
+            for (size_t u = 0; u < m; u++) {
+                fpr x = fpr_ldexp(Fa[u], e - s);
+                big |= !fpr_lt(x, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ||
+                       !fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), x);
+                int64_t kv = fpr_rint(x);
+                k[u] = (int32_t)kv;
+                nz |= kv != 0;
+            }
+            PQLAB_DECLASSIFY(&big, sizeof big);
+            if (!big) {
+                break;
+            }
+            /* |K| larger than expected (ill-conditioned f f* + g g*): take
+             * fewer bits per step */
+            s += 8;
+            if (s > e + 64) {
+                ws->used = mark;
+                return 0;
+            }
+        }
+        PQLAB_DECLASSIFY(&nz, sizeof nz);
+        if (!nz) {
+            if (s == 0) {
+                break;
+            }
+            ws->used = mark;
+            return 0;
+        }
+        poly_sub_scaled(F, Flen, f, flen, k, m, (uint32_t)s, ws);
+        poly_sub_scaled(G, Flen, g, flen, k, m, (uint32_t)s, ws);
+        if (ws->fail) {
+            return 0;
+        }
+        (void)exact;
+    }
+    ws->used = mark;
+    return Flen;
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* tmp: FNDSA_NTRU_TMP_WORDS words */
+int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn,
+                     uint32_t *tmp)
+{
+    ws_t ws;
+    ws.base = tmp;
+    ws.used = 0;
+    ws.cap = FNDSA_NTRU_WORDS;
+    ws.fail = 0;
+    size_t n = (size_t)1 << logn;
+    uint32_t *fd[11], *gd[11];
+    size_t ld[11];
+
+    /* level 0 */
+    fd[0] = ws_alloc(&ws, n);
+    gd[0] = ws_alloc(&ws, n);
+    if (ws.fail) {
+        return 0;
+    }
+    for (size_t u = 0; u < n; u++) {
+        fd[0][u] = (uint32_t)(int32_t)f[u];
+        gd[0][u] = (uint32_t)(int32_t)g[u];
+    }
+    ld[0] = 1;
+    /* descent */
+    for (unsigned d = 0; d < logn; d++) {
+        size_t m = n >> d, hm = m >> 1;
+        size_t ol = 2 * ld[d] + 1;
+        fd[d + 1] = ws_alloc(&ws, hm * ol);
+        gd[d + 1] = ws_alloc(&ws, hm * ol);
+        if (ws.fail) {
+            return 0;
+        }
+        field_norm(fd[d + 1], ol, fd[d], ld[d], m, &ws);
+        field_norm(gd[d + 1], ol, gd[d], ld[d], m, &ws);
+        if (ws.fail) {
+            return 0;
+        }
+        uint32_t b1 = poly_bitlen(fd[d + 1], hm, ol), b2 = poly_bitlen(gd[d + 1], hm, ol);
+        size_t nl = limbs_for(b1 > b2 ? b1 : b2);
+        /* compact both (g moves down next to f) */
+        poly_relen(fd[d + 1], hm, ol, nl);
+        uint32_t *gn = fd[d + 1] + hm * nl;
+        for (size_t u = 0; u < hm; u++) {
+            memmove(gn + u * nl, gd[d + 1] + u * ol, nl * 4);
+        }
+        gd[d + 1] = gn;
+        ld[d + 1] = nl;
+        ws.used = (size_t)(gn + hm * nl - ws.base);
+    }
+
+    /* deepest: f_D u - g_D v = 1; F = q v, G = q u */
+    size_t L = ld[logn] + 1;
+    uint32_t *x = ws_alloc(&ws, L), *y = ws_alloc(&ws, L);
+    uint32_t *Fp = ws_alloc(&ws, L + 1), *Gp = ws_alloc(&ws, L + 1);
+    if (ws.fail) {
+        return 0;
+    }
+    memcpy(x, fd[logn], ld[logn] * 4);
+    x[L - 1] = zsign(fd[logn], ld[logn]);
+    memcpy(y, gd[logn], ld[logn] * 4);
+    y[L - 1] = zsign(gd[logn], ld[logn]);
+    if ((x[L - 1] | y[L - 1]) != 0 || !(x[0] & 1) || !(y[0] & 1)) {
+        return 0;
+    }
+    if (!zbezout(Gp, Fp, x, y, L, &ws)) {
+        return 0;
+    }
+    {
+        uint32_t qq = NTRU_Q;
+        uint32_t *t = ws_alloc(&ws, L + 1);
+        if (ws.fail) {
+            return 0;
+        }
+        Fp[L] = 0;
+        Gp[L] = 0;
+        zmul(t, L + 1, Fp, L + 1, &qq, 1);
+        memcpy(Fp, t, (L + 1) * 4);
+        zmul(t, L + 1, Gp, L + 1, &qq, 1);
+        memcpy(Gp, t, (L + 1) * 4);
+    }
+    size_t FL = L + 1;
+    /* the current F, G live at Fp, Gp (each 1 coefficient of FL limbs);
+     * move them right after level logn's f, g */
+    {
+        uint32_t *dst = gd[logn] + ld[logn];
+        memmove(dst, Fp, FL * 4);
+        memmove(dst + FL, Gp, FL * 4);
+        Fp = dst;
+        Gp = dst + FL;
+        ws.used = (size_t)(Gp + FL - ws.base);
+    }
+    FL = reduce(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], 1, 0, 0, &ws);
+    if (FL == 0) {
+        return 0;
+    }
+    /* ascent */
+    for (unsigned d = logn; d-- > 0;) {
+        size_t m = n >> d, hm = m >> 1;
+        unsigned logm = logn - d;
+        /* compact the reduced F', G' (hm coefficients of FL limbs) */
+        size_t NL = FL + ld[d] + 1 + 1; /* + log2(m)/32 carry margin */
+        uint32_t *Fn = ws_alloc(&ws, m * NL), *Gn = ws_alloc(&ws, m * NL);
+        uint32_t *ex = ws_alloc(&ws, m * FL);
+        uint32_t *neg = ws_alloc(&ws, m * ld[d]);
+        uint32_t *t = ws_alloc(&ws, NL);
+        if (ws.fail) {
+            return 0;
+        }
+        /* F = F'(x^2) g(-x) */
+        for (int which = 0; which < 2; which++) {
+            const uint32_t *src = which == 0 ? Fp : Gp;
+            const uint32_t *pol = which == 0 ? gd[d] : fd[d];
+            memset(ex, 0, m * FL * 4);
+            for (size_t u = 0; u < hm; u++) {
+                memcpy(ex + (2 * u) * FL, src + u * FL, FL * 4);
+            }
+            for (size_t u = 0; u < m; u++) {
+                memcpy(neg + u * ld[d], pol + u * ld[d], ld[d] * 4);
+                if (u & 1) {
+                    /* negate: two's complement */
+                    uint32_t c = 1;
+                    for (size_t i = 0; i < ld[d]; i++) {
+                        uint64_t w = (uint64_t)(uint32_t)~neg[u * ld[d] + i] + c;
+                        neg[u * ld[d] + i] = (uint32_t)w;
+                        c = (uint32_t)(w >> 32);
+                    }
+                }
+            }
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, neg, ld[d], m, 2, t);
+        }
+        /* move F, G down over F', G' (free now) */
+        uint32_t *dst = gd[d] + m * ld[d];
+        memmove(dst, Fn, m * NL * 4);
+        memmove(dst + m * NL, Gn, m * NL * 4);
+        Fp = dst;
+        Gp = dst + m * NL;
+        ws.used = (size_t)(Gp + m * NL - ws.base);
+        FL = reduce(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, d == 0, &ws);
+        if (FL == 0) {
+            return 0;
+        }
+        if (FL < NL) {
+            /* reduce() re-packed Gp right after Fp's new end? No: both were
+             * re-packed in place at their own start; compact G after F */
+            uint32_t *gn = Fp + m * FL;
+            memmove(gn, Gp, m * FL * 4);
+            Gp = gn;
+            ws.used = (size_t)(Gp + m * FL - ws.base);
+        }
+    }
+    /* final: F, G at level 0 must fit in [-127, 127] */
+    uint32_t bad = 0;
+    for (size_t u = 0; u < n; u++) {
+        int32_t a = (int32_t)Fp[u * FL], b = (int32_t)Gp[u * FL];
+        for (size_t i = 1; i < FL; i++) {
+            bad |= Fp[u * FL + i] ^ zsign(Fp + u * FL, FL);
+            bad |= Gp[u * FL + i] ^ zsign(Gp + u * FL, FL);
+        }
+        bad |= ((uint32_t)(a + 127) >> 31) | ((uint32_t)(127 - a) >> 31);
+        bad |= ((uint32_t)(b + 127) >> 31) | ((uint32_t)(127 - b) >> 31);
+        Fo[u] = (int8_t)a;
+        Go[u] = (int8_t)b;
+    }
+    PQLAB_DECLASSIFY(&bad, sizeof bad);
+    return bad == 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* FN-DSA / Falcon parameter sets (round-3 specification v1.2, table 3.3).
+ * One source for both degrees: the build passes -DPQLAB_FNDSA_LOGN=9 or 10. */
+#ifndef PQLAB_FNDSA_PARAMS_H
+#define PQLAB_FNDSA_PARAMS_H
+
+#ifndef PQLAB_FNDSA_LOGN
+#define PQLAB_FNDSA_LOGN 9
+#endif
+
+#define FNDSA_LOGN PQLAB_FNDSA_LOGN
+#define FNDSA_N (1u << FNDSA_LOGN)
+#define FNDSA_Q 12289u
+#define FNDSA_NONCELEN 40
+#define FNDSA_SEEDLEN 48
+
+#if FNDSA_LOGN == 9
+#define FNDSA_FG_BITS 6          /* bits per f, g coefficient in the private key */
+#define FNDSA_FFG_BITS 8         /* bits per F coefficient */
+#define FNDSA_PKBYTES 897
+#define FNDSA_SKBYTES 1281
+#define FNDSA_SIGPAD 666         /* padded signature: header + nonce + 625 bytes */
+#define FNDSA_BETA2 34034726u    /* floor(beta^2), spec table 3.3 */
+#define FNDSA_ALGNAME_PLAIN "Falcon-512"
+#elif FNDSA_LOGN == 10
+#define FNDSA_FG_BITS 5
+#define FNDSA_FFG_BITS 8
+#define FNDSA_PKBYTES 1793
+#define FNDSA_SKBYTES 2305
+#define FNDSA_SIGPAD 1280
+#define FNDSA_BETA2 70265242u
+#define FNDSA_ALGNAME_PLAIN "Falcon-1024"
+#else
+#error "PQLAB_FNDSA_LOGN must be 9 or 10"
+#endif
+
+/* NIST API (round-3 package): sm = siglen(2) || nonce(40) || m || 0x20+logn || comp(s2) */
+#if FNDSA_LOGN == 9
+#define FNDSA_CRYPTO_BYTES 690
+#else
+#define FNDSA_CRYPTO_BYTES 1330
+#endif
+/* the compressed s2 has to fit what the NIST format leaves: CRYPTO_BYTES - 2 - 40 - 1 */
+#define FNDSA_COMP_MAX_NIST (FNDSA_CRYPTO_BYTES - 2 - FNDSA_NONCELEN - 1)
+/* and what the padded format leaves */
+#define FNDSA_COMP_MAX_PAD (FNDSA_SIGPAD - 1 - FNDSA_NONCELEN)
+
+/* Expanded private key: B in FFT form (4 polynomials) and the LDL tree
+ * ((logn + 1) * n values), each value an 8-byte fpr. */
+#define FNDSA_TREE_SIZE(logn) (((size_t)(logn) + 1) << (logn))
+#define FNDSA_EXPANDEDKEYBYTES ((4 * (size_t)FNDSA_N + FNDSA_TREE_SIZE(FNDSA_LOGN)) * 8)
+
+/* Key generation workspace (NTRU solver, big integers): words of 32 bits;
+ * the solver fails (and key generation restarts) if it would exceed it. */
+#define FNDSA_NTRU_WORDS ((size_t)48 << FNDSA_LOGN)
+#define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
+
+#endif

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* Gaussian sampling for Falcon signing (round-3 specification v1.2,
+ * section 3.9.3: algorithms 12 BaseSampler, 13 BerExp, 14 SamplerZ) and the
+ * PRNG that feeds it.
+ *
+ * PRNG: the round-3 package (whose output the KAT files record) draws the
+ * sampler's random bytes from ChaCha20 (RFC 8439 block function) keyed with
+ * 56 bytes taken from the SHAKE256 signing-seed stream: 40 bytes fill state
+ * words 4..13, 8 bytes words 14..15 (XORed with a 64-bit block counter), and
+ * 8 bytes are the initial counter (little-endian). A refill computes 8
+ * consecutive blocks and interleaves them 32-bit word by word (word v of
+ * block u at byte offset 4u + 32v), 512 bytes. These are behavioural facts
+ * needed for KAT compatibility; the code is ours.
+ *
+ * Constant time: the PRNG, the base sampler, exp(-x) and the arithmetic are
+ * branch-free. What is allowed to be observable is documented where it happens:
+ * whether a candidate of the rejection sampler is accepted, and how many bytes
+ * the lazy comparison of BerExp reads (it reads one more byte with
+ * probability 2^-8 per byte); both are declassified for the constant-time
+ * checker, as their distribution does not depend on the private key beyond
+ * what the Falcon security analysis allows. */
+#include "fndsa.h"
+#include "tables.h"
+#include "ct.h"
+
+#define ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+#define QR(a, b, c, d)                                                         \
+    do {                                                                       \
+        a += b; d ^= a; d = ROTL32(d, 16);                                     \
+        c += d; b ^= c; b = ROTL32(b, 12);                                     \
+        a += b; d ^= a; d = ROTL32(d, 8);                                      \
+        c += d; b ^= c; b = ROTL32(b, 7);                                      \
+    } while (0)
+
+static void prng_refill(fndsa_prng *p)
+{
+    /* "expand 32-byte k" */
+    static const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    uint64_t cc = p->cc;
+    for (unsigned u = 0; u < 8; u++) {
+        uint32_t in[16], x[16];
+        for (int i = 0; i < 4; i++) {
+            in[i] = sigma[i];
+        }
+        for (int i = 0; i < 12; i++) {
+            in[4 + i] = p->key[i];
+        }
+        in[14] ^= (uint32_t)cc;
+        in[15] ^= (uint32_t)(cc >> 32);
+        memcpy(x, in, sizeof x);
+        for (int r = 0; r < 10; r++) {
+            QR(x[0], x[4], x[8], x[12]);
+            QR(x[1], x[5], x[9], x[13]);
+            QR(x[2], x[6], x[10], x[14]);
+            QR(x[3], x[7], x[11], x[15]);
+            QR(x[0], x[5], x[10], x[15]);
+            QR(x[1], x[6], x[11], x[12]);
+            QR(x[2], x[7], x[8], x[13]);
+            QR(x[3], x[4], x[9], x[14]);
+        }
+        for (unsigned v = 0; v < 16; v++) {
+            uint32_t w = x[v] + in[v];
+            uint8_t *d = p->buf + (u << 2) + (v << 5);
+            d[0] = (uint8_t)w;
+            d[1] = (uint8_t)(w >> 8);
+            d[2] = (uint8_t)(w >> 16);
+            d[3] = (uint8_t)(w >> 24);
+        }
+        cc++;
+    }
+    p->cc = cc;
+    p->ptr = 0;
+}
+
+void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src)
+{
+    uint8_t t[56];
+    pqlab_shake256_squeeze(t, sizeof t, src);
+    for (int i = 0; i < 12; i++) {
+        p->key[i] = (uint32_t)t[4 * i] | ((uint32_t)t[4 * i + 1] << 8) |
+                    ((uint32_t)t[4 * i + 2] << 16) | ((uint32_t)t[4 * i + 3] << 24);
+    }
+    p->cc = 0;
+    for (int i = 7; i >= 0; i--) {
+        p->cc = (p->cc << 8) | t[48 + i];
+    }
+    pqlab_zeroize(t, sizeof t);
+    prng_refill(p);
+}
+
+uint64_t fndsa_prng_get_u64(fndsa_prng *p)
+{
+    /* a 64-bit read never straddles a refill: the tail (< 9 bytes) is dropped.
+     * p->ptr is public (it only depends on the number of draws). */
+    if (p->ptr >= sizeof p->buf - 9) {
+        prng_refill(p);
+    }
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) {
+        v = (v << 8) | p->buf[p->ptr + (size_t)i];
+    }
+    p->ptr += 8;
+    return v;
+}
+
+unsigned fndsa_prng_get_u8(fndsa_prng *p)
+{
+    unsigned v = p->buf[p->ptr++];
+    if (p->ptr == sizeof p->buf) {
+        prng_refill(p);
+    }
+    return v;
+}
+
+/* BaseSampler (alg. 12): z0 = #{i : u < RCDT[i]} for a uniform 72-bit u,
+ * compared as three 24-bit limbs with borrow propagation (no branch). */
+int fndsa_base_sampler(fndsa_prng *p)
+{
+    uint64_t lo = fndsa_prng_get_u64(p);
+    uint32_t hi = fndsa_prng_get_u8(p);
+    uint32_t v0 = (uint32_t)lo & 0xFFFFFF;
+    uint32_t v1 = (uint32_t)(lo >> 24) & 0xFFFFFF;
+    uint32_t v2 = (uint32_t)(lo >> 48) | (hi << 16);
+    int z = 0;
+    for (int i = 0; i < 18; i++) {
+        uint32_t b;
+        b = (v0 - fndsa_rcdt[i][2]) >> 31;
+        b = (v1 - fndsa_rcdt[i][1] - b) >> 31;
+        b = (v2 - fndsa_rcdt[i][0] - b) >> 31;
+        z += (int)b; /* 1 when u < RCDT[i] */
+    }
+    return z;
+}
+
+/* high 64 bits of the 128-bit product a*b, from 32x32->64 products */
+static inline uint64_t mulhi64(uint64_t a, uint64_t b)
+{
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t lo = a0 * b0, m1 = a0 * b1, m2 = a1 * b0, hi = a1 * b1;
+    uint64_t mid = (lo >> 32) + (uint32_t)m1 + (uint32_t)m2; /* < 3 * 2^32 */
+    return hi + (m1 >> 32) + (m2 >> 32) + (mid >> 32);
+}
+
+/* 2^63 * ccs * exp(-x) for 0 <= x < ln 2, 0 <= ccs <= 1: Horner evaluation of
+ * the FACCT polynomial in 64-bit fixed point (coefficients scaled by 2^63;
+ * z = x * 2^64 so that mulhi(z, y) = x * y). */
+uint64_t fndsa_expm_p63(fpr x, fpr ccs)
+{
+    uint64_t y = fndsa_expm_c[0];
+    uint64_t z = (uint64_t)fpr_trunc(fpr_mul(x, FPR_PTWO63)) << 1;
+    for (int i = 1; i < 13; i++) {
+        y = fndsa_expm_c[i] - mulhi64(z, y);
+    }
+    z = (uint64_t)fpr_trunc(fpr_mul(ccs, FPR_PTWO63)) << 1;
+    return mulhi64(z, y);
+}
+
+/* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. */
+int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
+{
+    /* x = s ln2 + r, 0 <= r < ln 2; s >= 64 gives probability < 2^-64, so s
+     * saturates at 63 (mask, no branch) */
+    int32_t s = (int32_t)fpr_trunc(fpr_mul(x, FPR_INV_LOG2));
+    fpr r = fpr_sub(x, fpr_mul(fpr_of(s), FPR_LOG2));
+    uint32_t sw = (uint32_t)s;
+    sw ^= (sw ^ 63) & ((uint32_t)0 - ((63 - sw) >> 31));
+    /* 2^64 * ccs * exp(-r) - 1 fits in 64 bits; divide by 2^s */
+    uint64_t z = fpr_ursh((fndsa_expm_p63(r, ccs) << 1) - 1, sw);
+    /* lazy comparison of a uniform 64-bit value with z, byte by byte from the
+     * top: the first differing byte decides; w < 0 means "accept" */
+    int i = 64;
+    uint32_t w;
+    for (;;) {
+        i -= 8;
+        w = fndsa_prng_get_u8(p) - ((uint32_t)(z >> i) & 0xFF);
+        uint32_t more = pqlab_ct_is_zero_u32(w) & (uint32_t)(i > 0);
+        PQLAB_DECLASSIFY(&more, sizeof more); /* equal bytes: probability 2^-8 */
+        if (!more) {
+            break;
+        }
+    }
+    return (int)(w >> 31);
+}
+
+/* SamplerZ (alg. 14): integer from D_{Z, mu, sigma'} with 1/sigma' = isigma. */
+int fndsa_samplerz(fndsa_sampler *sc, fpr mu, fpr isigma)
+{
+    int32_t s = (int32_t)fpr_floor(mu);
+    fpr r = fpr_sub(mu, fpr_of(s));
+    fpr dss = fpr_half(fpr_sqr(isigma)); /* 1 / (2 sigma'^2) */
+    fpr ccs = fpr_mul(isigma, sc->sigma_min);
+    for (;;) {
+        /* bimodal candidate: b = 1 -> z = 1 + z0, b = 0 -> z = -z0 */
+        int32_t z0 = fndsa_base_sampler(&sc->p);
+        int32_t b = (int32_t)(fndsa_prng_get_u8(&sc->p) & 1);
+        int32_t z = b + ((b << 1) - 1) * z0;
+        /* accept with probability exp(-x),
+         * x = (z - r)^2 / (2 sigma'^2) - z0^2 / (2 sigma0^2) */
+        fpr x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
+        x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
+        int acc = fndsa_berexp(&sc->p, x, ccs);
+        PQLAB_DECLASSIFY(&acc, sizeof acc); /* rejection outcome: see header */
+        if (acc) {
+            return s + z;
+        }
+    }
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/* Falcon signing (round-3 specification v1.2, section 3.9): the target
+ * t = (c, 0) B^-1, the fast Fourier sampler ffSampling (alg. 11) over the LDL
+ * tree of the Gram matrix G = B B* (ffLDL, alg. 9), and s = (c, 0) - z B.
+ *
+ * Two forms give bit-identical signatures for the same seed:
+ *  - dynamic: the key is (f, g, F, G); the LDL tree is computed on the fly
+ *    while sampling, level by level, in 9n fprs of scratch;
+ *  - tree: fndsa_expand_privkey computes B in FFT form and the whole
+ *    normalised LDL tree once; signing then only walks it.
+ * B = [[g, -f], [G, -F]]; rows b0 = (b00, b01), b1 = (b10, b11).
+ * Leaves of the tree hold sqrt(d) / sigma, the 1/sigma' of SamplerZ.
+ * The operation order is the same in both forms, hence identical results. */
+#include "fndsa.h"
+#include "tables.h"
+#include "ct.h"
+
+static inline fpr inv_sigma(unsigned logn)
+{
+    return logn == 10 ? FPR_INV_SIGMA_10 : FPR_INV_SIGMA_9;
+}
+
+static inline fpr sigma_min(unsigned logn)
+{
+    return logn == 10 ? FPR_SIGMA_MIN_10 : FPR_SIGMA_MIN_9;
+}
+
+static void small_to_fpr(fpr *r, const int8_t *x, unsigned logn)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        r[u] = fpr_of(x[u]);
+    }
+}
+
+/* B in FFT form into b[0..4n): b00 = g, b01 = -f, b10 = G, b11 = -F.
+ * tmp: n fprs. */
+static void basis_fft(fpr *b, const int8_t *f, const int8_t *g, const int8_t *F,
+                      const int8_t *G, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    small_to_fpr(b, g, logn);
+    small_to_fpr(b + n, f, logn);
+    small_to_fpr(b + 2 * n, G, logn);
+    small_to_fpr(b + 3 * n, F, logn);
+    for (int i = 0; i < 4; i++) {
+        fndsa_fft(b + (size_t)i * n, logn, tmp);
+    }
+    fndsa_poly_neg(b + n, logn);
+    fndsa_poly_neg(b + 3 * n, logn);
+}
+
+/* Gram matrix of B: g00 = |b00|^2 + |b01|^2, g01 = b00 adj(b10) + b01 adj(b11),
+ * g11 = |b10|^2 + |b11|^2. gm: 3n, tmp: n. */
+static void gram_fft(fpr *gm, const fpr *b, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    const fpr *b00 = b, *b01 = b + n, *b10 = b + 2 * n, *b11 = b + 3 * n;
+    fpr *g00 = gm, *g01 = gm + n, *g11 = gm + 2 * n;
+    memcpy(g00, b00, n * sizeof(fpr));
+    fndsa_poly_mulselfadj_fft(g00, logn);
+    memcpy(tmp, b01, n * sizeof(fpr));
+    fndsa_poly_mulselfadj_fft(tmp, logn);
+    fndsa_poly_add(g00, tmp, logn);
+
+    memcpy(g01, b00, n * sizeof(fpr));
+    fndsa_poly_muladj_fft(g01, b10, logn);
+    memcpy(tmp, b01, n * sizeof(fpr));
+    fndsa_poly_muladj_fft(tmp, b11, logn);
+    fndsa_poly_add(g01, tmp, logn);
+
+    memcpy(g11, b10, n * sizeof(fpr));
+    fndsa_poly_mulselfadj_fft(g11, logn);
+    memcpy(tmp, b11, n * sizeof(fpr));
+    fndsa_poly_mulselfadj_fft(tmp, logn);
+    fndsa_poly_add(g11, tmp, logn);
+}
+
+/* t0 = hm * b11 / q, t1 = -hm * b01 / q (FFT). b01, b11 given as fpr
+ * pointers or as bytes (expanded key): exactly one of the pairs is non-NULL. */
+static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, const fpr *b11,
+                       const uint8_t *b01b, const uint8_t *b11b, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        t0[u] = fpr_of(hm[u]);
+    }
+    fndsa_fft(t0, logn, tmp);
+    memcpy(t1, t0, n * sizeof(fpr));
+    if (b01 != NULL) {
+        fndsa_poly_mul_fft(t1, b01, logn);
+        fndsa_poly_mul_fft(t0, b11, logn);
+    } else {
+        fndsa_poly_mul_fft_bytes(t1, b01b, logn);
+        fndsa_poly_mul_fft_bytes(t0, b11b, logn);
+    }
+    fndsa_poly_mulconst(t1, fpr_neg(FPR_INV_Q), logn);
+    fndsa_poly_mulconst(t0, FPR_INV_Q, logn);
+}
+
+/* ffSampling with the LDL tree computed on the fly. (t0, t1) in, (z0, z1)
+ * out; g00, g01, g11 destroyed; tmp: 4n fprs. */
+static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, fpr *g11,
+                       unsigned orig_logn, unsigned logn, fpr *tmp)
+{
+    if (logn == 0) {
+        fpr leaf = fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn));
+        t0[0] = fpr_of(fndsa_samplerz(sc, t0[0], leaf));
+        t1[0] = fpr_of(fndsa_samplerz(sc, t1[0], leaf));
+        return;
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1;
+
+    /* G = L D L*: g00 = d00, g01 = l10, g11 = d11 */
+    fndsa_poly_ldl_fft(g00, g01, g11, logn);
+    /* children Gram matrices: split(d) = (a0, a1) gives [[a0, a1], [adj a1, a0]];
+     * left (from d00): g00[0..hn), g00[hn..n), g01[0..hn);
+     * right (from d11): g11[0..hn), g11[hn..n), g01[hn..n); l10 saved in tmp */
+    fndsa_poly_split_fft(tmp, tmp + hn, g00, logn);
+    memcpy(g00, tmp, n * sizeof(fpr));
+    fndsa_poly_split_fft(tmp, tmp + hn, g11, logn);
+    memcpy(g11, tmp, n * sizeof(fpr));
+    memcpy(tmp, g01, n * sizeof(fpr));
+    memcpy(g01, g00, hn * sizeof(fpr));
+    memcpy(g01 + hn, g11, hn * sizeof(fpr));
+
+    /* z1 = merge(ffSampling(split(t1), right)) into tmp + 2n */
+    fpr *z1 = tmp + n;
+    fndsa_poly_split_fft(z1, z1 + hn, t1, logn);
+    ffsamp_dyn(sc, z1, z1 + hn, g11, g11 + hn, g01 + hn, orig_logn, logn - 1, z1 + n);
+    fndsa_poly_merge_fft(tmp + 2 * n, z1, z1 + hn, logn);
+
+    /* t0 <- t0 + (t1 - z1) l10, t1 <- z1 */
+    memcpy(z1, t1, n * sizeof(fpr));
+    fndsa_poly_sub(z1, tmp + 2 * n, logn);
+    memcpy(t1, tmp + 2 * n, n * sizeof(fpr));
+    fndsa_poly_mul_fft(tmp, z1, logn);
+    fndsa_poly_add(t0, tmp, logn);
+
+    /* z0 = merge(ffSampling(split(t0), left)) */
+    fpr *z0 = tmp;
+    fndsa_poly_split_fft(z0, z0 + hn, t0, logn);
+    ffsamp_dyn(sc, z0, z0 + hn, g00, g00 + hn, g01, orig_logn, logn - 1, z0 + n);
+    fndsa_poly_merge_fft(t0, z0, z0 + hn, logn);
+}
+
+/* Tree layout (bytes, 8 per fpr): node of level logn = l10 (n values), then
+ * the left subtree, then the right subtree; size (logn + 1) 2^logn values;
+ * a leaf (logn = 0) is sqrt(d) / sigma. */
+static void fftree_build(uint8_t *tree, fpr *g00, fpr *g01, fpr *g11, unsigned orig_logn,
+                         unsigned logn, fpr *tmp)
+{
+    if (logn == 0) {
+        fpr_store(tree, fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn)));
+        return;
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1;
+    fndsa_poly_ldl_fft(g00, g01, g11, logn);
+    for (size_t u = 0; u < n; u++) {
+        fpr_store(tree + 8 * u, g01[u]);
+    }
+    fndsa_poly_split_fft(tmp, tmp + hn, g00, logn);
+    memcpy(g00, tmp, n * sizeof(fpr));
+    fndsa_poly_split_fft(tmp, tmp + hn, g11, logn);
+    memcpy(g11, tmp, n * sizeof(fpr));
+    memcpy(g01, g00, hn * sizeof(fpr));
+    memcpy(g01 + hn, g11, hn * sizeof(fpr));
+    fftree_build(tree + 8 * n, g00, g00 + hn, g01, orig_logn, logn - 1, tmp);
+    fftree_build(tree + 8 * (n + FNDSA_TREE_SIZE(logn - 1)), g11, g11 + hn, g01 + hn, orig_logn,
+                 logn - 1, tmp);
+}
+
+/* ffSampling over a precomputed tree; tmp: 4n fprs */
+static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree, unsigned logn,
+                        fpr *tmp)
+{
+    if (logn == 0) {
+        fpr leaf = fpr_load(tree);
+        t0[0] = fpr_of(fndsa_samplerz(sc, t0[0], leaf));
+        t1[0] = fpr_of(fndsa_samplerz(sc, t1[0], leaf));
+        return;
+    }
+    size_t n = (size_t)1 << logn, hn = n >> 1;
+    const uint8_t *left = tree + 8 * n;
+    const uint8_t *right = tree + 8 * (n + FNDSA_TREE_SIZE(logn - 1));
+
+    fpr *z1 = tmp + n;
+    fndsa_poly_split_fft(z1, z1 + hn, t1, logn);
+    ffsamp_tree(sc, z1, z1 + hn, right, logn - 1, z1 + n);
+    fndsa_poly_merge_fft(tmp + 2 * n, z1, z1 + hn, logn);
+
+    memcpy(z1, t1, n * sizeof(fpr));
+    fndsa_poly_sub(z1, tmp + 2 * n, logn);
+    memcpy(t1, tmp + 2 * n, n * sizeof(fpr));
+    memcpy(tmp, z1, n * sizeof(fpr));
+    fndsa_poly_mul_fft_bytes(tmp, tree, logn); /* (t1 - z1) l10: same product order */
+    fndsa_poly_add(t0, tmp, logn);
+
+    fpr *z0 = tmp;
+    fndsa_poly_split_fft(z0, z0 + hn, t0, logn);
+    ffsamp_tree(sc, z0, z0 + hn, left, logn - 1, z0 + n);
+    fndsa_poly_merge_fft(t0, z0, z0 + hn, logn);
+}
+
+/* s = (hm, 0) - z B: s1 = hm - rint(z0 b00 + z1 b10), s2 = -rint(z0 b01 + z1 b11).
+ * b: 4n fprs (FFT) or NULL with bb the same as bytes; z0, z1 destroyed;
+ * tmp: 2n. Returns 1 when the norm bound holds. */
+static int finish(int16_t *s2, const fpr *b, const uint8_t *bb, fpr *z0, fpr *z1,
+                  const uint16_t *hm, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    fpr *v0 = tmp, *v1 = tmp + n;
+    memcpy(v0, z0, n * sizeof(fpr));
+    memcpy(v1, z1, n * sizeof(fpr));
+    if (b != NULL) {
+        fndsa_poly_mul_fft(v0, b, logn);         /* z0 b00 */
+        fndsa_poly_mul_fft(v1, b + 2 * n, logn); /* z1 b10 */
+        fndsa_poly_add(v0, v1, logn);
+        fndsa_poly_mul_fft(z0, b + n, logn);     /* z0 b01 */
+        fndsa_poly_mul_fft(z1, b + 3 * n, logn); /* z1 b11 */
+    } else {
+        fndsa_poly_mul_fft_bytes(v0, bb, logn);
+        fndsa_poly_mul_fft_bytes(v1, bb + 16 * n, logn);
+        fndsa_poly_add(v0, v1, logn);
+        fndsa_poly_mul_fft_bytes(z0, bb + 8 * n, logn);
+        fndsa_poly_mul_fft_bytes(z1, bb + 24 * n, logn);
+    }
+    fndsa_poly_add(z1, z0, logn);
+    fndsa_ifft(v0, logn, v1);
+    fndsa_ifft(z1, logn, v1);
+    int16_t *s1 = (int16_t *)(void *)z0;
+    for (size_t u = 0; u < n; u++) {
+        s1[u] = (int16_t)((int32_t)hm[u] - (int32_t)fpr_rint(v0[u]));
+        s2[u] = (int16_t)-fpr_rint(z1[u]);
+    }
+    int ok = fndsa_is_short(s1, s2, logn);
+    PQLAB_DECLASSIFY(&ok, sizeof ok); /* restart decision, public in Falcon */
+    return ok;
+}
+
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g,
+                           const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn,
+                           fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    fpr *b = tmp, *gm = tmp + 4 * n, *t0 = tmp + 7 * n, *t1 = tmp + 8 * n;
+    basis_fft(b, f, g, F, G, logn, gm);
+    gram_fft(gm, b, logn, t0);
+    target_fft(t0, t1, hm, b + n, b + 3 * n, NULL, NULL, logn, b);
+    ffsamp_dyn(sc, t0, t1, gm, gm + n, gm + 2 * n, logn, logn, b);
+    basis_fft(b, f, g, F, G, logn, gm);
+    return finish(s2, b, NULL, t0, t1, hm, logn, gm);
+}
+
+void fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
+                    const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+{
+    fndsa_sampler sc;
+    sc.sigma_min = sigma_min(logn);
+    for (;;) {
+        fndsa_prng_init(&sc.p, rng);
+        if (fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, logn, tmp)) {
+            break;
+        }
+    }
+    pqlab_zeroize(&sc, sizeof sc);
+}
+
+void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F,
+                          const int8_t *G, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    fpr *b = tmp, *gm = tmp + 4 * n, *t = tmp + 7 * n;
+    basis_fft(b, f, g, F, G, logn, t);
+    gram_fft(gm, b, logn, t);
+    for (size_t u = 0; u < 4 * n; u++) {
+        fpr_store(expanded + 8 * u, b[u]);
+    }
+    fftree_build(expanded + 32 * n, gm, gm + n, gm + 2 * n, logn, logn, b);
+}
+
+void fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
+                     const uint16_t *hm, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    fndsa_sampler sc;
+    sc.sigma_min = sigma_min(logn);
+    fpr *t0 = tmp, *t1 = tmp + n, *w = tmp + 2 * n;
+    for (;;) {
+        fndsa_prng_init(&sc.p, rng);
+        target_fft(t0, t1, hm, NULL, NULL, expanded + 8 * n, expanded + 24 * n, logn, w);
+        ffsamp_tree(&sc, t0, t1, expanded + 32 * n, logn, w);
+        if (finish(s2, NULL, expanded, t0, t1, hm, logn, w)) {
+            break;
+        }
+    }
+    pqlab_zeroize(&sc, sizeof sc);
+}
