@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from hostlib import ROOT
 
-PLATFORMS = ["mps2-an386", "mps2-an500", "aarch64-qemu"]
+PLATFORMS = ["mps2-an386", "mps2-an500", "rv32-qemu", "aarch64-qemu"]
 LENGTHS = [0, 1, 3, 71, 72, 73, 103, 104, 105, 135, 136, 137, 167, 168, 169, 300, 1000]
 
 SELFTEST = r"""
