@@ -16,6 +16,7 @@ pub struct Symbol {
     pub size: u32,
 }
 
+#[allow(dead_code)]
 pub struct Elf {
     pub entry: u32,
     pub segments: Vec<Segment>,

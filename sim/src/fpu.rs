@@ -288,32 +288,41 @@ impl Ctx {
                 _ => T::max_finite(neg),
             };
         }
+        // tininess is judged on the exact value (before rounding): the RN
+        // result is below the smallest normal, or equal to it with the exact
+        // value of smaller magnitude
+        let min_normal = T::from_u64(1u64 << T::FRAC_BITS);
+        let tiny = (r.is_denormal() || (r.is_zero() && err_sign != 0))
+            || (r.abs() == min_normal && err_sign != 0 && (err_sign < 0) != r.sign());
+        if self.fz && tiny {
+            self.flags |= UFC;
+            return if r.sign() { T::zero().neg() } else { T::zero() };
+        }
         if err_sign != 0 {
             self.flags |= IXC;
+            if tiny {
+                self.flags |= UFC;
+            }
             match self.rmode {
                 1 if err_sign > 0 => r = r.next_up(),
                 2 if err_sign < 0 => r = r.next_down(),
                 3 if (err_sign > 0) == r.sign() && !r.is_zero() => {
                     r = if r.sign() { r.next_up() } else { r.next_down() };
                 }
-                3 if r.is_zero() => {}
                 _ => {}
             }
-            if r.is_denormal() || r.is_zero() {
-                self.flags |= UFC;
+            if r.is_inf() {
+                // stepping past the largest finite value is an overflow
+                self.flags |= OFC;
             }
-        }
-        if self.fz && r.is_denormal() {
-            self.flags |= UFC;
-            r = if r.sign() { T::zero().neg() } else { T::zero() };
         }
         r
     }
 
-    fn sign_of<T: Float>(e: T) -> i32 {
-        if e.is_zero() || e.is_nan() {
+    fn sign_of(e: f64) -> i32 {
+        if e == 0.0 || e.is_nan() {
             0
-        } else if e.sign() {
+        } else if e < 0.0 {
             -1
         } else {
             1
@@ -353,7 +362,7 @@ impl Ctx {
         } else {
             s
         };
-        self.finish(s, Self::sign_of(err), true)
+        self.finish(s, Self::sign_of(to_f64(err)), true)
     }
 
     pub fn sub<T: Float>(&mut self, a: T, b: T) -> T {
@@ -378,7 +387,7 @@ impl Ctx {
         if p.is_inf() {
             return self.finish(p, 0, !a.is_inf() && !b.is_inf());
         }
-        let err = p.neg().fma(a, b);
+        let err = residual_mul(a, b, p);
         self.finish(p, Self::sign_of(err), true)
     }
 
@@ -403,7 +412,8 @@ impl Ctx {
             return q;
         }
         // residual a - q*b has the sign of (exact - q) times sign(b)
-        let res = a.neg().fma(q, b).neg();
+        // residual a - q*b has the sign of (exact - q) times sign(b)
+        let res = residual_div(a, b, q);
         let mut s = Self::sign_of(res);
         if b.sign() {
             s = -s;
@@ -424,7 +434,7 @@ impl Ctx {
             return r;
         }
         let res = a.neg().fma(r, r).neg(); // a - r*r
-        self.finish(r, Self::sign_of(res), true)
+        self.finish(r, Self::sign_of(to_f64(res)), true)
     }
 
     /// FPMulAdd: addend + op1*op2 with a single rounding.
@@ -488,6 +498,61 @@ impl Ctx {
         } else {
             0b0010
         }
+    }
+}
+
+fn to_f64<T: Float>(x: T) -> f64 {
+    if T::EXP_BITS == 8 {
+        f32::from_bits(x.to_u64() as u32) as f64
+    } else {
+        f64::from_bits(x.to_u64())
+    }
+}
+
+/// a*b - p as a value whose sign is that of the exact residual. Single
+/// precision is evaluated exactly in f64; double precision scales operands
+/// below 2^-200 by 2^600 (exact) so that the residual does not underflow.
+fn residual_mul<T: Float>(a: T, b: T, p: T) -> f64 {
+    if T::EXP_BITS == 8 {
+        let af = f32::from_bits(a.to_u64() as u32) as f64;
+        let bf = f32::from_bits(b.to_u64() as u32) as f64;
+        let pf = f32::from_bits(p.to_u64() as u32) as f64;
+        af * bf - pf
+    } else {
+        let mut af = f64::from_bits(a.to_u64());
+        let mut bf = f64::from_bits(b.to_u64());
+        let mut pf = f64::from_bits(p.to_u64());
+        let small = 2f64.powi(-200);
+        let sc = 2f64.powi(600);
+        if af.abs() < small {
+            af *= sc;
+            pf *= sc;
+        }
+        if bf.abs() < small {
+            bf *= sc;
+            pf *= sc;
+        }
+        af.mul_add(bf, -pf)
+    }
+}
+
+/// a - q*b with the same conventions as `residual_mul`.
+fn residual_div<T: Float>(a: T, b: T, q: T) -> f64 {
+    if T::EXP_BITS == 8 {
+        let af = f32::from_bits(a.to_u64() as u32) as f64;
+        let bf = f32::from_bits(b.to_u64() as u32) as f64;
+        let qf = f32::from_bits(q.to_u64() as u32) as f64;
+        af - qf * bf
+    } else {
+        let mut af = f64::from_bits(a.to_u64());
+        let bf = f64::from_bits(b.to_u64());
+        let mut qf = f64::from_bits(q.to_u64());
+        if qf.abs() < 2f64.powi(-200) {
+            let sc = 2f64.powi(600);
+            qf *= sc;
+            af *= sc;
+        }
+        (-qf).mul_add(bf, af)
     }
 }
 

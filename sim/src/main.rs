@@ -62,7 +62,7 @@ fn parse_args() -> Result<Opts, String> {
             Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
             _ => (a.clone(), None),
         };
-        let mut get = |k: &mut usize| -> Result<String, String> {
+        let get = |k: &mut usize| -> Result<String, String> {
             match &inline {
                 Some(v) => Ok(v.clone()),
                 None => val(k, &name),

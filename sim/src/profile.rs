@@ -117,8 +117,6 @@ impl Profile {
         false
     }
 
-    pub fn set_blx16(&mut self) {}
-
     pub fn finish(&mut self, now: u64) {
         self.fold(now);
         while let Some(fr) = self.stack.pop() {

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: MIT
+"""Lockstep differential validation of pqlab-sim against QEMU.
+
+pqlab-sim writes its register state after every instruction (--trace); QEMU is
+single-stepped through its gdbstub and its registers are compared after every
+instruction. The first divergence is reported with the address and encoding of
+the instruction that produced it and the registers that differ.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import gdbremote
+
+HERE = Path(__file__).resolve().parent
+SIM_DIR = HERE.parent
+SIM_BIN = SIM_DIR / "target" / "release" / "pqlab-sim"
+REC_WORDS = 18 + 32
+NAMES = [f"r{k}" for k in range(13)] + ["sp", "lr", "pc", "xpsr", "fpscr"] + [
+    f"s{k}" for k in range(32)
+]
+
+
+def build_sim() -> Path:
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=SIM_DIR, check=True)
+    return SIM_BIN
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+@dataclass
+class Result:
+    steps: int = 0
+    mismatch: str | None = None
+    encodings: set[int] = field(default_factory=set)
+
+
+def read_trace(path: Path) -> list[tuple[int, ...]]:
+    data = path.read_bytes()
+    n = len(data) // (4 * REC_WORDS)
+    return [struct.unpack_from(f"<{REC_WORDS}I", data, k * 4 * REC_WORDS) for k in range(n)]
+
+
+def insn_at(gdb: gdbremote.Gdb, pc: int) -> str:
+    m = gdb.cmd(f"m{pc:x},4")
+    if m.startswith("E") or len(m) < 8:
+        return "??"
+    b = bytes.fromhex(m)
+    h1 = int.from_bytes(b[0:2], "little")
+    if (h1 >> 11) >= 0b11101:
+        h2 = int.from_bytes(b[2:4], "little")
+        return f"{h1:04x} {h2:04x}"
+    return f"{h1:04x}"
+
+
+def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: bool = False,
+        fp_every: int = 200) -> Result:
+    """Run `elf` in lockstep for at most `limit` instructions."""
+    res = Result()
+    with tempfile.TemporaryDirectory() as td:
+        tr = Path(td) / "trace.bin"
+        subprocess.run([str(SIM_BIN), "--machine", machine, "--trace", str(tr), "--trace-limit",
+                        str(limit), str(elf)], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=600, check=False)
+        trace = read_trace(tr)
+    port = free_port()
+    q = gdbremote.start_qemu(str(elf), machine, port)
+    try:
+        g = gdbremote.Gdb(port)
+        prev_pc = g.regs()[15]
+        for k, rec in enumerate(trace):
+            enc = insn_at(g, prev_pc)
+            try:
+                g.step()
+                regs = g.regs()
+            except ConnectionError:
+                # QEMU exits on semihosting SYS_EXIT; the simulator's last
+                # record is then the state before the exit
+                if k == len(trace) - 1 or k == len(trace):
+                    break
+                res.mismatch = f"QEMU stopped after {k} instructions, pqlab-sim ran {len(trace)}"
+                return res
+            mine = list(rec[:15]) + [rec[15], rec[16]]
+            theirs = regs[:15] + [regs[15], regs[16]]
+            is_fp = enc != "??" and (int(enc[:2], 16) & 0xEC) == 0xEC
+            if fp and (is_fp or k % fp_every == 0 or k == len(trace) - 1):
+                mine += list(rec[17:18]) + list(rec[18:])
+                f = g.fpregs()
+                theirs += [f[32]] + f[:32]
+            names = NAMES[:17] + (["fpscr"] + NAMES[18:] if len(mine) > 17 else [])
+            res.encodings.add(int(enc.replace(" ", ""), 16) if enc != "??" else -1)
+            if mine != theirs:
+                diffs = [f"{names[j]}: qemu=0x{theirs[j]:08x} sim=0x{mine[j]:08x}"
+                         for j in range(len(mine)) if mine[j] != theirs[j]]
+                res.mismatch = (f"divergence after instruction {k + 1} at pc=0x{prev_pc:08x} "
+                                f"(encoding {enc}): " + "; ".join(diffs))
+                res.steps = k
+                return res
+            prev_pc = regs[15]
+            res.steps = k + 1
+    finally:
+        q.kill()
+        q.wait()
+    return res
+
+
+if __name__ == "__main__":
+    import sys
+
+    build_sim()
+    r = run(sys.argv[1], os.environ.get("MACHINE", "mps2-an386"), int(sys.argv[2]) if len(sys.argv) > 2 else 5000,
+            fp=bool(os.environ.get("FP")))
+    print(r.steps, r.mismatch)
