@@ -76,28 +76,34 @@ typedef struct {
     int16_t pending;        /* first coefficient of an incomplete pair */
 } matacc_lane;
 
-static inline void matacc_accept(matacc_lane *l, int16_t d) {
-    if (l->ctr & 1) { /* positions are public: rejection depends on rho only */
-        const unsigned int p = l->ctr >> 1;
-        mlkem_basemul_pair(&l->acc->c[2 * p], l->pending, d, &l->vec->c[2 * p], p);
-    } else {
-        l->pending = d;
-    }
-    l->ctr++;
-}
-
-/* As rej_uniform, feeding matacc_accept; candidates are canonical (< q). */
+/* One XOF block of a matrix entry: Algorithm 7 lines 5-15 collect the accepted
+ * candidates (plus a coefficient left over from the previous block) in cand,
+ * then every complete pair is multiplied into acc (Algorithm 12). Appending is
+ * branch-free (write, then advance by the comparison): the data is public, but
+ * unpredictable branches cost a pipeline refill each on small cores. At most
+ * 2 * 168 / 3 = 112 candidates per block, plus one carried: cand has room for the
+ * write at index 113. */
 static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
-    for (size_t pos = 0; pos + 3 <= len && l->ctr < MLKEM_N; pos += 3) {
+    int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2];
+    const unsigned int base = l->ctr & ~1u;   /* first coefficient of the pending pair */
+    const unsigned int need = MLKEM_N - base; /* coefficients still to collect */
+    unsigned int n = 0;
+    cand[0] = l->pending;
+    n += l->ctr & 1;
+    for (size_t pos = 0; pos + 3 <= len && n < need; pos += 3) {
         uint16_t d1 = (uint16_t)(buf[pos] | ((uint16_t)(buf[pos + 1] & 0x0f) << 8));
         uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | ((uint16_t)buf[pos + 2] << 4));
-        if (d1 < MLKEM_Q) {
-            matacc_accept(l, (int16_t)d1);
-        }
-        if (d2 < MLKEM_Q && l->ctr < MLKEM_N) {
-            matacc_accept(l, (int16_t)d2);
-        }
+        cand[n] = (int16_t)d1;
+        n += d1 < MLKEM_Q;
+        cand[n] = (int16_t)d2;
+        n += (d2 < MLKEM_Q) & (n < need);
     }
+    for (unsigned int k = 0; k + 1 < n; k += 2) {
+        const unsigned int p = (base + k) >> 1;
+        mlkem_basemul_pair(&l->acc->c[2 * p], cand[k], cand[k + 1], &l->vec->c[2 * p], p);
+    }
+    l->pending = cand[n - 1 + (n == 0)]; /* only meaningful when n is odd */
+    l->ctr = base + n;
 }
 
 void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],

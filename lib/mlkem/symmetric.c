@@ -34,5 +34,4 @@ void mlkem_prf(uint8_t *out, size_t outlen, const uint8_t s[32], uint8_t b) {
     pqlab_shake256_absorb(&st, &b, 1);
     pqlab_shake256_finalize(&st);
     pqlab_shake256_squeeze(out, outlen, &st);
-    pqlab_zeroize(&st, sizeof st);
 }
