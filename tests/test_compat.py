@@ -74,7 +74,9 @@ size_t sizes[] = {
 int consts[] = {SHAKE128_RATE, SHAKE256_RATE, SHA3_256_RATE, SHA3_384_RATE, SHA3_512_RATE,
     AES128_KEYBYTES, AES192_KEYBYTES, AES256_KEYBYTES, AESCTR_NONCEBYTES, AES_BLOCKBYTES,
     NISTSEEDEXPANDER_SEED_LEN, RNG_SUCCESS, RNG_BAD_MAXLEN, RNG_BAD_OUTBUF, RNG_BAD_REQ_LEN,
-    CLOCK_FAST, CLOCK_BENCHMARK};
+    CLOCK_FAST, CLOCK_BENCHMARK, (int)PQC_SHAKEINCCTX_BYTES, (int)PQC_SHAKECTX_BYTES,
+    PQC_SHA256CTX_BYTES, PQC_SHA512CTX_BYTES, PQC_AES128_STATESIZE, PQC_AES192_STATESIZE,
+    PQC_AES256_STATESIZE};
 void use_helpers(unsigned x)
 {
     PQCLEAN_VLA(uint8_t, buf, 4);
@@ -92,7 +94,8 @@ uint8_t rb_via_header(uint8_t *out, size_t n) { return (uint8_t)randombytes(out,
 # mupq/PQClean context sizes on a 64-bit host (size_t = 8 bytes)
 EXPECTED_SIZES = [208, 200, 208, 200, 208, 208, 208, 40, 40, 72, 72, 704, 832, 960,
                   16 + 8 + 8 + 32 + 16]
-EXPECTED_CONSTS = [168, 136, 136, 104, 72, 16, 24, 32, 12, 16, 32, 0, -1, -2, -3, 0, 1]
+EXPECTED_CONSTS = [168, 136, 136, 104, 72, 16, 24, 32, 12, 16, 32, 0, -1, -2, -3, 0, 1,
+                   208, 200, 40, 72, 88, 104, 120]
 
 
 @pytest.fixture(scope="module")
@@ -544,3 +547,88 @@ def test_context_sizes_on_32bit_targets(cc: list[str], tmp_path: Path) -> None:
                           f"-I{ROOT / 'lib' / 'common'}", str(src), "-o", str(tmp_path / "s.o")],
                          capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+
+
+# ---------------------------------------------------------------- constant time
+
+CT_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "aes.h"
+#include "crypto_declassify.h"
+#include "fips202.h"
+#include "keccakf1600.h"
+#include "nistseedexpander.h"
+#include "sha2.h"
+#include "sp800-185.h"
+#include "../common/ct.h"
+
+int main(void)
+{
+    uint8_t key[32], in[300], out[300];
+    for (unsigned i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 5 + 1);
+    for (unsigned i = 0; i < sizeof in; i++) in[i] = (uint8_t)(i * 11 + 3);
+    PQLAB_SECRET(key, sizeof key);
+    PQLAB_SECRET(in, sizeof in);
+
+    aes128ctx a128; aes256ctx a256;
+    aes128_ecb_keyexp(&a128, key); aes128_ecb(out, in, 3, &a128); aes128_ctx_release(&a128);
+    aes256_ctr_keyexp(&a256, key); aes256_ctr(out, 100, in, &a256); aes256_ctx_release(&a256);
+
+    AES_XOF_struct xof;
+    seedexpander_init(&xof, key, in, 1000);
+    seedexpander(&xof, out, 37);
+    seedexpander(&xof, out, 100);
+
+    sha256ctx s256; sha512ctx s512;
+    sha256_inc_init(&s256); sha256_inc_blocks(&s256, in, 2); sha256_inc_finalize(out, &s256, in + 128, 90);
+    sha512_inc_init(&s512); sha512_inc_blocks(&s512, in, 1); sha512_inc_finalize(out, &s512, in + 128, 150);
+    sha384(out, in, 200);
+
+    shake256incctx sh;
+    shake256_inc_init(&sh); shake256_inc_absorb(&sh, in, 200); shake256_inc_finalize(&sh);
+    shake256_inc_squeeze(out, 300, &sh); shake256_inc_ctx_release(&sh);
+    shake128ctx s128;
+    shake128_absorb(&s128, in, 170); shake128_squeezeblocks(out, 1, &s128);
+    cshake128(out, 64, in, 10, key, 20, in + 50, 200);
+    cshake256_simple(out, 64, 0x1234, in, 99);
+    sha3_512(out, in, 100);
+    uint64_t st[25] = {0};
+    KeccakF1600_StateXORBytes(st, in, 3, 100);
+    KeccakF1600_StatePermute(st);
+    KeccakF1600_StateExtractBytes(st, out, 5, 50);
+
+    crypto_declassify(out, sizeof out);
+    unsigned acc = 0;
+    for (unsigned i = 0; i < 64; i++) acc += out[i];
+#ifdef LEAK
+    if (key[0] & 1) acc++;
+#endif
+    printf("ok %u\n", acc);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("leak", [False, True], ids=["clean", "negative-control"])
+def test_compat_constant_time_under_memcheck(leak: bool, tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    assert shutil.which("valgrind"), "valgrind is required (apt-get install valgrind)"
+    (tmp_path / "main.c").write_text(CT_MAIN)
+    (tmp_path / "stubs.c").write_text(STUBS)
+    exe = tmp_path / "ct"
+    cmd = ["cc", "-O2", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_CT_VALGRIND",
+           *(["-DLEAK"] if leak else []), COMPAT_I, f"-I{ROOT / 'lib' / 'common'}",
+           str(tmp_path / "main.c"), str(tmp_path / "stubs.c"),
+           *[str(ROOT / s) for s in COMPAT + COMMON], "-o", str(exe)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    res = subprocess.run(["valgrind", "--error-exitcode=3", "-q", str(exe)], capture_output=True,
+                         text=True, timeout=300)
+    if leak:
+        assert res.returncode == 3 and "depends on uninitialised value" in res.stderr
+    else:
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.startswith("ok ")

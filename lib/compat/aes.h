@@ -15,6 +15,11 @@
 #define AESCTR_NONCEBYTES 12
 #define AES_BLOCKBYTES 16
 
+/* context sizes in 64-bit words, as PQClean names them */
+#define PQC_AES128_STATESIZE 88
+#define PQC_AES192_STATESIZE 104
+#define PQC_AES256_STATESIZE 120
+
 typedef struct {
     uint64_t sk_exp[88];
 } aes128ctx;

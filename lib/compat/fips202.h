@@ -17,6 +17,10 @@
 #define SHA3_384_RATE 104
 #define SHA3_512_RATE 72
 
+/* PQClean sizes its (heap) contexts with these; here they are the inline sizes */
+#define PQC_SHAKEINCCTX_BYTES (sizeof(uint64_t) * 26)
+#define PQC_SHAKECTX_BYTES (sizeof(uint64_t) * 25)
+
 /* ctx[0..24]: state; ctx[25]: byte position in the current block (absorbing: bytes
  * absorbed; after finalize: bytes of the current output block already squeezed) */
 typedef struct {

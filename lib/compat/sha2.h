@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PQC_SHA256CTX_BYTES 40
+#define PQC_SHA512CTX_BYTES 72
+
 typedef struct {
     uint8_t ctx[40];
 } sha224ctx;
