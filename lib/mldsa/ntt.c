@@ -67,14 +67,18 @@ void mldsa_ntt(int32_t a[MLDSA_N])
 }
 #endif
 
+/* the last layer (len = 128, m = 1) merged with the final scaling by 41978:
+ * -zeta^BitRev8(1) * 256^-1 * 2^64 mod q, centred (gen_tables.py) */
+#define MLDSA_INVN_LAST 3975713
+
 #ifndef MLDSA_NATIVE_INVNTT
 void mldsa_invntt_tomont(int32_t a[MLDSA_N])
 {
     unsigned int m = MLDSA_N;
-    /* Algorithm 42: Gentleman-Sande butterflies, len = 1, 2, ..., 128, with
-     * -zeta^BitRev8(m) for m = 255 down to 1. After layer s the sums are bounded by
+    /* Algorithm 42: Gentleman-Sande butterflies, len = 1, 2, ..., 64, with
+     * -zeta^BitRev8(m) for m = 255 down to 2. After layer s the sums are bounded by
      * 2^s (q - 1); the differences are reduced to |.| < q. */
-    for (unsigned int len = 1; len < MLDSA_N; len <<= 1) {
+    for (unsigned int len = 1; len < MLDSA_N / 2; len <<= 1) {
         for (unsigned int start = 0; start < MLDSA_N; start += 2 * len) {
             const int64_t zeta = -(int64_t)zetas_mont[--m];
             for (unsigned int j = start; j < start + len; j++) {
@@ -84,9 +88,14 @@ void mldsa_invntt_tomont(int32_t a[MLDSA_N])
             }
         }
     }
-    /* |a_j| < 256 q < 2^31 and 41978 * 2^31 < 2^31 q */
-    for (unsigned int j = 0; j < MLDSA_N; j++) {
-        a[j] = mldsa_montgomery_reduce((int64_t)MLDSA_INVN_MONT2 * a[j]);
+    /* last layer and the scaling by 256^-1 2^64 in one multiplication per output:
+     * |t|, |u| < 128 q, so |t +- u| < 256 q < 2^31, and 41978 * 256 q and
+     * (q / 2) * 256 q are both < 2^31 q */
+    for (unsigned int j = 0; j < MLDSA_N / 2; j++) {
+        const int32_t t = a[j];
+        const int32_t u = a[j + MLDSA_N / 2];
+        a[j] = mldsa_montgomery_reduce((int64_t)MLDSA_INVN_MONT2 * (t + u));
+        a[j + MLDSA_N / 2] = mldsa_montgomery_reduce((int64_t)MLDSA_INVN_LAST * (t - u));
     }
 }
 #endif

@@ -162,20 +162,22 @@ void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEB
                 break;
             }
         }
-        /* c_i = c_j; c_j = (-1)^h[i + tau - 256], with j secret: read and write
-         * every position <= i under a mask. */
-        int32_t cj = 0;
-        for (unsigned int k = 0; k <= i; k++) {
-            const int32_t m = (int32_t)pqlab_ct_mask_u32(pqlab_ct_is_zero_u32(k ^ j));
-            cj |= c->c[k] & m;
-        }
-        c->c[i] = cj;
+        /* c_i = c_j; c_j = (-1)^h[i + tau - 256], with j secret: one masked pass over
+         * the positions k < i reads c_j and writes the sign there; c_i is still 0
+         * (earlier steps only wrote positions <= their own i < i), so it becomes c_j,
+         * or the sign when j = i. */
         const int32_t sign = 1 - 2 * (int32_t)(signs & 1u);
+        const uint32_t jb = pqlab_value_barrier_u32(j);
+        int32_t cj = 0;
         signs >>= 1;
-        for (unsigned int k = 0; k <= i; k++) {
-            const int32_t m = (int32_t)pqlab_ct_mask_u32(pqlab_ct_is_zero_u32(k ^ j));
+        for (unsigned int k = 0; k < i; k++) {
+            /* (k ^ j) - 1 has its top bit set exactly when k == j (both < 256) */
+            const int32_t m = -(int32_t)((((uint32_t)k ^ jb) - 1u) >> 31);
+            cj |= c->c[k] & m;
             c->c[k] = (c->c[k] & ~m) | (sign & m);
         }
+        const int32_t mi = -(int32_t)((((uint32_t)i ^ jb) - 1u) >> 31);
+        c->c[i] = (cj & ~mi) | (sign & mi);
     }
     pqlab_zeroize(buf, sizeof buf);
     pqlab_zeroize(&st, sizeof st);
