@@ -25,9 +25,12 @@ SOURCES = [
 SZ = ctypes.c_size_t
 
 
-@pytest.fixture(scope="module")
-def lib() -> ctypes.CDLL:
-    return build_shared("pqlab_common_hash", SOURCES)
+@pytest.fixture(scope="module", params=["lanes", "rows"])
+def lib(request: pytest.FixtureRequest) -> ctypes.CDLL:
+    """Both Keccak-f1600 formulations: 'lanes' (default on 64-bit machines) and 'rows'
+    (default on 32-bit targets), forced here on the host."""
+    flag = f"-DPQLAB_KECCAK_{request.param.upper()}"
+    return build_shared(f"pqlab_common_hash_{request.param}", SOURCES, cflags=[flag])
 
 
 # sizeof(pqlab_keccak_state) = 25 * 8 + 4, padded to 8 bytes

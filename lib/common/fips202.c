@@ -24,12 +24,27 @@ static inline uint64_t rol64(uint64_t x, unsigned int n)
     return (x << n) | (x >> (64u - n));
 }
 
+/* Two formulations of the same permutation (FIPS 202 Algorithm 7, 24 rounds of
+ * theta, rho, pi, chi, iota). 64-bit machines keep all 25 lanes in registers
+ * (keccakf1600_lanes). On 32-bit machines the lanes are 50 words, far more than the
+ * registers, and the lane-register form spends most of its time spilling; there
+ * keccakf1600_rows computes the output state row by row into a second buffer, so that
+ * each lane is loaded and stored once per round. PQLAB_KECCAK_ROWS /
+ * PQLAB_KECCAK_LANES force either one (the tests use this to check both on the host). */
+#if !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define PQLAB_KECCAK_LANES
+#else
+#define PQLAB_KECCAK_ROWS
+#endif
+#endif
+
+#ifdef PQLAB_KECCAK_LANES
 /* One round on lanes named a<x><y> (x = column, y = row). Rho offsets (section 3.2.2,
  * Table 2) and pi (section 3.2.3: A'[x][y] = A[(x + 3y) mod 5][x]) are written out so
  * the compiler keeps the 25 lanes in registers where it can. */
-void pqlab_keccakf1600(uint64_t s[25])
+static void keccakf1600_lanes(uint64_t s[25])
 {
-    PQLAB_HASHPROF_BEGIN();
     uint64_t a00 = s[0], a10 = s[1], a20 = s[2], a30 = s[3], a40 = s[4];
     uint64_t a01 = s[5], a11 = s[6], a21 = s[7], a31 = s[8], a41 = s[9];
     uint64_t a02 = s[10], a12 = s[11], a22 = s[12], a32 = s[13], a42 = s[14];
@@ -109,6 +124,76 @@ void pqlab_keccakf1600(uint64_t s[25])
     s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42;
     s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43;
     s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44;
+}
+#endif
+
+#ifdef PQLAB_KECCAK_ROWS
+/* Output row y of a round: e[x + 5y] = chi over b[x] = rot(a[src] ^ d[src % 5]) with
+ * src = ((x + 3y) mod 5) + 5x (pi, section 3.2.3) and the rho offsets of Table 2. */
+#define KECCAK_ROW(y, s0, r0, s1, r1, s2, r2, s3, r3, s4, r4)                      \
+    do {                                                                          \
+        const uint64_t b0 = rotl64(a[s0] ^ d[(s0) % 5], r0);                      \
+        const uint64_t b1 = rotl64(a[s1] ^ d[(s1) % 5], r1);                      \
+        const uint64_t b2 = rotl64(a[s2] ^ d[(s2) % 5], r2);                      \
+        const uint64_t b3 = rotl64(a[s3] ^ d[(s3) % 5], r3);                      \
+        const uint64_t b4 = rotl64(a[s4] ^ d[(s4) % 5], r4);                      \
+        const uint64_t e0 = b0 ^ (~b1 & b2), e1 = b1 ^ (~b2 & b3);               \
+        const uint64_t e2 = b2 ^ (~b3 & b4), e3 = b3 ^ (~b4 & b0);               \
+        const uint64_t e4 = b4 ^ (~b0 & b1);                                      \
+        e[5 * (y) + 0] = e0;                                                      \
+        e[5 * (y) + 1] = e1;                                                      \
+        e[5 * (y) + 2] = e2;                                                      \
+        e[5 * (y) + 3] = e3;                                                      \
+        e[5 * (y) + 4] = e4;                                                      \
+    } while (0)
+
+/* rotation by a compile-time constant 0..63 */
+static inline uint64_t rotl64(uint64_t x, unsigned int n)
+{
+    return n == 0 ? x : (x << n) | (x >> (64u - n));
+}
+
+/* one round from a to e */
+static void keccak_round_rows(uint64_t e[25], const uint64_t a[25], uint64_t rc)
+{
+    uint64_t c[5], d[5];
+    for (unsigned int x = 0; x < 5; x++) {
+        c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+    }
+    d[0] = c[4] ^ rotl64(c[1], 1); /* theta, section 3.2.1 */
+    d[1] = c[0] ^ rotl64(c[2], 1);
+    d[2] = c[1] ^ rotl64(c[3], 1);
+    d[3] = c[2] ^ rotl64(c[4], 1);
+    d[4] = c[3] ^ rotl64(c[0], 1);
+    KECCAK_ROW(0, 0, 0, 6, 44, 12, 43, 18, 21, 24, 14);
+    KECCAK_ROW(1, 3, 28, 9, 20, 10, 3, 16, 45, 22, 61);
+    KECCAK_ROW(2, 1, 1, 7, 6, 13, 25, 19, 8, 20, 18);
+    KECCAK_ROW(3, 4, 27, 5, 36, 11, 10, 17, 15, 23, 56);
+    KECCAK_ROW(4, 2, 62, 8, 55, 14, 39, 15, 41, 21, 2);
+    e[0] ^= rc; /* iota, section 3.2.5 */
+}
+
+static void keccakf1600_rows(uint64_t s[25])
+{
+    uint64_t e[25];
+    for (unsigned int ir = 0; ir < 24; ir += 2) { /* ping-pong between s and e */
+        keccak_round_rows(e, s, keccak_rc[ir]);
+        keccak_round_rows(s, e, keccak_rc[ir + 1]);
+    }
+    for (unsigned int i = 0; i < 25; i++) { /* e held state; clear the copy */
+        ((volatile uint64_t *)e)[i] = 0;
+    }
+}
+#endif
+
+void pqlab_keccakf1600(uint64_t s[25])
+{
+    PQLAB_HASHPROF_BEGIN();
+#ifdef PQLAB_KECCAK_LANES
+    keccakf1600_lanes(s);
+#else
+    keccakf1600_rows(s);
+#endif
     PQLAB_HASHPROF_END();
 }
 
