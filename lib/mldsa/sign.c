@@ -4,7 +4,9 @@
  *
  * Memory: no heap. Key generation and verification stream the matrix A row by row
  * (each entry is used once there); signing expands A once and keeps it, because
- * every iteration of the rejection loop needs it again.
+ * every iteration of the rejection loop needs it again. With -DPQLAB_MLDSA_SMALLSTACK
+ * signing regenerates each entry of A when it is needed instead (k l KiB less stack,
+ * k l RejNTTPoly calls more per iteration).
  *
  * Constant time with respect to the secret key and rnd: no branch or address
  * depends on them. Values made public on purpose, each marked PQLAB_DECLASSIFY:
@@ -80,6 +82,7 @@ static void matrix_row_mul(mldsa_poly *acc, const uint8_t rho[MLDSA_SEEDBYTES], 
     }
 }
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 /* the whole matrix, row-major, four entries at a time; the k l mod 4 entries left
  * (2 for ML-DSA-65) one at a time */
 #define MAT_ENTRIES (MLDSA_K * MLDSA_L)
@@ -98,6 +101,7 @@ static void expand_a(mldsa_poly mat[MAT_ENTRIES], const uint8_t rho[MLDSA_SEEDBY
         mldsa_poly_rej_ntt(&mat[e], rho, a_nonce(e / MLDSA_L, e % MLDSA_L));
     }
 }
+#endif
 
 /* ---------------------------------------------------------------------------- */
 /* KeyGen_internal (Algorithm 6)                                                   */
@@ -196,7 +200,9 @@ static void pack_hints(uint8_t y[MLDSA_OMEGA + MLDSA_K], const mldsa_poly h[MLDS
 /* everything signing keeps across iterations; one struct so that it is cleared in
  * one call */
 typedef struct {
+#ifndef PQLAB_MLDSA_SMALLSTACK
     mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
+#endif
     mldsa_poly s1[MLDSA_L];            /* NTT(s1), |.| < eta + 8q */
     mldsa_poly s2[MLDSA_K];            /* NTT(s2) */
     mldsa_poly t0[MLDSA_K];            /* NTT(t0), |.| < 2^12 + 8q */
@@ -241,7 +247,9 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
     }
     memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
     PQLAB_DECLASSIFY(rho, sizeof rho); /* rho is part of the public key */
+#ifndef PQLAB_MLDSA_SMALLSTACK
     expand_a(ws.mat, rho);
+#endif
 
     /* rho'' = H(K || rnd || mu, 64) */
     pqlab_shake256_init(&ws.st);
@@ -270,7 +278,13 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
         for (unsigned int i = 0; i < MLDSA_K; i++) {
             memset(&ws.w[i], 0, sizeof ws.w[i]);
             for (unsigned int j = 0; j < MLDSA_L; j++) {
+#ifdef PQLAB_MLDSA_SMALLSTACK
+                /* small-stack variant: A[i][j] regenerated in every iteration */
+                mldsa_poly_rej_ntt(&ws.tmp2, rho, a_nonce(i, j));
+                mldsa_pointwise_acc_mont(ws.w[i].c, ws.tmp2.c, ws.z[j].c);
+#else
                 mldsa_pointwise_acc_mont(ws.w[i].c, ws.mat[i * MLDSA_L + j].c, ws.z[j].c);
+#endif
             }
             mldsa_poly_reduce32(ws.w[i].c); /* |.| < l q -> < q */
             mldsa_invntt_tomont(ws.w[i].c);
