@@ -4,10 +4,12 @@
  *
  * Memory: the matrix A_hat is never stored. Its entries are generated four at a
  * time (SampleNTT with the 4-way SHAKE128) and each coefficient pair is
- * multiplied into one of k accumulators as soon as it is sampled (matacc_x4); t_hat is read from ek one polynomial at a time; u and v of the
- * ciphertext are compressed as soon as they are complete. Decapsulation
- * re-encrypts into a per-polynomial buffer and compares it with the received
- * ciphertext piece by piece (constant time), so c' is never held whole.
+ * multiplied into its row's accumulator as soon as it is sampled (matacc_x4);
+ * two accumulators suffice because rows are finished (encoded into ek, or
+ * compressed into c) as soon as they are complete. t_hat is read from ek one
+ * polynomial at a time. Decapsulation re-encrypts into a per-polynomial buffer
+ * and compares it with the received ciphertext piece by piece (constant time),
+ * so c' is never held whole.
  *
  * Wiping: the frontend's own buffers of short secrets (d || z, m, m', K || r,
  * K_bar, rho || sigma) and the Keccak states of G and J are zeroised before
@@ -257,8 +259,9 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp,
 }
 
 /* K-PKE.Decrypt(dk_PKE, c) (Algorithm 15). */
-static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                        const uint8_t c[MLKEM_CTBYTES]) {
+static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES],
+                                       const uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                                       const uint8_t c[MLKEM_CTBYTES]) {
     mlkem_poly w, u, s;
     memset(&w, 0, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
