@@ -96,6 +96,11 @@ unsigned PQLAB_NAMESPACE(crypto_sign_keygen_restarts)(void)
     return fndsa_keygen_restarts_last;
 }
 
+unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void)
+{
+    return fndsa_sign_attempts_last;
+}
+
 /* Sign: writes the compressed s2 to comp (at most compmax bytes; with
  * retry, draw new signatures until it fits, as the padded format requires;
  * without, fail when it does not fit) and returns its length, 0 on error. */
@@ -127,6 +132,7 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_shake256_init(&sc);
     pqlab_shake256_absorb(&sc, seed, FNDSA_SEEDLEN);
     pqlab_shake256_finalize(&sc);
+    fndsa_sign_attempts_last = 0;
     for (;;) {
         if (tree) {
             fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp.f);

@@ -86,6 +86,9 @@ int fndsa_samplerz(fndsa_sampler *s, fpr mu, fpr isigma);
 #define fndsa_sign_tree FNDSA_NS(fndsa_sign_tree)
 #define fndsa_expand_privkey FNDSA_NS(fndsa_expand_privkey)
 #define fndsa_sign_attempt_dyn FNDSA_NS(fndsa_sign_attempt_dyn)
+#define fndsa_sign_attempts_last FNDSA_NS(fndsa_sign_attempts_last)
+/* attempts (PRNG seedings) since the counter was last cleared by the caller */
+extern unsigned fndsa_sign_attempts_last;
 
 /* One signing attempt on an already seeded sampler: 1 and s2 set when
  * ||(s1, s2)||^2 <= beta^2, else 0. tmp: 9n fprs. */

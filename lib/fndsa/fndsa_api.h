@@ -32,6 +32,8 @@ int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, co
 
 /* number of rejected (f, g) candidates in the last key generation */
 unsigned PQLAB_NAMESPACE(crypto_sign_keygen_restarts)(void);
+/* signing attempts of the last signature (1 + norm-bound rejections + padded-size retries) */
+unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void);
 
 /* --- deterministic internal functions (fixed randomness) --- */
 /* keygen from the 48-byte seed that the NIST API draws from randombytes */

@@ -88,6 +88,33 @@ void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src)
     prng_refill(p);
 }
 
+#ifdef PQLAB_FNDSA_SCRIPTED_PRNG
+/* Test builds only: the sampler's random bytes come from a script set by the
+ * unit tests (official sampler test vectors list the bytes each step reads). */
+const uint8_t *fndsa_script_bytes = NULL;
+size_t fndsa_script_len = 0, fndsa_script_pos = 0;
+
+static unsigned script_u8(void)
+{
+    return fndsa_script_pos < fndsa_script_len ? fndsa_script_bytes[fndsa_script_pos++] : 0;
+}
+
+uint64_t fndsa_prng_get_u64(fndsa_prng *p)
+{
+    (void)p;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        v |= (uint64_t)script_u8() << (8 * i);
+    }
+    return v;
+}
+
+unsigned fndsa_prng_get_u8(fndsa_prng *p)
+{
+    (void)p;
+    return script_u8();
+}
+#else
 uint64_t fndsa_prng_get_u64(fndsa_prng *p)
 {
     /* a 64-bit read never straddles a refill: the tail (< 9 bytes) is dropped.
@@ -111,6 +138,8 @@ unsigned fndsa_prng_get_u8(fndsa_prng *p)
     }
     return v;
 }
+
+#endif
 
 /* BaseSampler (alg. 12): z0 = #{i : u < RCDT[i]} for a uniform 72-bit u,
  * compared as three 24-bit limbs with borrow propagation (no branch). */

@@ -252,12 +252,15 @@ int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, cons
     return finish(s2, b, NULL, t0, t1, hm, logn, gm);
 }
 
+unsigned fndsa_sign_attempts_last = 0;
+
 void fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
                     const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     fndsa_sampler sc;
     sc.sigma_min = sigma_min(logn);
     for (;;) {
+        fndsa_sign_attempts_last++;
         fndsa_prng_init(&sc.p, rng);
         if (fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, logn, tmp)) {
             break;
@@ -287,6 +290,7 @@ void fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expand
     sc.sigma_min = sigma_min(logn);
     fpr *t0 = tmp, *t1 = tmp + n, *w = tmp + 2 * n;
     for (;;) {
+        fndsa_sign_attempts_last++;
         fndsa_prng_init(&sc.p, rng);
         target_fft(t0, t1, hm, NULL, NULL, expanded + 8 * n, expanded + 24 * n, logn, w);
         ffsamp_tree(&sc, t0, t1, expanded + 32 * n, logn, w);

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* Host-side helpers for the FN-DSA unit tests (tests/test_fndsa*.py, via ctypes):
+ * a randombytes backed by the NIST AES-256-CTR DRBG, and thin exported wrappers
+ * around internal functions. Not part of any implementation build. */
+#include "../fndsa.h"
+#include "../fndsa_api.h"
+#include "drbg.h"
+
+static pqlab_drbg_state test_drbg;
+
+void fndsa_test_rng_init(const uint8_t seed[48])
+{
+    pqlab_drbg_init(&test_drbg, seed, NULL);
+}
+
+int pqlab_randombytes(uint8_t *out, size_t n)
+{
+    pqlab_drbg_generate(&test_drbg, out, n);
+    return 0;
+}
+
+/* hash-to-point of nonce || msg */
+void fndsa_test_hash_to_point(uint16_t *hm, const uint8_t *nonce, const uint8_t *m, size_t mlen)
+{
+    pqlab_keccak_state sc;
+    pqlab_shake256_init(&sc);
+    pqlab_shake256_absorb(&sc, nonce, 40);
+    pqlab_shake256_absorb(&sc, m, mlen);
+    pqlab_shake256_finalize(&sc);
+    fndsa_hash_to_point(&sc, hm, FNDSA_LOGN);
+}
+
+#ifdef PQLAB_FNDSA_SCRIPTED_PRNG
+extern const uint8_t *fndsa_script_bytes;
+extern size_t fndsa_script_len, fndsa_script_pos;
+#endif
+
+int fndsa_test_base_sampler(const uint8_t *bytes9)
+{
+    fndsa_prng p;
+    memset(&p, 0, sizeof p);
+    memcpy(p.buf, bytes9, 9);
+#ifdef PQLAB_FNDSA_SCRIPTED_PRNG
+    fndsa_script_bytes = bytes9;
+    fndsa_script_len = 9;
+    fndsa_script_pos = 0;
+#endif
+    return fndsa_base_sampler(&p);
+}
+
+uint64_t fndsa_test_expm(uint64_t xbits, uint64_t ccsbits)
+{
+    return fndsa_expm_p63(fpr_from_bits(xbits), fpr_from_bits(ccsbits));
+}
+
+int fndsa_test_lang_native(void)
+{
+#ifdef PQLAB_FNDSA_FPR_NATIVE
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* fpr layer entry points for differential tests (bit patterns in and out) */
+uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
+{
+    fpr x = fpr_from_bits(a), y = fpr_from_bits(b);
+    switch (op) {
+    case 0: return fpr_to_bits(fpr_add(x, y));
+    case 1: return fpr_to_bits(fpr_sub(x, y));
+    case 2: return fpr_to_bits(fpr_mul(x, y));
+    case 3: return fpr_to_bits(fpr_div(x, y));
+    case 4: return fpr_to_bits(fpr_sqrt(x));
+    case 5: return (uint64_t)fpr_rint(x);
+    case 6: return (uint64_t)fpr_floor(x);
+    case 7: return (uint64_t)fpr_trunc(x);
+    case 8: return fpr_to_bits(fpr_of((int64_t)a));
+    case 9: return (uint64_t)fpr_lt(x, y);
+    default: return 0;
+    }
+}
+
+#ifdef PQLAB_FNDSA_SCRIPTED_PRNG
+void fndsa_test_script(const uint8_t *b, size_t len)
+{
+    fndsa_script_bytes = b;
+    fndsa_script_len = len;
+    fndsa_script_pos = 0;
+}
+
+size_t fndsa_test_script_pos(void)
+{
+    return fndsa_script_pos;
+}
+
+int fndsa_test_samplerz(uint64_t mubits, uint64_t isigmabits)
+{
+    fndsa_sampler sc;
+    memset(&sc, 0, sizeof sc);
+    sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u)
+                                    : fpr_from_bits(0x3FF47201BF1F7A75u);
+    return fndsa_samplerz(&sc, fpr_from_bits(mubits), fpr_from_bits(isigmabits));
+}
+
+/* one signing attempt with scripted randomness: returns 1 if short, s2 out */
+int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const int8_t *F,
+                            const int8_t *G, const uint16_t *hm)
+{
+    static union {
+        fpr f[9 * FNDSA_N];
+        uint64_t a;
+    } tmp;
+    fndsa_sampler sc;
+    memset(&sc, 0, sizeof sc);
+    sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u)
+                                    : fpr_from_bits(0x3FF47201BF1F7A75u);
+    return fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, FNDSA_LOGN, tmp.f);
+}
+#endif
+
+/* codec wrappers */
+size_t fndsa_test_comp_decode(int16_t *x, const uint8_t *in, size_t len)
+{
+    return fndsa_comp_decode(x, FNDSA_LOGN, in, len);
+}
+
+size_t fndsa_test_comp_encode(uint8_t *out, size_t max, const int16_t *x)
+{
+    return fndsa_comp_encode(out, max, x, FNDSA_LOGN);
+}
+
+/* keygen with the internal outputs (f, g, F, G, restarts) */
+unsigned fndsa_test_keygen(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uint8_t seed[48])
+{
+    static union {
+        uint8_t b[FNDSA_KEYGEN_TMP];
+        uint64_t a;
+    } tmp;
+    static uint16_t h[FNDSA_N];
+    pqlab_keccak_state rng;
+    pqlab_shake256_init(&rng);
+    pqlab_shake256_absorb(&rng, seed, 48);
+    pqlab_shake256_finalize(&rng);
+    return fndsa_keygen(&rng, f, g, F, G, h, FNDSA_LOGN, tmp.b);
+}
