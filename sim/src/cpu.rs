@@ -1718,8 +1718,11 @@ impl Cpu {
         if T::EXP_BITS == 8 {
             T::from_u64(self.s[r as usize] as u64)
         } else {
-            let lo = self.s[2 * r as usize] as u64;
-            let hi = self.s[2 * r as usize + 1] as u64;
+            // operands that are S registers in mixed-size instructions are
+            // read here as don't-care values: keep the index in range
+            let r = (r & 15) as usize;
+            let lo = self.s[2 * r] as u64;
+            let hi = self.s[2 * r + 1] as u64;
             T::from_u64(hi << 32 | lo)
         }
     }

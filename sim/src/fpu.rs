@@ -433,8 +433,8 @@ impl Ctx {
         if a.is_inf() || a.is_zero() {
             return r;
         }
-        let res = a.neg().fma(r, r).neg(); // a - r*r
-        self.finish(r, Self::sign_of(to_f64(res)), true)
+        let res = residual_sqrt(a, r); // a - r*r
+        self.finish(r, Self::sign_of(res), true)
     }
 
     /// FPMulAdd: addend + op1*op2 with a single rounding.
@@ -522,17 +522,39 @@ fn residual_mul<T: Float>(a: T, b: T, p: T) -> f64 {
         let mut af = f64::from_bits(a.to_u64());
         let mut bf = f64::from_bits(b.to_u64());
         let mut pf = f64::from_bits(p.to_u64());
-        let small = 2f64.powi(-200);
-        let sc = 2f64.powi(600);
-        if af.abs() < small {
-            af *= sc;
-            pf *= sc;
-        }
-        if bf.abs() < small {
-            bf *= sc;
-            pf *= sc;
+        if pf.abs() < 2f64.powi(-900) {
+            // the residual may underflow: scale the small operand(s); the
+            // product is tiny so neither scaled operand overflows
+            let small = 2f64.powi(-200);
+            let sc = 2f64.powi(600);
+            if af.abs() < small {
+                af *= sc;
+                pf *= sc;
+            }
+            if bf.abs() < small {
+                bf *= sc;
+                pf *= sc;
+            }
         }
         af.mul_add(bf, -pf)
+    }
+}
+
+/// a - r*r with the same conventions as `residual_mul`.
+fn residual_sqrt<T: Float>(a: T, r: T) -> f64 {
+    if T::EXP_BITS == 8 {
+        let af = f32::from_bits(a.to_u64() as u32) as f64;
+        let rf = f32::from_bits(r.to_u64() as u32) as f64;
+        af - rf * rf
+    } else {
+        let mut af = f64::from_bits(a.to_u64());
+        let mut rf = f64::from_bits(r.to_u64());
+        if af < 2f64.powi(-900) {
+            // scale a by 2^600 and r by 2^300 (both exact)
+            af *= 2f64.powi(600);
+            rf *= 2f64.powi(300);
+        }
+        (-rf).mul_add(rf, af)
     }
 }
 
@@ -586,25 +608,57 @@ fn fma_err_sign<T: Float>(addend: T, a: T, b: T, r: T) -> i32 {
         let bf = f64::from_bits(b.to_u64());
         let cf = f64::from_bits(addend.to_u64());
         let rf = f64::from_bits(r.to_u64());
-        let p = af * bf;
-        let pe = af.mul_add(bf, -p);
-        let s = p + cf;
-        let bb = s - p;
-        let se = (p - (s - bb)) + (cf - bb);
-        if !p.is_finite() || !s.is_finite() {
+        fma_err_sign_f64(af, bf, cf, rf, 0)
+    }
+}
+
+fn fma_err_sign_f64(af: f64, bf: f64, cf: f64, rf: f64, depth: u32) -> i32 {
+    let p = af * bf;
+    let tiny = 2f64.powi(-900);
+    if af != 0.0 && bf != 0.0 && p.abs() < tiny {
+        // the product's residual would underflow
+        if cf.abs() >= 2f64.powi(-800) {
+            let d = cf - rf;
+            return if d == 0.0 {
+                if (af < 0.0) != (bf < 0.0) {
+                    -1
+                } else {
+                    1
+                }
+            } else if d > 0.0 {
+                1
+            } else {
+                -1
+            };
+        }
+        if depth > 0 || af.abs() > 2f64.powi(700) || bf.abs() > 2f64.powi(700) {
             return 2;
         }
-        let d = s - rf;
-        let tot = d + se + pe;
-        if tot == 0.0 && pe == 0.0 && se == 0.0 && d == 0.0 {
-            0
-        } else if tot == 0.0 {
-            2
-        } else if tot > 0.0 {
-            1
-        } else {
-            -1
-        }
+        let s3 = 2f64.powi(300);
+        let s6 = 2f64.powi(600);
+        return fma_err_sign_f64(af * s3, bf * s3, cf * s6, rf * s6, depth + 1);
+    }
+    let pe = af.mul_add(bf, -p);
+    let s = p + cf;
+    if !p.is_finite() || !s.is_finite() {
+        return 2;
+    }
+    let bb = s - p;
+    let se = (p - (s - bb)) + (cf - bb);
+    let d = s - rf;
+    // sign of d + se + pe, summed with TwoSum to keep it exact enough
+    let t1 = d + se;
+    let bb2 = t1 - d;
+    let t2 = (d - (t1 - bb2)) + (se - bb2);
+    let tot = t1 + (t2 + pe);
+    if tot == 0.0 && t1 == 0.0 && t2 == 0.0 && pe == 0.0 {
+        0
+    } else if tot == 0.0 {
+        2
+    } else if tot > 0.0 {
+        1
+    } else {
+        -1
     }
 }
 

@@ -72,10 +72,12 @@ def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: boo
     res = Result()
     with tempfile.TemporaryDirectory() as td:
         tr = Path(td) / "trace.bin"
-        subprocess.run([str(SIM_BIN), "--machine", machine, "--trace", str(tr), "--trace-limit",
-                        str(limit), str(elf)], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=600, check=False)
+        p = subprocess.run([str(SIM_BIN), "--machine", machine, "--trace", str(tr), "--trace-limit",
+                            str(limit), str(elf)], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=600, check=False)
         trace = read_trace(tr)
+        sim_err = p.stderr.decode(errors="replace") if p.returncode not in (0,) else ""
+        sim_err = "\n".join(l for l in sim_err.splitlines() if l.startswith("pqlab-sim") or "panicked" in l)
     port = free_port()
     q = gdbremote.start_qemu(str(elf), machine, port)
     try:
@@ -111,6 +113,15 @@ def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: boo
                 return res
             prev_pc = regs[15]
             res.steps = k + 1
+        if len(trace) < limit and q.poll() is None:
+            # the simulator stopped early: QEMU must stop here too
+            try:
+                g.step()
+                g.regs()
+                res.mismatch = (f"pqlab-sim stopped after {len(trace)} instructions while QEMU "
+                                f"continues at pc=0x{prev_pc:08x} (encoding {insn_at(g, prev_pc)}): {sim_err}")
+            except ConnectionError:
+                pass
     finally:
         q.kill()
         q.wait()
