@@ -150,10 +150,19 @@ def build_and_run(platform: str, tmp: Path) -> str:
     src.write_text(SELFTEST.replace("@LENGTHS@", ", ".join(map(str, LENGTHS))))
     elf = tmp / "selftest.elf"
     fmt = {"platform_dir": str(pdir)}
-    cmd = [cc, *cfg.get("cflags", []), "-std=c11", "-Wall", "-Wextra", "-Werror",
-           f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}",
-           str(src), *map(str, COMMON), *[str(pdir / s) for s in cfg.get("sources", [])],
-           *[f.format(**fmt) for f in cfg.get("ldflags", [])], "-o", str(elf)]
+    cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
+    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
+    objs = []
+    for i, c in enumerate([src, *COMMON, *[pdir / s for s in cfg.get("sources", [])]]):
+        obj = tmp / f"{i}_{Path(c).stem}.o"
+        cmd = [cc, *cflags, "-std=c11", "-Wall", "-Wextra", "-Werror",
+               f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}",
+               "-c", str(c), "-o", str(obj)]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
+        objs.append(str(obj))
+    # link with the code-generation flags that the link flags do not already carry
+    cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
     run = [a.format(elf=str(elf), **fmt) for a in cfg["runner"]["command"]]

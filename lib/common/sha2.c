@@ -85,42 +85,73 @@ static inline void store64_be(uint8_t *p, uint64_t x)
     store32_be(p + 4, (uint32_t)x);
 }
 
-/* 6.2.2: message schedule in a 16-word ring buffer (W[t] for t >= 16 overwrites
- * W[t - 16]), which keeps the stack at 64 bytes instead of 256. */
-void pqlab_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t nblocks)
+/* Section 4.1.2 and 4.1.3 functions */
+#define CH(x, y, z) (((x) & (y)) ^ (~(x) & (z)))
+#define MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
+#define S0_256(x) (ror32((x), 2) ^ ror32((x), 13) ^ ror32((x), 22))
+#define S1_256(x) (ror32((x), 6) ^ ror32((x), 11) ^ ror32((x), 25))
+#define s0_256(x) (ror32((x), 7) ^ ror32((x), 18) ^ ((x) >> 3))
+#define s1_256(x) (ror32((x), 17) ^ ror32((x), 19) ^ ((x) >> 10))
+#define S0_512(x) (ror64((x), 28) ^ ror64((x), 34) ^ ror64((x), 39))
+#define S1_512(x) (ror64((x), 14) ^ ror64((x), 18) ^ ror64((x), 41))
+#define s0_512(x) (ror64((x), 1) ^ ror64((x), 8) ^ ((x) >> 7))
+#define s1_512(x) (ror64((x), 19) ^ ror64((x), 61) ^ ((x) >> 6))
+
+/* One round of 6.2.2 step 3 / 6.4.2 step 3 with the working variables renamed instead
+ * of moved: the caller rotates the argument order, so only d and h are written. */
+#define ROUND(S0, S1, a, b, c, d, e, f, g, h, k, w)                  \
+    do {                                                             \
+        const T t1_ = (h) + S1(e) + CH((e), (f), (g)) + (k) + (w);   \
+        (d) += t1_;                                                  \
+        (h) = t1_ + S0(a) + MAJ((a), (b), (c));                     \
+    } while (0)
+
+/* W[t] for t >= 16 (6.2.2 / 6.4.2 step 1) in a 16-word ring buffer: the slot j of
+ * W[t - 16] becomes W[t] */
+#define SCHED(s0, s1, j) \
+    (w[(j)] += s1(w[((j) + 14) & 15]) + w[((j) + 9) & 15] + s0(w[((j) + 1) & 15]))
+
+/* sixteen rounds t0 .. t0+15 with message words w[0..15] computed by W(j) */
+#define ROUNDS16(S0, S1, K, t0, W)                                           \
+    do {                                                                     \
+        ROUND(S0, S1, a, b, c, d, e, f, g, h, K[(t0) + 0], W(0));            \
+        ROUND(S0, S1, h, a, b, c, d, e, f, g, K[(t0) + 1], W(1));            \
+        ROUND(S0, S1, g, h, a, b, c, d, e, f, K[(t0) + 2], W(2));            \
+        ROUND(S0, S1, f, g, h, a, b, c, d, e, K[(t0) + 3], W(3));            \
+        ROUND(S0, S1, e, f, g, h, a, b, c, d, K[(t0) + 4], W(4));            \
+        ROUND(S0, S1, d, e, f, g, h, a, b, c, K[(t0) + 5], W(5));            \
+        ROUND(S0, S1, c, d, e, f, g, h, a, b, K[(t0) + 6], W(6));            \
+        ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 7], W(7));            \
+        ROUND(S0, S1, a, b, c, d, e, f, g, h, K[(t0) + 8], W(8));            \
+        ROUND(S0, S1, h, a, b, c, d, e, f, g, K[(t0) + 9], W(9));            \
+        ROUND(S0, S1, g, h, a, b, c, d, e, f, K[(t0) + 10], W(10));          \
+        ROUND(S0, S1, f, g, h, a, b, c, d, e, K[(t0) + 11], W(11));          \
+        ROUND(S0, S1, e, f, g, h, a, b, c, d, K[(t0) + 12], W(12));          \
+        ROUND(S0, S1, d, e, f, g, h, a, b, c, K[(t0) + 13], W(13));          \
+        ROUND(S0, S1, c, d, e, f, g, h, a, b, K[(t0) + 14], W(14));          \
+        ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 15], W(15));          \
+    } while (0)
+
+/* 6.2.2 on nblocks consecutive 64-byte blocks; the schedule lives in a 16-word ring
+ * buffer (64 bytes of stack instead of 256) */
+void pqlab_sha256_compress(uint32_t h_[8], const uint8_t *blocks, size_t nblocks)
 {
     PQLAB_HASHPROF_BEGIN();
+    typedef uint32_t T;
     uint32_t w[16];
     while (nblocks > 0) {
-        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-        for (unsigned int t = 0; t < 64; t++) {
-            uint32_t wt;
-            if (t < 16) {
-                wt = load32_be(blocks + 4 * t);
-            } else {
-                const uint32_t w2 = w[(t - 2) & 15], w15 = w[(t - 15) & 15];
-                const uint32_t s1 = ror32(w2, 17) ^ ror32(w2, 19) ^ (w2 >> 10);  /* sigma1 */
-                const uint32_t s0 = ror32(w15, 7) ^ ror32(w15, 18) ^ (w15 >> 3); /* sigma0 */
-                wt = s1 + w[(t - 7) & 15] + s0 + w[t & 15];
-            }
-            w[t & 15] = wt;
-            const uint32_t S1 = ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25);
-            const uint32_t ch = (e & f) ^ (~e & g);
-            const uint32_t t1 = hh + S1 + ch + K256[t] + wt;
-            const uint32_t S0 = ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22);
-            const uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-            const uint32_t t2 = S0 + maj;
-            hh = g;
-            g = f;
-            f = e;
-            e = d + t1;
-            d = c;
-            c = b;
-            b = a;
-            a = t1 + t2;
+        uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3];
+        uint32_t e = h_[4], f = h_[5], g = h_[6], h = h_[7];
+#define W_LOAD(j) (w[(j)] = load32_be(blocks + 4 * (j)))
+#define W_NEXT(j) SCHED(s0_256, s1_256, j)
+        ROUNDS16(S0_256, S1_256, K256, 0, W_LOAD);
+        for (unsigned int t = 16; t < 64; t += 16) {
+            ROUNDS16(S0_256, S1_256, K256, t, W_NEXT);
         }
-        h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-        h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+#undef W_LOAD
+#undef W_NEXT
+        h_[0] += a; h_[1] += b; h_[2] += c; h_[3] += d;
+        h_[4] += e; h_[5] += f; h_[6] += g; h_[7] += h;
         blocks += 64;
         nblocks--;
     }
@@ -128,40 +159,24 @@ void pqlab_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t nblocks)
 }
 
 /* 6.4.2, same structure with 64-bit words and 80 rounds */
-void pqlab_sha512_compress(uint64_t h[8], const uint8_t *blocks, size_t nblocks)
+void pqlab_sha512_compress(uint64_t h_[8], const uint8_t *blocks, size_t nblocks)
 {
     PQLAB_HASHPROF_BEGIN();
+    typedef uint64_t T;
     uint64_t w[16];
     while (nblocks > 0) {
-        uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-        for (unsigned int t = 0; t < 80; t++) {
-            uint64_t wt;
-            if (t < 16) {
-                wt = load64_be(blocks + 8 * t);
-            } else {
-                const uint64_t w2 = w[(t - 2) & 15], w15 = w[(t - 15) & 15];
-                const uint64_t s1 = ror64(w2, 19) ^ ror64(w2, 61) ^ (w2 >> 6);
-                const uint64_t s0 = ror64(w15, 1) ^ ror64(w15, 8) ^ (w15 >> 7);
-                wt = s1 + w[(t - 7) & 15] + s0 + w[t & 15];
-            }
-            w[t & 15] = wt;
-            const uint64_t S1 = ror64(e, 14) ^ ror64(e, 18) ^ ror64(e, 41);
-            const uint64_t ch = (e & f) ^ (~e & g);
-            const uint64_t t1 = hh + S1 + ch + K512[t] + wt;
-            const uint64_t S0 = ror64(a, 28) ^ ror64(a, 34) ^ ror64(a, 39);
-            const uint64_t maj = (a & b) ^ (a & c) ^ (b & c);
-            const uint64_t t2 = S0 + maj;
-            hh = g;
-            g = f;
-            f = e;
-            e = d + t1;
-            d = c;
-            c = b;
-            b = a;
-            a = t1 + t2;
+        uint64_t a = h_[0], b = h_[1], c = h_[2], d = h_[3];
+        uint64_t e = h_[4], f = h_[5], g = h_[6], h = h_[7];
+#define W_LOAD(j) (w[(j)] = load64_be(blocks + 8 * (j)))
+#define W_NEXT(j) SCHED(s0_512, s1_512, j)
+        ROUNDS16(S0_512, S1_512, K512, 0, W_LOAD);
+        for (unsigned int t = 16; t < 80; t += 16) {
+            ROUNDS16(S0_512, S1_512, K512, t, W_NEXT);
         }
-        h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-        h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+#undef W_LOAD
+#undef W_NEXT
+        h_[0] += a; h_[1] += b; h_[2] += c; h_[3] += d;
+        h_[4] += e; h_[5] += f; h_[6] += g; h_[7] += h;
         blocks += 128;
         nblocks--;
     }
