@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import ACVP, PARAMS, mlkem  # noqa: E402
+from support import ACVP, PARAMS, mlkem
 
-from pqlab.acvp import mlkem as plugin  # noqa: E402
+from pqlab.acvp import mlkem as plugin
 
 FILES = {
     "keyGen": ACVP / "ML-KEM-keyGen-FIPS203" / "internalProjection.json",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import PARAMS, ROOT  # noqa: E402
+from support import PARAMS, ROOT
 
 SOURCES = sorted(str(p) for p in (ROOT / "lib" / "mlkem").glob("*.c")) + [
     str(ROOT / "lib/common/fips202.c"),
@@ -27,14 +27,32 @@ SOURCES = sorted(str(p) for p in (ROOT / "lib" / "mlkem").glob("*.c")) + [
 def build_and_run(tmp_path: Path, k: int, opt: str, extra: list[str]) -> subprocess.CompletedProcess:
     assert shutil.which("valgrind"), "valgrind is required (apt-get install valgrind)"
     exe = tmp_path / f"ct_k{k}{opt}{'_neg' if extra else ''}"
-    cmd = ["cc", "-std=c11", opt, "-g", "-Wall", "-Wextra", "-Werror", "-DPQLAB_CT_VALGRIND",
-           f"-DPQLAB_MLKEM_K={k}", "-DPQLAB_NS=pqlab_mlkem_ct_", *extra,
-           f"-I{ROOT / 'lib/common'}", f"-I{ROOT / 'lib/mlkem'}", *SOURCES, "-o", str(exe)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = [
+        "cc",
+        "-std=c11",
+        opt,
+        "-g",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-DPQLAB_CT_VALGRIND",
+        f"-DPQLAB_MLKEM_K={k}",
+        "-DPQLAB_NS=pqlab_mlkem_ct_",
+        *extra,
+        f"-I{ROOT / 'lib/common'}",
+        f"-I{ROOT / 'lib/mlkem'}",
+        *SOURCES,
+        "-o",
+        str(exe),
+    ]
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stderr
     return subprocess.run(
         ["valgrind", "--error-exitcode=99", "--track-origins=yes", str(exe)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 

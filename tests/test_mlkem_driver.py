@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import PARAMS, mlkem  # noqa: E402
+from support import PARAMS, mlkem
 
-from pqlab.build import BuildOptions  # noqa: E402
-from pqlab.jobs import execute  # noqa: E402
-from pqlab.platforms import get_platform  # noqa: E402
-from pqlab.registry import discover  # noqa: E402
+from pqlab.build import BuildOptions
+from pqlab.jobs import execute
+from pqlab.platforms import get_platform
+from pqlab.registry import discover
 
 
 def hx(b: bytes) -> str:
@@ -68,8 +68,9 @@ def test_driver_answers_and_refusals(platform: str) -> None:
         assert len(c) == p.ct_len
         reqs[impl.id] = "".join(f"{tag} {line}\n" for tag, (line, _) in cases.items())
         expect[impl.id] = {tag: want for tag, (_, want) in cases.items()}
-    outcomes = execute([(i, plat) for i in impls], "driver", 2, BuildOptions(),
-                       stdin=lambda impl, _p: reqs[impl.id].encode())
+    outcomes = execute(
+        [(i, plat) for i in impls], "driver", 2, BuildOptions(), stdin=lambda impl, _p: reqs[impl.id].encode()
+    )
     for o in outcomes:
         assert o.ok, o.error
         got = {f[0]: tuple(f[1:]) for f in o.output.of("drv")}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import PARAMS, mlkem  # noqa: E402
+from support import PARAMS, mlkem
 
 # PQClean/PQClean @ 3730b32a, crypto_kem/ml-kem-*/META.yml, nistkat-sha256
 NISTKAT_SHA256 = {
@@ -50,5 +50,7 @@ def kat_record(name: str) -> str:
 @pytest.mark.parametrize("name", list(PARAMS))
 def test_nist_kat_hash(name: str) -> None:
     rec = kat_record(name)
-    assert rec.startswith("count = 0\nseed = 061550234D158C5EC95595FE04EF7A25767F2E24CC2BC479D09D86DC9ABCFDE7056A8C266F9EF97ED08541DBD2E1FFA1\n")
+    assert rec.startswith(
+        "count = 0\nseed = 061550234D158C5EC95595FE04EF7A25767F2E24CC2BC479D09D86DC9ABCFDE7056A8C266F9EF97ED08541DBD2E1FFA1\n"
+    )
     assert hashlib.sha256(rec.encode()).hexdigest() == NISTKAT_SHA256[name]

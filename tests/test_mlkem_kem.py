@@ -16,7 +16,7 @@ import pytest
 from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768, ML_KEM_1024
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import PARAMS, mlkem  # noqa: E402
+from support import PARAMS, mlkem
 
 Q = 3329
 KYBER_PY = {"ML-KEM-512": ML_KEM_512, "ML-KEM-768": ML_KEM_768, "ML-KEM-1024": ML_KEM_1024}
@@ -89,7 +89,7 @@ def test_implicit_rejection_fixed_case_all_bytes_differ(name: str) -> None:
     lib = mlkem(name)
     rng = random.Random(5)
     ek, dk = lib.keygen(rng.randbytes(32), rng.randbytes(32))
-    r, c, k = lib.encaps(ek, rng.randbytes(32))
+    _r, c, k = lib.encaps(ek, rng.randbytes(32))
     found = 0
     for pos in range(0, len(c), 97):
         bad = bytearray(c)
@@ -106,7 +106,7 @@ def test_encapsulation_key_check(name: str) -> None:
     through enc_derand and the randomised enc; values q-1 pass."""
     lib, p = mlkem(name), PARAMS[name]
     rng = random.Random(11)
-    ek, dk = lib.keygen(rng.randbytes(32), rng.randbytes(32))
+    ek, _dk = lib.keygen(rng.randbytes(32), rng.randbytes(32))
     assert lib.check_ek(ek)
     positions = [0, 1, 2, 255, 256, 256 * p.k - 1] + [rng.randrange(256 * p.k) for _ in range(20)]
     for idx in positions:
@@ -140,7 +140,7 @@ def test_decapsulation_key_check(name: str) -> None:
     lib, p = mlkem(name), PARAMS[name]
     rng = random.Random(12)
     ek, dk = lib.keygen(rng.randbytes(32), rng.randbytes(32))
-    _, c, k = lib.encaps(ek, rng.randbytes(32))
+    _, c, _k = lib.encaps(ek, rng.randbytes(32))
     covered = list(range(384 * p.k, 768 * p.k + 64))
     for pos in [covered[0], covered[-1]] + rng.sample(covered, 40):
         bad = bytearray(dk)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-import model  # noqa: E402
-from support import PARAMS, mlkem  # noqa: E402
+import model
+from support import PARAMS, mlkem
 
 Q = model.Q
 R = 1 << 16
@@ -31,7 +31,7 @@ def poly(vals) -> Poly:
 def edge_polys(lo: int, hi: int, rng: random.Random, count: int = 12) -> list[list[int]]:
     """All-zero, all-lo, all-hi, alternating extremes, and random polys in [lo, hi]."""
     out = [[0] * 256, [lo] * 256, [hi] * 256, [lo if i % 2 else hi for i in range(256)]]
-    out.append([rng.choice((lo, hi, 0, Q - 1 if hi >= Q - 1 else hi)) for _ in range(256)])
+    out.append([rng.choice((lo, hi, 0, min(Q - 1, hi))) for _ in range(256)])
     out += [[rng.randint(lo, hi) for _ in range(256)] for _ in range(count)]
     return out
 

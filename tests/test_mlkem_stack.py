@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
-
 from pqlab.build import BuildOptions
 from pqlab.jobs import execute
 from pqlab.platforms import get_platform

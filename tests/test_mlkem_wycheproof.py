@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import PARAMS, WYCHEPROOF, mlkem  # noqa: E402
+from support import PARAMS, WYCHEPROOF, mlkem
 
 KINDS = ["test", "encaps_test", "keygen_seed_test", "semi_expanded_decaps_test"]
 

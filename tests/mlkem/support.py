@@ -12,7 +12,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from hostlib import ROOT, build_shared  # noqa: E402
+from hostlib import ROOT, build_shared
 
 VECTORS = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 if not VECTORS.is_dir():
