@@ -161,8 +161,9 @@ def valgrind_run(tmp: Path, extra: list[str]) -> subprocess.CompletedProcess[str
                           capture_output=True, text=True, timeout=300)
 
 
-def test_common_primitives_constant_time_under_memcheck(tmp_path: Path) -> None:
-    res = valgrind_run(tmp_path, [])
+@pytest.mark.parametrize("keccak", ["LANES", "ROWS"])
+def test_common_primitives_constant_time_under_memcheck(keccak: str, tmp_path: Path) -> None:
+    res = valgrind_run(tmp_path, [f"-DPQLAB_KECCAK_{keccak}"])
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("ok 0 ")
     assert "uninitialised" not in res.stderr
