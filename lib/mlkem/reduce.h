@@ -54,15 +54,20 @@ extern const int16_t mlkem_zetas[128];
  * accumulated with the factor R^-1: r[0..1] += (a0 + a1 X)(b[0] + b[1] X) R^-1
  * modulo X^2 - gamma_p, gamma_p = zeta^(2BitRev7(p)+1). For p = 2t and 2t+1 the
  * gammas are zetas[64 + t] and its negative (zeta^128 = -1, BitRev7(64 + t) =
- * 2 BitRev7(2t) + 1). Bounds: |a|, |b| < q give |a b| < q^2 < q 2^15; every
- * fqmul output is < q, so each of the two results is < 2q in magnitude and adds
- * less than 2q to r. */
+ * 2 BitRev7(2t) + 1); the table holds gamma R, so
+ *   c0 = mont(a0 b0 + mont(a1 b1) gamma R) = (a0 b0 + a1 b1 gamma) R^-1,
+ *   c1 = mont(a0 b1 + a1 b0)              = (a0 b1 + a1 b0) R^-1,
+ * three Montgomery reductions per pair. Bounds: |a|, |b| < q give
+ * |a0 b0 + mont(a1 b1) gamma R| < q^2 + q * 1664 and |a0 b1 + a1 b0| < 2 q^2 =
+ * 22,165,282, both below q 2^15 = 109,084,672, so each result is < q in
+ * magnitude and adds less than q to r. */
 static inline void mlkem_basemul_pair(int16_t r[2], int16_t a0, int16_t a1, const int16_t b[2],
                                       unsigned int p) {
     const int16_t z = mlkem_zetas[64 + (p >> 1)]; /* p is a public position */
     const int16_t gamma = (p & 1) ? (int16_t)-z : z;
-    r[0] = (int16_t)(r[0] + mlkem_fqmul(mlkem_fqmul(a1, b[1]), gamma) + mlkem_fqmul(a0, b[0]));
-    r[1] = (int16_t)(r[1] + mlkem_fqmul(a0, b[1]) + mlkem_fqmul(a1, b[0]));
+    const int32_t t = (int32_t)mlkem_montgomery_reduce((int32_t)a1 * b[1]) * gamma;
+    r[0] = (int16_t)(r[0] + mlkem_montgomery_reduce((int32_t)a0 * b[0] + t));
+    r[1] = (int16_t)(r[1] + mlkem_montgomery_reduce((int32_t)a0 * b[1] + (int32_t)a1 * b[0]));
 }
 
 #endif
