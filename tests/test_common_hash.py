@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from hostlib import build_shared
+from hostlib import ROOT, build_shared
 
 SOURCES = [
     "lib/common/fips202.c",
@@ -328,3 +328,44 @@ def test_generic_sponge_helpers(lib: ctypes.CDLL) -> None:
     out = ctypes.create_string_buffer(200)
     lib.pqlab_keccak_extractbytes(s, out, ctypes.c_uint(5), ctypes.c_uint(101))
     assert out.raw[:101] == raw[5:106]
+
+
+# ---------------------------------------------------------------- backend hooks of fips202x4
+
+HOOK = r"""
+#include "fips202x4.h"
+unsigned long hook_calls;
+void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
+{
+    hook_calls++;
+    for (int i = 0; i < 4; i++) pqlab_keccakf1600(st->lane[i].s);
+}
+"""
+
+
+def test_x4_permutation_hook(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    src = tmp_path / "hook.c"
+    src.write_text(HOOK)
+    lib = build_shared("pqlab_x4_hook", [*SOURCES, src], cflags=["-DPQLAB_KECCAKF1600X4_NATIVE"])
+    calls = ctypes.c_ulong.in_dll(lib, "hook_calls")
+    st = ctypes.create_string_buffer(4 * KECCAK_STATE)
+    ins = [bytes([i]) * 200 for i in range(4)]
+    outs = [ctypes.create_string_buffer(2 * 168) for _ in range(4)]
+    lib.pqlab_shake128x4_absorb_once(st, *ins, SZ(200))  # one full block, then padding
+    assert calls.value == 1
+    lib.pqlab_shake128x4_squeezeblocks(*outs, SZ(2), st)
+    assert calls.value == 3
+    for i in range(4):
+        assert outs[i].raw == hashlib.shake_128(ins[i]).digest(2 * 168)
+
+
+def test_x4_whole_replacement_leaves_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    obj = tmp_path / "x4.o"
+    res = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_KECCAKX4_NATIVE",
+                          "-c", str(ROOT / "lib" / "common" / "fips202x4.c"), "-o", str(obj)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    syms = subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
+    assert "pqlab_" not in syms
