@@ -260,7 +260,8 @@ def _parse_failures(output: str) -> list[tuple[Path, str]]:
             while i < len(lines) and not lines[i].startswith(("[ninja]", "FAILED:", "ninja: ")):
                 body.append(lines[i])
                 i += 1
-            target = m.group(1).split()[0]
+            words = [w for w in m.group(1).split() if not re.fullmatch(r"\[code=-?\d+\]", w)]  # ninja >= 1.12
+            target = words[0] if words else "?"
             out.append((Path(target), f"FAILED: {target}\n" + "\n".join(body)))
         else:
             i += 1

@@ -1,0 +1,62 @@
+"""Build: incremental and out of tree; -Werror for pqlab's own code, warnings allowed in foreign code."""
+
+import time
+from pathlib import Path
+
+from pqlab.build import BUILD_ROOT, build
+from pqlab.platforms import get_platform
+from pqlab.registry import discover
+
+API = """#define CRYPTO_SECRETKEYBYTES 32
+#define CRYPTO_PUBLICKEYBYTES 32
+#define CRYPTO_CIPHERTEXTBYTES 32
+#define CRYPTO_BYTES 32
+#define CRYPTO_ALGNAME "toy"
+int crypto_kem_keypair(unsigned char *pk, unsigned char *sk);
+int crypto_kem_enc(unsigned char *ct, unsigned char *ss, const unsigned char *pk);
+int crypto_kem_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk);
+"""
+KEM = """#include <string.h>
+#include "api.h"
+#include "randombytes.h"
+int crypto_kem_keypair(unsigned char *pk, unsigned char *sk) { int unused; randombytes(sk, 32); memcpy(pk, sk, 32); return 0; }
+int crypto_kem_enc(unsigned char *ct, unsigned char *ss, const unsigned char *pk) {
+    randombytes(ss, 32); for (int i = 0; i < 32; i++) ct[i] = ss[i] ^ pk[i]; return 0; }
+int crypto_kem_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) {
+    for (int i = 0; i < 32; i++) ss[i] = ct[i] ^ sk[i]; return 0; }
+"""
+
+
+def toy(root: Path, name: str, own: bool) -> Path:
+    d = root / "crypto_kem" / name / "ref"
+    d.mkdir(parents=True)
+    (d / "api.h").write_text(API)
+    (d / "kem.c").write_text(KEM)  # note the unused variable: a warning
+    if own:
+        (d / "pqlab.toml").write_text("own = true\n")
+    return d
+
+
+def test_warnings_fail_own_code_only(tmp_path):
+    toy(tmp_path, "toy-foreign", own=False)
+    toy(tmp_path, "toy-own", own=True)
+    impls = [i for i in discover([tmp_path]) if i.scheme.startswith("toy-")]
+    res = build(get_platform("host"), impls, ("test",))
+    assert res["toy-foreign/ref"].error is None
+    assert "test" in res["toy-foreign/ref"].elf
+    err = res["toy-own/ref"].error
+    assert err and "unused variable" in err and "-Werror" in err
+
+
+def test_incremental_and_out_of_tree(tmp_path):
+    d = toy(tmp_path, "toy-incr", own=False)
+    impl = next(i for i in discover([tmp_path]) if i.scheme == "toy-incr")
+    plat = get_platform("host")
+    elf = build(plat, [impl], ("test",))[impl.id].elf["test"]
+    assert BUILD_ROOT in elf.parents and not any(p.suffix == ".o" for p in d.iterdir())
+    first = elf.stat().st_mtime_ns
+    time.sleep(0.05)
+    assert build(plat, [impl], ("test",))[impl.id].elf["test"].stat().st_mtime_ns == first  # nothing to do
+    (d / "api.h").write_text(API + "/* changed */\n")
+    time.sleep(0.05)
+    assert build(plat, [impl], ("test",))[impl.id].elf["test"].stat().st_mtime_ns > first  # header dependency seen
