@@ -131,9 +131,22 @@ void mldsa_poly_rej_bounded(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES
     pqlab_zeroize(seed, sizeof seed);
 }
 
+/* SampleInBall works on 256 signed bytes packed four to a word (byte k % 4 of word k / 4,
+ * two's complement), so that the masked pass over the positions handles four at a time. */
+#define BALL_WORDS (MLDSA_N / 4)
+
+/* 0xFF in every byte of x that is zero, 0x00 elsewhere (exact: no carry crosses a byte,
+ * since (x & 0x7F) + 0x7F <= 0xFE) */
+static inline uint32_t zero_bytes_mask(uint32_t x)
+{
+    const uint32_t nonzero = (((x & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | x) & 0x80808080u;
+    return ((nonzero ^ 0x80808080u) >> 7) * 0xFFu;
+}
+
 void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES])
 {
     uint8_t buf[SHAKE256_RATE];
+    uint32_t w[BALL_WORDS];
     pqlab_keccak_state st;
     uint64_t signs = 0;
     unsigned int pos;
@@ -147,7 +160,7 @@ void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEB
         signs |= (uint64_t)buf[i] << (8 * i);
     }
     pos = 8;
-    memset(c->c, 0, sizeof c->c);
+    memset(w, 0, sizeof w);
     for (unsigned int i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; i++) {
         uint32_t j;
         for (;;) {
@@ -162,24 +175,31 @@ void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEB
                 break;
             }
         }
-        /* c_i = c_j; c_j = (-1)^h[i + tau - 256], with j secret: one masked pass over
-         * the positions k < i reads c_j and writes the sign there; c_i is still 0
-         * (earlier steps only wrote positions <= their own i < i), so it becomes c_j,
-         * or the sign when j = i. */
-        const int32_t sign = 1 - 2 * (int32_t)(signs & 1u);
-        const uint32_t jb = pqlab_value_barrier_u32(j);
-        int32_t cj = 0;
+        /* c_i = c_j; c_j = (-1)^h[i + tau - 256], with j secret: one masked pass over the
+         * words holding positions 0..i reads c_j and writes the sign byte at j. Position
+         * i (and every position above it) is still 0, as earlier steps only wrote
+         * positions <= their own i < i; so c_i = c_j is an OR afterwards, and when j = i
+         * the pass has written the sign there and c_j read 0. */
+        const uint32_t bit = (uint32_t)(signs & 1u);
+        const uint32_t sign4 = (0x01u ^ (0xFEu & (0u - bit))) * 0x01010101u; /* 0x01 or 0xFF */
+        const uint32_t j4 = pqlab_value_barrier_u32(j) * 0x01010101u;
+        uint32_t cj = 0;
         signs >>= 1;
-        for (unsigned int k = 0; k < i; k++) {
-            /* (k ^ j) - 1 has its top bit set exactly when k == j (both < 256) */
-            const int32_t m = -(int32_t)((((uint32_t)k ^ jb) - 1u) >> 31);
-            cj |= c->c[k] & m;
-            c->c[k] = (c->c[k] & ~m) | (sign & m);
+        for (unsigned int t = 0; t <= i / 4; t++) {
+            const uint32_t m = zero_bytes_mask((0x03020100u + 0x04040404u * t) ^ j4);
+            cj |= w[t] & m;
+            w[t] = (w[t] & ~m) | (sign4 & m);
         }
-        const int32_t mi = -(int32_t)((((uint32_t)i ^ jb) - 1u) >> 31);
-        c->c[i] = (cj & ~mi) | (sign & mi);
+        cj |= cj >> 16;
+        cj |= cj >> 8;
+        w[i / 4] |= (cj & 0xFFu) << (8 * (i % 4));
+    }
+    for (unsigned int k = 0; k < MLDSA_N; k++) {
+        const uint32_t b = (w[k / 4] >> (8 * (k % 4))) & 0xFFu;
+        c->c[k] = (int32_t)(b ^ 0x80u) - 0x80; /* sign-extend the byte */
     }
     pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(w, sizeof w);
     pqlab_zeroize(&st, sizeof st);
 }
 
