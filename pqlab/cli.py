@@ -338,14 +338,14 @@ def size_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
-@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]), default="markdown", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html"]), default="markdown", show_default=True)
 @click.option("--db", default=str(DEFAULT_DB), show_default=True)
 def report_cmd(schemes, impls, platforms, fmt, db):
-    """Render stored results (newest run of each measurement) as Markdown, CSV or JSON."""
+    """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
     if not Path(db).exists():
         raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
     recs = R.aggregate(Store(db).latest(schemes, impls, platforms))
-    click.echo({"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs), nl=False)
+    click.echo({"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json, "html": R.to_html}[fmt](recs), nl=False)
 
 
 @main.command("compare")

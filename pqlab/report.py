@@ -151,3 +151,40 @@ def compare(records: list[dict], metric: str = "speed") -> str:
         ratios = [f"{vals[c] / base:.2f}" if base and c in vals else "—" for c in cols[1:]]
         out.append(f"| {scheme} | {op} | " + " | ".join(row + ratios) + " |")
     return "\n".join(out) + "\n"
+
+
+def to_html(records: list[dict]) -> str:
+    """A self-contained page: the Markdown tables plus one bar chart (inline SVG) per platform and metric."""
+    import html
+
+    def bars(title: str, rows: list[tuple[str, float]], unit: str) -> str:
+        if not rows:
+            return ""
+        top = max(v for _, v in rows) or 1.0
+        h, w, label_w = 18, 520, 300
+        parts = [f'<svg width="{label_w + w + 140}" height="{h * len(rows) + 30}" role="img">',
+                 f'<text x="0" y="14" font-weight="bold">{html.escape(title)} [{html.escape(unit)}]</text>']
+        for n, (label, v) in enumerate(rows):
+            y = 22 + n * h
+            bw = max(1.0, w * v / top)
+            parts.append(f'<text x="{label_w - 6}" y="{y + 12}" text-anchor="end">{html.escape(label)}</text>')
+            parts.append(f'<rect x="{label_w}" y="{y}" width="{bw:.1f}" height="{h - 4}" fill="#4a7bb7"/>')
+            parts.append(f'<text x="{label_w + bw + 4:.1f}" y="{y + 12}">{_fmt(v)}</text>')
+        parts.append("</svg>")
+        return "\n".join(parts)
+
+    charts = []
+    by_key: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in records:
+        if r["metric"] in ("speed", "stack"):
+            by_key[(r["platform"], r["metric"])].append(r)
+    for (plat, metric), recs in sorted(by_key.items()):
+        rows = [(f"{r['scheme']} {r['implementation']} {r['operation']}", r["mean"] if metric == "speed" else r["max"])
+                for r in sorted(recs, key=lambda r: (r["scheme"], r["implementation"], r["operation"]))]
+        charts.append(bars(f"{plat}: {metric}", rows, recs[0]["unit"]))
+    table = html.escape(markdown(records))
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>pqlab report</title>"
+        "<style>body{font-family:sans-serif;font-size:12px} pre{font-size:11px}</style></head><body>\n"
+        "<h1>pqlab report</h1>\n" + "\n".join(charts) + f"\n<h2>Tables</h2>\n<pre>{table}</pre>\n</body></html>\n"
+    )
