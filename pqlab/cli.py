@@ -359,3 +359,28 @@ def compare_cmd(schemes, impls, platforms, metric, db):
     if not Path(db).exists():
         raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
     click.echo(R.compare(R.aggregate(Store(db).latest(schemes, impls, platforms)), metric), nl=False)
+
+
+@main.command("profile")
+@selection
+@click.option("--top", default=12, show_default=True, help="functions shown per operation")
+def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
+    """Top functions of each operation (exclusive and inclusive cycles) from the simulator's profile."""
+    from pqlab.profile import profile
+
+    _, _, _, pairs = _resolve(schemes, impls, platforms or [default_platform()], impl_path)
+    rows = []
+    for impl, plat in pairs:
+        for op, data in profile(impl, plat).items():
+            funcs = sorted(data["functions"].items(), key=lambda kv: -kv[1][0])[:top]
+            rows.append({"scheme": impl.scheme, "implementation": impl.name, "platform": plat.name, "operation": op,
+                         "cycles": data["total"],
+                         "functions": [{"name": n, "exclusive": e, "inclusive": i} for n, (e, i) in funcs]})
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for r in rows:
+        click.echo(f"\n### {r['scheme']} {r['implementation']} {r['operation']} on {r['platform']}: {r['cycles']:,} cycles\n")
+        click.echo("| function | exclusive | % | inclusive |\n|---|--:|--:|--:|")
+        for f in r["functions"]:
+            click.echo(f"| {f['name']} | {f['exclusive']:,} | {100 * f['exclusive'] / r['cycles']:.1f} | {f['inclusive']:,} |")

@@ -20,16 +20,30 @@ class RunError(PqlabError):
     pass
 
 
-def command(plat: Platform, elf: Path) -> list[str]:
+def command(plat: Platform, elf: Path, extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The runner's command line; `extra` runner options go right before the binary."""
     if plat.runner_kind == "native":
         return [str(elf)]
-    return plat.subst(plat.runner_command, elf=str(elf))
+    out: list[str] = []
+    for item in plat.runner_command:
+        if item == "{elf}":
+            out += [*extra, str(elf)]
+        else:
+            out += plat.subst([item])
+    return out
 
 
-def run(plat: Platform, elf: Path, program: str, stdin: bytes = b"", timeout: float | None = None) -> Output:
+def run(
+    plat: Platform,
+    elf: Path,
+    program: str,
+    stdin: bytes = b"",
+    timeout: float | None = None,
+    extra: list[str] | tuple[str, ...] = (),
+) -> Output:
     """Run `elf`, feed `stdin` (also as ./pqlab.in for semihosting targets), parse its output."""
     plat.check_runner()
-    cmd = command(plat, elf)
+    cmd = command(plat, elf, extra)
     limit = timeout or plat.timeout_s
     where = f"platform {plat.name}, binary {elf}\n  command: {shlex.join(cmd)}"
     with tempfile.TemporaryDirectory(prefix="pqlab-run-") as cwd:
