@@ -95,6 +95,7 @@ def context(impl: Implementation, plat: Platform, program: str, out: Output, elf
         core=plat.core, clock_hz=plat.clock_hz, compiler=plat.cc, compiler_version=compiler_version(plat.cc),
         cflags=" ".join(src_flags), iterations=iterations, timer=out.timer if out else plat.timer_name,
         unit=plat.timer_unit, runner=plat.runner_kind, command=" ".join(command(plat, elf)), program=program,
+        model=plat.raw.get("model", ""),
     )
 
 

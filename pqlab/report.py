@@ -71,6 +71,8 @@ def markdown(records: list[dict]) -> str:
         c = (speed or recs)[0]["context"]
         clock = c["clock_hz"]
         out.append(f"## {plat} ({c['core']}, {clock / 1e6:g} MHz benchmark clock)\n")
+        if c.get("model"):
+            out.append(f"Simulated: cycle counts from the timing model {c['model']}, not from a board.\n")
         if speed:
             unit = speed[0]["unit"]
             note = {

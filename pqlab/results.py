@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS runs(
     impl_dir TEXT NOT NULL, platform TEXT NOT NULL, core TEXT NOT NULL, clock_hz INTEGER NOT NULL,
     compiler TEXT NOT NULL, compiler_version TEXT NOT NULL, cflags TEXT NOT NULL,
     pqlab_commit TEXT NOT NULL, dirty INTEGER NOT NULL, iterations INTEGER NOT NULL,
-    timer TEXT NOT NULL, unit TEXT NOT NULL, runner TEXT NOT NULL, command TEXT NOT NULL);
+    timer TEXT NOT NULL, unit TEXT NOT NULL, runner TEXT NOT NULL, command TEXT NOT NULL,
+    model TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS measurements(
     run_id INTEGER NOT NULL REFERENCES runs(id), metric TEXT NOT NULL, operation TEXT NOT NULL,
     idx INTEGER NOT NULL, value REAL NOT NULL);
@@ -52,6 +53,7 @@ class Context:
     unit: str
     runner: str
     command: str
+    model: str = ""  # the simulator's timing model for simulated platforms, else ""
     program: str = ""
     pqlab_commit: str = ""
     dirty: int = 0
