@@ -15,10 +15,17 @@ pub enum Stop {
     Error(String),
 }
 
-type R<T> = Result<T, Stop>;
+/// The error of every fallible operation is a zero-sized marker so that
+/// results stay in registers; the reason is kept in `Cpu::stop`.
+#[derive(Debug)]
+pub struct Fault;
+
+type R<T> = Result<T, Fault>;
 
 pub struct Cpu {
-    pub r: [u32; 17],
+    /// r0-r15 and a constant zero at index 16; sized 256 so that a u8
+    /// register index never needs a bounds check
+    pub r: [u32; 256],
     pub pc: u32,
     pub n: bool,
     pub z: bool,
@@ -37,14 +44,14 @@ pub struct Cpu {
     pub basepri: u32,
     pub ipsr: u32,
     pub mem: Mem,
-    pub cache: Vec<Insn>,
+    pub cache: Box<[Insn; CODE_SIZE / 2]>,
     pub core: Core,
     pub cycles: u64,
     pub insns: u64,
     pub max_insns: u64,
     pub min_sp: u32,
     pub init_sp: u32,
-    pub class_count: [u64; 11],
+    pub class_count: [u64; 16],
     // timing state
     prev_ls: u8,
     prev_load_rt: u8,
@@ -78,6 +85,7 @@ pub struct Cpu {
     files: Vec<Option<HostFile>>,
     // profiling hooks
     pub last_branch_link: bool,
+    pub stop: Option<Stop>,
 }
 
 enum HostFile {
@@ -163,7 +171,7 @@ pub const EXC_SYSTICK: u32 = 15;
 impl Cpu {
     pub fn new(core: Core, mem: Mem) -> Cpu {
         Cpu {
-            r: [0; 17],
+            r: [0; 256],
             pc: 0,
             n: false,
             z: false,
@@ -182,14 +190,17 @@ impl Cpu {
             basepri: 0,
             ipsr: 0,
             mem,
-            cache: vec![Insn::UNDECODED; CODE_SIZE / 2],
+            cache: vec![Insn::UNDECODED; CODE_SIZE / 2]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             core,
             cycles: 0,
             insns: 0,
             max_insns: u64::MAX,
             min_sp: u32::MAX,
             init_sp: 0,
-            class_count: [0; 11],
+            class_count: [0; 16],
             prev_ls: 0,
             prev_load_rt: 255,
             prev_len: 4,
@@ -218,6 +229,7 @@ impl Cpu {
             stdout: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
             files: Vec::new(),
             last_branch_link: false,
+            stop: None,
         }
     }
 
@@ -298,11 +310,23 @@ impl Cpu {
         self.io_write(a, v, 1)
     }
 
-    fn bus_fault(&self, a: u32, what: &str) -> Stop {
-        Stop::Error(format!(
+    pub fn fail(&mut self, s: Stop) -> Fault {
+        self.stop = Some(s);
+        Fault
+    }
+
+    pub fn take_stop(&mut self) -> Stop {
+        self.stop
+            .take()
+            .unwrap_or_else(|| Stop::Error("internal error: fault without a reason".into()))
+    }
+
+    fn bus_fault(&mut self, a: u32, what: &str) -> Fault {
+        let s = Stop::Error(format!(
             "HardFault: bus fault on {} at address 0x{:08x} (pc=0x{:08x})",
             what, a, self.pc
-        ))
+        ));
+        self.fail(s)
     }
 
     fn io_read(&mut self, a: u32, size: u32) -> R<u32> {
@@ -608,10 +632,10 @@ impl Cpu {
             return self.exception_return(v);
         }
         if v & 1 == 0 {
-            return Err(Stop::Error(format!(
+            return Err(self.fail(Stop::Error(format!(
                 "HardFault: UsageFault INVSTATE: branch to ARM state address 0x{:08x} (pc=0x{:08x})",
                 v, self.pc
-            )));
+            ))));
         }
         self.pc = v & !1;
         Ok(())
@@ -746,7 +770,7 @@ impl Cpu {
     #[inline(always)]
     pub fn fetch(&mut self, pc: u32) -> R<Insn> {
         if pc < 0x80_0000 {
-            let idx = ((pc & 0x3f_ffff) >> 1) as usize;
+            let idx = ((pc & 0x3f_ffff) >> 1) as usize & (CODE_SIZE / 2 - 1);
             let i = self.cache[idx];
             if i.op != Op::Undecoded {
                 return Ok(i);
@@ -804,13 +828,13 @@ impl Cpu {
         self.exec(&i, pc, false)
     }
 
-    fn undefined(&self, i: &Insn, pc: u32, why: &str) -> Stop {
+    fn undefined(&mut self, i: &Insn, pc: u32, why: &str) -> Fault {
         let enc = if i.len == 4 {
             format!("{:04x} {:04x}", i.raw >> 16, i.raw & 0xffff)
         } else {
             format!("{:04x}", i.raw & 0xffff)
         };
-        Stop::Error(format!(
+        let s = Stop::Error(format!(
             "HardFault: UsageFault UNDEFINSTR: {} instruction at 0x{:08x}, encoding {} ({})",
             why,
             pc,
@@ -819,14 +843,16 @@ impl Cpu {
                 Core::M4 => "Cortex-M4",
                 Core::M7 => "Cortex-M7",
             }
-        ))
+        ));
+        self.fail(s)
     }
 
-    fn unaligned(&self, a: u32) -> Stop {
-        Stop::Error(format!(
+    fn unaligned(&mut self, a: u32) -> Fault {
+        let s = Stop::Error(format!(
             "HardFault: UsageFault UNALIGNED: multi-word access at 0x{:08x} (pc=0x{:08x})",
             a, self.pc
-        ))
+        ));
+        self.fail(s)
     }
 
     #[inline(always)]
@@ -839,7 +865,7 @@ impl Cpu {
     fn exec(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
         let mut cyc = i.cyc as u64;
         let mut ls: u8 = 0;
-        self.class_count[i.class as usize] += 1;
+        self.class_count[i.class as usize & 15] += 1;
         match i.op {
             Op::DpImm => {
                 let s = i.sf == 1 || (i.sf == 2 && !in_it);
@@ -1047,10 +1073,10 @@ impl Cpu {
                 let m = self.r[i.rm as usize];
                 let r = if m == 0 {
                     if self.ccr & 0x10 != 0 {
-                        return Err(Stop::Error(format!(
+                        return Err(self.fail(Stop::Error(format!(
                             "HardFault: UsageFault DIVBYZERO at 0x{:08x}",
                             pc
-                        )));
+                        ))));
                     }
                     0
                 } else if i.op == Op::Sdiv {
@@ -1456,10 +1482,10 @@ impl Cpu {
                     let r = self.semihost(self.r[0], self.r[1])?;
                     self.r[0] = r;
                 } else {
-                    return Err(Stop::Error(format!(
+                    return Err(self.fail(Stop::Error(format!(
                         "HardFault: BKPT #{} at 0x{:08x} without a debugger",
                         i.imm, pc
-                    )));
+                    ))));
                 }
             }
             Op::Svc => {
@@ -1471,10 +1497,10 @@ impl Cpu {
             _ => {
                 // floating point
                 if self.cpacr & 0x00f0_0000 != 0x00f0_0000 {
-                    return Err(Stop::Error(format!(
+                    return Err(self.fail(Stop::Error(format!(
                         "HardFault: UsageFault NOCP: floating-point instruction at 0x{:08x} with the FPU disabled (CPACR)",
                         pc
-                    )));
+                    ))));
                 }
                 self.control |= 4; // CONTROL.FPCA, automatic with FPCCR.ASPEN
                 match i.op {
@@ -1846,7 +1872,7 @@ impl Cpu {
                 };
                 Some(fpu::round_int(&mut ctx, m, mode, exact))
             }
-            _ => return Err(Stop::Error(format!("unimplemented FP op {}", i.sub))),
+            _ => return Err(self.fail(Stop::Error(format!("unimplemented FP op {}", i.sub)))),
         };
         if let Some(r) = res {
             self.set(i.rd, r);
@@ -2043,17 +2069,17 @@ impl Cpu {
             }
             0x18 => {
                 let code = if arg == 0x20026 { 0 } else { 1 };
-                Err(Stop::Exit(code))
+                Err(self.fail(Stop::Exit(code)))
             }
             0x20 => {
                 let reason = self.read32(arg)?;
                 let sub = self.read32(arg + 4)?;
-                Err(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 }))
+                Err(self.fail(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 })))
             }
-            _ => Err(Stop::Error(format!(
+            _ => Err(self.fail(Stop::Error(format!(
                 "unsupported semihosting call 0x{:x} at pc=0x{:08x}",
                 op, self.pc
-            ))),
+            )))),
         }
     }
 

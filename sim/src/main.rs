@@ -174,8 +174,10 @@ fn main() {
         let _ = seg.memsz;
     }
     // QEMU's armv7m loader takes SP and PC from the vector table at 0
-    if let Err(Stop::Error(e)) = cpu.reset() {
-        eprintln!("pqlab-sim: reset failed: {}", e);
+    if cpu.reset().is_err() {
+        if let Stop::Error(e) = cpu.take_stop() {
+            eprintln!("pqlab-sim: reset failed: {}", e);
+        }
         std::process::exit(2);
     }
     let _ = elf.entry;
@@ -289,8 +291,8 @@ fn run_fast(cpu: &mut Cpu) -> Stop {
             if cpu.insns >= limit {
                 return budget_error(cpu);
             }
-            if let Err(s) = cpu.step() {
-                return s;
+            if cpu.step().is_err() {
+                return cpu.take_stop();
             }
             let sp = cpu.r[13];
             if sp < cpu.min_sp {
@@ -302,8 +304,8 @@ fn run_fast(cpu: &mut Cpu) -> Stop {
         }
         cpu.st_tick();
         if cpu.it == 0 {
-            if let Err(s) = cpu.check_irq() {
-                return s;
+            if cpu.check_irq().is_err() {
+                return cpu.take_stop();
             }
         }
     }
@@ -322,8 +324,8 @@ fn run_slow(
         let pc = cpu.pc;
         let c0 = cpu.cycles;
         cpu.last_branch_link = false;
-        if let Err(s) = cpu.step() {
-            return s;
+        if cpu.step().is_err() {
+            return cpu.take_stop();
         }
         let sp = cpu.r[13];
         if sp < cpu.min_sp {
@@ -333,8 +335,8 @@ fn run_slow(
             cpu.st_tick();
         }
         if cpu.it == 0 {
-            if let Err(s) = cpu.check_irq() {
-                return s;
+            if cpu.check_irq().is_err() {
+                return cpu.take_stop();
             }
         }
         if let Some(p) = prof.as_deref_mut() {
