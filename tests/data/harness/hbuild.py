@@ -51,6 +51,44 @@ def _subst(items, **values) -> list[str]:
     return [s.format(**values) for s in items]
 
 
+def _digest(files, *extra: str) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f).encode())
+        h.update(Path(f).read_bytes())
+    for e in extra:
+        h.update(e.encode())
+    return h.hexdigest()[:16]
+
+
+def _compile(cmd: list[str], cwd: Path | None = None) -> None:
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    if res.returncode != 0:
+        raise RuntimeError(f"build failed: {' '.join(cmd)}\n{res.stderr}")
+
+
+def common_lib(plat_name: str, profile: bool = False) -> Path:
+    """lib/common compiled with the platform's flags (and -DPQLAB_PROFILE_HASHING
+    for the hashing program) into a cached static library."""
+    p = platform(plat_name)
+    srcs = sorted((ROOT / "lib" / "common").glob("*.c"))
+    flags = [*p["cflags"], *WARN, f"-I{ROOT / 'lib' / 'common'}", f"-I{ROOT / 'platforms' / 'include'}"]
+    if profile:
+        flags.append("-DPQLAB_PROFILE_HASHING")
+    hdrs = sorted((ROOT / "lib" / "common").glob("*.h"))
+    out = CACHE / plat_name / f"libcommon{'-prof' if profile else ''}-{_digest([*srcs, *hdrs], p['cc'], *flags)}.a"
+    if out.exists():
+        return out
+    tmpdir = out.with_suffix(f".{os.getpid()}.d")
+    tmpdir.mkdir(parents=True, exist_ok=True)
+    _compile([p["cc"], *flags, "-c", *map(str, srcs)], cwd=tmpdir)
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    subprocess.run([p["tools_prefix"] + "ar", "rcs", str(tmp), *sorted(map(str, tmpdir.glob("*.o")))], check=True)
+    shutil.rmtree(tmpdir)
+    tmp.replace(out)
+    return out
+
+
 def build(
     plat_name: str,
     program: str,
@@ -60,42 +98,34 @@ def build(
     extra_sources: list[Path] | tuple[Path, ...] = (),
     api_prefix: str | None = None,
 ) -> Path:
-    """Compile harness/<program>.c (+ harness.c, the implementation, lib/common,
-    the platform sources) into an ELF; returns its path."""
+    """Compile harness/<program>.c (+ harness.c, the implementation, the platform
+    sources) and link it with lib/common into an ELF; returns its path."""
     p = platform(plat_name)
     if shutil.which(p["cc"]) is None:
         raise RuntimeError(f"compiler {p['cc']} of platform {plat_name} is missing: apt-get install {' '.join(p['packages'])}")
-    common = sorted((ROOT / "lib" / "common").glob("*.c"))
+    lib = common_lib(plat_name, profile=program == "hashing")
     if program == "driver":
         prog = [ROOT / "harness" / "driver.c", *extra_sources]
     else:
         prog = [ROOT / "harness" / f"{program}.c", *extra_sources]
-    srcs = [*prog, ROOT / "harness" / "harness.c", *sorted(impl.glob("*.c")), *common]
+    srcs = [*prog, ROOT / "harness" / "harness.c", *sorted(impl.glob("*.c"))]
     srcs += [p["dir"] / s for s in p["sources"]]
     flags = [*p["cflags"], *WARN, f"-DPQLAB_KIND_{kind.upper()}", *cflags]
-    if program == "hashing":
-        flags.append("-DPQLAB_PROFILE_HASHING")
     if api_prefix:
         flags.append(f"-DPQLAB_API_PREFIX={api_prefix}")
     incs = [impl, ROOT / "harness", ROOT / "lib" / "common", ROOT / "platforms" / "include"]
     ldflags = _subst(p["ldflags"], platform_dir=str(p["dir"]), root=str(ROOT))
-    h = hashlib.sha256()
-    for f in [*srcs, *sorted((ROOT / "harness").glob("*.h")), *sorted((ROOT / "lib" / "common").glob("*.h")),
-              *sorted(impl.glob("*.h")), DATA / "mix.h", ROOT / "platforms" / "include" / "pqlab_hal.h",
-              *sorted(p["dir"].glob("*.ld")), *sorted((ROOT / "platforms").glob("*/*.h")),
-              *sorted((ROOT / "platforms").glob("*/*.ld"))]:
-        h.update(str(f).encode())
-        h.update(f.read_bytes())
-    h.update(" ".join([p["cc"], *flags, *ldflags]).encode())
-    out = CACHE / plat_name / f"{program}-{impl.parent.name}-{impl.name}-{h.hexdigest()[:16]}.elf"
+    deps = [*srcs, lib, *sorted((ROOT / "harness").glob("*.h")), *sorted((ROOT / "lib" / "common").glob("*.h")),
+            *sorted(impl.glob("*.h")), DATA / "mix.h", ROOT / "platforms" / "include" / "pqlab_hal.h",
+            *sorted((ROOT / "platforms").glob("*/*.h")), *sorted((ROOT / "platforms").glob("*/*.ld"))]
+    digest = _digest(deps, p["cc"], *flags, *ldflags)
+    out = CACHE / plat_name / f"{program}-{impl.parent.name}-{impl.name}-{digest}.elf"
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(f".{os.getpid()}.tmp")
-    cmd = [p["cc"], *flags, *[f"-I{i}" for i in incs], *map(str, srcs), *ldflags, "-lm", "-o", str(tmp)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    if res.returncode != 0:
-        raise RuntimeError(f"build failed: {' '.join(cmd)}\n{res.stderr}")
+    cmd = [p["cc"], *flags, *[f"-I{i}" for i in incs], *map(str, srcs), str(lib), *ldflags, "-lm", "-o", str(tmp)]
+    _compile(cmd)
     tmp.replace(out)
     return out
 
@@ -106,20 +136,15 @@ def build_raw(plat_name: str, sources: list[Path], cflags: list[str] | tuple[str
     srcs = [*sources, *[p["dir"] / s for s in p["sources"]]]
     flags = [*p["cflags"], *WARN, *cflags]
     ldflags = _subst(p["ldflags"], platform_dir=str(p["dir"]), root=str(ROOT))
-    h = hashlib.sha256()
-    for f in [*srcs, ROOT / "platforms" / "include" / "pqlab_hal.h", *sorted((ROOT / "platforms").glob("*/*.ld")),
-              *sorted((ROOT / "platforms").glob("*/*.h"))]:
-        h.update(f.read_bytes())
-    h.update(" ".join([p["cc"], *flags, *ldflags]).encode())
-    out = CACHE / plat_name / f"raw-{sources[0].stem}-{h.hexdigest()[:16]}.elf"
+    deps = [*srcs, ROOT / "platforms" / "include" / "pqlab_hal.h", *sorted((ROOT / "platforms").glob("*/*.ld")),
+            *sorted((ROOT / "platforms").glob("*/*.h"))]
+    out = CACHE / plat_name / f"raw-{sources[0].stem}-{_digest(deps, p['cc'], *flags, *ldflags)}.elf"
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(f".{os.getpid()}.tmp")
     cmd = [p["cc"], *flags, f"-I{ROOT / 'platforms' / 'include'}", *map(str, srcs), *ldflags, "-o", str(tmp)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    if res.returncode != 0:
-        raise RuntimeError(f"build failed: {' '.join(cmd)}\n{res.stderr}")
+    _compile(cmd)
     tmp.replace(out)
     return out
 
