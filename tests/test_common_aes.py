@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
 from hostlib import ROOT, build_shared
 
 SZ = ctypes.c_size_t
@@ -27,9 +26,7 @@ if not VECTORS.is_dir():
 
 @pytest.fixture(scope="module")
 def lib() -> ctypes.CDLL:
-    return build_shared(
-        "pqlab_common_aes", ["lib/common/aes.c", "lib/common/drbg.c", "lib/common/hashprof.c"]
-    )
+    return build_shared("pqlab_common_aes", ["lib/common/aes.c", "lib/common/drbg.c", "lib/common/hashprof.c"])
 
 
 def keyexp(lib: ctypes.CDLL, key: bytes) -> ctypes.Array:
@@ -42,7 +39,7 @@ def ecb(lib: ctypes.CDLL, ctx: ctypes.Array, data: bytes) -> bytes:
     out = ctypes.create_string_buffer(len(data) + 16)
     ctypes.memset(out, 0xA5, len(data) + 16)
     lib.pqlab_aes_ecb(out, data, SZ(len(data) // 16), ctx)
-    assert out.raw[len(data):] == b"\xa5" * 16, "ECB wrote past the output"
+    assert out.raw[len(data) :] == b"\xa5" * 16, "ECB wrote past the output"
     return out.raw[: len(data)]
 
 
@@ -55,8 +52,11 @@ FIPS197 = [
     (bytes(range(16)), "00112233445566778899aabbccddeeff", "69c4e0d86a7b0430d8cdb78070b4c55a"),
     (bytes(range(24)), "00112233445566778899aabbccddeeff", "dda97ca4864cdfe06eaf70a0ec0d7191"),
     (bytes(range(32)), "00112233445566778899aabbccddeeff", "8ea2b7ca516745bfeafc49904b496089"),
-    (bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c"), "3243f6a8885a308d313198a2e0370734",
-     "3925841d02dc09fbdc118597196a0b32"),
+    (
+        bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c"),
+        "3243f6a8885a308d313198a2e0370734",
+        "3925841d02dc09fbdc118597196a0b32",
+    ),
 ]
 
 
@@ -92,7 +92,7 @@ def test_ecb_in_place(lib: ctypes.CDLL) -> None:
 
 def test_ctr_differential(lib: ctypes.CDLL) -> None:
     rng = random.Random(12)
-    lengths = list(range(0, 100)) + [127, 128, 129, 255, 256, 257, 1000, 4096]
+    lengths = list(range(100)) + [127, 128, 129, 255, 256, 257, 1000, 4096]
     for keylen in (16, 24, 32):
         for outlen in lengths:
             key = rng.randbytes(keylen)
@@ -102,9 +102,7 @@ def test_ctr_differential(lib: ctypes.CDLL) -> None:
             ctypes.memset(out, 0xA5, outlen + 16)
             lib.pqlab_aes_ctr(out, SZ(outlen), iv, ctx)
             # the counter block is iv || 32-bit big-endian counter starting at 0
-            want = Cipher(algorithms.AES(key), modes.CTR(iv + bytes(4))).encryptor().update(
-                bytes(outlen)
-            )
+            want = Cipher(algorithms.AES(key), modes.CTR(iv + bytes(4))).encryptor().update(bytes(outlen))
             assert out.raw[:outlen] == want, (keylen, outlen)
             assert out.raw[outlen:] == b"\xa5" * 16
 
@@ -129,6 +127,7 @@ def test_bad_keylen_and_release(lib: ctypes.CDLL) -> None:
 
 
 # ---------------------------------------------------------------- DRBG
+
 
 class RefDrbg:
     """Python model of rng.c of the NIST PQC package (AES-256 CTR_DRBG, no df)."""
@@ -177,10 +176,7 @@ class Drbg:
         return int.from_bytes(self.st.raw[48:52], "little")
 
 
-KAT_SEED0 = (
-    "061550234D158C5EC95595FE04EF7A25767F2E24CC2BC479D09D86DC9ABCFDE7"
-    "056A8C266F9EF97ED08541DBD2E1FFA1"
-)
+KAT_SEED0 = "061550234D158C5EC95595FE04EF7A25767F2E24CC2BC479D09D86DC9ABCFDE7056A8C266F9EF97ED08541DBD2E1FFA1"
 
 
 def test_drbg_nist_kat_first_seed(lib: ctypes.CDLL) -> None:
@@ -195,12 +191,9 @@ def test_drbg_signature_kat_stream_start(lib: ctypes.CDLL) -> None:
     # values of count 0 and 1 from the Falcon round-3 falcon512-KAT.req
     d = Drbg(lib, bytes(range(48)))
     assert d.generate(48).hex().upper() == KAT_SEED0
-    assert d.generate(33).hex().upper() == (
-        "D81C4D8D734FCBFBEADE3D3F8A039FAA2A2C9957E835AD55B22E75BF57BB556AC8"
-    )
+    assert d.generate(33).hex().upper() == ("D81C4D8D734FCBFBEADE3D3F8A039FAA2A2C9957E835AD55B22E75BF57BB556AC8")
     assert d.generate(48).hex().upper() == (
-        "64335BF29E5DE62842C941766BA129B0643B5E7121CA26CFC190EC7DC3543830"
-        "557FDD5C03CF123A456D48EFEA43C868"
+        "64335BF29E5DE62842C941766BA129B0643B5E7121CA26CFC190EC7DC3543830557FDD5C03CF123A456D48EFEA43C868"
     )
 
 

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from hostlib import ROOT, build_shared
 
 SZ = ctypes.c_size_t
@@ -152,13 +151,27 @@ def valgrind_run(tmp: Path, extra: list[str]) -> subprocess.CompletedProcess[str
     assert shutil.which("valgrind"), "valgrind is required (apt-get install valgrind)"
     src = write(tmp, "ct_main.c", CT_MAIN)
     exe = tmp / ("ct_main" + "".join(extra).replace("-", "_"))
-    cmd = ["cc", "-O2", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_CT_VALGRIND",
-           *extra, f"-I{ROOT / 'lib' / 'common'}", str(src),
-           *[str(ROOT / s) for s in COMMON], "-o", str(exe)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = [
+        "cc",
+        "-O2",
+        "-g",
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-DPQLAB_CT_VALGRIND",
+        *extra,
+        f"-I{ROOT / 'lib' / 'common'}",
+        str(src),
+        *[str(ROOT / s) for s in COMMON],
+        "-o",
+        str(exe),
+    ]
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
     assert res.returncode == 0, res.stderr
-    return subprocess.run(["valgrind", "--error-exitcode=3", "-q", str(exe)],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        ["valgrind", "--error-exitcode=3", "-q", str(exe)], capture_output=True, check=False, text=True, timeout=300
+    )
 
 
 @pytest.mark.parametrize("keccak", ["LANES", "ROWS"])
@@ -207,8 +220,7 @@ def test_hash_profiling_counts_each_primitive(tmp_path: Path) -> None:
 
 def test_no_profiling_no_hal_dependency() -> None:
     lib = build_shared("pqlab_common_all", COMMON)
-    res = subprocess.run(["nm", "-D", "--undefined-only", lib._name], capture_output=True,
-                         text=True, check=True)
+    res = subprocess.run(["nm", "-D", "--undefined-only", lib._name], capture_output=True, text=True, check=True)
     assert "pqlab_hal_cycles" not in res.stdout
     assert ctypes.c_uint64.in_dll(lib, "pqlab_hash_cycles").value == 0
     lib.pqlab_sha3_256(ctypes.create_string_buffer(32), b"abc", SZ(3))

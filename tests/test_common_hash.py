@@ -12,7 +12,6 @@ import hashlib
 import random
 
 import pytest
-
 from hostlib import ROOT, build_shared
 
 SOURCES = [
@@ -40,17 +39,28 @@ SHA512_STATE = 8 * 8 + 8 + 128 + 4 + 4
 
 SHA3 = {"sha3_256": (136, 32), "sha3_384": (104, 48), "sha3_512": (72, 64)}
 SHAKE = {"shake128": 168, "shake256": 136}
-HREF = {"shake128": hashlib.shake_128, "shake256": hashlib.shake_256,
-        "sha3_256": hashlib.sha3_256, "sha3_384": hashlib.sha3_384, "sha3_512": hashlib.sha3_512,
-        "sha224": hashlib.sha224, "sha256": hashlib.sha256, "sha384": hashlib.sha384,
-        "sha512": hashlib.sha512}
-SHA2 = {"sha224": (64, 28, "sha256"), "sha256": (64, 32, "sha256"),
-        "sha384": (128, 48, "sha512"), "sha512": (128, 64, "sha512")}
+HREF = {
+    "shake128": hashlib.shake_128,
+    "shake256": hashlib.shake_256,
+    "sha3_256": hashlib.sha3_256,
+    "sha3_384": hashlib.sha3_384,
+    "sha3_512": hashlib.sha3_512,
+    "sha224": hashlib.sha224,
+    "sha256": hashlib.sha256,
+    "sha384": hashlib.sha384,
+    "sha512": hashlib.sha512,
+}
+SHA2 = {
+    "sha224": (64, 28, "sha256"),
+    "sha256": (64, 32, "sha256"),
+    "sha384": (128, 48, "sha512"),
+    "sha512": (128, 64, "sha512"),
+}
 
 
 def boundary_lengths(rate: int, blocks: int = 4) -> list[int]:
     """0..2*rate+1 exhaustively, then k*rate-1, k*rate, k*rate+1 up to `blocks`."""
-    out = set(range(0, 2 * rate + 2))
+    out = set(range(2 * rate + 2))
     for k in range(2, blocks + 1):
         out.update({k * rate - 1, k * rate, k * rate + 1})
     return sorted(out)
@@ -75,19 +85,40 @@ def random_splits(rng: random.Random, n: int) -> list[int]:
 KAT = [
     ("sha3_256", b"", "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"),
     ("sha3_256", b"abc", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
-    ("sha3_384", b"abc", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b2"
-                         "98d88cea927ac7f539f1edf228376d25"),
-    ("sha3_512", b"abc", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
-                         "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"),
+    (
+        "sha3_384",
+        b"abc",
+        "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25",
+    ),
+    (
+        "sha3_512",
+        b"abc",
+        (
+            "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+            "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"
+        ),
+    ),
     ("sha224", b"abc", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
     ("sha256", b"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-    ("sha256", b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-     "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    (
+        "sha256",
+        b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    ),
     ("sha256", b"a" * 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
-    ("sha384", b"abc", "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
-                       "8086072ba1e7cc2358baeca134c825a7"),
-    ("sha512", b"abc", "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
-                       "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
+    (
+        "sha384",
+        b"abc",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    ),
+    (
+        "sha512",
+        b"abc",
+        (
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+            "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        ),
+    ),
 ]
 
 
@@ -122,6 +153,7 @@ def test_keccakf1600_zero_state(lib: ctypes.CDLL) -> None:
 
 
 # ---------------------------------------------------------------- one-shot differential
+
 
 def test_sha3_oneshot_all_boundary_lengths(lib: ctypes.CDLL) -> None:
     rng = random.Random(1)
@@ -167,6 +199,7 @@ def test_sha2_oneshot_all_boundary_lengths(lib: ctypes.CDLL) -> None:
 
 # ---------------------------------------------------------------- incremental
 
+
 def test_sha3_incremental_random_splits(lib: ctypes.CDLL) -> None:
     rng = random.Random(4)
     st = ctypes.create_string_buffer(KECCAK_STATE)
@@ -178,7 +211,7 @@ def test_sha3_incremental_random_splits(lib: ctypes.CDLL) -> None:
             getattr(lib, f"pqlab_{name}_init")(st)
             off = 0
             for c in random_splits(rng, n):
-                getattr(lib, f"pqlab_{name}_absorb")(st, m[off:off + c], SZ(c))
+                getattr(lib, f"pqlab_{name}_absorb")(st, m[off : off + c], SZ(c))
                 off += c
             getattr(lib, f"pqlab_{name}_finalize")(out, st)
             assert out.raw[:outlen] == HREF[name](m).digest(), (name, n)
@@ -196,7 +229,7 @@ def test_shake_incremental_absorb_and_squeeze_splits(lib: ctypes.CDLL) -> None:
             getattr(lib, f"pqlab_{name}_init")(st)
             off = 0
             for c in random_splits(rng, n):
-                getattr(lib, f"pqlab_{name}_absorb")(st, m[off:off + c], SZ(c))
+                getattr(lib, f"pqlab_{name}_absorb")(st, m[off : off + c], SZ(c))
                 off += c
             getattr(lib, f"pqlab_{name}_finalize")(st)
             got = b""
@@ -211,7 +244,7 @@ def test_shake_squeezeblocks_then_squeeze(lib: ctypes.CDLL) -> None:
     rng = random.Random(6)
     st = ctypes.create_string_buffer(KECCAK_STATE)
     for name, rate in SHAKE.items():
-        for nblocks in range(0, 5):
+        for nblocks in range(5):
             m = rng.randbytes(rng.randint(0, 400))
             getattr(lib, f"pqlab_{name}_init")(st)
             getattr(lib, f"pqlab_{name}_absorb")(st, m, SZ(len(m)))
@@ -221,7 +254,7 @@ def test_shake_squeezeblocks_then_squeeze(lib: ctypes.CDLL) -> None:
             more = ctypes.create_string_buffer(50)
             getattr(lib, f"pqlab_{name}_squeeze")(more, SZ(50), st)
             want = HREF[name](m).digest(nblocks * rate + 50)
-            assert buf.raw[:nblocks * rate] + more.raw == want
+            assert buf.raw[: nblocks * rate] + more.raw == want
 
 
 def test_sha2_incremental_random_splits(lib: ctypes.CDLL) -> None:
@@ -235,7 +268,7 @@ def test_sha2_incremental_random_splits(lib: ctypes.CDLL) -> None:
             getattr(lib, f"pqlab_{name}_init")(st)
             off = 0
             for c in random_splits(rng, n):
-                getattr(lib, f"pqlab_{name}_update")(st, m[off:off + c], SZ(c))
+                getattr(lib, f"pqlab_{name}_update")(st, m[off : off + c], SZ(c))
                 off += c
             getattr(lib, f"pqlab_{name}_final")(out, st)
             assert out.raw[:outlen] == HREF[name](m).digest(), (name, n)
@@ -259,13 +292,15 @@ def test_sha2_compress_direct(lib: ctypes.CDLL) -> None:
     # one padded block of "abc" through the bare compression function gives the digest
     msg = b"abc"
     blk = msg + b"\x80" + b"\x00" * (55 - len(msg)) + (8 * len(msg)).to_bytes(8, "big")
-    h = (ctypes.c_uint32 * 8)(0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
-                              0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
+    h = (ctypes.c_uint32 * 8)(
+        0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19
+    )
     lib.pqlab_sha256_compress(h, blk, SZ(1))
     assert b"".join(x.to_bytes(4, "big") for x in h) == hashlib.sha256(msg).digest()
 
 
 # ---------------------------------------------------------------- x4
+
 
 def test_shake_x4_matches_serial(lib: ctypes.CDLL) -> None:
     rng = random.Random(8)
@@ -279,7 +314,7 @@ def test_shake_x4_matches_serial(lib: ctypes.CDLL) -> None:
                 getattr(lib, f"pqlab_{name}x4_absorb_once")(st, *ins, SZ(inlen))
                 getattr(lib, f"pqlab_{name}x4_squeezeblocks")(*outs, SZ(nblocks), st)
                 for i in range(4):
-                    assert outs[i].raw[:nblocks * rate] == ref(ins[i]).digest(nblocks * rate)
+                    assert outs[i].raw[: nblocks * rate] == ref(ins[i]).digest(nblocks * rate)
             # squeezing in two calls continues the stream
             outs1 = [ctypes.create_string_buffer(rate) for _ in range(4)]
             outs2 = [ctypes.create_string_buffer(2 * rate) for _ in range(4)]
@@ -306,6 +341,7 @@ def test_shake256x4_any_outlen(lib: ctypes.CDLL) -> None:
 
 # ---------------------------------------------------------------- generic sponge API
 
+
 def test_generic_sponge_helpers(lib: ctypes.CDLL) -> None:
     lib.pqlab_keccak_absorb.restype = ctypes.c_uint
     lib.pqlab_keccak_squeeze.restype = ctypes.c_uint
@@ -322,7 +358,7 @@ def test_generic_sponge_helpers(lib: ctypes.CDLL) -> None:
     # xorbytes / extractbytes at unaligned offsets
     s = (ctypes.c_uint64 * 25)()
     data = bytes(range(1, 200))
-    lib.pqlab_keccak_xorbytes(s, data[3:3 + 150], ctypes.c_uint(3), ctypes.c_uint(150))
+    lib.pqlab_keccak_xorbytes(s, data[3 : 3 + 150], ctypes.c_uint(3), ctypes.c_uint(150))
     raw = bytes(ctypes.string_at(s, 200))
     assert raw == b"\0" * 3 + data[3:153] + b"\0" * 47
     out = ctypes.create_string_buffer(200)
@@ -363,9 +399,23 @@ def test_x4_whole_replacement_leaves_nothing(tmp_path) -> None:  # type: ignore[
     import subprocess
 
     obj = tmp_path / "x4.o"
-    res = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_KECCAKX4_NATIVE",
-                          "-c", str(ROOT / "lib" / "common" / "fips202x4.c"), "-o", str(obj)],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            "cc",
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-DPQLAB_KECCAKX4_NATIVE",
+            "-c",
+            str(ROOT / "lib" / "common" / "fips202x4.c"),
+            "-o",
+            str(obj),
+        ],
+        capture_output=True,
+        check=False,
+        text=True,
+    )
     assert res.returncode == 0, res.stderr
     syms = subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
     assert "pqlab_" not in syms

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
 from hostlib import ROOT
 
 PLATFORMS = ["mps2-an386", "mps2-an500", "rv32-qemu", "aarch64-qemu"]
@@ -118,9 +117,15 @@ MSG = bytes((i * 31 + 7) & 0xFF for i in range(1024))
 
 def expected(name: str, n: int) -> list[bytes]:
     m = MSG[:n]
-    simple = {"sha3_256": hashlib.sha3_256, "sha3_384": hashlib.sha3_384,
-              "sha3_512": hashlib.sha3_512, "sha224": hashlib.sha224, "sha256": hashlib.sha256,
-              "sha384": hashlib.sha384, "sha512": hashlib.sha512}
+    simple = {
+        "sha3_256": hashlib.sha3_256,
+        "sha3_384": hashlib.sha3_384,
+        "sha3_512": hashlib.sha3_512,
+        "sha224": hashlib.sha224,
+        "sha256": hashlib.sha256,
+        "sha384": hashlib.sha384,
+        "sha512": hashlib.sha512,
+    }
     if name in simple:
         return [simple[name](m).digest()]
     if name == "shake128":
@@ -128,7 +133,7 @@ def expected(name: str, n: int) -> list[bytes]:
     if name == "shake256":
         return [hashlib.shake_256(m).digest(200)]
     if name == "shake256x4":
-        return [hashlib.shake_256(MSG[i:i + n]).digest(300) for i in range(4)]
+        return [hashlib.shake_256(MSG[i : i + n]).digest(300) for i in range(4)]
     key = MSG[:n]
     if name == "aes_ecb":
         return [Cipher(algorithms.AES(key), modes.ECB()).encryptor().update(MSG[32:112])]
@@ -136,8 +141,11 @@ def expected(name: str, n: int) -> list[bytes]:
         iv = MSG[100:112] + bytes(4)
         return [Cipher(algorithms.AES(key), modes.CTR(iv)).encryptor().update(bytes(77))]
     if name == "drbg":
-        return [bytes.fromhex("061550234D158C5EC95595FE04EF7A25767F2E24CC2BC479D09D86DC9ABCFDE7"
-                              "056A8C266F9EF97ED08541DBD2E1FFA1")]
+        return [
+            bytes.fromhex(
+                "061550234D158C5EC95595FE04EF7A25767F2E24CC2BC479D09D86DC9ABCFDE7056A8C266F9EF97ED08541DBD2E1FFA1"
+            )
+        ]
     raise AssertionError(f"unknown record {name}")
 
 
@@ -155,18 +163,29 @@ def build_and_run(platform: str, tmp: Path) -> str:
     objs = []
     for i, c in enumerate([src, *COMMON, *[pdir / s for s in cfg.get("sources", [])]]):
         obj = tmp / f"{i}_{Path(c).stem}.o"
-        cmd = [cc, *cflags, "-std=c11", "-Wall", "-Wextra", "-Werror",
-               f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}",
-               "-c", str(c), "-o", str(obj)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
+        cmd = [
+            cc,
+            *cflags,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            f"-I{ROOT / 'platforms' / 'include'}",
+            f"-I{ROOT / 'lib' / 'common'}",
+            "-c",
+            str(c),
+            "-o",
+            str(obj),
+        ]
+        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
         assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
         objs.append(str(obj))
     # link with the code-generation flags that the link flags do not already carry
     cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
     run = [a.format(elf=str(elf), **fmt) for a in cfg["runner"]["command"]]
-    res = subprocess.run(run, capture_output=True, text=True, timeout=300)
+    res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=300)
     assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
     return res.stdout
 

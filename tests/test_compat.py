@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
 from hostlib import ROOT, build_shared
 
 SZ = ctypes.c_size_t
@@ -92,10 +91,8 @@ uint8_t rb_via_header(uint8_t *out, size_t n) { return (uint8_t)randombytes(out,
 """
 
 # mupq/PQClean context sizes on a 64-bit host (size_t = 8 bytes)
-EXPECTED_SIZES = [208, 200, 208, 200, 208, 208, 208, 40, 40, 72, 72, 704, 832, 960,
-                  16 + 8 + 8 + 32 + 16]
-EXPECTED_CONSTS = [168, 136, 136, 104, 72, 16, 24, 32, 12, 16, 32, 0, -1, -2, -3, 0, 1,
-                   208, 200, 40, 72, 88, 104, 120]
+EXPECTED_SIZES = [208, 200, 208, 200, 208, 208, 208, 40, 40, 72, 72, 704, 832, 960, 16 + 8 + 8 + 32 + 16]
+EXPECTED_CONSTS = [168, 136, 136, 104, 72, 16, 24, 32, 12, 16, 32, 0, -1, -2, -3, 0, 1, 208, 200, 40, 72, 88, 104, 120]
 
 
 @pytest.fixture(scope="module")
@@ -104,8 +101,9 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
     (tmp / "stubs.c").write_text(STUBS)
     (tmp / "sizes.c").write_text(SIZES)
     # -I lib/compat first: foreign code must see the compat headers, not lib/common's
-    return build_shared("pqlab_compat", [*COMMON, *COMPAT, tmp / "stubs.c", tmp / "sizes.c"],
-                        cflags=[COMPAT_I], include=["lib/compat"])
+    return build_shared(
+        "pqlab_compat", [*COMMON, *COMPAT, tmp / "stubs.c", tmp / "sizes.c"], cflags=[COMPAT_I], include=["lib/compat"]
+    )
 
 
 def test_context_sizes_and_constants(lib: ctypes.CDLL) -> None:
@@ -118,8 +116,11 @@ def test_context_sizes_and_constants(lib: ctypes.CDLL) -> None:
 # ---------------------------------------------------------------- fips202.h
 
 SHAKES = {"shake128": (168, hashlib.shake_128), "shake256": (136, hashlib.shake_256)}
-SHA3S = {"sha3_256": (136, 32, hashlib.sha3_256), "sha3_384": (104, 48, hashlib.sha3_384),
-         "sha3_512": (72, 64, hashlib.sha3_512)}
+SHA3S = {
+    "sha3_256": (136, 32, hashlib.sha3_256),
+    "sha3_384": (104, 48, hashlib.sha3_384),
+    "sha3_512": (72, 64, hashlib.sha3_512),
+}
 
 
 def splits(rng: random.Random, n: int) -> list[int]:
@@ -166,7 +167,7 @@ def test_shake_incremental_and_clone(lib: ctypes.CDLL) -> None:
             rest = m[cut:]
             off = 0
             for c in splits(rng, len(rest)):
-                getattr(lib, f"{name}_inc_absorb")(ctx, rest[off:off + c], SZ(c))
+                getattr(lib, f"{name}_inc_absorb")(ctx, rest[off : off + c], SZ(c))
                 off += c
             getattr(lib, f"{name}_inc_finalize")(ctx)
             got = b""
@@ -199,7 +200,7 @@ def test_sha3_incremental(lib: ctypes.CDLL) -> None:
             getattr(lib, f"{name}_inc_init")(ctx)
             off = 0
             for c in splits(rng, n):
-                getattr(lib, f"{name}_inc_absorb")(ctx, m[off:off + c], SZ(c))
+                getattr(lib, f"{name}_inc_absorb")(ctx, m[off : off + c], SZ(c))
                 off += c
             clone = ctypes.create_string_buffer(208)
             getattr(lib, f"{name}_inc_ctx_clone")(clone, ctx)
@@ -232,8 +233,12 @@ def test_keccakf1600_state_access(lib: ctypes.CDLL) -> None:
 
 # ---------------------------------------------------------------- sha2.h
 
-SHA2S = {"sha224": (64, 28, 40, hashlib.sha224), "sha256": (64, 32, 40, hashlib.sha256),
-         "sha384": (128, 48, 72, hashlib.sha384), "sha512": (128, 64, 72, hashlib.sha512)}
+SHA2S = {
+    "sha224": (64, 28, 40, hashlib.sha224),
+    "sha256": (64, 32, 40, hashlib.sha256),
+    "sha384": (128, 48, 72, hashlib.sha384),
+    "sha512": (128, 64, 72, hashlib.sha512),
+}
 
 
 def test_sha2_blocks_and_finalize(lib: ctypes.CDLL) -> None:
@@ -252,11 +257,11 @@ def test_sha2_blocks_and_finalize(lib: ctypes.CDLL) -> None:
             done = 0
             while done < nblocks:  # whole blocks in random groups
                 k = rng.randint(1, nblocks - done)
-                getattr(lib, f"{name}_inc_blocks")(ctx, m[done * blk:], SZ(k))
+                getattr(lib, f"{name}_inc_blocks")(ctx, m[done * blk :], SZ(k))
                 done += k
             clone = ctypes.create_string_buffer(ctxlen)
             getattr(lib, f"{name}_inc_ctx_clone")(clone, ctx)
-            getattr(lib, f"{name}_inc_finalize")(out, ctx, m[nblocks * blk:], SZ(tail))
+            getattr(lib, f"{name}_inc_finalize")(out, ctx, m[nblocks * blk :], SZ(tail))
             assert out.raw[:outlen] == ref(m).digest(), (name, nblocks, tail)
             assert ctx.raw[ctxlen:] == b"\xa5" * 8
             getattr(lib, f"{name}_inc_finalize")(out, clone, b"", SZ(0))
@@ -267,6 +272,7 @@ def test_sha2_blocks_and_finalize(lib: ctypes.CDLL) -> None:
 
 
 # ---------------------------------------------------------------- aes.h
+
 
 def test_aes_compat(lib: ctypes.CDLL) -> None:
     rng = random.Random(25)
@@ -293,6 +299,7 @@ def test_aes_compat(lib: ctypes.CDLL) -> None:
 
 
 # ---------------------------------------------------------------- cSHAKE (SP 800-185)
+
 
 def _rc(t: int) -> int:
     """rc(t) of FIPS 202 Algorithm 5 (LFSR x^8 + x^6 + x^5 + x^4 + 1)."""
@@ -321,16 +328,14 @@ def keccak_f(lanes: list[int]) -> list[int]:
     mask = (1 << 64) - 1
     for ir in range(24):
         c = [a[x][0] ^ a[x][1] ^ a[x][2] ^ a[x][3] ^ a[x][4] for x in range(5)]
-        d = [c[(x - 1) % 5] ^ (((c[(x + 1) % 5] << 1) | (c[(x + 1) % 5] >> 63)) & mask)
-             for x in range(5)]
+        d = [c[(x - 1) % 5] ^ (((c[(x + 1) % 5] << 1) | (c[(x + 1) % 5] >> 63)) & mask) for x in range(5)]
         a = [[a[x][y] ^ d[x] for y in range(5)] for x in range(5)]
         b = [[0] * 5 for _ in range(5)]
         for x in range(5):
             for y in range(5):
                 v, n = a[x][y], rot[x][y]
                 b[y][(2 * x + 3 * y) % 5] = (((v << n) | (v >> (64 - n))) & mask) if n else v
-        a = [[b[x][y] ^ (~b[(x + 1) % 5][y] & b[(x + 2) % 5][y] & mask) for y in range(5)]
-             for x in range(5)]
+        a = [[b[x][y] ^ (~b[(x + 1) % 5][y] & b[(x + 2) % 5][y] & mask) for y in range(5)] for x in range(5)]
         a[0][0] ^= ROUND_CONSTANTS[ir]
     return [a[x][y] for y in range(5) for x in range(5)]
 
@@ -342,8 +347,8 @@ def py_sponge(rate: int, data: bytes, ds: int, outlen: int) -> bytes:
     padded[-1] |= 0x80
     s = [0] * 25
     for off in range(0, len(padded), rate):
-        blk = padded[off:off + rate] + bytes(200 - rate)
-        s = keccak_f([s[i] ^ int.from_bytes(blk[8 * i:8 * i + 8], "little") for i in range(25)])
+        blk = padded[off : off + rate] + bytes(200 - rate)
+        s = keccak_f([s[i] ^ int.from_bytes(blk[8 * i : 8 * i + 8], "little") for i in range(25)])
     out = b""
     while True:
         out += b"".join(v.to_bytes(8, "little") for v in s)[:rate]
@@ -373,19 +378,22 @@ def test_python_reference_matches_hashlib() -> None:
 
 # SP 800-185 cSHAKE samples (NIST CSRC example values): N = "", S = "Email Signature"
 SP800_185_SAMPLES = [
-    (168, bytes(range(4)), 32,
-     "c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5"),
-    (168, bytes(range(200)), 32,
-     "c5221d50e4f822d96a2e8881a961420f294b7b24fe3d2094baed2c6524cc166b"),
-    (136, bytes(range(4)), 64,
-     "d008828e2b80ac9d2218ffee1d070c48b8e4c87bff32c9699d5b6896eee0edd1"
-     "64020e2be0560858d9c00c037e34a96937c561a74c412bb4c746469527281c8c"),
+    (168, bytes(range(4)), 32, "c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5"),
+    (168, bytes(range(200)), 32, "c5221d50e4f822d96a2e8881a961420f294b7b24fe3d2094baed2c6524cc166b"),
+    (
+        136,
+        bytes(range(4)),
+        64,
+        (
+            "d008828e2b80ac9d2218ffee1d070c48b8e4c87bff32c9699d5b6896eee0edd1"
+            "64020e2be0560858d9c00c037e34a96937c561a74c412bb4c746469527281c8c"
+        ),
+    ),
 ]
 
 
 @pytest.mark.parametrize("rate,data,outlen,want", SP800_185_SAMPLES, ids=["1", "2", "3"])
-def test_cshake_sp800_185_samples(lib: ctypes.CDLL, rate: int, data: bytes, outlen: int,
-                                  want: str) -> None:
+def test_cshake_sp800_185_samples(lib: ctypes.CDLL, rate: int, data: bytes, outlen: int, want: str) -> None:
     name = "cshake128" if rate == 168 else "cshake256"
     cstm = b"Email Signature"
     assert py_cshake(rate, b"", cstm, data, outlen).hex() == want
@@ -407,7 +415,7 @@ def test_cshake_incremental_random(lib: ctypes.CDLL) -> None:
             getattr(lib, f"{name}_inc_init")(ctx, nm, SZ(len(nm)), cs, SZ(len(cs)))
             off = 0
             for c in splits(rng, len(m)):
-                getattr(lib, f"{name}_inc_absorb")(ctx, m[off:off + c], SZ(c))
+                getattr(lib, f"{name}_inc_absorb")(ctx, m[off : off + c], SZ(c))
                 off += c
             clone = ctypes.create_string_buffer(208)
             getattr(lib, f"{name}_inc_ctx_clone")(clone, ctx)
@@ -446,6 +454,7 @@ def test_cshake_simple(lib: ctypes.CDLL) -> None:
 
 # ---------------------------------------------------------------- nistseedexpander.h
 
+
 class RefSeedExpander:
     """Model of seedexpander_init / seedexpander of the NIST PQC package rng.c."""
 
@@ -461,13 +470,12 @@ class RefSeedExpander:
         out = b""
         while n > 0:
             if self.pos == 16:
-                self.buf = Cipher(algorithms.AES(self.key), modes.ECB()).encryptor().update(
-                    bytes(self.ctr))
+                self.buf = Cipher(algorithms.AES(self.key), modes.ECB()).encryptor().update(bytes(self.ctr))
                 self.pos = 0
                 c = (int.from_bytes(self.ctr[12:], "big") + 1) % (1 << 32)
                 self.ctr[12:] = c.to_bytes(4, "big")
             k = min(n, 16 - self.pos)
-            out += self.buf[self.pos:self.pos + k]
+            out += self.buf[self.pos : self.pos + k]
             self.pos += k
             n -= k
         return out
@@ -498,6 +506,7 @@ def test_seedexpander_against_model(lib: ctypes.CDLL) -> None:
 
 
 # ---------------------------------------------------------------- randombytes, hal, sendfn
+
 
 def test_randombytes_forwarding(lib: ctypes.CDLL) -> None:
     # the stub's DRBG starts at the NIST KAT seed, so the three names share one stream
@@ -533,19 +542,40 @@ def test_hal_and_sendfn(lib: ctypes.CDLL) -> None:
     assert lib.hal_get_stack_size() == 0  # the stub platform does not define a size
 
 
-@pytest.mark.parametrize("cc", [["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb"],
-                                ["riscv64-unknown-elf-gcc", "--specs=picolibc.specs",
-                                 "-march=rv32imc", "-mabi=ilp32"]], ids=["m4", "rv32"])
+@pytest.mark.parametrize(
+    "cc",
+    [
+        ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb"],
+        ["riscv64-unknown-elf-gcc", "--specs=picolibc.specs", "-march=rv32imc", "-mabi=ilp32"],
+    ],
+    ids=["m4", "rv32"],
+)
 def test_context_sizes_on_32bit_targets(cc: list[str], tmp_path: Path) -> None:
     import subprocess
 
     # size_t is 4 bytes there: AES_XOF_struct is 72 bytes; everything else as on the host
     src = tmp_path / "s.c"
-    src.write_text(SIZES + "\n_Static_assert(sizeof(AES_XOF_struct) == 72, \"xof\");\n"
-                   "_Static_assert(sizeof(shake128incctx) == 208 && sizeof(aes256ctx) == 960, \"s\");\n")
-    res = subprocess.run([*cc, "-std=c11", "-Wall", "-Wextra", "-c", COMPAT_I,
-                          f"-I{ROOT / 'lib' / 'common'}", str(src), "-o", str(tmp_path / "s.o")],
-                         capture_output=True, text=True)
+    src.write_text(
+        SIZES + '\n_Static_assert(sizeof(AES_XOF_struct) == 72, "xof");\n'
+        '_Static_assert(sizeof(shake128incctx) == 208 && sizeof(aes256ctx) == 960, "s");\n'
+    )
+    res = subprocess.run(
+        [
+            *cc,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-c",
+            COMPAT_I,
+            f"-I{ROOT / 'lib' / 'common'}",
+            str(src),
+            "-o",
+            str(tmp_path / "s.o"),
+        ],
+        capture_output=True,
+        check=False,
+        text=True,
+    )
     assert res.returncode == 0, res.stderr
 
 
@@ -619,14 +649,29 @@ def test_compat_constant_time_under_memcheck(leak: bool, tmp_path: Path) -> None
     (tmp_path / "main.c").write_text(CT_MAIN)
     (tmp_path / "stubs.c").write_text(STUBS)
     exe = tmp_path / "ct"
-    cmd = ["cc", "-O2", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_CT_VALGRIND",
-           *(["-DLEAK"] if leak else []), COMPAT_I, f"-I{ROOT / 'lib' / 'common'}",
-           str(tmp_path / "main.c"), str(tmp_path / "stubs.c"),
-           *[str(ROOT / s) for s in COMPAT + COMMON], "-o", str(exe)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = [
+        "cc",
+        "-O2",
+        "-g",
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-DPQLAB_CT_VALGRIND",
+        *(["-DLEAK"] if leak else []),
+        COMPAT_I,
+        f"-I{ROOT / 'lib' / 'common'}",
+        str(tmp_path / "main.c"),
+        str(tmp_path / "stubs.c"),
+        *[str(ROOT / s) for s in COMPAT + COMMON],
+        "-o",
+        str(exe),
+    ]
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
     assert res.returncode == 0, res.stderr
-    res = subprocess.run(["valgrind", "--error-exitcode=3", "-q", str(exe)], capture_output=True,
-                         text=True, timeout=300)
+    res = subprocess.run(
+        ["valgrind", "--error-exitcode=3", "-q", str(exe)], capture_output=True, check=False, text=True, timeout=300
+    )
     if leak:
         assert res.returncode == 3 and "depends on uninitialised value" in res.stderr
     else:

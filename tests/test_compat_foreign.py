@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from hostlib import ROOT, build_shared
 
 SZ = ctypes.c_size_t
@@ -49,7 +48,7 @@ IMPLS = {
 
 
 def api_defines(folder: Path) -> dict[str, str]:
-    return dict(re.findall(r"^#define[ \t]+(\w+)[ \t]+(.+?)[ \t]*$", (folder / "api.h").read_text(), re.M))
+    return dict(re.findall(r"^#define[ \t]+(\w+)[ \t]+(.+?)[ \t]*$", (folder / "api.h").read_text(), re.MULTILINE))
 
 
 def config_flags(folder: Path) -> list[str]:
@@ -84,20 +83,23 @@ def load(name: str, stubs: Path) -> ctypes.CDLL:
     folder = IMPLS[name]
     srcs = sorted(str(p.relative_to(ROOT)) for p in folder.glob("*.c"))
     # a foreign folder's own warnings must not fail its build: -Wno-error
-    return build_shared(f"foreign-{name}", [*srcs, *COMPAT, *COMMON, stubs],
-                        cflags=[*folder_flags(name), "-Wno-error"],
-                        include=[str(folder.relative_to(ROOT)), "lib/compat"])
+    return build_shared(
+        f"foreign-{name}",
+        [*srcs, *COMPAT, *COMMON, stubs],
+        cflags=[*folder_flags(name), "-Wno-error"],
+        include=[str(folder.relative_to(ROOT)), "lib/compat"],
+    )
 
 
 def kem_api(lib: ctypes.CDLL, defs: dict[str, str], prefix: str) -> tuple:  # type: ignore[type-arg]
-    sizes = {k: int(defs[prefix + "CRYPTO_" + k]) for k in
-             ("PUBLICKEYBYTES", "SECRETKEYBYTES", "CIPHERTEXTBYTES", "BYTES")}
+    sizes = {
+        k: int(defs[prefix + "CRYPTO_" + k]) for k in ("PUBLICKEYBYTES", "SECRETKEYBYTES", "CIPHERTEXTBYTES", "BYTES")
+    }
     fns = tuple(getattr(lib, prefix + "crypto_kem_" + f) for f in ("keypair", "enc", "dec"))
     return sizes, fns
 
 
-@pytest.mark.parametrize("name,prefix", [("demokem-plain", ""),
-                                         ("demokem-pqclean", "PQCLEAN_DEMOKEMPQCLEAN_CLEAN_")])
+@pytest.mark.parametrize("name,prefix", [("demokem-plain", ""), ("demokem-pqclean", "PQCLEAN_DEMOKEMPQCLEAN_CLEAN_")])
 def test_kem_round_trip_and_tampering(name: str, prefix: str, stubs: Path) -> None:
     lib = load(name, stubs)
     sizes, (keypair, enc, dec) = kem_api(lib, api_defines(IMPLS[name]), prefix)
@@ -129,8 +131,7 @@ def test_signature_round_trip_and_tampering(stubs: Path) -> None:
     lib = load("demosig-mupq", stubs)
     d = api_defines(IMPLS["demosig-mupq"])
     pkb, skb, sigb = (int(d["CRYPTO_" + k]) for k in ("PUBLICKEYBYTES", "SECRETKEYBYTES", "BYTES"))
-    f = {n: getattr(lib, MUPQ_PREFIX + "crypto_sign" + n) for n in
-         ("_keypair", "_signature", "_verify", "", "_open")}
+    f = {n: getattr(lib, MUPQ_PREFIX + "crypto_sign" + n) for n in ("_keypair", "_signature", "_verify", "", "_open")}
     pk, sk = ctypes.create_string_buffer(pkb), ctypes.create_string_buffer(skb)
     pk2, sk2 = ctypes.create_string_buffer(pkb), ctypes.create_string_buffer(skb)
     assert f["_keypair"](pk, sk) == 0 and f["_keypair"](pk2, sk2) == 0
@@ -159,30 +160,52 @@ def test_signature_round_trip_and_tampering(stubs: Path) -> None:
     assert siglen.value == sigb and f["_verify"](sig, siglen, b"abc", SZ(3), pk) == 0
 
 
-def compile_objects(name: str, cc: list[str], tmp: Path, extra: list[str] = ()) -> \
-        subprocess.CompletedProcess[str]:  # type: ignore[assignment]
+def compile_objects(name: str, cc: list[str], tmp: Path, extra: list[str] = ()) -> subprocess.CompletedProcess[str]:  # type: ignore[assignment]
     folder = IMPLS[name]
-    cmd = [*cc, "-std=c11", "-O2", "-Wall", "-Wextra", *extra, *folder_flags(name),
-           f"-I{ROOT / 'lib' / 'common'}", "-c", *map(str, sorted(folder.glob("*.c")))]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
+    cmd = [
+        *cc,
+        "-std=c11",
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        *extra,
+        *folder_flags(name),
+        f"-I{ROOT / 'lib' / 'common'}",
+        "-c",
+        *map(str, sorted(folder.glob("*.c"))),
+    ]
+    return subprocess.run(cmd, capture_output=True, check=False, text=True, cwd=tmp)
 
 
 def global_symbols(tmp: Path) -> set[str]:
     syms: set[str] = set()
     for obj in tmp.glob("*.o"):
-        res = subprocess.run(["nm", "-g", "--defined-only", str(obj)], capture_output=True,
-                             text=True, check=True)
+        res = subprocess.run(["nm", "-g", "--defined-only", str(obj)], capture_output=True, text=True, check=True)
         syms.update(line.split()[-1] for line in res.stdout.splitlines() if line.strip())
     return syms
 
 
-@pytest.mark.parametrize("name,check", [
-    ("demokem-plain", lambda s: {"crypto_kem_keypair", "crypto_kem_enc", "crypto_kem_dec"} <= s),
-    ("demokem-pqclean", lambda s: all(x.startswith("PQCLEAN_DEMOKEMPQCLEAN_CLEAN_") for x in s)
-     and "PQCLEAN_DEMOKEMPQCLEAN_CLEAN_crypto_kem_dec" in s),
-    ("demosig-mupq", lambda s: all(x.startswith(MUPQ_PREFIX) for x in s)
-     and MUPQ_PREFIX + "crypto_sign_open" in s and MUPQ_PREFIX + "wots_chain" in s),
-])
+@pytest.mark.parametrize(
+    "name,check",
+    [
+        ("demokem-plain", lambda s: {"crypto_kem_keypair", "crypto_kem_enc", "crypto_kem_dec"} <= s),
+        (
+            "demokem-pqclean",
+            lambda s: (
+                all(x.startswith("PQCLEAN_DEMOKEMPQCLEAN_CLEAN_") for x in s)
+                and "PQCLEAN_DEMOKEMPQCLEAN_CLEAN_crypto_kem_dec" in s
+            ),
+        ),
+        (
+            "demosig-mupq",
+            lambda s: (
+                all(x.startswith(MUPQ_PREFIX) for x in s)
+                and MUPQ_PREFIX + "crypto_sign_open" in s
+                and MUPQ_PREFIX + "wots_chain" in s
+            ),
+        ),
+    ],
+)
 def test_symbol_conventions(name: str, check, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     res = compile_objects(name, ["cc"], tmp_path)
     assert res.returncode == 0, res.stderr
@@ -192,9 +215,17 @@ def test_symbol_conventions(name: str, check, tmp_path: Path) -> None:  # type: 
 
 def test_mupq_folder_without_namespace_keeps_plain_names(tmp_path: Path) -> None:
     folder = IMPLS["demosig-mupq"]
-    cmd = ["cc", "-std=c11", "-Wall", "-Wextra", f"-I{folder}", f"-I{ROOT / 'lib' / 'compat'}",
-           "-c", *map(str, sorted(folder.glob("*.c")))]
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    cmd = [
+        "cc",
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        f"-I{folder}",
+        f"-I{ROOT / 'lib' / 'compat'}",
+        "-c",
+        *map(str, sorted(folder.glob("*.c"))),
+    ]
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "crypto_sign_keypair" in global_symbols(tmp_path)
 
@@ -211,27 +242,29 @@ def test_foreign_warning_does_not_fail_build(tmp_path: Path) -> None:
 def test_config_mk_flags_are_needed(tmp_path: Path) -> None:
     assert config_flags(IMPLS["demokem-pqclean"]) == ["-DDEMOKEM_TAGBYTES=16"]
     folder = IMPLS["demokem-pqclean"]
-    cmd = ["cc", "-std=c11", f"-I{folder}", f"-I{ROOT / 'lib' / 'compat'}", "-c",
-           str(folder / "kem.c")]
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+    cmd = ["cc", "-std=c11", f"-I{folder}", f"-I{ROOT / 'lib' / 'compat'}", "-c", str(folder / "kem.c")]
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True, cwd=tmp_path)
     assert res.returncode != 0 and "DEMOKEM_TAGBYTES must come from config.mk" in res.stderr
 
 
 @pytest.mark.parametrize("name", list(IMPLS))
 def test_cross_compiles_for_cortex_m4(name: str, tmp_path: Path) -> None:
-    res = compile_objects(name, ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb",
-                                 "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"], tmp_path)
+    res = compile_objects(
+        name, ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"], tmp_path
+    )
     assert res.returncode == 0, res.stderr
     assert len(list(tmp_path.glob("*.o"))) == len(list(IMPLS[name].glob("*.c")))
 
 
 # ---------------------------------------------------------------- through the pqlab tool
 
+
 def run_pqlab(*args: str) -> subprocess.CompletedProcess[str]:
     import sys
 
-    return subprocess.run([sys.executable, "-m", "pqlab", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "pqlab", *args], capture_output=True, check=False, text=True, cwd=ROOT, timeout=900
+    )
 
 
 def test_pqlab_builds_and_tests_foreign_folders() -> None:
@@ -242,7 +275,7 @@ def test_pqlab_builds_and_tests_foreign_folders() -> None:
     assert res.returncode == 0, res.stdout + res.stderr
     for name in IMPLS:
         for platform in ("host", "mps2-an386"):
-            assert re.search(rf"^ok\s+{name}/\w+ on {platform}\b", res.stdout, re.M), res.stdout
+            assert re.search(rf"^ok\s+{name}/\w+ on {platform}\b", res.stdout, re.MULTILINE), res.stdout
 
 
 def test_pqlab_ct_on_foreign_folders() -> None:

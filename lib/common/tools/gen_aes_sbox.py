@@ -56,7 +56,7 @@ def tower_pow(a: int, e: int, lam: int) -> int:
 
 def apply(mat: list[int], v: int) -> int:
     """mat[i] is the bit mask of input bits XORed into output bit i."""
-    return sum((bin(mat[i] & v).count("1") & 1) << i for i in range(len(mat)))
+    return sum(((mat[i] & v).bit_count() & 1) << i for i in range(len(mat)))
 
 
 def invert(mat: list[int]) -> list[int]:
@@ -75,8 +75,7 @@ def sbox_ref(b: int) -> int:
     inv = 0 if b == 0 else next(c for c in range(1, 256) if gf256_mul(b, c) == 1)
     s = 0x63
     for i in range(8):  # FIPS 197 eq. 5.1
-        bit = (inv >> i ^ inv >> (i + 4) % 8 ^ inv >> (i + 5) % 8 ^ inv >> (i + 6) % 8
-               ^ inv >> (i + 7) % 8) & 1
+        bit = (inv >> i ^ inv >> (i + 4) % 8 ^ inv >> (i + 5) % 8 ^ inv >> (i + 6) % 8 ^ inv >> (i + 7) % 8) & 1
         s ^= bit << i
     return s
 
@@ -85,14 +84,16 @@ def main() -> None:
     # L: y^2 + y + L has no root in GF(16)
     lam = next(l for l in range(1, 16) if all(gf16_mul(t, t) ^ t ^ l for t in range(16)))
     # a root r of x^8 + x^4 + x^3 + x + 1 in the tower
-    root = next(r for r in range(2, 256)
-                if tower_pow(r, 8, lam) ^ tower_pow(r, 4, lam) ^ tower_pow(r, 3, lam) ^ r ^ 1 == 0)
+    root = next(
+        r for r in range(2, 256) if tower_pow(r, 8, lam) ^ tower_pow(r, 4, lam) ^ tower_pow(r, 3, lam) ^ r ^ 1 == 0
+    )
     cols = [tower_pow(root, i, lam) for i in range(8)]  # image of x^i
     to_tower = [sum((cols[j] >> i & 1) << j for j in range(8)) for i in range(8)]
     from_tower = invert(to_tower)
     # affine map of FIPS 197 5.1.1 as a matrix, composed with the way back
-    aff = [(1 << i) | (1 << (i + 4) % 8) | (1 << (i + 5) % 8) | (1 << (i + 6) % 8)
-           | (1 << (i + 7) % 8) for i in range(8)]
+    aff = [
+        (1 << i) | (1 << (i + 4) % 8) | (1 << (i + 5) % 8) | (1 << (i + 6) % 8) | (1 << (i + 7) % 8) for i in range(8)
+    ]
     out = [0] * 8
     for i in range(8):
         for j in range(8):
@@ -129,8 +130,7 @@ def main() -> None:
             for m in range(16):
                 if m >> i & 1:
                     anf[m] ^= anf[m ^ (1 << i)]
-        terms = ["".join(f"a{i}" for i in range(4) if m >> i & 1) or "1"
-                 for m in range(16) if anf[m]]
+        terms = ["".join(f"a{i}" for i in range(4) if m >> i & 1) or "1" for m in range(16) if anf[m]]
         print(f"    /* inv bit {bit} = {' ^ '.join(terms)} */")
 
     emit("t", to_tower, "u")
