@@ -15,13 +15,23 @@
 /* round(2^26 / q): Barrett constant. */
 #define MLKEM_BARRETT_V 20159
 
+/* The constants q and q^-1 pass through an empty asm statement before they are
+ * multiplied: GCC for Cortex-M otherwise replaces the single-cycle MUL by a
+ * chain of three or four shift-adds. Only the code generation changes. */
+static inline int32_t mlkem_opaque(int32_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(x));
+#endif
+    return x;
+}
+
 /* Montgomery reduction: for |a| < q * 2^15 returns r = a * 2^-16 mod q with
  * |r| < q. Why: t = a * q^-1 mod 2^16 makes a - t*q divisible by 2^16, and
  * |a - t*q| < q*2^15 + 2^15*q = q*2^16, so r = (a - t*q) / 2^16 has |r| < q.
  * (At |a| = q*2^15 exactly, r = +-q can occur; callers stay strictly below.) */
 static inline int16_t mlkem_montgomery_reduce(int32_t a) {
-    int16_t t = (int16_t)(a * MLKEM_QINV);
-    return (int16_t)((a - (int32_t)t * MLKEM_Q) >> 16);
+    int16_t t = (int16_t)(a * mlkem_opaque(MLKEM_QINV));
+    return (int16_t)((a - (int32_t)t * mlkem_opaque(MLKEM_Q)) >> 16);
 }
 
 /* a * b * 2^-16 mod q; requires |a * b| < q * 2^15 (e.g. |b| <= (q-1)/2 and any
@@ -35,7 +45,7 @@ static inline int16_t mlkem_fqmul(int16_t a, int16_t b) {
  * tests/test_mlkem_kernels.py). t = round(a * 20159 / 2^26) ~ round(a / q). */
 static inline int16_t mlkem_barrett_reduce(int16_t a) {
     int32_t t = ((int32_t)a * MLKEM_BARRETT_V + (1 << 25)) >> 26;
-    return (int16_t)(a - t * MLKEM_Q);
+    return (int16_t)(a - t * mlkem_opaque(MLKEM_Q));
 }
 
 /* For -q < a < q returns a mod q in [0, q), without a branch: adds q when the
