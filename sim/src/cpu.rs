@@ -815,6 +815,7 @@ impl Cpu {
             if !self.cond(cond) {
                 self.pc = pc + i.len as u32;
                 self.cycles += 1;
+                self.class_count[i.class as usize & 15] += 1;
                 self.prev_ls = 0;
                 self.prev_len = i.len;
                 return Ok(());

@@ -25,7 +25,7 @@ static const unsigned RHO[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10,
 
 static uint64_t rol64(uint64_t v, unsigned n) { return n ? (v << n) | (v >> (64 - n)) : v; }
 
-static void keccakf(uint64_t a[25])
+__attribute__((noinline)) static void keccakf(uint64_t a[25])
 {
     uint64_t b[25], c[5], d[5];
     for (int r = 0; r < 24; r++) {

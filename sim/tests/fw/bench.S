@@ -1,0 +1,251 @@
+@ SPDX-License-Identifier: MIT
+@ Timing micro-benchmarks: each function returns the DWT CYCCNT difference
+@ around its body. The expected cycle counts of every rule are in
+@ tests/test_sim_timing.py together with the Cortex-M4 TRM rule they check.
+	.syntax unified
+	.thumb
+	.text
+
+	.macro BENCH name
+	.global bench_\name
+	.type bench_\name, %function
+	.thumb_func
+bench_\name:
+	push {r4-r11, lr}
+	movw r12, #0x1004
+	movt r12, #0xE000
+	movw r4, #:lower16:bench_data
+	movt r4, #:upper16:bench_data
+	movs r5, #8
+	movs r1, #1
+	movs r2, #2
+	movs r3, #3
+	.endm
+
+	.macro START
+	ldr r0, [r12]
+	nop
+	.endm
+
+	.macro STOP
+	nop
+	ldr r1, [r12]
+	subs r0, r1, r0
+	pop {r4-r11, pc}
+	.endm
+
+	BENCH empty
+	START
+	STOP
+
+	BENCH add16
+	START
+	.rept 10
+	add r1, r2
+	.endr
+	STOP
+
+	BENCH add_shift
+	START
+	.rept 10
+	add.w r1, r2, r3, lsl #3
+	.endr
+	STOP
+
+	BENCH mul
+	START
+	.rept 10
+	mul r1, r2, r3
+	.endr
+	STOP
+
+	BENCH mla
+	START
+	.rept 10
+	mla r1, r2, r3, r1
+	.endr
+	STOP
+
+	BENCH smull
+	START
+	.rept 10
+	smull r1, r6, r2, r3
+	.endr
+	STOP
+
+	BENCH umaal
+	START
+	.rept 10
+	umaal r1, r6, r2, r3
+	.endr
+	STOP
+
+	BENCH smlad
+	START
+	.rept 10
+	smlad r1, r2, r3, r1
+	.endr
+	STOP
+
+	BENCH ldr_indep
+	START
+	.rept 10
+	ldr r1, [r4, #4]
+	.endr
+	STOP
+
+	BENCH ldr_dep
+	START
+	.rept 10
+	ldr r4, [r4]
+	.endr
+	STOP
+
+	BENCH str_imm
+	START
+	.rept 10
+	str r1, [r4, #8]
+	.endr
+	STOP
+
+	BENCH str_reg
+	START
+	.rept 10
+	str r1, [r4, r5]
+	.endr
+	STOP
+
+	BENCH ldr_add
+	START
+	.rept 10
+	ldr r1, [r4, #4]
+	add r2, r3
+	.endr
+	STOP
+
+	BENCH ldrd
+	START
+	.rept 5
+	ldrd r1, r2, [r4, #8]
+	.endr
+	STOP
+
+	BENCH strd
+	START
+	.rept 5
+	strd r1, r2, [r4, #8]
+	.endr
+	STOP
+
+	BENCH ldm4
+	START
+	ldmia r4, {r1, r2, r3, r6}
+	STOP
+
+	BENCH pushpop4
+	START
+	push {r0, r1, r2, r3}
+	pop {r0, r1, r2, r3}
+	STOP
+
+	BENCH b_taken
+	START
+	.rept 10
+	b 1f
+1:
+	.endr
+	STOP
+
+	BENCH bne_not_taken
+	START
+	cmp r1, r1
+	.rept 10
+	bne 1f
+1:
+	.endr
+	STOP
+
+	BENCH udiv_small
+	START
+	udiv r1, r2, r3
+	STOP
+
+	BENCH udiv_big
+	movw r2, #0xffff
+	movt r2, #0xffff
+	START
+	udiv r1, r2, r1
+	STOP
+
+	BENCH it_folded
+	START
+	.rept 10
+	adds r1, #1
+	it eq
+	moveq r2, r3
+	.endr
+	STOP
+
+	BENCH bl_bx
+	START
+	.rept 5
+	bl bench_leaf
+	.endr
+	STOP
+
+	.thumb_func
+bench_leaf:
+	bx lr
+
+#if defined(__ARM_FP)
+	BENCH vadd
+	START
+	.rept 10
+	vadd.f32 s0, s1, s2
+	.endr
+	STOP
+
+	BENCH vmla
+	START
+	.rept 10
+	vmla.f32 s0, s1, s2
+	.endr
+	STOP
+
+	BENCH vfma
+	START
+	.rept 10
+	vfma.f32 s0, s1, s2
+	.endr
+	STOP
+
+	BENCH vdiv
+	START
+	vdiv.f32 s0, s1, s2
+	STOP
+
+	BENCH vsqrt
+	START
+	vsqrt.f32 s0, s1
+	STOP
+
+	BENCH vldr
+	START
+	.rept 10
+	vldr s0, [r4, #4]
+	.endr
+	STOP
+
+	BENCH vmov_core
+	START
+	.rept 10
+	vmov r1, s3
+	.endr
+	STOP
+#endif
+
+	.data
+	.align 3
+bench_data:
+	.word bench_data
+	.space 60

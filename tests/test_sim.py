@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: MIT
+"""pqlab-sim functional tests: firmware runs like under QEMU (byte-identical
+UART and semihosting output, same exit code), reports, profiles and error paths."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
+import simfw  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def sim() -> Path:
+    return simfw.build_sim()
+
+
+@pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
+@pytest.mark.parametrize("prog", ["hello", "workload"])
+def test_output_identical_to_qemu(sim: Path, prog: str, machine: str, cpu: list[str]) -> None:
+    elf = simfw.build_fw(f"{prog}-{machine}", [f"{prog}.c"], cpu)
+    q = simfw.run_qemu(elf, machine)
+    s = simfw.run_sim(elf, machine=machine)
+    assert s.stdout == q.stdout
+    assert s.stderr == q.stderr
+    assert s.returncode == q.returncode
+    assert b"hello" in s.stdout or b"workload done" in s.stdout
+
+
+def test_exit_code_and_semihosting(sim: Path) -> None:
+    elf = simfw.build_fw("hello-mps2-an386", ["hello.c"])
+    s = simfw.run_sim(elf)
+    assert s.returncode == 7
+    assert s.stdout == b"hello from uart\n12345\n"
+    assert s.stderr == b"hello from semihosting\n"
+
+
+def test_json_report(sim: Path, tmp_path: Path) -> None:
+    elf = simfw.build_fw("workload-mps2-an386", ["workload.c"])
+    rep = tmp_path / "r.json"
+    s = simfw.run_sim(elf, "--json", str(rep))
+    assert s.returncode == 0
+    r = json.loads(rep.read_text())
+    assert r["exit_code"] == 0 and r["error"] is None
+    assert r["simulated"] is True and r["core"] == "cortex-m4"
+    assert r["model_version"].startswith("pqlab-sim timing")
+    assert r["instructions"] > 100_000
+    # a Cortex-M4 needs more cycles than instructions (loads, branches, multi-cycle ops)
+    assert r["instructions"] < r["cycles"] < 3 * r["instructions"]
+    assert sum(r["instruction_mix"].values()) == r["instructions"]
+    # workload keeps an int32_t[200] array and a Keccak state on the stack
+    assert 800 + 200 < r["stack_high_water"] < 4096
+
+
+def test_m7_report_is_labelled_estimate(sim: Path, tmp_path: Path) -> None:
+    elf = simfw.build_fw("workload-mps2-an500", ["workload.c"], simfw.M7)
+    rep = tmp_path / "r.json"
+    assert simfw.run_sim(elf, "--json", str(rep), machine="mps2-an500").returncode == 0
+    r = json.loads(rep.read_text())
+    assert r["core"] == "cortex-m7" and r["estimate"] is True
+
+
+def test_profile(sim: Path, tmp_path: Path) -> None:
+    elf = simfw.build_fw("workload-mps2-an386", ["workload.c"])
+    prof = tmp_path / "p.json"
+    rep = tmp_path / "r.json"
+    s = simfw.run_sim(elf, "--profile", str(prof), "--json", str(rep))
+    assert s.returncode == 0
+    p = json.loads(prof.read_text())
+    funcs = {f["name"]: f for f in p["functions"]}
+    total = json.loads(rep.read_text())["cycles"]
+    assert p["total_cycles"] == total
+    # classify() is called 2000 times from main, keccakf() ROUNDS=4 times
+    assert funcs["classify"]["calls"] == 2000
+    assert funcs["classify"]["inclusive"] >= funcs["classify"]["exclusive"] > 0
+    assert funcs["keccakf"]["calls"] == 4
+    assert funcs["keccakf"]["inclusive"] == funcs["keccakf"]["exclusive"]
+    assert funcs["main"]["inclusive"] > 0.9 * total
+    folded = (tmp_path / "p.json.folded").read_text().splitlines()
+    assert any(line.startswith("reset_handler;main;classify ") for line in folded)
+    assert sum(int(line.rsplit(" ", 1)[1]) for line in folded) == total
+
+
+def _faults(tmp_path: Path, mode: int):
+    elf = simfw.build_fw("faults-mps2-an386", ["faults.c"])
+    (tmp_path / "pqlab.in").write_text(f"{mode}\n")
+    return simfw.run_sim(elf, "--max-insns", "200000", cwd=tmp_path)
+
+
+def test_semihosting_host_files(sim: Path, tmp_path: Path) -> None:
+    s = _faults(tmp_path, 0)
+    assert s.returncode == 0
+    assert s.stdout == b"flen 2 read 2\nmode 0\n"
+
+
+def test_undefined_instruction_stops(sim: Path, tmp_path: Path) -> None:
+    s = _faults(tmp_path, 1)
+    assert s.returncode != 0
+    err = s.stderr.decode()
+    assert "UNDEFINSTR" in err and "encoding f7f0 a000" in err and "at 0x" in err
+
+
+def test_bus_fault_reports_hardfault_with_address(sim: Path, tmp_path: Path) -> None:
+    s = _faults(tmp_path, 2)
+    assert s.returncode != 0
+    assert "HardFault" in s.stderr.decode() and "0x30000000" in s.stderr.decode()
+
+
+def test_instruction_budget(sim: Path, tmp_path: Path) -> None:
+    s = _faults(tmp_path, 3)
+    assert s.returncode != 0
+    assert "instruction budget exceeded: 200000 instructions" in s.stderr.decode()
+
+
+def test_bad_arguments(sim: Path, tmp_path: Path) -> None:
+    import subprocess
+
+    r = subprocess.run([str(sim), "--machine", "nope", "x.elf"], capture_output=True)
+    assert r.returncode == 2 and b"unknown machine" in r.stderr
+    bad = tmp_path / "bad.elf"
+    bad.write_bytes(b"not an elf")
+    r = subprocess.run([str(sim), str(bad)], capture_output=True)
+    assert r.returncode == 2 and b"not an ELF" in r.stderr
+
+
+def test_fpu_disabled_is_a_fault(sim: Path, tmp_path: Path) -> None:
+    # firmware that uses the FPU without enabling it in CPACR
+    src = tmp_path / "nofpu.S"
+    src.write_text("""
+    .syntax unified
+    .thumb
+    .section .vectors
+    .word 0x20001000
+    .word start + 1
+    .text
+    .thumb_func
+start:
+    vadd.f32 s0, s1, s2
+    b .
+""")
+    import subprocess
+
+    elf = tmp_path / "nofpu.elf"
+    subprocess.run(["arm-none-eabi-gcc", *simfw.M4, "-mthumb", "-mfloat-abi=hard", "-nostdlib", "-T",
+                    str(simfw.FW / "link.ld"), str(src), "-o", str(elf)], check=True)
+    s = simfw.run_sim(elf, "--max-insns", "1000")
+    assert s.returncode != 0 and "NOCP" in s.stderr.decode()
