@@ -75,9 +75,11 @@ static inline void mlkem_basemul_pair(int16_t r[2], int16_t a0, int16_t a1, cons
                                       unsigned int p) {
     const int16_t z = mlkem_zetas[64 + (p >> 1)]; /* p is a public position */
     const int16_t gamma = (p & 1) ? (int16_t)-z : z;
-    const int32_t t = (int32_t)mlkem_montgomery_reduce((int32_t)a1 * b[1]) * gamma;
-    r[0] = (int16_t)(r[0] + mlkem_montgomery_reduce((int32_t)a0 * b[0] + t));
-    r[1] = (int16_t)(r[1] + mlkem_montgomery_reduce((int32_t)a0 * b[1] + (int32_t)a1 * b[0]));
+    /* all loads before the stores: r and b may alias as far as the compiler knows */
+    const int16_t b0 = b[0], b1 = b[1], r0 = r[0], r1 = r[1];
+    const int32_t t = (int32_t)mlkem_montgomery_reduce((int32_t)a1 * b1) * gamma;
+    r[0] = (int16_t)(r0 + mlkem_montgomery_reduce((int32_t)a0 * b0 + t));
+    r[1] = (int16_t)(r1 + mlkem_montgomery_reduce((int32_t)a0 * b1 + (int32_t)a1 * b0));
 }
 
 #endif

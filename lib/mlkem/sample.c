@@ -98,9 +98,14 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
         cand[n] = (int16_t)d2;
         n += (d2 < MLKEM_Q) & (n < need);
     }
+    int16_t *r = &l->acc->c[base];
+    const int16_t *b = &l->vec->c[base];
+    unsigned int p = base >> 1;
     for (unsigned int k = 0; k + 1 < n; k += 2) {
-        const unsigned int p = (base + k) >> 1;
-        mlkem_basemul_pair(&l->acc->c[2 * p], cand[k], cand[k + 1], &l->vec->c[2 * p], p);
+        mlkem_basemul_pair(r, cand[k], cand[k + 1], b, p);
+        r += 2;
+        b += 2;
+        p++;
     }
     l->pending = cand[n - 1 + (n == 0)]; /* only meaningful when n is odd */
     l->ctr = base + n;
