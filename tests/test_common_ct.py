@@ -225,3 +225,16 @@ def test_no_profiling_no_hal_dependency() -> None:
     assert ctypes.c_uint64.in_dll(lib, "pqlab_hash_cycles").value == 0
     lib.pqlab_sha3_256(ctypes.create_string_buffer(32), b"abc", SZ(3))
     assert ctypes.c_uint64.in_dll(lib, "pqlab_hash_cycles").value == 0
+
+
+@pytest.mark.parametrize("keccak", ["LANES", "ROWS"])
+def test_common_under_address_and_undefined_sanitizers(keccak: str, tmp_path: Path) -> None:
+    src = write(tmp_path, "main.c", CT_MAIN)
+    exe = tmp_path / "san"
+    cmd = ["cc", "-O1", "-g", "-std=c11", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+           f"-DPQLAB_KECCAK_{keccak}", f"-I{ROOT / 'lib' / 'common'}", str(src),
+           *[str(ROOT / s) for s in COMMON], "-o", str(exe)]  # fmt: skip
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
+    assert res.returncode == 0, res.stderr
+    res = subprocess.run([str(exe)], capture_output=True, check=False, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.startswith("ok 0 "), res.stderr

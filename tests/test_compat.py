@@ -677,3 +677,18 @@ def test_compat_constant_time_under_memcheck(leak: bool, tmp_path: Path) -> None
     else:
         assert res.returncode == 0, res.stderr
         assert res.stdout.startswith("ok ")
+
+
+def test_compat_under_address_and_undefined_sanitizers(tmp_path: Path) -> None:
+    import subprocess
+
+    (tmp_path / "main.c").write_text(CT_MAIN)
+    (tmp_path / "stubs.c").write_text(STUBS)
+    exe = tmp_path / "san"
+    cmd = ["cc", "-O1", "-g", "-std=c11", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+           COMPAT_I, f"-I{ROOT / 'lib' / 'common'}", str(tmp_path / "main.c"), str(tmp_path / "stubs.c"),
+           *[str(ROOT / s) for s in COMPAT + COMMON], "-o", str(exe)]  # fmt: skip
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
+    assert res.returncode == 0, res.stderr
+    res = subprocess.run([str(exe)], capture_output=True, check=False, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.startswith("ok "), res.stderr
