@@ -10,13 +10,16 @@
 #define MLDSA_QINV 58728449 /* q^-1 mod 2^32 */
 
 /* Montgomery reduction: returns r = a * 2^-32 mod q with |r| < q, for
- * |a| < 2^31 q. (a - t q is divisible by 2^32 and |t q| <= 2^31 q, so
- * |a - t q| < 2^32 q.) The conversions to int32_t are modular (two's complement)
- * on every compiler pqlab supports; >> of a negative int64_t is arithmetic. */
+ * |a| < 2^31 q. With t = (a mod 2^32) q^-1 mod 2^32, a - t q is divisible by 2^32 and
+ * |t q| <= 2^31 q, so |a - t q| < 2^32 q. Because a and t q agree in their low 32 bits,
+ * (a - t q) / 2^32 is the difference of their high halves, which is how it is computed
+ * (one 32x32->64 product and one high-half product, no 64-bit subtraction). The
+ * conversions to int32_t are modular (two's complement) on every compiler pqlab
+ * supports; >> of a negative int64_t is arithmetic. */
 static inline int32_t mldsa_montgomery_reduce(int64_t a)
 {
     const int32_t t = (int32_t)((uint32_t)a * (uint32_t)MLDSA_QINV);
-    return (int32_t)((a - (int64_t)t * MLDSA_Q) >> 32);
+    return (int32_t)(a >> 32) - (int32_t)(((int64_t)t * MLDSA_Q) >> 32);
 }
 
 /* r = a - round(a / 2^23) q for |a| <= 2^31 - 2^22 - 1: since 2^23 - q = 2^13 - 1,
