@@ -27,21 +27,55 @@ const int16_t mlkem_zetas[128] = {
  * that the output carries the factor R of the kernels.h convention. */
 #define MLKEM_INVNTT_F 1441
 
-/* Algorithm 9. Cooley-Tukey butterflies (a, b) -> (a + zeta b, a - zeta b).
+/* Algorithm 9. Cooley-Tukey butterflies (a, b) -> (a + zeta b, a - zeta b);
+ * layer len (128, 64, ..., 2) uses zetas[128/len + block] for its blocks of
+ * 2 len coefficients, exactly the order of Algorithm 9's counter i. Two layers
+ * are done per pass (four coefficients in registers), which halves the loads
+ * and stores; the arithmetic is the same as one layer at a time.
  * Bounds: fqmul(zeta, b) has |.| < q, so each of the 7 layers adds less than q
  * to the largest magnitude: from |c| < q the values stay below 8q = 26632,
  * within int16. A final Barrett pass makes the output reduced. */
+static void ntt_two_layers(int16_t *f, unsigned int len) {
+    const unsigned int h = len >> 1;
+    for (unsigned int b = 0; b < MLKEM_N / (2 * len); b++) {
+        const unsigned int start = 2 * len * b;
+        const int16_t z1 = mlkem_zetas[MLKEM_N / 2 / len + b];      /* layer len */
+        const int16_t z2 = mlkem_zetas[MLKEM_N / len + 2 * b];      /* layer len/2, first half */
+        const int16_t z3 = mlkem_zetas[MLKEM_N / len + 2 * b + 1];  /* layer len/2, second half */
+        for (unsigned int j = start; j < start + h; j++) {
+            int16_t a0 = f[j], a1 = f[j + h], a2 = f[j + len], a3 = f[j + len + h];
+            int16_t t;
+            t = mlkem_fqmul(z1, a2);
+            a2 = (int16_t)(a0 - t);
+            a0 = (int16_t)(a0 + t);
+            t = mlkem_fqmul(z1, a3);
+            a3 = (int16_t)(a1 - t);
+            a1 = (int16_t)(a1 + t);
+            t = mlkem_fqmul(z2, a1);
+            a1 = (int16_t)(a0 - t);
+            a0 = (int16_t)(a0 + t);
+            t = mlkem_fqmul(z3, a3);
+            a3 = (int16_t)(a2 - t);
+            a2 = (int16_t)(a2 + t);
+            f[j] = a0;
+            f[j + h] = a1;
+            f[j + len] = a2;
+            f[j + len + h] = a3;
+        }
+    }
+}
+
 void mlkem_ntt_c(mlkem_poly *r) {
     int16_t *f = r->c;
-    unsigned int k = 1;
-    for (unsigned int len = 128; len >= 2; len >>= 1) {
-        for (unsigned int start = 0; start < MLKEM_N; start += 2 * len) {
-            const int16_t zeta = mlkem_zetas[k++];
-            for (unsigned int j = start; j < start + len; j++) {
-                int16_t t = mlkem_fqmul(zeta, f[j + len]); /* |zeta| <= 1664: valid for any int16 */
-                f[j + len] = (int16_t)(f[j] - t);
-                f[j] = (int16_t)(f[j] + t);
-            }
+    ntt_two_layers(f, 128); /* layers 128, 64 */
+    ntt_two_layers(f, 32);  /* layers 32, 16 */
+    ntt_two_layers(f, 8);   /* layers 8, 4 */
+    for (unsigned int b = 0; b < MLKEM_N / 4; b++) { /* layer 2: zetas[64 + b] */
+        const int16_t zeta = mlkem_zetas[64 + b];
+        for (unsigned int j = 4 * b; j < 4 * b + 2; j++) {
+            int16_t t = mlkem_fqmul(zeta, f[j + 2]); /* |zeta| <= 1664: valid for any int16 */
+            f[j + 2] = (int16_t)(f[j] - t);
+            f[j] = (int16_t)(f[j] + t);
         }
     }
     for (unsigned int j = 0; j < MLKEM_N; j++) {
@@ -49,33 +83,58 @@ void mlkem_ntt_c(mlkem_poly *r) {
     }
 }
 
-/* Algorithm 10 (times R, see kernels.h). Gentleman-Sande butterflies
- * (a, b) -> (a + b, zeta (b - a)) with the zetas in reverse order.
+/* Gentleman-Sande butterfly (a, b) -> (a + b, zeta (b - a)); the difference is
+ * formed in int32 (|b - a| < 16q, |zeta| <= 1664: product < q 2^15). */
+static inline void gs(int16_t *a, int16_t *b, int16_t zeta) {
+    const int16_t t = *a;
+    *a = (int16_t)(t + *b);
+    *b = mlkem_montgomery_reduce((int32_t)zeta * ((int32_t)*b - t));
+}
+
+/* Two inverse layers len and 2 len per pass; layer len uses
+ * zetas[256/len - 1 - block] for its blocks of 2 len coefficients (Algorithm 10's
+ * decreasing counter i). With reduce, the sums of the second layer are
+ * Barrett-reduced (used for the layer pair 8, 16). */
+static void invntt_two_layers(int16_t *f, unsigned int len, int reduce) {
+    for (unsigned int b = 0; b < MLKEM_N / (4 * len); b++) {
+        const unsigned int start = 4 * len * b;
+        const int16_t za = mlkem_zetas[MLKEM_N / len - 1 - 2 * b];       /* layer len, 1st */
+        const int16_t zb = mlkem_zetas[MLKEM_N / len - 2 - 2 * b];       /* layer len, 2nd */
+        const int16_t zc = mlkem_zetas[MLKEM_N / 2 / len - 1 - b];       /* layer 2 len */
+        for (unsigned int j = start; j < start + len; j++) {
+            int16_t a0 = f[j], a1 = f[j + len], a2 = f[j + 2 * len], a3 = f[j + 3 * len];
+            gs(&a0, &a1, za);
+            gs(&a2, &a3, zb);
+            gs(&a0, &a2, zc);
+            gs(&a1, &a3, zc);
+            if (reduce) { /* public flag */
+                a0 = mlkem_barrett_reduce(a0);
+                a1 = mlkem_barrett_reduce(a1);
+            }
+            f[j] = a0;
+            f[j + len] = a1;
+            f[j + 2 * len] = a2;
+            f[j + 3 * len] = a3;
+        }
+    }
+}
+
+/* Algorithm 10 (times R, see kernels.h), zetas in reverse order.
  * Bounds: the input is first Barrett-reduced to |c| <= (q-1)/2 < q/2. A sum
- * doubles the bound, a product is < q. After layers 1..3 (len 2, 4, 8) values
- * are < 4q; layer 4 (len 16) forms sums < 8q and reduces them again, so layers
- * 5..7 end below 8q = 26632; differences are formed in int32 and fed to fqmul
- * (|zeta| <= 1664, |b - a| < 16q: product < q*2^15). The final fqmul by 1441
- * gives |c| < q. */
+ * doubles the bound, a product is < q. After layers 2, 4, 8 values are < 4q;
+ * layer 16 forms sums < 8q and reduces them again, so layers 32, 64, 128 end
+ * below 8q = 26632; differences are < 16q in int32 before fqmul. The final
+ * fqmul by 1441 gives |c| < q. */
 void mlkem_invntt_c(mlkem_poly *r) {
     int16_t *f = r->c;
-    unsigned int k = 127;
     for (unsigned int j = 0; j < MLKEM_N; j++) {
         f[j] = mlkem_barrett_reduce(f[j]);
     }
-    for (unsigned int len = 2; len <= 128; len <<= 1) {
-        for (unsigned int start = 0; start < MLKEM_N; start += 2 * len) {
-            const int16_t zeta = mlkem_zetas[k--];
-            for (unsigned int j = start; j < start + len; j++) {
-                int16_t t = f[j];
-                int16_t s = (int16_t)(t + f[j + len]);
-                if (len == 16) { /* public loop bound, not data */
-                    s = mlkem_barrett_reduce(s);
-                }
-                f[j] = s;
-                f[j + len] = mlkem_montgomery_reduce((int32_t)zeta * ((int32_t)f[j + len] - t));
-            }
-        }
+    invntt_two_layers(f, 2, 0);  /* layers 2, 4 */
+    invntt_two_layers(f, 8, 1);  /* layers 8, 16; the layer-16 sums reduced */
+    invntt_two_layers(f, 32, 0); /* layers 32, 64 */
+    for (unsigned int j = 0; j < 128; j++) { /* layer 128: zetas[1] */
+        gs(&f[j], &f[j + 128], mlkem_zetas[1]);
     }
     for (unsigned int j = 0; j < MLKEM_N; j++) {
         f[j] = mlkem_fqmul(f[j], MLKEM_INVNTT_F);
