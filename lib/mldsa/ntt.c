@@ -56,11 +56,13 @@ void mldsa_ntt(int32_t a[MLDSA_N])
      * applies; each layer grows the bound by less than q. */
     for (unsigned int len = 128; len > 0; len >>= 1) {
         for (unsigned int start = 0; start < MLDSA_N; start += 2 * len) {
-            const int64_t zeta = zetas_mont[++m];
+            const int32_t zeta = zetas_mont[++m];
             for (unsigned int j = start; j < start + len; j++) {
-                const int32_t t = mldsa_montgomery_reduce(zeta * a[j + len]);
-                a[j + len] = a[j] - t;
-                a[j] = a[j] + t;
+                /* both loads before the stores: no reload through a possible alias */
+                const int32_t u = a[j];
+                const int32_t t = mldsa_montgomery_reduce((int64_t)zeta * a[j + len]);
+                a[j + len] = u - t;
+                a[j] = u + t;
             }
         }
     }
@@ -80,11 +82,14 @@ void mldsa_invntt_tomont(int32_t a[MLDSA_N])
      * 2^s (q - 1); the differences are reduced to |.| < q. */
     for (unsigned int len = 1; len < MLDSA_N / 2; len <<= 1) {
         for (unsigned int start = 0; start < MLDSA_N; start += 2 * len) {
-            const int64_t zeta = -(int64_t)zetas_mont[--m];
+            /* |zeta| < q / 2: the negation stays in int32_t, and the product is one
+             * 32x32 -> 64 multiplication */
+            const int32_t zeta = -zetas_mont[--m];
             for (unsigned int j = start; j < start + len; j++) {
                 const int32_t t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = mldsa_montgomery_reduce(zeta * (t - a[j + len]));
+                const int32_t u = a[j + len];
+                a[j] = t + u;
+                a[j + len] = mldsa_montgomery_reduce((int64_t)zeta * (t - u));
             }
         }
     }
