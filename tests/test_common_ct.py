@@ -81,6 +81,14 @@ def test_memcmp_cmov_zeroize(ctlib: ctypes.CDLL) -> None:
     assert dst.raw == b"\x22" * 32
     ctlib.w_zeroize(dst, SZ(32))
     assert dst.raw == bytes(32)
+    # word-wise and byte-wise paths: every alignment and length, nothing outside touched
+    buf = ctypes.create_string_buffer(b"\xee" * 160, 160)
+    for off in range(8):
+        for n in [*range(20), 63, 64, 65, 100]:
+            ctypes.memset(buf, 0xEE, 160)
+            ctlib.w_zeroize(ctypes.byref(buf, 8 + off), SZ(n))
+            want = b"\xee" * (8 + off) + bytes(n) + b"\xee" * (152 - off - n)
+            assert buf.raw == want, (off, n)
 
 
 # ---------------------------------------------------------------- valgrind

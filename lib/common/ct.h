@@ -95,16 +95,30 @@ static inline void pqlab_ct_cmov(void *dst, const void *src, size_t n, uint8_t c
     }
 }
 
-/* clears n bytes; the volatile pointer keeps the stores from being removed as dead */
+#if defined(__GNUC__) || defined(__clang__)
+/* a 32-bit word that may alias any object (GCC/clang), for word-wise clearing */
+typedef uint32_t __attribute__((may_alias)) pqlab_u32_alias;
+#endif
+
+/* clears n bytes through volatile pointers, so that the compiler cannot drop the stores
+ * as dead. On GCC/clang a 4-byte aligned buffer is cleared a word at a time (the
+ * alignment of the buffer and its length are public). */
 static inline void pqlab_zeroize(void *p, size_t n)
 {
     volatile uint8_t *v = (volatile uint8_t *)p;
+#if defined(__GNUC__) || defined(__clang__)
+    if (((uintptr_t)p & 3u) == 0) {
+        volatile pqlab_u32_alias *w = (volatile pqlab_u32_alias *)p;
+        for (size_t i = 0; i < n / 4; i++) {
+            w[i] = 0;
+        }
+        v += n & ~(size_t)3;
+        n &= 3;
+    }
+#endif
     for (size_t i = 0; i < n; i++) {
         v[i] = 0;
     }
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-#endif
 }
 
 #endif
