@@ -284,12 +284,6 @@ def test_pqlab_ct_on_foreign_folders() -> None:
     assert res.stdout.count("no secret-dependent") == len(IMPLS), res.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pqlab/registry.py _DEFINE: '\\s+' after the macro name crosses the line end of a bare "
-    "'#define API_H', swallowing the next #define (CRYPTO_SECRETKEYBYTES of demokem-plain); "
-    "use '[ \\t]+' there. Remove this marker when fixed.",
-)
 def test_pqlab_list_reads_every_size_from_api_h() -> None:
     import json
 

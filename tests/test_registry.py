@@ -85,3 +85,9 @@ def test_list_cli(root):
 def test_unknown_platform():
     res = CliRunner().invoke(main, ["test", "-p", "mps2-an368"])
     assert res.exit_code == 2 and "unknown platform 'mps2-an368'" in res.output
+
+
+def test_bare_define_does_not_swallow_next_line(tmp_path):
+    make(tmp_path, "crypto_kem", "guarded", "ref", "#ifndef API_H\n#define API_H\n#define CRYPTO_SECRETKEYBYTES 64\n")
+    (impl,) = [i for i in discover([tmp_path]) if i.scheme == "guarded"]
+    assert impl.sizes == {"CRYPTO_SECRETKEYBYTES": 64}
