@@ -86,6 +86,20 @@ def test_fault_is_reported(plat, tmp_path):
 
 
 @pytest.mark.parametrize("plat", PLATFORMS)
+def test_stack_overflow_is_reported(plat, tmp_path):
+    """Unbounded recursion: bare metal hits the MPU/PMP guard below the stack and
+    reports '#fault stack-overflow' instead of overwriting .bss; hosted dies."""
+    elf = H.build(plat, "test", H.KEM, "kem", ["-DDUMMY_RECURSE=100000000"])
+    r = H.run(plat, elf, tmp_path)
+    assert r.rc != 0
+    assert "#end" not in r.stdout
+    if plat in BARE_METAL:
+        faults = [ln for ln in r.lines() if ln.startswith("#fault")]
+        assert len(faults) == 1 and faults[0].startswith("#fault stack-overflow pc=0x"), r.stdout
+        assert r.rc == 3
+
+
+@pytest.mark.parametrize("plat", PLATFORMS)
 def test_timer_advances_and_is_deterministic(plat, tmp_path):
     elf = H.build(plat, "speed", H.SIGN, "sign", ["-DPQLAB_ITERATIONS=3"])
     runs = [H.run(plat, elf, tmp_path) for _ in range(2)]

@@ -19,8 +19,17 @@
 #define SCB_HFSR PQLAB_REG(0xE000ED2Cu)
 #define SCB_MMFAR PQLAB_REG(0xE000ED34u)
 #define SCB_BFAR PQLAB_REG(0xE000ED38u)
+#define SCB_SHCSR PQLAB_REG(0xE000ED24u)
+#define SCB_SHCSR_MEMFAULTENA (1u << 16)
 #define SCB_DEMCR PQLAB_REG(0xE000EDFCu)
 #define SCB_DEMCR_TRCENA (1u << 24)
+
+/* MPU, PMSAv7 (B3.5) */
+#define MPU_TYPE PQLAB_REG(0xE000ED90u)
+#define MPU_CTRL PQLAB_REG(0xE000ED94u)
+#define MPU_RNR PQLAB_REG(0xE000ED98u)
+#define MPU_RBAR PQLAB_REG(0xE000ED9Cu)
+#define MPU_RASR PQLAB_REG(0xE000EDA0u)
 
 /* SysTick (B3.3.2) */
 #define SYST_CSR PQLAB_REG(0xE000E010u)
@@ -47,6 +56,15 @@
 extern uint32_t __data_load[], __data_start[], __data_end[];
 extern uint32_t __bss_start[], __bss_end[];
 extern uint32_t __stack_limit[], __stack_top[];
+
+/* Stack guard: PQLAB_STACK_GUARD bytes (a power of two >= 32) at the bottom of
+ * the stack region made inaccessible with the MPU, so that a stack overflow
+ * faults instead of silently overwriting .bss. */
+#ifndef PQLAB_STACK_GUARD
+#define PQLAB_STACK_GUARD 256u
+#endif
+/* [start, end) of the guard; both 0 when the core has no MPU */
+extern uintptr_t pqlab_armv7m_guard_start, pqlab_armv7m_guard_end;
 
 /* hal.c */
 void pqlab_armv7m_uart_init(void);

@@ -196,10 +196,41 @@ const char *pqlab_hal_timer_name(void)
     return use_dwt ? "dwt" : "systick-icount";
 }
 
+uintptr_t pqlab_armv7m_guard_start, pqlab_armv7m_guard_end;
+
+/* MPU region 7 (the highest number wins where regions overlap, B3.5.3): no access,
+ * execute never, over PQLAB_STACK_GUARD bytes at the bottom of the stack region;
+ * the default memory map stays in force elsewhere (PRIVDEFENA). Skipped when the
+ * core (or a simulator) has no MPU (MPU_TYPE.DREGION == 0). */
+static void stack_guard_setup(void)
+{
+    uint32_t dregion = (MPU_TYPE >> 8) & 0xffu;
+    if (dregion < 8) {
+        return;
+    }
+    uintptr_t start = ((uintptr_t)__stack_limit + PQLAB_STACK_GUARD - 1u) & ~(uintptr_t)(PQLAB_STACK_GUARD - 1u);
+    if (start + PQLAB_STACK_GUARD + 1024u > (uintptr_t)__stack_top) {
+        return;
+    }
+    uint32_t size_field = 0; /* region size = 2^(SIZE+1) */
+    while ((2u << size_field) < PQLAB_STACK_GUARD) {
+        size_field++;
+    }
+    MPU_RNR = 7;
+    MPU_RBAR = (uint32_t)start;
+    MPU_RASR = (1u << 28) /* XN */ | (0u << 24) /* AP: no access */ | (size_field << 1) | 1u;
+    MPU_CTRL = (1u << 2) /* PRIVDEFENA */ | 1u;
+    SCB_SHCSR |= SCB_SHCSR_MEMFAULTENA;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    pqlab_armv7m_guard_start = start;
+    pqlab_armv7m_guard_end = start + PQLAB_STACK_GUARD;
+}
+
 void pqlab_hal_setup(void)
 {
     pqlab_armv7m_uart_init();
     timer_setup();
+    stack_guard_setup();
 }
 
 /* ---- stack ----
@@ -225,7 +256,7 @@ __attribute__((noinline)) void pqlab_hal_stack_spray(void)
 {
     SYST_CSR &= ~SYST_CSR_TICKINT;
     uintptr_t top = read_sp() & ~(uintptr_t)3;
-    uintptr_t bottom = (uintptr_t)__stack_limit;
+    uintptr_t bottom = pqlab_armv7m_guard_end != 0 ? pqlab_armv7m_guard_end : (uintptr_t)__stack_limit;
     if (top - bottom > PQLAB_STACK_SPRAY_MAX) {
         bottom = top - PQLAB_STACK_SPRAY_MAX;
     }

@@ -101,10 +101,18 @@ void pqlab_armv7m_fault_report(const uint32_t *frame, uint32_t exc_return)
      * leave it anywhere). */
     uint32_t exc = ipsr() & 0x1ffu;
     uintptr_t f = (uintptr_t)frame;
-    int frame_ok = f >= (uintptr_t)__data_start && f + 32 <= (uintptr_t)__stack_top;
+    /* a stack pointer at or below the top of the MPU guard: the stack overflowed
+     * (and the frame could not be stacked, so it is not read) */
+    int overflow = pqlab_armv7m_guard_end != 0 && f < pqlab_armv7m_guard_end + 32u;
+    int frame_ok = !overflow && f >= (uintptr_t)__data_start && f + 32 <= (uintptr_t)__stack_top;
     pqlab_armv7m_uart_init();
     pqlab_armv7m_puts("\n#fault ");
-    pqlab_armv7m_puts(exc == 3 ? "hardfault" : exc == 4 ? "memmanage" : exc == 5 ? "busfault" : exc == 6 ? "usagefault" : "exception");
+    pqlab_armv7m_puts(overflow ? "stack-overflow"
+                      : exc == 3 ? "hardfault"
+                      : exc == 4 ? "memmanage"
+                      : exc == 5 ? "busfault"
+                      : exc == 6 ? "usagefault"
+                      : "exception");
     pqlab_armv7m_puts(" pc=");
     pqlab_armv7m_puthex(frame_ok ? frame[6] : 0);
     pqlab_armv7m_puts(" lr=");

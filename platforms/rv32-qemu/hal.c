@@ -37,8 +37,27 @@ __asm__(".section .text.pqlab_rv32_semihost, \"ax\", @progbits\n"
 #define SYS_EXIT_EXTENDED 0x20u
 #define ADP_STOPPED_APPLICATIONEXIT 0x20026u
 
+/* Stack guard: PQLAB_STACK_GUARD bytes (a power of two >= 8) at the bottom of the
+ * stack region, made inaccessible to machine mode with a locked PMP entry
+ * (Privileged spec 1.10, 3.6: NAPOT region, L=1, R=W=X=0), so a stack overflow
+ * traps instead of silently overwriting .bss. Machine-mode accesses that match
+ * no entry keep full access. */
+#ifndef PQLAB_STACK_GUARD
+#define PQLAB_STACK_GUARD 256u
+#endif
+extern uint32_t __stack_limit[], __stack_top[];
+uintptr_t pqlab_rv32_guard_start, pqlab_rv32_guard_end;
+
 void pqlab_hal_setup(void)
 {
+    uintptr_t start = ((uintptr_t)__stack_limit + PQLAB_STACK_GUARD - 1u) & ~(uintptr_t)(PQLAB_STACK_GUARD - 1u);
+    if (start + PQLAB_STACK_GUARD + 1024u <= (uintptr_t)__stack_top && pqlab_rv32_guard_end == 0) {
+        uint32_t addr = (uint32_t)(start >> 2) | ((PQLAB_STACK_GUARD >> 3) - 1u);
+        __asm__ volatile("csrw pmpaddr0, %0" ::"r"(addr));
+        __asm__ volatile("csrw pmpcfg0, %0" ::"r"(0x98u)); /* L | A=NAPOT | no R/W/X */
+        pqlab_rv32_guard_start = start;
+        pqlab_rv32_guard_end = start + PQLAB_STACK_GUARD;
+    }
 }
 
 void pqlab_hal_send(const char *buf, size_t n)
@@ -105,8 +124,6 @@ long pqlab_hal_read(uint8_t *buf, size_t n)
 
 /* ---- stack: [__stack_limit, SP), no red zone in the RISC-V psABI, no interrupts ---- */
 
-extern uint32_t __stack_limit[];
-
 #ifndef PQLAB_STACK_SPRAY_MAX
 #define PQLAB_STACK_SPRAY_MAX (1024u * 1024u)
 #endif
@@ -118,7 +135,7 @@ __attribute__((noinline)) void pqlab_hal_stack_spray(void)
     uintptr_t sp;
     __asm__ volatile("mv %0, sp" : "=r"(sp));
     uintptr_t top = sp & ~(uintptr_t)3;
-    uintptr_t bottom = (uintptr_t)__stack_limit;
+    uintptr_t bottom = pqlab_rv32_guard_end != 0 ? pqlab_rv32_guard_end : (uintptr_t)__stack_limit;
     if (top - bottom > PQLAB_STACK_SPRAY_MAX) {
         bottom = top - PQLAB_STACK_SPRAY_MAX;
     }

@@ -31,6 +31,7 @@ __asm__(".section .text.start, \"ax\", @progbits\n"
         "    j pqlab_rv32_cstart\n"
         ".balign 4\n"
         "pqlab_rv32_trap_entry:\n"
+        "    csrw mscratch, sp\n"
         "    la sp, pqlab_rv32_fault_stack_top\n"
         "    j pqlab_rv32_trap_report\n"
         ".text\n");
@@ -68,15 +69,26 @@ static void puthex(const char *label, uint32_t v)
     pqlab_hal_send(b, sizeof b);
 }
 
+extern uintptr_t pqlab_rv32_guard_start, pqlab_rv32_guard_end;
+
 void pqlab_rv32_trap_report(void)
 {
-    uint32_t mcause, mepc, mtval;
+    uint32_t mcause, mepc, mtval, sp;
     __asm__ volatile("csrr %0, mcause" : "=r"(mcause));
     __asm__ volatile("csrr %0, mepc" : "=r"(mepc));
     __asm__ volatile("csrr %0, mbadaddr" : "=r"(mtval));
+    __asm__ volatile("csrr %0, mscratch" : "=r"(sp));
+    /* a store into the PMP stack guard (store access fault, mcause 7): overflow */
+    int overflow = mcause == 7u && pqlab_rv32_guard_end != 0 && mtval >= pqlab_rv32_guard_start &&
+                   mtval < pqlab_rv32_guard_end;
     /* the same first fields as the Arm reporter, so the host parses one format */
-    pqlab_hal_send("\n#fault trap", 12);
+    if (overflow) {
+        pqlab_hal_send("\n#fault stack-overflow", 22);
+    } else {
+        pqlab_hal_send("\n#fault trap", 12);
+    }
     puthex(" pc=", mepc);
+    puthex(" sp=", sp);
     puthex(" mcause=", mcause);
     puthex(" mtval=", mtval);
     pqlab_hal_send("\n", 1);

@@ -2,7 +2,8 @@
 /* Dummy KEM: sk = s || pk, pk = SHAKE256(s) (so that the hashing program sees
  * hashing in keypair), ct = (m xor mix(pk)) || 16 zero bytes, ss = mix(m, ct).
  * Test switches: DUMMY_STACK_BYTES (keypair uses that much stack),
- * DUMMY_CRASH (keypair stores to an unmapped address), DUMMY_OVERRUN (enc writes
+ * DUMMY_CRASH (keypair stores to an unmapped address), DUMMY_RECURSE=n (keypair
+ * recurses n deep with 64-byte frames), DUMMY_OVERRUN (enc writes
  * one byte past ct), DUMMY_IGNORE_CT (dec ignores the ciphertext's mask part). */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,17 @@ __attribute__((noinline)) static void use_stack(uint8_t *out)
 }
 #endif
 
+#ifdef DUMMY_RECURSE
+/* unbounded recursion of small frames: overflows any stack */
+__attribute__((noinline)) static int recurse(volatile uint8_t *up, int n)
+{
+    volatile uint8_t frame[64];
+    frame[0] = (uint8_t)n;
+    frame[63] = up != NULL ? up[0] : 0;
+    return n > 0 ? recurse(frame, n - 1) + frame[63] : frame[0];
+}
+#endif
+
 #ifdef DUMMY_CRASH
 volatile uint32_t *volatile dummy_bad_pointer = (volatile uint32_t *)(uintptr_t)0xF0000000u;
 #endif
@@ -38,6 +50,9 @@ int crypto_kem_keypair(uint8_t *pk, uint8_t *sk)
 #endif
 #ifdef DUMMY_CRASH
     *dummy_bad_pointer = 1;
+#endif
+#ifdef DUMMY_RECURSE
+    pk[0] ^= (uint8_t)recurse(NULL, DUMMY_RECURSE);
 #endif
     return 0;
 }
