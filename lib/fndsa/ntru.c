@@ -98,7 +98,7 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
             r[i + j] = (uint32_t)t;
             c = (uint32_t)(t >> 32);
         }
-        for (size_t k = i + j; k < rlen && c != 0; k++) { /* public: loop bound only */
+        for (size_t k = i + j; k < rlen; k++) { /* full propagation: no data-dependent exit */
             uint64_t t = (uint64_t)r[k] + c;
             r[k] = (uint32_t)t;
             c = (uint32_t)(t >> 32);
@@ -130,22 +130,22 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
     }
 }
 
-/* bit length of |x| as a signed value (bits needed besides the sign) */
+/* bit length of |x| as a signed value (bits needed besides the sign), without
+ * a data-dependent branch: scans all limbs and keeps the top one that differs
+ * from the sign extension. */
 static uint32_t zbitlen(const uint32_t *x, size_t len)
 {
-    uint32_t ext = zsign(x, len);
-    for (size_t i = len; i-- > 0;) {
+    uint32_t ext = zsign(x, len), r = 0;
+    for (size_t i = 0; i < len; i++) {
         uint32_t w = x[i] ^ ext;
-        if (w != 0) {
-            uint32_t b = 32;
-            while (!(w >> 31)) {
-                w <<= 1;
-                b--;
-            }
-            return (uint32_t)(32 * i) + b;
-        }
+        uint32_t cnt;
+        uint64_t t = fpr_norm64((uint64_t)w << 32, &cnt); /* cnt = clz32(w) when w != 0 */
+        (void)t;
+        uint32_t nz = (uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(w));
+        uint32_t b = (uint32_t)(32 * i) + 32 - cnt;
+        r ^= (r ^ b) & nz; /* later (higher) limbs override */
     }
-    return 0;
+    return r;
 }
 
 static uint32_t poly_bitlen(const uint32_t *p, size_t m, size_t len)
@@ -240,49 +240,62 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
 /* ---------------------------------------------------------------------- */
 /* Deepest level: binary extended GCD (variable time, see the header).     */
 
-static int zis_zero(const uint32_t *x, size_t len)
+/* x <- (x + (m & mask)) / 2 for the Bezout coefficients (values < 2m < 2^(32 len)) */
+static void zhalf_mod(uint32_t *x, const uint32_t *m, size_t len, uint32_t mask)
 {
-    uint32_t a = 0;
+    uint32_t c = 0;
     for (size_t i = 0; i < len; i++) {
-        a |= x[i];
+        uint64_t t = (uint64_t)x[i] + (m[i] & mask) + c;
+        x[i] = (uint32_t)t;
+        c = (uint32_t)(t >> 32);
     }
-    return a == 0;
-}
-
-/* a >= b for non-negative a, b */
-static int zge(const uint32_t *a, const uint32_t *b, size_t len)
-{
-    for (size_t i = len; i-- > 0;) {
-        if (a[i] != b[i]) {
-            return a[i] > b[i];
-        }
-    }
-    return 1;
-}
-
-static void zhalf(uint32_t *x, size_t len) /* arithmetic shift right by 1 */
-{
     for (size_t i = 0; i < len; i++) {
-        uint32_t hi = i + 1 < len ? x[i + 1] : (uint32_t)((int32_t)x[i] >> 31);
+        uint32_t hi = i + 1 < len ? x[i + 1] : c;
         x[i] = (x[i] >> 1) | (hi << 31);
     }
 }
 
-/* Given odd positive x, y (len limbs, one spare sign limb), find u, v with
- * x u - y v = 1, 0 <= u <= y, 0 <= v <= x. Returns 0 when gcd(x, y) != 1. */
+/* x <- x - (y & mask); returns the borrow (1 when x < y and mask set) */
+static uint32_t zsub_mask(uint32_t *x, const uint32_t *y, size_t len, uint32_t mask)
+{
+    uint32_t b = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t t = (uint64_t)x[i] - (y[i] & mask) - b;
+        x[i] = (uint32_t)t;
+        b = (uint32_t)(t >> 63);
+    }
+    return b;
+}
+
+static void zadd_mask(uint32_t *x, const uint32_t *y, size_t len, uint32_t mask)
+{
+    uint32_t c = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint64_t t = (uint64_t)x[i] + (y[i] & mask) + c;
+        x[i] = (uint32_t)t;
+        c = (uint32_t)(t >> 32);
+    }
+}
+
+/* Given odd positive x, y < 2^(32 (len - 1)), find u, v with x u - y v = 1,
+ * 0 <= u < y, 0 <= v < x. Returns 0 when gcd(x, y) != 1.
+ * Binary extended GCD with invariants a = x u0 - y v0, b = x u1 - y v1,
+ * 0 <= u0, u1 < y (+1), 0 <= v0, v1 < x: each step subtracts the smaller odd value
+ * from the larger (a > b: a -= b, else b -= a) when both are odd, then halves
+ * the even one, (u, v) <- ((u, v) + [odd] (y, x)) / 2. Every step removes at least
+ * one bit from len(a) + len(b), so 64 len steps always suffice; the loop runs that
+ * many times whatever the values, with masks instead of branches (constant time). */
 static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t len,
                    ws_t *ws)
 {
     size_t mark = ws->used;
     uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
-    uint32_t *u0 = ws_alloc(ws, len), *v0 = ws_alloc(ws, len);
     uint32_t *u1 = ws_alloc(ws, len), *v1 = ws_alloc(ws, len);
-    uint32_t *one = ws_alloc(ws, 1);
+    uint32_t *t = ws_alloc(ws, len);
     if (ws->fail) {
         return 0;
     }
-    one[0] = 1;
-    /* invariants: a = x u0 - y v0, b = x u1 - y v1, 0 <= u <= y, 0 <= v <= x */
+    uint32_t *u0 = u, *v0 = v;
     memcpy(a, x, len * 4);
     memcpy(b, y, len * 4);
     memset(u0, 0, len * 4);
@@ -290,58 +303,69 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
     memset(v0, 0, len * 4);
     memcpy(u1, y, len * 4);
     memcpy(v1, x, len * 4);
-    zsub(v1, len, one, 1);
-    for (;;) {
-        if (zis_zero(a, len) || zis_zero(b, len)) {
-            break;
+    v1[0]--; /* x odd: no borrow */
+    for (size_t it = 0; it < 64 * len; it++) {
+        uint32_t oa = a[0] & 1, ob = b[0] & 1;
+        /* a > b: borrow of b - a */
+        memcpy(t, b, len * 4);
+        uint32_t agtb = zsub_mask(t, a, len, 0xFFFFFFFFu);
+        uint32_t sab = oa & ob & agtb;         /* a <- a - b */
+        uint32_t sba = oa & ob & (agtb ^ 1);   /* b <- b - a */
+        uint32_t mab = (uint32_t)0 - sab, mba = (uint32_t)0 - sba;
+        zsub_mask(a, b, len, mab);
+        uint32_t bw = zsub_mask(u0, u1, len, mab);
+        zsub_mask(v0, v1, len, mab);
+        zadd_mask(u0, y, len, (uint32_t)0 - bw); /* u0 < u1 implies v0 < v1: fix both */
+        zadd_mask(v0, x, len, (uint32_t)0 - bw);
+        zsub_mask(b, a, len, mba);
+        bw = zsub_mask(u1, u0, len, mba);
+        zsub_mask(v1, v0, len, mba);
+        zadd_mask(u1, y, len, (uint32_t)0 - bw);
+        zadd_mask(v1, x, len, (uint32_t)0 - bw);
+        /* halve a if it is even now (was even, or just got a - b), else b when even */
+        uint32_t ha = (a[0] & 1) ^ 1;
+        uint32_t hb = ((b[0] & 1) ^ 1) & (ha ^ 1);
+        uint32_t mha = (uint32_t)0 - ha, mhb = (uint32_t)0 - hb;
+        uint32_t pu = (uint32_t)0 - (u0[0] & 1);
+        for (size_t i = 0; i < len; i++) {
+            uint32_t hi = i + 1 < len ? a[i + 1] : 0;
+            a[i] ^= (a[i] ^ ((a[i] >> 1) | (hi << 31))) & mha;
         }
-        uint32_t *p, *pu, *pv;
-        if (!(a[0] & 1)) {
-            p = a; pu = u0; pv = v0;
-        } else if (!(b[0] & 1)) {
-            p = b; pu = u1; pv = v1;
-        } else {
-            if (zge(a, b, len)) {
-                zsub(a, len, b, len);
-                zsub(u0, len, u1, len);
-                zsub(v0, len, v1, len);
-                if (u0[len - 1] >> 31) {
-                    zadd(u0, len, y, len);
-                    zadd(v0, len, x, len);
-                }
-            } else {
-                zsub(b, len, a, len);
-                zsub(u1, len, u0, len);
-                zsub(v1, len, v0, len);
-                if (u1[len - 1] >> 31) {
-                    zadd(u1, len, y, len);
-                    zadd(v1, len, x, len);
-                }
-            }
-            continue;
+        memcpy(t, u0, len * 4);
+        zhalf_mod(t, y, len, pu);
+        for (size_t i = 0; i < len; i++) {
+            u0[i] ^= (u0[i] ^ t[i]) & mha;
         }
-        /* p even: halve p and its coefficients (u, v have equal parity since
-         * x, y are odd; when odd, add (y, x) first) */
-        zhalf(p, len);
-        if (pu[0] & 1) {
-            zadd(pu, len, y, len);
-            zadd(pv, len, x, len);
+        memcpy(t, v0, len * 4);
+        zhalf_mod(t, x, len, pu);
+        for (size_t i = 0; i < len; i++) {
+            v0[i] ^= (v0[i] ^ t[i]) & mha;
         }
-        zhalf(pu, len);
-        zhalf(pv, len);
+        pu = (uint32_t)0 - (u1[0] & 1);
+        for (size_t i = 0; i < len; i++) {
+            uint32_t hi = i + 1 < len ? b[i + 1] : 0;
+            b[i] ^= (b[i] ^ ((b[i] >> 1) | (hi << 31))) & mhb;
+        }
+        memcpy(t, u1, len * 4);
+        zhalf_mod(t, y, len, pu);
+        for (size_t i = 0; i < len; i++) {
+            u1[i] ^= (u1[i] ^ t[i]) & mhb;
+        }
+        memcpy(t, v1, len * 4);
+        zhalf_mod(t, x, len, pu);
+        for (size_t i = 0; i < len; i++) {
+            v1[i] ^= (v1[i] ^ t[i]) & mhb;
+        }
     }
-    int ok;
-    if (zis_zero(a, len)) {
-        ok = b[0] == 1 && zis_zero(b + 1, len - 1);
-        memcpy(u, u1, len * 4);
-        memcpy(v, v1, len * 4);
-    } else {
-        ok = a[0] == 1 && zis_zero(a + 1, len - 1);
-        memcpy(u, u0, len * 4);
-        memcpy(v, v0, len * 4);
+    /* a holds gcd(x, y) (b is 0): success when it is 1 */
+    uint32_t r = a[0] ^ 1;
+    for (size_t i = 1; i < len; i++) {
+        r |= a[i];
     }
+    r = 1u ^ pqlab_ct_is_zero_u32(r);
+    PQLAB_DECLASSIFY(&r, sizeof r); /* gcd != 1: this (f, g) is discarded */
     ws->used = mark;
-    return ok;
+    return r == 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -384,9 +408,6 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     }
     for (size_t i = 0; i < m; i++) {
         uint32_t kw = (uint32_t)k[i];
-        if (kw == 0) {
-            continue;
-        }
         for (size_t j = 0; j < m; j++) {
             zmul(t, tlen, f + j * flen, flen, &kw, 1);
             /* sh = t << s, sign extended to Flen limbs */
@@ -754,7 +775,11 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     x[L - 1] = zsign(fd[logn], ld[logn]);
     memcpy(y, gd[logn], ld[logn] * 4);
     y[L - 1] = zsign(gd[logn], ld[logn]);
-    if ((x[L - 1] | y[L - 1]) != 0 || !(x[0] & 1) || !(y[0] & 1)) {
+    /* both resultants are odd and positive by construction (f(1), g(1) odd, and
+     * the last norm is a sum of two squares); checked anyway */
+    uint32_t badxy = (x[L - 1] | y[L - 1]) | ((x[0] & y[0] & 1) ^ 1);
+    PQLAB_DECLASSIFY(&badxy, sizeof badxy);
+    if (badxy != 0) {
         return 0;
     }
     if (!zbezout(Gp, Fp, x, y, L, &ws)) {
