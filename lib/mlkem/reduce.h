@@ -17,9 +17,11 @@
 
 /* The constants q and q^-1 pass through an empty asm statement before they are
  * multiplied: GCC for Cortex-M otherwise replaces the single-cycle MUL by a
- * chain of three or four shift-adds. Only the code generation changes. */
+ * chain of three or four shift-adds (measured: -3% instructions on Cortex-M4;
+ * on x86-64 the hidden constant costs 15%, on RV32 nothing, so Arm only).
+ * Only the code generation changes. */
 static inline int32_t mlkem_opaque(int32_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__arm__)
     __asm__("" : "+r"(x));
 #endif
     return x;
