@@ -80,7 +80,8 @@ def lib44():
 
 
 def k(lib, name):
-    return lib.fn(name)
+    """the portable kernel <name>_c (what native backends are compared with)"""
+    return lib.fn(name + "_c")
 
 
 # ---------------------------------------------------------------- NTT and arithmetic

@@ -78,12 +78,13 @@ def _buf(data: bytes | None):
 class MLDSA:
     """One parameter set, loaded through ctypes."""
 
-    def __init__(self, mode: int, extra_cflags: tuple[str, ...] = ()):
+    def __init__(self, mode: int, extra_cflags: tuple[str, ...] = (), extra_sources: tuple[str, ...] = ()):
         self.p = PARAMS[mode]
         self.prefix = f"pqlab_mldsa{mode}_ref_"
+        tag = "".join(c if c.isalnum() else "_" for c in "-".join(extra_cflags))
         self.lib = build_shared(
-            f"mldsa{mode}" + ("-" + "-".join(f.strip("-D") for f in extra_cflags) if extra_cflags else ""),
-            MLDSA_SOURCES + COMMON_SOURCES + TEST_RNG,
+            f"mldsa{mode}" + ("-" + tag if tag else ""),
+            MLDSA_SOURCES + COMMON_SOURCES + TEST_RNG + list(extra_sources),
             [f"-DPQLAB_MLDSA_MODE={mode}", f"-DPQLAB_NS={self.prefix}", *extra_cflags],
             ["lib/mldsa"],
         )

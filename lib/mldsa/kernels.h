@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA kernel interface (FIPS 204).
  *
- * These are the hot, self-contained operations a native backend may replace
- * (lib/native/<arch>/). The portable C implementations live in ntt.c,
- * rounding.c, sample.c and pack.c. A backend that provides a kernel defines the
- * matching MLDSA_NATIVE_<NAME> macro and the portable definition compiles out.
+ * These are the hot, self-contained operations a native backend may replace one by
+ * one (lib/native/<arch>/). Every kernel has a portable C version, <name>_c (ntt.c,
+ * rounding.c, sample.c, pack.c), that is always compiled, so that a native kernel can
+ * be tested differentially against it; the frontend calls <name>, which is the
+ * backend's kernel when it declares one, else the C version. A backend is selected with
+ *   -DPQLAB_MLDSA_BACKEND_HEADER='"mldsa_native.h"'
+ * That header defines PQLAB_MLDSA_NATIVE_<NAME> (NAME: the namespaced name in upper
+ * case, e.g. PQLAB_MLDSA_NATIVE_NTT, PQLAB_MLDSA_NATIVE_POLY_REJ_NTT_X4) for each kernel
+ * it replaces and declares the replacement as PQLAB_NAMESPACE(<name>_native) with the
+ * prototype of the C version. lib/mldsa/testing/fake_backend.h is an example.
  * Every kernel states its input bounds (which the frontend guarantees) and its
  * output bounds (which the frontend relies on). All symbols are namespaced, so
  * the three parameter sets and several implementations link together.
@@ -24,121 +30,250 @@ typedef struct {
     int32_t c[MLDSA_N];
 } mldsa_poly;
 
+#ifdef PQLAB_MLDSA_BACKEND_HEADER
+#include PQLAB_MLDSA_BACKEND_HEADER
+#endif
+
 /* ---- arithmetic in Z_q and T_q (FIPS 204 section 7.5, Algorithms 41-45) ---- */
 
 /* Forward NTT (Algorithm 41), in place, bit-reversed output order as in FIPS 204.
  * In: |a_i| <= 2^31 - 1 - 8q. Out: |a_i| < max|in| + 8q (each of the 8 layers adds
  * a Montgomery product of absolute value < q). */
-#define mldsa_ntt PQLAB_NAMESPACE(ntt)
-void mldsa_ntt(int32_t a[MLDSA_N]);
+#define mldsa_ntt_c PQLAB_NAMESPACE(ntt_c)
+void mldsa_ntt_c(int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_NTT
+#define mldsa_ntt PQLAB_NAMESPACE(ntt_native)
+#else
+#define mldsa_ntt mldsa_ntt_c
+#endif
 
 /* Inverse NTT (Algorithm 42) times 2^32, in place.
  * In: |a_i| < q. Out: |a_i| < q, a = NTT^-1(in) * 2^32 mod q.
  * (Additions at most double per layer: 256 (q-1) < 2^31 after 8 layers.) */
-#define mldsa_invntt_tomont PQLAB_NAMESPACE(invntt_tomont)
-void mldsa_invntt_tomont(int32_t a[MLDSA_N]);
+#define mldsa_invntt_tomont_c PQLAB_NAMESPACE(invntt_tomont_c)
+void mldsa_invntt_tomont_c(int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
+#define mldsa_invntt_tomont PQLAB_NAMESPACE(invntt_tomont_native)
+#else
+#define mldsa_invntt_tomont mldsa_invntt_tomont_c
+#endif
 
 /* c = a o b * 2^-32 (Algorithm 45 with a Montgomery factor).
  * In: |a_i * b_i| < 2^31 q. Out: |c_i| < q. c may alias a or b. */
-#define mldsa_pointwise_mont PQLAB_NAMESPACE(pointwise_mont)
-void mldsa_pointwise_mont(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const int32_t b[MLDSA_N]);
+#define mldsa_pointwise_mont_c PQLAB_NAMESPACE(pointwise_mont_c)
+void mldsa_pointwise_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const int32_t b[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POINTWISE_MONT
+#define mldsa_pointwise_mont PQLAB_NAMESPACE(pointwise_mont_native)
+#else
+#define mldsa_pointwise_mont mldsa_pointwise_mont_c
+#endif
 
 /* c += a o b * 2^-32. In as above and |c_i| + q < 2^31. */
-#define mldsa_pointwise_acc_mont PQLAB_NAMESPACE(pointwise_acc_mont)
-void mldsa_pointwise_acc_mont(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
+#define mldsa_pointwise_acc_mont_c PQLAB_NAMESPACE(pointwise_acc_mont_c)
+void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
                               const int32_t b[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
+#define mldsa_pointwise_acc_mont PQLAB_NAMESPACE(pointwise_acc_mont_native)
+#else
+#define mldsa_pointwise_acc_mont mldsa_pointwise_acc_mont_c
+#endif
 
 /* a_i -> a_i - round(a_i / 2^23) q. In: |a_i| <= 2^31 - 2^22 - 1.
  * Out: congruent, |a_i| <= 6291200 < q; equal to the centred representative of
  * a_i whenever that has absolute value < 2089217 (then no other representative
  * fits the output range). */
-#define mldsa_poly_reduce32 PQLAB_NAMESPACE(poly_reduce32)
-void mldsa_poly_reduce32(int32_t a[MLDSA_N]);
+#define mldsa_poly_reduce32_c PQLAB_NAMESPACE(poly_reduce32_c)
+void mldsa_poly_reduce32_c(int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_REDUCE32
+#define mldsa_poly_reduce32 PQLAB_NAMESPACE(poly_reduce32_native)
+#else
+#define mldsa_poly_reduce32 mldsa_poly_reduce32_c
+#endif
 
 /* a_i -> a_i mod+ q. In: -q < a_i < q. Out: 0 <= a_i < q. */
-#define mldsa_poly_caddq PQLAB_NAMESPACE(poly_caddq)
-void mldsa_poly_caddq(int32_t a[MLDSA_N]);
+#define mldsa_poly_caddq_c PQLAB_NAMESPACE(poly_caddq_c)
+void mldsa_poly_caddq_c(int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_CADDQ
+#define mldsa_poly_caddq PQLAB_NAMESPACE(poly_caddq_native)
+#else
+#define mldsa_poly_caddq mldsa_poly_caddq_c
+#endif
 
 /* ---- rounding (FIPS 204 section 7.4, Algorithms 35-40) ---- */
 
 /* Power2Round (Algorithm 35) on each coefficient. In: 0 <= a_i < q. a0 may alias a.
  * Out: a1_i in [0, 2^10), a0_i in (-2^12, 2^12], a = a1 2^13 + a0. */
-#define mldsa_poly_power2round PQLAB_NAMESPACE(poly_power2round)
-void mldsa_poly_power2round(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const int32_t a[MLDSA_N]);
+#define mldsa_poly_power2round_c PQLAB_NAMESPACE(poly_power2round_c)
+void mldsa_poly_power2round_c(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_POWER2ROUND
+#define mldsa_poly_power2round PQLAB_NAMESPACE(poly_power2round_native)
+#else
+#define mldsa_poly_power2round mldsa_poly_power2round_c
+#endif
 
 /* Decompose (Algorithm 36) on each coefficient. In: 0 <= a_i < q.
  * Out: a1_i in [0, (q-1)/(2 gamma2)), a0_i in [-gamma2, gamma2]. a1 or a0 may be NULL
  * (HighBits / LowBits, Algorithms 37, 38). */
-#define mldsa_poly_decompose PQLAB_NAMESPACE(poly_decompose)
-void mldsa_poly_decompose(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N]);
+#define mldsa_poly_decompose_c PQLAB_NAMESPACE(poly_decompose_c)
+void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
+#define mldsa_poly_decompose PQLAB_NAMESPACE(poly_decompose_native)
+#else
+#define mldsa_poly_decompose mldsa_poly_decompose_c
+#endif
 
 /* MakeHint (Algorithm 39) in the form used by signing: h_i = [HighBits(r_i + d_i) !=
  * HighBits(r_i)], written to h (0/1). In: 0 <= r_i < q, |d_i| < 2^22 (d = c t0).
  * Returns the number of ones. Constant time. */
-#define mldsa_poly_make_hint PQLAB_NAMESPACE(poly_make_hint)
-unsigned int mldsa_poly_make_hint(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
+#define mldsa_poly_make_hint_c PQLAB_NAMESPACE(poly_make_hint_c)
+unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
                                   const int32_t d[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT
+#define mldsa_poly_make_hint PQLAB_NAMESPACE(poly_make_hint_native)
+#else
+#define mldsa_poly_make_hint mldsa_poly_make_hint_c
+#endif
 
 /* UseHint (Algorithm 40). In: 0 <= a_i < q, h_i in {0,1}. Out: b_i in
  * [0, (q-1)/(2 gamma2)). b may alias a. */
-#define mldsa_poly_use_hint PQLAB_NAMESPACE(poly_use_hint)
-void mldsa_poly_use_hint(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const uint8_t h[MLDSA_N]);
+#define mldsa_poly_use_hint_c PQLAB_NAMESPACE(poly_use_hint_c)
+void mldsa_poly_use_hint_c(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const uint8_t h[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_USE_HINT
+#define mldsa_poly_use_hint PQLAB_NAMESPACE(poly_use_hint_native)
+#else
+#define mldsa_poly_use_hint mldsa_poly_use_hint_c
+#endif
 
 /* 1 when some |a_i| >= bound, else 0; constant time. In: |a_i| < 2^31 - 1,
  * 0 < bound <= 2^30. */
-#define mldsa_poly_chknorm PQLAB_NAMESPACE(poly_chknorm)
-uint32_t mldsa_poly_chknorm(const int32_t a[MLDSA_N], int32_t bound);
+#define mldsa_poly_chknorm_c PQLAB_NAMESPACE(poly_chknorm_c)
+uint32_t mldsa_poly_chknorm_c(const int32_t a[MLDSA_N], int32_t bound);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_CHKNORM
+#define mldsa_poly_chknorm PQLAB_NAMESPACE(poly_chknorm_native)
+#else
+#define mldsa_poly_chknorm mldsa_poly_chknorm_c
+#endif
 
 /* ---- samplers (FIPS 204 section 7.3, Algorithms 29-34) ---- */
 
 /* RejNTTPoly (Algorithm 30) on rho || nonce (2 bytes, little endian: column index
  * s then row index r, as ExpandA writes them), four polynomials at once through the
  * 4-way SHAKE128. Out: coefficients in [0, q). */
-#define mldsa_poly_rej_ntt_x4 PQLAB_NAMESPACE(poly_rej_ntt_x4)
-void mldsa_poly_rej_ntt_x4(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
+#define mldsa_poly_rej_ntt_x4_c PQLAB_NAMESPACE(poly_rej_ntt_x4_c)
+void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
                            const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4]);
-#define mldsa_poly_rej_ntt PQLAB_NAMESPACE(poly_rej_ntt)
-void mldsa_poly_rej_ntt(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_NTT_X4
+#define mldsa_poly_rej_ntt_x4 PQLAB_NAMESPACE(poly_rej_ntt_x4_native)
+#else
+#define mldsa_poly_rej_ntt_x4 mldsa_poly_rej_ntt_x4_c
+#endif
+#define mldsa_poly_rej_ntt_c PQLAB_NAMESPACE(poly_rej_ntt_c)
+void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_NTT
+#define mldsa_poly_rej_ntt PQLAB_NAMESPACE(poly_rej_ntt_native)
+#else
+#define mldsa_poly_rej_ntt mldsa_poly_rej_ntt_c
+#endif
 
 /* RejBoundedPoly (Algorithm 31) on rho' || nonce (2 bytes LE). Out: [-eta, eta]. */
-#define mldsa_poly_rej_bounded PQLAB_NAMESPACE(poly_rej_bounded)
-void mldsa_poly_rej_bounded(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES],
+#define mldsa_poly_rej_bounded_c PQLAB_NAMESPACE(poly_rej_bounded_c)
+void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES],
                             uint16_t nonce);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
+#define mldsa_poly_rej_bounded PQLAB_NAMESPACE(poly_rej_bounded_native)
+#else
+#define mldsa_poly_rej_bounded mldsa_poly_rej_bounded_c
+#endif
 
 /* SampleInBall (Algorithm 29). Out: tau coefficients +-1, the rest 0. */
-#define mldsa_poly_sample_in_ball PQLAB_NAMESPACE(poly_sample_in_ball)
-void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);
+#define mldsa_poly_sample_in_ball_c PQLAB_NAMESPACE(poly_sample_in_ball_c)
+void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_SAMPLE_IN_BALL
+#define mldsa_poly_sample_in_ball PQLAB_NAMESPACE(poly_sample_in_ball_native)
+#else
+#define mldsa_poly_sample_in_ball mldsa_poly_sample_in_ball_c
+#endif
 
 /* One polynomial of ExpandMask (Algorithm 34): y = BitUnpack(H(rho'' || nonce, 32c),
  * gamma1 - 1, gamma1). Out: (-gamma1, gamma1]. */
-#define mldsa_poly_expand_mask PQLAB_NAMESPACE(poly_expand_mask)
-void mldsa_poly_expand_mask(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce);
+#define mldsa_poly_expand_mask_c PQLAB_NAMESPACE(poly_expand_mask_c)
+void mldsa_poly_expand_mask_c(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK
+#define mldsa_poly_expand_mask PQLAB_NAMESPACE(poly_expand_mask_native)
+#else
+#define mldsa_poly_expand_mask mldsa_poly_expand_mask_c
+#endif
 
 /* ---- (de)serialisation (FIPS 204 section 7.1, Algorithms 16-19, 28) ---- */
 
 /* t1: SimpleBitPack(t1, 2^10 - 1); in [0, 2^10) */
-#define mldsa_polyt1_pack PQLAB_NAMESPACE(polyt1_pack)
-void mldsa_polyt1_pack(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N]);
-#define mldsa_polyt1_unpack PQLAB_NAMESPACE(polyt1_unpack)
-void mldsa_polyt1_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES]);
+#define mldsa_polyt1_pack_c PQLAB_NAMESPACE(polyt1_pack_c)
+void mldsa_polyt1_pack_c(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYT1_PACK
+#define mldsa_polyt1_pack PQLAB_NAMESPACE(polyt1_pack_native)
+#else
+#define mldsa_polyt1_pack mldsa_polyt1_pack_c
+#endif
+#define mldsa_polyt1_unpack_c PQLAB_NAMESPACE(polyt1_unpack_c)
+void mldsa_polyt1_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYT1_UNPACK
+#define mldsa_polyt1_unpack PQLAB_NAMESPACE(polyt1_unpack_native)
+#else
+#define mldsa_polyt1_unpack mldsa_polyt1_unpack_c
+#endif
 /* t0: BitPack(t0, 2^12 - 1, 2^12); in (-2^12, 2^12] */
-#define mldsa_polyt0_pack PQLAB_NAMESPACE(polyt0_pack)
-void mldsa_polyt0_pack(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N]);
-#define mldsa_polyt0_unpack PQLAB_NAMESPACE(polyt0_unpack)
-void mldsa_polyt0_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES]);
+#define mldsa_polyt0_pack_c PQLAB_NAMESPACE(polyt0_pack_c)
+void mldsa_polyt0_pack_c(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYT0_PACK
+#define mldsa_polyt0_pack PQLAB_NAMESPACE(polyt0_pack_native)
+#else
+#define mldsa_polyt0_pack mldsa_polyt0_pack_c
+#endif
+#define mldsa_polyt0_unpack_c PQLAB_NAMESPACE(polyt0_unpack_c)
+void mldsa_polyt0_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYT0_UNPACK
+#define mldsa_polyt0_unpack PQLAB_NAMESPACE(polyt0_unpack_native)
+#else
+#define mldsa_polyt0_unpack mldsa_polyt0_unpack_c
+#endif
 /* s1, s2: BitPack(s, eta, eta). unpack returns 1 when some coefficient lies outside
  * [-eta, eta] (a malformed secret key), else 0; constant time. */
-#define mldsa_polyeta_pack PQLAB_NAMESPACE(polyeta_pack)
-void mldsa_polyeta_pack(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N]);
-#define mldsa_polyeta_unpack PQLAB_NAMESPACE(polyeta_unpack)
-uint32_t mldsa_polyeta_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES]);
+#define mldsa_polyeta_pack_c PQLAB_NAMESPACE(polyeta_pack_c)
+void mldsa_polyeta_pack_c(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYETA_PACK
+#define mldsa_polyeta_pack PQLAB_NAMESPACE(polyeta_pack_native)
+#else
+#define mldsa_polyeta_pack mldsa_polyeta_pack_c
+#endif
+#define mldsa_polyeta_unpack_c PQLAB_NAMESPACE(polyeta_unpack_c)
+uint32_t mldsa_polyeta_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYETA_UNPACK
+#define mldsa_polyeta_unpack PQLAB_NAMESPACE(polyeta_unpack_native)
+#else
+#define mldsa_polyeta_unpack mldsa_polyeta_unpack_c
+#endif
 /* z: BitPack(z, gamma1 - 1, gamma1); in (-gamma1, gamma1] */
-#define mldsa_polyz_pack PQLAB_NAMESPACE(polyz_pack)
-void mldsa_polyz_pack(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N]);
-#define mldsa_polyz_unpack PQLAB_NAMESPACE(polyz_unpack)
-void mldsa_polyz_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES]);
+#define mldsa_polyz_pack_c PQLAB_NAMESPACE(polyz_pack_c)
+void mldsa_polyz_pack_c(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYZ_PACK
+#define mldsa_polyz_pack PQLAB_NAMESPACE(polyz_pack_native)
+#else
+#define mldsa_polyz_pack mldsa_polyz_pack_c
+#endif
+#define mldsa_polyz_unpack_c PQLAB_NAMESPACE(polyz_unpack_c)
+void mldsa_polyz_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYZ_UNPACK
+#define mldsa_polyz_unpack PQLAB_NAMESPACE(polyz_unpack_native)
+#else
+#define mldsa_polyz_unpack mldsa_polyz_unpack_c
+#endif
 /* w1: SimpleBitPack(w1, (q-1)/(2 gamma2) - 1) */
-#define mldsa_polyw1_pack PQLAB_NAMESPACE(polyw1_pack)
-void mldsa_polyw1_pack(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N]);
+#define mldsa_polyw1_pack_c PQLAB_NAMESPACE(polyw1_pack_c)
+void mldsa_polyw1_pack_c(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLYW1_PACK
+#define mldsa_polyw1_pack PQLAB_NAMESPACE(polyw1_pack_native)
+#else
+#define mldsa_polyw1_pack mldsa_polyw1_pack_c
+#endif
 
 #endif

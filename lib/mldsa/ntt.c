@@ -47,8 +47,7 @@ static const int32_t zetas_mont[MLDSA_N] = {
  * "times 2^32", which cancels the 2^-32 of a preceding pointwise product. */
 #define MLDSA_INVN_MONT2 41978
 
-#ifndef MLDSA_NATIVE_NTT
-void mldsa_ntt(int32_t a[MLDSA_N])
+void mldsa_ntt_c(int32_t a[MLDSA_N])
 {
     unsigned int m = 0;
     /* Algorithm 41: Cooley-Tukey butterflies, len = 128, 64, ..., 1. The product
@@ -67,14 +66,12 @@ void mldsa_ntt(int32_t a[MLDSA_N])
         }
     }
 }
-#endif
 
 /* the last layer (len = 128, m = 1) merged with the final scaling by 41978:
  * -zeta^BitRev8(1) * 256^-1 * 2^64 mod q, centred (gen_tables.py) */
 #define MLDSA_INVN_LAST 3975713
 
-#ifndef MLDSA_NATIVE_INVNTT
-void mldsa_invntt_tomont(int32_t a[MLDSA_N])
+void mldsa_invntt_tomont_c(int32_t a[MLDSA_N])
 {
     unsigned int m = MLDSA_N;
     /* Algorithm 42: Gentleman-Sande butterflies, len = 1, 2, ..., 64, with
@@ -103,33 +100,30 @@ void mldsa_invntt_tomont(int32_t a[MLDSA_N])
         a[j + MLDSA_N / 2] = mldsa_montgomery_reduce((int64_t)MLDSA_INVN_LAST * (t - u));
     }
 }
-#endif
 
-#ifndef MLDSA_NATIVE_POINTWISE
-void mldsa_pointwise_mont(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const int32_t b[MLDSA_N])
+void mldsa_pointwise_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const int32_t b[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         c[i] = mldsa_montgomery_reduce((int64_t)a[i] * b[i]);
     }
 }
 
-void mldsa_pointwise_acc_mont(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
+void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
                               const int32_t b[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         c[i] += mldsa_montgomery_reduce((int64_t)a[i] * b[i]);
     }
 }
-#endif
 
-void mldsa_poly_reduce32(int32_t a[MLDSA_N])
+void mldsa_poly_reduce32_c(int32_t a[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         a[i] = mldsa_reduce32(a[i]);
     }
 }
 
-void mldsa_poly_caddq(int32_t a[MLDSA_N])
+void mldsa_poly_caddq_c(int32_t a[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         a[i] = mldsa_caddq(a[i]);

@@ -43,22 +43,22 @@ static inline void unpack(int32_t *a, const uint8_t *r, unsigned int bits, int32
     }
 }
 
-void mldsa_polyt1_pack(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N])
+void mldsa_polyt1_pack_c(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N])
 {
     pack(r, a, 10, 0, 0);
 }
 
-void mldsa_polyt1_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES])
+void mldsa_polyt1_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES])
 {
     unpack(a, r, 10, 0, 0);
 }
 
-void mldsa_polyt0_pack(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N])
+void mldsa_polyt0_pack_c(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N])
 {
     pack(r, a, 13, 1 << (MLDSA_D - 1), 1);
 }
 
-void mldsa_polyt0_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES])
+void mldsa_polyt0_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES])
 {
     unpack(a, r, 13, 1 << (MLDSA_D - 1), 1);
 }
@@ -69,12 +69,12 @@ void mldsa_polyt0_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES]
 #define ETA_BITS 4
 #endif
 
-void mldsa_polyeta_pack(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N])
+void mldsa_polyeta_pack_c(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N])
 {
     pack(r, a, ETA_BITS, MLDSA_ETA, 1);
 }
 
-uint32_t mldsa_polyeta_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES])
+uint32_t mldsa_polyeta_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES])
 {
     uint32_t bad = 0;
     unpack(a, r, ETA_BITS, MLDSA_ETA, 1);
@@ -92,17 +92,17 @@ uint32_t mldsa_polyeta_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_
 #define Z_BITS 20
 #endif
 
-void mldsa_polyz_pack(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N])
+void mldsa_polyz_pack_c(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N])
 {
     pack(r, a, Z_BITS, MLDSA_GAMMA1, 1);
 }
 
-void mldsa_polyz_unpack(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES])
+void mldsa_polyz_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES])
 {
     unpack(a, r, Z_BITS, MLDSA_GAMMA1, 1);
 }
 
-void mldsa_polyw1_pack(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
+void mldsa_polyw1_pack_c(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
 {
 #if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
     pack(r, a, 6, 0, 0);

@@ -18,7 +18,7 @@
 #define DEC_SHIFT 43
 #endif
 
-void mldsa_poly_power2round(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const int32_t a[MLDSA_N])
+void mldsa_poly_power2round_c(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const int32_t a[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         /* r0 = a mod+- 2^13 in (-2^12, 2^12], r1 = (a - r0) / 2^13 */
@@ -40,7 +40,7 @@ static inline int32_t decompose(int32_t *r0, int32_t a)
     return r1p & ~(int32_t)pqlab_ct_mask_u32(top);
 }
 
-void mldsa_poly_decompose(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
+void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         int32_t r0;
@@ -54,7 +54,7 @@ void mldsa_poly_decompose(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
     }
 }
 
-unsigned int mldsa_poly_make_hint(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
+unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
                                   const int32_t d[MLDSA_N])
 {
     unsigned int count = 0;
@@ -70,7 +70,7 @@ unsigned int mldsa_poly_make_hint(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
     return count;
 }
 
-void mldsa_poly_use_hint(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const uint8_t h[MLDSA_N])
+void mldsa_poly_use_hint_c(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const uint8_t h[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         int32_t r0;
@@ -86,7 +86,7 @@ void mldsa_poly_use_hint(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const uin
     }
 }
 
-uint32_t mldsa_poly_chknorm(const int32_t a[MLDSA_N], int32_t bound)
+uint32_t mldsa_poly_chknorm_c(const int32_t a[MLDSA_N], int32_t bound)
 {
     uint32_t bad = 0;
     for (unsigned int i = 0; i < MLDSA_N; i++) {

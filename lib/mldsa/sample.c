@@ -41,7 +41,7 @@ static void seed34(uint8_t out[MLDSA_SEEDBYTES + 2], const uint8_t rho[MLDSA_SEE
     out[MLDSA_SEEDBYTES + 1] = (uint8_t)(nonce >> 8);
 }
 
-void mldsa_poly_rej_ntt(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce)
+void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce)
 {
     uint8_t seed[MLDSA_SEEDBYTES + 2];
     uint8_t buf[SHAKE128_RATE]; /* 168 = 56 triples: triples never straddle blocks */
@@ -58,7 +58,7 @@ void mldsa_poly_rej_ntt(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint1
     }
 }
 
-void mldsa_poly_rej_ntt_x4(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
+void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
                            const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4])
 {
     uint8_t seed[4][MLDSA_SEEDBYTES + 2];
@@ -96,7 +96,7 @@ static inline int32_t coeff_from_half_byte(uint32_t b, uint32_t *ok)
 #endif
 }
 
-void mldsa_poly_rej_bounded(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t nonce)
+void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t nonce)
 {
     uint8_t seed[MLDSA_CRHBYTES + 2];
     uint8_t buf[SHAKE256_RATE];
@@ -143,7 +143,7 @@ static inline uint32_t zero_bytes_mask(uint32_t x)
     return ((nonzero ^ 0x80808080u) >> 7) * 0xFFu;
 }
 
-void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES])
+void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES])
 {
     uint8_t buf[SHAKE256_RATE];
     uint32_t w[BALL_WORDS];
@@ -203,7 +203,7 @@ void mldsa_poly_sample_in_ball(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEB
     pqlab_zeroize(&st, sizeof st);
 }
 
-void mldsa_poly_expand_mask(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce)
+void mldsa_poly_expand_mask_c(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce)
 {
     uint8_t seed[MLDSA_CRHBYTES + 2];
     uint8_t buf[MLDSA_POLYZ_BYTES]; /* 32 c bytes, c = 1 + bitlen(gamma1 - 1) */
