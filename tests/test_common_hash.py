@@ -122,6 +122,23 @@ KAT = [
 ]
 
 
+# NIST CAVP byte-oriented short-message entries (SHA3_256ShortMsg, SHA256ShortMsg,
+# SHA512ShortMsg: Len = 8)
+KAT += [
+    ("sha3_256", bytes.fromhex("e9"), "f0d04dd1e6cfc29a4460d521796852f25d9ef8d28b44ee91ff5b759d72c1e6d6"),
+    ("sha256", bytes.fromhex("d3"), "28969cdfa74a12c82f3bad960b0b000aca2ac329deea5c2328ebc6f2ba9802c1"),
+    ("sha256", bytes.fromhex("bd"), "68325720aabd7c82f30f554b313d0570c95accbb7dc4b5aae11204c08ffe732b"),
+    (
+        "sha512",
+        bytes.fromhex("21"),
+        (
+            "3831a6a6155e509dee59a7f451eb35324d8f8f2df6e3708894740f98fdee2388"
+            "9f4de5adb0c5010dfb555cda77c8ab5dc902094c52de3278f35a75ebc25f093a"
+        ),
+    ),
+]
+
+
 @pytest.mark.parametrize("name,msg,digest", KAT, ids=[f"{k[0]}-{len(k[1])}" for k in KAT])
 def test_known_answers(lib: ctypes.CDLL, name: str, msg: bytes, digest: str) -> None:
     out = ctypes.create_string_buffer(64)
@@ -135,6 +152,9 @@ def test_shake_known_answers(lib: ctypes.CDLL) -> None:
     out = ctypes.create_string_buffer(64)
     lib.pqlab_shake128(out, SZ(32), b"", SZ(0))
     assert out.raw[:32].hex() == "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
+    # CAVP SHAKE128ShortMsg, Len = 128
+    lib.pqlab_shake128(out, SZ(16), bytes.fromhex("84e950051876050dc851fbd99e6247b8"), SZ(16))
+    assert out.raw[:16].hex() == "8599bd89f63a848c49ca593ec37a12c6"
     lib.pqlab_shake256(out, SZ(64), b"", SZ(0))
     assert out.raw.hex() == (
         "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
