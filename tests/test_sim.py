@@ -149,3 +149,23 @@ start:
                     str(simfw.FW / "link.ld"), str(src), "-o", str(elf)], check=True)
     s = simfw.run_sim(elf, "--max-insns", "1000")
     assert s.returncode != 0 and "NOCP" in s.stderr.decode()
+
+
+def test_cargo_unit_tests_and_format(sim: Path) -> None:
+    import shutil
+    import subprocess
+
+    r = subprocess.run(["cargo", "test", "--quiet"], cwd=simfw.SIM_DIR, capture_output=True, timeout=600)
+    assert r.returncode == 0, r.stdout.decode()[-2000:] + r.stderr.decode()[-2000:]
+    if shutil.which("cargo-fmt") or shutil.which("rustfmt"):
+        r = subprocess.run(["cargo", "fmt", "--check"], cwd=simfw.SIM_DIR, capture_output=True)
+        assert r.returncode == 0, r.stdout.decode()[-2000:]
+
+
+@pytest.mark.slow
+def test_cargo_clippy(sim: Path) -> None:
+    import subprocess
+
+    r = subprocess.run(["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"],
+                       cwd=simfw.SIM_DIR, capture_output=True, timeout=900)
+    assert r.returncode == 0, r.stderr.decode()[-3000:]

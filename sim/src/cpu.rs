@@ -276,7 +276,7 @@ impl Cpu {
         if a < 0x80_0000 {
             let lo = ((a & 0x3f_ffff) >> 1) as usize;
             let first = lo.saturating_sub(1);
-            let last = (lo + (n as usize).div_ceil(2)).min(self.cache.len() - 1);
+            let last = (lo + (n as usize + 1) / 2).min(self.cache.len() - 1);
             for e in &mut self.cache[first..=last] {
                 e.op = Op::Undecoded;
             }
@@ -350,10 +350,8 @@ impl Cpu {
         if (0x4000_0000..0x4003_0000).contains(&a) {
             if (0x4000_4000..0x4000_5000).contains(&a) {
                 match a & 0xfff {
-                    0x000 => {
-                        if self.uart_ctrl & 1 != 0 {
-                            let _ = self.stdout.write_all(&[v as u8]);
-                        }
+                    0x000 if self.uart_ctrl & 1 != 0 => {
+                        let _ = self.stdout.write_all(&[v as u8]);
                     }
                     0x008 => self.uart_ctrl = v & 0x7f,
                     0x010 => self.uart_bauddiv = v & 0xf_ffff,
@@ -376,24 +374,31 @@ impl Cpu {
         self.st_csr & 1 != 0
     }
 
-    /// Zero crossings of the SysTick counter in (st_base_cycle, now].
+    /// Zero crossings of the SysTick counter in (st_base_cycle, now]. The
+    /// counter holds `st_base_val` at the base cycle, steps down once per
+    /// cycle and reloads from RVR on the step after 0; reloading from 0 is not
+    /// a crossing.
     fn st_zeros(&self, now: u64) -> u64 {
         if !self.st_enabled() {
             return 0;
         }
         let el = now - self.st_base_cycle;
         let first = self.st_base_val as u64;
-        if first == 0 && self.st_rvr == 0 {
+        let period = self.st_rvr as u64 + 1;
+        if first == 0 {
+            if self.st_rvr == 0 {
+                return 0;
+            }
+            // crossings at period, 2*period, ...
+            return el / period;
+        }
+        if el < first {
             return 0;
         }
-        if el < first || (first == 0 && el == 0) {
-            return 0;
-        }
-        // counter reaches zero at `first`, then every rvr+1 cycles
         if self.st_rvr == 0 {
             return 1;
         }
-        1 + (el - first) / (self.st_rvr as u64 + 1)
+        1 + (el - first) / period
     }
 
     fn st_value(&self) -> u32 {
@@ -430,22 +435,16 @@ impl Cpu {
         self.st_next_irq = u64::MAX;
         if self.st_enabled() && self.st_csr & 2 != 0 {
             let z = self.st_zeros(self.cycles);
-            // cycle of crossing number z+1
+            // time of crossing number z+1 (see st_zeros)
             let first = self.st_base_val as u64;
-            let t = if z == 0 {
-                if first == 0 {
-                    if self.st_rvr == 0 {
-                        return;
-                    }
-                    self.st_rvr as u64 + 1
-                } else {
-                    first
-                }
+            let period = self.st_rvr as u64 + 1;
+            if self.st_rvr == 0 && (first == 0 || z >= 1) {
+                return;
+            }
+            let t = if first == 0 {
+                (z + 1) * period
             } else {
-                if self.st_rvr == 0 {
-                    return;
-                }
-                first + z * (self.st_rvr as u64 + 1)
+                first + z * period
             };
             self.st_next_irq = self.st_base_cycle + t.max(1);
         }
@@ -821,9 +820,11 @@ impl Cpu {
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
-            return self.exec(&i, pc, true).inspect_err(|_| {
+            let r = self.exec(&i, pc, true);
+            if r.is_err() {
                 self.it = it_before;
-            });
+            }
+            return r;
         }
         self.pc = pc + i.len as u32;
         self.exec(&i, pc, false)
@@ -1453,10 +1454,8 @@ impl Cpu {
                     }
                     16 => self.primask = v & 1,
                     17 => self.basepri = v & 0xff,
-                    18 => {
-                        if v & 0xff != 0 && (self.basepri == 0 || v & 0xff < self.basepri) {
-                            self.basepri = v & 0xff
-                        }
+                    18 if v & 0xff != 0 && (self.basepri == 0 || v & 0xff < self.basepri) => {
+                        self.basepri = v & 0xff
                     }
                     19 => self.faultmask = v & 1,
                     20 => {
@@ -2054,7 +2053,7 @@ impl Cpu {
                 // as QEMU 7.2: based on the RAM region holding SP and 16 MiB
                 let block = self.read32(arg)?;
                 let sp = self.r[13];
-                let base = if sp >= 0x2000_0000 && sp < 0x2080_0000 {
+                let base = if (0x2000_0000..0x2080_0000).contains(&sp) {
                     sp & 0xffc0_0000
                 } else if sp >= self.mem.psram_base && sp - self.mem.psram_base < 0x100_0000 {
                     self.mem.psram_base
@@ -2121,5 +2120,39 @@ impl Cpu {
     }
     pub fn prev_load_rt(&self) -> u8 {
         self.prev_load_rt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifts() {
+        assert_eq!(shift_c(0x8000_0001, 0, 1, false), (2, true));
+        assert_eq!(shift_c(0x8000_0000, 1, 32, false), (0, true));
+        assert_eq!(shift_c(0x8000_0000, 2, 32, false), (0xffff_ffff, true));
+        assert_eq!(shift_c(0x0000_0003, 3, 1, false), (0x8000_0001, true));
+        assert_eq!(shift_c(0x0000_0003, 4, 1, true), (0x8000_0001, true));
+        assert_eq!(shift_c(5, 0, 0, true), (5, true));
+    }
+
+    #[test]
+    fn saturation() {
+        assert_eq!(ssat(200, 8), (127, true));
+        assert_eq!(ssat(-200, 8), ((-128i32) as u32, true));
+        assert_eq!(usat(-1, 8), (0, true));
+        assert_eq!(usat(255, 8), (255, false));
+    }
+
+    #[test]
+    fn add_flags() {
+        assert_eq!(
+            add_with_carry(0x7fff_ffff, 1, false),
+            (0x8000_0000, false, true)
+        );
+        assert_eq!(add_with_carry(0xffff_ffff, 1, false), (0, true, false));
+        // SUB as ADD with NOT and carry 1: 0 - 1 borrows (C clear)
+        assert_eq!(add_with_carry(0, !1, true), (0xffff_ffff, false, false));
     }
 }

@@ -352,6 +352,7 @@ fn dpimm(raw: u32, len: u8, sub: u8, rd: u32, rn: u32, imm: u32, sf: u8) -> Insn
     i
 }
 
+#[allow(clippy::too_many_arguments)]
 fn dpreg(raw: u32, len: u8, sub: u8, rd: u32, rn: u32, rm: u32, st: u8, sh: u8, sf: u8) -> Insn {
     let mut i = Insn::new(Op::DpReg, len, raw);
     i.sub = sub;
@@ -485,7 +486,7 @@ fn decode16(pc: u32, h: u32) -> Insn {
             i.rm = rm as u8;
             i
         }
-        0b0110 | 0b0111 | 0b1000 => {
+        0b0110..=0b1000 => {
             let load = h & 0x800 != 0;
             let imm5 = (h >> 6) & 31;
             let (kind, scale) = match h >> 12 {
@@ -619,7 +620,7 @@ fn decode16_misc(pc: u32, h: u32) -> Insn {
             i
         }
         0b0110 => {
-            if (h >> 5) & 0x7 == 0b011 && h & 0x1c == 0 {
+            if (h >> 5) & 0x7 == 0b011 && h & 0x8 == 0 {
                 let mut i = Insn::new(Op::Cps, 2, raw);
                 i.sub = ((h >> 4) & 1) as u8;
                 i.imm = h & 3;
@@ -1559,5 +1560,41 @@ fn fpv5_uncond(raw: u32, fp_double: bool) -> Insn {
             i
         }
         _ => undef(raw, 4),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expand_imm() {
+        // A5.3.2 examples: 0x0AB -> 0xAB, 0x1AB -> 0x00AB00AB, 0x4FF -> rotated 0xFF
+        assert_eq!(thumb_expand_imm(0x0ab), (0xab, 0));
+        assert_eq!(thumb_expand_imm(0x1ab).0, 0x00ab_00ab);
+        assert_eq!(thumb_expand_imm(0x2ab).0, 0xab00_ab00);
+        assert_eq!(thumb_expand_imm(0x3ab).0, 0xabab_abab);
+        assert_eq!(thumb_expand_imm(0x4ff), (0x7f80_0000, 1));
+    }
+
+    #[test]
+    fn decode_samples() {
+        // adds r0, r1, r2
+        let i = decode(0, 0x1888, 0, false);
+        assert_eq!(
+            (i.op, i.sub, i.rd, i.rn, i.rm, i.sf),
+            (Op::DpReg, alu::ADD, 0, 1, 2, 2)
+        );
+        // bl with a negative offset: f7ff fffe at 0x100 branches to itself
+        let i = decode(0x100, 0xf7ff, 0xfffe, false);
+        assert_eq!((i.op, i.imm), (Op::Bl, 0x100));
+        // ldr r0, [pc, #4] at 0x102: Align(0x106, 4) + 4
+        let i = decode(0x102, 0x4801, 0, false);
+        assert_eq!((i.op, i.imm), (Op::Ld, 0x108));
+        // vadd.f64 is undefined on FPv4-SP and defined on FPv5
+        assert_eq!(decode(0, 0xee30, 0x0b01, false).op, Op::Undefined);
+        assert_eq!(decode(0, 0xee30, 0x0b01, true).op, Op::Vdp);
+        // udf.w
+        assert_eq!(decode(0, 0xf7f0, 0xa000, false).op, Op::Undefined);
     }
 }

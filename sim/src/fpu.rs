@@ -355,9 +355,8 @@ impl Ctx {
         let bb = s.sub(a);
         let err = a.sub(s.sub(bb)).add(b.sub(bb));
         let opposite_zero = a.sign() != b.sign();
-        let s = if s.is_zero() && opposite_zero && !(a.is_zero() && b.is_zero()) {
-            self.zero_sign_fix(s, true)
-        } else if s.is_zero() && a.is_zero() && b.is_zero() && opposite_zero {
+        // x + (-x) and (+0) + (-0) are +0, except -0 when rounding toward -inf
+        let s = if s.is_zero() && opposite_zero {
             self.zero_sign_fix(s, true)
         } else {
             s
@@ -662,6 +661,17 @@ fn fma_err_sign_f64(af: f64, bf: f64, cf: f64, rf: f64, depth: u32) -> i32 {
     }
 }
 
+/// Round half to even (f64::round_ties_even needs Rust 1.77; the crate
+/// builds with Debian 12's Rust 1.63).
+fn round_even(x: f64) -> f64 {
+    let r = x.round();
+    if (r - x).abs() == 0.5 {
+        2.0 * (x / 2.0).round()
+    } else {
+        r
+    }
+}
+
 /// FPToFixed for 32-bit results (A2.5 / VCVT): rounding `rmode`
 /// (0 RN, 1 RP, 2 RM, 3 RZ, 4 ties-away), saturating, NaN -> 0 with IOC.
 pub fn to_int<T: Float>(ctx: &mut Ctx, x: T, signed: bool, rmode: u32) -> u32 {
@@ -676,7 +686,7 @@ pub fn to_int<T: Float>(ctx: &mut Ctx, x: T, signed: bool, rmode: u32) -> u32 {
         f64::from_bits(x.to_u64())
     };
     let r = match rmode {
-        0 => v.round_ties_even(),
+        0 => round_even(v),
         1 => v.ceil(),
         2 => v.floor(),
         3 => v.trunc(),
@@ -726,7 +736,7 @@ pub fn round_int<T: Float>(ctx: &mut Ctx, x: T, rmode: u32, exact: bool) -> T {
         f64::from_bits(x.to_u64())
     };
     let r = match rmode {
-        0 => v.round_ties_even(),
+        0 => round_even(v),
         1 => v.ceil(),
         2 => v.floor(),
         3 => v.trunc(),
@@ -808,5 +818,64 @@ pub fn from_int<T: Float>(ctx: &mut Ctx, v: u32, signed: bool) -> T {
         ctx.finish(r, e, true)
     } else {
         T::from_u64((exact as f64).to_bits())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directed_rounding() {
+        // 1 + 2^-30 in single precision: RN and RM give 1.0, RP gives next_up(1.0)
+        let tiny = f32::from_bits(0x3080_0000);
+        for (mode, want) in [
+            (0u32, 0x3f80_0000u32),
+            (1, 0x3f80_0001),
+            (2, 0x3f80_0000),
+            (3, 0x3f80_0000),
+        ] {
+            let mut c = Ctx::new(mode << 22);
+            assert_eq!(c.add(1.0f32, tiny).to_bits(), want, "mode {}", mode);
+            assert_eq!(c.flags & IXC, IXC);
+        }
+    }
+
+    #[test]
+    fn nan_rules() {
+        let mut c = Ctx::new(0);
+        let snan = f32::from_bits(0x7f80_0001);
+        let qnan = f32::from_bits(0xffc0_0002);
+        // the first signalling NaN wins, quietened, with Invalid Operation
+        assert_eq!(c.add(qnan, snan).to_bits(), 0x7fc0_0001);
+        assert_eq!(c.flags, IOC);
+        // inf - inf is the default NaN
+        let mut c = Ctx::new(0);
+        assert_eq!(c.sub(f32::INFINITY, f32::INFINITY).to_bits(), 0x7fc0_0000);
+        // default NaN mode
+        let mut c = Ctx::new(1 << 25);
+        assert_eq!(c.mul(qnan, 1.0).to_bits(), 0x7fc0_0000);
+    }
+
+    #[test]
+    fn underflow_and_flush() {
+        let mut c = Ctx::new(0);
+        let d = f32::from_bits(3);
+        assert_eq!(c.mul(d, 1.5).to_bits(), 4); // 4.5 ulp -> 4 (ties to even)
+        assert_eq!(c.flags, UFC | IXC);
+        let mut c = Ctx::new(1 << 24); // FZ: denormal input flushed
+        assert_eq!(c.add(d, 0.0).to_bits(), 0);
+        assert_eq!(c.flags & IDC, IDC);
+    }
+
+    #[test]
+    fn conversions() {
+        let mut c = Ctx::new(0);
+        assert_eq!(to_int(&mut c, 2.5f32, true, 0), 2);
+        assert_eq!(to_int(&mut c, -2.5f32, true, 3), (-2i32) as u32);
+        assert_eq!(to_int(&mut c, 3e9f32, true, 3), i32::MAX as u32);
+        assert_eq!(c.flags & IOC, IOC);
+        assert_eq!(round_even(3.5), 4.0);
+        assert_eq!(round_even(-2.5), -2.0);
     }
 }

@@ -303,10 +303,8 @@ fn run_fast(cpu: &mut Cpu) -> Stop {
             }
         }
         cpu.st_tick();
-        if cpu.it == 0 {
-            if cpu.check_irq().is_err() {
-                return cpu.take_stop();
-            }
+        if cpu.it == 0 && cpu.check_irq().is_err() {
+            return cpu.take_stop();
         }
     }
 }
@@ -334,10 +332,8 @@ fn run_slow(
         if cpu.cycles >= cpu.next_event() {
             cpu.st_tick();
         }
-        if cpu.it == 0 {
-            if cpu.check_irq().is_err() {
-                return cpu.take_stop();
-            }
+        if cpu.it == 0 && cpu.check_irq().is_err() {
+            return cpu.take_stop();
         }
         if let Some(p) = prof.as_deref_mut() {
             p.step(

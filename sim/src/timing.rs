@@ -134,9 +134,7 @@ pub fn load_cycles(cpu: &Cpu, i: &Insn) -> u64 {
 /// STR: immediate offset always 1; register offset 2, 1 when following a load.
 #[inline(always)]
 pub fn store_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    if i.op == Op::St {
-        1
-    } else if cpu.prev_ls() == 1 {
+    if i.op == Op::St || cpu.prev_ls() == 1 {
         1
     } else {
         2
