@@ -88,9 +88,23 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
     const unsigned int base = l->ctr & ~1u;   /* first coefficient of the pending pair */
     const unsigned int need = MLKEM_N - base; /* coefficients still to collect */
     unsigned int n = 0;
+    size_t pos = 0;
     cand[0] = l->pending;
     n += l->ctr & 1;
-    for (size_t pos = 0; pos + 3 <= len && n < need; pos += 3) {
+    /* bulk: while two more candidates fit, no end-of-polynomial test is needed;
+     * (d - q) >> 31 is 1 exactly when d < q (d < 2^12). */
+    while (pos + 3 <= len && n + 2 <= need) {
+        const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
+                           ((uint32_t)buf[pos + 2] << 16);
+        const uint32_t d1 = w & 0xfff, d2 = w >> 12;
+        cand[n] = (int16_t)d1;
+        n += (d1 - MLKEM_Q) >> 31;
+        cand[n] = (int16_t)d2;
+        n += (d2 - MLKEM_Q) >> 31;
+        pos += 3;
+    }
+    /* tail: the last coefficient or two of the polynomial (Algorithm 7 line 11) */
+    for (; pos + 3 <= len && n < need; pos += 3) {
         uint16_t d1 = (uint16_t)(buf[pos] | ((uint16_t)(buf[pos + 1] & 0x0f) << 8));
         uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | ((uint16_t)buf[pos + 2] << 4));
         cand[n] = (int16_t)d1;
