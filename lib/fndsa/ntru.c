@@ -371,26 +371,42 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
 /* ---------------------------------------------------------------------- */
 /* Babai reduction.                                                        */
 
+/* x * 2^e, constant time, for any int e: 0 when the result would be below
+ * 2^-1022 (or x is 0); 0 and *big set when the biased exponent would exceed maxe
+ * (callers that need values below 2^31 use maxe = 1023 + 40). */
+static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
+{
+    uint64_t u = fpr_to_bits(x);
+    int32_t ex = (int32_t)((u >> 52) & 0x7FF);
+    int32_t ne = ex + e;
+    uint32_t zero = pqlab_ct_is_zero_u32((uint32_t)ex) | ((uint32_t)(ne - 1) >> 31);
+    uint32_t ovf = ((uint32_t)(maxe - ne) >> 31) & (zero ^ 1);
+    uint64_t r = (u & 0x800FFFFFFFFFFFFFu) | ((uint64_t)(uint32_t)ne << 52 & 0x7FF0000000000000u);
+    r &= (uint64_t)0 - (uint64_t)((zero | ovf) ^ 1);
+    *big |= ovf;
+    return fpr_from_bits(r);
+}
+
 /* approximation of x * 2^-sc from the top three limbs */
 static fpr zint_to_fpr(const uint32_t *x, size_t len, int32_t sc)
 {
     fpr r;
+    uint32_t ovf = 0; /* values here stay far below 2^1000 */
     if (len == 1) {
         r = fpr_of((int32_t)x[0]);
-        return fpr_ldexp(r, -sc);
+        return fpr_ldexp_lim(r, -sc, 2046, &ovf);
     }
     if (len == 2) {
         int64_t v = (int64_t)(((uint64_t)x[1] << 32) | x[0]);
-        return fpr_ldexp(fpr_of(v), -sc);
+        return fpr_ldexp_lim(fpr_of(v), -sc, 2046, &ovf);
     }
     int64_t hi = (int64_t)(((uint64_t)x[len - 1] << 32) | x[len - 2]);
-    /* hi * 2^32 + x[len-3]: fold the third limb into 11 extra bits of hi so
-     * one conversion rounds once; hi stays below 2^63 after shifting when the
-     * value uses at most 52 bits of hi, else the third limb is negligible */
+    /* hi * 2^32 + x[len-3] with two roundings (relative error below 2^-51),
+     * plenty for a reduction coefficient */
     fpr r1 = fpr_of(hi);
     fpr r0 = fpr_of((int64_t)x[len - 3]);
     r = fpr_add(fpr_ldexp(r1, 32), r0);
-    return fpr_ldexp(r, (int)(32 * (int32_t)(len - 3)) - sc);
+    return fpr_ldexp_lim(r, (int32_t)(32 * (len - 3)) - sc, 2046, &ovf);
 }
 
 /* F -= (k * f) << s in Z[x]/(x^m + 1) for int32 k. F: Flen limbs, f: flen. */
@@ -515,15 +531,15 @@ static size_t reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, c
         int32_t s = e > 20 ? e - 20 : 0;
         int nz;
         for (;;) {
-            int big = 0;
+            uint32_t big = 0;
             nz = 0;
             for (size_t u = 0; u < m; u++) {
-                fpr x = fpr_ldexp(Fa[u], e - s);
-                big |= !fpr_lt(x, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ||
-                       !fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), x);
+                fpr x = fpr_ldexp_lim(Fa[u], e - s, 1023 + 40, &big);
+                big |= (uint32_t)(fpr_lt(x, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ^ 1);
+                big |= (uint32_t)(fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), x) ^ 1);
                 int64_t kv = fpr_rint(x);
                 k[u] = (int32_t)kv;
-                nz |= kv != 0;
+                nz |= (int)(1u ^ pqlab_ct_is_zero_u32((uint32_t)kv));
             }
             PQLAB_DECLASSIFY(&big, sizeof big);
             if (!big) {
@@ -575,21 +591,27 @@ static size_t reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, c
  * scale + avg + 6 std + 10 bits and the word count drops by one when it has
  * a spare word).
  */
-#define FPR_ZERO_C FPR(0, 0.0)
-
 static const uint16_t REF_BL_SMALL[11] = {1, 1, 2, 2, 4, 7, 14, 27, 53, 106, 209};
 static const uint16_t REF_BL_LARGE[10] = {2, 2, 5, 7, 12, 21, 40, 78, 157, 308};
 static const uint16_t REF_BL_AVG[11] = {4, 11, 24, 50, 102, 202, 401, 794, 1577, 3138, 6308};
 static const uint16_t REF_BL_STD[11] = {0, 1, 1, 1, 1, 2, 4, 5, 8, 13, 25};
 
-/* x * 2^-sc from the three most significant limbs that carry the value */
+/* x * 2^-sc from the three most significant limbs that carry the value; the
+ * limbs are picked with masks over the whole integer (no secret index) */
 static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
 {
-    size_t nl = limbs_for(zbitlen(x, len));
-    if (nl > len) {
-        nl = len;
+    uint32_t nl = (uint32_t)limbs_for(zbitlen(x, len)); /* 1 <= nl <= len */
+    uint32_t w2 = 0, w1 = 0, w0 = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t d = (uint32_t)i + 1; /* i = nl - 1 - j  <=>  d + j = nl */
+        w2 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32(d ^ nl));
+        w1 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 1) ^ nl));
+        w0 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 2) ^ nl));
     }
-    return zint_to_fpr(x, nl, sc);
+    uint32_t ovf = 0;
+    fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
+                    fpr_of((int64_t)w0));
+    return fpr_ldexp_lim(r, (int32_t)(32 * nl) - 96 - sc, 2046, &ovf);
 }
 
 /* 1 when every coefficient of p fits in a signed integer of `words` 31-bit words */
@@ -663,19 +685,11 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
          * (-2^31+1, 2^31-1) */
         int sh = scale_FG - scale_fg - scale_k; /* xv = Ga * 2^sh */
         for (size_t u = 0; u < m; u++) {
-            uint64_t gb = fpr_to_bits(Ga[u]);
-            int ex = (int)((gb >> 52) & 0x7FF);
-            fpr xv = FPR_ZERO_C;
-            int in = 1;
-            if (ex != 0) {
-                if (ex + sh > 1023 + 40) {
-                    in = 0; /* |xv| >= 2^41 */
-                } else if (ex + sh > 0) {
-                    xv = fpr_ldexp(Ga[u], sh);
-                    in = fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), xv) &&
-                         fpr_lt(xv, FPR(0x41DFFFFFFFC00000u, 2147483647.0));
-                } /* else |xv| < 2^-1022: k = 0 */
-            }
+            uint32_t big = 0;
+            fpr xv = fpr_ldexp_lim(Ga[u], sh, 1023 + 40, &big);
+            uint32_t in = (big ^ 1) &
+                          (uint32_t)fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), xv) &
+                          (uint32_t)fpr_lt(xv, FPR(0x41DFFFFFFFC00000u, 2147483647.0));
             PQLAB_DECLASSIFY(&in, sizeof in);
             if (!in) {
                 ok = 0;
