@@ -5,9 +5,9 @@
  * Memory: the matrix A_hat is never stored. Its entries are generated four at a
  * time (SampleNTT with the 4-way SHAKE128) and each coefficient pair is
  * multiplied into its row's accumulator as soon as it is sampled (matacc_x4);
- * two accumulators suffice because rows are finished (encoded into ek, or
- * compressed into c) as soon as they are complete. t_hat is read from ek one
- * polynomial at a time. Decapsulation re-encrypts into a per-polynomial buffer
+ * two accumulators (one for k = 4) suffice because rows are finished (encoded
+ * into ek, or compressed into c) as soon as they are complete. t_hat is read
+ * from ek one polynomial at a time. Decapsulation re-encrypts into a per-polynomial buffer
  * and compares it with the received ciphertext piece by piece (constant time),
  * so c' is never held whole.
  *
@@ -79,6 +79,9 @@ static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size
     return (uint8_t)pqlab_ct_memcmp(piece, cmp, len);
 }
 
+/* Accumulators of matvec_rows (see there). */
+#define MLKEM_ACC_SLOTS (MLKEM_K == 4 ? 1 : 2)
+
 /* Where the rows of a matrix-vector product go when complete. */
 enum { ROWS_KEYGEN, ROWS_ENCRYPT };
 typedef struct {
@@ -126,11 +129,12 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
  * Entries are taken in row-major order, four at a time with the 4-way SHAKE128
  * (k^2 = 4, 9, 16 leaves one single entry for k = 3). Four consecutive entries
  * touch at most two rows, and a row ends before the row two further on starts,
- * so two accumulators suffice: row i uses acc[i % 2].
+ * so two accumulators suffice: row i uses acc[i % 2]. For k = 4 every batch is
+ * exactly one row and one accumulator suffices.
  * Bounds: vec has |c| < q; a row gets k terms, each < 2q: |acc| < 8q. */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
                         row_sink *sink) {
-    mlkem_poly acc[2];
+    mlkem_poly acc[MLKEM_ACC_SLOTS];
     const int transposed = sink->mode == ROWS_ENCRYPT;
     memset(acc, 0, sizeof acc);
     for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
@@ -142,7 +146,7 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             /* public loop counters only; unused lanes (t >= n) repeat entry e0 */
             const unsigned int e = t < n ? e0 + t : e0;
             const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
-            accs[t] = &acc[i & 1];
+            accs[t] = &acc[i % MLKEM_ACC_SLOTS];
             vecs[t] = &vec[j];
             xy[2 * t] = transposed ? i : j;
             xy[2 * t + 1] = transposed ? j : i;
@@ -158,8 +162,8 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             const unsigned int e = e0 + t;
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
-                finish_row(sink, i, &acc[i & 1]);
-                memset(&acc[i & 1], 0, sizeof acc[0]);
+                finish_row(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
+                memset(&acc[i % MLKEM_ACC_SLOTS], 0, sizeof acc[0]);
             }
         }
     }
