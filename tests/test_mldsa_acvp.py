@@ -16,14 +16,20 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import ACVP, mldsa, mode_of  # noqa: E402
+from test_mldsa_support import ACVP, mldsa, mode_of
 
-from pqlab.acvp import mldsa as plugin  # noqa: E402
+from pqlab.acvp import mldsa as plugin
 
 # (prompt, expected results or None when the prompt is an internalProjection with the answers)
 FILES = {
-    "keyGen-975de31": (ACVP / "975de31/ML-DSA-keyGen-FIPS204/prompt.json", ACVP / "975de31/ML-DSA-keyGen-FIPS204/expectedResults.json"),
-    "sigVer-975de31": (ACVP / "975de31/ML-DSA-sigVer-FIPS204/prompt.json", ACVP / "975de31/ML-DSA-sigVer-FIPS204/expectedResults.json"),
+    "keyGen-975de31": (
+        ACVP / "975de31/ML-DSA-keyGen-FIPS204/prompt.json",
+        ACVP / "975de31/ML-DSA-keyGen-FIPS204/expectedResults.json",
+    ),
+    "sigVer-975de31": (
+        ACVP / "975de31/ML-DSA-sigVer-FIPS204/prompt.json",
+        ACVP / "975de31/ML-DSA-sigVer-FIPS204/expectedResults.json",
+    ),
     "sigGen-v1.1.0.35": (ACVP / "v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json", None),
     "sigVer-v1.1.0.35": (ACVP / "v1.1.0.35/ML-DSA-sigVer-FIPS204/internalProjection.json", None),
 }

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import ACVP, MLDSA, MODES, ROOT  # noqa: E402
+from test_mldsa_support import ACVP, MLDSA, MODES, ROOT
 
-from pqlab.acvp import mldsa as plugin  # noqa: E402
+from pqlab.acvp import mldsa as plugin
 
 
 def test_fake_backend_dispatch() -> None:
@@ -41,7 +41,9 @@ def test_fake_backend_dispatch() -> None:
             if g["parameterSet"] != f"ML-DSA-{mode}":
                 continue
             for t in g["tests"][:3]:
-                (cmd, args), = plugin.requests(g, t)
+                ((cmd, args),) = plugin.requests(g, t)
                 assert plugin.result(g, t, [lib.drive(cmd, args)]) == {"signature": t["signature"]}
         # the portable kernels stay available for differential tests of native ones
-        assert hasattr(lib.lib, f"pqlab_mldsa{mode}_ref_ntt_c") and hasattr(lib.lib, f"pqlab_mldsa{mode}_ref_ntt_native")
+        assert hasattr(lib.lib, f"pqlab_mldsa{mode}_ref_ntt_c") and hasattr(
+            lib.lib, f"pqlab_mldsa{mode}_ref_ntt_native"
+        )

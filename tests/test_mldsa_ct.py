@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import COMMON_SOURCES, MLDSA_SOURCES, MODES, ROOT  # noqa: E402
+from test_mldsa_support import COMMON_SOURCES, MLDSA_SOURCES, MODES, ROOT
 
 OPTS = (["-O2"], ["-O3", "-funroll-loops"])
 
@@ -25,18 +25,38 @@ def build(mode: int, opt: list[str], tmp_path: Path, extra: tuple[str, ...] = ()
         pytest.fail("valgrind not installed (apt-get install valgrind)")
     exe = tmp_path / f"ct{mode}"
     srcs = [ROOT / s for s in MLDSA_SOURCES + COMMON_SOURCES if "aes" not in s and "drbg" not in s]
-    cmd = ["gcc", *opt, "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_CT_VALGRIND", *extra,
-           f"-DPQLAB_MLDSA_MODE={mode}", f"-DPQLAB_NS=pqlab_mldsa{mode}_ref_",
-           f"-I{ROOT / 'lib/common'}", f"-I{ROOT / 'lib/mldsa'}", *map(str, srcs),
-           str(ROOT / "lib/mldsa/testing/ct_valgrind.c"), "-o", str(exe)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = [
+        "gcc",
+        *opt,
+        "-g",
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-DPQLAB_CT_VALGRIND",
+        *extra,
+        f"-DPQLAB_MLDSA_MODE={mode}",
+        f"-DPQLAB_NS=pqlab_mldsa{mode}_ref_",
+        f"-I{ROOT / 'lib/common'}",
+        f"-I{ROOT / 'lib/mldsa'}",
+        *map(str, srcs),
+        str(ROOT / "lib/mldsa/testing/ct_valgrind.c"),
+        "-o",
+        str(exe),
+    ]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     return exe
 
 
 def valgrind(exe: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["valgrind", "-q", "--error-exitcode=99", "--track-origins=yes", str(exe)],
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        ["valgrind", "-q", "--error-exitcode=99", "--track-origins=yes", str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("opt", OPTS, ids=lambda o: "".join(o))

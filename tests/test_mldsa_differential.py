@@ -20,11 +20,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import HASHES, MODES, mldsa  # noqa: E402
-
-import dilithium_py.ml_dsa as dpy  # noqa: E402  (pyproject test extra: dilithium-py)
-from cryptography.hazmat.primitives import serialization  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import mldsa as pyca  # noqa: E402
+import dilithium_py.ml_dsa as dpy
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import mldsa as pyca
+from test_mldsa_support import HASHES, MODES, mldsa
 
 REF = {44: dpy.ML_DSA_44, 65: dpy.ML_DSA_65, 87: dpy.ML_DSA_87}
 PYCA = {44: pyca.MLDSA44PrivateKey, 65: pyca.MLDSA65PrivateKey, 87: pyca.MLDSA87PrivateKey}

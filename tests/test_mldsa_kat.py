@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import MODES, mldsa  # noqa: E402
+from test_mldsa_support import MODES, mldsa
 
 # PQClean/PQClean @ 3730b32a, crypto_sign/ml-dsa-*/META.yml, nistkat-sha256
 NISTKAT_SHA256 = {

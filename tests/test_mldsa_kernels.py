@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import MODES, PARAMS, Q, mldsa  # noqa: E402
+from test_mldsa_support import MODES, PARAMS, Q, mldsa
 
 N = 256
 Poly = ctypes.c_int32 * N

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import ACVP, MLDSA, MODES, WYCHEPROOF, mldsa, mode_of  # noqa: E402
+from test_mldsa_support import ACVP, MLDSA, MODES, WYCHEPROOF, mldsa, mode_of
 
-from pqlab.acvp import mldsa as plugin  # noqa: E402
+from pqlab.acvp import mldsa as plugin
 
 
 @cache
@@ -30,7 +30,7 @@ def test_acvp_siggen() -> None:
     for g in data["testGroups"]:
         lib = small(mode_of(plugin.scheme(g)))
         for t in g["tests"]:
-            (cmd, args), = plugin.requests(g, t)
+            ((cmd, args),) = plugin.requests(g, t)
             assert plugin.result(g, t, [lib.drive(cmd, args)]) == {"signature": t["signature"]}
             n += 1
     assert n == 60

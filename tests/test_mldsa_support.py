@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hostlib import ROOT, build_shared  # noqa: E402
+from hostlib import ROOT, build_shared
 
 VECTORS = ROOT.parent / "shared" / "vectors"
 ACVP = VECTORS / "acvp"
@@ -30,7 +30,7 @@ class Params:
     sk_len: int
     sig_len: int
     k: int
-    l: int  # noqa: E741
+    l: int
     eta: int
     tau: int
     gamma1: int
@@ -132,12 +132,26 @@ class MLDSA:
 
     def sign_prehash(self, sk: bytes, m: bytes, ctx: bytes, ph: int, rnd: bytes | None = None) -> tuple[int, bytes]:
         return self._sig(
-            "crypto_sign_signature_prehash", _buf(m), sz(len(m)), _buf(ctx), sz(len(ctx)), ctypes.c_int(ph), _buf(rnd), _buf(sk)
+            "crypto_sign_signature_prehash",
+            _buf(m),
+            sz(len(m)),
+            _buf(ctx),
+            sz(len(ctx)),
+            ctypes.c_int(ph),
+            _buf(rnd),
+            _buf(sk),
         )
 
     def sign_prehash_digest(self, sk: bytes, d: bytes, ctx: bytes, ph: int, rnd: bytes | None = None):
         return self._sig(
-            "crypto_sign_signature_prehash_digest", _buf(d), sz(len(d)), _buf(ctx), sz(len(ctx)), ctypes.c_int(ph), _buf(rnd), _buf(sk)
+            "crypto_sign_signature_prehash_digest",
+            _buf(d),
+            sz(len(d)),
+            _buf(ctx),
+            sz(len(ctx)),
+            ctypes.c_int(ph),
+            _buf(rnd),
+            _buf(sk),
         )
 
     def sign_nist(self, sk: bytes, m: bytes) -> tuple[int, bytes]:
@@ -150,7 +164,9 @@ class MLDSA:
         return self.fn("crypto_sign_verify_extmu")(_buf(sig), sz(len(sig)), _buf(mu), _buf(pk))
 
     def verify(self, pk: bytes, m: bytes, sig: bytes, ctx: bytes = b"") -> int:
-        return self.fn("crypto_sign_verify_ctx")(_buf(sig), sz(len(sig)), _buf(m), sz(len(m)), _buf(ctx), sz(len(ctx)), _buf(pk))
+        return self.fn("crypto_sign_verify_ctx")(
+            _buf(sig), sz(len(sig)), _buf(m), sz(len(m)), _buf(ctx), sz(len(ctx)), _buf(pk)
+        )
 
     def verify_nist(self, pk: bytes, m: bytes, sig: bytes) -> int:
         return self.fn("crypto_sign_verify")(_buf(sig), sz(len(sig)), _buf(m), sz(len(m)), _buf(pk))
@@ -162,7 +178,9 @@ class MLDSA:
 
     def compute_mu(self, pk: bytes, m: bytes, ctx: bytes = b"", ph: int = 0) -> tuple[int, bytes]:
         mu = ctypes.create_string_buffer(64)
-        r = self.fn("crypto_sign_compute_mu")(mu, _buf(pk), _buf(m), sz(len(m)), _buf(ctx), sz(len(ctx)), ctypes.c_int(ph))
+        r = self.fn("crypto_sign_compute_mu")(
+            mu, _buf(pk), _buf(m), sz(len(m)), _buf(ctx), sz(len(ctx)), ctypes.c_int(ph)
+        )
         return r, mu.raw
 
     def sign_sm(self, sk: bytes, m: bytes) -> tuple[int, bytes]:

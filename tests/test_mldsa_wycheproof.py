@@ -17,13 +17,19 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import MODES, WYCHEPROOF, mldsa  # noqa: E402
+from test_mldsa_support import MODES, WYCHEPROOF, mldsa
 
 # numberOfTests of each file (MANIFEST.md of the vectors)
 COUNTS = {
-    (44, "verify"): 180, (65, "verify"): 210, (87, "verify"): 241,
-    (44, "sign_seed"): 86, (65, "sign_seed"): 105, (87, "sign_seed"): 96,
-    (44, "sign_noseed"): 73, (65, "sign_noseed"): 78, (87, "sign_noseed"): 69,
+    (44, "verify"): 180,
+    (65, "verify"): 210,
+    (87, "verify"): 241,
+    (44, "sign_seed"): 86,
+    (65, "sign_seed"): 105,
+    (87, "sign_seed"): 96,
+    (44, "sign_noseed"): 73,
+    (65, "sign_noseed"): 78,
+    (87, "sign_noseed"): 69,
 }
 
 

@@ -8,12 +8,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = {44: (1312, 2560, 2420), 65: (1952, 4032, 3309), 87: (2592, 4896, 4627)}
 FUNCS = [
-    "crypto_sign_keypair", "crypto_sign_signature", "crypto_sign_verify", "crypto_sign", "crypto_sign_open",
-    "crypto_sign_keypair_internal", "crypto_sign_signature_internal", "crypto_sign_verify_internal",
-    "crypto_sign_signature_extmu", "crypto_sign_verify_extmu", "crypto_sign_compute_mu",
-    "crypto_sign_signature_ctx", "crypto_sign_verify_ctx",
-    "crypto_sign_signature_prehash", "crypto_sign_verify_prehash",
-    "crypto_sign_signature_prehash_digest", "crypto_sign_verify_prehash_digest",
+    "crypto_sign_keypair",
+    "crypto_sign_signature",
+    "crypto_sign_verify",
+    "crypto_sign",
+    "crypto_sign_open",
+    "crypto_sign_keypair_internal",
+    "crypto_sign_signature_internal",
+    "crypto_sign_verify_internal",
+    "crypto_sign_signature_extmu",
+    "crypto_sign_verify_extmu",
+    "crypto_sign_compute_mu",
+    "crypto_sign_signature_ctx",
+    "crypto_sign_verify_ctx",
+    "crypto_sign_signature_prehash",
+    "crypto_sign_verify_prehash",
+    "crypto_sign_signature_prehash_digest",
+    "crypto_sign_verify_prehash_digest",
 ]
 
 API = """/* SPDX-License-Identifier: MIT */

@@ -31,7 +31,7 @@ def zetas() -> list[int]:
 def check_division(gamma2: int, mult: int, shift: int) -> None:
     # floor(x / (2*gamma2)) == (x * mult) >> shift for every x the code can pass
     d = 2 * gamma2
-    for x in range(0, Q + gamma2):
+    for x in range(Q + gamma2):
         assert (x * mult) >> shift == x // d, (gamma2, x)
 
 
@@ -40,7 +40,7 @@ if __name__ == "__main__":
     z = zetas()
     print("/* zetas_mont[m] = zeta^BitRev8(m) * 2^32 mod q, centred; index 0 unused */")
     for i in range(0, 256, 8):
-        print("    " + ", ".join(f"{v}" for v in z[i:i + 8]) + ",")
+        print("    " + ", ".join(f"{v}" for v in z[i : i + 8]) + ",")
     # 256^-1 * 2^64 mod q: the inverse NTT's final scale, compensating one
     # Montgomery factor 2^-32 from the pointwise product and the one of its own mul.
     print("INVN_MONT2 =", centred(pow(256, Q - 2, Q) * R * R))

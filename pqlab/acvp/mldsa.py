@@ -54,9 +54,9 @@ def scheme(group: dict) -> str | None:
     name = _SCHEMES.get(group.get("parameterSet", ""))
     if name is None:
         return None
-    if "signatureInterface" in group or "externalMu" in group or "preHash" in group:
-        if _mode(group) is None:
-            return None
+    has_options = "signatureInterface" in group or "externalMu" in group or "preHash" in group
+    if has_options and _mode(group) is None:
+        return None
     return name
 
 
