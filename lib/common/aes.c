@@ -5,15 +5,16 @@
  * of all 32 bytes. Byte s[r][c] of block b (state index r + 4c, FIPS 197 section 3.4)
  * sits at bit 8r + 4b + c: byte r of every word is row r of both blocks. With this
  * order, loading the 32 input bytes as eight little-endian words and transposing the
- * four 8x8 bit matrices (one per byte lane) is the whole packing, ShiftRows is a
- * rotation of nibbles inside each byte, and the row rotations of MixColumns are word
- * rotations by 8, 16 and 24.
+ * four 8x8 bit matrices (one per byte lane) is the whole packing, a column shift is a
+ * rotation of nibbles inside each byte, and a row shift is a word rotation by 8, 16
+ * or 24. ShiftRows itself is never executed: it is folded into MixColumns (see
+ * "ShiftRows without moving data" below).
  *
  * S-box (section 5.1.1): inversion in GF(2^8) done in the isomorphic tower field
  * GF(16)[y]/(y^2 + y + 8), GF(16) = GF(2)[z]/(z^4 + z + 1), followed by the affine map.
- * The basis changes and the affine map were derived and checked exhaustively by
- * tools/gen_aes_sbox.py. About 225 word operations per S-box layer, no tables, no
- * data-dependent branches or addresses. */
+ * The basis changes, the affine map and the GF(16) inversion formulas were derived and
+ * checked exhaustively by tools/gen_aes_sbox.py. About 185 word operations per S-box
+ * layer (for 32 bytes), no tables, no data-dependent branches or addresses. */
 #include "aes.h"
 
 #include "ct.h"
