@@ -85,3 +85,64 @@ def test_driver_unknown_command() -> None:
     impl = next(i for i in discover() if i.scheme == "ml-kem-512" and i.name == "ref")
     (o,) = execute([(impl, plat)], "driver", 1, BuildOptions(), stdin=lambda *_: b"t1 frobnicate -\n")
     assert not o.ok and "driver failed" in (o.error or "")
+
+
+def _wycheproof_requests(name: str) -> tuple[list[str], dict[str, tuple]]:
+    """Driver requests for every Wycheproof case of one parameter set and the expected answers
+    (valid: ok with the outputs; invalid: a refusal, or for decapsulation the implicit
+    rejection key when only the ciphertext is wrong but has the right length)."""
+    import json
+
+    from support import WYCHEPROOF
+
+    p = PARAMS[name]
+    lines, want = [], {}
+    for kind in ("keygen_seed_test", "test", "encaps_test", "semi_expanded_decaps_test"):
+        data = json.loads((WYCHEPROOF / f"mlkem_{p.n}_{kind}.json").read_text())
+        for g in data["testGroups"]:
+            for t in g["tests"]:
+                tag = f"{kind[:4]}{t['tcId']}"
+                valid = t["result"] == "valid"
+                if kind in ("keygen_seed_test", "test"):
+                    seed = bytes.fromhex(t["seed"])
+                    lines.append(f"{tag} keygen {hx(seed[:32])} {hx(seed[32:])}")
+                    ok_len = len(seed) == 64
+                    if kind == "keygen_seed_test":
+                        want[tag] = ("ok", t["ek"], t["dk"])
+                    else:
+                        want[tag] = ("ok",) if ok_len else ("fail", "-100")
+                    continue
+                if kind == "encaps_test":
+                    lines.append(f"{tag} encaps {hx(bytes.fromhex(t['ek']))} {hx(bytes.fromhex(t['m']))}")
+                    want[tag] = ("ok", t["c"], t["K"]) if valid else ("fail",)
+                else:
+                    lines.append(f"{tag} decaps {hx(bytes.fromhex(t['dk']))} {hx(bytes.fromhex(t['c']))}")
+                    want[tag] = ("ok", t["K"]) if valid else ("fail",)
+    return lines, want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("platform", ["host", "mps2-an386"])
+def test_driver_wycheproof(platform: str) -> None:
+    """Every Wycheproof encapsulation, semi-expanded decapsulation and keygen case through the
+    target driver (the keygen half of the seed/decaps files); invalid inputs are refused."""
+    plat = get_platform(platform)
+    impls = [i for i in discover() if i.scheme.startswith("ml-kem") and i.name == "ref"]
+    reqs, wants = {}, {}
+    for impl in impls:
+        lines, want = _wycheproof_requests(impl.scheme.upper())
+        reqs[impl.id] = ("\n".join(lines) + "\n").encode()
+        wants[impl.id] = want
+    outcomes = execute([(i, plat) for i in impls], "driver", 2, BuildOptions(), stdin=lambda i, _p: reqs[i.id])
+    for o in outcomes:
+        assert o.ok, o.error
+        got = {f[0]: f[1:] for f in o.output.of("drv")}
+        want = wants[o.impl.id]
+        assert set(got) == set(want)
+        for tag, w in want.items():
+            g = got[tag]
+            assert g[0] == w[0], (o.impl.id, tag, g[:2], w[:2])
+            if w[0] == "ok" and len(w) > 1:
+                assert [x.lower() for x in g[1:]] == [x.lower() for x in w[1:]], (o.impl.id, tag)
+            if w[0] == "fail" and len(w) > 1:
+                assert g[1] == w[1], (o.impl.id, tag)
