@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -33,25 +34,32 @@ def compile_objs(tc: str, mode: int, out: Path) -> list[Path]:
     cc, _, flags = TOOLCHAINS[tc]
     if shutil.which(cc) is None:
         pytest.fail(f"{cc} not installed (apt-get install gcc-arm-none-eabi gcc-riscv64-unknown-elf)")
-    objs = []
+    cmds = []
     for src in MLDSA_SOURCES:
         obj = out / f"{tc}-{mode}-{Path(src).stem}.o"
-        cmd = [
-            cc,
-            *flags,
-            *WARN,
-            f"-DPQLAB_MLDSA_MODE={mode}",
-            f"-DPQLAB_NS=pqlab_mldsa{mode}_ref_",
-            f"-I{ROOT / 'lib/common'}",
-            f"-I{ROOT / 'lib/mldsa'}",
-            "-c",
-            str(ROOT / src),
-            "-o",
-            str(obj),
-        ]
-        r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        cmds.append(
+            (
+                obj,
+                [
+                    cc,
+                    *flags,
+                    *WARN,
+                    f"-DPQLAB_MLDSA_MODE={mode}",
+                    f"-DPQLAB_NS=pqlab_mldsa{mode}_ref_",
+                    f"-I{ROOT / 'lib/common'}",
+                    f"-I{ROOT / 'lib/mldsa'}",
+                    "-c",
+                    str(ROOT / src),
+                    "-o",
+                    str(obj),
+                ],
+            )
+        )
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda c: subprocess.run(c[1], capture_output=True, text=True, check=False), cmds))
+    for (_, cmd), r in zip(cmds, results):
         assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
-        objs.append(obj)
+    objs = [obj for obj, _ in cmds]
     return objs
 
 
