@@ -86,6 +86,7 @@ pub struct Cpu {
     // profiling hooks
     pub last_branch_link: bool,
     pub stop: Option<Stop>,
+    m7: timing::M7State,
 }
 
 enum HostFile {
@@ -230,6 +231,7 @@ impl Cpu {
             files: Vec::new(),
             last_branch_link: false,
             stop: None,
+            m7: timing::M7State::default(),
         }
     }
 
@@ -1613,6 +1615,11 @@ impl Cpu {
                     }
                     Op::Vdp => {
                         if i.sh != 0 {
+                            if self.core == Core::M7 {
+                                let a: f64 = self.get(i.rn);
+                                let b: f64 = self.get(i.rm);
+                                cyc += timing::m7_fp64_extra(i.sub, a.to_bits(), b.to_bits());
+                            }
                             self.vdp::<f64>(i)?;
                         } else {
                             self.vdp::<f32>(i)?;
@@ -1621,6 +1628,9 @@ impl Cpu {
                     _ => return Err(self.undefined(i, pc, "unimplemented")),
                 }
             }
+        }
+        if self.core == Core::M7 {
+            cyc = timing::m7_adjust(&mut self.m7, i, cyc);
         }
         self.cycles += cyc;
         self.prev_ls = ls;

@@ -33,7 +33,7 @@
 //! the FPv5 double-precision latencies of the Cortex-M7 TRM FPU chapter.
 
 use crate::cpu::Cpu;
-use crate::decode::{fop, Insn, Op};
+use crate::decode::{alu, fop, Class, Insn, Op};
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
@@ -155,4 +155,127 @@ pub fn fp_mem_cycles(cpu: &Cpu, i: &Insn) -> u64 {
 pub fn it_folds(core: Core) -> bool {
     let _ = core;
     true
+}
+
+/// Registers an instruction reads (up to three; 255 = none) for the M7
+/// dependency checks. Conservative where the operand fields are not used.
+fn reads(i: &Insn) -> [u8; 3] {
+    const N: u8 = 255;
+    let acc = |r: u8| if r == 15 { N } else { r };
+    match i.op {
+        Op::DpImm => [i.rn, N, N],
+        Op::DpReg => [i.rn, i.rm, N],
+        Op::DpRegReg => [i.rm, i.ra, N],
+        Op::Mul => [i.rn, i.rm, N],
+        Op::Mla | Op::Mls => [i.rn, i.rm, i.ra],
+        Op::Smulxy | Op::Smulwy | Op::Smuad | Op::Smusd | Op::Smmul | Op::Usad8 => {
+            [i.rn, i.rm, acc(i.ra)]
+        }
+        Op::Smull | Op::Umull | Op::Sdiv | Op::Udiv => [i.rn, i.rm, N],
+        Op::Smlal | Op::Umlal | Op::Umaal | Op::Smlalxy | Op::Smlald | Op::Smlsld => {
+            [i.rn, i.rm, i.rd]
+        }
+        Op::Extend => [acc(i.rn), i.rm, N],
+        Op::Ld | Op::Ldrd | Op::Ldrex | Op::Ldm | Op::Vldr | Op::Vldm => [i.rn, N, N],
+        Op::LdR | Op::Tbb | Op::Tbh => [i.rn, i.rm, N],
+        Op::St | Op::Strd => [i.rn, i.rd, N],
+        Op::StR => [i.rn, i.rm, i.rd],
+        Op::Bx | Op::Blx => [i.rm, N, N],
+        Op::Cbz => [i.rn, N, N],
+        Op::B | Op::Bl | Op::Bcond | Op::It | Op::Nop | Op::Movt => [N, N, N],
+        _ => [i.rn, i.rm, N],
+    }
+}
+
+/// Register an instruction writes (255 = none or several).
+fn writes(i: &Insn) -> u8 {
+    match i.op {
+        Op::DpImm | Op::DpReg | Op::DpRegReg if i.sub >= alu::TST => 255,
+        Op::Ld | Op::LdR if i.rd == 15 => 255,
+        Op::St | Op::StR | Op::Strd | Op::Stm | Op::Vstr | Op::Vstm => 255,
+        Op::Vdp | Op::Vldr | Op::Vldm | Op::VmovImm | Op::Vmsr | Op::Ldm => 255,
+        Op::B | Op::Bcond | Op::Bl | Op::Bx | Op::Blx | Op::Cbz | Op::Tbb | Op::Tbh => 255,
+        Op::It | Op::Nop | Op::Msr | Op::Cps | Op::Wfi | Op::Clrex | Op::Bkpt | Op::Svc => 255,
+        _ => i.rd,
+    }
+}
+
+/// Issue state of the Cortex-M7 estimate between instructions.
+#[derive(Default, Clone, Copy)]
+pub struct M7State {
+    /// the previous instruction issued alone in the first slot of its cycle
+    slot_free: bool,
+    prev_dest: u8,
+    prev_class: u8,
+    prev_load_dest: u8,
+}
+
+/// Cortex-M7 estimate: dual issue of two single-cycle instructions when
+/// they do not compete for the one load/store unit, the one MAC unit or the
+/// FPU, and the second does not read the first's result (Cortex-M7 TRM
+/// DDI 0489 section 1.2: "in-order superscalar, dual-issue"; pairing limits
+/// from Arm's Cortex-M7 descriptions). A load result used by the next
+/// instruction costs one extra cycle. Branches pair as second instruction.
+pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64) -> u64 {
+    let r = reads(i);
+    let uses = |x: u8| x != 255 && r.contains(&x);
+    let class = i.class as u8;
+    let unit = |c: u8| -> u8 {
+        match c {
+            c if c == Class::Load as u8
+                || c == Class::Store as u8
+                || c == Class::LoadMulti as u8
+                || c == Class::StoreMulti as u8
+                || c == Class::FpMem as u8 =>
+            {
+                1
+            }
+            c if c == Class::Mul as u8 || c == Class::Div as u8 => 2,
+            c if c == Class::Fp as u8 => 3,
+            _ => 0,
+        }
+    };
+    let mut out = cyc;
+    let mut paired = false;
+    if uses(st.prev_load_dest) {
+        out += 1;
+    } else if st.slot_free
+        && cyc == 1
+        && !uses(st.prev_dest)
+        && (unit(class) == 0 || unit(class) != unit(st.prev_class))
+    {
+        out = 0;
+        paired = true;
+    }
+    st.slot_free = !paired && cyc == 1;
+    st.prev_dest = writes(i);
+    st.prev_class = class;
+    st.prev_load_dest = if class == Class::Load as u8 {
+        writes(i)
+    } else {
+        255
+    };
+    out
+}
+
+/// Cortex-M7 double-precision latency estimate by operand values: an
+/// operand that is zero finishes early, a denormal operand takes extra
+/// cycles, and VADD/VSUB.F64 needs an extra alignment cycle when the exponents
+/// differ. The magnitudes (0 / +1 / +4) are assumptions of this estimate.
+pub fn m7_fp64_extra(op: u8, a: u64, b: u64) -> u64 {
+    let ea = (a >> 52) & 0x7ff;
+    let eb = (b >> 52) & 0x7ff;
+    let zero = |x: u64| x << 1 == 0;
+    let denormal = |e: u64, x: u64| e == 0 && x << 12 != 0;
+    if zero(a) || zero(b) {
+        return 0;
+    }
+    let mut extra = 0;
+    if denormal(ea, a) || denormal(eb, b) {
+        extra += 4;
+    }
+    if (op == fop::VADD || op == fop::VSUB) && ea != eb {
+        extra += 1;
+    }
+    extra
 }
