@@ -157,6 +157,11 @@ int fndsa_base_sampler(fndsa_prng *p)
         b = (v1 - fndsa_rcdt[i][1] - b) >> 31;
         b = (v2 - fndsa_rcdt[i][0] - b) >> 31;
         z += (int)b; /* 1 when u < RCDT[i] */
+#ifdef PQLAB_FNDSA_CT_NEGATIVE_CONTROL
+        if (b == 0) { /* deliberate leak for the constant-time test's negative control */
+            break;
+        }
+#endif
     }
     return z;
 }
