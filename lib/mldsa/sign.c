@@ -712,7 +712,9 @@ int mldsa_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const 
 {
     size_t siglen;
     int ret;
-    memmove(sm + MLDSA_SIGBYTES, m, mlen); /* sm = sig || m; m may lie inside sm */
+    if (mlen > 0) {
+        memmove(sm + MLDSA_SIGBYTES, m, mlen); /* sm = sig || m; m may lie inside sm */
+    }
     ret = mldsa_signature(sm, &siglen, sm + MLDSA_SIGBYTES, mlen, sk);
     if (ret != 0) {
         pqlab_zeroize(sm, MLDSA_SIGBYTES + mlen);
@@ -728,7 +730,9 @@ int mldsa_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const 
     if (smlen >= MLDSA_SIGBYTES &&
         mldsa_verify(sm, MLDSA_SIGBYTES, sm + MLDSA_SIGBYTES, smlen - MLDSA_SIGBYTES, pk) == 0) {
         *mlen = smlen - MLDSA_SIGBYTES;
-        memmove(m, sm + MLDSA_SIGBYTES, *mlen);
+        if (*mlen > 0) {
+            memmove(m, sm + MLDSA_SIGBYTES, *mlen);
+        }
         return 0;
     }
     if (smlen >= MLDSA_SIGBYTES) {
