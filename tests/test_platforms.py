@@ -14,8 +14,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "data" / "harness"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import hbuild as H  # noqa: E402
-from pqlab import protocol  # noqa: E402
+import hbuild as H
+
+from pqlab import protocol
 
 PLATFORMS = H.PLATFORMS
 BARE_METAL = {"mps2-an386": "hardfault", "mps2-an500": "hardfault", "rv32-qemu": "trap"}
@@ -27,8 +28,24 @@ TIMERS = {
     "rv32-qemu": ("minstret", "instructions"),
     "aarch64-qemu": ("clock-monotonic", "ns"),
 }
-KEYS = {"name", "description", "arch", "core", "cc", "tools_prefix", "packages", "cflags", "ldflags", "sources",
-        "clock_hz", "flash_bytes", "ram_bytes", "fpr", "runner", "timer"}
+KEYS = {
+    "name",
+    "description",
+    "arch",
+    "core",
+    "cc",
+    "tools_prefix",
+    "packages",
+    "cflags",
+    "ldflags",
+    "sources",
+    "clock_hz",
+    "flash_bytes",
+    "ram_bytes",
+    "fpr",
+    "runner",
+    "timer",
+}
 
 
 @pytest.mark.parametrize("plat", PLATFORMS)
@@ -176,7 +193,7 @@ def test_driver_missing_input_file(plat, tmp_path):
     import subprocess
 
     cmd = [c.format(elf=str(elf)) for c in p["runner"]["command"]]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False)
     assert res.returncode == 1
     assert "info driver-input unreadable" in res.stdout
     assert res.stdout.rstrip().endswith("#end fail 1")
@@ -189,14 +206,14 @@ def test_fpu_double_precision_on_an500(tmp_path):
     src.write_text(
         '#include "pqlab_hal.h"\n'
         "volatile double x = 1.25, y = 3.0;\n"
-        "int main(void) { pqlab_hal_setup(); double z = x * y; pqlab_hal_send(z == 3.75 ? \"ok\\n\" : \"bad\\n\", z == 3.75 ? 3 : 4);"
+        'int main(void) { pqlab_hal_setup(); double z = x * y; pqlab_hal_send(z == 3.75 ? "ok\\n" : "bad\\n", z == 3.75 ? 3 : 4);'
         " return 0; }\n"
     )
     elf = H.build_raw("mps2-an500", [src])
     objdump = H.platform("mps2-an500")["tools_prefix"] + "objdump"
     import subprocess
 
-    dis = subprocess.run([objdump, "-d", str(elf)], capture_output=True, text=True).stdout
+    dis = subprocess.run([objdump, "-d", str(elf)], capture_output=True, text=True, check=False).stdout
     assert "vmul.f64" in dis
     r = H.run("mps2-an500", elf, tmp_path)
     assert r.rc == 0 and r.stdout == "ok\n", r.stdout + r.stderr
@@ -211,8 +228,14 @@ def simulator() -> Path:
     import subprocess
 
     exe = H.ROOT / "sim" / "target" / "release" / "pqlab-sim"
-    r = subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=H.ROOT / "sim", capture_output=True,
-                       text=True, timeout=900)
+    r = subprocess.run(
+        ["cargo", "build", "--release", "--quiet"],
+        cwd=H.ROOT / "sim",
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     assert exe.is_file()
     return exe
@@ -222,7 +245,7 @@ def _sim(simulator: Path, elf: Path, tmp_path: Path) -> H.Run:
     import subprocess
 
     cmd = [str(simulator), "--machine", "mps2-an386", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, timeout=300, cwd=tmp_path)
+    res = subprocess.run(cmd, capture_output=True, timeout=300, cwd=tmp_path, check=False)
     return H.Run(res.returncode, res.stdout.decode(errors="replace"), res.stderr.decode(errors="replace"), cmd)
 
 

@@ -62,7 +62,7 @@ def _digest(files, *extra: str) -> str:
 
 
 def _compile(cmd: list[str], cwd: Path | None = None) -> None:
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
     if res.returncode != 0:
         raise RuntimeError(f"build failed: {' '.join(cmd)}\n{res.stderr}")
 
@@ -102,7 +102,9 @@ def build(
     sources) and link it with lib/common into an ELF; returns its path."""
     p = platform(plat_name)
     if shutil.which(p["cc"]) is None:
-        raise RuntimeError(f"compiler {p['cc']} of platform {plat_name} is missing: apt-get install {' '.join(p['packages'])}")
+        raise RuntimeError(
+            f"compiler {p['cc']} of platform {plat_name} is missing: apt-get install {' '.join(p['packages'])}"
+        )
     lib = common_lib(plat_name, profile=program == "hashing")
     if program == "driver":
         prog = [ROOT / "harness" / "driver.c", *extra_sources]
@@ -115,9 +117,17 @@ def build(
         flags.append(f"-DPQLAB_API_PREFIX={api_prefix}")
     incs = [impl, ROOT / "harness", ROOT / "lib" / "common", ROOT / "platforms" / "include"]
     ldflags = _subst(p["ldflags"], platform_dir=str(p["dir"]), root=str(ROOT))
-    deps = [*srcs, lib, *sorted((ROOT / "harness").glob("*.h")), *sorted((ROOT / "lib" / "common").glob("*.h")),
-            *sorted(impl.glob("*.h")), DATA / "mix.h", ROOT / "platforms" / "include" / "pqlab_hal.h",
-            *sorted((ROOT / "platforms").glob("*/*.h")), *sorted((ROOT / "platforms").glob("*/*.ld"))]
+    deps = [
+        *srcs,
+        lib,
+        *sorted((ROOT / "harness").glob("*.h")),
+        *sorted((ROOT / "lib" / "common").glob("*.h")),
+        *sorted(impl.glob("*.h")),
+        DATA / "mix.h",
+        ROOT / "platforms" / "include" / "pqlab_hal.h",
+        *sorted((ROOT / "platforms").glob("*/*.h")),
+        *sorted((ROOT / "platforms").glob("*/*.ld")),
+    ]
     digest = _digest(deps, p["cc"], *flags, *ldflags)
     out = CACHE / plat_name / f"{program}-{impl.parent.name}-{impl.name}-{digest}.elf"
     if out.exists():
@@ -136,8 +146,12 @@ def build_raw(plat_name: str, sources: list[Path], cflags: list[str] | tuple[str
     srcs = [*sources, *[p["dir"] / s for s in p["sources"]]]
     flags = [*p["cflags"], *WARN, *cflags]
     ldflags = _subst(p["ldflags"], platform_dir=str(p["dir"]), root=str(ROOT))
-    deps = [*srcs, ROOT / "platforms" / "include" / "pqlab_hal.h", *sorted((ROOT / "platforms").glob("*/*.ld")),
-            *sorted((ROOT / "platforms").glob("*/*.h"))]
+    deps = [
+        *srcs,
+        ROOT / "platforms" / "include" / "pqlab_hal.h",
+        *sorted((ROOT / "platforms").glob("*/*.ld")),
+        *sorted((ROOT / "platforms").glob("*/*.h")),
+    ]
     out = CACHE / plat_name / f"raw-{sources[0].stem}-{_digest(deps, p['cc'], *flags, *ldflags)}.elf"
     if out.exists():
         return out
@@ -158,7 +172,7 @@ def run(plat_name: str, elf: Path, workdir: Path, stdin: bytes | None = None, ti
     if p["runner"]["kind"] == "qemu-system":
         (workdir / "pqlab.in").write_bytes(stdin or b"")
         stdin = b""
-    res = subprocess.run(cmd, input=stdin or b"", capture_output=True, timeout=timeout, cwd=workdir)
+    res = subprocess.run(cmd, input=stdin or b"", capture_output=True, timeout=timeout, cwd=workdir, check=False)
     return Run(res.returncode, res.stdout.decode(errors="replace"), res.stderr.decode(errors="replace"), cmd)
 
 
