@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+"""pqlab's harness binaries on pqlab-sim and on QEMU: the output of the test and
+vectors programs is byte-identical (apart from the timer name of the first line:
+DWT on pqlab-sim, SysTick/icount on QEMU), and the test program runs in lockstep
+with QEMU (timer code excluded, see sim/tests/lockstep.py). The default run covers
+ML-KEM-768; `-m slow` covers every implementation that builds for the Cortex-M4."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
+import lockstep  # noqa: E402
+import simfw  # noqa: E402
+
+from pqlab.build import build  # noqa: E402
+from pqlab.platforms import get_platform  # noqa: E402
+from pqlab.registry import discover  # noqa: E402
+
+TIMER_FUNCS = ["timer_setup", "pqlab_hal_cycles", "dwt_extend", "pqlab_armv7m_systick_isr",
+               "pqlab_hal_timer_name", "pqlab_hal_setup"]
+
+
+@pytest.fixture(scope="module")
+def sim() -> Path:
+    return simfw.build_sim()
+
+
+def _impls(only: str | None):
+    plat = get_platform("m4-sim")
+    out = []
+    for impl in discover():
+        if only and impl.id != only:
+            continue
+        if impl.platforms is not None and "m4-sim" not in impl.platforms and "mps2-an386" not in impl.platforms:
+            continue
+        if "m4-sim" in impl.exclude_platforms or "mps2-an386" in impl.exclude_platforms:
+            continue
+        out.append(impl)
+    return plat, out
+
+
+def _normalise(text: bytes) -> bytes:
+    return re.sub(rb"^(#pqlab \d+ \S+) timer=\S+", rb"\1 timer=T", text, count=1, flags=re.M)
+
+
+def _compare(plat, impl, programs: tuple[str, ...], tmp_path: Path, lock_limit: int) -> None:
+    res = build(plat, [impl], programs)[impl.id]
+    assert res.error is None, res.error
+    for prog in programs:
+        elf = res.elf[prog]
+        (tmp_path / "pqlab.in").write_bytes(b"")
+        q = simfw.run_qemu(elf, cwd=tmp_path, timeout=900)
+        s = simfw.run_sim(elf, cwd=tmp_path, timeout=900)
+        assert s.returncode == q.returncode == 0, s.stderr.decode()[-2000:]
+        assert s.stdout.startswith(b"#pqlab 1 " + prog.encode() + b" timer=dwt")
+        assert _normalise(s.stdout) == _normalise(q.stdout), f"{impl.id} {prog}"
+    if lock_limit:
+        elf = res.elf["test"]
+        r = lockstep.run(elf, limit=lock_limit, sync=lockstep.func_ranges(elf, TIMER_FUNCS))
+        assert r.mismatch is None, f"{impl.id}: {r.mismatch}"
+        assert r.steps == lock_limit
+
+
+def test_mlkem768_test_and_vectors(sim: Path, tmp_path: Path) -> None:
+    plat, impls = _impls("ml-kem-768/ref")
+    assert impls, "ml-kem-768/ref not found"
+    _compare(plat, impls[0], ("test", "vectors"), tmp_path, lock_limit=4000)
+
+
+@pytest.mark.slow
+def test_every_implementation(sim: Path, tmp_path: Path) -> None:
+    plat, impls = _impls(None)
+    assert len(impls) > 3
+    for impl in impls:
+        _compare(plat, impl, ("test", "vectors"), tmp_path, lock_limit=100_000)
+
+
+def test_sim_platforms_exist() -> None:
+    m4 = get_platform("m4-sim")
+    m7 = get_platform("m7-sim")
+    assert m4.runner_kind == m7.runner_kind == "pqlab-sim"
+    assert m4.cflags == get_platform("mps2-an386").cflags
+    assert m7.cflags == get_platform("mps2-an500").cflags
+    assert "mps2-an386" in m4.runner_command and "mps2-an500" in m7.runner_command
+    out = subprocess.run(["git", "ls-files", "platforms/m4-sim"], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent).stdout
+    assert "platform.toml" in out
