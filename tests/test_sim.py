@@ -169,3 +169,17 @@ def test_cargo_clippy(sim: Path) -> None:
     r = subprocess.run(["cargo", "clippy", "--release", "--all-targets", "--", "-D", "warnings"],
                        cwd=simfw.SIM_DIR, capture_output=True, timeout=900)
     assert r.returncode == 0, r.stderr.decode()[-3000:]
+
+
+@pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
+def test_interrupt_stress_preserves_results(sim: Path, tmp_path: Path, machine: str, cpu: list[str]) -> None:
+    """SysTick every 98 cycles with an FP-using handler: same results as without."""
+    plain = simfw.run_sim(simfw.build_fw(f"workload-{machine}", ["workload.c"], cpu), machine=machine)
+    elf = simfw.build_fw(f"stress-{machine}", ["workload.c"], cpu, ["-DSTRESS_IRQ"])
+    rep = tmp_path / "r.json"
+    s = simfw.run_sim(elf, "--json", str(rep), machine=machine)
+    assert s.returncode == 0, s.stderr.decode()
+    assert s.stdout == plain.stdout
+    r = json.loads(rep.read_text())
+    # thousands of exceptions were taken: many more instructions than without
+    assert r["instructions"] > 1.2 * 344_000

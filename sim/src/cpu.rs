@@ -833,10 +833,12 @@ impl Cpu {
     }
 
     fn undefined(&mut self, i: &Insn, pc: u32, why: &str) -> Fault {
+        let h1 = self.read16(pc).unwrap_or(0);
         let enc = if i.len == 4 {
-            format!("{:04x} {:04x}", i.raw >> 16, i.raw & 0xffff)
+            let h2 = self.read16(pc.wrapping_add(2)).unwrap_or(0);
+            format!("{:04x} {:04x}", h1, h2)
         } else {
-            format!("{:04x}", i.raw & 0xffff)
+            format!("{:04x}", h1)
         };
         let s = Stop::Error(format!(
             "HardFault: UsageFault UNDEFINSTR: {} instruction at 0x{:08x}, encoding {} ({})",

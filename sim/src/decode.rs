@@ -195,8 +195,6 @@ pub struct Insn {
     /// base cycle cost filled in by the timing model
     pub cyc: u8,
     pub imm: u32,
-    /// raw encoding (hw1 in the upper half for 32-bit instructions)
-    pub raw: u32,
 }
 
 impl Insn {
@@ -215,7 +213,6 @@ impl Insn {
         class: Class::Other,
         cyc: 1,
         imm: 0,
-        raw: 0,
     };
     fn new(op: Op, len: u8, raw: u32) -> Insn {
         let class = match op {
@@ -264,10 +261,12 @@ impl Insn {
             | Op::Clrex => Class::Other,
             _ => Class::Alu,
         };
+        // the raw encoding is not kept (the cache entry stays small); error
+        // messages read it from memory again
+        let _ = raw;
         Insn {
             op,
             len,
-            raw,
             class,
             ..Insn::UNDECODED
         }

@@ -101,8 +101,30 @@ static void put_line(const char *tag, uint32_t v)
     uart_putc('\n');
 }
 
+#ifdef STRESS_IRQ
+/* A SysTick interrupt every few dozen cycles that uses integer and FP
+   registers: the results printed by main must not change (exception entry
+   and return preserve the context, including the FP extended frame). */
+static volatile uint32_t irq_count;
+static volatile float irq_f = 1.0f;
+void systick_handler(void)
+{
+    float f = irq_f;
+    f = f * 1.0001f + 0.5f;
+    irq_f = f > 1e6f ? 1.0f : f;
+    uint32_t a = irq_count;
+    __asm volatile("" : "+r"(a));
+    irq_count = a * 3u + 1u;
+}
+#endif
+
 int main(void)
 {
+#ifdef STRESS_IRQ
+    SYST_RVR = 97;
+    SYST_CVR = 0;
+    SYST_CSR = 7;
+#endif
     uint64_t st[25];
     for (int i = 0; i < 25; i++) {
         st[i] = (uint64_t)i * 0x0123456789abcdefULL;
@@ -166,6 +188,12 @@ int main(void)
                 (__builtin_bswap32(x) >> (i & 15));
     }
     put_line("bits", bits);
+#ifdef STRESS_IRQ
+    SYST_CSR = 0;
+    if (irq_count == 0) {
+        uart_puts("no interrupts\n");
+    }
+#endif
     uart_puts("workload done\n");
     return 0;
 }
