@@ -5,6 +5,7 @@
 
 pub struct Segment {
     pub paddr: u32,
+    pub vaddr: u32,
     pub data: Vec<u8>,
     pub memsz: u32,
 }
@@ -61,6 +62,7 @@ impl Elf {
                 continue; // PT_LOAD only
             }
             let off = u32le(b, p + 4)? as usize;
+            let vaddr = u32le(b, p + 8)?;
             let paddr = u32le(b, p + 12)?;
             let filesz = u32le(b, p + 16)? as usize;
             let memsz = u32le(b, p + 20)?;
@@ -68,7 +70,12 @@ impl Elf {
                 .get(off..off + filesz)
                 .ok_or("ELF segment outside file")?
                 .to_vec();
-            segments.push(Segment { paddr, data, memsz });
+            segments.push(Segment {
+                paddr,
+                vaddr,
+                data,
+                memsz,
+            });
         }
         let mut funcs = Vec::new();
         let mut objects = Vec::new();

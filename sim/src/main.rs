@@ -171,8 +171,16 @@ fn main() {
                 std::process::exit(2);
             }
         }
-        let _ = seg.memsz;
     }
+    // statically allocated RAM (.data, .bss, heap and stack sections as linked):
+    // loadable segments whose run-time address is in the SRAM regions
+    let static_ram: u64 = elf
+        .segments
+        .iter()
+        .filter(|s| (0x2000_0000..0x2080_0000).contains(&s.vaddr) && s.memsz > 0)
+        .filter(|s| s.memsz < 0x40_0000)
+        .map(|s| s.memsz as u64)
+        .sum();
     // QEMU's armv7m loader takes SP and PC from the vector table at 0
     if cpu.reset().is_err() {
         if let Stop::Error(e) = cpu.take_stop() {
@@ -229,7 +237,7 @@ fn main() {
         }
         let stack = cpu.init_sp.wrapping_sub(cpu.min_sp);
         let s = format!(
-            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
+            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
             json_str(env!("CARGO_PKG_VERSION")),
             json_str(timing::MODEL_VERSION),
             json_str(&o.machine),
@@ -241,6 +249,8 @@ fn main() {
             cpu.cycles,
             cpu.insns,
             stack,
+            static_ram,
+            static_ram + stack as u64,
             cpu.init_sp,
             cpu.min_sp,
             mix,
