@@ -376,7 +376,20 @@ class Gen:
         dbl = self.double and r.random() < 0.5
         sd = self.dreg if dbl else self.sreg
         t = ".f64" if dbl else ".f32"
-        k = r.randrange(14)
+        k = r.randrange(16 if self.double else 14)
+        if k == 14:
+            # FPv5 (Cortex-M7): VSEL, VMAXNM/VMINNM, VRINT*, VCVT{A,N,P,M}
+            op = r.choice(["vseleq", "vselvs", "vselge", "vselgt", "vmaxnm", "vminnm"])
+            self.emit(op + t, f"{op}{t} {sd()}, {sd()}, {sd()}")
+            return
+        if k == 15:
+            op = r.choice(["vrinta", "vrintn", "vrintp", "vrintm", "vrintr", "vrintz", "vrintx"])
+            if r.random() < 0.6:
+                self.emit(op + t, f"{op}{t} {sd()}, {sd()}")
+            else:
+                op = r.choice(["vcvta", "vcvtn", "vcvtp", "vcvtm"]) + r.choice([".s32", ".u32"])
+                self.emit(op + t, f"{op}{t} {self.sreg()}, {sd()}")
+            return
         if k == 0:
             op = r.choice(["vadd", "vsub", "vmul", "vnmul", "vdiv"])
             self.emit(op + t, f"{op}{t} {sd()}, {sd()}, {sd()}")
