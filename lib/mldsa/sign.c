@@ -457,8 +457,9 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
 /* ---------------------------------------------------------------------------- */
 /* mu = H(tr || M', 64) with M' in pieces (Algorithms 2-5, 7 line 6, 8 line 7)    */
 
-/* M' prefix for the external interface: domain byte (0 pure, 1 pre-hash) and the
- * context; returns its length. */
+/* absorbs the M' prefix of the external interface (Algorithms 2-5): the domain byte
+ * (0 pure, 1 pre-hash), IntegerToBytes(|ctx|, 1) and the context (|ctx| <= 255,
+ * checked by the callers) */
 static void absorb_prefix(pqlab_keccak_state *st, uint8_t domain, const uint8_t *ctx,
                           size_t ctxlen)
 {
