@@ -56,6 +56,8 @@ pub struct Cpu {
     prev_ls: u8,
     prev_load_rt: u8,
     prev_len: u8,
+    prev_dp: u8,
+    uw_run: u8,
     // SysTick
     st_csr: u32,
     st_rvr: u32,
@@ -205,6 +207,8 @@ impl Cpu {
             prev_ls: 0,
             prev_load_rt: 255,
             prev_len: 4,
+            prev_dp: 255,
+            uw_run: 0,
             st_csr: 0,
             st_rvr: 0,
             st_base_cycle: 0,
@@ -795,6 +799,7 @@ impl Cpu {
         };
         let mut i = decode::decode(pc, h1, h2, self.core == Core::M7);
         i.cyc = timing::base_cycles(self.core, &i);
+        i.wr = timing::dp_dest(&i);
         Ok(i)
     }
 
@@ -805,6 +810,16 @@ impl Cpu {
         let i = self.fetch(pc)?;
         self.r[15] = pc.wrapping_add(4);
         self.insns += 1;
+        if self.core == Core::M4 {
+            if i.len == 4 && pc & 2 != 0 {
+                self.uw_run += 1;
+                if self.uw_run == 3 {
+                    self.cycles += 1;
+                }
+            } else {
+                self.uw_run = 0;
+            }
+        }
         if self.it != 0 {
             let cond = self.it >> 4;
             let it_before = self.it;
@@ -818,6 +833,7 @@ impl Cpu {
                 self.cycles += 1;
                 self.class_count[i.class as usize & 15] += 1;
                 self.prev_ls = 0;
+                self.prev_dp = 255;
                 self.prev_len = i.len;
                 return Ok(());
             }
@@ -864,7 +880,25 @@ impl Cpu {
     #[inline(always)]
     fn branch_taken(&mut self, target: u32) {
         self.pc = target;
-        self.cycles += timing::refill(self.core, target);
+        let p = self.refill(target);
+        self.cycles += p;
+    }
+
+    /// Pipeline refill after a taken branch (see timing.rs).
+    #[inline(always)]
+    fn refill(&mut self, target: u32) -> u64 {
+        let mut p = timing::refill(self.core, target);
+        if self.core == Core::M4 {
+            self.uw_run = 0;
+            if target & 2 != 0 {
+                if let Some((b, o)) = self.mem.slot(target, 2) {
+                    if decode::is32(u16::from_le_bytes([b[o], b[o + 1]])) {
+                        p += 1;
+                    }
+                }
+            }
+        }
+        p
     }
 
     #[inline(always)]
@@ -883,7 +917,7 @@ impl Cpu {
                 };
                 self.alu(i.sub, i.rd, a, i.imm, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
-                    cyc += timing::refill(self.core, self.pc);
+                    cyc += self.refill(self.pc);
                 }
             }
             Op::DpReg => {
@@ -892,7 +926,7 @@ impl Cpu {
                 let (b, carry) = shift_c(self.r[i.rm as usize], i.st, i.sh as u32, self.c);
                 self.alu(i.sub, i.rd, a, b, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
-                    cyc += timing::refill(self.core, self.pc);
+                    cyc += self.refill(self.pc);
                 }
             }
             Op::DpRegReg => {
@@ -1186,10 +1220,10 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::load_cycles(self, i);
+                cyc = timing::load_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
-                    cyc += timing::refill(self.core, self.pc);
+                    cyc += self.refill(self.pc) + (self.core == Core::M4) as u64;
                 } else {
                     self.r[i.rd as usize] = v;
                 }
@@ -1213,10 +1247,11 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::store_cycles(self, i);
+                cyc = timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
                 ls = if i.op == Op::St { 2 } else { 3 };
             }
             Op::Ldrd | Op::Strd => {
+                cyc += timing::agu_stall(self.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let off = base.wrapping_add(i.imm);
                 let addr = if i.sh & 1 != 0 { off } else { base };
@@ -1273,6 +1308,7 @@ impl Cpu {
             }
             Op::Clrex => self.excl = false,
             Op::Ldm => {
+                cyc += timing::agu_stall(self.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1305,10 +1341,11 @@ impl Cpu {
                 }
                 if let Some(v) = newpc {
                     self.bx_write_pc(v)?;
-                    cyc += timing::refill(self.core, self.pc);
+                    cyc += self.refill(self.pc);
                 }
             }
             Op::Stm => {
+                cyc += timing::agu_stall(self.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1348,13 +1385,13 @@ impl Cpu {
             Op::Bx => {
                 let t = self.r[i.rm as usize];
                 self.bx_write_pc(t)?;
-                cyc += timing::refill(self.core, self.pc);
+                cyc += self.refill(self.pc);
             }
             Op::Blx => {
                 let t = self.r[i.rm as usize];
                 self.r[14] = self.pc | 1;
                 self.bx_write_pc(t)?;
-                cyc += timing::refill(self.core, self.pc);
+                cyc += self.refill(self.pc);
                 self.last_branch_link = true;
             }
             Op::Cbz => {
@@ -1373,6 +1410,8 @@ impl Cpu {
                 };
                 let t = pc.wrapping_add(4).wrapping_add(2 * off);
                 self.branch_taken(t);
+                // TBB/TBH reload the pipeline in three cycles (TRM)
+                cyc += (self.core == Core::M4) as u64 + timing::agu_stall(self.prev_dp, i);
             }
             Op::It => {
                 self.it = i.imm;
@@ -1526,7 +1565,7 @@ impl Cpu {
                                 self.write32(addr + 4 * k as u32, self.s[first + k])?;
                             }
                         }
-                        cyc = timing::fp_mem_cycles(self, i);
+                        cyc = timing::fp_mem_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
                         ls = if i.op == Op::Vldr { 1 } else { 2 };
                         self.prev_load_rt = 255;
                     }
@@ -1561,7 +1600,7 @@ impl Cpu {
                                 base.wrapping_add(4 * words)
                             };
                         }
-                        cyc = 1 + words as u64;
+                        cyc = 1 + words as u64 + timing::agu_stall(self.prev_dp, i);
                     }
                     Op::VmovS => {
                         if i.sub != 0 {
@@ -1633,6 +1672,8 @@ impl Cpu {
         }
         if self.core == Core::M7 {
             cyc = timing::m7_adjust(&mut self.m7, i, cyc);
+        } else {
+            self.prev_dp = i.wr;
         }
         self.cycles += cyc;
         self.prev_ls = ls;

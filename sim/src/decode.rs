@@ -194,6 +194,9 @@ pub struct Insn {
     pub class: Class,
     /// base cycle cost filled in by the timing model
     pub cyc: u8,
+    /// register written by a data-processing instruction (255: none), for the
+    /// address-generation interlock of the timing model
+    pub wr: u8,
     pub imm: u32,
 }
 
@@ -212,6 +215,7 @@ impl Insn {
         len: 2,
         class: Class::Other,
         cyc: 1,
+        wr: 255,
         imm: 0,
     };
     fn new(op: Op, len: u8, raw: u32) -> Insn {

@@ -20,8 +20,17 @@
 //! - Exceptions: 12 cycles entry latency (TRM section 5.5 "Interrupt latency"),
 //!   10 cycles for the return.
 //!
-//! Branch refill P: 2 cycles (taken branch = 3 cycles total), 3 when the target
-//! is a 32-bit instruction that is not word aligned (it needs two fetches).
+//! Branch refill P: 2 cycles (taken branch = 3 cycles total); one more when
+//! the target is a 32-bit instruction that is not word aligned ("Branches to
+//! unaligned wide instructions will take one extra cycle", measured on an
+//! STM32 Cortex-M4, compendium.i-0.nl "Alignment rules"); loads into PC and
+//! TBB/TBH reload the pipeline in three cycles ("LDR PC,[any] ... two cycles
+//! for the load, and three cycles for the pipeline reload", TRM).
+//! Fetch: "Groups of three or more unaligned wide instructions will take one
+//! extra cycle" (same measurements): one cycle is added at the third
+//! consecutive 32-bit instruction at an address that is 2 mod 4.
+//! Address generation: a load or store whose address register was written by
+//! the immediately preceding data-processing instruction stalls one cycle.
 //! Division: 2 cycles when the dividend is smaller than the divisor, else
 //! 3 + (number of quotient bits - 1) / 3, capped at 12; an approximation of the
 //! documented early termination ("based on the number of leading ones and
@@ -57,7 +66,9 @@ pub fn base_cycles(core: Core, i: &Insn) -> u8 {
         }
         Op::Ldrd | Op::Strd => 3,
         Op::Ldm | Op::Stm => 1 + n,
-        Op::Tbb | Op::Tbh => 2,
+        // TBB/TBH: two cycles for the load and one for the add (M3/M4 TRM
+        // load/store timings); the refill is added when the branch is taken
+        Op::Tbb | Op::Tbh => 3,
         Op::Msr => 2,
         Op::Vmov2 => 2,
         Op::Vdp => {
@@ -115,23 +126,48 @@ pub fn div_cycles(core: Core, signed: bool, n: u32, m: u32) -> u64 {
     }
 }
 
-/// LDR family: 2 cycles, 1 when pipelined behind a load/store single whose
-/// result is not the address of this load; loads into PC block.
+/// LDR family: 2 cycles, 1 when pipelined behind a load single whose result
+/// is not the address of this load ("LDR [any] are pipelined when possible":
+/// if the next instruction is an LDR or STR and the destination of the first
+/// LDR is not used to compute its address, one cycle is removed); loads into
+/// PC block (2 cycles, plus the refill).
 #[inline(always)]
 pub fn load_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    let prev = cpu.prev_ls();
     let dep = cpu.prev_load_rt() == i.rn || (i.op == Op::LdR && cpu.prev_load_rt() == i.rm);
     if i.rd == 15 {
         return 2;
     }
-    if (prev == 1 || prev == 2) && !(prev == 1 && dep) {
+    if cpu.prev_ls() == 1 && !dep {
         1
     } else {
         2
     }
 }
 
-/// STR: immediate offset always 1; register offset 2, 1 when following a load.
+/// Register written by a data-processing or multiply instruction (255: none).
+pub fn dp_dest(i: &Insn) -> u8 {
+    match i.class {
+        Class::Alu | Class::Mul | Class::Div => writes(i),
+        _ => 255,
+    }
+}
+
+/// "Any load or store that generates an address dependent on the result of a
+/// preceding data processing operation stalls the pipeline for an additional
+/// cycle whilst the register bank is updated. There is no forwarding path for
+/// this scenario." (Cortex-M3/M4 TRM, load/store timings)
+#[inline(always)]
+pub fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
+    if prev_dp == 255 {
+        return 0;
+    }
+    let uses_rm = matches!(i.op, Op::LdR | Op::StR | Op::Tbb | Op::Tbh);
+    (i.rn == prev_dp || (uses_rm && i.rm == prev_dp)) as u64
+}
+
+/// STR: immediate offset always 1 ("STR Rx,[Ry,#imm] is always one cycle");
+/// register offset 2, 1 when following a load ("STR can only be pipelined
+/// when it follows an LDR").
 #[inline(always)]
 pub fn store_cycles(cpu: &Cpu, i: &Insn) -> u64 {
     if i.op == Op::St || cpu.prev_ls() == 1 {
@@ -141,11 +177,10 @@ pub fn store_cycles(cpu: &Cpu, i: &Insn) -> u64 {
     }
 }
 
-/// VLDR/VSTR: 1+N (N words), the first word pipelined behind a load/store.
+/// VLDR/VSTR: 1+N (N words), the first word pipelined behind a load.
 pub fn fp_mem_cycles(cpu: &Cpu, i: &Insn) -> u64 {
     let words = 1 + i.sh as u64;
-    let prev = cpu.prev_ls();
-    if prev == 1 || prev == 2 {
+    if cpu.prev_ls() == 1 {
         words
     } else {
         1 + words

@@ -7,13 +7,15 @@
 	.text
 
 	.macro BENCH name
+	@ the prologue is 28 bytes and START 4, so every body starts word aligned
+	.balign 4
 	.global bench_\name
 	.type bench_\name, %function
 	.thumb_func
 bench_\name:
 	push {r4-r11, lr}
-	movw r12, #0x1004
-	movt r12, #0xE000
+	movw r7, #0x1004
+	movt r7, #0xE000
 	movw r4, #:lower16:bench_data
 	movt r4, #:upper16:bench_data
 	movs r5, #8
@@ -23,13 +25,13 @@ bench_\name:
 	.endm
 
 	.macro START
-	ldr r0, [r12]
+	ldr r0, [r7]
 	nop
 	.endm
 
 	.macro STOP
 	nop
-	ldr r1, [r12]
+	ldr r1, [r7]
 	subs r0, r1, r0
 	pop {r4-r11, pc}
 	.endm
@@ -196,6 +198,50 @@ bench_\name:
 	.thumb_func
 bench_leaf:
 	bx lr
+
+	BENCH agu_ldr
+	START
+	.rept 5
+	add r4, r4, #0
+	ldr r1, [r4, #4]
+	.endr
+	STOP
+
+	BENCH tbb
+	movs r6, #0
+	START
+	tbb [pc, r6]
+	.byte 1, 0
+	nop
+	STOP
+
+	BENCH ldr_pc
+	adr r6, 1f
+	orr r6, r6, #1
+	str r6, [r4, #16]
+	START
+	ldr pc, [r4, #16]
+	nop
+	nop
+1:
+	STOP
+
+	BENCH b_unaligned_wide
+	START
+	b 1f
+	nop
+	nop
+1:
+	add.w r1, r2, r3
+	STOP
+
+	BENCH uw_group
+	START
+	nop
+	.rept 4
+	add.w r1, r2, r3
+	.endr
+	STOP
 
 #if defined(__ARM_FP)
 	BENCH vadd
