@@ -1223,7 +1223,8 @@ impl Cpu {
                 cyc = timing::load_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
-                    cyc += self.refill(self.pc) + (self.core == Core::M4) as u64;
+                    // LDR PC blocks: 2 (load) + 3 (reload) on the M4
+                    cyc += self.refill(self.pc) + 2 * (self.core == Core::M4) as u64;
                 } else {
                     self.r[i.rd as usize] = v;
                 }
@@ -1410,8 +1411,8 @@ impl Cpu {
                 };
                 let t = pc.wrapping_add(4).wrapping_add(2 * off);
                 self.branch_taken(t);
-                // TBB/TBH reload the pipeline in three cycles (TRM)
-                cyc += (self.core == Core::M4) as u64 + timing::agu_stall(self.prev_dp, i);
+                // TBB/TBH: 2 (load) + 1 (add) + 3 (reload) on the M4 (TRM)
+                cyc += 2 * (self.core == Core::M4) as u64 + timing::agu_stall(self.prev_dp, i);
             }
             Op::It => {
                 self.it = i.imm;
