@@ -4,7 +4,7 @@ every parameter set where the kernel depends on it: NTT / inverse NTT / pointwis
 the negacyclic product they compute), reductions and their output bounds, Power2Round,
 Decompose (edges around every multiple of 2 gamma2; exhaustive with -m slow), MakeHint/UseHint
 (FIPS 204 Lemma: UseHint(MakeHint(z, r), r) = HighBits(r + z)), the norm check, the samplers
-(RejNTTPoly, the 4-way variant, RejBoundedPoly, SampleInBall, ExpandMask) and bit packing."""
+(RejNTTPoly and ExpandMask with their 4-way variants, RejBoundedPoly, SampleInBall) and bit packing."""
 
 from __future__ import annotations
 
@@ -360,6 +360,12 @@ def test_samplers(mode: int) -> None:
         bits = 18 if p.gamma1 == 1 << 17 else 20
         stream = hashlib.shake_256(rhop + nn.to_bytes(2, "little")).digest(32 * bits)
         assert list(a.c) == [p.gamma1 - v for v in bits_unpack(stream, bits)]
+        # the 4-way ExpandMask equals four single calls
+        ys = [PolyStruct() for _ in range(4)]
+        k(lib, "poly_expand_mask_x4")(*[ctypes.byref(y) for y in ys], rhop, (ctypes.c_uint16 * 4)(*nonces))
+        for y, n4 in zip(ys, nonces):
+            stream = hashlib.shake_256(rhop + n4.to_bytes(2, "little")).digest(32 * bits)
+            assert list(y.c) == [p.gamma1 - v for v in bits_unpack(stream, bits)]
 
 
 def test_sample_in_ball_many_rejections() -> None:

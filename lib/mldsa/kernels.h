@@ -204,6 +204,17 @@ void mldsa_poly_expand_mask_c(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES]
 #define mldsa_poly_expand_mask mldsa_poly_expand_mask_c
 #endif
 
+/* Four polynomials of ExpandMask through the 4-way SHAKE256 (same outputs as four
+ * calls of mldsa_poly_expand_mask with nonce[0..3]). */
+#define mldsa_poly_expand_mask_x4_c PQLAB_NAMESPACE(poly_expand_mask_x4_c)
+void mldsa_poly_expand_mask_x4_c(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2, mldsa_poly *y3,
+                                 const uint8_t rhopp[MLDSA_CRHBYTES], const uint16_t nonce[4]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK_X4
+#define mldsa_poly_expand_mask_x4 PQLAB_NAMESPACE(poly_expand_mask_x4_native)
+#else
+#define mldsa_poly_expand_mask_x4 mldsa_poly_expand_mask_x4_c
+#endif
+
 /* ---- (de)serialisation (FIPS 204 section 7.1, Algorithms 16-19, 28) ---- */
 
 /* t1: SimpleBitPack(t1, 2^10 - 1); in [0, 2^10) */

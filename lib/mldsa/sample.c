@@ -216,3 +216,62 @@ void mldsa_poly_expand_mask_c(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES]
     pqlab_zeroize(buf, sizeof buf);
     pqlab_zeroize(seed, sizeof seed);
 }
+
+#if MLDSA_GAMMA1 == (1 << 17)
+#define MASK_BITS 18
+#else
+#define MASK_BITS 20
+#endif
+/* whole SHAKE256 blocks covering 32 c bytes: 576 or 640 bytes -> 5 blocks */
+#define MASK_BLOCKS ((MLDSA_POLYZ_BYTES + SHAKE256_RATE - 1) / SHAKE256_RATE)
+
+/* BitUnpack(., gamma1 - 1, gamma1) of a byte stream that arrives in blocks: acc holds
+ * nb < MASK_BITS pending bits between calls (the loop bounds depend on lengths only) */
+typedef struct {
+    uint64_t acc;
+    unsigned int nb;
+    unsigned int idx;
+} mask_unpacker;
+
+static void mask_unpack_bytes(mldsa_poly *y, mask_unpacker *u, const uint8_t *buf, size_t len)
+{
+    for (size_t o = 0; o < len && u->idx < MLDSA_N; o++) {
+        u->acc |= (uint64_t)buf[o] << u->nb;
+        u->nb += 8;
+        if (u->nb >= MASK_BITS) {
+            y->c[u->idx++] = MLDSA_GAMMA1 - (int32_t)(u->acc & ((1u << MASK_BITS) - 1u));
+            u->acc >>= MASK_BITS;
+            u->nb -= MASK_BITS;
+        }
+    }
+}
+
+void mldsa_poly_expand_mask_x4_c(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2, mldsa_poly *y3,
+                                 const uint8_t rhopp[MLDSA_CRHBYTES], const uint16_t nonce[4])
+{
+    uint8_t seed[4][MLDSA_CRHBYTES + 2];
+    uint8_t buf[4][SHAKE256_RATE];
+    pqlab_keccakx4_state st;
+    mask_unpacker u[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    mldsa_poly *y[4] = {y0, y1, y2, y3};
+
+    for (unsigned int k = 0; k < 4; k++) {
+        memcpy(seed[k], rhopp, MLDSA_CRHBYTES);
+        seed[k][MLDSA_CRHBYTES] = (uint8_t)nonce[k];
+        seed[k][MLDSA_CRHBYTES + 1] = (uint8_t)(nonce[k] >> 8);
+    }
+    pqlab_shake256x4_absorb_once(&st, seed[0], seed[1], seed[2], seed[3], sizeof seed[0]);
+    /* one block at a time: 4 x 136 bytes of buffer instead of 4 x 640; every byte
+     * gives 8 bits, each MASK_BITS bits (at most 20: fits with nb < 20 in acc) one
+     * coefficient */
+    for (unsigned int b = 0; b < MASK_BLOCKS; b++) {
+        pqlab_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
+        for (unsigned int k = 0; k < 4; k++) {
+            mask_unpack_bytes(y[k], &u[k], buf[k], SHAKE256_RATE);
+        }
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(seed, sizeof seed);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(u, sizeof u);
+}
