@@ -184,6 +184,38 @@ static size_t limbs_for(uint32_t bits)
     return (size_t)(bits + 1 + 31) / 32;
 }
 
+/* Sum of +-x_i y_i for 32-bit signed x_i, y_i, held exactly as S_hi 2^32 + S_lo
+ * (each product split into a signed high and an unsigned low half; up to 2^20
+ * terms keep both sums far from overflow), written out as rlen limbs. */
+typedef struct {
+    int64_t hi;
+    uint64_t lo;
+} acc96;
+
+static inline void acc_add(acc96 *a, int64_t p, int neg)
+{
+    /* p = ph 2^32 + pl; subtracting adds the two's complement halves */
+    uint64_t up = (uint64_t)p;
+    uint64_t mneg = (uint64_t)0 - (uint64_t)neg;
+    up = (up ^ mneg) + (mneg & 1); /* -p when neg */
+    a->lo += (uint32_t)up;
+    a->hi += (int64_t)(int32_t)(uint32_t)(up >> 32);
+}
+
+static void acc_store(uint32_t *r, size_t rlen, const acc96 *a)
+{
+    int64_t mid = a->hi + (int64_t)(a->lo >> 32);
+    r[0] = (uint32_t)a->lo;
+    if (rlen > 1) {
+        r[1] = (uint32_t)mid;
+    }
+    uint32_t top = (uint32_t)((uint64_t)mid >> 32);
+    uint32_t ext = (uint32_t)0 - (top >> 31);
+    for (size_t i = 2; i < rlen; i++) {
+        r[i] = i == 2 ? top : ext;
+    }
+}
+
 /* r <- a * b in Z[x]/(x^m + 1) (negacyclic); a: alen limbs, b: blen, r: rlen.
  * When bstep == 2 only the even coefficients of a are nonzero (a(x^2) form)
  * and are skipped otherwise. tmp: rlen words. */
@@ -191,6 +223,19 @@ static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, siz
                                 const uint32_t *b, size_t blen, size_t m, size_t astep,
                                 uint32_t *tmp)
 {
+    if (alen == 1 && blen == 1 && rlen >= 3) {
+        /* one-limb coefficients (the upper levels): exact 96-bit accumulation */
+        for (size_t k = 0; k < m; k++) {
+            acc96 acc = {0, 0};
+            for (size_t i = 0; i < m; i += astep) {
+                size_t j = k >= i ? k - i : k + m - i;
+                int64_t p = (int64_t)(int32_t)a[i] * (int64_t)(int32_t)b[j];
+                acc_add(&acc, p, k < i);
+            }
+            acc_store(r + k * rlen, rlen, &acc);
+        }
+        return;
+    }
     memset(r, 0, m * rlen * sizeof *r);
     for (size_t i = 0; i < m; i += astep) {
         for (size_t j = 0; j < m; j++) {
@@ -413,40 +458,63 @@ static fpr zint_to_fpr(const uint32_t *x, size_t len, int32_t sc)
 static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
                             const int32_t *k, size_t m, uint32_t s, ws_t *ws)
 {
+    if (flen == 1 && s == 0 && Flen >= 3) {
+        /* F[c] -= sum +-k_i f_j exactly, one subtraction per coefficient */
+        uint32_t t3[3];
+        for (size_t c = 0; c < m; c++) {
+            acc96 acc = {0, 0};
+            for (size_t i = 0; i < m; i++) {
+                size_t j = c >= i ? c - i : c + m - i;
+                acc_add(&acc, (int64_t)k[i] * (int64_t)(int32_t)f[j], c < i);
+            }
+            acc_store(t3, 3, &acc);
+            zsub(F + c * Flen, Flen, t3, 3);
+        }
+        return;
+    }
+    /* general case: accumulate the m products of each output coefficient in
+     * alen = flen + 2 limbs (|sum| < m 2^31 |f| < 2^(32 flen + 41)), then
+     * subtract the sum shifted left by s bits */
     size_t mark = ws->used;
-    size_t tlen = flen + 1;
-    size_t sw = s >> 5;
-    uint32_t sb = s & 31;
-    uint32_t *t = ws_alloc(ws, tlen + 1);
+    size_t alen = flen + 2;
+    uint32_t *acc = ws_alloc(ws, alen);
     uint32_t *sh = ws_alloc(ws, Flen);
     if (ws->fail) {
         return;
     }
-    for (size_t i = 0; i < m; i++) {
-        uint32_t kw = (uint32_t)k[i];
-        for (size_t j = 0; j < m; j++) {
-            zmul(t, tlen, f + j * flen, flen, &kw, 1);
-            /* sh = t << s, sign extended to Flen limbs */
-            uint32_t ext = zsign(t, tlen);
-            for (size_t z = 0; z < Flen; z++) {
-                sh[z] = 0;
+    size_t sw = s >> 5;
+    uint32_t sb = s & 31;
+    for (size_t c = 0; c < m; c++) {
+        memset(acc, 0, alen * 4);
+        for (size_t i = 0; i < m; i++) {
+            size_t j = c >= i ? c - i : c + m - i;
+            int64_t kk = c >= i ? (int64_t)k[i] : -(int64_t)k[i]; /* |k| < 2^31 - 1 */
+            const uint32_t *y = f + j * flen;
+            int64_t cy = 0;
+            for (size_t z = 0; z < flen; z++) {
+                int64_t yz = z + 1 < flen ? (int64_t)y[z] : (int64_t)(int32_t)y[z];
+                int64_t t = yz * kk + (int64_t)acc[z] + cy; /* |t| < 2^63 */
+                acc[z] = (uint32_t)t;
+                cy = t >> 32; /* arithmetic shift (two's complement targets) */
             }
-            for (size_t z = 0; z < Flen; z++) {
-                if (z < sw) {
-                    continue;
-                }
-                size_t src = z - sw;
-                uint32_t lo = src < tlen ? t[src] : ext;
-                uint32_t prev = src == 0 ? 0 : (src - 1 < tlen ? t[src - 1] : ext);
-                sh[z] = sb == 0 ? lo : (lo << sb) | (prev >> (32 - sb));
-            }
-            size_t kk = i + j;
-            if (kk < m) {
-                zsub(F + kk * Flen, Flen, sh, Flen);
-            } else {
-                zadd(F + (kk - m) * Flen, Flen, sh, Flen);
+            for (size_t z = flen; z < alen; z++) {
+                int64_t t = (int64_t)acc[z] + cy;
+                acc[z] = (uint32_t)t;
+                cy = t >> 32;
             }
         }
+        /* sh = acc << s, sign-extended to Flen limbs */
+        uint32_t ext = zsign(acc, alen);
+        for (size_t z = 0; z < Flen; z++) {
+            uint32_t lo = 0, prev = 0;
+            if (z >= sw) {
+                size_t src = z - sw;
+                lo = src < alen ? acc[src] : ext;
+                prev = src == 0 ? 0 : (src - 1 < alen ? acc[src - 1] : ext);
+            }
+            sh[z] = sb == 0 ? lo : (lo << sb) | (prev >> (32 - sb));
+        }
+        zsub(F + c * Flen, Flen, sh, Flen);
     }
     ws->used = mark;
 }
