@@ -529,9 +529,12 @@ def test_hal_and_sendfn(lib: ctypes.CDLL) -> None:
     lib.hal_setup(1)
     assert calls.value == 1
     lib.hal_send_str(b"hello")
+    lib.hal_send_str(b"two\nlines\n")
     lib.use_helpers(7)
     text = ctypes.string_at(ctypes.addressof(sent) + start, sent_len.value - start)
-    assert text == b"hello\nvalue: 42\nbig: 18446744073709551615\nzero: 0\n"
+    # foreign output becomes protocol comment lines, never records
+    assert text == (b"#impl hello\n#impl two\n#impl lines\n#impl value: 42\n"
+                    b"#impl big: 18446744073709551615\n#impl zero: 0\n")
     lib.hal_get_time.restype = ctypes.c_uint64
     assert lib.hal_get_time() == 123456789012
     lib.hal_spraystack()
