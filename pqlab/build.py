@@ -14,6 +14,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,6 +30,7 @@ PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver", "ct
 COMMON_DIRS = (ROOT / "lib" / "common", ROOT / "lib" / "compat")
 HARNESS = ROOT / "harness"
 HAL_INCLUDE = ROOT / "platforms" / "include"
+NATIVE = ROOT / "lib" / "native"
 
 
 @dataclass(frozen=True)
@@ -132,15 +134,35 @@ def _sources(dirs) -> list[Path]:
     return sorted(p for d in dirs for ext in ("*.c", "*.S", "*.s") for p in d.glob(ext))
 
 
+def backends(plat: Platform) -> tuple[list[Path], list[str]]:
+    """Native backends of the platform (platform.toml `backends`): their sources join the common
+    library, their `defines` (lib/native/<name>/backend.toml) tell the portable code which
+    kernels they replace, for every compilation on that platform."""
+    dirs, flags = [], []
+    for name in plat.raw.get("backends", []):
+        d = NATIVE / name
+        try:
+            cfg = tomllib.loads((d / "backend.toml").read_text())
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise PqlabError(f"platform {plat.name}: backend {name}: cannot read {d / 'backend.toml'}: {e}") from e
+        dirs.append(d)
+        flags += [f"-D{x}" for x in cfg.get("defines", [])] + [f"-I{d}"]
+    return _sources(dirs), flags
+
+
+def base_cflags(plat: Platform) -> list[str]:
+    return [*plat.cflags, *backends(plat)[1]]
+
+
 def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[str]]:
     """(flags for the implementation's sources, flags for the harness compiled against its api.h)."""
     inc = [impl.dir, *impl.include]
     if impl.own:
-        base = [*plat.cflags, *WERROR, *impl.cflags]
+        base = [*base_cflags(plat), *WERROR, *impl.cflags]
         lib_inc = [ROOT / "lib" / "common"]
     else:
         # foreign code: its warnings are its own business, they never fail its build
-        base = [*plat.cflags, *impl.cflags]
+        base = [*base_cflags(plat), *impl.cflags]
         lib_inc = [ROOT / "lib" / "compat", ROOT / "lib" / "common"]
         if impl.style == "mupq":
             base.append(f"-DMUPQ_NAMESPACE={impl.mupq_namespace()}")
@@ -185,8 +207,8 @@ def build(
     plat.check_toolchain()
     bdir = BUILD_ROOT / plat.name
     nf = NinjaFile(plat)
-    own_flags = [*plat.cflags, *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
-    common_srcs = _sources(COMMON_DIRS)
+    own_flags = [*base_cflags(plat), *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
+    common_srcs = _sources(COMMON_DIRS) + backends(plat)[0]
     libcommon = nf.archive(bdir / "libpqlab.a", nf.compile(bdir / "common", common_srcs, own_flags))
     libprof = nf.archive(
         bdir / "libpqlab-hashprof.a",
