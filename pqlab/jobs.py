@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from pqlab import ROOT, PqlabError
 from pqlab.build import BuildOptions, build, compiler_version, impl_flags, sizes
-from pqlab.platforms import Platform
+from pqlab.platforms import Platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
 from pqlab.results import Context, Store
@@ -95,7 +95,7 @@ def context(impl: Implementation, plat: Platform, program: str, out: Output, elf
         core=plat.core, clock_hz=plat.clock_hz, compiler=plat.cc, compiler_version=compiler_version(plat.cc),
         cflags=" ".join(src_flags), iterations=iterations, timer=out.timer if out else plat.timer_name,
         unit=plat.timer_unit, runner=plat.runner_kind, command=" ".join(command(plat, elf)), program=program,
-        model=plat.raw.get("model", ""),
+        model=model(plat),
     )
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 import tomllib
+from functools import cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +66,25 @@ class Platform:
                 else "see the README"
             )
             raise PqlabError(f"platform {self.name}: runner '{exe}' not found; install it with: {hint}")
+
+
+@cache
+def simulator_model(exe: str) -> str:
+    """The simulator's own statement of its version and timing model (`pqlab-sim --version`)."""
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise PqlabError(f"cannot ask {exe} for its timing model: {e}") from e
+    if out.returncode != 0 or not out.stdout.strip():
+        raise PqlabError(f"{exe} --version failed: {out.stderr.strip()}")
+    return out.stdout.strip()
+
+
+def model(plat: Platform) -> str:
+    """Timing model of a simulated platform, "" for everything else."""
+    if plat.runner_kind != "pqlab-sim":
+        return ""
+    return simulator_model(plat.subst(plat.runner_command[:1])[0])
 
 
 def _load(path: Path) -> Platform:
