@@ -1,0 +1,60 @@
+"""pqlab-sim as a pqlab platform: tests, benchmarks with modelled cycles, per-operation profiles."""
+
+import json
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from pqlab import ROOT
+from pqlab.cli import main
+from pqlab.platforms import default_platform
+
+SIM = ROOT / "sim" / "target" / "release" / "pqlab-sim"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def simulator():
+    if not SIM.exists():  # ./run.sh builds it; a bare pytest run builds it here
+        subprocess.run(["cargo", "build", "--release", "-q", "--manifest-path", str(ROOT / "sim" / "Cargo.toml")], check=True)
+
+
+def pqlab(*args):
+    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+def test_default_platform_is_the_simulated_m4():
+    assert default_platform() == "m4-sim"
+
+
+def test_target_tests_on_both_simulated_cores():
+    code, out = pqlab("test", "ml-kem-512", "ml-dsa-44", "-p", "m4-sim", "-p", "m7-sim")
+    assert code == 0, out
+    assert out.count("ok   ") == 4
+
+
+def test_bench_records_modelled_cycles(tmp_path):
+    db = tmp_path / "r.db"
+    code, out = pqlab("bench", "ml-kem-512", "-n", 2, "--db", db)  # default platform
+    assert code == 0, out
+    assert "Simulated: cycle counts from the timing model pqlab-sim" in out
+    recs = json.loads(pqlab("report", "--db", db, "--format", "json")[1])
+    speed = [r for r in recs if r["metric"] == "speed"]
+    assert {r["platform"] for r in speed} == {"m4-sim"}
+    assert all(r["unit"] == "cycles" and r["context"]["timer"] == "dwt" for r in speed)
+    assert all("m4-v" in r["context"]["model"] for r in speed)
+    # deterministic: the same operation costs the same modelled cycles on every iteration of encaps
+    enc = next(r for r in speed if r["operation"] == "encaps")
+    assert enc["min"] > 300_000 and enc["stdev"] < 0.01 * enc["mean"]
+
+
+def test_profile_names_the_hot_functions():
+    code, out = pqlab("profile", "ml-kem-512", "-p", "m4-sim", "--json", "--top", 5)
+    assert code == 0, out
+    rows = json.loads(out)
+    assert [r["operation"] for r in rows] == ["keypair", "encaps", "decaps"]
+    for r in rows:
+        assert r["cycles"] > 100_000
+        assert any("keccak" in f["name"].lower() for f in r["functions"]), r["functions"]
+        assert sum(f["exclusive"] for f in r["functions"]) <= r["cycles"]
