@@ -47,23 +47,51 @@ static const int32_t zetas_mont[MLDSA_N] = {
  * "times 2^32", which cancels the 2^-32 of a preceding pointwise product. */
 #define MLDSA_INVN_MONT2 41978
 
+static inline int32_t fqmul(int32_t zeta, int32_t x)
+{
+    return mldsa_montgomery_reduce((int64_t)zeta * x);
+}
+
+/* Two consecutive layers of Algorithm 41, len and len / 2, on four coefficients at a
+ * time (fewer loads and stores than one layer per pass; the same butterflies in the
+ * same order per coefficient). Block b of layer len uses zeta index 128 / len + b, its
+ * halves 2b and 2b + 1 in layer len / 2 use 256 / len + 2b and + 1. */
+static inline void ntt_two_layers(int32_t a[MLDSA_N], unsigned int len)
+{
+    const unsigned int h = len / 2;
+    for (unsigned int start = 0, b = 0; start < MLDSA_N; start += 2 * len, b++) {
+        const int32_t z1 = zetas_mont[MLDSA_N / 2 / len + b];
+        const int32_t z2 = zetas_mont[MLDSA_N / len + 2 * b];
+        const int32_t z3 = zetas_mont[MLDSA_N / len + 2 * b + 1];
+        for (unsigned int j = start; j < start + h; j++) {
+            int32_t a0 = a[j], a1 = a[j + h], a2 = a[j + len], a3 = a[j + len + h];
+            int32_t t = fqmul(z1, a2);
+            a2 = a0 - t;
+            a0 = a0 + t;
+            t = fqmul(z1, a3);
+            a3 = a1 - t;
+            a1 = a1 + t;
+            t = fqmul(z2, a1);
+            a1 = a0 - t;
+            a0 = a0 + t;
+            t = fqmul(z3, a3);
+            a3 = a2 - t;
+            a2 = a2 + t;
+            a[j] = a0;
+            a[j + h] = a1;
+            a[j + len] = a2;
+            a[j + len + h] = a3;
+        }
+    }
+}
+
 void mldsa_ntt_c(int32_t a[MLDSA_N])
 {
-    unsigned int m = 0;
-    /* Algorithm 41: Cooley-Tukey butterflies, len = 128, 64, ..., 1. The product
-     * zeta * a[j + len] has |.| < (q/2) * 2^31 < 2^31 q, so the Montgomery reduction
-     * applies; each layer grows the bound by less than q. */
-    for (unsigned int len = 128; len > 0; len >>= 1) {
-        for (unsigned int start = 0; start < MLDSA_N; start += 2 * len) {
-            const int32_t zeta = zetas_mont[++m];
-            for (unsigned int j = start; j < start + len; j++) {
-                /* both loads before the stores: no reload through a possible alias */
-                const int32_t u = a[j];
-                const int32_t t = mldsa_montgomery_reduce((int64_t)zeta * a[j + len]);
-                a[j + len] = u - t;
-                a[j] = u + t;
-            }
-        }
+    /* Algorithm 41: Cooley-Tukey butterflies, len = 128, 64, ..., 1, two layers per
+     * pass. The product zeta * x has |.| < (q/2) * 2^31 < 2^31 q, so the Montgomery
+     * reduction applies; each layer grows the bound by less than q. */
+    for (unsigned int len = 128; len >= 2; len >>= 2) {
+        ntt_two_layers(a, len);
     }
 }
 
@@ -71,23 +99,53 @@ void mldsa_ntt_c(int32_t a[MLDSA_N])
  * -zeta^BitRev8(1) * 256^-1 * 2^64 mod q, centred (gen_tables.py) */
 #define MLDSA_INVN_LAST 3975713
 
+/* Two consecutive layers of Algorithm 42, len and 2 len, on four coefficients at a
+ * time. Layer len uses -zeta at index 256 / len - 1 - b for its block b; the blocks 2B
+ * and 2B + 1 of layer len form block B of layer 2 len (index 128 / len - 1 - B).
+ * |zeta| < q / 2, so the negation stays in int32_t. */
+static inline void invntt_two_layers(int32_t a[MLDSA_N], unsigned int len)
+{
+    for (unsigned int start = 0, bb = 0; start < MLDSA_N; start += 4 * len, bb++) {
+        const int32_t za = -zetas_mont[MLDSA_N / len - 1 - 2 * bb];
+        const int32_t zb = -zetas_mont[MLDSA_N / len - 2 - 2 * bb];
+        const int32_t zc = -zetas_mont[MLDSA_N / 2 / len - 1 - bb];
+        for (unsigned int j = start; j < start + len; j++) {
+            int32_t a0 = a[j], a1 = a[j + len], a2 = a[j + 2 * len], a3 = a[j + 3 * len];
+            int32_t t = a0;
+            a0 = t + a1;
+            a1 = fqmul(za, t - a1);
+            t = a2;
+            a2 = t + a3;
+            a3 = fqmul(zb, t - a3);
+            t = a0;
+            a0 = t + a2;
+            a2 = fqmul(zc, t - a2);
+            t = a1;
+            a1 = t + a3;
+            a3 = fqmul(zc, t - a3);
+            a[j] = a0;
+            a[j + len] = a1;
+            a[j + 2 * len] = a2;
+            a[j + 3 * len] = a3;
+        }
+    }
+}
+
 void mldsa_invntt_tomont_c(int32_t a[MLDSA_N])
 {
-    unsigned int m = MLDSA_N;
-    /* Algorithm 42: Gentleman-Sande butterflies, len = 1, 2, ..., 64, with
-     * -zeta^BitRev8(m) for m = 255 down to 2. After layer s the sums are bounded by
-     * 2^s (q - 1); the differences are reduced to |.| < q. */
-    for (unsigned int len = 1; len < MLDSA_N / 2; len <<= 1) {
-        for (unsigned int start = 0; start < MLDSA_N; start += 2 * len) {
-            /* |zeta| < q / 2: the negation stays in int32_t, and the product is one
-             * 32x32 -> 64 multiplication */
-            const int32_t zeta = -zetas_mont[--m];
-            for (unsigned int j = start; j < start + len; j++) {
-                const int32_t t = a[j];
-                const int32_t u = a[j + len];
-                a[j] = t + u;
-                a[j + len] = mldsa_montgomery_reduce((int64_t)zeta * (t - u));
-            }
+    /* Algorithm 42: Gentleman-Sande butterflies, len = 1, 2, ..., 32 two layers per
+     * pass, then len = 64, with -zeta^BitRev8(m) for m = 255 down to 2. After layer s
+     * the sums are bounded by 2^s (q - 1); the differences are reduced to |.| < q. */
+    for (unsigned int len = 1; len <= 16; len <<= 2) {
+        invntt_two_layers(a, len);
+    }
+    for (unsigned int start = 0, b = 0; start < MLDSA_N; start += 128, b++) {
+        const int32_t zeta = -zetas_mont[3 - b]; /* len = 64: m = 3, 2 */
+        for (unsigned int j = start; j < start + 64; j++) {
+            const int32_t t = a[j];
+            const int32_t u = a[j + 64];
+            a[j] = t + u;
+            a[j + 64] = fqmul(zeta, t - u);
         }
     }
     /* last layer and the scaling by 256^-1 2^64 in one multiplication per output:
@@ -96,8 +154,8 @@ void mldsa_invntt_tomont_c(int32_t a[MLDSA_N])
     for (unsigned int j = 0; j < MLDSA_N / 2; j++) {
         const int32_t t = a[j];
         const int32_t u = a[j + MLDSA_N / 2];
-        a[j] = mldsa_montgomery_reduce((int64_t)MLDSA_INVN_MONT2 * (t + u));
-        a[j + MLDSA_N / 2] = mldsa_montgomery_reduce((int64_t)MLDSA_INVN_LAST * (t - u));
+        a[j] = fqmul(MLDSA_INVN_MONT2, t + u);
+        a[j + MLDSA_N / 2] = fqmul(MLDSA_INVN_LAST, t - u);
     }
 }
 
