@@ -24,11 +24,16 @@
  * after coefficient. Workspace: one caller-provided uint32_t array, used as a
  * stack.
  *
- * Constant time status (documented in docs/fndsa.md): the arithmetic on
- * limbs is branch-free, but the limb lengths follow the actual bit sizes of
- * the intermediate values, the Babai loop runs until it converges and the
- * deepest GCD is a variable-time binary GCD. These sizes and counts are
- * declassified; they depend on the secret f, g. */
+ * Constant time status (documented in docs/fndsa.md): limb arithmetic, the
+ * binary GCD (fixed step count, masks), bit lengths and limb selection are
+ * branch-free; the limb lengths of the polynomials follow the actual bit
+ * sizes of the intermediate values and the Babai loop runs until it
+ * converges. These sizes and decisions are declassified (they depend on the
+ * secret f, g: a small leak that fixed per-depth sizes would remove).
+ *
+ * Bounds: products of a one-limb coefficient pair are exact in int64; sums
+ * of up to 1024 of them are kept exactly as a signed high half plus an
+ * unsigned low half (acc96); reduction coefficients are checked to fit int32. */
 #include "fndsa.h"
 #include "ct.h"
 
