@@ -1,0 +1,298 @@
+# SPDX-License-Identifier: MIT
+"""Writes keccakf1600.S: Keccak-f[1600] (FIPS 202 sections 3.2-3.4) for ARMv7E-M.
+
+Run `python3 gen_keccakf1600.py > keccakf1600.S` after editing. The generator exists
+because the lazy-rotation bookkeeping below (which rotation is still pending on each
+of the 50 state words, round after round) is exact arithmetic that a script does
+without slips; the emitted code is plain, commented Thumb-2.
+
+Technique (facts from the Keccak team's implementation notes, code written here):
+- bit interleaving: lane bits a[0..63] are kept as two 32-bit words E (a[2i]) and
+  O (a[2i+1]), so a 64-bit rotation by 2k is two 32-bit rotations by k and a rotation
+  by 2k+1 swaps the words: E' = rol32(O, k+1), O' = rol32(E, k);
+- lazy rotation: a word in memory may hold ror(actual, -p) for a pending rotation p
+  known at assembly time; every consumer folds p into the free barrel-shifter operand
+  (`eor rd, rn, rm, ror #n`, `bic rd, rn, rm, ror #n`), so rho costs no instruction.
+  Pending rotations change every round, so BLOCK rounds are unrolled and the last one
+  of the block rotates its outputs back to pending 0, which makes the block a loop body;
+- theta's column parities of the next round are accumulated while chi's outputs are
+  stored, so the state is read once per round;
+- each output row is computed as two independent halves (E words, then O words: chi is
+  bitwise and rho/pi only move words), so one half needs 5 inputs and 5 parities in
+  registers.
+"""
+
+from __future__ import annotations
+
+import sys
+
+BLOCK = 4  # rounds per loop iteration; 24 % BLOCK == 0 and BLOCK even (S/T ping-pong)
+
+# FIPS 202 Table 2 (section 3.2.2): rho offsets r[x + 5y]
+RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
+
+# iota round constants RC[ir] (section 3.2.5, Algorithm 5/6), same values as fips202.c
+RC = [
+    0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
+    0x000000000000808B, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
+    0x000000000000008A, 0x0000000000000088, 0x0000000080008009, 0x000000008000000A,
+    0x000000008000808B, 0x800000000000008B, 0x8000000000008089, 0x8000000000008003,
+    0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
+    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+]
+
+# stack frame (after push {r4-r11, lr}): T = second state buffer, D = theta words,
+# CE = spilled E-half parities, RCP = pointer to the next round constants
+T_OFF, D_OFF, CE_OFF, RCP_OFF, FRAME = 0, 200, 240, 260, 268
+
+B = ["r1", "r2", "r3", "r4", "r5"]  # the five inputs of one half row (b[x] of chi)
+C = ["r6", "r7", "r8", "r9", "r10"]  # column parities of the next round, one half
+TMP = "r11"
+
+
+def interleave(v: int) -> tuple[int, int]:
+    e = sum(((v >> (2 * i)) & 1) << i for i in range(32))
+    o = sum(((v >> (2 * i + 1)) & 1) << i for i in range(32))
+    return e, o
+
+
+class Gen:
+    def __init__(self) -> None:
+        self.out: list[str] = []
+
+    def emit(self, s: str) -> None:
+        self.out.append(s)
+
+    def op(self, ins: str, *args: str, sh: int = 0, kind: str = "ror") -> None:
+        """ins rd, rn, rm[, ror #sh]; a zero rotation is left out."""
+        sh %= 32
+        a = ", ".join(args)
+        self.emit(f"    {ins} {a}, {kind} #{sh}" if sh else f"    {ins} {a}")
+
+    def addr(self, buf: str, w: int) -> str:
+        return f"[r0, #{4 * w}]" if buf == "S" else f"[sp, #{T_OFF + 4 * w}]"
+
+
+def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], last: bool) -> list[int]:
+    """One round (theta with precomputed D, rho, pi, chi, iota) from buffer src to dst.
+    pend[w]: pending rotation of input word w (actual = ror(stored, pend[w])).
+    Returns the pending rotations of the output words. Also leaves D of the next round."""
+    newp = [0] * 50
+    g.emit(f"    /* ---- round 4k+{j}: {src} -> {dst} ---- */")
+    for h in (0, 1):
+        for y in range(5):
+            q = [0] * 5
+            dwords = []
+            g.emit(f"    /* row y={y}, {'E' if h == 0 else 'O'} words */")
+            # theta (apply D), rho, pi: b[x] = rot(A[src] ^ D[xs], RHO[src]), src = (x+3y, x)
+            for x in range(5):
+                xs = (x + 3 * y) % 5
+                lane = xs + 5 * x
+                r = RHO[lane]
+                if r % 2 == 0:
+                    hs, k = h, r // 2
+                elif h == 0:
+                    hs, k = 1, (r + 1) // 2
+                else:
+                    hs, k = 0, (r - 1) // 2
+                w = 2 * lane + hs
+                p = pend[w]
+                q[x] = (p - k) % 32  # b actual = ror(B, q): ror(rol(ror(u, p), k))
+                dwords.append((w, 2 * xs + hs, p))
+                g.emit(f"    ldr {B[x]}, {g.addr(src, w)}")
+            tmps = [TMP, "r12", "lr"]
+            for first, cnt in ((0, 3), (3, 2)):
+                for i in range(cnt):
+                    g.emit(f"    ldr {tmps[i]}, [sp, #{D_OFF + 4 * dwords[first + i][1]}]")
+                for i in range(cnt):
+                    x = first + i
+                    # stored ^ rol(D, p): actual (ror by p) is A ^ D
+                    g.op("eor", B[x], B[x], tmps[i], sh=32 - dwords[x][2])
+            if y == 0:
+                g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
+                g.emit(f"    ldr r12, [lr, #{8 * j + 4 * h}]")
+            # chi (3.2.4): e[x] = b[x] ^ (~b[x+1] & b[x+2]); iota (3.2.5) on lane 0
+            for x in range(5):
+                x1, x2 = (x + 1) % 5, (x + 2) % 5
+                # t = ror(B2, q2) & ~ror(B1, q1), kept with pending q2
+                g.op("bic", TMP, B[x2], B[x1], sh=q[x1] - q[x2])
+                if q[x] == 0 or q[x2] != 0:
+                    g.op("eor", TMP, B[x], TMP, sh=q[x2] - q[x])  # pending q[x]
+                    pe = q[x]
+                else:
+                    g.op("eor", TMP, TMP, B[x], sh=q[x] - q[x2])  # pending q[x2] == 0
+                    pe = q[x2]
+                if last and pe:  # end of the block: back to pending 0
+                    g.emit(f"    ror {TMP}, {TMP}, #{pe}")
+                    pe = 0
+                if y == 0 and x == 0:
+                    g.op("eor", TMP, TMP, "r12", sh=32 - pe)  # iota: stored ^= rol(RC, pe)
+                wd = 2 * (x + 5 * y) + h
+                newp[wd] = pe
+                g.emit(f"    str {TMP}, {g.addr(dst, wd)}")
+                # theta parity of the next round: C[x] ^= actual output word
+                if y == 0:
+                    if pe:
+                        g.emit(f"    ror {C[x]}, {TMP}, #{pe}")
+                    else:
+                        g.emit(f"    mov {C[x]}, {TMP}")
+                else:
+                    g.op("eor", C[x], C[x], TMP, sh=pe)
+        if h == 0:
+            for x in range(5):
+                g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
+    d_phase(g)
+    return newp
+
+
+def d_phase(g: Gen) -> None:
+    """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs.
+    Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1), D.O = CO[x-1] ^ CE[x+1]."""
+    g.emit("    /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */")
+    for x in range(5):
+        g.emit(f"    ldr {B[x]}, [sp, #{CE_OFF + 4 * x}]")
+    for x in range(5):
+        g.op("eor", TMP, B[(x - 1) % 5], C[(x + 1) % 5], sh=31)
+        g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x}]")
+        g.op("eor", TMP, C[(x - 1) % 5], B[(x + 1) % 5])
+        g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x + 4}]")
+
+
+SWAPS = [(1, 0x22222222), (2, 0x0C0C0C0C), (4, 0x00F000F0), (8, 0x0000FF00)]
+
+
+def delta_swaps(g: Gen, reg: str, order: list[int]) -> None:
+    masks = {1: "r2", 2: "r3", 4: "r4", 8: "r5"}
+    for s in order:
+        g.emit(f"    eor r10, {reg}, {reg}, lsr #{s}")
+        g.emit(f"    and r10, r10, {masks[s]}")
+        g.emit(f"    eor {reg}, {reg}, r10")
+        g.emit(f"    eor {reg}, {reg}, r10, lsl #{s}")
+
+
+HEADER = """\
+/* SPDX-License-Identifier: MIT */
+/* Keccak-f[1600] for ARMv7E-M (Cortex-M4/M7), Thumb-2, GNU as unified syntax.
+ * GENERATED by gen_keccakf1600.py (same folder) -- edit the generator, not this file.
+ *
+ * void pqlab_keccakf1600_native(uint64_t s[25]);
+ *   FIPS 202 Algorithm 7 with 24 rounds of theta, rho, pi, chi, iota (sections 3.2.1-3.2.5)
+ *   on the standard state (s[x + 5y] = lane A[x][y], little-endian). Constant time: no
+ *   data-dependent branch or address; only the round loop branches.
+ *
+ * Representation: on entry the 25 lanes are bit-interleaved in place (lane i becomes
+ *   s32[2i] = even bits, s32[2i+1] = odd bits; four delta swaps per word), on exit
+ *   converted back. Rounds ping-pong between s (S) and a 200-byte stack buffer (T).
+ *   Words may carry a pending rotation (lazy rotation, see the generator): the value
+ *   stored is ror(actual, -p), every consumer folds p into its shifted operand; after
+ *   every 4th round all pending rotations are 0 again, so 4 unrolled rounds form the
+ *   loop body (6 iterations).
+ *
+ * Registers in the rounds:
+ *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
+ *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
+ *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O)
+ *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
+ * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
+ *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 268 bytes.
+ * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
+ */
+    .syntax unified
+    .thumb
+    .text
+"""
+
+
+def main() -> None:
+    assert 24 % BLOCK == 0 and BLOCK % 2 == 0
+    g = Gen()
+    g.emit(HEADER)
+    g.emit("    .section .rodata.pqlab_keccakf1600_rc, \"a\"")
+    g.emit("    .p2align 2")
+    g.emit("pqlab_keccakf1600_rc_il:  /* RC[ir] interleaved: E word, O word */")
+    for ir, rc in enumerate(RC):
+        e, o = interleave(rc)
+        g.emit(f"    .word 0x{e:08x}, 0x{o:08x}  /* RC[{ir}] = 0x{rc:016x} */")
+    g.emit("pqlab_keccakf1600_rc_il_end:")
+    g.emit("")
+    g.emit("    .section .text.pqlab_keccakf1600_native, \"ax\", %progbits")
+    g.emit("    .p2align 2")
+    g.emit("    .global pqlab_keccakf1600_native")
+    g.emit("    .type pqlab_keccakf1600_native, %function")
+    g.emit("    .thumb_func")
+    g.emit("pqlab_keccakf1600_native:")
+    g.emit("    push {r4-r11, lr}")
+    g.emit(f"    sub sp, sp, #{FRAME}")
+    g.emit("    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */")
+    for s, m in SWAPS:
+        reg = {1: "r2", 2: "r3", 4: "r4", 8: "r5"}[s]
+        g.emit(f"    movw {reg}, #0x{m & 0xFFFF:04x}")
+        g.emit(f"    movt {reg}, #0x{m >> 16:04x}")
+    g.emit("    /* interleave in place: lo, hi -> E = even bits, O = odd bits */")
+    g.emit("    mov r1, r0")
+    g.emit("    add r9, r0, #200")
+    g.emit("1:  ldrd r6, r7, [r1]")
+    g.emit("    /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */")
+    delta_swaps(g, "r6", [1, 2, 4, 8])
+    delta_swaps(g, "r7", [1, 2, 4, 8])
+    g.emit("    pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */")
+    g.emit("    pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */")
+    g.emit("    strd r8, r7, [r1], #8")
+    g.emit("    cmp r1, r9")
+    g.emit("    bne 1b")
+    g.emit("    /* column parities of round 0 (no pending rotations yet) */")
+    for h in (0, 1):
+        for x in range(5):
+            g.emit(f"    ldr {C[x]}, [r0, #{4 * (2 * x + h)}]")
+            for y in range(1, 5):
+                g.emit(f"    ldr {TMP}, [r0, #{4 * (2 * (x + 5 * y) + h)}]")
+                g.emit(f"    eor {C[x]}, {C[x]}, {TMP}")
+        if h == 0:
+            for x in range(5):
+                g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
+    d_phase(g)
+    g.emit("    movw lr, #:lower16:pqlab_keccakf1600_rc_il")
+    g.emit("    movt lr, #:upper16:pqlab_keccakf1600_rc_il")
+    g.emit(f"    str lr, [sp, #{RCP_OFF}]")
+    g.emit("2:")
+    pend = [0] * 50
+    for j in range(BLOCK):
+        src, dst = ("S", "T") if j % 2 == 0 else ("T", "S")
+        pend = round_code(g, j, src, dst, pend, last=(j == BLOCK - 1))
+    assert not any(pend)
+    g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
+    g.emit(f"    add lr, lr, #{8 * BLOCK}")
+    g.emit(f"    str lr, [sp, #{RCP_OFF}]")
+    g.emit("    movw r12, #:lower16:pqlab_keccakf1600_rc_il_end")
+    g.emit("    movt r12, #:upper16:pqlab_keccakf1600_rc_il_end")
+    g.emit("    cmp lr, r12")
+    g.emit("    bne.w 2b")
+    g.emit("    /* back to the standard layout: E, O -> lo, hi */")
+    for s, m in SWAPS:
+        reg = {1: "r2", 2: "r3", 4: "r4", 8: "r5"}[s]
+        g.emit(f"    movw {reg}, #0x{m & 0xFFFF:04x}")
+        g.emit(f"    movt {reg}, #0x{m >> 16:04x}")
+    g.emit("    mov r1, r0")
+    g.emit("    add r9, r0, #200")
+    g.emit("3:  ldrd r6, r7, [r1]")
+    g.emit("    pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */")
+    g.emit("    pkhtb r7, r7, r6, asr #16   /* the same for hi */")
+    g.emit("    /* shuffle: inverse of the unshuffle, swaps in reverse order */")
+    delta_swaps(g, "r8", [8, 4, 2, 1])
+    delta_swaps(g, "r7", [8, 4, 2, 1])
+    g.emit("    strd r8, r7, [r1], #8")
+    g.emit("    cmp r1, r9")
+    g.emit("    bne 3b")
+    g.emit("    /* T held state words: clear it */")
+    g.emit("    movs r1, #0")
+    g.emit("    movs r2, #0")
+    for i in range(0, 264, 8):
+        g.emit(f"    strd r1, r2, [sp, #{i}]")
+    g.emit(f"    add sp, sp, #{FRAME}")
+    g.emit("    pop {r4-r11, pc}")
+    g.emit("    .size pqlab_keccakf1600_native, . - pqlab_keccakf1600_native")
+    sys.stdout.write("\n".join(g.out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""Native Keccak-f[1600] for ARMv7E-M (lib/native/armv7em) against the portable C and
+against a Python model of FIPS 202, on the emulated Cortex-M4 (QEMU mps2-an386) and on
+pqlab-sim (m4-sim, modelled cycles). A small firmware built with the platform's own
+flags, start-up code and HAL applies both permutations to the same states (all-zero,
+all-ones, single bits, random) and prints inputs and outputs; it also reports the
+timer count and the stack of one native call, which are recorded in docs/native.md."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+from hostlib import ROOT
+
+NATIVE = ROOT / "lib" / "native" / "armv7em"
+NRANDOM = 40
+
+FIRMWARE = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fips202.h"
+
+void pqlab_keccakf1600_native(uint64_t s[25]);
+
+static uint64_t rng = 0x0123456789ABCDEFull;
+static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
+
+static void hex(char *b, int *k, const uint64_t *s)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    *k += snprintf(b + *k, 8, " ");
+    for (int i = 0; i < 200; i++) *k += snprintf(b + *k, 4, "%02x", p[i]);
+}
+
+static void check(int idx, const uint64_t in[25])
+{
+    static uint64_t a[25], c[25];
+    static char b[1400];
+    memcpy(a, in, 200);
+    memcpy(c, in, 200);
+    pqlab_keccakf1600_native(a);
+    pqlab_keccakf1600(c);
+    int k = snprintf(b, 32, "case %d", idx);
+    hex(b, &k, in);
+    hex(b, &k, a);
+    hex(b, &k, c);
+    b[k++] = '\n';
+    pqlab_hal_send(b, (size_t)k);
+}
+
+int main(void)
+{
+    static uint64_t s[25];
+    char b[96];
+    int idx = 0;
+    pqlab_hal_setup();
+    memset(s, 0, sizeof s);
+    check(idx++, s);
+    memset(s, 0xFF, sizeof s);
+    check(idx++, s);
+    for (int bit = 0; bit < 1600; bit += 97) {  /* single bits in lanes and halves */
+        memset(s, 0, sizeof s);
+        s[bit / 64] = 1ull << (bit % 64);
+        check(idx++, s);
+    }
+    for (int i = 0; i < @NRANDOM@; i++) {
+        for (int j = 0; j < 25; j++) s[j] = next();
+        check(idx++, s);
+    }
+    /* chained: 100 native permutations against 100 portable ones */
+    static uint64_t x[25], y[25];
+    for (int j = 0; j < 25; j++) x[j] = y[j] = next();
+    for (int i = 0; i < 100; i++) { pqlab_keccakf1600_native(x); pqlab_keccakf1600(y); }
+    pqlab_hal_send(memcmp(x, y, 200) == 0 ? "chain ok\n" : "chain fail\n",
+                   memcmp(x, y, 200) == 0 ? 9 : 11);
+    pqlab_hal_stack_spray();
+    pqlab_keccakf1600_native(s);
+    size_t used = pqlab_hal_stack_used();
+    uint64_t t0 = pqlab_hal_cycles();
+    for (int i = 0; i < 10; i++) pqlab_keccakf1600_native(s);
+    uint64_t t1 = pqlab_hal_cycles();
+    for (int i = 0; i < 10; i++) pqlab_keccakf1600(s);
+    uint64_t t2 = pqlab_hal_cycles();
+    int k = snprintf(b, sizeof b, "stats %u %llu %llu\n", (unsigned)used,
+                     (unsigned long long)((t1 - t0) / 10), (unsigned long long)((t2 - t1) / 10));
+    pqlab_hal_send(b, (size_t)k);
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+# ---- FIPS 202 model (sections 3.2.1-3.2.5), lanes A[x + 5y] as Python ints ----
+M64 = (1 << 64) - 1
+RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
+
+
+def _rc(t: int) -> int:  # Algorithm 5
+    if t % 255 == 0:
+        return 1
+    r = [1, 0, 0, 0, 0, 0, 0, 0]
+    for _ in range(t % 255):
+        r = [0] + r
+        r[0] ^= r[8]
+        r[4] ^= r[8]
+        r[5] ^= r[8]
+        r[6] ^= r[8]
+        r = r[:8]
+    return r[0]
+
+
+RCS = [sum(_rc(j + 7 * ir) << ((1 << j) - 1) for j in range(7)) for ir in range(24)]
+
+
+def _rol(v: int, n: int) -> int:
+    return ((v << n) | (v >> (64 - n))) & M64 if n else v
+
+
+def keccak_f(a: list[int]) -> list[int]:
+    a = list(a)
+    for ir in range(24):
+        c = [a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20] for x in range(5)]
+        d = [c[(x - 1) % 5] ^ _rol(c[(x + 1) % 5], 1) for x in range(5)]
+        a = [a[i] ^ d[i % 5] for i in range(25)]
+        b = [0] * 25
+        for x in range(5):
+            for y in range(5):  # pi: A'[x, y] = A[(x + 3y) mod 5, x] after rho
+                src = (x + 3 * y) % 5 + 5 * x
+                b[x + 5 * y] = _rol(a[src], RHO[src])
+        a = [b[i] ^ (~b[(i % 5 + 1) % 5 + 5 * (i // 5)] & b[(i % 5 + 2) % 5 + 5 * (i // 5)]) for i in range(25)]
+        a[0] ^= RCS[ir]
+    return a
+
+
+def lanes(raw: bytes) -> list[int]:
+    return [int.from_bytes(raw[8 * i : 8 * i + 8], "little") for i in range(25)]
+
+
+def test_model_matches_hashlib() -> None:
+    """The Python model is itself checked: SHAKE128 of the empty string via the model."""
+    import hashlib
+
+    st = [0] * 25
+    st[0] ^= 0x1F
+    st[20] ^= 0x80 << 56  # byte 167 of the 168-byte rate
+    out = b"".join(v.to_bytes(8, "little") for v in keccak_f(st))[:168]
+    assert out == hashlib.shake_128(b"").digest(168)
+
+
+def build_and_run(platform: str, tmp: Path) -> str:
+    pdir = ROOT / "platforms" / platform
+    cfg = tomllib.loads((pdir / "platform.toml").read_text())
+    cc = cfg["cc"]
+    assert shutil.which(cc), f"{cc} not found: apt-get install {' '.join(cfg.get('packages', []))}"
+    run = [a.format(elf="ELF", root=str(ROOT), platform_dir=str(pdir)) for a in cfg["runner"]["command"]]
+    assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
+    src = tmp / "fw.c"
+    src.write_text(FIRMWARE.replace("@NRANDOM@", str(NRANDOM)))
+    elf = tmp / "fw.elf"
+    fmt = {"platform_dir": str(pdir)}
+    cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
+    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
+    # fips202.c without PQLAB_KECCAKF1600_NATIVE: pqlab_keccakf1600 is the portable code
+    sources = [src, ROOT / "lib/common/fips202.c", NATIVE / "keccakf1600.S"]
+    sources += [pdir / s for s in cfg.get("sources", [])]
+    objs = []
+    for i, c in enumerate(sources):
+        obj = tmp / f"{i}_{Path(c).stem}.o"
+        cmd = [cc, *cflags, "-std=c11", "-Wall", "-Wextra", "-Werror"]
+        cmd += [f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}", "-c", str(c), "-o", str(obj)]
+        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
+        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
+        objs.append(str(obj))
+    cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
+    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
+    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
+    run = [a.replace("ELF", str(elf)) for a in run]
+    res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=120)
+    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
+    return res.stdout
+
+
+def test_generator_output_is_committed() -> None:
+    """keccakf1600.S is exactly what gen_keccakf1600.py writes."""
+    res = subprocess.run(
+        ["python3", str(NATIVE / "gen_keccakf1600.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (NATIVE / "keccakf1600.S").read_text()
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim"])
+def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
+    text = build_and_run(platform, tmp_path)
+    lines = text.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", text[-500:]
+    cases = [ln.split() for ln in lines if ln.startswith("case ")]
+    assert len(cases) == 2 + len(range(0, 1600, 97)) + NRANDOM
+    for parts in cases:
+        idx, inp, nat, port = int(parts[1]), *map(bytes.fromhex, parts[2:5])
+        assert nat == port, f"{platform}: case {idx}: native differs from portable"
+        assert lanes(nat) == keccak_f(lanes(inp)), f"{platform}: case {idx}: differs from FIPS 202 model"
+    assert lanes(bytes.fromhex(cases[0][2])) == [0] * 25
+    assert lanes(bytes.fromhex(cases[1][2])) == [M64] * 25
+    assert "chain ok" in lines
+    stats = [ln.split() for ln in lines if ln.startswith("stats ")]
+    assert len(stats) == 1
+    stack, native, portable = map(int, stats[0][1:])
+    print(f"\n{platform}: {len(cases)} states agree; native {native}, portable {portable} "
+          f"({cfg_unit(platform)}), native stack {stack} bytes")
+    assert stack <= 320, stack
+    assert native < portable, (native, portable)
+    if platform == "m4-sim":
+        assert native < 10000, native
+
+
+def cfg_unit(platform: str) -> str:
+    cfg = tomllib.loads((ROOT / "platforms" / platform / "platform.toml").read_text())
+    return cfg["timer"]["unit"]
+
+
+def test_random_model_self_consistency() -> None:
+    """The model is a permutation step that differs from the identity on random input."""
+    rnd = random.Random(1)
+    st = [rnd.getrandbits(64) for _ in range(25)]
+    assert keccak_f(st) != st
