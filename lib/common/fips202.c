@@ -9,6 +9,7 @@
 
 /* Round constants RC[ir] for ir = 0..23, computed with rc(t) of FIPS 202 Algorithm 5
  * and Algorithm 6 (tools: an LFSR over x^8 + x^6 + x^5 + x^4 + 1). */
+#ifndef PQLAB_KECCAKF1600_NATIVE
 static const uint64_t keccak_rc[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
     0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
@@ -17,6 +18,7 @@ static const uint64_t keccak_rc[24] = {
     0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
     0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
 };
+#endif
 
 static inline uint64_t rol64(uint64_t x, unsigned int n)
 {
@@ -31,7 +33,11 @@ static inline uint64_t rol64(uint64_t x, unsigned int n)
  * keccakf1600_rows computes the output state row by row into a second buffer, so that
  * each lane is loaded and stored once per round. PQLAB_KECCAK_ROWS /
  * PQLAB_KECCAK_LANES force either one (the tests use this to check both on the host). */
-#if !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
+#ifdef PQLAB_KECCAKF1600_NATIVE
+/* A native backend (lib/native/<arch>/, docs/native.md) provides the permutation on
+ * the same standard state layout; the portable formulations below are not built. */
+void pqlab_keccakf1600_native(uint64_t s[25]);
+#elif !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define PQLAB_KECCAK_LANES
 #else
@@ -189,7 +195,9 @@ static void keccakf1600_rows(uint64_t s[25])
 void pqlab_keccakf1600(uint64_t s[25])
 {
     PQLAB_HASHPROF_BEGIN();
-#ifdef PQLAB_KECCAK_LANES
+#if defined(PQLAB_KECCAKF1600_NATIVE)
+    pqlab_keccakf1600_native(s);
+#elif defined(PQLAB_KECCAK_LANES)
     keccakf1600_lanes(s);
 #else
     keccakf1600_rows(s);
