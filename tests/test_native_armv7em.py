@@ -192,7 +192,7 @@ def test_generator_output_is_committed() -> None:
     assert res.stdout == (NATIVE / "keccakf1600.S").read_text()
 
 
-@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim"])
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
     text = build_and_run(platform, tmp_path)
     lines = text.replace("\r", "").splitlines()
@@ -212,9 +212,12 @@ def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
     print(f"\n{platform}: {len(cases)} states agree; native {native}, portable {portable} "
           f"({cfg_unit(platform)}), native stack {stack} bytes")
     assert stack <= 320, stack
-    assert native < portable, (native, portable)
+    # regression bounds (docs/native.md has the figures): modelled cycles at least 20% below
+    # the portable C, QEMU instruction counts (loads count as one) at least 10% below
+    factor = 0.8 if cfg_unit(platform) == "cycles" else 0.9
+    assert native < factor * portable, (native, portable)
     if platform == "m4-sim":
-        assert native < 10000, native
+        assert native < 13500, native
 
 
 def cfg_unit(platform: str) -> str:
