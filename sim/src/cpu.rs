@@ -773,18 +773,32 @@ impl Cpu {
 
     /// Fetch (and cache) the decoded instruction at pc.
     #[inline(always)]
-    pub fn fetch(&mut self, pc: u32) -> R<Insn> {
+    pub fn fetch(&mut self, pc: u32) -> Insn {
         if pc < 0x80_0000 {
             let idx = ((pc & 0x3f_ffff) >> 1) as usize & (CODE_SIZE / 2 - 1);
             let i = self.cache[idx];
             if i.op != Op::Undecoded {
-                return Ok(i);
+                return i;
             }
-            let i = self.decode_at(pc)?;
-            self.cache[idx] = i;
-            return Ok(i);
+            return self.fetch_miss(pc, Some(idx));
         }
-        self.decode_at(pc)
+        self.fetch_miss(pc, None)
+    }
+
+    #[inline(never)]
+    fn fetch_miss(&mut self, pc: u32, idx: Option<usize>) -> Insn {
+        match self.decode_at(pc) {
+            Ok(i) => {
+                if let Some(idx) = idx {
+                    self.cache[idx] = i;
+                }
+                i
+            }
+            Err(_) => Insn {
+                op: Op::FetchFault,
+                ..Insn::UNDECODED
+            },
+        }
     }
 
     fn decode_at(&mut self, pc: u32) -> R<Insn> {
@@ -807,7 +821,10 @@ impl Cpu {
     #[inline(always)]
     pub fn step(&mut self) -> R<()> {
         let pc = self.pc;
-        let i = self.fetch(pc)?;
+        let i = self.fetch(pc);
+        if i.op == Op::FetchFault {
+            return Err(Fault);
+        }
         self.r[15] = pc.wrapping_add(4);
         self.insns += 1;
         if self.core == Core::M4 {
@@ -1538,6 +1555,7 @@ impl Cpu {
             }
             Op::Undefined => return Err(self.undefined(i, pc, "undefined")),
             Op::Undecoded => return Err(self.undefined(i, pc, "undecoded")),
+            Op::FetchFault => return Err(Fault),
             _ => {
                 // floating point
                 if self.cpacr & 0x00f0_0000 != 0x00f0_0000 {

@@ -14,6 +14,8 @@
 pub enum Op {
     Undecoded,
     Undefined,
+    /// the instruction fetch itself faulted (the reason is in Cpu::stop)
+    FetchFault,
     DpImm,
     DpReg,
     DpRegReg,
@@ -175,7 +177,10 @@ pub const CLASS_NAMES: [&str; 11] = [
     "other",
 ];
 
+/// 8-byte aligned so that copies out of the decode cache are whole-word
+/// moves (no store-forwarding stalls on partial copies).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(8))]
 pub struct Insn {
     pub op: Op,
     pub sub: u8,
@@ -254,6 +259,7 @@ impl Insn {
             Op::Vldr | Op::Vstr | Op::Vldm | Op::Vstm => Class::FpMem,
             Op::Undecoded
             | Op::Undefined
+            | Op::FetchFault
             | Op::It
             | Op::Nop
             | Op::Bkpt
