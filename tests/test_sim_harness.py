@@ -31,15 +31,21 @@ def sim() -> Path:
     return simfw.build_sim()
 
 
-def _impls(only: str | None):
-    plat = get_platform("m4-sim")
+PAIRS = {"m4-sim": "mps2-an386", "m7-sim": "mps2-an500"}
+
+
+def _impls(only: str | None, sim_plat: str = "m4-sim"):
+    plat = get_platform(sim_plat)
+    qemu = PAIRS[sim_plat]
     out = []
     for impl in discover():
         if only and impl.id != only:
             continue
-        if impl.platforms is not None and "m4-sim" not in impl.platforms and "mps2-an386" not in impl.platforms:
+        if impl.platforms is not None and sim_plat not in impl.platforms and qemu not in impl.platforms:
             continue
-        if "m4-sim" in impl.exclude_platforms or "mps2-an386" in impl.exclude_platforms:
+        if sim_plat in impl.exclude_platforms or qemu in impl.exclude_platforms:
+            continue
+        if impl.fpr == "native" and plat.fpr != "native":
             continue
         out.append(impl)
     return plat, out
@@ -50,19 +56,21 @@ def _normalise(text: bytes) -> bytes:
 
 
 def _compare(plat, impl, programs: tuple[str, ...], tmp_path: Path, lock_limit: int) -> None:
+    machine = PAIRS[plat.name]
     res = build(plat, [impl], programs)[impl.id]
     assert res.error is None, res.error
     for prog in programs:
         elf = res.elf[prog]
         (tmp_path / "pqlab.in").write_bytes(b"")
-        q = simfw.run_qemu(elf, cwd=tmp_path, timeout=900)
-        s = simfw.run_sim(elf, cwd=tmp_path, timeout=900)
+        q = simfw.run_qemu(elf, machine, cwd=tmp_path, timeout=1800)
+        s = simfw.run_sim(elf, machine=machine, cwd=tmp_path, timeout=1800)
         assert s.returncode == q.returncode == 0, s.stderr.decode()[-2000:]
         assert s.stdout.startswith(b"#pqlab 1 " + prog.encode() + b" timer=dwt")
         assert _normalise(s.stdout) == _normalise(q.stdout), f"{impl.id} {prog}"
     if lock_limit:
         elf = res.elf["test"]
-        r = lockstep.run(elf, limit=lock_limit, sync=lockstep.func_ranges(elf, TIMER_FUNCS))
+        r = lockstep.run(elf, machine=machine, limit=lock_limit, fp=True, fp_every=1000,
+                         sync=lockstep.func_ranges(elf, TIMER_FUNCS))
         assert r.mismatch is None, f"{impl.id}: {r.mismatch}"
         assert r.steps == lock_limit
 
@@ -74,11 +82,12 @@ def test_mlkem768_test_and_vectors(sim: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_every_implementation(sim: Path, tmp_path: Path) -> None:
-    plat, impls = _impls(None)
+@pytest.mark.parametrize("sim_plat", ["m4-sim", "m7-sim"])
+def test_every_implementation(sim: Path, tmp_path: Path, sim_plat: str) -> None:
+    plat, impls = _impls(None, sim_plat)
     assert len(impls) > 3
     for impl in impls:
-        _compare(plat, impl, ("test", "vectors"), tmp_path, lock_limit=100_000)
+        _compare(plat, impl, ("test", "vectors"), tmp_path, lock_limit=20_000)
 
 
 def test_sim_platforms_exist() -> None:
