@@ -352,7 +352,7 @@ fn run_slow(
                 cpu.cycles - c0,
                 cpu.cycles,
                 cpu.last_branch_link,
-                cpu.r[13],
+                cpu.r[14],
             );
         }
         if let Some(t) = trace.as_deref_mut() {

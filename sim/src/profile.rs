@@ -77,7 +77,7 @@ impl Profile {
         self.last_change = now;
     }
 
-    pub fn step(&mut self, pc: u32, next: u32, dcyc: u64, now: u64, link: bool, _sp: u32) {
+    pub fn step(&mut self, pc: u32, next: u32, dcyc: u64, now: u64, link: bool, lr: u32) {
         let f = self.func(pc);
         if !self.started {
             self.started = true;
@@ -94,8 +94,9 @@ impl Profile {
             self.fold(now);
             let callee = self.func(next);
             self.calls[callee as usize] += 1;
-            // return address: the instruction after the BL/BLX
-            let ret = pc + if self.is_blx16(pc, next) { 2 } else { 4 };
+            // return address: LR as the BL/BLX set it
+            let _ = pc;
+            let ret = lr & !1;
             self.stack.push(Frame {
                 func: callee,
                 start: now,
@@ -111,10 +112,6 @@ impl Profile {
                 }
             }
         }
-    }
-
-    fn is_blx16(&self, _pc: u32, _next: u32) -> bool {
-        false
     }
 
     pub fn finish(&mut self, now: u64) {
