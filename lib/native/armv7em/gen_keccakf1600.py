@@ -41,9 +41,9 @@ RC = [
     0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
 ]
 
-# stack frame (after push {r4-r11, lr}): T = second state buffer, D = theta words,
+# stack frame of the core (below push {r0, lr}): T = second state buffer, D = theta words,
 # CE = spilled E-half parities, RCP = pointer to the next round constants
-T_OFF, D_OFF, CE_OFF, RCP_OFF, FRAME = 0, 200, 240, 260, 268
+T_OFF, D_OFF, CE_OFF, RCP_OFF, FRAME = 0, 200, 240, 260, 264
 
 B = ["r1", "r2", "r3", "r4", "r5"]  # the five inputs of one half row (b[x] of chi)
 C = ["r6", "r7", "r8", "r9", "r10"]  # column parities of the next round, one half
@@ -177,30 +177,53 @@ HEADER = """\
  *
  * void pqlab_keccakf1600_native(uint64_t s[25]);
  *   FIPS 202 Algorithm 7 with 24 rounds of theta, rho, pi, chi, iota (sections 3.2.1-3.2.5)
- *   on the standard state (s[x + 5y] = lane A[x][y], little-endian). Constant time: no
- *   data-dependent branch or address; only the round loop branches.
+ *   on the standard state (s[x + 5y] = lane A[x][y], little-endian): the 25 lanes are
+ *   bit-interleaved in place (lane i becomes s32[2i] = even bits, s32[2i+1] = odd bits;
+ *   four delta swaps per word and a halfword pack), permuted, and converted back.
+ * void pqlab_keccakf1600_native_il(uint64_t s[25]);
+ *   the same permutation on a state that is already interleaved (lane i as the 64-bit
+ *   value E | O << 32): fips202.c keeps its struct states this way between calls and
+ *   converts bytes on absorb/squeeze only, which saves the two conversions (docs/native.md).
+ * Both are constant time: no data-dependent branch or address; only the round loop branches.
  *
- * Representation: on entry the 25 lanes are bit-interleaved in place (lane i becomes
- *   s32[2i] = even bits, s32[2i+1] = odd bits; four delta swaps per word), on exit
- *   converted back. Rounds ping-pong between s (S) and a 200-byte stack buffer (T).
- *   Words may carry a pending rotation (lazy rotation, see the generator): the value
- *   stored is ror(actual, -p), every consumer folds p into its shifted operand; after
- *   every 4th round all pending rotations are 0 again, so 4 unrolled rounds form the
- *   loop body (6 iterations).
+ * Rounds ping-pong between s (S) and a 200-byte stack buffer (T). Words may carry a
+ *   pending rotation (lazy rotation, see the generator): the value stored is
+ *   ror(actual, -p), every consumer folds p into its shifted operand; after every 4th
+ *   round all pending rotations are 0 again, so 4 unrolled rounds form the loop body
+ *   (6 iterations).
  *
- * Registers in the rounds:
+ * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
  *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O)
  *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
- *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 268 bytes.
+ *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
  */
     .syntax unified
     .thumb
     .text
 """
+
+
+def masks(g: Gen) -> None:
+    g.emit("    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */")
+    for s, m in SWAPS:
+        reg = {1: "r2", 2: "r3", 4: "r4", 8: "r5"}[s]
+        g.emit(f"    movw {reg}, #0x{m & 0xFFFF:04x}")
+        g.emit(f"    movt {reg}, #0x{m >> 16:04x}")
+
+
+def func(g: Gen, name: str, local: bool = False) -> None:
+    g.emit("")
+    g.emit(f"    .section .text.{name}, \"ax\", %progbits")
+    g.emit("    .p2align 2")
+    if not local:
+        g.emit(f"    .global {name}")
+    g.emit(f"    .type {name}, %function")
+    g.emit("    .thumb_func")
+    g.emit(f"{name}:")
 
 
 def main() -> None:
@@ -214,32 +237,11 @@ def main() -> None:
         e, o = interleave(rc)
         g.emit(f"    .word 0x{e:08x}, 0x{o:08x}  /* RC[{ir}] = 0x{rc:016x} */")
     g.emit("pqlab_keccakf1600_rc_il_end:")
-    g.emit("")
-    g.emit("    .section .text.pqlab_keccakf1600_native, \"ax\", %progbits")
-    g.emit("    .p2align 2")
-    g.emit("    .global pqlab_keccakf1600_native")
-    g.emit("    .type pqlab_keccakf1600_native, %function")
-    g.emit("    .thumb_func")
-    g.emit("pqlab_keccakf1600_native:")
-    g.emit("    push {r4-r11, lr}")
+
+    # ---- the 24 rounds on an interleaved state at r0; keeps r0, clobbers r1-r12 ----
+    func(g, "pqlab_keccakf1600_armv7em_core", local=True)
+    g.emit("    push {r0, lr}")
     g.emit(f"    sub sp, sp, #{FRAME}")
-    g.emit("    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */")
-    for s, m in SWAPS:
-        reg = {1: "r2", 2: "r3", 4: "r4", 8: "r5"}[s]
-        g.emit(f"    movw {reg}, #0x{m & 0xFFFF:04x}")
-        g.emit(f"    movt {reg}, #0x{m >> 16:04x}")
-    g.emit("    /* interleave in place: lo, hi -> E = even bits, O = odd bits */")
-    g.emit("    mov r1, r0")
-    g.emit("    add r9, r0, #200")
-    g.emit("1:  ldrd r6, r7, [r1]")
-    g.emit("    /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */")
-    delta_swaps(g, "r6", [1, 2, 4, 8])
-    delta_swaps(g, "r7", [1, 2, 4, 8])
-    g.emit("    pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */")
-    g.emit("    pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */")
-    g.emit("    strd r8, r7, [r1], #8")
-    g.emit("    cmp r1, r9")
-    g.emit("    bne 1b")
     g.emit("    /* column parities of round 0 (no pending rotations yet) */")
     for h in (0, 1):
         for x in range(5):
@@ -267,11 +269,41 @@ def main() -> None:
     g.emit("    movt r12, #:upper16:pqlab_keccakf1600_rc_il_end")
     g.emit("    cmp lr, r12")
     g.emit("    bne.w 2b")
+    g.emit("    /* T, D and CE held state-dependent words: clear the frame */")
+    g.emit("    movs r1, #0")
+    g.emit("    movs r2, #0")
+    for i in range(0, FRAME - 4, 8):
+        g.emit(f"    strd r1, r2, [sp, #{i}]")
+    g.emit(f"    add sp, sp, #{FRAME}")
+    g.emit("    pop {r0, pc}")
+    g.emit("    .size pqlab_keccakf1600_armv7em_core, . - pqlab_keccakf1600_armv7em_core")
+
+    # ---- void pqlab_keccakf1600_native_il(uint64_t s[25]): interleaved state ----
+    func(g, "pqlab_keccakf1600_native_il")
+    g.emit("    push {r4-r11, lr}")
+    g.emit("    bl pqlab_keccakf1600_armv7em_core")
+    g.emit("    pop {r4-r11, pc}")
+    g.emit("    .size pqlab_keccakf1600_native_il, . - pqlab_keccakf1600_native_il")
+
+    # ---- void pqlab_keccakf1600_native(uint64_t s[25]): standard state ----
+    func(g, "pqlab_keccakf1600_native")
+    g.emit("    push {r4-r11, lr}")
+    masks(g)
+    g.emit("    /* interleave in place: lo, hi -> E = even bits, O = odd bits */")
+    g.emit("    mov r1, r0")
+    g.emit("    add r9, r0, #200")
+    g.emit("1:  ldrd r6, r7, [r1]")
+    g.emit("    /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */")
+    delta_swaps(g, "r6", [1, 2, 4, 8])
+    delta_swaps(g, "r7", [1, 2, 4, 8])
+    g.emit("    pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */")
+    g.emit("    pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */")
+    g.emit("    strd r8, r7, [r1], #8")
+    g.emit("    cmp r1, r9")
+    g.emit("    bne 1b")
+    g.emit("    bl pqlab_keccakf1600_armv7em_core")
     g.emit("    /* back to the standard layout: E, O -> lo, hi */")
-    for s, m in SWAPS:
-        reg = {1: "r2", 2: "r3", 4: "r4", 8: "r5"}[s]
-        g.emit(f"    movw {reg}, #0x{m & 0xFFFF:04x}")
-        g.emit(f"    movt {reg}, #0x{m >> 16:04x}")
+    masks(g)
     g.emit("    mov r1, r0")
     g.emit("    add r9, r0, #200")
     g.emit("3:  ldrd r6, r7, [r1]")
@@ -283,12 +315,6 @@ def main() -> None:
     g.emit("    strd r8, r7, [r1], #8")
     g.emit("    cmp r1, r9")
     g.emit("    bne 3b")
-    g.emit("    /* T held state words: clear it */")
-    g.emit("    movs r1, #0")
-    g.emit("    movs r2, #0")
-    for i in range(0, 264, 8):
-        g.emit(f"    strd r1, r2, [sp, #{i}]")
-    g.emit(f"    add sp, sp, #{FRAME}")
     g.emit("    pop {r4-r11, pc}")
     g.emit("    .size pqlab_keccakf1600_native, . - pqlab_keccakf1600_native")
     sys.stdout.write("\n".join(g.out) + "\n")

@@ -4,24 +4,28 @@
  *
  * void pqlab_keccakf1600_native(uint64_t s[25]);
  *   FIPS 202 Algorithm 7 with 24 rounds of theta, rho, pi, chi, iota (sections 3.2.1-3.2.5)
- *   on the standard state (s[x + 5y] = lane A[x][y], little-endian). Constant time: no
- *   data-dependent branch or address; only the round loop branches.
+ *   on the standard state (s[x + 5y] = lane A[x][y], little-endian): the 25 lanes are
+ *   bit-interleaved in place (lane i becomes s32[2i] = even bits, s32[2i+1] = odd bits;
+ *   four delta swaps per word and a halfword pack), permuted, and converted back.
+ * void pqlab_keccakf1600_native_il(uint64_t s[25]);
+ *   the same permutation on a state that is already interleaved (lane i as the 64-bit
+ *   value E | O << 32): fips202.c keeps its struct states this way between calls and
+ *   converts bytes on absorb/squeeze only, which saves the two conversions (docs/native.md).
+ * Both are constant time: no data-dependent branch or address; only the round loop branches.
  *
- * Representation: on entry the 25 lanes are bit-interleaved in place (lane i becomes
- *   s32[2i] = even bits, s32[2i+1] = odd bits; four delta swaps per word), on exit
- *   converted back. Rounds ping-pong between s (S) and a 200-byte stack buffer (T).
- *   Words may carry a pending rotation (lazy rotation, see the generator): the value
- *   stored is ror(actual, -p), every consumer folds p into its shifted operand; after
- *   every 4th round all pending rotations are 0 again, so 4 unrolled rounds form the
- *   loop body (6 iterations).
+ * Rounds ping-pong between s (S) and a 200-byte stack buffer (T). Words may carry a
+ *   pending rotation (lazy rotation, see the generator): the value stored is
+ *   ror(actual, -p), every consumer folds p into its shifted operand; after every 4th
+ *   round all pending rotations are 0 again, so 4 unrolled rounds form the loop body
+ *   (6 iterations).
  *
- * Registers in the rounds:
+ * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
  *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O)
  *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
- *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 268 bytes.
+ *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
  */
     .syntax unified
@@ -57,65 +61,13 @@ pqlab_keccakf1600_rc_il:  /* RC[ir] interleaved: E word, O word */
     .word 0x00000000, 0x80008082  /* RC[23] = 0x8000000080008008 */
 pqlab_keccakf1600_rc_il_end:
 
-    .section .text.pqlab_keccakf1600_native, "ax", %progbits
+    .section .text.pqlab_keccakf1600_armv7em_core, "ax", %progbits
     .p2align 2
-    .global pqlab_keccakf1600_native
-    .type pqlab_keccakf1600_native, %function
+    .type pqlab_keccakf1600_armv7em_core, %function
     .thumb_func
-pqlab_keccakf1600_native:
-    push {r4-r11, lr}
-    sub sp, sp, #268
-    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
-    movw r2, #0x2222
-    movt r2, #0x2222
-    movw r3, #0x0c0c
-    movt r3, #0x0c0c
-    movw r4, #0x00f0
-    movt r4, #0x00f0
-    movw r5, #0xff00
-    movt r5, #0x0000
-    /* interleave in place: lo, hi -> E = even bits, O = odd bits */
-    mov r1, r0
-    add r9, r0, #200
-1:  ldrd r6, r7, [r1]
-    /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */
-    eor r10, r6, r6, lsr #1
-    and r10, r10, r2
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #1
-    eor r10, r6, r6, lsr #2
-    and r10, r10, r3
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #2
-    eor r10, r6, r6, lsr #4
-    and r10, r10, r4
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #4
-    eor r10, r6, r6, lsr #8
-    and r10, r10, r5
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #8
-    eor r10, r7, r7, lsr #1
-    and r10, r10, r2
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #1
-    eor r10, r7, r7, lsr #2
-    and r10, r10, r3
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #2
-    eor r10, r7, r7, lsr #4
-    and r10, r10, r4
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #4
-    eor r10, r7, r7, lsr #8
-    and r10, r10, r5
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #8
-    pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */
-    pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */
-    strd r8, r7, [r1], #8
-    cmp r1, r9
-    bne 1b
+pqlab_keccakf1600_armv7em_core:
+    push {r0, lr}
+    sub sp, sp, #264
     /* column parities of round 0 (no pending rotations yet) */
     ldr r6, [r0, #0]
     ldr r11, [r0, #40]
@@ -1883,7 +1835,118 @@ pqlab_keccakf1600_native:
     movt r12, #:upper16:pqlab_keccakf1600_rc_il_end
     cmp lr, r12
     bne.w 2b
+    /* T, D and CE held state-dependent words: clear the frame */
+    movs r1, #0
+    movs r2, #0
+    strd r1, r2, [sp, #0]
+    strd r1, r2, [sp, #8]
+    strd r1, r2, [sp, #16]
+    strd r1, r2, [sp, #24]
+    strd r1, r2, [sp, #32]
+    strd r1, r2, [sp, #40]
+    strd r1, r2, [sp, #48]
+    strd r1, r2, [sp, #56]
+    strd r1, r2, [sp, #64]
+    strd r1, r2, [sp, #72]
+    strd r1, r2, [sp, #80]
+    strd r1, r2, [sp, #88]
+    strd r1, r2, [sp, #96]
+    strd r1, r2, [sp, #104]
+    strd r1, r2, [sp, #112]
+    strd r1, r2, [sp, #120]
+    strd r1, r2, [sp, #128]
+    strd r1, r2, [sp, #136]
+    strd r1, r2, [sp, #144]
+    strd r1, r2, [sp, #152]
+    strd r1, r2, [sp, #160]
+    strd r1, r2, [sp, #168]
+    strd r1, r2, [sp, #176]
+    strd r1, r2, [sp, #184]
+    strd r1, r2, [sp, #192]
+    strd r1, r2, [sp, #200]
+    strd r1, r2, [sp, #208]
+    strd r1, r2, [sp, #216]
+    strd r1, r2, [sp, #224]
+    strd r1, r2, [sp, #232]
+    strd r1, r2, [sp, #240]
+    strd r1, r2, [sp, #248]
+    strd r1, r2, [sp, #256]
+    add sp, sp, #264
+    pop {r0, pc}
+    .size pqlab_keccakf1600_armv7em_core, . - pqlab_keccakf1600_armv7em_core
+
+    .section .text.pqlab_keccakf1600_native_il, "ax", %progbits
+    .p2align 2
+    .global pqlab_keccakf1600_native_il
+    .type pqlab_keccakf1600_native_il, %function
+    .thumb_func
+pqlab_keccakf1600_native_il:
+    push {r4-r11, lr}
+    bl pqlab_keccakf1600_armv7em_core
+    pop {r4-r11, pc}
+    .size pqlab_keccakf1600_native_il, . - pqlab_keccakf1600_native_il
+
+    .section .text.pqlab_keccakf1600_native, "ax", %progbits
+    .p2align 2
+    .global pqlab_keccakf1600_native
+    .type pqlab_keccakf1600_native, %function
+    .thumb_func
+pqlab_keccakf1600_native:
+    push {r4-r11, lr}
+    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    movw r2, #0x2222
+    movt r2, #0x2222
+    movw r3, #0x0c0c
+    movt r3, #0x0c0c
+    movw r4, #0x00f0
+    movt r4, #0x00f0
+    movw r5, #0xff00
+    movt r5, #0x0000
+    /* interleave in place: lo, hi -> E = even bits, O = odd bits */
+    mov r1, r0
+    add r9, r0, #200
+1:  ldrd r6, r7, [r1]
+    /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */
+    eor r10, r6, r6, lsr #1
+    and r10, r10, r2
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #1
+    eor r10, r6, r6, lsr #2
+    and r10, r10, r3
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #2
+    eor r10, r6, r6, lsr #4
+    and r10, r10, r4
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #4
+    eor r10, r6, r6, lsr #8
+    and r10, r10, r5
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #8
+    eor r10, r7, r7, lsr #1
+    and r10, r10, r2
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #1
+    eor r10, r7, r7, lsr #2
+    and r10, r10, r3
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #2
+    eor r10, r7, r7, lsr #4
+    and r10, r10, r4
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #4
+    eor r10, r7, r7, lsr #8
+    and r10, r10, r5
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #8
+    pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */
+    pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */
+    strd r8, r7, [r1], #8
+    cmp r1, r9
+    bne 1b
+    bl pqlab_keccakf1600_armv7em_core
     /* back to the standard layout: E, O -> lo, hi */
+    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
     movw r3, #0x0c0c
@@ -1933,42 +1996,5 @@ pqlab_keccakf1600_native:
     strd r8, r7, [r1], #8
     cmp r1, r9
     bne 3b
-    /* T held state words: clear it */
-    movs r1, #0
-    movs r2, #0
-    strd r1, r2, [sp, #0]
-    strd r1, r2, [sp, #8]
-    strd r1, r2, [sp, #16]
-    strd r1, r2, [sp, #24]
-    strd r1, r2, [sp, #32]
-    strd r1, r2, [sp, #40]
-    strd r1, r2, [sp, #48]
-    strd r1, r2, [sp, #56]
-    strd r1, r2, [sp, #64]
-    strd r1, r2, [sp, #72]
-    strd r1, r2, [sp, #80]
-    strd r1, r2, [sp, #88]
-    strd r1, r2, [sp, #96]
-    strd r1, r2, [sp, #104]
-    strd r1, r2, [sp, #112]
-    strd r1, r2, [sp, #120]
-    strd r1, r2, [sp, #128]
-    strd r1, r2, [sp, #136]
-    strd r1, r2, [sp, #144]
-    strd r1, r2, [sp, #152]
-    strd r1, r2, [sp, #160]
-    strd r1, r2, [sp, #168]
-    strd r1, r2, [sp, #176]
-    strd r1, r2, [sp, #184]
-    strd r1, r2, [sp, #192]
-    strd r1, r2, [sp, #200]
-    strd r1, r2, [sp, #208]
-    strd r1, r2, [sp, #216]
-    strd r1, r2, [sp, #224]
-    strd r1, r2, [sp, #232]
-    strd r1, r2, [sp, #240]
-    strd r1, r2, [sp, #248]
-    strd r1, r2, [sp, #256]
-    add sp, sp, #268
     pop {r4-r11, pc}
     .size pqlab_keccakf1600_native, . - pqlab_keccakf1600_native
