@@ -35,8 +35,10 @@ static inline uint64_t rol64(uint64_t x, unsigned int n)
  * PQLAB_KECCAK_LANES force either one (the tests use this to check both on the host). */
 #ifdef PQLAB_KECCAKF1600_NATIVE
 /* A native backend (lib/native/<arch>/, docs/native.md) provides the permutation on
- * the same standard state layout; the portable formulations below are not built. */
+ * the standard state layout and, for the states behind pqlab_keccak_state, on the
+ * bit-interleaved layout; the portable formulations below are not built. */
 void pqlab_keccakf1600_native(uint64_t s[25]);
+void pqlab_keccakf1600_native_il(uint64_t s[25]);
 #elif !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define PQLAB_KECCAK_LANES
@@ -326,6 +328,180 @@ void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], un
     }
 }
 
+#ifdef PQLAB_KECCAKF1600_NATIVE
+/* The sponge of the pqlab_keccak_state functions (SHAKE, SHA-3 below) keeps its state
+ * bit-interleaved between calls when the backend has an interleaved permutation: lane i
+ * is stored as E | O << 32 with E = its even bits, O = its odd bits (the representation
+ * of the Keccak team's 32-bit implementations), so the permutation skips the two
+ * conversions of its standard-layout entry and only the bytes that go in or out are
+ * converted. Nothing outside this file reads pqlab_keccak_state.s (the bare-state
+ * functions above keep the standard layout), and the all-zero state is the same in both
+ * layouts. The conversions are bit permutations: linear, so XORing a converted partial
+ * lane is correct. */
+
+/* even bits of x to bits 0-15, odd bits to 16-31: four delta swaps */
+static inline uint32_t unshuffle32(uint32_t x)
+{
+    uint32_t t;
+    t = (x ^ (x >> 1)) & 0x22222222u;
+    x ^= t ^ (t << 1);
+    t = (x ^ (x >> 2)) & 0x0C0C0C0Cu;
+    x ^= t ^ (t << 2);
+    t = (x ^ (x >> 4)) & 0x00F000F0u;
+    x ^= t ^ (t << 4);
+    t = (x ^ (x >> 8)) & 0x0000FF00u;
+    x ^= t ^ (t << 8);
+    return x;
+}
+
+/* inverse of unshuffle32: the same swaps in reverse order */
+static inline uint32_t shuffle32(uint32_t x)
+{
+    uint32_t t;
+    t = (x ^ (x >> 8)) & 0x0000FF00u;
+    x ^= t ^ (t << 8);
+    t = (x ^ (x >> 4)) & 0x00F000F0u;
+    x ^= t ^ (t << 4);
+    t = (x ^ (x >> 2)) & 0x0C0C0C0Cu;
+    x ^= t ^ (t << 2);
+    t = (x ^ (x >> 1)) & 0x22222222u;
+    x ^= t ^ (t << 1);
+    return x;
+}
+
+static inline uint64_t lane_to_il(uint64_t v)
+{
+    const uint32_t lo = unshuffle32((uint32_t)v), hi = unshuffle32((uint32_t)(v >> 32));
+    const uint32_t e = (lo & 0xFFFFu) | (hi << 16), o = (lo >> 16) | (hi & 0xFFFF0000u);
+    return e | (uint64_t)o << 32;
+}
+
+static inline uint64_t lane_from_il(uint64_t w)
+{
+    const uint32_t e = (uint32_t)w, o = (uint32_t)(w >> 32);
+    const uint32_t lo = (e & 0xFFFFu) | (o << 16), hi = (e >> 16) | (o & 0xFFFF0000u);
+    return shuffle32(lo) | (uint64_t)shuffle32(hi) << 32;
+}
+
+static void il_permute(uint64_t s[25])
+{
+    PQLAB_HASHPROF_BEGIN();
+    pqlab_keccakf1600_native_il(s);
+    PQLAB_HASHPROF_END();
+}
+
+/* same contract as pqlab_keccak_xorbytes, interleaved state; one lane per step */
+static void il_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
+{
+    while (len > 0) {
+        const unsigned int sh = offset & 7u;
+        unsigned int take = 8u - sh;
+        if (take > len) {
+            take = len;
+        }
+        uint64_t v = 0;
+        for (unsigned int i = 0; i < take; i++) {
+            v |= (uint64_t)in[i] << (8 * (sh + i));
+        }
+        s[offset >> 3] ^= lane_to_il(v);
+        in += take;
+        offset += take;
+        len -= take;
+    }
+}
+
+static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
+                            unsigned int len)
+{
+    while (len > 0) {
+        const unsigned int sh = offset & 7u;
+        unsigned int take = 8u - sh;
+        if (take > len) {
+            take = len;
+        }
+        const uint64_t v = lane_from_il(s[offset >> 3]);
+        if (take == 8) {
+            store64_le(out, v);
+        } else {
+            for (unsigned int i = 0; i < take; i++) {
+                out[i] = (uint8_t)(v >> (8 * (sh + i)));
+            }
+        }
+        out += take;
+        offset += take;
+        len -= take;
+    }
+}
+
+/* pqlab_keccak_absorb / _finalize / _squeeze / _squeezeblocks on the interleaved state */
+static unsigned int il_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
+                              const uint8_t *in, size_t inlen)
+{
+    while (inlen > 0) {
+        unsigned int take = rate - pos;
+        if ((size_t)take > inlen) {
+            take = (unsigned int)inlen;
+        }
+        il_xorbytes(s, in, pos, take);
+        in += take;
+        inlen -= take;
+        pos += take;
+        if (pos == rate) {
+            il_permute(s);
+            pos = 0;
+        }
+    }
+    return pos;
+}
+
+static void il_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
+{
+    static const uint8_t last = 0x80;
+    il_xorbytes(s, &ds, pos, 1);
+    il_xorbytes(s, &last, rate - 1, 1);
+}
+
+static unsigned int il_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
+                               unsigned int rate)
+{
+    while (outlen > 0) {
+        if (pos == rate) {
+            il_permute(s);
+            pos = 0;
+        }
+        unsigned int take = rate - pos;
+        if ((size_t)take > outlen) {
+            take = (unsigned int)outlen;
+        }
+        il_extractbytes(s, out, pos, take);
+        out += take;
+        outlen -= take;
+        pos += take;
+    }
+    return pos;
+}
+
+static void il_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
+{
+    while (nblocks > 0) {
+        il_permute(s);
+        il_extractbytes(s, out, 0, rate);
+        out += rate;
+        nblocks--;
+    }
+}
+
+#define ST_ABSORB il_absorb
+#define ST_FINALIZE il_finalize
+#define ST_SQUEEZE il_squeeze
+#define ST_SQUEEZEBLOCKS il_squeezeblocks
+#else
+#define ST_ABSORB pqlab_keccak_absorb
+#define ST_FINALIZE pqlab_keccak_finalize
+#define ST_SQUEEZE pqlab_keccak_squeeze
+#define ST_SQUEEZEBLOCKS pqlab_keccak_squeezeblocks
+#endif
+
 static void keccak_init(pqlab_keccak_state *st)
 {
     for (unsigned int i = 0; i < 25; i++) {
@@ -343,20 +519,20 @@ static void keccak_init(pqlab_keccak_state *st)
     void pqlab_##name##_init(pqlab_keccak_state *st) { keccak_init(st); }                    \
     void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)      \
     {                                                                                        \
-        st->pos = pqlab_keccak_absorb(st->s, st->pos, (rate), in, inlen);                    \
+        st->pos = ST_ABSORB(st->s, st->pos, (rate), in, inlen);                              \
     }                                                                                        \
     void pqlab_##name##_finalize(pqlab_keccak_state *st)                                     \
     {                                                                                        \
-        pqlab_keccak_finalize(st->s, st->pos, (rate), DS_SHAKE);                             \
+        ST_FINALIZE(st->s, st->pos, (rate), DS_SHAKE);                                       \
         st->pos = (rate);                                                                    \
     }                                                                                        \
     void pqlab_##name##_squeeze(uint8_t *out, size_t outlen, pqlab_keccak_state *st)         \
     {                                                                                        \
-        st->pos = pqlab_keccak_squeeze(out, outlen, st->s, st->pos, (rate));                 \
+        st->pos = ST_SQUEEZE(out, outlen, st->s, st->pos, (rate));                           \
     }                                                                                        \
     void pqlab_##name##_squeezeblocks(uint8_t *out, size_t nblocks, pqlab_keccak_state *st)  \
     {                                                                                        \
-        pqlab_keccak_squeezeblocks(out, nblocks, st->s, (rate));                             \
+        ST_SQUEEZEBLOCKS(out, nblocks, st->s, (rate));                                       \
     }                                                                                        \
     void pqlab_##name(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)          \
     {                                                                                        \
@@ -374,12 +550,12 @@ DEFINE_SHAKE(shake256, PQLAB_SHAKE256_RATE)
     void pqlab_##name##_init(pqlab_keccak_state *st) { keccak_init(st); }                    \
     void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)      \
     {                                                                                        \
-        st->pos = pqlab_keccak_absorb(st->s, st->pos, (rate), in, inlen);                    \
+        st->pos = ST_ABSORB(st->s, st->pos, (rate), in, inlen);                              \
     }                                                                                        \
     void pqlab_##name##_finalize(uint8_t *out, pqlab_keccak_state *st)                       \
     {                                                                                        \
-        pqlab_keccak_finalize(st->s, st->pos, (rate), DS_SHA3);                              \
-        st->pos = pqlab_keccak_squeeze(out, (outbytes), st->s, (rate), (rate));              \
+        ST_FINALIZE(st->s, st->pos, (rate), DS_SHA3);                                        \
+        st->pos = ST_SQUEEZE(out, (outbytes), st->s, (rate), (rate));                        \
     }                                                                                        \
     void pqlab_##name(uint8_t *out, const uint8_t *in, size_t inlen)                         \
     {                                                                                        \

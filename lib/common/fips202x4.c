@@ -8,6 +8,80 @@
 
 #ifndef PQLAB_KECCAKX4_NATIVE
 
+#if defined(PQLAB_KECCAKF1600_NATIVE) && !defined(PQLAB_KECCAKF1600X4_NATIVE)
+/* A native one-way permutation and no four-way one: the lanes are pqlab_keccak_state
+ * sponges in the layout that fips202.c chooses for them (bit-interleaved, see there), so
+ * the four instances go through the pqlab_shake* functions one after another. */
+#include "hashprof.h"
+
+void pqlab_keccakf1600_native_il(uint64_t s[25]);
+
+void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
+{
+    PQLAB_HASHPROF_BEGIN();
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_keccakf1600_native_il(st->lane[i].s);
+    }
+    PQLAB_HASHPROF_END();
+}
+
+void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
+                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_shake128_init(&st->lane[i]);
+        pqlab_shake128_absorb(&st->lane[i], in[i], inlen);
+        pqlab_shake128_finalize(&st->lane[i]);
+    }
+}
+
+void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                                    size_t nblocks, pqlab_keccakx4_state *st)
+{
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_shake128_squeezeblocks(out[i], nblocks, &st->lane[i]);
+    }
+}
+
+void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
+                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_shake256_init(&st->lane[i]);
+        pqlab_shake256_absorb(&st->lane[i], in[i], inlen);
+        pqlab_shake256_finalize(&st->lane[i]);
+    }
+}
+
+void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                                    size_t nblocks, pqlab_keccakx4_state *st)
+{
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_shake256_squeezeblocks(out[i], nblocks, &st->lane[i]);
+    }
+}
+
+void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
+                      const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
+                      size_t inlen)
+{
+    pqlab_keccak_state st;
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_shake256_init(&st);
+        pqlab_shake256_absorb(&st, in[i], inlen);
+        pqlab_shake256_finalize(&st);
+        pqlab_shake256_squeeze(out[i], outlen, &st);
+    }
+}
+
+#else
+
 #ifndef PQLAB_KECCAKF1600X4_NATIVE
 void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
 {
@@ -99,6 +173,8 @@ void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3
         }
     }
 }
+
+#endif /* native one-way permutation only */
 
 #else
 typedef int pqlab_fips202x4_replaced_by_backend;
