@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* SHA-3 and SHAKE (FIPS 202): Keccak-f[1600], sponge with incremental absorb and
  * squeeze. All functions are constant time in the data (only lengths steer control
- * flow). State layout: s[i] is lane A[x][y] with i = x + 5*y, lanes little-endian
- * (FIPS 202 section 3.1.2). `pos` is the byte offset inside the current rate block:
+ * flow). State layout of the bare-state functions (pqlab_keccakf1600, pqlab_keccak_*):
+ * s[i] is lane A[x][y] with i = x + 5*y, lanes little-endian (FIPS 202 section 3.1.2).
+ * The `s` of a pqlab_keccak_state is private to fips202.c: with a native backend
+ * (PQLAB_KECCAKF1600_NATIVE, docs/native.md) it may hold the lanes in the backend's
+ * layout (bit-interleaved on ARMv7E-M); use only the pqlab_shake* / pqlab_sha3_*
+ * functions on it (copying the whole struct is fine). `pos` is the byte offset inside
+ * the current rate block:
  * while absorbing, bytes already XORed into the block; after finalize, bytes of the
  * current output block already squeezed (finalize sets it to the rate, so the first
  * squeeze permutes first). */
