@@ -28,6 +28,8 @@ HOST_BACKEND = r"""
 #include <stdint.h>
 void pqlab_keccakf1600_native(uint64_t s[25]);
 void pqlab_keccakf1600_native_il(uint64_t s[25]);
+void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
 static const unsigned rho[25] = {0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
                                  41, 45, 15, 21, 8, 18, 2, 61, 56, 14};
 static uint64_t rol(uint64_t v, unsigned n) { return n ? (v << n) | (v >> (64 - n)) : v; }
@@ -53,6 +55,34 @@ void pqlab_keccakf1600_native(uint64_t a[25])
             rc &= 0xFF;
         }
         a[0] ^= k;
+    }
+}
+static uint64_t to_il(uint64_t v)
+{
+    uint64_t w = 0;
+    for (int j = 0; j < 32; j++) {
+        w |= ((v >> (2 * j)) & 1) << j;
+        w |= ((v >> (2 * j + 1)) & 1) << (32 + j);
+    }
+    return w;
+}
+void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes)
+{
+    for (unsigned i = 0; i < nlanes; i++) {
+        uint64_t v = 0;
+        for (int b = 0; b < 8; b++) v |= (uint64_t)in[8 * i + b] << (8 * b);
+        s[i] ^= to_il(v);
+    }
+}
+void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes)
+{
+    for (unsigned i = 0; i < nlanes; i++) {
+        uint64_t v = 0;
+        for (int j = 0; j < 32; j++) {
+            v |= ((s[i] >> j) & 1) << (2 * j);
+            v |= ((s[i] >> (32 + j)) & 1) << (2 * j + 1);
+        }
+        for (int b = 0; b < 8; b++) out[8 * i + b] = (uint8_t)(v >> (8 * b));
     }
 }
 void pqlab_keccakf1600_native_il(uint64_t s[25])
@@ -194,6 +224,8 @@ int main(void)
     pqlab_shake256_squeeze(out, 5, &st);
     pqlab_shake256_squeeze(out + 5, 295, &st);
     line("shake256", 300, out, 300);
+    pqlab_shake256(out + 1, 300, msg + 3, 200);  /* unaligned input and output */
+    line("shake256u", 200, out + 1, 300);
     static pqlab_keccakx4_state x4;
     pqlab_shake128x4_absorb_once(&x4, msg, msg + 1, msg + 2, msg + 3, 34);
     pqlab_shake128x4_squeezeblocks(o4[0], o4[1], o4[2], o4[3], 3, &x4);
@@ -256,7 +288,9 @@ def test_target_sponge_native(platform: str, tmp_path: Path) -> None:
             block = int(parts[1])
             continue
         name, n, got = parts[0], int(parts[1]), bytes.fromhex(parts[2])
-        if name == "shake128x4":
+        if name == "shake256u":
+            want = hashlib.shake_256(MSG[3 : 3 + n]).digest(300)
+        elif name == "shake128x4":
             want = hashlib.shake_128(MSG[n : n + 34]).digest(504)
         elif name.startswith("shake"):
             want = expected(name, n, len(got))
@@ -264,7 +298,7 @@ def test_target_sponge_native(platform: str, tmp_path: Path) -> None:
             want = expected(name, n, 0)
         assert got == want, (platform, name, n)
         checked += 1
-    assert checked == 5 * len(LENGTHS) + 1 + 4
+    assert checked == 5 * len(LENGTHS) + 2 + 4
     assert block is not None
     (tmp_path / "portable").mkdir()
     portable = [ln for ln in run_firmware(platform, tmp_path / "portable", native=False) if ln.startswith("block")]

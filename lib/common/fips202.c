@@ -39,6 +39,8 @@ static inline uint64_t rol64(uint64_t x, unsigned int n)
  * bit-interleaved layout; the portable formulations below are not built. */
 void pqlab_keccakf1600_native(uint64_t s[25]);
 void pqlab_keccakf1600_native_il(uint64_t s[25]);
+void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
 #elif !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define PQLAB_KECCAK_LANES
@@ -390,10 +392,19 @@ static void il_permute(uint64_t s[25])
     PQLAB_HASHPROF_END();
 }
 
-/* same contract as pqlab_keccak_xorbytes, interleaved state; one lane per step */
+/* same contract as pqlab_keccak_xorbytes, interleaved state: whole lanes through the
+ * backend, partial lanes here */
 static void il_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
 {
     while (len > 0) {
+        if ((offset & 7u) == 0 && len >= 8) {
+            const unsigned int nl = len >> 3;
+            pqlab_keccak_native_xor_il(s + (offset >> 3), in, nl);
+            in += 8 * nl;
+            offset += 8 * nl;
+            len -= 8 * nl;
+            continue;
+        }
         const unsigned int sh = offset & 7u;
         unsigned int take = 8u - sh;
         if (take > len) {
@@ -414,18 +425,22 @@ static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int off
                             unsigned int len)
 {
     while (len > 0) {
+        if ((offset & 7u) == 0 && len >= 8) {
+            const unsigned int nl = len >> 3;
+            pqlab_keccak_native_extract_il(out, s + (offset >> 3), nl);
+            out += 8 * nl;
+            offset += 8 * nl;
+            len -= 8 * nl;
+            continue;
+        }
         const unsigned int sh = offset & 7u;
         unsigned int take = 8u - sh;
         if (take > len) {
             take = len;
         }
         const uint64_t v = lane_from_il(s[offset >> 3]);
-        if (take == 8) {
-            store64_le(out, v);
-        } else {
-            for (unsigned int i = 0; i < take; i++) {
-                out[i] = (uint8_t)(v >> (8 * (sh + i)));
-            }
+        for (unsigned int i = 0; i < take; i++) {
+            out[i] = (uint8_t)(v >> (8 * (sh + i)));
         }
         out += take;
         offset += take;

@@ -184,7 +184,12 @@ HEADER = """\
  *   the same permutation on a state that is already interleaved (lane i as the 64-bit
  *   value E | O << 32): fips202.c keeps its struct states this way between calls and
  *   converts bytes on absorb/squeeze only, which saves the two conversions (docs/native.md).
- * Both are constant time: no data-dependent branch or address; only the round loop branches.
+ * void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+ * void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
+ *   XOR whole little-endian lanes into / extract them from an interleaved state (the
+ *   sponge's absorb and squeeze); in/out may be unaligned; nlanes >= 1.
+ * All are constant time: no data-dependent branch or address; only loops on public
+ *   counts branch.
  *
  * Rounds ping-pong between s (S) and a 200-byte stack buffer (T). Words may carry a
  *   pending rotation (lazy rotation, see the generator): the value stored is
@@ -317,6 +322,47 @@ def main() -> None:
     g.emit("    bne 3b")
     g.emit("    pop {r4-r11, pc}")
     g.emit("    .size pqlab_keccakf1600_native, . - pqlab_keccakf1600_native")
+
+    # ---- byte <-> interleaved lane conversion for the sponge (whole lanes, nlanes >= 1) ----
+    # void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+    #   s[i] ^= interleave(little-endian 64-bit word i of in); in may be unaligned (LDR
+    #   single accesses allow it on ARMv7-M)
+    func(g, "pqlab_keccak_native_xor_il")
+    g.emit("    push {r4-r12, lr}")
+    g.emit("    add r9, r0, r2, lsl #3     /* end of the lanes */")
+    masks(g)
+    g.emit("4:  ldr r6, [r1], #4           /* lo */")
+    g.emit("    ldr r7, [r1], #4           /* hi */")
+    delta_swaps(g, "r6", [1, 2, 4, 8])
+    delta_swaps(g, "r7", [1, 2, 4, 8])
+    g.emit("    pkhbt r8, r6, r7, lsl #16   /* E */")
+    g.emit("    pkhtb r7, r7, r6, asr #16   /* O */")
+    g.emit("    ldrd r11, r12, [r0]")
+    g.emit("    eor r11, r11, r8")
+    g.emit("    eor r12, r12, r7")
+    g.emit("    strd r11, r12, [r0], #8")
+    g.emit("    cmp r0, r9")
+    g.emit("    bne 4b")
+    g.emit("    pop {r4-r12, pc}")
+    g.emit("    .size pqlab_keccak_native_xor_il, . - pqlab_keccak_native_xor_il")
+
+    # void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
+    #   little-endian 64-bit word i of out = deinterleave(s[i]); out may be unaligned
+    func(g, "pqlab_keccak_native_extract_il")
+    g.emit("    push {r4-r12, lr}")
+    g.emit("    add r9, r1, r2, lsl #3     /* end of the lanes */")
+    masks(g)
+    g.emit("5:  ldrd r6, r7, [r1], #8       /* E, O */")
+    g.emit("    pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */")
+    g.emit("    pkhtb r7, r7, r6, asr #16   /* the same for hi */")
+    delta_swaps(g, "r8", [8, 4, 2, 1])
+    delta_swaps(g, "r7", [8, 4, 2, 1])
+    g.emit("    str r8, [r0], #4")
+    g.emit("    str r7, [r0], #4")
+    g.emit("    cmp r1, r9")
+    g.emit("    bne 5b")
+    g.emit("    pop {r4-r12, pc}")
+    g.emit("    .size pqlab_keccak_native_extract_il, . - pqlab_keccak_native_extract_il")
     sys.stdout.write("\n".join(g.out) + "\n")
 
 

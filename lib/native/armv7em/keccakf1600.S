@@ -11,7 +11,12 @@
  *   the same permutation on a state that is already interleaved (lane i as the 64-bit
  *   value E | O << 32): fips202.c keeps its struct states this way between calls and
  *   converts bytes on absorb/squeeze only, which saves the two conversions (docs/native.md).
- * Both are constant time: no data-dependent branch or address; only the round loop branches.
+ * void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+ * void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
+ *   XOR whole little-endian lanes into / extract them from an interleaved state (the
+ *   sponge's absorb and squeeze); in/out may be unaligned; nlanes >= 1.
+ * All are constant time: no data-dependent branch or address; only loops on public
+ *   counts branch.
  *
  * Rounds ping-pong between s (S) and a 200-byte stack buffer (T). Words may carry a
  *   pending rotation (lazy rotation, see the generator): the value stored is
@@ -1998,3 +2003,124 @@ pqlab_keccakf1600_native:
     bne 3b
     pop {r4-r11, pc}
     .size pqlab_keccakf1600_native, . - pqlab_keccakf1600_native
+
+    .section .text.pqlab_keccak_native_xor_il, "ax", %progbits
+    .p2align 2
+    .global pqlab_keccak_native_xor_il
+    .type pqlab_keccak_native_xor_il, %function
+    .thumb_func
+pqlab_keccak_native_xor_il:
+    push {r4-r12, lr}
+    add r9, r0, r2, lsl #3     /* end of the lanes */
+    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    movw r2, #0x2222
+    movt r2, #0x2222
+    movw r3, #0x0c0c
+    movt r3, #0x0c0c
+    movw r4, #0x00f0
+    movt r4, #0x00f0
+    movw r5, #0xff00
+    movt r5, #0x0000
+4:  ldr r6, [r1], #4           /* lo */
+    ldr r7, [r1], #4           /* hi */
+    eor r10, r6, r6, lsr #1
+    and r10, r10, r2
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #1
+    eor r10, r6, r6, lsr #2
+    and r10, r10, r3
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #2
+    eor r10, r6, r6, lsr #4
+    and r10, r10, r4
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #4
+    eor r10, r6, r6, lsr #8
+    and r10, r10, r5
+    eor r6, r6, r10
+    eor r6, r6, r10, lsl #8
+    eor r10, r7, r7, lsr #1
+    and r10, r10, r2
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #1
+    eor r10, r7, r7, lsr #2
+    and r10, r10, r3
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #2
+    eor r10, r7, r7, lsr #4
+    and r10, r10, r4
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #4
+    eor r10, r7, r7, lsr #8
+    and r10, r10, r5
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #8
+    pkhbt r8, r6, r7, lsl #16   /* E */
+    pkhtb r7, r7, r6, asr #16   /* O */
+    ldrd r11, r12, [r0]
+    eor r11, r11, r8
+    eor r12, r12, r7
+    strd r11, r12, [r0], #8
+    cmp r0, r9
+    bne 4b
+    pop {r4-r12, pc}
+    .size pqlab_keccak_native_xor_il, . - pqlab_keccak_native_xor_il
+
+    .section .text.pqlab_keccak_native_extract_il, "ax", %progbits
+    .p2align 2
+    .global pqlab_keccak_native_extract_il
+    .type pqlab_keccak_native_extract_il, %function
+    .thumb_func
+pqlab_keccak_native_extract_il:
+    push {r4-r12, lr}
+    add r9, r1, r2, lsl #3     /* end of the lanes */
+    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    movw r2, #0x2222
+    movt r2, #0x2222
+    movw r3, #0x0c0c
+    movt r3, #0x0c0c
+    movw r4, #0x00f0
+    movt r4, #0x00f0
+    movw r5, #0xff00
+    movt r5, #0x0000
+5:  ldrd r6, r7, [r1], #8       /* E, O */
+    pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */
+    pkhtb r7, r7, r6, asr #16   /* the same for hi */
+    eor r10, r8, r8, lsr #8
+    and r10, r10, r5
+    eor r8, r8, r10
+    eor r8, r8, r10, lsl #8
+    eor r10, r8, r8, lsr #4
+    and r10, r10, r4
+    eor r8, r8, r10
+    eor r8, r8, r10, lsl #4
+    eor r10, r8, r8, lsr #2
+    and r10, r10, r3
+    eor r8, r8, r10
+    eor r8, r8, r10, lsl #2
+    eor r10, r8, r8, lsr #1
+    and r10, r10, r2
+    eor r8, r8, r10
+    eor r8, r8, r10, lsl #1
+    eor r10, r7, r7, lsr #8
+    and r10, r10, r5
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #8
+    eor r10, r7, r7, lsr #4
+    and r10, r10, r4
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #4
+    eor r10, r7, r7, lsr #2
+    and r10, r10, r3
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #2
+    eor r10, r7, r7, lsr #1
+    and r10, r10, r2
+    eor r7, r7, r10
+    eor r7, r7, r10, lsl #1
+    str r8, [r0], #4
+    str r7, [r0], #4
+    cmp r1, r9
+    bne 5b
+    pop {r4-r12, pc}
+    .size pqlab_keccak_native_extract_il, . - pqlab_keccak_native_extract_il
