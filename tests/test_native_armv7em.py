@@ -186,9 +186,7 @@ def build_and_run(platform: str, tmp: Path) -> str:
 
 def test_generator_output_is_committed() -> None:
     """keccakf1600.S is exactly what gen_keccakf1600.py writes."""
-    res = subprocess.run(
-        ["python3", str(NATIVE / "gen_keccakf1600.py")], capture_output=True, check=True, text=True
-    )
+    res = subprocess.run(["python3", str(NATIVE / "gen_keccakf1600.py")], capture_output=True, check=True, text=True)
     assert res.stdout == (NATIVE / "keccakf1600.S").read_text()
 
 
@@ -209,8 +207,10 @@ def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
     stats = [ln.split() for ln in lines if ln.startswith("stats ")]
     assert len(stats) == 1
     stack, native, portable = map(int, stats[0][1:])
-    print(f"\n{platform}: {len(cases)} states agree; native {native}, portable {portable} "
-          f"({cfg_unit(platform)}), native stack {stack} bytes")
+    print(
+        f"\n{platform}: {len(cases)} states agree; native {native}, portable {portable} "
+        f"({cfg_unit(platform)}), native stack {stack} bytes"
+    )
     assert stack <= 320, stack
     # regression bounds (docs/native.md has the figures): modelled cycles at least 20% below
     # the portable C, QEMU instruction counts (loads count as one) at least 10% below

@@ -303,6 +303,8 @@ def test_target_sponge_native(platform: str, tmp_path: Path) -> None:
     (tmp_path / "portable").mkdir()
     portable = [ln for ln in run_firmware(platform, tmp_path / "portable", native=False) if ln.startswith("block")]
     base = int(portable[0].split()[1])
-    print(f"\n{platform}: {checked} outputs agree; one SHAKE128 block (permutation + 168 bytes out): "
-          f"native {block}, portable {base}")
+    print(
+        f"\n{platform}: {checked} outputs agree; one SHAKE128 block (permutation + 168 bytes out): "
+        f"native {block}, portable {base}"
+    )
     assert block < 0.8 * base if platform == "m4-sim" else block < 0.9 * base, (block, base)

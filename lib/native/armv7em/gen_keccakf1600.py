@@ -33,12 +33,30 @@ RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8
 
 # iota round constants RC[ir] (section 3.2.5, Algorithm 5/6), same values as fips202.c
 RC = [
-    0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
-    0x000000000000808B, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
-    0x000000000000008A, 0x0000000000000088, 0x0000000080008009, 0x000000008000000A,
-    0x000000008000808B, 0x800000000000008B, 0x8000000000008089, 0x8000000000008003,
-    0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
-    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+    0x0000000000000001,
+    0x0000000000008082,
+    0x800000000000808A,
+    0x8000000080008000,
+    0x000000000000808B,
+    0x0000000080000001,
+    0x8000000080008081,
+    0x8000000000008009,
+    0x000000000000008A,
+    0x0000000000000088,
+    0x0000000080008009,
+    0x000000008000000A,
+    0x000000008000808B,
+    0x800000000000008B,
+    0x8000000000008089,
+    0x8000000000008003,
+    0x8000000000008002,
+    0x8000000000000080,
+    0x000000000000800A,
+    0x800000008000000A,
+    0x8000000080008081,
+    0x8000000000008080,
+    0x0000000080000001,
+    0x8000000080008008,
 ]
 
 # stack frame of the core (below push {r0, lr}): T = second state buffer, D = theta words,
@@ -222,7 +240,7 @@ def masks(g: Gen) -> None:
 
 def func(g: Gen, name: str, local: bool = False) -> None:
     g.emit("")
-    g.emit(f"    .section .text.{name}, \"ax\", %progbits")
+    g.emit(f'    .section .text.{name}, "ax", %progbits')
     g.emit("    .p2align 2")
     if not local:
         g.emit(f"    .global {name}")
@@ -235,7 +253,7 @@ def main() -> None:
     assert 24 % BLOCK == 0 and BLOCK % 2 == 0
     g = Gen()
     g.emit(HEADER)
-    g.emit("    .section .rodata.pqlab_keccakf1600_rc, \"a\"")
+    g.emit('    .section .rodata.pqlab_keccakf1600_rc, "a"')
     g.emit("    .p2align 2")
     g.emit("pqlab_keccakf1600_rc_il:  /* RC[ir] interleaved: E word, O word */")
     for ir, rc in enumerate(RC):
