@@ -290,6 +290,7 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
 /* ---------------------------------------------------------------------- */
 /* Deepest level: binary extended GCD (variable time, see the header).     */
 
+#ifdef PQLAB_FNDSA_SLOW_GCD
 /* x <- (x + (m & mask)) / 2 for the Bezout coefficients (values < 2m < 2^(32 len)) */
 static void zhalf_mod(uint32_t *x, const uint32_t *m, size_t len, uint32_t mask)
 {
@@ -335,6 +336,7 @@ static void zadd_mask(uint32_t *x, const uint32_t *y, size_t len, uint32_t mask)
  * the even one, (u, v) <- ((u, v) + [odd] (y, x)) / 2. Every step removes at least
  * one bit from len(a) + len(b), so 64 len steps always suffice; the loop runs that
  * many times whatever the values, with masks instead of branches (constant time). */
+/* one step per pass: the reference for the differential test of zbezout_fast */
 static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t len,
                    ws_t *ws)
 {
@@ -416,6 +418,227 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
     PQLAB_DECLASSIFY(&r, sizeof r); /* gcd != 1: this (f, g) is discarded */
     ws->used = mark;
     return r == 0;
+}
+#endif
+
+
+/* ---- faster binary GCD: 31 steps per pass over the integers ----------- */
+/* Same extended binary GCD as zbezout, with the decisions of 31 consecutive
+ * steps taken on approximations (the top 62 bits at a common position, and the
+ * low 31 bits) and applied to the full integers at once as
+ *   a' = (a pa + b pb) / 2^31,  b' = (a qa + b qb) / 2^31
+ * (exact divisions; |pa| + |pb| <= 2^31), the Bezout coefficients following
+ * with one Montgomery division by 2^31 modulo y (for u) and x (for v), which
+ * keeps a = x u - y v. An approximation can pick the wrong operand near
+ * equality; the result is then negative and is negated together with its
+ * coefficients. Every pass removes at least 30 bits from len(a) + len(b), so
+ * (62 len + 30) / 30 passes suffice; all passes run (constant time).
+ * Integers use 31-bit limbs here so that a limb times a coefficient plus a
+ * Montgomery term fits a signed 64-bit accumulator. */
+
+static void to31(uint32_t *d, size_t dlen, const uint32_t *s, size_t slen)
+{
+    uint64_t acc = 0;
+    unsigned bits = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < dlen; i++) {
+        if (bits < 31 && j < slen) { /* public schedule */
+            acc |= (uint64_t)s[j++] << bits;
+            bits += 32;
+        }
+        d[i] = (uint32_t)acc & 0x7FFFFFFF;
+        acc >>= 31;
+        bits = bits >= 31 ? bits - 31 : 0;
+    }
+}
+
+static void from31(uint32_t *d, size_t dlen, const uint32_t *s, size_t slen)
+{
+    uint64_t acc = 0;
+    unsigned bits = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < dlen; i++) {
+        while (bits < 32 && j < slen) { /* public schedule */
+            acc |= (uint64_t)s[j++] << bits;
+            bits += 31;
+        }
+        d[i] = (uint32_t)acc;
+        acc >>= 32;
+        bits = bits >= 32 ? bits - 32 : 0;
+    }
+}
+
+/* -1 / m mod 2^31 for odd m (Newton iteration: each step doubles the bits) */
+static uint32_t ninv31(uint32_t m)
+{
+    uint32_t y = 2 - m;
+    y *= 2 - m * y;
+    y *= 2 - m * y;
+    y *= 2 - m * y;
+    y *= 2 - m * y;
+    return (0u - y) & 0x7FFFFFFF;
+}
+
+/* a <- (a pa + b pb) >> 31, b <- (a qa + b qb) >> 31 (31-bit limbs, exact);
+ * negative results are negated; returns bit 0 / bit 1 for a / b negated */
+static uint32_t co_reduce(uint32_t *a, uint32_t *b, size_t len, int64_t pa, int64_t pb,
+                          int64_t qa, int64_t qb)
+{
+    int64_t cca = 0, ccb = 0;
+    for (size_t i = 0; i < len; i++) {
+        int64_t wa = a[i], wb = b[i];
+        int64_t za = wa * pa + wb * pb + cca; /* |.| < 2^62 + 2^33 */
+        int64_t zb = wa * qa + wb * qb + ccb;
+        if (i > 0) {
+            a[i - 1] = (uint32_t)za & 0x7FFFFFFF;
+            b[i - 1] = (uint32_t)zb & 0x7FFFFFFF;
+        }
+        cca = za >> 31; /* arithmetic shift */
+        ccb = zb >> 31;
+    }
+    a[len - 1] = (uint32_t)cca;
+    b[len - 1] = (uint32_t)ccb;
+    uint32_t na = (uint32_t)((uint64_t)cca >> 63), nb = (uint32_t)((uint64_t)ccb >> 63);
+    /* conditional negation, 31-bit two's complement limb by limb */
+    uint32_t ca = na, cb = nb, ma = (0u - na) >> 1, mb = (0u - nb) >> 1;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t w = (a[i] ^ ma) + ca;
+        a[i] = w & 0x7FFFFFFF;
+        ca = w >> 31;
+        w = (b[i] ^ mb) + cb;
+        b[i] = w & 0x7FFFFFFF;
+        cb = w >> 31;
+    }
+    return na | (nb << 1);
+}
+
+/* a in (-m, 2m) (top limb may carry the sign) -> [0, m); neg: a is negative */
+static void finish_mod(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg)
+{
+    uint32_t cc = 0;
+    for (size_t i = 0; i < len; i++) { /* borrow of a - m */
+        cc = (a[i] - m[i] - cc) >> 31;
+    }
+    /* neg: add m; !neg and a >= m (cc == 0): subtract m; else nothing */
+    uint32_t xm = (0u - neg) >> 1;
+    uint32_t ym = 0u - (neg | (1 - cc));
+    cc = neg;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t mw = (m[i] ^ xm) & ym;
+        uint32_t aw = a[i] - mw - cc;
+        a[i] = aw & 0x7FFFFFFF;
+        cc = aw >> 31;
+    }
+}
+
+/* u <- (u pa + w pb) / 2^31 mod m, w <- (u qa + w qb) / 2^31 mod m (Montgomery) */
+static void co_reduce_mod(uint32_t *u, uint32_t *w, const uint32_t *m, size_t len, uint32_t m0i,
+                          int64_t pa, int64_t pb, int64_t qa, int64_t qb)
+{
+    uint32_t fa = ((u[0] * (uint32_t)pa + w[0] * (uint32_t)pb) * m0i) & 0x7FFFFFFF;
+    uint32_t fb = ((u[0] * (uint32_t)qa + w[0] * (uint32_t)qb) * m0i) & 0x7FFFFFFF;
+    int64_t cca = 0, ccb = 0;
+    for (size_t i = 0; i < len; i++) {
+        int64_t wa = u[i], wb = w[i];
+        /* |wa pa + wb pb| < 2^62, m[i] f < 2^62: the sum fits a signed 64-bit value */
+        int64_t za = wa * pa + wb * pb + (int64_t)m[i] * fa + cca;
+        int64_t zb = wa * qa + wb * qb + (int64_t)m[i] * fb + ccb;
+        if (i > 0) {
+            u[i - 1] = (uint32_t)za & 0x7FFFFFFF;
+            w[i - 1] = (uint32_t)zb & 0x7FFFFFFF;
+        }
+        cca = za >> 31;
+        ccb = zb >> 31;
+    }
+    u[len - 1] = (uint32_t)cca;
+    w[len - 1] = (uint32_t)ccb;
+    finish_mod(u, len, m, (uint32_t)((uint64_t)cca >> 63));
+    finish_mod(w, len, m, (uint32_t)((uint64_t)ccb >> 63));
+}
+
+static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L,
+                        ws_t *ws)
+{
+    size_t len = (32 * L + 30) / 31 + 1;
+    size_t mark = ws->used;
+    uint32_t *x31 = ws_alloc(ws, len), *y31 = ws_alloc(ws, len);
+    uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
+    uint32_t *u0 = ws_alloc(ws, len), *u1 = ws_alloc(ws, len);
+    uint32_t *v0 = ws_alloc(ws, len), *v1 = ws_alloc(ws, len);
+    if (ws->fail) {
+        return 0;
+    }
+    to31(x31, len, x, L);
+    to31(y31, len, y, L);
+    memcpy(a, x31, len * 4);
+    memcpy(b, y31, len * 4);
+    memset(u0, 0, len * 4);
+    u0[0] = 1;
+    memset(v0, 0, len * 4);
+    memcpy(u1, y31, len * 4);
+    memcpy(v1, x31, len * 4);
+    v1[0]--; /* x odd */
+    uint32_t x0i = ninv31(x31[0]), y0i = ninv31(y31[0]);
+    for (uint32_t num = 62 * (uint32_t)len + 30; num >= 30; num -= 30) {
+        /* top two limbs at the highest position where a or b is nonzero */
+        uint32_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, found = 0;
+        for (size_t j = len - 1; j >= 1; j--) {
+            uint32_t nz = (0u - (1u ^ pqlab_ct_is_zero_u32(a[j] | b[j]))) & ~found;
+            a0 |= a[j] & nz;
+            a1 |= a[j - 1] & nz;
+            b0 |= b[j] & nz;
+            b1 |= b[j - 1] & nz;
+            found |= nz;
+        }
+        a1 |= a[0] & ~found;
+        b1 |= b[0] & ~found;
+        uint64_t a_hi = ((uint64_t)a0 << 31) | a1;
+        uint64_t b_hi = ((uint64_t)b0 << 31) | b1;
+        uint32_t a_lo = a[0], b_lo = b[0];
+        int64_t pa = 1, pb = 0, qa = 0, qb = 1;
+        for (int i = 0; i < 31; i++) {
+            uint64_t rz = b_hi - a_hi; /* a_hi, b_hi < 2^62: sign bit = a_hi > b_hi */
+            uint32_t rt = (uint32_t)(rz >> 63);
+            uint32_t oa = (a_lo >> i) & 1, ob = (b_lo >> i) & 1;
+            uint32_t cAB = oa & ob & rt;        /* a <- a - b */
+            uint32_t cBA = oa & ob & (rt ^ 1);  /* b <- b - a */
+            uint32_t cA = cAB | (oa ^ 1);       /* a is halved (else b) */
+            a_lo -= b_lo & (0u - cAB);
+            a_hi -= b_hi & ((uint64_t)0 - cAB);
+            pa -= qa & -(int64_t)cAB;
+            pb -= qb & -(int64_t)cAB;
+            b_lo -= a_lo & (0u - cBA);
+            b_hi -= a_hi & ((uint64_t)0 - cBA);
+            qa -= pa & -(int64_t)cBA;
+            qb -= pb & -(int64_t)cBA;
+            /* halving one side = doubling the other's low part and coefficients */
+            a_lo += a_lo & (cA - 1);
+            pa += pa & ((int64_t)cA - 1);
+            pb += pb & ((int64_t)cA - 1);
+            a_hi ^= (a_hi ^ (a_hi >> 1)) & ((uint64_t)0 - cA);
+            b_lo += b_lo & (0u - cA);
+            qa += qa & -(int64_t)cA;
+            qb += qb & -(int64_t)cA;
+            b_hi ^= (b_hi ^ (b_hi >> 1)) & ((uint64_t)cA - 1);
+        }
+        uint32_t r = co_reduce(a, b, len, pa, pb, qa, qb);
+        pa -= (pa + pa) & -(int64_t)(r & 1);
+        pb -= (pb + pb) & -(int64_t)(r & 1);
+        qa -= (qa + qa) & -(int64_t)(r >> 1);
+        qb -= (qb + qb) & -(int64_t)(r >> 1);
+        co_reduce_mod(u0, u1, y31, len, y0i, pa, pb, qa, qb);
+        co_reduce_mod(v0, v1, x31, len, x0i, pa, pb, qa, qb);
+    }
+    uint32_t rc = a[0] ^ 1;
+    for (size_t j = 1; j < len; j++) {
+        rc |= a[j];
+    }
+    rc = 1u ^ pqlab_ct_is_zero_u32(rc);
+    PQLAB_DECLASSIFY(&rc, sizeof rc); /* gcd != 1: this (f, g) is discarded */
+    from31(u, L, u0, len);
+    from31(v, L, v0, len);
+    ws->used = mark;
+    return rc == 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -869,7 +1092,12 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     if (badxy != 0) {
         return 0;
     }
+#ifdef PQLAB_FNDSA_SLOW_GCD
+    (void)zbezout_fast;
     if (!zbezout(Gp, Fp, x, y, L, &ws)) {
+#else
+    if (!zbezout_fast(Gp, Fp, x, y, L, &ws)) {
+#endif
         return 0;
     }
     {
