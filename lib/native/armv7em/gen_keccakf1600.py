@@ -118,17 +118,25 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], last: bool) 
                 q[x] = (p - k) % 32  # b actual = ror(B, q): ror(rol(ror(u, p), k))
                 dwords.append((w, 2 * xs + hs, p))
                 g.emit(f"    ldr {B[x]}, {g.addr(src, w)}")
-            tmps = [TMP, "r12", "lr"]
-            for first, cnt in ((0, 3), (3, 2)):
-                for i in range(cnt):
-                    g.emit(f"    ldr {tmps[i]}, [sp, #{D_OFF + 4 * dwords[first + i][1]}]")
+            if y == 0:
+                # the parities are not live yet: one batch of loads (pipelined on the M4),
+                # the round-constant pointer and constant included
+                tmps = [TMP, *C[:4]]
+                g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
+                for i in range(5):
+                    g.emit(f"    ldr {tmps[i]}, [sp, #{D_OFF + 4 * dwords[i][1]}]")
+                g.emit(f"    ldr r12, [lr, #{8 * j + 4 * h}]")
+                batches = [(0, 5, tmps)]
+            else:
+                batches = [(0, 3, [TMP, "r12", "lr"]), (3, 2, [TMP, "r12"])]
+            for first, cnt, regs in batches:
+                if y != 0:
+                    for i in range(cnt):
+                        g.emit(f"    ldr {regs[i]}, [sp, #{D_OFF + 4 * dwords[first + i][1]}]")
                 for i in range(cnt):
                     x = first + i
                     # stored ^ rol(D, p): actual (ror by p) is A ^ D
-                    g.op("eor", B[x], B[x], tmps[i], sh=32 - dwords[x][2])
-            if y == 0:
-                g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
-                g.emit(f"    ldr r12, [lr, #{8 * j + 4 * h}]")
+                    g.op("eor", B[x], B[x], regs[i], sh=32 - dwords[x][2])
             # chi (3.2.4): e[x] = b[x] ^ (~b[x+1] & b[x+2]); iota (3.2.5) on lane 0
             for x in range(5):
                 x1, x2 = (x + 1) % 5, (x + 2) % 5
@@ -218,7 +226,8 @@ HEADER = """\
  * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
- *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O)
+ *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O);
+ *            in row 0, before the parities start, r6-r9 also take D words
  *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.

@@ -27,7 +27,8 @@
  * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
- *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O)
+ *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O);
+ *            in row 0, before the parities start, r6-r9 also take D words
  *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
@@ -206,18 +207,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [r0, #100]
     ldr r4, [r0, #148]
     ldr r5, [r0, #192]
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #220]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #232]
-    eor r4, r4, r11
-    eor r5, r5, r12
     ldr lr, [sp, #260]
+    ldr r11, [sp, #200]
+    ldr r6, [sp, #208]
+    ldr r7, [sp, #220]
+    ldr r8, [sp, #228]
+    ldr r9, [sp, #232]
     ldr r12, [lr, #0]
+    eor r1, r1, r11
+    eor r2, r2, r6
+    eor r3, r3, r7
+    eor r4, r4, r8
+    eor r5, r5, r9
     bic r11, r3, r2
     eor r11, r1, r11, ror #10
     eor r11, r11, r12
@@ -394,18 +395,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [r0, #96]
     ldr r4, [r0, #144]
     ldr r5, [r0, #196]
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #216]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #236]
-    eor r4, r4, r11
-    eor r5, r5, r12
     ldr lr, [sp, #260]
+    ldr r11, [sp, #204]
+    ldr r6, [sp, #212]
+    ldr r7, [sp, #216]
+    ldr r8, [sp, #224]
+    ldr r9, [sp, #236]
     ldr r12, [lr, #4]
+    eor r1, r1, r11
+    eor r2, r2, r6
+    eor r3, r3, r7
+    eor r4, r4, r8
+    eor r5, r5, r9
     bic r11, r3, r2, ror #31
     eor r11, r1, r11, ror #11
     eor r11, r11, r12
@@ -604,18 +605,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [sp, #100]
     ldr r4, [sp, #148]
     ldr r5, [sp, #192]
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #220]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #10
-    eor r3, r3, lr, ror #12
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #232]
-    eor r4, r4, r11, ror #7
-    eor r5, r5, r12, ror #1
     ldr lr, [sp, #260]
+    ldr r11, [sp, #200]
+    ldr r6, [sp, #208]
+    ldr r7, [sp, #220]
+    ldr r8, [sp, #228]
+    ldr r9, [sp, #232]
     ldr r12, [lr, #8]
+    eor r1, r1, r11
+    eor r2, r2, r6, ror #10
+    eor r3, r3, r7, ror #12
+    eor r4, r4, r8, ror #7
+    eor r5, r5, r9, ror #1
     bic r11, r3, r2, ror #2
     eor r11, r1, r11, ror #30
     eor r11, r11, r12
@@ -792,18 +793,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [sp, #96]
     ldr r4, [sp, #144]
     ldr r5, [sp, #196]
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #216]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #10
-    eor r3, r3, lr, ror #13
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #236]
-    eor r4, r4, r11, ror #8
-    eor r5, r5, r12, ror #1
     ldr lr, [sp, #260]
+    ldr r11, [sp, #204]
+    ldr r6, [sp, #212]
+    ldr r7, [sp, #216]
+    ldr r8, [sp, #224]
+    ldr r9, [sp, #236]
     ldr r12, [lr, #12]
+    eor r1, r1, r11
+    eor r2, r2, r6, ror #10
+    eor r3, r3, r7, ror #13
+    eor r4, r4, r8, ror #8
+    eor r5, r5, r9, ror #1
     bic r11, r3, r2, ror #2
     eor r11, r1, r11, ror #30
     eor r11, r11, r12
@@ -1002,18 +1003,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [r0, #100]
     ldr r4, [r0, #148]
     ldr r5, [r0, #192]
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #220]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #9
-    eor r3, r3, lr, ror #16
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #232]
-    eor r4, r4, r11, ror #12
-    eor r5, r5, r12, ror #29
     ldr lr, [sp, #260]
+    ldr r11, [sp, #200]
+    ldr r6, [sp, #208]
+    ldr r7, [sp, #220]
+    ldr r8, [sp, #228]
+    ldr r9, [sp, #232]
     ldr r12, [lr, #16]
+    eor r1, r1, r11
+    eor r2, r2, r6, ror #9
+    eor r3, r3, r7, ror #16
+    eor r4, r4, r8, ror #12
+    eor r5, r5, r9, ror #29
     bic r11, r3, r2, ror #7
     eor r11, r1, r11, ror #26
     eor r11, r11, r12
@@ -1190,18 +1191,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [r0, #96]
     ldr r4, [r0, #144]
     ldr r5, [r0, #196]
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #216]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #8
-    eor r3, r3, lr, ror #13
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #236]
-    eor r4, r4, r11, ror #13
-    eor r5, r5, r12, ror #28
     ldr lr, [sp, #260]
+    ldr r11, [sp, #204]
+    ldr r6, [sp, #212]
+    ldr r7, [sp, #216]
+    ldr r8, [sp, #224]
+    ldr r9, [sp, #236]
     ldr r12, [lr, #20]
+    eor r1, r1, r11
+    eor r2, r2, r6, ror #8
+    eor r3, r3, r7, ror #13
+    eor r4, r4, r8, ror #13
+    eor r5, r5, r9, ror #28
     bic r11, r3, r2, ror #4
     eor r11, r1, r11, ror #30
     eor r11, r11, r12
@@ -1400,18 +1401,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [sp, #100]
     ldr r4, [sp, #148]
     ldr r5, [sp, #192]
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #208]
-    ldr lr, [sp, #220]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #28
-    eor r3, r3, lr, ror #12
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #232]
-    eor r4, r4, r11, ror #15
-    eor r5, r5, r12, ror #19
     ldr lr, [sp, #260]
+    ldr r11, [sp, #200]
+    ldr r6, [sp, #208]
+    ldr r7, [sp, #220]
+    ldr r8, [sp, #228]
+    ldr r9, [sp, #232]
     ldr r12, [lr, #24]
+    eor r1, r1, r11
+    eor r2, r2, r6, ror #28
+    eor r3, r3, r7, ror #12
+    eor r4, r4, r8, ror #15
+    eor r5, r5, r9, ror #19
     bic r11, r3, r2, ror #16
     eor r11, r1, r11, ror #30
     eor r11, r11, r12
@@ -1609,18 +1610,18 @@ pqlab_keccakf1600_armv7em_core:
     ldr r3, [sp, #96]
     ldr r4, [sp, #144]
     ldr r5, [sp, #196]
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #212]
-    ldr lr, [sp, #216]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #28
-    eor r3, r3, lr, ror #13
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #236]
-    eor r4, r4, r11, ror #16
-    eor r5, r5, r12, ror #19
     ldr lr, [sp, #260]
+    ldr r11, [sp, #204]
+    ldr r6, [sp, #212]
+    ldr r7, [sp, #216]
+    ldr r8, [sp, #224]
+    ldr r9, [sp, #236]
     ldr r12, [lr, #28]
+    eor r1, r1, r11
+    eor r2, r2, r6, ror #28
+    eor r3, r3, r7, ror #13
+    eor r4, r4, r8, ror #16
+    eor r5, r5, r9, ror #19
     bic r11, r3, r2, ror #16
     eor r11, r1, r11, ror #30
     eor r11, r11, r12
