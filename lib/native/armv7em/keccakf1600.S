@@ -14,7 +14,8 @@
  * void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
  * void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
  *   XOR whole little-endian lanes into / extract them from an interleaved state (the
- *   sponge's absorb and squeeze); in/out may be unaligned; nlanes >= 1.
+ *   sponge's absorb and squeeze); nlanes >= 1. in/out may be unaligned: single-word
+ *   LDR/STR accept that on ARMv7-M while CCR.UNALIGN_TRP is 0 (its reset value).
  * All are constant time: no data-dependent branch or address; only loops on public
  *   counts branch.
  *
