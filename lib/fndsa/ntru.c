@@ -140,17 +140,17 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
  * from the sign extension. */
 static uint32_t zbitlen(const uint32_t *x, size_t len)
 {
-    uint32_t ext = zsign(x, len), r = 0;
+    uint32_t ext = zsign(x, len), top = 0, idx = 0;
     for (size_t i = 0; i < len; i++) {
         uint32_t w = x[i] ^ ext;
-        uint32_t cnt;
-        uint64_t t = fpr_norm64((uint64_t)w << 32, &cnt); /* cnt = clz32(w) when w != 0 */
-        (void)t;
         uint32_t nz = (uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(w));
-        uint32_t b = (uint32_t)(32 * i) + 32 - cnt;
-        r ^= (r ^ b) & nz; /* later (higher) limbs override */
+        top ^= (top ^ w) & nz; /* later (higher) limbs override */
+        idx ^= (idx ^ (uint32_t)(i + 1)) & nz;
     }
-    return r;
+    uint32_t cnt;
+    (void)fpr_norm64((uint64_t)top << 32, &cnt); /* cnt = clz32(top), or 63 when 0 */
+    uint32_t b = 32 * idx - cnt;
+    return b & ((uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(idx)));
 }
 
 static uint32_t poly_bitlen(const uint32_t *p, size_t m, size_t len)
@@ -996,8 +996,18 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
         if (!ok) {
             break;
         }
-        poly_sub_scaled(F, Flen, f, flen, k, m, (uint32_t)scale_k, ws);
-        poly_sub_scaled(G, Flen, g, flen, k, m, (uint32_t)scale_k, ws);
+        /* the schedule starts above the actual size: skip the (long) subtraction
+         * while k is all zero (declassified: it only tells that |K| < 2^scale_k) */
+        uint32_t knz = 0;
+        for (size_t u = 0; u < m; u++) {
+            knz |= (uint32_t)k[u];
+        }
+        knz = 1u ^ pqlab_ct_is_zero_u32(knz);
+        PQLAB_DECLASSIFY(&knz, sizeof knz);
+        if (knz) {
+            poly_sub_scaled(F, Flen, f, flen, k, m, (uint32_t)scale_k, ws);
+            poly_sub_scaled(G, Flen, g, flen, k, m, (uint32_t)scale_k, ws);
+        }
         int nb = scale_k + maxbl_fg + 10;
         if (nb < maxbl_FG) {
             maxbl_FG = nb;
