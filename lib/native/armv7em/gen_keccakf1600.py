@@ -74,11 +74,24 @@ def interleave(v: int) -> tuple[int, int]:
     return e, o
 
 
+WIDEN = {"ldr", "str", "eor", "bic", "ror", "mov", "add", "sub", "cmp", "bne", "and", "push", "pop"}
+
+
 class Gen:
     def __init__(self) -> None:
         self.out: list[str] = []
 
     def emit(self, s: str) -> None:
+        # every instruction in its 32-bit encoding: a 16-bit one would put the following
+        # 32-bit instructions at addresses 2 mod 4, where the Cortex-M4 fetch loses a
+        # cycle on runs of them (docs/sim.md, timing rules)
+        label, ins = "", s
+        if s[:1].isdigit() and ":" in s:
+            label, ins = s.split(":", 1)
+        parts = ins.split(None, 1)
+        if len(parts) == 2 and parts[0] in WIDEN:
+            ins = f"    {parts[0]}.w {parts[1]}"
+            s = f"{label}:{ins[2:]}" if label else ins
         self.out.append(s)
 
     def op(self, ins: str, *args: str, sh: int = 0, kind: str = "ror") -> None:
@@ -303,8 +316,8 @@ def main() -> None:
     g.emit("    cmp lr, r12")
     g.emit("    bne.w 2b")
     g.emit("    /* T, D and CE held state-dependent words: clear the frame */")
-    g.emit("    movs r1, #0")
-    g.emit("    movs r2, #0")
+    g.emit("    mov r1, #0")
+    g.emit("    mov r2, #0")
     for i in range(0, FRAME - 4, 8):
         g.emit(f"    strd r1, r2, [sp, #{i}]")
     g.emit(f"    add sp, sp, #{FRAME}")

@@ -73,1778 +73,1778 @@ pqlab_keccakf1600_rc_il_end:
     .type pqlab_keccakf1600_armv7em_core, %function
     .thumb_func
 pqlab_keccakf1600_armv7em_core:
-    push {r0, lr}
-    sub sp, sp, #264
+    push.w {r0, lr}
+    sub.w sp, sp, #264
     /* column parities of round 0 (no pending rotations yet) */
-    ldr r6, [r0, #0]
-    ldr r11, [r0, #40]
-    eor r6, r6, r11
-    ldr r11, [r0, #80]
-    eor r6, r6, r11
-    ldr r11, [r0, #120]
-    eor r6, r6, r11
-    ldr r11, [r0, #160]
-    eor r6, r6, r11
-    ldr r7, [r0, #8]
-    ldr r11, [r0, #48]
-    eor r7, r7, r11
-    ldr r11, [r0, #88]
-    eor r7, r7, r11
-    ldr r11, [r0, #128]
-    eor r7, r7, r11
-    ldr r11, [r0, #168]
-    eor r7, r7, r11
-    ldr r8, [r0, #16]
-    ldr r11, [r0, #56]
-    eor r8, r8, r11
-    ldr r11, [r0, #96]
-    eor r8, r8, r11
-    ldr r11, [r0, #136]
-    eor r8, r8, r11
-    ldr r11, [r0, #176]
-    eor r8, r8, r11
-    ldr r9, [r0, #24]
-    ldr r11, [r0, #64]
-    eor r9, r9, r11
-    ldr r11, [r0, #104]
-    eor r9, r9, r11
-    ldr r11, [r0, #144]
-    eor r9, r9, r11
-    ldr r11, [r0, #184]
-    eor r9, r9, r11
-    ldr r10, [r0, #32]
-    ldr r11, [r0, #72]
-    eor r10, r10, r11
-    ldr r11, [r0, #112]
-    eor r10, r10, r11
-    ldr r11, [r0, #152]
-    eor r10, r10, r11
-    ldr r11, [r0, #192]
-    eor r10, r10, r11
-    str r6, [sp, #240]
-    str r7, [sp, #244]
-    str r8, [sp, #248]
-    str r9, [sp, #252]
-    str r10, [sp, #256]
-    ldr r6, [r0, #4]
-    ldr r11, [r0, #44]
-    eor r6, r6, r11
-    ldr r11, [r0, #84]
-    eor r6, r6, r11
-    ldr r11, [r0, #124]
-    eor r6, r6, r11
-    ldr r11, [r0, #164]
-    eor r6, r6, r11
-    ldr r7, [r0, #12]
-    ldr r11, [r0, #52]
-    eor r7, r7, r11
-    ldr r11, [r0, #92]
-    eor r7, r7, r11
-    ldr r11, [r0, #132]
-    eor r7, r7, r11
-    ldr r11, [r0, #172]
-    eor r7, r7, r11
-    ldr r8, [r0, #20]
-    ldr r11, [r0, #60]
-    eor r8, r8, r11
-    ldr r11, [r0, #100]
-    eor r8, r8, r11
-    ldr r11, [r0, #140]
-    eor r8, r8, r11
-    ldr r11, [r0, #180]
-    eor r8, r8, r11
-    ldr r9, [r0, #28]
-    ldr r11, [r0, #68]
-    eor r9, r9, r11
-    ldr r11, [r0, #108]
-    eor r9, r9, r11
-    ldr r11, [r0, #148]
-    eor r9, r9, r11
-    ldr r11, [r0, #188]
-    eor r9, r9, r11
-    ldr r10, [r0, #36]
-    ldr r11, [r0, #76]
-    eor r10, r10, r11
-    ldr r11, [r0, #116]
-    eor r10, r10, r11
-    ldr r11, [r0, #156]
-    eor r10, r10, r11
-    ldr r11, [r0, #196]
-    eor r10, r10, r11
+    ldr.w r6, [r0, #0]
+    ldr.w r11, [r0, #40]
+    eor.w r6, r6, r11
+    ldr.w r11, [r0, #80]
+    eor.w r6, r6, r11
+    ldr.w r11, [r0, #120]
+    eor.w r6, r6, r11
+    ldr.w r11, [r0, #160]
+    eor.w r6, r6, r11
+    ldr.w r7, [r0, #8]
+    ldr.w r11, [r0, #48]
+    eor.w r7, r7, r11
+    ldr.w r11, [r0, #88]
+    eor.w r7, r7, r11
+    ldr.w r11, [r0, #128]
+    eor.w r7, r7, r11
+    ldr.w r11, [r0, #168]
+    eor.w r7, r7, r11
+    ldr.w r8, [r0, #16]
+    ldr.w r11, [r0, #56]
+    eor.w r8, r8, r11
+    ldr.w r11, [r0, #96]
+    eor.w r8, r8, r11
+    ldr.w r11, [r0, #136]
+    eor.w r8, r8, r11
+    ldr.w r11, [r0, #176]
+    eor.w r8, r8, r11
+    ldr.w r9, [r0, #24]
+    ldr.w r11, [r0, #64]
+    eor.w r9, r9, r11
+    ldr.w r11, [r0, #104]
+    eor.w r9, r9, r11
+    ldr.w r11, [r0, #144]
+    eor.w r9, r9, r11
+    ldr.w r11, [r0, #184]
+    eor.w r9, r9, r11
+    ldr.w r10, [r0, #32]
+    ldr.w r11, [r0, #72]
+    eor.w r10, r10, r11
+    ldr.w r11, [r0, #112]
+    eor.w r10, r10, r11
+    ldr.w r11, [r0, #152]
+    eor.w r10, r10, r11
+    ldr.w r11, [r0, #192]
+    eor.w r10, r10, r11
+    str.w r6, [sp, #240]
+    str.w r7, [sp, #244]
+    str.w r8, [sp, #248]
+    str.w r9, [sp, #252]
+    str.w r10, [sp, #256]
+    ldr.w r6, [r0, #4]
+    ldr.w r11, [r0, #44]
+    eor.w r6, r6, r11
+    ldr.w r11, [r0, #84]
+    eor.w r6, r6, r11
+    ldr.w r11, [r0, #124]
+    eor.w r6, r6, r11
+    ldr.w r11, [r0, #164]
+    eor.w r6, r6, r11
+    ldr.w r7, [r0, #12]
+    ldr.w r11, [r0, #52]
+    eor.w r7, r7, r11
+    ldr.w r11, [r0, #92]
+    eor.w r7, r7, r11
+    ldr.w r11, [r0, #132]
+    eor.w r7, r7, r11
+    ldr.w r11, [r0, #172]
+    eor.w r7, r7, r11
+    ldr.w r8, [r0, #20]
+    ldr.w r11, [r0, #60]
+    eor.w r8, r8, r11
+    ldr.w r11, [r0, #100]
+    eor.w r8, r8, r11
+    ldr.w r11, [r0, #140]
+    eor.w r8, r8, r11
+    ldr.w r11, [r0, #180]
+    eor.w r8, r8, r11
+    ldr.w r9, [r0, #28]
+    ldr.w r11, [r0, #68]
+    eor.w r9, r9, r11
+    ldr.w r11, [r0, #108]
+    eor.w r9, r9, r11
+    ldr.w r11, [r0, #148]
+    eor.w r9, r9, r11
+    ldr.w r11, [r0, #188]
+    eor.w r9, r9, r11
+    ldr.w r10, [r0, #36]
+    ldr.w r11, [r0, #76]
+    eor.w r10, r10, r11
+    ldr.w r11, [r0, #116]
+    eor.w r10, r10, r11
+    ldr.w r11, [r0, #156]
+    eor.w r10, r10, r11
+    ldr.w r11, [r0, #196]
+    eor.w r10, r10, r11
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
-    ldr r1, [sp, #240]
-    ldr r2, [sp, #244]
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #252]
-    ldr r5, [sp, #256]
-    eor r11, r5, r7, ror #31
-    str r11, [sp, #200]
-    eor r11, r10, r2
-    str r11, [sp, #204]
-    eor r11, r1, r8, ror #31
-    str r11, [sp, #208]
-    eor r11, r6, r3
-    str r11, [sp, #212]
-    eor r11, r2, r9, ror #31
-    str r11, [sp, #216]
-    eor r11, r7, r4
-    str r11, [sp, #220]
-    eor r11, r3, r10, ror #31
-    str r11, [sp, #224]
-    eor r11, r8, r5
-    str r11, [sp, #228]
-    eor r11, r4, r6, ror #31
-    str r11, [sp, #232]
-    eor r11, r9, r1
-    str r11, [sp, #236]
+    ldr.w r1, [sp, #240]
+    ldr.w r2, [sp, #244]
+    ldr.w r3, [sp, #248]
+    ldr.w r4, [sp, #252]
+    ldr.w r5, [sp, #256]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r11, r10, r2
+    str.w r11, [sp, #204]
+    eor.w r11, r1, r8, ror #31
+    str.w r11, [sp, #208]
+    eor.w r11, r6, r3
+    str.w r11, [sp, #212]
+    eor.w r11, r2, r9, ror #31
+    str.w r11, [sp, #216]
+    eor.w r11, r7, r4
+    str.w r11, [sp, #220]
+    eor.w r11, r3, r10, ror #31
+    str.w r11, [sp, #224]
+    eor.w r11, r8, r5
+    str.w r11, [sp, #228]
+    eor.w r11, r4, r6, ror #31
+    str.w r11, [sp, #232]
+    eor.w r11, r9, r1
+    str.w r11, [sp, #236]
     movw lr, #:lower16:pqlab_keccakf1600_rc_il
     movt lr, #:upper16:pqlab_keccakf1600_rc_il
-    str lr, [sp, #260]
+    str.w lr, [sp, #260]
 2:
     /* ---- round 4k+0: S -> T ---- */
     /* row y=0, E words */
-    ldr r1, [r0, #0]
-    ldr r2, [r0, #48]
-    ldr r3, [r0, #100]
-    ldr r4, [r0, #148]
-    ldr r5, [r0, #192]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #200]
-    ldr r6, [sp, #208]
-    ldr r7, [sp, #220]
-    ldr r8, [sp, #228]
-    ldr r9, [sp, #232]
-    ldr r12, [lr, #0]
-    eor r1, r1, r11
-    eor r2, r2, r6
-    eor r3, r3, r7
-    eor r4, r4, r8
-    eor r5, r5, r9
-    bic r11, r3, r2
-    eor r11, r1, r11, ror #10
-    eor r11, r11, r12
-    str r11, [sp, #0]
-    mov r6, r11
-    bic r11, r4, r3, ror #21
-    eor r11, r2, r11, ror #11
-    str r11, [sp, #8]
-    ror r7, r11, #10
-    bic r11, r5, r4, ror #28
-    eor r11, r3, r11, ror #15
-    str r11, [sp, #16]
-    ror r8, r11, #10
-    bic r11, r1, r5, ror #25
-    eor r11, r11, r4, ror #21
-    str r11, [sp, #24]
-    mov r9, r11
-    bic r11, r2, r1, ror #22
-    eor r11, r5, r11, ror #17
-    str r11, [sp, #32]
-    ror r10, r11, #25
+    ldr.w r1, [r0, #0]
+    ldr.w r2, [r0, #48]
+    ldr.w r3, [r0, #100]
+    ldr.w r4, [r0, #148]
+    ldr.w r5, [r0, #192]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #200]
+    ldr.w r6, [sp, #208]
+    ldr.w r7, [sp, #220]
+    ldr.w r8, [sp, #228]
+    ldr.w r9, [sp, #232]
+    ldr.w r12, [lr, #0]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6
+    eor.w r3, r3, r7
+    eor.w r4, r4, r8
+    eor.w r5, r5, r9
+    bic.w r11, r3, r2
+    eor.w r11, r1, r11, ror #10
+    eor.w r11, r11, r12
+    str.w r11, [sp, #0]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #11
+    str.w r11, [sp, #8]
+    ror.w r7, r11, #10
+    bic.w r11, r5, r4, ror #28
+    eor.w r11, r3, r11, ror #15
+    str.w r11, [sp, #16]
+    ror.w r8, r11, #10
+    bic.w r11, r1, r5, ror #25
+    eor.w r11, r11, r4, ror #21
+    str.w r11, [sp, #24]
+    mov.w r9, r11
+    bic.w r11, r2, r1, ror #22
+    eor.w r11, r5, r11, ror #17
+    str.w r11, [sp, #32]
+    ror.w r10, r11, #25
     /* row y=1, E words */
-    ldr r1, [r0, #24]
-    ldr r2, [r0, #72]
-    ldr r3, [r0, #84]
-    ldr r4, [r0, #132]
-    ldr r5, [r0, #180]
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #232]
-    ldr lr, [sp, #204]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #220]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #24
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #40]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #21
-    eor r11, r2, r11, ror #19
-    str r11, [sp, #48]
-    eor r7, r7, r11, ror #22
-    bic r11, r5, r4, ror #8
-    eor r11, r3, r11, ror #3
-    str r11, [sp, #56]
-    eor r8, r8, r11, ror #30
-    bic r11, r1, r5, ror #15
-    eor r11, r4, r11, ror #9
-    str r11, [sp, #64]
-    eor r9, r9, r11, ror #9
-    bic r11, r2, r1, ror #28
-    eor r11, r5, r11, ror #21
-    str r11, [sp, #72]
-    eor r10, r10, r11, ror #1
+    ldr.w r1, [r0, #24]
+    ldr.w r2, [r0, #72]
+    ldr.w r3, [r0, #84]
+    ldr.w r4, [r0, #132]
+    ldr.w r5, [r0, #180]
+    ldr.w r11, [sp, #224]
+    ldr.w r12, [sp, #232]
+    ldr.w lr, [sp, #204]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #220]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #24
+    eor.w r11, r1, r11, ror #12
+    str.w r11, [sp, #40]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #19
+    str.w r11, [sp, #48]
+    eor.w r7, r7, r11, ror #22
+    bic.w r11, r5, r4, ror #8
+    eor.w r11, r3, r11, ror #3
+    str.w r11, [sp, #56]
+    eor.w r8, r8, r11, ror #30
+    bic.w r11, r1, r5, ror #15
+    eor.w r11, r4, r11, ror #9
+    str.w r11, [sp, #64]
+    eor.w r9, r9, r11, ror #9
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #21
+    str.w r11, [sp, #72]
+    eor.w r10, r10, r11, ror #1
     /* row y=2, E words */
-    ldr r1, [r0, #12]
-    ldr r2, [r0, #56]
-    ldr r3, [r0, #108]
-    ldr r4, [r0, #152]
-    ldr r5, [r0, #160]
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #216]
-    ldr lr, [sp, #228]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #200]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #10
-    eor r11, r1, r11, ror #20
-    str r11, [sp, #80]
-    eor r6, r6, r11, ror #31
-    bic r11, r4, r3, ror #23
-    eor r11, r2, r11, ror #31
-    str r11, [sp, #88]
-    eor r7, r7, r11, ror #29
-    bic r11, r5, r4, ror #5
-    eor r11, r3, r11, ror #4
-    str r11, [sp, #96]
-    eor r8, r8, r11, ror #19
-    bic r11, r1, r5, ror #24
-    eor r11, r4, r11, ror #3
-    str r11, [sp, #104]
-    eor r9, r9, r11, ror #28
-    bic r11, r2, r1, ror #2
-    eor r11, r5, r11, ror #6
-    str r11, [sp, #112]
-    eor r10, r10, r11, ror #23
+    ldr.w r1, [r0, #12]
+    ldr.w r2, [r0, #56]
+    ldr.w r3, [r0, #108]
+    ldr.w r4, [r0, #152]
+    ldr.w r5, [r0, #160]
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #200]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #20
+    str.w r11, [sp, #80]
+    eor.w r6, r6, r11, ror #31
+    bic.w r11, r4, r3, ror #23
+    eor.w r11, r2, r11, ror #31
+    str.w r11, [sp, #88]
+    eor.w r7, r7, r11, ror #29
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #4
+    str.w r11, [sp, #96]
+    eor.w r8, r8, r11, ror #19
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r4, r11, ror #3
+    str.w r11, [sp, #104]
+    eor.w r9, r9, r11, ror #28
+    bic.w r11, r2, r1, ror #2
+    eor.w r11, r5, r11, ror #6
+    str.w r11, [sp, #112]
+    eor.w r10, r10, r11, ror #23
     /* row y=3, E words */
-    ldr r1, [r0, #36]
-    ldr r2, [r0, #40]
-    ldr r3, [r0, #88]
-    ldr r4, [r0, #140]
-    ldr r5, [r0, #184]
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #208]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #19
-    eor r11, r1, r11, ror #9
-    str r11, [sp, #120]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #3
-    eor r11, r2, r11, ror #10
-    str r11, [sp, #128]
-    eor r7, r7, r11, ror #14
-    bic r11, r5, r4, ror #20
-    eor r11, r3, r11, ror #9
-    str r11, [sp, #136]
-    eor r8, r8, r11, ror #27
-    bic r11, r1, r5, ror #18
-    eor r11, r4, r11, ror #26
-    str r11, [sp, #144]
-    eor r9, r9, r11, ror #24
-    bic r11, r2, r1, ror #4
-    eor r11, r5, r11, ror #10
-    str r11, [sp, #152]
-    eor r10, r10, r11, ror #4
+    ldr.w r1, [r0, #36]
+    ldr.w r2, [r0, #40]
+    ldr.w r3, [r0, #88]
+    ldr.w r4, [r0, #140]
+    ldr.w r5, [r0, #184]
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #200]
+    ldr.w lr, [sp, #208]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #19
+    eor.w r11, r1, r11, ror #9
+    str.w r11, [sp, #120]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #3
+    eor.w r11, r2, r11, ror #10
+    str.w r11, [sp, #128]
+    eor.w r7, r7, r11, ror #14
+    bic.w r11, r5, r4, ror #20
+    eor.w r11, r3, r11, ror #9
+    str.w r11, [sp, #136]
+    eor.w r8, r8, r11, ror #27
+    bic.w r11, r1, r5, ror #18
+    eor.w r11, r4, r11, ror #26
+    str.w r11, [sp, #144]
+    eor.w r9, r9, r11, ror #24
+    bic.w r11, r2, r1, ror #4
+    eor.w r11, r5, r11, ror #10
+    str.w r11, [sp, #152]
+    eor.w r10, r10, r11, ror #4
     /* row y=4, E words */
-    ldr r1, [r0, #16]
-    ldr r2, [r0, #68]
-    ldr r3, [r0, #116]
-    ldr r4, [r0, #124]
-    ldr r5, [r0, #168]
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    ldr lr, [sp, #236]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #208]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #24
-    eor r11, r1, r11, ror #11
-    str r11, [sp, #160]
-    eor r6, r6, r11, ror #1
-    bic r11, r4, r3, ror #1
-    eor r11, r2, r11, ror #7
-    str r11, [sp, #168]
-    eor r7, r7, r11, ror #4
-    bic r11, r5, r4, ror #12
-    eor r11, r3, r11, ror #19
-    str r11, [sp, #176]
-    eor r8, r8, r11, ror #12
-    bic r11, r1, r5, ror #30
-    eor r11, r4, r11, ror #22
-    str r11, [sp, #184]
-    eor r9, r9, r11, ror #11
-    bic r11, r2, r1, ror #29
-    eor r11, r5, r11, ror #5
-    str r11, [sp, #192]
-    eor r10, r10, r11, ror #31
-    str r6, [sp, #240]
-    str r7, [sp, #244]
-    str r8, [sp, #248]
-    str r9, [sp, #252]
-    str r10, [sp, #256]
+    ldr.w r1, [r0, #16]
+    ldr.w r2, [r0, #68]
+    ldr.w r3, [r0, #116]
+    ldr.w r4, [r0, #124]
+    ldr.w r5, [r0, #168]
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    ldr.w lr, [sp, #236]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #204]
+    ldr.w r12, [sp, #208]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #24
+    eor.w r11, r1, r11, ror #11
+    str.w r11, [sp, #160]
+    eor.w r6, r6, r11, ror #1
+    bic.w r11, r4, r3, ror #1
+    eor.w r11, r2, r11, ror #7
+    str.w r11, [sp, #168]
+    eor.w r7, r7, r11, ror #4
+    bic.w r11, r5, r4, ror #12
+    eor.w r11, r3, r11, ror #19
+    str.w r11, [sp, #176]
+    eor.w r8, r8, r11, ror #12
+    bic.w r11, r1, r5, ror #30
+    eor.w r11, r4, r11, ror #22
+    str.w r11, [sp, #184]
+    eor.w r9, r9, r11, ror #11
+    bic.w r11, r2, r1, ror #29
+    eor.w r11, r5, r11, ror #5
+    str.w r11, [sp, #192]
+    eor.w r10, r10, r11, ror #31
+    str.w r6, [sp, #240]
+    str.w r7, [sp, #244]
+    str.w r8, [sp, #248]
+    str.w r9, [sp, #252]
+    str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr r1, [r0, #4]
-    ldr r2, [r0, #52]
-    ldr r3, [r0, #96]
-    ldr r4, [r0, #144]
-    ldr r5, [r0, #196]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #204]
-    ldr r6, [sp, #212]
-    ldr r7, [sp, #216]
-    ldr r8, [sp, #224]
-    ldr r9, [sp, #236]
-    ldr r12, [lr, #4]
-    eor r1, r1, r11
-    eor r2, r2, r6
-    eor r3, r3, r7
-    eor r4, r4, r8
-    eor r5, r5, r9
-    bic r11, r3, r2, ror #31
-    eor r11, r1, r11, ror #11
-    eor r11, r11, r12
-    str r11, [sp, #4]
-    mov r6, r11
-    bic r11, r4, r3, ror #21
-    eor r11, r2, r11, ror #12
-    str r11, [sp, #12]
-    ror r7, r11, #10
-    bic r11, r5, r4, ror #29
-    eor r11, r3, r11, ror #14
-    str r11, [sp, #20]
-    ror r8, r11, #11
-    bic r11, r1, r5, ror #25
-    eor r11, r11, r4, ror #22
-    str r11, [sp, #28]
-    mov r9, r11
-    bic r11, r2, r1, ror #22
-    eor r11, r5, r11, ror #17
-    str r11, [sp, #36]
-    ror r10, r11, #25
+    ldr.w r1, [r0, #4]
+    ldr.w r2, [r0, #52]
+    ldr.w r3, [r0, #96]
+    ldr.w r4, [r0, #144]
+    ldr.w r5, [r0, #196]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #204]
+    ldr.w r6, [sp, #212]
+    ldr.w r7, [sp, #216]
+    ldr.w r8, [sp, #224]
+    ldr.w r9, [sp, #236]
+    ldr.w r12, [lr, #4]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6
+    eor.w r3, r3, r7
+    eor.w r4, r4, r8
+    eor.w r5, r5, r9
+    bic.w r11, r3, r2, ror #31
+    eor.w r11, r1, r11, ror #11
+    eor.w r11, r11, r12
+    str.w r11, [sp, #4]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #12
+    str.w r11, [sp, #12]
+    ror.w r7, r11, #10
+    bic.w r11, r5, r4, ror #29
+    eor.w r11, r3, r11, ror #14
+    str.w r11, [sp, #20]
+    ror.w r8, r11, #11
+    bic.w r11, r1, r5, ror #25
+    eor.w r11, r11, r4, ror #22
+    str.w r11, [sp, #28]
+    mov.w r9, r11
+    bic.w r11, r2, r1, ror #22
+    eor.w r11, r5, r11, ror #17
+    str.w r11, [sp, #36]
+    ror.w r10, r11, #25
     /* row y=1, O words */
-    ldr r1, [r0, #28]
-    ldr r2, [r0, #76]
-    ldr r3, [r0, #80]
-    ldr r4, [r0, #128]
-    ldr r5, [r0, #176]
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #236]
-    ldr lr, [sp, #200]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #216]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #23
-    eor r11, r1, r11, ror #13
-    str r11, [sp, #44]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #21
-    eor r11, r2, r11, ror #20
-    str r11, [sp, #52]
-    eor r7, r7, r11, ror #22
-    bic r11, r5, r4, ror #8
-    eor r11, r3, r11, ror #3
-    str r11, [sp, #60]
-    eor r8, r8, r11, ror #31
-    bic r11, r1, r5, ror #16
-    eor r11, r4, r11, ror #8
-    str r11, [sp, #68]
-    eor r9, r9, r11, ror #10
-    bic r11, r2, r1, ror #28
-    eor r11, r5, r11, ror #20
-    str r11, [sp, #76]
-    eor r10, r10, r11, ror #2
+    ldr.w r1, [r0, #28]
+    ldr.w r2, [r0, #76]
+    ldr.w r3, [r0, #80]
+    ldr.w r4, [r0, #128]
+    ldr.w r5, [r0, #176]
+    ldr.w r11, [sp, #228]
+    ldr.w r12, [sp, #236]
+    ldr.w lr, [sp, #200]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #216]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #23
+    eor.w r11, r1, r11, ror #13
+    str.w r11, [sp, #44]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #20
+    str.w r11, [sp, #52]
+    eor.w r7, r7, r11, ror #22
+    bic.w r11, r5, r4, ror #8
+    eor.w r11, r3, r11, ror #3
+    str.w r11, [sp, #60]
+    eor.w r8, r8, r11, ror #31
+    bic.w r11, r1, r5, ror #16
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #68]
+    eor.w r9, r9, r11, ror #10
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #20
+    str.w r11, [sp, #76]
+    eor.w r10, r10, r11, ror #2
     /* row y=2, O words */
-    ldr r1, [r0, #8]
-    ldr r2, [r0, #60]
-    ldr r3, [r0, #104]
-    ldr r4, [r0, #156]
-    ldr r5, [r0, #164]
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #220]
-    ldr lr, [sp, #224]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #204]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #9
-    eor r11, r1, r11, ror #20
-    str r11, [sp, #84]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #24
-    eor r11, r2, r11, ror #31
-    str r11, [sp, #92]
-    eor r7, r7, r11, ror #29
-    bic r11, r5, r4, ror #5
-    eor r11, r3, r11, ror #3
-    str r11, [sp, #100]
-    eor r8, r8, r11, ror #20
-    bic r11, r1, r5, ror #23
-    eor r11, r11, r4, ror #28
-    str r11, [sp, #108]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #3
-    eor r11, r5, r11, ror #6
-    str r11, [sp, #116]
-    eor r10, r10, r11, ror #23
+    ldr.w r1, [r0, #8]
+    ldr.w r2, [r0, #60]
+    ldr.w r3, [r0, #104]
+    ldr.w r4, [r0, #156]
+    ldr.w r5, [r0, #164]
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #224]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #204]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #9
+    eor.w r11, r1, r11, ror #20
+    str.w r11, [sp, #84]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #24
+    eor.w r11, r2, r11, ror #31
+    str.w r11, [sp, #92]
+    eor.w r7, r7, r11, ror #29
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #3
+    str.w r11, [sp, #100]
+    eor.w r8, r8, r11, ror #20
+    bic.w r11, r1, r5, ror #23
+    eor.w r11, r11, r4, ror #28
+    str.w r11, [sp, #108]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #3
+    eor.w r11, r5, r11, ror #6
+    str.w r11, [sp, #116]
+    eor.w r10, r10, r11, ror #23
     /* row y=3, O words */
-    ldr r1, [r0, #32]
-    ldr r2, [r0, #44]
-    ldr r3, [r0, #92]
-    ldr r4, [r0, #136]
-    ldr r5, [r0, #188]
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #212]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #19
-    eor r11, r1, r11, ror #8
-    str r11, [sp, #124]
-    eor r6, r6, r11, ror #19
-    bic r11, r4, r3, ror #2
-    eor r11, r2, r11, ror #11
-    str r11, [sp, #132]
-    eor r7, r7, r11, ror #14
-    bic r11, r5, r4, ror #21
-    eor r11, r3, r11, ror #9
-    str r11, [sp, #140]
-    eor r8, r8, r11, ror #27
-    bic r11, r1, r5, ror #17
-    eor r11, r4, r11, ror #26
-    str r11, [sp, #148]
-    eor r9, r9, r11, ror #25
-    bic r11, r2, r1, ror #5
-    eor r11, r5, r11, ror #10
-    str r11, [sp, #156]
-    eor r10, r10, r11, ror #4
+    ldr.w r1, [r0, #32]
+    ldr.w r2, [r0, #44]
+    ldr.w r3, [r0, #92]
+    ldr.w r4, [r0, #136]
+    ldr.w r5, [r0, #188]
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #204]
+    ldr.w lr, [sp, #212]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #19
+    eor.w r11, r1, r11, ror #8
+    str.w r11, [sp, #124]
+    eor.w r6, r6, r11, ror #19
+    bic.w r11, r4, r3, ror #2
+    eor.w r11, r2, r11, ror #11
+    str.w r11, [sp, #132]
+    eor.w r7, r7, r11, ror #14
+    bic.w r11, r5, r4, ror #21
+    eor.w r11, r3, r11, ror #9
+    str.w r11, [sp, #140]
+    eor.w r8, r8, r11, ror #27
+    bic.w r11, r1, r5, ror #17
+    eor.w r11, r4, r11, ror #26
+    str.w r11, [sp, #148]
+    eor.w r9, r9, r11, ror #25
+    bic.w r11, r2, r1, ror #5
+    eor.w r11, r5, r11, ror #10
+    str.w r11, [sp, #156]
+    eor.w r10, r10, r11, ror #4
     /* row y=4, O words */
-    ldr r1, [r0, #20]
-    ldr r2, [r0, #64]
-    ldr r3, [r0, #112]
-    ldr r4, [r0, #120]
-    ldr r5, [r0, #172]
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    ldr lr, [sp, #232]
-    eor r1, r1, r11
-    eor r2, r2, r12
-    eor r3, r3, lr
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #212]
-    eor r4, r4, r11
-    eor r5, r5, r12
-    bic r11, r3, r2, ror #24
-    eor r11, r1, r11, ror #12
-    str r11, [sp, #164]
-    eor r6, r6, r11, ror #1
-    bic r11, r4, r3, ror #1
-    eor r11, r2, r11, ror #7
-    str r11, [sp, #172]
-    eor r7, r7, r11, ror #5
-    bic r11, r5, r4, ror #13
-    eor r11, r3, r11, ror #18
-    str r11, [sp, #180]
-    eor r8, r8, r11, ror #13
-    bic r11, r1, r5, ror #30
-    eor r11, r4, r11, ror #21
-    str r11, [sp, #188]
-    eor r9, r9, r11, ror #12
-    bic r11, r2, r1, ror #28
-    eor r11, r5, r11, ror #6
-    str r11, [sp, #196]
-    eor r10, r10, r11, ror #31
+    ldr.w r1, [r0, #20]
+    ldr.w r2, [r0, #64]
+    ldr.w r3, [r0, #112]
+    ldr.w r4, [r0, #120]
+    ldr.w r5, [r0, #172]
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    ldr.w lr, [sp, #232]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #200]
+    ldr.w r12, [sp, #212]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12
+    bic.w r11, r3, r2, ror #24
+    eor.w r11, r1, r11, ror #12
+    str.w r11, [sp, #164]
+    eor.w r6, r6, r11, ror #1
+    bic.w r11, r4, r3, ror #1
+    eor.w r11, r2, r11, ror #7
+    str.w r11, [sp, #172]
+    eor.w r7, r7, r11, ror #5
+    bic.w r11, r5, r4, ror #13
+    eor.w r11, r3, r11, ror #18
+    str.w r11, [sp, #180]
+    eor.w r8, r8, r11, ror #13
+    bic.w r11, r1, r5, ror #30
+    eor.w r11, r4, r11, ror #21
+    str.w r11, [sp, #188]
+    eor.w r9, r9, r11, ror #12
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #6
+    str.w r11, [sp, #196]
+    eor.w r10, r10, r11, ror #31
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
-    ldr r1, [sp, #240]
-    ldr r2, [sp, #244]
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #252]
-    ldr r5, [sp, #256]
-    eor r11, r5, r7, ror #31
-    str r11, [sp, #200]
-    eor r11, r10, r2
-    str r11, [sp, #204]
-    eor r11, r1, r8, ror #31
-    str r11, [sp, #208]
-    eor r11, r6, r3
-    str r11, [sp, #212]
-    eor r11, r2, r9, ror #31
-    str r11, [sp, #216]
-    eor r11, r7, r4
-    str r11, [sp, #220]
-    eor r11, r3, r10, ror #31
-    str r11, [sp, #224]
-    eor r11, r8, r5
-    str r11, [sp, #228]
-    eor r11, r4, r6, ror #31
-    str r11, [sp, #232]
-    eor r11, r9, r1
-    str r11, [sp, #236]
+    ldr.w r1, [sp, #240]
+    ldr.w r2, [sp, #244]
+    ldr.w r3, [sp, #248]
+    ldr.w r4, [sp, #252]
+    ldr.w r5, [sp, #256]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r11, r10, r2
+    str.w r11, [sp, #204]
+    eor.w r11, r1, r8, ror #31
+    str.w r11, [sp, #208]
+    eor.w r11, r6, r3
+    str.w r11, [sp, #212]
+    eor.w r11, r2, r9, ror #31
+    str.w r11, [sp, #216]
+    eor.w r11, r7, r4
+    str.w r11, [sp, #220]
+    eor.w r11, r3, r10, ror #31
+    str.w r11, [sp, #224]
+    eor.w r11, r8, r5
+    str.w r11, [sp, #228]
+    eor.w r11, r4, r6, ror #31
+    str.w r11, [sp, #232]
+    eor.w r11, r9, r1
+    str.w r11, [sp, #236]
     /* ---- round 4k+1: T -> S ---- */
     /* row y=0, E words */
-    ldr r1, [sp, #0]
-    ldr r2, [sp, #48]
-    ldr r3, [sp, #100]
-    ldr r4, [sp, #148]
-    ldr r5, [sp, #192]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #200]
-    ldr r6, [sp, #208]
-    ldr r7, [sp, #220]
-    ldr r8, [sp, #228]
-    ldr r9, [sp, #232]
-    ldr r12, [lr, #8]
-    eor r1, r1, r11
-    eor r2, r2, r6, ror #10
-    eor r3, r3, r7, ror #12
-    eor r4, r4, r8, ror #7
-    eor r5, r5, r9, ror #1
-    bic r11, r3, r2, ror #2
-    eor r11, r1, r11, ror #30
-    eor r11, r11, r12
-    str r11, [r0, #0]
-    mov r6, r11
-    bic r11, r4, r3, ror #16
-    eor r11, r2, r11, ror #14
-    str r11, [r0, #8]
-    mov r7, r11
-    bic r11, r5, r4, ror #22
-    eor r11, r3, r11, ror #26
-    str r11, [r0, #16]
-    ror r8, r11, #30
-    bic r11, r1, r5, ror #24
-    eor r11, r11, r4, ror #14
-    str r11, [r0, #24]
-    mov r9, r11
-    bic r11, r2, r1
-    eor r11, r11, r5, ror #24
-    str r11, [r0, #32]
-    mov r10, r11
+    ldr.w r1, [sp, #0]
+    ldr.w r2, [sp, #48]
+    ldr.w r3, [sp, #100]
+    ldr.w r4, [sp, #148]
+    ldr.w r5, [sp, #192]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #200]
+    ldr.w r6, [sp, #208]
+    ldr.w r7, [sp, #220]
+    ldr.w r8, [sp, #228]
+    ldr.w r9, [sp, #232]
+    ldr.w r12, [lr, #8]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6, ror #10
+    eor.w r3, r3, r7, ror #12
+    eor.w r4, r4, r8, ror #7
+    eor.w r5, r5, r9, ror #1
+    bic.w r11, r3, r2, ror #2
+    eor.w r11, r1, r11, ror #30
+    eor.w r11, r11, r12
+    str.w r11, [r0, #0]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #16
+    eor.w r11, r2, r11, ror #14
+    str.w r11, [r0, #8]
+    mov.w r7, r11
+    bic.w r11, r5, r4, ror #22
+    eor.w r11, r3, r11, ror #26
+    str.w r11, [r0, #16]
+    ror.w r8, r11, #30
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r11, r4, ror #14
+    str.w r11, [r0, #24]
+    mov.w r9, r11
+    bic.w r11, r2, r1
+    eor.w r11, r11, r5, ror #24
+    str.w r11, [r0, #32]
+    mov.w r10, r11
     /* row y=1, E words */
-    ldr r1, [sp, #24]
-    ldr r2, [sp, #72]
-    ldr r3, [sp, #84]
-    ldr r4, [sp, #132]
-    ldr r5, [sp, #180]
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #232]
-    ldr lr, [sp, #204]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #31
-    eor r3, r3, lr
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #220]
-    eor r4, r4, r11, ror #18
-    eor r5, r5, r12, ror #19
-    bic r11, r3, r2, ror #25
-    eor r11, r1, r11, ror #12
-    str r11, [r0, #40]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #7
-    eor r11, r2, r11
-    str r11, [r0, #48]
-    eor r7, r7, r11, ror #23
-    bic r11, r5, r4, ror #9
-    eor r11, r3, r11, ror #16
-    str r11, [r0, #56]
-    eor r8, r8, r11, ror #30
-    bic r11, r1, r5, ror #28
-    eor r11, r4, r11, ror #27
-    str r11, [r0, #64]
-    eor r9, r9, r11, ror #23
-    bic r11, r2, r1, ror #27
-    eor r11, r5, r11, ror #9
-    str r11, [r0, #72]
-    eor r10, r10, r11, ror #14
+    ldr.w r1, [sp, #24]
+    ldr.w r2, [sp, #72]
+    ldr.w r3, [sp, #84]
+    ldr.w r4, [sp, #132]
+    ldr.w r5, [sp, #180]
+    ldr.w r11, [sp, #224]
+    ldr.w r12, [sp, #232]
+    ldr.w lr, [sp, #204]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #31
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #220]
+    eor.w r4, r4, r11, ror #18
+    eor.w r5, r5, r12, ror #19
+    bic.w r11, r3, r2, ror #25
+    eor.w r11, r1, r11, ror #12
+    str.w r11, [r0, #40]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #7
+    eor.w r11, r2, r11
+    str.w r11, [r0, #48]
+    eor.w r7, r7, r11, ror #23
+    bic.w r11, r5, r4, ror #9
+    eor.w r11, r3, r11, ror #16
+    str.w r11, [r0, #56]
+    eor.w r8, r8, r11, ror #30
+    bic.w r11, r1, r5, ror #28
+    eor.w r11, r4, r11, ror #27
+    str.w r11, [r0, #64]
+    eor.w r9, r9, r11, ror #23
+    bic.w r11, r2, r1, ror #27
+    eor.w r11, r5, r11, ror #9
+    str.w r11, [r0, #72]
+    eor.w r10, r10, r11, ror #14
     /* row y=2, E words */
-    ldr r1, [sp, #12]
-    ldr r2, [sp, #56]
-    ldr r3, [sp, #108]
-    ldr r4, [sp, #152]
-    ldr r5, [sp, #160]
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #216]
-    ldr lr, [sp, #228]
-    eor r1, r1, r11, ror #22
-    eor r2, r2, r12, ror #2
-    eor r3, r3, lr
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #200]
-    eor r4, r4, r11, ror #28
-    eor r5, r5, r12, ror #31
-    bic r11, r3, r2, ror #8
-    eor r11, r1, r11, ror #10
-    str r11, [r0, #80]
-    eor r6, r6, r11, ror #9
-    bic r11, r4, r3, ror #19
-    eor r11, r11, r2, ror #27
-    str r11, [r0, #88]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #8
-    eor r11, r3, r11, ror #5
-    str r11, [r0, #96]
-    eor r8, r8, r11, ror #19
-    bic r11, r1, r5, ror #15
-    eor r11, r4, r11, ror #9
-    str r11, [r0, #104]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #14
-    eor r11, r5, r11, ror #3
-    str r11, [r0, #112]
-    eor r10, r10, r11, ror #24
+    ldr.w r1, [sp, #12]
+    ldr.w r2, [sp, #56]
+    ldr.w r3, [sp, #108]
+    ldr.w r4, [sp, #152]
+    ldr.w r5, [sp, #160]
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r1, r1, r11, ror #22
+    eor.w r2, r2, r12, ror #2
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #200]
+    eor.w r4, r4, r11, ror #28
+    eor.w r5, r5, r12, ror #31
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #10
+    str.w r11, [r0, #80]
+    eor.w r6, r6, r11, ror #9
+    bic.w r11, r4, r3, ror #19
+    eor.w r11, r11, r2, ror #27
+    str.w r11, [r0, #88]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #8
+    eor.w r11, r3, r11, ror #5
+    str.w r11, [r0, #96]
+    eor.w r8, r8, r11, ror #19
+    bic.w r11, r1, r5, ror #15
+    eor.w r11, r4, r11, ror #9
+    str.w r11, [r0, #104]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #3
+    str.w r11, [r0, #112]
+    eor.w r10, r10, r11, ror #24
     /* row y=3, E words */
-    ldr r1, [sp, #36]
-    ldr r2, [sp, #40]
-    ldr r3, [sp, #88]
-    ldr r4, [sp, #140]
-    ldr r5, [sp, #184]
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #208]
-    eor r1, r1, r11, ror #7
-    eor r2, r2, r12, ror #14
-    eor r3, r3, lr, ror #3
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    eor r4, r4, r11, ror #5
-    eor r5, r5, r12, ror #21
-    bic r11, r3, r2, ror #8
-    eor r11, r1, r11, ror #13
-    str r11, [r0, #120]
-    eor r6, r6, r11, ror #11
-    bic r11, r4, r3, ror #5
-    eor r11, r2, r11, ror #19
-    str r11, [r0, #128]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #4
-    eor r11, r3, r11, ror #23
-    str r11, [r0, #136]
-    eor r8, r8, r11, ror #24
-    bic r11, r1, r5, ror #4
-    eor r11, r4, r11, ror #24
-    str r11, [r0, #144]
-    eor r9, r9, r11, ror #19
-    bic r11, r2, r1, ror #11
-    eor r11, r11, r5, ror #15
-    str r11, [r0, #152]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #36]
+    ldr.w r2, [sp, #40]
+    ldr.w r3, [sp, #88]
+    ldr.w r4, [sp, #140]
+    ldr.w r5, [sp, #184]
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #200]
+    ldr.w lr, [sp, #208]
+    eor.w r1, r1, r11, ror #7
+    eor.w r2, r2, r12, ror #14
+    eor.w r3, r3, lr, ror #3
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    eor.w r4, r4, r11, ror #5
+    eor.w r5, r5, r12, ror #21
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #13
+    str.w r11, [r0, #120]
+    eor.w r6, r6, r11, ror #11
+    bic.w r11, r4, r3, ror #5
+    eor.w r11, r2, r11, ror #19
+    str.w r11, [r0, #128]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #23
+    str.w r11, [r0, #136]
+    eor.w r8, r8, r11, ror #24
+    bic.w r11, r1, r5, ror #4
+    eor.w r11, r4, r11, ror #24
+    str.w r11, [r0, #144]
+    eor.w r9, r9, r11, ror #19
+    bic.w r11, r2, r1, ror #11
+    eor.w r11, r11, r5, ror #15
+    str.w r11, [r0, #152]
+    eor.w r10, r10, r11
     /* row y=4, E words */
-    ldr r1, [sp, #16]
-    ldr r2, [sp, #68]
-    ldr r3, [sp, #116]
-    ldr r4, [sp, #124]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    ldr lr, [sp, #236]
-    eor r1, r1, r11, ror #22
-    eor r2, r2, r12, ror #22
-    eor r3, r3, lr, ror #9
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #208]
-    eor r4, r4, r11, ror #13
-    eor r5, r5, r12, ror #28
-    bic r11, r3, r2, ror #11
-    eor r11, r1, r11, ror #24
-    str r11, [r0, #160]
-    eor r6, r6, r11, ror #11
-    bic r11, r4, r3, ror #5
-    eor r11, r2, r11, ror #16
-    str r11, [r0, #168]
-    eor r7, r7, r11, ror #14
-    bic r11, r5, r4, ror #27
-    eor r11, r3, r11
-    str r11, [r0, #176]
-    eor r8, r8, r11, ror #3
-    bic r11, r1, r5, ror #24
-    eor r11, r4, r11, ror #13
-    str r11, [r0, #184]
-    eor r9, r9, r11, ror #30
-    bic r11, r2, r1, ror #29
-    eor r11, r5, r11, ror #11
-    str r11, [r0, #192]
-    eor r10, r10, r11, ror #3
-    str r6, [sp, #240]
-    str r7, [sp, #244]
-    str r8, [sp, #248]
-    str r9, [sp, #252]
-    str r10, [sp, #256]
+    ldr.w r1, [sp, #16]
+    ldr.w r2, [sp, #68]
+    ldr.w r3, [sp, #116]
+    ldr.w r4, [sp, #124]
+    ldr.w r5, [sp, #168]
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    ldr.w lr, [sp, #236]
+    eor.w r1, r1, r11, ror #22
+    eor.w r2, r2, r12, ror #22
+    eor.w r3, r3, lr, ror #9
+    ldr.w r11, [sp, #204]
+    ldr.w r12, [sp, #208]
+    eor.w r4, r4, r11, ror #13
+    eor.w r5, r5, r12, ror #28
+    bic.w r11, r3, r2, ror #11
+    eor.w r11, r1, r11, ror #24
+    str.w r11, [r0, #160]
+    eor.w r6, r6, r11, ror #11
+    bic.w r11, r4, r3, ror #5
+    eor.w r11, r2, r11, ror #16
+    str.w r11, [r0, #168]
+    eor.w r7, r7, r11, ror #14
+    bic.w r11, r5, r4, ror #27
+    eor.w r11, r3, r11
+    str.w r11, [r0, #176]
+    eor.w r8, r8, r11, ror #3
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r4, r11, ror #13
+    str.w r11, [r0, #184]
+    eor.w r9, r9, r11, ror #30
+    bic.w r11, r2, r1, ror #29
+    eor.w r11, r5, r11, ror #11
+    str.w r11, [r0, #192]
+    eor.w r10, r10, r11, ror #3
+    str.w r6, [sp, #240]
+    str.w r7, [sp, #244]
+    str.w r8, [sp, #248]
+    str.w r9, [sp, #252]
+    str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr r1, [sp, #4]
-    ldr r2, [sp, #52]
-    ldr r3, [sp, #96]
-    ldr r4, [sp, #144]
-    ldr r5, [sp, #196]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #204]
-    ldr r6, [sp, #212]
-    ldr r7, [sp, #216]
-    ldr r8, [sp, #224]
-    ldr r9, [sp, #236]
-    ldr r12, [lr, #12]
-    eor r1, r1, r11
-    eor r2, r2, r6, ror #10
-    eor r3, r3, r7, ror #13
-    eor r4, r4, r8, ror #8
-    eor r5, r5, r9, ror #1
-    bic r11, r3, r2, ror #2
-    eor r11, r1, r11, ror #30
-    eor r11, r11, r12
-    str r11, [r0, #4]
-    mov r6, r11
-    bic r11, r4, r3, ror #16
-    eor r11, r2, r11, ror #14
-    str r11, [r0, #12]
-    mov r7, r11
-    bic r11, r5, r4, ror #22
-    eor r11, r3, r11, ror #26
-    str r11, [r0, #20]
-    ror r8, r11, #30
-    bic r11, r1, r5, ror #24
-    eor r11, r11, r4, ror #14
-    str r11, [r0, #28]
-    mov r9, r11
-    bic r11, r2, r1
-    eor r11, r11, r5, ror #24
-    str r11, [r0, #36]
-    mov r10, r11
+    ldr.w r1, [sp, #4]
+    ldr.w r2, [sp, #52]
+    ldr.w r3, [sp, #96]
+    ldr.w r4, [sp, #144]
+    ldr.w r5, [sp, #196]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #204]
+    ldr.w r6, [sp, #212]
+    ldr.w r7, [sp, #216]
+    ldr.w r8, [sp, #224]
+    ldr.w r9, [sp, #236]
+    ldr.w r12, [lr, #12]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6, ror #10
+    eor.w r3, r3, r7, ror #13
+    eor.w r4, r4, r8, ror #8
+    eor.w r5, r5, r9, ror #1
+    bic.w r11, r3, r2, ror #2
+    eor.w r11, r1, r11, ror #30
+    eor.w r11, r11, r12
+    str.w r11, [r0, #4]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #16
+    eor.w r11, r2, r11, ror #14
+    str.w r11, [r0, #12]
+    mov.w r7, r11
+    bic.w r11, r5, r4, ror #22
+    eor.w r11, r3, r11, ror #26
+    str.w r11, [r0, #20]
+    ror.w r8, r11, #30
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r11, r4, ror #14
+    str.w r11, [r0, #28]
+    mov.w r9, r11
+    bic.w r11, r2, r1
+    eor.w r11, r11, r5, ror #24
+    str.w r11, [r0, #36]
+    mov.w r10, r11
     /* row y=1, O words */
-    ldr r1, [sp, #28]
-    ldr r2, [sp, #76]
-    ldr r3, [sp, #80]
-    ldr r4, [sp, #128]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #236]
-    ldr lr, [sp, #200]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #30
-    eor r3, r3, lr, ror #1
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #216]
-    eor r4, r4, r11, ror #18
-    eor r5, r5, r12, ror #20
-    bic r11, r3, r2, ror #26
-    eor r11, r1, r11, ror #12
-    str r11, [r0, #44]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #6
-    eor r11, r2, r11
-    str r11, [r0, #52]
-    eor r7, r7, r11, ror #24
-    bic r11, r5, r4, ror #10
-    eor r11, r3, r11, ror #16
-    str r11, [r0, #60]
-    eor r8, r8, r11, ror #30
-    bic r11, r1, r5, ror #28
-    eor r11, r4, r11, ror #26
-    str r11, [r0, #68]
-    eor r9, r9, r11, ror #24
-    bic r11, r2, r1, ror #26
-    eor r11, r5, r11, ror #10
-    str r11, [r0, #76]
-    eor r10, r10, r11, ror #14
+    ldr.w r1, [sp, #28]
+    ldr.w r2, [sp, #76]
+    ldr.w r3, [sp, #80]
+    ldr.w r4, [sp, #128]
+    ldr.w r5, [sp, #176]
+    ldr.w r11, [sp, #228]
+    ldr.w r12, [sp, #236]
+    ldr.w lr, [sp, #200]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #30
+    eor.w r3, r3, lr, ror #1
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #216]
+    eor.w r4, r4, r11, ror #18
+    eor.w r5, r5, r12, ror #20
+    bic.w r11, r3, r2, ror #26
+    eor.w r11, r1, r11, ror #12
+    str.w r11, [r0, #44]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #6
+    eor.w r11, r2, r11
+    str.w r11, [r0, #52]
+    eor.w r7, r7, r11, ror #24
+    bic.w r11, r5, r4, ror #10
+    eor.w r11, r3, r11, ror #16
+    str.w r11, [r0, #60]
+    eor.w r8, r8, r11, ror #30
+    bic.w r11, r1, r5, ror #28
+    eor.w r11, r4, r11, ror #26
+    str.w r11, [r0, #68]
+    eor.w r9, r9, r11, ror #24
+    bic.w r11, r2, r1, ror #26
+    eor.w r11, r5, r11, ror #10
+    str.w r11, [r0, #76]
+    eor.w r10, r10, r11, ror #14
     /* row y=2, O words */
-    ldr r1, [sp, #8]
-    ldr r2, [sp, #60]
-    ldr r3, [sp, #104]
-    ldr r4, [sp, #156]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #220]
-    ldr lr, [sp, #224]
-    eor r1, r1, r11, ror #22
-    eor r2, r2, r12, ror #1
-    eor r3, r3, lr, ror #4
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #204]
-    eor r4, r4, r11, ror #28
-    eor r5, r5, r12, ror #31
-    bic r11, r3, r2, ror #12
-    eor r11, r1, r11, ror #6
-    str r11, [r0, #84]
-    eor r6, r6, r11, ror #10
-    bic r11, r4, r3, ror #16
-    eor r11, r11, r2, ror #28
-    str r11, [r0, #92]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #8
-    eor r11, r3, r11, ror #8
-    str r11, [r0, #100]
-    eor r8, r8, r11, ror #16
-    bic r11, r1, r5, ror #14
-    eor r11, r4, r11, ror #10
-    str r11, [r0, #108]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #14
-    eor r11, r5, r11, ror #4
-    str r11, [r0, #116]
-    eor r10, r10, r11, ror #24
+    ldr.w r1, [sp, #8]
+    ldr.w r2, [sp, #60]
+    ldr.w r3, [sp, #104]
+    ldr.w r4, [sp, #156]
+    ldr.w r5, [sp, #164]
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #224]
+    eor.w r1, r1, r11, ror #22
+    eor.w r2, r2, r12, ror #1
+    eor.w r3, r3, lr, ror #4
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #204]
+    eor.w r4, r4, r11, ror #28
+    eor.w r5, r5, r12, ror #31
+    bic.w r11, r3, r2, ror #12
+    eor.w r11, r1, r11, ror #6
+    str.w r11, [r0, #84]
+    eor.w r6, r6, r11, ror #10
+    bic.w r11, r4, r3, ror #16
+    eor.w r11, r11, r2, ror #28
+    str.w r11, [r0, #92]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #8
+    eor.w r11, r3, r11, ror #8
+    str.w r11, [r0, #100]
+    eor.w r8, r8, r11, ror #16
+    bic.w r11, r1, r5, ror #14
+    eor.w r11, r4, r11, ror #10
+    str.w r11, [r0, #108]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #4
+    str.w r11, [r0, #116]
+    eor.w r10, r10, r11, ror #24
     /* row y=3, O words */
-    ldr r1, [sp, #32]
-    ldr r2, [sp, #44]
-    ldr r3, [sp, #92]
-    ldr r4, [sp, #136]
-    ldr r5, [sp, #188]
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #212]
-    eor r1, r1, r11, ror #7
-    eor r2, r2, r12, ror #14
-    eor r3, r3, lr, ror #3
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    eor r4, r4, r11, ror #5
-    eor r5, r5, r12, ror #20
-    bic r11, r3, r2, ror #8
-    eor r11, r1, r11, ror #12
-    str r11, [r0, #124]
-    eor r6, r6, r11, ror #12
-    bic r11, r4, r3, ror #4
-    eor r11, r2, r11, ror #20
-    str r11, [r0, #132]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #4
-    eor r11, r3, r11, ror #24
-    str r11, [r0, #140]
-    eor r8, r8, r11, ror #24
-    bic r11, r1, r5, ror #4
-    eor r11, r4, r11, ror #24
-    str r11, [r0, #148]
-    eor r9, r9, r11, ror #20
-    bic r11, r2, r1, ror #12
-    eor r11, r11, r5, ror #16
-    str r11, [r0, #156]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #32]
+    ldr.w r2, [sp, #44]
+    ldr.w r3, [sp, #92]
+    ldr.w r4, [sp, #136]
+    ldr.w r5, [sp, #188]
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #204]
+    ldr.w lr, [sp, #212]
+    eor.w r1, r1, r11, ror #7
+    eor.w r2, r2, r12, ror #14
+    eor.w r3, r3, lr, ror #3
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    eor.w r4, r4, r11, ror #5
+    eor.w r5, r5, r12, ror #20
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #12
+    str.w r11, [r0, #124]
+    eor.w r6, r6, r11, ror #12
+    bic.w r11, r4, r3, ror #4
+    eor.w r11, r2, r11, ror #20
+    str.w r11, [r0, #132]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #24
+    str.w r11, [r0, #140]
+    eor.w r8, r8, r11, ror #24
+    bic.w r11, r1, r5, ror #4
+    eor.w r11, r4, r11, ror #24
+    str.w r11, [r0, #148]
+    eor.w r9, r9, r11, ror #20
+    bic.w r11, r2, r1, ror #12
+    eor.w r11, r11, r5, ror #16
+    str.w r11, [r0, #156]
+    eor.w r10, r10, r11
     /* row y=4, O words */
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #64]
-    ldr r3, [sp, #112]
-    ldr r4, [sp, #120]
-    ldr r5, [sp, #172]
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    ldr lr, [sp, #232]
-    eor r1, r1, r11, ror #21
-    eor r2, r2, r12, ror #23
-    eor r3, r3, lr, ror #9
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #212]
-    eor r4, r4, r11, ror #14
-    eor r5, r5, r12, ror #27
-    bic r11, r3, r2, ror #10
-    eor r11, r1, r11, ror #24
-    str r11, [r0, #164]
-    eor r6, r6, r11, ror #12
-    bic r11, r4, r3, ror #6
-    eor r11, r2, r11, ror #16
-    str r11, [r0, #172]
-    eor r7, r7, r11, ror #14
-    bic r11, r5, r4, ror #26
-    eor r11, r3, r11
-    str r11, [r0, #180]
-    eor r8, r8, r11, ror #4
-    bic r11, r1, r5, ror #24
-    eor r11, r4, r11, ror #14
-    str r11, [r0, #188]
-    eor r9, r9, r11, ror #30
-    bic r11, r2, r1, ror #30
-    eor r11, r5, r11, ror #10
-    str r11, [r0, #196]
-    eor r10, r10, r11, ror #4
+    ldr.w r1, [sp, #20]
+    ldr.w r2, [sp, #64]
+    ldr.w r3, [sp, #112]
+    ldr.w r4, [sp, #120]
+    ldr.w r5, [sp, #172]
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    ldr.w lr, [sp, #232]
+    eor.w r1, r1, r11, ror #21
+    eor.w r2, r2, r12, ror #23
+    eor.w r3, r3, lr, ror #9
+    ldr.w r11, [sp, #200]
+    ldr.w r12, [sp, #212]
+    eor.w r4, r4, r11, ror #14
+    eor.w r5, r5, r12, ror #27
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #24
+    str.w r11, [r0, #164]
+    eor.w r6, r6, r11, ror #12
+    bic.w r11, r4, r3, ror #6
+    eor.w r11, r2, r11, ror #16
+    str.w r11, [r0, #172]
+    eor.w r7, r7, r11, ror #14
+    bic.w r11, r5, r4, ror #26
+    eor.w r11, r3, r11
+    str.w r11, [r0, #180]
+    eor.w r8, r8, r11, ror #4
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r4, r11, ror #14
+    str.w r11, [r0, #188]
+    eor.w r9, r9, r11, ror #30
+    bic.w r11, r2, r1, ror #30
+    eor.w r11, r5, r11, ror #10
+    str.w r11, [r0, #196]
+    eor.w r10, r10, r11, ror #4
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
-    ldr r1, [sp, #240]
-    ldr r2, [sp, #244]
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #252]
-    ldr r5, [sp, #256]
-    eor r11, r5, r7, ror #31
-    str r11, [sp, #200]
-    eor r11, r10, r2
-    str r11, [sp, #204]
-    eor r11, r1, r8, ror #31
-    str r11, [sp, #208]
-    eor r11, r6, r3
-    str r11, [sp, #212]
-    eor r11, r2, r9, ror #31
-    str r11, [sp, #216]
-    eor r11, r7, r4
-    str r11, [sp, #220]
-    eor r11, r3, r10, ror #31
-    str r11, [sp, #224]
-    eor r11, r8, r5
-    str r11, [sp, #228]
-    eor r11, r4, r6, ror #31
-    str r11, [sp, #232]
-    eor r11, r9, r1
-    str r11, [sp, #236]
+    ldr.w r1, [sp, #240]
+    ldr.w r2, [sp, #244]
+    ldr.w r3, [sp, #248]
+    ldr.w r4, [sp, #252]
+    ldr.w r5, [sp, #256]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r11, r10, r2
+    str.w r11, [sp, #204]
+    eor.w r11, r1, r8, ror #31
+    str.w r11, [sp, #208]
+    eor.w r11, r6, r3
+    str.w r11, [sp, #212]
+    eor.w r11, r2, r9, ror #31
+    str.w r11, [sp, #216]
+    eor.w r11, r7, r4
+    str.w r11, [sp, #220]
+    eor.w r11, r3, r10, ror #31
+    str.w r11, [sp, #224]
+    eor.w r11, r8, r5
+    str.w r11, [sp, #228]
+    eor.w r11, r4, r6, ror #31
+    str.w r11, [sp, #232]
+    eor.w r11, r9, r1
+    str.w r11, [sp, #236]
     /* ---- round 4k+2: S -> T ---- */
     /* row y=0, E words */
-    ldr r1, [r0, #0]
-    ldr r2, [r0, #48]
-    ldr r3, [r0, #100]
-    ldr r4, [r0, #148]
-    ldr r5, [r0, #192]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #200]
-    ldr r6, [sp, #208]
-    ldr r7, [sp, #220]
-    ldr r8, [sp, #228]
-    ldr r9, [sp, #232]
-    ldr r12, [lr, #16]
-    eor r1, r1, r11
-    eor r2, r2, r6, ror #9
-    eor r3, r3, r7, ror #16
-    eor r4, r4, r8, ror #12
-    eor r5, r5, r9, ror #29
-    bic r11, r3, r2, ror #7
-    eor r11, r1, r11, ror #26
-    eor r11, r11, r12
-    str r11, [sp, #0]
-    mov r6, r11
-    bic r11, r4, r3, ror #17
-    eor r11, r2, r11, ror #8
-    str r11, [sp, #8]
-    ror r7, r11, #1
-    bic r11, r5, r4, ror #13
-    eor r11, r3, r11, ror #2
-    str r11, [sp, #16]
-    ror r8, r11, #26
-    bic r11, r1, r5, ror #28
-    eor r11, r11, r4, ror #9
-    str r11, [sp, #24]
-    mov r9, r11
-    bic r11, r2, r1, ror #31
-    eor r11, r5, r11, ror #5
-    str r11, [sp, #32]
-    ror r10, r11, #28
+    ldr.w r1, [r0, #0]
+    ldr.w r2, [r0, #48]
+    ldr.w r3, [r0, #100]
+    ldr.w r4, [r0, #148]
+    ldr.w r5, [r0, #192]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #200]
+    ldr.w r6, [sp, #208]
+    ldr.w r7, [sp, #220]
+    ldr.w r8, [sp, #228]
+    ldr.w r9, [sp, #232]
+    ldr.w r12, [lr, #16]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6, ror #9
+    eor.w r3, r3, r7, ror #16
+    eor.w r4, r4, r8, ror #12
+    eor.w r5, r5, r9, ror #29
+    bic.w r11, r3, r2, ror #7
+    eor.w r11, r1, r11, ror #26
+    eor.w r11, r11, r12
+    str.w r11, [sp, #0]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #17
+    eor.w r11, r2, r11, ror #8
+    str.w r11, [sp, #8]
+    ror.w r7, r11, #1
+    bic.w r11, r5, r4, ror #13
+    eor.w r11, r3, r11, ror #2
+    str.w r11, [sp, #16]
+    ror.w r8, r11, #26
+    bic.w r11, r1, r5, ror #28
+    eor.w r11, r11, r4, ror #9
+    str.w r11, [sp, #24]
+    mov.w r9, r11
+    bic.w r11, r2, r1, ror #31
+    eor.w r11, r5, r11, ror #5
+    str.w r11, [sp, #32]
+    ror.w r10, r11, #28
     /* row y=1, E words */
-    ldr r1, [r0, #24]
-    ldr r2, [r0, #72]
-    ldr r3, [r0, #84]
-    ldr r4, [r0, #132]
-    ldr r5, [r0, #180]
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #232]
-    ldr lr, [sp, #204]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #18
-    eor r3, r3, lr, ror #22
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #220]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #28
-    bic r11, r3, r2, ror #28
-    eor r11, r1, r11, ror #22
-    str r11, [sp, #40]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #31
-    eor r11, r2, r11, ror #5
-    str r11, [sp, #48]
-    eor r7, r7, r11, ror #4
-    bic r11, r5, r4, ror #4
-    eor r11, r3, r11, ror #29
-    str r11, [sp, #56]
-    eor r8, r8, r11, ror #8
-    bic r11, r1, r5, ror #19
-    eor r11, r4, r11, ror #9
-    str r11, [sp, #64]
-    eor r9, r9, r11, ror #9
-    bic r11, r2, r1, ror #14
-    eor r11, r5, r11, ror #31
-    str r11, [sp, #72]
-    eor r10, r10, r11, ror #5
+    ldr.w r1, [r0, #24]
+    ldr.w r2, [r0, #72]
+    ldr.w r3, [r0, #84]
+    ldr.w r4, [r0, #132]
+    ldr.w r5, [r0, #180]
+    ldr.w r11, [sp, #224]
+    ldr.w r12, [sp, #232]
+    ldr.w lr, [sp, #204]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #18
+    eor.w r3, r3, lr, ror #22
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #220]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #28
+    bic.w r11, r3, r2, ror #28
+    eor.w r11, r1, r11, ror #22
+    str.w r11, [sp, #40]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #31
+    eor.w r11, r2, r11, ror #5
+    str.w r11, [sp, #48]
+    eor.w r7, r7, r11, ror #4
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #29
+    str.w r11, [sp, #56]
+    eor.w r8, r8, r11, ror #8
+    bic.w r11, r1, r5, ror #19
+    eor.w r11, r4, r11, ror #9
+    str.w r11, [sp, #64]
+    eor.w r9, r9, r11, ror #9
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #31
+    str.w r11, [sp, #72]
+    eor.w r10, r10, r11, ror #5
     /* row y=2, E words */
-    ldr r1, [r0, #12]
-    ldr r2, [r0, #56]
-    ldr r3, [r0, #108]
-    ldr r4, [r0, #152]
-    ldr r5, [r0, #160]
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #216]
-    ldr lr, [sp, #228]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #2
-    eor r3, r3, lr
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #200]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #21
-    bic r11, r3, r2, ror #8
-    eor r11, r1, r11, ror #20
-    str r11, [sp, #80]
-    eor r6, r6, r11, ror #31
-    bic r11, r4, r3, ror #23
-    eor r11, r2, r11, ror #1
-    str r11, [sp, #88]
-    eor r7, r7, r11, ror #27
-    bic r11, r5, r4, ror #26
-    eor r11, r3, r11, ror #15
-    str r11, [sp, #96]
-    eor r8, r8, r11, ror #19
-    bic r11, r1, r5, ror #3
-    eor r11, r4, r11, ror #3
-    str r11, [sp, #104]
-    eor r9, r9, r11, ror #28
-    bic r11, r2, r1, ror #4
-    eor r11, r5, r11, ror #25
-    str r11, [sp, #112]
-    eor r10, r10, r11, ror #2
+    ldr.w r1, [r0, #12]
+    ldr.w r2, [r0, #56]
+    ldr.w r3, [r0, #108]
+    ldr.w r4, [r0, #152]
+    ldr.w r5, [r0, #160]
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #2
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #200]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #21
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #20
+    str.w r11, [sp, #80]
+    eor.w r6, r6, r11, ror #31
+    bic.w r11, r4, r3, ror #23
+    eor.w r11, r2, r11, ror #1
+    str.w r11, [sp, #88]
+    eor.w r7, r7, r11, ror #27
+    bic.w r11, r5, r4, ror #26
+    eor.w r11, r3, r11, ror #15
+    str.w r11, [sp, #96]
+    eor.w r8, r8, r11, ror #19
+    bic.w r11, r1, r5, ror #3
+    eor.w r11, r4, r11, ror #3
+    str.w r11, [sp, #104]
+    eor.w r9, r9, r11, ror #28
+    bic.w r11, r2, r1, ror #4
+    eor.w r11, r5, r11, ror #25
+    str.w r11, [sp, #112]
+    eor.w r10, r10, r11, ror #2
     /* row y=3, E words */
-    ldr r1, [r0, #36]
-    ldr r2, [r0, #40]
-    ldr r3, [r0, #88]
-    ldr r4, [r0, #140]
-    ldr r5, [r0, #184]
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #208]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #14
-    eor r3, r3, lr
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    eor r4, r4, r11, ror #8
-    eor r5, r5, r12, ror #2
-    bic r11, r3, r2, ror #5
-    eor r11, r1, r11, ror #9
-    str r11, [sp, #120]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #11
-    eor r11, r2, r11, ror #16
-    str r11, [sp, #128]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #14
-    eor r11, r3, r11, ror #7
-    str r11, [sp, #136]
-    eor r8, r8, r11, ror #27
-    bic r11, r1, r5, ror #16
-    eor r11, r4, r11, ror #2
-    str r11, [sp, #144]
-    eor r9, r9, r11, ror #16
-    bic r11, r2, r1, ror #18
-    eor r11, r11, r5, ror #2
-    str r11, [sp, #152]
-    eor r10, r10, r11
+    ldr.w r1, [r0, #36]
+    ldr.w r2, [r0, #40]
+    ldr.w r3, [r0, #88]
+    ldr.w r4, [r0, #140]
+    ldr.w r5, [r0, #184]
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #200]
+    ldr.w lr, [sp, #208]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #14
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    eor.w r4, r4, r11, ror #8
+    eor.w r5, r5, r12, ror #2
+    bic.w r11, r3, r2, ror #5
+    eor.w r11, r1, r11, ror #9
+    str.w r11, [sp, #120]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #11
+    eor.w r11, r2, r11, ror #16
+    str.w r11, [sp, #128]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #14
+    eor.w r11, r3, r11, ror #7
+    str.w r11, [sp, #136]
+    eor.w r8, r8, r11, ror #27
+    bic.w r11, r1, r5, ror #16
+    eor.w r11, r4, r11, ror #2
+    str.w r11, [sp, #144]
+    eor.w r9, r9, r11, ror #16
+    bic.w r11, r2, r1, ror #18
+    eor.w r11, r11, r5, ror #2
+    str.w r11, [sp, #152]
+    eor.w r10, r10, r11
     /* row y=4, E words */
-    ldr r1, [r0, #16]
-    ldr r2, [r0, #68]
-    ldr r3, [r0, #116]
-    ldr r4, [r0, #124]
-    ldr r5, [r0, #168]
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    ldr lr, [sp, #236]
-    eor r1, r1, r11, ror #2
-    eor r2, r2, r12, ror #8
-    eor r3, r3, lr, ror #8
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #208]
-    eor r4, r4, r11, ror #20
-    eor r5, r5, r12, ror #18
-    bic r11, r3, r2, ror #24
-    eor r11, r1, r11, ror #5
-    str r11, [sp, #160]
-    eor r6, r6, r11, ror #31
-    bic r11, r4, r3, ror #13
-    eor r11, r2, r11, ror #27
-    str r11, [sp, #168]
-    eor r7, r7, r11, ror #28
-    bic r11, r5, r4, ror #10
-    eor r11, r3, r11, ror #9
-    str r11, [sp, #176]
-    eor r8, r8, r11, ror #4
-    bic r11, r1, r5, ror #14
-    eor r11, r4, r11, ror #8
-    str r11, [sp, #184]
-    eor r9, r9, r11, ror #23
-    bic r11, r2, r1, ror #3
-    eor r11, r5, r11, ror #15
-    str r11, [sp, #192]
-    eor r10, r10, r11, ror #13
-    str r6, [sp, #240]
-    str r7, [sp, #244]
-    str r8, [sp, #248]
-    str r9, [sp, #252]
-    str r10, [sp, #256]
+    ldr.w r1, [r0, #16]
+    ldr.w r2, [r0, #68]
+    ldr.w r3, [r0, #116]
+    ldr.w r4, [r0, #124]
+    ldr.w r5, [r0, #168]
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    ldr.w lr, [sp, #236]
+    eor.w r1, r1, r11, ror #2
+    eor.w r2, r2, r12, ror #8
+    eor.w r3, r3, lr, ror #8
+    ldr.w r11, [sp, #204]
+    ldr.w r12, [sp, #208]
+    eor.w r4, r4, r11, ror #20
+    eor.w r5, r5, r12, ror #18
+    bic.w r11, r3, r2, ror #24
+    eor.w r11, r1, r11, ror #5
+    str.w r11, [sp, #160]
+    eor.w r6, r6, r11, ror #31
+    bic.w r11, r4, r3, ror #13
+    eor.w r11, r2, r11, ror #27
+    str.w r11, [sp, #168]
+    eor.w r7, r7, r11, ror #28
+    bic.w r11, r5, r4, ror #10
+    eor.w r11, r3, r11, ror #9
+    str.w r11, [sp, #176]
+    eor.w r8, r8, r11, ror #4
+    bic.w r11, r1, r5, ror #14
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #184]
+    eor.w r9, r9, r11, ror #23
+    bic.w r11, r2, r1, ror #3
+    eor.w r11, r5, r11, ror #15
+    str.w r11, [sp, #192]
+    eor.w r10, r10, r11, ror #13
+    str.w r6, [sp, #240]
+    str.w r7, [sp, #244]
+    str.w r8, [sp, #248]
+    str.w r9, [sp, #252]
+    str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr r1, [r0, #4]
-    ldr r2, [r0, #52]
-    ldr r3, [r0, #96]
-    ldr r4, [r0, #144]
-    ldr r5, [r0, #196]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #204]
-    ldr r6, [sp, #212]
-    ldr r7, [sp, #216]
-    ldr r8, [sp, #224]
-    ldr r9, [sp, #236]
-    ldr r12, [lr, #20]
-    eor r1, r1, r11
-    eor r2, r2, r6, ror #8
-    eor r3, r3, r7, ror #13
-    eor r4, r4, r8, ror #13
-    eor r5, r5, r9, ror #28
-    bic r11, r3, r2, ror #4
-    eor r11, r1, r11, ror #30
-    eor r11, r11, r12
-    str r11, [sp, #4]
-    mov r6, r11
-    bic r11, r4, r3, ror #21
-    eor r11, r2, r11, ror #7
-    str r11, [sp, #12]
-    ror r7, r11, #2
-    bic r11, r5, r4, ror #12
-    eor r11, r3, r11, ror #31
-    str r11, [sp, #20]
-    ror r8, r11, #30
-    bic r11, r1, r5, ror #29
-    eor r11, r11, r4, ror #9
-    str r11, [sp, #28]
-    mov r9, r11
-    bic r11, r2, r1, ror #30
-    eor r11, r5, r11, ror #5
-    str r11, [sp, #36]
-    ror r10, r11, #29
+    ldr.w r1, [r0, #4]
+    ldr.w r2, [r0, #52]
+    ldr.w r3, [r0, #96]
+    ldr.w r4, [r0, #144]
+    ldr.w r5, [r0, #196]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #204]
+    ldr.w r6, [sp, #212]
+    ldr.w r7, [sp, #216]
+    ldr.w r8, [sp, #224]
+    ldr.w r9, [sp, #236]
+    ldr.w r12, [lr, #20]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6, ror #8
+    eor.w r3, r3, r7, ror #13
+    eor.w r4, r4, r8, ror #13
+    eor.w r5, r5, r9, ror #28
+    bic.w r11, r3, r2, ror #4
+    eor.w r11, r1, r11, ror #30
+    eor.w r11, r11, r12
+    str.w r11, [sp, #4]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #7
+    str.w r11, [sp, #12]
+    ror.w r7, r11, #2
+    bic.w r11, r5, r4, ror #12
+    eor.w r11, r3, r11, ror #31
+    str.w r11, [sp, #20]
+    ror.w r8, r11, #30
+    bic.w r11, r1, r5, ror #29
+    eor.w r11, r11, r4, ror #9
+    str.w r11, [sp, #28]
+    mov.w r9, r11
+    bic.w r11, r2, r1, ror #30
+    eor.w r11, r5, r11, ror #5
+    str.w r11, [sp, #36]
+    ror.w r10, r11, #29
     /* row y=1, O words */
-    ldr r1, [r0, #28]
-    ldr r2, [r0, #76]
-    ldr r3, [r0, #80]
-    ldr r4, [r0, #128]
-    ldr r5, [r0, #176]
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #236]
-    ldr lr, [sp, #200]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #18
-    eor r3, r3, lr, ror #23
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #216]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #29
-    bic r11, r3, r2, ror #28
-    eor r11, r1, r11, ror #22
-    str r11, [sp, #44]
-    eor r6, r6, r11, ror #18
-    bic r11, r4, r3, ror #30
-    eor r11, r2, r11, ror #6
-    str r11, [sp, #52]
-    eor r7, r7, r11, ror #4
-    bic r11, r5, r4, ror #5
-    eor r11, r3, r11, ror #29
-    str r11, [sp, #60]
-    eor r8, r8, r11, ror #8
-    bic r11, r1, r5, ror #19
-    eor r11, r4, r11, ror #8
-    str r11, [sp, #68]
-    eor r9, r9, r11, ror #10
-    bic r11, r2, r1, ror #14
-    eor r11, r5, r11, ror #31
-    str r11, [sp, #76]
-    eor r10, r10, r11, ror #5
+    ldr.w r1, [r0, #28]
+    ldr.w r2, [r0, #76]
+    ldr.w r3, [r0, #80]
+    ldr.w r4, [r0, #128]
+    ldr.w r5, [r0, #176]
+    ldr.w r11, [sp, #228]
+    ldr.w r12, [sp, #236]
+    ldr.w lr, [sp, #200]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #18
+    eor.w r3, r3, lr, ror #23
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #216]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #29
+    bic.w r11, r3, r2, ror #28
+    eor.w r11, r1, r11, ror #22
+    str.w r11, [sp, #44]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #30
+    eor.w r11, r2, r11, ror #6
+    str.w r11, [sp, #52]
+    eor.w r7, r7, r11, ror #4
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #29
+    str.w r11, [sp, #60]
+    eor.w r8, r8, r11, ror #8
+    bic.w r11, r1, r5, ror #19
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #68]
+    eor.w r9, r9, r11, ror #10
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #31
+    str.w r11, [sp, #76]
+    eor.w r10, r10, r11, ror #5
     /* row y=2, O words */
-    ldr r1, [r0, #8]
-    ldr r2, [r0, #60]
-    ldr r3, [r0, #104]
-    ldr r4, [r0, #156]
-    ldr r5, [r0, #164]
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #220]
-    ldr lr, [sp, #224]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #2
-    eor r3, r3, lr
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #204]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #20
-    bic r11, r3, r2, ror #7
-    eor r11, r1, r11, ror #20
-    str r11, [sp, #84]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #24
-    eor r11, r2, r11, ror #1
-    str r11, [sp, #92]
-    eor r7, r7, r11, ror #27
-    bic r11, r5, r4, ror #25
-    eor r11, r3, r11, ror #15
-    str r11, [sp, #100]
-    eor r8, r8, r11, ror #20
-    bic r11, r1, r5, ror #3
-    eor r11, r11, r4, ror #28
-    str r11, [sp, #108]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #5
-    eor r11, r5, r11, ror #24
-    str r11, [sp, #116]
-    eor r10, r10, r11, ror #3
+    ldr.w r1, [r0, #8]
+    ldr.w r2, [r0, #60]
+    ldr.w r3, [r0, #104]
+    ldr.w r4, [r0, #156]
+    ldr.w r5, [r0, #164]
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #224]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #2
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #204]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #20
+    bic.w r11, r3, r2, ror #7
+    eor.w r11, r1, r11, ror #20
+    str.w r11, [sp, #84]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #24
+    eor.w r11, r2, r11, ror #1
+    str.w r11, [sp, #92]
+    eor.w r7, r7, r11, ror #27
+    bic.w r11, r5, r4, ror #25
+    eor.w r11, r3, r11, ror #15
+    str.w r11, [sp, #100]
+    eor.w r8, r8, r11, ror #20
+    bic.w r11, r1, r5, ror #3
+    eor.w r11, r11, r4, ror #28
+    str.w r11, [sp, #108]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #5
+    eor.w r11, r5, r11, ror #24
+    str.w r11, [sp, #116]
+    eor.w r10, r10, r11, ror #3
     /* row y=3, O words */
-    ldr r1, [r0, #32]
-    ldr r2, [r0, #44]
-    ldr r3, [r0, #92]
-    ldr r4, [r0, #136]
-    ldr r5, [r0, #188]
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #212]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #14
-    eor r3, r3, lr
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    eor r4, r4, r11, ror #8
-    eor r5, r5, r12, ror #2
-    bic r11, r3, r2, ror #5
-    eor r11, r1, r11, ror #8
-    str r11, [sp, #124]
-    eor r6, r6, r11, ror #19
-    bic r11, r4, r3, ror #10
-    eor r11, r2, r11, ror #17
-    str r11, [sp, #132]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #15
-    eor r11, r3, r11, ror #7
-    str r11, [sp, #140]
-    eor r8, r8, r11, ror #27
-    bic r11, r1, r5, ror #15
-    eor r11, r4, r11, ror #2
-    str r11, [sp, #148]
-    eor r9, r9, r11, ror #17
-    bic r11, r2, r1, ror #19
-    eor r11, r11, r5, ror #2
-    str r11, [sp, #156]
-    eor r10, r10, r11
+    ldr.w r1, [r0, #32]
+    ldr.w r2, [r0, #44]
+    ldr.w r3, [r0, #92]
+    ldr.w r4, [r0, #136]
+    ldr.w r5, [r0, #188]
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #204]
+    ldr.w lr, [sp, #212]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #14
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    eor.w r4, r4, r11, ror #8
+    eor.w r5, r5, r12, ror #2
+    bic.w r11, r3, r2, ror #5
+    eor.w r11, r1, r11, ror #8
+    str.w r11, [sp, #124]
+    eor.w r6, r6, r11, ror #19
+    bic.w r11, r4, r3, ror #10
+    eor.w r11, r2, r11, ror #17
+    str.w r11, [sp, #132]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #15
+    eor.w r11, r3, r11, ror #7
+    str.w r11, [sp, #140]
+    eor.w r8, r8, r11, ror #27
+    bic.w r11, r1, r5, ror #15
+    eor.w r11, r4, r11, ror #2
+    str.w r11, [sp, #148]
+    eor.w r9, r9, r11, ror #17
+    bic.w r11, r2, r1, ror #19
+    eor.w r11, r11, r5, ror #2
+    str.w r11, [sp, #156]
+    eor.w r10, r10, r11
     /* row y=4, O words */
-    ldr r1, [r0, #20]
-    ldr r2, [r0, #64]
-    ldr r3, [r0, #112]
-    ldr r4, [r0, #120]
-    ldr r5, [r0, #172]
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    ldr lr, [sp, #232]
-    eor r1, r1, r11, ror #2
-    eor r2, r2, r12, ror #9
-    eor r3, r3, lr, ror #8
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #212]
-    eor r4, r4, r11, ror #21
-    eor r5, r5, r12, ror #18
-    bic r11, r3, r2, ror #23
-    eor r11, r1, r11, ror #6
-    str r11, [sp, #164]
-    eor r6, r6, r11, ror #31
-    bic r11, r4, r3, ror #14
-    eor r11, r2, r11, ror #27
-    str r11, [sp, #172]
-    eor r7, r7, r11, ror #28
-    bic r11, r5, r4, ror #10
-    eor r11, r3, r11, ror #8
-    str r11, [sp, #180]
-    eor r8, r8, r11, ror #5
-    bic r11, r1, r5, ror #14
-    eor r11, r4, r11, ror #8
-    str r11, [sp, #188]
-    eor r9, r9, r11, ror #23
-    bic r11, r2, r1, ror #3
-    eor r11, r5, r11, ror #15
-    str r11, [sp, #196]
-    eor r10, r10, r11, ror #13
+    ldr.w r1, [r0, #20]
+    ldr.w r2, [r0, #64]
+    ldr.w r3, [r0, #112]
+    ldr.w r4, [r0, #120]
+    ldr.w r5, [r0, #172]
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    ldr.w lr, [sp, #232]
+    eor.w r1, r1, r11, ror #2
+    eor.w r2, r2, r12, ror #9
+    eor.w r3, r3, lr, ror #8
+    ldr.w r11, [sp, #200]
+    ldr.w r12, [sp, #212]
+    eor.w r4, r4, r11, ror #21
+    eor.w r5, r5, r12, ror #18
+    bic.w r11, r3, r2, ror #23
+    eor.w r11, r1, r11, ror #6
+    str.w r11, [sp, #164]
+    eor.w r6, r6, r11, ror #31
+    bic.w r11, r4, r3, ror #14
+    eor.w r11, r2, r11, ror #27
+    str.w r11, [sp, #172]
+    eor.w r7, r7, r11, ror #28
+    bic.w r11, r5, r4, ror #10
+    eor.w r11, r3, r11, ror #8
+    str.w r11, [sp, #180]
+    eor.w r8, r8, r11, ror #5
+    bic.w r11, r1, r5, ror #14
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #188]
+    eor.w r9, r9, r11, ror #23
+    bic.w r11, r2, r1, ror #3
+    eor.w r11, r5, r11, ror #15
+    str.w r11, [sp, #196]
+    eor.w r10, r10, r11, ror #13
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
-    ldr r1, [sp, #240]
-    ldr r2, [sp, #244]
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #252]
-    ldr r5, [sp, #256]
-    eor r11, r5, r7, ror #31
-    str r11, [sp, #200]
-    eor r11, r10, r2
-    str r11, [sp, #204]
-    eor r11, r1, r8, ror #31
-    str r11, [sp, #208]
-    eor r11, r6, r3
-    str r11, [sp, #212]
-    eor r11, r2, r9, ror #31
-    str r11, [sp, #216]
-    eor r11, r7, r4
-    str r11, [sp, #220]
-    eor r11, r3, r10, ror #31
-    str r11, [sp, #224]
-    eor r11, r8, r5
-    str r11, [sp, #228]
-    eor r11, r4, r6, ror #31
-    str r11, [sp, #232]
-    eor r11, r9, r1
-    str r11, [sp, #236]
+    ldr.w r1, [sp, #240]
+    ldr.w r2, [sp, #244]
+    ldr.w r3, [sp, #248]
+    ldr.w r4, [sp, #252]
+    ldr.w r5, [sp, #256]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r11, r10, r2
+    str.w r11, [sp, #204]
+    eor.w r11, r1, r8, ror #31
+    str.w r11, [sp, #208]
+    eor.w r11, r6, r3
+    str.w r11, [sp, #212]
+    eor.w r11, r2, r9, ror #31
+    str.w r11, [sp, #216]
+    eor.w r11, r7, r4
+    str.w r11, [sp, #220]
+    eor.w r11, r3, r10, ror #31
+    str.w r11, [sp, #224]
+    eor.w r11, r8, r5
+    str.w r11, [sp, #228]
+    eor.w r11, r4, r6, ror #31
+    str.w r11, [sp, #232]
+    eor.w r11, r9, r1
+    str.w r11, [sp, #236]
     /* ---- round 4k+3: T -> S ---- */
     /* row y=0, E words */
-    ldr r1, [sp, #0]
-    ldr r2, [sp, #48]
-    ldr r3, [sp, #100]
-    ldr r4, [sp, #148]
-    ldr r5, [sp, #192]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #200]
-    ldr r6, [sp, #208]
-    ldr r7, [sp, #220]
-    ldr r8, [sp, #228]
-    ldr r9, [sp, #232]
-    ldr r12, [lr, #24]
-    eor r1, r1, r11
-    eor r2, r2, r6, ror #28
-    eor r3, r3, r7, ror #12
-    eor r4, r4, r8, ror #15
-    eor r5, r5, r9, ror #19
-    bic r11, r3, r2, ror #16
-    eor r11, r1, r11, ror #30
-    eor r11, r11, r12
-    str r11, [r0, #0]
-    mov r6, r11
-    bic r11, r4, r3, ror #24
-    eor r11, r2, r11, ror #24
-    ror r11, r11, #14
-    str r11, [r0, #8]
-    mov r7, r11
-    bic r11, r5, r4
-    eor r11, r3, r11, ror #8
-    ror r11, r11, #30
-    str r11, [r0, #16]
-    mov r8, r11
-    bic r11, r1, r5, ror #6
-    eor r11, r11, r4, ror #6
-    str r11, [r0, #24]
-    mov r9, r11
-    bic r11, r2, r1, ror #18
-    eor r11, r5, r11, ror #8
-    ror r11, r11, #6
-    str r11, [r0, #32]
-    mov r10, r11
+    ldr.w r1, [sp, #0]
+    ldr.w r2, [sp, #48]
+    ldr.w r3, [sp, #100]
+    ldr.w r4, [sp, #148]
+    ldr.w r5, [sp, #192]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #200]
+    ldr.w r6, [sp, #208]
+    ldr.w r7, [sp, #220]
+    ldr.w r8, [sp, #228]
+    ldr.w r9, [sp, #232]
+    ldr.w r12, [lr, #24]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6, ror #28
+    eor.w r3, r3, r7, ror #12
+    eor.w r4, r4, r8, ror #15
+    eor.w r5, r5, r9, ror #19
+    bic.w r11, r3, r2, ror #16
+    eor.w r11, r1, r11, ror #30
+    eor.w r11, r11, r12
+    str.w r11, [r0, #0]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #24
+    eor.w r11, r2, r11, ror #24
+    ror.w r11, r11, #14
+    str.w r11, [r0, #8]
+    mov.w r7, r11
+    bic.w r11, r5, r4
+    eor.w r11, r3, r11, ror #8
+    ror.w r11, r11, #30
+    str.w r11, [r0, #16]
+    mov.w r8, r11
+    bic.w r11, r1, r5, ror #6
+    eor.w r11, r11, r4, ror #6
+    str.w r11, [r0, #24]
+    mov.w r9, r11
+    bic.w r11, r2, r1, ror #18
+    eor.w r11, r5, r11, ror #8
+    ror.w r11, r11, #6
+    str.w r11, [r0, #32]
+    mov.w r10, r11
     /* row y=1, E words */
-    ldr r1, [sp, #24]
-    ldr r2, [sp, #72]
-    ldr r3, [sp, #84]
-    ldr r4, [sp, #132]
-    ldr r5, [sp, #180]
-    ldr r11, [sp, #224]
-    ldr r12, [sp, #232]
-    ldr lr, [sp, #204]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #27
-    eor r3, r3, lr
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #220]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #27
-    bic r11, r3, r2, ror #29
-    eor r11, r1, r11, ror #12
-    ror r11, r11, #18
-    str r11, [r0, #40]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #21
-    eor r11, r2, r11, ror #14
-    ror r11, r11, #27
-    str r11, [r0, #48]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #3
-    eor r11, r3, r11, ror #8
-    ror r11, r11, #30
-    str r11, [r0, #56]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #20
-    eor r11, r4, r11, ror #9
-    ror r11, r11, #9
-    str r11, [r0, #64]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #23
-    eor r11, r5, r11, ror #21
-    ror r11, r11, #6
-    str r11, [r0, #72]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #24]
+    ldr.w r2, [sp, #72]
+    ldr.w r3, [sp, #84]
+    ldr.w r4, [sp, #132]
+    ldr.w r5, [sp, #180]
+    ldr.w r11, [sp, #224]
+    ldr.w r12, [sp, #232]
+    ldr.w lr, [sp, #204]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #27
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #220]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #27
+    bic.w r11, r3, r2, ror #29
+    eor.w r11, r1, r11, ror #12
+    ror.w r11, r11, #18
+    str.w r11, [r0, #40]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #14
+    ror.w r11, r11, #27
+    str.w r11, [r0, #48]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #3
+    eor.w r11, r3, r11, ror #8
+    ror.w r11, r11, #30
+    str.w r11, [r0, #56]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #20
+    eor.w r11, r4, r11, ror #9
+    ror.w r11, r11, #9
+    str.w r11, [r0, #64]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #23
+    eor.w r11, r5, r11, ror #21
+    ror.w r11, r11, #6
+    str.w r11, [r0, #72]
+    eor.w r10, r10, r11
     /* row y=2, E words */
-    ldr r1, [sp, #12]
-    ldr r2, [sp, #56]
-    ldr r3, [sp, #108]
-    ldr r4, [sp, #152]
-    ldr r5, [sp, #160]
-    ldr r11, [sp, #212]
-    ldr r12, [sp, #216]
-    ldr lr, [sp, #228]
-    eor r1, r1, r11, ror #30
-    eor r2, r2, r12, ror #24
-    eor r3, r3, lr
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #200]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #1
-    bic r11, r3, r2, ror #18
-    eor r11, r1, r11, ror #18
-    ror r11, r11, #1
-    str r11, [r0, #80]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #23
-    eor r11, r2, r11, ror #23
-    ror r11, r11, #5
-    str r11, [r0, #88]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #6
-    eor r11, r3, r11, ror #3
-    ror r11, r11, #19
-    str r11, [r0, #96]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #21
-    eor r11, r4, r11, ror #5
-    ror r11, r11, #28
-    str r11, [r0, #104]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #28
-    eor r11, r5, r11, ror #15
-    ror r11, r11, #22
-    str r11, [r0, #112]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #12]
+    ldr.w r2, [sp, #56]
+    ldr.w r3, [sp, #108]
+    ldr.w r4, [sp, #152]
+    ldr.w r5, [sp, #160]
+    ldr.w r11, [sp, #212]
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r1, r1, r11, ror #30
+    eor.w r2, r2, r12, ror #24
+    eor.w r3, r3, lr
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #200]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #1
+    bic.w r11, r3, r2, ror #18
+    eor.w r11, r1, r11, ror #18
+    ror.w r11, r11, #1
+    str.w r11, [r0, #80]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #23
+    eor.w r11, r2, r11, ror #23
+    ror.w r11, r11, #5
+    str.w r11, [r0, #88]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #6
+    eor.w r11, r3, r11, ror #3
+    ror.w r11, r11, #19
+    str.w r11, [r0, #96]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #21
+    eor.w r11, r4, r11, ror #5
+    ror.w r11, r11, #28
+    str.w r11, [r0, #104]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #15
+    ror.w r11, r11, #22
+    str.w r11, [r0, #112]
+    eor.w r10, r10, r11
     /* row y=3, E words */
-    ldr r1, [sp, #36]
-    ldr r2, [sp, #40]
-    ldr r3, [sp, #88]
-    ldr r4, [sp, #140]
-    ldr r5, [sp, #184]
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #200]
-    ldr lr, [sp, #208]
-    eor r1, r1, r11, ror #3
-    eor r2, r2, r12, ror #14
-    eor r3, r3, lr, ror #5
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    eor r4, r4, r11, ror #5
-    eor r5, r5, r12, ror #9
-    bic r11, r3, r2, ror #10
-    eor r11, r1, r11, ror #7
-    ror r11, r11, #15
-    str r11, [r0, #120]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #3
-    eor r11, r2, r11, ror #19
-    str r11, [r0, #128]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #24
-    eor r11, r3, r11, ror #5
-    ror r11, r11, #22
-    str r11, [r0, #136]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #12
-    eor r11, r4, r11, ror #28
-    ror r11, r11, #19
-    str r11, [r0, #144]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #15
-    eor r11, r11, r5, ror #27
-    str r11, [r0, #152]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #36]
+    ldr.w r2, [sp, #40]
+    ldr.w r3, [sp, #88]
+    ldr.w r4, [sp, #140]
+    ldr.w r5, [sp, #184]
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #200]
+    ldr.w lr, [sp, #208]
+    eor.w r1, r1, r11, ror #3
+    eor.w r2, r2, r12, ror #14
+    eor.w r3, r3, lr, ror #5
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    eor.w r4, r4, r11, ror #5
+    eor.w r5, r5, r12, ror #9
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #7
+    ror.w r11, r11, #15
+    str.w r11, [r0, #120]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #3
+    eor.w r11, r2, r11, ror #19
+    str.w r11, [r0, #128]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #24
+    eor.w r11, r3, r11, ror #5
+    ror.w r11, r11, #22
+    str.w r11, [r0, #136]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #12
+    eor.w r11, r4, r11, ror #28
+    ror.w r11, r11, #19
+    str.w r11, [r0, #144]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #15
+    eor.w r11, r11, r5, ror #27
+    str.w r11, [r0, #152]
+    eor.w r10, r10, r11
     /* row y=4, E words */
-    ldr r1, [sp, #16]
-    ldr r2, [sp, #68]
-    ldr r3, [sp, #116]
-    ldr r4, [sp, #124]
-    ldr r5, [sp, #168]
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    ldr lr, [sp, #236]
-    eor r1, r1, r11, ror #6
-    eor r2, r2, r12, ror #22
-    eor r3, r3, lr, ror #29
-    ldr r11, [sp, #204]
-    ldr r12, [sp, #208]
-    eor r4, r4, r11, ror #13
-    eor r5, r5, r12, ror #4
-    bic r11, r3, r2, ror #31
-    eor r11, r1, r11, ror #20
-    ror r11, r11, #27
-    str r11, [r0, #160]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #17
-    eor r11, r2, r11, ror #16
-    ror r11, r11, #14
-    str r11, [r0, #168]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #3
-    eor r11, r3, r11, ror #12
-    ror r11, r11, #15
-    str r11, [r0, #176]
-    eor r8, r8, r11
-    bic r11, r1, r5
-    eor r11, r4, r11, ror #29
-    ror r11, r11, #30
-    str r11, [r0, #184]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #13
-    eor r11, r5, r11, ror #19
-    ror r11, r11, #27
-    str r11, [r0, #192]
-    eor r10, r10, r11
-    str r6, [sp, #240]
-    str r7, [sp, #244]
-    str r8, [sp, #248]
-    str r9, [sp, #252]
-    str r10, [sp, #256]
+    ldr.w r1, [sp, #16]
+    ldr.w r2, [sp, #68]
+    ldr.w r3, [sp, #116]
+    ldr.w r4, [sp, #124]
+    ldr.w r5, [sp, #168]
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    ldr.w lr, [sp, #236]
+    eor.w r1, r1, r11, ror #6
+    eor.w r2, r2, r12, ror #22
+    eor.w r3, r3, lr, ror #29
+    ldr.w r11, [sp, #204]
+    ldr.w r12, [sp, #208]
+    eor.w r4, r4, r11, ror #13
+    eor.w r5, r5, r12, ror #4
+    bic.w r11, r3, r2, ror #31
+    eor.w r11, r1, r11, ror #20
+    ror.w r11, r11, #27
+    str.w r11, [r0, #160]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #17
+    eor.w r11, r2, r11, ror #16
+    ror.w r11, r11, #14
+    str.w r11, [r0, #168]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #3
+    eor.w r11, r3, r11, ror #12
+    ror.w r11, r11, #15
+    str.w r11, [r0, #176]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5
+    eor.w r11, r4, r11, ror #29
+    ror.w r11, r11, #30
+    str.w r11, [r0, #184]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #13
+    eor.w r11, r5, r11, ror #19
+    ror.w r11, r11, #27
+    str.w r11, [r0, #192]
+    eor.w r10, r10, r11
+    str.w r6, [sp, #240]
+    str.w r7, [sp, #244]
+    str.w r8, [sp, #248]
+    str.w r9, [sp, #252]
+    str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr r1, [sp, #4]
-    ldr r2, [sp, #52]
-    ldr r3, [sp, #96]
-    ldr r4, [sp, #144]
-    ldr r5, [sp, #196]
-    ldr lr, [sp, #260]
-    ldr r11, [sp, #204]
-    ldr r6, [sp, #212]
-    ldr r7, [sp, #216]
-    ldr r8, [sp, #224]
-    ldr r9, [sp, #236]
-    ldr r12, [lr, #28]
-    eor r1, r1, r11
-    eor r2, r2, r6, ror #28
-    eor r3, r3, r7, ror #13
-    eor r4, r4, r8, ror #16
-    eor r5, r5, r9, ror #19
-    bic r11, r3, r2, ror #16
-    eor r11, r1, r11, ror #30
-    eor r11, r11, r12
-    str r11, [r0, #4]
-    mov r6, r11
-    bic r11, r4, r3, ror #24
-    eor r11, r2, r11, ror #24
-    ror r11, r11, #14
-    str r11, [r0, #12]
-    mov r7, r11
-    bic r11, r5, r4
-    eor r11, r3, r11, ror #8
-    ror r11, r11, #30
-    str r11, [r0, #20]
-    mov r8, r11
-    bic r11, r1, r5, ror #6
-    eor r11, r11, r4, ror #6
-    str r11, [r0, #28]
-    mov r9, r11
-    bic r11, r2, r1, ror #18
-    eor r11, r5, r11, ror #8
-    ror r11, r11, #6
-    str r11, [r0, #36]
-    mov r10, r11
+    ldr.w r1, [sp, #4]
+    ldr.w r2, [sp, #52]
+    ldr.w r3, [sp, #96]
+    ldr.w r4, [sp, #144]
+    ldr.w r5, [sp, #196]
+    ldr.w lr, [sp, #260]
+    ldr.w r11, [sp, #204]
+    ldr.w r6, [sp, #212]
+    ldr.w r7, [sp, #216]
+    ldr.w r8, [sp, #224]
+    ldr.w r9, [sp, #236]
+    ldr.w r12, [lr, #28]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r6, ror #28
+    eor.w r3, r3, r7, ror #13
+    eor.w r4, r4, r8, ror #16
+    eor.w r5, r5, r9, ror #19
+    bic.w r11, r3, r2, ror #16
+    eor.w r11, r1, r11, ror #30
+    eor.w r11, r11, r12
+    str.w r11, [r0, #4]
+    mov.w r6, r11
+    bic.w r11, r4, r3, ror #24
+    eor.w r11, r2, r11, ror #24
+    ror.w r11, r11, #14
+    str.w r11, [r0, #12]
+    mov.w r7, r11
+    bic.w r11, r5, r4
+    eor.w r11, r3, r11, ror #8
+    ror.w r11, r11, #30
+    str.w r11, [r0, #20]
+    mov.w r8, r11
+    bic.w r11, r1, r5, ror #6
+    eor.w r11, r11, r4, ror #6
+    str.w r11, [r0, #28]
+    mov.w r9, r11
+    bic.w r11, r2, r1, ror #18
+    eor.w r11, r5, r11, ror #8
+    ror.w r11, r11, #6
+    str.w r11, [r0, #36]
+    mov.w r10, r11
     /* row y=1, O words */
-    ldr r1, [sp, #28]
-    ldr r2, [sp, #76]
-    ldr r3, [sp, #80]
-    ldr r4, [sp, #128]
-    ldr r5, [sp, #176]
-    ldr r11, [sp, #228]
-    ldr r12, [sp, #236]
-    ldr lr, [sp, #200]
-    eor r1, r1, r11
-    eor r2, r2, r12, ror #27
-    eor r3, r3, lr, ror #1
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #216]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #28
-    bic r11, r3, r2, ror #29
-    eor r11, r1, r11, ror #12
-    ror r11, r11, #18
-    str r11, [r0, #44]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #20
-    eor r11, r2, r11, ror #15
-    ror r11, r11, #27
-    str r11, [r0, #52]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #4
-    eor r11, r3, r11, ror #8
-    ror r11, r11, #30
-    str r11, [r0, #60]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #20
-    eor r11, r4, r11, ror #8
-    ror r11, r11, #10
-    str r11, [r0, #68]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #23
-    eor r11, r5, r11, ror #21
-    ror r11, r11, #6
-    str r11, [r0, #76]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #28]
+    ldr.w r2, [sp, #76]
+    ldr.w r3, [sp, #80]
+    ldr.w r4, [sp, #128]
+    ldr.w r5, [sp, #176]
+    ldr.w r11, [sp, #228]
+    ldr.w r12, [sp, #236]
+    ldr.w lr, [sp, #200]
+    eor.w r1, r1, r11
+    eor.w r2, r2, r12, ror #27
+    eor.w r3, r3, lr, ror #1
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #216]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #28
+    bic.w r11, r3, r2, ror #29
+    eor.w r11, r1, r11, ror #12
+    ror.w r11, r11, #18
+    str.w r11, [r0, #44]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #20
+    eor.w r11, r2, r11, ror #15
+    ror.w r11, r11, #27
+    str.w r11, [r0, #52]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #8
+    ror.w r11, r11, #30
+    str.w r11, [r0, #60]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #20
+    eor.w r11, r4, r11, ror #8
+    ror.w r11, r11, #10
+    str.w r11, [r0, #68]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #23
+    eor.w r11, r5, r11, ror #21
+    ror.w r11, r11, #6
+    str.w r11, [r0, #76]
+    eor.w r10, r10, r11
     /* row y=2, O words */
-    ldr r1, [sp, #8]
-    ldr r2, [sp, #60]
-    ldr r3, [sp, #104]
-    ldr r4, [sp, #156]
-    ldr r5, [sp, #164]
-    ldr r11, [sp, #208]
-    ldr r12, [sp, #220]
-    ldr lr, [sp, #224]
-    eor r1, r1, r11, ror #31
-    eor r2, r2, r12, ror #24
-    eor r3, r3, lr, ror #4
-    ldr r11, [sp, #236]
-    ldr r12, [sp, #204]
-    eor r4, r4, r11
-    eor r5, r5, r12, ror #1
-    bic r11, r3, r2, ror #21
-    eor r11, r1, r11, ror #15
-    ror r11, r11, #1
-    str r11, [r0, #84]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #20
-    eor r11, r2, r11, ror #23
-    ror r11, r11, #5
-    str r11, [r0, #92]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #6
-    eor r11, r3, r11, ror #6
-    ror r11, r11, #16
-    str r11, [r0, #100]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #21
-    eor r11, r4, r11, ror #5
-    ror r11, r11, #28
-    str r11, [r0, #108]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #28
-    eor r11, r5, r11, ror #15
-    ror r11, r11, #22
-    str r11, [r0, #116]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #8]
+    ldr.w r2, [sp, #60]
+    ldr.w r3, [sp, #104]
+    ldr.w r4, [sp, #156]
+    ldr.w r5, [sp, #164]
+    ldr.w r11, [sp, #208]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #224]
+    eor.w r1, r1, r11, ror #31
+    eor.w r2, r2, r12, ror #24
+    eor.w r3, r3, lr, ror #4
+    ldr.w r11, [sp, #236]
+    ldr.w r12, [sp, #204]
+    eor.w r4, r4, r11
+    eor.w r5, r5, r12, ror #1
+    bic.w r11, r3, r2, ror #21
+    eor.w r11, r1, r11, ror #15
+    ror.w r11, r11, #1
+    str.w r11, [r0, #84]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #20
+    eor.w r11, r2, r11, ror #23
+    ror.w r11, r11, #5
+    str.w r11, [r0, #92]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #6
+    eor.w r11, r3, r11, ror #6
+    ror.w r11, r11, #16
+    str.w r11, [r0, #100]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #21
+    eor.w r11, r4, r11, ror #5
+    ror.w r11, r11, #28
+    str.w r11, [r0, #108]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #15
+    ror.w r11, r11, #22
+    str.w r11, [r0, #116]
+    eor.w r10, r10, r11
     /* row y=3, O words */
-    ldr r1, [sp, #32]
-    ldr r2, [sp, #44]
-    ldr r3, [sp, #92]
-    ldr r4, [sp, #136]
-    ldr r5, [sp, #188]
-    ldr r11, [sp, #232]
-    ldr r12, [sp, #204]
-    ldr lr, [sp, #212]
-    eor r1, r1, r11, ror #4
-    eor r2, r2, r12, ror #14
-    eor r3, r3, lr, ror #5
-    ldr r11, [sp, #216]
-    ldr r12, [sp, #228]
-    eor r4, r4, r11, ror #5
-    eor r5, r5, r12, ror #9
-    bic r11, r3, r2, ror #10
-    eor r11, r1, r11, ror #7
-    ror r11, r11, #15
-    str r11, [r0, #124]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #2
-    eor r11, r2, r11, ror #20
-    str r11, [r0, #132]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #25
-    eor r11, r3, r11, ror #5
-    ror r11, r11, #22
-    str r11, [r0, #140]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #12
-    eor r11, r4, r11, ror #27
-    ror r11, r11, #20
-    str r11, [r0, #148]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #15
-    eor r11, r11, r5, ror #27
-    str r11, [r0, #156]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #32]
+    ldr.w r2, [sp, #44]
+    ldr.w r3, [sp, #92]
+    ldr.w r4, [sp, #136]
+    ldr.w r5, [sp, #188]
+    ldr.w r11, [sp, #232]
+    ldr.w r12, [sp, #204]
+    ldr.w lr, [sp, #212]
+    eor.w r1, r1, r11, ror #4
+    eor.w r2, r2, r12, ror #14
+    eor.w r3, r3, lr, ror #5
+    ldr.w r11, [sp, #216]
+    ldr.w r12, [sp, #228]
+    eor.w r4, r4, r11, ror #5
+    eor.w r5, r5, r12, ror #9
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #7
+    ror.w r11, r11, #15
+    str.w r11, [r0, #124]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #2
+    eor.w r11, r2, r11, ror #20
+    str.w r11, [r0, #132]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #25
+    eor.w r11, r3, r11, ror #5
+    ror.w r11, r11, #22
+    str.w r11, [r0, #140]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #12
+    eor.w r11, r4, r11, ror #27
+    ror.w r11, r11, #20
+    str.w r11, [r0, #148]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #15
+    eor.w r11, r11, r5, ror #27
+    str.w r11, [r0, #156]
+    eor.w r10, r10, r11
     /* row y=4, O words */
-    ldr r1, [sp, #20]
-    ldr r2, [sp, #64]
-    ldr r3, [sp, #112]
-    ldr r4, [sp, #120]
-    ldr r5, [sp, #172]
-    ldr r11, [sp, #220]
-    ldr r12, [sp, #224]
-    ldr lr, [sp, #232]
-    eor r1, r1, r11, ror #2
-    eor r2, r2, r12, ror #23
-    eor r3, r3, lr, ror #30
-    ldr r11, [sp, #200]
-    ldr r12, [sp, #212]
-    eor r4, r4, r11, ror #14
-    eor r5, r5, r12, ror #4
-    bic r11, r3, r2, ror #31
-    eor r11, r1, r11, ror #16
-    ror r11, r11, #31
-    str r11, [r0, #164]
-    eor r6, r6, r11
-    bic r11, r4, r3, ror #17
-    eor r11, r2, r11, ror #16
-    ror r11, r11, #14
-    str r11, [r0, #172]
-    eor r7, r7, r11
-    bic r11, r5, r4, ror #3
-    eor r11, r3, r11, ror #12
-    ror r11, r11, #15
-    str r11, [r0, #180]
-    eor r8, r8, r11
-    bic r11, r1, r5, ror #28
-    eor r11, r4, r11, ror #1
-    ror r11, r11, #30
-    str r11, [r0, #188]
-    eor r9, r9, r11
-    bic r11, r2, r1, ror #17
-    eor r11, r5, r11, ror #19
-    ror r11, r11, #27
-    str r11, [r0, #196]
-    eor r10, r10, r11
+    ldr.w r1, [sp, #20]
+    ldr.w r2, [sp, #64]
+    ldr.w r3, [sp, #112]
+    ldr.w r4, [sp, #120]
+    ldr.w r5, [sp, #172]
+    ldr.w r11, [sp, #220]
+    ldr.w r12, [sp, #224]
+    ldr.w lr, [sp, #232]
+    eor.w r1, r1, r11, ror #2
+    eor.w r2, r2, r12, ror #23
+    eor.w r3, r3, lr, ror #30
+    ldr.w r11, [sp, #200]
+    ldr.w r12, [sp, #212]
+    eor.w r4, r4, r11, ror #14
+    eor.w r5, r5, r12, ror #4
+    bic.w r11, r3, r2, ror #31
+    eor.w r11, r1, r11, ror #16
+    ror.w r11, r11, #31
+    str.w r11, [r0, #164]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #17
+    eor.w r11, r2, r11, ror #16
+    ror.w r11, r11, #14
+    str.w r11, [r0, #172]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #3
+    eor.w r11, r3, r11, ror #12
+    ror.w r11, r11, #15
+    str.w r11, [r0, #180]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #28
+    eor.w r11, r4, r11, ror #1
+    ror.w r11, r11, #30
+    str.w r11, [r0, #188]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #17
+    eor.w r11, r5, r11, ror #19
+    ror.w r11, r11, #27
+    str.w r11, [r0, #196]
+    eor.w r10, r10, r11
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
-    ldr r1, [sp, #240]
-    ldr r2, [sp, #244]
-    ldr r3, [sp, #248]
-    ldr r4, [sp, #252]
-    ldr r5, [sp, #256]
-    eor r11, r5, r7, ror #31
-    str r11, [sp, #200]
-    eor r11, r10, r2
-    str r11, [sp, #204]
-    eor r11, r1, r8, ror #31
-    str r11, [sp, #208]
-    eor r11, r6, r3
-    str r11, [sp, #212]
-    eor r11, r2, r9, ror #31
-    str r11, [sp, #216]
-    eor r11, r7, r4
-    str r11, [sp, #220]
-    eor r11, r3, r10, ror #31
-    str r11, [sp, #224]
-    eor r11, r8, r5
-    str r11, [sp, #228]
-    eor r11, r4, r6, ror #31
-    str r11, [sp, #232]
-    eor r11, r9, r1
-    str r11, [sp, #236]
-    ldr lr, [sp, #260]
-    add lr, lr, #32
-    str lr, [sp, #260]
+    ldr.w r1, [sp, #240]
+    ldr.w r2, [sp, #244]
+    ldr.w r3, [sp, #248]
+    ldr.w r4, [sp, #252]
+    ldr.w r5, [sp, #256]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r11, r10, r2
+    str.w r11, [sp, #204]
+    eor.w r11, r1, r8, ror #31
+    str.w r11, [sp, #208]
+    eor.w r11, r6, r3
+    str.w r11, [sp, #212]
+    eor.w r11, r2, r9, ror #31
+    str.w r11, [sp, #216]
+    eor.w r11, r7, r4
+    str.w r11, [sp, #220]
+    eor.w r11, r3, r10, ror #31
+    str.w r11, [sp, #224]
+    eor.w r11, r8, r5
+    str.w r11, [sp, #228]
+    eor.w r11, r4, r6, ror #31
+    str.w r11, [sp, #232]
+    eor.w r11, r9, r1
+    str.w r11, [sp, #236]
+    ldr.w lr, [sp, #260]
+    add.w lr, lr, #32
+    str.w lr, [sp, #260]
     movw r12, #:lower16:pqlab_keccakf1600_rc_il_end
     movt r12, #:upper16:pqlab_keccakf1600_rc_il_end
-    cmp lr, r12
+    cmp.w lr, r12
     bne.w 2b
     /* T, D and CE held state-dependent words: clear the frame */
-    movs r1, #0
-    movs r2, #0
+    mov.w r1, #0
+    mov.w r2, #0
     strd r1, r2, [sp, #0]
     strd r1, r2, [sp, #8]
     strd r1, r2, [sp, #16]
@@ -1878,8 +1878,8 @@ pqlab_keccakf1600_armv7em_core:
     strd r1, r2, [sp, #240]
     strd r1, r2, [sp, #248]
     strd r1, r2, [sp, #256]
-    add sp, sp, #264
-    pop {r0, pc}
+    add.w sp, sp, #264
+    pop.w {r0, pc}
     .size pqlab_keccakf1600_armv7em_core, . - pqlab_keccakf1600_armv7em_core
 
     .section .text.pqlab_keccakf1600_native_il, "ax", %progbits
@@ -1888,9 +1888,9 @@ pqlab_keccakf1600_armv7em_core:
     .type pqlab_keccakf1600_native_il, %function
     .thumb_func
 pqlab_keccakf1600_native_il:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     bl pqlab_keccakf1600_armv7em_core
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
     .size pqlab_keccakf1600_native_il, . - pqlab_keccakf1600_native_il
 
     .section .text.pqlab_keccakf1600_native, "ax", %progbits
@@ -1899,7 +1899,7 @@ pqlab_keccakf1600_native_il:
     .type pqlab_keccakf1600_native, %function
     .thumb_func
 pqlab_keccakf1600_native:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
@@ -1910,47 +1910,47 @@ pqlab_keccakf1600_native:
     movw r5, #0xff00
     movt r5, #0x0000
     /* interleave in place: lo, hi -> E = even bits, O = odd bits */
-    mov r1, r0
-    add r9, r0, #200
+    mov.w r1, r0
+    add.w r9, r0, #200
 1:  ldrd r6, r7, [r1]
     /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */
-    eor r10, r6, r6, lsr #1
-    and r10, r10, r2
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #1
-    eor r10, r6, r6, lsr #2
-    and r10, r10, r3
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #2
-    eor r10, r6, r6, lsr #4
-    and r10, r10, r4
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #4
-    eor r10, r6, r6, lsr #8
-    and r10, r10, r5
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #8
-    eor r10, r7, r7, lsr #1
-    and r10, r10, r2
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #1
-    eor r10, r7, r7, lsr #2
-    and r10, r10, r3
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #2
-    eor r10, r7, r7, lsr #4
-    and r10, r10, r4
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #4
-    eor r10, r7, r7, lsr #8
-    and r10, r10, r5
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #8
+    eor.w r10, r6, r6, lsr #1
+    and.w r10, r10, r2
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #1
+    eor.w r10, r6, r6, lsr #2
+    and.w r10, r10, r3
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #2
+    eor.w r10, r6, r6, lsr #4
+    and.w r10, r10, r4
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #4
+    eor.w r10, r6, r6, lsr #8
+    and.w r10, r10, r5
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #8
+    eor.w r10, r7, r7, lsr #1
+    and.w r10, r10, r2
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #1
+    eor.w r10, r7, r7, lsr #2
+    and.w r10, r10, r3
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #2
+    eor.w r10, r7, r7, lsr #4
+    and.w r10, r10, r4
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #4
+    eor.w r10, r7, r7, lsr #8
+    and.w r10, r10, r5
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #8
     pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */
     pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */
     strd r8, r7, [r1], #8
-    cmp r1, r9
-    bne 1b
+    cmp.w r1, r9
+    bne.w 1b
     bl pqlab_keccakf1600_armv7em_core
     /* back to the standard layout: E, O -> lo, hi */
     /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
@@ -1962,48 +1962,48 @@ pqlab_keccakf1600_native:
     movt r4, #0x00f0
     movw r5, #0xff00
     movt r5, #0x0000
-    mov r1, r0
-    add r9, r0, #200
+    mov.w r1, r0
+    add.w r9, r0, #200
 3:  ldrd r6, r7, [r1]
     pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */
     pkhtb r7, r7, r6, asr #16   /* the same for hi */
     /* shuffle: inverse of the unshuffle, swaps in reverse order */
-    eor r10, r8, r8, lsr #8
-    and r10, r10, r5
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #8
-    eor r10, r8, r8, lsr #4
-    and r10, r10, r4
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #4
-    eor r10, r8, r8, lsr #2
-    and r10, r10, r3
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #2
-    eor r10, r8, r8, lsr #1
-    and r10, r10, r2
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #1
-    eor r10, r7, r7, lsr #8
-    and r10, r10, r5
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #8
-    eor r10, r7, r7, lsr #4
-    and r10, r10, r4
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #4
-    eor r10, r7, r7, lsr #2
-    and r10, r10, r3
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #2
-    eor r10, r7, r7, lsr #1
-    and r10, r10, r2
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #1
+    eor.w r10, r8, r8, lsr #8
+    and.w r10, r10, r5
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #8
+    eor.w r10, r8, r8, lsr #4
+    and.w r10, r10, r4
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #4
+    eor.w r10, r8, r8, lsr #2
+    and.w r10, r10, r3
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #2
+    eor.w r10, r8, r8, lsr #1
+    and.w r10, r10, r2
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #1
+    eor.w r10, r7, r7, lsr #8
+    and.w r10, r10, r5
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #8
+    eor.w r10, r7, r7, lsr #4
+    and.w r10, r10, r4
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #4
+    eor.w r10, r7, r7, lsr #2
+    and.w r10, r10, r3
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #2
+    eor.w r10, r7, r7, lsr #1
+    and.w r10, r10, r2
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #1
     strd r8, r7, [r1], #8
-    cmp r1, r9
-    bne 3b
-    pop {r4-r11, pc}
+    cmp.w r1, r9
+    bne.w 3b
+    pop.w {r4-r11, pc}
     .size pqlab_keccakf1600_native, . - pqlab_keccakf1600_native
 
     .section .text.pqlab_keccak_native_xor_il, "ax", %progbits
@@ -2012,8 +2012,8 @@ pqlab_keccakf1600_native:
     .type pqlab_keccak_native_xor_il, %function
     .thumb_func
 pqlab_keccak_native_xor_il:
-    push {r4-r12, lr}
-    add r9, r0, r2, lsl #3     /* end of the lanes */
+    push.w {r4-r12, lr}
+    add.w r9, r0, r2, lsl #3     /* end of the lanes */
     /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
@@ -2023,49 +2023,49 @@ pqlab_keccak_native_xor_il:
     movt r4, #0x00f0
     movw r5, #0xff00
     movt r5, #0x0000
-4:  ldr r6, [r1], #4           /* lo */
-    ldr r7, [r1], #4           /* hi */
-    eor r10, r6, r6, lsr #1
-    and r10, r10, r2
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #1
-    eor r10, r6, r6, lsr #2
-    and r10, r10, r3
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #2
-    eor r10, r6, r6, lsr #4
-    and r10, r10, r4
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #4
-    eor r10, r6, r6, lsr #8
-    and r10, r10, r5
-    eor r6, r6, r10
-    eor r6, r6, r10, lsl #8
-    eor r10, r7, r7, lsr #1
-    and r10, r10, r2
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #1
-    eor r10, r7, r7, lsr #2
-    and r10, r10, r3
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #2
-    eor r10, r7, r7, lsr #4
-    and r10, r10, r4
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #4
-    eor r10, r7, r7, lsr #8
-    and r10, r10, r5
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #8
+4:  ldr.w r6, [r1], #4           /* lo */
+    ldr.w r7, [r1], #4           /* hi */
+    eor.w r10, r6, r6, lsr #1
+    and.w r10, r10, r2
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #1
+    eor.w r10, r6, r6, lsr #2
+    and.w r10, r10, r3
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #2
+    eor.w r10, r6, r6, lsr #4
+    and.w r10, r10, r4
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #4
+    eor.w r10, r6, r6, lsr #8
+    and.w r10, r10, r5
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #8
+    eor.w r10, r7, r7, lsr #1
+    and.w r10, r10, r2
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #1
+    eor.w r10, r7, r7, lsr #2
+    and.w r10, r10, r3
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #2
+    eor.w r10, r7, r7, lsr #4
+    and.w r10, r10, r4
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #4
+    eor.w r10, r7, r7, lsr #8
+    and.w r10, r10, r5
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #8
     pkhbt r8, r6, r7, lsl #16   /* E */
     pkhtb r7, r7, r6, asr #16   /* O */
     ldrd r11, r12, [r0]
-    eor r11, r11, r8
-    eor r12, r12, r7
+    eor.w r11, r11, r8
+    eor.w r12, r12, r7
     strd r11, r12, [r0], #8
-    cmp r0, r9
-    bne 4b
-    pop {r4-r12, pc}
+    cmp.w r0, r9
+    bne.w 4b
+    pop.w {r4-r12, pc}
     .size pqlab_keccak_native_xor_il, . - pqlab_keccak_native_xor_il
 
     .section .text.pqlab_keccak_native_extract_il, "ax", %progbits
@@ -2074,8 +2074,8 @@ pqlab_keccak_native_xor_il:
     .type pqlab_keccak_native_extract_il, %function
     .thumb_func
 pqlab_keccak_native_extract_il:
-    push {r4-r12, lr}
-    add r9, r1, r2, lsl #3     /* end of the lanes */
+    push.w {r4-r12, lr}
+    add.w r9, r1, r2, lsl #3     /* end of the lanes */
     /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
@@ -2088,41 +2088,41 @@ pqlab_keccak_native_extract_il:
 5:  ldrd r6, r7, [r1], #8       /* E, O */
     pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */
     pkhtb r7, r7, r6, asr #16   /* the same for hi */
-    eor r10, r8, r8, lsr #8
-    and r10, r10, r5
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #8
-    eor r10, r8, r8, lsr #4
-    and r10, r10, r4
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #4
-    eor r10, r8, r8, lsr #2
-    and r10, r10, r3
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #2
-    eor r10, r8, r8, lsr #1
-    and r10, r10, r2
-    eor r8, r8, r10
-    eor r8, r8, r10, lsl #1
-    eor r10, r7, r7, lsr #8
-    and r10, r10, r5
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #8
-    eor r10, r7, r7, lsr #4
-    and r10, r10, r4
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #4
-    eor r10, r7, r7, lsr #2
-    and r10, r10, r3
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #2
-    eor r10, r7, r7, lsr #1
-    and r10, r10, r2
-    eor r7, r7, r10
-    eor r7, r7, r10, lsl #1
-    str r8, [r0], #4
-    str r7, [r0], #4
-    cmp r1, r9
-    bne 5b
-    pop {r4-r12, pc}
+    eor.w r10, r8, r8, lsr #8
+    and.w r10, r10, r5
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #8
+    eor.w r10, r8, r8, lsr #4
+    and.w r10, r10, r4
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #4
+    eor.w r10, r8, r8, lsr #2
+    and.w r10, r10, r3
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #2
+    eor.w r10, r8, r8, lsr #1
+    and.w r10, r10, r2
+    eor.w r8, r8, r10
+    eor.w r8, r8, r10, lsl #1
+    eor.w r10, r7, r7, lsr #8
+    and.w r10, r10, r5
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #8
+    eor.w r10, r7, r7, lsr #4
+    and.w r10, r10, r4
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #4
+    eor.w r10, r7, r7, lsr #2
+    and.w r10, r10, r3
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #2
+    eor.w r10, r7, r7, lsr #1
+    and.w r10, r10, r2
+    eor.w r7, r7, r10
+    eor.w r7, r7, r10, lsl #1
+    str.w r8, [r0], #4
+    str.w r7, [r0], #4
+    cmp.w r1, r9
+    bne.w 5b
+    pop.w {r4-r12, pc}
     .size pqlab_keccak_native_extract_il, . - pqlab_keccak_native_extract_il
