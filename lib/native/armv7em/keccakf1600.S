@@ -6,7 +6,8 @@
  *   FIPS 202 Algorithm 7 with 24 rounds of theta, rho, pi, chi, iota (sections 3.2.1-3.2.5)
  *   on the standard state (s[x + 5y] = lane A[x][y], little-endian): the 25 lanes are
  *   bit-interleaved in place (lane i becomes s32[2i] = even bits, s32[2i+1] = odd bits;
- *   four delta swaps per word and a halfword pack), permuted, and converted back.
+ *   three delta swaps per word, then a byte gather with PKHBT/PKHTB/UXTB16), permuted,
+ *   and converted back.
  * void pqlab_keccakf1600_native_il(uint64_t s[25]);
  *   the same permutation on a state that is already interleaved (lane i as the 64-bit
  *   value E | O << 32): fips202.c keeps its struct states this way between calls and
@@ -1900,20 +1901,18 @@ pqlab_keccakf1600_native_il:
     .thumb_func
 pqlab_keccakf1600_native:
     push.w {r4-r11, lr}
-    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    /* masks of the three delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
     movw r3, #0x0c0c
     movt r3, #0x0c0c
     movw r4, #0x00f0
     movt r4, #0x00f0
-    movw r5, #0xff00
-    movt r5, #0x0000
     /* interleave in place: lo, hi -> E = even bits, O = odd bits */
     mov.w r1, r0
     add.w r9, r0, #200
 1:  ldrd r6, r7, [r1]
-    /* unshuffle: even bits of the word to bits 0-15, odd bits to 16-31 */
+    /* bytes of lo, hi after three swaps: [o e o e] per halfword pair */
     eor.w r10, r6, r6, lsr #1
     and.w r10, r10, r2
     eor.w r6, r6, r10
@@ -1926,10 +1925,6 @@ pqlab_keccakf1600_native:
     and.w r10, r10, r4
     eor.w r6, r6, r10
     eor.w r6, r6, r10, lsl #4
-    eor.w r10, r6, r6, lsr #8
-    and.w r10, r10, r5
-    eor.w r6, r6, r10
-    eor.w r6, r6, r10, lsl #8
     eor.w r10, r7, r7, lsr #1
     and.w r10, r10, r2
     eor.w r7, r7, r10
@@ -1942,52 +1937,50 @@ pqlab_keccakf1600_native:
     and.w r10, r10, r4
     eor.w r7, r7, r10
     eor.w r7, r7, r10, lsl #4
-    eor.w r10, r7, r7, lsr #8
-    and.w r10, r10, r5
-    eor.w r7, r7, r10
-    eor.w r7, r7, r10, lsl #8
-    pkhbt r8, r6, r7, lsl #16   /* E = evens(hi) : evens(lo) */
-    pkhtb r7, r7, r6, asr #16   /* O = odds(hi) : odds(lo) */
-    strd r8, r7, [r1], #8
+    pkhbt r8, r6, r7, lsl #16   /* low halfwords:  hi.o0 hi.e0 lo.o0 lo.e0 */
+    pkhtb r7, r7, r6, asr #16   /* high halfwords: hi.o1 hi.e1 lo.o1 lo.e1 */
+    uxtb16 r6, r8
+    uxtb16 r10, r7
+    orr.w r6, r6, r10, lsl #8     /* E = hi.e1 hi.e0 lo.e1 lo.e0 */
+    uxtb16 r8, r8, ror #8
+    uxtb16 r7, r7, ror #8
+    orr.w r7, r8, r7, lsl #8      /* O = hi.o1 hi.o0 lo.o1 lo.o0 */
+    strd r6, r7, [r1], #8
     cmp.w r1, r9
     bne.w 1b
     bl pqlab_keccakf1600_armv7em_core
     /* back to the standard layout: E, O -> lo, hi */
-    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    /* masks of the three delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
     movw r3, #0x0c0c
     movt r3, #0x0c0c
     movw r4, #0x00f0
     movt r4, #0x00f0
-    movw r5, #0xff00
-    movt r5, #0x0000
     mov.w r1, r0
     add.w r9, r0, #200
 3:  ldrd r6, r7, [r1]
-    pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */
-    pkhtb r7, r7, r6, asr #16   /* the same for hi */
-    /* shuffle: inverse of the unshuffle, swaps in reverse order */
-    eor.w r10, r8, r8, lsr #8
-    and.w r10, r10, r5
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #8
-    eor.w r10, r8, r8, lsr #4
+    uxtb16 r8, r6
+    uxtb16 r10, r7
+    orr.w r8, r8, r10, lsl #8     /* hi.o0 hi.e0 lo.o0 lo.e0 */
+    uxtb16 r6, r6, ror #8
+    uxtb16 r7, r7, ror #8
+    orr.w r7, r6, r7, lsl #8      /* hi.o1 hi.e1 lo.o1 lo.e1 */
+    pkhbt r6, r8, r7, lsl #16   /* lo */
+    pkhtb r7, r7, r8, asr #16   /* hi */
+    /* inverse of the three swaps, in reverse order */
+    eor.w r10, r6, r6, lsr #4
     and.w r10, r10, r4
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #4
-    eor.w r10, r8, r8, lsr #2
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #4
+    eor.w r10, r6, r6, lsr #2
     and.w r10, r10, r3
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #2
-    eor.w r10, r8, r8, lsr #1
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #2
+    eor.w r10, r6, r6, lsr #1
     and.w r10, r10, r2
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #1
-    eor.w r10, r7, r7, lsr #8
-    and.w r10, r10, r5
-    eor.w r7, r7, r10
-    eor.w r7, r7, r10, lsl #8
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #1
     eor.w r10, r7, r7, lsr #4
     and.w r10, r10, r4
     eor.w r7, r7, r10
@@ -2000,7 +1993,7 @@ pqlab_keccakf1600_native:
     and.w r10, r10, r2
     eor.w r7, r7, r10
     eor.w r7, r7, r10, lsl #1
-    strd r8, r7, [r1], #8
+    strd r6, r7, [r1], #8
     cmp.w r1, r9
     bne.w 3b
     pop.w {r4-r11, pc}
@@ -2014,17 +2007,16 @@ pqlab_keccakf1600_native:
 pqlab_keccak_native_xor_il:
     push.w {r4-r12, lr}
     add.w r9, r0, r2, lsl #3     /* end of the lanes */
-    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    /* masks of the three delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
     movw r3, #0x0c0c
     movt r3, #0x0c0c
     movw r4, #0x00f0
     movt r4, #0x00f0
-    movw r5, #0xff00
-    movt r5, #0x0000
 4:  ldr.w r6, [r1], #4           /* lo */
     ldr.w r7, [r1], #4           /* hi */
+    /* bytes of lo, hi after three swaps: [o e o e] per halfword pair */
     eor.w r10, r6, r6, lsr #1
     and.w r10, r10, r2
     eor.w r6, r6, r10
@@ -2037,10 +2029,6 @@ pqlab_keccak_native_xor_il:
     and.w r10, r10, r4
     eor.w r6, r6, r10
     eor.w r6, r6, r10, lsl #4
-    eor.w r10, r6, r6, lsr #8
-    and.w r10, r10, r5
-    eor.w r6, r6, r10
-    eor.w r6, r6, r10, lsl #8
     eor.w r10, r7, r7, lsr #1
     and.w r10, r10, r2
     eor.w r7, r7, r10
@@ -2053,14 +2041,16 @@ pqlab_keccak_native_xor_il:
     and.w r10, r10, r4
     eor.w r7, r7, r10
     eor.w r7, r7, r10, lsl #4
-    eor.w r10, r7, r7, lsr #8
-    and.w r10, r10, r5
-    eor.w r7, r7, r10
-    eor.w r7, r7, r10, lsl #8
-    pkhbt r8, r6, r7, lsl #16   /* E */
-    pkhtb r7, r7, r6, asr #16   /* O */
+    pkhbt r8, r6, r7, lsl #16   /* low halfwords:  hi.o0 hi.e0 lo.o0 lo.e0 */
+    pkhtb r7, r7, r6, asr #16   /* high halfwords: hi.o1 hi.e1 lo.o1 lo.e1 */
+    uxtb16 r6, r8
+    uxtb16 r10, r7
+    orr.w r6, r6, r10, lsl #8     /* E = hi.e1 hi.e0 lo.e1 lo.e0 */
+    uxtb16 r8, r8, ror #8
+    uxtb16 r7, r7, ror #8
+    orr.w r7, r8, r7, lsl #8      /* O = hi.o1 hi.o0 lo.o1 lo.o0 */
     ldrd r11, r12, [r0]
-    eor.w r11, r11, r8
+    eor.w r11, r11, r6
     eor.w r12, r12, r7
     strd r11, r12, [r0], #8
     cmp.w r0, r9
@@ -2076,38 +2066,35 @@ pqlab_keccak_native_xor_il:
 pqlab_keccak_native_extract_il:
     push.w {r4-r12, lr}
     add.w r9, r1, r2, lsl #3     /* end of the lanes */
-    /* masks of the four delta swaps (bit i of a word <-> bit i+s under the mask) */
+    /* masks of the three delta swaps (bit i of a word <-> bit i+s under the mask) */
     movw r2, #0x2222
     movt r2, #0x2222
     movw r3, #0x0c0c
     movt r3, #0x0c0c
     movw r4, #0x00f0
     movt r4, #0x00f0
-    movw r5, #0xff00
-    movt r5, #0x0000
 5:  ldrd r6, r7, [r1], #8       /* E, O */
-    pkhbt r8, r6, r7, lsl #16   /* evens(lo) in 0-15, odds(lo) in 16-31 */
-    pkhtb r7, r7, r6, asr #16   /* the same for hi */
-    eor.w r10, r8, r8, lsr #8
-    and.w r10, r10, r5
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #8
-    eor.w r10, r8, r8, lsr #4
+    uxtb16 r8, r6
+    uxtb16 r10, r7
+    orr.w r8, r8, r10, lsl #8     /* hi.o0 hi.e0 lo.o0 lo.e0 */
+    uxtb16 r6, r6, ror #8
+    uxtb16 r7, r7, ror #8
+    orr.w r7, r6, r7, lsl #8      /* hi.o1 hi.e1 lo.o1 lo.e1 */
+    pkhbt r6, r8, r7, lsl #16   /* lo */
+    pkhtb r7, r7, r8, asr #16   /* hi */
+    /* inverse of the three swaps, in reverse order */
+    eor.w r10, r6, r6, lsr #4
     and.w r10, r10, r4
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #4
-    eor.w r10, r8, r8, lsr #2
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #4
+    eor.w r10, r6, r6, lsr #2
     and.w r10, r10, r3
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #2
-    eor.w r10, r8, r8, lsr #1
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #2
+    eor.w r10, r6, r6, lsr #1
     and.w r10, r10, r2
-    eor.w r8, r8, r10
-    eor.w r8, r8, r10, lsl #1
-    eor.w r10, r7, r7, lsr #8
-    and.w r10, r10, r5
-    eor.w r7, r7, r10
-    eor.w r7, r7, r10, lsl #8
+    eor.w r6, r6, r10
+    eor.w r6, r6, r10, lsl #1
     eor.w r10, r7, r7, lsr #4
     and.w r10, r10, r4
     eor.w r7, r7, r10
@@ -2120,7 +2107,7 @@ pqlab_keccak_native_extract_il:
     and.w r10, r10, r2
     eor.w r7, r7, r10
     eor.w r7, r7, r10, lsl #1
-    str.w r8, [r0], #4
+    str.w r6, [r0], #4
     str.w r7, [r0], #4
     cmp.w r1, r9
     bne.w 5b
