@@ -326,9 +326,10 @@ def main() -> None:
     for h in (0, 1):
         for x in range(5):
             g.emit(f"    ldr {C[x]}, [r0, #{4 * (2 * x + h)}]")
+            for y in range(1, 5):  # one batch of five loads, pipelined
+                g.emit(f"    ldr {B[y - 1]}, [r0, #{4 * (2 * (x + 5 * y) + h)}]")
             for y in range(1, 5):
-                g.emit(f"    ldr {TMP}, [r0, #{4 * (2 * (x + 5 * y) + h)}]")
-                g.emit(f"    eor {C[x]}, {C[x]}, {TMP}")
+                g.emit(f"    eor {C[x]}, {C[x]}, {B[y - 1]}")
         if h == 0:
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")

@@ -78,100 +78,100 @@ pqlab_keccakf1600_armv7em_core:
     sub.w sp, sp, #264
     /* column parities of round 0 (no pending rotations yet) */
     ldr.w r6, [r0, #0]
-    ldr.w r11, [r0, #40]
-    eor.w r6, r6, r11
-    ldr.w r11, [r0, #80]
-    eor.w r6, r6, r11
-    ldr.w r11, [r0, #120]
-    eor.w r6, r6, r11
-    ldr.w r11, [r0, #160]
-    eor.w r6, r6, r11
+    ldr.w r1, [r0, #40]
+    ldr.w r2, [r0, #80]
+    ldr.w r3, [r0, #120]
+    ldr.w r4, [r0, #160]
+    eor.w r6, r6, r1
+    eor.w r6, r6, r2
+    eor.w r6, r6, r3
+    eor.w r6, r6, r4
     ldr.w r7, [r0, #8]
-    ldr.w r11, [r0, #48]
-    eor.w r7, r7, r11
-    ldr.w r11, [r0, #88]
-    eor.w r7, r7, r11
-    ldr.w r11, [r0, #128]
-    eor.w r7, r7, r11
-    ldr.w r11, [r0, #168]
-    eor.w r7, r7, r11
+    ldr.w r1, [r0, #48]
+    ldr.w r2, [r0, #88]
+    ldr.w r3, [r0, #128]
+    ldr.w r4, [r0, #168]
+    eor.w r7, r7, r1
+    eor.w r7, r7, r2
+    eor.w r7, r7, r3
+    eor.w r7, r7, r4
     ldr.w r8, [r0, #16]
-    ldr.w r11, [r0, #56]
-    eor.w r8, r8, r11
-    ldr.w r11, [r0, #96]
-    eor.w r8, r8, r11
-    ldr.w r11, [r0, #136]
-    eor.w r8, r8, r11
-    ldr.w r11, [r0, #176]
-    eor.w r8, r8, r11
+    ldr.w r1, [r0, #56]
+    ldr.w r2, [r0, #96]
+    ldr.w r3, [r0, #136]
+    ldr.w r4, [r0, #176]
+    eor.w r8, r8, r1
+    eor.w r8, r8, r2
+    eor.w r8, r8, r3
+    eor.w r8, r8, r4
     ldr.w r9, [r0, #24]
-    ldr.w r11, [r0, #64]
-    eor.w r9, r9, r11
-    ldr.w r11, [r0, #104]
-    eor.w r9, r9, r11
-    ldr.w r11, [r0, #144]
-    eor.w r9, r9, r11
-    ldr.w r11, [r0, #184]
-    eor.w r9, r9, r11
+    ldr.w r1, [r0, #64]
+    ldr.w r2, [r0, #104]
+    ldr.w r3, [r0, #144]
+    ldr.w r4, [r0, #184]
+    eor.w r9, r9, r1
+    eor.w r9, r9, r2
+    eor.w r9, r9, r3
+    eor.w r9, r9, r4
     ldr.w r10, [r0, #32]
-    ldr.w r11, [r0, #72]
-    eor.w r10, r10, r11
-    ldr.w r11, [r0, #112]
-    eor.w r10, r10, r11
-    ldr.w r11, [r0, #152]
-    eor.w r10, r10, r11
-    ldr.w r11, [r0, #192]
-    eor.w r10, r10, r11
+    ldr.w r1, [r0, #72]
+    ldr.w r2, [r0, #112]
+    ldr.w r3, [r0, #152]
+    ldr.w r4, [r0, #192]
+    eor.w r10, r10, r1
+    eor.w r10, r10, r2
+    eor.w r10, r10, r3
+    eor.w r10, r10, r4
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     ldr.w r6, [r0, #4]
-    ldr.w r11, [r0, #44]
-    eor.w r6, r6, r11
-    ldr.w r11, [r0, #84]
-    eor.w r6, r6, r11
-    ldr.w r11, [r0, #124]
-    eor.w r6, r6, r11
-    ldr.w r11, [r0, #164]
-    eor.w r6, r6, r11
+    ldr.w r1, [r0, #44]
+    ldr.w r2, [r0, #84]
+    ldr.w r3, [r0, #124]
+    ldr.w r4, [r0, #164]
+    eor.w r6, r6, r1
+    eor.w r6, r6, r2
+    eor.w r6, r6, r3
+    eor.w r6, r6, r4
     ldr.w r7, [r0, #12]
-    ldr.w r11, [r0, #52]
-    eor.w r7, r7, r11
-    ldr.w r11, [r0, #92]
-    eor.w r7, r7, r11
-    ldr.w r11, [r0, #132]
-    eor.w r7, r7, r11
-    ldr.w r11, [r0, #172]
-    eor.w r7, r7, r11
+    ldr.w r1, [r0, #52]
+    ldr.w r2, [r0, #92]
+    ldr.w r3, [r0, #132]
+    ldr.w r4, [r0, #172]
+    eor.w r7, r7, r1
+    eor.w r7, r7, r2
+    eor.w r7, r7, r3
+    eor.w r7, r7, r4
     ldr.w r8, [r0, #20]
-    ldr.w r11, [r0, #60]
-    eor.w r8, r8, r11
-    ldr.w r11, [r0, #100]
-    eor.w r8, r8, r11
-    ldr.w r11, [r0, #140]
-    eor.w r8, r8, r11
-    ldr.w r11, [r0, #180]
-    eor.w r8, r8, r11
+    ldr.w r1, [r0, #60]
+    ldr.w r2, [r0, #100]
+    ldr.w r3, [r0, #140]
+    ldr.w r4, [r0, #180]
+    eor.w r8, r8, r1
+    eor.w r8, r8, r2
+    eor.w r8, r8, r3
+    eor.w r8, r8, r4
     ldr.w r9, [r0, #28]
-    ldr.w r11, [r0, #68]
-    eor.w r9, r9, r11
-    ldr.w r11, [r0, #108]
-    eor.w r9, r9, r11
-    ldr.w r11, [r0, #148]
-    eor.w r9, r9, r11
-    ldr.w r11, [r0, #188]
-    eor.w r9, r9, r11
+    ldr.w r1, [r0, #68]
+    ldr.w r2, [r0, #108]
+    ldr.w r3, [r0, #148]
+    ldr.w r4, [r0, #188]
+    eor.w r9, r9, r1
+    eor.w r9, r9, r2
+    eor.w r9, r9, r3
+    eor.w r9, r9, r4
     ldr.w r10, [r0, #36]
-    ldr.w r11, [r0, #76]
-    eor.w r10, r10, r11
-    ldr.w r11, [r0, #116]
-    eor.w r10, r10, r11
-    ldr.w r11, [r0, #156]
-    eor.w r10, r10, r11
-    ldr.w r11, [r0, #196]
-    eor.w r10, r10, r11
+    ldr.w r1, [r0, #76]
+    ldr.w r2, [r0, #116]
+    ldr.w r3, [r0, #156]
+    ldr.w r4, [r0, #196]
+    eor.w r10, r10, r1
+    eor.w r10, r10, r2
+    eor.w r10, r10, r3
+    eor.w r10, r10, r4
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
