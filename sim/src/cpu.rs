@@ -96,7 +96,13 @@ enum HostFile {
     Stdout,
     Stderr,
     File(std::fs::File),
+    /// ":semihosting-features" (semihosting v2): the magic "SHFB" and one
+    /// feature byte, EXIT_EXTENDED and STDOUT_STDERR, as QEMU 7.2 reports;
+    /// the value is the read position
+    Features(usize),
 }
+
+const SH_FEATURES: [u8; 5] = [b'S', b'H', b'F', b'B', 0x03];
 
 #[inline(always)]
 fn add_with_carry(a: u32, b: u32, cin: bool) -> (u32, bool, bool) {
@@ -1982,7 +1988,13 @@ impl Cpu {
                 for k in 0..len.min(4096) {
                     name.push(self.read8(name_ptr + k as u32)? as u8);
                 }
-                let f = if name == b":tt" {
+                let f = if name == b":semihosting-features" {
+                    if mode & !1 == 0 {
+                        Some(HostFile::Features(0))
+                    } else {
+                        None
+                    }
+                } else if name == b":tt" {
                     Some(match mode {
                         0..=3 => HostFile::Stdin,
                         4..=7 => HostFile::Stdout,
@@ -2073,6 +2085,13 @@ impl Cpu {
                         use std::io::Read;
                         std::io::stdin().read(&mut data).unwrap_or(0)
                     }
+                    Some(Some(HostFile::Features(pos))) => {
+                        let avail = &SH_FEATURES[(*pos).min(SH_FEATURES.len())..];
+                        let n = avail.len().min(len);
+                        data[..n].copy_from_slice(&avail[..n]);
+                        *pos += n;
+                        n
+                    }
                     _ => return Ok(u32::MAX),
                 };
                 for (k, b) in data[..got].iter().enumerate() {
@@ -2083,7 +2102,7 @@ impl Cpu {
             0x09 => {
                 let h = self.read32(arg)? as usize;
                 Ok(match self.files.get(h.wrapping_sub(1)) {
-                    Some(Some(HostFile::File(_))) => 0,
+                    Some(Some(HostFile::File(_))) | Some(Some(HostFile::Features(_))) => 0,
                     Some(Some(_)) => 1,
                     _ => u32::MAX,
                 })
@@ -2100,6 +2119,10 @@ impl Cpu {
                             u32::MAX
                         })
                     }
+                    Some(Some(HostFile::Features(p))) => {
+                        *p = pos as usize;
+                        Ok(0)
+                    }
                     _ => Ok(u32::MAX),
                 }
             }
@@ -2109,6 +2132,7 @@ impl Cpu {
                     Some(Some(HostFile::File(f))) => {
                         Ok(f.metadata().map(|m| m.len() as u32).unwrap_or(u32::MAX))
                     }
+                    Some(Some(HostFile::Features(_))) => Ok(SH_FEATURES.len() as u32),
                     _ => Ok(u32::MAX),
                 }
             }
