@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
-import gen_stream  # noqa: E402
-import lockstep  # noqa: E402
-import simfw  # noqa: E402
+import gen_stream
+import lockstep
+import simfw
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
-import simfw  # noqa: E402
+import simfw
 
 # name: (expected cycles of the body, rule)
 EXPECTED_M4 = {
@@ -57,8 +57,7 @@ EXPECTED_M4 = {
 @pytest.fixture(scope="module")
 def results() -> dict[str, int]:
     simfw.build_sim()
-    elf = simfw.build_fw("bench-mps2-an386", ["bench_main.c", "bench.S"], simfw.M4,
-                         ["-O2"])
+    elf = simfw.build_fw("bench-mps2-an386", ["bench_main.c", "bench.S"], simfw.M4, ["-O2"])
     s = simfw.run_sim(elf)
     assert s.returncode == 0, s.stderr.decode()
     out = {}
@@ -95,6 +94,6 @@ def test_m7_estimate_runs_and_is_not_slower(results: dict[str, int]) -> None:
     elf = simfw.build_fw("bench-mps2-an500", ["bench_main.c", "bench.S"], simfw.M7, ["-O2"])
     s = simfw.run_sim(elf, machine="mps2-an500")
     assert s.returncode == 0, s.stderr.decode()
-    m7 = dict((ln.split()[0], int(ln.split()[1])) for ln in s.stdout.decode().splitlines())
+    m7 = {ln.split()[0]: int(ln.split()[1]) for ln in s.stdout.decode().splitlines()}
     for name in ("add16", "mul", "ldr_indep", "b_taken", "vadd"):
         assert m7[name] - m7["empty"] <= results[name] - results["empty"], name

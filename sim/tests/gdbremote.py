@@ -85,7 +85,24 @@ class Gdb:
 
 def start_qemu(elf: str, machine: str, port: int) -> subprocess.Popen:
     return subprocess.Popen(
-        ["qemu-system-arm", "-M", machine, "-nographic", "-semihosting-config", "enable=on,target=native", "-S",
-         "-gdb", f"tcp:127.0.0.1:{port}", "-kernel", elf, "-monitor", "none", "-serial", "null"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            "qemu-system-arm",
+            "-M",
+            machine,
+            "-nographic",
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-S",
+            "-gdb",
+            f"tcp:127.0.0.1:{port}",
+            "-kernel",
+            elf,
+            "-monitor",
+            "none",
+            "-serial",
+            "null",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )

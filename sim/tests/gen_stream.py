@@ -18,12 +18,54 @@ DST = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r12"]
 SRC = DST + ["r10"]
 LOW = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]
 CONDS = ["eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le"]
-INTERESTING = [0, 1, 2, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x8000, 0x7FFF, 0xFFFF, 0x10000,
-               0xFF, 0x80, 0x7F, 0x80008000, 0x7FFF7FFF, 0x01010101, 0x80808080, 31, 32, 33]
-FP_INTERESTING = [0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000,
-                  0x7FC00001, 0xFFC00123, 0x7F800001, 0xFF812345, 0x00000001, 0x80000003,
-                  0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x4F000000, 0xCF000000,
-                  0x4F800000, 0x3F000000, 0x3FC00000, 0x40490FDB, 0x33800000, 0x4B000000]
+INTERESTING = [
+    0,
+    1,
+    2,
+    0xFFFFFFFF,
+    0x80000000,
+    0x7FFFFFFF,
+    0x8000,
+    0x7FFF,
+    0xFFFF,
+    0x10000,
+    0xFF,
+    0x80,
+    0x7F,
+    0x80008000,
+    0x7FFF7FFF,
+    0x01010101,
+    0x80808080,
+    31,
+    32,
+    33,
+]
+FP_INTERESTING = [
+    0x00000000,
+    0x80000000,
+    0x3F800000,
+    0xBF800000,
+    0x7F800000,
+    0xFF800000,
+    0x7FC00001,
+    0xFFC00123,
+    0x7F800001,
+    0xFF812345,
+    0x00000001,
+    0x80000003,
+    0x007FFFFF,
+    0x00800000,
+    0x7F7FFFFF,
+    0xFF7FFFFF,
+    0x4F000000,
+    0xCF000000,
+    0x4F800000,
+    0x3F000000,
+    0x3FC00000,
+    0x40490FDB,
+    0x33800000,
+    0x4B000000,
+]
 
 
 def modimm(r: random.Random) -> int:
@@ -110,8 +152,16 @@ class Gen:
     def t_dp_reg(self) -> None:
         op = self.r.choice(["and", "bic", "orr", "orn", "eor", "add", "adc", "sbc", "sub", "rsb"])
         s = self.r.choice(["", "s"])
-        sh = self.r.choice(["", f", lsl #{self.r.randrange(1, 32)}", f", lsr #{self.r.randrange(1, 33)}",
-                            f", asr #{self.r.randrange(1, 33)}", f", ror #{self.r.randrange(1, 32)}", ", rrx"])
+        sh = self.r.choice(
+            [
+                "",
+                f", lsl #{self.r.randrange(1, 32)}",
+                f", lsr #{self.r.randrange(1, 33)}",
+                f", asr #{self.r.randrange(1, 33)}",
+                f", ror #{self.r.randrange(1, 32)}",
+                ", rrx",
+            ]
+        )
         self.emit(f"dp_reg_{op}", f"{op}{s}.w {self.d()}, {self.s()}, {self.s()}{sh}")
 
     def t_dp_imm(self) -> None:
@@ -187,7 +237,12 @@ class Gen:
             opa = op[:3] + "a" + op[3:]
             self.emit(opa, f"{opa} {self.d()}, {self.s()}, {self.s()}{rot}")
         else:
-            self.emit(op, f"{op}.w {self.d()}, {self.s()}{rot}" if op in ("sxtb", "sxth", "uxtb", "uxth") else f"{op} {self.d()}, {self.s()}{rot}")
+            self.emit(
+                op,
+                f"{op}.w {self.d()}, {self.s()}{rot}"
+                if op in ("sxtb", "sxth", "uxtb", "uxth")
+                else f"{op} {self.d()}, {self.s()}{rot}",
+            )
 
     def t_bits(self) -> None:
         k = self.r.randrange(6)
@@ -274,8 +329,7 @@ class Gen:
             self.emit(op, f"{op} {lo}, {hi}, {n}, {m}")
         elif k == 9:
             lo, hi = self.two()
-            op = self.r.choice(["smlalbb", "smlalbt", "smlaltb", "smlaltt", "smlald", "smlaldx",
-                                "smlsld", "smlsldx"])
+            op = self.r.choice(["smlalbb", "smlalbt", "smlaltb", "smlaltt", "smlald", "smlaldx", "smlsld", "smlsldx"])
             self.emit(op, f"{op} {lo}, {hi}, {n}, {m}")
         else:
             op = self.r.choice(["sdiv", "udiv"])
@@ -320,12 +374,16 @@ class Gen:
         elif k == 7:
             regs = sorted(self.r.sample(range(10), self.r.randrange(1, 5)))
             lst = ", ".join(f"r{x}" for x in regs)
-            self.emit("push_pop", f"push.w {{{lst}}}\npop.w {{{lst}}}" if len(regs) > 1 else f"push {{{lst}}}\npop {{{lst}}}")
+            self.emit(
+                "push_pop", f"push.w {{{lst}}}\npop.w {{{lst}}}" if len(regs) > 1 else f"push {{{lst}}}\npop {{{lst}}}"
+            )
         else:
             lo = self.lo()
             off = 4 * self.r.randrange(32)
             if self.r.random() < 0.5:
-                self.emit("ldr16_imm", f"ldr {lo}, [r7, #{off}]".replace("r7", "r6") if False else f"ldr {lo}, [sp, #{off}]")
+                self.emit(
+                    "ldr16_imm", f"ldr {lo}, [r7, #{off}]".replace("r7", "r6") if False else f"ldr {lo}, [sp, #{off}]"
+                )
             else:
                 self.emit("ldrb16_reg", f"ldrb {lo}, [{lo}, {lo}]" if False else f"ldr {lo}, [sp, #{off}]")
 
@@ -333,8 +391,22 @@ class Gen:
         c = self.r.choice(CONDS)
         n = self.r.randrange(1, 5)
         pat = "".join(self.r.choice("te") for _ in range(n - 1))
-        inv = {"eq": "ne", "ne": "eq", "cs": "cc", "cc": "cs", "mi": "pl", "pl": "mi", "vs": "vc",
-               "vc": "vs", "hi": "ls", "ls": "hi", "ge": "lt", "lt": "ge", "gt": "le", "le": "gt"}
+        inv = {
+            "eq": "ne",
+            "ne": "eq",
+            "cs": "cc",
+            "cc": "cs",
+            "mi": "pl",
+            "pl": "mi",
+            "vs": "vc",
+            "vc": "vs",
+            "hi": "ls",
+            "ls": "hi",
+            "ge": "lt",
+            "lt": "ge",
+            "gt": "le",
+            "le": "gt",
+        }
         body = []
         conds = [c] + [c if x == "t" else inv[c] for x in pat]
         for cc in conds:
@@ -446,12 +518,30 @@ class Gen:
             if dbl:
                 self.emit("vcvt.f64.f32", f"vcvt.f64.f32 {self.dreg()}, {self.sreg()}")
             else:
-                self.emit("vldm_vstm", f"vstmia r11, {{s{r.randrange(8)}-s{8 + r.randrange(8)}}}\nvldmia r11, {{s{16 + r.randrange(4)}-s{20 + r.randrange(8)}}}")
+                self.emit(
+                    "vldm_vstm",
+                    f"vstmia r11, {{s{r.randrange(8)}-s{8 + r.randrange(8)}}}\nvldmia r11, {{s{16 + r.randrange(4)}-s{20 + r.randrange(8)}}}",
+                )
 
     def program(self, blocks: int, per_block: int) -> str:
-        ints = [self.t_dp_reg, self.t_dp_imm, self.t_addw, self.t_mov, self.t_cmp, self.t_shift_reg,
-                self.t_16bit, self.t_ext, self.t_bits, self.t_sat, self.t_par, self.t_mul, self.t_mem,
-                self.t_it, self.t_branch, self.t_psr]
+        ints = [
+            self.t_dp_reg,
+            self.t_dp_imm,
+            self.t_addw,
+            self.t_mov,
+            self.t_cmp,
+            self.t_shift_reg,
+            self.t_16bit,
+            self.t_ext,
+            self.t_bits,
+            self.t_sat,
+            self.t_par,
+            self.t_mul,
+            self.t_mem,
+            self.t_it,
+            self.t_branch,
+            self.t_psr,
+        ]
         for _ in range(blocks):
             self.block_init()
             for _ in range(per_block):
@@ -499,8 +589,9 @@ int main(void)
 """
 
 
-def build(seed: int, out_dir: Path, fp: bool = True, machine: str = "mps2-an386",
-          blocks: int = 8, per_block: int = 25) -> tuple[Path, set[str]]:
+def build(
+    seed: int, out_dir: Path, fp: bool = True, machine: str = "mps2-an386", blocks: int = 8, per_block: int = 25
+) -> tuple[Path, set[str]]:
     double = machine == "mps2-an500"
     g = Gen(seed, fp, double)
     src = g.program(blocks, per_block)
@@ -511,7 +602,26 @@ def build(seed: int, out_dir: Path, fp: bool = True, machine: str = "mps2-an386"
     m.write_text(MAIN)
     elf = out_dir / f"stream{seed}.elf"
     cpu = ["-mcpu=cortex-m7", "-mfpu=fpv5-d16"] if double else ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16"]
-    subprocess.run(["arm-none-eabi-gcc", *cpu, "-mthumb", "-mfloat-abi=hard", "-O2", "-ffreestanding",
-                    "-nostdlib", "-I", str(FW), "-T", str(FW / "link.ld"), str(FW / "start.c"), str(m),
-                    str(s), "-lgcc", "-o", str(elf)], check=True)
+    subprocess.run(
+        [
+            "arm-none-eabi-gcc",
+            *cpu,
+            "-mthumb",
+            "-mfloat-abi=hard",
+            "-O2",
+            "-ffreestanding",
+            "-nostdlib",
+            "-I",
+            str(FW),
+            "-T",
+            str(FW / "link.ld"),
+            str(FW / "start.c"),
+            str(m),
+            str(s),
+            "-lgcc",
+            "-o",
+            str(elf),
+        ],
+        check=True,
+    )
     return elf, g.used

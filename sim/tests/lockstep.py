@@ -23,9 +23,7 @@ HERE = Path(__file__).resolve().parent
 SIM_DIR = HERE.parent
 SIM_BIN = SIM_DIR / "target" / "release" / "pqlab-sim"
 REC_WORDS = 18 + 32
-NAMES = [f"r{k}" for k in range(13)] + ["sp", "lr", "pc", "xpsr", "fpscr"] + [
-    f"s{k}" for k in range(32)
-]
+NAMES = [f"r{k}" for k in range(13)] + ["sp", "lr", "pc", "xpsr", "fpscr"] + [f"s{k}" for k in range(32)]
 
 
 def build_sim() -> Path:
@@ -69,8 +67,9 @@ def insn_at(gdb: gdbremote.Gdb, pc: int) -> str:
 
 def func_ranges(elf: str | Path, names: list[str]) -> list[tuple[int, int]]:
     """Address ranges of the named functions (from the ELF symbol table)."""
-    out = subprocess.run(["arm-none-eabi-nm", "-S", "--defined-only", str(elf)], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        ["arm-none-eabi-nm", "-S", "--defined-only", str(elf)], capture_output=True, text=True, check=True
+    ).stdout
     ranges = []
     for line in out.splitlines():
         parts = line.split()
@@ -80,8 +79,14 @@ def func_ranges(elf: str | Path, names: list[str]) -> list[tuple[int, int]]:
     return ranges
 
 
-def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: bool = False,
-        fp_every: int = 200, sync: list[tuple[int, int]] = ()) -> Result:
+def run(
+    elf: str | Path,
+    machine: str = "mps2-an386",
+    limit: int = 5000,
+    fp: bool = False,
+    fp_every: int = 200,
+    sync: list[tuple[int, int]] = (),
+) -> Result:
     """Run `elf` in lockstep for at most `limit` instructions.
 
     Instructions inside the `sync` address ranges (timer code: QEMU has no DWT
@@ -91,9 +96,13 @@ def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: boo
     res = Result()
     with tempfile.TemporaryDirectory() as td:
         tr = Path(td) / "trace.bin"
-        p = subprocess.run([str(SIM_BIN), "--machine", machine, "--trace", str(tr), "--trace-limit",
-                            str(limit), str(elf)], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=600, check=False)
+        p = subprocess.run(
+            [str(SIM_BIN), "--machine", machine, "--trace", str(tr), "--trace-limit", str(limit), str(elf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=600,
+            check=False,
+        )
         trace = read_trace(tr)
         sim_err = p.stderr.decode(errors="replace") if p.returncode not in (0,) else ""
         sim_err = "\n".join(l for l in sim_err.splitlines() if l.startswith("pqlab-sim") or "panicked" in l)
@@ -136,10 +145,14 @@ def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: boo
                 res.steps = k + 1
                 continue
             if mine != theirs:
-                diffs = [f"{names[j]}: qemu=0x{theirs[j]:08x} sim=0x{mine[j]:08x}"
-                         for j in range(len(mine)) if mine[j] != theirs[j]]
-                res.mismatch = (f"divergence after instruction {k + 1} at pc=0x{prev_pc:08x} "
-                                f"(encoding {enc}): " + "; ".join(diffs))
+                diffs = [
+                    f"{names[j]}: qemu=0x{theirs[j]:08x} sim=0x{mine[j]:08x}"
+                    for j in range(len(mine))
+                    if mine[j] != theirs[j]
+                ]
+                res.mismatch = (
+                    f"divergence after instruction {k + 1} at pc=0x{prev_pc:08x} (encoding {enc}): " + "; ".join(diffs)
+                )
                 res.steps = k
                 return res
             prev_pc = regs[15]
@@ -149,8 +162,10 @@ def run(elf: str | Path, machine: str = "mps2-an386", limit: int = 5000, fp: boo
             try:
                 g.step()
                 g.regs()
-                res.mismatch = (f"pqlab-sim stopped after {len(trace)} instructions while QEMU "
-                                f"continues at pc=0x{prev_pc:08x} (encoding {insn_at(g, prev_pc)}): {sim_err}")
+                res.mismatch = (
+                    f"pqlab-sim stopped after {len(trace)} instructions while QEMU "
+                    f"continues at pc=0x{prev_pc:08x} (encoding {insn_at(g, prev_pc)}): {sim_err}"
+                )
             except ConnectionError:
                 pass
     finally:
@@ -163,6 +178,10 @@ if __name__ == "__main__":
     import sys
 
     build_sim()
-    r = run(sys.argv[1], os.environ.get("MACHINE", "mps2-an386"), int(sys.argv[2]) if len(sys.argv) > 2 else 5000,
-            fp=bool(os.environ.get("FP")))
+    r = run(
+        sys.argv[1],
+        os.environ.get("MACHINE", "mps2-an386"),
+        int(sys.argv[2]) if len(sys.argv) > 2 else 5000,
+        fp=bool(os.environ.get("FP")),
+    )
     print(r.steps, r.mismatch)
