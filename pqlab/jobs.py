@@ -112,7 +112,7 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
                 continue
             b = o.data["build"]
             elf = b.elf[program]
-            ctx = context(o.impl, o.plat, program, o.output, elf, opts.iterations if program != "stack" else 1)
+            ctx = context(o.impl, o.plat, program, o.output, elf, opts.runs(program))
             values: list[tuple[str, str, float]] = []
             if program == "speed":
                 values += [("speed", f[0], int(f[1])) for f in o.output.of("speed")]
