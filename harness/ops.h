@@ -10,7 +10,8 @@
  * size_t mlen, const uint8_t *esk)), whose detached signature is checked with
  * crypto_sign_verify. When api.h defines the function-like macro
  * PQLAB_SIGN_ITERATIONS() (signing attempts of the last signature), the
- * programs print "iterations <op> <n>" after every sign / sign_tree. */
+ * programs print "iterations <op> <n>" after every sign / sign_tree; likewise
+ * PQLAB_KEYGEN_ITERATIONS() (key-generation attempts) after every keypair. */
 #ifndef PQLAB_OPS_H
 #define PQLAB_OPS_H
 
@@ -117,10 +118,17 @@ static inline int ops_check(void)
            pqlab_bytes_equal(m, m2, sizeof m);
 }
 
-/* 1 and the attempt count in *n after a signing operation, when the
- * implementation reports it */
+/* 1 and the attempt count in *n after a signing operation (PQLAB_SIGN_ITERATIONS())
+ * or a key generation (PQLAB_KEYGEN_ITERATIONS(), e.g. Falcon's NTRU restarts), when
+ * the implementation reports it */
 static inline int op_sign_iterations(int op, unsigned long *n)
 {
+#ifdef PQLAB_KEYGEN_ITERATIONS
+    if (op == OP_KEYPAIR) {
+        *n = (unsigned long)(PQLAB_KEYGEN_ITERATIONS());
+        return 1;
+    }
+#endif
 #ifdef PQLAB_SIGN_ITERATIONS
 #ifdef CRYPTO_EXPANDEDKEYBYTES
     if (op == OP_SIGN || op == OP_SIGN_TREE) {

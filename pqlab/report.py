@@ -36,6 +36,11 @@ def aggregate(rows: list[dict]) -> list[dict]:
         }
         if metric == "speed":
             rec["ms"] = _ms(rec["mean"], unit, ctx["clock_hz"])
+        if metric == "iterations":  # the distribution of rejection-loop / restart counts
+            hist: dict[int, int] = defaultdict(int)
+            for v in vals:
+                hist[int(v)] += 1
+            rec["histogram"] = dict(sorted(hist.items()))
         out.append(rec)
     return out
 
@@ -94,6 +99,7 @@ def markdown(records: list[dict]) -> str:
         out += _pivot(recs, "stack", "Stack [bytes] (peak per operation) and RAM [bytes] (stack + .data + .bss)", ops_order, extra="ram")
         out += _pivot(recs, "hashing", "Cycles spent in SHA-2 / SHA-3 / AES [%]", ops_order)
         out += _pivot(recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", ops_order, with_max=True)
+        out += _histograms(recs)
         out += _pivot(recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"])
     return "\n".join(out) + "\n"
 
@@ -115,6 +121,19 @@ def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[str]:
            "|---|---|" + "--:|" * len(cols)]
     for (s, i), cells in sorted(rows.items()):
         out.append(f"| {s} | {i} | " + " | ".join(cells.get(c, "—") for c in cols) + " |")
+    out.append("")
+    return out
+
+
+def _histograms(recs) -> list[str]:
+    sel = [r for r in recs if r["metric"] == "iterations"]
+    if not sel:
+        return []
+    out = ["### Distribution of iterations (count: share of runs)\n", "| scheme | implementation | operation | n | distribution |",
+           "|---|---|---|--:|---|"]
+    for r in sorted(sel, key=lambda r: (r["scheme"], r["implementation"], r["operation"])):
+        dist = ", ".join(f"{k}: {100 * c / r['n']:.1f}%" for k, c in r["histogram"].items())
+        out.append(f"| {r['scheme']} | {r['implementation']} | {r['operation']} | {r['n']} | {dist} |")
     out.append("")
     return out
 

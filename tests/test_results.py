@@ -95,3 +95,11 @@ def test_html_report(tmp_path):
     st.add_run(ctx(), [("speed", "keypair", 100), ("stack", "keypair", 5000)])
     page = R.to_html(R.aggregate(st.latest()))
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 2 and "ml-kem-768 ref keypair" in page
+
+
+def test_iteration_distribution(tmp_path):
+    st = Store(tmp_path / "r.db")
+    st.add_run(ctx(), [("iterations", "sign", v) for v in (1, 1, 2, 4)])
+    (rec,) = R.aggregate(st.latest())
+    assert rec["histogram"] == {1: 2, 2: 1, 4: 1}
+    assert "| ml-kem-768 | ref | sign | 4 | 1: 50.0%, 2: 25.0%, 4: 25.0% |" in R.markdown([rec])
