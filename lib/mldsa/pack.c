@@ -9,12 +9,12 @@
  * off = b for BitPack(w, a, b). Stored values lie in [0, 2^bits). */
 static inline void pack(uint8_t *r, const int32_t *a, unsigned int bits, int32_t off, int neg)
 {
-    uint64_t acc = 0;
+    uint32_t acc = 0; /* 32 bits suffice (64-bit shifts are slow on 32-bit cores) */
     unsigned int nb = 0;
     size_t o = 0;
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         const uint32_t v = neg ? (uint32_t)(off - a[i]) : (uint32_t)a[i];
-        acc |= (uint64_t)v << nb; /* nb < 8, bits <= 20: fits in 64 bits */
+        acc |= v << nb; /* nb < 8, bits <= 20: at most 27 bits in use */
         nb += bits;
         while (nb >= 8) {
             r[o++] = (uint8_t)acc;
@@ -27,16 +27,16 @@ static inline void pack(uint8_t *r, const int32_t *a, unsigned int bits, int32_t
 /* inverse of pack: SimpleBitUnpack / BitUnpack (Algorithms 18, 19) */
 static inline void unpack(int32_t *a, const uint8_t *r, unsigned int bits, int32_t off, int neg)
 {
-    uint64_t acc = 0;
+    uint32_t acc = 0; /* nb < bits <= 20 before adding 8 bits: at most 27 bits */
     unsigned int nb = 0;
     size_t o = 0;
     const uint32_t mask = (1u << bits) - 1u;
     for (unsigned int i = 0; i < MLDSA_N; i++) {
         while (nb < bits) {
-            acc |= (uint64_t)r[o++] << nb;
+            acc |= (uint32_t)r[o++] << nb;
             nb += 8;
         }
-        const uint32_t v = (uint32_t)acc & mask;
+        const uint32_t v = acc & mask;
         acc >>= bits;
         nb -= bits;
         a[i] = neg ? off - (int32_t)v : (int32_t)v;

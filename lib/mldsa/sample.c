@@ -226,24 +226,31 @@ void mldsa_poly_expand_mask_c(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES]
 #define MASK_BLOCKS ((MLDSA_POLYZ_BYTES + SHAKE256_RATE - 1) / SHAKE256_RATE)
 
 /* BitUnpack(., gamma1 - 1, gamma1) of a byte stream that arrives in blocks: acc holds
- * nb < MASK_BITS pending bits between calls (the loop bounds depend on lengths only) */
+ * nb < MASK_BITS pending bits between calls (< 28 bits in use after adding a byte, so
+ * 32 bits suffice); the loop bounds depend on lengths only */
 typedef struct {
-    uint64_t acc;
+    uint32_t acc;
     unsigned int nb;
     unsigned int idx;
 } mask_unpacker;
 
 static void mask_unpack_bytes(mldsa_poly *y, mask_unpacker *u, const uint8_t *buf, size_t len)
 {
-    for (size_t o = 0; o < len && u->idx < MLDSA_N; o++) {
-        u->acc |= (uint64_t)buf[o] << u->nb;
-        u->nb += 8;
-        if (u->nb >= MASK_BITS) {
-            y->c[u->idx++] = MLDSA_GAMMA1 - (int32_t)(u->acc & ((1u << MASK_BITS) - 1u));
-            u->acc >>= MASK_BITS;
-            u->nb -= MASK_BITS;
+    uint32_t acc = u->acc;
+    unsigned int nb = u->nb;
+    unsigned int idx = u->idx;
+    for (size_t o = 0; o < len && idx < MLDSA_N; o++) {
+        acc |= (uint32_t)buf[o] << nb;
+        nb += 8;
+        if (nb >= MASK_BITS) {
+            y->c[idx++] = MLDSA_GAMMA1 - (int32_t)(acc & ((1u << MASK_BITS) - 1u));
+            acc >>= MASK_BITS;
+            nb -= MASK_BITS;
         }
     }
+    u->acc = acc;
+    u->nb = nb;
+    u->idx = idx;
 }
 
 void mldsa_poly_expand_mask_x4_c(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2, mldsa_poly *y3,

@@ -67,13 +67,17 @@ static void matrix_row_mul(mldsa_poly *acc, const uint8_t rho[MLDSA_SEEDBYTES], 
                            const mldsa_poly v[MLDSA_L], mldsa_poly tmp[4])
 {
     unsigned int j = 0;
-    memset(acc, 0, sizeof *acc);
     for (; j + 4 <= MLDSA_L; j += 4) {
         const uint16_t n[4] = {a_nonce(i, j), a_nonce(i, j + 1), a_nonce(i, j + 2),
                                a_nonce(i, j + 3)};
         mldsa_poly_rej_ntt_x4(&tmp[0], &tmp[1], &tmp[2], &tmp[3], rho, n);
         for (unsigned int k = 0; k < 4; k++) {
-            mldsa_pointwise_acc_mont(acc->c, tmp[k].c, v[j + k].c);
+            if (j + k == 0) {
+                /* the first product initialises acc (no separate clearing pass) */
+                mldsa_pointwise_mont(acc->c, tmp[0].c, v[0].c);
+            } else {
+                mldsa_pointwise_acc_mont(acc->c, tmp[k].c, v[j + k].c);
+            }
         }
     }
     for (; j < MLDSA_L; j++) {
@@ -275,7 +279,13 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
             mldsa_poly_expand_mask(&ws.y[j], ws.rhopp, (uint16_t)(kappa + j));
         }
         for (unsigned int j = 0; j < MLDSA_L; j++) {
-            ws.z[j] = ws.y[j];
+            /* z = y, word by word: adding a zero the compiler cannot see keeps this from
+             * becoming a call of the C library's memcpy, which is byte-wise on some
+             * embedded libcs */
+            const int32_t zero = (int32_t)pqlab_value_barrier_u32(0);
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                ws.z[j].c[n] = ws.y[j].c[n] + zero;
+            }
             mldsa_ntt(ws.z[j].c); /* |y| <= gamma1 -> |.| < gamma1 + 8q */
         }
         kappa = (uint16_t)(kappa + MLDSA_L);
@@ -284,15 +294,19 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
         pqlab_shake256_init(&ws.st);
         pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
         for (unsigned int i = 0; i < MLDSA_K; i++) {
-            memset(&ws.w[i], 0, sizeof ws.w[i]);
             for (unsigned int j = 0; j < MLDSA_L; j++) {
 #ifdef PQLAB_MLDSA_SMALLSTACK
                 /* small-stack variant: A[i][j] regenerated in every iteration */
                 mldsa_poly_rej_ntt(&ws.tmp2, rho, a_nonce(i, j));
-                mldsa_pointwise_acc_mont(ws.w[i].c, ws.tmp2.c, ws.z[j].c);
+                const int32_t *aij = ws.tmp2.c;
 #else
-                mldsa_pointwise_acc_mont(ws.w[i].c, ws.mat[i * MLDSA_L + j].c, ws.z[j].c);
+                const int32_t *aij = ws.mat[i * MLDSA_L + j].c;
 #endif
+                if (j == 0) {
+                    mldsa_pointwise_mont(ws.w[i].c, aij, ws.z[0].c); /* initialises w_i */
+                } else {
+                    mldsa_pointwise_acc_mont(ws.w[i].c, aij, ws.z[j].c);
+                }
             }
             mldsa_poly_reduce32(ws.w[i].c); /* |.| < l q -> < q */
             mldsa_invntt_tomont(ws.w[i].c);
@@ -308,13 +322,13 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
         mldsa_poly_sample_in_ball(&ws.c, sig);
         mldsa_ntt(ws.c.c);
 
-        /* z = y + c s1; c s1 is exact after reduce32 since |c s1| <= beta */
+        /* z = y + c s1; c s1 is exact after reduce32 since |c s1| <= beta (reduce32
+         * fused into the addition) */
         for (unsigned int j = 0; j < MLDSA_L; j++) {
             mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.s1[j].c);
             mldsa_invntt_tomont(ws.tmp.c);
-            mldsa_poly_reduce32(ws.tmp.c);
             for (unsigned int n = 0; n < MLDSA_N; n++) {
-                ws.z[j].c[n] = ws.y[j].c[n] + ws.tmp.c[n];
+                ws.z[j].c[n] = ws.y[j].c[n] + mldsa_reduce32(ws.tmp.c[n]);
             }
             reject |= mldsa_poly_chknorm(ws.z[j].c, MLDSA_GAMMA1 - MLDSA_BETA);
         }
@@ -322,9 +336,8 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
             /* r = w - c s2 mod+ q (|c s2| <= beta); r0 = LowBits(r) */
             mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.s2[i].c);
             mldsa_invntt_tomont(ws.tmp.c);
-            mldsa_poly_reduce32(ws.tmp.c);
             for (unsigned int n = 0; n < MLDSA_N; n++) {
-                ws.tmp.c[n] = mldsa_freeze(ws.w[i].c[n] - ws.tmp.c[n]);
+                ws.tmp.c[n] = mldsa_freeze(ws.w[i].c[n] - mldsa_reduce32(ws.tmp.c[n]));
             }
             mldsa_poly_decompose(NULL, ws.tmp2.c, ws.tmp.c);
             reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2 - MLDSA_BETA);
