@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from test_slhdsa_lib import ACVP_NAMES, ROOT, load
 
 VECTORS = ROOT.parent / "shared" / "vectors" / "acvp"
@@ -66,6 +65,7 @@ def test_acvp_sigver_valid_cases_also_sign() -> None:
         for t in g["tests"]:
             if not t["testPassed"]:
                 continue
-            sig = s.sign_internal(bytes.fromhex(t["sk"]), bytes.fromhex(t["message"]),
-                                  bytes.fromhex(t["additionalRandomness"]))
+            sig = s.sign_internal(
+                bytes.fromhex(t["sk"]), bytes.fromhex(t["message"]), bytes.fromhex(t["additionalRandomness"])
+            )
             assert sig.hex().upper() == t["signature"], f"tcId {t['tcId']}"

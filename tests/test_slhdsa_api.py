@@ -9,7 +9,6 @@ import random
 import subprocess
 
 import pytest
-
 from test_slhdsa_lib import OID_PREFIX, PREHASH, ROOT, SETS, cflags, load, prefix
 
 FAST = [s for s in SETS if s.endswith("f")]
@@ -157,8 +156,20 @@ def test_namespace_nm() -> None:
     for scheme in SETS:
         for src in sorted((ROOT / "lib" / "slhdsa").glob("*.c")):
             obj = out / f"{scheme}-{src.stem}.o"
-            cmd = ["cc", "-O1", "-c", "-std=c11", "-Wall", "-Wextra", "-Werror", *cflags(scheme),
-                   f"-I{ROOT / 'lib' / 'common'}", str(src), "-o", str(obj)]
+            cmd = [
+                "cc",
+                "-O1",
+                "-c",
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                *cflags(scheme),
+                f"-I{ROOT / 'lib' / 'common'}",
+                str(src),
+                "-o",
+                str(obj),
+            ]
             subprocess.run(cmd, check=True, capture_output=True, text=True)
             objs.append((scheme, obj))
     for scheme, obj in objs:
@@ -171,5 +182,6 @@ def test_namespace_nm() -> None:
             sym = line.split()[-1]
             assert sym.startswith(("pqlab_", "mem")), f"{obj.name}: depends on {sym}"
     # all twelve sets in one relocatable object: no duplicate definitions
-    subprocess.run(["ld", "-r", "-o", str(out / "all.o"), *[str(o) for _, o in objs]], check=True,
-                   capture_output=True, text=True)
+    subprocess.run(
+        ["ld", "-r", "-o", str(out / "all.o"), *[str(o) for _, o in objs]], check=True, capture_output=True, text=True
+    )

@@ -21,14 +21,13 @@ import pytest
 # a required test dependency (PyPI: slh-dsa): a missing package fails, never skips
 import slhdsa
 import slhdsa.lowlevel.slhdsa as slh_lowlevel
-
-from test_slhdsa_lib import OID_PREFIX, PREHASH, SETS, load  # noqa: E402
+from test_slhdsa_lib import OID_PREFIX, PREHASH, SETS, load
 
 PH_NAMES = list(PREHASH)
 
 
 def ref_params(scheme: str):
-    return getattr(slhdsa, scheme[len("slh-dsa-"):].replace("-", "_"))
+    return getattr(slhdsa, scheme[len("slh-dsa-") :].replace("-", "_"))
 
 
 def ref_prehash(ph: str):

@@ -89,7 +89,7 @@ def sources() -> list[str | Path]:
     return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "slhdsa").glob("*.c")) + COMMON + [rng]
 
 
-_cache: dict[tuple[str, tuple[str, ...]], "Slh"] = {}
+_cache: dict[tuple[str, tuple[str, ...]], Slh] = {}
 
 
 @dataclass
@@ -133,12 +133,12 @@ class Slh:
         assert r in (0, -1)
         return r == 0
 
-    def hash_sign(self, sk: bytes, m: bytes, ph: str | int, ctx: bytes = b"", addrnd: bytes | None = None) -> bytes | None:
+    def hash_sign(
+        self, sk: bytes, m: bytes, ph: str | int, ctx: bytes = b"", addrnd: bytes | None = None
+    ) -> bytes | None:
         phid = PREHASH[ph][0] if isinstance(ph, str) else ph
         sig = ctypes.create_string_buffer(self.sig_bytes)
-        r = self.fn("hash_slh_sign")(
-            sig, m, ctypes.c_size_t(len(m)), ctx, ctypes.c_size_t(len(ctx)), phid, addrnd, sk
-        )
+        r = self.fn("hash_slh_sign")(sig, m, ctypes.c_size_t(len(m)), ctx, ctypes.c_size_t(len(ctx)), phid, addrnd, sk)
         return sig.raw if r == 0 else None
 
     def hash_verify(self, pk: bytes, m: bytes, sig: bytes, ph: str | int, ctx: bytes = b"") -> bool:

@@ -20,9 +20,9 @@ import random
 import pytest
 import slhdsa  # required test dependency (PyPI: slh-dsa)
 import slhdsa.lowlevel.slhdsa as slh_lowlevel
+from test_slhdsa_lib import ACVP_NAMES, OID_PREFIX, PREHASH, ROOT, load
 
 from pqlab.acvp import slhdsa as plugin
-from test_slhdsa_lib import ACVP_NAMES, OID_PREFIX, PREHASH, ROOT, load
 
 VECTORS = ROOT.parent / "shared" / "vectors" / "acvp"
 KEYGEN = VECTORS / "v1.1.0.40" / "SLH-DSA-keyGen-FIPS205" / "internalProjection.json"
@@ -54,7 +54,7 @@ class _Rand:
 
 
 def _ref_param(pset: str):
-    return getattr(slhdsa, ACVP_NAMES[pset][len("slh-dsa-"):].replace("-", "_"))
+    return getattr(slhdsa, ACVP_NAMES[pset][len("slh-dsa-") :].replace("-", "_"))
 
 
 def synthetic_siggen(psets: list[str], per_group: int = 2, seed: int = 0) -> tuple[dict, dict]:
@@ -69,8 +69,7 @@ def synthetic_siggen(psets: list[str], per_group: int = 2, seed: int = 0) -> tup
         n = par.n
         for iface, pre, det in KINDS:
             tg += 1
-            g = {"tgId": tg, "testType": "AFT", "parameterSet": pset, "deterministic": det,
-                 "signatureInterface": iface}
+            g = {"tgId": tg, "testType": "AFT", "parameterSet": pset, "deterministic": det, "signatureInterface": iface}
             if pre is not None:
                 g["preHash"] = pre
             g["tests"] = []
@@ -83,8 +82,13 @@ def synthetic_siggen(psets: list[str], per_group: int = 2, seed: int = 0) -> tup
                 msg = rng.randbytes(rng.choice([0, 1, 64, 300]))
                 ctx = rng.randbytes(rng.choice([0, 1, 33, 255]))
                 addrnd = rng.randbytes(n)
-                t = {"tcId": tc, "sk": sk.hex().upper(), "pk": pk.hex().upper(),
-                     "messageLength": 8 * len(msg), "message": msg.hex().upper()}
+                t = {
+                    "tcId": tc,
+                    "sk": sk.hex().upper(),
+                    "pk": pk.hex().upper(),
+                    "messageLength": 8 * len(msg),
+                    "message": msg.hex().upper(),
+                }
                 if iface == "external":
                     t["context"] = ctx.hex().upper()
                 if not det:
@@ -99,8 +103,12 @@ def synthetic_siggen(psets: list[str], per_group: int = 2, seed: int = 0) -> tup
                         ph = hash_names[tc % len(hash_names)]
                         t["hashAlg"] = ph
                         phid, fn = PREHASH[ph]
-                        sig = key.sign_hash(msg, randomize=not det, ctx=ctx,
-                                            prehash=lambda m, phid=phid, fn=fn: OID_PREFIX + bytes([phid]) + fn(m))
+                        sig = key.sign_hash(
+                            msg,
+                            randomize=not det,
+                            ctx=ctx,
+                            prehash=lambda m, phid=phid, fn=fn: OID_PREFIX + bytes([phid]) + fn(m),
+                        )
                 g["tests"].append(t)
                 eg["tests"].append({"tcId": tc, "signature": sig.hex().upper()})
             prompt["testGroups"].append(g)
@@ -125,10 +133,12 @@ def synthetic_sigver(prompt: dict, expected: dict) -> tuple[dict, dict]:
             sig = bytes.fromhex(sigs[t["tcId"]])
             bad = bytearray(sig)
             bad[len(sig) // 3] ^= 4
-            cases = [(sig.hex(), t["message"], t.get("context"), True),
-                     (bytes(bad).hex(), t["message"], t.get("context"), False),
-                     (sig.hex(), t["message"] + "00", t.get("context"), False),
-                     (sig[:-1].hex(), t["message"], t.get("context"), False)]
+            cases = [
+                (sig.hex(), t["message"], t.get("context"), True),
+                (bytes(bad).hex(), t["message"], t.get("context"), False),
+                (sig.hex(), t["message"] + "00", t.get("context"), False),
+                (sig[:-1].hex(), t["message"], t.get("context"), False),
+            ]
             if "context" in t:
                 cases.append((sig.hex(), t["message"], t["context"] + "01", False))
             for s, m, c, ok in cases:
@@ -215,9 +225,17 @@ def test_plugin_synthetic_siggen_and_sigver() -> None:
 
 
 def test_plugin_unsupported_groups() -> None:
-    assert plugin.scheme({"parameterSet": "SLH-DSA-SHAKE-128f", "signatureInterface": "external",
-                          "preHash": "somethingElse"}) is None
+    assert (
+        plugin.scheme(
+            {"parameterSet": "SLH-DSA-SHAKE-128f", "signatureInterface": "external", "preHash": "somethingElse"}
+        )
+        is None
+    )
     assert plugin.scheme({"parameterSet": "SLH-DSA-FOO-128f"}) is None
-    g = {"parameterSet": "SLH-DSA-SHAKE-128f", "signatureInterface": "external", "preHash": "preHash",
-         "deterministic": True}
+    g = {
+        "parameterSet": "SLH-DSA-SHAKE-128f",
+        "signatureInterface": "external",
+        "preHash": "preHash",
+        "deterministic": True,
+    }
     assert plugin.requests(g, {"tcId": 1, "sk": "00", "message": "", "hashAlg": "MD5"}) is None
