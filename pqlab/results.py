@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pqlab import ROOT, PqlabError
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: runs.model
 DEFAULT_DB = Path(os.environ.get("PQLAB_DB", "results/pqlab.db"))
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
