@@ -15,6 +15,8 @@ fields, so that a comparison with the expected file reports the test case.
 
 from __future__ import annotations
 
+from pqlab.acvp.fields import field, hexbytes, is_siggen, signature_result
+
 ALGORITHMS: set[tuple[str, str]] = {("ML-DSA", "keyGen"), ("ML-DSA", "sigGen"), ("ML-DSA", "sigVer")}
 DRIVER: str = "mldsa"
 
@@ -60,76 +62,43 @@ def scheme(group: dict) -> str | None:
     return name
 
 
-def _b(d: dict, key: str) -> bytes:
-    return bytes.fromhex(d[key])
-
-
-def _field(group: dict, test: dict, key: str) -> bytes:
-    """test field, falling back to the group (keys of v1.1.0.35 sigVer sit on the group)"""
-    if key in test:
-        return _b(test, key)
-    return _b(group, key)
-
-
 def _rnd(group: dict, test: dict) -> bytes:
     if group.get("deterministic") is True:
         return bytes(32)
-    return _b(test, "rnd")
-
-
-def _is_siggen(group: dict, test: dict) -> bool:
-    """sigGen groups carry "deterministic"; sigVer groups do not (and internalProjection files
-    of both carry a signature, so the signature field cannot tell them apart)."""
-    if "deterministic" in group:
-        return True
-    return "pk" not in test and "pk" not in group and ("sk" in test or "sk" in group)
+    return hexbytes(test, "rnd")
 
 
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     mode = "keyGen" if "seed" in test else _mode(group)
     try:
         if mode == "keyGen":
-            return [("keygen", [_b(test, "seed")])]
-        if not _is_siggen(group, test):
-            pk, sig = _field(group, test, "pk"), _field(group, test, "signature")
+            return [("keygen", [hexbytes(test, "seed")])]
+        if not is_siggen(group, test):
+            pk, sig = field(group, test, "pk"), field(group, test, "signature")
             if mode == "internal":
-                return [("verify_internal", [pk, _b(test, "message"), sig])]
+                return [("verify_internal", [pk, hexbytes(test, "message"), sig])]
             if mode == "extmu":
-                return [("verify_extmu", [pk, _b(test, "mu"), sig])]
-            ctx = _b(test, "context") if "context" in test else b""
+                return [("verify_extmu", [pk, hexbytes(test, "mu"), sig])]
+            ctx = hexbytes(test, "context") if "context" in test else b""
             if mode == "pure":
-                return [("verify", [pk, _b(test, "message"), ctx, sig])]
+                return [("verify", [pk, hexbytes(test, "message"), ctx, sig])]
             if mode == "prehash":
-                return [("verify_prehash", [pk, _b(test, "message"), ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
+                return [("verify_prehash", [pk, hexbytes(test, "message"), ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
             return None
-        sk, rnd = _field(group, test, "sk"), _rnd(group, test)
+        sk, rnd = field(group, test, "sk"), _rnd(group, test)
         if mode == "internal":
-            return [("sign_internal", [sk, _b(test, "message"), rnd])]
+            return [("sign_internal", [sk, hexbytes(test, "message"), rnd])]
         if mode == "extmu":
-            return [("sign_extmu", [sk, _b(test, "mu"), rnd])]
-        ctx = _b(test, "context") if "context" in test else b""
+            return [("sign_extmu", [sk, hexbytes(test, "mu"), rnd])]
+        ctx = hexbytes(test, "context") if "context" in test else b""
         if mode == "pure":
-            return [("sign", [sk, _b(test, "message"), ctx, rnd])]
+            return [("sign", [sk, hexbytes(test, "message"), ctx, rnd])]
         if mode == "prehash":
-            return [("sign_prehash", [sk, _b(test, "message"), ctx, bytes([HASH_IDS[test["hashAlg"]]]), rnd])]
+            return [("sign_prehash", [sk, hexbytes(test, "message"), ctx, bytes([HASH_IDS[test["hashAlg"]]]), rnd])]
     except (KeyError, ValueError):
         return None  # a test case without the inputs this mode needs: unsupported, never passed
     return None
 
 
-def _hex(x: bytes) -> str:
-    return x.hex().upper()
-
-
 def result(group: dict, test: dict, outputs: list[list[bytes] | int]) -> dict:
-    out = outputs[0]
-    ok = isinstance(out, list)
-    if "seed" in test:
-        if not ok or len(out) != 2:
-            return {"pk": "", "sk": ""}
-        return {"pk": _hex(out[0]), "sk": _hex(out[1])}
-    if not _is_siggen(group, test):
-        return {"testPassed": ok}
-    if not ok or len(out) != 1:
-        return {"signature": ""}
-    return {"signature": _hex(out[0])}
+    return signature_result(group, test, outputs[0], keygen_field="seed")

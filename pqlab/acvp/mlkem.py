@@ -12,6 +12,8 @@ empty result fields, so that a comparison with the expected file reports the tes
 
 from __future__ import annotations
 
+from pqlab.acvp.fields import hexbytes, named_outputs
+
 ALGORITHMS: set[tuple[str, str]] = {("ML-KEM", "keyGen"), ("ML-KEM", "encapDecap")}
 DRIVER: str = "mlkem"
 
@@ -34,30 +36,24 @@ def scheme(group: dict) -> str | None:
     return name
 
 
-def _b(test: dict, key: str) -> bytes:
-    return bytes.fromhex(test[key])
-
 
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     mode = _mode(group)
     try:
         if mode == "keyGen":
-            return [("keygen", [_b(test, "d"), _b(test, "z")])]
+            return [("keygen", [hexbytes(test, "d"), hexbytes(test, "z")])]
         if mode == "encapsulation":
-            return [("encaps", [_b(test, "ek"), _b(test, "m")])]
+            return [("encaps", [hexbytes(test, "ek"), hexbytes(test, "m")])]
         if mode == "decapsulation":
-            return [("decaps", [_b(test, "dk"), _b(test, "c")])]
+            return [("decaps", [hexbytes(test, "dk"), hexbytes(test, "c")])]
         if mode == "encapsulationKeyCheck":
-            return [("checkek", [_b(test, "ek")])]
+            return [("checkek", [hexbytes(test, "ek")])]
         if mode == "decapsulationKeyCheck":
-            return [("checkdk", [_b(test, "dk")])]
+            return [("checkdk", [hexbytes(test, "dk")])]
     except (KeyError, ValueError):
         return None  # a test case without the inputs this mode needs: unsupported, never passed
     return None
 
-
-def _hex(x: bytes) -> str:
-    return x.hex().upper()
 
 
 def result(group: dict, test: dict, outputs: list[list[bytes] | int]) -> dict:
@@ -67,6 +63,4 @@ def result(group: dict, test: dict, outputs: list[list[bytes] | int]) -> dict:
     if mode in ("encapsulationKeyCheck", "decapsulationKeyCheck"):
         return {"testPassed": ok}
     names = {"keyGen": ("ek", "dk"), "encapsulation": ("c", "k"), "decapsulation": ("k",)}[mode]
-    if not ok or len(out) != len(names):
-        return {n: "" for n in names}
-    return {n: _hex(v) for n, v in zip(names, out)}
+    return named_outputs(out, names)

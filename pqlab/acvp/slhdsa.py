@@ -16,6 +16,8 @@ result fields, so that a comparison with the expected file reports the test case
 
 from __future__ import annotations
 
+from pqlab.acvp.fields import field, hexbytes, is_siggen, signature_result
+
 ALGORITHMS: set[tuple[str, str]] = {("SLH-DSA", "keyGen"), ("SLH-DSA", "sigGen"), ("SLH-DSA", "sigVer")}
 DRIVER: str = "slhdsa"
 
@@ -60,37 +62,20 @@ def scheme(group: dict) -> str | None:
     return name
 
 
-def _b(d: dict, key: str) -> bytes:
-    return bytes.fromhex(d[key])
-
-
-def _field(group: dict, test: dict, key: str) -> bytes:
-    """test field, falling back to the group"""
-    return _b(test, key) if key in test else _b(group, key)
-
-
-def _is_siggen(group: dict, test: dict) -> bool:
-    """sigGen groups carry "deterministic"; sigVer groups do not (internalProjection files
-    of both carry a signature, and sigVer tests may carry sk and additionalRandomness too)."""
-    if "deterministic" in group:
-        return True
-    return "pk" not in test and "pk" not in group and ("sk" in test or "sk" in group)
-
-
 def _addrnd(group: dict, test: dict) -> bytes:
     if group.get("deterministic") is True:
         return b""  # deterministic: the driver signs with opt_rand = PK.seed
-    return _b(test, "additionalRandomness")
+    return hexbytes(test, "additionalRandomness")
 
 
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     try:
         if "skSeed" in test:
-            return [("keygen", [_b(test, "skSeed"), _b(test, "skPrf"), _b(test, "pkSeed")])]
+            return [("keygen", [hexbytes(test, "skSeed"), hexbytes(test, "skPrf"), hexbytes(test, "pkSeed")])]
         mode = _mode(group)
-        ctx = _b(test, "context") if "context" in test else b""
-        if not _is_siggen(group, test):
-            pk, msg, sig = _field(group, test, "pk"), _b(test, "message"), _field(group, test, "signature")
+        ctx = hexbytes(test, "context") if "context" in test else b""
+        if not is_siggen(group, test):
+            pk, msg, sig = field(group, test, "pk"), hexbytes(test, "message"), field(group, test, "signature")
             if mode == "internal":
                 return [("verify_internal", [pk, msg, sig])]
             if mode == "pure":
@@ -98,7 +83,7 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
             if mode == "prehash":
                 return [("verify_prehash", [pk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
             return None
-        sk, msg, rnd = _field(group, test, "sk"), _b(test, "message"), _addrnd(group, test)
+        sk, msg, rnd = field(group, test, "sk"), hexbytes(test, "message"), _addrnd(group, test)
         if mode == "internal":
             return [("sign_internal", [sk, msg, rnd])]
         if mode == "pure":
@@ -110,19 +95,5 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     return None
 
 
-def _hex(x: bytes) -> str:
-    return x.hex().upper()
-
-
 def result(group: dict, test: dict, outputs: list[list[bytes] | int]) -> dict:
-    out = outputs[0]
-    ok = isinstance(out, list)
-    if "skSeed" in test:
-        if not ok or len(out) != 2:
-            return {"pk": "", "sk": ""}
-        return {"pk": _hex(out[0]), "sk": _hex(out[1])}
-    if not _is_siggen(group, test):
-        return {"testPassed": ok}
-    if not ok or len(out) != 1:
-        return {"signature": ""}
-    return {"signature": _hex(out[0])}
+    return signature_result(group, test, outputs[0], keygen_field="skSeed")
