@@ -439,3 +439,22 @@ def test_x4_whole_replacement_leaves_nothing(tmp_path) -> None:  # type: ignore[
     assert res.returncode == 0, res.stderr
     syms = subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
     assert "pqlab_" not in syms
+
+
+def test_sha512t_and_sha3_224_against_hashlib():
+    """SHA-512/224, SHA-512/256 (FIPS 180-4 6.7) and SHA3-224 (FIPS 202 6.1) of the common layer."""
+    import ctypes
+    import hashlib
+    import random
+
+    from hostlib import build_shared
+
+    lib = build_shared("common-extra", ["lib/common/sha2.c", "lib/common/fips202.c", "lib/common/hashprof.c"])
+    rng = random.Random(224)
+    for n in [0, 1, 55, 56, 63, 64, 111, 112, 127, 128, 129, 143, 144, 145, 1000] + [rng.randrange(3000) for _ in range(40)]:
+        m = rng.randbytes(n)
+        for fn, name, size in (("pqlab_sha512_224", "sha512_224", 28), ("pqlab_sha512_256", "sha512_256", 32),
+                               ("pqlab_sha3_224", "sha3_224", 28)):
+            out = ctypes.create_string_buffer(size)
+            getattr(lib, fn)(out, m, ctypes.c_size_t(n))
+            assert out.raw == hashlib.new(name, m).digest(), (fn, n)

@@ -580,6 +580,7 @@ DEFINE_SHAKE(shake256, PQLAB_SHAKE256_RATE)
         pqlab_##name##_finalize(out, &st);                                                   \
     }
 
+DEFINE_SHA3(sha3_224, PQLAB_SHA3_224_RATE, 28)
 DEFINE_SHA3(sha3_256, PQLAB_SHA3_256_RATE, 32)
 DEFINE_SHA3(sha3_384, PQLAB_SHA3_384_RATE, 48)
 DEFINE_SHA3(sha3_512, PQLAB_SHA3_512_RATE, 64)

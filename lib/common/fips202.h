@@ -19,6 +19,7 @@
 
 #define PQLAB_SHAKE128_RATE 168
 #define PQLAB_SHAKE256_RATE 136
+#define PQLAB_SHA3_224_RATE 144
 #define PQLAB_SHA3_256_RATE 136
 #define PQLAB_SHA3_384_RATE 104
 #define PQLAB_SHA3_512_RATE 72
@@ -63,6 +64,10 @@ void pqlab_shake256_squeeze(uint8_t *out, size_t outlen, pqlab_keccak_state *st)
 void pqlab_shake256_squeezeblocks(uint8_t *out, size_t nblocks, pqlab_keccak_state *st);
 void pqlab_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 
+void pqlab_sha3_224_init(pqlab_keccak_state *st);
+void pqlab_sha3_224_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen);
+void pqlab_sha3_224_finalize(uint8_t *out, pqlab_keccak_state *st); /* 28 bytes */
+void pqlab_sha3_224(uint8_t *out, const uint8_t *in, size_t inlen);
 void pqlab_sha3_256_init(pqlab_keccak_state *st);
 void pqlab_sha3_256_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen);
 void pqlab_sha3_256_finalize(uint8_t *out, pqlab_keccak_state *st); /* 32 bytes */

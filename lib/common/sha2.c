@@ -371,6 +371,40 @@ void pqlab_sha512(uint8_t out[64], const uint8_t *in, size_t inlen)
     pqlab_sha512_final(out, &st);
 }
 
+/* SHA-512/t (FIPS 180-4 section 6.7): SHA-512 from the initial value of section 5.3.6,
+ * truncated to the leftmost t bits. One-shot only: the pre-hash functions of
+ * HashML-DSA and HashSLH-DSA are their only users. */
+static const uint64_t IV512_224[8] = {0x8C3D37C819544DA2ULL, 0x73E1996689DCD4D6ULL,
+                                      0x1DFAB7AE32FF9C82ULL, 0x679DD514582F9FCFULL,
+                                      0x0F6D2B697BD44DA8ULL, 0x77E36F7304C48942ULL,
+                                      0x3F9D85A86A1D36C8ULL, 0x1112E6AD91D692A1ULL};
+static const uint64_t IV512_256[8] = {0x22312194FC2BF72CULL, 0x9F555FA3C84C64C2ULL,
+                                      0x2393B86B6F53B151ULL, 0x963877195940EABDULL,
+                                      0x96283EE2A88EFFE3ULL, 0xBE5E1E2553863992ULL,
+                                      0x2B0199FC2C85B8AAULL, 0x0EB72DDC81C52CA2ULL};
+
+static void sha512t(uint8_t *out, size_t outlen, const uint64_t iv[8], const uint8_t *in, size_t inlen)
+{
+    pqlab_sha512_state st;
+    uint8_t full[64];
+    sha512_init_iv(&st, iv);
+    pqlab_sha512_update(&st, in, inlen);
+    pqlab_sha512_final(full, &st);
+    for (size_t i = 0; i < outlen; i++) {
+        out[i] = full[i];
+    }
+}
+
+void pqlab_sha512_224(uint8_t out[28], const uint8_t *in, size_t inlen)
+{
+    sha512t(out, 28, IV512_224, in, inlen);
+}
+
+void pqlab_sha512_256(uint8_t out[32], const uint8_t *in, size_t inlen)
+{
+    sha512t(out, 32, IV512_256, in, inlen);
+}
+
 void pqlab_sha384(uint8_t out[48], const uint8_t *in, size_t inlen)
 {
     pqlab_sha512_state st;

@@ -45,5 +45,8 @@ void pqlab_sha512_init(pqlab_sha512_state *st);
 void pqlab_sha512_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen);
 void pqlab_sha512_final(uint8_t out[64], pqlab_sha512_state *st);
 void pqlab_sha512(uint8_t out[64], const uint8_t *in, size_t inlen);
+/* SHA-512/224 and SHA-512/256 (FIPS 180-4 section 6.7), one-shot */
+void pqlab_sha512_224(uint8_t out[28], const uint8_t *in, size_t inlen);
+void pqlab_sha512_256(uint8_t out[32], const uint8_t *in, size_t inlen);
 
 #endif

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Pre-hash functions of HashML-DSA (FIPS 204 section 5.4.1, Algorithm 4): the
- * hash and its DER-encoded OID. The common layer supplies SHA-224/256/384/512,
- * SHA3-256/384/512 and SHAKE; SHA-512/224 and SHA-512/256 (FIPS 180-4 section
- * 6.7, initial values of section 5.3.6) and SHA3-224 (FIPS 202 section 6.1) are
- * completed here. Public data only (the message). */
-#include <string.h>
-
+ * hash and its DER-encoded OID. Every hash function comes from the common layer
+ * (lib/common sha2.h, fips202.h). Public data only (the message). */
 #include "fips202.h"
 #include "mldsa.h"
 #include "sha2.h"
@@ -33,16 +29,6 @@ static const struct {
     {12, 64}, /* SHAKE256 */
 };
 
-/* FIPS 180-4 section 5.3.6.1 and 5.3.6.2: H(0) of SHA-512/224 and SHA-512/256 */
-static const uint64_t iv_512_224[8] = {
-    0x8C3D37C819544DA2ULL, 0x73E1996689DCD4D6ULL, 0x1DFAB7AE32FF9C82ULL, 0x679DD514582F9FCFULL,
-    0x0F6D2B697BD44DA8ULL, 0x77E36F7304C48942ULL, 0x3F9D85A86A1D36C8ULL, 0x1112E6AD91D692A1ULL};
-static const uint64_t iv_512_256[8] = {
-    0x22312194FC2BF72CULL, 0x9F555FA3C84C64C2ULL, 0x2393B86B6F53B151ULL, 0x963877195940EABDULL,
-    0x96283EE2A88EFFE3ULL, 0xBE5E1E2553863992ULL, 0x2B0199FC2C85B8AAULL, 0x0EB72DDC81C52CA2ULL};
-
-#define SHA3_224_RATE 144 /* 1600 - 2 * 224 bits */
-
 size_t mldsa_prehash_info(const uint8_t **oid, int hashalg)
 {
     static const uint8_t oids[12][MLDSA_OID_BYTES] = {
@@ -58,26 +44,6 @@ size_t mldsa_prehash_info(const uint8_t **oid, int hashalg)
         *oid = oids[hashalg - 1];
     }
     return ph_table[hashalg - 1].outlen;
-}
-
-static void sha512t(uint8_t *out, size_t outlen, const uint64_t iv[8], const uint8_t *m,
-                    size_t mlen)
-{
-    pqlab_sha512_state st;
-    uint8_t full[64];
-    pqlab_sha512_init(&st);
-    memcpy(st.h, iv, sizeof st.h);
-    pqlab_sha512_update(&st, m, mlen);
-    pqlab_sha512_final(full, &st);
-    memcpy(out, full, outlen); /* the leftmost t bits (section 6.7) */
-}
-
-static void sha3_224(uint8_t out[28], const uint8_t *m, size_t mlen)
-{
-    uint64_t s[25] = {0};
-    unsigned int pos = pqlab_keccak_absorb(s, 0, SHA3_224_RATE, m, mlen);
-    pqlab_keccak_finalize(s, pos, SHA3_224_RATE, 0x06); /* SHA-3 suffix 01 + pad */
-    (void)pqlab_keccak_squeeze(out, 28, s, SHA3_224_RATE, SHA3_224_RATE);
 }
 
 size_t mldsa_prehash(uint8_t ph[MLDSA_PH_MAXBYTES], const uint8_t **oid, int hashalg,
@@ -98,13 +64,13 @@ size_t mldsa_prehash(uint8_t ph[MLDSA_PH_MAXBYTES], const uint8_t **oid, int has
         pqlab_sha512(ph, m, mlen);
         break;
     case PQLAB_MLDSA_PH_SHA2_512_224:
-        sha512t(ph, 28, iv_512_224, m, mlen);
+        pqlab_sha512_224(ph, m, mlen);
         break;
     case PQLAB_MLDSA_PH_SHA2_512_256:
-        sha512t(ph, 32, iv_512_256, m, mlen);
+        pqlab_sha512_256(ph, m, mlen);
         break;
     case PQLAB_MLDSA_PH_SHA3_224:
-        sha3_224(ph, m, mlen);
+        pqlab_sha3_224(ph, m, mlen);
         break;
     case PQLAB_MLDSA_PH_SHA3_256:
         pqlab_sha3_256(ph, m, mlen);
