@@ -29,7 +29,7 @@ def test_default_platform_is_the_simulated_m4():
 
 
 def test_target_tests_on_both_simulated_cores():
-    code, out = pqlab("test", "ml-kem-512", "ml-dsa-44", "-p", "m4-sim", "-p", "m7-sim")
+    code, out = pqlab("test", "ml-kem-512", "ml-dsa-44", "-i", "ref", "-p", "m4-sim", "-p", "m7-sim")
     assert code == 0, out
     assert out.count("ok   ") == 4
 
