@@ -268,27 +268,61 @@ void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int 
     }
 }
 
-/* Sponge absorb (section 4, Algorithm 8 step 6) over any number of calls: a full
- * block is permuted as soon as it is complete, so 0 <= pos < rate on return. */
-unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
-                                 const uint8_t *in, size_t inlen)
-{
-    while (inlen > 0) {
-        unsigned int take = rate - pos;
-        if ((size_t)take > inlen) {
-            take = (unsigned int)inlen;
-        }
-        pqlab_keccak_xorbytes(s, in, pos, take);
-        in += take;
-        inlen -= take;
-        pos += take;
-        if (pos == rate) {
-            pqlab_keccakf1600(s);
-            pos = 0;
-        }
+/* The sponge loops of FIPS 202 section 4 (Algorithm 8), for a state layout given by its
+ * byte access and its permutation: absorb over any number of calls (a full block is
+ * permuted as soon as it is complete, so 0 <= pos < rate on return), squeeze over any
+ * number of calls (the open block is permuted on demand), and whole-block squeeze. */
+#define DEFINE_SPONGE(STORAGE, absorb, squeeze, squeezeblocks, xorbytes, extractbytes, permute)   \
+    STORAGE unsigned int absorb(uint64_t s[25], unsigned int pos, unsigned int rate,             \
+                                const uint8_t *in, size_t inlen)                                 \
+    {                                                                                            \
+        while (inlen > 0) {                                                                      \
+            unsigned int take = rate - pos;                                                      \
+            if ((size_t)take > inlen) {                                                          \
+                take = (unsigned int)inlen;                                                      \
+            }                                                                                    \
+            xorbytes(s, in, pos, take);                                                          \
+            in += take;                                                                          \
+            inlen -= take;                                                                       \
+            pos += take;                                                                         \
+            if (pos == rate) {                                                                   \
+                permute(s);                                                                      \
+                pos = 0;                                                                         \
+            }                                                                                    \
+        }                                                                                        \
+        return pos;                                                                              \
+    }                                                                                            \
+    STORAGE unsigned int squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,  \
+                                 unsigned int rate)                                              \
+    {                                                                                            \
+        while (outlen > 0) {                                                                     \
+            if (pos == rate) {                                                                   \
+                permute(s);                                                                      \
+                pos = 0;                                                                         \
+            }                                                                                    \
+            unsigned int take = rate - pos;                                                      \
+            if ((size_t)take > outlen) {                                                         \
+                take = (unsigned int)outlen;                                                     \
+            }                                                                                    \
+            extractbytes(s, out, pos, take);                                                     \
+            out += take;                                                                         \
+            outlen -= take;                                                                      \
+            pos += take;                                                                         \
+        }                                                                                        \
+        return pos;                                                                              \
+    }                                                                                            \
+    STORAGE void squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)  \
+    {                                                                                            \
+        while (nblocks > 0) {                                                                    \
+            permute(s);                                                                          \
+            extractbytes(s, out, 0, rate);                                                       \
+            out += rate;                                                                         \
+            nblocks--;                                                                           \
+        }                                                                                        \
     }
-    return pos;
-}
+
+DEFINE_SPONGE(, pqlab_keccak_absorb, pqlab_keccak_squeeze, pqlab_keccak_squeezeblocks, pqlab_keccak_xorbytes,
+              pqlab_keccak_extractbytes, pqlab_keccakf1600)
 
 /* Suffix and pad10*1 (section 5.1) on the open block: the domain byte carries the
  * suffix bits and the first 1 of the padding, 0x80 in the last rate byte the final 1
@@ -298,36 +332,6 @@ void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, 
 {
     s[pos >> 3] ^= (uint64_t)ds << (8 * (pos & 7u));
     s[(rate - 1) >> 3] ^= (uint64_t)0x80 << (8 * ((rate - 1) & 7u));
-}
-
-unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
-                                  unsigned int rate)
-{
-    while (outlen > 0) {
-        if (pos == rate) {
-            pqlab_keccakf1600(s);
-            pos = 0;
-        }
-        unsigned int take = rate - pos;
-        if ((size_t)take > outlen) {
-            take = (unsigned int)outlen;
-        }
-        pqlab_keccak_extractbytes(s, out, pos, take);
-        out += take;
-        outlen -= take;
-        pos += take;
-    }
-    return pos;
-}
-
-void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
-{
-    while (nblocks > 0) {
-        pqlab_keccakf1600(s);
-        pqlab_keccak_extractbytes(s, out, 0, rate);
-        out += rate;
-        nblocks--;
-    }
 }
 
 #ifdef PQLAB_KECCAKF1600_NATIVE
@@ -449,61 +453,13 @@ static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int off
 }
 
 /* pqlab_keccak_absorb / _finalize / _squeeze / _squeezeblocks on the interleaved state */
-static unsigned int il_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
-                              const uint8_t *in, size_t inlen)
-{
-    while (inlen > 0) {
-        unsigned int take = rate - pos;
-        if ((size_t)take > inlen) {
-            take = (unsigned int)inlen;
-        }
-        il_xorbytes(s, in, pos, take);
-        in += take;
-        inlen -= take;
-        pos += take;
-        if (pos == rate) {
-            il_permute(s);
-            pos = 0;
-        }
-    }
-    return pos;
-}
+DEFINE_SPONGE(static, il_absorb, il_squeeze, il_squeezeblocks, il_xorbytes, il_extractbytes, il_permute)
 
 static void il_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
 {
     static const uint8_t last = 0x80;
     il_xorbytes(s, &ds, pos, 1);
     il_xorbytes(s, &last, rate - 1, 1);
-}
-
-static unsigned int il_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
-                               unsigned int rate)
-{
-    while (outlen > 0) {
-        if (pos == rate) {
-            il_permute(s);
-            pos = 0;
-        }
-        unsigned int take = rate - pos;
-        if ((size_t)take > outlen) {
-            take = (unsigned int)outlen;
-        }
-        il_extractbytes(s, out, pos, take);
-        out += take;
-        outlen -= take;
-        pos += take;
-    }
-    return pos;
-}
-
-static void il_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
-{
-    while (nblocks > 0) {
-        il_permute(s);
-        il_extractbytes(s, out, 0, rate);
-        out += rate;
-        nblocks--;
-    }
 }
 
 #define ST_ABSORB il_absorb
