@@ -139,6 +139,7 @@ def _sources(dirs) -> list[Path]:
     return sorted(p for d in dirs for ext in ("*.c", "*.S", "*.s") for p in d.glob(ext))
 
 
+@cache
 def backends(plat: Platform) -> tuple[list[Path], list[str]]:
     """Native backends of the platform (platform.toml `backends`): their sources join the common
     library, their `defines` (lib/native/<name>/backend.toml) tell the portable code which

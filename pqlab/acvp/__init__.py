@@ -61,10 +61,6 @@ def load(path: Path) -> dict:
     return data
 
 
-def encode(s: str) -> bytes:
-    return s.encode()
-
-
 def run_prompt(
     prompt: dict, impls: list[Implementation], plat: Platform, impl_name: str | None, jobs: int
 ) -> AcvpRun:
