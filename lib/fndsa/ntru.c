@@ -103,10 +103,8 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
             r[i + j] = (uint32_t)t;
             c = (uint32_t)(t >> 32);
         }
-        for (size_t k = i + j; k < rlen; k++) { /* full propagation: no data-dependent exit */
-            uint64_t t = (uint64_t)r[k] + c;
-            r[k] = (uint32_t)t;
-            c = (uint32_t)(t >> 32);
+        if (i + j < rlen) { /* rows before i end below i + blen: that limb is still 0 */
+            r[i + j] = c;
         }
     }
     uint32_t sa = zsign(a, alen), sb = zsign(b, blen);
@@ -151,17 +149,6 @@ static uint32_t zbitlen(const uint32_t *x, size_t len)
     (void)fpr_norm64((uint64_t)top << 32, &cnt); /* cnt = clz32(top), or 63 when 0 */
     uint32_t b = 32 * idx - cnt;
     return b & ((uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(idx)));
-}
-
-static uint32_t poly_bitlen(const uint32_t *p, size_t m, size_t len)
-{
-    uint32_t mx = 0;
-    for (size_t u = 0; u < m; u++) {
-        uint32_t b = zbitlen(p + u * len, len);
-        mx = b > mx ? b : mx;
-    }
-    PQLAB_DECLASSIFY(&mx, sizeof mx);
-    return mx;
 }
 
 /* re-pack a polynomial from len to nlen limbs (nlen <= len: truncation of
@@ -642,7 +629,7 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
 }
 
 /* ---------------------------------------------------------------------- */
-/* Babai reduction.                                                        */
+/* Babai reduction (spec 3.8.2, alg. 7, "Reduce").                         */
 
 /* x * 2^e, constant time, for any int e: 0 when the result would be below
  * 2^-1022 (or x is 0); 0 and *big set when the biased exponent would exceed maxe
@@ -660,51 +647,47 @@ static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
     return fpr_from_bits(r);
 }
 
-/* approximation of x * 2^-sc from the top three limbs */
-static fpr zint_to_fpr(const uint32_t *x, size_t len, int32_t sc)
+/* x * 2^-sc (sc public) from the three most significant limbs that carry the
+ * value (relative error below 2^-51); the limbs are picked with masks over the
+ * whole integer, so neither the position nor the bit length of x leaks. */
+static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
 {
-    fpr r;
-    uint32_t ovf = 0; /* values here stay far below 2^1000 */
-    if (len == 1) {
-        r = fpr_of((int32_t)x[0]);
-        return fpr_ldexp_lim(r, -sc, 2046, &ovf);
+    uint32_t nl = (uint32_t)limbs_for(zbitlen(x, len)); /* 1 <= nl <= len, secret */
+    uint32_t w2 = 0, w1 = 0, w0 = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t d = (uint32_t)i + 1; /* i = nl - 1 - j  <=>  d + j = nl */
+        w2 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32(d ^ nl));
+        w1 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 1) ^ nl));
+        w0 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 2) ^ nl));
     }
-    if (len == 2) {
-        int64_t v = (int64_t)(((uint64_t)x[1] << 32) | x[0]);
-        return fpr_ldexp_lim(fpr_of(v), -sc, 2046, &ovf);
-    }
-    int64_t hi = (int64_t)(((uint64_t)x[len - 1] << 32) | x[len - 2]);
-    /* hi * 2^32 + x[len-3] with two roundings (relative error below 2^-51),
-     * plenty for a reduction coefficient */
-    fpr r1 = fpr_of(hi);
-    fpr r0 = fpr_of((int64_t)x[len - 3]);
-    r = fpr_add(fpr_ldexp(r1, 32), r0);
-    return fpr_ldexp_lim(r, (int32_t)(32 * (len - 3)) - sc, 2046, &ovf);
+    uint32_t ovf = 0;
+    fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
+                    fpr_of((int64_t)w0));
+    return fpr_ldexp_lim(r, (int32_t)(32 * nl) - 96 - sc, 2046, &ovf);
 }
 
-/* F -= (k * f) << s in Z[x]/(x^m + 1) for int32 k. F: Flen limbs, f: flen. */
+/* 1 when every coefficient of p (m values of len limbs) is in
+ * [-2^bits, 2^bits): constant time, the caller declassifies only the
+ * accept/reject decision it takes on it */
+static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits)
+{
+    uint32_t bad = 0;
+    for (size_t u = 0; u < m; u++) {
+        bad |= (bits - zbitlen(p + u * len, len)) >> 31;
+    }
+    return bad ^ 1;
+}
+
+/* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31. F: Flen limbs,
+ * f: flen limbs; s public. The sum of the m products of each output
+ * coefficient is formed exactly (acc96 for one-limb f: |sum| < m 2^62 < 2^72;
+ * alen = flen + 2 limbs otherwise: |sum| < m 2^31 |f| < 2^(32 flen + 41)),
+ * then shifted and subtracted. */
 static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
                             const int32_t *k, size_t m, uint32_t s, ws_t *ws)
 {
-    if (flen == 1 && s == 0 && Flen >= 3) {
-        /* F[c] -= sum +-k_i f_j exactly, one subtraction per coefficient */
-        uint32_t t3[3];
-        for (size_t c = 0; c < m; c++) {
-            acc96 acc = {0, 0};
-            for (size_t i = 0; i < m; i++) {
-                size_t j = c >= i ? c - i : c + m - i;
-                acc_add(&acc, (int64_t)k[i] * (int64_t)(int32_t)f[j], c < i);
-            }
-            acc_store(t3, 3, &acc);
-            zsub(F + c * Flen, Flen, t3, 3);
-        }
-        return;
-    }
-    /* general case: accumulate the m products of each output coefficient in
-     * alen = flen + 2 limbs (|sum| < m 2^31 |f| < 2^(32 flen + 41)), then
-     * subtract the sum shifted left by s bits */
     size_t mark = ws->used;
-    size_t alen = flen + 2;
+    size_t alen = flen == 1 ? 3 : flen + 2;
     uint32_t *acc = ws_alloc(ws, alen);
     uint32_t *sh = ws_alloc(ws, Flen);
     if (ws->fail) {
@@ -713,23 +696,36 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     size_t sw = s >> 5;
     uint32_t sb = s & 31;
     for (size_t c = 0; c < m; c++) {
-        memset(acc, 0, alen * 4);
-        for (size_t i = 0; i < m; i++) {
-            size_t j = c >= i ? c - i : c + m - i;
-            int64_t kk = c >= i ? (int64_t)k[i] : -(int64_t)k[i]; /* |k| < 2^31 - 1 */
-            const uint32_t *y = f + j * flen;
-            int64_t cy = 0;
-            for (size_t z = 0; z < flen; z++) {
-                int64_t yz = z + 1 < flen ? (int64_t)y[z] : (int64_t)(int32_t)y[z];
-                int64_t t = yz * kk + (int64_t)acc[z] + cy; /* |t| < 2^63 */
-                acc[z] = (uint32_t)t;
-                cy = t >> 32; /* arithmetic shift (two's complement targets) */
+        if (flen == 1) {
+            acc96 a3 = {0, 0};
+            for (size_t i = 0; i < m; i++) {
+                size_t j = c >= i ? c - i : c + m - i;
+                acc_add(&a3, (int64_t)k[i] * (int64_t)(int32_t)f[j], c < i);
             }
-            for (size_t z = flen; z < alen; z++) {
-                int64_t t = (int64_t)acc[z] + cy;
-                acc[z] = (uint32_t)t;
-                cy = t >> 32;
+            acc_store(acc, 3, &a3);
+        } else {
+            memset(acc, 0, alen * 4);
+            for (size_t i = 0; i < m; i++) {
+                size_t j = c >= i ? c - i : c + m - i;
+                int64_t kk = c >= i ? (int64_t)k[i] : -(int64_t)k[i]; /* |k| < 2^31 */
+                const uint32_t *y = f + j * flen;
+                int64_t cy = 0;
+                for (size_t z = 0; z < flen; z++) {
+                    int64_t yz = z + 1 < flen ? (int64_t)y[z] : (int64_t)(int32_t)y[z];
+                    int64_t t = yz * kk + (int64_t)acc[z] + cy; /* |t| < 2^63 */
+                    acc[z] = (uint32_t)t;
+                    cy = t >> 32; /* arithmetic shift (two's complement targets) */
+                }
+                for (size_t z = flen; z < alen; z++) {
+                    int64_t t = (int64_t)acc[z] + cy;
+                    acc[z] = (uint32_t)t;
+                    cy = t >> 32;
+                }
             }
+        }
+        if (s == 0 && alen <= Flen) {
+            zsub(F + c * Flen, Flen, acc, alen);
+            continue;
         }
         /* sh = acc << s, sign-extended to Flen limbs */
         uint32_t ext = zsign(acc, alen);
@@ -747,173 +743,166 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     ws->used = mark;
 }
 
-/* Reduce (F, G) against (f, g) at degree m. Returns the new limb length of
- * F, G (re-packed in place) or 0 on failure. */
-static size_t reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
-                     size_t flen, size_t m, unsigned logm, int exact, ws_t *ws)
+/* Floating-point side of a reduction: f, g (m values of flen limbs) scaled by
+ * 2^-scf, in FFT form and adjoint, and dn = 1 / (f adj(f) + g adj(g)). */
+typedef struct {
+    fpr *fa, *ga, *dn, *Fa, *Ga, *tt;
+    int32_t *k;
+    int32_t scf;
+} babai_t;
+
+static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, int32_t scf,
+                      size_t m, unsigned logm, ws_t *ws)
 {
-    size_t mark = ws->used;
-    fpr *fa = (fpr *)(void *)ws_alloc(ws, 2 * m + 2);
-    fpr *ga = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *dn = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *Fa = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *Ga = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *tt = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
+    fpr *p = (fpr *)(void *)ws_alloc(ws, 12 * m + 2);
+    b->k = (int32_t *)(void *)ws_alloc(ws, m);
     if (ws->fail) {
         return 0;
     }
-    /* keep the fpr arrays 8-byte aligned */
-    if (((uintptr_t)fa & 7) != 0) {
-        fa = (fpr *)(void *)((uint32_t *)(void *)fa + 1);
-        ga = (fpr *)(void *)((uint32_t *)(void *)ga + 1);
-        dn = (fpr *)(void *)((uint32_t *)(void *)dn + 1);
-        Fa = (fpr *)(void *)((uint32_t *)(void *)Fa + 1);
-        Ga = (fpr *)(void *)((uint32_t *)(void *)Ga + 1);
-        tt = (fpr *)(void *)((uint32_t *)(void *)tt + 1);
+    if (((uintptr_t)p & 7) != 0) { /* keep the fpr arrays 8-byte aligned */
+        p = (fpr *)(void *)((uint32_t *)(void *)p + 1);
     }
-    uint32_t fbits = poly_bitlen(f, m, flen);
-    uint32_t gbits = poly_bitlen(g, m, flen);
-    uint32_t sbits = fbits > gbits ? fbits : gbits;
-    int32_t sf = sbits > 53 ? (int32_t)sbits - 53 : 0;
+    b->fa = p;
+    b->ga = p + m;
+    b->dn = p + 2 * m;
+    b->Fa = p + 3 * m;
+    b->Ga = p + 4 * m;
+    b->tt = p + 5 * m;
+    b->scf = scf;
     for (size_t u = 0; u < m; u++) {
-        fa[u] = zint_to_fpr(f + u * flen, flen, sf);
-        ga[u] = zint_to_fpr(g + u * flen, flen, sf);
+        b->fa[u] = zint_to_fpr_fit(f + u * flen, flen, scf);
+        b->ga[u] = zint_to_fpr_fit(g + u * flen, flen, scf);
     }
     if (logm > 0) {
-        fndsa_fft(fa, logm, tt);
-        fndsa_fft(ga, logm, tt);
-        fndsa_poly_invnorm2_fft(dn, fa, ga, logm);
-        fndsa_poly_adj_fft(fa, logm);
-        fndsa_poly_adj_fft(ga, logm);
+        fndsa_fft(b->fa, logm, b->tt);
+        fndsa_fft(b->ga, logm, b->tt);
+        fndsa_poly_invnorm2_fft(b->dn, b->fa, b->ga, logm);
+        fndsa_poly_adj_fft(b->fa, logm);
+        fndsa_poly_adj_fft(b->ga, logm);
+    } else {
+        b->dn[0] = fpr_add(fpr_sqr(b->fa[0]), fpr_sqr(b->ga[0]));
     }
-    unsigned iter = 0;
+    return 1;
+}
+
+/* One reduction coefficient vector: k = round((F adj(f) + G adj(g)) / (f adj(f)
+ * + g adj(g)) / 2^s), F, G read at scale 2^-scF. Coefficients outside
+ * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; the return value tells
+ * whether any was (bit 0) and whether any k is nonzero (bit 1), both secret. */
+static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, int32_t scF,
+                        int32_t s, size_t m, unsigned logm)
+{
+    fpr *Fa = b->Fa, *Ga = b->Ga;
+    for (size_t u = 0; u < m; u++) {
+        Fa[u] = zint_to_fpr_fit(F + u * Flen, Flen, scF);
+        Ga[u] = zint_to_fpr_fit(G + u * Flen, Flen, scF);
+    }
+    if (logm > 0) {
+        fndsa_fft(Fa, logm, b->tt);
+        fndsa_fft(Ga, logm, b->tt);
+        fndsa_poly_mul_fft(Fa, b->fa, logm);
+        fndsa_poly_mul_fft(Ga, b->ga, logm);
+        fndsa_poly_add(Fa, Ga, logm);
+        fndsa_poly_mul_autoadj_fft(Fa, b->dn, logm);
+        fndsa_ifft(Fa, logm, b->tt);
+    } else {
+        Fa[0] = fpr_div(fpr_add(fpr_mul(Fa[0], b->fa[0]), fpr_mul(Ga[0], b->ga[0])), b->dn[0]);
+    }
+    uint32_t anybig = 0, nz = 0;
+    for (size_t u = 0; u < m; u++) {
+        uint32_t big = 0;
+        fpr x = fpr_ldexp_lim(Fa[u], scF - b->scf - s, 1023 + 40, &big);
+        big |= (uint32_t)(fpr_lt(x, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ^ 1);
+        big |= (uint32_t)(fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), x) ^ 1);
+        uint32_t kv = (uint32_t)fpr_rint(x);
+        uint32_t neg = (uint32_t)(fpr_to_bits(Fa[u]) >> 63);
+        uint32_t clamp = ((uint32_t)1 << 30) ^ ((uint32_t)0 - neg);
+        clamp += neg; /* -2^30 when negative */
+        kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
+        b->k[u] = (int32_t)kv;
+        anybig |= big;
+        nz |= kv;
+    }
+    return anybig | ((1u ^ pqlab_ct_is_zero_u32(nz)) << 1);
+}
+
+/* Reduce (F, G) against (f, g) at degree m with a public schedule: steps at
+ * scales s0, s0 - 25, ..., down to 0, then `zsteps` more at scale 0, then a
+ * final computation of k that must be zero. Each step leaves |K| below about
+ * 2^(s - 1) + 2^-10 |K_before| ... so with |K| < 2^(s0 + 30) at the start the
+ * schedule ends at the unique Babai-reduced (F, G) (every coefficient of the
+ * quotient rounds to 0), whatever representative the level below produced;
+ * the clamp keeps steps well-defined beyond that bound. Returns 0 when the
+ * final k is not zero (declassified: the candidate is then rejected). */
+static int reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
+                  size_t flen, size_t m, unsigned logm, int32_t s0, unsigned zsteps, ws_t *ws)
+{
+    size_t mark = ws->used;
+    babai_t b;
+    int32_t scf = 32 * (int32_t)flen > 64 ? 32 * (int32_t)flen - 64 : 0;
+    int32_t scF = 32 * (int32_t)Flen > 64 ? 32 * (int32_t)Flen - 64 : 0;
+    if (!babai_init(&b, f, g, flen, scf, m, logm, ws)) {
+        return 0;
+    }
+    int32_t s = s0;
     for (;;) {
-        if (++iter > 100000) {
+        int last = s == 0 && zsteps == 0;
+        uint32_t r = babai_k(&b, F, G, Flen, scF, s, m, logm);
+        if (last) {
+            r = (r >> 1) ^ 1; /* 1 when converged */
+            PQLAB_DECLASSIFY(&r, sizeof r);
             ws->used = mark;
-            return 0;
+            return (int)r && !ws->fail;
         }
-        uint32_t Fb = poly_bitlen(F, m, Flen), Gb = poly_bitlen(G, m, Flen);
-        uint32_t Sb = Fb > Gb ? Fb : Gb;
-        /* shrink the storage when the values allow it */
-        size_t nl = limbs_for(Sb);
-        if (nl < Flen) {
-            poly_relen(F, m, Flen, nl);
-            poly_relen(G, m, Flen, nl);
-            Flen = nl;
-        }
-        int32_t sc = Sb > 53 ? (int32_t)Sb - 53 : 0;
-        for (size_t u = 0; u < m; u++) {
-            Fa[u] = zint_to_fpr(F + u * Flen, Flen, sc);
-            Ga[u] = zint_to_fpr(G + u * Flen, Flen, sc);
-        }
-        if (logm > 0) {
-            fndsa_fft(Fa, logm, tt);
-            fndsa_fft(Ga, logm, tt);
-            fndsa_poly_mul_fft(Fa, fa, logm);
-            fndsa_poly_mul_fft(Ga, ga, logm);
-            fndsa_poly_add(Fa, Ga, logm);
-            fndsa_poly_mul_autoadj_fft(Fa, dn, logm);
-            fndsa_ifft(Fa, logm, tt);
+        poly_sub_scaled(F, Flen, f, flen, b.k, m, (uint32_t)s, ws);
+        poly_sub_scaled(G, Flen, g, flen, b.k, m, (uint32_t)s, ws);
+        if (s > 0) {
+            s = s > 25 ? s - 25 : 0;
         } else {
-            /* m = 1: k = (F f + G g) / (f^2 + g^2) */
-            fpr num = fpr_add(fpr_mul(Fa[0], fa[0]), fpr_mul(Ga[0], ga[0]));
-            fpr den = fpr_add(fpr_sqr(fa[0]), fpr_sqr(ga[0]));
-            Fa[0] = fpr_div(num, den);
+            zsteps--;
         }
-        /* Fa ~ K * 2^(sf - sc); use k = round(K * 2^-s) with s chosen so that
-         * |k| stays near 2^25 or less (the quotient's precision is ~45 bits) */
-        int32_t e = sc - sf; /* K = Fa * 2^e */
-        int32_t s = e > 20 ? e - 20 : 0;
-        int nz;
-        for (;;) {
-            uint32_t big = 0;
-            nz = 0;
-            for (size_t u = 0; u < m; u++) {
-                fpr x = fpr_ldexp_lim(Fa[u], e - s, 1023 + 40, &big);
-                big |= (uint32_t)(fpr_lt(x, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ^ 1);
-                big |= (uint32_t)(fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), x) ^ 1);
-                int64_t kv = fpr_rint(x);
-                k[u] = (int32_t)kv;
-                nz |= (int)(1u ^ pqlab_ct_is_zero_u32((uint32_t)kv));
-            }
-            PQLAB_DECLASSIFY(&big, sizeof big);
-            if (!big) {
-                break;
-            }
-            /* |K| larger than expected (ill-conditioned f f* + g g*): take
-             * fewer bits per step */
-            s += 8;
-            if (s > e + 64) {
-                ws->used = mark;
-                return 0;
-            }
-        }
-        PQLAB_DECLASSIFY(&nz, sizeof nz);
-        if (!nz) {
-            if (s == 0) {
-                break;
-            }
-            ws->used = mark;
-            return 0;
-        }
-        poly_sub_scaled(F, Flen, f, flen, k, m, (uint32_t)s, ws);
-        poly_sub_scaled(G, Flen, g, flen, k, m, (uint32_t)s, ws);
-        if (ws->fail) {
-            return 0;
-        }
-        (void)exact;
     }
-    ws->used = mark;
-    return Flen;
 }
 
 /* ---------------------------------------------------------------------- */
-
-
-/* ---------------------------------------------------------------------- */
-/* Compatibility with the round-3 reference's NTRU solver.                 */
+/* Fixed sizes and compatibility with the round-3 reference's NTRU solver.  */
 /*
- * The reference package (whose keys the KAT files record) does not reduce
- * F, G exactly at the intermediate depths: it runs a fixed schedule sized
- * from tables of expected bit lengths (31-bit words), and gives up on (f, g)
- * when a reduction coefficient leaves the int32 range or a value outgrows the
- * words the schedule reserved for it. Key generation then draws new (f, g).
- * Our exact solver succeeds on such candidates, so to produce the same keys
- * we replay that schedule on the same values and reject the candidate exactly
- * when the reference would. Facts used (not code): the tables below and the
- * schedule's rules (start at scale 31*llen - (avg - 6 std), 25 bits less per
- * iteration down to 0; after each step the expected size is
- * scale + avg + 6 std + 10 bits and the word count drops by one when it has
- * a spare word).
+ * Sizes: the coefficients of f, g at depth d fit in BL_SMALL[d] 31-bit words
+ * and the unreduced F, G at depth d in BL_LARGE[d] words (the reference's
+ * tables: averages plus six standard deviations, with margin; facts, not
+ * code). Every buffer and loop is sized from these public bounds, so no size
+ * depends on f, g; a value that does not fit (never seen) rejects the
+ * candidate, which is what the reference does as well.
+ *
+ * The reference (whose keys the KAT files record) does not reduce F, G
+ * exactly at the intermediate depths: it runs a fixed schedule sized from the
+ * tables, and gives up on (f, g) when a reduction coefficient leaves the int32
+ * range or a value outgrows the words the schedule reserved for it. Key
+ * generation then draws new (f, g). An exact solver succeeds on such
+ * candidates, so to produce the same keys we replay that schedule on the same
+ * values and reject the candidate exactly when the reference would. Facts used
+ * (not code): the tables below and the schedule's rules (start at scale
+ * 31*llen - (avg - 6 std), 25 bits less per iteration down to 0; after each
+ * step the expected size is scale + avg + 6 std + 10 bits and the word count
+ * drops by one when it has a spare word).
  */
 static const uint16_t REF_BL_SMALL[11] = {1, 1, 2, 2, 4, 7, 14, 27, 53, 106, 209};
 static const uint16_t REF_BL_LARGE[10] = {2, 2, 5, 7, 12, 21, 40, 78, 157, 308};
 static const uint16_t REF_BL_AVG[11] = {4, 11, 24, 50, 102, 202, 401, 794, 1577, 3138, 6308};
 static const uint16_t REF_BL_STD[11] = {0, 1, 1, 1, 1, 2, 4, 5, 8, 13, 25};
 
-/* x * 2^-sc from the three most significant limbs that carry the value; the
- * limbs are picked with masks over the whole integer (no secret index) */
-static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
+/* 1 when every coefficient of p fits in a signed integer of `words` 31-bit words */
+static uint32_t fits31(const uint32_t *p, size_t m, size_t len, size_t words)
 {
-    uint32_t nl = (uint32_t)limbs_for(zbitlen(x, len)); /* 1 <= nl <= len */
-    uint32_t w2 = 0, w1 = 0, w0 = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t d = (uint32_t)i + 1; /* i = nl - 1 - j  <=>  d + j = nl */
-        w2 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32(d ^ nl));
-        w1 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 1) ^ nl));
-        w0 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 2) ^ nl));
-    }
-    uint32_t ovf = 0;
-    fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
-                    fpr_of((int64_t)w0));
-    return fpr_ldexp_lim(r, (int32_t)(32 * nl) - 96 - sc, 2046, &ovf);
+    return poly_fits(p, m, len, 31 * (uint32_t)words - 1);
 }
 
-/* 1 when every coefficient of p fits in a signed integer of `words` 31-bit words */
-static int fits31(const uint32_t *p, size_t m, size_t len, size_t words)
+/* both F and G fit `words` 31-bit words; declassified (a reject decision) */
+static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t len, size_t words)
 {
-    return poly_bitlen(p, m, len) <= 31 * (uint32_t)words - 1;
+    uint32_t ok = fits31(F, m, len, words) & fits31(G, m, len, words);
+    PQLAB_DECLASSIFY(&ok, sizeof ok);
+    return (int)ok;
 }
 
 /* Replays the reference's reduction schedule at intermediate depth `depth`
@@ -926,88 +915,30 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
     int minbl_fg = REF_BL_AVG[depth] - 6 * REF_BL_STD[depth];
     int maxbl_fg = REF_BL_AVG[depth] + 6 * REF_BL_STD[depth];
     /* F' from the level below must fit its words, and so must the unreduced F */
-    if (!fits31(F, m, Flen, llen) || !fits31(G, m, Flen, llen)) {
+    if (!fits31_both(F, G, m, Flen, llen)) {
         return 0;
     }
     size_t mark = ws->used;
-    fpr *fa = (fpr *)(void *)ws_alloc(ws, 2 * m + 2);
-    fpr *ga = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *dn = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *Fa = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *Ga = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    fpr *tt = (fpr *)(void *)ws_alloc(ws, 2 * m);
-    int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
-    if (ws->fail) {
+    babai_t b;
+    /* f, g seen through their top (at most 10) words of slen */
+    if (!babai_init(&b, f, g, flen, 31 * (int)(slen - (slen > 10 ? 10 : slen)), m, logm, ws)) {
         return 0;
     }
-    if (((uintptr_t)fa & 7) != 0) {
-        fa = (fpr *)(void *)((uint32_t *)(void *)fa + 1);
-        ga = (fpr *)(void *)((uint32_t *)(void *)ga + 1);
-        dn = (fpr *)(void *)((uint32_t *)(void *)dn + 1);
-        Fa = (fpr *)(void *)((uint32_t *)(void *)Fa + 1);
-        Ga = (fpr *)(void *)((uint32_t *)(void *)Ga + 1);
-        tt = (fpr *)(void *)((uint32_t *)(void *)tt + 1);
-    }
-    /* f, g seen through their top (at most 10) words of slen */
-    int scale_fg = 31 * (int)(slen - (slen > 10 ? 10 : slen));
-    for (size_t u = 0; u < m; u++) {
-        fa[u] = zint_to_fpr_fit(f + u * flen, flen, scale_fg);
-        ga[u] = zint_to_fpr_fit(g + u * flen, flen, scale_fg);
-    }
-    fndsa_fft(fa, logm, tt);
-    fndsa_fft(ga, logm, tt);
-    fndsa_poly_invnorm2_fft(dn, fa, ga, logm);
-    fndsa_poly_adj_fft(fa, logm);
-    fndsa_poly_adj_fft(ga, logm);
-
     size_t FGlen = llen;
     int maxbl_FG = 31 * (int)llen;
     int scale_k = maxbl_FG - minbl_fg;
     int ok = 1;
     for (;;) {
         int scale_FG = 31 * (int)(FGlen - (FGlen > 10 ? 10 : FGlen));
-        for (size_t u = 0; u < m; u++) {
-            Fa[u] = zint_to_fpr_fit(F + u * Flen, Flen, scale_FG);
-            Ga[u] = zint_to_fpr_fit(G + u * Flen, Flen, scale_FG);
-        }
-        fndsa_fft(Fa, logm, tt);
-        fndsa_fft(Ga, logm, tt);
-        fndsa_poly_mul_fft(Fa, fa, logm);
-        fndsa_poly_mul_fft(Ga, ga, logm);
-        fndsa_poly_add(Ga, Fa, logm);
-        fndsa_poly_mul_autoadj_fft(Ga, dn, logm);
-        fndsa_ifft(Ga, logm, tt);
-        /* k = round(K / 2^scale_k); the reference fails when it leaves
-         * (-2^31+1, 2^31-1) */
-        int sh = scale_FG - scale_fg - scale_k; /* xv = Ga * 2^sh */
-        for (size_t u = 0; u < m; u++) {
-            uint32_t big = 0;
-            fpr xv = fpr_ldexp_lim(Ga[u], sh, 1023 + 40, &big);
-            uint32_t in = (big ^ 1) &
-                          (uint32_t)fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), xv) &
-                          (uint32_t)fpr_lt(xv, FPR(0x41DFFFFFFFC00000u, 2147483647.0));
-            PQLAB_DECLASSIFY(&in, sizeof in);
-            if (!in) {
-                ok = 0;
-                break;
-            }
-            k[u] = (int32_t)fpr_rint(xv);
-        }
-        if (!ok) {
+        /* the reference fails when a coefficient of k leaves (-2^31+1, 2^31-1) */
+        uint32_t big = babai_k(&b, F, G, Flen, scale_FG, scale_k, m, logm) & 1;
+        PQLAB_DECLASSIFY(&big, sizeof big);
+        if (big) {
+            ok = 0;
             break;
         }
-        /* the schedule starts above the actual size: skip the (long) subtraction
-         * while k is all zero (declassified: it only tells that |K| < 2^scale_k) */
-        uint32_t knz = 0;
-        for (size_t u = 0; u < m; u++) {
-            knz |= (uint32_t)k[u];
-        }
-        knz = 1u ^ pqlab_ct_is_zero_u32(knz);
-        PQLAB_DECLASSIFY(&knz, sizeof knz);
-        if (knz) {
-            poly_sub_scaled(F, Flen, f, flen, k, m, (uint32_t)scale_k, ws);
-            poly_sub_scaled(G, Flen, g, flen, k, m, (uint32_t)scale_k, ws);
-        }
+        poly_sub_scaled(F, Flen, f, flen, b.k, m, (uint32_t)scale_k, ws);
+        poly_sub_scaled(G, Flen, g, flen, b.k, m, (uint32_t)scale_k, ws);
         int nb = scale_k + maxbl_fg + 10;
         if (nb < maxbl_FG) {
             maxbl_FG = nb;
@@ -1016,7 +947,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
             }
         }
         /* the reference keeps only FGlen words of F and G from here on */
-        if (!fits31(F, m, Flen, FGlen) || !fits31(G, m, Flen, FGlen)) {
+        if (!fits31_both(F, G, m, Flen, FGlen)) {
             ok = 0;
             break;
         }
@@ -1026,14 +957,23 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
         scale_k = scale_k > 25 ? scale_k - 25 : 0;
     }
     /* and returns slen words */
-    if (ok && (!fits31(F, m, Flen, slen) || !fits31(G, m, Flen, slen))) {
+    if (ok && !fits31_both(F, G, m, Flen, slen)) {
         ok = 0;
     }
     ws->used = mark;
     return ok && !ws->fail;
 }
 
-/* tmp: FNDSA_NTRU_TMP_WORDS words */
+/* first scale of an exact reduction at depth d of (F, G) whose coefficients
+ * are below 2^Fbits: |K| is at most about 2^(Fbits - minbits(f) + log2 m), and
+ * the first step may take 25 bits */
+static int32_t first_scale(uint32_t Fbits, unsigned d, unsigned logm)
+{
+    int32_t kb = (int32_t)Fbits - (REF_BL_AVG[d] - 6 * REF_BL_STD[d]) + (int32_t)logm + 1;
+    return kb > 25 ? kb - 25 : 0;
+}
+
+/* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn,
                      uint32_t *tmp)
 {
@@ -1045,6 +985,9 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     size_t n = (size_t)1 << logn;
     uint32_t *fd[11], *gd[11];
     size_t ld[11];
+    for (unsigned d = 0; d <= logn; d++) {
+        ld[d] = REF_BL_SMALL[d]; /* limbs of 32 bits hold words of 31 */
+    }
 
     /* level 0 */
     fd[0] = ws_alloc(&ws, n);
@@ -1056,11 +999,11 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         fd[0][u] = (uint32_t)(int32_t)f[u];
         gd[0][u] = (uint32_t)(int32_t)g[u];
     }
-    ld[0] = 1;
-    /* descent */
+    /* descent: exact field norms in 2 ld[d] + 1 limbs, stored in ld[d + 1] */
+    uint32_t fit = 1;
     for (unsigned d = 0; d < logn; d++) {
         size_t m = n >> d, hm = m >> 1;
-        size_t ol = 2 * ld[d] + 1;
+        size_t ol = 2 * ld[d] + 1, nl = ld[d + 1];
         fd[d + 1] = ws_alloc(&ws, hm * ol);
         gd[d + 1] = ws_alloc(&ws, hm * ol);
         if (ws.fail) {
@@ -1071,8 +1014,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         if (ws.fail) {
             return 0;
         }
-        uint32_t b1 = poly_bitlen(fd[d + 1], hm, ol), b2 = poly_bitlen(gd[d + 1], hm, ol);
-        size_t nl = limbs_for(b1 > b2 ? b1 : b2);
+        fit &= fits31(fd[d + 1], hm, ol, nl) & fits31(gd[d + 1], hm, ol, nl);
         /* compact both (g moves down next to f) */
         poly_relen(fd[d + 1], hm, ol, nl);
         uint32_t *gn = fd[d + 1] + hm * nl;
@@ -1080,8 +1022,11 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
             memmove(gn + u * nl, gd[d + 1] + u * ol, nl * 4);
         }
         gd[d + 1] = gn;
-        ld[d + 1] = nl;
         ws.used = (size_t)(gn + hm * nl - ws.base);
+    }
+    PQLAB_DECLASSIFY(&fit, sizeof fit); /* reject decision (never seen to fail) */
+    if (!fit) {
+        return 0;
     }
 
     /* deepest: f_D u - g_D v = 1; F = q v, G = q u */
@@ -1134,16 +1079,15 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         Gp = dst + FL;
         ws.used = (size_t)(Gp + FL - ws.base);
     }
-    FL = reduce(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], 1, 0, 0, &ws);
-    if (FL == 0) {
+    /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
+    if (!reduce(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], 1, 0, 0, 1, &ws)) {
         return 0;
     }
     /* ascent */
     for (unsigned d = logn; d-- > 0;) {
         size_t m = n >> d, hm = m >> 1;
         unsigned logm = logn - d;
-        /* compact the reduced F', G' (hm coefficients of FL limbs) */
-        size_t NL = FL + ld[d] + 1 + 1; /* + log2(m)/32 carry margin */
+        size_t NL = FL + ld[d] + 1; /* product of FL and ld[d] limbs, + log2(m) carry bits */
         uint32_t *Fn = ws_alloc(&ws, m * NL), *Gn = ws_alloc(&ws, m * NL);
         uint32_t *ex = ws_alloc(&ws, m * FL);
         uint32_t *neg = ws_alloc(&ws, m * ld[d]);
@@ -1151,7 +1095,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         if (ws.fail) {
             return 0;
         }
-        /* F = F'(x^2) g(-x) */
+        /* F = F'(x^2) g(-x), G = G'(x^2) f(-x) */
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
             const uint32_t *pol = which == 0 ? gd[d] : fd[d];
@@ -1180,25 +1124,33 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         Fp = dst;
         Gp = dst + m * NL;
         ws.used = (size_t)(Gp + m * NL - ws.base);
-        /* reproduce the reference's rejections (see ref_schedule) */
-        if (d >= 2 && !ref_schedule(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, d, &ws)) {
+        int ok;
+        size_t keep;
+        if (d >= 2) {
+            /* the reference's schedule (ends at scale 0), then exact reduction */
+            ok = ref_schedule(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, d, &ws);
+            ok = ok && reduce(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, 0, 1, &ws);
+            keep = ld[d];
+        } else {
+            /* depth 1: F' fits one word, so F fits REF_BL_LARGE[1] words (checked,
+             * as the reference); depth 0: F' fits ld[1] = 1 word */
+            uint32_t Fbits = d == 1 ? 31 * REF_BL_LARGE[1] : 31 * (uint32_t)ld[1] + 8 + logm;
+            ok = d == 0 || fits31_both(Fp, Gp, m, NL, REF_BL_LARGE[1]);
+            ok = ok && reduce(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, first_scale(Fbits, d, logm),
+                              1, &ws);
+            keep = d == 1 ? ld[1] : NL;
+        }
+        if (!ok || !fits31_both(Fp, Gp, m, NL, keep)) {
             return 0;
         }
-        if (d == 1 && (!fits31(Fp, m, NL, REF_BL_LARGE[1]) || !fits31(Gp, m, NL, REF_BL_LARGE[1]))) {
-            return 0;
-        }
-        FL = reduce(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, d == 0, &ws);
-        if (FL == 0) {
-            return 0;
-        }
-        if (FL < NL) {
-            /* reduce() re-packed Gp right after Fp's new end? No: both were
-             * re-packed in place at their own start; compact G after F */
-            uint32_t *gn = Fp + m * FL;
-            memmove(gn, Gp, m * FL * 4);
-            Gp = gn;
-            ws.used = (size_t)(Gp + m * FL - ws.base);
-        }
+        /* re-pack to keep limbs; G moves right after F */
+        poly_relen(Fp, m, NL, keep);
+        uint32_t *gn = Fp + m * keep;
+        poly_relen(Gp, m, NL, keep);
+        memmove(gn, Gp, m * keep * 4);
+        Gp = gn;
+        FL = keep;
+        ws.used = (size_t)(Gp + m * FL - ws.base);
     }
     /* final: F, G at level 0 must fit in [-127, 127] */
     uint32_t bad = 0;
