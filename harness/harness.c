@@ -161,6 +161,24 @@ void pqlab_info(const char *key, const char *value)
     pqlab_rec_end();
 }
 
+/* ---- interval marks ----
+ * Out of line and not cloned, so that the call is visible to pqlab-sim (which
+ * hooks the first instruction of each function); the bodies differ, so that
+ * identical-code folding cannot merge the two. */
+
+const char *volatile pqlab_mark_current;
+
+__attribute__((noinline, noclone)) void pqlab_mark_begin(const char *label)
+{
+    pqlab_mark_current = label;
+}
+
+__attribute__((noinline, noclone)) void pqlab_mark_end(const char *label)
+{
+    (void)label;
+    pqlab_mark_current = 0;
+}
+
 /* ---- randomness ---- */
 
 enum rng_mode { RNG_FIXED, RNG_SHAKE, RNG_DRBG };

@@ -34,6 +34,17 @@ unsigned long pqlab_rec_count(void);
 /* "info <key> <value>", spaces in the value replaced by '_' */
 void pqlab_info(const char *key, const char *value);
 
+/* ---- interval marks ----
+ * pqlab_mark_begin(label) / pqlab_mark_end(label) bracket one measured operation
+ * (speed, stack). They only store the label in pqlab_mark_current, so they cost a
+ * few cycles and behave the same everywhere; pqlab-sim recognises them by their
+ * symbols and reports cycles, instructions, instruction mix and stack high-water of
+ * every interval between them (docs/sim.md). `label` must be a string that lives
+ * until the end mark. */
+extern const char *volatile pqlab_mark_current;
+void pqlab_mark_begin(const char *label);
+void pqlab_mark_end(const char *label);
+
 /* ---- randomness ----
  * pqlab_randombytes() (randombytes.h) draws from the source selected last:
  *  - fixed (the default; test, speed, stack, hashing, driver): splitmix64 from the

@@ -17,7 +17,9 @@ int main(void)
     int ok = 1;
     for (int op = 0; op < OP_COUNT; op++) {
         pqlab_hal_stack_spray();
+        pqlab_mark_begin(op_names[op]);
         int r = op_run(op);
+        pqlab_mark_end(op_names[op]);
         size_t used = pqlab_hal_stack_used();
         ok &= r == 0;
         pqlab_rec_begin("stack");

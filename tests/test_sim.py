@@ -201,3 +201,57 @@ def test_interrupt_stress_preserves_results(sim: Path, tmp_path: Path, machine: 
     r = json.loads(rep.read_text())
     # thousands of exceptions were taken: many more instructions than without
     assert r["instructions"] > 1.2 * 344_000
+
+
+@pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
+def test_interval_marks(sim: Path, tmp_path: Path, machine: str, cpu: list[str]) -> None:
+    """Per-interval figures between pqlab_mark_begin/pqlab_mark_end (fw/marks.c)."""
+    elf = simfw.build_fw(f"marks-{machine}", ["marks.c"], cpu)
+    rep, tsv = tmp_path / "r.json", tmp_path / "r.tsv"
+    s = simfw.run_sim(elf, "--json", str(rep), "--intervals", str(tsv), machine=machine)
+    q = simfw.run_qemu(elf, machine)
+    # the marks are plain functions: same output as QEMU
+    assert s.returncode == q.returncode == 0 and s.stdout == q.stdout == b"marks 24\n"
+    r = json.loads(rep.read_text())
+    assert r["interval_marks"] is True
+    iv = {i["label"]: i for i in r["intervals"]}
+    assert [i["label"] for i in r["intervals"]] == ["loop", "stack", "inner", "outer", "a"]
+    for i in r["intervals"]:
+        assert sum(i["instruction_mix"].values()) == i["instructions"] <= i["cycles"]
+    # count_down(1000): 2001 instructions plus the loop counter set-up and the end mark's call
+    loop = iv["loop"]
+    assert 2001 <= loop["instructions"] <= 2006
+    assert loop["instruction_mix"]["branch"] >= 1000 and loop["instruction_mix"]["alu"] >= 1000
+    if machine == "mps2-an386":
+        # SUBS 1 cycle, taken BNE 2 (docs/sim.md table): 3n - 1
+        assert 2999 <= loop["cycles"] <= 3012
+    else:
+        assert loop["cycles"] < 2999  # dual issue
+    assert loop["stack_high_water"] < 16
+    # a 1 KiB frame
+    assert 1024 <= iv["stack"]["stack_high_water"] <= 1100
+    assert iv["stack"]["instruction_mix"]["store"] >= 1024
+    # nesting: inner lies inside outer, and outer's stack covers deep()
+    inner, outer = iv["inner"], iv["outer"]
+    assert inner["depth"] == 1 and outer["depth"] == 0
+    assert outer["start_cycle"] < inner["start_cycle"]
+    assert inner["start_cycle"] + inner["cycles"] <= outer["start_cycle"] + outer["cycles"]
+    assert 201 <= inner["instructions"] <= 206 and outer["instructions"] > inner["instructions"] + 6000
+    assert outer["stack_high_water"] >= 1024
+    # the run's high-water is not lost by the per-interval bookkeeping
+    assert r["stack_high_water"] >= 1024
+    assert r["mark_errors"] == [
+        "end mark 'b' closes the interval 'a'",
+        "end mark 'stray' without an open interval",
+    ]
+    rows = [l.split("\t") for l in tsv.read_text().splitlines() if not l.startswith("#")]
+    assert rows[0][:6] == ["label", "depth", "start_cycle", "cycles", "instructions", "stack_high_water"]
+    assert [int(x) for x in rows[1][3:6]] == [loop["cycles"], loop["instructions"], loop["stack_high_water"]]
+
+
+def test_no_marks_no_intervals(sim: Path, tmp_path: Path) -> None:
+    elf = simfw.build_fw("workload-mps2-an386", ["workload.c"])
+    rep = tmp_path / "r.json"
+    assert simfw.run_sim(elf, "--json", str(rep)).returncode == 0
+    r = json.loads(rep.read_text())
+    assert r["interval_marks"] is False and r["intervals"] == [] and r["mark_errors"] == []

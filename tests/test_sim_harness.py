@@ -18,7 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests")
 import lockstep
 import simfw
 
-from pqlab.build import build
+import json
+
+from pqlab.build import BuildOptions, build
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
 
@@ -95,6 +97,39 @@ def test_every_implementation(sim: Path, tmp_path: Path, sim_plat: str) -> None:
     assert len(impls) > 3
     for impl in impls:
         _compare(plat, impl, ("test", "vectors"), tmp_path, lock_limit=20_000)
+
+
+def test_harness_intervals(sim: Path, tmp_path: Path) -> None:
+    """The speed and stack programs mark every operation (pqlab_mark_begin/end); the
+    simulator's per-interval figures agree with what the harness measures itself."""
+    plat, impls = _impls("ml-kem-768/ref")
+    res = build(plat, impls, ("speed", "stack"), opts=BuildOptions(iterations=2))["ml-kem-768/ref"]
+    assert res.error is None, res.error
+    rep = tmp_path / "speed.json"
+    s = simfw.run_sim(res.elf["speed"], "--json", str(rep), timeout=600)
+    assert s.returncode == 0, s.stderr.decode()[-2000:]
+    speed = [l.split() for l in s.stdout.decode().splitlines() if l.startswith("speed ")]
+    r = json.loads(rep.read_text())
+    ivs = r["intervals"]
+    assert r["mark_errors"] == [] and [i["label"] for i in ivs] == [op for _, op, _ in speed]
+    assert [i["label"] for i in ivs[:3]] == ["keypair", "encaps", "decaps"] and len(ivs) == 6
+    for (_, op, cyc), iv in zip(speed, ivs):
+        # the DWT delta also covers the two timer reads and the begin mark
+        assert 0 < int(cyc) - iv["cycles"] < 200, (op, cyc, iv["cycles"])
+        assert sum(iv["instruction_mix"].values()) == iv["instructions"] < iv["cycles"]
+        assert iv["instruction_mix"]["load"] > 0 and iv["depth"] == 0
+    assert sum(i["instructions"] for i in ivs) < r["instructions"]
+    rep = tmp_path / "stack.json"
+    s = simfw.run_sim(res.elf["stack"], "--json", str(rep), timeout=600)
+    assert s.returncode == 0
+    stack = {l.split()[1]: int(l.split()[2]) for l in s.stdout.decode().splitlines() if l.startswith("stack ")}
+    ivs = json.loads(rep.read_text())["intervals"]
+    assert sorted(stack) == sorted(i["label"] for i in ivs)
+    for iv in ivs:
+        # the harness sprays below the SP of pqlab_hal_stack_spray(), the simulator
+        # counts from the SP after the begin mark
+        assert abs(iv["stack_high_water"] - stack[iv["label"]]) <= 32, (iv, stack)
+        assert iv["stack_high_water"] > 1000
 
 
 def test_sim_platforms_exist() -> None:

@@ -827,13 +827,15 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
 }
 
 /* Reduce (F, G) against (f, g) at degree m with a public schedule: steps at
- * scales s0, s0 - 25, ..., down to 0, then `zsteps` more at scale 0, then a
- * final computation of k that must be zero. Each step leaves |K| below about
- * 2^(s - 1) + 2^-10 |K_before| ... so with |K| < 2^(s0 + 30) at the start the
- * schedule ends at the unique Babai-reduced (F, G) (every coefficient of the
- * quotient rounds to 0), whatever representative the level below produced;
- * the clamp keeps steps well-defined beyond that bound. Returns 0 when the
- * final k is not zero (declassified: the candidate is then rejected). */
+ * scales s0, s0 - 30, ..., down to 0 (the last one `zsteps` times), then a
+ * final computation of k that must be zero. A step at scale s leaves
+ * |K| <= 2^(s - 1) plus the approximation error (K is computed from 53-bit
+ * approximations: relative error far below 2^-30), so with |K| < 2^(s0 + 30)
+ * at the start every k fits the clamp and the schedule ends at the unique
+ * Babai-reduced (F, G) (every coefficient of the quotient rounds to 0),
+ * whatever representative the level below produced; beyond that bound the
+ * clamp keeps the steps well-defined. Returns 0 when the final k is not zero
+ * (declassified: the candidate is then rejected). */
 static int reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
                   size_t flen, size_t m, unsigned logm, int32_t s0, unsigned zsteps, ws_t *ws)
 {
@@ -857,7 +859,7 @@ static int reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, cons
         poly_sub_scaled(F, Flen, f, flen, b.k, m, (uint32_t)s, ws);
         poly_sub_scaled(G, Flen, g, flen, b.k, m, (uint32_t)s, ws);
         if (s > 0) {
-            s = s > 25 ? s - 25 : 0;
+            s = s > 30 ? s - 30 : 0;
         } else {
             zsteps--;
         }
@@ -965,12 +967,13 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
 }
 
 /* first scale of an exact reduction at depth d of (F, G) whose coefficients
- * are below 2^Fbits: |K| is at most about 2^(Fbits - minbits(f) + log2 m), and
- * the first step may take 25 bits */
+ * are below 2^Fbits: |K| is at most about 2^(Fbits - minbits(f) + log2 m + 1)
+ * (minbits from the reference's tables: average - 6 std), and the first step
+ * may take 30 bits */
 static int32_t first_scale(uint32_t Fbits, unsigned d, unsigned logm)
 {
     int32_t kb = (int32_t)Fbits - (REF_BL_AVG[d] - 6 * REF_BL_STD[d]) + (int32_t)logm + 1;
-    return kb > 25 ? kb - 25 : 0;
+    return kb > 30 ? kb - 30 : 0;
 }
 
 /* tmp: FNDSA_NTRU_WORDS words */
@@ -1127,9 +1130,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         int ok;
         size_t keep;
         if (d >= 2) {
-            /* the reference's schedule (ends at scale 0), then exact reduction */
+            /* the reference's schedule (ends with a step at scale 0) */
             ok = ref_schedule(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, d, &ws);
-            ok = ok && reduce(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, 0, 1, &ws);
             keep = ld[d];
         } else {
             /* depth 1: F' fits one word, so F fits REF_BL_LARGE[1] words (checked,

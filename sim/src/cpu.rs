@@ -6,6 +6,7 @@
 
 use crate::decode::{self, alu, fop, Insn, Op};
 use crate::fpu::{self, Ctx};
+use crate::marks::{self, Hook, Marks};
 use crate::mem::{Mem, CODE_SIZE};
 use crate::timing::{self, Core};
 use std::io::Write;
@@ -89,6 +90,8 @@ pub struct Cpu {
     pub last_branch_link: bool,
     pub stop: Option<Stop>,
     m7: timing::M7State,
+    /// interval marks (marks.rs)
+    pub marks: Marks,
 }
 
 enum HostFile {
@@ -242,6 +245,7 @@ impl Cpu {
             last_branch_link: false,
             stop: None,
             m7: timing::M7State::default(),
+            marks: Marks::default(),
         }
     }
 
@@ -794,7 +798,10 @@ impl Cpu {
     #[inline(never)]
     fn fetch_miss(&mut self, pc: u32, idx: Option<usize>) -> Insn {
         match self.decode_at(pc) {
-            Ok(i) => {
+            Ok(mut i) => {
+                if !self.marks.hooks.is_empty() && self.marks.hook_at(pc).is_some() {
+                    i.op = Op::Hook;
+                }
                 if let Some(idx) = idx {
                     self.cache[idx] = i;
                 }
@@ -869,6 +876,118 @@ impl Cpu {
         }
         self.pc = pc + i.len as u32;
         self.exec(&i, pc, false)
+    }
+
+    /// Forget the decoded instruction at pc so that the next fetch decodes it
+    /// again (and plants or drops a hook there).
+    fn uncache(&mut self, pc: u32) {
+        if pc < 0x80_0000 {
+            let idx = ((pc & 0x3f_ffff) >> 1) as usize & (CODE_SIZE / 2 - 1);
+            self.cache[idx].op = Op::Undecoded;
+        }
+    }
+
+    /// A hooked address was reached (interval marks, marks.rs): record the
+    /// mark, then execute the instruction there as usual.
+    #[cold]
+    #[inline(never)]
+    fn exec_hooked(&mut self, pc: u32, in_it: bool) -> R<()> {
+        let i = self.on_hook(pc)?;
+        self.exec(&i, pc, in_it)
+    }
+
+    fn on_hook(&mut self, pc: u32) -> R<Insn> {
+        let sp = self.r[13];
+        match self.marks.hook_at(pc) {
+            Some(Hook::Begin) => {
+                let label = String::from_utf8_lossy(&self.cstr(self.r[0], 120).unwrap_or_default())
+                    .into_owned();
+                let lr = self.r[14];
+                let mut o = marks::Open {
+                    label,
+                    ret: lr & !1,
+                    sp_call: sp,
+                    ..Default::default()
+                };
+                if lr & 1 == 1 && lr < 0xf000_0000 && self.marks.hook_at(lr & !1).is_none() {
+                    self.marks.hooks.push((marks::key(lr & !1), Hook::Return));
+                    self.uncache(lr & !1);
+                } else {
+                    // no usable return address: the interval starts here
+                    self.start_interval(&mut o);
+                }
+                self.marks.open.push(o);
+            }
+            Some(Hook::Return) => {
+                let k = marks::key(pc);
+                let found = self
+                    .marks
+                    .open
+                    .iter()
+                    .rposition(|o| !o.started && marks::key(o.ret) == k && o.sp_call == sp);
+                if let Some(n) = found {
+                    let mut o = std::mem::take(&mut self.marks.open[n]);
+                    self.start_interval(&mut o);
+                    self.marks.open[n] = o;
+                    self.marks.remove_return(pc);
+                    self.uncache(pc);
+                }
+            }
+            Some(Hook::End) => {
+                let label = String::from_utf8_lossy(&self.cstr(self.r[0], 120).unwrap_or_default())
+                    .into_owned();
+                match self.marks.open.iter().rposition(|o| o.started) {
+                    Some(n) => {
+                        // begin marks that never returned are dropped with it
+                        let o = self.marks.open.remove(n);
+                        for p in self.marks.open.drain(n..) {
+                            self.marks
+                                .errors
+                                .push(format!("begin mark '{}' did not return", p.label));
+                        }
+                        if o.label != label {
+                            self.marks.errors.push(format!(
+                                "end mark '{}' closes the interval '{}'",
+                                label, o.label
+                            ));
+                        }
+                        let low = self.min_sp.min(sp);
+                        let mut mix = [0u64; 16];
+                        for (k, m) in mix.iter_mut().enumerate() {
+                            *m = self.class_count[k] - o.mix0[k];
+                        }
+                        self.marks.done.push(marks::Interval {
+                            label: o.label,
+                            depth: n,
+                            start_cycle: o.c0,
+                            cycles: self.cycles - o.c0,
+                            instructions: self.insns - o.i0,
+                            stack_high_water: o.sp0.wrapping_sub(low),
+                            mix,
+                        });
+                        self.min_sp = o.saved_min_sp.min(low);
+                    }
+                    None => self
+                        .marks
+                        .errors
+                        .push(format!("end mark '{}' without an open interval", label)),
+                }
+            }
+            None => {}
+        }
+        let i = self.decode_at(pc)?;
+        Ok(i)
+    }
+
+    fn start_interval(&mut self, o: &mut marks::Open) {
+        let sp = self.r[13];
+        o.started = true;
+        o.c0 = self.cycles;
+        o.i0 = self.insns;
+        o.mix0 = self.class_count;
+        o.sp0 = sp;
+        o.saved_min_sp = self.min_sp;
+        self.min_sp = sp;
     }
 
     fn undefined(&mut self, i: &Insn, pc: u32, why: &str) -> Fault {
@@ -1562,6 +1681,12 @@ impl Cpu {
             Op::Undefined => return Err(self.undefined(i, pc, "undefined")),
             Op::Undecoded => return Err(self.undefined(i, pc, "undecoded")),
             Op::FetchFault => return Err(Fault),
+            Op::Hook => {
+                // a hook keeps the length and class of the instruction it
+                // replaces; that instruction is counted by the second exec
+                self.class_count[i.class as usize & 15] -= 1;
+                return self.exec_hooked(pc, in_it);
+            }
             _ => {
                 // floating point
                 if self.cpacr & 0x00f0_0000 != 0x00f0_0000 {

@@ -16,6 +16,9 @@ pub enum Op {
     Undefined,
     /// the instruction fetch itself faulted (the reason is in Cpu::stop)
     FetchFault,
+    /// a hooked address (interval marks, marks.rs); the instruction there is
+    /// decoded again when the hook has run
+    Hook,
     DpImm,
     DpReg,
     DpRegReg,

@@ -6,6 +6,7 @@ mod cpu;
 mod decode;
 mod elf;
 mod fpu;
+mod marks;
 mod mem;
 mod profile;
 mod timing;
@@ -15,7 +16,7 @@ use std::io::Write;
 use timing::Core;
 
 const USAGE: &str = "usage: pqlab-sim [--machine mps2-an386|mps2-an500] [--json REPORT] \
-[--profile FILE] [--max-insns N] [--trace FILE] [--trace-limit N] FIRMWARE.elf
+[--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
@@ -24,6 +25,9 @@ code becomes the process exit code.
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
+  --intervals FILE write the figures of every interval between the firmware's
+                   pqlab_mark_begin/pqlab_mark_end calls as a tab-separated table
+                   (they are also in the JSON report)
   --max-insns N    stop with an error after N instructions
   --trace FILE     write the register state after each instruction (binary, for lockstep)
   --trace-limit N  number of instructions to trace (default 100000)";
@@ -32,6 +36,7 @@ struct Opts {
     machine: String,
     json: Option<String>,
     profile: Option<String>,
+    intervals: Option<String>,
     max_insns: u64,
     trace: Option<String>,
     trace_limit: u64,
@@ -43,6 +48,7 @@ fn parse_args() -> Result<Opts, String> {
         machine: "mps2-an386".into(),
         json: None,
         profile: None,
+        intervals: None,
         max_insns: u64::MAX,
         trace: None,
         trace_limit: 100_000,
@@ -84,6 +90,7 @@ fn parse_args() -> Result<Opts, String> {
             "--machine" | "-M" => o.machine = get(&mut k)?,
             "--json" => o.json = Some(get(&mut k)?),
             "--profile" => o.profile = Some(get(&mut k)?),
+            "--intervals" => o.intervals = Some(get(&mut k)?),
             "--trace" => o.trace = Some(get(&mut k)?),
             "--trace-limit" => {
                 o.trace_limit = get(&mut k)?
@@ -189,6 +196,7 @@ fn main() {
         std::process::exit(2);
     }
     let _ = elf.entry;
+    cpu.marks = marks::Marks::from_symbols(&elf.funcs);
     cpu.max_insns = o.max_insns;
     let start = std::time::Instant::now();
     let mut prof = o
@@ -227,17 +235,73 @@ fn main() {
             eprintln!("pqlab-sim: cannot write profile {}: {}", path, e);
         }
     }
-    if let Some(path) = &o.json {
-        let mut mix = String::new();
-        for (k, name) in cpu::class_names().iter().enumerate() {
-            if k > 0 {
-                mix.push_str(", ");
-            }
-            mix.push_str(&format!("\"{}\": {}", name, cpu.class_count[k]));
+    for p in &cpu.marks.open {
+        let e = format!("interval '{}' still open at the end of the run", p.label);
+        cpu.marks.errors.push(e);
+    }
+    if let Some(path) = &o.intervals {
+        let mut t =
+            String::from("label\tdepth\tstart_cycle\tcycles\tinstructions\tstack_high_water");
+        for name in cpu::class_names() {
+            t.push('\t');
+            t.push_str(name);
         }
+        t.push('\n');
+        for iv in &cpu.marks.done {
+            t.push_str(&format!(
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                iv.label.replace(['\t', '\n'], " "),
+                iv.depth,
+                iv.start_cycle,
+                iv.cycles,
+                iv.instructions,
+                iv.stack_high_water
+            ));
+            for k in 0..cpu::class_names().len() {
+                t.push_str(&format!("\t{}", iv.mix[k]));
+            }
+            t.push('\n');
+        }
+        for e in &cpu.marks.errors {
+            t.push_str(&format!("# error: {}\n", e));
+        }
+        if let Err(e) = std::fs::write(path, t) {
+            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
+        }
+    }
+    if let Some(path) = &o.json {
+        let mix_of = |counts: &[u64; 16]| {
+            let mut mix = String::new();
+            for (k, name) in cpu::class_names().iter().enumerate() {
+                if k > 0 {
+                    mix.push_str(", ");
+                }
+                mix.push_str(&format!("\"{}\": {}", name, counts[k]));
+            }
+            mix
+        };
+        let mix = mix_of(&cpu.class_count);
+        let mut ivs = String::new();
+        for (k, iv) in cpu.marks.done.iter().enumerate() {
+            ivs.push_str(if k == 0 { "\n    " } else { ",\n    " });
+            ivs.push_str(&format!(
+                "{{\"label\": {}, \"depth\": {}, \"start_cycle\": {}, \"cycles\": {}, \"instructions\": {}, \"stack_high_water\": {}, \"instruction_mix\": {{{}}}}}",
+                json_str(&iv.label),
+                iv.depth,
+                iv.start_cycle,
+                iv.cycles,
+                iv.instructions,
+                iv.stack_high_water,
+                mix_of(&iv.mix)
+            ));
+        }
+        if !ivs.is_empty() {
+            ivs.push_str("\n  ");
+        }
+        let errs: Vec<String> = cpu.marks.errors.iter().map(|e| json_str(e)).collect();
         let stack = cpu.init_sp.wrapping_sub(cpu.min_sp);
         let s = format!(
-            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
+            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"interval_marks\": {},\n  \"intervals\": [{}],\n  \"mark_errors\": [{}],\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
             json_str(env!("CARGO_PKG_VERSION")),
             json_str(timing::MODEL_VERSION),
             json_str(&o.machine),
@@ -254,6 +318,9 @@ fn main() {
             cpu.init_sp,
             cpu.min_sp,
             mix,
+            cpu.marks.found,
+            ivs,
+            errs.join(", "),
             wall,
             cpu.insns as f64 / wall.max(1e-9) / 1e6
         );

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+//! Per-interval figures between the harness's begin/end marks.
+//!
+//! The firmware brackets a measured operation with calls of two ordinary
+//! functions, `pqlab_mark_begin(const char *label)` and
+//! `pqlab_mark_end(const char *label)` (harness/harness.c). They do nothing
+//! architecturally visible beyond a store to a global, so the same binary runs
+//! unchanged under QEMU and on a board. The simulator finds them in the ELF
+//! symbol table and plants hooks in its decode cache at their first
+//! instructions (no cost per executed instruction):
+//!
+//! - at the entry of `pqlab_mark_begin` it reads the label (r0) and plants a
+//!   one-shot hook at the return address (LR); the interval starts when that
+//!   hook is reached with the caller's SP, i.e. after the mark has returned;
+//! - at the entry of `pqlab_mark_end` the innermost open interval ends.
+//!
+//! An interval therefore covers exactly the code between the two calls plus the
+//! call of the end mark itself (its argument set-up and the BL, two or three
+//! instructions). Its figures: cycles, instructions retired, instruction-class
+//! mix and stack high-water (SP at the start minus the lowest SP inside,
+//! exception frames included). Intervals may nest.
+
+use crate::elf::Symbol;
+
+pub const BEGIN_SYMBOL: &str = "pqlab_mark_begin";
+pub const END_SYMBOL: &str = "pqlab_mark_end";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Hook {
+    Begin,
+    End,
+    /// the return address of a pending begin mark
+    Return,
+}
+
+#[derive(Default)]
+pub struct Open {
+    pub label: String,
+    pub started: bool,
+    pub ret: u32,
+    pub sp_call: u32,
+    pub c0: u64,
+    pub i0: u64,
+    pub mix0: [u64; 16],
+    pub sp0: u32,
+    pub saved_min_sp: u32,
+}
+
+pub struct Interval {
+    pub label: String,
+    pub depth: usize,
+    pub start_cycle: u64,
+    pub cycles: u64,
+    pub instructions: u64,
+    pub stack_high_water: u32,
+    pub mix: [u64; 16],
+}
+
+#[derive(Default)]
+pub struct Marks {
+    /// hooked addresses (normalised with `key`)
+    pub hooks: Vec<(u32, Hook)>,
+    /// whether both mark functions were found in the ELF
+    pub found: bool,
+    pub open: Vec<Open>,
+    pub done: Vec<Interval>,
+    pub errors: Vec<String>,
+}
+
+/// The decode cache is shared by the code region and its alias at 0x400000.
+#[inline]
+pub fn key(pc: u32) -> u32 {
+    if pc < 0x80_0000 {
+        pc & 0x3f_ffff
+    } else {
+        pc
+    }
+}
+
+impl Marks {
+    pub fn from_symbols(funcs: &[Symbol]) -> Marks {
+        let mut m = Marks::default();
+        let find = |name: &str| funcs.iter().find(|f| f.name == name).map(|f| f.addr);
+        if let (Some(b), Some(e)) = (find(BEGIN_SYMBOL), find(END_SYMBOL)) {
+            m.hooks.push((key(b), Hook::Begin));
+            m.hooks.push((key(e), Hook::End));
+            m.found = true;
+        }
+        m
+    }
+
+    #[inline]
+    pub fn hook_at(&self, pc: u32) -> Option<Hook> {
+        let k = key(pc);
+        self.hooks.iter().find(|h| h.0 == k).map(|h| h.1)
+    }
+
+    pub fn remove_return(&mut self, pc: u32) {
+        let k = key(pc);
+        if !self.open.iter().any(|o| !o.started && key(o.ret) == k) {
+            self.hooks.retain(|h| !(h.0 == k && h.1 == Hook::Return));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_and_keys() {
+        let f = |n: &str, a: u32| Symbol {
+            name: n.into(),
+            addr: a,
+            size: 4,
+        };
+        let m = Marks::from_symbols(&[
+            f("main", 0x100),
+            f(BEGIN_SYMBOL, 0x200),
+            f(END_SYMBOL, 0x210),
+        ]);
+        assert!(m.found);
+        assert_eq!(m.hook_at(0x200), Some(Hook::Begin));
+        assert_eq!(m.hook_at(0x40_0210), Some(Hook::End));
+        assert_eq!(m.hook_at(0x100), None);
+        assert!(!Marks::from_symbols(&[f(BEGIN_SYMBOL, 0x200)]).found);
+    }
+}
