@@ -3,11 +3,24 @@
 vectors programs is byte-identical (apart from the timer name of the first line:
 DWT on pqlab-sim, SysTick/icount on QEMU), and the test program runs in lockstep
 with QEMU (timer code excluded, see sim/tests/lockstep.py). The default run covers
-ML-KEM-768; `-m slow` covers every implementation that builds for the Cortex-M4."""
+ML-KEM-768; `-m slow` covers every implementation that builds for the Cortex-M4.
+
+The lockstep campaign over every harness binary (`-m slow`,
+test_lockstep_every_harness_binary): for every implementation (lib/ and the
+foreign demo folders in tests/foreign) and every harness program, the whole output
+is identical under QEMU and pqlab-sim (timer figures masked), the first N
+instructions run in lockstep from reset, and in the programs that mark their
+operations (speed, stack) the first N instructions of the first operation, from the
+entry of pqlab_mark_begin. The speed program also checks that pqlab-sim retires as
+many instructions per operation as QEMU's -icount SysTick counts (within its
+40-instruction tick)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import time
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests")
 import lockstep
 import simfw
 
-import json
-
-from pqlab.build import BuildOptions, build
+from pqlab.build import PROGRAMS, BuildOptions, build
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
 
@@ -130,6 +141,107 @@ def test_harness_intervals(sim: Path, tmp_path: Path) -> None:
         # counts from the SP after the begin mark
         assert abs(iv["stack_high_water"] - stack[iv["label"]]) <= 32, (iv, stack)
         assert iv["stack_high_water"] > 1000
+
+
+FOREIGN = Path(__file__).resolve().parent / "foreign"
+# records whose figures come from the timer (DWT cycles vs QEMU's SysTick)
+TIMED = re.compile(rb"^(speed|hashing) (\S+)((?: \d+)+)$", re.MULTILINE)
+
+
+def _mask_timed(text: bytes) -> bytes:
+    return TIMED.sub(lambda m: m.group(1) + b" " + m.group(2) + b" T", _normalise(text))
+
+
+def _check_binary(prog: str, elf: Path, machine: str, limit: int, tmp_path: Path) -> dict:
+    """Output identity, lockstep prefixes and (speed) per-operation instruction counts."""
+    t0 = time.time()
+    (tmp_path / "pqlab.in").write_bytes(b"")
+    rep = tmp_path / "r.json"
+    q = simfw.run_qemu(elf, machine, cwd=tmp_path, timeout=3600)
+    s = simfw.run_sim(elf, "--json", str(rep), machine=machine, cwd=tmp_path, timeout=3600)
+    assert s.returncode == q.returncode == 0, (prog, s.stderr.decode()[-2000:])
+    assert _mask_timed(s.stdout) == _mask_timed(q.stdout), f"{elf}: output differs"
+    r = json.loads(rep.read_text())
+    out = {"program": prog, "instructions": r["instructions"], "lockstep": 0, "encodings": 0}
+    if prog == "speed":
+        # QEMU's figure is SysTick ticks x 40 = instructions with -icount shift=0; it
+        # also counts the timer read and the begin mark (about 40-60 instructions)
+        qv = [int(l.split()[2]) for l in q.stdout.decode().splitlines() if l.startswith("speed ")]
+        assert len(qv) == len(r["intervals"]) > 0
+        for v, iv in zip(qv, r["intervals"]):
+            assert -40 <= v - iv["instructions"] <= 160, (iv["label"], v, iv["instructions"])
+    sync = lockstep.func_ranges(elf, TIMER_FUNCS)
+    starts = [None] + [a for a, _ in lockstep.func_ranges(elf, ["pqlab_mark_begin"])]
+    encs: set[int] = set()
+    for start in starts:
+        res = lockstep.run(elf, machine=machine, limit=limit, fp=True, fp_every=500, sync=sync, start_pc=start)
+        assert res.mismatch is None, f"{elf} ({prog}, from {start and hex(start) or 'reset'}): {res.mismatch}"
+        assert res.steps == limit or start is None
+        out["lockstep"] += res.steps
+        encs |= res.encodings
+    out["encodings"] = len(encs)
+    out["seconds"] = round(time.time() - t0, 1)
+    return out
+
+
+def _campaign(sim_plat: str, impls, programs, limit: int, tmp_path: Path, opts: BuildOptions) -> list[dict]:
+    plat = get_platform(sim_plat)
+    machine = PAIRS[sim_plat]
+    results = build(plat, impls, programs, opts=opts)
+    rows = []
+    for impl in impls:
+        res = results[impl.id]
+        assert res.error is None, res.error
+        for prog, elf in res.elf.items():
+            row = _check_binary(prog, elf, machine, limit, tmp_path)
+            row["impl"] = impl.id
+            rows.append(row)
+            print(f"{sim_plat} {impl.id} {prog}: {row}", flush=True)
+    return rows
+
+
+def test_lockstep_harness_binaries(sim: Path, tmp_path: Path) -> None:
+    """Default run of the campaign below: ML-KEM-512's speed and stack programs."""
+    plat, impls = _impls("ml-kem-512/ref")
+    rows = _campaign("m4-sim", impls, ("speed", "stack"), 1500, tmp_path, BuildOptions(iterations=1))
+    assert [r["program"] for r in rows] == ["speed", "stack"]
+    # from reset and from the first operation's begin mark
+    assert all(r["lockstep"] == 3000 for r in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sim_plat", ["m4-sim", "m7-sim"])
+def test_lockstep_every_harness_binary(sim: Path, tmp_path: Path, sim_plat: str) -> None:
+    """Every harness program of every implementation (on the Cortex-M7: the ones that
+    need its double-precision FPU). PQLAB_SIM_HARNESS_IMPLS (a regular expression
+    on the implementation id) narrows it, PQLAB_SIM_HARNESS_LIMIT sets N (5000),
+    PQLAB_SIM_HARNESS_REPORT names a JSON file for the per-binary results."""
+    plat = get_platform(sim_plat)
+    pattern = re.compile(os.environ.get("PQLAB_SIM_HARNESS_IMPLS", ".*"))
+    impls = []
+    for impl in discover([FOREIGN]):
+        if not pattern.search(impl.id):
+            continue
+        if impl.platforms is not None and sim_plat not in impl.platforms and PAIRS[sim_plat] not in impl.platforms:
+            continue
+        if sim_plat in impl.exclude_platforms or PAIRS[sim_plat] in impl.exclude_platforms:
+            continue
+        if impl.fpr == "native" and plat.fpr != "native":
+            continue
+        if sim_plat == "m7-sim" and impl.fpr != "native":
+            continue
+        impls.append(impl)
+    assert impls
+    limit = int(os.environ.get("PQLAB_SIM_HARNESS_LIMIT", "5000"))
+    rows = _campaign(sim_plat, impls, PROGRAMS, limit, tmp_path, BuildOptions(iterations=1, kat_count=1))
+    path = os.environ.get("PQLAB_SIM_HARNESS_REPORT")
+    if path:
+        Path(path).write_text(json.dumps(rows, indent=1))
+    print(
+        f"\n{sim_plat}: {len(rows)} binaries of {len(impls)} implementations, "
+        f"{sum(r['lockstep'] for r in rows)} instructions in lockstep, "
+        f"{sum(r['instructions'] for r in rows)} instructions compared by output"
+    )
 
 
 def test_sim_platforms_exist() -> None:

@@ -16,7 +16,8 @@ use std::io::Write;
 use timing::Core;
 
 const USAGE: &str = "usage: pqlab-sim [--machine mps2-an386|mps2-an500] [--json REPORT] \
-[--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N] FIRMWARE.elf
+[--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
+[--trace-start-pc ADDR] [--trace-stop] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
@@ -30,7 +31,10 @@ code becomes the process exit code.
                    (they are also in the JSON report)
   --max-insns N    stop with an error after N instructions
   --trace FILE     write the register state after each instruction (binary, for lockstep)
-  --trace-limit N  number of instructions to trace (default 100000)";
+  --trace-limit N  number of instructions to trace (default 100000)
+  --trace-start-pc ADDR  start the trace when execution first reaches ADDR; the
+                   first record is then the state on arrival, before ADDR executes
+  --trace-stop     end the run (exit code 0) when the trace is complete";
 
 struct Opts {
     machine: String,
@@ -40,6 +44,8 @@ struct Opts {
     max_insns: u64,
     trace: Option<String>,
     trace_limit: u64,
+    trace_start_pc: Option<u32>,
+    trace_stop: bool,
     elf: String,
 }
 
@@ -52,6 +58,8 @@ fn parse_args() -> Result<Opts, String> {
         max_insns: u64::MAX,
         trace: None,
         trace_limit: 100_000,
+        trace_start_pc: None,
+        trace_stop: false,
         elf: String::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -92,6 +100,17 @@ fn parse_args() -> Result<Opts, String> {
             "--profile" => o.profile = Some(get(&mut k)?),
             "--intervals" => o.intervals = Some(get(&mut k)?),
             "--trace" => o.trace = Some(get(&mut k)?),
+            "--trace-start-pc" => {
+                let v = get(&mut k)?;
+                let t = v.trim_start_matches("0x").trim_start_matches("0X");
+                let a = if t.len() != v.len() {
+                    u32::from_str_radix(t, 16)
+                } else {
+                    v.parse()
+                };
+                o.trace_start_pc = Some(a.map_err(|_| "--trace-start-pc needs an address")? & !1)
+            }
+            "--trace-stop" => o.trace_stop = true,
             "--trace-limit" => {
                 o.trace_limit = get(&mut k)?
                     .parse()
@@ -209,7 +228,12 @@ fn main() {
             std::process::exit(2);
         }))
     });
-    let stop = run(&mut cpu, prof.as_mut(), trace.as_mut(), o.trace_limit);
+    let topts = TraceOpts {
+        limit: o.trace_limit,
+        start_pc: o.trace_start_pc,
+        stop: o.trace_stop,
+    };
+    let stop = run(&mut cpu, prof.as_mut(), trace.as_mut(), &topts);
     if let Some(t) = trace.as_mut() {
         let _ = t.flush();
     }
@@ -344,11 +368,11 @@ fn run(
     cpu: &mut Cpu,
     prof: Option<&mut profile::Profile>,
     trace: Option<&mut std::io::BufWriter<std::fs::File>>,
-    trace_limit: u64,
+    topts: &TraceOpts,
 ) -> Stop {
     match (prof, trace) {
         (None, None) => run_fast(cpu),
-        (p, t) => run_slow(cpu, p, t, trace_limit),
+        (p, t) => run_slow(cpu, p, t, topts),
     }
 }
 
@@ -390,9 +414,24 @@ fn run_slow(
     cpu: &mut Cpu,
     mut prof: Option<&mut profile::Profile>,
     mut trace: Option<&mut std::io::BufWriter<std::fs::File>>,
-    trace_limit: u64,
+    topts: &TraceOpts,
 ) -> Stop {
+    // instructions traced so far; None until the trace starts
+    let mut traced: Option<u64> = if topts.start_pc.is_none() {
+        Some(0)
+    } else {
+        None
+    };
     loop {
+        if traced.is_none() && Some(cpu.pc) == topts.start_pc {
+            traced = Some(0);
+            if let Some(t) = trace.as_deref_mut() {
+                write_trace_rec(cpu, t);
+            }
+        }
+        if topts.stop && traced.map_or(false, |n| n >= topts.limit) {
+            return Stop::Exit(0);
+        }
         if cpu.insns >= cpu.max_insns {
             return budget_error(cpu);
         }
@@ -422,22 +461,36 @@ fn run_slow(
                 cpu.r[14],
             );
         }
-        if let Some(t) = trace.as_deref_mut() {
-            if cpu.insns <= trace_limit {
-                let mut rec = [0u32; 18];
-                rec[..15].copy_from_slice(&cpu.r[..15]);
-                rec[15] = cpu.pc;
-                rec[16] = cpu.xpsr();
-                rec[17] = cpu.fpscr;
-                let mut b = Vec::with_capacity(72 + 128);
-                for v in rec {
-                    b.extend_from_slice(&v.to_le_bytes());
+        if let Some(n) = traced.as_mut() {
+            if *n < topts.limit {
+                *n += 1;
+                if let Some(t) = trace.as_deref_mut() {
+                    write_trace_rec(cpu, t);
                 }
-                for v in cpu.s {
-                    b.extend_from_slice(&v.to_le_bytes());
-                }
-                let _ = t.write_all(&b);
             }
         }
     }
+}
+
+struct TraceOpts {
+    limit: u64,
+    start_pc: Option<u32>,
+    stop: bool,
+}
+
+/// One trace record: r0-r14, pc, xPSR, FPSCR, s0-s31 (50 little-endian words).
+fn write_trace_rec(cpu: &Cpu, t: &mut std::io::BufWriter<std::fs::File>) {
+    let mut rec = [0u32; 18];
+    rec[..15].copy_from_slice(&cpu.r[..15]);
+    rec[15] = cpu.pc;
+    rec[16] = cpu.xpsr();
+    rec[17] = cpu.fpscr;
+    let mut b = Vec::with_capacity(72 + 128);
+    for v in rec {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    for v in cpu.s {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    let _ = t.write_all(&b);
 }

@@ -79,6 +79,31 @@ def func_ranges(elf: str | Path, names: list[str]) -> list[tuple[int, int]]:
     return ranges
 
 
+def _run_to(g: gdbremote.Gdb, addr: int) -> str | None:
+    """Continue QEMU to the first arrival at addr (software breakpoint)."""
+    if g.cmd(f"Z0,{addr:x},2") != "OK":
+        return f"QEMU refused a breakpoint at 0x{addr:08x}"
+    try:
+        stop = g.cmd("c")
+    except ConnectionError:
+        return f"QEMU exited before reaching 0x{addr:08x}"
+    if not stop.startswith(("T", "S")):
+        return f"QEMU did not stop at 0x{addr:08x}: {stop}"
+    g.cmd(f"z0,{addr:x},2")
+    return None
+
+
+def _write_state(g: gdbremote.Gdb, rec: tuple[int, ...]) -> str | None:
+    """Write a trace record's registers into QEMU."""
+    regs = [(j, rec[j]) for j in range(16)] + [(25, rec[16]), (42, rec[17])]
+    regs += [(26 + k, rec[18 + 2 * k] | rec[19 + 2 * k] << 32) for k in range(16)]
+    for num, v in regs:
+        width = 8 if 26 <= num < 42 else 4
+        if g.cmd(f"P{num:x}={v.to_bytes(width, 'little').hex()}") != "OK":
+            return f"cannot write register {num} in QEMU"
+    return None
+
+
 def run(
     elf: str | Path,
     machine: str = "mps2-an386",
@@ -86,18 +111,35 @@ def run(
     fp: bool = False,
     fp_every: int = 200,
     sync: list[tuple[int, int]] = (),
+    start_pc: int | None = None,
 ) -> Result:
     """Run `elf` in lockstep for at most `limit` instructions.
 
     Instructions inside the `sync` address ranges (timer code: QEMU has no DWT
     and its SysTick follows host time) are not compared: after each of them the
     simulator's registers are written into QEMU, which then follows the same path.
+
+    With `start_pc`, both run at full speed to the first arrival at that address
+    (QEMU to a breakpoint); the simulator's registers there (r0-r15, xPSR, s0-s31,
+    FPSCR) are written into QEMU, since values derived from the timer differ (QEMU
+    has no DWT), and the next `limit` instructions are compared.
     """
     res = Result()
     with tempfile.TemporaryDirectory() as td:
         tr = Path(td) / "trace.bin"
         p = subprocess.run(
-            [str(SIM_BIN), "--machine", machine, "--trace", str(tr), "--trace-limit", str(limit), str(elf)],
+            [
+                str(SIM_BIN),
+                "--machine",
+                machine,
+                "--trace",
+                str(tr),
+                "--trace-limit",
+                str(limit),
+                "--trace-stop",
+                *(["--trace-start-pc", hex(start_pc)] if start_pc is not None else []),
+                str(elf),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             timeout=600,
@@ -111,6 +153,23 @@ def run(
     try:
         g = gdbremote.Gdb(port)
         prev_pc = g.regs()[15]
+        if start_pc is not None:
+            if not trace:
+                res.mismatch = f"pqlab-sim never reached 0x{start_pc:08x}: {sim_err}"
+                return res
+            err = _run_to(g, start_pc)
+            if err:
+                res.mismatch = err
+                return res
+            if g.regs()[15] != start_pc:
+                res.mismatch = f"QEMU stopped at 0x{g.regs()[15]:08x}, not at 0x{start_pc:08x}"
+                return res
+            err = _write_state(g, trace[0])
+            if err:
+                res.mismatch = err
+                return res
+            trace = trace[1:]
+            prev_pc = start_pc
         for k, rec in enumerate(trace):
             enc = insn_at(g, prev_pc)
             try:
