@@ -46,6 +46,7 @@ fpr fpr_of(int64_t i)
     return fpr_build((uint32_t)s, 9 - (int32_t)cnt, z);
 }
 
+#ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
 fpr fpr_add(fpr x, fpr y)
 {
     /* order the operands so that |x| >= |y| */
@@ -120,6 +121,7 @@ fpr fpr_mul(fpr x, fpr y)
     int32_t e = (int32_t)ex + (int32_t)ey - 2100 + (int32_t)top;
     return fpr_build(s, e, z);
 }
+#endif /* PQLAB_FNDSA_FPR_EMU_NATIVE */
 
 fpr fpr_div(fpr x, fpr y)
 {

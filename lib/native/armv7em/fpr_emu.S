@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/* Constant-time emulated IEEE-754 binary64 arithmetic for FN-DSA / Falcon on ARMv7E-M
+ * (Cortex-M4/M7), Thumb-2, GNU as unified syntax. Enabled by PQLAB_FNDSA_FPR_EMU_NATIVE
+ * (backend.toml); lib/fndsa/fpr.h maps fpr_add / fpr_mul to these, lib/fndsa/fpr_emu.c
+ * keeps the portable C versions for every other platform.
+ *
+ *   uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);   x + y
+ *   uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);   x * y
+ *
+ * Operands and results are binary64 bit patterns (AAPCS: x in r1:r0, y in r3:r2, result
+ * in r1:r0). Written from the IEEE 754-2008 definition of binary64 (sign, 11-bit biased
+ * exponent, 52-bit trailing significand, implicit leading 1, round to nearest, ties to
+ * even). Same contract as the portable emulation in lib/fndsa/fpr_emu.c, bit for bit:
+ * subnormal operands count as zero, a result below the normal range is flushed to a zero
+ * of the result's sign (an exact zero sum is +0 unless both operands are -0), infinities
+ * and NaNs are not handled (Falcon never produces them) and an exponent overflow wraps as
+ * in the C code.
+ *
+ * Constant time: no branch, no memory access, no division; every instruction runs in a
+ * fixed number of cycles on Cortex-M4/M7 (register-controlled shifts, CLZ, USAT, UADD8 /
+ * SEL, UMULL / UMAAL, MLA, MUL). Shifts by register use the bottom byte of the shift
+ * register (ARMv7-M ARM, A7.4.2: "shift_n = UInt(Rm<7:0>)"), so any amount >= 32 gives 0;
+ * the 64-bit shifts below rely on it for negative amounts (bottom byte >= 193).
+ * Every instruction is a 32-bit encoding (.w), so runs of them stay word aligned. */
+    .syntax unified
+    .thumb
+
+/* ------------------------------------------------------------------------------------ */
+/* x + y                                                                                */
+/*   1. order the operands so that |x| >= |y| (64-bit compare of the patterns without    */
+/*      sign bit, then four SELs);                                                      */
+/*   2. significands with the implicit bit at bit 62 (10 guard bits below), zero when   */
+/*      the exponent field is 0;                                                        */
+/*   3. shift y right by d = min(ex - ey, 63); bit 0 of the result becomes the sticky   */
+/*      bit ("jam"): 1 when any of the low d + 1 bits of y was set;                     */
+/*   4. add or subtract (two's complement of y when the signs differ): z in [0, 2^64);  */
+/*   5. normalise with CLZ (64-bit shift left by cnt, cnt = 64 for z = 0);              */
+/*   6. keep 53 bits, round to nearest even on the 11 bits below (round bit and sticky); */
+/*   7. biased exponent - 1 = ex - cnt; the implicit bit of the rounded significand adds  */
+/*      the missing 1 (and a rounding carry to 2^53 one more); flush when z == 0 or      */
+/*      ex - cnt < 0.                                                                    */
+/* Why one jam bit is enough: when bits are lost (d >= 11), the exact sum lies strictly  */
+/* between the even neighbours of the computed (odd) z, and at most one bit cancels, so  */
+/* at least 9 bits are dropped by the rounding and no rounding boundary separates them.  */
+/* ------------------------------------------------------------------------------------ */
+    .section .text.pqlab_fndsa_fpr_add_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_fpr_add_native
+    .type pqlab_fndsa_fpr_add_native, %function
+    .thumb_func
+pqlab_fndsa_fpr_add_native:
+    push.w  {r4-r8, lr}
+    /* 1. swap when |x| < |y| */
+    subs.w  r4, r0, r2
+    lsl.w   r5, r1, #1
+    sbcs.w  r4, r5, r3, lsl #1          /* C = 0 iff |x| < |y| */
+    sbc.w   r4, r4, r4                  /* -1 iff |x| < |y| */
+    uadd8   r4, r4, r4                  /* GE = 1111 iff swap */
+    sel     r4, r2, r0                  /* x lo */
+    sel     r5, r3, r1                  /* x hi (sign, exponent, top significand) */
+    sel     r6, r0, r2                  /* y lo */
+    sel     r7, r1, r3                  /* y hi */
+    /* exponents, sign difference, alignment distance */
+    ubfx.w  r0, r5, #20, #11            /* ex */
+    ubfx.w  r1, r7, #20, #11            /* ey */
+    eor.w   r8, r5, r7                  /* bit 31: signs differ */
+    sub.w   r2, r0, r1
+    usat.w  r2, #6, r2                  /* d = min(ex - ey, 63) (ex >= ey) */
+    /* 2. x significand << 10 in r3:r4, zero when ex == 0 */
+    lsl.w   r3, r5, #12
+    lsr.w   r3, r3, #2
+    orr.w   r3, r3, r4, lsr #22
+    orr.w   r3, r3, #0x40000000
+    lsl.w   r4, r4, #10
+    subs.w  r12, r0, #1
+    sbc.w   r12, r12, r12               /* -1 iff ex == 0 */
+    bic.w   r3, r3, r12
+    bic.w   r4, r4, r12
+    /* y significand << 10 in lr:r6, zero when ey == 0 */
+    lsl.w   lr, r7, #12
+    lsr.w   lr, lr, #2
+    orr.w   lr, lr, r6, lsr #22
+    orr.w   lr, lr, #0x40000000
+    lsl.w   r6, r6, #10
+    subs.w  r12, r1, #1
+    sbc.w   r12, r12, r12               /* -1 iff ey == 0 */
+    bic.w   lr, lr, r12
+    bic.w   r6, r6, r12
+    /* 3. sticky: the low d + 1 bits of y, gathered (nonzero iff one is set) */
+    rsb.w   r1, r2, #31
+    usat.w  r1, #5, r1                  /* max(0, 31 - d) */
+    lsl.w   r1, r6, r1                  /* low min(d + 1, 32) bits of y lo, at the top */
+    rsb.w   r12, r2, #63
+    lsl.w   r12, lr, r12                /* low d - 31 bits of y hi (0 when d < 32) */
+    orr.w   r1, r1, r12
+    /* y >> d (64-bit) */
+    lsr.w   r6, r6, r2
+    rsb.w   r12, r2, #32
+    lsl.w   r12, lr, r12                /* 0 when d == 0 or d > 32 */
+    orr.w   r6, r6, r12
+    sub.w   r12, r2, #32
+    lsr.w   r12, lr, r12                /* 0 when d < 32 */
+    orr.w   r6, r6, r12
+    lsr.w   lr, lr, r2
+    /* jam: bit 0 <- sticky */
+    bic.w   r6, r6, #1
+    cmp.w   r1, #1                      /* C = sticky != 0 */
+    adc.w   r6, r6, #0
+    /* 4. negate y when the signs differ, add */
+    asr.w   r8, r8, #31
+    eor.w   r6, r6, r8
+    eor.w   lr, lr, r8
+    subs.w  r6, r6, r8
+    sbc.w   lr, lr, r8
+    adds.w  r4, r4, r6
+    adc.w   r3, r3, lr                  /* z = r3:r4 */
+    /* 5. cnt = clz64(z) (64 when z == 0), z <<= cnt */
+    clz.w   r1, r3
+    clz.w   r2, r4
+    lsr.w   r12, r1, #5                 /* 1 iff z hi == 0 */
+    mla.w   r1, r12, r2, r1
+    lsl.w   r3, r3, r1
+    rsb.w   r12, r1, #32
+    lsr.w   r12, r4, r12                /* 0 when cnt == 0 or cnt > 32 */
+    orr.w   r3, r3, r12
+    sub.w   r12, r1, #32
+    lsl.w   r12, r4, r12                /* 0 when cnt < 32 */
+    orr.w   r3, r3, r12
+    lsl.w   r4, r4, r1
+    /* 6. m = z >> 11, rounded: up iff round bit and (sticky or lsb) */
+    ubfx.w  r12, r4, #11, #1            /* lsb */
+    orr.w   r12, r12, r4, lsl #21       /* round bit at 31, sticky bits 30..21, lsb at 0 */
+    lsr.w   r4, r4, #11
+    orr.w   r4, r4, r3, lsl #21
+    lsr.w   r3, r3, #11
+    mvn.w   r2, #0x80000000
+    adds.w  r12, r12, r2                /* C = (r12 > 0x80000000) */
+    adcs.w  r4, r4, #0
+    adc.w   r3, r3, #0
+    /* 7. exponent, flush, sign */
+    sub.w   r0, r0, r1                  /* e = ex - cnt: biased exponent - 1 */
+    lsl.w   r12, r1, #25                /* bit 31: z == 0 (cnt == 64) */
+    orr.w   r2, r12, r0                 /* bit 31: z == 0 or e < 0 */
+    asr.w   r2, r2, #31                 /* flush mask */
+    add.w   r3, r3, r0, lsl #20
+    bic.w   r3, r3, r2
+    bic.w   r0, r4, r2                  /* result lo */
+    bic.w   r12, r12, r7                /* bit 31: z == 0 and y >= 0 */
+    bic.w   r12, r5, r12                /* bit 31: sign of x, or sx & sy for an exact zero */
+    and.w   r12, r12, #0x80000000
+    add.w   r1, r3, r12                 /* result hi */
+    pop.w   {r4-r8, pc}
+    .size pqlab_fndsa_fpr_add_native, . - pqlab_fndsa_fpr_add_native
+
+/* ------------------------------------------------------------------------------------ */
+/* x * y                                                                                */
+/*   the 53 x 53-bit product P of the significands (implicit bits always set) from four  */
+/*   32 x 32 products (UMULL, UMAAL), P in [2^104, 2^106); Z = P >> 42 in [2^62, 2^64),  */
+/*   doubled when below 2^63 (UMULL / MLA by 2 - top); bits 0..41 of P only feed the     */
+/*   sticky, which goes in through the carry; 53 bits kept and rounded as in the add.    */
+/*   Biased exponent - 1 = ex + ey - 1024 + top; flushed when ex == 0 or ey == 0 (zero  */
+/*   or subnormal operand: ex * ey == 0) or when it is negative.                         */
+/* ------------------------------------------------------------------------------------ */
+    .section .text.pqlab_fndsa_fpr_mul_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_fpr_mul_native
+    .type pqlab_fndsa_fpr_mul_native, %function
+    .thumb_func
+pqlab_fndsa_fpr_mul_native:
+    push.w  {r4-r7, lr}
+    ubfx.w  r4, r1, #20, #11            /* ex */
+    ubfx.w  r5, r3, #20, #11            /* ey */
+    eor.w   r6, r1, r3                  /* bit 31: sign */
+    ubfx.w  r1, r1, #0, #20
+    orr.w   r1, r1, #0x100000           /* x hi: 21 bits */
+    ubfx.w  r3, r3, #0, #20
+    orr.w   r3, r3, #0x100000           /* y hi */
+    /* P = (r1:r0) * (r3:r2) = lr:r12:r7:r0 ... built as c3:c2:c1:c0 */
+    umull.w r7, r12, r0, r2             /* c0 = r7; c1 partial = r12 */
+    mov.w   lr, #0
+    umaal.w r12, lr, r0, r3             /* lr:r12 = xl*yh + c1 */
+    mov.w   r0, #0
+    umaal.w r12, r0, r1, r2             /* r0:r12 = xh*yl + r12: c1 = r12 */
+    umaal.w lr, r0, r1, r3              /* r0:lr = xh*yh + lr + r0: c2 = lr, c3 = r0 */
+    /* Z = P >> 42 in r1:r2, sticky source in r7 */
+    lsl.w   r1, r0, #22
+    orr.w   r1, r1, lr, lsr #10
+    lsl.w   r2, lr, #22
+    orr.w   r2, r2, r12, lsr #10
+    orr.w   r7, r7, r12, lsl #22        /* nonzero iff bits 0..41 of P are */
+    /* Z *= 2 - top */
+    lsr.w   r3, r1, #31                 /* top */
+    rsb.w   r0, r3, #2
+    umull.w r2, r12, r2, r0
+    mla.w   r1, r1, r0, r12
+    /* m = Z >> 11 rounded: round bit, sticky (bits 10..0 of Z and r7), lsb */
+    ubfx.w  r12, r2, #11, #1
+    orr.w   r12, r12, r2, lsl #21
+    cmp.w   r7, #1                      /* C = low product bits nonzero */
+    adc.w   r12, r12, #0                /* +1 or +2 at most: bits 1..0 */
+    mvn.w   r7, #0x80000000
+    adds.w  r12, r12, r7                /* C = round up */
+    lsr.w   r0, r2, #11
+    orr.w   r0, r0, r1, lsl #21
+    lsr.w   r1, r1, #11
+    adcs.w  r0, r0, #0
+    adc.w   r1, r1, #0
+    /* exponent, flush, sign */
+    add.w   r2, r4, r5
+    sub.w   r2, r2, #1024
+    add.w   r2, r2, r3                  /* e = ex + ey - 1024 + top */
+    mul.w   r4, r4, r5                  /* 0 iff ex == 0 or ey == 0 */
+    cmp.w   r4, #1
+    sbc.w   r4, r4, r4                  /* -1 iff ex * ey == 0 */
+    orr.w   r4, r4, r2, asr #31         /* flush mask */
+    add.w   r1, r1, r2, lsl #20
+    bic.w   r1, r1, r4
+    bic.w   r0, r0, r4
+    and.w   r6, r6, #0x80000000
+    add.w   r1, r1, r6
+    pop.w   {r4-r7, pc}
+    .size pqlab_fndsa_fpr_mul_native, . - pqlab_fndsa_fpr_mul_native
