@@ -17,10 +17,24 @@
 
 unsigned fndsa_keygen_restarts_last = 0;
 
-static uint64_t rng_u64(pqlab_keccak_state *rng)
+/* The SHAKE256 stream read 64-bit word by word, squeezed one rate block
+ * (136 bytes = 17 words) at a time: the same stream, without a squeeze call
+ * per word. The stream is used by key generation only, so reading ahead does
+ * not change anything else. */
+typedef struct {
+    pqlab_keccak_state *st;
+    uint8_t buf[136];
+    size_t pos;
+} kg_rng;
+
+static uint64_t rng_u64(kg_rng *rng)
 {
-    uint8_t b[8];
-    pqlab_shake256_squeeze(b, 8, rng);
+    if (rng->pos == sizeof rng->buf) { /* public position */
+        pqlab_shake256_squeeze(rng->buf, sizeof rng->buf, rng->st);
+        rng->pos = 0;
+    }
+    const uint8_t *b = rng->buf + rng->pos;
+    rng->pos += 8;
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--) {
         v = (v << 8) | b[i];
@@ -28,7 +42,7 @@ static uint64_t rng_u64(pqlab_keccak_state *rng)
     return v;
 }
 
-static int32_t mkgauss(pqlab_keccak_state *rng, unsigned logn)
+static int32_t mkgauss(kg_rng *rng, unsigned logn)
 {
     uint32_t cnt = 1u << (10 - logn);
     int32_t val = 0;
@@ -52,7 +66,7 @@ static int32_t mkgauss(pqlab_keccak_state *rng, unsigned logn)
     return val;
 }
 
-static void poly_small_mkgauss(pqlab_keccak_state *rng, int8_t *f, unsigned logn)
+static void poly_small_mkgauss(kg_rng *rng, int8_t *f, unsigned logn)
 {
     size_t n = (size_t)1 << logn;
     uint32_t mod2 = 0;
@@ -85,9 +99,12 @@ unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, 
     unsigned restarts = 0;
     fpr *rt = (fpr *)(void *)tmp;
     int32_t lim = 1 << ((logn == 10 ? 5 : 6) - 1);
+    kg_rng kr;
+    kr.st = rng;
+    kr.pos = sizeof kr.buf;
     for (;; restarts++) {
-        poly_small_mkgauss(rng, f, logn);
-        poly_small_mkgauss(rng, g, logn);
+        poly_small_mkgauss(&kr, f, logn);
+        poly_small_mkgauss(&kr, g, logn);
 
         /* coefficients must fit the private-key encoding: |x| < lim */
         uint32_t bad = 0, sq = 0;
@@ -140,6 +157,7 @@ unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, 
         }
         break;
     }
+    pqlab_zeroize(kr.buf, sizeof kr.buf);
     fndsa_keygen_restarts_last = restarts;
     return restarts;
 }

@@ -208,13 +208,293 @@ static void acc_store(uint32_t *r, size_t rlen, const acc96 *a)
     }
 }
 
+/* log2 of a public power of two */
+static uint32_t ilog2(size_t m)
+{
+    uint32_t l = 0;
+    while (((size_t)1 << l) < m) {
+        l++;
+    }
+    return l;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Residue-number products: negacyclic products of big-integer polynomials */
+/* modulo np 31-bit primes p = 1 mod 2048 (NTT of size m <= 1024 in each),  */
+/* then CRT (Garner) back to signed integers. Exact when every coefficient */
+/* of the product is below prod(p) / 2 in absolute value; the callers size */
+/* np from public bounds (prod(p) > 2^(30.99 np)). All sizes and loops are  */
+/* public; the arithmetic is branch-free.                                  */
+
+/* primes below 2^31 with p = 1 mod 2048, largest first, and a primitive
+ * 2048-th root of unity modulo each (w = g^((p-1)/2048) for the smallest g
+ * with w^1024 = -1); computed with a short script (sympy isprime) */
+#define RNS_MAXP 40
+static const uint32_t RNS_P[RNS_MAXP][2] = {
+    {2147473409u, 383167813u},  {2147389441u, 211808905u},  {2147387393u, 37672282u},
+    {2147377153u, 1977035326u}, {2147358721u, 1067163706u}, {2147352577u, 1606082042u},
+    {2147346433u, 2033915641u}, {2147338241u, 1653770625u}, {2147309569u, 631200819u},
+    {2147297281u, 2038364663u}, {2147295233u, 1962540515u}, {2147239937u, 2100082663u},
+    {2147235841u, 1991153006u}, {2147217409u, 516405114u},  {2147205121u, 409347988u},
+    {2147196929u, 927788991u},  {2147178497u, 1136922411u}, {2147100673u, 868626236u},
+    {2147082241u, 1897279176u}, {2147074049u, 1888819123u}, {2147051521u, 25006327u},
+    {2147043329u, 327546255u},  {2147039233u, 766324424u},  {2146988033u, 1862817362u},
+    {2146963457u, 404622040u},  {2146959361u, 1936581214u}, {2146938881u, 1559770096u},
+    {2146908161u, 422623708u},  {2146885633u, 1751189170u}, {2146871297u, 578919515u},
+    {2146846721u, 1114060353u}, {2146834433u, 2069565474u}, {2146818049u, 1552824584u},
+    {2146775041u, 1906267847u}, {2146756609u, 1847414714u}, {2146744321u, 1818792070u},
+    {2146738177u, 1118066398u}, {2146736129u, 52057278u},   {2146713601u, 592259376u},
+    {2146695169u, 263161877u}};
+
+typedef struct {
+    uint32_t p, p0i, r1, r2; /* p, -1/p mod 2^32, 2^32 mod p, 2^64 mod p */
+} modp_t;
+
+static inline uint32_t mp_add(uint32_t a, uint32_t b, uint32_t p)
+{
+    uint32_t d = a + b - p; /* a, b < p < 2^31 */
+    return d + (p & ((uint32_t)0 - (d >> 31)));
+}
+
+static inline uint32_t mp_sub(uint32_t a, uint32_t b, uint32_t p)
+{
+    uint32_t d = a - b;
+    return d + (p & ((uint32_t)0 - (d >> 31)));
+}
+
+/* a b / 2^32 mod p, for any a < 2^32 and b < p: (a b + w p) / 2^32 < 2p */
+static inline uint32_t mp_mmul(uint32_t a, uint32_t b, const modp_t *q)
+{
+    uint64_t z = (uint64_t)a * b;
+    uint32_t w = (uint32_t)z * q->p0i;
+    uint32_t d = (uint32_t)((z + (uint64_t)w * q->p) >> 32) - q->p;
+    return d + (q->p & ((uint32_t)0 - (d >> 31)));
+}
+
+static void modp_init(modp_t *q, uint32_t p)
+{
+    uint32_t y = 2 - p; /* Newton: y = 1/p mod 2^32 */
+    for (int i = 0; i < 4; i++) {
+        y *= 2 - p * y;
+    }
+    q->p = p;
+    q->p0i = 0u - y;
+    q->r1 = 0u - 2 * p; /* 2^32 - 2p < p since p > 2^32 / 3 */
+    uint32_t r = q->r1;
+    for (int i = 0; i < 32; i++) {
+        r = mp_add(r, r, p);
+    }
+    q->r2 = r;
+}
+
+/* signed integer of len limbs modulo p (normal form) */
+static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
+{
+    uint32_t t = x[len - 1];
+    /* (t - 2^32 [t < 0]) 2^32 mod p, in Montgomery form */
+    uint32_t r = mp_sub(mp_mmul(t, q->r2, q), q->r2 & ((uint32_t)0 - (t >> 31)), q->p);
+    for (size_t i = len - 1; i-- > 0;) {
+        r = mp_add(mp_mmul(r, q->r2, q), mp_mmul(x[i], q->r2, q), q->p);
+    }
+    return mp_mmul(r, 1, q);
+}
+
+/* psi[k] = w^bitrev(k), ipsi[k] = w^-bitrev(k) (Montgomery form) for the
+ * primitive 2m-th root w */
+static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned logm,
+                     const modp_t *q)
+{
+    size_t m = (size_t)1 << logm;
+    uint32_t w = mp_mmul(g, q->r2, q);
+    for (unsigned i = logm; i < 10; i++) {
+        w = mp_mmul(w, w, q);
+    }
+    pw[0] = q->r1;
+    for (size_t i = 1; i < m; i++) {
+        pw[i] = mp_mmul(pw[i - 1], w, q);
+    }
+    for (size_t k = 0; k < m; k++) {
+        size_t br = 0;
+        for (unsigned b = 0; b < logm; b++) {
+            br |= ((k >> b) & 1) << (logm - 1 - b);
+        }
+        psi[k] = pw[br];
+        ipsi[k] = br == 0 ? q->r1 : q->p - pw[m - br]; /* w^-i = -w^(m-i) */
+    }
+}
+
+/* negacyclic NTT (Cooley-Tukey, bit-reversed output) */
+static void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q)
+{
+    size_t m = (size_t)1 << logm, t = m;
+    for (size_t len = 1; len < m; len <<= 1) {
+        t >>= 1;
+        for (size_t i = 0; i < len; i++) {
+            uint32_t s = psi[len + i];
+            for (size_t j = 2 * i * t; j < 2 * i * t + t; j++) {
+                uint32_t u = a[j], v = mp_mmul(a[j + t], s, q);
+                a[j] = mp_add(u, v, q->p);
+                a[j + t] = mp_sub(u, v, q->p);
+            }
+        }
+    }
+}
+
+/* inverse (Gentleman-Sande), multiplied by c / 2^32 at the end */
+static void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
+                    const modp_t *q)
+{
+    size_t m = (size_t)1 << logm, t = 1;
+    for (size_t len = m >> 1; len >= 1; len >>= 1) {
+        for (size_t i = 0; i < len; i++) {
+            uint32_t s = ipsi[len + i];
+            for (size_t j = 2 * i * t; j < 2 * i * t + t; j++) {
+                uint32_t u = a[j], v = a[j + t];
+                a[j] = mp_add(u, v, q->p);
+                a[j + t] = mp_mmul(mp_sub(u, v, q->p), s, q);
+            }
+        }
+        t <<= 1;
+    }
+    for (size_t j = 0; j < m; j++) {
+        a[j] = mp_mmul(a[j], c, q);
+    }
+}
+
+/* primes needed for products whose coefficients are below 2^bits */
+static size_t rns_count(uint32_t bits)
+{
+    return ((size_t)bits + 2 + 29) / 30;
+}
+
+/* r (m coefficients of rlen limbs) <- a b mod (x^m + 1), a: alen limbs, b: blen
+ * limbs (signed), with np primes; r is written (not accumulated). Returns 0
+ * when the workspace is exhausted. */
+static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
+                   size_t blen, size_t m, size_t np, ws_t *ws)
+{
+    unsigned logm = ilog2(m);
+    size_t mark = ws->used;
+    uint32_t *res = ws_alloc(ws, np * m);
+    uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
+    uint32_t *pw = ws_alloc(ws, m);
+    uint32_t *cst = ws_alloc(ws, np * np + np); /* Garner constants */
+    uint32_t *t = ws_alloc(ws, np), *X = ws_alloc(ws, np + 1), *PI = ws_alloc(ws, np + 1);
+    uint32_t *D = ws_alloc(ws, np + 1);
+    modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
+    if (ws->fail || np > RNS_MAXP) {
+        ws->fail = 1;
+        return 0;
+    }
+    for (size_t j = 0; j < np; j++) {
+        modp_init(&qs[j], RNS_P[j][0]);
+        modp_t q = qs[j];
+        mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, &q);
+        uint32_t *at = res + j * m;
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_of_zint(a + u * alen, alen, &q);
+            bt[u] = mp_of_zint(b + u * blen, blen, &q);
+        }
+        mp_ntt(at, psi, logm, &q);
+        mp_ntt(bt, psi, logm, &q);
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_mmul(at[u], bt[u], &q);
+        }
+        /* undo the 1/2^32 of the pointwise products and the factor m: c = 2^64 / m */
+        uint32_t c = q.r2;
+        for (unsigned i = 0; i < logm; i++) {
+            c = (c + (q.p & ((uint32_t)0 - (c & 1)))) >> 1;
+        }
+        mp_intt(at, ipsi, logm, c, &q);
+        /* Garner constants for prime j: cst[j np + i] = p_i 2^32 mod p_j (i < j),
+         * cst[np np + j] = 2^32 / (p_0 ... p_{j-1}) mod p_j */
+        uint32_t prod = q.r1;
+        for (size_t i = 0; i < j; i++) {
+            uint32_t pi = RNS_P[i][0];
+            pi = mp_sub(pi, q.p, q.p); /* p_i < 2 p_j */
+            cst[j * np + i] = mp_mmul(pi, q.r2, &q);
+            prod = mp_mmul(prod, cst[j * np + i], &q);
+        }
+        /* inverse by Fermat: prod^(p - 2), Montgomery form throughout */
+        uint32_t e = q.p - 2, inv = q.r1, base = prod;
+        for (int bit = 0; bit < 31; bit++) {
+            if ((e >> bit) & 1) { /* public exponent */
+                inv = mp_mmul(inv, base, &q);
+            }
+            base = mp_mmul(base, base, &q);
+        }
+        cst[np * np + j] = inv;
+    }
+    /* prod(p) and the CRT of every coefficient */
+    memset(PI, 0, (np + 1) * 4);
+    PI[0] = 1;
+    for (size_t j = 0; j < np; j++) {
+        uint64_t cc = 0;
+        for (size_t i = 0; i <= np; i++) {
+            uint64_t z = (uint64_t)PI[i] * RNS_P[j][0] + cc;
+            PI[i] = (uint32_t)z;
+            cc = z >> 32;
+        }
+    }
+    for (size_t u = 0; u < m; u++) {
+        t[0] = res[u];
+        for (size_t j = 1; j < np; j++) {
+            const modp_t q = qs[j];
+            uint32_t y = mp_sub(t[j - 1], q.p, q.p); /* t_{j-1} < p_{j-1} < 2 p_j */
+            for (size_t i = j - 1; i-- > 0;) {
+                y = mp_add(mp_mmul(y, cst[j * np + i], &q), mp_sub(t[i], q.p, q.p), q.p);
+            }
+            t[j] = mp_mmul(mp_sub(res[j * m + u], y, q.p), cst[np * np + j], &q);
+        }
+        /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)) */
+        memset(X, 0, (np + 1) * 4);
+        for (size_t j = np; j-- > 0;) {
+            uint64_t cc = t[j];
+            for (size_t i = 0; i <= np; i++) {
+                uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
+                X[i] = (uint32_t)z;
+                cc = z >> 32;
+            }
+        }
+        /* centre: X >= prod / 2 (2X - prod >= 0) -> X - prod */
+        uint32_t bw = 0;
+        for (size_t i = 0; i <= np; i++) {
+            uint32_t x2 = (X[i] << 1) | (i > 0 ? X[i - 1] >> 31 : 0);
+            uint64_t z = (uint64_t)x2 - PI[i] - bw;
+            D[i] = (uint32_t)z;
+            bw = (uint32_t)(z >> 63);
+        }
+        uint32_t sub = (uint32_t)0 - ((D[np] >> 31) ^ 1);
+        bw = 0;
+        for (size_t i = 0; i <= np; i++) {
+            uint64_t z = (uint64_t)X[i] - (PI[i] & sub) - bw;
+            X[i] = (uint32_t)z;
+            bw = (uint32_t)(z >> 63);
+        }
+        uint32_t ext = zsign(X, np + 1);
+        for (size_t i = 0; i < rlen; i++) {
+            r[u * rlen + i] = i <= np ? X[i] : ext;
+        }
+    }
+    ws->used = mark;
+    return 1;
+}
+
 /* r <- a * b in Z[x]/(x^m + 1) (negacyclic); a: alen limbs, b: blen, r: rlen.
  * When bstep == 2 only the even coefficients of a are nonzero (a(x^2) form)
  * and are skipped otherwise. tmp: rlen words. */
 static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
                                 const uint32_t *b, size_t blen, size_t m, size_t astep,
-                                uint32_t *tmp)
+                                uint32_t *tmp, ws_t *ws)
 {
+    if (m >= 16) {
+        /* |coefficient| < m 2^(32 alen - 1) 2^(32 blen - 1) */
+        size_t np = rns_count(32 * (uint32_t)(alen + blen) - 2 + ilog2(m));
+        if (np <= RNS_MAXP) {
+            rns_mul(r, rlen, a, alen, b, blen, m, np, ws);
+            return;
+        }
+    }
     if (alen == 1 && blen == 1 && rlen >= 3) {
         /* one-limb coefficients (the upper levels): exact 96-bit accumulation */
         for (size_t k = 0; k < m; k++) {
@@ -261,8 +541,8 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
         memcpy(f0 + u * flen, f + (2 * u) * flen, flen * sizeof *f);
         memcpy(f1 + u * flen, f + (2 * u + 1) * flen, flen * sizeof *f);
     }
-    poly_mul_negacyclic(out, olen, f0, flen, f0, flen, hm, 1, tmp);
-    poly_mul_negacyclic(sq, olen, f1, flen, f1, flen, hm, 1, tmp);
+    poly_mul_negacyclic(out, olen, f0, flen, f0, flen, hm, 1, tmp, ws);
+    poly_mul_negacyclic(sq, olen, f1, flen, f1, flen, hm, 1, tmp, ws);
     /* out -= x * sq: coefficient u of x sq is sq[u-1], and -sq[hm-1] at 0 */
     for (size_t u = 0; u < hm; u++) {
         if (u == 0) {
@@ -690,13 +970,27 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     size_t alen = flen == 1 ? 3 : flen + 2;
     uint32_t *acc = ws_alloc(ws, alen);
     uint32_t *sh = ws_alloc(ws, Flen);
+    uint32_t *prod = NULL;
     if (ws->fail) {
         return;
+    }
+    if (m >= 16) {
+        /* k f at once in RNS: |coefficient| < m 2^31 2^(32 flen - 1) */
+        size_t np = rns_count(32 * (uint32_t)flen + 30 + ilog2(m));
+        if (np <= RNS_MAXP) {
+            prod = ws_alloc(ws, m * alen);
+            if (ws->fail || !rns_mul(prod, alen, (const uint32_t *)(const void *)k, 1, f, flen, m,
+                                     np, ws)) {
+                return;
+            }
+        }
     }
     size_t sw = s >> 5;
     uint32_t sb = s & 31;
     for (size_t c = 0; c < m; c++) {
-        if (flen == 1) {
+        if (prod != NULL) {
+            memcpy(acc, prod + c * alen, alen * 4);
+        } else if (flen == 1) {
             acc96 a3 = {0, 0};
             for (size_t i = 0; i < m; i++) {
                 size_t j = c >= i ? c - i : c + m - i;
@@ -1118,7 +1412,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
                     }
                 }
             }
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, neg, ld[d], m, 2, t);
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, neg, ld[d], m, 2, t, &ws);
         }
         /* move F, G down over F', G' (free now) */
         uint32_t *dst = gd[d] + m * ld[d];
