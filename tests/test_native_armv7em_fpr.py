@@ -27,9 +27,11 @@ FIRMWARE = r"""
 #include "pqlab_hal.h"
 #include "fpr.h"
 
-/* the assembly (fpr.h maps fpr_add / fpr_mul to the C versions in this build) */
+/* the assembly (fpr.h maps fpr_of/add/mul/div to the C versions in this build) */
+uint64_t pqlab_fndsa_fpr_of_native(int64_t i);
 uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);
 uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);
+uint64_t pqlab_fndsa_fpr_div_native(uint64_t x, uint64_t y);
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
@@ -93,17 +95,33 @@ int main(void)
 {
     char b[128];
     pqlab_hal_setup();
-    unsigned bad[2] = {0, 0};
+    unsigned bad[4] = {0, 0, 0, 0};
     for (unsigned i = 0; i < @NPAIRS@; i++) {
         uint64_t x, y;
         pair(i, &x, &y);
         uint64_t na = pqlab_fndsa_fpr_add_native(x, y), ca = fpr_add(x, y);
         uint64_t nm = pqlab_fndsa_fpr_mul_native(x, y), cm = fpr_mul(x, y);
+        uint64_t nd = pqlab_fndsa_fpr_div_native(x, y), cd = fpr_div(x, y);
+        /* integers: every magnitude 2^0..2^63, both signs, 0, INT64_MIN, 2^53 +- small */
+        unsigned sh = i % 64;
+        int64_t v = (int64_t)(x >> sh);
+        if (i % 7 == 3) v = -v;
+        if (i % 97 == 5) v = (int64_t)((i & 1) ? 0x8000000000000000ull : 0);
+        if (i % 97 == 6) v = (int64_t)(0x20000000000000ull + (i % 5)) * ((i & 2) ? -1 : 1);
+        uint64_t no = pqlab_fndsa_fpr_of_native(v), co = fpr_of(v);
         if (na != ca && bad[0]++ < 8) line("bad add", x, y, na, ca);
         if (nm != cm && bad[1]++ < 8) line("bad mul", x, y, nm, cm);
-        if (i % @SAMPLE@ == 0) { line("s add", x, y, na, ca); line("s mul", x, y, nm, cm); }
+        if (nd != cd && bad[2]++ < 8) line("bad div", x, y, nd, cd);
+        if (no != co && bad[3]++ < 8) line("bad of", (uint64_t)v, 0, no, co);
+        if (i % @SAMPLE@ == 0) {
+            line("s add", x, y, na, ca);
+            line("s mul", x, y, nm, cm);
+            line("s div", x, y, nd, cd);
+            line("s of", (uint64_t)v, 0, no, co);
+        }
     }
-    int k = snprintf(b, sizeof b, "total %u %u %u\n", (unsigned)@NPAIRS@, bad[0], bad[1]);
+    int k = snprintf(b, sizeof b, "total %u %u %u %u %u\n", (unsigned)@NPAIRS@, bad[0], bad[1], bad[2],
+                     bad[3]);
     pqlab_hal_send(b, (size_t)k);
     /* time: 64 calls of each on Falcon-like operands (same chain for both versions) */
     volatile uint64_t vx = 0x3FF3C0CA428C59FBull, vy = 0xC00921FB54442D18ull;
@@ -111,7 +129,7 @@ int main(void)
     pqlab_hal_stack_spray();
     acc ^= pqlab_fndsa_fpr_add_native(x, y) ^ pqlab_fndsa_fpr_mul_native(x, y);
     size_t used = pqlab_hal_stack_used();
-    uint64_t t[5];
+    uint64_t t[9];
     t[0] = pqlab_hal_cycles();
     for (int i = 0; i < 64; i++) acc ^= pqlab_fndsa_fpr_add_native(x, y + (uint64_t)i);
     t[1] = pqlab_hal_cycles();
@@ -121,10 +139,17 @@ int main(void)
     t[3] = pqlab_hal_cycles();
     for (int i = 0; i < 64; i++) acc ^= fpr_mul(x, y + (uint64_t)i);
     t[4] = pqlab_hal_cycles();
-    k = snprintf(b, sizeof b, "stats %u %llu %llu %llu %llu %u\n", (unsigned)used,
-                 (unsigned long long)((t[1] - t[0]) / 64), (unsigned long long)((t[2] - t[1]) / 64),
-                 (unsigned long long)((t[3] - t[2]) / 64), (unsigned long long)((t[4] - t[3]) / 64),
-                 (unsigned)(acc & 1));
+    for (int i = 0; i < 64; i++) acc ^= pqlab_fndsa_fpr_div_native(x, y + (uint64_t)i);
+    t[5] = pqlab_hal_cycles();
+    for (int i = 0; i < 64; i++) acc ^= fpr_div(x, y + (uint64_t)i);
+    t[6] = pqlab_hal_cycles();
+    for (int i = 0; i < 64; i++) acc ^= pqlab_fndsa_fpr_of_native((int64_t)(y >> 20) + i);
+    t[7] = pqlab_hal_cycles();
+    for (int i = 0; i < 64; i++) acc ^= fpr_of((int64_t)(y >> 20) + i);
+    t[8] = pqlab_hal_cycles();
+    k = snprintf(b, sizeof b, "stats %u", (unsigned)used);
+    for (int i = 0; i < 8; i++) k += snprintf(b + k, 16, " %llu", (unsigned long long)((t[i + 1] - t[i]) / 64));
+    k += snprintf(b + k, 8, " %u\n", (unsigned)(acc & 1));
     pqlab_hal_send(b, (size_t)k);
     pqlab_hal_send("end\n", 4);
     pqlab_hal_exit(0);
@@ -181,17 +206,21 @@ def normal_or_zero(b: int) -> bool:
 
 def ieee_expected(op: str, x: int, y: int) -> int | None:
     """IEEE result bits when the emulation's contract says it must agree (operands zero or
-    normal, result zero or normal and finite), else None."""
+    normal, result zero or normal and finite), else None. For "of", x is an int64."""
+    if op == "of":
+        return bits(float(x - (1 << 64) if x >> 63 else x))
     if not (normal_or_zero(x) and normal_or_zero(y)):
         return None
     a, b = val(x), val(y)
+    if op == "div" and b == 0:
+        return None
     try:
-        r = a + b if op == "add" else a * b
+        r = {"add": a + b, "mul": a * b, "div": a / b if b else 0.0}[op]
     except OverflowError:
         return None
     if math.isinf(r) or (r != 0 and abs(r) < 2.0**-1022):
         return None
-    if r == 0 and op == "mul" and a != 0 and b != 0:
+    if r == 0 and a != 0 and (op == "div" or (op == "mul" and b != 0)):
         return None  # underflow to zero: the emulation flushes, with the right sign though
     return bits(r)
 
@@ -204,9 +233,9 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
     bad = [ln for ln in lines if ln.startswith("bad ")]
     assert not bad, f"{platform}: native differs from the portable C:\n" + "\n".join(bad)
     total = [ln.split() for ln in lines if ln.startswith("total ")]
-    assert total == [["total", str(NPAIRS), "0", "0"]], total
+    assert total == [["total", str(NPAIRS), "0", "0", "0", "0"]], total
     samples = [ln.split() for ln in lines if ln.startswith("s ")]
-    assert len(samples) == 2 * len(range(0, NPAIRS, SAMPLE))
+    assert len(samples) == 4 * len(range(0, NPAIRS, SAMPLE))
     checked = 0
     for _, op, xs, ys, ns, cs in samples:
         x, y, n, c = (int(v, 16) for v in (xs, ys, ns, cs))
@@ -218,12 +247,13 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
     assert checked > len(samples) // 2, checked
     stats = [ln.split() for ln in lines if ln.startswith("stats ")]
     assert len(stats) == 1
-    stack, add_n, add_c, mul_n, mul_c = map(int, stats[0][1:6])
+    stack, add_n, add_c, mul_n, mul_c, div_n, div_c, of_n, of_c = map(int, stats[0][1:10])
     print(f"\n{platform}: {NPAIRS} pairs agree, {checked} samples = IEEE; add {add_n} vs C {add_c}, "
-          f"mul {mul_n} vs C {mul_c} (per call, loop included), stack {stack} bytes")
+          f"mul {mul_n} vs C {mul_c}, div {div_n} vs C {div_c}, of {of_n} vs C {of_c} "
+          f"(per call, loop included), stack {stack} bytes")
     assert stack <= 64, stack
     # regression bounds (docs/fndsa.md has the figures)
-    assert add_n < 0.6 * add_c and mul_n < 0.9 * mul_c, stats
+    assert add_n < 0.6 * add_c and mul_n < 0.9 * mul_c and div_n < 0.7 * div_c and of_n < 0.6 * of_c, stats
 
 
 def test_ieee_filter_is_not_vacuous() -> None:
@@ -233,3 +263,5 @@ def test_ieee_filter_is_not_vacuous() -> None:
     assert ieee_expected("mul", one, bits(-0.0)) == bits(-0.0)
     assert ieee_expected("add", 1, one) is None  # subnormal operand
     assert ieee_expected("mul", bits(2.0**-600), bits(2.0**-600)) is None  # underflow
+    assert ieee_expected("div", one, 0) is None
+    assert ieee_expected("of", (1 << 64) - 3, 0) == bits(-3.0)

@@ -35,6 +35,9 @@ fpr fpr_build(uint32_t s, int32_t e, uint64_t z)
     return (bits & mask) | (((uint64_t)s << 63) & ~mask);
 }
 
+#ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
+/* fpr_of, fpr_add, fpr_mul, fpr_div: replaced by lib/native/armv7em/fpr_emu.S when the
+ * armv7em backend defines PQLAB_FNDSA_FPR_EMU_NATIVE (same results bit for bit) */
 fpr fpr_of(int64_t i)
 {
     uint64_t s = (uint64_t)i >> 63;
@@ -46,7 +49,6 @@ fpr fpr_of(int64_t i)
     return fpr_build((uint32_t)s, 9 - (int32_t)cnt, z);
 }
 
-#ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
 fpr fpr_add(fpr x, fpr y)
 {
     /* order the operands so that |x| >= |y| */
@@ -121,7 +123,6 @@ fpr fpr_mul(fpr x, fpr y)
     int32_t e = (int32_t)ex + (int32_t)ey - 2100 + (int32_t)top;
     return fpr_build(s, e, z);
 }
-#endif /* PQLAB_FNDSA_FPR_EMU_NATIVE */
 
 fpr fpr_div(fpr x, fpr y)
 {
@@ -148,6 +149,7 @@ fpr fpr_div(fpr x, fpr y)
     int32_t e = (int32_t)ex - (int32_t)ey - 55 + (int32_t)top;
     return fpr_build(s, e, q & ((uint64_t)0 - nzx));
 }
+#endif /* PQLAB_FNDSA_FPR_EMU_NATIVE */
 
 fpr fpr_sqrt(fpr x)
 {

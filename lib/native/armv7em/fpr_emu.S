@@ -220,3 +220,150 @@ pqlab_fndsa_fpr_mul_native:
     add.w   r1, r1, r6
     pop.w   {r4-r7, pc}
     .size pqlab_fndsa_fpr_mul_native, . - pqlab_fndsa_fpr_mul_native
+
+/* ------------------------------------------------------------------------------------ */
+/* (double) i for an int64 i: |i| normalised with CLZ (64-bit shift), 53 bits kept and   */
+/* rounded to nearest even as above; biased exponent - 1 = 1085 - cnt; i == 0 (cnt 64)  */
+/* gives +0.                                                                             */
+/* ------------------------------------------------------------------------------------ */
+    .section .text.pqlab_fndsa_fpr_of_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_fpr_of_native
+    .type pqlab_fndsa_fpr_of_native, %function
+    .thumb_func
+pqlab_fndsa_fpr_of_native:
+    push.w  {r4, lr}
+    asr.w   r12, r1, #31                /* -1 when negative */
+    eor.w   r0, r0, r12
+    eor.w   r1, r1, r12
+    subs.w  r0, r0, r12
+    sbc.w   r1, r1, r12                 /* |i| (2^63 for INT64_MIN) */
+    clz.w   r2, r1
+    clz.w   r3, r0
+    lsr.w   r4, r2, #5
+    mla.w   r2, r4, r3, r2              /* cnt = clz64(|i|), 64 for 0 */
+    lsl.w   r1, r1, r2
+    rsb.w   r3, r2, #32
+    lsr.w   r3, r0, r3
+    orr.w   r1, r1, r3
+    sub.w   r3, r2, #32
+    lsl.w   r3, r0, r3
+    orr.w   r1, r1, r3
+    lsl.w   r0, r0, r2
+    ubfx.w  r3, r0, #11, #1
+    orr.w   r3, r3, r0, lsl #21
+    lsr.w   r0, r0, #11
+    orr.w   r0, r0, r1, lsl #21
+    lsr.w   r1, r1, #11
+    mvn.w   r4, #0x80000000
+    adds.w  r3, r3, r4
+    adcs.w  r0, r0, #0
+    adc.w   r1, r1, #0
+    movw    r3, #1085
+    sub.w   r3, r3, r2
+    add.w   r1, r1, r3, lsl #20
+    lsl.w   r2, r2, #25
+    asr.w   r2, r2, #31                 /* -1 iff i == 0 */
+    bic.w   r1, r1, r2
+    bic.w   r0, r0, r2
+    and.w   r12, r12, #0x80000000
+    add.w   r1, r1, r12
+    pop.w   {r4, pc}
+    .size pqlab_fndsa_fpr_of_native, . - pqlab_fndsa_fpr_of_native
+
+/* ------------------------------------------------------------------------------------ */
+/* x / y: restoring division of the significands, 56 quotient bits (q = floor(xm 2^55 / */
+/* ym) in [2^54, 2^56)), the same steps as the C code: per bit one 64-bit trial          */
+/* subtraction, the borrow shifted into q (ADC), the remainder kept or replaced with SEL  */
+/* (GE flags from the borrow mask), then doubled. Two loops of 28 bits, 4 steps per      */
+/* iteration (the loop counter is public). Sticky = remainder != 0; q is brought to      */
+/* [2^54, 2^55) keeping its low bit sticky and rounded on its 2 low bits. Biased         */
+/* exponent - 1 = ex - ey + 1021 + top; flushed when ex == 0 or it is negative. As in    */
+/* the C code, y's exponent field is not checked (Falcon never divides by zero).         */
+/* ------------------------------------------------------------------------------------ */
+    .macro DIVSTEP q
+    subs.w  r10, r4, r6
+    sbcs.w  r11, r5, r7                 /* C = remainder >= ym */
+    adc.w   \q, \q, \q
+    sbc.w   r12, r12, r12               /* -1 iff remainder < ym */
+    uadd8   r12, r12, r12
+    sel     r4, r4, r10
+    sel     r5, r5, r11
+    adds.w  r4, r4, r4
+    adc.w   r5, r5, r5
+    .endm
+
+    .section .text.pqlab_fndsa_fpr_div_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_fpr_div_native
+    .type pqlab_fndsa_fpr_div_native, %function
+    .thumb_func
+pqlab_fndsa_fpr_div_native:
+    push.w  {r4-r11, lr}
+    ubfx.w  r8, r1, #20, #11            /* ex */
+    ubfx.w  r9, r3, #20, #11            /* ey */
+    eor.w   lr, r1, r3                  /* bit 31: sign */
+    mov.w   r4, r0
+    ubfx.w  r5, r1, #0, #20
+    orr.w   r5, r5, #0x100000           /* remainder = xm (r5:r4) */
+    mov.w   r6, r2
+    ubfx.w  r7, r3, #0, #20
+    orr.w   r7, r7, #0x100000           /* ym (r7:r6) */
+    mov.w   r0, #0                      /* first 28 quotient bits */
+    mov.w   r1, #0                      /* last 28 */
+    mov.w   r2, #7
+1:
+    DIVSTEP r0
+    DIVSTEP r0
+    DIVSTEP r0
+    DIVSTEP r0
+    subs.w  r2, r2, #1
+    bne.w   1b
+    mov.w   r2, #7
+2:
+    DIVSTEP r1
+    DIVSTEP r1
+    DIVSTEP r1
+    DIVSTEP r1
+    subs.w  r2, r2, #1
+    bne.w   2b
+    /* q = r0 << 28 | r1 in r3:r2, bit 0 |= (remainder != 0) */
+    orr.w   r2, r1, r0, lsl #28
+    lsr.w   r3, r0, #4
+    orr.w   r4, r4, r5
+    neg.w   r5, r4
+    orr.w   r4, r4, r5
+    orr.w   r2, r2, r4, lsr #31
+    /* top = q >> 55; q = (q >> top) | (q & top) */
+    lsr.w   r4, r3, #23
+    rsb.w   r6, r4, #32
+    lsl.w   r6, r3, r6                  /* bit 32 of q moving down when top (0 else) */
+    and.w   r5, r2, r4
+    lsr.w   r2, r2, r4
+    orr.w   r2, r2, r6
+    orr.w   r2, r2, r5
+    lsr.w   r3, r3, r4                  /* z = r3:r2 in [2^54, 2^55) */
+    /* m = z >> 2, +1 when bits 2..0 are x11 or 11x (0xC8 >> (z & 7)) */
+    and.w   r5, r2, #7
+    mov.w   r6, #0xC8
+    lsr.w   r6, r6, r5
+    and.w   r6, r6, #1
+    lsr.w   r2, r2, #2
+    orr.w   r2, r2, r3, lsl #30
+    lsr.w   r3, r3, #2
+    adds.w  r2, r2, r6
+    adc.w   r3, r3, #0
+    /* exponent, flush (ex == 0 or e < 0), sign */
+    sub.w   r5, r8, r9
+    addw    r5, r5, #1021
+    add.w   r5, r5, r4                  /* e = ex - ey + 1021 + top */
+    add.w   r3, r3, r5, lsl #20
+    subs.w  r6, r8, #1
+    sbc.w   r6, r6, r6                  /* -1 iff ex == 0 */
+    orr.w   r6, r6, r5, asr #31
+    bic.w   r3, r3, r6
+    bic.w   r0, r2, r6
+    and.w   lr, lr, #0x80000000
+    add.w   r1, r3, lr
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_fpr_div_native, . - pqlab_fndsa_fpr_div_native
