@@ -170,11 +170,6 @@ static void poly_relen(uint32_t *p, size_t m, size_t len, size_t nlen)
     }
 }
 
-/* limbs for a signed value of the given bit length (plus the sign bit) */
-static size_t limbs_for(uint32_t bits)
-{
-    return (size_t)(bits + 1 + 31) / 32;
-}
 
 /* Sum of +-x_i y_i for 32-bit signed x_i, y_i, held exactly as S_hi 2^32 + S_lo
  * (each product split into a signed high and an unsigned low half; up to 2^20
@@ -313,13 +308,16 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
     for (size_t i = 1; i < m; i++) {
         pw[i] = mp_mmul(pw[i - 1], w, q);
     }
+    size_t br = 0; /* bit reversal of k, incremented in reversed order */
     for (size_t k = 0; k < m; k++) {
-        size_t br = 0;
-        for (unsigned b = 0; b < logm; b++) {
-            br |= ((k >> b) & 1) << (logm - 1 - b);
-        }
         psi[k] = pw[br];
         ipsi[k] = br == 0 ? q->r1 : q->p - pw[m - br]; /* w^-i = -w^(m-i) */
+        size_t bit = m >> 1;
+        while (bit != 0 && (br & bit) != 0) {
+            br ^= bit;
+            bit >>= 1;
+        }
+        br |= bit;
     }
 }
 
@@ -932,13 +930,19 @@ static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
  * whole integer, so neither the position nor the bit length of x leaks. */
 static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
 {
-    uint32_t nl = (uint32_t)limbs_for(zbitlen(x, len)); /* 1 <= nl <= len, secret */
-    uint32_t w2 = 0, w1 = 0, w0 = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t d = (uint32_t)i + 1; /* i = nl - 1 - j  <=>  d + j = nl */
-        w2 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32(d ^ nl));
-        w1 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 1) ^ nl));
-        w0 |= x[i] & ((uint32_t)0 - pqlab_ct_is_zero_u32((d + 2) ^ nl));
+    /* one pass: limb i is needed for the signed value when it differs from
+     * the sign extension or limb i - 1 has its top bit different from the
+     * sign; nl = 1 + the highest needed index (secret), and (w2, w1, w0) =
+     * limbs nl - 1, nl - 2, nl - 3 (0 below limb 0) */
+    uint32_t ext = zsign(x, len);
+    uint32_t nl = 1, w2 = x[0], w1 = 0, w0 = 0;
+    for (size_t i = 1; i < len; i++) {
+        uint32_t need = (1u ^ pqlab_ct_is_zero_u32(x[i] ^ ext)) | ((x[i - 1] ^ ext) >> 31);
+        uint32_t mk = (uint32_t)0 - need;
+        nl ^= (nl ^ ((uint32_t)i + 1)) & mk;
+        w0 ^= (w0 ^ (i >= 2 ? x[i - 2] : 0)) & mk;
+        w1 ^= (w1 ^ x[i - 1]) & mk;
+        w2 ^= (w2 ^ x[i]) & mk;
     }
     uint32_t ovf = 0;
     fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
