@@ -1059,7 +1059,7 @@ impl Cpu {
                 };
                 self.alu(i.sub, i.rd, a, i.imm, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
-                    cyc += self.refill(self.pc);
+                    cyc += self.refill(self.pc) + timing::late_branch(self.core);
                 }
             }
             Op::DpReg => {
@@ -1068,7 +1068,7 @@ impl Cpu {
                 let (b, carry) = shift_c(self.r[i.rm as usize], i.st, i.sh as u32, self.c);
                 self.alu(i.sub, i.rd, a, b, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
-                    cyc += self.refill(self.pc);
+                    cyc += self.refill(self.pc) + timing::late_branch(self.core);
                 }
             }
             Op::DpRegReg => {
@@ -1484,7 +1484,7 @@ impl Cpu {
                 }
                 if let Some(v) = newpc {
                     self.bx_write_pc(v)?;
-                    cyc += self.refill(self.pc);
+                    cyc += self.refill(self.pc) + timing::late_branch(self.core);
                 }
             }
             Op::Stm => {
@@ -1518,6 +1518,7 @@ impl Cpu {
             Op::Bcond => {
                 if self.cond(i.sub as u32) {
                     self.branch_taken(i.imm);
+                    cyc += timing::late_branch(self.core);
                 }
             }
             Op::Bl => {
@@ -1528,19 +1529,20 @@ impl Cpu {
             Op::Bx => {
                 let t = self.r[i.rm as usize];
                 self.bx_write_pc(t)?;
-                cyc += self.refill(self.pc);
+                cyc += self.refill(self.pc) + timing::late_branch(self.core);
             }
             Op::Blx => {
                 let t = self.r[i.rm as usize];
                 self.r[14] = self.pc | 1;
                 self.bx_write_pc(t)?;
-                cyc += self.refill(self.pc);
+                cyc += self.refill(self.pc) + timing::late_branch(self.core);
                 self.last_branch_link = true;
             }
             Op::Cbz => {
                 let zero = self.r[i.rn as usize] == 0;
                 if zero != (i.sub != 0) {
                     self.branch_taken(i.imm);
+                    cyc += timing::late_branch(self.core);
                 }
             }
             Op::Tbb | Op::Tbh => {

@@ -243,6 +243,44 @@ bench_leaf:
 	.endr
 	STOP
 
+	BENCH bne_taken
+	START
+	cmp r1, r2
+	.rept 10
+	bne 1f
+1:
+	.endr
+	STOP
+
+	BENCH cbz_taken
+	START
+	movs r6, #0
+	.rept 10
+	cbz r6, 1f
+	nop
+1:
+	.endr
+	STOP
+
+	BENCH pop_pc
+	START
+	.rept 5
+	bl bench_poppc_leaf
+	.endr
+	STOP
+
+	.thumb_func
+bench_poppc_leaf:
+	push {lr}
+	pop {pc}
+
+	BENCH ldr_wb
+	START
+	.rept 10
+	ldr r1, [r4, #0]!
+	.endr
+	STOP
+
 #if defined(__ARM_FP)
 	BENCH vadd
 	START
