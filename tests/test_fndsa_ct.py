@@ -7,7 +7,11 @@ report (a branch, an address or a syscall depending on secret data that the libr
 not declassify on purpose) fails the test. The emulated fpr layer is the one under
 test by default (the native layer's double-precision instructions are not visible to
 memcheck as variable-time); Falcon-1024 and the native layer run with -m slow.
-A negative control (a deliberate secret-dependent branch) must be caught.
+A negative control (a deliberate secret-dependent branch) must be caught, in the sampler
+and in the NTRU solver. Key generation runs twice: on a plain seed and on the seed of a KAT
+record whose key generation includes a candidate rejected by the reference-schedule replay,
+so the solver's whole path (all depths, the rejection) runs on secret data; nothing in it is
+declassified but accept/reject decisions.
 """
 
 from __future__ import annotations
@@ -61,3 +65,11 @@ def test_ct_negative_control(tmp_path: Path) -> None:
     r = valgrind(build(9, False, tmp_path, ("-DPQLAB_FNDSA_CT_NEGATIVE_CONTROL",)))
     assert r.returncode == 99, "memcheck did not catch the deliberate leak"
     assert "uninitialised" in r.stderr
+
+
+def test_ct_negative_control_keygen(tmp_path: Path) -> None:
+    """A branch on a bit length inside the NTRU solver (the leak the fixed per-depth
+    sizes removed) must be reported: the test covers key generation down to the solver."""
+    r = valgrind(build(9, False, tmp_path, ("-DPQLAB_FNDSA_CT_NEGATIVE_CONTROL_KEYGEN",)))
+    assert r.returncode == 99, "memcheck did not catch the deliberate leak in the NTRU solver"
+    assert "uninitialised" in r.stderr and "solve_ntru" in r.stderr

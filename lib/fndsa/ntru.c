@@ -1329,6 +1329,17 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     if (!fit) {
         return 0;
     }
+#ifdef PQLAB_FNDSA_CT_NEGATIVE_CONTROL_KEYGEN
+    /* test only (tests/test_fndsa_ct.py): a branch on the bit length of the
+     * deepest resultant, the kind of leak the fixed sizes removed; the
+     * constant-time test must report it */
+    {
+        static volatile uint32_t sink;
+        if (zbitlen(fd[logn], ld[logn]) & 1) {
+            sink++;
+        }
+    }
+#endif
 
     /* deepest: f_D u - g_D v = 1; F = q v, G = q u */
     size_t L = ld[logn] + 1;
