@@ -1811,7 +1811,14 @@ impl Cpu {
                             if self.core == Core::M7 {
                                 let a: f64 = self.get(i.rn);
                                 let b: f64 = self.get(i.rm);
-                                cyc += timing::m7_fp64_extra(i.sub, a.to_bits(), b.to_bits());
+                                let d: f64 = self.get(i.rd);
+                                cyc = timing::m7_fp64_cycles(
+                                    i.sub,
+                                    a.to_bits(),
+                                    b.to_bits(),
+                                    d.to_bits(),
+                                    cyc,
+                                );
                             }
                             self.vdp::<f64>(i)?;
                         } else {

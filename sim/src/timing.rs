@@ -326,24 +326,75 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64) -> u64 {
     out
 }
 
-/// Cortex-M7 double-precision latency estimate by operand values: an
-/// operand that is zero finishes early, a denormal operand takes extra
-/// cycles, and VADD/VSUB.F64 needs an extra alignment cycle when the exponents
-/// differ. The magnitudes (0 / +1 / +4) are assumptions of this estimate.
-pub fn m7_fp64_extra(op: u8, a: u64, b: u64) -> u64 {
-    let ea = (a >> 52) & 0x7ff;
-    let eb = (b >> 52) & 0x7ff;
+/// Cortex-M7 double-precision cost by operand values (estimate): the cycles an
+/// FP64 arithmetic instruction occupies the core, replacing `base` (the value of
+/// `base_cycles`) for the operations and operand classes that were measured.
+///
+/// Source: measured cycles per instruction on a Cortex-M7 (STM32H743, DWT CYCCNT,
+/// independent instructions, operands 1.0 and, for "different exponents", 0.25),
+/// jnk0le, "pipeline cycle test", doc/cortex_m7.md section "fpu (double
+/// precision)", github.com/jnk0le/random:
+///
+/// | instruction | same exponent | different exponents | one denormal | one zero |
+/// |---|---|---|---|---|
+/// | VADD.F64 | 1 | 2 | 3 | 3 |
+/// | VMUL.F64 | 5 | 5 | 5 | 4 |
+/// | VDIV.F64 | 30 | 30 | 30 | 2 |
+/// | VFMA.F64 (first of a chain) | 7 | 8 | 10 | 6 |
+/// | VMLA.F64 (first of a chain) | 8 | 9 | 10 | 7 |
+///
+/// (the same page: single precision is not affected by denormals). Arm's own
+/// LLVM scheduling model of the Cortex-M7 (llvm/lib/Target/ARM/ARMScheduleM7.td)
+/// agrees on the order of magnitude: FP64 add latency 4, multiply 7, MAC 11,
+/// divide and square root 30, each occupying the FP pipe for two cycles; and Howe
+/// and Westerbaan (Africacrypt 2023, eprint 2022/405) found FP64 timing
+/// irregularities on four STM32 Cortex-M7 boards. Extrapolations of this
+/// estimate: VSUB as VADD, VNMUL as VMUL, VFMS/VFNMA/VFNMS as VFMA,
+/// VMLS/VNMLA/VNMLS as VMLA; for the MACs "different exponents" means the
+/// product's exponent differs from the accumulator's and the operand classes are
+/// those of the multiplicands; VDIV's zero case applies to either operand (the
+/// source does not say which); VSQRT and the other FP64 instructions keep `base`;
+/// chained MACs (one cycle less on the board) are not distinguished; infinities
+/// and NaNs keep the same-exponent cost.
+pub fn m7_fp64_cycles(op: u8, a: u64, b: u64, acc: u64, base: u64) -> u64 {
+    let exp = |x: u64| (x >> 52) & 0x7ff;
     let zero = |x: u64| x << 1 == 0;
-    let denormal = |e: u64, x: u64| e == 0 && x << 12 != 0;
-    if zero(a) || zero(b) {
-        return 0;
+    let denormal = |x: u64| exp(x) == 0 && !zero(x);
+    let any_zero = zero(a) || zero(b);
+    let any_denormal = denormal(a) || denormal(b);
+    // columns: same exponent, different exponents, one denormal, one zero
+    let pick = |t: [u64; 4], diff: bool| {
+        if any_zero {
+            t[3]
+        } else if any_denormal {
+            t[2]
+        } else if diff {
+            t[1]
+        } else {
+            t[0]
+        }
+    };
+    match op {
+        fop::VADD | fop::VSUB => pick([1, 2, 3, 3], exp(a) != exp(b)),
+        fop::VMUL | fop::VNMUL => pick([5, 5, 5, 4], false),
+        fop::VDIV => pick([30, 30, 30, 2], false),
+        fop::VFMA
+        | fop::VFMS
+        | fop::VFNMA
+        | fop::VFNMS
+        | fop::VMLA
+        | fop::VMLS
+        | fop::VNMLA
+        | fop::VNMLS => {
+            // exponent of the product, before normalisation
+            let pe = exp(a) + exp(b);
+            let diff = !zero(acc) && pe != exp(acc) + 1023;
+            if matches!(op, fop::VFMA | fop::VFMS | fop::VFNMA | fop::VFNMS) {
+                pick([7, 8, 10, 6], diff)
+            } else {
+                pick([8, 9, 10, 7], diff)
+            }
+        }
+        _ => base,
     }
-    let mut extra = 0;
-    if denormal(ea, a) || denormal(eb, b) {
-        extra += 4;
-    }
-    if (op == fop::VADD || op == fop::VSUB) && ea != eb {
-        extra += 1;
-    }
-    extra
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Interval marks (sim/src/marks.rs): the same two out-of-line functions as the
    pqlab harness (harness/harness.c) bracket a counted loop, a function with a
-   1 KiB stack frame, a nested pair, a mismatched pair and a stray end mark. */
+   1 KiB stack frame, a nested pair, a mismatched pair and a stray end mark. The
+   loop is also timed with DWT CYCCNT around the marks. */
 #include "fw.h"
 
 const char *volatile mark_current;
@@ -34,9 +35,15 @@ __attribute__((noinline)) static uint32_t deep(uint32_t n)
 
 int main(void)
 {
+    DEMCR |= 1u << 24;
+    DWT_CYCCNT = 0;
+    DWT_CTRL |= 1u;
+    /* the firmware's own measurement of the loop interval (0 under QEMU: no DWT) */
+    uint32_t t0 = DWT_CYCCNT;
     pqlab_mark_begin("loop");
     count_down(1000);
     pqlab_mark_end("loop");
+    uint32_t t1 = DWT_CYCCNT;
 
     pqlab_mark_begin("stack");
     uint32_t v = deep(5);
@@ -55,6 +62,8 @@ int main(void)
 
     uart_puts("marks ");
     uart_dec(v);
+    uart_puts("\nloop_dwt ");
+    uart_dec(t1 - t0);
     uart_putc('\n');
     return 0;
 }

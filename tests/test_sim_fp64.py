@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: MIT
+"""Operand-dependent floating-point timing of the pqlab-sim Cortex-M7 estimate
+(timing::m7_fp64_cycles): on m7-sim, VADD.F64, VMUL.F64, VDIV.F64 and VFMA.F64
+take the cycles measured on a Cortex-M7 for operands of the same exponent,
+different exponents, one denormal and one zero (jnk0le, "pipeline cycle test",
+doc/cortex_m7.md, STM32H743; table in sim/src/timing.rs); single precision does
+not depend on the operands, on either core; and the Cortex-M4 model has no
+double precision at all: the same FP64 code stops with UNDEFINSTR, as on a real
+Cortex-M4 and under QEMU's mps2-an386. Firmware: sim/tests/fw/fpbench.S."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
+import simfw
+
+CASES = ("same", "diffexp", "denormal", "zero")
+# cycles per instruction, columns as CASES (measured on the Cortex-M7)
+M7_FP64 = {
+    "vadd_f64": (1, 2, 3, 3),
+    "vmul_f64": (5, 5, 5, 4),
+    "vdiv_f64": (30, 30, 30, 2),
+    # the body chains on its accumulator (1.0, 2.0, 3.0, ...), whose exponent soon
+    # differs from the product's: the "different exponents" column (8) in both
+    "vfma_f64": (8, 8, 10, 6),
+}
+# single precision: no operand dependence (same source), Cortex-M4 TRM / estimate
+F32 = {"vadd_f32": 1, "vmul_f32": 1, "vdiv_f32": 14}
+
+
+def _per_insn(out: dict[str, int], name: str, case: str) -> float:
+    n = 1 if "div" in name else 10
+    return (out[f"{name}_x2_{case}"] - out[f"{name}_{case}"]) / n
+
+
+def _run(machine: str, cpu: list[str], defines: list[str]) -> tuple[int, dict[str, int], str]:
+    simfw.build_sim()
+    tag = "fpbench64" if "-DFP64" in defines else "fpbench"
+    elf = simfw.build_fw(f"{tag}-{machine}-{cpu[0][6:]}", ["fpbench_main.c", "fpbench.S"], cpu, ["-O2", *defines])
+    s = simfw.run_sim(elf, machine=machine)
+    out = {}
+    for line in s.stdout.decode().splitlines():
+        name, val = line.split()
+        out[name] = int(val)
+    return s.returncode, out, s.stderr.decode()
+
+
+@pytest.fixture(scope="module")
+def m7() -> dict[str, int]:
+    rc, out, err = _run("mps2-an500", simfw.M7, ["-DFP64"])
+    assert rc == 0, err
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(M7_FP64))
+def test_m7_fp64_depends_on_operands(m7: dict[str, int], name: str) -> None:
+    got = tuple(_per_insn(m7, name, c) for c in CASES)
+    assert got == M7_FP64[name], f"{name}: {dict(zip(CASES, got))}"
+    assert len(set(got)) > 1
+
+
+def test_m7_fp64_vadd_exponent_and_classes(m7: dict[str, int]) -> None:
+    """The issue's example: VADD.F64 takes longer when the exponents differ, and
+    FP64 timing differs with zero or denormal operands (whole bodies, measured
+    with DWT CYCCNT in the firmware)."""
+    same, diff, den, zero = (m7[f"vadd_f64_{c}"] for c in CASES)
+    assert same < diff < den and zero > same
+    assert m7["vmul_f64_zero"] < m7["vmul_f64_same"]
+    assert m7["vdiv_f64_zero"] + 20 < m7["vdiv_f64_same"]
+
+
+@pytest.mark.parametrize("name", sorted(F32))
+def test_f32_does_not_depend_on_operands(m7: dict[str, int], name: str) -> None:
+    rc, m4, err = _run("mps2-an386", simfw.M4, [])
+    assert rc == 0, err
+    for out in (m4, m7):
+        assert {_per_insn(out, name, c) for c in CASES} == {F32[name]}
+        assert len({out[f"{name}_{c}"] for c in CASES}) == 1
+
+
+def test_m4_has_no_fp64() -> None:
+    """The same FP64 benchmark on the Cortex-M4 model: the single-precision part
+    runs, the first double-precision instruction is undefined."""
+    rc, out, err = _run("mps2-an386", simfw.M7, ["-DFP64"])
+    assert rc == 1
+    assert "UNDEFINSTR" in err and "Cortex-M4" in err
+    assert "vdiv_f32_x2_zero" in out and not any(k.startswith("vadd_f64") for k in out)
