@@ -59,7 +59,7 @@ use crate::decode::{alu, fop, Class, Insn, Op};
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v2 / m7-estimate-v1";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v2 / m7-estimate-v2";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
