@@ -74,3 +74,16 @@ def test_lockstep_whole_workload(sim: Path, machine: str, cpu: list[str]) -> Non
     res = lockstep.run(elf, machine=machine, limit=400_000, fp=True, fp_every=1000)
     assert res.mismatch is None, res.mismatch
     assert res.steps > 300_000
+
+
+def test_lockstep_from_an_address(sim: Path) -> None:
+    """--trace-start-pc: both run to the first call of pqlab_mark_begin, QEMU takes the
+    simulator's registers there, then 300 instructions are compared; an address that
+    is never executed is reported."""
+    elf = simfw.build_fw("marks-mps2-an386", ["marks.c"])
+    start = lockstep.func_ranges(elf, ["pqlab_mark_begin"])[0][0]
+    res = lockstep.run(elf, limit=300, start_pc=start)
+    _check(res, 300)
+    assert res.steps == 300
+    never = lockstep.func_ranges(elf, ["default_handler"])[0][0]
+    assert "never reached" in (lockstep.run(elf, limit=10, start_pc=never).mismatch or "")
