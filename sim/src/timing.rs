@@ -31,7 +31,8 @@
 //! within the TRM's range was made by calibration against pqm4's real-board
 //! figures (pqlab/data/calibration.toml, docs/sim.md "Calibration"): with P = 1
 //! everywhere the non-hashing cycles of PQClean's clean Kyber / Dilithium were
-//! 4-10% below the STM32F4DISCOVERY figures, with P = 2 everywhere 1-4% above.
+//! 5-10% below the STM32F4DISCOVERY figures, with P = 2 everywhere -1% to +4%,
+//! with this rule -4% to +3% (the rule keeps the measured 2-cycle taken B).
 //! One more cycle when
 //! the target is a 32-bit instruction that is not word aligned ("Branches to
 //! unaligned wide instructions will take one extra cycle", measured on an
