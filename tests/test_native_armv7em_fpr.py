@@ -27,11 +27,12 @@ FIRMWARE = r"""
 #include "pqlab_hal.h"
 #include "fpr.h"
 
-/* the assembly (fpr.h maps fpr_of/add/mul/div to the C versions in this build) */
+/* the assembly (fpr.h maps fpr_of/add/mul/div/sqrt to the C versions in this build) */
 uint64_t pqlab_fndsa_fpr_of_native(int64_t i);
 uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);
 uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);
 uint64_t pqlab_fndsa_fpr_div_native(uint64_t x, uint64_t y);
+uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
@@ -95,7 +96,7 @@ int main(void)
 {
     char b[128];
     pqlab_hal_setup();
-    unsigned bad[4] = {0, 0, 0, 0};
+    unsigned bad[5] = {0, 0, 0, 0, 0};
     for (unsigned i = 0; i < @NPAIRS@; i++) {
         uint64_t x, y;
         pair(i, &x, &y);
@@ -109,19 +110,22 @@ int main(void)
         if (i % 97 == 5) v = (int64_t)((i & 1) ? 0x8000000000000000ull : 0);
         if (i % 97 == 6) v = (int64_t)(0x20000000000000ull + (i % 5)) * ((i & 2) ? -1 : 1);
         uint64_t no = pqlab_fndsa_fpr_of_native(v), co = fpr_of(v);
+        uint64_t ns = pqlab_fndsa_fpr_sqrt_native(x), cs = fpr_sqrt(x);
         if (na != ca && bad[0]++ < 8) line("bad add", x, y, na, ca);
         if (nm != cm && bad[1]++ < 8) line("bad mul", x, y, nm, cm);
         if (nd != cd && bad[2]++ < 8) line("bad div", x, y, nd, cd);
         if (no != co && bad[3]++ < 8) line("bad of", (uint64_t)v, 0, no, co);
+        if (ns != cs && bad[4]++ < 8) line("bad sqrt", x, 0, ns, cs);
         if (i % @SAMPLE@ == 0) {
             line("s add", x, y, na, ca);
             line("s mul", x, y, nm, cm);
             line("s div", x, y, nd, cd);
             line("s of", (uint64_t)v, 0, no, co);
+            line("s sqrt", x, 0, ns, cs);
         }
     }
-    int k = snprintf(b, sizeof b, "total %u %u %u %u %u\n", (unsigned)@NPAIRS@, bad[0], bad[1], bad[2],
-                     bad[3]);
+    int k = snprintf(b, sizeof b, "total %u %u %u %u %u %u\n", (unsigned)@NPAIRS@, bad[0], bad[1], bad[2],
+                     bad[3], bad[4]);
     pqlab_hal_send(b, (size_t)k);
     /* time: 64 calls of each on Falcon-like operands (same chain for both versions) */
     volatile uint64_t vx = 0x3FF3C0CA428C59FBull, vy = 0xC00921FB54442D18ull;
@@ -129,7 +133,7 @@ int main(void)
     pqlab_hal_stack_spray();
     acc ^= pqlab_fndsa_fpr_add_native(x, y) ^ pqlab_fndsa_fpr_mul_native(x, y);
     size_t used = pqlab_hal_stack_used();
-    uint64_t t[9];
+    uint64_t t[11];
     t[0] = pqlab_hal_cycles();
     for (int i = 0; i < 64; i++) acc ^= pqlab_fndsa_fpr_add_native(x, y + (uint64_t)i);
     t[1] = pqlab_hal_cycles();
@@ -147,8 +151,12 @@ int main(void)
     t[7] = pqlab_hal_cycles();
     for (int i = 0; i < 64; i++) acc ^= fpr_of((int64_t)(y >> 20) + i);
     t[8] = pqlab_hal_cycles();
+    for (int i = 0; i < 64; i++) acc ^= pqlab_fndsa_fpr_sqrt_native(x + (uint64_t)i);
+    t[9] = pqlab_hal_cycles();
+    for (int i = 0; i < 64; i++) acc ^= fpr_sqrt(x + (uint64_t)i);
+    t[10] = pqlab_hal_cycles();
     k = snprintf(b, sizeof b, "stats %u", (unsigned)used);
-    for (int i = 0; i < 8; i++) k += snprintf(b + k, 16, " %llu", (unsigned long long)((t[i + 1] - t[i]) / 64));
+    for (int i = 0; i < 10; i++) k += snprintf(b + k, 16, " %llu", (unsigned long long)((t[i + 1] - t[i]) / 64));
     k += snprintf(b + k, 8, " %u\n", (unsigned)(acc & 1));
     pqlab_hal_send(b, (size_t)k);
     pqlab_hal_send("end\n", 4);
@@ -209,6 +217,8 @@ def ieee_expected(op: str, x: int, y: int) -> int | None:
     normal, result zero or normal and finite), else None. For "of", x is an int64."""
     if op == "of":
         return bits(float(x - (1 << 64) if x >> 63 else x))
+    if op == "sqrt":
+        return bits(math.sqrt(abs(val(x)))) if normal_or_zero(x) else None
     if not (normal_or_zero(x) and normal_or_zero(y)):
         return None
     a, b = val(x), val(y)
@@ -233,9 +243,9 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
     bad = [ln for ln in lines if ln.startswith("bad ")]
     assert not bad, f"{platform}: native differs from the portable C:\n" + "\n".join(bad)
     total = [ln.split() for ln in lines if ln.startswith("total ")]
-    assert total == [["total", str(NPAIRS), "0", "0", "0", "0"]], total
+    assert total == [["total", str(NPAIRS), "0", "0", "0", "0", "0"]], total
     samples = [ln.split() for ln in lines if ln.startswith("s ")]
-    assert len(samples) == 4 * len(range(0, NPAIRS, SAMPLE))
+    assert len(samples) == 5 * len(range(0, NPAIRS, SAMPLE))
     checked = 0
     for _, op, xs, ys, ns, cs in samples:
         x, y, n, c = (int(v, 16) for v in (xs, ys, ns, cs))
@@ -247,13 +257,14 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
     assert checked > len(samples) // 2, checked
     stats = [ln.split() for ln in lines if ln.startswith("stats ")]
     assert len(stats) == 1
-    stack, add_n, add_c, mul_n, mul_c, div_n, div_c, of_n, of_c = map(int, stats[0][1:10])
+    stack, add_n, add_c, mul_n, mul_c, div_n, div_c, of_n, of_c, sq_n, sq_c = map(int, stats[0][1:12])
     print(f"\n{platform}: {NPAIRS} pairs agree, {checked} samples = IEEE; add {add_n} vs C {add_c}, "
-          f"mul {mul_n} vs C {mul_c}, div {div_n} vs C {div_c}, of {of_n} vs C {of_c} "
-          f"(per call, loop included), stack {stack} bytes")
+          f"mul {mul_n} vs C {mul_c}, div {div_n} vs C {div_c}, of {of_n} vs C {of_c}, "
+          f"sqrt {sq_n} vs C {sq_c} (per call, loop included), stack {stack} bytes")
     assert stack <= 64, stack
     # regression bounds (docs/fndsa.md has the figures)
-    assert add_n < 0.6 * add_c and mul_n < 0.9 * mul_c and div_n < 0.7 * div_c and of_n < 0.6 * of_c, stats
+    assert add_n < 0.6 * add_c and mul_n < 0.9 * mul_c and div_n < 0.7 * div_c, stats
+    assert of_n < 0.6 * of_c and sq_n < 0.6 * sq_c, stats
 
 
 def test_ieee_filter_is_not_vacuous() -> None:
@@ -265,3 +276,4 @@ def test_ieee_filter_is_not_vacuous() -> None:
     assert ieee_expected("mul", bits(2.0**-600), bits(2.0**-600)) is None  # underflow
     assert ieee_expected("div", one, 0) is None
     assert ieee_expected("of", (1 << 64) - 3, 0) == bits(-3.0)
+    assert ieee_expected("sqrt", bits(-4.0), 0) == bits(2.0)

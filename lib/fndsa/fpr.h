@@ -177,22 +177,24 @@ static inline fpr fpr_from_bits(uint64_t u) { return u; }
 /* Native kernels of the emulation (lib/native/armv7em/fpr_emu.S, selected by the
  * armv7em backend): the same results bit for bit, constant time as well. The symbols
  * are shared by every implementation built with that backend (no per-implementation
- * state). fpr_emu.c then omits its C versions of these four. */
+ * state). fpr_emu.c then omits its C versions of these five. */
 fpr pqlab_fndsa_fpr_of_native(int64_t i);
 fpr pqlab_fndsa_fpr_add_native(fpr x, fpr y);
 fpr pqlab_fndsa_fpr_mul_native(fpr x, fpr y);
 fpr pqlab_fndsa_fpr_div_native(fpr x, fpr y);
+fpr pqlab_fndsa_fpr_sqrt_native(fpr x);
 #define fpr_of pqlab_fndsa_fpr_of_native
 #define fpr_add pqlab_fndsa_fpr_add_native
 #define fpr_mul pqlab_fndsa_fpr_mul_native
 #define fpr_div pqlab_fndsa_fpr_div_native
+#define fpr_sqrt pqlab_fndsa_fpr_sqrt_native
 #else
 #define fpr_of PQLAB_NAMESPACE(fndsa_fpr_of)
 #define fpr_add PQLAB_NAMESPACE(fndsa_fpr_add)
 #define fpr_mul PQLAB_NAMESPACE(fndsa_fpr_mul)
 #define fpr_div PQLAB_NAMESPACE(fndsa_fpr_div)
-#endif
 #define fpr_sqrt PQLAB_NAMESPACE(fndsa_fpr_sqrt)
+#endif
 #define fpr_lt PQLAB_NAMESPACE(fndsa_fpr_lt)
 
 /* value = (-1)^s * z * 2^e, z == 0 or 2^54 <= z < 2^55 with bit 0 sticky */

@@ -36,8 +36,8 @@ fpr fpr_build(uint32_t s, int32_t e, uint64_t z)
 }
 
 #ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
-/* fpr_of, fpr_add, fpr_mul, fpr_div: replaced by lib/native/armv7em/fpr_emu.S when the
- * armv7em backend defines PQLAB_FNDSA_FPR_EMU_NATIVE (same results bit for bit) */
+/* fpr_of, fpr_add, fpr_mul, fpr_div, fpr_sqrt: replaced by lib/native/armv7em/fpr_emu.S
+ * when the armv7em backend defines PQLAB_FNDSA_FPR_EMU_NATIVE (same results bit for bit) */
 fpr fpr_of(int64_t i)
 {
     uint64_t s = (uint64_t)i >> 63;
@@ -149,7 +149,6 @@ fpr fpr_div(fpr x, fpr y)
     int32_t e = (int32_t)ex - (int32_t)ey - 55 + (int32_t)top;
     return fpr_build(s, e, q & ((uint64_t)0 - nzx));
 }
-#endif /* PQLAB_FNDSA_FPR_EMU_NATIVE */
 
 fpr fpr_sqrt(fpr x)
 {
@@ -180,6 +179,7 @@ fpr fpr_sqrt(fpr x)
     /* sqrt(x) = sqrt(M) * 2^((E - 56) / 2), E - 56 even */
     return fpr_build(0, (E - 56) / 2, y);
 }
+#endif /* PQLAB_FNDSA_FPR_EMU_NATIVE */
 
 int fpr_lt(fpr x, fpr y)
 {

@@ -33,7 +33,7 @@
 /*      the exponent field is 0;                                                        */
 /*   3. shift y right by d = min(ex - ey, 63); bit 0 of the result becomes the sticky   */
 /*      bit ("jam"): 1 when any of the low d + 1 bits of y was set;                     */
-/*   4. add or subtract (two's complement of y when the signs differ): z in [0, 2^64);  */
+/*   4. add or subtract (x + ~y + 1 when the signs differ): z in [0, 2^64);             */
 /*   5. normalise with CLZ (64-bit shift left by cnt, cnt = 64 for z = 0);              */
 /*   6. keep 53 bits, round to nearest even on the 11 bits below (round bit and sticky); */
 /*   7. biased exponent - 1 = ex - cnt; the implicit bit of the rounded significand adds  */
@@ -49,7 +49,7 @@
     .type pqlab_fndsa_fpr_add_native, %function
     .thumb_func
 pqlab_fndsa_fpr_add_native:
-    push.w  {r4-r8, lr}
+    push.w  {r4-r7, lr}
     /* 1. swap when |x| < |y| */
     subs.w  r4, r0, r2
     lsl.w   r5, r1, #1
@@ -63,7 +63,6 @@ pqlab_fndsa_fpr_add_native:
     /* exponents, sign difference, alignment distance */
     ubfx.w  r0, r5, #20, #11            /* ex */
     ubfx.w  r1, r7, #20, #11            /* ey */
-    eor.w   r8, r5, r7                  /* bit 31: signs differ */
     sub.w   r2, r0, r1
     usat.w  r2, #6, r2                  /* d = min(ex - ey, 63) (ex >= ey) */
     /* 2. x significand << 10 in r3:r4, zero when ex == 0 */
@@ -106,13 +105,12 @@ pqlab_fndsa_fpr_add_native:
     bic.w   r6, r6, #1
     cmp.w   r1, #1                      /* C = sticky != 0 */
     adc.w   r6, r6, #0
-    /* 4. negate y when the signs differ, add */
-    asr.w   r8, r8, #31
-    eor.w   r6, r6, r8
-    eor.w   lr, lr, r8
-    subs.w  r6, r6, r8
-    sbc.w   lr, lr, r8
-    adds.w  r4, r4, r6
+    /* 4. z = x + y, or x + ~y + 1 = x - y when the signs differ (carry in = 1) */
+    eor.w   r12, r5, r7                 /* bit 31: signs differ */
+    eor.w   r6, r6, r12, asr #31
+    eor.w   lr, lr, r12, asr #31
+    lsls.w  r12, r12, #1                /* C = signs differ */
+    adcs.w  r4, r4, r6
     adc.w   r3, r3, lr                  /* z = r3:r4 */
     /* 5. cnt = clz64(z) (64 when z == 0), z <<= cnt */
     clz.w   r1, r3
@@ -149,7 +147,7 @@ pqlab_fndsa_fpr_add_native:
     bic.w   r12, r5, r12                /* bit 31: sign of x, or sx & sy for an exact zero */
     and.w   r12, r12, #0x80000000
     add.w   r1, r3, r12                 /* result hi */
-    pop.w   {r4-r8, pc}
+    pop.w   {r4-r7, pc}
     .size pqlab_fndsa_fpr_add_native, . - pqlab_fndsa_fpr_add_native
 
 /* ------------------------------------------------------------------------------------ */
@@ -367,3 +365,106 @@ pqlab_fndsa_fpr_div_native:
     add.w   r1, r3, lr
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_fpr_div_native, . - pqlab_fndsa_fpr_div_native
+
+/* ------------------------------------------------------------------------------------ */
+/* sqrt(|x|): the C code's bit-serial integer square root, step for step. x = m 2^E with */
+/* E even (m doubled when ex is even), m in [2^52, 2^54); y = floor(sqrt(m 2^56)) in     */
+/* [2^54, 2^55) from 55 steps: rem = 4 rem + next bit pair of m 2^56, t = 4y + 1,        */
+/* b = rem >= t, rem -= b t, y = 2y + b (rem <= 2y holds after every step). The first 27 */
+/* steps take the 27 bit pairs of m and keep y < 2^27, rem < 2^29: one word each (SEL   */
+/* picks rem or rem - t); the last 28 take zero pairs and run on two words. Sticky =    */
+/* rem != 0, rounding on the 2 low bits as in the division; biased exponent - 1 =       */
+/* floor((ex + 1021) / 2); +0 when ex == 0. The sign bit of x is ignored, as in C.       */
+/* ------------------------------------------------------------------------------------ */
+    .macro SQSTEP1                      /* rem r4, y r5, pairs from the top of r3 */
+    lsr.w   r12, r3, #30
+    orr.w   r4, r12, r4, lsl #2         /* rem = 4 rem + pair */
+    lsl.w   r3, r3, #2
+    mov.w   r12, #1
+    orr.w   r12, r12, r5, lsl #2        /* t = 4y + 1 */
+    subs.w  r6, r4, r12                 /* C = rem >= t */
+    adc.w   r5, r5, r5                  /* y = 2y + b */
+    sbc.w   r12, r12, r12               /* -1 iff rem < t */
+    uadd8   r12, r12, r12
+    sel     r4, r4, r6
+    .endm
+
+    .macro SQSTEP2                      /* rem r7:r4, y r6:r5, t / rem - t in r3:r2 */
+    lsl.w   r7, r7, #2
+    orr.w   r7, r7, r4, lsr #30
+    lsl.w   r4, r4, #2                  /* rem = 4 rem */
+    lsl.w   r3, r6, #2
+    orr.w   r3, r3, r5, lsr #30
+    mov.w   r2, #1
+    orr.w   r2, r2, r5, lsl #2          /* t = 4y + 1 */
+    subs.w  r2, r4, r2
+    sbcs.w  r3, r7, r3                  /* C = rem >= t */
+    sbc.w   r12, r12, r12               /* -1 iff rem < t */
+    adcs.w  r5, r5, r5
+    adc.w   r6, r6, r6                  /* y = 2y + b */
+    uadd8   r12, r12, r12
+    sel     r4, r4, r2
+    sel     r7, r7, r3
+    .endm
+
+    .section .text.pqlab_fndsa_fpr_sqrt_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_fpr_sqrt_native
+    .type pqlab_fndsa_fpr_sqrt_native, %function
+    .thumb_func
+pqlab_fndsa_fpr_sqrt_native:
+    push.w  {r4-r7}
+    ubfx.w  r3, r1, #0, #20
+    orr.w   r3, r3, #0x100000           /* m = r3:r0 (53 bits) */
+    ubfx.w  r1, r1, #20, #11            /* ex */
+    and.w   r12, r1, #1
+    rsb.w   r12, r12, #11               /* 10 + (ex even): m doubled when ex is even, */
+    lsl.w   r3, r3, r12                 /* and its bit 53 brought to bit 63 */
+    rsb.w   r6, r12, #32
+    lsr.w   r6, r0, r6
+    orr.w   r3, r3, r6
+    lsl.w   r2, r0, r12                 /* m = r3:r2, first bit pair at the top */
+    mov.w   r4, #0
+    mov.w   r5, #0
+    .rept 16
+    SQSTEP1
+    .endr
+    mov.w   r3, r2                      /* the last 11 pairs (22 bits) */
+    .rept 11
+    SQSTEP1
+    .endr
+    mov.w   r6, #0
+    mov.w   r7, #0
+    mov.w   r0, #7
+1:
+    SQSTEP2
+    SQSTEP2
+    SQSTEP2
+    SQSTEP2
+    subs.w  r0, r0, #1
+    bne.w   1b
+    /* y |= (rem != 0) */
+    orr.w   r4, r4, r7
+    neg.w   r7, r4
+    orr.w   r4, r4, r7
+    orr.w   r5, r5, r4, lsr #31
+    /* m = y >> 2, +1 when bits 2..0 are x11 or 11x */
+    and.w   r2, r5, #7
+    mov.w   r3, #0xC8
+    lsr.w   r3, r3, r2
+    and.w   r3, r3, #1
+    lsr.w   r0, r5, #2
+    orr.w   r0, r0, r6, lsl #30
+    lsr.w   r6, r6, #2
+    adds.w  r0, r0, r3
+    adc.w   r6, r6, #0
+    addw    r2, r1, #1021
+    lsr.w   r2, r2, #1                  /* biased exponent - 1 */
+    add.w   r6, r6, r2, lsl #20
+    subs.w  r2, r1, #1
+    sbc.w   r2, r2, r2                  /* -1 iff ex == 0 */
+    bic.w   r1, r6, r2
+    bic.w   r0, r0, r2
+    pop.w   {r4-r7}
+    bx      lr
+    .size pqlab_fndsa_fpr_sqrt_native, . - pqlab_fndsa_fpr_sqrt_native
