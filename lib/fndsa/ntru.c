@@ -285,6 +285,11 @@ static void modp_init(modp_t *q, uint32_t p)
 /* signed integer of len limbs modulo p (normal form) */
 static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
 {
+    if (len == 1) {
+        /* t >= 0: t < 2^31 < 2p; t < 0: t + 2p is in [2p - 2^31, 2p) */
+        uint32_t u = x[0] + ((2 * q->p) & ((uint32_t)0 - (x[0] >> 31)));
+        return mp_sub(u, q->p, q->p);
+    }
     uint32_t t = x[len - 1];
     /* (t - 2^32 [t < 0]) 2^32 mod p, in Montgomery form */
     uint32_t r = mp_sub(mp_mmul(t, q->r2, q), q->r2 & ((uint32_t)0 - (t >> 31)), q->p);
@@ -365,65 +370,30 @@ static size_t rns_count(uint32_t bits)
     return ((size_t)bits + 2 + 29) / 30;
 }
 
-/* r (m coefficients of rlen limbs) <- a b mod (x^m + 1), a: alen limbs, b: blen
- * limbs (signed), with np primes; r is written (not accumulated). Returns 0
- * when the workspace is exhausted. */
-static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
-                   size_t blen, size_t m, size_t np, ws_t *ws)
+/* Per-call constants of np primes: qs[j]; Garner constants cst[j np + i] =
+ * p_i 2^32 mod p_j (i < j) and cst[np np + j] = 2^32 / (p_0 ... p_{j-1}) mod
+ * p_j; PI = p_0 ... p_{np-1} (np + 1 limbs). All public. */
+static void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np)
 {
-    unsigned logm = ilog2(m);
-    size_t mark = ws->used;
-    uint32_t *res = ws_alloc(ws, np * m);
-    uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
-    uint32_t *pw = ws_alloc(ws, m);
-    uint32_t *cst = ws_alloc(ws, np * np + np); /* Garner constants */
-    uint32_t *t = ws_alloc(ws, np), *X = ws_alloc(ws, np + 1), *PI = ws_alloc(ws, np + 1);
-    uint32_t *D = ws_alloc(ws, np + 1);
-    modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
-    if (ws->fail || np > RNS_MAXP) {
-        ws->fail = 1;
-        return 0;
-    }
     for (size_t j = 0; j < np; j++) {
         modp_init(&qs[j], RNS_P[j][0]);
-        modp_t q = qs[j];
-        mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, &q);
-        uint32_t *at = res + j * m;
-        for (size_t u = 0; u < m; u++) {
-            at[u] = mp_of_zint(a + u * alen, alen, &q);
-            bt[u] = mp_of_zint(b + u * blen, blen, &q);
-        }
-        mp_ntt(at, psi, logm, &q);
-        mp_ntt(bt, psi, logm, &q);
-        for (size_t u = 0; u < m; u++) {
-            at[u] = mp_mmul(at[u], bt[u], &q);
-        }
-        /* undo the 1/2^32 of the pointwise products and the factor m: c = 2^64 / m */
-        uint32_t c = q.r2;
-        for (unsigned i = 0; i < logm; i++) {
-            c = (c + (q.p & ((uint32_t)0 - (c & 1)))) >> 1;
-        }
-        mp_intt(at, ipsi, logm, c, &q);
-        /* Garner constants for prime j: cst[j np + i] = p_i 2^32 mod p_j (i < j),
-         * cst[np np + j] = 2^32 / (p_0 ... p_{j-1}) mod p_j */
-        uint32_t prod = q.r1;
+        const modp_t *q = &qs[j];
+        uint32_t prod = q->r1;
         for (size_t i = 0; i < j; i++) {
-            uint32_t pi = RNS_P[i][0];
-            pi = mp_sub(pi, q.p, q.p); /* p_i < 2 p_j */
-            cst[j * np + i] = mp_mmul(pi, q.r2, &q);
-            prod = mp_mmul(prod, cst[j * np + i], &q);
+            uint32_t pi = mp_sub(RNS_P[i][0], q->p, q->p); /* p_i < 2 p_j */
+            cst[j * np + i] = mp_mmul(pi, q->r2, q);
+            prod = mp_mmul(prod, cst[j * np + i], q);
         }
         /* inverse by Fermat: prod^(p - 2), Montgomery form throughout */
-        uint32_t e = q.p - 2, inv = q.r1, base = prod;
+        uint32_t e = q->p - 2, inv = q->r1, base = prod;
         for (int bit = 0; bit < 31; bit++) {
             if ((e >> bit) & 1) { /* public exponent */
-                inv = mp_mmul(inv, base, &q);
+                inv = mp_mmul(inv, base, q);
             }
-            base = mp_mmul(base, base, &q);
+            base = mp_mmul(base, base, q);
         }
         cst[np * np + j] = inv;
     }
-    /* prod(p) and the CRT of every coefficient */
     memset(PI, 0, (np + 1) * 4);
     PI[0] = 1;
     for (size_t j = 0; j < np; j++) {
@@ -434,45 +404,102 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
             cc = z >> 32;
         }
     }
-    for (size_t u = 0; u < m; u++) {
-        t[0] = res[u];
-        for (size_t j = 1; j < np; j++) {
-            const modp_t q = qs[j];
-            uint32_t y = mp_sub(t[j - 1], q.p, q.p); /* t_{j-1} < p_{j-1} < 2 p_j */
-            for (size_t i = j - 1; i-- > 0;) {
-                y = mp_add(mp_mmul(y, cst[j * np + i], &q), mp_sub(t[i], q.p, q.p), q.p);
-            }
-            t[j] = mp_mmul(mp_sub(res[j * m + u], y, q.p), cst[np * np + j], &q);
+}
+
+/* 2^64 / m mod p: undoes the 1/2^32 of the pointwise products and the factor
+ * m of the inverse NTT */
+static uint32_t mp_intt_scale(const modp_t *q, unsigned logm)
+{
+    uint32_t c = q->r2;
+    for (unsigned i = 0; i < logm; i++) {
+        c = (c + (q->p & ((uint32_t)0 - (c & 1)))) >> 1;
+    }
+    return c;
+}
+
+/* CRT (Garner) of coefficient u (residues res[j m + u]) into the centred
+ * signed integer out (olen limbs, sign-extended or truncated); w: 3 np + 3
+ * words of scratch */
+static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
+                    size_t np, const modp_t *qs, const uint32_t *cst, const uint32_t *PI,
+                    uint32_t *w)
+{
+    uint32_t *t = w, *X = w + np, *D = w + 2 * np + 1;
+    t[0] = res[u];
+    for (size_t j = 1; j < np; j++) {
+        const modp_t *q = &qs[j];
+        uint32_t y = mp_sub(t[j - 1], q->p, q->p); /* t_{j-1} < p_{j-1} < 2 p_j */
+        for (size_t i = j - 1; i-- > 0;) {
+            y = mp_add(mp_mmul(y, cst[j * np + i], q), mp_sub(t[i], q->p, q->p), q->p);
         }
-        /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)) */
-        memset(X, 0, (np + 1) * 4);
-        for (size_t j = np; j-- > 0;) {
-            uint64_t cc = t[j];
-            for (size_t i = 0; i <= np; i++) {
-                uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
-                X[i] = (uint32_t)z;
-                cc = z >> 32;
-            }
-        }
-        /* centre: X >= prod / 2 (2X - prod >= 0) -> X - prod */
-        uint32_t bw = 0;
+        t[j] = mp_mmul(mp_sub(res[j * m + u], y, q->p), cst[np * np + j], q);
+    }
+    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)) */
+    memset(X, 0, (np + 1) * 4);
+    for (size_t j = np; j-- > 0;) {
+        uint64_t cc = t[j];
         for (size_t i = 0; i <= np; i++) {
-            uint32_t x2 = (X[i] << 1) | (i > 0 ? X[i - 1] >> 31 : 0);
-            uint64_t z = (uint64_t)x2 - PI[i] - bw;
-            D[i] = (uint32_t)z;
-            bw = (uint32_t)(z >> 63);
-        }
-        uint32_t sub = (uint32_t)0 - ((D[np] >> 31) ^ 1);
-        bw = 0;
-        for (size_t i = 0; i <= np; i++) {
-            uint64_t z = (uint64_t)X[i] - (PI[i] & sub) - bw;
+            uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
             X[i] = (uint32_t)z;
-            bw = (uint32_t)(z >> 63);
+            cc = z >> 32;
         }
-        uint32_t ext = zsign(X, np + 1);
-        for (size_t i = 0; i < rlen; i++) {
-            r[u * rlen + i] = i <= np ? X[i] : ext;
+    }
+    /* centre: X >= prod / 2 (2X - prod >= 0) -> X - prod */
+    uint32_t bw = 0;
+    for (size_t i = 0; i <= np; i++) {
+        uint32_t x2 = (X[i] << 1) | (i > 0 ? X[i - 1] >> 31 : 0);
+        uint64_t z = (uint64_t)x2 - PI[i] - bw;
+        D[i] = (uint32_t)z;
+        bw = (uint32_t)(z >> 63);
+    }
+    uint32_t sub = (uint32_t)0 - ((D[np] >> 31) ^ 1);
+    bw = 0;
+    for (size_t i = 0; i <= np; i++) {
+        uint64_t z = (uint64_t)X[i] - (PI[i] & sub) - bw;
+        X[i] = (uint32_t)z;
+        bw = (uint32_t)(z >> 63);
+    }
+    uint32_t ext = zsign(X, np + 1);
+    for (size_t i = 0; i < olen; i++) {
+        out[i] = i <= np ? X[i] : ext;
+    }
+}
+
+/* r (m coefficients of rlen limbs) <- a b mod (x^m + 1), a: alen limbs, b: blen
+ * limbs (signed), with np primes; r is written (not accumulated). Returns 0
+ * when the workspace is exhausted. */
+static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
+                   size_t blen, size_t m, size_t np, ws_t *ws)
+{
+    unsigned logm = ilog2(m);
+    size_t mark = ws->used;
+    uint32_t *res = ws_alloc(ws, np * m);
+    uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
+    uint32_t *cst = ws_alloc(ws, np * np + np), *PI = ws_alloc(ws, np + 1);
+    uint32_t *w = ws_alloc(ws, 3 * np + 3);
+    modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
+    if (ws->fail || np > RNS_MAXP) {
+        ws->fail = 1;
+        return 0;
+    }
+    rns_setup(qs, cst, PI, np);
+    for (size_t j = 0; j < np; j++) {
+        const modp_t *q = &qs[j];
+        mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
+        uint32_t *at = res + j * m;
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_of_zint(a + u * alen, alen, q);
+            bt[u] = mp_of_zint(b + u * blen, blen, q);
         }
+        mp_ntt(at, psi, logm, q);
+        mp_ntt(bt, psi, logm, q);
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_mmul(at[u], bt[u], q);
+        }
+        mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
+    }
+    for (size_t u = 0; u < m; u++) {
+        rns_crt(r + u * rlen, rlen, res, m, u, np, qs, cst, PI, w);
     }
     ws->used = mark;
     return 1;
@@ -962,7 +989,31 @@ static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits
     return bad ^ 1;
 }
 
-/* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31. F: Flen limbs,
+/* x (xlen limbs) -= a (alen limbs, signed) << s (public); sh: xlen words */
+static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s,
+                         uint32_t *sh)
+{
+    if (s == 0 && alen <= xlen) {
+        zsub(x, xlen, a, alen);
+        return;
+    }
+    size_t sw = s >> 5;
+    uint32_t sb = s & 31;
+    uint32_t ext = zsign(a, alen);
+    for (size_t z = 0; z < xlen; z++) {
+        uint32_t lo = 0, prev = 0;
+        if (z >= sw) {
+            size_t src = z - sw;
+            lo = src < alen ? a[src] : ext;
+            prev = src == 0 ? 0 : (src - 1 < alen ? a[src - 1] : ext);
+        }
+        sh[z] = sb == 0 ? lo : (lo << sb) | (prev >> (32 - sb));
+    }
+    zsub(x, xlen, sh, xlen);
+}
+
+/* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31, schoolbook (the
+ * small degrees; babai_sub uses the RNS products from m = 16). F: Flen limbs,
  * f: flen limbs; s public. The sum of the m products of each output
  * coefficient is formed exactly (acc96 for one-limb f: |sum| < m 2^62 < 2^72;
  * alen = flen + 2 limbs otherwise: |sum| < m 2^31 |f| < 2^(32 flen + 41)),
@@ -974,27 +1025,11 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     size_t alen = flen == 1 ? 3 : flen + 2;
     uint32_t *acc = ws_alloc(ws, alen);
     uint32_t *sh = ws_alloc(ws, Flen);
-    uint32_t *prod = NULL;
     if (ws->fail) {
         return;
     }
-    if (m >= 16) {
-        /* k f at once in RNS: |coefficient| < m 2^31 2^(32 flen - 1) */
-        size_t np = rns_count(32 * (uint32_t)flen + 30 + ilog2(m));
-        if (np <= RNS_MAXP) {
-            prod = ws_alloc(ws, m * alen);
-            if (ws->fail || !rns_mul(prod, alen, (const uint32_t *)(const void *)k, 1, f, flen, m,
-                                     np, ws)) {
-                return;
-            }
-        }
-    }
-    size_t sw = s >> 5;
-    uint32_t sb = s & 31;
     for (size_t c = 0; c < m; c++) {
-        if (prod != NULL) {
-            memcpy(acc, prod + c * alen, alen * 4);
-        } else if (flen == 1) {
+        if (flen == 1) {
             acc96 a3 = {0, 0};
             for (size_t i = 0; i < m; i++) {
                 size_t j = c >= i ? c - i : c + m - i;
@@ -1021,22 +1056,7 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
                 }
             }
         }
-        if (s == 0 && alen <= Flen) {
-            zsub(F + c * Flen, Flen, acc, alen);
-            continue;
-        }
-        /* sh = acc << s, sign-extended to Flen limbs */
-        uint32_t ext = zsign(acc, alen);
-        for (size_t z = 0; z < Flen; z++) {
-            uint32_t lo = 0, prev = 0;
-            if (z >= sw) {
-                size_t src = z - sw;
-                lo = src < alen ? acc[src] : ext;
-                prev = src == 0 ? 0 : (src - 1 < alen ? acc[src - 1] : ext);
-            }
-            sh[z] = sb == 0 ? lo : (lo << sb) | (prev >> (32 - sb));
-        }
-        zsub(F + c * Flen, Flen, sh, Flen);
+        zsub_shifted(F + c * Flen, Flen, acc, alen, s, sh);
     }
     ws->used = mark;
 }
@@ -1047,6 +1067,10 @@ typedef struct {
     fpr *fa, *ga, *dn, *Fa, *Ga, *tt;
     int32_t *k;
     int32_t scf;
+    /* m >= 16: f and g in RNS/NTT form for the subtractions (np primes) */
+    size_t np;
+    modp_t *qs;
+    uint32_t *fnt, *gnt, *cst, *PI;
 } babai_t;
 
 static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, int32_t scf,
@@ -1067,6 +1091,35 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
     b->Ga = p + 4 * m;
     b->tt = p + 5 * m;
     b->scf = scf;
+    b->np = 0;
+    if (m >= 16) {
+        /* k f: |coefficient| < m 2^31 2^(32 flen - 1) */
+        size_t np = rns_count(32 * (uint32_t)flen + 30 + logm);
+        if (np <= RNS_MAXP) {
+            b->fnt = ws_alloc(ws, np * m);
+            b->gnt = ws_alloc(ws, np * m);
+            b->cst = ws_alloc(ws, np * np + np);
+            b->PI = ws_alloc(ws, np + 1);
+            b->qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
+            if (ws->fail) {
+                return 0;
+            }
+            b->np = np;
+            rns_setup(b->qs, b->cst, b->PI, np);
+            /* Fa, Ga, tt (6m words) are free here and between Babai steps */
+            uint32_t *psi = (uint32_t *)(void *)b->Fa, *ipsi = psi + m, *pw = psi + 2 * m;
+            for (size_t j = 0; j < np; j++) {
+                const modp_t *q = &b->qs[j];
+                mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, q);
+                for (size_t u = 0; u < m; u++) {
+                    b->fnt[j * m + u] = mp_of_zint(f + u * flen, flen, q);
+                    b->gnt[j * m + u] = mp_of_zint(g + u * flen, flen, q);
+                }
+                mp_ntt(b->fnt + j * m, psi, logm, q);
+                mp_ntt(b->gnt + j * m, psi, logm, q);
+            }
+        }
+    }
     for (size_t u = 0; u < m; u++) {
         b->fa[u] = zint_to_fpr_fit(f + u * flen, flen, scf);
         b->ga[u] = zint_to_fpr_fit(g + u * flen, flen, scf);
@@ -1124,6 +1177,49 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
     return anybig | ((1u ^ pqlab_ct_is_zero_u32(nz)) << 1);
 }
 
+/* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
+ * and g: per prime, one NTT of k and one inverse NTT per product. */
+static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f,
+                      const uint32_t *g, size_t flen, size_t m, unsigned logm, uint32_t s,
+                      ws_t *ws)
+{
+    if (b->np == 0) {
+        poly_sub_scaled(F, Flen, f, flen, b->k, m, s, ws);
+        poly_sub_scaled(G, Flen, g, flen, b->k, m, s, ws);
+        return;
+    }
+    size_t np = b->np, alen = flen + 2, mark = ws->used;
+    uint32_t *res = ws_alloc(ws, np * m);
+    uint32_t *acc = ws_alloc(ws, alen), *sh = ws_alloc(ws, Flen), *w = ws_alloc(ws, 3 * np + 3);
+    if (ws->fail) {
+        return;
+    }
+    uint32_t *psi = (uint32_t *)(void *)b->Fa, *ipsi = psi + m, *pw = psi + 2 * m;
+    uint32_t *kt = psi + 3 * m;
+    for (int which = 0; which < 2; which++) {
+        const uint32_t *xnt = which == 0 ? b->fnt : b->gnt;
+        uint32_t *X = which == 0 ? F : G;
+        for (size_t j = 0; j < np; j++) {
+            const modp_t *q = &b->qs[j];
+            mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, q);
+            for (size_t u = 0; u < m; u++) {
+                kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
+            }
+            mp_ntt(kt, psi, logm, q);
+            uint32_t *rj = res + j * m;
+            for (size_t u = 0; u < m; u++) {
+                rj[u] = mp_mmul(kt[u], xnt[j * m + u], q);
+            }
+            mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
+        }
+        for (size_t u = 0; u < m; u++) {
+            rns_crt(acc, alen, res, m, u, np, b->qs, b->cst, b->PI, w);
+            zsub_shifted(X + u * Flen, Flen, acc, alen, s, sh);
+        }
+    }
+    ws->used = mark;
+}
+
 /* Reduce (F, G) against (f, g) at degree m with a public schedule: steps at
  * scales s0, s0 - 30, ..., down to 0 (the last one `zsteps` times), then a
  * final computation of k that must be zero. A step at scale s leaves
@@ -1154,8 +1250,7 @@ static int reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, cons
             ws->used = mark;
             return (int)r && !ws->fail;
         }
-        poly_sub_scaled(F, Flen, f, flen, b.k, m, (uint32_t)s, ws);
-        poly_sub_scaled(G, Flen, g, flen, b.k, m, (uint32_t)s, ws);
+        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, (uint32_t)s, ws);
         if (s > 0) {
             s = s > 30 ? s - 30 : 0;
         } else {
@@ -1237,8 +1332,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
             ok = 0;
             break;
         }
-        poly_sub_scaled(F, Flen, f, flen, b.k, m, (uint32_t)scale_k, ws);
-        poly_sub_scaled(G, Flen, g, flen, b.k, m, (uint32_t)scale_k, ws);
+        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, (uint32_t)scale_k, ws);
         int nb = scale_k + maxbl_fg + 10;
         if (nb < maxbl_FG) {
             maxbl_FG = nb;
