@@ -33,7 +33,7 @@ typedef struct {
     uint64_t mid512[8];
 #endif
 #else
-    uint64_t seed_lanes[SLH_N / 8]; /* PK.seed as little-endian Keccak lanes */
+    uint64_t seed_lanes[SLH_N / 8]; /* PK.seed as Keccak lanes (layout: hash_shake.c) */
 #endif
 } slh_ctx;
 
@@ -56,6 +56,7 @@ typedef struct {
 #define slh_H PQLAB_NAMESPACE(hash_H)
 #define slh_PRF PQLAB_NAMESPACE(hash_PRF)
 #define slh_F_x4 PQLAB_NAMESPACE(hash_F_x4)
+#define slh_chain PQLAB_NAMESPACE(hash_chain)
 #define slh_T_init PQLAB_NAMESPACE(hash_T_init)
 #define slh_T_update PQLAB_NAMESPACE(hash_T_update)
 #define slh_T_final PQLAB_NAMESPACE(hash_T_final)
@@ -79,6 +80,22 @@ void slh_PRF(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs);
  * one after another on the single-block fast path. */
 void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
               const uint8_t *const in[4], unsigned int nlanes);
+
+/* SLH_F_X4_BATCHED: slh_F_x4 computes its lanes together (a 4-way Keccak), so WOTS+
+ * walks four chains side by side; otherwise it walks one chain after the other through
+ * slh_chain, which keeps the chain value in the hash state between the F calls. */
+#if defined(PQLAB_SLHDSA_HASH_SHAKE) &&                                                  \
+    (defined(PQLAB_KECCAKX4_NATIVE) || defined(PQLAB_KECCAKF1600X4_NATIVE) ||              \
+     defined(PQLAB_SLHDSA_FORCE_X4))
+#define SLH_F_X4_BATCHED 1
+#endif
+
+/* chain (Algorithm 5) on one WOTS+ chain: out = F applied `steps` times to the n bytes
+ * at in, with hash addresses start, start + 1, ..., start + steps - 1 (start + steps
+ * <= w - 1); adrs holds type WOTS_HASH, key pair and chain address (its hash address is
+ * not read). steps == 0 copies. out may equal in. */
+void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps,
+               const slh_ctx *ctx, const slh_adrs *adrs);
 
 void slh_T_init(slh_thash_state *st, const slh_ctx *ctx, const slh_adrs *adrs);
 void slh_T_update(slh_thash_state *st, const uint8_t *in, size_t inlen);

@@ -147,6 +147,20 @@ void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
     }
 }
 
+/* chain (Algorithm 5): one compression per step */
+void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps,
+               const slh_ctx *ctx, const slh_adrs *adrs)
+{
+    slh_adrs a = *adrs;
+    if (out != in) {
+        memcpy(out, in, SLH_N);
+    }
+    for (unsigned int j = start; j < start + steps; j++) {
+        slh_adrs_set_hash(&a, j);
+        sha256_oneblock(out, ctx, &a, out, SLH_N);
+    }
+}
+
 /* T_l resumes from the midstate: the state has absorbed exactly one whole block */
 void slh_T_init(slh_thash_state *st, const slh_ctx *ctx, const slh_adrs *adrs)
 {

@@ -3,11 +3,12 @@
  *
  * All three algorithms reduce to "advance each of the len chains from a start position
  * by some number of F steps" (Algorithm 5, chain). The chains are independent, so
- * wots_chains keeps four lanes busy: whenever a lane finishes its chain it takes the
- * next one, and every round hands up to four F calls to slh_F_x4 (the 4-way SHAKE path
- * on platforms with a batched Keccak). Key generation walks every chain from 0 to 15;
- * signing is the same walk with the values at the message digits captured on the way,
- * so a signature costs no more hashing than a key. */
+ * with a batched 4-way F (SLH_F_X4_BATCHED) wots_chains keeps four lanes busy: whenever
+ * a lane finishes its chain it takes the next one, and every round hands up to four F
+ * calls to slh_F_x4; otherwise it walks one chain at a time through slh_chain. Key
+ * generation walks every chain from 0 to 15; signing is the same walk with the values
+ * at the message digits captured on the way, so a signature costs no more hashing than
+ * a key. */
 #include <string.h>
 
 #include "ct.h"
@@ -39,6 +40,7 @@ void slh_wots_digits(uint8_t digits[SLH_LEN], const uint8_t *msg)
  * steps[c] F steps with hash addresses start[c], start[c] + 1, ...; the positions are
  * public (message digits). When cap != NULL, the value at position capat[c] is copied
  * to cap[c]. adrs: type WOTS_HASH with key pair address set. */
+#ifdef SLH_F_X4_BATCHED
 static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps,
                         const uint8_t *capat, uint8_t *cap, const slh_ctx *ctx,
                         const slh_adrs *adrs)
@@ -99,6 +101,32 @@ static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps
         }
     }
 }
+
+#else
+/* Without a batched slh_F_x4 the chains are walked one after the other: slh_chain keeps
+ * the value inside the hash state from one F call to the next (no conversion of the
+ * value or of the address between the steps). A captured position splits the walk in
+ * two. */
+static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps,
+                        const uint8_t *capat, uint8_t *cap, const slh_ctx *ctx,
+                        const slh_adrs *adrs)
+{
+    slh_adrs a = *adrs;
+    for (unsigned int c = 0; c < SLH_LEN; c++) {
+        uint8_t *v = val + c * SLH_N;
+        unsigned int s0 = start[c], n = steps[c];
+        slh_adrs_set_chain(&a, c);
+        if (cap != NULL && capat[c] >= s0 && capat[c] <= s0 + n) {
+            unsigned int k = capat[c] - s0;
+            slh_chain(v, v, s0, k, ctx, &a);
+            memcpy(cap + c * SLH_N, v, SLH_N);
+            s0 += k;
+            n -= k;
+        }
+        slh_chain(v, v, s0, n, ctx, &a);
+    }
+}
+#endif
 
 /* T_len over the chain ends with a WOTS_PK address (Algorithm 6 lines 10-14) */
 static void wots_compress(uint8_t *pk, const uint8_t *val, const slh_ctx *ctx,
