@@ -1,4 +1,5 @@
-"""ARMv7E-M assembly of FN-DSA's emulated binary64 (lib/native/armv7em/fpr_emu.S) against
+"""ARMv7E-M assembly of FN-DSA's emulated binary64 (lib/native/armv7em/fpr_emu.S, and its
+add / mul as inline assembly, fpr_emu_inline.h) against
 the portable C emulation (lib/fndsa/fpr_emu.c, built here without the native define) and
 against IEEE-754 (Python floats), on QEMU (mps2-an386, mps2-an500) and pqlab-sim (m4-sim,
 m7-sim). A small firmware built with the platform's flags, start-up code and HAL runs both
@@ -33,6 +34,9 @@ uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);
 uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);
 uint64_t pqlab_fndsa_fpr_div_native(uint64_t x, uint64_t y);
 uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
+/* the inline-assembly add / mul (fpr_emu_inline.h), from wrap.c built with the define */
+uint64_t inl_add(uint64_t x, uint64_t y);
+uint64_t inl_mul(uint64_t x, uint64_t y);
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
@@ -113,6 +117,9 @@ int main(void)
         uint64_t ns = pqlab_fndsa_fpr_sqrt_native(x), cs = fpr_sqrt(x);
         if (na != ca && bad[0]++ < 8) line("bad add", x, y, na, ca);
         if (nm != cm && bad[1]++ < 8) line("bad mul", x, y, nm, cm);
+        uint64_t ia = inl_add(x, y), im = inl_mul(x, y);
+        if (ia != ca && bad[0]++ < 8) line("bad inline add", x, y, ia, ca);
+        if (im != cm && bad[1]++ < 8) line("bad inline mul", x, y, im, cm);
         if (nd != cd && bad[2]++ < 8) line("bad div", x, y, nd, cd);
         if (no != co && bad[3]++ < 8) line("bad of", (uint64_t)v, 0, no, co);
         if (ns != cs && bad[4]++ < 8) line("bad sqrt", x, 0, ns, cs);
@@ -165,6 +172,23 @@ int main(void)
 """
 
 
+WRAP = r"""
+#include "fpr.h"
+uint64_t inl_add(uint64_t x, uint64_t y);
+uint64_t inl_mul(uint64_t x, uint64_t y);
+uint64_t inl_add(uint64_t x, uint64_t y) { return fpr_add(x, y); }
+uint64_t inl_mul(uint64_t x, uint64_t y) { return fpr_mul(x, y); }
+"""
+
+
+def test_inline_header_is_generated() -> None:
+    """fpr_emu_inline.h is exactly what gen_fpr_emu_inline.py writes from fpr_emu.S."""
+    res = subprocess.run(["python3", str(NATIVE / "gen_fpr_emu_inline.py")], capture_output=True, check=True,
+                         text=True)
+    assert res.stdout == (NATIVE / "fpr_emu_inline.h").read_text()
+    assert "pqlab_fndsa_fpr_add_inline" in res.stdout and "push" not in res.stdout
+
+
 def build_and_run(platform: str, tmp: Path) -> str:
     pdir = ROOT / "platforms" / platform
     cfg = tomllib.loads((pdir / "platform.toml").read_text())
@@ -174,18 +198,22 @@ def build_and_run(platform: str, tmp: Path) -> str:
     assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@NPAIRS@", str(NPAIRS)).replace("@SAMPLE@", str(SAMPLE)))
+    wrap = tmp / "wrap.c"
+    wrap.write_text(WRAP)
     elf = tmp / "fw.elf"
     fmt = {"platform_dir": str(pdir)}
     cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
     ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
     # fpr_emu.c without PQLAB_FNDSA_FPR_EMU_NATIVE: fpr_add / fpr_mul are the portable C
-    sources = [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S"]
+    sources = [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S", wrap]
     sources += [pdir / s for s in cfg.get("sources", [])]
     objs = []
     for i, c in enumerate(sources):
         obj = tmp / f"{i}_{Path(c).stem}.o"
         cmd = [cc, *cflags, "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_NS=pqlab_fprtest_"]
         cmd += [f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}", f"-I{ROOT / 'lib' / 'fndsa'}"]
+        if c == wrap:
+            cmd.append("-DPQLAB_FNDSA_FPR_EMU_NATIVE")
         cmd += ["-c", str(c), "-o", str(obj)]
         res = subprocess.run(cmd, capture_output=True, check=False, text=True)
         assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"

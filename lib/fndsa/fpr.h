@@ -177,15 +177,16 @@ static inline fpr fpr_from_bits(uint64_t u) { return u; }
 /* Native kernels of the emulation (lib/native/armv7em/fpr_emu.S, selected by the
  * armv7em backend): the same results bit for bit, constant time as well. The symbols
  * are shared by every implementation built with that backend (no per-implementation
- * state). fpr_emu.c then omits its C versions of these five. */
+ * state). fpr_emu.c then omits its C versions of these five. add and mul, the hot
+ * ones, are the same assembly inlined (fpr_emu_inline.h, generated from fpr_emu.S):
+ * no call, return or push/pop per operation. */
+#include "../native/armv7em/fpr_emu_inline.h"
 fpr pqlab_fndsa_fpr_of_native(int64_t i);
-fpr pqlab_fndsa_fpr_add_native(fpr x, fpr y);
-fpr pqlab_fndsa_fpr_mul_native(fpr x, fpr y);
 fpr pqlab_fndsa_fpr_div_native(fpr x, fpr y);
 fpr pqlab_fndsa_fpr_sqrt_native(fpr x);
 #define fpr_of pqlab_fndsa_fpr_of_native
-#define fpr_add pqlab_fndsa_fpr_add_native
-#define fpr_mul pqlab_fndsa_fpr_mul_native
+#define fpr_add pqlab_fndsa_fpr_add_inline
+#define fpr_mul pqlab_fndsa_fpr_mul_inline
 #define fpr_div pqlab_fndsa_fpr_div_native
 #define fpr_sqrt pqlab_fndsa_fpr_sqrt_native
 #else
