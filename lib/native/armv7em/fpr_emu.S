@@ -29,8 +29,8 @@
 /* x + y                                                                                */
 /*   1. order the operands so that |x| >= |y| (64-bit compare of the patterns without    */
 /*      sign bit, then four SELs);                                                      */
-/*   2. significands with the implicit bit at bit 62 (10 guard bits below), zero when   */
-/*      the exponent field is 0;                                                        */
+/*   2. significands with the implicit bit at bit 62 (10 guard bits below), multiplied  */
+/*      by 0 when the exponent field is 0 (MUL is single-cycle, data-independent);     */
 /*   3. shift y right by d = min(ex - ey, 63); bit 0 of the result becomes the sticky   */
 /*      bit ("jam"): 1 when any of the low d + 1 bits of y was set;                     */
 /*   4. add or subtract (x + ~y + 1 when the signs differ): z in [0, 2^64);             */
@@ -65,26 +65,22 @@ pqlab_fndsa_fpr_add_native:
     ubfx.w  r1, r7, #20, #11            /* ey */
     sub.w   r2, r0, r1
     usat.w  r2, #6, r2                  /* d = min(ex - ey, 63) (ex >= ey) */
-    /* 2. x significand << 10 in r3:r4, zero when ex == 0 */
-    lsl.w   r3, r5, #12
-    lsr.w   r3, r3, #2
+    /* 2. x significand << 10 in r3:r4 (bits 63..62 = 0, nz), times nz = (ex != 0) */
+    usat.w  r12, #1, r0                 /* nz: 1 iff ex != 0 */
+    lsl.w   r3, r5, #10
+    bfi.w   r3, r12, #30, #2            /* implicit bit (and bit 63 = 0) */
     orr.w   r3, r3, r4, lsr #22
-    orr.w   r3, r3, #0x40000000
     lsl.w   r4, r4, #10
-    subs.w  r12, r0, #1
-    sbc.w   r12, r12, r12               /* -1 iff ex == 0 */
-    bic.w   r3, r3, r12
-    bic.w   r4, r4, r12
+    mul.w   r3, r3, r12
+    mul.w   r4, r4, r12
     /* y significand << 10 in lr:r6, zero when ey == 0 */
-    lsl.w   lr, r7, #12
-    lsr.w   lr, lr, #2
+    usat.w  r12, #1, r1
+    lsl.w   lr, r7, #10
+    bfi.w   lr, r12, #30, #2
     orr.w   lr, lr, r6, lsr #22
-    orr.w   lr, lr, #0x40000000
     lsl.w   r6, r6, #10
-    subs.w  r12, r1, #1
-    sbc.w   r12, r12, r12               /* -1 iff ey == 0 */
-    bic.w   lr, lr, r12
-    bic.w   r6, r6, r12
+    mul.w   lr, lr, r12
+    mul.w   r6, r6, r12
     /* 3. sticky: the low d + 1 bits of y, gathered (nonzero iff one is set) */
     rsb.w   r1, r2, #31
     usat.w  r1, #5, r1                  /* max(0, 31 - d) */
