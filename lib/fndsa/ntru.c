@@ -989,9 +989,8 @@ static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits
     return bad ^ 1;
 }
 
-/* x (xlen limbs) -= a (alen limbs, signed) << s (public); sh: xlen words */
-static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s,
-                         uint32_t *sh)
+/* x (xlen limbs) -= a (alen limbs, signed) << s (public), modulo 2^(32 xlen) */
+static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s)
 {
     if (s == 0 && alen <= xlen) {
         zsub(x, xlen, a, alen);
@@ -999,17 +998,16 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
     }
     size_t sw = s >> 5;
     uint32_t sb = s & 31;
-    uint32_t ext = zsign(a, alen);
-    for (size_t z = 0; z < xlen; z++) {
-        uint32_t lo = 0, prev = 0;
-        if (z >= sw) {
-            size_t src = z - sw;
-            lo = src < alen ? a[src] : ext;
-            prev = src == 0 ? 0 : (src - 1 < alen ? a[src - 1] : ext);
-        }
-        sh[z] = sb == 0 ? lo : (lo << sb) | (prev >> (32 - sb));
+    uint32_t ext = zsign(a, alen), prev = 0, bw = 0;
+    for (size_t z = sw; z < xlen; z++) { /* limbs below sw are unchanged */
+        size_t src = z - sw;
+        uint32_t cur = src < alen ? a[src] : ext;
+        uint32_t w = sb == 0 ? cur : (cur << sb) | (prev >> (32 - sb));
+        prev = cur;
+        uint64_t t = (uint64_t)x[z] - w - bw;
+        x[z] = (uint32_t)t;
+        bw = (uint32_t)(t >> 63);
     }
-    zsub(x, xlen, sh, xlen);
 }
 
 /* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31, schoolbook (the
@@ -1024,7 +1022,6 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     size_t mark = ws->used;
     size_t alen = flen == 1 ? 3 : flen + 2;
     uint32_t *acc = ws_alloc(ws, alen);
-    uint32_t *sh = ws_alloc(ws, Flen);
     if (ws->fail) {
         return;
     }
@@ -1056,7 +1053,7 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
                 }
             }
         }
-        zsub_shifted(F + c * Flen, Flen, acc, alen, s, sh);
+        zsub_shifted(F + c * Flen, Flen, acc, alen, s);
     }
     ws->used = mark;
 }
@@ -1190,7 +1187,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
     }
     size_t np = b->np, alen = flen + 2, mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
-    uint32_t *acc = ws_alloc(ws, alen), *sh = ws_alloc(ws, Flen), *w = ws_alloc(ws, 3 * np + 3);
+    uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, 3 * np + 3);
     if (ws->fail) {
         return;
     }
@@ -1214,7 +1211,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         }
         for (size_t u = 0; u < m; u++) {
             rns_crt(acc, alen, res, m, u, np, b->qs, b->cst, b->PI, w);
-            zsub_shifted(X + u * Flen, Flen, acc, alen, s, sh);
+            zsub_shifted(X + u * Flen, Flen, acc, alen, s);
         }
     }
     ws->used = mark;
