@@ -4,7 +4,8 @@ the portable C emulation (lib/fndsa/fpr_emu.c, built here without the native def
 against IEEE-754 (Python floats), on QEMU (mps2-an386, mps2-an500) and pqlab-sim (m4-sim,
 m7-sim). A small firmware built with the platform's flags, start-up code and HAL runs both
 on the same operand pairs, counts differences, prints a sample of pairs with the native
-results for the IEEE check here, and reports the time of one call of each."""
+results for the IEEE check here, checks that a call takes the same number of cycles whatever
+the operands (on pqlab-sim; QEMU's timer is too coarse for one call), and reports the time of one call of each."""
 
 from __future__ import annotations
 
@@ -134,6 +135,34 @@ int main(void)
     int k = snprintf(b, sizeof b, "total %u %u %u %u %u %u\n", (unsigned)@NPAIRS@, bad[0], bad[1], bad[2],
                      bad[3], bad[4]);
     pqlab_hal_send(b, (size_t)k);
+    /* constant time: one call of each on very different operands (zero, subnormal, huge,
+     * cancelling, random) takes the same number of cycles (instructions on QEMU) */
+    {
+        typedef uint64_t (*op2)(uint64_t, uint64_t);
+        static const op2 ops[6] = {pqlab_fndsa_fpr_add_native, pqlab_fndsa_fpr_mul_native,
+                                   pqlab_fndsa_fpr_div_native, inl_add, inl_mul, 0};
+        static const char *names[6] = {"add", "mul", "div", "inline_add", "inline_mul", "sqrt"};
+        static uint64_t X[40], Y[40];
+        for (unsigned i = 0; i < 40; i++) {
+            if (i < NSPECIAL) { X[i] = special[i]; Y[i] = special[(i * 7 + 3) % NSPECIAL]; }
+            else pair(i, &X[i], &Y[i]);
+        }
+        for (int o = 0; o < 6; o++) {
+            uint64_t lo = ~0ull, hi = 0;
+            for (unsigned i = 0; i < 40; i++) {
+                uint64_t x = X[i], y = Y[i];  /* the same instruction path for every pair */
+                uint64_t c0 = pqlab_hal_cycles();
+                uint64_t r = o < 5 ? ops[o](x, y) : pqlab_fndsa_fpr_sqrt_native(x);
+                uint64_t c1 = pqlab_hal_cycles();
+                __asm__ volatile("" : : "r"(r));
+                if (c1 - c0 < lo) lo = c1 - c0;
+                if (c1 - c0 > hi) hi = c1 - c0;
+            }
+            int kk = snprintf(b, sizeof b, "ct %s %llu %llu\n", names[o], (unsigned long long)lo,
+                              (unsigned long long)hi);
+            pqlab_hal_send(b, (size_t)kk);
+        }
+    }
     /* time: 64 calls of each on Falcon-like operands (same chain for both versions) */
     volatile uint64_t vx = 0x3FF3C0CA428C59FBull, vy = 0xC00921FB54442D18ull;
     uint64_t x = vx, y = vy, acc = 0;
@@ -283,6 +312,12 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
             assert n == exp, f"{platform}: {op} {val(x).hex()} {val(y).hex()}: {val(n).hex()} != {val(exp).hex()}"
             checked += 1
     assert checked > len(samples) // 2, checked
+    ct = [ln.split() for ln in lines if ln.startswith("ct ")]
+    assert len(ct) == 6, ct
+    unit = tomllib.loads((ROOT / "platforms" / platform / "platform.toml").read_text())["timer"]["unit"]
+    if unit == "cycles":  # pqlab-sim's DWT; QEMU's SysTick ticks every 40 instructions: too coarse
+        for _, op, lo, hi in ct:
+            assert lo == hi, f"{platform}: {op} takes {lo}..{hi} cycles depending on the operands"
     stats = [ln.split() for ln in lines if ln.startswith("stats ")]
     assert len(stats) == 1
     stack, add_n, add_c, mul_n, mul_c, div_n, div_c, of_n, of_c, sq_n, sq_c = map(int, stats[0][1:12])
