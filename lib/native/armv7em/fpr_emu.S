@@ -35,7 +35,7 @@
 /*      bit ("jam"): 1 when any of the low d + 1 bits of y was set;                     */
 /*   4. add or subtract (x + ~y + 1 when the signs differ): z in [0, 2^64);             */
 /*   5. normalise with CLZ (64-bit shift left by cnt, cnt = 64 for z = 0);              */
-/*   6. keep 53 bits, round to nearest even on the 11 bits below (round bit and sticky); */
+/*   6. keep 53 bits, round to nearest even on the 11 bits below;                       */
 /*   7. biased exponent - 1 = ex - cnt; the implicit bit of the rounded significand adds  */
 /*      the missing 1 (and a rounding carry to 2^53 one more); flush when z == 0 or      */
 /*      ex - cnt < 0.                                                                    */
@@ -121,16 +121,17 @@ pqlab_fndsa_fpr_add_native:
     lsl.w   r12, r4, r12                /* 0 when cnt < 32 */
     orr.w   r3, r3, r12
     lsl.w   r4, r4, r1
-    /* 6. m = z >> 11, rounded: up iff round bit and (sticky or lsb) */
+    /* 6. m = z >> 11 rounded to nearest even: z + 0x3FF + lsb carries into bit 11 iff the */
+    /*    11 dropped bits exceed half an ulp, or equal it with lsb = 1; a carry out of bit */
+    /*    63 (z was 2^64 - 2^11 + ...) comes back in as bit 21 of m hi through RRX         */
     ubfx.w  r12, r4, #11, #1            /* lsb */
-    orr.w   r12, r12, r4, lsl #21       /* round bit at 31, sticky bits 30..21, lsb at 0 */
+    addw    r12, r12, #0x3FF
+    adds.w  r4, r4, r12
+    adcs.w  r3, r3, #0
     lsr.w   r4, r4, #11
-    orr.w   r4, r4, r3, lsl #21
-    lsr.w   r3, r3, #11
-    mvn.w   r2, #0x80000000
-    adds.w  r12, r12, r2                /* C = (r12 > 0x80000000) */
-    adcs.w  r4, r4, #0
-    adc.w   r3, r3, #0
+    orr.w   r4, r4, r3, lsl #21         /* m lo */
+    rrx.w   r3, r3
+    lsr.w   r3, r3, #10                 /* m hi (2^21 after a carry out) */
     /* 7. exponent, flush, sign */
     sub.w   r0, r0, r1                  /* e = ex - cnt: biased exponent - 1 */
     lsl.w   r12, r1, #25                /* bit 31: z == 0 (cnt == 64) */
@@ -189,11 +190,10 @@ pqlab_fndsa_fpr_mul_native:
     mla.w   r1, r1, r0, r12
     /* m = Z >> 11 rounded: round bit, sticky (bits 10..0 of Z and r7), lsb */
     ubfx.w  r12, r2, #11, #1
-    orr.w   r12, r12, r2, lsl #21
+    orr.w   r12, r12, r2, lsl #21       /* round bit at 31, sticky bits 30..21, lsb at 0 */
+    mvn.w   r0, #0x80000000
     cmp.w   r7, #1                      /* C = low product bits nonzero */
-    adc.w   r12, r12, #0                /* +1 or +2 at most: bits 1..0 */
-    mvn.w   r7, #0x80000000
-    adds.w  r12, r12, r7                /* C = round up */
+    adcs.w  r12, r12, r0                /* C = round up: r12 + sticky > 0x80000000 */
     lsr.w   r0, r2, #11
     orr.w   r0, r0, r1, lsl #21
     lsr.w   r1, r1, #11
