@@ -505,6 +505,17 @@ def test_malformed_rejected(logn: int) -> None:
     assert api.sign_seed(msg, sk, nonce2, seed2) is not None
 
 
+def test_keygen_cdt_monotone() -> None:
+    """keygen.c counts the CDT entries above the sample instead of searching the first one
+    below it: that needs T[1..26] strictly decreasing with T[26] = 0."""
+    text = (ROOT / "lib/fndsa/tables.h").read_text()
+    body = re.search(r"fndsa_gauss_1024_12289\[27\] = \{(.*?)\};", text, re.S)
+    assert body is not None
+    t = [int(v.strip().rstrip("u")) for v in body.group(1).split(",") if v.strip()]
+    assert len(t) == 27 and t[26] == 0 and all(t[k] > t[k + 1] for k in range(1, 26))
+    assert all(v < 2**63 for v in t)
+
+
 def test_restart_counters() -> None:
     api = Api(9, True)
     restarts = []

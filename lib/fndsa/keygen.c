@@ -10,7 +10,7 @@
  * SHAKE256 stream (sign and "is zero" from the first, the magnitude from the
  * second); coefficients outside [-127, 127] are drawn again, and the last one
  * is drawn again until f(1) is odd (so the resultant with x^n + 1 is odd).
- * Table scans are full-length with masks (constant time). */
+ * Table scans are full-length counts, without branches (constant time). */
 #include "fndsa.h"
 #include "tables.h"
 #include "ct.h"
@@ -35,11 +35,9 @@ static uint64_t rng_u64(kg_rng *rng)
     }
     const uint8_t *b = rng->buf + rng->pos;
     rng->pos += 8;
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) {
-        v = (v << 8) | b[i];
-    }
-    return v;
+    uint32_t lo = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t hi = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+    return (uint64_t)hi << 32 | lo;
 }
 
 static int32_t mkgauss(kg_rng *rng, unsigned logn)
@@ -50,16 +48,17 @@ static int32_t mkgauss(kg_rng *rng, unsigned logn)
         uint64_t r = rng_u64(rng);
         uint32_t neg = (uint32_t)(r >> 63);
         r &= ~((uint64_t)1 << 63);
-        /* f = 1: the value is 0 (r < P(0) scaled) */
-        uint32_t f = (uint32_t)((r - fndsa_gauss_1024_12289[0]) >> 63);
-        uint32_t v = 0;
+        /* z = 1: the value is 0 (r < P(0) scaled) */
+        uint32_t z = (uint32_t)((r - fndsa_gauss_1024_12289[0]) >> 63);
         r = rng_u64(rng) & ~((uint64_t)1 << 63);
-        for (uint32_t k = 1; k < 27; k++) {
-            /* first k with r >= T[k] gives the magnitude k */
-            uint32_t t = (uint32_t)((r - fndsa_gauss_1024_12289[k]) >> 63) ^ 1;
-            v |= k & ((uint32_t)0 - (t & (f ^ 1)));
-            f |= t;
+        /* else the magnitude is the first k >= 1 with r >= T[k]; T[1..26] is
+         * strictly decreasing and T[26] = 0, so that k is 1 + #{k in 1..25 :
+         * r < T[k]} (r, T[k] < 2^63: the sign of r - T[k] is r < T[k]) */
+        uint32_t v = 1;
+        for (uint32_t k = 1; k < 26; k++) {
+            v += (uint32_t)((r - fndsa_gauss_1024_12289[k]) >> 63);
         }
+        v &= z - 1;
         v = (v ^ ((uint32_t)0 - neg)) + neg;
         val += (int32_t)v;
     }
