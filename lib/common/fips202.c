@@ -389,12 +389,14 @@ static inline uint64_t lane_from_il(uint64_t w)
     return shuffle32(lo) | (uint64_t)shuffle32(hi) << 32;
 }
 
-static void il_permute(uint64_t s[25])
+void pqlab_keccakf1600_il(uint64_t s[25])
 {
     PQLAB_HASHPROF_BEGIN();
     pqlab_keccakf1600_native_il(s);
     PQLAB_HASHPROF_END();
 }
+
+#define il_permute pqlab_keccakf1600_il
 
 /* same contract as pqlab_keccak_xorbytes, interleaved state: whole lanes through the
  * backend, partial lanes here */

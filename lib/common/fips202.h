@@ -32,6 +32,13 @@ typedef struct {
 /* Keccak-f[1600] (FIPS 202 section 3.3 / 3.4, 24 rounds) */
 void pqlab_keccakf1600(uint64_t s[25]);
 
+#ifdef PQLAB_KECCAKF1600_NATIVE
+/* Keccak-f[1600] on a bit-interleaved state (lane i held as E | O << 32, E its even
+ * bits, O its odd bits; docs/native.md), through the native backend; counted in the
+ * hashing share like pqlab_keccakf1600. Only with a backend that has this layout. */
+void pqlab_keccakf1600_il(uint64_t s[25]);
+#endif
+
 /* Generic sponge on a bare state (used by SHA-3/SHAKE here, by the compat layer, by
  * cSHAKE and by the x4 fallback). `rate` in bytes (< 200), `pos` as above.
  * absorb/squeeze return the new pos. `ds` is the domain byte: the message suffix bits

@@ -11,7 +11,7 @@
  * State layout. With a native Keccak backend (PQLAB_KECCAKF1600_NATIVE, docs/native.md)
  * the states of F, H, PRF and of the WOTS+ chains are built directly in the backend's
  * bit-interleaved layout (lane = E | O << 32, E its even bits, O its odd bits) and
- * permuted with pqlab_keccakf1600_native_il, so the permutation skips its two
+ * permuted with pqlab_keccakf1600_il, so the permutation skips its two
  * whole-state conversions; only the input lanes are converted (PK.seed once per
  * operation) and only the n output bytes converted back. Along a WOTS+ chain
  * (slh_chain) the value stays interleaved from one F to the next: the output lanes are
@@ -30,11 +30,9 @@
 #include "fips202.h"
 #include "fips202x4.h"
 #include "hash.h"
-#include "hashprof.h"
 
 #ifdef PQLAB_KECCAKF1600_NATIVE
-/* the backend's interleaved entry points (lib/native/<arch>/, docs/native.md) */
-void pqlab_keccakf1600_native_il(uint64_t s[25]);
+/* the backend's lane conversions (lib/native/<arch>/, docs/native.md) */
 void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
 void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
 
@@ -57,9 +55,7 @@ static inline void lanes_get(uint8_t *out, const uint64_t *s, unsigned int nlane
 
 static inline void permute(uint64_t s[25])
 {
-    PQLAB_HASHPROF_BEGIN();
-    pqlab_keccakf1600_native_il(s);
-    PQLAB_HASHPROF_END();
+    pqlab_keccakf1600_il(s); /* common layer: counted in the hashing share */
 }
 
 /* the lane of byte value h at byte 7 (bits 56..63): its even bits go to E bits 28..31,
