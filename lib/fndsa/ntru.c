@@ -434,11 +434,15 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
         }
         t[j] = mp_mmul(mp_sub(res[j * m + u], y, q->p), cst[np * np + j], q);
     }
-    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)) */
-    memset(X, 0, (np + 1) * 4);
-    for (size_t j = np; j-- > 0;) {
+    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); after the step for j, X < 2^(31 (np - j))
+     * holds in np - j limbs, so the step for j touches np - j + 1 limbs (public) */
+    X[0] = t[np - 1];
+    for (size_t i = 1; i <= np; i++) {
+        X[i] = 0;
+    }
+    for (size_t j = np - 1; j-- > 0;) {
         uint64_t cc = t[j];
-        for (size_t i = 0; i <= np; i++) {
+        for (size_t i = 0; i <= np - j; i++) {
             uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
             X[i] = (uint32_t)z;
             cc = z >> 32;
@@ -1300,9 +1304,11 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
 /* Replays the reference's reduction schedule at intermediate depth `depth`
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
-static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
-                        size_t flen, size_t m, unsigned logm, unsigned depth, ws_t *ws)
+static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f,
+                        const uint32_t *g, size_t flen, size_t m, unsigned logm, unsigned depth,
+                        ws_t *ws)
 {
+    size_t Flen = *pFlen;
     size_t slen = REF_BL_SMALL[depth], llen = REF_BL_LARGE[depth];
     int minbl_fg = REF_BL_AVG[depth] - 6 * REF_BL_STD[depth];
     int maxbl_fg = REF_BL_AVG[depth] + 6 * REF_BL_STD[depth];
@@ -1342,6 +1348,17 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
             ok = 0;
             break;
         }
+        /* so can we, with mgn limbs of margin, for shorter scans: the next step
+         * subtracts k f 2^s with |k| < 2^31 (checked first), s <= 31 FGlen - minbl_fg,
+         * |f| < 2^(31 slen), m <= 2^10, so with X = 31 slen - minbl_fg (public),
+         * |F - k f 2^s| < 2^(31 FGlen + X + 42) <= 2^(32 (FGlen + mgn) - 1): no
+         * wrap-around can fake a fit */
+        size_t mgn = (size_t)(31 * (int)slen - minbl_fg + 41) / 32 + 1;
+        if (FGlen + mgn < Flen) {
+            poly_relen(F, m, Flen, FGlen + mgn);
+            poly_relen(G, m, Flen, FGlen + mgn);
+            Flen = FGlen + mgn;
+        }
         if (scale_k <= 0) {
             break;
         }
@@ -1351,6 +1368,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f
     if (ok && !fits31_both(F, G, m, Flen, slen)) {
         ok = 0;
     }
+    *pFlen = Flen;
     ws->used = mark;
     return ok && !ws->fail;
 }
@@ -1528,10 +1546,10 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         Gp = dst + m * NL;
         ws.used = (size_t)(Gp + m * NL - ws.base);
         int ok;
-        size_t keep;
+        size_t keep, cl = NL; /* cl: current limbs of F and G */
         if (d >= 2) {
             /* the reference's schedule (ends with a step at scale 0) */
-            ok = ref_schedule(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, d, &ws);
+            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, &ws);
             keep = ld[d];
         } else {
             /* depth 1: F' fits one word, so F fits REF_BL_LARGE[1] words (checked,
@@ -1542,13 +1560,13 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
                               1, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
-        if (!ok || !fits31_both(Fp, Gp, m, NL, keep)) {
+        if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
             return 0;
         }
         /* re-pack to keep limbs; G moves right after F */
-        poly_relen(Fp, m, NL, keep);
+        poly_relen(Fp, m, cl, keep);
         uint32_t *gn = Fp + m * keep;
-        poly_relen(Gp, m, NL, keep);
+        poly_relen(Gp, m, cl, keep);
         memmove(gn, Gp, m * keep * 4);
         Gp = gn;
         FL = keep;
