@@ -434,20 +434,20 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
         }
         t[j] = mp_mmul(mp_sub(res[j * m + u], y, q->p), cst[np * np + j], q);
     }
-    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); after the step for j, X < 2^(31 (np - j))
-     * holds in np - j limbs, so the step for j touches np - j + 1 limbs (public) */
+    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); before the step for j, X < 2^(31 (np - 1 - j))
+     * holds in np - 1 - j limbs, and the step's carry out is its next limb (public) */
     X[0] = t[np - 1];
-    for (size_t i = 1; i <= np; i++) {
-        X[i] = 0;
-    }
     for (size_t j = np - 1; j-- > 0;) {
         uint64_t cc = t[j];
-        for (size_t i = 0; i <= np - j; i++) {
+        size_t nl = np - 1 - j;
+        for (size_t i = 0; i < nl; i++) {
             uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
             X[i] = (uint32_t)z;
             cc = z >> 32;
         }
+        X[nl] = (uint32_t)cc;
     }
+    X[np] = 0;
     /* centre: X >= prod / 2 (2X - prod >= 0) -> X - prod */
     uint32_t bw = 0;
     for (size_t i = 0; i <= np; i++) {
