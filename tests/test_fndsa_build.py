@@ -27,6 +27,9 @@ TARGETS = {
     # the armv7em backend's define: fpr add/mul as inline assembly, of/div/sqrt from fpr_emu.S
     "m4-asm": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE"],
                "arm-none-eabi-nm"),
+    # the same with add/mul as calls to fpr_emu.S (PQLAB_FNDSA_FPR_EMU_NO_INLINE: smaller code)
+    "m4-asm-calls": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE",
+                                             "-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"], "arm-none-eabi-nm"),
     "m7-fpu": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m7", "-mthumb", "-mfpu=fpv5-d16",
                                        "-mfloat-abi=hard"], "arm-none-eabi-nm"),
     "rv32": (["riscv64-unknown-elf-gcc"], ["--specs=picolibc.specs", "-misa-spec=2.2", "-march=rv32imc",
@@ -34,7 +37,8 @@ TARGETS = {
              "riscv64-unknown-elf-nm"),
     "aarch64": (["aarch64-linux-gnu-gcc"], [], "aarch64-linux-gnu-nm"),
 }
-NATIVE = {"host": True, "m4": False, "m4-asm": False, "m7-fpu": True, "rv32": False, "aarch64": True}
+NATIVE = {"host": True, "m4": False, "m4-asm": False, "m4-asm-calls": False, "m7-fpu": True, "rv32": False,
+          "aarch64": True}
 
 
 def compile_all(target: str, logn: int, native: bool, tmp: Path) -> list[Path]:
@@ -77,9 +81,10 @@ def test_build_and_namespace(target: str, tmp_path: Path) -> None:
                 if len(parts) == 2 and parts[0] == "U":
                     undef.append(parts[1])
             assert not bad, f"un-prefixed globals on {target}: {bad}"
-            if target == "m4-asm":
+            if target.startswith("m4-asm"):
                 assert "pqlab_fndsa_fpr_div_native" in undef, undef
                 assert not [ln for ln in out.splitlines() if ln.endswith("_fndsa_fpr_add")], out
+                assert ("pqlab_fndsa_fpr_add_native" in undef) == (target == "m4-asm-calls"), undef
             if native:
                 conv = [u for u in undef if u.startswith("__aeabi_d2") or u in ("__fixdfdi", "__fixunsdfdi")]
                 assert not conv, f"runtime double->int conversion used on {target}: {conv}"
