@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* Constant-time emulated IEEE-754 binary64 arithmetic for FN-DSA / Falcon on ARMv7E-M
  * (Cortex-M4/M7), Thumb-2, GNU as unified syntax. Enabled by PQLAB_FNDSA_FPR_EMU_NATIVE
- * (backend.toml); lib/fndsa/fpr.h maps fpr_add / fpr_mul to these, lib/fndsa/fpr_emu.c
- * keeps the portable C versions for every other platform.
+ * (backend.toml); lib/fndsa/fpr.h maps fpr_of / fpr_div / fpr_sqrt to these and fpr_add /
+ * fpr_mul to the same add / mul bodies as inline assembly (fpr_emu_inline.h, generated from
+ * this file by gen_fpr_emu_inline.py: keep add and mul straight-line, registers r0-r7, r12,
+ * lr only); lib/fndsa/fpr_emu.c keeps the portable C versions for every other platform.
  *
  *   uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);   x + y
  *   uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);   x * y
+ *   uint64_t pqlab_fndsa_fpr_div_native(uint64_t x, uint64_t y);   x / y
+ *   uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);              sqrt(|x|)
+ *   uint64_t pqlab_fndsa_fpr_of_native(int64_t i);                 (double) i
  *
- * Operands and results are binary64 bit patterns (AAPCS: x in r1:r0, y in r3:r2, result
- * in r1:r0). Written from the IEEE 754-2008 definition of binary64 (sign, 11-bit biased
+ * Operands and results are binary64 bit patterns (AAPCS: x or i in r1:r0, y in r3:r2,
+ * result in r1:r0). Written from the IEEE 754-2008 definition of binary64 (sign, 11-bit biased
  * exponent, 52-bit trailing significand, implicit leading 1, round to nearest, ties to
  * even). Same contract as the portable emulation in lib/fndsa/fpr_emu.c, bit for bit:
  * subnormal operands count as zero, a result below the normal range is flushed to a zero
