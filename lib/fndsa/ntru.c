@@ -11,29 +11,32 @@
  *  - Ascent: F_d = F'(x^2) g_d(-x), G_d = G'(x^2) f_d(-x) (then f_d G_d - g_d F_d
  *    = N(f)(x^2) G' - N(g)(x^2) F' = q), followed by Babai reduction
  *    (F, G) -= k (f, g) with k = round((F f* + G g*) / (f f* + g g*)),
- *    computed in floating point on the top bits and repeated (with a
- *    power-of-two scale while F, G are much larger than f, g) until k = 0.
- *    At the top level the loop stops exactly at the point where every
- *    coefficient of (F f* + G g*)/(f f* + g g*) rounds to 0: that is the unique
- *    Babai-reduced solution, whatever representative of the coset
- *    {(F + e f, G + e g)} the lower levels produced. That is what makes the
- *    private key identical to the round-3 reference's.
+ *    computed in floating point on the top bits, with power-of-two scales
+ *    fixed in advance. At depths 2..logn-1 the schedule is the round-3
+ *    reference's (replayed to reject the candidates it rejects, see
+ *    ref_schedule); at depths 1 and 0 and at the deepest level it runs down
+ *    to the point where every coefficient of (F f* + G g*)/(f f* + g g*)
+ *    rounds to 0: the unique Babai-reduced solution, whatever representative
+ *    of the coset {(F + e f, G + e g)} the lower levels produced. That is what
+ *    makes the private key identical to the round-3 reference's.
  *
  * Big integers are little-endian arrays of 32-bit limbs, two's complement;
  * a polynomial of m coefficients with L limbs each is m*L words, coefficient
  * after coefficient. Workspace: one caller-provided uint32_t array, used as a
- * stack.
+ * stack. Products of degree >= 16 go through residue-number arithmetic (NTT
+ * modulo 31-bit primes, Garner CRT), smaller ones are schoolbook.
  *
- * Constant time status (documented in docs/fndsa.md): limb arithmetic, the
- * binary GCD (fixed step count, masks), bit lengths and limb selection are
- * branch-free; the limb lengths of the polynomials follow the actual bit
- * sizes of the intermediate values and the Babai loop runs until it
- * converges. These sizes and decisions are declassified (they depend on the
- * secret f, g: a small leak that fixed per-depth sizes would remove).
+ * Constant time: every size is fixed per depth from public bounds (the
+ * reference's tables of coefficient sizes), every loop runs a public number
+ * of times (the Babai schedules, the GCD passes), limb selection and bit
+ * lengths use masks. Only accept/reject decisions of the candidate (f, g) are
+ * declassified (see docs/fndsa.md, "Constant time").
  *
  * Bounds: products of a one-limb coefficient pair are exact in int64; sums
  * of up to 1024 of them are kept exactly as a signed high half plus an
- * unsigned low half (acc96); reduction coefficients are checked to fit int32. */
+ * unsigned low half (acc96); RNS products use enough primes for the public
+ * size bound of their result; reduction coefficients are clamped to int32
+ * (exact reductions) or checked (the reference schedule). */
 #include "fndsa.h"
 #include "ct.h"
 
@@ -584,7 +587,7 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
 }
 
 /* ---------------------------------------------------------------------- */
-/* Deepest level: binary extended GCD (variable time, see the header).     */
+/* Deepest level: binary extended GCD (fixed pass count, masks).          */
 
 #ifdef PQLAB_FNDSA_SLOW_GCD
 /* x <- (x + (m & mask)) / 2 for the Bezout coefficients (values < 2m < 2^(32 len)) */
