@@ -15,10 +15,12 @@
 #define LOGN FNDSA_LOGN
 
 /* One work area for key generation (NTRU solver: FNDSA_KEYGEN_TMP bytes), signing
- * (9n fprs) and expansion (8n fprs); the API functions are not reentrant. */
+ * (13n fprs) and expansion (8n fprs); the API functions are not reentrant.
+ * FNDSA_KEYGEN_TMP is 128n bytes (16n fprs), so the signing share adds no RAM. */
+#define FNDSA_SIGN_TMP_FPRS (13 * N)
 static union {
     uint8_t kg[FNDSA_KEYGEN_TMP];
-    fpr f[9 * N];
+    fpr f[FNDSA_SIGN_TMP_FPRS];
     uint64_t align;
 } work;
 
@@ -153,7 +155,7 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_zeroize(g, sizeof g);
     pqlab_zeroize(F, sizeof F);
     pqlab_zeroize(G, sizeof G);
-    pqlab_zeroize(work.f, 9 * N * sizeof(fpr));
+    pqlab_zeroize(work.f, FNDSA_SIGN_TMP_FPRS * sizeof(fpr));
     pqlab_zeroize(&sc, sizeof sc);
     return len;
 }

@@ -5,7 +5,7 @@
  *
  * Two forms give bit-identical signatures for the same seed:
  *  - dynamic: the key is (f, g, F, G); the LDL tree is computed on the fly
- *    while sampling, level by level, in 9n fprs of scratch;
+ *    while sampling, level by level, in 13n fprs of scratch;
  *  - tree: fndsa_expand_privkey computes B in FFT form and the whole
  *    normalised LDL tree once; signing then only walks it.
  * B = [[g, -f], [G, -F]]; rows b0 = (b00, b01), b1 = (b10, b11).
@@ -257,12 +257,13 @@ int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, cons
                            fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
-    fpr *b = tmp, *gm = tmp + 4 * n, *t0 = tmp + 7 * n, *t1 = tmp + 8 * n;
+    /* B stays in b[0..4n) through the sampling (ffsamp_dyn's 4n of scratch
+     * follow t1), so finish() needs no second set of four FFTs. */
+    fpr *b = tmp, *gm = tmp + 4 * n, *t0 = tmp + 7 * n, *t1 = tmp + 8 * n, *w = tmp + 9 * n;
     basis_fft(b, f, g, F, G, logn, gm);
     gram_fft(gm, b, logn, t0);
-    target_fft(t0, t1, hm, b + n, b + 3 * n, NULL, NULL, logn, b);
-    ffsamp_dyn(sc, t0, t1, gm, gm + n, gm + 2 * n, logn, logn, b);
-    basis_fft(b, f, g, F, G, logn, gm);
+    target_fft(t0, t1, hm, b + n, b + 3 * n, NULL, NULL, logn, w);
+    ffsamp_dyn(sc, t0, t1, gm, gm + n, gm + 2 * n, logn, logn, w);
     return finish(s2, b, NULL, t0, t1, hm, logn, gm);
 }
 

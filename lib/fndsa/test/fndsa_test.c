@@ -108,7 +108,7 @@ int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const
                             const int8_t *G, const uint16_t *hm)
 {
     static union {
-        fpr f[9 * FNDSA_N];
+        fpr f[13 * FNDSA_N];
         uint64_t a;
     } tmp;
     fndsa_sampler sc;
