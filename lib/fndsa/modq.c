@@ -42,38 +42,95 @@ static inline uint32_t mq_of(int32_t x)
     return r + (Q & ((uint32_t)0 - (r >> 31)));
 }
 
+/* x mod q up to one extra q, for any 32-bit x: the same quotient estimate as
+ * mq_red (low by at most 1 for x < 2^36), without the final correction; the
+ * result is in [0, 2q). */
+static inline uint32_t mq_red_lazy(uint32_t x)
+{
+    return x - (uint32_t)(((uint64_t)x * 5591950u) >> 36) * Q;
+}
+
+/* [0, 2^32 - 2q) -> the same class in [0, 2q) when x < 4q */
+static inline uint32_t mq_sub2q(uint32_t x)
+{
+    uint32_t r = x - 2 * Q;
+    return r + ((2 * Q) & ((uint32_t)0 - (r >> 31)));
+}
+
+/* [0, 2q) -> [0, q) */
+static inline uint32_t mq_subq(uint32_t x)
+{
+    uint32_t r = x - Q;
+    return r + (Q & ((uint32_t)0 - (r >> 31)));
+}
+
+/* NTT (Cooley-Tukey, bit-reversed output). Input in [0, q) (or [0, 2q)),
+ * output in [0, q). Inside, values stay in [0, 2q) (16-bit storage): the
+ * product t = z b is reduced lazily to [0, 2q), a + t and a - t + 2q (both in
+ * [0, 4q)) lose one masked 2q; a final pass makes the values canonical. */
+static inline void ntt_bfly(uint16_t *p, size_t len, uint32_t z)
+{
+    uint32_t t = mq_red_lazy(z * p[len]);
+    uint32_t u = p[0];
+    p[len] = (uint16_t)mq_sub2q(u - t + 2 * Q);
+    p[0] = (uint16_t)mq_sub2q(u + t);
+}
+
+static inline void intt_bfly(uint16_t *p, size_t len, uint32_t zi)
+{
+    uint32_t u = p[0], v = p[len];
+    p[0] = (uint16_t)mq_sub2q(u + v);
+    p[len] = (uint16_t)mq_red_lazy((u - v + 2 * Q) * zi);
+}
+
+/* NTT (Cooley-Tukey, bit-reversed output). Input in [0, q) (or [0, 2q)),
+ * output in [0, q). Inside, values stay in [0, 2q) (16-bit storage): the
+ * product t = z b is reduced lazily to [0, 2q), a + t and a - t + 2q (both in
+ * [0, 4q)) lose one masked 2q; a final pass makes the values canonical.
+ * Layers with len >= 2 run two butterflies per iteration; the last layer
+ * (len = 1) is one loop over the twiddles. */
 static void ntt(uint16_t *a, unsigned logn)
 {
     size_t n = (size_t)1 << logn, k = 0;
-    for (size_t len = n >> 1; len >= 1; len >>= 1) {
+    for (size_t len = n >> 1; len >= 2; len >>= 1) {
         for (size_t start = 0; start < n; start += 2 * len) {
             uint32_t z = fndsa_ntt_zetas[++k];
-            for (size_t j = start; j < start + len; j++) {
-                uint32_t t = mq_mul(z, a[j + len]);
-                a[j + len] = (uint16_t)mq_sub(a[j], t);
-                a[j] = (uint16_t)mq_add(a[j], t);
+            uint16_t *p = a + start, *e = p + len;
+            for (; p < e; p += 2) {
+                ntt_bfly(p, len, z);
+                ntt_bfly(p + 1, len, z);
             }
         }
     }
+    for (size_t start = 0; start < n; start += 2) {
+        ntt_bfly(a + start, 1, fndsa_ntt_zetas[++k]);
+    }
+    for (size_t j = 0; j < n; j++) {
+        a[j] = (uint16_t)mq_subq(a[j]);
+    }
 }
 
+/* inverse NTT (Gentleman-Sande), the same lazy ranges; output in [0, q) */
 static void intt(uint16_t *a, unsigned logn)
 {
     size_t n = (size_t)1 << logn;
-    for (size_t len = 1; len < n; len <<= 1) {
+    for (size_t start = 0; start < n; start += 2) {
+        intt_bfly(a + start, 1, fndsa_ntt_izetas[(n >> 1) + (start >> 1)]);
+    }
+    for (size_t len = 2; len < n; len <<= 1) {
         for (size_t start = 0; start < n; start += 2 * len) {
             uint32_t zi = fndsa_ntt_izetas[n / (2 * len) + start / (2 * len)];
-            for (size_t j = start; j < start + len; j++) {
-                uint32_t u = a[j], v = a[j + len];
-                a[j] = (uint16_t)mq_add(u, v);
-                a[j + len] = (uint16_t)mq_mul(mq_sub(u, v), zi);
+            uint16_t *p = a + start, *e = p + len;
+            for (; p < e; p += 2) {
+                intt_bfly(p, len, zi);
+                intt_bfly(p + 1, len, zi);
             }
         }
     }
     /* divide by n: n^-1 = q - (q - 1)/n */
     uint32_t ninv = Q - (Q - 1) / (uint32_t)n;
     for (size_t j = 0; j < n; j++) {
-        a[j] = (uint16_t)mq_mul(a[j], ninv);
+        a[j] = (uint16_t)mq_subq(mq_red_lazy(a[j] * ninv));
     }
 }
 
@@ -149,13 +206,17 @@ int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const in
  * is fine. */
 void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn)
 {
+    /* Squeezed a SHAKE256 block (136 bytes) at a time: the byte stream is the
+     * same as two bytes per call, and the context is not used afterwards. */
     size_t n = (size_t)1 << logn, i = 0;
+    uint8_t buf[136];
     while (i < n) {
-        uint8_t buf[2];
-        pqlab_shake256_squeeze(buf, 2, sc);
-        uint32_t w = ((uint32_t)buf[0] << 8) | buf[1];
-        if (w < 61445u) {
-            hm[i++] = (uint16_t)(w % Q);
+        pqlab_shake256_squeeze(buf, sizeof buf, sc);
+        for (size_t j = 0; j < sizeof buf && i < n; j += 2) {
+            uint32_t w = ((uint32_t)buf[j] << 8) | buf[j + 1];
+            if (w < 61445u) {
+                hm[i++] = (uint16_t)(w % Q);
+            }
         }
     }
 }
