@@ -538,3 +538,33 @@ def test_fast_gcd_matches_one_step_gcd() -> None:
     for _ in range(4):
         seed = rnd.randbytes(48)
         assert fast.keypair_seed(seed) == slow.keypair_seed(seed)
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_ntt_public_key_is_g_over_f(logn: int) -> None:
+    """The NTT with lazy reductions (modq.c): h = g / f is canonical and h f = g
+    in Z_q[x]/(x^n + 1), checked by an integer product; g at the int8 extremes
+    (all 127, all -128, alternating) drives the largest intermediate values."""
+    lib = get(logn, False)
+    n, q = N[logn], 12289
+    rnd = random.Random(logn)
+    gs = [[127] * n, [-128] * n, [127 if i % 2 else -128 for i in range(n)],
+          [rnd.randint(-128, 127) for _ in range(n)]]
+    checked = 0
+    for g in gs:
+        for _ in range(4):  # a non-invertible f is rare; try the next one
+            f = [rnd.randint(-128, 127) for _ in range(n)]
+            h = (ctypes.c_uint16 * n)()
+            if lib.fndsa_test_compute_public(h, (ctypes.c_int8 * n)(*f), (ctypes.c_int8 * n)(*g)):
+                break
+        else:
+            pytest.fail("no invertible f in 4 draws")
+        assert all(0 <= x < q for x in h)
+        # schoolbook product by Kronecker substitution (coefficients < 2^40)
+        pack = lambda v: sum(x << (40 * i) for i, x in enumerate(v))  # noqa: E731
+        full = pack(list(h)) * pack([x % q for x in f])
+        c = [(full >> (40 * i)) & ((1 << 40) - 1) for i in range(2 * n)]
+        prod = [c[i] - c[i + n] for i in range(n)]
+        assert [p % q for p in prod] == [x % q for x in g]
+        checked += 1
+    assert checked == len(gs)

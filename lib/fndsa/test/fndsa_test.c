@@ -144,3 +144,10 @@ unsigned fndsa_test_keygen(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uin
     pqlab_shake256_finalize(&rng);
     return fndsa_keygen(&rng, f, g, F, G, h, FNDSA_LOGN, tmp.b);
 }
+
+/* h = g / f mod q through the NTT (1 if f is invertible) */
+int fndsa_test_compute_public(uint16_t *h, const int8_t *f, const int8_t *g)
+{
+    static uint16_t tmp[FNDSA_N];
+    return fndsa_compute_public(h, f, g, FNDSA_LOGN, tmp);
+}
