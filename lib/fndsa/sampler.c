@@ -122,10 +122,16 @@ uint64_t fndsa_prng_get_u64(fndsa_prng *p)
     if (p->ptr >= sizeof p->buf - 9) {
         prng_refill(p);
     }
-    uint64_t v = 0;
+    uint64_t v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* little-endian: the 8 bytes as one (unaligned) load, inlined by GCC */
+    __builtin_memcpy(&v, p->buf + p->ptr, sizeof v);
+#else
+    v = 0;
     for (int i = 7; i >= 0; i--) {
         v = (v << 8) | p->buf[p->ptr + (size_t)i];
     }
+#endif
     p->ptr += 8;
     return v;
 }
@@ -151,6 +157,10 @@ int fndsa_base_sampler(fndsa_prng *p)
     uint32_t v1 = (uint32_t)(lo >> 24) & 0xFFFFFF;
     uint32_t v2 = (uint32_t)(lo >> 48) | (hi << 16);
     int z = 0;
+    /* fully unrolled (fixed trip count, no data-dependent control flow) */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+#pragma GCC unroll 18
+#endif
     for (int i = 0; i < 18; i++) {
         uint32_t b;
         b = (v0 - fndsa_rcdt[i][2]) >> 31;
@@ -169,10 +179,25 @@ int fndsa_base_sampler(fndsa_prng *p)
 /* high 64 bits of the 128-bit product a*b, from 32x32->64 products */
 static inline uint64_t mulhi64(uint64_t a, uint64_t b)
 {
+#if defined(__ARM_FEATURE_DSP) && !defined(__aarch64__) && defined(__GNUC__)
+    /* Armv7E-M: one UMULL and three UMAAL (fixed-latency multiplies):
+     * a0 b0 = l0 + 2^32 c0; a1 b0 + c0 = l1 + 2^32 h1; a0 b1 + l1 = l2 + 2^32 h2;
+     * a1 b1 + h1 + h2 = l3 + 2^32 h3 (UMAAL never overflows), and the product's
+     * high half is h1 + h2 + a1 b1 = h3:l3. The same value as the C below. */
+    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32), b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
+    uint32_t l0, c0, h1 = 0, h2 = 0;
+    __asm__("umull %0, %1, %2, %3" : "=&r"(l0), "=&r"(c0) : "r"(a0), "r"(b0));
+    __asm__("umaal %0, %1, %2, %3" : "+r"(c0), "+r"(h1) : "r"(a1), "r"(b0)); /* c0 <- l1 */
+    __asm__("umaal %0, %1, %2, %3" : "+r"(c0), "+r"(h2) : "r"(a0), "r"(b1)); /* c0 <- l2 */
+    __asm__("umaal %0, %1, %2, %3" : "+r"(h1), "+r"(h2) : "r"(a1), "r"(b1)); /* h2:h1 */
+    (void)l0;
+    return ((uint64_t)h2 << 32) | h1;
+#else
     uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
     uint64_t lo = a0 * b0, m1 = a0 * b1, m2 = a1 * b0, hi = a1 * b1;
     uint64_t mid = (lo >> 32) + (uint32_t)m1 + (uint32_t)m2; /* < 3 * 2^32 */
     return hi + (m1 >> 32) + (m2 >> 32) + (mid >> 32);
+#endif
 }
 
 /* 2^63 * ccs * exp(-x) for 0 <= x < ln 2, 0 <= ccs <= 1: Horner evaluation of
