@@ -128,33 +128,31 @@ static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, 
     /* G = L D L*: g00 = d00, g01 = l10, g11 = d11 */
     fndsa_poly_ldl_fft(g00, g01, g11, logn);
     /* children Gram matrices: split(d) = (a0, a1) gives [[a0, a1], [adj a1, a0]];
-     * left (from d00): g00[0..hn), g00[hn..n), g01[0..hn);
-     * right (from d11): g11[0..hn), g11[hn..n), g01[hn..n); l10 saved in tmp */
-    fndsa_poly_split_fft(tmp, tmp + hn, g00, logn);
-    fpr_copy(g00, tmp, n);
-    fndsa_poly_split_fft(tmp, tmp + hn, g11, logn);
-    fpr_copy(g11, tmp, n);
+     * l10 is saved in tmp, then the splits go where they are used (no copy back):
+     * left (from d00): g01[0..hn), g01[hn..n), g11[0..hn);
+     * right (from d11): g00[0..hn), g00[hn..n), g11[hn..n) */
     fpr_copy(tmp, g01, n);
-    fpr_copy(g01, g00, hn);
-    fpr_copy(g01 + hn, g11, hn);
+    fndsa_poly_split_fft(g01, g01 + hn, g00, logn);
+    fndsa_poly_split_fft(g00, g00 + hn, g11, logn);
+    fpr_copy(g11, g01, hn);
+    fpr_copy(g11 + hn, g00, hn);
 
     /* z1 = merge(ffSampling(split(t1), right)) into tmp + 2n */
     fpr *z1 = tmp + n;
     fndsa_poly_split_fft(z1, z1 + hn, t1, logn);
-    ffsamp_dyn(sc, z1, z1 + hn, g11, g11 + hn, g01 + hn, orig_logn, logn - 1, z1 + n);
+    ffsamp_dyn(sc, z1, z1 + hn, g00, g00 + hn, g11 + hn, orig_logn, logn - 1, z1 + n);
     fndsa_poly_merge_fft(tmp + 2 * n, z1, z1 + hn, logn);
 
-    /* t0 <- t0 + (t1 - z1) l10, t1 <- z1 */
-    fpr_copy(z1, t1, n);
-    fndsa_poly_sub(z1, tmp + 2 * n, logn);
+    /* t0 <- t0 + (t1 - z1) l10, t1 <- z1 (the difference formed in place in t1) */
+    fndsa_poly_sub(t1, tmp + 2 * n, logn);
+    fndsa_poly_mul_fft(tmp, t1, logn);
     fpr_copy(t1, tmp + 2 * n, n);
-    fndsa_poly_mul_fft(tmp, z1, logn);
     fndsa_poly_add(t0, tmp, logn);
 
     /* z0 = merge(ffSampling(split(t0), left)) */
     fpr *z0 = tmp;
     fndsa_poly_split_fft(z0, z0 + hn, t0, logn);
-    ffsamp_dyn(sc, z0, z0 + hn, g00, g00 + hn, g01, orig_logn, logn - 1, z0 + n);
+    ffsamp_dyn(sc, z0, z0 + hn, g01, g01 + hn, g11, orig_logn, logn - 1, z0 + n);
     fndsa_poly_merge_fft(t0, z0, z0 + hn, logn);
 }
 
@@ -203,11 +201,10 @@ static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree
     ffsamp_tree(sc, z1, z1 + hn, right, logn - 1, z1 + n);
     fndsa_poly_merge_fft(tmp + 2 * n, z1, z1 + hn, logn);
 
-    fpr_copy(z1, t1, n);
-    fndsa_poly_sub(z1, tmp + 2 * n, logn);
+    fndsa_poly_sub(t1, tmp + 2 * n, logn);
+    fpr_copy(tmp, t1, n);
+    fndsa_poly_mul_fft_bytes(tmp, tree, logn); /* (t1 - z1) l10: same products */
     fpr_copy(t1, tmp + 2 * n, n);
-    fpr_copy(tmp, z1, n);
-    fndsa_poly_mul_fft_bytes(tmp, tree, logn); /* (t1 - z1) l10: same product order */
     fndsa_poly_add(t0, tmp, logn);
 
     fpr *z0 = tmp;
