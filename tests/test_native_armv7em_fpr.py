@@ -38,6 +38,8 @@ uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
 /* the inline-assembly add / mul (fpr_emu_inline.h), from wrap.c built with the define */
 uint64_t inl_add(uint64_t x, uint64_t y);
 uint64_t inl_mul(uint64_t x, uint64_t y);
+/* fpr_of32 (fpr.h: inline CLZ conversion of an int32 with the native define) */
+uint64_t inl_of32(int32_t i);
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
@@ -123,6 +125,13 @@ int main(void)
         if (im != cm && bad[1]++ < 8) line("bad inline mul", x, y, im, cm);
         if (nd != cd && bad[2]++ < 8) line("bad div", x, y, nd, cd);
         if (no != co && bad[3]++ < 8) line("bad of", (uint64_t)v, 0, no, co);
+        /* int32: every magnitude 2^0..2^31, both signs, 0, +-1, INT32_MIN / MAX */
+        int32_t v32 = (int32_t)(uint32_t)(x >> (i % 32 + 32));
+        if (i % 5 == 2) v32 = -v32;
+        if (i % 89 == 7) v32 = (int32_t)((i & 1) ? 0x80000000u : 0x7FFFFFFFu);
+        if (i % 89 == 8) v32 = (int32_t)(i % 3) - 1;
+        uint64_t n32 = inl_of32(v32), c32 = fpr_of(v32);
+        if (n32 != c32 && bad[3]++ < 8) line("bad of32", (uint64_t)(int64_t)v32, 0, n32, c32);
         if (ns != cs && bad[4]++ < 8) line("bad sqrt", x, 0, ns, cs);
         if (i % @SAMPLE@ == 0) {
             line("s add", x, y, na, ca);
@@ -205,8 +214,10 @@ WRAP = r"""
 #include "fpr.h"
 uint64_t inl_add(uint64_t x, uint64_t y);
 uint64_t inl_mul(uint64_t x, uint64_t y);
+uint64_t inl_of32(int32_t i);
 uint64_t inl_add(uint64_t x, uint64_t y) { return fpr_add(x, y); }
 uint64_t inl_mul(uint64_t x, uint64_t y) { return fpr_mul(x, y); }
+uint64_t inl_of32(int32_t i) { return fpr_of32(i); }
 """
 
 

@@ -146,6 +146,9 @@ static inline fpr fpr_of(int64_t i)
     return (double)hi * 4294967296.0 + (double)lo;
 }
 
+/* int32 -> double: exact */
+static inline fpr fpr_of32(int32_t i) { return (double)i; }
+
 static inline fpr fpr_add(fpr x, fpr y) { return x + y; }
 static inline fpr fpr_sub(fpr x, fpr y) { return x - y; }
 static inline fpr fpr_neg(fpr x) { return -x; }
@@ -237,6 +240,29 @@ static inline fpr fpr_double(fpr x)
 static inline int64_t fpr_rint(fpr x) { return fpr_bits_to_int(x, 0); }
 static inline int64_t fpr_floor(fpr x) { return fpr_bits_to_int(x, 1); }
 static inline int64_t fpr_trunc(fpr x) { return fpr_bits_to_int(x, 2); }
+
+/* int32 -> fpr, exact (the same bits as fpr_of). With the Armv7E-M kernels it is
+ * inlined around CLZ (a fixed-latency instruction): a = |i| normalised to bit 31,
+ * exponent 1023 + 31 - clz; the leading 1 lands on bit 52 and adds the 1 that
+ * the biased exponent leaves out; masked to +0 for i == 0. Elsewhere it is
+ * fpr_of (a CLZ may be a table look-up in software there). */
+static inline fpr fpr_of32(int32_t i)
+{
+#if defined(PQLAB_FNDSA_FPR_EMU_NATIVE) && defined(__GNUC__)
+    uint32_t s = (uint32_t)i >> 31;
+    uint32_t a = ((uint32_t)i ^ ((uint32_t)0 - s)) + s;
+    uint32_t nz = (a | ((uint32_t)0 - a)) >> 31;
+    uint32_t c = (uint32_t)__builtin_clz(a | (nz ^ 1)); /* a == 0: any value, masked */
+    uint32_t m = a << c;                                /* bit 31 set when a != 0 */
+    uint32_t hi = ((1022u + 31u - c) << 20) + (m >> 11);
+    uint32_t lo = m << 21;
+    uint32_t mask = (uint32_t)0 - nz;
+    hi = (hi & mask) | (s << 31 & mask);
+    return ((uint64_t)hi << 32) | (lo & mask);
+#else
+    return fpr_of(i);
+#endif
+}
 
 #endif
 

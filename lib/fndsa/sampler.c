@@ -220,7 +220,7 @@ int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
     /* x = s ln2 + r, 0 <= r < ln 2; s >= 64 gives probability < 2^-64, so s
      * saturates at 63 (mask, no branch) */
     int32_t s = (int32_t)fpr_trunc(fpr_mul(x, FPR_INV_LOG2));
-    fpr r = fpr_sub(x, fpr_mul(fpr_of(s), FPR_LOG2));
+    fpr r = fpr_sub(x, fpr_mul(fpr_of32(s), FPR_LOG2));
     uint32_t sw = (uint32_t)s;
     sw ^= (sw ^ 63) & ((uint32_t)0 - ((63 - sw) >> 31));
     /* 2^64 * ccs * exp(-r) - 1 fits in 64 bits; divide by 2^s */
@@ -245,7 +245,7 @@ int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
 int fndsa_samplerz(fndsa_sampler *sc, fpr mu, fpr isigma)
 {
     int32_t s = (int32_t)fpr_floor(mu);
-    fpr r = fpr_sub(mu, fpr_of(s));
+    fpr r = fpr_sub(mu, fpr_of32(s));
     fpr dss = fpr_half(fpr_sqr(isigma)); /* 1 / (2 sigma'^2) */
     fpr ccs = fpr_mul(isigma, sc->sigma_min);
     for (;;) {
@@ -255,8 +255,8 @@ int fndsa_samplerz(fndsa_sampler *sc, fpr mu, fpr isigma)
         int32_t z = b + ((b << 1) - 1) * z0;
         /* accept with probability exp(-x),
          * x = (z - r)^2 / (2 sigma'^2) - z0^2 / (2 sigma0^2) */
-        fpr x = fpr_mul(fpr_sqr(fpr_sub(fpr_of(z), r)), dss);
-        x = fpr_sub(x, fpr_mul(fpr_of(z0 * z0), FPR_INV_2SQRSIGMA0));
+        fpr x = fpr_mul(fpr_sqr(fpr_sub(fpr_of32(z), r)), dss);
+        x = fpr_sub(x, fpr_mul(fpr_of32(z0 * z0), FPR_INV_2SQRSIGMA0));
         int acc = fndsa_berexp(&sc->p, x, ccs);
         PQLAB_DECLASSIFY(&acc, sizeof acc); /* rejection outcome: see header */
         if (acc) {

@@ -43,7 +43,7 @@ static void small_to_fpr(fpr *r, const int8_t *x, unsigned logn)
 {
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
-        r[u] = fpr_of(x[u]);
+        r[u] = fpr_of32(x[u]);
     }
 }
 
@@ -97,7 +97,7 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, con
 {
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
-        t0[u] = fpr_of(hm[u]);
+        t0[u] = fpr_of32(hm[u]);
     }
     fndsa_fft(t0, logn, tmp);
     fpr_copy(t1, t0, n);
@@ -119,8 +119,8 @@ static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, 
 {
     if (logn == 0) {
         fpr leaf = fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn));
-        t0[0] = fpr_of(fndsa_samplerz(sc, t0[0], leaf));
-        t1[0] = fpr_of(fndsa_samplerz(sc, t1[0], leaf));
+        t0[0] = fpr_of32(fndsa_samplerz(sc, t0[0], leaf));
+        t1[0] = fpr_of32(fndsa_samplerz(sc, t1[0], leaf));
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
@@ -188,8 +188,8 @@ static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree
 {
     if (logn == 0) {
         fpr leaf = fpr_load(tree);
-        t0[0] = fpr_of(fndsa_samplerz(sc, t0[0], leaf));
-        t1[0] = fpr_of(fndsa_samplerz(sc, t1[0], leaf));
+        t0[0] = fpr_of32(fndsa_samplerz(sc, t0[0], leaf));
+        t1[0] = fpr_of32(fndsa_samplerz(sc, t1[0], leaf));
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
