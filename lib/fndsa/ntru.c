@@ -329,41 +329,75 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
     }
 }
 
-/* negacyclic NTT (Cooley-Tukey, bit-reversed output) */
+/* mp_mmul with p and -1/p mod 2^32 in registers (the NTT loops copy them
+ * out of the modp_t, which the compiler cannot keep across the stores) */
+static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0i)
+{
+    uint64_t z = (uint64_t)a * b;
+    uint32_t w = (uint32_t)z * p0i;
+    uint32_t d = (uint32_t)((z + (uint64_t)w * p) >> 32) - p;
+    return d + (p & ((uint32_t)0 - (d >> 31)));
+}
+
+/* negacyclic NTT (Cooley-Tukey, bit-reversed output); the last layer (pairs
+ * of adjacent coefficients) has its own loop */
 static void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q)
 {
+    const uint32_t p = q->p, p0i = q->p0i;
     size_t m = (size_t)1 << logm, t = m;
-    for (size_t len = 1; len < m; len <<= 1) {
+    size_t len;
+    for (len = 1; len < (m >> 1); len <<= 1) {
         t >>= 1;
         for (size_t i = 0; i < len; i++) {
             uint32_t s = psi[len + i];
-            for (size_t j = 2 * i * t; j < 2 * i * t + t; j++) {
-                uint32_t u = a[j], v = mp_mmul(a[j + t], s, q);
-                a[j] = mp_add(u, v, q->p);
-                a[j + t] = mp_sub(u, v, q->p);
+            uint32_t *x = a + 2 * i * t, *y = x + t;
+            for (size_t j = 0; j < t; j++) {
+                uint32_t u = x[j], v = mp_mmul_r(y[j], s, p, p0i);
+                x[j] = mp_add(u, v, p);
+                y[j] = mp_sub(u, v, p);
             }
+        }
+    }
+    if (len < m) { /* len = m / 2, t = 1 */
+        for (size_t i = 0; i < len; i++) {
+            uint32_t u = a[2 * i], v = mp_mmul_r(a[2 * i + 1], psi[len + i], p, p0i);
+            a[2 * i] = mp_add(u, v, p);
+            a[2 * i + 1] = mp_sub(u, v, p);
         }
     }
 }
 
-/* inverse (Gentleman-Sande), multiplied by c / 2^32 at the end */
+/* inverse (Gentleman-Sande), multiplied by c / 2^32 at the end; the first
+ * layer (adjacent pairs) has its own loop */
 static void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
                     const modp_t *q)
 {
+    const uint32_t p = q->p, p0i = q->p0i;
     size_t m = (size_t)1 << logm, t = 1;
-    for (size_t len = m >> 1; len >= 1; len >>= 1) {
+    size_t len = m >> 1;
+    if (len >= 1) {
+        for (size_t i = 0; i < len; i++) {
+            uint32_t u = a[2 * i], v = a[2 * i + 1];
+            a[2 * i] = mp_add(u, v, p);
+            a[2 * i + 1] = mp_mmul_r(mp_sub(u, v, p), ipsi[len + i], p, p0i);
+        }
+        len >>= 1;
+        t = 2;
+    }
+    for (; len >= 1; len >>= 1) {
         for (size_t i = 0; i < len; i++) {
             uint32_t s = ipsi[len + i];
-            for (size_t j = 2 * i * t; j < 2 * i * t + t; j++) {
-                uint32_t u = a[j], v = a[j + t];
-                a[j] = mp_add(u, v, q->p);
-                a[j + t] = mp_mmul(mp_sub(u, v, q->p), s, q);
+            uint32_t *x = a + 2 * i * t, *y = x + t;
+            for (size_t j = 0; j < t; j++) {
+                uint32_t u = x[j], v = y[j];
+                x[j] = mp_add(u, v, p);
+                y[j] = mp_mmul_r(mp_sub(u, v, p), s, p, p0i);
             }
         }
         t <<= 1;
     }
     for (size_t j = 0; j < m; j++) {
-        a[j] = mp_mmul(a[j], c, q);
+        a[j] = mp_mmul_r(a[j], c, p, p0i);
     }
 }
 
@@ -500,8 +534,9 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
         }
         mp_ntt(at, psi, logm, q);
         mp_ntt(bt, psi, logm, q);
+        const uint32_t p = q->p, p0i = q->p0i;
         for (size_t u = 0; u < m; u++) {
-            at[u] = mp_mmul(at[u], bt[u], q);
+            at[u] = mp_mmul_r(at[u], bt[u], p, p0i);
         }
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
     }
@@ -1193,13 +1228,44 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         return;
     }
     size_t np = b->np, alen = flen + 2, mark = ws->used;
+    uint32_t *psi = (uint32_t *)(void *)b->Fa, *ipsi = psi + m, *pw = psi + 2 * m;
+    uint32_t *kt = psi + 3 * m;
+    if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + 3 * np + 3) {
+        /* room for the residues of both products (public sizes): the roots
+         * and the NTT of k once per prime for F and G */
+        uint32_t *resF = ws_alloc(ws, np * m), *resG = ws_alloc(ws, np * m);
+        uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, 3 * np + 3);
+        for (size_t j = 0; j < np; j++) {
+            const modp_t *q = &b->qs[j];
+            mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, q);
+            for (size_t u = 0; u < m; u++) {
+                kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
+            }
+            mp_ntt(kt, psi, logm, q);
+            const uint32_t p = q->p, p0i = q->p0i, c = mp_intt_scale(q, logm);
+            uint32_t *rF = resF + j * m, *rG = resG + j * m;
+            const uint32_t *fj = b->fnt + j * m, *gj = b->gnt + j * m;
+            for (size_t u = 0; u < m; u++) {
+                rF[u] = mp_mmul_r(kt[u], fj[u], p, p0i);
+                rG[u] = mp_mmul_r(kt[u], gj[u], p, p0i);
+            }
+            mp_intt(rF, ipsi, logm, c, q);
+            mp_intt(rG, ipsi, logm, c, q);
+        }
+        for (size_t u = 0; u < m; u++) {
+            rns_crt(acc, alen, resF, m, u, np, b->qs, b->cst, b->PI, w);
+            zsub_shifted(F + u * Flen, Flen, acc, alen, s);
+            rns_crt(acc, alen, resG, m, u, np, b->qs, b->cst, b->PI, w);
+            zsub_shifted(G + u * Flen, Flen, acc, alen, s);
+        }
+        ws->used = mark;
+        return;
+    }
     uint32_t *res = ws_alloc(ws, np * m);
     uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, 3 * np + 3);
     if (ws->fail) {
         return;
     }
-    uint32_t *psi = (uint32_t *)(void *)b->Fa, *ipsi = psi + m, *pw = psi + 2 * m;
-    uint32_t *kt = psi + 3 * m;
     for (int which = 0; which < 2; which++) {
         const uint32_t *xnt = which == 0 ? b->fnt : b->gnt;
         uint32_t *X = which == 0 ? F : G;
@@ -1211,8 +1277,9 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
+            const uint32_t p = q->p, p0i = q->p0i;
             for (size_t u = 0; u < m; u++) {
-                rj[u] = mp_mmul(kt[u], xnt[j * m + u], q);
+                rj[u] = mp_mmul_r(kt[u], xnt[j * m + u], p, p0i);
             }
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
