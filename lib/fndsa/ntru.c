@@ -59,6 +59,34 @@ static uint32_t *ws_alloc(ws_t *ws, size_t words)
     return p;
 }
 
+/* word copies and clears: the small targets' C libraries (picolibc built for
+ * size) move one byte per iteration; GCC must not turn the loops back into
+ * memmove / memset calls. wmove handles overlap in either direction. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NTRU_NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define NTRU_NO_LIBCALL
+#endif
+NTRU_NO_LIBCALL static void wmove(uint32_t *d, const uint32_t *s, size_t n)
+{
+    if ((uintptr_t)d <= (uintptr_t)s) {
+        for (size_t i = 0; i < n; i++) {
+            d[i] = s[i];
+        }
+    } else {
+        for (size_t i = n; i-- > 0;) {
+            d[i] = s[i];
+        }
+    }
+}
+
+NTRU_NO_LIBCALL static void wzero(uint32_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        d[i] = 0;
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Big-integer primitives (two's complement, len limbs).                   */
 
@@ -97,7 +125,7 @@ static void zsub(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen)
 static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
                  size_t blen)
 {
-    memset(r, 0, rlen * sizeof *r);
+    wzero(r, rlen);
     for (size_t i = 0; i < alen && i < rlen; i++) {
         uint32_t c = 0;
         size_t j;
@@ -160,12 +188,12 @@ static void poly_relen(uint32_t *p, size_t m, size_t len, size_t nlen)
 {
     if (nlen <= len) {
         for (size_t u = 0; u < m; u++) {
-            memmove(p + u * nlen, p + u * len, nlen * sizeof *p);
+            wmove(p + u * nlen, p + u * len, nlen);
         }
     } else {
         for (size_t u = m; u-- > 0;) {
             uint32_t ext = zsign(p + u * len, len);
-            memmove(p + u * nlen, p + u * len, len * sizeof *p);
+            wmove(p + u * nlen, p + u * len, len);
             for (size_t i = len; i < nlen; i++) {
                 p[u * nlen + i] = ext;
             }
@@ -431,7 +459,7 @@ static void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np)
         }
         cst[np * np + j] = inv;
     }
-    memset(PI, 0, (np + 1) * 4);
+    wzero(PI, (np + 1));
     PI[0] = 1;
     for (size_t j = 0; j < np; j++) {
         uint64_t cc = 0;
@@ -575,7 +603,7 @@ static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, siz
         }
         return;
     }
-    memset(r, 0, m * rlen * sizeof *r);
+    wzero(r, m * rlen);
     for (size_t i = 0; i < m; i += astep) {
         for (size_t j = 0; j < m; j++) {
             zmul(tmp, rlen, a + i * alen, alen, b + j * blen, blen);
@@ -605,8 +633,8 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
         return;
     }
     for (size_t u = 0; u < hm; u++) {
-        memcpy(f0 + u * flen, f + (2 * u) * flen, flen * sizeof *f);
-        memcpy(f1 + u * flen, f + (2 * u + 1) * flen, flen * sizeof *f);
+        wmove(f0 + u * flen, f + (2 * u) * flen, flen);
+        wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
     }
     poly_mul_negacyclic(out, olen, f0, flen, f0, flen, hm, 1, tmp, ws);
     poly_mul_negacyclic(sq, olen, f1, flen, f1, flen, hm, 1, tmp, ws);
@@ -682,18 +710,18 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
         return 0;
     }
     uint32_t *u0 = u, *v0 = v;
-    memcpy(a, x, len * 4);
-    memcpy(b, y, len * 4);
-    memset(u0, 0, len * 4);
+    wmove(a, x, len);
+    wmove(b, y, len);
+    wzero(u0, len);
     u0[0] = 1;
-    memset(v0, 0, len * 4);
-    memcpy(u1, y, len * 4);
-    memcpy(v1, x, len * 4);
+    wzero(v0, len);
+    wmove(u1, y, len);
+    wmove(v1, x, len);
     v1[0]--; /* x odd: no borrow */
     for (size_t it = 0; it < 64 * len; it++) {
         uint32_t oa = a[0] & 1, ob = b[0] & 1;
         /* a > b: borrow of b - a */
-        memcpy(t, b, len * 4);
+        wmove(t, b, len);
         uint32_t agtb = zsub_mask(t, a, len, 0xFFFFFFFFu);
         uint32_t sab = oa & ob & agtb;         /* a <- a - b */
         uint32_t sba = oa & ob & (agtb ^ 1);   /* b <- b - a */
@@ -717,12 +745,12 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
             uint32_t hi = i + 1 < len ? a[i + 1] : 0;
             a[i] ^= (a[i] ^ ((a[i] >> 1) | (hi << 31))) & mha;
         }
-        memcpy(t, u0, len * 4);
+        wmove(t, u0, len);
         zhalf_mod(t, y, len, pu);
         for (size_t i = 0; i < len; i++) {
             u0[i] ^= (u0[i] ^ t[i]) & mha;
         }
-        memcpy(t, v0, len * 4);
+        wmove(t, v0, len);
         zhalf_mod(t, x, len, pu);
         for (size_t i = 0; i < len; i++) {
             v0[i] ^= (v0[i] ^ t[i]) & mha;
@@ -732,12 +760,12 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
             uint32_t hi = i + 1 < len ? b[i + 1] : 0;
             b[i] ^= (b[i] ^ ((b[i] >> 1) | (hi << 31))) & mhb;
         }
-        memcpy(t, u1, len * 4);
+        wmove(t, u1, len);
         zhalf_mod(t, y, len, pu);
         for (size_t i = 0; i < len; i++) {
             u1[i] ^= (u1[i] ^ t[i]) & mhb;
         }
-        memcpy(t, v1, len * 4);
+        wmove(t, v1, len);
         zhalf_mod(t, x, len, pu);
         for (size_t i = 0; i < len; i++) {
             v1[i] ^= (v1[i] ^ t[i]) & mhb;
@@ -904,13 +932,13 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
     }
     to31(x31, len, x, L);
     to31(y31, len, y, L);
-    memcpy(a, x31, len * 4);
-    memcpy(b, y31, len * 4);
-    memset(u0, 0, len * 4);
+    wmove(a, x31, len);
+    wmove(b, y31, len);
+    wzero(u0, len);
     u0[0] = 1;
-    memset(v0, 0, len * 4);
-    memcpy(u1, y31, len * 4);
-    memcpy(v1, x31, len * 4);
+    wzero(v0, len);
+    wmove(u1, y31, len);
+    wmove(v1, x31, len);
     v1[0]--; /* x odd */
     uint32_t x0i = ninv31(x31[0]), y0i = ninv31(y31[0]);
     for (uint32_t num = 62 * (uint32_t)len + 30; num >= 30; num -= 30) {
@@ -1076,7 +1104,7 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
             }
             acc_store(acc, 3, &a3);
         } else {
-            memset(acc, 0, alen * 4);
+            wzero(acc, alen);
             for (size_t i = 0; i < m; i++) {
                 size_t j = c >= i ? c - i : c + m - i;
                 int64_t kk = c >= i ? (int64_t)k[i] : -(int64_t)k[i]; /* |k| < 2^31 */
@@ -1499,7 +1527,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         poly_relen(fd[d + 1], hm, ol, nl);
         uint32_t *gn = fd[d + 1] + hm * nl;
         for (size_t u = 0; u < hm; u++) {
-            memmove(gn + u * nl, gd[d + 1] + u * ol, nl * 4);
+            wmove(gn + u * nl, gd[d + 1] + u * ol, nl);
         }
         gd[d + 1] = gn;
         ws.used = (size_t)(gn + hm * nl - ws.base);
@@ -1527,9 +1555,9 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     if (ws.fail) {
         return 0;
     }
-    memcpy(x, fd[logn], ld[logn] * 4);
+    wmove(x, fd[logn], ld[logn]);
     x[L - 1] = zsign(fd[logn], ld[logn]);
-    memcpy(y, gd[logn], ld[logn] * 4);
+    wmove(y, gd[logn], ld[logn]);
     y[L - 1] = zsign(gd[logn], ld[logn]);
     /* both resultants are odd and positive by construction (f(1), g(1) odd, and
      * the last norm is a sum of two squares); checked anyway */
@@ -1555,17 +1583,17 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         Fp[L] = 0;
         Gp[L] = 0;
         zmul(t, L + 1, Fp, L + 1, &qq, 1);
-        memcpy(Fp, t, (L + 1) * 4);
+        wmove(Fp, t, (L + 1));
         zmul(t, L + 1, Gp, L + 1, &qq, 1);
-        memcpy(Gp, t, (L + 1) * 4);
+        wmove(Gp, t, (L + 1));
     }
     size_t FL = L + 1;
     /* the current F, G live at Fp, Gp (each 1 coefficient of FL limbs);
      * move them right after level logn's f, g */
     {
         uint32_t *dst = gd[logn] + ld[logn];
-        memmove(dst, Fp, FL * 4);
-        memmove(dst + FL, Gp, FL * 4);
+        wmove(dst, Fp, FL);
+        wmove(dst + FL, Gp, FL);
         Fp = dst;
         Gp = dst + FL;
         ws.used = (size_t)(Gp + FL - ws.base);
@@ -1590,12 +1618,12 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
             const uint32_t *pol = which == 0 ? gd[d] : fd[d];
-            memset(ex, 0, m * FL * 4);
+            wzero(ex, m * FL);
             for (size_t u = 0; u < hm; u++) {
-                memcpy(ex + (2 * u) * FL, src + u * FL, FL * 4);
+                wmove(ex + (2 * u) * FL, src + u * FL, FL);
             }
             for (size_t u = 0; u < m; u++) {
-                memcpy(neg + u * ld[d], pol + u * ld[d], ld[d] * 4);
+                wmove(neg + u * ld[d], pol + u * ld[d], ld[d]);
                 if (u & 1) {
                     /* negate: two's complement */
                     uint32_t c = 1;
@@ -1610,8 +1638,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         }
         /* move F, G down over F', G' (free now) */
         uint32_t *dst = gd[d] + m * ld[d];
-        memmove(dst, Fn, m * NL * 4);
-        memmove(dst + m * NL, Gn, m * NL * 4);
+        wmove(dst, Fn, m * NL);
+        wmove(dst + m * NL, Gn, m * NL);
         Fp = dst;
         Gp = dst + m * NL;
         ws.used = (size_t)(Gp + m * NL - ws.base);
@@ -1637,7 +1665,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         poly_relen(Fp, m, cl, keep);
         uint32_t *gn = Fp + m * keep;
         poly_relen(Gp, m, cl, keep);
-        memmove(gn, Gp, m * keep * 4);
+        wmove(gn, Gp, m * keep);
         Gp = gn;
         FL = keep;
         ws.used = (size_t)(Gp + m * FL - ws.base);
