@@ -568,3 +568,79 @@ def test_ntt_public_key_is_g_over_f(logn: int) -> None:
         assert [p % q for p in prod] == [x % q for x in g]
         checked += 1
     assert checked == len(gs)
+
+
+def test_ntru_fit_check_and_approximation() -> None:
+    """ntru.c's fit check (limbs from the one holding bit `bits` up) against the exact
+    bound -2^bits <= x < 2^bits and against the full-scan bit length, and the floating
+    approximation from the top three limbs against the exact value, on integers around
+    every limb boundary."""
+    flags = ["-DPQLAB_FNDSA_LOGN=9", "-DPQLAB_NS=tntru_", "-ffp-contract=off", "-DPQLAB_FNDSA_NTRU_TEST"]
+    lib = build_shared("fndsa9ntru", SRC + COMMON + HELPER, flags, include=["lib/fndsa"])
+    fits, bitlen = lib.tntru_fndsa_ntru_test_fits, lib.tntru_fndsa_ntru_test_bitlen
+    to_fpr = lib.tntru_fndsa_ntru_test_to_fpr
+    rnd = random.Random(7)
+    for ln in (1, 2, 3, 5, 9):
+        vals = []
+        for e in range(0, 32 * ln - 1):
+            for v in (2**e - 1, 2**e, -(2**e), -(2**e) - 1, rnd.getrandbits(e + 1) - 2**e):
+                if -(2 ** (32 * ln - 1)) <= v < 2 ** (32 * ln - 1):
+                    vals.append(v)
+        arr = (ctypes.c_uint32 * ln)()
+        for v in vals:
+            w = v % 2 ** (32 * ln)
+            for i in range(ln):
+                arr[i] = (w >> (32 * i)) & 0xFFFFFFFF
+            assert bitlen(arr, ctypes.c_size_t(ln)) == (v if v >= 0 else -v - 1).bit_length()
+            for bits in {0, 1, 30, 31, 32, 61, 62, 63, 64, 32 * ln - 2, 32 * ln - 1, 32 * ln, 40 * ln}:
+                exp = -(2**bits) <= v < 2**bits
+                assert fits(arr, ctypes.c_size_t(1), ctypes.c_size_t(ln), ctypes.c_uint32(bits)) == exp, (v, ln, bits)
+            out = (ctypes.c_uint64 * 1)()
+            sc = rnd.randrange(0, 32 * ln)
+            to_fpr(out, arr, ctypes.c_size_t(1), ctypes.c_size_t(ln), ctypes.c_int32(sc))
+            got = struct.unpack("<d", struct.pack("<Q", out[0]))[0]
+            exact = v / 2.0**sc
+            assert abs(got - exact) <= abs(exact) * 2.0**-50, (v, sc, got)
+        # several coefficients: one that does not fit makes the whole polynomial fail
+        m = 4
+        poly = (ctypes.c_uint32 * (m * ln))()
+        big = 2 ** (32 * ln - 2)
+        for u, v in enumerate([1, -1, big - 1, 3]):
+            w = v % 2 ** (32 * ln)
+            for i in range(ln):
+                poly[u * ln + i] = (w >> (32 * i)) & 0xFFFFFFFF
+        b = 32 * ln - 2
+        assert fits(poly, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_uint32(b)) == 1
+        assert fits(poly, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_uint32(b - 1)) == 0
+
+
+def test_division_by_reciprocal_matches_restoring() -> None:
+    """fpr_div_nr (fpr_emu.c, the division the armv7em build uses) gives the bits of the
+    restoring fpr_div and of IEEE division: random patterns, significands at the ends of
+    [1, 2) (the reciprocal's worst cases are near ym = 2^52 and 2^53 - 1), x = y, zero."""
+    f = get(9, False).fndsa_test_fpr
+    f.restype = ctypes.c_uint64
+    f.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64]
+    rnd = random.Random(11)
+    m52 = (1 << 52) - 1
+    edges = [0, 1, 2, m52, m52 - 1, 1 << 51, (1 << 51) - 1, 0x5555555555555, 0xAAAAAAAAAAAAA]
+    val = lambda b: struct.unpack("<d", struct.pack("<Q", b))[0]  # noqa: E731
+    n = 0
+    for i in range(60000):
+        ex, ey = rnd.randrange(900, 1150), rnd.randrange(900, 1150)
+        mx = rnd.choice(edges) if i % 3 == 0 else rnd.getrandbits(52)
+        my = rnd.choice(edges) if i % 3 == 1 else rnd.getrandbits(52)
+        if i % 7 == 0:
+            my = (my & ~0x1FFFFF) | rnd.choice([0, 0x1FFFFF])  # the 21 bits below the 32-bit D
+        if i % 11 == 0:
+            mx, ex = my, ey
+        x = (rnd.getrandbits(1) << 63) | (ex << 52) | mx
+        y = (rnd.getrandbits(1) << 63) | (ey << 52) | my
+        if i % 101 == 0:
+            x = 0
+        got = f(10, x, y)
+        assert got == f(3, x, y), (hex(x), hex(y))
+        if x:
+            assert val(got) == val(x) / val(y), (hex(x), hex(y))
+        n += 1
+    assert n == 60000

@@ -164,6 +164,7 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
     }
 }
 
+#if defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL_KEYGEN) || defined(PQLAB_FNDSA_NTRU_TEST)
 /* bit length of |x| as a signed value (bits needed besides the sign), without
  * a data-dependent branch: scans all limbs and keeps the top one that differs
  * from the sign extension. */
@@ -181,6 +182,7 @@ static uint32_t zbitlen(const uint32_t *x, size_t len)
     uint32_t b = 32 * idx - cnt;
     return b & ((uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(idx)));
 }
+#endif
 
 /* re-pack a polynomial from len to nlen limbs (nlen <= len: truncation of
  * sign extension; nlen > len: sign extension), in place */
@@ -1033,13 +1035,17 @@ static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
      * limbs nl - 1, nl - 2, nl - 3 (0 below limb 0) */
     uint32_t ext = zsign(x, len);
     uint32_t nl = 1, w2 = x[0], w1 = 0, w0 = 0;
+    uint32_t p1 = x[0], p2 = 0; /* x[i - 1], x[i - 2] */
     for (size_t i = 1; i < len; i++) {
-        uint32_t need = (1u ^ pqlab_ct_is_zero_u32(x[i] ^ ext)) | ((x[i - 1] ^ ext) >> 31);
+        uint32_t xi = x[i];
+        uint32_t need = (1u ^ pqlab_ct_is_zero_u32(xi ^ ext)) | ((p1 ^ ext) >> 31);
         uint32_t mk = (uint32_t)0 - need;
         nl ^= (nl ^ ((uint32_t)i + 1)) & mk;
-        w0 ^= (w0 ^ (i >= 2 ? x[i - 2] : 0)) & mk;
-        w1 ^= (w1 ^ x[i - 1]) & mk;
-        w2 ^= (w2 ^ x[i]) & mk;
+        w0 ^= (w0 ^ p2) & mk;
+        w1 ^= (w1 ^ p1) & mk;
+        w2 ^= (w2 ^ xi) & mk;
+        p2 = p1;
+        p1 = xi;
     }
     uint32_t ovf = 0;
     fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
@@ -1052,11 +1058,25 @@ static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
  * accept/reject decision it takes on it */
 static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits)
 {
+    /* x fits when every bit at positions bits, ..., 32 len - 1 equals the
+     * sign: only the limbs from the one holding bit `bits` up are read (public
+     * positions) */
+    size_t b = bits / 32;
+    unsigned o = bits % 32;
+    if (b >= len) {
+        return 1;
+    }
     uint32_t bad = 0;
     for (size_t u = 0; u < m; u++) {
-        bad |= (bits - zbitlen(p + u * len, len)) >> 31;
+        const uint32_t *x = p + u * len;
+        uint32_t ext = zsign(x, len);
+        uint32_t acc = (x[b] ^ ext) >> o;
+        for (size_t i = b + 1; i < len; i++) {
+            acc |= x[i] ^ ext;
+        }
+        bad |= acc;
     }
-    return bad ^ 1;
+    return pqlab_ct_is_zero_u32(bad);
 }
 
 /* x (xlen limbs) -= a (alen limbs, signed) << s (public), modulo 2^(32 xlen) */
@@ -1686,3 +1706,30 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     PQLAB_DECLASSIFY(&bad, sizeof bad);
     return bad == 0;
 }
+
+#ifdef PQLAB_FNDSA_NTRU_TEST
+/* test hooks (unit tests only): the fit check and the floating approximation
+ * of m coefficients of len limbs, and the bit length they are checked against */
+uint32_t FNDSA_NS(fndsa_ntru_test_fits)(const uint32_t *p, size_t m, size_t len, uint32_t bits);
+uint32_t FNDSA_NS(fndsa_ntru_test_bitlen)(const uint32_t *x, size_t len);
+void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len,
+                                      int32_t sc);
+
+uint32_t FNDSA_NS(fndsa_ntru_test_fits)(const uint32_t *p, size_t m, size_t len, uint32_t bits)
+{
+    return poly_fits(p, m, len, bits);
+}
+
+uint32_t FNDSA_NS(fndsa_ntru_test_bitlen)(const uint32_t *x, size_t len)
+{
+    return zbitlen(x, len);
+}
+
+void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len,
+                                      int32_t sc)
+{
+    for (size_t u = 0; u < m; u++) {
+        out[u] = fpr_to_bits(zint_to_fpr_fit(p + u * len, len, sc));
+    }
+}
+#endif
