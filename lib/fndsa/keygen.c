@@ -55,6 +55,10 @@ static int32_t mkgauss(kg_rng *rng, unsigned logn)
          * strictly decreasing and T[26] = 0, so that k is 1 + #{k in 1..25 :
          * r < T[k]} (r, T[k] < 2^63: the sign of r - T[k] is r < T[k]) */
         uint32_t v = 1;
+        /* unrolled: no loop counter, table entries at fixed offsets */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 25
+#endif
         for (uint32_t k = 1; k < 26; k++) {
             v += (uint32_t)((r - fndsa_gauss_1024_12289[k]) >> 63);
         }
