@@ -369,62 +369,87 @@ static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0
     return d + (p & ((uint32_t)0 - (d >> 31)));
 }
 
-/* negacyclic NTT (Cooley-Tukey, bit-reversed output); the last layer (pairs
- * of adjacent coefficients) has its own loop */
+/* Cooley-Tukey butterfly (x, y) <- (x + s y, x - s y) */
+#define MP_CT(x, y, s)                                                                            \
+    do {                                                                                          \
+        uint32_t v_ = mp_mmul_r((y), (s), p, p0i);                                                \
+        (y) = mp_sub((x), v_, p);                                                                 \
+        (x) = mp_add((x), v_, p);                                                                 \
+    } while (0)
+
+/* Gentleman-Sande butterfly (x, y) <- (x + y, (x - y) s) */
+#define MP_GS(x, y, s)                                                                            \
+    do {                                                                                          \
+        uint32_t d_ = mp_sub((x), (y), p);                                                        \
+        (x) = mp_add((x), (y), p);                                                                \
+        (y) = mp_mmul_r(d_, (s), p, p0i);                                                         \
+    } while (0)
+
+/* negacyclic NTT (Cooley-Tukey, bit-reversed output); layers two at a time
+ * (four values per load and store), after one single layer when logm is odd */
 static void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q)
 {
     const uint32_t p = q->p, p0i = q->p0i;
-    size_t m = (size_t)1 << logm, t = m;
-    size_t len;
-    for (len = 1; len < (m >> 1); len <<= 1) {
+    size_t m = (size_t)1 << logm, t = m, len = 1;
+    if (logm & 1) {
         t >>= 1;
+        for (size_t j = 0; j < t; j++) {
+            MP_CT(a[j], a[j + t], psi[1]);
+        }
+        len = 2;
+    }
+    for (; len < m; len <<= 2) {
+        /* layer len (half size t / 2 after the shift) and layer 2 len (t / 4) */
+        size_t h = t >> 2;
         for (size_t i = 0; i < len; i++) {
-            uint32_t s = psi[len + i];
-            uint32_t *x = a + 2 * i * t, *y = x + t;
-            for (size_t j = 0; j < t; j++) {
-                uint32_t u = x[j], v = mp_mmul_r(y[j], s, p, p0i);
-                x[j] = mp_add(u, v, p);
-                y[j] = mp_sub(u, v, p);
+            uint32_t s = psi[len + i], s1 = psi[2 * len + 2 * i], s2 = psi[2 * len + 2 * i + 1];
+            uint32_t *x = a + i * t;
+            for (size_t j = 0; j < h; j++) {
+                uint32_t x0 = x[j], x1 = x[j + h], x2 = x[j + 2 * h], x3 = x[j + 3 * h];
+                MP_CT(x0, x2, s);
+                MP_CT(x1, x3, s);
+                MP_CT(x0, x1, s1);
+                MP_CT(x2, x3, s2);
+                x[j] = x0;
+                x[j + h] = x1;
+                x[j + 2 * h] = x2;
+                x[j + 3 * h] = x3;
             }
         }
-    }
-    if (len < m) { /* len = m / 2, t = 1 */
-        for (size_t i = 0; i < len; i++) {
-            uint32_t u = a[2 * i], v = mp_mmul_r(a[2 * i + 1], psi[len + i], p, p0i);
-            a[2 * i] = mp_add(u, v, p);
-            a[2 * i + 1] = mp_sub(u, v, p);
-        }
+        t >>= 2;
     }
 }
 
-/* inverse (Gentleman-Sande), multiplied by c / 2^32 at the end; the first
- * layer (adjacent pairs) has its own loop */
+/* inverse (Gentleman-Sande), multiplied by c / 2^32 at the end; layers two
+ * at a time, then one single layer when logm is odd */
 static void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
                     const modp_t *q)
 {
     const uint32_t p = q->p, p0i = q->p0i;
-    size_t m = (size_t)1 << logm, t = 1;
-    size_t len = m >> 1;
-    if (len >= 1) {
-        for (size_t i = 0; i < len; i++) {
-            uint32_t u = a[2 * i], v = a[2 * i + 1];
-            a[2 * i] = mp_add(u, v, p);
-            a[2 * i + 1] = mp_mmul_r(mp_sub(u, v, p), ipsi[len + i], p, p0i);
-        }
-        len >>= 1;
-        t = 2;
-    }
-    for (; len >= 1; len >>= 1) {
-        for (size_t i = 0; i < len; i++) {
-            uint32_t s = ipsi[len + i];
-            uint32_t *x = a + 2 * i * t, *y = x + t;
+    size_t m = (size_t)1 << logm, t = 1, len = m >> 1;
+    for (; len >= 2; len >>= 2) {
+        /* layer len (blocks of 2t) and layer len / 2 (blocks of 4t) */
+        for (size_t i = 0; i < (len >> 1); i++) {
+            uint32_t s1 = ipsi[len + 2 * i], s2 = ipsi[len + 2 * i + 1], s = ipsi[(len >> 1) + i];
+            uint32_t *x = a + 4 * i * t;
             for (size_t j = 0; j < t; j++) {
-                uint32_t u = x[j], v = y[j];
-                x[j] = mp_add(u, v, p);
-                y[j] = mp_mmul_r(mp_sub(u, v, p), s, p, p0i);
+                uint32_t x0 = x[j], x1 = x[j + t], x2 = x[j + 2 * t], x3 = x[j + 3 * t];
+                MP_GS(x0, x1, s1);
+                MP_GS(x2, x3, s2);
+                MP_GS(x0, x2, s);
+                MP_GS(x1, x3, s);
+                x[j] = x0;
+                x[j + t] = x1;
+                x[j + 2 * t] = x2;
+                x[j + 3 * t] = x3;
             }
         }
-        t <<= 1;
+        t <<= 2;
+    }
+    if (len == 1) {
+        for (size_t j = 0; j < t; j++) {
+            MP_GS(a[j], a[j + t], ipsi[1]);
+        }
     }
     for (size_t j = 0; j < m; j++) {
         a[j] = mp_mmul_r(a[j], c, p, p0i);
