@@ -124,6 +124,8 @@ int main(void)
         if (ia != ca && bad[0]++ < 8) line("bad inline add", x, y, ia, ca);
         if (im != cm && bad[1]++ < 8) line("bad inline mul", x, y, im, cm);
         if (nd != cd && bad[2]++ < 8) line("bad div", x, y, nd, cd);
+        uint64_t rd = fpr_div_nr(x, y); /* the C division by a reciprocal (fpr_div there) */
+        if (rd != cd && bad[2]++ < 8) line("bad div_nr", x, y, rd, cd);
         if (no != co && bad[3]++ < 8) line("bad of", (uint64_t)v, 0, no, co);
         /* int32: every magnitude 2^0..2^31, both signs, 0, +-1, INT32_MIN / MAX */
         int32_t v32 = (int32_t)(uint32_t)(x >> (i % 32 + 32));
@@ -148,20 +150,21 @@ int main(void)
      * cancelling, random) takes the same number of cycles (instructions on QEMU) */
     {
         typedef uint64_t (*op2)(uint64_t, uint64_t);
-        static const op2 ops[6] = {pqlab_fndsa_fpr_add_native, pqlab_fndsa_fpr_mul_native,
-                                   pqlab_fndsa_fpr_div_native, inl_add, inl_mul, 0};
-        static const char *names[6] = {"add", "mul", "div", "inline_add", "inline_mul", "sqrt"};
+        static const op2 ops[7] = {pqlab_fndsa_fpr_add_native, pqlab_fndsa_fpr_mul_native,
+                                   pqlab_fndsa_fpr_div_native, inl_add, inl_mul, 0, fpr_div_nr};
+        static const char *names[7] = {"add", "mul", "div", "inline_add", "inline_mul", "sqrt",
+                                       "div_nr"};
         static uint64_t X[40], Y[40];
         for (unsigned i = 0; i < 40; i++) {
             if (i < NSPECIAL) { X[i] = special[i]; Y[i] = special[(i * 7 + 3) % NSPECIAL]; }
             else pair(i, &X[i], &Y[i]);
         }
-        for (int o = 0; o < 6; o++) {
+        for (int o = 0; o < 7; o++) {
             uint64_t lo = ~0ull, hi = 0;
             for (unsigned i = 0; i < 40; i++) {
                 uint64_t x = X[i], y = Y[i];  /* the same instruction path for every pair */
                 uint64_t c0 = pqlab_hal_cycles();
-                uint64_t r = o < 5 ? ops[o](x, y) : pqlab_fndsa_fpr_sqrt_native(x);
+                uint64_t r = o != 5 ? ops[o](x, y) : pqlab_fndsa_fpr_sqrt_native(x);
                 uint64_t c1 = pqlab_hal_cycles();
                 __asm__ volatile("" : : "r"(r));
                 if (c1 - c0 < lo) lo = c1 - c0;
@@ -324,7 +327,7 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
             checked += 1
     assert checked > len(samples) // 2, checked
     ct = [ln.split() for ln in lines if ln.startswith("ct ")]
-    assert len(ct) == 6, ct
+    assert len(ct) == 7, ct
     unit = tomllib.loads((ROOT / "platforms" / platform / "platform.toml").read_text())["timer"]["unit"]
     if unit == "cycles":  # pqlab-sim's DWT; QEMU's SysTick ticks every 40 instructions: too coarse
         for _, op, lo, hi in ct:

@@ -77,6 +77,9 @@ uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
     case 7: return (uint64_t)fpr_trunc(x);
     case 8: return fpr_to_bits(fpr_of((int64_t)a));
     case 9: return (uint64_t)fpr_lt(x, y);
+#ifndef PQLAB_FNDSA_FPR_NATIVE
+    case 10: return fpr_to_bits(fpr_div_nr(x, y));
+#endif
     default: return 0;
     }
 }
