@@ -644,3 +644,45 @@ def test_division_by_reciprocal_matches_restoring() -> None:
             assert val(got) == val(x) / val(y), (hex(x), hex(y))
         n += 1
     assert n == 60000
+
+
+DIV_SWEEP = r"""
+#include <stdio.h>
+#include "fpr.h"
+/* every 16th 32-bit head D = ym >> 21 of the divisor (the reciprocal's start depends on it
+ * alone), with the low 21 bits all-zero, all-one or mixed, against several dividends */
+int main(void)
+{
+    unsigned long long bad = 0, n = 0, s = 0x9E3779B97F4A7C15ull;
+    for (unsigned long long D = 1ull << 31; D < (1ull << 32); D += 16) {
+        for (int k = 0; k < 3; k++) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            unsigned long long lo = k == 0 ? 0 : k == 1 ? 0x1FFFFF : (s & 0x1FFFFF);
+            unsigned long long y = (1023ull << 52) | (((D << 21) | lo) & ((1ull << 52) - 1));
+            unsigned long long x = (1023ull << 52) | ((s >> 7) & ((1ull << 52) - 1));
+            if (k == 0) x = y;
+            if (fpr_div_nr(x, y) != fpr_div(x, y) && bad++ < 5)
+                printf("bad %016llx %016llx\n", x, y);
+            n++;
+        }
+    }
+    printf("checked %llu bad %llu\n", n, bad);
+    return bad != 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_division_by_reciprocal_sweep(tmp_path: Path) -> None:
+    """fpr_div_nr = fpr_div over a sweep of the divisor's 32-bit head (every 16th of the
+    2^31 values, three low parts each), the part of the input the reciprocal's error
+    depends on; about a minute on one core."""
+    import subprocess
+    src = tmp_path / "sweep.c"
+    src.write_text(DIV_SWEEP)
+    exe = tmp_path / "sweep"
+    subprocess.run(["cc", "-O2", "-DPQLAB_NS=sweep_", f"-I{ROOT / 'lib/fndsa'}", f"-I{ROOT / 'lib/common'}",
+                    str(src), str(ROOT / "lib/fndsa/fpr_emu.c"), "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+    assert f"checked {3 * (1 << 27)} bad 0" in out.stdout, out.stdout
