@@ -192,7 +192,24 @@ static inline uint64_t divq_recip(uint64_t xm, uint64_t ym, uint64_t *rem)
     return q;
 }
 
-fpr fpr_div_nr(fpr x, fpr y)
+/* restoring division, 56 quotient bits: q = floor(xm * 2^55 / ym), r the remainder
+ * (shifted left once, which keeps it nonzero exactly when the remainder is) */
+static inline uint64_t divq_restoring(uint64_t xm, uint64_t ym, uint64_t *rem)
+{
+    uint64_t r = xm, q = 0;
+    for (int i = 0; i < 56; i++) {
+        uint64_t b = ((r - ym) >> 63) ^ 1; /* r >= ym */
+        r -= ym & ((uint64_t)0 - b);
+        q = (q << 1) | b;
+        r <<= 1;
+    }
+    *rem = r;
+    return q;
+}
+
+/* x / y with the 56-bit quotient from divq: q in [2^54, 2^56) since xm / ym is in
+ * (1/2, 2), r < 2 * ym < 2^54; the sticky bit is (r != 0). */
+static inline fpr div_with(fpr x, fpr y, uint64_t (*divq)(uint64_t, uint64_t, uint64_t *))
 {
     uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
     uint32_t ey = (uint32_t)(y >> 52) & 0x7FF;
@@ -201,33 +218,7 @@ fpr fpr_div_nr(fpr x, fpr y)
     uint64_t xm = ((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx);
     uint64_t ym = (y & M52) | ((uint64_t)1 << 52);
     uint64_t r;
-    uint64_t q = divq_recip(xm, ym, &r);
-    q |= fpr_ct_iszero64(r) ^ 1;
-    uint64_t top = q >> 55;
-    q = (q >> top) | (q & top);
-    int32_t e = (int32_t)ex - (int32_t)ey - 55 + (int32_t)top;
-    return fpr_build(s, e, q & ((uint64_t)0 - nzx));
-}
-
-#ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
-fpr fpr_div(fpr x, fpr y)
-{
-    uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
-    uint32_t ey = (uint32_t)(y >> 52) & 0x7FF;
-    uint32_t s = (uint32_t)((x ^ y) >> 63);
-    uint64_t nzx = ((uint64_t)ex + 0x7FF) >> 11;
-    uint64_t xm = ((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx);
-    uint64_t ym = (y & M52) | ((uint64_t)1 << 52);
-
-    /* restoring division, 56 quotient bits: q = floor(xm * 2^55 / ym),
-     * in [2^54, 2^56) since xm / ym is in (1/2, 2). r < 2 * ym < 2^54. */
-    uint64_t r = xm, q = 0;
-    for (int i = 0; i < 56; i++) {
-        uint64_t b = ((r - ym) >> 63) ^ 1; /* r >= ym */
-        r -= ym & ((uint64_t)0 - b);
-        q = (q << 1) | b;
-        r <<= 1;
-    }
+    uint64_t q = divq(xm, ym, &r);
     q |= fpr_ct_iszero64(r) ^ 1;
     uint64_t top = q >> 55;
     q = (q >> top) | (q & top);
@@ -235,6 +226,11 @@ fpr fpr_div(fpr x, fpr y)
     int32_t e = (int32_t)ex - (int32_t)ey - 55 + (int32_t)top;
     return fpr_build(s, e, q & ((uint64_t)0 - nzx));
 }
+
+fpr fpr_div_nr(fpr x, fpr y) { return div_with(x, y, divq_recip); }
+
+#ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
+fpr fpr_div(fpr x, fpr y) { return div_with(x, y, divq_restoring); }
 
 fpr fpr_sqrt(fpr x)
 {
