@@ -7,13 +7,11 @@ count and peak stack of each primitive (printed in the test log, bounded loosely
 from __future__ import annotations
 
 import hashlib
-import shutil
-import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+import firmware
 from hostlib import ROOT
 
 PLATFORMS = ["mps2-an386", "mps2-an500", "rv32-qemu", "aarch64-qemu"]
@@ -150,44 +148,9 @@ def expected(name: str, n: int) -> list[bytes]:
 
 
 def build_and_run(platform: str, tmp: Path) -> str:
-    pdir = ROOT / "platforms" / platform
-    cfg = tomllib.loads((pdir / "platform.toml").read_text())
-    cc = cfg["cc"]
-    assert shutil.which(cc), f"{cc} not found: apt-get install {' '.join(cfg.get('packages', []))}"
     src = tmp / "selftest.c"
     src.write_text(SELFTEST.replace("@LENGTHS@", ", ".join(map(str, LENGTHS))))
-    elf = tmp / "selftest.elf"
-    fmt = {"platform_dir": str(pdir)}
-    cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
-    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
-    objs = []
-    for i, c in enumerate([src, *COMMON, *[pdir / s for s in cfg.get("sources", [])]]):
-        obj = tmp / f"{i}_{Path(c).stem}.o"
-        cmd = [
-            cc,
-            *cflags,
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            f"-I{ROOT / 'platforms' / 'include'}",
-            f"-I{ROOT / 'lib' / 'common'}",
-            "-c",
-            str(c),
-            "-o",
-            str(obj),
-        ]
-        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-        objs.append(str(obj))
-    # link with the code-generation flags that the link flags do not already carry
-    cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-    run = [a.format(elf=str(elf), **fmt) for a in cfg["runner"]["command"]]
-    res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=300)
-    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
-    return res.stdout
+    return firmware.build_and_run(platform, tmp, [src, *COMMON])
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)

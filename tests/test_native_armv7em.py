@@ -8,12 +8,12 @@ timer count and the stack of one native call, which are recorded in docs/native.
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
+import firmware
 from hostlib import ROOT
 
 NATIVE = ROOT / "lib" / "native" / "armv7em"
@@ -152,36 +152,11 @@ def test_model_matches_hashlib() -> None:
 
 
 def build_and_run(platform: str, tmp: Path) -> str:
-    pdir = ROOT / "platforms" / platform
-    cfg = tomllib.loads((pdir / "platform.toml").read_text())
-    cc = cfg["cc"]
-    assert shutil.which(cc), f"{cc} not found: apt-get install {' '.join(cfg.get('packages', []))}"
-    run = [a.format(elf="ELF", root=str(ROOT), platform_dir=str(pdir)) for a in cfg["runner"]["command"]]
-    assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@NRANDOM@", str(NRANDOM)))
-    elf = tmp / "fw.elf"
-    fmt = {"platform_dir": str(pdir)}
-    cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
-    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
     # fips202.c without PQLAB_KECCAKF1600_NATIVE: pqlab_keccakf1600 is the portable code
-    sources = [src, ROOT / "lib/common/fips202.c", NATIVE / "keccakf1600.S"]
-    sources += [pdir / s for s in cfg.get("sources", [])]
-    objs = []
-    for i, c in enumerate(sources):
-        obj = tmp / f"{i}_{Path(c).stem}.o"
-        cmd = [cc, *cflags, "-std=c11", "-Wall", "-Wextra", "-Werror"]
-        cmd += [f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}", "-c", str(c), "-o", str(obj)]
-        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-        objs.append(str(obj))
-    cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-    run = [a.replace("ELF", str(elf)) for a in run]
-    res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=120)
-    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
-    return res.stdout
+    return firmware.build_and_run(platform, tmp, [src, ROOT / "lib/common/fips202.c", NATIVE / "keccakf1600.S"],
+                                  timeout=120)
 
 
 def test_generator_output_is_committed() -> None:

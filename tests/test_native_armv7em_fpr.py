@@ -10,13 +10,13 @@ the operands (on pqlab-sim; QEMU's timer is too coarse for one call), and report
 from __future__ import annotations
 
 import math
-import shutil
 import struct
 import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
+import firmware
 from hostlib import ROOT
 
 NATIVE = ROOT / "lib" / "native" / "armv7em"
@@ -233,41 +233,15 @@ def test_inline_header_is_generated() -> None:
 
 
 def build_and_run(platform: str, tmp: Path) -> str:
-    pdir = ROOT / "platforms" / platform
-    cfg = tomllib.loads((pdir / "platform.toml").read_text())
-    cc = cfg["cc"]
-    assert shutil.which(cc), f"{cc} not found: apt-get install {' '.join(cfg.get('packages', []))}"
-    run = [a.format(elf="ELF", root=str(ROOT), platform_dir=str(pdir)) for a in cfg["runner"]["command"]]
-    assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@NPAIRS@", str(NPAIRS)).replace("@SAMPLE@", str(SAMPLE)))
     wrap = tmp / "wrap.c"
     wrap.write_text(WRAP)
-    elf = tmp / "fw.elf"
-    fmt = {"platform_dir": str(pdir)}
-    cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
-    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
     # fpr_emu.c without PQLAB_FNDSA_FPR_EMU_NATIVE: fpr_add / fpr_mul are the portable C
-    sources = [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S", wrap]
-    sources += [pdir / s for s in cfg.get("sources", [])]
-    objs = []
-    for i, c in enumerate(sources):
-        obj = tmp / f"{i}_{Path(c).stem}.o"
-        cmd = [cc, *cflags, "-std=c11", "-Wall", "-Wextra", "-Werror", "-DPQLAB_NS=pqlab_fprtest_"]
-        cmd += [f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}", f"-I{ROOT / 'lib' / 'fndsa'}"]
-        if c == wrap:
-            cmd.append("-DPQLAB_FNDSA_FPR_EMU_NATIVE")
-        cmd += ["-c", str(c), "-o", str(obj)]
-        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-        objs.append(str(obj))
-    cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-    run = [a.replace("ELF", str(elf)) for a in run]
-    res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=300)
-    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
-    return res.stdout
+    return firmware.build_and_run(
+        platform, tmp, [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S", wrap],
+        include=[ROOT / "lib" / "fndsa"], cflags=["-DPQLAB_NS=pqlab_fprtest_"],
+        per_source=lambda c: ["-DPQLAB_FNDSA_FPR_EMU_NATIVE"] if c == wrap else [])
 
 
 def val(b: int) -> float:
