@@ -125,8 +125,9 @@ def test_harness_intervals(sim: Path, tmp_path: Path) -> None:
     assert r["mark_errors"] == [] and [i["label"] for i in ivs] == [op for _, op, _ in speed]
     assert [i["label"] for i in ivs[:3]] == ["keypair", "encaps", "decaps"] and len(ivs) == 6
     for (_, op, cyc), iv in zip(speed, ivs):
-        # the DWT delta also covers the two timer reads and the begin mark
-        assert 0 < int(cyc) - iv["cycles"] < 200, (op, cyc, iv["cycles"])
+        # the marks are outside the timed window: the interval also covers the two timer
+        # reads, the DWT delta parts of them
+        assert abs(int(cyc) - iv["cycles"]) < 200, (op, cyc, iv["cycles"])
         assert sum(iv["instruction_mix"].values()) == iv["instructions"] < iv["cycles"]
         assert iv["instruction_mix"]["load"] > 0 and iv["depth"] == 0
     assert sum(i["instructions"] for i in ivs) < r["instructions"]
@@ -165,7 +166,7 @@ def _check_binary(prog: str, elf: Path, machine: str, limit: int, tmp_path: Path
     out = {"program": prog, "instructions": r["instructions"], "lockstep": 0, "encodings": 0}
     if prog == "speed":
         # QEMU's figure is SysTick ticks x 40 = instructions with -icount shift=0; it
-        # also counts the timer read and the begin mark (about 40-60 instructions).
+        # counts part of the timer reads, the interval both of them (tens of instructions).
         # The simulator's interval includes the HAL's SysTick handler, which runs
         # every 2^24 modelled cycles there but every 2^24 x 40 instructions under
         # QEMU (about 15 instructions each, 40 allowed)
@@ -173,7 +174,7 @@ def _check_binary(prog: str, elf: Path, machine: str, limit: int, tmp_path: Path
         assert len(qv) == len(r["intervals"]) > 0
         for v, iv in zip(qv, r["intervals"]):
             isr = 40 * (iv["cycles"] // (1 << 24) + 1)
-            assert -40 - isr <= v - iv["instructions"] <= 160, (iv["label"], v, iv["instructions"])
+            assert -160 - isr <= v - iv["instructions"] <= 160, (iv["label"], v, iv["instructions"])
     sync = lockstep.func_ranges(elf, TIMER_FUNCS)
     starts = [None] + [a for a, _ in lockstep.func_ranges(elf, ["pqlab_mark_begin"])]
     encs: set[int] = set()
