@@ -100,6 +100,32 @@ static inline void pqlab_ct_cmov(void *dst, const void *src, size_t n, uint8_t c
 typedef uint32_t __attribute__((may_alias)) pqlab_u32_alias;
 #endif
 
+/* sets n bytes at p to zero, a 32-bit word at a time, for working buffers (state
+ * initialisation, accumulators); p must be 4-byte aligned, n should be a multiple of 4
+ * (a tail of 1-3 bytes is cleared byte by byte). The zero goes through a value barrier:
+ * GCC turns a loop storing a constant zero into a call of memset, and the C library's
+ * memset on the ARM targets (picolibc) stores one byte at a time. Not a replacement for
+ * pqlab_zeroize: these stores may be dropped when the buffer is dead afterwards. */
+static inline void pqlab_memzero_words(void *p, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    pqlab_u32_alias *w = (pqlab_u32_alias *)p;
+    const uint32_t z = pqlab_value_barrier_u32(0);
+    for (size_t i = 0; i < n / 4; i++) {
+        w[i] = z;
+    }
+    volatile uint8_t *t = (volatile uint8_t *)p + (n & ~(size_t)3);
+    for (size_t i = 0; i < (n & 3u); i++) {
+        t[i] = 0;
+    }
+#else
+    volatile uint8_t *v = (volatile uint8_t *)p;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = 0;
+    }
+#endif
+}
+
 /* clears n bytes through volatile pointers, so that the compiler cannot drop the stores
  * as dead. On GCC/clang a 4-byte aligned buffer is cleared a word at a time (the
  * alignment of the buffer and its length are public). */

@@ -4,6 +4,7 @@
  * section 6 (SHA-3: 01, SHAKE: 1111). Everything here is constant time in the data:
  * control flow and addresses depend on lengths only. */
 #include "fips202.h"
+#include "ct.h"
 
 #include "hashprof.h"
 
@@ -477,9 +478,7 @@ static void il_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uin
 
 static void keccak_init(pqlab_keccak_state *st)
 {
-    for (unsigned int i = 0; i < 25; i++) {
-        st->s[i] = 0;
-    }
+    pqlab_memzero_words(st->s, sizeof st->s); /* not a byte-wise libc memset */
     st->pos = 0;
 }
 

@@ -5,6 +5,7 @@
  * (PQLAB_KECCAKF1600X4_NATIVE) speeds up all of it. A backend with its own state
  * layout defines PQLAB_KECCAKX4_NATIVE and replaces this whole file. */
 #include "fips202x4.h"
+#include "ct.h"
 
 #ifndef PQLAB_KECCAKX4_NATIVE
 
@@ -95,9 +96,7 @@ static void x4_absorb_once(pqlab_keccakx4_state *st, unsigned int rate, const ui
                            size_t inlen)
 {
     for (unsigned int i = 0; i < 4; i++) {
-        for (unsigned int j = 0; j < 25; j++) {
-            st->lane[i].s[j] = 0;
-        }
+        pqlab_memzero_words(st->lane[i].s, sizeof st->lane[i].s);
     }
     size_t off = 0;
     while (inlen - off >= rate) {

@@ -160,7 +160,7 @@ void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILD
         signs |= (uint64_t)buf[i] << (8 * i);
     }
     pos = 8;
-    memset(w, 0, sizeof w);
+    pqlab_memzero_words(w, sizeof w);
     for (unsigned int i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; i++) {
         uint32_t j;
         for (;;) {

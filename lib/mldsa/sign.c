@@ -405,7 +405,7 @@ static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K]
 {
     const unsigned int start = (i == 0) ? 0u : y[MLDSA_OMEGA + i - 1];
     const unsigned int end = y[MLDSA_OMEGA + i];
-    memset(h, 0, MLDSA_N);
+    pqlab_memzero_words(h, MLDSA_N); /* h is 4-byte aligned (verify_ws) */
     for (unsigned int k = start; k < end; k++) {
         h[y[k]] = 1;
     }
@@ -415,7 +415,7 @@ typedef struct {
     mldsa_poly z[MLDSA_L];  /* NTT(z) */
     mldsa_poly tmp[4];      /* A entries */
     mldsa_poly acc, t1, c;
-    uint8_t h[MLDSA_N];
+    _Alignas(4) uint8_t h[MLDSA_N]; /* cleared word-wise in hints_row */
     uint8_t w1buf[MLDSA_POLYW1_BYTES];
     uint8_t ctilde[MLDSA_CTILDEBYTES];
     pqlab_keccak_state st;

@@ -136,7 +136,7 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
                         row_sink *sink) {
     mlkem_poly acc[MLKEM_ACC_SLOTS];
     const int transposed = sink->mode == ROWS_ENCRYPT;
-    memset(acc, 0, sizeof acc);
+    pqlab_memzero_words(acc, sizeof acc);
     for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
         const unsigned int n = MLKEM_K * MLKEM_K - e0 < 4 ? MLKEM_K * MLKEM_K - e0 : 4;
         mlkem_poly *accs[4];
@@ -163,7 +163,7 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
                 finish_row(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
-                memset(&acc[i % MLKEM_ACC_SLOTS], 0, sizeof acc[0]);
+                pqlab_memzero_words(&acc[i % MLKEM_ACC_SLOTS], sizeof acc[0]);
             }
         }
     }
@@ -213,7 +213,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp,
     mlkem_poly v, tmp;
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     uint8_t diff;
-    memset(&v, 0, sizeof v);
+    pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
         mlkem_basemul_acc(&v, &tmp, &y[j]);               /* |v| < 8q */
@@ -267,7 +267,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES],
                                        const uint8_t dk_pke[MLKEM_DKPKEBYTES],
                                        const uint8_t c[MLKEM_CTBYTES]) {
     mlkem_poly w, u, s;
-    memset(&w, 0, sizeof w);
+    pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */
         mlkem_ntt(&u);                                            /* reduced */
