@@ -126,6 +126,34 @@ static inline void pqlab_memzero_words(void *p, size_t n)
 #endif
 }
 
+/* copies n bytes from src to dst (not overlapping), four bytes at a time, for any
+ * alignment: the 4-byte moves are fixed-size __builtin_memcpy calls that GCC/clang expand
+ * inline (one LDR/STR on ARMv7-M, which allows unaligned word access; byte accesses where
+ * the target does not). Each word is XORed with a zero behind a value barrier so that the
+ * loop is not turned back into a call of the C library's memcpy (byte-wise on picolibc). */
+static inline void pqlab_memcpy_words(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+#if defined(__GNUC__) || defined(__clang__)
+    const uint32_t z = pqlab_value_barrier_u32(0);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32_t w;
+        __builtin_memcpy(&w, s + i, 4);
+        w ^= z;
+        __builtin_memcpy(d + i, &w, 4);
+    }
+    for (; i < n; i++) {
+        d[i] = (uint8_t)(s[i] ^ (uint8_t)z);
+    }
+#else
+    for (size_t i = 0; i < n; i++) {
+        d[i] = s[i];
+    }
+#endif
+}
+
 /* clears n bytes through volatile pointers, so that the compiler cannot drop the stores
  * as dead. On GCC/clang a 4-byte aligned buffer is cleared a word at a time (the
  * alignment of the buffer and its length are public). */

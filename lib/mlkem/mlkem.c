@@ -73,7 +73,7 @@ static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_
  * piece differs from cmp, 0 otherwise (always 0 when writing). */
 static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size_t len) {
     if (out != NULL) { /* a public mode switch, not data */
-        memcpy(out, piece, len);
+        pqlab_memcpy_words(out, piece, len);
         return 0;
     }
     return (uint8_t)pqlab_ct_memcmp(piece, cmp, len);
@@ -313,7 +313,7 @@ int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk) {
 int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d,
                                                const uint8_t *z) {
     pke_keygen(ek, dk, d);
-    memcpy(dk + MLKEM_DK_EK_OFFSET, ek, MLKEM_EKBYTES);
+    pqlab_memcpy_words(dk + MLKEM_DK_EK_OFFSET, ek, MLKEM_EKBYTES);
     mlkem_hash_h(dk + MLKEM_DK_H_OFFSET, ek, MLKEM_EKBYTES);
     memcpy(dk + MLKEM_DK_Z_OFFSET, z, MLKEM_SYMBYTES);
     return 0;
