@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import shutil
-import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
+import firmware
 from hostlib import ROOT, build_shared
 
 NATIVE = ROOT / "lib" / "native" / "armv7em"
@@ -243,38 +241,15 @@ int main(void)
 
 
 def run_firmware(platform: str, tmp: Path, native: bool) -> list[str]:
-    pdir = ROOT / "platforms" / platform
-    cfg = tomllib.loads((pdir / "platform.toml").read_text())
-    cc = cfg["cc"]
-    assert shutil.which(cc), f"{cc} not found"
-    fmt = {"platform_dir": str(pdir), "root": str(ROOT)}
-    cflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
-    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@LENGTHS@", ", ".join(map(str, LENGTHS))))
     sources = [src, ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
-    sources += [pdir / s for s in cfg.get("sources", [])]
-    defs = []
     if native:
         sources.append(NATIVE / "keccakf1600.S")
-        defs = ["-DPQLAB_KECCAKF1600_NATIVE"]
-    objs = []
-    for i, c in enumerate(sources):
-        obj = tmp / f"{i}_{Path(c).stem}.o"
-        cmd = [cc, *cflags, *defs, "-std=c11", "-Wall", "-Wextra", "-Werror"]
-        cmd += [f"-I{ROOT / 'platforms' / 'include'}", f"-I{ROOT / 'lib' / 'common'}", "-c", str(c), "-o", str(obj)]
-        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-        objs.append(str(obj))
-    elf = tmp / "fw.elf"
-    cmd = [cc, *[f for f in cflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-    run = [a.format(elf=str(elf), **fmt) for a in cfg["runner"]["command"]]
-    res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=120)
-    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
-    lines = res.stdout.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", res.stdout[-500:]
+    out = firmware.build_and_run(platform, tmp, sources, cflags=["-DPQLAB_KECCAKF1600_NATIVE"] if native else [],
+                                 timeout=120)
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", out[-500:]
     return lines[:-1]
 
 
