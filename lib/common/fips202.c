@@ -397,8 +397,6 @@ void pqlab_keccakf1600_il(uint64_t s[25])
     PQLAB_HASHPROF_END();
 }
 
-#define il_permute pqlab_keccakf1600_il
-
 /* same contract as pqlab_keccak_xorbytes, interleaved state: whole lanes through the
  * backend, partial lanes here */
 static void il_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
@@ -456,7 +454,7 @@ static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int off
 }
 
 /* pqlab_keccak_absorb / _finalize / _squeeze / _squeezeblocks on the interleaved state */
-DEFINE_SPONGE(static, il_absorb, il_squeeze, il_squeezeblocks, il_xorbytes, il_extractbytes, il_permute)
+DEFINE_SPONGE(static, il_absorb, il_squeeze, il_squeezeblocks, il_xorbytes, il_extractbytes, pqlab_keccakf1600_il)
 
 static void il_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
 {
