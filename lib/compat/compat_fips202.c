@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Compat fips202.h and keccakf1600.h over pqlab's sponge (lib/common/fips202.c). */
-#include <string.h>
 
 #include "fips202.h"
 #include "keccakf1600.h"
@@ -30,12 +29,8 @@ void KeccakF1600_StatePermute(uint64_t *state) { pqlab_keccakf1600(state); }
 
 /* ---- helpers on (25 lanes, position word) ---- */
 
-static void inc_init(uint64_t *s)
-{
-    for (unsigned int i = 0; i < 26; i++) {
-        s[i] = 0;
-    }
-}
+/* word-wise zeroing: a plain loop becomes a call of picolibc's byte-wise memset */
+static void inc_init(uint64_t *s) { pqlab_memzero_words(s, 26 * sizeof s[0]); }
 
 static void inc_absorb(uint64_t *s, unsigned int rate, const uint8_t *in, size_t inlen)
 {
@@ -56,9 +51,7 @@ static void inc_squeeze(uint8_t *out, size_t outlen, uint64_t *s, unsigned int r
 /* absorb-once on a 25-lane context */
 static void absorb_once(uint64_t *s, unsigned int rate, const uint8_t *in, size_t inlen, uint8_t ds)
 {
-    for (unsigned int i = 0; i < 25; i++) {
-        s[i] = 0;
-    }
+    pqlab_memzero_words(s, 25 * sizeof s[0]);
     const unsigned int pos = pqlab_keccak_absorb(s, 0, rate, in, inlen);
     pqlab_keccak_finalize(s, pos, rate, ds);
 }
@@ -91,9 +84,7 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     prefix[5] = 0x10;
     prefix[6] = (uint8_t)cstm;
     prefix[7] = (uint8_t)(cstm >> 8);
-    for (unsigned int i = 0; i < 25; i++) {
-        s[i] = 0;
-    }
+    pqlab_memzero_words(s, 25 * sizeof s[0]);
     pqlab_keccak_xorbytes(s, prefix, 0, sizeof prefix);
     pqlab_keccakf1600(s); /* zero padding up to the rate adds nothing to the state */
     const unsigned int pos = pqlab_keccak_absorb(s, 0, rate, in, inlen);
@@ -112,7 +103,7 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     void name##_ctx_release(name##ctx *state) { pqlab_zeroize(state, sizeof *state); }           \
     void name##_ctx_clone(name##ctx *dest, const name##ctx *src)                                 \
     {                                                                                            \
-        memmove(dest, src, sizeof *dest);                                                        \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
     }                                                                                            \
     void c##name##_simple_absorb(name##ctx *state, uint16_t cstm, const uint8_t *input,          \
                                  size_t inlen)                                                   \
@@ -142,7 +133,7 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     }                                                                                            \
     void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                       \
     {                                                                                            \
-        memmove(dest, src, sizeof *dest);                                                        \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
     }                                                                                            \
     void name##_inc_ctx_release(name##incctx *state) { pqlab_zeroize(state, sizeof *state); }    \
     void name(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)                \
@@ -168,7 +159,7 @@ DEFINE_SHAKE(shake256, SHAKE256_RATE)
     }                                                                                            \
     void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                       \
     {                                                                                            \
-        memmove(dest, src, sizeof *dest);                                                        \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
     }                                                                                            \
     void name##_inc_ctx_release(name##incctx *state) { pqlab_zeroize(state, sizeof *state); }    \
     void name(uint8_t *output, const uint8_t *input, size_t inlen)                               \
