@@ -40,8 +40,6 @@ static inline uint64_t rol64(uint64_t x, unsigned int n)
  * bit-interleaved layout; the portable formulations below are not built. */
 void pqlab_keccakf1600_native(uint64_t s[25]);
 void pqlab_keccakf1600_native_il(uint64_t s[25]);
-void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
-void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
 #elif !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define PQLAB_KECCAK_LANES

@@ -37,6 +37,10 @@ void pqlab_keccakf1600(uint64_t s[25]);
  * bits, O its odd bits; docs/native.md), through the native backend; counted in the
  * hashing share like pqlab_keccakf1600. Only with a backend that has this layout. */
 void pqlab_keccakf1600_il(uint64_t s[25]);
+/* the backend's lane conversions: nlanes little-endian lanes of `in` XORed into s
+ * (interleaved), and nlanes interleaved lanes of s out as little-endian bytes */
+void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
 #endif
 
 /* Generic sponge on a bare state (used by SHA-3/SHAKE here, by the compat layer, by

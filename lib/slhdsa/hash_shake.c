@@ -32,10 +32,7 @@
 #include "hash.h"
 
 #ifdef PQLAB_KECCAKF1600_NATIVE
-/* the backend's lane conversions (lib/native/<arch>/, docs/native.md) */
-void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
-void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
-
+/* the backend's lane conversions (fips202.h) */
 /* the SHAKE domain byte 0x1F after the message and the final padding bit 0x80 in byte
  * 135 (bit 63 of lane 16), interleaved: 0x1F has even bits 0, 2, 4 (E = 0x7) and odd
  * bits 1, 3 (O = 0x3); bit 63 is odd bit 31 */
