@@ -1185,8 +1185,8 @@ typedef struct {
     uint32_t *fnt, *gnt, *cst, *PI;
 } babai_t;
 
-static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, int32_t scf,
-                      size_t m, unsigned logm, ws_t *ws)
+static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen,
+                      uint32_t fbits, int32_t scf, size_t m, unsigned logm, ws_t *ws)
 {
     fpr *p = (fpr *)(void *)ws_alloc(ws, 12 * m + 2);
     b->k = (int32_t *)(void *)ws_alloc(ws, m);
@@ -1205,8 +1205,8 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
     b->scf = scf;
     b->np = 0;
     if (m >= 16) {
-        /* k f: |coefficient| < m 2^31 2^(32 flen - 1) */
-        size_t np = rns_count(32 * (uint32_t)flen + 30 + logm);
+        /* k f: |coefficient| < m 2^31 2^fbits */
+        size_t np = rns_count(fbits + 31 + logm);
         if (np <= RNS_MAXP) {
             b->fnt = ws_alloc(ws, np * m);
             b->gnt = ws_alloc(ws, np * m);
@@ -1250,8 +1250,7 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
 
 /* One reduction coefficient vector: k = round((F adj(f) + G adj(g)) / (f adj(f)
  * + g adj(g)) / 2^s), F, G read at scale 2^-scF. Coefficients outside
- * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; the return value tells
- * whether any was (bit 0) and whether any k is nonzero (bit 1), both secret. */
+ * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; returns 1 when any was (secret). */
 static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, int32_t scF,
                         int32_t s, size_t m, unsigned logm)
 {
@@ -1271,7 +1270,7 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
     } else {
         Fa[0] = fpr_div(fpr_add(fpr_mul(Fa[0], b->fa[0]), fpr_mul(Ga[0], b->ga[0])), b->dn[0]);
     }
-    uint32_t anybig = 0, nz = 0;
+    uint32_t anybig = 0;
     for (size_t u = 0; u < m; u++) {
         uint32_t big = 0;
         fpr x = fpr_ldexp_lim(Fa[u], scF - b->scf - s, 1023 + 40, &big);
@@ -1284,9 +1283,8 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
         kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
         b->k[u] = (int32_t)kv;
         anybig |= big;
-        nz |= kv;
     }
-    return anybig | ((1u ^ pqlab_ct_is_zero_u32(nz)) << 1);
+    return anybig;
 }
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
@@ -1364,43 +1362,39 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
     ws->used = mark;
 }
 
-/* Reduce (F, G) against (f, g) at degree m with a public schedule: steps at
- * scales s0, s0 - 30, ..., down to 0 (the last one `zsteps` times), then a
- * final computation of k that must be zero. A step at scale s leaves
- * |K| <= 2^(s - 1) plus the approximation error (K is computed from 53-bit
- * approximations: relative error far below 2^-30), so with |K| < 2^(s0 + 30)
- * at the start every k fits the clamp and the schedule ends at the unique
- * Babai-reduced (F, G) (every coefficient of the quotient rounds to 0),
- * whatever representative the level below produced; beyond that bound the
- * clamp keeps the steps well-defined. Returns 0 when the final k is not zero
- * (declassified: the candidate is then rejected). */
-static int reduce(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
-                  size_t flen, size_t m, unsigned logm, int32_t s0, unsigned zsteps, ws_t *ws)
+/* scale at which values of len limbs are read: their top 64 bits */
+static int32_t top64_scale(size_t len)
+{
+    return 32 * (int32_t)len > 64 ? 32 * (int32_t)len - 64 : 0;
+}
+
+/* One Babai step at scale 0, as the reference does at depths 1 and 0 (its
+ * solve_NTRU_binary_depth1 / _depth0: k = round((F adj(f) + G adj(g)) / (f adj(f)
+ * + g adj(g))) once, from floating-point values, then F - k f, G - k g). Not
+ * necessarily the exact Babai point when F is wider than 53 bits (depth 1), which
+ * does not matter: depth 0's result does not depend on which representative
+ * depth 1 returns (they differ by multiples of (f', g'), which become multiples of
+ * (f, g)), and at depth 0 F is exact in floating point (below 2^48). f, g: below
+ * 2^fbits. Returns 0 when a coefficient of k leaves (-2^31 + 1, 2^31 - 1)
+ * (declassified: the candidate is then rejected). The reference fails there as
+ * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
+ * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
+ * departs from it in an extreme tail. */
+static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
+                       size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
 {
     size_t mark = ws->used;
     babai_t b;
-    int32_t scf = 32 * (int32_t)flen > 64 ? 32 * (int32_t)flen - 64 : 0;
-    int32_t scF = 32 * (int32_t)Flen > 64 ? 32 * (int32_t)Flen - 64 : 0;
-    if (!babai_init(&b, f, g, flen, scf, m, logm, ws)) {
+    if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), m, logm, ws)) {
         return 0;
     }
-    int32_t s = s0;
-    for (;;) {
-        int last = s == 0 && zsteps == 0;
-        uint32_t r = babai_k(&b, F, G, Flen, scF, s, m, logm);
-        if (last) {
-            r = (r >> 1) ^ 1; /* 1 when converged */
-            PQLAB_DECLASSIFY(&r, sizeof r);
-            ws->used = mark;
-            return (int)r && !ws->fail;
-        }
-        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, (uint32_t)s, ws);
-        if (s > 0) {
-            s = s > 30 ? s - 30 : 0;
-        } else {
-            zsteps--;
-        }
+    uint32_t big = babai_k(&b, F, G, Flen, top64_scale(Flen), 0, m, logm);
+    PQLAB_DECLASSIFY(&big, sizeof big);
+    if (!big) {
+        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
     }
+    ws->used = mark;
+    return !big && !ws->fail;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1462,7 +1456,8 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     size_t mark = ws->used;
     babai_t b;
     /* f, g seen through their top (at most 10) words of slen */
-    if (!babai_init(&b, f, g, flen, 31 * (int)(slen - (slen > 10 ? 10 : slen)), m, logm, ws)) {
+    if (!babai_init(&b, f, g, flen, 32 * (uint32_t)flen - 1,
+                    31 * (int)(slen - (slen > 10 ? 10 : slen)), m, logm, ws)) {
         return 0;
     }
     size_t FGlen = llen;
@@ -1472,7 +1467,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     for (;;) {
         int scale_FG = 31 * (int)(FGlen - (FGlen > 10 ? 10 : FGlen));
         /* the reference fails when a coefficient of k leaves (-2^31+1, 2^31-1) */
-        uint32_t big = babai_k(&b, F, G, Flen, scale_FG, scale_k, m, logm) & 1;
+        uint32_t big = babai_k(&b, F, G, Flen, scale_FG, scale_k, m, logm);
         PQLAB_DECLASSIFY(&big, sizeof big);
         if (big) {
             ok = 0;
@@ -1514,16 +1509,6 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     *pFlen = Flen;
     ws->used = mark;
     return ok && !ws->fail;
-}
-
-/* first scale of an exact reduction at depth d of (F, G) whose coefficients
- * are below 2^Fbits: |K| is at most about 2^(Fbits - minbits(f) + log2 m + 1)
- * (minbits from the reference's tables: average - 6 std), and the first step
- * may take 30 bits */
-static int32_t first_scale(uint32_t Fbits, unsigned d, unsigned logm)
-{
-    int32_t kb = (int32_t)Fbits - (REF_BL_AVG[d] - 6 * REF_BL_STD[d]) + (int32_t)logm + 1;
-    return kb > 30 ? kb - 30 : 0;
 }
 
 /* tmp: FNDSA_NTRU_WORDS words */
@@ -1644,7 +1629,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         ws.used = (size_t)(Gp + FL - ws.base);
     }
     /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
-    if (!reduce(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], 1, 0, 0, 1, &ws)) {
+    if (!reduce_once(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], 32 * (uint32_t)ld[logn] - 1, 1, 0,
+                     &ws)) {
         return 0;
     }
     /* ascent */
@@ -1695,12 +1681,11 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
             ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, &ws);
             keep = ld[d];
         } else {
-            /* depth 1: F' fits one word, so F fits REF_BL_LARGE[1] words (checked,
-             * as the reference); depth 0: F' fits ld[1] = 1 word */
-            uint32_t Fbits = d == 1 ? 31 * REF_BL_LARGE[1] : 31 * (uint32_t)ld[1] + 8 + logm;
+            /* depth 1: F fits REF_BL_LARGE[1] words (checked, as the reference);
+             * f, g at depth 0 are below 2^7 */
             ok = d == 0 || fits31_both(Fp, Gp, m, NL, REF_BL_LARGE[1]);
-            ok = ok && reduce(Fp, Gp, NL, fd[d], gd[d], ld[d], m, logm, first_scale(Fbits, d, logm),
-                              1, &ws);
+            ok = ok && reduce_once(Fp, Gp, NL, fd[d], gd[d], ld[d],
+                                   d == 0 ? 7 : 32 * (uint32_t)ld[d] - 1, m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
