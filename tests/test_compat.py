@@ -227,8 +227,77 @@ def test_keccakf1600_state_access(lib: ctypes.CDLL) -> None:
         out = ctypes.create_string_buffer(32)
         lib.KeccakF1600_StateExtractBytes(s, out, ctypes.c_uint(0), ctypes.c_uint(32))
         assert out.raw == hashlib.sha3_256(m).digest()
-        lib.KeccakF1600_StateExtractBytes(s, out, ctypes.c_uint(3), ctypes.c_uint(29))
-        assert out.raw[:29] == bytes(ctypes.string_at(s, 200))[3:32]
+        whole = ctypes.create_string_buffer(200)
+        lib.KeccakF1600_StateExtractBytes(s, whole, ctypes.c_uint(0), ctypes.c_uint(200))
+        assert whole.raw[:32] == out.raw
+        for off, k in ((3, 29), (7, 2), (8, 8), (13, 187), (199, 1)):
+            part = ctypes.create_string_buffer(k)
+            lib.KeccakF1600_StateExtractBytes(s, part, ctypes.c_uint(off), ctypes.c_uint(k))
+            assert part.raw == whole.raw[off : off + k]
+
+
+def lanes_in_layout(state: bytes, interleaved: bool) -> bytes:
+    """The 25 words of a state given as FIPS 202 bytes, in the compat contexts' layout:
+    plain lanes, or bit-interleaved (E = even bits in the low word, O = odd bits high)."""
+    if not interleaved:
+        return state
+    out = b""
+    for i in range(25):
+        v = int.from_bytes(state[8 * i : 8 * i + 8], "little")
+        e = sum(((v >> (2 * j)) & 1) << j for j in range(32))
+        o = sum(((v >> (2 * j + 1)) & 1) << j for j in range(32))
+        out += (e | o << 32).to_bytes(8, "little")
+    return out
+
+
+@pytest.fixture(scope="module")
+def interleaved() -> bool:
+    """The state layout of this module's `lib` build (test_compat_native.py: True)."""
+    return False
+
+
+def test_state_layout_of_contexts_and_raw_access(lib: ctypes.CDLL, interleaved: bool) -> None:
+    # the documented layout (fips202.h): plain lanes without a native backend; the words a
+    # context holds are the words keccakf1600.h works on, so foreign code may mix the two
+    rng = random.Random(29)
+    data = rng.randbytes(200)
+    s = (ctypes.c_uint64 * 25)()
+    lib.KeccakF1600_StateXORBytes(s, data[:13], ctypes.c_uint(0), ctypes.c_uint(13))
+    lib.KeccakF1600_StateXORBytes(s, data[13:], ctypes.c_uint(13), ctypes.c_uint(187))
+    assert bytes(ctypes.string_at(s, 200)) == lanes_in_layout(data, interleaved)
+    # the absorb-once context after absorbing is the padded block in the layout, not permuted
+    m = rng.randbytes(20)
+    ctx = ctypes.create_string_buffer(200)
+    lib.shake128_absorb(ctx, m, SZ(len(m)))
+    block = bytearray(m + b"\x1f" + bytes(200 - 21))
+    block[167] |= 0x80
+    assert ctx.raw == lanes_in_layout(bytes(block), interleaved)
+    # contexts and keccakf1600.h interoperate (mupq's cSHAKE does this): finish a SHAKE256
+    # absorbed through the incremental API by hand, and absorb a raw state via the context
+    for n in (0, 5, 135, 136, 300):
+        m = rng.randbytes(n)
+        inc = ctypes.create_string_buffer(208)
+        lib.shake256_inc_init(inc)
+        lib.shake256_inc_absorb(inc, m, SZ(n))
+        pos = int.from_bytes(inc.raw[200:208], "little")
+        assert pos == n % 136
+        lib.KeccakF1600_StateXORBytes(inc, b"\x1f", ctypes.c_uint(pos), ctypes.c_uint(1))
+        lib.KeccakF1600_StateXORBytes(inc, b"\x80", ctypes.c_uint(135), ctypes.c_uint(1))
+        lib.KeccakF1600_StatePermute(inc)
+        out = ctypes.create_string_buffer(136)
+        lib.KeccakF1600_StateExtractBytes(inc, out, ctypes.c_uint(0), ctypes.c_uint(136))
+        assert out.raw == hashlib.shake_256(m).digest(136), n
+        if n >= 136:
+            continue
+        # and the other way: the context pads and squeezes a block XORed in by raw calls
+        inc2 = ctypes.create_string_buffer(208)
+        lib.shake256_inc_init(inc2)
+        lib.KeccakF1600_StateXORBytes(inc2, m, ctypes.c_uint(0), ctypes.c_uint(n))
+        ctypes.memmove(ctypes.addressof(inc2) + 200, n.to_bytes(8, "little"), 8)  # ctx[25] = pos
+        lib.shake256_inc_finalize(inc2)
+        got = ctypes.create_string_buffer(200)
+        lib.shake256_inc_squeeze(got, SZ(200), inc2)
+        assert got.raw == hashlib.shake_256(m).digest(200), n
 
 
 # ---------------------------------------------------------------- sha2.h

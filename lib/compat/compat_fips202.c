@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Compat fips202.h and keccakf1600.h over pqlab's sponge (lib/common/fips202.c). */
+/* Compat fips202.h and keccakf1600.h over pqlab's Keccak (lib/common/fips202.c). The
+ * contexts hold the state in the backend's native layout (compat_keccak.h), so every
+ * permutation is a direct call of the backend, with no conversion of the whole state. */
 
 #include "fips202.h"
 #include "keccakf1600.h"
+#include "compat_keccak.h"
 
 #include "../common/ct.h"
 #include "../common/fips202.h"
@@ -11,21 +14,168 @@
 #define DS_SHA3 0x06   /* FIPS 202 section 6.1 suffix 01 + first pad bit */
 #define DS_CSHAKE 0x04 /* SP 800-185 section 3.3 suffix 00 + first pad bit */
 
-/* ---- keccakf1600.h ---- */
+/* ---- the state of the contexts: the backend's native layout (compat_keccak.h) ---- */
+
+#ifdef PQLAB_KECCAKF1600_NATIVE
+/* Bit-interleaved: every permutation is the backend's interleaved entry, with no
+ * whole-state conversion; only the bytes that go in or out are converted, whole lanes
+ * by the backend's lane conversions, a partial lane through an 8-byte buffer (the
+ * conversion is a bit permutation, so XORing a zero-padded lane is exact). Control flow
+ * depends on offsets and lengths only. */
+void pqlab_compat_keccak_permute(uint64_t s[25]) { pqlab_keccakf1600_il(s); }
+
+void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset,
+                                  unsigned int len)
+{
+    while (len > 0) {
+        const unsigned int sh = offset & 7u;
+        if (sh == 0 && len >= 8) {
+            const unsigned int nl = len >> 3;
+            pqlab_keccak_native_xor_il(s + (offset >> 3), in, nl);
+            in += 8 * nl;
+            offset += 8 * nl;
+            len -= 8 * nl;
+            continue;
+        }
+        unsigned int take = 8u - sh;
+        if (take > len) {
+            take = len;
+        }
+        uint8_t lane[8] = {0};
+        for (unsigned int i = 0; i < take; i++) {
+            lane[sh + i] = in[i];
+        }
+        pqlab_keccak_native_xor_il(s + (offset >> 3), lane, 1);
+        in += take;
+        offset += take;
+        len -= take;
+    }
+}
+
+void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
+                                      unsigned int len)
+{
+    while (len > 0) {
+        const unsigned int sh = offset & 7u;
+        if (sh == 0 && len >= 8) {
+            const unsigned int nl = len >> 3;
+            pqlab_keccak_native_extract_il(out, s + (offset >> 3), nl);
+            out += 8 * nl;
+            offset += 8 * nl;
+            len -= 8 * nl;
+            continue;
+        }
+        unsigned int take = 8u - sh;
+        if (take > len) {
+            take = len;
+        }
+        uint8_t lane[8];
+        pqlab_keccak_native_extract_il(lane, s + (offset >> 3), 1);
+        for (unsigned int i = 0; i < take; i++) {
+            out[i] = lane[sh + i];
+        }
+        out += take;
+        offset += take;
+        len -= take;
+    }
+}
+
+void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
+{
+    static const uint8_t last = 0x80; /* the final 1 of pad10*1 (FIPS 202 section 5.1) */
+    pqlab_compat_keccak_xorbytes(s, &ds, pos, 1);
+    pqlab_compat_keccak_xorbytes(s, &last, rate - 1, 1);
+}
+#else
+/* plain FIPS 202 lanes: lib/common's bare-state functions */
+void pqlab_compat_keccak_permute(uint64_t s[25]) { pqlab_keccakf1600(s); }
+
+void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset,
+                                  unsigned int len)
+{
+    pqlab_keccak_xorbytes(s, in, offset, len);
+}
+
+void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
+                                      unsigned int len)
+{
+    pqlab_keccak_extractbytes(s, out, offset, len);
+}
+
+void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
+{
+    pqlab_keccak_finalize(s, pos, rate, ds);
+}
+#endif
+
+/* The sponge on that layout (FIPS 202 section 4): a block is permuted as soon as it is
+ * full while absorbing (0 <= pos < rate on return), and on demand while squeezing. */
+unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
+                                        const uint8_t *in, size_t inlen)
+{
+    while (inlen > 0) {
+        unsigned int take = rate - pos;
+        if ((size_t)take > inlen) {
+            take = (unsigned int)inlen;
+        }
+        pqlab_compat_keccak_xorbytes(s, in, pos, take);
+        in += take;
+        inlen -= take;
+        pos += take;
+        if (pos == rate) {
+            pqlab_compat_keccak_permute(s);
+            pos = 0;
+        }
+    }
+    return pos;
+}
+
+unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25],
+                                         unsigned int pos, unsigned int rate)
+{
+    while (outlen > 0) {
+        if (pos == rate) {
+            pqlab_compat_keccak_permute(s);
+            pos = 0;
+        }
+        unsigned int take = rate - pos;
+        if ((size_t)take > outlen) {
+            take = (unsigned int)outlen;
+        }
+        pqlab_compat_keccak_extractbytes(s, out, pos, take);
+        out += take;
+        outlen -= take;
+        pos += take;
+    }
+    return pos;
+}
+
+void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25],
+                                       unsigned int rate)
+{
+    while (nblocks > 0) {
+        pqlab_compat_keccak_permute(s);
+        pqlab_compat_keccak_extractbytes(s, out, 0, rate);
+        out += rate;
+        nblocks--;
+    }
+}
+
+/* ---- keccakf1600.h: the same layout as the contexts ---- */
 
 void KeccakF1600_StateExtractBytes(uint64_t *state, unsigned char *data, unsigned int offset,
                                    unsigned int length)
 {
-    pqlab_keccak_extractbytes(state, data, offset, length);
+    pqlab_compat_keccak_extractbytes(state, data, offset, length);
 }
 
 void KeccakF1600_StateXORBytes(uint64_t *state, const unsigned char *data, unsigned int offset,
                                unsigned int length)
 {
-    pqlab_keccak_xorbytes(state, data, offset, length);
+    pqlab_compat_keccak_xorbytes(state, data, offset, length);
 }
 
-void KeccakF1600_StatePermute(uint64_t *state) { pqlab_keccakf1600(state); }
+void KeccakF1600_StatePermute(uint64_t *state) { pqlab_compat_keccak_permute(state); }
 
 /* ---- helpers on (25 lanes, position word) ---- */
 
@@ -34,26 +184,26 @@ static void inc_init(uint64_t *s) { pqlab_memzero_words(s, 26 * sizeof s[0]); }
 
 static void inc_absorb(uint64_t *s, unsigned int rate, const uint8_t *in, size_t inlen)
 {
-    s[25] = pqlab_keccak_absorb(s, (unsigned int)s[25], rate, in, inlen);
+    s[25] = pqlab_compat_keccak_absorb(s, (unsigned int)s[25], rate, in, inlen);
 }
 
 static void inc_finalize(uint64_t *s, unsigned int rate, uint8_t ds)
 {
-    pqlab_keccak_finalize(s, (unsigned int)s[25], rate, ds);
+    pqlab_compat_keccak_finalize(s, (unsigned int)s[25], rate, ds);
     s[25] = rate;
 }
 
 static void inc_squeeze(uint8_t *out, size_t outlen, uint64_t *s, unsigned int rate)
 {
-    s[25] = pqlab_keccak_squeeze(out, outlen, s, (unsigned int)s[25], rate);
+    s[25] = pqlab_compat_keccak_squeeze(out, outlen, s, (unsigned int)s[25], rate);
 }
 
 /* absorb-once on a 25-lane context */
 static void absorb_once(uint64_t *s, unsigned int rate, const uint8_t *in, size_t inlen, uint8_t ds)
 {
     pqlab_memzero_words(s, 25 * sizeof s[0]);
-    const unsigned int pos = pqlab_keccak_absorb(s, 0, rate, in, inlen);
-    pqlab_keccak_finalize(s, pos, rate, ds);
+    const unsigned int pos = pqlab_compat_keccak_absorb(s, 0, rate, in, inlen);
+    pqlab_compat_keccak_finalize(s, pos, rate, ds);
 }
 
 /* squeeze any length from an absorb-once context: whole blocks, then a part block
@@ -61,12 +211,12 @@ static void absorb_once(uint64_t *s, unsigned int rate, const uint8_t *in, size_
 static void squeeze_once(uint8_t *out, size_t outlen, uint64_t *s, unsigned int rate)
 {
     const size_t nblocks = outlen / rate;
-    pqlab_keccak_squeezeblocks(out, nblocks, s, rate);
+    pqlab_compat_keccak_squeezeblocks(out, nblocks, s, rate);
     out += nblocks * rate;
     outlen -= nblocks * rate;
     if (outlen > 0) {
-        pqlab_keccakf1600(s);
-        pqlab_keccak_extractbytes(s, out, 0, (unsigned int)outlen);
+        pqlab_compat_keccak_permute(s);
+        pqlab_compat_keccak_extractbytes(s, out, 0, (unsigned int)outlen);
     }
 }
 
@@ -85,10 +235,10 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     prefix[6] = (uint8_t)cstm;
     prefix[7] = (uint8_t)(cstm >> 8);
     pqlab_memzero_words(s, 25 * sizeof s[0]);
-    pqlab_keccak_xorbytes(s, prefix, 0, sizeof prefix);
-    pqlab_keccakf1600(s); /* zero padding up to the rate adds nothing to the state */
-    const unsigned int pos = pqlab_keccak_absorb(s, 0, rate, in, inlen);
-    pqlab_keccak_finalize(s, pos, rate, DS_CSHAKE);
+    pqlab_compat_keccak_xorbytes(s, prefix, 0, sizeof prefix);
+    pqlab_compat_keccak_permute(s); /* zero padding up to the rate adds nothing to the state */
+    const unsigned int pos = pqlab_compat_keccak_absorb(s, 0, rate, in, inlen);
+    pqlab_compat_keccak_finalize(s, pos, rate, DS_CSHAKE);
 }
 
 #define DEFINE_SHAKE(name, rate)                                                                 \
@@ -98,7 +248,7 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     }                                                                                            \
     void name##_squeezeblocks(uint8_t *output, size_t nblocks, name##ctx *state)                 \
     {                                                                                            \
-        pqlab_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                         \
+        pqlab_compat_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                  \
     }                                                                                            \
     void name##_ctx_release(name##ctx *state) { pqlab_zeroize(state, sizeof *state); }           \
     void name##_ctx_clone(name##ctx *dest, const name##ctx *src)                                 \
@@ -112,7 +262,7 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     }                                                                                            \
     void c##name##_simple_squeezeblocks(uint8_t *output, size_t nblocks, name##ctx *state)       \
     {                                                                                            \
-        pqlab_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                         \
+        pqlab_compat_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                  \
     }                                                                                            \
     void c##name##_simple(uint8_t *output, size_t outlen, uint16_t cstm, const uint8_t *input,   \
                           size_t inlen)                                                          \

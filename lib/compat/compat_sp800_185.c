@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Compat sp800-185.h: cSHAKE128/256, NIST SP 800-185 section 3, on pqlab's sponge. */
-#include <string.h>
-
+/* Compat sp800-185.h: cSHAKE128/256, NIST SP 800-185 section 3, on the compat sponge
+ * (compat_keccak.h: the contexts hold the backend's native state layout, as those of
+ * fips202.h). */
 #include "sp800-185.h"
+#include "compat_keccak.h"
 
 #include "../common/ct.h"
-#include "../common/fips202.h"
 
 /* left_encode(x) of SP 800-185 section 2.3.1: byte count n (1..8), then x big-endian
  * in n bytes (at least one byte, so 0 encodes as 01 00). Returns the length. */
@@ -29,16 +29,14 @@ static void cshake_init(uint64_t *s, unsigned int rate, const uint8_t *name, siz
 {
     uint8_t enc[9];
     unsigned int pos = 0;
-    for (unsigned int i = 0; i < 26; i++) {
-        s[i] = 0;
-    }
-    pos = pqlab_keccak_absorb(s, pos, rate, enc, left_encode(enc, rate));
-    pos = pqlab_keccak_absorb(s, pos, rate, enc, left_encode(enc, (uint64_t)namelen * 8));
-    pos = pqlab_keccak_absorb(s, pos, rate, name, namelen);
-    pos = pqlab_keccak_absorb(s, pos, rate, enc, left_encode(enc, (uint64_t)cstmlen * 8));
-    pos = pqlab_keccak_absorb(s, pos, rate, cstm, cstmlen);
+    pqlab_memzero_words(s, 26 * sizeof s[0]); /* not picolibc's byte-wise memset */
+    pos = pqlab_compat_keccak_absorb(s, pos, rate, enc, left_encode(enc, rate));
+    pos = pqlab_compat_keccak_absorb(s, pos, rate, enc, left_encode(enc, (uint64_t)namelen * 8));
+    pos = pqlab_compat_keccak_absorb(s, pos, rate, name, namelen);
+    pos = pqlab_compat_keccak_absorb(s, pos, rate, enc, left_encode(enc, (uint64_t)cstmlen * 8));
+    pos = pqlab_compat_keccak_absorb(s, pos, rate, cstm, cstmlen);
     if (pos != 0) { /* zero bytes up to the block end: nothing to XOR, just permute */
-        pqlab_keccakf1600(s);
+        pqlab_compat_keccak_permute(s);
     }
     s[25] = 0;
 }
@@ -51,23 +49,23 @@ static void cshake_init(uint64_t *s, unsigned int rate, const uint8_t *name, siz
     }                                                                                            \
     void name##_inc_absorb(shake##incctx *state, const uint8_t *input, size_t inlen)             \
     {                                                                                            \
-        state->ctx[25] =                                                                         \
-            pqlab_keccak_absorb(state->ctx, (unsigned int)state->ctx[25], (rate), input, inlen); \
+        state->ctx[25] = pqlab_compat_keccak_absorb(state->ctx, (unsigned int)state->ctx[25],     \
+                                                    (rate), input, inlen);                       \
     }                                                                                            \
     void name##_inc_finalize(shake##incctx *state)                                               \
     {                                                                                            \
-        pqlab_keccak_finalize(state->ctx, (unsigned int)state->ctx[25], (rate), 0x04);           \
+        pqlab_compat_keccak_finalize(state->ctx, (unsigned int)state->ctx[25], (rate), 0x04);    \
         state->ctx[25] = (rate);                                                                 \
     }                                                                                            \
     void name##_inc_squeeze(uint8_t *output, size_t outlen, shake##incctx *state)                \
     {                                                                                            \
-        state->ctx[25] = pqlab_keccak_squeeze(output, outlen, state->ctx,                        \
-                                              (unsigned int)state->ctx[25], (rate));             \
+        state->ctx[25] = pqlab_compat_keccak_squeeze(output, outlen, state->ctx,                 \
+                                                     (unsigned int)state->ctx[25], (rate));      \
     }                                                                                            \
     void name##_inc_ctx_release(shake##incctx *state) { pqlab_zeroize(state, sizeof *state); }   \
     void name##_inc_ctx_clone(shake##incctx *dest, const shake##incctx *src)                     \
     {                                                                                            \
-        memmove(dest, src, sizeof *dest);                                                        \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
     }                                                                                            \
     void name(uint8_t *output, size_t outlen, const uint8_t *n, size_t namelen,                  \
               const uint8_t *cstm, size_t cstmlen, const uint8_t *input, size_t inlen)           \

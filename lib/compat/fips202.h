@@ -2,9 +2,17 @@
 /* Compat: the fips202.h of mupq/pqm4/PQClean (interface: ../../docs and
  * mupq-common-api.md), implemented over pqlab's FIPS 202 code (lib/common/fips202.c).
  * Context sizes are those of mupq: 25 lanes for the absorb-once contexts, 25 lanes plus
- * one position word for the incremental ones. Lanes hold the plain FIPS 202 state
- * (lane i = A[i % 5][i / 5], little-endian bytes), so code that pokes at ctx through
- * keccakf1600.h keeps working. */
+ * one position word for the incremental ones.
+ *
+ * State layout rule (as in pqm4, whose ARMv7-M Keccak keeps ctx bit-interleaved): the 25
+ * state words of every context hold the Keccak backend's native layout, bit-interleaved
+ * (lane i as E | O << 32, E its even bits, O its odd bits; docs/native.md) when the build
+ * has PQLAB_KECCAKF1600_NATIVE (ARMv7E-M), plain FIPS 202 lanes (word i = A[i % 5][i / 5],
+ * little-endian) otherwise, so that every permutation is a direct call of the backend.
+ * Code outside lib/compat may touch ctx[0..24] only through keccakf1600.h's
+ * KeccakF1600_StateXORBytes / _StateExtractBytes / _StatePermute, which use the same
+ * layout, or set them to zero (zero is the same in both layouts); it must not read or
+ * write lanes directly. Copying a whole context (ctx_clone, memcpy) is fine. */
 #ifndef FIPS202_H
 #define FIPS202_H
 
