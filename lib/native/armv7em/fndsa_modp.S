@@ -152,7 +152,20 @@
     str.w   r7, [r0, #\o + 3 * \d]
 .endm
 
-/* radix-4 pass with quarter h >= 4 (lh = log2 h); falls through to the next pass */
+/* h = 1 group number k of an iteration: four consecutive values at r0 (advanced),
+ * s = [r1, #4k], s1, s2 = [r11, #8k] */
+.macro FWD_GROUP1 k
+    ldm.w   r0, {r4-r7}
+    ldr.w   r8, [r1, #(4 * \k)]
+    ldrd.w  r9, r10, [r11, #(8 * \k)]
+    CT_C    r4, r6, r8
+    CT_L    r5, r7, r8
+    CT_C    r4, r5, r9
+    CT_C    r6, r7, r10
+    stm.w   r0!, {r4-r7}
+.endm
+
+/* radix-4 pass with quarter h >= 16 (lh = log2 h); falls through to the next pass */
 .macro FWD_PASS h, lh
     ldr.w   r0, [sp, #F_A]
     ldr.w   r1, [sp, #F_END]
@@ -252,7 +265,7 @@ pqlab_fndsa_mp_ntt_native:
 .Lntt_tab:
     .hword  (.Lntt_done - .Lntt_tab) / 2
     .hword  (.Lntt_s1 - .Lntt_tab) / 2
-    .hword  (.Lntt_p1 - .Lntt_tab) / 2
+    .hword  (.Lntt_p1_m4 - .Lntt_tab) / 2
     .hword  (.Lntt_s4 - .Lntt_tab) / 2
     .hword  (.Lntt_p4 - .Lntt_tab) / 2
     .hword  (.Lntt_s16 - .Lntt_tab) / 2
@@ -283,27 +296,51 @@ pqlab_fndsa_mp_ntt_native:
 .Lntt_p16:
     FWD_PASS 16, 4
 .Lntt_p4:
-    FWD_PASS 4, 2
+    /* h = 4: the four groups of a block unrolled; r1 = &psi[len + i], r11 = &psi[2 len + 2 i]
+     * (len = m / 16), the end in the frame */
+    ldr.w   r0, [sp, #F_A]
+    ldr.w   r12, [sp, #F_PSI]
+    ldr.w   lr, [sp, #F_M4]
+    add.w   r1, r12, lr, lsr #4
+    add.w   r11, r12, lr, lsr #3
+1:
+    ldr.w   r8, [r1], #4
+    ldrd.w  r9, r10, [r11], #8
+    FWD_GROUP 0, 16, 0
+    FWD_GROUP 4, 16, 0
+    FWD_GROUP 8, 16, 1
+    FWD_GROUP 12, 16, 1
+    add.w   r0, r0, #64
+    ldr.w   r12, [sp, #F_END]
+    cmp.w   r0, r12
+    bne.w   1b
 .Lntt_p1:
-    /* last pass, h = 1: groups of four consecutive values, canonical outputs;
-     * r1 = &psi[m/4] (first layer), r11 = &psi[m/2] (second layer) */
+    /* last pass, h = 1: groups of four consecutive values, canonical outputs, two groups
+     * per iteration (m >= 8); r1 = &psi[m/4 + i] (first layer), r11 = &psi[m/2 + 2 i] */
     ldr.w   r0, [sp, #F_A]
     ldr.w   r12, [sp, #F_PSI]
     ldr.w   lr, [sp, #F_M4]
     add.w   r1, r12, lr, lsr #2
     add.w   r11, r12, lr, lsr #1
 1:
+    FWD_GROUP1 0
+    FWD_GROUP1 1
+    add.w   r1, r1, #8
+    add.w   r11, r11, #16
+    ldr.w   r12, [sp, #F_END]
+    cmp.w   r0, r12
+    bne.w   1b
+    b.w     .Lntt_done
+.Lntt_p1_m4:
+    /* logm = 2: one group */
+    ldr.w   r8, [r1, #4]
+    ldrd.w  r9, r10, [r1, #8]
     ldm.w   r0, {r4-r7}
-    ldr.w   r8, [r1], #4
-    ldm.w   r11!, {r9, r10}
     CT_C    r4, r6, r8
     CT_L    r5, r7, r8
     CT_C    r4, r5, r9
     CT_C    r6, r7, r10
-    stm.w   r0!, {r4-r7}
-    ldr.w   r12, [sp, #F_END]
-    cmp.w   r0, r12
-    bne.w   1b
+    stm.w   r0, {r4-r7}
 .Lntt_done:
     add.w   sp, sp, #28
     pop.w   {r4-r11, pc}
@@ -328,7 +365,20 @@ pqlab_fndsa_mp_ntt_native:
     str.w   r7, [r0, #\o + 3 * \d]
 .endm
 
-/* general radix-4 pass, t >= 4 (lt = log2 t): blocks of 4 t, len / 2 = m / (4 t) of them;
+/* t = 1 group number k of an iteration: four consecutive values at r0 (advanced),
+ * s = [r1, #4k], s1, s2 = [r11, #8k] */
+.macro INV_GROUP1 k
+    ldm.w   r0, {r4-r7}
+    ldr.w   r8, [r1, #(4 * \k)]
+    ldrd.w  r9, r10, [r11, #(8 * \k)]
+    GS      r4, r5, r9
+    GS      r6, r7, r10
+    GS      r4, r6, r8
+    GS      r5, r7, r8
+    stm.w   r0!, {r4-r7}
+.endm
+
+/* general radix-4 pass, t >= 16 (lt = log2 t): blocks of 4 t, len / 2 = m / (4 t) of them;
  * s = ipsi[len/2 + i], s1, s2 = ipsi[len + 2 i], ipsi[len + 2 i + 1]. Then: next general
  * pass when m >= 32 t, else the final dispatch */
 .macro INV_PASS t, lt, next
@@ -507,22 +557,18 @@ pqlab_fndsa_mp_intt_native:
     INV_FINAL 256
 
 .Lintt_g1:
-    /* first pass, t = 1 (m >= 8): groups of four consecutive values;
-     * r1 = &ipsi[m/4] (s), r11 = &ipsi[m/2] (s1, s2) */
+    /* first pass, t = 1 (m >= 8): groups of four consecutive values, two per iteration;
+     * r1 = &ipsi[m/4 + i] (s), r11 = &ipsi[m/2 + 2 i] (s1, s2) */
     ldr.w   r0, [sp, #F_A]
     ldr.w   r12, [sp, #F_PSI]
     ldr.w   lr, [sp, #F_M4]
     add.w   r1, r12, lr, lsr #2
     add.w   r11, r12, lr, lsr #1
 1:
-    ldm.w   r0, {r4-r7}
-    ldr.w   r8, [r1], #4
-    ldm.w   r11!, {r9, r10}
-    GS      r4, r5, r9
-    GS      r6, r7, r10
-    GS      r4, r6, r8
-    GS      r5, r7, r8
-    stm.w   r0!, {r4-r7}
+    INV_GROUP1 0
+    INV_GROUP1 1
+    add.w   r1, r1, #8
+    add.w   r11, r11, #16
     ldr.w   r12, [sp, #F_END]
     cmp.w   r0, r12
     bne.w   1b
@@ -531,7 +577,28 @@ pqlab_fndsa_mp_intt_native:
     bhs.w   .Lintt_g4
     b.w     .Lintt_final
 .Lintt_g4:
-    INV_PASS 4, 2, .Lintt_g16
+    /* t = 4: the four groups of a block unrolled; r1 = &ipsi[m/16 + i] (s),
+     * r11 = &ipsi[m/8 + 2 i] (s1, s2) */
+    ldr.w   r0, [sp, #F_A]
+    ldr.w   r12, [sp, #F_PSI]
+    ldr.w   lr, [sp, #F_M4]
+    add.w   r1, r12, lr, lsr #4
+    add.w   r11, r12, lr, lsr #3
+1:
+    ldr.w   r8, [r1], #4
+    ldrd.w  r9, r10, [r11], #8
+    INV_GROUP 0, 16
+    INV_GROUP 4, 16
+    INV_GROUP 8, 16
+    INV_GROUP 12, 16
+    add.w   r0, r0, #64
+    ldr.w   r12, [sp, #F_END]
+    cmp.w   r0, r12
+    bne.w   1b
+    ldr.w   lr, [sp, #F_M4]
+    cmp.w   lr, #512                 /* m >= 128: pass t = 16 */
+    bhs.w   .Lintt_g16
+    b.w     .Lintt_final
 .Lintt_g16:
     INV_PASS 16, 4, .Lintt_g64
 .Lintt_g64:
