@@ -630,14 +630,21 @@ pqlab_fndsa_mp_pmul_native:
     sub.w   sp, sp, #12
     add.w   r4, r1, r3, lsl #2
     str.w   r4, [sp, #0]             /* a + m */
-    bic.w   r5, r3, #3
+    bic.w   r5, r3, #7
     add.w   r5, r1, r5, lsl #2
-    str.w   r5, [sp, #4]             /* a + 4 floor(m / 4) */
+    str.w   r5, [sp, #4]             /* a + 8 floor(m / 8) */
     ldr.w   r3, [sp, #48]            /* p */
     ldr.w   r12, [sp, #52]           /* p0i */
     cmp.w   r1, r5
     beq.w   2f
-1:
+1:                                   /* eight products per iteration */
+    ldm.w   r1!, {r4-r7}
+    ldm.w   r2!, {r8-r11}
+    PMUL1   r4, r8
+    PMUL1   r5, r9
+    PMUL1   r6, r10
+    PMUL1   r7, r11
+    stm.w   r0!, {r4-r7}
     ldm.w   r1!, {r4-r7}
     ldm.w   r2!, {r8-r11}
     PMUL1   r4, r8
