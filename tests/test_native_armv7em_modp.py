@@ -184,6 +184,22 @@ static void dump(const char *tag, const uint32_t *x, size_t m)
     pqlab_hal_send("\n", 1);
 }
 
+__attribute__((noinline)) static void ct_run(uint64_t *t, uint32_t *A, uint32_t *E, unsigned logm,
+                                             uint32_t c, const modp_t *q)
+{
+    size_t m = (size_t)1 << logm;
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_mp_ntt_native(A, psi, logm, q->p, q->p0i);
+    uint64_t t1 = pqlab_hal_cycles();
+    pqlab_fndsa_mp_intt_native(E, ipsi, logm, c, q->p, q->p0i);
+    uint64_t t2 = pqlab_hal_cycles();
+    pqlab_fndsa_mp_pmul_native(A, A, E, m, q->p, q->p0i);
+    uint64_t t3 = pqlab_hal_cycles();
+    t[0] = t1 - t0;
+    t[1] = t2 - t1;
+    t[2] = t3 - t2;
+}
+
 int main(void)
 {
     char b[160];
@@ -284,6 +300,17 @@ int main(void)
                          (unsigned long long)(t[3] - t[2]), (unsigned long long)(t[4] - t[3]),
                          (unsigned long long)(t[5] - t[4]), (unsigned long long)(t[6] - t[5]));
             pqlab_hal_send(b, (size_t)k);
+            /* constant time: the assembly on all-zero, all-(p-1) and random inputs, through
+             * one (not inlined) timing function so that every run has the same code around
+             * the timer reads */
+            for (unsigned kind = 0; kind < 3; kind++) {
+                fill(A, m, q.p, kind);
+                fill(E, m, q.p, 2 - kind);
+                ct_run(t, A, E, logm, c, &q);
+                k = snprintf(b, sizeof b, "ct %u %u %llu %llu %llu\n", logm, kind, (unsigned long long)t[0],
+                             (unsigned long long)t[1], (unsigned long long)t[2]);
+                pqlab_hal_send(b, (size_t)k);
+            }
         }
     }
     pqlab_hal_send("end\n", 4);
@@ -348,6 +375,12 @@ def test_native_modp(platform: str, tmp_path: Path) -> None:
     print(f"\n{platform}: {nchecks} comparisons agree; cycles per call (C / asm), timer units:")
     for logm, (nc, na, ic, ia, pc, pa) in sorted(times.items()):
         print(f"  logm {logm:2}: ntt {nc:7} / {na:6}   intt {ic:7} / {ia:6}   pmul {pc:6} / {pa:5}")
-    if platform == "m4-sim":  # modelled cycles (QEMU's SysTick counts 40 instructions)
+    ct = [ln.split()[1:] for ln in lines if ln.startswith("ct ")]
+    assert len(ct) == 3 * len(TIMED)
+    if platform.endswith("-sim"):  # modelled cycles; QEMU's SysTick counts 40 instructions
+        for logm in TIMED:
+            runs = {tuple(f[2:]) for f in ct if int(f[0]) == logm}
+            assert len(runs) == 1, f"{platform}: logm {logm}: cycles depend on the data: {runs}"
+    if platform == "m4-sim":
         for logm, (nc, na, ic, ia, pc, pa) in times.items():
             assert na < 0.6 * nc and ia < 0.6 * ic and pa < 0.8 * pc, (logm, times[logm])
