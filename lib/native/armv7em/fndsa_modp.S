@@ -206,42 +206,50 @@
     bne.w   1b
 .endm
 
+/* two butterflies (j, j + t) and (j + 1, j + t + 1) of a single layer at byte offset o
+ * from r0; bf = CT_C, CT_L (twiddle r8) or GS_F */
+.macro SINGLE2 o, t, bf
+    ldr.w   r4, [r0, #\o]
+    ldr.w   r5, [r0, #(\o + 4 * \t)]
+    ldr.w   r6, [r0, #(\o + 4)]
+    ldr.w   r7, [r0, #(\o + 4 * \t + 4)]
+.ifc \bf, GS_F
+    GS_F    r4, r5
+    GS_F    r6, r7
+.else
+    \bf    r4, r5, r8
+    \bf    r6, r7, r8
+.endif
+    str.w   r4, [r0, #\o]
+    str.w   r5, [r0, #(\o + 4 * \t)]
+    str.w   r6, [r0, #(\o + 4)]
+    str.w   r7, [r0, #(\o + 4 * \t + 4)]
+.endm
+
+/* j from r0 to r1 (bytes, a multiple of 8 (t = 4) or 16 (t >= 16) apart) */
+.macro SINGLE_LOOP t, bf
+1:
+    SINGLE2 0, \t, \bf
+.if \t >= 16
+    SINGLE2 8, \t, \bf
+    add.w   r0, r0, #16
+.else
+    add.w   r0, r0, #8
+.endif
+    cmp.w   r0, r1
+    bne.w   1b
+.endm
+
 /* single first layer (odd logm), half size t = m / 2 >= 4, twiddle psi[1]; lazy outputs
  * for j >= t / 2; then branches to the next pass */
 .macro FWD_SINGLE t, next
     ldr.w   r0, [sp, #F_A]
     ldr.w   r12, [sp, #F_PSI]
     ldr.w   r8, [r12, #4]
-    add.w   r11, r0, #(2 * \t)
-1:
-    ldr.w   r4, [r0]
-    ldr.w   r5, [r0, #(4 * \t)]
-    ldr.w   r6, [r0, #4]
-    ldr.w   r7, [r0, #(4 * \t + 4)]
-    CT_C    r4, r5, r8
-    CT_C    r6, r7, r8
-    str.w   r4, [r0]
-    str.w   r5, [r0, #(4 * \t)]
-    str.w   r6, [r0, #4]
-    str.w   r7, [r0, #(4 * \t + 4)]
-    add.w   r0, r0, #8
-    cmp.w   r0, r11
-    bne.w   1b
-    add.w   r11, r0, #(2 * \t)
-2:
-    ldr.w   r4, [r0]
-    ldr.w   r5, [r0, #(4 * \t)]
-    ldr.w   r6, [r0, #4]
-    ldr.w   r7, [r0, #(4 * \t + 4)]
-    CT_L    r4, r5, r8
-    CT_L    r6, r7, r8
-    str.w   r4, [r0]
-    str.w   r5, [r0, #(4 * \t)]
-    str.w   r6, [r0, #4]
-    str.w   r7, [r0, #(4 * \t + 4)]
-    add.w   r0, r0, #8
-    cmp.w   r0, r11
-    bne.w   2b
+    add.w   r1, r0, #(2 * \t)
+    SINGLE_LOOP \t, CT_C
+    add.w   r1, r0, #(2 * \t)
+    SINGLE_LOOP \t, CT_L
     b.w     \next
 .endm
 
@@ -463,20 +471,7 @@ pqlab_fndsa_mp_ntt_native:
     str.w   r5, [r0, #4]
 .else
     add.w   r1, r0, #(4 * \t)
-1:
-    ldr.w   r4, [r0]
-    ldr.w   r5, [r0, #(4 * \t)]
-    ldr.w   r6, [r0, #4]
-    ldr.w   r7, [r0, #(4 * \t + 4)]
-    GS_F    r4, r5
-    GS_F    r6, r7
-    str.w   r4, [r0]
-    str.w   r5, [r0, #(4 * \t)]
-    str.w   r6, [r0, #4]
-    str.w   r7, [r0, #(4 * \t + 4)]
-    add.w   r0, r0, #8
-    cmp.w   r0, r1
-    bne.w   1b
+    SINGLE_LOOP \t, GS_F
 .endif
     b.w     .Lintt_done
 .endm
