@@ -190,13 +190,16 @@ static void fx_fft(int64_t *a, const int8_t *f, unsigned logn)
                 int32_t brh, brl, bih, bil;
                 fx_split(pb[j], &brh, &brl);
                 fx_split(pb[j + 1], &bih, &bil);
-                int64_t tr = fx_mul(brh, brl, zrh, zrl) - fx_mul(bih, bil, zih, zil);
-                int64_t ti = fx_mul(brh, brl, zih, zil) + fx_mul(bih, bil, zrh, zrl);
-                int64_t xr = pa[j], xi = pa[j + 1];
-                pa[j] = xr + tr;
-                pa[j + 1] = xi + ti;
-                pb[j] = xr - tr;
-                pb[j + 1] = xi - ti;
+                /* real part stored before the imaginary one is computed (fewer live
+                 * values; b is in registers already) */
+                int64_t t = fx_mul(brh, brl, zrh, zrl) - fx_mul(bih, bil, zih, zil);
+                int64_t x = pa[j];
+                pa[j] = x + t;
+                pb[j] = x - t;
+                t = fx_mul(brh, brl, zih, zil) + fx_mul(bih, bil, zrh, zrl);
+                x = pa[j + 1];
+                pa[j + 1] = x + t;
+                pb[j + 1] = x - t;
             }
         }
     }
