@@ -39,6 +39,9 @@
  * (exact reductions) or checked (the reference schedule). */
 #include "fndsa.h"
 #include "ct.h"
+#ifdef PQLAB_FNDSA_MODP_NATIVE
+#include "../native/armv7em/fndsa_modp.h"
+#endif
 
 #define NTRU_Q 12289
 
@@ -385,6 +388,25 @@ static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0
         (y) = mp_mmul_r(d_, (s), p, p0i);                                                         \
     } while (0)
 
+#ifdef PQLAB_FNDSA_MODP_NATIVE
+/* the ARMv7E-M kernels (same results bit for bit; contract in fndsa_modp.h) */
+static inline void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q)
+{
+    pqlab_fndsa_mp_ntt_native(a, psi, logm, q->p, q->p0i);
+}
+
+static inline void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
+                           const modp_t *q)
+{
+    pqlab_fndsa_mp_intt_native(a, ipsi, logm, c, q->p, q->p0i);
+}
+
+static inline void mp_pmul(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m,
+                           const modp_t *q)
+{
+    pqlab_fndsa_mp_pmul_native(r, a, b, m, q->p, q->p0i);
+}
+#else
 /* negacyclic NTT (Cooley-Tukey, bit-reversed output); layers two at a time
  * (four values per load and store), after one single layer when logm is odd */
 static void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q)
@@ -455,6 +477,16 @@ static void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c
         a[j] = mp_mmul_r(a[j], c, p, p0i);
     }
 }
+
+/* r = a b / 2^32 pointwise (r may be a or b) */
+static void mp_pmul(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m, const modp_t *q)
+{
+    const uint32_t p = q->p, p0i = q->p0i;
+    for (size_t u = 0; u < m; u++) {
+        r[u] = mp_mmul_r(a[u], b[u], p, p0i);
+    }
+}
+#endif /* PQLAB_FNDSA_MODP_NATIVE */
 
 /* primes needed for products whose coefficients are below 2^bits */
 static size_t rns_count(uint32_t bits)
@@ -589,10 +621,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
         }
         mp_ntt(at, psi, logm, q);
         mp_ntt(bt, psi, logm, q);
-        const uint32_t p = q->p, p0i = q->p0i;
-        for (size_t u = 0; u < m; u++) {
-            at[u] = mp_mmul_r(at[u], bt[u], p, p0i);
-        }
+        mp_pmul(at, at, bt, m, q);
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
     }
     for (size_t u = 0; u < m; u++) {
@@ -1313,13 +1342,10 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
                 kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
             }
             mp_ntt(kt, psi, logm, q);
-            const uint32_t p = q->p, p0i = q->p0i, c = mp_intt_scale(q, logm);
+            const uint32_t c = mp_intt_scale(q, logm);
             uint32_t *rF = resF + j * m, *rG = resG + j * m;
-            const uint32_t *fj = b->fnt + j * m, *gj = b->gnt + j * m;
-            for (size_t u = 0; u < m; u++) {
-                rF[u] = mp_mmul_r(kt[u], fj[u], p, p0i);
-                rG[u] = mp_mmul_r(kt[u], gj[u], p, p0i);
-            }
+            mp_pmul(rF, kt, b->fnt + j * m, m, q);
+            mp_pmul(rG, kt, b->gnt + j * m, m, q);
             mp_intt(rF, ipsi, logm, c, q);
             mp_intt(rG, ipsi, logm, c, q);
         }
@@ -1348,10 +1374,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
-            const uint32_t p = q->p, p0i = q->p0i;
-            for (size_t u = 0; u < m; u++) {
-                rj[u] = mp_mmul_r(kt[u], xnt[j * m + u], p, p0i);
-            }
+            mp_pmul(rj, kt, xnt + j * m, m, q);
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
         for (size_t u = 0; u < m; u++) {
