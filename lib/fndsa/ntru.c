@@ -897,36 +897,60 @@ static uint32_t ninv31(uint32_t m)
     return (0u - y) & 0x7FFFFFFF;
 }
 
-/* a <- (a pa + b pb) >> 31, b <- (a qa + b qb) >> 31 (31-bit limbs, exact);
- * negative results are negated; returns bit 0 / bit 1 for a / b negated */
-static uint32_t co_reduce(uint32_t *a, uint32_t *b, size_t len, int64_t pa, int64_t pb,
-                          int64_t qa, int64_t qb)
+/* out <- (a ca + b cb + m f) / 2^31 over 31-bit limbs (m may be NULL: no m f
+ * term), where |ca| + |cb| <= 2^31 and f < 2^31, so every limb's sum fits a
+ * signed 64-bit value; returns the final carry (the value's top, signed). The
+ * coefficients are used as 32-bit words: c = (uint32_t)c - 2^32 [c < 0], so
+ * each product is one 32x32 multiply-accumulate and the sign correction one
+ * subtraction from the high word. out may be b (not a). */
+static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b,
+                            const uint32_t *m, size_t len, int64_t ca, int64_t cb, uint32_t f)
 {
-    int64_t cca = 0, ccb = 0;
+    const uint32_t ua = (uint32_t)ca, ub = (uint32_t)cb;
+    const uint32_t sa = (uint32_t)((uint64_t)ca >> 63) * 0xFFFFFFFFu;
+    const uint32_t sb = (uint32_t)((uint64_t)cb >> 63) * 0xFFFFFFFFu;
+    uint64_t cc = 0;
     for (size_t i = 0; i < len; i++) {
-        int64_t wa = a[i], wb = b[i];
-        int64_t za = wa * pa + wb * pb + cca; /* |.| < 2^62 + 2^33 */
-        int64_t zb = wa * qa + wb * qb + ccb;
-        if (i > 0) {
-            a[i - 1] = (uint32_t)za & 0x7FFFFFFF;
-            b[i - 1] = (uint32_t)zb & 0x7FFFFFFF;
+        uint32_t wa = a[i], wb = b[i];
+        uint64_t z = cc - ((uint64_t)((wa & sa) + (wb & sb)) << 32); /* modulo 2^64 */
+        z += (uint64_t)wa * ua;
+        z += (uint64_t)wb * ub;
+        if (m != NULL) {
+            z += (uint64_t)m[i] * f;
         }
-        cca = za >> 31; /* arithmetic shift */
-        ccb = zb >> 31;
+        out[i - 1 + (i == 0)] = (uint32_t)z & 0x7FFFFFFF; /* limb 0 is 0: dropped */
+        cc = (uint64_t)((int64_t)z >> 31); /* arithmetic shift */
     }
-    a[len - 1] = (uint32_t)cca;
+    return (int64_t)cc;
+}
+
+/* 31-bit two's complement negation of x (len limbs) when neg */
+static void neg31(uint32_t *x, size_t len, uint32_t neg)
+{
+    uint32_t c = neg, mk = (0u - neg) >> 1;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t w = (x[i] ^ mk) + c;
+        x[i] = w & 0x7FFFFFFF;
+        c = w >> 31;
+    }
+}
+
+/* (a, b) <- ((a pa + b pb) >> 31, (a qa + b qb) >> 31) (31-bit limbs, exact);
+ * the new a goes to *t and the buffers *a, *t swap; negative results are
+ * negated; returns bit 0 / bit 1 for a / b negated */
+static uint32_t co_reduce(uint32_t **a, uint32_t *b, uint32_t **t, size_t len, int64_t pa,
+                          int64_t pb, int64_t qa, int64_t qb)
+{
+    uint32_t *na_ = *t;
+    int64_t cca = lin31(na_, *a, b, NULL, len, pa, pb, 0);
+    int64_t ccb = lin31(b, *a, b, NULL, len, qa, qb, 0);
+    *t = *a;
+    *a = na_;
+    na_[len - 1] = (uint32_t)cca;
     b[len - 1] = (uint32_t)ccb;
     uint32_t na = (uint32_t)((uint64_t)cca >> 63), nb = (uint32_t)((uint64_t)ccb >> 63);
-    /* conditional negation, 31-bit two's complement limb by limb */
-    uint32_t ca = na, cb = nb, ma = (0u - na) >> 1, mb = (0u - nb) >> 1;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t w = (a[i] ^ ma) + ca;
-        a[i] = w & 0x7FFFFFFF;
-        ca = w >> 31;
-        w = (b[i] ^ mb) + cb;
-        b[i] = w & 0x7FFFFFFF;
-        cb = w >> 31;
-    }
+    neg31(na_, len, na);
+    neg31(b, len, nb);
     return na | (nb << 1);
 }
 
@@ -949,28 +973,21 @@ static void finish_mod(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg)
     }
 }
 
-/* u <- (u pa + w pb) / 2^31 mod m, w <- (u qa + w qb) / 2^31 mod m (Montgomery) */
-static void co_reduce_mod(uint32_t *u, uint32_t *w, const uint32_t *m, size_t len, uint32_t m0i,
-                          int64_t pa, int64_t pb, int64_t qa, int64_t qb)
+/* u <- (u pa + w pb) / 2^31 mod m, w <- (u qa + w qb) / 2^31 mod m (Montgomery);
+ * the new u goes to *t and the buffers *u, *t swap */
+static void co_reduce_mod(uint32_t **u, uint32_t *w, uint32_t **t, const uint32_t *m, size_t len,
+                          uint32_t m0i, int64_t pa, int64_t pb, int64_t qa, int64_t qb)
 {
-    uint32_t fa = ((u[0] * (uint32_t)pa + w[0] * (uint32_t)pb) * m0i) & 0x7FFFFFFF;
-    uint32_t fb = ((u[0] * (uint32_t)qa + w[0] * (uint32_t)qb) * m0i) & 0x7FFFFFFF;
-    int64_t cca = 0, ccb = 0;
-    for (size_t i = 0; i < len; i++) {
-        int64_t wa = u[i], wb = w[i];
-        /* |wa pa + wb pb| < 2^62, m[i] f < 2^62: the sum fits a signed 64-bit value */
-        int64_t za = wa * pa + wb * pb + (int64_t)m[i] * fa + cca;
-        int64_t zb = wa * qa + wb * qb + (int64_t)m[i] * fb + ccb;
-        if (i > 0) {
-            u[i - 1] = (uint32_t)za & 0x7FFFFFFF;
-            w[i - 1] = (uint32_t)zb & 0x7FFFFFFF;
-        }
-        cca = za >> 31;
-        ccb = zb >> 31;
-    }
-    u[len - 1] = (uint32_t)cca;
+    uint32_t *u0 = *u, *nu = *t;
+    uint32_t fa = ((u0[0] * (uint32_t)pa + w[0] * (uint32_t)pb) * m0i) & 0x7FFFFFFF;
+    uint32_t fb = ((u0[0] * (uint32_t)qa + w[0] * (uint32_t)qb) * m0i) & 0x7FFFFFFF;
+    int64_t cca = lin31(nu, u0, w, m, len, pa, pb, fa);
+    int64_t ccb = lin31(w, u0, w, m, len, qa, qb, fb);
+    nu[len - 1] = (uint32_t)cca;
     w[len - 1] = (uint32_t)ccb;
-    finish_mod(u, len, m, (uint32_t)((uint64_t)cca >> 63));
+    *t = u0;
+    *u = nu;
+    finish_mod(nu, len, m, (uint32_t)((uint64_t)cca >> 63));
     finish_mod(w, len, m, (uint32_t)((uint64_t)ccb >> 63));
 }
 
@@ -983,6 +1000,7 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
     uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
     uint32_t *u0 = ws_alloc(ws, len), *u1 = ws_alloc(ws, len);
     uint32_t *v0 = ws_alloc(ws, len), *v1 = ws_alloc(ws, len);
+    uint32_t *ta = ws_alloc(ws, len), *tu = ws_alloc(ws, len), *tv = ws_alloc(ws, len);
     if (ws->fail) {
         return 0;
     }
@@ -1039,13 +1057,13 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
             qb += qb & -(int64_t)cA;
             b_hi ^= (b_hi ^ (b_hi >> 1)) & ((uint64_t)cA - 1);
         }
-        uint32_t r = co_reduce(a, b, len, pa, pb, qa, qb);
+        uint32_t r = co_reduce(&a, b, &ta, len, pa, pb, qa, qb);
         pa -= (pa + pa) & -(int64_t)(r & 1);
         pb -= (pb + pb) & -(int64_t)(r & 1);
         qa -= (qa + qa) & -(int64_t)(r >> 1);
         qb -= (qb + qb) & -(int64_t)(r >> 1);
-        co_reduce_mod(u0, u1, y31, len, y0i, pa, pb, qa, qb);
-        co_reduce_mod(v0, v1, x31, len, x0i, pa, pb, qa, qb);
+        co_reduce_mod(&u0, u1, &tu, y31, len, y0i, pa, pb, qa, qb);
+        co_reduce_mod(&v0, v1, &tv, x31, len, x0i, pa, pb, qa, qb);
     }
     uint32_t rc = a[0] ^ 1;
     for (size_t j = 1; j < len; j++) {
