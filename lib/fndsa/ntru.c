@@ -1230,7 +1230,22 @@ typedef struct {
     size_t np;
     modp_t *qs;
     uint32_t *fnt, *gnt, *cst, *PI;
+    uint32_t *roots; /* per prime psi, ipsi (2m words), or NULL: recomputed per step */
 } babai_t;
+
+/* psi, ipsi of prime j (2m words): from the cache unless fresh (then computed
+ * into it), or without a cache computed into the scratch at Fa (free between
+ * Babai steps; 6m words) */
+static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm, int fresh)
+{
+    uint32_t *scratch = (uint32_t *)(void *)b->Fa;
+    uint32_t *psi = b->roots != NULL ? b->roots + 2 * m * j : scratch;
+    if (b->roots == NULL || fresh) {
+        mp_roots(psi, psi + m, b->roots != NULL ? scratch : psi + 2 * m, RNS_P[j][1], logm,
+                 &b->qs[j]);
+    }
+    return psi;
+}
 
 static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen,
                       uint32_t fbits, int32_t scf, size_t m, unsigned logm, ws_t *ws)
@@ -1251,6 +1266,7 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
     b->tt = p + 5 * m;
     b->scf = scf;
     b->np = 0;
+    b->roots = NULL;
     if (m >= 16) {
         /* k f: |coefficient| < m 2^31 2^fbits */
         size_t np = rns_count(fbits + 31 + logm);
@@ -1265,11 +1281,14 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
             }
             b->np = np;
             rns_setup(b->qs, b->cst, b->PI, np);
-            /* Fa, Ga, tt (6m words) are free here and between Babai steps */
-            uint32_t *psi = (uint32_t *)(void *)b->Fa, *ipsi = psi + m, *pw = psi + 2 * m;
+            /* the roots are kept when that leaves room for babai_sub's
+             * residues (public sizes) */
+            if (ws->cap - ws->used >= 4 * np * m + 3 * np + flen + 5) {
+                b->roots = ws_alloc(ws, 2 * np * m);
+            }
             for (size_t j = 0; j < np; j++) {
                 const modp_t *q = &b->qs[j];
-                mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, q);
+                const uint32_t *psi = babai_roots(b, j, m, logm, 1);
                 for (size_t u = 0; u < m; u++) {
                     b->fnt[j * m + u] = mp_of_zint(f + u * flen, flen, q);
                     b->gnt[j * m + u] = mp_of_zint(g + u * flen, flen, q);
@@ -1346,8 +1365,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         return;
     }
     size_t np = b->np, alen = flen + 2, mark = ws->used;
-    uint32_t *psi = (uint32_t *)(void *)b->Fa, *ipsi = psi + m, *pw = psi + 2 * m;
-    uint32_t *kt = psi + 3 * m;
+    uint32_t *kt = (uint32_t *)(void *)b->Fa + 3 * m;
     if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + 3 * np + 3) {
         /* room for the residues of both products (public sizes): the roots
          * and the NTT of k once per prime for F and G */
@@ -1355,7 +1373,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, 3 * np + 3);
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
-            mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, q);
+            const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
                 kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
             }
@@ -1386,7 +1404,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         uint32_t *X = which == 0 ? F : G;
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
-            mp_roots(psi, ipsi, pw, RNS_P[j][1], logm, q);
+            const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
                 kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
             }
