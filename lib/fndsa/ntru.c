@@ -1315,15 +1315,16 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
 }
 
 /* One reduction coefficient vector: k = round((F adj(f) + G adj(g)) / (f adj(f)
- * + g adj(g)) / 2^s), F, G read at scale 2^-scF. Coefficients outside
+ * + g adj(g)) / 2^s), F, G read at scale 2^-scF from their low rl limbs (the
+ * caller knows the limbs above are sign extension). Coefficients outside
  * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; returns 1 when any was (secret). */
-static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, int32_t scF,
-                        int32_t s, size_t m, unsigned logm)
+static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl,
+                        int32_t scF, int32_t s, size_t m, unsigned logm)
 {
     fpr *Fa = b->Fa, *Ga = b->Ga;
     for (size_t u = 0; u < m; u++) {
-        Fa[u] = zint_to_fpr_fit(F + u * Flen, Flen, scF);
-        Ga[u] = zint_to_fpr_fit(G + u * Flen, Flen, scF);
+        Fa[u] = zint_to_fpr_fit(F + u * Flen, rl, scF);
+        Ga[u] = zint_to_fpr_fit(G + u * Flen, rl, scF);
     }
     if (logm > 0) {
         fndsa_fft(Fa, logm, b->tt);
@@ -1447,7 +1448,7 @@ static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f,
     if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), m, logm, ws)) {
         return 0;
     }
-    uint32_t big = babai_k(&b, F, G, Flen, top64_scale(Flen), 0, m, logm);
+    uint32_t big = babai_k(&b, F, G, Flen, Flen, top64_scale(Flen), 0, m, logm);
     PQLAB_DECLASSIFY(&big, sizeof big);
     if (!big) {
         babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
@@ -1526,7 +1527,10 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     for (;;) {
         int scale_FG = 31 * (int)(FGlen - (FGlen > 10 ? 10 : FGlen));
         /* the reference fails when a coefficient of k leaves (-2^31+1, 2^31-1) */
-        uint32_t big = babai_k(&b, F, G, Flen, scale_FG, scale_k, m, logm);
+        /* F, G fit FGlen words (checked): the limbs above those bits are sign
+         * extension */
+        size_t rl = (31 * FGlen + 31) / 32;
+        uint32_t big = babai_k(&b, F, G, Flen, rl < Flen ? rl : Flen, scale_FG, scale_k, m, logm);
         PQLAB_DECLASSIFY(&big, sizeof big);
         if (big) {
             ok = 0;
