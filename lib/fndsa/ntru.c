@@ -548,6 +548,21 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
                     size_t np, const modp_t *qs, const uint32_t *cst, const uint32_t *PI,
                     uint32_t *w)
 {
+    if (np == 2) {
+        /* the same steps on two primes, in 64-bit words: X = t0 + p0 t1 < p0 p1 */
+        const modp_t *q = &qs[1];
+        uint32_t t0 = res[u];
+        uint32_t t1 = mp_mmul(mp_sub(res[m + u], mp_sub(t0, q->p, q->p), q->p), cst[5], q);
+        uint64_t X = (uint64_t)t0 + (uint64_t)RNS_P[0][0] * t1;
+        uint64_t P = ((uint64_t)PI[1] << 32) | PI[0];
+        uint64_t keep = (uint64_t)0 - (((2 * X - P) >> 63) & 1); /* 2X < P (P < 2^62) */
+        uint64_t v = X - (P & ~keep);
+        uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
+        for (size_t i = 0; i < olen; i++) {
+            out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
+        }
+        return;
+    }
     uint32_t *t = w, *X = w + np, *D = w + 2 * np + 1;
     t[0] = res[u];
     for (size_t j = 1; j < np; j++) {
