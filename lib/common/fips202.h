@@ -43,8 +43,8 @@ void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nla
 void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
 #endif
 
-/* Generic sponge on a bare state (used by SHA-3/SHAKE here, by the compat layer, by
- * cSHAKE and by the x4 fallback). `rate` in bytes (< 200), `pos` as above.
+/* Generic sponge on a bare state (used by SHA-3/SHAKE here, by cSHAKE, by the x4
+ * fallback and, without a native Keccak backend, by the compat layer). `rate` in bytes (< 200), `pos` as above.
  * absorb/squeeze return the new pos. `ds` is the domain byte: the message suffix bits
  * followed by the first padding bit (0x06 SHA-3, 0x1F SHAKE, 0x04 cSHAKE). */
 unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
