@@ -630,13 +630,18 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
         const modp_t *q = &qs[j];
         mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
+        const int square = a == b; /* public: field norms square f0 and f1 */
         for (size_t u = 0; u < m; u++) {
             at[u] = mp_of_zint(a + u * alen, alen, q);
-            bt[u] = mp_of_zint(b + u * blen, blen, q);
+            if (!square) {
+                bt[u] = mp_of_zint(b + u * blen, blen, q);
+            }
         }
         mp_ntt(at, psi, logm, q);
-        mp_ntt(bt, psi, logm, q);
-        mp_pmul(at, at, bt, m, q);
+        if (!square) {
+            mp_ntt(bt, psi, logm, q);
+        }
+        mp_pmul(at, at, square ? at : bt, m, q);
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
     }
     for (size_t u = 0; u < m; u++) {
@@ -646,16 +651,18 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
     return 1;
 }
 
-/* r <- a * b in Z[x]/(x^m + 1) (negacyclic); a: alen limbs, b: blen, r: rlen.
- * When bstep == 2 only the even coefficients of a are nonzero (a(x^2) form)
+/* r <- a * b in Z[x]/(x^m + 1) (negacyclic); a: alen limbs, b: blen, r: rlen;
+ * the coefficients of a and b are below 2^abits and 2^bbits in absolute value
+ * (public bounds, at most 32 alen - 1 and 32 blen - 1; they size the RNS).
+ * When astep == 2 only the even coefficients of a are nonzero (a(x^2) form)
  * and are skipped otherwise. tmp: rlen words. */
 static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
-                                const uint32_t *b, size_t blen, size_t m, size_t astep,
-                                uint32_t *tmp, ws_t *ws)
+                                uint32_t abits, const uint32_t *b, size_t blen, uint32_t bbits,
+                                size_t m, size_t astep, uint32_t *tmp, ws_t *ws)
 {
     if (m >= 16) {
-        /* |coefficient| < m 2^(32 alen - 1) 2^(32 blen - 1) */
-        size_t np = rns_count(32 * (uint32_t)(alen + blen) - 2 + ilog2(m));
+        /* |coefficient| < m 2^abits 2^bbits */
+        size_t np = rns_count(abits + bbits + ilog2(m));
         if (np <= RNS_MAXP) {
             rns_mul(r, rlen, a, alen, b, blen, m, np, ws);
             return;
@@ -691,8 +698,8 @@ static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, siz
 /* ---------------------------------------------------------------------- */
 /* Field norm: out (m/2 coefficients, olen limbs) = f0^2 - x f1^2.         */
 
-static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, size_t m,
-                       ws_t *ws)
+static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen,
+                       uint32_t fbits, size_t m, ws_t *ws)
 {
     size_t hm = m >> 1;
     size_t mark = ws->used;
@@ -707,8 +714,8 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
         wmove(f0 + u * flen, f + (2 * u) * flen, flen);
         wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
     }
-    poly_mul_negacyclic(out, olen, f0, flen, f0, flen, hm, 1, tmp, ws);
-    poly_mul_negacyclic(sq, olen, f1, flen, f1, flen, hm, 1, tmp, ws);
+    poly_mul_negacyclic(out, olen, f0, flen, fbits, f0, flen, fbits, hm, 1, tmp, ws);
+    poly_mul_negacyclic(sq, olen, f1, flen, fbits, f1, flen, fbits, hm, 1, tmp, ws);
     /* out -= x * sq: coefficient u of x sq is sq[u-1], and -sq[hm-1] at 0 */
     for (size_t u = 0; u < hm; u++) {
         if (u == 0) {
@@ -1531,7 +1538,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     size_t mark = ws->used;
     babai_t b;
     /* f, g seen through their top (at most 10) words of slen */
-    if (!babai_init(&b, f, g, flen, 32 * (uint32_t)flen - 1,
+    if (!babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1,
                     31 * (int)(slen - (slen > 10 ? 10 : slen)), m, logm, ws)) {
         return 0;
     }
@@ -1589,6 +1596,14 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     return ok && !ws->fail;
 }
 
+/* bound on the bits of |f|, |g| at depth d (public): below 2^7 at depth 0 (the
+ * sampler's range), then ld[d] 31-bit words (checked during the descent; a
+ * candidate that does not fit is rejected after it, whatever was computed) */
+static uint32_t fbits(unsigned d, const size_t *ld)
+{
+    return d == 0 ? 7 : 31 * (uint32_t)ld[d] - 1;
+}
+
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn,
                      uint32_t *tmp)
@@ -1625,8 +1640,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         if (ws.fail) {
             return 0;
         }
-        field_norm(fd[d + 1], ol, fd[d], ld[d], m, &ws);
-        field_norm(gd[d + 1], ol, gd[d], ld[d], m, &ws);
+        field_norm(fd[d + 1], ol, fd[d], ld[d], fbits(d, ld), m, &ws);
+        field_norm(gd[d + 1], ol, gd[d], ld[d], fbits(d, ld), m, &ws);
         if (ws.fail) {
             return 0;
         }
@@ -1696,6 +1711,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         wmove(Gp, t, (L + 1));
     }
     size_t FL = L + 1;
+    uint32_t Fbits = 32 * (uint32_t)FL - 1; /* |F'|, |G'| bound: their limbs, then the checks */
     /* the current F, G live at Fp, Gp (each 1 coefficient of FL limbs);
      * move them right after level logn's f, g */
     {
@@ -1707,8 +1723,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         ws.used = (size_t)(Gp + FL - ws.base);
     }
     /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
-    if (!reduce_once(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], 32 * (uint32_t)ld[logn] - 1, 1, 0,
-                     &ws)) {
+    if (!reduce_once(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], fbits(logn, ld), 1, 0, &ws)) {
         return 0;
     }
     /* ascent */
@@ -1743,7 +1758,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
                     }
                 }
             }
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, neg, ld[d], m, 2, t, &ws);
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, Fbits, neg, ld[d],
+                                fbits(d, ld), m, 2, t, &ws);
         }
         /* move F, G down over F', G' (free now) */
         uint32_t *dst = gd[d] + m * ld[d];
@@ -1762,8 +1778,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
             /* depth 1: F fits REF_BL_LARGE[1] words (checked, as the reference);
              * f, g at depth 0 are below 2^7 */
             ok = d == 0 || fits31_both(Fp, Gp, m, NL, REF_BL_LARGE[1]);
-            ok = ok && reduce_once(Fp, Gp, NL, fd[d], gd[d], ld[d],
-                                   d == 0 ? 7 : 32 * (uint32_t)ld[d] - 1, m, logm, &ws);
+            ok = ok && reduce_once(Fp, Gp, NL, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
@@ -1776,6 +1791,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         wmove(gn, Gp, m * keep);
         Gp = gn;
         FL = keep;
+        Fbits = 31 * (uint32_t)keep - 1;
         ws.used = (size_t)(Gp + m * FL - ws.base);
     }
     /* final: F, G at level 0 must fit in [-127, 127] */
