@@ -1242,12 +1242,33 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     ws->used = mark;
 }
 
+/* out[u] = x_u 2^-sc for the m coefficients x_u (stride limbs apart, the low rl
+ * limbs read: the caller knows the limbs above are sign extension). With win,
+ * the limbs below bit sc - 64 are left out: they move a scaled value by less
+ * than 2^-64. Only for the scales of the reference's schedule, which reads
+ * nothing below bit sc at all (its top ten words), so that a value far below
+ * 2^sc reads as 0 there as well; not for the scales taken from a limb count,
+ * which can sit far above the value. */
+static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl,
+                        int32_t sc, int win)
+{
+    size_t lo = win && sc >= 64 ? (size_t)(sc - 64) / 32 : 0;
+    if (lo >= rl) {
+        lo = rl - 1;
+    }
+    sc -= 32 * (int32_t)lo;
+    for (size_t u = 0; u < m; u++) {
+        out[u] = zint_to_fpr_fit(x + u * stride + lo, rl - lo, sc);
+    }
+}
+
 /* Floating-point side of a reduction: f, g (m values of flen limbs) scaled by
  * 2^-scf, in FFT form and adjoint, and dn = 1 / (f adj(f) + g adj(g)). */
 typedef struct {
     fpr *fa, *ga, *dn, *Fa, *Ga, *tt;
     int32_t *k;
     int32_t scf;
+    int win; /* scales of the reference's schedule (poly_to_fpr) */
     /* m >= 16: f and g in RNS/NTT form for the subtractions (np primes) */
     size_t np;
     modp_t *qs;
@@ -1270,7 +1291,7 @@ static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm
 }
 
 static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen,
-                      uint32_t fbits, int32_t scf, size_t m, unsigned logm, ws_t *ws)
+                      uint32_t fbits, int32_t scf, int win, size_t m, unsigned logm, ws_t *ws)
 {
     fpr *p = (fpr *)(void *)ws_alloc(ws, 12 * m + 2);
     b->k = (int32_t *)(void *)ws_alloc(ws, m);
@@ -1287,6 +1308,7 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
     b->Ga = p + 4 * m;
     b->tt = p + 5 * m;
     b->scf = scf;
+    b->win = win;
     b->np = 0;
     b->roots = NULL;
     if (m >= 16) {
@@ -1320,10 +1342,8 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
             }
         }
     }
-    for (size_t u = 0; u < m; u++) {
-        b->fa[u] = zint_to_fpr_fit(f + u * flen, flen, scf);
-        b->ga[u] = zint_to_fpr_fit(g + u * flen, flen, scf);
-    }
+    poly_to_fpr(b->fa, f, m, flen, flen, scf, b->win);
+    poly_to_fpr(b->ga, g, m, flen, flen, scf, b->win);
     if (logm > 0) {
         fndsa_fft(b->fa, logm, b->tt);
         fndsa_fft(b->ga, logm, b->tt);
@@ -1344,10 +1364,8 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
                         int32_t scF, int32_t s, size_t m, unsigned logm)
 {
     fpr *Fa = b->Fa, *Ga = b->Ga;
-    for (size_t u = 0; u < m; u++) {
-        Fa[u] = zint_to_fpr_fit(F + u * Flen, rl, scF);
-        Ga[u] = zint_to_fpr_fit(G + u * Flen, rl, scF);
-    }
+    poly_to_fpr(Fa, F, m, Flen, rl, scF, b->win);
+    poly_to_fpr(Ga, G, m, Flen, rl, scF, b->win);
     if (logm > 0) {
         fndsa_fft(Fa, logm, b->tt);
         fndsa_fft(Ga, logm, b->tt);
@@ -1467,7 +1485,7 @@ static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f,
 {
     size_t mark = ws->used;
     babai_t b;
-    if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), m, logm, ws)) {
+    if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, m, logm, ws)) {
         return 0;
     }
     uint32_t big = babai_k(&b, F, G, Flen, Flen, top64_scale(Flen), 0, m, logm);
@@ -1539,7 +1557,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     babai_t b;
     /* f, g seen through their top (at most 10) words of slen */
     if (!babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1,
-                    31 * (int)(slen - (slen > 10 ? 10 : slen)), m, logm, ws)) {
+                    31 * (int)(slen - (slen > 10 ? 10 : slen)), 1, m, logm, ws)) {
         return 0;
     }
     size_t FGlen = llen;
