@@ -1258,7 +1258,15 @@ static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, si
     }
     sc -= 32 * (int32_t)lo;
     for (size_t u = 0; u < m; u++) {
-        out[u] = zint_to_fpr_fit(x + u * stride + lo, rl - lo, sc);
+        const uint32_t *xu = x + u * stride + lo;
+        if (rl - lo <= 2) { /* public: the value as one int64, the same rounding */
+            uint32_t hi = rl - lo == 2 ? xu[1] : (uint32_t)((int32_t)xu[0] >> 31);
+            uint32_t ovf = 0;
+            out[u] = fpr_ldexp_lim(fpr_of((int64_t)(((uint64_t)hi << 32) | xu[0])), -sc, 2046,
+                                   &ovf);
+        } else {
+            out[u] = zint_to_fpr_fit(xu, rl - lo, sc);
+        }
     }
 }
 
@@ -1480,15 +1488,16 @@ static int32_t top64_scale(size_t len)
  * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
  * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
  * departs from it in an extreme tail. */
-static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
-                       size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
+static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, const uint32_t *f,
+                       const uint32_t *g, size_t flen, uint32_t fbits, size_t m, unsigned logm,
+                       ws_t *ws)
 {
     size_t mark = ws->used;
     babai_t b;
     if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, m, logm, ws)) {
         return 0;
     }
-    uint32_t big = babai_k(&b, F, G, Flen, Flen, top64_scale(Flen), 0, m, logm);
+    uint32_t big = babai_k(&b, F, G, Flen, rl, top64_scale(Flen), 0, m, logm);
     PQLAB_DECLASSIFY(&big, sizeof big);
     if (!big) {
         babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
@@ -1741,7 +1750,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         ws.used = (size_t)(Gp + FL - ws.base);
     }
     /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
-    if (!reduce_once(Fp, Gp, FL, fd[logn], gd[logn], ld[logn], fbits(logn, ld), 1, 0, &ws)) {
+    if (!reduce_once(Fp, Gp, FL, FL, fd[logn], gd[logn], ld[logn], fbits(logn, ld), 1, 0, &ws)) {
         return 0;
     }
     /* ascent */
@@ -1796,7 +1805,11 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
             /* depth 1: F fits REF_BL_LARGE[1] words (checked, as the reference);
              * f, g at depth 0 are below 2^7 */
             ok = d == 0 || fits31_both(Fp, Gp, m, NL, REF_BL_LARGE[1]);
-            ok = ok && reduce_once(Fp, Gp, NL, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
+            /* |F| below 2^61 (depth 1, checked) or m/2 2^Fbits 2^7 (depth 0): the
+             * limbs read */
+            uint32_t Fb = d == 1 ? 31 * (uint32_t)REF_BL_LARGE[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
+            size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
+            ok = ok && reduce_once(Fp, Gp, NL, rl, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
