@@ -528,6 +528,14 @@ static void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np)
             cc = z >> 32;
         }
     }
+    /* the bias B = (prod - 1) / 2 (prod is odd) and B mod p_j */
+    uint32_t *B = PI + np + 1;
+    for (size_t i = 0; i <= np; i++) {
+        B[i] = (PI[i] >> 1) | (i < np ? PI[i + 1] << 31 : 0);
+    }
+    for (size_t j = 0; j < np; j++) {
+        cst[np * np + np + j] = mp_of_zint(B, np + 1, &qs[j]);
+    }
 }
 
 /* 2^64 / m mod p: undoes the 1/2^32 of the pointwise products and the factor
@@ -541,43 +549,52 @@ static uint32_t mp_intt_scale(const modp_t *q, unsigned logm)
     return c;
 }
 
-/* CRT (Garner) of coefficient u (residues res[j m + u]) into the centred
- * signed integer out (olen limbs, sign-extended or truncated); w: 3 np + 3
+/* Garner's mixed-radix digits of all m coefficients c_u plus the bias B
+ * (rns_setup), in place: res[j m + u] becomes t_j with c_u + B mod prod =
+ * t_0 + p_0 (t_1 + p_1 (t_2 + ...)), t_j < p_j (one prime at a time, its
+ * constants in registers). With |c_u| <= B, c_u + B is that integer itself. */
+static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint32_t *cst)
+{
+    const uint32_t *Bj = cst + np * np + np;
+    for (size_t u = 0; u < m; u++) {
+        res[u] = mp_add(res[u], Bj[0], qs[0].p);
+    }
+    for (size_t j = 1; j < np; j++) {
+        const uint32_t p = qs[j].p, p0i = qs[j].p0i, inv = cst[np * np + j], bj = Bj[j];
+        const uint32_t *cj = cst + j * np;
+        for (size_t u = 0; u < m; u++) {
+            /* t_{j-1} < p_{j-1} < 2 p_j, likewise every t_i */
+            uint32_t y = mp_sub(res[(j - 1) * m + u], p, p);
+            for (size_t i = j - 1; i-- > 0;) {
+                y = mp_add(mp_mmul_r(y, cj[i], p, p0i), mp_sub(res[i * m + u], p, p), p);
+            }
+            res[j * m + u] = mp_mmul_r(mp_sub(mp_add(res[j * m + u], bj, p), y, p), inv, p, p0i);
+        }
+    }
+}
+
+/* coefficient u from its digits (rns_garner): X - B into the signed integer out
+ * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
  * words of scratch */
 static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
-                    size_t np, const modp_t *qs, const uint32_t *cst, const uint32_t *PI,
-                    uint32_t *w)
+                    size_t np, const uint32_t *PI, uint32_t *w)
 {
-    if (np == 2) {
-        /* the same steps on two primes, in 64-bit words: X = t0 + p0 t1 < p0 p1 */
-        const modp_t *q = &qs[1];
-        uint32_t t0 = res[u];
-        uint32_t t1 = mp_mmul(mp_sub(res[m + u], mp_sub(t0, q->p, q->p), q->p), cst[5], q);
-        uint64_t X = (uint64_t)t0 + (uint64_t)RNS_P[0][0] * t1;
-        uint64_t P = ((uint64_t)PI[1] << 32) | PI[0];
-        uint64_t keep = (uint64_t)0 - (((2 * X - P) >> 63) & 1); /* 2X < P (P < 2^62) */
-        uint64_t v = X - (P & ~keep);
+    const uint32_t *B = PI + np + 1;
+    if (np == 2) { /* 64-bit words: X = t0 + p0 t1 < p0 p1 < 2^62 */
+        uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
+        v -= ((uint64_t)B[1] << 32) | B[0];
         uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
         for (size_t i = 0; i < olen; i++) {
             out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
         }
         return;
     }
-    uint32_t *t = w, *X = w + np, *D = w + 2 * np + 1;
-    t[0] = res[u];
-    for (size_t j = 1; j < np; j++) {
-        const modp_t *q = &qs[j];
-        uint32_t y = mp_sub(t[j - 1], q->p, q->p); /* t_{j-1} < p_{j-1} < 2 p_j */
-        for (size_t i = j - 1; i-- > 0;) {
-            y = mp_add(mp_mmul(y, cst[j * np + i], q), mp_sub(t[i], q->p, q->p), q->p);
-        }
-        t[j] = mp_mmul(mp_sub(res[j * m + u], y, q->p), cst[np * np + j], q);
-    }
     /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); before the step for j, X < 2^(31 (np - 1 - j))
      * holds in np - 1 - j limbs, and the step's carry out is its next limb (public) */
-    X[0] = t[np - 1];
+    uint32_t *X = w;
+    X[0] = res[(np - 1) * m + u];
     for (size_t j = np - 1; j-- > 0;) {
-        uint64_t cc = t[j];
+        uint64_t cc = res[j * m + u];
         size_t nl = np - 1 - j;
         for (size_t i = 0; i < nl; i++) {
             uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
@@ -586,25 +603,13 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
         }
         X[nl] = (uint32_t)cc;
     }
-    X[np] = 0;
-    /* centre: X >= prod / 2 (2X - prod >= 0) -> X - prod */
+    /* out = X - B (np limbs: X < prod < 2^(31 np)), sign-extended */
     uint32_t bw = 0;
-    for (size_t i = 0; i <= np; i++) {
-        uint32_t x2 = (X[i] << 1) | (i > 0 ? X[i - 1] >> 31 : 0);
-        uint64_t z = (uint64_t)x2 - PI[i] - bw;
-        D[i] = (uint32_t)z;
-        bw = (uint32_t)(z >> 63);
-    }
-    uint32_t sub = (uint32_t)0 - ((D[np] >> 31) ^ 1);
-    bw = 0;
-    for (size_t i = 0; i <= np; i++) {
-        uint64_t z = (uint64_t)X[i] - (PI[i] & sub) - bw;
-        X[i] = (uint32_t)z;
-        bw = (uint32_t)(z >> 63);
-    }
-    uint32_t ext = zsign(X, np + 1);
     for (size_t i = 0; i < olen; i++) {
-        out[i] = i <= np ? X[i] : ext;
+        uint32_t x = i < np ? X[i] : 0, y = i <= np ? B[i] : 0;
+        uint64_t z = (uint64_t)x - y - bw;
+        out[i] = (uint32_t)z;
+        bw = (uint32_t)(z >> 63);
     }
 }
 
@@ -618,8 +623,8 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
     size_t mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
     uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
-    uint32_t *cst = ws_alloc(ws, np * np + np), *PI = ws_alloc(ws, np + 1);
-    uint32_t *w = ws_alloc(ws, 3 * np + 3);
+    uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);
+    uint32_t *w = ws_alloc(ws, np + 1);
     modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
     if (ws->fail || np > RNS_MAXP) {
         ws->fail = 1;
@@ -644,8 +649,9 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
         mp_pmul(at, at, square ? at : bt, m, q);
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
     }
+    rns_garner(res, m, np, qs, cst);
     for (size_t u = 0; u < m; u++) {
-        rns_crt(r + u * rlen, rlen, res, m, u, np, qs, cst, PI, w);
+        rns_crt(r + u * rlen, rlen, res, m, u, np, PI, w);
     }
     ws->used = mark;
     return 1;
@@ -1325,8 +1331,8 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
         if (np <= RNS_MAXP) {
             b->fnt = ws_alloc(ws, np * m);
             b->gnt = ws_alloc(ws, np * m);
-            b->cst = ws_alloc(ws, np * np + np);
-            b->PI = ws_alloc(ws, np + 1);
+            b->cst = ws_alloc(ws, np * np + 2 * np);
+            b->PI = ws_alloc(ws, 2 * np + 2);
             b->qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
             if (ws->fail) {
                 return 0;
@@ -1335,7 +1341,7 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
             rns_setup(b->qs, b->cst, b->PI, np);
             /* the roots are kept when that leaves room for babai_sub's
              * residues (public sizes) */
-            if (ws->cap - ws->used >= 4 * np * m + 3 * np + flen + 5) {
+            if (ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
                 b->roots = ws_alloc(ws, 2 * np * m);
             }
             for (size_t j = 0; j < np; j++) {
@@ -1415,11 +1421,11 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
     }
     size_t np = b->np, alen = flen + 2, mark = ws->used;
     uint32_t *kt = (uint32_t *)(void *)b->Fa + 3 * m;
-    if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + 3 * np + 3) {
+    if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
         /* room for the residues of both products (public sizes): the roots
          * and the NTT of k once per prime for F and G */
         uint32_t *resF = ws_alloc(ws, np * m), *resG = ws_alloc(ws, np * m);
-        uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, 3 * np + 3);
+        uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
@@ -1434,17 +1440,19 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
             mp_intt(rF, ipsi, logm, c, q);
             mp_intt(rG, ipsi, logm, c, q);
         }
+        rns_garner(resF, m, np, b->qs, b->cst);
+        rns_garner(resG, m, np, b->qs, b->cst);
         for (size_t u = 0; u < m; u++) {
-            rns_crt(acc, alen, resF, m, u, np, b->qs, b->cst, b->PI, w);
+            rns_crt(acc, alen, resF, m, u, np, b->PI, w);
             zsub_shifted(F + u * Flen, Flen, acc, alen, s);
-            rns_crt(acc, alen, resG, m, u, np, b->qs, b->cst, b->PI, w);
+            rns_crt(acc, alen, resG, m, u, np, b->PI, w);
             zsub_shifted(G + u * Flen, Flen, acc, alen, s);
         }
         ws->used = mark;
         return;
     }
     uint32_t *res = ws_alloc(ws, np * m);
-    uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, 3 * np + 3);
+    uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
     if (ws->fail) {
         return;
     }
@@ -1462,8 +1470,9 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
             mp_pmul(rj, kt, xnt + j * m, m, q);
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
+        rns_garner(res, m, np, b->qs, b->cst);
         for (size_t u = 0; u < m; u++) {
-            rns_crt(acc, alen, res, m, u, np, b->qs, b->cst, b->PI, w);
+            rns_crt(acc, alen, res, m, u, np, b->PI, w);
             zsub_shifted(X + u * Flen, Flen, acc, alen, s);
         }
     }
