@@ -130,15 +130,16 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
 {
     wzero(r, rlen);
     for (size_t i = 0; i < alen && i < rlen; i++) {
-        uint32_t c = 0;
-        size_t j;
-        for (j = 0; j < blen && i + j < rlen; j++) {
-            uint64_t t = (uint64_t)a[i] * b[j] + r[i + j] + c;
-            r[i + j] = (uint32_t)t;
+        const uint32_t ai = a[i]; /* kept in a register: stores to r might alias a */
+        size_t jn = blen < rlen - i ? blen : rlen - i;
+        uint32_t *ri = r + i, c = 0;
+        for (size_t j = 0; j < jn; j++) {
+            uint64_t t = (uint64_t)ai * b[j] + ri[j] + c;
+            ri[j] = (uint32_t)t;
             c = (uint32_t)(t >> 32);
         }
-        if (i + j < rlen) { /* rows before i end below i + blen: that limb is still 0 */
-            r[i + j] = c;
+        if (i + jn < rlen) { /* rows before i end below i + blen: that limb is still 0 */
+            ri[jn] = c;
         }
     }
     uint32_t sa = zsign(a, alen), sb = zsign(b, blen);
