@@ -614,16 +614,39 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
     }
 }
 
-/* r (m coefficients of rlen limbs) <- a b mod (x^m + 1), a: alen limbs, b: blen
- * limbs (signed), with np primes; r is written (not accumulated). Returns 0
- * when the workspace is exhausted. */
-static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
-                   size_t blen, size_t m, size_t np, ws_t *ws)
+/* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
+ * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */
+static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
+                       int adj, const modp_t *q)
+{
+    for (size_t u = 0; u < m; u++) {
+        t[u] = mp_of_zint(x + u * stride, len, q);
+    }
+    if (adj) {
+        for (size_t u = 1; u < m - u; u++) {
+            uint32_t t1 = t[u];
+            t[u] = t[m - u];
+            t[m - u] = t1;
+        }
+        for (size_t u = 1; u < m; u++) {
+            t[u] = mp_sub(0, t[u], q->p);
+        }
+    }
+}
+
+/* r (m coefficients of rlen limbs) <- a1 b1 + a2 b2 mod (x^m + 1) (without the
+ * second term when a2 is NULL; b1, b2 replaced by their adjoints when adj), a:
+ * alen limbs read astride apart, b: blen limbs, signed, with np primes; r is
+ * written (not accumulated). Returns 0 when the workspace is exhausted. */
+static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride,
+                   size_t alen, const uint32_t *b1, const uint32_t *b2, size_t blen, int adj,
+                   size_t m, size_t np, ws_t *ws)
 {
     unsigned logm = ilog2(m);
     size_t mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
     uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
+    uint32_t *ct = a2 != NULL ? ws_alloc(ws, m) : NULL;
     uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);
     uint32_t *w = ws_alloc(ws, np + 1);
     modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
@@ -636,18 +659,24 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, con
         const modp_t *q = &qs[j];
         mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
-        const int square = a == b; /* public: field norms square f0 and f1 */
-        for (size_t u = 0; u < m; u++) {
-            at[u] = mp_of_zint(a + u * alen, alen, q);
-            if (!square) {
-                bt[u] = mp_of_zint(b + u * blen, blen, q);
-            }
-        }
+        const int square = a1 == b1 && a2 == NULL && !adj; /* public: field norms */
+        mp_of_poly(at, a1, astride, alen, m, 0, q);
         mp_ntt(at, psi, logm, q);
         if (!square) {
+            mp_of_poly(bt, b1, blen, blen, m, adj, q);
             mp_ntt(bt, psi, logm, q);
         }
         mp_pmul(at, at, square ? at : bt, m, q);
+        if (a2 != NULL) {
+            mp_of_poly(ct, a2, astride, alen, m, 0, q);
+            mp_of_poly(bt, b2, blen, blen, m, adj, q);
+            mp_ntt(ct, psi, logm, q);
+            mp_ntt(bt, psi, logm, q);
+            mp_pmul(ct, ct, bt, m, q);
+            for (size_t u = 0; u < m; u++) {
+                at[u] = mp_add(at[u], ct[u], q->p);
+            }
+        }
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
     }
     rns_garner(res, m, np, qs, cst);
@@ -671,7 +700,7 @@ static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, siz
         /* |coefficient| < m 2^abits 2^bbits */
         size_t np = rns_count(abits + bbits + ilog2(m));
         if (np <= RNS_MAXP) {
-            rns_mul(r, rlen, a, alen, b, blen, m, np, ws);
+            rns_mul(r, rlen, a, NULL, alen, alen, b, NULL, blen, 0, m, np, ws);
             return;
         }
     }
@@ -1306,9 +1335,11 @@ static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm
 }
 
 static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen,
-                      uint32_t fbits, int32_t scf, int win, size_t m, unsigned logm, ws_t *ws)
+                      uint32_t fbits, int32_t scf, int win, int fft, size_t m, unsigned logm,
+                      ws_t *ws)
 {
-    fpr *p = (fpr *)(void *)ws_alloc(ws, 12 * m + 2);
+    /* without fft only Fa is used, as babai_sub's scratch (4m words) */
+    fpr *p = (fpr *)(void *)ws_alloc(ws, fft ? 12 * m + 2 : 4 * m + 2);
     b->k = (int32_t *)(void *)ws_alloc(ws, m);
     if (ws->fail) {
         return 0;
@@ -1316,12 +1347,12 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
     if (((uintptr_t)p & 7) != 0) { /* keep the fpr arrays 8-byte aligned */
         p = (fpr *)(void *)((uint32_t *)(void *)p + 1);
     }
-    b->fa = p;
-    b->ga = p + m;
-    b->dn = p + 2 * m;
-    b->Fa = p + 3 * m;
-    b->Ga = p + 4 * m;
-    b->tt = p + 5 * m;
+    b->fa = fft ? p : NULL;
+    b->ga = fft ? p + m : NULL;
+    b->dn = fft ? p + 2 * m : NULL;
+    b->Fa = fft ? p + 3 * m : p;
+    b->Ga = fft ? p + 4 * m : NULL;
+    b->tt = fft ? p + 5 * m : NULL;
     b->scf = scf;
     b->win = win;
     b->np = 0;
@@ -1357,6 +1388,9 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
             }
         }
     }
+    if (!fft) { /* the caller computes k otherwise (reduce_once) */
+        return 1;
+    }
     poly_to_fpr(b->fa, f, m, flen, flen, scf, b->win);
     poly_to_fpr(b->ga, g, m, flen, flen, scf, b->win);
     if (logm > 0) {
@@ -1369,6 +1403,27 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
         b->dn[0] = fpr_add(fpr_sqr(b->fa[0]), fpr_sqr(b->ga[0]));
     }
     return 1;
+}
+
+/* k = round(x 2^e) for m values; coefficients outside (-2^31 + 1, 2^31 - 1) are
+ * clamped to +-2^30; returns 1 when any was (secret) */
+static uint32_t round_k(int32_t *k, const fpr *x, int32_t e, size_t m)
+{
+    uint32_t anybig = 0;
+    for (size_t u = 0; u < m; u++) {
+        uint32_t big = 0;
+        fpr v = fpr_ldexp_lim(x[u], e, 1023 + 40, &big);
+        big |= (uint32_t)(fpr_lt(v, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ^ 1);
+        big |= (uint32_t)(fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), v) ^ 1);
+        uint32_t kv = (uint32_t)fpr_rint(v);
+        uint32_t neg = (uint32_t)(fpr_to_bits(x[u]) >> 63);
+        uint32_t clamp = ((uint32_t)1 << 30) ^ ((uint32_t)0 - neg);
+        clamp += neg; /* -2^30 when negative */
+        kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
+        k[u] = (int32_t)kv;
+        anybig |= big;
+    }
+    return anybig;
 }
 
 /* One reduction coefficient vector: k = round((F adj(f) + G adj(g)) / (f adj(f)
@@ -1392,21 +1447,7 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
     } else {
         Fa[0] = fpr_div(fpr_add(fpr_mul(Fa[0], b->fa[0]), fpr_mul(Ga[0], b->ga[0])), b->dn[0]);
     }
-    uint32_t anybig = 0;
-    for (size_t u = 0; u < m; u++) {
-        uint32_t big = 0;
-        fpr x = fpr_ldexp_lim(Fa[u], scF - b->scf - s, 1023 + 40, &big);
-        big |= (uint32_t)(fpr_lt(x, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ^ 1);
-        big |= (uint32_t)(fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), x) ^ 1);
-        uint32_t kv = (uint32_t)fpr_rint(x);
-        uint32_t neg = (uint32_t)(fpr_to_bits(Fa[u]) >> 63);
-        uint32_t clamp = ((uint32_t)1 << 30) ^ ((uint32_t)0 - neg);
-        clamp += neg; /* -2^30 when negative */
-        kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
-        b->k[u] = (int32_t)kv;
-        anybig |= big;
-    }
-    return anybig;
+    return round_k(b->k, Fa, scF - b->scf - s, m);
 }
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
@@ -1498,16 +1539,54 @@ static int32_t top64_scale(size_t len)
  * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
  * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
  * departs from it in an extreme tail. */
-static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, const uint32_t *f,
-                       const uint32_t *g, size_t flen, uint32_t fbits, size_t m, unsigned logm,
-                       ws_t *ws)
+static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb,
+                       const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, size_t m,
+                       unsigned logm, ws_t *ws)
 {
     size_t mark = ws->used;
     babai_t b;
-    if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, m, logm, ws)) {
-        return 0;
+    uint32_t big;
+    if (m >= 16) {
+        /* N = F adj(f) + G adj(g) and D = f adj(f) + g adj(g) exactly (RNS), then
+         * k = round(N / D) with two FFTs and one inverse instead of four and one
+         * (the reference computes its depth-0 k from exact products as well); k
+         * first, so that the products' buffers are free again for babai_sub */
+        int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
+        size_t mark1 = ws->used;
+        uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
+        size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
+        fpr *Na = (fpr *)(void *)ws_alloc(ws, 6 * m + 2);
+        uint32_t *N = ws_alloc(ws, m * nlen), *D = ws_alloc(ws, m * dlen);
+        if (ws->fail) {
+            return 0;
+        }
+        if (((uintptr_t)Na & 7) != 0) {
+            Na = (fpr *)(void *)((uint32_t *)(void *)Na + 1);
+        }
+        fpr *Da = Na + m, *tt = Na + 2 * m;
+        rns_mul(N, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
+        rns_mul(D, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        if (ws->fail) {
+            return 0;
+        }
+        poly_to_fpr(Na, N, m, nlen, nlen, 0, 0);
+        poly_to_fpr(Da, D, m, dlen, dlen, 0, 0);
+        fndsa_fft(Na, logm, tt);
+        fndsa_fft(Da, logm, tt);
+        fndsa_poly_div_autoadj_fft(Na, Da, logm);
+        fndsa_ifft(Na, logm, tt);
+        big = round_k(k, Na, 0, m);
+        ws->used = mark1;
+        if (!babai_init(&b, f, g, flen, fbits, 0, 0, 0, m, logm, ws)) {
+            return 0;
+        }
+        wmove((uint32_t *)(void *)b.k, (const uint32_t *)(const void *)k, m);
+    } else {
+        if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, 1, m, logm, ws)) {
+            return 0;
+        }
+        big = babai_k(&b, F, G, Flen, rl, top64_scale(Flen), 0, m, logm);
     }
-    uint32_t big = babai_k(&b, F, G, Flen, rl, top64_scale(Flen), 0, m, logm);
     PQLAB_DECLASSIFY(&big, sizeof big);
     if (!big) {
         babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
@@ -1576,7 +1655,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     babai_t b;
     /* f, g seen through their top (at most 10) words of slen */
     if (!babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1,
-                    31 * (int)(slen - (slen > 10 ? 10 : slen)), 1, m, logm, ws)) {
+                    31 * (int)(slen - (slen > 10 ? 10 : slen)), 1, 1, m, logm, ws)) {
         return 0;
     }
     size_t FGlen = llen;
@@ -1760,7 +1839,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         ws.used = (size_t)(Gp + FL - ws.base);
     }
     /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
-    if (!reduce_once(Fp, Gp, FL, FL, fd[logn], gd[logn], ld[logn], fbits(logn, ld), 1, 0, &ws)) {
+    if (!reduce_once(Fp, Gp, FL, FL, 32 * (uint32_t)FL - 1, fd[logn], gd[logn], ld[logn],
+                     fbits(logn, ld), 1, 0, &ws)) {
         return 0;
     }
     /* ascent */
@@ -1819,7 +1899,8 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
              * limbs read */
             uint32_t Fb = d == 1 ? 31 * (uint32_t)REF_BL_LARGE[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
-            ok = ok && reduce_once(Fp, Gp, NL, rl, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
+            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm,
+                                   &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
