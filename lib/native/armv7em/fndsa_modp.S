@@ -47,10 +47,11 @@
  * twiddle pointers, the pass end in the frame. Frame: 28 bytes (F_* below); stack 64 bytes.
  *
  * Cycles on the Cortex-M4 model (m4-sim, logm = 10): ntt 69,150, intt 69,710 (C: 124,899 /
- * 146,590), pmul 9,812 (C: 19,510); tests/test_native_armv7em_modp.py prints them. With
- * every mp_ntt / mp_intt of ntru.c and rns_mul's products mapped to these (experiment on
- * commit 16601f5, `pqlab profile fn-dsa-512 -i ref -p m4-sim`): keypair 104.83 M -> 100.16 M
- * cycles, mp_ntt 4.64 M -> 2.47 M, mp_intt 4.39 M -> 1.96 M; FN-DSA-512 / 1024 KATs unchanged.
+ * 146,590), pmul 9,812 (C: 19,510); tests/test_native_armv7em_modp.py prints them.
+ * ntru.c maps mp_ntt, mp_intt and its pointwise products (mp_pmul) to these when
+ * PQLAB_FNDSA_MODP_NATIVE is set (measured on commit 16601f5 with the same mapping,
+ * `pqlab profile fn-dsa-512 -i ref -p m4-sim`: keypair 104.83 M -> 100.16 M cycles, mp_ntt
+ * 4.64 M -> 2.47 M, mp_intt 4.39 M -> 1.96 M); FN-DSA-512 / 1024 KATs unchanged on m4-sim.
  *
  * Constant time: no branch or address depends on the data; the loops and the dispatch
  * depend on logm and m only (public). UMULL / SMULL / SMLAL / UMLAL / MUL are single-cycle on
