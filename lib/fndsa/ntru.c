@@ -42,6 +42,9 @@
 #ifdef PQLAB_FNDSA_MODP_NATIVE
 #include "../native/armv7em/fndsa_modp.h"
 #endif
+#ifdef PQLAB_FNDSA_GCD_NATIVE
+#include "../native/armv7em/fndsa_gcd.h"
+#endif
 
 #define NTRU_Q 12289
 
@@ -967,6 +970,10 @@ static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b,
     const uint32_t ua = (uint32_t)ca, ub = (uint32_t)cb;
     const uint32_t sa = (uint32_t)((uint64_t)ca >> 63) * 0xFFFFFFFFu;
     const uint32_t sb = (uint32_t)((uint64_t)cb >> 63) * 0xFFFFFFFFu;
+#ifdef PQLAB_FNDSA_GCD_NATIVE
+    const uint32_t co[5] = {ua, ub, sa, sb, f};
+    return pqlab_fndsa_lin31_native(out, a, b, m, len, co);
+#else
     uint64_t cc = 0;
     for (size_t i = 0; i < len; i++) {
         uint32_t wa = a[i], wb = b[i];
@@ -980,6 +987,7 @@ static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b,
         cc = (uint64_t)((int64_t)z >> 31); /* arithmetic shift */
     }
     return (int64_t)cc;
+#endif
 }
 
 /* 31-bit two's complement negation of x (len limbs) when neg */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* FN-DSA key generation: the linear combination at the heart of the batched binary GCD of
+ * lib/fndsa/ntru.c (lin31, used by co_reduce and co_reduce_mod), for ARMv7E-M (Cortex-M4/M7),
+ * Thumb-2, GNU as unified syntax. Contract in fndsa_gcd.h; enabled by PQLAB_FNDSA_GCD_NATIVE
+ * (backend.toml).
+ *
+ *   int64_t pqlab_fndsa_lin31_native(uint32_t *out, const uint32_t *a, const uint32_t *b,
+ *                                    const uint32_t *m, size_t len, const uint32_t co[5]);
+ *
+ * co = {ua, ub, sa, sb, f}: ua, ub the coefficients ca, cb as 32-bit words, sa, sb their sign
+ * masks (0 or 0xFFFFFFFF). Per limb i (31-bit limbs a_i, b_i, m_i), modulo 2^64:
+ *   z = cc + a_i ua + b_i ub + m_i f - ((a_i & sa) + (b_i & sb)) 2^32
+ * which is the exact signed sum a_i ca + b_i cb + m_i f + cc (a_i ca = a_i ua - a_i 2^32 when
+ * ca < 0); out[i - 1] = z mod 2^31 for i >= 1 (limb 0 of the sum is 0 by construction and is
+ * not stored), cc = z >> 31 (arithmetic); the final cc is returned (r1:r0). m = NULL: no m f
+ * term. out may be b (it trails b by one limb), not a; len >= 1.
+ *
+ * Per limb: three UMLAL (single-cycle on Cortex-M4, ARM DDI 0439B table 3-1), the sign
+ * correction (two AND, ADD, SUB on the high word), the 31-bit split (BIC, LSR, ORR, ASR).
+ * Constant time: no branch or address depends on the data; the loop count is len (public),
+ * the only other branch is on m == NULL (public). Every instruction is a 32-bit encoding. */
+    .syntax unified
+    .thumb
+
+/* one limb: r1 a, r2 b, r3 m, r4 ua, r5 ub, r6 f, r7 sa, r8 sb, r10:r9 cc, r0 out */
+.macro LIMB withm, store
+    ldr.w   r12, [r1], #4
+    ldr.w   lr, [r2], #4
+    umlal.w r9, r10, r12, r4
+    and.w   r12, r12, r7
+    umlal.w r9, r10, lr, r5
+    and.w   lr, lr, r8
+    add.w   r12, r12, lr
+    sub.w   r10, r10, r12
+.if \withm
+    ldr.w   lr, [r3], #4
+    umlal.w r9, r10, lr, r6
+.endif
+.if \store
+    bic.w   r12, r9, #0x80000000
+    str.w   r12, [r0], #4
+.endif
+    lsr.w   r9, r9, #31
+    orr.w   r9, r9, r10, lsl #1
+    asr.w   r10, r10, #31
+.endm
+
+    .section .text.pqlab_fndsa_lin31_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_lin31_native
+    .type pqlab_fndsa_lin31_native, %function
+    .thumb_func
+pqlab_fndsa_lin31_native:
+    push.w  {r4-r11, lr}
+    ldr.w   r12, [sp, #40]              /* co */
+    ldr.w   r11, [sp, #36]              /* len */
+    ldr.w   r4, [r12, #0]
+    ldr.w   r5, [r12, #4]
+    ldr.w   r7, [r12, #8]
+    ldr.w   r8, [r12, #12]
+    ldr.w   r6, [r12, #16]
+    add.w   r11, r1, r11, lsl #2        /* end of a */
+    mov.w   r9, #0
+    mov.w   r10, #0
+    cmp.w   r3, #0
+    beq.w   .Lnom
+    LIMB    1, 0
+    cmp.w   r1, r11
+    beq.w   .Ldone
+.Lloopm:
+    LIMB    1, 1
+    cmp.w   r1, r11
+    bne.w   .Lloopm
+    b.w     .Ldone
+.Lnom:
+    LIMB    0, 0
+    cmp.w   r1, r11
+    beq.w   .Ldone
+.Lloop:
+    LIMB    0, 1
+    cmp.w   r1, r11
+    bne.w   .Lloop
+.Ldone:
+    mov.w   r0, r9
+    mov.w   r1, r10
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_lin31_native, . - pqlab_fndsa_lin31_native

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* ARMv7E-M kernel of FN-DSA key generation's batched binary GCD (fndsa_gcd.S), selected by
+ * PQLAB_FNDSA_GCD_NATIVE (backend.toml): the linear combination lin31 of lib/fndsa/ntru.c.
+ *
+ * Contract (the same results as the C lin31 for every input it accepts):
+ * - a, b (and m unless NULL): len >= 1 limbs of 31 bits (each < 2^31); out: len - 1 limbs
+ *   written (out[i - 1] for limb i >= 1); out may be b, not a or m.
+ * - co = {ua, ub, sa, sb, f}: ua = (uint32_t)ca, ub = (uint32_t)cb, sa / sb = 0xFFFFFFFF when
+ *   ca / cb < 0, else 0, for |ca| + |cb| <= 2^31; f < 2^31 (ignored when m is NULL).
+ * - Returns the final carry: (a ca + b cb + m f) / 2^31 = sum of out[i] 2^(31 i) + cc 2^(31 (len - 1)),
+ *   where the sum is exactly divisible by 2^31 (the caller's construction).
+ * - No heap, no secret-dependent branch or address; stack: 36 bytes. AAPCS. */
+#ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_GCD_H
+#define PQLAB_NATIVE_ARMV7EM_FNDSA_GCD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int64_t pqlab_fndsa_lin31_native(uint32_t *out, const uint32_t *a, const uint32_t *b,
+                                 const uint32_t *m, size_t len, const uint32_t co[5]);
+
+#endif

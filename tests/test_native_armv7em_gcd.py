@@ -1,0 +1,167 @@
+"""ARMv7E-M assembly of the FN-DSA key-generation GCD's linear combination
+(lib/native/armv7em/fndsa_gcd.S, contract in fndsa_gcd.h) against a C copy of lin31 of
+lib/fndsa/ntru.c, on mps2-an386 / mps2-an500 (QEMU) and m4-sim / m7-sim (pqlab-sim).
+
+Random 31-bit limbs, coefficient pairs with |ca| + |cb| <= 2^31 (among them +2^31 and -2^31
+with the other one 0, and both signs), with and without the m f term, output into a
+separate buffer and into b itself (the aliasing the GCD uses), lengths 1..120; guard words
+around every buffer; on the simulators the cycles of one length do not depend on the data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import firmware
+import pytest
+from hostlib import ROOT
+
+NATIVE = ROOT / "lib" / "native" / "armv7em"
+
+FIRMWARE = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_gcd.h"
+
+/* ---- C reference: lin31 of lib/fndsa/ntru.c ---- */
+static int64_t lin31_c(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                       size_t len, int64_t ca, int64_t cb, uint32_t f)
+{
+    const uint32_t ua = (uint32_t)ca, ub = (uint32_t)cb;
+    const uint32_t sa = (uint32_t)((uint64_t)ca >> 63) * 0xFFFFFFFFu;
+    const uint32_t sb = (uint32_t)((uint64_t)cb >> 63) * 0xFFFFFFFFu;
+    uint64_t cc = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t wa = a[i], wb = b[i];
+        uint64_t z = cc - ((uint64_t)((wa & sa) + (wb & sb)) << 32);
+        z += (uint64_t)wa * ua;
+        z += (uint64_t)wb * ub;
+        if (m != NULL) {
+            z += (uint64_t)m[i] * f;
+        }
+        out[i - 1 + (i == 0)] = (uint32_t)z & 0x7FFFFFFF;
+        cc = (uint64_t)((int64_t)z >> 31);
+    }
+    return (int64_t)cc;
+}
+
+static int64_t lin31_asm(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+                         size_t len, int64_t ca, int64_t cb, uint32_t f)
+{
+    const uint32_t co[5] = {(uint32_t)ca, (uint32_t)cb, (uint32_t)((uint64_t)ca >> 63) * 0xFFFFFFFFu,
+                            (uint32_t)((uint64_t)cb >> 63) * 0xFFFFFFFFu, f};
+    return pqlab_fndsa_lin31_native(out, a, b, m, len, co);
+}
+
+static uint32_t rng = 0x9E3779B9u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define N 122
+#define GUARD 0xA5A5A5A5u
+static uint32_t A[N + 2], B[N + 2], M[N + 2], O1[N + 2], O2[N + 2], B1[N + 2], B2[N + 2];
+static unsigned bad, checks;
+
+static void fill(uint32_t *x, size_t len, unsigned kind)
+{
+    x[0] = x[len + 1] = GUARD;
+    for (size_t i = 1; i <= len; i++)
+        x[i] = kind == 1 ? 0 : kind == 2 ? 0x7FFFFFFFu : next() & 0x7FFFFFFFu;
+}
+
+static int64_t coef(unsigned k, int64_t *other)
+{
+    /* pairs with |ca| + |cb| <= 2^31 */
+    int64_t two31 = (int64_t)1 << 31;
+    switch (k % 6) {
+    case 0: *other = 0; return two31;
+    case 1: *other = 0; return -two31;
+    case 2: { int64_t x = (int64_t)(next() % (uint32_t)two31); *other = -(two31 - x); return x; }
+    case 3: { int64_t x = (int64_t)(next() >> 2); *other = (int64_t)(next() >> 2); return -x; }
+    case 4: { int64_t x = (int64_t)(next() >> 1); *other = x - two31; return x; }
+    default: { int64_t x = (int64_t)(next() >> 3); *other = -(int64_t)(next() >> 3); return x; }
+    }
+}
+
+static void check(size_t len, unsigned k, unsigned kind, int withm, int alias)
+{
+    int64_t cb, ca = coef(k, &cb);
+    uint32_t f = next() & 0x7FFFFFFFu;
+    fill(A, len, kind);
+    fill(B, len, (kind + k) % 3);
+    fill(M, len, 0);
+    memcpy(B1, B, sizeof B);
+    memcpy(B2, B, sizeof B);
+    O1[0] = O1[len + 1] = O2[0] = O2[len + 1] = GUARD;
+    uint32_t *o1 = alias ? B1 + 1 : O1 + 1, *o2 = alias ? B2 + 1 : O2 + 1;
+    int64_t r1 = lin31_c(o1, A + 1, B1 + 1, withm ? M + 1 : NULL, len, ca, cb, f);
+    int64_t r2 = lin31_asm(o2, A + 1, B2 + 1, withm ? M + 1 : NULL, len, ca, cb, f);
+    checks++;
+    int ok = r1 == r2;
+    for (size_t i = 0; i + 1 < len; i++) ok &= o1[i] == o2[i];
+    ok &= O2[0] == GUARD && O2[len + 1] == GUARD && B2[0] == GUARD && B2[len + 1] == GUARD;
+    if (alias && len >= 1) ok &= B2[len] == B[len]; /* the last limb of b is not written */
+    if (!ok && bad++ < 8) {
+        char b[160];
+        int n = snprintf(b, sizeof b, "bad len %u k %u kind %u m %d alias %d: %lld / %lld\n", (unsigned)len, k,
+                         kind, withm, alias, (long long)r1, (long long)r2);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t len, int64_t ca, int64_t cb, int withm)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    lin31_asm(O2 + 1, A + 1, B + 1, withm ? M + 1 : NULL, len, ca, cb, 0x12345678u);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t LENS[] = {1, 2, 3, 4, 7, 31, 112, 113, 120};
+    for (unsigned li = 0; li < sizeof LENS / sizeof LENS[0]; li++)
+        for (unsigned k = 0; k < 12; k++)
+            for (unsigned kind = 0; kind < 3; kind++)
+                for (int withm = 0; withm < 2; withm++)
+                    for (int alias = 0; alias < 2; alias++)
+                        check(LENS[li], k, kind, withm, alias);
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    /* constant time: one length, data and coefficients of every kind */
+    for (int withm = 0; withm < 2; withm++)
+        for (unsigned kind = 0; kind < 3; kind++) {
+            int64_t cb, ca = coef(kind, &cb);
+            fill(A, 112, kind);
+            fill(B, 112, 2 - kind);
+            fill(M, 112, kind);
+            n = snprintf(b, sizeof b, "ct %d %llu\n", withm, (unsigned long long)timed(112, ca, cb, withm));
+            pqlab_hal_send(b, (size_t)n);
+        }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+NCHECKS = 9 * 12 * 3 * 2 * 2
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_gcd_lin31(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(FIRMWARE)
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C code:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(NCHECKS), "0"]]
+    ct = [ln.split()[1:] for ln in lines if ln.startswith("ct ")]
+    assert len(ct) == 6
+    if platform.endswith("-sim"):  # modelled cycles (QEMU's SysTick counts instructions)
+        for withm in ("0", "1"):
+            runs = {c for w, c in ct if w == withm}
+            assert len(runs) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        cyc = {w: int(c) for w, c in ct}
+        print(f"\nm4-sim, 112 limbs: {cyc['0']} cycles without m, {cyc['1']} with m")
+        assert int(cyc["1"]) < 25 * 112, cyc
