@@ -330,13 +330,20 @@ static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
         uint32_t u = x[0] + ((2 * q->p) & ((uint32_t)0 - (x[0] >> 31)));
         return mp_sub(u, q->p, q->p);
     }
+    /* Horner in normal form: r <- r 2^32 + x_i (r 2^32 = mmul(r, 2^64 mod p)), the top
+     * limb signed as above, every lower limb reduced by two conditional subtractions
+     * (x_i < 2^32 < 3p) */
+    const uint32_t p = q->p;
     uint32_t t = x[len - 1];
-    /* (t - 2^32 [t < 0]) 2^32 mod p, in Montgomery form */
-    uint32_t r = mp_sub(mp_mmul(t, q->r2, q), q->r2 & ((uint32_t)0 - (t >> 31)), q->p);
+    uint32_t r = mp_sub(t + ((2 * p) & ((uint32_t)0 - (t >> 31))), p, p);
     for (size_t i = len - 1; i-- > 0;) {
-        r = mp_add(mp_mmul(r, q->r2, q), mp_mmul(x[i], q->r2, q), q->p);
+        uint64_t d = (uint64_t)x[i] - p;
+        uint32_t xi = (uint32_t)d + (p & (uint32_t)(0 - (d >> 63))); /* below 2^32 - p */
+        d = (uint64_t)xi - p;
+        xi = (uint32_t)d + (p & (uint32_t)(0 - (d >> 63))); /* [0, p) */
+        r = mp_add(mp_mmul(r, q->r2, q), xi, p);
     }
-    return mp_mmul(r, 1, q);
+    return r;
 }
 
 /* psi[k] = w^bitrev(k), ipsi[k] = w^-bitrev(k) (Montgomery form) for the
