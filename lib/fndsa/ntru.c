@@ -65,6 +65,16 @@ static uint32_t *ws_alloc(ws_t *ws, size_t words)
     return p;
 }
 
+/* n fpr values, 8-byte aligned (one spare word) */
+static fpr *ws_alloc_fpr(ws_t *ws, size_t n)
+{
+    uint32_t *p = ws_alloc(ws, 2 * n + 1);
+    if (p != NULL && ((uintptr_t)p & 7) != 0) {
+        p++;
+    }
+    return (fpr *)(void *)p;
+}
+
 /* word copies and clears: the small targets' C libraries (picolibc built for
  * size) move one byte per iteration; GCC must not turn the loops back into
  * memmove / memset calls. wmove handles overlap in either direction. */
@@ -1337,7 +1347,7 @@ typedef struct {
 
 /* psi, ipsi of prime j (2m words): from the cache unless fresh (then computed
  * into it), or without a cache computed into the scratch at Fa (free between
- * Babai steps; 6m words) */
+ * Babai steps; at least 4m words, of which babai_sub uses the fourth m for k) */
 static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm, int fresh)
 {
     uint32_t *scratch = (uint32_t *)(void *)b->Fa;
@@ -1354,13 +1364,10 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
                       ws_t *ws)
 {
     /* without fft only Fa is used, as babai_sub's scratch (4m words) */
-    fpr *p = (fpr *)(void *)ws_alloc(ws, fft ? 12 * m + 2 : 4 * m + 2);
+    fpr *p = ws_alloc_fpr(ws, fft ? 6 * m : 2 * m);
     b->k = (int32_t *)(void *)ws_alloc(ws, m);
     if (ws->fail) {
         return 0;
-    }
-    if (((uintptr_t)p & 7) != 0) { /* keep the fpr arrays 8-byte aligned */
-        p = (fpr *)(void *)((uint32_t *)(void *)p + 1);
     }
     b->fa = fft ? p : NULL;
     b->ga = fft ? p + m : NULL;
@@ -1570,13 +1577,10 @@ static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_
         size_t mark1 = ws->used;
         uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
         size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
-        fpr *Na = (fpr *)(void *)ws_alloc(ws, 6 * m + 2);
+        fpr *Na = ws_alloc_fpr(ws, 3 * m);
         uint32_t *N = ws_alloc(ws, m * nlen), *D = ws_alloc(ws, m * dlen);
         if (ws->fail) {
             return 0;
-        }
-        if (((uintptr_t)Na & 7) != 0) {
-            Na = (fpr *)(void *)((uint32_t *)(void *)Na + 1);
         }
         fpr *Da = Na + m, *tt = Na + 2 * m;
         rns_mul(N, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
