@@ -5,6 +5,7 @@
  * steers a branch or an address. */
 #include "sha2.h"
 
+#include "ct.h"
 #include "hashprof.h"
 
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the
@@ -183,6 +184,30 @@ void pqlab_sha512_compress(uint64_t h_[8], const uint8_t *blocks, size_t nblocks
     PQLAB_HASHPROF_END();
 }
 
+/* ---- buffering shared by both sizes (word-wise: the C library's byte loops would cost
+ * more than a one-block message's padding is worth) ---- */
+
+/* moves up to bs - *buflen bytes of in into buf; returns how many */
+static size_t buf_fill(uint8_t *buf, unsigned int *buflen, size_t bs, const uint8_t *in, size_t inlen)
+{
+    size_t take = bs - *buflen;
+    if (take > inlen) {
+        take = inlen;
+    }
+    pqlab_memcpy_words(buf + *buflen, in, take);
+    *buflen += (unsigned int)take;
+    return take;
+}
+
+/* buf[from .. to) = 0; buf 4-byte aligned, to a multiple of 4 */
+static void buf_zero(uint8_t *buf, unsigned int from, unsigned int to)
+{
+    while ((from & 3u) != 0 && from < to) {
+        buf[from++] = 0;
+    }
+    pqlab_memzero_words(buf + from, to - from);
+}
+
 /* ---- SHA-224 / SHA-256 ---- */
 
 static void sha256_init_iv(pqlab_sha256_state *st, const uint32_t iv[8])
@@ -200,10 +225,9 @@ void pqlab_sha256_init(pqlab_sha256_state *st) { sha256_init_iv(st, IV256); }
 void pqlab_sha256_update(pqlab_sha256_state *st, const uint8_t *in, size_t inlen)
 {
     if (st->buflen > 0) {
-        while (inlen > 0 && st->buflen < 64) {
-            st->buf[st->buflen++] = *in++;
-            inlen--;
-        }
+        const size_t took = buf_fill(st->buf, &st->buflen, 64, in, inlen);
+        in += took;
+        inlen -= took;
         if (st->buflen < 64) {
             return;
         }
@@ -218,10 +242,7 @@ void pqlab_sha256_update(pqlab_sha256_state *st, const uint8_t *in, size_t inlen
         in += nblocks * 64;
         inlen -= nblocks * 64;
     }
-    while (inlen > 0) {
-        st->buf[st->buflen++] = *in++;
-        inlen--;
-    }
+    (void)buf_fill(st->buf, &st->buflen, 64, in, inlen);
 }
 void pqlab_sha224_update(pqlab_sha256_state *st, const uint8_t *in, size_t inlen)
 {
@@ -235,15 +256,11 @@ static void sha256_pad(pqlab_sha256_state *st)
     unsigned int n = st->buflen;
     st->buf[n++] = 0x80;
     if (n > 56) {
-        while (n < 64) {
-            st->buf[n++] = 0;
-        }
+        buf_zero(st->buf, n, 64);
         pqlab_sha256_compress(st->h, st->buf, 1);
         n = 0;
     }
-    while (n < 56) {
-        st->buf[n++] = 0;
-    }
+    buf_zero(st->buf, n, 56);
     store64_be(st->buf + 56, bits);
     pqlab_sha256_compress(st->h, st->buf, 1);
 }
@@ -297,10 +314,9 @@ void pqlab_sha512_init(pqlab_sha512_state *st) { sha512_init_iv(st, IV512); }
 void pqlab_sha512_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen)
 {
     if (st->buflen > 0) {
-        while (inlen > 0 && st->buflen < 128) {
-            st->buf[st->buflen++] = *in++;
-            inlen--;
-        }
+        const size_t took = buf_fill(st->buf, &st->buflen, 128, in, inlen);
+        in += took;
+        inlen -= took;
         if (st->buflen < 128) {
             return;
         }
@@ -315,10 +331,7 @@ void pqlab_sha512_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen
         in += nblocks * 128;
         inlen -= nblocks * 128;
     }
-    while (inlen > 0) {
-        st->buf[st->buflen++] = *in++;
-        inlen--;
-    }
+    (void)buf_fill(st->buf, &st->buflen, 128, in, inlen);
 }
 void pqlab_sha384_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen)
 {
@@ -333,15 +346,11 @@ static void sha512_pad(pqlab_sha512_state *st)
     unsigned int n = st->buflen;
     st->buf[n++] = 0x80;
     if (n > 112) {
-        while (n < 128) {
-            st->buf[n++] = 0;
-        }
+        buf_zero(st->buf, n, 128);
         pqlab_sha512_compress(st->h, st->buf, 1);
         n = 0;
     }
-    while (n < 112) {
-        st->buf[n++] = 0;
-    }
+    buf_zero(st->buf, n, 112);
     store64_be(st->buf + 112, total >> 61);
     store64_be(st->buf + 120, total << 3);
     pqlab_sha512_compress(st->h, st->buf, 1);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Compat sha2.h over pqlab's FIPS 180-4 code. The context holds the chaining value
- * (big-endian words) and the byte count (64-bit little-endian); every call loads it,
- * works on whole blocks with pqlab_sha256/512_compress, and stores it back. */
+/* Compat sha2.h over pqlab's FIPS 180-4 code. The context holds the chaining value and
+ * the byte count in the machine's word order; every call loads it, works on whole
+ * blocks with pqlab_sha256/512_compress, and stores it back. */
 #include <string.h>
 
 #include "sha2.h"
@@ -9,43 +9,28 @@
 #include "../common/ct.h"
 #include "../common/sha2.h"
 
-static uint64_t load64_le(const uint8_t *p)
-{
-    uint64_t r = 0;
-    for (unsigned int i = 0; i < 8; i++) {
-        r |= (uint64_t)p[i] << (8 * i);
-    }
-    return r;
-}
-
-static void store64_le(uint8_t *p, uint64_t x)
-{
-    for (unsigned int i = 0; i < 8; i++) {
-        p[i] = (uint8_t)(x >> (8 * i));
-    }
-}
+_Static_assert(sizeof(((pqlab_sha256_state *)0)->h) + sizeof(uint64_t) == PQC_SHA256CTX_BYTES,
+               "sha256ctx holds h and the count");
+_Static_assert(sizeof(((pqlab_sha512_state *)0)->h) + sizeof(uint64_t) == PQC_SHA512CTX_BYTES,
+               "sha512ctx holds h and the count");
 
 /* ---- SHA-224 / SHA-256: 32-byte chaining value + 8-byte count ---- */
 
+/* The context holds the state's chaining value and byte count as they are in memory
+ * (no byte-order conversion: only these functions read it); the context is a byte
+ * array of any alignment, so they are moved with fixed-size memcpy, which the
+ * compiler expands inline. */
 static void ctx256_load(pqlab_sha256_state *st, const uint8_t *ctx)
 {
-    for (unsigned int i = 0; i < 8; i++) {
-        st->h[i] = ((uint32_t)ctx[4 * i] << 24) | ((uint32_t)ctx[4 * i + 1] << 16) |
-                   ((uint32_t)ctx[4 * i + 2] << 8) | ctx[4 * i + 3];
-    }
-    st->nbytes = load64_le(ctx + 32);
+    memcpy(st->h, ctx, sizeof st->h);
+    memcpy(&st->nbytes, ctx + sizeof st->h, sizeof st->nbytes);
     st->buflen = 0;
 }
 
 static void ctx256_store(uint8_t *ctx, const pqlab_sha256_state *st)
 {
-    for (unsigned int i = 0; i < 8; i++) {
-        ctx[4 * i] = (uint8_t)(st->h[i] >> 24);
-        ctx[4 * i + 1] = (uint8_t)(st->h[i] >> 16);
-        ctx[4 * i + 2] = (uint8_t)(st->h[i] >> 8);
-        ctx[4 * i + 3] = (uint8_t)st->h[i];
-    }
-    store64_le(ctx + 32, st->nbytes);
+    memcpy(ctx, st->h, sizeof st->h);
+    memcpy(ctx + sizeof st->h, &st->nbytes, sizeof st->nbytes);
 }
 
 static void blocks256(uint8_t *ctx, const uint8_t *in, size_t inblocks)
@@ -74,11 +59,11 @@ void sha256_inc_init(sha256ctx *state)
 
 void sha224_inc_ctx_clone(sha224ctx *stateout, const sha224ctx *statein)
 {
-    memmove(stateout, statein, sizeof *stateout);
+    memcpy(stateout->ctx, statein->ctx, sizeof stateout->ctx);
 }
 void sha256_inc_ctx_clone(sha256ctx *stateout, const sha256ctx *statein)
 {
-    memmove(stateout, statein, sizeof *stateout);
+    memcpy(stateout->ctx, statein->ctx, sizeof stateout->ctx);
 }
 
 void sha224_inc_blocks(sha224ctx *state, const uint8_t *in, size_t inblocks)
@@ -117,25 +102,15 @@ void sha256(uint8_t *out, const uint8_t *in, size_t inlen) { pqlab_sha256(out, i
 
 static void ctx512_load(pqlab_sha512_state *st, const uint8_t *ctx)
 {
-    for (unsigned int i = 0; i < 8; i++) {
-        uint64_t h = 0;
-        for (unsigned int j = 0; j < 8; j++) {
-            h = (h << 8) | ctx[8 * i + j];
-        }
-        st->h[i] = h;
-    }
-    st->nbytes = load64_le(ctx + 64);
+    memcpy(st->h, ctx, sizeof st->h);
+    memcpy(&st->nbytes, ctx + sizeof st->h, sizeof st->nbytes);
     st->buflen = 0;
 }
 
 static void ctx512_store(uint8_t *ctx, const pqlab_sha512_state *st)
 {
-    for (unsigned int i = 0; i < 8; i++) {
-        for (unsigned int j = 0; j < 8; j++) {
-            ctx[8 * i + j] = (uint8_t)(st->h[i] >> (56 - 8 * j));
-        }
-    }
-    store64_le(ctx + 64, st->nbytes);
+    memcpy(ctx, st->h, sizeof st->h);
+    memcpy(ctx + sizeof st->h, &st->nbytes, sizeof st->nbytes);
 }
 
 static void blocks512(uint8_t *ctx, const uint8_t *in, size_t inblocks)
@@ -164,11 +139,11 @@ void sha512_inc_init(sha512ctx *state)
 
 void sha384_inc_ctx_clone(sha384ctx *stateout, const sha384ctx *statein)
 {
-    memmove(stateout, statein, sizeof *stateout);
+    memcpy(stateout->ctx, statein->ctx, sizeof stateout->ctx);
 }
 void sha512_inc_ctx_clone(sha512ctx *stateout, const sha512ctx *statein)
 {
-    memmove(stateout, statein, sizeof *stateout);
+    memcpy(stateout->ctx, statein->ctx, sizeof stateout->ctx);
 }
 
 void sha384_inc_blocks(sha384ctx *state, const uint8_t *in, size_t inblocks)
