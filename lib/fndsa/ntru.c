@@ -923,9 +923,9 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
  * steps taken on approximations (the top 62 bits at a common position, and the
  * low 31 bits) and applied to the full integers at once as
  *   a' = (a pa + b pb) / 2^31,  b' = (a qa + b qb) / 2^31
- * (exact divisions; |pa| + |pb| <= 2^31), the Bezout coefficients following
- * with one Montgomery division by 2^31 modulo y (for u) and x (for v), which
- * keeps a = x u - y v. An approximation can pick the wrong operand near
+ * (exact divisions; |pa| + |pb| <= 2^31), the Bezout coefficient u following
+ * with one Montgomery division by 2^31 modulo y, which keeps a = x u mod y (v is
+ * not carried: bezout_cofactor derives it from u at the end). An approximation can pick the wrong operand near
  * equality; the result is then negative and is negated together with its
  * coefficients. Every pass removes at least 30 bits from len(a) + len(b), so
  * (62 len + 30) / 30 passes suffice; all passes run (constant time).
@@ -1074,6 +1074,39 @@ static void co_reduce_mod(uint32_t **u, uint32_t *w, uint32_t **t, const uint32_
     finish_mod(w, len, m, (uint32_t)((uint64_t)ccb >> 63));
 }
 
+/* v = (x u - 1) / y for x u - y v = 1 with 0 <= u < y, 0 <= v < x, y odd (L words,
+ * top words 0): the division is exact, so v is the low L words of (x u - 1) y^-1 modulo
+ * 2^(32 L) (v < 2^(32 (L - 1))), found a word at a time from the bottom (Hensel):
+ * v_i = r_i y_0^-1 mod 2^32, then r -= v_i y 2^(32 i). r: L words of scratch. About L^2
+ * multiply-adds, where carrying v through the GCD as well cost two more linear
+ * combinations and two modular corrections per pass (about 2 L^2 / 31 passes). */
+static void bezout_cofactor(uint32_t *v, const uint32_t *u, const uint32_t *x, const uint32_t *y,
+                            size_t L, uint32_t *r)
+{
+    zmul(r, L, x, L, u, L);
+    uint32_t b = 1; /* - 1 */
+    for (size_t i = 0; i < L; i++) {
+        uint64_t t = (uint64_t)r[i] - b;
+        r[i] = (uint32_t)t;
+        b = (uint32_t)(t >> 63);
+    }
+    uint32_t yi = y[0]; /* 1 / y_0 mod 2^32 by Newton's iteration (3, 6, ..., 48 bits) */
+    for (int k = 0; k < 4; k++) {
+        yi *= 2 - y[0] * yi;
+    }
+    for (size_t i = 0; i < L; i++) {
+        const uint32_t q = r[i] * yi;
+        v[i] = q;
+        uint64_t cc = 0;
+        for (size_t j = i; j < L; j++) {
+            uint64_t t = (uint64_t)q * y[j - i] + cc;
+            uint64_t d = (uint64_t)r[j] - (uint32_t)t;
+            r[j] = (uint32_t)d;
+            cc = (t >> 32) + (uint32_t)(d >> 63);
+        }
+    }
+}
+
 static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L,
                         ws_t *ws)
 {
@@ -1082,8 +1115,7 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
     uint32_t *x31 = ws_alloc(ws, len), *y31 = ws_alloc(ws, len);
     uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
     uint32_t *u0 = ws_alloc(ws, len), *u1 = ws_alloc(ws, len);
-    uint32_t *v0 = ws_alloc(ws, len), *v1 = ws_alloc(ws, len);
-    uint32_t *ta = ws_alloc(ws, len), *tu = ws_alloc(ws, len), *tv = ws_alloc(ws, len);
+    uint32_t *ta = ws_alloc(ws, len), *tu = ws_alloc(ws, len);
     if (ws->fail) {
         return 0;
     }
@@ -1093,11 +1125,8 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
     wmove(b, y31, len);
     wzero(u0, len);
     u0[0] = 1;
-    wzero(v0, len);
     wmove(u1, y31, len);
-    wmove(v1, x31, len);
-    v1[0]--; /* x odd */
-    uint32_t x0i = ninv31(x31[0]), y0i = ninv31(y31[0]);
+    uint32_t y0i = ninv31(y31[0]);
     for (uint32_t num = 62 * (uint32_t)len + 30; num >= 30; num -= 30) {
         /* top two limbs at the highest position where a or b is nonzero */
         uint32_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, found = 0;
@@ -1146,7 +1175,6 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
         qa -= (qa + qa) & -(int64_t)(r >> 1);
         qb -= (qb + qb) & -(int64_t)(r >> 1);
         co_reduce_mod(&u0, u1, &tu, y31, len, y0i, pa, pb, qa, qb);
-        co_reduce_mod(&v0, v1, &tv, x31, len, x0i, pa, pb, qa, qb);
     }
     uint32_t rc = a[0] ^ 1;
     for (size_t j = 1; j < len; j++) {
@@ -1155,7 +1183,7 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
     rc = 1u ^ pqlab_ct_is_zero_u32(rc);
     PQLAB_DECLASSIFY(&rc, sizeof rc); /* gcd != 1: this (f, g) is discarded */
     from31(u, L, u0, len);
-    from31(v, L, v0, len);
+    bezout_cofactor(v, u, x, y, L, ta); /* ta: len >= L words, free now */
     ws->used = mark;
     return rc == 0;
 }
