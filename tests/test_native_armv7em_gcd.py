@@ -1,14 +1,19 @@
 """ARMv7E-M assembly of the FN-DSA key-generation GCD's linear combination
 (lib/native/armv7em/fndsa_gcd.S, contract in fndsa_gcd.h) against a C copy of lin31 of
-lib/fndsa/ntru.c, on mps2-an386 / mps2-an500 (QEMU) and m4-sim / m7-sim (pqlab-sim).
+lib/fndsa/ntru.c, on mps2-an386 / mps2-an500 (QEMU) and m4-sim / m7-sim (pqlab-sim); and the
+31 decisions of a pass (gcd31) against the C gcd31 taken from lib/fndsa/ntru.c itself.
 
 Random 31-bit limbs, coefficient pairs with |ca| + |cb| <= 2^31 (among them +2^31 and -2^31
 with the other one 0, and both signs), with and without the m f term, output into a
 separate buffer and into b itself (the aliasing the GCD uses), lengths 1..120; guard words
-around every buffer; on the simulators the cycles of one length do not depend on the data."""
+around every buffer; on the simulators the cycles of one length do not depend on the data.
+gcd31: random low words and 62-bit approximations, and the edge cases (equal and adjacent
+approximations, b = 0 so that (pa, pb) doubles 31 times to 2^31, a = 1, both even words),
+with cycles independent of the data on the simulators."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import firmware
@@ -143,6 +148,112 @@ int main(void)
 """
 
 NCHECKS = 9 * 12 * 3 * 2 * 2
+
+
+def c_gcd31() -> str:
+    """The portable gcd31 of lib/fndsa/ntru.c, renamed gcd31_c."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    m = re.search(r"static void gcd31\(uint32_t io\[6\]\)\n\{.*?\n\}\n", src, re.S)
+    assert m, "gcd31 not found in lib/fndsa/ntru.c"
+    return m.group(0).replace("gcd31(", "gcd31_c(", 1)
+
+
+GCD31_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_gcd.h"
+""" + "%s" + r"""
+static uint32_t rng = 0x2545F491u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+static unsigned bad, checks;
+
+static void check(const uint32_t in[6])
+{
+    uint32_t c[6], a[6];
+    memcpy(c, in, sizeof c);
+    memcpy(a, in, sizeof a);
+    gcd31_c(c);
+    pqlab_fndsa_gcd31_native(a);
+    checks++;
+    if (memcmp(c, a, 16) != 0 && bad++ < 8) {
+        char b[200];
+        int n = snprintf(b, sizeof b, "bad %08lx %08lx %08lx%08lx %08lx%08lx: %08lx %08lx %08lx %08lx / %08lx %08lx %08lx %08lx\n",
+                         (unsigned long)in[0], (unsigned long)in[1], (unsigned long)in[3], (unsigned long)in[2],
+                         (unsigned long)in[5], (unsigned long)in[4], (unsigned long)c[0], (unsigned long)c[1],
+                         (unsigned long)c[2], (unsigned long)c[3], (unsigned long)a[0], (unsigned long)a[1],
+                         (unsigned long)a[2], (unsigned long)a[3]);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(const uint32_t in[6])
+{
+    uint32_t a[6];
+    memcpy(a, in, sizeof a);
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_gcd31_native(a);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const uint32_t EDGE[][6] = {
+        {1, 0, 1, 0, 0, 0},                            /* a = 1, b = 0: (pa, pb) -> 2^31 */
+        {0x12345679u, 0, 0x9ABCDEF1u, 0x2345678u, 0, 0}, /* b = 0 */
+        {0, 1, 0, 0x10000000u, 1, 0},                  /* a even */
+        {0x7FFFFFFFu, 0x7FFFFFFFu, 0xFFFFFFFFu, 0x3FFFFFFFu, 0xFFFFFFFFu, 0x3FFFFFFFu},
+        {5, 3, 5, 0, 3, 0},
+        {3, 5, 3, 0, 5, 0},
+        {0x40000001u, 0x40000001u, 7, 9, 7, 9},        /* equal approximations */
+        {0x40000001u, 0x00000003u, 8, 9, 7, 9},        /* adjacent */
+        {0x00000003u, 0x40000001u, 7, 9, 8, 9},
+    };
+    for (unsigned i = 0; i < sizeof EDGE / sizeof EDGE[0]; i++) check(EDGE[i]);
+    for (unsigned i = 0; i < 3000; i++) {
+        uint32_t in[6];
+        unsigned sh = next() % 62;
+        uint64_t ah = (((uint64_t)next() << 32) | next()) >> (2 + (i % 3 == 0 ? sh : 0));
+        uint64_t bh = (((uint64_t)next() << 32) | next()) >> (2 + (i % 3 == 1 ? sh : 0));
+        if (i % 7 == 0) bh = ah + (next() & 3) - 1;
+        in[0] = next() & 0x7FFFFFFFu;
+        in[1] = next() & 0x7FFFFFFFu;
+        if (i % 5 == 0) in[0] |= 1;
+        if (i % 5 == 1) in[1] |= 1;
+        in[2] = (uint32_t)ah; in[3] = (uint32_t)(ah >> 32);
+        in[4] = (uint32_t)bh; in[5] = (uint32_t)(bh >> 32) & 0x3FFFFFFFu;
+        check(in);
+    }
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned i = 0; i < 4; i++) {
+        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(EDGE[i]));
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_gcd31(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(GCD31_FIRMWARE.replace("%s", c_gcd31(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C gcd31:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", "3009", "0"]]
+    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        print(f"\nm4-sim: gcd31 {ct.pop()} cycles per pass")
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])

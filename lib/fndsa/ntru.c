@@ -1107,6 +1107,57 @@ static void bezout_cofactor(uint32_t *v, const uint32_t *u, const uint32_t *x, c
     }
 }
 
+/* The 31 decisions of one pass on io = {a_lo, b_lo, a_hi (2 words), b_hi (2 words)}: the
+ * low 31 bits and the 62-bit approximations of a and b; returns io[0..3] = {pa, pb, qa, qb}
+ * modulo 2^32 (|value| <= 2^31). Each step: when both are odd, subtract the one with the
+ * smaller approximation from the other; then halve the even one, which doubles the other
+ * one's pair of coefficients. The ARMv7E-M backend has the same loop in assembly
+ * (fndsa_gcd.S; tests/test_native_armv7em_gcd.py compares it with this function). */
+#ifdef PQLAB_FNDSA_GCD_NATIVE
+static inline void gcd31(uint32_t io[6])
+{
+    pqlab_fndsa_gcd31_native(io);
+}
+#else
+static void gcd31(uint32_t io[6])
+{
+    uint32_t a_lo = io[0], b_lo = io[1];
+    uint64_t a_hi = ((uint64_t)io[3] << 32) | io[2], b_hi = ((uint64_t)io[5] << 32) | io[4];
+    uint32_t pa = 1, pb = 0, qa = 0, qb = 1;
+    for (int i = 0; i < 31; i++) {
+        /* a_lo, b_lo: the low 31 - i bits of the current a, b (bit 0: parity) */
+        uint64_t rz = b_hi - a_hi; /* a_hi, b_hi < 2^62: sign bit = a_hi > b_hi */
+        uint32_t mgt = (uint32_t)((int64_t)rz >> 63);
+        uint32_t modd = 0u - (a_lo & b_lo & 1);
+        uint32_t mAB = modd & mgt;  /* a <- a - b */
+        uint32_t mBA = modd & ~mgt; /* b <- b - a */
+        a_lo -= b_lo & mAB;
+        a_hi -= b_hi & (((uint64_t)mAB << 32) | mAB);
+        pa -= qa & mAB;
+        pb -= qb & mAB;
+        b_lo -= a_lo & mBA;
+        b_hi -= a_hi & (((uint64_t)mBA << 32) | mBA);
+        qa -= pa & mBA;
+        qb -= pb & mBA;
+        /* one of a, b is even now: halve it (a when a is even) */
+        uint32_t mb = 0u - (a_lo & 1); /* a odd: b is halved */
+        uint64_t mb64 = ((uint64_t)mb << 32) | mb;
+        a_lo ^= (a_lo ^ (a_lo >> 1)) & ~mb;
+        a_hi ^= (a_hi ^ (a_hi >> 1)) & ~mb64;
+        b_lo ^= (b_lo ^ (b_lo >> 1)) & mb;
+        b_hi ^= (b_hi ^ (b_hi >> 1)) & mb64;
+        pa += pa & mb;
+        pb += pb & mb;
+        qa += qa & ~mb;
+        qb += qb & ~mb;
+    }
+    io[0] = pa;
+    io[1] = pb;
+    io[2] = qa;
+    io[3] = qb;
+}
+#endif
+
 static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L,
                         ws_t *ws)
 {
@@ -1143,32 +1194,14 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
         uint64_t a_hi = ((uint64_t)a0 << 31) | a1;
         uint64_t b_hi = ((uint64_t)b0 << 31) | b1;
         uint32_t a_lo = a[0], b_lo = b[0];
-        int64_t pa = 1, pb = 0, qa = 0, qb = 1;
-        for (int i = 0; i < 31; i++) {
-            uint64_t rz = b_hi - a_hi; /* a_hi, b_hi < 2^62: sign bit = a_hi > b_hi */
-            uint32_t rt = (uint32_t)(rz >> 63);
-            uint32_t oa = (a_lo >> i) & 1, ob = (b_lo >> i) & 1;
-            uint32_t cAB = oa & ob & rt;        /* a <- a - b */
-            uint32_t cBA = oa & ob & (rt ^ 1);  /* b <- b - a */
-            uint32_t cA = cAB | (oa ^ 1);       /* a is halved (else b) */
-            a_lo -= b_lo & (0u - cAB);
-            a_hi -= b_hi & ((uint64_t)0 - cAB);
-            pa -= qa & -(int64_t)cAB;
-            pb -= qb & -(int64_t)cAB;
-            b_lo -= a_lo & (0u - cBA);
-            b_hi -= a_hi & ((uint64_t)0 - cBA);
-            qa -= pa & -(int64_t)cBA;
-            qb -= pb & -(int64_t)cBA;
-            /* halving one side = doubling the other's low part and coefficients */
-            a_lo += a_lo & (cA - 1);
-            pa += pa & ((int64_t)cA - 1);
-            pb += pb & ((int64_t)cA - 1);
-            a_hi ^= (a_hi ^ (a_hi >> 1)) & ((uint64_t)0 - cA);
-            b_lo += b_lo & (0u - cA);
-            qa += qa & -(int64_t)cA;
-            qb += qb & -(int64_t)cA;
-            b_hi ^= (b_hi ^ (b_hi >> 1)) & ((uint64_t)cA - 1);
-        }
+        /* the coefficients modulo 2^32: their values lie in [-2^31, 2^31], so the int32
+         * reading is exact except for +2^31 (then the other coefficient of the pair is 0),
+         * which reads as -2^31: the new a (or b) then comes out negated and co_reduce
+         * negates it back together with the pair, as it does for a wrong pick */
+        uint32_t io[6] = {a_lo, b_lo, (uint32_t)a_hi, (uint32_t)(a_hi >> 32), (uint32_t)b_hi,
+                          (uint32_t)(b_hi >> 32)};
+        gcd31(io);
+        int64_t pa = (int32_t)io[0], pb = (int32_t)io[1], qa = (int32_t)io[2], qb = (int32_t)io[3];
         uint32_t r = co_reduce(&a, b, &ta, len, pa, pb, qa, qb);
         pa -= (pa + pa) & -(int64_t)(r & 1);
         pb -= (pb + pb) & -(int64_t)(r & 1);

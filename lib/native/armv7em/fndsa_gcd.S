@@ -85,3 +85,99 @@ pqlab_fndsa_lin31_native:
     mov.w   r1, r10
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_lin31_native, . - pqlab_fndsa_lin31_native
+
+/* ---- the 31 decisions of one GCD pass ----
+ *
+ *   void pqlab_fndsa_gcd31_native(uint32_t io[6]);
+ *
+ * io = {a_lo, b_lo, a_hi (low word), a_hi (high word), b_hi (low), b_hi (high)} on entry:
+ * the low 31 bits of a and b, and their 62-bit approximations; on return io[0..3] =
+ * {pa, pb, qa, qb} modulo 2^32. The same 31 steps as the C loop of zbezout_fast: both odd:
+ * subtract the smaller approximation's value from the other (a - b when a_hi > b_hi); then
+ * halve the even one (a when a is even, else b), which doubles the other one's pair of
+ * coefficients. Every step is masks: no branch but the loop counter, 57 instructions.
+ * Registers: r1 a_lo, r2 b_lo, r4:r3 a_hi, r6:r5 b_hi, r7 pa, r8 pb, r9 qa, r10 qb,
+ * r11 r12 lr temporaries, r0 the step counter (io on the stack). */
+    .section .text.pqlab_fndsa_gcd31_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_gcd31_native
+    .type pqlab_fndsa_gcd31_native, %function
+    .thumb_func
+pqlab_fndsa_gcd31_native:
+    push.w  {r0, r4-r11, lr}
+    ldm.w   r0, {r1-r6}
+    mov.w   r7, #1                      /* (pa, pb, qa, qb) = (1, 0, 0, 1) */
+    mov.w   r8, #0
+    mov.w   r9, #0
+    mov.w   r10, #1
+    mov.w   r0, #31
+.Lstep:
+    /* masks: r11 bit 31 = a_hi > b_hi (sign of b_hi - a_hi, both below 2^62); then
+     * lr = both odd and a_hi > b_hi (a -= b), r12 = both odd and a_hi <= b_hi (b -= a) */
+    subs.w  r11, r5, r3
+    sbcs.w  r11, r6, r4
+    and.w   r12, r1, r2
+    sbfx.w  r12, r12, #0, #1
+    and.w   lr, r12, r11, asr #31
+    bic.w   r12, r12, r11, asr #31
+    /* a -= b & lr: low bits, approximation, coefficients */
+    and.w   r11, r2, lr
+    sub.w   r1, r1, r11
+    and.w   r11, r5, lr
+    subs.w  r3, r3, r11
+    and.w   r11, r6, lr
+    sbc.w   r4, r4, r11
+    and.w   r11, r9, lr
+    sub.w   r7, r7, r11
+    and.w   r11, r10, lr
+    sub.w   r8, r8, r11
+    /* b -= a & r12 (the new a: unchanged when r12 is set) */
+    and.w   r11, r1, r12
+    sub.w   r2, r2, r11
+    and.w   r11, r3, r12
+    subs.w  r5, r5, r11
+    and.w   r11, r4, r12
+    sbc.w   r6, r6, r11
+    and.w   r11, r7, r12
+    sub.w   r9, r9, r11
+    and.w   r11, r8, r12
+    sub.w   r10, r10, r11
+    /* r12 = -1 when a is odd: b is halved and (pa, pb) double; else a is halved and
+     * (qa, qb) double */
+    sbfx.w  r12, r1, #0, #1
+    eor.w   r11, r1, r1, lsr #1         /* a_lo >>= 1 when a is even */
+    bic.w   r11, r11, r12
+    eor.w   r1, r1, r11
+    eor.w   r11, r2, r2, lsr #1         /* b_lo >>= 1 when a is odd */
+    and.w   r11, r11, r12
+    eor.w   r2, r2, r11
+    lsr.w   r11, r3, #1                 /* a_hi >>= 1 when a is even */
+    orr.w   r11, r11, r4, lsl #31
+    eor.w   r11, r11, r3
+    bic.w   r11, r11, r12
+    eor.w   r3, r3, r11
+    eor.w   r11, r4, r4, lsr #1
+    bic.w   r11, r11, r12
+    eor.w   r4, r4, r11
+    lsr.w   r11, r5, #1                 /* b_hi >>= 1 when a is odd */
+    orr.w   r11, r11, r6, lsl #31
+    eor.w   r11, r11, r5
+    and.w   r11, r11, r12
+    eor.w   r5, r5, r11
+    eor.w   r11, r6, r6, lsr #1
+    and.w   r11, r11, r12
+    eor.w   r6, r6, r11
+    and.w   r11, r7, r12                /* pa, pb double when a is odd */
+    add.w   r7, r7, r11
+    and.w   r11, r8, r12
+    add.w   r8, r8, r11
+    bic.w   r11, r9, r12                /* qa, qb double when a is even */
+    add.w   r9, r9, r11
+    bic.w   r11, r10, r12
+    add.w   r10, r10, r11
+    subs.w  r0, r0, #1
+    bne.w   .Lstep
+    pop.w   {r0}
+    stm.w   r0, {r7-r10}
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_gcd31_native, . - pqlab_fndsa_gcd31_native

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* ARMv7E-M kernel of FN-DSA key generation's batched binary GCD (fndsa_gcd.S), selected by
- * PQLAB_FNDSA_GCD_NATIVE (backend.toml): the linear combination lin31 of lib/fndsa/ntru.c.
+/* ARMv7E-M kernels of FN-DSA key generation's batched binary GCD (fndsa_gcd.S), selected by
+ * PQLAB_FNDSA_GCD_NATIVE (backend.toml): the linear combination lin31 and the 31 decisions
+ * of a pass, gcd31, of lib/fndsa/ntru.c.
  *
- * Contract (the same results as the C lin31 for every input it accepts):
+ * lin31 contract (the same results as the C lin31 for every input it accepts):
  * - a, b (and m unless NULL): len >= 1 limbs of 31 bits (each < 2^31); out: len - 1 limbs
  *   written (out[i - 1] for limb i >= 1); out may be b, not a or m.
  * - co = {ua, ub, sa, sb, f}: ua = (uint32_t)ca, ub = (uint32_t)cb, sa / sb = 0xFFFFFFFF when
@@ -18,5 +19,11 @@
 
 int64_t pqlab_fndsa_lin31_native(uint32_t *out, const uint32_t *a, const uint32_t *b,
                                  const uint32_t *m, size_t len, const uint32_t co[5]);
+
+/* gcd31 contract (the same results as the C gcd31 for every input): io = {a_lo, b_lo,
+ * a_hi low word, a_hi high word, b_hi low, b_hi high} with a_hi, b_hi < 2^62; returns
+ * io[0..3] = {pa, pb, qa, qb} modulo 2^32. Constant time (masks; the loop count is fixed);
+ * stack: 40 bytes. */
+void pqlab_fndsa_gcd31_native(uint32_t io[6]);
 
 #endif
