@@ -655,7 +655,8 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
 }
 
 /* r (m coefficients of rlen limbs) <- a1 b1 + a2 b2 mod (x^m + 1) (without the
- * second term when a2 is NULL; b1, b2 replaced by their adjoints when adj), a:
+ * second term when a2 is NULL; b1, b2 replaced by their adjoints when adj; a1^2 - x a2^2,
+ * the field norm of a1(x^2) + x a2(x^2), when b1 = a1, b2 = a2 and not adj), a:
  * alen limbs read astride apart, b: blen limbs, signed, with np primes; r is
  * written (not accumulated). Returns 0 when the workspace is exhausted. */
 static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride,
@@ -663,6 +664,8 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
                    size_t m, size_t np, ws_t *ws)
 {
     unsigned logm = ilog2(m);
+    /* field norm (public): a1^2 - x a2^2 when b1 = a1 and b2 = a2 */
+    const int norm = a2 != NULL && b1 == a1 && b2 == a2 && !adj;
     size_t mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
     uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
@@ -679,7 +682,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
         const modp_t *q = &qs[j];
         mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
-        const int square = a1 == b1 && a2 == NULL && !adj; /* public: field norms */
+        const int square = a1 == b1 && (a2 == NULL || norm) && !adj; /* public */
         mp_of_poly(at, a1, astride, alen, m, 0, q);
         mp_ntt(at, psi, logm, q);
         if (!square) {
@@ -687,7 +690,20 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
             mp_ntt(bt, psi, logm, q);
         }
         mp_pmul(at, at, square ? at : bt, m, q);
-        if (a2 != NULL) {
+        if (norm) {
+            /* at - x a2^2: x evaluated where the NTT evaluates, times 2^32 (cancels the
+             * next product's 1/2^32), is the NTT of 2^32 x */
+            mp_of_poly(ct, a2, astride, alen, m, 0, q);
+            mp_ntt(ct, psi, logm, q);
+            mp_pmul(ct, ct, ct, m, q);
+            wzero(bt, m);
+            bt[1] = q->r1;
+            mp_ntt(bt, psi, logm, q);
+            mp_pmul(ct, ct, bt, m, q);
+            for (size_t u = 0; u < m; u++) {
+                at[u] = mp_sub(at[u], ct[u], q->p);
+            }
+        } else if (a2 != NULL) {
             mp_of_poly(ct, a2, astride, alen, m, 0, q);
             mp_of_poly(bt, b2, blen, blen, m, adj, q);
             mp_ntt(ct, psi, logm, q);
@@ -769,6 +785,16 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
     for (size_t u = 0; u < hm; u++) {
         wmove(f0 + u * flen, f + (2 * u) * flen, flen);
         wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
+    }
+    if (hm >= 16) {
+        /* both squares and their combination in one RNS pass (one inverse NTT and one
+         * reconstruction instead of two); |coefficient| < 2 hm 2^(2 fbits) */
+        size_t np = rns_count(2 * fbits + ilog2(hm) + 1);
+        if (np <= RNS_MAXP) {
+            rns_mul(out, olen, f0, f1, flen, flen, f0, f1, flen, 0, hm, np, ws);
+            ws->used = mark;
+            return;
+        }
     }
     poly_mul_negacyclic(out, olen, f0, flen, fbits, f0, flen, fbits, hm, 1, tmp, ws);
     poly_mul_negacyclic(sq, olen, f1, flen, fbits, f1, flen, fbits, hm, 1, tmp, ws);
