@@ -85,6 +85,27 @@ def test_profile(sim: Path, tmp_path: Path) -> None:
     assert sum(int(line.rsplit(" ", 1)[1]) for line in folded) == total
 
 
+def test_profile_tail_call(sim: Path, tmp_path: Path) -> None:
+    """A jump without link to a function's entry (tail call) opens a frame for the callee
+    under the caller (main;via_tail;leaf), closed when the callee returns for both."""
+    elf = simfw.build_fw("tailcall-mps2-an386", ["tailcall.c"])
+    prof = tmp_path / "p.json"
+    s = simfw.run_sim(elf, "--profile", str(prof))
+    assert s.returncode == 0
+    q = simfw.run_qemu(elf, "mps2-an386")
+    assert s.stdout == q.stdout
+    funcs = {f["name"]: f for f in json.loads(prof.read_text())["functions"]}
+    assert funcs["leaf"]["calls"] == 11 and funcs["via_tail"]["calls"] == 10
+    assert funcs["via_tail"]["exclusive"] < 100
+    # every leaf frame is counted: 11 calls of the same loop
+    assert funcs["leaf"]["inclusive"] == funcs["leaf"]["exclusive"]
+    folded = {ln.rsplit(" ", 1)[0]: int(ln.rsplit(" ", 1)[1]) for ln in (tmp_path / "p.json.folded").read_text().splitlines()}
+    assert folded.get("reset_handler;main;via_tail;leaf", 0) > 10 * 200
+    assert folded.get("reset_handler;main;leaf", 0) > 200
+    assert folded.get("reset_handler;main;via_tail", 0) < 100
+    assert funcs["via_tail"]["inclusive"] > 10 * 200
+
+
 def _faults(tmp_path: Path, mode: int):
     elf = simfw.build_fw("faults-mps2-an386", ["faults.c"])
     (tmp_path / "pqlab.in").write_text(f"{mode}\n")

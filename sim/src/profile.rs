@@ -2,7 +2,12 @@
 //! Per-function profile from ELF function symbols: exclusive cycles (of the
 //! function whose symbol covers the PC), inclusive cycles and call counts
 //! (from a shadow call stack maintained on BL/BLX and returns to the link
-//! address), and folded stacks for flame graphs.
+//! address), and folded stacks for flame graphs. A jump without link to the
+//! first instruction of another function (a tail call: GCC ends a function with
+//! `b.w callee` when the call is its last action) opens a child frame for the
+//! callee, closed with the caller's frame when the callee returns to the caller's
+//! return address; without it, the callee's cycles would stay in the caller's
+//! frame of the folded stacks (its exclusive cycles are by PC either way).
 
 use crate::elf::Symbol;
 use std::collections::HashMap;
@@ -18,6 +23,7 @@ struct Frame {
 
 pub struct Profile {
     lookup: Vec<u32>,
+    entry: Vec<u32>,
     excl: Vec<u64>,
     incl: Vec<u64>,
     calls: Vec<u64>,
@@ -45,8 +51,11 @@ impl Profile {
                 lookup[a / 2] = k as u32;
             }
         }
+        let mut entry: Vec<u32> = funcs.iter().map(|f| f.addr & !1).collect();
+        entry.push(NONE);
         Profile {
             lookup,
+            entry,
             excl: vec![0; n],
             incl: vec![0; n],
             calls: vec![0; n],
@@ -109,6 +118,19 @@ impl Profile {
                 while self.stack.len() > pos {
                     let fr = self.stack.pop().unwrap();
                     self.incl[fr.func as usize] += now - fr.start;
+                }
+            } else {
+                let callee = self.func(next);
+                if callee != f && self.entry[callee as usize] == next {
+                    // tail call: a child frame without a return address of its own; the
+                    // caller's return pops it (every frame above the matching one)
+                    self.fold(now);
+                    self.calls[callee as usize] += 1;
+                    self.stack.push(Frame {
+                        func: callee,
+                        start: now,
+                        ret: NONE,
+                    });
                 }
             }
         }
