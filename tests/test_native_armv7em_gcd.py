@@ -150,12 +150,12 @@ int main(void)
 NCHECKS = 9 * 12 * 3 * 2 * 2
 
 
-def c_gcd31() -> str:
-    """The portable gcd31 of lib/fndsa/ntru.c, renamed gcd31_c."""
+def c_function(name: str) -> str:
+    """The portable version of a static function of lib/fndsa/ntru.c, renamed name_c."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    m = re.search(r"static void gcd31\(uint32_t io\[6\]\)\n\{.*?\n\}\n", src, re.S)
-    assert m, "gcd31 not found in lib/fndsa/ntru.c"
-    return m.group(0).replace("gcd31(", "gcd31_c(", 1)
+    m = re.search(rf"static void {name}\([^)]*\)\n\{{.*?\n\}}\n", src, re.S)
+    assert m, f"{name} not found in lib/fndsa/ntru.c"
+    return m.group(0).replace(f"{name}(", f"{name}_c(", 1)
 
 
 GCD31_FIRMWARE = r"""
@@ -242,7 +242,7 @@ int main(void)
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_gcd31(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
-    src.write_text(GCD31_FIRMWARE.replace("%s", c_gcd31(), 1))
+    src.write_text(GCD31_FIRMWARE.replace("%s", c_function("gcd31"), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
     lines = out.replace("\r", "").splitlines()
     assert lines and lines[-1] == "end", lines[-5:]
@@ -254,6 +254,128 @@ def test_native_gcd31(platform: str, tmp_path: Path) -> None:
         assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
     if platform == "m4-sim":
         print(f"\nm4-sim: gcd31 {ct.pop()} cycles per pass")
+
+
+FIX_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_gcd.h"
+""" + "%s" + r"""
+#define N 122
+static uint32_t rng = 0x6A09E667u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+static uint32_t M[N], R[N], A1[N + 2], A2[N + 2];
+static unsigned bad, checks;
+
+/* out = x - y or x + y over 31-bit limbs, the top limb a full signed word */
+static void addsub31(uint32_t *out, const uint32_t *x, const uint32_t *y, size_t len, int sub)
+{
+    uint32_t c = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t w = sub ? x[i] - y[i] - c : x[i] + y[i] + c;
+        c = sub ? w >> 31 : w >> 31;
+        out[i] = i + 1 < len ? (w & 0x7FFFFFFFu) : w;
+    }
+}
+
+static void report(const char *what, size_t len, unsigned k)
+{
+    if (bad++ < 8) {
+        char b[96];
+        int n = snprintf(b, sizeof b, "bad %s len %u case %u\n", what, (unsigned)len, k);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+static void check_fix(size_t len, unsigned k)
+{
+    /* m: top limb nonzero; r < m; a = r (no change), r + m (>= m), r - m (negative),
+     * or an edge: 0, m - 1, m, -1, -(m - 1) */
+    for (size_t i = 0; i < len; i++) M[i] = next() & 0x7FFFFFFFu;
+    M[len - 1] = (M[len - 1] >> (k % 29)) | 1;
+    for (size_t i = 0; i < len; i++) R[i] = next() & 0x7FFFFFFFu;
+    R[len - 1] = M[len - 1] > 1 ? R[len - 1] % M[len - 1] : 0;
+    uint32_t one[N] = {1}, neg = 0;
+    switch (k % 8) {
+    case 0: memcpy(A1 + 1, R, len * 4); break;
+    case 1: addsub31(A1 + 1, R, M, len, 0); break;
+    case 2: addsub31(A1 + 1, R, M, len, 1); neg = 1; break;
+    case 3: memset(A1 + 1, 0, len * 4); break;
+    case 4: addsub31(A1 + 1, M, one, len, 1); break;
+    case 5: memcpy(A1 + 1, M, len * 4); break;
+    case 6: memset(A1 + 1, 0, len * 4); addsub31(A1 + 1, A1 + 1, one, len, 1); neg = 1; break;
+    default: addsub31(A1 + 1, one, M, len, 1); neg = 1; break;
+    }
+    A1[0] = A1[len + 1] = 0xA5A5A5A5u;
+    memcpy(A2, A1, sizeof A1);
+    finish_mod_c(A1 + 1, len, M, neg);
+    pqlab_fndsa_finish_mod_native(A2 + 1, len, M, neg);
+    checks++;
+    if (memcmp(A1, A2, (len + 2) * 4) != 0) report("finish_mod", len, k);
+}
+
+static void check_neg(size_t len, unsigned k)
+{
+    for (size_t i = 0; i <= len + 1; i++) A1[i] = next() & 0x7FFFFFFFu;
+    A1[len] = next();
+    if (k % 4 == 1) memset(A1 + 1, 0, len * 4);
+    memcpy(A2, A1, sizeof A1);
+    neg31_c(A1 + 1, len, k & 1);
+    pqlab_fndsa_neg31_native(A2 + 1, len, k & 1);
+    checks++;
+    if (memcmp(A1, A2, (len + 2) * 4) != 0) report("neg31", len, k);
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t len, uint32_t neg, int which)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    if (which) pqlab_fndsa_neg31_native(A2 + 1, len, neg);
+    else pqlab_fndsa_finish_mod_native(A2 + 1, len, M, neg);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t LENS[] = {1, 2, 3, 4, 5, 31, 108, 109, 120};
+    for (unsigned li = 0; li < sizeof LENS / sizeof LENS[0]; li++)
+        for (unsigned k = 0; k < 40; k++) {
+            check_fix(LENS[li], k);
+            check_neg(LENS[li], k);
+        }
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned k = 0; k < 6; k++) {
+        check_fix(109, k); /* leaves the inputs of case k in M, A2 (already corrected) */
+        uint64_t c1 = timed(109, k == 2, 0), c2 = timed(109, k & 1, 1);
+        n = snprintf(b, sizeof b, "ct %llu %llu\n", (unsigned long long)c1, (unsigned long long)c2);
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_gcd_corrections(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(FIX_FIRMWARE.replace("%s", c_function("neg31") + c_function("finish_mod"), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C code:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(9 * 40 * 2), "0"]]
+    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        c = ct.pop()
+        print(f"\nm4-sim, 109 limbs: finish_mod {c[0]} cycles, neg31 {c[1]}")
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])

@@ -1034,6 +1034,12 @@ static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b,
 }
 
 /* 31-bit two's complement negation of x (len limbs) when neg */
+#ifdef PQLAB_FNDSA_GCD_NATIVE
+static inline void neg31(uint32_t *x, size_t len, uint32_t neg)
+{
+    pqlab_fndsa_neg31_native(x, len, neg);
+}
+#else
 static void neg31(uint32_t *x, size_t len, uint32_t neg)
 {
     uint32_t c = neg, mk = (0u - neg) >> 1;
@@ -1043,6 +1049,7 @@ static void neg31(uint32_t *x, size_t len, uint32_t neg)
         c = w >> 31;
     }
 }
+#endif
 
 /* (a, b) <- ((a pa + b pb) >> 31, (a qa + b qb) >> 31) (31-bit limbs, exact);
  * the new a goes to *t and the buffers *a, *t swap; negative results are
@@ -1064,6 +1071,12 @@ static uint32_t co_reduce(uint32_t **a, uint32_t *b, uint32_t **t, size_t len, i
 }
 
 /* a in (-m, 2m) (top limb may carry the sign) -> [0, m); neg: a is negative */
+#ifdef PQLAB_FNDSA_GCD_NATIVE
+static inline void finish_mod(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg)
+{
+    pqlab_fndsa_finish_mod_native(a, len, m, neg);
+}
+#else
 static void finish_mod(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg)
 {
     uint32_t cc = 0;
@@ -1081,6 +1094,7 @@ static void finish_mod(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg)
         cc = aw >> 31;
     }
 }
+#endif
 
 /* u <- (u pa + w pb) / 2^31 mod m, w <- (u qa + w qb) / 2^31 mod m (Montgomery);
  * the new u goes to *t and the buffers *u, *t swap */

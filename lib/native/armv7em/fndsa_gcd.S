@@ -181,3 +181,131 @@ pqlab_fndsa_gcd31_native:
     stm.w   r0, {r7-r10}
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_gcd31_native, . - pqlab_fndsa_gcd31_native
+
+/* ---- the modular correction of a Bezout coefficient ----
+ *
+ *   void pqlab_fndsa_finish_mod_native(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg);
+ *
+ * a: len >= 1 limbs of 31 bits (the top one may carry the sign when neg), the value in
+ * (-m, 2m); neg = 1 when it is negative. Result in [0, m): + m when neg, - m when not neg
+ * and a >= m, else unchanged. Two passes as the C finish_mod of lib/fndsa/ntru.c: the
+ * borrow of a - m (31-bit limbs: bit 31 of a_i - m_i - borrow), then a - (m ^ xm & ym)
+ * - cc with xm = 0x7FFFFFFF and cc = 1 for an addition (two's complement of m). Two limbs
+ * per iteration (LDM/STM); a first single limb when len is odd (public). No branch or
+ * address depends on the data. */
+    .section .text.pqlab_fndsa_finish_mod_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_finish_mod_native
+    .type pqlab_fndsa_finish_mod_native, %function
+    .thumb_func
+pqlab_fndsa_finish_mod_native:
+    push.w  {r4-r11, lr}
+    /* pass 1: r4 = borrow of a - m; r5 a, r6 m, r7 limbs left */
+    mov.w   r4, #0
+    mov.w   r5, r0
+    mov.w   r6, r2
+    mov.w   r7, r1
+    tst.w   r7, #1
+    beq.w   .Lcmp2
+    ldr.w   r8, [r5], #4
+    ldr.w   r9, [r6], #4
+    sub.w   r8, r8, r9
+    lsr.w   r4, r8, #31
+    subs.w  r7, r7, #1
+    beq.w   .Lcmpdone
+.Lcmp2:
+    ldm.w   r5!, {r8, r10}
+    ldm.w   r6!, {r9, r11}
+    sub.w   r8, r8, r9
+    sub.w   r8, r8, r4
+    sub.w   r10, r10, r11
+    sub.w   r10, r10, r8, lsr #31
+    lsr.w   r4, r10, #31
+    subs.w  r7, r7, #2
+    bne.w   .Lcmp2
+.Lcmpdone:
+    /* masks: r5 = xm (0x7FFFFFFF when neg), r6 = ym (all ones when neg or a >= m),
+     * r4 = the carry/borrow in (neg) */
+    rsb.w   r5, r3, #0
+    lsr.w   r5, r5, #1
+    eor.w   r4, r4, #1                  /* 1 - cc */
+    orr.w   r4, r4, r3
+    rsb.w   r6, r4, #0
+    mov.w   r4, r3
+    /* pass 2: r0 a, r2 m, r1 limbs left */
+    tst.w   r1, #1
+    beq.w   .Lfix2
+    ldr.w   r8, [r0]
+    ldr.w   r9, [r2], #4
+    eor.w   r9, r9, r5
+    and.w   r9, r9, r6
+    sub.w   r8, r8, r9
+    sub.w   r8, r8, r4
+    lsr.w   r4, r8, #31
+    bic.w   r8, r8, #0x80000000
+    str.w   r8, [r0], #4
+    subs.w  r1, r1, #1
+    beq.w   .Lfixdone
+.Lfix2:
+    ldm.w   r0, {r8, r10}
+    ldm.w   r2!, {r9, r11}
+    eor.w   r9, r9, r5
+    and.w   r9, r9, r6
+    sub.w   r8, r8, r9
+    sub.w   r8, r8, r4
+    eor.w   r11, r11, r5
+    and.w   r11, r11, r6
+    sub.w   r10, r10, r11
+    sub.w   r10, r10, r8, lsr #31
+    lsr.w   r4, r10, #31
+    bic.w   r8, r8, #0x80000000
+    bic.w   r10, r10, #0x80000000
+    stm.w   r0!, {r8, r10}
+    subs.w  r1, r1, #2
+    bne.w   .Lfix2
+.Lfixdone:
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_finish_mod_native, . - pqlab_fndsa_finish_mod_native
+
+/* ---- conditional negation of a 31-bit-limb integer ----
+ *
+ *   void pqlab_fndsa_neg31_native(uint32_t *x, size_t len, uint32_t neg);
+ *
+ * When neg = 1, x (len >= 1 limbs of 31 bits, the top one may carry a sign) becomes its
+ * two's complement -x in 31-bit limbs ((x_i ^ 0x7FFFFFFF) + carry, carry = bit 31); when
+ * neg = 0 every limb is rewritten unchanged (limbs masked to 31 bits), as the C neg31. Two
+ * limbs per iteration; no data-dependent branch or address. */
+    .section .text.pqlab_fndsa_neg31_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_neg31_native
+    .type pqlab_fndsa_neg31_native, %function
+    .thumb_func
+pqlab_fndsa_neg31_native:
+    push.w  {r4, lr}
+    rsb.w   r12, r2, #0
+    lsr.w   r12, r12, #1                /* mk */
+    tst.w   r1, #1
+    beq.w   .Lneg2
+    ldr.w   r3, [r0]
+    eor.w   r3, r3, r12
+    add.w   r3, r3, r2
+    lsr.w   r2, r3, #31
+    bic.w   r3, r3, #0x80000000
+    str.w   r3, [r0], #4
+    subs.w  r1, r1, #1
+    beq.w   .Lnegdone
+.Lneg2:
+    ldm.w   r0, {r3, r4}
+    eor.w   r3, r3, r12
+    add.w   r3, r3, r2
+    eor.w   r4, r4, r12
+    add.w   r4, r4, r3, lsr #31
+    lsr.w   r2, r4, #31
+    bic.w   r3, r3, #0x80000000
+    bic.w   r4, r4, #0x80000000
+    stm.w   r0!, {r3, r4}
+    subs.w  r1, r1, #2
+    bne.w   .Lneg2
+.Lnegdone:
+    pop.w   {r4, pc}
+    .size pqlab_fndsa_neg31_native, . - pqlab_fndsa_neg31_native

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ARMv7E-M kernels of FN-DSA key generation's batched binary GCD (fndsa_gcd.S), selected by
  * PQLAB_FNDSA_GCD_NATIVE (backend.toml): the linear combination lin31 and the 31 decisions
- * of a pass, gcd31, of lib/fndsa/ntru.c.
+ * of a pass, gcd31, and the corrections finish_mod and neg31 of lib/fndsa/ntru.c.
  *
  * lin31 contract (the same results as the C lin31 for every input it accepts):
  * - a, b (and m unless NULL): len >= 1 limbs of 31 bits (each < 2^31); out: len - 1 limbs
@@ -25,5 +25,13 @@ int64_t pqlab_fndsa_lin31_native(uint32_t *out, const uint32_t *a, const uint32_
  * io[0..3] = {pa, pb, qa, qb} modulo 2^32. Constant time (masks; the loop count is fixed);
  * stack: 40 bytes. */
 void pqlab_fndsa_gcd31_native(uint32_t io[6]);
+
+/* finish_mod and neg31 contracts (the same results as the C functions of lib/fndsa/ntru.c
+ * for every input): a, x: len >= 1 limbs of 31 bits except the top one (which may hold a
+ * sign); finish_mod: the value of a in (-m, 2m), neg = 1 when it is negative, m: len limbs
+ * of 31 bits; result in [0, m). neg31: x = -x when neg = 1 (neg in {0, 1}). Constant time;
+ * stack: 36 and 8 bytes. */
+void pqlab_fndsa_finish_mod_native(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg);
+void pqlab_fndsa_neg31_native(uint32_t *x, size_t len, uint32_t neg);
 
 #endif
