@@ -226,7 +226,7 @@ fpr fpr_build(uint32_t s, int32_t e, uint64_t z);
 fpr fpr_of(int64_t i);
 fpr fpr_add(fpr x, fpr y);
 /* *sum = fpr_add(x, y), *diff = fpr_sub(x, y) bit for bit, sharing the operand ordering
- * and alignment (the FFT butterflies): about 0.6 times the cost of the two */
+ * and alignment (the FFT butterflies): about three quarters of the two on Cortex-M4 */
 void fpr_addsub(fpr x, fpr y, fpr *sum, fpr *diff);
 fpr fpr_mul(fpr x, fpr y);
 fpr fpr_div(fpr x, fpr y);
