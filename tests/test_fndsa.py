@@ -330,6 +330,51 @@ def test_fpr_emulation_matches_ieee() -> None:
         assert f(9, bx, by) == int(x < y)
 
 
+@pytest.mark.parametrize("native", [False, True])
+def test_fpr_addsub_is_add_and_sub(native: bool) -> None:
+    """fpr_addsub(x, y) gives fpr_add(x, y) and fpr_sub(x, y) bit for bit (signed zeros, x = y,
+    x = -y, subnormal operands, underflow, every alignment distance, ties and carries)."""
+    f = get(9, native).fndsa_test_fpr
+    f.restype = ctypes.c_uint64
+    f.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64]
+    rnd = random.Random(11)
+    sign = 1 << 63
+    special = [0, sign, 1, sign | 5, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x8010000000000001,
+               0x3FF0000000000000, 0xBFF0000000000000, 0x3FFFFFFFFFFFFFFF, 0x3CA0000000000000,
+               0x0020000000000000, 0x801FFFFFFFFFFFFF, 0x4340000000000001]
+    pairs = [(a, b) for a in special for b in special]
+    for _ in range(6000):
+        k = rnd.randrange(5)
+        a = rnd.getrandbits(64)
+        e = rnd.randrange(1, 2047) if native else rnd.randrange(0, 2047)  # no inf/NaN
+        a = (a & ~(0x7FF << 52)) | (e << 52)
+        if k == 0:    # alignment distance 0..71
+            b = (rnd.getrandbits(64) & ~(0x7FF << 52)) | (max(e - rnd.randrange(72), 1 if native else 0) << 52)
+        elif k == 1:  # cancellation: b close to a or -a
+            b = a ^ rnd.getrandbits(rnd.randrange(54)) ^ rnd.choice([0, sign])
+        elif k == 2:  # ties and carries: all-ones / all-zero low bits
+            low = (1 << rnd.randrange(40)) - 1
+            a |= low
+            b = (rnd.getrandbits(64) & ~low if rnd.random() < 0.5 else rnd.getrandbits(64) | low)
+            b = (b & ~(0x7FF << 52)) | (max(e - rnd.randrange(60), 1) << 52)
+        elif k == 3:  # near the bottom of the normal range
+            a = (a & ~(0x7FF << 52)) | (rnd.randrange(64) << 52)
+            b = (rnd.getrandbits(64) & ~(0x7FF << 52)) | (rnd.randrange(64) << 52)
+        else:
+            b = (rnd.getrandbits(64) & ~(0x7FF << 52)) | (rnd.randrange(1, 2047) << 52)
+        pairs += [(a, b), (b, a), (a, a), (a, a ^ sign)]
+    for a, b in pairs:
+        if native and any(0 < v & ~sign < 1 << 52 for v in (a, b)):
+            continue  # subnormals: the emulation's contract, not IEEE's
+        assert f(11, a, b) == f(0, a, b), (hex(a), hex(b))
+        assert f(12, a, b) == f(1, a, b), (hex(a), hex(b))
+    # the signed zeros by value: +0 + -0 = +0, +0 - -0 = +0, -0 - +0 = -0, x - x = +0
+    assert [f(11, 0, sign), f(12, 0, sign), f(12, sign, 0), f(11, sign, sign)] == [0, 0, sign, sign]
+    one = 0x3FF0000000000000
+    minus_two = sign | 0x4000000000000000
+    assert [f(12, one, one), f(11, one, one ^ sign), f(12, one ^ sign, one)] == [0, 0, minus_two]
+
+
 # ---------------------------------------------------------------------------
 # sampler vectors (Supporting_Documentation/additional)
 

@@ -14,8 +14,9 @@
  * which gives mergefft directly and splitfft by inversion. Both are exact
  * up to one rounding per operation; no scaling is needed (the 1/2 of the
  * split is an exact exponent change).
- * Arithmetic: only fpr add/sub/mul/div/half; the operation order is fixed,
- * so both fpr layers produce identical bits. */
+ * Arithmetic: only fpr add/sub/addsub/mul/div/half; the operation order is
+ * fixed, so both fpr layers produce identical bits. The butterflies take the sum
+ * and the difference of the same two operands with one fpr_addsub. */
 #include "fndsa.h"
 #include "tables.h"
 
@@ -44,10 +45,10 @@ void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn)
         /* t = zeta * b */
         fpr t_re = fpr_sub(fpr_mul(z_re, b_re), fpr_mul(z_im, b_im));
         fpr t_im = fpr_add(fpr_mul(z_re, b_im), fpr_mul(z_im, b_re));
-        f[2 * u] = fpr_add(a_re, t_re);
-        f[2 * u + hn] = fpr_add(a_im, t_im);
-        f[2 * u + 1] = fpr_sub(a_re, t_re);
-        f[2 * u + 1 + hn] = fpr_sub(t_im, a_im);
+        /* a + t, a - t, and t_im - a_im with t_im + a_im (= a_im + t_im: binary64
+         * addition is commutative, bit for bit in both layers) */
+        fpr_addsub(a_re, t_re, &f[2 * u], &f[2 * u + 1]);
+        fpr_addsub(t_im, a_im, &f[2 * u + hn], &f[2 * u + 1 + hn]);
     }
 }
 
@@ -62,11 +63,14 @@ void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
     for (size_t u = 0; u < qn; u++) {
         fpr a_re = f[2 * u], a_im = f[2 * u + hn];
         fpr b_re = f[2 * u + 1], b_im = f[2 * u + 1 + hn];
-        /* f0 = (a + conj b) / 2 */
-        f0[u] = fpr_half(fpr_add(a_re, b_re));
-        f0[u + qn] = fpr_half(fpr_sub(a_im, b_im));
-        /* f1 = (a - conj b) * conj(zeta) / 2 */
-        fpr d_re = fpr_sub(a_re, b_re), d_im = fpr_add(a_im, b_im);
+        /* s = a + conj b, d = a - conj b (each a sum and a difference of a_re, b_re and
+         * of a_im, b_im); f0 = s / 2 */
+        fpr s_re, s_im, d_re, d_im;
+        fpr_addsub(a_re, b_re, &s_re, &d_re);
+        fpr_addsub(a_im, b_im, &d_im, &s_im);
+        f0[u] = fpr_half(s_re);
+        f0[u + qn] = fpr_half(s_im);
+        /* f1 = d * conj(zeta) / 2 */
         fpr z_re = zeta_re(logn, u), z_im = zeta_im(logn, u);
         f1[u] = fpr_half(fpr_add(fpr_mul(d_re, z_re), fpr_mul(d_im, z_im)));
         f1[u + qn] = fpr_half(fpr_sub(fpr_mul(d_im, z_re), fpr_mul(d_re, z_im)));

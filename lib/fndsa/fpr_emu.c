@@ -36,7 +36,7 @@ fpr fpr_build(uint32_t s, int32_t e, uint64_t z)
 }
 
 #ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
-/* fpr_of, fpr_add, fpr_mul, fpr_div, fpr_sqrt: replaced by lib/native/armv7em/fpr_emu.S
+/* fpr_of, fpr_add, fpr_addsub, fpr_mul, fpr_div, fpr_sqrt: replaced by lib/native/armv7em/fpr_emu.S
  * when the armv7em backend defines PQLAB_FNDSA_FPR_EMU_NATIVE (same results bit for bit) */
 fpr fpr_of(int64_t i)
 {
@@ -49,24 +49,26 @@ fpr fpr_of(int64_t i)
     return fpr_build((uint32_t)s, 9 - (int32_t)cnt, z);
 }
 
-fpr fpr_add(fpr x, fpr y)
+/* The common part of x + y and x - y (fpr_add, fpr_addsub): the operands ordered so that
+ * |a| >= |b| (*cs = 1 when that swapped them; the same for x, -y), the exponent field of a,
+ * and the significands with 3 extra low bits (guard, round, sticky), b's aligned to a's
+ * exponent with the bits it loses folded into its sticky bit 0: the exact |a| +- |b| round
+ * the same way as *am +- *bm, value = (*am +- *bm) * 2^(ex-1078). */
+static inline uint32_t add_align(fpr x, fpr y, uint64_t *cs, uint64_t *am, uint64_t *bm)
 {
     /* order the operands so that |x| >= |y| */
     uint64_t mx = x & ~((uint64_t)1 << 63);
     uint64_t my = y & ~((uint64_t)1 << 63);
-    uint64_t cs = (mx - my) >> 63; /* |x| < |y| (both < 2^63) */
-    uint64_t sw = ((uint64_t)0 - cs) & (x ^ y);
+    *cs = (mx - my) >> 63; /* |x| < |y| (both < 2^63) */
+    uint64_t sw = ((uint64_t)0 - *cs) & (x ^ y);
     x ^= sw;
     y ^= sw;
 
     uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
     uint32_t ey = (uint32_t)(y >> 52) & 0x7FF;
-    uint32_t sx = (uint32_t)(x >> 63);
-    uint32_t sy = (uint32_t)(y >> 63);
     uint64_t nzx = ((uint64_t)ex + 0x7FF) >> 11;
     uint64_t nzy = ((uint64_t)ey + 0x7FF) >> 11;
-    /* 53-bit significands with 3 extra low bits (guard, round, sticky):
-     * xm in [2^55, 2^56) */
+    /* 53-bit significands with 3 extra low bits: xm in [2^55, 2^56) */
     uint64_t xm = (((x & M52) | (nzx << 52)) & ((uint64_t)0 - nzx)) << 3;
     uint64_t ym = (((y & M52) | (nzy << 52)) & ((uint64_t)0 - nzy)) << 3;
 
@@ -74,23 +76,54 @@ fpr fpr_add(fpr x, fpr y)
     uint32_t d = ex - ey;
     d ^= (d ^ 60) & ((uint32_t)0 - ((uint32_t)(60 - (int32_t)d) >> 31));
     uint64_t st = low_sticky(ym, d);
-    ym = fpr_ursh(ym, d) | st;
+    *am = xm;
+    *bm = fpr_ursh(ym, d) | st;
+    return ex;
+}
 
-    /* add or subtract: result in [0, 2^57) */
-    uint64_t ds = (uint64_t)(sx ^ sy);
-    ym = (ym ^ ((uint64_t)0 - ds)) + ds;
-    uint64_t z = xm + ym;
+/* Normalise, round and pack z * 2^(ex-1078), z < 2^57: sign s, or s0 when z == 0. */
+static inline fpr add_finish(uint32_t s, uint32_t s0, uint32_t ex, uint64_t z)
+{
     uint64_t zz = fpr_ct_iszero64(z);
-
-    /* normalise: value = z * 2^(ex-1078); after the shift by cnt to bit 63 and
-     * the fold of 9 low bits, value = z' * 2^(ex-1078-cnt+9) */
+    /* normalise: after the shift by cnt to bit 63 and the fold of 9 low bits,
+     * value = z' * 2^(ex-1078-cnt+9) */
     uint32_t cnt;
     z = fpr_norm64(z, &cnt);
     z = (z >> 9) | (fpr_ct_iszero64(z & 0x1FF) ^ 1);
     z &= (uint64_t)0 - (zz ^ 1);
-    /* exact zero: +0 unless both operands are -0 */
-    uint32_t s = sx ^ ((sx ^ (sx & sy)) & (uint32_t)(0 - (uint32_t)zz));
+    s ^= (s ^ s0) & (uint32_t)(0 - (uint32_t)zz);
     return fpr_build(s, (int32_t)ex - 1069 - (int32_t)cnt, z);
+}
+
+fpr fpr_add(fpr x, fpr y)
+{
+    uint64_t cs, xm, ym;
+    uint32_t ex = add_align(x, y, &cs, &xm, &ym);
+    uint32_t sx = (uint32_t)(x >> 63), sy = (uint32_t)(y >> 63);
+    /* add or subtract: result in [0, 2^57) */
+    uint64_t ds = (uint64_t)(sx ^ sy);
+    ym = (ym ^ ((uint64_t)0 - ds)) + ds;
+    /* sign of the larger operand; an exact zero is +0 unless both operands are -0 */
+    uint32_t s = sx ^ ((sx ^ sy) & (uint32_t)cs);
+    return add_finish(s, sx & sy, ex, xm + ym);
+}
+
+/* x + y and x - y = x + (-y): both order the operands the same way (|-y| = |y|), so
+ * the alignment is shared; the significands of one are added where those of the other
+ * are subtracted. Bit for bit fpr_add(x, y) and fpr_sub(x, y). */
+void fpr_addsub(fpr x, fpr y, fpr *sum, fpr *diff)
+{
+    uint64_t cs, xm, ym;
+    uint32_t ex = add_align(x, y, &cs, &xm, &ym);
+    uint32_t sx = (uint32_t)(x >> 63), sy = (uint32_t)(y >> 63);
+    uint64_t zp = xm + ym, zm = xm - ym; /* |a| + |b|, |a| - |b| >= 0 */
+    uint64_t t = (zp ^ zm) & ((uint64_t)0 - (uint64_t)(sx ^ sy));
+    /* nonzero: x + y has the sign of the larger operand, x - y that of x, or of -y
+     * when |x| < |y|; exact zeros: -0 only for (-0) + (-0) and (-0) - (+0) */
+    uint32_t s = sx ^ ((sx ^ sy) & (uint32_t)cs);
+    uint32_t sd = sx ^ ((sx ^ sy ^ 1) & (uint32_t)cs);
+    *sum = add_finish(s, sx & sy, ex, zp ^ t);
+    *diff = add_finish(sd, sx & (sy ^ 1), ex, zm ^ t);
 }
 
 fpr fpr_mul(fpr x, fpr y)

@@ -77,6 +77,12 @@ uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
     case 7: return (uint64_t)fpr_trunc(x);
     case 8: return fpr_to_bits(fpr_of((int64_t)a));
     case 9: return (uint64_t)fpr_lt(x, y);
+    case 11:
+    case 12: {
+        fpr s, d;
+        fpr_addsub(x, y, &s, &d);
+        return fpr_to_bits(op == 11 ? s : d);
+    }
 #ifndef PQLAB_FNDSA_FPR_NATIVE
     case 10: return fpr_to_bits(fpr_div_nr(x, y));
 #endif

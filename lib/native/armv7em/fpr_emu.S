@@ -2,11 +2,14 @@
 /* Constant-time emulated IEEE-754 binary64 arithmetic for FN-DSA / Falcon on ARMv7E-M
  * (Cortex-M4/M7), Thumb-2, GNU as unified syntax. Enabled by PQLAB_FNDSA_FPR_EMU_NATIVE
  * (backend.toml); lib/fndsa/fpr.h maps fpr_of / fpr_div / fpr_sqrt to these and fpr_add /
- * fpr_mul to the same add / mul bodies as inline assembly (fpr_emu_inline.h, generated from
- * this file by gen_fpr_emu_inline.py: keep add and mul straight-line, registers r0-r7, r12,
- * lr only); lib/fndsa/fpr_emu.c keeps the portable C versions for every other platform.
+ * fpr_addsub / fpr_mul to the same add / addsub / mul bodies as inline assembly
+ * (fpr_emu_inline.h, generated from this file by gen_fpr_emu_inline.py: keep those three
+ * straight-line, registers r0-r7, r12, lr only); lib/fndsa/fpr_emu.c keeps the portable C
+ * versions for every other platform.
  *
  *   uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);   x + y
+ *   void pqlab_fndsa_fpr_addsub_native(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *diff);
+ *                                                                  x + y, x - y
  *   uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);   x * y
  *   uint64_t pqlab_fndsa_fpr_div_native(uint64_t x, uint64_t y);   x / y
  *   uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);              sqrt(|x|)
@@ -21,7 +24,8 @@
  * and NaNs are not handled (Falcon never produces them) and an exponent overflow wraps as
  * in the C code.
  *
- * Constant time: no branch, no memory access, no division; every instruction runs in a
+ * Constant time: no branch, no memory access (but addsub's two result stores at public
+ * addresses), no division; every instruction runs in a
  * fixed number of cycles on Cortex-M4/M7 (register-controlled shifts, CLZ, USAT, UADD8 /
  * SEL, UMULL / UMAAL, MLA, MUL). Shifts by register use the bottom byte of the shift
  * register (ARMv7-M ARM, A7.4.2: "shift_n = UInt(Rm<7:0>)"), so any amount >= 32 gives 0;
@@ -151,6 +155,169 @@ pqlab_fndsa_fpr_add_native:
     add.w   r1, r3, r12                 /* result hi */
     pop.w   {r4-r7, pc}
     .size pqlab_fndsa_fpr_add_native, . - pqlab_fndsa_fpr_add_native
+
+/* ------------------------------------------------------------------------------------ */
+/* x + y and x - y together (fpr_addsub in lib/fndsa/fpr.h): the same results bit for   */
+/* bit as the add above on (x, y) and on (x, -y). Both order the operands the same way  */
+/* (|-y| = |y|), so the swap, the unpacking, the alignment shift and the sticky are done */
+/* once; with A, B the ordered operands (|A| >= |B|) and op = the signs of x, y differ:  */
+/*   - significands: z+ = A + B' + op and z- = A + ~B' + !op with B' = B ^ -op, i.e.    */
+/*     |A| + |B| for x + y and |A| - |B| for x - y when op = 0, the other way round     */
+/*     when op = 1 (no select);                                                          */
+/*   - each is normalised, rounded and packed as in the add (steps 5 to 7);              */
+/*   - signs: x + y when nonzero has the sign of A, x - y that of x, or of -y when       */
+/*     swapped (sign of A ^ swap). An exact zero x + y is -0 only for (-0) + (-0) and   */
+/*     x - y only for (-0) - (+0): that is the nonzero rule's sign unless the result is  */
+/*     an exact cancellation (z+ == 0 with op = 1, z- == 0 with op = 0), which gives +0. */
+/*     sg keeps the two signs in bits 31 (sum) and 30 (difference), r12 = -op.          */
+/*   void pqlab_fndsa_fpr_addsub_native(uint64_t x, uint64_t y, uint64_t *sum,           */
+/*                                      uint64_t *diff);                                 */
+/* Straight-line like the add; the stores through the (public) pointer arguments at the */
+/* end are the only memory accesses besides push/pop, and the inline form               */
+/* (fpr_emu_inline.h) has none: it leaves x + y in r1:r0 and x - y in r5:r4.             */
+/* ------------------------------------------------------------------------------------ */
+    .section .text.pqlab_fndsa_fpr_addsub_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_fpr_addsub_native
+    .type pqlab_fndsa_fpr_addsub_native, %function
+    .thumb_func
+pqlab_fndsa_fpr_addsub_native:
+    push.w  {r4-r7, lr}
+    /* swap when |x| < |y|, as in the add */
+    subs.w  r4, r0, r2
+    lsl.w   r5, r1, #1
+    sbcs.w  r4, r5, r3, lsl #1          /* C = 0 iff |x| < |y| */
+    sbc.w   r4, r4, r4                  /* -1 iff |x| < |y| */
+    uadd8   r4, r4, r4                  /* GE = 1111 iff swap */
+    sel     r4, r2, r0                  /* A lo */
+    sel     r5, r3, r1                  /* A hi */
+    sel     r6, r0, r2                  /* B lo */
+    sel     r7, r1, r3                  /* B hi */
+    /* signs (bit 31 of x hi in r1, y hi in r3) */
+    eor.w   lr, r1, r3                  /* bit 31: op */
+    mvn.w   r3, r3                      /* bit 31: sign of -y */
+    sel     r1, r3, r1                  /* bit 31: sign of x - y (-y if swapped, else x) */
+    and.w   r2, r5, #0x80000000         /* bit 31: sign of x + y (of A) */
+    orr.w   r2, r2, r1, lsr #1          /* sg: bit 30 sign of x - y (bits 29..0 unused) */
+    /* exponents, alignment distance */
+    ubfx.w  r0, r5, #20, #11            /* ex */
+    ubfx.w  r1, r7, #20, #11            /* ey */
+    sub.w   r3, r0, r1
+    usat.w  r3, #6, r3                  /* d = min(ex - ey, 63) (ex >= ey) */
+    /* A significand << 10 in r5:r4 (bits 63..62 = 0, nz), times nz = (ex != 0) */
+    usat.w  r12, #1, r0                 /* nz: 1 iff ex != 0 */
+    lsl.w   r5, r5, #10
+    bfi.w   r5, r12, #30, #2            /* implicit bit (and bit 63 = 0) */
+    orr.w   r5, r5, r4, lsr #22
+    lsl.w   r4, r4, #10
+    mul.w   r5, r5, r12
+    mul.w   r4, r4, r12
+    /* B significand << 10 in r7:r6, zero when ey == 0 */
+    usat.w  r12, #1, r1
+    lsl.w   r7, r7, #10
+    bfi.w   r7, r12, #30, #2
+    orr.w   r7, r7, r6, lsr #22
+    lsl.w   r6, r6, #10
+    mul.w   r7, r7, r12
+    mul.w   r6, r6, r12
+    /* sticky: the low d + 1 bits of B, gathered (nonzero iff one is set) */
+    rsb.w   r1, r3, #31
+    usat.w  r1, #5, r1                  /* max(0, 31 - d) */
+    lsl.w   r1, r6, r1                  /* low min(d + 1, 32) bits of B lo, at the top */
+    rsb.w   r12, r3, #63
+    lsl.w   r12, r7, r12                /* low d - 31 bits of B hi (0 when d < 32) */
+    orr.w   r1, r1, r12
+    /* B >> d (64-bit) */
+    lsr.w   r6, r6, r3
+    rsb.w   r12, r3, #32
+    lsl.w   r12, r7, r12                /* 0 when d == 0 or d > 32 */
+    orr.w   r6, r6, r12
+    sub.w   r12, r3, #32
+    lsr.w   r12, r7, r12                /* 0 when d < 32 */
+    orr.w   r6, r6, r12
+    lsr.w   r7, r7, r3
+    /* jam: bit 0 <- sticky */
+    bic.w   r6, r6, #1
+    cmp.w   r1, #1                      /* C = sticky != 0 */
+    adc.w   r6, r6, #0
+    /* z+ = A + B' + op in r3:r1, z- = A + ~B' + !op in r5:r4 (B' = B ^ -op); r12 = -op */
+    /* stays for the signs */
+    asr.w   r12, lr, #31                /* -op */
+    eor.w   r6, r6, r12
+    eor.w   r7, r7, r12
+    lsls.w  lr, lr, #1                  /* C = op */
+    adcs.w  r1, r4, r6
+    adc.w   r3, r5, r7                  /* z+ */
+    rsbs.w  lr, r12, #0                 /* C = !op */
+    sbcs.w  r4, r4, r6
+    sbc.w   r5, r5, r7                  /* z- */
+    /* x - y from z-, as the add's steps 5-7 (temporaries r6, r7, lr): into r5:r4 */
+    clz.w   r6, r5
+    clz.w   r7, r4
+    lsr.w   lr, r6, #5                  /* 1 iff z hi == 0 */
+    mla.w   r6, lr, r7, r6              /* cnt = clz64(z), 64 when z == 0 */
+    lsl.w   r5, r5, r6
+    rsb.w   r7, r6, #32
+    lsr.w   r7, r4, r7                  /* 0 when cnt == 0 or cnt > 32 */
+    orr.w   r5, r5, r7
+    sub.w   r7, r6, #32
+    lsl.w   r7, r4, r7                  /* 0 when cnt < 32 */
+    orr.w   r5, r5, r7
+    lsl.w   r4, r4, r6
+    ubfx.w  r7, r4, #11, #1             /* lsb */
+    addw    r7, r7, #0x3FF
+    adds.w  r4, r4, r7
+    adcs.w  r5, r5, #0
+    lsr.w   r4, r4, #11
+    orr.w   r4, r4, r5, lsl #21         /* m lo */
+    rrx.w   r5, r5
+    lsr.w   r5, r5, #10                 /* m hi (2^21 after a carry out) */
+    sub.w   r7, r0, r6                  /* e = ex - cnt: biased exponent - 1 */
+    orr.w   lr, r7, r6, lsl #25         /* bit 31: z == 0 (cnt == 64) or e < 0 */
+    asr.w   lr, lr, #31                 /* flush mask */
+    add.w   r5, r5, r7, lsl #20
+    bic.w   r5, r5, lr
+    bic.w   r4, r4, lr                  /* x - y lo */
+    bic.w   r7, r6, r12                 /* bit 6: z == 0 and op = 0, an exact cancellation */
+    bic.w   r7, r2, r7, lsl #24         /* bit 30: the sign, +0 for that */
+    lsr.w   r7, r7, #30
+    add.w   r5, r5, r7, lsl #31         /* x - y hi */
+    /* x + y from z+, the same on r3:r1, into r1:r0 */
+    clz.w   r6, r3
+    clz.w   r7, r1
+    lsr.w   lr, r6, #5
+    mla.w   r6, lr, r7, r6              /* cnt */
+    lsl.w   r3, r3, r6
+    rsb.w   r7, r6, #32
+    lsr.w   r7, r1, r7
+    orr.w   r3, r3, r7
+    sub.w   r7, r6, #32
+    lsl.w   r7, r1, r7
+    orr.w   r3, r3, r7
+    lsl.w   r1, r1, r6
+    ubfx.w  r7, r1, #11, #1
+    addw    r7, r7, #0x3FF
+    adds.w  r1, r1, r7
+    adcs.w  r3, r3, #0
+    lsr.w   r1, r1, #11
+    orr.w   r1, r1, r3, lsl #21         /* m lo */
+    rrx.w   r3, r3
+    lsr.w   r3, r3, #10                 /* m hi */
+    sub.w   r0, r0, r6                  /* e = ex - cnt */
+    orr.w   lr, r0, r6, lsl #25
+    asr.w   lr, lr, #31                 /* flush mask */
+    add.w   r3, r3, r0, lsl #20
+    bic.w   r3, r3, lr
+    bic.w   r0, r1, lr                  /* x + y lo */
+    and.w   r12, r6, r12                /* bit 6: z == 0 and op = 1, an exact cancellation */
+    bic.w   r12, r2, r12, lsl #25       /* bit 31: the sign, +0 for that */
+    and.w   r12, r12, #0x80000000
+    add.w   r1, r3, r12                 /* x + y hi */
+    ldrd    r6, r7, [sp, #20]           /* sum, diff: the stack arguments above the 5 pushed */
+    strd    r0, r1, [r6]
+    strd    r4, r5, [r7]
+    pop.w   {r4-r7, pc}
+    .size pqlab_fndsa_fpr_addsub_native, . - pqlab_fndsa_fpr_addsub_native
 
 /* ------------------------------------------------------------------------------------ */
 /* x * y                                                                                */
