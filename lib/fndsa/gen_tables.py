@@ -121,10 +121,15 @@ def main() -> None:
         return int(format(k, f"0{bits}b")[::-1], 2)
     z = [pow(psi, brv(k), q) for k in range(1024)]
     iz = [pow(v, q - 2, q) for v in z]
+
+    def mont(v):  # v 2^16 mod q, centred in [-(q-1)/2, (q-1)/2]
+        r = v * 2**16 % q
+        return r - q if r > q // 2 else r
     L.append(f"/* NTT modulo q = 12289: psi = {psi} (= {g}^6, {g} generates Z_q^*), a primitive")
-    L.append(" * 2048-th root of unity; zetas[k] = psi^brv10(k), izetas[k] = zetas[k]^-1 */")
-    for name, tab in (("fndsa_ntt_zetas", z), ("fndsa_ntt_izetas", iz)):
-        L.append(f"static const uint16_t {name}[1024] = {{")
+    L.append(" * 2048-th root of unity; zetas[k] = psi^brv10(k), izetas[k] = zetas[k]^-1, both")
+    L.append(" * in Montgomery form (times 2^16 mod q, centred) for modq.c's signed Montgomery products */")
+    for name, tab in (("fndsa_ntt_zetas", [mont(v) for v in z]), ("fndsa_ntt_izetas", [mont(v) for v in iz])):
+        L.append(f"static const int16_t {name}[1024] = {{")
         for i in range(0, 1024, 16):
             L.append("    " + ", ".join(str(v) for v in tab[i:i + 16]) + ",")
         L.append("};")

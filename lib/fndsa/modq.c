@@ -42,95 +42,194 @@ static inline uint32_t mq_of(int32_t x)
     return r + (Q & ((uint32_t)0 - (r >> 31)));
 }
 
-/* x mod q up to one extra q, for any 32-bit x: the same quotient estimate as
- * mq_red (low by at most 1 for x < 2^36), without the final correction; the
- * result is in [0, 2q). */
-static inline uint32_t mq_red_lazy(uint32_t x)
+/* ---- NTT: signed Montgomery products (R = 2^16) on 16-bit words ----
+ *
+ * ntt() and intt() take and return canonical values in [0, q); in between the words hold
+ * signed representatives. The twiddles are stored in Montgomery form (psi^k 2^16 mod q,
+ * centred; gen_tables.py), so mq_mont(z b) = psi^k b mod q. Two layers per pass: four
+ * words loaded, both layers' butterflies in registers, four words stored, with Barrett
+ * reductions only where the bounds below require them. Only the results' residues mod q
+ * matter, and those are exact, so every caller sees the same values as with any other
+ * correct NTT. */
+
+#define QINV 53249u /* q^-1 mod 2^16 */
+
+/* The constants q, q^-1 mod 2^16 and 5461 reach these functions as values loaded once per
+ * transform through a value barrier (k->q, k->qinv, k->v): with literal constants GCC
+ * replaces each multiplication by shifts and adds (three or four instructions where the
+ * Cortex-M4 multiplies in one cycle). */
+typedef struct {
+    int32_t q, v;
+    uint32_t qinv;
+} mq_consts;
+
+static inline mq_consts mq_load_consts(void)
 {
-    return x - (uint32_t)(((uint64_t)x * 5591950u) >> 36) * Q;
+    mq_consts k = {(int32_t)pqlab_value_barrier_u32(Q), (int32_t)pqlab_value_barrier_u32(5461),
+                   pqlab_value_barrier_u32(QINV)};
+    return k;
 }
 
-/* [0, 2^32 - 2q) -> the same class in [0, 2q) when x < 4q */
-static inline uint32_t mq_sub2q(uint32_t x)
+/* a 2^-16 mod q in (-q, q) for |a| < 2^15 q: m = a q^-1 mod 2^16 as a signed 16-bit value
+ * (|m| <= 2^15), so a - m q is divisible by 2^16 and |(a - m q) / 2^16| < q */
+static inline int32_t mq_mont(int32_t a, const mq_consts *k)
 {
-    uint32_t r = x - 2 * Q;
-    return r + ((2 * Q) & ((uint32_t)0 - (r >> 31)));
+    int32_t m = (int16_t)(uint16_t)((uint32_t)a * k->qinv);
+    return (a - m * k->q) >> 16;
 }
 
-/* [0, 2q) -> [0, q) */
-static inline uint32_t mq_subq(uint32_t x)
+/* x - round(x / q) q in [-q/2 - 2, q/2 + 2] for |x| < 2^18: the quotient from
+ * 5461 = round(2^26 / q), off from x / q by less than 2^-8 there */
+static inline int32_t mq_barrett(int32_t x, const mq_consts *k)
 {
-    uint32_t r = x - Q;
-    return r + (Q & ((uint32_t)0 - (r >> 31)));
+    return x - ((x * k->v + (1 << 25)) >> 26) * k->q;
 }
 
-/* NTT (Cooley-Tukey, bit-reversed output). Input in [0, q) (or [0, 2q)),
- * output in [0, q). Inside, values stay in [0, 2q) (16-bit storage): the
- * product t = z b is reduced lazily to [0, 2q), a + t and a - t + 2q (both in
- * [0, 4q)) lose one masked 2q; a final pass makes the values canonical. */
-static inline void ntt_bfly(uint16_t *p, size_t len, uint32_t z)
+/* [-q/2 - 2, q/2 + 2] (Barrett output) or (-q, q) (Montgomery output) -> [0, q) */
+static inline int32_t mq_canon(int32_t x)
 {
-    uint32_t t = mq_red_lazy(z * p[len]);
-    uint32_t u = p[0];
-    p[len] = (uint16_t)mq_sub2q(u - t + 2 * Q);
-    p[0] = (uint16_t)mq_sub2q(u + t);
+    return x + ((int32_t)Q & (x >> 31));
 }
 
-static inline void intt_bfly(uint16_t *p, size_t len, uint32_t zi)
+/* [0, q) -> [-(q-1)/2, (q-1)/2] */
+static inline int32_t mq_centre(uint32_t x)
 {
-    uint32_t u = p[0], v = p[len];
-    p[0] = (uint16_t)mq_sub2q(u + v);
-    p[len] = (uint16_t)mq_red_lazy((u - v + 2 * Q) * zi);
+    return (int32_t)x - (int32_t)(Q & ((uint32_t)0 - (((Q >> 1) - x) >> 31)));
 }
 
-/* NTT (Cooley-Tukey, bit-reversed output). Input in [0, q) (or [0, 2q)),
- * output in [0, q). Inside, values stay in [0, 2q) (16-bit storage): the
- * product t = z b is reduced lazily to [0, 2q), a + t and a - t + 2q (both in
- * [0, 4q)) lose one masked 2q; a final pass makes the values canonical.
- * Layers with len >= 2 run two butterflies per iteration; the last layer
- * (len = 1) is one loop over the twiddles. */
+/* Cooley-Tukey butterfly: (a, b) <- (a + z b, a - z b), z in Montgomery form; |z| <= q/2 and
+ * |b| < 2^15 q / (q/2) keep the product in mq_mont's range */
+#define CT_BFLY(a, b, z)                    \
+    do {                                    \
+        int32_t t_ = mq_mont((z) * (b), &k);    \
+        (b) = (a) - t_;                     \
+        (a) = (a) + t_;                     \
+    } while (0)
+
+/* Gentleman-Sande butterfly: (a, b) <- (a + b, z (a - b)) */
+#define GS_BFLY(a, b, z)                    \
+    do {                                    \
+        int32_t d_ = (a) - (b);             \
+        (a) = (a) + (b);                    \
+        (b) = mq_mont((z) * d_, &k);            \
+    } while (0)
+
+/* NTT (bit-reversed output), in place on canonical values. Block b of the layer with
+ * half-size len uses zetas[n / (2 len) + b]. Bounds (every |value|): centred input q/2;
+ * a butterfly adds at most q (|mq_mont| < q); a pass of two layers then gives 2.5q from
+ * q/2, or 4.5q from 2.5q, which is reduced to q/2 + 2 before the store (16-bit words hold
+ * 2.66q); the last layer's outputs are made canonical. */
 static void ntt(uint16_t *a, unsigned logn)
 {
-    size_t n = (size_t)1 << logn, k = 0;
-    for (size_t len = n >> 1; len >= 2; len >>= 1) {
-        for (size_t start = 0; start < n; start += 2 * len) {
-            uint32_t z = fndsa_ntt_zetas[++k];
-            uint16_t *p = a + start, *e = p + len;
-            for (; p < e; p += 2) {
-                ntt_bfly(p, len, z);
-                ntt_bfly(p + 1, len, z);
+    const size_t n = (size_t)1 << logn;
+    const mq_consts k = mq_load_consts();
+    int16_t *w = (int16_t *)(void *)a;
+    for (size_t j = 0; j < n; j++) {
+        w[j] = (int16_t)mq_centre(a[j]);
+    }
+    size_t len = n >> 1;
+    for (unsigned pass = 0; len >= 2; pass++, len >>= 2) {
+        const size_t h = len >> 1, m1 = n / (2 * len);
+        const int last = len == 2; /* public */
+        const int reduce = (pass & 1) != 0;
+        for (size_t b = 0; b < m1; b++) {
+            const int32_t z1 = fndsa_ntt_zetas[m1 + b];
+            const int32_t z2 = fndsa_ntt_zetas[2 * m1 + 2 * b], z3 = fndsa_ntt_zetas[2 * m1 + 2 * b + 1];
+            int16_t *p = w + 2 * len * b;
+            for (size_t j = 0; j < h; j++) {
+                int32_t x0 = p[j], x1 = p[j + h], x2 = p[j + len], x3 = p[j + len + h];
+                CT_BFLY(x0, x2, z1);
+                CT_BFLY(x1, x3, z1);
+                CT_BFLY(x0, x1, z2);
+                CT_BFLY(x2, x3, z3);
+                if (last) {
+                    x0 = mq_canon(mq_barrett(x0, &k));
+                    x1 = mq_canon(mq_barrett(x1, &k));
+                    x2 = mq_canon(mq_barrett(x2, &k));
+                    x3 = mq_canon(mq_barrett(x3, &k));
+                } else if (reduce) {
+                    x0 = mq_barrett(x0, &k);
+                    x1 = mq_barrett(x1, &k);
+                    x2 = mq_barrett(x2, &k);
+                    x3 = mq_barrett(x3, &k);
+                }
+                p[j] = (int16_t)x0;
+                p[j + h] = (int16_t)x1;
+                p[j + len] = (int16_t)x2;
+                p[j + len + h] = (int16_t)x3;
+            }
+        }
+        if (!last && !reduce && len == 4) {
+            /* the single last layer follows a pass that did not reduce: reduce now */
+            for (size_t j = 0; j < n; j++) {
+                w[j] = (int16_t)mq_barrett(w[j], &k);
             }
         }
     }
-    for (size_t start = 0; start < n; start += 2) {
-        ntt_bfly(a + start, 1, fndsa_ntt_zetas[++k]);
-    }
-    for (size_t j = 0; j < n; j++) {
-        a[j] = (uint16_t)mq_subq(a[j]);
+    if (len == 1) { /* odd logn: one layer left, inputs within q/2 + 2 */
+        for (size_t b = 0; b < n / 2; b++) {
+            int32_t x0 = w[2 * b], x1 = w[2 * b + 1];
+            CT_BFLY(x0, x1, fndsa_ntt_zetas[n / 2 + b]);
+            w[2 * b] = (int16_t)mq_canon(mq_barrett(x0, &k));
+            w[2 * b + 1] = (int16_t)mq_canon(mq_barrett(x1, &k));
+        }
     }
 }
 
-/* inverse NTT (Gentleman-Sande), the same lazy ranges; output in [0, q) */
+/* inverse NTT, the same block indexing (layers with len = 1, 2, 4, ...), times 1/n; in
+ * place on canonical values. Bounds: centred input q/2; a Gentleman-Sande layer doubles
+ * the sums (the differences go through mq_mont: below q), so a pass of two layers gives
+ * 2q, reduced to q/2 + 2 before the store; the last layer's outputs are multiplied by
+ * 2^16 / n (an integer: mq_mont then divides by n) and made canonical. */
 static void intt(uint16_t *a, unsigned logn)
 {
-    size_t n = (size_t)1 << logn;
-    for (size_t start = 0; start < n; start += 2) {
-        intt_bfly(a + start, 1, fndsa_ntt_izetas[(n >> 1) + (start >> 1)]);
+    const size_t n = (size_t)1 << logn;
+    const int32_t scale = (int32_t)(65536u >> logn);
+    const mq_consts k = mq_load_consts();
+    int16_t *w = (int16_t *)(void *)a;
+    for (size_t j = 0; j < n; j++) {
+        w[j] = (int16_t)mq_centre(a[j]);
     }
-    for (size_t len = 2; len < n; len <<= 1) {
-        for (size_t start = 0; start < n; start += 2 * len) {
-            uint32_t zi = fndsa_ntt_izetas[n / (2 * len) + start / (2 * len)];
-            uint16_t *p = a + start, *e = p + len;
-            for (; p < e; p += 2) {
-                intt_bfly(p, len, zi);
-                intt_bfly(p + 1, len, zi);
+    size_t len = 1;
+    for (; 2 * len < n; len <<= 2) {
+        const size_t m1 = n / (2 * len), m2 = m1 >> 1;
+        const int last = 4 * len == n; /* public */
+        for (size_t b = 0; b < m2; b++) {
+            const int32_t z1 = fndsa_ntt_izetas[m1 + 2 * b], z2 = fndsa_ntt_izetas[m1 + 2 * b + 1];
+            const int32_t z3 = fndsa_ntt_izetas[m2 + b];
+            int16_t *p = w + 4 * len * b;
+            for (size_t j = 0; j < len; j++) {
+                int32_t x0 = p[j], x1 = p[j + len], x2 = p[j + 2 * len], x3 = p[j + 3 * len];
+                GS_BFLY(x0, x1, z1);
+                GS_BFLY(x2, x3, z2);
+                GS_BFLY(x0, x2, z3);
+                GS_BFLY(x1, x3, z3);
+                if (last) {
+                    x0 = mq_canon(mq_mont(x0 * scale, &k));
+                    x1 = mq_canon(mq_mont(x1 * scale, &k));
+                    x2 = mq_canon(mq_mont(x2 * scale, &k));
+                    x3 = mq_canon(mq_mont(x3 * scale, &k));
+                } else {
+                    x0 = mq_barrett(x0, &k);
+                    x1 = mq_barrett(x1, &k);
+                    x2 = mq_barrett(x2, &k);
+                    x3 = mq_barrett(x3, &k);
+                }
+                p[j] = (int16_t)x0;
+                p[j + len] = (int16_t)x1;
+                p[j + 2 * len] = (int16_t)x2;
+                p[j + 3 * len] = (int16_t)x3;
             }
         }
     }
-    /* divide by n: n^-1 = q - (q - 1)/n */
-    uint32_t ninv = Q - (Q - 1) / (uint32_t)n;
-    for (size_t j = 0; j < n; j++) {
-        a[j] = (uint16_t)mq_subq(mq_red_lazy(a[j] * ninv));
+    if (2 * len == n) { /* odd logn: the last layer alone (len = n / 2, one block) */
+        const int32_t z = fndsa_ntt_izetas[1];
+        for (size_t j = 0; j < len; j++) {
+            int32_t x0 = w[j], x1 = w[j + len];
+            GS_BFLY(x0, x1, z);
+            w[j] = (int16_t)mq_canon(mq_mont(x0 * scale, &k));
+            w[j + len] = (int16_t)mq_canon(mq_mont(x1 * scale, &k));
+        }
     }
 }
 
