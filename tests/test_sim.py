@@ -87,7 +87,8 @@ def test_profile(sim: Path, tmp_path: Path) -> None:
 
 def test_profile_tail_call(sim: Path, tmp_path: Path) -> None:
     """A jump without link to a function's entry (tail call) opens a frame for the callee
-    under the caller (main;via_tail;leaf), closed when the callee returns for both."""
+    under the caller (main;via_tail;leaf), closed when the callee returns for both; a
+    recursive function's inclusive cycles count each cycle once."""
     elf = simfw.build_fw("tailcall-mps2-an386", ["tailcall.c"])
     prof = tmp_path / "p.json"
     s = simfw.run_sim(elf, "--profile", str(prof))
@@ -95,7 +96,11 @@ def test_profile_tail_call(sim: Path, tmp_path: Path) -> None:
     q = simfw.run_qemu(elf, "mps2-an386")
     assert s.stdout == q.stdout
     funcs = {f["name"]: f for f in json.loads(prof.read_text())["functions"]}
-    assert funcs["leaf"]["calls"] == 11 and funcs["via_tail"]["calls"] == 10
+    assert funcs["leaf"]["calls"] == 17 and funcs["via_tail"]["calls"] == 10
+    # depth(5) recurses six frames deep: inclusive counts each cycle once (at most the
+    # run's total, and below main's), calls every frame
+    assert funcs["depth"]["calls"] == 6
+    assert 6 * 200 < funcs["depth"]["inclusive"] < funcs["main"]["inclusive"]
     assert funcs["via_tail"]["exclusive"] < 100
     # every leaf frame is counted: 11 calls of the same loop
     assert funcs["leaf"]["inclusive"] == funcs["leaf"]["exclusive"]

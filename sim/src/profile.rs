@@ -27,6 +27,9 @@ pub struct Profile {
     excl: Vec<u64>,
     incl: Vec<u64>,
     calls: Vec<u64>,
+    /// frames of each function on the stack (recursion: only the outermost frame adds
+    /// to the inclusive cycles, so they count every cycle once)
+    active: Vec<u32>,
     stack: Vec<Frame>,
     folded: HashMap<Vec<u32>, u64>,
     last_change: u64,
@@ -59,6 +62,7 @@ impl Profile {
             excl: vec![0; n],
             incl: vec![0; n],
             calls: vec![0; n],
+            active: vec![0; n],
             stack: Vec::new(),
             folded: HashMap::new(),
             last_change: 0,
@@ -80,6 +84,19 @@ impl Profile {
         }
     }
 
+    fn push(&mut self, func: u32, start: u64, ret: u32) {
+        self.active[func as usize] += 1;
+        self.stack.push(Frame { func, start, ret });
+    }
+
+    fn pop(&mut self, now: u64) {
+        let fr = self.stack.pop().unwrap();
+        self.active[fr.func as usize] -= 1;
+        if self.active[fr.func as usize] == 0 {
+            self.incl[fr.func as usize] += now - fr.start;
+        }
+    }
+
     fn fold(&mut self, now: u64) {
         let key: Vec<u32> = self.stack.iter().map(|f| f.func).collect();
         *self.folded.entry(key).or_insert(0) += now - self.last_change;
@@ -90,11 +107,7 @@ impl Profile {
         let f = self.func(pc);
         if !self.started {
             self.started = true;
-            self.stack.push(Frame {
-                func: f,
-                start: now - dcyc,
-                ret: NONE,
-            });
+            self.push(f, now - dcyc, NONE);
             self.calls[f as usize] += 1;
             self.last_change = now - dcyc;
         }
@@ -106,18 +119,13 @@ impl Profile {
             // return address: LR as the BL/BLX set it
             let _ = pc;
             let ret = lr & !1;
-            self.stack.push(Frame {
-                func: callee,
-                start: now,
-                ret,
-            });
+            self.push(callee, now, ret);
         } else if next != pc + 2 && next != pc + 4 {
             // a return pops every frame up to the matching return address
             if let Some(pos) = self.stack.iter().rposition(|fr| fr.ret == next) {
                 self.fold(now);
                 while self.stack.len() > pos {
-                    let fr = self.stack.pop().unwrap();
-                    self.incl[fr.func as usize] += now - fr.start;
+                    self.pop(now);
                 }
             } else {
                 let callee = self.func(next);
@@ -126,11 +134,7 @@ impl Profile {
                     // caller's return pops it (every frame above the matching one)
                     self.fold(now);
                     self.calls[callee as usize] += 1;
-                    self.stack.push(Frame {
-                        func: callee,
-                        start: now,
-                        ret: NONE,
-                    });
+                    self.push(callee, now, NONE);
                 }
             }
         }
@@ -138,8 +142,8 @@ impl Profile {
 
     pub fn finish(&mut self, now: u64) {
         self.fold(now);
-        while let Some(fr) = self.stack.pop() {
-            self.incl[fr.func as usize] += now - fr.start;
+        while !self.stack.is_empty() {
+            self.pop(now);
         }
     }
 
