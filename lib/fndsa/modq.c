@@ -97,22 +97,71 @@ static inline int32_t mq_centre(uint32_t x)
     return (int32_t)x - (int32_t)(Q & ((uint32_t)0 - (((Q >> 1) - x) >> 31)));
 }
 
+/* what a pass does to its outputs before storing them (public) */
+enum { FIN_NONE, FIN_REDUCE, FIN_CANON, FIN_SCALE };
+
+/* FIN_REDUCE: Barrett (to within q/2 + 2); FIN_CANON: Barrett, then [0, q); FIN_SCALE:
+ * times scale 2^-16 (the inverse NTT's 1/n), then [0, q) */
+static inline int32_t mq_fin(int32_t x, int mode, int32_t scale, const mq_consts *k)
+{
+    switch (mode) {
+    case FIN_REDUCE:
+        return mq_barrett(x, k);
+    case FIN_CANON:
+        return mq_canon(mq_barrett(x, k));
+    case FIN_SCALE:
+        return mq_canon(mq_mont(x * scale, k));
+    default:
+        return x;
+    }
+}
+
 /* Cooley-Tukey butterfly: (a, b) <- (a + z b, a - z b), z in Montgomery form; |z| <= q/2 and
  * |b| < 2^15 q / (q/2) keep the product in mq_mont's range */
-#define CT_BFLY(a, b, z)                    \
+#define CT_BFLY(a, b, z, k)                 \
     do {                                    \
-        int32_t t_ = mq_mont((z) * (b), &k);    \
+        int32_t t_ = mq_mont((z) * (b), k); \
         (b) = (a) - t_;                     \
         (a) = (a) + t_;                     \
     } while (0)
 
 /* Gentleman-Sande butterfly: (a, b) <- (a + b, z (a - b)) */
-#define GS_BFLY(a, b, z)                    \
+#define GS_BFLY(a, b, z, k)                 \
     do {                                    \
         int32_t d_ = (a) - (b);             \
         (a) = (a) + (b);                    \
-        (b) = mq_mont((z) * d_, &k);            \
+        (b) = mq_mont((z) * d_, k);         \
     } while (0)
+
+/* The passes are specialised by their (public) output step: the compiler does not move the
+ * choice out of the inner loop by itself. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MQ_INLINE inline __attribute__((always_inline))
+#else
+#define MQ_INLINE inline
+#endif
+
+/* one pass of the NTT: layers with half-sizes len and len / 2 (len >= 2) */
+static MQ_INLINE void ntt_pass(int16_t *w, size_t n, size_t len, int fin, const mq_consts *k)
+{
+    const size_t h = len >> 1, m1 = n / (2 * len);
+    for (size_t b = 0; b < m1; b++) {
+        const int32_t z1 = fndsa_ntt_zetas[m1 + b];
+        const int32_t z2 = fndsa_ntt_zetas[2 * m1 + 2 * b], z3 = fndsa_ntt_zetas[2 * m1 + 2 * b + 1];
+        int16_t *p = w + 2 * len * b;
+        for (size_t j = 0; j < h; j++) {
+            int32_t x0 = p[j], x1 = p[j + h], x2 = p[j + len], x3 = p[j + len + h];
+            CT_BFLY(x0, x2, z1, k);
+            CT_BFLY(x1, x3, z1, k);
+            CT_BFLY(x0, x1, z2, k);
+            CT_BFLY(x2, x3, z3, k);
+            p[j] = (int16_t)mq_fin(x0, fin, 0, k);
+            p[j + h] = (int16_t)mq_fin(x1, fin, 0, k);
+            p[j + len] = (int16_t)mq_fin(x2, fin, 0, k);
+            p[j + len + h] = (int16_t)mq_fin(x3, fin, 0, k);
+        }
+    }
+}
 
 /* NTT (bit-reversed output), in place on canonical values. Block b of the layer with
  * half-size len uses zetas[n / (2 len) + b]. Bounds (every |value|): centred input q/2;
@@ -129,49 +178,46 @@ static void ntt(uint16_t *a, unsigned logn)
     }
     size_t len = n >> 1;
     for (unsigned pass = 0; len >= 2; pass++, len >>= 2) {
-        const size_t h = len >> 1, m1 = n / (2 * len);
-        const int last = len == 2; /* public */
-        const int reduce = (pass & 1) != 0;
-        for (size_t b = 0; b < m1; b++) {
-            const int32_t z1 = fndsa_ntt_zetas[m1 + b];
-            const int32_t z2 = fndsa_ntt_zetas[2 * m1 + 2 * b], z3 = fndsa_ntt_zetas[2 * m1 + 2 * b + 1];
-            int16_t *p = w + 2 * len * b;
-            for (size_t j = 0; j < h; j++) {
-                int32_t x0 = p[j], x1 = p[j + h], x2 = p[j + len], x3 = p[j + len + h];
-                CT_BFLY(x0, x2, z1);
-                CT_BFLY(x1, x3, z1);
-                CT_BFLY(x0, x1, z2);
-                CT_BFLY(x2, x3, z3);
-                if (last) {
-                    x0 = mq_canon(mq_barrett(x0, &k));
-                    x1 = mq_canon(mq_barrett(x1, &k));
-                    x2 = mq_canon(mq_barrett(x2, &k));
-                    x3 = mq_canon(mq_barrett(x3, &k));
-                } else if (reduce) {
-                    x0 = mq_barrett(x0, &k);
-                    x1 = mq_barrett(x1, &k);
-                    x2 = mq_barrett(x2, &k);
-                    x3 = mq_barrett(x3, &k);
-                }
-                p[j] = (int16_t)x0;
-                p[j + h] = (int16_t)x1;
-                p[j + len] = (int16_t)x2;
-                p[j + len + h] = (int16_t)x3;
-            }
-        }
-        if (!last && !reduce && len == 4) {
-            /* the single last layer follows a pass that did not reduce: reduce now */
-            for (size_t j = 0; j < n; j++) {
-                w[j] = (int16_t)mq_barrett(w[j], &k);
-            }
+        if (len == 2) { /* public */
+            ntt_pass(w, n, len, FIN_CANON, &k);
+        } else if (pass & 1) {
+            ntt_pass(w, n, len, FIN_REDUCE, &k);
+        } else if (len == 4) {
+            /* the single last layer follows: its inputs must be within q/2 + 2 */
+            ntt_pass(w, n, len, FIN_REDUCE, &k);
+        } else {
+            ntt_pass(w, n, len, FIN_NONE, &k);
         }
     }
     if (len == 1) { /* odd logn: one layer left, inputs within q/2 + 2 */
         for (size_t b = 0; b < n / 2; b++) {
             int32_t x0 = w[2 * b], x1 = w[2 * b + 1];
-            CT_BFLY(x0, x1, fndsa_ntt_zetas[n / 2 + b]);
-            w[2 * b] = (int16_t)mq_canon(mq_barrett(x0, &k));
-            w[2 * b + 1] = (int16_t)mq_canon(mq_barrett(x1, &k));
+            CT_BFLY(x0, x1, fndsa_ntt_zetas[n / 2 + b], &k);
+            w[2 * b] = (int16_t)mq_fin(x0, FIN_CANON, 0, &k);
+            w[2 * b + 1] = (int16_t)mq_fin(x1, FIN_CANON, 0, &k);
+        }
+    }
+}
+
+/* one pass of the inverse NTT: layers with half-sizes len and 2 len */
+static MQ_INLINE void intt_pass(int16_t *w, size_t n, size_t len, int fin, int32_t scale,
+                                const mq_consts *k)
+{
+    const size_t m1 = n / (2 * len), m2 = m1 >> 1;
+    for (size_t b = 0; b < m2; b++) {
+        const int32_t z1 = fndsa_ntt_izetas[m1 + 2 * b], z2 = fndsa_ntt_izetas[m1 + 2 * b + 1];
+        const int32_t z3 = fndsa_ntt_izetas[m2 + b];
+        int16_t *p = w + 4 * len * b;
+        for (size_t j = 0; j < len; j++) {
+            int32_t x0 = p[j], x1 = p[j + len], x2 = p[j + 2 * len], x3 = p[j + 3 * len];
+            GS_BFLY(x0, x1, z1, k);
+            GS_BFLY(x2, x3, z2, k);
+            GS_BFLY(x0, x2, z3, k);
+            GS_BFLY(x1, x3, z3, k);
+            p[j] = (int16_t)mq_fin(x0, fin, scale, k);
+            p[j + len] = (int16_t)mq_fin(x1, fin, scale, k);
+            p[j + 2 * len] = (int16_t)mq_fin(x2, fin, scale, k);
+            p[j + 3 * len] = (int16_t)mq_fin(x3, fin, scale, k);
         }
     }
 }
@@ -192,43 +238,19 @@ static void intt(uint16_t *a, unsigned logn)
     }
     size_t len = 1;
     for (; 2 * len < n; len <<= 2) {
-        const size_t m1 = n / (2 * len), m2 = m1 >> 1;
-        const int last = 4 * len == n; /* public */
-        for (size_t b = 0; b < m2; b++) {
-            const int32_t z1 = fndsa_ntt_izetas[m1 + 2 * b], z2 = fndsa_ntt_izetas[m1 + 2 * b + 1];
-            const int32_t z3 = fndsa_ntt_izetas[m2 + b];
-            int16_t *p = w + 4 * len * b;
-            for (size_t j = 0; j < len; j++) {
-                int32_t x0 = p[j], x1 = p[j + len], x2 = p[j + 2 * len], x3 = p[j + 3 * len];
-                GS_BFLY(x0, x1, z1);
-                GS_BFLY(x2, x3, z2);
-                GS_BFLY(x0, x2, z3);
-                GS_BFLY(x1, x3, z3);
-                if (last) {
-                    x0 = mq_canon(mq_mont(x0 * scale, &k));
-                    x1 = mq_canon(mq_mont(x1 * scale, &k));
-                    x2 = mq_canon(mq_mont(x2 * scale, &k));
-                    x3 = mq_canon(mq_mont(x3 * scale, &k));
-                } else {
-                    x0 = mq_barrett(x0, &k);
-                    x1 = mq_barrett(x1, &k);
-                    x2 = mq_barrett(x2, &k);
-                    x3 = mq_barrett(x3, &k);
-                }
-                p[j] = (int16_t)x0;
-                p[j + len] = (int16_t)x1;
-                p[j + 2 * len] = (int16_t)x2;
-                p[j + 3 * len] = (int16_t)x3;
-            }
+        if (4 * len == n) { /* public */
+            intt_pass(w, n, len, FIN_SCALE, scale, &k);
+        } else {
+            intt_pass(w, n, len, FIN_REDUCE, scale, &k);
         }
     }
     if (2 * len == n) { /* odd logn: the last layer alone (len = n / 2, one block) */
         const int32_t z = fndsa_ntt_izetas[1];
         for (size_t j = 0; j < len; j++) {
             int32_t x0 = w[j], x1 = w[j + len];
-            GS_BFLY(x0, x1, z);
-            w[j] = (int16_t)mq_canon(mq_mont(x0 * scale, &k));
-            w[j + len] = (int16_t)mq_canon(mq_mont(x1 * scale, &k));
+            GS_BFLY(x0, x1, z, &k);
+            w[j] = (int16_t)mq_fin(x0, FIN_SCALE, scale, &k);
+            w[j + len] = (int16_t)mq_fin(x1, FIN_SCALE, scale, &k);
         }
     }
 }
