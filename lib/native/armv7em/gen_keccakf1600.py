@@ -104,97 +104,191 @@ class Gen:
         return f"[r0, #{4 * w}]" if buf == "S" else f"[sp, #{T_OFF + 4 * w}]"
 
 
-def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], last: bool) -> list[int]:
+P = ["r12", "lr"]  # D words kept from one half row to the next (theta)
+
+# Order of the output rows y within each half (E half, then O half). Row 0 comes first in
+# each half: its C registers are still free for the round constant and D words. The order
+# (and which D words stay in r12/lr) is chosen by plan_round below; with these orders two
+# of the five D words of every half row after the first are still in r12/lr.
+ORDER = ((0, 1, 2, 4, 3), (0, 2, 1, 3, 4))
+
+
+def row_inputs(h: int, y: int) -> list[tuple[int, int, int]]:
+    """Output half row (h, y) (h = 0: E words, 1: O words): per x, (input state word w,
+    D word index d = 2 * column + half, k) where b[x] = rol32(word w after theta, k)."""
+    out = []
+    for x in range(5):
+        xs = (x + 3 * y) % 5  # pi: b[x][y] comes from lane (x + 3y, x), rotated by rho
+        lane = xs + 5 * x
+        r = RHO[lane]
+        if r % 2 == 0:
+            hs, k = h, r // 2
+        elif h == 0:
+            hs, k = 1, (r + 1) // 2
+        else:
+            hs, k = 0, (r - 1) // 2
+        out.append((2 * lane + hs, 2 * xs + hs, k))
+    return out
+
+
+Plan = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
+
+
+def plan_row(need: set[int], held: dict[str, int | None], keep: dict[str, int | None],
+             first: bool, rc: bool) -> tuple[int, Plan] | None:
+    """How one half row gets its five D words. held: D word in each P register at the start;
+    keep: D word each P register must hold at the end (None: any). Returns (cost, steps):
+    each step is (D words already in registers, loads of one run); after each run the row
+    XORs the words of the step into its inputs. cost = loads + runs after the first (the
+    first run follows the five state loads, so it costs no extra cycle). None: infeasible."""
+    busy = {r: w for r, w in held.items() if w in need}
+    for r, w in keep.items():
+        if w is not None and (w not in need or (w in busy.values() and busy.get(r) != w)):
+            return None
+    free = [TMP] + (C[:4] if first and rc else C[:] if first else [])
+    free += [r for r in P if r not in busy]
+    todo = sorted(w for w in need if w not in busy.values())
+    desig = {w: r for r, w in keep.items() if w is not None}
+    steps: Plan = []
+    cost = 0
+    while todo or not steps:
+        loads = []
+        fr = list(free)
+        for w in list(todo):  # a word to keep goes straight into its P register
+            r = desig.get(w)
+            if r is not None and r in fr:
+                loads.append((r, w))
+                fr.remove(r)
+                todo.remove(w)
+        for w in list(todo):
+            gen = [r for r in fr if not (r in P and keep.get(r) is not None)]
+            if w in desig or not gen:
+                continue
+            loads.append((gen[0], w))
+            fr.remove(gen[0])
+            todo.remove(w)
+        reused = sorted(busy.items()) if not steps else []
+        if not loads and not reused:
+            return None
+        cost += len(loads) + (1 if steps else 0)
+        steps.append((reused, loads))
+        free = fr + [r for r, w in loads if not (r in P and keep.get(r) == w)]
+        if len(steps) == 1:
+            free += [r for r, w in busy.items() if keep.get(r) != w]
+    return cost, steps
+
+
+def plan_round() -> list[Plan]:
+    """Dynamic programming over the contents of r12/lr: the cheapest D loads of a round."""
+    seq = [(h, y) for h in (0, 1) for y in ORDER[h]]
+    sets = [{d for _, d, _ in row_inputs(h, y)} for h, y in seq]
+    states: dict[tuple, tuple[int, list[Plan]]] = {(None, None): (0, [])}
+    for k, (h, y) in enumerate(seq):
+        nxt = sets[k + 1] if k + 1 < len(seq) else set()
+        cand = [None, *sorted(sets[k] & nxt)]
+        new: dict[tuple, tuple[int, list[Plan]]] = {}
+        for st, (c0, hist) in states.items():
+            held = {} if k == 0 else dict(zip(P, st))  # a round starts with stale r12/lr
+            for a in cand:
+                for b in cand:
+                    if a is not None and a == b:
+                        continue
+                    res = plan_row(sets[k], held, {P[0]: a, P[1]: b}, y == ORDER[h][0], y == 0)
+                    if res is not None and ((a, b) not in new or new[(a, b)][0] > c0 + res[0]):
+                        new[(a, b)] = (c0 + res[0], hist + [res[1]])
+        states = new
+    return min(states.values(), key=lambda t: t[0])[1]
+
+
+PLAN = plan_round()
+LOADED_D = sorted({w for steps in PLAN for _, loads in steps for _, w in loads})
+
+
+def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[int],
+               last: bool) -> tuple[list[int], list[int]]:
     """One round (theta with precomputed D, rho, pi, chi, iota) from buffer src to dst.
-    pend[w]: pending rotation of input word w (actual = ror(stored, pend[w])).
-    Returns the pending rotations of the output words. Also leaves D of the next round."""
+    pend[w]: pending rotation of input word w (actual = ror(stored, pend[w])); dpend[d]
+    the same for the D words. Returns the pending rotations of the output words and of the
+    next round's D words (which it leaves on the stack)."""
     newp = [0] * 50
+    cps: list[list[int]] = []
     g.emit(f"    /* ---- round 4k+{j}: {src} -> {dst} ---- */")
+    k_row = 0
     for h in (0, 1):
-        for y in range(5):
-            q = [0] * 5
-            dwords = []
+        cp = [0] * 5  # pending rotations of the parity registers
+        for y in ORDER[h]:
+            steps = PLAN[k_row]
+            k_row += 1
+            first = y == ORDER[h][0]
+            info = row_inputs(h, y)
+            q = [(pend[w] - k) % 32 for w, _, k in info]  # b actual = ror(B, q)
+            xof = {d: x for x, (_, d, _) in enumerate(info)}
             g.emit(f"    /* row y={y}, {'E' if h == 0 else 'O'} words */")
-            # theta (apply D), rho, pi: b[x] = rot(A[src] ^ D[xs], RHO[src]), src = (x+3y, x)
-            for x in range(5):
-                xs = (x + 3 * y) % 5
-                lane = xs + 5 * x
-                r = RHO[lane]
-                if r % 2 == 0:
-                    hs, k = h, r // 2
-                elif h == 0:
-                    hs, k = 1, (r + 1) // 2
-                else:
-                    hs, k = 0, (r - 1) // 2
-                w = 2 * lane + hs
-                p = pend[w]
-                q[x] = (p - k) % 32  # b actual = ror(B, q): ror(rol(ror(u, p), k))
-                dwords.append((w, 2 * xs + hs, p))
-                g.emit(f"    ldr {B[x]}, {g.addr(src, w)}")
+            rc = C[4]
             if y == 0:
-                # the parities are not live yet: one batch of loads (pipelined on the M4),
-                # the round-constant pointer and constant included
-                tmps = [TMP, *C[:4]]
-                g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
-                for i in range(5):
-                    g.emit(f"    ldr {tmps[i]}, [sp, #{D_OFF + 4 * dwords[i][1]}]")
-                g.emit(f"    ldr r12, [lr, #{8 * j + 4 * h}]")
-                batches = [(0, 5, tmps)]
-            else:
-                batches = [(0, 3, [TMP, "r12", "lr"]), (3, 2, [TMP, "r12"])]
-            for first, cnt, regs in batches:
-                if y != 0:
-                    for i in range(cnt):
-                        g.emit(f"    ldr {regs[i]}, [sp, #{D_OFF + 4 * dwords[first + i][1]}]")
-                for i in range(cnt):
-                    x = first + i
-                    # stored ^ rol(D, p): actual (ror by p) is A ^ D
-                    g.op("eor", B[x], B[x], regs[i], sh=32 - dwords[x][2])
+                g.emit(f"    ldr {rc}, [sp, #{RCP_OFF}]")
+            for x in range(5):
+                g.emit(f"    ldr {B[x]}, {g.addr(src, info[x][0])}")
+            for n, (reused, loads) in enumerate(steps):
+                for r, d in loads:
+                    g.emit(f"    ldr {r}, [sp, #{D_OFF + 4 * d}]")
+                if n == 0 and y == 0:
+                    g.emit(f"    ldr {rc}, [{rc}, #{8 * j + 4 * h}]")
+                for r, d in reused + loads:
+                    # theta: stored ^ rol(D, p): actual (ror by p) is A ^ D
+                    x = xof[d]
+                    g.op("eor", B[x], B[x], r, sh=dpend[d] - pend[info[x][0]])
             # chi (3.2.4): e[x] = b[x] ^ (~b[x+1] & b[x+2]); iota (3.2.5) on lane 0
             for x in range(5):
                 x1, x2 = (x + 1) % 5, (x + 2) % 5
+                out = C[x] if first else TMP  # the first row of a half starts the parities
                 # t = ror(B2, q2) & ~ror(B1, q1), kept with pending q2
-                g.op("bic", TMP, B[x2], B[x1], sh=q[x1] - q[x2])
+                g.op("bic", out, B[x2], B[x1], sh=q[x1] - q[x2])
                 if q[x] == 0 or q[x2] != 0:
-                    g.op("eor", TMP, B[x], TMP, sh=q[x2] - q[x])  # pending q[x]
+                    g.op("eor", out, B[x], out, sh=q[x2] - q[x])  # pending q[x]
                     pe = q[x]
                 else:
-                    g.op("eor", TMP, TMP, B[x], sh=q[x] - q[x2])  # pending q[x2] == 0
+                    g.op("eor", out, out, B[x], sh=q[x] - q[x2])  # pending q[x2] == 0
                     pe = q[x2]
                 if last and pe:  # end of the block: back to pending 0
-                    g.emit(f"    ror {TMP}, {TMP}, #{pe}")
+                    g.emit(f"    ror {out}, {out}, #{pe}")
                     pe = 0
                 if y == 0 and x == 0:
-                    g.op("eor", TMP, TMP, "r12", sh=32 - pe)  # iota: stored ^= rol(RC, pe)
+                    g.op("eor", out, out, rc, sh=32 - pe)  # iota: stored ^= rol(RC, pe)
                 wd = 2 * (x + 5 * y) + h
                 newp[wd] = pe
-                g.emit(f"    str {TMP}, {g.addr(dst, wd)}")
+                g.emit(f"    str {out}, {g.addr(dst, wd)}")
                 # theta parity of the next round: C[x] ^= actual output word
-                if y == 0:
-                    if pe:
-                        g.emit(f"    ror {C[x]}, {TMP}, #{pe}")
-                    else:
-                        g.emit(f"    mov {C[x]}, {TMP}")
+                if first:
+                    cp[x] = pe
                 else:
-                    g.op("eor", C[x], C[x], TMP, sh=pe)
+                    g.op("eor", C[x], C[x], TMP, sh=pe - cp[x])
         if h == 0:
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
-    d_phase(g)
-    return newp
+        cps.append(cp)
+    return newp, d_phase(g, cps[0], cps[1])
 
 
-def d_phase(g: Gen) -> None:
-    """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs.
-    Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1), D.O = CO[x-1] ^ CE[x+1]."""
+def d_phase(g: Gen, cpe: list[int], cpo: list[int]) -> list[int]:
+    """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs, with
+    pending rotations cpe, cpo. Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1),
+    D.O = CO[x-1] ^ CE[x+1]. Stores the D words that the rounds load; returns their
+    pending rotations."""
     g.emit("    /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */")
     for x in range(5):
         g.emit(f"    ldr {B[x]}, [sp, #{CE_OFF + 4 * x}]")
+    dp = [0] * 10
     for x in range(5):
-        g.op("eor", TMP, B[(x - 1) % 5], C[(x + 1) % 5], sh=31)
+        a, b = cpe[(x - 1) % 5], cpo[(x + 1) % 5]
+        g.op("eor", TMP, B[(x - 1) % 5], C[(x + 1) % 5], sh=b - 1 - a)
+        dp[2 * x] = a
         g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x}]")
-        g.op("eor", TMP, C[(x - 1) % 5], B[(x + 1) % 5])
+        a, b = cpe[(x + 1) % 5], cpo[(x - 1) % 5]
+        g.op("eor", TMP, C[(x - 1) % 5], B[(x + 1) % 5], sh=a - b)
+        dp[2 * x + 1] = b
         g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x + 4}]")
+    return dp
 
 
 SWAPS = [(1, 0x22222222), (2, 0x0C0C0C0C), (4, 0x00F000F0)]
@@ -333,16 +427,16 @@ def main() -> None:
         if h == 0:
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
-    d_phase(g)
+    dpend0 = d_phase(g, [0] * 5, [0] * 5)
     g.emit("    movw lr, #:lower16:pqlab_keccakf1600_rc_il")
     g.emit("    movt lr, #:upper16:pqlab_keccakf1600_rc_il")
     g.emit(f"    str lr, [sp, #{RCP_OFF}]")
     g.emit("2:")
-    pend = [0] * 50
+    pend, dpend = [0] * 50, dpend0
     for j in range(BLOCK):
         src, dst = ("S", "T") if j % 2 == 0 else ("T", "S")
-        pend = round_code(g, j, src, dst, pend, last=(j == BLOCK - 1))
-    assert not any(pend)
+        pend, dpend = round_code(g, j, src, dst, pend, dpend, last=(j == BLOCK - 1))
+    assert not any(pend) and dpend == dpend0
     g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
     g.emit(f"    add lr, lr, #{8 * BLOCK}")
     g.emit(f"    str lr, [sp, #{RCP_OFF}]")

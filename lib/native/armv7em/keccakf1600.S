@@ -204,60 +204,53 @@ pqlab_keccakf1600_armv7em_core:
 2:
     /* ---- round 4k+0: S -> T ---- */
     /* row y=0, E words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [r0, #0]
     ldr.w r2, [r0, #48]
     ldr.w r3, [r0, #100]
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
-    ldr.w lr, [sp, #260]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #232]
     ldr.w r11, [sp, #200]
     ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #0]
+    ldr.w r7, [sp, #228]
+    ldr.w r10, [r10, #0]
+    eor.w r3, r3, r12
+    eor.w r5, r5, lr
     eor.w r1, r1, r11
     eor.w r2, r2, r6
-    eor.w r3, r3, r7
-    eor.w r4, r4, r8
-    eor.w r5, r5, r9
-    bic.w r11, r3, r2
-    eor.w r11, r1, r11, ror #10
-    eor.w r11, r11, r12
-    str.w r11, [sp, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #11
-    str.w r11, [sp, #8]
-    ror.w r7, r11, #10
-    bic.w r11, r5, r4, ror #28
-    eor.w r11, r3, r11, ror #15
-    str.w r11, [sp, #16]
-    ror.w r8, r11, #10
-    bic.w r11, r1, r5, ror #25
-    eor.w r11, r11, r4, ror #21
-    str.w r11, [sp, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #22
-    eor.w r11, r5, r11, ror #17
-    str.w r11, [sp, #32]
-    ror.w r10, r11, #25
+    eor.w r4, r4, r7
+    bic.w r6, r3, r2
+    eor.w r6, r1, r6, ror #10
+    eor.w r6, r6, r10
+    str.w r6, [sp, #0]
+    bic.w r7, r4, r3, ror #21
+    eor.w r7, r2, r7, ror #11
+    str.w r7, [sp, #8]
+    bic.w r8, r5, r4, ror #28
+    eor.w r8, r3, r8, ror #15
+    str.w r8, [sp, #16]
+    bic.w r9, r1, r5, ror #25
+    eor.w r9, r9, r4, ror #21
+    str.w r9, [sp, #24]
+    bic.w r10, r2, r1, ror #22
+    eor.w r10, r5, r10, ror #17
+    str.w r10, [sp, #32]
     /* row y=1, E words */
     ldr.w r1, [r0, #24]
     ldr.w r2, [r0, #72]
     ldr.w r3, [r0, #84]
     ldr.w r4, [r0, #132]
     ldr.w r5, [r0, #180]
-    ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr
     eor.w r5, r5, r12
+    eor.w r3, r3, r11
+    ldr.w r12, [sp, #212]
+    ldr.w r11, [sp, #224]
+    eor.w r4, r4, r12
+    eor.w r1, r1, r11
     bic.w r11, r3, r2, ror #24
     eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #40]
@@ -265,11 +258,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #21
     eor.w r11, r2, r11, ror #19
     str.w r11, [sp, #48]
-    eor.w r7, r7, r11, ror #22
+    eor.w r7, r7, r11, ror #12
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #3
     str.w r11, [sp, #56]
-    eor.w r8, r8, r11, ror #30
+    eor.w r8, r8, r11, ror #20
     bic.w r11, r1, r5, ror #15
     eor.w r11, r4, r11, ror #9
     str.w r11, [sp, #64]
@@ -277,23 +270,21 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #28
     eor.w r11, r5, r11, ror #21
     str.w r11, [sp, #72]
-    eor.w r10, r10, r11, ror #1
+    eor.w r10, r10, r11, ror #8
     /* row y=2, E words */
     ldr.w r1, [r0, #12]
     ldr.w r2, [r0, #56]
     ldr.w r3, [r0, #108]
     ldr.w r4, [r0, #152]
     ldr.w r5, [r0, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr
+    eor.w r1, r1, r12
+    eor.w r5, r5, r11
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11
     eor.w r2, r2, r12
     eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
     bic.w r11, r3, r2, ror #10
     eor.w r11, r1, r11, ror #20
     str.w r11, [sp, #80]
@@ -301,11 +292,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #23
     eor.w r11, r2, r11, ror #31
     str.w r11, [sp, #88]
-    eor.w r7, r7, r11, ror #29
+    eor.w r7, r7, r11, ror #19
     bic.w r11, r5, r4, ror #5
     eor.w r11, r3, r11, ror #4
     str.w r11, [sp, #96]
-    eor.w r8, r8, r11, ror #19
+    eor.w r8, r8, r11, ror #9
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #3
     str.w r11, [sp, #104]
@@ -313,59 +304,21 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #2
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #112]
-    eor.w r10, r10, r11, ror #23
-    /* row y=3, E words */
-    ldr.w r1, [r0, #36]
-    ldr.w r2, [r0, #40]
-    ldr.w r3, [r0, #88]
-    ldr.w r4, [r0, #140]
-    ldr.w r5, [r0, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
-    bic.w r11, r3, r2, ror #19
-    eor.w r11, r1, r11, ror #9
-    str.w r11, [sp, #120]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #3
-    eor.w r11, r2, r11, ror #10
-    str.w r11, [sp, #128]
-    eor.w r7, r7, r11, ror #14
-    bic.w r11, r5, r4, ror #20
-    eor.w r11, r3, r11, ror #9
-    str.w r11, [sp, #136]
-    eor.w r8, r8, r11, ror #27
-    bic.w r11, r1, r5, ror #18
-    eor.w r11, r4, r11, ror #26
-    str.w r11, [sp, #144]
-    eor.w r9, r9, r11, ror #24
-    bic.w r11, r2, r1, ror #4
-    eor.w r11, r5, r11, ror #10
-    str.w r11, [sp, #152]
-    eor.w r10, r10, r11, ror #4
+    eor.w r10, r10, r11, ror #30
     /* row y=4, E words */
     ldr.w r1, [r0, #16]
     ldr.w r2, [r0, #68]
     ldr.w r3, [r0, #116]
     ldr.w r4, [r0, #124]
     ldr.w r5, [r0, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
     ldr.w r11, [sp, #204]
-    ldr.w r12, [sp, #208]
+    eor.w r2, r2, lr
+    eor.w r1, r1, r12
     eor.w r4, r4, r11
+    ldr.w r12, [sp, #208]
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12
+    eor.w r3, r3, lr
     bic.w r11, r3, r2, ror #24
     eor.w r11, r1, r11, ror #11
     str.w r11, [sp, #160]
@@ -373,11 +326,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #1
     eor.w r11, r2, r11, ror #7
     str.w r11, [sp, #168]
-    eor.w r7, r7, r11, ror #4
+    eor.w r7, r7, r11, ror #26
     bic.w r11, r5, r4, ror #12
     eor.w r11, r3, r11, ror #19
     str.w r11, [sp, #176]
-    eor.w r8, r8, r11, ror #12
+    eor.w r8, r8, r11, ror #2
     bic.w r11, r1, r5, ror #30
     eor.w r11, r4, r11, ror #22
     str.w r11, [sp, #184]
@@ -385,103 +338,92 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #29
     eor.w r11, r5, r11, ror #5
     str.w r11, [sp, #192]
-    eor.w r10, r10, r11, ror #31
+    eor.w r10, r10, r11, ror #6
+    /* row y=3, E words */
+    ldr.w r1, [r0, #36]
+    ldr.w r2, [r0, #40]
+    ldr.w r3, [r0, #88]
+    ldr.w r4, [r0, #140]
+    ldr.w r5, [r0, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr
+    eor.w r3, r3, r12
+    eor.w r2, r2, r11
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r5, r12
+    eor.w r4, r4, r11
+    bic.w r11, r3, r2, ror #19
+    eor.w r11, r1, r11, ror #9
+    str.w r11, [sp, #120]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #3
+    eor.w r11, r2, r11, ror #10
+    str.w r11, [sp, #128]
+    eor.w r7, r7, r11, ror #4
+    bic.w r11, r5, r4, ror #20
+    eor.w r11, r3, r11, ror #9
+    str.w r11, [sp, #136]
+    eor.w r8, r8, r11, ror #17
+    bic.w r11, r1, r5, ror #18
+    eor.w r11, r4, r11, ror #26
+    str.w r11, [sp, #144]
+    eor.w r9, r9, r11, ror #24
+    bic.w r11, r2, r1, ror #4
+    eor.w r11, r5, r11, ror #10
+    str.w r11, [sp, #152]
+    eor.w r10, r10, r11, ror #11
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [r0, #4]
     ldr.w r2, [r0, #52]
     ldr.w r3, [r0, #96]
     ldr.w r4, [r0, #144]
     ldr.w r5, [r0, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #4]
+    ldr.w r10, [r10, #4]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r12
     eor.w r1, r1, r11
     eor.w r2, r2, r6
     eor.w r3, r3, r7
-    eor.w r4, r4, r8
-    eor.w r5, r5, r9
-    bic.w r11, r3, r2, ror #31
-    eor.w r11, r1, r11, ror #11
-    eor.w r11, r11, r12
-    str.w r11, [sp, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #12
-    str.w r11, [sp, #12]
-    ror.w r7, r11, #10
-    bic.w r11, r5, r4, ror #29
-    eor.w r11, r3, r11, ror #14
-    str.w r11, [sp, #20]
-    ror.w r8, r11, #11
-    bic.w r11, r1, r5, ror #25
-    eor.w r11, r11, r4, ror #22
-    str.w r11, [sp, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #22
-    eor.w r11, r5, r11, ror #17
-    str.w r11, [sp, #36]
-    ror.w r10, r11, #25
-    /* row y=1, O words */
-    ldr.w r1, [r0, #28]
-    ldr.w r2, [r0, #76]
-    ldr.w r3, [r0, #80]
-    ldr.w r4, [r0, #128]
-    ldr.w r5, [r0, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
-    bic.w r11, r3, r2, ror #23
-    eor.w r11, r1, r11, ror #13
-    str.w r11, [sp, #44]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #20
-    str.w r11, [sp, #52]
-    eor.w r7, r7, r11, ror #22
-    bic.w r11, r5, r4, ror #8
-    eor.w r11, r3, r11, ror #3
-    str.w r11, [sp, #60]
-    eor.w r8, r8, r11, ror #31
-    bic.w r11, r1, r5, ror #16
-    eor.w r11, r4, r11, ror #8
-    str.w r11, [sp, #68]
-    eor.w r9, r9, r11, ror #10
-    bic.w r11, r2, r1, ror #28
-    eor.w r11, r5, r11, ror #20
-    str.w r11, [sp, #76]
-    eor.w r10, r10, r11, ror #2
+    bic.w r6, r3, r2, ror #31
+    eor.w r6, r1, r6, ror #11
+    eor.w r6, r6, r10
+    str.w r6, [sp, #4]
+    bic.w r7, r4, r3, ror #21
+    eor.w r7, r2, r7, ror #12
+    str.w r7, [sp, #12]
+    bic.w r8, r5, r4, ror #29
+    eor.w r8, r3, r8, ror #14
+    str.w r8, [sp, #20]
+    bic.w r9, r1, r5, ror #25
+    eor.w r9, r9, r4, ror #22
+    str.w r9, [sp, #28]
+    bic.w r10, r2, r1, ror #22
+    eor.w r10, r5, r10, ror #17
+    str.w r10, [sp, #36]
     /* row y=2, O words */
     ldr.w r1, [r0, #8]
     ldr.w r2, [r0, #60]
     ldr.w r3, [r0, #104]
     ldr.w r4, [r0, #156]
     ldr.w r5, [r0, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr
+    eor.w r3, r3, r12
+    eor.w r5, r5, r11
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12
+    eor.w r2, r2, r11
     bic.w r11, r3, r2, ror #9
     eor.w r11, r1, r11, ror #20
     str.w r11, [sp, #84]
@@ -489,11 +431,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #24
     eor.w r11, r2, r11, ror #31
     str.w r11, [sp, #92]
-    eor.w r7, r7, r11, ror #29
+    eor.w r7, r7, r11, ror #19
     bic.w r11, r5, r4, ror #5
     eor.w r11, r3, r11, ror #3
     str.w r11, [sp, #100]
-    eor.w r8, r8, r11, ror #20
+    eor.w r8, r8, r11, ror #9
     bic.w r11, r1, r5, ror #23
     eor.w r11, r11, r4, ror #28
     str.w r11, [sp, #108]
@@ -501,23 +443,55 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #3
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #116]
-    eor.w r10, r10, r11, ror #23
+    eor.w r10, r10, r11, ror #30
+    /* row y=1, O words */
+    ldr.w r1, [r0, #28]
+    ldr.w r2, [r0, #76]
+    ldr.w r3, [r0, #80]
+    ldr.w r4, [r0, #128]
+    ldr.w r5, [r0, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr
+    eor.w r4, r4, r12
+    eor.w r3, r3, r11
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12
+    eor.w r1, r1, lr
+    bic.w r11, r3, r2, ror #23
+    eor.w r11, r1, r11, ror #13
+    str.w r11, [sp, #44]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #20
+    str.w r11, [sp, #52]
+    eor.w r7, r7, r11, ror #12
+    bic.w r11, r5, r4, ror #8
+    eor.w r11, r3, r11, ror #3
+    str.w r11, [sp, #60]
+    eor.w r8, r8, r11, ror #20
+    bic.w r11, r1, r5, ror #16
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #68]
+    eor.w r9, r9, r11, ror #10
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #20
+    str.w r11, [sp, #76]
+    eor.w r10, r10, r11, ror #9
     /* row y=3, O words */
     ldr.w r1, [r0, #32]
     ldr.w r2, [r0, #44]
     ldr.w r3, [r0, #92]
     ldr.w r4, [r0, #136]
     ldr.w r5, [r0, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
+    ldr.w r11, [sp, #204]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r12
+    eor.w r2, r2, r11
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12
+    eor.w r1, r1, lr
     bic.w r11, r3, r2, ror #19
     eor.w r11, r1, r11, ror #8
     str.w r11, [sp, #124]
@@ -525,11 +499,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #2
     eor.w r11, r2, r11, ror #11
     str.w r11, [sp, #132]
-    eor.w r7, r7, r11, ror #14
+    eor.w r7, r7, r11, ror #4
     bic.w r11, r5, r4, ror #21
     eor.w r11, r3, r11, ror #9
     str.w r11, [sp, #140]
-    eor.w r8, r8, r11, ror #27
+    eor.w r8, r8, r11, ror #16
     bic.w r11, r1, r5, ror #17
     eor.w r11, r4, r11, ror #26
     str.w r11, [sp, #148]
@@ -537,23 +511,21 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #5
     eor.w r11, r5, r11, ror #10
     str.w r11, [sp, #156]
-    eor.w r10, r10, r11, ror #4
+    eor.w r10, r10, r11, ror #11
     /* row y=4, O words */
     ldr.w r1, [r0, #20]
     ldr.w r2, [r0, #64]
     ldr.w r3, [r0, #112]
     ldr.w r4, [r0, #120]
     ldr.w r5, [r0, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr
+    eor.w r5, r5, r12
+    eor.w r4, r4, r11
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
     eor.w r1, r1, r11
     eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
     bic.w r11, r3, r2, ror #24
     eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #164]
@@ -561,11 +533,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #1
     eor.w r11, r2, r11, ror #7
     str.w r11, [sp, #172]
-    eor.w r7, r7, r11, ror #5
+    eor.w r7, r7, r11, ror #27
     bic.w r11, r5, r4, ror #13
     eor.w r11, r3, r11, ror #18
     str.w r11, [sp, #180]
-    eor.w r8, r8, r11, ror #13
+    eor.w r8, r8, r11, ror #2
     bic.w r11, r1, r5, ror #30
     eor.w r11, r4, r11, ror #21
     str.w r11, [sp, #188]
@@ -573,28 +545,28 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #28
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #196]
-    eor.w r10, r10, r11, ror #31
+    eor.w r10, r10, r11, ror #6
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
+    eor.w r11, r5, r7, ror #16
     str.w r11, [sp, #200]
-    eor.w r11, r10, r2
+    eor.w r11, r10, r2, ror #17
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
+    eor.w r11, r1, r8, ror #10
     str.w r11, [sp, #208]
-    eor.w r11, r6, r3
+    eor.w r11, r6, r3, ror #10
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #31
+    eor.w r11, r2, r9, ror #21
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
+    eor.w r11, r7, r4, ror #22
     str.w r11, [sp, #220]
-    eor.w r11, r3, r10, ror #31
+    eor.w r11, r3, r10, ror #14
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
+    eor.w r11, r8, r5, ror #14
     str.w r11, [sp, #228]
     eor.w r11, r4, r6, ror #31
     str.w r11, [sp, #232]
@@ -602,60 +574,53 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #236]
     /* ---- round 4k+1: T -> S ---- */
     /* row y=0, E words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [sp, #0]
     ldr.w r2, [sp, #48]
     ldr.w r3, [sp, #100]
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
-    ldr.w lr, [sp, #260]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #232]
     ldr.w r11, [sp, #200]
     ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #8]
-    eor.w r1, r1, r11
+    ldr.w r7, [sp, #228]
+    ldr.w r10, [r10, #8]
+    eor.w r3, r3, r12, ror #22
+    eor.w r5, r5, lr, ror #1
+    eor.w r1, r1, r11, ror #25
     eor.w r2, r2, r6, ror #10
-    eor.w r3, r3, r7, ror #12
-    eor.w r4, r4, r8, ror #7
-    eor.w r5, r5, r9, ror #1
-    bic.w r11, r3, r2, ror #2
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #16
-    eor.w r11, r2, r11, ror #14
-    str.w r11, [r0, #8]
-    mov.w r7, r11
-    bic.w r11, r5, r4, ror #22
-    eor.w r11, r3, r11, ror #26
-    str.w r11, [r0, #16]
-    ror.w r8, r11, #30
-    bic.w r11, r1, r5, ror #24
-    eor.w r11, r11, r4, ror #14
-    str.w r11, [r0, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1
-    eor.w r11, r11, r5, ror #24
-    str.w r11, [r0, #32]
-    mov.w r10, r11
+    eor.w r4, r4, r7, ror #18
+    bic.w r6, r3, r2, ror #2
+    eor.w r6, r1, r6, ror #30
+    eor.w r6, r6, r10
+    str.w r6, [r0, #0]
+    bic.w r7, r4, r3, ror #16
+    eor.w r7, r2, r7, ror #14
+    str.w r7, [r0, #8]
+    bic.w r8, r5, r4, ror #22
+    eor.w r8, r3, r8, ror #26
+    str.w r8, [r0, #16]
+    bic.w r9, r1, r5, ror #24
+    eor.w r9, r9, r4, ror #14
+    str.w r9, [r0, #24]
+    bic.w r10, r2, r1
+    eor.w r10, r10, r5, ror #24
+    str.w r10, [r0, #32]
     /* row y=1, E words */
     ldr.w r1, [sp, #24]
     ldr.w r2, [sp, #72]
     ldr.w r3, [sp, #84]
     ldr.w r4, [sp, #132]
     ldr.w r5, [sp, #180]
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #31
+    eor.w r5, r5, r12, ror #29
+    eor.w r3, r3, r11, ror #25
+    ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #31
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11, ror #18
-    eor.w r5, r5, r12, ror #19
+    eor.w r4, r4, r12, ror #18
+    eor.w r1, r1, r11, ror #10
     bic.w r11, r3, r2, ror #25
     eor.w r11, r1, r11, ror #12
     str.w r11, [r0, #40]
@@ -667,7 +632,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r5, r4, ror #9
     eor.w r11, r3, r11, ror #16
     str.w r11, [r0, #56]
-    eor.w r8, r8, r11, ror #30
+    eor.w r8, r8, r11
     bic.w r11, r1, r5, ror #28
     eor.w r11, r4, r11, ror #27
     str.w r11, [r0, #64]
@@ -682,16 +647,14 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #108]
     ldr.w r4, [sp, #152]
     ldr.w r5, [sp, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr, ror #28
+    eor.w r1, r1, r12, ror #22
+    eor.w r5, r5, r11, ror #24
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11, ror #22
-    eor.w r2, r2, r12, ror #2
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11, ror #28
-    eor.w r5, r5, r12, ror #31
+    eor.w r2, r2, r12, ror #12
+    eor.w r3, r3, lr, ror #11
     bic.w r11, r3, r2, ror #8
     eor.w r11, r1, r11, ror #10
     str.w r11, [r0, #80]
@@ -703,7 +666,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #5
     str.w r11, [r0, #96]
-    eor.w r8, r8, r11, ror #19
+    eor.w r8, r8, r11, ror #21
     bic.w r11, r1, r5, ror #15
     eor.w r11, r4, r11, ror #9
     str.w r11, [r0, #104]
@@ -712,58 +675,20 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r11, r5, r11, ror #3
     str.w r11, [r0, #112]
     eor.w r10, r10, r11, ror #24
-    /* row y=3, E words */
-    ldr.w r1, [sp, #36]
-    ldr.w r2, [sp, #40]
-    ldr.w r3, [sp, #88]
-    ldr.w r4, [sp, #140]
-    ldr.w r5, [sp, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11, ror #7
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #3
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #21
-    bic.w r11, r3, r2, ror #8
-    eor.w r11, r1, r11, ror #13
-    str.w r11, [r0, #120]
-    eor.w r6, r6, r11, ror #11
-    bic.w r11, r4, r3, ror #5
-    eor.w r11, r2, r11, ror #19
-    str.w r11, [r0, #128]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #4
-    eor.w r11, r3, r11, ror #23
-    str.w r11, [r0, #136]
-    eor.w r8, r8, r11, ror #24
-    bic.w r11, r1, r5, ror #4
-    eor.w r11, r4, r11, ror #24
-    str.w r11, [r0, #144]
-    eor.w r9, r9, r11, ror #19
-    bic.w r11, r2, r1, ror #11
-    eor.w r11, r11, r5, ror #15
-    str.w r11, [r0, #152]
-    eor.w r10, r10, r11
     /* row y=4, E words */
     ldr.w r1, [sp, #16]
     ldr.w r2, [sp, #68]
     ldr.w r3, [sp, #116]
     ldr.w r4, [sp, #124]
     ldr.w r5, [sp, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11, ror #22
-    eor.w r2, r2, r12, ror #22
-    eor.w r3, r3, lr, ror #9
     ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #1
+    eor.w r1, r1, r12
+    eor.w r4, r4, r11, ror #6
     ldr.w r12, [sp, #208]
-    eor.w r4, r4, r11, ror #13
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #28
+    eor.w r3, r3, lr, ror #9
     bic.w r11, r3, r2, ror #11
     eor.w r11, r1, r11, ror #24
     str.w r11, [r0, #160]
@@ -775,7 +700,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r5, r4, ror #27
     eor.w r11, r3, r11
     str.w r11, [r0, #176]
-    eor.w r8, r8, r11, ror #3
+    eor.w r8, r8, r11, ror #5
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #13
     str.w r11, [r0, #184]
@@ -784,102 +709,91 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r11, r5, r11, ror #11
     str.w r11, [r0, #192]
     eor.w r10, r10, r11, ror #3
+    /* row y=3, E words */
+    ldr.w r1, [sp, #36]
+    ldr.w r2, [sp, #40]
+    ldr.w r3, [sp, #88]
+    ldr.w r4, [sp, #140]
+    ldr.w r5, [sp, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr, ror #7
+    eor.w r3, r3, r12, ror #3
+    eor.w r2, r2, r11, ror #7
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r5, r12, ror #31
+    eor.w r4, r4, r11, ror #15
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #13
+    str.w r11, [r0, #120]
+    eor.w r6, r6, r11, ror #11
+    bic.w r11, r4, r3, ror #5
+    eor.w r11, r2, r11, ror #19
+    str.w r11, [r0, #128]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #23
+    str.w r11, [r0, #136]
+    eor.w r8, r8, r11, ror #26
+    bic.w r11, r1, r5, ror #4
+    eor.w r11, r4, r11, ror #24
+    str.w r11, [r0, #144]
+    eor.w r9, r9, r11, ror #19
+    bic.w r11, r2, r1, ror #11
+    eor.w r11, r11, r5, ror #15
+    str.w r11, [r0, #152]
+    eor.w r10, r10, r11
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [sp, #4]
     ldr.w r2, [sp, #52]
     ldr.w r3, [sp, #96]
     ldr.w r4, [sp, #144]
     ldr.w r5, [sp, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #12]
-    eor.w r1, r1, r11
+    ldr.w r10, [r10, #12]
+    eor.w r5, r5, lr, ror #1
+    eor.w r4, r4, r12, ror #18
+    eor.w r1, r1, r11, ror #25
     eor.w r2, r2, r6, ror #10
-    eor.w r3, r3, r7, ror #13
-    eor.w r4, r4, r8, ror #8
-    eor.w r5, r5, r9, ror #1
-    bic.w r11, r3, r2, ror #2
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #16
-    eor.w r11, r2, r11, ror #14
-    str.w r11, [r0, #12]
-    mov.w r7, r11
-    bic.w r11, r5, r4, ror #22
-    eor.w r11, r3, r11, ror #26
-    str.w r11, [r0, #20]
-    ror.w r8, r11, #30
-    bic.w r11, r1, r5, ror #24
-    eor.w r11, r11, r4, ror #14
-    str.w r11, [r0, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1
-    eor.w r11, r11, r5, ror #24
-    str.w r11, [r0, #36]
-    mov.w r10, r11
-    /* row y=1, O words */
-    ldr.w r1, [sp, #28]
-    ldr.w r2, [sp, #76]
-    ldr.w r3, [sp, #80]
-    ldr.w r4, [sp, #128]
-    ldr.w r5, [sp, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #30
-    eor.w r3, r3, lr, ror #1
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11, ror #18
-    eor.w r5, r5, r12, ror #20
-    bic.w r11, r3, r2, ror #26
-    eor.w r11, r1, r11, ror #12
-    str.w r11, [r0, #44]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #6
-    eor.w r11, r2, r11
-    str.w r11, [r0, #52]
-    eor.w r7, r7, r11, ror #24
-    bic.w r11, r5, r4, ror #10
-    eor.w r11, r3, r11, ror #16
-    str.w r11, [r0, #60]
-    eor.w r8, r8, r11, ror #30
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r4, r11, ror #26
-    str.w r11, [r0, #68]
-    eor.w r9, r9, r11, ror #24
-    bic.w r11, r2, r1, ror #26
-    eor.w r11, r5, r11, ror #10
-    str.w r11, [r0, #76]
-    eor.w r10, r10, r11, ror #14
+    eor.w r3, r3, r7, ror #23
+    bic.w r6, r3, r2, ror #2
+    eor.w r6, r1, r6, ror #30
+    eor.w r6, r6, r10
+    str.w r6, [r0, #4]
+    bic.w r7, r4, r3, ror #16
+    eor.w r7, r2, r7, ror #14
+    str.w r7, [r0, #12]
+    bic.w r8, r5, r4, ror #22
+    eor.w r8, r3, r8, ror #26
+    str.w r8, [r0, #20]
+    bic.w r9, r1, r5, ror #24
+    eor.w r9, r9, r4, ror #14
+    str.w r9, [r0, #28]
+    bic.w r10, r2, r1
+    eor.w r10, r10, r5, ror #24
+    str.w r10, [r0, #36]
     /* row y=2, O words */
     ldr.w r1, [sp, #8]
     ldr.w r2, [sp, #60]
     ldr.w r3, [sp, #104]
     ldr.w r4, [sp, #156]
     ldr.w r5, [sp, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11, ror #22
-    eor.w r2, r2, r12, ror #1
-    eor.w r3, r3, lr, ror #4
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11, ror #28
-    eor.w r5, r5, r12, ror #31
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr, ror #28
+    eor.w r3, r3, r12, ror #14
+    eor.w r5, r5, r11, ror #24
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12, ror #22
+    eor.w r2, r2, r11, ror #11
     bic.w r11, r3, r2, ror #12
     eor.w r11, r1, r11, ror #6
     str.w r11, [r0, #84]
@@ -891,7 +805,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #8
     str.w r11, [r0, #100]
-    eor.w r8, r8, r11, ror #16
+    eor.w r8, r8, r11, ror #18
     bic.w r11, r1, r5, ror #14
     eor.w r11, r4, r11, ror #10
     str.w r11, [r0, #108]
@@ -900,22 +814,54 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r11, r5, r11, ror #4
     str.w r11, [r0, #116]
     eor.w r10, r10, r11, ror #24
+    /* row y=1, O words */
+    ldr.w r1, [sp, #28]
+    ldr.w r2, [sp, #76]
+    ldr.w r3, [sp, #80]
+    ldr.w r4, [sp, #128]
+    ldr.w r5, [sp, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr, ror #30
+    eor.w r4, r4, r12, ror #18
+    eor.w r3, r3, r11, ror #26
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12, ror #30
+    eor.w r1, r1, lr, ror #11
+    bic.w r11, r3, r2, ror #26
+    eor.w r11, r1, r11, ror #12
+    str.w r11, [r0, #44]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #6
+    eor.w r11, r2, r11
+    str.w r11, [r0, #52]
+    eor.w r7, r7, r11, ror #24
+    bic.w r11, r5, r4, ror #10
+    eor.w r11, r3, r11, ror #16
+    str.w r11, [r0, #60]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #28
+    eor.w r11, r4, r11, ror #26
+    str.w r11, [r0, #68]
+    eor.w r9, r9, r11, ror #24
+    bic.w r11, r2, r1, ror #26
+    eor.w r11, r5, r11, ror #10
+    str.w r11, [r0, #76]
+    eor.w r10, r10, r11, ror #14
     /* row y=3, O words */
     ldr.w r1, [sp, #32]
     ldr.w r2, [sp, #44]
     ldr.w r3, [sp, #92]
     ldr.w r4, [sp, #136]
     ldr.w r5, [sp, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11, ror #7
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #3
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #20
+    ldr.w r11, [sp, #204]
+    eor.w r5, r5, lr, ror #31
+    eor.w r4, r4, r12, ror #15
+    eor.w r2, r2, r11, ror #7
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12, ror #3
+    eor.w r1, r1, lr, ror #7
     bic.w r11, r3, r2, ror #8
     eor.w r11, r1, r11, ror #12
     str.w r11, [r0, #124]
@@ -927,7 +873,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r5, r4, ror #4
     eor.w r11, r3, r11, ror #24
     str.w r11, [r0, #140]
-    eor.w r8, r8, r11, ror #24
+    eor.w r8, r8, r11, ror #26
     bic.w r11, r1, r5, ror #4
     eor.w r11, r4, r11, ror #24
     str.w r11, [r0, #148]
@@ -942,16 +888,14 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #112]
     ldr.w r4, [sp, #120]
     ldr.w r5, [sp, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr, ror #9
+    eor.w r5, r5, r12, ror #27
+    eor.w r4, r4, r11, ror #7
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
-    eor.w r1, r1, r11, ror #21
-    eor.w r2, r2, r12, ror #23
-    eor.w r3, r3, lr, ror #9
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11, ror #14
-    eor.w r5, r5, r12, ror #27
+    eor.w r1, r1, r11, ror #31
+    eor.w r2, r2, r12, ror #1
     bic.w r11, r3, r2, ror #10
     eor.w r11, r1, r11, ror #24
     str.w r11, [r0, #164]
@@ -963,7 +907,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r5, r4, ror #26
     eor.w r11, r3, r11
     str.w r11, [r0, #180]
-    eor.w r8, r8, r11, ror #4
+    eor.w r8, r8, r11, ror #6
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #14
     str.w r11, [r0, #188]
@@ -982,17 +926,17 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
+    eor.w r11, r1, r8, ror #29
     str.w r11, [sp, #208]
-    eor.w r11, r6, r3
+    eor.w r11, r6, r3, ror #30
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #31
     str.w r11, [sp, #216]
     eor.w r11, r7, r4
     str.w r11, [sp, #220]
-    eor.w r11, r3, r10, ror #31
+    eor.w r11, r3, r10, ror #1
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
+    eor.w r11, r8, r5, ror #2
     str.w r11, [sp, #228]
     eor.w r11, r4, r6, ror #31
     str.w r11, [sp, #232]
@@ -1000,60 +944,53 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #236]
     /* ---- round 4k+2: S -> T ---- */
     /* row y=0, E words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [r0, #0]
     ldr.w r2, [r0, #48]
     ldr.w r3, [r0, #100]
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
-    ldr.w lr, [sp, #260]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #232]
     ldr.w r11, [sp, #200]
     ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #16]
+    ldr.w r7, [sp, #228]
+    ldr.w r10, [r10, #16]
+    eor.w r3, r3, r12, ror #16
+    eor.w r5, r5, lr, ror #29
     eor.w r1, r1, r11
     eor.w r2, r2, r6, ror #9
-    eor.w r3, r3, r7, ror #16
-    eor.w r4, r4, r8, ror #12
-    eor.w r5, r5, r9, ror #29
-    bic.w r11, r3, r2, ror #7
-    eor.w r11, r1, r11, ror #26
-    eor.w r11, r11, r12
-    str.w r11, [sp, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #17
-    eor.w r11, r2, r11, ror #8
-    str.w r11, [sp, #8]
-    ror.w r7, r11, #1
-    bic.w r11, r5, r4, ror #13
-    eor.w r11, r3, r11, ror #2
-    str.w r11, [sp, #16]
-    ror.w r8, r11, #26
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r11, r4, ror #9
-    str.w r11, [sp, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #31
-    eor.w r11, r5, r11, ror #5
-    str.w r11, [sp, #32]
-    ror.w r10, r11, #28
+    eor.w r4, r4, r7, ror #10
+    bic.w r6, r3, r2, ror #7
+    eor.w r6, r1, r6, ror #26
+    eor.w r6, r6, r10
+    str.w r6, [sp, #0]
+    bic.w r7, r4, r3, ror #17
+    eor.w r7, r2, r7, ror #8
+    str.w r7, [sp, #8]
+    bic.w r8, r5, r4, ror #13
+    eor.w r8, r3, r8, ror #2
+    str.w r8, [sp, #16]
+    bic.w r9, r1, r5, ror #28
+    eor.w r9, r9, r4, ror #9
+    str.w r9, [sp, #24]
+    bic.w r10, r2, r1, ror #31
+    eor.w r10, r5, r10, ror #5
+    str.w r10, [sp, #32]
     /* row y=1, E words */
     ldr.w r1, [r0, #24]
     ldr.w r2, [r0, #72]
     ldr.w r3, [r0, #84]
     ldr.w r4, [r0, #132]
     ldr.w r5, [r0, #180]
-    ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #18
-    eor.w r3, r3, lr, ror #22
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #18
     eor.w r5, r5, r12, ror #28
+    eor.w r3, r3, r11, ror #22
+    ldr.w r12, [sp, #212]
+    ldr.w r11, [sp, #224]
+    eor.w r4, r4, r12
+    eor.w r1, r1, r11, ror #30
     bic.w r11, r3, r2, ror #28
     eor.w r11, r1, r11, ror #22
     str.w r11, [sp, #40]
@@ -1061,11 +998,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #31
     eor.w r11, r2, r11, ror #5
     str.w r11, [sp, #48]
-    eor.w r7, r7, r11, ror #4
+    eor.w r7, r7, r11, ror #3
     bic.w r11, r5, r4, ror #4
     eor.w r11, r3, r11, ror #29
     str.w r11, [sp, #56]
-    eor.w r8, r8, r11, ror #8
+    eor.w r8, r8, r11, ror #14
     bic.w r11, r1, r5, ror #19
     eor.w r11, r4, r11, ror #9
     str.w r11, [sp, #64]
@@ -1073,23 +1010,21 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #14
     eor.w r11, r5, r11, ror #31
     str.w r11, [sp, #72]
-    eor.w r10, r10, r11, ror #5
+    eor.w r10, r10, r11, ror #9
     /* row y=2, E words */
     ldr.w r1, [r0, #12]
     ldr.w r2, [r0, #56]
     ldr.w r3, [r0, #108]
     ldr.w r4, [r0, #152]
     ldr.w r5, [r0, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr
+    eor.w r1, r1, r12
+    eor.w r5, r5, r11, ror #21
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11
     eor.w r2, r2, r12, ror #2
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #21
+    eor.w r3, r3, lr, ror #30
     bic.w r11, r3, r2, ror #8
     eor.w r11, r1, r11, ror #20
     str.w r11, [sp, #80]
@@ -1097,11 +1032,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #23
     eor.w r11, r2, r11, ror #1
     str.w r11, [sp, #88]
-    eor.w r7, r7, r11, ror #27
+    eor.w r7, r7, r11, ror #26
     bic.w r11, r5, r4, ror #26
     eor.w r11, r3, r11, ror #15
     str.w r11, [sp, #96]
-    eor.w r8, r8, r11, ror #19
+    eor.w r8, r8, r11, ror #25
     bic.w r11, r1, r5, ror #3
     eor.w r11, r4, r11, ror #3
     str.w r11, [sp, #104]
@@ -1109,59 +1044,21 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #4
     eor.w r11, r5, r11, ror #25
     str.w r11, [sp, #112]
-    eor.w r10, r10, r11, ror #2
-    /* row y=3, E words */
-    ldr.w r1, [r0, #36]
-    ldr.w r2, [r0, #40]
-    ldr.w r3, [r0, #88]
-    ldr.w r4, [r0, #140]
-    ldr.w r5, [r0, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11, ror #8
-    eor.w r5, r5, r12, ror #2
-    bic.w r11, r3, r2, ror #5
-    eor.w r11, r1, r11, ror #9
-    str.w r11, [sp, #120]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #11
-    eor.w r11, r2, r11, ror #16
-    str.w r11, [sp, #128]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #14
-    eor.w r11, r3, r11, ror #7
-    str.w r11, [sp, #136]
-    eor.w r8, r8, r11, ror #27
-    bic.w r11, r1, r5, ror #16
-    eor.w r11, r4, r11, ror #2
-    str.w r11, [sp, #144]
-    eor.w r9, r9, r11, ror #16
-    bic.w r11, r2, r1, ror #18
-    eor.w r11, r11, r5, ror #2
-    str.w r11, [sp, #152]
-    eor.w r10, r10, r11
+    eor.w r10, r10, r11, ror #6
     /* row y=4, E words */
     ldr.w r1, [r0, #16]
     ldr.w r2, [r0, #68]
     ldr.w r3, [r0, #116]
     ldr.w r4, [r0, #124]
     ldr.w r5, [r0, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11, ror #2
-    eor.w r2, r2, r12, ror #8
-    eor.w r3, r3, lr, ror #8
     ldr.w r11, [sp, #204]
-    ldr.w r12, [sp, #208]
+    eor.w r2, r2, lr, ror #6
+    eor.w r1, r1, r12, ror #2
     eor.w r4, r4, r11, ror #20
+    ldr.w r12, [sp, #208]
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #18
+    eor.w r3, r3, lr, ror #8
     bic.w r11, r3, r2, ror #24
     eor.w r11, r1, r11, ror #5
     str.w r11, [sp, #160]
@@ -1169,11 +1066,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #13
     eor.w r11, r2, r11, ror #27
     str.w r11, [sp, #168]
-    eor.w r7, r7, r11, ror #28
+    eor.w r7, r7, r11, ror #27
     bic.w r11, r5, r4, ror #10
     eor.w r11, r3, r11, ror #9
     str.w r11, [sp, #176]
-    eor.w r8, r8, r11, ror #4
+    eor.w r8, r8, r11, ror #10
     bic.w r11, r1, r5, ror #14
     eor.w r11, r4, r11, ror #8
     str.w r11, [sp, #184]
@@ -1181,103 +1078,92 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #3
     eor.w r11, r5, r11, ror #15
     str.w r11, [sp, #192]
-    eor.w r10, r10, r11, ror #13
+    eor.w r10, r10, r11, ror #17
+    /* row y=3, E words */
+    ldr.w r1, [r0, #36]
+    ldr.w r2, [r0, #40]
+    ldr.w r3, [r0, #88]
+    ldr.w r4, [r0, #140]
+    ldr.w r5, [r0, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr
+    eor.w r3, r3, r12
+    eor.w r2, r2, r11, ror #14
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r5, r12
+    eor.w r4, r4, r11, ror #8
+    bic.w r11, r3, r2, ror #5
+    eor.w r11, r1, r11, ror #9
+    str.w r11, [sp, #120]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #11
+    eor.w r11, r2, r11, ror #16
+    str.w r11, [sp, #128]
+    eor.w r7, r7, r11, ror #31
+    bic.w r11, r5, r4, ror #14
+    eor.w r11, r3, r11, ror #7
+    str.w r11, [sp, #136]
+    eor.w r8, r8, r11, ror #1
+    bic.w r11, r1, r5, ror #16
+    eor.w r11, r4, r11, ror #2
+    str.w r11, [sp, #144]
+    eor.w r9, r9, r11, ror #16
+    bic.w r11, r2, r1, ror #18
+    eor.w r11, r11, r5, ror #2
+    str.w r11, [sp, #152]
+    eor.w r10, r10, r11, ror #4
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [r0, #4]
     ldr.w r2, [r0, #52]
     ldr.w r3, [r0, #96]
     ldr.w r4, [r0, #144]
     ldr.w r5, [r0, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #20]
+    ldr.w r10, [r10, #20]
+    eor.w r5, r5, lr, ror #28
+    eor.w r4, r4, r12, ror #11
     eor.w r1, r1, r11
     eor.w r2, r2, r6, ror #8
     eor.w r3, r3, r7, ror #13
-    eor.w r4, r4, r8, ror #13
-    eor.w r5, r5, r9, ror #28
-    bic.w r11, r3, r2, ror #4
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [sp, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #7
-    str.w r11, [sp, #12]
-    ror.w r7, r11, #2
-    bic.w r11, r5, r4, ror #12
-    eor.w r11, r3, r11, ror #31
-    str.w r11, [sp, #20]
-    ror.w r8, r11, #30
-    bic.w r11, r1, r5, ror #29
-    eor.w r11, r11, r4, ror #9
-    str.w r11, [sp, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #30
-    eor.w r11, r5, r11, ror #5
-    str.w r11, [sp, #36]
-    ror.w r10, r11, #29
-    /* row y=1, O words */
-    ldr.w r1, [r0, #28]
-    ldr.w r2, [r0, #76]
-    ldr.w r3, [r0, #80]
-    ldr.w r4, [r0, #128]
-    ldr.w r5, [r0, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #18
-    eor.w r3, r3, lr, ror #23
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #29
-    bic.w r11, r3, r2, ror #28
-    eor.w r11, r1, r11, ror #22
-    str.w r11, [sp, #44]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #30
-    eor.w r11, r2, r11, ror #6
-    str.w r11, [sp, #52]
-    eor.w r7, r7, r11, ror #4
-    bic.w r11, r5, r4, ror #5
-    eor.w r11, r3, r11, ror #29
-    str.w r11, [sp, #60]
-    eor.w r8, r8, r11, ror #8
-    bic.w r11, r1, r5, ror #19
-    eor.w r11, r4, r11, ror #8
-    str.w r11, [sp, #68]
-    eor.w r9, r9, r11, ror #10
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #31
-    str.w r11, [sp, #76]
-    eor.w r10, r10, r11, ror #5
+    bic.w r6, r3, r2, ror #4
+    eor.w r6, r1, r6, ror #30
+    eor.w r6, r6, r10
+    str.w r6, [sp, #4]
+    bic.w r7, r4, r3, ror #21
+    eor.w r7, r2, r7, ror #7
+    str.w r7, [sp, #12]
+    bic.w r8, r5, r4, ror #12
+    eor.w r8, r3, r8, ror #31
+    str.w r8, [sp, #20]
+    bic.w r9, r1, r5, ror #29
+    eor.w r9, r9, r4, ror #9
+    str.w r9, [sp, #28]
+    bic.w r10, r2, r1, ror #30
+    eor.w r10, r5, r10, ror #5
+    str.w r10, [sp, #36]
     /* row y=2, O words */
     ldr.w r1, [r0, #8]
     ldr.w r2, [r0, #60]
     ldr.w r3, [r0, #104]
     ldr.w r4, [r0, #156]
     ldr.w r5, [r0, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #2
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #20
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr
+    eor.w r3, r3, r12, ror #30
+    eor.w r5, r5, r11, ror #20
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12
+    eor.w r2, r2, r11, ror #2
     bic.w r11, r3, r2, ror #7
     eor.w r11, r1, r11, ror #20
     str.w r11, [sp, #84]
@@ -1285,11 +1171,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #24
     eor.w r11, r2, r11, ror #1
     str.w r11, [sp, #92]
-    eor.w r7, r7, r11, ror #27
+    eor.w r7, r7, r11, ror #25
     bic.w r11, r5, r4, ror #25
     eor.w r11, r3, r11, ror #15
     str.w r11, [sp, #100]
-    eor.w r8, r8, r11, ror #20
+    eor.w r8, r8, r11, ror #22
     bic.w r11, r1, r5, ror #3
     eor.w r11, r11, r4, ror #28
     str.w r11, [sp, #108]
@@ -1297,23 +1183,55 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #5
     eor.w r11, r5, r11, ror #24
     str.w r11, [sp, #116]
-    eor.w r10, r10, r11, ror #3
+    eor.w r10, r10, r11, ror #6
+    /* row y=1, O words */
+    ldr.w r1, [r0, #28]
+    ldr.w r2, [r0, #76]
+    ldr.w r3, [r0, #80]
+    ldr.w r4, [r0, #128]
+    ldr.w r5, [r0, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr, ror #18
+    eor.w r4, r4, r12
+    eor.w r3, r3, r11, ror #23
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12, ror #29
+    eor.w r1, r1, lr, ror #30
+    bic.w r11, r3, r2, ror #28
+    eor.w r11, r1, r11, ror #22
+    str.w r11, [sp, #44]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #30
+    eor.w r11, r2, r11, ror #6
+    str.w r11, [sp, #52]
+    eor.w r7, r7, r11, ror #2
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #29
+    str.w r11, [sp, #60]
+    eor.w r8, r8, r11, ror #10
+    bic.w r11, r1, r5, ror #19
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #68]
+    eor.w r9, r9, r11, ror #10
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #31
+    str.w r11, [sp, #76]
+    eor.w r10, r10, r11, ror #8
     /* row y=3, O words */
     ldr.w r1, [r0, #32]
     ldr.w r2, [r0, #44]
     ldr.w r3, [r0, #92]
     ldr.w r4, [r0, #136]
     ldr.w r5, [r0, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11, ror #8
-    eor.w r5, r5, r12, ror #2
+    ldr.w r11, [sp, #204]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r12, ror #8
+    eor.w r2, r2, r11, ror #14
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12
+    eor.w r1, r1, lr
     bic.w r11, r3, r2, ror #5
     eor.w r11, r1, r11, ror #8
     str.w r11, [sp, #124]
@@ -1321,11 +1239,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #10
     eor.w r11, r2, r11, ror #17
     str.w r11, [sp, #132]
-    eor.w r7, r7, r11
+    eor.w r7, r7, r11, ror #30
     bic.w r11, r5, r4, ror #15
     eor.w r11, r3, r11, ror #7
     str.w r11, [sp, #140]
-    eor.w r8, r8, r11, ror #27
+    eor.w r8, r8, r11, ror #29
     bic.w r11, r1, r5, ror #15
     eor.w r11, r4, r11, ror #2
     str.w r11, [sp, #148]
@@ -1333,23 +1251,21 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #19
     eor.w r11, r11, r5, ror #2
     str.w r11, [sp, #156]
-    eor.w r10, r10, r11
+    eor.w r10, r10, r11, ror #3
     /* row y=4, O words */
     ldr.w r1, [r0, #20]
     ldr.w r2, [r0, #64]
     ldr.w r3, [r0, #112]
     ldr.w r4, [r0, #120]
     ldr.w r5, [r0, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr, ror #8
+    eor.w r5, r5, r12, ror #18
+    eor.w r4, r4, r11, ror #21
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
     eor.w r1, r1, r11, ror #2
-    eor.w r2, r2, r12, ror #9
-    eor.w r3, r3, lr, ror #8
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11, ror #21
-    eor.w r5, r5, r12, ror #18
+    eor.w r2, r2, r12, ror #7
     bic.w r11, r3, r2, ror #23
     eor.w r11, r1, r11, ror #6
     str.w r11, [sp, #164]
@@ -1357,11 +1273,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #14
     eor.w r11, r2, r11, ror #27
     str.w r11, [sp, #172]
-    eor.w r7, r7, r11, ror #28
+    eor.w r7, r7, r11, ror #26
     bic.w r11, r5, r4, ror #10
     eor.w r11, r3, r11, ror #8
     str.w r11, [sp, #180]
-    eor.w r8, r8, r11, ror #5
+    eor.w r8, r8, r11, ror #7
     bic.w r11, r1, r5, ror #14
     eor.w r11, r4, r11, ror #8
     str.w r11, [sp, #188]
@@ -1369,28 +1285,28 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #3
     eor.w r11, r5, r11, ror #15
     str.w r11, [sp, #196]
-    eor.w r10, r10, r11, ror #13
+    eor.w r10, r10, r11, ror #16
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
+    eor.w r11, r5, r7, ror #5
     str.w r11, [sp, #200]
-    eor.w r11, r10, r2
+    eor.w r11, r10, r2, ror #4
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
+    eor.w r11, r1, r8, ror #29
     str.w r11, [sp, #208]
-    eor.w r11, r6, r3
+    eor.w r11, r6, r3, ror #26
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #31
+    eor.w r11, r2, r9, ror #30
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
+    eor.w r11, r7, r4, ror #30
     str.w r11, [sp, #220]
-    eor.w r11, r3, r10, ror #31
+    eor.w r11, r3, r10, ror #2
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
+    eor.w r11, r8, r5, ror #30
     str.w r11, [sp, #228]
     eor.w r11, r4, r6, ror #31
     str.w r11, [sp, #232]
@@ -1398,63 +1314,56 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #236]
     /* ---- round 4k+3: T -> S ---- */
     /* row y=0, E words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [sp, #0]
     ldr.w r2, [sp, #48]
     ldr.w r3, [sp, #100]
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
-    ldr.w lr, [sp, #260]
+    ldr.w r12, [sp, #220]
+    ldr.w lr, [sp, #232]
     ldr.w r11, [sp, #200]
     ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #24]
-    eor.w r1, r1, r11
+    ldr.w r7, [sp, #228]
+    ldr.w r10, [r10, #24]
+    eor.w r3, r3, r12, ror #14
+    eor.w r5, r5, lr, ror #19
+    eor.w r1, r1, r11, ror #28
     eor.w r2, r2, r6, ror #28
-    eor.w r3, r3, r7, ror #12
-    eor.w r4, r4, r8, ror #15
-    eor.w r5, r5, r9, ror #19
-    bic.w r11, r3, r2, ror #16
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #24
-    eor.w r11, r2, r11, ror #24
-    ror.w r11, r11, #14
-    str.w r11, [r0, #8]
-    mov.w r7, r11
-    bic.w r11, r5, r4
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
-    str.w r11, [r0, #16]
-    mov.w r8, r11
-    bic.w r11, r1, r5, ror #6
-    eor.w r11, r11, r4, ror #6
-    str.w r11, [r0, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #18
-    eor.w r11, r5, r11, ror #8
-    ror.w r11, r11, #6
-    str.w r11, [r0, #32]
-    mov.w r10, r11
+    eor.w r4, r4, r7, ror #13
+    bic.w r6, r3, r2, ror #16
+    eor.w r6, r1, r6, ror #30
+    eor.w r6, r6, r10
+    str.w r6, [r0, #0]
+    bic.w r7, r4, r3, ror #24
+    eor.w r7, r2, r7, ror #24
+    ror.w r7, r7, #14
+    str.w r7, [r0, #8]
+    bic.w r8, r5, r4
+    eor.w r8, r3, r8, ror #8
+    ror.w r8, r8, #30
+    str.w r8, [r0, #16]
+    bic.w r9, r1, r5, ror #6
+    eor.w r9, r9, r4, ror #6
+    str.w r9, [r0, #24]
+    bic.w r10, r2, r1, ror #18
+    eor.w r10, r5, r10, ror #8
+    ror.w r10, r10, #6
+    str.w r10, [r0, #32]
     /* row y=1, E words */
     ldr.w r1, [sp, #24]
     ldr.w r2, [sp, #72]
     ldr.w r3, [sp, #84]
     ldr.w r4, [sp, #132]
     ldr.w r5, [sp, #180]
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #27
+    eor.w r5, r5, r12, ror #29
+    eor.w r3, r3, r11, ror #29
+    ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #27
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #27
+    eor.w r4, r4, r12
+    eor.w r1, r1, r11, ror #26
     bic.w r11, r3, r2, ror #29
     eor.w r11, r1, r11, ror #12
     ror.w r11, r11, #18
@@ -1486,16 +1395,14 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #108]
     ldr.w r4, [sp, #152]
     ldr.w r5, [sp, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr
+    eor.w r1, r1, r12, ror #30
+    eor.w r5, r5, r11, ror #29
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11, ror #30
-    eor.w r2, r2, r12, ror #24
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #1
+    eor.w r2, r2, r12, ror #25
+    eor.w r3, r3, lr, ror #30
     bic.w r11, r3, r2, ror #18
     eor.w r11, r1, r11, ror #18
     ror.w r11, r11, #1
@@ -1521,61 +1428,20 @@ pqlab_keccakf1600_armv7em_core:
     ror.w r11, r11, #22
     str.w r11, [r0, #112]
     eor.w r10, r10, r11
-    /* row y=3, E words */
-    ldr.w r1, [sp, #36]
-    ldr.w r2, [sp, #40]
-    ldr.w r3, [sp, #88]
-    ldr.w r4, [sp, #140]
-    ldr.w r5, [sp, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11, ror #3
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #5
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #9
-    bic.w r11, r3, r2, ror #10
-    eor.w r11, r1, r11, ror #7
-    ror.w r11, r11, #15
-    str.w r11, [r0, #120]
-    eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #3
-    eor.w r11, r2, r11, ror #19
-    str.w r11, [r0, #128]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #24
-    eor.w r11, r3, r11, ror #5
-    ror.w r11, r11, #22
-    str.w r11, [r0, #136]
-    eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #12
-    eor.w r11, r4, r11, ror #28
-    ror.w r11, r11, #19
-    str.w r11, [r0, #144]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #15
-    eor.w r11, r11, r5, ror #27
-    str.w r11, [r0, #152]
-    eor.w r10, r10, r11
     /* row y=4, E words */
     ldr.w r1, [sp, #16]
     ldr.w r2, [sp, #68]
     ldr.w r3, [sp, #116]
     ldr.w r4, [sp, #124]
     ldr.w r5, [sp, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11, ror #6
-    eor.w r2, r2, r12, ror #22
-    eor.w r3, r3, lr, ror #29
     ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #20
+    eor.w r1, r1, r12, ror #7
+    eor.w r4, r4, r11, ror #10
     ldr.w r12, [sp, #208]
-    eor.w r4, r4, r11, ror #13
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #4
+    eor.w r3, r3, lr, ror #29
     bic.w r11, r3, r2, ror #31
     eor.w r11, r1, r11, ror #20
     ror.w r11, r11, #27
@@ -1601,110 +1467,97 @@ pqlab_keccakf1600_armv7em_core:
     ror.w r11, r11, #27
     str.w r11, [r0, #192]
     eor.w r10, r10, r11
+    /* row y=3, E words */
+    ldr.w r1, [sp, #36]
+    ldr.w r2, [sp, #40]
+    ldr.w r3, [sp, #88]
+    ldr.w r4, [sp, #140]
+    ldr.w r5, [sp, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr, ror #3
+    eor.w r3, r3, r12, ror #5
+    eor.w r2, r2, r11, ror #10
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r5, r12, ror #3
+    eor.w r4, r4, r11, ror #7
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #7
+    ror.w r11, r11, #15
+    str.w r11, [r0, #120]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #3
+    eor.w r11, r2, r11, ror #19
+    str.w r11, [r0, #128]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #24
+    eor.w r11, r3, r11, ror #5
+    ror.w r11, r11, #22
+    str.w r11, [r0, #136]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #12
+    eor.w r11, r4, r11, ror #28
+    ror.w r11, r11, #19
+    str.w r11, [r0, #144]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #15
+    eor.w r11, r11, r5, ror #27
+    str.w r11, [r0, #152]
+    eor.w r10, r10, r11
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r10, [sp, #260]
     ldr.w r1, [sp, #4]
     ldr.w r2, [sp, #52]
     ldr.w r3, [sp, #96]
     ldr.w r4, [sp, #144]
     ldr.w r5, [sp, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #28]
-    eor.w r1, r1, r11
+    ldr.w r10, [r10, #28]
+    eor.w r5, r5, lr, ror #19
+    eor.w r4, r4, r12, ror #10
+    eor.w r1, r1, r11, ror #29
     eor.w r2, r2, r6, ror #28
-    eor.w r3, r3, r7, ror #13
-    eor.w r4, r4, r8, ror #16
-    eor.w r5, r5, r9, ror #19
-    bic.w r11, r3, r2, ror #16
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #24
-    eor.w r11, r2, r11, ror #24
-    ror.w r11, r11, #14
-    str.w r11, [r0, #12]
-    mov.w r7, r11
-    bic.w r11, r5, r4
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
-    str.w r11, [r0, #20]
-    mov.w r8, r11
-    bic.w r11, r1, r5, ror #6
-    eor.w r11, r11, r4, ror #6
-    str.w r11, [r0, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #18
-    eor.w r11, r5, r11, ror #8
-    ror.w r11, r11, #6
-    str.w r11, [r0, #36]
-    mov.w r10, r11
-    /* row y=1, O words */
-    ldr.w r1, [sp, #28]
-    ldr.w r2, [sp, #76]
-    ldr.w r3, [sp, #80]
-    ldr.w r4, [sp, #128]
-    ldr.w r5, [sp, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #27
-    eor.w r3, r3, lr, ror #1
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #28
-    bic.w r11, r3, r2, ror #29
-    eor.w r11, r1, r11, ror #12
-    ror.w r11, r11, #18
-    str.w r11, [r0, #44]
-    eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #20
-    eor.w r11, r2, r11, ror #15
-    ror.w r11, r11, #27
-    str.w r11, [r0, #52]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #4
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
-    str.w r11, [r0, #60]
-    eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #20
-    eor.w r11, r4, r11, ror #8
-    ror.w r11, r11, #10
-    str.w r11, [r0, #68]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #23
-    eor.w r11, r5, r11, ror #21
-    ror.w r11, r11, #6
-    str.w r11, [r0, #76]
-    eor.w r10, r10, r11
+    eor.w r3, r3, r7, ror #14
+    bic.w r6, r3, r2, ror #16
+    eor.w r6, r1, r6, ror #30
+    eor.w r6, r6, r10
+    str.w r6, [r0, #4]
+    bic.w r7, r4, r3, ror #24
+    eor.w r7, r2, r7, ror #24
+    ror.w r7, r7, #14
+    str.w r7, [r0, #12]
+    bic.w r8, r5, r4
+    eor.w r8, r3, r8, ror #8
+    ror.w r8, r8, #30
+    str.w r8, [r0, #20]
+    bic.w r9, r1, r5, ror #6
+    eor.w r9, r9, r4, ror #6
+    str.w r9, [r0, #28]
+    bic.w r10, r2, r1, ror #18
+    eor.w r10, r5, r10, ror #8
+    ror.w r10, r10, #6
+    str.w r10, [r0, #36]
     /* row y=2, O words */
     ldr.w r1, [sp, #8]
     ldr.w r2, [sp, #60]
     ldr.w r3, [sp, #104]
     ldr.w r4, [sp, #156]
     ldr.w r5, [sp, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11, ror #31
-    eor.w r2, r2, r12, ror #24
-    eor.w r3, r3, lr, ror #4
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #1
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr
+    eor.w r3, r3, r12, ror #30
+    eor.w r5, r5, r11, ror #30
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12, ror #31
+    eor.w r2, r2, r11, ror #26
     bic.w r11, r3, r2, ror #21
     eor.w r11, r1, r11, ror #15
     ror.w r11, r11, #1
@@ -1730,22 +1583,59 @@ pqlab_keccakf1600_armv7em_core:
     ror.w r11, r11, #22
     str.w r11, [r0, #116]
     eor.w r10, r10, r11
+    /* row y=1, O words */
+    ldr.w r1, [sp, #28]
+    ldr.w r2, [sp, #76]
+    ldr.w r3, [sp, #80]
+    ldr.w r4, [sp, #128]
+    ldr.w r5, [sp, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr, ror #27
+    eor.w r4, r4, r12
+    eor.w r3, r3, r11, ror #29
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12, ror #29
+    eor.w r1, r1, lr, ror #30
+    bic.w r11, r3, r2, ror #29
+    eor.w r11, r1, r11, ror #12
+    ror.w r11, r11, #18
+    str.w r11, [r0, #44]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #20
+    eor.w r11, r2, r11, ror #15
+    ror.w r11, r11, #27
+    str.w r11, [r0, #52]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #8
+    ror.w r11, r11, #30
+    str.w r11, [r0, #60]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #20
+    eor.w r11, r4, r11, ror #8
+    ror.w r11, r11, #10
+    str.w r11, [r0, #68]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #23
+    eor.w r11, r5, r11, ror #21
+    ror.w r11, r11, #6
+    str.w r11, [r0, #76]
+    eor.w r10, r10, r11
     /* row y=3, O words */
     ldr.w r1, [sp, #32]
     ldr.w r2, [sp, #44]
     ldr.w r3, [sp, #92]
     ldr.w r4, [sp, #136]
     ldr.w r5, [sp, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11, ror #4
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #5
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #9
+    ldr.w r11, [sp, #204]
+    eor.w r5, r5, lr, ror #7
+    eor.w r4, r4, r12, ror #6
+    eor.w r2, r2, r11, ror #11
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12, ror #5
+    eor.w r1, r1, lr, ror #4
     bic.w r11, r3, r2, ror #10
     eor.w r11, r1, r11, ror #7
     ror.w r11, r11, #15
@@ -1775,16 +1665,14 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #112]
     ldr.w r4, [sp, #120]
     ldr.w r5, [sp, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr, ror #30
+    eor.w r5, r5, r12, ror #4
+    eor.w r4, r4, r11, ror #10
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
-    eor.w r1, r1, r11, ror #2
-    eor.w r2, r2, r12, ror #23
-    eor.w r3, r3, lr, ror #30
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11, ror #14
-    eor.w r5, r5, r12, ror #4
+    eor.w r1, r1, r11, ror #4
+    eor.w r2, r2, r12, ror #17
     bic.w r11, r3, r2, ror #31
     eor.w r11, r1, r11, ror #16
     ror.w r11, r11, #31
