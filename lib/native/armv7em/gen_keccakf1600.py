@@ -145,8 +145,8 @@ def plan_row(need: set[int], held: dict[str, int | None], keep: dict[str, int | 
     for r, w in keep.items():
         if w is not None and (w not in need or (w in busy.values() and busy.get(r) != w)):
             return None
-    free = [TMP] + (C[:4] if first and rc else C[:] if first else [])
-    free += [r for r in P if r not in busy]
+    free = [TMP] + ([r for r in C if r != RCR] if first and rc else C[:] if first else [])
+    free = [r for r in free + P if r not in busy]
     todo = sorted(w for w in need if w not in busy.values())
     desig = {w: r for r, w in keep.items() if w is not None}
     steps: Plan = []
@@ -182,25 +182,37 @@ def plan_round() -> list[Plan]:
     """Dynamic programming over the contents of r12/lr: the cheapest D loads of a round."""
     seq = [(h, y) for h in (0, 1) for y in ORDER[h]]
     sets = [{d for _, d, _ in row_inputs(h, y)} for h, y in seq]
-    states: dict[tuple, tuple[int, list[Plan]]] = {(None, None): (0, [])}
+    states: dict[tuple, tuple[int, list[Plan]]] = {}
+    # the first row finds its five D words in registers (d_phase computes them there):
+    # two in r12/lr, the others in FIRST_HELD
+    s0 = sorted(sets[0])
+    for a in s0:
+        for b in s0:
+            if a != b:
+                rest = [w for w in s0 if w not in (a, b)]
+                states[(a, b, *rest)] = (0, [])
     for k, (h, y) in enumerate(seq):
         nxt = sets[k + 1] if k + 1 < len(seq) else set()
         cand = [None, *sorted(sets[k] & nxt)]
         new: dict[tuple, tuple[int, list[Plan]]] = {}
         for st, (c0, hist) in states.items():
-            held = {} if k == 0 else dict(zip(P, st))  # a round starts with stale r12/lr
+            held = dict(zip(P + FIRST_HELD, st))
             for a in cand:
                 for b in cand:
                     if a is not None and a == b:
                         continue
                     res = plan_row(sets[k], held, {P[0]: a, P[1]: b}, y == ORDER[h][0], y == 0)
                     if res is not None and ((a, b) not in new or new[(a, b)][0] > c0 + res[0]):
-                        new[(a, b)] = (c0 + res[0], hist + [res[1]])
+                        new[(a, b)] = (c0 + res[0], hist + [(res[1], dict(held))])
         states = new
     return min(states.values(), key=lambda t: t[0])[1]
 
 
-PLAN = plan_round()
+FIRST_HELD = [TMP, C[3], C[4]]  # with r12/lr: the D words of a round's first row
+RCR = C[2]  # round constant in the rows y = 0 (a C register: they are the first rows)
+PLANS = plan_round()
+PLAN = [p for p, _ in PLANS]
+HELD0 = {r: w for r, w in PLANS[0][1].items() if w is not None}  # D words d_phase leaves
 LOADED_D = sorted({w for steps in PLAN for _, loads in steps for _, w in loads})
 
 
@@ -224,7 +236,7 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[
             q = [(pend[w] - k) % 32 for w, _, k in info]  # b actual = ror(B, q)
             xof = {d: x for x, (_, d, _) in enumerate(info)}
             g.emit(f"    /* row y={y}, {'E' if h == 0 else 'O'} words */")
-            rc = C[4]
+            rc = RCR
             if y == 0:
                 g.emit(f"    ldr {rc}, [sp, #{RCP_OFF}]")
             for x in range(5):
@@ -273,21 +285,30 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[
 def d_phase(g: Gen, cpe: list[int], cpo: list[int]) -> list[int]:
     """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs, with
     pending rotations cpe, cpo. Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1),
-    D.O = CO[x-1] ^ CE[x+1]. Stores the D words that the rounds load; returns their
-    pending rotations."""
+    D.O = CO[x-1] ^ CE[x+1]. Stores the D words that the rounds load and leaves the first
+    row's D words in the registers of HELD0; returns the pending rotations of the D words."""
     g.emit("    /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */")
     for x in range(5):
         g.emit(f"    ldr {B[x]}, [sp, #{CE_OFF + 4 * x}]")
     dp = [0] * 10
+    # D word d -> (register with the unshifted operand, shifted register, shift, pending)
+    form = {}
     for x in range(5):
         a, b = cpe[(x - 1) % 5], cpo[(x + 1) % 5]
-        g.op("eor", TMP, B[(x - 1) % 5], C[(x + 1) % 5], sh=b - 1 - a)
-        dp[2 * x] = a
-        g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x}]")
+        form[2 * x] = (B[(x - 1) % 5], C[(x + 1) % 5], b - 1 - a, a)
         a, b = cpe[(x + 1) % 5], cpo[(x - 1) % 5]
-        g.op("eor", TMP, C[(x - 1) % 5], B[(x + 1) % 5], sh=a - b)
-        dp[2 * x + 1] = b
-        g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x + 4}]")
+        form[2 * x + 1] = (C[(x - 1) % 5], B[(x + 1) % 5], a - b, b)
+    dest = {w: r for r, w in HELD0.items()}
+    order = [d for d in range(10) if d not in dest] + sorted(dest, key=lambda d: dest[d] in C)
+    for n, d in enumerate(order):
+        r = dest.get(d, TMP)
+        # a C register is overwritten only when no later D word reads its parity
+        assert r not in C or all(r not in form[e][:2] for e in order[n + 1:]), (r, d)
+        un, shd, sh, pe = form[d]
+        g.op("eor", r, un, shd, sh=sh)
+        dp[d] = pe
+        if d in LOADED_D:
+            g.emit(f"    str {r}, [sp, #{D_OFF + 4 * d}]")
     return dp
 
 
@@ -427,22 +448,22 @@ def main() -> None:
         if h == 0:
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
+    g.emit("    movw r1, #:lower16:pqlab_keccakf1600_rc_il")
+    g.emit("    movt r1, #:upper16:pqlab_keccakf1600_rc_il")
+    g.emit(f"    str r1, [sp, #{RCP_OFF}]")
     dpend0 = d_phase(g, [0] * 5, [0] * 5)
-    g.emit("    movw lr, #:lower16:pqlab_keccakf1600_rc_il")
-    g.emit("    movt lr, #:upper16:pqlab_keccakf1600_rc_il")
-    g.emit(f"    str lr, [sp, #{RCP_OFF}]")
     g.emit("2:")
     pend, dpend = [0] * 50, dpend0
     for j in range(BLOCK):
         src, dst = ("S", "T") if j % 2 == 0 else ("T", "S")
         pend, dpend = round_code(g, j, src, dst, pend, dpend, last=(j == BLOCK - 1))
     assert not any(pend) and dpend == dpend0
-    g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
-    g.emit(f"    add lr, lr, #{8 * BLOCK}")
-    g.emit(f"    str lr, [sp, #{RCP_OFF}]")
-    g.emit("    movw r12, #:lower16:pqlab_keccakf1600_rc_il_end")
-    g.emit("    movt r12, #:upper16:pqlab_keccakf1600_rc_il_end")
-    g.emit("    cmp lr, r12")
+    g.emit(f"    ldr r1, [sp, #{RCP_OFF}]")
+    g.emit(f"    add r1, r1, #{8 * BLOCK}")
+    g.emit(f"    str r1, [sp, #{RCP_OFF}]")
+    g.emit("    movw r2, #:lower16:pqlab_keccakf1600_rc_il_end")
+    g.emit("    movt r2, #:upper16:pqlab_keccakf1600_rc_il_end")
+    g.emit("    cmp r1, r2")
     g.emit("    bne.w 2b")
     g.emit("    /* T, D and CE held state-dependent words: clear the frame */")
     g.emit("    mov r1, #0")

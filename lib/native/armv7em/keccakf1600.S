@@ -172,58 +172,53 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r10, r10, r2
     eor.w r10, r10, r3
     eor.w r10, r10, r4
+    movw r1, #:lower16:pqlab_keccakf1600_rc_il
+    movt r1, #:upper16:pqlab_keccakf1600_rc_il
+    str.w r1, [sp, #260]
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #31
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #31
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
-    movw lr, #:lower16:pqlab_keccakf1600_rc_il
-    movt lr, #:upper16:pqlab_keccakf1600_rc_il
-    str.w lr, [sp, #260]
+    eor.w r12, r7, r4
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #31
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5
+    str.w r10, [sp, #228]
 2:
     /* ---- round 4k+0: S -> T ---- */
     /* row y=0, E words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #0]
     ldr.w r2, [r0, #48]
     ldr.w r3, [r0, #100]
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #232]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #228]
-    ldr.w r10, [r10, #0]
-    eor.w r3, r3, r12
+    ldr.w r8, [r8, #0]
     eor.w r5, r5, lr
+    eor.w r4, r4, r10
     eor.w r1, r1, r11
-    eor.w r2, r2, r6
-    eor.w r4, r4, r7
+    eor.w r3, r3, r12
+    eor.w r2, r2, r9
     bic.w r6, r3, r2
     eor.w r6, r1, r6, ror #10
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [sp, #0]
     bic.w r7, r4, r3, ror #21
     eor.w r7, r2, r7, ror #11
@@ -379,7 +374,7 @@ pqlab_keccakf1600_armv7em_core:
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #4]
     ldr.w r2, [r0, #52]
     ldr.w r3, [r0, #96]
@@ -388,7 +383,7 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r10, [r10, #4]
+    ldr.w r8, [r8, #4]
     eor.w r5, r5, lr
     eor.w r4, r4, r12
     eor.w r1, r1, r11
@@ -396,7 +391,7 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r3, r3, r7
     bic.w r6, r3, r2, ror #31
     eor.w r6, r1, r6, ror #11
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [sp, #4]
     bic.w r7, r4, r3, ror #21
     eor.w r7, r2, r7, ror #12
@@ -552,48 +547,43 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #16
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2, ror #17
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #10
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3, ror #10
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #21
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4, ror #22
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #14
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5, ror #14
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
+    eor.w r12, r7, r4, ror #22
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #16
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #10
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5, ror #14
+    str.w r10, [sp, #228]
     /* ---- round 4k+1: T -> S ---- */
     /* row y=0, E words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #0]
     ldr.w r2, [sp, #48]
     ldr.w r3, [sp, #100]
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #232]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #228]
-    ldr.w r10, [r10, #8]
-    eor.w r3, r3, r12, ror #22
+    ldr.w r8, [r8, #8]
     eor.w r5, r5, lr, ror #1
+    eor.w r4, r4, r10, ror #18
     eor.w r1, r1, r11, ror #25
-    eor.w r2, r2, r6, ror #10
-    eor.w r4, r4, r7, ror #18
+    eor.w r3, r3, r12, ror #22
+    eor.w r2, r2, r9, ror #10
     bic.w r6, r3, r2, ror #2
     eor.w r6, r1, r6, ror #30
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [r0, #0]
     bic.w r7, r4, r3, ror #16
     eor.w r7, r2, r7, ror #14
@@ -749,7 +739,7 @@ pqlab_keccakf1600_armv7em_core:
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #4]
     ldr.w r2, [sp, #52]
     ldr.w r3, [sp, #96]
@@ -758,7 +748,7 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r10, [r10, #12]
+    ldr.w r8, [r8, #12]
     eor.w r5, r5, lr, ror #1
     eor.w r4, r4, r12, ror #18
     eor.w r1, r1, r11, ror #25
@@ -766,7 +756,7 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r3, r3, r7, ror #23
     bic.w r6, r3, r2, ror #2
     eor.w r6, r1, r6, ror #30
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [r0, #4]
     bic.w r7, r4, r3, ror #16
     eor.w r7, r2, r7, ror #14
@@ -922,48 +912,43 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #29
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3, ror #30
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #31
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #1
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5, ror #2
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
+    eor.w r12, r7, r4
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #29
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5, ror #2
+    str.w r10, [sp, #228]
     /* ---- round 4k+2: S -> T ---- */
     /* row y=0, E words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #0]
     ldr.w r2, [r0, #48]
     ldr.w r3, [r0, #100]
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #232]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #228]
-    ldr.w r10, [r10, #16]
-    eor.w r3, r3, r12, ror #16
+    ldr.w r8, [r8, #16]
     eor.w r5, r5, lr, ror #29
+    eor.w r4, r4, r10, ror #10
     eor.w r1, r1, r11
-    eor.w r2, r2, r6, ror #9
-    eor.w r4, r4, r7, ror #10
+    eor.w r3, r3, r12, ror #16
+    eor.w r2, r2, r9, ror #9
     bic.w r6, r3, r2, ror #7
     eor.w r6, r1, r6, ror #26
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [sp, #0]
     bic.w r7, r4, r3, ror #17
     eor.w r7, r2, r7, ror #8
@@ -1119,7 +1104,7 @@ pqlab_keccakf1600_armv7em_core:
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #4]
     ldr.w r2, [r0, #52]
     ldr.w r3, [r0, #96]
@@ -1128,7 +1113,7 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r10, [r10, #20]
+    ldr.w r8, [r8, #20]
     eor.w r5, r5, lr, ror #28
     eor.w r4, r4, r12, ror #11
     eor.w r1, r1, r11
@@ -1136,7 +1121,7 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r3, r3, r7, ror #13
     bic.w r6, r3, r2, ror #4
     eor.w r6, r1, r6, ror #30
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [sp, #4]
     bic.w r7, r4, r3, ror #21
     eor.w r7, r2, r7, ror #7
@@ -1292,48 +1277,43 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #5
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2, ror #4
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #29
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3, ror #26
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #30
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4, ror #30
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #2
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5, ror #30
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
+    eor.w r12, r7, r4, ror #30
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #5
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #29
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5, ror #30
+    str.w r10, [sp, #228]
     /* ---- round 4k+3: T -> S ---- */
     /* row y=0, E words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #0]
     ldr.w r2, [sp, #48]
     ldr.w r3, [sp, #100]
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #232]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #228]
-    ldr.w r10, [r10, #24]
-    eor.w r3, r3, r12, ror #14
+    ldr.w r8, [r8, #24]
     eor.w r5, r5, lr, ror #19
+    eor.w r4, r4, r10, ror #13
     eor.w r1, r1, r11, ror #28
-    eor.w r2, r2, r6, ror #28
-    eor.w r4, r4, r7, ror #13
+    eor.w r3, r3, r12, ror #14
+    eor.w r2, r2, r9, ror #28
     bic.w r6, r3, r2, ror #16
     eor.w r6, r1, r6, ror #30
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [r0, #0]
     bic.w r7, r4, r3, ror #24
     eor.w r7, r2, r7, ror #24
@@ -1510,7 +1490,7 @@ pqlab_keccakf1600_armv7em_core:
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
-    ldr.w r10, [sp, #260]
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #4]
     ldr.w r2, [sp, #52]
     ldr.w r3, [sp, #96]
@@ -1519,7 +1499,7 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r10, [r10, #28]
+    ldr.w r8, [r8, #28]
     eor.w r5, r5, lr, ror #19
     eor.w r4, r4, r12, ror #10
     eor.w r1, r1, r11, ror #29
@@ -1527,7 +1507,7 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r3, r3, r7, ror #14
     bic.w r6, r3, r2, ror #16
     eor.w r6, r1, r6, ror #30
-    eor.w r6, r6, r10
+    eor.w r6, r6, r8
     str.w r6, [r0, #4]
     bic.w r7, r4, r3, ror #24
     eor.w r7, r2, r7, ror #24
@@ -1704,32 +1684,32 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #31
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #31
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
-    ldr.w lr, [sp, #260]
-    add.w lr, lr, #32
-    str.w lr, [sp, #260]
-    movw r12, #:lower16:pqlab_keccakf1600_rc_il_end
-    movt r12, #:upper16:pqlab_keccakf1600_rc_il_end
-    cmp.w lr, r12
+    eor.w r12, r7, r4
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #31
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5
+    str.w r10, [sp, #228]
+    ldr.w r1, [sp, #260]
+    add.w r1, r1, #32
+    str.w r1, [sp, #260]
+    movw r2, #:lower16:pqlab_keccakf1600_rc_il_end
+    movt r2, #:upper16:pqlab_keccakf1600_rc_il_end
+    cmp.w r1, r2
     bne.w 2b
     /* T, D and CE held state-dependent words: clear the frame */
     mov.w r1, #0
