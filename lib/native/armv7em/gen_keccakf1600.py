@@ -19,7 +19,15 @@ Technique (facts from the Keccak team's implementation notes, code written here)
   stored, so the state is read once per round;
 - each output row is computed as two independent halves (E words, then O words: chi is
   bitwise and rho/pi only move words), so one half needs 5 inputs and 5 parities in
-  registers.
+  registers;
+- theta's D words: every half row needs 5 of the 10 (one per input column, E or O). Two
+  of them stay in r12/lr from one half row to the next; the order of the rows and which
+  words stay are chosen by a small dynamic programme (plan_round) so that every half row
+  after the first of a half finds two of its D words in registers and loads three (one
+  with its five state words, two in a second run of loads). The D phase leaves the five
+  D words of the round's first row in registers, so that row loads none;
+- the first row of each half writes its chi outputs straight into the parity registers
+  (no separate copy), which also carry pending rotations, like the D words.
 """
 
 from __future__ import annotations
@@ -116,9 +124,11 @@ RORS_PER_BLOCK = 35
 P = ["r12", "lr"]  # D words kept from one half row to the next (theta)
 
 # Order of the output rows y within each half (E half, then O half). Row 0 comes first in
-# each half: its C registers are still free for the round constant and D words. The order
-# (and which D words stay in r12/lr) is chosen by plan_round below; with these orders two
-# of the five D words of every half row after the first are still in r12/lr.
+# each half: its C registers are still free for the round constant and D words. Which D
+# words stay in r12/lr is chosen by plan_round below; with these orders two of the five D
+# words of every half row after the first are still in r12/lr. Among the 576 orders with
+# row 0 first, plan_round's cost (D loads + extra runs of loads per round) ranges from 35
+# to 40; these two give 35 (27 loads + 8 runs).
 ORDER = ((0, 1, 2, 4, 3), (0, 2, 1, 3, 4))
 
 
@@ -361,14 +371,17 @@ HEADER = """\
  *   pending rotation (lazy rotation, see the generator): the value stored is
  *   ror(actual, -p), every consumer folds p into its shifted operand; after every 4th
  *   round all pending rotations are 0 again, so 4 unrolled rounds form the loop body
- *   (6 iterations).
+ *   (6 iterations). Theta's D words are stored once per round; each half row after the
+ *   first of its half finds two of its five in r12/lr (kept from the previous half row)
+ *   and loads three; the generator plans this.
  *
  * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
  *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O);
- *            in row 0, before the parities start, r6-r9 also take D words
- *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
+ *            in row 0 (the first row of each half), before the parities start, they
+ *            also take D words and (r8) the round constant, and its chi outputs
+ *   r11      chi output word / D word          r12, lr  D words kept between half rows
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.

@@ -24,14 +24,17 @@
  *   pending rotation (lazy rotation, see the generator): the value stored is
  *   ror(actual, -p), every consumer folds p into its shifted operand; after every 4th
  *   round all pending rotations are 0 again, so 4 unrolled rounds form the loop body
- *   (6 iterations).
+ *   (6 iterations). Theta's D words are stored once per round; each half row after the
+ *   first of its half finds two of its five in r12/lr (kept from the previous half row)
+ *   and loads three; the generator plans this.
  *
  * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
  *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O);
- *            in row 0, before the parities start, r6-r9 also take D words
- *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
+ *            in row 0 (the first row of each half), before the parities start, they
+ *            also take D words and (r8) the round constant, and its chi outputs
+ *   r11      chi output word / D word          r12, lr  D words kept between half rows
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
