@@ -35,7 +35,7 @@ from __future__ import annotations
 import sys
 
 BLOCK = 4  # rounds per loop iteration; 24 % BLOCK == 0 and BLOCK even (S/T ping-pong);
-# PICK_X2 below is for BLOCK = 4
+# FLIP below is for BLOCK = 4
 
 # FIPS 202 Table 2 (section 3.2.2): rho offsets r[x + 5y]
 RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
@@ -114,12 +114,28 @@ class Gen:
         return f"[r0, #{4 * w}]" if buf == "S" else f"[sp, #{T_OFF + 4 * w}]"
 
 
-# Which pending rotation each chi output keeps: rol/ror folding allows either q[x] (the
-# default) or q[x2] (the outputs listed here, as (round in block, output word)). Chosen by a
-# local search (random restarts of single flips, minimising the `ror`s that the last round
-# of the block needs to bring every word back to pending 0): 35 instead of 42 per block.
-PICK_X2 = {(0, 27), (0, 33), (0, 45), (1, 6), (1, 20), (1, 36), (2, 3), (2, 11), (2, 36), (2, 49)}
-RORS_PER_BLOCK = 35
+# Which pending rotation each result keeps. An XOR or BIC with one rotated operand can
+# leave its result with the pending rotation of either operand (the other one is rotated
+# to match), so the generator may choose, as (kind, round in block, word):
+#   ("x", j, w): the theta XOR of input word w keeps the D word's pending rotation
+#                (default: the state word's);
+#   ("p", j, wd): chi output wd keeps the pending rotation of b[x+2] (default: b[x]);
+#   ("d", j, d): D word d keeps the pending rotation of its other parity (see d_phase).
+# The last round of a block keeps pending 0 where it can and rotates the other outputs
+# back (`ror`). FLIP was found by a local search (`--search-rotations`: random restarts of
+# single flips that minimise those `ror`s): 7 per block where the defaults give 46.
+FLIP = {
+    ("d", 0, 4), ("d", 1, 5), ("d", 2, 1), ("d", 2, 3), ("d", 2, 8),
+    ("p", 0, 8), ("p", 0, 10), ("p", 0, 11), ("p", 0, 13), ("p", 0, 19), ("p", 0, 37),
+    ("p", 1, 2), ("p", 1, 4), ("p", 1, 9), ("p", 1, 11), ("p", 1, 17), ("p", 1, 28),
+    ("p", 2, 2), ("p", 2, 4), ("p", 2, 7), ("p", 2, 10), ("p", 2, 12), ("p", 2, 21),
+    ("x", 1, 7), ("x", 1, 14), ("x", 1, 20), ("x", 1, 24), ("x", 1, 36), ("x", 1, 48),
+    ("x", 2, 1), ("x", 2, 4), ("x", 2, 5), ("x", 2, 14), ("x", 2, 15), ("x", 2, 19),
+    ("x", 2, 21), ("x", 2, 26), ("x", 2, 37), ("x", 2, 44), ("x", 2, 47), ("x", 2, 48),
+    ("x", 3, 2), ("x", 3, 3), ("x", 3, 20), ("x", 3, 24), ("x", 3, 25), ("x", 3, 28),
+    ("x", 3, 29), ("x", 3, 31), ("x", 3, 43),
+}
+RORS_PER_BLOCK = 7
 
 P = ["r12", "lr"]  # D words kept from one half row to the next (theta)
 
@@ -252,7 +268,9 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[
             k_row += 1
             first = y == ORDER[h][0]
             info = row_inputs(h, y)
-            q = [(pend[w] - k) % 32 for w, _, k in info]  # b actual = ror(B, q)
+            # theta result of word w: pending of w or, if flipped, of its D word
+            tp = [dpend[d] if ("x", j, w) in FLIP else pend[w] for w, d, _ in info]
+            q = [(tp[x] - info[x][2]) % 32 for x in range(5)]  # b actual = ror(B, q)
             xof = {d: x for x, (_, d, _) in enumerate(info)}
             g.emit(f"    /* row y={y}, {'E' if h == 0 else 'O'} words */")
             rc = RCR
@@ -266,9 +284,13 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[
                 if n == 0 and y == 0:
                     g.emit(f"    ldr {rc}, [{rc}, #{8 * j + 4 * h}]")
                 for r, d in reused + loads:
-                    # theta: stored ^ rol(D, p): actual (ror by p) is A ^ D
+                    # theta: B ^ ror(D, dp - p) has pending p (actual = A ^ D), or
+                    # D ^ ror(B, p - dp) pending dp
                     x = xof[d]
-                    g.op("eor", B[x], B[x], r, sh=dpend[d] - pend[info[x][0]])
+                    if tp[x] == pend[info[x][0]] and ("x", j, info[x][0]) not in FLIP:
+                        g.op("eor", B[x], B[x], r, sh=dpend[d] - tp[x])
+                    else:
+                        g.op("eor", B[x], r, B[x], sh=pend[info[x][0]] - tp[x])
             # chi (3.2.4): e[x] = b[x] ^ (~b[x+1] & b[x+2]); iota (3.2.5) on lane 0
             for x in range(5):
                 x1, x2 = (x + 1) % 5, (x + 2) % 5
@@ -276,7 +298,7 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[
                 # t = ror(B2, q2) & ~ror(B1, q1), kept with pending q2
                 g.op("bic", out, B[x2], B[x1], sh=q[x1] - q[x2])
                 wd = 2 * (x + 5 * y) + h
-                if (j, wd) in PICK_X2 or (last and q[x] != 0 and q[x2] == 0):
+                if ("p", j, wd) in FLIP or (last and q[x] != 0 and q[x2] == 0):
                     g.op("eor", out, out, B[x], sh=q[x] - q[x2])  # pending q[x2]
                     pe = q[x2]
                 else:
@@ -299,10 +321,10 @@ def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
         cps.append(cp)
-    return newp, d_phase(g, cps[0], cps[1])
+    return newp, d_phase(g, cps[0], cps[1], j)
 
 
-def d_phase(g: Gen, cpe: list[int], cpo: list[int]) -> list[int]:
+def d_phase(g: Gen, cpe: list[int], cpo: list[int], j: int = -1) -> list[int]:
     """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs, with
     pending rotations cpe, cpo. Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1),
     D.O = CO[x-1] ^ CE[x+1]. Stores the D words that the rounds load and leaves the first
@@ -315,9 +337,15 @@ def d_phase(g: Gen, cpe: list[int], cpo: list[int]) -> list[int]:
     form = {}
     for x in range(5):
         a, b = cpe[(x - 1) % 5], cpo[(x + 1) % 5]
-        form[2 * x] = (B[(x - 1) % 5], C[(x + 1) % 5], b - 1 - a, a)
+        if ("d", j, 2 * x) in FLIP:  # CO unshifted: pending b - 1
+            form[2 * x] = (C[(x + 1) % 5], B[(x - 1) % 5], a - b + 1, b - 1)
+        else:
+            form[2 * x] = (B[(x - 1) % 5], C[(x + 1) % 5], b - 1 - a, a)
         a, b = cpe[(x + 1) % 5], cpo[(x - 1) % 5]
-        form[2 * x + 1] = (C[(x - 1) % 5], B[(x + 1) % 5], a - b, b)
+        if ("d", j, 2 * x + 1) in FLIP:  # CE unshifted: pending a
+            form[2 * x + 1] = (B[(x + 1) % 5], C[(x - 1) % 5], b - a, a)
+        else:
+            form[2 * x + 1] = (C[(x - 1) % 5], B[(x + 1) % 5], a - b, b)
     dest = {w: r for r, w in HELD0.items()}
     order = [d for d in range(10) if d not in dest] + sorted(dest, key=lambda d: dest[d] in C)
     for n, d in enumerate(order):
@@ -326,10 +354,69 @@ def d_phase(g: Gen, cpe: list[int], cpo: list[int]) -> list[int]:
         assert r not in C or all(r not in form[e][:2] for e in order[n + 1:]), (r, d)
         un, shd, sh, pe = form[d]
         g.op("eor", r, un, shd, sh=sh)
-        dp[d] = pe
+        dp[d] = pe % 32
         if d in LOADED_D:
             g.emit(f"    str {r}, [sp, #{D_OFF + 4 * d}]")
     return dp
+
+
+def simulate_rors(flip: set) -> int:
+    """The `ror`s of a block's last round for the choices `flip` (the pending-rotation
+    arithmetic of round_code and d_phase without the code)."""
+    pend, dpend, rors = [0] * 50, [0] * 10, 0
+    for j in range(BLOCK):
+        last = j == BLOCK - 1
+        newp, cps = [0] * 50, []
+        for h in (0, 1):
+            cp = [0] * 5
+            for y in ORDER[h]:
+                info = row_inputs(h, y)
+                q = [((dpend[d] if ("x", j, w) in flip else pend[w]) - k) % 32 for w, d, k in info]
+                for x in range(5):
+                    x2, wd = (x + 2) % 5, 2 * (x + 5 * y) + h
+                    pe = q[x2] if ("p", j, wd) in flip or (last and q[x] != 0 and q[x2] == 0) else q[x]
+                    if last and pe:
+                        rors, pe = rors + 1, 0
+                    newp[wd] = pe
+                    if y == ORDER[h][0]:
+                        cp[x] = pe
+            cps.append(cp)
+        cpe, cpo = cps
+        dpend = [0] * 10
+        for x in range(5):
+            flip_e, flip_o = ("d", j, 2 * x) in flip, ("d", j, 2 * x + 1) in flip
+            dpend[2 * x] = (cpo[(x + 1) % 5] - 1) % 32 if flip_e else cpe[(x - 1) % 5]
+            dpend[2 * x + 1] = cpe[(x + 1) % 5] if flip_o else cpo[(x - 1) % 5]
+        pend = newp
+    return rors if not any(pend) and not any(dpend) else 10**6
+
+
+def search_rotations(seed: int = 1, restarts: int = 20) -> set:
+    """Local search for FLIP: random starts, then single flips kept while not worse."""
+    import random
+
+    rng = random.Random(seed)
+    keys = [("x", j, w) for j in range(BLOCK) for w in range(50)]
+    keys += [("p", j, wd) for j in range(BLOCK - 1) for wd in range(50)]
+    keys += [("d", j, d) for j in range(BLOCK - 1) for d in range(10)]
+    best: tuple[int, set] = (simulate_rors(set()), set())
+    for _ in range(restarts):
+        cur = {k for k in keys if rng.random() < 0.3}
+        cost, better = simulate_rors(cur), True
+        while better:
+            better = False
+            order = keys[:]
+            rng.shuffle(order)
+            for k in order:
+                c = simulate_rors(cur ^ {k})
+                if c <= cost:
+                    better, cost, cur = better or c < cost, c, cur ^ {k}
+        if cost < best[0]:
+            best = (cost, cur)
+    for k in sorted(best[1]):  # drop choices that do not matter
+        if simulate_rors(best[1] - {k}) <= best[0]:
+            best = (best[0], best[1] - {k})
+    return best[1]
 
 
 SWAPS = [(1, 0x22222222), (2, 0x0C0C0C0C), (4, 0x00F000F0)]
@@ -446,6 +533,11 @@ def func(g: Gen, name: str, local: bool = False) -> None:
 
 def main() -> None:
     assert 24 % BLOCK == 0 and BLOCK % 2 == 0
+    if sys.argv[1:] == ["--search-rotations"]:
+        flip = search_rotations()
+        print(simulate_rors(flip), sorted(flip))
+        return
+    assert simulate_rors(FLIP) == RORS_PER_BLOCK
     g = Gen()
     g.emit(HEADER)
     g.emit('    .section .rodata.pqlab_keccakf1600_rc, "a"')
