@@ -122,20 +122,24 @@ class Gen:
 #   ("p", j, wd): chi output wd keeps the pending rotation of b[x+2] (default: b[x]);
 #   ("d", j, d): D word d keeps the pending rotation of its other parity (see d_phase).
 # The last round of a block keeps pending 0 where it can and rotates the other outputs
-# back (`ror`). FLIP was found by a local search (`--search-rotations`: random restarts of
-# single flips that minimise those `ror`s): 7 per block where the defaults give 46.
+# back (`ror`). FLIP was found by a local search (`--search-rotations 4 150`: 150 random
+# restarts of single flips that minimise those `ror`s, seed 4; other seeds ended at 7 to 9):
+# 6 per block where the defaults give 46.
 FLIP = {
-    ("d", 0, 4), ("d", 1, 5), ("d", 2, 1), ("d", 2, 3), ("d", 2, 8),
-    ("p", 0, 8), ("p", 0, 10), ("p", 0, 11), ("p", 0, 13), ("p", 0, 19), ("p", 0, 37),
-    ("p", 1, 2), ("p", 1, 4), ("p", 1, 9), ("p", 1, 11), ("p", 1, 17), ("p", 1, 28),
-    ("p", 2, 2), ("p", 2, 4), ("p", 2, 7), ("p", 2, 10), ("p", 2, 12), ("p", 2, 21),
-    ("x", 1, 7), ("x", 1, 14), ("x", 1, 20), ("x", 1, 24), ("x", 1, 36), ("x", 1, 48),
-    ("x", 2, 1), ("x", 2, 4), ("x", 2, 5), ("x", 2, 14), ("x", 2, 15), ("x", 2, 19),
-    ("x", 2, 21), ("x", 2, 26), ("x", 2, 37), ("x", 2, 44), ("x", 2, 47), ("x", 2, 48),
-    ("x", 3, 2), ("x", 3, 3), ("x", 3, 20), ("x", 3, 24), ("x", 3, 25), ("x", 3, 28),
-    ("x", 3, 29), ("x", 3, 31), ("x", 3, 43),
+    ("d", 0, 4), ("d", 0, 5), ("d", 0, 7), ("d", 0, 9), ("d", 1, 1), ("d", 1, 8),
+    ("d", 1, 9), ("d", 2, 1), ("d", 2, 6), ("d", 2, 7), ("d", 2, 8),
+    ("p", 0, 8), ("p", 0, 9), ("p", 0, 11), ("p", 0, 36), ("p", 0, 40), ("p", 1, 2),
+    ("p", 1, 3), ("p", 1, 4), ("p", 1, 10), ("p", 1, 11), ("p", 1, 14), ("p", 1, 15),
+    ("p", 1, 16), ("p", 1, 24), ("p", 1, 28), ("p", 1, 29), ("p", 1, 36), ("p", 2, 1),
+    ("p", 2, 2), ("p", 2, 3), ("p", 2, 12), ("p", 2, 14), ("p", 2, 21), ("p", 2, 22),
+    ("p", 2, 25), ("p", 2, 28), ("p", 2, 29), ("p", 2, 36),
+    ("x", 1, 1), ("x", 1, 6), ("x", 1, 9), ("x", 1, 14), ("x", 1, 15), ("x", 1, 20),
+    ("x", 1, 21), ("x", 1, 24), ("x", 1, 28), ("x", 1, 37), ("x", 1, 44), ("x", 1, 45),
+    ("x", 1, 48), ("x", 2, 5), ("x", 2, 7), ("x", 2, 19), ("x", 2, 26), ("x", 2, 37),
+    ("x", 2, 38), ("x", 2, 41), ("x", 2, 47), ("x", 3, 2), ("x", 3, 8), ("x", 3, 17),
+    ("x", 3, 24), ("x", 3, 31), ("x", 3, 35), ("x", 3, 46), ("x", 3, 47),
 }
-RORS_PER_BLOCK = 7
+RORS_PER_BLOCK = 6
 
 P = ["r12", "lr"]  # D words kept from one half row to the next (theta)
 
@@ -533,8 +537,8 @@ def func(g: Gen, name: str, local: bool = False) -> None:
 
 def main() -> None:
     assert 24 % BLOCK == 0 and BLOCK % 2 == 0
-    if sys.argv[1:] == ["--search-rotations"]:
-        flip = search_rotations()
+    if sys.argv[1:2] == ["--search-rotations"]:  # [seed [restarts]]
+        flip = search_rotations(*map(int, sys.argv[2:4]))
         print(simulate_rors(flip), sorted(flip))
         return
     assert simulate_rors(FLIP) == RORS_PER_BLOCK

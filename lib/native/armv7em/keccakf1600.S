@@ -250,9 +250,9 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r4, r4, r12
     eor.w r1, r1, r11
     bic.w r11, r3, r2, ror #24
-    eor.w r11, r11, r1, ror #20
+    eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #40]
-    eor.w r6, r6, r11, ror #30
+    eor.w r6, r6, r11, ror #18
     bic.w r11, r4, r3, ror #21
     eor.w r11, r2, r11, ror #19
     str.w r11, [sp, #48]
@@ -318,9 +318,9 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r5, r5, r12
     eor.w r3, r3, lr
     bic.w r11, r3, r2, ror #24
-    eor.w r11, r1, r11, ror #11
+    eor.w r11, r11, r1, ror #21
     str.w r11, [sp, #160]
-    eor.w r6, r6, r11, ror #1
+    eor.w r6, r6, r11, ror #12
     bic.w r11, r4, r3, ror #1
     eor.w r11, r2, r11, ror #7
     str.w r11, [sp, #168]
@@ -364,9 +364,9 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #136]
     eor.w r8, r8, r11, ror #17
     bic.w r11, r1, r5, ror #18
-    eor.w r11, r4, r11, ror #26
+    eor.w r11, r11, r4, ror #6
     str.w r11, [sp, #144]
-    eor.w r9, r9, r11, ror #3
+    eor.w r9, r9, r11, ror #29
     bic.w r11, r2, r1, ror #4
     eor.w r11, r5, r11, ror #10
     str.w r11, [sp, #152]
@@ -406,7 +406,7 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r9, r4, r9, ror #10
     str.w r9, [sp, #28]
     bic.w r10, r2, r1, ror #22
-    eor.w r10, r5, r10, ror #17
+    eor.w r10, r10, r5, ror #15
     str.w r10, [sp, #36]
     /* row y=2, O words */
     ldr.w r1, [r0, #8]
@@ -441,7 +441,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #3
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #116]
-    eor.w r10, r10, r11, ror #30
+    eor.w r10, r10, r11, ror #13
     /* row y=1, O words */
     ldr.w r1, [r0, #28]
     ldr.w r2, [r0, #76]
@@ -461,9 +461,9 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #44]
     eor.w r6, r6, r11, ror #31
     bic.w r11, r4, r3, ror #21
-    eor.w r11, r11, r2, ror #12
+    eor.w r11, r2, r11, ror #20
     str.w r11, [sp, #52]
-    eor.w r7, r7, r11
+    eor.w r7, r7, r11, ror #12
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #3
     str.w r11, [sp, #60]
@@ -473,9 +473,9 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #68]
     eor.w r9, r9, r11, ror #20
     bic.w r11, r2, r1, ror #28
-    eor.w r11, r11, r5, ror #12
+    eor.w r11, r5, r11, ror #20
     str.w r11, [sp, #76]
-    eor.w r10, r10, r11, ror #29
+    eor.w r10, r10, r11, ror #24
     /* row y=3, O words */
     ldr.w r1, [r0, #32]
     ldr.w r2, [r0, #44]
@@ -503,13 +503,13 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #140]
     eor.w r8, r8, r11, ror #16
     bic.w r11, r1, r5, ror #17
-    eor.w r11, r11, r4, ror #6
+    eor.w r11, r4, r11, ror #26
     str.w r11, [sp, #148]
-    eor.w r9, r9, r11, ror #29
+    eor.w r9, r9, r11, ror #3
     bic.w r11, r2, r1, ror #5
     eor.w r11, r5, r11, ror #10
     str.w r11, [sp, #156]
-    eor.w r10, r10, r11, ror #11
+    eor.w r10, r10, r11, ror #26
     /* row y=4, O words */
     ldr.w r1, [r0, #20]
     ldr.w r2, [r0, #64]
@@ -543,24 +543,24 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r2, r1, ror #28
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #196]
-    eor.w r10, r10, r11, ror #6
+    eor.w r10, r10, r11, ror #21
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r10, r2, ror #17
+    eor.w r11, r10, r2
     str.w r11, [sp, #204]
     eor.w r11, r6, r3, ror #10
     str.w r11, [sp, #212]
     eor.w r11, r9, r2, ror #21
     str.w r11, [sp, #216]
-    eor.w r11, r3, r10, ror #14
+    eor.w r11, r3, r10, ror #31
     str.w r11, [sp, #224]
-    eor.w r11, r9, r1, ror #10
+    eor.w r11, r1, r9, ror #22
     str.w r11, [sp, #236]
-    eor.w r12, r7, r4, ror #11
+    eor.w r12, r4, r7, ror #21
     str.w r12, [sp, #220]
     eor.w lr, r4, r6, ror #10
     str.w lr, [sp, #232]
@@ -568,7 +568,7 @@ pqlab_keccakf1600_armv7em_core:
     str.w r11, [sp, #200]
     eor.w r9, r1, r8, ror #10
     str.w r9, [sp, #208]
-    eor.w r10, r8, r5, ror #31
+    eor.w r10, r5, r8, ror #1
     str.w r10, [sp, #228]
     /* ---- round 4k+1: T -> S ---- */
     /* row y=0, E words */
@@ -580,22 +580,22 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r5, [sp, #192]
     ldr.w r8, [r8, #8]
     eor.w r5, lr, r5, ror #10
-    eor.w r4, r4, r10, ror #24
+    eor.w r4, r10, r4, ror #15
     eor.w r1, r1, r11, ror #10
-    eor.w r3, r3, r12, ror #22
+    eor.w r3, r3, r12, ror #1
     eor.w r2, r2, r9, ror #10
     bic.w r6, r3, r2, ror #2
     eor.w r6, r1, r6, ror #30
     eor.w r6, r6, r8
     str.w r6, [r0, #0]
-    bic.w r7, r4, r3, ror #22
-    eor.w r7, r7, r2, ror #24
+    bic.w r7, r4, r3, ror #31
+    eor.w r7, r7, r2, ror #1
     str.w r7, [r0, #8]
-    bic.w r8, r5, r4, ror #26
+    bic.w r8, r5, r4, ror #17
     eor.w r8, r8, r3, ror #16
     str.w r8, [r0, #16]
     bic.w r9, r1, r5, ror #14
-    eor.w r9, r4, r9, ror #24
+    eor.w r9, r4, r9, ror #1
     str.w r9, [r0, #24]
     bic.w r10, r2, r1
     eor.w r10, r5, r10, ror #18
@@ -608,32 +608,32 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r5, [sp, #180]
     ldr.w r11, [sp, #204]
     eor.w r2, r2, lr, ror #20
-    eor.w r5, r5, r12, ror #29
-    eor.w r3, r3, r11, ror #25
+    eor.w r5, r12, r5, ror #24
+    eor.w r3, r11, r3, ror #22
     ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
     eor.w r4, r4, r12, ror #18
-    eor.w r1, r1, r11, ror #21
-    bic.w r11, r3, r2, ror #25
-    eor.w r11, r1, r11, ror #23
+    eor.w r1, r11, r1, ror #11
+    bic.w r11, r3, r2, ror #15
+    eor.w r11, r11, r1, ror #20
     str.w r11, [r0, #40]
-    eor.w r6, r6, r11, ror #7
-    bic.w r11, r4, r3, ror #7
+    eor.w r6, r6, r11, ror #8
+    bic.w r11, r4, r3, ror #17
     eor.w r11, r2, r11
     str.w r11, [r0, #48]
-    eor.w r7, r7, r11, ror #15
-    bic.w r11, r5, r4, ror #9
-    eor.w r11, r3, r11, ror #16
+    eor.w r7, r7, r11, ror #24
+    bic.w r11, r5, r4, ror #1
+    eor.w r11, r11, r3, ror #18
     str.w r11, [r0, #56]
-    eor.w r8, r8, r11, ror #16
-    bic.w r11, r1, r5, ror #7
-    eor.w r11, r4, r11, ror #16
+    eor.w r8, r8, r11, ror #8
+    bic.w r11, r1, r5, ror #26
+    eor.w r11, r11, r4, ror #27
     str.w r11, [r0, #64]
-    eor.w r9, r9, r11, ror #15
-    bic.w r11, r2, r1, ror #16
-    eor.w r11, r5, r11, ror #9
+    eor.w r9, r9, r11, ror #29
+    bic.w r11, r2, r1, ror #5
+    eor.w r11, r5, r11, ror #1
     str.w r11, [r0, #72]
-    eor.w r10, r10, r11
+    eor.w r10, r10, r11, ror #8
     /* row y=2, E words */
     ldr.w r1, [sp, #12]
     ldr.w r2, [sp, #56]
@@ -643,11 +643,11 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r11, [sp, #200]
     eor.w r4, r4, lr, ror #17
     eor.w r1, r1, r12, ror #22
-    eor.w r5, r5, r11, ror #9
+    eor.w r5, r5, r11, ror #30
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
     eor.w r2, r12, r2, ror #9
-    eor.w r3, r3, lr, ror #15
+    eor.w r3, r3, lr, ror #14
     bic.w r11, r3, r2, ror #3
     eor.w r11, r1, r11, ror #6
     str.w r11, [r0, #80]
@@ -655,17 +655,17 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #15
     eor.w r11, r2, r11, ror #14
     str.w r11, [r0, #88]
-    eor.w r7, r7, r11, ror #10
-    bic.w r11, r5, r4, ror #8
-    eor.w r11, r3, r11, ror #9
+    eor.w r7, r7, r11, ror #19
+    bic.w r11, r5, r4, ror #29
+    eor.w r11, r11, r3, ror #12
     str.w r11, [r0, #96]
-    eor.w r8, r8, r11, ror #1
-    bic.w r11, r1, r5, ror #15
+    eor.w r8, r8, r11, ror #21
+    bic.w r11, r1, r5, ror #26
     eor.w r11, r4, r11, ror #9
     str.w r11, [r0, #104]
-    eor.w r9, r9, r11, ror #24
+    eor.w r9, r9, r11, ror #1
     bic.w r11, r2, r1, ror #23
-    eor.w r11, r11, r5, ror #6
+    eor.w r11, r11, r5, ror #17
     str.w r11, [r0, #112]
     eor.w r10, r10, r11, ror #4
     /* row y=4, E words */
@@ -675,13 +675,13 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #124]
     ldr.w r5, [sp, #168]
     ldr.w r11, [sp, #204]
-    eor.w r2, r2, lr, ror #1
+    eor.w r2, r2, lr
     eor.w r1, r1, r12, ror #11
-    eor.w r4, r4, r11, ror #6
+    eor.w r4, r4, r11, ror #23
     ldr.w r12, [sp, #208]
     ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #28
-    eor.w r3, r3, lr, ror #31
+    eor.w r3, r3, lr, ror #9
     bic.w r11, r3, r2, ror #11
     eor.w r11, r1, r11, ror #24
     str.w r11, [r0, #160]
@@ -689,7 +689,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #5
     eor.w r11, r2, r11, ror #16
     str.w r11, [r0, #168]
-    eor.w r7, r7, r11, ror #6
+    eor.w r7, r7, r11, ror #15
     bic.w r11, r5, r4, ror #27
     eor.w r11, r3, r11
     str.w r11, [r0, #176]
@@ -697,7 +697,7 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #13
     str.w r11, [r0, #184]
-    eor.w r9, r9, r11, ror #22
+    eor.w r9, r9, r11, ror #31
     bic.w r11, r2, r1, ror #29
     eor.w r11, r5, r11, ror #11
     str.w r11, [r0, #192]
@@ -709,31 +709,31 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #140]
     ldr.w r5, [sp, #184]
     ldr.w r11, [sp, #200]
-    eor.w r1, r1, lr, ror #29
+    eor.w r1, lr, r1, ror #10
     eor.w r3, r3, r12, ror #3
-    eor.w r2, r2, r11, ror #12
+    eor.w r2, r2, r11, ror #24
     ldr.w r12, [sp, #224]
     ldr.w r11, [sp, #220]
     eor.w r5, r5, r12, ror #31
-    eor.w r4, r4, r11, ror #15
-    bic.w r11, r3, r2, ror #20
-    eor.w r11, r1, r11, ror #13
+    eor.w r4, r4, r11, ror #26
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #6
     str.w r11, [r0, #120]
-    eor.w r6, r6, r11, ror #11
+    eor.w r6, r6, r11, ror #18
     bic.w r11, r4, r3, ror #5
-    eor.w r11, r2, r11, ror #7
+    eor.w r11, r2, r11, ror #19
     str.w r11, [r0, #128]
-    eor.w r7, r7, r11, ror #4
+    eor.w r7, r7, r11, ror #1
     bic.w r11, r5, r4, ror #4
     eor.w r11, r3, r11, ror #23
     str.w r11, [r0, #136]
     eor.w r8, r8, r11, ror #10
-    bic.w r11, r1, r5, ror #4
-    eor.w r11, r4, r11, ror #24
+    bic.w r11, r1, r5, ror #29
+    eor.w r11, r11, r4, ror #1
     str.w r11, [r0, #144]
-    eor.w r9, r9, r11, ror #11
-    bic.w r11, r2, r1, ror #31
-    eor.w r11, r5, r11, ror #29
+    eor.w r9, r9, r11, ror #19
+    bic.w r11, r2, r1, ror #18
+    eor.w r11, r5, r11, ror #17
     str.w r11, [r0, #152]
     eor.w r10, r10, r11, ror #1
     str.w r6, [sp, #240]
@@ -752,26 +752,26 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
     ldr.w r8, [r8, #12]
-    eor.w r5, r5, lr, ror #23
-    eor.w r4, r12, r4, ror #14
-    eor.w r1, r1, r11, ror #25
-    eor.w r2, r2, r6, ror #22
+    eor.w r5, r5, lr, ror #1
+    eor.w r4, r4, r12, ror #24
+    eor.w r1, r11, r1, ror #22
+    eor.w r2, r2, r6, ror #10
     eor.w r3, r7, r3, ror #30
-    bic.w r6, r3, r2, ror #20
-    eor.w r6, r1, r6
-    eor.w r6, r6, r8
+    bic.w r6, r3, r2
+    eor.w r6, r1, r6, ror #22
+    eor.w r6, r6, r8, ror #22
     str.w r6, [r0, #4]
-    bic.w r7, r4, r3
-    eor.w r7, r2, r7, ror #12
+    bic.w r7, r4, r3, ror #24
+    eor.w r7, r7, r2, ror #24
     str.w r7, [r0, #12]
-    bic.w r8, r5, r4, ror #8
+    bic.w r8, r5, r4, ror #16
     eor.w r8, r3, r8, ror #24
     str.w r8, [r0, #20]
-    bic.w r9, r1, r5, ror #24
-    eor.w r9, r4, r9
+    bic.w r9, r1, r5, ror #14
+    eor.w r9, r4, r9, ror #2
     str.w r9, [r0, #28]
-    bic.w r10, r2, r1, ror #12
-    eor.w r10, r10, r5, ror #4
+    bic.w r10, r2, r1, ror #10
+    eor.w r10, r5, r10, ror #8
     str.w r10, [r0, #36]
     /* row y=2, O words */
     ldr.w r1, [sp, #8]
@@ -780,21 +780,21 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #156]
     ldr.w r5, [sp, #164]
     ldr.w r11, [sp, #204]
-    eor.w r4, r4, lr, ror #18
+    eor.w r4, r4, lr, ror #28
     eor.w r3, r3, r12, ror #14
-    eor.w r5, r5, r11, ror #24
+    eor.w r5, r5, r11, ror #9
     ldr.w r12, [sp, #208]
     ldr.w r11, [sp, #220]
     eor.w r1, r1, r12, ror #22
-    eor.w r2, r2, r11, ror #11
-    bic.w r11, r3, r2, ror #12
+    eor.w r2, r11, r2, ror #10
+    bic.w r11, r3, r2, ror #2
     eor.w r11, r1, r11, ror #6
     str.w r11, [r0, #84]
-    eor.w r6, r6, r11, ror #10
+    eor.w r6, r6, r11
     bic.w r11, r4, r3, ror #16
-    eor.w r11, r2, r11, ror #4
+    eor.w r11, r2, r11, ror #14
     str.w r11, [r0, #92]
-    eor.w r7, r7, r11, ror #8
+    eor.w r7, r7, r11, ror #10
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #8
     str.w r11, [r0, #100]
@@ -802,11 +802,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r1, r5, ror #14
     eor.w r11, r4, r11, ror #10
     str.w r11, [r0, #108]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #4
+    eor.w r9, r9, r11, ror #24
+    bic.w r11, r2, r1, ror #24
+    eor.w r11, r11, r5, ror #6
     str.w r11, [r0, #116]
-    eor.w r10, r10, r11, ror #4
+    eor.w r10, r10, r11, ror #26
     /* row y=1, O words */
     ldr.w r1, [sp, #28]
     ldr.w r2, [sp, #76]
@@ -814,33 +814,33 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #128]
     ldr.w r5, [sp, #176]
     ldr.w r11, [sp, #200]
-    eor.w r2, r2, lr
+    eor.w r2, r2, lr, ror #30
     eor.w r4, r4, r12, ror #18
     eor.w r3, r11, r3, ror #21
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r5, r5, r12, ror #9
-    eor.w r1, lr, r1, ror #11
-    bic.w r11, r3, r2, ror #3
-    eor.w r11, r11, r1, ror #20
+    eor.w r5, r12, r5, ror #23
+    eor.w r1, r1, lr, ror #20
+    bic.w r11, r3, r2, ror #15
+    eor.w r11, r11, r1, ror #31
     str.w r11, [r0, #44]
-    eor.w r6, r6, r11, ror #9
+    eor.w r6, r6, r11, ror #31
     bic.w r11, r4, r3, ror #17
-    eor.w r11, r2, r11, ror #12
+    eor.w r11, r2, r11
     str.w r11, [r0, #52]
-    eor.w r7, r7, r11, ror #24
-    bic.w r11, r5, r4, ror #10
-    eor.w r11, r3, r11, ror #5
+    eor.w r7, r7, r11, ror #16
+    bic.w r11, r5, r4, ror #1
+    eor.w r11, r11, r3, ror #18
     str.w r11, [r0, #60]
-    eor.w r8, r8, r11, ror #9
-    bic.w r11, r1, r5, ror #17
-    eor.w r11, r11, r4, ror #27
+    eor.w r8, r8, r11, ror #23
+    bic.w r11, r1, r5, ror #15
+    eor.w r11, r4, r11, ror #16
     str.w r11, [r0, #68]
-    eor.w r9, r9, r11, ror #29
-    bic.w r11, r2, r1, ror #17
-    eor.w r11, r5, r11, ror #30
+    eor.w r9, r9, r11, ror #16
+    bic.w r11, r2, r1, ror #16
+    eor.w r11, r5, r11, ror #1
     str.w r11, [r0, #76]
-    eor.w r10, r10, r11, ror #26
+    eor.w r10, r10, r11, ror #31
     /* row y=3, O words */
     ldr.w r1, [sp, #32]
     ldr.w r2, [sp, #44]
@@ -848,9 +848,9 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #136]
     ldr.w r5, [sp, #188]
     ldr.w r11, [sp, #204]
-    eor.w r5, r5, lr, ror #31
+    eor.w r5, r5, lr, ror #30
     eor.w r4, r4, r12, ror #26
-    eor.w r2, r2, r11, ror #26
+    eor.w r2, r2, r11, ror #11
     ldr.w r12, [sp, #212]
     ldr.w lr, [sp, #232]
     eor.w r3, r3, r12, ror #3
@@ -858,11 +858,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r3, r2, ror #21
     eor.w r11, r1, r11, ror #27
     str.w r11, [r0, #124]
-    eor.w r6, r6, r11, ror #29
+    eor.w r6, r6, r11, ror #19
     bic.w r11, r4, r3, ror #4
     eor.w r11, r2, r11, ror #7
     str.w r11, [r0, #132]
-    eor.w r7, r7, r11, ror #25
+    eor.w r7, r7, r11, ror #5
     bic.w r11, r5, r4, ror #4
     eor.w r11, r3, r11, ror #24
     str.w r11, [r0, #140]
@@ -870,11 +870,11 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r1, r5, ror #19
     eor.w r11, r4, r11, ror #9
     str.w r11, [r0, #148]
-    eor.w r9, r9, r11, ror #20
+    eor.w r9, r9, r11, ror #12
     bic.w r11, r2, r1, ror #16
     eor.w r11, r5, r11, ror #29
     str.w r11, [r0, #156]
-    eor.w r10, r10, r11, ror #28
+    eor.w r10, r10, r11, ror #24
     /* row y=4, O words */
     ldr.w r1, [sp, #20]
     ldr.w r2, [sp, #64]
@@ -882,54 +882,54 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #120]
     ldr.w r5, [sp, #172]
     ldr.w r11, [sp, #200]
-    eor.w r3, r3, lr, ror #30
+    eor.w r3, lr, r3, ror #2
     eor.w r5, r5, r12, ror #27
     eor.w r4, r4, r11, ror #24
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    eor.w r1, r1, r11, ror #31
+    eor.w r1, r1, r11, ror #10
     eor.w r2, r2, r12, ror #1
-    bic.w r11, r3, r2, ror #10
-    eor.w r11, r1, r11, ror #24
+    bic.w r11, r3, r2, ror #12
+    eor.w r11, r1, r11, ror #22
     str.w r11, [r0, #164]
-    eor.w r6, r6, r11, ror #12
-    bic.w r11, r4, r3, ror #6
+    eor.w r6, r6, r11, ror #2
+    bic.w r11, r4, r3, ror #4
     eor.w r11, r2, r11, ror #16
     str.w r11, [r0, #172]
-    eor.w r7, r7, r11, ror #26
+    eor.w r7, r7, r11, ror #6
     bic.w r11, r5, r4, ror #26
-    eor.w r11, r3, r11
+    eor.w r11, r3, r11, ror #2
     str.w r11, [r0, #180]
-    eor.w r8, r8, r11, ror #4
+    eor.w r8, r8, r11, ror #2
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #14
     str.w r11, [r0, #188]
-    eor.w r9, r9, r11, ror #30
+    eor.w r9, r9, r11, ror #22
     bic.w r11, r2, r1, ror #30
     eor.w r11, r5, r11, ror #10
     str.w r11, [r0, #196]
-    eor.w r10, r10, r11, ror #16
+    eor.w r10, r10, r11, ror #12
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r10, r2, ror #20
+    eor.w r11, r2, r10, ror #25
     str.w r11, [sp, #204]
-    eor.w r11, r6, r3, ror #14
+    eor.w r11, r6, r3, ror #4
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #23
+    eor.w r11, r2, r9, ror #8
     str.w r11, [sp, #216]
-    eor.w r11, r3, r10, ror #5
+    eor.w r11, r3, r10, ror #9
     str.w r11, [sp, #224]
-    eor.w r11, r9, r1
+    eor.w r11, r1, r9, ror #8
     str.w r11, [sp, #236]
-    eor.w r12, r4, r7, ror #12
+    eor.w r12, r7, r4, ror #23
     str.w r12, [sp, #220]
-    eor.w lr, r4, r6, ror #23
+    eor.w lr, r6, r4, ror #22
     str.w lr, [sp, #232]
-    eor.w r11, r5, r7, ror #5
+    eor.w r11, r5, r7, ror #25
     str.w r11, [sp, #200]
     eor.w r9, r1, r8, ror #31
     str.w r9, [sp, #208]
@@ -944,7 +944,7 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
     ldr.w r8, [r8, #16]
-    eor.w r5, lr, r5, ror #27
+    eor.w r5, r5, lr, ror #6
     eor.w r4, r10, r4, ror #20
     eor.w r1, r1, r11, ror #14
     eor.w r3, r3, r12, ror #24
@@ -956,14 +956,14 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r7, r4, r3, ror #5
     eor.w r7, r7, r2, ror #12
     str.w r7, [sp, #8]
-    bic.w r8, r5, r4, ror #20
-    eor.w r8, r8, r3, ror #25
+    bic.w r8, r5, r4, ror #25
+    eor.w r8, r3, r8, ror #2
     str.w r8, [sp, #16]
-    bic.w r9, r1, r5, ror #1
+    bic.w r9, r1, r5, ror #28
     eor.w r9, r4, r9, ror #11
     str.w r9, [sp, #24]
     bic.w r10, r2, r1, ror #31
-    eor.w r10, r5, r10
+    eor.w r10, r5, r10, ror #5
     str.w r10, [sp, #32]
     /* row y=1, E words */
     ldr.w r1, [r0, #24]
@@ -972,33 +972,33 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #132]
     ldr.w r5, [r0, #180]
     ldr.w r11, [sp, #204]
-    eor.w r2, r2, lr, ror #26
-    eor.w r5, r5, r12, ror #4
-    eor.w r3, r11, r3, ror #22
+    eor.w r2, r2, lr, ror #19
+    eor.w r5, r5, r12, ror #6
+    eor.w r3, r3, r11, ror #21
     ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    eor.w r4, r4, r12, ror #19
-    eor.w r1, r1, r11, ror #6
-    bic.w r11, r3, r2, ror #18
-    eor.w r11, r11, r1, ror #8
+    eor.w r4, r4, r12, ror #29
+    eor.w r1, r1, r11, ror #15
+    bic.w r11, r3, r2, ror #4
+    eor.w r11, r1, r11, ror #23
     str.w r11, [sp, #40]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #28
-    eor.w r11, r11, r2, ror #14
+    eor.w r6, r6, r11, ror #17
+    bic.w r11, r4, r3, ror #18
+    eor.w r11, r11, r2, ror #22
     str.w r11, [sp, #48]
     eor.w r7, r7, r11, ror #1
-    bic.w r11, r5, r4, ror #17
-    eor.w r11, r3, r11, ror #19
+    bic.w r11, r5, r4, ror #19
+    eor.w r11, r11, r3, ror #5
     str.w r11, [sp, #56]
-    eor.w r8, r8, r11, ror #17
-    bic.w r11, r1, r5, ror #11
-    eor.w r11, r4, r11, ror #4
+    eor.w r8, r8, r11, ror #9
+    bic.w r11, r1, r5, ror #18
+    eor.w r11, r4, r11, ror #27
     str.w r11, [sp, #64]
     eor.w r9, r9, r11, ror #1
-    bic.w r11, r2, r1, ror #22
-    eor.w r11, r5, r11, ror #31
+    bic.w r11, r2, r1, ror #5
+    eor.w r11, r5, r11, ror #9
     str.w r11, [sp, #72]
-    eor.w r10, r10, r11, ror #4
+    eor.w r10, r10, r11, ror #7
     /* row y=2, E words */
     ldr.w r1, [r0, #12]
     ldr.w r2, [r0, #56]
@@ -1006,33 +1006,33 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #152]
     ldr.w r5, [r0, #160]
     ldr.w r11, [sp, #200]
-    eor.w r4, r4, lr, ror #25
-    eor.w r1, r1, r12, ror #12
+    eor.w r4, lr, r4, ror #6
+    eor.w r1, r1, r12, ror #2
     eor.w r5, r5, r11, ror #3
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r2, r12, r2, ror #22
+    eor.w r2, r2, r12, ror #9
     eor.w r3, r3, lr
-    bic.w r11, r3, r2, ror #18
-    eor.w r11, r1, r11
+    bic.w r11, r3, r2
+    eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #80]
-    eor.w r6, r6, r11, ror #19
-    bic.w r11, r4, r3, ror #8
-    eor.w r11, r2, r11, ror #6
+    eor.w r6, r6, r11, ror #7
+    bic.w r11, r4, r3, ror #14
+    eor.w r11, r11, r2, ror #14
     str.w r11, [sp, #88]
     eor.w r7, r7, r11, ror #16
-    bic.w r11, r5, r4, ror #9
+    bic.w r11, r5, r4, ror #3
     eor.w r11, r3, r11, ror #15
     str.w r11, [sp, #96]
-    eor.w r8, r8, r11, ror #18
-    bic.w r11, r1, r5, ror #15
-    eor.w r11, r4, r11, ror #8
+    eor.w r8, r8, r11, ror #25
+    bic.w r11, r1, r5, ror #27
+    eor.w r11, r4, r11, ror #2
     str.w r11, [sp, #104]
-    eor.w r9, r9, r11, ror #22
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #3
+    eor.w r9, r9, r11, ror #16
+    bic.w r11, r2, r1, ror #20
+    eor.w r11, r11, r5, ror #15
     str.w r11, [sp, #112]
-    eor.w r10, r10, r11, ror #1
+    eor.w r10, r10, r11, ror #23
     /* row y=4, E words */
     ldr.w r1, [r0, #16]
     ldr.w r2, [r0, #68]
@@ -1040,33 +1040,33 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #124]
     ldr.w r5, [r0, #168]
     ldr.w r11, [sp, #204]
-    eor.w r2, r2, lr, ror #3
-    eor.w r1, r12, r1, ror #6
-    eor.w r4, r4, r11, ror #23
+    eor.w r2, r2, lr, ror #8
+    eor.w r1, r1, r12, ror #17
+    eor.w r4, r4, r11, ror #2
     ldr.w r12, [sp, #208]
     ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #18
-    eor.w r3, r3, lr, ror #8
-    bic.w r11, r3, r2, ror #29
-    eor.w r11, r1, r11, ror #27
+    eor.w r3, r3, lr, ror #14
+    bic.w r11, r3, r2, ror #30
+    eor.w r11, r1, r11, ror #15
     str.w r11, [sp, #160]
-    eor.w r6, r6, r11, ror #9
-    bic.w r11, r4, r3, ror #28
-    eor.w r11, r2, r11, ror #7
+    eor.w r6, r6, r11, ror #15
+    bic.w r11, r4, r3, ror #22
+    eor.w r11, r2, r11, ror #12
     str.w r11, [sp, #168]
-    eor.w r7, r7, r11, ror #12
+    eor.w r7, r7, r11, ror #7
     bic.w r11, r5, r4, ror #27
-    eor.w r11, r3, r11, ror #9
+    eor.w r11, r3, r11, ror #15
     str.w r11, [sp, #176]
-    eor.w r8, r8, r11, ror #3
-    bic.w r11, r1, r5, ror #4
-    eor.w r11, r4, r11, ror #1
+    eor.w r8, r8, r11, ror #4
+    bic.w r11, r1, r5, ror #30
+    eor.w r11, r4, r11, ror #7
     str.w r11, [sp, #184]
     eor.w r9, r9, r11, ror #19
-    bic.w r11, r2, r1, ror #8
-    eor.w r11, r5, r11, ror #20
+    bic.w r11, r2, r1, ror #19
+    eor.w r11, r5, r11, ror #15
     str.w r11, [sp, #192]
-    eor.w r10, r10, r11, ror #12
+    eor.w r10, r10, r11, ror #17
     /* row y=3, E words */
     ldr.w r1, [r0, #36]
     ldr.w r2, [r0, #40]
@@ -1074,33 +1074,33 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #140]
     ldr.w r5, [r0, #184]
     ldr.w r11, [sp, #200]
-    eor.w r1, r1, lr, ror #12
+    eor.w r1, r1, lr, ror #8
     eor.w r3, r3, r12, ror #14
-    eor.w r2, r2, r11, ror #7
+    eor.w r2, r2, r11, ror #6
     ldr.w r12, [sp, #224]
     ldr.w r11, [sp, #220]
     eor.w r5, r5, r12, ror #16
     eor.w r4, r4, r11, ror #16
-    bic.w r11, r3, r2, ror #8
-    eor.w r11, r1, r11, ror #7
+    bic.w r11, r3, r2, ror #9
+    eor.w r11, r1, r11, ror #3
     str.w r11, [sp, #120]
-    eor.w r6, r6, r11, ror #6
+    eor.w r6, r6, r11, ror #10
     bic.w r11, r4, r3, ror #29
-    eor.w r11, r2, r11, ror #27
+    eor.w r11, r2, r11, ror #26
     str.w r11, [sp, #128]
-    eor.w r7, r7, r11
+    eor.w r7, r7, r11, ror #1
     bic.w r11, r5, r4, ror #14
     eor.w r11, r3, r11, ror #21
     str.w r11, [sp, #136]
-    eor.w r8, r8, r11, ror #12
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r4, r11, ror #22
+    eor.w r8, r8, r11, ror #19
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r11, r4, ror #6
     str.w r11, [sp, #144]
-    eor.w r9, r9, r11, ror #27
-    bic.w r11, r2, r1, ror #17
-    eor.w r11, r5, r11, ror #19
+    eor.w r9, r9, r11, ror #21
+    bic.w r11, r2, r1, ror #20
+    eor.w r11, r5, r11, ror #20
     str.w r11, [sp, #152]
-    eor.w r10, r10, r11, ror #1
+    eor.w r10, r10, r11, ror #6
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
@@ -1118,25 +1118,25 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r7, [sp, #216]
     ldr.w r8, [r8, #20]
     eor.w r5, r5, lr, ror #28
-    eor.w r4, r4, r12, ror #27
-    eor.w r1, r11, r1, ror #12
-    eor.w r2, r2, r6, ror #20
-    eor.w r3, r3, r7, ror #25
-    bic.w r6, r3, r2, ror #28
-    eor.w r6, r1, r6, ror #6
-    eor.w r6, r6, r8, ror #12
+    eor.w r4, r4, r12, ror #28
+    eor.w r1, r1, r11, ror #21
+    eor.w r2, r2, r6, ror #18
+    eor.w r3, r3, r7, ror #28
+    bic.w r6, r3, r2, ror #20
+    eor.w r6, r6, r1, ror #28
+    eor.w r6, r6, r8, ror #18
     str.w r6, [sp, #4]
-    bic.w r7, r4, r3, ror #17
-    eor.w r7, r2, r7, ror #19
+    bic.w r7, r4, r3, ror #6
+    eor.w r7, r7, r2, ror #26
     str.w r7, [sp, #12]
-    bic.w r8, r5, r4, ror #12
-    eor.w r8, r3, r8, ror #3
+    bic.w r8, r5, r4, ror #11
+    eor.w r8, r3, r8, ror #15
     str.w r8, [sp, #20]
-    bic.w r9, r1, r5, ror #9
-    eor.w r9, r9, r4, ror #21
+    bic.w r9, r1, r5, ror #19
+    eor.w r9, r4, r9, ror #2
     str.w r9, [sp, #28]
-    bic.w r10, r2, r1, ror #30
-    eor.w r10, r5, r10, ror #25
+    bic.w r10, r2, r1, ror #8
+    eor.w r10, r5, r10, ror #5
     str.w r10, [sp, #36]
     /* row y=2, O words */
     ldr.w r1, [r0, #8]
@@ -1147,31 +1147,31 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r11, [sp, #204]
     eor.w r4, r4, lr, ror #16
     eor.w r3, r12, r3, ror #18
-    eor.w r5, r5, r11, ror #8
+    eor.w r5, r11, r5, ror #13
     ldr.w r12, [sp, #208]
     ldr.w r11, [sp, #220]
-    eor.w r1, r1, r12, ror #24
-    eor.w r2, r11, r2, ror #1
-    bic.w r11, r3, r2, ror #3
-    eor.w r11, r11, r1, ror #6
+    eor.w r1, r1, r12, ror #1
+    eor.w r2, r2, r11, ror #17
+    bic.w r11, r3, r2, ror #18
+    eor.w r11, r11, r1, ror #29
     str.w r11, [sp, #84]
-    eor.w r6, r6, r11, ror #14
+    eor.w r6, r6, r11, ror #20
     bic.w r11, r4, r3, ror #22
-    eor.w r11, r2, r11, ror #7
+    eor.w r11, r2, r11, ror #24
     str.w r11, [sp, #92]
-    eor.w r7, r7, r11, ror #15
-    bic.w r11, r5, r4, ror #9
-    eor.w r11, r3, r11, ror #1
+    eor.w r7, r7, r11, ror #12
+    bic.w r11, r5, r4, ror #22
+    eor.w r11, r11, r3, ror #12
     str.w r11, [sp, #100]
     eor.w r8, r8, r11, ror #8
-    bic.w r11, r1, r5, ror #27
-    eor.w r11, r4, r11, ror #28
+    bic.w r11, r1, r5, ror #23
+    eor.w r11, r4, r11, ror #19
     str.w r11, [sp, #108]
-    eor.w r9, r9, r11, ror #24
-    bic.w r11, r2, r1, ror #3
-    eor.w r11, r5, r11, ror #2
+    eor.w r9, r9, r11, ror #4
+    bic.w r11, r2, r1, ror #11
+    eor.w r11, r11, r5, ror #2
     str.w r11, [sp, #116]
-    eor.w r10, r10, r11, ror #6
+    eor.w r10, r10, r11, ror #23
     /* row y=1, O words */
     ldr.w r1, [r0, #28]
     ldr.w r2, [r0, #76]
@@ -1179,33 +1179,33 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #128]
     ldr.w r5, [r0, #176]
     ldr.w r11, [sp, #200]
-    eor.w r2, lr, r2, ror #14
-    eor.w r4, r4, r12, ror #20
+    eor.w r2, lr, r2, ror #23
+    eor.w r4, r4, r12
     eor.w r3, r3, r11, ror #5
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r5, r12, r5, ror #27
-    eor.w r1, r1, lr
+    eor.w r5, r5, r12, ror #28
+    eor.w r1, lr, r1, ror #8
     bic.w r11, r3, r2, ror #14
     eor.w r11, r1, r11, ror #22
     str.w r11, [sp, #44]
-    eor.w r6, r6, r11, ror #30
-    bic.w r11, r4, r3, ror #18
-    eor.w r11, r2, r11
+    eor.w r6, r6, r11, ror #4
+    bic.w r11, r4, r3, ror #30
+    eor.w r11, r2, r11, ror #20
     str.w r11, [sp, #52]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #12
-    eor.w r11, r3, r11, ror #2
+    eor.w r7, r7, r11, ror #14
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #29
     str.w r11, [sp, #60]
-    eor.w r8, r8, r11, ror #14
-    bic.w r11, r1, r5, ror #24
-    eor.w r11, r4, r11, ror #28
+    eor.w r8, r8, r11, ror #26
+    bic.w r11, r1, r5, ror #19
+    eor.w r11, r4, r11, ror #8
     str.w r11, [sp, #68]
     eor.w r9, r9, r11, ror #2
     bic.w r11, r2, r1, ror #28
-    eor.w r11, r5, r11, ror #12
+    eor.w r11, r5, r11, ror #17
     str.w r11, [sp, #76]
-    eor.w r10, r10, r11, ror #13
+    eor.w r10, r10, r11, ror #8
     /* row y=3, O words */
     ldr.w r1, [r0, #32]
     ldr.w r2, [r0, #44]
@@ -1214,28 +1214,28 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r5, [r0, #188]
     ldr.w r11, [sp, #204]
     eor.w r5, lr, r5, ror #30
-    eor.w r4, r4, r12, ror #16
-    eor.w r2, r2, r11, ror #11
+    eor.w r4, r4, r12, ror #7
+    eor.w r2, r2, r11, ror #22
     ldr.w r12, [sp, #212]
     ldr.w lr, [sp, #232]
-    eor.w r3, r3, r12, ror #4
-    eor.w r1, r1, lr, ror #26
-    bic.w r11, r3, r2
-    eor.w r11, r1, r11, ror #22
+    eor.w r3, r3, r12, ror #24
+    eor.w r1, r1, lr, ror #27
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #124]
-    eor.w r6, r6, r11, ror #13
-    bic.w r11, r4, r3, ror #6
+    eor.w r6, r6, r11, ror #19
+    bic.w r11, r4, r3, ror #28
     eor.w r11, r2, r11, ror #26
     str.w r11, [sp, #132]
-    eor.w r7, r7, r11, ror #1
+    eor.w r7, r7, r11, ror #15
     bic.w r11, r5, r4, ror #13
-    eor.w r11, r3, r11, ror #13
+    eor.w r11, r3, r11, ror #23
     str.w r11, [sp, #140]
-    eor.w r8, r8, r11, ror #29
+    eor.w r8, r8, r11, ror #31
     bic.w r11, r1, r5, ror #3
     eor.w r11, r4, r11, ror #16
     str.w r11, [sp, #148]
-    eor.w r9, r9, r11, ror #29
+    eor.w r9, r9, r11, ror #9
     bic.w r11, r2, r1, ror #10
     eor.w r11, r5, r11, ror #19
     str.w r11, [sp, #156]
@@ -1247,31 +1247,31 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [r0, #120]
     ldr.w r5, [r0, #172]
     ldr.w r11, [sp, #200]
-    eor.w r3, r3, lr, ror #22
-    eor.w r5, r5, r12, ror #18
-    eor.w r4, r4, r11, ror #3
+    eor.w r3, r3, lr, ror #23
+    eor.w r5, r5, r12, ror #28
+    eor.w r4, r4, r11, ror #28
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
     eor.w r1, r11, r1, ror #24
-    eor.w r2, r2, r12, ror #23
-    bic.w r11, r3, r2, ror #29
+    eor.w r2, r2, r12, ror #18
+    bic.w r11, r3, r2, ror #2
     eor.w r11, r1, r11, ror #22
     str.w r11, [sp, #164]
-    eor.w r6, r6, r11, ror #21
-    bic.w r11, r4, r3, ror #8
-    eor.w r11, r2, r11, ror #27
+    eor.w r6, r6, r11, ror #27
+    bic.w r11, r4, r3, ror #1
+    eor.w r11, r2, r11, ror #29
     str.w r11, [sp, #172]
-    eor.w r7, r7, r11, ror #6
-    bic.w r11, r5, r4, ror #10
+    eor.w r7, r7, r11, ror #25
+    bic.w r11, r5, r4, ror #17
     eor.w r11, r3, r11, ror #14
     str.w r11, [sp, #180]
-    eor.w r8, r8, r11, ror #5
+    eor.w r8, r8, r11, ror #17
     bic.w r11, r1, r5, ror #4
-    eor.w r11, r4, r11, ror #18
+    eor.w r11, r4, r11, ror #11
     str.w r11, [sp, #188]
-    eor.w r9, r9, r11, ror #3
-    bic.w r11, r2, r1, ror #13
-    eor.w r11, r5, r11, ror #15
+    eor.w r9, r9, r11, ror #22
+    bic.w r11, r2, r1, ror #8
+    eor.w r11, r5, r11, ror #20
     str.w r11, [sp, #196]
     eor.w r10, r10, r11, ror #16
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
@@ -1282,23 +1282,23 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r5, [sp, #256]
     eor.w r11, r2, r10, ror #8
     str.w r11, [sp, #204]
-    eor.w r11, r3, r6, ror #19
+    eor.w r11, r6, r3, ror #12
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #30
+    eor.w r11, r2, r9, ror #18
     str.w r11, [sp, #216]
-    eor.w r11, r3, r10, ror #27
+    eor.w r11, r10, r3, ror #30
     str.w r11, [sp, #224]
-    eor.w r11, r9, r1, ror #12
+    eor.w r11, r9, r1, ror #24
     str.w r11, [sp, #236]
-    eor.w r12, r7, r4, ror #31
+    eor.w r12, r7, r4, ror #13
     str.w r12, [sp, #220]
-    eor.w lr, r6, r4, ror #2
+    eor.w lr, r6, r4, ror #8
     str.w lr, [sp, #232]
-    eor.w r11, r5, r7, ror #20
+    eor.w r11, r5, r7, ror #11
     str.w r11, [sp, #200]
-    eor.w r9, r1, r8, ror #25
+    eor.w r9, r1, r8, ror #13
     str.w r9, [sp, #208]
-    eor.w r10, r8, r5, ror #7
+    eor.w r10, r5, r8, ror #18
     str.w r10, [sp, #228]
     /* ---- round 4k+3: T -> S ---- */
     /* row y=0, E words */
@@ -1309,10 +1309,10 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
     ldr.w r8, [r8, #24]
-    eor.w r5, r5, lr, ror #6
-    eor.w r4, r4, r10, ror #9
-    eor.w r1, r1, r11, ror #1
-    eor.w r3, r12, r3, ror #12
+    eor.w r5, r5, lr
+    eor.w r4, r4, r10, ror #11
+    eor.w r1, r1, r11, ror #28
+    eor.w r3, r3, r12, ror #18
     eor.w r2, r2, r9, ror #10
     bic.w r6, r3, r2
     eor.w r6, r1, r6
@@ -1337,19 +1337,19 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #132]
     ldr.w r5, [sp, #180]
     ldr.w r11, [sp, #204]
-    eor.w r2, r2, lr, ror #14
-    eor.w r5, r5, r12, ror #23
+    eor.w r2, r2, lr, ror #10
+    eor.w r5, r5, r12, ror #9
     eor.w r3, r3, r11, ror #19
     ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    eor.w r4, r4, r12, ror #10
-    eor.w r1, r1, r11, ror #12
-    bic.w r11, r3, r2, ror #27
+    eor.w r4, r4, r12, ror #23
+    eor.w r1, r1, r11, ror #7
+    bic.w r11, r3, r2, ror #25
     eor.w r11, r11, r1, ror #7
     str.w r11, [r0, #40]
     eor.w r6, r6, r11
     bic.w r11, r4, r3
-    eor.w r11, r11, r2, ror #27
+    eor.w r11, r11, r2, ror #25
     str.w r11, [r0, #48]
     eor.w r7, r7, r11
     bic.w r11, r5, r4
@@ -1360,8 +1360,8 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r11, r4, r11, ror #7
     str.w r11, [r0, #64]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #12
-    eor.w r11, r5, r11, ror #27
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #25
     str.w r11, [r0, #72]
     eor.w r10, r10, r11
     /* row y=2, E words */
@@ -1371,32 +1371,34 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #152]
     ldr.w r5, [sp, #160]
     ldr.w r11, [sp, #200]
-    eor.w r4, r4, lr, ror #17
-    eor.w r1, r12, r1, ror #21
-    eor.w r5, r5, r11, ror #24
+    eor.w r4, r4, lr, ror #11
+    eor.w r1, r1, r12, ror #6
+    eor.w r5, r5, r11, ror #13
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r2, r2, r12, ror #3
-    eor.w r3, r3, lr, ror #14
-    bic.w r11, r3, r2, ror #16
-    eor.w r11, r1, r11, ror #31
+    eor.w r2, r2, r12, ror #18
+    eor.w r3, r3, lr, ror #16
+    bic.w r11, r3, r2, ror #1
+    eor.w r11, r1, r11, ror #24
+    ror.w r11, r11, #7
     str.w r11, [r0, #80]
     eor.w r6, r6, r11
     bic.w r11, r4, r3, ror #1
-    eor.w r11, r2, r11, ror #15
-    ror.w r11, r11, #15
+    eor.w r11, r2, r11, ror #30
     str.w r11, [r0, #88]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #30
-    eor.w r11, r11, r3, ror #31
+    bic.w r11, r5, r4, ror #24
+    eor.w r11, r3, r11, ror #7
+    ror.w r11, r11, #31
     str.w r11, [r0, #96]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5
-    eor.w r11, r11, r4, ror #30
+    bic.w r11, r1, r5, ror #31
+    eor.w r11, r4, r11, ror #9
+    ror.w r11, r11, #30
     str.w r11, [r0, #104]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #17
-    eor.w r11, r5, r11, ror #15
+    bic.w r11, r2, r1, ror #7
+    eor.w r11, r11, r5, ror #6
     str.w r11, [r0, #112]
     eor.w r10, r10, r11
     /* row y=4, E words */
@@ -1406,31 +1408,31 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #124]
     ldr.w r5, [sp, #168]
     ldr.w r11, [sp, #204]
-    eor.w r2, r2, lr, ror #4
-    eor.w r1, r1, r12, ror #20
+    eor.w r2, lr, r2, ror #14
+    eor.w r1, r1, r12, ror #27
     eor.w r4, r11, r4, ror #12
     ldr.w r12, [sp, #208]
     ldr.w lr, [sp, #236]
-    eor.w r5, r5, r12, ror #31
-    eor.w r3, lr, r3, ror #15
-    bic.w r11, r3, r2, ror #26
-    eor.w r11, r11, r1, ror #2
+    eor.w r5, r5, r12, ror #4
+    eor.w r3, r3, lr, ror #20
+    bic.w r11, r3, r2
+    eor.w r11, r11, r1, ror #27
     str.w r11, [r0, #160]
     eor.w r6, r6, r11
     bic.w r11, r4, r3
-    eor.w r11, r11, r2, ror #26
+    eor.w r11, r2, r11
     str.w r11, [r0, #168]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4
-    eor.w r11, r3, r11
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #27
     str.w r11, [r0, #176]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #30
-    eor.w r11, r4, r11, ror #2
+    bic.w r11, r1, r5
+    eor.w r11, r4, r11, ror #27
     str.w r11, [r0, #184]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #8
-    eor.w r11, r5, r11, ror #26
+    bic.w r11, r2, r1, ror #27
+    eor.w r11, r11, r5, ror #27
     str.w r11, [r0, #192]
     eor.w r10, r10, r11
     /* row y=3, E words */
@@ -1440,32 +1442,31 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #140]
     ldr.w r5, [sp, #184]
     ldr.w r11, [sp, #200]
-    eor.w r1, r1, lr, ror #23
+    eor.w r1, r1, lr, ror #11
     eor.w r3, r3, r12, ror #27
-    eor.w r2, r2, r11, ror #15
+    eor.w r2, r2, r11, ror #11
     ldr.w r12, [sp, #224]
     ldr.w r11, [sp, #220]
-    eor.w r5, r5, r12, ror #25
-    eor.w r4, r4, r11, ror #31
-    bic.w r11, r3, r2
+    eor.w r5, r12, r5, ror #12
+    eor.w r4, r11, r4, ror #5
+    bic.w r11, r3, r2, ror #31
     eor.w r11, r11, r1, ror #15
     str.w r11, [r0, #120]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #17
-    eor.w r11, r2, r11, ror #15
+    bic.w r11, r4, r3
+    eor.w r11, r11, r2, ror #31
     str.w r11, [r0, #128]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #3
-    eor.w r11, r3, r11, ror #12
+    bic.w r11, r5, r4
+    eor.w r11, r3, r11
     str.w r11, [r0, #136]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #29
-    eor.w r11, r4, r11
-    ror.w r11, r11, #15
+    bic.w r11, r1, r5, ror #17
+    eor.w r11, r4, r11, ror #15
     str.w r11, [r0, #144]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #15
-    eor.w r11, r11, r5, ror #12
+    bic.w r11, r2, r1, ror #16
+    eor.w r11, r5, r11, ror #31
     str.w r11, [r0, #152]
     eor.w r10, r10, r11
     str.w r6, [sp, #240]
@@ -1484,26 +1485,25 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
     ldr.w r8, [r8, #28]
-    eor.w r5, r5, lr, ror #7
-    eor.w r4, r4, r12, ror #17
-    eor.w r1, r1, r11, ror #1
-    eor.w r2, r2, r6, ror #11
+    eor.w r5, r5, lr, ror #27
+    eor.w r4, r4, r12, ror #18
+    eor.w r1, r1, r11, ror #7
+    eor.w r2, r2, r6, ror #24
     eor.w r3, r7, r3, ror #30
     bic.w r6, r3, r2
-    eor.w r6, r6, r1, ror #20
+    eor.w r6, r6, r1, ror #14
     eor.w r6, r6, r8
     str.w r6, [r0, #4]
-    bic.w r7, r4, r3, ror #26
-    eor.w r7, r2, r7, ror #6
+    bic.w r7, r4, r3
+    eor.w r7, r2, r7
     str.w r7, [r0, #12]
-    bic.w r8, r5, r4
+    bic.w r8, r5, r4, ror #26
     eor.w r8, r3, r8, ror #6
     str.w r8, [r0, #20]
-    bic.w r9, r1, r5, ror #18
+    bic.w r9, r1, r5, ror #24
     eor.w r9, r4, r9, ror #14
-    ror.w r9, r9, #6
     str.w r9, [r0, #28]
-    bic.w r10, r2, r1, ror #20
+    bic.w r10, r2, r1, ror #14
     eor.w r10, r10, r5, ror #6
     str.w r10, [r0, #36]
     /* row y=2, O words */
@@ -1513,23 +1513,23 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #156]
     ldr.w r5, [sp, #164]
     ldr.w r11, [sp, #204]
-    eor.w r4, r4, lr, ror #16
-    eor.w r3, r3, r12, ror #22
+    eor.w r4, r4, lr, ror #4
+    eor.w r3, r3, r12, ror #23
     eor.w r5, r5, r11, ror #12
     ldr.w r12, [sp, #208]
     ldr.w r11, [sp, #220]
     eor.w r1, r12, r1, ror #21
-    eor.w r2, r2, r11, ror #14
-    bic.w r11, r3, r2, ror #6
-    eor.w r11, r1, r11, ror #31
+    eor.w r2, r2, r11
+    bic.w r11, r3, r2, ror #12
+    eor.w r11, r1, r11, ror #25
     str.w r11, [r0, #84]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #31
+    bic.w r11, r4, r3, ror #25
     eor.w r11, r11, r2, ror #5
     str.w r11, [r0, #92]
     eor.w r7, r7, r11
     bic.w r11, r5, r4
-    eor.w r11, r11, r3, ror #31
+    eor.w r11, r11, r3, ror #25
     str.w r11, [r0, #100]
     eor.w r8, r8, r11
     bic.w r11, r1, r5
@@ -1547,32 +1547,32 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #128]
     ldr.w r5, [sp, #176]
     ldr.w r11, [sp, #200]
-    eor.w r2, r2, lr, ror #10
-    eor.w r4, r4, r12, ror #11
-    eor.w r3, r11, r3, ror #18
+    eor.w r2, r2, lr, ror #3
+    eor.w r4, r4, r12, ror #10
+    eor.w r3, r3, r11, ror #21
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r5, r5, r12, ror #17
-    eor.w r1, r1, lr, ror #6
-    bic.w r11, r3, r2
-    eor.w r11, r11, r1, ror #6
+    eor.w r5, r5, r12, ror #23
+    eor.w r1, r1, lr, ror #20
+    bic.w r11, r3, r2, ror #21
+    eor.w r11, r1, r11, ror #12
+    ror.w r11, r11, #26
     str.w r11, [r0, #44]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #1
-    eor.w r11, r2, r11, ror #31
+    bic.w r11, r4, r3, ror #6
+    eor.w r11, r11, r2, ror #27
     str.w r11, [r0, #52]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #25
-    eor.w r11, r3, r11, ror #6
+    bic.w r11, r5, r4
+    eor.w r11, r11, r3, ror #6
     str.w r11, [r0, #60]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5
-    eor.w r11, r4, r11, ror #7
-    ror.w r11, r11, #31
+    bic.w r11, r1, r5, ror #6
+    eor.w r11, r4, r11, ror #26
     str.w r11, [r0, #68]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #6
-    eor.w r11, r11, r5, ror #6
+    bic.w r11, r2, r1, ror #31
+    eor.w r11, r5, r11, ror #27
     str.w r11, [r0, #76]
     eor.w r10, r10, r11
     /* row y=3, O words */
@@ -1582,32 +1582,31 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #136]
     ldr.w r5, [sp, #188]
     ldr.w r11, [sp, #204]
-    eor.w r5, r5, lr, ror #3
+    eor.w r5, lr, r5, ror #2
     eor.w r4, r4, r12, ror #8
     eor.w r2, r2, r11, ror #3
     ldr.w r12, [sp, #212]
     ldr.w lr, [sp, #232]
-    eor.w r3, r3, r12, ror #28
-    eor.w r1, r1, lr, ror #18
-    bic.w r11, r3, r2
-    eor.w r11, r11, r1, ror #20
+    eor.w r3, r3, r12, ror #26
+    eor.w r1, lr, r1, ror #15
+    bic.w r11, r3, r2, ror #17
+    eor.w r11, r1, r11, ror #15
     str.w r11, [r0, #124]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #26
+    bic.w r11, r4, r3, ror #9
     eor.w r11, r2, r11, ror #6
     str.w r11, [r0, #132]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #11
-    eor.w r11, r3, r11, ror #27
+    bic.w r11, r5, r4, ror #6
+    eor.w r11, r11, r3, ror #15
     str.w r11, [r0, #140]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #7
-    eor.w r11, r4, r11, ror #14
-    ror.w r11, r11, #6
+    bic.w r11, r1, r5
+    eor.w r11, r11, r4, ror #6
     str.w r11, [r0, #148]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #20
-    eor.w r11, r11, r5, ror #27
+    bic.w r11, r2, r1
+    eor.w r11, r5, r11
     str.w r11, [r0, #156]
     eor.w r10, r10, r11
     /* row y=4, O words */
@@ -1617,32 +1616,32 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r4, [sp, #120]
     ldr.w r5, [sp, #172]
     ldr.w r11, [sp, #200]
-    eor.w r3, lr, r3, ror #15
-    eor.w r5, r12, r5, ror #27
-    eor.w r4, r4, r11, ror #27
+    eor.w r3, r3, lr, ror #26
+    eor.w r5, r5, r12, ror #13
+    eor.w r4, r4, r11, ror #18
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    eor.w r1, r1, r11, ror #28
-    eor.w r2, r2, r12, ror #11
+    eor.w r1, r1, r11, ror #26
+    eor.w r2, r2, r12, ror #6
     bic.w r11, r3, r2, ror #27
-    eor.w r11, r11, r1, ror #27
+    eor.w r11, r11, r1, ror #15
     str.w r11, [r0, #164]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #14
-    eor.w r11, r2, r11, ror #23
+    bic.w r11, r4, r3, ror #10
+    eor.w r11, r2, r11, ror #27
     ror.w r11, r11, #27
     str.w r11, [r0, #172]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #18
+    bic.w r11, r5, r4, ror #22
     eor.w r11, r3, r11
     str.w r11, [r0, #180]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #5
-    eor.w r11, r4, r11, ror #9
-    ror.w r11, r11, #18
+    bic.w r11, r1, r5, ror #17
+    eor.w r11, r4, r11, ror #25
+    ror.w r11, r11, #22
     str.w r11, [r0, #188]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1
+    bic.w r11, r2, r1, ror #20
     eor.w r11, r5, r11, ror #27
     str.w r11, [r0, #196]
     eor.w r10, r10, r11
