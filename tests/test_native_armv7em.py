@@ -89,6 +89,24 @@ int main(void)
     int k = snprintf(b, sizeof b, "stats %u %llu %llu\n", (unsigned)used,
                      (unsigned long long)((t1 - t0) / 10), (unsigned long long)((t2 - t1) / 10));
     pqlab_hal_send(b, (size_t)k);
+    /* constant time: one call on all-zero, all-ones and random states takes the same count */
+    static uint64_t st[4][25];
+    for (int j = 0; j < 25; j++) {
+        st[0][j] = 0;
+        st[1][j] = ~0ull;
+        st[2][j] = next();
+        st[3][j] = next();
+    }
+    k = snprintf(b, sizeof b, "ct");
+    for (int c = 0; c < 4; c++) {
+        memcpy(s, st[c], sizeof s);
+        uint64_t u0 = pqlab_hal_cycles();
+        pqlab_keccakf1600_native(s);
+        uint64_t u1 = pqlab_hal_cycles();
+        k += snprintf(b + k, sizeof b - (size_t)k, " %llu", (unsigned long long)(u1 - u0));
+    }
+    b[k++] = '\n';
+    pqlab_hal_send(b, (size_t)k);
     pqlab_hal_send("end\n", 4);
     pqlab_hal_exit(0);
 }
@@ -186,6 +204,10 @@ def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
         f"\n{platform}: {len(cases)} states agree; native {native}, portable {portable} "
         f"({cfg_unit(platform)}), native stack {stack} bytes"
     )
+    ct = [ln.split()[1:] for ln in lines if ln.startswith("ct ")]
+    assert len(ct) == 1, ct
+    if cfg_unit(platform) == "cycles":  # QEMU's count moves in steps of 40 instructions
+        assert len(set(ct[0])) == 1, ct  # same cycles for every state
     assert stack <= 320, stack
     # regression bounds (docs/native.md has the figures): modelled cycles at least 20% below
     # the portable C, QEMU instruction counts (loads count as one) at least 10% below

@@ -19,14 +19,23 @@ Technique (facts from the Keccak team's implementation notes, code written here)
   stored, so the state is read once per round;
 - each output row is computed as two independent halves (E words, then O words: chi is
   bitwise and rho/pi only move words), so one half needs 5 inputs and 5 parities in
-  registers.
+  registers;
+- theta's D words: every half row needs 5 of the 10 (one per input column, E or O). Two
+  of them stay in r12/lr from one half row to the next; the order of the rows and which
+  words stay are chosen by a small dynamic programme (plan_round) so that every half row
+  after the first of a half finds two of its D words in registers and loads three (one
+  with its five state words, two in a second run of loads). The D phase leaves the five
+  D words of the round's first row in registers, so that row loads none;
+- the first row of each half writes its chi outputs straight into the parity registers
+  (no separate copy), which also carry pending rotations, like the D words.
 """
 
 from __future__ import annotations
 
 import sys
 
-BLOCK = 4  # rounds per loop iteration; 24 % BLOCK == 0 and BLOCK even (S/T ping-pong)
+BLOCK = 4  # rounds per loop iteration; 24 % BLOCK == 0 and BLOCK even (S/T ping-pong);
+# FLIP below is for BLOCK = 4
 
 # FIPS 202 Table 2 (section 3.2.2): rho offsets r[x + 5y]
 RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
@@ -80,6 +89,7 @@ WIDEN = {"ldr", "str", "eor", "orr", "bic", "ror", "mov", "add", "sub", "cmp", "
 class Gen:
     def __init__(self) -> None:
         self.out: list[str] = []
+        self.rors = 0
 
     def emit(self, s: str) -> None:
         # every instruction in its 32-bit encoding: a 16-bit one would put the following
@@ -104,97 +114,313 @@ class Gen:
         return f"[r0, #{4 * w}]" if buf == "S" else f"[sp, #{T_OFF + 4 * w}]"
 
 
-def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], last: bool) -> list[int]:
+# Which pending rotation each result keeps. An XOR or BIC with one rotated operand can
+# leave its result with the pending rotation of either operand (the other one is rotated
+# to match), so the generator may choose, as (kind, round in block, word):
+#   ("x", j, w): the theta XOR of input word w keeps the D word's pending rotation
+#                (default: the state word's);
+#   ("p", j, wd): chi output wd keeps the pending rotation of b[x+2] (default: b[x]);
+#   ("d", j, d): D word d keeps the pending rotation of its other parity (see d_phase).
+# The last round of a block keeps pending 0 where it can and rotates the other outputs
+# back (`ror`). FLIP was found by a local search (`--search-rotations 4 150`: 150 random
+# restarts of single flips that minimise those `ror`s, seed 4; other seeds ended at 7 to 9):
+# 6 per block where the defaults give 46.
+FLIP = {
+    ("d", 0, 4), ("d", 0, 5), ("d", 0, 7), ("d", 0, 9), ("d", 1, 1), ("d", 1, 8),
+    ("d", 1, 9), ("d", 2, 1), ("d", 2, 6), ("d", 2, 7), ("d", 2, 8),
+    ("p", 0, 8), ("p", 0, 9), ("p", 0, 11), ("p", 0, 36), ("p", 0, 40), ("p", 1, 2),
+    ("p", 1, 3), ("p", 1, 4), ("p", 1, 10), ("p", 1, 11), ("p", 1, 14), ("p", 1, 15),
+    ("p", 1, 16), ("p", 1, 24), ("p", 1, 28), ("p", 1, 29), ("p", 1, 36), ("p", 2, 1),
+    ("p", 2, 2), ("p", 2, 3), ("p", 2, 12), ("p", 2, 14), ("p", 2, 21), ("p", 2, 22),
+    ("p", 2, 25), ("p", 2, 28), ("p", 2, 29), ("p", 2, 36),
+    ("x", 1, 1), ("x", 1, 6), ("x", 1, 9), ("x", 1, 14), ("x", 1, 15), ("x", 1, 20),
+    ("x", 1, 21), ("x", 1, 24), ("x", 1, 28), ("x", 1, 37), ("x", 1, 44), ("x", 1, 45),
+    ("x", 1, 48), ("x", 2, 5), ("x", 2, 7), ("x", 2, 19), ("x", 2, 26), ("x", 2, 37),
+    ("x", 2, 38), ("x", 2, 41), ("x", 2, 47), ("x", 3, 2), ("x", 3, 8), ("x", 3, 17),
+    ("x", 3, 24), ("x", 3, 31), ("x", 3, 35), ("x", 3, 46), ("x", 3, 47),
+}
+RORS_PER_BLOCK = 6
+
+P = ["r12", "lr"]  # D words kept from one half row to the next (theta)
+
+# Order of the output rows y within each half (E half, then O half). Row 0 comes first in
+# each half: its C registers are still free for the round constant and D words. Which D
+# words stay in r12/lr is chosen by plan_round below; with these orders two of the five D
+# words of every half row after the first are still in r12/lr. Among the 576 orders with
+# row 0 first, plan_round's cost (D loads + extra runs of loads per round) ranges from 35
+# to 40; these two give 35 (27 loads + 8 runs).
+ORDER = ((0, 1, 2, 4, 3), (0, 2, 1, 3, 4))
+
+
+def row_inputs(h: int, y: int) -> list[tuple[int, int, int]]:
+    """Output half row (h, y) (h = 0: E words, 1: O words): per x, (input state word w,
+    D word index d = 2 * column + half, k) where b[x] = rol32(word w after theta, k)."""
+    out = []
+    for x in range(5):
+        xs = (x + 3 * y) % 5  # pi: b[x][y] comes from lane (x + 3y, x), rotated by rho
+        lane = xs + 5 * x
+        r = RHO[lane]
+        if r % 2 == 0:
+            hs, k = h, r // 2
+        elif h == 0:
+            hs, k = 1, (r + 1) // 2
+        else:
+            hs, k = 0, (r - 1) // 2
+        out.append((2 * lane + hs, 2 * xs + hs, k))
+    return out
+
+
+Plan = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
+
+
+def plan_row(need: set[int], held: dict[str, int | None], keep: dict[str, int | None],
+             first: bool, rc: bool) -> tuple[int, Plan] | None:
+    """How one half row gets its five D words. held: D word in each P register at the start;
+    keep: D word each P register must hold at the end (None: any). Returns (cost, steps):
+    each step is (D words already in registers, loads of one run); after each run the row
+    XORs the words of the step into its inputs. cost = loads + runs after the first (the
+    first run follows the five state loads, so it costs no extra cycle). None: infeasible."""
+    busy = {r: w for r, w in held.items() if w in need}
+    for r, w in keep.items():
+        if w is not None and (w not in need or (w in busy.values() and busy.get(r) != w)):
+            return None
+    free = [TMP] + ([r for r in C if r != RCR] if first and rc else C[:] if first else [])
+    free = [r for r in free + P if r not in busy]
+    todo = sorted(w for w in need if w not in busy.values())
+    desig = {w: r for r, w in keep.items() if w is not None}
+    steps: Plan = []
+    cost = 0
+    while todo or not steps:
+        loads = []
+        fr = list(free)
+        for w in list(todo):  # a word to keep goes straight into its P register
+            r = desig.get(w)
+            if r is not None and r in fr:
+                loads.append((r, w))
+                fr.remove(r)
+                todo.remove(w)
+        for w in list(todo):
+            gen = [r for r in fr if not (r in P and keep.get(r) is not None)]
+            if w in desig or not gen:
+                continue
+            loads.append((gen[0], w))
+            fr.remove(gen[0])
+            todo.remove(w)
+        reused = sorted(busy.items()) if not steps else []
+        if not loads and not reused:
+            return None
+        cost += len(loads) + (1 if steps else 0)
+        steps.append((reused, loads))
+        free = fr + [r for r, w in loads if not (r in P and keep.get(r) == w)]
+        if len(steps) == 1:
+            free += [r for r, w in busy.items() if keep.get(r) != w]
+    return cost, steps
+
+
+def plan_round() -> list[Plan]:
+    """Dynamic programming over the contents of r12/lr: the cheapest D loads of a round."""
+    seq = [(h, y) for h in (0, 1) for y in ORDER[h]]
+    sets = [{d for _, d, _ in row_inputs(h, y)} for h, y in seq]
+    states: dict[tuple, tuple[int, list[Plan]]] = {}
+    # the first row finds its five D words in registers (d_phase computes them there):
+    # two in r12/lr, the others in FIRST_HELD
+    s0 = sorted(sets[0])
+    for a in s0:
+        for b in s0:
+            if a != b:
+                rest = [w for w in s0 if w not in (a, b)]
+                states[(a, b, *rest)] = (0, [])
+    for k, (h, y) in enumerate(seq):
+        nxt = sets[k + 1] if k + 1 < len(seq) else set()
+        cand = [None, *sorted(sets[k] & nxt)]
+        new: dict[tuple, tuple[int, list[Plan]]] = {}
+        for st, (c0, hist) in states.items():
+            held = dict(zip(P + FIRST_HELD, st))
+            for a in cand:
+                for b in cand:
+                    if a is not None and a == b:
+                        continue
+                    res = plan_row(sets[k], held, {P[0]: a, P[1]: b}, y == ORDER[h][0], y == 0)
+                    if res is not None and ((a, b) not in new or new[(a, b)][0] > c0 + res[0]):
+                        new[(a, b)] = (c0 + res[0], hist + [(res[1], dict(held))])
+        states = new
+    return min(states.values(), key=lambda t: t[0])[1]
+
+
+FIRST_HELD = [TMP, C[3], C[4]]  # with r12/lr: the D words of a round's first row
+RCR = C[2]  # round constant in the rows y = 0 (a C register: they are the first rows)
+PLANS = plan_round()
+PLAN = [p for p, _ in PLANS]
+HELD0 = {r: w for r, w in PLANS[0][1].items() if w is not None}  # D words d_phase leaves
+LOADED_D = sorted({w for steps in PLAN for _, loads in steps for _, w in loads})
+
+
+def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[int],
+               last: bool) -> tuple[list[int], list[int]]:
     """One round (theta with precomputed D, rho, pi, chi, iota) from buffer src to dst.
-    pend[w]: pending rotation of input word w (actual = ror(stored, pend[w])).
-    Returns the pending rotations of the output words. Also leaves D of the next round."""
+    pend[w]: pending rotation of input word w (actual = ror(stored, pend[w])); dpend[d]
+    the same for the D words. Returns the pending rotations of the output words and of the
+    next round's D words (which it leaves on the stack)."""
     newp = [0] * 50
+    cps: list[list[int]] = []
     g.emit(f"    /* ---- round 4k+{j}: {src} -> {dst} ---- */")
+    k_row = 0
     for h in (0, 1):
-        for y in range(5):
-            q = [0] * 5
-            dwords = []
+        cp = [0] * 5  # pending rotations of the parity registers
+        for y in ORDER[h]:
+            steps = PLAN[k_row]
+            k_row += 1
+            first = y == ORDER[h][0]
+            info = row_inputs(h, y)
+            # theta result of word w: pending of w or, if flipped, of its D word
+            tp = [dpend[d] if ("x", j, w) in FLIP else pend[w] for w, d, _ in info]
+            q = [(tp[x] - info[x][2]) % 32 for x in range(5)]  # b actual = ror(B, q)
+            xof = {d: x for x, (_, d, _) in enumerate(info)}
             g.emit(f"    /* row y={y}, {'E' if h == 0 else 'O'} words */")
-            # theta (apply D), rho, pi: b[x] = rot(A[src] ^ D[xs], RHO[src]), src = (x+3y, x)
-            for x in range(5):
-                xs = (x + 3 * y) % 5
-                lane = xs + 5 * x
-                r = RHO[lane]
-                if r % 2 == 0:
-                    hs, k = h, r // 2
-                elif h == 0:
-                    hs, k = 1, (r + 1) // 2
-                else:
-                    hs, k = 0, (r - 1) // 2
-                w = 2 * lane + hs
-                p = pend[w]
-                q[x] = (p - k) % 32  # b actual = ror(B, q): ror(rol(ror(u, p), k))
-                dwords.append((w, 2 * xs + hs, p))
-                g.emit(f"    ldr {B[x]}, {g.addr(src, w)}")
+            rc = RCR
             if y == 0:
-                # the parities are not live yet: one batch of loads (pipelined on the M4),
-                # the round-constant pointer and constant included
-                tmps = [TMP, *C[:4]]
-                g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
-                for i in range(5):
-                    g.emit(f"    ldr {tmps[i]}, [sp, #{D_OFF + 4 * dwords[i][1]}]")
-                g.emit(f"    ldr r12, [lr, #{8 * j + 4 * h}]")
-                batches = [(0, 5, tmps)]
-            else:
-                batches = [(0, 3, [TMP, "r12", "lr"]), (3, 2, [TMP, "r12"])]
-            for first, cnt, regs in batches:
-                if y != 0:
-                    for i in range(cnt):
-                        g.emit(f"    ldr {regs[i]}, [sp, #{D_OFF + 4 * dwords[first + i][1]}]")
-                for i in range(cnt):
-                    x = first + i
-                    # stored ^ rol(D, p): actual (ror by p) is A ^ D
-                    g.op("eor", B[x], B[x], regs[i], sh=32 - dwords[x][2])
+                g.emit(f"    ldr {rc}, [sp, #{RCP_OFF}]")
+            for x in range(5):
+                g.emit(f"    ldr {B[x]}, {g.addr(src, info[x][0])}")
+            for n, (reused, loads) in enumerate(steps):
+                for r, d in loads:
+                    g.emit(f"    ldr {r}, [sp, #{D_OFF + 4 * d}]")
+                if n == 0 and y == 0:
+                    g.emit(f"    ldr {rc}, [{rc}, #{8 * j + 4 * h}]")
+                for r, d in reused + loads:
+                    # theta: B ^ ror(D, dp - p) has pending p (actual = A ^ D), or
+                    # D ^ ror(B, p - dp) pending dp
+                    x = xof[d]
+                    if tp[x] == pend[info[x][0]] and ("x", j, info[x][0]) not in FLIP:
+                        g.op("eor", B[x], B[x], r, sh=dpend[d] - tp[x])
+                    else:
+                        g.op("eor", B[x], r, B[x], sh=pend[info[x][0]] - tp[x])
             # chi (3.2.4): e[x] = b[x] ^ (~b[x+1] & b[x+2]); iota (3.2.5) on lane 0
             for x in range(5):
                 x1, x2 = (x + 1) % 5, (x + 2) % 5
+                out = C[x] if first else TMP  # the first row of a half starts the parities
                 # t = ror(B2, q2) & ~ror(B1, q1), kept with pending q2
-                g.op("bic", TMP, B[x2], B[x1], sh=q[x1] - q[x2])
-                if q[x] == 0 or q[x2] != 0:
-                    g.op("eor", TMP, B[x], TMP, sh=q[x2] - q[x])  # pending q[x]
-                    pe = q[x]
-                else:
-                    g.op("eor", TMP, TMP, B[x], sh=q[x] - q[x2])  # pending q[x2] == 0
-                    pe = q[x2]
-                if last and pe:  # end of the block: back to pending 0
-                    g.emit(f"    ror {TMP}, {TMP}, #{pe}")
-                    pe = 0
-                if y == 0 and x == 0:
-                    g.op("eor", TMP, TMP, "r12", sh=32 - pe)  # iota: stored ^= rol(RC, pe)
+                g.op("bic", out, B[x2], B[x1], sh=q[x1] - q[x2])
                 wd = 2 * (x + 5 * y) + h
-                newp[wd] = pe
-                g.emit(f"    str {TMP}, {g.addr(dst, wd)}")
-                # theta parity of the next round: C[x] ^= actual output word
-                if y == 0:
-                    if pe:
-                        g.emit(f"    ror {C[x]}, {TMP}, #{pe}")
-                    else:
-                        g.emit(f"    mov {C[x]}, {TMP}")
+                if ("p", j, wd) in FLIP or (last and q[x] != 0 and q[x2] == 0):
+                    g.op("eor", out, out, B[x], sh=q[x] - q[x2])  # pending q[x2]
+                    pe = q[x2]
                 else:
-                    g.op("eor", C[x], C[x], TMP, sh=pe)
+                    g.op("eor", out, B[x], out, sh=q[x2] - q[x])  # pending q[x]
+                    pe = q[x]
+                if last and pe:  # end of the block: back to pending 0
+                    g.emit(f"    ror {out}, {out}, #{pe}")
+                    pe = 0
+                    g.rors += 1
+                if y == 0 and x == 0:
+                    g.op("eor", out, out, rc, sh=32 - pe)  # iota: stored ^= rol(RC, pe)
+                newp[wd] = pe
+                g.emit(f"    str {out}, {g.addr(dst, wd)}")
+                # theta parity of the next round: C[x] ^= actual output word
+                if first:
+                    cp[x] = pe
+                else:
+                    g.op("eor", C[x], C[x], TMP, sh=pe - cp[x])
         if h == 0:
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
-    d_phase(g)
-    return newp
+        cps.append(cp)
+    return newp, d_phase(g, cps[0], cps[1], j)
 
 
-def d_phase(g: Gen) -> None:
-    """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs.
-    Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1), D.O = CO[x-1] ^ CE[x+1]."""
+def d_phase(g: Gen, cpe: list[int], cpo: list[int], j: int = -1) -> list[int]:
+    """theta (3.2.1): D[x] = C[x-1] ^ rol64(C[x+1], 1). CE on the stack, CO in C regs, with
+    pending rotations cpe, cpo. Interleaved: D.E = CE[x-1] ^ rol32(CO[x+1], 1),
+    D.O = CO[x-1] ^ CE[x+1]. Stores the D words that the rounds load and leaves the first
+    row's D words in the registers of HELD0; returns the pending rotations of the D words."""
     g.emit("    /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */")
     for x in range(5):
         g.emit(f"    ldr {B[x]}, [sp, #{CE_OFF + 4 * x}]")
+    dp = [0] * 10
+    # D word d -> (register with the unshifted operand, shifted register, shift, pending)
+    form = {}
     for x in range(5):
-        g.op("eor", TMP, B[(x - 1) % 5], C[(x + 1) % 5], sh=31)
-        g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x}]")
-        g.op("eor", TMP, C[(x - 1) % 5], B[(x + 1) % 5])
-        g.emit(f"    str {TMP}, [sp, #{D_OFF + 8 * x + 4}]")
+        a, b = cpe[(x - 1) % 5], cpo[(x + 1) % 5]
+        if ("d", j, 2 * x) in FLIP:  # CO unshifted: pending b - 1
+            form[2 * x] = (C[(x + 1) % 5], B[(x - 1) % 5], a - b + 1, b - 1)
+        else:
+            form[2 * x] = (B[(x - 1) % 5], C[(x + 1) % 5], b - 1 - a, a)
+        a, b = cpe[(x + 1) % 5], cpo[(x - 1) % 5]
+        if ("d", j, 2 * x + 1) in FLIP:  # CE unshifted: pending a
+            form[2 * x + 1] = (B[(x + 1) % 5], C[(x - 1) % 5], b - a, a)
+        else:
+            form[2 * x + 1] = (C[(x - 1) % 5], B[(x + 1) % 5], a - b, b)
+    dest = {w: r for r, w in HELD0.items()}
+    order = [d for d in range(10) if d not in dest] + sorted(dest, key=lambda d: dest[d] in C)
+    for n, d in enumerate(order):
+        r = dest.get(d, TMP)
+        # a C register is overwritten only when no later D word reads its parity
+        assert r not in C or all(r not in form[e][:2] for e in order[n + 1:]), (r, d)
+        un, shd, sh, pe = form[d]
+        g.op("eor", r, un, shd, sh=sh)
+        dp[d] = pe % 32
+        if d in LOADED_D:
+            g.emit(f"    str {r}, [sp, #{D_OFF + 4 * d}]")
+    return dp
+
+
+def simulate_rors(flip: set) -> int:
+    """The `ror`s of a block's last round for the choices `flip` (the pending-rotation
+    arithmetic of round_code and d_phase without the code)."""
+    pend, dpend, rors = [0] * 50, [0] * 10, 0
+    for j in range(BLOCK):
+        last = j == BLOCK - 1
+        newp, cps = [0] * 50, []
+        for h in (0, 1):
+            cp = [0] * 5
+            for y in ORDER[h]:
+                info = row_inputs(h, y)
+                q = [((dpend[d] if ("x", j, w) in flip else pend[w]) - k) % 32 for w, d, k in info]
+                for x in range(5):
+                    x2, wd = (x + 2) % 5, 2 * (x + 5 * y) + h
+                    pe = q[x2] if ("p", j, wd) in flip or (last and q[x] != 0 and q[x2] == 0) else q[x]
+                    if last and pe:
+                        rors, pe = rors + 1, 0
+                    newp[wd] = pe
+                    if y == ORDER[h][0]:
+                        cp[x] = pe
+            cps.append(cp)
+        cpe, cpo = cps
+        dpend = [0] * 10
+        for x in range(5):
+            flip_e, flip_o = ("d", j, 2 * x) in flip, ("d", j, 2 * x + 1) in flip
+            dpend[2 * x] = (cpo[(x + 1) % 5] - 1) % 32 if flip_e else cpe[(x - 1) % 5]
+            dpend[2 * x + 1] = cpe[(x + 1) % 5] if flip_o else cpo[(x - 1) % 5]
+        pend = newp
+    return rors if not any(pend) and not any(dpend) else 10**6
+
+
+def search_rotations(seed: int = 1, restarts: int = 20) -> set:
+    """Local search for FLIP: random starts, then single flips kept while not worse."""
+    import random
+
+    rng = random.Random(seed)
+    keys = [("x", j, w) for j in range(BLOCK) for w in range(50)]
+    keys += [("p", j, wd) for j in range(BLOCK - 1) for wd in range(50)]
+    keys += [("d", j, d) for j in range(BLOCK - 1) for d in range(10)]
+    best: tuple[int, set] = (simulate_rors(set()), set())
+    for _ in range(restarts):
+        cur = {k for k in keys if rng.random() < 0.3}
+        cost, better = simulate_rors(cur), True
+        while better:
+            better = False
+            order = keys[:]
+            rng.shuffle(order)
+            for k in order:
+                c = simulate_rors(cur ^ {k})
+                if c <= cost:
+                    better, cost, cur = better or c < cost, c, cur ^ {k}
+        if cost < best[0]:
+            best = (cost, cur)
+    for k in sorted(best[1]):  # drop choices that do not matter
+        if simulate_rors(best[1] - {k}) <= best[0]:
+            best = (best[0], best[1] - {k})
+    return best[1]
 
 
 SWAPS = [(1, 0x22222222), (2, 0x0C0C0C0C), (4, 0x00F000F0)]
@@ -236,14 +462,17 @@ HEADER = """\
  *   pending rotation (lazy rotation, see the generator): the value stored is
  *   ror(actual, -p), every consumer folds p into its shifted operand; after every 4th
  *   round all pending rotations are 0 again, so 4 unrolled rounds form the loop body
- *   (6 iterations).
+ *   (6 iterations). Theta's D words are stored once per round; each half row after the
+ *   first of its half finds two of its five in r12/lr (kept from the previous half row)
+ *   and loads three; the generator plans this.
  *
  * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
  *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O);
- *            in row 0, before the parities start, r6-r9 also take D words
- *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
+ *            in row 0 (the first row of each half), before the parities start, they
+ *            also take D words and (r8) the round constant, and its chi outputs
+ *   r11      chi output word / D word          r12, lr  D words kept between half rows
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
@@ -308,6 +537,11 @@ def func(g: Gen, name: str, local: bool = False) -> None:
 
 def main() -> None:
     assert 24 % BLOCK == 0 and BLOCK % 2 == 0
+    if sys.argv[1:2] == ["--search-rotations"]:  # [seed [restarts]]
+        flip = search_rotations(*map(int, sys.argv[2:4]))
+        print(simulate_rors(flip), sorted(flip))
+        return
+    assert simulate_rors(FLIP) == RORS_PER_BLOCK
     g = Gen()
     g.emit(HEADER)
     g.emit('    .section .rodata.pqlab_keccakf1600_rc, "a"')
@@ -333,28 +567,32 @@ def main() -> None:
         if h == 0:
             for x in range(5):
                 g.emit(f"    str {C[x]}, [sp, #{CE_OFF + 4 * x}]")
-    d_phase(g)
-    g.emit("    movw lr, #:lower16:pqlab_keccakf1600_rc_il")
-    g.emit("    movt lr, #:upper16:pqlab_keccakf1600_rc_il")
-    g.emit(f"    str lr, [sp, #{RCP_OFF}]")
+    g.emit("    movw r1, #:lower16:pqlab_keccakf1600_rc_il")
+    g.emit("    movt r1, #:upper16:pqlab_keccakf1600_rc_il")
+    g.emit(f"    str r1, [sp, #{RCP_OFF}]")
+    dpend0 = d_phase(g, [0] * 5, [0] * 5)
     g.emit("2:")
-    pend = [0] * 50
+    pend, dpend = [0] * 50, dpend0
     for j in range(BLOCK):
         src, dst = ("S", "T") if j % 2 == 0 else ("T", "S")
-        pend = round_code(g, j, src, dst, pend, last=(j == BLOCK - 1))
-    assert not any(pend)
-    g.emit(f"    ldr lr, [sp, #{RCP_OFF}]")
-    g.emit(f"    add lr, lr, #{8 * BLOCK}")
-    g.emit(f"    str lr, [sp, #{RCP_OFF}]")
-    g.emit("    movw r12, #:lower16:pqlab_keccakf1600_rc_il_end")
-    g.emit("    movt r12, #:upper16:pqlab_keccakf1600_rc_il_end")
-    g.emit("    cmp lr, r12")
+        pend, dpend = round_code(g, j, src, dst, pend, dpend, last=(j == BLOCK - 1))
+    assert not any(pend) and dpend == dpend0 and g.rors == RORS_PER_BLOCK, g.rors
+    g.emit(f"    ldr r1, [sp, #{RCP_OFF}]")
+    g.emit(f"    add r1, r1, #{8 * BLOCK}")
+    g.emit(f"    str r1, [sp, #{RCP_OFF}]")
+    g.emit("    movw r2, #:lower16:pqlab_keccakf1600_rc_il_end")
+    g.emit("    movt r2, #:upper16:pqlab_keccakf1600_rc_il_end")
+    g.emit("    cmp r1, r2")
     g.emit("    bne.w 2b")
     g.emit("    /* T, D and CE held state-dependent words: clear the frame */")
-    g.emit("    mov r1, #0")
-    g.emit("    mov r2, #0")
-    for i in range(0, FRAME - 4, 8):
-        g.emit(f"    strd r1, r2, [sp, #{i}]")
+    g.emit("    mov r0, sp  /* r0 comes back from the stack */")
+    for r in range(1, 9):
+        g.emit(f"    mov r{r}, #0")
+    assert FRAME % 8 == 0
+    for _ in range(FRAME // 32):
+        g.emit("    stmia r0!, {r1-r8}")
+    if FRAME % 32:
+        g.emit("    stmia r0!, {r1-r%d}" % (FRAME % 32 // 4))
     g.emit(f"    add sp, sp, #{FRAME}")
     g.emit("    pop {r0, pc}")
     g.emit("    .size pqlab_keccakf1600_armv7em_core, . - pqlab_keccakf1600_armv7em_core")

@@ -24,14 +24,17 @@
  *   pending rotation (lazy rotation, see the generator): the value stored is
  *   ror(actual, -p), every consumer folds p into its shifted operand; after every 4th
  *   round all pending rotations are 0 again, so 4 unrolled rounds form the loop body
- *   (6 iterations).
+ *   (6 iterations). Theta's D words are stored once per round; each half row after the
+ *   first of its half finds two of its five in r12/lr (kept from the previous half row)
+ *   and loads three; the generator plans this.
  *
  * Registers in the rounds (core routine pqlab_keccakf1600_armv7em_core, r0 preserved):
  *   r0       S (the caller's state)            sp   T, D, CE, RCP (frame below)
  *   r1-r5    b[0..4]: one half row of theta+rho+pi outputs (chi inputs)
  *   r6-r10   C[0..4]: next round's column parities of the current half (E, then O);
- *            in row 0, before the parities start, r6-r9 also take D words
- *   r11      chi output word / scratch         r12, lr  D words, round constant, RCP
+ *            in row 0 (the first row of each half), before the parities start, they
+ *            also take D words and (r8) the round constant, and its chi outputs
+ *   r11      chi output word / D word          r12, lr  D words kept between half rows
  * Frame: sp+0 T[50 words], sp+200 D[10] (D[x].E at 2x, D[x].O at 2x+1), sp+240 CE[5],
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
@@ -172,92 +175,80 @@ pqlab_keccakf1600_armv7em_core:
     eor.w r10, r10, r2
     eor.w r10, r10, r3
     eor.w r10, r10, r4
+    movw r1, #:lower16:pqlab_keccakf1600_rc_il
+    movt r1, #:upper16:pqlab_keccakf1600_rc_il
+    str.w r1, [sp, #260]
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #31
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #31
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
-    movw lr, #:lower16:pqlab_keccakf1600_rc_il
-    movt lr, #:upper16:pqlab_keccakf1600_rc_il
-    str.w lr, [sp, #260]
+    eor.w r12, r7, r4
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #31
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5
+    str.w r10, [sp, #228]
 2:
     /* ---- round 4k+0: S -> T ---- */
     /* row y=0, E words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #0]
     ldr.w r2, [r0, #48]
     ldr.w r3, [r0, #100]
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
-    ldr.w lr, [sp, #260]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #0]
+    ldr.w r8, [r8, #0]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r10
     eor.w r1, r1, r11
-    eor.w r2, r2, r6
-    eor.w r3, r3, r7
-    eor.w r4, r4, r8
-    eor.w r5, r5, r9
-    bic.w r11, r3, r2
-    eor.w r11, r1, r11, ror #10
-    eor.w r11, r11, r12
-    str.w r11, [sp, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #11
-    str.w r11, [sp, #8]
-    ror.w r7, r11, #10
-    bic.w r11, r5, r4, ror #28
-    eor.w r11, r3, r11, ror #15
-    str.w r11, [sp, #16]
-    ror.w r8, r11, #10
-    bic.w r11, r1, r5, ror #25
-    eor.w r11, r11, r4, ror #21
-    str.w r11, [sp, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #22
-    eor.w r11, r5, r11, ror #17
-    str.w r11, [sp, #32]
-    ror.w r10, r11, #25
+    eor.w r3, r3, r12
+    eor.w r2, r2, r9
+    bic.w r6, r3, r2
+    eor.w r6, r1, r6, ror #10
+    eor.w r6, r6, r8
+    str.w r6, [sp, #0]
+    bic.w r7, r4, r3, ror #21
+    eor.w r7, r2, r7, ror #11
+    str.w r7, [sp, #8]
+    bic.w r8, r5, r4, ror #28
+    eor.w r8, r3, r8, ror #15
+    str.w r8, [sp, #16]
+    bic.w r9, r1, r5, ror #25
+    eor.w r9, r4, r9, ror #11
+    str.w r9, [sp, #24]
+    bic.w r10, r2, r1, ror #22
+    eor.w r10, r10, r5, ror #15
+    str.w r10, [sp, #32]
     /* row y=1, E words */
     ldr.w r1, [r0, #24]
     ldr.w r2, [r0, #72]
     ldr.w r3, [r0, #84]
     ldr.w r4, [r0, #132]
     ldr.w r5, [r0, #180]
-    ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr
     eor.w r5, r5, r12
+    eor.w r3, r3, r11
+    ldr.w r12, [sp, #212]
+    ldr.w r11, [sp, #224]
+    eor.w r4, r4, r12
+    eor.w r1, r1, r11
     bic.w r11, r3, r2, ror #24
     eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #40]
@@ -265,35 +256,33 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #21
     eor.w r11, r2, r11, ror #19
     str.w r11, [sp, #48]
-    eor.w r7, r7, r11, ror #22
+    eor.w r7, r7, r11, ror #12
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #3
     str.w r11, [sp, #56]
-    eor.w r8, r8, r11, ror #30
+    eor.w r8, r8, r11, ror #20
     bic.w r11, r1, r5, ror #15
     eor.w r11, r4, r11, ror #9
     str.w r11, [sp, #64]
-    eor.w r9, r9, r11, ror #9
+    eor.w r9, r9, r11, ror #20
     bic.w r11, r2, r1, ror #28
     eor.w r11, r5, r11, ror #21
     str.w r11, [sp, #72]
-    eor.w r10, r10, r11, ror #1
+    eor.w r10, r10, r11, ror #23
     /* row y=2, E words */
     ldr.w r1, [r0, #12]
     ldr.w r2, [r0, #56]
     ldr.w r3, [r0, #108]
     ldr.w r4, [r0, #152]
     ldr.w r5, [r0, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr
+    eor.w r1, r1, r12
+    eor.w r5, r5, r11
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11
     eor.w r2, r2, r12
     eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
     bic.w r11, r3, r2, ror #10
     eor.w r11, r1, r11, ror #20
     str.w r11, [sp, #80]
@@ -301,35 +290,67 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #23
     eor.w r11, r2, r11, ror #31
     str.w r11, [sp, #88]
-    eor.w r7, r7, r11, ror #29
+    eor.w r7, r7, r11, ror #19
     bic.w r11, r5, r4, ror #5
     eor.w r11, r3, r11, ror #4
     str.w r11, [sp, #96]
-    eor.w r8, r8, r11, ror #19
+    eor.w r8, r8, r11, ror #9
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #3
     str.w r11, [sp, #104]
-    eor.w r9, r9, r11, ror #28
+    eor.w r9, r9, r11, ror #7
     bic.w r11, r2, r1, ror #2
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #112]
-    eor.w r10, r10, r11, ror #23
+    eor.w r10, r10, r11, ror #13
+    /* row y=4, E words */
+    ldr.w r1, [r0, #16]
+    ldr.w r2, [r0, #68]
+    ldr.w r3, [r0, #116]
+    ldr.w r4, [r0, #124]
+    ldr.w r5, [r0, #168]
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr
+    eor.w r1, r1, r12
+    eor.w r4, r4, r11
+    ldr.w r12, [sp, #208]
+    ldr.w lr, [sp, #236]
+    eor.w r5, r5, r12
+    eor.w r3, r3, lr
+    bic.w r11, r3, r2, ror #24
+    eor.w r11, r11, r1, ror #21
+    str.w r11, [sp, #160]
+    eor.w r6, r6, r11, ror #12
+    bic.w r11, r4, r3, ror #1
+    eor.w r11, r2, r11, ror #7
+    str.w r11, [sp, #168]
+    eor.w r7, r7, r11, ror #26
+    bic.w r11, r5, r4, ror #12
+    eor.w r11, r3, r11, ror #19
+    str.w r11, [sp, #176]
+    eor.w r8, r8, r11, ror #2
+    bic.w r11, r1, r5, ror #30
+    eor.w r11, r4, r11, ror #22
+    str.w r11, [sp, #184]
+    eor.w r9, r9, r11, ror #22
+    bic.w r11, r2, r1, ror #29
+    eor.w r11, r5, r11, ror #5
+    str.w r11, [sp, #192]
+    eor.w r10, r10, r11, ror #21
     /* row y=3, E words */
     ldr.w r1, [r0, #36]
     ldr.w r2, [r0, #40]
     ldr.w r3, [r0, #88]
     ldr.w r4, [r0, #140]
     ldr.w r5, [r0, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #220]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr
+    eor.w r3, r3, r12
+    eor.w r2, r2, r11
     ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11
+    ldr.w r11, [sp, #220]
     eor.w r5, r5, r12
+    eor.w r4, r4, r11
     bic.w r11, r3, r2, ror #19
     eor.w r11, r1, r11, ror #9
     str.w r11, [sp, #120]
@@ -337,151 +358,70 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #3
     eor.w r11, r2, r11, ror #10
     str.w r11, [sp, #128]
-    eor.w r7, r7, r11, ror #14
+    eor.w r7, r7, r11, ror #4
     bic.w r11, r5, r4, ror #20
     eor.w r11, r3, r11, ror #9
     str.w r11, [sp, #136]
-    eor.w r8, r8, r11, ror #27
+    eor.w r8, r8, r11, ror #17
     bic.w r11, r1, r5, ror #18
-    eor.w r11, r4, r11, ror #26
+    eor.w r11, r11, r4, ror #6
     str.w r11, [sp, #144]
-    eor.w r9, r9, r11, ror #24
+    eor.w r9, r9, r11, ror #29
     bic.w r11, r2, r1, ror #4
     eor.w r11, r5, r11, ror #10
     str.w r11, [sp, #152]
-    eor.w r10, r10, r11, ror #4
-    /* row y=4, E words */
-    ldr.w r1, [r0, #16]
-    ldr.w r2, [r0, #68]
-    ldr.w r3, [r0, #116]
-    ldr.w r4, [r0, #124]
-    ldr.w r5, [r0, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #204]
-    ldr.w r12, [sp, #208]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
-    bic.w r11, r3, r2, ror #24
-    eor.w r11, r1, r11, ror #11
-    str.w r11, [sp, #160]
-    eor.w r6, r6, r11, ror #1
-    bic.w r11, r4, r3, ror #1
-    eor.w r11, r2, r11, ror #7
-    str.w r11, [sp, #168]
-    eor.w r7, r7, r11, ror #4
-    bic.w r11, r5, r4, ror #12
-    eor.w r11, r3, r11, ror #19
-    str.w r11, [sp, #176]
-    eor.w r8, r8, r11, ror #12
-    bic.w r11, r1, r5, ror #30
-    eor.w r11, r4, r11, ror #22
-    str.w r11, [sp, #184]
-    eor.w r9, r9, r11, ror #11
-    bic.w r11, r2, r1, ror #29
-    eor.w r11, r5, r11, ror #5
-    str.w r11, [sp, #192]
-    eor.w r10, r10, r11, ror #31
+    eor.w r10, r10, r11, ror #26
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #4]
     ldr.w r2, [r0, #52]
     ldr.w r3, [r0, #96]
     ldr.w r4, [r0, #144]
     ldr.w r5, [r0, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #4]
+    ldr.w r8, [r8, #4]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r12
     eor.w r1, r1, r11
     eor.w r2, r2, r6
     eor.w r3, r3, r7
-    eor.w r4, r4, r8
-    eor.w r5, r5, r9
-    bic.w r11, r3, r2, ror #31
-    eor.w r11, r1, r11, ror #11
-    eor.w r11, r11, r12
-    str.w r11, [sp, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #12
-    str.w r11, [sp, #12]
-    ror.w r7, r11, #10
-    bic.w r11, r5, r4, ror #29
-    eor.w r11, r3, r11, ror #14
-    str.w r11, [sp, #20]
-    ror.w r8, r11, #11
-    bic.w r11, r1, r5, ror #25
-    eor.w r11, r11, r4, ror #22
-    str.w r11, [sp, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #22
-    eor.w r11, r5, r11, ror #17
-    str.w r11, [sp, #36]
-    ror.w r10, r11, #25
-    /* row y=1, O words */
-    ldr.w r1, [r0, #28]
-    ldr.w r2, [r0, #76]
-    ldr.w r3, [r0, #80]
-    ldr.w r4, [r0, #128]
-    ldr.w r5, [r0, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
-    bic.w r11, r3, r2, ror #23
-    eor.w r11, r1, r11, ror #13
-    str.w r11, [sp, #44]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #20
-    str.w r11, [sp, #52]
-    eor.w r7, r7, r11, ror #22
-    bic.w r11, r5, r4, ror #8
-    eor.w r11, r3, r11, ror #3
-    str.w r11, [sp, #60]
-    eor.w r8, r8, r11, ror #31
-    bic.w r11, r1, r5, ror #16
-    eor.w r11, r4, r11, ror #8
-    str.w r11, [sp, #68]
-    eor.w r9, r9, r11, ror #10
-    bic.w r11, r2, r1, ror #28
-    eor.w r11, r5, r11, ror #20
-    str.w r11, [sp, #76]
-    eor.w r10, r10, r11, ror #2
+    bic.w r6, r3, r2, ror #31
+    eor.w r6, r1, r6, ror #11
+    eor.w r6, r6, r8
+    str.w r6, [sp, #4]
+    bic.w r7, r4, r3, ror #21
+    eor.w r7, r2, r7, ror #12
+    str.w r7, [sp, #12]
+    bic.w r8, r5, r4, ror #29
+    eor.w r8, r3, r8, ror #14
+    str.w r8, [sp, #20]
+    bic.w r9, r1, r5, ror #25
+    eor.w r9, r4, r9, ror #10
+    str.w r9, [sp, #28]
+    bic.w r10, r2, r1, ror #22
+    eor.w r10, r10, r5, ror #15
+    str.w r10, [sp, #36]
     /* row y=2, O words */
     ldr.w r1, [r0, #8]
     ldr.w r2, [r0, #60]
     ldr.w r3, [r0, #104]
     ldr.w r4, [r0, #156]
     ldr.w r5, [r0, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr
+    eor.w r3, r3, r12
+    eor.w r5, r5, r11
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12
+    eor.w r2, r2, r11
     bic.w r11, r3, r2, ror #9
     eor.w r11, r1, r11, ror #20
     str.w r11, [sp, #84]
@@ -489,35 +429,67 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #24
     eor.w r11, r2, r11, ror #31
     str.w r11, [sp, #92]
-    eor.w r7, r7, r11, ror #29
+    eor.w r7, r7, r11, ror #19
     bic.w r11, r5, r4, ror #5
     eor.w r11, r3, r11, ror #3
     str.w r11, [sp, #100]
-    eor.w r8, r8, r11, ror #20
+    eor.w r8, r8, r11, ror #9
     bic.w r11, r1, r5, ror #23
-    eor.w r11, r11, r4, ror #28
+    eor.w r11, r4, r11, ror #4
     str.w r11, [sp, #108]
-    eor.w r9, r9, r11
+    eor.w r9, r9, r11, ror #6
     bic.w r11, r2, r1, ror #3
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #116]
-    eor.w r10, r10, r11, ror #23
+    eor.w r10, r10, r11, ror #13
+    /* row y=1, O words */
+    ldr.w r1, [r0, #28]
+    ldr.w r2, [r0, #76]
+    ldr.w r3, [r0, #80]
+    ldr.w r4, [r0, #128]
+    ldr.w r5, [r0, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr
+    eor.w r4, r4, r12
+    eor.w r3, r3, r11
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12
+    eor.w r1, r1, lr
+    bic.w r11, r3, r2, ror #23
+    eor.w r11, r11, r1, ror #19
+    str.w r11, [sp, #44]
+    eor.w r6, r6, r11, ror #31
+    bic.w r11, r4, r3, ror #21
+    eor.w r11, r2, r11, ror #20
+    str.w r11, [sp, #52]
+    eor.w r7, r7, r11, ror #12
+    bic.w r11, r5, r4, ror #8
+    eor.w r11, r3, r11, ror #3
+    str.w r11, [sp, #60]
+    eor.w r8, r8, r11, ror #20
+    bic.w r11, r1, r5, ror #16
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #68]
+    eor.w r9, r9, r11, ror #20
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #20
+    str.w r11, [sp, #76]
+    eor.w r10, r10, r11, ror #24
     /* row y=3, O words */
     ldr.w r1, [r0, #32]
     ldr.w r2, [r0, #44]
     ldr.w r3, [r0, #92]
     ldr.w r4, [r0, #136]
     ldr.w r5, [r0, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
+    ldr.w r11, [sp, #204]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r12
+    eor.w r2, r2, r11
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12
+    eor.w r1, r1, lr
     bic.w r11, r3, r2, ror #19
     eor.w r11, r1, r11, ror #8
     str.w r11, [sp, #124]
@@ -525,35 +497,33 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #2
     eor.w r11, r2, r11, ror #11
     str.w r11, [sp, #132]
-    eor.w r7, r7, r11, ror #14
+    eor.w r7, r7, r11, ror #4
     bic.w r11, r5, r4, ror #21
     eor.w r11, r3, r11, ror #9
     str.w r11, [sp, #140]
-    eor.w r8, r8, r11, ror #27
+    eor.w r8, r8, r11, ror #16
     bic.w r11, r1, r5, ror #17
     eor.w r11, r4, r11, ror #26
     str.w r11, [sp, #148]
-    eor.w r9, r9, r11, ror #25
+    eor.w r9, r9, r11, ror #3
     bic.w r11, r2, r1, ror #5
     eor.w r11, r5, r11, ror #10
     str.w r11, [sp, #156]
-    eor.w r10, r10, r11, ror #4
+    eor.w r10, r10, r11, ror #26
     /* row y=4, O words */
     ldr.w r1, [r0, #20]
     ldr.w r2, [r0, #64]
     ldr.w r3, [r0, #112]
     ldr.w r4, [r0, #120]
     ldr.w r5, [r0, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr
+    eor.w r5, r5, r12
+    eor.w r4, r4, r11
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
     eor.w r1, r1, r11
     eor.w r2, r2, r12
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12
     bic.w r11, r3, r2, ror #24
     eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #164]
@@ -561,209 +531,157 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #1
     eor.w r11, r2, r11, ror #7
     str.w r11, [sp, #172]
-    eor.w r7, r7, r11, ror #5
+    eor.w r7, r7, r11, ror #27
     bic.w r11, r5, r4, ror #13
     eor.w r11, r3, r11, ror #18
     str.w r11, [sp, #180]
-    eor.w r8, r8, r11, ror #13
+    eor.w r8, r8, r11, ror #2
     bic.w r11, r1, r5, ror #30
     eor.w r11, r4, r11, ror #21
     str.w r11, [sp, #188]
-    eor.w r9, r9, r11, ror #12
+    eor.w r9, r9, r11, ror #22
     bic.w r11, r2, r1, ror #28
     eor.w r11, r5, r11, ror #6
     str.w r11, [sp, #196]
-    eor.w r10, r10, r11, ror #31
+    eor.w r10, r10, r11, ror #21
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
-    eor.w r11, r6, r3
+    eor.w r11, r6, r3, ror #10
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #31
+    eor.w r11, r9, r2, ror #21
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #31
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
-    eor.w r11, r9, r1
+    eor.w r11, r1, r9, ror #22
     str.w r11, [sp, #236]
+    eor.w r12, r4, r7, ror #21
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #10
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #10
+    str.w r9, [sp, #208]
+    eor.w r10, r5, r8, ror #1
+    str.w r10, [sp, #228]
     /* ---- round 4k+1: T -> S ---- */
     /* row y=0, E words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #0]
     ldr.w r2, [sp, #48]
     ldr.w r3, [sp, #100]
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
-    ldr.w lr, [sp, #260]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #8]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r6, ror #10
-    eor.w r3, r3, r7, ror #12
-    eor.w r4, r4, r8, ror #7
-    eor.w r5, r5, r9, ror #1
-    bic.w r11, r3, r2, ror #2
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #16
-    eor.w r11, r2, r11, ror #14
-    str.w r11, [r0, #8]
-    mov.w r7, r11
-    bic.w r11, r5, r4, ror #22
-    eor.w r11, r3, r11, ror #26
-    str.w r11, [r0, #16]
-    ror.w r8, r11, #30
-    bic.w r11, r1, r5, ror #24
-    eor.w r11, r11, r4, ror #14
-    str.w r11, [r0, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1
-    eor.w r11, r11, r5, ror #24
-    str.w r11, [r0, #32]
-    mov.w r10, r11
+    ldr.w r8, [r8, #8]
+    eor.w r5, lr, r5, ror #10
+    eor.w r4, r10, r4, ror #15
+    eor.w r1, r1, r11, ror #10
+    eor.w r3, r3, r12, ror #1
+    eor.w r2, r2, r9, ror #10
+    bic.w r6, r3, r2, ror #2
+    eor.w r6, r1, r6, ror #30
+    eor.w r6, r6, r8
+    str.w r6, [r0, #0]
+    bic.w r7, r4, r3, ror #31
+    eor.w r7, r7, r2, ror #1
+    str.w r7, [r0, #8]
+    bic.w r8, r5, r4, ror #17
+    eor.w r8, r8, r3, ror #16
+    str.w r8, [r0, #16]
+    bic.w r9, r1, r5, ror #14
+    eor.w r9, r4, r9, ror #1
+    str.w r9, [r0, #24]
+    bic.w r10, r2, r1
+    eor.w r10, r5, r10, ror #18
+    str.w r10, [r0, #32]
     /* row y=1, E words */
     ldr.w r1, [sp, #24]
     ldr.w r2, [sp, #72]
     ldr.w r3, [sp, #84]
     ldr.w r4, [sp, #132]
     ldr.w r5, [sp, #180]
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #20
+    eor.w r5, r12, r5, ror #24
+    eor.w r3, r11, r3, ror #22
+    ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #31
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11, ror #18
-    eor.w r5, r5, r12, ror #19
-    bic.w r11, r3, r2, ror #25
-    eor.w r11, r1, r11, ror #12
+    eor.w r4, r4, r12, ror #18
+    eor.w r1, r11, r1, ror #11
+    bic.w r11, r3, r2, ror #15
+    eor.w r11, r11, r1, ror #20
     str.w r11, [r0, #40]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #7
+    eor.w r6, r6, r11, ror #8
+    bic.w r11, r4, r3, ror #17
     eor.w r11, r2, r11
     str.w r11, [r0, #48]
-    eor.w r7, r7, r11, ror #23
-    bic.w r11, r5, r4, ror #9
-    eor.w r11, r3, r11, ror #16
+    eor.w r7, r7, r11, ror #24
+    bic.w r11, r5, r4, ror #1
+    eor.w r11, r11, r3, ror #18
     str.w r11, [r0, #56]
-    eor.w r8, r8, r11, ror #30
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r4, r11, ror #27
+    eor.w r8, r8, r11, ror #8
+    bic.w r11, r1, r5, ror #26
+    eor.w r11, r11, r4, ror #27
     str.w r11, [r0, #64]
-    eor.w r9, r9, r11, ror #23
-    bic.w r11, r2, r1, ror #27
-    eor.w r11, r5, r11, ror #9
+    eor.w r9, r9, r11, ror #29
+    bic.w r11, r2, r1, ror #5
+    eor.w r11, r5, r11, ror #1
     str.w r11, [r0, #72]
-    eor.w r10, r10, r11, ror #14
+    eor.w r10, r10, r11, ror #8
     /* row y=2, E words */
     ldr.w r1, [sp, #12]
     ldr.w r2, [sp, #56]
     ldr.w r3, [sp, #108]
     ldr.w r4, [sp, #152]
     ldr.w r5, [sp, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr, ror #17
+    eor.w r1, r1, r12, ror #22
+    eor.w r5, r5, r11, ror #30
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11, ror #22
-    eor.w r2, r2, r12, ror #2
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11, ror #28
-    eor.w r5, r5, r12, ror #31
-    bic.w r11, r3, r2, ror #8
-    eor.w r11, r1, r11, ror #10
+    eor.w r2, r12, r2, ror #9
+    eor.w r3, r3, lr, ror #14
+    bic.w r11, r3, r2, ror #3
+    eor.w r11, r1, r11, ror #6
     str.w r11, [r0, #80]
     eor.w r6, r6, r11, ror #9
-    bic.w r11, r4, r3, ror #19
-    eor.w r11, r11, r2, ror #27
+    bic.w r11, r4, r3, ror #15
+    eor.w r11, r2, r11, ror #14
     str.w r11, [r0, #88]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #8
-    eor.w r11, r3, r11, ror #5
+    eor.w r7, r7, r11, ror #19
+    bic.w r11, r5, r4, ror #29
+    eor.w r11, r11, r3, ror #12
     str.w r11, [r0, #96]
-    eor.w r8, r8, r11, ror #19
-    bic.w r11, r1, r5, ror #15
+    eor.w r8, r8, r11, ror #21
+    bic.w r11, r1, r5, ror #26
     eor.w r11, r4, r11, ror #9
     str.w r11, [r0, #104]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #3
+    eor.w r9, r9, r11, ror #1
+    bic.w r11, r2, r1, ror #23
+    eor.w r11, r11, r5, ror #17
     str.w r11, [r0, #112]
-    eor.w r10, r10, r11, ror #24
-    /* row y=3, E words */
-    ldr.w r1, [sp, #36]
-    ldr.w r2, [sp, #40]
-    ldr.w r3, [sp, #88]
-    ldr.w r4, [sp, #140]
-    ldr.w r5, [sp, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11, ror #7
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #3
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #21
-    bic.w r11, r3, r2, ror #8
-    eor.w r11, r1, r11, ror #13
-    str.w r11, [r0, #120]
-    eor.w r6, r6, r11, ror #11
-    bic.w r11, r4, r3, ror #5
-    eor.w r11, r2, r11, ror #19
-    str.w r11, [r0, #128]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #4
-    eor.w r11, r3, r11, ror #23
-    str.w r11, [r0, #136]
-    eor.w r8, r8, r11, ror #24
-    bic.w r11, r1, r5, ror #4
-    eor.w r11, r4, r11, ror #24
-    str.w r11, [r0, #144]
-    eor.w r9, r9, r11, ror #19
-    bic.w r11, r2, r1, ror #11
-    eor.w r11, r11, r5, ror #15
-    str.w r11, [r0, #152]
-    eor.w r10, r10, r11
+    eor.w r10, r10, r11, ror #4
     /* row y=4, E words */
     ldr.w r1, [sp, #16]
     ldr.w r2, [sp, #68]
     ldr.w r3, [sp, #116]
     ldr.w r4, [sp, #124]
     ldr.w r5, [sp, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11, ror #22
-    eor.w r2, r2, r12, ror #22
-    eor.w r3, r3, lr, ror #9
     ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr
+    eor.w r1, r1, r12, ror #11
+    eor.w r4, r4, r11, ror #23
     ldr.w r12, [sp, #208]
-    eor.w r4, r4, r11, ror #13
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #28
+    eor.w r3, r3, lr, ror #9
     bic.w r11, r3, r2, ror #11
     eor.w r11, r1, r11, ror #24
     str.w r11, [r0, #160]
@@ -771,123 +689,112 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r4, r3, ror #5
     eor.w r11, r2, r11, ror #16
     str.w r11, [r0, #168]
-    eor.w r7, r7, r11, ror #14
+    eor.w r7, r7, r11, ror #15
     bic.w r11, r5, r4, ror #27
     eor.w r11, r3, r11
     str.w r11, [r0, #176]
-    eor.w r8, r8, r11, ror #3
+    eor.w r8, r8, r11, ror #21
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #13
     str.w r11, [r0, #184]
-    eor.w r9, r9, r11, ror #30
+    eor.w r9, r9, r11, ror #31
     bic.w r11, r2, r1, ror #29
     eor.w r11, r5, r11, ror #11
     str.w r11, [r0, #192]
-    eor.w r10, r10, r11, ror #3
+    eor.w r10, r10, r11, ror #21
+    /* row y=3, E words */
+    ldr.w r1, [sp, #36]
+    ldr.w r2, [sp, #40]
+    ldr.w r3, [sp, #88]
+    ldr.w r4, [sp, #140]
+    ldr.w r5, [sp, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, lr, r1, ror #10
+    eor.w r3, r3, r12, ror #3
+    eor.w r2, r2, r11, ror #24
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r5, r12, ror #31
+    eor.w r4, r4, r11, ror #26
+    bic.w r11, r3, r2, ror #8
+    eor.w r11, r1, r11, ror #6
+    str.w r11, [r0, #120]
+    eor.w r6, r6, r11, ror #18
+    bic.w r11, r4, r3, ror #5
+    eor.w r11, r2, r11, ror #19
+    str.w r11, [r0, #128]
+    eor.w r7, r7, r11, ror #1
+    bic.w r11, r5, r4, ror #4
+    eor.w r11, r3, r11, ror #23
+    str.w r11, [r0, #136]
+    eor.w r8, r8, r11, ror #10
+    bic.w r11, r1, r5, ror #29
+    eor.w r11, r11, r4, ror #1
+    str.w r11, [r0, #144]
+    eor.w r9, r9, r11, ror #19
+    bic.w r11, r2, r1, ror #18
+    eor.w r11, r5, r11, ror #17
+    str.w r11, [r0, #152]
+    eor.w r10, r10, r11, ror #1
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #4]
     ldr.w r2, [sp, #52]
     ldr.w r3, [sp, #96]
     ldr.w r4, [sp, #144]
     ldr.w r5, [sp, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #12]
-    eor.w r1, r1, r11
+    ldr.w r8, [r8, #12]
+    eor.w r5, r5, lr, ror #1
+    eor.w r4, r4, r12, ror #24
+    eor.w r1, r11, r1, ror #22
     eor.w r2, r2, r6, ror #10
-    eor.w r3, r3, r7, ror #13
-    eor.w r4, r4, r8, ror #8
-    eor.w r5, r5, r9, ror #1
-    bic.w r11, r3, r2, ror #2
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #16
-    eor.w r11, r2, r11, ror #14
-    str.w r11, [r0, #12]
-    mov.w r7, r11
-    bic.w r11, r5, r4, ror #22
-    eor.w r11, r3, r11, ror #26
-    str.w r11, [r0, #20]
-    ror.w r8, r11, #30
-    bic.w r11, r1, r5, ror #24
-    eor.w r11, r11, r4, ror #14
-    str.w r11, [r0, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1
-    eor.w r11, r11, r5, ror #24
-    str.w r11, [r0, #36]
-    mov.w r10, r11
-    /* row y=1, O words */
-    ldr.w r1, [sp, #28]
-    ldr.w r2, [sp, #76]
-    ldr.w r3, [sp, #80]
-    ldr.w r4, [sp, #128]
-    ldr.w r5, [sp, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #30
-    eor.w r3, r3, lr, ror #1
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11, ror #18
-    eor.w r5, r5, r12, ror #20
-    bic.w r11, r3, r2, ror #26
-    eor.w r11, r1, r11, ror #12
-    str.w r11, [r0, #44]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #6
-    eor.w r11, r2, r11
-    str.w r11, [r0, #52]
-    eor.w r7, r7, r11, ror #24
-    bic.w r11, r5, r4, ror #10
-    eor.w r11, r3, r11, ror #16
-    str.w r11, [r0, #60]
-    eor.w r8, r8, r11, ror #30
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r4, r11, ror #26
-    str.w r11, [r0, #68]
-    eor.w r9, r9, r11, ror #24
-    bic.w r11, r2, r1, ror #26
-    eor.w r11, r5, r11, ror #10
-    str.w r11, [r0, #76]
-    eor.w r10, r10, r11, ror #14
+    eor.w r3, r7, r3, ror #30
+    bic.w r6, r3, r2
+    eor.w r6, r1, r6, ror #22
+    eor.w r6, r6, r8, ror #22
+    str.w r6, [r0, #4]
+    bic.w r7, r4, r3, ror #24
+    eor.w r7, r7, r2, ror #24
+    str.w r7, [r0, #12]
+    bic.w r8, r5, r4, ror #16
+    eor.w r8, r3, r8, ror #24
+    str.w r8, [r0, #20]
+    bic.w r9, r1, r5, ror #14
+    eor.w r9, r4, r9, ror #2
+    str.w r9, [r0, #28]
+    bic.w r10, r2, r1, ror #10
+    eor.w r10, r5, r10, ror #8
+    str.w r10, [r0, #36]
     /* row y=2, O words */
     ldr.w r1, [sp, #8]
     ldr.w r2, [sp, #60]
     ldr.w r3, [sp, #104]
     ldr.w r4, [sp, #156]
     ldr.w r5, [sp, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11, ror #22
-    eor.w r2, r2, r12, ror #1
-    eor.w r3, r3, lr, ror #4
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11, ror #28
-    eor.w r5, r5, r12, ror #31
-    bic.w r11, r3, r2, ror #12
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr, ror #28
+    eor.w r3, r3, r12, ror #14
+    eor.w r5, r5, r11, ror #9
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12, ror #22
+    eor.w r2, r11, r2, ror #10
+    bic.w r11, r3, r2, ror #2
     eor.w r11, r1, r11, ror #6
     str.w r11, [r0, #84]
-    eor.w r6, r6, r11, ror #10
+    eor.w r6, r6, r11
     bic.w r11, r4, r3, ror #16
-    eor.w r11, r11, r2, ror #28
+    eor.w r11, r2, r11, ror #14
     str.w r11, [r0, #92]
-    eor.w r7, r7, r11
+    eor.w r7, r7, r11, ror #10
     bic.w r11, r5, r4, ror #8
     eor.w r11, r3, r11, ror #8
     str.w r11, [r0, #100]
@@ -895,589 +802,566 @@ pqlab_keccakf1600_armv7em_core:
     bic.w r11, r1, r5, ror #14
     eor.w r11, r4, r11, ror #10
     str.w r11, [r0, #108]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #4
+    eor.w r9, r9, r11, ror #24
+    bic.w r11, r2, r1, ror #24
+    eor.w r11, r11, r5, ror #6
     str.w r11, [r0, #116]
-    eor.w r10, r10, r11, ror #24
+    eor.w r10, r10, r11, ror #26
+    /* row y=1, O words */
+    ldr.w r1, [sp, #28]
+    ldr.w r2, [sp, #76]
+    ldr.w r3, [sp, #80]
+    ldr.w r4, [sp, #128]
+    ldr.w r5, [sp, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr, ror #30
+    eor.w r4, r4, r12, ror #18
+    eor.w r3, r11, r3, ror #21
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r12, r5, ror #23
+    eor.w r1, r1, lr, ror #20
+    bic.w r11, r3, r2, ror #15
+    eor.w r11, r11, r1, ror #31
+    str.w r11, [r0, #44]
+    eor.w r6, r6, r11, ror #31
+    bic.w r11, r4, r3, ror #17
+    eor.w r11, r2, r11
+    str.w r11, [r0, #52]
+    eor.w r7, r7, r11, ror #16
+    bic.w r11, r5, r4, ror #1
+    eor.w r11, r11, r3, ror #18
+    str.w r11, [r0, #60]
+    eor.w r8, r8, r11, ror #23
+    bic.w r11, r1, r5, ror #15
+    eor.w r11, r4, r11, ror #16
+    str.w r11, [r0, #68]
+    eor.w r9, r9, r11, ror #16
+    bic.w r11, r2, r1, ror #16
+    eor.w r11, r5, r11, ror #1
+    str.w r11, [r0, #76]
+    eor.w r10, r10, r11, ror #31
     /* row y=3, O words */
     ldr.w r1, [sp, #32]
     ldr.w r2, [sp, #44]
     ldr.w r3, [sp, #92]
     ldr.w r4, [sp, #136]
     ldr.w r5, [sp, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11, ror #7
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #3
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #20
-    bic.w r11, r3, r2, ror #8
-    eor.w r11, r1, r11, ror #12
+    ldr.w r11, [sp, #204]
+    eor.w r5, r5, lr, ror #30
+    eor.w r4, r4, r12, ror #26
+    eor.w r2, r2, r11, ror #11
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12, ror #3
+    eor.w r1, r1, lr, ror #11
+    bic.w r11, r3, r2, ror #21
+    eor.w r11, r1, r11, ror #27
     str.w r11, [r0, #124]
-    eor.w r6, r6, r11, ror #12
+    eor.w r6, r6, r11, ror #19
     bic.w r11, r4, r3, ror #4
-    eor.w r11, r2, r11, ror #20
+    eor.w r11, r2, r11, ror #7
     str.w r11, [r0, #132]
-    eor.w r7, r7, r11
+    eor.w r7, r7, r11, ror #5
     bic.w r11, r5, r4, ror #4
     eor.w r11, r3, r11, ror #24
     str.w r11, [r0, #140]
     eor.w r8, r8, r11, ror #24
-    bic.w r11, r1, r5, ror #4
-    eor.w r11, r4, r11, ror #24
+    bic.w r11, r1, r5, ror #19
+    eor.w r11, r4, r11, ror #9
     str.w r11, [r0, #148]
-    eor.w r9, r9, r11, ror #20
-    bic.w r11, r2, r1, ror #12
-    eor.w r11, r11, r5, ror #16
+    eor.w r9, r9, r11, ror #12
+    bic.w r11, r2, r1, ror #16
+    eor.w r11, r5, r11, ror #29
     str.w r11, [r0, #156]
-    eor.w r10, r10, r11
+    eor.w r10, r10, r11, ror #24
     /* row y=4, O words */
     ldr.w r1, [sp, #20]
     ldr.w r2, [sp, #64]
     ldr.w r3, [sp, #112]
     ldr.w r4, [sp, #120]
     ldr.w r5, [sp, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, lr, r3, ror #2
+    eor.w r5, r5, r12, ror #27
+    eor.w r4, r4, r11, ror #24
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
-    eor.w r1, r1, r11, ror #21
-    eor.w r2, r2, r12, ror #23
-    eor.w r3, r3, lr, ror #9
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11, ror #14
-    eor.w r5, r5, r12, ror #27
-    bic.w r11, r3, r2, ror #10
-    eor.w r11, r1, r11, ror #24
+    eor.w r1, r1, r11, ror #10
+    eor.w r2, r2, r12, ror #1
+    bic.w r11, r3, r2, ror #12
+    eor.w r11, r1, r11, ror #22
     str.w r11, [r0, #164]
-    eor.w r6, r6, r11, ror #12
-    bic.w r11, r4, r3, ror #6
+    eor.w r6, r6, r11, ror #2
+    bic.w r11, r4, r3, ror #4
     eor.w r11, r2, r11, ror #16
     str.w r11, [r0, #172]
-    eor.w r7, r7, r11, ror #14
+    eor.w r7, r7, r11, ror #6
     bic.w r11, r5, r4, ror #26
-    eor.w r11, r3, r11
+    eor.w r11, r3, r11, ror #2
     str.w r11, [r0, #180]
-    eor.w r8, r8, r11, ror #4
+    eor.w r8, r8, r11, ror #2
     bic.w r11, r1, r5, ror #24
     eor.w r11, r4, r11, ror #14
     str.w r11, [r0, #188]
-    eor.w r9, r9, r11, ror #30
+    eor.w r9, r9, r11, ror #22
     bic.w r11, r2, r1, ror #30
     eor.w r11, r5, r11, ror #10
     str.w r11, [r0, #196]
-    eor.w r10, r10, r11, ror #4
+    eor.w r10, r10, r11, ror #12
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
-    eor.w r11, r10, r2
+    eor.w r11, r2, r10, ror #25
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
-    eor.w r11, r6, r3
+    eor.w r11, r6, r3, ror #4
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #31
+    eor.w r11, r2, r9, ror #8
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
-    eor.w r11, r3, r10, ror #31
+    eor.w r11, r3, r10, ror #9
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
-    eor.w r11, r9, r1
+    eor.w r11, r1, r9, ror #8
     str.w r11, [sp, #236]
+    eor.w r12, r7, r4, ror #23
+    str.w r12, [sp, #220]
+    eor.w lr, r6, r4, ror #22
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #25
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #31
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5, ror #14
+    str.w r10, [sp, #228]
     /* ---- round 4k+2: S -> T ---- */
     /* row y=0, E words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #0]
     ldr.w r2, [r0, #48]
     ldr.w r3, [r0, #100]
     ldr.w r4, [r0, #148]
     ldr.w r5, [r0, #192]
-    ldr.w lr, [sp, #260]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #16]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r6, ror #9
-    eor.w r3, r3, r7, ror #16
-    eor.w r4, r4, r8, ror #12
-    eor.w r5, r5, r9, ror #29
-    bic.w r11, r3, r2, ror #7
-    eor.w r11, r1, r11, ror #26
-    eor.w r11, r11, r12
-    str.w r11, [sp, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #17
-    eor.w r11, r2, r11, ror #8
-    str.w r11, [sp, #8]
-    ror.w r7, r11, #1
-    bic.w r11, r5, r4, ror #13
-    eor.w r11, r3, r11, ror #2
-    str.w r11, [sp, #16]
-    ror.w r8, r11, #26
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r11, r4, ror #9
-    str.w r11, [sp, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #31
-    eor.w r11, r5, r11, ror #5
-    str.w r11, [sp, #32]
-    ror.w r10, r11, #28
+    ldr.w r8, [r8, #16]
+    eor.w r5, r5, lr, ror #6
+    eor.w r4, r10, r4, ror #20
+    eor.w r1, r1, r11, ror #14
+    eor.w r3, r3, r12, ror #24
+    eor.w r2, r2, r9, ror #9
+    bic.w r6, r3, r2, ror #7
+    eor.w r6, r1, r6, ror #26
+    eor.w r6, r6, r8
+    str.w r6, [sp, #0]
+    bic.w r7, r4, r3, ror #5
+    eor.w r7, r7, r2, ror #12
+    str.w r7, [sp, #8]
+    bic.w r8, r5, r4, ror #25
+    eor.w r8, r3, r8, ror #2
+    str.w r8, [sp, #16]
+    bic.w r9, r1, r5, ror #28
+    eor.w r9, r4, r9, ror #11
+    str.w r9, [sp, #24]
+    bic.w r10, r2, r1, ror #31
+    eor.w r10, r5, r10, ror #5
+    str.w r10, [sp, #32]
     /* row y=1, E words */
     ldr.w r1, [r0, #24]
     ldr.w r2, [r0, #72]
     ldr.w r3, [r0, #84]
     ldr.w r4, [r0, #132]
     ldr.w r5, [r0, #180]
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #19
+    eor.w r5, r5, r12, ror #6
+    eor.w r3, r3, r11, ror #21
+    ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #18
-    eor.w r3, r3, lr, ror #22
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #28
-    bic.w r11, r3, r2, ror #28
-    eor.w r11, r1, r11, ror #22
+    eor.w r4, r4, r12, ror #29
+    eor.w r1, r1, r11, ror #15
+    bic.w r11, r3, r2, ror #4
+    eor.w r11, r1, r11, ror #23
     str.w r11, [sp, #40]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #31
-    eor.w r11, r2, r11, ror #5
+    eor.w r6, r6, r11, ror #17
+    bic.w r11, r4, r3, ror #18
+    eor.w r11, r11, r2, ror #22
     str.w r11, [sp, #48]
-    eor.w r7, r7, r11, ror #4
-    bic.w r11, r5, r4, ror #4
-    eor.w r11, r3, r11, ror #29
+    eor.w r7, r7, r11, ror #1
+    bic.w r11, r5, r4, ror #19
+    eor.w r11, r11, r3, ror #5
     str.w r11, [sp, #56]
-    eor.w r8, r8, r11, ror #8
-    bic.w r11, r1, r5, ror #19
-    eor.w r11, r4, r11, ror #9
+    eor.w r8, r8, r11, ror #9
+    bic.w r11, r1, r5, ror #18
+    eor.w r11, r4, r11, ror #27
     str.w r11, [sp, #64]
-    eor.w r9, r9, r11, ror #9
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #31
+    eor.w r9, r9, r11, ror #1
+    bic.w r11, r2, r1, ror #5
+    eor.w r11, r5, r11, ror #9
     str.w r11, [sp, #72]
-    eor.w r10, r10, r11, ror #5
+    eor.w r10, r10, r11, ror #7
     /* row y=2, E words */
     ldr.w r1, [r0, #12]
     ldr.w r2, [r0, #56]
     ldr.w r3, [r0, #108]
     ldr.w r4, [r0, #152]
     ldr.w r5, [r0, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, lr, r4, ror #6
+    eor.w r1, r1, r12, ror #2
+    eor.w r5, r5, r11, ror #3
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #2
+    eor.w r2, r2, r12, ror #9
     eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #21
-    bic.w r11, r3, r2, ror #8
-    eor.w r11, r1, r11, ror #20
+    bic.w r11, r3, r2
+    eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #80]
-    eor.w r6, r6, r11, ror #31
-    bic.w r11, r4, r3, ror #23
-    eor.w r11, r2, r11, ror #1
+    eor.w r6, r6, r11, ror #7
+    bic.w r11, r4, r3, ror #14
+    eor.w r11, r11, r2, ror #14
     str.w r11, [sp, #88]
-    eor.w r7, r7, r11, ror #27
-    bic.w r11, r5, r4, ror #26
+    eor.w r7, r7, r11, ror #16
+    bic.w r11, r5, r4, ror #3
     eor.w r11, r3, r11, ror #15
     str.w r11, [sp, #96]
-    eor.w r8, r8, r11, ror #19
-    bic.w r11, r1, r5, ror #3
-    eor.w r11, r4, r11, ror #3
-    str.w r11, [sp, #104]
-    eor.w r9, r9, r11, ror #28
-    bic.w r11, r2, r1, ror #4
-    eor.w r11, r5, r11, ror #25
-    str.w r11, [sp, #112]
-    eor.w r10, r10, r11, ror #2
-    /* row y=3, E words */
-    ldr.w r1, [r0, #36]
-    ldr.w r2, [r0, #40]
-    ldr.w r3, [r0, #88]
-    ldr.w r4, [r0, #140]
-    ldr.w r5, [r0, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11, ror #8
-    eor.w r5, r5, r12, ror #2
-    bic.w r11, r3, r2, ror #5
-    eor.w r11, r1, r11, ror #9
-    str.w r11, [sp, #120]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #11
-    eor.w r11, r2, r11, ror #16
-    str.w r11, [sp, #128]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #14
-    eor.w r11, r3, r11, ror #7
-    str.w r11, [sp, #136]
-    eor.w r8, r8, r11, ror #27
-    bic.w r11, r1, r5, ror #16
+    eor.w r8, r8, r11, ror #25
+    bic.w r11, r1, r5, ror #27
     eor.w r11, r4, r11, ror #2
-    str.w r11, [sp, #144]
+    str.w r11, [sp, #104]
     eor.w r9, r9, r11, ror #16
-    bic.w r11, r2, r1, ror #18
-    eor.w r11, r11, r5, ror #2
-    str.w r11, [sp, #152]
-    eor.w r10, r10, r11
+    bic.w r11, r2, r1, ror #20
+    eor.w r11, r11, r5, ror #15
+    str.w r11, [sp, #112]
+    eor.w r10, r10, r11, ror #23
     /* row y=4, E words */
     ldr.w r1, [r0, #16]
     ldr.w r2, [r0, #68]
     ldr.w r3, [r0, #116]
     ldr.w r4, [r0, #124]
     ldr.w r5, [r0, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11, ror #2
-    eor.w r2, r2, r12, ror #8
-    eor.w r3, r3, lr, ror #8
     ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #8
+    eor.w r1, r1, r12, ror #17
+    eor.w r4, r4, r11, ror #2
     ldr.w r12, [sp, #208]
-    eor.w r4, r4, r11, ror #20
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #18
-    bic.w r11, r3, r2, ror #24
-    eor.w r11, r1, r11, ror #5
+    eor.w r3, r3, lr, ror #14
+    bic.w r11, r3, r2, ror #30
+    eor.w r11, r1, r11, ror #15
     str.w r11, [sp, #160]
-    eor.w r6, r6, r11, ror #31
-    bic.w r11, r4, r3, ror #13
-    eor.w r11, r2, r11, ror #27
+    eor.w r6, r6, r11, ror #15
+    bic.w r11, r4, r3, ror #22
+    eor.w r11, r2, r11, ror #12
     str.w r11, [sp, #168]
-    eor.w r7, r7, r11, ror #28
-    bic.w r11, r5, r4, ror #10
-    eor.w r11, r3, r11, ror #9
+    eor.w r7, r7, r11, ror #7
+    bic.w r11, r5, r4, ror #27
+    eor.w r11, r3, r11, ror #15
     str.w r11, [sp, #176]
     eor.w r8, r8, r11, ror #4
-    bic.w r11, r1, r5, ror #14
-    eor.w r11, r4, r11, ror #8
+    bic.w r11, r1, r5, ror #30
+    eor.w r11, r4, r11, ror #7
     str.w r11, [sp, #184]
-    eor.w r9, r9, r11, ror #23
-    bic.w r11, r2, r1, ror #3
+    eor.w r9, r9, r11, ror #19
+    bic.w r11, r2, r1, ror #19
     eor.w r11, r5, r11, ror #15
     str.w r11, [sp, #192]
-    eor.w r10, r10, r11, ror #13
+    eor.w r10, r10, r11, ror #17
+    /* row y=3, E words */
+    ldr.w r1, [r0, #36]
+    ldr.w r2, [r0, #40]
+    ldr.w r3, [r0, #88]
+    ldr.w r4, [r0, #140]
+    ldr.w r5, [r0, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr, ror #8
+    eor.w r3, r3, r12, ror #14
+    eor.w r2, r2, r11, ror #6
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r5, r12, ror #16
+    eor.w r4, r4, r11, ror #16
+    bic.w r11, r3, r2, ror #9
+    eor.w r11, r1, r11, ror #3
+    str.w r11, [sp, #120]
+    eor.w r6, r6, r11, ror #10
+    bic.w r11, r4, r3, ror #29
+    eor.w r11, r2, r11, ror #26
+    str.w r11, [sp, #128]
+    eor.w r7, r7, r11, ror #1
+    bic.w r11, r5, r4, ror #14
+    eor.w r11, r3, r11, ror #21
+    str.w r11, [sp, #136]
+    eor.w r8, r8, r11, ror #19
+    bic.w r11, r1, r5, ror #24
+    eor.w r11, r11, r4, ror #6
+    str.w r11, [sp, #144]
+    eor.w r9, r9, r11, ror #21
+    bic.w r11, r2, r1, ror #20
+    eor.w r11, r5, r11, ror #20
+    str.w r11, [sp, #152]
+    eor.w r10, r10, r11, ror #6
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
     str.w r8, [sp, #248]
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [r0, #4]
     ldr.w r2, [r0, #52]
     ldr.w r3, [r0, #96]
     ldr.w r4, [r0, #144]
     ldr.w r5, [r0, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #20]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r6, ror #8
-    eor.w r3, r3, r7, ror #13
-    eor.w r4, r4, r8, ror #13
-    eor.w r5, r5, r9, ror #28
-    bic.w r11, r3, r2, ror #4
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [sp, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #7
-    str.w r11, [sp, #12]
-    ror.w r7, r11, #2
-    bic.w r11, r5, r4, ror #12
-    eor.w r11, r3, r11, ror #31
-    str.w r11, [sp, #20]
-    ror.w r8, r11, #30
-    bic.w r11, r1, r5, ror #29
-    eor.w r11, r11, r4, ror #9
-    str.w r11, [sp, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #30
-    eor.w r11, r5, r11, ror #5
-    str.w r11, [sp, #36]
-    ror.w r10, r11, #29
-    /* row y=1, O words */
-    ldr.w r1, [r0, #28]
-    ldr.w r2, [r0, #76]
-    ldr.w r3, [r0, #80]
-    ldr.w r4, [r0, #128]
-    ldr.w r5, [r0, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #18
-    eor.w r3, r3, lr, ror #23
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #29
-    bic.w r11, r3, r2, ror #28
-    eor.w r11, r1, r11, ror #22
-    str.w r11, [sp, #44]
-    eor.w r6, r6, r11, ror #18
-    bic.w r11, r4, r3, ror #30
-    eor.w r11, r2, r11, ror #6
-    str.w r11, [sp, #52]
-    eor.w r7, r7, r11, ror #4
-    bic.w r11, r5, r4, ror #5
-    eor.w r11, r3, r11, ror #29
-    str.w r11, [sp, #60]
-    eor.w r8, r8, r11, ror #8
-    bic.w r11, r1, r5, ror #19
-    eor.w r11, r4, r11, ror #8
-    str.w r11, [sp, #68]
-    eor.w r9, r9, r11, ror #10
-    bic.w r11, r2, r1, ror #14
-    eor.w r11, r5, r11, ror #31
-    str.w r11, [sp, #76]
-    eor.w r10, r10, r11, ror #5
+    ldr.w r8, [r8, #20]
+    eor.w r5, r5, lr, ror #28
+    eor.w r4, r4, r12, ror #28
+    eor.w r1, r1, r11, ror #21
+    eor.w r2, r2, r6, ror #18
+    eor.w r3, r3, r7, ror #28
+    bic.w r6, r3, r2, ror #20
+    eor.w r6, r6, r1, ror #28
+    eor.w r6, r6, r8, ror #18
+    str.w r6, [sp, #4]
+    bic.w r7, r4, r3, ror #6
+    eor.w r7, r7, r2, ror #26
+    str.w r7, [sp, #12]
+    bic.w r8, r5, r4, ror #11
+    eor.w r8, r3, r8, ror #15
+    str.w r8, [sp, #20]
+    bic.w r9, r1, r5, ror #19
+    eor.w r9, r4, r9, ror #2
+    str.w r9, [sp, #28]
+    bic.w r10, r2, r1, ror #8
+    eor.w r10, r5, r10, ror #5
+    str.w r10, [sp, #36]
     /* row y=2, O words */
     ldr.w r1, [r0, #8]
     ldr.w r2, [r0, #60]
     ldr.w r3, [r0, #104]
     ldr.w r4, [r0, #156]
     ldr.w r5, [r0, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #2
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #20
-    bic.w r11, r3, r2, ror #7
-    eor.w r11, r1, r11, ror #20
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr, ror #16
+    eor.w r3, r12, r3, ror #18
+    eor.w r5, r11, r5, ror #13
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r1, r12, ror #1
+    eor.w r2, r2, r11, ror #17
+    bic.w r11, r3, r2, ror #18
+    eor.w r11, r11, r1, ror #29
     str.w r11, [sp, #84]
-    eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #24
-    eor.w r11, r2, r11, ror #1
+    eor.w r6, r6, r11, ror #20
+    bic.w r11, r4, r3, ror #22
+    eor.w r11, r2, r11, ror #24
     str.w r11, [sp, #92]
-    eor.w r7, r7, r11, ror #27
-    bic.w r11, r5, r4, ror #25
-    eor.w r11, r3, r11, ror #15
+    eor.w r7, r7, r11, ror #12
+    bic.w r11, r5, r4, ror #22
+    eor.w r11, r11, r3, ror #12
     str.w r11, [sp, #100]
-    eor.w r8, r8, r11, ror #20
-    bic.w r11, r1, r5, ror #3
-    eor.w r11, r11, r4, ror #28
+    eor.w r8, r8, r11, ror #8
+    bic.w r11, r1, r5, ror #23
+    eor.w r11, r4, r11, ror #19
     str.w r11, [sp, #108]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #5
-    eor.w r11, r5, r11, ror #24
+    eor.w r9, r9, r11, ror #4
+    bic.w r11, r2, r1, ror #11
+    eor.w r11, r11, r5, ror #2
     str.w r11, [sp, #116]
-    eor.w r10, r10, r11, ror #3
+    eor.w r10, r10, r11, ror #23
+    /* row y=1, O words */
+    ldr.w r1, [r0, #28]
+    ldr.w r2, [r0, #76]
+    ldr.w r3, [r0, #80]
+    ldr.w r4, [r0, #128]
+    ldr.w r5, [r0, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, lr, r2, ror #23
+    eor.w r4, r4, r12
+    eor.w r3, r3, r11, ror #5
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12, ror #28
+    eor.w r1, lr, r1, ror #8
+    bic.w r11, r3, r2, ror #14
+    eor.w r11, r1, r11, ror #22
+    str.w r11, [sp, #44]
+    eor.w r6, r6, r11, ror #4
+    bic.w r11, r4, r3, ror #30
+    eor.w r11, r2, r11, ror #20
+    str.w r11, [sp, #52]
+    eor.w r7, r7, r11, ror #14
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #29
+    str.w r11, [sp, #60]
+    eor.w r8, r8, r11, ror #26
+    bic.w r11, r1, r5, ror #19
+    eor.w r11, r4, r11, ror #8
+    str.w r11, [sp, #68]
+    eor.w r9, r9, r11, ror #2
+    bic.w r11, r2, r1, ror #28
+    eor.w r11, r5, r11, ror #17
+    str.w r11, [sp, #76]
+    eor.w r10, r10, r11, ror #8
     /* row y=3, O words */
     ldr.w r1, [r0, #32]
     ldr.w r2, [r0, #44]
     ldr.w r3, [r0, #92]
     ldr.w r4, [r0, #136]
     ldr.w r5, [r0, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11, ror #8
-    eor.w r5, r5, r12, ror #2
-    bic.w r11, r3, r2, ror #5
-    eor.w r11, r1, r11, ror #8
+    ldr.w r11, [sp, #204]
+    eor.w r5, lr, r5, ror #30
+    eor.w r4, r4, r12, ror #7
+    eor.w r2, r2, r11, ror #22
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12, ror #24
+    eor.w r1, r1, lr, ror #27
+    bic.w r11, r3, r2, ror #10
+    eor.w r11, r1, r11, ror #12
     str.w r11, [sp, #124]
     eor.w r6, r6, r11, ror #19
-    bic.w r11, r4, r3, ror #10
-    eor.w r11, r2, r11, ror #17
+    bic.w r11, r4, r3, ror #28
+    eor.w r11, r2, r11, ror #26
     str.w r11, [sp, #132]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #15
-    eor.w r11, r3, r11, ror #7
+    eor.w r7, r7, r11, ror #15
+    bic.w r11, r5, r4, ror #13
+    eor.w r11, r3, r11, ror #23
     str.w r11, [sp, #140]
-    eor.w r8, r8, r11, ror #27
-    bic.w r11, r1, r5, ror #15
-    eor.w r11, r4, r11, ror #2
+    eor.w r8, r8, r11, ror #31
+    bic.w r11, r1, r5, ror #3
+    eor.w r11, r4, r11, ror #16
     str.w r11, [sp, #148]
-    eor.w r9, r9, r11, ror #17
-    bic.w r11, r2, r1, ror #19
-    eor.w r11, r11, r5, ror #2
+    eor.w r9, r9, r11, ror #9
+    bic.w r11, r2, r1, ror #10
+    eor.w r11, r5, r11, ror #19
     str.w r11, [sp, #156]
-    eor.w r10, r10, r11
+    eor.w r10, r10, r11, ror #7
     /* row y=4, O words */
     ldr.w r1, [r0, #20]
     ldr.w r2, [r0, #64]
     ldr.w r3, [r0, #112]
     ldr.w r4, [r0, #120]
     ldr.w r5, [r0, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr, ror #23
+    eor.w r5, r5, r12, ror #28
+    eor.w r4, r4, r11, ror #28
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
-    eor.w r1, r1, r11, ror #2
-    eor.w r2, r2, r12, ror #9
-    eor.w r3, r3, lr, ror #8
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11, ror #21
-    eor.w r5, r5, r12, ror #18
-    bic.w r11, r3, r2, ror #23
-    eor.w r11, r1, r11, ror #6
+    eor.w r1, r11, r1, ror #24
+    eor.w r2, r2, r12, ror #18
+    bic.w r11, r3, r2, ror #2
+    eor.w r11, r1, r11, ror #22
     str.w r11, [sp, #164]
-    eor.w r6, r6, r11, ror #31
-    bic.w r11, r4, r3, ror #14
-    eor.w r11, r2, r11, ror #27
+    eor.w r6, r6, r11, ror #27
+    bic.w r11, r4, r3, ror #1
+    eor.w r11, r2, r11, ror #29
     str.w r11, [sp, #172]
-    eor.w r7, r7, r11, ror #28
-    bic.w r11, r5, r4, ror #10
-    eor.w r11, r3, r11, ror #8
+    eor.w r7, r7, r11, ror #25
+    bic.w r11, r5, r4, ror #17
+    eor.w r11, r3, r11, ror #14
     str.w r11, [sp, #180]
-    eor.w r8, r8, r11, ror #5
-    bic.w r11, r1, r5, ror #14
-    eor.w r11, r4, r11, ror #8
+    eor.w r8, r8, r11, ror #17
+    bic.w r11, r1, r5, ror #4
+    eor.w r11, r4, r11, ror #11
     str.w r11, [sp, #188]
-    eor.w r9, r9, r11, ror #23
-    bic.w r11, r2, r1, ror #3
-    eor.w r11, r5, r11, ror #15
+    eor.w r9, r9, r11, ror #22
+    bic.w r11, r2, r1, ror #8
+    eor.w r11, r5, r11, ror #20
     str.w r11, [sp, #196]
-    eor.w r10, r10, r11, ror #13
+    eor.w r10, r10, r11, ror #16
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
     ldr.w r1, [sp, #240]
     ldr.w r2, [sp, #244]
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
-    eor.w r11, r10, r2
+    eor.w r11, r2, r10, ror #8
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
-    eor.w r11, r6, r3
+    eor.w r11, r6, r3, ror #12
     str.w r11, [sp, #212]
-    eor.w r11, r2, r9, ror #31
+    eor.w r11, r2, r9, ror #18
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
-    eor.w r11, r3, r10, ror #31
+    eor.w r11, r10, r3, ror #30
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
-    eor.w r11, r9, r1
+    eor.w r11, r9, r1, ror #24
     str.w r11, [sp, #236]
+    eor.w r12, r7, r4, ror #13
+    str.w r12, [sp, #220]
+    eor.w lr, r6, r4, ror #8
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #11
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #13
+    str.w r9, [sp, #208]
+    eor.w r10, r5, r8, ror #18
+    str.w r10, [sp, #228]
     /* ---- round 4k+3: T -> S ---- */
     /* row y=0, E words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #0]
     ldr.w r2, [sp, #48]
     ldr.w r3, [sp, #100]
     ldr.w r4, [sp, #148]
     ldr.w r5, [sp, #192]
-    ldr.w lr, [sp, #260]
-    ldr.w r11, [sp, #200]
-    ldr.w r6, [sp, #208]
-    ldr.w r7, [sp, #220]
-    ldr.w r8, [sp, #228]
-    ldr.w r9, [sp, #232]
-    ldr.w r12, [lr, #24]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r6, ror #28
-    eor.w r3, r3, r7, ror #12
-    eor.w r4, r4, r8, ror #15
-    eor.w r5, r5, r9, ror #19
-    bic.w r11, r3, r2, ror #16
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #0]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #24
-    eor.w r11, r2, r11, ror #24
-    ror.w r11, r11, #14
-    str.w r11, [r0, #8]
-    mov.w r7, r11
-    bic.w r11, r5, r4
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
-    str.w r11, [r0, #16]
-    mov.w r8, r11
-    bic.w r11, r1, r5, ror #6
-    eor.w r11, r11, r4, ror #6
-    str.w r11, [r0, #24]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #18
-    eor.w r11, r5, r11, ror #8
-    ror.w r11, r11, #6
-    str.w r11, [r0, #32]
-    mov.w r10, r11
+    ldr.w r8, [r8, #24]
+    eor.w r5, r5, lr
+    eor.w r4, r4, r10, ror #11
+    eor.w r1, r1, r11, ror #28
+    eor.w r3, r3, r12, ror #18
+    eor.w r2, r2, r9, ror #10
+    bic.w r6, r3, r2
+    eor.w r6, r1, r6
+    eor.w r6, r6, r8
+    str.w r6, [r0, #0]
+    bic.w r7, r4, r3, ror #26
+    eor.w r7, r2, r7, ror #6
+    str.w r7, [r0, #8]
+    bic.w r8, r5, r4
+    eor.w r8, r3, r8, ror #6
+    str.w r8, [r0, #16]
+    bic.w r9, r1, r5, ror #6
+    eor.w r9, r9, r4, ror #6
+    str.w r9, [r0, #24]
+    bic.w r10, r2, r1
+    eor.w r10, r10, r5, ror #6
+    str.w r10, [r0, #32]
     /* row y=1, E words */
     ldr.w r1, [sp, #24]
     ldr.w r2, [sp, #72]
     ldr.w r3, [sp, #84]
     ldr.w r4, [sp, #132]
     ldr.w r5, [sp, #180]
+    ldr.w r11, [sp, #204]
+    eor.w r2, r2, lr, ror #10
+    eor.w r5, r5, r12, ror #9
+    eor.w r3, r3, r11, ror #19
+    ldr.w r12, [sp, #212]
     ldr.w r11, [sp, #224]
-    ldr.w r12, [sp, #232]
-    ldr.w lr, [sp, #204]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #27
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #212]
-    ldr.w r12, [sp, #220]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #27
-    bic.w r11, r3, r2, ror #29
-    eor.w r11, r1, r11, ror #12
-    ror.w r11, r11, #18
+    eor.w r4, r4, r12, ror #23
+    eor.w r1, r1, r11, ror #7
+    bic.w r11, r3, r2, ror #25
+    eor.w r11, r11, r1, ror #7
     str.w r11, [r0, #40]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #21
-    eor.w r11, r2, r11, ror #14
-    ror.w r11, r11, #27
+    bic.w r11, r4, r3
+    eor.w r11, r11, r2, ror #25
     str.w r11, [r0, #48]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #3
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
+    bic.w r11, r5, r4
+    eor.w r11, r3, r11
     str.w r11, [r0, #56]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #20
-    eor.w r11, r4, r11, ror #9
-    ror.w r11, r11, #9
+    bic.w r11, r1, r5, ror #25
+    eor.w r11, r4, r11, ror #7
     str.w r11, [r0, #64]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #23
-    eor.w r11, r5, r11, ror #21
-    ror.w r11, r11, #6
+    bic.w r11, r2, r1, ror #14
+    eor.w r11, r5, r11, ror #25
     str.w r11, [r0, #72]
     eor.w r10, r10, r11
     /* row y=2, E words */
@@ -1486,79 +1370,36 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #108]
     ldr.w r4, [sp, #152]
     ldr.w r5, [sp, #160]
-    ldr.w r11, [sp, #212]
+    ldr.w r11, [sp, #200]
+    eor.w r4, r4, lr, ror #11
+    eor.w r1, r1, r12, ror #6
+    eor.w r5, r5, r11, ror #13
     ldr.w r12, [sp, #216]
     ldr.w lr, [sp, #228]
-    eor.w r1, r1, r11, ror #30
-    eor.w r2, r2, r12, ror #24
-    eor.w r3, r3, lr
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #200]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #1
-    bic.w r11, r3, r2, ror #18
-    eor.w r11, r1, r11, ror #18
-    ror.w r11, r11, #1
+    eor.w r2, r2, r12, ror #18
+    eor.w r3, r3, lr, ror #16
+    bic.w r11, r3, r2, ror #1
+    eor.w r11, r1, r11, ror #24
+    ror.w r11, r11, #7
     str.w r11, [r0, #80]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #23
-    eor.w r11, r2, r11, ror #23
-    ror.w r11, r11, #5
+    bic.w r11, r4, r3, ror #1
+    eor.w r11, r2, r11, ror #30
     str.w r11, [r0, #88]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #6
-    eor.w r11, r3, r11, ror #3
-    ror.w r11, r11, #19
+    bic.w r11, r5, r4, ror #24
+    eor.w r11, r3, r11, ror #7
+    ror.w r11, r11, #31
     str.w r11, [r0, #96]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #21
-    eor.w r11, r4, r11, ror #5
-    ror.w r11, r11, #28
+    bic.w r11, r1, r5, ror #31
+    eor.w r11, r4, r11, ror #9
+    ror.w r11, r11, #30
     str.w r11, [r0, #104]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #28
-    eor.w r11, r5, r11, ror #15
-    ror.w r11, r11, #22
+    bic.w r11, r2, r1, ror #7
+    eor.w r11, r11, r5, ror #6
     str.w r11, [r0, #112]
-    eor.w r10, r10, r11
-    /* row y=3, E words */
-    ldr.w r1, [sp, #36]
-    ldr.w r2, [sp, #40]
-    ldr.w r3, [sp, #88]
-    ldr.w r4, [sp, #140]
-    ldr.w r5, [sp, #184]
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #200]
-    ldr.w lr, [sp, #208]
-    eor.w r1, r1, r11, ror #3
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #5
-    ldr.w r11, [sp, #220]
-    ldr.w r12, [sp, #224]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #9
-    bic.w r11, r3, r2, ror #10
-    eor.w r11, r1, r11, ror #7
-    ror.w r11, r11, #15
-    str.w r11, [r0, #120]
-    eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #3
-    eor.w r11, r2, r11, ror #19
-    str.w r11, [r0, #128]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #24
-    eor.w r11, r3, r11, ror #5
-    ror.w r11, r11, #22
-    str.w r11, [r0, #136]
-    eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #12
-    eor.w r11, r4, r11, ror #28
-    ror.w r11, r11, #19
-    str.w r11, [r0, #144]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #15
-    eor.w r11, r11, r5, ror #27
-    str.w r11, [r0, #152]
     eor.w r10, r10, r11
     /* row y=4, E words */
     ldr.w r1, [sp, #16]
@@ -1566,40 +1407,67 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #116]
     ldr.w r4, [sp, #124]
     ldr.w r5, [sp, #168]
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    ldr.w lr, [sp, #236]
-    eor.w r1, r1, r11, ror #6
-    eor.w r2, r2, r12, ror #22
-    eor.w r3, r3, lr, ror #29
     ldr.w r11, [sp, #204]
+    eor.w r2, lr, r2, ror #14
+    eor.w r1, r1, r12, ror #27
+    eor.w r4, r11, r4, ror #12
     ldr.w r12, [sp, #208]
-    eor.w r4, r4, r11, ror #13
+    ldr.w lr, [sp, #236]
     eor.w r5, r5, r12, ror #4
-    bic.w r11, r3, r2, ror #31
-    eor.w r11, r1, r11, ror #20
-    ror.w r11, r11, #27
+    eor.w r3, r3, lr, ror #20
+    bic.w r11, r3, r2
+    eor.w r11, r11, r1, ror #27
     str.w r11, [r0, #160]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #17
-    eor.w r11, r2, r11, ror #16
-    ror.w r11, r11, #14
+    bic.w r11, r4, r3
+    eor.w r11, r2, r11
     str.w r11, [r0, #168]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #3
-    eor.w r11, r3, r11, ror #12
-    ror.w r11, r11, #15
+    bic.w r11, r5, r4, ror #5
+    eor.w r11, r3, r11, ror #27
     str.w r11, [r0, #176]
     eor.w r8, r8, r11
     bic.w r11, r1, r5
-    eor.w r11, r4, r11, ror #29
-    ror.w r11, r11, #30
+    eor.w r11, r4, r11, ror #27
     str.w r11, [r0, #184]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #13
-    eor.w r11, r5, r11, ror #19
-    ror.w r11, r11, #27
+    bic.w r11, r2, r1, ror #27
+    eor.w r11, r11, r5, ror #27
     str.w r11, [r0, #192]
+    eor.w r10, r10, r11
+    /* row y=3, E words */
+    ldr.w r1, [sp, #36]
+    ldr.w r2, [sp, #40]
+    ldr.w r3, [sp, #88]
+    ldr.w r4, [sp, #140]
+    ldr.w r5, [sp, #184]
+    ldr.w r11, [sp, #200]
+    eor.w r1, r1, lr, ror #11
+    eor.w r3, r3, r12, ror #27
+    eor.w r2, r2, r11, ror #11
+    ldr.w r12, [sp, #224]
+    ldr.w r11, [sp, #220]
+    eor.w r5, r12, r5, ror #12
+    eor.w r4, r11, r4, ror #5
+    bic.w r11, r3, r2, ror #31
+    eor.w r11, r11, r1, ror #15
+    str.w r11, [r0, #120]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3
+    eor.w r11, r11, r2, ror #31
+    str.w r11, [r0, #128]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4
+    eor.w r11, r3, r11
+    str.w r11, [r0, #136]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #17
+    eor.w r11, r4, r11, ror #15
+    str.w r11, [r0, #144]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #16
+    eor.w r11, r5, r11, ror #31
+    str.w r11, [r0, #152]
     eor.w r10, r10, r11
     str.w r6, [sp, #240]
     str.w r7, [sp, #244]
@@ -1607,128 +1475,105 @@ pqlab_keccakf1600_armv7em_core:
     str.w r9, [sp, #252]
     str.w r10, [sp, #256]
     /* row y=0, O words */
+    ldr.w r8, [sp, #260]
     ldr.w r1, [sp, #4]
     ldr.w r2, [sp, #52]
     ldr.w r3, [sp, #96]
     ldr.w r4, [sp, #144]
     ldr.w r5, [sp, #196]
-    ldr.w lr, [sp, #260]
     ldr.w r11, [sp, #204]
     ldr.w r6, [sp, #212]
     ldr.w r7, [sp, #216]
-    ldr.w r8, [sp, #224]
-    ldr.w r9, [sp, #236]
-    ldr.w r12, [lr, #28]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r6, ror #28
-    eor.w r3, r3, r7, ror #13
-    eor.w r4, r4, r8, ror #16
-    eor.w r5, r5, r9, ror #19
-    bic.w r11, r3, r2, ror #16
-    eor.w r11, r1, r11, ror #30
-    eor.w r11, r11, r12
-    str.w r11, [r0, #4]
-    mov.w r6, r11
-    bic.w r11, r4, r3, ror #24
-    eor.w r11, r2, r11, ror #24
-    ror.w r11, r11, #14
-    str.w r11, [r0, #12]
-    mov.w r7, r11
-    bic.w r11, r5, r4
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
-    str.w r11, [r0, #20]
-    mov.w r8, r11
-    bic.w r11, r1, r5, ror #6
-    eor.w r11, r11, r4, ror #6
-    str.w r11, [r0, #28]
-    mov.w r9, r11
-    bic.w r11, r2, r1, ror #18
-    eor.w r11, r5, r11, ror #8
-    ror.w r11, r11, #6
-    str.w r11, [r0, #36]
-    mov.w r10, r11
-    /* row y=1, O words */
-    ldr.w r1, [sp, #28]
-    ldr.w r2, [sp, #76]
-    ldr.w r3, [sp, #80]
-    ldr.w r4, [sp, #128]
-    ldr.w r5, [sp, #176]
-    ldr.w r11, [sp, #228]
-    ldr.w r12, [sp, #236]
-    ldr.w lr, [sp, #200]
-    eor.w r1, r1, r11
-    eor.w r2, r2, r12, ror #27
-    eor.w r3, r3, lr, ror #1
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #216]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #28
-    bic.w r11, r3, r2, ror #29
-    eor.w r11, r1, r11, ror #12
-    ror.w r11, r11, #18
-    str.w r11, [r0, #44]
-    eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #20
-    eor.w r11, r2, r11, ror #15
-    ror.w r11, r11, #27
-    str.w r11, [r0, #52]
-    eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #4
-    eor.w r11, r3, r11, ror #8
-    ror.w r11, r11, #30
-    str.w r11, [r0, #60]
-    eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #20
-    eor.w r11, r4, r11, ror #8
-    ror.w r11, r11, #10
-    str.w r11, [r0, #68]
-    eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #23
-    eor.w r11, r5, r11, ror #21
-    ror.w r11, r11, #6
-    str.w r11, [r0, #76]
-    eor.w r10, r10, r11
+    ldr.w r8, [r8, #28]
+    eor.w r5, r5, lr, ror #27
+    eor.w r4, r4, r12, ror #18
+    eor.w r1, r1, r11, ror #7
+    eor.w r2, r2, r6, ror #24
+    eor.w r3, r7, r3, ror #30
+    bic.w r6, r3, r2
+    eor.w r6, r6, r1, ror #14
+    eor.w r6, r6, r8
+    str.w r6, [r0, #4]
+    bic.w r7, r4, r3
+    eor.w r7, r2, r7
+    str.w r7, [r0, #12]
+    bic.w r8, r5, r4, ror #26
+    eor.w r8, r3, r8, ror #6
+    str.w r8, [r0, #20]
+    bic.w r9, r1, r5, ror #24
+    eor.w r9, r4, r9, ror #14
+    str.w r9, [r0, #28]
+    bic.w r10, r2, r1, ror #14
+    eor.w r10, r10, r5, ror #6
+    str.w r10, [r0, #36]
     /* row y=2, O words */
     ldr.w r1, [sp, #8]
     ldr.w r2, [sp, #60]
     ldr.w r3, [sp, #104]
     ldr.w r4, [sp, #156]
     ldr.w r5, [sp, #164]
-    ldr.w r11, [sp, #208]
-    ldr.w r12, [sp, #220]
-    ldr.w lr, [sp, #224]
-    eor.w r1, r1, r11, ror #31
-    eor.w r2, r2, r12, ror #24
-    eor.w r3, r3, lr, ror #4
-    ldr.w r11, [sp, #236]
-    ldr.w r12, [sp, #204]
-    eor.w r4, r4, r11
-    eor.w r5, r5, r12, ror #1
-    bic.w r11, r3, r2, ror #21
-    eor.w r11, r1, r11, ror #15
-    ror.w r11, r11, #1
+    ldr.w r11, [sp, #204]
+    eor.w r4, r4, lr, ror #4
+    eor.w r3, r3, r12, ror #23
+    eor.w r5, r5, r11, ror #12
+    ldr.w r12, [sp, #208]
+    ldr.w r11, [sp, #220]
+    eor.w r1, r12, r1, ror #21
+    eor.w r2, r2, r11
+    bic.w r11, r3, r2, ror #12
+    eor.w r11, r1, r11, ror #25
     str.w r11, [r0, #84]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #20
-    eor.w r11, r2, r11, ror #23
-    ror.w r11, r11, #5
+    bic.w r11, r4, r3, ror #25
+    eor.w r11, r11, r2, ror #5
     str.w r11, [r0, #92]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #6
-    eor.w r11, r3, r11, ror #6
-    ror.w r11, r11, #16
+    bic.w r11, r5, r4
+    eor.w r11, r11, r3, ror #25
     str.w r11, [r0, #100]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #21
-    eor.w r11, r4, r11, ror #5
-    ror.w r11, r11, #28
+    bic.w r11, r1, r5
+    eor.w r11, r4, r11
     str.w r11, [r0, #108]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #28
-    eor.w r11, r5, r11, ror #15
-    ror.w r11, r11, #22
+    bic.w r11, r2, r1, ror #27
+    eor.w r11, r5, r11, ror #5
     str.w r11, [r0, #116]
+    eor.w r10, r10, r11
+    /* row y=1, O words */
+    ldr.w r1, [sp, #28]
+    ldr.w r2, [sp, #76]
+    ldr.w r3, [sp, #80]
+    ldr.w r4, [sp, #128]
+    ldr.w r5, [sp, #176]
+    ldr.w r11, [sp, #200]
+    eor.w r2, r2, lr, ror #3
+    eor.w r4, r4, r12, ror #10
+    eor.w r3, r3, r11, ror #21
+    ldr.w r12, [sp, #216]
+    ldr.w lr, [sp, #228]
+    eor.w r5, r5, r12, ror #23
+    eor.w r1, r1, lr, ror #20
+    bic.w r11, r3, r2, ror #21
+    eor.w r11, r1, r11, ror #12
+    ror.w r11, r11, #26
+    str.w r11, [r0, #44]
+    eor.w r6, r6, r11
+    bic.w r11, r4, r3, ror #6
+    eor.w r11, r11, r2, ror #27
+    str.w r11, [r0, #52]
+    eor.w r7, r7, r11
+    bic.w r11, r5, r4
+    eor.w r11, r11, r3, ror #6
+    str.w r11, [r0, #60]
+    eor.w r8, r8, r11
+    bic.w r11, r1, r5, ror #6
+    eor.w r11, r4, r11, ror #26
+    str.w r11, [r0, #68]
+    eor.w r9, r9, r11
+    bic.w r11, r2, r1, ror #31
+    eor.w r11, r5, r11, ror #27
+    str.w r11, [r0, #76]
     eor.w r10, r10, r11
     /* row y=3, O words */
     ldr.w r1, [sp, #32]
@@ -1736,37 +1581,32 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #92]
     ldr.w r4, [sp, #136]
     ldr.w r5, [sp, #188]
-    ldr.w r11, [sp, #232]
-    ldr.w r12, [sp, #204]
-    ldr.w lr, [sp, #212]
-    eor.w r1, r1, r11, ror #4
-    eor.w r2, r2, r12, ror #14
-    eor.w r3, r3, lr, ror #5
-    ldr.w r11, [sp, #216]
-    ldr.w r12, [sp, #228]
-    eor.w r4, r4, r11, ror #5
-    eor.w r5, r5, r12, ror #9
-    bic.w r11, r3, r2, ror #10
-    eor.w r11, r1, r11, ror #7
-    ror.w r11, r11, #15
+    ldr.w r11, [sp, #204]
+    eor.w r5, lr, r5, ror #2
+    eor.w r4, r4, r12, ror #8
+    eor.w r2, r2, r11, ror #3
+    ldr.w r12, [sp, #212]
+    ldr.w lr, [sp, #232]
+    eor.w r3, r3, r12, ror #26
+    eor.w r1, lr, r1, ror #15
+    bic.w r11, r3, r2, ror #17
+    eor.w r11, r1, r11, ror #15
     str.w r11, [r0, #124]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #2
-    eor.w r11, r2, r11, ror #20
+    bic.w r11, r4, r3, ror #9
+    eor.w r11, r2, r11, ror #6
     str.w r11, [r0, #132]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #25
-    eor.w r11, r3, r11, ror #5
-    ror.w r11, r11, #22
+    bic.w r11, r5, r4, ror #6
+    eor.w r11, r11, r3, ror #15
     str.w r11, [r0, #140]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #12
-    eor.w r11, r4, r11, ror #27
-    ror.w r11, r11, #20
+    bic.w r11, r1, r5
+    eor.w r11, r11, r4, ror #6
     str.w r11, [r0, #148]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #15
-    eor.w r11, r11, r5, ror #27
+    bic.w r11, r2, r1
+    eor.w r11, r5, r11
     str.w r11, [r0, #156]
     eor.w r10, r10, r11
     /* row y=4, O words */
@@ -1775,39 +1615,34 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #112]
     ldr.w r4, [sp, #120]
     ldr.w r5, [sp, #172]
+    ldr.w r11, [sp, #200]
+    eor.w r3, r3, lr, ror #26
+    eor.w r5, r5, r12, ror #13
+    eor.w r4, r4, r11, ror #18
     ldr.w r11, [sp, #220]
     ldr.w r12, [sp, #224]
-    ldr.w lr, [sp, #232]
-    eor.w r1, r1, r11, ror #2
-    eor.w r2, r2, r12, ror #23
-    eor.w r3, r3, lr, ror #30
-    ldr.w r11, [sp, #200]
-    ldr.w r12, [sp, #212]
-    eor.w r4, r4, r11, ror #14
-    eor.w r5, r5, r12, ror #4
-    bic.w r11, r3, r2, ror #31
-    eor.w r11, r1, r11, ror #16
-    ror.w r11, r11, #31
+    eor.w r1, r1, r11, ror #26
+    eor.w r2, r2, r12, ror #6
+    bic.w r11, r3, r2, ror #27
+    eor.w r11, r11, r1, ror #15
     str.w r11, [r0, #164]
     eor.w r6, r6, r11
-    bic.w r11, r4, r3, ror #17
-    eor.w r11, r2, r11, ror #16
-    ror.w r11, r11, #14
+    bic.w r11, r4, r3, ror #10
+    eor.w r11, r2, r11, ror #27
+    ror.w r11, r11, #27
     str.w r11, [r0, #172]
     eor.w r7, r7, r11
-    bic.w r11, r5, r4, ror #3
-    eor.w r11, r3, r11, ror #12
-    ror.w r11, r11, #15
+    bic.w r11, r5, r4, ror #22
+    eor.w r11, r3, r11
     str.w r11, [r0, #180]
     eor.w r8, r8, r11
-    bic.w r11, r1, r5, ror #28
-    eor.w r11, r4, r11, ror #1
-    ror.w r11, r11, #30
+    bic.w r11, r1, r5, ror #17
+    eor.w r11, r4, r11, ror #25
+    ror.w r11, r11, #22
     str.w r11, [r0, #188]
     eor.w r9, r9, r11
-    bic.w r11, r2, r1, ror #17
-    eor.w r11, r5, r11, ror #19
-    ror.w r11, r11, #27
+    bic.w r11, r2, r1, ror #20
+    eor.w r11, r5, r11, ror #27
     str.w r11, [r0, #196]
     eor.w r10, r10, r11
     /* theta: D[x] = C[x-1] ^ rol64(C[x+1], 1) */
@@ -1816,69 +1651,52 @@ pqlab_keccakf1600_armv7em_core:
     ldr.w r3, [sp, #248]
     ldr.w r4, [sp, #252]
     ldr.w r5, [sp, #256]
-    eor.w r11, r5, r7, ror #31
-    str.w r11, [sp, #200]
     eor.w r11, r10, r2
     str.w r11, [sp, #204]
-    eor.w r11, r1, r8, ror #31
-    str.w r11, [sp, #208]
     eor.w r11, r6, r3
     str.w r11, [sp, #212]
     eor.w r11, r2, r9, ror #31
     str.w r11, [sp, #216]
-    eor.w r11, r7, r4
-    str.w r11, [sp, #220]
     eor.w r11, r3, r10, ror #31
     str.w r11, [sp, #224]
-    eor.w r11, r8, r5
-    str.w r11, [sp, #228]
-    eor.w r11, r4, r6, ror #31
-    str.w r11, [sp, #232]
     eor.w r11, r9, r1
     str.w r11, [sp, #236]
-    ldr.w lr, [sp, #260]
-    add.w lr, lr, #32
-    str.w lr, [sp, #260]
-    movw r12, #:lower16:pqlab_keccakf1600_rc_il_end
-    movt r12, #:upper16:pqlab_keccakf1600_rc_il_end
-    cmp.w lr, r12
+    eor.w r12, r7, r4
+    str.w r12, [sp, #220]
+    eor.w lr, r4, r6, ror #31
+    str.w lr, [sp, #232]
+    eor.w r11, r5, r7, ror #31
+    str.w r11, [sp, #200]
+    eor.w r9, r1, r8, ror #31
+    str.w r9, [sp, #208]
+    eor.w r10, r8, r5
+    str.w r10, [sp, #228]
+    ldr.w r1, [sp, #260]
+    add.w r1, r1, #32
+    str.w r1, [sp, #260]
+    movw r2, #:lower16:pqlab_keccakf1600_rc_il_end
+    movt r2, #:upper16:pqlab_keccakf1600_rc_il_end
+    cmp.w r1, r2
     bne.w 2b
     /* T, D and CE held state-dependent words: clear the frame */
+    mov.w r0, sp  /* r0 comes back from the stack */
     mov.w r1, #0
     mov.w r2, #0
-    strd r1, r2, [sp, #0]
-    strd r1, r2, [sp, #8]
-    strd r1, r2, [sp, #16]
-    strd r1, r2, [sp, #24]
-    strd r1, r2, [sp, #32]
-    strd r1, r2, [sp, #40]
-    strd r1, r2, [sp, #48]
-    strd r1, r2, [sp, #56]
-    strd r1, r2, [sp, #64]
-    strd r1, r2, [sp, #72]
-    strd r1, r2, [sp, #80]
-    strd r1, r2, [sp, #88]
-    strd r1, r2, [sp, #96]
-    strd r1, r2, [sp, #104]
-    strd r1, r2, [sp, #112]
-    strd r1, r2, [sp, #120]
-    strd r1, r2, [sp, #128]
-    strd r1, r2, [sp, #136]
-    strd r1, r2, [sp, #144]
-    strd r1, r2, [sp, #152]
-    strd r1, r2, [sp, #160]
-    strd r1, r2, [sp, #168]
-    strd r1, r2, [sp, #176]
-    strd r1, r2, [sp, #184]
-    strd r1, r2, [sp, #192]
-    strd r1, r2, [sp, #200]
-    strd r1, r2, [sp, #208]
-    strd r1, r2, [sp, #216]
-    strd r1, r2, [sp, #224]
-    strd r1, r2, [sp, #232]
-    strd r1, r2, [sp, #240]
-    strd r1, r2, [sp, #248]
-    strd r1, r2, [sp, #256]
+    mov.w r3, #0
+    mov.w r4, #0
+    mov.w r5, #0
+    mov.w r6, #0
+    mov.w r7, #0
+    mov.w r8, #0
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r8}
+    stmia r0!, {r1-r2}
     add.w sp, sp, #264
     pop.w {r0, pc}
     .size pqlab_keccakf1600_armv7em_core, . - pqlab_keccakf1600_armv7em_core
