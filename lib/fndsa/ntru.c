@@ -12,9 +12,9 @@
  *    = N(f)(x^2) G' - N(g)(x^2) F' = q), followed by Babai reduction
  *    (F, G) -= k (f, g) with k = round((F f* + G g*) / (f f* + g g*)),
  *    computed in floating point on the top bits, with power-of-two scales
- *    fixed in advance. At depths 2..logn-1 the schedule is the round-3
- *    reference's (replayed to reject the candidates it rejects, see
- *    ref_schedule); at depths 1 and 0 and at the deepest level it runs down
+ *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx). At
+ *    depths 2..logn-1 the schedule is the round-3 reference's (replayed to
+ *    reject the candidates it rejects, see ref_schedule); at depths 1 and 0 and at the deepest level it runs down
  *    to the point where every coefficient of (F f* + G g*)/(f f* + g g*)
  *    rounds to 0: the unique Babai-reduced solution, whatever representative
  *    of the coset {(F + e f, G + e g)} the lower levels produced. That is what
@@ -1434,11 +1434,12 @@ static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, si
 }
 
 /* ---------------------------------------------------------------------- */
-/* Babai steps of the reference schedule in fixed point (depths 2..logn-1). */
+/* Babai steps of the reference schedule in fixed point (depths 2..4).       */
 /*
  * k = round(x / 2^s), x = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)) in
  * Q[x]/(x^m + 1), computed with int64 values in block floating point instead of
- * emulated binary64 (babai_init with fft = 2, babai_k_fx):
+ * emulated binary64 (babai_init with fft = 2, babai_k_fx), at the intermediate depths
+ * up to NTRU_FX_MAX_DEPTH (why not deeper: the comment above babai_k_fx):
  *
  *  - f, g are read at a common exponent: bf = the largest bit length of their
  *    coefficients (x in [-2^b, 2^b)), f'_i = floor(f_i / 2^(bf - Q)), Q = 62 - logm,
@@ -1462,8 +1463,8 @@ static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, si
  *    (secret, common to the step): k = floor(x~ 2^tau + 1/2), and "big" (the
  *    reference's reject: |x / 2^s| >= 2^31 - 1) from an integer threshold.
  *
- * Precision (ulp = 1 in each fixed-point representation; see the comment above
- * babai_k_fx for the bound on k).
+ * No FPU and no fpr: the same values on every target and fpr layer. Precision: the
+ * comment above babai_k_fx.
  */
 
 /* the largest bit length b (every coefficient in [-2^b, 2^b)) of m coefficients
@@ -1508,7 +1509,7 @@ static int64_t zwin64(const uint32_t *x, size_t len, int32_t t)
     uint32_t p2 = (uint32_t)0 - pqlab_ct_is_zero_u32(w);     /* j - 2 == w */
     for (size_t j = 2; j < len + 4; j++) {
         uint32_t e = j < len + 2 ? x[j - 2] : ext; /* public index */
-        uint32_t mk = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j - w);
+        uint32_t mk = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j ^ w);
         a0 |= e & mk;
         a1 |= e & p1;
         a2 |= e & p2;
@@ -1602,12 +1603,46 @@ static void fxb_ifft(int64_t *a, unsigned logm)
 }
 
 /* a: the m coefficients x_u 2^-t (stride limbs apart, rl limbs read), floor, in the
- * interleaved complex layout of fxb_fft */
+ * interleaved complex layout of fxb_fft. The window is common to all coefficients, so
+ * the one-hot masks of its limb (w = (t + 64) / 32 among the rl + 2 limbs of x 2^64)
+ * are computed once (up to FXB_MASKS limbs; zwin64 otherwise) and every limb then
+ * costs three AND-ORs (the masks of j, j - 1, j - 2 select it for a0, a1, a2) */
+#define FXB_MASKS 64
 static void fxb_load(int64_t *a, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t t)
 {
     size_t hm = m >> 1;
+    if (rl + 2 > FXB_MASKS) {
+        for (size_t u = 0; u < m; u++) {
+            a[u < hm ? 2 * u : 2 * (u - hm) + 1] = zwin64(x + u * stride, rl, t);
+        }
+        return;
+    }
+    uint32_t tt = (uint32_t)(t + 64), w = tt >> 5, r = tt & 31;
+    uint32_t mk[FXB_MASKS];
+    /* j ^ w, not j - w: GCC would turn j - w into an induction variable and compare it
+     * with rl + 2 - w to end the loop (a branch on w) */
+    for (size_t j = 0; j < rl + 2; j++) {
+        mk[j] = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j ^ w);
+    }
+    /* beyond limb rl + 1 of x 2^64 everything is sign extension: a1 is when w = rl + 1,
+     * a2 when w >= rl */
+    const uint32_t t1 = mk[rl + 1], t2 = mk[rl] | mk[rl + 1];
     for (size_t u = 0; u < m; u++) {
-        a[u < hm ? 2 * u : 2 * (u - hm) + 1] = zwin64(x + u * stride, rl, t);
+        const uint32_t *xu = x + u * stride;
+        uint32_t ext = zsign(xu, rl);
+        uint32_t a0 = 0, a1 = ext & t1, a2 = ext & t2;
+        uint32_t m1 = mk[1], m2 = mk[0]; /* limbs 0 and 1 of x 2^64 are 0 */
+        for (size_t j = 2; j < rl + 2; j++) {
+            uint32_t e = xu[j - 2], m0 = mk[j];
+            a0 |= e & m0;
+            a1 |= e & m1;
+            a2 |= e & m2;
+            m2 = m1;
+            m1 = m0;
+        }
+        uint64_t v = fpr_ursh(((uint64_t)a1 << 32) | a0, r);
+        v |= fpr_ulsh((uint64_t)a2 << 32, 32 - r); /* 32 - r in [1, 32] */
+        a[u < hm ? 2 * u : 2 * (u - hm) + 1] = (int64_t)v;
     }
 }
 
@@ -1931,34 +1966,53 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
  * from their low rl limbs (the limbs above are sign extension). Returns 1 when a
  * coefficient of x / 2^s is at least 2^31 - 1 in absolute value (secret).
  *
- * Error bound (first order in the relative errors, which are below 2^-40 here;
- * ulp = one unit of the fixed-point value concerned, L = logm - 1 FFT levels):
- *  - loading: |F'_i - F_i 2^-t| < 1 (floor), and likewise f', g' (exact when the
- *    shift is to the left);
- *  - FFT: an input error of at most sqrt(2) per complex value, each level adds the
- *    twiddle product's rounding (two fxb_mul63 per part: 2 sqrt(2)) and the table's
- *    (|b| 2^-63.5 < 0.36): e_l <= 2 e_(l-1) + 3.19, so every FFT value is within
- *    eF = 2^L sqrt(2) + (2^L - 1) 3.19 < 4.61 2^L = 2.3 m ulps of the exact FFT of
- *    F 2^-t (f 2^-tf for f, g);
- *  - U_j, V_j: R_j, D'_j truncations (relative 2^-62 each) and one rounding (1/2
- *    ulp), from the computed f_j, g_j: U_j = 2^E conj(f~_j) / D~_j (1 + 2^-61) +- 1/2,
- *    and the exact quotient moves by at most 3 ef / sqrt(D_j) relative when f_j, g_j
- *    move by ef (|d(conj f / D)| <= 3 |df| / D for |f|^2 <= D): so
- *    |U_j - U*_j| <= 2^61 (2^-60 + 3 ef / sqrt(D_min)) + 1/2, with U* exact;
- *  - product: X_j = (F_j U_j + G_j V_j) / 2^63 within 4 (the four fxb_mul63) plus
- *    (sqrt(2) eF 2^61 + 2^62.5 |dUV|) / 2^63 of the exact X*_j;
- *  - inverse FFT: every level averages two errors and adds at most 1/2 (sum) or
- *    3/4 sqrt(2) + 0.36 (difference times the conjugate twiddle): eX + 1.5 L;
- *  - the final scaling multiplies by 2^tau (x / 2^s = x~ 2^tau).
- * With eX = 4 + sqrt(2) eF / 4 + sqrt(2) (2^60 + 3 ef 2^61 / sqrt(D_min)) 2^-0.5 / ...
- * collected: |x~ 2^tau - x / 2^s| <= 2^tau (6 + 1.5 L + 0.36 eF + 3.2 ef 2^61 /
- * sqrt(D_min) + 1.5), where 2^61 / sqrt(D_min) <= 2^62 / 2^((127 - cmax) / 2) and
- * sqrt(D_min) >= |f_j| is at least 2^(62 - logm/2 - delta) when the smallest f_j,
- * g_j pair is 2^delta below the typical one. In units of k: x~ below 2^60.5 is
- * |x / 2^s| at most 2^(60.5 + tau), and |x / 2^s| < 2^31 (else the candidate is
- * rejected) so the interesting steps have 2^tau <= 2^(31 - 60.5) times the ratio
- * of the largest |x~| possible to the actual one. test_fndsa.py::
- * test_babai_fixed_point_k measures the error against exact rationals. */
+ * Error bound (ulp: one unit of the fixed-point value concerned; first order in the
+ * relative errors, which are below 2^-40 wherever it matters):
+ *  - loading: 0 <= F_i 2^-t - F'_i < 1 (floor; exact when t <= 0), likewise f', g';
+ *  - FFT (as ortho_norm's in keygen.c): a complex input is off by at most sqrt(2),
+ *    every level doubles the inherited error and adds at most 3.19 (two fxb_mul63 per
+ *    part: 2 sqrt(2); the twiddle's own rounding: |b| 2^-63.5 < 0.36), so after the
+ *    L = logm - 1 levels every value is within e1 = 2^L sqrt(2) + (2^L - 1) 3.19 <
+ *    2.31 m of the exact transform (of F 2^-t, of f 2^-tf, of g 2^-tf);
+ *  - U_j, V_j: R_j 2^(c_j - 190) = (1 + eta) / D~_j with |eta| < 2^-61 (the
+ *    truncations of D'_j and R_j) for the computed D~_j, and one rounding: within 1.5
+ *    ulp of 2^E conj(f~_j) / D~_j. The computed f~_j, g~_j are within sqrt(2) e1 of
+ *    the exact pair, and |d(conj f / D)| <= 3 |(df, dg)| / D, so with 2^E / sqrt(D_j)
+ *    <= 2^61: |(U_j, V_j) - exact| <= 1.5 sqrt(2) + 4.25 e1 2^61 / sqrt(D_min);
+ *  - X_j: four fxb_mul63 per part (4 per part, 5.66 in modulus) plus the inherited
+ *    |(F_j, G_j)| |d(U, V)| / 2^63 + |d(F, G)| |(U, V)| / 2^63 <= (2^62.5 / 2^63)
+ *    |d(U, V)| + sqrt(2) e1 2^61 / 2^63: eX <= 7.8 + 0.36 e1 + 3.01 e1 2^61 / sqrt(D_min);
+ *  - inverse FFT: each level averages two inherited errors and adds at most 0.71
+ *    (sum) or 2.4 (difference times conj(s): two fxb_mul64 per part and the twiddle):
+ *    eX + 2.4 L on every output, and a coefficient is one part of an output.
+ * So |x~_i 2^tau - x_i / 2^s| <= 2^tau (8 + 0.83 m + 2.4 logm + 7 m 2^61 / sqrt(D_min)),
+ * D_min = min_j |f_j|^2 + |g_j|^2 at the scale of f' (|f'_i| <= 2^Q, Q = 62 - logm).
+ * With kappa = sqrt(max_j D_j / min_j D_j) (the conditioning of (f, g) at this depth,
+ * max_j D_j >= 2^(2 Q - 2) since sum_j D_j = (m / 2) ||(f', g')||^2), the last term is at
+ * most 7 m 2^(62 - Q) kappa = 7 m^2 kappa ulp, and 2^tau is about the largest
+ * |x / 2^s| over 2^60.5 (x~ uses the whole int64 range for the largest F_j U_j + G_j V_j
+ * possible), so the error in units of k is of the order of |k|max 2^-60.5 (m^2 kappa
+ * + m), where binary64 is |k|max 2^-53 times similar factors. Decisions: k equals
+ * round(x / 2^s) unless x / 2^s is within that error of a half-integer, and the reject
+ * (|x / 2^s| >= 2^31 - 1) is the same unless |x / 2^s| is that close to 2^31 - 1.
+ *
+ * Why this is enough for the reference's keys: the reference computes k in binary64,
+ * with a larger error of the same form, so the two k agree except where the exact value
+ * is within the sum of the two errors of a half-integer; a k off by one leaves one more
+ * multiple of (f, g) 2^s, which the next step's k takes back (|k| grows by at most 2^25,
+ * far from 2^31), and the representative of F, G mod (f, g) does not change the final
+ * key (depth 0 is reduced exactly). What must not differ is the reject decisions, and
+ * those depend on the binary64 error itself at the deep depths: with kappa large the
+ * binary64 k is off by more than its step can absorb, the error grows by a factor 2^25
+ * times the relative error per step, and the reference rejects the candidate after a few
+ * steps (k beyond int32), where an accurate k converges (KAT record 50 of Falcon-512 at
+ * depth 7: relative error 2^-25, |k| growing 1.5x per step to 2^31). Hence fixed point
+ * only up to NTRU_FX_MAX_DEPTH, where the largest relative error of the binary64 k
+ * measured over 400 + 100 key generations (Falcon-512 / -1024) is 2^-36.6 / 2^-37.3,
+ * 2^11 below that growth threshold (depth 5: 2^-33.2 / 2^-30.5; depth 7: 2^-20.2 /
+ * 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
+ * the binary64 k and captured steps with exact rationals (worst error 2^-19.2 in units
+ * of k; binary64's worst over those depths 2^-12.6). */
 static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
                            size_t rl, int32_t s, size_t m, unsigned logm)
 {
