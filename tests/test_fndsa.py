@@ -660,6 +660,47 @@ def test_ntru_fit_check_and_approximation() -> None:
         assert fits(poly, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_uint32(b - 1)) == 0
 
 
+def test_ntru_fixed_point_window() -> None:
+    """ntru.c's block exponent (poly_maxbits: the largest b with a coefficient outside
+    [-2^(b-1), 2^(b-1))) and window load (fxb_load: floor(x / 2^t) for t from -64 up, with
+    the one-hot masks, and zwin64 beyond 62 limbs) against exact integers, around every limb
+    boundary and for negative values."""
+    flags = ["-DPQLAB_FNDSA_LOGN=9", "-DPQLAB_NS=tntru_", "-ffp-contract=off", "-DPQLAB_FNDSA_NTRU_TEST"]
+    lib = build_shared("fndsa9ntru", SRC + COMMON + HELPER, flags, include=["lib/fndsa"])
+    maxbits, load = lib.tntru_fndsa_ntru_test_maxbits, lib.tntru_fndsa_ntru_test_fxload
+    rnd = random.Random(17)
+    checked = 0
+    for ln in (1, 2, 3, 5, 12, 70):
+        for _ in range(60 if ln < 70 else 12):
+            m = rnd.choice([2, 4, 8])
+            top = rnd.randrange(0, 32 * ln - 1)
+            vals = []
+            for _u in range(m):
+                e = rnd.randrange(0, top + 1)
+                v = rnd.getrandbits(e) if e else 0
+                v = rnd.choice([v, -v, -v - 1, 2**e - 1, -(2**e)])
+                vals.append(max(min(v, 2 ** (32 * ln - 1) - 1), -(2 ** (32 * ln - 1))))
+            arr = (ctypes.c_uint32 * (m * ln))()
+            for u, v in enumerate(vals):
+                w = v % 2 ** (32 * ln)
+                for i in range(ln):
+                    arr[u * ln + i] = (w >> (32 * i)) & 0xFFFFFFFF
+            b = max((v if v >= 0 else -v - 1).bit_length() for v in vals)
+            assert maxbits(arr, ctypes.c_size_t(m), ctypes.c_size_t(ln)) == b
+            for q in (54, 55, 61, 62):
+                t = b - q
+                if t < -64:
+                    continue
+                out = (ctypes.c_int64 * m)()
+                load(out, arr, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_int32(t))
+                hm = m // 2
+                got = [out[2 * u] if u < hm else out[2 * (u - hm) + 1] for u in range(m)]
+                exp = [v >> t if t >= 0 else v << -t for v in vals]
+                assert got == exp, (ln, t, vals)
+                checked += 1
+    assert checked > 1000
+
+
 def _pmul(a: list[int], b: list[int]) -> list[int]:
     """a b in Z[x]/(x^m + 1), schoolbook"""
     m = len(a)

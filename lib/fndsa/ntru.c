@@ -2653,6 +2653,20 @@ uint32_t FNDSA_NS(fndsa_ntru_test_bitlen)(const uint32_t *x, size_t len);
 void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len,
                                       int32_t sc);
 
+uint32_t FNDSA_NS(fndsa_ntru_test_maxbits)(const uint32_t *p, size_t m, size_t rl);
+void FNDSA_NS(fndsa_ntru_test_fxload)(int64_t *a, const uint32_t *x, size_t m, size_t rl, int32_t t);
+
+/* the block exponent (largest bit length) and the window load of the fixed-point steps */
+uint32_t FNDSA_NS(fndsa_ntru_test_maxbits)(const uint32_t *p, size_t m, size_t rl)
+{
+    return poly_maxbits(p, m, rl, rl);
+}
+
+void FNDSA_NS(fndsa_ntru_test_fxload)(int64_t *a, const uint32_t *x, size_t m, size_t rl, int32_t t)
+{
+    fxb_load(a, x, m, rl, rl, t);
+}
+
 uint32_t FNDSA_NS(fndsa_ntru_test_fits)(const uint32_t *p, size_t m, size_t len, uint32_t bits)
 {
     return poly_fits(p, m, len, bits);
