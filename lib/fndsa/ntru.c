@@ -14,11 +14,12 @@
  *    computed in floating point on the top bits, with power-of-two scales
  *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx). At
  *    depths 2..logn-1 the schedule is the round-3 reference's (replayed to
- *    reject the candidates it rejects, see ref_schedule); at depths 1 and 0 and at the deepest level it runs down
- *    to the point where every coefficient of (F f* + G g*)/(f f* + g g*)
- *    rounds to 0: the unique Babai-reduced solution, whatever representative
- *    of the coset {(F + e f, G + e g)} the lower levels produced. That is what
- *    makes the private key identical to the round-3 reference's.
+ *    reject the candidates it rejects, see ref_schedule); at depths 1 and 0
+ *    and at the deepest level it runs down to the point where every
+ *    coefficient of (F f* + G g*)/(f f* + g g*) rounds to 0: the unique
+ *    Babai-reduced solution, whatever representative of the coset
+ *    {(F + e f, G + e g)} the lower levels produced. That is what makes the
+ *    private key identical to the round-3 reference's.
  *
  * Big integers are little-endian arrays of 32-bit limbs, two's complement;
  * a polynomial of m coefficients with L limbs each is m*L words, coefficient
