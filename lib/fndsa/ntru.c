@@ -2009,9 +2009,9 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
  * steps (k beyond int32), where an accurate k converges (KAT record 50 of Falcon-512 at
  * depth 7: relative error 2^-25, |k| growing 1.5x per step to 2^31). Hence fixed point
  * only up to NTRU_FX_MAX_DEPTH, where the largest relative error of the binary64 k
- * measured over 400 + 100 key generations (Falcon-512 / -1024) is 2^-36.6 / 2^-37.3,
- * 2^11 below that growth threshold (depth 5: 2^-33.2 / 2^-30.5; depth 7: 2^-20.2 /
- * 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
+ * measured over 5,000 + 1,500 key generations (Falcon-512 / -1024) is 2^-35.7 / 2^-35.1,
+ * 2^10 below that growth threshold (over 400 + 100: depth 5 2^-33.2 / 2^-30.5, depth 7
+ * 2^-20.2 / 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
  * the binary64 k and captured steps with exact rationals (worst error 2^-19.2 in units
  * of k; binary64's worst over those depths 2^-12.6). */
 static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
@@ -2318,8 +2318,8 @@ static void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F,
  * number sqrt(max D_j / min D_j)) the binary64 computation's own error can grow
  * from step to step until the reference rejects the candidate, and a more precise
  * computation would accept it (a different key); measured largest relative error of
- * the binary64 k up to depth 4: 2^-36.6 (Falcon-512) and 2^-37.3 (Falcon-1024),
- * against about 2^-25 where that growth starts */
+ * the binary64 k up to depth 4: 2^-35.7 (Falcon-512, 5,000 key generations) and 2^-35.1
+ * (Falcon-1024, 1,500), against about 2^-25 where that growth starts */
 #define NTRU_FX_MAX_DEPTH 4
 #ifdef PQLAB_FNDSA_NTRU_TEST
 unsigned FNDSA_NS(fndsa_ntru_test_fxdepth) = NTRU_FX_MAX_DEPTH;
