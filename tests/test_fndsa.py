@@ -21,6 +21,7 @@ import os
 import random
 import re
 import struct
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -657,6 +658,157 @@ def test_ntru_fit_check_and_approximation() -> None:
         b = 32 * ln - 2
         assert fits(poly, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_uint32(b)) == 1
         assert fits(poly, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_uint32(b - 1)) == 0
+
+
+def test_ntru_fixed_point_window() -> None:
+    """ntru.c's block exponent (poly_maxbits: the largest b with a coefficient outside
+    [-2^(b-1), 2^(b-1))) and window load (fxb_load: floor(x / 2^t) for t from -64 up, with
+    the one-hot masks, and zwin64 beyond 62 limbs) against exact integers, around every limb
+    boundary and for negative values."""
+    flags = ["-DPQLAB_FNDSA_LOGN=9", "-DPQLAB_NS=tntru_", "-ffp-contract=off", "-DPQLAB_FNDSA_NTRU_TEST"]
+    lib = build_shared("fndsa9ntru", SRC + COMMON + HELPER, flags, include=["lib/fndsa"])
+    maxbits, load = lib.tntru_fndsa_ntru_test_maxbits, lib.tntru_fndsa_ntru_test_fxload
+    rnd = random.Random(17)
+    checked = 0
+    for ln in (1, 2, 3, 5, 12, 70):
+        for _ in range(60 if ln < 70 else 12):
+            m = rnd.choice([2, 4, 8])
+            top = rnd.randrange(0, 32 * ln - 1)
+            vals = []
+            for _u in range(m):
+                e = rnd.randrange(0, top + 1)
+                v = rnd.getrandbits(e) if e else 0
+                v = rnd.choice([v, -v, -v - 1, 2**e - 1, -(2**e)])
+                vals.append(max(min(v, 2 ** (32 * ln - 1) - 1), -(2 ** (32 * ln - 1))))
+            arr = (ctypes.c_uint32 * (m * ln))()
+            for u, v in enumerate(vals):
+                w = v % 2 ** (32 * ln)
+                for i in range(ln):
+                    arr[u * ln + i] = (w >> (32 * i)) & 0xFFFFFFFF
+            b = max((v if v >= 0 else -v - 1).bit_length() for v in vals)
+            assert maxbits(arr, ctypes.c_size_t(m), ctypes.c_size_t(ln)) == b
+            for q in (54, 55, 61, 62):
+                t = b - q
+                if t < -64:
+                    continue
+                out = (ctypes.c_int64 * m)()
+                load(out, arr, ctypes.c_size_t(m), ctypes.c_size_t(ln), ctypes.c_int32(t))
+                hm = m // 2
+                got = [out[2 * u] if u < hm else out[2 * (u - hm) + 1] for u in range(m)]
+                exp = [v >> t if t >= 0 else v << -t for v in vals]
+                assert got == exp, (ln, t, vals)
+                checked += 1
+    assert checked > 1000
+
+
+def _pmul(a: list[int], b: list[int]) -> list[int]:
+    """a b in Z[x]/(x^m + 1), schoolbook"""
+    m = len(a)
+    r = [0] * m
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if i + j < m:
+                    r[i + j] += x * y
+                else:
+                    r[i + j - m] -= x * y
+    return r
+
+
+def _padj(a: list[int]) -> list[int]:
+    return [a[0]] + [-a[len(a) - i] for i in range(1, len(a))]
+
+
+def _pinv(a: list[int]) -> tuple[list[int], int]:
+    """b, den with a b = den in Z[x]/(x^m + 1): 1/a = a(-x) / N(a)(x^2), recursively"""
+    m = len(a)
+    if m == 1:
+        return [1], a[0]
+    am = [x if i % 2 == 0 else -x for i, x in enumerate(a)]
+    b1, den = _pinv(_pmul(a, am)[0::2])
+    bx = [0] * m
+    bx[0::2] = b1
+    return _pmul(am, bx), den
+
+
+def _kcmp_lib(logn: int) -> ctypes.CDLL:
+    flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS=tkc{logn}_", "-ffp-contract=off",
+             "-DPQLAB_FNDSA_NTRU_TEST", "-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
+    lib = build_shared(f"fndsa{logn}kcmp", SRC + COMMON + HELPER, flags, include=["lib/fndsa"])
+    lib._ns = f"tkc{logn}_"
+    return lib
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_babai_fixed_point_k(logn: int) -> None:
+    """The Babai steps of the reference's schedule at depths 2..4 compute k in fixed point
+    (ntru.c, babai_k_fx). (1) Over whole key generations, every step's k against the
+    emulated-binary64 k that the previous code used (computed alongside in test builds):
+    the same k and the same reject decisions. (2) Captured steps against exact rationals
+    (x = (F adj f + G adj g) / (f adj f + g adj g) in Q[x]/(x^m + 1), by the field-norm
+    tower): k is round(x / 2^s) and the unrounded fixed-point value is within 2^-14 (the
+    binary64 value of the previous code was within 2^-12.6 at worst over 500 key generations)."""
+    lib = _kcmp_lib(logn)
+    ns = lib._ns
+    kc = (ctypes.c_uint64 * 8).in_dll(lib, ns + "fndsa_ntru_test_kcmp")
+    cap = (ctypes.c_uint32 * (1 << 16)).in_dll(lib, ns + "fndsa_ntru_test_cap")
+    pkb, skb = SIZES[logn][:2]
+    keypair = getattr(lib, ns + "fndsa_keypair_seed")
+    rnd = random.Random(1000 + logn)
+    seeds = [rnd.randbytes(48) for _ in range(40 if logn == 9 else 12)]
+    cap[0] = 0xFFFFFFFF
+    for i in range(8):
+        kc[i] = 0
+    for seed in seeds:
+        assert keypair(ctypes.create_string_buffer(pkb), ctypes.create_string_buffer(skb), seed) == 0
+    steps, coeffs, kdiff, bigdiff, _, nonzero, kmax = list(kc)[:7]
+    print(f"logn {logn}: {steps} steps, {coeffs} coefficients compared, {nonzero} nonzero, max |k| {kmax}")
+    assert steps > 20 * len(seeds) and coeffs > 1000 * len(seeds) and nonzero > coeffs // 3
+    assert kmax > 2**23
+    assert kdiff == 0 and bigdiff == 0, (kdiff, bigdiff)
+
+    def words(pos: int, n: int, ln: int) -> tuple[list[int], int]:
+        out = []
+        for u in range(n):
+            v = sum(cap[pos + u * ln + i] << (32 * i) for i in range(ln))
+            out.append(v - (1 << (32 * ln)) if v >> (32 * ln - 1) else v)
+        return out, pos + n * ln
+
+    checked = worst = 0
+    worst_err = 0.0
+    for idx in range(0, steps // len(seeds), max(1, steps // len(seeds) // 12)):
+        cap[0] = idx
+        assert keypair(ctypes.create_string_buffer(pkb), ctypes.create_string_buffer(skb), seeds[0]) == 0
+        if cap[0] != 0xFFFFFFFF:
+            continue
+        m, flen, rl, s, tau, big, bigf = (cap[1 + i] for i in range(7))
+        s -= (s >> 31) << 32
+        tau -= (tau >> 31) << 32
+        f, pos = words(8, m, flen)
+        g, pos = words(pos, m, flen)
+        F, pos = words(pos, m, rl)
+        G, pos = words(pos, m, rl)
+        kx, pos = words(pos, m, 1)
+        kf, pos = words(pos, m, 1)
+        xt, pos = words(pos, m, 2)
+        num = [a + b for a, b in zip(_pmul(F, _padj(f)), _pmul(G, _padj(g)))]
+        den_p = [a + b for a, b in zip(_pmul(f, _padj(f)), _pmul(g, _padj(g)))]
+        inv, den = _pinv(den_p)
+        num = _pmul(num, inv)
+        if den < 0:
+            num, den = [-x for x in num], -den
+        for u in range(m):
+            q = Fraction(num[u], den << s) if s >= 0 else Fraction(num[u] << -s, den)
+            k = math.floor(q + Fraction(1, 2))
+            assert big == bigf == (abs(q) >= 2**31 - 1)
+            if not big:
+                assert kx[u] == k == kf[u], (idx, u)
+            err = abs(Fraction(xt[u]) * Fraction(2) ** tau - q)
+            worst_err = max(worst_err, float(err))
+        checked += 1
+    assert checked >= 8
+    print(f"logn {logn}: {checked} captured steps, worst |x~ 2^tau - x / 2^s| = 2^{math.log2(worst_err):.1f}")
+    assert worst_err < 2.0**-14, worst_err
 
 
 def test_division_by_reciprocal_matches_restoring() -> None:

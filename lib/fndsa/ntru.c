@@ -12,13 +12,14 @@
  *    = N(f)(x^2) G' - N(g)(x^2) F' = q), followed by Babai reduction
  *    (F, G) -= k (f, g) with k = round((F f* + G g*) / (f f* + g g*)),
  *    computed in floating point on the top bits, with power-of-two scales
- *    fixed in advance. At depths 2..logn-1 the schedule is the round-3
- *    reference's (replayed to reject the candidates it rejects, see
- *    ref_schedule); at depths 1 and 0 and at the deepest level it runs down
- *    to the point where every coefficient of (F f* + G g*)/(f f* + g g*)
- *    rounds to 0: the unique Babai-reduced solution, whatever representative
- *    of the coset {(F + e f, G + e g)} the lower levels produced. That is what
- *    makes the private key identical to the round-3 reference's.
+ *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx). At
+ *    depths 2..logn-1 the schedule is the round-3 reference's (replayed to
+ *    reject the candidates it rejects, see ref_schedule); at depths 1 and 0
+ *    and at the deepest level it runs down to the point where every
+ *    coefficient of (F f* + G g*)/(f f* + g g*) rounds to 0: the unique
+ *    Babai-reduced solution, whatever representative of the coset
+ *    {(F + e f, G + e g)} the lower levels produced. That is what makes the
+ *    private key identical to the round-3 reference's.
  *
  * Big integers are little-endian arrays of 32-bit limbs, two's complement;
  * a polynomial of m coefficients with L limbs each is m*L words, coefficient
@@ -39,6 +40,7 @@
  * (exact reductions) or checked (the reference schedule). */
 #include "fndsa.h"
 #include "ct.h"
+#include "tables_fx.h"
 #ifdef PQLAB_FNDSA_MODP_NATIVE
 #include "../native/armv7em/fndsa_modp.h"
 #endif
@@ -1432,13 +1434,294 @@ static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, si
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* Babai steps of the reference schedule in fixed point (depths 2..4).       */
+/*
+ * k = round(x / 2^s), x = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)) in
+ * Q[x]/(x^m + 1), computed with int64 values in block floating point instead of
+ * emulated binary64 (babai_init with fft = 2, babai_k_fx), at the intermediate depths
+ * up to NTRU_FX_MAX_DEPTH (why not deeper: the comment above babai_k_fx):
+ *
+ *  - f, g are read at a common exponent: bf = the largest bit length of their
+ *    coefficients (x in [-2^b, 2^b)), f'_i = floor(f_i / 2^(bf - Q)), Q = 62 - logm,
+ *    so |f'_i| <= 2^Q; F, G likewise at bF (per step). bf, bF are secret: they are
+ *    found with masks over all limbs (poly_maxbits) and applied with masked limb
+ *    selection and branch-free shifts (zwin64), like the fpr emulation's exponents.
+ *  - Negacyclic FFT in place (the one of keygen.c's ortho_norm, fx_fft: the complex
+ *    polynomial a_j = c_j + i c_{j+m/2} is c mod (x^{m/2} - i), each level splits
+ *    x^{2L} - t into x^L -+ sqrt(t), twiddles fndsa_fx_zeta = round(s 2^63) in signed
+ *    32-bit halves). Every value of every level is a coefficient of c mod (x^L - t),
+ *    |t| = 1, so its modulus is at most ||c'||_1 <= m 2^Q = 2^62: no overflow.
+ *  - Once per depth: D_j = |f_j|^2 + |g_j|^2 exactly in 128 bits, normalised
+ *    (D_j ~ D'_j 2^(64 - c_j), D'_j in [2^63, 2^64), c_j = its leading zero count),
+ *    R_j = floor(2^126 / D'_j) by restoring division (64 fixed iterations), and
+ *    U_j = 2^E conj(f_j) / D_j, V_j = 2^E conj(g_j) / D_j with the common exponent
+ *    E = 61 + floor((127 - cmax) / 2) (cmax = max c_j: the smallest D_j), so that
+ *    |(U_j, V_j)| = 2^E / sqrt(D_j) <= 2^61.
+ *  - Per step: X_j = (F_j U_j + G_j V_j) / 2^63 (|X_j| <= sqrt(2) 2^62 2^61 / 2^63
+ *    = 2^60.5), inverse FFT (halving at every level: values stay below 2^60.5 plus
+ *    the rounding), then x_i / 2^s = x~_i 2^tau with tau = bF - bf - E + 63 - s
+ *    (secret, common to the step): k = floor(x~ 2^tau + 1/2), and "big" (the
+ *    reference's reject: |x / 2^s| >= 2^31 - 1) from an integer threshold.
+ *
+ * No FPU and no fpr: the same values on every target and fpr layer. Precision: the
+ * comment above babai_k_fx.
+ */
+
+/* the largest bit length b (every coefficient in [-2^b, 2^b)) of m coefficients
+ * (stride limbs apart, the low rl limbs read: the caller knows the limbs above
+ * are sign extension); 0 when all are 0 or -1. Constant time: one OR per limb
+ * of (x ^ sign) over the coefficients, then the top nonzero limb with masks. */
+static uint32_t poly_maxbits(const uint32_t *p, size_t m, size_t stride, size_t rl)
+{
+    uint32_t top = 0, idx = 0;
+    for (size_t i = 0; i < rl; i++) {
+        uint32_t o = 0;
+        for (size_t u = 0; u < m; u++) {
+            const uint32_t *x = p + u * stride;
+            o |= x[i] ^ ((uint32_t)0 - (x[rl - 1] >> 31));
+        }
+        uint32_t nz = (uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(o));
+        top ^= (top ^ o) & nz;
+        idx ^= (idx ^ (uint32_t)(i + 1)) & nz;
+    }
+    uint32_t cnt;
+    (void)fpr_norm64((uint64_t)top << 32, &cnt); /* clz32(top), 63 when top = 0 */
+    return (32 * idx - cnt) & ((uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(idx)));
+}
+
+static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
+{
+    return a ^ ((a ^ b) & ((uint32_t)0 - (uint32_t)(((uint64_t)a - b) >> 63)));
+}
+
+/* floor(x / 2^t) as int64 for a signed x of len limbs (low len limbs read) and a
+ * secret t in [-64, 32 len), when the result is below 2^63 in absolute value:
+ * bits t .. t + 63 of x 2^64 (two zero limbs below x, sign extension above), the
+ * three limbs w, w + 1, w + 2 (w = (t + 64) / 32) gathered with one mask per limb
+ * over all limbs (a limb at j joins a0, a1, a2 when j = w, w + 1, w + 2), then
+ * shifted without a data-dependent branch */
+static int64_t zwin64(const uint32_t *x, size_t len, int32_t t)
+{
+    uint32_t ext = zsign(x, len);
+    uint32_t tt = (uint32_t)(t + 64), w = tt >> 5, r = tt & 31;
+    uint32_t a0 = 0, a1 = 0, a2 = 0;
+    uint32_t p1 = (uint32_t)0 - pqlab_ct_is_zero_u32(w - 1); /* j - 1 == w for j = 2 */
+    uint32_t p2 = (uint32_t)0 - pqlab_ct_is_zero_u32(w);     /* j - 2 == w */
+    for (size_t j = 2; j < len + 4; j++) {
+        uint32_t e = j < len + 2 ? x[j - 2] : ext; /* public index */
+        uint32_t mk = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j ^ w);
+        a0 |= e & mk;
+        a1 |= e & p1;
+        a2 |= e & p2;
+        p2 = p1;
+        p1 = mk;
+    }
+    uint64_t v = fpr_ursh(((uint64_t)a1 << 32) | a0, r);
+    v |= fpr_ulsh((uint64_t)a2 << 32, 32 - r); /* 32 - r in [1, 32] */
+    return (int64_t)v;
+}
+
+/* round(b Z / 2^63) within 1, b = bh 2^32 + bl, Z = zh 2^32 + zl (signed 32-bit
+ * halves, |bh| <= 2^30 + 1, |zh| <= 2^31): b Z / 2^63 = 2 bh zh + (bh zl + bl zh)
+ * / 2^31 + bl zl / 2^63, the last term (at most 1/2) dropped; the middle sum is
+ * below 2^62.6. Signed right shifts are arithmetic (GCC, Clang). */
+static inline int64_t fxb_mul63(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
+{
+    int64_t p = (int64_t)bh * zh;
+    int64_t mm = (int64_t)bh * zl + (int64_t)bl * zh + ((int64_t)1 << 30);
+    return 2 * p + (mm >> 31);
+}
+
+/* round(b Z / 2^64) within 3/4 (bl zl / 2^64 at most 1/4 dropped) */
+static inline int64_t fxb_mul64(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
+{
+    int64_t p = (int64_t)bh * zh;
+    int64_t mm = (int64_t)bh * zl + (int64_t)bl * zh + ((int64_t)1 << 31);
+    return p + (mm >> 32);
+}
+
+/* x = h 2^32 + l with l the low word read as signed and h the high word plus its
+ * borrow (two's complement conversion: GCC and Clang reduce modulo 2^32) */
+static inline void fxb_split(int64_t x, int32_t *h, int32_t *l)
+{
+    uint32_t lo = (uint32_t)(uint64_t)x;
+    *l = (int32_t)lo;
+    *h = (int32_t)(x >> 32) + (int32_t)(lo >> 31);
+}
+
+/* a: hm = m/2 complex values (re, im interleaved), a_j = c_j + i c_{j+hm}, in place
+ * to the values at the hm roots of x^hm - i (bit-reversed order of the split tree) */
+static void fxb_fft(int64_t *a, unsigned logm)
+{
+    size_t hm = (size_t)1 << (logm - 1);
+    for (size_t len = hm >> 1, blk = 1; len > 0; len >>= 1, blk <<= 1) {
+        for (size_t k = 0; k < blk; k++) {
+            const int32_t *z = fndsa_fx_zeta[blk - 1 + k];
+            int32_t zrh = z[0], zrl = z[1], zih = z[2], zil = z[3];
+            int64_t *pa = a + 4 * len * k, *pb = pa + 2 * len;
+            for (size_t j = 0; j < 2 * len; j += 2) {
+                int32_t brh, brl, bih, bil;
+                fxb_split(pb[j], &brh, &brl);
+                fxb_split(pb[j + 1], &bih, &bil);
+                int64_t t = fxb_mul63(brh, brl, zrh, zrl) - fxb_mul63(bih, bil, zih, zil);
+                int64_t x = pa[j];
+                pa[j] = x + t;
+                pb[j] = x - t;
+                t = fxb_mul63(brh, brl, zih, zil) + fxb_mul63(bih, bil, zrh, zrl);
+                x = pa[j + 1];
+                pa[j + 1] = x + t;
+                pb[j + 1] = x - t;
+            }
+        }
+    }
+}
+
+/* inverse of fxb_fft: every level (x, y) -> ((x + y) / 2, (x - y) conj(s) / 2),
+ * rounded; values never grow (each output is at most the mean of two inputs'
+ * moduli plus the rounding) */
+static void fxb_ifft(int64_t *a, unsigned logm)
+{
+    size_t hm = (size_t)1 << (logm - 1);
+    for (size_t len = 1, blk = hm >> 1; len < hm; len <<= 1, blk >>= 1) {
+        for (size_t k = 0; k < blk; k++) {
+            const int32_t *z = fndsa_fx_zeta[blk - 1 + k];
+            int32_t zrh = z[0], zrl = z[1], zih = z[2], zil = z[3];
+            int64_t *pa = a + 4 * len * k, *pb = pa + 2 * len;
+            for (size_t j = 0; j < 2 * len; j += 2) {
+                int64_t xr = pa[j], xi = pa[j + 1], yr = pb[j], yi = pb[j + 1];
+                pa[j] = (xr + yr + 1) >> 1;
+                pa[j + 1] = (xi + yi + 1) >> 1;
+                int32_t drh, drl, dih, dil;
+                fxb_split(xr - yr, &drh, &drl);
+                fxb_split(xi - yi, &dih, &dil);
+                /* (dr + i di)(zr - i zi) / 2 */
+                pb[j] = fxb_mul64(drh, drl, zrh, zrl) + fxb_mul64(dih, dil, zih, zil);
+                pb[j + 1] = fxb_mul64(dih, dil, zrh, zrl) - fxb_mul64(drh, drl, zih, zil);
+            }
+        }
+    }
+}
+
+/* a: the m coefficients x_u 2^-t (stride limbs apart, rl limbs read), floor, in the
+ * interleaved complex layout of fxb_fft. The window is common to all coefficients, so
+ * the one-hot masks of its limb (w = (t + 64) / 32 among the rl + 2 limbs of x 2^64)
+ * are computed once (up to FXB_MASKS limbs; zwin64 otherwise) and every limb then
+ * costs three AND-ORs (the masks of j, j - 1, j - 2 select it for a0, a1, a2) */
+#define FXB_MASKS 64
+static void fxb_load(int64_t *a, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t t)
+{
+    size_t hm = m >> 1;
+    if (rl + 2 > FXB_MASKS) {
+        for (size_t u = 0; u < m; u++) {
+            a[u < hm ? 2 * u : 2 * (u - hm) + 1] = zwin64(x + u * stride, rl, t);
+        }
+        return;
+    }
+    uint32_t tt = (uint32_t)(t + 64), w = tt >> 5, r = tt & 31;
+    uint32_t mk[FXB_MASKS];
+    /* j ^ w, not j - w: GCC would turn j - w into an induction variable and compare it
+     * with rl + 2 - w to end the loop (a branch on w) */
+    for (size_t j = 0; j < rl + 2; j++) {
+        mk[j] = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j ^ w);
+    }
+    /* beyond limb rl + 1 of x 2^64 everything is sign extension: a1 is when w = rl + 1,
+     * a2 when w >= rl */
+    const uint32_t t1 = mk[rl + 1], t2 = mk[rl] | mk[rl + 1];
+    for (size_t u = 0; u < m; u++) {
+        const uint32_t *xu = x + u * stride;
+        uint32_t ext = zsign(xu, rl);
+        uint32_t a0 = 0, a1 = ext & t1, a2 = ext & t2;
+        uint32_t m1 = mk[1], m2 = mk[0]; /* limbs 0 and 1 of x 2^64 are 0 */
+        for (size_t j = 2; j < rl + 2; j++) {
+            uint32_t e = xu[j - 2], m0 = mk[j];
+            a0 |= e & m0;
+            a1 |= e & m1;
+            a2 |= e & m2;
+            m2 = m1;
+            m1 = m0;
+        }
+        uint64_t v = fpr_ursh(((uint64_t)a1 << 32) | a0, r);
+        v |= fpr_ulsh((uint64_t)a2 << 32, 32 - r); /* 32 - r in [1, 32] */
+        a[u < hm ? 2 * u : 2 * (u - hm) + 1] = (int64_t)v;
+    }
+}
+
+/* (hi, lo) += v^2 (128-bit unsigned) for |v| < 2^63 */
+static inline void u128_add_sq(uint64_t *hi, uint64_t *lo, int64_t v)
+{
+    uint64_t s = (uint64_t)(v >> 63);
+    uint64_t a = ((uint64_t)v ^ s) - s;
+    uint64_t ah = a >> 32, al = a & 0xFFFFFFFFu;
+    uint64_t mid = ah * al; /* a^2 = ah^2 2^64 + mid 2^33 + al^2 */
+    uint64_t l = al * al, h = ah * ah + (mid >> 31);
+    uint64_t ml = mid << 33;
+    l += ml;
+    h += (uint64_t)(l < ml);
+    uint64_t t = *lo + l;
+    *hi += h + (uint64_t)(t < l);
+    *lo = t;
+}
+
+/* |a| R (a signed, |a| < 2^63; R < 2^64) rounded and shifted right by sh (secret, in
+ * [1, 191]), sign restored: the callers' values are below 2^62 in absolute value */
+static int64_t mul_shr_round(int64_t a, uint64_t R, uint32_t sh)
+{
+    uint64_t s = (uint64_t)(a >> 63);
+    uint64_t x = ((uint64_t)a ^ s) - s;
+    uint64_t xh = x >> 32, xl = x & 0xFFFFFFFFu, rh = R >> 32, rl = R & 0xFFFFFFFFu;
+    uint64_t ll = xl * rl, lh = xl * rh, hl = xh * rl, hh = xh * rh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    uint64_t lo = (ll & 0xFFFFFFFFu) | (mid << 32);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    /* the value is below 2^127: shifts of 128 or more give 0 */
+    uint64_t keep = (uint64_t)0 - (uint64_t)((sh - 128) >> 31); /* sh < 128 */
+    sh &= 127;
+    /* + 2^(sh - 1) */
+    uint32_t h1 = sh - 1;
+    uint64_t inc = fpr_ulsh(1, h1 & 63);
+    uint64_t inlo = (uint64_t)0 - (uint64_t)((h1 - 64) >> 31); /* h1 < 64 */
+    uint64_t tl = lo + (inc & inlo);
+    hi += (inc & ~inlo) + (uint64_t)(tl < lo);
+    lo = tl;
+    /* >> sh: first the 64 part with a mask, then the rest */
+    uint64_t m64 = (uint64_t)0 - (uint64_t)(sh >> 6);
+    lo ^= (lo ^ hi) & m64;
+    hi &= ~m64;
+    uint32_t r = sh & 63;
+    uint64_t v = fpr_ursh(lo, r) | (fpr_ulsh(hi, 63 - r) << 1);
+    v &= keep;
+    return (int64_t)((v ^ s) - s);
+}
+
+/* floor(2^126 / d) for d in [2^63, 2^64) (at most 2^63): restoring division, 64 fixed
+ * iterations; the remainder starts at floor(2^126 / 2^64) = 2^62 < d */
+static uint64_t recip126(uint64_t d)
+{
+    uint64_t r = (uint64_t)1 << 62, q = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t c = r >> 63; /* the doubled remainder is c 2^64 + r: below 2 d */
+        r <<= 1;
+        uint64_t t = r - d;
+        uint64_t bw = ((~r & d) | (~(r ^ d) & t)) >> 63; /* r < d */
+        uint64_t ge = c | (bw ^ 1);
+        r ^= (r ^ t) & ((uint64_t)0 - ge);
+        q = (q << 1) | ge;
+    }
+    return q;
+}
+
 /* Floating-point side of a reduction: f, g (m values of flen limbs) scaled by
- * 2^-scf, in FFT form and adjoint, and dn = 1 / (f adj(f) + g adj(g)). */
+ * 2^-scf, in FFT form and adjoint, and dn = 1 / (f adj(f) + g adj(g)); or, in
+ * fixed point (the reference's schedule), U_j, V_j and the exponent fxe (above). */
 typedef struct {
     fpr *fa, *ga, *dn, *Fa, *Ga, *tt;
     int32_t *k;
     int32_t scf;
     int win; /* scales of the reference's schedule (poly_to_fpr) */
+    int64_t *xa;  /* fixed point: 2m values (F', G'), also the scratch at Fa */
+    int32_t *uv;  /* fixed point: U_j, V_j in halves, 8 words per j < m/2 */
+    int32_t fxe;  /* fixed point: bf + E - 63 (secret) */
     /* m >= 16: f and g in RNS/NTT form for the subtractions (np primes) */
     size_t np;
     modp_t *qs;
@@ -1460,22 +1743,30 @@ static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm
     return psi;
 }
 
+static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m,
+                          unsigned logm);
+
+/* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 4m
+ * words); 1, floating point (babai_k); 2, fixed point (babai_k_fx, m >= 2; its
+ * 2m int64 are the scratch at Fa) */
 static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen,
                       uint32_t fbits, int32_t scf, int win, int fft, size_t m, unsigned logm,
                       ws_t *ws)
 {
-    /* without fft only Fa is used, as babai_sub's scratch (4m words) */
-    fpr *p = ws_alloc_fpr(ws, fft ? 6 * m : 2 * m);
+    fpr *p = ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
+    b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
     b->k = (int32_t *)(void *)ws_alloc(ws, m);
     if (ws->fail) {
         return 0;
     }
-    b->fa = fft ? p : NULL;
-    b->ga = fft ? p + m : NULL;
-    b->dn = fft ? p + 2 * m : NULL;
-    b->Fa = fft ? p + 3 * m : p;
-    b->Ga = fft ? p + 4 * m : NULL;
-    b->tt = fft ? p + 5 * m : NULL;
+    b->xa = (int64_t *)(void *)p;
+    b->fxe = 0;
+    b->fa = fft == 1 ? p : NULL;
+    b->ga = fft == 1 ? p + m : NULL;
+    b->dn = fft == 1 ? p + 2 * m : NULL;
+    b->Fa = fft == 1 ? p + 3 * m : p;
+    b->Ga = fft == 1 ? p + 4 * m : NULL;
+    b->tt = fft == 1 ? p + 5 * m : NULL;
     b->scf = scf;
     b->win = win;
     b->np = 0;
@@ -1512,6 +1803,10 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
         }
     }
     if (!fft) { /* the caller computes k otherwise (reduce_once) */
+        return 1;
+    }
+    if (fft == 2) {
+        babai_init_fx(b, f, g, flen, m, logm);
         return 1;
     }
     poly_to_fpr(b->fa, f, m, flen, flen, scf, b->win);
@@ -1571,6 +1866,179 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
         Fa[0] = fpr_div(fpr_add(fpr_mul(Fa[0], b->fa[0]), fpr_mul(Ga[0], b->ga[0])), b->dn[0]);
     }
     return round_k(b->k, Fa, scF - b->scf - s, m);
+}
+
+/* Fixed-point side, once per depth (babai_init with fft = 2): f', g' (common
+ * exponent bf), their FFTs, then U_j, V_j = 2^E conj(f_j, g_j) / D_j in signed
+ * 32-bit halves (uv: 8 words per j), and fxe = bf + E - 63 (secret). */
+static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m,
+                          unsigned logm)
+{
+    size_t hm = m >> 1;
+    int64_t *fa = b->xa, *ga = b->xa + m;
+    uint32_t bf = ct_max_u32(poly_maxbits(f, m, flen, flen), poly_maxbits(g, m, flen, flen));
+    int32_t t = (int32_t)bf - (62 - (int32_t)logm);
+    fxb_load(fa, f, m, flen, flen, t);
+    fxb_load(ga, g, m, flen, flen, t);
+    fxb_fft(fa, logm);
+    fxb_fft(ga, logm);
+    /* D_j = |f_j|^2 + |g_j|^2 < 4 (2^62 + e)^2 < 2^126.1 exactly; D'_j = its top 64
+     * bits from the leading one (c_j leading zeros of 128), R_j = floor(2^126 / D'_j);
+     * R_j and c_j wait in uv[8 j ..] */
+    uint32_t cmax = 0;
+    for (size_t j = 0; j < hm; j++) {
+        uint64_t hi = 0, lo = 0;
+        u128_add_sq(&hi, &lo, fa[2 * j]);
+        u128_add_sq(&hi, &lo, fa[2 * j + 1]);
+        u128_add_sq(&hi, &lo, ga[2 * j]);
+        u128_add_sq(&hi, &lo, ga[2 * j + 1]);
+        lo |= fpr_ct_iszero64(hi | lo); /* D = 0 (never: f, g have no common root) reads as 1 */
+        uint64_t zh = (uint64_t)0 - fpr_ct_iszero64(hi);
+        hi ^= (hi ^ lo) & zh;
+        lo &= ~zh;
+        uint32_t cnt;
+        hi = fpr_norm64(hi, &cnt);
+        hi |= fpr_ursh(lo, 63 - cnt) >> 1; /* lo >> (64 - cnt), 0 when cnt = 0 */
+        uint32_t c = cnt + (64 & (uint32_t)zh);
+        uint64_t R = recip126(hi);
+        uint32_t *w = (uint32_t *)(void *)(b->uv + 8 * j);
+        w[0] = (uint32_t)R;
+        w[1] = (uint32_t)(R >> 32);
+        w[2] = c;
+        cmax = ct_max_u32(cmax, c);
+    }
+    /* D_j >= 2^(127 - c_j) >= 2^(127 - cmax), so with E = 61 + floor((127 - cmax) / 2),
+     * |(U_j, V_j)| = 2^E / sqrt(D_j) <= 2^61. 1 / D_j ~ R_j 2^(c_j - 190): U_j is
+     * conj(f_j) R_j >> (190 - E - c_j), a shift in [2, 129] */
+    int32_t E = 61 + (int32_t)((127 - cmax) >> 1);
+    for (size_t j = 0; j < hm; j++) {
+        int32_t *w = b->uv + 8 * j;
+        uint64_t R = (uint64_t)(uint32_t)w[0] | ((uint64_t)(uint32_t)w[1] << 32);
+        uint32_t sh = (uint32_t)(190 - E - w[2]);
+        int64_t ur = mul_shr_round(fa[2 * j], R, sh), ui = -mul_shr_round(fa[2 * j + 1], R, sh);
+        int64_t vr = mul_shr_round(ga[2 * j], R, sh), vi = -mul_shr_round(ga[2 * j + 1], R, sh);
+        fxb_split(ur, &w[0], &w[1]);
+        fxb_split(ui, &w[2], &w[3]);
+        fxb_split(vr, &w[4], &w[5]);
+        fxb_split(vi, &w[6], &w[7]);
+    }
+    b->fxe = (int32_t)bf + E - 63;
+}
+
+/* k = floor(v 2^tau + 1/2) for the m values v (interleaved layout, |v| < 2^61), tau
+ * secret; big when |v 2^tau| >= 2^31 - 1 (the reference's reject), then clamped to
+ * +-2^30 as in round_k; returns 1 when any was big (secret) */
+static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
+{
+    size_t hm = m >> 1;
+    uint32_t tneg = (uint32_t)tau >> 31, mneg = (uint32_t)0 - tneg;
+    uint32_t sg = (uint32_t)tau & ~mneg; /* tau >= 0: shift left by min(tau, 63) */
+    sg ^= (sg ^ 63) & ((uint32_t)0 - (uint32_t)(((uint64_t)63 - sg) >> 63));
+    uint32_t rg = (0u - (uint32_t)tau) & mneg; /* tau < 0: right by min(-tau, 62) */
+    rg ^= (rg ^ 62) & ((uint32_t)0 - (uint32_t)(((uint64_t)62 - rg) >> 63));
+    uint64_t thp = fpr_ursh(((uint64_t)1 << 31) - 2, sg); /* big: |v| > thp */
+    uint64_t thn = ((uint64_t)1 << 31) - 1;               /* big: |v| >= thn 2^rg */
+    thn = fpr_ulsh(thn, rg < 31 ? rg : 31);
+    uint64_t half = fpr_ulsh(1, (rg - 1) & 63) & ((uint64_t)0 - (uint64_t)tneg);
+    uint32_t anybig = 0;
+    for (size_t u = 0; u < m; u++) {
+        int64_t v = a[u < hm ? 2 * u : 2 * (u - hm) + 1];
+        uint64_t s = (uint64_t)(v >> 63);
+        uint64_t av = ((uint64_t)v ^ s) - s;
+        uint32_t bigp = (uint32_t)((thp - av) >> 63);
+        uint32_t bign = (uint32_t)(((av - thn) >> 63) ^ 1);
+        uint32_t kp = (uint32_t)fpr_ulsh((uint64_t)v, sg);
+        /* floor((v + 2^(rg-1)) / 2^rg) through the positive v + 2^(rg-1) + 2^62 */
+        uint64_t bias = (uint64_t)1 << 62;
+        uint32_t kn = (uint32_t)(fpr_ursh((uint64_t)v + half + bias, rg) - fpr_ursh(bias, rg));
+        uint32_t kv = kp ^ ((kp ^ kn) & mneg);
+        uint32_t big = bigp ^ ((bigp ^ bign) & tneg);
+        uint32_t clamp = ((uint32_t)1 << 30) ^ (uint32_t)s;
+        clamp += (uint32_t)s & 1; /* -2^30 when negative */
+        kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
+        k[u] = (int32_t)kv;
+        anybig |= big;
+    }
+    return anybig;
+}
+
+/* The k of one step of the reference's schedule in fixed point (see above):
+ * k = round(x / 2^s) for x = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)), F, G read
+ * from their low rl limbs (the limbs above are sign extension). Returns 1 when a
+ * coefficient of x / 2^s is at least 2^31 - 1 in absolute value (secret).
+ *
+ * Error bound (ulp: one unit of the fixed-point value concerned; first order in the
+ * relative errors, which are below 2^-40 wherever it matters):
+ *  - loading: 0 <= F_i 2^-t - F'_i < 1 (floor; exact when t <= 0), likewise f', g';
+ *  - FFT (as ortho_norm's in keygen.c): a complex input is off by at most sqrt(2),
+ *    every level doubles the inherited error and adds at most 3.19 (two fxb_mul63 per
+ *    part: 2 sqrt(2); the twiddle's own rounding: |b| 2^-63.5 < 0.36), so after the
+ *    L = logm - 1 levels every value is within e1 = 2^L sqrt(2) + (2^L - 1) 3.19 <
+ *    2.31 m of the exact transform (of F 2^-t, of f 2^-tf, of g 2^-tf);
+ *  - U_j, V_j: R_j 2^(c_j - 190) = (1 + eta) / D~_j with |eta| < 2^-61 (the
+ *    truncations of D'_j and R_j) for the computed D~_j, and one rounding: within 1.5
+ *    ulp of 2^E conj(f~_j) / D~_j. The computed f~_j, g~_j are within sqrt(2) e1 of
+ *    the exact pair, and |d(conj f / D)| <= 3 |(df, dg)| / D, so with 2^E / sqrt(D_j)
+ *    <= 2^61: |(U_j, V_j) - exact| <= 1.5 sqrt(2) + 4.25 e1 2^61 / sqrt(D_min);
+ *  - X_j: four fxb_mul63 per part (4 per part, 5.66 in modulus) plus the inherited
+ *    |(F_j, G_j)| |d(U, V)| / 2^63 + |d(F, G)| |(U, V)| / 2^63 <= (2^62.5 / 2^63)
+ *    |d(U, V)| + sqrt(2) e1 2^61 / 2^63: eX <= 7.8 + 0.36 e1 + 3.01 e1 2^61 / sqrt(D_min);
+ *  - inverse FFT: each level averages two inherited errors and adds at most 0.71
+ *    (sum) or 2.4 (difference times conj(s): two fxb_mul64 per part and the twiddle):
+ *    eX + 2.4 L on every output, and a coefficient is one part of an output.
+ * So |x~_i 2^tau - x_i / 2^s| <= 2^tau (8 + 0.83 m + 2.4 logm + 7 m 2^61 / sqrt(D_min)),
+ * D_min = min_j |f_j|^2 + |g_j|^2 at the scale of f' (|f'_i| <= 2^Q, Q = 62 - logm).
+ * With kappa = sqrt(max_j D_j / min_j D_j) (the conditioning of (f, g) at this depth,
+ * max_j D_j >= 2^(2 Q - 2) since sum_j D_j = (m / 2) ||(f', g')||^2), the last term is at
+ * most 7 m 2^(62 - Q) kappa = 7 m^2 kappa ulp, and 2^tau is about the largest
+ * |x / 2^s| over 2^60.5 (x~ uses the whole int64 range for the largest F_j U_j + G_j V_j
+ * possible), so the error in units of k is of the order of |k|max 2^-60.5 (m^2 kappa
+ * + m), where binary64 is |k|max 2^-53 times similar factors. Decisions: k equals
+ * round(x / 2^s) unless x / 2^s is within that error of a half-integer, and the reject
+ * (|x / 2^s| >= 2^31 - 1) is the same unless |x / 2^s| is that close to 2^31 - 1.
+ *
+ * Why this is enough for the reference's keys: the reference computes k in binary64,
+ * with a larger error of the same form, so the two k agree except where the exact value
+ * is within the sum of the two errors of a half-integer; a k off by one leaves one more
+ * multiple of (f, g) 2^s, which the next step's k takes back (|k| grows by at most 2^25,
+ * far from 2^31), and the representative of F, G mod (f, g) does not change the final
+ * key (depth 0 is reduced exactly). What must not differ is the reject decisions, and
+ * those depend on the binary64 error itself at the deep depths: with kappa large the
+ * binary64 k is off by more than its step can absorb, the error grows by a factor 2^25
+ * times the relative error per step, and the reference rejects the candidate after a few
+ * steps (k beyond int32), where an accurate k converges (KAT record 50 of Falcon-512 at
+ * depth 7: relative error 2^-25, |k| growing 1.5x per step to 2^31). Hence fixed point
+ * only up to NTRU_FX_MAX_DEPTH, where the largest relative error of the binary64 k
+ * measured over 5,000 + 1,500 key generations (Falcon-512 / -1024) is 2^-35.7 / 2^-35.1,
+ * 2^10 below that growth threshold (over 400 + 100: depth 5 2^-33.2 / 2^-30.5, depth 7
+ * 2^-20.2 / 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
+ * the binary64 k and captured steps with exact rationals (worst error 2^-19.2 in units
+ * of k; binary64's worst over those depths 2^-12.6). */
+static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
+                           size_t rl, int32_t s, size_t m, unsigned logm)
+{
+    size_t hm = m >> 1;
+    int64_t *Fa = b->xa, *Ga = b->xa + m;
+    uint32_t bF = ct_max_u32(poly_maxbits(F, m, Flen, rl), poly_maxbits(G, m, Flen, rl));
+    int32_t t = (int32_t)bF - (62 - (int32_t)logm);
+    fxb_load(Fa, F, m, Flen, rl, t);
+    fxb_load(Ga, G, m, Flen, rl, t);
+    fxb_fft(Fa, logm);
+    fxb_fft(Ga, logm);
+    for (size_t j = 0; j < hm; j++) {
+        const int32_t *w = b->uv + 8 * j;
+        int32_t frh, frl, fih, fil, grh, grl, gih, gil;
+        fxb_split(Fa[2 * j], &frh, &frl);
+        fxb_split(Fa[2 * j + 1], &fih, &fil);
+        fxb_split(Ga[2 * j], &grh, &grl);
+        fxb_split(Ga[2 * j + 1], &gih, &gil);
+        Fa[2 * j] = fxb_mul63(frh, frl, w[0], w[1]) - fxb_mul63(fih, fil, w[2], w[3])
+                    + fxb_mul63(grh, grl, w[4], w[5]) - fxb_mul63(gih, gil, w[6], w[7]);
+        Fa[2 * j + 1] = fxb_mul63(frh, frl, w[2], w[3]) + fxb_mul63(fih, fil, w[0], w[1])
+                        + fxb_mul63(grh, grl, w[6], w[7]) + fxb_mul63(gih, gil, w[4], w[5]);
+    }
+    fxb_ifft(Fa, logm);
+    return fxb_round_k(b->k, Fa, (int32_t)bF - b->fxe - s, m);
 }
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
@@ -1756,6 +2224,110 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
     return (int)ok;
 }
 
+#ifdef PQLAB_FNDSA_NTRU_TEST
+/* test builds: counters of the comparison of the fixed-point k with the floating
+ * one: steps, coefficients compared (neither big), coefficients that differ, steps
+ * where big differs, steps with a difference, nonzero k coefficients, max |k| */
+uint64_t FNDSA_NS(fndsa_ntru_test_kcmp)[8];
+/* capture of one step's inputs and outputs: cap[0] = steps to skip before capturing
+ * (the counter runs down; set it to 0xFFFFFFFF for none), then, once captured, cap[1..] =
+ * {m, flen, rl, s, tau, big, bigf}, f, g (m flen words each), F, G (m rl each), k
+ * fixed, k float, x~ (2m words: the unrounded fixed-point values, int64) */
+uint32_t FNDSA_NS(fndsa_ntru_test_cap)[1 << 16];
+static void ntru_test_capture(const babai_t *bfl, const babai_t *b, const uint32_t *F,
+                              const uint32_t *G, size_t Flen, size_t rl, const uint32_t *f,
+                              const uint32_t *g, size_t flen, int32_t s, size_t m,
+                              uint32_t big, uint32_t bigf)
+{
+    uint32_t *cap = FNDSA_NS(fndsa_ntru_test_cap);
+    if (cap[0] == 0xFFFFFFFFu || cap[0]-- != 0) {
+        return;
+    }
+    cap[0] = 0xFFFFFFFFu;
+    size_t need = 8 + 2 * m * flen + 2 * m * rl + 2 * m + 2 * m;
+    if (need > (1u << 16)) {
+        return;
+    }
+    uint32_t *o = cap + 1;
+    int32_t tau = 0;
+    {
+        uint32_t bF = ct_max_u32(poly_maxbits(F, m, Flen, rl), poly_maxbits(G, m, Flen, rl));
+        tau = (int32_t)bF - b->fxe - s;
+    }
+    o[0] = (uint32_t)m;
+    o[1] = (uint32_t)flen;
+    o[2] = (uint32_t)rl;
+    o[3] = (uint32_t)s;
+    o[4] = (uint32_t)tau;
+    o[5] = big;
+    o[6] = bigf;
+    o += 7;
+    for (size_t u = 0; u < m; u++, o += flen) {
+        wmove(o, f + u * flen, flen);
+    }
+    for (size_t u = 0; u < m; u++, o += flen) {
+        wmove(o, g + u * flen, flen);
+    }
+    for (size_t u = 0; u < m; u++, o += rl) {
+        wmove(o, F + u * Flen, rl);
+    }
+    for (size_t u = 0; u < m; u++, o += rl) {
+        wmove(o, G + u * Flen, rl);
+    }
+    wmove(o, (const uint32_t *)(const void *)b->k, m);
+    o += m;
+    wmove(o, (const uint32_t *)(const void *)bfl->k, m);
+    o += m;
+    size_t hm = m >> 1;
+    for (size_t u = 0; u < m; u++, o += 2) {
+        uint64_t v = (uint64_t)b->xa[u < hm ? 2 * u : 2 * (u - hm) + 1];
+        o[0] = (uint32_t)v;
+        o[1] = (uint32_t)(v >> 32);
+    }
+}
+
+static void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G,
+                              size_t Flen, size_t rl, const uint32_t *f, const uint32_t *g,
+                              size_t flen, int32_t scF, int32_t s, size_t m, unsigned logm,
+                              uint32_t big)
+{
+    uint64_t *c = FNDSA_NS(fndsa_ntru_test_kcmp);
+    uint32_t bigf = babai_k(bfl, F, G, Flen, rl, scF, s, m, logm);
+    ntru_test_capture(bfl, b, F, G, Flen, rl, f, g, flen, s, m, big, bigf);
+    c[0]++;
+    c[3] += bigf != big;
+    if (bigf || big) {
+        return;
+    }
+    uint64_t d = 0;
+    for (size_t u = 0; u < m; u++) {
+        int32_t k = b->k[u];
+        c[1]++;
+        d += k != bfl->k[u];
+        c[5] += k != 0;
+        uint64_t a = (uint64_t)(k < 0 ? -(int64_t)k : k);
+        c[6] = a > c[6] ? a : c[6];
+    }
+    c[2] += d;
+    c[4] += d != 0;
+}
+#endif
+
+/* The deepest intermediate depth whose Babai steps run in fixed point (see
+ * babai_k_fx and docs/fndsa.md): at the deeper ones (f, g of larger condition
+ * number sqrt(max D_j / min D_j)) the binary64 computation's own error can grow
+ * from step to step until the reference rejects the candidate, and a more precise
+ * computation would accept it (a different key); measured largest relative error of
+ * the binary64 k up to depth 4: 2^-35.7 (Falcon-512, 5,000 key generations) and 2^-35.1
+ * (Falcon-1024, 1,500), against about 2^-25 where that growth starts */
+#define NTRU_FX_MAX_DEPTH 4
+#ifdef PQLAB_FNDSA_NTRU_TEST
+unsigned FNDSA_NS(fndsa_ntru_test_fxdepth) = NTRU_FX_MAX_DEPTH;
+#define FX_MAX_DEPTH FNDSA_NS(fndsa_ntru_test_fxdepth)
+#else
+#define FX_MAX_DEPTH NTRU_FX_MAX_DEPTH
+#endif
+
 /* Replays the reference's reduction schedule at intermediate depth `depth`
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
@@ -1773,11 +2345,22 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     }
     size_t mark = ws->used;
     babai_t b;
-    /* f, g seen through their top (at most 10) words of slen */
-    if (!babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1,
-                    31 * (int)(slen - (slen > 10 ? 10 : slen)), 1, 1, m, logm, ws)) {
+    /* k in fixed point (babai_k_fx) at the depths up to NTRU_FX_MAX_DEPTH (public),
+     * in emulated binary64 (babai_k) below; f, g seen through their top (at most 10)
+     * words of slen in floating point (the reference reads those words; what the
+     * fixed-point side reads beyond them is below 2^-260 of |f| and of |f| 2^s) */
+    const int fx = depth <= FX_MAX_DEPTH;
+    const int32_t scf = 31 * (int)(slen - (slen > 10 ? 10 : slen));
+    if (!babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1, scf, 1, fx ? 2 : 1, m, logm, ws)) {
         return 0;
     }
+#ifdef PQLAB_FNDSA_NTRU_TEST
+    /* test builds: the floating-point k of every fixed-point step as well, compared */
+    babai_t bfl;
+    if (fx && !babai_init(&bfl, f, g, flen, 31 * (uint32_t)flen - 1, scf, 1, 1, m, logm, ws)) {
+        return 0;
+    }
+#endif
     size_t FGlen = llen;
     int maxbl_FG = 31 * (int)llen;
     int scale_k = maxbl_FG - minbl_fg;
@@ -1788,7 +2371,17 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
         /* F, G fit FGlen words (checked): the limbs above those bits are sign
          * extension */
         size_t rl = (31 * FGlen + 31) / 32;
-        uint32_t big = babai_k(&b, F, G, Flen, rl < Flen ? rl : Flen, scale_FG, scale_k, m, logm);
+        if (rl > Flen) {
+            rl = Flen;
+        }
+        uint32_t big = fx ? babai_k_fx(&b, F, G, Flen, rl, scale_k, m, logm)
+                          : babai_k(&b, F, G, Flen, rl, scale_FG, scale_k, m, logm);
+#ifdef PQLAB_FNDSA_NTRU_TEST
+        if (fx) {
+            ntru_test_compare(&bfl, &b, F, G, Flen, rl, f, g, flen, scale_FG, scale_k, m, logm,
+                              big);
+        }
+#endif
         PQLAB_DECLASSIFY(&big, sizeof big);
         if (big) {
             ok = 0;
@@ -2060,6 +2653,20 @@ uint32_t FNDSA_NS(fndsa_ntru_test_fits)(const uint32_t *p, size_t m, size_t len,
 uint32_t FNDSA_NS(fndsa_ntru_test_bitlen)(const uint32_t *x, size_t len);
 void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len,
                                       int32_t sc);
+
+uint32_t FNDSA_NS(fndsa_ntru_test_maxbits)(const uint32_t *p, size_t m, size_t rl);
+void FNDSA_NS(fndsa_ntru_test_fxload)(int64_t *a, const uint32_t *x, size_t m, size_t rl, int32_t t);
+
+/* the block exponent (largest bit length) and the window load of the fixed-point steps */
+uint32_t FNDSA_NS(fndsa_ntru_test_maxbits)(const uint32_t *p, size_t m, size_t rl)
+{
+    return poly_maxbits(p, m, rl, rl);
+}
+
+void FNDSA_NS(fndsa_ntru_test_fxload)(int64_t *a, const uint32_t *x, size_t m, size_t rl, int32_t t)
+{
+    fxb_load(a, x, m, rl, rl, t);
+}
 
 uint32_t FNDSA_NS(fndsa_ntru_test_fits)(const uint32_t *p, size_t m, size_t len, uint32_t bits)
 {
