@@ -45,6 +45,9 @@
 #ifdef PQLAB_FNDSA_GCD_NATIVE
 #include "../native/armv7em/fndsa_gcd.h"
 #endif
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+#include "../native/armv7em/fndsa_zint.h"
+#endif
 
 #define NTRU_Q 12289
 
@@ -1362,6 +1365,55 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
  * coefficient is formed exactly (acc96 for one-limb f: |sum| < m 2^62 < 2^72;
  * alen = flen + 2 limbs otherwise: |sum| < m 2^31 |f| < 2^(32 flen + 41)),
  * then shifted and subtracted. */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+/* The same F (the sums are exact) from unsigned one-limb multipliers, all rows of a
+ * coefficient in one kernel call (pqlab_fndsa_zmacn_native, two rows per pass): with
+ * kk = +-k_i in (-2^31, 2^31), kk f_j = (kk + 2^31) f_j - 2^31 f_j, and over the m terms of
+ * a coefficient every f_j occurs once, so each sum starts from -2^31 (f_0 + ... + f_{m-1}),
+ * formed once per call (with the same kernel). The bound above carries over (alen =
+ * flen + 2 limbs for every flen). tab: per pair of rows {f_j, f_j', u, u'} (addresses as
+ * words: 32-bit targets only, like the kernel). */
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
+                            const int32_t *k, size_t m, uint32_t s, ws_t *ws)
+{
+    size_t mark = ws->used, alen = flen + 2, np = (m + 1) / 2;
+    uint32_t *acc = ws_alloc(ws, alen), *base = ws_alloc(ws, alen);
+    uint32_t *tab = ws_alloc(ws, 4 * np), *up = ws_alloc(ws, 2 * m);
+    if (ws->fail) {
+        return;
+    }
+    /* up[2i] = k_i + 2^31, up[2i + 1] = -k_i + 2^31 (the wrapped terms) */
+    for (size_t i = 0; i < m; i++) {
+        up[2 * i] = (uint32_t)k[i] + 0x80000000u;
+        up[2 * i + 1] = ((uint32_t)0 - (uint32_t)k[i]) + 0x80000000u;
+    }
+    /* base = -2^31 (f_0 + ... + f_{m-1}): the sum with multipliers 2^31, negated */
+    for (size_t i = 0; i < 2 * np; i++) {
+        size_t j = i < m ? i : 0;
+        tab[2 * (i & ~(size_t)1) + (i & 1)] = (uint32_t)(uintptr_t)(f + j * flen);
+        tab[2 * (i & ~(size_t)1) + 2 + (i & 1)] = i < m ? 0x80000000u : 0;
+    }
+    wzero(base, alen);
+    pqlab_fndsa_zmacn_native(base, NULL, flen, tab, np);
+    uint32_t cy = 1;
+    for (size_t z = 0; z < alen; z++) {
+        uint64_t t = (uint64_t)(uint32_t)~base[z] + cy;
+        base[z] = (uint32_t)t;
+        cy = (uint32_t)(t >> 32);
+    }
+    for (size_t c = 0; c < m; c++) {
+        for (size_t i = 0; i < 2 * np; i++) { /* public indices; u = 0 pads an odd m */
+            size_t ii = i < m ? i : 0;
+            size_t j = c >= ii ? c - ii : c + m - ii;
+            tab[2 * (i & ~(size_t)1) + (i & 1)] = (uint32_t)(uintptr_t)(f + j * flen);
+            tab[2 * (i & ~(size_t)1) + 2 + (i & 1)] = i < m ? up[2 * i + (c < i)] : 0;
+        }
+        pqlab_fndsa_zmacn_native(acc, base, flen, tab, np);
+        zsub_shifted(F + c * Flen, Flen, acc, alen, s);
+    }
+    ws->used = mark;
+}
+#else
 static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
                             const int32_t *k, size_t m, uint32_t s, ws_t *ws)
 {
@@ -1403,6 +1455,7 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     }
     ws->used = mark;
 }
+#endif /* PQLAB_FNDSA_ZINT_NATIVE */
 
 /* out[u] = x_u 2^-sc for the m coefficients x_u (stride limbs apart, the low rl
  * limbs read: the caller knows the limbs above are sign extension). With win,

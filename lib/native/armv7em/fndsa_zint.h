@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* ARMv7E-M kernels of FN-DSA key generation's big-integer arithmetic (fndsa_zint.S),
+ * selected by PQLAB_FNDSA_ZINT_NATIVE (backend.toml), used by lib/fndsa/ntru.c.
+ *
+ * zmacn contract (exact; lib/fndsa/ntru.c's poly_sub_scaled builds its products from it):
+ * - acc: len + 2 limbs, len >= 1; init: NULL (acc is read as it is) or len + 2 words that do
+ *   not overlap acc; tab: npairs >= 0 groups of four words {y1, y2, u1, u2}: y1, y2 the
+ *   addresses of len-limb signed integers (two's complement, the top limb carries the sign;
+ *   y1 may equal y2), u1, u2 unsigned 32-bit multipliers.
+ * - acc <- init + sum over the pairs of u1 Y1 + u2 Y2 modulo 2^(32 (len + 2)), Y the signed
+ *   values; acc must not overlap any y.
+ * - No heap, no secret-dependent branch or address (loop counts len and npairs, the branch
+ *   on init == NULL public); stack: 52 bytes. AAPCS. */
+#ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
+#define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, const uint32_t *tab,
+                              size_t npairs);
+
+#endif

@@ -1,0 +1,172 @@
+"""ARMv7E-M assembly of FN-DSA key generation's big-integer row products
+(lib/native/armv7em/fndsa_zint.S, contract in fndsa_zint.h) on mps2-an386 / mps2-an500 (QEMU)
+and m4-sim / m7-sim (pqlab-sim): poly_sub_scaled built on the kernel (the
+PQLAB_FNDSA_ZINT_NATIVE version) against the portable poly_sub_scaled, both taken from
+lib/fndsa/ntru.c itself with the helpers they call.
+
+Random limbs and the edges (all-ones limbs, the top limb 0x80000000 / 0x7FFFFFFF, zero),
+multipliers k with |k| < 2^31 (among them +-(2^31 - 1), 0, -1), m = 1, 2, 4, 8, flen = 1..6,
+14, 27, shifts s from 0 to past the end of F; guard words around F. On the simulators the
+kernel's cycles for one size do not depend on the data."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import firmware
+import pytest
+from hostlib import ROOT
+
+NATIVE = ROOT / "lib" / "native" / "armv7em"
+
+
+def ntru_parts() -> str:
+    """The C of lib/fndsa/ntru.c that the two poly_sub_scaled need, the kernel's one renamed
+    poly_sub_scaled_n and the portable one poly_sub_scaled_c."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+
+    def cut(start: str, end: str) -> str:
+        i = src.index(start)
+        return src[i:src.index(end, i)]
+
+    parts = [
+        cut("typedef struct {\n    uint32_t *base;", "/* r (rlen limbs) <- a * b"),
+        cut("typedef struct {\n    int64_t hi;", "/* log2 of a public power of two"),
+        re.search(r"static void zsub_shifted\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
+    ]
+    pss = re.findall(r"static void poly_sub_scaled\([^)]*\)\n\{.*?\n\}\n", src, re.S)
+    assert len(pss) == 2, "expected the native and the portable poly_sub_scaled"
+    i = src.index("#ifdef PQLAB_FNDSA_ZINT_NATIVE\n/*")
+    assert i < src.index(pss[0]) < src.index("#else\nstatic void poly_sub_scaled") < src.index(pss[1])
+    parts.append(pss[0].replace("poly_sub_scaled(", "poly_sub_scaled_n(", 1))
+    parts.append(pss[1].replace("poly_sub_scaled(", "poly_sub_scaled_c(", 1))
+    return "\n".join(parts)
+
+
+FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+#pragma GCC diagnostic ignored "-Wunused-function"
+typedef uint64_t fpr;
+""" + "%s" + r"""
+static uint32_t rng = 0x243F6A88u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define FMAX (8 * 27)
+#define FLMAX 40
+#define GUARD 0xA5A5A5A5u
+static uint32_t f[FMAX], F1[8 * FLMAX + 2], F2[8 * FLMAX + 2], wsb[2][4096];
+static int32_t k[8];
+static unsigned bad, checks;
+
+static uint32_t limb(unsigned kind)
+{
+    switch (kind % 6) {
+    case 0: return 0xFFFFFFFFu;
+    case 1: return 0;
+    default: return next();
+    }
+}
+
+static void fill(size_t m, size_t flen, unsigned kind)
+{
+    for (size_t j = 0; j < m; j++) {
+        for (size_t z = 0; z < flen; z++) f[j * flen + z] = kind < 2 ? limb(kind) : limb(next());
+        uint32_t *top = &f[j * flen + flen - 1];
+        switch ((kind + j) % 5) {
+        case 0: *top = 0x80000000u; break;
+        case 1: *top = 0x7FFFFFFFu; break;
+        default: break;
+        }
+    }
+    for (size_t i = 0; i < m; i++) {
+        uint32_t r = next();
+        switch ((kind + i) % 7) {
+        case 0: k[i] = 0x7FFFFFFF; break;
+        case 1: k[i] = -0x7FFFFFFF; break;
+        case 2: k[i] = 0; break;
+        case 3: k[i] = -1; break;
+        default: k[i] = (int32_t)(r >> (r % 31)) * ((r & 1) ? -1 : 1); if (k[i] == INT32_MIN) k[i] = 0; break;
+        }
+    }
+}
+
+static void check(size_t m, size_t flen, size_t Flen, uint32_t s, unsigned kind)
+{
+    fill(m, flen, kind);
+    for (size_t i = 0; i < m * Flen + 2; i++) F1[i] = next();
+    F1[0] = F1[m * Flen + 1] = GUARD;
+    memcpy(F2, F1, sizeof F1);
+    ws_t w1 = {wsb[0], 0, 4096, 0}, w2 = {wsb[1], 0, 4096, 0};
+    poly_sub_scaled_c(F1 + 1, Flen, f, flen, k, m, s, &w1);
+    poly_sub_scaled_n(F2 + 1, Flen, f, flen, k, m, s, &w2);
+    checks++;
+    if ((memcmp(F1, F2, (m * Flen + 2) * 4) != 0 || w1.fail || w2.fail || w2.used != 0) && bad++ < 8) {
+        char b[120];
+        int n = snprintf(b, sizeof b, "bad m %u flen %u Flen %u s %u kind %u\n", (unsigned)m,
+                         (unsigned)flen, (unsigned)Flen, (unsigned)s, kind);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+static uint32_t acc[FLMAX], tab[16];
+
+__attribute__((noinline)) static uint64_t timed(size_t flen)
+{
+    for (size_t i = 0; i < 8; i++) {
+        tab[4 * (i / 2) + (i & 1)] = (uint32_t)(uintptr_t)(f + i * flen);
+        tab[4 * (i / 2) + 2 + (i & 1)] = (uint32_t)k[i] + 0x80000000u;
+    }
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_zmacn_native(acc, F1, flen, tab, 4);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t FL[] = {1, 2, 3, 4, 5, 6, 14, 27};
+    static const uint32_t S[] = {0, 1, 31, 32, 33, 64, 95, 200};
+    for (size_t mi = 0; mi < 4; mi++)
+        for (size_t fi = 0; fi < sizeof FL / sizeof FL[0]; fi++)
+            for (size_t si = 0; si < sizeof S / sizeof S[0]; si++)
+                for (unsigned kind = 0; kind < 4; kind++) {
+                    size_t m = (size_t)1 << mi, flen = FL[fi];
+                    size_t Flen = (kind & 1) ? flen + 1 + (S[si] / 32) % 4 : flen + 9; /* short and long F */
+                    if (S[si] / 32 >= Flen) continue;
+                    check(m, flen, Flen, S[si], kind);
+                }
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned kind = 0; kind < 4; kind++) {
+        fill(8, 14, kind);
+        for (size_t i = 0; i < 16; i++) F1[i] = limb(kind);
+        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(14));
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_zmacn_poly_sub_scaled(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(FIRMWARE.replace("%s", ntru_parts(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: the kernel's poly_sub_scaled differs from the C:\n" + "\n".join(bad)
+    total = [ln.split() for ln in lines if ln.startswith("total ")]
+    assert len(total) == 1 and int(total[0][1]) > 900 and total[0][2] == "0", total
+    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):  # modelled cycles (QEMU's SysTick counts instructions)
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        print(f"\nm4-sim: 8 rows of 14 limbs, {ct.pop()} cycles")
