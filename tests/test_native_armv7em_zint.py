@@ -170,3 +170,105 @@ def test_native_zmacn_poly_sub_scaled(platform: str, tmp_path: Path) -> None:
         assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
     if platform == "m4-sim":
         print(f"\nm4-sim: 8 rows of 14 limbs, {ct.pop()} cycles")
+
+
+ZSUB_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+""" + "%s" + r"""
+static uint32_t rng = 0xB7E15162u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define N 48
+#define GUARD 0xA5A5A5A5u
+static uint32_t A[N], X1[N + 2], X2[N + 2];
+static unsigned bad, checks;
+
+static uint32_t limb(unsigned kind)
+{
+    return kind == 0 ? 0xFFFFFFFFu : kind == 1 ? 0 : next();
+}
+
+static void check(size_t xlen, size_t alen, uint32_t s, unsigned kind)
+{
+    for (size_t i = 0; i < alen; i++) A[i] = limb(kind % 3);
+    if (kind % 5 == 3) A[alen - 1] = 0x80000000u;
+    if (kind % 5 == 4) A[alen - 1] = 0x7FFFFFFFu;
+    for (size_t i = 1; i <= xlen; i++) X1[i] = limb((kind / 3) % 3);
+    X1[0] = X1[xlen + 1] = GUARD;
+    memcpy(X2, X1, sizeof X1);
+    zsub_shifted_c(X1 + 1, xlen, A, alen, s);
+    pqlab_fndsa_zsub_shifted_native(X2 + 1, xlen, A, alen, s);
+    checks++;
+    if (memcmp(X1, X2, (xlen + 2) * 4) != 0 && bad++ < 8) {
+        char b[96];
+        int n = snprintf(b, sizeof b, "bad xlen %u alen %u s %u kind %u\n", (unsigned)xlen,
+                         (unsigned)alen, (unsigned)s, kind);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t xlen, size_t alen, uint32_t s)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_zsub_shifted_native(X2 + 1, xlen, A, alen, s);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t XL[] = {1, 2, 3, 4, 5, 7, 8, 42};
+    static const size_t AL[] = {1, 2, 3, 4, 5, 16, 45};
+    static const uint32_t S[] = {0, 1, 5, 31, 32, 33, 63, 64, 65, 100, 200, 1400, 1500};
+    for (size_t xi = 0; xi < sizeof XL / sizeof XL[0]; xi++)
+        for (size_t ai = 0; ai < sizeof AL / sizeof AL[0]; ai++)
+            for (size_t si = 0; si < sizeof S / sizeof S[0]; si++)
+                for (unsigned kind = 0; kind < 9; kind++)
+                    check(XL[xi], AL[ai], S[si], kind);
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned kind = 0; kind < 9; kind++) {
+        check(42, 16, 45, kind);
+        uint64_t c1 = timed(42, 16, 45), c2 = timed(5, 4, 0);
+        n = snprintf(b, sizeof b, "ct %llu %llu\n", (unsigned long long)c1, (unsigned long long)c2);
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def c_zsub_shifted() -> str:
+    """zsign, zsub and the portable zsub_shifted of lib/fndsa/ntru.c (renamed zsub_shifted_c)."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    out = []
+    for pat in (r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", r"static void zsub\([^)]*\)\n\{.*?\n\}\n",
+                r"static void zsub_shifted\([^)]*\)\n\{.*?\n\}\n"):
+        m = re.search(pat, src, re.S)
+        assert m, pat
+        out.append(m.group(0))
+    out[-1] = out[-1].replace("zsub_shifted(", "zsub_shifted_c(", 1)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_zsub_shifted(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(ZSUB_FIRMWARE.replace("%s", c_zsub_shifted(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C zsub_shifted:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(8 * 7 * 13 * 9), "0"]]
+    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        c = ct.pop()
+        print(f"\nm4-sim: zsub_shifted 42 limbs (a 16, s 45) {c[0]} cycles, 5 limbs (a 4, s 0) {c[1]}")

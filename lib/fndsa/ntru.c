@@ -1339,6 +1339,13 @@ static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits
 }
 
 /* x (xlen limbs) -= a (alen limbs, signed) << s (public), modulo 2^(32 xlen) */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
+                                uint32_t s)
+{
+    pqlab_fndsa_zsub_shifted_native(x, xlen, a, alen, s);
+}
+#else
 static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s)
 {
     if (s == 0 && alen <= xlen) {
@@ -1358,6 +1365,7 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
         bw = (uint32_t)(t >> 63);
     }
 }
+#endif
 
 /* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31, schoolbook (the
  * small degrees; babai_sub uses the RNS products from m = 16). F: Flen limbs,

@@ -112,3 +112,107 @@ pqlab_fndsa_zmacn_native:
     add.w   sp, sp, #12
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_zmacn_native, . - pqlab_fndsa_zmacn_native
+
+/* ---- shifted subtraction: x -= a << s ----
+ *
+ *   void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a,
+ *                                        size_t alen, uint32_t s);
+ *
+ * As the C zsub_shifted of lib/fndsa/ntru.c: limbs below s / 32 unchanged, then limb z of
+ * x minus w_z = (cur << sb) | (prev >> (32 - sb)) with borrow, cur = a[z - s / 32] or the
+ * sign extension past a, sb = s % 32; a shift by register of 32 gives 0, so sb = 0 needs no
+ * special case. Part 1 the limbs of a (two per iteration), part 2 the sign extension: its
+ * first limb by the formula, then w = ext (prev = ext as well). The borrow stays in the
+ * carry flag across the loops (pointer tests with TEQ, which keeps C). All branches depend
+ * on xlen, alen, s only. */
+    .section .text.pqlab_fndsa_zsub_shifted_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_zsub_shifted_native
+    .type pqlab_fndsa_zsub_shifted_native, %function
+    .thumb_func
+pqlab_fndsa_zsub_shifted_native:
+    push.w  {r4-r11, lr}
+    ldr.w   r12, [sp, #36]              /* s */
+    lsr.w   r4, r12, #5                 /* sw */
+    cmp.w   r4, r1
+    bhs.w   .Lzs_done                   /* nothing at or above limb sw */
+    and.w   r5, r12, #31                /* sb */
+    rsb.w   r7, r5, #32                 /* 32 - sb */
+    add.w   r9, r2, r3, lsl #2
+    ldr.w   r8, [r9, #-4]
+    asr.w   r8, r8, #31                 /* ext */
+    add.w   r6, r0, r1, lsl #2          /* end of x */
+    add.w   r0, r0, r4, lsl #2          /* x + sw */
+    sub.w   r1, r1, r4                  /* limbs to go */
+    cmp.w   r3, r1
+    bls.w   .Lzs_n1
+    mov.w   r3, r1                      /* n1 = min(alen, xlen - sw) */
+.Lzs_n1:
+    add.w   r9, r0, r3, lsl #2          /* end of part 1 */
+    mov.w   r10, #0                     /* prev */
+    and.w   r11, r3, #1
+    cmp.w   r0, r0                      /* C = 1: no borrow */
+    teq.w   r11, #0
+    beq.w   .Lzs_p1
+    ldr.w   r11, [r2], #4
+    lsl.w   r12, r11, r5
+    lsr.w   r4, r10, r7
+    orr.w   r12, r12, r4
+    mov.w   r10, r11
+    ldr.w   r4, [r0]
+    sbcs.w  r4, r4, r12
+    str.w   r4, [r0], #4
+.Lzs_p1:
+    teq.w   r0, r9
+    beq.w   .Lzs_p2
+.Lzs_l1:
+    ldr.w   r11, [r2]
+    ldr.w   r12, [r2, #4]
+    ldr.w   r1, [r0]
+    ldr.w   r3, [r0, #4]
+    lsr.w   r4, r10, r7
+    lsl.w   lr, r11, r5
+    orr.w   r4, r4, lr
+    sbcs.w  r1, r1, r4
+    lsr.w   r4, r11, r7
+    lsl.w   lr, r12, r5
+    orr.w   r4, r4, lr
+    sbcs.w  r3, r3, r4
+    mov.w   r10, r12
+    str.w   r1, [r0]
+    str.w   r3, [r0, #4]
+    add.w   r0, r0, #8
+    add.w   r2, r2, #8
+    teq.w   r0, r9
+    bne.w   .Lzs_l1
+.Lzs_p2:
+    teq.w   r0, r6
+    beq.w   .Lzs_done
+    lsl.w   r12, r8, r5                 /* first limb past a */
+    lsr.w   r4, r10, r7
+    orr.w   r12, r12, r4
+    ldr.w   r4, [r0]
+    sbcs.w  r4, r4, r12
+    str.w   r4, [r0], #4
+    sub.w   r11, r6, r0
+    tst.w   r11, #4                     /* odd count left (the immediate keeps C) */
+    beq.w   .Lzs_p3
+    ldr.w   r4, [r0]
+    sbcs.w  r4, r4, r8
+    str.w   r4, [r0], #4
+.Lzs_p3:
+    teq.w   r0, r6
+    beq.w   .Lzs_done
+.Lzs_l3:
+    ldr.w   r1, [r0]
+    ldr.w   r3, [r0, #4]
+    sbcs.w  r1, r1, r8
+    sbcs.w  r3, r3, r8
+    str.w   r1, [r0]
+    str.w   r3, [r0, #4]
+    add.w   r0, r0, #8
+    teq.w   r0, r6
+    bne.w   .Lzs_l3
+.Lzs_done:
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_zsub_shifted_native, . - pqlab_fndsa_zsub_shifted_native

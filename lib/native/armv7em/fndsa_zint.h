@@ -10,7 +10,12 @@
  * - acc <- init + sum over the pairs of u1 Y1 + u2 Y2 modulo 2^(32 (len + 2)), Y the signed
  *   values; acc must not overlap any y.
  * - No heap, no secret-dependent branch or address (loop counts len and npairs, the branch
- *   on init == NULL public); stack: 52 bytes. AAPCS. */
+ *   on init == NULL public); stack: 52 bytes. AAPCS.
+ *
+ * zsub_shifted contract (the same results as the C zsub_shifted of lib/fndsa/ntru.c for every
+ * input): x (xlen >= 1 limbs) <- x - (a << s) modulo 2^(32 xlen), a: alen >= 1 limbs signed,
+ * any s (x unchanged when s / 32 >= xlen); x and a do not overlap. No secret-dependent branch
+ * or address (every branch depends on xlen, alen, s); stack: 36 bytes. */
 #ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 #define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 
@@ -19,5 +24,7 @@
 
 void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, const uint32_t *tab,
                               size_t npairs);
+void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
+                                     uint32_t s);
 
 #endif
