@@ -335,20 +335,24 @@ static void modp_init(modp_t *q, uint32_t p)
     q->r2 = r;
 }
 
+/* signed 32-bit t modulo p (normal form): t >= 0: t < 2^31 < 2p; t < 0: t + 2p is in
+ * [2p - 2^31, 2p) */
+static inline uint32_t mp_of_i32(uint32_t t, uint32_t p)
+{
+    return mp_sub(t + ((2 * p) & ((uint32_t)0 - (t >> 31))), p, p);
+}
+
 /* signed integer of len limbs modulo p (normal form) */
 static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
 {
     if (len == 1) {
-        /* t >= 0: t < 2^31 < 2p; t < 0: t + 2p is in [2p - 2^31, 2p) */
-        uint32_t u = x[0] + ((2 * q->p) & ((uint32_t)0 - (x[0] >> 31)));
-        return mp_sub(u, q->p, q->p);
+        return mp_of_i32(x[0], q->p);
     }
     /* Horner in normal form: r <- r 2^32 + x_i (r 2^32 = mmul(r, 2^64 mod p)), the top
      * limb signed as above, every lower limb reduced by two conditional subtractions
      * (x_i < 2^32 < 3p) */
     const uint32_t p = q->p;
-    uint32_t t = x[len - 1];
-    uint32_t r = mp_sub(t + ((2 * p) & ((uint32_t)0 - (t >> 31))), p, p);
+    uint32_t r = mp_of_i32(x[len - 1], p);
     for (size_t i = len - 1; i-- > 0;) {
         uint64_t d = (uint64_t)x[i] - p;
         uint32_t xi = (uint32_t)d + (p & (uint32_t)(0 - (d >> 63))); /* below 2^32 - p */
@@ -642,8 +646,14 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
 static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
                        int adj, const modp_t *q)
 {
-    for (size_t u = 0; u < m; u++) {
-        t[u] = mp_of_zint(x + u * stride, len, q);
+    if (len == 1) { /* public: one-limb coefficients, inline */
+        for (size_t u = 0; u < m; u++) {
+            t[u] = mp_of_i32(x[u * stride], q->p);
+        }
+    } else {
+        for (size_t u = 0; u < m; u++) {
+            t[u] = mp_of_zint(x + u * stride, len, q);
+        }
     }
     if (adj) {
         for (size_t u = 1; u < m - u; u++) {
@@ -1656,7 +1666,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
             const modp_t *q = &b->qs[j];
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
+                kt[u] = mp_of_i32((uint32_t)b->k[u], q->p);
             }
             mp_ntt(kt, psi, logm, q);
             const uint32_t c = mp_intt_scale(q, logm);
@@ -1689,7 +1699,7 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
             const modp_t *q = &b->qs[j];
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
+                kt[u] = mp_of_i32((uint32_t)b->k[u], q->p);
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
