@@ -591,11 +591,15 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
         const uint32_t p = qs[j].p, p0i = qs[j].p0i, inv = cst[np * np + j], bj = Bj[j];
         const uint32_t *cj = cst + j * np;
         for (size_t u = 0; u < m; u++) {
-            /* t_{j-1} < p_{j-1} < 2 p_j, likewise every t_i */
-            uint32_t y = mp_sub(res[(j - 1) * m + u], p, p);
+            /* Horner with y kept below 2^32, not reduced (mp_mmul_r takes any first
+             * operand below 2^32 and returns the normal form): t_i < p_i < 2^31, so
+             * mp_mmul_r(y, c) + t_i < p_j + 2^31 < 2^32; reduced once at the end (below
+             * 3 p_j: two conditional subtractions) */
+            uint32_t y = res[(j - 1) * m + u];
             for (size_t i = j - 1; i-- > 0;) {
-                y = mp_add(mp_mmul_r(y, cj[i], p, p0i), mp_sub(res[i * m + u], p, p), p);
+                y = mp_mmul_r(y, cj[i], p, p0i) + res[i * m + u];
             }
+            y = mp_sub(mp_sub(y, p, p), p, p);
             res[j * m + u] = mp_mmul_r(mp_sub(mp_add(res[j * m + u], bj, p), y, p), inv, p, p0i);
         }
     }
