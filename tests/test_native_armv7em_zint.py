@@ -272,3 +272,122 @@ def test_native_zsub_shifted(platform: str, tmp_path: Path) -> None:
     if platform == "m4-sim":
         c = ct.pop()
         print(f"\nm4-sim: zsub_shifted 42 limbs (a 16, s 45) {c[0]} cycles, 5 limbs (a 4, s 0) {c[1]}")
+
+
+CRT_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+#pragma GCC diagnostic ignored "-Wunused-const-variable"
+""" + "%s" + r"""
+static uint32_t rng = 0x5BE0CD19u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define NP 40
+#define M 3
+#define GUARD 0xA5A5A5A5u
+static uint32_t T[NP * M], PB[2 * NP + 2], W1[NP + 1], W2[NP + 1], O1[NP + 8], O2[NP + 8];
+static unsigned bad, checks;
+
+/* PI = p_0 ... p_{np-1} and B = (PI - 1) / 2 as rns_setup makes them */
+static void setup(size_t np)
+{
+    memset(PB, 0, sizeof PB);
+    PB[0] = 1;
+    for (size_t j = 0; j < np; j++) {
+        uint64_t cc = 0;
+        for (size_t i = 0; i <= np; i++) {
+            uint64_t z = (uint64_t)PB[i] * RNS_P[j][0] + cc;
+            PB[i] = (uint32_t)z;
+            cc = z >> 32;
+        }
+    }
+    for (size_t i = 0; i <= np; i++) PB[np + 1 + i] = (PB[i] >> 1) | (i < np ? PB[i + 1] << 31 : 0);
+}
+
+static void check(size_t olen, size_t np, size_t u, unsigned kind)
+{
+    for (size_t j = 0; j < np; j++) {
+        uint32_t p = RNS_P[j][0], r = next();
+        uint32_t t = kind == 0 ? p - 1 : kind == 1 ? 0 : kind == 2 ? (j & 1 ? p - 1 : 0) : r % p;
+        T[j * M + u] = t;
+    }
+    /* other B: any value below 2^(32 (np - 1)) (rns_setup's is (prod - 1) / 2) */
+    if (kind == 4) for (size_t i = 0; i < np; i++) PB[np + 1 + i] = next();
+    if (kind == 5) for (size_t i = 0; i < np; i++) PB[np + 1 + i] = 0xFFFFFFFFu;
+    if (kind >= 4) PB[2 * np] = PB[2 * np + 1] = 0;
+    O1[0] = O1[olen + 1] = GUARD;
+    memcpy(O2, O1, sizeof O1);
+    rns_crt_c(O1 + 1, olen, T, M, u, np, PB, W1);
+    pqlab_fndsa_rns_crt_native(O2 + 1, olen, T + u, M, np, PB + np + 1, W2, &RNS_P[0][0]);
+    checks++;
+    if (memcmp(O1, O2, (olen + 2) * 4) != 0 && bad++ < 8) {
+        char b[96];
+        int n = snprintf(b, sizeof b, "bad olen %u np %u u %u kind %u\n", (unsigned)olen, (unsigned)np,
+                         (unsigned)u, kind);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t olen, size_t np)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_rns_crt_native(O2 + 1, olen, T, M, np, PB + np + 1, W2, &RNS_P[0][0]);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t NPS[] = {1, 2, 3, 4, 5, 6, 9, 12, 22, 40};
+    for (size_t ni = 0; ni < sizeof NPS / sizeof NPS[0]; ni++) {
+        size_t np = NPS[ni];
+        for (size_t olen = 1; olen <= np + 4; olen++)
+            for (unsigned kind = 0; kind < 6; kind++) {
+                setup(np);
+                check(olen, np, (olen + kind) % M, kind);
+            }
+    }
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    setup(4);
+    for (unsigned kind = 0; kind < 4; kind++) {
+        check(6, 4, 0, kind);
+        uint64_t c1 = timed(6, 4), c2 = timed(3, 2);
+        n = snprintf(b, sizeof b, "ct %llu %llu\n", (unsigned long long)c1, (unsigned long long)c2);
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def c_rns_crt() -> str:
+    """RNS_P and the portable rns_crt of lib/fndsa/ntru.c (renamed rns_crt_c)."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    table = src[src.index("#define RNS_MAXP"):src.index("typedef struct {\n    uint32_t p, p0i")]
+    m = re.search(r"static void rns_crt\([^)]*\)\n\{.*?\n\}\n", src, re.S)
+    assert m, "rns_crt not found"
+    return table + m.group(0).replace("rns_crt(", "rns_crt_c(", 1)
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_rns_crt(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(CRT_FIRMWARE.replace("%s", c_rns_crt(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C rns_crt:\n" + "\n".join(bad)
+    total = sum(6 * (np + 4) for np in (1, 2, 3, 4, 5, 6, 9, 12, 22, 40))
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(total), "0"]]
+    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        c = ct.pop()
+        print(f"\nm4-sim: rns_crt np 4 olen 6 {c[0]} cycles, np 2 olen 3 {c[1]}")

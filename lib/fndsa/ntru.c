@@ -608,6 +608,13 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
 /* coefficient u from its digits (rns_garner): X - B into the signed integer out
  * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
  * words of scratch */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
+                           size_t np, const uint32_t *PI, uint32_t *w)
+{
+    pqlab_fndsa_rns_crt_native(out, olen, res + u, m, np, PI + np + 1, w, &RNS_P[0][0]);
+}
+#else
 static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
                     size_t np, const uint32_t *PI, uint32_t *w)
 {
@@ -644,6 +651,7 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
         bw = (uint32_t)(z >> 63);
     }
 }
+#endif
 
 /* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
  * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */

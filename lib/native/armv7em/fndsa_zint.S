@@ -216,3 +216,92 @@ pqlab_fndsa_zsub_shifted_native:
 .Lzs_done:
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_zsub_shifted_native, . - pqlab_fndsa_zsub_shifted_native
+
+/* ---- CRT reconstruction of one coefficient from its mixed-radix digits ----
+ *
+ *   void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, size_t m,
+ *                                   size_t np, const uint32_t *B, uint32_t *w,
+ *                                   const uint32_t *P);
+ *
+ * As rns_crt of lib/fndsa/ntru.c: t the digits t_j = t[j m] (j < np), P the primes (p_j =
+ * P[2 j]), X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)) built in w from the top digit: per step
+ * X = X p_j + t_j, one UMAAL per limb (RdLo 0, RdHi the carry: X_i p_j + carry never
+ * overflows 64 bits) and the carry out as the new top limb. Then out = X - B (B: np + 1
+ * limbs), sign-extended or truncated to olen limbs, with the borrow in the carry flag. All
+ * loop counts and branches depend on olen, np only. */
+    .section .text.pqlab_fndsa_rns_crt_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_rns_crt_native
+    .type pqlab_fndsa_rns_crt_native, %function
+    .thumb_func
+pqlab_fndsa_rns_crt_native:
+    push.w  {r0, r1, r4-r11, lr}        /* out, olen kept for the subtraction */
+    ldr.w   r4, [sp, #44]               /* np */
+    ldr.w   r6, [sp, #52]               /* w */
+    ldr.w   r7, [sp, #56]               /* P */
+    lsl.w   r3, r3, #2                  /* digit stride in bytes */
+    sub.w   r8, r4, #1                  /* j = np - 1 */
+    mla.w   r9, r8, r3, r2              /* &t[(np - 1) m] */
+    ldr.w   r10, [r9]
+    str.w   r10, [r6]                   /* X = t_{np-1}, one limb */
+    mov.w   r11, #1                     /* nl: limbs of X */
+    cmp.w   r8, #0
+    beq.w   .Lcrt_sub
+    /* r3 stride, r5 p_j, r6 X, r7 P, r8 j, r9 &t_j, r10 carry, r11 nl, r12 X_i, lr count */
+.Lcrt_step:
+    sub.w   r8, r8, #1
+    sub.w   r9, r9, r3
+    ldr.w   r5, [r7, r8, lsl #3]        /* p_j */
+    ldr.w   r10, [r9]                   /* carry = t_j */
+    mov.w   r12, r6
+    mov.w   lr, r11
+.Lcrt_mul:
+    ldr.w   r2, [r12]
+    mov.w   r0, #0
+    umaal.w r0, r10, r2, r5             /* r10:r0 = X_i p_j + carry */
+    str.w   r0, [r12], #4
+    subs.w  lr, lr, #1
+    bne.w   .Lcrt_mul
+    str.w   r10, [r12]                  /* the carry is the new top limb */
+    add.w   r11, r11, #1
+    cmp.w   r8, #0
+    bne.w   .Lcrt_step
+.Lcrt_sub:
+    /* out = X - B: r0 out, r1 olen, r5 B, r6 X, r2 = min(olen, np) limbs of X; the
+     * borrow in the carry flag (TEQ keeps it) */
+    ldr.w   r0, [sp, #0]
+    ldr.w   r1, [sp, #4]
+    ldr.w   r5, [sp, #48]               /* B */
+    mov.w   r2, r4
+    cmp.w   r1, r4
+    bhs.w   .Lcrt_n1
+    mov.w   r2, r1
+.Lcrt_n1:
+    add.w   r12, r0, r2, lsl #2         /* end of the limbs of X */
+    add.w   lr, r0, r1, lsl #2          /* end of out */
+    cmp.w   r0, r0                      /* C = 1: no borrow */
+.Lcrt_sx:
+    ldr.w   r2, [r6], #4
+    ldr.w   r3, [r5], #4
+    sbcs.w  r2, r2, r3
+    str.w   r2, [r0], #4
+    teq.w   r0, r12
+    bne.w   .Lcrt_sx
+    teq.w   r0, lr
+    beq.w   .Lcrt_done
+    /* limb np: 0 - B[np] - borrow; then the sign extension 0 - 0 - borrow */
+    ldr.w   r3, [r5]
+    mov.w   r2, #0
+    sbcs.w  r2, r2, r3
+    str.w   r2, [r0], #4
+    mov.w   r3, #0
+    sbc.w   r2, r3, r3
+.Lcrt_ext:
+    teq.w   r0, lr
+    beq.w   .Lcrt_done
+    str.w   r2, [r0], #4
+    b.w     .Lcrt_ext
+.Lcrt_done:
+    add.w   sp, sp, #8
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_rns_crt_native, . - pqlab_fndsa_rns_crt_native

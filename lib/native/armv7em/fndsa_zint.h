@@ -15,7 +15,14 @@
  * zsub_shifted contract (the same results as the C zsub_shifted of lib/fndsa/ntru.c for every
  * input): x (xlen >= 1 limbs) <- x - (a << s) modulo 2^(32 xlen), a: alen >= 1 limbs signed,
  * any s (x unchanged when s / 32 >= xlen); x and a do not overlap. No secret-dependent branch
- * or address (every branch depends on xlen, alen, s); stack: 36 bytes. */
+ * or address (every branch depends on xlen, alen, s); stack: 36 bytes.
+ *
+ * rns_crt contract (the same results as the C rns_crt of lib/fndsa/ntru.c for every input):
+ * out (olen >= 1 limbs) <- X - B sign-extended or truncated, X = t_0 + p_0 (t_1 + p_1 (...
+ * + p_{np-2} t_{np-1})), the digits t_j = t[j m] < p_j, p_j = P[2 j] < 2^31 (RNS_P), B: np + 1
+ * limbs, rns_setup's (prod - 1) / 2 or any B < 2^(32 (np - 1)) (the C's np = 2 case works
+ * in 64 bits), np >= 1; w: np words of scratch. out does not overlap t, B, w. Loop
+ * counts depend on olen, np only; stack: 44 bytes. */
 #ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 #define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 
@@ -26,5 +33,7 @@ void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, c
                               size_t npairs);
 void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
                                      uint32_t s);
+void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, size_t m, size_t np,
+                                const uint32_t *B, uint32_t *w, const uint32_t *P);
 
 #endif
