@@ -247,46 +247,74 @@ pqlab_fndsa_rns_crt_native:
     mov.w   r11, #1                     /* nl: limbs of X */
     cmp.w   r8, #0
     beq.w   .Lcrt_sub
-    /* r3 stride, r5 p_j, r6 X, r7 P, r8 j, r9 &t_j, r10 carry, r11 nl, r12 X_i, lr count */
+    /* r3 stride, r5 p_j, r6 X, r7 P, r8 j, r9 &t_j, r10 carry, r11 nl, r12 X_i, lr end of X;
+     * two limbs per iteration, one first when nl is odd */
 .Lcrt_step:
     sub.w   r8, r8, #1
     sub.w   r9, r9, r3
     ldr.w   r5, [r7, r8, lsl #3]        /* p_j */
     ldr.w   r10, [r9]                   /* carry = t_j */
     mov.w   r12, r6
-    mov.w   lr, r11
-.Lcrt_mul:
+    add.w   lr, r6, r11, lsl #2
+    tst.w   r11, #1
+    beq.w   .Lcrt_mul_chk
     ldr.w   r2, [r12]
     mov.w   r0, #0
     umaal.w r0, r10, r2, r5             /* r10:r0 = X_i p_j + carry */
     str.w   r0, [r12], #4
-    subs.w  lr, lr, #1
+.Lcrt_mul_chk:
+    cmp.w   r12, lr
+    beq.w   .Lcrt_top
+.Lcrt_mul:
+    ldr.w   r2, [r12]
+    ldr.w   r4, [r12, #4]
+    mov.w   r0, #0
+    mov.w   r1, #0
+    umaal.w r0, r10, r2, r5
+    umaal.w r1, r10, r4, r5
+    str.w   r0, [r12]
+    str.w   r1, [r12, #4]
+    add.w   r12, r12, #8
+    cmp.w   r12, lr
     bne.w   .Lcrt_mul
+.Lcrt_top:
     str.w   r10, [r12]                  /* the carry is the new top limb */
     add.w   r11, r11, #1
     cmp.w   r8, #0
     bne.w   .Lcrt_step
 .Lcrt_sub:
-    /* out = X - B: r0 out, r1 olen, r5 B, r6 X, r2 = min(olen, np) limbs of X; the
-     * borrow in the carry flag (TEQ keeps it) */
+    /* out = X - B: r0 out, r5 B, r6 X, r12 end of the min(olen, np) limbs of X, lr end of
+     * out; two limbs per iteration, one first when that count is odd; the borrow in the
+     * carry flag (TEQ with a register or #0 keeps it) */
     ldr.w   r0, [sp, #0]
     ldr.w   r1, [sp, #4]
+    ldr.w   r4, [sp, #44]               /* np */
     ldr.w   r5, [sp, #48]               /* B */
-    mov.w   r2, r4
     cmp.w   r1, r4
     bhs.w   .Lcrt_n1
-    mov.w   r2, r1
+    mov.w   r4, r1
 .Lcrt_n1:
-    add.w   r12, r0, r2, lsl #2         /* end of the limbs of X */
-    add.w   lr, r0, r1, lsl #2          /* end of out */
+    add.w   r12, r0, r4, lsl #2
+    add.w   lr, r0, r1, lsl #2
+    and.w   r4, r4, #1
     cmp.w   r0, r0                      /* C = 1: no borrow */
-.Lcrt_sx:
+    teq.w   r4, #0
+    beq.w   .Lcrt_sx
     ldr.w   r2, [r6], #4
     ldr.w   r3, [r5], #4
     sbcs.w  r2, r2, r3
     str.w   r2, [r0], #4
     teq.w   r0, r12
+    beq.w   .Lcrt_sxdone
+.Lcrt_sx:
+    ldm.w   r6!, {r2, r3}
+    ldm.w   r5!, {r4, r7}
+    sbcs.w  r2, r2, r4
+    sbcs.w  r3, r3, r7
+    stm.w   r0!, {r2, r3}
+    teq.w   r0, r12
     bne.w   .Lcrt_sx
+.Lcrt_sxdone:
     teq.w   r0, lr
     beq.w   .Lcrt_done
     /* limb np: 0 - B[np] - borrow; then the sign extension 0 - 0 - borrow */
