@@ -391,3 +391,105 @@ def test_native_rns_crt(platform: str, tmp_path: Path) -> None:
     if platform == "m4-sim":
         c = ct.pop()
         print(f"\nm4-sim: rns_crt np 4 olen 6 {c[0]} cycles, np 2 olen 3 {c[1]}")
+
+
+GARNER_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define NTRU_NO_LIBCALL
+""" + "%s" + r"""
+static uint32_t rng = 0x510E527Fu;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define NP 40
+#define M 16
+static modp_t qs[NP];
+static uint32_t cst[NP * NP + 2 * NP], PI[2 * NP + 2], R0[NP * M], R1[NP * M + 1], R2[NP * M + 1];
+static unsigned bad, checks;
+
+static void check(size_t m, size_t np, unsigned kind)
+{
+    rns_setup(qs, cst, PI, np);
+    for (size_t j = 0; j < np; j++)
+        for (size_t u = 0; u < m; u++) {
+            uint32_t p = RNS_P[j][0];
+            R0[j * m + u] = kind == 0 ? p - 1 : kind == 1 ? 0 : kind == 2 ? ((j + u) & 1 ? p - 1 : 0) : next() % p;
+        }
+    memcpy(R1, R0, np * m * 4);
+    memcpy(R2, R0, np * m * 4);
+    R1[np * m] = R2[np * m] = 0xA5A5A5A5u;
+    rns_garner_c(R1, m, np, qs, cst);
+    rns_garner_n(R2, m, np, qs, cst);
+    checks++;
+    if (memcmp(R1, R2, (np * m + 1) * 4) != 0 && bad++ < 8) {
+        char b[96];
+        int n = snprintf(b, sizeof b, "bad m %u np %u kind %u\n", (unsigned)m, (unsigned)np, kind);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t m, size_t j)
+{
+    const uint32_t k[4] = {qs[j].p, qs[j].p0i, cst[9 * 9 + j], cst[9 * 9 + 9 + j]};
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_garner_row_native(R2, m, j, cst + j * 9, k);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t NPS[] = {1, 2, 3, 4, 5, 6, 9, 12, 21, 40};
+    static const size_t MS[] = {1, 2, 3, 16};
+    for (size_t ni = 0; ni < sizeof NPS / sizeof NPS[0]; ni++)
+        for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++)
+            for (unsigned kind = 0; kind < 5; kind++)
+                if (NPS[ni] * MS[mi] <= NP * M) check(MS[mi], NPS[ni], kind);
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned kind = 0; kind < 4; kind++) {
+        check(16, 9, kind);
+        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(16, 8));
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def c_garner() -> str:
+    """The residue arithmetic of lib/fndsa/ntru.c that rns_garner needs, rns_setup, and
+    rns_garner twice: rns_garner_c without the kernel (the portable loop), rns_garner_n
+    with it."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    parts = [re.search(r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
+             src[src.index("#define RNS_MAXP"):src.index("/* psi[k] = w^bitrev(k)")],
+             re.search(r"static inline uint32_t mp_mmul_r\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
+             re.search(r"static void rns_setup\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)]
+    g = re.search(r"static void rns_garner\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)
+    assert "#ifdef PQLAB_FNDSA_ZINT_NATIVE" in g
+    parts.append(g.replace("rns_garner(", "rns_garner_c(", 1))
+    parts.append(g.replace("rns_garner(", "rns_garner_n(", 1).replace("#ifdef PQLAB_FNDSA_ZINT_NATIVE", "#if 1"))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_garner_row(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(GARNER_FIRMWARE.replace("%s", c_garner(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: the kernel's rns_garner differs from the C:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(10 * 4 * 5), "0"]]
+    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        print(f"\nm4-sim: garner row m 16 j 8 {ct.pop()} cycles")

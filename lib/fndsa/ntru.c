@@ -590,6 +590,11 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
     for (size_t j = 1; j < np; j++) {
         const uint32_t p = qs[j].p, p0i = qs[j].p0i, inv = cst[np * np + j], bj = Bj[j];
         const uint32_t *cj = cst + j * np;
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+        const uint32_t k4[4] = {p, p0i, inv, bj};
+        pqlab_fndsa_garner_row_native(res, m, j, cj, k4);
+        continue;
+#endif
         for (size_t u = 0; u < m; u++) {
             /* Horner with y kept below 2^32, not reduced (mp_mmul_r takes any first
              * operand below 2^32 and returns the normal form): t_i < p_i < 2^31, so

@@ -333,3 +333,88 @@ pqlab_fndsa_rns_crt_native:
     add.w   sp, sp, #8
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_rns_crt_native, . - pqlab_fndsa_rns_crt_native
+
+/* ---- one digit of Garner's mixed-radix conversion, for all m coefficients ----
+ *
+ *   void pqlab_fndsa_garner_row_native(uint32_t *res, size_t m, size_t j, const uint32_t *cj,
+ *                                      const uint32_t k[4]);
+ *
+ * As the loop body over u of rns_garner (lib/fndsa/ntru.c) for one j >= 1, k = {p, p0i, inv,
+ * bj}: y = t_{j-1}; y = mmul(y, cj[i]) + t_i for i = j - 2 down to 0 (y below 2^32, not
+ * reduced: mmul takes any first operand below 2^32); y reduced by two conditional
+ * subtractions; res[j m + u] = mmul((res[j m + u] + bj - y) mod p, inv). mmul(a, b) =
+ * a b / 2^32 mod p in normal form: UMULL, the Montgomery factor w = lo p0i, UMLAL w p, one
+ * conditional subtraction with a mask. No branch or address depends on the data. */
+    .section .text.pqlab_fndsa_garner_row_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_garner_row_native
+    .type pqlab_fndsa_garner_row_native, %function
+    .thumb_func
+pqlab_fndsa_garner_row_native:
+    push.w  {r4-r11, lr}
+    sub.w   sp, sp, #12                 /* [sp] inv, [sp, #4] bj, [sp, #8] j - 2 */
+    ldr.w   r12, [sp, #48]              /* k */
+    ldr.w   r4, [r12, #0]               /* p */
+    ldr.w   r5, [r12, #4]               /* p0i */
+    ldr.w   r6, [r12, #8]
+    ldr.w   r7, [r12, #12]
+    str.w   r6, [sp, #0]
+    str.w   r7, [sp, #4]
+    sub.w   r6, r2, #2
+    str.w   r6, [sp, #8]
+    lsl.w   r1, r1, #2                  /* stride: m words */
+    add.w   lr, r0, r1                  /* end of u */
+    sub.w   r2, r2, #1
+    mul.w   r2, r2, r1                  /* (j - 1) stride */
+    /* r0 &res[u], r1 stride, r2 (j - 1) stride, r3 cj, r4 p, r5 p0i, r8 y, r9 &res[i m + u],
+     * r10 i, r6 r7 r11 r12 temporaries, lr end */
+.Lgar_u:
+    add.w   r9, r0, r2
+    ldr.w   r10, [sp, #8]
+    ldr.w   r8, [r9]                    /* y = t_{j-1} */
+    cmp.w   r10, #0
+    blt.w   .Lgar_fin
+.Lgar_i:
+    ldr.w   r11, [r3, r10, lsl #2]      /* cj[i] */
+    sub.w   r9, r9, r1
+    umull.w r12, r7, r8, r11
+    mul.w   r11, r12, r5
+    umlal.w r12, r7, r11, r4            /* r7 = (y c + w p) / 2^32 < 2p */
+    ldr.w   r6, [r9]                    /* t_i */
+    sub.w   r7, r7, r4
+    and.w   r11, r4, r7, asr #31
+    add.w   r8, r7, r11
+    add.w   r8, r8, r6                  /* below p + 2^31 < 2^32 */
+    subs.w  r10, r10, #1
+    bpl.w   .Lgar_i
+.Lgar_fin:
+    sub.w   r7, r8, r4                  /* y < 3p: two conditional subtractions */
+    and.w   r11, r4, r7, asr #31
+    add.w   r8, r7, r11
+    sub.w   r7, r8, r4
+    and.w   r11, r4, r7, asr #31
+    add.w   r8, r7, r11
+    add.w   r9, r0, r2
+    ldr.w   r6, [r9, r1]                /* t_j */
+    ldr.w   r7, [sp, #4]
+    add.w   r6, r6, r7                  /* + bj mod p */
+    sub.w   r6, r6, r4
+    and.w   r11, r4, r6, asr #31
+    add.w   r6, r6, r11
+    sub.w   r6, r6, r8                  /* - y mod p */
+    and.w   r11, r4, r6, asr #31
+    add.w   r6, r6, r11
+    ldr.w   r11, [sp, #0]               /* inv */
+    umull.w r12, r7, r6, r11
+    mul.w   r11, r12, r5
+    umlal.w r12, r7, r11, r4
+    sub.w   r7, r7, r4
+    and.w   r11, r4, r7, asr #31
+    add.w   r7, r7, r11
+    str.w   r7, [r9, r1]
+    add.w   r0, r0, #4
+    cmp.w   r0, lr
+    bne.w   .Lgar_u
+    add.w   sp, sp, #12
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_garner_row_native, . - pqlab_fndsa_garner_row_native

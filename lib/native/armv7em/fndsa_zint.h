@@ -22,7 +22,13 @@
  * + p_{np-2} t_{np-1})), the digits t_j = t[j m] < p_j, p_j = P[2 j] < 2^31 (RNS_P), B: np + 1
  * limbs, rns_setup's (prod - 1) / 2 or any B < 2^(32 (np - 1)) (the C's np = 2 case works
  * in 64 bits), np >= 1; w: np words of scratch. out does not overlap t, B, w. Loop
- * counts depend on olen, np only; stack: 44 bytes. */
+ * counts depend on olen, np only; stack: 44 bytes.
+ *
+ * garner_row contract (the same results as the loop over u of rns_garner in lib/fndsa/ntru.c,
+ * for one j): m >= 1 coefficients, 1 <= j < np; res: the digits t_i = res[i m + u] < p_i < 2^31
+ * for i < j (already converted) and the residues res[j m + u] < p (replaced by digit j);
+ * k = {p, p0i, inv, bj}: p = p_j (2^31 - 2^21 < p < 2^31), p0i = -1/p mod 2^32, inv and bj below
+ * p; cj[i] < p for i < j - 1. Loop counts depend on m, j only; stack: 48 bytes. */
 #ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 #define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 
@@ -35,5 +41,7 @@ void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a
                                      uint32_t s);
 void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, size_t m, size_t np,
                                 const uint32_t *B, uint32_t *w, const uint32_t *P);
+void pqlab_fndsa_garner_row_native(uint32_t *res, size_t m, size_t j, const uint32_t *cj,
+                                   const uint32_t k[4]);
 
 #endif
