@@ -493,3 +493,111 @@ def test_native_garner_row(platform: str, tmp_path: Path) -> None:
         assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
     if platform == "m4-sim":
         print(f"\nm4-sim: garner row m 16 j 8 {ct.pop()} cycles")
+
+
+ZMUL_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+#define NTRU_NO_LIBCALL
+""" + "%s" + r"""
+static uint32_t rng = 0x1F83D9ABu;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define N 64
+#define GUARD 0xA5A5A5A5u
+static uint32_t A[N], B[N], R1[2 * N + 2], R2[2 * N + 2];
+static unsigned bad, checks;
+
+static void fill(uint32_t *x, size_t len, unsigned kind)
+{
+    for (size_t i = 0; i < len; i++) x[i] = kind % 4 == 0 ? 0xFFFFFFFFu : kind % 4 == 1 ? 0 : next();
+    if (kind % 3 == 1) x[len - 1] = 0x80000000u;
+    if (kind % 3 == 2) x[len - 1] = 0x7FFFFFFFu;
+}
+
+static void check(size_t rlen, size_t alen, size_t blen, unsigned kind)
+{
+    fill(A, alen, kind);
+    fill(B, blen, kind / 4 + 2 * kind);
+    for (size_t i = 0; i < rlen + 2; i++) R1[i] = next();
+    R1[0] = R1[rlen + 1] = GUARD;
+    memcpy(R2, R1, sizeof R1);
+    zmul_c(R1 + 1, rlen, A, alen, B, blen);
+    pqlab_fndsa_zmul_native(R2 + 1, rlen, A, alen, B, blen);
+    checks++;
+    if (memcmp(R1, R2, (rlen + 2) * 4) != 0 && bad++ < 8) {
+        char b[96];
+        int n = snprintf(b, sizeof b, "bad rlen %u alen %u blen %u kind %u\n", (unsigned)rlen,
+                         (unsigned)alen, (unsigned)blen, kind);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t rlen, size_t alen, size_t blen)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_zmul_native(R2 + 1, rlen, A, alen, B, blen);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t L[] = {1, 2, 3, 7, 14, 27};
+    for (size_t ai = 0; ai < sizeof L / sizeof L[0]; ai++)
+        for (size_t bi = 0; bi < sizeof L / sizeof L[0]; bi++) {
+            size_t alen = L[ai], blen = L[bi];
+            static const int D[] = {-100, -3, -1, 0, 1, 2, 5};
+            for (size_t di = 0; di < sizeof D / sizeof D[0]; di++) {
+                int rl = (int)(alen + blen) + D[di];
+                if (D[di] == -100) rl = (int)(alen > blen ? blen : alen);
+                if (rl < 1) rl = 1;
+                for (unsigned kind = 0; kind < 12; kind++) check((size_t)rl, alen, blen, kind);
+            }
+        }
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned kind = 0; kind < 12; kind++) {
+        check(42, 27, 14, kind);
+        n = snprintf(b, sizeof b, "ct %llu %llu\n", (unsigned long long)timed(42, 27, 14),
+                     (unsigned long long)timed(15, 7, 7));
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def c_zmul() -> str:
+    """wzero, zsign and the portable zmul of lib/fndsa/ntru.c (renamed zmul_c)."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    out = []
+    for pat in (r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n",
+                r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", r"static void zmul\([^)]*\)\n\{.*?\n\}\n"):
+        m = re.search(pat, src, re.S)
+        assert m, pat
+        out.append(m.group(0))
+    out[-1] = out[-1].replace("zmul(", "zmul_c(", 1)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_zmul(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(ZMUL_FIRMWARE.replace("%s", c_zmul(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C zmul:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(36 * 7 * 12), "0"]]
+    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        c = ct.pop()
+        print(f"\nm4-sim: zmul 27 x 14 limbs to 42 {c[0]} cycles, 7 x 7 to 15 {c[1]}")

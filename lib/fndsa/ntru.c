@@ -141,6 +141,13 @@ static void zsub(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen)
 /* r (rlen limbs) <- a * b mod 2^(32 rlen), a and b signed. With A, B the
  * unsigned readings, a b = A B - [a<0] B 2^(32 alen) - [b<0] A 2^(32 blen)
  * + [a<0][b<0] 2^(32 (alen + blen)) modulo 2^(32 rlen). */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
+                        const uint32_t *b, size_t blen)
+{
+    pqlab_fndsa_zmul_native(r, rlen, a, alen, b, blen);
+}
+#else
 static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
                  size_t blen)
 {
@@ -183,6 +190,7 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
         }
     }
 }
+#endif
 
 #if defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL_KEYGEN) || defined(PQLAB_FNDSA_NTRU_TEST)
 /* bit length of |x| as a signed value (bits needed besides the sign), without

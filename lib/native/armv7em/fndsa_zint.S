@@ -418,3 +418,143 @@ pqlab_fndsa_garner_row_native:
     add.w   sp, sp, #12
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_garner_row_native, . - pqlab_fndsa_garner_row_native
+
+/* ---- signed product, truncated: r = a b mod 2^(32 rlen) ----
+ *
+ *   void pqlab_fndsa_zmul_native(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
+ *                                const uint32_t *b, size_t blen);
+ *
+ * As zmul of lib/fndsa/ntru.c: the unsigned product A B of the first min(alen, rlen) rows
+ * (row i: r[i + j] += a_i b_j with UMAAL for j < min(blen, rlen - i), its carry stored at
+ * r[i + blen] when that is below rlen), then a b = A B - [a < 0] B 2^(32 alen) - [b < 0]
+ * A 2^(32 blen) + [a < 0][b < 0] 2^(32 (alen + blen)): two masked subtractions (borrow in
+ * the carry flag, propagated to the top) and one masked increment. Every branch depends on
+ * the lengths only. */
+
+/* r[off..rlen) -= (y[0..ylen) & mask) zero-extended: r12 &r[off], r1 end of r, r9 y,
+ * r10 ylen (> 0), r7 mask; r0 r11 lr temporaries; nothing when r12 >= r1 */
+.macro SUBMASKED n
+    cmp.w   r12, r1
+    bhs.w   .Lzm_sd\n
+    sub.w   lr, r1, r12                 /* bytes left in r */
+    cmp.w   lr, r10, lsl #2
+    bls.w   .Lzm_sl\n
+    lsl.w   lr, r10, #2
+.Lzm_sl\n:
+    add.w   lr, r12, lr                 /* end of the masked part */
+    cmp.w   r12, r12                    /* C = 1: no borrow */
+.Lzm_s1\n:
+    ldr.w   r11, [r9], #4
+    ldr.w   r0, [r12]
+    and.w   r11, r11, r7
+    sbcs.w  r0, r0, r11
+    str.w   r0, [r12], #4
+    teq.w   r12, lr
+    bne.w   .Lzm_s1\n
+.Lzm_s2\n:
+    teq.w   r12, r1                     /* the borrow up to the top */
+    beq.w   .Lzm_sd\n
+    ldr.w   r0, [r12]
+    sbcs.w  r0, r0, #0
+    str.w   r0, [r12], #4
+    b.w     .Lzm_s2\n
+.Lzm_sd\n:
+.endm
+
+    .section .text.pqlab_fndsa_zmul_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_zmul_native
+    .type pqlab_fndsa_zmul_native, %function
+    .thumb_func
+pqlab_fndsa_zmul_native:
+    push.w  {r0-r11, lr}                /* [sp] r, [sp, #4] rlen, [sp, #8] a, [sp, #12] alen */
+    ldr.w   r4, [sp, #52]               /* b */
+    ldr.w   r5, [sp, #56]               /* blen */
+    add.w   r1, r0, r1, lsl #2          /* end of r */
+    mov.w   r6, r0
+    mov.w   r7, #0
+.Lzm_zero:
+    str.w   r7, [r6], #4
+    cmp.w   r6, r1
+    bne.w   .Lzm_zero
+    /* rows: r2 a, r3 rows left, r5 4 blen, r6 &r[i], r7 a_i, r8 carry, r9 b, r10 row end,
+     * r12 &r[i + j] */
+    ldr.w   r3, [sp, #4]
+    ldr.w   r7, [sp, #12]
+    cmp.w   r3, r7
+    bls.w   .Lzm_na
+    mov.w   r3, r7                      /* min(alen, rlen) */
+.Lzm_na:
+    lsl.w   r5, r5, #2
+    mov.w   r6, r0
+.Lzm_row:
+    ldr.w   r7, [r2], #4
+    mov.w   r8, #0
+    mov.w   r9, r4
+    mov.w   r12, r6
+    sub.w   r10, r1, r6
+    cmp.w   r10, r5
+    bls.w   .Lzm_jn
+    mov.w   r10, r5
+.Lzm_jn:
+    add.w   r10, r6, r10
+.Lzm_mac:
+    ldr.w   r11, [r9], #4
+    ldr.w   r0, [r12]
+    umaal.w r0, r8, r7, r11             /* r8:r0 = a_i b_j + r[i + j] + carry */
+    str.w   r0, [r12], #4
+    cmp.w   r12, r10
+    bne.w   .Lzm_mac
+    cmp.w   r12, r1
+    beq.w   .Lzm_rowend
+    str.w   r8, [r12]                   /* limb i + blen: still 0 before this row */
+.Lzm_rowend:
+    add.w   r6, r6, #4
+    subs.w  r3, r3, #1
+    bne.w   .Lzm_row
+    /* sa, sb */
+    ldr.w   r2, [sp, #8]
+    ldr.w   r3, [sp, #12]
+    ldr.w   r5, [sp, #56]
+    add.w   r0, r2, r3, lsl #2
+    ldr.w   r6, [r0, #-4]
+    asr.w   r6, r6, #31                 /* sa */
+    add.w   r0, r4, r5, lsl #2
+    ldr.w   r8, [r0, #-4]
+    asr.w   r8, r8, #31                 /* sb */
+    /* r -= (B & sa) << alen */
+    ldr.w   r0, [sp, #0]
+    add.w   r12, r0, r3, lsl #2
+    mov.w   r9, r4
+    mov.w   r10, r5
+    mov.w   r7, r6
+    SUBMASKED 1
+    /* r -= (A & sb) << blen */
+    ldr.w   r0, [sp, #0]
+    add.w   r12, r0, r5, lsl #2
+    mov.w   r9, r2
+    mov.w   r10, r3
+    mov.w   r7, r8
+    SUBMASKED 2
+    /* r += (sa & sb & 1) << (alen + blen) */
+    ldr.w   r0, [sp, #0]
+    add.w   r12, r3, r5
+    add.w   r12, r0, r12, lsl #2
+    cmp.w   r12, r1
+    bhs.w   .Lzm_done
+    and.w   r7, r6, r8
+    and.w   r7, r7, #1
+    ldr.w   r0, [r12]
+    adds.w  r0, r0, r7
+    str.w   r0, [r12], #4
+.Lzm_inc:
+    teq.w   r12, r1
+    beq.w   .Lzm_done
+    ldr.w   r0, [r12]
+    adcs.w  r0, r0, #0
+    str.w   r0, [r12], #4
+    b.w     .Lzm_inc
+.Lzm_done:
+    add.w   sp, sp, #16
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_zmul_native, . - pqlab_fndsa_zmul_native

@@ -28,7 +28,11 @@
  * for one j): m >= 1 coefficients, 1 <= j < np; res: the digits t_i = res[i m + u] < p_i < 2^31
  * for i < j (already converted) and the residues res[j m + u] < p (replaced by digit j);
  * k = {p, p0i, inv, bj}: p = p_j (2^31 - 2^21 < p < 2^31), p0i = -1/p mod 2^32, inv and bj below
- * p; cj[i] < p for i < j - 1. Loop counts depend on m, j only; stack: 48 bytes. */
+ * p; cj[i] < p for i < j - 1. Loop counts depend on m, j only; stack: 48 bytes.
+ *
+ * zmul contract (the same results as the C zmul of lib/fndsa/ntru.c for every input):
+ * r (rlen >= 1 limbs) <- a b modulo 2^(32 rlen), a: alen >= 1 and b: blen >= 1 limbs, signed;
+ * r overlaps neither a nor b. Branches depend on the lengths only; stack: 52 bytes. */
 #ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 #define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 
@@ -43,5 +47,7 @@ void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, s
                                 const uint32_t *B, uint32_t *w, const uint32_t *P);
 void pqlab_fndsa_garner_row_native(uint32_t *res, size_t m, size_t j, const uint32_t *cj,
                                    const uint32_t k[4]);
+void pqlab_fndsa_zmul_native(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
+                             const uint32_t *b, size_t blen);
 
 #endif
