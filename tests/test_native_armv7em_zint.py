@@ -601,3 +601,109 @@ def test_native_zmul(platform: str, tmp_path: Path) -> None:
     if platform == "m4-sim":
         c = ct.pop()
         print(f"\nm4-sim: zmul 27 x 14 limbs to 42 {c[0]} cycles, 7 x 7 to 15 {c[1]}")
+
+
+MPZ_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+#pragma GCC diagnostic ignored "-Wunused-function"
+""" + "%s" + r"""
+static uint32_t rng = 0x9B05688Cu;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define N 30
+#define M 3
+static uint32_t X[M * N], T1[M + 1], T2[M + 1];
+static unsigned bad, checks;
+
+static void check(size_t len, size_t pi, unsigned kind)
+{
+    modp_t q;
+    modp_init(&q, RNS_P[pi][0]);
+    size_t stride = len + (kind & 1);
+    for (size_t u = 0; u < M; u++) {
+        uint32_t *x = X + u * stride;
+        for (size_t i = 0; i < len; i++) {
+            switch ((kind + u) % 6) {
+            case 0: x[i] = 0xFFFFFFFFu; break;
+            case 1: x[i] = 0; break;
+            case 2: x[i] = q.p - 1 + (uint32_t)(next() % 3); break; /* around p */
+            case 3: x[i] = 2 * q.p - 1 + (uint32_t)(next() % 3); break; /* around 2p */
+            default: x[i] = next(); break;
+            }
+        }
+        if (kind % 5 == 1) x[len - 1] = 0x80000000u;
+        if (kind % 5 == 2) x[len - 1] = 0x7FFFFFFFu;
+        if (kind % 5 == 3) x[len - 1] = (uint32_t)0 - q.p + (next() & 1); /* top near -p */
+        if (kind == 9 && len >= 2) {
+            /* x = K 2^32 + 2^32 - 1 with K 2^32 = -1 mod p: the last Horner value is
+             * p - 1 + 2^32 - 1 - p, above 2p (both end corrections needed) */
+            memset(x, 0, len * 4);
+            x[0] = 0xFFFFFFFFu;
+            x[1] = q.p - mp_mmul(1, 1, &q);
+        }
+    }
+    for (size_t u = 0; u < M; u++) T1[u] = mp_of_zint(X + u * stride, len, &q);
+    T1[M] = T2[M] = 0xA5A5A5A5u;
+    pqlab_fndsa_mp_of_poly_native(T2, X, stride, len, M, (const uint32_t *)(const void *)&q);
+    checks++;
+    if (memcmp(T1, T2, sizeof T1) != 0 && bad++ < 8) {
+        char b[96];
+        int n = snprintf(b, sizeof b, "bad len %u prime %u kind %u\n", (unsigned)len, (unsigned)pi, kind);
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t len)
+{
+    modp_t q;
+    modp_init(&q, RNS_P[5][0]);
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_mp_of_poly_native(T2, X, len, len, M, (const uint32_t *)(const void *)&q);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static const size_t L[] = {1, 2, 3, 4, 5, 7, 14, 27};
+    for (size_t li = 0; li < sizeof L / sizeof L[0]; li++)
+        for (size_t pi = 0; pi < RNS_MAXP; pi += 3)
+            for (unsigned kind = 0; kind < 10; kind++) check(L[li], pi, kind);
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned kind = 0; kind < 6; kind++) {
+        check(14, 5, kind * 2);
+        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(14));
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def c_mp_of_zint() -> str:
+    """RNS_P, modp_t and the residue arithmetic of lib/fndsa/ntru.c up to mp_of_zint."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    return src[src.index("#define RNS_MAXP"):src.index("/* psi[k] = w^bitrev(k)")]
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_mp_of_poly(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(MPZ_FIRMWARE.replace("%s", c_mp_of_zint(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C mp_of_zint:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(8 * 14 * 10), "0"]]
+    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        print(f"\nm4-sim: residues of 3 integers of 14 limbs {ct.pop()} cycles")

@@ -671,6 +671,9 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
 static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
                        int adj, const modp_t *q)
 {
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+    pqlab_fndsa_mp_of_poly_native(t, x, stride, len, m, (const uint32_t *)(const void *)q);
+#else
     if (len == 1) { /* public: one-limb coefficients, inline */
         for (size_t u = 0; u < m; u++) {
             t[u] = mp_of_i32(x[u * stride], q->p);
@@ -680,6 +683,7 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
             t[u] = mp_of_zint(x + u * stride, len, q);
         }
     }
+#endif
     if (adj) {
         for (size_t u = 1; u < m - u; u++) {
             uint32_t t1 = t[u];
@@ -1598,10 +1602,17 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
             for (size_t j = 0; j < np; j++) {
                 const modp_t *q = &b->qs[j];
                 const uint32_t *psi = babai_roots(b, j, m, logm, 1);
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+                pqlab_fndsa_mp_of_poly_native(b->fnt + j * m, f, flen, flen, m,
+                                              (const uint32_t *)(const void *)q);
+                pqlab_fndsa_mp_of_poly_native(b->gnt + j * m, g, flen, flen, m,
+                                              (const uint32_t *)(const void *)q);
+#else
                 for (size_t u = 0; u < m; u++) {
                     b->fnt[j * m + u] = mp_of_zint(f + u * flen, flen, q);
                     b->gnt[j * m + u] = mp_of_zint(g + u * flen, flen, q);
                 }
+#endif
                 mp_ntt(b->fnt + j * m, psi, logm, q);
                 mp_ntt(b->gnt + j * m, psi, logm, q);
             }

@@ -558,3 +558,74 @@ pqlab_fndsa_zmul_native:
     add.w   sp, sp, #16
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_zmul_native, . - pqlab_fndsa_zmul_native
+
+/* ---- residues of m signed integers modulo p ----
+ *
+ *   void pqlab_fndsa_mp_of_poly_native(uint32_t *t, const uint32_t *x, size_t stride,
+ *                                      size_t len, size_t m, const uint32_t q[4]);
+ *
+ * t[u] = mp_of_zint(x + u stride, len, q) of lib/fndsa/ntru.c, q = {p, p0i, 2^32 mod p,
+ * 2^64 mod p} (modp_t). Horner from the top limb (signed: + 2p when negative, one
+ * conditional subtraction): r <- mmul(r, 2^64 mod p) + x_i. mmul(a, b) takes any a below
+ * 2^32 and gives the normal form, so r is kept below 2^32 instead of reduced: x_i after
+ * one conditional subtraction of p is below 2^32 - p, and mmul(...) + x_i < 2^32. The end
+ * value (below 2^32 < 3p) gets two conditional subtractions: the same normal form. No
+ * branch or address depends on the data. */
+    .section .text.pqlab_fndsa_mp_of_poly_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_mp_of_poly_native
+    .type pqlab_fndsa_mp_of_poly_native, %function
+    .thumb_func
+pqlab_fndsa_mp_of_poly_native:
+    push.w  {r4-r11, lr}
+    ldr.w   r7, [sp, #36]               /* m */
+    ldr.w   r12, [sp, #40]              /* q */
+    ldr.w   r4, [r12, #0]               /* p */
+    ldr.w   r5, [r12, #4]               /* p0i */
+    ldr.w   r6, [r12, #12]              /* 2^64 mod p */
+    lsl.w   r2, r2, #2
+    cmp.w   r7, #0
+    beq.w   .Lmpz_done
+    /* r0 t, r1 &x_u, r2 stride bytes, r3 len, r8 r, r9 limb pointer (downwards), r7 count */
+.Lmpz_u:
+    add.w   r9, r1, r3, lsl #2
+    ldr.w   r10, [r9, #-4]!             /* top limb, signed */
+    lsl.w   r11, r4, #1
+    and.w   r11, r11, r10, asr #31
+    add.w   r10, r10, r11               /* + 2p when negative: [0, 2p) */
+    sub.w   r8, r10, r4
+    and.w   r11, r4, r8, asr #31
+    add.w   r8, r8, r11                 /* [0, p) */
+    cmp.w   r9, r1
+    beq.w   .Lmpz_fin
+.Lmpz_limb:
+    ldr.w   r10, [r9, #-4]!
+    subs.w  r11, r10, r4
+    sbc.w   r12, r12, r12               /* -1 when x_i < p */
+    and.w   r12, r12, r4
+    add.w   r10, r11, r12               /* x_i mod p, or x_i - p: below 2^32 - p */
+    umull.w r11, r12, r8, r6
+    mul.w   lr, r11, r5
+    umlal.w r11, r12, lr, r4            /* r12 = (r R2 + w p) / 2^32 < 2p */
+    sub.w   r12, r12, r4
+    and.w   lr, r4, r12, asr #31
+    add.w   r12, r12, lr                /* mmul(r, R2) in [0, p) */
+    add.w   r8, r12, r10
+    cmp.w   r9, r1
+    bne.w   .Lmpz_limb
+.Lmpz_fin:
+    subs.w  r11, r8, r4                 /* r < 2^32 < 3p: two conditional subtractions */
+    sbc.w   r12, r12, r12
+    and.w   r12, r12, r4
+    add.w   r8, r11, r12
+    subs.w  r11, r8, r4
+    sbc.w   r12, r12, r12
+    and.w   r12, r12, r4
+    add.w   r8, r11, r12
+    str.w   r8, [r0], #4
+    add.w   r1, r1, r2
+    subs.w  r7, r7, #1
+    bne.w   .Lmpz_u
+.Lmpz_done:
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_mp_of_poly_native, . - pqlab_fndsa_mp_of_poly_native

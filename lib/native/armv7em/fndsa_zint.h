@@ -32,7 +32,12 @@
  *
  * zmul contract (the same results as the C zmul of lib/fndsa/ntru.c for every input):
  * r (rlen >= 1 limbs) <- a b modulo 2^(32 rlen), a: alen >= 1 and b: blen >= 1 limbs, signed;
- * r overlaps neither a nor b. Branches depend on the lengths only; stack: 52 bytes. */
+ * r overlaps neither a nor b. Branches depend on the lengths only; stack: 52 bytes.
+ *
+ * mp_of_poly contract (the same values as mp_of_zint of lib/fndsa/ntru.c, for every input):
+ * t[u] = (x_u mod p) in [0, p) for u < m, x_u = the signed integer of len >= 1 limbs at
+ * x + u stride; q: the four words {p, p0i, 2^32 mod p, 2^64 mod p} of a modp_t (2^31 - 2^21 < p <
+ * 2^31, an RNS_P prime). t overlaps no x_u. Loop counts depend on m, len; stack: 36 bytes. */
 #ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 #define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 
@@ -49,5 +54,7 @@ void pqlab_fndsa_garner_row_native(uint32_t *res, size_t m, size_t j, const uint
                                    const uint32_t k[4]);
 void pqlab_fndsa_zmul_native(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
                              const uint32_t *b, size_t blen);
+void pqlab_fndsa_mp_of_poly_native(uint32_t *t, const uint32_t *x, size_t stride, size_t len,
+                                   size_t m, const uint32_t *q);
 
 #endif
