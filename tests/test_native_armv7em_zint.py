@@ -707,3 +707,118 @@ def test_native_mp_of_poly(platform: str, tmp_path: Path) -> None:
         assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
     if platform == "m4-sim":
         print(f"\nm4-sim: residues of 3 integers of 14 limbs {ct.pop()} cycles")
+
+
+MISC_FIRMWARE = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_zint.h"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define NTRU_NO_LIBCALL
+#include "ct.h"
+""" + "%s" + r"""
+static uint32_t rng = 0x3C6EF372u;
+static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+#define N 64
+static uint32_t B1[N + 16], B2[N + 16], X[N];
+static unsigned bad, checks;
+
+static void report(const char *what, unsigned a, unsigned b, unsigned c)
+{
+    if (bad++ < 8) {
+        char s[96];
+        int n = snprintf(s, sizeof s, "bad %s %u %u %u\n", what, a, b, c);
+        pqlab_hal_send(s, (size_t)n);
+    }
+}
+
+static void check_move(size_t n, int off)
+{
+    for (size_t i = 0; i < N + 16; i++) B1[i] = next();
+    memcpy(B2, B1, sizeof B1);
+    wmove_c(B1 + 8 + off, B1 + 8, n);
+    pqlab_fndsa_wmove_native(B2 + 8 + off, B2 + 8, n);
+    checks++;
+    if (memcmp(B1, B2, sizeof B1) != 0) report("wmove", (unsigned)n, (unsigned)(off + 8), 0);
+}
+
+static void check_top3(size_t len, unsigned kind)
+{
+    /* a sign-extended value with its top needed limb at a random place */
+    uint32_t ext = (kind & 1) ? 0xFFFFFFFFu : 0;
+    size_t top = next() % len;
+    for (size_t i = 0; i < len; i++) X[i] = i <= top ? next() : ext;
+    switch (kind % 6) {
+    case 2: X[top] = ext ^ 0x80000000u; break;   /* top bit differs from the sign */
+    case 3: X[top] = ext; break;                 /* only the limb below's top bit */
+    case 4: for (size_t i = 0; i < len; i++) X[i] = ext; break;
+    case 5: X[top] = ext ^ 1; break;
+    default: break;
+    }
+    X[len - 1] = (X[len - 1] & 0x7FFFFFFFu) | (ext & 0x80000000u);
+    uint32_t w1[3] = {1, 2, 3}, w2[3] = {4, 5, 6};
+    uint32_t n1 = zint_top3_c(X, len, w1), n2 = pqlab_fndsa_zint_top3_native(X, len, w2);
+    checks++;
+    if (n1 != n2 || memcmp(w1, w2, sizeof w1) != 0) report("top3", (unsigned)len, kind, (unsigned)top);
+}
+
+__attribute__((noinline)) static uint64_t timed(size_t len)
+{
+    uint32_t w[3];
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_fndsa_zint_top3_native(X, len, w);
+    return pqlab_hal_cycles() - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    for (size_t n = 0; n <= 13; n++)
+        for (int off = -5; off <= 5; off++) check_move(n, off);
+    for (int off = -5; off <= 5; off++) check_move(40, off);
+    for (size_t len = 1; len <= 12; len++)
+        for (unsigned kind = 0; kind < 24; kind++) check_top3(len, kind);
+    for (unsigned kind = 0; kind < 24; kind++) check_top3(40, kind);
+    char b[96];
+    int n = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned kind = 0; kind < 6; kind++) {
+        check_top3(40, kind);
+        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(40));
+        pqlab_hal_send(b, (size_t)n);
+    }
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def c_misc() -> str:
+    """The portable wmove and zint_top3 of lib/fndsa/ntru.c (renamed _c), with zsign."""
+    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    out = [re.search(r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)]
+    for name, pat in (("wmove", r"NTRU_NO_LIBCALL static void wmove\([^)]*\)\n\{.*?\n\}\n"),
+                      ("zint_top3", r"static uint32_t zint_top3\([^)]*\)\n\{.*?\n\}\n")):
+        m = re.search(pat, src, re.S)
+        assert m, name
+        out.append(m.group(0).replace(f"{name}(", f"{name}_c(", 1))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
+def test_native_wmove_top3(platform: str, tmp_path: Path) -> None:
+    src = tmp_path / "fw.c"
+    src.write_text(MISC_FIRMWARE.replace("%s", c_misc(), 1))
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: assembly differs from the C:\n" + "\n".join(bad)
+    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(14 * 11 + 11 + 13 * 24), "0"]]
+    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
+    if platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    if platform == "m4-sim":
+        print(f"\nm4-sim: zint_top3 of 40 limbs {ct.pop()} cycles")

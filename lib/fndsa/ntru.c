@@ -86,6 +86,12 @@ static fpr *ws_alloc_fpr(ws_t *ws, size_t n)
 #else
 #define NTRU_NO_LIBCALL
 #endif
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void wmove(uint32_t *d, const uint32_t *s, size_t n)
+{
+    pqlab_fndsa_wmove_native(d, s, n);
+}
+#else
 NTRU_NO_LIBCALL static void wmove(uint32_t *d, const uint32_t *s, size_t n)
 {
     if ((uintptr_t)d <= (uintptr_t)s) {
@@ -98,6 +104,7 @@ NTRU_NO_LIBCALL static void wmove(uint32_t *d, const uint32_t *s, size_t n)
         }
     }
 }
+#endif
 
 NTRU_NO_LIBCALL static void wzero(uint32_t *d, size_t n)
 {
@@ -1325,12 +1332,18 @@ static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
 /* x * 2^-sc (sc public) from the three most significant limbs that carry the
  * value (relative error below 2^-51); the limbs are picked with masks over the
  * whole integer, so neither the position nor the bit length of x leaks. */
-static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
+/* one pass: limb i is needed for the signed value when it differs from the
+ * sign extension or limb i - 1 has its top bit different from the sign;
+ * returns nl = 1 + the highest needed index (secret), and w = (w0, w1, w2) =
+ * limbs nl - 3, nl - 2, nl - 1 (0 below limb 0) */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
 {
-    /* one pass: limb i is needed for the signed value when it differs from
-     * the sign extension or limb i - 1 has its top bit different from the
-     * sign; nl = 1 + the highest needed index (secret), and (w2, w1, w0) =
-     * limbs nl - 1, nl - 2, nl - 3 (0 below limb 0) */
+    return pqlab_fndsa_zint_top3_native(x, len, w);
+}
+#else
+static uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
+{
     uint32_t ext = zsign(x, len);
     uint32_t nl = 1, w2 = x[0], w1 = 0, w0 = 0;
     uint32_t p1 = x[0], p2 = 0; /* x[i - 1], x[i - 2] */
@@ -1345,6 +1358,17 @@ static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
         p2 = p1;
         p1 = xi;
     }
+    w[0] = w0;
+    w[1] = w1;
+    w[2] = w2;
+    return nl;
+}
+#endif
+
+static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
+{
+    uint32_t w[3];
+    uint32_t nl = zint_top3(x, len, w), w2 = w[2], w1 = w[1], w0 = w[0];
     uint32_t ovf = 0;
     fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
                     fpr_of((int64_t)w0));

@@ -629,3 +629,112 @@ pqlab_fndsa_mp_of_poly_native:
 .Lmpz_done:
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_mp_of_poly_native, . - pqlab_fndsa_mp_of_poly_native
+
+/* ---- word copy, overlap in either direction ----
+ *
+ *   void pqlab_fndsa_wmove_native(uint32_t *d, const uint32_t *s, size_t n);
+ *
+ * As wmove of lib/fndsa/ntru.c: upwards when d <= s, else downwards from the end; four
+ * words per LDM/STM (all four read before any is written, so an overlap within a block is
+ * harmless), then the n % 4 words at the far end one at a time. Branches depend on n and on
+ * the addresses (public). */
+    .section .text.pqlab_fndsa_wmove_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_wmove_native
+    .type pqlab_fndsa_wmove_native, %function
+    .thumb_func
+pqlab_fndsa_wmove_native:
+    push.w  {r4-r6, lr}
+    and.w   r12, r2, #3                 /* rest */
+    lsr.w   r2, r2, #2                  /* blocks of four */
+    cmp.w   r0, r1
+    bhi.w   .Lwm_down
+    cmp.w   r2, #0
+    beq.w   .Lwm_up1
+.Lwm_up4:
+    ldm.w   r1!, {r3-r6}
+    stm.w   r0!, {r3-r6}
+    subs.w  r2, r2, #1
+    bne.w   .Lwm_up4
+.Lwm_up1:
+    cmp.w   r12, #0
+    beq.w   .Lwm_done
+    ldr.w   r3, [r1], #4
+    str.w   r3, [r0], #4
+    subs.w  r12, r12, #1
+    b.w     .Lwm_up1
+.Lwm_down:
+    add.w   r3, r12, r2, lsl #2         /* n */
+    add.w   r0, r0, r3, lsl #2
+    add.w   r1, r1, r3, lsl #2
+    cmp.w   r2, #0
+    beq.w   .Lwm_down1
+.Lwm_down4:
+    ldmdb.w r1!, {r3-r6}
+    stmdb.w r0!, {r3-r6}
+    subs.w  r2, r2, #1
+    bne.w   .Lwm_down4
+.Lwm_down1:
+    cmp.w   r12, #0
+    beq.w   .Lwm_done
+    ldr.w   r3, [r1, #-4]!
+    str.w   r3, [r0, #-4]!
+    subs.w  r12, r12, #1
+    b.w     .Lwm_down1
+.Lwm_done:
+    pop.w   {r4-r6, pc}
+    .size pqlab_fndsa_wmove_native, . - pqlab_fndsa_wmove_native
+
+/* ---- the top three limbs that carry a signed integer's value ----
+ *
+ *   uint32_t pqlab_fndsa_zint_top3_native(const uint32_t *x, size_t len, uint32_t w[3]);
+ *
+ * As zint_top3 of lib/fndsa/ntru.c: limb i >= 1 is needed when it differs from the sign
+ * extension or limb i - 1's top bit differs from the sign; returns nl = 1 + the highest
+ * needed index, w = {limb nl - 3, nl - 2, nl - 1} (0 below limb 0). One pass over all limbs;
+ * the selections with SEL on GE flags set by UADD8 of the all-ones or all-zero mask
+ * (single-cycle, no branch). */
+    .section .text.pqlab_fndsa_zint_top3_native, "ax", %progbits
+    .balign 4
+    .global pqlab_fndsa_zint_top3_native
+    .type pqlab_fndsa_zint_top3_native, %function
+    .thumb_func
+pqlab_fndsa_zint_top3_native:
+    push.w  {r2, r4-r11, lr}
+    add.w   r1, r0, r1, lsl #2          /* end of x */
+    ldr.w   r3, [r1, #-4]
+    asr.w   r3, r3, #31                 /* ext */
+    ldr.w   r8, [r0], #4                /* p1 = x[0] */
+    mov.w   r4, #1                      /* nl */
+    mov.w   r5, #0                      /* w0 */
+    mov.w   r6, #0                      /* w1 */
+    mov.w   r7, r8                      /* w2 */
+    mov.w   r9, #0                      /* p2 */
+    eor.w   r10, r8, r3                 /* p1 ^ ext */
+    mov.w   r11, #1                     /* i */
+    cmp.w   r0, r1
+    beq.w   .Ltop_done
+.Ltop_limb:
+    ldr.w   r12, [r0], #4               /* x_i */
+    eor.w   lr, r12, r3
+    orr.w   r2, lr, r10, lsr #31        /* nonzero when limb i is needed */
+    rsb.w   r10, r2, #0
+    orr.w   r2, r2, r10
+    asr.w   r2, r2, #31
+    uadd8.w r2, r2, r2                  /* GE = the mask */
+    add.w   r11, r11, #1
+    sel.w   r4, r11, r4
+    sel.w   r5, r9, r5
+    sel.w   r6, r8, r6
+    sel.w   r7, r12, r7
+    mov.w   r9, r8
+    mov.w   r8, r12
+    mov.w   r10, lr
+    cmp.w   r0, r1
+    bne.w   .Ltop_limb
+.Ltop_done:
+    pop.w   {r2}
+    stm.w   r2, {r5-r7}
+    mov.w   r0, r4
+    pop.w   {r4-r11, pc}
+    .size pqlab_fndsa_zint_top3_native, . - pqlab_fndsa_zint_top3_native

@@ -37,7 +37,15 @@
  * mp_of_poly contract (the same values as mp_of_zint of lib/fndsa/ntru.c, for every input):
  * t[u] = (x_u mod p) in [0, p) for u < m, x_u = the signed integer of len >= 1 limbs at
  * x + u stride; q: the four words {p, p0i, 2^32 mod p, 2^64 mod p} of a modp_t (2^31 - 2^21 < p <
- * 2^31, an RNS_P prime). t overlaps no x_u. Loop counts depend on m, len; stack: 36 bytes. */
+ * 2^31, an RNS_P prime). t overlaps no x_u. Loop counts depend on m, len; stack: 36 bytes.
+ *
+ * wmove contract (as wmove of lib/fndsa/ntru.c): d[0..n) <- s[0..n) for any n, d and s may
+ * overlap in either direction; word-aligned. Stack: 16 bytes.
+ *
+ * zint_top3 contract (the same results as zint_top3 of lib/fndsa/ntru.c for every input):
+ * x: len >= 1 limbs, signed; returns nl and w[0..2] = limbs nl - 3, nl - 2, nl - 1 (0 below
+ * limb 0) of the shortest form (see the C). Constant time for a given len (one pass over
+ * every limb, selections by SEL); stack: 40 bytes. */
 #ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 #define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
 
@@ -56,5 +64,7 @@ void pqlab_fndsa_zmul_native(uint32_t *r, size_t rlen, const uint32_t *a, size_t
                              const uint32_t *b, size_t blen);
 void pqlab_fndsa_mp_of_poly_native(uint32_t *t, const uint32_t *x, size_t stride, size_t len,
                                    size_t m, const uint32_t *q);
+void pqlab_fndsa_wmove_native(uint32_t *d, const uint32_t *s, size_t n);
+uint32_t pqlab_fndsa_zint_top3_native(const uint32_t *x, size_t len, uint32_t w[3]);
 
 #endif
