@@ -33,13 +33,18 @@ pqlab_fndsa_zmacn_native:
     str.w   r2, [sp, #8]
     cmp.w   r1, #0
     beq.w   .Lmac_pair
-    /* acc = init: len + 2 words, one at a time (r2 counts) */
+    /* acc = init: len + 2 words, two at a time, one first when len is odd (r2 counts) */
     add.w   r2, r2, #2
     mov.w   r3, r0
-.Lmac_copy:
+    tst.w   r2, #1
+    beq.w   .Lmac_copy
     ldr.w   r4, [r1], #4
     str.w   r4, [r3], #4
     subs.w  r2, r2, #1
+.Lmac_copy:
+    ldm.w   r1!, {r4, r5}
+    stm.w   r3!, {r4, r5}
+    subs.w  r2, r2, #2
     bne.w   .Lmac_copy
 .Lmac_pair:
     ldr.w   r3, [sp, #4]
@@ -487,6 +492,7 @@ pqlab_fndsa_zmul_native:
 .Lzm_na:
     lsl.w   r5, r5, #2
     mov.w   r6, r0
+    str.w   r3, [sp, #4]                /* rows left (rlen is not needed again) */
 .Lzm_row:
     ldr.w   r7, [r2], #4
     mov.w   r8, #0
@@ -497,20 +503,37 @@ pqlab_fndsa_zmul_native:
     bls.w   .Lzm_jn
     mov.w   r10, r5
 .Lzm_jn:
+    tst.w   r10, #4                     /* odd jn: one limb first */
     add.w   r10, r6, r10
-.Lzm_mac:
+    beq.w   .Lzm_mac2
     ldr.w   r11, [r9], #4
     ldr.w   r0, [r12]
     umaal.w r0, r8, r7, r11             /* r8:r0 = a_i b_j + r[i + j] + carry */
     str.w   r0, [r12], #4
     cmp.w   r12, r10
-    bne.w   .Lzm_mac
+    beq.w   .Lzm_macend
+.Lzm_mac2:
+    ldr.w   r11, [r9]
+    ldr.w   lr, [r9, #4]
+    ldr.w   r0, [r12]
+    ldr.w   r3, [r12, #4]
+    umaal.w r0, r8, r7, r11
+    umaal.w r3, r8, r7, lr
+    str.w   r0, [r12]
+    str.w   r3, [r12, #4]
+    add.w   r9, r9, #8
+    add.w   r12, r12, #8
+    cmp.w   r12, r10
+    bne.w   .Lzm_mac2
+.Lzm_macend:
     cmp.w   r12, r1
     beq.w   .Lzm_rowend
     str.w   r8, [r12]                   /* limb i + blen: still 0 before this row */
 .Lzm_rowend:
     add.w   r6, r6, #4
+    ldr.w   r3, [sp, #4]
     subs.w  r3, r3, #1
+    str.w   r3, [sp, #4]
     bne.w   .Lzm_row
     /* sa, sb */
     ldr.w   r2, [sp, #8]
