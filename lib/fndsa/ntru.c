@@ -678,19 +678,19 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
 static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
                        int adj, const modp_t *q)
 {
-#ifdef PQLAB_FNDSA_ZINT_NATIVE
-    pqlab_fndsa_mp_of_poly_native(t, x, stride, len, m, (const uint32_t *)(const void *)q);
-#else
     if (len == 1) { /* public: one-limb coefficients, inline */
         for (size_t u = 0; u < m; u++) {
             t[u] = mp_of_i32(x[u * stride], q->p);
         }
     } else {
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+        pqlab_fndsa_mp_of_poly_native(t, x, stride, len, m, (const uint32_t *)(const void *)q);
+#else
         for (size_t u = 0; u < m; u++) {
             t[u] = mp_of_zint(x + u * stride, len, q);
         }
-    }
 #endif
+    }
     if (adj) {
         for (size_t u = 1; u < m - u; u++) {
             uint32_t t1 = t[u];
