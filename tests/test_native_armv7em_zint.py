@@ -366,12 +366,13 @@ int main(void)
 
 
 def c_rns_crt() -> str:
-    """RNS_P and the portable rns_crt of lib/fndsa/ntru.c (renamed rns_crt_c)."""
+    """RNS_P, rns_crt2 and the portable rns_crt of lib/fndsa/ntru.c (renamed rns_crt_c)."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
     table = src[src.index("#define RNS_MAXP"):src.index("typedef struct {\n    uint32_t p, p0i")]
+    two = re.search(r"static inline void rns_crt2\([^)]*\)\n\{.*?\n\}\n", src, re.S)
     m = re.search(r"static void rns_crt\([^)]*\)\n\{.*?\n\}\n", src, re.S)
-    assert m, "rns_crt not found"
-    return table + m.group(0).replace("rns_crt(", "rns_crt_c(", 1)
+    assert m and two, "rns_crt / rns_crt2 not found"
+    return table + two.group(0) + m.group(0).replace("rns_crt(", "rns_crt_c(", 1)
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])

@@ -628,24 +628,36 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
 /* coefficient u from its digits (rns_garner): X - B into the signed integer out
  * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
  * words of scratch */
+/* two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
+static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
+                            const uint32_t *B)
+{
+    uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
+    v -= ((uint64_t)B[1] << 32) | B[0];
+    uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
+    for (size_t i = 0; i < olen; i++) {
+        out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
+    }
+}
+
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
+/* (two primes: the C above is shorter than the kernel's general loops) */
 static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
                            size_t np, const uint32_t *PI, uint32_t *w)
 {
-    pqlab_fndsa_rns_crt_native(out, olen, res + u, m, np, PI + np + 1, w, &RNS_P[0][0]);
+    if (np == 2) {
+        rns_crt2(out, olen, res, m, u, PI + np + 1);
+    } else {
+        pqlab_fndsa_rns_crt_native(out, olen, res + u, m, np, PI + np + 1, w, &RNS_P[0][0]);
+    }
 }
 #else
 static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
                     size_t np, const uint32_t *PI, uint32_t *w)
 {
     const uint32_t *B = PI + np + 1;
-    if (np == 2) { /* 64-bit words: X = t0 + p0 t1 < p0 p1 < 2^62 */
-        uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
-        v -= ((uint64_t)B[1] << 32) | B[0];
-        uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
-        for (size_t i = 0; i < olen; i++) {
-            out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
-        }
+    if (np == 2) {
+        rns_crt2(out, olen, res, m, u, B);
         return;
     }
     /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); before the step for j, X < 2^(31 (np - 1 - j))
