@@ -464,13 +464,12 @@ int main(void)
 
 
 def c_garner() -> str:
-    """The residue arithmetic of lib/fndsa/ntru.c that rns_garner needs, rns_setup, and
+    """The residue arithmetic of lib/fndsa/ntru.c (up to mp_mmul_r), rns_setup, and
     rns_garner twice: rns_garner_c without the kernel (the portable loop), rns_garner_n
     with it."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
     parts = [re.search(r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
              src[src.index("#define RNS_MAXP"):src.index("/* psi[k] = w^bitrev(k)")],
-             re.search(r"static inline uint32_t mp_mmul_r\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
              re.search(r"static void rns_setup\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)]
     g = re.search(r"static void rns_garner\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)
     assert "#ifdef PQLAB_FNDSA_ZINT_NATIVE" in g
@@ -688,7 +687,7 @@ int main(void)
 
 
 def c_mp_of_zint() -> str:
-    """RNS_P, modp_t and the residue arithmetic of lib/fndsa/ntru.c up to mp_of_zint."""
+    """RNS_P, modp_t and the residue arithmetic of lib/fndsa/ntru.c (mp_of_zint among it)."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
     return src[src.index("#define RNS_MAXP"):src.index("/* psi[k] = w^bitrev(k)")]
 

@@ -378,6 +378,16 @@ static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
     return r;
 }
 
+/* mp_mmul with p and -1/p mod 2^32 in registers (the NTT loops copy them
+ * out of the modp_t, which the compiler cannot keep across the stores) */
+static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0i)
+{
+    uint64_t z = (uint64_t)a * b;
+    uint32_t w = (uint32_t)z * p0i;
+    uint32_t d = (uint32_t)((z + (uint64_t)w * p) >> 32) - p;
+    return d + (p & ((uint32_t)0 - (d >> 31)));
+}
+
 /* psi[k] = w^bitrev(k), ipsi[k] = w^-bitrev(k) (Montgomery form) for the
  * primitive 2m-th root w */
 static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned logm,
@@ -388,14 +398,15 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
     for (unsigned i = logm; i < 10; i++) {
         w = mp_mmul(w, w, q);
     }
-    pw[0] = q->r1;
+    const uint32_t p = q->p, p0i = q->p0i, r1 = q->r1; /* q may sit in the workspace */
+    pw[0] = r1;
     for (size_t i = 1; i < m; i++) {
-        pw[i] = mp_mmul(pw[i - 1], w, q);
+        pw[i] = mp_mmul_r(pw[i - 1], w, p, p0i);
     }
     size_t br = 0; /* bit reversal of k, incremented in reversed order */
     for (size_t k = 0; k < m; k++) {
         psi[k] = pw[br];
-        ipsi[k] = br == 0 ? q->r1 : q->p - pw[m - br]; /* w^-i = -w^(m-i) */
+        ipsi[k] = br == 0 ? r1 : p - pw[m - br]; /* w^-i = -w^(m-i) */
         size_t bit = m >> 1;
         while (bit != 0 && (br & bit) != 0) {
             br ^= bit;
@@ -403,16 +414,6 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
         }
         br |= bit;
     }
-}
-
-/* mp_mmul with p and -1/p mod 2^32 in registers (the NTT loops copy them
- * out of the modp_t, which the compiler cannot keep across the stores) */
-static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0i)
-{
-    uint64_t z = (uint64_t)a * b;
-    uint32_t w = (uint32_t)z * p0i;
-    uint32_t d = (uint32_t)((z + (uint64_t)w * p) >> 32) - p;
-    return d + (p & ((uint32_t)0 - (d >> 31)));
 }
 
 /* Cooley-Tukey butterfly (x, y) <- (x + s y, x - s y) */
