@@ -691,9 +691,10 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
 static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
                        int adj, const modp_t *q)
 {
+    const uint32_t p = q->p; /* q may sit in the workspace: not reloaded after each store */
     if (len == 1) { /* public: one-limb coefficients, inline */
         for (size_t u = 0; u < m; u++) {
-            t[u] = mp_of_i32(x[u * stride], q->p);
+            t[u] = mp_of_i32(x[u * stride], p);
         }
     } else {
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
@@ -711,7 +712,7 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
             t[m - u] = t1;
         }
         for (size_t u = 1; u < m; u++) {
-            t[u] = mp_sub(0, t[u], q->p);
+            t[u] = mp_sub(0, t[u], p);
         }
     }
 }
@@ -742,6 +743,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
     rns_setup(qs, cst, PI, np);
     for (size_t j = 0; j < np; j++) {
         const modp_t *q = &qs[j];
+        const uint32_t p = q->p;
         mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
         const int square = a1 == b1 && (a2 == NULL || norm) && !adj; /* public */
@@ -763,7 +765,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
             mp_ntt(bt, psi, logm, q);
             mp_pmul(ct, ct, bt, m, q);
             for (size_t u = 0; u < m; u++) {
-                at[u] = mp_sub(at[u], ct[u], q->p);
+                at[u] = mp_sub(at[u], ct[u], p);
             }
         } else if (a2 != NULL) {
             mp_of_poly(ct, a2, astride, alen, m, 0, q);
@@ -772,7 +774,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
             mp_ntt(bt, psi, logm, q);
             mp_pmul(ct, ct, bt, m, q);
             for (size_t u = 0; u < m; u++) {
-                at[u] = mp_add(at[u], ct[u], q->p);
+                at[u] = mp_add(at[u], ct[u], p);
             }
         }
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
@@ -1737,9 +1739,10 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
+            const uint32_t p = q->p;
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_i32((uint32_t)b->k[u], q->p);
+                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
             }
             mp_ntt(kt, psi, logm, q);
             const uint32_t c = mp_intt_scale(q, logm);
@@ -1770,9 +1773,10 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         uint32_t *X = which == 0 ? F : G;
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
+            const uint32_t p = q->p;
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_i32((uint32_t)b->k[u], q->p);
+                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
