@@ -252,6 +252,10 @@ pqlab_fndsa_rns_crt_native:
     mov.w   r11, #1                     /* nl: limbs of X */
     cmp.w   r8, #0
     beq.w   .Lcrt_sub
+    cmp.w   r4, #4
+    beq.w   .Lcrt_np4
+    cmp.w   r4, #3
+    beq.w   .Lcrt_np3
     /* r3 stride, r5 p_j, r6 X, r7 P, r8 j, r9 &t_j, r10 carry, r11 nl, r12 X_i, lr end of X;
      * two limbs per iteration, one first when nl is odd */
 .Lcrt_step:
@@ -287,6 +291,47 @@ pqlab_fndsa_rns_crt_native:
     add.w   r11, r11, #1
     cmp.w   r8, #0
     bne.w   .Lcrt_step
+    b.w     .Lcrt_sub
+    /* three and four primes (the most frequent): X in registers, the same steps; r10 = the
+     * top digit, r9 its address */
+.Lcrt_np3:
+    ldr.w   r5, [r7, #8]                /* p_1 */
+    sub.w   r9, r9, r3
+    ldr.w   r11, [r9]                   /* t_1 */
+    mov.w   r12, #0
+    umaal.w r11, r12, r10, r5           /* X = (r11, r12) = t_2 p_1 + t_1 */
+    ldr.w   r5, [r7, #0]                /* p_0 */
+    sub.w   r9, r9, r3
+    ldr.w   r0, [r9]                    /* t_0 */
+    mov.w   r2, #0
+    umaal.w r0, r2, r11, r5
+    mov.w   r1, #0
+    umaal.w r1, r2, r12, r5             /* X = (r0, r1, r2) */
+    stm.w   r6, {r0-r2}
+    b.w     .Lcrt_sub
+.Lcrt_np4:
+    ldr.w   r5, [r7, #16]               /* p_2 */
+    sub.w   r9, r9, r3
+    ldr.w   r11, [r9]                   /* t_2 */
+    mov.w   r12, #0
+    umaal.w r11, r12, r10, r5           /* X = (r11, r12) */
+    ldr.w   r5, [r7, #8]                /* p_1 */
+    sub.w   r9, r9, r3
+    ldr.w   r10, [r9]                   /* t_1 */
+    mov.w   lr, #0
+    umaal.w r10, lr, r11, r5
+    mov.w   r11, #0
+    umaal.w r11, lr, r12, r5            /* X = (r10, r11, lr) */
+    ldr.w   r5, [r7, #0]                /* p_0 */
+    sub.w   r9, r9, r3
+    ldr.w   r0, [r9]                    /* t_0 */
+    mov.w   r3, #0
+    umaal.w r0, r3, r10, r5
+    mov.w   r1, #0
+    umaal.w r1, r3, r11, r5
+    mov.w   r2, #0
+    umaal.w r2, r3, lr, r5              /* X = (r0, r1, r2, r3) */
+    stm.w   r6, {r0-r3}
 .Lcrt_sub:
     /* out = X - B: r0 out, r5 B, r6 X, r12 end of the min(olen, np) limbs of X, lr end of
      * out; two limbs per iteration, one first when that count is odd; the borrow in the
