@@ -395,6 +395,33 @@ pqlab_fndsa_rns_crt_native:
  * subtractions; res[j m + u] = mmul((res[j m + u] + bj - y) mod p, inv). mmul(a, b) =
  * a b / 2^32 mod p in normal form: UMULL, the Montgomery factor w = lo p0i, UMLAL w p, one
  * conditional subtraction with a mask. No branch or address depends on the data. */
+/* the end of one coefficient: y (below 2^32) reduced by two conditional subtractions, then
+ * res[j m + u] = mmul((t_j + bj - y) mod p, inv); r9 + off = &res[j m + u], r10 bj, lr inv,
+ * r4 p, r5 p0i; r7 r11 r12 temporaries */
+.macro GARNER_FIN y, off
+    sub.w   r7, \y, r4
+    and.w   r11, r4, r7, asr #31
+    add.w   \y, r7, r11
+    sub.w   r7, \y, r4
+    and.w   r11, r4, r7, asr #31
+    add.w   \y, r7, r11
+    ldr.w   r11, [r9, #\off]            /* t_j */
+    add.w   r11, r11, r10               /* + bj mod p */
+    sub.w   r11, r11, r4
+    and.w   r7, r4, r11, asr #31
+    add.w   r11, r11, r7
+    sub.w   r11, r11, \y                /* - y mod p */
+    and.w   r7, r4, r11, asr #31
+    add.w   r11, r11, r7
+    umull.w r12, r7, r11, lr
+    mul.w   r11, r12, r5
+    umlal.w r12, r7, r11, r4
+    sub.w   r7, r7, r4
+    and.w   r11, r4, r7, asr #31
+    add.w   r7, r7, r11
+    str.w   r7, [r9, #\off]
+.endm
+
     .section .text.pqlab_fndsa_garner_row_native, "ax", %progbits
     .balign 4
     .global pqlab_fndsa_garner_row_native
@@ -402,8 +429,8 @@ pqlab_fndsa_rns_crt_native:
     .thumb_func
 pqlab_fndsa_garner_row_native:
     push.w  {r4-r11, lr}
-    sub.w   sp, sp, #12                 /* [sp] inv, [sp, #4] bj, [sp, #8] j - 2 */
-    ldr.w   r12, [sp, #48]              /* k */
+    sub.w   sp, sp, #16                 /* [sp] inv, [sp, #4] bj, [sp, #8] j - 2, [sp, #12] end */
+    ldr.w   r12, [sp, #52]              /* k */
     ldr.w   r4, [r12, #0]               /* p */
     ldr.w   r5, [r12, #4]               /* p0i */
     ldr.w   r6, [r12, #8]
@@ -416,8 +443,59 @@ pqlab_fndsa_garner_row_native:
     add.w   lr, r0, r1                  /* end of u */
     sub.w   r2, r2, #1
     mul.w   r2, r2, r1                  /* (j - 1) stride */
-    /* r0 &res[u], r1 stride, r2 (j - 1) stride, r3 cj, r4 p, r5 p0i, r8 y, r9 &res[i m + u],
-     * r10 i, r6 r7 r11 r12 temporaries, lr end */
+    str.w   lr, [sp, #12]
+    /* two coefficients u, u + 1 per pass while there are two: their Horner chains
+     * interleaved, one load of each cj[i]; r0 &res[u], r1 stride, r2 (j - 1) stride, r3 cj,
+     * r4 p, r5 p0i, r8 r6 the two y, r9 &res[i m + u], r10 i, lr cj[i], r7 r11 r12
+     * temporaries */
+    sub.w   r7, lr, r0
+    cmp.w   r7, #8
+    blo.w   .Lgar_tail
+.Lgar_pair:
+    add.w   r9, r0, r2
+    ldr.w   r10, [sp, #8]
+    ldr.w   r8, [r9]                    /* y = t_{j-1} of u and u + 1 */
+    ldr.w   r6, [r9, #4]
+    cmp.w   r10, #0
+    blt.w   .Lgar_pfin
+.Lgar_pi:
+    ldr.w   lr, [r3, r10, lsl #2]       /* cj[i] */
+    sub.w   r9, r9, r1
+    umull.w r12, r7, r8, lr
+    mul.w   r11, r12, r5
+    umlal.w r12, r7, r11, r4
+    ldr.w   r11, [r9]                   /* t_i of u */
+    sub.w   r7, r7, r4
+    and.w   r12, r4, r7, asr #31
+    add.w   r8, r7, r12
+    add.w   r8, r8, r11
+    umull.w r12, r7, r6, lr
+    mul.w   r11, r12, r5
+    umlal.w r12, r7, r11, r4
+    ldr.w   r11, [r9, #4]               /* t_i of u + 1 */
+    sub.w   r7, r7, r4
+    and.w   r12, r4, r7, asr #31
+    add.w   r6, r7, r12
+    add.w   r6, r6, r11
+    subs.w  r10, r10, #1
+    bpl.w   .Lgar_pi
+.Lgar_pfin:
+    add.w   r9, r0, r2
+    add.w   r9, r9, r1                  /* &res[j m + u] */
+    ldr.w   r10, [sp, #4]               /* bj */
+    ldr.w   lr, [sp, #0]                /* inv */
+    GARNER_FIN r8, 0
+    GARNER_FIN r6, 4
+    add.w   r0, r0, #8
+    ldr.w   lr, [sp, #12]
+    sub.w   r7, lr, r0
+    cmp.w   r7, #8
+    bhs.w   .Lgar_pair
+.Lgar_tail:
+    ldr.w   lr, [sp, #12]
+    cmp.w   r0, lr
+    beq.w   .Lgar_done
+    /* one coefficient (m odd): r8 y, lr end, the constants from the stack */
 .Lgar_u:
     add.w   r9, r0, r2
     ldr.w   r10, [sp, #8]
@@ -465,7 +543,8 @@ pqlab_fndsa_garner_row_native:
     add.w   r0, r0, #4
     cmp.w   r0, lr
     bne.w   .Lgar_u
-    add.w   sp, sp, #12
+.Lgar_done:
+    add.w   sp, sp, #16
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_garner_row_native, . - pqlab_fndsa_garner_row_native
 

@@ -28,7 +28,7 @@
  * for one j): m >= 1 coefficients, 1 <= j < np; res: the digits t_i = res[i m + u] < p_i < 2^31
  * for i < j (already converted) and the residues res[j m + u] < p (replaced by digit j);
  * k = {p, p0i, inv, bj}: p = p_j (2^31 - 2^21 < p < 2^31), p0i = -1/p mod 2^32, inv and bj below
- * p; cj[i] < p for i < j - 1. Loop counts depend on m, j only; stack: 48 bytes.
+ * p; cj[i] < p for i < j - 1. Loop counts depend on m, j only; stack: 52 bytes.
  *
  * zmul contract (the same results as the C zmul of lib/fndsa/ntru.c for every input):
  * r (rlen >= 1 limbs) <- a b modulo 2^(32 rlen), a: alen >= 1 and b: blen >= 1 limbs, signed;
