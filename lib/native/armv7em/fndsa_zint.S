@@ -555,7 +555,7 @@ pqlab_fndsa_garner_row_native:
  *
  * As zmul of lib/fndsa/ntru.c: the unsigned product A B of the first min(alen, rlen) rows
  * (row i: r[i + j] += a_i b_j with UMAAL for j < min(blen, rlen - i), its carry stored at
- * r[i + blen] when that is below rlen), then a b = A B - [a < 0] B 2^(32 alen) - [b < 0]
+ * r[i + blen] when that is below rlen; two whole rows per pass where they fit), then a b = A B - [a < 0] B 2^(32 alen) - [b < 0]
  * A 2^(32 blen) + [a < 0][b < 0] 2^(32 (alen + blen)): two masked subtractions (borrow in
  * the carry flag, propagated to the top) and one masked increment. Every branch depends on
  * the lengths only. */
@@ -618,6 +618,67 @@ pqlab_fndsa_zmul_native:
     mov.w   r6, r0
     str.w   r3, [sp, #4]                /* rows left (rlen is not needed again) */
 .Lzm_row:
+    /* two rows i, i + 1 together when both are whole (i + blen + 1 < rlen): column k gets
+     * a_i b_{k-i} + a_{i+1} b_{k-i-1} with two carry chains, b_{k-i-1} kept from the column
+     * before; r[i + blen] (still 0) and r[i + blen + 1] get the two carries */
+    cmp.w   r3, #2
+    blo.w   .Lzm_single
+    add.w   r11, r6, r5
+    add.w   r11, r11, #4                /* &r[i + blen + 1] */
+    cmp.w   r11, r1
+    bhs.w   .Lzm_single
+    push.w  {r1, r5, r6}
+    add.w   r10, r4, r5                 /* end of b */
+    ldr.w   r7, [r2], #4                /* a_i */
+    ldr.w   r1, [r2], #4                /* a_{i+1} */
+    mov.w   r8, #0                      /* carry of row i */
+    mov.w   r5, #0                      /* carry of row i + 1 */
+    mov.w   r12, r6
+    mov.w   r9, r4
+    ldr.w   r3, [r9], #4                /* b_0 */
+    ldr.w   r0, [r12]
+    umaal.w r0, r8, r7, r3              /* column i */
+    str.w   r0, [r12], #4
+    sub.w   r11, r10, r9
+    tst.w   r11, #4                     /* blen - 1 columns left: one first when odd */
+    beq.w   .Lzm_b2chk
+    ldr.w   r11, [r9], #4
+    ldr.w   r0, [r12]
+    umaal.w r0, r8, r7, r11
+    umaal.w r0, r5, r1, r3
+    str.w   r0, [r12], #4
+    mov.w   r3, r11
+.Lzm_b2chk:
+    cmp.w   r9, r10
+    beq.w   .Lzm_b2end
+.Lzm_b2:
+    ldr.w   r11, [r9]                   /* b_j */
+    ldr.w   lr, [r9, #4]                /* b_{j+1} */
+    ldr.w   r0, [r12]
+    ldr.w   r6, [r12, #4]
+    umaal.w r0, r8, r7, r11             /* a_i b_j */
+    umaal.w r0, r5, r1, r3              /* a_{i+1} b_{j-1} */
+    umaal.w r6, r8, r7, lr
+    umaal.w r6, r5, r1, r11
+    str.w   r0, [r12]
+    str.w   r6, [r12, #4]
+    mov.w   r3, lr
+    add.w   r9, r9, #8
+    add.w   r12, r12, #8
+    cmp.w   r9, r10
+    bne.w   .Lzm_b2
+.Lzm_b2end:
+    umaal.w r8, r5, r1, r3              /* column i + blen: a_{i+1} b_{blen-1} + both carries */
+    str.w   r8, [r12]
+    str.w   r5, [r12, #4]
+    pop.w   {r1, r5, r6}
+    add.w   r6, r6, #8
+    ldr.w   r3, [sp, #4]
+    subs.w  r3, r3, #2
+    str.w   r3, [sp, #4]
+    bne.w   .Lzm_row
+    b.w     .Lzm_rowsdone
+.Lzm_single:
     ldr.w   r7, [r2], #4
     mov.w   r8, #0
     mov.w   r9, r4
@@ -659,6 +720,7 @@ pqlab_fndsa_zmul_native:
     subs.w  r3, r3, #1
     str.w   r3, [sp, #4]
     bne.w   .Lzm_row
+.Lzm_rowsdone:
     /* sa, sb */
     ldr.w   r2, [sp, #8]
     ldr.w   r3, [sp, #12]

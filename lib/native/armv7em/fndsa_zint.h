@@ -32,7 +32,7 @@
  *
  * zmul contract (the same results as the C zmul of lib/fndsa/ntru.c for every input):
  * r (rlen >= 1 limbs) <- a b modulo 2^(32 rlen), a: alen >= 1 and b: blen >= 1 limbs, signed;
- * r overlaps neither a nor b. Branches depend on the lengths only; stack: 52 bytes.
+ * r overlaps neither a nor b. Branches depend on the lengths only; stack: 64 bytes.
  *
  * mp_of_poly contract (the same values as mp_of_zint of lib/fndsa/ntru.c, for every input):
  * t[u] = (x_u mod p) in [0, p) for u < m, x_u = the signed integer of len >= 1 limbs at
