@@ -112,16 +112,16 @@ static void check(size_t m, size_t flen, size_t Flen, uint32_t s, unsigned kind)
     }
 }
 
-static uint32_t acc[FLMAX], tab[16];
+static uint32_t acc[FLMAX], up[16];
 
-__attribute__((noinline)) static uint64_t timed(size_t flen)
+__attribute__((noinline)) static uint64_t timed(size_t flen, size_t c)
 {
     for (size_t i = 0; i < 8; i++) {
-        tab[4 * (i / 2) + (i & 1)] = (uint32_t)(uintptr_t)(f + i * flen);
-        tab[4 * (i / 2) + 2 + (i & 1)] = (uint32_t)k[i] + 0x80000000u;
+        up[2 * i] = (uint32_t)k[i] + 0x80000000u;
+        up[2 * i + 1] = (uint32_t)-k[i] + 0x80000000u;
     }
     uint64_t t0 = pqlab_hal_cycles();
-    pqlab_fndsa_zmacn_native(acc, F1, flen, tab, 4);
+    pqlab_fndsa_zmacn_native(acc, F1, flen, f, c, 8, up);
     return pqlab_hal_cycles() - t0;
 }
 
@@ -145,7 +145,7 @@ int main(void)
     for (unsigned kind = 0; kind < 4; kind++) {
         fill(8, 14, kind);
         for (size_t i = 0; i < 16; i++) F1[i] = limb(kind);
-        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(14));
+        n = snprintf(b, sizeof b, "ct %llu\n", (unsigned long long)timed(14, kind));
         pqlab_hal_send(b, (size_t)n);
     }
     pqlab_hal_send("end\n", 4);

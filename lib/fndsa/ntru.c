@@ -1457,44 +1457,35 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
  * kk = +-k_i in (-2^31, 2^31), kk f_j = (kk + 2^31) f_j - 2^31 f_j, and over the m terms of
  * a coefficient every f_j occurs once, so each sum starts from -2^31 (f_0 + ... + f_{m-1}),
  * formed once per call (with the same kernel). The bound above carries over (alen =
- * flen + 2 limbs for every flen). tab: per pair of rows {f_j, f_j', u, u'} (addresses as
- * words: 32-bit targets only, like the kernel). */
+ * flen + 2 limbs for every flen). */
 static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
                             const int32_t *k, size_t m, uint32_t s, ws_t *ws)
 {
-    size_t mark = ws->used, alen = flen + 2, np = (m + 1) / 2;
-    uint32_t *acc = ws_alloc(ws, alen), *base = ws_alloc(ws, alen);
-    uint32_t *tab = ws_alloc(ws, 4 * np), *up = ws_alloc(ws, 2 * m);
+    size_t mark = ws->used, alen = flen + 2;
+    uint32_t *acc = ws_alloc(ws, alen), *base = ws_alloc(ws, alen), *up = ws_alloc(ws, 2 * m);
     if (ws->fail) {
         return;
     }
-    /* up[2i] = k_i + 2^31, up[2i + 1] = -k_i + 2^31 (the wrapped terms) */
+    /* base = -2^31 (f_0 + ... + f_{m-1}): the sum with multipliers 2^31 (coefficient m - 1
+     * takes every row unwrapped), negated */
     for (size_t i = 0; i < m; i++) {
-        up[2 * i] = (uint32_t)k[i] + 0x80000000u;
-        up[2 * i + 1] = ((uint32_t)0 - (uint32_t)k[i]) + 0x80000000u;
-    }
-    /* base = -2^31 (f_0 + ... + f_{m-1}): the sum with multipliers 2^31, negated */
-    for (size_t i = 0; i < 2 * np; i++) {
-        size_t j = i < m ? i : 0;
-        tab[2 * (i & ~(size_t)1) + (i & 1)] = (uint32_t)(uintptr_t)(f + j * flen);
-        tab[2 * (i & ~(size_t)1) + 2 + (i & 1)] = i < m ? 0x80000000u : 0;
+        up[2 * i] = 0x80000000u;
     }
     wzero(base, alen);
-    pqlab_fndsa_zmacn_native(base, NULL, flen, tab, np);
+    pqlab_fndsa_zmacn_native(base, NULL, flen, f, m - 1, m, up);
     uint32_t cy = 1;
     for (size_t z = 0; z < alen; z++) {
         uint64_t t = (uint64_t)(uint32_t)~base[z] + cy;
         base[z] = (uint32_t)t;
         cy = (uint32_t)(t >> 32);
     }
+    /* up[2i] = k_i + 2^31, up[2i + 1] = -k_i + 2^31 (the wrapped terms) */
+    for (size_t i = 0; i < m; i++) {
+        up[2 * i] = (uint32_t)k[i] + 0x80000000u;
+        up[2 * i + 1] = ((uint32_t)0 - (uint32_t)k[i]) + 0x80000000u;
+    }
     for (size_t c = 0; c < m; c++) {
-        for (size_t i = 0; i < 2 * np; i++) { /* public indices; u = 0 pads an odd m */
-            size_t ii = i < m ? i : 0;
-            size_t j = c >= ii ? c - ii : c + m - ii;
-            tab[2 * (i & ~(size_t)1) + (i & 1)] = (uint32_t)(uintptr_t)(f + j * flen);
-            tab[2 * (i & ~(size_t)1) + 2 + (i & 1)] = i < m ? up[2 * i + (c < i)] : 0;
-        }
-        pqlab_fndsa_zmacn_native(acc, base, flen, tab, np);
+        pqlab_fndsa_zmacn_native(acc, base, flen, f, c, m, up);
         zsub_shifted(F + c * Flen, Flen, acc, alen, s);
     }
     ws->used = mark;

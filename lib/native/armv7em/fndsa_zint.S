@@ -3,21 +3,34 @@
  * (Cortex-M4/M7), Thumb-2, GNU as unified syntax. Contracts in fndsa_zint.h; enabled by
  * PQLAB_FNDSA_ZINT_NATIVE (backend.toml). Every instruction is a 32-bit encoding.
  *
- * ---- rows of a product: acc = init + sum of u_r Y_r ----
+ * ---- one coefficient of k f in Z[x]/(x^m + 1), all rows: acc = init + sum of u_i f_j ----
  *
  *   void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len,
- *                                 const uint32_t *tab, size_t npairs);
+ *                                 const uint32_t *f, size_t c, size_t m, const uint32_t *up);
  *
- * tab: npairs groups {y1, y2, u1, u2} (y1, y2 addresses of len-limb signed integers). First
- * acc = init (len + 2 words) unless init is NULL (public); then per pair, for the unsigned
- * readings: per limb i, acc_i + y1_i u1 + c1 and then + y2_i u2 + c2 with UMAAL (neither
- * overflows 64 bits: (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1), two independent carry chains.
- * The signed value Y = Yu - 2^(32 len) [Y < 0], so the two top limbs of acc get
- * c1 + c2 - (u1 & s1) - (u2 & s2) (s the sign masks) as a signed 64-bit value. Two limbs per
- * iteration (loads with immediate offsets pipeline), one first limb when len is odd (public).
- * No branch or address depends on the data. Stack: 36 bytes + 12 of state. */
+ * f: m integers of len limbs, signed (f_j at f + j len); for coefficient c, row i < m takes
+ * f_j with j = (c - i) mod m and the multiplier up[2 i + (c < i)] (unsigned; the caller puts
+ * the wrapped terms' multipliers at the odd places). First acc = init (len + 2 words) unless
+ * init is NULL (public); then the rows two at a time (with m = 1, the second row gets
+ * multiplier 0). Per pair, for the unsigned readings: per limb i, acc_i + y1_i u1 + c1 and
+ * then + y2_i u2 + c2 with UMAAL (neither overflows 64 bits: (2^32 - 1)^2 + 2 (2^32 - 1) =
+ * 2^64 - 1), two independent carry chains. The signed value Y = Yu - 2^(32 len) [Y < 0], so
+ * the two top limbs of acc get c1 + c2 - (u1 & s1) - (u2 & s2) (s the sign masks) as a
+ * signed 64-bit value. Two limbs per iteration (loads with immediate offsets pipeline), one
+ * first limb when len is odd (public). Row indices and addresses depend on c, i, m only; no
+ * branch or address depends on the data. Stack: 36 bytes + 20 of state. */
     .syntax unified
     .thumb
+
+/* j = (c - i) mod m into \j, the multiplier's word index 2 i + (c < i) into \k; \i, \c, \m
+ * registers */
+.macro ROWIDX j, k, i, c, m, t
+    subs.w  \j, \c, \i
+    lsr.w   \k, \j, #31                 /* c < i */
+    and.w   \t, \m, \j, asr #31
+    add.w   \j, \j, \t
+    add.w   \k, \k, \i, lsl #1
+.endm
 
     .section .text.pqlab_fndsa_zmacn_native, "ax", %progbits
     .balign 4
@@ -26,11 +39,13 @@
     .thumb_func
 pqlab_fndsa_zmacn_native:
     push.w  {r4-r11, lr}
-    sub.w   sp, sp, #12                 /* [sp] tab, [sp, #4] pairs left, [sp, #8] len */
-    ldr.w   r4, [sp, #48]               /* npairs (tab is r3) */
-    str.w   r3, [sp]
-    str.w   r4, [sp, #4]
-    str.w   r2, [sp, #8]
+    sub.w   sp, sp, #16                 /* [sp] i, [sp, #4] len, [sp, #8] f, [sp, #12] 4 len */
+    mov.w   r4, #0
+    str.w   r4, [sp]
+    str.w   r2, [sp, #4]
+    str.w   r3, [sp, #8]
+    lsl.w   r4, r2, #2
+    str.w   r4, [sp, #12]
     cmp.w   r1, #0
     beq.w   .Lmac_pair
     /* acc = init: len + 2 words, two at a time, one first when len is odd (r2 counts) */
@@ -47,15 +62,32 @@ pqlab_fndsa_zmacn_native:
     subs.w  r2, r2, #2
     bne.w   .Lmac_copy
 .Lmac_pair:
-    ldr.w   r3, [sp, #4]
-    cmp.w   r3, #0
-    beq.w   .Lmac_done
-    sub.w   r3, r3, #1
-    str.w   r3, [sp, #4]
-    ldr.w   r12, [sp]
-    ldm.w   r12!, {r1, r2, r4, r5}      /* y1, y2, u1, u2 */
-    str.w   r12, [sp]
-    ldr.w   r3, [sp, #8]                /* len */
+    /* rows i, i + 1: r8 i, r9 c, r10 m, r11 up, r12 f, lr 4 len */
+    ldr.w   r8, [sp]
+    ldr.w   r10, [sp, #56]              /* m */
+    cmp.w   r8, r10
+    bhs.w   .Lmac_done
+    ldr.w   r9, [sp, #52]               /* c */
+    ldr.w   r11, [sp, #60]              /* up */
+    ldr.w   r12, [sp, #8]
+    ldr.w   lr, [sp, #12]
+    add.w   r3, r8, #2
+    str.w   r3, [sp]
+    ROWIDX  r6, r7, r8, r9, r10, r3
+    ldr.w   r4, [r11, r7, lsl #2]       /* u1 */
+    mla.w   r1, r6, lr, r12             /* y1 = f + j len */
+    add.w   r8, r8, #1
+    cmp.w   r8, r10
+    bhs.w   .Lmac_one
+    ROWIDX  r6, r7, r8, r9, r10, r3
+    ldr.w   r5, [r11, r7, lsl #2]       /* u2 */
+    mla.w   r2, r6, lr, r12             /* y2 */
+    b.w     .Lmac_rows
+.Lmac_one:
+    mov.w   r5, #0                      /* m = 1: no second row */
+    mov.w   r2, r1
+.Lmac_rows:
+    ldr.w   r3, [sp, #4]                /* len */
     push.w  {r0}                        /* acc, restored for the next pair */
     mov.w   r6, #0
     mov.w   r7, #0
@@ -114,7 +146,7 @@ pqlab_fndsa_zmacn_native:
     pop.w   {r0}
     b.w     .Lmac_pair
 .Lmac_done:
-    add.w   sp, sp, #12
+    add.w   sp, sp, #16
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_zmacn_native, . - pqlab_fndsa_zmacn_native
 

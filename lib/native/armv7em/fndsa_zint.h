@@ -4,13 +4,12 @@
  *
  * zmacn contract (exact; lib/fndsa/ntru.c's poly_sub_scaled builds its products from it):
  * - acc: len + 2 limbs, len >= 1; init: NULL (acc is read as it is) or len + 2 words that do
- *   not overlap acc; tab: npairs >= 0 groups of four words {y1, y2, u1, u2}: y1, y2 the
- *   addresses of len-limb signed integers (two's complement, the top limb carries the sign;
- *   y1 may equal y2), u1, u2 unsigned 32-bit multipliers.
- * - acc <- init + sum over the pairs of u1 Y1 + u2 Y2 modulo 2^(32 (len + 2)), Y the signed
- *   values; acc must not overlap any y.
- * - No heap, no secret-dependent branch or address (loop counts len and npairs, the branch
- *   on init == NULL public); stack: 52 bytes. AAPCS.
+ *   not overlap acc; f: m >= 1 integers of len limbs each (f_j at f + j len), signed (two's
+ *   complement, the top limb carries the sign); c < m; up: 2 m unsigned 32-bit multipliers.
+ * - acc <- init + sum over i < m of up[2 i + (c < i)] f_{(c - i) mod m}, modulo
+ *   2^(32 (len + 2)); acc overlaps no f_j.
+ * - No heap, no secret-dependent branch or address (loop counts len and m; the branch on
+ *   init == NULL and the row addresses depend on c, m only); stack: 56 bytes. AAPCS.
  *
  * zsub_shifted contract (the same results as the C zsub_shifted of lib/fndsa/ntru.c for every
  * input): x (xlen >= 1 limbs) <- x - (a << s) modulo 2^(32 xlen), a: alen >= 1 limbs signed,
@@ -52,8 +51,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, const uint32_t *tab,
-                              size_t npairs);
+void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, const uint32_t *f,
+                              size_t c, size_t m, const uint32_t *up);
 void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
                                      uint32_t s);
 void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, size_t m, size_t np,
