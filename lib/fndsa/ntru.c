@@ -609,8 +609,7 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
         const uint32_t k4[4] = {p, p0i, inv, bj};
         pqlab_fndsa_garner_row_native(res, m, j, cj, k4);
-        continue;
-#endif
+#else
         for (size_t u = 0; u < m; u++) {
             /* Horner with y kept below 2^32, not reduced (mp_mmul_r takes any first
              * operand below 2^32 and returns the normal form): t_i < p_i < 2^31, so
@@ -623,13 +622,11 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
             y = mp_sub(mp_sub(y, p, p), p, p);
             res[j * m + u] = mp_mmul_r(mp_sub(mp_add(res[j * m + u], bj, p), y, p), inv, p, p0i);
         }
+#endif
     }
 }
 
-/* coefficient u from its digits (rns_garner): X - B into the signed integer out
- * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
- * words of scratch */
-/* two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
+/* rns_crt with two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
 static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
                             const uint32_t *B)
 {
@@ -641,6 +638,9 @@ static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, siz
     }
 }
 
+/* coefficient u from its digits (rns_garner): X - B into the signed integer out
+ * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
+ * words of scratch */
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
 /* (two primes: the C above is shorter than the kernel's general loops) */
 static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
@@ -1344,9 +1344,6 @@ static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
     return fpr_from_bits(r);
 }
 
-/* x * 2^-sc (sc public) from the three most significant limbs that carry the
- * value (relative error below 2^-51); the limbs are picked with masks over the
- * whole integer, so neither the position nor the bit length of x leaks. */
 /* one pass: limb i is needed for the signed value when it differs from the
  * sign extension or limb i - 1 has its top bit different from the sign;
  * returns nl = 1 + the highest needed index (secret), and w = (w0, w1, w2) =
@@ -1380,6 +1377,9 @@ static uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
 }
 #endif
 
+/* x * 2^-sc (sc public) from the three most significant limbs that carry the
+ * value (relative error below 2^-51); the limbs are picked with masks over the
+ * whole integer (zint_top3), so neither the position nor the bit length of x leaks. */
 static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
 {
     uint32_t w[3];
@@ -1457,7 +1457,7 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
  * kk = +-k_i in (-2^31, 2^31), kk f_j = (kk + 2^31) f_j - 2^31 f_j, and over the m terms of
  * a coefficient every f_j occurs once, so each sum starts from -2^31 (f_0 + ... + f_{m-1}),
  * formed once per call (with the same kernel). The bound above carries over (alen =
- * flen + 2 limbs for every flen). */
+ * flen + 2 limbs for every flen). Workspace: 2 alen + 2 m words (m < 16) instead of alen. */
 static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
                             const int32_t *k, size_t m, uint32_t s, ws_t *ws)
 {
