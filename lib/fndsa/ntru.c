@@ -47,6 +47,9 @@
 #ifdef PQLAB_FNDSA_GCD_NATIVE
 #include "../native/armv7em/fndsa_gcd.h"
 #endif
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+#include "../native/armv7em/fndsa_zint.h"
+#endif
 
 #define NTRU_Q 12289
 
@@ -85,6 +88,12 @@ static fpr *ws_alloc_fpr(ws_t *ws, size_t n)
 #else
 #define NTRU_NO_LIBCALL
 #endif
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void wmove(uint32_t *d, const uint32_t *s, size_t n)
+{
+    pqlab_fndsa_wmove_native(d, s, n);
+}
+#else
 NTRU_NO_LIBCALL static void wmove(uint32_t *d, const uint32_t *s, size_t n)
 {
     if ((uintptr_t)d <= (uintptr_t)s) {
@@ -97,6 +106,7 @@ NTRU_NO_LIBCALL static void wmove(uint32_t *d, const uint32_t *s, size_t n)
         }
     }
 }
+#endif
 
 NTRU_NO_LIBCALL static void wzero(uint32_t *d, size_t n)
 {
@@ -140,6 +150,13 @@ static void zsub(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen)
 /* r (rlen limbs) <- a * b mod 2^(32 rlen), a and b signed. With A, B the
  * unsigned readings, a b = A B - [a<0] B 2^(32 alen) - [b<0] A 2^(32 blen)
  * + [a<0][b<0] 2^(32 (alen + blen)) modulo 2^(32 rlen). */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
+                        const uint32_t *b, size_t blen)
+{
+    pqlab_fndsa_zmul_native(r, rlen, a, alen, b, blen);
+}
+#else
 static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
                  size_t blen)
 {
@@ -182,6 +199,7 @@ static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const
         }
     }
 }
+#endif
 
 #if defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL_KEYGEN) || defined(PQLAB_FNDSA_NTRU_TEST)
 /* bit length of |x| as a signed value (bits needed besides the sign), without
@@ -334,20 +352,24 @@ static void modp_init(modp_t *q, uint32_t p)
     q->r2 = r;
 }
 
+/* signed 32-bit t modulo p (normal form): t >= 0: t < 2^31 < 2p; t < 0: t + 2p is in
+ * [2p - 2^31, 2p) */
+static inline uint32_t mp_of_i32(uint32_t t, uint32_t p)
+{
+    return mp_sub(t + ((2 * p) & ((uint32_t)0 - (t >> 31))), p, p);
+}
+
 /* signed integer of len limbs modulo p (normal form) */
 static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
 {
     if (len == 1) {
-        /* t >= 0: t < 2^31 < 2p; t < 0: t + 2p is in [2p - 2^31, 2p) */
-        uint32_t u = x[0] + ((2 * q->p) & ((uint32_t)0 - (x[0] >> 31)));
-        return mp_sub(u, q->p, q->p);
+        return mp_of_i32(x[0], q->p);
     }
     /* Horner in normal form: r <- r 2^32 + x_i (r 2^32 = mmul(r, 2^64 mod p)), the top
      * limb signed as above, every lower limb reduced by two conditional subtractions
      * (x_i < 2^32 < 3p) */
     const uint32_t p = q->p;
-    uint32_t t = x[len - 1];
-    uint32_t r = mp_sub(t + ((2 * p) & ((uint32_t)0 - (t >> 31))), p, p);
+    uint32_t r = mp_of_i32(x[len - 1], p);
     for (size_t i = len - 1; i-- > 0;) {
         uint64_t d = (uint64_t)x[i] - p;
         uint32_t xi = (uint32_t)d + (p & (uint32_t)(0 - (d >> 63))); /* below 2^32 - p */
@@ -356,6 +378,16 @@ static uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q)
         r = mp_add(mp_mmul(r, q->r2, q), xi, p);
     }
     return r;
+}
+
+/* mp_mmul with p and -1/p mod 2^32 in registers (the NTT loops copy them
+ * out of the modp_t, which the compiler cannot keep across the stores) */
+static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0i)
+{
+    uint64_t z = (uint64_t)a * b;
+    uint32_t w = (uint32_t)z * p0i;
+    uint32_t d = (uint32_t)((z + (uint64_t)w * p) >> 32) - p;
+    return d + (p & ((uint32_t)0 - (d >> 31)));
 }
 
 /* psi[k] = w^bitrev(k), ipsi[k] = w^-bitrev(k) (Montgomery form) for the
@@ -368,14 +400,15 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
     for (unsigned i = logm; i < 10; i++) {
         w = mp_mmul(w, w, q);
     }
-    pw[0] = q->r1;
+    const uint32_t p = q->p, p0i = q->p0i, r1 = q->r1; /* q may sit in the workspace */
+    pw[0] = r1;
     for (size_t i = 1; i < m; i++) {
-        pw[i] = mp_mmul(pw[i - 1], w, q);
+        pw[i] = mp_mmul_r(pw[i - 1], w, p, p0i);
     }
     size_t br = 0; /* bit reversal of k, incremented in reversed order */
     for (size_t k = 0; k < m; k++) {
         psi[k] = pw[br];
-        ipsi[k] = br == 0 ? q->r1 : q->p - pw[m - br]; /* w^-i = -w^(m-i) */
+        ipsi[k] = br == 0 ? r1 : p - pw[m - br]; /* w^-i = -w^(m-i) */
         size_t bit = m >> 1;
         while (bit != 0 && (br & bit) != 0) {
             br ^= bit;
@@ -383,16 +416,6 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
         }
         br |= bit;
     }
-}
-
-/* mp_mmul with p and -1/p mod 2^32 in registers (the NTT loops copy them
- * out of the modp_t, which the compiler cannot keep across the stores) */
-static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0i)
-{
-    uint64_t z = (uint64_t)a * b;
-    uint32_t w = (uint32_t)z * p0i;
-    uint32_t d = (uint32_t)((z + (uint64_t)w * p) >> 32) - p;
-    return d + (p & ((uint32_t)0 - (d >> 31)));
 }
 
 /* Cooley-Tukey butterfly (x, y) <- (x + s y, x - s y) */
@@ -585,31 +608,59 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
     for (size_t j = 1; j < np; j++) {
         const uint32_t p = qs[j].p, p0i = qs[j].p0i, inv = cst[np * np + j], bj = Bj[j];
         const uint32_t *cj = cst + j * np;
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+        const uint32_t k4[4] = {p, p0i, inv, bj};
+        pqlab_fndsa_garner_row_native(res, m, j, cj, k4);
+#else
         for (size_t u = 0; u < m; u++) {
-            /* t_{j-1} < p_{j-1} < 2 p_j, likewise every t_i */
-            uint32_t y = mp_sub(res[(j - 1) * m + u], p, p);
+            /* Horner with y kept below 2^32, not reduced (mp_mmul_r takes any first
+             * operand below 2^32 and returns the normal form): t_i < p_i < 2^31, so
+             * mp_mmul_r(y, c) + t_i < p_j + 2^31 < 2^32; reduced once at the end (below
+             * 3 p_j: two conditional subtractions) */
+            uint32_t y = res[(j - 1) * m + u];
             for (size_t i = j - 1; i-- > 0;) {
-                y = mp_add(mp_mmul_r(y, cj[i], p, p0i), mp_sub(res[i * m + u], p, p), p);
+                y = mp_mmul_r(y, cj[i], p, p0i) + res[i * m + u];
             }
+            y = mp_sub(mp_sub(y, p, p), p, p);
             res[j * m + u] = mp_mmul_r(mp_sub(mp_add(res[j * m + u], bj, p), y, p), inv, p, p0i);
         }
+#endif
+    }
+}
+
+/* rns_crt with two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
+static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
+                            const uint32_t *B)
+{
+    uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
+    v -= ((uint64_t)B[1] << 32) | B[0];
+    uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
+    for (size_t i = 0; i < olen; i++) {
+        out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
     }
 }
 
 /* coefficient u from its digits (rns_garner): X - B into the signed integer out
  * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
  * words of scratch */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+/* (two primes: the C above is shorter than the kernel's general loops) */
+static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
+                           size_t np, const uint32_t *PI, uint32_t *w)
+{
+    if (np == 2) {
+        rns_crt2(out, olen, res, m, u, PI + np + 1);
+    } else {
+        pqlab_fndsa_rns_crt_native(out, olen, res + u, m, np, PI + np + 1, w, &RNS_P[0][0]);
+    }
+}
+#else
 static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
                     size_t np, const uint32_t *PI, uint32_t *w)
 {
     const uint32_t *B = PI + np + 1;
-    if (np == 2) { /* 64-bit words: X = t0 + p0 t1 < p0 p1 < 2^62 */
-        uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
-        v -= ((uint64_t)B[1] << 32) | B[0];
-        uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
-        for (size_t i = 0; i < olen; i++) {
-            out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
-        }
+    if (np == 2) {
+        rns_crt2(out, olen, res, m, u, B);
         return;
     }
     /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); before the step for j, X < 2^(31 (np - 1 - j))
@@ -635,14 +686,26 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
         bw = (uint32_t)(z >> 63);
     }
 }
+#endif
 
 /* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
  * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */
 static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
                        int adj, const modp_t *q)
 {
-    for (size_t u = 0; u < m; u++) {
-        t[u] = mp_of_zint(x + u * stride, len, q);
+    const uint32_t p = q->p; /* q may sit in the workspace: not reloaded after each store */
+    if (len == 1) { /* public: one-limb coefficients, inline */
+        for (size_t u = 0; u < m; u++) {
+            t[u] = mp_of_i32(x[u * stride], p);
+        }
+    } else {
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+        pqlab_fndsa_mp_of_poly_native(t, x, stride, len, m, (const uint32_t *)(const void *)q);
+#else
+        for (size_t u = 0; u < m; u++) {
+            t[u] = mp_of_zint(x + u * stride, len, q);
+        }
+#endif
     }
     if (adj) {
         for (size_t u = 1; u < m - u; u++) {
@@ -651,7 +714,7 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
             t[m - u] = t1;
         }
         for (size_t u = 1; u < m; u++) {
-            t[u] = mp_sub(0, t[u], q->p);
+            t[u] = mp_sub(0, t[u], p);
         }
     }
 }
@@ -682,6 +745,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
     rns_setup(qs, cst, PI, np);
     for (size_t j = 0; j < np; j++) {
         const modp_t *q = &qs[j];
+        const uint32_t p = q->p;
         mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
         const int square = a1 == b1 && (a2 == NULL || norm) && !adj; /* public */
@@ -703,7 +767,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
             mp_ntt(bt, psi, logm, q);
             mp_pmul(ct, ct, bt, m, q);
             for (size_t u = 0; u < m; u++) {
-                at[u] = mp_sub(at[u], ct[u], q->p);
+                at[u] = mp_sub(at[u], ct[u], p);
             }
         } else if (a2 != NULL) {
             mp_of_poly(ct, a2, astride, alen, m, 0, q);
@@ -712,7 +776,7 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
             mp_ntt(bt, psi, logm, q);
             mp_pmul(ct, ct, bt, m, q);
             for (size_t u = 0; u < m; u++) {
-                at[u] = mp_add(at[u], ct[u], q->p);
+                at[u] = mp_add(at[u], ct[u], p);
             }
         }
         mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
@@ -1282,15 +1346,18 @@ static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
     return fpr_from_bits(r);
 }
 
-/* x * 2^-sc (sc public) from the three most significant limbs that carry the
- * value (relative error below 2^-51); the limbs are picked with masks over the
- * whole integer, so neither the position nor the bit length of x leaks. */
-static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
+/* one pass: limb i is needed for the signed value when it differs from the
+ * sign extension or limb i - 1 has its top bit different from the sign;
+ * returns nl = 1 + the highest needed index (secret), and w = (w0, w1, w2) =
+ * limbs nl - 3, nl - 2, nl - 1 (0 below limb 0) */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
 {
-    /* one pass: limb i is needed for the signed value when it differs from
-     * the sign extension or limb i - 1 has its top bit different from the
-     * sign; nl = 1 + the highest needed index (secret), and (w2, w1, w0) =
-     * limbs nl - 1, nl - 2, nl - 3 (0 below limb 0) */
+    return pqlab_fndsa_zint_top3_native(x, len, w);
+}
+#else
+static uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
+{
     uint32_t ext = zsign(x, len);
     uint32_t nl = 1, w2 = x[0], w1 = 0, w0 = 0;
     uint32_t p1 = x[0], p2 = 0; /* x[i - 1], x[i - 2] */
@@ -1305,6 +1372,20 @@ static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
         p2 = p1;
         p1 = xi;
     }
+    w[0] = w0;
+    w[1] = w1;
+    w[2] = w2;
+    return nl;
+}
+#endif
+
+/* x * 2^-sc (sc public) from the three most significant limbs that carry the
+ * value (relative error below 2^-51); the limbs are picked with masks over the
+ * whole integer (zint_top3), so neither the position nor the bit length of x leaks. */
+static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
+{
+    uint32_t w[3];
+    uint32_t nl = zint_top3(x, len, w), w2 = w[2], w1 = w[1], w0 = w[0];
     uint32_t ovf = 0;
     fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
                     fpr_of((int64_t)w0));
@@ -1338,6 +1419,13 @@ static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits
 }
 
 /* x (xlen limbs) -= a (alen limbs, signed) << s (public), modulo 2^(32 xlen) */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
+                                uint32_t s)
+{
+    pqlab_fndsa_zsub_shifted_native(x, xlen, a, alen, s);
+}
+#else
 static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s)
 {
     if (s == 0 && alen <= xlen) {
@@ -1357,6 +1445,7 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
         bw = (uint32_t)(t >> 63);
     }
 }
+#endif
 
 /* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31, schoolbook (the
  * small degrees; babai_sub uses the RNS products from m = 16). F: Flen limbs,
@@ -1364,6 +1453,46 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
  * coefficient is formed exactly (acc96 for one-limb f: |sum| < m 2^62 < 2^72;
  * alen = flen + 2 limbs otherwise: |sum| < m 2^31 |f| < 2^(32 flen + 41)),
  * then shifted and subtracted. */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+/* The same F (the sums are exact) from unsigned one-limb multipliers, all rows of a
+ * coefficient in one kernel call (pqlab_fndsa_zmacn_native, two rows per pass): with
+ * kk = +-k_i in (-2^31, 2^31), kk f_j = (kk + 2^31) f_j - 2^31 f_j, and over the m terms of
+ * a coefficient every f_j occurs once, so each sum starts from -2^31 (f_0 + ... + f_{m-1}),
+ * formed once per call (with the same kernel). The bound above carries over (alen =
+ * flen + 2 limbs for every flen). Workspace: 2 alen + 2 m words (m < 16) instead of alen. */
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
+                            const int32_t *k, size_t m, uint32_t s, ws_t *ws)
+{
+    size_t mark = ws->used, alen = flen + 2;
+    uint32_t *acc = ws_alloc(ws, alen), *base = ws_alloc(ws, alen), *up = ws_alloc(ws, 2 * m);
+    if (ws->fail) {
+        return;
+    }
+    /* base = -2^31 (f_0 + ... + f_{m-1}): the sum with multipliers 2^31 (coefficient m - 1
+     * takes every row unwrapped), negated */
+    for (size_t i = 0; i < m; i++) {
+        up[2 * i] = 0x80000000u;
+    }
+    wzero(base, alen);
+    pqlab_fndsa_zmacn_native(base, NULL, flen, f, m - 1, m, up);
+    uint32_t cy = 1;
+    for (size_t z = 0; z < alen; z++) {
+        uint64_t t = (uint64_t)(uint32_t)~base[z] + cy;
+        base[z] = (uint32_t)t;
+        cy = (uint32_t)(t >> 32);
+    }
+    /* up[2i] = k_i + 2^31, up[2i + 1] = -k_i + 2^31 (the wrapped terms) */
+    for (size_t i = 0; i < m; i++) {
+        up[2 * i] = (uint32_t)k[i] + 0x80000000u;
+        up[2 * i + 1] = ((uint32_t)0 - (uint32_t)k[i]) + 0x80000000u;
+    }
+    for (size_t c = 0; c < m; c++) {
+        pqlab_fndsa_zmacn_native(acc, base, flen, f, c, m, up);
+        zsub_shifted(F + c * Flen, Flen, acc, alen, s);
+    }
+    ws->used = mark;
+}
+#else
 static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
                             const int32_t *k, size_t m, uint32_t s, ws_t *ws)
 {
@@ -1405,6 +1534,7 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     }
     ws->used = mark;
 }
+#endif /* PQLAB_FNDSA_ZINT_NATIVE */
 
 /* out[u] = x_u 2^-sc for the m coefficients x_u (stride limbs apart, the low rl
  * limbs read: the caller knows the limbs above are sign extension). With win,
@@ -1793,10 +1923,17 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
             for (size_t j = 0; j < np; j++) {
                 const modp_t *q = &b->qs[j];
                 const uint32_t *psi = babai_roots(b, j, m, logm, 1);
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+                pqlab_fndsa_mp_of_poly_native(b->fnt + j * m, f, flen, flen, m,
+                                              (const uint32_t *)(const void *)q);
+                pqlab_fndsa_mp_of_poly_native(b->gnt + j * m, g, flen, flen, m,
+                                              (const uint32_t *)(const void *)q);
+#else
                 for (size_t u = 0; u < m; u++) {
                     b->fnt[j * m + u] = mp_of_zint(f + u * flen, flen, q);
                     b->gnt[j * m + u] = mp_of_zint(g + u * flen, flen, q);
                 }
+#endif
                 mp_ntt(b->fnt + j * m, psi, logm, q);
                 mp_ntt(b->gnt + j * m, psi, logm, q);
             }
@@ -2061,9 +2198,10 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
+            const uint32_t p = q->p;
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
+                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
             }
             mp_ntt(kt, psi, logm, q);
             const uint32_t c = mp_intt_scale(q, logm);
@@ -2094,9 +2232,10 @@ static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const u
         uint32_t *X = which == 0 ? F : G;
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
+            const uint32_t p = q->p;
             const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
             for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_zint((const uint32_t *)(const void *)&b->k[u], 1, q);
+                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
