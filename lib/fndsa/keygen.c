@@ -15,6 +15,9 @@
 #include "tables.h"
 #include "tables_fx.h"
 #include "ct.h"
+#ifdef PQLAB_FNDSA_GAUSS_NATIVE
+#include "../native/armv7em/fndsa_gauss.h"
+#endif
 
 unsigned fndsa_keygen_restarts_last = 0;
 
@@ -24,7 +27,7 @@ unsigned fndsa_keygen_restarts_last = 0;
  * not change anything else. */
 typedef struct {
     pqlab_keccak_state *st;
-    uint8_t buf[136];
+    _Alignas(8) uint8_t buf[136];
     size_t pos;
 } kg_rng;
 
@@ -43,6 +46,25 @@ static uint64_t rng_u64(kg_rng *rng)
 
 static int32_t mkgauss(kg_rng *rng, unsigned logn)
 {
+#ifdef PQLAB_FNDSA_GAUSS_NATIVE
+    if (logn == 9) { /* public: Falcon-512's two samples per coefficient in one kernel call */
+        if (rng->pos + 32 <= sizeof rng->buf) { /* public position: read in place */
+            /* the buffer's 64-bit words are little-endian, the kernel's layout on ARM */
+            const uint32_t *w = (const uint32_t *)(const void *)(rng->buf + rng->pos);
+            rng->pos += 32;
+            return pqlab_fndsa_mkgauss2_native(w, fndsa_gauss_1024_12289);
+        }
+        uint32_t r[8];
+        for (unsigned i = 0; i < 4; i++) {
+            uint64_t w = rng_u64(rng);
+            r[2 * i] = (uint32_t)w;
+            r[2 * i + 1] = (uint32_t)(w >> 32);
+        }
+        int32_t v = pqlab_fndsa_mkgauss2_native(r, fndsa_gauss_1024_12289);
+        pqlab_zeroize(r, sizeof r);
+        return v;
+    }
+#endif
     uint32_t cnt = 1u << (10 - logn);
     int32_t val = 0;
     for (uint32_t i = 0; i < cnt; i++) {
