@@ -14,6 +14,7 @@
 #include "fndsa.h"
 #include "tables.h"
 #include "tables_fx.h"
+#include "fxfft.h"
 #include "ct.h"
 #ifdef PQLAB_FNDSA_GAUSS_NATIVE
 #include "../native/armv7em/fndsa_gauss.h"
@@ -161,26 +162,6 @@ static void poly_small_mkgauss(kg_rng *rng, int8_t *f, unsigned logn)
  * test_fndsa.py::test_ortho_norm_fixed_point checks these bounds against a 124-bit
  * reference on thousands of (f, g). */
 
-/* round(b * Z / 2^63) to within 1 (see above), with b = bh 2^32 + bl, Z = zh 2^32 + zl, all
- * halves signed 32-bit: b Z / 2^63 = 2 bh zh + (bh zl + bl zh) / 2^31 + bl zl / 2^63, and
- * the last term (at most 1/2) is dropped. |bh| <= 2^30.02 + 1, so |bh zl + bl zh| < 2^62.6.
- * Signed right shifts are arithmetic (GCC, Clang). */
-static inline int64_t fx_mul(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
-{
-    int64_t p = (int64_t)bh * zh;
-    int64_t m = (int64_t)bh * zl + (int64_t)bl * zh + ((int64_t)1 << 30);
-    return 2 * p + (m >> 31);
-}
-
-/* x = h 2^32 + l, l = the low word as signed (two's complement conversion, GCC and Clang
- * reduce modulo 2^32), h = the high word plus its borrow */
-static inline void fx_split(int64_t x, int32_t *h, int32_t *l)
-{
-    uint32_t lo = (uint32_t)(uint64_t)x;
-    *l = (int32_t)lo;
-    *h = (int32_t)(x >> 32) + (int32_t)(lo >> 31);
-}
-
 /* a[2k], a[2k+1] (k < n/2) <- real and imaginary parts of f at the n/2 roots, Q50 */
 static void fx_fft(int64_t *a, const int8_t *f, unsigned logn)
 {
@@ -202,29 +183,8 @@ static void fx_fft(int64_t *a, const int8_t *f, unsigned logn)
         a[2 * (j + qn)] = xr - tr;
         a[2 * (j + qn) + 1] = xi - ti;
     }
-    /* levels 2..logn-1: blk blocks of 2 len values, block k twiddle at blk - 1 + k */
-    for (size_t len = qn >> 1, blk = 2; len > 0; len >>= 1, blk <<= 1) {
-        for (size_t k = 0; k < blk; k++) {
-            z = fndsa_fx_zeta[blk - 1 + k];
-            int32_t zrh = z[0], zrl = z[1], zih = z[2], zil = z[3];
-            int64_t *pa = a + 4 * len * k, *pb = pa + 2 * len;
-            for (size_t j = 0; j < 2 * len; j += 2) {
-                int32_t brh, brl, bih, bil;
-                fx_split(pb[j], &brh, &brl);
-                fx_split(pb[j + 1], &bih, &bil);
-                /* real part stored before the imaginary one is computed (fewer live
-                 * values; b is in registers already) */
-                int64_t t = fx_mul(brh, brl, zrh, zrl) - fx_mul(bih, bil, zih, zil);
-                int64_t x = pa[j];
-                pa[j] = x + t;
-                pb[j] = x - t;
-                t = fx_mul(brh, brl, zih, zil) + fx_mul(bih, bil, zrh, zrl);
-                x = pa[j + 1];
-                pa[j + 1] = x + t;
-                pb[j + 1] = x - t;
-            }
-        }
-    }
+    /* levels 2..logn-1 */
+    fx_fft_levels(a, qn >> 1, 2);
 }
 
 /* round(sum x_k^2 / 2^62) for four Q50 values (a Q38 result), to within 0.51. With

@@ -41,6 +41,7 @@
 #include "fndsa.h"
 #include "ct.h"
 #include "tables_fx.h"
+#include "fxfft.h"
 #ifdef PQLAB_FNDSA_MODP_NATIVE
 #include "../native/armv7em/fndsa_modp.h"
 #endif
@@ -1652,17 +1653,6 @@ static int64_t zwin64(const uint32_t *x, size_t len, int32_t t)
     return (int64_t)v;
 }
 
-/* round(b Z / 2^63) within 1, b = bh 2^32 + bl, Z = zh 2^32 + zl (signed 32-bit
- * halves, |bh| <= 2^30 + 1, |zh| <= 2^31): b Z / 2^63 = 2 bh zh + (bh zl + bl zh)
- * / 2^31 + bl zl / 2^63, the last term (at most 1/2) dropped; the middle sum is
- * below 2^62.6. Signed right shifts are arithmetic (GCC, Clang). */
-static inline int64_t fxb_mul63(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
-{
-    int64_t p = (int64_t)bh * zh;
-    int64_t mm = (int64_t)bh * zl + (int64_t)bl * zh + ((int64_t)1 << 30);
-    return 2 * p + (mm >> 31);
-}
-
 /* round(b Z / 2^64) within 3/4 (bl zl / 2^64 at most 1/4 dropped) */
 static inline int64_t fxb_mul64(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
 {
@@ -1671,40 +1661,11 @@ static inline int64_t fxb_mul64(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
     return p + (mm >> 32);
 }
 
-/* x = h 2^32 + l with l the low word read as signed and h the high word plus its
- * borrow (two's complement conversion: GCC and Clang reduce modulo 2^32) */
-static inline void fxb_split(int64_t x, int32_t *h, int32_t *l)
-{
-    uint32_t lo = (uint32_t)(uint64_t)x;
-    *l = (int32_t)lo;
-    *h = (int32_t)(x >> 32) + (int32_t)(lo >> 31);
-}
-
 /* a: hm = m/2 complex values (re, im interleaved), a_j = c_j + i c_{j+hm}, in place
  * to the values at the hm roots of x^hm - i (bit-reversed order of the split tree) */
 static void fxb_fft(int64_t *a, unsigned logm)
 {
-    size_t hm = (size_t)1 << (logm - 1);
-    for (size_t len = hm >> 1, blk = 1; len > 0; len >>= 1, blk <<= 1) {
-        for (size_t k = 0; k < blk; k++) {
-            const int32_t *z = fndsa_fx_zeta[blk - 1 + k];
-            int32_t zrh = z[0], zrl = z[1], zih = z[2], zil = z[3];
-            int64_t *pa = a + 4 * len * k, *pb = pa + 2 * len;
-            for (size_t j = 0; j < 2 * len; j += 2) {
-                int32_t brh, brl, bih, bil;
-                fxb_split(pb[j], &brh, &brl);
-                fxb_split(pb[j + 1], &bih, &bil);
-                int64_t t = fxb_mul63(brh, brl, zrh, zrl) - fxb_mul63(bih, bil, zih, zil);
-                int64_t x = pa[j];
-                pa[j] = x + t;
-                pb[j] = x - t;
-                t = fxb_mul63(brh, brl, zih, zil) + fxb_mul63(bih, bil, zrh, zrl);
-                x = pa[j + 1];
-                pa[j + 1] = x + t;
-                pb[j + 1] = x - t;
-            }
-        }
-    }
+    fx_fft_levels(a, ((size_t)1 << (logm - 1)) >> 1, 1);
 }
 
 /* inverse of fxb_fft: every level (x, y) -> ((x + y) / 2, (x - y) conj(s) / 2),
@@ -1723,8 +1684,8 @@ static void fxb_ifft(int64_t *a, unsigned logm)
                 pa[j] = (xr + yr + 1) >> 1;
                 pa[j + 1] = (xi + yi + 1) >> 1;
                 int32_t drh, drl, dih, dil;
-                fxb_split(xr - yr, &drh, &drl);
-                fxb_split(xi - yi, &dih, &dil);
+                fx_split(xr - yr, &drh, &drl);
+                fx_split(xi - yi, &dih, &dil);
                 /* (dr + i di)(zr - i zi) / 2 */
                 pb[j] = fxb_mul64(drh, drl, zrh, zrl) + fxb_mul64(dih, dil, zih, zil);
                 pb[j + 1] = fxb_mul64(dih, dil, zrh, zrl) - fxb_mul64(drh, drl, zih, zil);
@@ -2054,10 +2015,10 @@ static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size
         uint32_t sh = (uint32_t)(190 - E - w[2]);
         int64_t ur = mul_shr_round(fa[2 * j], R, sh), ui = -mul_shr_round(fa[2 * j + 1], R, sh);
         int64_t vr = mul_shr_round(ga[2 * j], R, sh), vi = -mul_shr_round(ga[2 * j + 1], R, sh);
-        fxb_split(ur, &w[0], &w[1]);
-        fxb_split(ui, &w[2], &w[3]);
-        fxb_split(vr, &w[4], &w[5]);
-        fxb_split(vi, &w[6], &w[7]);
+        fx_split(ur, &w[0], &w[1]);
+        fx_split(ui, &w[2], &w[3]);
+        fx_split(vr, &w[4], &w[5]);
+        fx_split(vi, &w[6], &w[7]);
     }
     b->fxe = (int32_t)bf + E - 63;
 }
@@ -2165,14 +2126,14 @@ static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, siz
     for (size_t j = 0; j < hm; j++) {
         const int32_t *w = b->uv + 8 * j;
         int32_t frh, frl, fih, fil, grh, grl, gih, gil;
-        fxb_split(Fa[2 * j], &frh, &frl);
-        fxb_split(Fa[2 * j + 1], &fih, &fil);
-        fxb_split(Ga[2 * j], &grh, &grl);
-        fxb_split(Ga[2 * j + 1], &gih, &gil);
-        Fa[2 * j] = fxb_mul63(frh, frl, w[0], w[1]) - fxb_mul63(fih, fil, w[2], w[3])
-                    + fxb_mul63(grh, grl, w[4], w[5]) - fxb_mul63(gih, gil, w[6], w[7]);
-        Fa[2 * j + 1] = fxb_mul63(frh, frl, w[2], w[3]) + fxb_mul63(fih, fil, w[0], w[1])
-                        + fxb_mul63(grh, grl, w[6], w[7]) + fxb_mul63(gih, gil, w[4], w[5]);
+        fx_split(Fa[2 * j], &frh, &frl);
+        fx_split(Fa[2 * j + 1], &fih, &fil);
+        fx_split(Ga[2 * j], &grh, &grl);
+        fx_split(Ga[2 * j + 1], &gih, &gil);
+        Fa[2 * j] = fx_mul(frh, frl, w[0], w[1]) - fx_mul(fih, fil, w[2], w[3])
+                    + fx_mul(grh, grl, w[4], w[5]) - fx_mul(gih, gil, w[6], w[7]);
+        Fa[2 * j + 1] = fx_mul(frh, frl, w[2], w[3]) + fx_mul(fih, fil, w[0], w[1])
+                        + fx_mul(grh, grl, w[6], w[7]) + fx_mul(gih, gil, w[4], w[5]);
     }
     fxb_ifft(Fa, logm);
     return fxb_round_k(b->k, Fa, (int32_t)bF - b->fxe - s, m);
