@@ -15,6 +15,21 @@
     .syntax unified
     .thumb
 
+/* the first word of the sample at byte offset off (T[0] in r8:r9): v <- 0 when the word is
+ * below T[0], then the sign: (v ^ -s) + s */
+.macro FIRST off, v
+    ldrd    r2, r3, [r0, #\off]
+    lsr.w   r10, r3, #31                /* sign bit */
+    bic.w   r3, r3, #0x80000000
+    subs.w  r12, r2, r8                 /* C = 1 unless the word is below T[0] */
+    sbcs.w  r12, r3, r9
+    sbc.w   r12, r12, r12               /* -1 when the sample is 0 */
+    bic.w   \v, \v, r12
+    rsb.w   r10, r10, #0
+    eor.w   \v, \v, r10
+    sub.w   \v, \v, r10
+.endm
+
     .section .text.pqlab_fndsa_mkgauss2_native, "ax", %progbits
     .balign 4
     .global pqlab_fndsa_mkgauss2_native
@@ -29,7 +44,8 @@ pqlab_fndsa_mkgauss2_native:
     add.w   r1, r1, #8                  /* T[1] */
     mov.w   r6, #0
     mov.w   r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[1], T[2] */
+    .rept 12                            /* T[1..24], two entries per LDM */
+    ldm.w   r1!, {r8-r11}
     subs.w  r12, r2, r8
     sbcs.w  r12, r3, r9
     adc.w   r6, r6, #0
@@ -42,149 +58,7 @@ pqlab_fndsa_mkgauss2_native:
     subs.w  r12, r4, r10
     sbcs.w  r12, r5, r11
     adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[3], T[4] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[5], T[6] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[7], T[8] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[9], T[10] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[11], T[12] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[13], T[14] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[15], T[16] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[17], T[18] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[19], T[20] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[21], T[22] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
-    ldm.w   r1!, {r8-r11}               /* T[23], T[24] */
-    subs.w  r12, r2, r8
-    sbcs.w  r12, r3, r9
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r8
-    sbcs.w  r12, r5, r9
-    adc.w   r7, r7, #0
-    subs.w  r12, r2, r10
-    sbcs.w  r12, r3, r11
-    adc.w   r6, r6, #0
-    subs.w  r12, r4, r10
-    sbcs.w  r12, r5, r11
-    adc.w   r7, r7, #0
+    .endr
     ldrd    r8, r9, [r1]                /* T[25] */
     subs.w  r12, r2, r8
     sbcs.w  r12, r3, r9
@@ -195,26 +69,8 @@ pqlab_fndsa_mkgauss2_native:
     rsb.w   r6, r6, #26                 /* magnitudes 1 + (25 - count) */
     rsb.w   r7, r7, #26
     ldrd    r8, r9, [r1, #-200]         /* T[0] */
-    ldrd    r2, r3, [r0, #0]
-    lsr.w   r10, r3, #31                /* sign bit */
-    bic.w   r3, r3, #0x80000000
-    subs.w  r12, r2, r8                 /* C = 1 unless the word is below T[0] */
-    sbcs.w  r12, r3, r9
-    sbc.w   r12, r12, r12               /* -1 when the sample is 0 */
-    bic.w   r6, r6, r12
-    rsb.w   r10, r10, #0
-    eor.w   r6, r6, r10               /* (v ^ -s) + s */
-    sub.w   r6, r6, r10
-    ldrd    r2, r3, [r0, #16]
-    lsr.w   r10, r3, #31                /* sign bit */
-    bic.w   r3, r3, #0x80000000
-    subs.w  r12, r2, r8                 /* C = 1 unless the word is below T[0] */
-    sbcs.w  r12, r3, r9
-    sbc.w   r12, r12, r12               /* -1 when the sample is 0 */
-    bic.w   r7, r7, r12
-    rsb.w   r10, r10, #0
-    eor.w   r7, r7, r10               /* (v ^ -s) + s */
-    sub.w   r7, r7, r10
+    FIRST   0, r6
+    FIRST   16, r7
     add.w   r0, r6, r7
     pop.w   {r4-r11, pc}
     .size pqlab_fndsa_mkgauss2_native, . - pqlab_fndsa_mkgauss2_native
