@@ -54,3 +54,24 @@ def build_and_run(
     res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=timeout)
     assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
     return res.stdout
+
+
+def kernel_results(out: str, platform: str, total: int | None = None, min_total: int = 1,
+                   constant: bool = True) -> set[tuple[str, ...]]:
+    """Checks the output of a native-kernel test program: one `bad ...` line per input where
+    the kernel and the C disagree (none allowed), one `total <checks> <disagreements>` line
+    (checks = total, or at least min_total), `end` last. Returns the fields of its
+    `ct <cycles> ...` lines (timed calls on inputs of different kinds); with constant, on
+    the simulators (modelled cycles; QEMU's SysTick counts instructions) they must all be
+    equal: the kernel's time does not depend on the data."""
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", lines[-5:]
+    bad = [ln for ln in lines if ln.startswith("bad ")]
+    assert not bad, f"{platform}: the kernel differs from the C:\n" + "\n".join(bad)
+    tot = [ln.split() for ln in lines if ln.startswith("total ")]
+    assert len(tot) == 1 and tot[0][2] == "0", tot
+    assert int(tot[0][1]) == total if total is not None else int(tot[0][1]) >= min_total, tot
+    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
+    if constant and platform.endswith("-sim"):
+        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    return ct

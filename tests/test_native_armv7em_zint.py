@@ -159,15 +159,7 @@ def test_native_zmacn_poly_sub_scaled(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE.replace("%s", ntru_parts(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: the kernel's poly_sub_scaled differs from the C:\n" + "\n".join(bad)
-    total = [ln.split() for ln in lines if ln.startswith("total ")]
-    assert len(total) == 1 and int(total[0][1]) > 900 and total[0][2] == "0", total
-    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):  # modelled cycles (QEMU's SysTick counts instructions)
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = {c[0] for c in firmware.kernel_results(out, platform, min_total=901)}
     if platform == "m4-sim":
         print(f"\nm4-sim: 8 rows of 14 limbs, {ct.pop()} cycles")
 
@@ -261,14 +253,7 @@ def test_native_zsub_shifted(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(ZSUB_FIRMWARE.replace("%s", c_zsub_shifted(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: assembly differs from the C zsub_shifted:\n" + "\n".join(bad)
-    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(8 * 7 * 13 * 9), "0"]]
-    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = firmware.kernel_results(out, platform, 8 * 7 * 13 * 9)
     if platform == "m4-sim":
         c = ct.pop()
         print(f"\nm4-sim: zsub_shifted 42 limbs (a 16, s 45) {c[0]} cycles, 5 limbs (a 4, s 0) {c[1]}")
@@ -380,15 +365,8 @@ def test_native_rns_crt(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(CRT_FIRMWARE.replace("%s", c_rns_crt(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: assembly differs from the C rns_crt:\n" + "\n".join(bad)
     total = sum(6 * (np + 4) for np in (1, 2, 3, 4, 5, 6, 9, 12, 22, 40))
-    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(total), "0"]]
-    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = firmware.kernel_results(out, platform, total)
     if platform == "m4-sim":
         c = ct.pop()
         print(f"\nm4-sim: rns_crt np 4 olen 6 {c[0]} cycles, np 2 olen 3 {c[1]}")
@@ -483,14 +461,7 @@ def test_native_garner_row(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(GARNER_FIRMWARE.replace("%s", c_garner(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: the kernel's rns_garner differs from the C:\n" + "\n".join(bad)
-    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(10 * 4 * 5), "0"]]
-    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = {c[0] for c in firmware.kernel_results(out, platform, 10 * 4 * 5)}
     if platform == "m4-sim":
         print(f"\nm4-sim: garner row m 16 j 8 {ct.pop()} cycles")
 
@@ -590,14 +561,7 @@ def test_native_zmul(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(ZMUL_FIRMWARE.replace("%s", c_zmul(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: assembly differs from the C zmul:\n" + "\n".join(bad)
-    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(36 * 7 * 12), "0"]]
-    ct = {tuple(ln.split()[1:]) for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = firmware.kernel_results(out, platform, 36 * 7 * 12)
     if platform == "m4-sim":
         c = ct.pop()
         print(f"\nm4-sim: zmul 27 x 14 limbs to 42 {c[0]} cycles, 7 x 7 to 15 {c[1]}")
@@ -697,14 +661,7 @@ def test_native_mp_of_poly(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(MPZ_FIRMWARE.replace("%s", c_mp_of_zint(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: assembly differs from the C mp_of_zint:\n" + "\n".join(bad)
-    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(8 * 14 * 10), "0"]]
-    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = {c[0] for c in firmware.kernel_results(out, platform, 8 * 14 * 10)}
     if platform == "m4-sim":
         print(f"\nm4-sim: residues of 3 integers of 14 limbs {ct.pop()} cycles")
 
@@ -812,13 +769,6 @@ def test_native_wmove_top3(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(MISC_FIRMWARE.replace("%s", c_misc(), 1))
     out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", lines[-5:]
-    bad = [ln for ln in lines if ln.startswith("bad ")]
-    assert not bad, f"{platform}: assembly differs from the C:\n" + "\n".join(bad)
-    assert [ln.split() for ln in lines if ln.startswith("total ")] == [["total", str(14 * 11 + 11 + 13 * 24), "0"]]
-    ct = {ln.split()[1] for ln in lines if ln.startswith("ct ")}
-    if platform.endswith("-sim"):
-        assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
+    ct = {c[0] for c in firmware.kernel_results(out, platform, 14 * 11 + 11 + 13 * 24)}
     if platform == "m4-sim":
         print(f"\nm4-sim: zint_top3 of 40 limbs {ct.pop()} cycles")
