@@ -8,8 +8,11 @@ cause; the other pairs go on.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
+import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +21,7 @@ from tqdm import tqdm
 
 from pqlab import ROOT, PqlabError
 from pqlab.build import BuildOptions, build, compiler_version, impl_flags, sizes
-from pqlab.platforms import Platform, model
+from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
 from pqlab.results import Context, Store
@@ -102,6 +105,28 @@ def context(impl: Implementation, plat: Platform, program: str, out: Output, elf
 # --- bench --------------------------------------------------------------------------------------
 
 
+def sim_speed(plat: Platform, elf: Path) -> list[tuple[str, str, float]]:
+    """Simulated instructions per second (millions) of the speed program with the timing model on,
+    and QEMU -icount's on the same binary on the simulator's twin platform, run one after the
+    other here and timed the same way (wall clock around the whole run, process start
+    included, which weighs on short programs): the instruction count from the simulator's
+    JSON report, the same for QEMU (the two execute the same instruction stream;
+    tests/test_sim_lockstep.py). Empty for other platforms. A failing run raises RunError."""
+    twin = plat.raw.get("runner", {}).get("twin")
+    if plat.runner_kind != "pqlab-sim" or not twin:
+        return []
+    out = []
+    with tempfile.TemporaryDirectory(prefix="pqlab-simspeed-") as d:
+        rep = Path(d) / "report.json"
+        for name, p, extra in (("pqlab-sim", plat, ["--json", str(rep)]), (f"qemu ({twin})", get_platform(twin), [])):
+            t0 = time.perf_counter()
+            run(p, elf, "speed", extra=extra)
+            out.append((name, time.perf_counter() - t0))
+        n = json.loads(rep.read_text())["instructions"]
+    return [("simspeed", name, n / secs / 1e6) for name, secs in out]
+
+
+
 def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
     """speed, stack, hashing and size of every pair, each run stored as it completes."""
     outcomes = []
@@ -121,6 +146,11 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
                 binary = sizes(o.plat, [b.elf["speed"]])
                 values += [("size", k, v) for k, v in obj.items()]
                 values += [("size", f"binary-{k}", v) for k, v in binary.items()]
+                try:
+                    values += sim_speed(o.plat, elf)
+                except RunError as e:
+                    o.ok, o.error = False, f"simulator speed of {o.impl.id} on {o.plat.name}: {e}"
+                    continue
             elif program == "stack":
                 static = sizes(o.plat, [elf])
                 for op, val in ((f[0], int(f[1])) for f in o.output.of("stack")):

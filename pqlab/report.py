@@ -13,7 +13,8 @@ from pqlab.registry import OPERATIONS
 from pqlab.results import Context
 
 CONTEXT_KEYS = [k for k in Context.__dataclass_fields__ if k not in ("scheme", "implementation", "platform")]
-UNITS = {"speed": None, "stack": "bytes", "ram": "bytes", "size": "bytes", "hashing": "percent", "iterations": "count"}
+UNITS = {"speed": None, "stack": "bytes", "ram": "bytes", "size": "bytes", "hashing": "percent", "iterations": "count",
+         "simspeed": "M instructions/s"}
 
 
 def aggregate(rows: list[dict]) -> list[dict]:
@@ -101,6 +102,9 @@ def markdown(records: list[dict]) -> str:
         out += _pivot(recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", ops_order, with_max=True)
         out += _histograms(recs)
         out += _pivot(recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"])
+        out += _pivot(recs, "simspeed", "Simulator speed [million instructions per second]: the speed program, "
+                      "timing model on, and QEMU -icount on the same binary, one after the other on this machine",
+                      ["pqlab-sim"])
     return "\n".join(out) + "\n"
 
 
@@ -111,8 +115,8 @@ def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[str]:
     cols = sorted({(r["metric"], r["operation"]) for r in sel}, key=lambda k: (k[0] != metric, _op_order(order, k[1])))
     rows: dict[tuple, dict] = defaultdict(dict)
     for r in sel:
-        v = r["mean"] if metric in ("hashing", "iterations") else r["max"]
-        cell = f"{v:.1f}" if metric == "hashing" else _fmt(v)
+        v = r["mean"] if metric in ("hashing", "iterations", "simspeed") else r["max"]
+        cell = f"{v:.1f}" if metric in ("hashing", "simspeed") else _fmt(v)
         if with_max:
             cell = f"{r['mean']:.2f} ({_fmt(r['max'])})"
         rows[(r["scheme"], r["implementation"])][(r["metric"], r["operation"])] = cell

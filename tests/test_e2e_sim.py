@@ -49,6 +49,20 @@ def test_bench_records_modelled_cycles(tmp_path):
     assert enc["min"] > 300_000 and enc["stdev"] < 0.01 * enc["mean"]
 
 
+def test_bench_records_simulator_speed_next_to_qemu(tmp_path):
+    """On a simulated platform the bench times the speed program under pqlab-sim (timing model
+    on) and under QEMU -icount on the same binary, and reports both in instructions/s."""
+    db = tmp_path / "r.db"
+    code, out = pqlab("bench", "ml-kem-512", "-p", "m7-sim", "-n", 1, "--db", db)
+    assert code == 0, out
+    assert "Simulator speed [million instructions per second]" in out
+    recs = json.loads(pqlab("report", "--db", db, "--format", "json")[1])
+    sim = {r["operation"]: r for r in recs if r["metric"] == "simspeed"}
+    assert set(sim) == {"pqlab-sim", "qemu (mps2-an500)"}
+    assert all(r["mean"] > 1 and r["unit"] == "M instructions/s" for r in sim.values())
+    assert all(r["context"]["program"] == "speed" for r in sim.values())
+
+
 def test_profile_names_the_hot_functions():
     code, out = pqlab("profile", "ml-kem-512", "-p", "m4-sim", "--json", "--top", 5)
     assert code == 0, out
