@@ -77,11 +77,17 @@ def execute(
         if b.error:
             return Outcome(impl, plat, False, error=b.error)
         data = stdin(impl, plat) if callable(stdin) else (stdin or b"")
-        try:
-            out = run(plat, b.elf[program], program, stdin=data)
-        except RunError as e:
-            return Outcome(impl, plat, False, error=str(e))
-        return Outcome(impl, plat, True, output=out, data={"build": b})
+        timed = program == "speed" and plat.runner_kind == "pqlab-sim"  # for sim_speed
+        with tempfile.TemporaryDirectory(prefix="pqlab-run-json-") as d:
+            rep = Path(d) / "report.json"
+            try:
+                t0 = time.perf_counter()
+                out = run(plat, b.elf[program], program, stdin=data, extra=["--json", str(rep)] if timed else ())
+                wall = time.perf_counter() - t0
+            except RunError as e:
+                return Outcome(impl, plat, False, error=str(e))
+            extra = {"sim_run": (json.loads(rep.read_text())["instructions"], wall)} if timed else {}
+        return Outcome(impl, plat, True, output=out, data={"build": b, **extra})
 
     results = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
@@ -105,25 +111,22 @@ def context(impl: Implementation, plat: Platform, program: str, out: Output, elf
 # --- bench --------------------------------------------------------------------------------------
 
 
-def sim_speed(plat: Platform, elf: Path) -> list[tuple[str, str, float]]:
-    """Simulated instructions per second (millions) of the speed program with the timing model on,
-    and QEMU -icount's on the same binary on the simulator's twin platform, run one after the
-    other here and timed the same way (wall clock around the whole run, process start
-    included, which weighs on short programs): the instruction count from the simulator's
-    JSON report, the same for QEMU (the two execute the same instruction stream;
-    tests/test_sim_lockstep.py). Empty for other platforms. A failing run raises RunError."""
+def sim_speed(plat: Platform, elf: Path, sim_run: tuple[int, float] | None) -> list[tuple[str, str, float]]:
+    """Simulated instructions per second (millions) of the speed program with the timing model on
+    (sim_run: its instruction count from the simulator's JSON report and the wall time of that
+    run, taken by execute), and QEMU -icount's on the same binary on the simulator's twin
+    platform, run here right after and timed the same way (wall clock around the whole run,
+    process start included, which weighs on short programs; the two execute the same
+    instruction stream, tests/test_sim_lockstep.py). Empty for other platforms. A failing
+    run raises RunError."""
     twin = plat.raw.get("runner", {}).get("twin")
-    if plat.runner_kind != "pqlab-sim" or not twin:
+    if plat.runner_kind != "pqlab-sim" or not twin or sim_run is None:
         return []
-    out = []
-    with tempfile.TemporaryDirectory(prefix="pqlab-simspeed-") as d:
-        rep = Path(d) / "report.json"
-        for name, p, extra in (("pqlab-sim", plat, ["--json", str(rep)]), (f"qemu ({twin})", get_platform(twin), [])):
-            t0 = time.perf_counter()
-            run(p, elf, "speed", extra=extra)
-            out.append((name, time.perf_counter() - t0))
-        n = json.loads(rep.read_text())["instructions"]
-    return [("simspeed", name, n / secs / 1e6) for name, secs in out]
+    n, sim_s = sim_run
+    t0 = time.perf_counter()
+    run(get_platform(twin), elf, "speed")
+    qemu_s = time.perf_counter() - t0
+    return [("simspeed", "pqlab-sim", n / sim_s / 1e6), ("simspeed", f"qemu ({twin})", n / qemu_s / 1e6)]
 
 
 
@@ -147,7 +150,7 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
                 values += [("size", k, v) for k, v in obj.items()]
                 values += [("size", f"binary-{k}", v) for k, v in binary.items()]
                 try:
-                    values += sim_speed(o.plat, elf)
+                    values += sim_speed(o.plat, elf, o.data.get("sim_run"))
                 except RunError as e:
                     o.ok, o.error = False, f"simulator speed of {o.impl.id} on {o.plat.name}: {e}"
                     continue
