@@ -77,16 +77,14 @@ def execute(
         if b.error:
             return Outcome(impl, plat, False, error=b.error)
         data = stdin(impl, plat) if callable(stdin) else (stdin or b"")
-        timed = program == "speed" and plat.runner_kind == "pqlab-sim"  # for sim_speed
-        with tempfile.TemporaryDirectory(prefix="pqlab-run-json-") as d:
-            rep = Path(d) / "report.json"
-            try:
-                t0 = time.perf_counter()
-                out = run(plat, b.elf[program], program, stdin=data, extra=["--json", str(rep)] if timed else ())
-                wall = time.perf_counter() - t0
-            except RunError as e:
-                return Outcome(impl, plat, False, error=str(e))
-            extra = {"sim_run": (json.loads(rep.read_text())["instructions"], wall)} if timed else {}
+        extra = {}
+        try:
+            if program == "speed" and plat.runner_kind == "pqlab-sim":  # for sim_speed
+                out, extra["sim_run"] = sim_run(plat, b.elf[program], data)
+            else:
+                out = run(plat, b.elf[program], program, stdin=data)
+        except RunError as e:
+            return Outcome(impl, plat, False, error=str(e))
         return Outcome(impl, plat, True, output=out, data={"build": b, **extra})
 
     results = []
@@ -111,23 +109,39 @@ def context(impl: Implementation, plat: Platform, program: str, out: Output, elf
 # --- bench --------------------------------------------------------------------------------------
 
 
-def sim_speed(plat: Platform, elf: Path, sim_run: tuple[int, float] | None) -> list[tuple[str, str, float]]:
-    """Simulated instructions per second (millions) of the speed program with the timing model on
-    (sim_run: its instruction count from the simulator's JSON report and the wall time of that
-    run, taken by execute), and QEMU -icount's on the same binary on the simulator's twin
-    platform, run here right after and timed the same way (wall clock around the whole run,
-    process start included, which weighs on short programs; the two execute the same
-    instruction stream, tests/test_sim_lockstep.py). Empty for other platforms. A failing
-    run raises RunError."""
-    twin = plat.raw.get("runner", {}).get("twin")
-    if plat.runner_kind != "pqlab-sim" or not twin or sim_run is None:
-        return []
-    n, sim_s = sim_run
+def timed_run(plat: Platform, elf: Path, program: str, stdin: bytes = b"", extra=()) -> tuple[Output, float]:
+    """run() and its wall-clock seconds (process start included)."""
     t0 = time.perf_counter()
-    run(get_platform(twin), elf, "speed")
-    qemu_s = time.perf_counter() - t0
-    return [("simspeed", "pqlab-sim", n / sim_s / 1e6), ("simspeed", f"qemu ({twin})", n / qemu_s / 1e6)]
+    out = run(plat, elf, program, stdin=stdin, extra=extra)
+    return out, time.perf_counter() - t0
 
+
+def sim_run(plat: Platform, elf: Path, stdin: bytes) -> tuple[Output, tuple[int, float]]:
+    """A speed run on pqlab-sim with its JSON report: the output, and the instructions it
+    executed with the run's wall time (for sim_speed)."""
+    with tempfile.TemporaryDirectory(prefix="pqlab-run-json-") as d:
+        rep = Path(d) / "report.json"
+        out, wall = timed_run(plat, elf, "speed", stdin, ["--json", str(rep)])
+        try:
+            n = int(json.loads(rep.read_text())["instructions"])
+        except (OSError, ValueError, KeyError) as e:
+            raise RunError(f"platform {plat.name}, binary {elf}: no instruction count in the simulator's JSON report ({e})") from e
+    return out, (n, wall)
+
+
+def sim_speed(plat: Platform, elf: Path, sim: tuple[int, float] | None) -> list[tuple[str, str, float]]:
+    """Simulated instructions per second (millions) of the speed program with the timing model on
+    (sim: its instruction count and wall time, from sim_run), and QEMU -icount's on the same
+    binary on the simulator's twin platform, run here right after and timed the same way
+    (wall clock around the whole run, process start included, which weighs on short
+    programs; the two execute the same instruction stream, tests/test_sim_lockstep.py).
+    Empty for other platforms. A failing run raises RunError."""
+    twin = plat.raw.get("runner", {}).get("twin")
+    if not twin or sim is None:
+        return []
+    n, sim_s = sim
+    _, qemu_s = timed_run(get_platform(twin), elf, "speed")
+    return [("simspeed", "pqlab-sim", n / sim_s / 1e6), ("simspeed", f"qemu ({twin})", n / qemu_s / 1e6)]
 
 
 def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
