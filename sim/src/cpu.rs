@@ -1362,7 +1362,9 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::load_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
+                cyc = timing::load_cycles(self, i)
+                    + timing::agu_stall(self.prev_dp, i)
+                    + timing::store_load_stall(self);
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
                     // LDR PC blocks: 2 (load) + 3 (reload) on the M4
@@ -1391,6 +1393,7 @@ impl Cpu {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
                 cyc = timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
+                // 2: STR with an immediate offset (timing::store_load_stall), 3: register offset
                 ls = if i.op == Op::St { 2 } else { 3 };
             }
             Op::Ldrd | Op::Strd => {
@@ -1451,7 +1454,7 @@ impl Cpu {
             }
             Op::Clrex => self.excl = false,
             Op::Ldm => {
-                cyc += timing::agu_stall(self.prev_dp, i);
+                cyc += timing::agu_stall(self.prev_dp, i) + timing::store_load_stall(self);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1718,7 +1721,8 @@ impl Cpu {
                             }
                         }
                         cyc = timing::fp_mem_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
-                        ls = if i.op == Op::Vldr { 1 } else { 2 };
+                        // VSTR: 4, a store that timing::store_load_stall does not cover
+                        ls = if i.op == Op::Vldr { 1 } else { 4 };
                         self.prev_load_rt = 255;
                     }
                     Op::Vldm | Op::Vstm => {

@@ -219,6 +219,7 @@ bench_leaf:
 	adr r6, 1f
 	orr r6, r6, #1
 	str r6, [r4, #16]
+	nop			@ keeps the store away from START's load (store_load_stall)
 	START
 	ldr pc, [r4, #16]
 	nop
@@ -278,6 +279,24 @@ bench_poppc_leaf:
 	START
 	.rept 10
 	ldr r1, [r4, #0]!
+	.endr
+	STOP
+
+	@ STR with an immediate offset followed by a load: the store cannot pipeline
+	@ with it (measured on an STM32F407, see timing::store_load_stall)
+	BENCH str_ldr
+	START
+	.rept 10
+	str r1, [r4, #8]
+	ldr r2, [r4, #4]
+	.endr
+	STOP
+
+	BENCH str_ldm
+	START
+	.rept 5
+	str r1, [r4, #8]
+	ldm r4, {r2, r3}
 	.endr
 	STOP
 

@@ -8,7 +8,8 @@
     X(empty) X(add16) X(add_shift) X(mul) X(mla) X(smull) X(umaal) X(smlad) X(ldr_indep)          \
     X(ldr_dep) X(str_imm) X(str_reg) X(ldr_add) X(ldrd) X(strd) X(ldm4) X(pushpop4) X(b_taken)    \
     X(bne_not_taken) X(udiv_small) X(udiv_big) X(it_folded) X(bl_bx) X(agu_ldr) X(tbb) X(ldr_pc)     \
-        X(b_unaligned_wide) X(uw_group) X(bne_taken) X(cbz_taken) X(pop_pc) X(ldr_wb)
+        X(b_unaligned_wide) X(uw_group) X(bne_taken) X(cbz_taken) X(pop_pc) X(ldr_wb)    \
+        X(str_ldr) X(str_ldm)
 #define FPLIST(X) X(vadd) X(vmla) X(vfma) X(vdiv) X(vsqrt) X(vldr) X(vmov_core)
 
 #define DECL(n) uint32_t bench_##n(void);
