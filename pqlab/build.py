@@ -9,6 +9,7 @@ the compiler's message; the others still build (ninja -k 0).
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 import shlex
@@ -37,6 +38,9 @@ NATIVE = ROOT / "lib" / "native"
 class BuildOptions:
     iterations: int = 10  # speed iterations
     kat_count: int = 100
+    # compiler for the own sources of foreign implementations (`pqlab calibrate` builds them
+    # with the compiler of the reference figures); None: the platform's
+    impl_cc: str | None = None
 
     def runs(self, program: str) -> int:
         """Iterations a program is built for: the hashing share is a ratio that a few runs pin
@@ -109,7 +113,7 @@ class NinjaFile:
         ]
         self.seen: set[Path] = set()
 
-    def compile(self, base: Path, sources, flags: list[str]) -> list[Path]:
+    def compile(self, base: Path, sources, flags: list[str], cc: str | None = None) -> list[Path]:
         objs = []
         for src in sources:
             obj = _obj(base, Path(src))
@@ -117,6 +121,8 @@ class NinjaFile:
             if obj not in self.seen:
                 self.seen.add(obj)
                 self.lines += [f"build {_p(obj)}: cc {_p(Path(src).resolve())}", f"  flags = {_q(flags)}"]
+                if cc:
+                    self.lines.append(f"  cc = {_q([cc])}")
         return objs
 
     def archive(self, out: Path, objs: list[Path]) -> Path:
@@ -183,6 +189,26 @@ def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[st
     return src_flags, h_flags
 
 
+@cache
+def _spec_file(cc: str, name: str) -> str:
+    """The path of the spec file `name` as the platform compiler finds it."""
+    out = subprocess.run([cc, f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(out):
+        raise PqlabError(f"{cc} does not find the spec file {name}")
+    return out
+
+
+def foreign_cc_flags(plat: Platform, flags: list[str]) -> list[str]:
+    """`flags` for another compiler than the platform's: spec files named without a path
+    (--specs=picolibc.specs) point to the platform compiler's copy, so the C library and its
+    headers stay the platform's."""
+    out = []
+    for f in flags:
+        m = re.fullmatch(r"--?specs=([^/]+)", f)
+        out.append(f"--specs={_spec_file(plat.cc, m.group(1))}" if m else f)
+    return out
+
+
 @contextmanager
 def _locked(path: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -228,7 +254,12 @@ def build(
     for impl in impls:
         src_flags, h_flags = impl_flags(plat, impl)
         ibase = bdir / "impl" / impl.build_key
-        objs = nf.compile(ibase / "obj", impl.sources, src_flags)
+        cc = opts.impl_cc if not impl.own else None
+        if cc:
+            # its own build folder, so builds with either compiler do not undo each other
+            ibase = ibase.with_name(f"{ibase.name}@cc-{hashlib.sha256(cc.encode()).hexdigest()[:10]}")
+            src_flags = foreign_cc_flags(plat, src_flags)
+        objs = nf.compile(ibase / "obj", impl.sources, src_flags, cc)
         results[impl.id] = BuildResult(objects=objs)
         harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)
         targets[impl.id] = []

@@ -20,17 +20,19 @@ import math
 import re
 import shutil
 import statistics
+import subprocess
 import tarfile
 import tempfile
 import tomllib
 import urllib.error
 import urllib.request
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pqlab import ROOT, PqlabError
-from pqlab.build import BuildOptions, build
+from pqlab.build import BuildOptions, build, compiler_version, sizes
 from pqlab.platforms import Platform, model
 from pqlab.profile import API_FUNCTIONS, _is_api
 from pqlab.registry import Implementation, discover
@@ -54,25 +56,30 @@ class Scheme:
     hashing: dict[str, float]
     noisy: tuple[str, ...] = ()
     note: str = ""
+    text: int = 0  # pqm4's .text size of the implementation [bytes]
 
 
 @dataclass
 class Reference:
     source: dict
     sdist: dict
+    compiler: dict
     schemes: list[Scheme] = field(default_factory=list)
 
 
 def load_reference(path: Path = DATA_FILE) -> Reference:
     """Parse and check calibration.toml (every scheme has cycles and a hashing share per operation)."""
     data = tomllib.loads(path.read_text())
-    for key in ("source", "sdist"):
+    for key in ("source", "sdist", "compiler"):
         if key not in data:
             raise PqlabError(f"{path}: missing [{key}]")
     for key in ("url", "size", "sha256", "pqclean", "name"):
         if key not in data["sdist"]:
             raise PqlabError(f"{path}: [sdist] needs {key}")
-    ref = Reference(data["source"], data["sdist"])
+    for key in ("url", "size", "sha256", "name", "gcc", "version"):
+        if key not in data["compiler"]:
+            raise PqlabError(f"{path}: [compiler] needs {key}")
+    ref = Reference(data["source"], data["sdist"], data["compiler"])
     for s in data.get("scheme", []):
         sch = Scheme(
             name=s["name"],
@@ -85,6 +92,7 @@ def load_reference(path: Path = DATA_FILE) -> Reference:
             hashing=dict(s["hashing"]),
             noisy=tuple(s.get("noisy", ())),
             note=s.get("note", ""),
+            text=int(s.get("text", 0)),
         )
         if sch.kind not in OPS:
             raise PqlabError(f"{path}: scheme {sch.name}: kind must be kem or sign")
@@ -109,42 +117,71 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def verify_sdist(path: Path, sdist: dict) -> None:
+def verify_download(path: Path, spec: dict) -> None:
     size = path.stat().st_size
-    if size != sdist["size"]:
-        raise PqlabError(f"{path}: {size} bytes, expected {sdist['size']} ({sdist['url']})")
+    if size != spec["size"]:
+        raise PqlabError(f"{path}: {size} bytes, expected {spec['size']} ({spec['url']})")
     digest = _sha256(path)
-    if digest != sdist["sha256"]:
-        raise PqlabError(f"{path}: sha256 {digest}, expected {sdist['sha256']} ({sdist['url']})")
+    if digest != spec["sha256"]:
+        raise PqlabError(f"{path}: sha256 {digest}, expected {spec['sha256']} ({spec['url']})")
 
 
-def fetch_sdist(sdist: dict, cache: Path) -> Path:
-    """The verified sdist in `cache` (downloaded once). Any failure raises PqlabError."""
+def fetch(spec: dict, cache: Path, needed_for: str) -> Path:
+    """The verified file `spec` (name, url, size, sha256) in `cache`, downloaded once. Any
+    failure raises PqlabError."""
     cache.mkdir(parents=True, exist_ok=True)
-    dest = cache / sdist["name"]
+    dest = cache / spec["name"]
     if dest.exists():
         try:
-            verify_sdist(dest, sdist)
+            verify_download(dest, spec)
             return dest
         except PqlabError:
             dest.unlink()  # a partial or stale download: fetch again
     tmp = dest.with_suffix(dest.suffix + ".part")
     try:
-        with urllib.request.urlopen(sdist["url"], timeout=120) as resp, tmp.open("wb") as f:
+        with urllib.request.urlopen(spec["url"], timeout=120) as resp, tmp.open("wb") as f:
             shutil.copyfileobj(resp, f)
     except (urllib.error.URLError, OSError, ValueError) as e:
         tmp.unlink(missing_ok=True)
         raise PqlabError(
-            f"cannot download {sdist['url']}: {e}\n  (calibration needs the PQClean sources; "
-            f"or place the file at {dest})"
+            f"cannot download {spec['url']}: {e}\n  (calibration needs {needed_for}; or place the file at {dest})"
         ) from e
     try:
-        verify_sdist(tmp, sdist)
+        verify_download(tmp, spec)
     except PqlabError:
         tmp.unlink(missing_ok=True)
         raise
     tmp.replace(dest)
     return dest
+
+
+def reference_compiler(spec: dict, cache: Path) -> str:
+    """arm-none-eabi-gcc of the reference's compiler ([compiler] in calibration.toml): the
+    pinned wheel, downloaded once and unpacked into `cache`; checked by its --version."""
+    wheel = fetch(spec, cache, "the compiler of the reference figures (or use --compiler platform)")
+    dest = cache / spec["name"].removesuffix(".whl")
+    gcc = dest / spec["gcc"]
+    if not gcc.exists():
+        tmp = dest.with_name(dest.name + ".part")
+        shutil.rmtree(tmp, ignore_errors=True)
+        prefix = spec["gcc"].split("/bin/")[0] + "/"
+        with zipfile.ZipFile(wheel) as zf:
+            for info in zf.infolist():
+                if not info.filename.startswith(prefix) or ".." in Path(info.filename).parts:
+                    continue
+                out = Path(zf.extract(info, tmp))
+                mode = info.external_attr >> 16
+                if mode and not info.is_dir():
+                    out.chmod(mode & 0o777)
+        shutil.rmtree(dest, ignore_errors=True)
+        tmp.replace(dest)
+    try:
+        version = subprocess.run([str(gcc), "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise PqlabError(f"{gcc} does not run: {e}") from e
+    if spec["version"] not in version:
+        raise PqlabError(f"{gcc}: expected '{spec['version']}' in its --version, got: {version.strip()[:200]}")
+    return str(gcc)
 
 
 def extract(tarball: Path, sdist: dict, schemes: list[Scheme], root: Path) -> Path:
@@ -221,6 +258,7 @@ class Measured:
     cycles: dict[str, float]  # mean speed record per operation
     hashing: dict[str, float]  # share [%] at pqm4's boundary
     runs: dict[str, list[int]]
+    text: int = 0  # .text of the implementation's own objects [bytes]
 
 
 def measure_one(impl: Implementation, plat: Platform, elf: Path, api: frozenset[str]) -> Measured:
@@ -246,23 +284,31 @@ def measure_one(impl: Implementation, plat: Platform, elf: Path, api: frozenset[
     return Measured(cycles, share, runs)
 
 
-def measure(impls: list[Implementation], plat: Platform, iterations: dict[str, int], jobs: int) -> dict[str, Measured]:
-    """scheme -> Measured, one profiled speed run per implementation."""
+def measure(
+    impls: list[Implementation], plat: Platform, iterations: dict[str, int], jobs: int, impl_cc: str | None = None
+) -> dict[str, Measured]:
+    """scheme -> Measured, one profiled speed run per implementation (its own sources built
+    with `impl_cc`, None: the platform's compiler)."""
     api = hash_api_functions()
     by_n: dict[int, list[Implementation]] = {}
     for i in impls:
         by_n.setdefault(iterations.get(i.scheme, 1), []).append(i)
     elfs: dict[str, tuple[Implementation, Path]] = {}
+    text: dict[str, int] = {}
     for n, group in by_n.items():
-        res = build(plat, group, ("speed",), jobs=jobs, opts=BuildOptions(iterations=n))
+        res = build(plat, group, ("speed",), jobs=jobs, opts=BuildOptions(iterations=n, impl_cc=impl_cc))
         for i in group:
             b = res[i.id]
             if b.error:
                 raise PqlabError(f"build of {i.id} for {plat.name} failed:\n{b.error}")
             elfs[i.scheme] = (i, b.elf["speed"])
+            text[i.scheme] = sizes(plat, b.objects)["text"]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         futs = {s: ex.submit(measure_one, i, plat, e, api) for s, (i, e) in elfs.items()}
-        return {s: f.result() for s, f in futs.items()}
+        out = {s: f.result() for s, f in futs.items()}
+    for s, m in out.items():
+        m.text = text[s]
+    return out
 
 
 # --- compare --------------------------------------------------------------------------------------
@@ -300,6 +346,8 @@ def compare(ref: Reference, measured: dict[str, Measured]) -> list[dict]:
                     "error_total_pct": round(error_pct(sim, pq), 2),
                     "error_nonhash_pct": round(error_pct(sim_nh, pq_nh), 2),
                     "noisy": op in s.noisy,
+                    "pqm4_text": s.text,
+                    "sim_text": m.text,
                 }
             )
     return rows
@@ -333,6 +381,10 @@ def table(rows: list[dict], summ: dict) -> str:
             f"| {r['scheme']} | {r['operation']}{flag} | {r['set']} | {r['pqm4_cycles']:,} | {r['sim_cycles']:,} | "
             f"{r['error_total_pct']:+.1f} | {r['pqm4_hashing_pct']:.1f} | {r['sim_hashing_pct']:.1f} | {r['error_nonhash_pct']:+.1f} |"
         )
+    lines += ["", "| scheme | pqm4 .text | built .text |", "|---|--:|--:|"]
+    for scheme in dict.fromkeys(r["scheme"] for r in rows):
+        r = next(x for x in rows if x["scheme"] == scheme)
+        lines.append(f"| {scheme} | {r['pqm4_text']:,} | {r['sim_text']:,} |")
     lines.append("")
     for name, e in summ.items():
         lines.append(
@@ -364,13 +416,19 @@ def calibrate(
     jobs: int = 2,
     iterations: int | None = None,
     ref: Reference | None = None,
+    compiler: str = "reference",
 ) -> dict:
-    """Fetch, build, run and compare; returns {"source", "rows", "summary", ...}."""
+    """Fetch, build, run and compare; returns {"source", "rows", "summary", ...}. `compiler`:
+    "reference" builds the implementations with the compiler of the reference figures
+    ([compiler] in calibration.toml), "platform" with the platform's."""
     if plat.runner_kind != "pqlab-sim":
         raise PqlabError(f"calibration needs a pqlab-sim platform (m4-sim), not {plat.name}")
     ref = ref or load_reference()
     schemes = select_schemes(ref, names, which)
-    tarball = fetch_sdist(ref.sdist, cache)
+    if compiler not in ("reference", "platform"):
+        raise PqlabError(f"compiler must be 'reference' or 'platform', not {compiler!r}")
+    impl_cc = reference_compiler(ref.compiler, cache) if compiler == "reference" else None
+    tarball = fetch(ref.sdist, cache, "the PQClean sources")
     root = extract(tarball, ref.sdist, schemes, cache / "impls")
     impls = [i for i in discover([root]) if i.dir.is_relative_to(root)]
     by_name = {i.scheme: i for i in impls}
@@ -378,7 +436,7 @@ def calibrate(
     if missing:
         raise PqlabError(f"extracted folders not recognised as implementations: {', '.join(missing)}")
     its = {s.name: (iterations or s.iterations) for s in schemes}
-    measured = measure([by_name[s.name] for s in schemes], plat, its, jobs)
+    measured = measure([by_name[s.name] for s in schemes], plat, its, jobs, impl_cc)
     rows = compare(ref, measured)
     if any(math.isnan(r["error_total_pct"]) for r in rows):
         raise PqlabError("calibration produced NaN errors")
@@ -387,6 +445,7 @@ def calibrate(
         "sdist": {k: ref.sdist[k] for k in ("url", "sha256")},
         "platform": plat.name,
         "model": model(plat),
+        "compiler": compiler_version(impl_cc or plat.cc),
         "rows": rows,
         "summary": summary(rows),
     }

@@ -393,16 +393,26 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
 @click.option("--cache", type=click.Path(file_okay=False), default=None, help="download/extract directory [default: build/calibration]")
 @click.option("-n", "--iterations", type=int, default=None, help="speed runs per operation (default: per scheme, calibration.toml)")
 @click.option("-j", "--jobs", default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
+@click.option(
+    "--compiler",
+    type=click.Choice(["reference", "platform"]),
+    default="reference",
+    show_default=True,
+    help="build the implementations with the reference figures' compiler (downloaded once) or the platform's",
+)
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, as_json):
+def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json):
     """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml)."""
     from pqlab import calibrate as C
 
-    res = C.calibrate(get_platform(platform), Path(cache) if cache else C.DEFAULT_CACHE, schemes, which, jobs, iterations)
+    res = C.calibrate(
+        get_platform(platform), Path(cache) if cache else C.DEFAULT_CACHE, schemes, which, jobs, iterations, compiler=compiler
+    )
     if as_json:
         click.echo(json.dumps(res, indent=1))
         return
     src = res["source"]
     click.echo(f"reference: {src['repo']} {src['file']} @ {src['commit']} ({src['board']})")
-    click.echo(f"model: {res['model']}\n")
+    click.echo(f"model: {res['model']}")
+    click.echo(f"implementations compiled with: {res['compiler']}\n")
     click.echo(C.table(res["rows"], res["summary"]), nl=False)

