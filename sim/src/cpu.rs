@@ -1521,7 +1521,6 @@ impl Cpu {
             Op::Bcond => {
                 if self.cond(i.sub as u32) {
                     self.branch_taken(i.imm);
-                    cyc += timing::late_branch(self.core);
                 }
             }
             Op::Bl => {
@@ -1545,7 +1544,6 @@ impl Cpu {
                 let zero = self.r[i.rn as usize] == 0;
                 if zero != (i.sub != 0) {
                     self.branch_taken(i.imm);
-                    cyc += timing::late_branch(self.core);
                 }
             }
             Op::Tbb | Op::Tbh => {
