@@ -50,10 +50,11 @@
 //! documented early termination ("based on the number of leading ones and
 //! zeroes in the input operands").
 //!
-//! Cortex-M7 (estimate): the same per-instruction table adjusted by the
-//! dual-issue pairing in `m7_pair` (Arm Cortex-M7 TRM DDI 0489, section 1.2 and
-//! the Cortex-M7 Software Optimization Guide descriptions of dual issue) and
-//! the FPv5 double-precision latencies of the Cortex-M7 TRM FPU chapter.
+//! Cortex-M7 (estimate, m7-estimate-v3): the per-instruction table with the M7
+//! costs of loads, stores and load/store multiple, adjusted by dual issue,
+//! result latencies and branch prediction in `m7_adjust` (pairing classes and
+//! register masks precomputed by `m7_info`), and the operand-dependent FP64
+//! costs of `m7_fp64_cycles`; sources in the "Cortex-M7 estimate" section below.
 
 use crate::cpu::Cpu;
 use crate::decode::{alu, fop, Class, Insn, Op};
