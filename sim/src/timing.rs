@@ -616,11 +616,10 @@ struct BpEntry {
 /// Issue state of the Cortex-M7 estimate between instructions.
 #[derive(Clone)]
 pub struct M7State {
-    /// pairing classes that cannot issue next to the previous instruction
-    /// (a `CONFLICT` row; 0xff when its cycle has no free slot)
-    row: u8,
-    /// DTCM bank of the previous load when a load may pair with it, else 2
-    ldbank: u8,
+    /// pairing classes that cannot issue next to the previous instruction: its
+    /// `CONFLICT` row, plus the load on its DTCM bank (bit 1: even, bit 8: odd
+    /// words) when it is a load; 0x1ff when its cycle has no free slot
+    row: u16,
     /// registers the previous instruction wrote
     wmask: u16,
     /// latency masks (lanes of `LATENCY`) of the results of the last issue cycle
@@ -640,8 +639,7 @@ pub struct M7State {
 impl Default for M7State {
     fn default() -> Self {
         M7State {
-            row: 0xff,
-            ldbank: 2,
+            row: 0x1ff,
             wmask: 0,
             cur: 0,
             prev: 0,
@@ -758,8 +756,10 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     let e = i.emask as u64;
     let q = r | e << 16 | e << 32;
     let one_cycle = cyc == 1;
-    let bank = ((st.addr >> 2) & 1) as u8;
-    let conflict = ((st.row >> k) & 1 != 0) | ((k == K_LD) & (st.ldbank == bank));
+    // younger-side class: a load on the odd bank is class 8
+    let bank = (st.addr >> 2) & 1;
+    let y = k as u32 + if k == K_LD { 7 * bank } else { 0 };
+    let conflict = (st.row >> y) & 1 != 0;
     let paired = !conflict & one_cycle & (st.wmask as u64 & r == 0) & (st.prev & q == 0);
     // a new issue cycle: latencies of the results of the cycle before it (`cur`)
     // and of the one before that (`prev`, early2 lane)
@@ -788,13 +788,13 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     st.cur = if paired { st.cur | produced } else { produced };
     st.one = out <= 1;
     let mut free = !paired & one_cycle & (k != K_MULTI);
-    if f & (F_BCOND | F_BIND | F_FLAGS) != 0 {
-        let issue = now.saturating_sub(paired as u64);
-        if f & F_FLAGS != 0 {
-            st.flags_at = issue;
-        }
+    let issue = now.saturating_sub(paired as u64);
+    if f & F_FLAGS != 0 {
+        st.flags_at = issue;
+    }
+    let taken = npc != pc.wrapping_add(i.len as u32);
+    if (f & (F_BCOND | F_BIND) != 0) | taken {
         if f & (F_BCOND | F_BIND) != 0 {
-            let taken = npc != pc.wrapping_add(i.len as u32);
             let miss = if f & F_BCOND != 0 {
                 // CBZ/CBNZ only branch forward
                 st.predict_cond(pc, i.op == Op::Bcond && i.imm <= pc, taken)
@@ -816,29 +816,31 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
                 st.cur = 0;
                 st.prev = 0;
                 st.one = false;
+                free = false;
             }
-            free &= !miss;
         }
-    }
-    if npc != pc.wrapping_add(i.len as u32) {
-        // taken branch (refill charged by the interpreter): no pairing with the
-        // target, which issues two cycles after the branch
-        free = false;
-        st.one = false;
-        st.prev = st.cur;
-        st.cur = 0;
+        if taken {
+            // taken branch (refill charged by the interpreter): no pairing with
+            // the target, which issues two cycles after the branch
+            free = false;
+            st.one = false;
+            st.prev = st.cur;
+            st.cur = 0;
+        }
     }
     if out > 2 {
         // a long instruction: every latency has passed
         st.cur = 0;
         st.prev = 0;
     }
+    // classes that cannot pair with this instruction as the younger one: its
+    // `CONFLICT` row, and for a load the load on the same bank
     st.row = if free {
-        (CONFLICT >> (8 * k as u32)) as u8
+        let row = ((CONFLICT >> (8 * k as u32)) & 0xff) as u16;
+        row | if k == K_LD { 1 << y } else { 0 }
     } else {
-        0xff
+        0x1ff
     };
-    st.ldbank = if free & (k == K_LD) { bank } else { 2 };
     st.wmask = wall;
     out
 }
