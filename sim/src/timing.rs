@@ -270,7 +270,7 @@ fn writes(i: &Insn) -> u8 {
 //
 // Sources (each rule below names its own):
 // [J] jnk0le, "pipeline cycle test", doc/cortex_m7.md (github.com/jnk0le/random),
-//     measured with DWT CYCCNT on an STM32H743 (Cortex-M7 r1p1).
+//     measured with DWT CYCCNT on an STM32H743 (rev Y).
 // [L] LLVM's Arm scheduling model of the Cortex-M7,
 //     llvm/lib/Target/ARM/ARMScheduleM7.td ("MispredictPenalty = 4; Mispredict
 //     cost for forward branches is 6", LoadLatency = 2).
@@ -599,8 +599,9 @@ pub fn m7_info(i: &mut Insn) {
     i.wmask = bit(w1) | bit(w2);
 }
 
-/// Entries of the branch predictor, direct mapped by instruction address.
-/// The TRM [T] names a BTAC but not its size here: 64 entries is assumed.
+/// Entries of the branch predictor, direct mapped by instruction address
+/// (index: bits 6:1 of the branch address, tag: the whole address). [T] names
+/// a BTAC; its size was not found in a public source: 64 entries is assumed.
 pub const BP_ENTRIES: usize = 64;
 
 #[derive(Clone, Copy)]
@@ -628,8 +629,8 @@ pub struct M7State {
     prev: u64,
     /// the previous instruction took at most one cycle
     one: bool,
-    /// data address of the current load (set by the interpreter) and of the
-    /// previous one
+    /// data address of the last load (set by the interpreter before
+    /// `m7_adjust`; its bank is folded into `row`)
     pub addr: u32,
     /// issue cycle of the last flag-setting instruction
     flags_at: u64,
@@ -727,7 +728,8 @@ impl M7State {
 ///   reader: address generation, inline shifted operand, multiplicand, DSP
 ///   operand ("word loads can be consumed by late ALU in next cycle, except
 ///   instructions that consume one of the operands in early ALU", "can't consume
-///   ldr result from previous cycle"; [L] LoadLatency = 2);
+///   ldr result from previous cycle"; the address case is taken from [L]
+///   LoadLatency = 2, as [J] only says loads "stall due to address dependency");
 /// - byte/halfword loads: +1 for a late reader, +2 for an early one ("byte/half
 ///   loads can be consumed in secend cycle by late ALU ..., or third in early
 ///   ALU");
