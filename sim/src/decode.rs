@@ -217,6 +217,9 @@ pub struct Insn {
     pub wmask: u16,
 }
 
+// the decode cache copies entries as three 8-byte words
+const _: () = assert!(std::mem::size_of::<Insn>() == 24);
+
 impl Insn {
     pub const UNDECODED: Insn = Insn {
         op: Op::Undecoded,
