@@ -82,7 +82,7 @@ pub fn base_cycles(core: Core, i: &Insn) -> u8 {
         // Cortex-M7: "load/store pair/multiple (incl pushpop) ... takes
         // ceil(regnum/2) cycles to execute" (jnk0le, doc/cortex_m7.md)
         Op::Ldrd | Op::Strd if core == Core::M7 => 1,
-        Op::Ldm | Op::Stm if core == Core::M7 => n.div_ceil(2).max(1),
+        Op::Ldm | Op::Stm if core == Core::M7 => ((n + 1) / 2).max(1),
         Op::Ldrd | Op::Strd => 3,
         Op::Ldm | Op::Stm => 1 + n,
         // TBB/TBH: two cycles for the load and one for the add (M3/M4 TRM
@@ -243,7 +243,7 @@ pub fn fp_mem_cycles(cpu: &Cpu, i: &Insn) -> u64 {
 pub fn fp_multi_cycles(core: Core, words: u32) -> u64 {
     match core {
         Core::M4 => 1 + words as u64,
-        Core::M7 => words.div_ceil(2).max(1) as u64,
+        Core::M7 => ((words as u64 + 1) / 2).max(1),
     }
 }
 
@@ -311,6 +311,7 @@ pub const F_WB: u8 = 128; // load or store with base writeback
 ///   registers ... cannot be dual issued with anything", "load/store
 ///   pair/multiple (incl pushpop)": "cannot dual issue with preceeding or
 ///   folowing instructions" (K_MULTI).
+///
 /// Two loads (K_LD, K_LD) pair when they target different banks (`m7_adjust`).
 const CONFLICT: u64 = {
     const M: u8 = 1 << K_MULTI;
