@@ -635,7 +635,9 @@ pub struct M7State {
     pub addr: u32,
     /// issue cycle of the last flag-setting instruction
     flags_at: u64,
-    bp: [BpEntry; BP_ENTRIES],
+    /// (boxed: keeps the interpreter's hot state compact; measured faster on
+    /// both cores)
+    bp: Box<[BpEntry; BP_ENTRIES]>,
 }
 
 impl Default for M7State {
@@ -648,11 +650,13 @@ impl Default for M7State {
             one: false,
             addr: 0,
             flags_at: 0,
-            bp: [BpEntry {
-                tag: u32::MAX,
-                target: 0,
-                ctr: 0,
-            }; BP_ENTRIES],
+            bp: Box::new(
+                [BpEntry {
+                    tag: u32::MAX,
+                    target: 0,
+                    ctr: 0,
+                }; BP_ENTRIES],
+            ),
         }
     }
 }
