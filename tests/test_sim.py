@@ -246,14 +246,17 @@ def test_interval_marks(sim: Path, tmp_path: Path, machine: str, cpu: list[str])
     iv = {i["label"]: i for i in r["intervals"]}
     assert [i["label"] for i in r["intervals"]] == ["loop", "stack", "inner", "outer", "a"]
     for i in r["intervals"]:
-        assert sum(i["instruction_mix"].values()) == i["instructions"] <= i["cycles"]
+        assert sum(i["instruction_mix"].values()) == i["instructions"]
+        # the Cortex-M7 model issues up to two instructions per cycle
+        assert i["instructions"] <= i["cycles"] * (2 if machine == "mps2-an500" else 1)
     # count_down(1000): 2001 instructions plus the loop counter set-up and the end mark's call
     loop = iv["loop"]
     assert 2001 <= loop["instructions"] <= 2006
     assert loop["instruction_mix"]["branch"] >= 1000 and loop["instruction_mix"]["alu"] >= 1000
     # the firmware's DWT delta also covers the begin mark (call, store, return) and
-    # the whole end mark: about 20 cycles more than the interval
-    assert 0 < dwt - loop["cycles"] <= 24
+    # the whole end mark: about 20 cycles more than the interval (on the Cortex-M7
+    # model the returns from the mark functions can be mispredicted: 8 cycles each)
+    assert 0 < dwt - loop["cycles"] <= (24 if machine == "mps2-an386" else 40)
     assert loop["cycles"] > 2000
     assert loop["stack_high_water"] < 16
     # a 1 KiB frame

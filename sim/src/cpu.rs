@@ -827,6 +827,9 @@ impl Cpu {
         let mut i = decode::decode(pc, h1, h2, self.core == Core::M7);
         i.cyc = timing::base_cycles(self.core, &i);
         i.wr = timing::dp_dest(&i);
+        if self.core == Core::M7 {
+            timing::m7_info(&mut i);
+        }
         Ok(i)
     }
 
@@ -1352,6 +1355,8 @@ impl Cpu {
                 } else {
                     (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
                 };
+                // data address for the Cortex-M7 bank rule (timing::m7_adjust)
+                self.m7.addr = addr;
                 let v = match i.sub {
                     0 => self.read32(addr)?,
                     1 => self.read16(addr)?,
@@ -1706,6 +1711,7 @@ impl Cpu {
                             return Err(self.unaligned(addr));
                         }
                         let words = if i.sh != 0 { 2 } else { 1 };
+                        self.m7.addr = addr;
                         let first = if i.sh != 0 {
                             2 * i.rd as usize
                         } else {
@@ -1754,7 +1760,8 @@ impl Cpu {
                                 base.wrapping_add(4 * words)
                             };
                         }
-                        cyc = 1 + words as u64 + timing::agu_stall(self.prev_dp, i);
+                        cyc = timing::fp_multi_cycles(self.core, words)
+                            + timing::agu_stall(self.prev_dp, i);
                     }
                     Op::VmovS => {
                         if i.sub != 0 {
@@ -1832,7 +1839,7 @@ impl Cpu {
             }
         }
         if self.core == Core::M7 {
-            cyc = timing::m7_adjust(&mut self.m7, i, cyc);
+            cyc = timing::m7_adjust(&mut self.m7, i, cyc, self.cycles, pc, self.pc);
         } else {
             self.prev_dp = i.wr;
         }

@@ -203,10 +203,22 @@ pub struct Insn {
     /// base cycle cost filled in by the timing model
     pub cyc: u8,
     /// register written by a data-processing instruction (255: none), for the
-    /// address-generation interlock of the timing model
+    /// address-generation interlock of the timing model; on the Cortex-M7
+    /// model its pairing class and flags instead (timing::m7_info)
     pub wr: u8,
+    /// Cortex-M7 model (timing::m7_info): registers read in the late stage
+    /// (dual-issue dependency), as a bit mask
+    pub rmask: u16,
     pub imm: u32,
+    /// Cortex-M7 model: registers read in the early stage (address generation,
+    /// shifted operand, multiplicands) as a bit mask
+    pub emask: u16,
+    /// Cortex-M7 model: registers written, as a bit mask
+    pub wmask: u16,
 }
+
+// the decode cache copies entries as three 8-byte words
+const _: () = assert!(std::mem::size_of::<Insn>() == 24);
 
 impl Insn {
     pub const UNDECODED: Insn = Insn {
@@ -224,7 +236,10 @@ impl Insn {
         class: Class::Other,
         cyc: 1,
         wr: 255,
+        rmask: 0,
         imm: 0,
+        emask: 0,
+        wmask: 0,
     };
     fn new(op: Op, len: u8, raw: u32) -> Insn {
         let class = match op {
@@ -900,6 +915,10 @@ fn dp_modimm(raw: u32, h1: u32, h2: u32) -> Insn {
     let mk = |sub: u8, rd: u32, rn: u32, sf: u8| {
         let mut i = dpimm(raw, 4, sub, rd, rn, imm, sf);
         i.cf = cf;
+        // shift field (unused by DpImm) marks a shifted (rotated) 8-bit constant
+        // for the Cortex-M7 pairing rules (timing::m7_info); patterns and plain
+        // 8-bit constants (i:imm3 = 00xx) stay 0
+        i.st = (imm12 >> 10 != 0) as u8;
         i
     };
     match op {

@@ -56,17 +56,18 @@
 //! documented early termination ("based on the number of leading ones and
 //! zeroes in the input operands").
 //!
-//! Cortex-M7 (estimate): the same per-instruction table adjusted by the
-//! dual-issue pairing in `m7_pair` (Arm Cortex-M7 TRM DDI 0489, section 1.2 and
-//! the Cortex-M7 Software Optimization Guide descriptions of dual issue) and
-//! the FPv5 double-precision latencies of the Cortex-M7 TRM FPU chapter.
+//! Cortex-M7 (estimate, m7-estimate-v3): the per-instruction table with the M7
+//! costs of loads, stores and load/store multiple, adjusted by dual issue,
+//! result latencies and branch prediction in `m7_adjust` (pairing classes and
+//! register masks precomputed by `m7_info`), and the operand-dependent FP64
+//! costs of `m7_fp64_cycles`; sources in the "Cortex-M7 estimate" section below.
 
 use crate::cpu::Cpu;
 use crate::decode::{alu, fop, Class, Insn, Op};
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v2";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v3";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -84,6 +85,10 @@ pub fn base_cycles(core: Core, i: &Insn) -> u8 {
                 2
             }
         }
+        // Cortex-M7: "load/store pair/multiple (incl pushpop) ... takes
+        // ceil(regnum/2) cycles to execute" (jnk0le, doc/cortex_m7.md)
+        Op::Ldrd | Op::Strd if core == Core::M7 => 1,
+        Op::Ldm | Op::Stm if core == Core::M7 => ((n + 1) / 2).max(1),
         Op::Ldrd | Op::Strd => 3,
         Op::Ldm | Op::Stm => 1 + n,
         // TBB/TBH: two cycles for the load and one for the add (M3/M4 TRM
@@ -164,6 +169,11 @@ pub fn div_cycles(core: Core, signed: bool, n: u32, m: u32) -> u64 {
 /// PC block (2 cycles, plus the refill).
 #[inline(always)]
 pub fn load_cycles(cpu: &Cpu, i: &Insn) -> u64 {
+    if cpu.core == Core::M7 {
+        // Cortex-M7 estimate: one issue cycle, result latencies and pairing in
+        // `m7_adjust`; LDR PC blocks (2, plus the refill)
+        return 1 + (i.rd == 15) as u64;
+    }
     let dep = cpu.prev_load_rt() == i.rn || (i.op == Op::LdR && cpu.prev_load_rt() == i.rm);
     if i.rd == 15 {
         return 2;
@@ -210,7 +220,8 @@ pub fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
 /// when it follows an LDR").
 #[inline(always)]
 pub fn store_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    if i.op == Op::St || cpu.prev_ls() == 1 {
+    // Cortex-M7 estimate: one issue cycle (pairing in `m7_adjust`)
+    if i.op == Op::St || cpu.prev_ls() == 1 || cpu.core == Core::M7 {
         1
     } else {
         2
@@ -236,6 +247,11 @@ pub fn store_load_stall(cpu: &Cpu) -> u64 {
 /// VLDR/VSTR: 1+N (N words), the first word pipelined behind a load.
 pub fn fp_mem_cycles(cpu: &Cpu, i: &Insn) -> u64 {
     let words = 1 + i.sh as u64;
+    if cpu.core == Core::M7 {
+        // VLDR/VSTR: one cycle, VLDR.D/VSTR.D as a pair ceil(2/2) (jnk0le,
+        // doc/cortex_m7.md: "vldm behaves as regular ldm")
+        return 1;
+    }
     if cpu.prev_ls() == 1 {
         words
     } else {
@@ -243,39 +259,19 @@ pub fn fp_mem_cycles(cpu: &Cpu, i: &Insn) -> u64 {
     }
 }
 
+/// VLDM/VSTM/VPUSH/VPOP of `words` words: 1+N on the Cortex-M4 (TRM table 7-1);
+/// ceil(N/2) on the Cortex-M7 ("vldm behaves as regular ldm", whose cost is
+/// ceil(regnum/2): jnk0le, doc/cortex_m7.md).
+pub fn fp_multi_cycles(core: Core, words: u32) -> u64 {
+    match core {
+        Core::M4 => 1 + words as u64,
+        Core::M7 => ((words as u64 + 1) / 2).max(1),
+    }
+}
+
 pub fn it_folds(core: Core) -> bool {
     let _ = core;
     true
-}
-
-/// Registers an instruction reads (up to three; 255 = none) for the M7
-/// dependency checks. Conservative where the operand fields are not used.
-fn reads(i: &Insn) -> [u8; 3] {
-    const N: u8 = 255;
-    let acc = |r: u8| if r == 15 { N } else { r };
-    match i.op {
-        Op::DpImm => [i.rn, N, N],
-        Op::DpReg => [i.rn, i.rm, N],
-        Op::DpRegReg => [i.rm, i.ra, N],
-        Op::Mul => [i.rn, i.rm, N],
-        Op::Mla | Op::Mls => [i.rn, i.rm, i.ra],
-        Op::Smulxy | Op::Smulwy | Op::Smuad | Op::Smusd | Op::Smmul | Op::Usad8 => {
-            [i.rn, i.rm, acc(i.ra)]
-        }
-        Op::Smull | Op::Umull | Op::Sdiv | Op::Udiv => [i.rn, i.rm, N],
-        Op::Smlal | Op::Umlal | Op::Umaal | Op::Smlalxy | Op::Smlald | Op::Smlsld => {
-            [i.rn, i.rm, i.rd]
-        }
-        Op::Extend => [acc(i.rn), i.rm, N],
-        Op::Ld | Op::Ldrd | Op::Ldrex | Op::Ldm | Op::Vldr | Op::Vldm => [i.rn, N, N],
-        Op::LdR | Op::Tbb | Op::Tbh => [i.rn, i.rm, N],
-        Op::St | Op::Strd => [i.rn, i.rd, N],
-        Op::StR => [i.rn, i.rm, i.rd],
-        Op::Bx | Op::Blx => [i.rm, N, N],
-        Op::Cbz => [i.rn, N, N],
-        Op::B | Op::Bl | Op::Bcond | Op::It | Op::Nop | Op::Movt => [N, N, N],
-        _ => [i.rn, i.rm, N],
-    }
 }
 
 /// Register an instruction writes (255 = none or several).
@@ -291,61 +287,590 @@ fn writes(i: &Insn) -> u8 {
     }
 }
 
-/// Issue state of the Cortex-M7 estimate between instructions.
-#[derive(Default, Clone, Copy)]
-pub struct M7State {
-    /// the previous instruction issued alone in the first slot of its cycle
-    slot_free: bool,
-    prev_dest: u8,
-    prev_class: u8,
-    prev_load_dest: u8,
+// ------------------------------------------------------------------------
+// Cortex-M7 estimate, model m7-estimate-v3.
+//
+// Sources (each rule below names its own):
+// [J] jnk0le, "pipeline cycle test", doc/cortex_m7.md (github.com/jnk0le/random),
+//     measured with DWT CYCCNT on an STM32H743 (rev Y).
+// [L] LLVM's Arm scheduling model of the Cortex-M7,
+//     llvm/lib/Target/ARM/ARMScheduleM7.td ("MispredictPenalty = 4; Mispredict
+//     cost for forward branches is 6", LoadLatency = 2).
+// [T] Arm Cortex-M7 Processor Technical Reference Manual (DDI 0489): six-stage
+//     in-order superscalar pipeline with dual issue; branch prediction with a
+//     Branch Target Address Cache (BTAC) in the prefetch unit; DTCM as two
+//     32-bit banks (D0TCM even words, D1TCM odd words).
+// Code and data are taken to be in TCM: no caches, no wait states.
+
+/// Pairing classes (`Insn::wr & 7` on the Cortex-M7), one per instruction.
+pub const K_ALU: u8 = 0;
+pub const K_LD: u8 = 1;
+pub const K_ST: u8 = 2;
+pub const K_MUL: u8 = 3;
+pub const K_DSP: u8 = 4;
+pub const K_SH: u8 = 5;
+pub const K_FP: u8 = 6;
+pub const K_MULTI: u8 = 7;
+/// flag bits of `Insn::wr` on the Cortex-M7
+pub const F_FLAGS: u8 = 8; // sets the condition flags
+pub const F_LDBH: u8 = 16; // byte or halfword load
+pub const F_BCOND: u8 = 32; // conditional branch (B<c>, CBZ/CBNZ)
+pub const F_BIND: u8 = 64; // branch to a register or loaded value, write to PC
+pub const F_WB: u8 = 128; // load or store with base writeback
+
+/// Pairs that cannot dual issue: bit `8 * older + younger` of `CONFLICT`.
+/// - [J] "stores": "cannot dual issue two stores", "can be dual issued with load";
+/// - [J] "multiplication, MAC": "can't dual issue wrt each other", "can't dual
+///   issue with stores";
+/// - [J] "bitfield and DSP instructions except multiplication": "cannot dual issue
+///   wrt each other", "can't be dual issued with operand2
+///   inline_shifted_reg/shifted_constant instruction"; [J] "operand2" matrix:
+///   shifted constant and inline shifted register cannot pair with each other
+///   (the "-(?)" cells of the shift-by-constant/register rows, "slippery", are
+///   taken as pairing);
+/// - [J] "fpu (single precision)": "arithmetic instructions cannot be dual
+///   issued"; [J] "vstr.d, vldr.d can't dual issue with anything", "moving two
+///   registers ... cannot be dual issued with anything", "load/store
+///   pair/multiple (incl pushpop)": "cannot dual issue with preceeding or
+///   folowing instructions" (K_MULTI).
+///
+/// Two loads (K_LD, K_LD) pair when they target different banks (`m7_adjust`).
+const CONFLICT: u64 = {
+    const M: u8 = 1 << K_MULTI;
+    let mut t = [M; 8];
+    t[K_ST as usize] |= 1 << K_ST | 1 << K_MUL;
+    t[K_MUL as usize] |= 1 << K_MUL | 1 << K_ST;
+    t[K_DSP as usize] |= 1 << K_DSP | 1 << K_SH;
+    t[K_SH as usize] |= 1 << K_SH | 1 << K_DSP;
+    t[K_FP as usize] |= 1 << K_FP;
+    t[K_MULTI as usize] = 0xff;
+    u64::from_le_bytes(t)
+};
+
+/// Result latencies by pairing class (index: class, + 8 for a byte/halfword
+/// load), as 16-bit lanes of register masks: lane 0 a late-stage reader in the
+/// next cycle waits one cycle, lane 1 an early-stage reader in the next cycle
+/// waits, lane 2 an early-stage reader waits one cycle more. See `m7_adjust` for
+/// the sources.
+const LATENCY: [u64; 16] = {
+    const LATE: u64 = 0xffff;
+    const EARLY: u64 = 0xffff << 16;
+    const EARLY2: u64 = 0xffff << 32;
+    let mut t = [0u64; 16];
+    t[K_LD as usize] = EARLY;
+    t[K_DSP as usize] = EARLY;
+    t[K_MUL as usize] = LATE | EARLY;
+    t[8 + K_LD as usize] = LATE | EARLY | EARLY2;
+    t
+};
+
+#[inline(always)]
+fn bit(r: u8) -> u16 {
+    // r0..r15; RZERO (16) and 255 (none) read or write nothing
+    if r < 16 {
+        1 << r
+    } else {
+        0
+    }
 }
 
-/// Cortex-M7 estimate: dual issue of two single-cycle instructions when
-/// they do not compete for the one load/store unit, the one MAC unit or the
-/// FPU, and the second does not read the first's result (Cortex-M7 TRM
-/// DDI 0489 section 1.2: "in-order superscalar, dual-issue"; pairing limits
-/// from Arm's Cortex-M7 descriptions). A load result used by the next
-/// instruction costs one extra cycle. Branches pair as second instruction.
-pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64) -> u64 {
-    let r = reads(i);
-    let uses = |x: u8| x != 255 && r.contains(&x);
-    let class = i.class as u8;
-    let unit = |c: u8| -> u8 {
-        match c {
-            c if c == Class::Load as u8
-                || c == Class::Store as u8
-                || c == Class::LoadMulti as u8
-                || c == Class::StoreMulti as u8
-                || c == Class::FpMem as u8 =>
-            {
-                1
-            }
-            c if c == Class::Mul as u8 || c == Class::Div as u8 => 2,
-            c if c == Class::Fp as u8 => 3,
-            _ => 0,
+/// Fill the Cortex-M7 fields of a decoded instruction (once, at decode time):
+/// `rmask` registers read in the late stage, `emask` registers read early,
+/// `wmask` registers written, `wr` pairing class and flags.
+pub fn m7_info(i: &mut Insn) {
+    let (mut r, mut e, mut k, mut w1, mut w2) = (0u16, 0u16, K_ALU, 255u8, 255u8);
+    let mut f = 0u8;
+    let dp_dest = |i: &Insn| {
+        if i.sub >= alu::TST || i.rd == 15 {
+            255
+        } else {
+            i.rd
         }
     };
-    let mut out = cyc;
-    let mut paired = false;
-    if uses(st.prev_load_dest) {
-        out += 1;
-    } else if st.slot_free
-        && cyc == 1
-        && !uses(st.prev_dest)
-        && (unit(class) == 0 || unit(class) != unit(st.prev_class))
-    {
-        out = 0;
-        paired = true;
+    let mov = |i: &Insn| i.sub == alu::MOV || i.sub == alu::MVN;
+    match i.op {
+        Op::DpImm => {
+            r = if mov(i) { 0 } else { bit(i.rn) };
+            // [J] "operand2": a shifted (rotated) constant pairs like an inline
+            // shifted register
+            k = if i.st != 0 { K_SH } else { K_ALU };
+            w1 = dp_dest(i);
+        }
+        Op::DpReg => {
+            r = if mov(i) { 0 } else { bit(i.rn) } | bit(i.rm);
+            let shifted = i.sh != 0 || i.st == 4;
+            // [J] "operand2": an inline shifted register is consumed in the early
+            // ALU and pairs neither with another one nor with a shifted constant;
+            // a plain shift (MOV with shift, "shift by constant") pairs freely
+            if shifted && i.sub != alu::MOV {
+                k = K_SH;
+                e = bit(i.rm);
+            }
+            w1 = dp_dest(i);
+        }
+        Op::DpRegReg => {
+            r = if mov(i) { 0 } else { bit(i.rn) } | bit(i.rm) | bit(i.ra);
+            w1 = dp_dest(i);
+        }
+        // [J] "overall": "movw + movt pair can dual issue with mutual dependency"
+        Op::Movt => w1 = i.rd,
+        Op::Ssat | Op::Usat | Op::Ssat16 | Op::Usat16 | Op::Sbfx | Op::Ubfx => {
+            r = bit(i.rn);
+            k = K_DSP;
+            // [J] "sbfx, ubfx ... execute in early alu"
+            if matches!(i.op, Op::Sbfx | Op::Ubfx) {
+                e = r;
+            }
+            w1 = i.rd;
+        }
+        Op::Bfi => {
+            r = bit(i.rd) | bit(i.rn);
+            e = bit(i.rn); // [J] the inserted register is consumed in the early ALU
+            k = K_DSP;
+            w1 = i.rd;
+        }
+        Op::Extend | Op::Pkh => {
+            r = bit(i.rn) | bit(i.rm);
+            // [J] "in bfi, pkh{bt,tb} and {s,u}xta{b,h,b16} ... the extracted or
+            // shifted register consume its operand in early ALU"; "pkhtb also the
+            // first operand"
+            e = bit(i.rm)
+                | if i.op == Op::Pkh && i.sub != 0 {
+                    bit(i.rn)
+                } else {
+                    0
+                };
+            k = K_DSP;
+            w1 = i.rd;
+        }
+        Op::Par | Op::Qop | Op::Sel => {
+            r = bit(i.rn) | bit(i.rm);
+            k = K_DSP;
+            w1 = i.rd;
+        }
+        Op::Rev | Op::Rev16 | Op::Revsh | Op::Rbit | Op::Clz => {
+            r = bit(i.rm);
+            e = if i.op == Op::Clz { 0 } else { r }; // [J] rev*, rbit: early ALU
+            k = K_DSP;
+            w1 = i.rd;
+        }
+        // [J] "multiplication, MAC": multiplications "can't consume ldr result from
+        // previous cycle" (multiplicands read early); "accumulate dependency is
+        // consumed cycle later in another stage" and MACs "can be chained on
+        // accumulator dependency each cycle": the accumulator is not a read of
+        // the issue stage
+        Op::Mul
+        | Op::Mla
+        | Op::Mls
+        | Op::Smulxy
+        | Op::Smulwy
+        | Op::Smuad
+        | Op::Smusd
+        | Op::Smmul
+        | Op::Smmls
+        | Op::Usad8 => {
+            r = bit(i.rn) | bit(i.rm);
+            e = r;
+            k = K_MUL;
+            w1 = i.rd;
+        }
+        Op::Smull
+        | Op::Umull
+        | Op::Smlal
+        | Op::Umlal
+        | Op::Umaal
+        | Op::Smlalxy
+        | Op::Smlald
+        | Op::Smlsld => {
+            r = bit(i.rn) | bit(i.rm);
+            e = r;
+            k = K_MUL;
+            w1 = i.rd;
+            w2 = i.ra;
+        }
+        Op::Sdiv | Op::Udiv => {
+            r = bit(i.rn) | bit(i.rm);
+            k = K_MUL;
+            w1 = i.rd;
+        }
+        Op::Ld | Op::LdR => {
+            r = bit(i.rn) | if i.op == Op::LdR { bit(i.rm) } else { 0 };
+            e = r; // address generation
+            k = K_LD;
+            if i.sub != 0 {
+                f |= F_LDBH;
+            }
+            if i.rd == 15 {
+                f |= F_BIND;
+            } else {
+                w1 = i.rd;
+            }
+            // [J] "pre indexed and post indexed loads can be dual issued if there
+            // is no bank conflict and resulting address is not reused in same cycle"
+            if i.op == Op::Ld && i.ra & 2 != 0 {
+                w2 = i.rn;
+                f |= F_WB;
+            }
+        }
+        Op::Ldrex => {
+            r = bit(i.rn);
+            e = r;
+            k = K_LD;
+            w1 = i.rd;
+        }
+        // [J] "stores": "can store any result in same cycle, including ldr, ldrh,
+        // ldrb": the data register is not a read of the issue stage
+        Op::St | Op::StR => {
+            r = bit(i.rn) | if i.op == Op::StR { bit(i.rm) } else { 0 };
+            e = r;
+            k = K_ST;
+            if i.op == Op::St && i.ra & 2 != 0 {
+                w2 = i.rn;
+                f |= F_WB;
+            }
+        }
+        Op::Strex => {
+            r = bit(i.rn);
+            e = r;
+            k = K_ST;
+            w1 = i.rd;
+        }
+        Op::Ldrd => {
+            r = bit(i.rn);
+            e = r;
+            k = K_MULTI;
+            w1 = i.rd;
+            w2 = i.ra;
+        }
+        Op::Ldm => {
+            r = bit(i.rn);
+            k = K_MULTI;
+            if i.imm & 0x8000 != 0 {
+                f |= F_BIND;
+            }
+        }
+        Op::Vldr | Op::Vstr => {
+            r = bit(i.rn);
+            e = r;
+            // [J] "vldr.f can be dual issed"; "vstr.d, vldr.d can't dual issue
+            // with anything"
+            k = if i.sh != 0 {
+                K_MULTI
+            } else if i.op == Op::Vldr {
+                K_LD
+            } else {
+                K_ST
+            };
+        }
+        Op::Vdp | Op::VmovImm => k = K_FP,
+        Op::VmovS | Op::VmovScalar => {
+            k = K_FP;
+            if i.sub != 0 {
+                w1 = i.rd;
+            } else {
+                r = bit(i.rd);
+            }
+        }
+        Op::Vmrs => {
+            k = K_FP;
+            if i.rd == 15 {
+                f |= F_FLAGS;
+            } else {
+                w1 = i.rd;
+            }
+        }
+        Op::Vmsr => {
+            k = K_FP;
+            r = bit(i.rd);
+        }
+        Op::B | Op::It | Op::Nop => {}
+        Op::Bl => w1 = 14,
+        Op::Bcond => f |= F_BCOND,
+        Op::Cbz => {
+            r = bit(i.rn);
+            f |= F_BCOND;
+        }
+        Op::Bx | Op::Blx => {
+            r = bit(i.rm);
+            f |= F_BIND;
+            if i.op == Op::Blx {
+                w1 = 14;
+            }
+        }
+        Op::Tbb | Op::Tbh => {
+            r = bit(i.rn) | bit(i.rm);
+            k = K_MULTI;
+            f |= F_BIND;
+        }
+        // Strd, Stm, Vldm, Vstm, Vmov2, system instructions: issue alone
+        _ => k = K_MULTI,
     }
-    st.slot_free = !paired && cyc == 1;
-    st.prev_dest = writes(i);
-    st.prev_class = class;
-    st.prev_load_dest = if class == Class::Load as u8 {
-        writes(i)
+    if matches!(i.op, Op::DpImm | Op::DpReg | Op::DpRegReg) {
+        if i.sf != 0 {
+            f |= F_FLAGS;
+        }
+        if i.rd == 15 && i.sub < alu::TST {
+            f |= F_BIND;
+        }
+    }
+    if (i.op == Op::Mul && i.sf != 0) || i.op == Op::Msr {
+        f |= F_FLAGS;
+    }
+    i.rmask = r;
+    i.emask = e;
+    i.wr = k | f;
+    i.wmask = bit(w1) | bit(w2);
+}
+
+/// Entries of the branch predictor, direct mapped by instruction address
+/// (index: bits 6:1 of the branch address, tag: the whole address). [T] names
+/// a BTAC; its size was not found in a public source: 64 entries is assumed.
+pub const BP_ENTRIES: usize = 64;
+
+#[derive(Clone, Copy)]
+struct BpEntry {
+    /// address of the branch (u32::MAX: empty; branch addresses are even)
+    tag: u32,
+    /// last target of a branch to a register value
+    target: u32,
+    /// 2-bit saturating counter of a conditional branch (>= 2: taken)
+    ctr: u8,
+}
+
+/// Issue state of the Cortex-M7 estimate between instructions.
+#[derive(Clone)]
+pub struct M7State {
+    /// pairing classes that cannot issue next to the previous instruction: its
+    /// `CONFLICT` row, plus the load on its DTCM bank (bit 1: even, bit 8: odd
+    /// words) when it is a load; 0x1ff when its cycle has no free slot
+    row: u16,
+    /// registers the previous instruction wrote
+    wmask: u16,
+    /// latency masks (lanes of `LATENCY`) of the results of the last issue cycle
+    /// and of the one before it
+    cur: u64,
+    prev: u64,
+    /// the previous instruction took at most one cycle
+    one: bool,
+    /// data address of the last load (set by the interpreter before
+    /// `m7_adjust`; its bank is folded into `row`)
+    pub addr: u32,
+    /// issue cycle of the last flag-setting instruction
+    flags_at: u64,
+    /// (boxed: keeps the interpreter's hot state compact; measured faster on
+    /// both cores)
+    bp: Box<[BpEntry; BP_ENTRIES]>,
+}
+
+impl Default for M7State {
+    fn default() -> Self {
+        M7State {
+            row: 0x1ff,
+            wmask: 0,
+            cur: 0,
+            prev: 0,
+            one: false,
+            addr: 0,
+            flags_at: 0,
+            bp: Box::new(
+                [BpEntry {
+                    tag: u32::MAX,
+                    target: 0,
+                    ctr: 0,
+                }; BP_ENTRIES],
+            ),
+        }
+    }
+}
+
+/// Branch misprediction penalty: [J] "branching/cmp": "flag forwarding that can
+/// reduce branch misprediction penalty from 8 to 6 cycles (in case of subs +
+/// bne), instruction generating flags have to be placed at least 3 cycles before
+/// branch". (LLVM [L] has 4, 6 for forward branches; the measured figures are
+/// used.) The penalty replaces the refill of 1 that a predicted taken branch pays.
+pub const M7_MISPREDICT: u64 = 8;
+pub const M7_MISPREDICT_EARLY_FLAGS: u64 = 6;
+
+impl M7State {
+    /// Conditional branch at `pc` (B<c>, CBZ/CBNZ) resolved as `taken`: was it
+    /// mispredicted? A BTAC hit predicts with the entry's 2-bit counter; a miss
+    /// with a static rule (assumed): backward taken, forward not taken. Only taken
+    /// branches are allocated (a BTAC holds branch targets [T]).
+    #[inline(always)]
+    fn predict_cond(&mut self, pc: u32, backward: bool, taken: bool) -> bool {
+        let e = &mut self.bp[(pc >> 1) as usize & (BP_ENTRIES - 1)];
+        if e.tag == pc {
+            let pred = e.ctr >= 2;
+            e.ctr = if taken {
+                (e.ctr + 1).min(3)
+            } else {
+                e.ctr.saturating_sub(1)
+            };
+            pred != taken
+        } else {
+            if taken {
+                *e = BpEntry {
+                    tag: pc,
+                    target: 0,
+                    ctr: 2,
+                };
+            }
+            backward != taken
+        }
+    }
+
+    /// Branch to a register or loaded value (BX, BLX Rm, POP/LDM {pc}, LDR pc,
+    /// TBB/TBH, ALU write to PC): predicted when the BTAC entry of `pc` holds
+    /// `target` as its last target (assumed; no return stack is modelled).
+    #[inline(always)]
+    fn predict_indirect(&mut self, pc: u32, target: u32) -> bool {
+        let e = &mut self.bp[(pc >> 1) as usize & (BP_ENTRIES - 1)];
+        let hit = e.tag == pc && e.target == target;
+        *e = BpEntry {
+            tag: pc,
+            target,
+            ctr: 3,
+        };
+        !hit
+    }
+}
+
+/// Cortex-M7 estimate: issue cycles of instruction `i` at `pc`, given its cost
+/// `cyc` on the per-instruction table, `now` the cycle count before it (taken
+/// direct branches have already added their refill) and `npc` the next pc.
+///
+/// Dual issue ([T] section 1.2; [J]): an instruction costing one cycle issues in
+/// the same cycle as the previous one when that one issued alone in the first slot
+/// of its cycle, costs one cycle, does not write a register this one reads in the
+/// issue stage, and the pair is allowed by `CONFLICT`; two loads pair only on
+/// different DTCM banks, bank = (address >> 2) & 1 ([J] "loads": "two loads ...
+/// can be dual issued if each one is targeting different bank (even and odd
+/// words)"; [T] D0TCM/D1TCM). A paired instruction costs 0.
+///
+/// Result latencies, against the previous issue cycle ([J]):
+/// - multiply and MAC results: +1 for any reader except a MAC's accumulator and
+///   a store's data ("all multiplications and multiply accumulates have 1
+///   additional cycle of result latency");
+/// - word loads: read by the late ALU in the next cycle; +1 for an early-stage
+///   reader: address generation, inline shifted operand, multiplicand, DSP
+///   operand ("word loads can be consumed by late ALU in next cycle, except
+///   instructions that consume one of the operands in early ALU", "can't consume
+///   ldr result from previous cycle"; the address case is taken from [L]
+///   LoadLatency = 2, as [J] only says loads "stall due to address dependency");
+/// - byte/halfword loads: +1 for a late reader, +2 for an early one ("byte/half
+///   loads can be consumed in secend cycle by late ALU ..., or third in early
+///   ALU");
+/// - bitfield/DSP results: +1 for an early-stage reader ("result cannot be used as
+///   index or address by load/store instructions in next cycle").
+///
+/// Branches: see `M7State::predict_cond` / `predict_indirect` and
+/// `M7_MISPREDICT`. A not-taken, correctly predicted branch leaves the second slot
+/// free for the next instruction ([J] "not-taken branch can dual issue with
+/// following instruction"); a taken branch does not pair with its target (the
+/// measured pairing "is highly sensitive to alignment", [J]; the refill of 1 of
+/// the previous estimate is kept).
+#[inline(always)]
+pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u32) -> u64 {
+    if cyc == 0 {
+        // folded IT: transparent
+        return 0;
+    }
+    // written without short-circuit branches (the pairing outcome is data
+    // dependent and badly predicted by the host) and with the latency masks in
+    // 16-bit lanes of one word: 0 late reader, 1 early reader, 2 early reader
+    // one cycle more
+    let f = i.wr;
+    let k = f & 7;
+    let r = i.rmask as u64;
+    let e = i.emask as u64;
+    let q = r | e << 16 | e << 32;
+    let one_cycle = cyc == 1;
+    // younger-side class: a load on the odd bank is class 8
+    let bank = (st.addr >> 2) & 1;
+    let y = k as u32 + if k == K_LD { 7 * bank } else { 0 };
+    let conflict = (st.row >> y) & 1 != 0;
+    let paired = !conflict & one_cycle & (st.wmask as u64 & r == 0) & (st.prev & q == 0);
+    // a new issue cycle: latencies of the results of the cycle before it (`cur`)
+    // and of the one before that (`prev`, early2 lane)
+    let lat1 = st.cur & q & 0xffff_ffff != 0;
+    let lat2 = (if lat1 { st.cur } else { st.prev }) & (e << 32) != 0;
+    let stall = lat1 as u64 + lat2 as u64;
+    let mut out = if paired { 0 } else { cyc + stall };
+    let keep = !paired & st.one & (stall == 0);
+    st.prev = if paired {
+        st.prev
+    } else if keep {
+        st.cur
     } else {
-        255
+        0
     };
+    // results of this instruction (`LATENCY`)
+    let wall = i.wmask;
+    let lanes = LATENCY[(k | ((f & F_LDBH) >> 1)) as usize];
+    // the written-back base of a load is not a load result
+    let src = (wall & !(e as u16 & 0u16.wrapping_sub((f >> 7) as u16))) as u64;
+    let produced = if one_cycle {
+        src.wrapping_mul(0x1_0001_0001) & lanes
+    } else {
+        0
+    };
+    st.cur = if paired { st.cur | produced } else { produced };
+    st.one = out <= 1;
+    let mut free = !paired & one_cycle & (k != K_MULTI);
+    let issue = now.saturating_sub(paired as u64);
+    if f & F_FLAGS != 0 {
+        st.flags_at = issue;
+    }
+    let taken = npc != pc.wrapping_add(i.len as u32);
+    if (f & (F_BCOND | F_BIND) != 0) | taken {
+        if f & (F_BCOND | F_BIND) != 0 {
+            let miss = if f & F_BCOND != 0 {
+                // CBZ/CBNZ only branch forward
+                st.predict_cond(pc, i.op == Op::Bcond && i.imm <= pc, taken)
+            } else {
+                st.predict_indirect(pc, npc)
+            };
+            if miss {
+                // flags set at least 3 cycles before a B<c> (the issue cycle of a
+                // taken branch excludes its refill): 6; CBZ/CBNZ and branches to
+                // a register: 8 (assumed, no flag forwarding involved)
+                let b = issue.saturating_sub((taken && f & F_BCOND != 0) as u64);
+                let pen = if i.op == Op::Bcond && b >= st.flags_at + 3 {
+                    M7_MISPREDICT_EARLY_FLAGS
+                } else {
+                    M7_MISPREDICT
+                };
+                out += pen - taken as u64;
+                // every latency has passed
+                st.cur = 0;
+                st.prev = 0;
+                st.one = false;
+                free = false;
+            }
+        }
+        if taken {
+            // taken branch (refill charged by the interpreter): no pairing with
+            // the target, which issues two cycles after the branch
+            free = false;
+            st.one = false;
+            st.prev = st.cur;
+            st.cur = 0;
+        }
+    }
+    if out > 2 {
+        // a long instruction: every latency has passed
+        st.cur = 0;
+        st.prev = 0;
+    }
+    // classes that cannot pair with this instruction as the younger one: its
+    // `CONFLICT` row, and for a load the load on the same bank
+    st.row = if free {
+        let row = ((CONFLICT >> (8 * k as u32)) & 0xff) as u16;
+        row | if k == K_LD { 1 << y } else { 0 }
+    } else {
+        0x1ff
+    };
+    st.wmask = wall;
     out
 }
 

@@ -300,6 +300,215 @@ bench_poppc_leaf:
 	.endr
 	STOP
 
+	@ ---- Cortex-M7 sequences (tests/test_sim_timing.py, EXPECTED_M7) ----
+	@ LDRD issues alone on the Cortex-M7 ("load/store pair/multiple ... cannot
+	@ dual issue with preceeding or folowing instructions", jnk0le), so the body
+	@ starts and ends on a cycle boundary: m7_empty = CYCCNT load 1 + LDRD 1 + LDRD 1
+	.macro START7
+	ldrd r8, r9, [r4, #32]
+	ldr r0, [r7]
+	ldrd r8, r9, [r4, #32]
+	.endm
+
+	.macro STOP7
+	ldrd r8, r9, [r4, #32]
+	ldr r1, [r7]
+	subs r0, r1, r0
+	pop {r4-r11, pc}
+	.endm
+
+	BENCH m7_empty
+	START7
+	STOP7
+
+	BENCH m7_add_indep
+	START7
+	.rept 5
+	add r1, r2, r3
+	add r5, r2, r3
+	.endr
+	STOP7
+
+	BENCH m7_add_dep
+	START7
+	.rept 10
+	add r1, r1, r2
+	.endr
+	STOP7
+
+	BENCH m7_ldr_banks
+	START7
+	.rept 5
+	ldr r1, [r4, #0]
+	ldr r2, [r4, #4]
+	.endr
+	STOP7
+
+	BENCH m7_ldr_same_bank
+	START7
+	.rept 5
+	ldr r1, [r4, #0]
+	ldr r2, [r4, #8]
+	.endr
+	STOP7
+
+	BENCH m7_ldr_post_inc
+	mov r6, r4
+	START7
+	.rept 5
+	ldr r1, [r6], #4
+	ldr r2, [r6], #4
+	.endr
+	STOP7
+
+	BENCH m7_str_str
+	START7
+	.rept 5
+	str r1, [r4, #0]
+	str r2, [r4, #4]
+	.endr
+	STOP7
+
+	BENCH m7_ldr_str
+	START7
+	.rept 5
+	ldr r1, [r4, #0]
+	str r2, [r4, #8]
+	.endr
+	STOP7
+
+	BENCH m7_mul_str
+	START7
+	.rept 5
+	mul r1, r2, r3
+	str r2, [r4, #8]
+	.endr
+	STOP7
+
+	BENCH m7_mul_add
+	START7
+	.rept 5
+	mul r1, r2, r3
+	add r5, r2, r3
+	.endr
+	STOP7
+
+	BENCH m7_mul_dep
+	START7
+	.rept 5
+	mul r1, r2, r3
+	add r5, r1, r2
+	.endr
+	STOP7
+
+	BENCH m7_mla_chain
+	START7
+	.rept 10
+	mla r1, r2, r3, r1
+	.endr
+	STOP7
+
+	BENCH m7_ldr_dep
+	START7
+	.rept 5
+	ldr r1, [r4, #0]
+	add r5, r1, r2
+	.endr
+	STOP7
+
+	BENCH m7_ldrb_dep
+	START7
+	.rept 5
+	ldrb r1, [r4, #0]
+	add r5, r1, r2
+	.endr
+	STOP7
+
+	BENCH m7_ldr_mul
+	START7
+	.rept 5
+	ldr r1, [r4, #0]
+	mul r5, r1, r2
+	.endr
+	STOP7
+
+	BENCH m7_uxtb_uxtb
+	START7
+	.rept 5
+	uxtb r1, r2
+	uxtb r5, r3
+	.endr
+	STOP7
+
+	BENCH m7_uxtb_add
+	START7
+	.rept 5
+	uxtb r1, r2
+	add r5, r2, r3
+	.endr
+	STOP7
+
+	BENCH m7_shifted_pair
+	START7
+	.rept 5
+	add.w r1, r2, r3, lsl #3
+	eor.w r5, r2, r3, ror #7
+	.endr
+	STOP7
+
+	BENCH m7_ldm4
+	START7
+	ldmia r4, {r1, r2, r3, r6}
+	STOP7
+
+	BENCH m7_ldm8
+	START7
+	ldmia r4, {r1, r2, r3, r5, r6, r10, r11, r12}
+	STOP7
+
+	BENCH m7_loop_predicted
+	START7
+	movs r6, #10
+1:
+	subs r6, r6, #1
+	bne 1b
+	STOP7
+
+	BENCH m7_loop_early_flags
+	START7
+	movs r6, #10
+1:
+	subs r6, r6, #1
+	mul r1, r2, r3
+	mul r1, r2, r3
+	mul r1, r2, r3
+	mul r1, r2, r3
+	bne 1b
+	STOP7
+
+	BENCH m7_branch_alternating
+	movs r5, #0
+	START7
+	movs r6, #10
+1:
+	eor r5, r5, #1
+	cbz r5, 2f
+	add r1, r2, r3
+2:
+	subs r6, r6, #1
+	bne 1b
+	STOP7
+
+	BENCH m7_bne_not_taken
+	START7
+	cmp r1, r1
+	.rept 5
+	bne 1f
+	add r5, r2, r3
+1:
+	.endr
+	STOP7
+
 #if defined(__ARM_FP)
 	BENCH vadd
 	START

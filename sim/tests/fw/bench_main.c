@@ -10,10 +10,17 @@
     X(bne_not_taken) X(udiv_small) X(udiv_big) X(it_folded) X(bl_bx) X(agu_ldr) X(tbb) X(ldr_pc)     \
         X(b_unaligned_wide) X(uw_group) X(bne_taken) X(cbz_taken) X(pop_pc) X(ldr_wb)    \
         X(str_ldr) X(str_ldm)
+#define M7LIST(X)                                                                                  \
+    X(m7_empty) X(m7_add_indep) X(m7_add_dep) X(m7_ldr_banks) X(m7_ldr_same_bank)                   \
+        X(m7_ldr_post_inc) X(m7_str_str) X(m7_ldr_str) X(m7_mul_str) X(m7_mul_add) X(m7_mul_dep)  \
+            X(m7_mla_chain) X(m7_ldr_dep) X(m7_ldrb_dep) X(m7_ldr_mul) X(m7_uxtb_uxtb)           \
+                X(m7_uxtb_add) X(m7_shifted_pair) X(m7_ldm4) X(m7_ldm8) X(m7_loop_predicted)     \
+                    X(m7_loop_early_flags) X(m7_branch_alternating) X(m7_bne_not_taken)
 #define FPLIST(X) X(vadd) X(vmla) X(vfma) X(vdiv) X(vsqrt) X(vldr) X(vmov_core)
 
 #define DECL(n) uint32_t bench_##n(void);
 LIST(DECL)
+M7LIST(DECL)
 FPLIST(DECL)
 
 static volatile uint32_t ticks;
@@ -34,6 +41,7 @@ int main(void)
     DWT_CTRL |= 1u;
 #define RUN(n) report(#n, bench_##n());
     LIST(RUN)
+    M7LIST(RUN)
     FPLIST(RUN)
     /* SysTick: reload 999 -> period 1000 cycles, processor clock, interrupt */
     SYST_RVR = 999;

@@ -38,6 +38,9 @@ fpbench_\name:
 	vldr s2, [r0]
 	vldr s4, [r0, #4]
 	vldr s6, [r0, #8]
+	@ keeps the CYCCNT load of START from pairing with the last VLDR, which on
+	@ the Cortex-M7 model depends on the DTCM bank of the operand array
+	nop
 	.endm
 
 	BENCH empty
