@@ -3,7 +3,9 @@
 The reference figures and their citations are in pqlab/data/calibration.toml. The
 implementations are PQClean's clean folders from a pinned PyPI sdist, fetched at run time
 into a cache directory, checked against the pinned size and SHA-256, extracted, and built
-as foreign `--impl-path` folders (lib/compat).
+as foreign `--impl-path` folders (lib/compat) with the compiler whose code sizes match the
+reference's (the Arm GNU Toolchain 13.2.1, a pinned PyPI wheel fetched the same way), or with
+the platform's compiler.
 
 Hashing confounder: pqm4's clean builds hash with pqm4's own Keccak (assembly) and SHA-2 (C),
 pqlab's compat layer with pqlab's. pqm4 times every call of its fips202.h / sha2.h / aes.h /
@@ -178,7 +180,7 @@ def reference_compiler(spec: dict, cache: Path) -> str:
     try:
         version = subprocess.run([str(gcc), "--version"], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.TimeoutExpired) as e:
-        raise PqlabError(f"{gcc} does not run: {e}") from e
+        raise PqlabError(f"{gcc} does not run here ({e}); the wheel is for x86-64 Linux: use --compiler platform") from e
     if spec["version"] not in version:
         raise PqlabError(f"{gcc}: expected '{spec['version']}' in its --version, got: {version.strip()[:200]}")
     return str(gcc)
