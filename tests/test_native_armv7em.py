@@ -12,8 +12,8 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-import pytest
 import firmware
+import pytest
 from hostlib import ROOT
 
 NATIVE = ROOT / "lib" / "native" / "armv7em"
@@ -206,12 +206,14 @@ def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
     )
     ct = [ln.split()[1:] for ln in lines if ln.startswith("ct ")]
     assert len(ct) == 1, ct
-    if cfg_unit(platform) == "cycles":  # QEMU's count moves in steps of 40 instructions
+    if firmware.timing_shows_data_independence(platform):
         assert len(set(ct[0])) == 1, ct  # same cycles for every state
     assert stack <= 320, stack
-    # regression bounds (docs/native.md has the figures): modelled cycles at least 20% below
-    # the portable C, QEMU instruction counts (loads count as one) at least 10% below
-    factor = 0.8 if cfg_unit(platform) == "cycles" else 0.9
+    # regression bounds (docs/native.md has the figures): modelled M4 cycles at least 20% below
+    # the portable C, QEMU instruction counts (loads count as one) at least 10% below; on the
+    # M7 estimate (m7-estimate-v3) the portable C's loads pair on the two DTCM banks and the
+    # kernel, scheduled for the M4, is only a few percent faster (7,780 vs 7,991 cycles)
+    factor = {"m4-sim": 0.8, "m7-sim": 1.0}.get(platform, 0.9)
     assert native < factor * portable, (native, portable)
     if platform == "m4-sim":
         assert native < 13500, native
