@@ -833,9 +833,21 @@ impl Cpu {
         Ok(i)
     }
 
-    /// Execute one instruction. Returns the cycles it took.
+    /// Execute one instruction.
     #[inline(always)]
     pub fn step(&mut self) -> R<()> {
+        if self.core == Core::M7 {
+            self.step_core::<true>()
+        } else {
+            self.step_core::<false>()
+        }
+    }
+
+    /// Execute one instruction; `M7`: the core is the Cortex-M7 (`self.core`;
+    /// a separate copy of the interpreter for each core, so that the code of
+    /// one timing model does not change the register allocation of the other).
+    #[inline(always)]
+    pub fn step_core<const M7: bool>(&mut self) -> R<()> {
         let pc = self.pc;
         let i = self.fetch(pc);
         if i.op == Op::FetchFault {
@@ -871,14 +883,14 @@ impl Cpu {
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
-            let r = self.exec(&i, pc, true);
+            let r = self.exec::<M7>(&i, pc, true);
             if r.is_err() {
                 self.it = it_before;
             }
             return r;
         }
         self.pc = pc + i.len as u32;
-        self.exec(&i, pc, false)
+        self.exec::<M7>(&i, pc, false)
     }
 
     /// Forget the decoded instruction at pc so that the next fetch decodes it
@@ -894,9 +906,9 @@ impl Cpu {
     /// mark, then execute the instruction there as usual.
     #[cold]
     #[inline(never)]
-    fn exec_hooked(&mut self, pc: u32, in_it: bool) -> R<()> {
+    fn exec_hooked<const M7: bool>(&mut self, pc: u32, in_it: bool) -> R<()> {
         let i = self.on_hook(pc)?;
-        self.exec(&i, pc, in_it)
+        self.exec::<M7>(&i, pc, in_it)
     }
 
     fn on_hook(&mut self, pc: u32) -> R<Insn> {
@@ -1047,7 +1059,7 @@ impl Cpu {
     }
 
     #[inline(always)]
-    fn exec(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
+    fn exec<const M7: bool>(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
         let mut cyc = i.cyc as u64;
         let mut ls: u8 = 0;
         self.class_count[i.class as usize & 15] += 1;
@@ -1693,7 +1705,7 @@ impl Cpu {
                 // a hook keeps the length and class of the instruction it
                 // replaces; that instruction is counted by the second exec
                 self.class_count[i.class as usize & 15] -= 1;
-                return self.exec_hooked(pc, in_it);
+                return self.exec_hooked::<M7>(pc, in_it);
             }
             _ => {
                 // floating point
@@ -1838,7 +1850,7 @@ impl Cpu {
                 }
             }
         }
-        if self.core == Core::M7 {
+        if M7 {
             cyc = timing::m7_adjust(&mut self.m7, i, cyc, self.cycles, pc, self.pc);
         } else {
             self.prev_dp = i.wr;

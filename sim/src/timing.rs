@@ -620,6 +620,17 @@ pub fn m7_info(i: &mut Insn) {
     i.emask = e;
     i.wr = k | f;
     i.wmask = bit(w1) | bit(w2);
+    // per-instruction parts of `m7_adjust`: the latencies its results carry
+    // when it issues in one cycle (the written-back base of a load is not a
+    // load result) and the classes that cannot pair after it
+    let f = i.wr;
+    let k = f & 7;
+    let lanes = LATENCY[(k | ((f & F_LDBH) >> 1)) as usize];
+    let wb = if f & F_WB != 0 { i.emask } else { 0 };
+    let src = (i.wmask & !wb) as u64;
+    let produced = src.wrapping_mul(0x1_0001_0001) & lanes;
+    let row = (CONFLICT >> (8 * k as u32)) & 0xff;
+    i.m7p = produced | row << 48;
 }
 
 /// Entries of the branch predictor, direct mapped by instruction address
@@ -804,13 +815,10 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     } else {
         0
     };
-    // results of this instruction (`LATENCY`)
+    // results of this instruction (`LATENCY`, precomputed by `m7_info`)
     let wall = i.wmask;
-    let lanes = LATENCY[(k | ((f & F_LDBH) >> 1)) as usize];
-    // the written-back base of a load is not a load result
-    let src = (wall & !(e as u16 & 0u16.wrapping_sub((f >> 7) as u16))) as u64;
     let produced = if one_cycle {
-        src.wrapping_mul(0x1_0001_0001) & lanes
+        i.m7p & 0xffff_ffff_ffff
     } else {
         0
     };
@@ -865,7 +873,7 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     // classes that cannot pair with this instruction as the younger one: its
     // `CONFLICT` row, and for a load the load on the same bank
     st.row = if free {
-        let row = ((CONFLICT >> (8 * k as u32)) & 0xff) as u16;
+        let row = (i.m7p >> 48) as u16;
         row | if k == K_LD { 1 << y } else { 0 }
     } else {
         0x1ff
