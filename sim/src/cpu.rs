@@ -1851,13 +1851,17 @@ impl Cpu {
             }
         }
         if M7 {
+            // (stores first: fewer values live across the Cortex-M7 model)
+            self.prev_ls = ls;
+            self.prev_len = i.len;
             cyc = timing::m7_adjust(&mut self.m7, i, cyc, self.cycles, pc, self.pc);
+            self.cycles += cyc;
         } else {
             self.prev_dp = i.wr;
+            self.cycles += cyc;
+            self.prev_ls = ls;
+            self.prev_len = i.len;
         }
-        self.cycles += cyc;
-        self.prev_ls = ls;
-        self.prev_len = i.len;
         Ok(())
     }
 

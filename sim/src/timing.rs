@@ -801,6 +801,19 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     let y = k as u32 + if k == K_LD { 7 * bank } else { 0 };
     let conflict = (st.row >> y) & 1 != 0;
     let paired = !conflict & one_cycle & (st.wmask as u64 & r == 0) & (st.prev & q == 0);
+    let taken = npc != pc.wrapping_add(i.len as u32);
+    if paired & (f & (F_BCOND | F_BIND) == 0) & !taken {
+        // fast path, the same as below for a paired instruction that is not a
+        // branch: no cycle, its results join the cycle of the previous one
+        st.cur |= i.m7p & 0xffff_ffff_ffff;
+        st.one = true;
+        st.row = 0x1ff;
+        st.wmask = i.wmask;
+        if f & F_FLAGS != 0 {
+            st.flags_at = now.saturating_sub(1);
+        }
+        return 0;
+    }
     // a new issue cycle: latencies of the results of the cycle before it (`cur`)
     // and of the one before that (`prev`, early2 lane)
     let lat1 = st.cur & q & 0xffff_ffff != 0;
@@ -829,7 +842,6 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     if f & F_FLAGS != 0 {
         st.flags_at = issue;
     }
-    let taken = npc != pc.wrapping_add(i.len as u32);
     if (f & (F_BCOND | F_BIND) != 0) | taken {
         if f & (F_BCOND | F_BIND) != 0 {
             let miss = if f & F_BCOND != 0 {
