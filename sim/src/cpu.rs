@@ -855,7 +855,7 @@ impl Cpu {
         }
         self.r[15] = pc.wrapping_add(4);
         self.insns += 1;
-        if self.core == Core::M4 {
+        if !M7 && self.core == Core::M4 {
             if i.len == 4 && pc & 2 != 0 {
                 self.uw_run += 1;
                 if self.uw_run == 3 {
@@ -1379,9 +1379,15 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::load_cycles(self, i)
-                    + timing::agu_stall(self.prev_dp, i)
-                    + timing::store_load_stall(self);
+                // (Cortex-M7: the value of `load_cycles`; `prev_dp` is always
+                // 255 and there is no store-load stall)
+                cyc = if M7 {
+                    1 + (i.rd == 15) as u64
+                } else {
+                    timing::load_cycles(self, i)
+                        + timing::agu_stall(self.prev_dp, i)
+                        + timing::store_load_stall(self)
+                };
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
                     // LDR PC blocks: 2 (load) + 3 (reload) on the M4
@@ -1409,7 +1415,12 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
+                // (Cortex-M7: the value of `store_cycles`, `prev_dp` is 255)
+                cyc = if M7 {
+                    1
+                } else {
+                    timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i)
+                };
                 // 2: STR with an immediate offset (timing::store_load_stall), 3: register offset
                 ls = if i.op == Op::St { 2 } else { 3 };
             }
