@@ -1396,7 +1396,10 @@ impl Cpu {
                     self.r[i.rd as usize] = v;
                 }
                 ls = 1;
-                self.prev_load_rt = i.rd;
+                if !M7 {
+                    // (read by `timing::load_cycles` on the Cortex-M4 only)
+                    self.prev_load_rt = i.rd;
+                }
             }
             Op::St | Op::StR => {
                 let base = self.r[i.rn as usize];

@@ -782,10 +782,6 @@ impl M7State {
 /// the previous estimate is kept).
 #[inline(always)]
 pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u32) -> u64 {
-    if cyc == 0 {
-        // folded IT: transparent
-        return 0;
-    }
     // written without short-circuit branches (the pairing outcome is data
     // dependent and badly predicted by the host) and with the latency masks in
     // 16-bit lanes of one word: 0 late reader, 1 early reader, 2 early reader
@@ -812,6 +808,10 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
         if f & F_FLAGS != 0 {
             st.flags_at = now.saturating_sub(1);
         }
+        return 0;
+    }
+    if cyc == 0 {
+        // folded IT: transparent (never paired: not one cycle)
         return 0;
     }
     // a new issue cycle: latencies of the results of the cycle before it (`cur`)
