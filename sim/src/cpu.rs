@@ -833,9 +833,21 @@ impl Cpu {
         Ok(i)
     }
 
-    /// Execute one instruction. Returns the cycles it took.
+    /// Execute one instruction.
     #[inline(always)]
     pub fn step(&mut self) -> R<()> {
+        if self.core == Core::M7 {
+            self.step_core::<true>()
+        } else {
+            self.step_core::<false>()
+        }
+    }
+
+    /// Execute one instruction; `M7`: the core is the Cortex-M7 (`self.core`;
+    /// a separate copy of the interpreter for each core, so that the code of
+    /// one timing model does not change the register allocation of the other).
+    #[inline(always)]
+    pub fn step_core<const M7: bool>(&mut self) -> R<()> {
         let pc = self.pc;
         let i = self.fetch(pc);
         if i.op == Op::FetchFault {
@@ -843,7 +855,7 @@ impl Cpu {
         }
         self.r[15] = pc.wrapping_add(4);
         self.insns += 1;
-        if self.core == Core::M4 {
+        if !M7 && self.core == Core::M4 {
             if i.len == 4 && pc & 2 != 0 {
                 self.uw_run += 1;
                 if self.uw_run == 3 {
@@ -871,14 +883,14 @@ impl Cpu {
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
-            let r = self.exec(&i, pc, true);
+            let r = self.exec::<M7>(&i, pc, true);
             if r.is_err() {
                 self.it = it_before;
             }
             return r;
         }
         self.pc = pc + i.len as u32;
-        self.exec(&i, pc, false)
+        self.exec::<M7>(&i, pc, false)
     }
 
     /// Forget the decoded instruction at pc so that the next fetch decodes it
@@ -894,9 +906,9 @@ impl Cpu {
     /// mark, then execute the instruction there as usual.
     #[cold]
     #[inline(never)]
-    fn exec_hooked(&mut self, pc: u32, in_it: bool) -> R<()> {
+    fn exec_hooked<const M7: bool>(&mut self, pc: u32, in_it: bool) -> R<()> {
         let i = self.on_hook(pc)?;
-        self.exec(&i, pc, in_it)
+        self.exec::<M7>(&i, pc, in_it)
     }
 
     fn on_hook(&mut self, pc: u32) -> R<Insn> {
@@ -1047,7 +1059,7 @@ impl Cpu {
     }
 
     #[inline(always)]
-    fn exec(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
+    fn exec<const M7: bool>(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
         let mut cyc = i.cyc as u64;
         let mut ls: u8 = 0;
         self.class_count[i.class as usize & 15] += 1;
@@ -1367,9 +1379,15 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::load_cycles(self, i)
-                    + timing::agu_stall(self.prev_dp, i)
-                    + timing::store_load_stall(self);
+                // (Cortex-M7: the value of `load_cycles`; `prev_dp` is always
+                // 255 and there is no store-load stall)
+                cyc = if M7 {
+                    1 + (i.rd == 15) as u64
+                } else {
+                    timing::load_cycles(self, i)
+                        + timing::agu_stall(self.prev_dp, i)
+                        + timing::store_load_stall(self)
+                };
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
                     // LDR PC blocks: 2 (load) + 3 (reload) on the M4
@@ -1378,7 +1396,10 @@ impl Cpu {
                     self.r[i.rd as usize] = v;
                 }
                 ls = 1;
-                self.prev_load_rt = i.rd;
+                if !M7 {
+                    // (read by `timing::load_cycles` on the Cortex-M4 only)
+                    self.prev_load_rt = i.rd;
+                }
             }
             Op::St | Op::StR => {
                 let base = self.r[i.rn as usize];
@@ -1397,7 +1418,12 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
+                // (Cortex-M7: the value of `store_cycles`, `prev_dp` is 255)
+                cyc = if M7 {
+                    1
+                } else {
+                    timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i)
+                };
                 // 2: STR with an immediate offset (timing::store_load_stall), 3: register offset
                 ls = if i.op == Op::St { 2 } else { 3 };
             }
@@ -1693,7 +1719,7 @@ impl Cpu {
                 // a hook keeps the length and class of the instruction it
                 // replaces; that instruction is counted by the second exec
                 self.class_count[i.class as usize & 15] -= 1;
-                return self.exec_hooked(pc, in_it);
+                return self.exec_hooked::<M7>(pc, in_it);
             }
             _ => {
                 // floating point
@@ -1838,14 +1864,18 @@ impl Cpu {
                 }
             }
         }
-        if self.core == Core::M7 {
+        if M7 {
+            // (stores first: fewer values live across the Cortex-M7 model)
+            self.prev_ls = ls;
+            self.prev_len = i.len;
             cyc = timing::m7_adjust(&mut self.m7, i, cyc, self.cycles, pc, self.pc);
+            self.cycles += cyc;
         } else {
             self.prev_dp = i.wr;
+            self.cycles += cyc;
+            self.prev_ls = ls;
+            self.prev_len = i.len;
         }
-        self.cycles += cyc;
-        self.prev_ls = ls;
-        self.prev_len = i.len;
         Ok(())
     }
 

@@ -384,6 +384,16 @@ fn budget_error(cpu: &Cpu) -> Stop {
 }
 
 fn run_fast(cpu: &mut Cpu) -> Stop {
+    if cpu.core == Core::M7 {
+        run_fast_core::<true>(cpu)
+    } else {
+        run_fast_core::<false>(cpu)
+    }
+}
+
+/// The fast loop for one core (`M7`: `cpu.core` is the Cortex-M7), compiled
+/// separately for each.
+fn run_fast_core<const M7: bool>(cpu: &mut Cpu) -> Stop {
     loop {
         let ev = cpu.next_event();
         let limit = cpu.max_insns;
@@ -392,7 +402,7 @@ fn run_fast(cpu: &mut Cpu) -> Stop {
             if cpu.insns >= limit {
                 return budget_error(cpu);
             }
-            if cpu.step().is_err() {
+            if cpu.step_core::<M7>().is_err() {
                 return cpu.take_stop();
             }
             let sp = cpu.r[13];

@@ -620,6 +620,17 @@ pub fn m7_info(i: &mut Insn) {
     i.emask = e;
     i.wr = k | f;
     i.wmask = bit(w1) | bit(w2);
+    // per-instruction parts of `m7_adjust`: the latencies its results carry
+    // when it issues in one cycle (the written-back base of a load is not a
+    // load result) and the classes that cannot pair after it
+    let f = i.wr;
+    let k = f & 7;
+    let lanes = LATENCY[(k | ((f & F_LDBH) >> 1)) as usize];
+    let wb = if f & F_WB != 0 { i.emask } else { 0 };
+    let src = (i.wmask & !wb) as u64;
+    let produced = src.wrapping_mul(0x1_0001_0001) & lanes;
+    let row = (CONFLICT >> (8 * k as u32)) & 0xff;
+    i.m7p = produced | row << 48;
 }
 
 /// Entries of the branch predictor, direct mapped by instruction address
@@ -771,14 +782,11 @@ impl M7State {
 /// the previous estimate is kept).
 #[inline(always)]
 pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u32) -> u64 {
-    if cyc == 0 {
-        // folded IT: transparent
-        return 0;
-    }
-    // written without short-circuit branches (the pairing outcome is data
-    // dependent and badly predicted by the host) and with the latency masks in
-    // 16-bit lanes of one word: 0 late reader, 1 early reader, 2 early reader
-    // one cycle more
+    // the pairing test is written without short-circuit branches, and the
+    // latency masks are 16-bit lanes of one word: 0 late reader, 1 early
+    // reader, 2 early reader one cycle more. (A fully branch-free version, with
+    // the selects below as masks, measured slower on the host: the outcome is
+    // predicted well enough, and the branches skip work.)
     let f = i.wr;
     let k = f & 7;
     let r = i.rmask as u64;
@@ -790,6 +798,23 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     let y = k as u32 + if k == K_LD { 7 * bank } else { 0 };
     let conflict = (st.row >> y) & 1 != 0;
     let paired = !conflict & one_cycle & (st.wmask as u64 & r == 0) & (st.prev & q == 0);
+    let taken = npc != pc.wrapping_add(i.len as u32);
+    if paired & (f & (F_BCOND | F_BIND) == 0) & !taken {
+        // fast path, the same as below for a paired instruction that is not a
+        // branch: no cycle, its results join the cycle of the previous one
+        st.cur |= i.m7p & 0xffff_ffff_ffff;
+        st.one = true;
+        st.row = 0x1ff;
+        st.wmask = i.wmask;
+        if f & F_FLAGS != 0 {
+            st.flags_at = now.saturating_sub(1);
+        }
+        return 0;
+    }
+    if cyc == 0 {
+        // folded IT: transparent (never paired: not one cycle)
+        return 0;
+    }
     // a new issue cycle: latencies of the results of the cycle before it (`cur`)
     // and of the one before that (`prev`, early2 lane)
     let lat1 = st.cur & q & 0xffff_ffff != 0;
@@ -804,13 +829,10 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     } else {
         0
     };
-    // results of this instruction (`LATENCY`)
+    // results of this instruction (`LATENCY`, precomputed by `m7_info`)
     let wall = i.wmask;
-    let lanes = LATENCY[(k | ((f & F_LDBH) >> 1)) as usize];
-    // the written-back base of a load is not a load result
-    let src = (wall & !(e as u16 & 0u16.wrapping_sub((f >> 7) as u16))) as u64;
     let produced = if one_cycle {
-        src.wrapping_mul(0x1_0001_0001) & lanes
+        i.m7p & 0xffff_ffff_ffff
     } else {
         0
     };
@@ -821,7 +843,6 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     if f & F_FLAGS != 0 {
         st.flags_at = issue;
     }
-    let taken = npc != pc.wrapping_add(i.len as u32);
     if (f & (F_BCOND | F_BIND) != 0) | taken {
         if f & (F_BCOND | F_BIND) != 0 {
             let miss = if f & F_BCOND != 0 {
@@ -865,7 +886,7 @@ pub fn m7_adjust(st: &mut M7State, i: &Insn, cyc: u64, now: u64, pc: u32, npc: u
     // classes that cannot pair with this instruction as the younger one: its
     // `CONFLICT` row, and for a load the load on the same bank
     st.row = if free {
-        let row = ((CONFLICT >> (8 * k as u32)) & 0xff) as u16;
+        let row = (i.m7p >> 48) as u16;
         row | if k == K_LD { 1 << y } else { 0 }
     } else {
         0x1ff
