@@ -105,17 +105,18 @@ EXPECTED_M7 = {
 }
 
 
+def bench(machine: str, cpu: list[str]) -> dict[str, int]:
+    """name -> cycles of every sequence of bench.S on `machine`."""
+    simfw.build_sim()
+    elf = simfw.build_fw(f"bench-{machine}", ["bench_main.c", "bench.S"], cpu, ["-O2"])
+    s = simfw.run_sim(elf, machine=machine)
+    assert s.returncode == 0, s.stderr.decode()
+    return {ln.split()[0]: int(ln.split()[1]) for ln in s.stdout.decode().splitlines()}
+
+
 @pytest.fixture(scope="module")
 def results() -> dict[str, int]:
-    simfw.build_sim()
-    elf = simfw.build_fw("bench-mps2-an386", ["bench_main.c", "bench.S"], simfw.M4, ["-O2"])
-    s = simfw.run_sim(elf)
-    assert s.returncode == 0, s.stderr.decode()
-    out = {}
-    for line in s.stdout.decode().splitlines():
-        name, val = line.split()
-        out[name] = int(val)
-    return out
+    return bench("mps2-an386", simfw.M4)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_M4))
@@ -143,11 +144,7 @@ def test_countflag_clears_on_read(results: dict[str, int]) -> None:
 
 @pytest.fixture(scope="module")
 def results_m7() -> dict[str, int]:
-    simfw.build_sim()
-    elf = simfw.build_fw("bench-mps2-an500", ["bench_main.c", "bench.S"], simfw.M7, ["-O2"])
-    s = simfw.run_sim(elf, machine="mps2-an500")
-    assert s.returncode == 0, s.stderr.decode()
-    return {ln.split()[0]: int(ln.split()[1]) for ln in s.stdout.decode().splitlines()}
+    return bench("mps2-an500", simfw.M7)
 
 
 def test_m7_estimate_runs_and_is_not_slower(results: dict[str, int], results_m7: dict[str, int]) -> None:
