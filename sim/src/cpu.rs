@@ -1379,10 +1379,8 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                // (Cortex-M7: the value of `load_cycles`; `prev_dp` is always
-                // 255 and there is no store-load stall)
                 cyc = if M7 {
-                    1 + (i.rd == 15) as u64
+                    timing::m7_load_cycles(i)
                 } else {
                     timing::load_cycles(self, i)
                         + timing::agu_stall(self.prev_dp, i)
@@ -1418,9 +1416,8 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                // (Cortex-M7: the value of `store_cycles`, `prev_dp` is 255)
                 cyc = if M7 {
-                    1
+                    timing::M7_STORE_CYCLES
                 } else {
                     timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i)
                 };

@@ -162,18 +162,13 @@ pub fn div_cycles(core: Core, signed: bool, n: u32, m: u32) -> u64 {
     }
 }
 
-/// LDR family: 2 cycles, 1 when pipelined behind a load single whose result
+/// Cortex-M4 LDR family: 2 cycles, 1 when pipelined behind a load single whose result
 /// is not the address of this load ("LDR [any] are pipelined when possible":
 /// if the next instruction is an LDR or STR and the destination of the first
 /// LDR is not used to compute its address, one cycle is removed); loads into
 /// PC block (2 cycles, plus the refill).
 #[inline(always)]
 pub fn load_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    if cpu.core == Core::M7 {
-        // Cortex-M7 estimate: one issue cycle, result latencies and pairing in
-        // `m7_adjust`; LDR PC blocks (2, plus the refill)
-        return 1 + (i.rd == 15) as u64;
-    }
     let dep = cpu.prev_load_rt() == i.rn || (i.op == Op::LdR && cpu.prev_load_rt() == i.rm);
     if i.rd == 15 {
         return 2;
@@ -220,13 +215,24 @@ pub fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
 /// when it follows an LDR").
 #[inline(always)]
 pub fn store_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    // Cortex-M7 estimate: one issue cycle (pairing in `m7_adjust`)
-    if i.op == Op::St || cpu.prev_ls() == 1 || cpu.core == Core::M7 {
+    if i.op == Op::St || cpu.prev_ls() == 1 {
         1
     } else {
         2
     }
 }
+
+/// Cortex-M7 estimate: a load single (LDR*) takes one issue cycle, its result
+/// latencies and pairing are in `m7_adjust`; LDR PC blocks (2, plus the refill).
+/// (The Cortex-M4 rules are `load_cycles`, `agu_stall`, `store_load_stall`.)
+#[inline(always)]
+pub fn m7_load_cycles(i: &Insn) -> u64 {
+    1 + (i.rd == 15) as u64
+}
+
+/// Cortex-M7 estimate: a store single (STR*) takes one issue cycle (pairing in
+/// `m7_adjust`). (The Cortex-M4 rule is `store_cycles`.)
+pub const M7_STORE_CYCLES: u64 = 1;
 
 /// A load single (LDR/LDRH/LDRB/LDRSx, any addressing mode) or LDM/POP right after an
 /// STR/STRH/STRB with an immediate offset (also pre/post-indexed) stalls one cycle:
