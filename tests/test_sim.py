@@ -201,6 +201,17 @@ def test_cargo_unit_tests_and_format(sim: Path) -> None:
         assert r.returncode == 0, r.stdout.decode()[-2000:]
 
 
+def test_cargo_lock_readable_by_debian_cargo() -> None:
+    """run.sh installs Debian 12's cargo (1.65, rustc 1.63) where no cargo exists; it reads
+    lock files up to format 3 ('failed to parse lock file' on format 4, which newer cargo
+    writes for a new lock file), and the crate declares rust-version 1.63."""
+    lock = (simfw.SIM_DIR / "Cargo.lock").read_text()
+    # the file-format line comes before the first [[package]] table
+    header = lock.split("[[package]]", 1)[0].splitlines()
+    assert "version = 3" in header, header
+    assert 'rust-version = "1.63"' in (simfw.SIM_DIR / "Cargo.toml").read_text()
+
+
 @pytest.mark.slow
 def test_cargo_clippy(sim: Path) -> None:
     import subprocess
