@@ -9,6 +9,7 @@ import math
 import statistics
 from collections import defaultdict
 
+from pqlab import PqlabError
 from pqlab.registry import OPERATIONS
 from pqlab.results import Context
 
@@ -142,14 +143,19 @@ def _histograms(recs) -> list[str]:
     return out
 
 
+def _context_column(key: str) -> str:
+    """The CSV column of a context field: the timer's unit is `timer_unit`, never the metric's `unit`."""
+    return "timer_unit" if key == "unit" else key
+
+
 def to_csv(records: list[dict]) -> str:
     buf = io.StringIO()
     keys = ["scheme", "implementation", "platform", "metric", "operation", "unit", "n", "min", "median",
-            "mean", "max", "stdev", "stderr"] + CONTEXT_KEYS
+            "mean", "max", "stdev", "stderr"] + [_context_column(k) for k in CONTEXT_KEYS]
     w = csv.DictWriter(buf, fieldnames=keys, extrasaction="ignore")
     w.writeheader()
     for r in records:
-        w.writerow({**r, **r["context"]})
+        w.writerow({**{_context_column(k): v for k, v in r["context"].items()}, **r})
     return buf.getvalue()
 
 
@@ -157,25 +163,51 @@ def to_json(records: list[dict]) -> str:
     return json.dumps(records, indent=1)
 
 
-def compare(records: list[dict], metric: str = "speed") -> str:
-    """Side by side per operation: every (implementation, platform) column, with ratios to the first."""
+def compare(records: list[dict], metric: str = "speed", baseline: str | None = None) -> str:
+    """Side by side per operation: every IMPL@PLATFORM column, with ratios to the baseline column.
+
+    Ratios are only formed between figures of the same unit (cycles with cycles; QEMU's
+    instruction counts or host nanoseconds are never divided by cycles): columns whose unit
+    differs from the baseline's are listed in a table of their own, without ratios.
+    """
     sel = [r for r in records if r["metric"] == metric]
-    cols = sorted({(r["implementation"], r["platform"]) for r in sel})
-    if not cols:
+    if not sel:
         return f"no {metric} results for this selection\n"
-    cells: dict[tuple[str, str], dict[tuple[str, str], float]] = defaultdict(dict)
+    unit_of: dict[str, str] = {}
+    cells: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     for r in sel:
-        cells[(r["scheme"], r["operation"])][(r["implementation"], r["platform"])] = r["mean"]
-    head = [f"{i}@{p}" for i, p in cols]
-    out = [f"| scheme | operation | {' | '.join(head)} | " + " | ".join(f"{h} / {head[0]}" for h in head[1:]) + " |",
-           "|---|---|" + "--:|" * (2 * len(cols) - 1)]
+        col = f"{r['implementation']}@{r['platform']}"
+        unit_of[col] = r["unit"]
+        cells[(r["scheme"], r["operation"])][col] = r["mean"]
+    cols = sorted(unit_of)
+    if baseline is None:
+        baseline = cols[0]
+    elif baseline not in unit_of:
+        raise PqlabError(f"baseline {baseline} has no {metric} results in this selection (columns: {', '.join(cols)})")
+    base_unit = unit_of[baseline]
+    like = [baseline] + [c for c in cols if c != baseline and unit_of[c] == base_unit]
+    out = [f"{metric} [{base_unit}], ratios to {baseline}\n"]
+    out += _compare_table(cells, like, with_ratios=True)
+    for unit in sorted({u for u in unit_of.values() if u != base_unit}):
+        other = [c for c in cols if unit_of[c] == unit]
+        out += [f"\n{metric} [{unit}]: not compared with {baseline} (different unit)\n"]
+        out += _compare_table(cells, other, with_ratios=False)
+    return "\n".join(out) + "\n"
+
+
+def _compare_table(cells: dict[tuple[str, str], dict[str, float]], cols: list[str], with_ratios: bool) -> list[str]:
+    ratio_cols = cols[1:] if with_ratios else []
+    out = [f"| scheme | operation | {' | '.join(cols)} |" + "".join(f" {c} / {cols[0]} |" for c in ratio_cols),
+           "|---|---|" + "--:|" * (len(cols) + len(ratio_cols))]
     order = OPERATIONS["kem"] + OPERATIONS["sign"]
     for (scheme, op), vals in sorted(cells.items(), key=lambda kv: (kv[0][0], _op_order(order, kv[0][1]))):
+        if not any(c in vals for c in cols):
+            continue
         base = vals.get(cols[0])
         row = [_fmt(vals.get(c)) for c in cols]
-        ratios = [f"{vals[c] / base:.2f}" if base and c in vals else "—" for c in cols[1:]]
+        ratios = [f"{vals[c] / base:.2f}" if base and c in vals else "—" for c in ratio_cols]
         out.append(f"| {scheme} | {op} | " + " | ".join(row + ratios) + " |")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def to_html(records: list[dict]) -> str:
