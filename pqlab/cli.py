@@ -275,12 +275,14 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
         acvp_mod.compare(res, acvp_mod.load(Path(expected)))
     answered = sum(len(g["tests"]) for g in res.response["testGroups"])
     summary = {"answered": answered, "compared": res.compared, "mismatches": res.mismatches,
-               "unsupported": res.unsupported, "failed": res.failed, "ok": res.ok}
+               "unsupported": res.unsupported, "invalid": res.invalid, "failed": res.failed, "ok": res.ok}
     if as_json:
         click.echo(json.dumps(summary, indent=1))
     else:
         for m in res.unsupported:
             click.secho(f"unsupported: {m}", fg="yellow")
+        for m in res.invalid:
+            click.secho(f"invalid input: {m}", fg="red")
         for m in res.failed:
             click.secho(f"failed: {m}", fg="red")
         for m in res.mismatches:
