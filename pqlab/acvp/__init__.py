@@ -21,7 +21,16 @@ from pqlab.platforms import Platform
 from pqlab.registry import Implementation
 
 FAMILIES = ("mlkem", "mldsa", "slhdsa")
-DRIVER_MAXARG = 16384  # bytes per argument the driver program accepts (harness/driver.c PQLAB_DRIVER_MAXARG)
+DRIVER_MAXARG = 16384  # bytes per argument the driver accepts unless the implementation sets PQLAB_DRIVER_MAXARG
+
+
+def driver_maxarg(impl: Implementation) -> int:
+    """The driver's argument limit for an implementation (harness/driver.c PQLAB_DRIVER_MAXARG,
+    which an implementation's pqlab.toml cflags may lower)."""
+    for f in impl.cflags:
+        if f.startswith("-DPQLAB_DRIVER_MAXARG="):
+            return int(f.split("=", 1)[1])
+    return DRIVER_MAXARG
 
 
 def plugins() -> dict[tuple[str, str], object]:
@@ -117,9 +126,10 @@ def run_prompt(
             if reqs is None:
                 result.unsupported.append(f"{where}: not supported")
                 continue
-            big = [len(a) for _, args in reqs for a in args if len(a) > DRIVER_MAXARG]
+            limit = driver_maxarg(impl)
+            big = [len(a) for _, args in reqs for a in args if len(a) > limit]
             if big:
-                result.invalid.append(f"{where}: an input of {max(big):,} bytes, more than the driver's {DRIVER_MAXARG:,}")
+                result.invalid.append(f"{where}: an input of {max(big):,} bytes, more than the driver's {limit:,}")
                 continue
             plan.setdefault(impl.id, []).append((group, test, reqs, rgroup))
     by_id = {i.id: i for i in impls}
