@@ -370,7 +370,13 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
 def report_cmd(schemes, impls, platforms, fmt, output, db):
     """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
     recs = R.aggregate(_stored(db, schemes, impls, platforms))
-    text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json, "html": R.to_html}[fmt](recs)
+    if fmt == "html":
+        # a scheme with a native-floating-point implementation (pqlab.toml fpr = "native"): its others emulate
+        impls = discover([])
+        fp_schemes = {i.scheme for i in impls if i.fpr == "native"}
+        text = R.to_html(recs, {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
+    else:
+        text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs)
     if output:
         _write_atomic(Path(output), text)
         click.echo(f"wrote {output}", err=True)

@@ -98,13 +98,6 @@ def test_compare_ratios(tmp_path):
     assert "| ml-kem-768 | sign | 100 | 400 | 4.00 |" in table
 
 
-def test_html_report(tmp_path):
-    st = Store(tmp_path / "r.db")
-    st.add_run(ctx(), [("speed", "keypair", 100), ("stack", "keypair", 5000)])
-    page = R.to_html(R.aggregate(st.latest()))
-    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 2 and "ml-kem-768 ref keypair" in page
-
-
 def test_iteration_distribution(tmp_path):
     st = Store(tmp_path / "r.db")
     st.add_run(ctx(), [("iterations", "sign", v) for v in (1, 1, 2, 4)])
