@@ -26,6 +26,10 @@ from pqlab.results import DEFAULT_DB, Store
 DATA = Path(__file__).parent / "data"
 
 
+JOBS = click.IntRange(min=1)
+ITERATIONS = click.IntRange(1, 1_000_000)  # the harness counts iterations in a C int; a million is days on a simulator
+
+
 def selection(f):
     """The options shared by every command that selects implementations and platforms."""
 
@@ -33,7 +37,7 @@ def selection(f):
     @click.option("-i", "--impl", "impls", multiple=True, help="implementation name(s), e.g. ref")
     @click.option("-p", "--platform", "platforms", multiple=True, help="platform name(s); see `pqlab list`")
     @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False), help="extra root with crypto_kem/ or crypto_sign/ folders")
-    @click.option("-j", "--jobs", default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
+    @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
     @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
     @functools.wraps(f)
     def wrapper(*args, **kw):
@@ -207,7 +211,7 @@ def _kat_refs() -> dict:
 
 @main.command("kat")
 @selection
-@click.option("--count", default=100, show_default=True, help="number of KAT records to generate")
+@click.option("--count", type=click.IntRange(1, 100), default=100, show_default=True, help="number of KAT records to generate (the NIST files have 100)")
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
 def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
     """Reproduce the NIST KAT response file from its seeds and compare with the reference."""
@@ -256,7 +260,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
 @click.option("-i", "--impl", "impl_name", help="implementation name (default: the first own one with a driver)")
 @click.option("-p", "--platform", "platform", default="host", show_default=True)
 @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False))
-@click.option("-j", "--jobs", default=os.cpu_count() or 2, show_default=True)
+@click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the response file here")
 @click.option("--expected", type=click.Path(dir_okay=False, exists=True), help="expectedResults (or internalProjection) file to compare with")
 @click.option("--json", "as_json", is_flag=True)
@@ -271,12 +275,14 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
         acvp_mod.compare(res, acvp_mod.load(Path(expected)))
     answered = sum(len(g["tests"]) for g in res.response["testGroups"])
     summary = {"answered": answered, "compared": res.compared, "mismatches": res.mismatches,
-               "unsupported": res.unsupported, "failed": res.failed, "ok": res.ok}
+               "unsupported": res.unsupported, "invalid": res.invalid, "failed": res.failed, "ok": res.ok}
     if as_json:
         click.echo(json.dumps(summary, indent=1))
     else:
         for m in res.unsupported:
             click.secho(f"unsupported: {m}", fg="yellow")
+        for m in res.invalid:
+            click.secho(f"invalid input: {m}", fg="red")
         for m in res.failed:
             click.secho(f"failed: {m}", fg="red")
         for m in res.mismatches:
@@ -288,12 +294,13 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
 
 @main.command("bench")
 @selection
-@click.option("--iterations", "-n", default=10, show_default=True, help="iterations per operation")
-@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database")
+@click.option("--iterations", "-n", type=ITERATIONS, default=10, show_default=True, help="iterations per operation")
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 @click.option("--all", "include_slow", is_flag=True, help="include implementations marked slow (e.g. SLH-DSA 's' sets)")
 def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, db, include_slow):
     """Speed, stack/RAM, hashing share and size; stored in the results database, then reported."""
     store = Store(db)
+    click.echo(f"results database: {store.path}", err=True)
     plats = platforms or [default_platform()]
     _, _, _, pairs = _resolve(schemes, impls, plats, impl_path)
     if not (schemes or include_slow):
@@ -334,18 +341,57 @@ def size_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     sys.exit(status)
 
 
+def _stored(db: str, schemes, impls, platforms) -> list[dict]:
+    """The newest stored results of a selection, read without writing; a filter value that
+    matches nothing stored is an error naming what is there."""
+    store = Store(db, readonly=True)
+    click.echo(f"results database: {store.path}", err=True)
+    try:
+        for column, label, wanted in (("scheme", "-s", schemes), ("implementation", "-i", impls), ("platform", "-p", platforms)):
+            have = store.distinct(column)
+            unknown = [w for w in wanted if w not in have]
+            if unknown:
+                raise PqlabError(f"no stored results for {column} {', '.join(unknown)} ({label}); stored: {', '.join(have) or 'none'}")
+        rows = store.latest(schemes, impls, platforms)
+    finally:
+        store.close()
+    if not rows:
+        raise PqlabError(f"no stored results match this selection in {db}")
+    return rows
+
+
 @main.command("report")
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
 @click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html"]), default="markdown", show_default=True)
-@click.option("--db", default=str(DEFAULT_DB), show_default=True)
-def report_cmd(schemes, impls, platforms, fmt, db):
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the report to this file instead of stdout")
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
+def report_cmd(schemes, impls, platforms, fmt, output, db):
     """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
-    if not Path(db).exists():
-        raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
-    recs = R.aggregate(Store(db).latest(schemes, impls, platforms))
-    click.echo({"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json, "html": R.to_html}[fmt](recs), nl=False)
+    recs = R.aggregate(_stored(db, schemes, impls, platforms))
+    if fmt == "html":
+        # a scheme with a native-floating-point implementation (pqlab.toml fpr = "native"): its others emulate
+        impls = discover([])
+        fp_schemes = {i.scheme for i in impls if i.fpr == "native"}
+        text = R.to_html(recs, {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
+    else:
+        text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs)
+    if output:
+        _write_atomic(Path(output), text)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write a file whole or not at all: an earlier report survives a failure."""
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        tmp.write_text(text)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 @main.command("compare")
@@ -353,17 +399,16 @@ def report_cmd(schemes, impls, platforms, fmt, db):
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
 @click.option("--metric", default="speed", show_default=True, type=click.Choice(["speed", "stack", "ram", "hashing"]))
-@click.option("--db", default=str(DEFAULT_DB), show_default=True)
-def compare_cmd(schemes, impls, platforms, metric, db):
-    """Implementations and platforms side by side per operation, with ratios (e.g. emulated vs native FPU, M4 vs M7)."""
-    if not Path(db).exists():
-        raise PqlabError(f"no results database at {db}: run `pqlab bench` first")
-    click.echo(R.compare(R.aggregate(Store(db).latest(schemes, impls, platforms)), metric), nl=False)
+@click.option("--baseline", metavar="IMPL@PLATFORM", help="the column ratios are taken to [default: the first]")
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
+def compare_cmd(schemes, impls, platforms, metric, baseline, db):
+    """Implementations and platforms side by side per operation, with ratios to a baseline of the same unit."""
+    click.echo(R.compare(R.aggregate(_stored(db, schemes, impls, platforms)), metric, baseline), nl=False)
 
 
 @main.command("profile")
 @selection
-@click.option("--top", default=12, show_default=True, help="functions shown per operation")
+@click.option("--top", type=click.IntRange(min=1), default=12, show_default=True, help="functions shown per operation")
 def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
     """Top functions of each operation (exclusive and inclusive cycles) from the simulator's profile."""
     from pqlab.profile import profile
@@ -391,8 +436,8 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
 @click.option("-p", "--platform", "platform", default="m4-sim", show_default=True, help="a pqlab-sim platform")
 @click.option("--set", "which", type=click.Choice(["all", "calibration", "held-out"]), default="all", show_default=True)
 @click.option("--cache", type=click.Path(file_okay=False), default=None, help="download/extract directory [default: build/calibration]")
-@click.option("-n", "--iterations", type=int, default=None, help="speed runs per operation (default: per scheme, calibration.toml)")
-@click.option("-j", "--jobs", default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
+@click.option("-n", "--iterations", type=ITERATIONS, default=None, help="speed runs per operation (default: per scheme, calibration.toml)")
+@click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
 @click.option(
     "--compiler",
     type=click.Choice(["reference", "platform"]),

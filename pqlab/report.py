@@ -8,7 +8,9 @@ import json
 import math
 import statistics
 from collections import defaultdict
+from dataclasses import dataclass
 
+from pqlab import PqlabError
 from pqlab.registry import OPERATIONS
 from pqlab.results import Context
 
@@ -54,6 +56,9 @@ def _ms(value: float, unit: str, clock_hz: int) -> float | None:
     return None
 
 
+OPS_ORDER = OPERATIONS["kem"] + OPERATIONS["sign"]
+
+
 def _op_order(kind_ops: list[str], op: str) -> tuple[int, str]:
     return (kind_ops.index(op) if op in kind_ops else 99, op)
 
@@ -66,8 +71,27 @@ def _fmt(v: float | None) -> str:
     return f"{v:,.1f}"
 
 
-def markdown(records: list[dict]) -> str:
-    ops_order = OPERATIONS["kem"] + OPERATIONS["sign"]
+@dataclass
+class Table:
+    """One report table, rendered as Markdown or HTML: the first `left` columns are labels."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    left: int = 2
+
+
+@dataclass
+class Section:
+    """The tables of one platform, under a heading with the notes that qualify its figures."""
+
+    heading: str
+    notes: list[str]
+    tables: list[Table]
+
+
+def sections(records: list[dict]) -> list[Section]:
+    """The report's structure, one section per platform, shared by every rendering."""
     by_plat: dict[str, list[dict]] = defaultdict(list)
     for r in records:
         by_plat[r["platform"]].append(r)
@@ -76,9 +100,8 @@ def markdown(records: list[dict]) -> str:
         speed = [r for r in recs if r["metric"] == "speed"]
         c = (speed or recs)[0]["context"]
         clock = c["clock_hz"]
-        out.append(f"## {plat} ({c['core']}, {clock / 1e6:g} MHz benchmark clock)\n")
-        if c.get("model"):
-            out.append(f"Simulated: cycle counts from the timing model {c['model']}, not from a board.\n")
+        notes = [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."] if c.get("model") else []
+        tables = []
         if speed:
             unit = speed[0]["unit"]
             note = {
@@ -86,29 +109,41 @@ def markdown(records: list[dict]) -> str:
                 "cycles": f" — timer {c['timer']}",
                 "ns": " — wall-clock nanoseconds",
             }.get(unit, "")
-            out.append(f"### Speed [{unit}]{note}\n")
-            out.append(f"| scheme | implementation | operation | n | min | median | mean | max | stdev | stderr | ms @ {clock / 1e6:g} MHz |")
-            out.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-            for r in sorted(speed, key=lambda r: (r["scheme"], r["implementation"], _op_order(ops_order, r["operation"]))):
+            rows = []
+            for r in sorted(speed, key=lambda r: (r["scheme"], r["implementation"], _op_order(OPS_ORDER, r["operation"]))):
                 ms = "—" if r.get("ms") is None else f"{r['ms']:,.2f}"
-                out.append(
-                    f"| {r['scheme']} | {r['implementation']} | {r['operation']} | {r['n']} | {_fmt(r['min'])} | "
-                    f"{_fmt(r['median'])} | {_fmt(r['mean'])} | {_fmt(r['max'])} | {_fmt(r['stdev'])} | "
-                    f"{_fmt(r['stderr'])} | {ms} |"
-                )
-            out.append("")
-        out += _pivot(recs, "stack", "Stack [bytes] (peak per operation) and RAM [bytes] (stack + .data + .bss)", ops_order, extra="ram")
-        out += _pivot(recs, "hashing", "Cycles spent in SHA-2 / SHA-3 / AES [%]", ops_order)
-        out += _pivot(recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", ops_order, with_max=True)
-        out += _histograms(recs)
-        out += _pivot(recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"])
-        out += _pivot(recs, "simspeed", "Simulator speed [million instructions per second]: the speed program, "
-                      "timing model on, and QEMU -icount on the same binary, one after the other on this machine",
-                      ["pqlab-sim"])
+                rows.append([r["scheme"], r["implementation"], r["operation"], str(r["n"])]
+                            + [_fmt(r[k]) for k in ("min", "median", "mean", "max", "stdev", "stderr")] + [ms])
+            tables.append(Table(f"Speed [{unit}]{note}", ["scheme", "implementation", "operation", "n", "min", "median", "mean",
+                                                         "max", "stdev", "stderr", f"ms @ {clock / 1e6:g} MHz"], rows, left=3))
+        tables += _pivot(recs, "stack", "Stack [bytes] (peak per operation) and RAM [bytes] (stack + .data + .bss)", OPS_ORDER, extra="ram")
+        tables += _pivot(recs, "hashing", "Cycles spent in SHA-2 / SHA-3 / AES [%]", OPS_ORDER)
+        tables += _pivot(recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", OPS_ORDER, with_max=True)
+        tables += _histograms(recs)
+        tables += _pivot(recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"])
+        tables += _pivot(recs, "simspeed", "Simulator speed [million instructions per second]: the speed program, "
+                         "timing model on, and QEMU -icount on the same binary, one after the other on this machine",
+                         ["pqlab-sim"])
+        out.append(Section(f"{plat} ({c['core']}, {clock / 1e6:g} MHz benchmark clock)", notes, tables))
+    return out
+
+
+def _md_table(t: Table) -> list[str]:
+    return [f"### {t.title}\n", "| " + " | ".join(t.header) + " |",
+            "|" + "---|" * t.left + "--:|" * (len(t.header) - t.left)] + ["| " + " | ".join(r) + " |" for r in t.rows] + [""]
+
+
+def markdown(records: list[dict]) -> str:
+    out = []
+    for sec in sections(records):
+        out.append(f"## {sec.heading}\n")
+        out += [f"{n}\n" for n in sec.notes]
+        for t in sec.tables:
+            out += _md_table(t)
     return "\n".join(out) + "\n"
 
 
-def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[str]:
+def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[Table]:
     sel = [r for r in recs if r["metric"] in (metric, extra)]
     if not sel:
         return []
@@ -121,35 +156,35 @@ def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[str]:
             cell = f"{r['mean']:.2f} ({_fmt(r['max'])})"
         rows[(r["scheme"], r["implementation"])][(r["metric"], r["operation"])] = cell
     head = [op if m == metric else f"{m} {op}" for m, op in cols]
-    out = [f"### {title}\n", "| scheme | implementation | " + " | ".join(head) + " |",
-           "|---|---|" + "--:|" * len(cols)]
-    for (s, i), cells in sorted(rows.items()):
-        out.append(f"| {s} | {i} | " + " | ".join(cells.get(c, "—") for c in cols) + " |")
-    out.append("")
-    return out
+    body = [[s, i] + [cells.get(c, "—") for c in cols] for (s, i), cells in sorted(rows.items())]
+    return [Table(title, ["scheme", "implementation"] + head, body)]
 
 
-def _histograms(recs) -> list[str]:
+def _histograms(recs) -> list[Table]:
     sel = [r for r in recs if r["metric"] == "iterations"]
     if not sel:
         return []
-    out = ["### Distribution of iterations (count: share of runs)\n", "| scheme | implementation | operation | n | distribution |",
-           "|---|---|---|--:|---|"]
+    rows = []
     for r in sorted(sel, key=lambda r: (r["scheme"], r["implementation"], r["operation"])):
         dist = ", ".join(f"{k}: {100 * c / r['n']:.1f}%" for k, c in r["histogram"].items())
-        out.append(f"| {r['scheme']} | {r['implementation']} | {r['operation']} | {r['n']} | {dist} |")
-    out.append("")
-    return out
+        rows.append([r["scheme"], r["implementation"], r["operation"], str(r["n"]), dist])
+    return [Table("Distribution of iterations (count: share of runs)", ["scheme", "implementation", "operation", "n", "distribution"],
+                  rows, left=3)]
+
+
+def _context_column(key: str) -> str:
+    """The CSV column of a context field: the timer's unit is `timer_unit`, never the metric's `unit`."""
+    return "timer_unit" if key == "unit" else key
 
 
 def to_csv(records: list[dict]) -> str:
     buf = io.StringIO()
     keys = ["scheme", "implementation", "platform", "metric", "operation", "unit", "n", "min", "median",
-            "mean", "max", "stdev", "stderr"] + CONTEXT_KEYS
+            "mean", "max", "stdev", "stderr"] + [_context_column(k) for k in CONTEXT_KEYS]
     w = csv.DictWriter(buf, fieldnames=keys, extrasaction="ignore")
     w.writeheader()
     for r in records:
-        w.writerow({**r, **r["context"]})
+        w.writerow({**{_context_column(k): v for k, v in r["context"].items()}, **r})
     return buf.getvalue()
 
 
@@ -157,59 +192,185 @@ def to_json(records: list[dict]) -> str:
     return json.dumps(records, indent=1)
 
 
-def compare(records: list[dict], metric: str = "speed") -> str:
-    """Side by side per operation: every (implementation, platform) column, with ratios to the first."""
+def compare(records: list[dict], metric: str = "speed", baseline: str | None = None) -> str:
+    """Side by side per operation: every IMPL@PLATFORM column, with ratios to the baseline column.
+
+    Ratios are only formed between figures of the same unit (cycles with cycles; QEMU's
+    instruction counts or host nanoseconds are never divided by cycles): columns whose unit
+    differs from the baseline's are listed in a table of their own, without ratios.
+    """
     sel = [r for r in records if r["metric"] == metric]
-    cols = sorted({(r["implementation"], r["platform"]) for r in sel})
-    if not cols:
+    if not sel:
         return f"no {metric} results for this selection\n"
-    cells: dict[tuple[str, str], dict[tuple[str, str], float]] = defaultdict(dict)
+    unit_of: dict[str, str] = {}
+    cells: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     for r in sel:
-        cells[(r["scheme"], r["operation"])][(r["implementation"], r["platform"])] = r["mean"]
-    head = [f"{i}@{p}" for i, p in cols]
-    out = [f"| scheme | operation | {' | '.join(head)} | " + " | ".join(f"{h} / {head[0]}" for h in head[1:]) + " |",
-           "|---|---|" + "--:|" * (2 * len(cols) - 1)]
-    order = OPERATIONS["kem"] + OPERATIONS["sign"]
-    for (scheme, op), vals in sorted(cells.items(), key=lambda kv: (kv[0][0], _op_order(order, kv[0][1]))):
-        base = vals.get(cols[0])
-        row = [_fmt(vals.get(c)) for c in cols]
-        ratios = [f"{vals[c] / base:.2f}" if base and c in vals else "—" for c in cols[1:]]
-        out.append(f"| {scheme} | {op} | " + " | ".join(row + ratios) + " |")
+        col = f"{r['implementation']}@{r['platform']}"
+        unit_of[col] = r["unit"]
+        cells[(r["scheme"], r["operation"])][col] = r["mean"]
+    cols = sorted(unit_of)
+    if baseline is None:
+        baseline = cols[0]
+    elif baseline not in unit_of:
+        raise PqlabError(f"baseline {baseline} has no {metric} results in this selection (columns: {', '.join(cols)})")
+    base_unit = unit_of[baseline]
+    like = [baseline] + [c for c in cols if c != baseline and unit_of[c] == base_unit]
+    out = [f"{metric} [{base_unit}], ratios to {baseline}\n"]
+    out += _compare_table(cells, like, with_ratios=True)
+    for unit in sorted({u for u in unit_of.values() if u != base_unit}):
+        other = [c for c in cols if unit_of[c] == unit]
+        out += [f"\n{metric} [{unit}]: not compared with {baseline} (different unit)\n"]
+        out += _compare_table(cells, other, with_ratios=False)
     return "\n".join(out) + "\n"
 
 
-def to_html(records: list[dict]) -> str:
-    """A self-contained page: the Markdown tables plus one bar chart (inline SVG) per platform and metric."""
+def _compare_table(cells: dict[tuple[str, str], dict[str, float]], cols: list[str], with_ratios: bool) -> list[str]:
+    ratio_cols = cols[1:] if with_ratios else []
+    out = [f"| scheme | operation | {' | '.join(cols)} |" + "".join(f" {c} / {cols[0]} |" for c in ratio_cols),
+           "|---|---|" + "--:|" * (len(cols) + len(ratio_cols))]
+    order = OPERATIONS["kem"] + OPERATIONS["sign"]
+    for (scheme, op), vals in sorted(cells.items(), key=lambda kv: (kv[0][0], _op_order(order, kv[0][1]))):
+        if not any(c in vals for c in cols):
+            continue
+        base = vals.get(cols[0])
+        row = [_fmt(vals.get(c)) for c in cols]
+        ratios = [f"{vals[c] / base:.2f}" if base and c in vals else "—" for c in ratio_cols]
+        out.append(f"| {scheme} | {op} | " + " | ".join(row + ratios) + " |")
+    return out
+
+
+def ratio_tables(records: list[dict], fpr_of: dict[tuple[str, str], str] | None = None) -> list[Table]:
+    """The two comparisons of the Cortex-M4/M7 study: the same implementation on an M4 and an
+    M7 platform, and an implementation with native double precision against one emulating it
+    on the same platform. Only figures of one unit are divided (modelled cycles by modelled cycles)."""
+    speed = [r for r in records if r["metric"] == "speed"]
+    by_key = {(r["scheme"], r["implementation"], r["platform"], r["operation"]): r for r in speed}
+    out = []
+    rows = []
+    for r4 in speed:
+        if r4["context"]["core"] != "cortex-m4":
+            continue
+        for r7 in speed:
+            if (r7["context"]["core"] == "cortex-m7" and r7["unit"] == r4["unit"]
+                    and (r7["scheme"], r7["implementation"], r7["operation"]) == (r4["scheme"], r4["implementation"], r4["operation"])):
+                rows.append((r4, r7))
+    if rows:
+        rows.sort(key=lambda p: (p[0]["scheme"], p[0]["implementation"], _op_order(OPS_ORDER, p[0]["operation"])))
+        out.append(Table("Cortex-M4 vs Cortex-M7 (same implementation, mean)", ["scheme", "implementation", "operation",
+                         "M4 platform", "M4", "M7 platform", "M7", "M4 / M7"],
+                         [[a["scheme"], a["implementation"], a["operation"], a["platform"], _fmt(a["mean"]), b["platform"],
+                           _fmt(b["mean"]), f"{a['mean'] / b['mean']:.2f}"] for a, b in rows], left=3))
+    if fpr_of:
+        rows2 = []
+        for (scheme, impl, plat, op), native in sorted(by_key.items()):
+            if fpr_of.get((scheme, impl)) != "native":
+                continue
+            for (s2, i2, p2, o2), emu in sorted(by_key.items()):
+                if (s2, p2, o2) == (scheme, plat, op) and fpr_of.get((s2, i2)) == "emulated" and emu["unit"] == native["unit"]:
+                    rows2.append([scheme, plat, op, i2, _fmt(emu["mean"]), impl, _fmt(native["mean"]),
+                                  f"{emu['mean'] / native['mean']:.2f}"])
+        if rows2:
+            rows2.sort(key=lambda r: (r[0], r[1], _op_order(OPS_ORDER, r[2])))
+            out.append(Table("Emulated vs native floating point (same platform, mean)", ["scheme", "platform", "operation",
+                             "emulated", "mean", "native", "mean", "emulated / native"], rows2, left=3))
+    return out
+
+
+def _html_table(t: Table) -> str:
     import html
 
-    def bars(title: str, rows: list[tuple[str, float]], unit: str) -> str:
-        if not rows:
-            return ""
-        top = max(v for _, v in rows) or 1.0
-        h, w, label_w = 18, 520, 300
-        parts = [f'<svg width="{label_w + w + 140}" height="{h * len(rows) + 30}" role="img">',
-                 f'<text x="0" y="14" font-weight="bold">{html.escape(title)} [{html.escape(unit)}]</text>']
-        for n, (label, v) in enumerate(rows):
-            y = 22 + n * h
-            bw = max(1.0, w * v / top)
-            parts.append(f'<text x="{label_w - 6}" y="{y + 12}" text-anchor="end">{html.escape(label)}</text>')
-            parts.append(f'<rect x="{label_w}" y="{y}" width="{bw:.1f}" height="{h - 4}" fill="#4a7bb7"/>')
-            parts.append(f'<text x="{label_w + bw + 4:.1f}" y="{y + 12}">{_fmt(v)}</text>')
-        parts.append("</svg>")
-        return "\n".join(parts)
+    esc = html.escape
+    head = "".join(f"<th>{esc(h)}</th>" for h in t.header)
+    body = "\n".join("<tr>" + "".join(f'<td{"" if n < t.left else " class=num"}>{esc(c)}</td>' for n, c in enumerate(r)) + "</tr>"
+                     for r in t.rows)
+    return f"<h3>{esc(t.title)}</h3>\n<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
 
-    charts = []
-    by_key: dict[tuple[str, str], list[dict]] = defaultdict(list)
+
+def _charts(records: list[dict]) -> list[str]:
+    """Plotly figures (HTML fragments): per-operation speed with min-max whiskers, stack and
+    RAM, and the distribution of rejection-loop iterations; operations in the tables' order."""
+    import plotly.graph_objects as go
+
+    figs = []
+    by_plat: dict[str, list[dict]] = defaultdict(list)
     for r in records:
-        if r["metric"] in ("speed", "stack"):
-            by_key[(r["platform"], r["metric"])].append(r)
-    for (plat, metric), recs in sorted(by_key.items()):
-        rows = [(f"{r['scheme']} {r['implementation']} {r['operation']}", r["mean"] if metric == "speed" else r["max"])
-                for r in sorted(recs, key=lambda r: (r["scheme"], r["implementation"], r["operation"]))]
-        charts.append(bars(f"{plat}: {metric}", rows, recs[0]["unit"]))
-    table = html.escape(markdown(records))
+        by_plat[r["platform"]].append(r)
+
+    def ordered(recs):
+        return sorted(recs, key=lambda r: (r["scheme"], r["implementation"], _op_order(OPS_ORDER, r["operation"])))
+
+    for plat, recs in sorted(by_plat.items()):
+        all_speed = [r for r in recs if r["metric"] == "speed"]
+        kems = {r["scheme"] for r in recs if r["operation"] in ("encaps", "decaps")}
+        for kind in ("kem", "sign"):  # KEM and signature operations on separate axes
+            speed = ordered([r for r in all_speed if (r["scheme"] in kems) == (kind == "kem")])
+            if not speed:
+                continue
+            fig = go.Figure()
+            for (scheme, impl), rs in _grouped(speed):
+                fig.add_trace(go.Bar(name=f"{scheme} {impl}", x=[r["operation"] for r in rs], y=[r["mean"] for r in rs],
+                                     error_y={"type": "data", "symmetric": False, "array": [r["max"] - r["mean"] for r in rs],
+                                              "arrayminus": [r["mean"] - r["min"] for r in rs]}))
+            top, low = max(r["max"] for r in speed), min(r["min"] for r in speed) or 1
+            fig.update_layout(title=f"{plat}: {'KEM' if kind == 'kem' else 'signature'} speed [{speed[0]['unit']}], mean with min-max",
+                              barmode="group", showlegend=True, yaxis_type="log" if top / low > 100 else "linear",
+                              xaxis={"categoryorder": "array", "categoryarray": _ops_in_order(speed)})
+            figs.append(fig)
+        mem = ordered([r for r in recs if r["metric"] in ("stack", "ram")])
+        if mem:
+            fig = go.Figure()
+            for metric in ("stack", "ram"):
+                for (scheme, impl), rs in _grouped([r for r in mem if r["metric"] == metric]):
+                    fig.add_trace(go.Bar(name=f"{scheme} {impl} {metric}", x=[r["operation"] for r in rs],
+                                         y=[r["max"] for r in rs]))
+            fig.update_layout(title=f"{plat}: stack and RAM [bytes], peak", barmode="group", showlegend=True,
+                              xaxis={"categoryorder": "array", "categoryarray": _ops_in_order(mem)})
+            figs.append(fig)
+        its = ordered([r for r in recs if r["metric"] == "iterations"])
+        if its:
+            fig = go.Figure()
+            for r in its:
+                h = r["histogram"]
+                fig.add_trace(go.Bar(name=f"{r['scheme']} {r['implementation']} {r['operation']}", x=list(h),
+                                     y=[100 * c / r["n"] for c in h.values()]))
+            fig.update_layout(title=f"{plat}: rejection-loop iterations, share of runs [%]", barmode="group", showlegend=True,
+                              xaxis_title="iterations")
+            figs.append(fig)
+    return [f.to_html(full_html=False, include_plotlyjs=False, default_height=420) for f in figs]
+
+
+def _ops_in_order(recs: list[dict]) -> list[str]:
+    return sorted({r["operation"] for r in recs}, key=lambda op: _op_order(OPS_ORDER, op))
+
+
+def _grouped(recs: list[dict]):
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in recs:
+        groups[(r["scheme"], r["implementation"])].append(r)
+    return groups.items()
+
+
+def to_html(records: list[dict], fpr_of: dict[tuple[str, str], str] | None = None) -> str:
+    """A self-contained page (plotly.js inline, no network): charts, the comparison tables and
+    every table of the Markdown report as HTML tables."""
+    import html
+
+    from plotly.offline import get_plotlyjs
+
+    parts = ["<h1>pqlab report</h1>"]
+    ratios = ratio_tables(records, fpr_of)
+    if ratios:
+        parts.append("<h2>Comparisons</h2>")
+        parts += [_html_table(t) for t in ratios]
+    parts.append("<h2>Charts</h2>")
+    parts += [f"<div class=chart>{c}</div>" for c in _charts(records)]
+    for sec in sections(records):
+        parts.append(f"<h2>{html.escape(sec.heading)}</h2>")
+        parts += [f"<p>{html.escape(n)}</p>" for n in sec.notes]
+        parts += [_html_table(t) for t in sec.tables]
+    style = ("body{font-family:sans-serif;font-size:13px;margin:1em 2em} table{border-collapse:collapse;margin-bottom:1em}"
+             "th,td{border:1px solid #ccc;padding:2px 6px} th{background:#eee} td.num{text-align:right}")
     return (
         "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>pqlab report</title>"
-        "<style>body{font-family:sans-serif;font-size:12px} pre{font-size:11px}</style></head><body>\n"
-        "<h1>pqlab report</h1>\n" + "\n".join(charts) + f"\n<h2>Tables</h2>\n<pre>{table}</pre>\n</body></html>\n"
+        f"<style>{style}</style>\n<script>{get_plotlyjs()}</script></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
     )

@@ -19,7 +19,9 @@ from pathlib import Path
 from pqlab import ROOT, PqlabError
 
 SCHEMA_VERSION = "2"  # 2: runs.model
-DEFAULT_DB = Path(os.environ.get("PQLAB_DB", "results/pqlab.db"))
+DEFAULT_DB = Path(os.environ.get("PQLAB_DB") or ROOT / "results" / "pqlab.db")
+"""The results database: $PQLAB_DB, else results/pqlab.db in the project checkout (never the
+working directory, so a bench from another folder adds to the same database)."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs(
@@ -76,18 +78,35 @@ def git_state() -> tuple[str, int]:
 
 
 class Store:
-    def __init__(self, path: Path | str = DEFAULT_DB) -> None:
+    """The results database. `readonly=True` opens it for reading only (reports, comparisons):
+    nothing is created or written, and a database on a read-only file or medium can be read."""
+
+    def __init__(self, path: Path | str = DEFAULT_DB, readonly: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         existed = self.path.exists() and self.path.stat().st_size > 0
+        if readonly and not existed:
+            raise PqlabError(f"no results database at {self.path}: run `pqlab bench` first (or choose one with --db)")
+        if not readonly:
+            if existed and not os.access(self.path, os.W_OK):
+                raise PqlabError(f"results database {self.path} is read-only: cannot store results in it; "
+                                 "make it writable or choose another with --db")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.db = sqlite3.connect(self.path)
+            if readonly:
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+            else:
+                # concurrent writers (two benches on one database) wait for each other's transaction
+                self.db = sqlite3.connect(self.path, timeout=60)
             if existed:
                 self._check()
-            with self.db:
-                self.db.executescript(SCHEMA)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
+            if not readonly:
+                with self.db:
+                    self.db.executescript(SCHEMA)
+                    self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
         except sqlite3.DatabaseError as e:
+            if "readonly" in str(e):
+                raise PqlabError(f"results database {self.path} is read-only ({e}): cannot store results in it; "
+                                 "make it writable or choose another with --db") from e
             raise PqlabError(
                 f"results database {self.path} is corrupt or not a pqlab database ({e}); "
                 "it was left untouched: move it away or choose another with --db"
@@ -145,6 +164,11 @@ class Store:
             return [dict(r) for r in self.db.execute(q, args)]
         finally:
             self.db.row_factory = None
+
+    def distinct(self, column: str) -> list[str]:
+        """The stored values of one of the selection columns (scheme, implementation, platform)."""
+        assert column in ("scheme", "implementation", "platform")
+        return [r[0] for r in self.db.execute(f"SELECT DISTINCT {column} FROM runs ORDER BY 1")]
 
     def close(self) -> None:
         self.db.close()

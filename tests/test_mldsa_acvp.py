@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_mldsa_support import ACVP, mldsa, mode_of
 
 from pqlab.acvp import mldsa as plugin
+from pqlab.acvp.fields import FieldError
 
 # (prompt, expected results or None when the prompt is an internalProjection with the answers)
 FILES = {
@@ -83,5 +84,6 @@ def test_plugin_rejects_unknown_options() -> None:
     assert plugin.scheme({"parameterSet": "ML-DSA-44", "signatureInterface": "sideways"}) is None
     assert plugin.scheme({"parameterSet": "ML-DSA-44", "signatureInterface": "external", "preHash": "maybe"}) is None
     assert plugin.scheme({"parameterSet": "ML-DSA-99"}) is None
-    # a test case without its inputs is unsupported, never passed
-    assert plugin.requests({"parameterSet": "ML-DSA-44", "deterministic": True}, {"tcId": 1}) is None
+    # a test case without its inputs is invalid (the framework names it), never passed
+    with pytest.raises(FieldError, match="missing field 'sk'"):
+        plugin.requests({"parameterSet": "ML-DSA-44", "deterministic": True}, {"tcId": 1})

@@ -14,12 +14,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pqlab import PqlabError
+from pqlab.acvp.fields import FieldError
 from pqlab.build import BuildOptions
 from pqlab.jobs import execute
 from pqlab.platforms import Platform
 from pqlab.registry import Implementation
 
 FAMILIES = ("mlkem", "mldsa", "slhdsa")
+DRIVER_MAXARG = 16384  # bytes per argument the driver accepts unless the implementation sets PQLAB_DRIVER_MAXARG
+
+
+def driver_maxarg(impl: Implementation) -> int:
+    """The driver's argument limit for an implementation (harness/driver.c PQLAB_DRIVER_MAXARG,
+    which an implementation's pqlab.toml cflags may lower)."""
+    for f in impl.cflags:
+        if f.startswith("-DPQLAB_DRIVER_MAXARG="):
+            return int(f.split("=", 1)[1])
+    return DRIVER_MAXARG
 
 
 def plugins() -> dict[tuple[str, str], object]:
@@ -44,20 +55,30 @@ class AcvpRun:
     mismatches: list[str] = field(default_factory=list)
     compared: int = 0
 
+    invalid: list[str] = field(default_factory=list)  # "tgId N tcId M: what is wrong with the input"
+
     @property
     def ok(self) -> bool:
-        return not (self.unsupported or self.failed or self.mismatches)
+        return not (self.unsupported or self.failed or self.mismatches or self.invalid)
 
 
 def load(path: Path) -> dict:
     try:
-        data = json.loads(Path(path).read_text())
+        data = json.loads(Path(path).read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise PqlabError(f"cannot read ACVP file {path}: not UTF-8 text (byte {e.start}: {e.reason})") from e
     except (OSError, json.JSONDecodeError) as e:
         raise PqlabError(f"cannot read ACVP file {path}: {e}") from e
     if isinstance(data, list):  # [{"acvVersion": ...}, {vector set}]
         data = next((d for d in data if isinstance(d, dict) and "testGroups" in d), None)
-    if not isinstance(data, dict) or "testGroups" not in data:
-        raise PqlabError(f"{path}: not an ACVP vector set (no testGroups)")
+    if not isinstance(data, dict) or not isinstance(data.get("testGroups"), list):
+        raise PqlabError(f"{path}: not an ACVP vector set (no testGroups list)")
+    for g in data["testGroups"]:
+        if not isinstance(g, dict) or "tgId" not in g or not isinstance(g.get("tests"), list):
+            raise PqlabError(f"{path}: a test group without tgId or tests list ({str(g)[:80]})")
+        for t in g["tests"]:
+            if not isinstance(t, dict) or "tcId" not in t:
+                raise PqlabError(f"{path}: tgId {g['tgId']}: a test case without tcId ({str(t)[:80]})")
     return data
 
 
@@ -93,9 +114,22 @@ def run_prompt(
             continue
         impl = cands[0]
         for test in group["tests"]:
-            reqs = plugin.requests(group, test)
+            where = f"tgId {group['tgId']} tcId {test['tcId']}"
+            try:
+                reqs = plugin.requests(group, test)
+            except FieldError as e:
+                result.invalid.append(f"{where}: {e}")
+                continue
+            except KeyError as e:  # a value outside the ones the standard names (e.g. hashAlg)
+                result.invalid.append(f"{where}: missing or unknown value {e}")
+                continue
             if reqs is None:
-                result.unsupported.append(f"tgId {group['tgId']} tcId {test['tcId']}: not supported")
+                result.unsupported.append(f"{where}: not supported")
+                continue
+            limit = driver_maxarg(impl)
+            big = [len(a) for _, args in reqs for a in args if len(a) > limit]
+            if big:
+                result.invalid.append(f"{where}: an input of {max(big):,} bytes, more than the driver's {limit:,}")
                 continue
             plan.setdefault(impl.id, []).append((group, test, reqs, rgroup))
     by_id = {i.id: i for i in impls}
@@ -106,6 +140,8 @@ def run_prompt(
             for m, (cmd, args) in enumerate(reqs):
                 buf.append(f"t{n}.{m} {cmd} " + " ".join(a.hex() if a else "-" for a in args))
         lines[iid] = ("\n".join(buf) + "\n").encode()
+    if not plan:  # every test case was unsupported or invalid, each already named
+        return result
     outcomes = execute(
         [(by_id[iid], plat) for iid in plan], "driver", jobs, BuildOptions(),
         stdin=lambda impl, _p: lines[impl.id], desc="acvp",
@@ -131,7 +167,13 @@ def run_prompt(
                     break
                 outs.append(answers[tag])
             else:
-                rgroup["tests"].append({"tcId": test["tcId"], **plugin.result(group, test, outs)})
+                fields = plugin.result(group, test, outs)
+                refused = [k for k, v in fields.items() if v == ""]
+                if refused:  # an answer with empty fields is an error, never a response
+                    status = next((a for a in outs if isinstance(a, int)), None)
+                    result.failed.append(f"{o.impl.id} on {plat.name}: tgId {group['tgId']} tcId {test['tcId']}: "
+                                         f"the implementation refused the input (status {status}); no {', '.join(refused)}")
+                rgroup["tests"].append({"tcId": test["tcId"], **fields})
     return result
 
 

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 
+class FieldError(ValueError):
+    """A test case's input field is missing or malformed; the message names the field."""
+
+
 def hexbytes(d: dict, key: str) -> bytes:
-    return bytes.fromhex(d[key])
+    if key not in d:
+        raise FieldError(f"missing field {key!r}")
+    v = d[key]
+    try:
+        return bytes.fromhex(v)
+    except (TypeError, ValueError):
+        shown = v if isinstance(v, str) and len(v) <= 40 else f"{str(v)[:40]}..."
+        raise FieldError(f"field {key!r} is not an even-length hex string ({shown!r})") from None
 
 
 def field(group: dict, test: dict, key: str) -> bytes:

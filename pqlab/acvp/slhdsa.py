@@ -69,29 +69,26 @@ def _addrnd(group: dict, test: dict) -> bytes:
 
 
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
-    try:
-        if "skSeed" in test:
-            return [("keygen", [hexbytes(test, "skSeed"), hexbytes(test, "skPrf"), hexbytes(test, "pkSeed")])]
-        mode = _mode(group)
-        ctx = hexbytes(test, "context") if "context" in test else b""
-        if not is_siggen(group, test):
-            pk, msg, sig = field(group, test, "pk"), hexbytes(test, "message"), field(group, test, "signature")
-            if mode == "internal":
-                return [("verify_internal", [pk, msg, sig])]
-            if mode == "pure":
-                return [("verify", [pk, msg, ctx, sig])]
-            if mode == "prehash":
-                return [("verify_prehash", [pk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
-            return None
-        sk, msg, rnd = field(group, test, "sk"), hexbytes(test, "message"), _addrnd(group, test)
+    if "skSeed" in test:
+        return [("keygen", [hexbytes(test, "skSeed"), hexbytes(test, "skPrf"), hexbytes(test, "pkSeed")])]
+    mode = _mode(group)
+    ctx = hexbytes(test, "context") if "context" in test else b""
+    if not is_siggen(group, test):
+        pk, msg, sig = field(group, test, "pk"), hexbytes(test, "message"), field(group, test, "signature")
         if mode == "internal":
-            return [("sign_internal", [sk, msg, rnd])]
+            return [("verify_internal", [pk, msg, sig])]
         if mode == "pure":
-            return [("sign", [sk, msg, ctx, rnd])]
+            return [("verify", [pk, msg, ctx, sig])]
         if mode == "prehash":
-            return [("sign_prehash", [sk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), rnd])]
-    except (KeyError, ValueError):
-        return None  # a test case without the inputs this mode needs: unsupported, never passed
+            return [("verify_prehash", [pk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
+        return None
+    sk, msg, rnd = field(group, test, "sk"), hexbytes(test, "message"), _addrnd(group, test)
+    if mode == "internal":
+        return [("sign_internal", [sk, msg, rnd])]
+    if mode == "pure":
+        return [("sign", [sk, msg, ctx, rnd])]
+    if mode == "prehash":
+        return [("sign_prehash", [sk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), rnd])]
     return None
 
 
