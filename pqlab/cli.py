@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from pqlab import ROOT, PqlabError, __version__
+from pqlab import ROOT, PqlabError, __version__, limits
 from pqlab import acvp as acvp_mod
 from pqlab import jobs as J
 from pqlab import report as R
@@ -22,6 +22,7 @@ from pqlab.build import BuildOptions, build, sizes
 from pqlab.platforms import all_platforms, default_platform, get_platform
 from pqlab.registry import discover, select
 from pqlab.results import DEFAULT_DB, Store
+from pqlab.runner import Interrupted, install_signal_handlers, sweep_stale
 
 DATA = Path(__file__).parent / "data"
 
@@ -39,8 +40,15 @@ def selection(f):
     @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False), help="extra root with crypto_kem/ or crypto_sign/ folders")
     @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
     @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+    @click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        help="seconds each target run may take [default: 10 x its last run, at least 30 s, else the platform's timeout_s]",
+    )
     @functools.wraps(f)
-    def wrapper(*args, **kw):
+    def wrapper(*args, timeout=None, **kw):
+        limits.set_override(timeout)
         return f(*args, **kw)
 
     return wrapper
@@ -67,11 +75,17 @@ def _fail_report(outcomes) -> int:
 
 class Cli(click.Group):
     def invoke(self, ctx):
+        install_signal_handlers()
+        sweep_stale()
         try:
             return super().invoke(ctx)
         except PqlabError as e:
             click.secho(f"error: {e}", fg="red", err=True)
             sys.exit(2)
+        except (Interrupted, KeyboardInterrupt) as e:
+            status = e.exit_status if isinstance(e, Interrupted) else 130
+            click.secho(f"pqlab: interrupted by {e or 'SIGINT'}: target runs killed, nothing partial stored", fg="red", err=True)
+            sys.exit(status)
 
 
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
