@@ -23,8 +23,8 @@ from pqlab.build import BuildOptions, BuildResult, build, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
-from pqlab.results import Context, Store
-from pqlab.runner import Limit, Ran, RunError, RunTimeout, run_full, stop_all, temp_dir
+from pqlab.results import Context, Store, git_state
+from pqlab.runner import Limit, Ran, RunError, RunTimeout, run_full, signals_deferred, stop_all, temp_dir
 
 VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 
@@ -241,6 +241,7 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
     if not pairs_:
         raise PqlabError("nothing to run: no implementation runs on the selected platforms")
     builds = build_all(pairs_, BENCH_PROGRAMS, jobs, opts)
+    git_state()  # now, not while storing the first run with signals deferred
     handed: queue.Queue[Outcome] = queue.Queue()
     outcomes: list[Outcome] = []
 
@@ -273,10 +274,11 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
                 o = handed.get_nowait()
             except queue.Empty:
                 return n
-            if o.ok:
-                assert o.context is not None
-                store.add_run(o.context, o.values)
-            outcomes.append(o)
+            with signals_deferred():
+                if o.ok:
+                    assert o.context is not None
+                    store.add_run(o.context, o.values)
+                outcomes.append(o)
             n += 1
 
     _parallel(pairs_, target, jobs, "bench", len(pairs_) * len(BENCH_PROGRAMS), store_handed)

@@ -168,6 +168,20 @@ def sweep_stale(tmp: Path | None = None) -> list[Path]:
     return removed
 
 
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block ends (storing one run is all or nothing, and
+    the run that was just stored is not lost to an interrupt halfway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _handle(signum: int, _frame) -> None:
     stop_all(signum)
     raise Interrupted(signum)
@@ -274,7 +288,8 @@ def run_full(
                 stdout, stderr = proc.communicate()
                 tail = stdout[-500:].decode(errors="replace")
                 raise RunTimeout(
-                    f"timeout after {limit} (hung target?), killed with its process group, on {where}\n"
+                    f"timeout after {limit}: {program} did not finish (hung target?) and was killed "
+                    f"with its process group, on {where}\n"
                     f"  last output: {tail!r}"
                 ) from None
         finally:
