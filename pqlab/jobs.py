@@ -24,7 +24,7 @@ from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
 from pqlab.results import Context, Store, git_state
-from pqlab.runner import Limit, Ran, RunError, RunTimeout, run_full, signals_deferred, stop_all, temp_dir
+from pqlab.runner import Limit, Ran, RunError, RunTimeout, resume, run_full, signals_deferred, stop_all, temp_dir
 
 VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 
@@ -120,9 +120,11 @@ def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> l
         if step:
             bar.update(step(bar))
         return [f.result() for f in futs]
-    except BaseException:
+    except BaseException as e:
         stop_all()
         ex.shutdown(wait=True, cancel_futures=True)
+        if isinstance(e, Exception):  # an error, not an interrupt: later work may run
+            resume()
         if step:
             step(bar)
         raise

@@ -112,6 +112,13 @@ def stop_all(signum: int = signal.SIGTERM) -> None:
             _kill_group(proc)
 
 
+def resume() -> None:
+    """Allow runs again after stop_all() for an error, not a signal (pqlab used as a library)."""
+    global _stopping
+    with _lock:
+        _stopping = None
+
+
 def _remove_folders() -> None:
     with _lock:
         for d in list(_folders):
@@ -187,11 +194,17 @@ def _handle(signum: int, _frame) -> None:
     raise Interrupted(signum)
 
 
-def install_signal_handlers() -> None:
-    """SIGINT and SIGTERM kill every child's process group, then raise Interrupted in the main
-    thread; finally-clauses remove the run folders and store nothing partial."""
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, _handle)
+@contextmanager
+def signal_handlers() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM kill every child's process group, then raise
+    Interrupted in the main thread; finally-clauses remove the run folders and store nothing
+    partial. The previous handlers come back afterwards."""
+    old = {s: signal.signal(s, _handle) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def _die_with_parent(parent: int) -> None:
