@@ -31,6 +31,7 @@ from pqlab.runner import Limit
 FACTOR = 10
 FLOOR_S = 30.0
 LOG = BUILD_ROOT / "run-times.json"
+MAX_ENTRIES = 5000  # the newest are kept: implementations in temporary folders come and go
 
 _lock = threading.Lock()
 
@@ -90,6 +91,9 @@ def record(
             "work": work(program, opts),
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         }
+        if len(data) > MAX_ENTRIES:
+            newest = sorted(data, key=lambda k: str(data[k].get("date", "")) if isinstance(data[k], dict) else "")
+            data = {k: data[k] for k in newest[-MAX_ENTRIES:]}
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         tmp.replace(path)

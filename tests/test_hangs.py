@@ -10,6 +10,7 @@ process group), /tmp/pqlab-run-* folders, database rows.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from pqlab import ROOT
+from pqlab import ROOT, limits
 from pqlab.build import BuildOptions
 from pqlab.limits import FACTOR, FLOOR_S, limit, record
 from pqlab.platforms import get_platform
@@ -232,6 +233,17 @@ def test_hung_target_fails_once_at_its_timeout(impl_root, tmp_path, plat):
     assert run_folders(tmp) == []
     with sqlite3.connect(tmp_path / "r.db") as db:
         assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+
+
+def test_time_log_keeps_the_newest(tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_ENTRIES", 2)
+    plat, log = get_platform("host"), tmp_path / "times.json"
+    impl = next(i for i in discover() if i.scheme == "ml-kem-512")
+    for n, program in enumerate(("test", "speed", "stack")):
+        record(impl, plat, program, BuildOptions(), 1.0 + n, log)
+        time.sleep(1.01 if n == 0 else 0)  # dates have a resolution of a second
+    kept = json.loads(log.read_text())
+    assert len(kept) == 2 and not any(k.endswith("/test") for k in kept), kept
 
 
 def test_default_limit_rule(tmp_path):
