@@ -55,7 +55,7 @@ def timeout_option(f):
         "--timeout",
         type=click.FloatRange(min=0, min_open=True),
         default=None,
-        help="seconds each target run may take [default: 10 x its last run, at least 30 s, else the platform's timeout_s]",
+        help="seconds each target run may take [default: 10 x its last run, at least 30 s; docs/interfaces.md section 7]",
     )
     @functools.wraps(f)
     def wrapper(*args, timeout=None, **kw):

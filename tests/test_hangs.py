@@ -10,6 +10,7 @@ process group), /tmp/pqlab-run-* folders, database rows.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -25,7 +26,7 @@ import pytest
 
 from pqlab import ROOT, limits
 from pqlab.build import BuildOptions
-from pqlab.limits import FACTOR, FLOOR_S, limit, record
+from pqlab.limits import FACTOR, FLOOR_S, SIBLING_FACTOR, limit, record
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
 from pqlab.runner import sweep_stale
@@ -261,6 +262,11 @@ def test_default_limit_rule(tmp_path):
     small = limit(impl, plat, "stack", BuildOptions(), log)
     assert small.seconds == FLOOR_S and "last run's 0.20 s" in small.source
     assert limit(impl, get_platform("host"), "speed", BuildOptions(), log).seconds == get_platform("host").timeout_s
+    # another implementation of ml-kem-512: the slowest sibling's run, with a wider margin
+    other = dataclasses.replace(impl, name="other")
+    sib = limit(other, plat, "speed", BuildOptions(iterations=20), log)
+    assert sib.seconds == SIBLING_FACTOR * 24.0 and "another ml-kem-512 implementation" in sib.source
+    assert limit(other, plat, "kat", BuildOptions(), log).seconds == plat.timeout_s
 
 
 # --- interrupts and kills -----------------------------------------------------------------------
