@@ -53,6 +53,9 @@ class BuildResult:
     elf: dict[str, Path] = field(default_factory=dict)  # program -> binary
     error: str | None = None  # compiler output and command when the build failed
     objects: list[Path] = field(default_factory=list)  # the implementation's own objects
+    compiler: str = ""  # the compiler and flags the implementation's own sources were built with
+    compiler_version: str = ""
+    cflags: str = ""
 
 
 def ninja_exe() -> str:
@@ -260,7 +263,9 @@ def build(
             ibase = ibase.with_name(f"{ibase.name}@cc-{hashlib.sha256(cc.encode()).hexdigest()[:10]}")
             src_flags = foreign_cc_flags(plat, src_flags)
         objs = nf.compile(ibase / "obj", impl.sources, src_flags, cc)
-        results[impl.id] = BuildResult(objects=objs)
+        results[impl.id] = BuildResult(
+            objects=objs, compiler=cc or plat.cc, compiler_version=compiler_version(cc or plat.cc), cflags=" ".join(src_flags)
+        )
         harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)
         targets[impl.id] = []
         for prog in programs:

@@ -24,7 +24,6 @@ import shutil
 import statistics
 import subprocess
 import tarfile
-import tempfile
 import tomllib
 import urllib.error
 import urllib.request
@@ -38,7 +37,7 @@ from pqlab.build import BuildOptions, build, compiler_version, sizes
 from pqlab.platforms import Platform, model
 from pqlab.profile import API_FUNCTIONS, _is_api
 from pqlab.registry import Implementation, discover
-from pqlab.runner import run
+from pqlab.runner import run, temp_dir
 
 DATA_FILE = Path(__file__).parent / "data" / "calibration.toml"
 DEFAULT_CACHE = ROOT / "build" / "calibration"
@@ -264,8 +263,8 @@ class Measured:
 
 
 def measure_one(impl: Implementation, plat: Platform, elf: Path, api: frozenset[str]) -> Measured:
-    with tempfile.TemporaryDirectory(prefix="pqlab-cal-") as d:
-        prof = Path(d) / "profile.txt"
+    with temp_dir("cal") as d:
+        prof = d / "profile.txt"
         out = run(plat, elf, "speed", extra=["--profile", str(prof)])
         folded = Path(str(prof) + ".folded")
         if not folded.exists():

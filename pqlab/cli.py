@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from pqlab import ROOT, PqlabError, __version__
+from pqlab import ROOT, PqlabError, __version__, limits
 from pqlab import acvp as acvp_mod
 from pqlab import jobs as J
 from pqlab import report as R
@@ -22,6 +22,7 @@ from pqlab.build import BuildOptions, build, sizes
 from pqlab.platforms import all_platforms, default_platform, get_platform
 from pqlab.registry import discover, select
 from pqlab.results import DEFAULT_DB, Store
+from pqlab.runner import Interrupted, signal_handlers, sweep_stale
 
 DATA = Path(__file__).parent / "data"
 
@@ -39,8 +40,26 @@ def selection(f):
     @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False), help="extra root with crypto_kem/ or crypto_sign/ folders")
     @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
     @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+    @timeout_option
     @functools.wraps(f)
     def wrapper(*args, **kw):
+        return f(*args, **kw)
+
+    return wrapper
+
+
+def timeout_option(f):
+    """--timeout for a command that runs target programs (docs/interfaces.md section 7)."""
+
+    @click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        help="seconds each target run may take [default: 10 x its last run, at least 30 s; docs/interfaces.md section 7]",
+    )
+    @functools.wraps(f)
+    def wrapper(*args, timeout=None, **kw):
+        limits.set_override(timeout)
         return f(*args, **kw)
 
     return wrapper
@@ -67,11 +86,17 @@ def _fail_report(outcomes) -> int:
 
 class Cli(click.Group):
     def invoke(self, ctx):
+        sweep_stale()
         try:
-            return super().invoke(ctx)
+            with signal_handlers():
+                return super().invoke(ctx)
         except PqlabError as e:
             click.secho(f"error: {e}", fg="red", err=True)
             sys.exit(2)
+        except (Interrupted, KeyboardInterrupt) as e:
+            status = e.exit_status if isinstance(e, Interrupted) else 130
+            click.secho(f"pqlab: interrupted by {e or 'SIGINT'}: target runs killed, nothing partial stored", fg="red", err=True)
+            sys.exit(status)
 
 
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
@@ -264,6 +289,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the response file here")
 @click.option("--expected", type=click.Path(dir_okay=False, exists=True), help="expectedResults (or internalProjection) file to compare with")
 @click.option("--json", "as_json", is_flag=True)
+@timeout_option
 def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_json):
     """Answer an ACVP prompt file (ML-KEM, ML-DSA, SLH-DSA) and compare with expected results."""
     impls = discover([Path(p) for p in impl_path])
@@ -446,6 +472,7 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
     help="build the implementations with the reference figures' compiler (downloaded once) or the platform's",
 )
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+@timeout_option
 def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json):
     """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml)."""
     from pqlab import calibrate as C

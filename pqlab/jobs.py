@@ -10,22 +10,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
 import sys
-import tempfile
-import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
 
-from pqlab import ROOT, PqlabError
-from pqlab.build import BuildOptions, build, compiler_version, impl_flags, sizes
+from pqlab import ROOT, PqlabError, limits
+from pqlab.build import BuildOptions, BuildResult, build, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
-from pqlab.results import Context, Store
-from pqlab.runner import RunError, command, run
+from pqlab.results import Context, Store, git_state
+from pqlab.runner import Limit, Ran, RunError, RunTimeout, resume, run_full, signals_deferred, stop_all, temp_dir
 
 VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 
@@ -38,13 +37,17 @@ class Outcome:
     output: Output | None = None
     error: str | None = None
     data: dict = field(default_factory=dict)
+    program: str = ""
+    context: Context | None = None  # what the run used: build (compiler, flags) and run (command)
+    values: list[tuple[str, str, float]] = field(default_factory=list)  # bench: what is stored
+    timed_out: bool = False
 
 
 def pairs(impls: list[Implementation], plats: list[Platform]) -> list[tuple[Implementation, Platform]]:
     return [(i, p) for p in plats for i in impls if i.runs_on(p)]
 
 
-def build_all(pairs_, programs, jobs: int, opts: BuildOptions) -> dict[tuple[str, str], object]:
+def build_all(pairs_, programs, jobs: int, opts: BuildOptions) -> dict[tuple[str, str], BuildResult]:
     """Build per platform (ninja parallelises inside); returns (impl.id, platform) -> BuildResult."""
     by_plat: dict[str, tuple[Platform, list[Implementation]]] = {}
     for impl, plat in pairs_:
@@ -54,6 +57,80 @@ def build_all(pairs_, programs, jobs: int, opts: BuildOptions) -> dict[tuple[str
         for iid, res in build(plat, impls, programs, jobs=jobs, opts=opts).items():
             out[(iid, name)] = res
     return out
+
+
+def context(impl: Implementation, plat: Platform, program: str, b: BuildResult, ran: Ran, iterations: int) -> Context:
+    """The context of one run, from what its build and its run report they used."""
+    return Context(
+        scheme=impl.scheme,
+        implementation=impl.name,
+        impl_dir=str(impl.dir),
+        platform=plat.name,
+        core=plat.core,
+        clock_hz=plat.clock_hz,
+        compiler=b.compiler,
+        compiler_version=b.compiler_version,
+        cflags=b.cflags,
+        iterations=iterations,
+        timer=ran.output.timer,
+        unit=plat.timer_unit,
+        runner=plat.runner_kind,
+        command=" ".join(ran.command),
+        program=program,
+        model=model(plat),
+    )
+
+
+def run_program(
+    impl: Implementation, plat: Platform, b: BuildResult, program: str, opts: BuildOptions, stdin: bytes = b""
+) -> Outcome:
+    """Run one built program within its time limit (pqlab.limits) and return its Outcome with
+    the context it used; the wall time of a complete run is remembered for the next limit."""
+    limit = limits.limit(impl, plat, program, opts)
+    extra = {}
+    try:
+        if program == "speed" and plat.runner_kind == "pqlab-sim":  # for sim_speed
+            ran, extra["sim_run"] = sim_run(plat, b.elf[program], stdin, limit)
+        else:
+            ran = run_full(plat, b.elf[program], program, stdin=stdin, timeout=limit)
+    except RunTimeout as e:
+        return Outcome(impl, plat, False, error=str(e), program=program, timed_out=True)
+    except RunError as e:
+        return Outcome(impl, plat, False, error=str(e), program=program)
+    limits.record(impl, plat, program, opts, ran.seconds)
+    ctx = context(impl, plat, program, b, ran, opts.runs(program))
+    return Outcome(
+        impl, plat, True, output=ran.output, data={"build": b, "ran": ran, **extra}, program=program, context=ctx
+    )
+
+
+def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> list:
+    """fn over items in `jobs` threads, results in the order of items. `step`, called in this
+    (the main) thread while the workers run, consumes what they hand over (bench: store each
+    run as it completes). On an exception or an interrupt every child is killed, queued work
+    is dropped and `step` gets a last call before the exception goes on."""
+    ex = ThreadPoolExecutor(max_workers=max(1, jobs))
+    bar = tqdm(total=total, desc=desc, file=sys.stderr, disable=None, leave=False)
+    try:
+        futs = [ex.submit(fn, x) for x in items]
+        pending = set(futs)
+        while pending:
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            bar.update(step(bar) if step else len(done))
+        if step:
+            bar.update(step(bar))
+        return [f.result() for f in futs]
+    except BaseException as e:
+        stop_all()
+        ex.shutdown(wait=True, cancel_futures=True)
+        if isinstance(e, Exception):  # an error, not an interrupt: later work may run
+            resume()
+        if step:
+            step(bar)
+        raise
+    finally:
+        ex.shutdown(wait=True)
+        bar.close()
 
 
 def execute(
@@ -75,61 +152,44 @@ def execute(
         impl, plat = pair
         b = builds[(impl.id, plat.name)]
         if b.error:
-            return Outcome(impl, plat, False, error=b.error)
+            return Outcome(impl, plat, False, error=b.error, program=program)
         data = stdin(impl, plat) if callable(stdin) else (stdin or b"")
-        extra = {}
-        try:
-            if program == "speed" and plat.runner_kind == "pqlab-sim":  # for sim_speed
-                out, extra["sim_run"] = sim_run(plat, b.elf[program], data)
-            else:
-                out = run(plat, b.elf[program], program, stdin=data)
-        except RunError as e:
-            return Outcome(impl, plat, False, error=str(e))
-        return Outcome(impl, plat, True, output=out, data={"build": b, **extra})
+        return run_program(impl, plat, b, program, opts, data)
 
-    results = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        it = ex.map(one, pairs_)
-        for res in tqdm(it, total=len(pairs_), desc=desc or program, file=sys.stderr, disable=None, leave=False):
-            results.append(res)
-    return results
-
-
-def context(impl: Implementation, plat: Platform, program: str, out: Output, elf: Path, iterations: int) -> Context:
-    src_flags, _ = impl_flags(plat, impl)
-    return Context(
-        scheme=impl.scheme, implementation=impl.name, impl_dir=str(impl.dir), platform=plat.name,
-        core=plat.core, clock_hz=plat.clock_hz, compiler=plat.cc, compiler_version=compiler_version(plat.cc),
-        cflags=" ".join(src_flags), iterations=iterations, timer=out.timer if out else plat.timer_name,
-        unit=plat.timer_unit, runner=plat.runner_kind, command=" ".join(command(plat, elf)), program=program,
-        model=model(plat),
-    )
+    return _parallel(pairs_, one, jobs, desc or program, len(pairs_))
 
 
 # --- bench --------------------------------------------------------------------------------------
 
+BENCH_PROGRAMS = ("speed", "stack", "hashing")
 
-def timed_run(plat: Platform, elf: Path, program: str, stdin: bytes = b"", extra=()) -> tuple[Output, float]:
+
+def timed_run(
+    plat: Platform, elf: Path, program: str, stdin: bytes = b"", extra=(), timeout: Limit | None = None
+) -> tuple[Output, float]:
     """run() and its wall-clock seconds (process start included)."""
-    t0 = time.perf_counter()
-    out = run(plat, elf, program, stdin=stdin, extra=extra)
-    return out, time.perf_counter() - t0
+    ran = run_full(plat, elf, program, stdin=stdin, extra=extra, timeout=timeout)
+    return ran.output, ran.seconds
 
 
-def sim_run(plat: Platform, elf: Path, stdin: bytes) -> tuple[Output, tuple[int, float]]:
-    """A speed run on pqlab-sim with its JSON report: the output, and the instructions it
+def sim_run(plat: Platform, elf: Path, stdin: bytes, limit: Limit | None = None) -> tuple[Ran, tuple[int, float]]:
+    """A speed run on pqlab-sim with its JSON report: the run, and the instructions it
     executed with the run's wall time (for sim_speed)."""
-    with tempfile.TemporaryDirectory(prefix="pqlab-run-json-") as d:
-        rep = Path(d) / "report.json"
-        out, wall = timed_run(plat, elf, "speed", stdin, ["--json", str(rep)])
+    with temp_dir("json") as d:
+        rep = d / "report.json"
+        ran = run_full(plat, elf, "speed", stdin, limit, ["--json", str(rep)])
         try:
             n = int(json.loads(rep.read_text())["instructions"])
         except (OSError, ValueError, KeyError) as e:
-            raise RunError(f"platform {plat.name}, binary {elf}: no instruction count in the simulator's JSON report ({e})") from e
-    return out, (n, wall)
+            raise RunError(
+                f"platform {plat.name}, binary {elf}: no instruction count in the simulator's JSON report ({e})"
+            ) from e
+    return ran, (n, ran.seconds)
 
 
-def sim_speed(plat: Platform, elf: Path, sim: tuple[int, float] | None) -> list[tuple[str, str, float]]:
+def sim_speed(
+    plat: Platform, elf: Path, sim: tuple[int, float] | None, limit: Limit | None = None
+) -> list[tuple[str, str, float]]:
     """Simulated instructions per second (millions) of the speed program with the timing model on
     (sim: its instruction count and wall time, from sim_run), and QEMU -icount's on the same
     binary on the simulator's twin platform, run here right after and timed the same way
@@ -140,47 +200,90 @@ def sim_speed(plat: Platform, elf: Path, sim: tuple[int, float] | None) -> list[
     if not twin or sim is None:
         return []
     n, sim_s = sim
-    _, qemu_s = timed_run(get_platform(twin), elf, "speed")
+    _, qemu_s = timed_run(get_platform(twin), elf, "speed", timeout=limit)
     return [("simspeed", "pqlab-sim", n / sim_s / 1e6), ("simspeed", f"qemu ({twin})", n / qemu_s / 1e6)]
 
 
+def measurements(o: Outcome, opts: BuildOptions) -> list[tuple[str, str, float]]:
+    """The values a bench run stores (raises RunError when the simulator's speed run fails)."""
+    assert o.output is not None
+    b: BuildResult = o.data["build"]
+    elf = b.elf[o.program]
+    values: list[tuple[str, str, float]] = []
+    if o.program == "speed":
+        values += [("speed", f[0], int(f[1])) for f in o.output.of("speed")]
+        values += [("iterations", f[0], int(f[1])) for f in o.output.of("iterations")]
+        obj = sizes(o.plat, b.objects)
+        binary = sizes(o.plat, [b.elf["speed"]])
+        values += [("size", k, v) for k, v in obj.items()]
+        values += [("size", f"binary-{k}", v) for k, v in binary.items()]
+        if o.data.get("sim_run"):
+            # the twin runs the same binary: its limit comes from the simulator run's
+            values += sim_speed(o.plat, elf, o.data["sim_run"], o.data["ran"].limit)
+    elif o.program == "stack":
+        static = sizes(o.plat, [elf])
+        for op, val in ((f[0], int(f[1])) for f in o.output.of("stack")):
+            values.append(("stack", op, val))
+            values.append(("ram", op, val + static["data"] + static["bss"]))
+    else:
+        for f in o.output.of("hashing"):
+            total, inhash = int(f[1]), int(f[2])
+            values.append(("hashing", f[0], 100.0 * inhash / total if total else 0.0))
+    return values
+
+
 def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
-    """speed, stack, hashing and size of every pair, each run stored as it completes."""
-    outcomes = []
-    for program in ("speed", "stack", "hashing"):
-        for o in execute(pairs_, program, jobs, opts, desc=f"bench {program}", extra_programs=("speed", "stack", "hashing")):
-            outcomes.append(o)
-            if not o.ok:
-                continue
-            b = o.data["build"]
-            elf = b.elf[program]
-            ctx = context(o.impl, o.plat, program, o.output, elf, opts.runs(program))
-            values: list[tuple[str, str, float]] = []
-            if program == "speed":
-                values += [("speed", f[0], int(f[1])) for f in o.output.of("speed")]
-                values += [("iterations", f[0], int(f[1])) for f in o.output.of("iterations")]
-                obj = sizes(o.plat, b.objects)
-                binary = sizes(o.plat, [b.elf["speed"]])
-                values += [("size", k, v) for k, v in obj.items()]
-                values += [("size", f"binary-{k}", v) for k, v in binary.items()]
+    """speed, stack, hashing and size of every pair, each run stored as it completes.
+
+    A pair's programs run one after the other in one worker; the first timeout stops the
+    pair, and its one failure names the programs that were not run. The main thread stores
+    each complete run in its own transaction as soon as a worker hands it over, so an
+    interrupt keeps every run that finished and nothing of one that did not."""
+    pairs_ = list(pairs_)
+    if not pairs_:
+        raise PqlabError("nothing to run: no implementation runs on the selected platforms")
+    builds = build_all(pairs_, BENCH_PROGRAMS, jobs, opts)
+    git_state()  # now, not while storing the first run with signals deferred
+    handed: queue.Queue[Outcome] = queue.Queue()
+    outcomes: list[Outcome] = []
+
+    def target(pair) -> None:
+        impl, plat = pair
+        b = builds[(impl.id, plat.name)]
+        if b.error:
+            handed.put(Outcome(impl, plat, False, error=b.error))
+            return
+        for i, program in enumerate(BENCH_PROGRAMS):
+            o = run_program(impl, plat, b, program, opts)
+            if o.ok:
                 try:
-                    values += sim_speed(o.plat, elf, o.data.get("sim_run"))
+                    o.values = measurements(o, opts)
                 except RunError as e:
-                    o.ok, o.error = False, f"simulator speed of {o.impl.id} on {o.plat.name}: {e}"
-                    continue
-            elif program == "stack":
-                static = sizes(o.plat, [elf])
-                for op, val in ((f[0], int(f[1])) for f in o.output.of("stack")):
-                    values.append(("stack", op, val))
-                    values.append(("ram", op, val + static["data"] + static["bss"]))
-            else:
-                for f in o.output.of("hashing"):
-                    total, inhash = int(f[1]), int(f[2])
-                    values.append(("hashing", f[0], 100.0 * inhash / total if total else 0.0))
-            if not values:
-                o.ok, o.error = False, f"{program} of {o.impl.id} on {o.plat.name} produced no measurement"
-                continue
-            store.add_run(ctx, values)
+                    o.ok, o.error = False, f"simulator speed of {impl.id} on {plat.name}: {e}"
+                if o.ok and not o.values:
+                    o.ok, o.error = False, f"{program} of {impl.id} on {plat.name} produced no measurement"
+            rest = BENCH_PROGRAMS[i + 1 :]
+            if o.timed_out and rest:
+                o.error = f"{o.error}\n  not run after this timeout: {', '.join(rest)}"
+            handed.put(o)
+            if o.timed_out:
+                return
+
+    def store_handed(_bar) -> int:
+        n = 0
+        while True:
+            try:
+                o = handed.get_nowait()
+            except queue.Empty:
+                return n
+            with signals_deferred():
+                if o.ok:
+                    assert o.context is not None
+                    store.add_run(o.context, o.values)
+                outcomes.append(o)
+            n += 1
+
+    _parallel(pairs_, target, jobs, "bench", len(pairs_) * len(BENCH_PROGRAMS), store_handed)
     return outcomes
 
 

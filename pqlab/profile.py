@@ -8,7 +8,6 @@ inclusive cycles to every distinct frame at or below the API function.
 
 from __future__ import annotations
 
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from pqlab import PqlabError
 from pqlab.build import BuildOptions, build
 from pqlab.platforms import Platform
 from pqlab.registry import Implementation
-from pqlab.runner import run
+from pqlab.runner import run, temp_dir
 
 API_FUNCTIONS = {  # operation -> NIST API function the harness calls for it (harness/ops.h)
     "keypair": ("crypto_kem_keypair", "crypto_sign_keypair"),
@@ -63,8 +62,8 @@ def profile(impl: Implementation, plat: Platform) -> dict[str, dict]:
     res = build(plat, [impl], ("speed",), opts=BuildOptions(iterations=1))[impl.id]
     if res.error:
         raise PqlabError(res.error)
-    with tempfile.TemporaryDirectory(prefix="pqlab-prof-") as d:
-        prof = Path(d) / "profile.txt"
+    with temp_dir("prof") as d:
+        prof = d / "profile.txt"
         run(plat, res.elf["speed"], "speed", extra=["--profile", str(prof)])
         folded = Path(str(prof) + ".folded")
         if not folded.exists():

@@ -1,23 +1,256 @@
 """Runners: execute a harness binary on a platform (native, QEMU system/user, pqlab-sim).
 
-Every run has a timeout. Any failure — timeout, crash, non-zero exit, protocol error —
-raises RunError with the platform, the binary and the exact command line.
+Every run has a time limit (`Limit`: seconds and where that figure came from). Any
+failure — timeout, crash, non-zero exit, protocol error — raises RunError with the
+platform, the binary and the exact command line; a timeout raises RunTimeout.
+
+Children never outlive pqlab. Each runs in a process group of its own (a new session),
+so a timeout or an interrupt kills the runner with everything it started. On Linux each
+child also asks the kernel for SIGKILL when pqlab dies (prctl PR_SET_PDEATHSIG), which
+covers a SIGKILL of pqlab itself, the one signal it cannot handle. Its working folder,
+/tmp/pqlab-run-<pid>-*, is removed when the run ends, at exit and after a signal; a
+folder left by a killed pqlab is swept by the next pqlab (`sweep_stale`).
 """
 
 from __future__ import annotations
 
+import atexit
+import ctypes
+import functools
+import os
+import re
 import shlex
+import shutil
+import signal
 import subprocess
+import sys
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from pqlab import PqlabError
 from pqlab.platforms import Platform
 from pqlab.protocol import Output, ProtocolError, parse
 
+TEMP_PREFIX = "pqlab-run-"
+timeout_override: float | None = None  # the command's --timeout (pqlab.limits.set_override)
+
 
 class RunError(PqlabError):
     pass
+
+
+class RunTimeout(RunError):
+    """The target did not finish within its time limit; it was killed with its process group."""
+
+
+class Interrupted(BaseException):
+    """pqlab received SIGINT or SIGTERM: every child was killed, no new run starts.
+
+    A BaseException, like KeyboardInterrupt, so that no `except Exception` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A run's time limit and the rule it came from (shown in a timeout's message)."""
+
+    seconds: float
+    source: str
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g} s ({self.source})"
+
+
+@dataclass
+class Ran:
+    """A finished run: its parsed output, the exact command, its wall time and its limit."""
+
+    output: Output
+    command: list[str]
+    seconds: float
+    limit: Limit
+
+
+# --- children and temporary folders -------------------------------------------------------------
+
+_lock = threading.RLock()  # re-entrant: the signal handler runs in the main thread, maybe inside run()
+_children: set[subprocess.Popen] = set()
+_folders: set[str] = set()
+_stopping: int | None = None  # the signal that stops pqlab, once received
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the child's process group (its pid: it leads a session of its own).
+
+    Only before the child is reaped, so the group id cannot belong to another process."""
+    if proc.returncode is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def stop_all(signum: int = signal.SIGTERM) -> None:
+    """Kill every running child's process group and refuse new runs from now on."""
+    global _stopping
+    with _lock:
+        if _stopping is None:
+            _stopping = signum
+        for proc in list(_children):
+            _kill_group(proc)
+
+
+def resume() -> None:
+    """Allow runs again after stop_all() for an error, not a signal (pqlab used as a library)."""
+    global _stopping
+    with _lock:
+        _stopping = None
+
+
+def _remove_folders() -> None:
+    with _lock:
+        for d in list(_folders):
+            shutil.rmtree(d, ignore_errors=True)
+            _folders.discard(d)
+
+
+atexit.register(_remove_folders)
+
+
+@contextmanager
+def temp_dir(kind: str = "") -> Iterator[Path]:
+    """A private folder /tmp/pqlab-run-<pid>-[<kind>-]<random>, removed when the block ends,
+    at exit and after SIGINT/SIGTERM; the pid lets a later pqlab sweep it if this one is
+    killed outright."""
+    d = tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{kind + '-' if kind else ''}")
+    with _lock:
+        _folders.add(d)
+    try:
+        yield Path(d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+        with _lock:
+            _folders.discard(d)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def sweep_stale(tmp: Path | None = None) -> list[Path]:
+    """Remove the run folders of pqlab processes that no longer exist (killed with SIGKILL,
+    so their own clean-up never ran). Only our own folders whose owner pid is dead; a
+    folder without a pid in its name (older pqlab) is left alone. Returns what was removed."""
+    tmp = Path(tmp or tempfile.gettempdir())
+    removed = []
+    for d in tmp.glob(f"{TEMP_PREFIX}*"):
+        m = re.match(rf"{re.escape(TEMP_PREFIX)}(\d+)-", d.name)
+        try:
+            if not m or not d.is_dir() or d.is_symlink() or d.stat().st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        pid = int(m.group(1))
+        if pid != os.getpid() and not _alive(pid):
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(d)
+    return removed
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block ends (storing one run is all or nothing, and
+    the run that was just stored is not lost to an interrupt halfway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _handle(signum: int, _frame) -> None:
+    stop_all(signum)
+    raise Interrupted(signum)
+
+
+@contextmanager
+def signal_handlers() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM kill every child's process group, then raise
+    Interrupted in the main thread; finally-clauses remove the run folders and store nothing
+    partial. The previous handlers come back afterwards."""
+    old = {s: signal.signal(s, _handle) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Runs in the child between fork and exec: SIGKILL when the thread that started it dies
+    (the runner thread waits for the child, so that is when pqlab dies). One prepared
+    foreign call, nothing that could wait for a lock another thread held at the fork."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG, kept across exec
+        if os.getppid() != parent:  # pqlab died before the call took effect
+            os._exit(137)
+
+
+def _prctl():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        f = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    f.argtypes = (ctypes.c_int, ctypes.c_ulong)
+    f.restype = ctypes.c_int
+    return f
+
+
+_PRCTL = _prctl()
+
+
+def _spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
+    with _lock:
+        if _stopping is not None:
+            raise Interrupted(_stopping)
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            start_new_session=True,
+            # the preexec function makes one prepared foreign call and no allocation
+            preexec_fn=functools.partial(_die_with_parent, os.getpid()) if _PRCTL is not None else None,  # noqa: PLW1509
+        )
+        _children.add(proc)
+    return proc
+
+
+# --- running a program --------------------------------------------------------------------------
 
 
 def command(plat: Platform, elf: Path, extra: list[str] | tuple[str, ...] = ()) -> list[str]:
@@ -33,30 +266,57 @@ def command(plat: Platform, elf: Path, extra: list[str] | tuple[str, ...] = ()) 
     return out
 
 
-def run(
+def run_full(
     plat: Platform,
     elf: Path,
     program: str,
     stdin: bytes = b"",
-    timeout: float | None = None,
+    timeout: float | Limit | None = None,
     extra: list[str] | tuple[str, ...] = (),
-) -> Output:
+) -> Ran:
     """Run `elf`, feed `stdin` (also as ./pqlab.in for semihosting targets), parse its output."""
     plat.check_runner()
     cmd = command(plat, elf, extra)
-    limit = timeout or plat.timeout_s
+    if timeout is None and timeout_override is not None:
+        limit = Limit(timeout_override, "--timeout")
+    elif timeout is None:
+        limit = Limit(plat.timeout_s, f"timeout_s of platform {plat.name}")
+    elif isinstance(timeout, Limit):
+        limit = timeout
+    else:
+        limit = Limit(float(timeout), "--timeout")
     where = f"platform {plat.name}, binary {elf}\n  command: {shlex.join(cmd)}"
-    with tempfile.TemporaryDirectory(prefix="pqlab-run-") as cwd:
-        (Path(cwd) / "pqlab.in").write_bytes(stdin)
+    t0 = time.perf_counter()
+    with temp_dir() as cwd:
+        (cwd / "pqlab.in").write_bytes(stdin)
         try:
-            proc = subprocess.run(cmd, input=stdin, capture_output=True, timeout=limit, cwd=cwd)
-        except subprocess.TimeoutExpired as e:
-            tail = (e.stdout or b"")[-500:].decode(errors="replace")
-            raise RunError(f"timeout after {limit:.0f} s (hung target?) on {where}\n  last output: {tail!r}") from e
+            proc = _spawn(cmd, cwd)
         except OSError as e:
             raise RunError(f"cannot start the runner on {where}: {e}") from e
-    text = proc.stdout.decode(errors="replace")
-    err = proc.stderr.decode(errors="replace").strip()
+        try:
+            try:
+                stdout, stderr = proc.communicate(stdin, timeout=limit.seconds)
+            except subprocess.TimeoutExpired:
+                _kill_group(proc)
+                stdout, stderr = proc.communicate()
+                tail = stdout[-500:].decode(errors="replace")
+                raise RunTimeout(
+                    f"timeout after {limit}: {program} did not finish (hung target?) and was killed "
+                    f"with its process group, on {where}\n"
+                    f"  last output: {tail!r}"
+                ) from None
+        finally:
+            _kill_group(proc)  # an exception (Interrupted) left it running
+            if proc.returncode is None:
+                proc.wait()
+            with _lock:
+                _children.discard(proc)
+    seconds = time.perf_counter() - t0
+    with _lock:
+        if _stopping is not None and proc.returncode == -signal.SIGKILL:
+            raise Interrupted(_stopping)  # killed by stop_all: not a failure of the target
+    text = stdout.decode(errors="replace")
+    err = stderr.decode(errors="replace").strip()
     try:
         out = parse(text, expect_program=program)
     except ProtocolError as e:
@@ -70,4 +330,16 @@ def run(
             + (f"  failed checks: {', '.join(failed)}\n" if failed else "")
             + f"  stderr: {err[-1000:]!r}"
         )
-    return out
+    return Ran(out, cmd, seconds, limit)
+
+
+def run(
+    plat: Platform,
+    elf: Path,
+    program: str,
+    stdin: bytes = b"",
+    timeout: float | Limit | None = None,
+    extra: list[str] | tuple[str, ...] = (),
+) -> Output:
+    """run_full() and only its parsed output."""
+    return run_full(plat, elf, program, stdin, timeout, extra).output

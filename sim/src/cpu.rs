@@ -84,7 +84,9 @@ pub struct Cpu {
     uart_ctrl: u32,
     uart_bauddiv: u32,
     excl: bool,
-    pub stdout: std::io::BufWriter<std::io::Stdout>,
+    // line by line: a run killed by its host (timeout, interrupt) has shown every complete
+    // line it printed, not lost up to a buffer's worth
+    pub stdout: std::io::LineWriter<std::io::Stdout>,
     files: Vec<Option<HostFile>>,
     // profiling hooks
     pub last_branch_link: bool,
@@ -240,7 +242,7 @@ impl Cpu {
             uart_ctrl: 0,
             uart_bauddiv: 0,
             excl: false,
-            stdout: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
+            stdout: std::io::LineWriter::new(std::io::stdout()),
             files: Vec::new(),
             last_branch_link: false,
             stop: None,

@@ -274,7 +274,7 @@ fn main() {
         for iv in &cpu.marks.done {
             t.push_str(&format!(
                 "{}\t{}\t{}\t{}\t{}\t{}",
-                iv.label.replace(|c: char| c == '\t' || c == '\n', " "),
+                iv.label.replace(['\t', '\n'], " "),
                 iv.depth,
                 iv.start_cycle,
                 iv.cycles,
