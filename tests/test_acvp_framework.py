@@ -2,17 +2,11 @@
 
 import json
 
-from click.testing import CliRunner
 
-from pqlab.cli import main
+from cli_runner import pqlab
 from pqlab.jobs import VECTORS_DIR
 
 KEYGEN = VECTORS_DIR / "acvp" / "v1.1.0.40" / "ML-KEM-keyGen-FIPS203" / "internalProjection.json"
-
-
-def pqlab(*args):
-    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return res.exit_code, res.output
 
 
 def small_prompt(tmp_path, mutate=None):

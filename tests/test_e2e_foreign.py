@@ -7,17 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pqlab.cli import main
+from cli_runner import pqlab, pqlab_stdout
 from pqlab.registry import discover
 
 FOREIGN = Path(__file__).parent / "foreign"
-
-
-def pqlab(*args):
-    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return res.exit_code, res.output
 
 
 def foreign_impls():
@@ -54,7 +48,7 @@ def test_broken_folder_reported_others_go_on(tmp_path):
 
 def test_size_reports_objects_and_binary():
     names = sorted({i.scheme for i in foreign_impls()})
-    code, out = pqlab("size", *names, "ml-kem-768", "--impl-path", FOREIGN, "-p", "mps2-an386", "--json")
+    code, out = pqlab_stdout("size", *names, "ml-kem-768", "--impl-path", FOREIGN, "-p", "mps2-an386", "--json")
     assert code == 0, out
     rows = json.loads(out)
     assert len(rows) == len(names) + 1

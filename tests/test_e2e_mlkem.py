@@ -8,19 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pqlab.cli import main
+from cli_runner import pqlab, pqlab_stdout
 from pqlab.jobs import VECTORS_DIR
 
 PLATFORMS = ["host", "mps2-an386", "mps2-an500"]
 SCHEMES = ["ml-kem-512", "ml-kem-768", "ml-kem-1024"]
 ACVP = VECTORS_DIR / "acvp" / "v1.1.0.40"
-
-
-def pqlab(*args):
-    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return res.exit_code, res.output
 
 
 def plat_args(plats):
@@ -70,7 +64,7 @@ def test_bench_report_roundtrip(tmp_path):
     code, out = pqlab("bench", "ml-kem-768", "-p", "mps2-an386", "-n", 3, "--db", db)
     assert code == 0, out
     assert "| ml-kem-768 | ref | keypair | 3 |" in out
-    code, out = pqlab("report", "--db", db, "--format", "json", "-s", "ml-kem-768")
+    code, out = pqlab_stdout("report", "--db", db, "--format", "json", "-s", "ml-kem-768")
     recs = json.loads(out)
     metrics = {(r["metric"], r["operation"]) for r in recs}
     for op in ("keypair", "encaps", "decaps"):

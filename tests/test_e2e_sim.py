@@ -4,10 +4,9 @@ import json
 import subprocess
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import pqlab, pqlab_stdout
 from pqlab import ROOT
-from pqlab.cli import main
 from pqlab.platforms import default_platform
 
 SIM = ROOT / "sim" / "target" / "release" / "pqlab-sim"
@@ -17,11 +16,6 @@ SIM = ROOT / "sim" / "target" / "release" / "pqlab-sim"
 def simulator():
     if not SIM.exists():  # ./run.sh builds it; a bare pytest run builds it here
         subprocess.run(["cargo", "build", "--release", "-q", "--manifest-path", str(ROOT / "sim" / "Cargo.toml")], check=True)
-
-
-def pqlab(*args):
-    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return res.exit_code, res.output
 
 
 def test_default_platform_is_the_simulated_m4():
@@ -39,7 +33,7 @@ def test_bench_records_modelled_cycles(tmp_path):
     code, out = pqlab("bench", "ml-kem-512", "-n", 2, "--db", db)  # default platform
     assert code == 0, out
     assert "Simulated: cycle counts from the timing model pqlab-sim" in out
-    recs = json.loads(pqlab("report", "--db", db, "--format", "json")[1])
+    recs = json.loads(pqlab_stdout("report", "--db", db, "--format", "json")[1])
     speed = [r for r in recs if r["metric"] == "speed"]
     assert {r["platform"] for r in speed} == {"m4-sim"}
     assert all(r["unit"] == "cycles" and r["context"]["timer"] == "dwt" for r in speed)
@@ -56,7 +50,7 @@ def test_bench_records_simulator_speed_next_to_qemu(tmp_path):
     code, out = pqlab("bench", "ml-kem-512", "-p", "m7-sim", "-n", 1, "--db", db)
     assert code == 0, out
     assert "Simulator speed [million instructions per second]" in out
-    recs = json.loads(pqlab("report", "--db", db, "--format", "json")[1])
+    recs = json.loads(pqlab_stdout("report", "--db", db, "--format", "json")[1])
     sim = {r["operation"]: r for r in recs if r["metric"] == "simspeed"}
     assert set(sim) == {"pqlab-sim", "qemu (mps2-an500)"}
     assert all(r["mean"] > 1 and r["unit"] == "M instructions/s" for r in sim.values())
@@ -64,7 +58,7 @@ def test_bench_records_simulator_speed_next_to_qemu(tmp_path):
 
 
 def test_profile_names_the_hot_functions():
-    code, out = pqlab("profile", "ml-kem-512", "-p", "m4-sim", "--json", "--top", 5)
+    code, out = pqlab_stdout("profile", "ml-kem-512", "-p", "m4-sim", "--json", "--top", 5)
     assert code == 0, out
     rows = json.loads(out)
     assert [r["operation"] for r in rows] == ["keypair", "encaps", "decaps"]
