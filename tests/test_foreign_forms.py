@@ -328,7 +328,7 @@ def test_pqm4_linked_and_ctx_variants_pass_on_m4_sim(pqm4):
 def test_pqm4_more_variants_pass_on_m4_sim(pqm4):
     """The other linked layouts and context-API folders of pqm4 and PQClean."""
     code, out = pqlab("test", "ml-kem-512", "ml-kem-768", "ml-kem-1024", "ml-dsa-65", "ml-dsa-87",
-                      "-i", "m4fstack", "-i", "m4f", "-i", "clean", "--impl-path", pqm4, "-p", "m4-sim", "-j", "2")
+                      "-i", "m4fstack", "-i", "m4f", "-i", "clean", "--impl-path", pqm4, "-p", "m4-sim", "-j", "1")
     assert code == 0, out
     assert out.count("ok   ") == 3 * 2 + 2 * 3, out
 
