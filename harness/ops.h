@@ -109,6 +109,7 @@ static const char *const op_names[OP_COUNT] = {"keypair", "sign", "verify", "exp
 PQLAB_GUARDED(esk, CRYPTO_EXPANDEDKEYBYTES);
 PQLAB_GUARDED(sig, CRYPTO_BYTES);
 static size_t siglen;
+static int tree_verify_rc;
 #else
 enum { OP_KEYPAIR, OP_SIGN, OP_VERIFY, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"keypair", "sign", "verify"};
@@ -120,7 +121,7 @@ PQLAB_GUARDED(m, PQLAB_MLEN);
 PQLAB_GUARDED(m2, PQLAB_MLEN + CRYPTO_BYTES);
 PQLAB_GUARDED(sm, PQLAB_MLEN + CRYPTO_BYTES);
 static size_t smlen, m2len;
-static int verify_rc, tree_verify_rc;
+static int verify_rc;
 
 static inline void ops_init(void)
 {

@@ -151,7 +151,10 @@ FORMS = {
     "ctx-only": ("", False, True, "none", "size_t"),
 }
 EXPECTED_FORMS = {
-    "plain": (), "plain-nist": (), "pqclean": (), "mupq": (),
+    "plain": (),
+    "plain-nist": (),
+    "pqclean": (),
+    "mupq": (),
     "ctx-functions": ("PQLAB_API_SIGN_CTX", "PQLAB_API_SIGNATURE_CTX"),
     "ctx-macros": ("PQLAB_API_SIGN_CTX", "PQLAB_API_SIGNATURE_CTX", "PQLAB_API_PLAIN_MACROS"),
     "ctx-macros-pqclean": ("PQLAB_API_SIGN_CTX", "PQLAB_API_SIGNATURE_CTX", "PQLAB_API_PLAIN_MACROS"),
@@ -169,8 +172,12 @@ def sign_api(form: str, extra: str = "") -> str:
     p, mupq, ctx, plain, length = FORMS[form]
     guard = f"{p}API_H" if p else "API_H"
     out = [f"#ifndef {guard}", f"#define {guard}", "#include <stddef.h>", "#include <stdint.h>", extra]
-    out += [f"#define {p}CRYPTO_SECRETKEYBYTES 32", f"#define {p}CRYPTO_PUBLICKEYBYTES 32",
-            f"#define {p}CRYPTO_BYTES 32", f'#define {p}CRYPTO_ALGNAME "toysig-{form}"']
+    out += [
+        f"#define {p}CRYPTO_SECRETKEYBYTES 32",
+        f"#define {p}CRYPTO_PUBLICKEYBYTES 32",
+        f"#define {p}CRYPTO_BYTES 32",
+        f'#define {p}CRYPTO_ALGNAME "toysig-{form}"',
+    ]
     out.append(f"#define TOY_LEN {length}")
     names = ["crypto_sign_keypair"]
     if ctx:
@@ -180,9 +187,15 @@ def sign_api(form: str, extra: str = "") -> str:
         out.append("#define TOY_PLAIN 1")
         names += ["crypto_sign_signature", "crypto_sign_verify", "crypto_sign", "crypto_sign_open"]
     if mupq:  # the plain names mapped through the namespace the build gives
-        out += ["#ifndef MUPQ_NAMESPACE", "#define MUPQ_NAMESPACE", "#endif",
-                "#define TOY_PASTE(a, b) a##b", "#define TOY_EVAL(a, b) TOY_PASTE(a, b)",
-                "#define TOY_NS(s) TOY_EVAL(MUPQ_NAMESPACE, s)", "#define TOY_NAME(x) x"]
+        out += [
+            "#ifndef MUPQ_NAMESPACE",
+            "#define MUPQ_NAMESPACE",
+            "#endif",
+            "#define TOY_PASTE(a, b) a##b",
+            "#define TOY_EVAL(a, b) TOY_PASTE(a, b)",
+            "#define TOY_NS(s) TOY_EVAL(MUPQ_NAMESPACE, s)",
+            "#define TOY_NAME(x) x",
+        ]
         out += [f"#define {n} TOY_NS({n})" for n in names]
     elif p:
         out.append(f"#define TOY_NAME(x) {p}##x")
@@ -190,17 +203,21 @@ def sign_api(form: str, extra: str = "") -> str:
         out.append("#define TOY_NAME(x) x")
     out.append(f"int {p}crypto_sign_keypair(uint8_t *pk, uint8_t *sk);")
     if ctx:
-        out += [f"int {p}crypto_sign_signature_ctx({SIG}, {CTX}, const uint8_t *sk);",
-                f"int {p}crypto_sign_verify_ctx({VER}, {CTX}, const uint8_t *pk);",
-                f"int {p}crypto_sign_ctx({ATT}, {CTX}, const uint8_t *sk);",
-                f"int {p}crypto_sign_open_ctx({OPN}, {CTX}, const uint8_t *pk);"]
+        out += [
+            f"int {p}crypto_sign_signature_ctx({SIG}, {CTX}, const uint8_t *sk);",
+            f"int {p}crypto_sign_verify_ctx({VER}, {CTX}, const uint8_t *pk);",
+            f"int {p}crypto_sign_ctx({ATT}, {CTX}, const uint8_t *sk);",
+            f"int {p}crypto_sign_open_ctx({OPN}, {CTX}, const uint8_t *pk);",
+        ]
     if plain == "functions":
         att = ATT.replace("size_t", length)
         opn = OPN.replace("size_t", length)
-        out += [f"int {p}crypto_sign_signature({SIG}, const uint8_t *sk);",
-                f"int {p}crypto_sign_verify({VER}, const uint8_t *pk);",
-                f"int {p}crypto_sign({att}, const uint8_t *sk);",
-                f"int {p}crypto_sign_open({opn}, const uint8_t *pk);"]
+        out += [
+            f"int {p}crypto_sign_signature({SIG}, const uint8_t *sk);",
+            f"int {p}crypto_sign_verify({VER}, const uint8_t *pk);",
+            f"int {p}crypto_sign({att}, const uint8_t *sk);",
+            f"int {p}crypto_sign_open({opn}, const uint8_t *pk);",
+        ]
     elif plain == "macros":  # pqm4's and PQClean's ML-DSA api.h
         out += [
             (
@@ -237,8 +254,9 @@ def test_every_signature_api_form_builds_and_passes(tmp_path):
     for form, impl in impls.items():
         assert impl.api_forms == EXPECTED_FORMS[form], form
     assert impls["pqclean"].style == "pqclean" and impls["mupq"].style == "mupq"
-    code, out = pqlab("test", *(f"toysig-{f}" for f in FORMS), "--impl-path", tmp_path, "-p", "host", "-j", "1",
-                      "--json")
+    code, out = pqlab(
+        "test", *(f"toysig-{f}" for f in FORMS), "--impl-path", tmp_path, "-p", "host", "-j", "1", "--json"
+    )
     assert code == 0, out
     rows = {r["scheme"]: r for r in json.loads(out)}
     assert all(r["ok"] for r in rows.values()), out
@@ -275,16 +293,20 @@ def runs_in(db: Path) -> int:
     ("kind", "make", "check"),
     [
         ("kem", lambda root: kem_folder(root, "wrongkem", ct=40, ss=32, skip_last=1), "wrong-ciphertext"),
-        ("sign", lambda root: sign_folder(root, "ctx-macros", scheme="wrongsig",
-                                          extra="#define TOY_IGNORES_LAST_BYTE 1"), "tampered-signed-message"),
+        (
+            "sign",
+            lambda root: sign_folder(root, "ctx-macros", scheme="wrongsig", extra="#define TOY_IGNORES_LAST_BYTE 1"),
+            "tampered-signed-message",
+        ),
     ],
 )
 def test_bench_of_a_wrong_implementation_fails_and_stores_nothing(tmp_path, kind, make, check):
     folder = make(tmp_path / "impls")
     scheme = folder.parent.name
     db = tmp_path / "results.db"
-    code, out = pqlab("bench", scheme, "--impl-path", tmp_path / "impls", "-p", "host", "-j", "1", "-n", "2",
-                      "--db", db)
+    code, out = pqlab(
+        "bench", scheme, "--impl-path", tmp_path / "impls", "-p", "host", "-j", "1", "-n", "2", "--db", db
+    )
     assert code == 1, out
     for program in ("speed", "stack", "hashing"):
         assert f"{program} failed" in out, out
@@ -296,8 +318,21 @@ def test_bench_of_a_correct_implementation_stores(tmp_path):
     kem_folder(tmp_path / "impls", "rightkem", ct=40, ss=32)
     sign_folder(tmp_path / "impls", "ctx-macros", scheme="rightsig")
     db = tmp_path / "results.db"
-    code, out = pqlab("bench", "rightkem", "rightsig", "--impl-path", tmp_path / "impls", "-p", "host", "-j", "1",
-                      "-n", "2", "--db", db)
+    code, out = pqlab(
+        "bench",
+        "rightkem",
+        "rightsig",
+        "--impl-path",
+        tmp_path / "impls",
+        "-p",
+        "host",
+        "-j",
+        "1",
+        "-n",
+        "2",
+        "--db",
+        db,
+    )
     assert code == 0, out
     assert runs_in(db) == 6  # speed, stack, hashing of each
 
@@ -317,8 +352,22 @@ def pqm4(tmp_path_factory) -> Path:
 
 
 def test_pqm4_linked_and_ctx_variants_pass_on_m4_sim(pqm4):
-    code, out = pqlab("test", "ml-kem-512", "ml-kem-1024", "ml-dsa-44", "-i", "m4fspeed", "-i", "m4f",
-                      "--impl-path", pqm4, "-p", "m4-sim", "-j", "1")
+    code, out = pqlab(
+        "test",
+        "ml-kem-512",
+        "ml-kem-1024",
+        "ml-dsa-44",
+        "-i",
+        "m4fspeed",
+        "-i",
+        "m4f",
+        "--impl-path",
+        pqm4,
+        "-p",
+        "m4-sim",
+        "-j",
+        "1",
+    )
     assert code == 0, out
     for iid in ("ml-kem-512/m4fspeed", "ml-kem-1024/m4fspeed", "ml-dsa-44/m4f"):
         assert f"ok   {iid} on m4-sim" in out, out
@@ -327,8 +376,26 @@ def test_pqm4_linked_and_ctx_variants_pass_on_m4_sim(pqm4):
 @pytest.mark.slow
 def test_pqm4_more_variants_pass_on_m4_sim(pqm4):
     """The other linked layouts and context-API folders of pqm4 and PQClean."""
-    code, out = pqlab("test", "ml-kem-512", "ml-kem-768", "ml-kem-1024", "ml-dsa-65", "ml-dsa-87",
-                      "-i", "m4fstack", "-i", "m4f", "-i", "clean", "--impl-path", pqm4, "-p", "m4-sim", "-j", "1")
+    code, out = pqlab(
+        "test",
+        "ml-kem-512",
+        "ml-kem-768",
+        "ml-kem-1024",
+        "ml-dsa-65",
+        "ml-dsa-87",
+        "-i",
+        "m4fstack",
+        "-i",
+        "m4f",
+        "-i",
+        "clean",
+        "--impl-path",
+        pqm4,
+        "-p",
+        "m4-sim",
+        "-j",
+        "1",
+    )
     assert code == 0, out
     assert out.count("ok   ") == 3 * 2 + 2 * 3, out
 
@@ -337,8 +404,23 @@ def test_pqm4_more_variants_pass_on_m4_sim(pqm4):
 def test_pqm4_ml_kem_1024_bench_is_its_own(pqm4, tmp_path):
     """ML-KEM-1024 m4fspeed links ML-KEM-768's sources: its cycles must be its own (more)."""
     db = tmp_path / "results.db"
-    code, out = pqlab("bench", "ml-kem-768", "ml-kem-1024", "-i", "m4fspeed", "--impl-path", pqm4, "-p", "m4-sim",
-                      "-j", "1", "-n", "2", "--db", db)
+    code, out = pqlab(
+        "bench",
+        "ml-kem-768",
+        "ml-kem-1024",
+        "-i",
+        "m4fspeed",
+        "--impl-path",
+        pqm4,
+        "-p",
+        "m4-sim",
+        "-j",
+        "1",
+        "-n",
+        "2",
+        "--db",
+        db,
+    )
     assert code == 0, out
     with sqlite3.connect(db) as c:
         rows = c.execute(
