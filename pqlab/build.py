@@ -188,6 +188,10 @@ def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[st
         lib_inc = [ROOT / "lib" / "compat", ROOT / "lib" / "common"]
         if impl.style == "mupq":
             base.append(f"-DMUPQ_NAMESPACE={impl.mupq_namespace()}")
+        if plat.arch == "armv7e-m":
+            # pqm4's build defines PQM4 for every Cortex-M4 target (mk/config.mk); pqm4 folders
+            # select their assembly with it (bikel1/m4f's run_config.h, ...)
+            base.append("-DPQM4")
     if impl.own:
         src_flags = base + [f"-I{d}" for d in [*inc, *lib_inc, HAL_INCLUDE]]
     else:

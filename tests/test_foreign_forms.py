@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from pqlab import ROOT
-from pqlab.build import BUILD_ROOT, build
+from pqlab.build import BUILD_ROOT, build, impl_flags
 from pqlab.cli import main
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
@@ -430,3 +430,14 @@ def test_pqm4_ml_kem_1024_bench_is_its_own(pqm4, tmp_path):
     cyc = {(s, op): v for s, op, v in rows}
     for op in ("keypair", "encaps", "decaps"):
         assert cyc[("ml-kem-1024", op)] > 1.3 * cyc[("ml-kem-768", op)], cyc
+
+
+def test_pqm4_macro_on_cortex_m_only(tmp_path):
+    """pqm4 defines PQM4 for its Cortex-M4 builds, and its folders choose their assembly with it."""
+    kem_folder(tmp_path, "pqm4flag", ct=40, ss=32)
+    impl = next(i for i in discover([tmp_path]) if i.scheme == "pqm4flag")
+    for plat, expected in (("m4-sim", True), ("mps2-an386", True), ("host", False)):
+        src_flags, h_flags = impl_flags(get_platform(plat), impl)
+        assert ("-DPQM4" in src_flags, "-DPQM4" in h_flags) == (expected, expected), plat
+    own = next(i for i in discover() if i.own and i.kind == "kem")
+    assert "-DPQM4" not in impl_flags(get_platform("m4-sim"), own)[0]
