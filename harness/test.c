@@ -2,9 +2,10 @@
 /* test: functional tests of one implementation through its NIST API.
  * KEM: keypair / encaps / decaps round trips; a modified ciphertext and a wrong
  * secret key must not give the same shared secret (implicit rejection returns a
- * different key, or the call fails).
+ * different key, or the call fails); so must the last ciphertext byte inverted.
  * Signatures: keypair / sign / open round trips over several message lengths; a
- * modified signature, a modified message and a wrong public key must be rejected.
+ * modified signature, a modified message, the last signed-message byte inverted
+ * and a wrong public key must be rejected.
  * Where api.h has the context functions (FIPS 204 section 5.2, FIPS 205 section
  * 10.2; api_glue.h), the first iteration also signs with a non-empty context and
  * checks that it verifies only with that context, that the context-free names
@@ -62,6 +63,13 @@ static void run(void)
         pqlab_guard_check_all();
         CHECK("wrong-ciphertext", r != 0 || !pqlab_bytes_equal(ss_a, ss_b, CRYPTO_BYTES));
         ct[pos] ^= bit;
+        /* and the last byte, inverted: every ciphertext byte counts (a build with another
+         * parameter set's shorter ciphertext leaves it unread) */
+        ct[CRYPTO_CIPHERTEXTBYTES - 1] ^= 0xff;
+        r = crypto_kem_dec(ss_b, ct, sk);
+        pqlab_guard_check_all();
+        CHECK("wrong-ciphertext", r != 0 || !pqlab_bytes_equal(ss_a, ss_b, CRYPTO_BYTES));
+        ct[CRYPTO_CIPHERTEXTBYTES - 1] ^= 0xff;
 
         CHECK("keypair", crypto_kem_keypair(pk2, sk2) == 0);
         pqlab_guard_check_all();
@@ -227,6 +235,11 @@ static void run(void)
         CHECK("keypair", crypto_sign_keypair(pk2, sk2) == 0);
         pqlab_guard_check_all();
         CHECK("keys-differ", !pqlab_bytes_equal(pk, pk2, CRYPTO_PUBLICKEYBYTES));
+        if (smlen > 0) { /* the last byte, inverted, whether signature or message */
+            sm[smlen - 1] ^= 0xff;
+            CHECK("tampered-signed-message", !open_ok(smlen, pk, mlen));
+            sm[smlen - 1] ^= 0xff;
+        }
         CHECK("wrong-key", !open_ok(smlen, pk2, mlen));
         CHECK("roundtrip", open_ok(smlen, pk, mlen)); /* nothing above changed sm */
 #if defined(PQLAB_API_SIGN_CTX) || defined(PQLAB_API_SIGNATURE_CTX)

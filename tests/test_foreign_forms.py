@@ -441,3 +441,38 @@ def test_pqm4_macro_on_cortex_m_only(tmp_path):
         assert ("-DPQM4" in src_flags, "-DPQM4" in h_flags) == (expected, expected), plat
     own = next(i for i in discover() if i.own and i.kind == "kem")
     assert "-DPQM4" not in impl_flags(get_platform("m4-sim"), own)[0]
+
+
+# --- the corpus campaign's summary --------------------------------------------------------------
+
+
+def test_campaign_summarises_each_outcome_with_its_cause(tmp_path):
+    corpus = tmp_path / "corpus"
+    kem_folder(corpus, "camp-good", ct=40, ss=32)
+    kem_folder(corpus, "camp-wrong", ct=40, ss=32, skip_last=1)  # the last ciphertext byte is unread
+    broken = kem_folder(corpus, "camp-broken", ct=40, ss=32)
+    (broken / "broken.c").write_text("int this_does_not_compile( {\n")
+    crash = kem_folder(corpus, "camp-crash", ct=40, ss=32)
+    (crash / "kem.c").write_text(
+        (crash / "kem.c").read_text().replace("derive(ss, ct, sk); return 0;", "*(volatile int *)0 = 1; return 0;")
+    )
+    arm = kem_folder(corpus, "camp-arm", ct=40, ss=32)
+    (arm.parent / "META.yml").write_text(
+        "name: camp-arm\nimplementations:\n    - name: ref\n      supported_platforms:\n"
+        "        - architecture: arm_8\n          required_flags:\n              - asimd\n"
+    )
+    out_file = tmp_path / "summary.json"
+    code, out = pqlab("campaign", "--impl-path", corpus, "-p", "host", "-j", "1", "--json", "--output", out_file)
+    assert code == 1, out
+    summary = json.loads(out_file.read_text())
+    by = {r["scheme"]: r for r in summary["runs"]}
+    assert set(by) == {"camp-good", "camp-wrong", "camp-broken", "camp-crash", "camp-arm"}  # only the corpus
+    assert (by["camp-good"]["status"], by["camp-wrong"]["status"]) == ("ok", "test-failed")
+    assert by["camp-wrong"]["cause"] == "wrong-ciphertext"
+    assert by["camp-broken"]["status"] == "build-failed" and "broken.c" in by["camp-broken"]["cause"]
+    assert by["camp-crash"]["status"] == "crashed"
+    assert by["camp-arm"] == {**by["camp-arm"], "status": "not-for-platform", "cause": "META.yml: aarch64 only"}
+    assert summary["counts"]["ok"] == 1 and sum(summary["counts"].values()) == 5
+    code, out = pqlab("campaign", "camp-good", "camp-arm", "--impl-path", corpus, "-p", "host", "-j", "1")
+    assert code == 0, out
+    assert "| ok | 1 |" in out and "| not-for-platform | 1 |" in out
