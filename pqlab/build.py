@@ -87,11 +87,21 @@ def _p(path: Path) -> str:
     return str(path).replace(" ", "$ ").replace(":", "$:")
 
 
+def _at_link_path(src: Path) -> Path:
+    """`src` made absolute with its symbolic links kept: a source is compiled at the path through
+    which its implementation folder reaches it, so that a quoted #include searches that folder
+    first (pqm4 links parameter-set variants to another set's sources and keeps its own params.h
+    beside the links; resolving the link would build the other set)."""
+    return src.absolute()
+
+
 def _obj(base: Path, src: Path) -> Path:
+    src = _at_link_path(src)
     try:
-        rel = src.resolve().relative_to(ROOT)
+        rel = src.relative_to(ROOT)
     except ValueError:
-        rel = Path("ext") / src.resolve().relative_to(src.resolve().anchor)
+        rel = Path("ext") / src.relative_to(src.anchor)
+    rel = Path(*("_up_" if part == ".." else part for part in rel.parts))  # stay inside base
     return base / rel.with_suffix(rel.suffix + ".o")
 
 
@@ -123,7 +133,7 @@ class NinjaFile:
             objs.append(obj)
             if obj not in self.seen:
                 self.seen.add(obj)
-                self.lines += [f"build {_p(obj)}: cc {_p(Path(src).resolve())}", f"  flags = {_q(flags)}"]
+                self.lines += [f"build {_p(obj)}: cc {_p(_at_link_path(Path(src)))}", f"  flags = {_q(flags)}"]
                 if cc:
                     self.lines.append(f"  cc = {_q([cc])}")
         return objs
@@ -181,13 +191,23 @@ def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[st
         lib_inc = [ROOT / "lib" / "compat", ROOT / "lib" / "common"]
         if impl.style == "mupq":
             base.append(f"-DMUPQ_NAMESPACE={impl.mupq_namespace()}")
-    src_flags = base + [f"-I{d}" for d in [*inc, *lib_inc, HAL_INCLUDE]]
+        if plat.arch == "armv7e-m":
+            # pqm4's build defines PQM4 for every Cortex-M4 target (mk/config.mk); pqm4 folders
+            # select their assembly with it (bikel1/m4f's run_config.h, ...)
+            base.append("-DPQM4")
+    if impl.own:
+        src_flags = base + [f"-I{d}" for d in [*inc, *lib_inc, HAL_INCLUDE]]
+    else:
+        # pqm4's order (mupq/mk/config.mk): the common headers, then the implementation folder;
+        # a quoted #include searches the including file's own (link) folder before either
+        src_flags = base + [f"-I{d}" for d in [*lib_inc, *inc, HAL_INCLUDE]]
     kind = "-DPQLAB_KIND_KEM" if impl.kind == "kem" else "-DPQLAB_KIND_SIGN"
     h_flags = base + [kind, f'-DPQLAB_SCHEME_NAME="{impl.scheme}"', f'-DPQLAB_IMPL_NAME="{impl.name}"']
     if not impl.own:
         h_flags.append("-Wno-error")
     if impl.api_prefix:
         h_flags.append(f"-DPQLAB_API_PREFIX={impl.api_prefix}")
+    h_flags += [f"-D{form}" for form in impl.api_forms]
     h_flags += [f"-I{d}" for d in [*inc, HARNESS, ROOT / "lib" / "common", HAL_INCLUDE]]
     return src_flags, h_flags
 

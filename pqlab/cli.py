@@ -16,6 +16,7 @@ import click
 
 from pqlab import ROOT, PqlabError, __version__, limits
 from pqlab import acvp as acvp_mod
+from pqlab import campaign as C
 from pqlab import jobs as J
 from pqlab import report as R
 from pqlab.build import BuildOptions, build, sizes
@@ -168,6 +169,27 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     sys.exit(_fail_report(outs))
+
+
+@main.command("campaign")
+@selection
+@click.option("--output", type=click.Path(dir_okay=False), help="also write the summary here")
+def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
+    """Functional tests of a whole corpus (the implementations under the --impl-path roots, or all
+    without one) with a summary: ok, build-failed, test-failed, crashed, timeout, and each cause."""
+    _, _, _, pairs = _resolve(schemes, impls, platforms or [default_platform()], impl_path)
+    roots = [Path(p).absolute() for p in impl_path]
+    if roots:
+        pairs = [(i, p) for i, p in pairs if any(i.dir.is_relative_to(r) for r in roots)]
+    skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
+    pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
+    rows = [C.classify(o) for o in J.execute(pairs, "test", jobs, desc="campaign")] if pairs else []
+    rows += skipped
+    text = C.to_json(rows) if as_json else C.markdown(rows)
+    click.echo(text)
+    if output:
+        Path(output).write_text(text)
+    sys.exit(0 if all(r.status in ("ok", "not-for-platform") for r in rows) else 1)
 
 
 @main.command("ct")

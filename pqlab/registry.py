@@ -43,6 +43,8 @@ class Implementation:
     extra_ops: tuple[str, ...]
     slow: bool  # left out of the default benchmark (pqlab bench --all includes it)
     sizes: dict = field(default_factory=dict, compare=False, hash=False)
+    # what the signature API of api.h declares (PQLAB_API_* macros of harness/api_glue.h)
+    api_forms: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -84,14 +86,16 @@ _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 
 
 def _collect_defines(path: Path, dirs: list[Path], seen: set[Path], out: dict[str, str]) -> None:
-    if path in seen or not path.is_file():
+    """The #defines of `path` and of the headers it includes, found as the compiler finds them:
+    a quoted include in the including file's folder as reached (links kept), then in `dirs`."""
+    if path in seen or len(seen) > 200 or not path.is_file():
         return
     seen.add(path)
     text = path.read_text(errors="replace")
     for inc in _INCLUDE.findall(text):
         for d in [path.parent, *dirs]:
             if (d / inc).is_file():
-                _collect_defines((d / inc).resolve(), dirs, seen, out)
+                _collect_defines(d / inc, dirs, seen, out)
                 break
     for name, value in _DEFINE.findall(text):
         out.setdefault(name, value)
@@ -124,7 +128,7 @@ def api_sizes(api: Path, include: list[Path], prefix: str, cflags: tuple[str, ..
         m = re.match(r"-D(\w+)=(.*)", flag)
         if m:
             defs[m.group(1)] = m.group(2)
-    _collect_defines(api.resolve(), include, set(), defs)
+    _collect_defines(api.absolute(), include, set(), defs)
     sizes = {}
     for key in SIZE_KEYS:
         name = prefix + key
@@ -133,6 +137,56 @@ def api_sizes(api: Path, include: list[Path], prefix: str, cflags: tuple[str, ..
             if v is not None:
                 sizes[key] = v
     return sizes
+
+
+# --- signature API forms ------------------------------------------------------------------------
+
+
+def _header_text(path: Path, dirs: list[Path], seen: set[Path] | None = None) -> str:
+    """`path` and the headers it includes (quoted, found as _collect_defines finds them)."""
+    seen = set() if seen is None else seen
+    if path in seen or len(seen) > 200 or not path.is_file():
+        return ""
+    seen.add(path)
+    text = path.read_text(errors="replace")
+    parts = [text]
+    for inc in _INCLUDE.findall(text):
+        for d in [path.parent, *dirs]:
+            if (d / inc).is_file():
+                parts.append(_header_text(d / inc, dirs, seen))
+                break
+    return "\n".join(parts)
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.DOTALL)
+
+
+def sign_api_forms(api: Path, include: list[Path], prefix: str) -> tuple[str, ...]:
+    """The signature API forms api.h declares, as the PQLAB_API_* names harness/api_glue.h reads:
+    the FIPS 204/205 context functions (attached crypto_sign_ctx/crypto_sign_open_ctx, detached
+    crypto_sign_signature_ctx/crypto_sign_verify_ctx), and whether the context-free
+    crypto_sign/crypto_sign_open are function-like macros (pqm4's and PQClean's ML-DSA) or
+    absent. Names may carry the PQClean prefix."""
+    text = _strip_comments(_header_text(api.absolute(), include))
+    p = re.escape(prefix)
+
+    def used(name: str) -> bool:  # declared, called from a macro, or mapped by a namespacing macro
+        return re.search(rf"\b{p}{name}\b", text) is not None
+
+    def fn_macro(name: str) -> bool:
+        return re.search(rf"^[ \t]*#[ \t]*define[ \t]+{p}{name}\(", text, re.MULTILINE) is not None
+
+    forms = []
+    if used("crypto_sign_ctx") and used("crypto_sign_open_ctx"):
+        forms.append("PQLAB_API_SIGN_CTX")
+    if used("crypto_sign_signature_ctx") and used("crypto_sign_verify_ctx"):
+        forms.append("PQLAB_API_SIGNATURE_CTX")
+    if fn_macro("crypto_sign") or fn_macro("crypto_sign_open"):
+        forms.append("PQLAB_API_PLAIN_MACROS")
+    elif not (used("crypto_sign") or used("crypto_sign_open")):
+        forms.append("PQLAB_API_NO_PLAIN")
+    return tuple(forms)
 
 
 # --- discovery ---------------------------------------------------------------------------------
@@ -159,6 +213,7 @@ def _config_mk_flags(folder: Path) -> list[str]:
 
 
 def load_implementation(folder: Path) -> Implementation:
+    folder = folder.absolute()  # absolute, links kept (not resolve())
     api = folder / "api.h"
     kind = KINDS[folder.parent.parent.name]
     scheme, name = folder.parent.name, folder.name
@@ -171,20 +226,23 @@ def load_implementation(folder: Path) -> Implementation:
             raise PqlabError(f"{toml_path}: invalid TOML: {e}") from e
     api_text = api.read_text(errors="replace")
     style, prefix = ("own", "") if cfg.get("own") else _style(api_text)
+    # Sources keep the path through which the folder reaches them: a symbolic link to another
+    # parameter set's source is compiled as <this folder>/<name>, so that its `#include "params.h"`
+    # finds this folder's params.h first, as pqm4's make does (links are never resolved).
     if "sources" in cfg:
-        sources = sorted({Path(p).resolve() for pat in cfg["sources"] for p in glob.glob(str(folder / pat))})
+        sources = sorted({Path(p) for pat in cfg["sources"] for p in glob.glob(str(folder / pat))})
         if not sources:
             raise PqlabError(f"{toml_path}: source patterns {cfg['sources']} match no file")
     else:
-        sources = sorted(p.resolve() for ext in ("*.c", "*.s", "*.S") for p in folder.glob(ext))
-    include = tuple((folder / d).resolve() for d in cfg.get("include", []))
+        sources = sorted(p for ext in ("*.c", "*.s", "*.S") for p in folder.glob(ext))
+    include = tuple(folder / d for d in cfg.get("include", []))
     cflags = tuple(cfg.get("cflags", [])) + tuple(_config_mk_flags(folder))
     plats = cfg.get("platforms")
     return Implementation(
         scheme=scheme,
         name=name,
         kind=kind,
-        dir=folder.resolve(),
+        dir=folder,
         style=style,
         api_prefix=prefix,
         sources=tuple(sources),
@@ -197,6 +255,7 @@ def load_implementation(folder: Path) -> Implementation:
         extra_ops=tuple(cfg.get("extra_ops", [])),
         slow=bool(cfg.get("slow", False)),
         sizes=api_sizes(api, [folder, *include, ROOT / "lib" / "common"], prefix, cflags),
+        api_forms=sign_api_forms(api, [folder, *include], prefix) if kind == "sign" else (),
     )
 
 
@@ -212,7 +271,7 @@ def discover(impl_paths: list[Path] | tuple[Path, ...] = ()) -> list[Implementat
             if folder.parent.parent.name not in KINDS:
                 continue
             impl = load_implementation(folder)
-            if impl.id in found and found[impl.id].dir != impl.dir:
+            if impl.id in found and found[impl.id].dir.resolve() != impl.dir.resolve():
                 raise PqlabError(
                     f"implementation {impl.id} found twice: {found[impl.id].dir} and {impl.dir}; "
                     "rename one of the folders"
