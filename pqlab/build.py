@@ -15,11 +15,14 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from tqdm import tqdm
 
 from pqlab import ROOT, PqlabError
 from pqlab.platforms import Platform
@@ -313,8 +316,8 @@ def build(
         tmp.replace(ninja_path)
         all_targets = [str(elf) for t in targets.values() for _, elf in t]
         cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NINJA_STATUS": "[ninja] "})
-    failures = _parse_failures(proc.stdout + proc.stderr)
+        output = _run_ninja(cmd, bdir, plat.name)
+    failures = _parse_failures(output)
     global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
     for impl in impls:
         res = results[impl.id]
@@ -325,10 +328,45 @@ def build(
             if elf.exists() and not msgs:
                 res.elf[prog] = elf
         if msgs or len(res.elf) != len(targets[impl.id]):
-            detail = "\n".join(msgs) if msgs else (proc.stdout + proc.stderr)[-4000:]
+            detail = "\n".join(msgs) if msgs else output[-4000:]
             res.error = f"build of {impl.id} for {plat.name} failed:\n{detail}"
             res.elf.clear()
     return results
+
+
+_STATUS = re.compile(r"^\[ninja (\d+)/(\d+)\] (\S+) (\S+)")
+
+
+def _run_ninja(cmd: list[str], bdir: Path, plat_name: str) -> str:
+    """Run ninja, showing what it builds (a bar naming the implementation of the current
+    step); returns its whole output for the failure parser."""
+    env = {**os.environ, "NINJA_STATUS": "[ninja %f/%t] "}
+    lines = []
+    bar = tqdm(total=0, desc=f"build {plat_name}", file=sys.stderr, disable=None, leave=False)
+    try:
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as proc:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                m = _STATUS.match(line)
+                if m:
+                    bar.total = int(m.group(2))
+                    bar.n = int(m.group(1))
+                    bar.set_postfix_str(f"{m.group(3)} {_step_label(m.group(4), bdir)}", refresh=True)
+    finally:
+        bar.close()
+    return "".join(lines)
+
+
+def _step_label(out: str, bdir: Path) -> str:
+    """The implementation (scheme/name) a build output belongs to, or the output's file name."""
+    path = Path(out)
+    if path.is_absolute() and path.is_relative_to(bdir):
+        path = path.relative_to(bdir)
+    parts = path.parts
+    if len(parts) >= 3 and parts[0] == "impl":
+        return f"{parts[1]}/{parts[2].rsplit('-', 1)[0]}"
+    return Path(out).name
 
 
 def _parse_failures(output: str) -> list[tuple[Path, str]]:
@@ -341,7 +379,7 @@ def _parse_failures(output: str) -> list[tuple[Path, str]]:
         if m:
             body = []
             i += 1
-            while i < len(lines) and not lines[i].startswith(("[ninja]", "FAILED:", "ninja: ")):
+            while i < len(lines) and not lines[i].startswith(("[ninja", "FAILED:", "ninja: ")):
                 body.append(lines[i])
                 i += 1
             words = [w for w in m.group(1).split() if not re.fullmatch(r"\[code=-?\d+\]", w)]  # ninja >= 1.12

@@ -104,6 +104,14 @@ def run_program(
     )
 
 
+def _label(item) -> str:
+    """IMPL@PLATFORM of a job item (an (implementation, platform) pair, possibly nested)."""
+    impl, plat = item[:2] if isinstance(item, tuple) and len(item) >= 2 else (None, None)
+    if isinstance(impl, Implementation) and isinstance(plat, Platform):
+        return f"{impl.id}@{plat.name}"
+    return str(item)[:40]
+
+
 def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> list:
     """fn over items in `jobs` threads, results in the order of items. `step`, called in this
     (the main) thread while the workers run, consumes what they hand over (bench: store each
@@ -111,11 +119,22 @@ def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> l
     is dropped and `step` gets a last call before the exception goes on."""
     ex = ThreadPoolExecutor(max_workers=max(1, jobs))
     bar = tqdm(total=total, desc=desc, file=sys.stderr, disable=None, leave=False)
+    running: dict[int, str] = {}  # what the bar names: the pairs being run now
+
+    def labelled(x):
+        key = id(x)
+        running[key] = _label(x)
+        try:
+            return fn(x)
+        finally:
+            running.pop(key, None)
+
     try:
-        futs = [ex.submit(fn, x) for x in items]
+        futs = [ex.submit(labelled, x) for x in items]
         pending = set(futs)
         while pending:
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            bar.set_postfix_str(", ".join(sorted(running.values())), refresh=False)
             bar.update(step(bar) if step else len(done))
         if step:
             bar.update(step(bar))
