@@ -104,7 +104,9 @@ def test_profile_tail_call(sim: Path, tmp_path: Path) -> None:
     assert funcs["via_tail"]["exclusive"] < 100
     # every leaf frame is counted: 11 calls of the same loop
     assert funcs["leaf"]["inclusive"] == funcs["leaf"]["exclusive"]
-    folded = {ln.rsplit(" ", 1)[0]: int(ln.rsplit(" ", 1)[1]) for ln in (tmp_path / "p.json.folded").read_text().splitlines()}
+    folded = {
+        ln.rsplit(" ", 1)[0]: int(ln.rsplit(" ", 1)[1]) for ln in (tmp_path / "p.json.folded").read_text().splitlines()
+    }
     assert folded.get("reset_handler;main;via_tail;leaf", 0) > 10 * 200
     assert folded.get("reset_handler;main;leaf", 0) > 200
     assert folded.get("reset_handler;main;via_tail", 0) < 100
