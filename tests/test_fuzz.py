@@ -87,3 +87,28 @@ def test_fuzz_campaign_every_parameter_set(plat) -> None:
     for impl_id, elf in sorted(targets.items()):
         info = _fuzz(plat, elf, seconds, seed=int(time.time()))
         print(f"{impl_id}: {info['executions']} executions, {info['executions_per_s']}/s")
+
+
+def test_fuzz_finds_a_broken_check(plat, tmp_path) -> None:
+    # the loop must be able to fail: ML-KEM-768 whose encapsulation-key check accepts every key
+    ref = next(i for i in fuzzable() if i.id == "ml-kem-768/ref")
+    d = tmp_path / "crypto_kem" / "ml-kem-768" / "brokencheck"
+    d.mkdir(parents=True)
+    api = (ref.dir / "api.h").read_text()
+    line = "#define crypto_kem_check_ek PQLAB_NAMESPACE(crypto_kem_check_ek)"
+    assert line in api
+    (d / "api.h").write_text(api.replace(line, "#define crypto_kem_check_ek brokencheck_check_ek"))
+    (d / "broken.c").write_text(
+        "#include <stdint.h>\nint brokencheck_check_ek(const uint8_t *ek);\n"
+        "int brokencheck_check_ek(const uint8_t *ek)\n{\n    (void)ek;\n    return 0;\n}\n"
+    )
+    lib = ref.dir.parent.parent.parent / "mlkem"
+    (d / "pqlab.toml").write_text(
+        f'sources = ["{lib}/*.c", "broken.c"]\ninclude = ["{lib}"]\n'
+        'cflags = ["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_brokencheck_"]\nown = true\ndriver = "mlkem"\n'
+    )
+    impl = next(i for i in discover([tmp_path]) if i.id == "ml-kem-768/brokencheck")
+    res = build(plat, [impl], ["fuzz"], jobs=2)[impl.id]
+    assert res.error is None, res.error
+    with pytest.raises(RunError, match="property failed: encapsulation-key modulus check disagrees"):
+        run(plat, res.elf["fuzz"], "fuzz", stdin=b"60 1\n", timeout=300)
