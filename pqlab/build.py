@@ -30,9 +30,10 @@ from pqlab.registry import Implementation
 
 BUILD_ROOT = Path(os.environ.get("PQLAB_BUILD_DIR", ROOT / "build"))
 WERROR = ("-Wall", "-Wextra", "-Werror", "-std=c11")
-PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver", "ct")
+PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver", "ct", "fuzz")
 COMMON_DIRS = (ROOT / "lib" / "common", ROOT / "lib" / "compat")
 HARNESS = ROOT / "harness"
+FUZZ = ROOT / "fuzz"
 HAL_INCLUDE = ROOT / "platforms" / "include"
 NATIVE = ROOT / "lib" / "native"
 
@@ -292,7 +293,7 @@ def build(
         harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)
         targets[impl.id] = []
         for prog in programs:
-            if prog == "driver" and not impl.driver:
+            if prog in ("driver", "fuzz") and not impl.driver:
                 continue
             extra = {
                 "speed": [f"-DPQLAB_ITERATIONS={opts.runs('speed')}"],
@@ -303,6 +304,9 @@ def build(
             srcs = [HARNESS / f"{prog}.c"]
             if prog == "driver":
                 srcs = [HARNESS / "driver.c", HARNESS / f"driver_{impl.driver}.c"]
+            elif prog == "fuzz":
+                # the family's fuzz target and the mutation loop (docs/fuzzing.md); hosted only
+                srcs = [FUZZ / f"{impl.driver}.c", FUZZ / "loop.c"]
             pobjs = nf.compile(ibase / "harness" / name, srcs, h_flags + extra)
             lib = libprof if prog == "hashing" else libcommon
             elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags)

@@ -12,27 +12,15 @@
  * verification accepts only the original signature bytes (strong unforgeability
  * on this key), an accepted compressed encoding re-encodes to the same bytes.
  *
- * Build either with libFuzzer (clang -fsanitize=fuzzer,address,undefined
- * -DFNDSA_LIBFUZZER) or as a standalone mutation loop (gcc -fsanitize=address,
- * undefined): ./fuzz_decode [iterations] [seed]. See run.sh. */
-#include <stdio.h>
-#include <stdlib.h>
+ * fuzz/fuzz.h; built and run by pqlab's build on host-fuzz (ASan + UBSan), see
+ * docs/fuzzing.md. */
 #include <string.h>
 
 #include "fndsa.h"
 #include "fndsa_api.h"
+#include "fuzz.h"
 
 #define NS(x) PQLAB_NAMESPACE(x)
-
-int pqlab_randombytes(uint8_t *out, size_t n)
-{
-    static uint32_t st = 12345;
-    for (size_t i = 0; i < n; i++) {
-        st = st * 1103515245u + 12345u;
-        out[i] = (uint8_t)(st >> 24);
-    }
-    return 0;
-}
 
 static uint8_t pk[FNDSA_PKBYTES], sk[FNDSA_SKBYTES];
 static uint8_t sig[FNDSA_CRYPTO_BYTES], psig[FNDSA_SIGPAD];
@@ -51,7 +39,7 @@ static void setup(void)
         NS(fndsa_sign_seed)(sig, &siglen, msg, sizeof msg, sk, 0, 0, nonce, sseed) != 0 ||
         NS(fndsa_sign_seed)(psig, &psiglen, msg, sizeof msg, sk, 0, 1, nonce, sseed) != 0 ||
         NS(crypto_sign)(sm, &smlen, msg, sizeof msg, sk) != 0) {
-        abort();
+        pqlab_fuzz_fail("setup");
     }
     ready = 1;
 }
@@ -76,20 +64,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 0:
         if (NS(fndsa_verify)(buf, size, msg, sizeof msg, pk, 0) == 0 &&
             (size != siglen || memcmp(buf, sig, siglen) != 0)) {
-            abort(); /* a different byte string verified */
+            pqlab_fuzz_fail("a different byte string verified");
         }
         break;
     case 1:
         if (NS(fndsa_verify)(buf, size, msg, sizeof msg, pk, 1) == 0 &&
             (size != psiglen || memcmp(buf, psig, psiglen) != 0)) {
-            abort();
+            pqlab_fuzz_fail("a different padded signature verified");
         }
         break;
     case 2: {
         size_t ml = 0;
         if (NS(crypto_sign_open)(out, &ml, buf, size, pk) == 0 &&
             (size != smlen || memcmp(buf, sm, smlen) != 0)) {
-            abort();
+            pqlab_fuzz_fail("a different signed message opened");
         }
         break;
     }
@@ -99,19 +87,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(pk2, buf, size < sizeof pk2 ? size : sizeof pk2);
         if (NS(fndsa_verify)(sig, siglen, msg, sizeof msg, pk2, 0) == 0 &&
             memcmp(pk2, pk, sizeof pk) != 0) {
-            abort(); /* another public key accepted our signature */
+            pqlab_fuzz_fail("another public key accepted the signature");
         }
         break;
     }
     case 4: {
+        /* a private key, decoded (header, f, g, F in the trimmed encoding, nothing left
+         * over) and completed (G from the NTRU equation) as the signer does: no memory
+         * error, and the genuine key decodes. Signing with a malformed key is not fuzzed:
+         * the signing loop (Falcon specification, Algorithm 10) repeats until the
+         * signature is short enough, which for an invalid key need never happen (found
+         * by this target: a zero-padded key made fndsa_sign_seed loop without end). */
+        static int8_t f[FNDSA_N], g[FNDSA_N], F[FNDSA_N], G[FNDSA_N];
+        static uint16_t tmp[8 * FNDSA_N];
         static uint8_t sk2[FNDSA_SKBYTES];
-        uint8_t nonce[40] = {0}, sseed[48] = {0};
-        size_t l;
         memset(sk2, 0, sizeof sk2);
         memcpy(sk2, buf, size < sizeof sk2 ? size : sizeof sk2);
-        /* must either fail cleanly or produce a signature that verifies under the
-         * public key of (f, g) if consistent; here we only require no crash */
-        (void)NS(fndsa_sign_seed)(out, &l, msg, sizeof msg, sk2, 0, 0, nonce, sseed);
+        size_t u = 1, v = 0;
+        int ok = sk2[0] == 0x50 + FNDSA_LOGN;
+        if (ok) {
+            v = fndsa_trim_i8_decode(f, FNDSA_LOGN, FNDSA_FG_BITS, sk2 + u, sizeof sk2 - u);
+            u += v;
+            ok = v != 0;
+        }
+        if (ok) {
+            v = fndsa_trim_i8_decode(g, FNDSA_LOGN, FNDSA_FG_BITS, sk2 + u, sizeof sk2 - u);
+            u += v;
+            ok = v != 0;
+        }
+        if (ok) {
+            v = fndsa_trim_i8_decode(F, FNDSA_LOGN, FNDSA_FFG_BITS, sk2 + u, sizeof sk2 - u);
+            u += v;
+            ok = v != 0 && u == sizeof sk2;
+        }
+        if (ok) {
+            ok = fndsa_complete_private(G, f, g, F, FNDSA_LOGN, tmp);
+        }
+        if (!ok && memcmp(sk2, sk, sizeof sk) == 0) {
+            pqlab_fuzz_fail("the genuine private key does not decode");
+        }
         break;
     }
     default: {
@@ -119,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (v != 0) {
             size_t w = fndsa_comp_encode(out, sizeof out, s2, FNDSA_LOGN);
             if (w != v || memcmp(out, buf, v) != 0) {
-                abort(); /* non-canonical encoding accepted */
+                pqlab_fuzz_fail("non-canonical compressed encoding accepted");
             }
         }
         break;
@@ -128,60 +142,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifndef FNDSA_LIBFUZZER
-/* standalone mutation loop: start from the valid inputs and mutate them */
-static uint64_t rs = 88172645463325252u;
-static uint32_t rnd(void)
+/* one seed per operation: the genuine signature, padded signature, signed message,
+ * public and private key, and the compressed s2 of the signature (after the 1-byte
+ * header and the 40-byte nonce) */
+size_t pqlab_fuzz_seed(unsigned k, uint8_t *out, size_t cap)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return (uint32_t)rs;
-}
-
-int main(int argc, char **argv)
-{
-    unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000;
-    if (argc > 2) {
-        rs ^= strtoull(argv[2], NULL, 0);
+    const uint8_t *src[6] = {sig, psig, sm, pk, sk, sig + 41};
+    const size_t len[6] = {siglen, psiglen, smlen, sizeof pk, sizeof sk, siglen - 41};
+    if (k >= 6 || cap < 1 + len[k]) {
+        return 0;
     }
-    static uint8_t in[8192];
-    static int16_t zero[FNDSA_N];
-    setup();
-    for (unsigned long it = 0; it < iters; it++) {
-        unsigned sel = rnd() % 6;
-        const uint8_t *base;
-        size_t blen;
-        static uint8_t enc[4096];
-        switch (sel) {
-        case 0: base = sig; blen = siglen; break;
-        case 1: base = psig; blen = psiglen; break;
-        case 2: base = sm; blen = smlen; break;
-        case 3: base = pk; blen = sizeof pk; break;
-        case 4: base = sk; blen = sizeof sk; break;
-        default:
-            blen = fndsa_comp_encode(enc, sizeof enc, zero, FNDSA_LOGN);
-            memcpy(enc, sig + 41, siglen - 41);
-            base = enc;
-            blen = siglen - 41;
-            break;
-        }
-        in[0] = (uint8_t)sel;
-        memcpy(in + 1, base, blen);
-        size_t len = blen;
-        unsigned nm = 1 + rnd() % 4;
-        for (unsigned k = 0; k < nm; k++) {
-            switch (rnd() % 5) {
-            case 0: in[1 + rnd() % len] ^= (uint8_t)(1u << (rnd() % 8)); break;
-            case 1: in[1 + rnd() % len] = (uint8_t)rnd(); break;
-            case 2: if (len > 1) { len -= 1 + rnd() % (len < 16 ? len - 1 : 16); } break;
-            case 3: { size_t add = 1 + rnd() % 8; for (size_t j = 0; j < add && len + 1 < sizeof in; j++) { in[1 + len++] = (uint8_t)rnd(); } } break;
-            default: if (it % 7 == 0) { /* unmodified input: must be accepted where valid */ } break;
-            }
-        }
-        LLVMFuzzerTestOneInput(in, len + 1);
-    }
-    printf("fuzz_decode: %lu iterations, no violation\n", iters);
-    return 0;
+    out[0] = (uint8_t)k;
+    memcpy(out + 1, src[k], len[k]);
+    return 1 + len[k];
 }
-#endif
