@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from pqlab import ROOT, PqlabError, __version__
+from pqlab import ROOT, PqlabError, __version__, nistpkg
 from pqlab import acvp as acvp_mod
 from pqlab import jobs as J
 from pqlab import report as R
@@ -210,7 +210,8 @@ def _kat_refs() -> dict:
 @click.option("--count", default=100, show_default=True, help="number of KAT records to generate")
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
 def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
-    """Reproduce the NIST KAT response file from its seeds and compare with the reference."""
+    """Reproduce the NIST KAT response file from its seeds and compare with the reference
+    (a dropped-in folder's own KAT/*.rsp when its package has one: first differing record)."""
     import hashlib
 
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
@@ -227,7 +228,11 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
         if output:
             Path(output).mkdir(parents=True, exist_ok=True)
             (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
-        if "rsp" in ref:
+        pkg_rsp = nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
+        if pkg_rsp is not None:  # the dropped-in package's own KAT/*.rsp comes first
+            ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
+            verdict = "ok" if ok else "FAIL"
+        elif "rsp" in ref:
             ref_text = (J.VECTORS_DIR / ref["rsp"]).read_text()
             if count < 100:  # compare the records generated
                 ref_text = "\n\n".join(ref_text.split("\n\n")[: count + 1])
