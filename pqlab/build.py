@@ -306,7 +306,10 @@ def build(
         tmp.replace(ninja_path)
         all_targets = [str(elf) for t in targets.values() for _, elf in t]
         cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NINJA_STATUS": "[ninja] "})
+        if all_targets:  # none: every implementation was refused before compiling
+            proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NINJA_STATUS": "[ninja] "})
+        else:
+            proc = subprocess.CompletedProcess(cmd, 0, "", "")
     failures = _parse_failures(proc.stdout + proc.stderr)
     global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
     for impl in impls:
