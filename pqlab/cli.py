@@ -89,6 +89,8 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
         rows.append({
             "scheme": i.scheme, "implementation": i.name, "kind": i.kind, "style": i.style,
             "sizes": i.sizes, "platforms": [p for p, plat in plats.items() if i.runs_on(plat)], "dir": str(i.dir),
+            **({"excluded": dict(i.excluded)} if i.excluded else {}),
+            **({"needs_openssl": list(i.openssl)} if i.openssl else {}),
         })
     if as_json:
         click.echo(json.dumps(rows, indent=1))
@@ -102,6 +104,11 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
             f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {s.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
             f"{s.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct if ct is not None else '?':>7} {ss:>4}  {' '.join(r['platforms'])}"
         )
+    for i in chosen:  # what a dropped-in folder's build leaves out, and what it cannot be built with
+        for name, why in i.excluded:
+            click.echo(f"note: {i.id}: {name} left out: {why}")
+        if i.openssl:
+            click.echo(f"note: {i.id}: needs OpenSSL ({'; '.join(i.openssl)}): its builds are refused")
     click.echo("\nplatforms:")
     for name, p in plats.items():
         click.echo(f"  {name:<14} {p.description} [runner {p.runner_kind}, timer {p.timer_name} ({p.timer_unit})]")

@@ -100,6 +100,10 @@ def test_openssl_folder_refused(tmp_path: Path) -> None:
     sign.write_text(sign.read_text().replace('#include "fips202.h"', '#include "fips202.h"\n#include <openssl/sha.h>'))
     (impl,) = package_impls(pkg)
     assert impl.openssl == ("sign.c: <openssl/sha.h>",)
+    code, out = pqlab("list", "demosig-nist", "--impl-path", pkg)
+    assert code == 0, out
+    assert "note: demosig-nist/ref: needs OpenSSL (sign.c: <openssl/sha.h>): its builds are refused" in out
+    assert "note: demosig-nist/ref: rng.c left out: defines randombytes_init()" in out
     code, out = pqlab("test", "demosig-nist", "--impl-path", pkg, "-p", "host", "-j", "1")
     assert code == 1
     assert "refused: the folder needs OpenSSL for its own code (sign.c: <openssl/sha.h>)" in out
