@@ -20,7 +20,9 @@ package root. The folders carry what the NIST tooling needs and pqlab replaces:
   a header of the folder it includes, declares that prototype is compiled with
   `-Drandombytes=pqlab_nist_randombytes` (lib/compat/compat_randombytes.c), which takes
   the NIST arguments; files written for PQClean/mupq keep the size_t symbol. The two
-  prototypes never meet in one translation unit.
+  prototypes never meet in one translation unit. Only unconditional text counts (outside
+  #if blocks, include guards aside), for this and for `main` and OpenSSL includes below:
+  a declaration in one branch of a configuration switch is not evaluated.
 
 A folder that includes OpenSSL headers for its own hashing cannot be built for a target
 without OpenSSL: it is found, listed, and its build is refused with that reason.
@@ -107,6 +109,35 @@ def _text(path: Path) -> str:
     return _COMMENT.sub(" ", path.read_text(errors="replace"))
 
 
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w+)[ \t]*(\w*)")
+
+
+def _unconditional(text: str) -> str:
+    """The lines of (comment-free) text outside every #if/#ifdef/#ifndef block, a header's
+    include guard not counting as one: what the file says whatever the configuration.
+    A `main` under `#if defined(DEBUGTEST)` (pqm4's BIKE) or an OpenSSL include in one
+    branch of a configuration switch (pqm4's UOV) is not the file's unconditional content."""
+    lines = text.splitlines()
+    guard = None
+    directives = [(i, m.group(1), m.group(2)) for i, line in enumerate(lines) if (m := _DIRECTIVE.match(line))]
+    if len(directives) >= 2 and directives[0][1] == "ifndef" and directives[1][1:] == ("define", directives[0][2]):
+        guard = directives[0][0]
+    out, depth, guard_depth = [], 0, None
+    for i, line in enumerate(lines):
+        m = _DIRECTIVE.match(line)
+        if m and m.group(1) in ("if", "ifdef", "ifndef"):
+            if i == guard:
+                guard_depth = depth + 1
+            depth += 1
+            continue
+        if m and m.group(1) == "endif":
+            depth -= 1
+            continue
+        if depth == 0 or depth == guard_depth:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _closure(src: Path, folder: Path, extra: list[Path]) -> list[Path]:
     """src and the headers it includes with quotes that live in the folder or its include dirs."""
     out, todo = [], [src]
@@ -145,7 +176,7 @@ def plan_sources(folder: Path, sources: list[Path], include: list[Path]) -> Sour
             kept.append(src)
             continue
         text = _text(src)
-        if _MAIN_DEF.search(text):
+        if _MAIN_DEF.search(_unconditional(text)):
             excluded.append(
                 (src.name, "a program (defines main), e.g. NIST's KAT generator; pqlab's harness replaces it")
             )
@@ -165,10 +196,10 @@ def plan_sources(folder: Path, sources: list[Path], include: list[Path]) -> Sour
         if src.suffix != ".c":
             continue
         files = _closure(src, folder, include)
-        if any(_NIST_RB_DECL.search(_text(f)) for f in files):
+        if any(_NIST_RB_DECL.search(_unconditional(_text(f))) for f in files):
             nist.append(src)
         for f in files:
-            for hdr in _INCLUDE_SSL.findall(_text(f)):
+            for hdr in _INCLUDE_SSL.findall(_unconditional(_text(f))):
                 key = f"{f.name}: <{hdr}>"
                 if key not in seen_ssl:
                     seen_ssl.add(key)

@@ -235,3 +235,26 @@ def test_kat_reports_first_differing_record(demo_pkg: Path, tmp_path: Path) -> N
     code, out = pqlab("kat", "demosig-nist", "--count", "4", "--impl-path", pkg, "-p", "host", "-j", "1")
     assert code == 1, out
     assert "FAIL      demosig-nist/ref on host: first differing record count = 2: field sm differs" in out
+
+
+def test_only_unconditional_text_counts(tmp_path: Path) -> None:
+    """A main under #if (pqm4's BIKE DEBUGTEST), an OpenSSL include or a NIST randombytes
+    declaration in one branch of a configuration switch (pqm4's UOV) do not count; the same
+    inside a header's include guard does."""
+    d = tmp_path / "Reference_Implementation" / "p"
+    d.mkdir(parents=True)
+    (d / "api.h").write_text("int crypto_kem_keypair(unsigned char *pk, unsigned char *sk);\n")
+    (d / "cfg.h").write_text(
+        "#ifndef CFG_H\n#define CFG_H\n#if defined(USE_SSL)\n#include <openssl/evp.h>\n"
+        "#else\nint randombytes(unsigned char *x, unsigned long long xlen);\n#endif\n#endif\n"
+    )
+    (d / "a.c").write_text(
+        '#include "cfg.h"\nint f(void) { return 1; }\n#if defined(DEBUGTEST)\nint main()\n{\n}\n#endif\n'
+    )
+    (d / "rng.h").write_text(
+        "#ifndef RNG_H\n#define RNG_H\nint randombytes(unsigned char *x, unsigned long long xlen);\n#endif\n"
+    )
+    (d / "b.c").write_text('#include "rng.h"\nint g(void) { return 0; }\n')
+    (impl,) = package_impls(tmp_path)
+    assert [s.name for s in impl.sources] == ["a.c", "b.c"] and impl.excluded == ()
+    assert impl.openssl == () and [s.name for s in impl.nist_randombytes] == ["b.c"]
