@@ -273,10 +273,11 @@ def build(
             targets[impl.id] = []
             continue
         # one source at a time: files declaring NIST's randombytes get its own symbol (nistpkg)
+        nist_flags = [*src_flags, *NIST_RANDOMBYTES_FLAGS]
         objs = [
             o
             for s in impl.sources
-            for o in nf.compile(ibase / "obj", [s], [*src_flags, *(NIST_RANDOMBYTES_FLAGS if s in impl.nist_randombytes else ())], cc)
+            for o in nf.compile(ibase / "obj", [s], nist_flags if s in impl.nist_randombytes else src_flags, cc)
         ]
         results[impl.id] = BuildResult(objects=objs)
         harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)

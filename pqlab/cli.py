@@ -235,7 +235,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
         if output:
             Path(output).mkdir(parents=True, exist_ok=True)
             (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
-        pkg_rsp = nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
+        pkg_rsp = None if o.impl.own else nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
         if pkg_rsp is not None:  # the dropped-in package's own KAT/*.rsp comes first
             ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
             verdict = "ok" if ok else "FAIL"
