@@ -25,6 +25,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from pqlab import ROOT, PqlabError
+from pqlab.nistpkg import NIST_RANDOMBYTES_FLAGS
 from pqlab.platforms import Platform
 from pqlab.registry import Implementation
 
@@ -247,6 +248,14 @@ def _locked(path: Path):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def openssl_refusal(impl: Implementation, plat: Platform) -> str:
+    return (
+        f"build of {impl.id} for {plat.name} refused: the folder needs OpenSSL for its own code "
+        f"({'; '.join(impl.openssl)}), which pqlab does not link on any platform; "
+        "only a randombytes/DRBG file (rng.c) using OpenSSL is replaced by pqlab's"
+    )
+
+
 def program_name(program: str, opts: BuildOptions) -> str:
     if program in ("speed", "hashing"):
         return f"{program}-n{opts.runs(program)}"
@@ -286,7 +295,17 @@ def build(
             # its own build folder, so builds with either compiler do not undo each other
             ibase = ibase.with_name(f"{ibase.name}@cc-{hashlib.sha256(cc.encode()).hexdigest()[:10]}")
             src_flags = foreign_cc_flags(plat, src_flags)
-        objs = nf.compile(ibase / "obj", impl.sources, src_flags, cc)
+        if impl.openssl:
+            results[impl.id] = BuildResult(error=openssl_refusal(impl, plat))
+            targets[impl.id] = []
+            continue
+        # one source at a time: files declaring NIST's randombytes get its own symbol (nistpkg)
+        nist_flags = [*src_flags, *NIST_RANDOMBYTES_FLAGS]
+        objs = [
+            o
+            for s in impl.sources
+            for o in nf.compile(ibase / "obj", [s], nist_flags if s in impl.nist_randombytes else src_flags, cc)
+        ]
         results[impl.id] = BuildResult(
             objects=objs, compiler=cc or plat.cc, compiler_version=compiler_version(cc or plat.cc), cflags=" ".join(src_flags)
         )
@@ -320,11 +339,14 @@ def build(
         tmp.replace(ninja_path)
         all_targets = [str(elf) for t in targets.values() for _, elf in t]
         cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
-        output = _run_ninja(cmd, bdir, plat.name)
+        # none: every implementation was refused before compiling
+        output = _run_ninja(cmd, bdir, plat.name) if all_targets else ""
     failures = _parse_failures(output)
     global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
     for impl in impls:
         res = results[impl.id]
+        if res.error:
+            continue
         ibase = str(bdir / "impl" / impl.build_key)
         mine = [msg for path, msg in failures if str(path).startswith(ibase + "/")]
         msgs = mine + global_fail

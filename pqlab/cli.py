@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from pqlab import ROOT, PqlabError, __version__, limits
+from pqlab import ROOT, PqlabError, __version__, limits, nistpkg
 from pqlab import acvp as acvp_mod
 from pqlab import campaign as C
 from pqlab import jobs as J
@@ -119,6 +119,8 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
         rows.append({
             "scheme": i.scheme, "implementation": i.name, "kind": i.kind, "style": i.style,
             "sizes": i.sizes, "platforms": [p for p, plat in plats.items() if i.runs_on(plat)], "dir": str(i.dir),
+            **({"excluded": dict(i.excluded)} if i.excluded else {}),
+            **({"needs_openssl": list(i.openssl)} if i.openssl else {}),
         })
     if as_json:
         click.echo(json.dumps(rows, indent=1))
@@ -132,6 +134,11 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
             f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {s.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
             f"{s.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct if ct is not None else '?':>7} {ss:>4}  {' '.join(r['platforms'])}"
         )
+    for i in chosen:  # what a dropped-in folder's build leaves out, and what it cannot be built with
+        for name, why in i.excluded:
+            click.echo(f"note: {i.id}: {name} left out: {why}")
+        if i.openssl:
+            click.echo(f"note: {i.id}: needs OpenSSL ({'; '.join(i.openssl)}): its builds are refused")
     click.echo("\nplatforms:")
     for name, p in plats.items():
         click.echo(f"  {name:<14} {p.description} [runner {p.runner_kind}, timer {p.timer_name} ({p.timer_unit})]")
@@ -261,7 +268,8 @@ def _kat_refs() -> dict:
 @click.option("--count", type=click.IntRange(1, 100), default=100, show_default=True, help="number of KAT records to generate (the NIST files have 100)")
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
 def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
-    """Reproduce the NIST KAT response file from its seeds and compare with the reference."""
+    """Reproduce the NIST KAT response file from its seeds and compare with the reference
+    (a dropped-in folder's own KAT/*.rsp when its package has one: first differing record)."""
     import hashlib
 
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
@@ -278,7 +286,11 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
         if output:
             Path(output).mkdir(parents=True, exist_ok=True)
             (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
-        if "rsp" in ref:
+        pkg_rsp = None if o.impl.own else nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
+        if pkg_rsp is not None:  # the dropped-in package's own KAT/*.rsp comes first
+            ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
+            verdict = "ok" if ok else "FAIL"
+        elif "rsp" in ref:
             ref_text = (J.VECTORS_DIR / ref["rsp"]).read_text()
             if count < 100:  # compare the records generated
                 ref_text = "\n\n".join(ref_text.split("\n\n")[: count + 1])

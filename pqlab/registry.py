@@ -1,8 +1,10 @@
-"""Registry: every `crypto_kem/<scheme>/<impl>/` or `crypto_sign/<scheme>/<impl>/` with an api.h.
+"""Registry: every `crypto_kem/<scheme>/<impl>/` or `crypto_sign/<scheme>/<impl>/` with an api.h,
+and every api.h folder of a NIST submission package (`Reference_Implementation/...`,
+`Optimized_Implementation/...`; pqlab/nistpkg.py).
 
 pqlab's own implementations live under lib/ and carry a pqlab.toml; foreign ones
-(pqm4, mupq, PQClean folders) are found under every --impl-path root and need no
-metadata. Both end up as the same `Implementation` record.
+(pqm4, mupq, PQClean folders, submission packages) are found under every --impl-path
+root and need no metadata. All end up as the same `Implementation` record.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pqlab import ROOT, PqlabError
+from pqlab import ROOT, PqlabError, nistpkg
 from pqlab.platforms import Platform
 
 KINDS = {"crypto_kem": "kem", "crypto_sign": "sign"}
@@ -45,6 +47,14 @@ class Implementation:
     sizes: dict = field(default_factory=dict, compare=False, hash=False)
     # what the signature API of api.h declares (PQLAB_API_* macros of harness/api_glue.h)
     api_forms: tuple[str, ...] = ()
+    # foreign folders (pqlab/nistpkg.py): files left out with the reason, sources that
+    # declare NIST's randombytes(unsigned long long), OpenSSL headers the code includes,
+    # the architectures its Makefile targets (None: any), the submission package's root
+    excluded: tuple[tuple[str, str], ...] = ()
+    nist_randombytes: tuple[Path, ...] = ()
+    openssl: tuple[str, ...] = ()
+    arch: tuple[str, ...] | None = None
+    package: Path | None = None
 
     @property
     def id(self) -> str:
@@ -71,7 +81,7 @@ class Implementation:
             return False
         if self.fpr == "native" and plat.fpr != "native":
             return False
-        return True
+        return self.arch is None or plat.arch in self.arch
 
     def mupq_namespace(self) -> str:
         return "MUPQ_" + re.sub(r"\W", "_", f"{self.scheme}_{self.name}_").upper()
@@ -212,11 +222,25 @@ def _config_mk_flags(folder: Path) -> list[str]:
     return flags
 
 
-def load_implementation(folder: Path) -> Implementation:
+def _nist_kind(api_text: str) -> str | None:
+    if re.search(r"\bcrypto_kem_keypair\b|CRYPTO_CIPHERTEXTBYTES", api_text):
+        return "kem"
+    if re.search(r"\bcrypto_sign(_keypair)?\b", api_text):
+        return "sign"
+    return None
+
+
+def load_implementation(folder: Path, package: nistpkg.Layout | None = None) -> Implementation:
     folder = folder.absolute()  # absolute, links kept (not resolve())
     api = folder / "api.h"
-    kind = KINDS[folder.parent.parent.name]
-    scheme, name = folder.parent.name, folder.name
+    if package is None:
+        kind = KINDS[folder.parent.parent.name]
+        scheme, name = folder.parent.name, folder.name
+    else:
+        k = _nist_kind(api.read_text(errors="replace"))
+        if k is None:
+            raise PqlabError(f"{api}: declares neither crypto_kem_* nor crypto_sign_* functions")
+        kind, scheme, name = k, package.scheme, package.name
     toml_path = folder / "pqlab.toml"
     cfg: dict = {}
     if toml_path.is_file():
@@ -238,6 +262,9 @@ def load_implementation(folder: Path) -> Implementation:
     include = tuple(folder / d for d in cfg.get("include", []))
     cflags = tuple(cfg.get("cflags", [])) + tuple(_config_mk_flags(folder))
     plats = cfg.get("platforms")
+    plan = None if style == "own" else nistpkg.plan_sources(folder.resolve(), sources, list(include))
+    if plan is not None:
+        sources = list(plan.sources)
     return Implementation(
         scheme=scheme,
         name=name,
@@ -256,7 +283,32 @@ def load_implementation(folder: Path) -> Implementation:
         slow=bool(cfg.get("slow", False)),
         sizes=api_sizes(api, [folder, *include, ROOT / "lib" / "common"], prefix, cflags),
         api_forms=sign_api_forms(api, [folder, *include], prefix) if kind == "sign" else (),
+        excluded=plan.excluded if plan else (),
+        nist_randombytes=plan.nist_randombytes if plan else (),
+        openssl=plan.openssl if plan else (),
+        arch=None if plan is None or "platforms" in cfg else plan.arch,
+        package=package.package if package else None,
     )
+
+
+def _algname(api: Path) -> str | None:
+    defs: dict[str, str] = {}
+    _collect_defines(api.resolve(), [], set(), defs)
+    m = re.fullmatch(r'"([^"]*)"', defs.get("CRYPTO_ALGNAME", ""))
+    return m.group(1) if m else None
+
+
+def _package_folders(root: Path, taken: set[Path]) -> list[tuple[Path, nistpkg.Layout]]:
+    """api.h folders of NIST submission packages under root (not already found as crypto_*)."""
+    out = []
+    for api in sorted(root.glob("**/api.h")):
+        folder = api.parent.resolve()
+        if folder in taken:
+            continue
+        lay = nistpkg.layout(folder, _algname(api))
+        if lay is not None:
+            out.append((folder, lay))
+    return out
 
 
 def discover(impl_paths: list[Path] | tuple[Path, ...] = ()) -> list[Implementation]:
@@ -272,6 +324,16 @@ def discover(impl_paths: list[Path] | tuple[Path, ...] = ()) -> list[Implementat
                 continue
             impl = load_implementation(folder)
             if impl.id in found and found[impl.id].dir.resolve() != impl.dir.resolve():
+                raise PqlabError(
+                    f"implementation {impl.id} found twice: {found[impl.id].dir} and {impl.dir}; "
+                    "rename one of the folders"
+                )
+            found[impl.id] = impl
+        if root == ROOT / "lib":
+            continue
+        for folder, lay in _package_folders(root, {i.dir for i in found.values()}):
+            impl = load_implementation(folder, lay)
+            if impl.id in found and found[impl.id].dir != impl.dir:
                 raise PqlabError(
                     f"implementation {impl.id} found twice: {found[impl.id].dir} and {impl.dir}; "
                     "rename one of the folders"
