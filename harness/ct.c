@@ -10,10 +10,19 @@
  * the public key, the ciphertext, the signature. What an implementation reveals on
  * purpose (e.g. ML-DSA's rejection decision) it must declassify itself, next to
  * the reason. Valgrind's exit code (--error-exitcode) makes any report fail the run.
+ * Signature schemes whose api.h defines CRYPTO_EXPANDEDKEYBYTES (FN-DSA) also run key
+ * expansion and signing with the expanded key; harness/ct_<driver>.c adds operations of
+ * the family beyond the NIST API (pqlab_ct_family).
  * Records: "test ct-<op> ok" per operation reached (functional results checked after
- * declassification). */
+ * declassification); "ct-under-memcheck" and "ct-secret-input" fail a run that could not
+ * have seen anything (not under valgrind, or no randomness drawn and so nothing secret). */
+#ifndef PQLAB_CT_VALGRIND
+#error "the ct program checks nothing without PQLAB_CT_VALGRIND: build it for a platform with a ct checker (host-ct)"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
+#include <valgrind/valgrind.h>
 
 #include "../lib/common/ct.h"
 #include "../lib/common/randombytes.h"
@@ -83,6 +92,21 @@ static void run(void)
         CHECK("ct-sign", r == 0);
         r = crypto_sign_open(m2, &mlen, sm, smlen, pk);
         CHECK("ct-verify", r == 0 && mlen == MLEN && pqlab_bytes_equal(m, m2, MLEN));
+#ifdef CRYPTO_EXPANDEDKEYBYTES
+        {
+            static uint8_t esk[CRYPTO_EXPANDEDKEYBYTES], sig[CRYPTO_BYTES];
+            size_t siglen = 0;
+            r = crypto_sign_expand(esk, sk);
+            PQLAB_DECLASSIFY(&r, sizeof r);
+            CHECK("ct-expand", r == 0);
+            r = crypto_sign_signature_tree(sig, &siglen, m, MLEN, esk);
+            PQLAB_DECLASSIFY(&r, sizeof r);
+            PQLAB_DECLASSIFY(&siglen, sizeof siglen); /* signature length is public */
+            PQLAB_DECLASSIFY(sig, sizeof sig);        /* signature: published */
+            CHECK("ct-sign_tree", r == 0);
+            CHECK("ct-verify_tree", crypto_sign_verify(sig, siglen, m, MLEN, pk) == 0);
+        }
+#endif
     }
 }
 
@@ -93,6 +117,9 @@ int main(void)
     pqlab_harness_begin("ct");
     pqlab_rng_fixed();
     pqlab_rng_secret(1);
+    CHECK("ct-under-memcheck", RUNNING_ON_VALGRIND != 0);
     run();
+    pqlab_ct_family();
+    CHECK("ct-secret-input", pqlab_rng_secret_count() > 0);
     pqlab_harness_end(pqlab_test_report());
 }

@@ -275,6 +275,9 @@ def build(
             srcs = [HARNESS / f"{prog}.c"]
             if prog == "driver":
                 srcs = [HARNESS / "driver.c", HARNESS / f"driver_{impl.driver}.c"]
+            elif prog == "ct":
+                family = HARNESS / f"ct_{impl.driver}.c"
+                srcs.append(family if impl.driver and family.is_file() else HARNESS / "ct_none.c")
             pobjs = nf.compile(ibase / "harness" / name, srcs, h_flags + extra)
             lib = libprof if prog == "hashing" else libcommon
             elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags)

@@ -84,7 +84,7 @@ def execute(
             else:
                 out = run(plat, b.elf[program], program, stdin=data)
         except RunError as e:
-            return Outcome(impl, plat, False, error=str(e))
+            return Outcome(impl, plat, False, error=str(e), data={"stderr": e.stderr, "returncode": e.returncode})
         return Outcome(impl, plat, True, output=out, data={"build": b, **extra})
 
     results = []
