@@ -66,7 +66,7 @@ def run(
             proc = subprocess.run(cmd, input=stdin, capture_output=True, timeout=limit, cwd=cwd)
         except subprocess.TimeoutExpired as e:
             tail = (e.stdout or b"")[-500:].decode(errors="replace")
-            raise RunError(f"timeout after {limit:.0f} s (hung target?) on {where}\n  last output: {tail!r}") from e
+            raise RunError(f"timeout after {limit:.0f} s (hung target?) on {where}\n  last output:\n{indented(tail, 500)}") from e
         except OSError as e:
             raise RunError(f"cannot start the runner on {where}: {e}") from e
     text = proc.stdout.decode(errors="replace")
