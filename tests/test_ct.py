@@ -125,3 +125,32 @@ def test_own_implementations_are_constant_time(group):
 @pytest.mark.slow
 def test_own_slh_dsa_s_sets_are_constant_time():
     _own_ct([s for s in SLH_S if s not in SLH_S_SAMPLE])
+
+
+def test_memcheck_reports_are_parsed_into_findings():
+    from pqlab.ctcheck import format_findings, parse_memcheck
+
+    lines = (
+        "==7== Syscall param write(buf) points to uninitialised byte(s)",
+        "==7==    at 0x4A1: write (write.c:26)",
+        "==7==    by 0x109: hal_send (hal.c:12)",
+        '==7==  Address 0x4a5 is 0 bytes inside data symbol "buf"',
+        "==7==  Uninitialised value was created by a client request",
+        "==7==    at 0x10A: pqlab_randombytes (harness.c:253)",
+        "==7== ",
+        "==7== Use of uninitialised value of size 8",
+        "==7==    at 0x1F2: lookup (t.c:5)",
+        "==7==  Uninitialised value was created by a client request",
+        "==7==    at 0x10A: pqlab_randombytes (harness.c:253)",
+        "==7== ",
+        "not a memcheck line",
+    )
+    f = parse_memcheck("\n".join(lines))
+    assert [x.kind for x in f] == [
+        "secret reaches a system call",
+        "secret-dependent address (load, store or indirect jump)",
+    ]
+    assert f[0].stack == ["write (write.c:26)", "hal_send (hal.c:12)"]
+    assert f[0].origin == f[1].origin == ["pqlab_randombytes (harness.c:253)"]
+    text = format_findings(f)
+    assert "1. secret reaches a system call" in text and "at lookup (t.c:5)" in text
