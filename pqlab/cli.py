@@ -169,6 +169,8 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
             click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
                         f"secret-dependent operation(s)", fg="red")
             click.echo(ctcheck.format_findings(findings))
+            # a functional failure of the same run is not a finding: say it too
+            click.echo("".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False)
         else:
             click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
     if as_json:
