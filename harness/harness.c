@@ -278,10 +278,16 @@ uint32_t pqlab_rng_u32(void)
 }
 
 static int rng_secret;
+static size_t rng_secret_bytes;
 
 void pqlab_rng_secret(int on)
 {
     rng_secret = on;
+}
+
+size_t pqlab_rng_secret_count(void)
+{
+    return rng_secret_bytes;
 }
 
 int pqlab_randombytes(uint8_t *out, size_t n)
@@ -306,6 +312,7 @@ int pqlab_randombytes(uint8_t *out, size_t n)
     }
     if (rng_secret) {
         PQLAB_SECRET(start, len);
+        rng_secret_bytes += len;
     }
     return 0;
 }

@@ -326,6 +326,9 @@ def build(
             elif prog == "fuzz":
                 # the family's fuzz target and the mutation loop (docs/fuzzing.md); hosted only
                 srcs = [FUZZ / f"{impl.driver}.c", FUZZ / "loop.c"]
+            elif prog == "ct":
+                family = HARNESS / f"ct_{impl.driver}.c"
+                srcs.append(family if impl.driver and family.is_file() else HARNESS / "ct_none.c")
             pobjs = nf.compile(ibase / "harness" / name, srcs, h_flags + extra)
             lib = libprof if prog == "hashing" else libcommon
             elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags)

@@ -9,12 +9,13 @@ import functools
 import json
 import os
 import sys
+import time
 import tomllib
 from pathlib import Path
 
 import click
 
-from pqlab import ROOT, PqlabError, __version__, limits, nistpkg
+from pqlab import ROOT, PqlabError, __version__, ctcheck, limits, nistpkg
 from pqlab import acvp as acvp_mod
 from pqlab import campaign as C
 from pqlab import jobs as J
@@ -202,17 +203,40 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
 @main.command("ct")
 @selection
 def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
-    """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified."""
+    """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified.
+
+    Only platforms with a ct checker (host-ct) can check; the others are refused (exit 2)."""
+    ctcheck.check_platforms([get_platform(p) for p in platforms or ["host-ct"]])
     _, _, _, pairs = _resolve(schemes, impls, platforms or ["host-ct"], impl_path)
+    t0 = time.perf_counter()
     outs = J.execute(pairs, "ct", jobs)
     rows = []
     for o in outs:
-        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name, "ok": o.ok, "error": o.error})
-        if o.ok and not as_json:
-            click.echo(f"ok   {o.impl.id} on {o.plat.name}: no secret-dependent branch, address or syscall reported")
+        findings = ctcheck.parse_memcheck(o.data.get("stderr", "")) if not o.ok else []
+        checks = o.output.of("test") if o.ok else []
+        operations = sorted({f[0] for f in checks if f[-1] == "ok"})
+        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name,
+                     "checker": o.plat.ct_checker, "ok": o.ok, "operations": operations,
+                     "findings": [f.as_dict() for f in findings], "error": None if findings else o.error})
+        if as_json:
+            continue
+        if o.ok:
+            click.echo(f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports no secret-dependent "
+                       f"branch, address or syscall ({len(checks)} checks: {', '.join(operations)})")
+        elif findings:
+            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
+                        f"secret-dependent operation(s)", fg="red")
+            click.echo(ctcheck.format_findings(findings))
+            # a functional failure of the same run is not a finding: say it too
+            click.echo("".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False)
+        else:
+            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
     if as_json:
         click.echo(json.dumps(rows, indent=1))
-    sys.exit(_fail_report(outs))
+    elif len(outs) > 1:
+        bad = sum(1 for o in outs if not o.ok)
+        click.echo(f"{len(outs) - bad} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)")
+    sys.exit(1 if any(not o.ok for o in outs) else 0)
 
 
 def _vectors_expected() -> dict:

@@ -2046,6 +2046,18 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
         uint32_t bigp = (uint32_t)((thp - av) >> 63);
         uint32_t bign = (uint32_t)(((av - thn) >> 63) ^ 1);
         uint32_t kp = (uint32_t)fpr_ulsh((uint64_t)v, sg);
+#ifdef PQLAB_FNDSA_CT_NEGATIVE_CONTROL_ROUNDK
+        /* test only (tests/test_fndsa_ct.py): a load indexed by, and a branch on, the
+         * secret shift counts of this loop; `pqlab ct` must report both here, while the
+         * shifts by the same counts (constant time on every target, docs/ct.md) pass */
+        {
+            static volatile uint32_t nc_table[64], nc_sink;
+            kp ^= nc_table[sg]; /* all zero: the result does not change */
+            if (rg & 1) {
+                nc_sink++;
+            }
+        }
+#endif
         /* floor((v + 2^(rg-1)) / 2^rg) through the positive v + 2^(rg-1) + 2^62 */
         uint64_t bias = (uint64_t)1 << 62;
         uint32_t kn = (uint32_t)(fpr_ursh((uint64_t)v + half + bias, rg) - fpr_ursh(bias, rg));
