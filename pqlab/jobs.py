@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 import tempfile
 import time
@@ -19,15 +18,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pqlab import ROOT, PqlabError
+from pqlab import PqlabError
 from pqlab.build import BuildOptions, build, compiler_version, impl_flags, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
 from pqlab.results import Context, Store
 from pqlab.runner import RunError, command, run
-
-VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 
 
 @dataclass
@@ -199,16 +196,3 @@ def vectors_hash(out: Output) -> str:
 
 def kat_text(out: Output) -> str:
     return "".join(f[0] + "\n" for f in out.of("kat"))
-
-
-def first_record(rsp: str) -> str:
-    """The record with count = 0, lines 'count' .. last field, as PQClean's nistkat hashes it."""
-    lines = rsp.splitlines()
-    try:
-        start = lines.index("count = 0")
-    except ValueError:
-        raise PqlabError("KAT output has no 'count = 0' record")
-    end = start
-    while end < len(lines) and lines[end].strip():
-        end += 1
-    return "".join(line + "\n" for line in lines[start:end])

@@ -26,13 +26,12 @@ from pathlib import Path
 
 import pytest
 
+from extdata import vectors
 from hostlib import ROOT, build_shared
 
-VEC = ROOT.parent / "shared" / "vectors" / "falcon-round3"
-if not VEC.is_dir():
-    VEC = Path("/work/shared/vectors/falcon-round3")
-KATDIR = VEC / "KAT"
-SAMPLERDIR = VEC / "Supporting_Documentation" / "additional"
+# the Falcon round-3 package's KAT files and sampler vectors (external: docs/vectors.md)
+KATDIR = "falcon-round3/KAT"
+SAMPLERDIR = "falcon-round3/Supporting_Documentation/additional"
 
 SRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "fndsa").glob("*.c"))
 COMMON = ["lib/common/fips202.c", "lib/common/aes.c", "lib/common/drbg.c"]
@@ -97,7 +96,7 @@ KATS: dict[int, list[dict]] = {}
 
 def kat(logn: int) -> list[dict]:
     if logn not in KATS:
-        KATS[logn] = parse_rsp(KATDIR / f"falcon{N[logn]}-KAT.rsp")
+        KATS[logn] = parse_rsp(vectors(f"{KATDIR}/falcon{N[logn]}-KAT.rsp"))
     return KATS[logn]
 
 
@@ -380,7 +379,7 @@ def test_fpr_addsub_is_add_and_sub(native: bool) -> None:
 # sampler vectors (Supporting_Documentation/additional)
 
 def parse_sampler_file(logn: int) -> dict:
-    txt = (SAMPLERDIR / f"test-vector-sampler-falcon{N[logn]}.txt").read_text()
+    txt = vectors(f"{SAMPLERDIR}/test-vector-sampler-falcon{N[logn]}.txt").read_text()
     head, *blocks = txt.split("SamplerZ:")
     out = {}
     for key in ("nonce", "data"):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import MODES, WYCHEPROOF, mldsa
+from test_mldsa_support import MODES, mldsa, wycheproof
 
 # numberOfTests of each file (MANIFEST.md of the vectors)
 COUNTS = {
@@ -34,7 +34,7 @@ COUNTS = {
 
 
 def load(mode: int, kind: str) -> dict:
-    return json.loads((WYCHEPROOF / f"mldsa_{mode}_{kind}_test.json").read_text())
+    return json.loads(wycheproof(f"mldsa_{mode}_{kind}_test.json").read_text())
 
 
 def h(t: dict, key: str) -> bytes | None:
