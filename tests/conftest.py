@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from extdata import REQUIRE_ENV, required, skip_reason
+from extdata import REQUIRE_ENV, required
 
 from pqlab import external
 
@@ -14,12 +14,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = []
-    for kind, base in (("vectors", external.vectors_dir()), ("thirdparty", external.thirdparty_dir())):
-        reason = skip_reason(kind)
-        state = "found" if base.is_dir() else ("MISSING, tests needing it fail" if required() else "not found")
-        lines.append(f"pqlab external {kind}: {base} ({state})" + (f"; {reason}" if reason else ""))
-    if required():
-        lines.append(f"pqlab: {REQUIRE_ENV} is set: a test never skips for missing external data")
+    for kind, base, env in (
+        ("vectors", external.vectors_dir(), external.VECTORS_ENV),
+        ("thirdparty", external.thirdparty_dir(), external.THIRDPARTY_ENV),
+    ):
+        if base.is_dir():
+            state = "found"
+        elif required():
+            state = f"NOT FOUND and {REQUIRE_ENV} is set: tests that read it fail"
+        else:
+            state = f"not found: tests that read it are skipped (set {env}; docs/vectors.md)"
+        lines.append(f"pqlab external {kind}: {base}: {state}")
     return lines
 
 

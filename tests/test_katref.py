@@ -8,6 +8,7 @@ import hashlib
 import re
 from pathlib import Path
 
+import nistreq
 import pytest
 from click.testing import CliRunner
 from extdata import vectors
@@ -146,3 +147,20 @@ def test_pqlab_kat_fn_dsa_from_a_plain_clone(monkeypatch, tmp_path: Path) -> Non
     assert "ok        fn-dsa-512/ref on host: 2 records match falcon-round3/KAT/falcon512-KAT.rsp" in res.output
     res = CliRunner().invoke(main, ["kat", "fn-dsa-512", "-p", "host", "--count", "0"])
     assert res.exit_code == 2 and "--count" in res.output
+
+
+def recorded_external_hashes() -> list[tuple[str, str]]:
+    lines = (ROOT / "pqlab" / "data" / "external-vectors.sha256").read_text().splitlines()
+    return [(ln.split()[1], ln.split()[0]) for ln in lines if ln and not ln.startswith("#")]
+
+
+def test_external_vector_files_are_the_recorded_ones() -> None:
+    """Every external file the tests read is the one whose SHA-256 pqlab records (docs/vectors.md)."""
+    entries = recorded_external_hashes()
+    assert entries and all(re.fullmatch("[0-9a-f]{64}", h) for _, h in entries)
+    recorded = dict(entries)  # agrees with the other places that name these files' hashes
+    assert recorded[nistreq.REQ_FILE] == nistreq.REQ_SHA256
+    for n in (512, 1024):
+        assert recorded[REFS[f"fn-dsa-{n}"]["rsp"]] == REFS[f"fn-dsa-{n}"]["rsp_sha256"]
+    bad = [rel for rel, h in entries if hashlib.sha256(vectors(rel).read_bytes()).hexdigest() != h]
+    assert not bad, bad

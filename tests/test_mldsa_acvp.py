@@ -1,4 +1,4 @@
-"""ML-DSA against every test case of the NIST ACVP-Server files shipped in ../shared/vectors:
+"""ML-DSA against every test case of the NIST ACVP-Server files of the external vectors (docs/vectors.md):
 keyGen (975de31, 75 cases), sigVer (975de31, 180 cases in 12 groups: external pure with context,
 external pre-hash with every hash, internal with external mu, internal with message), sigGen
 (v1.1.0.35 internalProjection, 60 cases: deterministic and hedged Sign_internal) and sigVer
@@ -34,7 +34,7 @@ FILES = {
     "sigGen-v1.1.0.35": ("v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json", None),
     "sigVer-v1.1.0.35": ("v1.1.0.35/ML-DSA-sigVer-FIPS204/internalProjection.json", None),
 }
-# test counts per file (MANIFEST.md of the vectors)
+# test counts per file (counted in the files; docs/vectors.md)
 COUNTS = {"keyGen-975de31": 75, "sigVer-975de31": 180, "sigGen-v1.1.0.35": 60, "sigVer-v1.1.0.35": 45}
 
 

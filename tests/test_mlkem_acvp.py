@@ -21,7 +21,7 @@ FILES = {
     "keyGen": "ML-KEM-keyGen-FIPS203/internalProjection.json",
     "encapDecap": "ML-KEM-encapDecap-FIPS203/internalProjection.json",
 }
-# Expected test counts per (mode, parameter set), from the files (MANIFEST.md of the vectors).
+# Expected test counts per (mode, parameter set), from the files (docs/vectors.md).
 EXPECTED_COUNTS = {"keyGen": 25, "encapDecap": 25 + 10 + 10 + 10}
 
 
