@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import queue
 import sys
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -18,15 +17,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pqlab import ROOT, PqlabError, limits
+from pqlab import PqlabError, limits
 from pqlab.build import BuildOptions, BuildResult, build, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
 from pqlab.results import Context, Store, git_state
 from pqlab.runner import Limit, Ran, RunError, RunTimeout, resume, run_full, signals_deferred, stop_all, temp_dir
-
-VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 
 
 @dataclass
@@ -322,16 +319,3 @@ def vectors_hash(out: Output) -> str:
 
 def kat_text(out: Output) -> str:
     return "".join(f[0] + "\n" for f in out.of("kat"))
-
-
-def first_record(rsp: str) -> str:
-    """The record with count = 0, lines 'count' .. last field, as PQClean's nistkat hashes it."""
-    lines = rsp.splitlines()
-    try:
-        start = lines.index("count = 0")
-    except ValueError:
-        raise PqlabError("KAT output has no 'count = 0' record")
-    end = start
-    while end < len(lines) and lines[end].strip():
-        end += 1
-    return "".join(line + "\n" for line in lines[start:end])

@@ -9,7 +9,7 @@
   macros, and alone; a non-empty context is exercised (a toy that ignores it fails).
 - The measuring programs carry the functional self-check: a wrong implementation's bench
   fails with the check's name and stores nothing.
-- pqm4 itself (../shared/thirdparty/pqm4-cc2c1b9.tar.gz): the linked ML-KEM variants and
+- pqm4 itself (PQLAB_THIRDPARTY/pqm4-cc2c1b9.tar.gz, docs/vectors.md): the linked ML-KEM variants and
   ML-DSA with the context API pass `pqlab test` on m4-sim.
 """
 
@@ -22,9 +22,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from extdata import thirdparty
 from click.testing import CliRunner
 
-from pqlab import ROOT
 from pqlab.build import BUILD_ROOT, build, impl_flags
 from pqlab.cli import main
 from pqlab.platforms import get_platform
@@ -32,7 +32,6 @@ from pqlab.registry import discover
 from pqlab.runner import run
 
 TOYSIG = Path(__file__).parent / "data" / "apiforms" / "toysig.c"
-PQM4_TARBALL = ROOT.parent / "shared" / "thirdparty" / "pqm4-cc2c1b9.tar.gz"
 
 
 def pqlab(*args) -> tuple[int, str]:
@@ -342,10 +341,9 @@ def test_bench_of_a_correct_implementation_stores(tmp_path):
 
 @pytest.fixture(scope="module")
 def pqm4(tmp_path_factory) -> Path:
-    if not PQM4_TARBALL.is_file():
-        pytest.skip(f"the pqm4 tree is not here: {PQM4_TARBALL} (../shared/thirdparty is absent)")
+    tarball = thirdparty("pqm4-cc2c1b9.tar.gz")  # skips (plain clone) or fails (CI) when absent
     root = tmp_path_factory.mktemp("pqm4")
-    with tarfile.open(PQM4_TARBALL) as tf:
+    with tarfile.open(tarball) as tf:
         tf.extractall(root, filter="tar")  # keeps pqm4's relative symbolic links
     assert (root / "pqm4" / "crypto_kem" / "ml-kem-1024" / "m4fspeed" / "kem.c").is_symlink()
     return root / "pqm4"
