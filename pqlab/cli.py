@@ -431,19 +431,33 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
-@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html"]), default="markdown", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the report to this file instead of stdout")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html", "pqm4", "pqm4-md", "pqm4-csv"]),
+              default="markdown", show_default=True,
+              help="pqm4: benchmarks.md and benchmarks.csv in pqm4's layout into the folder -o (one platform)")
+@click.option("-o", "--output", type=click.Path(), help="write the report to this file (pqm4: this folder) instead of stdout")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 def report_cmd(schemes, impls, platforms, fmt, output, db):
     """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
-    recs = R.aggregate(_stored(db, schemes, impls, platforms))
-    if fmt == "html":
+    rows = _stored(db, schemes, impls, platforms)
+    if fmt.startswith("pqm4"):
+        from pqlab import pqm4format
+
+        if fmt == "pqm4":
+            if not output:
+                raise PqlabError("--format pqm4 writes benchmarks.md and benchmarks.csv: name their folder with -o")
+            Path(output).mkdir(parents=True, exist_ok=True)
+            for name, md in (("benchmarks.md", True), ("benchmarks.csv", False)):
+                _write_atomic(Path(output) / name, pqm4format.render(rows, md))
+            click.echo(f"wrote {output}/benchmarks.md and benchmarks.csv", err=True)
+            return
+        text = pqm4format.render(rows, fmt == "pqm4-md")
+    elif fmt == "html":
         # a scheme with a native-floating-point implementation (pqlab.toml fpr = "native"): its others emulate
         impls = discover([])
         fp_schemes = {i.scheme for i in impls if i.fpr == "native"}
-        text = R.to_html(recs, {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
+        text = R.to_html(R.aggregate(rows), {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
     else:
-        text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs)
+        text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](R.aggregate(rows))
     if output:
         _write_atomic(Path(output), text)
         click.echo(f"wrote {output}", err=True)
