@@ -21,6 +21,7 @@ import os
 import random
 import re
 import struct
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -622,8 +623,6 @@ def test_malformed_private_key_refused(logn: int, native: bool) -> None:
     """Signing (NIST, detached, padded) and expansion with a private key that decodes but is
     not a Falcon key return an error at once, with every output byte zeroed; the genuine
     key still signs. (Before: the signing loop never ended, docs/fuzzing.md "Findings".)"""
-    import time
-
     api = Api(logn, native)
     rec = kat(logn)[0]
     pk, sk = bytes.fromhex(rec["pk"]), bytes.fromhex(rec["sk"])
