@@ -6,11 +6,12 @@
  *   1: padded signature
  *   2: NIST signed message (crypto_sign_open)
  *   3: public key used to verify a fixed valid signature
- *   4: private key given to the signer (decode + complete_private)
+ *   4: private key given to the signer (fndsa_sign_seed: signs or refuses, returns)
  *   5: raw compressed s2 (comp_decode), re-encoded when accepted: must round-trip
  * Invariants checked (abort on violation): no memory error (ASan/UBSan builds),
  * verification accepts only the original signature bytes (strong unforgeability
- * on this key), an accepted compressed encoding re-encodes to the same bytes.
+ * on this key), an accepted compressed encoding re-encodes to the same bytes, signing
+ * with any private key returns, and a refused key leaves a zeroed signature.
  *
  * fuzz/fuzz.h; built and run by pqlab's build on host-fuzz (ASan + UBSan), see
  * docs/fuzzing.md. */
@@ -92,39 +93,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     case 4: {
-        /* a private key, decoded (header, f, g, F in the trimmed encoding, nothing left
-         * over) and completed (G from the NTRU equation) as the signer does: no memory
-         * error, and the genuine key decodes. Signing with a malformed key is not fuzzed:
-         * the signing loop (Falcon specification, Algorithm 10) repeats until the
-         * signature is short enough, which for an invalid key need never happen (found
-         * by this target: a zero-padded key made fndsa_sign_seed loop without end). */
-        static int8_t f[FNDSA_N], g[FNDSA_N], F[FNDSA_N], G[FNDSA_N];
-        static uint16_t tmp[8 * FNDSA_N];
-        static uint8_t sk2[FNDSA_SKBYTES];
+        /* a private key given to the signer: either it signs (and the signature
+         * verifies under the public key recomputed from the same key) or signing
+         * refuses it with -1 and a zeroed signature; it must return (the decoder checks
+         * f G - g F = q exactly and signing gives up after FNDSA_SIGN_MAX_ATTEMPTS:
+         * before that, a zero-padded key made fndsa_sign_seed loop without end), and the
+         * genuine key must sign */
+        static uint8_t sk2[FNDSA_SKBYTES], sig2[FNDSA_CRYPTO_BYTES];
+        static const uint8_t zero[FNDSA_CRYPTO_BYTES];
+        size_t sl = 1;
         memset(sk2, 0, sizeof sk2);
         memcpy(sk2, buf, size < sizeof sk2 ? size : sizeof sk2);
-        size_t u = 1, v = 0;
-        int ok = sk2[0] == 0x50 + FNDSA_LOGN;
-        if (ok) {
-            v = fndsa_trim_i8_decode(f, FNDSA_LOGN, FNDSA_FG_BITS, sk2 + u, sizeof sk2 - u);
-            u += v;
-            ok = v != 0;
-        }
-        if (ok) {
-            v = fndsa_trim_i8_decode(g, FNDSA_LOGN, FNDSA_FG_BITS, sk2 + u, sizeof sk2 - u);
-            u += v;
-            ok = v != 0;
-        }
-        if (ok) {
-            v = fndsa_trim_i8_decode(F, FNDSA_LOGN, FNDSA_FFG_BITS, sk2 + u, sizeof sk2 - u);
-            u += v;
-            ok = v != 0 && u == sizeof sk2;
-        }
-        if (ok) {
-            ok = fndsa_complete_private(G, f, g, F, FNDSA_LOGN, tmp);
-        }
-        if (!ok && memcmp(sk2, sk, sizeof sk) == 0) {
-            pqlab_fuzz_fail("the genuine private key does not decode");
+        memset(sig2, 0xa5, sizeof sig2);
+        int r = NS(fndsa_sign_seed)(sig2, &sl, msg, sizeof msg, sk2, 0, 0, sig + 1, sk2 + 1);
+        if (r != 0) {
+            if (memcmp(sk2, sk, sizeof sk) == 0) {
+                pqlab_fuzz_fail("the genuine private key does not sign");
+            }
+            if (r != -1 || sl != 0 ||
+                memcmp(sig2, zero, 1 + 40 + FNDSA_COMP_MAX_NIST) != 0) {
+                pqlab_fuzz_fail("a refused private key left a non-zero signature");
+            }
+        } else if (memcmp(sk2, sk, sizeof sk) == 0 &&
+                   NS(fndsa_verify)(sig2, sl, msg, sizeof msg, pk, 0) != 0) {
+            pqlab_fuzz_fail("the genuine private key signed something that does not verify");
         }
         break;
     }
