@@ -38,6 +38,7 @@ from pqlab.results import Store, git_state
 from pqlab.runner import signals_deferred
 
 _address: str | None = None
+CONNECT_TIMEOUT_S = 30  # for the scheduler to answer, and for a first worker to join it
 
 
 def set_address(address: str | None) -> None:
@@ -57,12 +58,12 @@ def client(addr: str):
     except ImportError as e:
         raise PqlabError("--cluster needs Dask distributed: pip install 'pqlab[cluster]' (or distributed)") from e
     try:
-        c = Client(addr, timeout=30, set_as_default=False)
+        c = Client(addr, timeout=CONNECT_TIMEOUT_S)
     except (OSError, TimeoutError, ValueError) as e:
         raise PqlabError(f"cannot connect to the Dask scheduler at {addr}: {e}") from e
     try:
         if not c.scheduler_info().get("workers"):
-            c.wait_for_workers(1, timeout=30)
+            c.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
         yield c
     except TimeoutError as e:
         raise PqlabError(f"the Dask scheduler at {addr} has no worker") from e
