@@ -180,12 +180,17 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
     res = J.build_all(pairs, programs, jobs, BuildOptions())
     bad = 0
+    rows = []
     for (iid, plat), b in sorted(res.items()):
+        rows.append({"implementation": iid, "platform": plat, "toolchain": _toolchain, "ok": not b.error,
+                     "compiler_version": b.compiler_version, "error": b.error})
         if b.error:
             bad += 1
             click.secho(b.error, fg="red", err=True)
-        else:
+        elif not as_json:
             click.echo(f"built {iid} for {plat}: {', '.join(sorted(b.elf))}")
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
     sys.exit(1 if bad else 0)
 
 
