@@ -90,7 +90,7 @@ def _check_checkout(root: str, commit: str) -> None:
     if str(ROOT) != root:
         raise PqlabError(
             f"worker {addr} on {host} runs pqlab from {ROOT}, the client from {root}: "
-            "workers need the same checkout at the same path (docs/interfaces.md, Clusters)"
+            "workers need the same checkout at the same path (docs/cluster.md)"
         )
     mine = git_state()[0]
     if mine != commit:

@@ -9,8 +9,8 @@ import sqlite3
 
 import distributed  # the [test] extra installs it (./run.sh)
 import pytest
-
 from cli_runner import pqlab
+
 from pqlab import cluster as cluster_mod
 
 QUERY = """SELECT r.platform, r.program, r.toolchain, m.metric, m.operation, m.idx, m.value
@@ -56,7 +56,16 @@ def test_bench_on_a_cluster_equals_the_local_run(tmp_path, cluster):
 
 def test_test_command_on_a_cluster_reports_each_pair(cluster):
     status, out = pqlab(
-        "test", "ml-kem-512", "-i", "ref", "-p", "mps2-an386", "--toolchain", "clang", "--cluster", cluster.scheduler_address
+        "test",
+        "ml-kem-512",
+        "-i",
+        "ref",
+        "-p",
+        "mps2-an386",
+        "--toolchain",
+        "clang",
+        "--cluster",
+        cluster.scheduler_address,
     )
     assert status == 0, out
     assert "ok   ml-kem-512/ref on mps2-an386 (14 checks)" in out
@@ -69,3 +78,14 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
         port = s.getsockname()[1]
     status, out = pqlab("test", "ml-kem-512", "-i", "ref", "-p", "host", "--cluster", f"tcp://127.0.0.1:{port}")
     assert status == 2 and "cannot connect to the Dask scheduler" in out, out
+
+
+def test_a_worker_on_another_checkout_or_commit_refuses():
+    from pqlab import ROOT
+    from pqlab.results import git_state
+
+    with pytest.raises(cluster_mod.PqlabError, match="same checkout at the same path"):
+        cluster_mod._check_checkout("/elsewhere/pqlab", git_state()[0])
+    with pytest.raises(cluster_mod.PqlabError, match="has pqlab commit"):
+        cluster_mod._check_checkout(str(ROOT), "0" * 40)
+    cluster_mod._check_checkout(str(ROOT), git_state()[0])  # the same: runs

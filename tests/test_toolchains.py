@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from cli_runner import pqlab, pqlab_stdout
+
 from pqlab import PqlabError, toolchains
 from pqlab.build import BUILD_ROOT
 from pqlab.platforms import get_platform
@@ -29,11 +29,14 @@ def test_ml_kem_builds_and_passes_with_each_toolchain(tc):
 def test_toolchain_is_recorded_and_compared_side_by_side(tmp_path):
     db = tmp_path / "r.db"
     for tc in ("gcc", "clang"):
-        status, out = pqlab("bench", "ml-kem-512", "-i", "ref", "-p", "mps2-an386", "-n", "1", "-j", "1",
-                            "--toolchain", tc, "--db", db)
+        status, out = pqlab(
+            "bench", "ml-kem-512", "-i", "ref", "-p", "mps2-an386", "-n", "1", "-j", "1", "--toolchain", tc, "--db", db
+        )
         assert status == 0, out
     with sqlite3.connect(db) as c:
-        ctx = {r[0]: r[1:] for r in c.execute("SELECT DISTINCT toolchain, compiler, compiler_version, cflags FROM runs")}
+        ctx = {
+            r[0]: r[1:] for r in c.execute("SELECT DISTINCT toolchain, compiler, compiler_version, cflags FROM runs")
+        }
     assert set(ctx) == {"gcc", "clang"}
     assert ctx["gcc"][0] == "arm-none-eabi-gcc" and "12.2.1" in ctx["gcc"][1]
     assert ctx["clang"][0] == "clang-19" and "clang version 19" in ctx["clang"][1]
