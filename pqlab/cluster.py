@@ -62,11 +62,12 @@ def client(addr: str):
     except (OSError, TimeoutError, ValueError) as e:
         raise PqlabError(f"cannot connect to the Dask scheduler at {addr}: {e}") from e
     try:
-        if not c.scheduler_info().get("workers"):
-            c.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        try:
+            if not c.scheduler_info().get("workers"):
+                c.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        except TimeoutError as e:
+            raise PqlabError(f"the Dask scheduler at {addr} has no worker (waited {CONNECT_TIMEOUT_S} s)") from e
         yield c
-    except TimeoutError as e:
-        raise PqlabError(f"the Dask scheduler at {addr} has no worker") from e
     finally:
         c.close()
 

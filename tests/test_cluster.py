@@ -89,3 +89,10 @@ def test_a_worker_on_another_checkout_or_commit_refuses():
     with pytest.raises(cluster_mod.PqlabError, match="has pqlab commit"):
         cluster_mod._check_checkout(str(ROOT), "0" * 40)
     cluster_mod._check_checkout(str(ROOT), git_state()[0])  # the same: runs
+
+
+def test_a_scheduler_without_workers_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(cluster_mod, "CONNECT_TIMEOUT_S", 2)
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1") as lc:
+        status, out = pqlab("test", "ml-kem-512", "-i", "ref", "-p", "host", "--cluster", lc.scheduler_address)
+    assert status == 2 and "has no worker" in out, out
