@@ -223,12 +223,18 @@ void pqlab_info(const char *key, const char *value)
 
 const char *volatile pqlab_mark_current;
 
-__attribute__((noinline, noclone)) void pqlab_mark_begin(const char *label)
+#if defined(__clang__) /* clang has no noclone attribute */
+#define PQLAB_NOINLINE_NOCLONE __attribute__((noinline))
+#else
+#define PQLAB_NOINLINE_NOCLONE __attribute__((noinline, noclone))
+#endif
+
+PQLAB_NOINLINE_NOCLONE void pqlab_mark_begin(const char *label)
 {
     pqlab_mark_current = label;
 }
 
-__attribute__((noinline, noclone)) void pqlab_mark_end(const char *label)
+PQLAB_NOINLINE_NOCLONE void pqlab_mark_end(const char *label)
 {
     (void)label;
     pqlab_mark_current = 0;

@@ -1,7 +1,8 @@
 """Build: out-of-tree, incremental, parallel builds of harness programs with ninja.
 
 For one platform, every requested (implementation, program) pair becomes a target in
-build/<platform>/build.ninja. ninja tracks header dependencies and command lines, so
+build/<platform>/build.ninja (build/<platform>+<toolchain>/ for another toolchain
+than the platform's own, pqlab/toolchains.py). ninja tracks header dependencies and command lines, so
 a second build only redoes what changed. A failing implementation is reported with
 the compiler's message; the others still build (ninja -k 0).
 """
@@ -115,6 +116,7 @@ class NinjaFile:
         self.plat = plat
         self.lines = [
             f"cc = {plat.cc}",
+            f"ldcc = {plat.link_cc or plat.cc}",
             f"ar = {plat.tool('ar') if plat.tools_prefix else 'ar'}",
             "rule cc",
             "  command = $cc -MMD -MF $out.d $flags -c $in -o $out",
@@ -125,7 +127,7 @@ class NinjaFile:
             "  command = rm -f $out && $ar rcs $out $in",
             "  description = AR $out",
             "rule link",
-            "  command = $cc $flags $in $ldflags -o $out",
+            "  command = $ldcc $flags $in $ldflags -o $out",
             "  description = LINK $out",
             "",
         ]
@@ -138,9 +140,12 @@ class NinjaFile:
             objs.append(obj)
             if obj not in self.seen:
                 self.seen.add(obj)
-                self.lines += [f"build {_p(obj)}: cc {_p(_at_link_path(Path(src)))}", f"  flags = {_q(flags)}"]
-                if cc:
-                    self.lines.append(f"  cc = {_q([cc])}")
+                scc, sflags = cc, flags
+                if not cc and self.plat.asm_cc and Path(src).suffix in (".S", ".s"):
+                    scc, sflags = self.plat.asm_cc, _asm_flags(self.plat, flags)
+                self.lines += [f"build {_p(obj)}: cc {_p(_at_link_path(Path(src)))}", f"  flags = {_q(sflags)}"]
+                if scc:
+                    self.lines.append(f"  cc = {_q([scc])}")
         return objs
 
     def archive(self, out: Path, objs: list[Path]) -> Path:
@@ -153,10 +158,20 @@ class NinjaFile:
         self.seen.add(out)
         self.lines += [
             f"build {_p(out)}: link {' '.join(_p(i) for i in inputs)}",
-            f"  flags = {_q(self.plat.cflags)}",
+            f"  flags = {_q(self.plat.cflags if self.plat.link_cflags is None else self.plat.link_cflags)}",
             f"  ldflags = {_q(ldflags)}",
         ]
         return out
+
+
+def _asm_flags(plat: Platform, flags: list[str]) -> list[str]:
+    """Flags for hand-written assembly under a toolchain whose `asm_cc` assembles it (clang's
+    integrated assembler rejects parts of the GNU as syntax the backends are written in): the
+    platform's own flags in place of the toolchain's, the rest (defines, includes) as given."""
+    n = len(plat.cflags)
+    if plat.link_cflags is None or list(flags[:n]) != list(plat.cflags):
+        raise PqlabError(f"platform {plat.name}: cannot derive assembler flags for toolchain {plat.toolchain}")
+    return [*plat.link_cflags, *flags[n:]]
 
 
 def _sources(dirs) -> list[Path]:
@@ -273,7 +288,7 @@ def build(
 ) -> dict[str, BuildResult]:
     """Build `programs` for every implementation on `plat`; returns impl.id -> BuildResult."""
     plat.check_toolchain()
-    bdir = BUILD_ROOT / plat.name
+    bdir = BUILD_ROOT / plat.build_name
     nf = NinjaFile(plat)
     own_flags = [*base_cflags(plat), *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
     common_srcs = _sources(COMMON_DIRS) + backends(plat)[0]

@@ -17,17 +17,12 @@ comparison is on the non-hashing cycles, total x (1 - hashing share), on both si
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import shutil
 import statistics
-import subprocess
 import tarfile
 import tomllib
-import urllib.error
-import urllib.request
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,9 +33,10 @@ from pqlab.platforms import Platform, model
 from pqlab.profile import API_FUNCTIONS, _is_api
 from pqlab.registry import Implementation, discover
 from pqlab.runner import run, temp_dir
+from pqlab.toolchains import CACHE, fetch, reference_compiler
 
 DATA_FILE = Path(__file__).parent / "data" / "calibration.toml"
-DEFAULT_CACHE = ROOT / "build" / "calibration"
+DEFAULT_CACHE = CACHE
 HASH_HEADERS = ("fips202.h", "sha2.h", "aes.h", "sp800-185.h")
 OPS = {"kem": ("keypair", "encaps", "decaps"), "sign": ("keypair", "sign", "verify")}
 
@@ -110,79 +106,8 @@ def load_reference(path: Path = DATA_FILE) -> Reference:
 # --- fetch ----------------------------------------------------------------------------------------
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def verify_download(path: Path, spec: dict) -> None:
-    size = path.stat().st_size
-    if size != spec["size"]:
-        raise PqlabError(f"{path}: {size} bytes, expected {spec['size']} ({spec['url']})")
-    digest = _sha256(path)
-    if digest != spec["sha256"]:
-        raise PqlabError(f"{path}: sha256 {digest}, expected {spec['sha256']} ({spec['url']})")
-
-
-def fetch(spec: dict, cache: Path, needed_for: str) -> Path:
-    """The verified file `spec` (name, url, size, sha256) in `cache`, downloaded once. Any
-    failure raises PqlabError."""
-    cache.mkdir(parents=True, exist_ok=True)
-    dest = cache / spec["name"]
-    if dest.exists():
-        try:
-            verify_download(dest, spec)
-            return dest
-        except PqlabError:
-            dest.unlink()  # a partial or stale download: fetch again
-    tmp = dest.with_suffix(dest.suffix + ".part")
-    try:
-        with urllib.request.urlopen(spec["url"], timeout=120) as resp, tmp.open("wb") as f:
-            shutil.copyfileobj(resp, f)
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        tmp.unlink(missing_ok=True)
-        raise PqlabError(
-            f"cannot download {spec['url']}: {e}\n  (calibration needs {needed_for}; or place the file at {dest})"
-        ) from e
-    try:
-        verify_download(tmp, spec)
-    except PqlabError:
-        tmp.unlink(missing_ok=True)
-        raise
-    tmp.replace(dest)
-    return dest
-
-
-def reference_compiler(spec: dict, cache: Path) -> str:
-    """arm-none-eabi-gcc of the reference's compiler ([compiler] in calibration.toml): the
-    pinned wheel, downloaded once and unpacked into `cache`; checked by its --version."""
-    wheel = fetch(spec, cache, "the compiler of the reference figures (or use --compiler platform)")
-    dest = cache / spec["name"].removesuffix(".whl")
-    gcc = dest / spec["gcc"]
-    if not gcc.exists():
-        tmp = dest.with_name(dest.name + ".part")
-        shutil.rmtree(tmp, ignore_errors=True)
-        prefix = spec["gcc"].split("/bin/")[0] + "/"
-        with zipfile.ZipFile(wheel) as zf:
-            for info in zf.infolist():
-                if not info.filename.startswith(prefix) or ".." in Path(info.filename).parts:
-                    continue
-                out = Path(zf.extract(info, tmp))
-                mode = info.external_attr >> 16
-                if mode and not info.is_dir():
-                    out.chmod(mode & 0o777)
-        shutil.rmtree(dest, ignore_errors=True)
-        tmp.replace(dest)
-    try:
-        version = subprocess.run([str(gcc), "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise PqlabError(f"{gcc} does not run here ({e}); the wheel is for x86-64 Linux: use --compiler platform") from e
-    if spec["version"] not in version:
-        raise PqlabError(f"{gcc}: expected '{spec['version']}' in its --version, got: {version.strip()[:200]}")
-    return str(gcc)
+# fetch, verify_download, reference_compiler: pqlab/toolchains.py (the wheel also serves
+# `--toolchain arm-gnu-13.2.1`)
 
 
 def extract(tarball: Path, sdist: dict, schemes: list[Scheme], root: Path) -> Path:

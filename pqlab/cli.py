@@ -14,7 +14,8 @@ from pathlib import Path
 
 import click
 
-from pqlab import PqlabError, __version__, ctcheck, katref, limits, nistpkg
+from pqlab import PqlabError, __version__, ctcheck, katref, limits, nistpkg, toolchains
+from pqlab import cluster as cluster_mod
 from pqlab import acvp as acvp_mod
 from pqlab import campaign as C
 from pqlab import jobs as J
@@ -41,10 +42,45 @@ def selection(f):
     @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False), help="extra root with crypto_kem/ or crypto_sign/ folders")
     @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
     @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+    @click.option(
+        "--toolchain",
+        type=click.Choice(toolchains.names()),
+        default=toolchains.DEFAULT,
+        show_default=True,
+        help="compiler to build with (docs/toolchains.md); recorded with every run",
+    )
     @timeout_option
     @functools.wraps(f)
-    def wrapper(*args, **kw):
-        return f(*args, **kw)
+    def wrapper(*args, toolchain=toolchains.DEFAULT, **kw):
+        global _toolchain
+        _toolchain = toolchain
+        try:
+            return f(*args, **kw)
+        finally:
+            _toolchain = toolchains.DEFAULT
+
+    return wrapper
+
+
+_toolchain = toolchains.DEFAULT  # the running command's --toolchain, applied by _resolve
+
+
+def cluster_option(f):
+    """--cluster for a command that runs jobs (pqlab/cluster.py)."""
+
+    @click.option(
+        "--cluster",
+        metavar="ADDRESS",
+        default=None,
+        help="run each build and run on this Dask scheduler's workers (e.g. tcp://host:8786); results stored here",
+    )
+    @functools.wraps(f)
+    def wrapper(*args, cluster=None, **kw):
+        cluster_mod.set_address(cluster)
+        try:
+            return f(*args, **kw)
+        finally:
+            cluster_mod.set_address(None)
 
     return wrapper
 
@@ -69,7 +105,7 @@ def timeout_option(f):
 def _resolve(schemes, impls, platforms, impl_path, default_plat="host"):
     all_impls = discover([Path(p) for p in impl_path])
     chosen = select(all_impls, schemes, impls)
-    plats = [get_platform(p) for p in (platforms or [default_plat])]
+    plats = [toolchains.apply(get_platform(p), _toolchain) for p in (platforms or [default_plat])]
     pairs = J.pairs(chosen, plats)
     if not pairs:
         raise PqlabError(
@@ -152,17 +188,23 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
     res = J.build_all(pairs, programs, jobs, BuildOptions())
     bad = 0
+    rows = []
     for (iid, plat), b in sorted(res.items()):
+        rows.append({"implementation": iid, "platform": plat, "toolchain": _toolchain, "ok": not b.error,
+                     "compiler_version": b.compiler_version, "error": b.error})
         if b.error:
             bad += 1
             click.secho(b.error, fg="red", err=True)
-        else:
+        elif not as_json:
             click.echo(f"built {iid} for {plat}: {', '.join(sorted(b.elf))}")
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
     sys.exit(1 if bad else 0)
 
 
 @main.command("test")
 @selection
+@cluster_option
 def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     """Functional tests on target: round trips, tampering, canaries around every buffer."""
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
@@ -201,6 +243,7 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
 
 @main.command("ct")
 @selection
+@cluster_option
 def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified.
 
@@ -245,6 +288,7 @@ def _vectors_expected() -> dict:
 
 @main.command("vectors")
 @selection
+@cluster_option
 @click.option("--record", is_flag=True, help="record the hashes as the expected values in pqlab/data/vectors.json")
 def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     """Hash deterministic outputs; implementations and platforms must agree with each other and the record."""
@@ -284,6 +328,7 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
 
 @main.command("kat")
 @selection
+@cluster_option
 @click.option("--count", type=click.IntRange(min=1), default=100, show_default=True, help="number of KAT records to generate (the NIST files have 100)")
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
 def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
@@ -361,6 +406,7 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
 
 @main.command("bench")
 @selection
+@cluster_option
 @click.option("--iterations", "-n", type=ITERATIONS, default=10, show_default=True, help="iterations per operation")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 @click.option("--all", "include_slow", is_flag=True, help="include implementations marked slow (e.g. SLH-DSA 's' sets)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import queue
+import socket
 import sys
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pqlab import PqlabError, limits
+from pqlab import PqlabError, cluster, limits
 from pqlab.build import BuildOptions, BuildResult, build, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
@@ -75,6 +76,8 @@ def context(impl: Implementation, plat: Platform, program: str, b: BuildResult, 
         command=" ".join(ran.command),
         program=program,
         model=model(plat),
+        toolchain=plat.toolchain,
+        host=socket.gethostname(),
     )
 
 
@@ -163,6 +166,8 @@ def execute(
     pairs_ = list(pairs_)
     if not pairs_:
         raise PqlabError("nothing to run: no implementation runs on the selected platforms")
+    if cluster.address():  # --cluster: each pair is built and run on a worker
+        return cluster.execute(pairs_, program, opts, stdin, desc or program, extra_programs)
     builds = build_all(pairs_, tuple(dict.fromkeys((program, *extra_programs))), jobs, opts)
 
     def one(pair) -> Outcome:
@@ -249,6 +254,29 @@ def measurements(o: Outcome, opts: BuildOptions) -> list[tuple[str, str, float]]
     return values
 
 
+def bench_pair(impl: Implementation, plat: Platform, b: BuildResult, opts: BuildOptions, put) -> None:
+    """The bench programs of one built pair, one after the other, each Outcome handed to `put`
+    as it completes (with its measurements); the first timeout stops the pair."""
+    if b.error:
+        put(Outcome(impl, plat, False, error=b.error))
+        return
+    for i, program in enumerate(BENCH_PROGRAMS):
+        o = run_program(impl, plat, b, program, opts)
+        if o.ok:
+            try:
+                o.values = measurements(o, opts)
+            except RunError as e:
+                o.ok, o.error = False, f"simulator speed of {impl.id} on {plat.name}: {e}"
+            if o.ok and not o.values:
+                o.ok, o.error = False, f"{program} of {impl.id} on {plat.name} produced no measurement"
+        rest = BENCH_PROGRAMS[i + 1 :]
+        if o.timed_out and rest:
+            o.error = f"{o.error}\n  not run after this timeout: {', '.join(rest)}"
+        put(o)
+        if o.timed_out:
+            return
+
+
 def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
     """speed, stack, hashing and size of every pair, each run stored as it completes.
 
@@ -259,6 +287,8 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
     pairs_ = list(pairs_)
     if not pairs_:
         raise PqlabError("nothing to run: no implementation runs on the selected platforms")
+    if cluster.address():  # --cluster: each pair is built and run on a worker, stored here
+        return cluster.bench(pairs_, store, opts)
     builds = build_all(pairs_, BENCH_PROGRAMS, jobs, opts)
     git_state()  # now, not while storing the first run with signals deferred
     handed: queue.Queue[Outcome] = queue.Queue()
@@ -266,25 +296,7 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
 
     def target(pair) -> None:
         impl, plat = pair
-        b = builds[(impl.id, plat.name)]
-        if b.error:
-            handed.put(Outcome(impl, plat, False, error=b.error))
-            return
-        for i, program in enumerate(BENCH_PROGRAMS):
-            o = run_program(impl, plat, b, program, opts)
-            if o.ok:
-                try:
-                    o.values = measurements(o, opts)
-                except RunError as e:
-                    o.ok, o.error = False, f"simulator speed of {impl.id} on {plat.name}: {e}"
-                if o.ok and not o.values:
-                    o.ok, o.error = False, f"{program} of {impl.id} on {plat.name} produced no measurement"
-            rest = BENCH_PROGRAMS[i + 1 :]
-            if o.timed_out and rest:
-                o.error = f"{o.error}\n  not run after this timeout: {', '.join(rest)}"
-            handed.put(o)
-            if o.timed_out:
-                return
+        bench_pair(impl, plat, builds[(impl.id, plat.name)], opts, handed.put)
 
     def store_handed(_bar) -> int:
         n = 0

@@ -42,6 +42,19 @@ class Platform:
     # the tool that sees secret-dependent branches, addresses and syscalls of this platform's
     # runs (`ct_checker` in platform.toml; "" when none: `pqlab ct` refuses the platform)
     ct_checker: str = ""
+    # the toolchain the platform is built with (pqlab/toolchains.py): "gcc" is platform.toml's
+    # own compiler; another toolchain compiles with its `cc` and `cflags` and may link with
+    # another driver (`link_cc` with `link_cflags`, e.g. the platform's GCC for its C library);
+    # `asm_cc`: the driver (with `link_cflags`) for hand-written assembly (.S, .s), "" for `cc`
+    toolchain: str = "gcc"
+    link_cc: str = ""
+    link_cflags: tuple[str, ...] | None = None
+    asm_cc: str = ""
+
+    @property
+    def build_name(self) -> str:
+        """The platform's build folder: each toolchain has its own, so they never undo each other."""
+        return self.name if self.toolchain == "gcc" else f"{self.name}+{self.toolchain}"
 
     def subst(self, items, **extra) -> list[str]:
         values = {"platform_dir": str(self.dir), "root": str(ROOT), **extra}
@@ -52,11 +65,12 @@ class Platform:
 
     def check_toolchain(self) -> None:
         """Raise with the Debian package to install when the compiler is missing."""
-        if shutil.which(self.cc) is None:
-            raise PqlabError(
-                f"platform {self.name}: compiler '{self.cc}' not found; "
-                f"install it with: apt-get install --no-install-recommends {' '.join(self.packages)}"
-            )
+        for cc in (self.cc, self.link_cc):
+            if cc and shutil.which(cc) is None:
+                raise PqlabError(
+                    f"platform {self.name}: compiler '{cc}' not found; "
+                    f"install it with: apt-get install --no-install-recommends {' '.join(self.packages)}"
+                )
 
     def check_runner(self) -> None:
         if self.runner_kind == "native":

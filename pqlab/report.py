@@ -19,11 +19,18 @@ UNITS = {"speed": None, "stack": "bytes", "ram": "bytes", "size": "bytes", "hash
          "simspeed": "M instructions/s"}
 
 
+def platform_label(row: dict) -> str:
+    """The platform as reports show it: PLATFORM, or PLATFORM[TOOLCHAIN] when built with another
+    toolchain than the platform's own (so compare puts IMPL@PLATFORM[TOOLCHAIN] columns side by side)."""
+    tc = row.get("toolchain") or "gcc"
+    return row["platform"] if tc == "gcc" else f"{row['platform']}[{tc}]"
+
+
 def aggregate(rows: list[dict]) -> list[dict]:
-    """One record per (scheme, implementation, platform, metric, operation) with its statistics."""
+    """One record per (scheme, implementation, platform[toolchain], metric, operation) with its statistics."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
-        groups[(r["scheme"], r["implementation"], r["platform"], r["metric"], r["operation"])].append(r)
+        groups[(r["scheme"], r["implementation"], platform_label(r), r["metric"], r["operation"])].append(r)
     out = []
     for (scheme, impl, plat, metric, op), rs in groups.items():
         vals = [r["value"] for r in rs]

@@ -18,7 +18,16 @@ from pathlib import Path
 
 from pqlab import ROOT, PqlabError
 
-SCHEMA_VERSION = "2"  # 2: runs.model
+SCHEMA_VERSION = "3"  # 2: runs.model; 3: runs.toolchain, runs.host, runs.worker
+MIGRATIONS = {
+    # version -> (columns added to runs, each with the value that describes every older run)
+    "2": (
+        ("toolchain", "'gcc'"),  # before version 3 every run was built with the platform's own compiler
+        ("host", "''"),  # not recorded
+        ("worker", "''"),  # no cluster before version 3: a local run
+    ),
+}
+RUN_DEFAULTS = {"toolchain": "gcc", "host": "", "worker": ""}
 DEFAULT_DB = Path(os.environ.get("PQLAB_DB") or ROOT / "results" / "pqlab.db")
 """The results database: $PQLAB_DB, else results/pqlab.db in the project checkout (never the
 working directory, so a bench from another folder adds to the same database)."""
@@ -31,7 +40,8 @@ CREATE TABLE IF NOT EXISTS runs(
     compiler TEXT NOT NULL, compiler_version TEXT NOT NULL, cflags TEXT NOT NULL,
     pqlab_commit TEXT NOT NULL, dirty INTEGER NOT NULL, iterations INTEGER NOT NULL,
     timer TEXT NOT NULL, unit TEXT NOT NULL, runner TEXT NOT NULL, command TEXT NOT NULL,
-    model TEXT NOT NULL);
+    model TEXT NOT NULL, toolchain TEXT NOT NULL DEFAULT 'gcc', host TEXT NOT NULL DEFAULT '',
+    worker TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS measurements(
     run_id INTEGER NOT NULL REFERENCES runs(id), metric TEXT NOT NULL, operation TEXT NOT NULL,
     idx INTEGER NOT NULL, value REAL NOT NULL);
@@ -57,6 +67,9 @@ class Context:
     command: str
     model: str = ""  # the simulator's timing model for simulated platforms, else ""
     program: str = ""
+    toolchain: str = "gcc"  # pqlab/toolchains.py: "gcc" is the platform's own compiler
+    host: str = ""  # the machine that built and ran it
+    worker: str = ""  # the cluster worker's address (--cluster), "" for a local run
     pqlab_commit: str = ""
     dirty: int = 0
     date: str = ""
@@ -97,8 +110,9 @@ class Store:
             else:
                 # concurrent writers (two benches on one database) wait for each other's transaction
                 self.db = sqlite3.connect(self.path, timeout=60)
+            self.missing: tuple[str, ...] = ()  # columns an older schema lacks (read-only use)
             if existed:
-                self._check()
+                self._check(readonly)
             if not readonly:
                 with self.db:
                     self.db.executescript(SCHEMA)
@@ -112,7 +126,7 @@ class Store:
                 "it was left untouched: move it away or choose another with --db"
             ) from e
 
-    def _check(self) -> None:
+    def _check(self, readonly: bool) -> None:
         res = self.db.execute("PRAGMA integrity_check").fetchone()[0]
         if res != "ok":
             raise sqlite3.DatabaseError(f"integrity check: {res}")
@@ -120,6 +134,16 @@ class Store:
         if not {"meta", "runs", "measurements"} <= tables:
             raise sqlite3.DatabaseError(f"missing pqlab tables (found {sorted(tables)})")
         ver = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if ver and ver[0] in MIGRATIONS:
+            added = MIGRATIONS[ver[0]]
+            if readonly:  # read as it is; the new columns read as their values for old runs
+                self.missing = tuple(c for c, _ in added)
+                return
+            with self.db:  # one transaction: the whole migration or none of it
+                for column, value in added:
+                    self.db.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT NOT NULL DEFAULT {value}")
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
+            return
         if not ver or ver[0] != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"schema version {ver and ver[0]} (expected {SCHEMA_VERSION})")
 
@@ -146,12 +170,13 @@ class Store:
         return run_id
 
     def latest(self, schemes=(), impls=(), platforms=()) -> list[dict]:
-        """The newest measurements of every (scheme, implementation, platform, metric, operation)."""
-        q = """
+        """The newest measurements of every (scheme, implementation, platform, toolchain, metric, operation)."""
+        same_tc = "" if "toolchain" in self.missing else "AND r2.toolchain = r.toolchain"
+        q = f"""
             SELECT r.*, m.metric, m.operation, m.value FROM measurements m JOIN runs r ON r.id = m.run_id
             WHERE r.id = (SELECT MAX(r2.id) FROM runs r2 JOIN measurements m2 ON m2.run_id = r2.id
                           WHERE r2.scheme = r.scheme AND r2.implementation = r.implementation
-                          AND r2.platform = r.platform AND m2.metric = m.metric AND m2.operation = m.operation)
+                          AND r2.platform = r.platform {same_tc} AND m2.metric = m.metric AND m2.operation = m.operation)
         """
         args: list = []
         for col, vals in (("scheme", schemes), ("implementation", impls), ("platform", platforms)):
@@ -161,7 +186,7 @@ class Store:
         q += " ORDER BY r.scheme, r.implementation, r.platform, m.metric, m.operation, m.idx"
         self.db.row_factory = sqlite3.Row
         try:
-            return [dict(r) for r in self.db.execute(q, args)]
+            return [{**{c: RUN_DEFAULTS[c] for c in self.missing}, **dict(r)} for r in self.db.execute(q, args)]
         finally:
             self.db.row_factory = None
 

@@ -21,12 +21,6 @@ static const uint64_t keccak_rc[24] = {
 };
 #endif
 
-static inline uint64_t rol64(uint64_t x, unsigned int n)
-{
-    /* n in 1..63 at every call site, so neither shift is by 64 */
-    return (x << n) | (x >> (64u - n));
-}
-
 /* Two formulations of the same permutation (FIPS 202 Algorithm 7, 24 rounds of
  * theta, rho, pi, chi, iota). 64-bit machines keep all 25 lanes in registers
  * (keccakf1600_lanes). On 32-bit machines the lanes are 50 words, far more than the
@@ -49,6 +43,13 @@ void pqlab_keccakf1600_native_il(uint64_t s[25]);
 #endif
 
 #ifdef PQLAB_KECCAK_LANES
+/* only the lane formulation rotates 64-bit words (clang warns on an unused static inline) */
+static inline uint64_t rol64(uint64_t x, unsigned int n)
+{
+    /* n in 1..63 at every call site, so neither shift is by 64 */
+    return (x << n) | (x >> (64u - n));
+}
+
 /* One round on lanes named a<x><y> (x = column, y = row). Rho offsets (section 3.2.2,
  * Table 2) and pi (section 3.2.3: A'[x][y] = A[(x + 3y) mod 5][x]) are written out so
  * the compiler keeps the 25 lanes in registers where it can. */

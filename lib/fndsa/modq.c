@@ -23,12 +23,6 @@ static inline uint32_t mq_red(uint32_t x)
 
 static inline uint32_t mq_mul(uint32_t a, uint32_t b) { return mq_red(a * b); }
 
-static inline uint32_t mq_add(uint32_t a, uint32_t b)
-{
-    uint32_t r = a + b - Q;
-    return r + (Q & ((uint32_t)0 - (r >> 31)));
-}
-
 static inline uint32_t mq_sub(uint32_t a, uint32_t b)
 {
     uint32_t r = a - b;

@@ -10,8 +10,13 @@
 #include <stdint.h>
 #include <string.h>
 
-// keep GCC from turning the loops below back into calls of these very functions
+// keep the compiler from turning the loops below back into calls of these very functions
+// (clang: no_builtin stops its loop-idiom pass from emitting memcpy/memset calls)
+#if defined(__clang__)
+#define NO_LIBCALLS __attribute__((no_builtin))
+#else
 #define NO_LIBCALLS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 
 typedef uint32_t __attribute__((aligned(1), may_alias)) word_any;
 typedef uint32_t __attribute__((may_alias)) word;
@@ -93,4 +98,82 @@ NO_LIBCALLS void *memset(void *dst, int c, size_t n)
         *d++ = (uint8_t)c;
     }
     return dst;
+}
+
+// The run-time ABI's names for the same operations (Run-time ABI for the Arm Architecture,
+// section 4.3.4 "Memory copying, clearing, and setting"): clang calls these where GCC calls
+// memcpy/memmove/memset. Without them the link would take picolibc's byte-loop versions, whose
+// object also defines memcpy. The 4/8 variants only promise aligned pointers; note the
+// argument order of __aeabi_memset (dest, n, c).
+void __aeabi_memcpy(void *dst, const void *src, size_t n);
+void __aeabi_memcpy4(void *dst, const void *src, size_t n);
+void __aeabi_memcpy8(void *dst, const void *src, size_t n);
+void __aeabi_memmove(void *dst, const void *src, size_t n);
+void __aeabi_memmove4(void *dst, const void *src, size_t n);
+void __aeabi_memmove8(void *dst, const void *src, size_t n);
+void __aeabi_memset(void *dst, size_t n, int c);
+void __aeabi_memset4(void *dst, size_t n, int c);
+void __aeabi_memset8(void *dst, size_t n, int c);
+void __aeabi_memclr(void *dst, size_t n);
+void __aeabi_memclr4(void *dst, size_t n);
+void __aeabi_memclr8(void *dst, size_t n);
+
+NO_LIBCALLS void __aeabi_memcpy(void *dst, const void *src, size_t n)
+{
+    copy_forward(dst, src, n);
+}
+
+NO_LIBCALLS void __aeabi_memcpy4(void *dst, const void *src, size_t n)
+{
+    copy_forward(dst, src, n);
+}
+
+NO_LIBCALLS void __aeabi_memcpy8(void *dst, const void *src, size_t n)
+{
+    copy_forward(dst, src, n);
+}
+
+NO_LIBCALLS void __aeabi_memmove(void *dst, const void *src, size_t n)
+{
+    memmove(dst, src, n);
+}
+
+NO_LIBCALLS void __aeabi_memmove4(void *dst, const void *src, size_t n)
+{
+    memmove(dst, src, n);
+}
+
+NO_LIBCALLS void __aeabi_memmove8(void *dst, const void *src, size_t n)
+{
+    memmove(dst, src, n);
+}
+
+NO_LIBCALLS void __aeabi_memset(void *dst, size_t n, int c)
+{
+    memset(dst, c, n);
+}
+
+NO_LIBCALLS void __aeabi_memset4(void *dst, size_t n, int c)
+{
+    memset(dst, c, n);
+}
+
+NO_LIBCALLS void __aeabi_memset8(void *dst, size_t n, int c)
+{
+    memset(dst, c, n);
+}
+
+NO_LIBCALLS void __aeabi_memclr(void *dst, size_t n)
+{
+    memset(dst, 0, n);
+}
+
+NO_LIBCALLS void __aeabi_memclr4(void *dst, size_t n)
+{
+    memset(dst, 0, n);
+}
+
+NO_LIBCALLS void __aeabi_memclr8(void *dst, size_t n)
+{
+    memset(dst, 0, n);
 }
