@@ -6,7 +6,8 @@ folders and PQClean's clean folders) runs unmodified under `pqlab campaign`.
   crash whose cause is the assertion's text (never a hang, never a pass).
 - Default run: a sample of the corpus on m4-sim, one folder of several families (BIKE m4f,
   which needs assert's stubs; MAYO, which needs aes-publicinputs.h; ML-KEM; HAETAE), each
-  in its own campaign row; and PQClean's SPHINCS+, HQC and Falcon clean folders on the host.
+  in its own campaign row; and PQClean's SPHINCS+, Falcon and HQC clean folders on the host
+  (HQC's salt is malleable at this commit: its row must say so).
 - `-m slow`: every folder pqm4 builds, one test per folder and platform (m4-sim, mps2-an386),
   and every PQClean clean folder on the host; the table of a whole run is docs/pqm4-corpus.md.
 """
@@ -115,15 +116,24 @@ def test_pqm4_sample_passes_on_m4_sim(pqm4):
     assert code == (0 if all(r["status"] in ("ok", "not-for-platform") for r in rows.values()) else 1)
 
 
-HOST_SAMPLE = [("sphincs-sha2-128f-simple", "clean"), ("hqc-128", "clean"), ("falcon-512", "clean")]
+HOST_SAMPLE = [("sphincs-sha2-128f-simple", "clean"), ("falcon-512", "clean"), ("hqc-128", "clean")]
 
 
-def test_pqclean_sample_passes_on_host(pqm4):
+def test_pqclean_sample_on_host(pqm4):
+    """SPHINCS+ and Falcon pass. HQC at this PQClean commit does not: a ciphertext whose last 16
+    bytes (the salt) are changed decapsulates to the original shared secret, and the test
+    program's inverted last byte shows it (docs/pqm4-corpus.md)."""
     args = [s for s, _ in HOST_SAMPLE]
     code, summary = campaign(*args, "-i", "clean", "--impl-path", pqm4 / "mupq" / "pqclean", "-p", "host", "-j", "2")
     rows = {(r["scheme"], r["implementation"]): r for r in summary["runs"]}
     assert set(rows) == set(HOST_SAMPLE), rows
-    assert code == 0 and all(r["status"] == "ok" for r in rows.values()), rows
+    assert rows[("sphincs-sha2-128f-simple", "clean")]["status"] == "ok", rows
+    assert rows[("falcon-512", "clean")]["status"] == "ok", rows
+    assert (rows[("hqc-128", "clean")]["status"], rows[("hqc-128", "clean")]["cause"]) == (
+        "test-failed",
+        "wrong-ciphertext",
+    ), rows
+    assert code == 1
 
 
 # --- the whole corpus (slow) ---------------------------------------------------------------------
