@@ -22,7 +22,7 @@
 
 #include "pqlab_hal.h"
 
-#define PQLAB_LINE_MAX 160
+#define PQLAB_LINE_MAX 512
 
 struct pqlab_line {
     char buf[PQLAB_LINE_MAX];
