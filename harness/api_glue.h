@@ -81,8 +81,13 @@ typedef int (*pqlab_sign_ull_fn)(unsigned char *, unsigned long long *, const un
                                  const unsigned char *);
 typedef int (*pqlab_sign_size_fn)(unsigned char *, size_t *, const unsigned char *, size_t, const unsigned char *);
 
+/* size_t lengths with inputs not declared const (mupq's MiRitH): the harness passes its own
+ * writable buffers, and the round-trip and canary checks see any change made to them */
+typedef int (*pqlab_sign_size_nc_fn)(unsigned char *, size_t *, unsigned char *, size_t, unsigned char *);
+
 #define PQLAB_IS_ULL_(f) _Generic(&(f), pqlab_sign_ull_fn: 1, default: 0)
 #define PQLAB_IS_SIZE_(f) _Generic(&(f), pqlab_sign_size_fn: 1, default: 0)
+#define PQLAB_IS_SIZE_NC_(f) _Generic(&(f), pqlab_sign_size_nc_fn: 1, default: 0)
 
 /* the _ctx prototypes (pqm4, PQClean, pqlab: size_t lengths) */
 typedef int (*pqlab_sign_ctx_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *, size_t,
@@ -167,9 +172,11 @@ static inline int pqlab_api_open(uint8_t *m, size_t *mlen, const uint8_t *sm, si
     return crypto_sign_open_ctx(m, mlen, sm, smlen, NULL, 0, pk);
 }
 #else
-_Static_assert(PQLAB_IS_ULL_(crypto_sign) + PQLAB_IS_SIZE_(crypto_sign) == 1,
+_Static_assert(PQLAB_IS_ULL_(crypto_sign) + PQLAB_IS_SIZE_(crypto_sign) + PQLAB_IS_SIZE_NC_(crypto_sign) == 1,
                "crypto_sign has neither the NIST (unsigned long long) nor the size_t prototype");
-_Static_assert(PQLAB_IS_ULL_(crypto_sign_open) + PQLAB_IS_SIZE_(crypto_sign_open) == 1,
+_Static_assert(PQLAB_IS_ULL_(crypto_sign_open) + PQLAB_IS_SIZE_(crypto_sign_open) +
+                       PQLAB_IS_SIZE_NC_(crypto_sign_open) ==
+                   1,
                "crypto_sign_open has neither the NIST (unsigned long long) nor the size_t prototype");
 
 /* PQLAB_AS_*_(f) is &f when f has that prototype and a null pointer of that type
@@ -177,6 +184,7 @@ _Static_assert(PQLAB_IS_ULL_(crypto_sign_open) + PQLAB_IS_SIZE_(crypto_sign_open
  * goes through the function's own type. */
 #define PQLAB_AS_ULL_(f) _Generic(&(f), pqlab_sign_ull_fn: &(f), default: (pqlab_sign_ull_fn)0)
 #define PQLAB_AS_SIZE_(f) _Generic(&(f), pqlab_sign_size_fn: &(f), default: (pqlab_sign_size_fn)0)
+#define PQLAB_AS_SIZE_NC_(f) _Generic(&(f), pqlab_sign_size_nc_fn: &(f), default: (pqlab_sign_size_nc_fn)0)
 static inline int pqlab_api_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
 {
     if (PQLAB_IS_ULL_(crypto_sign)) {
@@ -184,6 +192,9 @@ static inline int pqlab_api_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, s
         int r = PQLAB_AS_ULL_(crypto_sign)(sm, &l, m, mlen, sk);
         *smlen = (size_t)l;
         return r;
+    }
+    if (PQLAB_IS_SIZE_NC_(crypto_sign)) {
+        return PQLAB_AS_SIZE_NC_(crypto_sign)(sm, smlen, (uint8_t *)(uintptr_t)m, mlen, (uint8_t *)(uintptr_t)sk);
     }
     return PQLAB_AS_SIZE_(crypto_sign)(sm, smlen, m, mlen, sk);
 }
@@ -195,6 +206,9 @@ static inline int pqlab_api_open(uint8_t *m, size_t *mlen, const uint8_t *sm, si
         int r = PQLAB_AS_ULL_(crypto_sign_open)(m, &l, sm, smlen, pk);
         *mlen = (size_t)l;
         return r;
+    }
+    if (PQLAB_IS_SIZE_NC_(crypto_sign_open)) {
+        return PQLAB_AS_SIZE_NC_(crypto_sign_open)(m, mlen, (uint8_t *)(uintptr_t)sm, smlen, (uint8_t *)(uintptr_t)pk);
     }
     return PQLAB_AS_SIZE_(crypto_sign_open)(m, mlen, sm, smlen, pk);
 }

@@ -228,7 +228,10 @@ def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[st
     if impl.api_prefix:
         h_flags.append(f"-DPQLAB_API_PREFIX={impl.api_prefix}")
     h_flags += [f"-D{form}" for form in impl.api_forms]
-    h_flags += [f"-I{d}" for d in [*inc, HARNESS, ROOT / "lib" / "common", HAL_INCLUDE]]
+    # the api.h of a foreign folder may include its sign.h/params.h and through them the
+    # mupq headers (mirith's prng.h, mqom's hash.h: fips202.h): the harness finds the same
+    # ones its sources do (lib/compat first); the harness reaches lib/common by relative paths
+    h_flags += [f"-I{d}" for d in [*inc, HARNESS, *lib_inc, HAL_INCLUDE]]
     return src_flags, h_flags
 
 

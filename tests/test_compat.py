@@ -56,6 +56,7 @@ SIZES = r"""
 #include "fips202.h"
 #include "sha2.h"
 #include "aes.h"
+#include "aes-publicinputs.h"
 #include "nistseedexpander.h"
 #include "sp800-185.h"
 #include "keccakf1600.h"
@@ -343,27 +344,30 @@ def test_sha2_blocks_and_finalize(lib: ctypes.CDLL) -> None:
 # ---------------------------------------------------------------- aes.h
 
 
-def test_aes_compat(lib: ctypes.CDLL) -> None:
+@pytest.mark.parametrize("suffix", ["", "_publicinputs"])
+def test_aes_compat(lib: ctypes.CDLL, suffix: str) -> None:
+    """aes.h, and pqm4/mupq's aes-publicinputs.h (the same functions with a suffix), against
+    the cryptography package."""
     rng = random.Random(25)
     for bits, ctxlen in ((128, 704), (192, 832), (256, 960)):
         for _ in range(30):
             key = rng.randbytes(bits // 8)
             ctx = ctypes.create_string_buffer(ctxlen)
             kx = rng.choice(["ecb", "ctr"])
-            getattr(lib, f"aes{bits}_{kx}_keyexp")(ctx, key)
+            getattr(lib, f"aes{bits}_{kx}_keyexp{suffix}")(ctx, key)
             nb = rng.randint(0, 7)
             data = rng.randbytes(16 * nb)
             out = ctypes.create_string_buffer(16 * nb + 1)
-            getattr(lib, f"aes{bits}_ecb")(out, data, SZ(nb), ctx)
+            getattr(lib, f"aes{bits}_ecb{suffix}")(out, data, SZ(nb), ctx)
             assert out.raw[: 16 * nb] == Cipher(algorithms.AES(key), modes.ECB()).encryptor().update(data)
             iv = rng.randbytes(12)
             olen = rng.randint(0, 100)
             out = ctypes.create_string_buffer(olen + 1)
-            getattr(lib, f"aes{bits}_ctr")(out, SZ(olen), iv, ctx)
+            getattr(lib, f"aes{bits}_ctr{suffix}")(out, SZ(olen), iv, ctx)
             want = Cipher(algorithms.AES(key), modes.CTR(iv + bytes(4))).encryptor().update(bytes(olen))
             assert out.raw[:olen] == want
-            getattr(lib, f"aes{bits}_ctx_release")(ctx)
-            getattr(lib, f"aes{bits}_ctx_release")(ctx)
+            getattr(lib, f"aes{bits}_ctx_release{suffix}")(ctx)
+            getattr(lib, f"aes{bits}_ctx_release{suffix}")(ctx)
             assert ctx.raw == bytes(ctxlen)
 
 

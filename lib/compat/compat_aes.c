@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "aes.h"
+#include "aes-publicinputs.h"
 
 #include "../common/aes.h"
 #include "../common/ct.h"
 
 _Static_assert(sizeof(pqlab_aes_ctx) <= sizeof(aes128ctx), "aes128ctx too small for pqlab_aes_ctx");
+_Static_assert(sizeof(pqlab_aes_ctx) <= sizeof(aes128ctx_publicinputs), "aes128ctx_publicinputs too small");
 
 static void keyexp(uint64_t *sk, const unsigned char *key, size_t keylen)
 {
@@ -59,3 +61,29 @@ static void ctr(unsigned char *out, size_t outlen, const unsigned char *iv, cons
 DEFINE_AES(128)
 DEFINE_AES(192)
 DEFINE_AES(256)
+
+/* aes-publicinputs.h: the same cipher on contexts of their own type */
+#define DEFINE_AES_PUBLICINPUTS(bits)                                                             \
+    void aes##bits##_ecb_keyexp_publicinputs(aes##bits##ctx_publicinputs *r, const unsigned char *key) \
+    {                                                                                             \
+        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                             \
+    }                                                                                             \
+    void aes##bits##_ctr_keyexp_publicinputs(aes##bits##ctx_publicinputs *r, const unsigned char *key) \
+    {                                                                                             \
+        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                             \
+    }                                                                                             \
+    void aes##bits##_ecb_publicinputs(unsigned char *out, const unsigned char *in, size_t nblocks, \
+                                      const aes##bits##ctx_publicinputs *ctx)                     \
+    {                                                                                             \
+        ecb(out, in, nblocks, ctx->sk_exp);                                                       \
+    }                                                                                             \
+    void aes##bits##_ctr_publicinputs(unsigned char *out, size_t outlen, const unsigned char *iv, \
+                                      const aes##bits##ctx_publicinputs *ctx)                     \
+    {                                                                                             \
+        ctr(out, outlen, iv, ctx->sk_exp);                                                        \
+    }                                                                                             \
+    void aes##bits##_ctx_release_publicinputs(aes##bits##ctx_publicinputs *r) { pqlab_zeroize(r, sizeof *r); }
+
+DEFINE_AES_PUBLICINPUTS(128)
+DEFINE_AES_PUBLICINPUTS(192)
+DEFINE_AES_PUBLICINPUTS(256)
