@@ -46,6 +46,8 @@ build_sim() {
     command -v cargo-clippy >/dev/null 2>&1 || need+=(rust-clippy)
     if ((${#need[@]})); then
       local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+      echo "run.sh: installing Debian packages: ${need[*]}" >&2
+      $sudo apt-get update -qq
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
     fi
     PATH="$HOME/.cargo/bin:$PATH" cargo build --release -q --manifest-path sim/Cargo.toml >&2
