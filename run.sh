@@ -7,7 +7,8 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(python3 python3-venv python3-pip git gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
   picolibc-arm-none-eabi qemu-system-arm qemu-system-misc qemu-user gcc-riscv64-unknown-elf
-  picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind chromium-headless-shell clang-19)
+  picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind chromium-headless-shell clang-19
+  clang-format-19)
 
 install_debian() {
   local missing=()
@@ -38,9 +39,17 @@ install_python() {
 
 build_sim() {
   if [ -f sim/Cargo.toml ]; then
-    if ! command -v cargo >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo" ]; then
+    # cargo, with rustfmt and clippy for the lint tests: Debian's where no Rust toolchain exists
+    local need=()
+    export PATH="$HOME/.cargo/bin:$PATH"
+    command -v cargo >/dev/null 2>&1 || need+=(cargo)
+    command -v rustfmt >/dev/null 2>&1 || need+=(rustfmt)
+    command -v cargo-clippy >/dev/null 2>&1 || need+=(rust-clippy)
+    if ((${#need[@]})); then
       local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends cargo >&2
+      echo "run.sh: installing Debian packages: ${need[*]}" >&2
+      $sudo apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
     fi
     PATH="$HOME/.cargo/bin:$PATH" cargo build --release -q --manifest-path sim/Cargo.toml >&2
   fi

@@ -76,8 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 2: {
         size_t ml = 0;
-        if (NS(crypto_sign_open)(out, &ml, buf, size, pk) == 0 &&
-            (size != smlen || memcmp(buf, sm, smlen) != 0)) {
+        if (NS(crypto_sign_open)(out, &ml, buf, size, pk) == 0 && (size != smlen || memcmp(buf, sm, smlen) != 0)) {
             pqlab_fuzz_fail("a different signed message opened");
         }
         break;
@@ -86,8 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static uint8_t pk2[FNDSA_PKBYTES];
         memset(pk2, 0, sizeof pk2);
         memcpy(pk2, buf, size < sizeof pk2 ? size : sizeof pk2);
-        if (NS(fndsa_verify)(sig, siglen, msg, sizeof msg, pk2, 0) == 0 &&
-            memcmp(pk2, pk, sizeof pk) != 0) {
+        if (NS(fndsa_verify)(sig, siglen, msg, sizeof msg, pk2, 0) == 0 && memcmp(pk2, pk, sizeof pk) != 0) {
             pqlab_fuzz_fail("another public key accepted the signature");
         }
         break;
@@ -110,12 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (memcmp(sk2, sk, sizeof sk) == 0) {
                 pqlab_fuzz_fail("the genuine private key does not sign");
             }
-            if (r != -1 || sl != 0 ||
-                memcmp(sig2, zero, 1 + 40 + FNDSA_COMP_MAX_NIST) != 0) {
+            if (r != -1 || sl != 0 || memcmp(sig2, zero, 1 + 40 + FNDSA_COMP_MAX_NIST) != 0) {
                 pqlab_fuzz_fail("a refused private key left a non-zero signature");
             }
-        } else if (memcmp(sk2, sk, sizeof sk) == 0 &&
-                   NS(fndsa_verify)(sig2, sl, msg, sizeof msg, pk, 0) != 0) {
+        } else if (memcmp(sk2, sk, sizeof sk) == 0 && NS(fndsa_verify)(sig2, sl, msg, sizeof msg, pk, 0) != 0) {
             pqlab_fuzz_fail("the genuine private key signed something that does not verify");
         }
         break;

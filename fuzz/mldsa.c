@@ -122,8 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 2; i < size; i++) {
             p[(off + i - 2) % MLDSA_PUBLICKEYBYTES] ^= data[i];
         }
-        if (memcmp(p, pk0, MLDSA_PUBLICKEYBYTES) != 0 &&
-            mldsa_verify(sig0, sizeof sig0, msg, sizeof msg, p) == 0) {
+        if (memcmp(p, pk0, MLDSA_PUBLICKEYBYTES) != 0 && mldsa_verify(sig0, sizeof sig0, msg, sizeof msg, p) == 0) {
             fail("signature verified under a modified public key");
         }
         free(p);

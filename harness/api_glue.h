@@ -96,14 +96,16 @@ typedef int (*pqlab_verify_ctx_fn)(const uint8_t *, size_t, const uint8_t *, siz
                                    const uint8_t *);
 
 #if (defined(PQLAB_API_PLAIN_MACROS) || defined(PQLAB_API_NO_PLAIN)) && !defined(PQLAB_API_SIGN_CTX)
-#error "the context-free crypto_sign/crypto_sign_open are missing or macros, but there is no crypto_sign_ctx/crypto_sign_open_ctx"
+#error                                                                                                                 \
+    "the context-free crypto_sign/crypto_sign_open are missing or macros, but there is no crypto_sign_ctx/crypto_sign_open_ctx"
 #endif
 
 #ifdef PQLAB_API_SIGN_CTX
 _Static_assert(_Generic(&(crypto_sign_ctx), pqlab_sign_ctx_fn: 1, default: 0),
                "crypto_sign_ctx has not the prototype (sm, size_t *smlen, m, size_t mlen, ctx, size_t ctxlen, sk)");
-_Static_assert(_Generic(&(crypto_sign_open_ctx), pqlab_sign_ctx_fn: 1, default: 0),
-               "crypto_sign_open_ctx has not the prototype (m, size_t *mlen, sm, size_t smlen, ctx, size_t ctxlen, pk)");
+_Static_assert(
+    _Generic(&(crypto_sign_open_ctx), pqlab_sign_ctx_fn: 1, default: 0),
+    "crypto_sign_open_ctx has not the prototype (m, size_t *mlen, sm, size_t smlen, ctx, size_t ctxlen, pk)");
 
 static inline int pqlab_api_sign_ctx(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
                                      size_t ctxlen, const uint8_t *sk)
@@ -126,17 +128,20 @@ typedef int (*pqlab_sign_ctx_rnd_fn)(uint8_t *, size_t *, const uint8_t *, size_
 _Static_assert(_Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_fn: 1, default: 0) + PQLAB_SIGCTX_IS_RND_ == 1,
                "crypto_sign_signature_ctx has neither the prototype (sig, size_t *siglen, m, size_t mlen, ctx, "
                "size_t ctxlen, sk) nor that with rnd before sk");
-_Static_assert(_Generic(&(crypto_sign_verify_ctx), pqlab_verify_ctx_fn: 1, default: 0),
-               "crypto_sign_verify_ctx has not the prototype (sig, size_t siglen, m, size_t mlen, ctx, size_t ctxlen, pk)");
+_Static_assert(
+    _Generic(&(crypto_sign_verify_ctx), pqlab_verify_ctx_fn: 1, default: 0),
+    "crypto_sign_verify_ctx has not the prototype (sig, size_t siglen, m, size_t mlen, ctx, size_t ctxlen, pk)");
 
 static inline int pqlab_api_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
                                           const uint8_t *ctx, size_t ctxlen, const uint8_t *sk)
 {
     /* only the branch of the function's own prototype is taken */
-    pqlab_sign_ctx_rnd_fn with_rnd = _Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_rnd_fn
-                                              : &(crypto_sign_signature_ctx), default: (pqlab_sign_ctx_rnd_fn)0);
-    pqlab_sign_ctx_fn plain = _Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_fn
-                                       : &(crypto_sign_signature_ctx), default: (pqlab_sign_ctx_fn)0);
+    pqlab_sign_ctx_rnd_fn with_rnd = _Generic(&(crypto_sign_signature_ctx),
+        pqlab_sign_ctx_rnd_fn: &(crypto_sign_signature_ctx),
+        default: (pqlab_sign_ctx_rnd_fn)0);
+    pqlab_sign_ctx_fn plain = _Generic(&(crypto_sign_signature_ctx),
+        pqlab_sign_ctx_fn: &(crypto_sign_signature_ctx),
+        default: (pqlab_sign_ctx_fn)0);
     if (PQLAB_SIGCTX_IS_RND_) {
         return with_rnd(sig, siglen, m, mlen, ctx, ctxlen, NULL, sk);
     }

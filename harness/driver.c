@@ -82,8 +82,8 @@ static int read_request(int *argc, int *err)
     int c = next_char();
     int field = 0; /* index of the field being read */
     int in_field = 0;
-    int nib = -1;  /* pending high nibble of the current hex argument */
-    int dash = 0;  /* the current argument is "-" */
+    int nib = -1; /* pending high nibble of the current hex argument */
+    int dash = 0; /* the current argument is "-" */
     size_t len = 0;
     *err = 0;
     *argc = 0;

@@ -46,8 +46,7 @@ static void answer(const char *tag, int r, int n, const uint8_t *const *outs, co
     }
 }
 
-int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
-                          const size_t *arglen)
+int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
 {
     if (streq(cmd, "keygen")) {
         if (argc != 1) {
@@ -57,8 +56,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else {
             int r = fndsa_keypair_seed(pk_buf, sk_buf, argv[0]);
             unsigned rs = crypto_sign_keygen_restarts();
-            uint8_t rb[4] = {(uint8_t)(rs >> 24), (uint8_t)(rs >> 16), (uint8_t)(rs >> 8),
-                             (uint8_t)rs};
+            uint8_t rb[4] = {(uint8_t)(rs >> 24), (uint8_t)(rs >> 16), (uint8_t)(rs >> 8), (uint8_t)rs};
             const uint8_t *outs[3] = {pk_buf, sk_buf, rb};
             const size_t lens[3] = {sizeof pk_buf, sizeof sk_buf, sizeof rb};
             answer(tag, r, 3, outs, lens);
@@ -80,8 +78,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
                 key = esk_buf;
             }
             if (r == 0) {
-                r = fndsa_sign_seed(sig_buf, &siglen, argv[1], arglen[1], key, tree, padded, argv[2],
-                                    argv[3]);
+                r = fndsa_sign_seed(sig_buf, &siglen, argv[1], arglen[1], key, tree, padded, argv[2], argv[3]);
             }
             const uint8_t *outs[1] = {sig_buf};
             const size_t lens[1] = {siglen};
@@ -110,8 +107,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            int r = fndsa_verify(argv[2], arglen[2], argv[1], arglen[1], argv[0],
-                                 streq(cmd, "verify_padded"));
+            int r = fndsa_verify(argv[2], arglen[2], argv[1], arglen[1], argv[0], streq(cmd, "verify_padded"));
             answer(tag, r, 0, NULL, NULL);
         }
         return 0;

@@ -62,8 +62,7 @@ static int rnd_ok(size_t len)
     return len == 32 || len == 0;
 }
 
-int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
-                          const size_t *arglen)
+int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
 {
     size_t siglen;
 
@@ -84,13 +83,11 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         const int ext = streq(cmd, "sign_extmu");
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
-        } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || (ext && arglen[1] != 64) ||
-                   arglen[2] != 32) {
+        } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || (ext && arglen[1] != 64) || arglen[2] != 32) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
             const int r = ext ? crypto_sign_signature_extmu(sig_buf, &siglen, argv[1], argv[2], argv[0])
-                              : crypto_sign_signature_internal(sig_buf, &siglen, argv[1], arglen[1],
-                                                               argv[2], argv[0]);
+                              : crypto_sign_signature_internal(sig_buf, &siglen, argv[1], arglen[1], argv[2], argv[0]);
             answer_sig(tag, r);
         }
         return 0;
@@ -100,16 +97,14 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         const int want = ph ? 5 : 4;
         if (argc != want) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
-        } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || !rnd_ok(arglen[want - 1]) ||
-                   (ph && arglen[3] != 1)) {
+        } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || !rnd_ok(arglen[want - 1]) || (ph && arglen[3] != 1)) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
             const uint8_t *rnd = arglen[want - 1] == 32 ? argv[want - 1] : NULL;
-            const int r = ph ? crypto_sign_signature_prehash(sig_buf, &siglen, argv[1], arglen[1],
-                                                             argv[2], arglen[2], argv[3][0], rnd,
-                                                             argv[0])
-                             : crypto_sign_signature_ctx(sig_buf, &siglen, argv[1], arglen[1],
-                                                         argv[2], arglen[2], rnd, argv[0]);
+            const int r =
+                ph ? crypto_sign_signature_prehash(sig_buf, &siglen, argv[1], arglen[1], argv[2], arglen[2], argv[3][0],
+                                                   rnd, argv[0])
+                   : crypto_sign_signature_ctx(sig_buf, &siglen, argv[1], arglen[1], argv[2], arglen[2], rnd, argv[0]);
             answer_sig(tag, r);
         }
         return 0;
@@ -122,8 +117,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
             const int r = ext ? crypto_sign_verify_extmu(argv[2], arglen[2], argv[1], argv[0])
-                              : crypto_sign_verify_internal(argv[2], arglen[2], argv[1], arglen[1],
-                                                            argv[0]);
+                              : crypto_sign_verify_internal(argv[2], arglen[2], argv[1], arglen[1], argv[0]);
             answer(tag, r, 0, NULL, NULL);
         }
         return 0;
@@ -138,10 +132,9 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else {
             const uint8_t *sig = argv[want - 1];
             const size_t slen = arglen[want - 1];
-            const int r = ph ? crypto_sign_verify_prehash(sig, slen, argv[1], arglen[1], argv[2],
-                                                          arglen[2], argv[3][0], argv[0])
-                             : crypto_sign_verify_ctx(sig, slen, argv[1], arglen[1], argv[2],
-                                                      arglen[2], argv[0]);
+            const int r =
+                ph ? crypto_sign_verify_prehash(sig, slen, argv[1], arglen[1], argv[2], arglen[2], argv[3][0], argv[0])
+                   : crypto_sign_verify_ctx(sig, slen, argv[1], arglen[1], argv[2], arglen[2], argv[0]);
             answer(tag, r, 0, NULL, NULL);
         }
         return 0;
@@ -152,8 +145,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES || arglen[3] != 1) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            const int r = crypto_sign_compute_mu(mu_buf, argv[0], argv[1], arglen[1], argv[2],
-                                                 arglen[2], argv[3][0]);
+            const int r = crypto_sign_compute_mu(mu_buf, argv[0], argv[1], arglen[1], argv[2], arglen[2], argv[3][0]);
             const uint8_t *outs[1] = {mu_buf};
             const size_t lens[1] = {sizeof mu_buf};
             answer(tag, r, 1, outs, lens);

@@ -23,12 +23,13 @@ static uint8_t dk_buf[CRYPTO_SECRETKEYBYTES];
 static uint8_t c_buf[CRYPTO_CIPHERTEXTBYTES];
 static uint8_t k_buf[CRYPTO_BYTES];
 
-static int streq(const char *a, const char *b) {
+static int streq(const char *a, const char *b)
+{
     return strcmp(a, b) == 0;
 }
 
-int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
-                          const size_t *arglen) {
+int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
+{
     if (streq(cmd, "keygen")) {
         if (argc != 2) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);

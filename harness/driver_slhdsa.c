@@ -62,8 +62,7 @@ static int addrnd_arg(const uint8_t *p, size_t len, const uint8_t **out)
     return len == CRYPTO_N ? 0 : -1;
 }
 
-int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
-                          const size_t *arglen)
+int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
 {
     const uint8_t *addrnd;
     if (streq(cmd, "keygen")) {
@@ -110,8 +109,8 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
                    addrnd_arg(argv[4], arglen[4], &addrnd) != 0) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            answer_sig(tag, hash_slh_sign(sig_buf, argv[1], arglen[1], argv[2], arglen[2],
-                                          argv[3][0], addrnd, argv[0]));
+            answer_sig(tag,
+                       hash_slh_sign(sig_buf, argv[1], arglen[1], argv[2], arglen[2], argv[3][0], addrnd, argv[0]));
         }
         return 0;
     }
@@ -131,8 +130,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            answer_verify(tag, slh_verify(argv[3], arglen[3], argv[1], arglen[1], argv[2], arglen[2],
-                                          argv[0]));
+            answer_verify(tag, slh_verify(argv[3], arglen[3], argv[1], arglen[1], argv[2], arglen[2], argv[0]));
         }
         return 0;
     }
@@ -142,8 +140,8 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES || arglen[3] != 1) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            answer_verify(tag, hash_slh_verify(argv[4], arglen[4], argv[1], arglen[1], argv[2],
-                                               arglen[2], argv[3][0], argv[0]));
+            answer_verify(
+                tag, hash_slh_verify(argv[4], arglen[4], argv[1], arglen[1], argv[2], arglen[2], argv[3][0], argv[0]));
         }
         return 0;
     }

@@ -23,11 +23,11 @@
 void pqlab_harness_begin(const char *program);
 void pqlab_harness_end(int ok) __attribute__((noreturn));
 void pqlab_rec_begin(const char *kind);
-void pqlab_rec_str(const char *s);                     /* " s" */
-void pqlab_rec_u64(uint64_t v);                        /* " <decimal>" */
-void pqlab_rec_i64(int64_t v);                         /* " <signed decimal>" */
-void pqlab_rec_hex(const uint8_t *p, size_t n);        /* " <lowercase hex>", "-" when n == 0 */
-void pqlab_rec_hex_upper(const uint8_t *p, size_t n);  /* " <UPPERCASE hex>", "00" when n == 0 (NIST fprintBstr) */
+void pqlab_rec_str(const char *s);                    /* " s" */
+void pqlab_rec_u64(uint64_t v);                       /* " <decimal>" */
+void pqlab_rec_i64(int64_t v);                        /* " <signed decimal>" */
+void pqlab_rec_hex(const uint8_t *p, size_t n);       /* " <lowercase hex>", "-" when n == 0 */
+void pqlab_rec_hex_upper(const uint8_t *p, size_t n); /* " <UPPERCASE hex>", "00" when n == 0 (NIST fprintBstr) */
 void pqlab_rec_end(void);
 /* the number of records printed so far */
 unsigned long pqlab_rec_count(void);
@@ -71,8 +71,8 @@ size_t pqlab_rng_secret_count(void);
  * records a failure as test result "canary-<name>" (restoring the canary so
  * that one overrun is reported once per check). */
 #define PQLAB_CANARY_LEN 16
-#define PQLAB_GUARDED(name, size)                                                                  \
-    static uint8_t name##_area_[PQLAB_CANARY_LEN + (size) + PQLAB_CANARY_LEN] __attribute__((aligned(16))); \
+#define PQLAB_GUARDED(name, size)                                                                                      \
+    static uint8_t name##_area_[PQLAB_CANARY_LEN + (size) + PQLAB_CANARY_LEN] __attribute__((aligned(16)));            \
     static uint8_t *const name = name##_area_ + PQLAB_CANARY_LEN
 void pqlab_guard_register(const char *name, uint8_t *buf, size_t size);
 int pqlab_guard_check_all(void);
@@ -89,8 +89,7 @@ void pqlab_drv_ok(const char *tag, int n, const uint8_t *const *outs, const size
 void pqlab_drv_fail(const char *tag, int code);
 /* implemented by harness/driver_<family>.c; 0 when it handled (and printed) the
  * request, nonzero for an unknown command */
-int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
-                          const size_t *arglen);
+int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen);
 
 /* ---- ct ----
  * implemented by harness/ct_<driver>.c (ct_none.c for implementations without one):

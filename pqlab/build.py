@@ -325,7 +325,10 @@ def build(
             for o in nf.compile(ibase / "obj", [s], nist_flags if s in impl.nist_randombytes else src_flags, cc)
         ]
         results[impl.id] = BuildResult(
-            objects=objs, compiler=cc or plat.cc, compiler_version=compiler_version(cc or plat.cc), cflags=" ".join(src_flags)
+            objects=objs,
+            compiler=cc or plat.cc,
+            compiler_version=compiler_version(cc or plat.cc),
+            cflags=" ".join(src_flags),
         )
         harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)
         targets[impl.id] = []

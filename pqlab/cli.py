@@ -1,6 +1,6 @@
 """The `pqlab` command line: one shape for every command that runs something.
 
-    pqlab COMMAND [SCHEME...] [-i IMPL] [-p PLATFORM] [--impl-path DIR]... [-j N]
+pqlab COMMAND [SCHEME...] [-i IMPL] [-p PLATFORM] [--impl-path DIR]... [-j N]
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 import click
 
 from pqlab import PqlabError, __version__, ctcheck, katref, limits, nistpkg, toolchains
-from pqlab import cluster as cluster_mod
 from pqlab import acvp as acvp_mod
 from pqlab import campaign as C
+from pqlab import cluster as cluster_mod
 from pqlab import jobs as J
 from pqlab import report as R
 from pqlab.build import BuildOptions, sizes
@@ -39,7 +39,12 @@ def selection(f):
     @click.argument("schemes", nargs=-1)
     @click.option("-i", "--impl", "impls", multiple=True, help="implementation name(s), e.g. ref")
     @click.option("-p", "--platform", "platforms", multiple=True, help="platform name(s); see `pqlab list`")
-    @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False), help="extra root with crypto_kem/ or crypto_sign/ folders")
+    @click.option(
+        "--impl-path",
+        multiple=True,
+        type=click.Path(file_okay=False),
+        help="extra root with crypto_kem/ or crypto_sign/ folders",
+    )
     @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
     @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
     @click.option(
@@ -108,9 +113,7 @@ def _resolve(schemes, impls, platforms, impl_path, default_plat="host"):
     plats = [toolchains.apply(get_platform(p), _toolchain) for p in (platforms or [default_plat])]
     pairs = J.pairs(chosen, plats)
     if not pairs:
-        raise PqlabError(
-            f"none of the selected implementations runs on {', '.join(p.name for p in plats)}"
-        )
+        raise PqlabError(f"none of the selected implementations runs on {', '.join(p.name for p in plats)}")
     return all_impls, chosen, plats, pairs
 
 
@@ -132,7 +135,9 @@ class Cli(click.Group):
             sys.exit(2)
         except (Interrupted, KeyboardInterrupt) as e:
             status = e.exit_status if isinstance(e, Interrupted) else 130
-            click.secho(f"pqlab: interrupted by {e or 'SIGINT'}: target runs killed, nothing partial stored", fg="red", err=True)
+            click.secho(
+                f"pqlab: interrupted by {e or 'SIGINT'}: target runs killed, nothing partial stored", fg="red", err=True
+            )
             sys.exit(status)
 
 
@@ -152,12 +157,19 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
         plats = {p: get_platform(p) for p in platforms}
     rows = []
     for i in chosen:
-        rows.append({
-            "scheme": i.scheme, "implementation": i.name, "kind": i.kind, "style": i.style,
-            "sizes": i.sizes, "platforms": [p for p, plat in plats.items() if i.runs_on(plat)], "dir": str(i.dir),
-            **({"excluded": dict(i.excluded)} if i.excluded else {}),
-            **({"needs_openssl": list(i.openssl)} if i.openssl else {}),
-        })
+        rows.append(
+            {
+                "scheme": i.scheme,
+                "implementation": i.name,
+                "kind": i.kind,
+                "style": i.style,
+                "sizes": i.sizes,
+                "platforms": [p for p, plat in plats.items() if i.runs_on(plat)],
+                "dir": str(i.dir),
+                **({"excluded": dict(i.excluded)} if i.excluded else {}),
+                **({"needs_openssl": list(i.openssl)} if i.openssl else {}),
+            }
+        )
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return
@@ -182,7 +194,13 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
 
 @main.command("build")
 @selection
-@click.option("--program", "programs", multiple=True, default=("test", "vectors", "kat", "speed", "stack", "hashing", "driver"), show_default=True)
+@click.option(
+    "--program",
+    "programs",
+    multiple=True,
+    default=("test", "vectors", "kat", "speed", "stack", "hashing", "driver"),
+    show_default=True,
+)
 def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     """Build harness programs (incremental, parallel, out of tree under build/)."""
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
@@ -190,8 +208,16 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     bad = 0
     rows = []
     for (iid, plat), b in sorted(res.items()):
-        rows.append({"implementation": iid, "platform": plat, "toolchain": _toolchain, "ok": not b.error,
-                     "compiler_version": b.compiler_version, "error": b.error})
+        rows.append(
+            {
+                "implementation": iid,
+                "platform": plat,
+                "toolchain": _toolchain,
+                "ok": not b.error,
+                "compiler_version": b.compiler_version,
+                "error": b.error,
+            }
+        )
         if b.error:
             bad += 1
             click.secho(b.error, fg="red", err=True)
@@ -212,7 +238,16 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     rows = []
     for o in outs:
         checks = len(o.output.of("test")) if o.ok else 0
-        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name, "ok": o.ok, "checks": checks, "error": o.error})
+        rows.append(
+            {
+                "scheme": o.impl.scheme,
+                "implementation": o.impl.name,
+                "platform": o.plat.name,
+                "ok": o.ok,
+                "checks": checks,
+                "error": o.error,
+            }
+        )
         if o.ok and not as_json:
             click.echo(f"ok   {o.impl.id} on {o.plat.name} ({checks} checks)")
     if as_json:
@@ -257,27 +292,45 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
         findings = ctcheck.parse_memcheck(o.data.get("stderr", "")) if not o.ok else []
         checks = o.output.of("test") if o.ok else []
         operations = sorted({f[0] for f in checks if f[-1] == "ok"})
-        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name,
-                     "checker": o.plat.ct_checker, "ok": o.ok, "operations": operations,
-                     "findings": [f.as_dict() for f in findings], "error": None if findings else o.error})
+        rows.append(
+            {
+                "scheme": o.impl.scheme,
+                "implementation": o.impl.name,
+                "platform": o.plat.name,
+                "checker": o.plat.ct_checker,
+                "ok": o.ok,
+                "operations": operations,
+                "findings": [f.as_dict() for f in findings],
+                "error": None if findings else o.error,
+            }
+        )
         if as_json:
             continue
         if o.ok:
-            click.echo(f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports no secret-dependent "
-                       f"branch, address or syscall ({len(checks)} checks: {', '.join(operations)})")
+            click.echo(
+                f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports no secret-dependent "
+                f"branch, address or syscall ({len(checks)} checks: {', '.join(operations)})"
+            )
         elif findings:
-            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
-                        f"secret-dependent operation(s)", fg="red")
+            click.secho(
+                f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
+                f"secret-dependent operation(s)",
+                fg="red",
+            )
             click.echo(ctcheck.format_findings(findings))
             # a functional failure of the same run is not a finding: say it too
-            click.echo("".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False)
+            click.echo(
+                "".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False
+            )
         else:
             click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     elif len(outs) > 1:
         bad = sum(1 for o in outs if not o.ok)
-        click.echo(f"{len(outs) - bad} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)")
+        click.echo(
+            f"{len(outs) - bad} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)"
+        )
     sys.exit(1 if any(not o.ok for o in outs) else 0)
 
 
@@ -312,8 +365,10 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
         rows.append({"scheme": scheme, "hashes": hashes, "expected": exp, "agree": agree, "matches_record": matches})
         if not as_json:
             mark = "ok  " if agree and matches else "FAIL"
-            click.echo(f"{mark} {scheme}: {len(hashes)} runs, {len(distinct)} distinct hash(es)"
-                       + ("" if exp else " (no recorded hash)"))
+            click.echo(
+                f"{mark} {scheme}: {len(hashes)} runs, {len(distinct)} distinct hash(es)"
+                + ("" if exp else " (no recorded hash)")
+            )
             if not (agree and matches):
                 for k, h in sorted(hashes.items()):
                     click.echo(f"       {k}: {h}" + ("" if h == exp else "  != recorded" if exp else ""))
@@ -329,7 +384,13 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
 @main.command("kat")
 @selection
 @cluster_option
-@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True, help="number of KAT records to generate (the NIST files have 100)")
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="number of KAT records to generate (the NIST files have 100)",
+)
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
 def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
     """Reproduce the NIST KAT response file from its seeds and compare with the reference
@@ -357,8 +418,16 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
             verdict, detail = v.verdict, v.detail
         if verdict != "ok":
             status = 1
-        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name,
-                     "verdict": verdict, "detail": detail, "sha256": hashlib.sha256(rsp.encode()).hexdigest()})
+        rows.append(
+            {
+                "scheme": o.impl.scheme,
+                "implementation": o.impl.name,
+                "platform": o.plat.name,
+                "verdict": verdict,
+                "detail": detail,
+                "sha256": hashlib.sha256(rsp.encode()).hexdigest(),
+            }
+        )
         if not as_json:
             click.echo(f"{verdict:<9} {o.impl.id} on {o.plat.name}: {detail}")
     if as_json:
@@ -373,7 +442,11 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
 @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False))
 @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the response file here")
-@click.option("--expected", type=click.Path(dir_okay=False, exists=True), help="expectedResults (or internalProjection) file to compare with")
+@click.option(
+    "--expected",
+    type=click.Path(dir_okay=False, exists=True),
+    help="expectedResults (or internalProjection) file to compare with",
+)
 @click.option("--json", "as_json", is_flag=True)
 @timeout_option
 def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_json):
@@ -386,8 +459,15 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
     if expected:
         acvp_mod.compare(res, acvp_mod.load(Path(expected)))
     answered = sum(len(g["tests"]) for g in res.response["testGroups"])
-    summary = {"answered": answered, "compared": res.compared, "mismatches": res.mismatches,
-               "unsupported": res.unsupported, "invalid": res.invalid, "failed": res.failed, "ok": res.ok}
+    summary = {
+        "answered": answered,
+        "compared": res.compared,
+        "mismatches": res.mismatches,
+        "unsupported": res.unsupported,
+        "invalid": res.invalid,
+        "failed": res.failed,
+        "ok": res.ok,
+    }
     if as_json:
         click.echo(json.dumps(summary, indent=1))
     else:
@@ -399,8 +479,10 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
             click.secho(f"failed: {m}", fg="red")
         for m in res.mismatches:
             click.secho(f"mismatch: {m}", fg="red")
-        click.echo(f"{answered} test cases answered on {plat.name}"
-                   + (f", {res.compared} compared, {len(res.mismatches)} mismatches" if expected else ""))
+        click.echo(
+            f"{answered} test cases answered on {plat.name}"
+            + (f", {res.compared} compared, {len(res.mismatches)} mismatches" if expected else "")
+        )
     sys.exit(0 if res.ok else 1)
 
 
@@ -441,16 +523,28 @@ def size_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
             continue
         own = sizes(plat, b.objects)
         binary = sizes(plat, [b.elf["test"]])
-        rows.append({"scheme": impl.scheme, "implementation": impl.name, "platform": plat.name, "objects": own, "test_binary": binary})
+        rows.append(
+            {
+                "scheme": impl.scheme,
+                "implementation": impl.name,
+                "platform": plat.name,
+                "objects": own,
+                "test_binary": binary,
+            }
+        )
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     else:
-        click.echo("| scheme | implementation | platform | .text | .data | .bss | total | test binary .text | .data | .bss |")
+        click.echo(
+            "| scheme | implementation | platform | .text | .data | .bss | total | test binary .text | .data | .bss |"
+        )
         click.echo("|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
         for r in rows:
             o, t = r["objects"], r["test_binary"]
-            click.echo(f"| {r['scheme']} | {r['implementation']} | {r['platform']} | {o['text']:,} | {o['data']:,} | {o['bss']:,} | "
-                       f"{o['text'] + o['data'] + o['bss']:,} | {t['text']:,} | {t['data']:,} | {t['bss']:,} |")
+            click.echo(
+                f"| {r['scheme']} | {r['implementation']} | {r['platform']} | {o['text']:,} | {o['data']:,} | {o['bss']:,} | "
+                f"{o['text'] + o['data'] + o['bss']:,} | {t['text']:,} | {t['data']:,} | {t['bss']:,} |"
+            )
     sys.exit(status)
 
 
@@ -460,11 +554,17 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
     store = Store(db, readonly=True)
     click.echo(f"results database: {store.path}", err=True)
     try:
-        for column, label, wanted in (("scheme", "-s", schemes), ("implementation", "-i", impls), ("platform", "-p", platforms)):
+        for column, label, wanted in (
+            ("scheme", "-s", schemes),
+            ("implementation", "-i", impls),
+            ("platform", "-p", platforms),
+        ):
             have = store.distinct(column)
             unknown = [w for w in wanted if w not in have]
             if unknown:
-                raise PqlabError(f"no stored results for {column} {', '.join(unknown)} ({label}); stored: {', '.join(have) or 'none'}")
+                raise PqlabError(
+                    f"no stored results for {column} {', '.join(unknown)} ({label}); stored: {', '.join(have) or 'none'}"
+                )
         rows = store.latest(schemes, impls, platforms)
     finally:
         store.close()
@@ -477,10 +577,17 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
-@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html", "pqm4", "pqm4-md", "pqm4-csv"]),
-              default="markdown", show_default=True,
-              help="pqm4: benchmarks.md and benchmarks.csv in pqm4's layout into the folder -o (one platform)")
-@click.option("-o", "--output", type=click.Path(), help="write the report to this file (pqm4: this folder) instead of stdout")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "csv", "json", "html", "pqm4", "pqm4-md", "pqm4-csv"]),
+    default="markdown",
+    show_default=True,
+    help="pqm4: benchmarks.md and benchmarks.csv in pqm4's layout into the folder -o (one platform)",
+)
+@click.option(
+    "-o", "--output", type=click.Path(), help="write the report to this file (pqm4: this folder) instead of stdout"
+)
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 def report_cmd(schemes, impls, platforms, fmt, output, db):
     """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
@@ -501,7 +608,9 @@ def report_cmd(schemes, impls, platforms, fmt, output, db):
         # a scheme with a native-floating-point implementation (pqlab.toml fpr = "native"): its others emulate
         impls = discover([])
         fp_schemes = {i.scheme for i in impls if i.fpr == "native"}
-        text = R.to_html(R.aggregate(rows), {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
+        text = R.to_html(
+            R.aggregate(rows), {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes}
+        )
     else:
         text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](R.aggregate(rows))
     if output:
@@ -545,25 +654,47 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
     for impl, plat in pairs:
         for op, data in profile(impl, plat).items():
             funcs = sorted(data["functions"].items(), key=lambda kv: -kv[1][0])[:top]
-            rows.append({"scheme": impl.scheme, "implementation": impl.name, "platform": plat.name, "operation": op,
-                         "cycles": data["total"],
-                         "functions": [{"name": n, "exclusive": e, "inclusive": i} for n, (e, i) in funcs]})
+            rows.append(
+                {
+                    "scheme": impl.scheme,
+                    "implementation": impl.name,
+                    "platform": plat.name,
+                    "operation": op,
+                    "cycles": data["total"],
+                    "functions": [{"name": n, "exclusive": e, "inclusive": i} for n, (e, i) in funcs],
+                }
+            )
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return
     for r in rows:
-        click.echo(f"\n### {r['scheme']} {r['implementation']} {r['operation']} on {r['platform']}: {r['cycles']:,} cycles\n")
+        click.echo(
+            f"\n### {r['scheme']} {r['implementation']} {r['operation']} on {r['platform']}: {r['cycles']:,} cycles\n"
+        )
         click.echo("| function | exclusive | % | inclusive |\n|---|--:|--:|--:|")
         for f in r["functions"]:
-            click.echo(f"| {f['name']} | {f['exclusive']:,} | {100 * f['exclusive'] / r['cycles']:.1f} | {f['inclusive']:,} |")
+            click.echo(
+                f"| {f['name']} | {f['exclusive']:,} | {100 * f['exclusive'] / r['cycles']:.1f} | {f['inclusive']:,} |"
+            )
 
 
 @main.command("calibrate")
 @click.argument("schemes", nargs=-1)
 @click.option("-p", "--platform", "platform", default="m4-sim", show_default=True, help="a pqlab-sim platform")
 @click.option("--set", "which", type=click.Choice(["all", "calibration", "held-out"]), default="all", show_default=True)
-@click.option("--cache", type=click.Path(file_okay=False), default=None, help="download/extract directory [default: build/calibration]")
-@click.option("-n", "--iterations", type=ITERATIONS, default=None, help="speed runs per operation (default: per scheme, calibration.toml)")
+@click.option(
+    "--cache",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="download/extract directory [default: build/calibration]",
+)
+@click.option(
+    "-n",
+    "--iterations",
+    type=ITERATIONS,
+    default=None,
+    help="speed runs per operation (default: per scheme, calibration.toml)",
+)
 @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True, help="parallel jobs")
 @click.option(
     "--compiler",
@@ -579,7 +710,13 @@ def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, a
     from pqlab import calibrate as C
 
     res = C.calibrate(
-        get_platform(platform), Path(cache) if cache else C.DEFAULT_CACHE, schemes, which, jobs, iterations, compiler=compiler
+        get_platform(platform),
+        Path(cache) if cache else C.DEFAULT_CACHE,
+        schemes,
+        which,
+        jobs,
+        iterations,
+        compiler=compiler,
     )
     if as_json:
         click.echo(json.dumps(res, indent=1))

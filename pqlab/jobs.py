@@ -96,8 +96,9 @@ def run_program(
     except RunTimeout as e:
         return Outcome(impl, plat, False, error=str(e), program=program, timed_out=True)
     except RunError as e:
-        return Outcome(impl, plat, False, error=str(e), program=program,
-                       data={"stderr": e.stderr, "returncode": e.returncode})
+        return Outcome(
+            impl, plat, False, error=str(e), program=program, data={"stderr": e.stderr, "returncode": e.returncode}
+        )
     limits.record(impl, plat, program, opts, ran.seconds)
     ctx = context(impl, plat, program, b, ran, opts.runs(program))
     return Outcome(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tomllib
-from functools import cache
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from pqlab import ROOT, PqlabError

@@ -18,7 +18,11 @@ from collections.abc import Callable
 from pqlab import PqlabError
 
 KINDS = (
-    ("Key Encapsulation Schemes", ("keypair", "encaps", "decaps"), ("Key Generation", "Encapsulation", "Decapsulation")),
+    (
+        "Key Encapsulation Schemes",
+        ("keypair", "encaps", "decaps"),
+        ("Key Generation", "Encapsulation", "Decapsulation"),
+    ),
     ("Signature Schemes", ("keypair", "sign", "verify"), ("Key Generation", "Sign", "Verify")),
 )
 CSV_COLUMNS = 11  # pqm4 pads every CSV line to eleven columns
@@ -34,7 +38,9 @@ def _values(rows: list[dict]) -> dict[tuple[str, str, str, str], list[float]]:
 def _platform_rows(rows: list[dict]) -> tuple[list[dict], str]:
     plats = sorted({r["platform"] for r in rows})
     if len(plats) != 1:
-        raise PqlabError(f"pqm4's tables hold one platform; the selection has {', '.join(plats) or 'none'}: choose one with -p")
+        raise PqlabError(
+            f"pqm4's tables hold one platform; the selection has {', '.join(plats) or 'none'}: choose one with -p"
+        )
     units = sorted({r["unit"] for r in rows if r["metric"] == "speed"})
     return rows, units[0] if units else "cycles"
 
@@ -99,7 +105,9 @@ def render(rows: list[dict], md: bool) -> str:
         if md:
             out.head(["scheme", "implementation"] + [f"{n.lower()} [{unit}]" for n in names])
         else:
-            out.head(["Scheme", "Implementation"] + [f"{n} [{unit}] ({x})" for n in names for x in ("mean", "min", "max")])
+            out.head(
+                ["Scheme", "Implementation"] + [f"{n} [{unit}] ({x})" for n in names for x in ("mean", "min", "max")]
+            )
         table("speed", kind, lambda got: [out.stats(v) for v in got], speed=True)
     for heading, metric, unit_, cells in (
         ("Memory Evaluation", "stack", "bytes", lambda got: [out.number(max(v)) for v in got]),

@@ -61,7 +61,7 @@ def parse(text: str, expect_program: str | None = None) -> Output:
     try:
         start = next(i for i, line in enumerate(lines) if line.startswith("#pqlab "))
     except StopIteration:
-        raise ProtocolError("no '#pqlab' header line: the program did not start or its output is garbled")
+        raise ProtocolError("no '#pqlab' header line: the program did not start or its output is garbled") from None
     head = lines[start].split()
     if len(head) < 3 or head[1] != VERSION:
         raise ProtocolError(f"unsupported protocol header: {lines[start]!r}")

@@ -15,8 +15,15 @@ from pqlab.registry import OPERATIONS
 from pqlab.results import Context
 
 CONTEXT_KEYS = [k for k in Context.__dataclass_fields__ if k not in ("scheme", "implementation", "platform")]
-UNITS = {"speed": None, "stack": "bytes", "ram": "bytes", "size": "bytes", "hashing": "percent", "iterations": "count",
-         "simspeed": "M instructions/s"}
+UNITS = {
+    "speed": None,
+    "stack": "bytes",
+    "ram": "bytes",
+    "size": "bytes",
+    "hashing": "percent",
+    "iterations": "count",
+    "simspeed": "M instructions/s",
+}
 
 
 def platform_label(row: dict) -> str:
@@ -39,9 +46,19 @@ def aggregate(rows: list[dict]) -> list[dict]:
         ctx = {k: rs[0][k] for k in CONTEXT_KEYS}
         unit = UNITS[metric] or rs[0]["unit"]
         rec = {
-            "scheme": scheme, "implementation": impl, "platform": plat, "metric": metric, "operation": op,
-            "unit": unit, "n": n, "min": min(vals), "median": statistics.median(vals),
-            "mean": statistics.fmean(vals), "max": max(vals), "stdev": sd, "stderr": sd / math.sqrt(n),
+            "scheme": scheme,
+            "implementation": impl,
+            "platform": plat,
+            "metric": metric,
+            "operation": op,
+            "unit": unit,
+            "n": n,
+            "min": min(vals),
+            "median": statistics.median(vals),
+            "mean": statistics.fmean(vals),
+            "max": max(vals),
+            "stdev": sd,
+            "stderr": sd / math.sqrt(n),
             "context": ctx,
         }
         if metric == "speed":
@@ -107,7 +124,9 @@ def sections(records: list[dict]) -> list[Section]:
         speed = [r for r in recs if r["metric"] == "speed"]
         c = (speed or recs)[0]["context"]
         clock = c["clock_hz"]
-        notes = [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."] if c.get("model") else []
+        notes = (
+            [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."] if c.get("model") else []
+        )
         tables = []
         if speed:
             unit = speed[0]["unit"]
@@ -117,27 +136,71 @@ def sections(records: list[dict]) -> list[Section]:
                 "ns": " — wall-clock nanoseconds",
             }.get(unit, "")
             rows = []
-            for r in sorted(speed, key=lambda r: (r["scheme"], r["implementation"], _op_order(OPS_ORDER, r["operation"]))):
+            for r in sorted(
+                speed, key=lambda r: (r["scheme"], r["implementation"], _op_order(OPS_ORDER, r["operation"]))
+            ):
                 ms = "—" if r.get("ms") is None else f"{r['ms']:,.2f}"
-                rows.append([r["scheme"], r["implementation"], r["operation"], str(r["n"])]
-                            + [_fmt(r[k]) for k in ("min", "median", "mean", "max", "stdev", "stderr")] + [ms])
-            tables.append(Table(f"Speed [{unit}]{note}", ["scheme", "implementation", "operation", "n", "min", "median", "mean",
-                                                         "max", "stdev", "stderr", f"ms @ {clock / 1e6:g} MHz"], rows, left=3))
-        tables += _pivot(recs, "stack", "Stack [bytes] (peak per operation) and RAM [bytes] (stack + .data + .bss)", OPS_ORDER, extra="ram")
+                rows.append(
+                    [r["scheme"], r["implementation"], r["operation"], str(r["n"])]
+                    + [_fmt(r[k]) for k in ("min", "median", "mean", "max", "stdev", "stderr")]
+                    + [ms]
+                )
+            tables.append(
+                Table(
+                    f"Speed [{unit}]{note}",
+                    [
+                        "scheme",
+                        "implementation",
+                        "operation",
+                        "n",
+                        "min",
+                        "median",
+                        "mean",
+                        "max",
+                        "stdev",
+                        "stderr",
+                        f"ms @ {clock / 1e6:g} MHz",
+                    ],
+                    rows,
+                    left=3,
+                )
+            )
+        tables += _pivot(
+            recs,
+            "stack",
+            "Stack [bytes] (peak per operation) and RAM [bytes] (stack + .data + .bss)",
+            OPS_ORDER,
+            extra="ram",
+        )
         tables += _pivot(recs, "hashing", "Cycles spent in SHA-2 / SHA-3 / AES [%]", OPS_ORDER)
-        tables += _pivot(recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", OPS_ORDER, with_max=True)
+        tables += _pivot(
+            recs, "iterations", "Rejection-loop iterations (mean; max in parentheses)", OPS_ORDER, with_max=True
+        )
         tables += _histograms(recs)
-        tables += _pivot(recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"])
-        tables += _pivot(recs, "simspeed", "Simulator speed [million instructions per second]: the speed program, "
-                         "timing model on, and QEMU -icount on the same binary, one after the other on this machine",
-                         ["pqlab-sim"])
+        tables += _pivot(
+            recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"]
+        )
+        tables += _pivot(
+            recs,
+            "simspeed",
+            "Simulator speed [million instructions per second]: the speed program, "
+            "timing model on, and QEMU -icount on the same binary, one after the other on this machine",
+            ["pqlab-sim"],
+        )
         out.append(Section(f"{plat} ({c['core']}, {clock / 1e6:g} MHz benchmark clock)", notes, tables))
     return out
 
 
 def _md_table(t: Table) -> list[str]:
-    return [f"### {t.title}\n", "| " + " | ".join(t.header) + " |",
-            "|" + "---|" * t.left + "--:|" * (len(t.header) - t.left)] + ["| " + " | ".join(r) + " |" for r in t.rows] + [""]
+    return (
+        [
+            f"### {t.title}\n",
+            "| " + " | ".join(t.header) + " |",
+            "|" + "---|" * t.left + "--:|" * (len(t.header) - t.left),
+        ]
+        + ["| " + " | ".join(r) + " |" for r in t.rows]
+        + [""]
+    )
 
 
 def markdown(records: list[dict]) -> str:
@@ -175,8 +238,14 @@ def _histograms(recs) -> list[Table]:
     for r in sorted(sel, key=lambda r: (r["scheme"], r["implementation"], r["operation"])):
         dist = ", ".join(f"{k}: {100 * c / r['n']:.1f}%" for k, c in r["histogram"].items())
         rows.append([r["scheme"], r["implementation"], r["operation"], str(r["n"]), dist])
-    return [Table("Distribution of iterations (count: share of runs)", ["scheme", "implementation", "operation", "n", "distribution"],
-                  rows, left=3)]
+    return [
+        Table(
+            "Distribution of iterations (count: share of runs)",
+            ["scheme", "implementation", "operation", "n", "distribution"],
+            rows,
+            left=3,
+        )
+    ]
 
 
 def _context_column(key: str) -> str:
@@ -186,8 +255,21 @@ def _context_column(key: str) -> str:
 
 def to_csv(records: list[dict]) -> str:
     buf = io.StringIO()
-    keys = ["scheme", "implementation", "platform", "metric", "operation", "unit", "n", "min", "median",
-            "mean", "max", "stdev", "stderr"] + [_context_column(k) for k in CONTEXT_KEYS]
+    keys = [
+        "scheme",
+        "implementation",
+        "platform",
+        "metric",
+        "operation",
+        "unit",
+        "n",
+        "min",
+        "median",
+        "mean",
+        "max",
+        "stdev",
+        "stderr",
+    ] + [_context_column(k) for k in CONTEXT_KEYS]
     w = csv.DictWriter(buf, fieldnames=keys, extrasaction="ignore")
     w.writeheader()
     for r in records:
@@ -233,8 +315,10 @@ def compare(records: list[dict], metric: str = "speed", baseline: str | None = N
 
 def _compare_table(cells: dict[tuple[str, str], dict[str, float]], cols: list[str], with_ratios: bool) -> list[str]:
     ratio_cols = cols[1:] if with_ratios else []
-    out = [f"| scheme | operation | {' | '.join(cols)} |" + "".join(f" {c} / {cols[0]} |" for c in ratio_cols),
-           "|---|---|" + "--:|" * (len(cols) + len(ratio_cols))]
+    out = [
+        f"| scheme | operation | {' | '.join(cols)} |" + "".join(f" {c} / {cols[0]} |" for c in ratio_cols),
+        "|---|---|" + "--:|" * (len(cols) + len(ratio_cols)),
+    ]
     order = OPERATIONS["kem"] + OPERATIONS["sign"]
     for (scheme, op), vals in sorted(cells.items(), key=lambda kv: (kv[0][0], _op_order(order, kv[0][1]))):
         if not any(c in vals for c in cols):
@@ -258,28 +342,68 @@ def ratio_tables(records: list[dict], fpr_of: dict[tuple[str, str], str] | None 
         if r4["context"]["core"] != "cortex-m4":
             continue
         for r7 in speed:
-            if (r7["context"]["core"] == "cortex-m7" and r7["unit"] == r4["unit"]
-                    and (r7["scheme"], r7["implementation"], r7["operation"]) == (r4["scheme"], r4["implementation"], r4["operation"])):
+            if (
+                r7["context"]["core"] == "cortex-m7"
+                and r7["unit"] == r4["unit"]
+                and (r7["scheme"], r7["implementation"], r7["operation"])
+                == (r4["scheme"], r4["implementation"], r4["operation"])
+            ):
                 rows.append((r4, r7))
     if rows:
         rows.sort(key=lambda p: (p[0]["scheme"], p[0]["implementation"], _op_order(OPS_ORDER, p[0]["operation"])))
-        out.append(Table("Cortex-M4 vs Cortex-M7 (same implementation, mean)", ["scheme", "implementation", "operation",
-                         "M4 platform", "M4", "M7 platform", "M7", "M4 / M7"],
-                         [[a["scheme"], a["implementation"], a["operation"], a["platform"], _fmt(a["mean"]), b["platform"],
-                           _fmt(b["mean"]), f"{a['mean'] / b['mean']:.2f}"] for a, b in rows], left=3))
+        out.append(
+            Table(
+                "Cortex-M4 vs Cortex-M7 (same implementation, mean)",
+                ["scheme", "implementation", "operation", "M4 platform", "M4", "M7 platform", "M7", "M4 / M7"],
+                [
+                    [
+                        a["scheme"],
+                        a["implementation"],
+                        a["operation"],
+                        a["platform"],
+                        _fmt(a["mean"]),
+                        b["platform"],
+                        _fmt(b["mean"]),
+                        f"{a['mean'] / b['mean']:.2f}",
+                    ]
+                    for a, b in rows
+                ],
+                left=3,
+            )
+        )
     if fpr_of:
         rows2 = []
         for (scheme, impl, plat, op), native in sorted(by_key.items()):
             if fpr_of.get((scheme, impl)) != "native":
                 continue
             for (s2, i2, p2, o2), emu in sorted(by_key.items()):
-                if (s2, p2, o2) == (scheme, plat, op) and fpr_of.get((s2, i2)) == "emulated" and emu["unit"] == native["unit"]:
-                    rows2.append([scheme, plat, op, i2, _fmt(emu["mean"]), impl, _fmt(native["mean"]),
-                                  f"{emu['mean'] / native['mean']:.2f}"])
+                if (
+                    (s2, p2, o2) == (scheme, plat, op)
+                    and fpr_of.get((s2, i2)) == "emulated"
+                    and emu["unit"] == native["unit"]
+                ):
+                    rows2.append(
+                        [
+                            scheme,
+                            plat,
+                            op,
+                            i2,
+                            _fmt(emu["mean"]),
+                            impl,
+                            _fmt(native["mean"]),
+                            f"{emu['mean'] / native['mean']:.2f}",
+                        ]
+                    )
         if rows2:
             rows2.sort(key=lambda r: (r[0], r[1], _op_order(OPS_ORDER, r[2])))
-            out.append(Table("Emulated vs native floating point (same platform, mean)", ["scheme", "platform", "operation",
-                             "emulated", "mean", "native", "mean", "emulated / native"], rows2, left=3))
+            out.append(
+                Table(
+                    "Emulated vs native floating point (same platform, mean)",
+                    ["scheme", "platform", "operation", "emulated", "mean", "native", "mean", "emulated / native"],
+                    rows2,
+                    left=3,
+                )
+            )
     return out
 
 
@@ -288,8 +412,10 @@ def _html_table(t: Table) -> str:
 
     esc = html.escape
     head = "".join(f"<th>{esc(h)}</th>" for h in t.header)
-    body = "\n".join("<tr>" + "".join(f'<td{"" if n < t.left else " class=num"}>{esc(c)}</td>' for n, c in enumerate(r)) + "</tr>"
-                     for r in t.rows)
+    body = "\n".join(
+        "<tr>" + "".join(f"<td{'' if n < t.left else ' class=num'}>{esc(c)}</td>" for n, c in enumerate(r)) + "</tr>"
+        for r in t.rows
+    )
     return f"<h3>{esc(t.title)}</h3>\n<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
 
 
@@ -315,33 +441,63 @@ def _charts(records: list[dict]) -> list[str]:
                 continue
             fig = go.Figure()
             for (scheme, impl), rs in _grouped(speed):
-                fig.add_trace(go.Bar(name=f"{scheme} {impl}", x=[r["operation"] for r in rs], y=[r["mean"] for r in rs],
-                                     error_y={"type": "data", "symmetric": False, "array": [r["max"] - r["mean"] for r in rs],
-                                              "arrayminus": [r["mean"] - r["min"] for r in rs]}))
+                fig.add_trace(
+                    go.Bar(
+                        name=f"{scheme} {impl}",
+                        x=[r["operation"] for r in rs],
+                        y=[r["mean"] for r in rs],
+                        error_y={
+                            "type": "data",
+                            "symmetric": False,
+                            "array": [r["max"] - r["mean"] for r in rs],
+                            "arrayminus": [r["mean"] - r["min"] for r in rs],
+                        },
+                    )
+                )
             top, low = max(r["max"] for r in speed), min(r["min"] for r in speed) or 1
-            fig.update_layout(title=f"{plat}: {'KEM' if kind == 'kem' else 'signature'} speed [{speed[0]['unit']}], mean with min-max",
-                              barmode="group", showlegend=True, yaxis_type="log" if top / low > 100 else "linear",
-                              xaxis={"categoryorder": "array", "categoryarray": _ops_in_order(speed)})
+            fig.update_layout(
+                title=f"{plat}: {'KEM' if kind == 'kem' else 'signature'} speed [{speed[0]['unit']}], mean with min-max",
+                barmode="group",
+                showlegend=True,
+                yaxis_type="log" if top / low > 100 else "linear",
+                xaxis={"categoryorder": "array", "categoryarray": _ops_in_order(speed)},
+            )
             figs.append(fig)
         mem = ordered([r for r in recs if r["metric"] in ("stack", "ram")])
         if mem:
             fig = go.Figure()
             for metric in ("stack", "ram"):
                 for (scheme, impl), rs in _grouped([r for r in mem if r["metric"] == metric]):
-                    fig.add_trace(go.Bar(name=f"{scheme} {impl} {metric}", x=[r["operation"] for r in rs],
-                                         y=[r["max"] for r in rs]))
-            fig.update_layout(title=f"{plat}: stack and RAM [bytes], peak", barmode="group", showlegend=True,
-                              xaxis={"categoryorder": "array", "categoryarray": _ops_in_order(mem)})
+                    fig.add_trace(
+                        go.Bar(
+                            name=f"{scheme} {impl} {metric}", x=[r["operation"] for r in rs], y=[r["max"] for r in rs]
+                        )
+                    )
+            fig.update_layout(
+                title=f"{plat}: stack and RAM [bytes], peak",
+                barmode="group",
+                showlegend=True,
+                xaxis={"categoryorder": "array", "categoryarray": _ops_in_order(mem)},
+            )
             figs.append(fig)
         its = ordered([r for r in recs if r["metric"] == "iterations"])
         if its:
             fig = go.Figure()
             for r in its:
                 h = r["histogram"]
-                fig.add_trace(go.Bar(name=f"{r['scheme']} {r['implementation']} {r['operation']}", x=list(h),
-                                     y=[100 * c / r["n"] for c in h.values()]))
-            fig.update_layout(title=f"{plat}: rejection-loop iterations, share of runs [%]", barmode="group", showlegend=True,
-                              xaxis_title="iterations")
+                fig.add_trace(
+                    go.Bar(
+                        name=f"{r['scheme']} {r['implementation']} {r['operation']}",
+                        x=list(h),
+                        y=[100 * c / r["n"] for c in h.values()],
+                    )
+                )
+            fig.update_layout(
+                title=f"{plat}: rejection-loop iterations, share of runs [%]",
+                barmode="group",
+                showlegend=True,
+                xaxis_title="iterations",
+            )
             figs.append(fig)
     return [f.to_html(full_html=False, include_plotlyjs=False, default_height=420) for f in figs]
 
@@ -375,9 +531,13 @@ def to_html(records: list[dict], fpr_of: dict[tuple[str, str], str] | None = Non
         parts.append(f"<h2>{html.escape(sec.heading)}</h2>")
         parts += [f"<p>{html.escape(n)}</p>" for n in sec.notes]
         parts += [_html_table(t) for t in sec.tables]
-    style = ("body{font-family:sans-serif;font-size:13px;margin:1em 2em} table{border-collapse:collapse;margin-bottom:1em}"
-             "th,td{border:1px solid #ccc;padding:2px 6px} th{background:#eee} td.num{text-align:right}")
+    style = (
+        "body{font-family:sans-serif;font-size:13px;margin:1em 2em} table{border-collapse:collapse;margin-bottom:1em}"
+        "th,td{border:1px solid #ccc;padding:2px 6px} th{background:#eee} td.num{text-align:right}"
+    )
     return (
         "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>pqlab report</title>"
-        f"<style>{style}</style>\n<script>{get_plotlyjs()}</script></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
+        f"<style>{style}</style>\n<script>{get_plotlyjs()}</script></head><body>\n"
+        + "\n".join(parts)
+        + "\n</body></html>\n"
     )

@@ -83,7 +83,9 @@ def git_state() -> tuple[str, int]:
         ).stdout.strip()
         status = subprocess.run(
             ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True,
+            text=True,
+            timeout=30,
         ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return "unknown", 1
@@ -101,8 +103,10 @@ class Store:
             raise PqlabError(f"no results database at {self.path}: run `pqlab bench` first (or choose one with --db)")
         if not readonly:
             if existed and not os.access(self.path, os.W_OK):
-                raise PqlabError(f"results database {self.path} is read-only: cannot store results in it; "
-                                 "make it writable or choose another with --db")
+                raise PqlabError(
+                    f"results database {self.path} is read-only: cannot store results in it; "
+                    "make it writable or choose another with --db"
+                )
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             if readonly:
@@ -119,8 +123,10 @@ class Store:
                     self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (SCHEMA_VERSION,))
         except sqlite3.DatabaseError as e:
             if "readonly" in str(e):
-                raise PqlabError(f"results database {self.path} is read-only ({e}): cannot store results in it; "
-                                 "make it writable or choose another with --db") from e
+                raise PqlabError(
+                    f"results database {self.path} is read-only ({e}): cannot store results in it; "
+                    "make it writable or choose another with --db"
+                ) from e
             raise PqlabError(
                 f"results database {self.path} is corrupt or not a pqlab database ({e}); "
                 "it was left untouched: move it away or choose another with --db"
@@ -153,7 +159,7 @@ class Store:
             raise PqlabError(f"refusing to store an empty run of {ctx.program} for {ctx.scheme}/{ctx.implementation}")
         commit, dirty = git_state()
         ctx.pqlab_commit, ctx.dirty = commit, dirty
-        ctx.date = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        ctx.date = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         row = asdict(ctx)
         with self.db:
             cur = self.db.execute(

@@ -66,8 +66,9 @@ def timing_shows_data_independence(platform: str) -> bool:
     return platform == "m4-sim"
 
 
-def kernel_results(out: str, platform: str, total: int | None = None, min_total: int = 1,
-                   constant: bool = True) -> set[tuple[str, ...]]:
+def kernel_results(
+    out: str, platform: str, total: int | None = None, min_total: int = 1, constant: bool = True
+) -> set[tuple[str, ...]]:
     """Checks the output of a native-kernel test program: one `bad ...` line per input where
     the kernel and the C disagree (none allowed), one `total <checks> <disagreements>` line
     (checks = total, or at least min_total), `end` last. Returns the fields of its

@@ -83,7 +83,9 @@ def encap_expected(tmp_path) -> tuple[dict, object]:
         ek, _ = ML_KEM_768._keygen_internal(rng.randbytes(32), rng.randbytes(32))
         m = rng.randbytes(32)
         k, c = ML_KEM_768._encaps_internal(ek, m)
-        tests.append({"tcId": tc, "ek": ek.hex().upper(), "m": m.hex().upper(), "c": c.hex().upper(), "k": k.hex().upper()})
+        tests.append(
+            {"tcId": tc, "ek": ek.hex().upper(), "m": m.hex().upper(), "c": c.hex().upper(), "k": k.hex().upper()}
+        )
     d = {"vsId": 0, "algorithm": "ML-KEM", "mode": "encapDecap", "revision": "FIPS203", "isSample": True,
          "testGroups": [{"tgId": 2, "testType": "AFT", "parameterSet": "ML-KEM-768", "function": "encapsulation",
                          "tests": tests}]}  # fmt: skip
@@ -110,7 +112,9 @@ def test_non_utf8_file_is_a_clear_error(tmp_path):
 
 def test_structure_without_tcid_is_a_clear_error(tmp_path):
     p = tmp_path / "x.json"
-    p.write_text(json.dumps({"algorithm": "ML-KEM", "mode": "keyGen", "testGroups": [{"tgId": 4, "tests": [{"d": "00"}]}]}))
+    p.write_text(
+        json.dumps({"algorithm": "ML-KEM", "mode": "keyGen", "testGroups": [{"tgId": 4, "tests": [{"d": "00"}]}]})
+    )
     code, out = pqlab("acvp", p)
     assert code == 2 and "tgId 4: a test case without tcId" in out
 
@@ -157,5 +161,7 @@ def test_argument_over_driver_limit_names_the_test_case(tmp_path):
     prompt, tests = encap_prompt(tmp_path, huge)
     code, out = pqlab("acvp", prompt, "--expected", encap_expected(tmp_path)[1])
     assert code == 1
-    assert f"invalid input: tgId 2 tcId {tests[2]['tcId']}: an input of 20,000 bytes, more than the driver's 16,384" in out
+    assert (
+        f"invalid input: tgId 2 tcId {tests[2]['tcId']}: an input of 20,000 bytes, more than the driver's 16,384" in out
+    )
     assert "2 test cases answered on host, 2 compared, 0 mismatches" in out

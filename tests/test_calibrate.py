@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pqlab import ROOT, PqlabError
-from pqlab import build
+from pqlab import ROOT, PqlabError, build
 from pqlab import calibrate as C
 from pqlab.platforms import get_platform
 from pqlab.registry import discover

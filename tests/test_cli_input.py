@@ -39,7 +39,10 @@ def test_out_of_range_numbers_rejected(args, tmp_path):
 def db(tmp_path):
     p = tmp_path / "r.db"
     st = Store(p)
-    st.add_run(ctx(implementation="ref", platform="m4-sim", unit="cycles"), [("speed", "keypair", 400), ("stack", "keypair", 900)])
+    st.add_run(
+        ctx(implementation="ref", platform="m4-sim", unit="cycles"),
+        [("speed", "keypair", 400), ("stack", "keypair", 900)],
+    )
     st.add_run(ctx(implementation="fpu", platform="m4-sim", unit="cycles"), [("speed", "keypair", 100)])
     st.close()
     return p
@@ -47,7 +50,8 @@ def db(tmp_path):
 
 @pytest.mark.parametrize("cmd", ["report", "compare"])
 @pytest.mark.parametrize(
-    "flt,word", [(["-s", "unknown"], "scheme unknown"), (["-p", "nope"], "platform nope"), (["-i", "x"], "implementation x")]
+    "flt,word",
+    [(["-s", "unknown"], "scheme unknown"), (["-p", "nope"], "platform nope"), (["-i", "x"], "implementation x")],
 )
 def test_report_filters_that_match_nothing_fail(db, cmd, flt, word):
     res = CliRunner().invoke(main, [cmd, "--db", str(db), *flt])
@@ -81,7 +85,9 @@ def test_default_database_does_not_depend_on_working_directory(tmp_path):
     code = "from pqlab.results import DEFAULT_DB; print(DEFAULT_DB)"
     env = {k: v for k, v in os.environ.items() if k != "PQLAB_DB"}
     env["PYTHONPATH"] = str(ROOT)
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == str(ROOT / "results" / "pqlab.db")
     if "PQLAB_DB" not in os.environ:
         assert DEFAULT_DB == ROOT / "results" / "pqlab.db"

@@ -297,7 +297,7 @@ def test_sha2_incremental_random_splits(lib: ctypes.CDLL) -> None:
 def test_sha2_state_sizes_match_header(lib: ctypes.CDLL) -> None:
     # the Python buffers above must not be smaller than the C structs: check with a
     # canary beyond the declared size
-    for name, (_, outlen, base) in SHA2.items():
+    for name, (_, _outlen, base) in SHA2.items():
         size = SHA256_STATE if base == "sha256" else SHA512_STATE
         st = ctypes.create_string_buffer(size + 16)
         ctypes.memset(ctypes.addressof(st) + size, 0xA5, 16)
@@ -451,10 +451,15 @@ def test_sha512t_and_sha3_224_against_hashlib():
 
     lib = build_shared("common-extra", ["lib/common/sha2.c", "lib/common/fips202.c", "lib/common/hashprof.c"])
     rng = random.Random(224)
-    for n in [0, 1, 55, 56, 63, 64, 111, 112, 127, 128, 129, 143, 144, 145, 1000] + [rng.randrange(3000) for _ in range(40)]:
+    for n in [0, 1, 55, 56, 63, 64, 111, 112, 127, 128, 129, 143, 144, 145, 1000] + [
+        rng.randrange(3000) for _ in range(40)
+    ]:
         m = rng.randbytes(n)
-        for fn, name, size in (("pqlab_sha512_224", "sha512_224", 28), ("pqlab_sha512_256", "sha512_256", 32),
-                               ("pqlab_sha3_224", "sha3_224", 28)):
+        for fn, name, size in (
+            ("pqlab_sha512_224", "sha512_224", 28),
+            ("pqlab_sha512_256", "sha512_256", 32),
+            ("pqlab_sha3_224", "sha3_224", 28),
+        ):
             out = ctypes.create_string_buffer(size)
             getattr(lib, fn)(out, m, ctypes.c_size_t(n))
             assert out.raw == hashlib.new(name, m).digest(), (fn, n)

@@ -72,8 +72,22 @@ def test_helpers_match_libc(tmp_path: Path) -> None:
     src = tmp_path / "check.c"
     src.write_text(CHECK)
     exe = tmp_path / "check"
-    subprocess.run(["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(ROOT / "lib" / "common"),
-                    str(src), "-o", str(exe)], check=True)
+    subprocess.run(
+        [
+            "cc",
+            "-std=c11",
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(ROOT / "lib" / "common"),
+            str(src),
+            "-o",
+            str(exe),
+        ],
+        check=True,
+    )
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip().endswith("OK"), out.stdout
 
@@ -87,7 +101,22 @@ def test_no_libc_call(target: str, opt: str, tmp_path: Path) -> None:
     src = tmp_path / "uses.c"
     src.write_text(USES)
     obj = tmp_path / "uses.o"
-    subprocess.run([*cc, "-std=c11", opt, "-Wall", "-Wextra", "-Werror", "-I", str(ROOT / "lib" / "common"),
-                    "-c", str(src), "-o", str(obj)], check=True)
+    subprocess.run(
+        [
+            *cc,
+            "-std=c11",
+            opt,
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(ROOT / "lib" / "common"),
+            "-c",
+            str(src),
+            "-o",
+            str(obj),
+        ],
+        check=True,
+    )
     undef = subprocess.run([nm, "-u", str(obj)], capture_output=True, text=True, check=True).stdout.split()
     assert "memset" not in undef and "memcpy" not in undef, undef

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import firmware
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-import firmware
 from hostlib import ROOT
 
 PLATFORMS = ["mps2-an386", "mps2-an500", "rv32-qemu", "aarch64-qemu"]

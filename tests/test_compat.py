@@ -606,8 +606,9 @@ def test_hal_and_sendfn(lib: ctypes.CDLL) -> None:
     lib.use_helpers(7)
     text = ctypes.string_at(ctypes.addressof(sent) + start, sent_len.value - start)
     # foreign output becomes protocol comment lines, never records
-    assert text == (b"#impl hello\n#impl two\n#impl lines\n#impl value: 42\n"
-                    b"#impl big: 18446744073709551615\n#impl zero: 0\n")
+    assert text == (
+        b"#impl hello\n#impl two\n#impl lines\n#impl value: 42\n#impl big: 18446744073709551615\n#impl zero: 0\n"
+    )
     lib.hal_get_time.restype = ctypes.c_uint64
     assert lib.hal_get_time() == 123456789012
     lib.hal_spraystack()

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from cli_runner import pqlab, pqlab_stdout
+
 from pqlab.registry import discover
 
 FOREIGN = Path(__file__).parent / "foreign"
@@ -34,8 +34,9 @@ def test_foreign_impls_pass_target_tests(platform):
 
 def test_broken_folder_reported_others_go_on(tmp_path):
     good = next(i for i in foreign_impls() if i.style == "plain")
-    shutil.copytree(good.dir, tmp_path / "crypto_kem" / "demo-good" / "ref") if good.kind == "kem" else \
-        shutil.copytree(good.dir, tmp_path / "crypto_sign" / "demo-good" / "ref")
+    shutil.copytree(good.dir, tmp_path / "crypto_kem" / "demo-good" / "ref") if good.kind == "kem" else shutil.copytree(
+        good.dir, tmp_path / "crypto_sign" / "demo-good" / "ref"
+    )
     broken = tmp_path / good.dir.parent.parent.name / "demo-broken" / "ref"
     shutil.copytree(good.dir, broken)
     (broken / "broken.c").write_text("int this_does_not_compile( {\n")

@@ -4,8 +4,8 @@ import json
 import subprocess
 
 import pytest
-
 from cli_runner import pqlab, pqlab_stdout
+
 from pqlab import ROOT
 from pqlab.platforms import default_platform
 
@@ -15,7 +15,9 @@ SIM = ROOT / "sim" / "target" / "release" / "pqlab-sim"
 @pytest.fixture(scope="module", autouse=True)
 def simulator():
     if not SIM.exists():  # ./run.sh builds it; a bare pytest run builds it here
-        subprocess.run(["cargo", "build", "--release", "-q", "--manifest-path", str(ROOT / "sim" / "Cargo.toml")], check=True)
+        subprocess.run(
+            ["cargo", "build", "--release", "-q", "--manifest-path", str(ROOT / "sim" / "Cargo.toml")], check=True
+        )
 
 
 def test_default_platform_is_the_simulated_m4():

@@ -26,7 +26,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from extdata import vectors
 from hostlib import ROOT, build_shared
 
@@ -51,8 +50,11 @@ NEEDS_COMPAT = {9: [50], 10: [1, 25]}
 
 
 def lib_for(logn: int, native: bool, scripted: bool = False, slow_gcd: bool = False) -> ctypes.CDLL:
-    flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS=t{logn}{int(native)}{int(scripted)}{int(slow_gcd)}_",
-             "-ffp-contract=off"]
+    flags = [
+        f"-DPQLAB_FNDSA_LOGN={logn}",
+        f"-DPQLAB_NS=t{logn}{int(native)}{int(scripted)}{int(slow_gcd)}_",
+        "-ffp-contract=off",
+    ]
     if slow_gcd:
         flags += ["-DPQLAB_FNDSA_SLOW_GCD"]
     if native:
@@ -139,13 +141,13 @@ class Api:
     def sign_seed(self, m: bytes, key: bytes, nonce: bytes, seed: bytes, tree=0, padded=0) -> bytes | None:
         sig = ctypes.create_string_buffer(max(self.cb, self.padb) + 8)
         sl = ctypes.c_size_t(0)
-        r = fn(self.lib, "fndsa_sign_seed")(sig, ctypes.byref(sl), m, ctypes.c_size_t(len(m)), key,
-                                            tree, padded, nonce, seed)
+        r = fn(self.lib, "fndsa_sign_seed")(
+            sig, ctypes.byref(sl), m, ctypes.c_size_t(len(m)), key, tree, padded, nonce, seed
+        )
         return sig.raw[: sl.value] if r == 0 else None
 
     def verify(self, sig: bytes, m: bytes, pk: bytes, padded=0) -> bool:
-        return fn(self.lib, "fndsa_verify")(sig, ctypes.c_size_t(len(sig)), m, ctypes.c_size_t(len(m)),
-                                            pk, padded) == 0
+        return fn(self.lib, "fndsa_verify")(sig, ctypes.c_size_t(len(sig)), m, ctypes.c_size_t(len(m)), pk, padded) == 0
 
     def expand(self, sk: bytes) -> bytes:
         n = N[self.logn]
@@ -182,6 +184,7 @@ def records(logn: int) -> list[dict]:
 # ---------------------------------------------------------------------------
 # KAT
 
+
 @pytest.mark.parametrize("native", [True, False], ids=["native", "emulated"])
 @pytest.mark.parametrize("logn", [9, 10])
 def test_kat_prefix(logn: int, native: bool) -> None:
@@ -217,8 +220,9 @@ def check_kat(api: Api, recs: list[dict]) -> None:
         # the NIST API end to end (keypair + crypto_sign from the DRBG)
         if c not in known:
             api.rng(seed)
-            fn(api.lib, "crypto_sign_keypair")(ctypes.create_string_buffer(api.pkb),
-                                               ctypes.create_string_buffer(api.skb))
+            fn(api.lib, "crypto_sign_keypair")(
+                ctypes.create_string_buffer(api.pkb), ctypes.create_string_buffer(api.skb)
+            )
             assert api.sign_nist(msg, sk) == sm_ref, f"crypto_sign of record {c}"
         # signing with the file's private key and the DRBG's nonce and seed
         sig = api.sign_seed(msg, sk_ref, stream[48:88], stream[88:136])
@@ -233,8 +237,10 @@ def check_kat(api: Api, recs: list[dict]) -> None:
 
 def test_nistkat_sha256_first_record() -> None:
     """PQClean's nistkat-sha256 (record 0 of the .rsp) for falcon-512 and falcon-1024."""
-    expect = {9: "da27fe8a462de7307ddf1f9b00072a457d9c5b14e838c148fbe2662094b9a2ca",
-              10: "e699d88eb214fef30597385f40814baeb84ac505d5f05f5c257b0726fc4530b8"}
+    expect = {
+        9: "da27fe8a462de7307ddf1f9b00072a457d9c5b14e838c148fbe2662094b9a2ca",
+        10: "e699d88eb214fef30597385f40814baeb84ac505d5f05f5c257b0726fc4530b8",
+    }
     for logn in (9, 10):
         api = Api(logn, True)
         txt = kat_text(api, padded=False)
@@ -258,14 +264,18 @@ def kat_text(api: Api, padded: bool) -> str:
     else:
         sm = api.sign_nist(msg, sk.raw)
     h = lambda b: b.hex().upper()  # noqa: E731
-    return (f"count = 0\nseed = {h(seed)}\nmlen = 33\nmsg = {h(msg)}\npk = {h(pk.raw)}\n"
-            f"sk = {h(sk.raw)}\nsmlen = {len(sm)}\nsm = {h(sm)}\n")
+    return (
+        f"count = 0\nseed = {h(seed)}\nmlen = 33\nmsg = {h(msg)}\npk = {h(pk.raw)}\n"
+        f"sk = {h(sk.raw)}\nsmlen = {len(sm)}\nsm = {h(sm)}\n"
+    )
 
 
 def test_padded_nistkat_sha256() -> None:
     """falcon-padded-512/1024 (PQClean META.yml nistkat-sha256)"""
-    expect = {9: "91842d41138e7cfaf6e2e8f12a03c3b3411302255121e4d07d02f91a003c0395",
-              10: "ddcc5683293388249e6fe85e992ea19d0986d34e060a44f82bc3db524a8c8390"}
+    expect = {
+        9: "91842d41138e7cfaf6e2e8f12a03c3b3411302255121e4d07d02f91a003c0395",
+        10: "ddcc5683293388249e6fe85e992ea19d0986d34e060a44f82bc3db524a8c8390",
+    }
     for logn in (9, 10):
         api = Api(logn, True)
         txt = kat_text(api, padded=True)
@@ -274,6 +284,7 @@ def test_padded_nistkat_sha256() -> None:
 
 # ---------------------------------------------------------------------------
 # layers, tree signing, padded format
+
 
 @pytest.mark.parametrize("logn", [9, 10])
 def test_layers_and_tree_identical(logn: int) -> None:
@@ -287,8 +298,12 @@ def test_layers_and_tree_identical(logn: int) -> None:
         esk_n, esk_e = nat.expand(sk), emu.expand(sk)
         msg = rnd.randbytes(rnd.randrange(0, 200))
         nonce, sseed = rnd.randbytes(40), rnd.randbytes(48)
-        sigs = [nat.sign_seed(msg, sk, nonce, sseed), emu.sign_seed(msg, sk, nonce, sseed),
-                nat.sign_seed(msg, esk_n, nonce, sseed, tree=1), emu.sign_seed(msg, esk_e, nonce, sseed, tree=1)]
+        sigs = [
+            nat.sign_seed(msg, sk, nonce, sseed),
+            emu.sign_seed(msg, sk, nonce, sseed),
+            nat.sign_seed(msg, esk_n, nonce, sseed, tree=1),
+            emu.sign_seed(msg, esk_e, nonce, sseed, tree=1),
+        ]
         assert all(s == sigs[0] for s in sigs)
         assert nat.verify(sigs[0], msg, pk) and emu.verify(sigs[0], msg, pk)
         pad = nat.sign_seed(msg, sk, nonce, sseed, padded=1)
@@ -312,12 +327,12 @@ def test_fpr_emulation_matches_ieee() -> None:
         if k == 0:
             return float(rnd.randrange(-5000, 5000)) + rnd.choice([0.0, 0.5, 0.25])
         e = rnd.randrange(-60, 60)
-        return rnd.choice([-1, 1]) * (1 + rnd.random()) * 2.0 ** e
+        return rnd.choice([-1, 1]) * (1 + rnd.random()) * 2.0**e
 
     for _ in range(20000):
         x, y = rand_double(), rand_double()
         if rnd.random() < 0.2:
-            y = -x * (1 + rnd.randrange(-3, 4) * 2.0 ** -52)
+            y = -x * (1 + rnd.randrange(-3, 4) * 2.0**-52)
         bx, by = bits(x), bits(y)
         for op, ref in ((0, x + y), (1, x - y), (2, x * y)):
             got = f(op, bx, by)
@@ -328,12 +343,12 @@ def test_fpr_emulation_matches_ieee() -> None:
         if y != 0:
             assert f(3, bx, by) == bits(x / y)
         assert f(4, bits(abs(x)), 0) == bits(math.sqrt(abs(x)))
-        if abs(x) < 2.0 ** 62:
+        if abs(x) < 2.0**62:
             assert ctypes.c_int64(f(5, bx, 0)).value == round(x)  # ties to even, like rint
             assert ctypes.c_int64(f(6, bx, 0)).value == math.floor(x)
             assert ctypes.c_int64(f(7, bx, 0)).value == math.trunc(x)
-        i = rnd.randrange(-2 ** 63, 2 ** 63) >> rnd.randrange(64)
-        assert f(8, i & (2 ** 64 - 1), 0) == bits(float(i))
+        i = rnd.randrange(-(2**63), 2**63) >> rnd.randrange(64)
+        assert f(8, i & (2**64 - 1), 0) == bits(float(i))
         assert f(9, bx, by) == int(x < y)
 
 
@@ -346,23 +361,36 @@ def test_fpr_addsub_is_add_and_sub(native: bool) -> None:
     f.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64]
     rnd = random.Random(11)
     sign = 1 << 63
-    special = [0, sign, 1, sign | 5, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x8010000000000001,
-               0x3FF0000000000000, 0xBFF0000000000000, 0x3FFFFFFFFFFFFFFF, 0x3CA0000000000000,
-               0x0020000000000000, 0x801FFFFFFFFFFFFF, 0x4340000000000001]
+    special = [
+        0,
+        sign,
+        1,
+        sign | 5,
+        0x000FFFFFFFFFFFFF,
+        0x0010000000000000,
+        0x8010000000000001,
+        0x3FF0000000000000,
+        0xBFF0000000000000,
+        0x3FFFFFFFFFFFFFFF,
+        0x3CA0000000000000,
+        0x0020000000000000,
+        0x801FFFFFFFFFFFFF,
+        0x4340000000000001,
+    ]
     pairs = [(a, b) for a in special for b in special]
     for _ in range(6000):
         k = rnd.randrange(5)
         a = rnd.getrandbits(64)
         e = rnd.randrange(1, 2047) if native else rnd.randrange(0, 2047)  # no inf/NaN
         a = (a & ~(0x7FF << 52)) | (e << 52)
-        if k == 0:    # alignment distance 0..71
+        if k == 0:  # alignment distance 0..71
             b = (rnd.getrandbits(64) & ~(0x7FF << 52)) | (max(e - rnd.randrange(72), 1 if native else 0) << 52)
         elif k == 1:  # cancellation: b close to a or -a
             b = a ^ rnd.getrandbits(rnd.randrange(54)) ^ rnd.choice([0, sign])
         elif k == 2:  # ties and carries: all-ones / all-zero low bits
             low = (1 << rnd.randrange(40)) - 1
             a |= low
-            b = (rnd.getrandbits(64) & ~low if rnd.random() < 0.5 else rnd.getrandbits(64) | low)
+            b = rnd.getrandbits(64) & ~low if rnd.random() < 0.5 else rnd.getrandbits(64) | low
             b = (b & ~(0x7FF << 52)) | (max(e - rnd.randrange(60), 1) << 52)
         elif k == 3:  # near the bottom of the normal range
             a = (a & ~(0x7FF << 52)) | (rnd.randrange(64) << 52)
@@ -385,6 +413,7 @@ def test_fpr_addsub_is_add_and_sub(native: bool) -> None:
 # ---------------------------------------------------------------------------
 # sampler vectors (Supporting_Documentation/additional)
 
+
 def parse_sampler_file(logn: int) -> dict:
     txt = vectors(f"{SAMPLERDIR}/test-vector-sampler-falcon{N[logn]}.txt").read_text()
     head, *blocks = txt.split("SamplerZ:")
@@ -405,7 +434,7 @@ def parse_sampler_file(logn: int) -> dict:
             m = re.search(r"BaseSampler: u = 0x([0-9A-F]+) -> z0 = (\d+)", line)
             if m:
                 u = int(m.group(1), 16)
-                u9 = (u & (2 ** 64 - 1)).to_bytes(8, "little") + bytes([u >> 64])
+                u9 = (u & (2**64 - 1)).to_bytes(8, "little") + bytes([u >> 64])
                 script += u9
                 bases.append((u9, int(m.group(2))))
             m = re.search(r"from random byte: 0x([0-9A-F]{2})", line)
@@ -452,7 +481,7 @@ def test_sampler_vectors(logn: int) -> None:
     for x, ccs, z in keep[:200]:
         s = min(int(x * inv_ln2), 63)
         r = x - float(s) * ln2
-        got = ((lib.fndsa_test_expm(bits(r), bits(ccs)) << 1) - 1) % 2 ** 64 >> s
+        got = ((lib.fndsa_test_expm(bits(r), bits(ccs)) << 1) - 1) % 2**64 >> s
         assert got == z
     # the whole signing attempt with the recorded random bytes gives the s2 vector
     allbytes = b"".join(s[2] for s in v["samples"])
@@ -470,6 +499,7 @@ def test_sampler_vectors(logn: int) -> None:
 # ---------------------------------------------------------------------------
 # strict decoding
 
+
 def comp_encode_py(s2: list[int]) -> bytes:
     bits = []
     for x in s2:
@@ -479,7 +509,7 @@ def comp_encode_py(s2: list[int]) -> bytes:
         bits += [0] * (a >> 7) + [1]
     while len(bits) % 8:
         bits.append(0)
-    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+    return bytes(int("".join(map(str, bits[i : i + 8])), 2) for i in range(0, len(bits), 8))
 
 
 @pytest.mark.parametrize("logn", [9, 10])
@@ -491,7 +521,7 @@ def test_malformed_rejected(logn: int) -> None:
     assert api.open_nist(sm, pk) == msg
     n = N[logn]
     # decode s2 to craft encodings
-    comp = sm[2 + 40 + len(msg) + 1:]
+    comp = sm[2 + 40 + len(msg) + 1 :]
     s2 = (ctypes.c_int16 * n)()
     assert api.lib.fndsa_test_comp_decode(s2, comp, ctypes.c_size_t(len(comp))) == len(comp)
     s2l = list(s2)
@@ -500,11 +530,11 @@ def test_malformed_rejected(logn: int) -> None:
     sig = bytes([0x30 + logn]) + nonce + comp
     assert api.verify(sig, msg, pk)
     bad = []
-    bad.append(bytes([0x20 + logn]) + sig[1:])              # wrong header (NIST inner header)
-    bad.append(bytes([0x30 + logn ^ 1]) + sig[1:])          # wrong degree
-    bad.append(sig + b"\x00")                                # trailing byte
-    bad.append(sig[:-1])                                     # truncated
-    bad.append(sig[:41])                                     # no s2
+    bad.append(bytes([0x20 + logn]) + sig[1:])  # wrong header (NIST inner header)
+    bad.append(bytes([0x30 + logn ^ 1]) + sig[1:])  # wrong degree
+    bad.append(sig + b"\x00")  # trailing byte
+    bad.append(sig[:-1])  # truncated
+    bad.append(sig[:41])  # no s2
     bad.append(b"")
     # non-canonical: -0 for a zero coefficient (or +0 -> -0 on first zero)
     z = s2l.index(0) if 0 in s2l else None
@@ -541,7 +571,7 @@ def test_malformed_rejected(logn: int) -> None:
     # NIST sm: wrong length prefix, wrong inner header
     assert api.open_nist(sm[:1] + bytes([sm[1] ^ 1]) + sm[2:], pk) is None
     k = 2 + 40 + len(msg)
-    assert api.open_nist(sm[:k] + bytes([0x30 + logn]) + sm[k + 1:], pk) is None
+    assert api.open_nist(sm[:k] + bytes([0x30 + logn]) + sm[k + 1 :], pk) is None
     assert api.open_nist(sm[:-1], pk) is None
     assert api.open_nist(sm[:10], pk) is None
     # private key: wrong header, forbidden -2^(bits-1) value
@@ -582,8 +612,11 @@ def trim_encode(xs: list[int], bits: int) -> bytes:
 def split_sk(sk: bytes, logn: int) -> tuple[list[int], list[int], list[int]]:
     n, b = N[logn], FG_BITS[logn]
     k = n * b // 8
-    return (trim_decode(sk[1:1 + k], n, b), trim_decode(sk[1 + k:1 + 2 * k], n, b),
-            trim_decode(sk[1 + 2 * k:], n, 8))
+    return (
+        trim_decode(sk[1 : 1 + k], n, b),
+        trim_decode(sk[1 + k : 1 + 2 * k], n, b),
+        trim_decode(sk[1 + 2 * k :], n, 8),
+    )
 
 
 def join_sk(f: list[int], g: list[int], F: list[int], logn: int) -> bytes:
@@ -596,8 +629,9 @@ def sign_raw(api: Api, key: bytes, m: bytes, tree: int = 0, padded: int = 0) -> 
     size = 1 + 40 + (api.padb - 41 if padded else api.cb - 43)
     sig = ctypes.create_string_buffer(b"\xaa" * size, size)
     sl = ctypes.c_size_t(12345)
-    r = fn(api.lib, "fndsa_sign_seed")(sig, ctypes.byref(sl), m, ctypes.c_size_t(len(m)), key, tree,
-                                       padded, bytes(range(40)), bytes(range(48)))
+    r = fn(api.lib, "fndsa_sign_seed")(
+        sig, ctypes.byref(sl), m, ctypes.c_size_t(len(m)), key, tree, padded, bytes(range(40)), bytes(range(48))
+    )
     return r, sl.value, sig.raw
 
 
@@ -696,7 +730,7 @@ def test_sign_attempt_limit(logn: int) -> None:
     esk = api.expand(sk)
     r, sl, buf = sign_raw(api, esk, m, tree=1)
     assert r == 0 and api.verify(buf[:sl], m, pk)
-    bad = bytes(32 * n) + esk[32 * n:]  # B = 0, the LDL tree kept
+    bad = bytes(32 * n) + esk[32 * n :]  # B = 0, the LDL tree kept
     for padded in (0, 1):
         r, sl, buf = sign_raw(api, bad, m, tree=1, padded=padded)
         assert r == -1 and sl == 0 and buf == bytes(len(buf))
@@ -756,8 +790,7 @@ def test_ntt_public_key_is_g_over_f(logn: int) -> None:
     lib = get(logn, False)
     n, q = N[logn], 12289
     rnd = random.Random(logn)
-    gs = [[127] * n, [-128] * n, [127 if i % 2 else -128 for i in range(n)],
-          [rnd.randint(-128, 127) for _ in range(n)]]
+    gs = [[127] * n, [-128] * n, [127 if i % 2 else -128 for i in range(n)], [rnd.randint(-128, 127) for _ in range(n)]]
     checked = 0
     for g in gs:
         for _ in range(4):  # a non-invertible f is rare; try the next one
@@ -894,8 +927,14 @@ def _pinv(a: list[int]) -> tuple[list[int], int]:
 
 
 def _kcmp_lib(logn: int) -> ctypes.CDLL:
-    flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS=tkc{logn}_", "-ffp-contract=off",
-             "-DPQLAB_FNDSA_NTRU_TEST", "-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
+    flags = [
+        f"-DPQLAB_FNDSA_LOGN={logn}",
+        f"-DPQLAB_NS=tkc{logn}_",
+        "-ffp-contract=off",
+        "-DPQLAB_FNDSA_NTRU_TEST",
+        "-DPQLAB_FNDSA_FPR_NATIVE",
+        "-fno-math-errno",
+    ]
     lib = build_shared(f"fndsa{logn}kcmp", SRC + COMMON + HELPER, flags, include=["lib/fndsa"])
     lib._ns = f"tkc{logn}_"
     return lib
@@ -936,7 +975,7 @@ def test_babai_fixed_point_k(logn: int) -> None:
             out.append(v - (1 << (32 * ln)) if v >> (32 * ln - 1) else v)
         return out, pos + n * ln
 
-    checked = worst = 0
+    checked = 0
     worst_err = 0.0
     for idx in range(0, steps // len(seeds), max(1, steps // len(seeds) // 12)):
         cap[0] = idx
@@ -1037,11 +1076,24 @@ def test_division_by_reciprocal_sweep(tmp_path: Path) -> None:
     2^31 values, three low parts each), the part of the input the reciprocal's error
     depends on; about a minute on one core."""
     import subprocess
+
     src = tmp_path / "sweep.c"
     src.write_text(DIV_SWEEP)
     exe = tmp_path / "sweep"
-    subprocess.run(["cc", "-O2", "-DPQLAB_NS=sweep_", f"-I{ROOT / 'lib/fndsa'}", f"-I{ROOT / 'lib/common'}",
-                    str(src), str(ROOT / "lib/fndsa/fpr_emu.c"), "-o", str(exe)], check=True)
+    subprocess.run(
+        [
+            "cc",
+            "-O2",
+            "-DPQLAB_NS=sweep_",
+            f"-I{ROOT / 'lib/fndsa'}",
+            f"-I{ROOT / 'lib/common'}",
+            str(src),
+            str(ROOT / "lib/fndsa/fpr_emu.c"),
+            "-o",
+            str(exe),
+        ],
+        check=True,
+    )
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout
     assert f"checked {3 * (1 << 27)} bad 0" in out.stdout, out.stdout
@@ -1085,12 +1137,15 @@ def onorm_lib(logn: int, native: bool) -> ctypes.CDLL:
     key = (logn, native)
     if key not in ONORM_LIBS:
         ns = f"tkg{logn}{int(native)}_"
-        flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS={ns}", "-ffp-contract=off",
-                 "-DPQLAB_FNDSA_KEYGEN_TEST"]
+        flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS={ns}", "-ffp-contract=off", "-DPQLAB_FNDSA_KEYGEN_TEST"]
         if native:
             flags += ["-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
-        lib = build_shared(f"fndsa{logn}kg{int(native)}", SRC + COMMON + HELPER + ["lib/fndsa/test/onorm_ref.c"],
-                           flags, include=["lib/fndsa"])
+        lib = build_shared(
+            f"fndsa{logn}kg{int(native)}",
+            SRC + COMMON + HELPER + ["lib/fndsa/test/onorm_ref.c"],
+            flags,
+            include=["lib/fndsa"],
+        )
         lib._ns = ns
         fn(lib, "fndsa_keygen_test_onorm").restype = ctypes.c_uint64
         lib.fndsa_ref_onorm.restype = ctypes.c_double
@@ -1173,8 +1228,7 @@ def test_ortho_norm_fixed_point(logn: int) -> None:
         ours = val(bits)
         rlo = ctypes.c_double(0)
         dmin = ctypes.c_double(0)
-        ref_hi = emu.fndsa_ref_onorm(fa, ga, ctypes.c_uint(logn), chi, clo, ctypes.byref(rlo),
-                                     ctypes.byref(dmin))
+        ref_hi = emu.fndsa_ref_onorm(fa, ga, ctypes.c_uint(logn), chi, clo, ctypes.byref(rlo), ctypes.byref(dmin))
         ref = ref_hi + rlo.value
         rel = abs((ours - ref_hi) - rlo.value) / ref
         # the general form of keygen.c's bound (any min D_j), and the documented value
@@ -1190,8 +1244,10 @@ def test_ortho_norm_fixed_point(logn: int) -> None:
             assert (ours < BNORM) == (ref < BNORM), idx
         if abs(ref / BNORM - 1) < 0.01:
             near[ref < BNORM] += 1
-    print(f"logn {logn}: worst relative error 2^{math.log2(worst):.2f} (bound 2^{math.log2(delta):.2f}), "
-          f"{near[1]} / {near[0]} candidates within 1 % below / above the bound")
+    print(
+        f"logn {logn}: worst relative error 2^{math.log2(worst):.2f} (bound 2^{math.log2(delta):.2f}), "
+        f"{near[1]} / {near[0]} candidates within 1 % below / above the bound"
+    )
     # the draw really puts candidates close to the bound, on both sides
     assert min(near) >= 25, near
     assert 0 < worst <= delta

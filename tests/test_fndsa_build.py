@@ -16,7 +16,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from hostlib import ROOT
 
 SRCS = sorted((ROOT / "lib" / "fndsa").glob("*.c"))
@@ -25,20 +24,38 @@ TARGETS = {
     "host": (["gcc"], [], "nm"),
     "m4": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb"], "arm-none-eabi-nm"),
     # the armv7em backend's define: fpr add/mul as inline assembly, of/div/sqrt from fpr_emu.S
-    "m4-asm": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE"],
-               "arm-none-eabi-nm"),
+    "m4-asm": (
+        ["arm-none-eabi-gcc"],
+        ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE"],
+        "arm-none-eabi-nm",
+    ),
     # the same with add/mul as calls to fpr_emu.S (PQLAB_FNDSA_FPR_EMU_NO_INLINE: smaller code)
-    "m4-asm-calls": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE",
-                                             "-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"], "arm-none-eabi-nm"),
-    "m7-fpu": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m7", "-mthumb", "-mfpu=fpv5-d16",
-                                       "-mfloat-abi=hard"], "arm-none-eabi-nm"),
-    "rv32": (["riscv64-unknown-elf-gcc"], ["--specs=picolibc.specs", "-misa-spec=2.2", "-march=rv32imc",
-                                          "-mabi=ilp32"],
-             "riscv64-unknown-elf-nm"),
+    "m4-asm-calls": (
+        ["arm-none-eabi-gcc"],
+        ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE", "-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"],
+        "arm-none-eabi-nm",
+    ),
+    "m7-fpu": (
+        ["arm-none-eabi-gcc"],
+        ["-mcpu=cortex-m7", "-mthumb", "-mfpu=fpv5-d16", "-mfloat-abi=hard"],
+        "arm-none-eabi-nm",
+    ),
+    "rv32": (
+        ["riscv64-unknown-elf-gcc"],
+        ["--specs=picolibc.specs", "-misa-spec=2.2", "-march=rv32imc", "-mabi=ilp32"],
+        "riscv64-unknown-elf-nm",
+    ),
     "aarch64": (["aarch64-linux-gnu-gcc"], [], "aarch64-linux-gnu-nm"),
 }
-NATIVE = {"host": True, "m4": False, "m4-asm": False, "m4-asm-calls": False, "m7-fpu": True, "rv32": False,
-          "aarch64": True}
+NATIVE = {
+    "host": True,
+    "m4": False,
+    "m4-asm": False,
+    "m4-asm-calls": False,
+    "m7-fpu": True,
+    "rv32": False,
+    "aarch64": True,
+}
 
 
 def compile_all(target: str, logn: int, native: bool, tmp: Path) -> list[Path]:
@@ -52,10 +69,14 @@ def compile_all(target: str, logn: int, native: bool, tmp: Path) -> list[Path]:
     jobs = []
     for src in SRCS:
         obj = tmp / f"{target}-{logn}-{int(native)}-{src.stem}.o"
-        cmd = cc + arch + WARN + flags + [f"-I{ROOT / 'lib/common'}", f"-I{ROOT / 'lib/fndsa'}",
-                                          "-c", str(src), "-o", str(obj)]
-        jobs.append((obj, cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                                text=True)))
+        cmd = (
+            cc
+            + arch
+            + WARN
+            + flags
+            + [f"-I{ROOT / 'lib/common'}", f"-I{ROOT / 'lib/fndsa'}", "-c", str(src), "-o", str(obj)]
+        )
+        jobs.append((obj, cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     objs = []
     for obj, cmd, p in jobs:
         _, err = p.communicate()
@@ -68,11 +89,10 @@ def compile_all(target: str, logn: int, native: bool, tmp: Path) -> list[Path]:
 def test_build_and_namespace(target: str, tmp_path: Path) -> None:
     nm = TARGETS[target][2]
     # one degree is enough for symbols and warnings on cross targets; both on the host
-    for logn in ((9, 10) if target == "host" else (9,)):
+    for logn in (9, 10) if target == "host" else (9,):
         for native in sorted({False, NATIVE[target]}):
             objs = compile_all(target, logn, native, tmp_path)
-            out = subprocess.run([nm, "-g", *map(str, objs)], capture_output=True, text=True,
-                                 check=True).stdout
+            out = subprocess.run([nm, "-g", *map(str, objs)], capture_output=True, text=True, check=True).stdout
             bad, undef = [], []
             for line in out.splitlines():
                 parts = line.split()

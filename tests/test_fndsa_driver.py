@@ -10,8 +10,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 import test_fndsa as T
+
 from pqlab.build import BuildOptions
 from pqlab.jobs import execute
 from pqlab.platforms import get_platform
@@ -27,8 +27,7 @@ def test_driver(platform: str) -> None:
     if platform != "host":
         assert shutil.which("qemu-system-arm"), "qemu-system-arm is required"
     plat = get_platform(platform)
-    impls = [i for i in discover() if i.scheme.startswith("fn-dsa") and
-             (platform == "host" or i.name == "ref")]
+    impls = [i for i in discover() if i.scheme.startswith("fn-dsa") and (platform == "host" or i.name == "ref")]
     assert len(impls) == (4 if platform == "host" else 2)
     reqs, expect = {}, {}
     for impl in impls:
@@ -39,7 +38,7 @@ def test_driver(platform: str) -> None:
         pk, sk, sm = (bytes.fromhex(rec[k]) for k in ("pk", "sk", "sm"))
         st = api.drbg_bytes(bytes.fromhex(rec["seed"]), 48, 40, 48)
         seed, nonce, sseed = st[:48], st[48:88], st[88:]
-        comp = sm[2 + 40 + len(msg) + 1:]
+        comp = sm[2 + 40 + len(msg) + 1 :]
         sig = bytes([0x30 + logn]) + nonce + comp
         pad = api.sign_seed(msg, sk, nonce, sseed, padded=1)
         bad = bytearray(sig)
@@ -63,8 +62,9 @@ def test_driver(platform: str) -> None:
         }
         reqs[impl.id] = "".join(f"{t} {line}\n" for t, (line, _) in cases.items()) + f"ex expand {hx(sk)}\n"
         expect[impl.id] = {t: want for t, (_, want) in cases.items()}
-    outcomes = execute([(i, plat) for i in impls], "driver", 2, BuildOptions(),
-                       stdin=lambda impl, _p: reqs[impl.id].encode())
+    outcomes = execute(
+        [(i, plat) for i in impls], "driver", 2, BuildOptions(), stdin=lambda impl, _p: reqs[impl.id].encode()
+    )
     digests: dict[str, set] = {}
     for o in outcomes:
         assert o.ok, o.error

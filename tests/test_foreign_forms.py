@@ -22,8 +22,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from extdata import thirdparty
 from click.testing import CliRunner
+from extdata import thirdparty
 
 from pqlab.build import BUILD_ROOT, build, impl_flags
 from pqlab.cli import main

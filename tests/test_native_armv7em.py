@@ -173,8 +173,9 @@ def build_and_run(platform: str, tmp: Path) -> str:
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@NRANDOM@", str(NRANDOM)))
     # fips202.c without PQLAB_KECCAKF1600_NATIVE: pqlab_keccakf1600 is the portable code
-    return firmware.build_and_run(platform, tmp, [src, ROOT / "lib/common/fips202.c", NATIVE / "keccakf1600.S"],
-                                  timeout=120)
+    return firmware.build_and_run(
+        platform, tmp, [src, ROOT / "lib/common/fips202.c", NATIVE / "keccakf1600.S"], timeout=120
+    )
 
 
 def test_generator_output_is_committed() -> None:

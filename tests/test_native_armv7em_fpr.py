@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import struct
 import subprocess
-import tomllib
 from pathlib import Path
 
 import firmware
@@ -312,8 +311,7 @@ void inl_add_sub(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *diff)
 
 def test_inline_header_is_generated() -> None:
     """fpr_emu_inline.h is exactly what gen_fpr_emu_inline.py writes from fpr_emu.S."""
-    res = subprocess.run(["python3", str(NATIVE / "gen_fpr_emu_inline.py")], capture_output=True, check=True,
-                         text=True)
+    res = subprocess.run(["python3", str(NATIVE / "gen_fpr_emu_inline.py")], capture_output=True, check=True, text=True)
     assert res.stdout == (NATIVE / "fpr_emu_inline.h").read_text()
     assert "pqlab_fndsa_fpr_add_inline" in res.stdout and "push" not in res.stdout
 
@@ -325,9 +323,13 @@ def build_and_run(platform: str, tmp: Path) -> str:
     wrap.write_text(WRAP)
     # fpr_emu.c without PQLAB_FNDSA_FPR_EMU_NATIVE: fpr_add / fpr_mul are the portable C
     return firmware.build_and_run(
-        platform, tmp, [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S", wrap],
-        include=[ROOT / "lib" / "fndsa"], cflags=["-DPQLAB_NS=pqlab_fprtest_"],
-        per_source=lambda c: ["-DPQLAB_FNDSA_FPR_EMU_NATIVE"] if c == wrap else [])
+        platform,
+        tmp,
+        [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S", wrap],
+        include=[ROOT / "lib" / "fndsa"],
+        cflags=["-DPQLAB_NS=pqlab_fprtest_"],
+        per_source=lambda c: ["-DPQLAB_FNDSA_FPR_EMU_NATIVE"] if c == wrap else [],
+    )
 
 
 def val(b: int) -> float:
@@ -394,15 +396,19 @@ def test_native_fpr(platform: str, tmp_path: Path) -> None:
     stats = [ln.split() for ln in lines if ln.startswith("stats ")]
     assert len(stats) == 1
     stack, add_n, add_c, mul_n, mul_c, div_n, div_c, of_n, of_c, sq_n, sq_c = map(int, stats[0][1:12])
-    print(f"\n{platform}: {NPAIRS} pairs agree, {checked} samples = IEEE; add {add_n} vs C {add_c}, "
-          f"mul {mul_n} vs C {mul_c}, div {div_n} vs C {div_c}, of {of_n} vs C {of_c}, "
-          f"sqrt {sq_n} vs C {sq_c} (per call, loop included), stack {stack} bytes")
+    print(
+        f"\n{platform}: {NPAIRS} pairs agree, {checked} samples = IEEE; add {add_n} vs C {add_c}, "
+        f"mul {mul_n} vs C {mul_c}, div {div_n} vs C {div_c}, of {of_n} vs C {of_c}, "
+        f"sqrt {sq_n} vs C {sq_c} (per call, loop included), stack {stack} bytes"
+    )
     assert stack <= 64, stack
     addsub = [ln.split() for ln in lines if ln.startswith("addsub ")]
     assert len(addsub) == 1
     fused_n, two_n, fused_i, two_i = map(int, addsub[0][1:5])
-    print(f"{platform}: x + y and x - y: fused {fused_n} vs add + sub {two_n} (assembly calls), "
-          f"fused {fused_i} vs add + sub {two_i} (inline, in a wrapper call)")
+    print(
+        f"{platform}: x + y and x - y: fused {fused_n} vs add + sub {two_n} (assembly calls), "
+        f"fused {fused_i} vs add + sub {two_i} (inline, in a wrapper call)"
+    )
     # m4-sim 0.76 / 0.74, m7-sim (dual issue) 0.80 / 0.77
     assert fused_n < 0.85 * two_n and fused_i < 0.85 * two_i, addsub[0]
     # regression bounds (docs/fndsa.md has the figures)

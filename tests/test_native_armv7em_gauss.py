@@ -105,9 +105,13 @@ int main(void)
 def test_native_gauss(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE)
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gauss.S"],
-                                 include=[NATIVE, ROOT / "lib" / "fndsa"],
-                                 cflags=["-DPQLAB_NS=tgauss_", "-DPQLAB_FNDSA_LOGN=9", "-Wno-unused-const-variable"])
+    out = firmware.build_and_run(
+        platform,
+        tmp_path,
+        [src, NATIVE / "fndsa_gauss.S"],
+        include=[NATIVE, ROOT / "lib" / "fndsa"],
+        cflags=["-DPQLAB_NS=tgauss_", "-DPQLAB_FNDSA_LOGN=9", "-Wno-unused-const-variable"],
+    )
     ct = firmware.kernel_results(out, platform, 3000 + 27 * 3 * 4)
     if platform == "m4-sim":
         print(f"\nm4-sim: two samples in {ct.pop()[0]} cycles")

@@ -158,13 +158,16 @@ def c_function(name: str) -> str:
     return m.group(0).replace(f"{name}(", f"{name}_c(", 1)
 
 
-GCD31_FIRMWARE = r"""
+GCD31_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_gcd.h"
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x2545F491u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 static unsigned bad, checks;
@@ -237,6 +240,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
@@ -249,13 +253,16 @@ def test_native_gcd31(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: gcd31 {ct.pop()} cycles per pass")
 
 
-FIX_FIRMWARE = r"""
+FIX_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_gcd.h"
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 #define N 122
 static uint32_t rng = 0x6A09E667u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
@@ -351,6 +358,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])

@@ -13,8 +13,8 @@ import ctypes
 import hashlib
 from pathlib import Path
 
-import pytest
 import firmware
+import pytest
 from hostlib import ROOT, build_shared
 
 NATIVE = ROOT / "lib" / "native" / "armv7em"
@@ -246,8 +246,9 @@ def run_firmware(platform: str, tmp: Path, native: bool) -> list[str]:
     sources = [src, ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
     if native:
         sources.append(NATIVE / "keccakf1600.S")
-    out = firmware.build_and_run(platform, tmp, sources, cflags=["-DPQLAB_KECCAKF1600_NATIVE"] if native else [],
-                                 timeout=120)
+    out = firmware.build_and_run(
+        platform, tmp, sources, cflags=["-DPQLAB_KECCAKF1600_NATIVE"] if native else [], timeout=120
+    )
     lines = out.replace("\r", "").splitlines()
     assert lines and lines[-1] == "end", out[-500:]
     return lines[:-1]

@@ -28,7 +28,7 @@ def ntru_parts() -> str:
 
     def cut(start: str, end: str) -> str:
         i = src.index(start)
-        return src[i:src.index(end, i)]
+        return src[i : src.index(end, i)]
 
     parts = [
         cut("typedef struct {\n    uint32_t *base;", "/* r (rlen limbs) <- a * b"),
@@ -44,7 +44,8 @@ def ntru_parts() -> str:
     return "\n".join(parts)
 
 
-FIRMWARE = r"""
+FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +53,9 @@ FIRMWARE = r"""
 #include "fndsa_zint.h"
 #pragma GCC diagnostic ignored "-Wunused-function"
 typedef uint64_t fpr;
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x243F6A88u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define FMAX (8 * 27)
@@ -152,6 +155,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
@@ -164,13 +168,16 @@ def test_native_zmacn_poly_sub_scaled(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: 8 rows of 14 limbs, {ct.pop()} cycles")
 
 
-ZSUB_FIRMWARE = r"""
+ZSUB_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_zint.h"
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0xB7E15162u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define N 48
@@ -233,14 +240,18 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def c_zsub_shifted() -> str:
     """zsign, zsub and the portable zsub_shifted of lib/fndsa/ntru.c (renamed zsub_shifted_c)."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
     out = []
-    for pat in (r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", r"static void zsub\([^)]*\)\n\{.*?\n\}\n",
-                r"static void zsub_shifted\([^)]*\)\n\{.*?\n\}\n"):
+    for pat in (
+        r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n",
+        r"static void zsub\([^)]*\)\n\{.*?\n\}\n",
+        r"static void zsub_shifted\([^)]*\)\n\{.*?\n\}\n",
+    ):
         m = re.search(pat, src, re.S)
         assert m, pat
         out.append(m.group(0))
@@ -259,14 +270,17 @@ def test_native_zsub_shifted(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: zsub_shifted 42 limbs (a 16, s 45) {c[0]} cycles, 5 limbs (a 4, s 0) {c[1]}")
 
 
-CRT_FIRMWARE = r"""
+CRT_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_zint.h"
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x5BE0CD19u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define NP 40
@@ -348,12 +362,13 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def c_rns_crt() -> str:
     """RNS_P, rns_crt2 and the portable rns_crt of lib/fndsa/ntru.c (renamed rns_crt_c)."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    table = src[src.index("#define RNS_MAXP"):src.index("typedef struct {\n    uint32_t p, p0i")]
+    table = src[src.index("#define RNS_MAXP") : src.index("typedef struct {\n    uint32_t p, p0i")]
     two = re.search(r"static inline void rns_crt2\([^)]*\)\n\{.*?\n\}\n", src, re.S)
     m = re.search(r"static void rns_crt\([^)]*\)\n\{.*?\n\}\n", src, re.S)
     assert m and two, "rns_crt / rns_crt2 not found"
@@ -372,7 +387,8 @@ def test_native_rns_crt(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: rns_crt np 4 olen 6 {c[0]} cycles, np 2 olen 3 {c[1]}")
 
 
-GARNER_FIRMWARE = r"""
+GARNER_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -380,7 +396,9 @@ GARNER_FIRMWARE = r"""
 #include "fndsa_zint.h"
 #pragma GCC diagnostic ignored "-Wunused-function"
 #define NTRU_NO_LIBCALL
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x510E527Fu;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define NP 40
@@ -439,6 +457,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def c_garner() -> str:
@@ -446,9 +465,11 @@ def c_garner() -> str:
     rns_garner twice: rns_garner_c without the kernel (the portable loop), rns_garner_n
     with it."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    parts = [re.search(r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
-             src[src.index("#define RNS_MAXP"):src.index("/* psi[k] = w^bitrev(k)")],
-             re.search(r"static void rns_setup\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)]
+    parts = [
+        re.search(r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
+        src[src.index("#define RNS_MAXP") : src.index("/* psi[k] = w^bitrev(k)")],
+        re.search(r"static void rns_setup\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
+    ]
     g = re.search(r"static void rns_garner\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)
     assert "#ifdef PQLAB_FNDSA_ZINT_NATIVE" in g
     parts.append(g.replace("rns_garner(", "rns_garner_c(", 1))
@@ -466,14 +487,17 @@ def test_native_garner_row(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: garner row m 16 j 8 {ct.pop()} cycles")
 
 
-ZMUL_FIRMWARE = r"""
+ZMUL_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_zint.h"
 #define NTRU_NO_LIBCALL
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x1F83D9ABu;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define N 64
@@ -541,14 +565,18 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def c_zmul() -> str:
     """wzero, zsign and the portable zmul of lib/fndsa/ntru.c (renamed zmul_c)."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
     out = []
-    for pat in (r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n",
-                r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", r"static void zmul\([^)]*\)\n\{.*?\n\}\n"):
+    for pat in (
+        r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n",
+        r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n",
+        r"static void zmul\([^)]*\)\n\{.*?\n\}\n",
+    ):
         m = re.search(pat, src, re.S)
         assert m, pat
         out.append(m.group(0))
@@ -567,14 +595,17 @@ def test_native_zmul(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: zmul 27 x 14 limbs to 42 {c[0]} cycles, 7 x 7 to 15 {c[1]}")
 
 
-MPZ_FIRMWARE = r"""
+MPZ_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_zint.h"
 #pragma GCC diagnostic ignored "-Wunused-function"
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x9B05688Cu;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define N 30
@@ -648,12 +679,13 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def c_mp_of_zint() -> str:
     """RNS_P, modp_t and the residue arithmetic of lib/fndsa/ntru.c (mp_of_zint among it)."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    return src[src.index("#define RNS_MAXP"):src.index("/* psi[k] = w^bitrev(k)")]
+    return src[src.index("#define RNS_MAXP") : src.index("/* psi[k] = w^bitrev(k)")]
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
@@ -666,7 +698,8 @@ def test_native_mp_of_poly(platform: str, tmp_path: Path) -> None:
         print(f"\nm4-sim: residues of 3 integers of 14 limbs {ct.pop()} cycles")
 
 
-MISC_FIRMWARE = r"""
+MISC_FIRMWARE = (
+    r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -675,7 +708,9 @@ MISC_FIRMWARE = r"""
 #pragma GCC diagnostic ignored "-Wunused-function"
 #define NTRU_NO_LIBCALL
 #include "ct.h"
-""" + "%s" + r"""
+"""
+    + "%s"
+    + r"""
 static uint32_t rng = 0x3C6EF372u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 #define N 64
@@ -750,14 +785,17 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def c_misc() -> str:
     """The portable wmove and zint_top3 of lib/fndsa/ntru.c (renamed _c), with zsign."""
     src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
     out = [re.search(r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)]
-    for name, pat in (("wmove", r"NTRU_NO_LIBCALL static void wmove\([^)]*\)\n\{.*?\n\}\n"),
-                      ("zint_top3", r"static uint32_t zint_top3\([^)]*\)\n\{.*?\n\}\n")):
+    for name, pat in (
+        ("wmove", r"NTRU_NO_LIBCALL static void wmove\([^)]*\)\n\{.*?\n\}\n"),
+        ("zint_top3", r"static uint32_t zint_top3\([^)]*\)\n\{.*?\n\}\n"),
+    ):
         m = re.search(pat, src, re.S)
         assert m, name
         out.append(m.group(0).replace(f"{name}(", f"{name}_c(", 1))

@@ -28,13 +28,12 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from extdata import thirdparty, vectors
 from click.testing import CliRunner
+from extdata import thirdparty, vectors
 
 from pqlab.cli import main
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
-
 
 MATRIX = {
     "falcon512fpu": ("host", "mps2-an500", "m7-sim"),

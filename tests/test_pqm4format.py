@@ -47,7 +47,10 @@ def _num(s: str) -> int:
 
 
 def _database(md: str, path):
-    ops = {"Key Encapsulation Schemes": ("keypair", "encaps", "decaps"), "Signature Schemes": ("keypair", "sign", "verify")}
+    ops = {
+        "Key Encapsulation Schemes": ("keypair", "encaps", "decaps"),
+        "Signature Schemes": ("keypair", "sign", "verify"),
+    }
     runs: dict[tuple[str, str], list] = {}
     for section, kind, cells in _rows(md):
         m = re.match(r"(\S+)(?: \((\d+) executions\))?$", cells[0])
@@ -79,8 +82,9 @@ def _restricted(text: str, csv: bool) -> list[str]:
     for line in text.splitlines():
         first = line.split(",")[0] if csv else line.strip("| ").split(" | ")[0]
         name = first.split(" (")[0]
-        is_row = (csv and line.count(",") == 10 and not line.endswith(",,,,,,,,,,") and not first.startswith("Scheme")) or (
-            not csv and line.startswith("| ") and not line.startswith("| -") and name.lower() != "scheme")
+        is_row = (
+            csv and line.count(",") == 10 and not line.endswith(",,,,,,,,,,") and not first.startswith("Scheme")
+        ) or (not csv and line.startswith("| ") and not line.startswith("| -") and name.lower() != "scheme")
         if not is_row or SAMPLE.match(name):
             out.append(line)
     return out
@@ -90,7 +94,9 @@ def test_pqm4_layout_line_for_line(published, tmp_path):
     md, csv = published
     runs = _database(md, tmp_path / "r.db")
     assert len(runs) >= 10  # the sample: ML-KEM x3 impls x3, BIKE, ML-DSA-44, ...
-    res = CliRunner().invoke(main, ["report", "--db", str(tmp_path / "r.db"), "--format", "pqm4", "-o", str(tmp_path / "out")])
+    res = CliRunner().invoke(
+        main, ["report", "--db", str(tmp_path / "r.db"), "--format", "pqm4", "-o", str(tmp_path / "out")]
+    )
     assert res.exit_code == 0, res.output
     ours_md = (tmp_path / "out" / "benchmarks.md").read_text().splitlines()
     ours_csv = (tmp_path / "out" / "benchmarks.csv").read_text().splitlines()
@@ -105,6 +111,10 @@ def test_pqm4_format_needs_one_platform(tmp_path):
     st.close()
     res = CliRunner().invoke(main, ["report", "--db", str(tmp_path / "r.db"), "--format", "pqm4-md"])
     assert res.exit_code == 2 and "choose one with -p" in res.output
-    res = CliRunner().invoke(main, ["report", "--db", str(tmp_path / "r.db"), "--format", "pqm4-md", "-p", "mps2-an386"])
-    assert res.exit_code == 0 and "| ml-kem-768 (1 executions) | ref | AVG: 5 <br /> MIN: 5 <br /> MAX: 5 |" in res.output
+    res = CliRunner().invoke(
+        main, ["report", "--db", str(tmp_path / "r.db"), "--format", "pqm4-md", "-p", "mps2-an386"]
+    )
+    assert (
+        res.exit_code == 0 and "| ml-kem-768 (1 executions) | ref | AVG: 5 <br /> MIN: 5 <br /> MAX: 5 |" in res.output
+    )
     assert "[instructions]" in res.output  # QEMU's counts are not labelled cycles

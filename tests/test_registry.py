@@ -38,8 +38,14 @@ MUPQ = """#define CRYPTO_SECRETKEYBYTES 64
 
 @pytest.fixture
 def root(tmp_path):
-    make(tmp_path, "crypto_kem", "toy-kem", "m4", PLAIN, {"params.h": "#define SKB 816\n", "a.c": "", "b.S": "",
-                                                          "config.mk": "CFLAGS += -DFOO=1 -DBAR\n"})
+    make(
+        tmp_path,
+        "crypto_kem",
+        "toy-kem",
+        "m4",
+        PLAIN,
+        {"params.h": "#define SKB 816\n", "a.c": "", "b.S": "", "config.mk": "CFLAGS += -DFOO=1 -DBAR\n"},
+    )
     make(tmp_path / "deep" / "x", "crypto_sign", "foo", "clean", PQCLEAN)
     make(tmp_path, "crypto_sign", "bar", "ref", MUPQ)
     (tmp_path / "crypto_kem" / "toy-kem" / "noapi").mkdir()
@@ -50,8 +56,12 @@ def test_discovery_styles_and_sizes(root):
     found = {i.id: i for i in discover([root])}
     kem = found["toy-kem/m4"]
     assert kem.kind == "kem" and kem.style == "plain"
-    assert kem.sizes == {"CRYPTO_SECRETKEYBYTES": 1632, "CRYPTO_PUBLICKEYBYTES": 800,
-                         "CRYPTO_CIPHERTEXTBYTES": 768, "CRYPTO_BYTES": 32}
+    assert kem.sizes == {
+        "CRYPTO_SECRETKEYBYTES": 1632,
+        "CRYPTO_PUBLICKEYBYTES": 800,
+        "CRYPTO_CIPHERTEXTBYTES": 768,
+        "CRYPTO_BYTES": 32,
+    }
     assert [p.name for p in kem.sources] == ["a.c", "b.S"]
     assert kem.cflags == ("-DFOO=1", "-DBAR")
     foo = found["foo/clean"]

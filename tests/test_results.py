@@ -19,9 +19,20 @@ from pqlab.results import Context, Store
 
 def ctx(**kw):
     base = dict(
-        scheme="ml-kem-768", implementation="ref", impl_dir="/x", platform="mps2-an386", core="cortex-m4",
-        clock_hz=24_000_000, compiler="arm-none-eabi-gcc", compiler_version="12.2", cflags="-O3",
-        iterations=3, timer="systick-icount", unit="instructions", runner="qemu-system", command="qemu ...",
+        scheme="ml-kem-768",
+        implementation="ref",
+        impl_dir="/x",
+        platform="mps2-an386",
+        core="cortex-m4",
+        clock_hz=24_000_000,
+        compiler="arm-none-eabi-gcc",
+        compiler_version="12.2",
+        cflags="-O3",
+        iterations=3,
+        timer="systick-icount",
+        unit="instructions",
+        runner="qemu-system",
+        command="qemu ...",
         program="speed",
     )
     base.update(kw)
@@ -37,8 +48,22 @@ def test_store_and_report(tmp_path):
     assert kp["stdev"] == pytest.approx(10.0)
     assert kp["stderr"] == pytest.approx(10 / 3**0.5)
     assert kp["ms"] == pytest.approx(110 / 24e6 * 1e3)
-    for key in ("scheme", "implementation", "platform", "metric", "operation", "unit", "n", "min", "median",
-                "mean", "max", "stdev", "stderr", "context"):
+    for key in (
+        "scheme",
+        "implementation",
+        "platform",
+        "metric",
+        "operation",
+        "unit",
+        "n",
+        "min",
+        "median",
+        "mean",
+        "max",
+        "stdev",
+        "stderr",
+        "context",
+    ):
         assert key in kp
     c = kp["context"]
     assert c["compiler_version"] == "12.2" and c["pqlab_commit"] and c["date"] and c["timer"] == "systick-icount"
@@ -108,7 +133,9 @@ def test_iteration_distribution(tmp_path):
 
 def test_csv_metric_unit_and_timer_unit_are_separate_columns(tmp_path):
     st = Store(tmp_path / "r.db")
-    st.add_run(ctx(unit="cycles"), [("speed", "keypair", 100), ("stack", "keypair", 5000), ("hashing", "keypair", 40.0)])
+    st.add_run(
+        ctx(unit="cycles"), [("speed", "keypair", 100), ("stack", "keypair", 5000), ("hashing", "keypair", 40.0)]
+    )
     rows = list(csv.DictReader(io.StringIO(R.to_csv(R.aggregate(st.latest())))))
     assert {r["metric"]: r["unit"] for r in rows} == {"speed": "cycles", "stack": "bytes", "hashing": "percent"}
     assert {r["timer_unit"] for r in rows} == {"cycles"}
@@ -124,7 +151,7 @@ def test_compare_only_like_units_with_chosen_baseline(tmp_path):
     recs = R.aggregate(st.latest())
     table = R.compare(recs, baseline="ref@m4-sim")
     assert "| ml-kem-768 | sign | 400 | 100 | 0.25 |" in table
-    qemu = table[table.index("[instructions]"):]
+    qemu = table[table.index("[instructions]") :]
     assert "not compared" in qemu and "| ml-kem-768 | sign | 300 |" in qemu and "/" not in qemu.split("\n", 1)[1]
     with pytest.raises(PqlabError, match="baseline nope@x"):
         R.compare(recs, baseline="nope@x")
@@ -192,4 +219,7 @@ def test_concurrent_writers_lose_nothing(tmp_path):
     assert [pr.wait(timeout=120) for pr in procs] == [0, 0, 0]
     db = sqlite3.connect(p)
     assert db.execute("SELECT implementation, COUNT(*) FROM runs GROUP BY 1 ORDER BY 1").fetchall() == [
-        ("w0", 40), ("w1", 40), ("w2", 40)]
+        ("w0", 40),
+        ("w1", 40),
+        ("w2", 40),
+    ]

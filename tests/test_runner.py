@@ -12,10 +12,28 @@ from pqlab.runner import RunError, run
 
 def fake_platform(**kw) -> Platform:
     base = dict(
-        name="fake", dir=Path("/tmp"), description="", arch="x86_64", core="x", cc="cc", tools_prefix="",
-        packages=(), cflags=(), ldflags=(), sources=(), clock_hz=1, flash_bytes=0, ram_bytes=0, fpr="native",
-        runner_kind="native", runner_command=("{elf}",), runner_packages=(), timeout_s=5, timer_name="t",
-        timer_unit="cycles", timer_note="",
+        name="fake",
+        dir=Path("/tmp"),
+        description="",
+        arch="x86_64",
+        core="x",
+        cc="cc",
+        tools_prefix="",
+        packages=(),
+        cflags=(),
+        ldflags=(),
+        sources=(),
+        clock_hz=1,
+        flash_bytes=0,
+        ram_bytes=0,
+        fpr="native",
+        runner_kind="native",
+        runner_command=("{elf}",),
+        runner_packages=(),
+        timeout_s=5,
+        timer_name="t",
+        timer_unit="cycles",
+        timer_note="",
     )
     base.update(kw)
     return Platform(**base)
@@ -29,8 +47,11 @@ def script(tmp_path: Path, body: str) -> Path:
 
 
 def test_good_run_reads_stdin_and_input_file(tmp_path):
-    elf = script(tmp_path, 'read x; echo "#pqlab 1 driver timer=t"; echo "info stdin $x"; '
-                           'echo "info file $(cat pqlab.in)"; echo "#end ok 2"\n')
+    elf = script(
+        tmp_path,
+        'read x; echo "#pqlab 1 driver timer=t"; echo "info stdin $x"; '
+        'echo "info file $(cat pqlab.in)"; echo "#end ok 2"\n',
+    )
     out = run(fake_platform(), elf, "driver", stdin=b"hello\n")
     assert out.of("info") == [["stdin", "hello"], ["file", "hello"]]
 
@@ -66,8 +87,11 @@ def test_garbled_output(tmp_path):
 
 
 def test_missing_runner_names_package(tmp_path):
-    plat = fake_platform(runner_kind="qemu-system", runner_command=("qemu-nonexistent-xyz", "{elf}"),
-                         runner_packages=("qemu-system-arm",))
+    plat = fake_platform(
+        runner_kind="qemu-system",
+        runner_command=("qemu-nonexistent-xyz", "{elf}"),
+        runner_packages=("qemu-system-arm",),
+    )
     with pytest.raises(RunError.__mro__[1], match="apt-get install --no-install-recommends qemu-system-arm"):
         run(plat, tmp_path / "x.elf", "test")
 

@@ -38,7 +38,10 @@ EXPECTED_M4 = {
     "ldm4": (5, "LDM: 1+N"),
     "pushpop4": (10, "PUSH/POP: 1+N"),
     "b_taken": (20, "taken unconditional branch B: 2 cycles (measured; TRM 1+P, P=1)"),
-    "bne_taken": (21, "CMP 1 + taken conditional branch 1+P, P=1 (immediate target speculated early; calibrated, TRM P=1..3)"),
+    "bne_taken": (
+        21,
+        "CMP 1 + taken conditional branch 1+P, P=1 (immediate target speculated early; calibrated, TRM P=1..3)",
+    ),
     "cbz_taken": (21, "MOVS 1 + taken CBZ 1+P, P=1 (immediate target) + skipped NOP"),
     "bne_not_taken": (11, "CMP 1 + not taken branch 1 each"),
     "udiv_small": (2, "division: 2 cycles when dividend < divisor"),

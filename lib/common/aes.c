@@ -93,7 +93,10 @@ static void sub_bytes(uint32_t q[8])
     q[7] = v[1] ^ v[2];
 }
 
-static inline uint32_t ror32(uint32_t x, unsigned int n) { return (x >> n) | (x << (32u - n)); }
+static inline uint32_t ror32(uint32_t x, unsigned int n)
+{
+    return (x >> n) | (x << (32u - n));
+}
 
 /* ShiftRows without moving data.
  * ShiftRows (section 5.1.2) is not applied to the state. Instead the stored state P
@@ -108,31 +111,31 @@ static inline uint32_t ror32(uint32_t x, unsigned int n) { return (x >> n) | (x 
  * pre-shifted (SR^-s' of the key, see keyexp), and the output is unshifted once. */
 
 /* rotate every nibble right by n (new column c = old column c + n) */
-#define NIBROT(y, n) ((((y) >> (n)) & (0x11111111U * (0xFu >> (n)))) | \
-                      (((y) << (4 - (n))) & (0x11111111U * ((0xF0u >> (n)) & 0xFu))))
+#define NIBROT(y, n)                                                                                                   \
+    ((((y) >> (n)) & (0x11111111U * (0xFu >> (n)))) | (((y) << (4 - (n))) & (0x11111111U * ((0xF0u >> (n)) & 0xFu))))
 
-#define DEFINE_MIXCOLUMNS(sp, R1, R2)                                                      \
-    static void mix_columns_##sp(uint32_t q[8])                                            \
-    {                                                                                      \
-        uint32_t t[8];                                                                     \
-        for (unsigned int i = 0; i < 8; i++) {                                             \
-            const uint32_t y = ror32(q[i], 8);                                             \
-            t[i] = q[i] ^ (R1);                                                            \
-        }                                                                                  \
-        for (unsigned int i = 0; i < 8; i++) {                                             \
-            const uint32_t y = ror32(t[i], 16);                                            \
-            q[i] ^= t[i] ^ (R2);                                                           \
-        }                                                                                  \
-        /* + xtime(t): bit i of 2t is bit i-1 of t; t7 folds back as 0x1B (bits 0,1,3,4) */ \
-        const uint32_t t7 = t[7];                                                          \
-        q[7] ^= t[6];                                                                      \
-        q[6] ^= t[5];                                                                      \
-        q[5] ^= t[4];                                                                      \
-        q[4] ^= t[3] ^ t7;                                                                 \
-        q[3] ^= t[2] ^ t7;                                                                 \
-        q[2] ^= t[1];                                                                      \
-        q[1] ^= t[0] ^ t7;                                                                 \
-        q[0] ^= t7;                                                                        \
+#define DEFINE_MIXCOLUMNS(sp, R1, R2)                                                                                  \
+    static void mix_columns_##sp(uint32_t q[8])                                                                        \
+    {                                                                                                                  \
+        uint32_t t[8];                                                                                                 \
+        for (unsigned int i = 0; i < 8; i++) {                                                                         \
+            const uint32_t y = ror32(q[i], 8);                                                                         \
+            t[i] = q[i] ^ (R1);                                                                                        \
+        }                                                                                                              \
+        for (unsigned int i = 0; i < 8; i++) {                                                                         \
+            const uint32_t y = ror32(t[i], 16);                                                                        \
+            q[i] ^= t[i] ^ (R2);                                                                                       \
+        }                                                                                                              \
+        /* + xtime(t): bit i of 2t is bit i-1 of t; t7 folds back as 0x1B (bits 0,1,3,4) */                            \
+        const uint32_t t7 = t[7];                                                                                      \
+        q[7] ^= t[6];                                                                                                  \
+        q[6] ^= t[5];                                                                                                  \
+        q[5] ^= t[4];                                                                                                  \
+        q[4] ^= t[3] ^ t7;                                                                                             \
+        q[3] ^= t[2] ^ t7;                                                                                             \
+        q[2] ^= t[1];                                                                                                  \
+        q[1] ^= t[0] ^ t7;                                                                                             \
+        q[0] ^= t7;                                                                                                    \
     }
 
 /* R = rows +1 and columns +s', R^2 = rows +2 and columns +2s' (mod 4) */
@@ -302,8 +305,8 @@ void pqlab_aes_keyexp(pqlab_aes_ctx *ctx, const uint8_t *key, size_t keylen)
             const unsigned int s = r & 3u;
             uint32_t *q = ctx->rk + 8 * r;
             for (unsigned int c = 0; c < 4; c++) {
-                q[c] = (k[c] & 0x000000FFU) | (k[(c - s) & 3u] & 0x0000FF00U) |
-                       (k[(c - 2 * s) & 3u] & 0x00FF0000U) | (k[(c - 3 * s) & 3u] & 0xFF000000U);
+                q[c] = (k[c] & 0x000000FFU) | (k[(c - s) & 3u] & 0x0000FF00U) | (k[(c - 2 * s) & 3u] & 0x00FF0000U) |
+                       (k[(c - 3 * s) & 3u] & 0xFF000000U);
                 q[c + 4] = q[c];
             }
             transpose(q);

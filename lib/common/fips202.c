@@ -12,11 +12,10 @@
  * and Algorithm 6 (tools: an LFSR over x^8 + x^6 + x^5 + x^4 + 1). */
 #ifndef PQLAB_KECCAKF1600_NATIVE
 static const uint64_t keccak_rc[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
-    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL, 0x000000000000808bULL,
+    0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL, 0x0000000000000088ULL,
+    0x0000000080008009ULL, 0x000000008000000aULL, 0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
+    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
     0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
 };
 #endif
@@ -129,32 +128,52 @@ static void keccakf1600_lanes(uint64_t s[25])
         a44 = b44 ^ (~b04 & b14);
     }
 
-    s[0] = a00; s[1] = a10; s[2] = a20; s[3] = a30; s[4] = a40;
-    s[5] = a01; s[6] = a11; s[7] = a21; s[8] = a31; s[9] = a41;
-    s[10] = a02; s[11] = a12; s[12] = a22; s[13] = a32; s[14] = a42;
-    s[15] = a03; s[16] = a13; s[17] = a23; s[18] = a33; s[19] = a43;
-    s[20] = a04; s[21] = a14; s[22] = a24; s[23] = a34; s[24] = a44;
+    s[0] = a00;
+    s[1] = a10;
+    s[2] = a20;
+    s[3] = a30;
+    s[4] = a40;
+    s[5] = a01;
+    s[6] = a11;
+    s[7] = a21;
+    s[8] = a31;
+    s[9] = a41;
+    s[10] = a02;
+    s[11] = a12;
+    s[12] = a22;
+    s[13] = a32;
+    s[14] = a42;
+    s[15] = a03;
+    s[16] = a13;
+    s[17] = a23;
+    s[18] = a33;
+    s[19] = a43;
+    s[20] = a04;
+    s[21] = a14;
+    s[22] = a24;
+    s[23] = a34;
+    s[24] = a44;
 }
 #endif
 
 #ifdef PQLAB_KECCAK_ROWS
 /* Output row y of a round: e[x + 5y] = chi over b[x] = rot(a[src] ^ d[src % 5]) with
  * src = ((x + 3y) mod 5) + 5x (pi, section 3.2.3) and the rho offsets of Table 2. */
-#define KECCAK_ROW(y, s0, r0, s1, r1, s2, r2, s3, r3, s4, r4)                      \
-    do {                                                                          \
-        const uint64_t b0 = rotl64(a[s0] ^ d[(s0) % 5], r0);                      \
-        const uint64_t b1 = rotl64(a[s1] ^ d[(s1) % 5], r1);                      \
-        const uint64_t b2 = rotl64(a[s2] ^ d[(s2) % 5], r2);                      \
-        const uint64_t b3 = rotl64(a[s3] ^ d[(s3) % 5], r3);                      \
-        const uint64_t b4 = rotl64(a[s4] ^ d[(s4) % 5], r4);                      \
-        const uint64_t e0 = b0 ^ (~b1 & b2), e1 = b1 ^ (~b2 & b3);               \
-        const uint64_t e2 = b2 ^ (~b3 & b4), e3 = b3 ^ (~b4 & b0);               \
-        const uint64_t e4 = b4 ^ (~b0 & b1);                                      \
-        e[5 * (y) + 0] = e0;                                                      \
-        e[5 * (y) + 1] = e1;                                                      \
-        e[5 * (y) + 2] = e2;                                                      \
-        e[5 * (y) + 3] = e3;                                                      \
-        e[5 * (y) + 4] = e4;                                                      \
+#define KECCAK_ROW(y, s0, r0, s1, r1, s2, r2, s3, r3, s4, r4)                                                          \
+    do {                                                                                                               \
+        const uint64_t b0 = rotl64(a[s0] ^ d[(s0) % 5], r0);                                                           \
+        const uint64_t b1 = rotl64(a[s1] ^ d[(s1) % 5], r1);                                                           \
+        const uint64_t b2 = rotl64(a[s2] ^ d[(s2) % 5], r2);                                                           \
+        const uint64_t b3 = rotl64(a[s3] ^ d[(s3) % 5], r3);                                                           \
+        const uint64_t b4 = rotl64(a[s4] ^ d[(s4) % 5], r4);                                                           \
+        const uint64_t e0 = b0 ^ (~b1 & b2), e1 = b1 ^ (~b2 & b3);                                                     \
+        const uint64_t e2 = b2 ^ (~b3 & b4), e3 = b3 ^ (~b4 & b0);                                                     \
+        const uint64_t e4 = b4 ^ (~b0 & b1);                                                                           \
+        e[5 * (y) + 0] = e0;                                                                                           \
+        e[5 * (y) + 1] = e1;                                                                                           \
+        e[5 * (y) + 2] = e2;                                                                                           \
+        e[5 * (y) + 3] = e3;                                                                                           \
+        e[5 * (y) + 4] = e4;                                                                                           \
     } while (0)
 
 /* rotation by a compile-time constant 0..63 */
@@ -247,8 +266,7 @@ void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offse
     }
 }
 
-void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
-                               unsigned int len)
+void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
 {
     while (len > 0 && (offset & 7u) != 0) {
         *out++ = (uint8_t)(s[offset >> 3] >> (8 * (offset & 7u)));
@@ -272,53 +290,51 @@ void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int 
  * byte access and its permutation: absorb over any number of calls (a full block is
  * permuted as soon as it is complete, so 0 <= pos < rate on return), squeeze over any
  * number of calls (the open block is permuted on demand), and whole-block squeeze. */
-#define DEFINE_SPONGE(STORAGE, absorb, squeeze, squeezeblocks, xorbytes, extractbytes, permute)   \
-    STORAGE unsigned int absorb(uint64_t s[25], unsigned int pos, unsigned int rate,             \
-                                const uint8_t *in, size_t inlen)                                 \
-    {                                                                                            \
-        while (inlen > 0) {                                                                      \
-            unsigned int take = rate - pos;                                                      \
-            if ((size_t)take > inlen) {                                                          \
-                take = (unsigned int)inlen;                                                      \
-            }                                                                                    \
-            xorbytes(s, in, pos, take);                                                          \
-            in += take;                                                                          \
-            inlen -= take;                                                                       \
-            pos += take;                                                                         \
-            if (pos == rate) {                                                                   \
-                permute(s);                                                                      \
-                pos = 0;                                                                         \
-            }                                                                                    \
-        }                                                                                        \
-        return pos;                                                                              \
-    }                                                                                            \
-    STORAGE unsigned int squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,  \
-                                 unsigned int rate)                                              \
-    {                                                                                            \
-        while (outlen > 0) {                                                                     \
-            if (pos == rate) {                                                                   \
-                permute(s);                                                                      \
-                pos = 0;                                                                         \
-            }                                                                                    \
-            unsigned int take = rate - pos;                                                      \
-            if ((size_t)take > outlen) {                                                         \
-                take = (unsigned int)outlen;                                                     \
-            }                                                                                    \
-            extractbytes(s, out, pos, take);                                                     \
-            out += take;                                                                         \
-            outlen -= take;                                                                      \
-            pos += take;                                                                         \
-        }                                                                                        \
-        return pos;                                                                              \
-    }                                                                                            \
-    STORAGE void squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)  \
-    {                                                                                            \
-        while (nblocks > 0) {                                                                    \
-            permute(s);                                                                          \
-            extractbytes(s, out, 0, rate);                                                       \
-            out += rate;                                                                         \
-            nblocks--;                                                                           \
-        }                                                                                        \
+#define DEFINE_SPONGE(STORAGE, absorb, squeeze, squeezeblocks, xorbytes, extractbytes, permute)                        \
+    STORAGE unsigned int absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in, size_t inlen)  \
+    {                                                                                                                  \
+        while (inlen > 0) {                                                                                            \
+            unsigned int take = rate - pos;                                                                            \
+            if ((size_t)take > inlen) {                                                                                \
+                take = (unsigned int)inlen;                                                                            \
+            }                                                                                                          \
+            xorbytes(s, in, pos, take);                                                                                \
+            in += take;                                                                                                \
+            inlen -= take;                                                                                             \
+            pos += take;                                                                                               \
+            if (pos == rate) {                                                                                         \
+                permute(s);                                                                                            \
+                pos = 0;                                                                                               \
+            }                                                                                                          \
+        }                                                                                                              \
+        return pos;                                                                                                    \
+    }                                                                                                                  \
+    STORAGE unsigned int squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos, unsigned int rate)     \
+    {                                                                                                                  \
+        while (outlen > 0) {                                                                                           \
+            if (pos == rate) {                                                                                         \
+                permute(s);                                                                                            \
+                pos = 0;                                                                                               \
+            }                                                                                                          \
+            unsigned int take = rate - pos;                                                                            \
+            if ((size_t)take > outlen) {                                                                               \
+                take = (unsigned int)outlen;                                                                           \
+            }                                                                                                          \
+            extractbytes(s, out, pos, take);                                                                           \
+            out += take;                                                                                               \
+            outlen -= take;                                                                                            \
+            pos += take;                                                                                               \
+        }                                                                                                              \
+        return pos;                                                                                                    \
+    }                                                                                                                  \
+    STORAGE void squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)                        \
+    {                                                                                                                  \
+        while (nblocks > 0) {                                                                                          \
+            permute(s);                                                                                                \
+            extractbytes(s, out, 0, rate);                                                                             \
+            out += rate;                                                                                               \
+            nblocks--;                                                                                                 \
+        }                                                                                                              \
     }
 
 DEFINE_SPONGE(, pqlab_keccak_absorb, pqlab_keccak_squeeze, pqlab_keccak_squeezeblocks, pqlab_keccak_xorbytes,
@@ -425,8 +441,7 @@ static void il_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, 
     }
 }
 
-static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
-                            unsigned int len)
+static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
 {
     while (len > 0) {
         if ((offset & 7u) == 0 && len >= 8) {
@@ -484,54 +499,60 @@ static void keccak_init(pqlab_keccak_state *st)
 #define DS_SHAKE 0x1F
 #define DS_SHA3 0x06
 
-#define DEFINE_SHAKE(name, rate)                                                             \
-    void pqlab_##name##_init(pqlab_keccak_state *st) { keccak_init(st); }                    \
-    void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)      \
-    {                                                                                        \
-        st->pos = ST_ABSORB(st->s, st->pos, (rate), in, inlen);                              \
-    }                                                                                        \
-    void pqlab_##name##_finalize(pqlab_keccak_state *st)                                     \
-    {                                                                                        \
-        ST_FINALIZE(st->s, st->pos, (rate), DS_SHAKE);                                       \
-        st->pos = (rate);                                                                    \
-    }                                                                                        \
-    void pqlab_##name##_squeeze(uint8_t *out, size_t outlen, pqlab_keccak_state *st)         \
-    {                                                                                        \
-        st->pos = ST_SQUEEZE(out, outlen, st->s, st->pos, (rate));                           \
-    }                                                                                        \
-    void pqlab_##name##_squeezeblocks(uint8_t *out, size_t nblocks, pqlab_keccak_state *st)  \
-    {                                                                                        \
-        ST_SQUEEZEBLOCKS(out, nblocks, st->s, (rate));                                       \
-    }                                                                                        \
-    void pqlab_##name(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)          \
-    {                                                                                        \
-        pqlab_keccak_state st;                                                               \
-        pqlab_##name##_init(&st);                                                            \
-        pqlab_##name##_absorb(&st, in, inlen);                                               \
-        pqlab_##name##_finalize(&st);                                                        \
-        pqlab_##name##_squeeze(out, outlen, &st);                                            \
+#define DEFINE_SHAKE(name, rate)                                                                                       \
+    void pqlab_##name##_init(pqlab_keccak_state *st)                                                                   \
+    {                                                                                                                  \
+        keccak_init(st);                                                                                               \
+    }                                                                                                                  \
+    void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)                                \
+    {                                                                                                                  \
+        st->pos = ST_ABSORB(st->s, st->pos, (rate), in, inlen);                                                        \
+    }                                                                                                                  \
+    void pqlab_##name##_finalize(pqlab_keccak_state *st)                                                               \
+    {                                                                                                                  \
+        ST_FINALIZE(st->s, st->pos, (rate), DS_SHAKE);                                                                 \
+        st->pos = (rate);                                                                                              \
+    }                                                                                                                  \
+    void pqlab_##name##_squeeze(uint8_t *out, size_t outlen, pqlab_keccak_state *st)                                   \
+    {                                                                                                                  \
+        st->pos = ST_SQUEEZE(out, outlen, st->s, st->pos, (rate));                                                     \
+    }                                                                                                                  \
+    void pqlab_##name##_squeezeblocks(uint8_t *out, size_t nblocks, pqlab_keccak_state *st)                            \
+    {                                                                                                                  \
+        ST_SQUEEZEBLOCKS(out, nblocks, st->s, (rate));                                                                 \
+    }                                                                                                                  \
+    void pqlab_##name(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)                                    \
+    {                                                                                                                  \
+        pqlab_keccak_state st;                                                                                         \
+        pqlab_##name##_init(&st);                                                                                      \
+        pqlab_##name##_absorb(&st, in, inlen);                                                                         \
+        pqlab_##name##_finalize(&st);                                                                                  \
+        pqlab_##name##_squeeze(out, outlen, &st);                                                                      \
     }
 
 DEFINE_SHAKE(shake128, PQLAB_SHAKE128_RATE)
 DEFINE_SHAKE(shake256, PQLAB_SHAKE256_RATE)
 
-#define DEFINE_SHA3(name, rate, outbytes)                                                    \
-    void pqlab_##name##_init(pqlab_keccak_state *st) { keccak_init(st); }                    \
-    void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)      \
-    {                                                                                        \
-        st->pos = ST_ABSORB(st->s, st->pos, (rate), in, inlen);                              \
-    }                                                                                        \
-    void pqlab_##name##_finalize(uint8_t *out, pqlab_keccak_state *st)                       \
-    {                                                                                        \
-        ST_FINALIZE(st->s, st->pos, (rate), DS_SHA3);                                        \
-        st->pos = ST_SQUEEZE(out, (outbytes), st->s, (rate), (rate));                        \
-    }                                                                                        \
-    void pqlab_##name(uint8_t *out, const uint8_t *in, size_t inlen)                         \
-    {                                                                                        \
-        pqlab_keccak_state st;                                                               \
-        pqlab_##name##_init(&st);                                                            \
-        pqlab_##name##_absorb(&st, in, inlen);                                               \
-        pqlab_##name##_finalize(out, &st);                                                   \
+#define DEFINE_SHA3(name, rate, outbytes)                                                                              \
+    void pqlab_##name##_init(pqlab_keccak_state *st)                                                                   \
+    {                                                                                                                  \
+        keccak_init(st);                                                                                               \
+    }                                                                                                                  \
+    void pqlab_##name##_absorb(pqlab_keccak_state *st, const uint8_t *in, size_t inlen)                                \
+    {                                                                                                                  \
+        st->pos = ST_ABSORB(st->s, st->pos, (rate), in, inlen);                                                        \
+    }                                                                                                                  \
+    void pqlab_##name##_finalize(uint8_t *out, pqlab_keccak_state *st)                                                 \
+    {                                                                                                                  \
+        ST_FINALIZE(st->s, st->pos, (rate), DS_SHA3);                                                                  \
+        st->pos = ST_SQUEEZE(out, (outbytes), st->s, (rate), (rate));                                                  \
+    }                                                                                                                  \
+    void pqlab_##name(uint8_t *out, const uint8_t *in, size_t inlen)                                                   \
+    {                                                                                                                  \
+        pqlab_keccak_state st;                                                                                         \
+        pqlab_##name##_init(&st);                                                                                      \
+        pqlab_##name##_absorb(&st, in, inlen);                                                                         \
+        pqlab_##name##_finalize(out, &st);                                                                             \
     }
 
 DEFINE_SHA3(sha3_224, PQLAB_SHA3_224_RATE, 28)

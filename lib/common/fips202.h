@@ -47,16 +47,13 @@ void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned in
  * fallback and, without a native Keccak backend, by the compat layer). `rate` in bytes (< 200), `pos` as above.
  * absorb/squeeze return the new pos. `ds` is the domain byte: the message suffix bits
  * followed by the first padding bit (0x06 SHA-3, 0x1F SHAKE, 0x04 cSHAKE). */
-unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
-                                 const uint8_t *in, size_t inlen);
+unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in, size_t inlen);
 void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds);
-unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
-                                  unsigned int rate);
+unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos, unsigned int rate);
 void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate);
 /* byte access to the state (lanes little-endian), offset + len <= 200 */
 void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len);
-void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
-                               unsigned int len);
+void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len);
 
 /* incremental: init, absorb (any number of calls), finalize, squeeze (any number of calls) */
 void pqlab_shake128_init(pqlab_keccak_state *st);

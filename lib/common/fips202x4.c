@@ -26,8 +26,8 @@ void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
     PQLAB_HASHPROF_END();
 }
 
-void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
-                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                                  const uint8_t *in3, size_t inlen)
 {
     const uint8_t *in[4] = {in0, in1, in2, in3};
     for (unsigned int i = 0; i < 4; i++) {
@@ -37,8 +37,8 @@ void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, 
     }
 }
 
-void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                                    size_t nblocks, pqlab_keccakx4_state *st)
+void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                    pqlab_keccakx4_state *st)
 {
     uint8_t *out[4] = {out0, out1, out2, out3};
     for (unsigned int i = 0; i < 4; i++) {
@@ -46,8 +46,8 @@ void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2,
     }
 }
 
-void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
-                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                                  const uint8_t *in3, size_t inlen)
 {
     const uint8_t *in[4] = {in0, in1, in2, in3};
     for (unsigned int i = 0; i < 4; i++) {
@@ -57,8 +57,8 @@ void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, 
     }
 }
 
-void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                                    size_t nblocks, pqlab_keccakx4_state *st)
+void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                    pqlab_keccakx4_state *st)
 {
     uint8_t *out[4] = {out0, out1, out2, out3};
     for (unsigned int i = 0; i < 4; i++) {
@@ -66,9 +66,8 @@ void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2,
     }
 }
 
-void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
-                      const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
-                      size_t inlen)
+void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen, const uint8_t *in0,
+                      const uint8_t *in1, const uint8_t *in2, const uint8_t *in3, size_t inlen)
 {
     pqlab_keccak_state st;
     const uint8_t *in[4] = {in0, in1, in2, in3};
@@ -92,8 +91,7 @@ void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
 }
 #endif
 
-static void x4_absorb_once(pqlab_keccakx4_state *st, unsigned int rate, const uint8_t *in[4],
-                           size_t inlen)
+static void x4_absorb_once(pqlab_keccakx4_state *st, unsigned int rate, const uint8_t *in[4], size_t inlen)
 {
     for (unsigned int i = 0; i < 4; i++) {
         pqlab_memzero_words(st->lane[i].s, sizeof st->lane[i].s);
@@ -114,8 +112,7 @@ static void x4_absorb_once(pqlab_keccakx4_state *st, unsigned int rate, const ui
     }
 }
 
-static void x4_squeezeblocks(uint8_t *out[4], size_t nblocks, unsigned int rate,
-                             pqlab_keccakx4_state *st)
+static void x4_squeezeblocks(uint8_t *out[4], size_t nblocks, unsigned int rate, pqlab_keccakx4_state *st)
 {
     while (nblocks > 0) {
         pqlab_keccakf1600x4(st);
@@ -127,37 +124,36 @@ static void x4_squeezeblocks(uint8_t *out[4], size_t nblocks, unsigned int rate,
     }
 }
 
-void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
-                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                                  const uint8_t *in3, size_t inlen)
 {
     const uint8_t *in[4] = {in0, in1, in2, in3};
     x4_absorb_once(st, PQLAB_SHAKE128_RATE, in, inlen);
 }
 
-void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                                    size_t nblocks, pqlab_keccakx4_state *st)
+void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                    pqlab_keccakx4_state *st)
 {
     uint8_t *out[4] = {out0, out1, out2, out3};
     x4_squeezeblocks(out, nblocks, PQLAB_SHAKE128_RATE, st);
 }
 
-void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
-                                  const uint8_t *in2, const uint8_t *in3, size_t inlen)
+void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                                  const uint8_t *in3, size_t inlen)
 {
     const uint8_t *in[4] = {in0, in1, in2, in3};
     x4_absorb_once(st, PQLAB_SHAKE256_RATE, in, inlen);
 }
 
-void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                                    size_t nblocks, pqlab_keccakx4_state *st)
+void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                    pqlab_keccakx4_state *st)
 {
     uint8_t *out[4] = {out0, out1, out2, out3};
     x4_squeezeblocks(out, nblocks, PQLAB_SHAKE256_RATE, st);
 }
 
-void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
-                      const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
-                      size_t inlen)
+void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen, const uint8_t *in0,
+                      const uint8_t *in1, const uint8_t *in2, const uint8_t *in3, size_t inlen)
 {
     pqlab_keccakx4_state st;
     uint8_t *out[4] = {out0, out1, out2, out3};

@@ -21,16 +21,15 @@ typedef struct {
 /* permutes lane[i].s for i = 0..3 */
 void pqlab_keccakf1600x4(pqlab_keccakx4_state *st);
 
-void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
-                                  const uint8_t *in2, const uint8_t *in3, size_t inlen);
-void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                                    size_t nblocks, pqlab_keccakx4_state *st);
-void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1,
-                                  const uint8_t *in2, const uint8_t *in3, size_t inlen);
-void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                                    size_t nblocks, pqlab_keccakx4_state *st);
-void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
-                      const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
-                      size_t inlen);
+void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                                  const uint8_t *in3, size_t inlen);
+void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                    pqlab_keccakx4_state *st);
+void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                                  const uint8_t *in3, size_t inlen);
+void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                    pqlab_keccakx4_state *st);
+void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen, const uint8_t *in0,
+                      const uint8_t *in1, const uint8_t *in2, const uint8_t *in3, size_t inlen);
 
 #endif

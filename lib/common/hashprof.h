@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-extern uint64_t pqlab_hash_cycles;  /* defined in hashprof.c */
-uint64_t pqlab_hal_cycles(void);    /* provided by the platform HAL */
+extern uint64_t pqlab_hash_cycles; /* defined in hashprof.c */
+uint64_t pqlab_hal_cycles(void);   /* provided by the platform HAL */
 
 #ifdef PQLAB_PROFILE_HASHING
 #define PQLAB_HASHPROF_BEGIN() const uint64_t pqlab_hashprof_t0_ = pqlab_hal_cycles()

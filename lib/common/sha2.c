@@ -11,41 +11,35 @@
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the
  * first 64 primes */
 static const uint32_t K256[64] = {
-    0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U, 0x923f82a4U,
-    0xab1c5ed5U, 0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U, 0x72be5d74U, 0x80deb1feU,
-    0x9bdc06a7U, 0xc19bf174U, 0xe49b69c1U, 0xefbe4786U, 0x0fc19dc6U, 0x240ca1ccU, 0x2de92c6fU,
-    0x4a7484aaU, 0x5cb0a9dcU, 0x76f988daU, 0x983e5152U, 0xa831c66dU, 0xb00327c8U, 0xbf597fc7U,
-    0xc6e00bf3U, 0xd5a79147U, 0x06ca6351U, 0x14292967U, 0x27b70a85U, 0x2e1b2138U, 0x4d2c6dfcU,
-    0x53380d13U, 0x650a7354U, 0x766a0abbU, 0x81c2c92eU, 0x92722c85U, 0xa2bfe8a1U, 0xa81a664bU,
-    0xc24b8b70U, 0xc76c51a3U, 0xd192e819U, 0xd6990624U, 0xf40e3585U, 0x106aa070U, 0x19a4c116U,
-    0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU, 0x5b9cca4fU, 0x682e6ff3U,
-    0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U, 0x90befffaU, 0xa4506cebU, 0xbef9a3f7U,
-    0xc67178f2U,
+    0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U, 0x923f82a4U, 0xab1c5ed5U,
+    0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U, 0x72be5d74U, 0x80deb1feU, 0x9bdc06a7U, 0xc19bf174U,
+    0xe49b69c1U, 0xefbe4786U, 0x0fc19dc6U, 0x240ca1ccU, 0x2de92c6fU, 0x4a7484aaU, 0x5cb0a9dcU, 0x76f988daU,
+    0x983e5152U, 0xa831c66dU, 0xb00327c8U, 0xbf597fc7U, 0xc6e00bf3U, 0xd5a79147U, 0x06ca6351U, 0x14292967U,
+    0x27b70a85U, 0x2e1b2138U, 0x4d2c6dfcU, 0x53380d13U, 0x650a7354U, 0x766a0abbU, 0x81c2c92eU, 0x92722c85U,
+    0xa2bfe8a1U, 0xa81a664bU, 0xc24b8b70U, 0xc76c51a3U, 0xd192e819U, 0xd6990624U, 0xf40e3585U, 0x106aa070U,
+    0x19a4c116U, 0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU, 0x5b9cca4fU, 0x682e6ff3U,
+    0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U, 0x90befffaU, 0xa4506cebU, 0xbef9a3f7U, 0xc67178f2U,
 };
 
 /* FIPS 180-4 4.2.3: first 64 bits of the fractional parts of the cube roots of the
  * first 80 primes */
 static const uint64_t K512[80] = {
-    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
-    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
-    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
-    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
-    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
-    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
-    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
-    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
-    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
-    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
-    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
-    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
-    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
-    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
-    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
-    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
-    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
-    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
-    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
-    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL,
+    0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL, 0xd807aa98a3030242ULL, 0x12835b0145706fbeULL,
+    0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL, 0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL,
+    0xc19bf174cf692694ULL, 0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL, 0x983e5152ee66dfabULL,
+    0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL, 0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL,
+    0x06ca6351e003826fULL, 0x142929670a0e6e70ULL, 0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL,
+    0x53380d139d95b3dfULL, 0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL, 0xd192e819d6ef5218ULL,
+    0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL, 0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL,
+    0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL, 0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL,
+    0x682e6ff3d6b2b8a3ULL, 0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL, 0xca273eceea26619cULL,
+    0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL, 0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL,
+    0x113f9804bef90daeULL, 0x1b710b35131c471bULL, 0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL,
+    0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
 
 /* FIPS 180-4 5.3.2 - 5.3.5 (square roots of the first 8 primes, and of primes 9..16) */
@@ -53,17 +47,21 @@ static const uint32_t IV224[8] = {0xc1059ed8U, 0x367cd507U, 0x3070dd17U, 0xf70e5
                                   0xffc00b31U, 0x68581511U, 0x64f98fa7U, 0xbefa4fa4U};
 static const uint32_t IV256[8] = {0x6a09e667U, 0xbb67ae85U, 0x3c6ef372U, 0xa54ff53aU,
                                   0x510e527fU, 0x9b05688cU, 0x1f83d9abU, 0x5be0cd19U};
-static const uint64_t IV384[8] = {0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL,
-                                  0x9159015a3070dd17ULL, 0x152fecd8f70e5939ULL,
-                                  0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
+static const uint64_t IV384[8] = {0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL, 0x9159015a3070dd17ULL,
+                                  0x152fecd8f70e5939ULL, 0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
                                   0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL};
-static const uint64_t IV512[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
-                                  0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
-                                  0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+static const uint64_t IV512[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+                                  0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
                                   0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
 
-static inline uint32_t ror32(uint32_t x, unsigned int n) { return (x >> n) | (x << (32u - n)); }
-static inline uint64_t ror64(uint64_t x, unsigned int n) { return (x >> n) | (x << (64u - n)); }
+static inline uint32_t ror32(uint32_t x, unsigned int n)
+{
+    return (x >> n) | (x << (32u - n));
+}
+static inline uint64_t ror64(uint64_t x, unsigned int n)
+{
+    return (x >> n) | (x << (64u - n));
+}
 
 static inline uint32_t load32_be(const uint8_t *p)
 {
@@ -100,37 +98,36 @@ static inline void store64_be(uint8_t *p, uint64_t x)
 
 /* One round of 6.2.2 step 3 / 6.4.2 step 3 with the working variables renamed instead
  * of moved: the caller rotates the argument order, so only d and h are written. */
-#define ROUND(S0, S1, a, b, c, d, e, f, g, h, k, w)                  \
-    do {                                                             \
-        const T t1_ = (h) + S1(e) + CH((e), (f), (g)) + (k) + (w);   \
-        (d) += t1_;                                                  \
-        (h) = t1_ + S0(a) + MAJ((a), (b), (c));                     \
+#define ROUND(S0, S1, a, b, c, d, e, f, g, h, k, w)                                                                    \
+    do {                                                                                                               \
+        const T t1_ = (h) + S1(e) + CH((e), (f), (g)) + (k) + (w);                                                     \
+        (d) += t1_;                                                                                                    \
+        (h) = t1_ + S0(a) + MAJ((a), (b), (c));                                                                        \
     } while (0)
 
 /* W[t] for t >= 16 (6.2.2 / 6.4.2 step 1) in a 16-word ring buffer: the slot j of
  * W[t - 16] becomes W[t] */
-#define SCHED(s0, s1, j) \
-    (w[(j)] += s1(w[((j) + 14) & 15]) + w[((j) + 9) & 15] + s0(w[((j) + 1) & 15]))
+#define SCHED(s0, s1, j) (w[(j)] += s1(w[((j) + 14) & 15]) + w[((j) + 9) & 15] + s0(w[((j) + 1) & 15]))
 
 /* sixteen rounds t0 .. t0+15 with message words w[0..15] computed by W(j) */
-#define ROUNDS16(S0, S1, K, t0, W)                                           \
-    do {                                                                     \
-        ROUND(S0, S1, a, b, c, d, e, f, g, h, K[(t0) + 0], W(0));            \
-        ROUND(S0, S1, h, a, b, c, d, e, f, g, K[(t0) + 1], W(1));            \
-        ROUND(S0, S1, g, h, a, b, c, d, e, f, K[(t0) + 2], W(2));            \
-        ROUND(S0, S1, f, g, h, a, b, c, d, e, K[(t0) + 3], W(3));            \
-        ROUND(S0, S1, e, f, g, h, a, b, c, d, K[(t0) + 4], W(4));            \
-        ROUND(S0, S1, d, e, f, g, h, a, b, c, K[(t0) + 5], W(5));            \
-        ROUND(S0, S1, c, d, e, f, g, h, a, b, K[(t0) + 6], W(6));            \
-        ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 7], W(7));            \
-        ROUND(S0, S1, a, b, c, d, e, f, g, h, K[(t0) + 8], W(8));            \
-        ROUND(S0, S1, h, a, b, c, d, e, f, g, K[(t0) + 9], W(9));            \
-        ROUND(S0, S1, g, h, a, b, c, d, e, f, K[(t0) + 10], W(10));          \
-        ROUND(S0, S1, f, g, h, a, b, c, d, e, K[(t0) + 11], W(11));          \
-        ROUND(S0, S1, e, f, g, h, a, b, c, d, K[(t0) + 12], W(12));          \
-        ROUND(S0, S1, d, e, f, g, h, a, b, c, K[(t0) + 13], W(13));          \
-        ROUND(S0, S1, c, d, e, f, g, h, a, b, K[(t0) + 14], W(14));          \
-        ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 15], W(15));          \
+#define ROUNDS16(S0, S1, K, t0, W)                                                                                     \
+    do {                                                                                                               \
+        ROUND(S0, S1, a, b, c, d, e, f, g, h, K[(t0) + 0], W(0));                                                      \
+        ROUND(S0, S1, h, a, b, c, d, e, f, g, K[(t0) + 1], W(1));                                                      \
+        ROUND(S0, S1, g, h, a, b, c, d, e, f, K[(t0) + 2], W(2));                                                      \
+        ROUND(S0, S1, f, g, h, a, b, c, d, e, K[(t0) + 3], W(3));                                                      \
+        ROUND(S0, S1, e, f, g, h, a, b, c, d, K[(t0) + 4], W(4));                                                      \
+        ROUND(S0, S1, d, e, f, g, h, a, b, c, K[(t0) + 5], W(5));                                                      \
+        ROUND(S0, S1, c, d, e, f, g, h, a, b, K[(t0) + 6], W(6));                                                      \
+        ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 7], W(7));                                                      \
+        ROUND(S0, S1, a, b, c, d, e, f, g, h, K[(t0) + 8], W(8));                                                      \
+        ROUND(S0, S1, h, a, b, c, d, e, f, g, K[(t0) + 9], W(9));                                                      \
+        ROUND(S0, S1, g, h, a, b, c, d, e, f, K[(t0) + 10], W(10));                                                    \
+        ROUND(S0, S1, f, g, h, a, b, c, d, e, K[(t0) + 11], W(11));                                                    \
+        ROUND(S0, S1, e, f, g, h, a, b, c, d, K[(t0) + 12], W(12));                                                    \
+        ROUND(S0, S1, d, e, f, g, h, a, b, c, K[(t0) + 13], W(13));                                                    \
+        ROUND(S0, S1, c, d, e, f, g, h, a, b, K[(t0) + 14], W(14));                                                    \
+        ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 15], W(15));                                                    \
     } while (0)
 
 /* 6.2.2 on nblocks consecutive 64-byte blocks; the schedule lives in a 16-word ring
@@ -151,8 +148,14 @@ void pqlab_sha256_compress(uint32_t h_[8], const uint8_t *blocks, size_t nblocks
         }
 #undef W_LOAD
 #undef W_NEXT
-        h_[0] += a; h_[1] += b; h_[2] += c; h_[3] += d;
-        h_[4] += e; h_[5] += f; h_[6] += g; h_[7] += h;
+        h_[0] += a;
+        h_[1] += b;
+        h_[2] += c;
+        h_[3] += d;
+        h_[4] += e;
+        h_[5] += f;
+        h_[6] += g;
+        h_[7] += h;
         blocks += 64;
         nblocks--;
     }
@@ -176,8 +179,14 @@ void pqlab_sha512_compress(uint64_t h_[8], const uint8_t *blocks, size_t nblocks
         }
 #undef W_LOAD
 #undef W_NEXT
-        h_[0] += a; h_[1] += b; h_[2] += c; h_[3] += d;
-        h_[4] += e; h_[5] += f; h_[6] += g; h_[7] += h;
+        h_[0] += a;
+        h_[1] += b;
+        h_[2] += c;
+        h_[3] += d;
+        h_[4] += e;
+        h_[5] += f;
+        h_[6] += g;
+        h_[7] += h;
         blocks += 128;
         nblocks--;
     }
@@ -219,8 +228,14 @@ static void sha256_init_iv(pqlab_sha256_state *st, const uint32_t iv[8])
     st->buflen = 0;
 }
 
-void pqlab_sha224_init(pqlab_sha256_state *st) { sha256_init_iv(st, IV224); }
-void pqlab_sha256_init(pqlab_sha256_state *st) { sha256_init_iv(st, IV256); }
+void pqlab_sha224_init(pqlab_sha256_state *st)
+{
+    sha256_init_iv(st, IV224);
+}
+void pqlab_sha256_init(pqlab_sha256_state *st)
+{
+    sha256_init_iv(st, IV256);
+}
 
 void pqlab_sha256_update(pqlab_sha256_state *st, const uint8_t *in, size_t inlen)
 {
@@ -308,8 +323,14 @@ static void sha512_init_iv(pqlab_sha512_state *st, const uint64_t iv[8])
     st->buflen = 0;
 }
 
-void pqlab_sha384_init(pqlab_sha512_state *st) { sha512_init_iv(st, IV384); }
-void pqlab_sha512_init(pqlab_sha512_state *st) { sha512_init_iv(st, IV512); }
+void pqlab_sha384_init(pqlab_sha512_state *st)
+{
+    sha512_init_iv(st, IV384);
+}
+void pqlab_sha512_init(pqlab_sha512_state *st)
+{
+    sha512_init_iv(st, IV512);
+}
 
 void pqlab_sha512_update(pqlab_sha512_state *st, const uint8_t *in, size_t inlen)
 {
@@ -383,13 +404,11 @@ void pqlab_sha512(uint8_t out[64], const uint8_t *in, size_t inlen)
 /* SHA-512/t (FIPS 180-4 section 6.7): SHA-512 from the initial value of section 5.3.6,
  * truncated to the leftmost t bits. One-shot only: the pre-hash functions of
  * HashML-DSA and HashSLH-DSA are their only users. */
-static const uint64_t IV512_224[8] = {0x8C3D37C819544DA2ULL, 0x73E1996689DCD4D6ULL,
-                                      0x1DFAB7AE32FF9C82ULL, 0x679DD514582F9FCFULL,
-                                      0x0F6D2B697BD44DA8ULL, 0x77E36F7304C48942ULL,
+static const uint64_t IV512_224[8] = {0x8C3D37C819544DA2ULL, 0x73E1996689DCD4D6ULL, 0x1DFAB7AE32FF9C82ULL,
+                                      0x679DD514582F9FCFULL, 0x0F6D2B697BD44DA8ULL, 0x77E36F7304C48942ULL,
                                       0x3F9D85A86A1D36C8ULL, 0x1112E6AD91D692A1ULL};
-static const uint64_t IV512_256[8] = {0x22312194FC2BF72CULL, 0x9F555FA3C84C64C2ULL,
-                                      0x2393B86B6F53B151ULL, 0x963877195940EABDULL,
-                                      0x96283EE2A88EFFE3ULL, 0xBE5E1E2553863992ULL,
+static const uint64_t IV512_256[8] = {0x22312194FC2BF72CULL, 0x9F555FA3C84C64C2ULL, 0x2393B86B6F53B151ULL,
+                                      0x963877195940EABDULL, 0x96283EE2A88EFFE3ULL, 0xBE5E1E2553863992ULL,
                                       0x2B0199FC2C85B8AAULL, 0x0EB72DDC81C52CA2ULL};
 
 static void sha512t(uint8_t *out, size_t outlen, const uint64_t iv[8], const uint8_t *in, size_t inlen)

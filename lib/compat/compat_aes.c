@@ -37,52 +37,56 @@ static void ctr(unsigned char *out, size_t outlen, const unsigned char *iv, cons
     pqlab_aes_ctx_release(&c);
 }
 
-#define DEFINE_AES(bits)                                                                          \
-    void aes##bits##_ecb_keyexp(aes##bits##ctx *r, const unsigned char *key)                      \
-    {                                                                                             \
-        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                             \
-    }                                                                                             \
-    void aes##bits##_ctr_keyexp(aes##bits##ctx *r, const unsigned char *key)                      \
-    {                                                                                             \
-        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                             \
-    }                                                                                             \
-    void aes##bits##_ecb(unsigned char *out, const unsigned char *in, size_t nblocks,             \
-                         const aes##bits##ctx *ctx)                                               \
-    {                                                                                             \
-        ecb(out, in, nblocks, ctx->sk_exp);                                                       \
-    }                                                                                             \
-    void aes##bits##_ctr(unsigned char *out, size_t outlen, const unsigned char *iv,              \
-                         const aes##bits##ctx *ctx)                                               \
-    {                                                                                             \
-        ctr(out, outlen, iv, ctx->sk_exp);                                                        \
-    }                                                                                             \
-    void aes##bits##_ctx_release(aes##bits##ctx *r) { pqlab_zeroize(r, sizeof *r); }
+#define DEFINE_AES(bits)                                                                                               \
+    void aes##bits##_ecb_keyexp(aes##bits##ctx *r, const unsigned char *key)                                           \
+    {                                                                                                                  \
+        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                                                  \
+    }                                                                                                                  \
+    void aes##bits##_ctr_keyexp(aes##bits##ctx *r, const unsigned char *key)                                           \
+    {                                                                                                                  \
+        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                                                  \
+    }                                                                                                                  \
+    void aes##bits##_ecb(unsigned char *out, const unsigned char *in, size_t nblocks, const aes##bits##ctx *ctx)       \
+    {                                                                                                                  \
+        ecb(out, in, nblocks, ctx->sk_exp);                                                                            \
+    }                                                                                                                  \
+    void aes##bits##_ctr(unsigned char *out, size_t outlen, const unsigned char *iv, const aes##bits##ctx *ctx)        \
+    {                                                                                                                  \
+        ctr(out, outlen, iv, ctx->sk_exp);                                                                             \
+    }                                                                                                                  \
+    void aes##bits##_ctx_release(aes##bits##ctx *r)                                                                    \
+    {                                                                                                                  \
+        pqlab_zeroize(r, sizeof *r);                                                                                   \
+    }
 
 DEFINE_AES(128)
 DEFINE_AES(192)
 DEFINE_AES(256)
 
 /* aes-publicinputs.h: the same cipher on contexts of their own type */
-#define DEFINE_AES_PUBLICINPUTS(bits)                                                             \
-    void aes##bits##_ecb_keyexp_publicinputs(aes##bits##ctx_publicinputs *r, const unsigned char *key) \
-    {                                                                                             \
-        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                             \
-    }                                                                                             \
-    void aes##bits##_ctr_keyexp_publicinputs(aes##bits##ctx_publicinputs *r, const unsigned char *key) \
-    {                                                                                             \
-        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                             \
-    }                                                                                             \
-    void aes##bits##_ecb_publicinputs(unsigned char *out, const unsigned char *in, size_t nblocks, \
-                                      const aes##bits##ctx_publicinputs *ctx)                     \
-    {                                                                                             \
-        ecb(out, in, nblocks, ctx->sk_exp);                                                       \
-    }                                                                                             \
-    void aes##bits##_ctr_publicinputs(unsigned char *out, size_t outlen, const unsigned char *iv, \
-                                      const aes##bits##ctx_publicinputs *ctx)                     \
-    {                                                                                             \
-        ctr(out, outlen, iv, ctx->sk_exp);                                                        \
-    }                                                                                             \
-    void aes##bits##_ctx_release_publicinputs(aes##bits##ctx_publicinputs *r) { pqlab_zeroize(r, sizeof *r); }
+#define DEFINE_AES_PUBLICINPUTS(bits)                                                                                  \
+    void aes##bits##_ecb_keyexp_publicinputs(aes##bits##ctx_publicinputs *r, const unsigned char *key)                 \
+    {                                                                                                                  \
+        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                                                  \
+    }                                                                                                                  \
+    void aes##bits##_ctr_keyexp_publicinputs(aes##bits##ctx_publicinputs *r, const unsigned char *key)                 \
+    {                                                                                                                  \
+        keyexp(r->sk_exp, key, AES##bits##_KEYBYTES);                                                                  \
+    }                                                                                                                  \
+    void aes##bits##_ecb_publicinputs(unsigned char *out, const unsigned char *in, size_t nblocks,                     \
+                                      const aes##bits##ctx_publicinputs *ctx)                                          \
+    {                                                                                                                  \
+        ecb(out, in, nblocks, ctx->sk_exp);                                                                            \
+    }                                                                                                                  \
+    void aes##bits##_ctr_publicinputs(unsigned char *out, size_t outlen, const unsigned char *iv,                      \
+                                      const aes##bits##ctx_publicinputs *ctx)                                          \
+    {                                                                                                                  \
+        ctr(out, outlen, iv, ctx->sk_exp);                                                                             \
+    }                                                                                                                  \
+    void aes##bits##_ctx_release_publicinputs(aes##bits##ctx_publicinputs *r)                                          \
+    {                                                                                                                  \
+        pqlab_zeroize(r, sizeof *r);                                                                                   \
+    }
 
 DEFINE_AES_PUBLICINPUTS(128)
 DEFINE_AES_PUBLICINPUTS(192)

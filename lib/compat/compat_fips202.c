@@ -22,10 +22,12 @@
  * by the backend's lane conversions, a partial lane through an 8-byte buffer (the
  * conversion is a bit permutation, so XORing a zero-padded lane is exact). Control flow
  * depends on offsets and lengths only. */
-void pqlab_compat_keccak_permute(uint64_t s[25]) { pqlab_keccakf1600_il(s); }
+void pqlab_compat_keccak_permute(uint64_t s[25])
+{
+    pqlab_keccakf1600_il(s);
+}
 
-void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset,
-                                  unsigned int len)
+void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
 {
     while (len > 0) {
         const unsigned int sh = offset & 7u;
@@ -52,8 +54,7 @@ void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned in
     }
 }
 
-void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
-                                      unsigned int len)
+void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
 {
     while (len > 0) {
         const unsigned int sh = offset & 7u;
@@ -88,16 +89,17 @@ void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int
 }
 #else
 /* plain FIPS 202 lanes: lib/common's bare-state functions */
-void pqlab_compat_keccak_permute(uint64_t s[25]) { pqlab_keccakf1600(s); }
+void pqlab_compat_keccak_permute(uint64_t s[25])
+{
+    pqlab_keccakf1600(s);
+}
 
-void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset,
-                                  unsigned int len)
+void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
 {
     pqlab_keccak_xorbytes(s, in, offset, len);
 }
 
-void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
-                                      unsigned int len)
+void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
 {
     pqlab_keccak_extractbytes(s, out, offset, len);
 }
@@ -110,8 +112,8 @@ void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int
 
 /* The sponge on that layout (FIPS 202 section 4): a block is permuted as soon as it is
  * full while absorbing (0 <= pos < rate on return), and on demand while squeezing. */
-unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
-                                        const uint8_t *in, size_t inlen)
+unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in,
+                                        size_t inlen)
 {
     while (inlen > 0) {
         unsigned int take = rate - pos;
@@ -130,8 +132,8 @@ unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsign
     return pos;
 }
 
-unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25],
-                                         unsigned int pos, unsigned int rate)
+unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
+                                         unsigned int rate)
 {
     while (outlen > 0) {
         if (pos == rate) {
@@ -150,8 +152,7 @@ unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s
     return pos;
 }
 
-void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25],
-                                       unsigned int rate)
+void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
 {
     while (nblocks > 0) {
         pqlab_compat_keccak_permute(s);
@@ -163,24 +164,28 @@ void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[
 
 /* ---- keccakf1600.h: the same layout as the contexts ---- */
 
-void KeccakF1600_StateExtractBytes(uint64_t *state, unsigned char *data, unsigned int offset,
-                                   unsigned int length)
+void KeccakF1600_StateExtractBytes(uint64_t *state, unsigned char *data, unsigned int offset, unsigned int length)
 {
     pqlab_compat_keccak_extractbytes(state, data, offset, length);
 }
 
-void KeccakF1600_StateXORBytes(uint64_t *state, const unsigned char *data, unsigned int offset,
-                               unsigned int length)
+void KeccakF1600_StateXORBytes(uint64_t *state, const unsigned char *data, unsigned int offset, unsigned int length)
 {
     pqlab_compat_keccak_xorbytes(state, data, offset, length);
 }
 
-void KeccakF1600_StatePermute(uint64_t *state) { pqlab_compat_keccak_permute(state); }
+void KeccakF1600_StatePermute(uint64_t *state)
+{
+    pqlab_compat_keccak_permute(state);
+}
 
 /* ---- helpers on (25 lanes, position word) ---- */
 
 /* word-wise zeroing: a plain loop becomes a call of picolibc's byte-wise memset */
-static void inc_init(uint64_t *s) { pqlab_memzero_words(s, 26 * sizeof s[0]); }
+static void inc_init(uint64_t *s)
+{
+    pqlab_memzero_words(s, 26 * sizeof s[0]);
+}
 
 static void inc_absorb(uint64_t *s, unsigned int rate, const uint8_t *in, size_t inlen)
 {
@@ -222,15 +227,14 @@ static void squeeze_once(uint8_t *out, size_t outlen, uint64_t *s, unsigned int 
 
 /* cSHAKE with N = "" and S = cstm as two little-endian bytes: the first block is
  * bytepad(left_encode(0) || left_encode(16) || S, rate) (SP 800-185 sections 2.3, 3.3) */
-static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, const uint8_t *in,
-                                 size_t inlen)
+static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, const uint8_t *in, size_t inlen)
 {
     uint8_t prefix[8];
-    prefix[0] = 0x01;               /* left_encode(rate): one byte */
-    prefix[1] = (uint8_t)rate;      /*   168 or 136 */
-    prefix[2] = 0x01;               /* left_encode(0): empty name */
+    prefix[0] = 0x01;          /* left_encode(rate): one byte */
+    prefix[1] = (uint8_t)rate; /*   168 or 136 */
+    prefix[2] = 0x01;          /* left_encode(0): empty name */
     prefix[3] = 0x00;
-    prefix[4] = 0x01;               /* left_encode(16): 16-bit customization */
+    prefix[4] = 0x01; /* left_encode(16): 16-bit customization */
     prefix[5] = 0x10;
     prefix[6] = (uint8_t)cstm;
     prefix[7] = (uint8_t)(cstm >> 8);
@@ -241,78 +245,94 @@ static void cshake_simple_absorb(uint64_t *s, unsigned int rate, uint16_t cstm, 
     pqlab_compat_keccak_finalize(s, pos, rate, DS_CSHAKE);
 }
 
-#define DEFINE_SHAKE(name, rate)                                                                 \
-    void name##_absorb(name##ctx *state, const uint8_t *input, size_t inlen)                     \
-    {                                                                                            \
-        absorb_once(state->ctx, (rate), input, inlen, DS_SHAKE);                                 \
-    }                                                                                            \
-    void name##_squeezeblocks(uint8_t *output, size_t nblocks, name##ctx *state)                 \
-    {                                                                                            \
-        pqlab_compat_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                  \
-    }                                                                                            \
-    void name##_ctx_release(name##ctx *state) { pqlab_zeroize(state, sizeof *state); }           \
-    void name##_ctx_clone(name##ctx *dest, const name##ctx *src)                                 \
-    {                                                                                            \
-        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
-    }                                                                                            \
-    void c##name##_simple_absorb(name##ctx *state, uint16_t cstm, const uint8_t *input,          \
-                                 size_t inlen)                                                   \
-    {                                                                                            \
-        cshake_simple_absorb(state->ctx, (rate), cstm, input, inlen);                            \
-    }                                                                                            \
-    void c##name##_simple_squeezeblocks(uint8_t *output, size_t nblocks, name##ctx *state)       \
-    {                                                                                            \
-        pqlab_compat_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                  \
-    }                                                                                            \
-    void c##name##_simple(uint8_t *output, size_t outlen, uint16_t cstm, const uint8_t *input,   \
-                          size_t inlen)                                                          \
-    {                                                                                            \
-        name##ctx st;                                                                            \
-        cshake_simple_absorb(st.ctx, (rate), cstm, input, inlen);                                \
-        squeeze_once(output, outlen, st.ctx, (rate));                                            \
-    }                                                                                            \
-    void name##_inc_init(name##incctx *state) { inc_init(state->ctx); }                          \
-    void name##_inc_absorb(name##incctx *state, const uint8_t *input, size_t inlen)              \
-    {                                                                                            \
-        inc_absorb(state->ctx, (rate), input, inlen);                                            \
-    }                                                                                            \
-    void name##_inc_finalize(name##incctx *state) { inc_finalize(state->ctx, (rate), DS_SHAKE); } \
-    void name##_inc_squeeze(uint8_t *output, size_t outlen, name##incctx *state)                 \
-    {                                                                                            \
-        inc_squeeze(output, outlen, state->ctx, (rate));                                         \
-    }                                                                                            \
-    void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                       \
-    {                                                                                            \
-        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
-    }                                                                                            \
-    void name##_inc_ctx_release(name##incctx *state) { pqlab_zeroize(state, sizeof *state); }    \
-    void name(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)                \
-    {                                                                                            \
-        pqlab_##name(output, outlen, input, inlen); /* the backend's state layout throughout */  \
+#define DEFINE_SHAKE(name, rate)                                                                                       \
+    void name##_absorb(name##ctx *state, const uint8_t *input, size_t inlen)                                           \
+    {                                                                                                                  \
+        absorb_once(state->ctx, (rate), input, inlen, DS_SHAKE);                                                       \
+    }                                                                                                                  \
+    void name##_squeezeblocks(uint8_t *output, size_t nblocks, name##ctx *state)                                       \
+    {                                                                                                                  \
+        pqlab_compat_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                                        \
+    }                                                                                                                  \
+    void name##_ctx_release(name##ctx *state)                                                                          \
+    {                                                                                                                  \
+        pqlab_zeroize(state, sizeof *state);                                                                           \
+    }                                                                                                                  \
+    void name##_ctx_clone(name##ctx *dest, const name##ctx *src)                                                       \
+    {                                                                                                                  \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                                                   \
+    }                                                                                                                  \
+    void c##name##_simple_absorb(name##ctx *state, uint16_t cstm, const uint8_t *input, size_t inlen)                  \
+    {                                                                                                                  \
+        cshake_simple_absorb(state->ctx, (rate), cstm, input, inlen);                                                  \
+    }                                                                                                                  \
+    void c##name##_simple_squeezeblocks(uint8_t *output, size_t nblocks, name##ctx *state)                             \
+    {                                                                                                                  \
+        pqlab_compat_keccak_squeezeblocks(output, nblocks, state->ctx, (rate));                                        \
+    }                                                                                                                  \
+    void c##name##_simple(uint8_t *output, size_t outlen, uint16_t cstm, const uint8_t *input, size_t inlen)           \
+    {                                                                                                                  \
+        name##ctx st;                                                                                                  \
+        cshake_simple_absorb(st.ctx, (rate), cstm, input, inlen);                                                      \
+        squeeze_once(output, outlen, st.ctx, (rate));                                                                  \
+    }                                                                                                                  \
+    void name##_inc_init(name##incctx *state)                                                                          \
+    {                                                                                                                  \
+        inc_init(state->ctx);                                                                                          \
+    }                                                                                                                  \
+    void name##_inc_absorb(name##incctx *state, const uint8_t *input, size_t inlen)                                    \
+    {                                                                                                                  \
+        inc_absorb(state->ctx, (rate), input, inlen);                                                                  \
+    }                                                                                                                  \
+    void name##_inc_finalize(name##incctx *state)                                                                      \
+    {                                                                                                                  \
+        inc_finalize(state->ctx, (rate), DS_SHAKE);                                                                    \
+    }                                                                                                                  \
+    void name##_inc_squeeze(uint8_t *output, size_t outlen, name##incctx *state)                                       \
+    {                                                                                                                  \
+        inc_squeeze(output, outlen, state->ctx, (rate));                                                               \
+    }                                                                                                                  \
+    void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                                             \
+    {                                                                                                                  \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                                                   \
+    }                                                                                                                  \
+    void name##_inc_ctx_release(name##incctx *state)                                                                   \
+    {                                                                                                                  \
+        pqlab_zeroize(state, sizeof *state);                                                                           \
+    }                                                                                                                  \
+    void name(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)                                      \
+    {                                                                                                                  \
+        pqlab_##name(output, outlen, input, inlen); /* the backend's state layout throughout */                        \
     }
 
 DEFINE_SHAKE(shake128, SHAKE128_RATE)
 DEFINE_SHAKE(shake256, SHAKE256_RATE)
 
-#define DEFINE_SHA3(name, rate, outbytes)                                                        \
-    void name##_inc_init(name##incctx *state) { inc_init(state->ctx); }                          \
-    void name##_inc_absorb(name##incctx *state, const uint8_t *input, size_t inlen)              \
-    {                                                                                            \
-        inc_absorb(state->ctx, (rate), input, inlen);                                            \
-    }                                                                                            \
-    void name##_inc_finalize(uint8_t *output, name##incctx *state)                               \
-    {                                                                                            \
-        inc_finalize(state->ctx, (rate), DS_SHA3);                                               \
-        inc_squeeze(output, (outbytes), state->ctx, (rate));                                     \
-    }                                                                                            \
-    void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                       \
-    {                                                                                            \
-        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
-    }                                                                                            \
-    void name##_inc_ctx_release(name##incctx *state) { pqlab_zeroize(state, sizeof *state); }    \
-    void name(uint8_t *output, const uint8_t *input, size_t inlen)                               \
-    {                                                                                            \
-        pqlab_##name(output, input, inlen);                                                      \
+#define DEFINE_SHA3(name, rate, outbytes)                                                                              \
+    void name##_inc_init(name##incctx *state)                                                                          \
+    {                                                                                                                  \
+        inc_init(state->ctx);                                                                                          \
+    }                                                                                                                  \
+    void name##_inc_absorb(name##incctx *state, const uint8_t *input, size_t inlen)                                    \
+    {                                                                                                                  \
+        inc_absorb(state->ctx, (rate), input, inlen);                                                                  \
+    }                                                                                                                  \
+    void name##_inc_finalize(uint8_t *output, name##incctx *state)                                                     \
+    {                                                                                                                  \
+        inc_finalize(state->ctx, (rate), DS_SHA3);                                                                     \
+        inc_squeeze(output, (outbytes), state->ctx, (rate));                                                           \
+    }                                                                                                                  \
+    void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                                             \
+    {                                                                                                                  \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                                                   \
+    }                                                                                                                  \
+    void name##_inc_ctx_release(name##incctx *state)                                                                   \
+    {                                                                                                                  \
+        pqlab_zeroize(state, sizeof *state);                                                                           \
+    }                                                                                                                  \
+    void name(uint8_t *output, const uint8_t *input, size_t inlen)                                                     \
+    {                                                                                                                  \
+        pqlab_##name(output, input, inlen);                                                                            \
     }
 
 DEFINE_SHA3(sha3_256, SHA3_256_RATE, 32)

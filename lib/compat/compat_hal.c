@@ -38,13 +38,22 @@ void hal_send_str(const char *in)
     }
 }
 
-uint64_t hal_get_time(void) { return pqlab_hal_cycles(); }
+uint64_t hal_get_time(void)
+{
+    return pqlab_hal_cycles();
+}
 
 size_t hal_get_stack_size(void)
 {
     return pqlab_hal_stack_size != NULL ? pqlab_hal_stack_size() : 0;
 }
 
-void hal_spraystack(void) { pqlab_hal_stack_spray(); }
+void hal_spraystack(void)
+{
+    pqlab_hal_stack_spray();
+}
 
-size_t hal_checkstack(void) { return pqlab_hal_stack_used(); }
+size_t hal_checkstack(void)
+{
+    return pqlab_hal_stack_used();
+}

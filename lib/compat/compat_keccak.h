@@ -17,19 +17,16 @@
 
 void pqlab_compat_keccak_permute(uint64_t s[25]);
 /* byte access, lanes little-endian as seen through the layout; offset + len <= 200 */
-void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset,
-                                  unsigned int len);
-void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset,
-                                      unsigned int len);
+void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len);
+void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len);
 /* sponge: absorb returns the new pos (< rate), finalize pads the open block at pos,
  * squeeze returns the new pos (pos == rate: permute first), squeezeblocks outputs whole
  * blocks from a block-aligned state */
-unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate,
-                                        const uint8_t *in, size_t inlen);
+unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in,
+                                        size_t inlen);
 void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds);
-unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25],
-                                         unsigned int pos, unsigned int rate);
-void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25],
-                                       unsigned int rate);
+unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
+                                         unsigned int rate);
+void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate);
 
 #endif

@@ -6,8 +6,7 @@
 #include "../common/aes.h"
 #include "../common/ct.h"
 
-int seedexpander_init(AES_XOF_struct *ctx, const uint8_t *seed, const uint8_t *diversifier,
-                      size_t maxlen)
+int seedexpander_init(AES_XOF_struct *ctx, const uint8_t *seed, const uint8_t *diversifier, size_t maxlen)
 {
     /* maxlen >= 2^32, written so that a 32-bit size_t gives no always-false warning */
     if (((maxlen >> 16) >> 16) != 0) {

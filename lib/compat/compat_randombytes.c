@@ -18,11 +18,17 @@
 /* as lib/compat/rng.h declares it (not included here: both headers define `randombytes`) */
 int pqlab_nist_randombytes(unsigned char *x, unsigned long long xlen);
 
-int PQCLEAN_randombytes(uint8_t *output, size_t n) { return pqlab_randombytes(output, n); }
+int PQCLEAN_randombytes(uint8_t *output, size_t n)
+{
+    return pqlab_randombytes(output, n);
+}
 
 #undef randombytes
 int randombytes(uint8_t *output, size_t n);
-int randombytes(uint8_t *output, size_t n) { return pqlab_randombytes(output, n); }
+int randombytes(uint8_t *output, size_t n)
+{
+    return pqlab_randombytes(output, n);
+}
 
 int pqlab_nist_randombytes(unsigned char *x, unsigned long long xlen)
 {

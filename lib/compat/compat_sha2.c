@@ -92,11 +92,23 @@ void sha256_inc_finalize(uint8_t *out, sha256ctx *state, const uint8_t *in, size
     pqlab_zeroize(&st, sizeof st);
 }
 
-void sha224_inc_ctx_release(sha224ctx *state) { pqlab_zeroize(state, sizeof *state); }
-void sha256_inc_ctx_release(sha256ctx *state) { pqlab_zeroize(state, sizeof *state); }
+void sha224_inc_ctx_release(sha224ctx *state)
+{
+    pqlab_zeroize(state, sizeof *state);
+}
+void sha256_inc_ctx_release(sha256ctx *state)
+{
+    pqlab_zeroize(state, sizeof *state);
+}
 
-void sha224(uint8_t *out, const uint8_t *in, size_t inlen) { pqlab_sha224(out, in, inlen); }
-void sha256(uint8_t *out, const uint8_t *in, size_t inlen) { pqlab_sha256(out, in, inlen); }
+void sha224(uint8_t *out, const uint8_t *in, size_t inlen)
+{
+    pqlab_sha224(out, in, inlen);
+}
+void sha256(uint8_t *out, const uint8_t *in, size_t inlen)
+{
+    pqlab_sha256(out, in, inlen);
+}
 
 /* ---- SHA-384 / SHA-512: 64-byte chaining value + 8-byte count ---- */
 
@@ -172,8 +184,20 @@ void sha512_inc_finalize(uint8_t *out, sha512ctx *state, const uint8_t *in, size
     pqlab_zeroize(&st, sizeof st);
 }
 
-void sha384_inc_ctx_release(sha384ctx *state) { pqlab_zeroize(state, sizeof *state); }
-void sha512_inc_ctx_release(sha512ctx *state) { pqlab_zeroize(state, sizeof *state); }
+void sha384_inc_ctx_release(sha384ctx *state)
+{
+    pqlab_zeroize(state, sizeof *state);
+}
+void sha512_inc_ctx_release(sha512ctx *state)
+{
+    pqlab_zeroize(state, sizeof *state);
+}
 
-void sha384(uint8_t *out, const uint8_t *in, size_t inlen) { pqlab_sha384(out, in, inlen); }
-void sha512(uint8_t *out, const uint8_t *in, size_t inlen) { pqlab_sha512(out, in, inlen); }
+void sha384(uint8_t *out, const uint8_t *in, size_t inlen)
+{
+    pqlab_sha384(out, in, inlen);
+}
+void sha512(uint8_t *out, const uint8_t *in, size_t inlen)
+{
+    pqlab_sha512(out, in, inlen);
+}

@@ -24,8 +24,8 @@ static unsigned int left_encode(uint8_t buf[9], uint64_t x)
 
 /* absorbs bytepad(encode_string(N) || encode_string(S), rate) (sections 2.3.2, 2.3.3);
  * encode_string(X) = left_encode(8 * len(X)) || X */
-static void cshake_init(uint64_t *s, unsigned int rate, const uint8_t *name, size_t namelen,
-                        const uint8_t *cstm, size_t cstmlen)
+static void cshake_init(uint64_t *s, unsigned int rate, const uint8_t *name, size_t namelen, const uint8_t *cstm,
+                        size_t cstmlen)
 {
     uint8_t enc[9];
     unsigned int pos = 0;
@@ -41,40 +41,41 @@ static void cshake_init(uint64_t *s, unsigned int rate, const uint8_t *name, siz
     s[25] = 0;
 }
 
-#define DEFINE_CSHAKE(name, shake, rate)                                                         \
-    void name##_inc_init(shake##incctx *state, const uint8_t *n, size_t namelen,                 \
-                         const uint8_t *cstm, size_t cstmlen)                                    \
-    {                                                                                            \
-        cshake_init(state->ctx, (rate), n, namelen, cstm, cstmlen);                              \
-    }                                                                                            \
-    void name##_inc_absorb(shake##incctx *state, const uint8_t *input, size_t inlen)             \
-    {                                                                                            \
-        state->ctx[25] = pqlab_compat_keccak_absorb(state->ctx, (unsigned int)state->ctx[25],     \
-                                                    (rate), input, inlen);                       \
-    }                                                                                            \
-    void name##_inc_finalize(shake##incctx *state)                                               \
-    {                                                                                            \
-        pqlab_compat_keccak_finalize(state->ctx, (unsigned int)state->ctx[25], (rate), 0x04);    \
-        state->ctx[25] = (rate);                                                                 \
-    }                                                                                            \
-    void name##_inc_squeeze(uint8_t *output, size_t outlen, shake##incctx *state)                \
-    {                                                                                            \
-        state->ctx[25] = pqlab_compat_keccak_squeeze(output, outlen, state->ctx,                 \
-                                                     (unsigned int)state->ctx[25], (rate));      \
-    }                                                                                            \
-    void name##_inc_ctx_release(shake##incctx *state) { pqlab_zeroize(state, sizeof *state); }   \
-    void name##_inc_ctx_clone(shake##incctx *dest, const shake##incctx *src)                     \
-    {                                                                                            \
-        pqlab_memcpy_words(dest, src, sizeof *dest);                                             \
-    }                                                                                            \
-    void name(uint8_t *output, size_t outlen, const uint8_t *n, size_t namelen,                  \
-              const uint8_t *cstm, size_t cstmlen, const uint8_t *input, size_t inlen)           \
-    {                                                                                            \
-        shake##incctx st;                                                                        \
-        name##_inc_init(&st, n, namelen, cstm, cstmlen);                                         \
-        name##_inc_absorb(&st, input, inlen);                                                    \
-        name##_inc_finalize(&st);                                                                \
-        name##_inc_squeeze(output, outlen, &st);                                                 \
+#define DEFINE_CSHAKE(name, shake, rate)                                                                               \
+    void name##_inc_init(shake##incctx *state, const uint8_t *n, size_t namelen, const uint8_t *cstm, size_t cstmlen)  \
+    {                                                                                                                  \
+        cshake_init(state->ctx, (rate), n, namelen, cstm, cstmlen);                                                    \
+    }                                                                                                                  \
+    void name##_inc_absorb(shake##incctx *state, const uint8_t *input, size_t inlen)                                   \
+    {                                                                                                                  \
+        state->ctx[25] = pqlab_compat_keccak_absorb(state->ctx, (unsigned int)state->ctx[25], (rate), input, inlen);   \
+    }                                                                                                                  \
+    void name##_inc_finalize(shake##incctx *state)                                                                     \
+    {                                                                                                                  \
+        pqlab_compat_keccak_finalize(state->ctx, (unsigned int)state->ctx[25], (rate), 0x04);                          \
+        state->ctx[25] = (rate);                                                                                       \
+    }                                                                                                                  \
+    void name##_inc_squeeze(uint8_t *output, size_t outlen, shake##incctx *state)                                      \
+    {                                                                                                                  \
+        state->ctx[25] =                                                                                               \
+            pqlab_compat_keccak_squeeze(output, outlen, state->ctx, (unsigned int)state->ctx[25], (rate));             \
+    }                                                                                                                  \
+    void name##_inc_ctx_release(shake##incctx *state)                                                                  \
+    {                                                                                                                  \
+        pqlab_zeroize(state, sizeof *state);                                                                           \
+    }                                                                                                                  \
+    void name##_inc_ctx_clone(shake##incctx *dest, const shake##incctx *src)                                           \
+    {                                                                                                                  \
+        pqlab_memcpy_words(dest, src, sizeof *dest);                                                                   \
+    }                                                                                                                  \
+    void name(uint8_t *output, size_t outlen, const uint8_t *n, size_t namelen, const uint8_t *cstm, size_t cstmlen,   \
+              const uint8_t *input, size_t inlen)                                                                      \
+    {                                                                                                                  \
+        shake##incctx st;                                                                                              \
+        name##_inc_init(&st, n, namelen, cstm, cstmlen);                                                               \
+        name##_inc_absorb(&st, input, inlen);                                                                          \
+        name##_inc_finalize(&st);                                                                                      \
+        name##_inc_squeeze(output, outlen, &st);                                                                       \
     }
 
 DEFINE_CSHAKE(cshake128, shake128, SHAKE128_RATE)

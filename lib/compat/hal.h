@@ -13,10 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum clock_mode {
-    CLOCK_FAST,
-    CLOCK_BENCHMARK
-};
+enum clock_mode { CLOCK_FAST, CLOCK_BENCHMARK };
 
 void hal_setup(const enum clock_mode clock);
 void hal_send_str(const char *in);

@@ -25,8 +25,7 @@ typedef struct {
 } AES_XOF_struct;
 
 /* maxlen must be below 2^32 (else RNG_BAD_MAXLEN) */
-int seedexpander_init(AES_XOF_struct *ctx, const uint8_t *seed, const uint8_t *diversifier,
-                      size_t maxlen);
+int seedexpander_init(AES_XOF_struct *ctx, const uint8_t *seed, const uint8_t *diversifier, size_t maxlen);
 int seedexpander(AES_XOF_struct *ctx, uint8_t *x, size_t xlen);
 
 #endif

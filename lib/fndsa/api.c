@@ -127,8 +127,8 @@ unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void)
 /* Sign: writes the compressed s2 to comp (at most compmax bytes; with
  * retry, draw new signatures until it fits, as the padded format requires;
  * without, fail when it does not fit) and returns its length, 0 on error. */
-static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
-                        const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
+static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen, const uint8_t *key,
+                        int tree, const uint8_t *nonce, const uint8_t *seed)
 {
     fpr *tmp = work.f;
     static int8_t f[N], g[N], F[N], G[N];
@@ -151,8 +151,8 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_shake256_finalize(&sc);
     fndsa_sign_attempts_last = 0;
     for (;;) {
-        int ok = tree ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp)
-                      : fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
+        int ok =
+            tree ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp) : fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
         if (!ok) {
             break; /* FNDSA_SIGN_MAX_ATTEMPTS reached (public count): len stays 0 */
         }
@@ -173,9 +173,8 @@ done:
     return len;
 }
 
-int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                                     const uint8_t *key, int tree, int padded,
-                                     const uint8_t nonce[40], const uint8_t seed[48])
+int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *key,
+                                     int tree, int padded, const uint8_t nonce[40], const uint8_t seed[48])
 {
     size_t cmax = padded ? FNDSA_COMP_MAX_PAD : FNDSA_COMP_MAX_NIST;
     size_t len = sign_core(sig + 1 + FNDSA_NONCELEN, cmax, padded, m, mlen, key, tree, nonce, seed);
@@ -195,8 +194,7 @@ int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t
     return 0;
 }
 
-static int sign_random(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                       const uint8_t *key, int tree)
+static int sign_random(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *key, int tree)
 {
     uint8_t nonce[FNDSA_NONCELEN], seed[FNDSA_SEEDLEN];
     if (pqlab_randombytes(nonce, sizeof nonce) != 0 || pqlab_randombytes(seed, sizeof seed) != 0) {
@@ -209,20 +207,19 @@ static int sign_random(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t ml
     return r;
 }
 
-int PQLAB_NAMESPACE(crypto_sign_signature)(uint8_t *sig, size_t *siglen, const uint8_t *m,
-                                           size_t mlen, const uint8_t *sk)
+int PQLAB_NAMESPACE(crypto_sign_signature)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                           const uint8_t *sk)
 {
     return sign_random(sig, siglen, m, mlen, sk, 0);
 }
 
-int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, const uint8_t *m,
-                                                size_t mlen, const uint8_t *expanded)
+int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                                const uint8_t *expanded)
 {
     return sign_random(sig, siglen, m, mlen, expanded, 1);
 }
 
-int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen,
-                                 const uint8_t *sk)
+int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
 {
     static uint8_t sig[FNDSA_CRYPTO_BYTES];
     size_t siglen;
@@ -249,8 +246,8 @@ int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, s
 }
 
 /* verify: nonce, compressed s2 (exactly clen bytes, or padded), message */
-static int verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded,
-                       const uint8_t *m, size_t mlen, const uint8_t *pk)
+static int verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded, const uint8_t *m,
+                       size_t mlen, const uint8_t *pk)
 {
     uint16_t h[N], hm[N];
     int16_t s2[N];
@@ -285,8 +282,8 @@ static int verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, i
     return fndsa_verify_raw(hm, s2, h, LOGN, tmp) ? 0 : -1;
 }
 
-int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m,
-                                  size_t mlen, const uint8_t *pk, int padded)
+int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk,
+                                  int padded)
 {
     if (siglen < 1 + FNDSA_NONCELEN + 1 || sig[0] != 0x30 + LOGN) {
         return -1;
@@ -297,18 +294,16 @@ int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8
     if (!padded && siglen > 1 + FNDSA_NONCELEN + FNDSA_COMP_MAX_NIST) {
         return -1;
     }
-    return verify_core(sig + 1, sig + 1 + FNDSA_NONCELEN, siglen - 1 - FNDSA_NONCELEN, padded, m,
-                       mlen, pk);
+    return verify_core(sig + 1, sig + 1 + FNDSA_NONCELEN, siglen - 1 - FNDSA_NONCELEN, padded, m, mlen, pk);
 }
 
-int PQLAB_NAMESPACE(crypto_sign_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m,
-                                        size_t mlen, const uint8_t *pk)
+int PQLAB_NAMESPACE(crypto_sign_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                                        const uint8_t *pk)
 {
     return PQLAB_NAMESPACE(fndsa_verify)(sig, siglen, m, mlen, pk, 0);
 }
 
-int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen,
-                                      const uint8_t *pk)
+int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk)
 {
     *mlen = 0;
     if (smlen < 2 + FNDSA_NONCELEN) {

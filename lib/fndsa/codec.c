@@ -71,8 +71,7 @@ size_t fndsa_modq_decode(uint16_t *x, unsigned logn, const uint8_t *in, size_t m
     return len;
 }
 
-size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsigned logn,
-                            unsigned bits)
+size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsigned logn, unsigned bits)
 {
     size_t n = (size_t)1 << logn, len = ((n * bits) + 7) >> 3;
     if (out == NULL) {
@@ -107,8 +106,7 @@ size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsig
     return v;
 }
 
-size_t fndsa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits, const uint8_t *in,
-                            size_t max_in)
+size_t fndsa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits, const uint8_t *in, size_t max_in)
 {
     size_t n = (size_t)1 << logn, len = ((n * bits) + 7) >> 3;
     if (len > max_in) {

@@ -149,11 +149,11 @@ void fndsa_poly_mulconst(fpr *a, fpr x, unsigned logn)
 }
 
 /* complex product (a_re + i a_im)(b_re + i b_im), fixed operation order */
-#define CMUL(d_re, d_im, a_re, a_im, b_re, b_im)                              \
-    do {                                                                     \
-        fpr cm_ar = (a_re), cm_ai = (a_im), cm_br = (b_re), cm_bi = (b_im);  \
-        (d_re) = fpr_sub(fpr_mul(cm_ar, cm_br), fpr_mul(cm_ai, cm_bi));      \
-        (d_im) = fpr_add(fpr_mul(cm_ar, cm_bi), fpr_mul(cm_ai, cm_br));      \
+#define CMUL(d_re, d_im, a_re, a_im, b_re, b_im)                                                                       \
+    do {                                                                                                               \
+        fpr cm_ar = (a_re), cm_ai = (a_im), cm_br = (b_re), cm_bi = (b_im);                                            \
+        (d_re) = fpr_sub(fpr_mul(cm_ar, cm_br), fpr_mul(cm_ai, cm_bi));                                                \
+        (d_im) = fpr_add(fpr_mul(cm_ar, cm_bi), fpr_mul(cm_ai, cm_br));                                                \
     } while (0)
 
 void fndsa_poly_mul_fft(fpr *a, const fpr *b, unsigned logn)

@@ -92,19 +92,18 @@ extern unsigned fndsa_sign_attempts_last;
 
 /* One signing attempt on an already seeded sampler: 1 and s2 set when
  * ||(s1, s2)||^2 <= beta^2, else 0. tmp: 13n fprs. */
-int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g,
-                           const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn,
-                           fpr *tmp);
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
+                           const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
 /* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10), bounded:
  * they stop when fndsa_sign_attempts_last reaches FNDSA_SIGN_MAX_ATTEMPTS (the
  * caller clears it once per signature, so padded-size redraws count too) and
  * then return 0 with s2 zeroed; 1 with s2 set on success. */
-int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
-                   const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
-void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F,
-                          const int8_t *G, unsigned logn, fpr *tmp);
-int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
-                    const uint16_t *hm, unsigned logn, fpr *tmp);
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g, const int8_t *F,
+                   const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
+void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+                          unsigned logn, fpr *tmp);
+int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded, const uint16_t *hm, unsigned logn,
+                    fpr *tmp);
 
 /* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
 #define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
@@ -114,10 +113,8 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
 #define fndsa_is_short FNDSA_NS(fndsa_is_short)
 
 int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp);
-int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F,
-                           unsigned logn, uint16_t *tmp);
-int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn,
-                     uint16_t *tmp);
+int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp);
+int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn, uint16_t *tmp);
 void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn);
 int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
 
@@ -131,10 +128,8 @@ int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
 
 size_t fndsa_modq_encode(uint8_t *out, size_t max_out, const uint16_t *x, unsigned logn);
 size_t fndsa_modq_decode(uint16_t *x, unsigned logn, const uint8_t *in, size_t max_in);
-size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsigned logn,
-                            unsigned bits);
-size_t fndsa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits, const uint8_t *in,
-                            size_t max_in);
+size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsigned logn, unsigned bits);
+size_t fndsa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits, const uint8_t *in, size_t max_in);
 size_t fndsa_comp_encode(uint8_t *out, size_t max_out, const int16_t *x, unsigned logn);
 size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t max_in);
 
@@ -146,14 +141,12 @@ size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t ma
 
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
  * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes. */
-unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G,
-                      uint16_t *h, unsigned logn, uint8_t *tmp);
-int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
-                     uint32_t *tmp);
+unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
+                      uint8_t *tmp);
+int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);
 extern unsigned fndsa_keygen_restarts_last;
 /* 1 when f G - g F = q exactly in Z[x]/(x^n + 1) (the NTRU equation), else 0;
  * constant time, only the verdict is declassified. tmp: 5n words. */
-int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
-                     unsigned logn, uint32_t *tmp);
+int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G, unsigned logn, uint32_t *tmp);
 
 #endif

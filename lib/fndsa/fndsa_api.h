@@ -15,20 +15,18 @@
 int PQLAB_NAMESPACE(crypto_sign_keypair)(uint8_t *pk, uint8_t *sk);
 /* sm = siglen (2 bytes, big-endian) || nonce (40) || m || 0x20+logn || compressed s2
  * (the round-3 KAT format) */
-int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen,
-                                 const uint8_t *sk);
-int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen,
-                                      const uint8_t *pk);
+int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk);
+int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk);
 /* detached: sig = 0x30+logn || nonce (40) || compressed s2, variable length */
-int PQLAB_NAMESPACE(crypto_sign_signature)(uint8_t *sig, size_t *siglen, const uint8_t *m,
-                                           size_t mlen, const uint8_t *sk);
-int PQLAB_NAMESPACE(crypto_sign_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m,
-                                        size_t mlen, const uint8_t *pk);
+int PQLAB_NAMESPACE(crypto_sign_signature)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                           const uint8_t *sk);
+int PQLAB_NAMESPACE(crypto_sign_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                                        const uint8_t *pk);
 
 /* --- expanded private key ("tree") --- */
 int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk);
-int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, const uint8_t *m,
-                                                size_t mlen, const uint8_t *expanded);
+int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                                const uint8_t *expanded);
 
 /* number of rejected (f, g) candidates in the last key generation */
 unsigned PQLAB_NAMESPACE(crypto_sign_keygen_restarts)(void);
@@ -41,11 +39,10 @@ int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t 
 /* detached signature with given nonce (40 bytes) and sampler seed (48 bytes);
  * tree != 0 signs with crypto_sign_expand's output given in key instead of sk;
  * padded != 0 produces the padded fixed-length format (FNDSA_SIGPAD bytes). */
-int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                                     const uint8_t *key, int tree, int padded,
-                                     const uint8_t nonce[40], const uint8_t seed[48]);
+int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *key,
+                                     int tree, int padded, const uint8_t nonce[40], const uint8_t seed[48]);
 /* verification of a detached signature; padded: the padded format only */
-int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m,
-                                  size_t mlen, const uint8_t *pk, int padded);
+int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk,
+                                  int padded);
 
 #endif

@@ -59,9 +59,9 @@ static inline uint64_t fpr_norm64(uint64_t x, uint32_t *cnt)
 {
     uint32_t c = 0;
     uint64_t t;
-#define FPR_NORM_STEP(k)                                                   \
-    t = (uint64_t)0 - fpr_ct_iszero64(x >> (64 - (k)));                    \
-    x ^= (x ^ (x << (k))) & t;                                             \
+#define FPR_NORM_STEP(k)                                                                                               \
+    t = (uint64_t)0 - fpr_ct_iszero64(x >> (64 - (k)));                                                                \
+    x ^= (x ^ (x << (k))) & t;                                                                                         \
     c += (uint32_t)(k) & (uint32_t)t;
     FPR_NORM_STEP(32)
     FPR_NORM_STEP(16)
@@ -100,7 +100,7 @@ static inline int64_t fpr_bits_to_int(uint64_t x, int mode)
     uint64_t r;
     if (mode == 0) {
         /* round up when fr > half, or fr == half and ip odd */
-        uint64_t gt = (half - fr) >> 63;        /* fr > half (both < 2^63) */
+        uint64_t gt = (half - fr) >> 63; /* fr > half (both < 2^63) */
         uint64_t eq = fpr_ct_iszero64(fr ^ half);
         uint64_t up = gt | (eq & ip & 1 & (fpr_ct_iszero64(fr) ^ 1));
         up &= (uint64_t)(big ^ 1); /* sh > 63: |x| < 1/2 rounds to 0 */
@@ -147,27 +147,72 @@ static inline fpr fpr_of(int64_t i)
 }
 
 /* int32 -> double: exact */
-static inline fpr fpr_of32(int32_t i) { return (double)i; }
+static inline fpr fpr_of32(int32_t i)
+{
+    return (double)i;
+}
 
-static inline fpr fpr_add(fpr x, fpr y) { return x + y; }
-static inline fpr fpr_sub(fpr x, fpr y) { return x - y; }
+static inline fpr fpr_add(fpr x, fpr y)
+{
+    return x + y;
+}
+static inline fpr fpr_sub(fpr x, fpr y)
+{
+    return x - y;
+}
 static inline void fpr_addsub(fpr x, fpr y, fpr *sum, fpr *diff)
 {
     *sum = x + y;
     *diff = x - y;
 }
-static inline fpr fpr_neg(fpr x) { return -x; }
-static inline fpr fpr_half(fpr x) { return x * 0.5; }
-static inline fpr fpr_double(fpr x) { return x + x; }
-static inline fpr fpr_mul(fpr x, fpr y) { return x * y; }
-static inline fpr fpr_sqr(fpr x) { return x * x; }
-static inline fpr fpr_div(fpr x, fpr y) { return x / y; }
-static inline fpr fpr_inv(fpr x) { return 1.0 / x; }
-static inline fpr fpr_sqrt(fpr x) { return __builtin_sqrt(x); }
-static inline int fpr_lt(fpr x, fpr y) { return x < y; }
-static inline int64_t fpr_rint(fpr x) { return fpr_bits_to_int(fpr_to_bits(x), 0); }
-static inline int64_t fpr_floor(fpr x) { return fpr_bits_to_int(fpr_to_bits(x), 1); }
-static inline int64_t fpr_trunc(fpr x) { return fpr_bits_to_int(fpr_to_bits(x), 2); }
+static inline fpr fpr_neg(fpr x)
+{
+    return -x;
+}
+static inline fpr fpr_half(fpr x)
+{
+    return x * 0.5;
+}
+static inline fpr fpr_double(fpr x)
+{
+    return x + x;
+}
+static inline fpr fpr_mul(fpr x, fpr y)
+{
+    return x * y;
+}
+static inline fpr fpr_sqr(fpr x)
+{
+    return x * x;
+}
+static inline fpr fpr_div(fpr x, fpr y)
+{
+    return x / y;
+}
+static inline fpr fpr_inv(fpr x)
+{
+    return 1.0 / x;
+}
+static inline fpr fpr_sqrt(fpr x)
+{
+    return __builtin_sqrt(x);
+}
+static inline int fpr_lt(fpr x, fpr y)
+{
+    return x < y;
+}
+static inline int64_t fpr_rint(fpr x)
+{
+    return fpr_bits_to_int(fpr_to_bits(x), 0);
+}
+static inline int64_t fpr_floor(fpr x)
+{
+    return fpr_bits_to_int(fpr_to_bits(x), 1);
+}
+static inline int64_t fpr_trunc(fpr x)
+{
+    return fpr_bits_to_int(fpr_to_bits(x), 2);
+}
 
 #else
 /* ====================================================================== */
@@ -177,8 +222,14 @@ typedef uint64_t fpr;
 
 #define FPR(bits, dbl) ((fpr)(bits))
 
-static inline uint64_t fpr_to_bits(fpr x) { return x; }
-static inline fpr fpr_from_bits(uint64_t u) { return u; }
+static inline uint64_t fpr_to_bits(fpr x)
+{
+    return x;
+}
+static inline fpr fpr_from_bits(uint64_t u)
+{
+    return u;
+}
 
 #define fpr_build PQLAB_NAMESPACE(fndsa_fpr_build)
 #ifdef PQLAB_FNDSA_FPR_EMU_NATIVE
@@ -234,10 +285,22 @@ fpr fpr_div_nr(fpr x, fpr y); /* the same results as fpr_div, by a reciprocal */
 fpr fpr_sqrt(fpr x);
 int fpr_lt(fpr x, fpr y);
 
-static inline fpr fpr_neg(fpr x) { return x ^ ((uint64_t)1 << 63); }
-static inline fpr fpr_sub(fpr x, fpr y) { return fpr_add(x, fpr_neg(y)); }
-static inline fpr fpr_sqr(fpr x) { return fpr_mul(x, x); }
-static inline fpr fpr_inv(fpr x) { return fpr_div((fpr)0x3FF0000000000000u, x); }
+static inline fpr fpr_neg(fpr x)
+{
+    return x ^ ((uint64_t)1 << 63);
+}
+static inline fpr fpr_sub(fpr x, fpr y)
+{
+    return fpr_add(x, fpr_neg(y));
+}
+static inline fpr fpr_sqr(fpr x)
+{
+    return fpr_mul(x, x);
+}
+static inline fpr fpr_inv(fpr x)
+{
+    return fpr_div((fpr)0x3FF0000000000000u, x);
+}
 
 /* x * 2^-1 and x * 2: exponent field -/+ 1, kept at zero for zero
  * (no value in Falcon comes near the subnormal or overflow range). */
@@ -253,9 +316,18 @@ static inline fpr fpr_double(fpr x)
     return x + (nz << 52);
 }
 
-static inline int64_t fpr_rint(fpr x) { return fpr_bits_to_int(x, 0); }
-static inline int64_t fpr_floor(fpr x) { return fpr_bits_to_int(x, 1); }
-static inline int64_t fpr_trunc(fpr x) { return fpr_bits_to_int(x, 2); }
+static inline int64_t fpr_rint(fpr x)
+{
+    return fpr_bits_to_int(x, 0);
+}
+static inline int64_t fpr_floor(fpr x)
+{
+    return fpr_bits_to_int(x, 1);
+}
+static inline int64_t fpr_trunc(fpr x)
+{
+    return fpr_bits_to_int(x, 2);
+}
 
 /* int32 -> fpr, exact (the same bits as fpr_of). With the Armv7E-M kernels it is
  * inlined around CLZ (a fixed-latency instruction): a = |i| normalised to bit 31,

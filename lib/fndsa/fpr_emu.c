@@ -260,10 +260,16 @@ static inline fpr div_with(fpr x, fpr y, uint64_t (*divq)(uint64_t, uint64_t, ui
     return fpr_build(s, e, q & ((uint64_t)0 - nzx));
 }
 
-fpr fpr_div_nr(fpr x, fpr y) { return div_with(x, y, divq_recip); }
+fpr fpr_div_nr(fpr x, fpr y)
+{
+    return div_with(x, y, divq_recip);
+}
 
 #ifndef PQLAB_FNDSA_FPR_EMU_NATIVE
-fpr fpr_div(fpr x, fpr y) { return div_with(x, y, divq_restoring); }
+fpr fpr_div(fpr x, fpr y)
+{
+    return div_with(x, y, divq_restoring);
+}
 
 fpr fpr_sqrt(fpr x)
 {

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Generate api.h and pqlab.toml of the four FN-DSA implementation folders
 (lib/crypto_sign/fn-dsa-{512,1024}/{ref,fpu}) from one template."""
+
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,8 +104,13 @@ def main() -> None:
         pad = 666 if logn == 9 else 1280
         for impl in ("ref", "fpu"):
             ns = f"pqlab_fndsa{n}_{impl}_"
-            flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS={ns}", "-ffp-contract=off",
-                     "-DPQLAB_DRIVER_MAXARG=4096", "-DPQLAB_DRIVER_MAXARGS=6"]
+            flags = [
+                f"-DPQLAB_FNDSA_LOGN={logn}",
+                f"-DPQLAB_NS={ns}",
+                "-ffp-contract=off",
+                "-DPQLAB_DRIVER_MAXARG=4096",
+                "-DPQLAB_DRIVER_MAXARGS=6",
+            ]
             if impl == "fpu":
                 flags[2:2] = ["-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
                 fprdesc = "native double-precision floating point (fpr = double)"
@@ -115,11 +121,23 @@ def main() -> None:
             d = ROOT / "crypto_sign" / f"fn-dsa-{n}" / impl
             d.mkdir(parents=True, exist_ok=True)
             alg = f"Falcon-{n}"
-            (d / "api.h").write_text(API.format(alg=alg, impl=impl, IMPL=impl.upper(), n=n, ns=ns,
-                                                fprdesc=fprdesc, flags=" ".join(flags), esk=esk,
-                                                pad=pad, **{k: v for k, v in s.items() if k != "n"}))
-            (d / "pqlab.toml").write_text(TOML.format(alg=alg, fprdesc=fprdesc, fprline=fprline,
-                                                      cflags=", ".join(f'"{f}"' for f in flags)))
+            (d / "api.h").write_text(
+                API.format(
+                    alg=alg,
+                    impl=impl,
+                    IMPL=impl.upper(),
+                    n=n,
+                    ns=ns,
+                    fprdesc=fprdesc,
+                    flags=" ".join(flags),
+                    esk=esk,
+                    pad=pad,
+                    **{k: v for k, v in s.items() if k != "n"},
+                )
+            )
+            (d / "pqlab.toml").write_text(
+                TOML.format(alg=alg, fprdesc=fprdesc, fprline=fprline, cflags=", ".join(f'"{f}"' for f in flags))
+            )
 
 
 if __name__ == "__main__":

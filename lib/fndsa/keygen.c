@@ -195,7 +195,7 @@ static void fx_fft(int64_t *a, const int8_t *f, unsigned logn)
  * never negative (the exact value is not). */
 static inline int64_t fx_norm2(const int64_t *x0, const int64_t *x1)
 {
-    const int64_t x[4] = { x0[0], x0[1], x1[0], x1[1] };
+    const int64_t x[4] = {x0[0], x0[1], x1[0], x1[1]};
     int64_t A = 0, M = 0, C = 0;
     for (int k = 0; k < 4; k++) {
         int32_t h, l;
@@ -237,8 +237,8 @@ uint64_t FNDSA_NS(fndsa_keygen_test_onorm)(const int8_t *f, const int8_t *g, int
 }
 #endif
 
-unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G,
-                      uint16_t *h, unsigned logn, uint8_t *tmp)
+unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
+                      uint8_t *tmp)
 {
     size_t n = (size_t)1 << logn;
     unsigned restarts = 0;

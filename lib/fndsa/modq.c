@@ -21,7 +21,10 @@ static inline uint32_t mq_red(uint32_t x)
     return r;
 }
 
-static inline uint32_t mq_mul(uint32_t a, uint32_t b) { return mq_red(a * b); }
+static inline uint32_t mq_mul(uint32_t a, uint32_t b)
+{
+    return mq_red(a * b);
+}
 
 static inline uint32_t mq_sub(uint32_t a, uint32_t b)
 {
@@ -112,19 +115,19 @@ static inline int32_t mq_fin(int32_t x, int mode, int32_t scale, const mq_consts
 
 /* Cooley-Tukey butterfly: (a, b) <- (a + z b, a - z b), z in Montgomery form; |z| <= q/2 and
  * |b| < 2^15 q / (q/2) keep the product in mq_mont's range */
-#define CT_BFLY(a, b, z, k)                 \
-    do {                                    \
-        int32_t t_ = mq_mont((z) * (b), k); \
-        (b) = (a) - t_;                     \
-        (a) = (a) + t_;                     \
+#define CT_BFLY(a, b, z, k)                                                                                            \
+    do {                                                                                                               \
+        int32_t t_ = mq_mont((z) * (b), k);                                                                            \
+        (b) = (a) - t_;                                                                                                \
+        (a) = (a) + t_;                                                                                                \
     } while (0)
 
 /* Gentleman-Sande butterfly: (a, b) <- (a + b, z (a - b)) */
-#define GS_BFLY(a, b, z, k)                 \
-    do {                                    \
-        int32_t d_ = (a) - (b);             \
-        (a) = (a) + (b);                    \
-        (b) = mq_mont((z) * d_, k);         \
+#define GS_BFLY(a, b, z, k)                                                                                            \
+    do {                                                                                                               \
+        int32_t d_ = (a) - (b);                                                                                        \
+        (a) = (a) + (b);                                                                                               \
+        (b) = mq_mont((z) * d_, k);                                                                                    \
     } while (0)
 
 /* The passes are specialised by their (public) output step: the compiler does not move the
@@ -194,8 +197,7 @@ static void ntt(uint16_t *a, unsigned logn)
 }
 
 /* one pass of the inverse NTT: layers with half-sizes len and 2 len */
-static MQ_INLINE void intt_pass(int16_t *w, size_t n, size_t len, int fin, int32_t scale,
-                                const mq_consts *k)
+static MQ_INLINE void intt_pass(int16_t *w, size_t n, size_t len, int fin, int32_t scale, const mq_consts *k)
 {
     const size_t m1 = n / (2 * len), m2 = m1 >> 1;
     for (size_t b = 0; b < m2; b++) {
@@ -284,8 +286,7 @@ int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned
 
 /* G = g F / f mod q, centred; 0 when f is not invertible or G does not fit
  * in [-127, 127]. tmp: 2n uint16. */
-int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F,
-                           unsigned logn, uint16_t *tmp)
+int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp)
 {
     size_t n = (size_t)1 << logn;
     uint16_t *a = tmp, *b = tmp + n;
@@ -349,8 +350,7 @@ int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn)
 }
 
 /* Verify (alg. 16) given c = hm, s2 (|s2| <= 2047 from the decoder) and h. */
-int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn,
-                     uint16_t *tmp)
+int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn, uint16_t *tmp)
 {
     size_t n = (size_t)1 << logn;
     uint16_t *a = tmp, *b = tmp + n;

@@ -152,14 +152,12 @@ static void zsub(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen)
  * unsigned readings, a b = A B - [a<0] B 2^(32 alen) - [b<0] A 2^(32 blen)
  * + [a<0][b<0] 2^(32 (alen + blen)) modulo 2^(32 rlen). */
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
-static inline void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
-                        const uint32_t *b, size_t blen)
+static inline void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b, size_t blen)
 {
     pqlab_fndsa_zmul_native(r, rlen, a, alen, b, blen);
 }
 #else
-static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b,
-                 size_t blen)
+static void zmul(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b, size_t blen)
 {
     wzero(r, rlen);
     for (size_t i = 0; i < alen && i < rlen; i++) {
@@ -241,7 +239,6 @@ static void poly_relen(uint32_t *p, size_t m, size_t len, size_t nlen)
     }
 }
 
-
 /* Sum of +-x_i y_i for 32-bit signed x_i, y_i, held exactly as S_hi 2^32 + S_lo
  * (each product split into a signed high and an unsigned low half; up to 2^20
  * terms keep both sums far from overflow), written out as rlen limbs. */
@@ -297,20 +294,16 @@ static uint32_t ilog2(size_t m)
  * with w^1024 = -1); computed with a short script (sympy isprime) */
 #define RNS_MAXP 40
 static const uint32_t RNS_P[RNS_MAXP][2] = {
-    {2147473409u, 383167813u},  {2147389441u, 211808905u},  {2147387393u, 37672282u},
-    {2147377153u, 1977035326u}, {2147358721u, 1067163706u}, {2147352577u, 1606082042u},
-    {2147346433u, 2033915641u}, {2147338241u, 1653770625u}, {2147309569u, 631200819u},
-    {2147297281u, 2038364663u}, {2147295233u, 1962540515u}, {2147239937u, 2100082663u},
-    {2147235841u, 1991153006u}, {2147217409u, 516405114u},  {2147205121u, 409347988u},
-    {2147196929u, 927788991u},  {2147178497u, 1136922411u}, {2147100673u, 868626236u},
-    {2147082241u, 1897279176u}, {2147074049u, 1888819123u}, {2147051521u, 25006327u},
-    {2147043329u, 327546255u},  {2147039233u, 766324424u},  {2146988033u, 1862817362u},
-    {2146963457u, 404622040u},  {2146959361u, 1936581214u}, {2146938881u, 1559770096u},
-    {2146908161u, 422623708u},  {2146885633u, 1751189170u}, {2146871297u, 578919515u},
-    {2146846721u, 1114060353u}, {2146834433u, 2069565474u}, {2146818049u, 1552824584u},
-    {2146775041u, 1906267847u}, {2146756609u, 1847414714u}, {2146744321u, 1818792070u},
-    {2146738177u, 1118066398u}, {2146736129u, 52057278u},   {2146713601u, 592259376u},
-    {2146695169u, 263161877u}};
+    {2147473409u, 383167813u},  {2147389441u, 211808905u},  {2147387393u, 37672282u},   {2147377153u, 1977035326u},
+    {2147358721u, 1067163706u}, {2147352577u, 1606082042u}, {2147346433u, 2033915641u}, {2147338241u, 1653770625u},
+    {2147309569u, 631200819u},  {2147297281u, 2038364663u}, {2147295233u, 1962540515u}, {2147239937u, 2100082663u},
+    {2147235841u, 1991153006u}, {2147217409u, 516405114u},  {2147205121u, 409347988u},  {2147196929u, 927788991u},
+    {2147178497u, 1136922411u}, {2147100673u, 868626236u},  {2147082241u, 1897279176u}, {2147074049u, 1888819123u},
+    {2147051521u, 25006327u},   {2147043329u, 327546255u},  {2147039233u, 766324424u},  {2146988033u, 1862817362u},
+    {2146963457u, 404622040u},  {2146959361u, 1936581214u}, {2146938881u, 1559770096u}, {2146908161u, 422623708u},
+    {2146885633u, 1751189170u}, {2146871297u, 578919515u},  {2146846721u, 1114060353u}, {2146834433u, 2069565474u},
+    {2146818049u, 1552824584u}, {2146775041u, 1906267847u}, {2146756609u, 1847414714u}, {2146744321u, 1818792070u},
+    {2146738177u, 1118066398u}, {2146736129u, 52057278u},   {2146713601u, 592259376u},  {2146695169u, 263161877u}};
 
 typedef struct {
     uint32_t p, p0i, r1, r2; /* p, -1/p mod 2^32, 2^32 mod p, 2^64 mod p */
@@ -393,8 +386,7 @@ static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0
 
 /* psi[k] = w^bitrev(k), ipsi[k] = w^-bitrev(k) (Montgomery form) for the
  * primitive 2m-th root w */
-static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned logm,
-                     const modp_t *q)
+static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned logm, const modp_t *q)
 {
     size_t m = (size_t)1 << logm;
     uint32_t w = mp_mmul(g, q->r2, q);
@@ -420,19 +412,19 @@ static void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, un
 }
 
 /* Cooley-Tukey butterfly (x, y) <- (x + s y, x - s y) */
-#define MP_CT(x, y, s)                                                                            \
-    do {                                                                                          \
-        uint32_t v_ = mp_mmul_r((y), (s), p, p0i);                                                \
-        (y) = mp_sub((x), v_, p);                                                                 \
-        (x) = mp_add((x), v_, p);                                                                 \
+#define MP_CT(x, y, s)                                                                                                 \
+    do {                                                                                                               \
+        uint32_t v_ = mp_mmul_r((y), (s), p, p0i);                                                                     \
+        (y) = mp_sub((x), v_, p);                                                                                      \
+        (x) = mp_add((x), v_, p);                                                                                      \
     } while (0)
 
 /* Gentleman-Sande butterfly (x, y) <- (x + y, (x - y) s) */
-#define MP_GS(x, y, s)                                                                            \
-    do {                                                                                          \
-        uint32_t d_ = mp_sub((x), (y), p);                                                        \
-        (x) = mp_add((x), (y), p);                                                                \
-        (y) = mp_mmul_r(d_, (s), p, p0i);                                                         \
+#define MP_GS(x, y, s)                                                                                                 \
+    do {                                                                                                               \
+        uint32_t d_ = mp_sub((x), (y), p);                                                                             \
+        (x) = mp_add((x), (y), p);                                                                                     \
+        (y) = mp_mmul_r(d_, (s), p, p0i);                                                                              \
     } while (0)
 
 #ifdef PQLAB_FNDSA_MODP_NATIVE
@@ -442,14 +434,12 @@ static inline void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const
     pqlab_fndsa_mp_ntt_native(a, psi, logm, q->p, q->p0i);
 }
 
-static inline void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
-                           const modp_t *q)
+static inline void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c, const modp_t *q)
 {
     pqlab_fndsa_mp_intt_native(a, ipsi, logm, c, q->p, q->p0i);
 }
 
-static inline void mp_pmul(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m,
-                           const modp_t *q)
+static inline void mp_pmul(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m, const modp_t *q)
 {
     pqlab_fndsa_mp_pmul_native(r, a, b, m, q->p, q->p0i);
 }
@@ -491,8 +481,7 @@ static void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t
 
 /* inverse (Gentleman-Sande), multiplied by c / 2^32 at the end; layers two
  * at a time, then one single layer when logm is odd */
-static void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
-                    const modp_t *q)
+static void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c, const modp_t *q)
 {
     const uint32_t p = q->p, p0i = q->p0i;
     size_t m = (size_t)1 << logm, t = 1, len = m >> 1;
@@ -630,8 +619,7 @@ static void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, con
 }
 
 /* rns_crt with two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
-static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
-                            const uint32_t *B)
+static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, const uint32_t *B)
 {
     uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
     v -= ((uint64_t)B[1] << 32) | B[0];
@@ -646,8 +634,8 @@ static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, siz
  * words of scratch */
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
 /* (two primes: the C above is shorter than the kernel's general loops) */
-static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
-                           size_t np, const uint32_t *PI, uint32_t *w)
+static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np,
+                           const uint32_t *PI, uint32_t *w)
 {
     if (np == 2) {
         rns_crt2(out, olen, res, m, u, PI + np + 1);
@@ -656,8 +644,8 @@ static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size
     }
 }
 #else
-static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u,
-                    size_t np, const uint32_t *PI, uint32_t *w)
+static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
+                    uint32_t *w)
 {
     const uint32_t *B = PI + np + 1;
     if (np == 2) {
@@ -691,11 +679,10 @@ static void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, s
 
 /* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
  * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */
-static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
-                       int adj, const modp_t *q)
+static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m, int adj, const modp_t *q)
 {
     const uint32_t p = q->p; /* q may sit in the workspace: not reloaded after each store */
-    if (len == 1) { /* public: one-limb coefficients, inline */
+    if (len == 1) {          /* public: one-limb coefficients, inline */
         for (size_t u = 0; u < m; u++) {
             t[u] = mp_of_i32(x[u * stride], p);
         }
@@ -725,9 +712,8 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
  * the field norm of a1(x^2) + x a2(x^2), when b1 = a1, b2 = a2 and not adj), a:
  * alen limbs read astride apart, b: blen limbs, signed, with np primes; r is
  * written (not accumulated). Returns 0 when the workspace is exhausted. */
-static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride,
-                   size_t alen, const uint32_t *b1, const uint32_t *b2, size_t blen, int adj,
-                   size_t m, size_t np, ws_t *ws)
+static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
+                   const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
 {
     unsigned logm = ilog2(m);
     /* field norm (public): a1^2 - x a2^2 when b1 = a1 and b2 = a2 */
@@ -795,9 +781,9 @@ static int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t 
  * (public bounds, at most 32 alen - 1 and 32 blen - 1; they size the RNS).
  * When astep == 2 only the even coefficients of a are nonzero (a(x^2) form)
  * and are skipped otherwise. tmp: rlen words. */
-static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
-                                uint32_t abits, const uint32_t *b, size_t blen, uint32_t bbits,
-                                size_t m, size_t astep, uint32_t *tmp, ws_t *ws)
+static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits,
+                                const uint32_t *b, size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp,
+                                ws_t *ws)
 {
     if (m >= 16) {
         /* |coefficient| < m 2^abits 2^bbits */
@@ -837,8 +823,7 @@ static void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, siz
 /* ---------------------------------------------------------------------- */
 /* Field norm: out (m/2 coefficients, olen limbs) = f0^2 - x f1^2.         */
 
-static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen,
-                       uint32_t fbits, size_t m, ws_t *ws)
+static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws)
 {
     size_t hm = m >> 1;
     size_t mark = ws->used;
@@ -926,8 +911,7 @@ static void zadd_mask(uint32_t *x, const uint32_t *y, size_t len, uint32_t mask)
  * one bit from len(a) + len(b), so 64 len steps always suffice; the loop runs that
  * many times whatever the values, with masks instead of branches (constant time). */
 /* one step per pass: the reference for the differential test of zbezout_fast */
-static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t len,
-                   ws_t *ws)
+static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t len, ws_t *ws)
 {
     size_t mark = ws->used;
     uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
@@ -950,8 +934,8 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
         /* a > b: borrow of b - a */
         wmove(t, b, len);
         uint32_t agtb = zsub_mask(t, a, len, 0xFFFFFFFFu);
-        uint32_t sab = oa & ob & agtb;         /* a <- a - b */
-        uint32_t sba = oa & ob & (agtb ^ 1);   /* b <- b - a */
+        uint32_t sab = oa & ob & agtb;       /* a <- a - b */
+        uint32_t sba = oa & ob & (agtb ^ 1); /* b <- b - a */
         uint32_t mab = (uint32_t)0 - sab, mba = (uint32_t)0 - sba;
         zsub_mask(a, b, len, mab);
         uint32_t bw = zsub_mask(u0, u1, len, mab);
@@ -1009,7 +993,6 @@ static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *
     return r == 0;
 }
 #endif
-
 
 /* ---- faster binary GCD: 31 steps per pass over the integers ----------- */
 /* Same extended binary GCD as zbezout, with the decisions of 31 consecutive
@@ -1074,8 +1057,8 @@ static uint32_t ninv31(uint32_t m)
  * coefficients are used as 32-bit words: c = (uint32_t)c - 2^32 [c < 0], so
  * each product is one 32x32 multiply-accumulate and the sign correction one
  * subtraction from the high word. out may be b (not a). */
-static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b,
-                            const uint32_t *m, size_t len, int64_t ca, int64_t cb, uint32_t f)
+static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m, size_t len,
+                            int64_t ca, int64_t cb, uint32_t f)
 {
     const uint32_t ua = (uint32_t)ca, ub = (uint32_t)cb;
     const uint32_t sa = (uint32_t)((uint64_t)ca >> 63) * 0xFFFFFFFFu;
@@ -1094,7 +1077,7 @@ static inline int64_t lin31(uint32_t *out, const uint32_t *a, const uint32_t *b,
             z += (uint64_t)m[i] * f;
         }
         out[i - 1 + (i == 0)] = (uint32_t)z & 0x7FFFFFFF; /* limb 0 is 0: dropped */
-        cc = (uint64_t)((int64_t)z >> 31); /* arithmetic shift */
+        cc = (uint64_t)((int64_t)z >> 31);                /* arithmetic shift */
     }
     return (int64_t)cc;
 #endif
@@ -1121,8 +1104,8 @@ static void neg31(uint32_t *x, size_t len, uint32_t neg)
 /* (a, b) <- ((a pa + b pb) >> 31, (a qa + b qb) >> 31) (31-bit limbs, exact);
  * the new a goes to *t and the buffers *a, *t swap; negative results are
  * negated; returns bit 0 / bit 1 for a / b negated */
-static uint32_t co_reduce(uint32_t **a, uint32_t *b, uint32_t **t, size_t len, int64_t pa,
-                          int64_t pb, int64_t qa, int64_t qb)
+static uint32_t co_reduce(uint32_t **a, uint32_t *b, uint32_t **t, size_t len, int64_t pa, int64_t pb, int64_t qa,
+                          int64_t qb)
 {
     uint32_t *na_ = *t;
     int64_t cca = lin31(na_, *a, b, NULL, len, pa, pb, 0);
@@ -1165,8 +1148,8 @@ static void finish_mod(uint32_t *a, size_t len, const uint32_t *m, uint32_t neg)
 
 /* u <- (u pa + w pb) / 2^31 mod m, w <- (u qa + w qb) / 2^31 mod m (Montgomery);
  * the new u goes to *t and the buffers *u, *t swap */
-static void co_reduce_mod(uint32_t **u, uint32_t *w, uint32_t **t, const uint32_t *m, size_t len,
-                          uint32_t m0i, int64_t pa, int64_t pb, int64_t qa, int64_t qb)
+static void co_reduce_mod(uint32_t **u, uint32_t *w, uint32_t **t, const uint32_t *m, size_t len, uint32_t m0i,
+                          int64_t pa, int64_t pb, int64_t qa, int64_t qb)
 {
     uint32_t *u0 = *u, *nu = *t;
     uint32_t fa = ((u0[0] * (uint32_t)pa + w[0] * (uint32_t)pb) * m0i) & 0x7FFFFFFF;
@@ -1187,8 +1170,7 @@ static void co_reduce_mod(uint32_t **u, uint32_t *w, uint32_t **t, const uint32_
  * v_i = r_i y_0^-1 mod 2^32, then r -= v_i y 2^(32 i). r: L words of scratch. About L^2
  * multiply-adds, where carrying v through the GCD as well cost two more linear
  * combinations and two modular corrections per pass (about 2 L^2 / 31 passes). */
-static void bezout_cofactor(uint32_t *v, const uint32_t *u, const uint32_t *x, const uint32_t *y,
-                            size_t L, uint32_t *r)
+static void bezout_cofactor(uint32_t *v, const uint32_t *u, const uint32_t *x, const uint32_t *y, size_t L, uint32_t *r)
 {
     zmul(r, L, x, L, u, L);
     uint32_t b = 1; /* - 1 */
@@ -1265,8 +1247,7 @@ static void gcd31(uint32_t io[6])
 }
 #endif
 
-static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L,
-                        ws_t *ws)
+static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L, ws_t *ws)
 {
     size_t len = (32 * L + 30) / 31 + 1;
     size_t mark = ws->used;
@@ -1305,8 +1286,7 @@ static int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint3
          * reading is exact except for +2^31 (then the other coefficient of the pair is 0),
          * which reads as -2^31: the new a (or b) then comes out negated and co_reduce
          * negates it back together with the pair, as it does for a wrong pick */
-        uint32_t io[6] = {a_lo, b_lo, (uint32_t)a_hi, (uint32_t)(a_hi >> 32), (uint32_t)b_hi,
-                          (uint32_t)(b_hi >> 32)};
+        uint32_t io[6] = {a_lo, b_lo, (uint32_t)a_hi, (uint32_t)(a_hi >> 32), (uint32_t)b_hi, (uint32_t)(b_hi >> 32)};
         gcd31(io);
         int64_t pa = (int32_t)io[0], pb = (int32_t)io[1], qa = (int32_t)io[2], qb = (int32_t)io[3];
         uint32_t r = co_reduce(&a, b, &ta, len, pa, pb, qa, qb);
@@ -1388,8 +1368,7 @@ static fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
     uint32_t w[3];
     uint32_t nl = zint_top3(x, len, w), w2 = w[2], w1 = w[1], w0 = w[0];
     uint32_t ovf = 0;
-    fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32),
-                    fpr_of((int64_t)w0));
+    fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32), fpr_of((int64_t)w0));
     return fpr_ldexp_lim(r, (int32_t)(32 * nl) - 96 - sc, 2046, &ovf);
 }
 
@@ -1421,8 +1400,7 @@ static uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits
 
 /* x (xlen limbs) -= a (alen limbs, signed) << s (public), modulo 2^(32 xlen) */
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
-static inline void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
-                                uint32_t s)
+static inline void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s)
 {
     pqlab_fndsa_zsub_shifted_native(x, xlen, a, alen, s);
 }
@@ -1461,8 +1439,8 @@ static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t ale
  * a coefficient every f_j occurs once, so each sum starts from -2^31 (f_0 + ... + f_{m-1}),
  * formed once per call (with the same kernel). The bound above carries over (alen =
  * flen + 2 limbs for every flen). Workspace: 2 alen + 2 m words (m < 16) instead of alen. */
-static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
-                            const int32_t *k, size_t m, uint32_t s, ws_t *ws)
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen, const int32_t *k, size_t m,
+                            uint32_t s, ws_t *ws)
 {
     size_t mark = ws->used, alen = flen + 2;
     uint32_t *acc = ws_alloc(ws, alen), *base = ws_alloc(ws, alen), *up = ws_alloc(ws, 2 * m);
@@ -1494,8 +1472,8 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
     ws->used = mark;
 }
 #else
-static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen,
-                            const int32_t *k, size_t m, uint32_t s, ws_t *ws)
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen, const int32_t *k, size_t m,
+                            uint32_t s, ws_t *ws)
 {
     size_t mark = ws->used;
     size_t alen = flen == 1 ? 3 : flen + 2;
@@ -1544,8 +1522,7 @@ static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t 
  * nothing below bit sc at all (its top ten words), so that a value far below
  * 2^sc reads as 0 there as well; not for the scales taken from a limb count,
  * which can sit far above the value. */
-static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl,
-                        int32_t sc, int win)
+static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win)
 {
     size_t lo = win && sc >= 64 ? (size_t)(sc - 64) / 32 : 0;
     if (lo >= rl) {
@@ -1557,8 +1534,7 @@ static void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, si
         if (rl - lo <= 2) { /* public: the value as one int64, the same rounding */
             uint32_t hi = rl - lo == 2 ? xu[1] : (uint32_t)((int32_t)xu[0] >> 31);
             uint32_t ovf = 0;
-            out[u] = fpr_ldexp_lim(fpr_of((int64_t)(((uint64_t)hi << 32) | xu[0])), -sc, 2046,
-                                   &ovf);
+            out[u] = fpr_ldexp_lim(fpr_of((int64_t)(((uint64_t)hi << 32) | xu[0])), -sc, 2046, &ovf);
         } else {
             out[u] = zint_to_fpr_fit(xu, rl - lo, sc);
         }
@@ -1809,10 +1785,10 @@ typedef struct {
     fpr *fa, *ga, *dn, *Fa, *Ga, *tt;
     int32_t *k;
     int32_t scf;
-    int win; /* scales of the reference's schedule (poly_to_fpr) */
-    int64_t *xa;  /* fixed point: 2m values (F', G'), also the scratch at Fa */
-    int32_t *uv;  /* fixed point: U_j, V_j in halves, 8 words per j < m/2 */
-    int32_t fxe;  /* fixed point: bf + E - 63 (secret) */
+    int win;     /* scales of the reference's schedule (poly_to_fpr) */
+    int64_t *xa; /* fixed point: 2m values (F', G'), also the scratch at Fa */
+    int32_t *uv; /* fixed point: U_j, V_j in halves, 8 words per j < m/2 */
+    int32_t fxe; /* fixed point: bf + E - 63 (secret) */
     /* m >= 16: f and g in RNS/NTT form for the subtractions (np primes) */
     size_t np;
     modp_t *qs;
@@ -1828,21 +1804,18 @@ static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm
     uint32_t *scratch = (uint32_t *)(void *)b->Fa;
     uint32_t *psi = b->roots != NULL ? b->roots + 2 * m * j : scratch;
     if (b->roots == NULL || fresh) {
-        mp_roots(psi, psi + m, b->roots != NULL ? scratch : psi + 2 * m, RNS_P[j][1], logm,
-                 &b->qs[j]);
+        mp_roots(psi, psi + m, b->roots != NULL ? scratch : psi + 2 * m, RNS_P[j][1], logm, &b->qs[j]);
     }
     return psi;
 }
 
-static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m,
-                          unsigned logm);
+static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m, unsigned logm);
 
 /* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 4m
  * words); 1, floating point (babai_k); 2, fixed point (babai_k_fx, m >= 2; its
  * 2m int64 are the scratch at Fa) */
-static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen,
-                      uint32_t fbits, int32_t scf, int win, int fft, size_t m, unsigned logm,
-                      ws_t *ws)
+static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf,
+                      int win, int fft, size_t m, unsigned logm, ws_t *ws)
 {
     fpr *p = ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
@@ -1885,10 +1858,8 @@ static int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t f
                 const modp_t *q = &b->qs[j];
                 const uint32_t *psi = babai_roots(b, j, m, logm, 1);
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
-                pqlab_fndsa_mp_of_poly_native(b->fnt + j * m, f, flen, flen, m,
-                                              (const uint32_t *)(const void *)q);
-                pqlab_fndsa_mp_of_poly_native(b->gnt + j * m, g, flen, flen, m,
-                                              (const uint32_t *)(const void *)q);
+                pqlab_fndsa_mp_of_poly_native(b->fnt + j * m, f, flen, flen, m, (const uint32_t *)(const void *)q);
+                pqlab_fndsa_mp_of_poly_native(b->gnt + j * m, g, flen, flen, m, (const uint32_t *)(const void *)q);
 #else
                 for (size_t u = 0; u < m; u++) {
                     b->fnt[j * m + u] = mp_of_zint(f + u * flen, flen, q);
@@ -1946,8 +1917,8 @@ static uint32_t round_k(int32_t *k, const fpr *x, int32_t e, size_t m)
  * + g adj(g)) / 2^s), F, G read at scale 2^-scF from their low rl limbs (the
  * caller knows the limbs above are sign extension). Coefficients outside
  * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; returns 1 when any was (secret). */
-static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl,
-                        int32_t scF, int32_t s, size_t m, unsigned logm)
+static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t scF,
+                        int32_t s, size_t m, unsigned logm)
 {
     fpr *Fa = b->Fa, *Ga = b->Ga;
     poly_to_fpr(Fa, F, m, Flen, rl, scF, b->win);
@@ -1969,8 +1940,7 @@ static uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t
 /* Fixed-point side, once per depth (babai_init with fft = 2): f', g' (common
  * exponent bf), their FFTs, then U_j, V_j = 2^E conj(f_j, g_j) / D_j in signed
  * 32-bit halves (uv: 8 words per j), and fxe = bf + E - 63 (secret). */
-static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m,
-                          unsigned logm)
+static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m, unsigned logm)
 {
     size_t hm = m >> 1;
     int64_t *fa = b->xa, *ga = b->xa + m;
@@ -2124,8 +2094,8 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
  * 2^-20.2 / 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
  * the binary64 k and captured steps with exact rationals (worst error 2^-19.2 in units
  * of k; binary64's worst over those depths 2^-12.6). */
-static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
-                           size_t rl, int32_t s, size_t m, unsigned logm)
+static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s,
+                           size_t m, unsigned logm)
 {
     size_t hm = m >> 1;
     int64_t *Fa = b->xa, *Ga = b->xa + m;
@@ -2142,10 +2112,10 @@ static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, siz
         fx_split(Fa[2 * j + 1], &fih, &fil);
         fx_split(Ga[2 * j], &grh, &grl);
         fx_split(Ga[2 * j + 1], &gih, &gil);
-        Fa[2 * j] = fx_mul(frh, frl, w[0], w[1]) - fx_mul(fih, fil, w[2], w[3])
-                    + fx_mul(grh, grl, w[4], w[5]) - fx_mul(gih, gil, w[6], w[7]);
-        Fa[2 * j + 1] = fx_mul(frh, frl, w[2], w[3]) + fx_mul(fih, fil, w[0], w[1])
-                        + fx_mul(grh, grl, w[6], w[7]) + fx_mul(gih, gil, w[4], w[5]);
+        Fa[2 * j] = fx_mul(frh, frl, w[0], w[1]) - fx_mul(fih, fil, w[2], w[3]) + fx_mul(grh, grl, w[4], w[5]) -
+                    fx_mul(gih, gil, w[6], w[7]);
+        Fa[2 * j + 1] = fx_mul(frh, frl, w[2], w[3]) + fx_mul(fih, fil, w[0], w[1]) + fx_mul(grh, grl, w[6], w[7]) +
+                        fx_mul(gih, gil, w[4], w[5]);
     }
     fxb_ifft(Fa, logm);
     return fxb_round_k(b->k, Fa, (int32_t)bF - b->fxe - s, m);
@@ -2153,9 +2123,8 @@ static uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, siz
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
  * and g: per prime, one NTT of k and one inverse NTT per product. */
-static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f,
-                      const uint32_t *g, size_t flen, size_t m, unsigned logm, uint32_t s,
-                      ws_t *ws)
+static void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
+                      size_t flen, size_t m, unsigned logm, uint32_t s, ws_t *ws)
 {
     if (b->np == 0) {
         poly_sub_scaled(F, Flen, f, flen, b->k, m, s, ws);
@@ -2242,9 +2211,8 @@ static int32_t top64_scale(size_t len)
  * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
  * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
  * departs from it in an extreme tail. */
-static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb,
-                       const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, size_t m,
-                       unsigned logm, ws_t *ws)
+static int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f,
+                       const uint32_t *g, size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
 {
     size_t mark = ws->used;
     babai_t b;
@@ -2346,9 +2314,8 @@ uint64_t FNDSA_NS(fndsa_ntru_test_kcmp)[8];
  * {m, flen, rl, s, tau, big, bigf}, f, g (m flen words each), F, G (m rl each), k
  * fixed, k float, x~ (2m words: the unrounded fixed-point values, int64) */
 uint32_t FNDSA_NS(fndsa_ntru_test_cap)[1 << 16];
-static void ntru_test_capture(const babai_t *bfl, const babai_t *b, const uint32_t *F,
-                              const uint32_t *G, size_t Flen, size_t rl, const uint32_t *f,
-                              const uint32_t *g, size_t flen, int32_t s, size_t m,
+static void ntru_test_capture(const babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
+                              size_t rl, const uint32_t *f, const uint32_t *g, size_t flen, int32_t s, size_t m,
                               uint32_t big, uint32_t bigf)
 {
     uint32_t *cap = FNDSA_NS(fndsa_ntru_test_cap);
@@ -2398,10 +2365,9 @@ static void ntru_test_capture(const babai_t *bfl, const babai_t *b, const uint32
     }
 }
 
-static void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G,
-                              size_t Flen, size_t rl, const uint32_t *f, const uint32_t *g,
-                              size_t flen, int32_t scF, int32_t s, size_t m, unsigned logm,
-                              uint32_t big)
+static void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
+                              size_t rl, const uint32_t *f, const uint32_t *g, size_t flen, int32_t scF, int32_t s,
+                              size_t m, unsigned logm, uint32_t big)
 {
     uint64_t *c = FNDSA_NS(fndsa_ntru_test_kcmp);
     uint32_t bigf = babai_k(bfl, F, G, Flen, rl, scF, s, m, logm);
@@ -2443,9 +2409,8 @@ unsigned FNDSA_NS(fndsa_ntru_test_fxdepth) = NTRU_FX_MAX_DEPTH;
 /* Replays the reference's reduction schedule at intermediate depth `depth`
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
-static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f,
-                        const uint32_t *g, size_t flen, size_t m, unsigned logm, unsigned depth,
-                        ws_t *ws)
+static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
+                        size_t m, unsigned logm, unsigned depth, ws_t *ws)
 {
     size_t Flen = *pFlen;
     size_t slen = REF_BL_SMALL[depth], llen = REF_BL_LARGE[depth];
@@ -2490,8 +2455,7 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
                           : babai_k(&b, F, G, Flen, rl, scale_FG, scale_k, m, logm);
 #ifdef PQLAB_FNDSA_NTRU_TEST
         if (fx) {
-            ntru_test_compare(&bfl, &b, F, G, Flen, rl, f, g, flen, scale_FG, scale_k, m, logm,
-                              big);
+            ntru_test_compare(&bfl, &b, F, G, Flen, rl, f, g, flen, scale_FG, scale_k, m, logm, big);
         }
 #endif
         PQLAB_DECLASSIFY(&big, sizeof big);
@@ -2546,8 +2510,7 @@ static uint32_t fbits(unsigned d, const size_t *ld)
 }
 
 /* tmp: FNDSA_NTRU_WORDS words */
-int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn,
-                     uint32_t *tmp)
+int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
     ws_t ws;
     ws.base = tmp;
@@ -2664,8 +2627,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         ws.used = (size_t)(Gp + FL - ws.base);
     }
     /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
-    if (!reduce_once(Fp, Gp, FL, FL, 32 * (uint32_t)FL - 1, fd[logn], gd[logn], ld[logn],
-                     fbits(logn, ld), 1, 0, &ws)) {
+    if (!reduce_once(Fp, Gp, FL, FL, 32 * (uint32_t)FL - 1, fd[logn], gd[logn], ld[logn], fbits(logn, ld), 1, 0, &ws)) {
         return 0;
     }
     /* ascent */
@@ -2700,8 +2662,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
                     }
                 }
             }
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, Fbits, neg, ld[d],
-                                fbits(d, ld), m, 2, t, &ws);
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, Fbits, neg, ld[d], fbits(d, ld), m, 2, t, &ws);
         }
         /* move F, G down over F', G' (free now) */
         uint32_t *dst = gd[d] + m * ld[d];
@@ -2724,8 +2685,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
              * limbs read */
             uint32_t Fb = d == 1 ? 31 * (uint32_t)REF_BL_LARGE[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
-            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm,
-                                   &ws);
+            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
@@ -2768,8 +2728,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
 /* the values, only the final verdict is declassified (a valid key always   */
 /* gives 1, so the result says nothing about it). tmp: 5n words.           */
 
-int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
-                     unsigned logn, uint32_t *tmp)
+int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G, unsigned logn, uint32_t *tmp)
 {
     size_t n = (size_t)1 << logn;
     uint32_t *psi = tmp, *ipsi = tmp + n, *a = tmp + 2 * n, *b = tmp + 3 * n, *c = tmp + 4 * n;
@@ -2809,8 +2768,7 @@ int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const in
  * of m coefficients of len limbs, and the bit length they are checked against */
 uint32_t FNDSA_NS(fndsa_ntru_test_fits)(const uint32_t *p, size_t m, size_t len, uint32_t bits);
 uint32_t FNDSA_NS(fndsa_ntru_test_bitlen)(const uint32_t *x, size_t len);
-void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len,
-                                      int32_t sc);
+void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len, int32_t sc);
 
 uint32_t FNDSA_NS(fndsa_ntru_test_maxbits)(const uint32_t *p, size_t m, size_t rl);
 void FNDSA_NS(fndsa_ntru_test_fxload)(int64_t *a, const uint32_t *x, size_t m, size_t rl, int32_t t);
@@ -2836,8 +2794,7 @@ uint32_t FNDSA_NS(fndsa_ntru_test_bitlen)(const uint32_t *x, size_t len)
     return zbitlen(x, len);
 }
 
-void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len,
-                                      int32_t sc)
+void FNDSA_NS(fndsa_ntru_test_to_fpr)(uint64_t *out, const uint32_t *p, size_t m, size_t len, int32_t sc)
 {
     for (size_t u = 0; u < m; u++) {
         out[u] = fpr_to_bits(zint_to_fpr_fit(p + u * len, len, sc));

@@ -15,12 +15,12 @@
 #define FNDSA_SEEDLEN 48
 
 #if FNDSA_LOGN == 9
-#define FNDSA_FG_BITS 6          /* bits per f, g coefficient in the private key */
-#define FNDSA_FFG_BITS 8         /* bits per F coefficient */
+#define FNDSA_FG_BITS 6  /* bits per f, g coefficient in the private key */
+#define FNDSA_FFG_BITS 8 /* bits per F coefficient */
 #define FNDSA_PKBYTES 897
 #define FNDSA_SKBYTES 1281
-#define FNDSA_SIGPAD 666         /* padded signature: header + nonce + 625 bytes */
-#define FNDSA_BETA2 34034726u    /* floor(beta^2), spec table 3.3 */
+#define FNDSA_SIGPAD 666      /* padded signature: header + nonce + 625 bytes */
+#define FNDSA_BETA2 34034726u /* floor(beta^2), spec table 3.3 */
 #define FNDSA_ALGNAME_PLAIN "Falcon-512"
 #elif FNDSA_LOGN == 10
 #define FNDSA_FG_BITS 5

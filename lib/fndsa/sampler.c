@@ -24,12 +24,20 @@
 #include "ct.h"
 
 #define ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-#define QR(a, b, c, d)                                                         \
-    do {                                                                       \
-        a += b; d ^= a; d = ROTL32(d, 16);                                     \
-        c += d; b ^= c; b = ROTL32(b, 12);                                     \
-        a += b; d ^= a; d = ROTL32(d, 8);                                      \
-        c += d; b ^= c; b = ROTL32(b, 7);                                      \
+#define QR(a, b, c, d)                                                                                                 \
+    do {                                                                                                               \
+        a += b;                                                                                                        \
+        d ^= a;                                                                                                        \
+        d = ROTL32(d, 16);                                                                                             \
+        c += d;                                                                                                        \
+        b ^= c;                                                                                                        \
+        b = ROTL32(b, 12);                                                                                             \
+        a += b;                                                                                                        \
+        d ^= a;                                                                                                        \
+        d = ROTL32(d, 8);                                                                                              \
+        c += d;                                                                                                        \
+        b ^= c;                                                                                                        \
+        b = ROTL32(b, 7);                                                                                              \
     } while (0)
 
 static void prng_refill(fndsa_prng *p)
@@ -77,8 +85,8 @@ void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src)
     uint8_t t[56];
     pqlab_shake256_squeeze(t, sizeof t, src);
     for (int i = 0; i < 12; i++) {
-        p->key[i] = (uint32_t)t[4 * i] | ((uint32_t)t[4 * i + 1] << 8) |
-                    ((uint32_t)t[4 * i + 2] << 16) | ((uint32_t)t[4 * i + 3] << 24);
+        p->key[i] = (uint32_t)t[4 * i] | ((uint32_t)t[4 * i + 1] << 8) | ((uint32_t)t[4 * i + 2] << 16) |
+                    ((uint32_t)t[4 * i + 3] << 24);
     }
     p->cc = 0;
     for (int i = 7; i >= 0; i--) {

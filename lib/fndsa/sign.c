@@ -22,7 +22,8 @@
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-static void fpr_copy(fpr *restrict d, const fpr *restrict s, size_t n)
+static void
+fpr_copy(fpr *restrict d, const fpr *restrict s, size_t n)
 {
     for (size_t u = 0; u < n; u++) {
         d[u] = s[u];
@@ -49,8 +50,8 @@ static void small_to_fpr(fpr *r, const int8_t *x, unsigned logn)
 
 /* B in FFT form into b[0..4n): b00 = g, b01 = -f, b10 = G, b11 = -F.
  * tmp: n fprs. */
-static void basis_fft(fpr *b, const int8_t *f, const int8_t *g, const int8_t *F,
-                      const int8_t *G, unsigned logn, fpr *tmp)
+static void basis_fft(fpr *b, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G, unsigned logn,
+                      fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     small_to_fpr(b, g, logn);
@@ -92,8 +93,8 @@ static void gram_fft(fpr *gm, const fpr *b, unsigned logn, fpr *tmp)
 
 /* t0 = hm * b11 / q, t1 = -hm * b01 / q (FFT). b01, b11 given as fpr
  * pointers or as bytes (expanded key): exactly one of the pairs is non-NULL. */
-static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, const fpr *b11,
-                       const uint8_t *b01b, const uint8_t *b11b, unsigned logn, fpr *tmp)
+static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, const fpr *b11, const uint8_t *b01b,
+                       const uint8_t *b11b, unsigned logn, fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
@@ -114,8 +115,8 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, con
 
 /* ffSampling with the LDL tree computed on the fly. (t0, t1) in, (z0, z1)
  * out; g00, g01, g11 destroyed; tmp: 4n fprs. */
-static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, fpr *g11,
-                       unsigned orig_logn, unsigned logn, fpr *tmp)
+static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, fpr *g11, unsigned orig_logn,
+                       unsigned logn, fpr *tmp)
 {
     if (logn == 0) {
         fpr leaf = fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn));
@@ -159,8 +160,7 @@ static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, 
 /* Tree layout (bytes, 8 per fpr): node of level logn = l10 (n values), then
  * the left subtree, then the right subtree; size (logn + 1) 2^logn values;
  * a leaf (logn = 0) is sqrt(d) / sigma. */
-static void fftree_build(uint8_t *tree, fpr *g00, fpr *g01, fpr *g11, unsigned orig_logn,
-                         unsigned logn, fpr *tmp)
+static void fftree_build(uint8_t *tree, fpr *g00, fpr *g01, fpr *g11, unsigned orig_logn, unsigned logn, fpr *tmp)
 {
     if (logn == 0) {
         fpr_store(tree, fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn)));
@@ -178,13 +178,11 @@ static void fftree_build(uint8_t *tree, fpr *g00, fpr *g01, fpr *g11, unsigned o
     fpr_copy(g01, g00, hn);
     fpr_copy(g01 + hn, g11, hn);
     fftree_build(tree + 8 * n, g00, g00 + hn, g01, orig_logn, logn - 1, tmp);
-    fftree_build(tree + 8 * (n + FNDSA_TREE_SIZE(logn - 1)), g11, g11 + hn, g01 + hn, orig_logn,
-                 logn - 1, tmp);
+    fftree_build(tree + 8 * (n + FNDSA_TREE_SIZE(logn - 1)), g11, g11 + hn, g01 + hn, orig_logn, logn - 1, tmp);
 }
 
 /* ffSampling over a precomputed tree; tmp: 4n fprs */
-static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree, unsigned logn,
-                        fpr *tmp)
+static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree, unsigned logn, fpr *tmp)
 {
     if (logn == 0) {
         fpr leaf = fpr_load(tree);
@@ -216,8 +214,8 @@ static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree
 /* s = (hm, 0) - z B: s1 = hm - rint(z0 b00 + z1 b10), s2 = -rint(z0 b01 + z1 b11).
  * b: 4n fprs (FFT) or NULL with bb the same as bytes; z0, z1 destroyed;
  * tmp: 2n. Returns 1 when the norm bound holds. */
-static int finish(int16_t *s2, const fpr *b, const uint8_t *bb, fpr *z0, fpr *z1,
-                  const uint16_t *hm, unsigned logn, fpr *tmp)
+static int finish(int16_t *s2, const fpr *b, const uint8_t *bb, fpr *z0, fpr *z1, const uint16_t *hm, unsigned logn,
+                  fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     fpr *v0 = tmp, *v1 = tmp + n;
@@ -249,9 +247,8 @@ static int finish(int16_t *s2, const fpr *b, const uint8_t *bb, fpr *z0, fpr *z1
     return ok;
 }
 
-int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g,
-                           const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn,
-                           fpr *tmp)
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
+                           const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     /* B stays in b[0..4n) through the sampling (ffsamp_dyn's 4n of scratch
@@ -266,8 +263,8 @@ int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, cons
 
 unsigned fndsa_sign_attempts_last = 0;
 
-int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
-                   const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g, const int8_t *F,
+                   const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     fndsa_sampler sc;
     int ok = 0;
@@ -285,8 +282,8 @@ int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const 
     return ok;
 }
 
-void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F,
-                          const int8_t *G, unsigned logn, fpr *tmp)
+void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+                          unsigned logn, fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     fpr *b = tmp, *gm = tmp + 4 * n, *t = tmp + 7 * n;
@@ -298,8 +295,8 @@ void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, c
     fftree_build(expanded + 32 * n, gm, gm + n, gm + 2 * n, logn, logn, b);
 }
 
-int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
-                    const uint16_t *hm, unsigned logn, fpr *tmp)
+int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded, const uint16_t *hm, unsigned logn,
+                    fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     fndsa_sampler sc;

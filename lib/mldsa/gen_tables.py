@@ -45,5 +45,3 @@ if __name__ == "__main__":
     # Montgomery factor 2^-32 from the pointwise product and the one of its own mul.
     print("INVN_MONT2 =", centred(pow(256, Q - 2, Q) * R * R))
     print("QINV =", pow(Q, -1, R))
-    for g2, mult, shift in (((Q - 1) // 88, 1477838209, 48), ((Q - 1) // 32, 134245377, 46)):
-        pass

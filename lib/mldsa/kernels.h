@@ -70,8 +70,7 @@ void mldsa_pointwise_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const 
 
 /* c += a o b * 2^-32. In as above and |c_i| + q < 2^31. */
 #define mldsa_pointwise_acc_mont_c PQLAB_NAMESPACE(pointwise_acc_mont_c)
-void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
-                              const int32_t b[MLDSA_N]);
+void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const int32_t b[MLDSA_N]);
 #ifdef PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
 #define mldsa_pointwise_acc_mont PQLAB_NAMESPACE(pointwise_acc_mont_native)
 #else
@@ -126,8 +125,7 @@ void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N]);
  * HighBits(r_i)], written to h (0/1). In: 0 <= r_i < q, |d_i| < 2^22 (d = c t0).
  * Returns the number of ones. Constant time. */
 #define mldsa_poly_make_hint_c PQLAB_NAMESPACE(poly_make_hint_c)
-unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
-                                  const int32_t d[MLDSA_N]);
+unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N], const int32_t d[MLDSA_N]);
 #ifdef PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT
 #define mldsa_poly_make_hint PQLAB_NAMESPACE(poly_make_hint_native)
 #else
@@ -161,7 +159,7 @@ uint32_t mldsa_poly_chknorm_c(const int32_t a[MLDSA_N], int32_t bound);
  * 4-way SHAKE128. Out: coefficients in [0, q). */
 #define mldsa_poly_rej_ntt_x4_c PQLAB_NAMESPACE(poly_rej_ntt_x4_c)
 void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
-                           const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4]);
+                             const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4]);
 #ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_NTT_X4
 #define mldsa_poly_rej_ntt_x4 PQLAB_NAMESPACE(poly_rej_ntt_x4_native)
 #else
@@ -177,8 +175,7 @@ void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uin
 
 /* RejBoundedPoly (Algorithm 31) on rho' || nonce (2 bytes LE). Out: [-eta, eta]. */
 #define mldsa_poly_rej_bounded_c PQLAB_NAMESPACE(poly_rej_bounded_c)
-void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES],
-                            uint16_t nonce);
+void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t nonce);
 #ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
 #define mldsa_poly_rej_bounded PQLAB_NAMESPACE(poly_rej_bounded_native)
 #else

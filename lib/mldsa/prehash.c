@@ -33,8 +33,7 @@ size_t mldsa_prehash_info(const uint8_t **oid, int hashalg)
 {
     static const uint8_t oids[12][MLDSA_OID_BYTES] = {
 #define OID(n) {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, n}
-        OID(4), OID(1), OID(2), OID(3), OID(5), OID(6),
-        OID(7), OID(8), OID(9), OID(10), OID(11), OID(12),
+        OID(4), OID(1), OID(2), OID(3), OID(5), OID(6), OID(7), OID(8), OID(9), OID(10), OID(11), OID(12),
 #undef OID
     };
     if (hashalg < 1 || hashalg > 12) {
@@ -46,8 +45,7 @@ size_t mldsa_prehash_info(const uint8_t **oid, int hashalg)
     return ph_table[hashalg - 1].outlen;
 }
 
-size_t mldsa_prehash(uint8_t ph[MLDSA_PH_MAXBYTES], const uint8_t **oid, int hashalg,
-                     const uint8_t *m, size_t mlen)
+size_t mldsa_prehash(uint8_t ph[MLDSA_PH_MAXBYTES], const uint8_t **oid, int hashalg, const uint8_t *m, size_t mlen)
 {
     const size_t outlen = mldsa_prehash_info(oid, hashalg);
     switch (hashalg) {

@@ -54,8 +54,7 @@ void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
     }
 }
 
-unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N],
-                                  const int32_t d[MLDSA_N])
+unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N], const int32_t d[MLDSA_N])
 {
     unsigned int count = 0;
     for (unsigned int i = 0; i < MLDSA_N; i++) {
@@ -78,10 +77,10 @@ void mldsa_poly_use_hint_c(int32_t b[MLDSA_N], const int32_t a[MLDSA_N], const u
         /* delta = +1 when r0 > 0, -1 otherwise; only when the hint is set */
         const int32_t pos = (int32_t)((uint32_t)(-r0) >> 31); /* 1 iff r0 > 0 */
         const int32_t delta = (2 * pos - 1) & -(int32_t)(h[i] & 1u);
-        v += delta;                      /* in [-1, M] */
-        v += (v >> 31) & MLDSA_M;        /* in [0, M] */
-        v -= MLDSA_M;                    /* in [-M, 0] */
-        v += (v >> 31) & MLDSA_M;        /* in [0, M) */
+        v += delta;               /* in [-1, M] */
+        v += (v >> 31) & MLDSA_M; /* in [0, M] */
+        v -= MLDSA_M;             /* in [-M, 0] */
+        v += (v >> 31) & MLDSA_M; /* in [0, M) */
         b[i] = v;
     }
 }

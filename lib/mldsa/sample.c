@@ -24,8 +24,8 @@
 static unsigned int rej_uniform(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t buflen)
 {
     for (size_t pos = 0; ctr < MLDSA_N && pos + 3 <= buflen; pos += 3) {
-        const uint32_t t = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
-                           (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
+        const uint32_t t =
+            (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
         if (t < (uint32_t)MLDSA_Q) {
             a[ctr++] = (int32_t)t;
         }
@@ -33,8 +33,7 @@ static unsigned int rej_uniform(int32_t *a, unsigned int ctr, const uint8_t *buf
     return ctr;
 }
 
-static void seed34(uint8_t out[MLDSA_SEEDBYTES + 2], const uint8_t rho[MLDSA_SEEDBYTES],
-                   uint16_t nonce)
+static void seed34(uint8_t out[MLDSA_SEEDBYTES + 2], const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce)
 {
     memcpy(out, rho, MLDSA_SEEDBYTES);
     out[MLDSA_SEEDBYTES] = (uint8_t)nonce;
@@ -59,7 +58,7 @@ void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uin
 }
 
 void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
-                           const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4])
+                             const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4])
 {
     uint8_t seed[4][MLDSA_SEEDBYTES + 2];
     uint8_t buf[4][SHAKE128_RATE];
@@ -170,7 +169,7 @@ void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILD
             }
             j = buf[pos++];
             uint32_t ok = 1u ^ ((i - j) >> 31); /* j <= i */
-            PQLAB_DECLASSIFY(&ok, sizeof ok);  /* accept/reject decision only */
+            PQLAB_DECLASSIFY(&ok, sizeof ok);   /* accept/reject decision only */
             if (ok) {
                 break;
             }

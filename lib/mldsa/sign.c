@@ -68,8 +68,7 @@ static void matrix_row_mul(mldsa_poly *acc, const uint8_t rho[MLDSA_SEEDBYTES], 
 {
     unsigned int j = 0;
     for (; j + 4 <= MLDSA_L; j += 4) {
-        const uint16_t n[4] = {a_nonce(i, j), a_nonce(i, j + 1), a_nonce(i, j + 2),
-                               a_nonce(i, j + 3)};
+        const uint16_t n[4] = {a_nonce(i, j), a_nonce(i, j + 1), a_nonce(i, j + 2), a_nonce(i, j + 3)};
         mldsa_poly_rej_ntt_x4(&tmp[0], &tmp[1], &tmp[2], &tmp[3], rho, n);
         for (unsigned int k = 0; k < 4; k++) {
             if (j + k == 0) {
@@ -98,8 +97,7 @@ static void expand_a(mldsa_poly mat[MAT_ENTRIES], const uint8_t rho[MLDSA_SEEDBY
             const unsigned int e = 4 * g + k;
             n[k] = a_nonce(e / MLDSA_L, e % MLDSA_L);
         }
-        mldsa_poly_rej_ntt_x4(&mat[4 * g], &mat[4 * g + 1], &mat[4 * g + 2], &mat[4 * g + 3], rho,
-                              n);
+        mldsa_poly_rej_ntt_x4(&mat[4 * g], &mat[4 * g + 1], &mat[4 * g + 2], &mat[4 * g + 3], rho, n);
     }
     for (unsigned int e = MAT_ENTRIES - MAT_ENTRIES % 4; e < MAT_ENTRIES; e++) {
         mldsa_poly_rej_ntt(&mat[e], rho, a_nonce(e / MLDSA_L, e % MLDSA_L));
@@ -207,21 +205,20 @@ typedef struct {
 #ifndef PQLAB_MLDSA_SMALLSTACK
     mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
 #endif
-    mldsa_poly s1[MLDSA_L];            /* NTT(s1), |.| < eta + 8q */
-    mldsa_poly s2[MLDSA_K];            /* NTT(s2) */
-    mldsa_poly t0[MLDSA_K];            /* NTT(t0), |.| < 2^12 + 8q */
-    mldsa_poly y[MLDSA_L];             /* y, then kept until z = y + c s1 */
-    mldsa_poly z[MLDSA_L];             /* NTT(y), then z */
-    mldsa_poly w[MLDSA_K];             /* w in [0, q), then the hint bits */
-    mldsa_poly c;                      /* NTT(c) */
+    mldsa_poly s1[MLDSA_L]; /* NTT(s1), |.| < eta + 8q */
+    mldsa_poly s2[MLDSA_K]; /* NTT(s2) */
+    mldsa_poly t0[MLDSA_K]; /* NTT(t0), |.| < 2^12 + 8q */
+    mldsa_poly y[MLDSA_L];  /* y, then kept until z = y + c s1 */
+    mldsa_poly z[MLDSA_L];  /* NTT(y), then z */
+    mldsa_poly w[MLDSA_K];  /* w in [0, q), then the hint bits */
+    mldsa_poly c;           /* NTT(c) */
     mldsa_poly tmp, tmp2;
-    uint8_t rhopp[MLDSA_CRHBYTES];     /* rho'' */
+    uint8_t rhopp[MLDSA_CRHBYTES]; /* rho'' */
     uint8_t w1buf[MLDSA_POLYW1_BYTES];
     pqlab_keccak_state st;
 } sign_ws;
 
-static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
-                   const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
 {
     sign_ws ws;
     uint8_t rho[MLDSA_SEEDBYTES];
@@ -271,8 +268,8 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES],
         /* y = ExpandMask(rho'', kappa) (Algorithm 34); kappa advances by l */
         /* four at a time through the 4-way SHAKE256, the l mod 4 rest one by one */
         for (unsigned int j = 0; j + 4 <= MLDSA_L; j += 4) {
-            const uint16_t n[4] = {(uint16_t)(kappa + j), (uint16_t)(kappa + j + 1),
-                                   (uint16_t)(kappa + j + 2), (uint16_t)(kappa + j + 3)};
+            const uint16_t n[4] = {(uint16_t)(kappa + j), (uint16_t)(kappa + j + 1), (uint16_t)(kappa + j + 2),
+                                   (uint16_t)(kappa + j + 3)};
             mldsa_poly_expand_mask_x4(&ws.y[j], &ws.y[j + 1], &ws.y[j + 2], &ws.y[j + 3], ws.rhopp, n);
         }
         for (unsigned int j = MLDSA_L - MLDSA_L % 4; j < MLDSA_L; j++) {
@@ -412,8 +409,8 @@ static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K]
 }
 
 typedef struct {
-    mldsa_poly z[MLDSA_L];  /* NTT(z) */
-    mldsa_poly tmp[4];      /* A entries */
+    mldsa_poly z[MLDSA_L]; /* NTT(z) */
+    mldsa_poly tmp[4];     /* A entries */
     mldsa_poly acc, t1, c;
     _Alignas(4) uint8_t h[MLDSA_N]; /* cleared word-wise in hints_row */
     uint8_t w1buf[MLDSA_POLYW1_BYTES];
@@ -421,8 +418,7 @@ typedef struct {
     pqlab_keccak_state st;
 } verify_ws;
 
-static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES],
-                     const uint8_t *pk)
+static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
     verify_ws ws;
     const uint8_t *rho = pk;
@@ -481,8 +477,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
 /* absorbs the M' prefix of the external interface (Algorithms 2-5): the domain byte
  * (0 pure, 1 pre-hash), IntegerToBytes(|ctx|, 1) and the context (|ctx| <= 255,
  * checked by the callers) */
-static void absorb_prefix(pqlab_keccak_state *st, uint8_t domain, const uint8_t *ctx,
-                          size_t ctxlen)
+static void absorb_prefix(pqlab_keccak_state *st, uint8_t domain, const uint8_t *ctx, size_t ctxlen)
 {
     const uint8_t hdr[2] = {domain, (uint8_t)ctxlen};
     pqlab_shake256_absorb(st, hdr, sizeof hdr);
@@ -524,8 +519,8 @@ static int absorb_ph(pqlab_keccak_state *st, int hashalg, const uint8_t *ph, siz
     return 0;
 }
 
-static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES],
-                       const uint8_t *rnd, const uint8_t *sk)
+static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *rnd,
+                       const uint8_t *sk)
 {
     uint8_t fresh[MLDSA_RNDBYTES];
     int ret;
@@ -573,8 +568,7 @@ int mldsa_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *mp, si
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
-int mldsa_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *mp, size_t mplen,
-                          const uint8_t *pk)
+int mldsa_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *mp, size_t mplen, const uint8_t *pk)
 {
     pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
@@ -593,14 +587,13 @@ int mldsa_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_C
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
-int mldsa_verify_extmu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES],
-                       const uint8_t *pk)
+int mldsa_verify_extmu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
     return verify_mu(sig, siglen, mu, pk);
 }
 
-int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_t *m, size_t mlen,
-                     const uint8_t *ctx, size_t ctxlen, int hashalg)
+int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                     size_t ctxlen, int hashalg)
 {
     pqlab_keccak_state st;
     if (ctxlen > 255) {
@@ -625,8 +618,8 @@ int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_
     return 0;
 }
 
-int mldsa_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                        const uint8_t *ctx, size_t ctxlen, const uint8_t *rnd, const uint8_t *sk)
+int mldsa_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
+                        const uint8_t *rnd, const uint8_t *sk)
 {
     pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
@@ -640,8 +633,8 @@ int mldsa_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t m
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
-int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                     const uint8_t *ctx, size_t ctxlen, const uint8_t *pk)
+int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                     size_t ctxlen, const uint8_t *pk)
 {
     pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
@@ -655,9 +648,8 @@ int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t
     return verify_mu(sig, siglen, mu, pk);
 }
 
-int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *ph, size_t phlen,
-                                   const uint8_t *ctx, size_t ctxlen, int hashalg,
-                                   const uint8_t *rnd, const uint8_t *sk)
+int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
+                                   size_t ctxlen, int hashalg, const uint8_t *rnd, const uint8_t *sk)
 {
     pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
@@ -676,8 +668,8 @@ int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
-int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t *ph, size_t phlen,
-                                const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *pk)
+int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
+                                size_t ctxlen, int hashalg, const uint8_t *pk)
 {
     pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
@@ -693,9 +685,8 @@ int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t
     return verify_mu(sig, siglen, mu, pk);
 }
 
-int mldsa_signature_prehash(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                            const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *rnd,
-                            const uint8_t *sk)
+int mldsa_signature_prehash(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                            size_t ctxlen, int hashalg, const uint8_t *rnd, const uint8_t *sk)
 {
     uint8_t ph[MLDSA_PH_MAXBYTES];
     const uint8_t *oid;
@@ -706,8 +697,8 @@ int mldsa_signature_prehash(uint8_t *sig, size_t *siglen, const uint8_t *m, size
     return mldsa_signature_prehash_digest(sig, siglen, ph, phlen, ctx, ctxlen, hashalg, rnd, sk);
 }
 
-int mldsa_verify_prehash(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                         const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *pk)
+int mldsa_verify_prehash(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                         size_t ctxlen, int hashalg, const uint8_t *pk)
 {
     uint8_t ph[MLDSA_PH_MAXBYTES];
     const uint8_t *oid;
@@ -724,8 +715,7 @@ int mldsa_signature(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
     return mldsa_signature_ctx(sig, siglen, m, mlen, NULL, 0, NULL, sk);
 }
 
-int mldsa_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                 const uint8_t *pk)
+int mldsa_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk)
 {
     return mldsa_verify_ctx(sig, siglen, m, mlen, NULL, 0, pk);
 }

@@ -90,16 +90,18 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
 /* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec
  * times R^-1, without storing the matrix entry. The x4 form does four entries with the 4-way
  * SHAKE128; two lanes may share an accumulator. Bounds as basemul_acc. */
-void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
-                    uint8_t x, uint8_t y);
-void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
-                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
+void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
+void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
+                       const uint8_t xy[8]);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 
 /* Dispatchers: a backend's kernel if it declares one, else the portable C. */
-#define PQLAB_MLKEM_DISPATCH(NAME, NATIVE, PROTO, ARGS)                                            \
-    static inline void NAME PROTO { NATIVE ARGS; }
+#define PQLAB_MLKEM_DISPATCH(NAME, NATIVE, PROTO, ARGS)                                                                \
+    static inline void NAME PROTO                                                                                      \
+    {                                                                                                                  \
+        NATIVE ARGS;                                                                                                   \
+    }
 
 #ifdef PQLAB_MLKEM_NATIVE_NTT
 #define MLKEM_NTT_IMPL PQLAB_NAMESPACE(mlkem_ntt_native)
@@ -191,10 +193,10 @@ PQLAB_MLKEM_DISPATCH(mlkem_ntt, MLKEM_NTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_acc, MLKEM_BASEMUL_ACC_IMPL,
                      (mlkem_poly * r, const mlkem_poly *a, const mlkem_poly *b), (r, a, b))
-PQLAB_MLKEM_DISPATCH(mlkem_tobytes12, MLKEM_TOBYTES12_IMPL,
-                     (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a), (out, a))
-PQLAB_MLKEM_DISPATCH(mlkem_frombytes12, MLKEM_FROMBYTES12_IMPL,
-                     (mlkem_poly * r, const uint8_t in[MLKEM_POLYBYTES]), (r, in))
+PQLAB_MLKEM_DISPATCH(mlkem_tobytes12, MLKEM_TOBYTES12_IMPL, (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a),
+                     (out, a))
+PQLAB_MLKEM_DISPATCH(mlkem_frombytes12, MLKEM_FROMBYTES12_IMPL, (mlkem_poly * r, const uint8_t in[MLKEM_POLYBYTES]),
+                     (r, in))
 PQLAB_MLKEM_DISPATCH(mlkem_compress_du, MLKEM_COMPRESS_DU_IMPL,
                      (uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a), (out, a))
 PQLAB_MLKEM_DISPATCH(mlkem_decompress_du, MLKEM_DECOMPRESS_DU_IMPL,
@@ -203,28 +205,24 @@ PQLAB_MLKEM_DISPATCH(mlkem_compress_dv, MLKEM_COMPRESS_DV_IMPL,
                      (uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a), (out, a))
 PQLAB_MLKEM_DISPATCH(mlkem_decompress_dv, MLKEM_DECOMPRESS_DV_IMPL,
                      (mlkem_poly * r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]), (r, in))
-PQLAB_MLKEM_DISPATCH(mlkem_frommsg, MLKEM_FROMMSG_IMPL,
-                     (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]), (r, msg))
-PQLAB_MLKEM_DISPATCH(mlkem_tomsg, MLKEM_TOMSG_IMPL,
-                     (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a), (msg, a))
+PQLAB_MLKEM_DISPATCH(mlkem_frommsg, MLKEM_FROMMSG_IMPL, (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]), (r, msg))
+PQLAB_MLKEM_DISPATCH(mlkem_tomsg, MLKEM_TOMSG_IMPL, (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a), (msg, a))
 PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt, MLKEM_SAMPLE_NTT_IMPL,
-                     (mlkem_poly * r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),
-                     (r, rho, x, y))
+                     (mlkem_poly * r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y), (r, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt_x4, MLKEM_SAMPLE_NTT_X4_IMPL,
                      (mlkem_poly * r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
                      (r0, r1, r2, r3, rho, xy))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
-                     (mlkem_poly * acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
-                      uint8_t x, uint8_t y),
+                     (mlkem_poly * acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),
                      (acc, vec, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc_x4, MLKEM_MATACC_X4_IMPL,
-                     (mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
-                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
+                     (mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
+                      const uint8_t xy[8]),
                      (acc, vec, rho, xy))
-PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL,
-                     (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]), (r, buf))
-PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL,
-                     (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]), (r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]),
+                     (r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
+                     (r, buf))
 
 #endif

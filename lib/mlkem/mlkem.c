@@ -39,14 +39,16 @@
 #endif
 
 /* a = a mod q, canonical [0, q), for any int16 a (Barrett then a masked add). */
-static void poly_canonical(mlkem_poly *a) {
+static void poly_canonical(mlkem_poly *a)
+{
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         a->c[i] = mlkem_caddq(mlkem_barrett_reduce(a->c[i]));
     }
 }
 
 /* r += b; callers keep |r + b| < 2^15 (bounds stated at each call). */
-static void poly_add(mlkem_poly *r, const mlkem_poly *b) {
+static void poly_add(mlkem_poly *r, const mlkem_poly *b)
+{
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         r->c[i] = (int16_t)(r->c[i] + b->c[i]);
     }
@@ -54,15 +56,15 @@ static void poly_add(mlkem_poly *r, const mlkem_poly *b) {
 
 /* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
  * lines 10, 14, 17). */
-static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES],
-                                           uint8_t nonce) {
+static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
+{
     uint8_t buf[64 * MLKEM_ETA1];
     mlkem_prf(buf, sizeof buf, s, nonce);
     mlkem_cbd_eta1(r, buf);
 }
 
-static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES],
-                                           uint8_t nonce) {
+static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
+{
     uint8_t buf[64 * MLKEM_ETA2];
     mlkem_prf(buf, sizeof buf, s, nonce);
     mlkem_cbd_eta2(r, buf);
@@ -71,7 +73,8 @@ static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_
 /* Hand one piece of the ciphertext either to the output (out != NULL) or to the
  * constant-time comparison with the received ciphertext cmp; returns 1 if the
  * piece differs from cmp, 0 otherwise (always 0 when writing). */
-static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size_t len) {
+static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size_t len)
+{
     if (out != NULL) { /* a public mode switch, not data */
         pqlab_memcpy_words(out, piece, len);
         return 0;
@@ -97,7 +100,8 @@ typedef struct {
  *    encoded into ek;
  *  encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(acc) + e1[i],
  *    compressed into c (or compared with it). */
-static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc) {
+static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc)
+{
     mlkem_poly e;
     if (sink->mode == ROWS_KEYGEN) {
         for (unsigned int j = 0; j < MLKEM_N; j++) { /* |acc| < 8q -> < q, R^-1 cancelled */
@@ -132,8 +136,8 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
  * so two accumulators suffice: row i uses acc[i % 2]. For k = 4 every batch is
  * exactly one row and one accumulator suffices.
  * Bounds: vec has |c| < q; a row gets k terms, each < 2q: |acc| < 8q. */
-static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
-                        row_sink *sink) {
+static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K], row_sink *sink)
+{
     mlkem_poly acc[MLKEM_ACC_SLOTS];
     const int transposed = sink->mode == ROWS_ENCRYPT;
     pqlab_memzero_words(acc, sizeof acc);
@@ -171,9 +175,9 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
 
 /* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho and
  * dk_PKE = ByteEncode_12(s_hat). */
-static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES],
-                                      uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                                      const uint8_t d[MLKEM_SYMBYTES]) {
+static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                                      const uint8_t d[MLKEM_SYMBYTES])
+{
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
     mlkem_poly s[MLKEM_K];
@@ -205,18 +209,17 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES],
 /* Algorithm 14 lines 17, 20, 21, 23: v = NTT^-1(t_hat^T o y_hat) + e2 + mu,
  * compressed into c2 (or compared); t_hat is decoded from ek one polynomial at
  * a time. Returns 1 if the compared piece differs. */
-static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp,
-                                        const uint8_t ek[MLKEM_EKBYTES],
-                                        const uint8_t m[MLKEM_SYMBYTES],
-                                        const uint8_t r[MLKEM_SYMBYTES],
-                                        const mlkem_poly y[MLKEM_K]) {
+static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
+                                        const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
+                                        const mlkem_poly y[MLKEM_K])
+{
     mlkem_poly v, tmp;
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     uint8_t diff;
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        mlkem_basemul_acc(&v, &tmp, &y[j]);               /* |v| < 8q */
+        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 8q */
     }
     mlkem_invntt(&v);                                 /* |v| < q */
     poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
@@ -225,18 +228,17 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp,
     poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
     poly_canonical(&v);
     mlkem_compress_dv(piece, &v); /* line 23: c2 */
-    diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL,
-                c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+    diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
+                piece, sizeof piece);
     return diff;
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
  * written there; with c_out == NULL it is compared against c_cmp and the result
  * is 1 if they differ (Algorithm 18 line 9), else 0. */
-static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp,
-                                          const uint8_t ek[MLKEM_EKBYTES],
-                                          const uint8_t m[MLKEM_SYMBYTES],
-                                          const uint8_t r[MLKEM_SYMBYTES]) {
+static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
+                                          const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES])
+{
     mlkem_poly y[MLKEM_K];
     uint8_t rho[MLKEM_SYMBYTES];
     row_sink sink;
@@ -263,9 +265,9 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp,
 }
 
 /* K-PKE.Decrypt(dk_PKE, c) (Algorithm 15). */
-static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES],
-                                       const uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                                       const uint8_t c[MLKEM_CTBYTES]) {
+static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                                       const uint8_t c[MLKEM_CTBYTES])
+{
     mlkem_poly w, u, s;
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
@@ -274,10 +276,10 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES],
         mlkem_frombytes12(&s, dk_pke + j * MLKEM_POLYBYTES);      /* line 5, canonical */
         mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 8q */
     }
-    mlkem_invntt(&w);                                                   /* |w| < q */
-    mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU);     /* line 4: v */
-    for (unsigned int i = 0; i < MLKEM_N; i++) {                        /* line 6 */
-        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                            /* -q < w < 2q */
+    mlkem_invntt(&w);                                               /* |w| < q */
+    mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
+    for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
+        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
     }
     poly_canonical(&w);
     mlkem_tomsg(m, &w); /* line 7 */
@@ -286,7 +288,8 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES],
 /* Encapsulation key check, FIPS 203 section 7.2: ByteEncode_12(ByteDecode_12(
  * ek)) == ek, i.e. every 12-bit value of the encoded t_hat is below q. ek is
  * public; still done without early exit. */
-int PQLAB_NAMESPACE(crypto_kem_check_ek)(const uint8_t *ek) {
+int PQLAB_NAMESPACE(crypto_kem_check_ek)(const uint8_t *ek)
+{
     uint32_t bad = 0;
     for (unsigned int i = 0; i < MLKEM_K * MLKEM_POLYBYTES; i += 3) {
         uint32_t t0 = (ek[i] | ((uint32_t)ek[i + 1] << 8)) & 0xfff;
@@ -300,7 +303,8 @@ int PQLAB_NAMESPACE(crypto_kem_check_ek)(const uint8_t *ek) {
 /* Decapsulation key check, FIPS 203 section 7.3 (the hash check; the length
  * checks are the caller's, the API has fixed lengths):
  * H(dk[384k : 768k+32]) == dk[768k+32 : 768k+64]. */
-int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk) {
+int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk)
+{
     uint8_t h[MLKEM_SYMBYTES];
     mlkem_hash_h(h, dk + MLKEM_DK_EK_OFFSET, MLKEM_EKBYTES);
     int bad = pqlab_ct_memcmp(h, dk + MLKEM_DK_H_OFFSET, MLKEM_SYMBYTES);
@@ -310,8 +314,8 @@ int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk) {
 }
 
 /* ML-KEM.KeyGen_internal(d, z) (Algorithm 16): dk = dk_PKE || ek || H(ek) || z. */
-int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d,
-                                               const uint8_t *z) {
+int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
+{
     pke_keygen(ek, dk, d);
     pqlab_memcpy_words(dk + MLKEM_DK_EK_OFFSET, ek, MLKEM_EKBYTES);
     mlkem_hash_h(dk + MLKEM_DK_H_OFFSET, ek, MLKEM_EKBYTES);
@@ -321,7 +325,8 @@ int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const u
 
 /* ML-KEM.KeyGen (Algorithm 19). d || z come from one 64-byte request, as in the
  * NIST KAT generators (the KAT hash depends on the call pattern). */
-int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk) {
+int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk)
+{
     uint8_t dz[2 * MLKEM_SYMBYTES];
     if (pqlab_randombytes(dz, sizeof dz) != 0) {
         pqlab_zeroize(ek, MLKEM_EKBYTES);
@@ -334,8 +339,8 @@ int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk) {
 }
 
 /* ML-KEM.Encaps_internal(ek, m) (Algorithm 17) after the section 7.2 check. */
-int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek,
-                                           const uint8_t *m) {
+int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek, const uint8_t *m)
+{
     uint8_t hek[MLKEM_SYMBYTES];
     uint8_t kr[2 * MLKEM_SYMBYTES];
     if (PQLAB_NAMESPACE(crypto_kem_check_ek)(ek) != 0) {
@@ -352,7 +357,8 @@ int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t
 }
 
 /* ML-KEM.Encaps (Algorithm 20). */
-int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *c, uint8_t *k, const uint8_t *ek) {
+int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *c, uint8_t *k, const uint8_t *ek)
+{
     uint8_t m[MLKEM_SYMBYTES];
     int ret;
     if (pqlab_randombytes(m, sizeof m) != 0) {
@@ -366,20 +372,21 @@ int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *c, uint8_t *k, const uint8_t *ek) {
 }
 
 /* ML-KEM.Decaps_internal(dk, c) (Algorithm 18). */
-int PQLAB_NAMESPACE(crypto_kem_dec_internal)(uint8_t *k, const uint8_t *c, const uint8_t *dk) {
-    const uint8_t *dk_pke = dk;                   /* line 1 */
-    const uint8_t *ek = dk + MLKEM_DK_EK_OFFSET;  /* line 2 */
-    const uint8_t *h = dk + MLKEM_DK_H_OFFSET;    /* line 3 */
-    const uint8_t *z = dk + MLKEM_DK_Z_OFFSET;    /* line 4 */
+int PQLAB_NAMESPACE(crypto_kem_dec_internal)(uint8_t *k, const uint8_t *c, const uint8_t *dk)
+{
+    const uint8_t *dk_pke = dk;                  /* line 1 */
+    const uint8_t *ek = dk + MLKEM_DK_EK_OFFSET; /* line 2 */
+    const uint8_t *h = dk + MLKEM_DK_H_OFFSET;   /* line 3 */
+    const uint8_t *z = dk + MLKEM_DK_Z_OFFSET;   /* line 4 */
     uint8_t m[MLKEM_SYMBYTES];
     uint8_t kr[2 * MLKEM_SYMBYTES];
     uint8_t kbar[MLKEM_SSBYTES];
     uint8_t fail;
 
-    pke_decrypt(m, dk_pke, c);                                /* line 5: m' */
-    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, h, MLKEM_SYMBYTES);   /* line 6: (K', r') */
-    mlkem_hash_j(kbar, z, c, MLKEM_CTBYTES);                  /* line 7: K_bar = J(z || c) */
-    fail = pke_encrypt(NULL, c, ek, m, kr + MLKEM_SYMBYTES);  /* lines 8-9: c' != c */
+    pke_decrypt(m, dk_pke, c);                               /* line 5: m' */
+    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, h, MLKEM_SYMBYTES);  /* line 6: (K', r') */
+    mlkem_hash_j(kbar, z, c, MLKEM_CTBYTES);                 /* line 7: K_bar = J(z || c) */
+    fail = pke_encrypt(NULL, c, ek, m, kr + MLKEM_SYMBYTES); /* lines 8-9: c' != c */
     /* line 10: K' = K_bar if c != c', selected without a branch; the barrier
      * stops the compiler from turning the select back into a branch. */
     fail = pqlab_value_barrier_u8(fail);
@@ -393,7 +400,8 @@ int PQLAB_NAMESPACE(crypto_kem_dec_internal)(uint8_t *k, const uint8_t *c, const
 
 /* ML-KEM.Decaps (Algorithm 21): input check of section 7.3, then
  * Decaps_internal. */
-int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *k, const uint8_t *c, const uint8_t *dk) {
+int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *k, const uint8_t *c, const uint8_t *dk)
+{
     if (PQLAB_NAMESPACE(crypto_kem_check_dk)(dk) != 0) {
         pqlab_zeroize(k, MLKEM_SSBYTES);
         return MLKEM_ERR_DK;

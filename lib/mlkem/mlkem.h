@@ -25,11 +25,9 @@ int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *c, uint8_t *k, const uint8_t *ek);
 int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *k, const uint8_t *c, const uint8_t *dk);
 
 /* ML-KEM.KeyGen_internal(d, z) (Algorithm 16). Always succeeds. */
-int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d,
-                                               const uint8_t *z);
+int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z);
 /* ML-KEM.Encaps_internal(ek, m) (Algorithm 17), preceded by the section 7.2 check. */
-int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek,
-                                           const uint8_t *m);
+int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek, const uint8_t *m);
 /* ML-KEM.Decaps_internal(dk, c) (Algorithm 18) without the section 7.3 check;
  * crypto_kem_dec is this plus the check. */
 int PQLAB_NAMESPACE(crypto_kem_dec_internal)(uint8_t *k, const uint8_t *c, const uint8_t *dk);

@@ -11,16 +11,14 @@
  *   [c(pow(17, br7(i), 3329) * 2**16) for i in range(128)].
  * zetas[0] is not used by the transforms. */
 const int16_t mlkem_zetas[128] = {
-    -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,   962,
-    -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,  -681,  1017,
-    732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,  -1293, 1491,  -282,
-    -1544, 516,   -8,    -320,  -666,  -1618, -1162, 126,   1469,  -853,  -90,   -271,  830,
-    107,   -1421, -247,  -951,  -398,  961,   -1508, -725,  448,   -1065, 677,   -1275, -1103,
-    430,   555,   843,   -1251, 871,   1550,  105,   422,   587,   177,   -235,  -291,  -460,
-    1574,  1653,  -246,  778,   1159,  -147,  -777,  1483,  -602,  1119,  -1590, 644,   -872,
-    349,   418,   329,   -156,  -75,   817,   1097,  603,   610,   1322,  -1285, -1465, 384,
-    -1215, -136,  1218,  -1335, -874,  220,   -1187, -1659, -1185, -1530, -1278, 794,   -1510,
-    -854,  -870,  478,   -108,  -308,  996,   991,   958,   -1460, 1522,  1628};
+    -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,  1577,  182,   962,   -1202, -1474, 1468,
+    573,   -1325, 264,   383,   -829,  1458,  -1602, -130,  -681,  1017, 732,   608,   -1542, 411,   -205,  -1571,
+    1223,  652,   -552,  1015,  -1293, 1491,  -282,  -1544, 516,   -8,   -320,  -666,  -1618, -1162, 126,   1469,
+    -853,  -90,   -271,  830,   107,   -1421, -247,  -951,  -398,  961,  -1508, -725,  448,   -1065, 677,   -1275,
+    -1103, 430,   555,   843,   -1251, 871,   1550,  105,   422,   587,  177,   -235,  -291,  -460,  1574,  1653,
+    -246,  778,   1159,  -147,  -777,  1483,  -602,  1119,  -1590, 644,  -872,  349,   418,   329,   -156,  -75,
+    817,   1097,  603,   610,   1322,  -1285, -1465, 384,   -1215, -136, 1218,  -1335, -874,  220,   -1187, -1659,
+    -1185, -1530, -1278, 794,   -1510, -854,  -870,  478,   -108,  -308, 996,   991,   958,   -1460, 1522,  1628};
 
 /* 2^32 / 128 mod q = 1441: the final factor of NTT^-1 (128^-1, Algorithm 10
  * line 14) times 2^16 for the Montgomery multiplication, times another 2^16 so
@@ -35,13 +33,14 @@ const int16_t mlkem_zetas[128] = {
  * Bounds: fqmul(zeta, b) has |.| < q, so each of the 7 layers adds less than q
  * to the largest magnitude: from |c| < q the values stay below 8q = 26632,
  * within int16. A final Barrett pass makes the output reduced. */
-static void ntt_two_layers(int16_t *f, unsigned int len) {
+static void ntt_two_layers(int16_t *f, unsigned int len)
+{
     const unsigned int h = len >> 1;
     for (unsigned int b = 0; b < MLKEM_N / (2 * len); b++) {
         const unsigned int start = 2 * len * b;
-        const int16_t z1 = mlkem_zetas[MLKEM_N / 2 / len + b];      /* layer len */
-        const int16_t z2 = mlkem_zetas[MLKEM_N / len + 2 * b];      /* layer len/2, first half */
-        const int16_t z3 = mlkem_zetas[MLKEM_N / len + 2 * b + 1];  /* layer len/2, second half */
+        const int16_t z1 = mlkem_zetas[MLKEM_N / 2 / len + b];     /* layer len */
+        const int16_t z2 = mlkem_zetas[MLKEM_N / len + 2 * b];     /* layer len/2, first half */
+        const int16_t z3 = mlkem_zetas[MLKEM_N / len + 2 * b + 1]; /* layer len/2, second half */
         for (unsigned int j = start; j < start + h; j++) {
             int16_t a0 = f[j], a1 = f[j + h], a2 = f[j + len], a3 = f[j + len + h];
             int16_t t;
@@ -65,11 +64,12 @@ static void ntt_two_layers(int16_t *f, unsigned int len) {
     }
 }
 
-void mlkem_ntt_c(mlkem_poly *r) {
+void mlkem_ntt_c(mlkem_poly *r)
+{
     int16_t *f = r->c;
-    ntt_two_layers(f, 128); /* layers 128, 64 */
-    ntt_two_layers(f, 32);  /* layers 32, 16 */
-    ntt_two_layers(f, 8);   /* layers 8, 4 */
+    ntt_two_layers(f, 128);                          /* layers 128, 64 */
+    ntt_two_layers(f, 32);                           /* layers 32, 16 */
+    ntt_two_layers(f, 8);                            /* layers 8, 4 */
     for (unsigned int b = 0; b < MLKEM_N / 4; b++) { /* layer 2: zetas[64 + b] */
         const int16_t zeta = mlkem_zetas[64 + b];
         for (unsigned int j = 4 * b; j < 4 * b + 2; j++) {
@@ -85,7 +85,8 @@ void mlkem_ntt_c(mlkem_poly *r) {
 
 /* Gentleman-Sande butterfly (a, b) -> (a + b, zeta (b - a)); the difference is
  * formed in int32 (|b - a| < 16q, |zeta| <= 1664: product < q 2^15). */
-static inline void gs(int16_t *a, int16_t *b, int16_t zeta) {
+static inline void gs(int16_t *a, int16_t *b, int16_t zeta)
+{
     const int16_t t = *a;
     *a = (int16_t)(t + *b);
     *b = mlkem_montgomery_reduce((int32_t)zeta * ((int32_t)*b - t));
@@ -95,12 +96,13 @@ static inline void gs(int16_t *a, int16_t *b, int16_t zeta) {
  * zetas[256/len - 1 - block] for its blocks of 2 len coefficients (Algorithm 10's
  * decreasing counter i). With reduce, the sums of the second layer are
  * Barrett-reduced (used for the layer pair 8, 16). */
-static void invntt_two_layers(int16_t *f, unsigned int len, int reduce) {
+static void invntt_two_layers(int16_t *f, unsigned int len, int reduce)
+{
     for (unsigned int b = 0; b < MLKEM_N / (4 * len); b++) {
         const unsigned int start = 4 * len * b;
-        const int16_t za = mlkem_zetas[MLKEM_N / len - 1 - 2 * b];       /* layer len, 1st */
-        const int16_t zb = mlkem_zetas[MLKEM_N / len - 2 - 2 * b];       /* layer len, 2nd */
-        const int16_t zc = mlkem_zetas[MLKEM_N / 2 / len - 1 - b];       /* layer 2 len */
+        const int16_t za = mlkem_zetas[MLKEM_N / len - 1 - 2 * b]; /* layer len, 1st */
+        const int16_t zb = mlkem_zetas[MLKEM_N / len - 2 - 2 * b]; /* layer len, 2nd */
+        const int16_t zc = mlkem_zetas[MLKEM_N / 2 / len - 1 - b]; /* layer 2 len */
         for (unsigned int j = start; j < start + len; j++) {
             int16_t a0 = f[j], a1 = f[j + len], a2 = f[j + 2 * len], a3 = f[j + 3 * len];
             gs(&a0, &a1, za);
@@ -125,14 +127,15 @@ static void invntt_two_layers(int16_t *f, unsigned int len, int reduce) {
  * layer 16 forms sums < 8q and reduces them again, so layers 32, 64, 128 end
  * below 8q = 26632; differences are < 16q in int32 before fqmul. The final
  * fqmul by 1441 gives |c| < q. */
-void mlkem_invntt_c(mlkem_poly *r) {
+void mlkem_invntt_c(mlkem_poly *r)
+{
     int16_t *f = r->c;
     for (unsigned int j = 0; j < MLKEM_N; j++) {
         f[j] = mlkem_barrett_reduce(f[j]);
     }
-    invntt_two_layers(f, 2, 0);  /* layers 2, 4 */
-    invntt_two_layers(f, 8, 1);  /* layers 8, 16; the layer-16 sums reduced */
-    invntt_two_layers(f, 32, 0); /* layers 32, 64 */
+    invntt_two_layers(f, 2, 0);              /* layers 2, 4 */
+    invntt_two_layers(f, 8, 1);              /* layers 8, 16; the layer-16 sums reduced */
+    invntt_two_layers(f, 32, 0);             /* layers 32, 64 */
     for (unsigned int j = 0; j < 128; j++) { /* layer 128: zetas[1] */
         gs(&f[j], &f[j + 128], mlkem_zetas[1]);
     }
@@ -143,7 +146,8 @@ void mlkem_invntt_c(mlkem_poly *r) {
 
 /* Algorithm 11: BaseCaseMultiply (Algorithm 12, reduce.h) on each of the 128
  * pairs, accumulated into r with the factor R^-1. */
-void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b) {
+void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
+{
     for (unsigned int p = 0; p < MLKEM_N / 2; p++) {
         mlkem_basemul_pair(&r->c[2 * p], a->c[2 * p], a->c[2 * p + 1], &b->c[2 * p], p);
     }

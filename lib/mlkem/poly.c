@@ -8,7 +8,8 @@
 /* ByteEncode_d: coefficient i occupies bits d*i .. d*i+d-1 of the output, least
  * significant bit first (Algorithm 5 with BitsToBytes, Algorithm 3). The bit
  * accumulator holds at most 7 + d <= 19 bits. Loop bounds depend only on d. */
-static void pack(uint8_t *out, const uint16_t *v, unsigned int n, unsigned int d) {
+static void pack(uint8_t *out, const uint16_t *v, unsigned int n, unsigned int d)
+{
     uint32_t acc = 0;
     unsigned int bits = 0;
     for (unsigned int i = 0; i < n; i++) {
@@ -23,7 +24,8 @@ static void pack(uint8_t *out, const uint16_t *v, unsigned int n, unsigned int d
 }
 
 /* ByteDecode_d without the final reduction: the inverse of pack. */
-static void unpack(uint16_t *v, const uint8_t *in, unsigned int n, unsigned int d) {
+static void unpack(uint16_t *v, const uint8_t *in, unsigned int n, unsigned int d)
+{
     uint32_t acc = 0;
     unsigned int bits = 0;
     const uint32_t mask = (1u << d) - 1;
@@ -48,18 +50,21 @@ static void unpack(uint16_t *v, const uint8_t *in, unsigned int n, unsigned int 
  * 1/q), so the result is floor(N / q) (also checked for all x and every d used).
  * N M < 2^46, so the product needs 64 bits: one UMULL on Cortex-M, constant time.
  * No division instruction touches the (secret) coefficient: KyberSlash. */
-static inline uint16_t compress(int16_t x, unsigned int d) {
+static inline uint16_t compress(int16_t x, unsigned int d)
+{
     uint64_t n = ((uint64_t)(uint16_t)x << d) + (MLKEM_Q - 1) / 2;
     return (uint16_t)(((n * 10321340u) >> 35) & ((1u << d) - 1));
 }
 
 /* Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d) (equation
  * 4.8, ties cannot occur for d >= 1 because q is odd); result in [0, q). */
-static inline int16_t decompress(uint16_t y, unsigned int d) {
+static inline int16_t decompress(uint16_t y, unsigned int d)
+{
     return (int16_t)(((uint32_t)y * MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
-void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a) {
+void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
+{
     for (unsigned int i = 0; i < MLKEM_N / 2; i++) {
         uint16_t t0 = (uint16_t)a->c[2 * i], t1 = (uint16_t)a->c[2 * i + 1];
         out[3 * i] = (uint8_t)t0;
@@ -70,7 +75,8 @@ void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a) {
 
 /* ByteDecode_12 reduces modulo q (Algorithm 6, m = q for d = 12): values are
  * below 4096 < 2q, so one conditional subtraction, done with a mask. */
-void mlkem_frombytes12_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES]) {
+void mlkem_frombytes12_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+{
     for (unsigned int i = 0; i < MLKEM_N / 2; i++) {
         int16_t t0 = (int16_t)((in[3 * i] | ((uint16_t)in[3 * i + 1] << 8)) & 0xfff);
         int16_t t1 = (int16_t)((in[3 * i + 1] >> 4) | ((uint16_t)in[3 * i + 2] << 4));
@@ -79,7 +85,8 @@ void mlkem_frombytes12_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES]) {
     }
 }
 
-static void compress_d(uint8_t *out, const mlkem_poly *a, unsigned int d) {
+static void compress_d(uint8_t *out, const mlkem_poly *a, unsigned int d)
+{
     uint16_t t[8];
     for (unsigned int i = 0; i < MLKEM_N; i += 8) {
         for (unsigned int j = 0; j < 8; j++) {
@@ -90,7 +97,8 @@ static void compress_d(uint8_t *out, const mlkem_poly *a, unsigned int d) {
     }
 }
 
-static void decompress_d(mlkem_poly *r, const uint8_t *in, unsigned int d) {
+static void decompress_d(mlkem_poly *r, const uint8_t *in, unsigned int d)
+{
     uint16_t t[8];
     for (unsigned int i = 0; i < MLKEM_N; i += 8) {
         unpack(t, in, 8, d);
@@ -101,22 +109,27 @@ static void decompress_d(mlkem_poly *r, const uint8_t *in, unsigned int d) {
     }
 }
 
-void mlkem_compress_du_c(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a) {
+void mlkem_compress_du_c(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a)
+{
     compress_d(out, a, MLKEM_DU);
 }
-void mlkem_decompress_du_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU]) {
+void mlkem_decompress_du_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU])
+{
     decompress_d(r, in, MLKEM_DU);
 }
-void mlkem_compress_dv_c(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a) {
+void mlkem_compress_dv_c(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a)
+{
     compress_d(out, a, MLKEM_DV);
 }
-void mlkem_decompress_dv_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]) {
+void mlkem_decompress_dv_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV])
+{
     decompress_d(r, in, MLKEM_DV);
 }
 
 /* Decompress_1(ByteDecode_1(m)): bit 1 -> round(q/2) = 1665, selected with a
  * mask because m is secret (FIPS 203 Algorithm 14 line 20). */
-void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]) {
+void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         uint16_t bit = (uint16_t)((msg[i >> 3] >> (i & 7)) & 1);
         r->c[i] = (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2));
@@ -124,7 +137,8 @@ void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]) {
 }
 
 /* ByteEncode_1(Compress_1(w)) (Algorithm 15 line 7), multiply-shift as above. */
-void mlkem_tomsg_c(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a) {
+void mlkem_tomsg_c(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
+{
     for (unsigned int i = 0; i < MLKEM_SYMBYTES; i++) {
         uint8_t b = 0;
         for (unsigned int j = 0; j < 8; j++) {

@@ -12,7 +12,8 @@
  * candidates d1, d2; those below q are accepted in order until 256 are found.
  * The rejection depends only on the XOF output of the public seed rho, so the
  * branches leak nothing secret (A_hat is public). Returns the new count. */
-static unsigned int rej_uniform(int16_t *r, unsigned int ctr, const uint8_t *buf, size_t len) {
+static unsigned int rej_uniform(int16_t *r, unsigned int ctr, const uint8_t *buf, size_t len)
+{
     for (size_t pos = 0; pos + 3 <= len && ctr < MLKEM_N; pos += 3) {
         uint16_t d1 = (uint16_t)(buf[pos] | ((uint16_t)(buf[pos + 1] & 0x0f) << 8));
         uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | ((uint16_t)buf[pos + 2] << 4));
@@ -28,7 +29,8 @@ static unsigned int rej_uniform(int16_t *r, unsigned int ctr, const uint8_t *buf
 
 /* The SHAKE128 rate, 168 bytes, is a multiple of 3, so no candidate straddles
  * two blocks and one block at a time suffices (little stack). */
-void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y) {
+void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
+{
     pqlab_keccak_state st;
     uint8_t buf[PQLAB_SHAKE128_RATE];
     const uint8_t xy[2] = {x, y};
@@ -44,7 +46,8 @@ void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_
 }
 
 void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
-                           const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]) {
+                           const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
+{
     pqlab_keccakx4_state st;
     uint8_t in[4][MLKEM_SYMBYTES + 2];
     uint8_t buf[4][PQLAB_SHAKE128_RATE];
@@ -70,10 +73,10 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
  * coefficient pairs, so each pair is multiplied and accumulated as soon as the
  * rejection sampler has accepted its second coefficient. */
 typedef struct {
-    mlkem_poly *acc;        /* accumulator: acc += entry o vec * R^-1 */
-    const mlkem_poly *vec;  /* |c| < q (NTT domain) */
-    unsigned int ctr;       /* coefficients accepted so far */
-    int16_t pending;        /* first coefficient of an incomplete pair */
+    mlkem_poly *acc;       /* accumulator: acc += entry o vec * R^-1 */
+    const mlkem_poly *vec; /* |c| < q (NTT domain) */
+    unsigned int ctr;      /* coefficients accepted so far */
+    int16_t pending;       /* first coefficient of an incomplete pair */
 } matacc_lane;
 
 /* One XOF block of a matrix entry: Algorithm 7 lines 5-15 collect the accepted
@@ -83,7 +86,8 @@ typedef struct {
  * unpredictable branches cost a pipeline refill each on small cores. At most
  * 2 * 168 / 3 = 112 candidates per block, plus one carried: cand has room for the
  * write at index 113. */
-static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
+static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
+{
     int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2];
     const unsigned int base = l->ctr & ~1u;   /* first coefficient of the pending pair */
     const unsigned int need = MLKEM_N - base; /* coefficients still to collect */
@@ -94,8 +98,7 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
     /* bulk: while two more candidates fit, no end-of-polynomial test is needed;
      * (d - q) >> 31 is 1 exactly when d < q (d < 2^12). */
     while (pos + 3 <= len && n + 2 <= need) {
-        const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
-                           ((uint32_t)buf[pos + 2] << 16);
+        const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | ((uint32_t)buf[pos + 2] << 16);
         const uint32_t d1 = w & 0xfff, d2 = w >> 12;
         cand[n] = (int16_t)d1;
         n += (d1 - MLKEM_Q) >> 31;
@@ -125,8 +128,8 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len) {
     l->ctr = base + n;
 }
 
-void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
-                    uint8_t x, uint8_t y) {
+void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
+{
     pqlab_keccak_state st;
     uint8_t buf[PQLAB_SHAKE128_RATE];
     const uint8_t xy[2] = {x, y};
@@ -141,8 +144,9 @@ void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[ML
     }
 }
 
-void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
-                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]) {
+void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
+                       const uint8_t xy[8])
+{
     pqlab_keccakx4_state st;
     uint8_t buf[4][PQLAB_SHAKE128_RATE]; /* first holds the 34-byte inputs, then XOF blocks */
     matacc_lane l[4];
@@ -168,10 +172,11 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
  * (bits 4i, 4i+1 summed minus bits 4i+2, 4i+3, LSB first). Adding the odd bits
  * to the even ones (mask 0x55555555) gives 2-bit pair sums in place, so each
  * coefficient is one field minus the next. Result in [-2, 2]; no branches. */
-static void cbd2(mlkem_poly *r, const uint8_t *buf) {
+static void cbd2(mlkem_poly *r, const uint8_t *buf)
+{
     for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
-        uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) |
-                     ((uint32_t)buf[4 * i + 2] << 16) | ((uint32_t)buf[4 * i + 3] << 24);
+        uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
+                     ((uint32_t)buf[4 * i + 3] << 24);
         uint32_t s = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);
         for (unsigned int j = 0; j < 8; j++) {
             int16_t x = (int16_t)((s >> (4 * j)) & 3);
@@ -185,10 +190,10 @@ static void cbd2(mlkem_poly *r, const uint8_t *buf) {
 /* Algorithm 8 for eta = 3 (ML-KEM-512's eta1): 6 bits per coefficient, 3 bytes
  * give 4 coefficients; 3-bit fields hold the sum of three bits (mask 0x249249).
  * Result in [-3, 3]. */
-static void cbd3(mlkem_poly *r, const uint8_t *buf) {
+static void cbd3(mlkem_poly *r, const uint8_t *buf)
+{
     for (unsigned int i = 0; i < MLKEM_N / 4; i++) {
-        uint32_t w = (uint32_t)buf[3 * i] | ((uint32_t)buf[3 * i + 1] << 8) |
-                     ((uint32_t)buf[3 * i + 2] << 16);
+        uint32_t w = (uint32_t)buf[3 * i] | ((uint32_t)buf[3 * i + 1] << 8) | ((uint32_t)buf[3 * i + 2] << 16);
         uint32_t s = (w & 0x249249u) + ((w >> 1) & 0x249249u) + ((w >> 2) & 0x249249u);
         for (unsigned int j = 0; j < 4; j++) {
             int16_t x = (int16_t)((s >> (6 * j)) & 7);
@@ -199,7 +204,8 @@ static void cbd3(mlkem_poly *r, const uint8_t *buf) {
 }
 #endif
 
-void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]) {
+void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
+{
 #if MLKEM_ETA1 == 3
     cbd3(r, buf);
 #else
@@ -207,6 +213,7 @@ void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]) {
 #endif
 }
 
-void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]) {
+void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
     cbd2(r, buf);
 }

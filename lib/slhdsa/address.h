@@ -37,8 +37,8 @@ static inline void slh_adrs_put32(slh_adrs *a, unsigned int off, uint32_t v)
 
 static inline uint32_t slh_adrs_get32(const slh_adrs *a, unsigned int off)
 {
-    return ((uint32_t)a->b[off] << 24) | ((uint32_t)a->b[off + 1] << 16) |
-           ((uint32_t)a->b[off + 2] << 8) | (uint32_t)a->b[off + 3];
+    return ((uint32_t)a->b[off] << 24) | ((uint32_t)a->b[off + 1] << 16) | ((uint32_t)a->b[off + 2] << 8) |
+           (uint32_t)a->b[off + 3];
 }
 
 static inline void slh_adrs_zero(slh_adrs *a)

@@ -78,15 +78,14 @@ void slh_PRF(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs);
  * The SHAKE instantiation hands full batches to pqlab_shake256x4 when the platform has
  * a native 4-way Keccak (or PQLAB_SLHDSA_FORCE_X4 is set); otherwise it runs the lanes
  * one after another on the single-block fast path. */
-void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
-              const uint8_t *const in[4], unsigned int nlanes);
+void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4], const uint8_t *const in[4],
+              unsigned int nlanes);
 
 /* SLH_F_X4_BATCHED: slh_F_x4 computes its lanes together (a 4-way Keccak), so WOTS+
  * walks four chains side by side; otherwise it walks one chain after the other through
  * slh_chain, which keeps the chain value in the hash state between the F calls. */
-#if defined(PQLAB_SLHDSA_HASH_SHAKE) &&                                                  \
-    (defined(PQLAB_KECCAKX4_NATIVE) || defined(PQLAB_KECCAKF1600X4_NATIVE) ||              \
-     defined(PQLAB_SLHDSA_FORCE_X4))
+#if defined(PQLAB_SLHDSA_HASH_SHAKE) &&                                                                                \
+    (defined(PQLAB_KECCAKX4_NATIVE) || defined(PQLAB_KECCAKF1600X4_NATIVE) || defined(PQLAB_SLHDSA_FORCE_X4))
 #define SLH_F_X4_BATCHED 1
 #endif
 
@@ -94,8 +93,8 @@ void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
  * at in, with hash addresses start, start + 1, ..., start + steps - 1 (start + steps
  * <= w - 1); adrs holds type WOTS_HASH, key pair and chain address (its hash address is
  * not read). steps == 0 copies. out may equal in. */
-void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps,
-               const slh_ctx *ctx, const slh_adrs *adrs);
+void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps, const slh_ctx *ctx,
+               const slh_adrs *adrs);
 
 void slh_T_init(slh_thash_state *st, const slh_ctx *ctx, const slh_adrs *adrs);
 void slh_T_update(slh_thash_state *st, const uint8_t *in, size_t inlen);
@@ -103,10 +102,10 @@ void slh_T_final(uint8_t *out, slh_thash_state *st);
 
 /* The message M is passed as two pieces, hdr || m, so that the prefixes of sections
  * 10.2 and 10.3 (domain byte, context, OID, digest) never need a copy of the message. */
-void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, const uint8_t *hdr,
-                 size_t hdrlen, const uint8_t *m, size_t mlen);
+void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, const uint8_t *hdr, size_t hdrlen,
+                 const uint8_t *m, size_t mlen);
 /* out: m bytes (SLH_M) */
-void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uint8_t *pk_root,
-               const uint8_t *hdr, size_t hdrlen, const uint8_t *m, size_t mlen);
+void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uint8_t *pk_root, const uint8_t *hdr,
+               size_t hdrlen, const uint8_t *m, size_t mlen);
 
 #endif

@@ -78,8 +78,8 @@ void slh_ctx_clear(slh_ctx *ctx)
 }
 
 /* Trunc_n(SHA-256(first block || ADRSc || in)) with 22 + inlen <= 55: one compression */
-static void sha256_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs,
-                            const uint8_t *in, unsigned int inlen)
+static void sha256_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs, const uint8_t *in,
+                            unsigned int inlen)
 {
     uint8_t blk[64];
     uint32_t h[8];
@@ -99,8 +99,8 @@ static void sha256_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *ad
 
 #if SLH_N > 16
 /* Trunc_n(SHA-512(first block || ADRSc || in)) with 22 + inlen <= 111: one compression */
-static void sha512_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs,
-                            const uint8_t *in, unsigned int inlen)
+static void sha512_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs, const uint8_t *in,
+                            unsigned int inlen)
 {
     uint8_t blk[128];
     uint64_t h[8];
@@ -139,8 +139,8 @@ void slh_PRF(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs)
 }
 
 /* no multi-lane SHA-2 kernel: lanes run one after another */
-void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
-              const uint8_t *const in[4], unsigned int nlanes)
+void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4], const uint8_t *const in[4],
+              unsigned int nlanes)
 {
     for (unsigned int i = 0; i < nlanes; i++) {
         sha256_oneblock(out[i], ctx, &adrs[i], in[i] != NULL ? in[i] : ctx->sk_seed, SLH_N);
@@ -148,8 +148,8 @@ void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
 }
 
 /* chain (Algorithm 5): one compression per step */
-void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps,
-               const slh_ctx *ctx, const slh_adrs *adrs)
+void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps, const slh_ctx *ctx,
+               const slh_adrs *adrs)
 {
     slh_adrs a = *adrs;
     if (out != in) {
@@ -219,8 +219,8 @@ typedef pqlab_sha512_state hstate;
 #endif
 
 /* HMAC (FIPS 198-1) with an n-byte key, shorter than the block: K0 = key || zeros */
-void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, const uint8_t *hdr,
-                 size_t hdrlen, const uint8_t *m, size_t mlen)
+void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, const uint8_t *hdr, size_t hdrlen,
+                 const uint8_t *m, size_t mlen)
 {
     uint8_t pad[HB];
     uint8_t inner[HD];
@@ -255,8 +255,8 @@ void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, c
 
 /* H_msg = MGF1-Hash(R || PK.seed || Hash(R || PK.seed || PK.root || M), m);
  * MGF1 (RFC 8017 B.2.1): Hash(seed || I2OSP(counter, 4)) for counter = 0, 1, ... */
-void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uint8_t *pk_root,
-               const uint8_t *hdr, size_t hdrlen, const uint8_t *m, size_t mlen)
+void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uint8_t *pk_root, const uint8_t *hdr,
+               size_t hdrlen, const uint8_t *m, size_t mlen)
 {
     uint8_t seed[2 * SLH_N + HD + 4];
     uint8_t d[HD];

@@ -146,8 +146,8 @@ static inline void lanes_zero(uint64_t s[25], unsigned int from)
  * block (n + 32 + 2n <= 128 < 136), so absorb is a lane-wise copy, then the SHAKE
  * padding: domain bits 1111 and pad10*1 give 0x1F after the message and 0x80 in the
  * last byte of the rate (byte 135 = top byte of lane 16). */
-static void shake_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs,
-                           const uint8_t *in, unsigned int inlen)
+static void shake_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs, const uint8_t *in,
+                           unsigned int inlen)
 {
     uint64_t s[25];
     const unsigned int mlanes = inlen / 8;
@@ -187,8 +187,8 @@ void slh_PRF(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs)
 #if SLH_W > 256
 #error "slh_chain assumes hash addresses below 256"
 #endif
-void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps,
-               const slh_ctx *ctx, const slh_adrs *adrs)
+void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps, const slh_ctx *ctx,
+               const slh_adrs *adrs)
 {
     uint64_t head[MSG_LANE0]; /* PK.seed and ADRS lanes, hash address 0 */
     uint64_t m[SLH_N / 8];
@@ -239,8 +239,8 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
     pqlab_zeroize(m, sizeof m);
 }
 
-void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
-              const uint8_t *const in[4], unsigned int nlanes)
+void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4], const uint8_t *const in[4],
+              unsigned int nlanes)
 {
 #ifdef SLH_F_X4_BATCHED
     /* Inputs laid out contiguously per lane; unused lanes repeat lane 0 and their
@@ -256,8 +256,7 @@ void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
         memcpy(buf[i] + SLH_N + 32, m, SLH_N);
         o[i] = i < nlanes ? out[i] : scratch;
     }
-    pqlab_shake256x4(o[0], o[1], o[2], o[3], SLH_N, buf[0], buf[1], buf[2], buf[3],
-                     sizeof buf[0]);
+    pqlab_shake256x4(o[0], o[1], o[2], o[3], SLH_N, buf[0], buf[1], buf[2], buf[3], sizeof buf[0]);
     pqlab_zeroize(buf, sizeof buf);
 #else
     for (unsigned int i = 0; i < nlanes; i++) {
@@ -284,8 +283,8 @@ void slh_T_final(uint8_t *out, slh_thash_state *st)
     pqlab_shake256_squeeze(out, SLH_N, &st->keccak);
 }
 
-void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, const uint8_t *hdr,
-                 size_t hdrlen, const uint8_t *m, size_t mlen)
+void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, const uint8_t *hdr, size_t hdrlen,
+                 const uint8_t *m, size_t mlen)
 {
     pqlab_keccak_state st;
     pqlab_shake256_init(&st);
@@ -298,8 +297,8 @@ void slh_PRF_msg(uint8_t *out, const uint8_t *sk_prf, const uint8_t *opt_rand, c
     pqlab_zeroize(&st, sizeof st);
 }
 
-void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uint8_t *pk_root,
-               const uint8_t *hdr, size_t hdrlen, const uint8_t *m, size_t mlen)
+void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uint8_t *pk_root, const uint8_t *hdr,
+               size_t hdrlen, const uint8_t *m, size_t mlen)
 {
     pqlab_keccak_state st;
     pqlab_shake256_init(&st);

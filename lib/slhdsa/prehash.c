@@ -13,8 +13,7 @@
 int slh_prehash(uint8_t *out, int ph, const uint8_t *m, size_t mlen)
 {
     /* DER of OID 2.16.840.1.101.3.4.2.ph: tag 06, length 09, then the arcs */
-    static const uint8_t oid_prefix[10] = {0x06, 0x09, 0x60, 0x86, 0x48,
-                                           0x01, 0x65, 0x03, 0x04, 0x02};
+    static const uint8_t oid_prefix[10] = {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02};
     uint8_t *d = out + 11;
     size_t dlen;
 

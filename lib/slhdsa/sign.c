@@ -29,8 +29,7 @@ static void split_digest(const uint8_t *digest, uint64_t *idx_tree, uint32_t *id
     *idx_leaf = l;
 }
 
-int slh_keygen_internal(uint8_t *pk, uint8_t *sk, const uint8_t *sk_seed, const uint8_t *sk_prf,
-                        const uint8_t *pk_seed)
+int slh_keygen_internal(uint8_t *pk, uint8_t *sk, const uint8_t *sk_seed, const uint8_t *sk_prf, const uint8_t *pk_seed)
 {
     slh_ctx ctx;
     uint8_t root[SLH_N];
@@ -49,8 +48,8 @@ int slh_keygen_internal(uint8_t *pk, uint8_t *sk, const uint8_t *sk_seed, const 
 }
 
 /* slh_sign_internal (Algorithm 19) on M = hdr || m */
-static void sign_core(uint8_t *sig, const uint8_t *hdr, size_t hdrlen, const uint8_t *m,
-                      size_t mlen, const uint8_t *addrnd, const uint8_t *sk)
+static void sign_core(uint8_t *sig, const uint8_t *hdr, size_t hdrlen, const uint8_t *m, size_t mlen,
+                      const uint8_t *addrnd, const uint8_t *sk)
 {
     const uint8_t *sk_seed = sk;
     const uint8_t *sk_prf = sk + SLH_N;
@@ -86,8 +85,8 @@ static void sign_core(uint8_t *sig, const uint8_t *hdr, size_t hdrlen, const uin
 }
 
 /* slh_verify_internal (Algorithm 20) on M = hdr || m */
-static int verify_core(const uint8_t *sig, size_t siglen, const uint8_t *hdr, size_t hdrlen,
-                       const uint8_t *m, size_t mlen, const uint8_t *pk)
+static int verify_core(const uint8_t *sig, size_t siglen, const uint8_t *hdr, size_t hdrlen, const uint8_t *m,
+                       size_t mlen, const uint8_t *pk)
 {
     const uint8_t *pk_seed = pk;
     const uint8_t *pk_root = pk + SLH_N;
@@ -116,15 +115,13 @@ static int verify_core(const uint8_t *sig, size_t siglen, const uint8_t *hdr, si
 
 static const uint8_t empty[1] = {0};
 
-int slh_sign_internal(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *addrnd,
-                      const uint8_t *sk)
+int slh_sign_internal(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *addrnd, const uint8_t *sk)
 {
     sign_core(sig, empty, 0, m != NULL ? m : empty, mlen, addrnd, sk);
     return 0;
 }
 
-int slh_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                        const uint8_t *pk)
+int slh_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk)
 {
     return verify_core(sig, siglen, empty, 0, m != NULL ? m : empty, mlen, pk);
 }
@@ -140,8 +137,8 @@ static size_t pure_header(uint8_t hdr[2 + 255], const uint8_t *ctx, size_t ctxle
     return 2 + ctxlen;
 }
 
-int slh_sign(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
-             const uint8_t *addrnd, const uint8_t *sk)
+int slh_sign(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen, const uint8_t *addrnd,
+             const uint8_t *sk)
 {
     uint8_t hdr[2 + 255];
     size_t hlen;
@@ -154,8 +151,8 @@ int slh_sign(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *ctx, si
     return 0;
 }
 
-int slh_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-               const uint8_t *ctx, size_t ctxlen, const uint8_t *pk)
+int slh_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
+               const uint8_t *pk)
 {
     uint8_t hdr[2 + 255];
     size_t hlen;
@@ -167,8 +164,8 @@ int slh_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
 }
 
 /* M' = toByte(1, 1) || toByte(|ctx|, 1) || ctx || OID || PH(M) (Algorithm 23) */
-static int prehash_header(uint8_t hdr[2 + 255 + 11 + 64], const uint8_t *m, size_t mlen,
-                          const uint8_t *ctx, size_t ctxlen, int ph)
+static int prehash_header(uint8_t hdr[2 + 255 + 11 + 64], const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                          size_t ctxlen, int ph)
 {
     int plen;
     hdr[0] = 1;
@@ -183,8 +180,8 @@ static int prehash_header(uint8_t hdr[2 + 255 + 11 + 64], const uint8_t *m, size
     return (int)(2 + ctxlen) + plen;
 }
 
-int hash_slh_sign(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
-                  int ph, const uint8_t *addrnd, const uint8_t *sk)
+int hash_slh_sign(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen, int ph,
+                  const uint8_t *addrnd, const uint8_t *sk)
 {
     uint8_t hdr[2 + 255 + 11 + 64];
     int hlen;
@@ -196,8 +193,8 @@ int hash_slh_sign(uint8_t *sig, const uint8_t *m, size_t mlen, const uint8_t *ct
     return 0;
 }
 
-int hash_slh_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                    const uint8_t *ctx, size_t ctxlen, int ph, const uint8_t *pk)
+int hash_slh_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
+                    int ph, const uint8_t *pk)
 {
     uint8_t hdr[2 + 255 + 11 + 64];
     int hlen;
@@ -224,8 +221,8 @@ int slh_crypto_sign_keypair(uint8_t *pk, uint8_t *sk)
     return 0;
 }
 
-int slh_crypto_sign_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                                  const uint8_t *ctx, size_t ctxlen, const uint8_t *sk)
+int slh_crypto_sign_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                                  size_t ctxlen, const uint8_t *sk)
 {
     uint8_t addrnd[SLH_N];
     *siglen = 0;
@@ -239,20 +236,18 @@ int slh_crypto_sign_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m
     return 0;
 }
 
-int slh_crypto_sign_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                               const uint8_t *ctx, size_t ctxlen, const uint8_t *pk)
+int slh_crypto_sign_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                               size_t ctxlen, const uint8_t *pk)
 {
     return slh_verify(sig, siglen, m, mlen, ctx, ctxlen, pk);
 }
 
-int slh_crypto_sign_signature(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
-                              const uint8_t *sk)
+int slh_crypto_sign_signature(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *sk)
 {
     return slh_crypto_sign_signature_ctx(sig, siglen, m, mlen, empty, 0, sk);
 }
 
-int slh_crypto_sign_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                           const uint8_t *pk)
+int slh_crypto_sign_verify(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk)
 {
     return slh_verify(sig, siglen, m, mlen, empty, 0, pk);
 }
@@ -271,8 +266,7 @@ int slh_crypto_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, c
     return 0;
 }
 
-int slh_crypto_sign_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen,
-                         const uint8_t *pk)
+int slh_crypto_sign_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk)
 {
     size_t len;
     *mlen = 0;

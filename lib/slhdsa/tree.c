@@ -13,9 +13,8 @@
 #include "ct.h"
 #include "internal.h"
 
-void slh_treehash(uint8_t *root, uint8_t *auth, const slh_ctx *ctx, slh_adrs *node_adrs,
-                  uint32_t base, unsigned int height, uint32_t target, unsigned int batch,
-                  slh_leaf_fn leaf, void *arg)
+void slh_treehash(uint8_t *root, uint8_t *auth, const slh_ctx *ctx, slh_adrs *node_adrs, uint32_t base,
+                  unsigned int height, uint32_t target, unsigned int batch, slh_leaf_fn leaf, void *arg)
 {
     /* stack of nodes, contiguous so that two neighbours are the 2n-byte input of H */
     uint8_t stack[(SLH_MAX_TREE_HEIGHT + 1) * SLH_N];
@@ -72,8 +71,7 @@ static void xmss_leaf(uint8_t *leaves, uint32_t first, unsigned int count, void 
     (void)count; /* always 1: the chains inside a leaf are batched instead */
     slh_adrs_set_type(&a, SLH_ADRS_WOTS_HASH);
     slh_adrs_set_keypair(&a, first);
-    slh_wots_leaf(leaves, arg->ctx, &a, first == arg->sign_idx ? arg->wots_sig : NULL,
-                  arg->digits);
+    slh_wots_leaf(leaves, arg->ctx, &a, first == arg->sign_idx ? arg->wots_sig : NULL, arg->digits);
 }
 
 void slh_xmss_root(uint8_t *root, const slh_ctx *ctx, uint32_t layer, uint64_t tree)
@@ -93,8 +91,8 @@ void slh_xmss_root(uint8_t *root, const slh_ctx *ctx, uint32_t layer, uint64_t t
     slh_treehash(root, NULL, ctx, &node, 0, SLH_HP, 0, 1, xmss_leaf, &arg);
 }
 
-void slh_xmss_sign(uint8_t *root, uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx,
-                   uint32_t layer, uint64_t tree, uint32_t idx)
+void slh_xmss_sign(uint8_t *root, uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx, uint32_t layer, uint64_t tree,
+                   uint32_t idx)
 {
     slh_adrs a, node;
     uint8_t digits[SLH_LEN];
@@ -115,8 +113,8 @@ void slh_xmss_sign(uint8_t *root, uint8_t *sig, const uint8_t *msg, const slh_ct
     slh_treehash(root, sig + SLH_LEN * SLH_N, ctx, &node, 0, SLH_HP, idx, 1, xmss_leaf, &arg);
 }
 
-void slh_xmss_pk_from_sig(uint8_t *root, uint32_t idx, const uint8_t *sig, const uint8_t *msg,
-                          const slh_ctx *ctx, uint32_t layer, uint64_t tree)
+void slh_xmss_pk_from_sig(uint8_t *root, uint32_t idx, const uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx,
+                          uint32_t layer, uint64_t tree)
 {
     slh_adrs a;
     uint8_t buf[2 * SLH_N];
@@ -146,8 +144,7 @@ void slh_xmss_pk_from_sig(uint8_t *root, uint32_t idx, const uint8_t *sig, const
 
 /* ---- hypertree (section 7) ---- */
 
-void slh_ht_sign(uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx, uint64_t idx_tree,
-                 uint32_t idx_leaf)
+void slh_ht_sign(uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx, uint64_t idx_tree, uint32_t idx_leaf)
 {
     uint8_t root[SLH_N];
     memcpy(root, msg, SLH_N);
@@ -160,8 +157,8 @@ void slh_ht_sign(uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx, uint64_t 
     }
 }
 
-int slh_ht_verify(const uint8_t *msg, const uint8_t *sig, const slh_ctx *ctx, uint64_t idx_tree,
-                  uint32_t idx_leaf, const uint8_t *pk_root)
+int slh_ht_verify(const uint8_t *msg, const uint8_t *sig, const slh_ctx *ctx, uint64_t idx_tree, uint32_t idx_leaf,
+                  const uint8_t *pk_root)
 {
     uint8_t node[SLH_N];
     memcpy(node, msg, SLH_N);
@@ -243,8 +240,7 @@ static void fors_roots_init(slh_thash_state *st, const slh_ctx *ctx, const slh_a
     slh_T_init(st, ctx, &r);
 }
 
-void slh_fors_sign(uint8_t *pk, uint8_t *sig, const uint8_t *md, const slh_ctx *ctx,
-                   const slh_adrs *adrs)
+void slh_fors_sign(uint8_t *pk, uint8_t *sig, const uint8_t *md, const slh_ctx *ctx, const slh_adrs *adrs)
 {
     uint32_t idx[SLH_K];
     uint8_t root[SLH_N];
@@ -266,8 +262,7 @@ void slh_fors_sign(uint8_t *pk, uint8_t *sig, const uint8_t *md, const slh_ctx *
     slh_T_final(pk, &st);
 }
 
-void slh_fors_pk_from_sig(uint8_t *pk, const uint8_t *sig, const uint8_t *md, const slh_ctx *ctx,
-                          const slh_adrs *adrs)
+void slh_fors_pk_from_sig(uint8_t *pk, const uint8_t *sig, const uint8_t *md, const slh_ctx *ctx, const slh_adrs *adrs)
 {
     uint32_t idx[SLH_K];
     uint8_t buf[2 * SLH_N];

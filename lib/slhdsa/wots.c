@@ -41,9 +41,8 @@ void slh_wots_digits(uint8_t digits[SLH_LEN], const uint8_t *msg)
  * public (message digits). When cap != NULL, the value at position capat[c] is copied
  * to cap[c]. adrs: type WOTS_HASH with key pair address set. */
 #ifdef SLH_F_X4_BATCHED
-static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps,
-                        const uint8_t *capat, uint8_t *cap, const slh_ctx *ctx,
-                        const slh_adrs *adrs)
+static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps, const uint8_t *capat, uint8_t *cap,
+                        const slh_ctx *ctx, const slh_adrs *adrs)
 {
     slh_adrs la[4];
     unsigned int chain[4];
@@ -107,9 +106,8 @@ static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps
  * the value inside the hash state from one F call to the next (no conversion of the
  * value or of the address between the steps). A captured position splits the walk in
  * two. */
-static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps,
-                        const uint8_t *capat, uint8_t *cap, const slh_ctx *ctx,
-                        const slh_adrs *adrs)
+static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps, const uint8_t *capat, uint8_t *cap,
+                        const slh_ctx *ctx, const slh_adrs *adrs)
 {
     slh_adrs a = *adrs;
     for (unsigned int c = 0; c < SLH_LEN; c++) {
@@ -129,8 +127,7 @@ static void wots_chains(uint8_t *val, const uint8_t *start, const uint8_t *steps
 #endif
 
 /* T_len over the chain ends with a WOTS_PK address (Algorithm 6 lines 10-14) */
-static void wots_compress(uint8_t *pk, const uint8_t *val, const slh_ctx *ctx,
-                          const slh_adrs *adrs)
+static void wots_compress(uint8_t *pk, const uint8_t *val, const slh_ctx *ctx, const slh_adrs *adrs)
 {
     slh_adrs pkadrs = *adrs;
     slh_thash_state st;
@@ -141,8 +138,7 @@ static void wots_compress(uint8_t *pk, const uint8_t *val, const slh_ctx *ctx,
     slh_T_final(pk, &st);
 }
 
-void slh_wots_leaf(uint8_t *pk, const slh_ctx *ctx, const slh_adrs *adrs, uint8_t *sig,
-                   const uint8_t *digits)
+void slh_wots_leaf(uint8_t *pk, const slh_ctx *ctx, const slh_adrs *adrs, uint8_t *sig, const uint8_t *digits)
 {
     uint8_t val[SLH_LEN * SLH_N];
     uint8_t start[SLH_LEN];
@@ -172,8 +168,7 @@ void slh_wots_leaf(uint8_t *pk, const slh_ctx *ctx, const slh_adrs *adrs, uint8_
     pqlab_zeroize(val, sizeof val);
 }
 
-void slh_wots_pk_from_sig(uint8_t *pk, const uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx,
-                          const slh_adrs *adrs)
+void slh_wots_pk_from_sig(uint8_t *pk, const uint8_t *sig, const uint8_t *msg, const slh_ctx *ctx, const slh_adrs *adrs)
 {
     uint8_t val[SLH_LEN * SLH_N];
     uint8_t digits[SLH_LEN];

@@ -27,20 +27,47 @@ __attribute__((section(".vectors"), used)) const pqlab_vector pqlab_armv7m_vecto
     pqlab_armv7m_fault_entry, /* MemManage */
     pqlab_armv7m_fault_entry, /* BusFault */
     pqlab_armv7m_fault_entry, /* UsageFault */
-    0, 0, 0, 0,
+    0,
+    0,
+    0,
+    0,
     pqlab_armv7m_fault_entry, /* SVCall */
     pqlab_armv7m_fault_entry, /* DebugMonitor */
     0,
     pqlab_armv7m_fault_entry, /* PendSV */
     pqlab_armv7m_systick_isr,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
-    pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry, pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
+    pqlab_armv7m_fault_entry,
 };
 
 void pqlab_armv7m_reset(void)
@@ -74,17 +101,16 @@ uint32_t *const pqlab_armv7m_fault_stack_top = fault_stack + 256;
  * fault stack and report. */
 __attribute__((naked)) void pqlab_armv7m_fault_entry(void)
 {
-    __asm__ volatile(
-        "tst lr, #4\n\t"
-        "ite eq\n\t"
-        "mrseq r0, msp\n\t"
-        "mrsne r0, psp\n\t"
-        "mov r1, lr\n\t"
-        "ldr r2, =pqlab_armv7m_fault_stack_top\n\t"
-        "ldr r2, [r2]\n\t"
-        "mov sp, r2\n\t"
-        "b pqlab_armv7m_fault_report\n\t"
-        ".ltorg\n\t");
+    __asm__ volatile("tst lr, #4\n\t"
+                     "ite eq\n\t"
+                     "mrseq r0, msp\n\t"
+                     "mrsne r0, psp\n\t"
+                     "mov r1, lr\n\t"
+                     "ldr r2, =pqlab_armv7m_fault_stack_top\n\t"
+                     "ldr r2, [r2]\n\t"
+                     "mov sp, r2\n\t"
+                     "b pqlab_armv7m_fault_report\n\t"
+                     ".ltorg\n\t");
 }
 
 static uint32_t ipsr(void)
@@ -107,12 +133,12 @@ void pqlab_armv7m_fault_report(const uint32_t *frame, uint32_t exc_return)
     int frame_ok = !overflow && f >= (uintptr_t)__data_start && f + 32 <= (uintptr_t)__stack_top;
     pqlab_armv7m_uart_init();
     pqlab_armv7m_puts("\n#fault ");
-    pqlab_armv7m_puts(overflow ? "stack-overflow"
+    pqlab_armv7m_puts(overflow   ? "stack-overflow"
                       : exc == 3 ? "hardfault"
                       : exc == 4 ? "memmanage"
                       : exc == 5 ? "busfault"
                       : exc == 6 ? "usagefault"
-                      : "exception");
+                                 : "exception");
     pqlab_armv7m_puts(" pc=");
     pqlab_armv7m_puthex(frame_ok ? frame[6] : 0);
     pqlab_armv7m_puts(" lr=");

@@ -79,8 +79,8 @@ void pqlab_rv32_trap_report(void)
     __asm__ volatile("csrr %0, mbadaddr" : "=r"(mtval));
     __asm__ volatile("csrr %0, mscratch" : "=r"(sp));
     /* a store into the PMP stack guard (store access fault, mcause 7): overflow */
-    int overflow = mcause == 7u && pqlab_rv32_guard_end != 0 && mtval >= pqlab_rv32_guard_start &&
-                   mtval < pqlab_rv32_guard_end;
+    int overflow =
+        mcause == 7u && pqlab_rv32_guard_end != 0 && mtval >= pqlab_rv32_guard_start && mtval < pqlab_rv32_guard_end;
     /* the same first fields as the Arm reporter, so the host parses one format */
     if (overflow) {
         pqlab_hal_send("\n#fault stack-overflow", 22);

@@ -82,9 +82,7 @@ def load(path: Path) -> dict:
     return data
 
 
-def run_prompt(
-    prompt: dict, impls: list[Implementation], plat: Platform, impl_name: str | None, jobs: int
-) -> AcvpRun:
+def run_prompt(prompt: dict, impls: list[Implementation], plat: Platform, impl_name: str | None, jobs: int) -> AcvpRun:
     key = (prompt.get("algorithm"), prompt.get("mode"))
     plugin = plugins().get(key)
     resp = {k: prompt[k] for k in ("vsId", "algorithm", "mode", "revision") if k in prompt}
@@ -143,8 +141,12 @@ def run_prompt(
     if not plan:  # every test case was unsupported or invalid, each already named
         return result
     outcomes = execute(
-        [(by_id[iid], plat) for iid in plan], "driver", jobs, BuildOptions(),
-        stdin=lambda impl, _p: lines[impl.id], desc="acvp",
+        [(by_id[iid], plat) for iid in plan],
+        "driver",
+        jobs,
+        BuildOptions(),
+        stdin=lambda impl, _p: lines[impl.id],
+        desc="acvp",
     )
     for o in outcomes:
         items = plan[o.impl.id]
@@ -171,21 +173,23 @@ def run_prompt(
                 refused = [k for k, v in fields.items() if v == ""]
                 if refused:  # an answer with empty fields is an error, never a response
                     status = next((a for a in outs if isinstance(a, int)), None)
-                    result.failed.append(f"{o.impl.id} on {plat.name}: tgId {group['tgId']} tcId {test['tcId']}: "
-                                         f"the implementation refused the input (status {status}); no {', '.join(refused)}")
+                    result.failed.append(
+                        f"{o.impl.id} on {plat.name}: tgId {group['tgId']} tcId {test['tcId']}: "
+                        f"the implementation refused the input (status {status}); no {', '.join(refused)}"
+                    )
                 rgroup["tests"].append({"tcId": test["tcId"], **fields})
     return result
 
 
 def _opts(group: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in group.items() if k not in ("tests", "tgId") and not isinstance(v, (list, dict)))
+    return ", ".join(
+        f"{k}={v}" for k, v in group.items() if k not in ("tests", "tgId") and not isinstance(v, (list, dict))
+    )
 
 
 def compare(result: AcvpRun, expected: dict) -> None:
     """Compare every result field with the expected file; record each mismatching tcId."""
-    exp = {
-        (g["tgId"], t["tcId"]): t for g in expected.get("testGroups", []) for t in g.get("tests", [])
-    }
+    exp = {(g["tgId"], t["tcId"]): t for g in expected.get("testGroups", []) for t in g.get("tests", [])}
     for g in result.response["testGroups"]:
         for t in g["tests"]:
             e = exp.get((g["tgId"], t["tcId"]))

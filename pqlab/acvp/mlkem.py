@@ -36,7 +36,6 @@ def scheme(group: dict) -> str | None:
     return name
 
 
-
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     mode = _mode(group)
     if mode == "keyGen":
@@ -50,7 +49,6 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     if mode == "decapsulationKeyCheck":
         return [("checkdk", [hexbytes(test, "dk")])]
     return None
-
 
 
 def result(group: dict, test: dict, outputs: list[list[bytes] | int]) -> dict:

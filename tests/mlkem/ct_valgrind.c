@@ -14,7 +14,8 @@
 #include "randombytes.h"
 
 /* Not used by the derand functions; present for the link. */
-int pqlab_randombytes(uint8_t *out, size_t n) {
+int pqlab_randombytes(uint8_t *out, size_t n)
+{
     memset(out, 0x5a, n);
     return 0;
 }
@@ -22,7 +23,8 @@ int pqlab_randombytes(uint8_t *out, size_t n) {
 static uint8_t ek[MLKEM_EKBYTES], dk[MLKEM_DKBYTES], c[MLKEM_CTBYTES];
 static uint8_t k1[MLKEM_SSBYTES], k2[MLKEM_SSBYTES], k3[MLKEM_SSBYTES];
 
-int main(void) {
+int main(void)
+{
     uint8_t d[32], z[32], m[32];
     for (unsigned int i = 0; i < 32; i++) {
         d[i] = (uint8_t)(i * 7 + 1);

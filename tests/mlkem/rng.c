@@ -15,7 +15,8 @@ static uint8_t script[4096];
 static size_t script_len, script_pos;
 static int use_drbg;
 
-void pqlab_test_rng_script(const uint8_t *bytes, size_t n) {
+void pqlab_test_rng_script(const uint8_t *bytes, size_t n)
+{
     if (n > sizeof script) {
         n = sizeof script;
     }
@@ -26,13 +27,15 @@ void pqlab_test_rng_script(const uint8_t *bytes, size_t n) {
 }
 
 #ifdef PQLAB_TEST_DRBG
-void pqlab_test_rng_drbg(const uint8_t entropy[48]) {
+void pqlab_test_rng_drbg(const uint8_t entropy[48])
+{
     pqlab_drbg_init(&drbg, entropy, NULL);
     use_drbg = 1;
 }
 #endif
 
-int pqlab_randombytes(uint8_t *out, size_t n) {
+int pqlab_randombytes(uint8_t *out, size_t n)
+{
 #ifdef PQLAB_TEST_DRBG
     if (use_drbg) {
         pqlab_drbg_generate(&drbg, out, n);

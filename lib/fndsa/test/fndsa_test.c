@@ -67,16 +67,26 @@ uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
 {
     fpr x = fpr_from_bits(a), y = fpr_from_bits(b);
     switch (op) {
-    case 0: return fpr_to_bits(fpr_add(x, y));
-    case 1: return fpr_to_bits(fpr_sub(x, y));
-    case 2: return fpr_to_bits(fpr_mul(x, y));
-    case 3: return fpr_to_bits(fpr_div(x, y));
-    case 4: return fpr_to_bits(fpr_sqrt(x));
-    case 5: return (uint64_t)fpr_rint(x);
-    case 6: return (uint64_t)fpr_floor(x);
-    case 7: return (uint64_t)fpr_trunc(x);
-    case 8: return fpr_to_bits(fpr_of((int64_t)a));
-    case 9: return (uint64_t)fpr_lt(x, y);
+    case 0:
+        return fpr_to_bits(fpr_add(x, y));
+    case 1:
+        return fpr_to_bits(fpr_sub(x, y));
+    case 2:
+        return fpr_to_bits(fpr_mul(x, y));
+    case 3:
+        return fpr_to_bits(fpr_div(x, y));
+    case 4:
+        return fpr_to_bits(fpr_sqrt(x));
+    case 5:
+        return (uint64_t)fpr_rint(x);
+    case 6:
+        return (uint64_t)fpr_floor(x);
+    case 7:
+        return (uint64_t)fpr_trunc(x);
+    case 8:
+        return fpr_to_bits(fpr_of((int64_t)a));
+    case 9:
+        return (uint64_t)fpr_lt(x, y);
     case 11:
     case 12: {
         fpr s, d;
@@ -84,9 +94,11 @@ uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
         return fpr_to_bits(op == 11 ? s : d);
     }
 #ifndef PQLAB_FNDSA_FPR_NATIVE
-    case 10: return fpr_to_bits(fpr_div_nr(x, y));
+    case 10:
+        return fpr_to_bits(fpr_div_nr(x, y));
 #endif
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -107,14 +119,13 @@ int fndsa_test_samplerz(uint64_t mubits, uint64_t isigmabits)
 {
     fndsa_sampler sc;
     memset(&sc, 0, sizeof sc);
-    sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u)
-                                    : fpr_from_bits(0x3FF47201BF1F7A75u);
+    sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u) : fpr_from_bits(0x3FF47201BF1F7A75u);
     return fndsa_samplerz(&sc, fpr_from_bits(mubits), fpr_from_bits(isigmabits));
 }
 
 /* one signing attempt with scripted randomness: returns 1 if short, s2 out */
-int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const int8_t *F,
-                            const int8_t *G, const uint16_t *hm)
+int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+                            const uint16_t *hm)
 {
     static union {
         fpr f[13 * FNDSA_N];
@@ -122,8 +133,7 @@ int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const
     } tmp;
     fndsa_sampler sc;
     memset(&sc, 0, sizeof sc);
-    sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u)
-                                    : fpr_from_bits(0x3FF47201BF1F7A75u);
+    sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u) : fpr_from_bits(0x3FF47201BF1F7A75u);
     return fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, FNDSA_LOGN, tmp.f);
 }
 #endif
@@ -171,9 +181,8 @@ int fndsa_test_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, con
 /* fndsa_sign_dyn with the attempt counter starting at `used` (as after that many
  * attempts of the same signature): the bound FNDSA_SIGN_MAX_ATTEMPTS without having
  * to find a key that decodes yet never signs. Returns fndsa_sign_dyn's result. */
-int fndsa_test_sign_dyn_from(int16_t *s2, unsigned used, const int8_t *f, const int8_t *g,
-                             const int8_t *F, const int8_t *G, const uint16_t *hm,
-                             const uint8_t seed[48])
+int fndsa_test_sign_dyn_from(int16_t *s2, unsigned used, const int8_t *f, const int8_t *g, const int8_t *F,
+                             const int8_t *G, const uint16_t *hm, const uint8_t seed[48])
 {
     static fpr tmp[13 * FNDSA_N];
     pqlab_keccak_state rng;

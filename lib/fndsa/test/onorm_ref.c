@@ -16,8 +16,8 @@
 
 /* significand bits of long double, so the test can require enough of them */
 int fndsa_ref_ldbl_bits(void);
-double fndsa_ref_onorm(const int8_t *f, const int8_t *g, unsigned logn, const int64_t *chi,
-                       const uint64_t *clo, double *lo_out, double *dmin_out);
+double fndsa_ref_onorm(const int8_t *f, const int8_t *g, unsigned logn, const int64_t *chi, const uint64_t *clo,
+                       double *lo_out, double *dmin_out);
 
 int fndsa_ref_ldbl_bits(void)
 {
@@ -42,11 +42,11 @@ static void autocorr(int64_t *p, const int8_t *f, size_t n)
 
 /* returns N rounded to a double; *lo_out = the rest (N - returned value) as a double,
  * *dmin_out = min_j P(zeta_j) */
-double fndsa_ref_onorm(const int8_t *f, const int8_t *g, unsigned logn, const int64_t *chi,
-                       const uint64_t *clo, double *lo_out, double *dmin_out)
+double fndsa_ref_onorm(const int8_t *f, const int8_t *g, unsigned logn, const int64_t *chi, const uint64_t *clo,
+                       double *lo_out, double *dmin_out)
 {
     size_t n = (size_t)1 << logn, hn = n >> 1;
-    int64_t p[512] = { 0 };
+    int64_t p[512] = {0};
     autocorr(p, f, n);
     autocorr(p, g, n);
     long double s = 0, dmin = 0;

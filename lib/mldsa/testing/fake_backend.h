@@ -11,9 +11,8 @@
 #define PQLAB_MLDSA_NATIVE_POLY_REJ_NTT_X4
 
 void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N]);
-void PQLAB_NAMESPACE(poly_rej_ntt_x4_native)(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2,
-                                             mldsa_poly *a3, const uint8_t rho[MLDSA_SEEDBYTES],
-                                             const uint16_t nonce[4]);
+void PQLAB_NAMESPACE(poly_rej_ntt_x4_native)(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mldsa_poly *a3,
+                                             const uint8_t rho[MLDSA_SEEDBYTES], const uint16_t nonce[4]);
 unsigned long PQLAB_NAMESPACE(fake_backend_calls)(void);
 
 #endif

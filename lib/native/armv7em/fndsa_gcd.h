@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-int64_t pqlab_fndsa_lin31_native(uint32_t *out, const uint32_t *a, const uint32_t *b,
-                                 const uint32_t *m, size_t len, const uint32_t co[5]);
+int64_t pqlab_fndsa_lin31_native(uint32_t *out, const uint32_t *a, const uint32_t *b, const uint32_t *m, size_t len,
+                                 const uint32_t co[5]);
 
 /* gcd31 contract (the same results as the C gcd31 for every input): io = {a_lo, b_lo,
  * a_hi low word, a_hi high word, b_hi low, b_hi high} with a_hi, b_hi < 2^62; returns

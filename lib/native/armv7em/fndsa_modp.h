@@ -28,11 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void pqlab_fndsa_mp_ntt_native(uint32_t *a, const uint32_t *psi, unsigned logm, uint32_t p,
-                               uint32_t p0i);
-void pqlab_fndsa_mp_intt_native(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c,
-                                uint32_t p, uint32_t p0i);
-void pqlab_fndsa_mp_pmul_native(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m,
-                                uint32_t p, uint32_t p0i);
+void pqlab_fndsa_mp_ntt_native(uint32_t *a, const uint32_t *psi, unsigned logm, uint32_t p, uint32_t p0i);
+void pqlab_fndsa_mp_intt_native(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c, uint32_t p, uint32_t p0i);
+void pqlab_fndsa_mp_pmul_native(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m, uint32_t p, uint32_t p0i);
 
 #endif

@@ -51,18 +51,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, const uint32_t *f,
-                              size_t c, size_t m, const uint32_t *up);
-void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen,
-                                     uint32_t s);
-void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, size_t m, size_t np,
-                                const uint32_t *B, uint32_t *w, const uint32_t *P);
-void pqlab_fndsa_garner_row_native(uint32_t *res, size_t m, size_t j, const uint32_t *cj,
-                                   const uint32_t k[4]);
-void pqlab_fndsa_zmul_native(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen,
-                             const uint32_t *b, size_t blen);
-void pqlab_fndsa_mp_of_poly_native(uint32_t *t, const uint32_t *x, size_t stride, size_t len,
-                                   size_t m, const uint32_t *q);
+void pqlab_fndsa_zmacn_native(uint32_t *acc, const uint32_t *init, size_t len, const uint32_t *f, size_t c, size_t m,
+                              const uint32_t *up);
+void pqlab_fndsa_zsub_shifted_native(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s);
+void pqlab_fndsa_rns_crt_native(uint32_t *out, size_t olen, const uint32_t *t, size_t m, size_t np, const uint32_t *B,
+                                uint32_t *w, const uint32_t *P);
+void pqlab_fndsa_garner_row_native(uint32_t *res, size_t m, size_t j, const uint32_t *cj, const uint32_t k[4]);
+void pqlab_fndsa_zmul_native(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, const uint32_t *b, size_t blen);
+void pqlab_fndsa_mp_of_poly_native(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m,
+                                   const uint32_t *q);
 void pqlab_fndsa_wmove_native(uint32_t *d, const uint32_t *s, size_t n);
 uint32_t pqlab_fndsa_zint_top3_native(const uint32_t *x, size_t len, uint32_t w[3]);
 

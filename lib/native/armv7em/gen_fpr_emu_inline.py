@@ -20,8 +20,18 @@ import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REGS = {"r0": "a0", "r1": "a1", "r2": "a2", "r3": "a3", "r4": "b4", "r5": "b5", "r6": "b6", "r7": "b7",
-        "r12": "t", "lr": "u"}
+REGS = {
+    "r0": "a0",
+    "r1": "a1",
+    "r2": "a2",
+    "r3": "a3",
+    "r4": "b4",
+    "r5": "b5",
+    "r6": "b6",
+    "r7": "b7",
+    "r12": "t",
+    "lr": "u",
+}
 
 
 def body(src: str, name: str) -> list[str]:

@@ -126,18 +126,74 @@ class Gen:
 # restarts of single flips that minimise those `ror`s, seed 4; other seeds ended at 7 to 9):
 # 6 per block where the defaults give 46.
 FLIP = {
-    ("d", 0, 4), ("d", 0, 5), ("d", 0, 7), ("d", 0, 9), ("d", 1, 1), ("d", 1, 8),
-    ("d", 1, 9), ("d", 2, 1), ("d", 2, 6), ("d", 2, 7), ("d", 2, 8),
-    ("p", 0, 8), ("p", 0, 9), ("p", 0, 11), ("p", 0, 36), ("p", 0, 40), ("p", 1, 2),
-    ("p", 1, 3), ("p", 1, 4), ("p", 1, 10), ("p", 1, 11), ("p", 1, 14), ("p", 1, 15),
-    ("p", 1, 16), ("p", 1, 24), ("p", 1, 28), ("p", 1, 29), ("p", 1, 36), ("p", 2, 1),
-    ("p", 2, 2), ("p", 2, 3), ("p", 2, 12), ("p", 2, 14), ("p", 2, 21), ("p", 2, 22),
-    ("p", 2, 25), ("p", 2, 28), ("p", 2, 29), ("p", 2, 36),
-    ("x", 1, 1), ("x", 1, 6), ("x", 1, 9), ("x", 1, 14), ("x", 1, 15), ("x", 1, 20),
-    ("x", 1, 21), ("x", 1, 24), ("x", 1, 28), ("x", 1, 37), ("x", 1, 44), ("x", 1, 45),
-    ("x", 1, 48), ("x", 2, 5), ("x", 2, 7), ("x", 2, 19), ("x", 2, 26), ("x", 2, 37),
-    ("x", 2, 38), ("x", 2, 41), ("x", 2, 47), ("x", 3, 2), ("x", 3, 8), ("x", 3, 17),
-    ("x", 3, 24), ("x", 3, 31), ("x", 3, 35), ("x", 3, 46), ("x", 3, 47),
+    ("d", 0, 4),
+    ("d", 0, 5),
+    ("d", 0, 7),
+    ("d", 0, 9),
+    ("d", 1, 1),
+    ("d", 1, 8),
+    ("d", 1, 9),
+    ("d", 2, 1),
+    ("d", 2, 6),
+    ("d", 2, 7),
+    ("d", 2, 8),
+    ("p", 0, 8),
+    ("p", 0, 9),
+    ("p", 0, 11),
+    ("p", 0, 36),
+    ("p", 0, 40),
+    ("p", 1, 2),
+    ("p", 1, 3),
+    ("p", 1, 4),
+    ("p", 1, 10),
+    ("p", 1, 11),
+    ("p", 1, 14),
+    ("p", 1, 15),
+    ("p", 1, 16),
+    ("p", 1, 24),
+    ("p", 1, 28),
+    ("p", 1, 29),
+    ("p", 1, 36),
+    ("p", 2, 1),
+    ("p", 2, 2),
+    ("p", 2, 3),
+    ("p", 2, 12),
+    ("p", 2, 14),
+    ("p", 2, 21),
+    ("p", 2, 22),
+    ("p", 2, 25),
+    ("p", 2, 28),
+    ("p", 2, 29),
+    ("p", 2, 36),
+    ("x", 1, 1),
+    ("x", 1, 6),
+    ("x", 1, 9),
+    ("x", 1, 14),
+    ("x", 1, 15),
+    ("x", 1, 20),
+    ("x", 1, 21),
+    ("x", 1, 24),
+    ("x", 1, 28),
+    ("x", 1, 37),
+    ("x", 1, 44),
+    ("x", 1, 45),
+    ("x", 1, 48),
+    ("x", 2, 5),
+    ("x", 2, 7),
+    ("x", 2, 19),
+    ("x", 2, 26),
+    ("x", 2, 37),
+    ("x", 2, 38),
+    ("x", 2, 41),
+    ("x", 2, 47),
+    ("x", 3, 2),
+    ("x", 3, 8),
+    ("x", 3, 17),
+    ("x", 3, 24),
+    ("x", 3, 31),
+    ("x", 3, 35),
+    ("x", 3, 46),
+    ("x", 3, 47),
 }
 RORS_PER_BLOCK = 6
 
@@ -173,8 +229,9 @@ def row_inputs(h: int, y: int) -> list[tuple[int, int, int]]:
 Plan = list[tuple[list[tuple[str, int]], list[tuple[str, int]]]]
 
 
-def plan_row(need: set[int], held: dict[str, int | None], keep: dict[str, int | None],
-             first: bool, rc: bool) -> tuple[int, Plan] | None:
+def plan_row(
+    need: set[int], held: dict[str, int | None], keep: dict[str, int | None], first: bool, rc: bool
+) -> tuple[int, Plan] | None:
     """How one half row gets its five D words. held: D word in each P register at the start;
     keep: D word each P register must hold at the end (None: any). Returns (cost, steps):
     each step is (D words already in registers, loads of one run); after each run the row
@@ -255,8 +312,9 @@ HELD0 = {r: w for r, w in PLANS[0][1].items() if w is not None}  # D words d_pha
 LOADED_D = sorted({w for steps in PLAN for _, loads in steps for _, w in loads})
 
 
-def round_code(g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[int],
-               last: bool) -> tuple[list[int], list[int]]:
+def round_code(
+    g: Gen, j: int, src: str, dst: str, pend: list[int], dpend: list[int], last: bool
+) -> tuple[list[int], list[int]]:
     """One round (theta with precomputed D, rho, pi, chi, iota) from buffer src to dst.
     pend[w]: pending rotation of input word w (actual = ror(stored, pend[w])); dpend[d]
     the same for the D words. Returns the pending rotations of the output words and of the
@@ -355,7 +413,7 @@ def d_phase(g: Gen, cpe: list[int], cpo: list[int], j: int = -1) -> list[int]:
     for n, d in enumerate(order):
         r = dest.get(d, TMP)
         # a C register is overwritten only when no later D word reads its parity
-        assert r not in C or all(r not in form[e][:2] for e in order[n + 1:]), (r, d)
+        assert r not in C or all(r not in form[e][:2] for e in order[n + 1 :]), (r, d)
         un, shd, sh, pe = form[d]
         g.op("eor", r, un, shd, sh=sh)
         dp[d] = pe % 32
@@ -592,7 +650,7 @@ def main() -> None:
     for _ in range(FRAME // 32):
         g.emit("    stmia r0!, {r1-r8}")
     if FRAME % 32:
-        g.emit("    stmia r0!, {r1-r%d}" % (FRAME % 32 // 4))
+        g.emit(f"    stmia r0!, {{r1-r{FRAME % 32 // 4}}}")
     g.emit(f"    add sp, sp, #{FRAME}")
     g.emit("    pop {r0, pc}")
     g.emit("    .size pqlab_keccakf1600_armv7em_core, . - pqlab_keccakf1600_armv7em_core")

@@ -4,19 +4,21 @@
    counter follows modelled cycles. */
 #include "fw.h"
 
-#define LIST(X)                                                                                    \
-    X(empty) X(add16) X(add_shift) X(mul) X(mla) X(smull) X(umaal) X(smlad) X(ldr_indep)          \
-    X(ldr_dep) X(str_imm) X(str_reg) X(ldr_add) X(ldrd) X(strd) X(ldm4) X(pushpop4) X(b_taken)    \
-    X(bne_not_taken) X(udiv_small) X(udiv_big) X(it_folded) X(bl_bx) X(agu_ldr) X(tbb) X(ldr_pc)     \
-        X(b_unaligned_wide) X(uw_group) X(bne_taken) X(cbz_taken) X(pop_pc) X(ldr_wb)    \
-        X(str_ldr) X(str_ldm)
-#define M7LIST(X)                                                                                  \
-    X(m7_empty) X(m7_add_indep) X(m7_add_dep) X(m7_ldr_banks) X(m7_ldr_same_bank)                   \
-        X(m7_ldr_post_inc) X(m7_str_str) X(m7_ldr_str) X(m7_mul_str) X(m7_mul_add) X(m7_mul_dep)  \
-            X(m7_mla_chain) X(m7_ldr_dep) X(m7_ldrb_dep) X(m7_ldr_mul) X(m7_uxtb_uxtb)           \
-                X(m7_uxtb_add) X(m7_shifted_pair) X(m7_ldm4) X(m7_ldm8) X(m7_loop_predicted)     \
-                    X(m7_loop_early_flags) X(m7_branch_alternating) X(m7_bne_not_taken)
-#define FPLIST(X) X(vadd) X(vmla) X(vfma) X(vdiv) X(vsqrt) X(vldr) X(vmov_core)
+/* one benchmark name per X(), as bench.S lists them */
+/* clang-format off */
+#define LIST(X) \
+    X(empty) X(add16) X(add_shift) X(mul) X(mla) X(smull) X(umaal) X(smlad) X(ldr_indep) X(ldr_dep) \
+    X(str_imm) X(str_reg) X(ldr_add) X(ldrd) X(strd) X(ldm4) X(pushpop4) X(b_taken) X(bne_not_taken) \
+    X(udiv_small) X(udiv_big) X(it_folded) X(bl_bx) X(agu_ldr) X(tbb) X(ldr_pc) X(b_unaligned_wide) \
+    X(uw_group) X(bne_taken) X(cbz_taken) X(pop_pc) X(ldr_wb) X(str_ldr) X(str_ldm)
+#define M7LIST(X) \
+    X(m7_empty) X(m7_add_indep) X(m7_add_dep) X(m7_ldr_banks) X(m7_ldr_same_bank) X(m7_ldr_post_inc) \
+    X(m7_str_str) X(m7_ldr_str) X(m7_mul_str) X(m7_mul_add) X(m7_mul_dep) X(m7_mla_chain) X(m7_ldr_dep) \
+    X(m7_ldrb_dep) X(m7_ldr_mul) X(m7_uxtb_uxtb) X(m7_uxtb_add) X(m7_shifted_pair) X(m7_ldm4) X(m7_ldm8) \
+    X(m7_loop_predicted) X(m7_loop_early_flags) X(m7_branch_alternating) X(m7_bne_not_taken)
+#define FPLIST(X) \
+    X(vadd) X(vmla) X(vfma) X(vdiv) X(vsqrt) X(vldr) X(vmov_core)
+/* clang-format on */
 
 #define DECL(n) uint32_t bench_##n(void);
 LIST(DECL)
@@ -24,7 +26,10 @@ M7LIST(DECL)
 FPLIST(DECL)
 
 static volatile uint32_t ticks;
-void systick_handler(void) { ticks++; }
+void systick_handler(void)
+{
+    ticks++;
+}
 
 static void report(const char *name, uint32_t v)
 {

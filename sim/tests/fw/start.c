@@ -9,9 +9,22 @@ void systick_handler(void) __attribute__((weak));
 void default_handler(void);
 
 __attribute__((section(".vectors"), used)) static void (*const vectors[16])(void) = {
-    (void (*)(void))(&_stack_top), reset_handler, default_handler, default_handler,
-    default_handler, default_handler, default_handler, 0, 0, 0, 0,
-    default_handler, default_handler, 0, default_handler, systick_handler,
+    (void (*)(void))(&_stack_top),
+    reset_handler,
+    default_handler,
+    default_handler,
+    default_handler,
+    default_handler,
+    default_handler,
+    0,
+    0,
+    0,
+    0,
+    default_handler,
+    default_handler,
+    0,
+    default_handler,
+    systick_handler,
 };
 
 void default_handler(void)
@@ -20,7 +33,9 @@ void default_handler(void)
     sh_exit(3);
 }
 
-void systick_handler(void) { }
+void systick_handler(void)
+{
+}
 
 void reset_handler(void)
 {
@@ -87,7 +102,10 @@ int semihost(int op, void *arg)
     return r0;
 }
 
-void sh_write0(const char *s) { semihost(0x04, (void *)s); }
+void sh_write0(const char *s)
+{
+    semihost(0x04, (void *)s);
+}
 
 void sh_exit(int code)
 {

@@ -12,18 +12,20 @@
 
 /* Round constants RC[i] of FIPS 202 section 3.2.5 (iota). */
 static const uint64_t RC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL,
-    0x000000000000808BULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008AULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
-    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL, 0x8000000080008000ULL, 0x000000000000808BULL,
+    0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008AULL, 0x0000000000000088ULL,
+    0x0000000080008009ULL, 0x000000008000000AULL, 0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL,
+    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800AULL, 0x800000008000000AULL,
     0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
 
 /* Rotation offsets of rho (FIPS 202 section 3.2.2, table 2), index x + 5y. */
 static const unsigned RHO[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
                                  25, 39, 41, 45, 15, 21, 8,  18, 2,  61, 56, 14};
 
-static uint64_t rol64(uint64_t v, unsigned n) { return n ? (v << n) | (v >> (64 - n)) : v; }
+static uint64_t rol64(uint64_t v, unsigned n)
+{
+    return n ? (v << n) | (v >> (64 - n)) : v;
+}
 
 __attribute__((noinline)) static void keccakf(uint64_t a[25])
 {
@@ -77,19 +79,32 @@ static void isort(int32_t *v, int n)
 __attribute__((noinline)) static uint32_t classify(uint32_t x)
 {
     switch (x % 13) {
-    case 0: return x * 3;
-    case 1: return x ^ 0x55aa;
-    case 2: return x >> 3;
-    case 3: return x + 1000;
-    case 4: return ~x;
-    case 5: return x * x;
-    case 6: return x << 5;
-    case 7: return x - 77;
-    case 8: return x | 0x100;
-    case 9: return x & 0xff00ff;
-    case 10: return x / 7;
-    case 11: return x % 1009;
-    default: return 42;
+    case 0:
+        return x * 3;
+    case 1:
+        return x ^ 0x55aa;
+    case 2:
+        return x >> 3;
+    case 3:
+        return x + 1000;
+    case 4:
+        return ~x;
+    case 5:
+        return x * x;
+    case 6:
+        return x << 5;
+    case 7:
+        return x - 77;
+    case 8:
+        return x | 0x100;
+    case 9:
+        return x & 0xff00ff;
+    case 10:
+        return x / 7;
+    case 11:
+        return x % 1009;
+    default:
+        return 42;
     }
 }
 
@@ -184,8 +199,7 @@ int main(void)
     uint32_t bits = 0;
     for (uint32_t i = 1; i < 1000; i++) {
         uint32_t x = rnd();
-        bits += (uint32_t)__builtin_clz(x | 1) + (uint32_t)__builtin_popcount(x) +
-                (__builtin_bswap32(x) >> (i & 15));
+        bits += (uint32_t)__builtin_clz(x | 1) + (uint32_t)__builtin_popcount(x) + (__builtin_bswap32(x) >> (i & 15));
     }
     put_line("bits", bits);
 #ifdef STRESS_IRQ

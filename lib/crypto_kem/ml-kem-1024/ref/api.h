@@ -23,11 +23,13 @@
 #define CRYPTO_BYTES 32             /* shared secret K */
 
 #define crypto_kem_keypair PQLAB_NAMESPACE(crypto_kem_keypair) /* -> pqlab_mlkem1024_ref_crypto_kem_keypair */
-#define crypto_kem_enc PQLAB_NAMESPACE(crypto_kem_enc) /* -> pqlab_mlkem1024_ref_crypto_kem_enc */
-#define crypto_kem_dec PQLAB_NAMESPACE(crypto_kem_dec) /* -> pqlab_mlkem1024_ref_crypto_kem_dec */
-#define crypto_kem_keypair_derand PQLAB_NAMESPACE(crypto_kem_keypair_derand) /* -> pqlab_mlkem1024_ref_crypto_kem_keypair_derand */
+#define crypto_kem_enc PQLAB_NAMESPACE(crypto_kem_enc)         /* -> pqlab_mlkem1024_ref_crypto_kem_enc */
+#define crypto_kem_dec PQLAB_NAMESPACE(crypto_kem_dec)         /* -> pqlab_mlkem1024_ref_crypto_kem_dec */
+#define crypto_kem_keypair_derand                                                                                      \
+    PQLAB_NAMESPACE(crypto_kem_keypair_derand) /* -> pqlab_mlkem1024_ref_crypto_kem_keypair_derand */
 #define crypto_kem_enc_derand PQLAB_NAMESPACE(crypto_kem_enc_derand) /* -> pqlab_mlkem1024_ref_crypto_kem_enc_derand */
-#define crypto_kem_dec_internal PQLAB_NAMESPACE(crypto_kem_dec_internal) /* -> pqlab_mlkem1024_ref_crypto_kem_dec_internal */
+#define crypto_kem_dec_internal                                                                                        \
+    PQLAB_NAMESPACE(crypto_kem_dec_internal)                     /* -> pqlab_mlkem1024_ref_crypto_kem_dec_internal */
 #define crypto_kem_check_ek PQLAB_NAMESPACE(crypto_kem_check_ek) /* -> pqlab_mlkem1024_ref_crypto_kem_check_ek */
 #define crypto_kem_check_dk PQLAB_NAMESPACE(crypto_kem_check_dk) /* -> pqlab_mlkem1024_ref_crypto_kem_check_dk */
 

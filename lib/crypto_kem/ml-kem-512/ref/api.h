@@ -17,17 +17,19 @@
 #include "namespace.h"
 
 #define CRYPTO_ALGNAME "ML-KEM-512"
-#define CRYPTO_SECRETKEYBYTES 1632  /* dk */
+#define CRYPTO_SECRETKEYBYTES 1632 /* dk */
 #define CRYPTO_PUBLICKEYBYTES 800  /* ek */
 #define CRYPTO_CIPHERTEXTBYTES 768 /* c */
-#define CRYPTO_BYTES 32             /* shared secret K */
+#define CRYPTO_BYTES 32            /* shared secret K */
 
 #define crypto_kem_keypair PQLAB_NAMESPACE(crypto_kem_keypair) /* -> pqlab_mlkem512_ref_crypto_kem_keypair */
-#define crypto_kem_enc PQLAB_NAMESPACE(crypto_kem_enc) /* -> pqlab_mlkem512_ref_crypto_kem_enc */
-#define crypto_kem_dec PQLAB_NAMESPACE(crypto_kem_dec) /* -> pqlab_mlkem512_ref_crypto_kem_dec */
-#define crypto_kem_keypair_derand PQLAB_NAMESPACE(crypto_kem_keypair_derand) /* -> pqlab_mlkem512_ref_crypto_kem_keypair_derand */
+#define crypto_kem_enc PQLAB_NAMESPACE(crypto_kem_enc)         /* -> pqlab_mlkem512_ref_crypto_kem_enc */
+#define crypto_kem_dec PQLAB_NAMESPACE(crypto_kem_dec)         /* -> pqlab_mlkem512_ref_crypto_kem_dec */
+#define crypto_kem_keypair_derand                                                                                      \
+    PQLAB_NAMESPACE(crypto_kem_keypair_derand) /* -> pqlab_mlkem512_ref_crypto_kem_keypair_derand */
 #define crypto_kem_enc_derand PQLAB_NAMESPACE(crypto_kem_enc_derand) /* -> pqlab_mlkem512_ref_crypto_kem_enc_derand */
-#define crypto_kem_dec_internal PQLAB_NAMESPACE(crypto_kem_dec_internal) /* -> pqlab_mlkem512_ref_crypto_kem_dec_internal */
+#define crypto_kem_dec_internal                                                                                        \
+    PQLAB_NAMESPACE(crypto_kem_dec_internal)                     /* -> pqlab_mlkem512_ref_crypto_kem_dec_internal */
 #define crypto_kem_check_ek PQLAB_NAMESPACE(crypto_kem_check_ek) /* -> pqlab_mlkem512_ref_crypto_kem_check_ek */
 #define crypto_kem_check_dk PQLAB_NAMESPACE(crypto_kem_check_dk) /* -> pqlab_mlkem512_ref_crypto_kem_check_dk */
 

@@ -10,8 +10,7 @@
 
 static AES256_CTR_DRBG_struct state;
 
-void randombytes_init(unsigned char *entropy_input, unsigned char *personalization_string,
-                      int security_strength)
+void randombytes_init(unsigned char *entropy_input, unsigned char *personalization_string, int security_strength)
 {
     (void)personalization_string;
     (void)security_strength;

@@ -8,4 +8,7 @@
 #include "randombytes.h"
 #include "seed.h"
 
-int demosig_seed(unsigned char *seed, size_t n) { return randombytes(seed, n); }
+int demosig_seed(unsigned char *seed, size_t n)
+{
+    return randombytes(seed, n);
+}

@@ -18,8 +18,8 @@
 #define NONCE 40
 #define TAG 32
 
-static void tag(unsigned char out[TAG], const unsigned char *pk, const unsigned char *nonce,
-                const unsigned char *m, unsigned long long mlen)
+static void tag(unsigned char out[TAG], const unsigned char *pk, const unsigned char *nonce, const unsigned char *m,
+                unsigned long long mlen)
 {
     shake256incctx h;
     shake256_inc_init(&h);
