@@ -7,7 +7,24 @@
  *    prefixed functions and CRYPTO_* sizes are mapped here.
  * It also hides the two prototypes of crypto_sign/crypto_sign_open in use (NIST
  * unsigned long long lengths, PQClean/mupq size_t lengths) behind
- * pqlab_api_sign() / pqlab_api_open(), chosen at compile time with _Generic. */
+ * pqlab_api_sign() / pqlab_api_open(), chosen at compile time with _Generic.
+ *
+ * Signature API forms (the registry reads api.h and passes what it declares):
+ *  - PQLAB_API_SIGN_CTX: crypto_sign_ctx and crypto_sign_open_ctx are declared
+ *    (FIPS 204/205 context strings; pqm4's and PQClean's ML-DSA);
+ *  - PQLAB_API_SIGNATURE_CTX: crypto_sign_signature_ctx and
+ *    crypto_sign_verify_ctx are declared (detached, with context; pqlab's
+ *    ML-DSA takes the signing randomness before sk, NULL for hedged);
+ *  - PQLAB_API_PLAIN_MACROS: the context-free names are function-like macros
+ *    (over the _ctx functions with an empty context), so they can be called but
+ *    have no address: pqlab_api_sign/open call them as written;
+ *  - PQLAB_API_NO_PLAIN: there are no context-free names at all; the empty
+ *    context of the _ctx functions stands for them (FIPS 204 section 5.2: the
+ *    context-free call is the one with the empty context string).
+ * With PQLAB_API_SIGN_CTX, pqlab_api_sign_ctx / pqlab_api_open_ctx, and with
+ * PQLAB_API_SIGNATURE_CTX, pqlab_api_signature_ctx / pqlab_api_verify_ctx
+ * exist; the _ctx functions must have the size_t lengths of pqm4, PQClean and
+ * pqlab (a static assertion says so otherwise). */
 #ifndef PQLAB_API_GLUE_H
 #define PQLAB_API_GLUE_H
 
@@ -48,6 +65,10 @@
 #define crypto_sign_open PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_open)
 #define crypto_sign_signature PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_signature)
 #define crypto_sign_verify PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_verify)
+#define crypto_sign_ctx PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_ctx)
+#define crypto_sign_open_ctx PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_open_ctx)
+#define crypto_sign_signature_ctx PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_signature_ctx)
+#define crypto_sign_verify_ctx PQLAB_GLUE(PQLAB_API_PREFIX, crypto_sign_verify_ctx)
 #endif
 #endif
 
@@ -62,6 +83,90 @@ typedef int (*pqlab_sign_size_fn)(unsigned char *, size_t *, const unsigned char
 
 #define PQLAB_IS_ULL_(f) _Generic(&(f), pqlab_sign_ull_fn: 1, default: 0)
 #define PQLAB_IS_SIZE_(f) _Generic(&(f), pqlab_sign_size_fn: 1, default: 0)
+
+/* the _ctx prototypes (pqm4, PQClean, pqlab: size_t lengths) */
+typedef int (*pqlab_sign_ctx_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *, size_t,
+                                 const uint8_t *);
+typedef int (*pqlab_verify_ctx_fn)(const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *, size_t,
+                                   const uint8_t *);
+
+#if (defined(PQLAB_API_PLAIN_MACROS) || defined(PQLAB_API_NO_PLAIN)) && !defined(PQLAB_API_SIGN_CTX)
+#error "the context-free crypto_sign/crypto_sign_open are missing or macros, but there is no crypto_sign_ctx/crypto_sign_open_ctx"
+#endif
+
+#ifdef PQLAB_API_SIGN_CTX
+_Static_assert(_Generic(&(crypto_sign_ctx), pqlab_sign_ctx_fn: 1, default: 0),
+               "crypto_sign_ctx has not the prototype (sm, size_t *smlen, m, size_t mlen, ctx, size_t ctxlen, sk)");
+_Static_assert(_Generic(&(crypto_sign_open_ctx), pqlab_sign_ctx_fn: 1, default: 0),
+               "crypto_sign_open_ctx has not the prototype (m, size_t *mlen, sm, size_t smlen, ctx, size_t ctxlen, pk)");
+
+static inline int pqlab_api_sign_ctx(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
+                                     size_t ctxlen, const uint8_t *sk)
+{
+    return crypto_sign_ctx(sm, smlen, m, mlen, ctx, ctxlen, sk);
+}
+
+static inline int pqlab_api_open_ctx(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *ctx,
+                                     size_t ctxlen, const uint8_t *pk)
+{
+    return crypto_sign_open_ctx(m, mlen, sm, smlen, ctx, ctxlen, pk);
+}
+#endif
+
+#ifdef PQLAB_API_SIGNATURE_CTX
+/* pqlab's ML-DSA adds the signing randomness (NULL: hedged, from randombytes) before sk */
+typedef int (*pqlab_sign_ctx_rnd_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *, size_t,
+                                     const uint8_t *, const uint8_t *);
+#define PQLAB_SIGCTX_IS_RND_ _Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_rnd_fn: 1, default: 0)
+_Static_assert(_Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_fn: 1, default: 0) + PQLAB_SIGCTX_IS_RND_ == 1,
+               "crypto_sign_signature_ctx has neither the prototype (sig, size_t *siglen, m, size_t mlen, ctx, "
+               "size_t ctxlen, sk) nor that with rnd before sk");
+_Static_assert(_Generic(&(crypto_sign_verify_ctx), pqlab_verify_ctx_fn: 1, default: 0),
+               "crypto_sign_verify_ctx has not the prototype (sig, size_t siglen, m, size_t mlen, ctx, size_t ctxlen, pk)");
+
+static inline int pqlab_api_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen,
+                                          const uint8_t *ctx, size_t ctxlen, const uint8_t *sk)
+{
+    /* only the branch of the function's own prototype is taken */
+    pqlab_sign_ctx_rnd_fn with_rnd = _Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_rnd_fn
+                                              : &(crypto_sign_signature_ctx), default: (pqlab_sign_ctx_rnd_fn)0);
+    pqlab_sign_ctx_fn plain = _Generic(&(crypto_sign_signature_ctx), pqlab_sign_ctx_fn
+                                       : &(crypto_sign_signature_ctx), default: (pqlab_sign_ctx_fn)0);
+    if (PQLAB_SIGCTX_IS_RND_) {
+        return with_rnd(sig, siglen, m, mlen, ctx, ctxlen, NULL, sk);
+    }
+    return plain(sig, siglen, m, mlen, ctx, ctxlen, sk);
+}
+
+static inline int pqlab_api_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                                       const uint8_t *ctx, size_t ctxlen, const uint8_t *pk)
+{
+    return crypto_sign_verify_ctx(sig, siglen, m, mlen, ctx, ctxlen, pk);
+}
+#endif
+
+#if defined(PQLAB_API_PLAIN_MACROS)
+/* the macros call the _ctx functions (checked above to take size_t lengths) */
+static inline int pqlab_api_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
+{
+    return crypto_sign(sm, smlen, m, mlen, sk);
+}
+
+static inline int pqlab_api_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk)
+{
+    return crypto_sign_open(m, mlen, sm, smlen, pk);
+}
+#elif defined(PQLAB_API_NO_PLAIN)
+static inline int pqlab_api_sign(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
+{
+    return crypto_sign_ctx(sm, smlen, m, mlen, NULL, 0, sk);
+}
+
+static inline int pqlab_api_open(uint8_t *m, size_t *mlen, const uint8_t *sm, size_t smlen, const uint8_t *pk)
+{
+    return crypto_sign_open_ctx(m, mlen, sm, smlen, NULL, 0, pk);
+}
+#else
 _Static_assert(PQLAB_IS_ULL_(crypto_sign) + PQLAB_IS_SIZE_(crypto_sign) == 1,
                "crypto_sign has neither the NIST (unsigned long long) nor the size_t prototype");
 _Static_assert(PQLAB_IS_ULL_(crypto_sign_open) + PQLAB_IS_SIZE_(crypto_sign_open) == 1,
@@ -93,6 +198,7 @@ static inline int pqlab_api_open(uint8_t *m, size_t *mlen, const uint8_t *sm, si
     }
     return PQLAB_AS_SIZE_(crypto_sign_open)(m, mlen, sm, smlen, pk);
 }
+#endif
 #endif
 
 #endif

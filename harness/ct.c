@@ -10,12 +10,21 @@
  * the public key, the ciphertext, the signature. What an implementation reveals on
  * purpose (e.g. ML-DSA's rejection decision) it must declassify itself, next to
  * the reason. Valgrind's exit code (--error-exitcode) makes any report fail the run.
+ * Signature schemes whose api.h defines CRYPTO_EXPANDEDKEYBYTES (FN-DSA) also run key
+ * expansion and signing with the expanded key; harness/ct_<driver>.c adds operations of
+ * the family beyond the NIST API (pqlab_ct_family).
  * Records: "test ct-<op> ok" per operation reached (functional results checked after
- * declassification). */
+ * declassification); "ct-under-memcheck" (with PQLAB_CT_VALGRIND) and "ct-secret-input"
+ * fail a run that could not have seen anything (the host-ct binary run outside valgrind, or
+ * no randomness drawn and so nothing secret). Built without PQLAB_CT_VALGRIND (any other
+ * platform) the program only runs the operations: `pqlab ct` refuses those platforms. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../lib/common/ct.h"
+#ifdef PQLAB_CT_VALGRIND
+#include <valgrind/valgrind.h>
+#endif
 #include "../lib/common/randombytes.h"
 #include "api_glue.h"
 #include "harness.h"
@@ -83,6 +92,21 @@ static void run(void)
         CHECK("ct-sign", r == 0);
         r = crypto_sign_open(m2, &mlen, sm, smlen, pk);
         CHECK("ct-verify", r == 0 && mlen == MLEN && pqlab_bytes_equal(m, m2, MLEN));
+#ifdef CRYPTO_EXPANDEDKEYBYTES
+        {
+            static uint8_t esk[CRYPTO_EXPANDEDKEYBYTES], sig[CRYPTO_BYTES];
+            size_t siglen = 0;
+            r = crypto_sign_expand(esk, sk);
+            PQLAB_DECLASSIFY(&r, sizeof r);
+            CHECK("ct-expand", r == 0);
+            r = crypto_sign_signature_tree(sig, &siglen, m, MLEN, esk);
+            PQLAB_DECLASSIFY(&r, sizeof r);
+            PQLAB_DECLASSIFY(&siglen, sizeof siglen); /* signature length is public */
+            PQLAB_DECLASSIFY(sig, sizeof sig);        /* signature: published */
+            CHECK("ct-sign_tree", r == 0);
+            CHECK("ct-verify_tree", crypto_sign_verify(sig, siglen, m, MLEN, pk) == 0);
+        }
+#endif
     }
 }
 
@@ -93,6 +117,11 @@ int main(void)
     pqlab_harness_begin("ct");
     pqlab_rng_fixed();
     pqlab_rng_secret(1);
+#ifdef PQLAB_CT_VALGRIND
+    CHECK("ct-under-memcheck", RUNNING_ON_VALGRIND != 0);
+#endif
     run();
+    pqlab_ct_family();
+    CHECK("ct-secret-input", pqlab_rng_secret_count() > 0);
     pqlab_harness_end(pqlab_test_report());
 }

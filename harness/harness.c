@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../lib/common/ct.h"
 #include "../lib/common/ct.h"
@@ -41,9 +42,48 @@ static void puts_(const char *s)
     }
 }
 
+/* ---- the read-only image (vector table, code, constants; pqlab_hal_code_region) ----
+ * On QEMU's MPS2 and virt machines it lies in RAM: a store through a NULL or wild
+ * pointer silently overwrites the vector table or code. Its checksum at the start of
+ * the run is compared at the end, and a difference fails the run with a '#fault
+ * code-modified' line (docs/interfaces.md section 3). The checksum is FNV-1a over
+ * 32-bit words: a step h -> (h ^ w) * 16777619 is a bijection of h for a fixed w and
+ * of w for a fixed h (the multiplier is odd), so a change of any single word always
+ * changes the result; the few bytes after the last whole word are folded in the same
+ * way. */
+
+static const uint8_t *code_start;
+static size_t code_len;
+static uint32_t code_sum0;
+
+static uint32_t code_sum(void)
+{
+    uint32_t h = 2166136261u;
+    size_t i = 0;
+    for (; i + 4 <= code_len; i += 4) {
+        uint32_t w;
+        memcpy(&w, code_start + i, 4);
+        h = (h ^ w) * 16777619u;
+    }
+    for (; i < code_len; i++) {
+        h = (h ^ code_start[i]) * 16777619u;
+    }
+    return h;
+}
+
+static void put_hex32(uint32_t v)
+{
+    puts_("0x");
+    for (int i = 28; i >= 0; i -= 4) {
+        put("0123456789abcdef"[(v >> i) & 15u]);
+    }
+}
+
 void pqlab_harness_begin(const char *program)
 {
     pqlab_hal_setup();
+    code_len = pqlab_hal_code_region(&code_start);
+    code_sum0 = code_sum();
     pqlab_rng_fixed();
     puts_("#pqlab 1 ");
     puts_(program);
@@ -55,6 +95,21 @@ void pqlab_harness_begin(const char *program)
 
 void pqlab_harness_end(int ok)
 {
+    const uint32_t sum = code_sum();
+    if (sum != code_sum0) {
+        /* instead of the trailer: the run is not trustworthy, whatever it printed */
+        puts_("#fault code-modified start=");
+        put_hex32((uint32_t)(uintptr_t)code_start);
+        puts_(" end=");
+        put_hex32((uint32_t)((uintptr_t)code_start + code_len));
+        puts_(" checksum=");
+        put_hex32(code_sum0);
+        puts_(" now=");
+        put_hex32(sum);
+        put('\n');
+        flush();
+        pqlab_hal_exit(3);
+    }
     puts_(ok ? "#end ok" : "#end fail");
     pqlab_rec_u64(nrecords);
     put('\n');
@@ -229,10 +284,16 @@ uint32_t pqlab_rng_u32(void)
 }
 
 static int rng_secret;
+static size_t rng_secret_bytes;
 
 void pqlab_rng_secret(int on)
 {
     rng_secret = on;
+}
+
+size_t pqlab_rng_secret_count(void)
+{
+    return rng_secret_bytes;
 }
 
 int pqlab_randombytes(uint8_t *out, size_t n)
@@ -257,6 +318,7 @@ int pqlab_randombytes(uint8_t *out, size_t n)
     }
     if (rng_secret) {
         PQLAB_SECRET(start, len);
+        rng_secret_bytes += len;
     }
     return 0;
 }

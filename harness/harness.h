@@ -60,6 +60,8 @@ void pqlab_rng_drbg(pqlab_drbg_state *st);
 uint32_t pqlab_rng_u32(void);
 /* with on != 0, every output of pqlab_randombytes() is marked PQLAB_SECRET (the ct program) */
 void pqlab_rng_secret(int on);
+/* bytes of randomness marked secret so far */
+size_t pqlab_rng_secret_count(void);
 
 /* ---- canary-guarded buffers ----
  * PQLAB_GUARDED(name, size) declares a static area of PQLAB_CANARY_LEN + size +
@@ -89,6 +91,13 @@ void pqlab_drv_fail(const char *tag, int code);
  * request, nonzero for an unknown command */
 int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv,
                           const size_t *arglen);
+
+/* ---- ct ----
+ * implemented by harness/ct_<driver>.c (ct_none.c for implementations without one):
+ * operations of the family beyond the NIST API that the ct program runs on secret data
+ * (FN-DSA: key generation through the NTRU solver's rejection path); records its results
+ * with pqlab_test_result like the rest of the ct program */
+void pqlab_ct_family(void);
 
 /* small helpers */
 int pqlab_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n); /* not constant time */

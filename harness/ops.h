@@ -11,7 +11,19 @@
  * crypto_sign_verify. When api.h defines the function-like macro
  * PQLAB_SIGN_ITERATIONS() (signing attempts of the last signature), the
  * programs print "iterations <op> <n>" after every sign / sign_tree; likewise
- * PQLAB_KEYGEN_ITERATIONS() (key-generation attempts) after every keypair. */
+ * PQLAB_KEYGEN_ITERATIONS() (key-generation attempts) after every keypair.
+ *
+ * The functional self-check: no program publishes numbers for an implementation
+ * that computes wrong results. ops_result() checks an operation's return code
+ * (test name: the operation's) and the canaries around every buffer
+ * ("canary-<buffer>"); ops_check() checks each full sequence ("roundtrip",
+ * "sign-length", "sign_tree-verify"); ops_selfcheck(), run once after the
+ * measurements, checks that every ciphertext or signed-message byte counts: the
+ * first and the last byte inverted must be rejected ("wrong-ciphertext",
+ * "tampered-signed-message"), which a build with another parameter set's
+ * shorter outputs fails. Results are "test <name> ok|fail" records
+ * (pqlab_test_report); any failure ends the run with "#end fail", and the host
+ * stores nothing of a failed run. */
 #ifndef PQLAB_OPS_H
 #define PQLAB_OPS_H
 
@@ -22,16 +34,27 @@
 #include "api_glue.h"
 #include "harness.h"
 
+/* checks the return code of operation op and every buffer's canaries */
+static inline void ops_result(int op, int r);
+
 #ifdef PQLAB_KIND_KEM
 
 enum { OP_KEYPAIR, OP_ENCAPS, OP_DECAPS, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"keypair", "encaps", "decaps"};
 
-static uint8_t pk[CRYPTO_PUBLICKEYBYTES], sk[CRYPTO_SECRETKEYBYTES], ct[CRYPTO_CIPHERTEXTBYTES];
-static uint8_t ss_a[CRYPTO_BYTES], ss_b[CRYPTO_BYTES];
+PQLAB_GUARDED(pk, CRYPTO_PUBLICKEYBYTES);
+PQLAB_GUARDED(sk, CRYPTO_SECRETKEYBYTES);
+PQLAB_GUARDED(ct, CRYPTO_CIPHERTEXTBYTES);
+PQLAB_GUARDED(ss_a, CRYPTO_BYTES);
+PQLAB_GUARDED(ss_b, CRYPTO_BYTES);
 
 static inline void ops_init(void)
 {
+    pqlab_guard_register("pk", pk, CRYPTO_PUBLICKEYBYTES);
+    pqlab_guard_register("sk", sk, CRYPTO_SECRETKEYBYTES);
+    pqlab_guard_register("ct", ct, CRYPTO_CIPHERTEXTBYTES);
+    pqlab_guard_register("ss", ss_a, CRYPTO_BYTES);
+    pqlab_guard_register("ss-dec", ss_b, CRYPTO_BYTES);
 }
 
 /* Runs operation op (they are meant to run in order); returns 0 on success. */
@@ -48,9 +71,23 @@ static inline int op_run(int op)
 }
 
 /* checks the results of one full sequence */
-static inline int ops_check(void)
+static inline void ops_check(void)
 {
-    return pqlab_bytes_equal(ss_a, ss_b, CRYPTO_BYTES);
+    pqlab_test_result("roundtrip", pqlab_bytes_equal(ss_a, ss_b, CRYPTO_BYTES));
+}
+
+/* after the last full sequence: the first and the last ciphertext byte, inverted, must change
+ * the shared secret (implicit rejection) or fail decapsulation */
+static inline void ops_selfcheck(void)
+{
+    const size_t where[2] = {0, CRYPTO_CIPHERTEXTBYTES - 1};
+    for (size_t i = 0; i < 2; i++) {
+        ct[where[i]] ^= 0xff;
+        int r = crypto_kem_dec(ss_b, ct, sk);
+        ct[where[i]] ^= 0xff;
+        pqlab_guard_check_all();
+        pqlab_test_result("wrong-ciphertext", r != 0 || !pqlab_bytes_equal(ss_a, ss_b, CRYPTO_BYTES));
+    }
 }
 
 static inline int op_sign_iterations(int op, unsigned long *n)
@@ -69,22 +106,35 @@ static inline int op_sign_iterations(int op, unsigned long *n)
 #ifdef CRYPTO_EXPANDEDKEYBYTES
 enum { OP_KEYPAIR, OP_SIGN, OP_VERIFY, OP_EXPAND, OP_SIGN_TREE, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"keypair", "sign", "verify", "expand", "sign_tree"};
-static uint8_t esk[CRYPTO_EXPANDEDKEYBYTES];
-static uint8_t sig[CRYPTO_BYTES];
+PQLAB_GUARDED(esk, CRYPTO_EXPANDEDKEYBYTES);
+PQLAB_GUARDED(sig, CRYPTO_BYTES);
 static size_t siglen;
+static int tree_verify_rc;
 #else
 enum { OP_KEYPAIR, OP_SIGN, OP_VERIFY, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"keypair", "sign", "verify"};
 #endif
 
-static uint8_t pk[CRYPTO_PUBLICKEYBYTES], sk[CRYPTO_SECRETKEYBYTES];
-static uint8_t m[PQLAB_MLEN], m2[PQLAB_MLEN + CRYPTO_BYTES], sm[PQLAB_MLEN + CRYPTO_BYTES];
+PQLAB_GUARDED(pk, CRYPTO_PUBLICKEYBYTES);
+PQLAB_GUARDED(sk, CRYPTO_SECRETKEYBYTES);
+PQLAB_GUARDED(m, PQLAB_MLEN);
+PQLAB_GUARDED(m2, PQLAB_MLEN + CRYPTO_BYTES);
+PQLAB_GUARDED(sm, PQLAB_MLEN + CRYPTO_BYTES);
 static size_t smlen, m2len;
-static int verify_rc, tree_verify_rc;
+static int verify_rc;
 
 static inline void ops_init(void)
 {
-    pqlab_randombytes(m, sizeof m);
+    pqlab_guard_register("pk", pk, CRYPTO_PUBLICKEYBYTES);
+    pqlab_guard_register("sk", sk, CRYPTO_SECRETKEYBYTES);
+    pqlab_guard_register("m", m, PQLAB_MLEN);
+    pqlab_guard_register("m-open", m2, PQLAB_MLEN + CRYPTO_BYTES);
+    pqlab_guard_register("sm", sm, PQLAB_MLEN + CRYPTO_BYTES);
+#ifdef CRYPTO_EXPANDEDKEYBYTES
+    pqlab_guard_register("esk", esk, CRYPTO_EXPANDEDKEYBYTES);
+    pqlab_guard_register("sig", sig, CRYPTO_BYTES);
+#endif
+    pqlab_randombytes(m, PQLAB_MLEN);
 }
 
 static inline int op_run(int op)
@@ -93,7 +143,7 @@ static inline int op_run(int op)
     case OP_KEYPAIR:
         return crypto_sign_keypair(pk, sk);
     case OP_SIGN:
-        return pqlab_api_sign(sm, &smlen, m, sizeof m, sk);
+        return pqlab_api_sign(sm, &smlen, m, PQLAB_MLEN, sk);
     case OP_VERIFY:
         verify_rc = pqlab_api_open(m2, &m2len, sm, smlen, pk);
         return verify_rc;
@@ -101,8 +151,8 @@ static inline int op_run(int op)
     case OP_EXPAND:
         return crypto_sign_expand(esk, sk);
     default: {
-        int r = crypto_sign_signature_tree(sig, &siglen, m, sizeof m, esk);
-        tree_verify_rc = r == 0 ? crypto_sign_verify(sig, siglen, m, sizeof m, pk) : r;
+        int r = crypto_sign_signature_tree(sig, &siglen, m, PQLAB_MLEN, esk);
+        tree_verify_rc = r == 0 ? crypto_sign_verify(sig, siglen, m, PQLAB_MLEN, pk) : r;
         return r;
     }
 #else
@@ -112,10 +162,36 @@ static inline int op_run(int op)
     }
 }
 
-static inline int ops_check(void)
+static inline int sm_in_bounds(void)
 {
-    return verify_rc == 0 && tree_verify_rc == 0 && smlen <= sizeof sm && m2len == sizeof m &&
-           pqlab_bytes_equal(m, m2, sizeof m);
+    return smlen >= PQLAB_MLEN && smlen <= PQLAB_MLEN + CRYPTO_BYTES;
+}
+
+static inline void ops_check(void)
+{
+    pqlab_test_result("sign-length", sm_in_bounds());
+    pqlab_test_result("roundtrip", verify_rc == 0 && m2len == PQLAB_MLEN && pqlab_bytes_equal(m, m2, PQLAB_MLEN));
+#ifdef CRYPTO_EXPANDEDKEYBYTES
+    pqlab_test_result("sign_tree-verify", tree_verify_rc == 0);
+#endif
+}
+
+/* after the last full sequence: the first and the last byte of the signed message, inverted,
+ * must make opening fail (whether the byte belongs to the signature or to the message) */
+static inline void ops_selfcheck(void)
+{
+    if (!sm_in_bounds()) {
+        return; /* "sign-length" failed already */
+    }
+    const size_t where[2] = {0, smlen - 1};
+    for (size_t i = 0; i < 2; i++) {
+        size_t len = 0;
+        sm[where[i]] ^= 0xff;
+        int r = pqlab_api_open(m2, &len, sm, smlen, pk);
+        sm[where[i]] ^= 0xff;
+        pqlab_guard_check_all();
+        pqlab_test_result("tampered-signed-message", r != 0);
+    }
 }
 
 /* 1 and the attempt count in *n after a signing operation (PQLAB_SIGN_ITERATIONS())
@@ -145,5 +221,11 @@ static inline int op_sign_iterations(int op, unsigned long *n)
 }
 
 #endif
+
+static inline void ops_result(int op, int r)
+{
+    pqlab_test_result(op_names[op], r == 0);
+    pqlab_guard_check_all();
+}
 
 #endif

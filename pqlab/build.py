@@ -16,21 +16,26 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from tqdm import tqdm
+
 from pqlab import ROOT, PqlabError
+from pqlab.nistpkg import NIST_RANDOMBYTES_FLAGS
 from pqlab.platforms import Platform
 from pqlab.registry import Implementation
 
 BUILD_ROOT = Path(os.environ.get("PQLAB_BUILD_DIR", ROOT / "build"))
 WERROR = ("-Wall", "-Wextra", "-Werror", "-std=c11")
-PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver", "ct")
+PROGRAMS = ("test", "vectors", "kat", "speed", "stack", "hashing", "driver", "ct", "fuzz")
 COMMON_DIRS = (ROOT / "lib" / "common", ROOT / "lib" / "compat")
 HARNESS = ROOT / "harness"
+FUZZ = ROOT / "fuzz"
 HAL_INCLUDE = ROOT / "platforms" / "include"
 NATIVE = ROOT / "lib" / "native"
 
@@ -88,11 +93,21 @@ def _p(path: Path) -> str:
     return str(path).replace(" ", "$ ").replace(":", "$:")
 
 
+def _at_link_path(src: Path) -> Path:
+    """`src` made absolute with its symbolic links kept: a source is compiled at the path through
+    which its implementation folder reaches it, so that a quoted #include searches that folder
+    first (pqm4 links parameter-set variants to another set's sources and keeps its own params.h
+    beside the links; resolving the link would build the other set)."""
+    return src.absolute()
+
+
 def _obj(base: Path, src: Path) -> Path:
+    src = _at_link_path(src)
     try:
-        rel = src.resolve().relative_to(ROOT)
+        rel = src.relative_to(ROOT)
     except ValueError:
-        rel = Path("ext") / src.resolve().relative_to(src.resolve().anchor)
+        rel = Path("ext") / src.relative_to(src.anchor)
+    rel = Path(*("_up_" if part == ".." else part for part in rel.parts))  # stay inside base
     return base / rel.with_suffix(rel.suffix + ".o")
 
 
@@ -128,7 +143,7 @@ class NinjaFile:
                 scc, sflags = cc, flags
                 if not cc and self.plat.asm_cc and Path(src).suffix in (".S", ".s"):
                     scc, sflags = self.plat.asm_cc, _asm_flags(self.plat, flags)
-                self.lines += [f"build {_p(obj)}: cc {_p(Path(src).resolve())}", f"  flags = {_q(sflags)}"]
+                self.lines += [f"build {_p(obj)}: cc {_p(_at_link_path(Path(src)))}", f"  flags = {_q(sflags)}"]
                 if scc:
                     self.lines.append(f"  cc = {_q([scc])}")
         return objs
@@ -196,13 +211,23 @@ def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[st
         lib_inc = [ROOT / "lib" / "compat", ROOT / "lib" / "common"]
         if impl.style == "mupq":
             base.append(f"-DMUPQ_NAMESPACE={impl.mupq_namespace()}")
-    src_flags = base + [f"-I{d}" for d in [*inc, *lib_inc, HAL_INCLUDE]]
+        if plat.arch == "armv7e-m":
+            # pqm4's build defines PQM4 for every Cortex-M4 target (mk/config.mk); pqm4 folders
+            # select their assembly with it (bikel1/m4f's run_config.h, ...)
+            base.append("-DPQM4")
+    if impl.own:
+        src_flags = base + [f"-I{d}" for d in [*inc, *lib_inc, HAL_INCLUDE]]
+    else:
+        # pqm4's order (mupq/mk/config.mk): the common headers, then the implementation folder;
+        # a quoted #include searches the including file's own (link) folder before either
+        src_flags = base + [f"-I{d}" for d in [*lib_inc, *inc, HAL_INCLUDE]]
     kind = "-DPQLAB_KIND_KEM" if impl.kind == "kem" else "-DPQLAB_KIND_SIGN"
     h_flags = base + [kind, f'-DPQLAB_SCHEME_NAME="{impl.scheme}"', f'-DPQLAB_IMPL_NAME="{impl.name}"']
     if not impl.own:
         h_flags.append("-Wno-error")
     if impl.api_prefix:
         h_flags.append(f"-DPQLAB_API_PREFIX={impl.api_prefix}")
+    h_flags += [f"-D{form}" for form in impl.api_forms]
     h_flags += [f"-I{d}" for d in [*inc, HARNESS, ROOT / "lib" / "common", HAL_INCLUDE]]
     return src_flags, h_flags
 
@@ -236,6 +261,14 @@ def _locked(path: Path):
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def openssl_refusal(impl: Implementation, plat: Platform) -> str:
+    return (
+        f"build of {impl.id} for {plat.name} refused: the folder needs OpenSSL for its own code "
+        f"({'; '.join(impl.openssl)}), which pqlab does not link on any platform; "
+        "only a randombytes/DRBG file (rng.c) using OpenSSL is replaced by pqlab's"
+    )
 
 
 def program_name(program: str, opts: BuildOptions) -> str:
@@ -277,14 +310,24 @@ def build(
             # its own build folder, so builds with either compiler do not undo each other
             ibase = ibase.with_name(f"{ibase.name}@cc-{hashlib.sha256(cc.encode()).hexdigest()[:10]}")
             src_flags = foreign_cc_flags(plat, src_flags)
-        objs = nf.compile(ibase / "obj", impl.sources, src_flags, cc)
+        if impl.openssl:
+            results[impl.id] = BuildResult(error=openssl_refusal(impl, plat))
+            targets[impl.id] = []
+            continue
+        # one source at a time: files declaring NIST's randombytes get its own symbol (nistpkg)
+        nist_flags = [*src_flags, *NIST_RANDOMBYTES_FLAGS]
+        objs = [
+            o
+            for s in impl.sources
+            for o in nf.compile(ibase / "obj", [s], nist_flags if s in impl.nist_randombytes else src_flags, cc)
+        ]
         results[impl.id] = BuildResult(
             objects=objs, compiler=cc or plat.cc, compiler_version=compiler_version(cc or plat.cc), cflags=" ".join(src_flags)
         )
         harness_common = nf.compile(ibase / "harness", [HARNESS / "harness.c"], h_flags)
         targets[impl.id] = []
         for prog in programs:
-            if prog == "driver" and not impl.driver:
+            if prog in ("driver", "fuzz") and not impl.driver:
                 continue
             extra = {
                 "speed": [f"-DPQLAB_ITERATIONS={opts.runs('speed')}"],
@@ -295,6 +338,12 @@ def build(
             srcs = [HARNESS / f"{prog}.c"]
             if prog == "driver":
                 srcs = [HARNESS / "driver.c", HARNESS / f"driver_{impl.driver}.c"]
+            elif prog == "fuzz":
+                # the family's fuzz target and the mutation loop (docs/fuzzing.md); hosted only
+                srcs = [FUZZ / f"{impl.driver}.c", FUZZ / "loop.c"]
+            elif prog == "ct":
+                family = HARNESS / f"ct_{impl.driver}.c"
+                srcs.append(family if impl.driver and family.is_file() else HARNESS / "ct_none.c")
             pobjs = nf.compile(ibase / "harness" / name, srcs, h_flags + extra)
             lib = libprof if prog == "hashing" else libcommon
             elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags)
@@ -308,11 +357,14 @@ def build(
         tmp.replace(ninja_path)
         all_targets = [str(elf) for t in targets.values() for _, elf in t]
         cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NINJA_STATUS": "[ninja] "})
-    failures = _parse_failures(proc.stdout + proc.stderr)
+        # none: every implementation was refused before compiling
+        output = _run_ninja(cmd, bdir, plat.name) if all_targets else ""
+    failures = _parse_failures(output)
     global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
     for impl in impls:
         res = results[impl.id]
+        if res.error:
+            continue
         ibase = str(bdir / "impl" / impl.build_key)
         mine = [msg for path, msg in failures if str(path).startswith(ibase + "/")]
         msgs = mine + global_fail
@@ -320,10 +372,45 @@ def build(
             if elf.exists() and not msgs:
                 res.elf[prog] = elf
         if msgs or len(res.elf) != len(targets[impl.id]):
-            detail = "\n".join(msgs) if msgs else (proc.stdout + proc.stderr)[-4000:]
+            detail = "\n".join(msgs) if msgs else output[-4000:]
             res.error = f"build of {impl.id} for {plat.name} failed:\n{detail}"
             res.elf.clear()
     return results
+
+
+_STATUS = re.compile(r"^\[ninja (\d+)/(\d+)\] (\S+) (\S+)")
+
+
+def _run_ninja(cmd: list[str], bdir: Path, plat_name: str) -> str:
+    """Run ninja, showing what it builds (a bar naming the implementation of the current
+    step); returns its whole output for the failure parser."""
+    env = {**os.environ, "NINJA_STATUS": "[ninja %f/%t] "}
+    lines = []
+    bar = tqdm(total=0, desc=f"build {plat_name}", file=sys.stderr, disable=None, leave=False)
+    try:
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as proc:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                m = _STATUS.match(line)
+                if m:
+                    bar.total = int(m.group(2))
+                    bar.n = int(m.group(1))
+                    bar.set_postfix_str(f"{m.group(3)} {_step_label(m.group(4), bdir)}", refresh=True)
+    finally:
+        bar.close()
+    return "".join(lines)
+
+
+def _step_label(out: str, bdir: Path) -> str:
+    """The implementation (scheme/name) a build output belongs to, or the output's file name."""
+    path = Path(out)
+    if path.is_absolute() and path.is_relative_to(bdir):
+        path = path.relative_to(bdir)
+    parts = path.parts
+    if len(parts) >= 3 and parts[0] == "impl":
+        return f"{parts[1]}/{parts[2].rsplit('-', 1)[0]}"
+    return Path(out).name
 
 
 def _parse_failures(output: str) -> list[tuple[Path, str]]:
@@ -336,7 +423,7 @@ def _parse_failures(output: str) -> list[tuple[Path, str]]:
         if m:
             body = []
             i += 1
-            while i < len(lines) and not lines[i].startswith(("[ninja]", "FAILED:", "ninja: ")):
+            while i < len(lines) and not lines[i].startswith(("[ninja", "FAILED:", "ninja: ")):
                 body.append(lines[i])
                 i += 1
             words = [w for w in m.group(1).split() if not re.fullmatch(r"\[code=-?\d+\]", w)]  # ninja >= 1.12

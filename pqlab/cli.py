@@ -9,17 +9,18 @@ import functools
 import json
 import os
 import sys
-import tomllib
+import time
 from pathlib import Path
 
 import click
 
-from pqlab import ROOT, PqlabError, __version__, limits, toolchains
+from pqlab import PqlabError, __version__, ctcheck, katref, limits, nistpkg, toolchains
 from pqlab import cluster as cluster_mod
 from pqlab import acvp as acvp_mod
+from pqlab import campaign as C
 from pqlab import jobs as J
 from pqlab import report as R
-from pqlab.build import BuildOptions, build, sizes
+from pqlab.build import BuildOptions, sizes
 from pqlab.platforms import all_platforms, default_platform, get_platform
 from pqlab.registry import discover, select
 from pqlab.results import DEFAULT_DB, Store
@@ -154,6 +155,8 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
         rows.append({
             "scheme": i.scheme, "implementation": i.name, "kind": i.kind, "style": i.style,
             "sizes": i.sizes, "platforms": [p for p, plat in plats.items() if i.runs_on(plat)], "dir": str(i.dir),
+            **({"excluded": dict(i.excluded)} if i.excluded else {}),
+            **({"needs_openssl": list(i.openssl)} if i.openssl else {}),
         })
     if as_json:
         click.echo(json.dumps(rows, indent=1))
@@ -167,6 +170,11 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
             f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {s.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
             f"{s.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct if ct is not None else '?':>7} {ss:>4}  {' '.join(r['platforms'])}"
         )
+    for i in chosen:  # what a dropped-in folder's build leaves out, and what it cannot be built with
+        for name, why in i.excluded:
+            click.echo(f"note: {i.id}: {name} left out: {why}")
+        if i.openssl:
+            click.echo(f"note: {i.id}: needs OpenSSL ({'; '.join(i.openssl)}): its builds are refused")
     click.echo("\nplatforms:")
     for name, p in plats.items():
         click.echo(f"  {name:<14} {p.description} [runner {p.runner_kind}, timer {p.timer_name} ({p.timer_unit})]")
@@ -212,21 +220,65 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     sys.exit(_fail_report(outs))
 
 
+@main.command("campaign")
+@selection
+@click.option("--output", type=click.Path(dir_okay=False), help="also write the summary here")
+def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
+    """Functional tests of a whole corpus (the implementations under the --impl-path roots, or all
+    without one) with a summary: ok, build-failed, test-failed, crashed, timeout, and each cause."""
+    _, _, _, pairs = _resolve(schemes, impls, platforms or [default_platform()], impl_path)
+    roots = [Path(p).absolute() for p in impl_path]
+    if roots:
+        pairs = [(i, p) for i, p in pairs if any(i.dir.is_relative_to(r) for r in roots)]
+    skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
+    pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
+    rows = [C.classify(o) for o in J.execute(pairs, "test", jobs, desc="campaign")] if pairs else []
+    rows += skipped
+    text = C.to_json(rows) if as_json else C.markdown(rows)
+    click.echo(text)
+    if output:
+        Path(output).write_text(text)
+    sys.exit(0 if all(r.status in ("ok", "not-for-platform") for r in rows) else 1)
+
+
 @main.command("ct")
 @selection
 @cluster_option
 def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
-    """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified."""
+    """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified.
+
+    Only platforms with a ct checker (host-ct) can check; the others are refused (exit 2)."""
+    ctcheck.check_platforms([get_platform(p) for p in platforms or ["host-ct"]])
     _, _, _, pairs = _resolve(schemes, impls, platforms or ["host-ct"], impl_path)
+    t0 = time.perf_counter()
     outs = J.execute(pairs, "ct", jobs)
     rows = []
     for o in outs:
-        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name, "ok": o.ok, "error": o.error})
-        if o.ok and not as_json:
-            click.echo(f"ok   {o.impl.id} on {o.plat.name}: no secret-dependent branch, address or syscall reported")
+        findings = ctcheck.parse_memcheck(o.data.get("stderr", "")) if not o.ok else []
+        checks = o.output.of("test") if o.ok else []
+        operations = sorted({f[0] for f in checks if f[-1] == "ok"})
+        rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name,
+                     "checker": o.plat.ct_checker, "ok": o.ok, "operations": operations,
+                     "findings": [f.as_dict() for f in findings], "error": None if findings else o.error})
+        if as_json:
+            continue
+        if o.ok:
+            click.echo(f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports no secret-dependent "
+                       f"branch, address or syscall ({len(checks)} checks: {', '.join(operations)})")
+        elif findings:
+            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
+                        f"secret-dependent operation(s)", fg="red")
+            click.echo(ctcheck.format_findings(findings))
+            # a functional failure of the same run is not a finding: say it too
+            click.echo("".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False)
+        else:
+            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
     if as_json:
         click.echo(json.dumps(rows, indent=1))
-    sys.exit(_fail_report(outs))
+    elif len(outs) > 1:
+        bad = sum(1 for o in outs if not o.ok)
+        click.echo(f"{len(outs) - bad} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)")
+    sys.exit(1 if any(not o.ok for o in outs) else 0)
 
 
 def _vectors_expected() -> dict:
@@ -274,21 +326,18 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     sys.exit(status)
 
 
-def _kat_refs() -> dict:
-    return tomllib.loads((DATA / "kat.toml").read_text())
-
-
 @main.command("kat")
 @selection
 @cluster_option
-@click.option("--count", type=click.IntRange(1, 100), default=100, show_default=True, help="number of KAT records to generate (the NIST files have 100)")
+@click.option("--count", type=click.IntRange(min=1), default=100, show_default=True, help="number of KAT records to generate (the NIST files have 100)")
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
 def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
-    """Reproduce the NIST KAT response file from its seeds and compare with the reference."""
+    """Reproduce the NIST KAT response file from its seeds and compare with the reference
+    (a dropped-in folder's own KAT/*.rsp when its package has one: first differing record)."""
     import hashlib
 
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
-    refs = _kat_refs()
+    refs = katref.load_refs()
     outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count))
     status = _fail_report(outs)
     rows = []
@@ -296,24 +345,16 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
         if not o.ok:
             continue
         rsp = J.kat_text(o.output)
-        ref = refs.get(o.impl.scheme, {})
-        verdict, detail = "unchecked", "no reference known for this scheme"
         if output:
             Path(output).mkdir(parents=True, exist_ok=True)
             (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
-        if "rsp" in ref:
-            ref_text = (J.VECTORS_DIR / ref["rsp"]).read_text()
-            if count < 100:  # compare the records generated
-                ref_text = "\n\n".join(ref_text.split("\n\n")[: count + 1])
-                rsp_cmp = "\n\n".join(rsp.split("\n\n")[: count + 1])
-            else:
-                rsp_cmp = rsp
-            verdict = "ok" if rsp_cmp.strip() == ref_text.strip() else "FAIL"
-            detail = f"{count} records vs {ref['rsp']}"
-        elif "first_record_sha256" in ref:
-            h = hashlib.sha256(J.first_record(rsp).encode()).hexdigest()
-            verdict = "ok" if h == ref["first_record_sha256"] else "FAIL"
-            detail = f"first record sha256 {h[:16]}… vs {ref.get('source', 'reference')}"
+        pkg_rsp = None if o.impl.own else nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
+        if pkg_rsp is not None:  # the dropped-in package's own KAT/*.rsp comes first
+            ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
+            verdict = "ok" if ok else "FAIL"
+        else:
+            v = katref.check(rsp, refs.get(o.impl.scheme, {}), count)
+            verdict, detail = v.verdict, v.detail
         if verdict != "ok":
             status = 1
         rows.append({"scheme": o.impl.scheme, "implementation": o.impl.name, "platform": o.plat.name,
@@ -436,19 +477,33 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
-@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html"]), default="markdown", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the report to this file instead of stdout")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json", "html", "pqm4", "pqm4-md", "pqm4-csv"]),
+              default="markdown", show_default=True,
+              help="pqm4: benchmarks.md and benchmarks.csv in pqm4's layout into the folder -o (one platform)")
+@click.option("-o", "--output", type=click.Path(), help="write the report to this file (pqm4: this folder) instead of stdout")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 def report_cmd(schemes, impls, platforms, fmt, output, db):
     """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
-    recs = R.aggregate(_stored(db, schemes, impls, platforms))
-    if fmt == "html":
+    rows = _stored(db, schemes, impls, platforms)
+    if fmt.startswith("pqm4"):
+        from pqlab import pqm4format
+
+        if fmt == "pqm4":
+            if not output:
+                raise PqlabError("--format pqm4 writes benchmarks.md and benchmarks.csv: name their folder with -o")
+            Path(output).mkdir(parents=True, exist_ok=True)
+            for name, md in (("benchmarks.md", True), ("benchmarks.csv", False)):
+                _write_atomic(Path(output) / name, pqm4format.render(rows, md))
+            click.echo(f"wrote {output}/benchmarks.md and benchmarks.csv", err=True)
+            return
+        text = pqm4format.render(rows, fmt == "pqm4-md")
+    elif fmt == "html":
         # a scheme with a native-floating-point implementation (pqlab.toml fpr = "native"): its others emulate
         impls = discover([])
         fp_schemes = {i.scheme for i in impls if i.fpr == "native"}
-        text = R.to_html(recs, {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
+        text = R.to_html(R.aggregate(rows), {(i.scheme, i.name): i.fpr or "emulated" for i in impls if i.scheme in fp_schemes})
     else:
-        text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](recs)
+        text = {"markdown": R.markdown, "csv": R.to_csv, "json": R.to_json}[fmt](R.aggregate(rows))
     if output:
         _write_atomic(Path(output), text)
         click.echo(f"wrote {output}", err=True)

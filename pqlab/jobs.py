@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import queue
 import socket
 import sys
@@ -19,15 +18,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pqlab import ROOT, PqlabError, cluster, limits
+from pqlab import PqlabError, cluster, limits
 from pqlab.build import BuildOptions, BuildResult, build, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
 from pqlab.results import Context, Store, git_state
 from pqlab.runner import Limit, Ran, RunError, RunTimeout, resume, run_full, signals_deferred, stop_all, temp_dir
-
-VECTORS_DIR = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
 
 
 @dataclass
@@ -99,12 +96,21 @@ def run_program(
     except RunTimeout as e:
         return Outcome(impl, plat, False, error=str(e), program=program, timed_out=True)
     except RunError as e:
-        return Outcome(impl, plat, False, error=str(e), program=program)
+        return Outcome(impl, plat, False, error=str(e), program=program,
+                       data={"stderr": e.stderr, "returncode": e.returncode})
     limits.record(impl, plat, program, opts, ran.seconds)
     ctx = context(impl, plat, program, b, ran, opts.runs(program))
     return Outcome(
         impl, plat, True, output=ran.output, data={"build": b, "ran": ran, **extra}, program=program, context=ctx
     )
+
+
+def _label(item) -> str:
+    """IMPL@PLATFORM of a job item (an (implementation, platform) pair, possibly nested)."""
+    impl, plat = item[:2] if isinstance(item, tuple) and len(item) >= 2 else (None, None)
+    if isinstance(impl, Implementation) and isinstance(plat, Platform):
+        return f"{impl.id}@{plat.name}"
+    return str(item)[:40]
 
 
 def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> list:
@@ -114,11 +120,22 @@ def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> l
     is dropped and `step` gets a last call before the exception goes on."""
     ex = ThreadPoolExecutor(max_workers=max(1, jobs))
     bar = tqdm(total=total, desc=desc, file=sys.stderr, disable=None, leave=False)
+    running: dict[int, str] = {}  # what the bar names: the pairs being run now
+
+    def labelled(x):
+        key = id(x)
+        running[key] = _label(x)
+        try:
+            return fn(x)
+        finally:
+            running.pop(key, None)
+
     try:
-        futs = [ex.submit(fn, x) for x in items]
+        futs = [ex.submit(labelled, x) for x in items]
         pending = set(futs)
         while pending:
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            bar.set_postfix_str(", ".join(sorted(running.values())), refresh=False)
             bar.update(step(bar) if step else len(done))
         if step:
             bar.update(step(bar))
@@ -314,16 +331,3 @@ def vectors_hash(out: Output) -> str:
 
 def kat_text(out: Output) -> str:
     return "".join(f[0] + "\n" for f in out.of("kat"))
-
-
-def first_record(rsp: str) -> str:
-    """The record with count = 0, lines 'count' .. last field, as PQClean's nistkat hashes it."""
-    lines = rsp.splitlines()
-    try:
-        start = lines.index("count = 0")
-    except ValueError:
-        raise PqlabError("KAT output has no 'count = 0' record")
-    end = start
-    while end < len(lines) and lines[end].strip():
-        end += 1
-    return "".join(line + "\n" for line in lines[start:end])

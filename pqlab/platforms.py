@@ -39,6 +39,9 @@ class Platform:
     timer_unit: str
     timer_note: str
     raw: dict = field(default_factory=dict, compare=False, hash=False)
+    # the tool that sees secret-dependent branches, addresses and syscalls of this platform's
+    # runs (`ct_checker` in platform.toml; "" when none: `pqlab ct` refuses the platform)
+    ct_checker: str = ""
     # the toolchain the platform is built with (pqlab/toolchains.py): "gcc" is platform.toml's
     # own compiler; another toolchain compiles with its `cc` and `cflags` and may link with
     # another driver (`link_cc` with `link_cflags`, e.g. the platform's GCC for its C library);
@@ -101,6 +104,19 @@ def model(plat: Platform) -> str:
     return simulator_model(plat.subst(plat.runner_command[:1])[0])
 
 
+CT_CHECKERS = {"valgrind-memcheck": "valgrind"}  # checker -> the runner kind it needs
+
+
+def _ct_checker(path: Path, d: dict) -> str:
+    checker = d.get("ct_checker", "")
+    if checker and checker not in CT_CHECKERS:
+        raise PqlabError(f"{path}: unknown ct_checker '{checker}' (known: {', '.join(CT_CHECKERS)})")
+    kind = d.get("runner", {}).get("kind", "native")
+    if checker and kind != CT_CHECKERS[checker]:
+        raise PqlabError(f"{path}: ct_checker '{checker}' needs runner kind '{CT_CHECKERS[checker]}', not '{kind}'")
+    return checker
+
+
 def _load(path: Path) -> Platform:
     try:
         d = tomllib.loads(path.read_text())
@@ -133,6 +149,7 @@ def _load(path: Path) -> Platform:
             timer_unit=timer.get("unit", "cycles"),
             timer_note=timer.get("note", ""),
             raw=d,
+            ct_checker=_ct_checker(path, d),
         )
     except KeyError as e:
         raise PqlabError(f"{path}: missing key {e}") from e

@@ -28,6 +28,21 @@ class ProtocolError(Exception):
     pass
 
 
+# '#fault <kind> ...' lines (in place of the trailer): what each kind means
+FAULT_KINDS = {
+    "code-modified": "code/vector region modified during the run (its checksum changed: "
+    "a store through a NULL or wild pointer?)",
+    "stack-overflow": "stack overflow (store into the stack guard)",
+    "sim-busfault": "bus fault in pqlab-sim",
+}
+
+
+def describe_fault(line: str) -> str:
+    kind = line.split()[1] if len(line.split()) > 1 else ""
+    what = FAULT_KINDS.get(kind)
+    return f"{what}: {line.strip()}" if what else line.strip()
+
+
 @dataclass
 class Output:
     program: str
@@ -63,7 +78,7 @@ def parse(text: str, expect_program: str | None = None) -> Output:
         if not line:
             continue
         if line.startswith("#fault"):
-            raise ProtocolError(f"target fault: {line}")
+            raise ProtocolError(f"target fault: {describe_fault(line)}")
         if line.startswith("#end"):
             m = re.fullmatch(r"#end (ok|fail) (\d+)", line.strip())
             if not m:

@@ -1,8 +1,10 @@
-"""Registry: every `crypto_kem/<scheme>/<impl>/` or `crypto_sign/<scheme>/<impl>/` with an api.h.
+"""Registry: every `crypto_kem/<scheme>/<impl>/` or `crypto_sign/<scheme>/<impl>/` with an api.h,
+and every api.h folder of a NIST submission package (`Reference_Implementation/...`,
+`Optimized_Implementation/...`; pqlab/nistpkg.py).
 
 pqlab's own implementations live under lib/ and carry a pqlab.toml; foreign ones
-(pqm4, mupq, PQClean folders) are found under every --impl-path root and need no
-metadata. Both end up as the same `Implementation` record.
+(pqm4, mupq, PQClean folders, submission packages) are found under every --impl-path
+root and need no metadata. All end up as the same `Implementation` record.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pqlab import ROOT, PqlabError
+from pqlab import ROOT, PqlabError, nistpkg
 from pqlab.platforms import Platform
 
 KINDS = {"crypto_kem": "kem", "crypto_sign": "sign"}
@@ -43,6 +45,16 @@ class Implementation:
     extra_ops: tuple[str, ...]
     slow: bool  # left out of the default benchmark (pqlab bench --all includes it)
     sizes: dict = field(default_factory=dict, compare=False, hash=False)
+    # what the signature API of api.h declares (PQLAB_API_* macros of harness/api_glue.h)
+    api_forms: tuple[str, ...] = ()
+    # foreign folders (pqlab/nistpkg.py): files left out with the reason, sources that
+    # declare NIST's randombytes(unsigned long long), OpenSSL headers the code includes,
+    # the architectures its Makefile targets (None: any), the submission package's root
+    excluded: tuple[tuple[str, str], ...] = ()
+    nist_randombytes: tuple[Path, ...] = ()
+    openssl: tuple[str, ...] = ()
+    arch: tuple[str, ...] | None = None
+    package: Path | None = None
 
     @property
     def id(self) -> str:
@@ -69,7 +81,7 @@ class Implementation:
             return False
         if self.fpr == "native" and plat.fpr != "native":
             return False
-        return True
+        return self.arch is None or plat.arch in self.arch
 
     def mupq_namespace(self) -> str:
         return "MUPQ_" + re.sub(r"\W", "_", f"{self.scheme}_{self.name}_").upper()
@@ -84,14 +96,16 @@ _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 
 
 def _collect_defines(path: Path, dirs: list[Path], seen: set[Path], out: dict[str, str]) -> None:
-    if path in seen or not path.is_file():
+    """The #defines of `path` and of the headers it includes, found as the compiler finds them:
+    a quoted include in the including file's folder as reached (links kept), then in `dirs`."""
+    if path in seen or len(seen) > 200 or not path.is_file():
         return
     seen.add(path)
     text = path.read_text(errors="replace")
     for inc in _INCLUDE.findall(text):
         for d in [path.parent, *dirs]:
             if (d / inc).is_file():
-                _collect_defines((d / inc).resolve(), dirs, seen, out)
+                _collect_defines(d / inc, dirs, seen, out)
                 break
     for name, value in _DEFINE.findall(text):
         out.setdefault(name, value)
@@ -124,7 +138,7 @@ def api_sizes(api: Path, include: list[Path], prefix: str, cflags: tuple[str, ..
         m = re.match(r"-D(\w+)=(.*)", flag)
         if m:
             defs[m.group(1)] = m.group(2)
-    _collect_defines(api.resolve(), include, set(), defs)
+    _collect_defines(api.absolute(), include, set(), defs)
     sizes = {}
     for key in SIZE_KEYS:
         name = prefix + key
@@ -133,6 +147,56 @@ def api_sizes(api: Path, include: list[Path], prefix: str, cflags: tuple[str, ..
             if v is not None:
                 sizes[key] = v
     return sizes
+
+
+# --- signature API forms ------------------------------------------------------------------------
+
+
+def _header_text(path: Path, dirs: list[Path], seen: set[Path] | None = None) -> str:
+    """`path` and the headers it includes (quoted, found as _collect_defines finds them)."""
+    seen = set() if seen is None else seen
+    if path in seen or len(seen) > 200 or not path.is_file():
+        return ""
+    seen.add(path)
+    text = path.read_text(errors="replace")
+    parts = [text]
+    for inc in _INCLUDE.findall(text):
+        for d in [path.parent, *dirs]:
+            if (d / inc).is_file():
+                parts.append(_header_text(d / inc, dirs, seen))
+                break
+    return "\n".join(parts)
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.DOTALL)
+
+
+def sign_api_forms(api: Path, include: list[Path], prefix: str) -> tuple[str, ...]:
+    """The signature API forms api.h declares, as the PQLAB_API_* names harness/api_glue.h reads:
+    the FIPS 204/205 context functions (attached crypto_sign_ctx/crypto_sign_open_ctx, detached
+    crypto_sign_signature_ctx/crypto_sign_verify_ctx), and whether the context-free
+    crypto_sign/crypto_sign_open are function-like macros (pqm4's and PQClean's ML-DSA) or
+    absent. Names may carry the PQClean prefix."""
+    text = _strip_comments(_header_text(api.absolute(), include))
+    p = re.escape(prefix)
+
+    def used(name: str) -> bool:  # declared, called from a macro, or mapped by a namespacing macro
+        return re.search(rf"\b{p}{name}\b", text) is not None
+
+    def fn_macro(name: str) -> bool:
+        return re.search(rf"^[ \t]*#[ \t]*define[ \t]+{p}{name}\(", text, re.MULTILINE) is not None
+
+    forms = []
+    if used("crypto_sign_ctx") and used("crypto_sign_open_ctx"):
+        forms.append("PQLAB_API_SIGN_CTX")
+    if used("crypto_sign_signature_ctx") and used("crypto_sign_verify_ctx"):
+        forms.append("PQLAB_API_SIGNATURE_CTX")
+    if fn_macro("crypto_sign") or fn_macro("crypto_sign_open"):
+        forms.append("PQLAB_API_PLAIN_MACROS")
+    elif not (used("crypto_sign") or used("crypto_sign_open")):
+        forms.append("PQLAB_API_NO_PLAIN")
+    return tuple(forms)
 
 
 # --- discovery ---------------------------------------------------------------------------------
@@ -158,10 +222,25 @@ def _config_mk_flags(folder: Path) -> list[str]:
     return flags
 
 
-def load_implementation(folder: Path) -> Implementation:
+def _nist_kind(api_text: str) -> str | None:
+    if re.search(r"\bcrypto_kem_keypair\b|CRYPTO_CIPHERTEXTBYTES", api_text):
+        return "kem"
+    if re.search(r"\bcrypto_sign(_keypair)?\b", api_text):
+        return "sign"
+    return None
+
+
+def load_implementation(folder: Path, package: nistpkg.Layout | None = None) -> Implementation:
+    folder = folder.absolute()  # absolute, links kept (not resolve())
     api = folder / "api.h"
-    kind = KINDS[folder.parent.parent.name]
-    scheme, name = folder.parent.name, folder.name
+    if package is None:
+        kind = KINDS[folder.parent.parent.name]
+        scheme, name = folder.parent.name, folder.name
+    else:
+        k = _nist_kind(api.read_text(errors="replace"))
+        if k is None:
+            raise PqlabError(f"{api}: declares neither crypto_kem_* nor crypto_sign_* functions")
+        kind, scheme, name = k, package.scheme, package.name
     toml_path = folder / "pqlab.toml"
     cfg: dict = {}
     if toml_path.is_file():
@@ -171,20 +250,26 @@ def load_implementation(folder: Path) -> Implementation:
             raise PqlabError(f"{toml_path}: invalid TOML: {e}") from e
     api_text = api.read_text(errors="replace")
     style, prefix = ("own", "") if cfg.get("own") else _style(api_text)
+    # Sources keep the path through which the folder reaches them: a symbolic link to another
+    # parameter set's source is compiled as <this folder>/<name>, so that its `#include "params.h"`
+    # finds this folder's params.h first, as pqm4's make does (links are never resolved).
     if "sources" in cfg:
-        sources = sorted({Path(p).resolve() for pat in cfg["sources"] for p in glob.glob(str(folder / pat))})
+        sources = sorted({Path(p) for pat in cfg["sources"] for p in glob.glob(str(folder / pat))})
         if not sources:
             raise PqlabError(f"{toml_path}: source patterns {cfg['sources']} match no file")
     else:
-        sources = sorted(p.resolve() for ext in ("*.c", "*.s", "*.S") for p in folder.glob(ext))
-    include = tuple((folder / d).resolve() for d in cfg.get("include", []))
+        sources = sorted(p for ext in ("*.c", "*.s", "*.S") for p in folder.glob(ext))
+    include = tuple(folder / d for d in cfg.get("include", []))
     cflags = tuple(cfg.get("cflags", [])) + tuple(_config_mk_flags(folder))
     plats = cfg.get("platforms")
+    plan = None if style == "own" else nistpkg.plan_sources(folder.resolve(), sources, list(include))
+    if plan is not None:
+        sources = list(plan.sources)
     return Implementation(
         scheme=scheme,
         name=name,
         kind=kind,
-        dir=folder.resolve(),
+        dir=folder,
         style=style,
         api_prefix=prefix,
         sources=tuple(sources),
@@ -197,7 +282,33 @@ def load_implementation(folder: Path) -> Implementation:
         extra_ops=tuple(cfg.get("extra_ops", [])),
         slow=bool(cfg.get("slow", False)),
         sizes=api_sizes(api, [folder, *include, ROOT / "lib" / "common"], prefix, cflags),
+        api_forms=sign_api_forms(api, [folder, *include], prefix) if kind == "sign" else (),
+        excluded=plan.excluded if plan else (),
+        nist_randombytes=plan.nist_randombytes if plan else (),
+        openssl=plan.openssl if plan else (),
+        arch=None if plan is None or "platforms" in cfg else plan.arch,
+        package=package.package if package else None,
     )
+
+
+def _algname(api: Path) -> str | None:
+    defs: dict[str, str] = {}
+    _collect_defines(api.resolve(), [], set(), defs)
+    m = re.fullmatch(r'"([^"]*)"', defs.get("CRYPTO_ALGNAME", ""))
+    return m.group(1) if m else None
+
+
+def _package_folders(root: Path, taken: set[Path]) -> list[tuple[Path, nistpkg.Layout]]:
+    """api.h folders of NIST submission packages under root (not already found as crypto_*)."""
+    out = []
+    for api in sorted(root.glob("**/api.h")):
+        folder = api.parent.resolve()
+        if folder in taken:
+            continue
+        lay = nistpkg.layout(folder, _algname(api))
+        if lay is not None:
+            out.append((folder, lay))
+    return out
 
 
 def discover(impl_paths: list[Path] | tuple[Path, ...] = ()) -> list[Implementation]:
@@ -212,6 +323,16 @@ def discover(impl_paths: list[Path] | tuple[Path, ...] = ()) -> list[Implementat
             if folder.parent.parent.name not in KINDS:
                 continue
             impl = load_implementation(folder)
+            if impl.id in found and found[impl.id].dir.resolve() != impl.dir.resolve():
+                raise PqlabError(
+                    f"implementation {impl.id} found twice: {found[impl.id].dir} and {impl.dir}; "
+                    "rename one of the folders"
+                )
+            found[impl.id] = impl
+        if root == ROOT / "lib":
+            continue
+        for folder, lay in _package_folders(root, {i.dir for i in found.values()}):
+            impl = load_implementation(folder, lay)
             if impl.id in found and found[impl.id].dir != impl.dir:
                 raise PqlabError(
                     f"implementation {impl.id} found twice: {found[impl.id].dir} and {impl.dir}; "

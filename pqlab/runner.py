@@ -41,7 +41,21 @@ timeout_override: float | None = None  # the command's --timeout (pqlab.limits.s
 
 
 class RunError(PqlabError):
-    pass
+    """A failed run; `stderr` and `returncode` are the runner's, when it ran at all."""
+
+    def __init__(self, message: str, stderr: str = "", returncode: int | None = None) -> None:
+        super().__init__(message)
+        self.stderr = stderr
+        self.returncode = returncode
+
+
+def indented(text: str, limit: int, prefix: str = "    ") -> str:
+    """The last `limit` characters of `text` (a runner's stderr), one indented line per line,
+    so that reports (valgrind's, a compiler's) read as they were printed, not as a repr."""
+    text = text.strip()
+    if len(text) > limit:
+        text = "[...]" + text[-limit:]
+    return "\n".join(prefix + line for line in text.splitlines()) if text else prefix + "(empty)"
 
 
 class RunTimeout(RunError):
@@ -303,7 +317,7 @@ def run_full(
                 raise RunTimeout(
                     f"timeout after {limit}: {program} did not finish (hung target?) and was killed "
                     f"with its process group, on {where}\n"
-                    f"  last output: {tail!r}"
+                    f"  last output:\n{indented(tail, 500)}"
                 ) from None
         finally:
             _kill_group(proc)  # an exception (Interrupted) left it running
@@ -321,14 +335,19 @@ def run_full(
         out = parse(text, expect_program=program)
     except ProtocolError as e:
         raise RunError(
-            f"{e} (exit code {proc.returncode}) on {where}\n  stderr: {err[-1000:]!r}\n  stdout tail: {text[-600:]!r}"
+            f"{e} (exit code {proc.returncode}) on {where}\n  stderr:\n{indented(err, 1000)}\n"
+            f"  stdout tail:\n{indented(text, 600)}",
+            err,
+            proc.returncode,
         ) from e
     if proc.returncode != 0 or not out.ok:
         failed = [" ".join(f) for t, f in out.records if t == "test" and f[-1] != "ok"]
         raise RunError(
             f"{program} failed (exit code {proc.returncode}) on {where}\n"
             + (f"  failed checks: {', '.join(failed)}\n" if failed else "")
-            + f"  stderr: {err[-1000:]!r}"
+            + f"  stderr:\n{indented(err, 1000)}",
+            err,
+            proc.returncode,
         )
     return Ran(out, cmd, seconds, limit)
 

@@ -1,18 +1,36 @@
-"""`pqlab acvp`: unsupported groups are reported (never silently passed) and mismatches are named."""
+"""`pqlab acvp`: unsupported groups are reported (never silently passed) and mismatches are named.
+
+The prompt is an ML-KEM keyGen file in ACVP-Server internalProjection form whose answers come
+from kyber-py (an independent FIPS 203 implementation, a test dependency), so this runs from a
+plain clone; the official files are exercised by test_mlkem_acvp.py and test_e2e_mlkem.py."""
 
 import json
-
+import random
 
 from cli_runner import pqlab
-from pqlab.jobs import VECTORS_DIR
+from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768, ML_KEM_1024
 
-KEYGEN = VECTORS_DIR / "acvp" / "v1.1.0.40" / "ML-KEM-keyGen-FIPS203" / "internalProjection.json"
+KYBER = {"ML-KEM-512": ML_KEM_512, "ML-KEM-768": ML_KEM_768, "ML-KEM-1024": ML_KEM_1024}
+
+
+def keygen_prompt(per_group: int) -> dict:
+    rng = random.Random(203)
+    groups, tc = [], 0
+    for tg, (pset, kem) in enumerate(KYBER.items(), start=1):
+        tests = []
+        for _ in range(per_group):
+            tc += 1
+            d, z = rng.randbytes(32), rng.randbytes(32)
+            ek, dk = kem._keygen_internal(d, z)
+            tests.append({"tcId": tc, "deferred": False, "z": z.hex().upper(), "d": d.hex().upper(),
+                          "ek": ek.hex().upper(), "dk": dk.hex().upper()})  # fmt: skip
+        groups.append({"tgId": tg, "testType": "AFT", "parameterSet": pset, "tests": tests})
+    return {"vsId": 0, "algorithm": "ML-KEM", "mode": "keyGen", "revision": "FIPS203", "isSample": True,
+            "testGroups": groups}  # fmt: skip
 
 
 def small_prompt(tmp_path, mutate=None):
-    d = json.loads(KEYGEN.read_text())
-    for g in d["testGroups"]:
-        g["tests"] = g["tests"][:2]
+    d = keygen_prompt(2)
     if mutate:
         mutate(d)
     p = tmp_path / "prompt.json"
@@ -57,18 +75,30 @@ def test_garbage_file(tmp_path):
     assert code == 2 and "cannot read ACVP file" in out
 
 
-ENCAP = VECTORS_DIR / "acvp" / "v1.1.0.40" / "ML-KEM-encapDecap-FIPS203" / "internalProjection.json"
+def encap_expected(tmp_path) -> tuple[dict, object]:
+    """An encapsulation group (tgId 2, ML-KEM-768) of three cases answered by kyber-py."""
+    rng = random.Random(2032)
+    tests = []
+    for tc in range(1, 4):
+        ek, _ = ML_KEM_768._keygen_internal(rng.randbytes(32), rng.randbytes(32))
+        m = rng.randbytes(32)
+        k, c = ML_KEM_768._encaps_internal(ek, m)
+        tests.append({"tcId": tc, "ek": ek.hex().upper(), "m": m.hex().upper(), "c": c.hex().upper(), "k": k.hex().upper()})
+    d = {"vsId": 0, "algorithm": "ML-KEM", "mode": "encapDecap", "revision": "FIPS203", "isSample": True,
+         "testGroups": [{"tgId": 2, "testType": "AFT", "parameterSet": "ML-KEM-768", "function": "encapsulation",
+                         "tests": tests}]}  # fmt: skip
+    p = tmp_path / "expected.json"
+    p.write_text(json.dumps(d))
+    return d, p
 
 
 def encap_prompt(tmp_path, mutate):
-    d = json.loads(ENCAP.read_text())
-    d["testGroups"] = [g for g in d["testGroups"] if g["tgId"] == 2]  # encapsulation, ML-KEM-768
-    g = d["testGroups"][0]
-    g["tests"] = g["tests"][:3]
-    mutate(g["tests"])
+    d, _ = encap_expected(tmp_path)
+    tests = d["testGroups"][0]["tests"]
+    mutate(tests)
     p = tmp_path / "prompt.json"
     p.write_text(json.dumps(d))
-    return p, g["tests"]
+    return p, tests
 
 
 def test_non_utf8_file_is_a_clear_error(tmp_path):
@@ -90,7 +120,7 @@ def test_bad_hex_names_the_test_case_and_the_rest_run(tmp_path):
         tests[1]["m"] = "zz" + tests[1]["m"][2:]
 
     prompt, tests = encap_prompt(tmp_path, bad)
-    code, out = pqlab("acvp", prompt, "--expected", ENCAP)
+    code, out = pqlab("acvp", prompt, "--expected", encap_expected(tmp_path)[1])
     assert code == 1
     assert f"invalid input: tgId 2 tcId {tests[1]['tcId']}: field 'm' is not an even-length hex string" in out
     assert "2 test cases answered on host, 2 compared, 0 mismatches" in out
@@ -125,7 +155,7 @@ def test_argument_over_driver_limit_names_the_test_case(tmp_path):
         tests[2]["m"] = "00" * 20000
 
     prompt, tests = encap_prompt(tmp_path, huge)
-    code, out = pqlab("acvp", prompt, "--expected", ENCAP)
+    code, out = pqlab("acvp", prompt, "--expected", encap_expected(tmp_path)[1])
     assert code == 1
     assert f"invalid input: tgId 2 tcId {tests[2]['tcId']}: an input of 20,000 bytes, more than the driver's 16,384" in out
     assert "2 test cases answered on host, 2 compared, 0 mismatches" in out

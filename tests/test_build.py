@@ -1,5 +1,7 @@
 """Build: incremental and out of tree; -Werror for pqlab's own code, warnings allowed in foreign code."""
 
+import io
+import sys
 import time
 from pathlib import Path
 
@@ -60,3 +62,19 @@ def test_incremental_and_out_of_tree(tmp_path):
     (d / "api.h").write_text(API + "/* changed */\n")
     time.sleep(0.05)
     assert build(plat, [impl], ("test",))[impl.id].elf["test"].stat().st_mtime_ns > first  # header dependency seen
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_build_progress_names_the_implementation(tmp_path, monkeypatch):
+    toy(tmp_path, "toy-progress", own=False)
+    impl = next(i for i in discover([tmp_path]) if i.scheme == "toy-progress")
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    res = build(get_platform("host"), [impl], ("test",))
+    assert res[impl.id].error is None
+    shown = term.getvalue()
+    assert "build host" in shown and "CC toy-progress/ref" in shown and "LINK toy-progress/ref" in shown

@@ -3,25 +3,25 @@
 AES: FIPS 197 appendix B and C examples; differential against the `cryptography`
 package for ECB and CTR on random keys of all three sizes and many lengths.
 DRBG: the NIST PQC KAT master seed (entropy 00..2f) and the seed/msg stream of the
-Falcon round-3 KAT request file in ../shared/vectors, plus a Python model of rng.c.
+NIST KAT request file (all 100 entries, by the official file's SHA-256, tests/nistreq.py),
+plus a Python model of rng.c.
 """
 
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import random
-from pathlib import Path
 
+import nistreq
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from hostlib import ROOT, build_shared
+from extdata import vectors
+from hostlib import build_shared
 
 SZ = ctypes.c_size_t
 AES_CTX = 121 * 4  # uint32_t rk[120]; unsigned nr
 DRBG_STATE = 52
-VECTORS = ROOT.parent / "shared" / "vectors"
-if not VECTORS.is_dir():
-    VECTORS = Path("/work/shared/vectors")
 
 
 @pytest.fixture(scope="module")
@@ -197,24 +197,23 @@ def test_drbg_signature_kat_stream_start(lib: ctypes.CDLL) -> None:
     )
 
 
-def test_drbg_reproduces_falcon_kat_request_stream(lib: ctypes.CDLL) -> None:
-    # all 100 entries, when the shared vectors are present (a developer checkout)
-    req = VECTORS / "falcon-round3" / "KAT" / "falcon512-KAT.req"
-    if not req.is_file():
-        pytest.skip(f"shared KAT vectors not present at {req}; first entries checked above")
-    entries: list[dict[str, str]] = []
-    for line in req.read_text().splitlines():
-        if line.startswith("count = "):
-            entries.append({})
-        elif " = " in line:
-            k, v = line.split(" = ", 1)
-            entries[-1][k] = v
-    assert len(entries) == 100
+def test_drbg_reproduces_kat_request_stream(lib: ctypes.CDLL) -> None:
+    # all 100 entries: the .req text built from our DRBG has the SHA-256 of the official file
     d = Drbg(lib, bytes(range(48)))
-    for e in entries:
-        assert d.generate(48).hex().upper() == e["seed"]
-        mlen = int(e["mlen"])
-        assert d.generate(mlen).hex().upper() == e["msg"]
+    entries = []
+    for count in range(nistreq.COUNT):
+        seed = d.generate(48).hex().upper()
+        entries.append((seed, d.generate(nistreq.mlen(count)).hex().upper()))
+    assert nistreq.req_sha256(entries) == nistreq.REQ_SHA256
+    # and a changed byte anywhere is seen
+    entries[57] = (entries[57][0], entries[57][1][:-1] + ("0" if entries[57][1][-1] != "0" else "1"))
+    assert nistreq.req_sha256(entries) != nistreq.REQ_SHA256
+
+
+def test_kat_request_hash_is_the_official_file() -> None:
+    """The constant in nistreq.py against the Falcon round-3 package's .req (external vectors)."""
+    f = vectors(nistreq.REQ_FILE)
+    assert hashlib.sha256(f.read_bytes()).hexdigest() == nistreq.REQ_SHA256
 
 
 def test_drbg_against_model(lib: ctypes.CDLL) -> None:

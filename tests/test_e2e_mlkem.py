@@ -1,20 +1,17 @@
 """End to end: ML-KEM through the whole framework on host, QEMU Cortex-M4 and QEMU Cortex-M7.
 
 registry -> build -> runner -> protocol -> results -> report, with the real harness programs,
-platforms and the official vectors (../shared/vectors).
+platforms and the official vectors (external, PQLAB_VECTORS; docs/vectors.md).
 """
 
 import json
-from pathlib import Path
 
 import pytest
-
 from cli_runner import pqlab, pqlab_stdout
-from pqlab.jobs import VECTORS_DIR
+from extdata import vectors
 
 PLATFORMS = ["host", "mps2-an386", "mps2-an500"]
 SCHEMES = ["ml-kem-512", "ml-kem-768", "ml-kem-1024"]
-ACVP = VECTORS_DIR / "acvp" / "v1.1.0.40"
 
 
 def plat_args(plats):
@@ -40,7 +37,7 @@ def test_vectors_agree_across_platforms_and_record():
 @pytest.mark.parametrize("platform", PLATFORMS)
 @pytest.mark.parametrize("mode", ["keyGen", "encapDecap"])
 def test_acvp_byte_exact(platform, mode, tmp_path):
-    f = ACVP / f"ML-KEM-{mode}-FIPS203" / "internalProjection.json"
+    f = vectors(f"acvp/v1.1.0.40/ML-KEM-{mode}-FIPS203/internalProjection.json")
     resp = tmp_path / "response.json"
     code, out = pqlab("acvp", f, "-p", platform, "-o", resp, "--expected", f, "--json")
     assert code == 0, out

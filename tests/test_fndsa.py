@@ -21,18 +21,18 @@ import os
 import random
 import re
 import struct
+import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from extdata import vectors
 from hostlib import ROOT, build_shared
 
-VEC = ROOT.parent / "shared" / "vectors" / "falcon-round3"
-if not VEC.is_dir():
-    VEC = Path("/work/shared/vectors/falcon-round3")
-KATDIR = VEC / "KAT"
-SAMPLERDIR = VEC / "Supporting_Documentation" / "additional"
+# the Falcon round-3 package's KAT files and sampler vectors (external: docs/vectors.md)
+KATDIR = "falcon-round3/KAT"
+SAMPLERDIR = "falcon-round3/Supporting_Documentation/additional"
 
 SRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "fndsa").glob("*.c"))
 COMMON = ["lib/common/fips202.c", "lib/common/aes.c", "lib/common/drbg.c"]
@@ -97,8 +97,14 @@ KATS: dict[int, list[dict]] = {}
 
 def kat(logn: int) -> list[dict]:
     if logn not in KATS:
-        KATS[logn] = parse_rsp(KATDIR / f"falcon{N[logn]}-KAT.rsp")
+        KATS[logn] = parse_rsp(vectors(f"{KATDIR}/falcon{N[logn]}-KAT.rsp"))
     return KATS[logn]
+
+
+def kat0(logn: int) -> dict:
+    """Record 0 of the official KAT, shipped in tests/data/falcon-round3 (see its README.md)."""
+    (rec,) = parse_rsp(ROOT / "tests" / "data" / "falcon-round3" / f"falcon{N[logn]}-KAT-count0.rsp")
+    return rec
 
 
 class Api:
@@ -257,7 +263,7 @@ def kat_text(api: Api, padded: bool) -> str:
 
 
 def test_padded_nistkat_sha256() -> None:
-    """falcon-padded-512/1024 (PQClean META.yml nistkat-sha256, see vectors MANIFEST.md)"""
+    """falcon-padded-512/1024 (PQClean META.yml nistkat-sha256)"""
     expect = {9: "91842d41138e7cfaf6e2e8f12a03c3b3411302255121e4d07d02f91a003c0395",
               10: "ddcc5683293388249e6fe85e992ea19d0986d34e060a44f82bc3db524a8c8390"}
     for logn in (9, 10):
@@ -380,7 +386,7 @@ def test_fpr_addsub_is_add_and_sub(native: bool) -> None:
 # sampler vectors (Supporting_Documentation/additional)
 
 def parse_sampler_file(logn: int) -> dict:
-    txt = (SAMPLERDIR / f"test-vector-sampler-falcon{N[logn]}.txt").read_text()
+    txt = vectors(f"{SAMPLERDIR}/test-vector-sampler-falcon{N[logn]}.txt").read_text()
     head, *blocks = txt.split("SamplerZ:")
     out = {}
     for key in ("nonce", "data"):
@@ -479,7 +485,7 @@ def comp_encode_py(s2: list[int]) -> bytes:
 @pytest.mark.parametrize("logn", [9, 10])
 def test_malformed_rejected(logn: int) -> None:
     api = Api(logn, True)
-    rec = kat(logn)[0]
+    rec = kat0(logn)
     pk, sk, msg = bytes.fromhex(rec["pk"]), bytes.fromhex(rec["sk"]), bytes.fromhex(rec["msg"])
     sm = bytes.fromhex(rec["sm"])
     assert api.open_nist(sm, pk) == msg
@@ -549,6 +555,162 @@ def test_malformed_rejected(logn: int) -> None:
     skb[1:3] = first.to_bytes(2, "big")
     assert api.sign_seed(msg, bytes(skb), nonce2, seed2) is None
     assert api.sign_seed(msg, sk, nonce2, seed2) is not None
+
+
+FG_BITS = {9: 6, 10: 5}
+
+
+def trim_decode(data: bytes, n: int, bits: int) -> list[int]:
+    """n two's-complement values of `bits` bits, big-endian bit order (spec 3.11.4)"""
+    v = int.from_bytes(data, "big")
+    total = len(data) * 8
+    out = []
+    for i in range(n):
+        x = (v >> (total - (i + 1) * bits)) & ((1 << bits) - 1)
+        out.append(x - (1 << bits) if x >> (bits - 1) else x)
+    return out
+
+
+def trim_encode(xs: list[int], bits: int) -> bytes:
+    v = 0
+    for x in xs:
+        assert -(1 << (bits - 1)) < x < (1 << (bits - 1))
+        v = (v << bits) | (x & ((1 << bits) - 1))
+    return v.to_bytes(len(xs) * bits // 8, "big")
+
+
+def split_sk(sk: bytes, logn: int) -> tuple[list[int], list[int], list[int]]:
+    n, b = N[logn], FG_BITS[logn]
+    k = n * b // 8
+    return (trim_decode(sk[1:1 + k], n, b), trim_decode(sk[1 + k:1 + 2 * k], n, b),
+            trim_decode(sk[1 + 2 * k:], n, 8))
+
+
+def join_sk(f: list[int], g: list[int], F: list[int], logn: int) -> bytes:
+    b = FG_BITS[logn]
+    return bytes([0x50 + logn]) + trim_encode(f, b) + trim_encode(g, b) + trim_encode(F, 8)
+
+
+def sign_raw(api: Api, key: bytes, m: bytes, tree: int = 0, padded: int = 0) -> tuple[int, int, bytes]:
+    """fndsa_sign_seed into a buffer filled with 0xAA: (result, siglen, buffer)"""
+    size = 1 + 40 + (api.padb - 41 if padded else api.cb - 43)
+    sig = ctypes.create_string_buffer(b"\xaa" * size, size)
+    sl = ctypes.c_size_t(12345)
+    r = fn(api.lib, "fndsa_sign_seed")(sig, ctypes.byref(sl), m, ctypes.c_size_t(len(m)), key, tree,
+                                       padded, bytes(range(40)), bytes(range(48)))
+    return r, sl.value, sig.raw
+
+
+def malformed_keys(sk: bytes, logn: int) -> dict[str, bytes]:
+    """private keys that decode as encodings but are not Falcon keys"""
+    n, b = N[logn], FG_BITS[logn]
+    f, g, F = split_sk(sk, logn)
+    k = 1 + 2 * n * b // 8
+    rnd = random.Random(logn)
+    keys = {
+        # truncated and zero-padded (the fuzz finding): F = 0 gives G = 0, which fits
+        "zero-padded before F": sk[:k] + bytes(len(sk) - k),
+        "zero-padded inside F": sk[: k + n // 2] + bytes(len(sk) - k - n // 2),
+        "zero-padded inside g": sk[: k - 40] + bytes(len(sk) - k + 40),
+        "random F": join_sk(f, g, [rnd.randint(-127, 127) for _ in range(n)], logn),
+        # G = g F / f mod q is then -G (in range): f G - g F = -q, caught by the NTRU check only
+        "F negated": join_sk(f, g, [-x for x in F], logn),
+        "f = 0 (not invertible)": join_sk([0] * n, g, F, logn),
+        # a unit: G = g F / f mod q is F g rotated (in range), but f G - g F = 0
+        "f = x^(n/2)": join_sk([0] * (n // 2) + [1] + [0] * (n // 2 - 1), g, F, logn),
+    }
+    return keys
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["native", "emulated"])
+@pytest.mark.parametrize("logn", [9, 10])
+def test_malformed_private_key_refused(logn: int, native: bool) -> None:
+    """Signing (NIST, detached, padded) and expansion with a private key that decodes but is
+    not a Falcon key return an error at once, with every output byte zeroed; the genuine
+    key still signs. (Before: the signing loop never ended, docs/fuzzing.md "Findings".)"""
+    api = Api(logn, native)
+    rec = kat(logn)[0]
+    pk, sk = bytes.fromhex(rec["pk"]), bytes.fromhex(rec["sk"])
+    m = b"malformed keys"
+    n = N[logn]
+    f, g, F = split_sk(sk, logn)
+    assert join_sk(f, g, F, logn) == sk
+    esk_size = (4 * n + (logn + 1) * n) * 8
+    for name, key in malformed_keys(sk, logn).items():
+        assert len(key) == api.skb and key != sk, name
+        t0 = time.monotonic()
+        for padded in (0, 1):
+            r, sl, buf = sign_raw(api, key, m, padded=padded)
+            assert r == -1 and sl == 0 and buf == bytes(len(buf)), (name, padded)
+        sm = ctypes.create_string_buffer(b"\x55" * (len(m) + api.cb), len(m) + api.cb)
+        sml = ctypes.c_size_t(7)
+        api.rng(bytes(48))
+        assert fn(api.lib, "crypto_sign")(sm, ctypes.byref(sml), m, ctypes.c_size_t(len(m)), key) == -1
+        assert sml.value == 0 and sm.raw == bytes(len(sm.raw)), name
+        esk = ctypes.create_string_buffer(b"\x55" * esk_size, esk_size)
+        assert fn(api.lib, "crypto_sign_expand")(esk, key) == -1
+        assert esk.raw == bytes(esk_size), name
+        assert time.monotonic() - t0 < 5.0, name  # refused at decoding, no signing attempt
+    r, sl, buf = sign_raw(api, sk, m)
+    assert r == 0 and api.verify(buf[:sl], m, pk)
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_ntru_equation_check(logn: int) -> None:
+    """fndsa_check_ntru accepts a generated key and refuses it after any small change that
+    keeps f G - g F = q only modulo q or not at all; (F + f, G + g) is another solution of
+    the same equation and is accepted."""
+    lib = get(logn, True)
+    n = N[logn]
+    i8 = ctypes.c_int8 * n
+    f, g, F, G = i8(), i8(), i8(), i8()
+    lib.fndsa_test_keygen(f, g, F, G, bytes([7]) * 48)
+    fl, gl, Fl, Gl = list(f), list(g), list(F), list(G)
+    assert lib.fndsa_test_check_ntru(f, g, F, G) == 1
+    assert lib.fndsa_test_check_ntru(f, g, i8(*[-x for x in Fl]), i8(*[-x for x in Gl])) == 0
+    assert lib.fndsa_test_check_ntru(f, g, i8(), i8()) == 0
+    for u in (0, 1, n - 1):
+        G2 = Gl[:]
+        G2[u] += 1
+        assert lib.fndsa_test_check_ntru(f, g, F, i8(*G2)) == 0
+    F2 = [a + b for a, b in zip(Fl, fl)]
+    G2 = [a + b for a, b in zip(Gl, gl)]
+    if max(map(abs, F2 + G2)) <= 127:
+        assert lib.fndsa_test_check_ntru(f, g, i8(*F2), i8(*G2)) == 1
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_sign_attempt_limit(logn: int) -> None:
+    """Signing stops after FNDSA_SIGN_MAX_ATTEMPTS attempts with an error and a zeroed
+    signature: tree signing with an expanded key whose basis is zeroed (every attempt
+    gives s1 = c, far too long: rejected), and the dynamic loop entered with the counter
+    at the limit; one attempt left still signs."""
+    api = Api(logn, True)
+    lib = api.lib
+    limit = lib.fndsa_test_max_attempts()
+    assert limit == 128
+    rec = kat(logn)[0]
+    pk, sk = bytes.fromhex(rec["pk"]), bytes.fromhex(rec["sk"])
+    n = N[logn]
+    m = b"attempts"
+    esk = api.expand(sk)
+    r, sl, buf = sign_raw(api, esk, m, tree=1)
+    assert r == 0 and api.verify(buf[:sl], m, pk)
+    bad = bytes(32 * n) + esk[32 * n:]  # B = 0, the LDL tree kept
+    for padded in (0, 1):
+        r, sl, buf = sign_raw(api, bad, m, tree=1, padded=padded)
+        assert r == -1 and sl == 0 and buf == bytes(len(buf))
+        assert fn(lib, "crypto_sign_sign_attempts")() == limit
+    i8 = ctypes.c_int8 * n
+    f, g, F, G = i8(), i8(), i8(), i8()
+    lib.fndsa_test_keygen(f, g, F, G, bytes([3]) * 48)
+    hm = (ctypes.c_uint16 * n)(*[(37 * i) % 12289 for i in range(n)])
+    s2 = (ctypes.c_int16 * n)(*([5] * n))
+    assert lib.fndsa_test_sign_dyn_from(s2, limit, f, g, F, G, hm, bytes(48)) == 0
+    assert list(s2) == [0] * n
+    assert lib.fndsa_test_sign_dyn_from(s2, limit - 1, f, g, F, G, hm, bytes(48)) in (0, 1)
+    ok = [lib.fndsa_test_sign_dyn_from(s2, 0, f, g, F, G, hm, bytes([i]) * 48) for i in range(3)]
+    assert all(ok) and any(v != 0 for v in s2)
 
 
 def test_keygen_cdt_monotone() -> None:

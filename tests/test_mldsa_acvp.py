@@ -1,4 +1,4 @@
-"""ML-DSA against every test case of the NIST ACVP-Server files shipped in ../shared/vectors:
+"""ML-DSA against every test case of the NIST ACVP-Server files of the external vectors (docs/vectors.md):
 keyGen (975de31, 75 cases), sigVer (975de31, 180 cases in 12 groups: external pure with context,
 external pre-hash with every hash, internal with external mu, internal with message), sigGen
 (v1.1.0.35 internalProjection, 60 cases: deterministic and hedged Sign_internal) and sigVer
@@ -16,32 +16,33 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import ACVP, mldsa, mode_of
+from test_mldsa_support import acvp, mldsa, mode_of
 
 from pqlab.acvp import mldsa as plugin
 from pqlab.acvp.fields import FieldError
 
-# (prompt, expected results or None when the prompt is an internalProjection with the answers)
+# (prompt, expected results or None when the prompt is an internalProjection with the answers),
+# paths below the external vectors' acvp/
 FILES = {
     "keyGen-975de31": (
-        ACVP / "975de31/ML-DSA-keyGen-FIPS204/prompt.json",
-        ACVP / "975de31/ML-DSA-keyGen-FIPS204/expectedResults.json",
+        "975de31/ML-DSA-keyGen-FIPS204/prompt.json",
+        "975de31/ML-DSA-keyGen-FIPS204/expectedResults.json",
     ),
     "sigVer-975de31": (
-        ACVP / "975de31/ML-DSA-sigVer-FIPS204/prompt.json",
-        ACVP / "975de31/ML-DSA-sigVer-FIPS204/expectedResults.json",
+        "975de31/ML-DSA-sigVer-FIPS204/prompt.json",
+        "975de31/ML-DSA-sigVer-FIPS204/expectedResults.json",
     ),
-    "sigGen-v1.1.0.35": (ACVP / "v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json", None),
-    "sigVer-v1.1.0.35": (ACVP / "v1.1.0.35/ML-DSA-sigVer-FIPS204/internalProjection.json", None),
+    "sigGen-v1.1.0.35": ("v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json", None),
+    "sigVer-v1.1.0.35": ("v1.1.0.35/ML-DSA-sigVer-FIPS204/internalProjection.json", None),
 }
-# test counts per file (MANIFEST.md of the vectors)
+# test counts per file (counted in the files; docs/vectors.md)
 COUNTS = {"keyGen-975de31": 75, "sigVer-975de31": 180, "sigGen-v1.1.0.35": 60, "sigVer-v1.1.0.35": 45}
 
 
 def run_file(key: str) -> tuple[Counter, list[str]]:
     prompt_path, exp_path = FILES[key]
-    prompt = json.loads(prompt_path.read_text())
-    expected = json.loads((exp_path or prompt_path).read_text())
+    prompt = json.loads(acvp(prompt_path).read_text())
+    expected = json.loads(acvp(exp_path or prompt_path).read_text())
     exp = {(g["tgId"], t["tcId"]): t for g in expected["testGroups"] for t in g["tests"]}
     passed: Counter = Counter()
     bad = []
@@ -75,7 +76,7 @@ def test_acvp_file(key: str) -> None:
 
 def test_plugin_knows_every_group() -> None:
     for key, (prompt_path, _) in FILES.items():
-        prompt = json.loads(prompt_path.read_text())
+        prompt = json.loads(acvp(prompt_path).read_text())
         for group in prompt["testGroups"]:
             assert plugin.scheme(group) in ("ml-dsa-44", "ml-dsa-65", "ml-dsa-87"), (key, group["tgId"])
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import ACVP, MLDSA, MODES, ROOT
+from test_mldsa_support import MLDSA, MODES, ROOT, acvp
 
 from pqlab.acvp import mldsa as plugin
 
@@ -26,8 +26,8 @@ def test_fake_backend_dispatch() -> None:
         calls = lib.fn("fake_backend_calls")
         calls.restype = ctypes.c_ulong
         assert calls() == 0
-        data = json.loads((ACVP / "975de31/ML-DSA-keyGen-FIPS204/expectedResults.json").read_text())
-        prompt = json.loads((ACVP / "975de31/ML-DSA-keyGen-FIPS204/prompt.json").read_text())
+        data = json.loads(acvp("975de31/ML-DSA-keyGen-FIPS204/expectedResults.json").read_text())
+        prompt = json.loads(acvp("975de31/ML-DSA-keyGen-FIPS204/prompt.json").read_text())
         g = next(g for g in prompt["testGroups"] if g["parameterSet"] == f"ML-DSA-{mode}")
         exp = {t["tcId"]: t for eg in data["testGroups"] for t in eg["tests"]}
         for t in g["tests"][:5]:
@@ -36,7 +36,7 @@ def test_fake_backend_dispatch() -> None:
         n = calls()
         assert n % 1000000 > 0, "native NTT not called"
         assert n // 1000000 > 0, "native 4-way RejNTTPoly not called"
-        sg = json.loads((ACVP / "v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json").read_text())
+        sg = json.loads(acvp("v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json").read_text())
         for g in sg["testGroups"]:
             if g["parameterSet"] != f"ML-DSA-{mode}":
                 continue

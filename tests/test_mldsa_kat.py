@@ -4,7 +4,7 @@ NIST PQCgenKAT_sign.c generator and PQClean's nistkat do: AES-256-CTR DRBG seede
 re-seeded with the seed; crypto_sign_keypair (32 bytes xi), crypto_sign (hedged: 32 bytes rnd),
 sm = signature || message, and crypto_sign_open must give the message back. The SHA-256 of
 the record lines count..sm (lines 3-10 of the .rsp) must equal PQClean's nistkat-sha256 (values
-quoted in ../shared/vectors/MANIFEST.md)."""
+from PQClean's META.yml, also in pqlab/data/kat.toml)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wycheproof ML-DSA (C2SP/wycheproof @ dac1dd47, ../shared/vectors/wycheproof): every test of the
+"""Wycheproof ML-DSA (C2SP/wycheproof @ dac1dd47, external vectors: docs/vectors.md): every test of the
 verify, sign_seed and sign_noseed files of ML-DSA-44/65/87, invalid ones included, applied as
 doc/mldsa.md of Wycheproof describes: key generation from the seed must give the public key;
 signing (deterministic without rnd, hedged with the given rnd) must give the signature, both from
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import MODES, WYCHEPROOF, mldsa
+from test_mldsa_support import MODES, mldsa, wycheproof
 
-# numberOfTests of each file (MANIFEST.md of the vectors)
+# numberOfTests of each file (docs/vectors.md)
 COUNTS = {
     (44, "verify"): 180,
     (65, "verify"): 210,
@@ -34,7 +34,7 @@ COUNTS = {
 
 
 def load(mode: int, kind: str) -> dict:
-    return json.loads((WYCHEPROOF / f"mldsa_{mode}_{kind}_test.json").read_text())
+    return json.loads(wycheproof(f"mldsa_{mode}_{kind}_test.json").read_text())
 
 
 def h(t: dict, key: str) -> bytes | None:

@@ -93,12 +93,12 @@ def _wycheproof_requests(name: str) -> tuple[list[str], dict[str, tuple]]:
     rejection key when only the ciphertext is wrong but has the right length)."""
     import json
 
-    from support import WYCHEPROOF
+    from support import wycheproof
 
     p = PARAMS[name]
     lines, want = [], {}
     for kind in ("keygen_seed_test", "test", "encaps_test", "semi_expanded_decaps_test"):
-        data = json.loads((WYCHEPROOF / f"mlkem_{p.n}_{kind}.json").read_text())
+        data = json.loads(wycheproof(f"mlkem_{p.n}_{kind}.json").read_text())
         for g in data["testGroups"]:
             for t in g["tests"]:
                 tag = f"{kind[:4]}{t['tcId']}"

@@ -2,7 +2,7 @@
 the NIST/PQClean generator does: AES-256-CTR DRBG seeded with entropy 00 01 .. 2f, 48 bytes
 of it as the record's seed, the DRBG re-seeded with that seed, then keypair (d || z in one
 64-byte request), enc (32 bytes m), dec. The SHA-256 of the record lines count..ss must equal
-PQClean's nistkat-sha256 (values quoted in ../shared/vectors/MANIFEST.md)."""
+PQClean's nistkat-sha256 (values from PQClean's META.yml, also in pqlab/data/kat.toml)."""
 
 from __future__ import annotations
 

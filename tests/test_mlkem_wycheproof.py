@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
-from support import PARAMS, WYCHEPROOF, mlkem
+from support import PARAMS, mlkem, wycheproof
 
 KINDS = ["test", "encaps_test", "keygen_seed_test", "semi_expanded_decaps_test"]
 
@@ -64,7 +64,7 @@ def evaluate(kind: str, name: str, t: dict) -> tuple[bool, dict]:
 @pytest.mark.parametrize("name", list(PARAMS))
 @pytest.mark.parametrize("kind", KINDS)
 def test_wycheproof(kind: str, name: str) -> None:
-    path = WYCHEPROOF / f"mlkem_{PARAMS[name].n}_{kind}.json"
+    path = wycheproof(f"mlkem_{PARAMS[name].n}_{kind}.json")
     data = json.loads(path.read_text())
     n = valid = invalid = 0
     bad = []

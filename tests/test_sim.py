@@ -104,17 +104,20 @@ def test_profile_tail_call(sim: Path, tmp_path: Path) -> None:
     assert funcs["via_tail"]["exclusive"] < 100
     # every leaf frame is counted: 11 calls of the same loop
     assert funcs["leaf"]["inclusive"] == funcs["leaf"]["exclusive"]
-    folded = {ln.rsplit(" ", 1)[0]: int(ln.rsplit(" ", 1)[1]) for ln in (tmp_path / "p.json.folded").read_text().splitlines()}
+    folded = {
+        ln.rsplit(" ", 1)[0]: int(ln.rsplit(" ", 1)[1]) for ln in (tmp_path / "p.json.folded").read_text().splitlines()
+    }
     assert folded.get("reset_handler;main;via_tail;leaf", 0) > 10 * 200
     assert folded.get("reset_handler;main;leaf", 0) > 200
     assert folded.get("reset_handler;main;via_tail", 0) < 100
     assert funcs["via_tail"]["inclusive"] > 10 * 200
 
 
-def _faults(tmp_path: Path, mode: int):
-    elf = simfw.build_fw("faults-mps2-an386", ["faults.c"])
+def _faults(tmp_path: Path, mode: int, machine: str = "mps2-an386"):
+    cpu = simfw.M4 if machine == "mps2-an386" else simfw.M7
+    elf = simfw.build_fw(f"faults-{machine}", ["faults.c"], cpu)
     (tmp_path / "pqlab.in").write_text(f"{mode}\n")
-    return simfw.run_sim(elf, "--max-insns", "200000", cwd=tmp_path)
+    return simfw.run_sim(elf, "--max-insns", "200000", machine=machine, cwd=tmp_path)
 
 
 def test_semihosting_host_files(sim: Path, tmp_path: Path) -> None:
@@ -134,6 +137,31 @@ def test_bus_fault_reports_hardfault_with_address(sim: Path, tmp_path: Path) -> 
     s = _faults(tmp_path, 2)
     assert s.returncode != 0
     assert "HardFault" in s.stderr.decode() and "0x30000000" in s.stderr.decode()
+
+
+@pytest.mark.parametrize("machine", ["mps2-an386", "mps2-an500"])
+@pytest.mark.parametrize(
+    "mode,addr,size", [(4, "0x00000000", "4 bytes"), (5, None, "1 byte"), (6, "0x00400010", "2 bytes")]
+)
+def test_store_to_code_region_is_a_bus_fault(
+    sim: Path, tmp_path: Path, machine: str, mode: int, addr: str | None, size: str
+) -> None:
+    # the code region stands for flash: a store through a NULL pointer (the vector table),
+    # into .text or into the region's alias stops the run, naming address, pc and function
+    s = _faults(tmp_path, mode, machine)
+    assert s.returncode == 1
+    err, out = s.stderr.decode(), s.stdout.decode()
+    assert f"HardFault: bus fault on write of {size} at address {addr or '0x'}" in err
+    assert "is read-only" in err and ("NULL pointer" in err) == (mode == 4)
+    # the UART stream gets the '#fault' line the firmware's own handler would print
+    fault = [ln for ln in out.splitlines() if ln.startswith("#fault ")]
+    assert len(fault) == 1 and fault[0].startswith("#fault sim-busfault pc=0x"), out
+    assert " in main+0x" in fault[0] and "(main+0x" in err
+    if addr:
+        assert f"addr={addr}" in fault[0]
+    # the pc named is the store instruction's: a Thumb store encoding at that address
+    pc = int(fault[0].split("pc=")[1].split()[0], 16)
+    assert 0 < pc < 0x400000
 
 
 def test_instruction_budget(sim: Path, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""SLH-DSA against the NIST ACVP vectors in ../shared/vectors (through ctypes).
+"""SLH-DSA against the NIST ACVP vectors of the external vectors folder (PQLAB_VECTORS; through ctypes).
 
 - keyGen (ACVP-Server v1.1.0.40, all 12 parameter sets x 10 cases): pk and sk
   byte-exact from skSeed, skPrf, pkSeed.
@@ -13,17 +13,15 @@ import json
 from pathlib import Path
 
 import pytest
-from test_slhdsa_lib import ACVP_NAMES, ROOT, load
+from extdata import vectors, vectors_params
+from test_slhdsa_lib import ACVP_NAMES, load
 
-VECTORS = ROOT.parent / "shared" / "vectors" / "acvp"
-KEYGEN = VECTORS / "v1.1.0.40" / "SLH-DSA-keyGen-FIPS205" / "internalProjection.json"
-SIGVER = VECTORS / "rustcrypto-2024-08" / "SLH-DSA-sigVer-FIPS205" / "internalProjection.json"
+KEYGEN = "acvp/v1.1.0.40/SLH-DSA-keyGen-FIPS205/internalProjection.json"
+SIGVER = "acvp/rustcrypto-2024-08/SLH-DSA-sigVer-FIPS205/internalProjection.json"
 
 
-def groups(path: Path) -> list[dict]:
-    if not path.exists():
-        pytest.fail(f"ACVP vector file missing: {path} (expected ../shared/vectors beside the checkout)")
-    return json.loads(path.read_text())["testGroups"]
+def groups(rel: str) -> list[dict]:
+    return json.loads(vectors(rel).read_text())["testGroups"]
 
 
 def test_keygen_files_cover_all_sets() -> None:
@@ -41,11 +39,11 @@ def test_acvp_keygen(pset: str) -> None:
         assert sk.hex().upper() == t["sk"], f"tcId {t['tcId']}"
 
 
-def sigver_groups() -> list[str]:
-    return [g["parameterSet"] for g in groups(SIGVER)]
+def sigver_groups(path: Path) -> list[str]:
+    return [g["parameterSet"] for g in json.loads(path.read_text())["testGroups"]]
 
 
-@pytest.mark.parametrize("pset", sigver_groups())
+@pytest.mark.parametrize("pset", vectors_params(SIGVER, sigver_groups))
 def test_acvp_sigver_internal(pset: str) -> None:
     (g,) = [g for g in groups(SIGVER) if g["parameterSet"] == pset]
     s = load(ACVP_NAMES[pset])

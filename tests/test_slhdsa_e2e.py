@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from extdata import vectors
 from test_slhdsa_lib import ACVP_NAMES, ROOT
 from test_slhdsa_plugin import KEYGEN, SIGVER, synthetic_siggen, synthetic_sigver
 
@@ -44,10 +45,14 @@ def _check(res: subprocess.CompletedProcess, answered: int) -> None:
 
 
 def test_pqlab_acvp_host(tmp_path: Path) -> None:
-    kg = json.loads(KEYGEN.read_text())
+    kg = json.loads(vectors(KEYGEN).read_text())
     _check(pqlab_acvp(tmp_path, kg, kg, "host"), 120)
-    sv = json.loads(SIGVER.read_text())
+    sv = json.loads(vectors(SIGVER).read_text())
     _check(pqlab_acvp(tmp_path, sv, sv, "host"), 45)
+
+
+def test_pqlab_acvp_host_synthetic(tmp_path: Path) -> None:
+    """sigGen and sigVer files generated from the independent slh-dsa package (no external vectors)."""
     prompt, expected = synthetic_siggen(["SLH-DSA-SHAKE-128f", "SLH-DSA-SHA2-192f"], per_group=1, seed=1)
     _check(pqlab_acvp(tmp_path, prompt, expected, "host"), 12)
     vp, ve = synthetic_sigver(prompt, expected)
@@ -55,12 +60,16 @@ def test_pqlab_acvp_host(tmp_path: Path) -> None:
 
 
 def test_pqlab_acvp_mps2_sample(tmp_path: Path) -> None:
-    """QEMU Cortex-M4: keyGen for the f sets (2 each), 3 cases of each sigVer group, synthetic sigGen."""
+    """QEMU Cortex-M4: keyGen for the f sets (2 each), 3 cases of each sigVer group."""
     fsets = {p for p in ACVP_NAMES if p.endswith("f")}
-    kg = sample(json.loads(KEYGEN.read_text()), fsets, 2)
+    kg = sample(json.loads(vectors(KEYGEN).read_text()), fsets, 2)
     _check(pqlab_acvp(tmp_path, kg, kg, "mps2-an386"), 12)
-    sv = sample(json.loads(SIGVER.read_text()), None, 3)
+    sv = sample(json.loads(vectors(SIGVER).read_text()), None, 3)
     _check(pqlab_acvp(tmp_path, sv, sv, "mps2-an386"), 15)
+
+
+def test_pqlab_acvp_mps2_synthetic(tmp_path: Path) -> None:
+    """QEMU Cortex-M4: synthetic sigGen of SHAKE-128f, the hedged kinds (no external vectors)."""
     prompt, expected = synthetic_siggen(["SLH-DSA-SHAKE-128f"], per_group=1, seed=2)
     prompt["testGroups"] = prompt["testGroups"][1::2]  # hedged kinds: internal, pure, preHash
     expected["testGroups"] = expected["testGroups"][1::2]
@@ -69,7 +78,7 @@ def test_pqlab_acvp_mps2_sample(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_pqlab_acvp_mps2_full(tmp_path: Path) -> None:
-    kg = json.loads(KEYGEN.read_text())
+    kg = json.loads(vectors(KEYGEN).read_text())
     _check(pqlab_acvp(tmp_path, kg, kg, "mps2-an386"), 120)
-    sv = json.loads(SIGVER.read_text())
+    sv = json.loads(vectors(SIGVER).read_text())
     _check(pqlab_acvp(tmp_path, sv, sv, "mps2-an386"), 45)

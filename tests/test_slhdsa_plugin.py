@@ -20,13 +20,13 @@ import random
 import pytest
 import slhdsa  # required test dependency (PyPI: slh-dsa)
 import slhdsa.lowlevel.slhdsa as slh_lowlevel
-from test_slhdsa_lib import ACVP_NAMES, OID_PREFIX, PREHASH, ROOT, load
+from extdata import vectors
+from test_slhdsa_lib import ACVP_NAMES, OID_PREFIX, PREHASH, load
 
 from pqlab.acvp import slhdsa as plugin
 
-VECTORS = ROOT.parent / "shared" / "vectors" / "acvp"
-KEYGEN = VECTORS / "v1.1.0.40" / "SLH-DSA-keyGen-FIPS205" / "internalProjection.json"
-SIGVER = VECTORS / "rustcrypto-2024-08" / "SLH-DSA-sigVer-FIPS205" / "internalProjection.json"
+KEYGEN = "acvp/v1.1.0.40/SLH-DSA-keyGen-FIPS205/internalProjection.json"
+SIGVER = "acvp/rustcrypto-2024-08/SLH-DSA-sigVer-FIPS205/internalProjection.json"
 
 KINDS = [  # (signatureInterface, preHash, deterministic)
     ("internal", None, True),
@@ -200,13 +200,13 @@ def run_plugin(prompt: dict, expected: dict) -> int:
 
 def test_plugin_keygen_file() -> None:
     """3 cases of each of the 12 groups (all 120 run in test_slhdsa_acvp.py and end to end)"""
-    data = json.loads(KEYGEN.read_text())
+    data = json.loads(vectors(KEYGEN).read_text())
     data["testGroups"] = [dict(g, tests=g["tests"][:3]) for g in data["testGroups"]]
     assert run_plugin(data, data) == 36
 
 
 def test_plugin_sigver_file() -> None:
-    data = json.loads(SIGVER.read_text())
+    data = json.loads(vectors(SIGVER).read_text())
     assert run_plugin(data, data) == 45
 
 

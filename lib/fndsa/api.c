@@ -50,6 +50,20 @@ static int decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
     return u == FNDSA_SKBYTES;
 }
 
+/* Private key -> (f, g, F, G), with G = g F / f mod q (spec 3.11.5: G is not stored).
+ * Refused (0) when the encoding is malformed (decode_sk), f is not invertible mod q or
+ * a G coefficient leaves [-127, 127] (fndsa_complete_private), or f G - g F != q
+ * exactly (fndsa_check_ntru: G from g F / f mod q satisfies the equation modulo q only;
+ * with a wrong F, a zero-padded key for instance, B is not a basis of the NTRU lattice
+ * and signing could never find a short vector). Every check is constant time for a
+ * valid key; only pass/fail verdicts are declassified, and the early returns happen
+ * only for keys that are refused anyway. tmp: 5n words (20n bytes). */
+static int load_sk(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uint8_t *sk, void *tmp)
+{
+    return decode_sk(f, g, F, sk) && fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)tmp) &&
+           fndsa_check_ntru(f, g, F, G, LOGN, (uint32_t *)tmp);
+}
+
 int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t seed[48])
 {
     static int8_t f[N], g[N], F[N], G[N];
@@ -123,11 +137,8 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_keccak_state sc;
     size_t len = 0;
 
-    if (!tree) {
-        if (!decode_sk(f, g, F, key) ||
-            !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp)) {
-            return 0;
-        }
+    if (!tree && !load_sk(f, g, F, G, key, tmp)) {
+        goto done;
     }
     pqlab_shake256_init(&sc);
     pqlab_shake256_absorb(&sc, nonce, FNDSA_NONCELEN);
@@ -140,10 +151,10 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_shake256_finalize(&sc);
     fndsa_sign_attempts_last = 0;
     for (;;) {
-        if (tree) {
-            fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp);
-        } else {
-            fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
+        int ok = tree ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp)
+                      : fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
+        if (!ok) {
+            break; /* FNDSA_SIGN_MAX_ATTEMPTS reached (public count): len stays 0 */
         }
         PQLAB_DECLASSIFY(s2, sizeof s2); /* the signature is public */
         len = fndsa_comp_encode(comp, compmax, s2, LOGN);
@@ -151,10 +162,12 @@ static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t 
             break;
         }
     }
+done:
     pqlab_zeroize(f, sizeof f);
     pqlab_zeroize(g, sizeof g);
     pqlab_zeroize(F, sizeof F);
     pqlab_zeroize(G, sizeof G);
+    pqlab_zeroize(s2, sizeof s2);
     pqlab_zeroize(work.f, FNDSA_SIGN_TMP_FPRS * sizeof(fpr));
     pqlab_zeroize(&sc, sizeof sc);
     return len;
@@ -167,6 +180,8 @@ int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t
     size_t cmax = padded ? FNDSA_COMP_MAX_PAD : FNDSA_COMP_MAX_NIST;
     size_t len = sign_core(sig + 1 + FNDSA_NONCELEN, cmax, padded, m, mlen, key, tree, nonce, seed);
     if (len == 0) {
+        /* malformed key or attempt limit: no partial signature is left behind */
+        pqlab_zeroize(sig, 1 + FNDSA_NONCELEN + cmax);
         *siglen = 0;
         return -1;
     }
@@ -212,6 +227,12 @@ int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, s
     static uint8_t sig[FNDSA_CRYPTO_BYTES];
     size_t siglen;
     if (sign_random(sig, &siglen, m, mlen, sk, 0) != 0) {
+        /* sig is zeroed by fndsa_sign_seed; sm is cleared too unless it holds the
+         * message (the NIST API allows m inside sm: the caller's message is kept) */
+        uintptr_t s0 = (uintptr_t)sm, s1 = s0 + mlen + FNDSA_CRYPTO_BYTES, m0 = (uintptr_t)m;
+        if (mlen == 0 || m0 + mlen <= s0 || m0 >= s1) {
+            pqlab_zeroize(sm, mlen + FNDSA_CRYPTO_BYTES);
+        }
         *smlen = 0;
         return -1;
     }
@@ -315,8 +336,7 @@ int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
     fpr *tmp = work.f;
     static int8_t f[N], g[N], F[N], G[N];
     int r = 0;
-    if (!decode_sk(f, g, F, sk) ||
-        !fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)(void *)tmp)) {
+    if (!load_sk(f, g, F, G, sk, tmp)) {
         r = -1;
         pqlab_zeroize(expanded, FNDSA_EXPANDEDKEYBYTES);
     } else {

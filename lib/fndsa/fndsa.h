@@ -95,13 +95,16 @@ extern unsigned fndsa_sign_attempts_last;
 int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g,
                            const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn,
                            fpr *tmp);
-/* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10). */
-void fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
-                    const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
+/* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10), bounded:
+ * they stop when fndsa_sign_attempts_last reaches FNDSA_SIGN_MAX_ATTEMPTS (the
+ * caller clears it once per signature, so padded-size redraws count too) and
+ * then return 0 with s2 zeroed; 1 with s2 set on success. */
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
+                   const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
 void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F,
                           const int8_t *G, unsigned logn, fpr *tmp);
-void fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
-                     const uint16_t *hm, unsigned logn, fpr *tmp);
+int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
+                    const uint16_t *hm, unsigned logn, fpr *tmp);
 
 /* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
 #define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
@@ -139,6 +142,7 @@ size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t ma
 #define fndsa_keygen FNDSA_NS(fndsa_keygen)
 #define fndsa_solve_ntru FNDSA_NS(fndsa_solve_ntru)
 #define fndsa_keygen_restarts_last FNDSA_NS(fndsa_keygen_restarts_last)
+#define fndsa_check_ntru FNDSA_NS(fndsa_check_ntru)
 
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
  * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes. */
@@ -147,5 +151,9 @@ unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, 
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
                      uint32_t *tmp);
 extern unsigned fndsa_keygen_restarts_last;
+/* 1 when f G - g F = q exactly in Z[x]/(x^n + 1) (the NTRU equation), else 0;
+ * constant time, only the verdict is declassified. tmp: 5n words. */
+int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+                     unsigned logn, uint32_t *tmp);
 
 #endif

@@ -2046,6 +2046,18 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
         uint32_t bigp = (uint32_t)((thp - av) >> 63);
         uint32_t bign = (uint32_t)(((av - thn) >> 63) ^ 1);
         uint32_t kp = (uint32_t)fpr_ulsh((uint64_t)v, sg);
+#ifdef PQLAB_FNDSA_CT_NEGATIVE_CONTROL_ROUNDK
+        /* test only (tests/test_fndsa_ct.py): a load indexed by, and a branch on, the
+         * secret shift counts of this loop; `pqlab ct` must report both here, while the
+         * shifts by the same counts (constant time on every target, docs/ct.md) pass */
+        {
+            static volatile uint32_t nc_table[64], nc_sink;
+            kp ^= nc_table[sg]; /* all zero: the result does not change */
+            if (rg & 1) {
+                nc_sink++;
+            }
+        }
+#endif
         /* floor((v + 2^(rg-1)) / 2^rg) through the positive v + 2^(rg-1) + 2^62 */
         uint64_t bias = (uint64_t)1 << 62;
         uint32_t kn = (uint32_t)(fpr_ursh((uint64_t)v + half + bias, rg) - fpr_ursh(bias, rg));
@@ -2743,6 +2755,52 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         Go[u] = (int8_t)b;
     }
     PQLAB_DECLASSIFY(&bad, sizeof bad);
+    return bad == 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Private-key check: f G - g F = q in Z[x]/(x^n + 1) (the NTRU equation,  */
+/* spec 3.8.2), exactly. For int8 coefficients every coefficient of         */
+/* f G - g F is at most 2 n 128^2 = 2^25 (n = 1024) in absolute value,     */
+/* far below p / 2 for the 31-bit prime p = RNS_P[0]: the equation holds    */
+/* over the integers iff it holds modulo p, coefficient by coefficient.    */
+/* One negacyclic NTT product per term modulo p; no branch, no address on  */
+/* the values, only the final verdict is declassified (a valid key always   */
+/* gives 1, so the result says nothing about it). tmp: 5n words.           */
+
+int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
+                     unsigned logn, uint32_t *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    uint32_t *psi = tmp, *ipsi = tmp + n, *a = tmp + 2 * n, *b = tmp + 3 * n, *c = tmp + 4 * n;
+    modp_t q;
+    modp_init(&q, RNS_P[0][0]);
+    mp_roots(psi, ipsi, c, RNS_P[0][1], logn, &q); /* c: scratch here */
+    for (size_t u = 0; u < n; u++) {
+        a[u] = mp_of_i32((uint32_t)(int32_t)f[u], q.p);
+        b[u] = mp_of_i32((uint32_t)(int32_t)G[u], q.p);
+    }
+    mp_ntt(a, psi, logn, &q);
+    mp_ntt(b, psi, logn, &q);
+    mp_pmul(a, a, b, n, &q);
+    for (size_t u = 0; u < n; u++) {
+        c[u] = mp_of_i32((uint32_t)(int32_t)g[u], q.p);
+        b[u] = mp_of_i32((uint32_t)(int32_t)F[u], q.p);
+    }
+    mp_ntt(c, psi, logn, &q);
+    mp_ntt(b, psi, logn, &q);
+    mp_pmul(c, c, b, n, &q);
+    for (size_t u = 0; u < n; u++) {
+        a[u] = mp_sub(a[u], c[u], q.p);
+    }
+    mp_intt(a, ipsi, logn, mp_intt_scale(&q, logn), &q);
+    /* a = (f G - g F) mod p: q at degree 0, 0 elsewhere */
+    uint32_t bad = a[0] ^ NTRU_Q;
+    for (size_t u = 1; u < n; u++) {
+        bad |= a[u];
+    }
+    bad = 1u ^ pqlab_ct_is_zero_u32(bad);
+    PQLAB_DECLASSIFY(&bad, sizeof bad); /* 0 for every valid key */
     return bad == 0;
 }
 

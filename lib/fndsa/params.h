@@ -45,6 +45,14 @@
 /* and what the padded format leaves */
 #define FNDSA_COMP_MAX_PAD (FNDSA_SIGPAD - 1 - FNDSA_NONCELEN)
 
+/* Signing attempts (PRNG seedings, spec alg. 10's restarts plus the padded format's
+ * redraws) before signing gives up with an error. For a valid key an attempt fails
+ * with probability below 1/2 (docs/fndsa.md, "Malformed private keys": about 2^-13
+ * (Falcon-512) and 2^-27 (Falcon-1024) for the norm bound, far less in practice), so
+ * 128 attempts all fail with probability below 2^-128; a malformed key that decodes
+ * but never gives a short signature costs at most 128 attempts. */
+#define FNDSA_SIGN_MAX_ATTEMPTS 128u
+
 /* Expanded private key: B in FFT form (4 polynomials) and the LDL tree
  * ((logn + 1) * n values), each value an 8-byte fpr. */
 #define FNDSA_TREE_SIZE(logn) (((size_t)(logn) + 1) << (logn))

@@ -266,19 +266,23 @@ int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, cons
 
 unsigned fndsa_sign_attempts_last = 0;
 
-void fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
-                    const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g,
+                   const int8_t *F, const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     fndsa_sampler sc;
+    int ok = 0;
     sc.sigma_min = sigma_min(logn);
-    for (;;) {
+    /* the attempt count is public (see FNDSA_SIGN_MAX_ATTEMPTS) */
+    while (!ok && fndsa_sign_attempts_last < FNDSA_SIGN_MAX_ATTEMPTS) {
         fndsa_sign_attempts_last++;
         fndsa_prng_init(&sc.p, rng);
-        if (fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, logn, tmp)) {
-            break;
-        }
+        ok = fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, logn, tmp);
+    }
+    if (!ok) {
+        pqlab_zeroize(s2, ((size_t)1 << logn) * sizeof *s2);
     }
     pqlab_zeroize(&sc, sizeof sc);
+    return ok;
 }
 
 void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F,
@@ -294,21 +298,24 @@ void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, c
     fftree_build(expanded + 32 * n, gm, gm + n, gm + 2 * n, logn, logn, b);
 }
 
-void fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
-                     const uint16_t *hm, unsigned logn, fpr *tmp)
+int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded,
+                    const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     fndsa_sampler sc;
     sc.sigma_min = sigma_min(logn);
     fpr *t0 = tmp, *t1 = tmp + n, *w = tmp + 2 * n;
-    for (;;) {
+    int ok = 0;
+    while (!ok && fndsa_sign_attempts_last < FNDSA_SIGN_MAX_ATTEMPTS) {
         fndsa_sign_attempts_last++;
         fndsa_prng_init(&sc.p, rng);
         target_fft(t0, t1, hm, NULL, NULL, expanded + 8 * n, expanded + 24 * n, logn, w);
         ffsamp_tree(&sc, t0, t1, expanded + 32 * n, logn, w);
-        if (finish(s2, NULL, expanded, t0, t1, hm, logn, w)) {
-            break;
-        }
+        ok = finish(s2, NULL, expanded, t0, t1, hm, logn, w);
+    }
+    if (!ok) {
+        pqlab_zeroize(s2, n * sizeof *s2);
     }
     pqlab_zeroize(&sc, sizeof sc);
+    return ok;
 }

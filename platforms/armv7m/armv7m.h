@@ -56,6 +56,7 @@
 extern uint32_t __data_load[], __data_start[], __data_end[];
 extern uint32_t __bss_start[], __bss_end[];
 extern uint32_t __stack_limit[], __stack_top[];
+extern const uint8_t __code_region_start[], __code_region_end[];
 
 /* Stack guard: PQLAB_STACK_GUARD bytes (a power of two >= 32) at the bottom of
  * the stack region made inaccessible with the MPU, so that a stack overflow

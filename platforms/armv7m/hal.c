@@ -233,6 +233,17 @@ void pqlab_hal_setup(void)
     stack_guard_setup();
 }
 
+/* ---- code region ----
+ * The code region starts at address 0 (the vector table): the address goes through an
+ * empty asm so that the compiler cannot treat the pointer as NULL. */
+size_t pqlab_hal_code_region(const uint8_t **start)
+{
+    uintptr_t a = (uintptr_t)__code_region_start;
+    __asm__("" : "+r"(a));
+    *start = (const uint8_t *)a;
+    return (size_t)((uintptr_t)__code_region_end - a);
+}
+
 /* ---- stack ----
  * The free stack is [__stack_limit, SP). The spray fills at most
  * PQLAB_STACK_SPRAY_MAX bytes of it below the current SP (AAPCS has no red zone,

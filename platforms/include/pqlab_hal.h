@@ -36,6 +36,14 @@ long pqlab_hal_read(uint8_t *buf, size_t n);
 void pqlab_hal_stack_spray(void);
 size_t pqlab_hal_stack_used(void);
 
+/* The read-only image as loaded: vector table, code, constants and the initial
+ * values of .data. Returns its length and sets *start; returns 0 where the platform
+ * protects it otherwise (hosted: the OS maps code read-only, a store faults). The
+ * harness checks that it is unchanged at the end of every run: on QEMU's machines
+ * that memory is RAM, so a store through a NULL or wild pointer would otherwise go
+ * unnoticed. */
+size_t pqlab_hal_code_region(const uint8_t **start);
+
 /* The word written by the stack spray. */
 #define PQLAB_HAL_STACK_PATTERN 0xa5c35a3cu
 

@@ -46,6 +46,13 @@ __asm__(".section .text.pqlab_rv32_semihost, \"ax\", @progbits\n"
 #define PQLAB_STACK_GUARD 256u
 #endif
 extern uint32_t __stack_limit[], __stack_top[];
+extern const uint8_t __code_region_start[], __code_region_end[];
+
+size_t pqlab_hal_code_region(const uint8_t **start)
+{
+    *start = __code_region_start;
+    return (size_t)(__code_region_end - __code_region_start);
+}
 uintptr_t pqlab_rv32_guard_start, pqlab_rv32_guard_end;
 
 void pqlab_hal_setup(void)

@@ -7,7 +7,7 @@
 use crate::decode::{self, alu, fop, Insn, Op};
 use crate::fpu::{self, Ctx};
 use crate::marks::{self, Hook, Marks};
-use crate::mem::{Mem, CODE_SIZE};
+use crate::mem::{Mem, CODE_END, CODE_SIZE};
 use crate::timing::{self, Core};
 use std::io::Write;
 
@@ -94,6 +94,8 @@ pub struct Cpu {
     m7: timing::M7State,
     /// interval marks (marks.rs)
     pub marks: Marks,
+    /// the data address of the bus fault that stopped the run, if any
+    pub fault_addr: Option<u32>,
 }
 
 enum HostFile {
@@ -248,6 +250,7 @@ impl Cpu {
             stop: None,
             m7: timing::M7State::default(),
             marks: Marks::default(),
+            fault_addr: None,
         }
     }
 
@@ -290,39 +293,25 @@ impl Cpu {
         self.io_read(a, 1)
     }
     #[inline(always)]
-    fn invalidate(&mut self, a: u32, n: u32) {
-        if a < 0x80_0000 {
-            let lo = ((a & 0x3f_ffff) >> 1) as usize;
-            let first = lo.saturating_sub(1);
-            let last = (lo + (n as usize + 1) / 2).min(self.cache.len() - 1);
-            for e in &mut self.cache[first..=last] {
-                e.op = Op::Undecoded;
-            }
-        }
-    }
-    #[inline(always)]
     pub fn write32(&mut self, a: u32, v: u32) -> R<()> {
-        if let Some((b, o)) = self.mem.slot(a, 4) {
+        if let Some((b, o)) = self.mem.slot_w(a, 4) {
             b[o..o + 4].copy_from_slice(&v.to_le_bytes());
-            self.invalidate(a, 4);
             return Ok(());
         }
         self.io_write(a, v, 4)
     }
     #[inline(always)]
     pub fn write16(&mut self, a: u32, v: u32) -> R<()> {
-        if let Some((b, o)) = self.mem.slot(a, 2) {
+        if let Some((b, o)) = self.mem.slot_w(a, 2) {
             b[o..o + 2].copy_from_slice(&(v as u16).to_le_bytes());
-            self.invalidate(a, 2);
             return Ok(());
         }
         self.io_write(a, v, 2)
     }
     #[inline(always)]
     pub fn write8(&mut self, a: u32, v: u32) -> R<()> {
-        if let Some((b, o)) = self.mem.slot(a, 1) {
+        if let Some((b, o)) = self.mem.slot_w(a, 1) {
             b[o] = v as u8;
-            self.invalidate(a, 1);
             return Ok(());
         }
         self.io_write(a, v, 1)
@@ -347,6 +336,29 @@ impl Cpu {
         self.fail(s)
     }
 
+    /// A store into the code region: flash on a real board, which does not
+    /// accept plain stores (a write through a NULL pointer lands here).
+    #[cold]
+    fn code_write_fault(&mut self, a: u32, size: u32) -> Fault {
+        self.fault_addr = Some(a);
+        let s = Stop::Error(format!(
+            "HardFault: bus fault on write of {} byte{} at address 0x{:08x} (pc=0x{:08x}): \
+             the code region 0x00000000-0x{:08x} (vector table, code, constants; flash on \
+             a board) is read-only{}",
+            size,
+            if size == 1 { "" } else { "s" },
+            a,
+            self.pc,
+            CODE_END - 1,
+            if a < 0x100 {
+                " - a write through a NULL pointer?"
+            } else {
+                ""
+            }
+        ));
+        self.fail(s)
+    }
+
     fn io_read(&mut self, a: u32, size: u32) -> R<u32> {
         if (0x4000_0000..0x4003_0000).contains(&a) {
             if (0x4000_4000..0x4000_5000).contains(&a) {
@@ -365,6 +377,9 @@ impl Cpu {
     }
 
     fn io_write(&mut self, a: u32, v: u32, size: u32) -> R<()> {
+        if a < CODE_END {
+            return Err(self.code_write_fault(a, size));
+        }
         if (0x4000_0000..0x4003_0000).contains(&a) {
             if (0x4000_4000..0x4000_5000).contains(&a) {
                 match a & 0xfff {

@@ -187,15 +187,12 @@ fn main() {
     };
     let mut cpu = Cpu::new(core, mem::Mem::new(an500));
     for seg in &elf.segments {
-        for (k, b) in seg.data.iter().enumerate() {
-            let a = seg.paddr.wrapping_add(k as u32);
-            if cpu.write8(a, *b as u32).is_err() {
-                eprintln!(
-                    "pqlab-sim: ELF segment at 0x{:08x} does not fit the {} memory map",
-                    seg.paddr, o.machine
-                );
-                std::process::exit(2);
-            }
+        if !cpu.mem.load(seg.paddr, &seg.data) {
+            eprintln!(
+                "pqlab-sim: ELF segment at 0x{:08x} does not fit the {} memory map",
+                seg.paddr, o.machine
+            );
+            std::process::exit(2);
         }
     }
     // statically allocated RAM (.data, .bss, heap and stack sections as linked):
@@ -244,12 +241,38 @@ fn main() {
         Stop::Error(e) => (1, Some(e)),
     };
     if let Some(e) = &err {
+        let place = symbolize(&elf.funcs, cpu.pc);
+        if e.starts_with("HardFault") {
+            // what the firmware's own fault handler prints on QEMU and on a board
+            // (platforms/armv7m/startup.c): a '#fault' line on UART0, which the host's
+            // protocol parser reports as the reason of the failure
+            let _ = writeln!(
+                cpu.stdout,
+                "\n#fault sim-{} pc=0x{:08x}{}{}: {}",
+                if cpu.fault_addr.is_some() {
+                    "busfault"
+                } else {
+                    "hardfault"
+                },
+                cpu.pc,
+                cpu.fault_addr
+                    .map(|a| format!(" addr=0x{:08x}", a))
+                    .unwrap_or_default(),
+                place
+                    .as_ref()
+                    .map(|p| format!(" in {}", p))
+                    .unwrap_or_default(),
+                e
+            );
+            let _ = cpu.stdout.flush();
+        }
         eprintln!("pqlab-sim: {}", e);
         eprintln!(
-            "pqlab-sim: stopped after {} instructions, {} cycles; pc=0x{:08x} {}",
+            "pqlab-sim: stopped after {} instructions, {} cycles; pc=0x{:08x}{} {}",
             cpu.insns,
             cpu.cycles,
             cpu.pc,
+            place.map(|p| format!(" ({})", p)).unwrap_or_default(),
             regs_str(&cpu)
         );
     }
@@ -353,6 +376,18 @@ fn main() {
         }
     }
     std::process::exit(code);
+}
+
+/// `function+0xoffset` for a code address, from the ELF's function symbols.
+fn symbolize(funcs: &[elf::Symbol], pc: u32) -> Option<String> {
+    let k = funcs.partition_point(|f| f.addr <= pc);
+    let f = funcs.get(k.checked_sub(1)?)?;
+    let off = pc - f.addr;
+    if off < f.size.max(1) {
+        Some(format!("{}+0x{:x}", f.name, off))
+    } else {
+        None
+    }
 }
 
 fn regs_str(cpu: &Cpu) -> String {

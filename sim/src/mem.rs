@@ -6,7 +6,15 @@
 //!   0x20000000 4 MiB SSRAM2/3 (aliased at 0x20400000)
 //!   0x21000000 16 MiB PSRAM (AN386) / 0x60000000 16 MiB (AN500)
 
+//!
+//! The code region (SSRAM1 and its alias, 0x00000000-0x007fffff) is RAM in QEMU
+//! but stands for the flash of a real board, which does not accept plain stores:
+//! the CPU's stores there are bus faults (`slot_w`); only the ELF loader writes it
+//! (`load`).
+
 pub const CODE_SIZE: usize = 0x40_0000;
+/// End of the code region including its alias: stores below this address fault.
+pub const CODE_END: u32 = 0x80_0000;
 
 pub struct Mem {
     pub code: Vec<u8>,
@@ -48,5 +56,27 @@ impl Mem {
             return None;
         }
         Some((buf.as_mut_slice(), off))
+    }
+
+    /// Like `slot`, for a store by the CPU: the code region is not writable
+    /// (None, and the caller reports the fault).
+    #[inline(always)]
+    pub fn slot_w(&mut self, addr: u32, n: u32) -> Option<(&mut [u8], usize)> {
+        if addr < CODE_END {
+            return None;
+        }
+        self.slot(addr, n)
+    }
+
+    /// The ELF loader's write of `data` at `addr`, the code region included;
+    /// false when a byte does not fall into RAM of the machine.
+    pub fn load(&mut self, addr: u32, data: &[u8]) -> bool {
+        for (k, b) in data.iter().enumerate() {
+            match self.slot(addr.wrapping_add(k as u32), 1) {
+                Some((buf, o)) => buf[o] = *b,
+                None => return false,
+            }
+        }
+        true
     }
 }

@@ -4,7 +4,6 @@ for each parameter set, typed wrappers of the API, and the vector file locations
 from __future__ import annotations
 
 import ctypes
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,13 +11,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from extdata import vectors
 from hostlib import ROOT, build_shared
 
-VECTORS = Path(os.environ.get("PQLAB_VECTORS", ROOT.parent / "shared" / "vectors"))
-if not VECTORS.is_dir():
-    VECTORS = Path("/work/shared/vectors")
-ACVP = VECTORS / "acvp" / "v1.1.0.40"
-WYCHEPROOF = VECTORS / "wycheproof" / "testvectors_v1"
+
+def acvp(rel: str) -> Path:
+    """A file of the NIST ACVP-Server v1.1.0.40 ML-KEM vectors (external; skips without them)."""
+    return vectors(f"acvp/v1.1.0.40/{rel}")
+
+
+def wycheproof(name: str) -> Path:
+    """A Wycheproof testvectors_v1 file (external; skips without them)."""
+    return vectors(f"wycheproof/testvectors_v1/{name}")
+
 
 MLKEM_SOURCES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "mlkem").glob("*.c"))
 COMMON_SOURCES = ["lib/common/fips202.c", "lib/common/fips202x4.c", "lib/common/aes.c", "lib/common/drbg.c"]

@@ -160,3 +160,31 @@ int fndsa_test_compute_public(uint16_t *h, const int8_t *f, const int8_t *g)
     static uint16_t tmp[FNDSA_N];
     return fndsa_compute_public(h, f, g, FNDSA_LOGN, tmp);
 }
+
+/* f G - g F = q exactly (fndsa_check_ntru) */
+int fndsa_test_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G)
+{
+    static uint32_t tmp[5 * FNDSA_N];
+    return fndsa_check_ntru(f, g, F, G, FNDSA_LOGN, tmp);
+}
+
+/* fndsa_sign_dyn with the attempt counter starting at `used` (as after that many
+ * attempts of the same signature): the bound FNDSA_SIGN_MAX_ATTEMPTS without having
+ * to find a key that decodes yet never signs. Returns fndsa_sign_dyn's result. */
+int fndsa_test_sign_dyn_from(int16_t *s2, unsigned used, const int8_t *f, const int8_t *g,
+                             const int8_t *F, const int8_t *G, const uint16_t *hm,
+                             const uint8_t seed[48])
+{
+    static fpr tmp[13 * FNDSA_N];
+    pqlab_keccak_state rng;
+    pqlab_shake256_init(&rng);
+    pqlab_shake256_absorb(&rng, seed, 48);
+    pqlab_shake256_finalize(&rng);
+    fndsa_sign_attempts_last = used;
+    return fndsa_sign_dyn(s2, &rng, f, g, F, G, hm, FNDSA_LOGN, tmp);
+}
+
+unsigned fndsa_test_max_attempts(void)
+{
+    return FNDSA_SIGN_MAX_ATTEMPTS;
+}

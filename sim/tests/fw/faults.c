@@ -40,6 +40,12 @@ int main(void)
         for (;;) {
             __asm volatile("nop");
         }
+    } else if (m == 4) {
+        *(volatile uint32_t *)0 = 0xdeadbeefu; /* through a NULL pointer: the vector table */
+    } else if (m == 5) {
+        *(volatile uint8_t *)(uintptr_t)&main = 0; /* into .text */
+    } else if (m == 6) {
+        *(volatile uint16_t *)0x00400010u = 0; /* the alias of the code region */
     }
     return 0;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzz target for the ML-DSA decoders (signature, public key, secret key, hints, mu).
- * libFuzzer entry point LLVMFuzzerTestOneInput; without libFuzzer (-DPQLAB_FUZZ_STANDALONE)
- * a main() runs a random, structure-aware mutation loop over the same entry point. Build
- * with AddressSanitizer and UBSan (fuzz/mldsa/build.sh): any out-of-bounds access or
- * undefined behaviour aborts. Properties checked beyond "no crash":
+/* Fuzz target for the ML-DSA decoders (signature, public key, secret key, hints, mu);
+ * fuzz/fuzz.h, built and run by pqlab's build on host-fuzz (ASan + UBSan, docs/fuzzing.md):
+ * any out-of-bounds access or undefined behaviour aborts. Properties checked beyond
+ * "no crash":
  *  - verification accepts a signature only if it equals the one genuine signature of the
  *    fixed (pk, message) pair (ML-DSA with canonical hints is strongly unforgeable, so a
  *    mutated signature that verifies is a bug), and never under a modified public key;
@@ -11,21 +10,14 @@
  *    zeroed output.
  * Input: byte 0 selects the operation, the rest is its payload. */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "mldsa.h"
-#include "randombytes.h"
 
 #define SIG_H (MLDSA_CTILDEBYTES + MLDSA_L * MLDSA_POLYZ_BYTES)
 #define HINT_BYTES (MLDSA_OMEGA + MLDSA_K)
-
-int pqlab_randombytes(uint8_t *out, size_t n)
-{
-    memset(out, 0x5A, n);
-    return 0;
-}
 
 static uint8_t pk0[MLDSA_PUBLICKEYBYTES], sk0[MLDSA_SECRETKEYBYTES], sig0[MLDSA_SIGBYTES];
 static uint8_t mu0[MLDSA_CRHBYTES];
@@ -34,8 +26,7 @@ static int ready;
 
 static void fail(const char *what)
 {
-    fprintf(stderr, "fuzz_mldsa %s: %s\n", MLDSA_ALGNAME, what);
-    abort();
+    pqlab_fuzz_fail(what);
 }
 
 static void init(void)
@@ -165,57 +156,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifdef PQLAB_FUZZ_STANDALONE
-/* Random mutation loop: fuzz_mldsa [iterations] [seed]. Inputs are biased towards the
- * interesting shapes: few bit flips, hint sections with small indices and limits near
- * omega, lengths around the signature size. */
-static uint64_t rng = 88172645463325252ULL;
-static uint32_t next(void)
+/* one seed per operation: the genuine signature; an offset and a one-bit change; the
+ * genuine hint section; a length change; changes of the public and the secret key */
+size_t pqlab_fuzz_seed(unsigned k, uint8_t *buf, size_t cap)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-
-int main(int argc, char **argv)
-{
-    static uint8_t buf[MLDSA_SIGBYTES + 64];
-    const unsigned long iters = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
-    if (argc > 2) {
-        rng ^= strtoull(argv[2], NULL, 0) * 0x9E3779B97F4A7C15ULL;
+    if (cap < 1 + MLDSA_SIGBYTES) {
+        return 0;
     }
-    for (unsigned long it = 0; it < iters; it++) {
-        size_t len;
-        const uint8_t op = (uint8_t)(next() % 6);
-        buf[0] = op;
-        switch (op) {
-        case 0:
-            len = 1 + (next() % 4 ? MLDSA_SIGBYTES - 2 + next() % 5 : next() % (sizeof(buf) - 1));
-            memcpy(buf + 1, sig0, MLDSA_SIGBYTES);
-            for (unsigned int f = next() % 4; f > 0; f--) {
-                buf[1 + next() % (len - 1 ? len - 1 : 1)] ^= (uint8_t)(1u << (next() % 8));
-            }
-            break;
-        case 2:
-            len = 1 + HINT_BYTES;
-            for (size_t i = 0; i < HINT_BYTES; i++) {
-                const uint32_t kind = next() % 4;
-                buf[1 + i] = kind == 0 ? (uint8_t)next() : kind == 1 ? (uint8_t)(i < MLDSA_OMEGA ? i : MLDSA_OMEGA)
-                           : kind == 2 ? sig0[SIG_H + i] : (uint8_t)(MLDSA_OMEGA - 2 + next() % 5);
-            }
-            break;
-        default:
-            len = 3 + next() % 40;
-            for (size_t i = 1; i < len; i++) {
-                buf[i] = (uint8_t)(next() % 3 ? 1u << (next() % 8) : next());
-            }
-            break;
-        }
-        init();
-        LLVMFuzzerTestOneInput(buf, len);
+    buf[0] = (uint8_t)k;
+    switch (k) {
+    case 0:
+        memcpy(buf + 1, sig0, MLDSA_SIGBYTES);
+        return 1 + MLDSA_SIGBYTES;
+    case 2:
+        memcpy(buf + 1, sig0 + SIG_H, HINT_BYTES);
+        return 1 + HINT_BYTES;
+    case 3:
+        buf[1] = 8;
+        return 2;
+    case 1:
+    case 4:
+    case 5:
+        buf[1] = (uint8_t)(17 * k);
+        buf[2] = (uint8_t)k;
+        memset(buf + 3, 0, 16);
+        buf[3] = 1;
+        return 19;
+    default:
+        return 0;
     }
-    printf("fuzz_mldsa %s: %lu inputs, no finding\n", MLDSA_ALGNAME, iters);
-    return 0;
 }
-#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The contract between a fuzz target (fuzz/<driver family>.c) and the mutation loop
+ * (fuzz/loop.c). Both are built by pqlab's build as the program "fuzz" of an
+ * implementation, on the platform host-fuzz (ASan + UBSan): see docs/fuzzing.md.
+ *
+ * A target checks properties beyond "no crash" and calls pqlab_fuzz_fail() when one
+ * does not hold; a sanitizer finding aborts the process by itself. The entry point
+ * has libFuzzer's name and signature, so a target also links with clang's
+ * -fsanitize=fuzzer in place of loop.c. */
+#ifndef PQLAB_FUZZ_H
+#define PQLAB_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One input. Byte 0 selects the operation (modulo the target's number of operations),
+ * the rest is its payload. The input lies in a heap buffer of exactly `size` bytes. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Seed input k (a valid or canonical input of one operation) into buf (cap bytes);
+ * returns its length, or 0 when there is no seed k. Called after the first call of
+ * LLVMFuzzerTestOneInput, so the target's fixed keys and signatures exist. */
+size_t pqlab_fuzz_seed(unsigned k, uint8_t *buf, size_t cap);
+
+/* A property failed: prints the reason and aborts. */
+void pqlab_fuzz_fail(const char *what) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,120 @@
+"""The references of `pqlab kat`: published hashes kept in pqlab/data/kat.toml.
+
+A KAT response file (.rsp) is a header line, then records separated by blank lines; a
+record is its lines ``count = i`` .. last field. kat.toml holds, per scheme, what is
+published about the official file, each value with its source:
+
+- ``first_record_sha256``: SHA-256 of record 0 (PQClean's META.yml ``nistkat-sha256``);
+- ``record_sha256``: SHA-256 of every record of the official .rsp, so that any number of
+  records can be checked from a plain clone;
+- ``rsp_sha1`` / ``rsp_sha256``: hash of the whole official file, checked when all of its
+  records were generated;
+- ``rsp``: the official file's path under the external vectors (PQLAB_VECTORS). It is not
+  needed for the verdict; when present (and itself equal to the published hash), a
+  mismatch is shown field by field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from pqlab import PqlabError, external
+
+KAT_TOML = Path(__file__).parent / "data" / "kat.toml"
+
+
+def load_refs(path: Path = KAT_TOML) -> dict[str, dict]:
+    return tomllib.loads(path.read_text())
+
+
+def records(rsp: str) -> list[str]:
+    """The records of a .rsp text in order, each as its lines with '\\n' after every line."""
+    out: list[str] = []
+    cur: list[str] | None = None
+    for line in rsp.splitlines():
+        if line.startswith("count = "):
+            if cur is not None:
+                out.append("".join(cur))
+            cur = []
+        elif not line.strip():
+            if cur is not None:
+                out.append("".join(cur))
+            cur = None
+            continue
+        if cur is not None:
+            cur.append(line + "\n")
+    if cur is not None:
+        out.append("".join(cur))
+    return out
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class Verdict:
+    verdict: str  # "ok", "FAIL" or "unchecked"
+    detail: str
+
+
+def _field_diff(mine: str, theirs: str) -> str:
+    a, b = mine.splitlines(), theirs.splitlines()
+    for x, y in zip(a, b):
+        if x != y:
+            return f"first differing line: {x.split(' = ')[0]!r}"
+    return f"{len(a)} lines vs {len(b)} lines"
+
+
+def _diagnose(index: int, mine: str, ref: dict) -> str:
+    """Name the differing field from the official file when it is at hand, else say how to get it."""
+    rel = ref.get("rsp")
+    if not rel:
+        return ""
+    try:
+        f = external.path("vectors", rel)
+    except external.Missing as e:
+        return f"; for the differing field, {e}"
+    text = f.read_text()
+    if "rsp_sha256" in ref and sha256(text) != ref["rsp_sha256"]:
+        return f"; {f} is not the published file (SHA-256 differs), not used"
+    theirs = records(text)
+    return f"; {_field_diff(mine, theirs[index])} (vs {f})" if index < len(theirs) else ""
+
+
+def check(rsp: str, ref: dict, count: int) -> Verdict:
+    """Compare a generated .rsp (``count`` records) with the published references ``ref``."""
+    if not ref:
+        return Verdict("unchecked", "no reference known for this scheme")
+    mine = records(rsp)
+    if len(mine) != count:
+        return Verdict("FAIL", f"{len(mine)} records in the output, {count} requested")
+    hashes = ref.get("record_sha256")
+    if hashes:
+        if "first_record_sha256" in ref and hashes[0] != ref["first_record_sha256"]:
+            raise PqlabError("pqlab/data/kat.toml: record_sha256[0] disagrees with first_record_sha256")
+        n = min(count, len(hashes))
+        for i in range(n):
+            if sha256(mine[i]) != hashes[i]:
+                return Verdict("FAIL", f"record count = {i} differs from {ref['rsp']}{_diagnose(i, mine[i], ref)}")
+        detail = f"{n} records match {ref['rsp']} (their SHA-256 in pqlab/data/kat.toml)"
+        if count > len(hashes):
+            detail += f"; records {len(hashes)}..{count - 1} have no reference"
+        if count == len(hashes) and "rsp_sha1" in ref:
+            h = hashlib.sha1(rsp.encode()).hexdigest()
+            if h != ref["rsp_sha1"]:
+                return Verdict(
+                    "FAIL",
+                    f"records match but the whole file's SHA-1 {h[:16]}… does not "
+                    f"({ref['rsp_sha1_source']}): header or layout differs",
+                )
+            detail += f"; whole-file SHA-1 as published in {ref['rsp_sha1_source']}"
+        return Verdict("ok", detail)
+    if "first_record_sha256" in ref:
+        h = sha256(mine[0]) if mine else ""
+        ok = h == ref["first_record_sha256"]
+        return Verdict("ok" if ok else "FAIL", f"first record sha256 {h[:16]}… vs {ref.get('source', 'reference')}")
+    return Verdict("unchecked", "kat.toml entry has no hash to compare with")
