@@ -553,11 +553,13 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
     matches nothing stored is an error naming what is there."""
     store = Store(db, readonly=True)
     click.echo(f"results database: {store.path}", err=True)
+    # -p PLATFORM: every toolchain of it; -p PLATFORM[TOOLCHAIN]: that toolchain's runs only
+    plat_names = list(dict.fromkeys(p.split("[", 1)[0] for p in platforms))
     try:
         for column, label, wanted in (
             ("scheme", "-s", schemes),
             ("implementation", "-i", impls),
-            ("platform", "-p", platforms),
+            ("platform", "-p", plat_names),
         ):
             have = store.distinct(column)
             unknown = [w for w in wanted if w not in have]
@@ -565,9 +567,11 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
                 raise PqlabError(
                     f"no stored results for {column} {', '.join(unknown)} ({label}); stored: {', '.join(have) or 'none'}"
                 )
-        rows = store.latest(schemes, impls, platforms)
+        rows = store.latest(schemes, impls, plat_names)
     finally:
         store.close()
+    if any("[" in p for p in platforms):
+        rows = [r for r in rows if r["platform"] in platforms or f"{r['platform']}[{r['toolchain']}]" in platforms]
     if not rows:
         raise PqlabError(f"no stored results match this selection in {db}")
     return rows

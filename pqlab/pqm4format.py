@@ -36,7 +36,9 @@ def _values(rows: list[dict]) -> dict[tuple[str, str, str, str], list[float]]:
 
 
 def _platform_rows(rows: list[dict]) -> tuple[list[dict], str]:
-    plats = sorted({r["platform"] for r in rows})
+    from pqlab.report import platform_label
+
+    plats = sorted({platform_label(r) for r in rows})  # one compiler too: PLATFORM[TOOLCHAIN]
     if len(plats) != 1:
         raise PqlabError(
             f"pqm4's tables hold one platform; the selection has {', '.join(plats) or 'none'}: choose one with -p"

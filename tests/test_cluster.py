@@ -25,7 +25,7 @@ def rows(db) -> dict[tuple, float]:
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None, host="127.0.0.1"
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address="127.0.0.1:0", host="127.0.0.1"
     ) as lc:
         yield lc
 
@@ -93,6 +93,6 @@ def test_a_worker_on_another_checkout_or_commit_refuses():
 
 def test_a_scheduler_without_workers_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(cluster_mod, "CONNECT_TIMEOUT_S", 2)
-    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1") as lc:
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address="127.0.0.1:0", host="127.0.0.1") as lc:
         status, out = pqlab("test", "ml-kem-512", "-i", "ref", "-p", "host", "--cluster", lc.scheduler_address)
     assert status == 2 and "has no worker" in out, out

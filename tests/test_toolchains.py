@@ -52,6 +52,12 @@ def test_toolchain_is_recorded_and_compared_side_by_side(tmp_path):
     assert gcc_v != clang_v and gcc_v != "—" and clang_v != "—"
     status, out = pqlab_stdout("report", "-s", "ml-kem-512", "--db", db)
     assert "## mps2-an386 " in out and "## mps2-an386[clang] " in out
+    # pqm4's layout holds one platform and one compiler: -p PLATFORM[TOOLCHAIN] picks it
+    status, out = pqlab("report", "--format", "pqm4-md", "-p", "mps2-an386", "--db", db)
+    assert status == 2 and "mps2-an386, mps2-an386[clang]" in out, out
+    for sel in ("mps2-an386[clang]", "mps2-an386[gcc]"):
+        status, out = pqlab_stdout("report", "--format", "pqm4-md", "-p", sel, "--db", db)
+        assert status == 0 and "ml-kem-512 (1 executions)" in out, out
 
 
 def test_unknown_or_unsupported_toolchain_is_refused():
