@@ -192,15 +192,19 @@ static void inc_absorb(uint64_t *s, unsigned int rate, const uint8_t *in, size_t
     s[25] = pqlab_compat_keccak_absorb(s, (unsigned int)s[25], rate, in, inlen);
 }
 
+/* The position word has PQClean's and pqm4's meaning, which foreign code relies on (AIMer's
+ * m4speed skips squeezed output by lowering it): while absorbing, the bytes absorbed into the
+ * current block; after finalize and while squeezing, the bytes of the current block NOT yet
+ * squeezed (0 right after finalize: the next squeeze permutes first). */
 static void inc_finalize(uint64_t *s, unsigned int rate, uint8_t ds)
 {
     pqlab_compat_keccak_finalize(s, (unsigned int)s[25], rate, ds);
-    s[25] = rate;
+    s[25] = 0;
 }
 
 static void inc_squeeze(uint8_t *out, size_t outlen, uint64_t *s, unsigned int rate)
 {
-    s[25] = pqlab_compat_keccak_squeeze(out, outlen, s, (unsigned int)s[25], rate);
+    s[25] = rate - pqlab_compat_keccak_squeeze(out, outlen, s, rate - (unsigned int)s[25], rate);
 }
 
 /* absorb-once on a 25-lane context */

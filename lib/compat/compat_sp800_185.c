@@ -53,12 +53,12 @@ static void cshake_init(uint64_t *s, unsigned int rate, const uint8_t *name, siz
     void name##_inc_finalize(shake##incctx *state)                                                                     \
     {                                                                                                                  \
         pqlab_compat_keccak_finalize(state->ctx, (unsigned int)state->ctx[25], (rate), 0x04);                          \
-        state->ctx[25] = (rate);                                                                                       \
+        state->ctx[25] = 0; /* bytes left to squeeze in the block (compat_fips202.c) */                                \
     }                                                                                                                  \
     void name##_inc_squeeze(uint8_t *output, size_t outlen, shake##incctx *state)                                      \
     {                                                                                                                  \
-        state->ctx[25] =                                                                                               \
-            pqlab_compat_keccak_squeeze(output, outlen, state->ctx, (unsigned int)state->ctx[25], (rate));             \
+        state->ctx[25] = (rate) - pqlab_compat_keccak_squeeze(output, outlen, state->ctx,                              \
+                                                              (rate) - (unsigned int)state->ctx[25], (rate));          \
     }                                                                                                                  \
     void name##_inc_ctx_release(shake##incctx *state)                                                                  \
     {                                                                                                                  \
