@@ -4,8 +4,10 @@ rustfmt and clippy for the simulator. A missing tool fails the test, never skips
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,8 @@ FOREIGN = ("tests/foreign/", "tests/data/")
 
 
 def _tool(name: str) -> str:
-    path = shutil.which(name)
+    # the test environment's own tools (ruff) first, then PATH
+    path = shutil.which(name, path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     assert path, f"{name} is not installed: ./run.sh installs it (see README, dependencies)"
     return path
 
