@@ -75,5 +75,5 @@ def test_bench_report_roundtrip(tmp_path):
     assert 1000 < stack["max"] < 20_000
     hashing = next(r for r in recs if r["metric"] == "hashing" and r["operation"] == "keypair")
     assert 5 < hashing["mean"] < 95
-    code, out = pqlab("report", "--db", db, "--format", "csv")
+    code, out = pqlab_stdout("report", "--db", db, "--format", "csv")
     assert out.startswith("scheme,implementation,platform,metric")

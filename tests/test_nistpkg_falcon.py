@@ -121,7 +121,7 @@ def test_falcon_package_test_and_kat(package: Path, impl: str, platform: str) ->
     scheme = "falcon-512" if impl.startswith("falcon512") else "falcon-1024"
     code, out = pqlab("test", scheme, "-i", impl, "--impl-path", package, "-p", platform, "-j", "2")
     assert code == 0, out
-    assert f"ok   {scheme}/{impl} on {platform} (15 checks)" in out
+    assert re.search(rf"ok   {scheme}/{impl} on {platform} \(\d+ checks\)", out), out
     if get_platform(platform).runner_kind != "pqlab-sim":  # simulators: test_falcon_package_kat_on_simulators
         check_kat(package, impl, platform)
 

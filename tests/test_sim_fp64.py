@@ -44,6 +44,8 @@ def _run(machine: str, cpu: list[str], defines: list[str]) -> tuple[int, dict[st
     s = simfw.run_sim(elf, machine=machine)
     out = {}
     for line in s.stdout.decode().splitlines():
+        if not line.strip() or line.startswith("#"):  # the simulator's own lines (#fault ...)
+            continue
         name, val = line.split()
         out[name] = int(val)
     return s.returncode, out, s.stderr.decode()
