@@ -25,7 +25,8 @@ import pytest
 from click.testing import CliRunner
 from extdata import thirdparty
 
-from pqlab.build import BUILD_ROOT, build, impl_flags
+import pqlab.build as build_module
+from pqlab.build import build, impl_flags
 from pqlab.cli import main
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
@@ -114,7 +115,9 @@ def linked_layout(root: Path) -> tuple[Path, Path]:
     return big, small
 
 
-def test_linked_sources_build_their_folders_parameter_set(tmp_path):
+def test_linked_sources_build_their_folders_parameter_set(tmp_path, monkeypatch):
+    # a private build folder: its build.ninja is not rewritten by a parallel test's host build
+    monkeypatch.setattr(build_module, "BUILD_ROOT", tmp_path / "build")
     big, small = linked_layout(tmp_path)
     impls = {i.scheme: i for i in discover([tmp_path]) if i.scheme.startswith("linkkem-")}
     assert impls["linkkem-small"].sources == (small.absolute() / "kem.c",)  # the link path, not its target
@@ -129,7 +132,7 @@ def test_linked_sources_build_their_folders_parameter_set(tmp_path):
         assert out.ok and ["canary-ct", "ok"] in out.of("test") and ["roundtrip", "ok"] in out.of("test")
         assert [f for f in out.of("info") if f[0] == "algname"] == [["algname", scheme]]
     # the compile line names the link, not its target
-    ninja = (BUILD_ROOT / "host" / "build.ninja").read_text()
+    ninja = (tmp_path / "build" / "host" / "build.ninja").read_text()
     assert f"cc {small.absolute() / 'kem.c'}" in ninja
     assert f"cc {big.resolve() / 'kem.c'}\n" not in ninja.replace(str(big.absolute() / "kem.c"), "")
 
