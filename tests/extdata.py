@@ -84,3 +84,16 @@ def vectors_params(rel: str, make: Callable[[Path], Iterable], width: int = 1) -
         mark = pytest.mark.external_missing(external.missing_message("vectors", rel))
     values = [None] * width
     return [pytest.param(*values, marks=mark, id="vectors-missing")]
+
+
+PQM4_TARBALL = "pqm4-cc2c1b9.tar.gz"
+
+
+def pqm4_tree(dest: Path) -> Path:
+    """pqm4 (with mupq and PQClean) extracted under `dest`, its relative symbolic links kept;
+    skipped or failed like every external file when the tarball is absent."""
+    import tarfile
+
+    with tarfile.open(thirdparty(PQM4_TARBALL)) as tf:
+        tf.extractall(dest, filter="tar")
+    return dest / "pqm4"

@@ -18,12 +18,11 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import tarfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from extdata import thirdparty
+from extdata import pqm4_tree
 
 import pqlab.build as build_module
 from pqlab.build import build, impl_flags
@@ -344,12 +343,9 @@ def test_bench_of_a_correct_implementation_stores(tmp_path):
 
 @pytest.fixture(scope="module")
 def pqm4(tmp_path_factory) -> Path:
-    tarball = thirdparty("pqm4-cc2c1b9.tar.gz")  # skips (plain clone) or fails (CI) when absent
-    root = tmp_path_factory.mktemp("pqm4")
-    with tarfile.open(tarball) as tf:
-        tf.extractall(root, filter="tar")  # keeps pqm4's relative symbolic links
-    assert (root / "pqm4" / "crypto_kem" / "ml-kem-1024" / "m4fspeed" / "kem.c").is_symlink()
-    return root / "pqm4"
+    tree = pqm4_tree(tmp_path_factory.mktemp("pqm4"))
+    assert (tree / "crypto_kem" / "ml-kem-1024" / "m4fspeed" / "kem.c").is_symlink()
+    return tree
 
 
 def test_pqm4_linked_and_ctx_variants_pass_on_m4_sim(pqm4):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import pqlab_stdout
-from extdata import thirdparty
+from extdata import pqm4_tree
 
 from pqlab import external
 from pqlab.registry import discover
@@ -97,11 +97,8 @@ def test_stdio_and_assert_on_bare_metal(tmp_path):
 
 @pytest.fixture(scope="module")
 def pqm4(tmp_path_factory) -> Path:
-    tarball = thirdparty("pqm4-cc2c1b9.tar.gz")  # skips (plain clone) or fails (CI) when absent
-    root = tmp_path_factory.mktemp("pqm4")
-    with tarfile.open(tarball) as tf:
-        tf.extractall(root, filter="tar")  # keeps pqm4's relative symbolic links
-    return root / "pqm4"
+    tree = pqm4_tree(tmp_path_factory.mktemp("pqm4"))
+    return tree
 
 
 SAMPLE = [("bikel1", "m4f"), ("mayo1", "m4f"), ("ml-kem-512", "m4fstack"), ("haetae2", "m4f")]
