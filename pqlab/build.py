@@ -384,6 +384,70 @@ def build(
     return results
 
 
+def build_program(
+    plat: Platform,
+    out_dir: Path,
+    sources,
+    *,
+    include=(),
+    cflags=(),
+    per_source: dict[Path, list[str]] | None = None,
+    ldflags=(),
+    kind: str = "program",
+    backend: bool = False,
+    hal: bool = True,
+) -> Path | list[Path]:
+    """Build stand-alone C/assembly sources with the platform's compiler, flags, startup
+        sources and link flags, through the same ninja rules as the harness programs: the build
+        path of test programs (kernel tests, unit tests through ctypes, symbol checks), so that
+        what a test runs is compiled the way pqlab compiles for users.
+
+        `kind`: "program" (an executable with the platform's own sources: returns its path),
+        "shared" (a host shared library for ctypes: returns its path), "objects" (compile only:
+        returns the object files). `backend`: also the native backends' defines and include
+        folders (base_cflags). `hal`: False leaves the platform's own sources out of a program
+    whose test brings its own HAL stubs. Warnings are errors (-Wall -Wextra -Werror -std=c11; a test adds
+        -Wno-error for foreign code). The build lives in `out_dir` (its own build.ninja, locked
+        against concurrent builds of the same folder); a failure raises PqlabError with the
+        compiler's message and the command that failed."""
+    if kind not in ("program", "shared", "objects"):
+        raise PqlabError(f"build_program: unknown kind {kind!r}")
+    if kind == "shared" and plat.runner_kind != "native":
+        raise PqlabError(f"platform {plat.name}: shared libraries are built for the host only")
+    plat.check_toolchain()
+    out_dir = Path(out_dir).absolute()
+    nf = NinjaFile(plat)
+    flags = [*(base_cflags(plat) if backend else plat.cflags), *WERROR, *cflags]
+    if kind == "shared":
+        flags.append("-fPIC")
+    flags += [f"-I{d}" for d in [HAL_INCLUDE, ROOT / "lib" / "common", *include]]
+    srcs = [Path(s).absolute() for s in sources]
+    if backend:
+        srcs += backends(plat)[0]
+    objs = [o for s in srcs for o in nf.compile(out_dir / "obj", [s], flags + list((per_source or {}).get(s, [])))]
+    if kind == "objects":
+        targets = objs
+    else:
+        if kind == "program":
+            objs += nf.compile(out_dir / "platform", plat.sources if hal else [], flags)
+            link = [*plat.subst(plat.ldflags), *ldflags, "-lm"]
+            out = out_dir / "program.elf"
+        else:
+            link = ["-shared", "-fPIC", *ldflags]
+            out = out_dir / "lib.so"
+        targets = [nf.link(out, objs, link)]
+    with _locked(out_dir / ".lock"):
+        (out_dir / "build.ninja").write_text("\n".join(nf.lines) + "\n")
+        proc = subprocess.run(
+            [ninja_exe(), "-C", str(out_dir), *map(str, targets)], capture_output=True, text=True, check=False
+        )
+    if proc.returncode != 0:
+        failures = _parse_failures(proc.stdout)
+        detail = "\n".join(msg for _, msg in failures) or (proc.stdout + proc.stderr)[-4000:]
+        raise PqlabError(f"build of {out_dir} for {plat.name} failed:\n{detail}")
+    return targets if kind == "objects" else targets[0]
+
+
 _STATUS = re.compile(r"^\[ninja (\d+)/(\d+)\] (\S+) (\S+)")
 
 

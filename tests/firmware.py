@@ -1,9 +1,9 @@
 """Build a small bare-metal (or host) program for a pqlab platform and run it.
 
 Tests of native kernels and of target-specific code use this instead of the harness:
-the program is a test's own main() plus the sources it names, compiled with the
-platform's compiler, flags and startup sources (platforms/<name>/platform.toml) and run
-with the platform's runner. A missing compiler or runner, a failed build and a non-zero
+the program is a test's own main() plus the sources it names, built by pqlab's own build
+(pqlab.build.build_program: the platform's compiler, flags, startup sources and link flags
+from platforms/<name>/platform.toml) and run with the platform's runner. A missing compiler or runner, a failed build and a non-zero
 exit are assertion failures that show the command.
 """
 
@@ -11,11 +11,26 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pqlab import PqlabError
+from pqlab.build import build_program
+from pqlab.platforms import get_platform
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(platform: str, out_dir: Path, sources: Sequence[Path | str], **kw: Any) -> Any:
+    """pqlab.build.build_program for the named platform; a failed build fails the test with the
+    compiler's message and the command."""
+    try:
+        return build_program(get_platform(platform), out_dir, sources, **kw)
+    except PqlabError as e:
+        pytest.fail(str(e))
 
 
 def build_and_run(
@@ -27,29 +42,12 @@ def build_and_run(
     per_source: Callable[[Path], list[str]] = lambda _src: [],
     timeout: int = 300,
 ) -> str:
-    """Compile `sources` (+ the platform's own) into tmp/fw.elf, run it, return stdout."""
-    pdir = ROOT / "platforms" / platform
-    cfg = tomllib.loads((pdir / "platform.toml").read_text())
-    cc = cfg["cc"]
-    assert shutil.which(cc), f"{cc} not found: apt-get install {' '.join(cfg.get('packages', []))}"
-    fmt = {"platform_dir": str(pdir)}
-    pflags = [f.format(**fmt) for f in cfg.get("cflags", [])]
-    ldflags = [f.format(**fmt) for f in cfg.get("ldflags", [])]
-    incs = [ROOT / "platforms" / "include", ROOT / "lib" / "common", *include]
-    objs = []
-    for i, c in enumerate([*sources, *[pdir / s for s in cfg.get("sources", [])]]):
-        obj = tmp / f"{i}_{Path(c).stem}.o"
-        cmd = [cc, *pflags, "-std=c11", "-Wall", "-Wextra", "-Werror", *cflags, *per_source(Path(c))]
-        cmd += [f"-I{d}" for d in incs] + ["-c", str(c), "-o", str(obj)]
-        res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-        objs.append(str(obj))
-    elf = tmp / "fw.elf"
-    # link with the code-generation flags that the link flags do not already carry
-    cmd = [cc, *[f for f in pflags if f not in ldflags], *objs, *ldflags, "-o", str(elf)]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-    run = [a.format(elf=str(elf), root=str(ROOT), **fmt) for a in cfg["runner"]["command"]]
+    """Build `sources` (+ the platform's own) in tmp/ through pqlab's build, run it with the
+    platform's runner, return stdout."""
+    plat = get_platform(platform)
+    per = {Path(s).absolute(): per_source(Path(s)) for s in sources}
+    elf = build(platform, tmp / "build", sources, include=include, cflags=cflags, per_source=per)
+    run = plat.subst(plat.runner_command, elf=str(elf))
     assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=timeout)
     assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import firmware
 import pytest
 from hostlib import ROOT, build_shared
 
@@ -158,25 +159,8 @@ int main(void)
 def valgrind_run(tmp: Path, extra: list[str]) -> subprocess.CompletedProcess[str]:
     assert shutil.which("valgrind"), "valgrind is required (apt-get install valgrind)"
     src = write(tmp, "ct_main.c", CT_MAIN)
-    exe = tmp / ("ct_main" + "".join(extra).replace("-", "_"))
-    cmd = [
-        "cc",
-        "-O2",
-        "-g",
-        "-std=c11",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-DPQLAB_CT_VALGRIND",
-        *extra,
-        f"-I{ROOT / 'lib' / 'common'}",
-        str(src),
-        *[str(ROOT / s) for s in COMMON],
-        "-o",
-        str(exe),
-    ]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, res.stderr
+    # the host-ct platform: the flags `pqlab ct` builds with (valgrind markers, -g)
+    exe = firmware.build("host-ct", tmp / "build", [src, *[ROOT / c for c in COMMON]], cflags=extra)
     return subprocess.run(
         ["valgrind", "--error-exitcode=3", "-q", str(exe)], capture_output=True, check=False, text=True, timeout=300
     )
@@ -238,11 +222,8 @@ def test_no_profiling_no_hal_dependency() -> None:
 @pytest.mark.parametrize("keccak", ["LANES", "ROWS"])
 def test_common_under_address_and_undefined_sanitizers(keccak: str, tmp_path: Path) -> None:
     src = write(tmp_path, "main.c", CT_MAIN)
-    exe = tmp_path / "san"
-    cmd = ["cc", "-O1", "-g", "-std=c11", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-           f"-DPQLAB_KECCAK_{keccak}", f"-I{ROOT / 'lib' / 'common'}", str(src),
-           *[str(ROOT / s) for s in COMMON], "-o", str(exe)]  # fmt: skip
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, res.stderr
+    # the host-fuzz platform: address and undefined-behaviour sanitizers (platform.toml)
+    sources = [src, *[ROOT / c for c in COMMON]]
+    exe = firmware.build("host-fuzz", tmp_path / "build", sources, cflags=[f"-DPQLAB_KECCAK_{keccak}"])
     res = subprocess.run([str(exe)], capture_output=True, check=False, text=True, timeout=120)
     assert res.returncode == 0 and res.stdout.startswith("ok 0 "), res.stderr

@@ -11,6 +11,7 @@ import ctypes
 import hashlib
 import random
 
+import firmware
 import pytest
 from hostlib import ROOT, build_shared
 
@@ -418,25 +419,8 @@ def test_x4_permutation_hook(tmp_path) -> None:  # type: ignore[no-untyped-def]
 def test_x4_whole_replacement_leaves_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import subprocess
 
-    obj = tmp_path / "x4.o"
-    res = subprocess.run(
-        [
-            "cc",
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-DPQLAB_KECCAKX4_NATIVE",
-            "-c",
-            str(ROOT / "lib" / "common" / "fips202x4.c"),
-            "-o",
-            str(obj),
-        ],
-        capture_output=True,
-        check=False,
-        text=True,
-    )
-    assert res.returncode == 0, res.stderr
+    src = ROOT / "lib" / "common" / "fips202x4.c"
+    (obj,) = firmware.build("host", tmp_path, [src], cflags=["-DPQLAB_KECCAKX4_NATIVE"], kind="objects")
     syms = subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
     assert "pqlab_" not in syms
 

@@ -4,12 +4,13 @@ no call of the C library's memset / memcpy (byte-wise on picolibc) on host and C
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
+import firmware
 import pytest
-from hostlib import ROOT
+
+from pqlab.platforms import get_platform
 
 CHECK = r"""
 #include <stdio.h>
@@ -62,61 +63,22 @@ void copy_bytes(uint8_t *d, const uint8_t *s) { pqlab_memcpy_words(d, s, 1184); 
 void copy_any(uint8_t *d, const uint8_t *s, unsigned int n) { pqlab_memcpy_words(d, s, n); }
 """
 
-COMPILERS = {
-    "host": (["cc"], "nm"),
-    "cortex-m4": (["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb"], "arm-none-eabi-nm"),
-}
-
 
 def test_helpers_match_libc(tmp_path: Path) -> None:
     src = tmp_path / "check.c"
     src.write_text(CHECK)
-    exe = tmp_path / "check"
-    subprocess.run(
-        [
-            "cc",
-            "-std=c11",
-            "-O2",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-I",
-            str(ROOT / "lib" / "common"),
-            str(src),
-            "-o",
-            str(exe),
-        ],
-        check=True,
-    )
+    exe = firmware.build("host", tmp_path / "build", [src])
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip().endswith("OK"), out.stdout
 
 
-@pytest.mark.parametrize("target", list(COMPILERS))
+@pytest.mark.parametrize("platform", ["host", "mps2-an386"])
 @pytest.mark.parametrize("opt", ["-O2", "-O3", "-Os"])
-def test_no_libc_call(target: str, opt: str, tmp_path: Path) -> None:
-    cc, nm = COMPILERS[target]
-    if not shutil.which(cc[0]):
-        pytest.skip(f"{cc[0]} not installed")
+def test_no_libc_call(platform: str, opt: str, tmp_path: Path) -> None:
     src = tmp_path / "uses.c"
     src.write_text(USES)
-    obj = tmp_path / "uses.o"
-    subprocess.run(
-        [
-            *cc,
-            "-std=c11",
-            opt,
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-I",
-            str(ROOT / "lib" / "common"),
-            "-c",
-            str(src),
-            "-o",
-            str(obj),
-        ],
-        check=True,
-    )
+    plat = get_platform(platform)
+    (obj,) = firmware.build(platform, tmp_path / "build", [src], cflags=[opt], kind="objects")
+    nm = plat.tool("nm") if plat.tools_prefix else "nm"
     undef = subprocess.run([nm, "-u", str(obj)], capture_output=True, text=True, check=True).stdout.split()
     assert "memset" not in undef and "memcpy" not in undef, undef

@@ -11,6 +11,7 @@ import hashlib
 import random
 from pathlib import Path
 
+import firmware
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from hostlib import ROOT, build_shared
@@ -641,41 +642,15 @@ def test_hal_and_sendfn(lib: ctypes.CDLL) -> None:
     assert lib.hal_get_stack_size() == 0  # the stub platform does not define a size
 
 
-@pytest.mark.parametrize(
-    "cc",
-    [
-        ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb"],
-        ["riscv64-unknown-elf-gcc", "--specs=picolibc.specs", "-march=rv32imc", "-mabi=ilp32"],
-    ],
-    ids=["m4", "rv32"],
-)
-def test_context_sizes_on_32bit_targets(cc: list[str], tmp_path: Path) -> None:
-    import subprocess
-
+@pytest.mark.parametrize("platform", ["mps2-an386", "rv32-qemu"])
+def test_context_sizes_on_32bit_targets(platform: str, tmp_path: Path) -> None:
     # size_t is 4 bytes there: AES_XOF_struct is 72 bytes; everything else as on the host
     src = tmp_path / "s.c"
     src.write_text(
         SIZES + '\n_Static_assert(sizeof(AES_XOF_struct) == 72, "xof");\n'
         '_Static_assert(sizeof(shake128incctx) == 208 && sizeof(aes256ctx) == 960, "s");\n'
     )
-    res = subprocess.run(
-        [
-            *cc,
-            "-std=c11",
-            "-Wall",
-            "-Wextra",
-            "-c",
-            COMPAT_I,
-            f"-I{ROOT / 'lib' / 'common'}",
-            str(src),
-            "-o",
-            str(tmp_path / "s.o"),
-        ],
-        capture_output=True,
-        check=False,
-        text=True,
-    )
-    assert res.returncode == 0, res.stderr
+    firmware.build(platform, tmp_path, [src], cflags=[COMPAT_I], kind="objects")
 
 
 # ---------------------------------------------------------------- constant time
@@ -747,27 +722,10 @@ def test_compat_constant_time_under_memcheck(leak: bool, tmp_path: Path) -> None
     assert shutil.which("valgrind"), "valgrind is required (apt-get install valgrind)"
     (tmp_path / "main.c").write_text(CT_MAIN)
     (tmp_path / "stubs.c").write_text(STUBS)
-    exe = tmp_path / "ct"
-    cmd = [
-        "cc",
-        "-O2",
-        "-g",
-        "-std=c11",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-DPQLAB_CT_VALGRIND",
-        *(["-DLEAK"] if leak else []),
-        COMPAT_I,
-        f"-I{ROOT / 'lib' / 'common'}",
-        str(tmp_path / "main.c"),
-        str(tmp_path / "stubs.c"),
-        *[str(ROOT / s) for s in COMPAT + COMMON],
-        "-o",
-        str(exe),
-    ]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, res.stderr
+    sources = [tmp_path / "main.c", tmp_path / "stubs.c", *[ROOT / c for c in COMPAT + COMMON]]
+    cflags = [COMPAT_I, *(["-DLEAK"] if leak else [])]
+    # the host-ct platform's flags (valgrind markers, -g); the test's stubs are the HAL
+    exe = firmware.build("host-ct", tmp_path / "build", sources, cflags=cflags, hal=False)
     res = subprocess.run(
         ["valgrind", "--error-exitcode=3", "-q", str(exe)], capture_output=True, check=False, text=True, timeout=300
     )
@@ -783,11 +741,8 @@ def test_compat_under_address_and_undefined_sanitizers(tmp_path: Path) -> None:
 
     (tmp_path / "main.c").write_text(CT_MAIN)
     (tmp_path / "stubs.c").write_text(STUBS)
-    exe = tmp_path / "san"
-    cmd = ["cc", "-O1", "-g", "-std=c11", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-           COMPAT_I, f"-I{ROOT / 'lib' / 'common'}", str(tmp_path / "main.c"), str(tmp_path / "stubs.c"),
-           *[str(ROOT / s) for s in COMPAT + COMMON], "-o", str(exe)]  # fmt: skip
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True)
-    assert res.returncode == 0, res.stderr
+    sources = [tmp_path / "main.c", tmp_path / "stubs.c", *[ROOT / c for c in COMPAT + COMMON]]
+    # the host-fuzz platform's sanitizers; the test's stubs are the HAL
+    exe = firmware.build("host-fuzz", tmp_path / "build", sources, cflags=[COMPAT_I], hal=False)
     res = subprocess.run([str(exe)], capture_output=True, check=False, text=True, timeout=120)
     assert res.returncode == 0 and res.stdout.startswith("ok "), res.stderr
