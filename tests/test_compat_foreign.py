@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 from hostlib import ROOT, build_shared
 
+from pqlab import PqlabError
+from pqlab.build import build_program
+from pqlab.platforms import get_platform
+
 SZ = ctypes.c_size_t
 FOREIGN = ROOT / "tests" / "foreign"
 COMMON = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "common").glob("*.c"))
@@ -160,26 +164,16 @@ def test_signature_round_trip_and_tampering(stubs: Path) -> None:
     assert siglen.value == sigb and f["_verify"](sig, siglen, b"abc", SZ(3), pk) == 0
 
 
-def compile_objects(name: str, cc: list[str], tmp: Path, extra: list[str] = ()) -> subprocess.CompletedProcess[str]:  # type: ignore[assignment]
-    folder = IMPLS[name]
-    cmd = [
-        *cc,
-        "-std=c11",
-        "-O2",
-        "-Wall",
-        "-Wextra",
-        *extra,
-        *folder_flags(name),
-        f"-I{ROOT / 'lib' / 'common'}",
-        "-c",
-        *map(str, sorted(folder.glob("*.c"))),
-    ]
-    return subprocess.run(cmd, capture_output=True, check=False, text=True, cwd=tmp)
+def compile_objects(name: str, platform: str, tmp: Path, extra: tuple[str, ...] = ("-Wno-error",)) -> list[Path]:
+    """The folder's sources compiled by pqlab's build for `platform` (as foreign code: its
+    warnings do not fail the build unless `extra` drops -Wno-error)."""
+    srcs = sorted(IMPLS[name].glob("*.c"))
+    return build_program(get_platform(platform), tmp, srcs, cflags=[*extra, *folder_flags(name)], kind="objects")
 
 
-def global_symbols(tmp: Path) -> set[str]:
+def global_symbols(objs: list[Path]) -> set[str]:
     syms: set[str] = set()
-    for obj in tmp.glob("*.o"):
+    for obj in objs:
         res = subprocess.run(["nm", "-g", "--defined-only", str(obj)], capture_output=True, text=True, check=True)
         syms.update(line.split()[-1] for line in res.stdout.splitlines() if line.strip())
     return syms
@@ -207,53 +201,36 @@ def global_symbols(tmp: Path) -> set[str]:
     ],
 )
 def test_symbol_conventions(name: str, check, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    res = compile_objects(name, ["cc"], tmp_path)
-    assert res.returncode == 0, res.stderr
-    syms = global_symbols(tmp_path)
+    syms = global_symbols(compile_objects(name, "host", tmp_path))
     assert syms and check(syms), sorted(syms)
 
 
 def test_mupq_folder_without_namespace_keeps_plain_names(tmp_path: Path) -> None:
     folder = IMPLS["demosig-mupq"]
-    cmd = [
-        "cc",
-        "-std=c11",
-        "-Wall",
-        "-Wextra",
-        f"-I{folder}",
-        f"-I{ROOT / 'lib' / 'compat'}",
-        "-c",
-        *map(str, sorted(folder.glob("*.c"))),
-    ]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True, cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
-    assert "crypto_sign_keypair" in global_symbols(tmp_path)
+    flags = [f"-I{folder}", f"-I{ROOT / 'lib' / 'compat'}", "-Wno-error"]
+    objs = build_program(get_platform("host"), tmp_path, sorted(folder.glob("*.c")), cflags=flags, kind="objects")
+    assert "crypto_sign_keypair" in global_symbols(objs)
 
 
 def test_foreign_warning_does_not_fail_build(tmp_path: Path) -> None:
-    res = compile_objects("demokem-plain", ["cc"], tmp_path)
-    assert res.returncode == 0
-    assert "warning:" in res.stderr and "unused_debug_counter" in res.stderr
+    assert compile_objects("demokem-plain", "host", tmp_path / "a")
     # the warning is real: -Werror would reject the folder, so the build must not use it
-    res = compile_objects("demokem-plain", ["cc"], tmp_path, ["-Werror"])
-    assert res.returncode != 0
+    with pytest.raises(PqlabError, match="unused_debug_counter"):
+        compile_objects("demokem-plain", "host", tmp_path / "b", extra=())
 
 
 def test_config_mk_flags_are_needed(tmp_path: Path) -> None:
     assert config_flags(IMPLS["demokem-pqclean"]) == ["-DDEMOKEM_TAGBYTES=16"]
     folder = IMPLS["demokem-pqclean"]
-    cmd = ["cc", "-std=c11", f"-I{folder}", f"-I{ROOT / 'lib' / 'compat'}", "-c", str(folder / "kem.c")]
-    res = subprocess.run(cmd, capture_output=True, check=False, text=True, cwd=tmp_path)
-    assert res.returncode != 0 and "DEMOKEM_TAGBYTES must come from config.mk" in res.stderr
+    flags = [f"-I{folder}", f"-I{ROOT / 'lib' / 'compat'}"]
+    with pytest.raises(PqlabError, match="DEMOKEM_TAGBYTES must come from config.mk"):
+        build_program(get_platform("host"), tmp_path, [folder / "kem.c"], cflags=flags, kind="objects")
 
 
 @pytest.mark.parametrize("name", list(IMPLS))
 def test_cross_compiles_for_cortex_m4(name: str, tmp_path: Path) -> None:
-    res = compile_objects(
-        name, ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"], tmp_path
-    )
-    assert res.returncode == 0, res.stderr
-    assert len(list(tmp_path.glob("*.o"))) == len(list(IMPLS[name].glob("*.c")))
+    objs = compile_objects(name, "mps2-an386", tmp_path)
+    assert len(objs) == len(list(IMPLS[name].glob("*.c")))
 
 
 # ---------------------------------------------------------------- through the pqlab tool
