@@ -422,7 +422,7 @@ def build_program(
         flags.append("-fPIC")
     flags += [f"-I{d}" for d in [HAL_INCLUDE, ROOT / "lib" / "common", *include]]
     srcs = [Path(s).absolute() for s in sources]
-    if backend:
+    if backend and kind != "objects":
         srcs += backends(plat)[0]
     objs = [o for s in srcs for o in nf.compile(out_dir / "obj", [s], flags + list((per_source or {}).get(s, [])))]
     if kind == "objects":

@@ -1,9 +1,10 @@
 """FN-DSA (lib/fndsa) builds warning-free on every target compiler and exports only
 namespaced symbols.
 
-Every source is compiled with -Wall -Wextra -Werror for the host, Cortex-M4
-(arm-none-eabi, emulated fpr), Cortex-M7 with FPv5-D16 (native fpr), RV32IMC
-(riscv64-unknown-elf -march=rv32imc) and AArch64 (native fpr); `nm` on the objects
+Every source is compiled by pqlab's build, with the registered implementations' flags and
+-Wall -Wextra -Werror, for the host, Cortex-M4 (mps2-an386, emulated fpr, with and without
+the armv7em backend), Cortex-M7 with FPv5-D16 (mps2-an500, native fpr), RV32IMC (rv32-qemu)
+and AArch64 (aarch64-qemu, native fpr); `nm` on the objects
 must show no global symbol without the pqlab_ prefix. The native build must not
 call the compiler runtime's double->integer conversions (__aeabi_d2lz and friends,
 which are not constant time).
@@ -11,41 +12,28 @@ which are not constant time).
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
+import firmware
 import pytest
-from hostlib import ROOT
 
-SRCS = sorted((ROOT / "lib" / "fndsa").glob("*.c"))
-WARN = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-ffp-contract=off"]
+from pqlab.platforms import get_platform
+from pqlab.registry import discover
+
+# target -> (platform, with the platform's native backends, extra flags); the sources and
+# flags are those of the registered implementations fn-dsa-{512,1024}/{ref,fpu}
 TARGETS = {
-    "host": (["gcc"], [], "nm"),
-    "m4": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb"], "arm-none-eabi-nm"),
-    # the armv7em backend's define: fpr add/mul as inline assembly, of/div/sqrt from fpr_emu.S
-    "m4-asm": (
-        ["arm-none-eabi-gcc"],
-        ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE"],
-        "arm-none-eabi-nm",
-    ),
+    "host": ("host", True, []),
+    # portable C on the Cortex-M4 compiler, without the armv7em backend
+    "m4": ("mps2-an386", False, []),
+    # the armv7em backend: fpr add/mul as inline assembly, of/div/sqrt from fpr_emu.S
+    "m4-asm": ("mps2-an386", True, []),
     # the same with add/mul as calls to fpr_emu.S (PQLAB_FNDSA_FPR_EMU_NO_INLINE: smaller code)
-    "m4-asm-calls": (
-        ["arm-none-eabi-gcc"],
-        ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE", "-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"],
-        "arm-none-eabi-nm",
-    ),
-    "m7-fpu": (
-        ["arm-none-eabi-gcc"],
-        ["-mcpu=cortex-m7", "-mthumb", "-mfpu=fpv5-d16", "-mfloat-abi=hard"],
-        "arm-none-eabi-nm",
-    ),
-    "rv32": (
-        ["riscv64-unknown-elf-gcc"],
-        ["--specs=picolibc.specs", "-misa-spec=2.2", "-march=rv32imc", "-mabi=ilp32"],
-        "riscv64-unknown-elf-nm",
-    ),
-    "aarch64": (["aarch64-linux-gnu-gcc"], [], "aarch64-linux-gnu-nm"),
+    "m4-asm-calls": ("mps2-an386", True, ["-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"]),
+    "m7-fpu": ("mps2-an500", True, []),
+    "rv32": ("rv32-qemu", True, []),
+    "aarch64": ("aarch64-qemu", True, []),
 }
 NATIVE = {
     "host": True,
@@ -56,38 +44,23 @@ NATIVE = {
     "rv32": False,
     "aarch64": True,
 }
+IMPLS = {(i.scheme, i.name): i for i in discover() if i.scheme.startswith("fn-dsa-")}
 
 
 def compile_all(target: str, logn: int, native: bool, tmp: Path) -> list[Path]:
-    cc, arch, _ = TARGETS[target]
-    if shutil.which(cc[0]) is None:
-        pytest.fail(f"{cc[0]} not installed")
-    ns = f"pqlab_fndsa{1 << logn}_{'fpu' if native else 'ref'}_"
-    flags = [f"-DPQLAB_FNDSA_LOGN={logn}", f"-DPQLAB_NS={ns}"]
-    if native:
-        flags += ["-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
-    jobs = []
-    for src in SRCS:
-        obj = tmp / f"{target}-{logn}-{int(native)}-{src.stem}.o"
-        cmd = (
-            cc
-            + arch
-            + WARN
-            + flags
-            + [f"-I{ROOT / 'lib/common'}", f"-I{ROOT / 'lib/fndsa'}", "-c", str(src), "-o", str(obj)]
-        )
-        jobs.append((obj, cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
-    objs = []
-    for obj, cmd, p in jobs:
-        _, err = p.communicate()
-        assert p.returncode == 0, f"{' '.join(cmd)}\n{err}"
-        objs.append(obj)
-    return objs
+    platform, backend, extra = TARGETS[target]
+    impl = IMPLS[(f"fn-dsa-{1 << logn}", "fpu" if native else "ref")]
+    out = tmp / f"{target}-{logn}-{int(native)}"
+    cflags = [*impl.cflags, *extra]
+    return firmware.build(
+        platform, out, impl.sources, include=impl.include, cflags=cflags, kind="objects", backend=backend
+    )
 
 
 @pytest.mark.parametrize("target", list(TARGETS))
 def test_build_and_namespace(target: str, tmp_path: Path) -> None:
-    nm = TARGETS[target][2]
+    plat = get_platform(TARGETS[target][0])
+    nm = plat.tool("nm") if plat.tools_prefix else "nm"
     # one degree is enough for symbols and warnings on cross targets; both on the host
     for logn in (9, 10) if target == "host" else (9,):
         for native in sorted({False, NATIVE[target]}):
