@@ -424,7 +424,11 @@ def build_program(
     srcs = [Path(s).absolute() for s in sources]
     if backend and kind != "objects":
         srcs += backends(plat)[0]
-    objs = [o for s in srcs for o in nf.compile(out_dir / "obj", [s], flags + list((per_source or {}).get(s, [])))]
+    # objects and archives built before (kind "objects") join the link as they are
+    objs = [s for s in srcs if s.suffix in (".o", ".a")]
+    for s in srcs:
+        if s.suffix not in (".o", ".a"):
+            objs += nf.compile(out_dir / "obj", [s], flags + list((per_source or {}).get(s, [])))
     if kind == "objects":
         targets = objs
     else:

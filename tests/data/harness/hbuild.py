@@ -1,26 +1,28 @@
-"""Small build-and-run helper of the harness/platform tests (independent of pqlab.build).
+"""Build-and-run helper of the harness/platform tests.
 
-Builds one harness program for one implementation folder on one platform with a
-single compiler command taken from platforms/<name>/platform.toml, caches the ELF
-by a hash of every input and flag, and runs it with the platform's runner
-command. The exact command lines are written down in docs/platforms.md.
+Builds one harness program for one implementation folder on one platform through
+pqlab's own build (pqlab.build.build_program: the compiler, flags, startup sources and
+backends of platforms/<name>/platform.toml) and runs it with the platform's runner
+command.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import shutil
 import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from pqlab import PqlabError
+from pqlab.build import build_program
+from pqlab.platforms import get_platform
+
 ROOT = Path(__file__).resolve().parents[3]
 DATA = Path(__file__).resolve().parent
 CACHE = ROOT / "build" / "tests" / "harness"
-WARN = ["-std=c11", "-Wall", "-Wextra", "-Werror"]
+COMMON = sorted((ROOT / "lib" / "common").glob("*.c"))
 PLATFORMS = ["host", "mps2-an386", "mps2-an500", "rv32-qemu", "aarch64-qemu"]
 KEM = DATA / "crypto_kem" / "dummykem" / "plain"
 SIGN = DATA / "crypto_sign" / "dummysign" / "plain"
@@ -51,42 +53,28 @@ def _subst(items, **values) -> list[str]:
     return [s.format(**values) for s in items]
 
 
-def _digest(files, *extra: str) -> str:
-    h = hashlib.sha256()
-    for f in files:
-        h.update(str(f).encode())
-        h.update(Path(f).read_bytes())
-    for e in extra:
-        h.update(e.encode())
-    return h.hexdigest()[:16]
+def _build(plat_name: str, name: str, sources: list[Path], cflags: list[str], include: list[Path]) -> Path:
+    """pqlab's own build (pqlab.build.build_program) into a folder named by the inputs;
+    ninja rebuilds what changed."""
+    key = hashlib.sha256("\0".join(map(str, [*sources, "--", *cflags, "--", *include])).encode()).hexdigest()[:16]
+    try:
+        elf = build_program(get_platform(plat_name), CACHE / plat_name / f"{name}-{key}", sources,
+                            include=include, cflags=cflags, backend=True)  # fmt: skip
+    except PqlabError as e:
+        raise RuntimeError(str(e)) from e
+    assert isinstance(elf, Path)
+    return elf
 
 
-def _compile(cmd: list[str], cwd: Path | None = None) -> None:
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
-    if res.returncode != 0:
-        raise RuntimeError(f"build failed: {' '.join(cmd)}\n{res.stderr}")
-
-
-def common_lib(plat_name: str, profile: bool = False) -> Path:
-    """lib/common compiled with the platform's flags (and -DPQLAB_PROFILE_HASHING
-    for the hashing program) into a cached static library."""
-    p = platform(plat_name)
-    srcs = sorted((ROOT / "lib" / "common").glob("*.c"))
-    flags = [*p["cflags"], *WARN, f"-I{ROOT / 'lib' / 'common'}", f"-I{ROOT / 'platforms' / 'include'}"]
-    if profile:
-        flags.append("-DPQLAB_PROFILE_HASHING")
-    hdrs = sorted((ROOT / "lib" / "common").glob("*.h"))
-    out = CACHE / plat_name / f"libcommon{'-prof' if profile else ''}-{_digest([*srcs, *hdrs], p['cc'], *flags)}.a"
-    if out.exists():
-        return out
-    tmpdir = out.with_suffix(f".{os.getpid()}.d")
-    tmpdir.mkdir(parents=True, exist_ok=True)
-    _compile([p["cc"], *flags, "-c", *map(str, srcs)], cwd=tmpdir)
-    tmp = out.with_suffix(f".{os.getpid()}.tmp")
-    subprocess.run([p["tools_prefix"] + "ar", "rcs", str(tmp), *sorted(map(str, tmpdir.glob("*.o")))], check=True)
-    shutil.rmtree(tmpdir)
-    tmp.replace(out)
-    return out
+def common_objects(plat_name: str, profile: bool) -> list[Path]:
+    """lib/common compiled once per platform (with -DPQLAB_PROFILE_HASHING for the hashing
+    program) and shared by the programs."""
+    flags = ["-DPQLAB_PROFILE_HASHING"] if profile else []
+    out = CACHE / plat_name / f"common{'-prof' if profile else ''}"
+    try:
+        return build_program(get_platform(plat_name), out, COMMON, cflags=flags, kind="objects", backend=True)
+    except PqlabError as e:
+        raise RuntimeError(str(e)) from e
 
 
 def build(
@@ -98,69 +86,20 @@ def build(
     extra_sources: list[Path] | tuple[Path, ...] = (),
     api_prefix: str | None = None,
 ) -> Path:
-    """Compile harness/<program>.c (+ harness.c, the implementation, the platform
-    sources) and link it with lib/common into an ELF; returns its path."""
-    p = platform(plat_name)
-    if shutil.which(p["cc"]) is None:
-        raise RuntimeError(
-            f"compiler {p['cc']} of platform {plat_name} is missing: apt-get install {' '.join(p['packages'])}"
-        )
-    lib = common_lib(plat_name, profile=program == "hashing")
-    if program == "driver":
-        prog = [ROOT / "harness" / "driver.c", *extra_sources]
-    else:
-        prog = [ROOT / "harness" / f"{program}.c", *extra_sources]
-    srcs = [*prog, ROOT / "harness" / "harness.c", *sorted(impl.glob("*.c"))]
-    srcs += [p["dir"] / s for s in p["sources"]]
-    flags = [*p["cflags"], *WARN, f"-DPQLAB_KIND_{kind.upper()}", *cflags]
+    """harness/<program>.c (+ harness.c, the implementation, lib/common, the platform's
+    sources and backends) built into an ELF; returns its path."""
+    prog = ROOT / "harness" / ("driver.c" if program == "driver" else f"{program}.c")
+    srcs = [prog, *extra_sources, ROOT / "harness" / "harness.c", *sorted(impl.glob("*.c"))]
+    srcs += common_objects(plat_name, profile=program == "hashing")
+    flags = [f"-DPQLAB_KIND_{kind.upper()}", *cflags]
     if api_prefix:
         flags.append(f"-DPQLAB_API_PREFIX={api_prefix}")
-    incs = [impl, ROOT / "harness", ROOT / "lib" / "common", ROOT / "platforms" / "include"]
-    ldflags = _subst(p["ldflags"], platform_dir=str(p["dir"]), root=str(ROOT))
-    deps = [
-        *srcs,
-        lib,
-        *sorted((ROOT / "harness").glob("*.h")),
-        *sorted((ROOT / "lib" / "common").glob("*.h")),
-        *sorted(impl.glob("*.h")),
-        DATA / "mix.h",
-        ROOT / "platforms" / "include" / "pqlab_hal.h",
-        *sorted((ROOT / "platforms").glob("*/*.h")),
-        *sorted((ROOT / "platforms").glob("*/*.ld")),
-    ]
-    digest = _digest(deps, p["cc"], *flags, *ldflags)
-    out = CACHE / plat_name / f"{program}-{impl.parent.name}-{impl.name}-{digest}.elf"
-    if out.exists():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(f".{os.getpid()}.tmp")
-    cmd = [p["cc"], *flags, *[f"-I{i}" for i in incs], *map(str, srcs), str(lib), *ldflags, "-lm", "-o", str(tmp)]
-    _compile(cmd)
-    tmp.replace(out)
-    return out
+    return _build(plat_name, f"{program}-{impl.parent.name}-{impl.name}", srcs, flags, [impl, ROOT / "harness"])
 
 
 def build_raw(plat_name: str, sources: list[Path], cflags: list[str] | tuple[str, ...] = ()) -> Path:
-    """Compile a stand-alone program (platform HAL only) for calibration tests."""
-    p = platform(plat_name)
-    srcs = [*sources, *[p["dir"] / s for s in p["sources"]]]
-    flags = [*p["cflags"], *WARN, *cflags]
-    ldflags = _subst(p["ldflags"], platform_dir=str(p["dir"]), root=str(ROOT))
-    deps = [
-        *srcs,
-        ROOT / "platforms" / "include" / "pqlab_hal.h",
-        *sorted((ROOT / "platforms").glob("*/*.ld")),
-        *sorted((ROOT / "platforms").glob("*/*.h")),
-    ]
-    out = CACHE / plat_name / f"raw-{sources[0].stem}-{_digest(deps, p['cc'], *flags, *ldflags)}.elf"
-    if out.exists():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(f".{os.getpid()}.tmp")
-    cmd = [p["cc"], *flags, f"-I{ROOT / 'platforms' / 'include'}", *map(str, srcs), *ldflags, "-o", str(tmp)]
-    _compile(cmd)
-    tmp.replace(out)
-    return out
+    """A stand-alone program (platform HAL only) for calibration tests."""
+    return _build(plat_name, f"raw-{sources[0].stem}", list(sources), list(cflags), [])
 
 
 def run(plat_name: str, elf: Path, workdir: Path, stdin: bytes | None = None, timeout: float = 120) -> Run:
