@@ -434,7 +434,7 @@ def build_program(
     else:
         if kind == "program":
             objs += nf.compile(out_dir / "platform", plat.sources if hal else [], flags)
-            link = [*plat.subst(plat.ldflags), *ldflags, "-lm"]
+            link = [*(plat.subst(plat.ldflags) if hal else []), *ldflags, "-lm"]
             out = out_dir / "program.elf"
         else:
             link = ["-shared", "-fPIC", *ldflags]

@@ -13,6 +13,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
 import simfw
 
+from pqlab.build import build_program
+from pqlab.platforms import get_platform
+
 
 @pytest.fixture(scope="module")
 def sim() -> Path:
@@ -21,7 +24,7 @@ def sim() -> Path:
 
 @pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
 @pytest.mark.parametrize("prog", ["hello", "workload"])
-def test_output_identical_to_qemu(sim: Path, prog: str, machine: str, cpu: list[str]) -> None:
+def test_output_identical_to_qemu(sim: Path, prog: str, machine: str, cpu: str) -> None:
     elf = simfw.build_fw(f"{prog}-{machine}", [f"{prog}.c"], cpu)
     q = simfw.run_qemu(elf, machine)
     s = simfw.run_sim(elf, machine=machine)
@@ -196,23 +199,13 @@ start:
     vadd.f32 s0, s1, s2
     b .
 """)
-    import subprocess
-
-    elf = tmp_path / "nofpu.elf"
-    subprocess.run(
-        [
-            "arm-none-eabi-gcc",
-            *simfw.M4,
-            "-mthumb",
-            "-mfloat-abi=hard",
-            "-nostdlib",
-            "-T",
-            str(simfw.FW / "link.ld"),
-            str(src),
-            "-o",
-            str(elf),
-        ],
-        check=True,
+    elf = build_program(
+        get_platform(simfw.M4),
+        tmp_path,
+        [src],
+        cflags=["-nostdlib"],
+        ldflags=["-T", str(simfw.FW / "link.ld")],
+        hal=False,
     )
     s = simfw.run_sim(elf, "--max-insns", "1000")
     assert s.returncode != 0 and "NOCP" in s.stderr.decode()
@@ -255,7 +248,7 @@ def test_cargo_clippy(sim: Path) -> None:
 
 
 @pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
-def test_interrupt_stress_preserves_results(sim: Path, tmp_path: Path, machine: str, cpu: list[str]) -> None:
+def test_interrupt_stress_preserves_results(sim: Path, tmp_path: Path, machine: str, cpu: str) -> None:
     """SysTick every 98 cycles with an FP-using handler: same results as without."""
     plain = simfw.run_sim(simfw.build_fw(f"workload-{machine}", ["workload.c"], cpu), machine=machine)
     elf = simfw.build_fw(f"stress-{machine}", ["workload.c"], cpu, ["-DSTRESS_IRQ"])
@@ -269,7 +262,7 @@ def test_interrupt_stress_preserves_results(sim: Path, tmp_path: Path, machine: 
 
 
 @pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
-def test_interval_marks(sim: Path, tmp_path: Path, machine: str, cpu: list[str]) -> None:
+def test_interval_marks(sim: Path, tmp_path: Path, machine: str, cpu: str) -> None:
     """Per-interval figures between pqlab_mark_begin/pqlab_mark_end (fw/marks.c)."""
     elf = simfw.build_fw(f"marks-{machine}", ["marks.c"], cpu)
     rep, tsv = tmp_path / "r.json", tmp_path / "r.tsv"

@@ -37,10 +37,10 @@ def _per_insn(out: dict[str, int], name: str, case: str) -> float:
     return (out[f"{name}_x2_{case}"] - out[f"{name}_{case}"]) / n
 
 
-def _run(machine: str, cpu: list[str], defines: list[str]) -> tuple[int, dict[str, int], str]:
+def _run(machine: str, cpu: str, defines: list[str]) -> tuple[int, dict[str, int], str]:
     simfw.build_sim()
     tag = "fpbench64" if "-DFP64" in defines else "fpbench"
-    elf = simfw.build_fw(f"{tag}-{machine}-{cpu[0][6:]}", ["fpbench_main.c", "fpbench.S"], cpu, ["-O2", *defines])
+    elf = simfw.build_fw(f"{tag}-{machine}-{cpu}", ["fpbench_main.c", "fpbench.S"], cpu, ["-O2", *defines])
     s = simfw.run_sim(elf, machine=machine)
     out = {}
     for line in s.stdout.decode().splitlines():

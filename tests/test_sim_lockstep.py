@@ -69,7 +69,7 @@ def test_lockstep_campaign(sim: Path, tmp_path: Path, machine: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("machine,cpu", [("mps2-an386", simfw.M4), ("mps2-an500", simfw.M7)])
-def test_lockstep_whole_workload(sim: Path, machine: str, cpu: list[str]) -> None:
+def test_lockstep_whole_workload(sim: Path, machine: str, cpu: str) -> None:
     elf = simfw.build_fw(f"workload-{machine}", ["workload.c"], cpu)
     res = lockstep.run(elf, machine=machine, limit=400_000, fp=True, fp_every=1000)
     assert res.mismatch is None, res.mismatch

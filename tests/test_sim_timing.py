@@ -108,7 +108,7 @@ EXPECTED_M7 = {
 }
 
 
-def bench(machine: str, cpu: list[str]) -> dict[str, int]:
+def bench(machine: str, cpu: str) -> dict[str, int]:
     """name -> cycles of every sequence of bench.S on `machine`."""
     simfw.build_sim()
     elf = simfw.build_fw(f"bench-{machine}", ["bench_main.c", "bench.S"], cpu, ["-O2"])

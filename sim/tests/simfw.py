@@ -7,27 +7,20 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from pqlab.build import build_program
+from pqlab.platforms import get_platform
+
 HERE = Path(__file__).resolve().parent
 SIM_DIR = HERE.parent
 FW = HERE / "fw"
 BUILD = FW / "build"
 SIM_BIN = SIM_DIR / "target" / "release" / "pqlab-sim"
 
-M4 = ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16"]
-M7 = ["-mcpu=cortex-m7", "-mfpu=fpv5-d16"]
-CFLAGS = [
-    "-mthumb",
-    "-mfloat-abi=hard",
-    "-O3",
-    "-fno-math-errno",
-    "-ffreestanding",
-    "-nostdlib",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-std=c11",
-    "-g",
-]
+# the platform whose compiler and code-generation flags build a firmware (Cortex-M4F or
+# Cortex-M7 with FPv5-D16); the firmware brings its own start-up code and linker script
+M4 = "mps2-an386"
+M7 = "mps2-an500"
+CFLAGS = ["-fno-math-errno", "-ffreestanding", "-nostdlib", "-g"]
 
 
 def require_tools() -> None:
@@ -44,31 +37,15 @@ def build_sim() -> Path:
     return SIM_BIN
 
 
-def build_fw(name: str, sources: list[str], cpu: list[str] = M4, defines: list[str] = ()) -> Path:
-    BUILD.mkdir(parents=True, exist_ok=True)
-    out = BUILD / f"{name}.elf"
+def build_fw(name: str, sources: list[str], cpu: str = M4, defines: list[str] = ()) -> Path:
+    """The test firmware FW/start.c + `sources`, built by pqlab's own build with the flags of
+    the platform `cpu` (its -O3 unless `defines` says otherwise) and FW/link.ld."""
     srcs = [FW / "start.c"] + [FW / s for s in sources]
-    deps = srcs + [FW / "fw.h", FW / "link.ld"]
-    if out.exists() and all(out.stat().st_mtime >= d.stat().st_mtime for d in deps):
-        return out
-    subprocess.run(
-        [
-            "arm-none-eabi-gcc",
-            *cpu,
-            *CFLAGS,
-            *defines,
-            "-I",
-            str(FW),
-            "-T",
-            str(FW / "link.ld"),
-            *map(str, srcs),
-            "-lgcc",
-            "-o",
-            str(out),
-        ],
-        check=True,
-    )
-    return out
+    ldflags = ["-T", str(FW / "link.ld"), "-lgcc"]
+    elf = build_program(get_platform(cpu), BUILD / name, srcs, include=[FW], cflags=[*CFLAGS, *defines],
+                        ldflags=ldflags, hal=False)  # fmt: skip
+    assert isinstance(elf, Path)
+    return elf
 
 
 def run_sim(
