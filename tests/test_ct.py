@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 
 from pqlab.build import build
 from pqlab.cli import main
+from pqlab.jobs import execute
 from pqlab.platforms import get_platform
 from pqlab.registry import discover, select
 
@@ -122,6 +124,35 @@ def test_own_implementations_are_constant_time(group):
     if group == "fn-dsa":  # the FN-DSA part: expanded key, and the NTRU solver's rejection path
         for r in rows:
             assert {"ct-sign_tree", "ct-keypair-kat-seed", "ct-keypair-rejection-path"} <= set(r["operations"]), r
+    if group == "ml-dsa":  # the ML-DSA part (harness/ct_mldsa.c): FIPS 204's other interfaces
+        for r in rows:
+            assert {
+                "ct-keypair_internal",
+                "ct-sign_ctx",
+                "ct-sign_internal",
+                "ct-sign_extmu",
+                "ct-sign_prehash",
+            } <= set(r["operations"]), r
+
+
+# compilers turn masks into branches at some optimisation levels: the lattice families' ct
+# programs also at the levels users build with besides host-ct's -O3 (the implementations under
+# another name, so their builds do not share a folder with the plain ones)
+OPT_LEVELS = {"O2": ("-O2",), "O3-unroll": ("-O3", "-funroll-loops")}
+
+
+@pytest.mark.parametrize("level", OPT_LEVELS)
+@pytest.mark.parametrize("group", ["ml-kem", "ml-dsa"])
+def test_own_implementations_at_other_optimisation_levels(group, level):
+    plat = get_platform("host-ct")
+    impls = [
+        replace(i, name=f"{i.name}-{level}", cflags=(*i.cflags, *OPT_LEVELS[level]))
+        for i in OWN
+        if i.scheme in GROUPS[group]
+    ]
+    outs = execute([(i, plat) for i in impls], "ct", jobs=1)
+    bad = [f"{o.impl.id}: {o.error}\n{o.data.get('stderr', '')[-3000:]}" for o in outs if not o.ok]
+    assert impls and len(outs) == len(impls) and not bad, "\n".join(bad)
 
 
 @pytest.mark.slow
