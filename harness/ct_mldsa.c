@@ -59,6 +59,6 @@ void pqlab_ct_family(void)
                                                             PQLAB_MLDSA_PH_SHA2_512_256, NULL, sk));
     PQLAB_DECLASSIFY(sig, sizeof sig);
     PQLAB_DECLASSIFY(&siglen, sizeof siglen);
-    result("ct-verify_prehash", crypto_sign_verify_prehash(sig, siglen, msg, sizeof msg, ctx, sizeof ctx,
-                                                           PQLAB_MLDSA_PH_SHA2_512_256, pk));
+    result("ct-verify_prehash",
+           crypto_sign_verify_prehash(sig, siglen, msg, sizeof msg, ctx, sizeof ctx, PQLAB_MLDSA_PH_SHA2_512_256, pk));
 }
