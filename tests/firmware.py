@@ -20,6 +20,7 @@ import pytest
 from pqlab import PqlabError
 from pqlab.build import build_program
 from pqlab.platforms import get_platform
+from pqlab.registry import Implementation, discover
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,3 +85,29 @@ def kernel_results(
     if constant and timing_shows_data_independence(platform):
         assert len(ct) == 1, f"{platform}: cycles depend on the data: {ct}"
     return ct
+
+
+def impl_objects(
+    platform: str, impl: Implementation, out_dir: Path, cflags: Sequence[str] = (), **kw: Any
+) -> list[Path]:
+    """The registered implementation's own sources compiled by pqlab's build for `platform`
+    (its include folders and flags, the platform's flags and backends, -Werror), objects only."""
+    kw.setdefault("backend", True)
+    return build(
+        platform, out_dir, impl.sources, include=impl.include, cflags=[*impl.cflags, *cflags], kind="objects", **kw
+    )
+
+
+def symbols(platform: str, objs: Sequence[Path], which: str = "-g") -> list[str]:
+    """`nm` of the platform's toolchain over `objs`: the names of the lines it prints
+    ("-g --defined-only": defined globals, "-u": undefined)."""
+    plat = get_platform(platform)
+    nm = plat.tool("nm") if plat.tools_prefix else "nm"
+    out = subprocess.run([nm, *which.split(), *map(str, objs)], capture_output=True, text=True, check=True).stdout
+    return [ln.split()[-1] for ln in out.splitlines() if ln.strip() and not ln.endswith(":")]
+
+
+def registered(scheme: str, name: str) -> Implementation:
+    """The implementation scheme/name of pqlab's registry."""
+    (impl,) = [i for i in discover() if i.scheme == scheme and i.name == name]
+    return impl

@@ -25,6 +25,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import firmware
 import pytest
 from extdata import vectors
 from hostlib import ROOT, build_shared
@@ -1079,21 +1080,8 @@ def test_division_by_reciprocal_sweep(tmp_path: Path) -> None:
 
     src = tmp_path / "sweep.c"
     src.write_text(DIV_SWEEP)
-    exe = tmp_path / "sweep"
-    subprocess.run(
-        [
-            "cc",
-            "-O2",
-            "-DPQLAB_NS=sweep_",
-            f"-I{ROOT / 'lib/fndsa'}",
-            f"-I{ROOT / 'lib/common'}",
-            str(src),
-            str(ROOT / "lib/fndsa/fpr_emu.c"),
-            "-o",
-            str(exe),
-        ],
-        check=True,
-    )
+    sources = [src, ROOT / "lib/fndsa/fpr_emu.c"]
+    exe = firmware.build("host", tmp_path, sources, include=[ROOT / "lib/fndsa"], cflags=["-DPQLAB_NS=sweep_"])
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout
     assert f"checked {3 * (1 << 27)} bad 0" in out.stdout, out.stdout

@@ -51,10 +51,7 @@ def compile_all(target: str, logn: int, native: bool, tmp: Path) -> list[Path]:
     platform, backend, extra = TARGETS[target]
     impl = IMPLS[(f"fn-dsa-{1 << logn}", "fpu" if native else "ref")]
     out = tmp / f"{target}-{logn}-{int(native)}"
-    cflags = [*impl.cflags, *extra]
-    return firmware.build(
-        platform, out, impl.sources, include=impl.include, cflags=cflags, kind="objects", backend=backend
-    )
+    return firmware.impl_objects(platform, impl, out, extra, backend=backend)
 
 
 @pytest.mark.parametrize("target", list(TARGETS))

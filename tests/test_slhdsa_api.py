@@ -8,8 +8,11 @@ import ctypes
 import random
 import subprocess
 
+import firmware
 import pytest
-from test_slhdsa_lib import OID_PREFIX, PREHASH, ROOT, SETS, cflags, load, prefix
+from test_slhdsa_lib import OID_PREFIX, PREHASH, ROOT, SETS, load, prefix
+
+from pqlab.registry import discover
 
 FAST = [s for s in SETS if s.endswith("f")]
 
@@ -151,35 +154,15 @@ def test_namespace_nm() -> None:
     """Every global symbol of lib/slhdsa carries the set's prefix, for all twelve sets, and
     twelve sets link into one program without clashes."""
     out = ROOT / "build" / "tests" / "slhdsa_nm"
-    out.mkdir(parents=True, exist_ok=True)
     objs = []
     for scheme in SETS:
-        for src in sorted((ROOT / "lib" / "slhdsa").glob("*.c")):
-            obj = out / f"{scheme}-{src.stem}.o"
-            cmd = [
-                "cc",
-                "-O1",
-                "-c",
-                "-std=c11",
-                "-Wall",
-                "-Wextra",
-                "-Werror",
-                *cflags(scheme),
-                f"-I{ROOT / 'lib' / 'common'}",
-                str(src),
-                "-o",
-                str(obj),
-            ]
-            subprocess.run(cmd, check=True, capture_output=True, text=True)
+        impl = [i for i in discover() if i.scheme == scheme and i.own][0]
+        for obj in firmware.impl_objects("host", impl, out / scheme, ["-O1"]):
             objs.append((scheme, obj))
     for scheme, obj in objs:
-        res = subprocess.run(["nm", "-g", "--defined-only", str(obj)], check=True, capture_output=True, text=True)
-        for line in res.stdout.splitlines():
-            sym = line.split()[-1]
+        for sym in firmware.symbols("host", [obj], "-g --defined-only"):
             assert sym.startswith(prefix(scheme)), f"{obj.name}: un-prefixed global {sym}"
-        und = subprocess.run(["nm", "-u", str(obj)], check=True, capture_output=True, text=True)
-        for line in und.stdout.splitlines():
-            sym = line.split()[-1]
+        for sym in firmware.symbols("host", [obj], "-u"):
             assert sym.startswith(("pqlab_", "mem")), f"{obj.name}: depends on {sym}"
     # all twelve sets in one relocatable object: no duplicate definitions
     subprocess.run(
