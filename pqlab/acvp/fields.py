@@ -31,6 +31,17 @@ def is_siggen(group: dict, test: dict) -> bool:
     return "pk" not in test and "pk" not in group and ("sk" in test or "sk" in group)
 
 
+def hash_supported(test: dict, ids: dict[str, int]) -> bool:
+    """False for a test whose hashAlg is not among `ids` (a pre-hash function pqlab does not
+    offer: the test case is unsupported, not bad input); True without hashAlg."""
+    return test.get("hashAlg", next(iter(ids))) in ids
+
+
+def hash_id(test: dict, ids: dict[str, int]) -> bytes:
+    """The test's hashAlg as the one-byte id the family's driver takes."""
+    return bytes([ids[test["hashAlg"]]])
+
+
 def named_outputs(out: list[bytes] | int, names: tuple[str, ...]) -> dict:
     """Driver outputs as upper-case hex result fields; empty fields when the driver refused."""
     if not isinstance(out, list) or len(out) != len(names):

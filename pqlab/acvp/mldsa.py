@@ -15,7 +15,7 @@ fields, so that a comparison with the expected file reports the test case.
 
 from __future__ import annotations
 
-from pqlab.acvp.fields import field, hexbytes, is_siggen, signature_result
+from pqlab.acvp.fields import field, hash_id, hash_supported, hexbytes, is_siggen, signature_result
 
 ALGORITHMS: set[tuple[str, str]] = {("ML-DSA", "keyGen"), ("ML-DSA", "sigGen"), ("ML-DSA", "sigVer")}
 DRIVER: str = "mldsa"
@@ -69,8 +69,8 @@ def _rnd(group: dict, test: dict) -> bytes:
 
 
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
-    if "hashAlg" in test and test["hashAlg"] not in HASH_IDS:
-        return None  # a pre-hash function pqlab does not offer: unsupported, not bad input
+    if not hash_supported(test, HASH_IDS):
+        return None
     mode = "keyGen" if "seed" in test else _mode(group)
     if mode == "keyGen":
         return [("keygen", [hexbytes(test, "seed")])]
@@ -84,7 +84,7 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
         if mode == "pure":
             return [("verify", [pk, hexbytes(test, "message"), ctx, sig])]
         if mode == "prehash":
-            return [("verify_prehash", [pk, hexbytes(test, "message"), ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
+            return [("verify_prehash", [pk, hexbytes(test, "message"), ctx, hash_id(test, HASH_IDS), sig])]
         return None
     sk, rnd = field(group, test, "sk"), _rnd(group, test)
     if mode == "internal":
@@ -95,7 +95,7 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     if mode == "pure":
         return [("sign", [sk, hexbytes(test, "message"), ctx, rnd])]
     if mode == "prehash":
-        return [("sign_prehash", [sk, hexbytes(test, "message"), ctx, bytes([HASH_IDS[test["hashAlg"]]]), rnd])]
+        return [("sign_prehash", [sk, hexbytes(test, "message"), ctx, hash_id(test, HASH_IDS), rnd])]
     return None
 
 

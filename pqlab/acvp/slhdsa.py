@@ -16,7 +16,7 @@ result fields, so that a comparison with the expected file reports the test case
 
 from __future__ import annotations
 
-from pqlab.acvp.fields import field, hexbytes, is_siggen, signature_result
+from pqlab.acvp.fields import field, hash_id, hash_supported, hexbytes, is_siggen, signature_result
 
 ALGORITHMS: set[tuple[str, str]] = {("SLH-DSA", "keyGen"), ("SLH-DSA", "sigGen"), ("SLH-DSA", "sigVer")}
 DRIVER: str = "slhdsa"
@@ -69,8 +69,8 @@ def _addrnd(group: dict, test: dict) -> bytes:
 
 
 def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
-    if "hashAlg" in test and test["hashAlg"] not in HASH_IDS:
-        return None  # a pre-hash function pqlab does not offer: unsupported, not bad input
+    if not hash_supported(test, HASH_IDS):
+        return None
     if "skSeed" in test:
         return [("keygen", [hexbytes(test, "skSeed"), hexbytes(test, "skPrf"), hexbytes(test, "pkSeed")])]
     mode = _mode(group)
@@ -82,7 +82,7 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
         if mode == "pure":
             return [("verify", [pk, msg, ctx, sig])]
         if mode == "prehash":
-            return [("verify_prehash", [pk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), sig])]
+            return [("verify_prehash", [pk, msg, ctx, hash_id(test, HASH_IDS), sig])]
         return None
     sk, msg, rnd = field(group, test, "sk"), hexbytes(test, "message"), _addrnd(group, test)
     if mode == "internal":
@@ -90,7 +90,7 @@ def requests(group: dict, test: dict) -> list[tuple[str, list[bytes]]] | None:
     if mode == "pure":
         return [("sign", [sk, msg, ctx, rnd])]
     if mode == "prehash":
-        return [("sign_prehash", [sk, msg, ctx, bytes([HASH_IDS[test["hashAlg"]]]), rnd])]
+        return [("sign_prehash", [sk, msg, ctx, hash_id(test, HASH_IDS), rnd])]
     return None
 
 
