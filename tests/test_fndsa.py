@@ -748,6 +748,32 @@ def test_sign_attempt_limit(logn: int) -> None:
     assert all(ok) and any(v != 0 for v in s2)
 
 
+@pytest.mark.parametrize("native", [False, True], ids=["emulated", "native"])
+@pytest.mark.parametrize("logn", [9, 10])
+def test_corrupted_expanded_key_leaves_refused(logn: int, native: bool) -> None:
+    """An expanded key whose LDL tree has a leaf 1/sigma' outside [1/sigma0, 1/sigma_min]
+    (zero, negative, NaN, infinity, a sigma' below sigma_min or above sigma0) is refused at
+    once with an error and a zeroed signature: SamplerZ's rejection loop would never end on
+    it. The leftmost and the rightmost leaf are each tried; the intact key still signs."""
+    api = Api(logn, native)
+    rec = kat(logn)[0]
+    pk, sk = bytes.fromhex(rec["pk"]), bytes.fromhex(rec["sk"])
+    n = N[logn]
+    m = b"leaves"
+    esk = api.expand(sk)
+    r, sl, buf = sign_raw(api, esk, m, tree=1)
+    assert r == 0 and api.verify(buf[:sl], m, pk)
+    tree = 32 * n  # bytes: the basis (4n values), then the tree ((logn + 1) n values)
+    assert len(esk) >= tree + 8 * (logn + 1) * n
+    leaves = (tree + 8 * (2 * n - 2), tree + 8 * (logn + 1) * n - 8)  # leftmost, rightmost
+    values = [0.0, -0.6, float("nan"), float("inf"), 1e300, 1 / 1.2, 1 / 1.83]
+    for off in leaves:
+        for v in values:
+            bad = esk[:off] + struct.pack("<d", v) + esk[off + 8 :]
+            r, sl, buf = sign_raw(api, bad, m, tree=1)
+            assert r == -1 and sl == 0 and buf == bytes(len(buf)), (off, v)
+
+
 def test_keygen_cdt_monotone() -> None:
     """keygen.c counts the CDT entries above the sample instead of searching the first one
     below it: that needs T[1..26] strictly decreasing with T[26] = 0."""

@@ -295,6 +295,34 @@ void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, c
     fftree_build(expanded + 32 * n, gm, gm + n, gm + 2 * n, logn, logn, b);
 }
 
+/* 1 when every leaf 1/sigma' of the tree lies strictly inside (lo, hi); NaN fails both
+ * comparisons. No branch on the (secret) leaves. */
+static uint32_t tree_leaves_in(const uint8_t *tree, unsigned logn, fpr lo, fpr hi)
+{
+    if (logn == 0) {
+        fpr leaf = fpr_load(tree);
+        return (uint32_t)(fpr_lt(lo, leaf) & fpr_lt(leaf, hi));
+    }
+    size_t n = (size_t)1 << logn;
+    return tree_leaves_in(tree + 8 * n, logn - 1, lo, hi) &
+           tree_leaves_in(tree + 8 * (n + FNDSA_TREE_SIZE(logn - 1)), logn - 1, lo, hi);
+}
+
+/* SamplerZ is correct, and its rejection loop ends, only for sigma_min <= sigma' <= sigma0
+ * (spec 3.9.3 and Algorithm 15: sigma_max = sigma0 = 1.8205); an expanded key from
+ * fndsa_expand_privkey of a valid private key always has its leaves there. A corrupted
+ * expanded key (a leaf of 0, a NaN, a huge value) would make the loop run forever, so the
+ * leaves are checked first, with bounds widened by 2^-20 against rounding. */
+static int tree_leaves_ok(const uint8_t *tree, unsigned logn)
+{
+    fpr widen = fpr_div(fpr_of32((1 << 20) - 1), fpr_of32(1 << 20));
+    fpr lo = fpr_mul(fpr_sqrt(fpr_add(FPR_INV_2SQRSIGMA0, FPR_INV_2SQRSIGMA0)), widen); /* 1/sigma0 */
+    fpr hi = fpr_div(fpr_of32(1), fpr_mul(sigma_min(logn), widen));                     /* 1/sigma_min */
+    uint32_t ok = tree_leaves_in(tree, logn, lo, hi);
+    PQLAB_DECLASSIFY(&ok, sizeof ok); /* valid or corrupted key: the caller learns it anyway */
+    return (int)ok;
+}
+
 int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded, const uint16_t *hm, unsigned logn,
                     fpr *tmp)
 {
@@ -303,6 +331,10 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
     sc.sigma_min = sigma_min(logn);
     fpr *t0 = tmp, *t1 = tmp + n, *w = tmp + 2 * n;
     int ok = 0;
+    if (!tree_leaves_ok(expanded + 32 * n, logn)) {
+        pqlab_zeroize(s2, n * sizeof *s2);
+        return 0;
+    }
     while (!ok && fndsa_sign_attempts_last < FNDSA_SIGN_MAX_ATTEMPTS) {
         fndsa_sign_attempts_last++;
         fndsa_prng_init(&sc.p, rng);
