@@ -1,0 +1,415 @@
+# SPDX-License-Identifier: MIT
+"""Writes mlkem_ntt.S: ML-KEM's NTT, inverse NTT and accumulating base multiplication
+(FIPS 203 Algorithms 9-12) for ARMv7E-M (Cortex-M4/M7), Thumb-2, GNU as unified syntax.
+
+Run `python3 gen_mlkem_ntt.py > mlkem_ntt.S` after editing. The generator exists because
+the twiddle tables are laid out in the order the merged layers read them (computed here
+from zeta = 17, FIPS 203 section 4.3) and the butterfly sequences are long and regular;
+the emitted code is plain, unrolled Thumb-2. The contract is in mlkem_native.h.
+
+Arithmetic, on two int16 coefficients packed in one word (low half = even index):
+- Montgomery reduction (R = 2^16) of a 32-bit product p, |p| < q 2^15, with
+  QQ = q << 16 | 3327 (3327 = -q^-1 mod 2^16):
+      smulbb t, p, QQ        t = p_lo * 3327       (low half: -p q^-1 mod 2^16)
+      smlabt p, t, QQ, p     p + t_lo * q          (low half 0, high half p R^-1 mod q)
+  the high half of the result is in (-q, q) (|p + t q| < q 2^15 + 2^15 q).
+- Cooley-Tukey butterfly on words a, b with one zeta: both halves of b multiplied
+  (smulbX / smultX), reduced, packed with pkhtb, then ssub16 / sadd16 (no overflow by
+  the bounds below).
+- Gentleman-Sande butterfly: ssub16 d = b - a, sadd16 a = a + b, then d times zeta as above.
+- Barrett reduction with v = round(2^32 / q) = 1290167: t = high half of
+  smlawX(v, x, 2^15) = round(v x / 2^32) gives the centred representative
+  (|r| <= (q-1)/2, checked for every int16 by tests/test_native_armv7em_mlkem.py);
+  without the 2^15 (smulwX, floor) r lies in [0, q]: used inside the inverse NTT, where
+  only the bound matters. t q of both halves (smultt with QQ) is packed and subtracted
+  with ssub16.
+
+Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the same ones):
+- ntt: input < q; each of the 7 layers adds < q: < 8q = 26632 before the final
+  centred Barrett reduction (merged into the last layer's pass): output reduced.
+- invntt: input any int16; floor-Barrett to [0, q]; layers 2, 4, 8: sums <= 2q, 4q, 8q,
+  products < q; the layer-8 sums reduced again to [0, q]; layer 16: sums <= 2q, reduced
+  again to [0, q]; layers 32, 64: <= 2q, 4q; layer 128: sums and differences <= 8q < 2^15.
+  The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
+  differences times zeta_1 1441 R^-1 (one Montgomery product each): output < q.
+- basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
+  and a0 b1 + a1 b0 < 2 q^2, both < q 2^15: each added term is < q.
+"""
+
+from __future__ import annotations
+
+Q = 3329
+ZETA = 17
+R = 1 << 16
+V = round((1 << 32) / Q)  # 1290167
+F = pow(2, 32, Q) * pow(128, -1, Q) % Q  # 1441: 128^-1 R^2 mod q
+
+
+def br7(i: int) -> int:
+    return int(f"{i:07b}"[::-1], 2)
+
+
+def centred(x: int) -> int:
+    x %= Q
+    return x - Q if x > Q // 2 else x
+
+
+ZETAS = [centred(pow(ZETA, br7(i), Q) * R) for i in range(128)]
+
+
+def word(lo: int, hi: int) -> int:
+    return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
+
+
+def ntt_tables() -> dict[str, list[int]]:
+    z = ZETAS
+    a = [word(z[1], 0), word(z[2], z[3]), word(z[4], z[5]), word(z[6], z[7])]
+    b = []
+    for blk in range(8):
+        b += [word(z[8 + blk], 0), word(z[16 + 2 * blk], z[17 + 2 * blk])]
+        b += [word(z[32 + 4 * blk], z[33 + 4 * blk]), word(z[34 + 4 * blk], z[35 + 4 * blk])]
+    c = [word(z[64 + 2 * i], z[65 + 2 * i]) for i in range(32)]
+    inv1 = []
+    for i in range(16):
+        inv1 += [word(z[127 - 4 * i], z[126 - 4 * i]), word(z[125 - 4 * i], z[124 - 4 * i])]
+        inv1 += [word(z[63 - 2 * i], z[62 - 2 * i]), word(z[31 - i], 0)]
+    inv2 = []
+    for h in range(2):
+        inv2 += [word(z[15 - 4 * h], z[14 - 4 * h]), word(z[13 - 4 * h], z[12 - 4 * h])]
+        inv2 += [word(z[7 - 2 * h], z[6 - 2 * h]), word(z[3 - h], 0)]
+    z1f = centred(z[1] * F * pow(R, -1, Q))
+    inv3 = [word(F, z1f)]
+    gam = [word(z[64 + t], -z[64 + t]) for t in range(64)]
+    return {"ntt_za": a, "ntt_zb": b, "ntt_zc": c, "inv_z1": inv1, "inv_z2": inv2, "inv_z3": inv3, "bm_gamma": gam}
+
+
+out: list[str] = []
+
+
+def e(line: str) -> None:
+    out.append("    " + line if not line.endswith(":") and not line.startswith(".") else line)
+
+
+QQ = "lr"
+
+
+def mont(r: str, t: str) -> None:
+    """high half of r = r * R^-1 mod q (Montgomery), t scratch."""
+    e(f"smulbb {t}, {r}, {QQ}")
+    e(f"smlabt {r}, {t}, {QQ}, {r}")
+
+
+def ct(a: str, b: str, z: str, zh: str, t0: str, t1: str) -> None:
+    """(a, b) -> (a + zeta b, a - zeta b) on both halves; zeta is the zh half of z."""
+    e(f"smulb{zh} {t0}, {b}, {z}")
+    e(f"smult{zh} {b}, {b}, {z}")
+    mont(t0, t1)
+    mont(b, t1)
+    e(f"pkhtb {t0}, {b}, {t0}, asr #16")
+    e(f"ssub16 {b}, {a}, {t0}")
+    e(f"sadd16 {a}, {a}, {t0}")
+
+
+def gs(a: str, b: str, z: str, zh: str, t0: str, t1: str) -> None:
+    """(a, b) -> (a + b, zeta (b - a)) on both halves; zeta is the zh half of z."""
+    e(f"ssub16 {t0}, {b}, {a}")
+    e(f"sadd16 {a}, {a}, {b}")
+    e(f"smulb{zh} {t1}, {t0}, {z}")
+    e(f"smult{zh} {b}, {t0}, {z}")
+    mont(t1, t0)
+    mont(b, t0)
+    e(f"pkhtb {b}, {b}, {t1}, asr #16")
+
+
+def barrett(x: str, v: str, t0: str, t1: str, c15: str | None) -> None:
+    """x = x - round(x / q) q (c15 holds 2^15: centred) or x - floor(v x / 2^32) q."""
+    if c15:
+        e(f"smlawb {t0}, {v}, {x}, {c15}")
+        e(f"smlawt {t1}, {v}, {x}, {c15}")
+    else:
+        e(f"smulwb {t0}, {v}, {x}")
+        e(f"smulwt {t1}, {v}, {x}")
+    e(f"smultt {t0}, {t0}, {QQ}")
+    e(f"smultt {t1}, {t1}, {QQ}")
+    e(f"pkhbt {t0}, {t0}, {t1}, lsl #16")
+    e(f"ssub16 {x}, {x}, {t0}")
+
+
+def addr(r: str, label: str) -> None:
+    e(f"movw {r}, #:lower16:pqlab_mlkem_{label}")
+    e(f"movt {r}, #:upper16:pqlab_mlkem_{label}")
+
+
+def const(r: str, x: int) -> None:
+    e(f"movw {r}, #{x & 0xFFFF}")
+    e(f"movt {r}, #{x >> 16}")
+
+
+def func(name: str) -> None:
+    out.extend(["", f".section .text.{name}, \"ax\", %progbits", f".global {name}", f".type {name}, %function", ".align 2", f"{name}:"])
+
+
+def end_func(name: str) -> None:
+    out.append(f".size {name}, .-{name}")
+
+
+D = [f"r{i}" for i in range(4, 12)]  # data words w0..w7
+
+
+def three_layers(z0: str, zoff: int) -> None:
+    """CT layers on w0..w7: (w_m, w_m+4) zeta A, (w0,w2),(w1,w3) B, (w4,w6),(w5,w7) C,
+    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words (A,0) (B,C) (D,E) (F,G)."""
+    e(f"ldr r2, [{z0}, #{zoff}]")
+    for m in range(4):
+        ct(D[m], D[m + 4], "r2", "b", "r3", "r12")
+    e(f"ldr r2, [{z0}, #{zoff + 4}]")
+    ct(D[0], D[2], "r2", "b", "r3", "r12")
+    ct(D[1], D[3], "r2", "b", "r3", "r12")
+    ct(D[4], D[6], "r2", "t", "r3", "r12")
+    ct(D[5], D[7], "r2", "t", "r3", "r12")
+    e(f"ldr r2, [{z0}, #{zoff + 8}]")
+    ct(D[0], D[1], "r2", "b", "r3", "r12")
+    ct(D[2], D[3], "r2", "t", "r3", "r12")
+    e(f"ldr r2, [{z0}, #{zoff + 12}]")
+    ct(D[4], D[5], "r2", "b", "r3", "r12")
+    ct(D[6], D[7], "r2", "t", "r3", "r12")
+
+
+def emit_ntt() -> None:
+    name = "pqlab_mlkem_ntt_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    # pass A: layers 128, 64, 32; w_m = coefficients 32 m + j, j + 1 (j = 0, 2, ..., 30)
+    addr("r1", "ntt_za")
+    e("add r3, r0, #64")
+    e("str r3, [sp]")
+    out.append("1:")
+    for m in range(8):
+        e(f"ldr {D[m]}, [r0, #{64 * m}]")
+    three_layers("r1", 0)
+    for m in range(8):
+        e(f"str {D[m]}, [r0, #{64 * m}]")
+    e("add r0, r0, #4")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 1b")
+    # pass B: layers 16, 8, 4 in 8 blocks of 32 coefficients; w_m = 4 m + j, j + 1 (j = 0, 2)
+    e("sub r0, r0, #64")
+    addr("r1", "ntt_zb")
+    e("add r3, r0, #512")
+    e("str r3, [sp]")
+    out.append("2:")
+    for off in (0, 4):
+        for m in range(8):
+            e(f"ldr {D[m]}, [r0, #{8 * m + off}]")
+        three_layers("r1", 0)
+        for m in range(8):
+            e(f"str {D[m]}, [r0, #{8 * m + off}]")
+    e("add r0, r0, #64")
+    e("add r1, r1, #16")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 2b")
+    # pass C: layer 2 (two groups of four coefficients per iteration) and the centred
+    # Barrett reduction of the outputs
+    e("sub r0, r0, #512")
+    addr("r1", "ntt_zc")
+    e(f"movw r8, #{V & 0xFFFF}")
+    e(f"movt r8, #{V >> 16}")
+    e("mov r9, #32768")
+    out.append("3:")
+    for m in range(4):
+        e(f"ldr {D[m]}, [r0, #{4 * m}]")
+    e("ldr r2, [r1], #4")
+    ct(D[0], D[1], "r2", "b", "r3", "r12")
+    ct(D[2], D[3], "r2", "t", "r3", "r12")
+    for m in range(4):
+        barrett(D[m], "r8", "r3", "r12", "r9")
+    for m in range(4):
+        e(f"str {D[m]}, [r0, #{4 * m}]")
+    e("add r0, r0, #16")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 3b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_invntt() -> None:
+    name = "pqlab_mlkem_invntt_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    # pass 1: reduction of the input, layers 2, 4, 8 on blocks of 16 coefficients
+    addr("r1", "inv_z1")
+    e("add r3, r0, #512")
+    e("str r3, [sp]")
+    out.append("1:")
+    e("ldm r0, {r4-r11}")
+    const("r2", V)
+    for m in range(8):
+        barrett(D[m], "r2", "r3", "r12", None)
+    e("ldr r2, [r1, #0]")
+    gs(D[0], D[1], "r2", "b", "r3", "r12")
+    gs(D[2], D[3], "r2", "t", "r3", "r12")
+    e("ldr r2, [r1, #4]")
+    gs(D[4], D[5], "r2", "b", "r3", "r12")
+    gs(D[6], D[7], "r2", "t", "r3", "r12")
+    e("ldr r2, [r1, #8]")
+    gs(D[0], D[2], "r2", "b", "r3", "r12")
+    gs(D[1], D[3], "r2", "b", "r3", "r12")
+    gs(D[4], D[6], "r2", "t", "r3", "r12")
+    gs(D[5], D[7], "r2", "t", "r3", "r12")
+    e("ldr r2, [r1, #12]")
+    for m in range(4):
+        gs(D[m], D[m + 4], "r2", "b", "r3", "r12")
+    const("r2", V)
+    for m in range(4):
+        barrett(D[m], "r2", "r3", "r12", None)
+    e("stm r0!, {r4-r11}")
+    e("add r1, r1, #16")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 1b")
+    # pass 2: layers 16, 32, 64 on w_m = 16 m + j (two halves of 128 coefficients)
+    e("sub r0, r0, #512")
+    addr("r1", "inv_z2")
+    for h in range(2):
+        e("add r3, r0, #32")
+        e("str r3, [sp]")
+        out.append(f"{2 + h}:")
+        for m in range(8):
+            e(f"ldr {D[m]}, [r0, #{32 * m}]")
+        e(f"ldr r2, [r1, #{16 * h}]")
+        gs(D[0], D[1], "r2", "b", "r3", "r12")
+        gs(D[2], D[3], "r2", "t", "r3", "r12")
+        e(f"ldr r2, [r1, #{16 * h + 4}]")
+        gs(D[4], D[5], "r2", "b", "r3", "r12")
+        gs(D[6], D[7], "r2", "t", "r3", "r12")
+        const("r2", V)
+        for m in (0, 2, 4, 6):
+            barrett(D[m], "r2", "r3", "r12", None)
+        e(f"ldr r2, [r1, #{16 * h + 8}]")
+        gs(D[0], D[2], "r2", "b", "r3", "r12")
+        gs(D[1], D[3], "r2", "b", "r3", "r12")
+        gs(D[4], D[6], "r2", "t", "r3", "r12")
+        gs(D[5], D[7], "r2", "t", "r3", "r12")
+        e(f"ldr r2, [r1, #{16 * h + 12}]")
+        for m in range(4):
+            gs(D[m], D[m + 4], "r2", "b", "r3", "r12")
+        for m in range(8):
+            e(f"str {D[m]}, [r0, #{32 * m}]")
+        e("add r0, r0, #4")
+        e("ldr r3, [sp]")
+        e("cmp r0, r3")
+        e(f"bne {2 + h}b")
+        e("add r0, r0, #224")
+    # pass 3: layer 128 merged with the factor 1441 (sums) and zeta_1 1441 R^-1 (differences)
+    e("sub r0, r0, #512")
+    const("r2", ntt_tables()["inv_z3"][0])
+    e("add r3, r0, #256")
+    e("str r3, [sp]")
+    out.append("4:")
+    for m in range(4):
+        e(f"ldr {D[m]}, [r0, #{4 * m}]")
+        e(f"ldr {D[m + 4]}, [r0, #{256 + 4 * m}]")
+    for m in range(4):
+        a, b = D[m], D[m + 4]
+        e(f"ssub16 r3, {b}, {a}")
+        e(f"sadd16 {a}, {a}, {b}")
+        e(f"smulbt r12, r3, r2")
+        e(f"smultt {b}, r3, r2")
+        mont("r12", "r3")
+        mont(b, "r3")
+        e(f"pkhtb {b}, {b}, r12, asr #16")
+        e(f"smulbb r12, {a}, r2")
+        e(f"smultb {a}, {a}, r2")
+        mont("r12", "r3")
+        mont(a, "r3")
+        e(f"pkhtb {a}, {a}, r12, asr #16")
+    for m in range(4):
+        e(f"str {D[m]}, [r0, #{4 * m}]")
+        e(f"str {D[m + 4]}, [r0, #{256 + 4 * m}]")
+    e("add r0, r0, #16")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 4b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_basemul() -> None:
+    """r += a o b R^-1; r0 = r, r1 = a, r2 = b; two pairs (gamma, -gamma) per iteration."""
+    name = "pqlab_mlkem_basemul_acc_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    addr("r3", "bm_gamma")
+    e("add r12, r0, #512")
+    e("str r12, [sp]")
+    out.append("1:")
+    e("ldr r4, [r1, #0]")
+    e("ldr r5, [r1, #4]")
+    e("ldr r6, [r2, #0]")
+    e("ldr r7, [r2, #4]")
+    e("ldr r8, [r0, #0]")
+    e("ldr r9, [r0, #4]")
+    e("ldr r10, [r3], #4")
+    for a, b, r, zh in (("r4", "r6", "r8", "b"), ("r5", "r7", "r9", "t")):
+        e(f"smultt r11, {a}, {b}")  # a1 b1
+        mont("r11", "r12")
+        e(f"smulbb r12, {a}, {b}")  # a0 b0
+        e(f"smlat{zh} r11, r11, r10, r12")  # + m (+-gamma)
+        mont("r11", "r12")
+        e(f"smuadx r12, {a}, {b}")  # a0 b1 + a1 b0
+        mont("r12", a)
+        e("pkhtb r11, r12, r11, asr #16")
+        e(f"sadd16 {r}, {r}, r11")
+    e("str r8, [r0], #4")
+    e("str r9, [r0], #4")
+    e("add r1, r1, #8")
+    e("add r2, r2, #8")
+    e("ldr r12, [sp]")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def main() -> None:
+    out.extend(
+        [
+            "/* SPDX-License-Identifier: MIT */",
+            "/* Generated by gen_mlkem_ntt.py (python3 gen_mlkem_ntt.py > mlkem_ntt.S); do not edit.",
+            " * ML-KEM NTT, inverse NTT and accumulating base multiplication for ARMv7E-M:",
+            " * technique and bounds in the generator's docstring, contract in mlkem_native.h. */",
+            ".syntax unified",
+            ".thumb",
+        ]
+    )
+    emit_ntt()
+    emit_invntt()
+    emit_basemul()
+    out.extend(["", ".section .rodata.pqlab_mlkem_ntt, \"a\"", ".align 2"])
+    for label, words in ntt_tables().items():
+        if label == "inv_z3":
+            continue
+        out.append(f"pqlab_mlkem_{label}:")
+        for i in range(0, len(words), 4):
+            out.append("    .word " + ", ".join(f"0x{w:08x}" for w in words[i : i + 4]))
+    out.append("")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
