@@ -6,7 +6,10 @@ at the bounds of the kernels.h contract:
 - ntt: input |c| < q; the output must equal the C's (a reduced representative is unique);
 - invntt: any int16 input; output |c| < q and congruent to the C's modulo q;
 - basemul_acc: a, b with |c| < q, accumulator |r| <= 6q; each added term |.| < q and
-  congruent to the C's.
+  congruent to the C's; basemul_pairs the same on a random range of pairs (untouched
+  outside it);
+- rej_bulk (Algorithm 7's candidate selection): the same count and candidates as the C, on
+  random bytes, all-accepted and all-rejected inputs, at every buffer alignment.
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
@@ -30,6 +33,8 @@ NATIVE = ROOT / "lib" / "native" / "armv7em"
 Q = 3329
 R = 1 << 16
 ROUNDS = 40  # random inputs per kernel, besides the edge cases
+# sample.c (rej_bulk's C version) needs the portable SHAKE of lib/common to link
+COMMON = [ROOT / "lib" / "common" / f for f in ("fips202.c", "fips202x4.c")]
 
 FIRMWARE = r"""
 #include <stdio.h>
@@ -151,6 +156,40 @@ int main(void)
             int term = F[i] - C[i];
             if (mod(E[i]) != mod(F[i]) || term <= -3329 || term >= 3329) { fail("basemul", kind, i, E[i], F[i]); break; }
         }
+        /* basemul_pairs: a random range of pairs (p, n), a from a separate array */
+        {
+            unsigned p0 = kind == 1 ? 0 : kind == 2 ? 127 : next() % 128;
+            unsigned n = kind == 1 ? 128 : kind == 2 ? 1 : kind == 4 ? 0 : next() % (129 - p0);
+            fill(A, -3328, 3328, kind);
+            fill(B, -3328, 3328, kind == 0 ? 0 : 5 - kind);
+            fill(E, -6 * 3329, 6 * 3329, kind == 0 ? 0 : (kind + 2) % 6);
+            memcpy(F, E, 512);
+            memcpy(C, E, 512);
+            mlkem_basemul_pairs_c(E + 2 * p0, A, B + 2 * p0, p0, n);
+            pqlab_mlkem_basemul_pairs_armv7em(F + 2 * p0, A, B + 2 * p0, p0, n);
+            checks++;
+            for (unsigned i = 0; i < 256; i++) {
+                int term = F[i] - C[i], inside = i >= 2 * p0 && i < 2 * (p0 + n);
+                if (mod(E[i]) != mod(F[i]) || (inside ? term <= -3329 || term >= 3329 : term != 0)) {
+                    fail("basemul_pairs", kind, i, E[i], F[i]);
+                    break;
+                }
+            }
+        }
+        /* rej_bulk: g groups of 12 bytes, buffer at odd addresses too; candidates all < q,
+         * all >= q, or random */
+        {
+            static uint8_t raw[12 * 14 + 4];
+            unsigned g = kind == 4 ? 0 : 1 + next() % 14, off = round & 3;
+            for (unsigned i = 0; i < sizeof raw; i++)
+                raw[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? (i % 3 == 1 ? 0x0c : 0xd0) : next());
+            memset(C, 0x55, 512);
+            memset(D, 0x55, 512);
+            unsigned nc = mlkem_rej_bulk_c(C + 1, raw + off, g);
+            unsigned na = pqlab_mlkem_rej_bulk_armv7em(D + 1, raw + off, g);
+            checks++;
+            if (nc != na || memcmp(C, D, 2 * (8 * g + 2)) != 0) fail("rej_bulk", kind, g, (int)nc, (int)na);
+        }
         check_guards("round");
     }
     snprintf(line, sizeof line, "total %u %u\n", checks, bad);
@@ -203,7 +242,7 @@ def run(platform: str, tmp: Path) -> list[str]:
     out = firmware.build_and_run(
         platform,
         tmp,
-        [src, ROOT / "lib" / "mlkem" / "ntt.c", NATIVE / "mlkem_ntt.S"],
+        [src, *(ROOT / "lib" / "mlkem" / f for f in ("ntt.c", "sample.c")), *COMMON, NATIVE / "mlkem_ntt.S"],
         include=[ROOT / "lib" / "mlkem", NATIVE],
         cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
     )
@@ -219,7 +258,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=3 * (6 + ROUNDS))
+    firmware.kernel_results("\n".join(lines), platform, total=5 * (6 + ROUNDS))
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]

@@ -152,3 +152,10 @@ void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b
         mlkem_basemul_pair(&r->c[2 * p], a->c[2 * p], a->c[2 * p + 1], &b->c[2 * p], p);
     }
 }
+
+void mlkem_basemul_pairs_c(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n)
+{
+    for (unsigned int i = 0; i < n; i++) {
+        mlkem_basemul_pair(&r[2 * i], a[2 * i], a[2 * i + 1], &b[2 * i], p + i);
+    }
+}

@@ -67,6 +67,20 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
     }
 }
 
+unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
+{
+    unsigned int n = 0;
+    for (unsigned int pos = 0; pos < 12 * g; pos += 3) {
+        const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | ((uint32_t)buf[pos + 2] << 16);
+        const uint32_t d1 = w & 0xfff, d2 = w >> 12;
+        cand[n] = (int16_t)d1;
+        n += (d1 - MLKEM_Q) >> 31;
+        cand[n] = (int16_t)d2;
+        n += (d2 - MLKEM_Q) >> 31;
+    }
+    return n;
+}
+
 /* Fused matrix kernels: SampleNTT (Algorithm 7) of a matrix entry streamed
  * straight into MultiplyNTTs (Algorithm 11) with a vector polynomial, so that no
  * entry of A_hat is ever stored. Base multiplication works on independent
@@ -88,15 +102,24 @@ typedef struct {
  * write at index 113. */
 static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
 {
-    int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2];
-    const unsigned int base = l->ctr & ~1u;   /* first coefficient of the pending pair */
-    const unsigned int need = MLKEM_N - base; /* coefficients still to collect */
+    _Alignas(4) int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2]; /* word loads of pairs */
+    const unsigned int base = l->ctr & ~1u;                    /* first coefficient of the pending pair */
+    const unsigned int need = MLKEM_N - base;                  /* coefficients still to collect */
     unsigned int n = 0;
     size_t pos = 0;
     cand[0] = l->pending;
     n += l->ctr & 1;
-    /* bulk: while two more candidates fit, no end-of-polynomial test is needed;
-     * (d - q) >> 31 is 1 exactly when d < q (d < 2^12). */
+    /* bulk: groups of 4 triples (8 candidates) while 8 more fit without a count test,
+     * then single triples while two more fit; (d - q) >> 31 is 1 exactly when d < q
+     * (d < 2^12). */
+    {
+        unsigned int g = (unsigned int)(len / 12);
+        if (g > (need - n) / 8) {
+            g = (need - n) / 8;
+        }
+        n += mlkem_rej_bulk(&cand[n], buf, g);
+        pos = 12 * (size_t)g;
+    }
     while (pos + 3 <= len && n + 2 <= need) {
         const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | ((uint32_t)buf[pos + 2] << 16);
         const uint32_t d1 = w & 0xfff, d2 = w >> 12;
@@ -115,15 +138,7 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
         cand[n] = (int16_t)d2;
         n += (d2 < MLKEM_Q) & (n < need);
     }
-    int16_t *r = &l->acc->c[base];
-    const int16_t *b = &l->vec->c[base];
-    unsigned int p = base >> 1;
-    for (unsigned int k = 0; k + 1 < n; k += 2) {
-        mlkem_basemul_pair(r, cand[k], cand[k + 1], b, p);
-        r += 2;
-        b += 2;
-        p++;
-    }
+    mlkem_basemul_pairs(&l->acc->c[base], cand, &l->vec->c[base], base >> 1, n >> 1);
     l->pending = cand[n - 1 + (n == 0)]; /* only meaningful when n is odd */
     l->ctr = base + n;
 }

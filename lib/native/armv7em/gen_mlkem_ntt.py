@@ -146,7 +146,16 @@ def const(r: str, x: int) -> None:
 
 
 def func(name: str) -> None:
-    out.extend(["", f".section .text.{name}, \"ax\", %progbits", f".global {name}", f".type {name}, %function", ".align 2", f"{name}:"])
+    out.extend(
+        [
+            "",
+            f'.section .text.{name}, "ax", %progbits',
+            f".global {name}",
+            f".type {name}, %function",
+            ".align 2",
+            f"{name}:",
+        ]
+    )
 
 
 def end_func(name: str) -> None:
@@ -323,7 +332,7 @@ def emit_invntt() -> None:
         a, b = D[m], D[m + 4]
         e(f"ssub16 r3, {b}, {a}")
         e(f"sadd16 {a}, {a}, {b}")
-        e(f"smulbt r12, r3, r2")
+        e("smulbt r12, r3, r2")
         e(f"smultt {b}, r3, r2")
         mont("r12", "r3")
         mont(b, "r3")
@@ -386,6 +395,94 @@ def emit_basemul() -> None:
     end_func(name)
 
 
+def emit_basemul_pairs() -> None:
+    """r[2i..2i+1] += (a o b)[pair p + i] R^-1 for i < npairs; r0 = r, r1 = a, r2 = b (all at
+    pair p already), r3 = p, [sp] = npairs. gamma_p is halfword p of bm_gamma."""
+    name = "pqlab_mlkem_basemul_pairs_armv7em"
+    func(name)
+    e("ldr r12, [sp]")
+    e("cmp r12, #0")
+    e("it eq")
+    e("bxeq lr")
+    e("push {r4-r10, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    addr("r10", "bm_gamma")
+    e("add r3, r10, r3, lsl #1")
+    out.append("1:")
+    e("ldr r4, [r1, #0]")
+    e("ldr r6, [r2, #0]")
+    e("ldr r8, [r0, #0]")
+    e("ldrsh r9, [r3, #0]")
+    e("smultt r5, r4, r6")  # a1 b1
+    mont("r5", "r7")
+    e("smulbb r7, r4, r6")  # a0 b0
+    e("smlatb r5, r5, r9, r7")  # + m gamma
+    mont("r5", "r7")
+    e("smuadx r7, r4, r6")  # a0 b1 + a1 b0
+    mont("r7", "r4")
+    e("pkhtb r5, r7, r5, asr #16")
+    e("sadd16 r8, r8, r5")
+    e("str r8, [r0], #4")
+    e("add r1, r1, #4")
+    e("add r2, r2, #4")
+    e("add r3, r3, #2")
+    e("subs r12, r12, #1")
+    e("bne 1b")
+    e("pop {r4-r10, pc}")
+    end_func(name)
+
+
+def emit_rej_bulk() -> None:
+    """Algorithm 7 lines 5-15 for 12 g bytes without the count limit: r0 = cand, r1 = buf,
+    r2 = g; every 12-bit value d < q is appended (written at cand[n], n += d < q);
+    returns n. Branch-free per value; 3 word loads (any alignment) per 8 values."""
+    name = "pqlab_mlkem_rej_bulk_armv7em"
+    func(name)
+    e("push {r4-r8, lr}")
+    e("mov r3, r0")
+    e(f"movw r12, #{Q}")
+    e("cmp r2, #0")
+    e("beq 2f")
+    out.append("1:")
+    e("ldr r4, [r1, #0]")
+    e("ldr r5, [r1, #4]")
+    e("ldr r6, [r1, #8]")
+    e("add r1, r1, #12")
+
+    def app(d: str) -> None:
+        e(f"strh {d}, [r3]")
+        e(f"sub {d}, {d}, r12")
+        e(f"lsr {d}, {d}, #31")
+        e(f"add r3, r3, {d}, lsl #1")
+
+    e("ubfx r7, r4, #0, #12")
+    app("r7")
+    e("ubfx r7, r4, #12, #12")
+    app("r7")
+    e("lsr r7, r4, #24")
+    e("bfi r7, r5, #8, #4")
+    app("r7")
+    e("ubfx r7, r5, #4, #12")
+    app("r7")
+    e("ubfx r7, r5, #16, #12")
+    app("r7")
+    e("lsr r7, r5, #28")
+    e("bfi r7, r6, #4, #8")
+    app("r7")
+    e("ubfx r7, r6, #8, #12")
+    app("r7")
+    e("lsr r7, r6, #20")
+    app("r7")
+    e("subs r2, r2, #1")
+    e("bne 1b")
+    out.append("2:")
+    e("sub r0, r3, r0")
+    e("lsr r0, r0, #1")
+    e("pop {r4-r8, pc}")
+    end_func(name)
+
+
 def main() -> None:
     out.extend(
         [
@@ -400,7 +497,9 @@ def main() -> None:
     emit_ntt()
     emit_invntt()
     emit_basemul()
-    out.extend(["", ".section .rodata.pqlab_mlkem_ntt, \"a\"", ".align 2"])
+    emit_basemul_pairs()
+    emit_rej_bulk()
+    out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
         if label == "inv_z3":
             continue

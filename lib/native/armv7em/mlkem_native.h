@@ -15,8 +15,17 @@
  *                                         each added term |.| < q; r, a, b 256 int16_t each;
  *                                         r may not overlap a or b
  *
- * All three: 4-byte aligned arrays of 256 int16_t; no secret-dependent branch or address;
- * stack 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
+ *   pqlab_mlkem_basemul_pairs_armv7em(r, a, b, p, n)
+ *                                         the same on pairs p .. p+n-1 only (r, b point at
+ *                                         pair p, a at its first pair), p + n <= 128, n >= 0
+ *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
+ *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
+ *                                         count limit: appends every 12-bit value < q to
+ *                                         cand (room for 8 g; any alignment of buf and
+ *                                         cand), returns their number
+ *
+ * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
+ * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
  * three parameter sets); the wrappers below give them the names kernels.h dispatches to. */
 #ifndef PQLAB_NATIVE_ARMV7EM_MLKEM_NATIVE_H
 #define PQLAB_NATIVE_ARMV7EM_MLKEM_NATIVE_H
@@ -26,11 +35,15 @@
 void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
+void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
+unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
 #define PQLAB_MLKEM_NATIVE_INVNTT
 #define PQLAB_MLKEM_NATIVE_BASEMUL_ACC
+#define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
+#define PQLAB_MLKEM_NATIVE_REJ_BULK
 static inline void PQLAB_NAMESPACE(mlkem_ntt_native)(mlkem_poly *r)
 {
     pqlab_mlkem_ntt_armv7em(r->c);
@@ -42,6 +55,15 @@ static inline void PQLAB_NAMESPACE(mlkem_invntt_native)(mlkem_poly *r)
 static inline void PQLAB_NAMESPACE(mlkem_basemul_acc_native)(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
 {
     pqlab_mlkem_basemul_acc_armv7em(r->c, a->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs_native)(int16_t *r, const int16_t *a, const int16_t *b,
+                                                               unsigned int p, unsigned int n)
+{
+    pqlab_mlkem_basemul_pairs_armv7em(r, a, b, p, n);
+}
+static inline unsigned int PQLAB_NAMESPACE(mlkem_rej_bulk_native)(int16_t *cand, const uint8_t *buf, unsigned int g)
+{
+    return pqlab_mlkem_rej_bulk_armv7em(cand, buf, g);
 }
 #endif
 

@@ -1169,6 +1169,112 @@ pqlab_mlkem_basemul_acc_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_basemul_acc_armv7em, .-pqlab_mlkem_basemul_acc_armv7em
 
+.section .text.pqlab_mlkem_basemul_pairs_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul_pairs_armv7em
+.type pqlab_mlkem_basemul_pairs_armv7em, %function
+.align 2
+pqlab_mlkem_basemul_pairs_armv7em:
+    ldr r12, [sp]
+    cmp r12, #0
+    it eq
+    bxeq lr
+    push {r4-r10, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r10, #:lower16:pqlab_mlkem_bm_gamma
+    movt r10, #:upper16:pqlab_mlkem_bm_gamma
+    add r3, r10, r3, lsl #1
+1:
+    ldr r4, [r1, #0]
+    ldr r6, [r2, #0]
+    ldr r8, [r0, #0]
+    ldrsh r9, [r3, #0]
+    smultt r5, r4, r6
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smulbb r7, r4, r6
+    smlatb r5, r5, r9, r7
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smuadx r7, r4, r6
+    smulbb r4, r7, lr
+    smlabt r7, r4, lr, r7
+    pkhtb r5, r7, r5, asr #16
+    sadd16 r8, r8, r5
+    str r8, [r0], #4
+    add r1, r1, #4
+    add r2, r2, #4
+    add r3, r3, #2
+    subs r12, r12, #1
+    bne 1b
+    pop {r4-r10, pc}
+.size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
+
+.section .text.pqlab_mlkem_rej_bulk_armv7em, "ax", %progbits
+.global pqlab_mlkem_rej_bulk_armv7em
+.type pqlab_mlkem_rej_bulk_armv7em, %function
+.align 2
+pqlab_mlkem_rej_bulk_armv7em:
+    push {r4-r8, lr}
+    mov r3, r0
+    movw r12, #3329
+    cmp r2, #0
+    beq 2f
+1:
+    ldr r4, [r1, #0]
+    ldr r5, [r1, #4]
+    ldr r6, [r1, #8]
+    add r1, r1, #12
+    ubfx r7, r4, #0, #12
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    ubfx r7, r4, #12, #12
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    lsr r7, r4, #24
+    bfi r7, r5, #8, #4
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    ubfx r7, r5, #4, #12
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    ubfx r7, r5, #16, #12
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    lsr r7, r5, #28
+    bfi r7, r6, #4, #8
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    ubfx r7, r6, #8, #12
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    lsr r7, r6, #20
+    strh r7, [r3]
+    sub r7, r7, r12
+    lsr r7, r7, #31
+    add r3, r3, r7, lsl #1
+    subs r2, r2, #1
+    bne 1b
+2:
+    sub r0, r3, r0
+    lsr r0, r0, #1
+    pop {r4-r8, pc}
+.size pqlab_mlkem_rej_bulk_armv7em, .-pqlab_mlkem_rej_bulk_armv7em
+
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
 pqlab_mlkem_ntt_za:
