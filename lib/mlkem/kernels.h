@@ -106,6 +106,12 @@ unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
 void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
 void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
                        const uint8_t xy[8]);
+/* Not a kernel (no native form): matacc with the vector polynomial given as its
+ * ByteEncode_12 encoding of canonical values (the stack-first frontend keeps vectors
+ * encoded); one lane of SHAKE128. */
+#define mlkem_matacc_packed PQLAB_NAMESPACE(mlkem_matacc_packed)
+void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], const uint8_t rho[MLKEM_SYMBYTES],
+                         uint8_t x, uint8_t y);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 

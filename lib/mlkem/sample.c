@@ -88,7 +88,8 @@ unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
  * rejection sampler has accepted its second coefficient. */
 typedef struct {
     mlkem_poly *acc;       /* accumulator: acc += entry o vec * R^-1 */
-    const mlkem_poly *vec; /* |c| < q (NTT domain) */
+    const mlkem_poly *vec; /* |c| < q (NTT domain); NULL: vecb */
+    const uint8_t *vecb;   /* the vector polynomial as ByteEncode_12 (canonical values) */
     unsigned int ctr;      /* coefficients accepted so far */
     int16_t pending;       /* first coefficient of an incomplete pair */
 } matacc_lane;
@@ -100,6 +101,24 @@ typedef struct {
  * unpredictable branches cost a pipeline refill each on small cores. At most
  * 2 * 168 / 3 = 112 candidates per block, plus one carried: cand has room for the
  * write at index 113. */
+/* basemul_pairs with the vector's pairs p .. p+n-1 decoded from its 12-bit encoding (3
+ * bytes per pair, values < 2^12 taken as they are: the encoder wrote canonical ones).
+ * Not inlined: its buffer exists only during the call (the stack-first frontend). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void
+basemul_packed(int16_t *r, const int16_t *a, const uint8_t *vecb, unsigned int p, unsigned int n)
+{
+    _Alignas(4) int16_t vb[2 * PQLAB_SHAKE128_RATE / 3 + 2];
+    const uint8_t *in = &vecb[3 * p];
+    for (unsigned int k = 0; k < n; k++) {
+        vb[2 * k] = (int16_t)((in[3 * k] | ((unsigned int)in[3 * k + 1] << 8)) & 0xfff);
+        vb[2 * k + 1] = (int16_t)((in[3 * k + 1] >> 4) | ((unsigned int)in[3 * k + 2] << 4));
+    }
+    mlkem_basemul_pairs(r, a, vb, p, n);
+}
+
 static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
 {
     _Alignas(4) int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2]; /* word loads of pairs */
@@ -138,7 +157,11 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
         cand[n] = (int16_t)d2;
         n += (d2 < MLKEM_Q) & (n < need);
     }
-    mlkem_basemul_pairs(&l->acc->c[base], cand, &l->vec->c[base], base >> 1, n >> 1);
+    if (l->vec != NULL) { /* public mode switch */
+        mlkem_basemul_pairs(&l->acc->c[base], cand, &l->vec->c[base], base >> 1, n >> 1);
+    } else {
+        basemul_packed(&l->acc->c[base], cand, l->vecb, base >> 1, n >> 1);
+    }
     l->pending = cand[n - 1 + (n == 0)]; /* only meaningful when n is odd */
     l->ctr = base + n;
 }
@@ -148,7 +171,24 @@ void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[ML
     pqlab_keccak_state st;
     uint8_t buf[PQLAB_SHAKE128_RATE];
     const uint8_t xy[2] = {x, y};
-    matacc_lane l = {acc, vec, 0, 0};
+    matacc_lane l = {acc, vec, NULL, 0, 0};
+    pqlab_shake128_init(&st);
+    pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
+    pqlab_shake128_absorb(&st, xy, 2);
+    pqlab_shake128_finalize(&st);
+    while (l.ctr < MLKEM_N) {
+        pqlab_shake128_squeezeblocks(buf, 1, &st);
+        matacc_block(&l, buf, sizeof buf);
+    }
+}
+
+void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], const uint8_t rho[MLKEM_SYMBYTES],
+                         uint8_t x, uint8_t y)
+{
+    pqlab_keccak_state st;
+    uint8_t buf[PQLAB_SHAKE128_RATE];
+    const uint8_t xy[2] = {x, y};
+    matacc_lane l = {acc, NULL, vecb, 0, 0};
     pqlab_shake128_init(&st);
     pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
     pqlab_shake128_absorb(&st, xy, 2);
@@ -171,6 +211,7 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
         buf[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
         l[t].acc = acc[t];
         l[t].vec = vec[t];
+        l[t].vecb = NULL;
         l[t].ctr = 0;
         l[t].pending = 0;
     }
