@@ -90,6 +90,18 @@ static MLKEM_NOINLINE void poly_noise_add_eta2(mlkem_poly *r, const uint8_t s[ML
     }
 }
 
+/* out = ByteEncode_12(NTT(SamplePolyCBD_eta1(PRF_eta1(s, nonce)))), canonical values;
+ * the polynomial lives only in this frame. */
+static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const uint8_t s[MLKEM_SYMBYTES],
+                                             uint8_t nonce)
+{
+    mlkem_poly a;
+    poly_noise_eta1(&a, s, nonce);
+    mlkem_ntt(&a);
+    poly_canonical(&a);
+    mlkem_tobytes12(out, &a);
+}
+
 /* Pairs p .. p+n-1 of a ByteEncode_12 encoding, reduced mod q as ByteDecode_12
  * (Algorithm 6: values < 2^12 < 2q, one masked subtraction). */
 static void decode12_pairs(int16_t *out, const uint8_t *in, unsigned int p, unsigned int n)
@@ -157,20 +169,33 @@ typedef struct {
  *    encoded into ek;
  *  encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(acc) + e1[i],
  *    compressed into c (or compared with it). */
+static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlkem_poly *acc)
+{
+    mlkem_poly e;
+    for (unsigned int j = 0; j < MLKEM_N; j++) { /* |acc| < 8q -> < q, R^-1 cancelled */
+        acc->c[j] = mlkem_fqmul(acc->c[j], MLKEM_MONT_R2);
+    }
+    poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
+    mlkem_ntt(&e);                                           /* reduced */
+    poly_add(acc, &e);                                       /* |t| < 1.5q */
+    poly_canonical(acc);
+    mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+}
+
+/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
+static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
+{
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    mlkem_compress_du(piece, u);
+    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
+                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+}
+
 static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc)
 {
     if (sink->mode == ROWS_KEYGEN) {
-        mlkem_poly e;
-        for (unsigned int j = 0; j < MLKEM_N; j++) { /* |acc| < 8q -> < q, R^-1 cancelled */
-            acc->c[j] = mlkem_fqmul(acc->c[j], MLKEM_MONT_R2);
-        }
-        poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-        mlkem_ntt(&e);                                           /* reduced */
-        poly_add(acc, &e);                                       /* |t| < 1.5q */
-        poly_canonical(acc);
-        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+        finish_row_keygen(sink, i, acc);
     } else {
-        uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
         mlkem_invntt(acc); /* |u| < q, R^-1 cancelled */
 #ifdef PQLAB_MLKEM_SMALLSTACK
         poly_noise_add_eta2(acc, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
@@ -180,9 +205,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
         poly_add(acc, &e);                                       /* |u| < q + 2 */
 #endif
         poly_canonical(acc);
-        mlkem_compress_du(piece, acc);
-        sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                           sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+        emit_row(sink, i, acc);
     }
 }
 
@@ -351,7 +374,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
 #else
 /* Stack-first form: the entries one at a time (one lane of SHAKE128), one accumulator,
  * the vector read from its 12-bit encoding (vecb: k encodings of canonical values). */
-static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const uint8_t *vecb, row_sink *sink)
+static MLKEM_NOINLINE void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const uint8_t *vecb, row_sink *sink)
 {
     mlkem_poly acc;
     const int transposed = sink->mode == ROWS_ENCRYPT;
@@ -378,11 +401,7 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     PQLAB_DECLASSIFY(rhosigma, MLKEM_SYMBYTES);           /* rho: public, SampleNTT branches on it */
     const uint8_t *rho = rhosigma, *sigma = rhosigma + MLKEM_SYMBYTES;
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16, 20: s_hat[i] into dk_PKE */
-        mlkem_poly s;
-        poly_noise_eta1(&s, sigma, (uint8_t)i);
-        mlkem_ntt(&s);
-        poly_canonical(&s);
-        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s);
+        noise_ntt_encoded(dk_pke + i * MLKEM_POLYBYTES, sigma, (uint8_t)i);
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
@@ -400,7 +419,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
                                         const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
                                         const uint8_t *yb)
 {
-    mlkem_poly v, tmp;
+    mlkem_poly v;
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
@@ -408,8 +427,10 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     }
     mlkem_invntt(&v);                                   /* |v| < q */
     poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, |v| < q + 2 */
-    mlkem_frommsg(&tmp, m);                             /* line 20: mu */
-    poly_add(&v, &tmp);                                 /* |v| < q + 1667 < 2^15 */
+    for (unsigned int i = 0; i < MLKEM_N; i++) {        /* line 20: + mu (Decompress_1, masked) */
+        const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
+        v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
+    }
     poly_canonical(&v);
     mlkem_compress_dv(piece, &v); /* line 23: c2 */
     return emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
@@ -431,11 +452,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     /* rho is public (part of ek); SampleNTT branches on it. */
     PQLAB_DECLASSIFY(rho, sizeof rho);
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y), encoded */
-        mlkem_poly y;
-        poly_noise_eta1(&y, r, (uint8_t)i);
-        mlkem_ntt(&y);
-        poly_canonical(&y);
-        mlkem_tobytes12(yb + i * MLKEM_POLYBYTES, &y);
+        noise_ntt_encoded(yb + i * MLKEM_POLYBYTES, r, (uint8_t)i);
     }
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;

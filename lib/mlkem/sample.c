@@ -94,36 +94,57 @@ typedef struct {
     int16_t pending;       /* first coefficient of an incomplete pair */
 } matacc_lane;
 
-/* One XOF block of a matrix entry: Algorithm 7 lines 5-15 collect the accepted
+/* basemul_pairs with the vector's pairs p .. p+n-1 decoded from its 12-bit encoding (3
+ * bytes per pair, values < 2^12 taken as they are: the encoder wrote canonical ones), 16
+ * pairs at a time. Not inlined: its buffer exists only during the call (the stack-first
+ * frontend). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SAMPLE_NOINLINE __attribute__((noinline))
+#else
+#define SAMPLE_NOINLINE
+#endif
+static SAMPLE_NOINLINE void basemul_packed(int16_t *r, const int16_t *a, const uint8_t *vecb, unsigned int p,
+                                           unsigned int n)
+{
+    _Alignas(4) int16_t vb[2 * 16];
+    const uint8_t *in = &vecb[3 * p];
+    while (n > 0) { /* public counts */
+        const unsigned int m = n < 16 ? n : 16;
+        for (unsigned int k = 0; k < m; k++) {
+            vb[2 * k] = (int16_t)((in[3 * k] | ((unsigned int)in[3 * k + 1] << 8)) & 0xfff);
+            vb[2 * k + 1] = (int16_t)((in[3 * k + 1] >> 4) | ((unsigned int)in[3 * k + 2] << 4));
+        }
+        mlkem_basemul_pairs(r, a, vb, p, m);
+        r += 2 * m;
+        a += 2 * m;
+        in += 3 * m;
+        p += m;
+        n -= m;
+    }
+}
+
+/* One piece (len <= MATACC_PIECE, a multiple of 3) of the XOF output of a matrix entry:
+ * Algorithm 7 lines 5-15 collect the accepted
  * candidates (plus a coefficient left over from the previous block) in cand,
  * then every complete pair is multiplied into acc (Algorithm 12). Appending is
  * branch-free (write, then advance by the comparison): the data is public, but
  * unpredictable branches cost a pipeline refill each on small cores. At most
- * 2 * 168 / 3 = 112 candidates per block, plus one carried: cand has room for the
- * write at index 113. */
-/* basemul_pairs with the vector's pairs p .. p+n-1 decoded from its 12-bit encoding (3
- * bytes per pair, values < 2^12 taken as they are: the encoder wrote canonical ones).
- * Not inlined: its buffer exists only during the call (the stack-first frontend). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
+ * 2 * len / 3 candidates per piece, plus one carried: cand has room for the write at
+ * index 2 len / 3 + 1. */
+/* The longest piece of XOF output matacc_block takes: a whole block, or in the stack-first
+ * build 96 bytes (a block is fed as 96 + 72: whole triples and whole lanes), which shrinks
+ * the block and candidate buffers. */
+#ifdef PQLAB_MLKEM_SMALLSTACK
+#define MATACC_PIECE 96
+#else
+#define MATACC_PIECE PQLAB_SHAKE128_RATE
 #endif
-static void
-basemul_packed(int16_t *r, const int16_t *a, const uint8_t *vecb, unsigned int p, unsigned int n)
-{
-    _Alignas(4) int16_t vb[2 * PQLAB_SHAKE128_RATE / 3 + 2];
-    const uint8_t *in = &vecb[3 * p];
-    for (unsigned int k = 0; k < n; k++) {
-        vb[2 * k] = (int16_t)((in[3 * k] | ((unsigned int)in[3 * k + 1] << 8)) & 0xfff);
-        vb[2 * k + 1] = (int16_t)((in[3 * k + 1] >> 4) | ((unsigned int)in[3 * k + 2] << 4));
-    }
-    mlkem_basemul_pairs(r, a, vb, p, n);
-}
 
 static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
 {
-    _Alignas(4) int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2]; /* word loads of pairs */
-    const unsigned int base = l->ctr & ~1u;                    /* first coefficient of the pending pair */
-    const unsigned int need = MLKEM_N - base;                  /* coefficients still to collect */
+    _Alignas(4) int16_t cand[2 * MATACC_PIECE / 3 + 2]; /* word loads of pairs */
+    const unsigned int base = l->ctr & ~1u;             /* first coefficient of the pending pair */
+    const unsigned int need = MLKEM_N - base;           /* coefficients still to collect */
     unsigned int n = 0;
     size_t pos = 0;
     cand[0] = l->pending;
@@ -166,6 +187,15 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
     l->ctr = base + n;
 }
 
+/* A whole XOF block in pieces of at most MATACC_PIECE bytes. */
+static void matacc_feed(matacc_lane *l, const uint8_t *buf)
+{
+    for (size_t pos = 0; pos < PQLAB_SHAKE128_RATE; pos += MATACC_PIECE) {
+        const size_t len = PQLAB_SHAKE128_RATE - pos < MATACC_PIECE ? PQLAB_SHAKE128_RATE - pos : MATACC_PIECE;
+        matacc_block(l, buf + pos, len);
+    }
+}
+
 void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
 {
     pqlab_keccak_state st;
@@ -178,7 +208,7 @@ void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[ML
     pqlab_shake128_finalize(&st);
     while (l.ctr < MLKEM_N) {
         pqlab_shake128_squeezeblocks(buf, 1, &st);
-        matacc_block(&l, buf, sizeof buf);
+        matacc_feed(&l, buf);
     }
 }
 
@@ -186,7 +216,7 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
                          uint8_t x, uint8_t y)
 {
     pqlab_keccak_state st;
-    uint8_t buf[PQLAB_SHAKE128_RATE];
+    uint8_t buf[MATACC_PIECE]; /* the XOF output a piece at a time (incremental squeeze) */
     const uint8_t xy[2] = {x, y};
     matacc_lane l = {acc, NULL, vecb, 0, 0};
     pqlab_shake128_init(&st);
@@ -194,8 +224,11 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
     pqlab_shake128_absorb(&st, xy, 2);
     pqlab_shake128_finalize(&st);
     while (l.ctr < MLKEM_N) {
-        pqlab_shake128_squeezeblocks(buf, 1, &st);
-        matacc_block(&l, buf, sizeof buf);
+        for (size_t pos = 0; pos < PQLAB_SHAKE128_RATE && l.ctr < MLKEM_N; pos += MATACC_PIECE) {
+            const size_t len = PQLAB_SHAKE128_RATE - pos < MATACC_PIECE ? PQLAB_SHAKE128_RATE - pos : MATACC_PIECE;
+            pqlab_shake128_squeeze(buf, len, &st);
+            matacc_block(&l, buf, len);
+        }
     }
 }
 
@@ -219,7 +252,7 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
     while (l[0].ctr < MLKEM_N || l[1].ctr < MLKEM_N || l[2].ctr < MLKEM_N || l[3].ctr < MLKEM_N) {
         pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
         for (unsigned int t = 0; t < 4; t++) {
-            matacc_block(&l[t], buf[t], PQLAB_SHAKE128_RATE);
+            matacc_feed(&l[t], buf[t]);
         }
     }
 }
