@@ -9,7 +9,9 @@ at the bounds of the kernels.h contract:
   congruent to the C's; basemul_pairs the same on a random range of pairs (untouched
   outside it);
 - rej_bulk (Algorithm 7's candidate selection): the same count and candidates as the C, on
-  random bytes, all-accepted and all-rejected inputs, at every buffer alignment.
+  random bytes, all-accepted and all-rejected inputs, at every buffer alignment;
+- cbd2 (Algorithm 8, eta = 2), frombytes12 (any bytes, reduced mod q) and tobytes12
+  (canonical input): byte for byte the C's results, at every buffer alignment.
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
@@ -190,6 +192,28 @@ int main(void)
             checks++;
             if (nc != na || memcmp(C, D, 2 * (8 * g + 2)) != 0) fail("rej_bulk", kind, g, (int)nc, (int)na);
         }
+        /* cbd2, frombytes12 (any bytes), tobytes12 (canonical), at odd byte addresses too */
+        {
+            static uint8_t raw[384 + 4], o1[384 + 4], o2[384 + 4];
+            unsigned off = round & 3;
+            for (unsigned i = 0; i < sizeof raw; i++)
+                raw[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? (i & 1 ? 0x0d : 0x01) : next());
+            mlkem_cbd_eta2_c((mlkem_poly *)C, raw + off);
+            pqlab_mlkem_cbd2_armv7em(D, raw + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("cbd2", kind, off, C[0], D[0]);
+            mlkem_frombytes12_c((mlkem_poly *)C, raw + off);
+            pqlab_mlkem_frombytes12_armv7em(D, raw + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("frombytes12", kind, off, C[0], D[0]);
+            fill(A, 0, 3328, kind);
+            memset(o1, 0x33, sizeof o1);
+            memset(o2, 0x33, sizeof o2);
+            mlkem_tobytes12_c(o1 + off, (const mlkem_poly *)A);
+            pqlab_mlkem_tobytes12_armv7em(o2 + off, A);
+            checks++;
+            if (memcmp(o1, o2, sizeof o1) != 0) fail("tobytes12", kind, off, o1[off], o2[off]);
+        }
         check_guards("round");
     }
     snprintf(line, sizeof line, "total %u %u\n", checks, bad);
@@ -242,7 +266,7 @@ def run(platform: str, tmp: Path) -> list[str]:
     out = firmware.build_and_run(
         platform,
         tmp,
-        [src, *(ROOT / "lib" / "mlkem" / f for f in ("ntt.c", "sample.c")), *COMMON, NATIVE / "mlkem_ntt.S"],
+        [src, *(ROOT / "lib" / "mlkem" / f for f in ("ntt.c", "sample.c", "poly.c")), *COMMON, NATIVE / "mlkem_ntt.S"],
         include=[ROOT / "lib" / "mlkem", NATIVE],
         cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
     )
@@ -258,7 +282,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=5 * (6 + ROUNDS))
+    firmware.kernel_results("\n".join(lines), platform, total=8 * (6 + ROUNDS))
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]

@@ -483,6 +483,129 @@ def emit_rej_bulk() -> None:
     end_func(name)
 
 
+def emit_cbd2() -> None:
+    """r = SamplePolyCBD_2(buf) (FIPS 203 Algorithm 8, eta = 2): r0 = r, r1 = buf (128
+    bytes, any alignment). Per input word: pair sums s = (w & 0x55..) + ((w >> 1) & 0x55..),
+    nibble fields x (bits 0-1) and y (bits 2-3) split into even and odd nibbles per byte,
+    ssub8 forms x - y in [-2, 2] per byte, sxtb16 / pkh place them as int16 pairs."""
+    name = "pqlab_mlkem_cbd2_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    const("r12", 0x55555555)
+    const("lr", 0x33333333)
+    const("r11", 0x0F0F0F0F)
+    e("add r10, r0, #512")
+    out.append("1:")
+    e("ldr r2, [r1], #4")
+    e("and r3, r2, r12")
+    e("and r2, r12, r2, lsr #1")
+    e("add r2, r2, r3")  # 2-bit sums
+    e("and r3, r2, lr")  # x fields (nibble bits 0-1)
+    e("and r2, lr, r2, lsr #2")  # y fields
+    e("and r4, r3, r11")  # x of even coefficients (low nibbles)
+    e("and r5, r11, r3, lsr #4")  # x of odd coefficients
+    e("and r6, r2, r11")
+    e("and r7, r11, r2, lsr #4")
+    e("ssub8 r4, r4, r6")  # c0 c2 c4 c6 (bytes)
+    e("ssub8 r5, r5, r7")  # c1 c3 c5 c7
+    e("sxtb16 r6, r4")  # c0 | c4
+    e("sxtb16 r7, r5")  # c1 | c5
+    e("sxtb16 r4, r4, ror #8")  # c2 | c6
+    e("sxtb16 r5, r5, ror #8")  # c3 | c7
+    e("pkhbt r2, r6, r7, lsl #16")  # c0 c1
+    e("pkhtb r3, r7, r6, asr #16")  # c4 c5
+    e("pkhbt r8, r4, r5, lsl #16")  # c2 c3
+    e("pkhtb r9, r5, r4, asr #16")  # c6 c7
+    e("str r2, [r0, #0]")
+    e("str r8, [r0, #4]")
+    e("str r3, [r0, #8]")
+    e("str r9, [r0, #12]")
+    e("add r0, r0, #16")
+    e("cmp r0, r10")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_frombytes12() -> None:
+    """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
+    any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
+    halves >= q (values < 2^12 < 2q)."""
+    name = "pqlab_mlkem_frombytes12_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r12, #{Q}")
+    e(f"movt r12, #{Q}")
+    e("add lr, r0, #512")
+    out.append("1:")
+    e("ldr r2, [r1, #0]")
+    e("ldr r3, [r1, #4]")
+    e("ldr r4, [r1, #8]")
+    e("add r1, r1, #12")
+    e("ubfx r5, r2, #0, #12")  # c0
+    e("lsr r9, r2, #12")
+    e("bfi r5, r9, #16, #12")  # c1
+    e("lsr r6, r2, #24")
+    e("bfi r6, r3, #8, #4")  # c2
+    e("lsr r9, r3, #4")
+    e("bfi r6, r9, #16, #12")  # c3
+    e("ubfx r7, r3, #16, #12")  # c4
+    e("lsr r9, r3, #28")
+    e("bfi r9, r4, #4, #8")
+    e("bfi r7, r9, #16, #12")  # c5
+    e("ubfx r8, r4, #8, #12")  # c6
+    e("lsr r9, r4, #20")
+    e("orr r8, r8, r9, lsl #16")  # c7
+    for r in ("r5", "r6", "r7", "r8"):
+        e(f"usub16 r9, {r}, r12")
+        e(f"sel {r}, r9, {r}")
+    e("str r5, [r0, #0]")
+    e("str r6, [r0, #4]")
+    e("str r7, [r0, #8]")
+    e("str r8, [r0, #12]")
+    e("add r0, r0, #16")
+    e("cmp r0, lr")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_tobytes12() -> None:
+    """out = ByteEncode_12(a), a canonical: r0 = out (384 bytes, any alignment), r1 = a.
+    4 words (8 coefficients) -> 3 words with bfi."""
+    name = "pqlab_mlkem_tobytes12_armv7em"
+    func(name)
+    e("push {r4-r9, lr}")
+    e("add lr, r1, #512")
+    out.append("1:")
+    e("ldr r2, [r1, #0]")  # c0 c1
+    e("ldr r3, [r1, #4]")  # c2 c3
+    e("ldr r4, [r1, #8]")  # c4 c5
+    e("ldr r5, [r1, #12]")  # c6 c7
+    e("add r1, r1, #16")
+    e("lsr r6, r2, #16")
+    e("bfi r2, r6, #12, #12")
+    e("bfi r2, r3, #24, #8")  # c0 | c1 << 12 | c2 << 24
+    e("ubfx r7, r3, #8, #4")
+    e("lsr r6, r3, #16")
+    e("bfi r7, r6, #4, #12")
+    e("bfi r7, r4, #16, #12")
+    e("lsr r6, r4, #16")
+    e("bfi r7, r6, #28, #4")  # c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28
+    e("ubfx r8, r4, #20, #8")
+    e("bfi r8, r5, #8, #12")
+    e("lsr r6, r5, #16")
+    e("bfi r8, r6, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
+    e("str r2, [r0, #0]")
+    e("str r7, [r0, #4]")
+    e("str r8, [r0, #8]")
+    e("add r0, r0, #12")
+    e("cmp r1, lr")
+    e("bne 1b")
+    e("pop {r4-r9, pc}")
+    end_func(name)
+
+
 def main() -> None:
     out.extend(
         [
@@ -499,6 +622,9 @@ def main() -> None:
     emit_basemul()
     emit_basemul_pairs()
     emit_rej_bulk()
+    emit_cbd2()
+    emit_frombytes12()
+    emit_tobytes12()
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
         if label == "inv_z3":

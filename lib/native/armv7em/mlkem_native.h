@@ -23,6 +23,12 @@
  *                                         count limit: appends every 12-bit value < q to
  *                                         cand (room for 8 g; any alignment of buf and
  *                                         cand), returns their number
+ *   pqlab_mlkem_cbd2_armv7em(c, buf)      SamplePolyCBD_2 (Algorithm 8, eta = 2) of 128 bytes
+ *                                         (any alignment): the values of the C exactly
+ *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
+ *                                         reduced mod q: canonical, as the C
+ *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
+ *                                         alignment), as the C
  *
  * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
  * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
@@ -37,6 +43,9 @@ void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
+void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
+void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
@@ -44,6 +53,28 @@ unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, uns
 #define PQLAB_MLKEM_NATIVE_BASEMUL_ACC
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
+#define PQLAB_MLKEM_NATIVE_CBD_ETA2
+#define PQLAB_MLKEM_NATIVE_FROMBYTES12
+#define PQLAB_MLKEM_NATIVE_TOBYTES12
+#if MLKEM_ETA1 == 2
+#define PQLAB_MLKEM_NATIVE_CBD_ETA1
+static inline void PQLAB_NAMESPACE(mlkem_cbd_eta1_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
+{
+    pqlab_mlkem_cbd2_armv7em(r->c, buf);
+}
+#endif
+static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    pqlab_mlkem_cbd2_armv7em(r->c, buf);
+}
+static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+{
+    pqlab_mlkem_frombytes12_armv7em(r->c, in);
+}
+static inline void PQLAB_NAMESPACE(mlkem_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
+{
+    pqlab_mlkem_tobytes12_armv7em(out, a->c);
+}
 static inline void PQLAB_NAMESPACE(mlkem_ntt_native)(mlkem_poly *r)
 {
     pqlab_mlkem_ntt_armv7em(r->c);

@@ -1275,6 +1275,131 @@ pqlab_mlkem_rej_bulk_armv7em:
     pop {r4-r8, pc}
 .size pqlab_mlkem_rej_bulk_armv7em, .-pqlab_mlkem_rej_bulk_armv7em
 
+.section .text.pqlab_mlkem_cbd2_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_armv7em
+.type pqlab_mlkem_cbd2_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_armv7em:
+    push {r4-r11, lr}
+    movw r12, #21845
+    movt r12, #21845
+    movw lr, #13107
+    movt lr, #13107
+    movw r11, #3855
+    movt r11, #3855
+    add r10, r0, #512
+1:
+    ldr r2, [r1], #4
+    and r3, r2, r12
+    and r2, r12, r2, lsr #1
+    add r2, r2, r3
+    and r3, r2, lr
+    and r2, lr, r2, lsr #2
+    and r4, r3, r11
+    and r5, r11, r3, lsr #4
+    and r6, r2, r11
+    and r7, r11, r2, lsr #4
+    ssub8 r4, r4, r6
+    ssub8 r5, r5, r7
+    sxtb16 r6, r4
+    sxtb16 r7, r5
+    sxtb16 r4, r4, ror #8
+    sxtb16 r5, r5, ror #8
+    pkhbt r2, r6, r7, lsl #16
+    pkhtb r3, r7, r6, asr #16
+    pkhbt r8, r4, r5, lsl #16
+    pkhtb r9, r5, r4, asr #16
+    str r2, [r0, #0]
+    str r8, [r0, #4]
+    str r3, [r0, #8]
+    str r9, [r0, #12]
+    add r0, r0, #16
+    cmp r0, r10
+    bne 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_cbd2_armv7em, .-pqlab_mlkem_cbd2_armv7em
+
+.section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_frombytes12_armv7em
+.type pqlab_mlkem_frombytes12_armv7em, %function
+.align 2
+pqlab_mlkem_frombytes12_armv7em:
+    push {r4-r11, lr}
+    movw r12, #3329
+    movt r12, #3329
+    add lr, r0, #512
+1:
+    ldr r2, [r1, #0]
+    ldr r3, [r1, #4]
+    ldr r4, [r1, #8]
+    add r1, r1, #12
+    ubfx r5, r2, #0, #12
+    lsr r9, r2, #12
+    bfi r5, r9, #16, #12
+    lsr r6, r2, #24
+    bfi r6, r3, #8, #4
+    lsr r9, r3, #4
+    bfi r6, r9, #16, #12
+    ubfx r7, r3, #16, #12
+    lsr r9, r3, #28
+    bfi r9, r4, #4, #8
+    bfi r7, r9, #16, #12
+    ubfx r8, r4, #8, #12
+    lsr r9, r4, #20
+    orr r8, r8, r9, lsl #16
+    usub16 r9, r5, r12
+    sel r5, r9, r5
+    usub16 r9, r6, r12
+    sel r6, r9, r6
+    usub16 r9, r7, r12
+    sel r7, r9, r7
+    usub16 r9, r8, r12
+    sel r8, r9, r8
+    str r5, [r0, #0]
+    str r6, [r0, #4]
+    str r7, [r0, #8]
+    str r8, [r0, #12]
+    add r0, r0, #16
+    cmp r0, lr
+    bne 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
+
+.section .text.pqlab_mlkem_tobytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_tobytes12_armv7em
+.type pqlab_mlkem_tobytes12_armv7em, %function
+.align 2
+pqlab_mlkem_tobytes12_armv7em:
+    push {r4-r9, lr}
+    add lr, r1, #512
+1:
+    ldr r2, [r1, #0]
+    ldr r3, [r1, #4]
+    ldr r4, [r1, #8]
+    ldr r5, [r1, #12]
+    add r1, r1, #16
+    lsr r6, r2, #16
+    bfi r2, r6, #12, #12
+    bfi r2, r3, #24, #8
+    ubfx r7, r3, #8, #4
+    lsr r6, r3, #16
+    bfi r7, r6, #4, #12
+    bfi r7, r4, #16, #12
+    lsr r6, r4, #16
+    bfi r7, r6, #28, #4
+    ubfx r8, r4, #20, #8
+    bfi r8, r5, #8, #12
+    lsr r6, r5, #16
+    bfi r8, r6, #20, #12
+    str r2, [r0, #0]
+    str r7, [r0, #4]
+    str r8, [r0, #8]
+    add r0, r0, #12
+    cmp r1, lr
+    bne 1b
+    pop {r4-r9, pc}
+.size pqlab_mlkem_tobytes12_armv7em, .-pqlab_mlkem_tobytes12_armv7em
+
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
 pqlab_mlkem_ntt_za:
