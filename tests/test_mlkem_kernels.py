@@ -146,6 +146,15 @@ def test_basemul_pairs_and_rej_bulk(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", SETS)
+def test_canonical(name: str) -> None:
+    f = k_(name, "canonical")
+    for off in range(-32768, 32768, 256):
+        p = poly(range(off, off + 256))
+        f(p)
+        assert list(p) == [x % Q for x in range(off, off + 256)]
+
+
+@pytest.mark.parametrize("name", SETS)
 def test_bytes12(name: str) -> None:
     to, frm = k_(name, "tobytes12"), k_(name, "frombytes12")
     rng = random.Random(5)

@@ -11,7 +11,8 @@ at the bounds of the kernels.h contract:
 - rej_bulk (Algorithm 7's candidate selection): the same count and candidates as the C, on
   random bytes, all-accepted and all-rejected inputs, at every buffer alignment;
 - cbd2 (Algorithm 8, eta = 2), frombytes12 (any bytes, reduced mod q) and tobytes12
-  (canonical input): byte for byte the C's results, at every buffer alignment.
+  (canonical input): byte for byte the C's results, at every buffer alignment; canonical
+  (any int16 to [0, q)): the C's values.
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
@@ -213,6 +214,12 @@ int main(void)
             pqlab_mlkem_tobytes12_armv7em(o2 + off, A);
             checks++;
             if (memcmp(o1, o2, sizeof o1) != 0) fail("tobytes12", kind, off, o1[off], o2[off]);
+            fill(A, -32768, 32767, kind);
+            memcpy(B, A, 512);
+            mlkem_canonical_c((mlkem_poly *)A);
+            pqlab_mlkem_canonical_armv7em(B);
+            checks++;
+            if (memcmp(A, B, 512) != 0) fail("canonical", kind, 0, A[0], B[0]);
         }
         check_guards("round");
     }
@@ -282,7 +289,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=8 * (6 + ROUNDS))
+    firmware.kernel_results("\n".join(lines), platform, total=9 * (6 + ROUNDS))
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]

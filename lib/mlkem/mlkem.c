@@ -38,12 +38,10 @@
 #define MLKEM_NOINLINE
 #endif
 
-/* a = a mod q, canonical [0, q), for any int16 a (Barrett then a masked add). */
-static void poly_canonical(mlkem_poly *a)
+/* a = a mod q, canonical [0, q), for any int16 a (the canonical kernel). */
+static inline void poly_canonical(mlkem_poly *a)
 {
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        a->c[i] = mlkem_caddq(mlkem_barrett_reduce(a->c[i]));
-    }
+    mlkem_canonical(a);
 }
 
 /* r += b; callers keep |r + b| < 2^15 (bounds stated at each call). */

@@ -606,6 +606,39 @@ def emit_tobytes12() -> None:
     end_func(name)
 
 
+def emit_canonical() -> None:
+    """c = c mod q in [0, q) for any int16 c: r0 = c. Centred Barrett (as in the NTT) gives
+    r; sadd16 forms r + q; ssub16 r - 0 sets GE where r >= 0 (the Barrett's own ssub16 does
+    not: t q wraps as an int16 for |c| > 9.5 q) and sel keeps r or r + q per half."""
+    name = "pqlab_mlkem_canonical_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    const("r1", V)
+    e("mov r2, #32768")
+    e("mov r10, #0")
+    const("r3", (Q << 16) | Q)
+    e("add r12, r0, #512")
+    out.append("1:")
+    e("ldm r0, {r4-r7}")
+    for x in ("r4", "r5", "r6", "r7"):
+        e(f"smlawb r8, r1, {x}, r2")
+        e(f"smlawt r9, r1, {x}, r2")
+        e(f"smultt r8, r8, {QQ}")
+        e(f"smultt r9, r9, {QQ}")
+        e("pkhbt r8, r8, r9, lsl #16")  # t q (both halves)
+        e(f"ssub16 {x}, {x}, r8")  # r, |r| <= (q-1)/2
+        e(f"sadd16 r9, {x}, r3")  # r + q
+        e(f"ssub16 r8, {x}, r10")  # GE = r >= 0
+        e(f"sel {x}, {x}, r9")
+    e("stm r0!, {r4-r7}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def main() -> None:
     out.extend(
         [
@@ -625,6 +658,7 @@ def main() -> None:
     emit_cbd2()
     emit_frombytes12()
     emit_tobytes12()
+    emit_canonical()
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
         if label == "inv_z3":

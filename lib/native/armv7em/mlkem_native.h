@@ -29,6 +29,8 @@
  *                                         reduced mod q: canonical, as the C
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
+ *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for any int16 c (kernels.h
+ *                                         canonical), the values of the C exactly
  *
  * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
  * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
@@ -46,6 +48,7 @@ unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, uns
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
+void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
@@ -56,6 +59,11 @@ void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
+#define PQLAB_MLKEM_NATIVE_CANONICAL
+static inline void PQLAB_NAMESPACE(mlkem_canonical_native)(mlkem_poly *r)
+{
+    pqlab_mlkem_canonical_armv7em(r->c);
+}
 #if MLKEM_ETA1 == 2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA1
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta1_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])

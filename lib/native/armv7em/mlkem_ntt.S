@@ -1400,6 +1400,65 @@ pqlab_mlkem_tobytes12_armv7em:
     pop {r4-r9, pc}
 .size pqlab_mlkem_tobytes12_armv7em, .-pqlab_mlkem_tobytes12_armv7em
 
+.section .text.pqlab_mlkem_canonical_armv7em, "ax", %progbits
+.global pqlab_mlkem_canonical_armv7em
+.type pqlab_mlkem_canonical_armv7em, %function
+.align 2
+pqlab_mlkem_canonical_armv7em:
+    push {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r1, #44983
+    movt r1, #19
+    mov r2, #32768
+    mov r10, #0
+    movw r3, #3329
+    movt r3, #3329
+    add r12, r0, #512
+1:
+    ldm r0, {r4-r7}
+    smlawb r8, r1, r4, r2
+    smlawt r9, r1, r4, r2
+    smultt r8, r8, lr
+    smultt r9, r9, lr
+    pkhbt r8, r8, r9, lsl #16
+    ssub16 r4, r4, r8
+    sadd16 r9, r4, r3
+    ssub16 r8, r4, r10
+    sel r4, r4, r9
+    smlawb r8, r1, r5, r2
+    smlawt r9, r1, r5, r2
+    smultt r8, r8, lr
+    smultt r9, r9, lr
+    pkhbt r8, r8, r9, lsl #16
+    ssub16 r5, r5, r8
+    sadd16 r9, r5, r3
+    ssub16 r8, r5, r10
+    sel r5, r5, r9
+    smlawb r8, r1, r6, r2
+    smlawt r9, r1, r6, r2
+    smultt r8, r8, lr
+    smultt r9, r9, lr
+    pkhbt r8, r8, r9, lsl #16
+    ssub16 r6, r6, r8
+    sadd16 r9, r6, r3
+    ssub16 r8, r6, r10
+    sel r6, r6, r9
+    smlawb r8, r1, r7, r2
+    smlawt r9, r1, r7, r2
+    smultt r8, r8, lr
+    smultt r9, r9, lr
+    pkhbt r8, r8, r9, lsl #16
+    ssub16 r7, r7, r8
+    sadd16 r9, r7, r3
+    ssub16 r8, r7, r10
+    sel r7, r7, r9
+    stm r0!, {r4-r7}
+    cmp r0, r12
+    bne 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_canonical_armv7em, .-pqlab_mlkem_canonical_armv7em
+
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
 pqlab_mlkem_ntt_za:
