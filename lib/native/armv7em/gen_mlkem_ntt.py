@@ -86,8 +86,20 @@ def ntt_tables() -> dict[str, list[int]]:
 out: list[str] = []
 
 
+# mnemonics with a 16-bit Thumb encoding: emitted in their 32-bit form (.w), so that runs of
+# 32-bit instructions stay word-aligned (a 32-bit instruction at an address 2 mod 4 costs a
+# fetch cycle on the Cortex-M4, docs/sim.md)
+NARROW = {"ldr", "str", "ldrsh", "strh", "add", "sub", "subs", "cmp", "mov", "lsr", "and", "orr", "ldm", "stm", "bne"}
+
+
 def e(line: str) -> None:
-    out.append("    " + line if not line.endswith(":") and not line.startswith(".") else line)
+    if line.endswith(":") or line.startswith("."):
+        out.append(line)
+        return
+    op, _, rest = line.partition(" ")
+    if op in NARROW:
+        op += ".w"
+    out.append(f"    {op} {rest}")
 
 
 QQ = "lr"

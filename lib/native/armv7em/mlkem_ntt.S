@@ -11,23 +11,23 @@
 .align 2
 pqlab_mlkem_ntt_armv7em:
     push {r4-r11, lr}
-    sub sp, sp, #8
+    sub.w sp, sp, #8
     movw lr, #3327
     movt lr, #3329
     movw r1, #:lower16:pqlab_mlkem_ntt_za
     movt r1, #:upper16:pqlab_mlkem_ntt_za
-    add r3, r0, #64
-    str r3, [sp]
+    add.w r3, r0, #64
+    str.w r3, [sp]
 1:
-    ldr r4, [r0, #0]
-    ldr r5, [r0, #64]
-    ldr r6, [r0, #128]
-    ldr r7, [r0, #192]
-    ldr r8, [r0, #256]
-    ldr r9, [r0, #320]
-    ldr r10, [r0, #384]
-    ldr r11, [r0, #448]
-    ldr r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
     smulbb r3, r8, r2
     smultb r8, r8, r2
     smulbb r12, r3, lr
@@ -64,7 +64,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr r2, [r1, #4]
+    ldr.w r2, [r1, #4]
     smulbb r3, r6, r2
     smultb r6, r6, r2
     smulbb r12, r3, lr
@@ -101,7 +101,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr r2, [r1, #8]
+    ldr.w r2, [r1, #8]
     smulbb r3, r5, r2
     smultb r5, r5, r2
     smulbb r12, r3, lr
@@ -120,7 +120,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr r2, [r1, #12]
+    ldr.w r2, [r1, #12]
     smulbb r3, r9, r2
     smultb r9, r9, r2
     smulbb r12, r3, lr
@@ -139,33 +139,33 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
-    str r4, [r0, #0]
-    str r5, [r0, #64]
-    str r6, [r0, #128]
-    str r7, [r0, #192]
-    str r8, [r0, #256]
-    str r9, [r0, #320]
-    str r10, [r0, #384]
-    str r11, [r0, #448]
-    add r0, r0, #4
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 1b
-    sub r0, r0, #64
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
     movw r1, #:lower16:pqlab_mlkem_ntt_zb
     movt r1, #:upper16:pqlab_mlkem_ntt_zb
-    add r3, r0, #512
-    str r3, [sp]
+    add.w r3, r0, #512
+    str.w r3, [sp]
 2:
-    ldr r4, [r0, #0]
-    ldr r5, [r0, #8]
-    ldr r6, [r0, #16]
-    ldr r7, [r0, #24]
-    ldr r8, [r0, #32]
-    ldr r9, [r0, #40]
-    ldr r10, [r0, #48]
-    ldr r11, [r0, #56]
-    ldr r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #8]
+    ldr.w r6, [r0, #16]
+    ldr.w r7, [r0, #24]
+    ldr.w r8, [r0, #32]
+    ldr.w r9, [r0, #40]
+    ldr.w r10, [r0, #48]
+    ldr.w r11, [r0, #56]
+    ldr.w r2, [r1, #0]
     smulbb r3, r8, r2
     smultb r8, r8, r2
     smulbb r12, r3, lr
@@ -202,7 +202,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr r2, [r1, #4]
+    ldr.w r2, [r1, #4]
     smulbb r3, r6, r2
     smultb r6, r6, r2
     smulbb r12, r3, lr
@@ -239,7 +239,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr r2, [r1, #8]
+    ldr.w r2, [r1, #8]
     smulbb r3, r5, r2
     smultb r5, r5, r2
     smulbb r12, r3, lr
@@ -258,7 +258,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr r2, [r1, #12]
+    ldr.w r2, [r1, #12]
     smulbb r3, r9, r2
     smultb r9, r9, r2
     smulbb r12, r3, lr
@@ -277,23 +277,23 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
-    str r4, [r0, #0]
-    str r5, [r0, #8]
-    str r6, [r0, #16]
-    str r7, [r0, #24]
-    str r8, [r0, #32]
-    str r9, [r0, #40]
-    str r10, [r0, #48]
-    str r11, [r0, #56]
-    ldr r4, [r0, #4]
-    ldr r5, [r0, #12]
-    ldr r6, [r0, #20]
-    ldr r7, [r0, #28]
-    ldr r8, [r0, #36]
-    ldr r9, [r0, #44]
-    ldr r10, [r0, #52]
-    ldr r11, [r0, #60]
-    ldr r2, [r1, #0]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #8]
+    str.w r6, [r0, #16]
+    str.w r7, [r0, #24]
+    str.w r8, [r0, #32]
+    str.w r9, [r0, #40]
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r4, [r0, #4]
+    ldr.w r5, [r0, #12]
+    ldr.w r6, [r0, #20]
+    ldr.w r7, [r0, #28]
+    ldr.w r8, [r0, #36]
+    ldr.w r9, [r0, #44]
+    ldr.w r10, [r0, #52]
+    ldr.w r11, [r0, #60]
+    ldr.w r2, [r1, #0]
     smulbb r3, r8, r2
     smultb r8, r8, r2
     smulbb r12, r3, lr
@@ -330,7 +330,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr r2, [r1, #4]
+    ldr.w r2, [r1, #4]
     smulbb r3, r6, r2
     smultb r6, r6, r2
     smulbb r12, r3, lr
@@ -367,7 +367,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr r2, [r1, #8]
+    ldr.w r2, [r1, #8]
     smulbb r3, r5, r2
     smultb r5, r5, r2
     smulbb r12, r3, lr
@@ -386,7 +386,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr r2, [r1, #12]
+    ldr.w r2, [r1, #12]
     smulbb r3, r9, r2
     smultb r9, r9, r2
     smulbb r12, r3, lr
@@ -405,31 +405,31 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
-    str r4, [r0, #4]
-    str r5, [r0, #12]
-    str r6, [r0, #20]
-    str r7, [r0, #28]
-    str r8, [r0, #36]
-    str r9, [r0, #44]
-    str r10, [r0, #52]
-    str r11, [r0, #60]
-    add r0, r0, #64
-    add r1, r1, #16
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 2b
-    sub r0, r0, #512
+    str.w r4, [r0, #4]
+    str.w r5, [r0, #12]
+    str.w r6, [r0, #20]
+    str.w r7, [r0, #28]
+    str.w r8, [r0, #36]
+    str.w r9, [r0, #44]
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    add.w r1, r1, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
     movw r1, #:lower16:pqlab_mlkem_ntt_zc
     movt r1, #:upper16:pqlab_mlkem_ntt_zc
     movw r8, #44983
     movt r8, #19
-    mov r9, #32768
+    mov.w r9, #32768
 3:
-    ldr r4, [r0, #0]
-    ldr r5, [r0, #4]
-    ldr r6, [r0, #8]
-    ldr r7, [r0, #12]
-    ldr r2, [r1], #4
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    ldr.w r6, [r0, #8]
+    ldr.w r7, [r0, #12]
+    ldr.w r2, [r1], #4
     smulbb r3, r5, r2
     smultb r5, r5, r2
     smulbb r12, r3, lr
@@ -472,15 +472,15 @@ pqlab_mlkem_ntt_armv7em:
     smultt r12, r12, lr
     pkhbt r3, r3, r12, lsl #16
     ssub16 r7, r7, r3
-    str r4, [r0, #0]
-    str r5, [r0, #4]
-    str r6, [r0, #8]
-    str r7, [r0, #12]
-    add r0, r0, #16
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 3b
-    add sp, sp, #8
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    add.w r0, r0, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
 
@@ -490,15 +490,15 @@ pqlab_mlkem_ntt_armv7em:
 .align 2
 pqlab_mlkem_invntt_armv7em:
     push {r4-r11, lr}
-    sub sp, sp, #8
+    sub.w sp, sp, #8
     movw lr, #3327
     movt lr, #3329
     movw r1, #:lower16:pqlab_mlkem_inv_z1
     movt r1, #:upper16:pqlab_mlkem_inv_z1
-    add r3, r0, #512
-    str r3, [sp]
+    add.w r3, r0, #512
+    str.w r3, [sp]
 1:
-    ldm r0, {r4-r11}
+    ldm.w r0, {r4-r11}
     movw r2, #44983
     movt r2, #19
     smulwb r3, r2, r4
@@ -549,7 +549,7 @@ pqlab_mlkem_invntt_armv7em:
     smultt r12, r12, lr
     pkhbt r3, r3, r12, lsl #16
     ssub16 r11, r11, r3
-    ldr r2, [r1, #0]
+    ldr.w r2, [r1, #0]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
     smulbb r12, r3, r2
@@ -568,7 +568,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r7, lr
     smlabt r7, r3, lr, r7
     pkhtb r7, r7, r12, asr #16
-    ldr r2, [r1, #4]
+    ldr.w r2, [r1, #4]
     ssub16 r3, r9, r8
     sadd16 r8, r8, r9
     smulbb r12, r3, r2
@@ -587,7 +587,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r11, lr
     smlabt r11, r3, lr, r11
     pkhtb r11, r11, r12, asr #16
-    ldr r2, [r1, #8]
+    ldr.w r2, [r1, #8]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
     smulbb r12, r3, r2
@@ -624,7 +624,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r11, lr
     smlabt r11, r3, lr, r11
     pkhtb r11, r11, r12, asr #16
-    ldr r2, [r1, #12]
+    ldr.w r2, [r1, #12]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
     smulbb r12, r3, r2
@@ -687,26 +687,26 @@ pqlab_mlkem_invntt_armv7em:
     smultt r12, r12, lr
     pkhbt r3, r3, r12, lsl #16
     ssub16 r7, r7, r3
-    stm r0!, {r4-r11}
-    add r1, r1, #16
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 1b
-    sub r0, r0, #512
+    stm.w r0!, {r4-r11}
+    add.w r1, r1, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #512
     movw r1, #:lower16:pqlab_mlkem_inv_z2
     movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add r3, r0, #32
-    str r3, [sp]
+    add.w r3, r0, #32
+    str.w r3, [sp]
 2:
-    ldr r4, [r0, #0]
-    ldr r5, [r0, #32]
-    ldr r6, [r0, #64]
-    ldr r7, [r0, #96]
-    ldr r8, [r0, #128]
-    ldr r9, [r0, #160]
-    ldr r10, [r0, #192]
-    ldr r11, [r0, #224]
-    ldr r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #0]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
     smulbb r12, r3, r2
@@ -725,7 +725,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r7, lr
     smlabt r7, r3, lr, r7
     pkhtb r7, r7, r12, asr #16
-    ldr r2, [r1, #4]
+    ldr.w r2, [r1, #4]
     ssub16 r3, r9, r8
     sadd16 r8, r8, r9
     smulbb r12, r3, r2
@@ -770,7 +770,7 @@ pqlab_mlkem_invntt_armv7em:
     smultt r12, r12, lr
     pkhbt r3, r3, r12, lsl #16
     ssub16 r10, r10, r3
-    ldr r2, [r1, #8]
+    ldr.w r2, [r1, #8]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
     smulbb r12, r3, r2
@@ -807,7 +807,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r11, lr
     smlabt r11, r3, lr, r11
     pkhtb r11, r11, r12, asr #16
-    ldr r2, [r1, #12]
+    ldr.w r2, [r1, #12]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
     smulbb r12, r3, r2
@@ -844,31 +844,31 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r11, lr
     smlabt r11, r3, lr, r11
     pkhtb r11, r11, r12, asr #16
-    str r4, [r0, #0]
-    str r5, [r0, #32]
-    str r6, [r0, #64]
-    str r7, [r0, #96]
-    str r8, [r0, #128]
-    str r9, [r0, #160]
-    str r10, [r0, #192]
-    str r11, [r0, #224]
-    add r0, r0, #4
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 2b
-    add r0, r0, #224
-    add r3, r0, #32
-    str r3, [sp]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    add.w r0, r0, #224
+    add.w r3, r0, #32
+    str.w r3, [sp]
 3:
-    ldr r4, [r0, #0]
-    ldr r5, [r0, #32]
-    ldr r6, [r0, #64]
-    ldr r7, [r0, #96]
-    ldr r8, [r0, #128]
-    ldr r9, [r0, #160]
-    ldr r10, [r0, #192]
-    ldr r11, [r0, #224]
-    ldr r2, [r1, #16]
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #16]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
     smulbb r12, r3, r2
@@ -887,7 +887,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r7, lr
     smlabt r7, r3, lr, r7
     pkhtb r7, r7, r12, asr #16
-    ldr r2, [r1, #20]
+    ldr.w r2, [r1, #20]
     ssub16 r3, r9, r8
     sadd16 r8, r8, r9
     smulbb r12, r3, r2
@@ -932,7 +932,7 @@ pqlab_mlkem_invntt_armv7em:
     smultt r12, r12, lr
     pkhbt r3, r3, r12, lsl #16
     ssub16 r10, r10, r3
-    ldr r2, [r1, #24]
+    ldr.w r2, [r1, #24]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
     smulbb r12, r3, r2
@@ -969,7 +969,7 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r11, lr
     smlabt r11, r3, lr, r11
     pkhtb r11, r11, r12, asr #16
-    ldr r2, [r1, #28]
+    ldr.w r2, [r1, #28]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
     smulbb r12, r3, r2
@@ -1006,33 +1006,33 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r11, lr
     smlabt r11, r3, lr, r11
     pkhtb r11, r11, r12, asr #16
-    str r4, [r0, #0]
-    str r5, [r0, #32]
-    str r6, [r0, #64]
-    str r7, [r0, #96]
-    str r8, [r0, #128]
-    str r9, [r0, #160]
-    str r10, [r0, #192]
-    str r11, [r0, #224]
-    add r0, r0, #4
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 3b
-    add r0, r0, #224
-    sub r0, r0, #512
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w r0, r0, #224
+    sub.w r0, r0, #512
     movw r2, #1441
     movt r2, #1397
-    add r3, r0, #256
-    str r3, [sp]
+    add.w r3, r0, #256
+    str.w r3, [sp]
 4:
-    ldr r4, [r0, #0]
-    ldr r8, [r0, #256]
-    ldr r5, [r0, #4]
-    ldr r9, [r0, #260]
-    ldr r6, [r0, #8]
-    ldr r10, [r0, #264]
-    ldr r7, [r0, #12]
-    ldr r11, [r0, #268]
+    ldr.w r4, [r0, #0]
+    ldr.w r8, [r0, #256]
+    ldr.w r5, [r0, #4]
+    ldr.w r9, [r0, #260]
+    ldr.w r6, [r0, #8]
+    ldr.w r10, [r0, #264]
+    ldr.w r7, [r0, #12]
+    ldr.w r11, [r0, #268]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
     smulbt r12, r3, r2
@@ -1097,19 +1097,19 @@ pqlab_mlkem_invntt_armv7em:
     smulbb r3, r7, lr
     smlabt r7, r3, lr, r7
     pkhtb r7, r7, r12, asr #16
-    str r4, [r0, #0]
-    str r8, [r0, #256]
-    str r5, [r0, #4]
-    str r9, [r0, #260]
-    str r6, [r0, #8]
-    str r10, [r0, #264]
-    str r7, [r0, #12]
-    str r11, [r0, #268]
-    add r0, r0, #16
-    ldr r3, [sp]
-    cmp r0, r3
-    bne 4b
-    add sp, sp, #8
+    str.w r4, [r0, #0]
+    str.w r8, [r0, #256]
+    str.w r5, [r0, #4]
+    str.w r9, [r0, #260]
+    str.w r6, [r0, #8]
+    str.w r10, [r0, #264]
+    str.w r7, [r0, #12]
+    str.w r11, [r0, #268]
+    add.w r0, r0, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 4b
+    add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
 
@@ -1119,21 +1119,21 @@ pqlab_mlkem_invntt_armv7em:
 .align 2
 pqlab_mlkem_basemul_acc_armv7em:
     push {r4-r11, lr}
-    sub sp, sp, #8
+    sub.w sp, sp, #8
     movw lr, #3327
     movt lr, #3329
     movw r3, #:lower16:pqlab_mlkem_bm_gamma
     movt r3, #:upper16:pqlab_mlkem_bm_gamma
-    add r12, r0, #512
-    str r12, [sp]
+    add.w r12, r0, #512
+    str.w r12, [sp]
 1:
-    ldr r4, [r1, #0]
-    ldr r5, [r1, #4]
-    ldr r6, [r2, #0]
-    ldr r7, [r2, #4]
-    ldr r8, [r0, #0]
-    ldr r9, [r0, #4]
-    ldr r10, [r3], #4
+    ldr.w r4, [r1, #0]
+    ldr.w r5, [r1, #4]
+    ldr.w r6, [r2, #0]
+    ldr.w r7, [r2, #4]
+    ldr.w r8, [r0, #0]
+    ldr.w r9, [r0, #4]
+    ldr.w r10, [r3], #4
     smultt r11, r4, r6
     smulbb r12, r11, lr
     smlabt r11, r12, lr, r11
@@ -1158,14 +1158,14 @@ pqlab_mlkem_basemul_acc_armv7em:
     smlabt r12, r5, lr, r12
     pkhtb r11, r12, r11, asr #16
     sadd16 r9, r9, r11
-    str r8, [r0], #4
-    str r9, [r0], #4
-    add r1, r1, #8
-    add r2, r2, #8
-    ldr r12, [sp]
-    cmp r0, r12
-    bne 1b
-    add sp, sp, #8
+    str.w r8, [r0], #4
+    str.w r9, [r0], #4
+    add.w r1, r1, #8
+    add.w r2, r2, #8
+    ldr.w r12, [sp]
+    cmp.w r0, r12
+    bne.w 1b
+    add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_basemul_acc_armv7em, .-pqlab_mlkem_basemul_acc_armv7em
 
@@ -1174,8 +1174,8 @@ pqlab_mlkem_basemul_acc_armv7em:
 .type pqlab_mlkem_basemul_pairs_armv7em, %function
 .align 2
 pqlab_mlkem_basemul_pairs_armv7em:
-    ldr r12, [sp]
-    cmp r12, #0
+    ldr.w r12, [sp]
+    cmp.w r12, #0
     it eq
     bxeq lr
     push {r4-r10, lr}
@@ -1183,12 +1183,12 @@ pqlab_mlkem_basemul_pairs_armv7em:
     movt lr, #3329
     movw r10, #:lower16:pqlab_mlkem_bm_gamma
     movt r10, #:upper16:pqlab_mlkem_bm_gamma
-    add r3, r10, r3, lsl #1
+    add.w r3, r10, r3, lsl #1
 1:
-    ldr r4, [r1, #0]
-    ldr r6, [r2, #0]
-    ldr r8, [r0, #0]
-    ldrsh r9, [r3, #0]
+    ldr.w r4, [r1, #0]
+    ldr.w r6, [r2, #0]
+    ldr.w r8, [r0, #0]
+    ldrsh.w r9, [r3, #0]
     smultt r5, r4, r6
     smulbb r7, r5, lr
     smlabt r5, r7, lr, r5
@@ -1201,12 +1201,12 @@ pqlab_mlkem_basemul_pairs_armv7em:
     smlabt r7, r4, lr, r7
     pkhtb r5, r7, r5, asr #16
     sadd16 r8, r8, r5
-    str r8, [r0], #4
-    add r1, r1, #4
-    add r2, r2, #4
-    add r3, r3, #2
-    subs r12, r12, #1
-    bne 1b
+    str.w r8, [r0], #4
+    add.w r1, r1, #4
+    add.w r2, r2, #4
+    add.w r3, r3, #2
+    subs.w r12, r12, #1
+    bne.w 1b
     pop {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
 
@@ -1216,62 +1216,62 @@ pqlab_mlkem_basemul_pairs_armv7em:
 .align 2
 pqlab_mlkem_rej_bulk_armv7em:
     push {r4-r8, lr}
-    mov r3, r0
+    mov.w r3, r0
     movw r12, #3329
-    cmp r2, #0
+    cmp.w r2, #0
     beq 2f
 1:
-    ldr r4, [r1, #0]
-    ldr r5, [r1, #4]
-    ldr r6, [r1, #8]
-    add r1, r1, #12
+    ldr.w r4, [r1, #0]
+    ldr.w r5, [r1, #4]
+    ldr.w r6, [r1, #8]
+    add.w r1, r1, #12
     ubfx r7, r4, #0, #12
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
     ubfx r7, r4, #12, #12
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
-    lsr r7, r4, #24
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r4, #24
     bfi r7, r5, #8, #4
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
     ubfx r7, r5, #4, #12
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
     ubfx r7, r5, #16, #12
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
-    lsr r7, r5, #28
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r5, #28
     bfi r7, r6, #4, #8
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
     ubfx r7, r6, #8, #12
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
-    lsr r7, r6, #20
-    strh r7, [r3]
-    sub r7, r7, r12
-    lsr r7, r7, #31
-    add r3, r3, r7, lsl #1
-    subs r2, r2, #1
-    bne 1b
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r6, #20
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    subs.w r2, r2, #1
+    bne.w 1b
 2:
-    sub r0, r3, r0
-    lsr r0, r0, #1
+    sub.w r0, r3, r0
+    lsr.w r0, r0, #1
     pop {r4-r8, pc}
 .size pqlab_mlkem_rej_bulk_armv7em, .-pqlab_mlkem_rej_bulk_armv7em
 
@@ -1287,18 +1287,18 @@ pqlab_mlkem_cbd2_armv7em:
     movt lr, #13107
     movw r11, #3855
     movt r11, #3855
-    add r10, r0, #512
+    add.w r10, r0, #512
 1:
-    ldr r2, [r1], #4
-    and r3, r2, r12
-    and r2, r12, r2, lsr #1
-    add r2, r2, r3
-    and r3, r2, lr
-    and r2, lr, r2, lsr #2
-    and r4, r3, r11
-    and r5, r11, r3, lsr #4
-    and r6, r2, r11
-    and r7, r11, r2, lsr #4
+    ldr.w r2, [r1], #4
+    and.w r3, r2, r12
+    and.w r2, r12, r2, lsr #1
+    add.w r2, r2, r3
+    and.w r3, r2, lr
+    and.w r2, lr, r2, lsr #2
+    and.w r4, r3, r11
+    and.w r5, r11, r3, lsr #4
+    and.w r6, r2, r11
+    and.w r7, r11, r2, lsr #4
     ssub8 r4, r4, r6
     ssub8 r5, r5, r7
     sxtb16 r6, r4
@@ -1309,13 +1309,13 @@ pqlab_mlkem_cbd2_armv7em:
     pkhtb r3, r7, r6, asr #16
     pkhbt r8, r4, r5, lsl #16
     pkhtb r9, r5, r4, asr #16
-    str r2, [r0, #0]
-    str r8, [r0, #4]
-    str r3, [r0, #8]
-    str r9, [r0, #12]
-    add r0, r0, #16
-    cmp r0, r10
-    bne 1b
+    str.w r2, [r0, #0]
+    str.w r8, [r0, #4]
+    str.w r3, [r0, #8]
+    str.w r9, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, r10
+    bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_cbd2_armv7em, .-pqlab_mlkem_cbd2_armv7em
 
@@ -1327,26 +1327,26 @@ pqlab_mlkem_frombytes12_armv7em:
     push {r4-r11, lr}
     movw r12, #3329
     movt r12, #3329
-    add lr, r0, #512
+    add.w lr, r0, #512
 1:
-    ldr r2, [r1, #0]
-    ldr r3, [r1, #4]
-    ldr r4, [r1, #8]
-    add r1, r1, #12
+    ldr.w r2, [r1, #0]
+    ldr.w r3, [r1, #4]
+    ldr.w r4, [r1, #8]
+    add.w r1, r1, #12
     ubfx r5, r2, #0, #12
-    lsr r9, r2, #12
+    lsr.w r9, r2, #12
     bfi r5, r9, #16, #12
-    lsr r6, r2, #24
+    lsr.w r6, r2, #24
     bfi r6, r3, #8, #4
-    lsr r9, r3, #4
+    lsr.w r9, r3, #4
     bfi r6, r9, #16, #12
     ubfx r7, r3, #16, #12
-    lsr r9, r3, #28
+    lsr.w r9, r3, #28
     bfi r9, r4, #4, #8
     bfi r7, r9, #16, #12
     ubfx r8, r4, #8, #12
-    lsr r9, r4, #20
-    orr r8, r8, r9, lsl #16
+    lsr.w r9, r4, #20
+    orr.w r8, r8, r9, lsl #16
     usub16 r9, r5, r12
     sel r5, r9, r5
     usub16 r9, r6, r12
@@ -1355,13 +1355,13 @@ pqlab_mlkem_frombytes12_armv7em:
     sel r7, r9, r7
     usub16 r9, r8, r12
     sel r8, r9, r8
-    str r5, [r0, #0]
-    str r6, [r0, #4]
-    str r7, [r0, #8]
-    str r8, [r0, #12]
-    add r0, r0, #16
-    cmp r0, lr
-    bne 1b
+    str.w r5, [r0, #0]
+    str.w r6, [r0, #4]
+    str.w r7, [r0, #8]
+    str.w r8, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, lr
+    bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
 
@@ -1371,32 +1371,32 @@ pqlab_mlkem_frombytes12_armv7em:
 .align 2
 pqlab_mlkem_tobytes12_armv7em:
     push {r4-r9, lr}
-    add lr, r1, #512
+    add.w lr, r1, #512
 1:
-    ldr r2, [r1, #0]
-    ldr r3, [r1, #4]
-    ldr r4, [r1, #8]
-    ldr r5, [r1, #12]
-    add r1, r1, #16
-    lsr r6, r2, #16
+    ldr.w r2, [r1, #0]
+    ldr.w r3, [r1, #4]
+    ldr.w r4, [r1, #8]
+    ldr.w r5, [r1, #12]
+    add.w r1, r1, #16
+    lsr.w r6, r2, #16
     bfi r2, r6, #12, #12
     bfi r2, r3, #24, #8
     ubfx r7, r3, #8, #4
-    lsr r6, r3, #16
+    lsr.w r6, r3, #16
     bfi r7, r6, #4, #12
     bfi r7, r4, #16, #12
-    lsr r6, r4, #16
+    lsr.w r6, r4, #16
     bfi r7, r6, #28, #4
     ubfx r8, r4, #20, #8
     bfi r8, r5, #8, #12
-    lsr r6, r5, #16
+    lsr.w r6, r5, #16
     bfi r8, r6, #20, #12
-    str r2, [r0, #0]
-    str r7, [r0, #4]
-    str r8, [r0, #8]
-    add r0, r0, #12
-    cmp r1, lr
-    bne 1b
+    str.w r2, [r0, #0]
+    str.w r7, [r0, #4]
+    str.w r8, [r0, #8]
+    add.w r0, r0, #12
+    cmp.w r1, lr
+    bne.w 1b
     pop {r4-r9, pc}
 .size pqlab_mlkem_tobytes12_armv7em, .-pqlab_mlkem_tobytes12_armv7em
 
@@ -1410,13 +1410,13 @@ pqlab_mlkem_canonical_armv7em:
     movt lr, #3329
     movw r1, #44983
     movt r1, #19
-    mov r2, #32768
-    mov r10, #0
+    mov.w r2, #32768
+    mov.w r10, #0
     movw r3, #3329
     movt r3, #3329
-    add r12, r0, #512
+    add.w r12, r0, #512
 1:
-    ldm r0, {r4-r7}
+    ldm.w r0, {r4-r7}
     smlawb r8, r1, r4, r2
     smlawt r9, r1, r4, r2
     smultt r8, r8, lr
@@ -1453,9 +1453,9 @@ pqlab_mlkem_canonical_armv7em:
     sadd16 r9, r7, r3
     ssub16 r8, r7, r10
     sel r7, r7, r9
-    stm r0!, {r4-r7}
-    cmp r0, r12
-    bne 1b
+    stm.w r0!, {r4-r7}
+    cmp.w r0, r12
+    bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_canonical_armv7em, .-pqlab_mlkem_canonical_armv7em
 
