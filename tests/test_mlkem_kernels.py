@@ -155,6 +155,18 @@ def test_canonical(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", SETS)
+def test_tomont_add(name: str) -> None:
+    f = k_(name, "tomont_add")
+    rng = random.Random(8)
+    for r0 in edge_polys(-32768, 32767, rng, 4):
+        b = [rng.randint(-Q, Q) for _ in range(256)]
+        r = poly(r0)
+        f(r, poly(b))
+        assert [x % Q for x in r] == [(r0[i] * R + b[i]) % Q for i in range(256)]
+        assert all(abs(r[i] - b[i]) < Q for i in range(256))
+
+
+@pytest.mark.parametrize("name", SETS)
 def test_bytes12(name: str) -> None:
     to, frm = k_(name, "tobytes12"), k_(name, "frombytes12")
     rng = random.Random(5)

@@ -12,7 +12,8 @@ at the bounds of the kernels.h contract:
   random bytes, all-accepted and all-rejected inputs, at every buffer alignment;
 - cbd2 (Algorithm 8, eta = 2), frombytes12 (any bytes, reduced mod q) and tobytes12
   (canonical input): byte for byte the C's results, at every buffer alignment; canonical
-  (any int16 to [0, q)): the C's values.
+  (any int16 to [0, q)): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
+  r's part below q.
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
@@ -220,6 +221,18 @@ int main(void)
             pqlab_mlkem_canonical_armv7em(B);
             checks++;
             if (memcmp(A, B, 512) != 0) fail("canonical", kind, 0, A[0], B[0]);
+            /* tomont_add: any int16 r, |b| <= q */
+            fill(A, -32768, 32767, kind);
+            fill(E, -3329, 3329, kind == 0 ? 0 : 5 - kind);
+            memcpy(B, A, 512);
+            mlkem_tomont_add_c((mlkem_poly *)A, (const mlkem_poly *)E);
+            pqlab_mlkem_tomont_add_armv7em(B, E);
+            checks++;
+            for (unsigned i = 0; i < 256; i++)
+                if (mod(A[i]) != mod(B[i]) || B[i] - E[i] <= -3329 || B[i] - E[i] >= 3329) {
+                    fail("tomont_add", kind, i, A[i], B[i]);
+                    break;
+                }
         }
         check_guards("round");
     }
@@ -333,7 +346,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=9 * (6 + ROUNDS))
+    firmware.kernel_results("\n".join(lines), platform, total=10 * (6 + ROUNDS))
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]

@@ -26,6 +26,8 @@
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
  *                   times R^-1       6q (room for 4 terms)     each term is < 2q
  *  canonical        c mod q          any int16                 canonical
+ *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the
+ *                                                              R^-1 of basemul_acc)
  *  tobytes12        ByteEncode_12    canonical                 384 bytes
  *  frombytes12      ByteDecode_12    any 384 bytes             canonical (mod q as Alg. 6)
  *  compress_du/dv   Compress_d +     canonical                 32*d bytes
@@ -63,6 +65,7 @@ typedef struct {
 #define mlkem_invntt_c PQLAB_NAMESPACE(mlkem_invntt_c)
 #define mlkem_basemul_acc_c PQLAB_NAMESPACE(mlkem_basemul_acc_c)
 #define mlkem_canonical_c PQLAB_NAMESPACE(mlkem_canonical_c)
+#define mlkem_tomont_add_c PQLAB_NAMESPACE(mlkem_tomont_add_c)
 #define mlkem_tobytes12_c PQLAB_NAMESPACE(mlkem_tobytes12_c)
 #define mlkem_frombytes12_c PQLAB_NAMESPACE(mlkem_frombytes12_c)
 #define mlkem_compress_du_c PQLAB_NAMESPACE(mlkem_compress_du_c)
@@ -84,6 +87,7 @@ void mlkem_ntt_c(mlkem_poly *r);
 void mlkem_invntt_c(mlkem_poly *r);
 void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b);
 void mlkem_canonical_c(mlkem_poly *r);
+void mlkem_tomont_add_c(mlkem_poly *r, const mlkem_poly *b);
 void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a);
 void mlkem_frombytes12_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES]);
 void mlkem_compress_du_c(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a);
@@ -144,6 +148,11 @@ void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 #define MLKEM_CANONICAL_IMPL PQLAB_NAMESPACE(mlkem_canonical_native)
 #else
 #define MLKEM_CANONICAL_IMPL mlkem_canonical_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_TOMONT_ADD
+#define MLKEM_TOMONT_ADD_IMPL PQLAB_NAMESPACE(mlkem_tomont_add_native)
+#else
+#define MLKEM_TOMONT_ADD_IMPL mlkem_tomont_add_c
 #endif
 #ifdef PQLAB_MLKEM_NATIVE_TOBYTES12
 #define MLKEM_TOBYTES12_IMPL PQLAB_NAMESPACE(mlkem_tobytes12_native)
@@ -231,6 +240,7 @@ PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_acc, MLKEM_BASEMUL_ACC_IMPL,
                      (mlkem_poly * r, const mlkem_poly *a, const mlkem_poly *b), (r, a, b))
 PQLAB_MLKEM_DISPATCH(mlkem_canonical, MLKEM_CANONICAL_IMPL, (mlkem_poly * r), (r))
+PQLAB_MLKEM_DISPATCH(mlkem_tomont_add, MLKEM_TOMONT_ADD_IMPL, (mlkem_poly * r, const mlkem_poly *b), (r, b))
 PQLAB_MLKEM_DISPATCH(mlkem_tobytes12, MLKEM_TOBYTES12_IMPL, (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a),
                      (out, a))
 PQLAB_MLKEM_DISPATCH(mlkem_frombytes12, MLKEM_FROMBYTES12_IMPL, (mlkem_poly * r, const uint8_t in[MLKEM_POLYBYTES]),

@@ -25,11 +25,6 @@
 #include "reduce.h"
 #include "symmetric.h"
 
-/* 2^32 mod q = 1353: fqmul by it multiplies by 2^16, cancelling the R^-1 that
- * the base multiplications leave when no inverse NTT follows (t_hat in key
- * generation). */
-#define MLKEM_MONT_R2 1353
-
 /* Functions whose locals must not stay in their caller's frame while the caller
  * goes on to deeper calls (the stack peak is the sum of live frames). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -44,6 +39,7 @@ static inline void poly_canonical(mlkem_poly *a)
     mlkem_canonical(a);
 }
 
+#ifndef PQLAB_MLKEM_SMALLSTACK
 /* r += b; callers keep |r + b| < 2^15 (bounds stated at each call). */
 static void poly_add(mlkem_poly *r, const mlkem_poly *b)
 {
@@ -51,6 +47,7 @@ static void poly_add(mlkem_poly *r, const mlkem_poly *b)
         r->c[i] = (int16_t)(r->c[i] + b->c[i]);
     }
 }
+#endif
 
 /* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
  * lines 10, 14, 17). */
@@ -170,12 +167,9 @@ typedef struct {
 static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlkem_poly *acc)
 {
     mlkem_poly e;
-    for (unsigned int j = 0; j < MLKEM_N; j++) { /* |acc| < 8q -> < q, R^-1 cancelled */
-        acc->c[j] = mlkem_fqmul(acc->c[j], MLKEM_MONT_R2);
-    }
     poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
     mlkem_ntt(&e);                                           /* reduced */
-    poly_add(acc, &e);                                       /* |t| < 1.5q */
+    mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 1.5q */
     poly_canonical(acc);
     mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
 }

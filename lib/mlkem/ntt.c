@@ -159,3 +159,13 @@ void mlkem_basemul_pairs_c(int16_t *r, const int16_t *a, const int16_t *b, unsig
         mlkem_basemul_pair(&r[2 * i], a[2 * i], a[2 * i + 1], &b[2 * i], p + i);
     }
 }
+
+/* r = r R^2 R^-1 + b (fqmul by 2^32 mod q = 1353, then the sum): cancels the R^-1 that the
+ * base multiplications leave when no inverse NTT follows (t_hat in key generation). Any
+ * int16 r (|r 1353| < q 2^15); |b| <= q. */
+void mlkem_tomont_add_c(mlkem_poly *r, const mlkem_poly *b)
+{
+    for (unsigned int j = 0; j < MLKEM_N; j++) {
+        r->c[j] = (int16_t)(mlkem_fqmul(r->c[j], 1353) + b->c[j]);
+    }
+}

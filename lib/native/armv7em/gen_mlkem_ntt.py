@@ -651,6 +651,34 @@ def emit_canonical() -> None:
     end_func(name)
 
 
+def emit_tomont_add() -> None:
+    """r = r * 2^32 R^-1 (Montgomery product with 1353 = 2^32 mod q) + b: r0 = r, r1 = b;
+    r any int16 (|r 1353| < q 2^15), b with |b| <= q: |result| < q + |b|."""
+    name = "pqlab_mlkem_tomont_add_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    e(f"movw r2, #{pow(2, 32, Q)}")
+    e("add r12, r0, #512")
+    out.append("1:")
+    e("ldm r0, {r4-r7}")
+    for k, x in enumerate(("r4", "r5", "r6", "r7")):
+        e(f"smulbb r3, {x}, r2")
+        e(f"smultb {x}, {x}, r2")
+        mont("r3", "r9")
+        mont(x, "r9")
+        e(f"pkhtb {x}, {x}, r3, asr #16")
+        e(f"ldr r8, [r1, #{4 * k}]")
+        e(f"sadd16 {x}, {x}, r8")
+    e("add r1, r1, #16")
+    e("stm r0!, {r4-r7}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def main() -> None:
     out.extend(
         [
@@ -671,6 +699,7 @@ def main() -> None:
     emit_frombytes12()
     emit_tobytes12()
     emit_canonical()
+    emit_tomont_add()
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
         if label == "inv_z3":

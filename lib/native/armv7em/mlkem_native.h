@@ -31,6 +31,8 @@
  *                                         alignment), as the C
  *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for any int16 c (kernels.h
  *                                         canonical), the values of the C exactly
+ *   pqlab_mlkem_tomont_add_armv7em(r, b)  r = r 2^32 R^-1 + b mod q (kernels.h tomont_add): r any
+ *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's
  *
  * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
  * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
@@ -49,6 +51,7 @@ void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
+void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
@@ -60,6 +63,11 @@ void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
+#define PQLAB_MLKEM_NATIVE_TOMONT_ADD
+static inline void PQLAB_NAMESPACE(mlkem_tomont_add_native)(mlkem_poly *r, const mlkem_poly *b)
+{
+    pqlab_mlkem_tomont_add_armv7em(r->c, b->c);
+}
 static inline void PQLAB_NAMESPACE(mlkem_canonical_native)(mlkem_poly *r)
 {
     pqlab_mlkem_canonical_armv7em(r->c);

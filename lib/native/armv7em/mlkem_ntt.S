@@ -1459,6 +1459,61 @@ pqlab_mlkem_canonical_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_canonical_armv7em, .-pqlab_mlkem_canonical_armv7em
 
+.section .text.pqlab_mlkem_tomont_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_tomont_add_armv7em
+.type pqlab_mlkem_tomont_add_armv7em, %function
+.align 2
+pqlab_mlkem_tomont_add_armv7em:
+    push {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r2, #1353
+    add.w r12, r0, #512
+1:
+    ldm.w r0, {r4-r7}
+    smulbb r3, r4, r2
+    smultb r4, r4, r2
+    smulbb r9, r3, lr
+    smlabt r3, r9, lr, r3
+    smulbb r9, r4, lr
+    smlabt r4, r9, lr, r4
+    pkhtb r4, r4, r3, asr #16
+    ldr.w r8, [r1, #0]
+    sadd16 r4, r4, r8
+    smulbb r3, r5, r2
+    smultb r5, r5, r2
+    smulbb r9, r3, lr
+    smlabt r3, r9, lr, r3
+    smulbb r9, r5, lr
+    smlabt r5, r9, lr, r5
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r8, [r1, #4]
+    sadd16 r5, r5, r8
+    smulbb r3, r6, r2
+    smultb r6, r6, r2
+    smulbb r9, r3, lr
+    smlabt r3, r9, lr, r3
+    smulbb r9, r6, lr
+    smlabt r6, r9, lr, r6
+    pkhtb r6, r6, r3, asr #16
+    ldr.w r8, [r1, #8]
+    sadd16 r6, r6, r8
+    smulbb r3, r7, r2
+    smultb r7, r7, r2
+    smulbb r9, r3, lr
+    smlabt r3, r9, lr, r3
+    smulbb r9, r7, lr
+    smlabt r7, r9, lr, r7
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r8, [r1, #12]
+    sadd16 r7, r7, r8
+    add.w r1, r1, #16
+    stm.w r0!, {r4-r7}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_tomont_add_armv7em, .-pqlab_mlkem_tomont_add_armv7em
+
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
 pqlab_mlkem_ntt_za:
