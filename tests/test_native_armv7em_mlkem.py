@@ -18,10 +18,12 @@ One transform of each is printed and checked here against the Python model of FI
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
 the assembly's cycles must not depend on the data. The Barrett constants of the generator
-are checked exhaustively over int16, and the committed .S must be the generator's output."""
+are checked exhaustively over int16, its Plantard constants on sampled int16 (exhaustively
+with -m slow), and the committed .S must be the generator's output."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -382,6 +384,38 @@ def test_barrett_constants_exhaustive() -> None:
         r_f = a - (u >> 16) * Q
         assert -(Q - 1) // 2 <= r_c <= (Q - 1) // 2, a
         assert 0 <= r_f <= Q, a
+
+
+def plantard_check(xs: list[int]) -> None:
+    """The generator's Plantard products (smulwX then smlabb with 8q, high half) for every
+    constant of its tables: x z R^-1 mod q (z the zeta the word stands for), |r| <= 1664."""
+    sys.path.insert(0, str(NATIVE))
+    import gen_mlkem_ntt as g
+
+    consts = {g.plantard(z): z for z in g.ZETAS[1:]}
+    z1f = g.centred(g.ZETAS[1] * g.F * pow(R, -1, Q))
+    consts[g.plantard(g.F)] = g.F
+    consts[g.plantard(z1f)] = z1f
+    tables = g.ntt_tables()
+    assert {w for k, v in tables.items() if k != "bm_gamma" for w in v} <= set(consts)
+    rinv = pow(R, -1, Q)
+    for w, z in consts.items():
+        ws = w - (1 << 32) if w >= 1 << 31 else w
+        for x in xs:
+            u = ((ws * x) >> 16) & 0xFFFF
+            t = u - 65536 if u >= 32768 else u
+            r = (t * Q + 8 * Q) >> 16
+            assert (r - x * z * rinv) % Q == 0 and -1664 <= r <= 1664, (z, x, r)
+
+
+def test_plantard_constants() -> None:
+    rng = random.Random(9)
+    plantard_check([-32768, -32767, -1, 0, 1, 32767] + [rng.randint(-32768, 32767) for _ in range(2000)])
+
+
+@pytest.mark.slow
+def test_plantard_constants_exhaustive() -> None:
+    plantard_check(list(range(-32768, 32768)))
 
 
 def test_generator_output_is_committed() -> None:

@@ -8,30 +8,38 @@ from zeta = 17, FIPS 203 section 4.3) and the butterfly sequences are long and r
 the emitted code is plain, unrolled Thumb-2. The contract is in mlkem_native.h.
 
 Arithmetic, on two int16 coefficients packed in one word (low half = even index):
-- Montgomery reduction (R = 2^16) of a 32-bit product p, |p| < q 2^15, with
-  QQ = q << 16 | 3327 (3327 = -q^-1 mod 2^16):
+- Products with a constant (the twiddles of both transforms and the final 1441): Plantard
+  multiplication (Plantard 2021; the 16-bit-modulus variant with a 32-bit constant and
+  rounding term 2^3 q described by Huang et al., TCHES 2022): the word z' = z R^-1 (-2^32)
+  q^-1 mod 2^32 stands for z; `smulwX t, z', x` gives bits 16..47 of z' x, whose low half is
+  ((z' x mod 2^32) >> 16) as an int16, and `smlabb t, t, q, 8q` leaves x z R^-1 mod q in the
+  high half, in [-1664, 1664], for every int16 x (checked for every constant by
+  tests/test_native_armv7em_mlkem.py). Two instructions per coefficient, no q^-1 step.
+- Products of two variables (base multiplication): Montgomery reduction (R = 2^16) of a
+  32-bit product p, |p| < q 2^15, with QQ = q << 16 | 3327 (3327 = -q^-1 mod 2^16):
       smulbb t, p, QQ        t = p_lo * 3327       (low half: -p q^-1 mod 2^16)
       smlabt p, t, QQ, p     p + t_lo * q          (low half 0, high half p R^-1 mod q)
   the high half of the result is in (-q, q) (|p + t q| < q 2^15 + 2^15 q).
 - Cooley-Tukey butterfly on words a, b with one zeta: both halves of b multiplied
-  (smulbX / smultX), reduced, packed with pkhtb, then ssub16 / sadd16 (no overflow by
-  the bounds below).
+  (Plantard), packed with pkhtb, then ssub16 / sadd16 (no overflow by the bounds below):
+  7 instructions for two butterflies.
 - Gentleman-Sande butterfly: ssub16 d = b - a, sadd16 a = a + b, then d times zeta as above.
 - Barrett reduction with v = round(2^32 / q) = 1290167: t = high half of
   smlawX(v, x, 2^15) = round(v x / 2^32) gives the centred representative
   (|r| <= (q-1)/2, checked for every int16 by tests/test_native_armv7em_mlkem.py);
   without the 2^15 (smulwX, floor) r lies in [0, q]: used inside the inverse NTT, where
-  only the bound matters. t q of both halves (smultt with QQ) is packed and subtracted
-  with ssub16.
+  only the bound matters. t q of both halves is packed and subtracted with ssub16 (in the
+  inverse NTT, short of registers, one half at a time with one scratch register).
 
 Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the same ones):
-- ntt: input < q; each of the 7 layers adds < q: < 8q = 26632 before the final
-  centred Barrett reduction (merged into the last layer's pass): output reduced.
+- ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 7 1664
+  = 14977 before the final centred Barrett reduction (merged into the last layer's pass):
+  output reduced.
 - invntt: input any int16; floor-Barrett to [0, q]; layers 2, 4, 8: sums <= 2q, 4q, 8q,
-  products < q; the layer-8 sums reduced again to [0, q]; layer 16: sums <= 2q, reduced
+  products <= 1664; the layer-8 sums reduced again to [0, q]; layer 16: sums <= 2q, reduced
   again to [0, q]; layers 32, 64: <= 2q, 4q; layer 128: sums and differences <= 8q < 2^15.
   The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
-  differences times zeta_1 1441 R^-1 (one Montgomery product each): output < q.
+  differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
 - basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
   and a0 b1 + a1 b0 < 2 q^2, both < q 2^15: each added term is < q.
 """
@@ -61,25 +69,31 @@ def word(lo: int, hi: int) -> int:
     return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
 
 
+def plantard(z: int) -> int:
+    """The Plantard constant (a word) that multiplies by z R^-1 mod q (the value the
+    Montgomery product with the table entry z would give): b = z R^-1 (-2^32) mod q,
+    times q^-1 mod 2^32."""
+    b = z * pow(R, -1, Q) * -(1 << 32) % Q
+    return b * pow(Q, -1, 1 << 32) % (1 << 32)
+
+
 def ntt_tables() -> dict[str, list[int]]:
-    z = ZETAS
-    a = [word(z[1], 0), word(z[2], z[3]), word(z[4], z[5]), word(z[6], z[7])]
+    z = [plantard(x) for x in ZETAS]
+    a = [z[1], z[2], z[3], z[4], z[5], z[6], z[7]]
     b = []
     for blk in range(8):
-        b += [word(z[8 + blk], 0), word(z[16 + 2 * blk], z[17 + 2 * blk])]
-        b += [word(z[32 + 4 * blk], z[33 + 4 * blk]), word(z[34 + 4 * blk], z[35 + 4 * blk])]
-    c = [word(z[64 + 2 * i], z[65 + 2 * i]) for i in range(32)]
+        b += [z[8 + blk], z[16 + 2 * blk], z[17 + 2 * blk]] + z[32 + 4 * blk : 36 + 4 * blk]
+    c = z[64:128]
     inv1 = []
     for i in range(16):
-        inv1 += [word(z[127 - 4 * i], z[126 - 4 * i]), word(z[125 - 4 * i], z[124 - 4 * i])]
-        inv1 += [word(z[63 - 2 * i], z[62 - 2 * i]), word(z[31 - i], 0)]
+        inv1 += [z[127 - 4 * i], z[126 - 4 * i], z[125 - 4 * i], z[124 - 4 * i], z[63 - 2 * i], z[62 - 2 * i]]
+        inv1 += [z[31 - i]]
     inv2 = []
     for h in range(2):
-        inv2 += [word(z[15 - 4 * h], z[14 - 4 * h]), word(z[13 - 4 * h], z[12 - 4 * h])]
-        inv2 += [word(z[7 - 2 * h], z[6 - 2 * h]), word(z[3 - h], 0)]
-    z1f = centred(z[1] * F * pow(R, -1, Q))
-    inv3 = [word(F, z1f)]
-    gam = [word(z[64 + t], -z[64 + t]) for t in range(64)]
+        inv2 += [z[15 - 4 * h], z[14 - 4 * h], z[13 - 4 * h], z[12 - 4 * h], z[7 - 2 * h], z[6 - 2 * h], z[3 - h]]
+    z1f = centred(ZETAS[1] * F * pow(R, -1, Q))
+    inv3 = [plantard(F), plantard(z1f)]
+    gam = [word(ZETAS[64 + t], -ZETAS[64 + t]) for t in range(64)]
     return {"ntt_za": a, "ntt_zb": b, "ntt_zc": c, "inv_z1": inv1, "inv_z2": inv2, "inv_z3": inv3, "bm_gamma": gam}
 
 
@@ -111,38 +125,48 @@ def mont(r: str, t: str) -> None:
     e(f"smlabt {r}, {t}, {QQ}, {r}")
 
 
-def ct(a: str, b: str, z: str, zh: str, t0: str, t1: str) -> None:
-    """(a, b) -> (a + zeta b, a - zeta b) on both halves; zeta is the zh half of z."""
-    e(f"smulb{zh} {t0}, {b}, {z}")
-    e(f"smult{zh} {b}, {b}, {z}")
-    mont(t0, t1)
-    mont(b, t1)
+QB = "r12"  # q (low half) in the transforms
+C8 = "lr"  # 8 q = 2^3 q, Plantard's rounding term (alpha = 3)
+
+
+def plant(x: str, half: str, z: str, out: str) -> None:
+    """high half of out = half (b/t) of x times the constant of the Plantard word z:
+    smulwX gives bits 16..47 of z x, whose low half is ((z x mod 2^32) >> 16); then
+    (that + 2^3) q >> 16 (smlabb with 8q). Exact for every int16 x and every constant of
+    the tables, result in [-1664, 1664] (checked by the test)."""
+    e(f"smulw{half} {out}, {z}, {x}")
+    e(f"smlabb {out}, {out}, {QB}, {C8}")
+
+
+def ct(a: str, b: str, z: str, t0: str) -> None:
+    """(a, b) -> (a + zeta b, a - zeta b) on both halves (Plantard word z)."""
+    plant(b, "b", z, t0)
+    plant(b, "t", z, b)
     e(f"pkhtb {t0}, {b}, {t0}, asr #16")
     e(f"ssub16 {b}, {a}, {t0}")
     e(f"sadd16 {a}, {a}, {t0}")
 
 
-def gs(a: str, b: str, z: str, zh: str, t0: str, t1: str) -> None:
-    """(a, b) -> (a + b, zeta (b - a)) on both halves; zeta is the zh half of z."""
+def gs(a: str, b: str, z: str, t0: str) -> None:
+    """(a, b) -> (a + b, zeta (b - a)) on both halves (Plantard word z)."""
     e(f"ssub16 {t0}, {b}, {a}")
     e(f"sadd16 {a}, {a}, {b}")
-    e(f"smulb{zh} {t1}, {t0}, {z}")
-    e(f"smult{zh} {b}, {t0}, {z}")
-    mont(t1, t0)
-    mont(b, t0)
-    e(f"pkhtb {b}, {b}, {t1}, asr #16")
+    plant(t0, "t", z, b)
+    plant(t0, "b", z, t0)
+    e(f"pkhtb {b}, {b}, {t0}, asr #16")
 
 
-def barrett(x: str, v: str, t0: str, t1: str, c15: str | None) -> None:
-    """x = x - round(x / q) q (c15 holds 2^15: centred) or x - floor(v x / 2^32) q."""
+def barrett(x: str, v: str, t0: str, t1: str, c15: str | None, q: str = QQ, qh: str = "t") -> None:
+    """x = x - round(x / q) q (c15 holds 2^15: centred) or x - floor(v x / 2^32) q; q in the
+    qh half of register q."""
     if c15:
         e(f"smlawb {t0}, {v}, {x}, {c15}")
         e(f"smlawt {t1}, {v}, {x}, {c15}")
     else:
         e(f"smulwb {t0}, {v}, {x}")
         e(f"smulwt {t1}, {v}, {x}")
-    e(f"smultt {t0}, {t0}, {QQ}")
-    e(f"smultt {t1}, {t1}, {QQ}")
+    e(f"smult{qh} {t0}, {t0}, {q}")
+    e(f"smult{qh} {t1}, {t1}, {q}")
     e(f"pkhbt {t0}, {t0}, {t1}, lsl #16")
     e(f"ssub16 {x}, {x}, {t0}")
 
@@ -155,6 +179,19 @@ def addr(r: str, label: str) -> None:
 def const(r: str, x: int) -> None:
     e(f"movw {r}, #{x & 0xFFFF}")
     e(f"movt {r}, #{x >> 16}")
+
+
+def floor_barrett1(x: str, v: str, t: str) -> None:
+    """x = x - floor(v x / 2^32) q on both halves with one scratch register (the inverse
+    NTT has no second one): the high half by a 32-bit subtraction of (t q) << 16 (its low
+    half is 0), then the low half by ssub16 with t q zero-extended."""
+    e(f"smulwt {t}, {v}, {x}")
+    e(f"smultb {t}, {t}, {QB}")
+    e(f"sub {x}, {x}, {t}, lsl #16")
+    e(f"smulwb {t}, {v}, {x}")
+    e(f"smultb {t}, {t}, {QB}")
+    e(f"uxth {t}, {t}")
+    e(f"ssub16 {x}, {x}, {t}")
 
 
 def func(name: str) -> None:
@@ -177,23 +214,24 @@ def end_func(name: str) -> None:
 D = [f"r{i}" for i in range(4, 12)]  # data words w0..w7
 
 
-def three_layers(z0: str, zoff: int) -> None:
+def three_layers(z0: str) -> None:
     """CT layers on w0..w7: (w_m, w_m+4) zeta A, (w0,w2),(w1,w3) B, (w4,w6),(w5,w7) C,
-    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words (A,0) (B,C) (D,E) (F,G)."""
-    e(f"ldr r2, [{z0}, #{zoff}]")
+    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words A B C D E F G."""
+    e(f"ldr r2, [{z0}, #0]")
     for m in range(4):
-        ct(D[m], D[m + 4], "r2", "b", "r3", "r12")
-    e(f"ldr r2, [{z0}, #{zoff + 4}]")
-    ct(D[0], D[2], "r2", "b", "r3", "r12")
-    ct(D[1], D[3], "r2", "b", "r3", "r12")
-    ct(D[4], D[6], "r2", "t", "r3", "r12")
-    ct(D[5], D[7], "r2", "t", "r3", "r12")
-    e(f"ldr r2, [{z0}, #{zoff + 8}]")
-    ct(D[0], D[1], "r2", "b", "r3", "r12")
-    ct(D[2], D[3], "r2", "t", "r3", "r12")
-    e(f"ldr r2, [{z0}, #{zoff + 12}]")
-    ct(D[4], D[5], "r2", "b", "r3", "r12")
-    ct(D[6], D[7], "r2", "t", "r3", "r12")
+        ct(D[m], D[m + 4], "r2", "r3")
+    for k, (p, q) in enumerate((((0, 2), (1, 3)), ((4, 6), (5, 7)))):
+        e(f"ldr r2, [{z0}, #{4 + 4 * k}]")
+        ct(D[p[0]], D[p[1]], "r2", "r3")
+        ct(D[q[0]], D[q[1]], "r2", "r3")
+    for k in range(4):
+        e(f"ldr r2, [{z0}, #{12 + 4 * k}]")
+        ct(D[2 * k], D[2 * k + 1], "r2", "r3")
+
+
+def consts_qc8() -> None:
+    e(f"movw {QB}, #{Q}")
+    e(f"movw {C8}, #{8 * Q}")
 
 
 def emit_ntt() -> None:
@@ -201,8 +239,7 @@ def emit_ntt() -> None:
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
-    e(f"movw {QQ}, #3327")
-    e(f"movt {QQ}, #{Q}")
+    consts_qc8()
     # pass A: layers 128, 64, 32; w_m = coefficients 32 m + j, j + 1 (j = 0, 2, ..., 30)
     addr("r1", "ntt_za")
     e("add r3, r0, #64")
@@ -210,7 +247,7 @@ def emit_ntt() -> None:
     out.append("1:")
     for m in range(8):
         e(f"ldr {D[m]}, [r0, #{64 * m}]")
-    three_layers("r1", 0)
+    three_layers("r1")
     for m in range(8):
         e(f"str {D[m]}, [r0, #{64 * m}]")
     e("add r0, r0, #4")
@@ -226,11 +263,11 @@ def emit_ntt() -> None:
     for off in (0, 4):
         for m in range(8):
             e(f"ldr {D[m]}, [r0, #{8 * m + off}]")
-        three_layers("r1", 0)
+        three_layers("r1")
         for m in range(8):
             e(f"str {D[m]}, [r0, #{8 * m + off}]")
     e("add r0, r0, #64")
-    e("add r1, r1, #16")
+    e("add r1, r1, #28")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 2b")
@@ -238,20 +275,21 @@ def emit_ntt() -> None:
     # Barrett reduction of the outputs
     e("sub r0, r0, #512")
     addr("r1", "ntt_zc")
-    e(f"movw r8, #{V & 0xFFFF}")
-    e(f"movt r8, #{V >> 16}")
+    const("r8", V)
     e("mov r9, #32768")
     out.append("3:")
     for m in range(4):
         e(f"ldr {D[m]}, [r0, #{4 * m}]")
-    e("ldr r2, [r1], #4")
-    ct(D[0], D[1], "r2", "b", "r3", "r12")
-    ct(D[2], D[3], "r2", "t", "r3", "r12")
+    e("ldr r2, [r1, #0]")
+    ct(D[0], D[1], "r2", "r3")
+    e("ldr r2, [r1, #4]")
+    ct(D[2], D[3], "r2", "r3")
     for m in range(4):
-        barrett(D[m], "r8", "r3", "r12", "r9")
+        barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
     for m in range(4):
         e(f"str {D[m]}, [r0, #{4 * m}]")
     e("add r0, r0, #16")
+    e("add r1, r1, #8")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 3b")
@@ -265,8 +303,7 @@ def emit_invntt() -> None:
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
-    e(f"movw {QQ}, #3327")
-    e(f"movt {QQ}, #{Q}")
+    consts_qc8()
     # pass 1: reduction of the input, layers 2, 4, 8 on blocks of 16 coefficients
     addr("r1", "inv_z1")
     e("add r3, r0, #512")
@@ -275,26 +312,24 @@ def emit_invntt() -> None:
     e("ldm r0, {r4-r11}")
     const("r2", V)
     for m in range(8):
-        barrett(D[m], "r2", "r3", "r12", None)
-    e("ldr r2, [r1, #0]")
-    gs(D[0], D[1], "r2", "b", "r3", "r12")
-    gs(D[2], D[3], "r2", "t", "r3", "r12")
-    e("ldr r2, [r1, #4]")
-    gs(D[4], D[5], "r2", "b", "r3", "r12")
-    gs(D[6], D[7], "r2", "t", "r3", "r12")
-    e("ldr r2, [r1, #8]")
-    gs(D[0], D[2], "r2", "b", "r3", "r12")
-    gs(D[1], D[3], "r2", "b", "r3", "r12")
-    gs(D[4], D[6], "r2", "t", "r3", "r12")
-    gs(D[5], D[7], "r2", "t", "r3", "r12")
-    e("ldr r2, [r1, #12]")
+        floor_barrett1(D[m], "r2", "r3")
+    for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
+        e(f"ldr r2, [r1, #{4 * k}]")
+        gs(D[2 * k], D[2 * k + 1], "r2", "r3")
+    e("ldr r2, [r1, #16]")  # layer 4
+    gs(D[0], D[2], "r2", "r3")
+    gs(D[1], D[3], "r2", "r3")
+    e("ldr r2, [r1, #20]")
+    gs(D[4], D[6], "r2", "r3")
+    gs(D[5], D[7], "r2", "r3")
+    e("ldr r2, [r1, #24]")  # layer 8
     for m in range(4):
-        gs(D[m], D[m + 4], "r2", "b", "r3", "r12")
+        gs(D[m], D[m + 4], "r2", "r3")
     const("r2", V)
     for m in range(4):
-        barrett(D[m], "r2", "r3", "r12", None)
+        floor_barrett1(D[m], "r2", "r3")
     e("stm r0!, {r4-r11}")
-    e("add r1, r1, #16")
+    e("add r1, r1, #28")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 1b")
@@ -307,23 +342,21 @@ def emit_invntt() -> None:
         out.append(f"{2 + h}:")
         for m in range(8):
             e(f"ldr {D[m]}, [r0, #{32 * m}]")
-        e(f"ldr r2, [r1, #{16 * h}]")
-        gs(D[0], D[1], "r2", "b", "r3", "r12")
-        gs(D[2], D[3], "r2", "t", "r3", "r12")
-        e(f"ldr r2, [r1, #{16 * h + 4}]")
-        gs(D[4], D[5], "r2", "b", "r3", "r12")
-        gs(D[6], D[7], "r2", "t", "r3", "r12")
+        for k in range(4):  # layer 16
+            e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
+            gs(D[2 * k], D[2 * k + 1], "r2", "r3")
         const("r2", V)
         for m in (0, 2, 4, 6):
-            barrett(D[m], "r2", "r3", "r12", None)
-        e(f"ldr r2, [r1, #{16 * h + 8}]")
-        gs(D[0], D[2], "r2", "b", "r3", "r12")
-        gs(D[1], D[3], "r2", "b", "r3", "r12")
-        gs(D[4], D[6], "r2", "t", "r3", "r12")
-        gs(D[5], D[7], "r2", "t", "r3", "r12")
-        e(f"ldr r2, [r1, #{16 * h + 12}]")
+            floor_barrett1(D[m], "r2", "r3")
+        e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
+        gs(D[0], D[2], "r2", "r3")
+        gs(D[1], D[3], "r2", "r3")
+        e(f"ldr r2, [r1, #{28 * h + 20}]")
+        gs(D[4], D[6], "r2", "r3")
+        gs(D[5], D[7], "r2", "r3")
+        e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
         for m in range(4):
-            gs(D[m], D[m + 4], "r2", "b", "r3", "r12")
+            gs(D[m], D[m + 4], "r2", "r3")
         for m in range(8):
             e(f"str {D[m]}, [r0, #{32 * m}]")
         e("add r0, r0, #4")
@@ -333,7 +366,9 @@ def emit_invntt() -> None:
         e("add r0, r0, #224")
     # pass 3: layer 128 merged with the factor 1441 (sums) and zeta_1 1441 R^-1 (differences)
     e("sub r0, r0, #512")
-    const("r2", ntt_tables()["inv_z3"][0])
+    z3 = ntt_tables()["inv_z3"]
+    const("r1", z3[0])
+    const("r2", z3[1])
     e("add r3, r0, #256")
     e("str r3, [sp]")
     out.append("4:")
@@ -342,18 +377,10 @@ def emit_invntt() -> None:
         e(f"ldr {D[m + 4]}, [r0, #{256 + 4 * m}]")
     for m in range(4):
         a, b = D[m], D[m + 4]
-        e(f"ssub16 r3, {b}, {a}")
-        e(f"sadd16 {a}, {a}, {b}")
-        e("smulbt r12, r3, r2")
-        e(f"smultt {b}, r3, r2")
-        mont("r12", "r3")
-        mont(b, "r3")
-        e(f"pkhtb {b}, {b}, r12, asr #16")
-        e(f"smulbb r12, {a}, r2")
-        e(f"smultb {a}, {a}, r2")
-        mont("r12", "r3")
-        mont(a, "r3")
-        e(f"pkhtb {a}, {a}, r12, asr #16")
+        gs(a, b, "r2", "r3")  # b = zeta_1 1441 R^-1 (b - a), a = a + b
+        plant(a, "b", "r1", "r3")
+        plant(a, "t", "r1", a)
+        e(f"pkhtb {a}, {a}, r3, asr #16")
     for m in range(4):
         e(f"str {D[m]}, [r0, #{4 * m}]")
         e(f"str {D[m + 4]}, [r0, #{256 + 4 * m}]")
@@ -702,7 +729,7 @@ def main() -> None:
     emit_tomont_add()
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
-        if label == "inv_z3":
+        if label == "inv_z3":  # constants in registers
             continue
         out.append(f"pqlab_mlkem_{label}:")
         for i in range(0, len(words), 4):

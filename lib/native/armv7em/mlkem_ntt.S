@@ -12,8 +12,8 @@
 pqlab_mlkem_ntt_armv7em:
     push {r4-r11, lr}
     sub.w sp, sp, #8
-    movw lr, #3327
-    movt lr, #3329
+    movw r12, #3329
+    movw lr, #26632
     movw r1, #:lower16:pqlab_mlkem_ntt_za
     movt r1, #:upper16:pqlab_mlkem_ntt_za
     add.w r3, r0, #64
@@ -28,114 +28,93 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r10, [r0, #384]
     ldr.w r11, [r0, #448]
     ldr.w r2, [r1, #0]
-    smulbb r3, r8, r2
-    smultb r8, r8, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r8, lr
-    smlabt r8, r12, lr, r8
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
     pkhtb r3, r8, r3, asr #16
     ssub16 r8, r4, r3
     sadd16 r4, r4, r3
-    smulbb r3, r9, r2
-    smultb r9, r9, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r9, lr
-    smlabt r9, r12, lr, r9
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r5, r3
     sadd16 r5, r5, r3
-    smulbb r3, r10, r2
-    smultb r10, r10, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r10, lr
-    smlabt r10, r12, lr, r10
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r6, r3
     sadd16 r6, r6, r3
-    smulbb r3, r11, r2
-    smultb r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
     ldr.w r2, [r1, #4]
-    smulbb r3, r6, r2
-    smultb r6, r6, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r6, lr
-    smlabt r6, r12, lr, r6
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
     pkhtb r3, r6, r3, asr #16
     ssub16 r6, r4, r3
     sadd16 r4, r4, r3
-    smulbb r3, r7, r2
-    smultb r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    smulbt r3, r10, r2
-    smultt r10, r10, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r10, lr
-    smlabt r10, r12, lr, r10
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r8, r3
     sadd16 r8, r8, r3
-    smulbt r3, r11, r2
-    smultt r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #8]
-    smulbb r3, r5, r2
-    smultb r5, r5, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r5, lr
-    smlabt r5, r12, lr, r5
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    smulbt r3, r7, r2
-    smultt r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #12]
-    smulbb r3, r9, r2
-    smultb r9, r9, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r9, lr
-    smlabt r9, r12, lr, r9
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    smulbt r3, r11, r2
-    smultt r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
@@ -166,114 +145,93 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r10, [r0, #48]
     ldr.w r11, [r0, #56]
     ldr.w r2, [r1, #0]
-    smulbb r3, r8, r2
-    smultb r8, r8, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r8, lr
-    smlabt r8, r12, lr, r8
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
     pkhtb r3, r8, r3, asr #16
     ssub16 r8, r4, r3
     sadd16 r4, r4, r3
-    smulbb r3, r9, r2
-    smultb r9, r9, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r9, lr
-    smlabt r9, r12, lr, r9
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r5, r3
     sadd16 r5, r5, r3
-    smulbb r3, r10, r2
-    smultb r10, r10, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r10, lr
-    smlabt r10, r12, lr, r10
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r6, r3
     sadd16 r6, r6, r3
-    smulbb r3, r11, r2
-    smultb r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
     ldr.w r2, [r1, #4]
-    smulbb r3, r6, r2
-    smultb r6, r6, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r6, lr
-    smlabt r6, r12, lr, r6
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
     pkhtb r3, r6, r3, asr #16
     ssub16 r6, r4, r3
     sadd16 r4, r4, r3
-    smulbb r3, r7, r2
-    smultb r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    smulbt r3, r10, r2
-    smultt r10, r10, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r10, lr
-    smlabt r10, r12, lr, r10
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r8, r3
     sadd16 r8, r8, r3
-    smulbt r3, r11, r2
-    smultt r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #8]
-    smulbb r3, r5, r2
-    smultb r5, r5, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r5, lr
-    smlabt r5, r12, lr, r5
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    smulbt r3, r7, r2
-    smultt r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #12]
-    smulbb r3, r9, r2
-    smultb r9, r9, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r9, lr
-    smlabt r9, r12, lr, r9
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    smulbt r3, r11, r2
-    smultt r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
@@ -294,114 +252,93 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r10, [r0, #52]
     ldr.w r11, [r0, #60]
     ldr.w r2, [r1, #0]
-    smulbb r3, r8, r2
-    smultb r8, r8, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r8, lr
-    smlabt r8, r12, lr, r8
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
     pkhtb r3, r8, r3, asr #16
     ssub16 r8, r4, r3
     sadd16 r4, r4, r3
-    smulbb r3, r9, r2
-    smultb r9, r9, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r9, lr
-    smlabt r9, r12, lr, r9
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r5, r3
     sadd16 r5, r5, r3
-    smulbb r3, r10, r2
-    smultb r10, r10, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r10, lr
-    smlabt r10, r12, lr, r10
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r6, r3
     sadd16 r6, r6, r3
-    smulbb r3, r11, r2
-    smultb r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
     ldr.w r2, [r1, #4]
-    smulbb r3, r6, r2
-    smultb r6, r6, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r6, lr
-    smlabt r6, r12, lr, r6
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
     pkhtb r3, r6, r3, asr #16
     ssub16 r6, r4, r3
     sadd16 r4, r4, r3
-    smulbb r3, r7, r2
-    smultb r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    smulbt r3, r10, r2
-    smultt r10, r10, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r10, lr
-    smlabt r10, r12, lr, r10
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r8, r3
     sadd16 r8, r8, r3
-    smulbt r3, r11, r2
-    smultt r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #8]
-    smulbb r3, r5, r2
-    smultb r5, r5, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r5, lr
-    smlabt r5, r12, lr, r5
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    smulbt r3, r7, r2
-    smultt r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #12]
-    smulbb r3, r9, r2
-    smultb r9, r9, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r9, lr
-    smlabt r9, r12, lr, r9
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    smulbt r3, r11, r2
-    smultt r11, r11, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r11, lr
-    smlabt r11, r12, lr, r11
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
@@ -414,7 +351,7 @@ pqlab_mlkem_ntt_armv7em:
     str.w r10, [r0, #52]
     str.w r11, [r0, #60]
     add.w r0, r0, #64
-    add.w r1, r1, #16
+    add.w r1, r1, #28
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
@@ -429,54 +366,52 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r5, [r0, #4]
     ldr.w r6, [r0, #8]
     ldr.w r7, [r0, #12]
-    ldr.w r2, [r1], #4
-    smulbb r3, r5, r2
-    smultb r5, r5, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r5, lr
-    smlabt r5, r12, lr, r5
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    smulbt r3, r7, r2
-    smultt r7, r7, r2
-    smulbb r12, r3, lr
-    smlabt r3, r12, lr, r3
-    smulbb r12, r7, lr
-    smlabt r7, r12, lr, r7
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    smlawb r3, r8, r4, r9
-    smlawt r12, r8, r4, r9
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
-    ssub16 r4, r4, r3
-    smlawb r3, r8, r5, r9
-    smlawt r12, r8, r5, r9
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
-    ssub16 r5, r5, r3
-    smlawb r3, r8, r6, r9
-    smlawt r12, r8, r6, r9
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
-    ssub16 r6, r6, r3
-    smlawb r3, r8, r7, r9
-    smlawt r12, r8, r7, r9
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
-    ssub16 r7, r7, r3
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r5, r9
+    smlawt r11, r8, r5, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r5, r5, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    smlawb r10, r8, r7, r9
+    smlawt r11, r8, r7, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r7, r7, r10
     str.w r4, [r0, #0]
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
     add.w r0, r0, #16
+    add.w r1, r1, #8
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
@@ -491,8 +426,8 @@ pqlab_mlkem_ntt_armv7em:
 pqlab_mlkem_invntt_armv7em:
     push {r4-r11, lr}
     sub.w sp, sp, #8
-    movw lr, #3327
-    movt lr, #3329
+    movw r12, #3329
+    movw lr, #26632
     movw r1, #:lower16:pqlab_mlkem_inv_z1
     movt r1, #:upper16:pqlab_mlkem_inv_z1
     add.w r3, r0, #512
@@ -501,194 +436,185 @@ pqlab_mlkem_invntt_armv7em:
     ldm.w r0, {r4-r11}
     movw r2, #44983
     movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
-    smulwt r12, r2, r4
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r4, r4, r3
+    smulwt r3, r2, r5
+    smultb r3, r3, r12
+    sub.w r5, r5, r3, lsl #16
     smulwb r3, r2, r5
-    smulwt r12, r2, r5
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r5, r5, r3
+    smulwt r3, r2, r6
+    smultb r3, r3, r12
+    sub.w r6, r6, r3, lsl #16
     smulwb r3, r2, r6
-    smulwt r12, r2, r6
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r6, r6, r3
+    smulwt r3, r2, r7
+    smultb r3, r3, r12
+    sub.w r7, r7, r3, lsl #16
     smulwb r3, r2, r7
-    smulwt r12, r2, r7
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r7, r7, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
-    smulwt r12, r2, r8
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r8, r8, r3
+    smulwt r3, r2, r9
+    smultb r3, r3, r12
+    sub.w r9, r9, r3, lsl #16
     smulwb r3, r2, r9
-    smulwt r12, r2, r9
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r9, r9, r3
+    smulwt r3, r2, r10
+    smultb r3, r3, r12
+    sub.w r10, r10, r3, lsl #16
     smulwb r3, r2, r10
-    smulwt r12, r2, r10
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r10, r10, r3
+    smulwt r3, r2, r11
+    smultb r3, r3, r12
+    sub.w r11, r11, r3, lsl #16
     smulwb r3, r2, r11
-    smulwt r12, r2, r11
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r11, r11, r3
     ldr.w r2, [r1, #0]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
-    smulbb r12, r3, r2
-    smultb r5, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r5, lr
-    smlabt r5, r3, lr, r5
-    pkhtb r5, r5, r12, asr #16
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
     ssub16 r3, r7, r6
     sadd16 r6, r6, r7
-    smulbt r12, r3, r2
-    smultt r7, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
-    ldr.w r2, [r1, #4]
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
     ssub16 r3, r9, r8
     sadd16 r8, r8, r9
-    smulbb r12, r3, r2
-    smultb r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
     ssub16 r3, r11, r10
     sadd16 r10, r10, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
-    ldr.w r2, [r1, #8]
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
-    smulbb r12, r3, r2
-    smultb r6, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r6, lr
-    smlabt r6, r3, lr, r6
-    pkhtb r6, r6, r12, asr #16
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
     ssub16 r3, r7, r5
     sadd16 r5, r5, r7
-    smulbb r12, r3, r2
-    smultb r7, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
     ssub16 r3, r10, r8
     sadd16 r8, r8, r10
-    smulbt r12, r3, r2
-    smultt r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
     ssub16 r3, r11, r9
     sadd16 r9, r9, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
-    ldr.w r2, [r1, #12]
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
-    smulbb r12, r3, r2
-    smultb r8, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r8, lr
-    smlabt r8, r3, lr, r8
-    pkhtb r8, r8, r12, asr #16
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
     ssub16 r3, r9, r5
     sadd16 r5, r5, r9
-    smulbb r12, r3, r2
-    smultb r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
     ssub16 r3, r10, r6
     sadd16 r6, r6, r10
-    smulbb r12, r3, r2
-    smultb r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
     ssub16 r3, r11, r7
     sadd16 r7, r7, r11
-    smulbb r12, r3, r2
-    smultb r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
     movw r2, #44983
     movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
-    smulwt r12, r2, r4
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r4, r4, r3
+    smulwt r3, r2, r5
+    smultb r3, r3, r12
+    sub.w r5, r5, r3, lsl #16
     smulwb r3, r2, r5
-    smulwt r12, r2, r5
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r5, r5, r3
+    smulwt r3, r2, r6
+    smultb r3, r3, r12
+    sub.w r6, r6, r3, lsl #16
     smulwb r3, r2, r6
-    smulwt r12, r2, r6
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r6, r6, r3
+    smulwt r3, r2, r7
+    smultb r3, r3, r12
+    sub.w r7, r7, r3, lsl #16
     smulwb r3, r2, r7
-    smulwt r12, r2, r7
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r7, r7, r3
     stm.w r0!, {r4-r11}
-    add.w r1, r1, #16
+    add.w r1, r1, #28
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 1b
@@ -709,141 +635,124 @@ pqlab_mlkem_invntt_armv7em:
     ldr.w r2, [r1, #0]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
-    smulbb r12, r3, r2
-    smultb r5, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r5, lr
-    smlabt r5, r3, lr, r5
-    pkhtb r5, r5, r12, asr #16
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
     ssub16 r3, r7, r6
     sadd16 r6, r6, r7
-    smulbt r12, r3, r2
-    smultt r7, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
-    ldr.w r2, [r1, #4]
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
     ssub16 r3, r9, r8
     sadd16 r8, r8, r9
-    smulbb r12, r3, r2
-    smultb r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
     ssub16 r3, r11, r10
     sadd16 r10, r10, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
     movw r2, #44983
     movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
-    smulwt r12, r2, r4
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r4, r4, r3
+    smulwt r3, r2, r6
+    smultb r3, r3, r12
+    sub.w r6, r6, r3, lsl #16
     smulwb r3, r2, r6
-    smulwt r12, r2, r6
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r6, r6, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
-    smulwt r12, r2, r8
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r8, r8, r3
+    smulwt r3, r2, r10
+    smultb r3, r3, r12
+    sub.w r10, r10, r3, lsl #16
     smulwb r3, r2, r10
-    smulwt r12, r2, r10
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r10, r10, r3
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
-    smulbb r12, r3, r2
-    smultb r6, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r6, lr
-    smlabt r6, r3, lr, r6
-    pkhtb r6, r6, r12, asr #16
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
     ssub16 r3, r7, r5
     sadd16 r5, r5, r7
-    smulbb r12, r3, r2
-    smultb r7, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
     ssub16 r3, r10, r8
     sadd16 r8, r8, r10
-    smulbt r12, r3, r2
-    smultt r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
     ssub16 r3, r11, r9
     sadd16 r9, r9, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
-    ldr.w r2, [r1, #12]
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
-    smulbb r12, r3, r2
-    smultb r8, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r8, lr
-    smlabt r8, r3, lr, r8
-    pkhtb r8, r8, r12, asr #16
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
     ssub16 r3, r9, r5
     sadd16 r5, r5, r9
-    smulbb r12, r3, r2
-    smultb r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
     ssub16 r3, r10, r6
     sadd16 r6, r6, r10
-    smulbb r12, r3, r2
-    smultb r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
     ssub16 r3, r11, r7
     sadd16 r7, r7, r11
-    smulbb r12, r3, r2
-    smultb r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
     str.w r4, [r0, #0]
     str.w r5, [r0, #32]
     str.w r6, [r0, #64]
@@ -868,144 +777,127 @@ pqlab_mlkem_invntt_armv7em:
     ldr.w r9, [r0, #160]
     ldr.w r10, [r0, #192]
     ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #16]
+    ldr.w r2, [r1, #28]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
-    smulbb r12, r3, r2
-    smultb r5, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r5, lr
-    smlabt r5, r3, lr, r5
-    pkhtb r5, r5, r12, asr #16
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #32]
     ssub16 r3, r7, r6
     sadd16 r6, r6, r7
-    smulbt r12, r3, r2
-    smultt r7, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
-    ldr.w r2, [r1, #20]
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #36]
     ssub16 r3, r9, r8
     sadd16 r8, r8, r9
-    smulbb r12, r3, r2
-    smultb r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #40]
     ssub16 r3, r11, r10
     sadd16 r10, r10, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
     movw r2, #44983
     movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
-    smulwt r12, r2, r4
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r4, r4, r3
+    smulwt r3, r2, r6
+    smultb r3, r3, r12
+    sub.w r6, r6, r3, lsl #16
     smulwb r3, r2, r6
-    smulwt r12, r2, r6
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r6, r6, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
-    smulwt r12, r2, r8
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r8, r8, r3
+    smulwt r3, r2, r10
+    smultb r3, r3, r12
+    sub.w r10, r10, r3, lsl #16
     smulwb r3, r2, r10
-    smulwt r12, r2, r10
-    smultt r3, r3, lr
-    smultt r12, r12, lr
-    pkhbt r3, r3, r12, lsl #16
+    smultb r3, r3, r12
+    uxth r3, r3
     ssub16 r10, r10, r3
-    ldr.w r2, [r1, #24]
+    ldr.w r2, [r1, #44]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
-    smulbb r12, r3, r2
-    smultb r6, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r6, lr
-    smlabt r6, r3, lr, r6
-    pkhtb r6, r6, r12, asr #16
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
     ssub16 r3, r7, r5
     sadd16 r5, r5, r7
-    smulbb r12, r3, r2
-    smultb r7, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #48]
     ssub16 r3, r10, r8
     sadd16 r8, r8, r10
-    smulbt r12, r3, r2
-    smultt r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
     ssub16 r3, r11, r9
     sadd16 r9, r9, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
-    ldr.w r2, [r1, #28]
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #52]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
-    smulbb r12, r3, r2
-    smultb r8, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r8, lr
-    smlabt r8, r3, lr, r8
-    pkhtb r8, r8, r12, asr #16
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
     ssub16 r3, r9, r5
     sadd16 r5, r5, r9
-    smulbb r12, r3, r2
-    smultb r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
     ssub16 r3, r10, r6
     sadd16 r6, r6, r10
-    smulbb r12, r3, r2
-    smultb r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
     ssub16 r3, r11, r7
     sadd16 r7, r7, r11
-    smulbb r12, r3, r2
-    smultb r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
     str.w r4, [r0, #0]
     str.w r5, [r0, #32]
     str.w r6, [r0, #64]
@@ -1020,8 +912,10 @@ pqlab_mlkem_invntt_armv7em:
     bne.w 3b
     add.w r0, r0, #224
     sub.w r0, r0, #512
-    movw r2, #1441
-    movt r2, #1397
+    movw r1, #28369
+    movt r1, #10079
+    movw r2, #27502
+    movt r2, #60299
     add.w r3, r0, #256
     str.w r3, [sp]
 4:
@@ -1035,68 +929,52 @@ pqlab_mlkem_invntt_armv7em:
     ldr.w r11, [r0, #268]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
-    smulbt r12, r3, r2
-    smultt r8, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r8, lr
-    smlabt r8, r3, lr, r8
-    pkhtb r8, r8, r12, asr #16
-    smulbb r12, r4, r2
-    smultb r4, r4, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r4, lr
-    smlabt r4, r3, lr, r4
-    pkhtb r4, r4, r12, asr #16
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    smulwb r3, r1, r4
+    smlabb r3, r3, r12, lr
+    smulwt r4, r1, r4
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
     ssub16 r3, r9, r5
     sadd16 r5, r5, r9
-    smulbt r12, r3, r2
-    smultt r9, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r9, lr
-    smlabt r9, r3, lr, r9
-    pkhtb r9, r9, r12, asr #16
-    smulbb r12, r5, r2
-    smultb r5, r5, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r5, lr
-    smlabt r5, r3, lr, r5
-    pkhtb r5, r5, r12, asr #16
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    smulwb r3, r1, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r1, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
     ssub16 r3, r10, r6
     sadd16 r6, r6, r10
-    smulbt r12, r3, r2
-    smultt r10, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r10, lr
-    smlabt r10, r3, lr, r10
-    pkhtb r10, r10, r12, asr #16
-    smulbb r12, r6, r2
-    smultb r6, r6, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r6, lr
-    smlabt r6, r3, lr, r6
-    pkhtb r6, r6, r12, asr #16
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    smulwb r3, r1, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r1, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
     ssub16 r3, r11, r7
     sadd16 r7, r7, r11
-    smulbt r12, r3, r2
-    smultt r11, r3, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r11, lr
-    smlabt r11, r3, lr, r11
-    pkhtb r11, r11, r12, asr #16
-    smulbb r12, r7, r2
-    smultb r7, r7, r2
-    smulbb r3, r12, lr
-    smlabt r12, r3, lr, r12
-    smulbb r3, r7, lr
-    smlabt r7, r3, lr, r7
-    pkhtb r7, r7, r12, asr #16
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    smulwb r3, r1, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r1, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
     str.w r4, [r0, #0]
     str.w r8, [r0, #256]
     str.w r5, [r0, #4]
@@ -1517,45 +1395,74 @@ pqlab_mlkem_tomont_add_armv7em:
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
 pqlab_mlkem_ntt_za:
-    .word 0x0000fd0a, 0xfa13fe99, 0x058e05d5, 0x00ca011f
+    .word 0x84f5c5b6, 0xc666e465, 0xfcec8b58, 0xcb2b72d0
+    .word 0x30726d5b, 0x91e11612, 0x41360f89
 pqlab_mlkem_ntt_zb:
-    .word 0x0000ff55, 0xfad3023d, 0x028c04c7, 0x03f7fdd8
-    .word 0x0000026e, 0x017f0108, 0x05d3faf3, 0xf9f8fee6
-    .word 0x00000629, 0x05b2fcc3, 0xfff80204, 0xfd66fec0
-    .word 0x000000b6, 0xff7ef9be, 0xfb76f9ae, 0x05bd007e
-    .word 0x000003c2, 0x03f9fd57, 0xffa6fcab, 0x033efef1
-    .word 0x0000fb4e, 0x026002dc, 0xfa73006b, 0xfc49ff09
-    .word 0x0000fa3e, 0x019bf9fa, 0x03c1fe72, 0xfd2bfa1c
-    .word 0x000005bc, 0xf9ddff33, 0xfbd701c0, 0xfb0502a5
+    .word 0x51aaf2da, 0x16c32c11, 0xbc2c9a1c, 0x16395e0d
+    .word 0x19743224, 0xfa27d58e, 0x87094e0e, 0x93922fd5
+    .word 0x66f8144e, 0x71811d74, 0x5c0c9c92, 0xb12d72a9
+    .word 0xaf19ea51, 0x9e078945, 0x0ed77946, 0xea3cc040
+    .word 0x044e701f, 0x31fc27af, 0x9807ff63, 0xc13fe765
+    .word 0x3099ccc9, 0x3d4a0dff, 0xac4184cf, 0x6681f601
+    .word 0xdc518394, 0x0289a6a5, 0x658209b1, 0x934370f8
+    .word 0xd63e49fb, 0x6da8cba2, 0xa1074e36, 0xb254be68
+    .word 0x6e59f915, 0x3e0eeb29, 0x22c23fd4, 0xfab1a391
+    .word 0x2924384b, 0xdda02ec2, 0x6e95083b, 0xdc8c92ba
+    .word 0x75f6ed02, 0xb8b6b6df, 0x2bc18ea7, 0xb805896c
+    .word 0xdd651f9c, 0xcb8de165, 0xc93f49e7, 0x71e38c09
+    .word 0x31d4c840, 0x864470e4, 0x97ccf03d, 0x3f228731
+    .word 0xbe402274, 0xef28ae1a, 0x5e5b3410, 0x45fa9df4
 pqlab_mlkem_ntt_zc:
-    .word 0x01aefbb1, 0x034b022b, 0x0367fb1d, 0x0069060e
-    .word 0x024b01a6, 0xff1500b1, 0xfe34fedd, 0x06750626
-    .word 0x030aff0a, 0xff6d0487, 0x05cbfcf7, 0x045ffda6
-    .word 0x0284f9ca, 0x015dfc98, 0x014901a2, 0xffb5ff64
-    .word 0x04490331, 0x0262025b, 0xfafb052a, 0x0180fa47
-    .word 0xff78fb41, 0xfac904c2, 0x00dcfc96, 0xf985fb5d
-    .word 0xfa06fb5f, 0x031afb02, 0xfcaafa1a, 0x01defc9a
-    .word 0xfeccff94, 0x03df03e4, 0xfa4c03be, 0x065c05f2
+    .word 0x014eab2e, 0xd4522112, 0x2cd52aae, 0xcbb540d4
+    .word 0x7de29fcd, 0x379942fb, 0xaff27732, 0x54970814
+    .word 0x6c5a2074, 0xccb52d24, 0xfc4f0d9d, 0x11eaedee
+    .word 0x3a22e9a0, 0xa5cbdca1, 0xe7da790b, 0xea8b7f1e
+    .word 0x82f5ed16, 0x7ef63bd5, 0xd6795921, 0x8992f4b3
+    .word 0x8e08c440, 0x4935720b, 0x7059d1b5, 0xcea1560e
+    .word 0x483585bb, 0xb17c3187, 0xbb67bcf2, 0xb7a31ad7
+    .word 0x385e2025, 0xb3b7194d, 0x149bf401, 0x314afa3c
+    .word 0x79cf3ed4, 0xb0b7545c, 0x9ca52e5f, 0xf79e2ee9
+    .word 0x1cd665aa, 0xc4049d2f, 0xa0b88f58, 0x7e801d88
+    .word 0x51bea292, 0x1887f58b, 0xd53e5dab, 0x3a369957
+    .word 0xa169bccb, 0x2b2410ec, 0xbda2a4b9, 0xc77a806d
+    .word 0xd7a0a4e0, 0x53f98a58, 0x1efd9db9, 0x4ee63d0f
+    .word 0x57e58be2, 0xa555be54, 0xd565bd19, 0x442224c3
+    .word 0x846bf7b2, 0x5d33e851, 0x901c4c98, 0x4f214c36
+    .word 0xa24249ac, 0xe1b38fba, 0x440e750b, 0xa5a47d32
 pqlab_mlkem_inv_z1:
-    .word 0x05f2065c, 0x03befa4c, 0x02a5fb05, 0x0000f9dd
-    .word 0x03e403df, 0xff94fecc, 0x01c0fbd7, 0x0000ff33
-    .word 0xfc9a01de, 0xfa1afcaa, 0xfa1cfd2b, 0x0000019b
-    .word 0xfb02031a, 0xfb5ffa06, 0xfe7203c1, 0x0000f9fa
-    .word 0xfb5df985, 0xfc9600dc, 0xff09fc49, 0x00000260
-    .word 0x04c2fac9, 0xfb41ff78, 0x006bfa73, 0x000002dc
-    .word 0xfa470180, 0x052afafb, 0xfef1033e, 0x000003f9
-    .word 0x025b0262, 0x03310449, 0xfcabffa6, 0x0000fd57
-    .word 0xff64ffb5, 0x01a20149, 0x007e05bd, 0x0000ff7e
-    .word 0xfc98015d, 0xf9ca0284, 0xf9aefb76, 0x0000f9be
-    .word 0xfda6045f, 0xfcf705cb, 0xfec0fd66, 0x000005b2
-    .word 0x0487ff6d, 0xff0a030a, 0x0204fff8, 0x0000fcc3
-    .word 0x06260675, 0xfeddfe34, 0xfee6f9f8, 0x0000017f
-    .word 0x00b1ff15, 0x01a6024b, 0xfaf305d3, 0x00000108
-    .word 0x060e0069, 0xfb1d0367, 0xfdd803f7, 0x0000fad3
-    .word 0x022b034b, 0xfbb101ae, 0x04c7028c, 0x0000023d
+    .word 0xa5a47d32, 0x440e750b, 0xe1b38fba, 0xa24249ac
+    .word 0x45fa9df4, 0x5e5b3410, 0x3f228731, 0x4f214c36
+    .word 0x901c4c98, 0x5d33e851, 0x846bf7b2, 0xef28ae1a
+    .word 0xbe402274, 0x97ccf03d, 0x442224c3, 0xd565bd19
+    .word 0xa555be54, 0x57e58be2, 0x31d4c840, 0x71e38c09
+    .word 0xdd651f9c, 0x4ee63d0f, 0x1efd9db9, 0x53f98a58
+    .word 0xd7a0a4e0, 0xc93f49e7, 0xcb8de165, 0xb805896c
+    .word 0xc77a806d, 0xbda2a4b9, 0x2b2410ec, 0xa169bccb
+    .word 0xb8b6b6df, 0x75f6ed02, 0xdda02ec2, 0x3a369957
+    .word 0xd53e5dab, 0x1887f58b, 0x51bea292, 0xdc8c92ba
+    .word 0x6e95083b, 0x2924384b, 0x7e801d88, 0xa0b88f58
+    .word 0xc4049d2f, 0x1cd665aa, 0x22c23fd4, 0x3e0eeb29
+    .word 0xa1074e36, 0xf79e2ee9, 0x9ca52e5f, 0xb0b7545c
+    .word 0x79cf3ed4, 0x6e59f915, 0xb254be68, 0x6da8cba2
+    .word 0x314afa3c, 0x149bf401, 0xb3b7194d, 0x385e2025
+    .word 0x934370f8, 0x658209b1, 0x6681f601, 0xb7a31ad7
+    .word 0xbb67bcf2, 0xb17c3187, 0x483585bb, 0x0289a6a5
+    .word 0xdc518394, 0xac4184cf, 0xcea1560e, 0x7059d1b5
+    .word 0x4935720b, 0x8e08c440, 0x3099ccc9, 0xc13fe765
+    .word 0x044e701f, 0x8992f4b3, 0xd6795921, 0x7ef63bd5
+    .word 0x82f5ed16, 0x9807ff63, 0x31fc27af, 0xea3cc040
+    .word 0xea8b7f1e, 0xe7da790b, 0xa5cbdca1, 0x3a22e9a0
+    .word 0x9e078945, 0xaf19ea51, 0x71811d74, 0x11eaedee
+    .word 0xfc4f0d9d, 0xccb52d24, 0x6c5a2074, 0xb12d72a9
+    .word 0x5c0c9c92, 0x66f8144e, 0x54970814, 0xaff27732
+    .word 0x379942fb, 0x7de29fcd, 0x87094e0e, 0xfa27d58e
+    .word 0xbc2c9a1c, 0xcbb540d4, 0x2cd52aae, 0xd4522112
+    .word 0x014eab2e, 0x19743224, 0x16395e0d, 0x16c32c11
 pqlab_mlkem_inv_z2:
-    .word 0xfa3e05bc, 0x03c2fb4e, 0x011f00ca, 0x0000fa13
-    .word 0x062900b6, 0xff55026e, 0x05d5058e, 0x0000fe99
+    .word 0x864470e4, 0x2bc18ea7, 0xfab1a391, 0xd63e49fb
+    .word 0x41360f89, 0x91e11612, 0xfcec8b58, 0x3d4a0dff
+    .word 0x0ed77946, 0x93922fd5, 0x51aaf2da, 0x30726d5b
+    .word 0xcb2b72d0, 0xc666e465
 pqlab_mlkem_bm_gamma:
     .word 0x044ffbb1, 0xfe5201ae, 0xfdd5022b, 0xfcb5034b
     .word 0x04e3fb1d, 0xfc990367, 0xf9f2060e, 0xff970069
