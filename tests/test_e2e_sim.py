@@ -60,7 +60,7 @@ def test_bench_records_simulator_speed_next_to_qemu(tmp_path):
 
 
 def test_profile_names_the_hot_functions():
-    code, out = pqlab_stdout("profile", "ml-kem-512", "-p", "m4-sim", "--json", "--top", 5)
+    code, out = pqlab_stdout("profile", "ml-kem-512", "-i", "ref", "-p", "m4-sim", "--json", "--top", 5)
     assert code == 0, out
     rows = json.loads(out)
     assert [r["operation"] for r in rows] == ["keypair", "encaps", "decaps"]

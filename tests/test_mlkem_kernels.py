@@ -111,6 +111,62 @@ def test_basemul_acc(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", SETS)
+def test_basemul_pairs_and_rej_bulk(name: str) -> None:
+    """basemul_pairs on a range of pairs (a from its own array) and rej_bulk (the candidate
+    selection of Algorithm 7) against the model."""
+    f = k_(name, "basemul_pairs")
+    rng = random.Random(7)
+    for p0, n in [(0, 128), (127, 1), (5, 0), (1, 64), (64, 64), (33, 17)]:
+        a = [rng.randint(-(Q - 1), Q - 1) for _ in range(256)]
+        b = [rng.randint(-(Q - 1), Q - 1) for _ in range(256)]
+        r0 = [rng.randint(-6 * Q, 6 * Q) for _ in range(256)]
+        r = poly(r0)
+        pa = poly(a[: 2 * n] + [0] * (256 - 2 * n))
+        pb = poly(b)
+        f(ctypes.byref(r, 4 * p0), pa, ctypes.byref(pb, 4 * p0), p0, n)
+        full = [0] * (2 * p0) + a[: 2 * n] + [0] * (256 - 2 * p0 - 2 * n)
+        prod = model.multiply_ntts([x % Q for x in full], [x % Q for x in b])
+        for i in range(256):
+            if 2 * p0 <= i < 2 * (p0 + n):
+                assert (r[i] - r0[i] - prod[i] * RINV) % Q == 0 and abs(r[i] - r0[i]) < 2 * Q, (p0, n, i)
+            else:
+                assert r[i] == r0[i], (p0, n, i)
+    rej = k_(name, "rej_bulk")
+    rej.restype = ctypes.c_uint
+    for raw in [bytes(168), b"\xff" * 168, rng.randbytes(168), rng.randbytes(168)]:
+        for g in (0, 1, 7, 14):
+            cand = (ctypes.c_int16 * 113)()
+            n = rej(cand, raw, g)
+            vals = []
+            for pos in range(0, 12 * g, 3):
+                d1 = raw[pos] | (raw[pos + 1] & 15) << 8
+                d2 = raw[pos + 1] >> 4 | raw[pos + 2] << 4
+                vals += [d for d in (d1, d2) if d < Q]
+            assert list(cand[:n]) == vals
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_canonical(name: str) -> None:
+    f = k_(name, "canonical")
+    for off in range(-32768, 32768, 256):
+        p = poly(range(off, off + 256))
+        f(p)
+        assert list(p) == [x % Q for x in range(off, off + 256)]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_tomont_add(name: str) -> None:
+    f = k_(name, "tomont_add")
+    rng = random.Random(8)
+    for r0 in edge_polys(-32768, 32767, rng, 4):
+        b = [rng.randint(-Q, Q) for _ in range(256)]
+        r = poly(r0)
+        f(r, poly(b))
+        assert [x % Q for x in r] == [(r0[i] * R + b[i]) % Q for i in range(256)]
+        assert all(abs(r[i] - b[i]) < Q for i in range(256))
+
+
+@pytest.mark.parametrize("name", SETS)
 def test_bytes12(name: str) -> None:
     to, frm = k_(name, "tobytes12"), k_(name, "frombytes12")
     rng = random.Random(5)

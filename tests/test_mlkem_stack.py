@@ -39,3 +39,30 @@ def test_stack_mps2_an386() -> None:
                 assert used < PQM4_CLEAN_768[op]
         seen.add(o.impl.scheme)
     assert seen == set(LIMITS)
+
+
+# pqm4's m4fstack (pqm4-cc2c1b9 dropped in with --impl-path), peak stack per operation as the
+# same `stack` program measures it on m4-sim (pqlab bench, 2026-11-26; docs/mlkem.md): the
+# stack-first variant must stay at or below it
+PQM4_M4FSTACK = {
+    "ml-kem-512": {"keypair": 2_540, "encaps": 2_588, "decaps": 2_572},
+    "ml-kem-768": {"keypair": 3_068, "encaps": 3_108, "decaps": 3_092},
+    "ml-kem-1024": {"keypair": 3_572, "encaps": 3_612, "decaps": 3_596},
+}
+
+
+def test_smallstack_below_pqm4_m4fstack() -> None:
+    assert shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"), "QEMU / arm toolchain missing"
+    plat = get_platform("mps2-an386")
+    impls = [i for i in discover() if i.scheme in PQM4_M4FSTACK and i.name == "smallstack"]
+    assert len(impls) == 3
+    outcomes = execute([(i, plat) for i in impls], "stack", 2, BuildOptions())
+    seen = set()
+    for o in outcomes:
+        assert o.ok, o.error
+        stack = {f[0]: int(f[1]) for f in o.output.of("stack")}
+        assert set(stack) == {"keypair", "encaps", "decaps"}, stack
+        for op, used in stack.items():
+            assert 1000 < used <= PQM4_M4FSTACK[o.impl.scheme][op], (o.impl.scheme, op, used)
+        seen.add(o.impl.scheme)
+    assert seen == set(PQM4_M4FSTACK)

@@ -25,6 +25,9 @@
  *  invntt           Algorithm 10 *R  any int16                 |c| < q
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
  *                   times R^-1       6q (room for 4 terms)     each term is < 2q
+ *  canonical        c mod q          any int16                 canonical
+ *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the
+ *                                                              R^-1 of basemul_acc)
  *  tobytes12        ByteEncode_12    canonical                 384 bytes
  *  frombytes12      ByteDecode_12    any 384 bytes             canonical (mod q as Alg. 6)
  *  compress_du/dv   Compress_d +     canonical                 32*d bytes
@@ -35,6 +38,11 @@
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
  *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
  *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
+ *  basemul_pairs    Algorithm 12 on   a (a separate array of   r + (a o b R^-1) on
+ *                   pairs p..p+n-1   pairs), b: |c| < q        those pairs, as basemul_acc
+ *  rej_bulk         Algorithm 7      12 g bytes: every 12-bit  returns the count n <= 8 g;
+ *                   lines 5-15, no   value d < q appended to   cand[0..n-1] written
+ *                   count limit      cand in order
  *  matacc(_x4)      Algorithm 7 fused  vec: |c| < q; acc as    acc + SampleNTT(..) o vec R^-1
  *                   into 11, 12         basemul_acc            (the frontend's matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
@@ -56,6 +64,8 @@ typedef struct {
 #define mlkem_ntt_c PQLAB_NAMESPACE(mlkem_ntt_c)
 #define mlkem_invntt_c PQLAB_NAMESPACE(mlkem_invntt_c)
 #define mlkem_basemul_acc_c PQLAB_NAMESPACE(mlkem_basemul_acc_c)
+#define mlkem_canonical_c PQLAB_NAMESPACE(mlkem_canonical_c)
+#define mlkem_tomont_add_c PQLAB_NAMESPACE(mlkem_tomont_add_c)
 #define mlkem_tobytes12_c PQLAB_NAMESPACE(mlkem_tobytes12_c)
 #define mlkem_frombytes12_c PQLAB_NAMESPACE(mlkem_frombytes12_c)
 #define mlkem_compress_du_c PQLAB_NAMESPACE(mlkem_compress_du_c)
@@ -66,6 +76,8 @@ typedef struct {
 #define mlkem_tomsg_c PQLAB_NAMESPACE(mlkem_tomsg_c)
 #define mlkem_sample_ntt_c PQLAB_NAMESPACE(mlkem_sample_ntt_c)
 #define mlkem_sample_ntt_x4_c PQLAB_NAMESPACE(mlkem_sample_ntt_x4_c)
+#define mlkem_basemul_pairs_c PQLAB_NAMESPACE(mlkem_basemul_pairs_c)
+#define mlkem_rej_bulk_c PQLAB_NAMESPACE(mlkem_rej_bulk_c)
 #define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
@@ -74,6 +86,8 @@ typedef struct {
 void mlkem_ntt_c(mlkem_poly *r);
 void mlkem_invntt_c(mlkem_poly *r);
 void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b);
+void mlkem_canonical_c(mlkem_poly *r);
+void mlkem_tomont_add_c(mlkem_poly *r, const mlkem_poly *b);
 void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a);
 void mlkem_frombytes12_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES]);
 void mlkem_compress_du_c(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a);
@@ -87,12 +101,24 @@ void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_
 /* four entries at once; xy[2t], xy[2t+1] are the two index bytes of entry t. */
 void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
                            const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
+/* r, b point at pair p (coefficient 2p), a at its first pair; n pairs, p + n <= 128. The
+ * building block of the fused matrix kernels (a = the sampled entry's coefficients). */
+void mlkem_basemul_pairs_c(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
+/* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
+ * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
+unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
 /* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec
  * times R^-1, without storing the matrix entry. The x4 form does four entries with the 4-way
  * SHAKE128; two lanes may share an accumulator. Bounds as basemul_acc. */
 void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
 void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
                        const uint8_t xy[8]);
+/* Not a kernel (no native form): matacc with the vector polynomial given as its
+ * ByteEncode_12 encoding of canonical values (the stack-first frontend keeps vectors
+ * encoded); one lane of SHAKE128. */
+#define mlkem_matacc_packed PQLAB_NAMESPACE(mlkem_matacc_packed)
+void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], const uint8_t rho[MLKEM_SYMBYTES],
+                         uint8_t x, uint8_t y);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 
@@ -117,6 +143,16 @@ void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 #define MLKEM_BASEMUL_ACC_IMPL PQLAB_NAMESPACE(mlkem_basemul_acc_native)
 #else
 #define MLKEM_BASEMUL_ACC_IMPL mlkem_basemul_acc_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_CANONICAL
+#define MLKEM_CANONICAL_IMPL PQLAB_NAMESPACE(mlkem_canonical_native)
+#else
+#define MLKEM_CANONICAL_IMPL mlkem_canonical_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_TOMONT_ADD
+#define MLKEM_TOMONT_ADD_IMPL PQLAB_NAMESPACE(mlkem_tomont_add_native)
+#else
+#define MLKEM_TOMONT_ADD_IMPL mlkem_tomont_add_c
 #endif
 #ifdef PQLAB_MLKEM_NATIVE_TOBYTES12
 #define MLKEM_TOBYTES12_IMPL PQLAB_NAMESPACE(mlkem_tobytes12_native)
@@ -168,6 +204,16 @@ void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 #else
 #define MLKEM_SAMPLE_NTT_X4_IMPL mlkem_sample_ntt_x4_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
+#define MLKEM_BASEMUL_PAIRS_IMPL PQLAB_NAMESPACE(mlkem_basemul_pairs_native)
+#else
+#define MLKEM_BASEMUL_PAIRS_IMPL mlkem_basemul_pairs_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_REJ_BULK
+#define MLKEM_REJ_BULK_IMPL PQLAB_NAMESPACE(mlkem_rej_bulk_native)
+#else
+#define MLKEM_REJ_BULK_IMPL mlkem_rej_bulk_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_MATACC
 #define MLKEM_MATACC_IMPL PQLAB_NAMESPACE(mlkem_matacc_native)
 #else
@@ -193,6 +239,8 @@ PQLAB_MLKEM_DISPATCH(mlkem_ntt, MLKEM_NTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_acc, MLKEM_BASEMUL_ACC_IMPL,
                      (mlkem_poly * r, const mlkem_poly *a, const mlkem_poly *b), (r, a, b))
+PQLAB_MLKEM_DISPATCH(mlkem_canonical, MLKEM_CANONICAL_IMPL, (mlkem_poly * r), (r))
+PQLAB_MLKEM_DISPATCH(mlkem_tomont_add, MLKEM_TOMONT_ADD_IMPL, (mlkem_poly * r, const mlkem_poly *b), (r, b))
 PQLAB_MLKEM_DISPATCH(mlkem_tobytes12, MLKEM_TOBYTES12_IMPL, (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a),
                      (out, a))
 PQLAB_MLKEM_DISPATCH(mlkem_frombytes12, MLKEM_FROMBYTES12_IMPL, (mlkem_poly * r, const uint8_t in[MLKEM_POLYBYTES]),
@@ -213,6 +261,12 @@ PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt_x4, MLKEM_SAMPLE_NTT_X4_IMPL,
                      (mlkem_poly * r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
                       const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
                      (r0, r1, r2, r3, rho, xy))
+PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs, MLKEM_BASEMUL_PAIRS_IMPL,
+                     (int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n), (r, a, b, p, n))
+static inline unsigned int mlkem_rej_bulk(int16_t *cand, const uint8_t *buf, unsigned int g)
+{
+    return MLKEM_REJ_BULK_IMPL(cand, buf, g);
+}
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
                      (mlkem_poly * acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),
                      (acc, vec, rho, x, y))

@@ -25,11 +25,6 @@
 #include "reduce.h"
 #include "symmetric.h"
 
-/* 2^32 mod q = 1353: fqmul by it multiplies by 2^16, cancelling the R^-1 that
- * the base multiplications leave when no inverse NTT follows (t_hat in key
- * generation). */
-#define MLKEM_MONT_R2 1353
-
 /* Functions whose locals must not stay in their caller's frame while the caller
  * goes on to deeper calls (the stack peak is the sum of live frames). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -38,14 +33,13 @@
 #define MLKEM_NOINLINE
 #endif
 
-/* a = a mod q, canonical [0, q), for any int16 a (Barrett then a masked add). */
-static void poly_canonical(mlkem_poly *a)
+/* a = a mod q, canonical [0, q), for any int16 a (the canonical kernel). */
+static inline void poly_canonical(mlkem_poly *a)
 {
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        a->c[i] = mlkem_caddq(mlkem_barrett_reduce(a->c[i]));
-    }
+    mlkem_canonical(a);
 }
 
+#ifndef PQLAB_MLKEM_SMALLSTACK
 /* r += b; callers keep |r + b| < 2^15 (bounds stated at each call). */
 static void poly_add(mlkem_poly *r, const mlkem_poly *b)
 {
@@ -53,6 +47,7 @@ static void poly_add(mlkem_poly *r, const mlkem_poly *b)
         r->c[i] = (int16_t)(r->c[i] + b->c[i]);
     }
 }
+#endif
 
 /* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
  * lines 10, 14, 17). */
@@ -63,12 +58,81 @@ static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_
     mlkem_cbd_eta1(r, buf);
 }
 
+#ifndef PQLAB_MLKEM_SMALLSTACK
 static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
 {
     uint8_t buf[64 * MLKEM_ETA2];
     mlkem_prf(buf, sizeof buf, s, nonce);
     mlkem_cbd_eta2(r, buf);
 }
+#endif
+
+#ifdef PQLAB_MLKEM_SMALLSTACK
+/* r += SamplePolyCBD_2(PRF_2(s, nonce)) without a polynomial buffer (the arithmetic of
+ * sample.c's cbd2: pair sums with the mask 0x55555555, then field minus field). */
+static MLKEM_NOINLINE void poly_noise_add_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
+{
+    uint8_t buf[64 * MLKEM_ETA2];
+    mlkem_prf(buf, sizeof buf, s, nonce);
+    for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
+        uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
+                     ((uint32_t)buf[4 * i + 3] << 24);
+        uint32_t t = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);
+        for (unsigned int j = 0; j < 8; j++) {
+            int16_t x = (int16_t)((t >> (4 * j)) & 3), y = (int16_t)((t >> (4 * j + 2)) & 3);
+            r->c[8 * i + j] = (int16_t)(r->c[8 * i + j] + x - y);
+        }
+    }
+}
+
+/* out = ByteEncode_12(NTT(SamplePolyCBD_eta1(PRF_eta1(s, nonce)))), canonical values;
+ * the polynomial lives only in this frame. */
+static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const uint8_t s[MLKEM_SYMBYTES],
+                                             uint8_t nonce)
+{
+    mlkem_poly a;
+    poly_noise_eta1(&a, s, nonce);
+    mlkem_ntt(&a);
+    poly_canonical(&a);
+    mlkem_tobytes12(out, &a);
+}
+
+/* Pairs p .. p+n-1 of a ByteEncode_12 encoding, reduced mod q as ByteDecode_12
+ * (Algorithm 6: values < 2^12 < 2q, one masked subtraction). */
+static void decode12_pairs(int16_t *out, const uint8_t *in, unsigned int p, unsigned int n)
+{
+    in += 3 * p;
+    for (unsigned int k = 0; k < n; k++) {
+        int16_t t0 = (int16_t)((in[3 * k] | ((uint16_t)in[3 * k + 1] << 8)) & 0xfff);
+        int16_t t1 = (int16_t)((in[3 * k + 1] >> 4) | ((uint16_t)in[3 * k + 2] << 4));
+        out[2 * k] = mlkem_caddq((int16_t)(t0 - MLKEM_Q));
+        out[2 * k + 1] = mlkem_caddq((int16_t)(t1 - MLKEM_Q));
+    }
+}
+
+/* r += a o b R^-1 with a and b given as ByteEncode_12 encodings, in chunks of
+ * MLKEM_CHUNK pairs (no whole decoded polynomial is held). */
+#define MLKEM_CHUNK 32
+static MLKEM_NOINLINE void basemul_acc_encoded(mlkem_poly *r, const uint8_t *a, const uint8_t *b)
+{
+    _Alignas(4) int16_t ac[2 * MLKEM_CHUNK], bc[2 * MLKEM_CHUNK];
+    for (unsigned int p = 0; p < MLKEM_N / 2; p += MLKEM_CHUNK) {
+        decode12_pairs(ac, a, p, MLKEM_CHUNK);
+        decode12_pairs(bc, b, p, MLKEM_CHUNK);
+        mlkem_basemul_pairs(&r->c[2 * p], ac, bc, p, MLKEM_CHUNK);
+    }
+}
+
+/* r += a o b R^-1 with a given as a ByteEncode_12 encoding, b a polynomial. */
+static MLKEM_NOINLINE void basemul_acc_half_encoded(mlkem_poly *r, const uint8_t *a, const mlkem_poly *b)
+{
+    _Alignas(4) int16_t ac[2 * MLKEM_CHUNK];
+    for (unsigned int p = 0; p < MLKEM_N / 2; p += MLKEM_CHUNK) {
+        decode12_pairs(ac, a, p, MLKEM_CHUNK);
+        mlkem_basemul_pairs(&r->c[2 * p], ac, &b->c[2 * p], p, MLKEM_CHUNK);
+    }
+}
+#endif
 
 /* Hand one piece of the ciphertext either to the output (out != NULL) or to the
  * constant-time comparison with the received ciphertext cmp; returns 1 if the
@@ -100,30 +164,44 @@ typedef struct {
  *    encoded into ek;
  *  encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(acc) + e1[i],
  *    compressed into c (or compared with it). */
-static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc)
+static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlkem_poly *acc)
 {
     mlkem_poly e;
+    poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
+    mlkem_ntt(&e);                                           /* reduced */
+    mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 1.5q */
+    poly_canonical(acc);
+    mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+}
+
+/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
+static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
+{
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    mlkem_compress_du(piece, u);
+    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
+                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+}
+
+static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc)
+{
     if (sink->mode == ROWS_KEYGEN) {
-        for (unsigned int j = 0; j < MLKEM_N; j++) { /* |acc| < 8q -> < q, R^-1 cancelled */
-            acc->c[j] = mlkem_fqmul(acc->c[j], MLKEM_MONT_R2);
-        }
-        poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-        mlkem_ntt(&e);                                           /* reduced */
-        poly_add(acc, &e);                                       /* |t| < 1.5q */
-        poly_canonical(acc);
-        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+        finish_row_keygen(sink, i, acc);
     } else {
-        uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
-        mlkem_invntt(acc);                                       /* |u| < q, R^-1 cancelled */
+        mlkem_invntt(acc); /* |u| < q, R^-1 cancelled */
+#ifdef PQLAB_MLKEM_SMALLSTACK
+        poly_noise_add_eta2(acc, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
+#else
+        mlkem_poly e;
         poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
         poly_add(acc, &e);                                       /* |u| < q + 2 */
+#endif
         poly_canonical(acc);
-        mlkem_compress_du(piece, acc);
-        sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                           sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+        emit_row(sink, i, acc);
     }
 }
 
+#ifndef PQLAB_MLKEM_SMALLSTACK
 /* The matrix-vector product of K-PKE, row i = sum_j A_hat[i][j] o vec[j]
  * (key generation, Algorithm 13 line 18) or sum_j A_hat[j][i] o vec[j]
  * (encryption, A_hat^T, Algorithm 14 line 19), each row handed to finish_row as
@@ -284,6 +362,122 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     poly_canonical(&w);
     mlkem_tomsg(m, &w); /* line 7 */
 }
+
+#else
+/* Stack-first form: the entries one at a time (one lane of SHAKE128), one accumulator,
+ * the vector read from its 12-bit encoding (vecb: k encodings of canonical values). */
+static MLKEM_NOINLINE void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const uint8_t *vecb, row_sink *sink)
+{
+    mlkem_poly acc;
+    const int transposed = sink->mode == ROWS_ENCRYPT;
+    for (unsigned int i = 0; i < MLKEM_K; i++) {
+        pqlab_memzero_words(&acc, sizeof acc);
+        for (unsigned int j = 0; j < MLKEM_K; j++) { /* entry (i, j): XOF indices (j, i), or (i, j) */
+            mlkem_matacc_packed(&acc, vecb + j * MLKEM_POLYBYTES, rho, (uint8_t)(transposed ? i : j),
+                                (uint8_t)(transposed ? j : i));
+        }
+        finish_row(sink, i, &acc);
+    }
+}
+
+/* K-PKE.KeyGen(d) (Algorithm 13), stack-first: s_hat goes straight into dk_PKE (its final
+ * place) and the matrix product reads it from there. */
+static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                                      const uint8_t d[MLKEM_SYMBYTES])
+{
+    uint8_t rhosigma[2 * MLKEM_SYMBYTES];
+    const uint8_t kbyte = MLKEM_K;
+    row_sink sink;
+
+    mlkem_hash_g(rhosigma, d, MLKEM_SYMBYTES, &kbyte, 1); /* line 1: G(d || k) */
+    PQLAB_DECLASSIFY(rhosigma, MLKEM_SYMBYTES);           /* rho: public, SampleNTT branches on it */
+    const uint8_t *rho = rhosigma, *sigma = rhosigma + MLKEM_SYMBYTES;
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16, 20: s_hat[i] into dk_PKE */
+        noise_ntt_encoded(dk_pke + i * MLKEM_POLYBYTES, sigma, (uint8_t)i);
+    }
+    sink.mode = ROWS_KEYGEN;
+    sink.seed = sigma;
+    sink.out = ek;
+    sink.cmp = NULL;
+    sink.diff = 0;
+    matvec_rows(rho, dk_pke, &sink); /* lines 12-15, 17-19: t_hat into ek */
+    memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
+    pqlab_zeroize(rhosigma, sizeof rhosigma);
+}
+
+/* Algorithm 14 lines 17, 20, 21, 23 (stack-first): v = NTT^-1(t_hat^T o y_hat) + e2 + mu
+ * with t_hat and y_hat read from their encodings; returns 1 if the compared piece differs. */
+static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
+                                        const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
+                                        const uint8_t *yb)
+{
+    mlkem_poly v;
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
+    pqlab_memzero_words(&v, sizeof v);
+    for (unsigned int j = 0; j < MLKEM_K; j++) {
+        basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 8q */
+    }
+    mlkem_invntt(&v);                                   /* |v| < q */
+    poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, |v| < q + 2 */
+    for (unsigned int i = 0; i < MLKEM_N; i++) {        /* line 20: + mu (Decompress_1, masked) */
+        const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
+        v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
+    }
+    poly_canonical(&v);
+    mlkem_compress_dv(piece, &v); /* line 23: c2 */
+    return emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
+                piece, sizeof piece);
+}
+
+/* K-PKE.Encrypt(ek, m, r) (Algorithm 14), stack-first: y_hat is kept as its 12-bit
+ * encoding (384 bytes per polynomial instead of 512). Output / comparison as in the
+ * speed-first form. */
+static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
+                                          const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES])
+{
+    uint8_t yb[MLKEM_K * MLKEM_POLYBYTES];
+    uint8_t rho[MLKEM_SYMBYTES];
+    row_sink sink;
+    uint8_t diff;
+
+    memcpy(rho, ek + MLKEM_K * MLKEM_POLYBYTES, MLKEM_SYMBYTES); /* line 3 */
+    /* rho is public (part of ek); SampleNTT branches on it. */
+    PQLAB_DECLASSIFY(rho, sizeof rho);
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y), encoded */
+        noise_ntt_encoded(yb + i * MLKEM_POLYBYTES, r, (uint8_t)i);
+    }
+    sink.mode = ROWS_ENCRYPT;
+    sink.seed = r;
+    sink.out = c_out;
+    sink.cmp = c_cmp;
+    sink.diff = 0;
+    matvec_rows(rho, yb, &sink); /* lines 13-16, 19, 22: u into c1 */
+    diff = sink.diff;
+    diff |= encrypt_v(c_out, c_cmp, ek, m, r, yb);
+    return diff;
+}
+
+/* K-PKE.Decrypt(dk_PKE, c) (Algorithm 15), stack-first: s_hat read from dk_PKE in chunks. */
+static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t dk_pke[MLKEM_DKPKEBYTES],
+                                       const uint8_t c[MLKEM_CTBYTES])
+{
+    mlkem_poly w, u;
+    pqlab_memzero_words(&w, sizeof w);
+    for (unsigned int j = 0; j < MLKEM_K; j++) {
+        mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU);       /* line 3, canonical */
+        mlkem_ntt(&u);                                                  /* reduced */
+        basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 8q */
+    }
+    mlkem_invntt(&w);                                               /* |w| < q */
+    mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
+    for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
+        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
+    }
+    poly_canonical(&w);
+    mlkem_tomsg(m, &w); /* line 7 */
+}
+
+#endif
 
 /* Encapsulation key check, FIPS 203 section 7.2: ByteEncode_12(ByteDecode_12(
  * ek)) == ek, i.e. every 12-bit value of the encoded t_hat is below q. ek is

@@ -152,3 +152,20 @@ void mlkem_basemul_acc_c(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b
         mlkem_basemul_pair(&r->c[2 * p], a->c[2 * p], a->c[2 * p + 1], &b->c[2 * p], p);
     }
 }
+
+void mlkem_basemul_pairs_c(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n)
+{
+    for (unsigned int i = 0; i < n; i++) {
+        mlkem_basemul_pair(&r[2 * i], a[2 * i], a[2 * i + 1], &b[2 * i], p + i);
+    }
+}
+
+/* r = r R^2 R^-1 + b (fqmul by 2^32 mod q = 1353, then the sum): cancels the R^-1 that the
+ * base multiplications leave when no inverse NTT follows (t_hat in key generation). Any
+ * int16 r (|r 1353| < q 2^15); |b| <= q. */
+void mlkem_tomont_add_c(mlkem_poly *r, const mlkem_poly *b)
+{
+    for (unsigned int j = 0; j < MLKEM_N; j++) {
+        r->c[j] = (int16_t)(mlkem_fqmul(r->c[j], 1353) + b->c[j]);
+    }
+}

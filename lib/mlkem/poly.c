@@ -63,6 +63,14 @@ static inline int16_t decompress(uint16_t y, unsigned int d)
     return (int16_t)(((uint32_t)y * MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
+/* c mod q in [0, q) for any int16 c: Barrett, then a masked add of q. */
+void mlkem_canonical_c(mlkem_poly *r)
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        r->c[i] = mlkem_caddq(mlkem_barrett_reduce(r->c[i]));
+    }
+}
+
 void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {
     for (unsigned int i = 0; i < MLKEM_N / 2; i++) {

@@ -67,6 +67,20 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
     }
 }
 
+unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
+{
+    unsigned int n = 0;
+    for (unsigned int pos = 0; pos < 12 * g; pos += 3) {
+        const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | ((uint32_t)buf[pos + 2] << 16);
+        const uint32_t d1 = w & 0xfff, d2 = w >> 12;
+        cand[n] = (int16_t)d1;
+        n += (d1 - MLKEM_Q) >> 31;
+        cand[n] = (int16_t)d2;
+        n += (d2 - MLKEM_Q) >> 31;
+    }
+    return n;
+}
+
 /* Fused matrix kernels: SampleNTT (Algorithm 7) of a matrix entry streamed
  * straight into MultiplyNTTs (Algorithm 11) with a vector polynomial, so that no
  * entry of A_hat is ever stored. Base multiplication works on independent
@@ -74,29 +88,78 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
  * rejection sampler has accepted its second coefficient. */
 typedef struct {
     mlkem_poly *acc;       /* accumulator: acc += entry o vec * R^-1 */
-    const mlkem_poly *vec; /* |c| < q (NTT domain) */
+    const mlkem_poly *vec; /* |c| < q (NTT domain); NULL: vecb */
+    const uint8_t *vecb;   /* the vector polynomial as ByteEncode_12 (canonical values) */
     unsigned int ctr;      /* coefficients accepted so far */
     int16_t pending;       /* first coefficient of an incomplete pair */
 } matacc_lane;
 
-/* One XOF block of a matrix entry: Algorithm 7 lines 5-15 collect the accepted
+/* basemul_pairs with the vector's pairs p .. p+n-1 decoded from its 12-bit encoding (3
+ * bytes per pair, values < 2^12 taken as they are: the encoder wrote canonical ones), 16
+ * pairs at a time. Not inlined: its buffer exists only during the call (the stack-first
+ * frontend). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SAMPLE_NOINLINE __attribute__((noinline))
+#else
+#define SAMPLE_NOINLINE
+#endif
+static SAMPLE_NOINLINE void basemul_packed(int16_t *r, const int16_t *a, const uint8_t *vecb, unsigned int p,
+                                           unsigned int n)
+{
+    _Alignas(4) int16_t vb[2 * 16];
+    const uint8_t *in = &vecb[3 * p];
+    while (n > 0) { /* public counts */
+        const unsigned int m = n < 16 ? n : 16;
+        for (unsigned int k = 0; k < m; k++) {
+            vb[2 * k] = (int16_t)((in[3 * k] | ((unsigned int)in[3 * k + 1] << 8)) & 0xfff);
+            vb[2 * k + 1] = (int16_t)((in[3 * k + 1] >> 4) | ((unsigned int)in[3 * k + 2] << 4));
+        }
+        mlkem_basemul_pairs(r, a, vb, p, m);
+        r += 2 * m;
+        a += 2 * m;
+        in += 3 * m;
+        p += m;
+        n -= m;
+    }
+}
+
+/* One piece (len <= MATACC_PIECE, a multiple of 3) of the XOF output of a matrix entry:
+ * Algorithm 7 lines 5-15 collect the accepted
  * candidates (plus a coefficient left over from the previous block) in cand,
  * then every complete pair is multiplied into acc (Algorithm 12). Appending is
  * branch-free (write, then advance by the comparison): the data is public, but
  * unpredictable branches cost a pipeline refill each on small cores. At most
- * 2 * 168 / 3 = 112 candidates per block, plus one carried: cand has room for the
- * write at index 113. */
+ * 2 * len / 3 candidates per piece, plus one carried: cand has room for the write at
+ * index 2 len / 3 + 1. */
+/* The longest piece of XOF output matacc_block takes: a whole block, or in the stack-first
+ * build 96 bytes (a block is fed as 96 + 72: whole triples and whole lanes), which shrinks
+ * the block and candidate buffers. */
+#ifdef PQLAB_MLKEM_SMALLSTACK
+#define MATACC_PIECE 96
+#else
+#define MATACC_PIECE PQLAB_SHAKE128_RATE
+#endif
+
 static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
 {
-    int16_t cand[2 * PQLAB_SHAKE128_RATE / 3 + 2];
-    const unsigned int base = l->ctr & ~1u;   /* first coefficient of the pending pair */
-    const unsigned int need = MLKEM_N - base; /* coefficients still to collect */
+    _Alignas(4) int16_t cand[2 * MATACC_PIECE / 3 + 2]; /* word loads of pairs */
+    const unsigned int base = l->ctr & ~1u;             /* first coefficient of the pending pair */
+    const unsigned int need = MLKEM_N - base;           /* coefficients still to collect */
     unsigned int n = 0;
     size_t pos = 0;
     cand[0] = l->pending;
     n += l->ctr & 1;
-    /* bulk: while two more candidates fit, no end-of-polynomial test is needed;
-     * (d - q) >> 31 is 1 exactly when d < q (d < 2^12). */
+    /* bulk: groups of 4 triples (8 candidates) while 8 more fit without a count test,
+     * then single triples while two more fit; (d - q) >> 31 is 1 exactly when d < q
+     * (d < 2^12). */
+    {
+        unsigned int g = (unsigned int)(len / 12);
+        if (g > (need - n) / 8) {
+            g = (need - n) / 8;
+        }
+        n += mlkem_rej_bulk(&cand[n], buf, g);
+        pos = 12 * (size_t)g;
+    }
     while (pos + 3 <= len && n + 2 <= need) {
         const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | ((uint32_t)buf[pos + 2] << 16);
         const uint32_t d1 = w & 0xfff, d2 = w >> 12;
@@ -115,17 +178,22 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
         cand[n] = (int16_t)d2;
         n += (d2 < MLKEM_Q) & (n < need);
     }
-    int16_t *r = &l->acc->c[base];
-    const int16_t *b = &l->vec->c[base];
-    unsigned int p = base >> 1;
-    for (unsigned int k = 0; k + 1 < n; k += 2) {
-        mlkem_basemul_pair(r, cand[k], cand[k + 1], b, p);
-        r += 2;
-        b += 2;
-        p++;
+    if (l->vec != NULL) { /* public mode switch */
+        mlkem_basemul_pairs(&l->acc->c[base], cand, &l->vec->c[base], base >> 1, n >> 1);
+    } else {
+        basemul_packed(&l->acc->c[base], cand, l->vecb, base >> 1, n >> 1);
     }
     l->pending = cand[n - 1 + (n == 0)]; /* only meaningful when n is odd */
     l->ctr = base + n;
+}
+
+/* A whole XOF block in pieces of at most MATACC_PIECE bytes. */
+static void matacc_feed(matacc_lane *l, const uint8_t *buf)
+{
+    for (size_t pos = 0; pos < PQLAB_SHAKE128_RATE; pos += MATACC_PIECE) {
+        const size_t len = PQLAB_SHAKE128_RATE - pos < MATACC_PIECE ? PQLAB_SHAKE128_RATE - pos : MATACC_PIECE;
+        matacc_block(l, buf + pos, len);
+    }
 }
 
 void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
@@ -133,14 +201,34 @@ void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[ML
     pqlab_keccak_state st;
     uint8_t buf[PQLAB_SHAKE128_RATE];
     const uint8_t xy[2] = {x, y};
-    matacc_lane l = {acc, vec, 0, 0};
+    matacc_lane l = {acc, vec, NULL, 0, 0};
     pqlab_shake128_init(&st);
     pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
     pqlab_shake128_absorb(&st, xy, 2);
     pqlab_shake128_finalize(&st);
     while (l.ctr < MLKEM_N) {
         pqlab_shake128_squeezeblocks(buf, 1, &st);
-        matacc_block(&l, buf, sizeof buf);
+        matacc_feed(&l, buf);
+    }
+}
+
+void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], const uint8_t rho[MLKEM_SYMBYTES],
+                         uint8_t x, uint8_t y)
+{
+    pqlab_keccak_state st;
+    uint8_t buf[MATACC_PIECE]; /* the XOF output a piece at a time (incremental squeeze) */
+    const uint8_t xy[2] = {x, y};
+    matacc_lane l = {acc, NULL, vecb, 0, 0};
+    pqlab_shake128_init(&st);
+    pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
+    pqlab_shake128_absorb(&st, xy, 2);
+    pqlab_shake128_finalize(&st);
+    while (l.ctr < MLKEM_N) {
+        for (size_t pos = 0; pos < PQLAB_SHAKE128_RATE && l.ctr < MLKEM_N; pos += MATACC_PIECE) {
+            const size_t len = PQLAB_SHAKE128_RATE - pos < MATACC_PIECE ? PQLAB_SHAKE128_RATE - pos : MATACC_PIECE;
+            pqlab_shake128_squeeze(buf, len, &st);
+            matacc_block(&l, buf, len);
+        }
     }
 }
 
@@ -156,6 +244,7 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
         buf[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
         l[t].acc = acc[t];
         l[t].vec = vec[t];
+        l[t].vecb = NULL;
         l[t].ctr = 0;
         l[t].pending = 0;
     }
@@ -163,7 +252,7 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
     while (l[0].ctr < MLKEM_N || l[1].ctr < MLKEM_N || l[2].ctr < MLKEM_N || l[3].ctr < MLKEM_N) {
         pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
         for (unsigned int t = 0; t < 4; t++) {
-            matacc_block(&l[t], buf[t], PQLAB_SHAKE128_RATE);
+            matacc_feed(&l[t], buf[t]);
         }
     }
 }

@@ -1,0 +1,742 @@
+# SPDX-License-Identifier: MIT
+"""Writes mlkem_ntt.S: ML-KEM's NTT, inverse NTT and accumulating base multiplication
+(FIPS 203 Algorithms 9-12) for ARMv7E-M (Cortex-M4/M7), Thumb-2, GNU as unified syntax.
+
+Run `python3 gen_mlkem_ntt.py > mlkem_ntt.S` after editing. The generator exists because
+the twiddle tables are laid out in the order the merged layers read them (computed here
+from zeta = 17, FIPS 203 section 4.3) and the butterfly sequences are long and regular;
+the emitted code is plain, unrolled Thumb-2. The contract is in mlkem_native.h.
+
+Arithmetic, on two int16 coefficients packed in one word (low half = even index):
+- Products with a constant (the twiddles of both transforms and the final 1441): Plantard
+  multiplication (Plantard 2021; the 16-bit-modulus variant with a 32-bit constant and
+  rounding term 2^3 q described by Huang et al., TCHES 2022): the word z' = z R^-1 (-2^32)
+  q^-1 mod 2^32 stands for z; `smulwX t, z', x` gives bits 16..47 of z' x, whose low half is
+  ((z' x mod 2^32) >> 16) as an int16, and `smlabb t, t, q, 8q` leaves x z R^-1 mod q in the
+  high half, in [-1664, 1664], for every int16 x (checked for every constant by
+  tests/test_native_armv7em_mlkem.py). Two instructions per coefficient, no q^-1 step.
+- Products of two variables (base multiplication): Montgomery reduction (R = 2^16) of a
+  32-bit product p, |p| < q 2^15, with QQ = q << 16 | 3327 (3327 = -q^-1 mod 2^16):
+      smulbb t, p, QQ        t = p_lo * 3327       (low half: -p q^-1 mod 2^16)
+      smlabt p, t, QQ, p     p + t_lo * q          (low half 0, high half p R^-1 mod q)
+  the high half of the result is in (-q, q) (|p + t q| < q 2^15 + 2^15 q).
+- Cooley-Tukey butterfly on words a, b with one zeta: both halves of b multiplied
+  (Plantard), packed with pkhtb, then ssub16 / sadd16 (no overflow by the bounds below):
+  7 instructions for two butterflies.
+- Gentleman-Sande butterfly: ssub16 d = b - a, sadd16 a = a + b, then d times zeta as above.
+- Barrett reduction with v = round(2^32 / q) = 1290167: t = high half of
+  smlawX(v, x, 2^15) = round(v x / 2^32) gives the centred representative
+  (|r| <= (q-1)/2, checked for every int16 by tests/test_native_armv7em_mlkem.py);
+  without the 2^15 (smulwX, floor) r lies in [0, q]: used inside the inverse NTT, where
+  only the bound matters. t q of both halves is packed and subtracted with ssub16 (in the
+  inverse NTT, short of registers, one half at a time with one scratch register).
+
+Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the same ones):
+- ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 7 1664
+  = 14977 before the final centred Barrett reduction (merged into the last layer's pass):
+  output reduced.
+- invntt: input any int16; floor-Barrett to [0, q]; layers 2, 4, 8: sums <= 2q, 4q, 8q,
+  products <= 1664; the layer-8 sums reduced again to [0, q]; layer 16: sums <= 2q, reduced
+  again to [0, q]; layers 32, 64: <= 2q, 4q; layer 128: sums and differences <= 8q < 2^15.
+  The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
+  differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
+- basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
+  and a0 b1 + a1 b0 < 2 q^2, both < q 2^15: each added term is < q.
+"""
+
+from __future__ import annotations
+
+Q = 3329
+ZETA = 17
+R = 1 << 16
+V = round((1 << 32) / Q)  # 1290167
+F = pow(2, 32, Q) * pow(128, -1, Q) % Q  # 1441: 128^-1 R^2 mod q
+
+
+def br7(i: int) -> int:
+    return int(f"{i:07b}"[::-1], 2)
+
+
+def centred(x: int) -> int:
+    x %= Q
+    return x - Q if x > Q // 2 else x
+
+
+ZETAS = [centred(pow(ZETA, br7(i), Q) * R) for i in range(128)]
+
+
+def word(lo: int, hi: int) -> int:
+    return (lo & 0xFFFF) | ((hi & 0xFFFF) << 16)
+
+
+def plantard(z: int) -> int:
+    """The Plantard constant (a word) that multiplies by z R^-1 mod q (the value the
+    Montgomery product with the table entry z would give): b = z R^-1 (-2^32) mod q,
+    times q^-1 mod 2^32."""
+    b = z * pow(R, -1, Q) * -(1 << 32) % Q
+    return b * pow(Q, -1, 1 << 32) % (1 << 32)
+
+
+def ntt_tables() -> dict[str, list[int]]:
+    z = [plantard(x) for x in ZETAS]
+    a = [z[1], z[2], z[3], z[4], z[5], z[6], z[7]]
+    b = []
+    for blk in range(8):
+        b += [z[8 + blk], z[16 + 2 * blk], z[17 + 2 * blk]] + z[32 + 4 * blk : 36 + 4 * blk]
+    c = z[64:128]
+    inv1 = []
+    for i in range(16):
+        inv1 += [z[127 - 4 * i], z[126 - 4 * i], z[125 - 4 * i], z[124 - 4 * i], z[63 - 2 * i], z[62 - 2 * i]]
+        inv1 += [z[31 - i]]
+    inv2 = []
+    for h in range(2):
+        inv2 += [z[15 - 4 * h], z[14 - 4 * h], z[13 - 4 * h], z[12 - 4 * h], z[7 - 2 * h], z[6 - 2 * h], z[3 - h]]
+    z1f = centred(ZETAS[1] * F * pow(R, -1, Q))
+    inv3 = [plantard(F), plantard(z1f)]
+    gam = [word(ZETAS[64 + t], -ZETAS[64 + t]) for t in range(64)]
+    return {"ntt_za": a, "ntt_zb": b, "ntt_zc": c, "inv_z1": inv1, "inv_z2": inv2, "inv_z3": inv3, "bm_gamma": gam}
+
+
+out: list[str] = []
+
+
+# mnemonics with a 16-bit Thumb encoding: emitted in their 32-bit form (.w), so that runs of
+# 32-bit instructions stay word-aligned (a 32-bit instruction at an address 2 mod 4 costs a
+# fetch cycle on the Cortex-M4, docs/sim.md)
+NARROW = {"ldr", "str", "ldrsh", "strh", "add", "sub", "subs", "cmp", "mov", "lsr", "and", "orr", "ldm", "stm", "bne"}
+
+
+def e(line: str) -> None:
+    if line.endswith(":") or line.startswith("."):
+        out.append(line)
+        return
+    op, _, rest = line.partition(" ")
+    if op in NARROW:
+        op += ".w"
+    out.append(f"    {op} {rest}")
+
+
+QQ = "lr"
+
+
+def mont(r: str, t: str) -> None:
+    """high half of r = r * R^-1 mod q (Montgomery), t scratch."""
+    e(f"smulbb {t}, {r}, {QQ}")
+    e(f"smlabt {r}, {t}, {QQ}, {r}")
+
+
+QB = "r12"  # q (low half) in the transforms
+C8 = "lr"  # 8 q = 2^3 q, Plantard's rounding term (alpha = 3)
+
+
+def plant(x: str, half: str, z: str, out: str) -> None:
+    """high half of out = half (b/t) of x times the constant of the Plantard word z:
+    smulwX gives bits 16..47 of z x, whose low half is ((z x mod 2^32) >> 16); then
+    (that + 2^3) q >> 16 (smlabb with 8q). Exact for every int16 x and every constant of
+    the tables, result in [-1664, 1664] (checked by the test)."""
+    e(f"smulw{half} {out}, {z}, {x}")
+    e(f"smlabb {out}, {out}, {QB}, {C8}")
+
+
+def ct(a: str, b: str, z: str, t0: str) -> None:
+    """(a, b) -> (a + zeta b, a - zeta b) on both halves (Plantard word z)."""
+    plant(b, "b", z, t0)
+    plant(b, "t", z, b)
+    e(f"pkhtb {t0}, {b}, {t0}, asr #16")
+    e(f"ssub16 {b}, {a}, {t0}")
+    e(f"sadd16 {a}, {a}, {t0}")
+
+
+def gs(a: str, b: str, z: str, t0: str) -> None:
+    """(a, b) -> (a + b, zeta (b - a)) on both halves (Plantard word z)."""
+    e(f"ssub16 {t0}, {b}, {a}")
+    e(f"sadd16 {a}, {a}, {b}")
+    plant(t0, "t", z, b)
+    plant(t0, "b", z, t0)
+    e(f"pkhtb {b}, {b}, {t0}, asr #16")
+
+
+def barrett(x: str, v: str, t0: str, t1: str, c15: str | None, q: str = QQ, qh: str = "t") -> None:
+    """x = x - round(x / q) q (c15 holds 2^15: centred) or x - floor(v x / 2^32) q; q in the
+    qh half of register q."""
+    if c15:
+        e(f"smlawb {t0}, {v}, {x}, {c15}")
+        e(f"smlawt {t1}, {v}, {x}, {c15}")
+    else:
+        e(f"smulwb {t0}, {v}, {x}")
+        e(f"smulwt {t1}, {v}, {x}")
+    e(f"smult{qh} {t0}, {t0}, {q}")
+    e(f"smult{qh} {t1}, {t1}, {q}")
+    e(f"pkhbt {t0}, {t0}, {t1}, lsl #16")
+    e(f"ssub16 {x}, {x}, {t0}")
+
+
+def addr(r: str, label: str) -> None:
+    e(f"movw {r}, #:lower16:pqlab_mlkem_{label}")
+    e(f"movt {r}, #:upper16:pqlab_mlkem_{label}")
+
+
+def const(r: str, x: int) -> None:
+    e(f"movw {r}, #{x & 0xFFFF}")
+    e(f"movt {r}, #{x >> 16}")
+
+
+def floor_barrett1(x: str, v: str, t: str) -> None:
+    """x = x - floor(v x / 2^32) q on both halves with one scratch register (the inverse
+    NTT has no second one): the high half by a 32-bit subtraction of (t q) << 16 (its low
+    half is 0), then the low half by ssub16 with t q zero-extended."""
+    e(f"smulwt {t}, {v}, {x}")
+    e(f"smultb {t}, {t}, {QB}")
+    e(f"sub {x}, {x}, {t}, lsl #16")
+    e(f"smulwb {t}, {v}, {x}")
+    e(f"smultb {t}, {t}, {QB}")
+    e(f"uxth {t}, {t}")
+    e(f"ssub16 {x}, {x}, {t}")
+
+
+def func(name: str) -> None:
+    out.extend(
+        [
+            "",
+            f'.section .text.{name}, "ax", %progbits',
+            f".global {name}",
+            f".type {name}, %function",
+            ".align 2",
+            f"{name}:",
+        ]
+    )
+
+
+def end_func(name: str) -> None:
+    out.append(f".size {name}, .-{name}")
+
+
+D = [f"r{i}" for i in range(4, 12)]  # data words w0..w7
+
+
+def three_layers(z0: str) -> None:
+    """CT layers on w0..w7: (w_m, w_m+4) zeta A, (w0,w2),(w1,w3) B, (w4,w6),(w5,w7) C,
+    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words A B C D E F G."""
+    e(f"ldr r2, [{z0}, #0]")
+    for m in range(4):
+        ct(D[m], D[m + 4], "r2", "r3")
+    for k, (p, q) in enumerate((((0, 2), (1, 3)), ((4, 6), (5, 7)))):
+        e(f"ldr r2, [{z0}, #{4 + 4 * k}]")
+        ct(D[p[0]], D[p[1]], "r2", "r3")
+        ct(D[q[0]], D[q[1]], "r2", "r3")
+    for k in range(4):
+        e(f"ldr r2, [{z0}, #{12 + 4 * k}]")
+        ct(D[2 * k], D[2 * k + 1], "r2", "r3")
+
+
+def consts_qc8() -> None:
+    e(f"movw {QB}, #{Q}")
+    e(f"movw {C8}, #{8 * Q}")
+
+
+def emit_ntt() -> None:
+    name = "pqlab_mlkem_ntt_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    consts_qc8()
+    # pass A: layers 128, 64, 32; w_m = coefficients 32 m + j, j + 1 (j = 0, 2, ..., 30)
+    addr("r1", "ntt_za")
+    e("add r3, r0, #64")
+    e("str r3, [sp]")
+    out.append("1:")
+    for m in range(8):
+        e(f"ldr {D[m]}, [r0, #{64 * m}]")
+    three_layers("r1")
+    for m in range(8):
+        e(f"str {D[m]}, [r0, #{64 * m}]")
+    e("add r0, r0, #4")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 1b")
+    # pass B: layers 16, 8, 4 in 8 blocks of 32 coefficients; w_m = 4 m + j, j + 1 (j = 0, 2)
+    e("sub r0, r0, #64")
+    addr("r1", "ntt_zb")
+    e("add r3, r0, #512")
+    e("str r3, [sp]")
+    out.append("2:")
+    for off in (0, 4):
+        for m in range(8):
+            e(f"ldr {D[m]}, [r0, #{8 * m + off}]")
+        three_layers("r1")
+        for m in range(8):
+            e(f"str {D[m]}, [r0, #{8 * m + off}]")
+    e("add r0, r0, #64")
+    e("add r1, r1, #28")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 2b")
+    # pass C: layer 2 (two groups of four coefficients per iteration) and the centred
+    # Barrett reduction of the outputs
+    e("sub r0, r0, #512")
+    addr("r1", "ntt_zc")
+    const("r8", V)
+    e("mov r9, #32768")
+    out.append("3:")
+    for m in range(4):
+        e(f"ldr {D[m]}, [r0, #{4 * m}]")
+    e("ldr r2, [r1, #0]")
+    ct(D[0], D[1], "r2", "r3")
+    e("ldr r2, [r1, #4]")
+    ct(D[2], D[3], "r2", "r3")
+    for m in range(4):
+        barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
+    for m in range(4):
+        e(f"str {D[m]}, [r0, #{4 * m}]")
+    e("add r0, r0, #16")
+    e("add r1, r1, #8")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 3b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_invntt() -> None:
+    name = "pqlab_mlkem_invntt_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    consts_qc8()
+    # pass 1: reduction of the input, layers 2, 4, 8 on blocks of 16 coefficients
+    addr("r1", "inv_z1")
+    e("add r3, r0, #512")
+    e("str r3, [sp]")
+    out.append("1:")
+    e("ldm r0, {r4-r11}")
+    const("r2", V)
+    for m in range(8):
+        floor_barrett1(D[m], "r2", "r3")
+    for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
+        e(f"ldr r2, [r1, #{4 * k}]")
+        gs(D[2 * k], D[2 * k + 1], "r2", "r3")
+    e("ldr r2, [r1, #16]")  # layer 4
+    gs(D[0], D[2], "r2", "r3")
+    gs(D[1], D[3], "r2", "r3")
+    e("ldr r2, [r1, #20]")
+    gs(D[4], D[6], "r2", "r3")
+    gs(D[5], D[7], "r2", "r3")
+    e("ldr r2, [r1, #24]")  # layer 8
+    for m in range(4):
+        gs(D[m], D[m + 4], "r2", "r3")
+    const("r2", V)
+    for m in range(4):
+        floor_barrett1(D[m], "r2", "r3")
+    e("stm r0!, {r4-r11}")
+    e("add r1, r1, #28")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 1b")
+    # pass 2: layers 16, 32, 64 on w_m = 16 m + j (two halves of 128 coefficients)
+    e("sub r0, r0, #512")
+    addr("r1", "inv_z2")
+    for h in range(2):
+        e("add r3, r0, #32")
+        e("str r3, [sp]")
+        out.append(f"{2 + h}:")
+        for m in range(8):
+            e(f"ldr {D[m]}, [r0, #{32 * m}]")
+        for k in range(4):  # layer 16
+            e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
+            gs(D[2 * k], D[2 * k + 1], "r2", "r3")
+        const("r2", V)
+        for m in (0, 2, 4, 6):
+            floor_barrett1(D[m], "r2", "r3")
+        e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
+        gs(D[0], D[2], "r2", "r3")
+        gs(D[1], D[3], "r2", "r3")
+        e(f"ldr r2, [r1, #{28 * h + 20}]")
+        gs(D[4], D[6], "r2", "r3")
+        gs(D[5], D[7], "r2", "r3")
+        e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
+        for m in range(4):
+            gs(D[m], D[m + 4], "r2", "r3")
+        for m in range(8):
+            e(f"str {D[m]}, [r0, #{32 * m}]")
+        e("add r0, r0, #4")
+        e("ldr r3, [sp]")
+        e("cmp r0, r3")
+        e(f"bne {2 + h}b")
+        e("add r0, r0, #224")
+    # pass 3: layer 128 merged with the factor 1441 (sums) and zeta_1 1441 R^-1 (differences)
+    e("sub r0, r0, #512")
+    z3 = ntt_tables()["inv_z3"]
+    const("r1", z3[0])
+    const("r2", z3[1])
+    e("add r3, r0, #256")
+    e("str r3, [sp]")
+    out.append("4:")
+    for m in range(4):
+        e(f"ldr {D[m]}, [r0, #{4 * m}]")
+        e(f"ldr {D[m + 4]}, [r0, #{256 + 4 * m}]")
+    for m in range(4):
+        a, b = D[m], D[m + 4]
+        gs(a, b, "r2", "r3")  # b = zeta_1 1441 R^-1 (b - a), a = a + b
+        plant(a, "b", "r1", "r3")
+        plant(a, "t", "r1", a)
+        e(f"pkhtb {a}, {a}, r3, asr #16")
+    for m in range(4):
+        e(f"str {D[m]}, [r0, #{4 * m}]")
+        e(f"str {D[m + 4]}, [r0, #{256 + 4 * m}]")
+    e("add r0, r0, #16")
+    e("ldr r3, [sp]")
+    e("cmp r0, r3")
+    e("bne 4b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_basemul() -> None:
+    """r += a o b R^-1; r0 = r, r1 = a, r2 = b; two pairs (gamma, -gamma) per iteration."""
+    name = "pqlab_mlkem_basemul_acc_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    addr("r3", "bm_gamma")
+    e("add r12, r0, #512")
+    e("str r12, [sp]")
+    out.append("1:")
+    e("ldr r4, [r1, #0]")
+    e("ldr r5, [r1, #4]")
+    e("ldr r6, [r2, #0]")
+    e("ldr r7, [r2, #4]")
+    e("ldr r8, [r0, #0]")
+    e("ldr r9, [r0, #4]")
+    e("ldr r10, [r3], #4")
+    for a, b, r, zh in (("r4", "r6", "r8", "b"), ("r5", "r7", "r9", "t")):
+        e(f"smultt r11, {a}, {b}")  # a1 b1
+        mont("r11", "r12")
+        e(f"smulbb r12, {a}, {b}")  # a0 b0
+        e(f"smlat{zh} r11, r11, r10, r12")  # + m (+-gamma)
+        mont("r11", "r12")
+        e(f"smuadx r12, {a}, {b}")  # a0 b1 + a1 b0
+        mont("r12", a)
+        e("pkhtb r11, r12, r11, asr #16")
+        e(f"sadd16 {r}, {r}, r11")
+    e("str r8, [r0], #4")
+    e("str r9, [r0], #4")
+    e("add r1, r1, #8")
+    e("add r2, r2, #8")
+    e("ldr r12, [sp]")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_basemul_pairs() -> None:
+    """r[2i..2i+1] += (a o b)[pair p + i] R^-1 for i < npairs; r0 = r, r1 = a, r2 = b (all at
+    pair p already), r3 = p, [sp] = npairs. gamma_p is halfword p of bm_gamma."""
+    name = "pqlab_mlkem_basemul_pairs_armv7em"
+    func(name)
+    e("ldr r12, [sp]")
+    e("cmp r12, #0")
+    e("it eq")
+    e("bxeq lr")
+    e("push {r4-r10, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    addr("r10", "bm_gamma")
+    e("add r3, r10, r3, lsl #1")
+    out.append("1:")
+    e("ldr r4, [r1, #0]")
+    e("ldr r6, [r2, #0]")
+    e("ldr r8, [r0, #0]")
+    e("ldrsh r9, [r3, #0]")
+    e("smultt r5, r4, r6")  # a1 b1
+    mont("r5", "r7")
+    e("smulbb r7, r4, r6")  # a0 b0
+    e("smlatb r5, r5, r9, r7")  # + m gamma
+    mont("r5", "r7")
+    e("smuadx r7, r4, r6")  # a0 b1 + a1 b0
+    mont("r7", "r4")
+    e("pkhtb r5, r7, r5, asr #16")
+    e("sadd16 r8, r8, r5")
+    e("str r8, [r0], #4")
+    e("add r1, r1, #4")
+    e("add r2, r2, #4")
+    e("add r3, r3, #2")
+    e("subs r12, r12, #1")
+    e("bne 1b")
+    e("pop {r4-r10, pc}")
+    end_func(name)
+
+
+def emit_rej_bulk() -> None:
+    """Algorithm 7 lines 5-15 for 12 g bytes without the count limit: r0 = cand, r1 = buf,
+    r2 = g; every 12-bit value d < q is appended (written at cand[n], n += d < q);
+    returns n. Branch-free per value; 3 word loads (any alignment) per 8 values."""
+    name = "pqlab_mlkem_rej_bulk_armv7em"
+    func(name)
+    e("push {r4-r8, lr}")
+    e("mov r3, r0")
+    e(f"movw r12, #{Q}")
+    e("cmp r2, #0")
+    e("beq 2f")
+    out.append("1:")
+    e("ldr r4, [r1, #0]")
+    e("ldr r5, [r1, #4]")
+    e("ldr r6, [r1, #8]")
+    e("add r1, r1, #12")
+
+    def app(d: str) -> None:
+        e(f"strh {d}, [r3]")
+        e(f"sub {d}, {d}, r12")
+        e(f"lsr {d}, {d}, #31")
+        e(f"add r3, r3, {d}, lsl #1")
+
+    e("ubfx r7, r4, #0, #12")
+    app("r7")
+    e("ubfx r7, r4, #12, #12")
+    app("r7")
+    e("lsr r7, r4, #24")
+    e("bfi r7, r5, #8, #4")
+    app("r7")
+    e("ubfx r7, r5, #4, #12")
+    app("r7")
+    e("ubfx r7, r5, #16, #12")
+    app("r7")
+    e("lsr r7, r5, #28")
+    e("bfi r7, r6, #4, #8")
+    app("r7")
+    e("ubfx r7, r6, #8, #12")
+    app("r7")
+    e("lsr r7, r6, #20")
+    app("r7")
+    e("subs r2, r2, #1")
+    e("bne 1b")
+    out.append("2:")
+    e("sub r0, r3, r0")
+    e("lsr r0, r0, #1")
+    e("pop {r4-r8, pc}")
+    end_func(name)
+
+
+def emit_cbd2() -> None:
+    """r = SamplePolyCBD_2(buf) (FIPS 203 Algorithm 8, eta = 2): r0 = r, r1 = buf (128
+    bytes, any alignment). Per input word: pair sums s = (w & 0x55..) + ((w >> 1) & 0x55..),
+    nibble fields x (bits 0-1) and y (bits 2-3) split into even and odd nibbles per byte,
+    ssub8 forms x - y in [-2, 2] per byte, sxtb16 / pkh place them as int16 pairs."""
+    name = "pqlab_mlkem_cbd2_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    const("r12", 0x55555555)
+    const("lr", 0x33333333)
+    const("r11", 0x0F0F0F0F)
+    e("add r10, r0, #512")
+    out.append("1:")
+    e("ldr r2, [r1], #4")
+    e("and r3, r2, r12")
+    e("and r2, r12, r2, lsr #1")
+    e("add r2, r2, r3")  # 2-bit sums
+    e("and r3, r2, lr")  # x fields (nibble bits 0-1)
+    e("and r2, lr, r2, lsr #2")  # y fields
+    e("and r4, r3, r11")  # x of even coefficients (low nibbles)
+    e("and r5, r11, r3, lsr #4")  # x of odd coefficients
+    e("and r6, r2, r11")
+    e("and r7, r11, r2, lsr #4")
+    e("ssub8 r4, r4, r6")  # c0 c2 c4 c6 (bytes)
+    e("ssub8 r5, r5, r7")  # c1 c3 c5 c7
+    e("sxtb16 r6, r4")  # c0 | c4
+    e("sxtb16 r7, r5")  # c1 | c5
+    e("sxtb16 r4, r4, ror #8")  # c2 | c6
+    e("sxtb16 r5, r5, ror #8")  # c3 | c7
+    e("pkhbt r2, r6, r7, lsl #16")  # c0 c1
+    e("pkhtb r3, r7, r6, asr #16")  # c4 c5
+    e("pkhbt r8, r4, r5, lsl #16")  # c2 c3
+    e("pkhtb r9, r5, r4, asr #16")  # c6 c7
+    e("str r2, [r0, #0]")
+    e("str r8, [r0, #4]")
+    e("str r3, [r0, #8]")
+    e("str r9, [r0, #12]")
+    e("add r0, r0, #16")
+    e("cmp r0, r10")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_frombytes12() -> None:
+    """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
+    any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
+    halves >= q (values < 2^12 < 2q)."""
+    name = "pqlab_mlkem_frombytes12_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r12, #{Q}")
+    e(f"movt r12, #{Q}")
+    e("add lr, r0, #512")
+    out.append("1:")
+    e("ldr r2, [r1, #0]")
+    e("ldr r3, [r1, #4]")
+    e("ldr r4, [r1, #8]")
+    e("add r1, r1, #12")
+    e("ubfx r5, r2, #0, #12")  # c0
+    e("lsr r9, r2, #12")
+    e("bfi r5, r9, #16, #12")  # c1
+    e("lsr r6, r2, #24")
+    e("bfi r6, r3, #8, #4")  # c2
+    e("lsr r9, r3, #4")
+    e("bfi r6, r9, #16, #12")  # c3
+    e("ubfx r7, r3, #16, #12")  # c4
+    e("lsr r9, r3, #28")
+    e("bfi r9, r4, #4, #8")
+    e("bfi r7, r9, #16, #12")  # c5
+    e("ubfx r8, r4, #8, #12")  # c6
+    e("lsr r9, r4, #20")
+    e("orr r8, r8, r9, lsl #16")  # c7
+    for r in ("r5", "r6", "r7", "r8"):
+        e(f"usub16 r9, {r}, r12")
+        e(f"sel {r}, r9, {r}")
+    e("str r5, [r0, #0]")
+    e("str r6, [r0, #4]")
+    e("str r7, [r0, #8]")
+    e("str r8, [r0, #12]")
+    e("add r0, r0, #16")
+    e("cmp r0, lr")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_tobytes12() -> None:
+    """out = ByteEncode_12(a), a canonical: r0 = out (384 bytes, any alignment), r1 = a.
+    4 words (8 coefficients) -> 3 words with bfi."""
+    name = "pqlab_mlkem_tobytes12_armv7em"
+    func(name)
+    e("push {r4-r9, lr}")
+    e("add lr, r1, #512")
+    out.append("1:")
+    e("ldr r2, [r1, #0]")  # c0 c1
+    e("ldr r3, [r1, #4]")  # c2 c3
+    e("ldr r4, [r1, #8]")  # c4 c5
+    e("ldr r5, [r1, #12]")  # c6 c7
+    e("add r1, r1, #16")
+    e("lsr r6, r2, #16")
+    e("bfi r2, r6, #12, #12")
+    e("bfi r2, r3, #24, #8")  # c0 | c1 << 12 | c2 << 24
+    e("ubfx r7, r3, #8, #4")
+    e("lsr r6, r3, #16")
+    e("bfi r7, r6, #4, #12")
+    e("bfi r7, r4, #16, #12")
+    e("lsr r6, r4, #16")
+    e("bfi r7, r6, #28, #4")  # c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28
+    e("ubfx r8, r4, #20, #8")
+    e("bfi r8, r5, #8, #12")
+    e("lsr r6, r5, #16")
+    e("bfi r8, r6, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
+    e("str r2, [r0, #0]")
+    e("str r7, [r0, #4]")
+    e("str r8, [r0, #8]")
+    e("add r0, r0, #12")
+    e("cmp r1, lr")
+    e("bne 1b")
+    e("pop {r4-r9, pc}")
+    end_func(name)
+
+
+def emit_canonical() -> None:
+    """c = c mod q in [0, q) for any int16 c: r0 = c. Centred Barrett (as in the NTT) gives
+    r; sadd16 forms r + q; ssub16 r - 0 sets GE where r >= 0 (the Barrett's own ssub16 does
+    not: t q wraps as an int16 for |c| > 9.5 q) and sel keeps r or r + q per half."""
+    name = "pqlab_mlkem_canonical_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    const("r1", V)
+    e("mov r2, #32768")
+    e("mov r10, #0")
+    const("r3", (Q << 16) | Q)
+    e("add r12, r0, #512")
+    out.append("1:")
+    e("ldm r0, {r4-r7}")
+    for x in ("r4", "r5", "r6", "r7"):
+        e(f"smlawb r8, r1, {x}, r2")
+        e(f"smlawt r9, r1, {x}, r2")
+        e(f"smultt r8, r8, {QQ}")
+        e(f"smultt r9, r9, {QQ}")
+        e("pkhbt r8, r8, r9, lsl #16")  # t q (both halves)
+        e(f"ssub16 {x}, {x}, r8")  # r, |r| <= (q-1)/2
+        e(f"sadd16 r9, {x}, r3")  # r + q
+        e(f"ssub16 r8, {x}, r10")  # GE = r >= 0
+        e(f"sel {x}, {x}, r9")
+    e("stm r0!, {r4-r7}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_tomont_add() -> None:
+    """r = r * 2^32 R^-1 (Montgomery product with 1353 = 2^32 mod q) + b: r0 = r, r1 = b;
+    r any int16 (|r 1353| < q 2^15), b with |b| <= q: |result| < q + |b|."""
+    name = "pqlab_mlkem_tomont_add_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    e(f"movw r2, #{pow(2, 32, Q)}")
+    e("add r12, r0, #512")
+    out.append("1:")
+    e("ldm r0, {r4-r7}")
+    for k, x in enumerate(("r4", "r5", "r6", "r7")):
+        e(f"smulbb r3, {x}, r2")
+        e(f"smultb {x}, {x}, r2")
+        mont("r3", "r9")
+        mont(x, "r9")
+        e(f"pkhtb {x}, {x}, r3, asr #16")
+        e(f"ldr r8, [r1, #{4 * k}]")
+        e(f"sadd16 {x}, {x}, r8")
+    e("add r1, r1, #16")
+    e("stm r0!, {r4-r7}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def main() -> None:
+    out.extend(
+        [
+            "/* SPDX-License-Identifier: MIT */",
+            "/* Generated by gen_mlkem_ntt.py (python3 gen_mlkem_ntt.py > mlkem_ntt.S); do not edit.",
+            " * ML-KEM NTT, inverse NTT and accumulating base multiplication for ARMv7E-M:",
+            " * technique and bounds in the generator's docstring, contract in mlkem_native.h. */",
+            ".syntax unified",
+            ".thumb",
+        ]
+    )
+    emit_ntt()
+    emit_invntt()
+    emit_basemul()
+    emit_basemul_pairs()
+    emit_rej_bulk()
+    emit_cbd2()
+    emit_frombytes12()
+    emit_tobytes12()
+    emit_canonical()
+    emit_tomont_add()
+    out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
+    for label, words in ntt_tables().items():
+        if label == "inv_z3":  # constants in registers
+            continue
+        out.append(f"pqlab_mlkem_{label}:")
+        for i in range(0, len(words), 4):
+            out.append("    .word " + ", ".join(f"0x{w:08x}" for w in words[i : i + 4]))
+    out.append("")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
