@@ -1,0 +1,380 @@
+# SPDX-License-Identifier: MIT
+"""Writes mldsa_ntt.S: ML-DSA's NTT, inverse NTT, pointwise products and coefficient
+reductions (FIPS 204 section 7.5, Algorithms 41-45) for ARMv7E-M (Cortex-M4/M7).
+
+Run `python3 gen_mldsa_ntt.py > mldsa_ntt.S` after editing; a test checks that the
+committed file is this script's output. The script computes the twiddle factors itself
+(zeta = 1753, FIPS 204 section 4 / Appendix B, times the Montgomery factor 2^32) and
+lays them out in the order the code consumes them.
+
+Every kernel does the same arithmetic per coefficient as the portable C of
+lib/mldsa/ntt.c, so its outputs are bit-for-bit those of the C (the differential test
+compares them exactly); only the schedule differs:
+- Montgomery product of b and zeta in three single-cycle multiplies (ARMv7-M ARM DDI 0403,
+  SMULL / MUL / SMLAL): (lo, hi) = b * zeta; t = lo * q^-1 mod 2^32;
+  (lo, hi) += t * (-q), which clears lo and leaves hi = (b zeta - t q) / 2^32, the
+  value of mldsa_montgomery_reduce (the low words of b zeta and t q agree, so the
+  64-bit difference is the difference of the high words);
+- three layers per pass (3 + 3 + 2 forward, the same for the inverse with its last layer
+  merged with the scaling by 2^64 / 256): eight coefficients in r1-r8, so each of them is
+  loaded and stored three times instead of eight;
+- the twiddle factors of a pass are kept in FPU registers s0-s6 (VLDM once per group,
+  VMOV to a core register, one cycle, per butterfly); s0-s15 are caller-saved (AAPCS),
+  so nothing is saved. Every armv7em platform has an FPU (-mfpu=fpv4-sp-d16 / fpv5-d16);
+- loop ends are kept in s8 / s9; every instruction is the 32-bit encoding (.w) so that
+  the code stays word-aligned (the Cortex-M4 timing rules of docs/sim.md).
+No branch or address depends on data.
+"""
+
+from __future__ import annotations
+
+import sys
+
+Q = 8380417
+QINV = pow(Q, -1, 1 << 32)  # 58728449
+ZETA = 1753
+N = 256
+
+
+def brv8(m: int) -> int:
+    return int(f"{m:08b}"[::-1], 2)
+
+
+def centred(x: int) -> int:
+    x %= Q
+    return x - Q if x > Q // 2 else x
+
+
+# zetas[m] = zeta^BitRev8(m) * 2^32 mod q, centred (the table of lib/mldsa/ntt.c)
+ZETAS = [centred(pow(ZETA, brv8(m), Q) << 32) for m in range(N)]
+INVN_MONT2 = centred(pow(256, -1, Q) << 64)  # 41978
+INVN_LAST = centred(-ZETAS[1] * pow(256, -1, Q) << 32)  # the last layer's -zeta with the scaling
+
+out: list[str] = []
+
+
+def e(line: str) -> None:
+    out.append("    " + line if line and not line.endswith(":") and not line.startswith(".") else line)
+
+
+def const(reg: str, value: int) -> None:
+    v = value & 0xFFFFFFFF
+    e(f"movw {reg}, #{v & 0xFFFF}")
+    e(f"movt {reg}, #{v >> 16}")
+
+
+def ct(a: str, b: str, s: int) -> None:
+    """Cooley-Tukey butterfly (Algorithm 41): t = mont(zeta b); b = a - t; a = a + t."""
+    e(f"vmov r14, s{s}")
+    e(f"smull r9, r10, {b}, r14")
+    e("mul r14, r9, r12")
+    e("smlal r9, r10, r14, r11")
+    e(f"sub.w {b}, {a}, r10")
+    e(f"add.w {a}, {a}, r10")
+
+
+def gs(a: str, b: str, s: int) -> None:
+    """Gentleman-Sande butterfly (Algorithm 42): d = a - b; a = a + b; b = mont(zeta d)."""
+    e(f"vmov r14, s{s}")
+    e(f"sub.w r9, {a}, {b}")
+    e(f"add.w {a}, {a}, {b}")
+    e(f"smull r9, {b}, r9, r14")
+    e("mul r14, r9, r12")
+    e(f"smlal r9, {b}, r14, r11")
+
+
+def mont_inplace(x: str, s: int) -> None:
+    """x = mont(x * s_s)."""
+    e(f"vmov r14, s{s}")
+    e(f"smull r9, {x}, {x}, r14")
+    e("mul r14, r9, r12")
+    e(f"smlal r9, {x}, r14, r11")
+
+
+R = [f"r{i}" for i in range(1, 9)]  # the eight coefficients of a pass
+
+
+def three_ct_layers(z: list[int]) -> None:
+    """Layers len = 4s, 2s, s on R[k] = a[j + s k], k = 0..7; zeta registers z[0..6]."""
+    for k in range(4):
+        ct(R[k], R[k + 4], z[0])
+    for h in range(2):
+        for k in range(2):
+            ct(R[4 * h + k], R[4 * h + k + 2], z[1 + h])
+    for p in range(4):
+        ct(R[2 * p], R[2 * p + 1], z[3 + p])
+
+
+def three_gs_layers(z: list[int]) -> None:
+    """Inverse layers len = s, 2s, 4s on R[k] = a[j + s k]; zetas z[0..3], z[4..5], z[6]."""
+    for p in range(4):
+        gs(R[2 * p], R[2 * p + 1], z[p])
+    for h in range(2):
+        for k in range(2):
+            gs(R[4 * h + k], R[4 * h + k + 2], z[4 + h])
+    for k in range(4):
+        gs(R[k], R[k + 4], z[6])
+
+
+def load8(stride: int, base: int = 0) -> None:
+    for k in range(8):
+        e(f"ldr.w {R[k]}, [r0, #{base + 4 * stride * k}]")
+
+
+def store8(stride: int, base: int = 0) -> None:
+    for k in range(8):
+        e(f"str.w {R[k]}, [r0, #{base + 4 * stride * k}]")
+
+
+def loop_end(label: str, sreg: int) -> None:
+    e(f"vmov r9, s{sreg}")
+    e("cmp.w r0, r9")
+    e(f"bne.w {label}")
+
+
+def prologue(name: str, doc: str) -> None:
+    e("")
+    e(f"@ {doc}")
+    e(f".global {name}")
+    e(f".type {name}, %function")
+    e(".p2align 2")
+    out.append(f"{name}:")
+    e("push.w {r4-r11, lr}")
+
+
+def montconst() -> None:
+    const("r11", -Q)
+    const("r12", QINV)
+
+
+def table_ptr(label: str) -> None:
+    e(f"movw r14, #:lower16:{label}")
+    e(f"movt r14, #:upper16:{label}")
+
+
+def epilogue(name: str) -> None:
+    e("pop.w {r4-r11, pc}")
+    e(f".size {name}, . - {name}")
+
+
+def gen_ntt() -> list[int]:
+    name = "pqlab_mldsa_ntt_armv7em"
+    prologue(name, "void pqlab_mldsa_ntt_armv7em(int32_t a[256]): forward NTT (mldsa_ntt_c)")
+    montconst()
+    table_ptr("mldsa_ntt_zetas")
+    tab: list[int] = []
+    # layers len 128, 64, 32: passes j = 0..31 on a[j + 32 k]; zetas 1..7
+    tab += ZETAS[1:8]
+    e("vldm r14!, {s0-s6}")
+    e("vmov s7, r14")
+    e("add.w r9, r0, #128")
+    e("vmov s8, r9")
+    out.append("1:")
+    load8(32)
+    three_ct_layers(list(range(7)))
+    store8(32)
+    e("add.w r0, r0, #4")
+    loop_end("1b", 8)
+    e("sub.w r0, r0, #128")
+    # layers len 16, 8, 4: blocks g = 0..7 of 32 coefficients, passes j = 0..3 on
+    # a[32 g + j + 4 k]; zetas 8 + g, 16 + 2g (+1), 32 + 4g (+0..3)
+    for g in range(8):
+        tab += [ZETAS[8 + g], ZETAS[16 + 2 * g], ZETAS[17 + 2 * g]] + ZETAS[32 + 4 * g : 36 + 4 * g]
+    e("add.w r9, r0, #1024")
+    e("vmov s8, r9")
+    out.append("2:")
+    e("vmov r14, s7")
+    e("vldm r14!, {s0-s6}")
+    e("vmov s7, r14")
+    for j in range(4):
+        load8(4, 4 * j)
+        three_ct_layers(list(range(7)))
+        store8(4, 4 * j)
+    e("add.w r0, r0, #128")
+    loop_end("2b", 8)
+    e("sub.w r0, r0, #1024")
+    # layers len 2, 1: groups h of 4 coefficients, two per pass; zetas 64 + h, 128 + 2h (+1)
+    for h in range(64):
+        tab += [ZETAS[64 + h], ZETAS[128 + 2 * h], ZETAS[129 + 2 * h]]
+    e("add.w r9, r0, #1024")
+    e("vmov s8, r9")
+    out.append("3:")
+    e("vmov r14, s7")
+    e("vldm r14!, {s0-s5}")
+    e("vmov s7, r14")
+    e("ldm.w r0, {r1-r8}")
+    for g in range(2):
+        c = R[4 * g : 4 * g + 4]
+        ct(c[0], c[2], 3 * g)
+        ct(c[1], c[3], 3 * g)
+        ct(c[0], c[1], 3 * g + 1)
+        ct(c[2], c[3], 3 * g + 2)
+    e("stm.w r0!, {r1-r8}")
+    loop_end("3b", 8)
+    epilogue(name)
+    return tab
+
+
+def gen_invntt() -> list[int]:
+    name = "pqlab_mldsa_invntt_armv7em"
+    prologue(name, "void pqlab_mldsa_invntt_armv7em(int32_t a[256]): inverse NTT times 2^32 (mldsa_invntt_tomont_c)")
+    montconst()
+    table_ptr("mldsa_invntt_zetas")
+    tab: list[int] = []
+    # layers len 1, 2, 4 on eight consecutive coefficients (group g = 0..31)
+    for g in range(32):
+        tab += [-ZETAS[255 - 4 * g - i] for i in range(4)]
+        tab += [-ZETAS[127 - 2 * g - i] for i in range(2)]
+        tab += [-ZETAS[63 - g]]
+    e("add.w r9, r0, #1024")
+    e("vmov s8, r9")
+    out.append("1:")
+    e("vldm r14!, {s0-s6}")
+    e("vmov s7, r14")
+    e("ldm.w r0, {r1-r8}")
+    three_gs_layers(list(range(7)))
+    e("stm.w r0!, {r1-r8}")
+    e("vmov r14, s7")
+    loop_end("1b", 8)
+    e("sub.w r0, r0, #1024")
+    # layers len 8, 16, 32: blocks B = 0..3 of 64 coefficients, passes j = 0..7 on
+    # a[64 B + j + 8 k], two passes per loop iteration
+    for b in range(4):
+        tab += [-ZETAS[31 - 4 * b - i] for i in range(4)]
+        tab += [-ZETAS[15 - 2 * b - i] for i in range(2)]
+        tab += [-ZETAS[7 - b]]
+    e("add.w r9, r0, #1024")
+    e("vmov s8, r9")
+    out.append("2:")
+    e("vldm r14!, {s0-s6}")
+    e("vmov s7, r14")
+    e("add.w r9, r0, #32")
+    e("vmov s9, r9")
+    out.append("3:")
+    for j in range(2):
+        load8(8, 4 * j)
+        three_gs_layers(list(range(7)))
+        store8(8, 4 * j)
+    e("add.w r0, r0, #8")
+    loop_end("3b", 9)
+    e("vmov r14, s7")
+    e("add.w r0, r0, #224")
+    loop_end("2b", 8)
+    e("sub.w r0, r0, #1024")
+    # layers len 64 and 128 with the scaling: a[j + 64 k], k = 0..3, two j per pass
+    tab += [-ZETAS[3], -ZETAS[2], INVN_MONT2, INVN_LAST]
+    e("vldm r14, {s0-s3}")
+    e("add.w r9, r0, #256")
+    e("vmov s8, r9")
+    out.append("4:")
+    for k in range(4):
+        e(f"ldr.w {R[k]}, [r0, #{256 * k}]")
+        e(f"ldr.w {R[k + 4]}, [r0, #{256 * k + 4}]")
+    for h in range(2):
+        c = R[4 * h : 4 * h + 4]
+        gs(c[0], c[1], 0)
+        gs(c[2], c[3], 1)
+        for t, u in ((c[0], c[2]), (c[1], c[3])):
+            # u = mont(INVN_LAST (t - u)), t = mont(INVN_MONT2 (t + u))
+            gs(t, u, 3)
+            mont_inplace(t, 2)
+    for k in range(4):
+        e(f"str.w {R[k]}, [r0, #{256 * k}]")
+        e(f"str.w {R[k + 4]}, [r0, #{256 * k + 4}]")
+    e("add.w r0, r0, #8")
+    loop_end("4b", 8)
+    epilogue(name)
+    return tab
+
+
+def gen_pointwise(acc: bool) -> None:
+    name = "pqlab_mldsa_pointwise_acc_armv7em" if acc else "pqlab_mldsa_pointwise_armv7em"
+    what = "c += mont(a b) (mldsa_pointwise_acc_mont_c)" if acc else "c = mont(a b) (mldsa_pointwise_mont_c)"
+    prologue(name, f"void {name}(int32_t c[256], const int32_t a[256], const int32_t b[256]): {what}")
+    montconst()
+    e("add.w r3, r1, #1024")
+    e("vmov s0, r3")
+    out.append("1:")
+    e("ldm.w r1!, {r3-r6}")
+    e("ldm.w r2!, {r7-r10}")
+    for x, y in zip(["r3", "r4", "r5", "r6"], ["r7", "r8", "r9", "r10"], strict=True):
+        e(f"smull r14, {x}, {x}, {y}")
+        e(f"mul {y}, r14, r12")
+        e(f"smlal r14, {x}, {y}, r11")
+    if acc:
+        e("ldm.w r0, {r7-r10}")
+        for x, y in zip(["r3", "r4", "r5", "r6"], ["r7", "r8", "r9", "r10"], strict=True):
+            e(f"add.w {y}, {y}, {x}")
+        e("stm.w r0!, {r7-r10}")
+    else:
+        e("stm.w r0!, {r3-r6}")
+    e("vmov r14, s0")
+    e("cmp.w r1, r14")
+    e("bne.w 1b")
+    epilogue(name)
+
+
+def gen_reduce32() -> None:
+    name = "pqlab_mldsa_reduce32_armv7em"
+    prologue(name, f"void {name}(int32_t a[256]): a_i - round(a_i / 2^23) q (mldsa_poly_reduce32_c)")
+    const("r12", Q)
+    e("add.w r11, r0, #1024")
+    out.append("1:")
+    e("ldm.w r0, {r1-r8}")
+    for x in R:
+        e(f"add.w r9, {x}, #0x400000")
+        e("asr.w r9, r9, #23")
+        e(f"mls {x}, r9, r12, {x}")
+    e("stm.w r0!, {r1-r8}")
+    e("cmp.w r0, r11")
+    e("bne.w 1b")
+    epilogue(name)
+
+
+def gen_caddq() -> None:
+    name = "pqlab_mldsa_caddq_armv7em"
+    prologue(name, f"void {name}(int32_t a[256]): a_i + q when a_i < 0 (mldsa_poly_caddq_c)")
+    const("r12", Q)
+    e("add.w r11, r0, #1024")
+    out.append("1:")
+    e("ldm.w r0, {r1-r8}")
+    for x in R:
+        e(f"and.w r9, r12, {x}, asr #31")
+        e(f"add.w {x}, {x}, r9")
+    e("stm.w r0!, {r1-r8}")
+    e("cmp.w r0, r11")
+    e("bne.w 1b")
+    epilogue(name)
+
+
+def table(label: str, values: list[int]) -> None:
+    e("")
+    e(".p2align 2")
+    out.append(f"{label}:")
+    for i in range(0, len(values), 8):
+        e(".word " + ", ".join(str(v) for v in values[i : i + 8]))
+    e(f".size {label}, . - {label}")
+
+
+def main() -> None:
+    assert QINV == 58728449 and INVN_MONT2 == 41978 and INVN_LAST == 3975713 and ZETAS[1] == 25847
+    out.append("@ SPDX-License-Identifier: MIT")
+    out.append("@ generated by gen_mldsa_ntt.py; do not edit (see its docstring and mldsa_native.h)")
+    e(".syntax unified")
+    e(".thumb")
+    e(".text")
+    ntt_tab = gen_ntt()
+    inv_tab = gen_invntt()
+    gen_pointwise(False)
+    gen_pointwise(True)
+    gen_reduce32()
+    gen_caddq()
+    e("")
+    e('.section .rodata.mldsa_ntt_zetas, "a"')
+    table("mldsa_ntt_zetas", ntt_tab)
+    table("mldsa_invntt_zetas", inv_tab)
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
