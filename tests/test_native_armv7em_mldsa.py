@@ -179,6 +179,33 @@ int main(void)
             cmp("caddq", kind, rep, A, B);
         }
     }
+    /* RejNTTPoly's sampling loop: random bytes (about 1/2 of the triples pass the 23-bit
+     * mask, 99.9 % of those < q), bytes that make every triple q - 1, q, 2^23 - 1 (the
+     * boundaries), every start count 0..256 in steps and lengths that are not multiples
+     * of 3 or 12, unaligned buffers; outputs, counts and the words after the last
+     * written one must agree */
+    {
+        static uint8_t bytes[200 + 4];
+        for (unsigned rep = 0; rep < 120; rep++) {
+            unsigned pat = rep % 6, ctr0 = (rep * 37u) % 257u, off = rep & 3u;
+            size_t len = rep < 60 ? 168 : 1 + (next() % 200u);
+            uint8_t *bb = bytes + off;
+            for (size_t i = 0; i < len; i++) {
+                const uint32_t v = pat == 1 ? Q - 1u : pat == 2 ? Q : pat == 3 ? 0xFFFFFFu : pat == 4 ? (Q - 1u + (i / 3) % 3u) : next();
+                bb[i] = (uint8_t)(v >> (8 * (i % 3)));
+            }
+            fill(A, Q - 1, 0);
+            memcpy(B, A, 1024);
+            unsigned c1 = mldsa_rej_uniform_c(A, ctr0, bb, len);
+            unsigned c2 = pqlab_mldsa_rej_uniform_armv7em(B, ctr0, bb, len);
+            cmp("rej_uniform", pat, rep, A, B);
+            checks++;
+            if (c1 != c2 && bad++ < 8) {
+                int k = snprintf(b, sizeof b, "bad rej_uniform count rep %u: %u != %u\n", rep, c1, c2);
+                pqlab_hal_send(b, (size_t)k);
+            }
+        }
+    }
     for (int i = 0; i < 6; i++)
         if (buf[i][0] != GUARD || buf[i][257] != GUARD) {
             int k = snprintf(b, sizeof b, "bad guard %d\n", i);
@@ -196,6 +223,20 @@ int main(void)
     fill(B, Q - 1, 0);
     ct_run(t, A, B, C);
     print_t("time asm", t);
+    /* the sampling loop on one block of 168 random bytes from ctr = 0 (data-dependent
+     * by design: public data) */
+    {
+        static uint8_t blk[168];
+        for (unsigned i = 0; i < 168; i++) blk[i] = (uint8_t)next();
+        uint64_t r0 = pqlab_hal_cycles();
+        unsigned n1 = mldsa_rej_uniform_c(A, 0, blk, 168);
+        uint64_t r1 = pqlab_hal_cycles();
+        unsigned n2 = pqlab_mldsa_rej_uniform_armv7em(B, 0, blk, 168);
+        uint64_t r2 = pqlab_hal_cycles();
+        k = snprintf(b, sizeof b, "rtime %llu %llu %u %u\n", (unsigned long long)(r1 - r0),
+                     (unsigned long long)(r2 - r1), n1, n2);
+        pqlab_hal_send(b, (size_t)k);
+    }
     /* constant time: the same calls on inputs of different kinds (within the bounds) */
     for (unsigned kind = 0; kind < 5; kind++) {
         fill(A, Q - 1, kind);
@@ -214,9 +255,9 @@ def build_and_run(platform: str, tmp: Path) -> list[str]:
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@KINDS@", str(KINDS)))
     flags = ["-DPQLAB_MLDSA_MODE=44", "-DPQLAB_NS=mldsatest_"]
-    out = firmware.build_and_run(
-        platform, tmp, [src, MLDSA / "ntt.c", NATIVE / "mldsa_ntt.S"], include=[MLDSA, NATIVE], cflags=flags
-    )
+    common = ROOT / "lib" / "common"
+    srcs = [src, MLDSA / "ntt.c", MLDSA / "sample.c", common / "fips202.c", common / "fips202x4.c"]
+    out = firmware.build_and_run(platform, tmp, [*srcs, NATIVE / "mldsa_ntt.S"], include=[MLDSA, NATIVE], cflags=flags)
     return out.replace("\r", "").splitlines()
 
 
@@ -248,8 +289,8 @@ NAMES = ["ntt", "invntt", "pointwise", "pointwise_acc", "reduce32", "caddq"]
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     lines = build_and_run(platform, tmp_path)
-    # 6 kinds, the random ones 4 times; 8 comparisons each
-    nchecks = (KINDS + 2 * 3) * 8
+    # 6 kinds, the random ones 4 times; 8 comparisons each; 120 sampler buffers, 2 each
+    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2
     firmware.kernel_results("\n".join(lines), platform, total=nchecks)
     check_ntt_definition(lines)
     tc = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time c "))
@@ -257,6 +298,9 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     print(f"\n{platform}: {nchecks} comparisons agree; one call, C / asm (timer units):")
     for name, c, a in zip(NAMES, tc, ta, strict=True):
         print(f"  {name:14} {c:7} / {a:6}")
+    rc, ra, n1, n2 = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("rtime "))
+    assert n1 == n2 > 0
+    print(f"  {'rej_uniform':14} {rc:7} / {ra:6}  (one 168-byte block, {n1} coefficients)")
     if platform == "m4-sim":
-        for name, c, a in zip(NAMES, tc, ta, strict=True):
+        for name, c, a in zip(NAMES + ["rej_uniform"], [*tc, rc], [*ta, ra], strict=True):
             assert a < 0.9 * c, (name, c, a)

@@ -165,6 +165,18 @@ void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mld
 #else
 #define mldsa_poly_rej_ntt_x4 mldsa_poly_rej_ntt_x4_c
 #endif
+/* The sampling loop of RejNTTPoly (Algorithm 30 with CoeffFromThreeBytes, Algorithm 14)
+ * on a buffer of squeezed bytes: for pos = 0, 3, ... while ctr < 256 and pos + 3 <=
+ * buflen, the 23-bit little-endian value of buf[pos..pos+2] (top bit cleared) is
+ * appended to a (at index ctr) when it is < q. Returns the new ctr. In: ctr <= 256.
+ * Public data (rho): may branch on the values. */
+#define mldsa_rej_uniform_c PQLAB_NAMESPACE(rej_uniform_c)
+unsigned int mldsa_rej_uniform_c(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf, size_t buflen);
+#ifdef PQLAB_MLDSA_NATIVE_REJ_UNIFORM
+#define mldsa_rej_uniform PQLAB_NAMESPACE(rej_uniform_native)
+#else
+#define mldsa_rej_uniform mldsa_rej_uniform_c
+#endif
 #define mldsa_poly_rej_ntt_c PQLAB_NAMESPACE(poly_rej_ntt_c)
 void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce);
 #ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_NTT

@@ -21,7 +21,7 @@
 /* CoeffFromThreeBytes (Algorithm 14) over a buffer of whole triples: a 23-bit
  * little-endian value (top bit of the third byte cleared), kept when < q.
  * Public data: branches are fine. Returns the new number of coefficients. */
-static unsigned int rej_uniform(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t buflen)
+unsigned int mldsa_rej_uniform_c(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf, size_t buflen)
 {
     for (size_t pos = 0; ctr < MLDSA_N && pos + 3 <= buflen; pos += 3) {
         const uint32_t t =
@@ -53,7 +53,7 @@ void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uin
     pqlab_shake128_finalize(&st);
     while (ctr < MLDSA_N) {
         pqlab_shake128_squeezeblocks(buf, 1, &st);
-        ctr = rej_uniform(a->c, ctr, buf, sizeof buf);
+        ctr = mldsa_rej_uniform(a->c, ctr, buf, sizeof buf);
     }
 }
 
@@ -76,7 +76,7 @@ void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mld
     while (ctr[0] < MLDSA_N || ctr[1] < MLDSA_N || ctr[2] < MLDSA_N || ctr[3] < MLDSA_N) {
         pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
         for (unsigned int k = 0; k < 4; k++) {
-            ctr[k] = rej_uniform(out[k]->c, ctr[k], buf[k], SHAKE128_RATE);
+            ctr[k] = mldsa_rej_uniform(out[k]->c, ctr[k], buf[k], SHAKE128_RATE);
         }
     }
 }

@@ -347,6 +347,73 @@ def gen_caddq() -> None:
     epilogue(name)
 
 
+def gen_rej_uniform() -> None:
+    """RejNTTPoly's sampling loop (Algorithm 30 with CoeffFromThreeBytes, Algorithm 14):
+    public data (rho), so the accept branch is fine. Four triples (three words) per
+    step while at least four output slots and twelve bytes are left, then one triple at
+    a time; the same outputs and count as mldsa_rej_uniform_c."""
+    name = "pqlab_mldsa_rej_uniform_armv7em"
+    prologue(
+        name,
+        f"unsigned {name}(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen): "
+        "new ctr (mldsa_rej_uniform_c)",
+    )
+    e("add.w r12, r0, #1024")  # end of a
+    e("add.w r0, r0, r1, lsl #2")  # write pointer
+    e("add.w r3, r2, r3")  # end of buf
+    const("r14", Q)
+
+    def keep(v: str) -> None:
+        e(f"cmp.w {v}, r14")
+        e("it lo")
+        e(f"strlo.w {v}, [r0], #4")
+
+    out.append("1:")
+    e("sub.w r4, r12, r0")
+    e("cmp.w r4, #16")
+    e("blo.w 2f")
+    e("sub.w r4, r3, r2")
+    e("cmp.w r4, #12")
+    e("blo.w 2f")
+    e("ldr.w r4, [r2]")  # LDR single: buf may be unaligned
+    e("ldr.w r5, [r2, #4]")
+    e("ldr.w r6, [r2, #8]")
+    e("add.w r2, r2, #12")
+    e("ubfx r7, r4, #0, #23")  # bytes 0-2
+    keep("r7")
+    e("lsr.w r7, r4, #24")  # bytes 3-5
+    e("ubfx r8, r5, #0, #15")
+    e("orr.w r7, r7, r8, lsl #8")
+    keep("r7")
+    e("lsr.w r7, r5, #16")  # bytes 6-8
+    e("ubfx r8, r6, #0, #7")
+    e("orr.w r7, r7, r8, lsl #16")
+    keep("r7")
+    e("ubfx r7, r6, #8, #23")  # bytes 9-11
+    keep("r7")
+    e("b.w 1b")
+    out.append("2:")  # one triple at a time
+    e("cmp.w r0, r12")
+    e("bhs.w 3f")
+    e("sub.w r4, r3, r2")
+    e("cmp.w r4, #3")
+    e("blo.w 3f")
+    e("ldrb.w r4, [r2]")
+    e("ldrb.w r5, [r2, #1]")
+    e("ldrb.w r6, [r2, #2]")
+    e("add.w r2, r2, #3")
+    e("orr.w r4, r4, r5, lsl #8")
+    e("and.w r6, r6, #0x7f")
+    e("orr.w r4, r4, r6, lsl #16")
+    keep("r4")
+    e("b.w 2b")
+    out.append("3:")
+    e("sub.w r0, r0, r12")
+    e("add.w r0, r0, #1024")
+    e("lsr.w r0, r0, #2")
+    epilogue(name)
+
+
 def table(label: str, values: list[int]) -> None:
     e("")
     e(".p2align 2")
@@ -369,6 +436,7 @@ def main() -> None:
     gen_pointwise(True)
     gen_reduce32()
     gen_caddq()
+    gen_rej_uniform()
     e("")
     e('.section .rodata.mldsa_ntt_zetas, "a"')
     table("mldsa_ntt_zetas", ntt_tab)

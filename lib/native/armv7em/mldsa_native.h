@@ -16,6 +16,7 @@
 #ifndef PQLAB_NATIVE_ARMV7EM_MLDSA_NATIVE_H
 #define PQLAB_NATIVE_ARMV7EM_MLDSA_NATIVE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 void pqlab_mldsa_ntt_armv7em(int32_t a[256]);
@@ -24,6 +25,7 @@ void pqlab_mldsa_pointwise_armv7em(int32_t c[256], const int32_t a[256], const i
 void pqlab_mldsa_pointwise_acc_armv7em(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_reduce32_armv7em(int32_t a[256]);
 void pqlab_mldsa_caddq_armv7em(int32_t a[256]);
+unsigned pqlab_mldsa_rej_uniform_armv7em(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen);
 
 #ifdef PQLAB_NAMESPACE /* included through kernels.h: the dispatch */
 #define PQLAB_MLDSA_NATIVE_NTT
@@ -32,6 +34,7 @@ void pqlab_mldsa_caddq_armv7em(int32_t a[256]);
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
 #define PQLAB_MLDSA_NATIVE_POLY_REDUCE32
 #define PQLAB_MLDSA_NATIVE_POLY_CADDQ
+#define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
 {
@@ -58,6 +61,11 @@ static inline void PQLAB_NAMESPACE(poly_reduce32_native)(int32_t a[MLDSA_N])
 static inline void PQLAB_NAMESPACE(poly_caddq_native)(int32_t a[MLDSA_N])
 {
     pqlab_mldsa_caddq_armv7em(a);
+}
+static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,
+                                                               size_t buflen)
+{
+    return pqlab_mldsa_rej_uniform_armv7em(a, ctr, buf, buflen);
 }
 #endif
 

@@ -1067,6 +1067,73 @@ pqlab_mldsa_caddq_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_caddq_armv7em, . - pqlab_mldsa_caddq_armv7em
 
+    @ unsigned pqlab_mldsa_rej_uniform_armv7em(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen): new ctr (mldsa_rej_uniform_c)
+.global pqlab_mldsa_rej_uniform_armv7em
+.type pqlab_mldsa_rej_uniform_armv7em, %function
+.p2align 2
+pqlab_mldsa_rej_uniform_armv7em:
+    push.w {r4-r11, lr}
+    add.w r12, r0, #1024
+    add.w r0, r0, r1, lsl #2
+    add.w r3, r2, r3
+    movw r14, #57345
+    movt r14, #127
+1:
+    sub.w r4, r12, r0
+    cmp.w r4, #16
+    blo.w 2f
+    sub.w r4, r3, r2
+    cmp.w r4, #12
+    blo.w 2f
+    ldr.w r4, [r2]
+    ldr.w r5, [r2, #4]
+    ldr.w r6, [r2, #8]
+    add.w r2, r2, #12
+    ubfx r7, r4, #0, #23
+    cmp.w r7, r14
+    it lo
+    strlo.w r7, [r0], #4
+    lsr.w r7, r4, #24
+    ubfx r8, r5, #0, #15
+    orr.w r7, r7, r8, lsl #8
+    cmp.w r7, r14
+    it lo
+    strlo.w r7, [r0], #4
+    lsr.w r7, r5, #16
+    ubfx r8, r6, #0, #7
+    orr.w r7, r7, r8, lsl #16
+    cmp.w r7, r14
+    it lo
+    strlo.w r7, [r0], #4
+    ubfx r7, r6, #8, #23
+    cmp.w r7, r14
+    it lo
+    strlo.w r7, [r0], #4
+    b.w 1b
+2:
+    cmp.w r0, r12
+    bhs.w 3f
+    sub.w r4, r3, r2
+    cmp.w r4, #3
+    blo.w 3f
+    ldrb.w r4, [r2]
+    ldrb.w r5, [r2, #1]
+    ldrb.w r6, [r2, #2]
+    add.w r2, r2, #3
+    orr.w r4, r4, r5, lsl #8
+    and.w r6, r6, #0x7f
+    orr.w r4, r4, r6, lsl #16
+    cmp.w r4, r14
+    it lo
+    strlo.w r4, [r0], #4
+    b.w 2b
+3:
+    sub.w r0, r0, r12
+    add.w r0, r0, #1024
+    lsr.w r0, r0, #2
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_rej_uniform_armv7em, . - pqlab_mldsa_rej_uniform_armv7em
+
 .section .rodata.mldsa_ntt_zetas, "a"
 
 .p2align 2
