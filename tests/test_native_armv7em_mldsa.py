@@ -117,6 +117,106 @@ __attribute__((noinline)) static void c_run(uint64_t *t, int32_t *A, int32_t *B,
     t[0] = t1 - t0; t[1] = t2 - t1; t[2] = t3 - t2; t[3] = t4 - t3; t[4] = t5 - t4; t[5] = t6 - t5;
 }
 
+/* rounding.c a second time for gamma2 = (q - 1) / 32 (ML-DSA-65, wrapper rounding65.c) */
+void mldsatest65_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[256]);
+unsigned int mldsatest65_poly_make_hint_c(int32_t h[256], const int32_t r[256], const int32_t d[256]);
+void mldsatest65_poly_use_hint_c(int32_t b[256], const int32_t a[256], const uint8_t h[256]);
+
+/* [0, q): random, 0, q - 1, then around the multiples of 2 gamma2 and the rounding
+ * boundaries (+-1, gamma2 +- 1) */
+static void fill_q(int32_t *x, unsigned kind, int32_t g2)
+{
+    static const int32_t off[8] = {-1, 0, 1, -1, 0, 1, -2, 2};
+    for (unsigned i = 0; i < 256; i++) {
+        int32_t v = kind == 0 ? (int32_t)(next() % Q) : kind == 1 ? 0 : kind == 2 ? Q - 1
+                  : (int32_t)((i >> 3) % 45u) * 2 * g2 + ((i & 7u) < 3u ? 0 : g2) * (kind == 3 ? 1 : -1) + off[i & 7u];
+        x[i] = v < 0 ? 0 : v >= Q ? Q - 1 : v;
+    }
+}
+
+static void check_rounding(unsigned g)
+{
+    const int32_t g2 = g == 88 ? (Q - 1) / 88 : (Q - 1) / 32;
+    int32_t *A = buf[0] + 1, *B = buf[1] + 1, *C = buf[2] + 1, *D = buf[3] + 1, *E = buf[4] + 1, *F = buf[5] + 1;
+    static uint8_t h[256];
+    char b[96];
+    for (unsigned kind = 0; kind < 5; kind++) {
+        for (unsigned rep = 0; rep < (kind == 0 ? 6u : 2u); rep++) {
+            fill_q(A, kind, g2);
+            if (g == 88) mldsa_poly_decompose_c(B, C, A); else mldsatest65_poly_decompose_c(B, C, A);
+            if (g == 88) pqlab_mldsa_decompose_both_88_armv7em(D, E, A); else pqlab_mldsa_decompose_both_32_armv7em(D, E, A);
+            cmp("decompose a1", kind + 10 * g, rep, B, D);
+            cmp("decompose a0", kind + 10 * g, rep, C, E);
+            memset(D, 0, 1024);
+            if (g == 88) pqlab_mldsa_decompose_high_88_armv7em(D, A); else pqlab_mldsa_decompose_high_32_armv7em(D, A);
+            cmp("decompose high", kind + 10 * g, rep, B, D);
+            if (g == 88) pqlab_mldsa_decompose_low_88_armv7em(E, A); else pqlab_mldsa_decompose_low_32_armv7em(E, A);
+            cmp("decompose low", kind + 10 * g, rep, C, E);
+            /* UseHint: hints random, all set, none; b = a in place as well */
+            for (unsigned i = 0; i < 256; i++) h[i] = (uint8_t)(rep == 1 ? 1u : kind == 4 && rep == 0 ? 0u : next() & 1u);
+            if (g == 88) mldsa_poly_use_hint_c(B, A, h); else mldsatest65_poly_use_hint_c(B, A, h);
+            memcpy(D, A, 1024);
+            if (g == 88) pqlab_mldsa_use_hint_88_armv7em(D, D, h); else pqlab_mldsa_use_hint_32_armv7em(D, D, h);
+            cmp("use_hint", kind + 10 * g, rep, B, D);
+            /* MakeHint: |d| < 2^22; random, small, extremes */
+            for (unsigned i = 0; i < 256; i++)
+                F[i] = rep == 1 ? ((i & 1) ? (1 << 22) - 1 : 1 - (1 << 22)) : (rep & 1) ? rnd(3 * g2) : rnd((1 << 22) - 1);
+            unsigned n1 = g == 88 ? mldsa_poly_make_hint_c(B, A, F) : mldsatest65_poly_make_hint_c(B, A, F);
+            unsigned n2 = g == 88 ? pqlab_mldsa_make_hint_88_armv7em(D, A, F) : pqlab_mldsa_make_hint_32_armv7em(D, A, F);
+            cmp("make_hint", kind + 10 * g, rep, B, D);
+            checks++;
+            if (n1 != n2 && bad++ < 8) {
+                int k = snprintf(b, sizeof b, "bad make_hint count %u %u: %u != %u\n", g, kind, n1, n2);
+                pqlab_hal_send(b, (size_t)k);
+            }
+        }
+    }
+}
+
+static void check_chknorm(void)
+{
+    static const int32_t bounds[] = {1, 2, 78, 95154, 130994, 261810, 524092, 1 << 30};
+    int32_t *A = buf[0] + 1;
+    char b[96];
+    for (unsigned bi = 0; bi < sizeof bounds / sizeof bounds[0]; bi++) {
+        const int32_t bd = bounds[bi];
+        for (unsigned kind = 0; kind < 8; kind++) {
+            /* 0 random over the contract's range, 1 random inside, 2 +-(bound - 1) inside,
+             * 3-6 one coefficient at +bound, -bound, 2^31 - 2, -(2^31 - 2), 7 random near the bound */
+            for (unsigned i = 0; i < 256; i++)
+                A[i] = kind == 0 ? rnd(2147483646) : kind == 2 ? ((i & 1) ? bd - 1 : 1 - bd) : kind == 7 ? bd + rnd(2) - 1 : rnd(bd - 1);
+            unsigned at = next() % 256u;
+            if (kind == 3) A[at] = bd;
+            if (kind == 4) A[at] = -bd;
+            if (kind == 5) A[at] = 2147483646;
+            if (kind == 6) A[at] = -2147483646;
+            uint32_t r1 = mldsa_poly_chknorm_c(A, bd), r2 = pqlab_mldsa_chknorm_armv7em(A, bd);
+            checks++;
+            if (r1 != r2 && bad++ < 8) {
+                int k = snprintf(b, sizeof b, "bad chknorm bound %ld kind %u: %lu != %lu\n", (long)bd, kind,
+                                 (unsigned long)r1, (unsigned long)r2);
+                pqlab_hal_send(b, (size_t)k);
+            }
+        }
+    }
+}
+
+/* the rounding kernels (gamma2 = (q - 1) / 88) timed one after the other, not inlined */
+__attribute__((noinline)) static void ct_round(uint64_t *t, int32_t *A, int32_t *B, int32_t *C, int32_t *F,
+                                               const uint8_t *hh, const int32_t *N)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_mldsa_decompose_both_88_armv7em(B, C, A);
+    uint64_t t1 = pqlab_hal_cycles();
+    (void)pqlab_mldsa_make_hint_88_armv7em(B, A, F);
+    uint64_t t2 = pqlab_hal_cycles();
+    pqlab_mldsa_use_hint_88_armv7em(B, A, hh);
+    uint64_t t3 = pqlab_hal_cycles();
+    (void)pqlab_mldsa_chknorm_armv7em(N, 95154);
+    uint64_t t4 = pqlab_hal_cycles();
+    t[0] = t1 - t0; t[1] = t2 - t1; t[2] = t3 - t2; t[3] = t4 - t3;
+}
+
 static void print_t(const char *tag, const uint64_t *t)
 {
     char b[160];
@@ -206,6 +306,9 @@ int main(void)
             }
         }
     }
+    check_rounding(88);
+    check_rounding(32);
+    check_chknorm();
     for (int i = 0; i < 6; i++)
         if (buf[i][0] != GUARD || buf[i][257] != GUARD) {
             int k = snprintf(b, sizeof b, "bad guard %d\n", i);
@@ -237,6 +340,38 @@ int main(void)
                      (unsigned long long)(r2 - r1), n1, n2);
         pqlab_hal_send(b, (size_t)k);
     }
+    /* rounding kernels (gamma2 = (q - 1) / 88), C and asm */
+    {
+        uint64_t rt[12];
+        static uint8_t hh[256];
+        for (unsigned i = 0; i < 256; i++) hh[i] = (uint8_t)(next() & 1u);
+        fill_q(A, 0, (Q - 1) / 88);
+        for (unsigned i = 0; i < 256; i++) F[i] = rnd(1 << 18);
+        rt[0] = pqlab_hal_cycles();
+        mldsa_poly_decompose_c(B, C, A);
+        rt[1] = pqlab_hal_cycles();
+        (void)mldsa_poly_make_hint_c(B, A, F);
+        rt[2] = pqlab_hal_cycles();
+        mldsa_poly_use_hint_c(B, A, hh);
+        rt[3] = pqlab_hal_cycles();
+        (void)mldsa_poly_chknorm_c(A, 95154);
+        rt[4] = pqlab_hal_cycles();
+        ct_round(rt + 5, A, B, C, F, hh, A);
+        k = snprintf(b, sizeof b, "gtime %llu %llu %llu %llu %llu %llu %llu %llu\n", (unsigned long long)(rt[1] - rt[0]),
+                     (unsigned long long)rt[5], (unsigned long long)(rt[2] - rt[1]), (unsigned long long)rt[6],
+                     (unsigned long long)(rt[3] - rt[2]), (unsigned long long)rt[7],
+                     (unsigned long long)(rt[4] - rt[3]), (unsigned long long)rt[8]);
+        pqlab_hal_send(b, (size_t)k);
+        /* constant time of the rounding kernels: inputs of different kinds */
+        for (unsigned kind = 0; kind < 5; kind++) {
+            fill_q(A, kind, (Q - 1) / 88);
+            for (unsigned i = 0; i < 256; i++) { F[i] = kind == 1 ? 0 : rnd((1 << 22) - 1); hh[i] = (uint8_t)(kind == 2 ? 1u : next() & 1u); }
+            ct_round(rt, A, B, C, F, hh, kind == 3 ? F : A);
+            k = snprintf(b, sizeof b, "ctr %llu %llu %llu %llu\n", (unsigned long long)rt[0],
+                         (unsigned long long)rt[1], (unsigned long long)rt[2], (unsigned long long)rt[3]);
+            pqlab_hal_send(b, (size_t)k);
+        }
+    }
     /* constant time: the same calls on inputs of different kinds (within the bounds) */
     for (unsigned kind = 0; kind < 5; kind++) {
         fill(A, Q - 1, kind);
@@ -256,8 +391,16 @@ def build_and_run(platform: str, tmp: Path) -> list[str]:
     src.write_text(FIRMWARE.replace("@KINDS@", str(KINDS)))
     flags = ["-DPQLAB_MLDSA_MODE=44", "-DPQLAB_NS=mldsatest_"]
     common = ROOT / "lib" / "common"
-    srcs = [src, MLDSA / "ntt.c", MLDSA / "sample.c", common / "fips202.c", common / "fips202x4.c"]
-    out = firmware.build_and_run(platform, tmp, [*srcs, NATIVE / "mldsa_ntt.S"], include=[MLDSA, NATIVE], cflags=flags)
+    # rounding.c once more for gamma2 = (q - 1) / 32, under ML-DSA-65's parameters
+    r65 = tmp / "rounding65.c"
+    r65.write_text(f'#include "{MLDSA / "rounding.c"}"\n')
+    srcs = [src, MLDSA / "ntt.c", MLDSA / "rounding.c", r65, MLDSA / "sample.c", common / "fips202.c"]
+    srcs += [common / "fips202x4.c", NATIVE / "mldsa_ntt.S"]
+
+    def per_source(path: Path) -> list[str]:
+        return ["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=mldsatest65_"] if path == r65 else flags
+
+    out = firmware.build_and_run(platform, tmp, srcs, include=[MLDSA, NATIVE], per_source=per_source)
     return out.replace("\r", "").splitlines()
 
 
@@ -289,8 +432,9 @@ NAMES = ["ntt", "invntt", "pointwise", "pointwise_acc", "reduce32", "caddq"]
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     lines = build_and_run(platform, tmp_path)
-    # 6 kinds, the random ones 4 times; 8 comparisons each; 120 sampler buffers, 2 each
-    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2
+    # 6 kinds, the random ones 4 times; 8 comparisons each; 120 sampler buffers, 2 each;
+    # rounding: 2 gamma2 x 14 inputs x 7; chknorm 8 bounds x 8 kinds
+    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64
     firmware.kernel_results("\n".join(lines), platform, total=nchecks)
     check_ntt_definition(lines)
     tc = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time c "))
@@ -298,6 +442,13 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     print(f"\n{platform}: {nchecks} comparisons agree; one call, C / asm (timer units):")
     for name, c, a in zip(NAMES, tc, ta, strict=True):
         print(f"  {name:14} {c:7} / {a:6}")
+    g = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("gtime "))
+    for i, name in enumerate(["decompose", "make_hint", "use_hint", "chknorm"]):
+        print(f"  {name:14} {g[2 * i]:7} / {g[2 * i + 1]:6}  (gamma2 = (q - 1) / 88)")
+        if platform == "m4-sim":
+            assert g[2 * i + 1] < 0.9 * g[2 * i], (name, g)
+    ctr = {ln for ln in lines if ln.startswith("ctr ")}
+    assert len(ctr) == 1 or not firmware.timing_shows_data_independence(platform), ctr
     rc, ra, n1, n2 = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("rtime "))
     assert n1 == n2 > 0
     print(f"  {'rej_uniform':14} {rc:7} / {ra:6}  (one 168-byte block, {n1} coefficients)")

@@ -414,6 +414,172 @@ def gen_rej_uniform() -> None:
     epilogue(name)
 
 
+# Decompose (Algorithm 36) per gamma2: (gamma2, M = (q - 1) / (2 gamma2), MUL, SHIFT) with
+# floor(x / (2 gamma2)) = (x MUL) >> SHIFT for 0 <= x < q + gamma2 (rounding.c, checked
+# exhaustively by tests/test_mldsa_kernels.py)
+GAMMA2 = {88: ((Q - 1) // 88, 44, 2886403, 39), 32: ((Q - 1) // 32, 16, 16793617, 43)}
+
+
+def gen_chknorm() -> None:
+    """1 when some |a_i| >= bound: with B1 = bound - 1, |a| < bound exactly when
+    a + B1 in [0, 2 B1], one unsigned comparison (|a| < 2^31 - 1, bound <= 2^30, so
+    a + B1 never wraps into that range); CMP sets C when 2 B1 >= a + B1 and ADC counts
+    those. Not bit-for-bit the C's code, the same 0/1 result."""
+    name = "pqlab_mldsa_chknorm_armv7em"
+    prologue(name, f"uint32_t {name}(const int32_t a[256], int32_t bound): mldsa_poly_chknorm_c")
+    e("sub.w r11, r1, #1")  # B1
+    e("lsl.w r12, r11, #1")  # 2 B1
+    e("mov.w r10, #0")  # count of |a_i| < bound
+    e("add.w r14, r0, #1024")
+    out.append("1:")
+    e("ldm.w r0!, {r2-r9}")
+    for x in [f"r{i}" for i in range(2, 10)]:
+        e(f"add.w {x}, {x}, r11")
+        e(f"cmp.w r12, {x}")
+        e("adc.w r10, r10, #0")
+    e("cmp.w r0, r14")
+    e("bne.w 1b")
+    e("sub.w r0, r10, #256")  # 0 when all 256 are inside
+    e("rsb.w r1, r0, #0")
+    e("orr.w r0, r0, r1")
+    e("lsr.w r0, r0, #31")
+    epilogue(name)
+
+
+def dec_consts(g: int) -> None:
+    g2, _m, mul, _sh = GAMMA2[g]
+    const("r10", g2 - 1)
+    const("r11", mul)
+    const("r12", 2 * g2)
+
+
+def high(g: int, dst: str, a: str, u: str) -> None:
+    """dst = r1 of Decompose(a) (0 <= a < q); u: scratch that ends as M - 1 - r1' (its
+    sign bit says r1' = M); uses r9 as the low product word; a preserved unless dst = a."""
+    _g2, m, _mul, sh = GAMMA2[g]
+    e(f"add.w {u}, {a}, r10")
+    e(f"umull r9, {u}, {u}, r11")
+    e(f"lsr.w {u}, {u}, #{sh - 32}")  # r1'
+    if dst != u:
+        e(f"mov.w {dst}, {u}")
+    e(f"rsb.w {u}, {dst}, #{m - 1}")
+    e(f"bic.w {dst}, {dst}, {u}, asr #31")
+
+
+def gen_decompose(g: int, which: str) -> None:
+    """which: "both" (a1, a0, a), "high" (a1, a), "low" (a0, a); r0 = a - r1' 2 gamma2 - top,
+    r1 = r1' unless r1' = M (then 0), as rounding.c's decompose."""
+    name = f"pqlab_mldsa_decompose_{which}_{g}_armv7em"
+    args = {
+        "both": "int32_t a1[256], int32_t a0[256], const int32_t a[256]",
+        "high": "int32_t a1[256], const int32_t a[256]",
+        "low": "int32_t a0[256], const int32_t a[256]",
+    }[which]
+    prologue(name, f"void {name}({args}): Decompose with gamma2 = (q - 1) / {g}")
+    _g2, m, _mul, sh = GAMMA2[g]
+    dec_consts(g)
+    src = "r2" if which == "both" else "r1"
+    e(f"add.w r14, {src}, #1024")
+    e("vmov s0, r14")
+    out.append("1:")
+    e(f"ldm.w {src}!, {{r3-r6}}")
+    for x, t in zip(["r3", "r4", "r5", "r6"], ["r7", "r8", "r14", "r7"], strict=True):
+        if which == "high":
+            high(g, x, x, t)
+            continue
+        e(f"add.w {t}, {x}, r10")
+        e(f"umull r9, {t}, {t}, r11")
+        e(f"lsr.w {t}, {t}, #{sh - 32}")  # r1'
+        e(f"mls {x}, {t}, r12, {x}")  # a - r1' 2 gamma2
+        e(f"rsb.w r9, {t}, #{m - 1}")  # negative exactly when r1' = M
+        e(f"add.w {x}, {x}, r9, asr #31")  # r0
+        if which == "both":
+            e(f"bic.w {t}, {t}, r9, asr #31")  # r1
+            e(f"str.w {t}, [r0], #4")
+    if which == "both":
+        e("stm.w r1!, {r3-r6}")
+    else:
+        e("stm.w r0!, {r3-r6}")
+    e("vmov r14, s0")
+    e(f"cmp.w {src}, r14")
+    e("bne.w 1b")
+    epilogue(name)
+
+
+def gen_make_hint(g: int) -> None:
+    """h_i = [HighBits(freeze(r_i + d_i)) != HighBits(r_i)], count returned."""
+    name = f"pqlab_mldsa_make_hint_{g}_armv7em"
+    prologue(
+        name, f"unsigned {name}(int32_t h[256], const int32_t r[256], const int32_t d[256]): gamma2 = (q - 1) / {g}"
+    )
+    dec_consts(g)
+    const("r8", Q)
+    e("mov.w r7, #0")  # count
+    e("add.w r14, r1, #1024")
+    e("vmov s0, r14")
+    out.append("1:")
+    e("ldr.w r3, [r1], #4")
+    e("ldr.w r4, [r2], #4")
+    e("add.w r4, r4, r3")  # r + d in (-2^22, q + 2^22)
+    e("add.w r5, r4, #0x400000")  # freeze: reduce32 ...
+    e("asr.w r5, r5, #23")
+    e("mls r4, r5, r8, r4")
+    e("and.w r5, r8, r4, asr #31")  # ... then caddq
+    e("add.w r4, r4, r5")
+    high(g, "r4", "r4", "r5")
+    high(g, "r3", "r3", "r5")
+    e("eor.w r3, r3, r4")  # nonzero exactly when the high bits differ
+    e("rsb.w r4, r3, #0")
+    e("orr.w r3, r3, r4")
+    e("lsr.w r3, r3, #31")
+    e("add.w r7, r7, r3")
+    e("str.w r3, [r0], #4")
+    e("vmov r14, s0")
+    e("cmp.w r1, r14")
+    e("bne.w 1b")
+    e("mov.w r0, r7")
+    epilogue(name)
+
+
+def gen_use_hint(g: int) -> None:
+    """b_i = UseHint(h_i, a_i) (Algorithm 40) as rounding.c computes it."""
+    name = f"pqlab_mldsa_use_hint_{g}_armv7em"
+    prologue(name, f"void {name}(int32_t b[256], const int32_t a[256], const uint8_t h[256]): gamma2 = (q - 1) / {g}")
+    _g2, m, _mul, sh = GAMMA2[g]
+    dec_consts(g)
+    e("add.w r14, r1, #1024")
+    e("vmov s0, r14")
+    out.append("1:")
+    e("ldr.w r3, [r1], #4")
+    e("ldrb.w r6, [r2], #1")
+    e("add.w r4, r3, r10")
+    e("umull r9, r4, r4, r11")
+    e(f"lsr.w r4, r4, #{sh - 32}")  # r1'
+    e("mls r3, r4, r12, r3")
+    e(f"rsb.w r9, r4, #{m - 1}")
+    e("add.w r3, r3, r9, asr #31")  # r0
+    e("bic.w r4, r4, r9, asr #31")  # r1 = v
+    e("rsb.w r3, r3, #0")
+    e("lsr.w r3, r3, #31")  # pos: 1 iff r0 > 0
+    e("lsl.w r3, r3, #1")
+    e("sub.w r3, r3, #1")  # +1 / -1
+    e("and.w r6, r6, #1")
+    e("rsb.w r6, r6, #0")
+    e("and.w r3, r3, r6")  # delta
+    e("add.w r4, r4, r3")  # in [-1, M]
+    e(f"mov.w r5, #{m}")
+    e("and.w r3, r5, r4, asr #31")
+    e("add.w r4, r4, r3")
+    e(f"sub.w r4, r4, #{m}")
+    e("and.w r3, r5, r4, asr #31")
+    e("add.w r4, r4, r3")
+    e("str.w r4, [r0], #4")
+    e("vmov r14, s0")
+    e("cmp.w r1, r14")
+    e("bne.w 1b")
+    epilogue(name)
+
+
 def table(label: str, values: list[int]) -> None:
     e("")
     e(".p2align 2")
@@ -437,6 +603,12 @@ def main() -> None:
     gen_reduce32()
     gen_caddq()
     gen_rej_uniform()
+    gen_chknorm()
+    for g in GAMMA2:
+        for which in ("both", "high", "low"):
+            gen_decompose(g, which)
+        gen_make_hint(g)
+        gen_use_hint(g)
     e("")
     e('.section .rodata.mldsa_ntt_zetas, "a"')
     table("mldsa_ntt_zetas", ntt_tab)

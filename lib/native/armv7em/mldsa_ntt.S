@@ -1134,6 +1134,541 @@ pqlab_mldsa_rej_uniform_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_rej_uniform_armv7em, . - pqlab_mldsa_rej_uniform_armv7em
 
+    @ uint32_t pqlab_mldsa_chknorm_armv7em(const int32_t a[256], int32_t bound): mldsa_poly_chknorm_c
+.global pqlab_mldsa_chknorm_armv7em
+.type pqlab_mldsa_chknorm_armv7em, %function
+.p2align 2
+pqlab_mldsa_chknorm_armv7em:
+    push.w {r4-r11, lr}
+    sub.w r11, r1, #1
+    lsl.w r12, r11, #1
+    mov.w r10, #0
+    add.w r14, r0, #1024
+1:
+    ldm.w r0!, {r2-r9}
+    add.w r2, r2, r11
+    cmp.w r12, r2
+    adc.w r10, r10, #0
+    add.w r3, r3, r11
+    cmp.w r12, r3
+    adc.w r10, r10, #0
+    add.w r4, r4, r11
+    cmp.w r12, r4
+    adc.w r10, r10, #0
+    add.w r5, r5, r11
+    cmp.w r12, r5
+    adc.w r10, r10, #0
+    add.w r6, r6, r11
+    cmp.w r12, r6
+    adc.w r10, r10, #0
+    add.w r7, r7, r11
+    cmp.w r12, r7
+    adc.w r10, r10, #0
+    add.w r8, r8, r11
+    cmp.w r12, r8
+    adc.w r10, r10, #0
+    add.w r9, r9, r11
+    cmp.w r12, r9
+    adc.w r10, r10, #0
+    cmp.w r0, r14
+    bne.w 1b
+    sub.w r0, r10, #256
+    rsb.w r1, r0, #0
+    orr.w r0, r0, r1
+    lsr.w r0, r0, #31
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_chknorm_armv7em, . - pqlab_mldsa_chknorm_armv7em
+
+    @ void pqlab_mldsa_decompose_both_88_armv7em(int32_t a1[256], int32_t a0[256], const int32_t a[256]): Decompose with gamma2 = (q - 1) / 88
+.global pqlab_mldsa_decompose_both_88_armv7em
+.type pqlab_mldsa_decompose_both_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_decompose_both_88_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #29695
+    movt r10, #1
+    movw r11, #2819
+    movt r11, #44
+    movw r12, #59392
+    movt r12, #2
+    add.w r14, r2, #1024
+    vmov s0, r14
+1:
+    ldm.w r2!, {r3-r6}
+    add.w r7, r3, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #7
+    mls r3, r7, r12, r3
+    rsb.w r9, r7, #43
+    add.w r3, r3, r9, asr #31
+    bic.w r7, r7, r9, asr #31
+    str.w r7, [r0], #4
+    add.w r8, r4, r10
+    umull r9, r8, r8, r11
+    lsr.w r8, r8, #7
+    mls r4, r8, r12, r4
+    rsb.w r9, r8, #43
+    add.w r4, r4, r9, asr #31
+    bic.w r8, r8, r9, asr #31
+    str.w r8, [r0], #4
+    add.w r14, r5, r10
+    umull r9, r14, r14, r11
+    lsr.w r14, r14, #7
+    mls r5, r14, r12, r5
+    rsb.w r9, r14, #43
+    add.w r5, r5, r9, asr #31
+    bic.w r14, r14, r9, asr #31
+    str.w r14, [r0], #4
+    add.w r7, r6, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #7
+    mls r6, r7, r12, r6
+    rsb.w r9, r7, #43
+    add.w r6, r6, r9, asr #31
+    bic.w r7, r7, r9, asr #31
+    str.w r7, [r0], #4
+    stm.w r1!, {r3-r6}
+    vmov r14, s0
+    cmp.w r2, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_decompose_both_88_armv7em, . - pqlab_mldsa_decompose_both_88_armv7em
+
+    @ void pqlab_mldsa_decompose_high_88_armv7em(int32_t a1[256], const int32_t a[256]): Decompose with gamma2 = (q - 1) / 88
+.global pqlab_mldsa_decompose_high_88_armv7em
+.type pqlab_mldsa_decompose_high_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_decompose_high_88_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #29695
+    movt r10, #1
+    movw r11, #2819
+    movt r11, #44
+    movw r12, #59392
+    movt r12, #2
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldm.w r1!, {r3-r6}
+    add.w r7, r3, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #7
+    mov.w r3, r7
+    rsb.w r7, r3, #43
+    bic.w r3, r3, r7, asr #31
+    add.w r8, r4, r10
+    umull r9, r8, r8, r11
+    lsr.w r8, r8, #7
+    mov.w r4, r8
+    rsb.w r8, r4, #43
+    bic.w r4, r4, r8, asr #31
+    add.w r14, r5, r10
+    umull r9, r14, r14, r11
+    lsr.w r14, r14, #7
+    mov.w r5, r14
+    rsb.w r14, r5, #43
+    bic.w r5, r5, r14, asr #31
+    add.w r7, r6, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #7
+    mov.w r6, r7
+    rsb.w r7, r6, #43
+    bic.w r6, r6, r7, asr #31
+    stm.w r0!, {r3-r6}
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_decompose_high_88_armv7em, . - pqlab_mldsa_decompose_high_88_armv7em
+
+    @ void pqlab_mldsa_decompose_low_88_armv7em(int32_t a0[256], const int32_t a[256]): Decompose with gamma2 = (q - 1) / 88
+.global pqlab_mldsa_decompose_low_88_armv7em
+.type pqlab_mldsa_decompose_low_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_decompose_low_88_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #29695
+    movt r10, #1
+    movw r11, #2819
+    movt r11, #44
+    movw r12, #59392
+    movt r12, #2
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldm.w r1!, {r3-r6}
+    add.w r7, r3, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #7
+    mls r3, r7, r12, r3
+    rsb.w r9, r7, #43
+    add.w r3, r3, r9, asr #31
+    add.w r8, r4, r10
+    umull r9, r8, r8, r11
+    lsr.w r8, r8, #7
+    mls r4, r8, r12, r4
+    rsb.w r9, r8, #43
+    add.w r4, r4, r9, asr #31
+    add.w r14, r5, r10
+    umull r9, r14, r14, r11
+    lsr.w r14, r14, #7
+    mls r5, r14, r12, r5
+    rsb.w r9, r14, #43
+    add.w r5, r5, r9, asr #31
+    add.w r7, r6, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #7
+    mls r6, r7, r12, r6
+    rsb.w r9, r7, #43
+    add.w r6, r6, r9, asr #31
+    stm.w r0!, {r3-r6}
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_decompose_low_88_armv7em, . - pqlab_mldsa_decompose_low_88_armv7em
+
+    @ unsigned pqlab_mldsa_make_hint_88_armv7em(int32_t h[256], const int32_t r[256], const int32_t d[256]): gamma2 = (q - 1) / 88
+.global pqlab_mldsa_make_hint_88_armv7em
+.type pqlab_mldsa_make_hint_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_make_hint_88_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #29695
+    movt r10, #1
+    movw r11, #2819
+    movt r11, #44
+    movw r12, #59392
+    movt r12, #2
+    movw r8, #57345
+    movt r8, #127
+    mov.w r7, #0
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldr.w r3, [r1], #4
+    ldr.w r4, [r2], #4
+    add.w r4, r4, r3
+    add.w r5, r4, #0x400000
+    asr.w r5, r5, #23
+    mls r4, r5, r8, r4
+    and.w r5, r8, r4, asr #31
+    add.w r4, r4, r5
+    add.w r5, r4, r10
+    umull r9, r5, r5, r11
+    lsr.w r5, r5, #7
+    mov.w r4, r5
+    rsb.w r5, r4, #43
+    bic.w r4, r4, r5, asr #31
+    add.w r5, r3, r10
+    umull r9, r5, r5, r11
+    lsr.w r5, r5, #7
+    mov.w r3, r5
+    rsb.w r5, r3, #43
+    bic.w r3, r3, r5, asr #31
+    eor.w r3, r3, r4
+    rsb.w r4, r3, #0
+    orr.w r3, r3, r4
+    lsr.w r3, r3, #31
+    add.w r7, r7, r3
+    str.w r3, [r0], #4
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    mov.w r0, r7
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_make_hint_88_armv7em, . - pqlab_mldsa_make_hint_88_armv7em
+
+    @ void pqlab_mldsa_use_hint_88_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]): gamma2 = (q - 1) / 88
+.global pqlab_mldsa_use_hint_88_armv7em
+.type pqlab_mldsa_use_hint_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_use_hint_88_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #29695
+    movt r10, #1
+    movw r11, #2819
+    movt r11, #44
+    movw r12, #59392
+    movt r12, #2
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldr.w r3, [r1], #4
+    ldrb.w r6, [r2], #1
+    add.w r4, r3, r10
+    umull r9, r4, r4, r11
+    lsr.w r4, r4, #7
+    mls r3, r4, r12, r3
+    rsb.w r9, r4, #43
+    add.w r3, r3, r9, asr #31
+    bic.w r4, r4, r9, asr #31
+    rsb.w r3, r3, #0
+    lsr.w r3, r3, #31
+    lsl.w r3, r3, #1
+    sub.w r3, r3, #1
+    and.w r6, r6, #1
+    rsb.w r6, r6, #0
+    and.w r3, r3, r6
+    add.w r4, r4, r3
+    mov.w r5, #44
+    and.w r3, r5, r4, asr #31
+    add.w r4, r4, r3
+    sub.w r4, r4, #44
+    and.w r3, r5, r4, asr #31
+    add.w r4, r4, r3
+    str.w r4, [r0], #4
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_use_hint_88_armv7em, . - pqlab_mldsa_use_hint_88_armv7em
+
+    @ void pqlab_mldsa_decompose_both_32_armv7em(int32_t a1[256], int32_t a0[256], const int32_t a[256]): Decompose with gamma2 = (q - 1) / 32
+.global pqlab_mldsa_decompose_both_32_armv7em
+.type pqlab_mldsa_decompose_both_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_decompose_both_32_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #65279
+    movt r10, #3
+    movw r11, #16401
+    movt r11, #256
+    movw r12, #65024
+    movt r12, #7
+    add.w r14, r2, #1024
+    vmov s0, r14
+1:
+    ldm.w r2!, {r3-r6}
+    add.w r7, r3, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #11
+    mls r3, r7, r12, r3
+    rsb.w r9, r7, #15
+    add.w r3, r3, r9, asr #31
+    bic.w r7, r7, r9, asr #31
+    str.w r7, [r0], #4
+    add.w r8, r4, r10
+    umull r9, r8, r8, r11
+    lsr.w r8, r8, #11
+    mls r4, r8, r12, r4
+    rsb.w r9, r8, #15
+    add.w r4, r4, r9, asr #31
+    bic.w r8, r8, r9, asr #31
+    str.w r8, [r0], #4
+    add.w r14, r5, r10
+    umull r9, r14, r14, r11
+    lsr.w r14, r14, #11
+    mls r5, r14, r12, r5
+    rsb.w r9, r14, #15
+    add.w r5, r5, r9, asr #31
+    bic.w r14, r14, r9, asr #31
+    str.w r14, [r0], #4
+    add.w r7, r6, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #11
+    mls r6, r7, r12, r6
+    rsb.w r9, r7, #15
+    add.w r6, r6, r9, asr #31
+    bic.w r7, r7, r9, asr #31
+    str.w r7, [r0], #4
+    stm.w r1!, {r3-r6}
+    vmov r14, s0
+    cmp.w r2, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_decompose_both_32_armv7em, . - pqlab_mldsa_decompose_both_32_armv7em
+
+    @ void pqlab_mldsa_decompose_high_32_armv7em(int32_t a1[256], const int32_t a[256]): Decompose with gamma2 = (q - 1) / 32
+.global pqlab_mldsa_decompose_high_32_armv7em
+.type pqlab_mldsa_decompose_high_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_decompose_high_32_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #65279
+    movt r10, #3
+    movw r11, #16401
+    movt r11, #256
+    movw r12, #65024
+    movt r12, #7
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldm.w r1!, {r3-r6}
+    add.w r7, r3, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #11
+    mov.w r3, r7
+    rsb.w r7, r3, #15
+    bic.w r3, r3, r7, asr #31
+    add.w r8, r4, r10
+    umull r9, r8, r8, r11
+    lsr.w r8, r8, #11
+    mov.w r4, r8
+    rsb.w r8, r4, #15
+    bic.w r4, r4, r8, asr #31
+    add.w r14, r5, r10
+    umull r9, r14, r14, r11
+    lsr.w r14, r14, #11
+    mov.w r5, r14
+    rsb.w r14, r5, #15
+    bic.w r5, r5, r14, asr #31
+    add.w r7, r6, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #11
+    mov.w r6, r7
+    rsb.w r7, r6, #15
+    bic.w r6, r6, r7, asr #31
+    stm.w r0!, {r3-r6}
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_decompose_high_32_armv7em, . - pqlab_mldsa_decompose_high_32_armv7em
+
+    @ void pqlab_mldsa_decompose_low_32_armv7em(int32_t a0[256], const int32_t a[256]): Decompose with gamma2 = (q - 1) / 32
+.global pqlab_mldsa_decompose_low_32_armv7em
+.type pqlab_mldsa_decompose_low_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_decompose_low_32_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #65279
+    movt r10, #3
+    movw r11, #16401
+    movt r11, #256
+    movw r12, #65024
+    movt r12, #7
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldm.w r1!, {r3-r6}
+    add.w r7, r3, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #11
+    mls r3, r7, r12, r3
+    rsb.w r9, r7, #15
+    add.w r3, r3, r9, asr #31
+    add.w r8, r4, r10
+    umull r9, r8, r8, r11
+    lsr.w r8, r8, #11
+    mls r4, r8, r12, r4
+    rsb.w r9, r8, #15
+    add.w r4, r4, r9, asr #31
+    add.w r14, r5, r10
+    umull r9, r14, r14, r11
+    lsr.w r14, r14, #11
+    mls r5, r14, r12, r5
+    rsb.w r9, r14, #15
+    add.w r5, r5, r9, asr #31
+    add.w r7, r6, r10
+    umull r9, r7, r7, r11
+    lsr.w r7, r7, #11
+    mls r6, r7, r12, r6
+    rsb.w r9, r7, #15
+    add.w r6, r6, r9, asr #31
+    stm.w r0!, {r3-r6}
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_decompose_low_32_armv7em, . - pqlab_mldsa_decompose_low_32_armv7em
+
+    @ unsigned pqlab_mldsa_make_hint_32_armv7em(int32_t h[256], const int32_t r[256], const int32_t d[256]): gamma2 = (q - 1) / 32
+.global pqlab_mldsa_make_hint_32_armv7em
+.type pqlab_mldsa_make_hint_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_make_hint_32_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #65279
+    movt r10, #3
+    movw r11, #16401
+    movt r11, #256
+    movw r12, #65024
+    movt r12, #7
+    movw r8, #57345
+    movt r8, #127
+    mov.w r7, #0
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldr.w r3, [r1], #4
+    ldr.w r4, [r2], #4
+    add.w r4, r4, r3
+    add.w r5, r4, #0x400000
+    asr.w r5, r5, #23
+    mls r4, r5, r8, r4
+    and.w r5, r8, r4, asr #31
+    add.w r4, r4, r5
+    add.w r5, r4, r10
+    umull r9, r5, r5, r11
+    lsr.w r5, r5, #11
+    mov.w r4, r5
+    rsb.w r5, r4, #15
+    bic.w r4, r4, r5, asr #31
+    add.w r5, r3, r10
+    umull r9, r5, r5, r11
+    lsr.w r5, r5, #11
+    mov.w r3, r5
+    rsb.w r5, r3, #15
+    bic.w r3, r3, r5, asr #31
+    eor.w r3, r3, r4
+    rsb.w r4, r3, #0
+    orr.w r3, r3, r4
+    lsr.w r3, r3, #31
+    add.w r7, r7, r3
+    str.w r3, [r0], #4
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    mov.w r0, r7
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_make_hint_32_armv7em, . - pqlab_mldsa_make_hint_32_armv7em
+
+    @ void pqlab_mldsa_use_hint_32_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]): gamma2 = (q - 1) / 32
+.global pqlab_mldsa_use_hint_32_armv7em
+.type pqlab_mldsa_use_hint_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_use_hint_32_armv7em:
+    push.w {r4-r11, lr}
+    movw r10, #65279
+    movt r10, #3
+    movw r11, #16401
+    movt r11, #256
+    movw r12, #65024
+    movt r12, #7
+    add.w r14, r1, #1024
+    vmov s0, r14
+1:
+    ldr.w r3, [r1], #4
+    ldrb.w r6, [r2], #1
+    add.w r4, r3, r10
+    umull r9, r4, r4, r11
+    lsr.w r4, r4, #11
+    mls r3, r4, r12, r3
+    rsb.w r9, r4, #15
+    add.w r3, r3, r9, asr #31
+    bic.w r4, r4, r9, asr #31
+    rsb.w r3, r3, #0
+    lsr.w r3, r3, #31
+    lsl.w r3, r3, #1
+    sub.w r3, r3, #1
+    and.w r6, r6, #1
+    rsb.w r6, r6, #0
+    and.w r3, r3, r6
+    add.w r4, r4, r3
+    mov.w r5, #16
+    and.w r3, r5, r4, asr #31
+    add.w r4, r4, r3
+    sub.w r4, r4, #16
+    and.w r3, r5, r4, asr #31
+    add.w r4, r4, r3
+    str.w r4, [r0], #4
+    vmov r14, s0
+    cmp.w r1, r14
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_use_hint_32_armv7em, . - pqlab_mldsa_use_hint_32_armv7em
+
 .section .rodata.mldsa_ntt_zetas, "a"
 
 .p2align 2
