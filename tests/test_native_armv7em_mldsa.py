@@ -201,6 +201,104 @@ static void check_chknorm(void)
     }
 }
 
+/* pack.c for ML-DSA-65 (wrapper pack65.c): eta = 4, gamma1 = 2^19, gamma2 = (q - 1) / 32 */
+void mldsatest65_polyeta_pack_c(uint8_t *r, const int32_t a[256]);
+uint32_t mldsatest65_polyeta_unpack_c(int32_t a[256], const uint8_t *r);
+void mldsatest65_polyz_pack_c(uint8_t *r, const int32_t a[256]);
+void mldsatest65_polyz_unpack_c(int32_t a[256], const uint8_t *r);
+void mldsatest65_polyw1_pack_c(uint8_t *r, const int32_t a[256]);
+
+typedef void (*pack_fn)(uint8_t *, const int32_t *);
+typedef uint32_t (*unpack_fn)(int32_t *, const uint8_t *);
+/* void unpackers as uint32_t ones (the result is ignored for them) */
+#define U(f) ((unpack_fn)(void (*)(void))(f))
+static const struct packing {
+    const char *name;
+    unsigned bits;
+    int32_t lo, hi; /* coefficient range */
+    pack_fn cpack, apack;
+    unpack_fn cunpack, aunpack;
+    int flag; /* unpack returns a flag */
+} PK[] = {
+    {"t1", 10, 0, 1023, (pack_fn)mldsa_polyt1_pack_c, pqlab_mldsa_pack_t1_armv7em, U(mldsa_polyt1_unpack_c), U(pqlab_mldsa_unpack_t1_armv7em), 0},
+    {"t0", 13, 1 - 4096, 4096, (pack_fn)mldsa_polyt0_pack_c, pqlab_mldsa_pack_t0_armv7em, U(mldsa_polyt0_unpack_c), U(pqlab_mldsa_unpack_t0_armv7em), 0},
+    {"eta2", 3, -2, 2, (pack_fn)mldsa_polyeta_pack_c, pqlab_mldsa_pack_eta2_armv7em, (unpack_fn)mldsa_polyeta_unpack_c, pqlab_mldsa_unpack_eta2_armv7em, 1},
+    {"eta4", 4, -4, 4, mldsatest65_polyeta_pack_c, pqlab_mldsa_pack_eta4_armv7em, mldsatest65_polyeta_unpack_c, pqlab_mldsa_unpack_eta4_armv7em, 1},
+    {"z17", 18, 1 - (1 << 17), 1 << 17, (pack_fn)mldsa_polyz_pack_c, pqlab_mldsa_pack_z17_armv7em, U(mldsa_polyz_unpack_c), U(pqlab_mldsa_unpack_z17_armv7em), 0},
+    {"z19", 20, 1 - (1 << 19), 1 << 19, mldsatest65_polyz_pack_c, pqlab_mldsa_pack_z19_armv7em, U(mldsatest65_polyz_unpack_c), U(pqlab_mldsa_unpack_z19_armv7em), 0},
+    {"w1_88", 6, 0, 43, (pack_fn)mldsa_polyw1_pack_c, pqlab_mldsa_pack_w1_88_armv7em, 0, 0, 0},
+    {"w1_32", 4, 0, 15, mldsatest65_polyw1_pack_c, pqlab_mldsa_pack_w1_32_armv7em, 0, 0, 0},
+};
+#define NPK (sizeof PK / sizeof PK[0])
+
+static void check_packing(void)
+{
+    static uint8_t r1[640 + 8], r2[640 + 8];
+    int32_t *A = buf[0] + 1, *B = buf[1] + 1, *C = buf[2] + 1;
+    char b[96];
+    for (unsigned k = 0; k < NPK; k++) {
+        const struct packing *p = &PK[k];
+        const unsigned nbytes = 32 * p->bits;
+        for (unsigned kind = 0; kind < 6; kind++) {
+            const unsigned o = kind & 3u; /* byte-side alignment */
+            /* coefficients: random, all lo, all hi, alternating, random again, lo/hi + 1 */
+            for (unsigned i = 0; i < 256; i++)
+                A[i] = kind == 1 ? p->lo : kind == 2 ? p->hi : kind == 3 ? ((i & 1) ? p->hi : p->lo)
+                     : kind == 5 ? ((i & 1) ? p->hi - 1 : p->lo + 1) : p->lo + (int32_t)(next() % (uint32_t)(p->hi - p->lo + 1));
+            memset(r1, 0xA5, sizeof r1);
+            memset(r2, 0xA5, sizeof r2);
+            p->cpack(r1 + o, A);
+            p->apack(r2 + o, A);
+            checks++;
+            if (memcmp(r1, r2, sizeof r1) != 0 && bad++ < 8) {
+                int n = snprintf(b, sizeof b, "bad pack %s kind %u\n", p->name, kind);
+                pqlab_hal_send(b, (size_t)n);
+            }
+            if (!p->cunpack) continue;
+            /* unpack what was packed, and random bytes (eta: mostly invalid keys) */
+            for (unsigned src = 0; src < 2; src++) {
+                if (src == 1)
+                    for (unsigned i = 0; i < nbytes; i++) r1[o + i] = (uint8_t)next();
+                uint32_t f1 = p->cunpack(B, r1 + o), f2 = p->aunpack(C, r1 + o);
+                cmp(p->name, kind, src, B, C);
+                if (src == 0) cmp("unpack of pack", kind, k, A, C);
+                checks++;
+                if (p->flag && f1 != f2 && bad++ < 8) {
+                    int n = snprintf(b, sizeof b, "bad unpack flag %s kind %u: %lu != %lu\n", p->name, kind,
+                                     (unsigned long)f1, (unsigned long)f2);
+                    pqlab_hal_send(b, (size_t)n);
+                }
+            }
+        }
+    }
+}
+
+static void time_packing(void)
+{
+    static uint8_t rb[640];
+    int32_t *A = buf[0] + 1;
+    char b[96];
+    for (unsigned k = 0; k < NPK; k++) {
+        const struct packing *p = &PK[k];
+        for (unsigned i = 0; i < 256; i++) A[i] = p->lo;
+        uint64_t t0 = pqlab_hal_cycles();
+        p->cpack(rb, A);
+        uint64_t t1 = pqlab_hal_cycles();
+        p->apack(rb, A);
+        uint64_t t2 = pqlab_hal_cycles();
+        uint64_t t3 = t2, t4 = t2;
+        if (p->cunpack) {
+            (void)p->cunpack(A, rb);
+            t3 = pqlab_hal_cycles();
+            (void)p->aunpack(A, rb);
+            t4 = pqlab_hal_cycles();
+        }
+        int n = snprintf(b, sizeof b, "ptime %s %llu %llu %llu %llu\n", p->name, (unsigned long long)(t1 - t0),
+                         (unsigned long long)(t2 - t1), (unsigned long long)(t3 - t2), (unsigned long long)(t4 - t3));
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
 /* the rounding kernels (gamma2 = (q - 1) / 88) timed one after the other, not inlined */
 __attribute__((noinline)) static void ct_round(uint64_t *t, int32_t *A, int32_t *B, int32_t *C, int32_t *F,
                                                const uint8_t *hh, const int32_t *N)
@@ -309,6 +407,7 @@ int main(void)
     check_rounding(88);
     check_rounding(32);
     check_chknorm();
+    check_packing();
     for (int i = 0; i < 6; i++)
         if (buf[i][0] != GUARD || buf[i][257] != GUARD) {
             int k = snprintf(b, sizeof b, "bad guard %d\n", i);
@@ -372,6 +471,7 @@ int main(void)
             pqlab_hal_send(b, (size_t)k);
         }
     }
+    time_packing();
     /* constant time: the same calls on inputs of different kinds (within the bounds) */
     for (unsigned kind = 0; kind < 5; kind++) {
         fill(A, Q - 1, kind);
@@ -393,8 +493,9 @@ def build_and_run(platform: str, tmp: Path) -> list[str]:
     common = ROOT / "lib" / "common"
     # rounding.c once more for gamma2 = (q - 1) / 32, under ML-DSA-65's parameters
     r65 = tmp / "rounding65.c"
-    r65.write_text(f'#include "{MLDSA / "rounding.c"}"\n')
-    srcs = [src, MLDSA / "ntt.c", MLDSA / "rounding.c", r65, MLDSA / "sample.c", common / "fips202.c"]
+    r65.write_text(f'#include "{MLDSA / "rounding.c"}"\n#include "{MLDSA / "pack.c"}"\n')
+    srcs = [src, MLDSA / "ntt.c", MLDSA / "rounding.c", MLDSA / "pack.c", r65, MLDSA / "sample.c"]
+    srcs += [common / "fips202.c"]
     srcs += [common / "fips202x4.c", NATIVE / "mldsa_ntt.S"]
 
     def per_source(path: Path) -> list[str]:
@@ -433,8 +534,9 @@ NAMES = ["ntt", "invntt", "pointwise", "pointwise_acc", "reduce32", "caddq"]
 def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     lines = build_and_run(platform, tmp_path)
     # 6 kinds, the random ones 4 times; 8 comparisons each; 120 sampler buffers, 2 each;
-    # rounding: 2 gamma2 x 14 inputs x 7; chknorm 8 bounds x 8 kinds
-    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64
+    # rounding: 2 gamma2 x 14 inputs x 7; chknorm 8 bounds x 8 kinds; packing: 8 formats x
+    # 6 inputs, the 6 with an unpacker 5 more per input (packed and random bytes)
+    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64 + 8 * 6 + 6 * 6 * 5
     firmware.kernel_results("\n".join(lines), platform, total=nchecks)
     check_ntt_definition(lines)
     tc = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time c "))
@@ -447,6 +549,13 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
         print(f"  {name:14} {g[2 * i]:7} / {g[2 * i + 1]:6}  (gamma2 = (q - 1) / 88)")
         if platform == "m4-sim":
             assert g[2 * i + 1] < 0.9 * g[2 * i], (name, g)
+    for ln in lines:
+        if ln.startswith("ptime "):
+            f = ln.split()
+            cp, ap, cu, au = map(int, f[2:])
+            print(f"  pack {f[1]:9} {cp:7} / {ap:6}" + (f"   unpack {cu:6} / {au:5}" if cu else ""))
+            if platform == "m4-sim":
+                assert ap < 0.9 * cp and au <= 0.9 * cu, ln
     ctr = {ln for ln in lines if ln.startswith("ctr ")}
     assert len(ctr) == 1 or not firmware.timing_shows_data_independence(platform), ctr
     rc, ra, n1, n2 = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("rtime "))

@@ -580,6 +580,116 @@ def gen_use_hint(g: int) -> None:
     epilogue(name)
 
 
+# Bit packing (FIPS 204 Algorithms 16-19; lib/mldsa/pack.c): name -> (bits, off) with the
+# stored value a_i (off None) or off - a_i
+PACKINGS = {
+    "t1": (10, None),
+    "t0": (13, 1 << 12),
+    "eta2": (3, 2),
+    "eta4": (4, 4),
+    "z17": (18, 1 << 17),
+    "z19": (20, 1 << 19),
+    "w1_88": (6, None),
+    "w1_32": (4, None),
+}
+
+
+def gen_unpack(kind: str) -> None:
+    """32 coefficients (bits words) per loop step; coefficient i is bits [i b, i b + b) of
+    the little-endian stream: UBFX from one word, or LSR + BFI across two. The bytes are
+    read with LDR single (any alignment). eta: also returns 1 when a stored value exceeds
+    2 eta (the key check of mldsa_polyeta_unpack_c)."""
+    bits, off = PACKINGS[kind]
+    eta = kind.startswith("eta")
+    name = f"pqlab_mldsa_unpack_{kind}_armv7em"
+    ret = "uint32_t" if eta else "void"
+    prologue(
+        name,
+        f"{ret} {name}(int32_t a[256], const uint8_t *r): {bits}-bit unpack"
+        + (f", off - v, off = {off}" if off else ""),
+    )
+    if off is not None:
+        const("r8", off)
+    if eta:
+        e("mov.w r10, #0")
+        e(f"mov.w r11, #{2 * off}")
+    e(f"add.w r12, r1, #{32 * bits}")
+    out.append("1:")
+    loaded: dict[int, str] = {}
+    outs = ["r4", "r5", "r6", "r7"]
+
+    def word(w: int) -> str:
+        if w not in loaded:
+            reg = "r2" if w % 2 == 0 else "r3"
+            e(f"ldr.w {reg}, [r1, #{4 * w}]")
+            loaded[w] = reg
+        return loaded[w]
+
+    for i in range(32):
+        p = i * bits
+        w, sh = p // 32, p % 32
+        v = outs[i % 4]
+        if sh + bits <= 32:
+            e(f"ubfx {v}, {word(w)}, #{sh}, #{bits}")
+        else:
+            e(f"lsr.w {v}, {word(w)}, #{sh}")
+            e(f"bfi {v}, {word(w + 1)}, #{32 - sh}, #{sh + bits - 32}")
+        if eta:
+            e(f"sub.w r9, r11, {v}")
+            e("orr.w r10, r10, r9")
+        if off is not None:
+            e(f"sub.w {v}, r8, {v}")
+        if i % 4 == 3:
+            e("stm.w r0!, {r4-r7}")
+    e(f"add.w r1, r1, #{4 * bits}")
+    e("cmp.w r1, r12")
+    e("bne.w 1b")
+    if eta:
+        e("lsr.w r0, r10, #31")
+    epilogue(name)
+
+
+def gen_pack(kind: str) -> None:
+    """32 coefficients into bits words per loop step: each stored value shifted into its
+    word (ORR with LSL), the part past a word boundary started in the other accumulator
+    (LSR); words written with STR single (any alignment)."""
+    bits, off = PACKINGS[kind]
+    name = f"pqlab_mldsa_pack_{kind}_armv7em"
+    prologue(
+        name,
+        f"void {name}(uint8_t *r, const int32_t a[256]): {bits}-bit pack"
+        + (f", off - a_i, off = {off}" if off else ""),
+    )
+    if off is not None:
+        const("r8", off)
+    e(f"add.w r12, r0, #{32 * bits}")
+    out.append("1:")
+    accs = ["r2", "r3"]
+    vals = ["r4", "r5", "r6", "r7"]
+    for i in range(32):
+        if i % 4 == 0:
+            e("ldm.w r1!, {r4-r7}")
+            if off is not None:
+                for v in vals:
+                    e(f"sub.w {v}, r8, {v}")
+        v = vals[i % 4]
+        p = i * bits
+        w, sh = p // 32, p % 32
+        acc = accs[w % 2]
+        if sh == 0:
+            e(f"mov.w {acc}, {v}")
+        else:
+            e(f"orr.w {acc}, {acc}, {v}, lsl #{sh}")
+        if sh + bits >= 32:
+            e(f"str.w {acc}, [r0, #{4 * w}]")
+            if sh + bits > 32:
+                e(f"lsr.w {accs[(w + 1) % 2]}, {v}, #{32 - sh}")
+    e(f"add.w r0, r0, #{4 * bits}")
+    e("cmp.w r0, r12")
+    e("bne.w 1b")
+    epilogue(name)
+
+
 def table(label: str, values: list[int]) -> None:
     e("")
     e(".p2align 2")
@@ -609,6 +719,10 @@ def main() -> None:
             gen_decompose(g, which)
         gen_make_hint(g)
         gen_use_hint(g)
+    for kind in PACKINGS:
+        gen_pack(kind)
+        if not kind.startswith("w1"):
+            gen_unpack(kind)
     e("")
     e('.section .rodata.mldsa_ntt_zetas, "a"')
     table("mldsa_ntt_zetas", ntt_tab)

@@ -38,6 +38,24 @@ uint32_t pqlab_mldsa_chknorm_armv7em(const int32_t a[256], int32_t bound);
     void pqlab_mldsa_use_hint_##g##_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]);
 PQLAB_MLDSA_ARMV7EM_ROUNDING(88)
 PQLAB_MLDSA_ARMV7EM_ROUNDING(32)
+/* bit packing: t1 (10 bits), t0 (13), eta2 (3) / eta4 (4), z17 (18) / z19 (20), w1_88 (6) /
+ * w1_32 (4); the byte side may have any alignment */
+#define PQLAB_MLDSA_ARMV7EM_PACK(k) void pqlab_mldsa_pack_##k##_armv7em(uint8_t *r, const int32_t a[256]);
+#define PQLAB_MLDSA_ARMV7EM_UNPACK(k, ret) ret pqlab_mldsa_unpack_##k##_armv7em(int32_t a[256], const uint8_t *r);
+PQLAB_MLDSA_ARMV7EM_PACK(t1)
+PQLAB_MLDSA_ARMV7EM_PACK(t0)
+PQLAB_MLDSA_ARMV7EM_PACK(eta2)
+PQLAB_MLDSA_ARMV7EM_PACK(eta4)
+PQLAB_MLDSA_ARMV7EM_PACK(z17)
+PQLAB_MLDSA_ARMV7EM_PACK(z19)
+PQLAB_MLDSA_ARMV7EM_PACK(w1_88)
+PQLAB_MLDSA_ARMV7EM_PACK(w1_32)
+PQLAB_MLDSA_ARMV7EM_UNPACK(t1, void)
+PQLAB_MLDSA_ARMV7EM_UNPACK(t0, void)
+PQLAB_MLDSA_ARMV7EM_UNPACK(eta2, uint32_t)
+PQLAB_MLDSA_ARMV7EM_UNPACK(eta4, uint32_t)
+PQLAB_MLDSA_ARMV7EM_UNPACK(z17, void)
+PQLAB_MLDSA_ARMV7EM_UNPACK(z19, void)
 
 #ifdef PQLAB_NAMESPACE /* included through kernels.h: the dispatch */
 #define PQLAB_MLDSA_NATIVE_NTT
@@ -57,6 +75,25 @@ PQLAB_MLDSA_ARMV7EM_ROUNDING(32)
 #define PQLAB_MLDSA_ARMV7EM_G(name) pqlab_mldsa_##name##_32_armv7em
 #else
 #error "mldsa_native.h: gamma2 without an armv7em rounding kernel"
+#endif
+#define PQLAB_MLDSA_NATIVE_POLYT1_PACK
+#define PQLAB_MLDSA_NATIVE_POLYT1_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYT0_PACK
+#define PQLAB_MLDSA_NATIVE_POLYT0_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYETA_PACK
+#define PQLAB_MLDSA_NATIVE_POLYETA_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYZ_PACK
+#define PQLAB_MLDSA_NATIVE_POLYZ_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYW1_PACK
+#if MLDSA_ETA == 2
+#define PQLAB_MLDSA_ARMV7EM_ETA(name) pqlab_mldsa_##name##_eta2_armv7em
+#else
+#define PQLAB_MLDSA_ARMV7EM_ETA(name) pqlab_mldsa_##name##_eta4_armv7em
+#endif
+#if MLDSA_GAMMA1 == (1 << 17)
+#define PQLAB_MLDSA_ARMV7EM_Z(name) pqlab_mldsa_##name##_z17_armv7em
+#else
+#define PQLAB_MLDSA_ARMV7EM_Z(name) pqlab_mldsa_##name##_z19_armv7em
 #endif
 
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
@@ -114,6 +151,42 @@ static inline void PQLAB_NAMESPACE(poly_use_hint_native)(int32_t b[MLDSA_N], con
                                                          const uint8_t h[MLDSA_N])
 {
     PQLAB_MLDSA_ARMV7EM_G(use_hint)(b, a, h);
+}
+static inline void PQLAB_NAMESPACE(polyt1_pack_native)(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_pack_t1_armv7em(r, a);
+}
+static inline void PQLAB_NAMESPACE(polyt1_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES])
+{
+    pqlab_mldsa_unpack_t1_armv7em(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyt0_pack_native)(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_pack_t0_armv7em(r, a);
+}
+static inline void PQLAB_NAMESPACE(polyt0_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES])
+{
+    pqlab_mldsa_unpack_t0_armv7em(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyeta_pack_native)(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N])
+{
+    PQLAB_MLDSA_ARMV7EM_ETA(pack)(r, a);
+}
+static inline uint32_t PQLAB_NAMESPACE(polyeta_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES])
+{
+    return PQLAB_MLDSA_ARMV7EM_ETA(unpack)(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyz_pack_native)(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N])
+{
+    PQLAB_MLDSA_ARMV7EM_Z(pack)(r, a);
+}
+static inline void PQLAB_NAMESPACE(polyz_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES])
+{
+    PQLAB_MLDSA_ARMV7EM_Z(unpack)(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyw1_pack_native)(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
+{
+    PQLAB_MLDSA_ARMV7EM_G(pack_w1)(r, a);
 }
 #endif
 

@@ -1669,6 +1669,1494 @@ pqlab_mldsa_use_hint_32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_use_hint_32_armv7em, . - pqlab_mldsa_use_hint_32_armv7em
 
+    @ void pqlab_mldsa_pack_t1_armv7em(uint8_t *r, const int32_t a[256]): 10-bit pack
+.global pqlab_mldsa_pack_t1_armv7em
+.type pqlab_mldsa_pack_t1_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_t1_armv7em:
+    push.w {r4-r11, lr}
+    add.w r12, r0, #320
+1:
+    ldm.w r1!, {r4-r7}
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #10
+    orr.w r2, r2, r6, lsl #20
+    orr.w r2, r2, r7, lsl #30
+    str.w r2, [r0, #0]
+    lsr.w r3, r7, #2
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #8
+    orr.w r3, r3, r5, lsl #18
+    orr.w r3, r3, r6, lsl #28
+    str.w r3, [r0, #4]
+    lsr.w r2, r6, #4
+    orr.w r2, r2, r7, lsl #6
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #26
+    str.w r2, [r0, #8]
+    lsr.w r3, r5, #6
+    orr.w r3, r3, r6, lsl #4
+    orr.w r3, r3, r7, lsl #14
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #24
+    str.w r3, [r0, #12]
+    lsr.w r2, r4, #8
+    orr.w r2, r2, r5, lsl #2
+    orr.w r2, r2, r6, lsl #12
+    orr.w r2, r2, r7, lsl #22
+    str.w r2, [r0, #16]
+    ldm.w r1!, {r4-r7}
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #10
+    orr.w r3, r3, r6, lsl #20
+    orr.w r3, r3, r7, lsl #30
+    str.w r3, [r0, #20]
+    lsr.w r2, r7, #2
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #8
+    orr.w r2, r2, r5, lsl #18
+    orr.w r2, r2, r6, lsl #28
+    str.w r2, [r0, #24]
+    lsr.w r3, r6, #4
+    orr.w r3, r3, r7, lsl #6
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #26
+    str.w r3, [r0, #28]
+    lsr.w r2, r5, #6
+    orr.w r2, r2, r6, lsl #4
+    orr.w r2, r2, r7, lsl #14
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #24
+    str.w r2, [r0, #32]
+    lsr.w r3, r4, #8
+    orr.w r3, r3, r5, lsl #2
+    orr.w r3, r3, r6, lsl #12
+    orr.w r3, r3, r7, lsl #22
+    str.w r3, [r0, #36]
+    add.w r0, r0, #40
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_t1_armv7em, . - pqlab_mldsa_pack_t1_armv7em
+
+    @ void pqlab_mldsa_unpack_t1_armv7em(int32_t a[256], const uint8_t *r): 10-bit unpack
+.global pqlab_mldsa_unpack_t1_armv7em
+.type pqlab_mldsa_unpack_t1_armv7em, %function
+.p2align 2
+pqlab_mldsa_unpack_t1_armv7em:
+    push.w {r4-r11, lr}
+    add.w r12, r1, #320
+1:
+    ldr.w r2, [r1, #0]
+    ubfx r4, r2, #0, #10
+    ubfx r5, r2, #10, #10
+    ubfx r6, r2, #20, #10
+    lsr.w r7, r2, #30
+    ldr.w r3, [r1, #4]
+    bfi r7, r3, #2, #8
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #8, #10
+    ubfx r5, r3, #18, #10
+    lsr.w r6, r3, #28
+    ldr.w r2, [r1, #8]
+    bfi r6, r2, #4, #6
+    ubfx r7, r2, #6, #10
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #16, #10
+    lsr.w r5, r2, #26
+    ldr.w r3, [r1, #12]
+    bfi r5, r3, #6, #4
+    ubfx r6, r3, #4, #10
+    ubfx r7, r3, #14, #10
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #24
+    ldr.w r2, [r1, #16]
+    bfi r4, r2, #8, #2
+    ubfx r5, r2, #2, #10
+    ubfx r6, r2, #12, #10
+    ubfx r7, r2, #22, #10
+    stm.w r0!, {r4-r7}
+    ldr.w r3, [r1, #20]
+    ubfx r4, r3, #0, #10
+    ubfx r5, r3, #10, #10
+    ubfx r6, r3, #20, #10
+    lsr.w r7, r3, #30
+    ldr.w r2, [r1, #24]
+    bfi r7, r2, #2, #8
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #8, #10
+    ubfx r5, r2, #18, #10
+    lsr.w r6, r2, #28
+    ldr.w r3, [r1, #28]
+    bfi r6, r3, #4, #6
+    ubfx r7, r3, #6, #10
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #16, #10
+    lsr.w r5, r3, #26
+    ldr.w r2, [r1, #32]
+    bfi r5, r2, #6, #4
+    ubfx r6, r2, #4, #10
+    ubfx r7, r2, #14, #10
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r2, #24
+    ldr.w r3, [r1, #36]
+    bfi r4, r3, #8, #2
+    ubfx r5, r3, #2, #10
+    ubfx r6, r3, #12, #10
+    ubfx r7, r3, #22, #10
+    stm.w r0!, {r4-r7}
+    add.w r1, r1, #40
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_unpack_t1_armv7em, . - pqlab_mldsa_unpack_t1_armv7em
+
+    @ void pqlab_mldsa_pack_t0_armv7em(uint8_t *r, const int32_t a[256]): 13-bit pack, off - a_i, off = 4096
+.global pqlab_mldsa_pack_t0_armv7em
+.type pqlab_mldsa_pack_t0_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_t0_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #4096
+    movt r8, #0
+    add.w r12, r0, #416
+1:
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #13
+    orr.w r2, r2, r6, lsl #26
+    str.w r2, [r0, #0]
+    lsr.w r3, r6, #6
+    orr.w r3, r3, r7, lsl #7
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #20
+    str.w r3, [r0, #4]
+    lsr.w r2, r4, #12
+    orr.w r2, r2, r5, lsl #1
+    orr.w r2, r2, r6, lsl #14
+    orr.w r2, r2, r7, lsl #27
+    str.w r2, [r0, #8]
+    lsr.w r3, r7, #5
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #8
+    orr.w r3, r3, r5, lsl #21
+    str.w r3, [r0, #12]
+    lsr.w r2, r5, #11
+    orr.w r2, r2, r6, lsl #2
+    orr.w r2, r2, r7, lsl #15
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #28
+    str.w r2, [r0, #16]
+    lsr.w r3, r4, #4
+    orr.w r3, r3, r5, lsl #9
+    orr.w r3, r3, r6, lsl #22
+    str.w r3, [r0, #20]
+    lsr.w r2, r6, #10
+    orr.w r2, r2, r7, lsl #3
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #29
+    str.w r2, [r0, #24]
+    lsr.w r3, r5, #3
+    orr.w r3, r3, r6, lsl #10
+    orr.w r3, r3, r7, lsl #23
+    str.w r3, [r0, #28]
+    lsr.w r2, r7, #9
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #4
+    orr.w r2, r2, r5, lsl #17
+    orr.w r2, r2, r6, lsl #30
+    str.w r2, [r0, #32]
+    lsr.w r3, r6, #2
+    orr.w r3, r3, r7, lsl #11
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #24
+    str.w r3, [r0, #36]
+    lsr.w r2, r4, #8
+    orr.w r2, r2, r5, lsl #5
+    orr.w r2, r2, r6, lsl #18
+    orr.w r2, r2, r7, lsl #31
+    str.w r2, [r0, #40]
+    lsr.w r3, r7, #1
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #12
+    orr.w r3, r3, r5, lsl #25
+    str.w r3, [r0, #44]
+    lsr.w r2, r5, #7
+    orr.w r2, r2, r6, lsl #6
+    orr.w r2, r2, r7, lsl #19
+    str.w r2, [r0, #48]
+    add.w r0, r0, #52
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_t0_armv7em, . - pqlab_mldsa_pack_t0_armv7em
+
+    @ void pqlab_mldsa_unpack_t0_armv7em(int32_t a[256], const uint8_t *r): 13-bit unpack, off - v, off = 4096
+.global pqlab_mldsa_unpack_t0_armv7em
+.type pqlab_mldsa_unpack_t0_armv7em, %function
+.p2align 2
+pqlab_mldsa_unpack_t0_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #4096
+    movt r8, #0
+    add.w r12, r1, #416
+1:
+    ldr.w r2, [r1, #0]
+    ubfx r4, r2, #0, #13
+    sub.w r4, r8, r4
+    ubfx r5, r2, #13, #13
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #26
+    ldr.w r3, [r1, #4]
+    bfi r6, r3, #6, #7
+    sub.w r6, r8, r6
+    ubfx r7, r3, #7, #13
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #20
+    ldr.w r2, [r1, #8]
+    bfi r4, r2, #12, #1
+    sub.w r4, r8, r4
+    ubfx r5, r2, #1, #13
+    sub.w r5, r8, r5
+    ubfx r6, r2, #14, #13
+    sub.w r6, r8, r6
+    lsr.w r7, r2, #27
+    ldr.w r3, [r1, #12]
+    bfi r7, r3, #5, #8
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #8, #13
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #21
+    ldr.w r2, [r1, #16]
+    bfi r5, r2, #11, #2
+    sub.w r5, r8, r5
+    ubfx r6, r2, #2, #13
+    sub.w r6, r8, r6
+    ubfx r7, r2, #15, #13
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r2, #28
+    ldr.w r3, [r1, #20]
+    bfi r4, r3, #4, #9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #9, #13
+    sub.w r5, r8, r5
+    lsr.w r6, r3, #22
+    ldr.w r2, [r1, #24]
+    bfi r6, r2, #10, #3
+    sub.w r6, r8, r6
+    ubfx r7, r2, #3, #13
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #16, #13
+    sub.w r4, r8, r4
+    lsr.w r5, r2, #29
+    ldr.w r3, [r1, #28]
+    bfi r5, r3, #3, #10
+    sub.w r5, r8, r5
+    ubfx r6, r3, #10, #13
+    sub.w r6, r8, r6
+    lsr.w r7, r3, #23
+    ldr.w r2, [r1, #32]
+    bfi r7, r2, #9, #4
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #4, #13
+    sub.w r4, r8, r4
+    ubfx r5, r2, #17, #13
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #30
+    ldr.w r3, [r1, #36]
+    bfi r6, r3, #2, #11
+    sub.w r6, r8, r6
+    ubfx r7, r3, #11, #13
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #24
+    ldr.w r2, [r1, #40]
+    bfi r4, r2, #8, #5
+    sub.w r4, r8, r4
+    ubfx r5, r2, #5, #13
+    sub.w r5, r8, r5
+    ubfx r6, r2, #18, #13
+    sub.w r6, r8, r6
+    lsr.w r7, r2, #31
+    ldr.w r3, [r1, #44]
+    bfi r7, r3, #1, #12
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #12, #13
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #25
+    ldr.w r2, [r1, #48]
+    bfi r5, r2, #7, #6
+    sub.w r5, r8, r5
+    ubfx r6, r2, #6, #13
+    sub.w r6, r8, r6
+    ubfx r7, r2, #19, #13
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    add.w r1, r1, #52
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_unpack_t0_armv7em, . - pqlab_mldsa_unpack_t0_armv7em
+
+    @ void pqlab_mldsa_pack_eta2_armv7em(uint8_t *r, const int32_t a[256]): 3-bit pack, off - a_i, off = 2
+.global pqlab_mldsa_pack_eta2_armv7em
+.type pqlab_mldsa_pack_eta2_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_eta2_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #2
+    movt r8, #0
+    add.w r12, r0, #96
+1:
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #3
+    orr.w r2, r2, r6, lsl #6
+    orr.w r2, r2, r7, lsl #9
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #12
+    orr.w r2, r2, r5, lsl #15
+    orr.w r2, r2, r6, lsl #18
+    orr.w r2, r2, r7, lsl #21
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #24
+    orr.w r2, r2, r5, lsl #27
+    orr.w r2, r2, r6, lsl #30
+    str.w r2, [r0, #0]
+    lsr.w r3, r6, #2
+    orr.w r3, r3, r7, lsl #1
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #4
+    orr.w r3, r3, r5, lsl #7
+    orr.w r3, r3, r6, lsl #10
+    orr.w r3, r3, r7, lsl #13
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #19
+    orr.w r3, r3, r6, lsl #22
+    orr.w r3, r3, r7, lsl #25
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #28
+    orr.w r3, r3, r5, lsl #31
+    str.w r3, [r0, #4]
+    lsr.w r2, r5, #1
+    orr.w r2, r2, r6, lsl #2
+    orr.w r2, r2, r7, lsl #5
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #8
+    orr.w r2, r2, r5, lsl #11
+    orr.w r2, r2, r6, lsl #14
+    orr.w r2, r2, r7, lsl #17
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #20
+    orr.w r2, r2, r5, lsl #23
+    orr.w r2, r2, r6, lsl #26
+    orr.w r2, r2, r7, lsl #29
+    str.w r2, [r0, #8]
+    add.w r0, r0, #12
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_eta2_armv7em, . - pqlab_mldsa_pack_eta2_armv7em
+
+    @ uint32_t pqlab_mldsa_unpack_eta2_armv7em(int32_t a[256], const uint8_t *r): 3-bit unpack, off - v, off = 2
+.global pqlab_mldsa_unpack_eta2_armv7em
+.type pqlab_mldsa_unpack_eta2_armv7em, %function
+.p2align 2
+pqlab_mldsa_unpack_eta2_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #2
+    movt r8, #0
+    mov.w r10, #0
+    mov.w r11, #4
+    add.w r12, r1, #96
+1:
+    ldr.w r2, [r1, #0]
+    ubfx r4, r2, #0, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #3, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #6, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #9, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #12, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #15, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #18, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #21, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #24, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #27, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #30
+    ldr.w r3, [r1, #4]
+    bfi r6, r3, #2, #1
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #1, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #4, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #7, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r3, #10, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #13, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #16, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #19, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r3, #22, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #25, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #28, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #31
+    ldr.w r2, [r1, #8]
+    bfi r5, r2, #1, #2
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #2, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #5, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #8, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #11, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #14, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #17, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #20, #3
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #23, #3
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #26, #3
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #29, #3
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    add.w r1, r1, #12
+    cmp.w r1, r12
+    bne.w 1b
+    lsr.w r0, r10, #31
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_unpack_eta2_armv7em, . - pqlab_mldsa_unpack_eta2_armv7em
+
+    @ void pqlab_mldsa_pack_eta4_armv7em(uint8_t *r, const int32_t a[256]): 4-bit pack, off - a_i, off = 4
+.global pqlab_mldsa_pack_eta4_armv7em
+.type pqlab_mldsa_pack_eta4_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_eta4_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #4
+    movt r8, #0
+    add.w r12, r0, #128
+1:
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #4
+    orr.w r2, r2, r6, lsl #8
+    orr.w r2, r2, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #20
+    orr.w r2, r2, r6, lsl #24
+    orr.w r2, r2, r7, lsl #28
+    str.w r2, [r0, #0]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #4
+    orr.w r3, r3, r6, lsl #8
+    orr.w r3, r3, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #20
+    orr.w r3, r3, r6, lsl #24
+    orr.w r3, r3, r7, lsl #28
+    str.w r3, [r0, #4]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #4
+    orr.w r2, r2, r6, lsl #8
+    orr.w r2, r2, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #20
+    orr.w r2, r2, r6, lsl #24
+    orr.w r2, r2, r7, lsl #28
+    str.w r2, [r0, #8]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #4
+    orr.w r3, r3, r6, lsl #8
+    orr.w r3, r3, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #20
+    orr.w r3, r3, r6, lsl #24
+    orr.w r3, r3, r7, lsl #28
+    str.w r3, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_eta4_armv7em, . - pqlab_mldsa_pack_eta4_armv7em
+
+    @ uint32_t pqlab_mldsa_unpack_eta4_armv7em(int32_t a[256], const uint8_t *r): 4-bit unpack, off - v, off = 4
+.global pqlab_mldsa_unpack_eta4_armv7em
+.type pqlab_mldsa_unpack_eta4_armv7em, %function
+.p2align 2
+pqlab_mldsa_unpack_eta4_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #4
+    movt r8, #0
+    mov.w r10, #0
+    mov.w r11, #8
+    add.w r12, r1, #128
+1:
+    ldr.w r2, [r1, #0]
+    ubfx r4, r2, #0, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #4, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #8, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #12, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #16, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #20, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #24, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #28, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r3, [r1, #4]
+    ubfx r4, r3, #0, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #4, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r3, #8, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #12, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #16, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #20, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r3, #24, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #28, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r2, [r1, #8]
+    ubfx r4, r2, #0, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #4, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #8, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #12, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #16, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r2, #20, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r2, #24, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r2, #28, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r3, [r1, #12]
+    ubfx r4, r3, #0, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #4, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r3, #8, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #12, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #16, #4
+    sub.w r9, r11, r4
+    orr.w r10, r10, r9
+    sub.w r4, r8, r4
+    ubfx r5, r3, #20, #4
+    sub.w r9, r11, r5
+    orr.w r10, r10, r9
+    sub.w r5, r8, r5
+    ubfx r6, r3, #24, #4
+    sub.w r9, r11, r6
+    orr.w r10, r10, r9
+    sub.w r6, r8, r6
+    ubfx r7, r3, #28, #4
+    sub.w r9, r11, r7
+    orr.w r10, r10, r9
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    add.w r1, r1, #16
+    cmp.w r1, r12
+    bne.w 1b
+    lsr.w r0, r10, #31
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_unpack_eta4_armv7em, . - pqlab_mldsa_unpack_eta4_armv7em
+
+    @ void pqlab_mldsa_pack_z17_armv7em(uint8_t *r, const int32_t a[256]): 18-bit pack, off - a_i, off = 131072
+.global pqlab_mldsa_pack_z17_armv7em
+.type pqlab_mldsa_pack_z17_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_z17_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #0
+    movt r8, #2
+    add.w r12, r0, #576
+1:
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #18
+    str.w r2, [r0, #0]
+    lsr.w r3, r5, #14
+    orr.w r3, r3, r6, lsl #4
+    orr.w r3, r3, r7, lsl #22
+    str.w r3, [r0, #4]
+    lsr.w r2, r7, #10
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #8
+    orr.w r2, r2, r5, lsl #26
+    str.w r2, [r0, #8]
+    lsr.w r3, r5, #6
+    orr.w r3, r3, r6, lsl #12
+    orr.w r3, r3, r7, lsl #30
+    str.w r3, [r0, #12]
+    lsr.w r2, r7, #2
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #16
+    str.w r2, [r0, #16]
+    lsr.w r3, r4, #16
+    orr.w r3, r3, r5, lsl #2
+    orr.w r3, r3, r6, lsl #20
+    str.w r3, [r0, #20]
+    lsr.w r2, r6, #12
+    orr.w r2, r2, r7, lsl #6
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #24
+    str.w r2, [r0, #24]
+    lsr.w r3, r4, #8
+    orr.w r3, r3, r5, lsl #10
+    orr.w r3, r3, r6, lsl #28
+    str.w r3, [r0, #28]
+    lsr.w r2, r6, #4
+    orr.w r2, r2, r7, lsl #14
+    str.w r2, [r0, #32]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #18
+    str.w r3, [r0, #36]
+    lsr.w r2, r5, #14
+    orr.w r2, r2, r6, lsl #4
+    orr.w r2, r2, r7, lsl #22
+    str.w r2, [r0, #40]
+    lsr.w r3, r7, #10
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #8
+    orr.w r3, r3, r5, lsl #26
+    str.w r3, [r0, #44]
+    lsr.w r2, r5, #6
+    orr.w r2, r2, r6, lsl #12
+    orr.w r2, r2, r7, lsl #30
+    str.w r2, [r0, #48]
+    lsr.w r3, r7, #2
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #16
+    str.w r3, [r0, #52]
+    lsr.w r2, r4, #16
+    orr.w r2, r2, r5, lsl #2
+    orr.w r2, r2, r6, lsl #20
+    str.w r2, [r0, #56]
+    lsr.w r3, r6, #12
+    orr.w r3, r3, r7, lsl #6
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #24
+    str.w r3, [r0, #60]
+    lsr.w r2, r4, #8
+    orr.w r2, r2, r5, lsl #10
+    orr.w r2, r2, r6, lsl #28
+    str.w r2, [r0, #64]
+    lsr.w r3, r6, #4
+    orr.w r3, r3, r7, lsl #14
+    str.w r3, [r0, #68]
+    add.w r0, r0, #72
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_z17_armv7em, . - pqlab_mldsa_pack_z17_armv7em
+
+    @ void pqlab_mldsa_unpack_z17_armv7em(int32_t a[256], const uint8_t *r): 18-bit unpack, off - v, off = 131072
+.global pqlab_mldsa_unpack_z17_armv7em
+.type pqlab_mldsa_unpack_z17_armv7em, %function
+.p2align 2
+pqlab_mldsa_unpack_z17_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #0
+    movt r8, #2
+    add.w r12, r1, #576
+1:
+    ldr.w r2, [r1, #0]
+    ubfx r4, r2, #0, #18
+    sub.w r4, r8, r4
+    lsr.w r5, r2, #18
+    ldr.w r3, [r1, #4]
+    bfi r5, r3, #14, #4
+    sub.w r5, r8, r5
+    ubfx r6, r3, #4, #18
+    sub.w r6, r8, r6
+    lsr.w r7, r3, #22
+    ldr.w r2, [r1, #8]
+    bfi r7, r2, #10, #8
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r2, #8, #18
+    sub.w r4, r8, r4
+    lsr.w r5, r2, #26
+    ldr.w r3, [r1, #12]
+    bfi r5, r3, #6, #12
+    sub.w r5, r8, r5
+    ubfx r6, r3, #12, #18
+    sub.w r6, r8, r6
+    lsr.w r7, r3, #30
+    ldr.w r2, [r1, #16]
+    bfi r7, r2, #2, #16
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r2, #16
+    ldr.w r3, [r1, #20]
+    bfi r4, r3, #16, #2
+    sub.w r4, r8, r4
+    ubfx r5, r3, #2, #18
+    sub.w r5, r8, r5
+    lsr.w r6, r3, #20
+    ldr.w r2, [r1, #24]
+    bfi r6, r2, #12, #6
+    sub.w r6, r8, r6
+    ubfx r7, r2, #6, #18
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r2, #24
+    ldr.w r3, [r1, #28]
+    bfi r4, r3, #8, #10
+    sub.w r4, r8, r4
+    ubfx r5, r3, #10, #18
+    sub.w r5, r8, r5
+    lsr.w r6, r3, #28
+    ldr.w r2, [r1, #32]
+    bfi r6, r2, #4, #14
+    sub.w r6, r8, r6
+    ubfx r7, r2, #14, #18
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r3, [r1, #36]
+    ubfx r4, r3, #0, #18
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #18
+    ldr.w r2, [r1, #40]
+    bfi r5, r2, #14, #4
+    sub.w r5, r8, r5
+    ubfx r6, r2, #4, #18
+    sub.w r6, r8, r6
+    lsr.w r7, r2, #22
+    ldr.w r3, [r1, #44]
+    bfi r7, r3, #10, #8
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ubfx r4, r3, #8, #18
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #26
+    ldr.w r2, [r1, #48]
+    bfi r5, r2, #6, #12
+    sub.w r5, r8, r5
+    ubfx r6, r2, #12, #18
+    sub.w r6, r8, r6
+    lsr.w r7, r2, #30
+    ldr.w r3, [r1, #52]
+    bfi r7, r3, #2, #16
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #16
+    ldr.w r2, [r1, #56]
+    bfi r4, r2, #16, #2
+    sub.w r4, r8, r4
+    ubfx r5, r2, #2, #18
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #20
+    ldr.w r3, [r1, #60]
+    bfi r6, r3, #12, #6
+    sub.w r6, r8, r6
+    ubfx r7, r3, #6, #18
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #24
+    ldr.w r2, [r1, #64]
+    bfi r4, r2, #8, #10
+    sub.w r4, r8, r4
+    ubfx r5, r2, #10, #18
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #28
+    ldr.w r3, [r1, #68]
+    bfi r6, r3, #4, #14
+    sub.w r6, r8, r6
+    ubfx r7, r3, #14, #18
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    add.w r1, r1, #72
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_unpack_z17_armv7em, . - pqlab_mldsa_unpack_z17_armv7em
+
+    @ void pqlab_mldsa_pack_z19_armv7em(uint8_t *r, const int32_t a[256]): 20-bit pack, off - a_i, off = 524288
+.global pqlab_mldsa_pack_z19_armv7em
+.type pqlab_mldsa_pack_z19_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_z19_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #0
+    movt r8, #8
+    add.w r12, r0, #640
+1:
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #20
+    str.w r2, [r0, #0]
+    lsr.w r3, r5, #12
+    orr.w r3, r3, r6, lsl #8
+    orr.w r3, r3, r7, lsl #28
+    str.w r3, [r0, #4]
+    lsr.w r2, r7, #4
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #16
+    str.w r2, [r0, #8]
+    lsr.w r3, r4, #16
+    orr.w r3, r3, r5, lsl #4
+    orr.w r3, r3, r6, lsl #24
+    str.w r3, [r0, #12]
+    lsr.w r2, r6, #8
+    orr.w r2, r2, r7, lsl #12
+    str.w r2, [r0, #16]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #20
+    str.w r3, [r0, #20]
+    lsr.w r2, r5, #12
+    orr.w r2, r2, r6, lsl #8
+    orr.w r2, r2, r7, lsl #28
+    str.w r2, [r0, #24]
+    lsr.w r3, r7, #4
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #16
+    str.w r3, [r0, #28]
+    lsr.w r2, r4, #16
+    orr.w r2, r2, r5, lsl #4
+    orr.w r2, r2, r6, lsl #24
+    str.w r2, [r0, #32]
+    lsr.w r3, r6, #8
+    orr.w r3, r3, r7, lsl #12
+    str.w r3, [r0, #36]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #20
+    str.w r2, [r0, #40]
+    lsr.w r3, r5, #12
+    orr.w r3, r3, r6, lsl #8
+    orr.w r3, r3, r7, lsl #28
+    str.w r3, [r0, #44]
+    lsr.w r2, r7, #4
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r2, r2, r4, lsl #16
+    str.w r2, [r0, #48]
+    lsr.w r3, r4, #16
+    orr.w r3, r3, r5, lsl #4
+    orr.w r3, r3, r6, lsl #24
+    str.w r3, [r0, #52]
+    lsr.w r2, r6, #8
+    orr.w r2, r2, r7, lsl #12
+    str.w r2, [r0, #56]
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #20
+    str.w r3, [r0, #60]
+    lsr.w r2, r5, #12
+    orr.w r2, r2, r6, lsl #8
+    orr.w r2, r2, r7, lsl #28
+    str.w r2, [r0, #64]
+    lsr.w r3, r7, #4
+    ldm.w r1!, {r4-r7}
+    sub.w r4, r8, r4
+    sub.w r5, r8, r5
+    sub.w r6, r8, r6
+    sub.w r7, r8, r7
+    orr.w r3, r3, r4, lsl #16
+    str.w r3, [r0, #68]
+    lsr.w r2, r4, #16
+    orr.w r2, r2, r5, lsl #4
+    orr.w r2, r2, r6, lsl #24
+    str.w r2, [r0, #72]
+    lsr.w r3, r6, #8
+    orr.w r3, r3, r7, lsl #12
+    str.w r3, [r0, #76]
+    add.w r0, r0, #80
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_z19_armv7em, . - pqlab_mldsa_pack_z19_armv7em
+
+    @ void pqlab_mldsa_unpack_z19_armv7em(int32_t a[256], const uint8_t *r): 20-bit unpack, off - v, off = 524288
+.global pqlab_mldsa_unpack_z19_armv7em
+.type pqlab_mldsa_unpack_z19_armv7em, %function
+.p2align 2
+pqlab_mldsa_unpack_z19_armv7em:
+    push.w {r4-r11, lr}
+    movw r8, #0
+    movt r8, #8
+    add.w r12, r1, #640
+1:
+    ldr.w r2, [r1, #0]
+    ubfx r4, r2, #0, #20
+    sub.w r4, r8, r4
+    lsr.w r5, r2, #20
+    ldr.w r3, [r1, #4]
+    bfi r5, r3, #12, #8
+    sub.w r5, r8, r5
+    ubfx r6, r3, #8, #20
+    sub.w r6, r8, r6
+    lsr.w r7, r3, #28
+    ldr.w r2, [r1, #8]
+    bfi r7, r2, #4, #16
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r2, #16
+    ldr.w r3, [r1, #12]
+    bfi r4, r3, #16, #4
+    sub.w r4, r8, r4
+    ubfx r5, r3, #4, #20
+    sub.w r5, r8, r5
+    lsr.w r6, r3, #24
+    ldr.w r2, [r1, #16]
+    bfi r6, r2, #8, #12
+    sub.w r6, r8, r6
+    ubfx r7, r2, #12, #20
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r3, [r1, #20]
+    ubfx r4, r3, #0, #20
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #20
+    ldr.w r2, [r1, #24]
+    bfi r5, r2, #12, #8
+    sub.w r5, r8, r5
+    ubfx r6, r2, #8, #20
+    sub.w r6, r8, r6
+    lsr.w r7, r2, #28
+    ldr.w r3, [r1, #28]
+    bfi r7, r3, #4, #16
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #16
+    ldr.w r2, [r1, #32]
+    bfi r4, r2, #16, #4
+    sub.w r4, r8, r4
+    ubfx r5, r2, #4, #20
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #24
+    ldr.w r3, [r1, #36]
+    bfi r6, r3, #8, #12
+    sub.w r6, r8, r6
+    ubfx r7, r3, #12, #20
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r2, [r1, #40]
+    ubfx r4, r2, #0, #20
+    sub.w r4, r8, r4
+    lsr.w r5, r2, #20
+    ldr.w r3, [r1, #44]
+    bfi r5, r3, #12, #8
+    sub.w r5, r8, r5
+    ubfx r6, r3, #8, #20
+    sub.w r6, r8, r6
+    lsr.w r7, r3, #28
+    ldr.w r2, [r1, #48]
+    bfi r7, r2, #4, #16
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r2, #16
+    ldr.w r3, [r1, #52]
+    bfi r4, r3, #16, #4
+    sub.w r4, r8, r4
+    ubfx r5, r3, #4, #20
+    sub.w r5, r8, r5
+    lsr.w r6, r3, #24
+    ldr.w r2, [r1, #56]
+    bfi r6, r2, #8, #12
+    sub.w r6, r8, r6
+    ubfx r7, r2, #12, #20
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldr.w r3, [r1, #60]
+    ubfx r4, r3, #0, #20
+    sub.w r4, r8, r4
+    lsr.w r5, r3, #20
+    ldr.w r2, [r1, #64]
+    bfi r5, r2, #12, #8
+    sub.w r5, r8, r5
+    ubfx r6, r2, #8, #20
+    sub.w r6, r8, r6
+    lsr.w r7, r2, #28
+    ldr.w r3, [r1, #68]
+    bfi r7, r3, #4, #16
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    lsr.w r4, r3, #16
+    ldr.w r2, [r1, #72]
+    bfi r4, r2, #16, #4
+    sub.w r4, r8, r4
+    ubfx r5, r2, #4, #20
+    sub.w r5, r8, r5
+    lsr.w r6, r2, #24
+    ldr.w r3, [r1, #76]
+    bfi r6, r3, #8, #12
+    sub.w r6, r8, r6
+    ubfx r7, r3, #12, #20
+    sub.w r7, r8, r7
+    stm.w r0!, {r4-r7}
+    add.w r1, r1, #80
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_unpack_z19_armv7em, . - pqlab_mldsa_unpack_z19_armv7em
+
+    @ void pqlab_mldsa_pack_w1_88_armv7em(uint8_t *r, const int32_t a[256]): 6-bit pack
+.global pqlab_mldsa_pack_w1_88_armv7em
+.type pqlab_mldsa_pack_w1_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_w1_88_armv7em:
+    push.w {r4-r11, lr}
+    add.w r12, r0, #192
+1:
+    ldm.w r1!, {r4-r7}
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #6
+    orr.w r2, r2, r6, lsl #12
+    orr.w r2, r2, r7, lsl #18
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #24
+    orr.w r2, r2, r5, lsl #30
+    str.w r2, [r0, #0]
+    lsr.w r3, r5, #2
+    orr.w r3, r3, r6, lsl #4
+    orr.w r3, r3, r7, lsl #10
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #22
+    orr.w r3, r3, r6, lsl #28
+    str.w r3, [r0, #4]
+    lsr.w r2, r6, #4
+    orr.w r2, r2, r7, lsl #2
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #8
+    orr.w r2, r2, r5, lsl #14
+    orr.w r2, r2, r6, lsl #20
+    orr.w r2, r2, r7, lsl #26
+    str.w r2, [r0, #8]
+    ldm.w r1!, {r4-r7}
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #6
+    orr.w r3, r3, r6, lsl #12
+    orr.w r3, r3, r7, lsl #18
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #24
+    orr.w r3, r3, r5, lsl #30
+    str.w r3, [r0, #12]
+    lsr.w r2, r5, #2
+    orr.w r2, r2, r6, lsl #4
+    orr.w r2, r2, r7, lsl #10
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #22
+    orr.w r2, r2, r6, lsl #28
+    str.w r2, [r0, #16]
+    lsr.w r3, r6, #4
+    orr.w r3, r3, r7, lsl #2
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #8
+    orr.w r3, r3, r5, lsl #14
+    orr.w r3, r3, r6, lsl #20
+    orr.w r3, r3, r7, lsl #26
+    str.w r3, [r0, #20]
+    add.w r0, r0, #24
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_w1_88_armv7em, . - pqlab_mldsa_pack_w1_88_armv7em
+
+    @ void pqlab_mldsa_pack_w1_32_armv7em(uint8_t *r, const int32_t a[256]): 4-bit pack
+.global pqlab_mldsa_pack_w1_32_armv7em
+.type pqlab_mldsa_pack_w1_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_pack_w1_32_armv7em:
+    push.w {r4-r11, lr}
+    add.w r12, r0, #128
+1:
+    ldm.w r1!, {r4-r7}
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #4
+    orr.w r2, r2, r6, lsl #8
+    orr.w r2, r2, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #20
+    orr.w r2, r2, r6, lsl #24
+    orr.w r2, r2, r7, lsl #28
+    str.w r2, [r0, #0]
+    ldm.w r1!, {r4-r7}
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #4
+    orr.w r3, r3, r6, lsl #8
+    orr.w r3, r3, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #20
+    orr.w r3, r3, r6, lsl #24
+    orr.w r3, r3, r7, lsl #28
+    str.w r3, [r0, #4]
+    ldm.w r1!, {r4-r7}
+    mov.w r2, r4
+    orr.w r2, r2, r5, lsl #4
+    orr.w r2, r2, r6, lsl #8
+    orr.w r2, r2, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    orr.w r2, r2, r4, lsl #16
+    orr.w r2, r2, r5, lsl #20
+    orr.w r2, r2, r6, lsl #24
+    orr.w r2, r2, r7, lsl #28
+    str.w r2, [r0, #8]
+    ldm.w r1!, {r4-r7}
+    mov.w r3, r4
+    orr.w r3, r3, r5, lsl #4
+    orr.w r3, r3, r6, lsl #8
+    orr.w r3, r3, r7, lsl #12
+    ldm.w r1!, {r4-r7}
+    orr.w r3, r3, r4, lsl #16
+    orr.w r3, r3, r5, lsl #20
+    orr.w r3, r3, r6, lsl #24
+    orr.w r3, r3, r7, lsl #28
+    str.w r3, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_pack_w1_32_armv7em, . - pqlab_mldsa_pack_w1_32_armv7em
+
 .section .rodata.mldsa_ntt_zetas, "a"
 
 .p2align 2
