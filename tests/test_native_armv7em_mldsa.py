@@ -273,6 +273,54 @@ static void check_packing(void)
     }
 }
 
+/* SampleInBall's masked pass: random byte-packed states (0, 1, 0xFF), every nwords
+ * 1..64, j at the first, the last and a random position below 4 nwords, both signs */
+__attribute__((noinline)) static uint64_t time_ball(uint32_t *w, unsigned nwords, uint32_t j, uint32_t s4)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    (void)pqlab_mldsa_ball_swap_armv7em(w, nwords, j, s4);
+    return pqlab_hal_cycles() - t0;
+}
+
+static void check_ball(void)
+{
+    static uint32_t w1[64 + 1], w2[64 + 1];
+    char b[96];
+    for (unsigned nw = 1; nw <= 64; nw++) {
+        for (unsigned v = 0; v < 3; v++) {
+            const uint32_t j = v == 0 ? 0 : v == 1 ? 4 * nw - 1 : next() % (4 * nw);
+            const uint32_t s4 = (next() & 1) ? 0x01010101u : 0xFFFFFFFFu;
+            for (unsigned t = 0; t < 65; t++) {
+                uint32_t x = 0;
+                for (unsigned k = 0; k < 4; k++) {
+                    const uint32_t r = next() % 3u;
+                    x |= (r == 0 ? 0u : r == 1 ? 1u : 0xFFu) << (8 * k);
+                }
+                w1[t] = w2[t] = x;
+            }
+            uint32_t c1 = mldsa_ball_swap_c(w1, nw, j, s4), c2 = pqlab_mldsa_ball_swap_armv7em(w2, nw, j, s4);
+            checks++;
+            if ((c1 != c2 || memcmp(w1, w2, sizeof w1) != 0) && bad++ < 8) {
+                int n = snprintf(b, sizeof b, "bad ball_swap nwords %u j %lu: %lu / %lu\n", nw, (unsigned long)j,
+                                 (unsigned long)c1, (unsigned long)c2);
+                pqlab_hal_send(b, (size_t)n);
+            }
+        }
+    }
+    /* time of one step with nwords = 60 (i = 243): C, then the assembly at several j */
+    uint64_t t0 = pqlab_hal_cycles();
+    (void)mldsa_ball_swap_c(w1, 60, 17, 0x01010101u);
+    uint64_t tc = pqlab_hal_cycles() - t0;
+    int n = snprintf(b, sizeof b, "btime %llu %llu\n", (unsigned long long)tc,
+                     (unsigned long long)time_ball(w2, 60, 17, 0x01010101u));
+    pqlab_hal_send(b, (size_t)n);
+    for (unsigned v = 0; v < 4; v++) {
+        n = snprintf(b, sizeof b, "ctb %llu\n",
+                     (unsigned long long)time_ball(w2, 60, v == 0 ? 0 : v == 1 ? 239 : 17 * v, v & 1 ? 0xFFFFFFFFu : 0x01010101u));
+        pqlab_hal_send(b, (size_t)n);
+    }
+}
+
 static void time_packing(void)
 {
     static uint8_t rb[640];
@@ -408,6 +456,7 @@ int main(void)
     check_rounding(32);
     check_chknorm();
     check_packing();
+    check_ball();
     for (int i = 0; i < 6; i++)
         if (buf[i][0] != GUARD || buf[i][257] != GUARD) {
             int k = snprintf(b, sizeof b, "bad guard %d\n", i);
@@ -535,8 +584,8 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     lines = build_and_run(platform, tmp_path)
     # 6 kinds, the random ones 4 times; 8 comparisons each; 120 sampler buffers, 2 each;
     # rounding: 2 gamma2 x 14 inputs x 7; chknorm 8 bounds x 8 kinds; packing: 8 formats x
-    # 6 inputs, the 6 with an unpacker 5 more per input (packed and random bytes)
-    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64 + 8 * 6 + 6 * 6 * 5
+    # 6 inputs, the 6 with an unpacker 5 more per input (packed and random bytes); ball_swap 64 x 3
+    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64 + 8 * 6 + 6 * 6 * 5 + 64 * 3
     firmware.kernel_results("\n".join(lines), platform, total=nchecks)
     check_ntt_definition(lines)
     tc = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time c "))
@@ -556,6 +605,12 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
             print(f"  pack {f[1]:9} {cp:7} / {ap:6}" + (f"   unpack {cu:6} / {au:5}" if cu else ""))
             if platform == "m4-sim":
                 assert ap < 0.9 * cp and au <= 0.9 * cu, ln
+    bc, ba = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("btime "))
+    print(f"  {'ball_swap':14} {bc:7} / {ba:6}  (nwords = 60)")
+    ctb = {ln for ln in lines if ln.startswith("ctb ")}
+    assert len(ctb) == 1 or not firmware.timing_shows_data_independence(platform), ctb
+    if platform == "m4-sim":
+        assert ba < 0.9 * bc, (bc, ba)
     ctr = {ln for ln in lines if ln.startswith("ctr ")}
     assert len(ctr) == 1 or not firmware.timing_shows_data_independence(platform), ctr
     rc, ra, n1, n2 = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("rtime "))

@@ -194,6 +194,19 @@ void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYT
 #define mldsa_poly_rej_bounded mldsa_poly_rej_bounded_c
 #endif
 
+/* SampleInBall's step at a secret position j (Algorithm 29, lines 7-8) on the 256
+ * coefficients held as signed bytes, four per word (byte k % 4 of word k / 4): over the
+ * words 0..nwords-1 (nwords = i / 4 + 1, public), the byte at position j is read and
+ * replaced by the byte of sign4 (0x01010101 or 0xFFFFFFFF); returns the old byte (c_j,
+ * 0..255). Constant time in j (one masked pass). In: j < 4 nwords <= 256. */
+#define mldsa_ball_swap_c PQLAB_NAMESPACE(ball_swap_c)
+uint32_t mldsa_ball_swap_c(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j, uint32_t sign4);
+#ifdef PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define mldsa_ball_swap PQLAB_NAMESPACE(ball_swap_native)
+#else
+#define mldsa_ball_swap mldsa_ball_swap_c
+#endif
+
 /* SampleInBall (Algorithm 29). Out: tau coefficients +-1, the rest 0. */
 #define mldsa_poly_sample_in_ball_c PQLAB_NAMESPACE(poly_sample_in_ball_c)
 void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES]);

@@ -690,6 +690,64 @@ def gen_pack(kind: str) -> None:
     epilogue(name)
 
 
+def gen_ball_swap() -> None:
+    """SampleInBall's masked pass (mldsa_ball_swap_c): per word, the byte indices
+    (0x03020100 + 0x04040404 t) XOR j in every byte; UADD8 with 0xFFFFFFFF sets GE[k]
+    exactly when byte k is nonzero (not position j); SEL then picks the old byte at j
+    for c_j (others 0) and sign4's byte at j for the new word. Four words per step (LDM /
+    STM), then one at a time; the counts depend on nwords (public) only."""
+    name = "pqlab_mldsa_ball_swap_armv7em"
+    prologue(name, f"uint32_t {name}(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4)")
+    e("orr.w r2, r2, r2, lsl #8")
+    e("orr.w r2, r2, r2, lsl #16")  # j in every byte
+    const("r4", 0x03020100)
+    const("r5", 0x04040404)
+    e("mov.w r6, #0xffffffff")
+    e("mov.w r7, #0")
+    e("mov.w r8, #0")
+    e("bic.w r9, r1, #3")
+    e("add.w r9, r0, r9, lsl #2")  # end of the four-word steps
+    e("vmov s0, r9")
+    e("add.w r9, r0, r1, lsl #2")  # end
+    e("vmov s1, r9")
+    words = ["r1", "r10", "r11", "r12"]
+    e("vmov r14, s0")
+    e("cmp.w r0, r14")
+    e("beq.w 2f")
+    out.append("1:")
+    e("ldm.w r0, {r1, r10, r11, r12}")
+    for wd in words:
+        e("eor.w r9, r4, r2")
+        e("add.w r4, r4, r5")
+        e("uadd8 r9, r9, r6")
+        e(f"sel r9, r7, {wd}")
+        e("orr.w r8, r8, r9")
+        e(f"sel {wd}, {wd}, r3")
+    e("stm.w r0!, {r1, r10, r11, r12}")
+    e("cmp.w r0, r14")
+    e("bne.w 1b")
+    out.append("2:")
+    e("vmov r14, s1")
+    e("cmp.w r0, r14")
+    e("beq.w 4f")
+    out.append("3:")
+    e("ldr.w r1, [r0]")
+    e("eor.w r9, r4, r2")
+    e("add.w r4, r4, r5")
+    e("uadd8 r9, r9, r6")
+    e("sel r9, r7, r1")
+    e("orr.w r8, r8, r9")
+    e("sel r1, r1, r3")
+    e("str.w r1, [r0], #4")
+    e("cmp.w r0, r14")
+    e("bne.w 3b")
+    out.append("4:")
+    e("orr.w r8, r8, r8, lsr #16")
+    e("orr.w r8, r8, r8, lsr #8")
+    e("and.w r0, r8, #0xff")
+    epilogue(name)
+
+
 def table(label: str, values: list[int]) -> None:
     e("")
     e(".p2align 2")
@@ -719,6 +777,7 @@ def main() -> None:
             gen_decompose(g, which)
         gen_make_hint(g)
         gen_use_hint(g)
+    gen_ball_swap()
     for kind in PACKINGS:
         gen_pack(kind)
         if not kind.startswith("w1"):

@@ -29,6 +29,7 @@ void pqlab_mldsa_reduce32_armv7em(int32_t a[256]);
 void pqlab_mldsa_caddq_armv7em(int32_t a[256]);
 unsigned pqlab_mldsa_rej_uniform_armv7em(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen);
 uint32_t pqlab_mldsa_chknorm_armv7em(const int32_t a[256], int32_t bound);
+uint32_t pqlab_mldsa_ball_swap_armv7em(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4);
 /* rounding, one version per gamma2: _88 for (q - 1) / 88 (ML-DSA-44), _32 for (q - 1) / 32 */
 #define PQLAB_MLDSA_ARMV7EM_ROUNDING(g)                                                                                \
     void pqlab_mldsa_decompose_both_##g##_armv7em(int32_t a1[256], int32_t a0[256], const int32_t a[256]);             \
@@ -85,6 +86,8 @@ PQLAB_MLDSA_ARMV7EM_UNPACK(z19, void)
 #define PQLAB_MLDSA_NATIVE_POLYZ_PACK
 #define PQLAB_MLDSA_NATIVE_POLYZ_UNPACK
 #define PQLAB_MLDSA_NATIVE_POLYW1_PACK
+#define PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK_X4
+#define PQLAB_MLDSA_NATIVE_BALL_SWAP
 #if MLDSA_ETA == 2
 #define PQLAB_MLDSA_ARMV7EM_ETA(name) pqlab_mldsa_##name##_eta2_armv7em
 #else
@@ -183,6 +186,26 @@ static inline void PQLAB_NAMESPACE(polyz_pack_native)(uint8_t r[MLDSA_POLYZ_BYTE
 static inline void PQLAB_NAMESPACE(polyz_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES])
 {
     PQLAB_MLDSA_ARMV7EM_Z(unpack)(a, r);
+}
+/* ExpandMask four at a time: this backend has no four-way permutation (fips202x4.c runs
+ * the four lanes one after the other), so four one-lane ExpandMask calls cost the same
+ * permutations (whole output squeezed into one buffer each) and unpack each polynomial
+ * with the assembly z unpacker instead of the byte-streamed C unpacker of the x4 version;
+ * same outputs (kernels.h). */
+void PQLAB_NAMESPACE(poly_expand_mask_c)(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce);
+static inline void PQLAB_NAMESPACE(poly_expand_mask_x4_native)(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2,
+                                                               mldsa_poly *y3, const uint8_t rhopp[MLDSA_CRHBYTES],
+                                                               const uint16_t nonce[4])
+{
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y0, rhopp, nonce[0]);
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y1, rhopp, nonce[1]);
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y2, rhopp, nonce[2]);
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y3, rhopp, nonce[3]);
+}
+static inline uint32_t PQLAB_NAMESPACE(ball_swap_native)(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j,
+                                                         uint32_t sign4)
+{
+    return pqlab_mldsa_ball_swap_armv7em(w, nwords, j, sign4);
 }
 static inline void PQLAB_NAMESPACE(polyw1_pack_native)(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
 {

@@ -1669,6 +1669,80 @@ pqlab_mldsa_use_hint_32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_use_hint_32_armv7em, . - pqlab_mldsa_use_hint_32_armv7em
 
+    @ uint32_t pqlab_mldsa_ball_swap_armv7em(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4)
+.global pqlab_mldsa_ball_swap_armv7em
+.type pqlab_mldsa_ball_swap_armv7em, %function
+.p2align 2
+pqlab_mldsa_ball_swap_armv7em:
+    push.w {r4-r11, lr}
+    orr.w r2, r2, r2, lsl #8
+    orr.w r2, r2, r2, lsl #16
+    movw r4, #256
+    movt r4, #770
+    movw r5, #1028
+    movt r5, #1028
+    mov.w r6, #0xffffffff
+    mov.w r7, #0
+    mov.w r8, #0
+    bic.w r9, r1, #3
+    add.w r9, r0, r9, lsl #2
+    vmov s0, r9
+    add.w r9, r0, r1, lsl #2
+    vmov s1, r9
+    vmov r14, s0
+    cmp.w r0, r14
+    beq.w 2f
+1:
+    ldm.w r0, {r1, r10, r11, r12}
+    eor.w r9, r4, r2
+    add.w r4, r4, r5
+    uadd8 r9, r9, r6
+    sel r9, r7, r1
+    orr.w r8, r8, r9
+    sel r1, r1, r3
+    eor.w r9, r4, r2
+    add.w r4, r4, r5
+    uadd8 r9, r9, r6
+    sel r9, r7, r10
+    orr.w r8, r8, r9
+    sel r10, r10, r3
+    eor.w r9, r4, r2
+    add.w r4, r4, r5
+    uadd8 r9, r9, r6
+    sel r9, r7, r11
+    orr.w r8, r8, r9
+    sel r11, r11, r3
+    eor.w r9, r4, r2
+    add.w r4, r4, r5
+    uadd8 r9, r9, r6
+    sel r9, r7, r12
+    orr.w r8, r8, r9
+    sel r12, r12, r3
+    stm.w r0!, {r1, r10, r11, r12}
+    cmp.w r0, r14
+    bne.w 1b
+2:
+    vmov r14, s1
+    cmp.w r0, r14
+    beq.w 4f
+3:
+    ldr.w r1, [r0]
+    eor.w r9, r4, r2
+    add.w r4, r4, r5
+    uadd8 r9, r9, r6
+    sel r9, r7, r1
+    orr.w r8, r8, r9
+    sel r1, r1, r3
+    str.w r1, [r0], #4
+    cmp.w r0, r14
+    bne.w 3b
+4:
+    orr.w r8, r8, r8, lsr #16
+    orr.w r8, r8, r8, lsr #8
+    and.w r0, r8, #0xff
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_ball_swap_armv7em, . - pqlab_mldsa_ball_swap_armv7em
+
     @ void pqlab_mldsa_pack_t1_armv7em(uint8_t *r, const int32_t a[256]): 10-bit pack
 .global pqlab_mldsa_pack_t1_armv7em
 .type pqlab_mldsa_pack_t1_armv7em, %function
