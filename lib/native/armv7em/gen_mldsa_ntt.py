@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: MIT
-"""Writes mldsa_ntt.S: ML-DSA's NTT, inverse NTT, pointwise products and coefficient
-reductions (FIPS 204 section 7.5, Algorithms 41-45) for ARMv7E-M (Cortex-M4/M7).
+"""Writes mldsa_ntt.S: ML-DSA's kernels for ARMv7E-M (Cortex-M4/M7): NTT, inverse NTT,
+pointwise products and coefficient reductions (FIPS 204 section 7.5, Algorithms 41-45),
+then (further down, each with its own docstring) the norm check, Decompose / MakeHint /
+UseHint (Algorithms 36-40), the sampling loops of RejNTTPoly and SampleInBall (Algorithms
+14, 29, 30) and the bit packing (Algorithms 16-19).
 
 Run `python3 gen_mldsa_ntt.py > mldsa_ntt.S` after editing; a test checks that the
 committed file is this script's output. The script computes the twiddle factors itself
 (zeta = 1753, FIPS 204 section 4 / Appendix B, times the Montgomery factor 2^32) and
 lays them out in the order the code consumes them.
 
-Every kernel does the same arithmetic per coefficient as the portable C of
-lib/mldsa/ntt.c, so its outputs are bit-for-bit those of the C (the differential test
-compares them exactly); only the schedule differs:
+Every kernel does the same arithmetic per coefficient as the portable C of lib/mldsa
+(ntt.c, rounding.c, sample.c, pack.c), so its outputs are bit-for-bit those of the C (the
+differential test compares them exactly); for the NTTs only the schedule differs:
 - Montgomery product of b and zeta in three single-cycle multiplies (ARMv7-M ARM DDI 0403,
   SMULL / MUL / SMLAL): (lo, hi) = b * zeta; t = lo * q^-1 mod 2^32;
   (lo, hi) += t * (-q), which clears lo and leaves hi = (b zeta - t q) / 2^32, the
