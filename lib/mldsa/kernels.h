@@ -165,6 +165,18 @@ void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mld
 #else
 #define mldsa_poly_rej_ntt_x4 mldsa_poly_rej_ntt_x4_c
 #endif
+/* The sampling loop of RejNTTPoly (Algorithm 30 with CoeffFromThreeBytes, Algorithm 14)
+ * on a buffer of squeezed bytes: for pos = 0, 3, ... while ctr < 256 and pos + 3 <=
+ * buflen, the 23-bit little-endian value of buf[pos..pos+2] (top bit cleared) is
+ * appended to a (at index ctr) when it is < q. Returns the new ctr. In: ctr <= 256.
+ * Public data (rho): may branch on the values. */
+#define mldsa_rej_uniform_c PQLAB_NAMESPACE(rej_uniform_c)
+unsigned int mldsa_rej_uniform_c(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf, size_t buflen);
+#ifdef PQLAB_MLDSA_NATIVE_REJ_UNIFORM
+#define mldsa_rej_uniform PQLAB_NAMESPACE(rej_uniform_native)
+#else
+#define mldsa_rej_uniform mldsa_rej_uniform_c
+#endif
 #define mldsa_poly_rej_ntt_c PQLAB_NAMESPACE(poly_rej_ntt_c)
 void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce);
 #ifdef PQLAB_MLDSA_NATIVE_POLY_REJ_NTT
@@ -180,6 +192,19 @@ void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYT
 #define mldsa_poly_rej_bounded PQLAB_NAMESPACE(poly_rej_bounded_native)
 #else
 #define mldsa_poly_rej_bounded mldsa_poly_rej_bounded_c
+#endif
+
+/* SampleInBall's step at a secret position j (Algorithm 29, lines 7-8) on the 256
+ * coefficients held as signed bytes, four per word (byte k % 4 of word k / 4): over the
+ * words 0..nwords-1 (nwords = i / 4 + 1, public), the byte at position j is read and
+ * replaced by the byte of sign4 (0x01010101 or 0xFFFFFFFF); returns the old byte (c_j,
+ * 0..255). Constant time in j (one masked pass). In: j < 4 nwords <= 256. */
+#define mldsa_ball_swap_c PQLAB_NAMESPACE(ball_swap_c)
+uint32_t mldsa_ball_swap_c(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j, uint32_t sign4);
+#ifdef PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define mldsa_ball_swap PQLAB_NAMESPACE(ball_swap_native)
+#else
+#define mldsa_ball_swap mldsa_ball_swap_c
 #endif
 
 /* SampleInBall (Algorithm 29). Out: tau coefficients +-1, the rest 0. */

@@ -21,7 +21,7 @@
 /* CoeffFromThreeBytes (Algorithm 14) over a buffer of whole triples: a 23-bit
  * little-endian value (top bit of the third byte cleared), kept when < q.
  * Public data: branches are fine. Returns the new number of coefficients. */
-static unsigned int rej_uniform(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t buflen)
+unsigned int mldsa_rej_uniform_c(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf, size_t buflen)
 {
     for (size_t pos = 0; ctr < MLDSA_N && pos + 3 <= buflen; pos += 3) {
         const uint32_t t =
@@ -53,7 +53,7 @@ void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uin
     pqlab_shake128_finalize(&st);
     while (ctr < MLDSA_N) {
         pqlab_shake128_squeezeblocks(buf, 1, &st);
-        ctr = rej_uniform(a->c, ctr, buf, sizeof buf);
+        ctr = mldsa_rej_uniform(a->c, ctr, buf, sizeof buf);
     }
 }
 
@@ -76,7 +76,7 @@ void mldsa_poly_rej_ntt_x4_c(mldsa_poly *a0, mldsa_poly *a1, mldsa_poly *a2, mld
     while (ctr[0] < MLDSA_N || ctr[1] < MLDSA_N || ctr[2] < MLDSA_N || ctr[3] < MLDSA_N) {
         pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
         for (unsigned int k = 0; k < 4; k++) {
-            ctr[k] = rej_uniform(out[k]->c, ctr[k], buf[k], SHAKE128_RATE);
+            ctr[k] = mldsa_rej_uniform(out[k]->c, ctr[k], buf[k], SHAKE128_RATE);
         }
     }
 }
@@ -142,6 +142,20 @@ static inline uint32_t zero_bytes_mask(uint32_t x)
     return ((nonzero ^ 0x80808080u) >> 7) * 0xFFu;
 }
 
+uint32_t mldsa_ball_swap_c(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j, uint32_t sign4)
+{
+    const uint32_t j4 = pqlab_value_barrier_u32(j) * 0x01010101u;
+    uint32_t cj = 0;
+    for (unsigned int t = 0; t < nwords; t++) {
+        const uint32_t m = zero_bytes_mask((0x03020100u + 0x04040404u * t) ^ j4);
+        cj |= w[t] & m;
+        w[t] = (w[t] & ~m) | (sign4 & m);
+    }
+    cj |= cj >> 16;
+    cj |= cj >> 8;
+    return cj & 0xFFu;
+}
+
 void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES])
 {
     uint8_t buf[SHAKE256_RATE];
@@ -181,17 +195,8 @@ void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILD
          * the pass has written the sign there and c_j read 0. */
         const uint32_t bit = (uint32_t)(signs & 1u);
         const uint32_t sign4 = (0x01u ^ (0xFEu & (0u - bit))) * 0x01010101u; /* 0x01 or 0xFF */
-        const uint32_t j4 = pqlab_value_barrier_u32(j) * 0x01010101u;
-        uint32_t cj = 0;
         signs >>= 1;
-        for (unsigned int t = 0; t <= i / 4; t++) {
-            const uint32_t m = zero_bytes_mask((0x03020100u + 0x04040404u * t) ^ j4);
-            cj |= w[t] & m;
-            w[t] = (w[t] & ~m) | (sign4 & m);
-        }
-        cj |= cj >> 16;
-        cj |= cj >> 8;
-        w[i / 4] |= (cj & 0xFFu) << (8 * (i % 4));
+        w[i / 4] |= mldsa_ball_swap(w, i / 4 + 1, j, sign4) << (8 * (i % 4));
     }
     for (unsigned int k = 0; k < MLDSA_N; k++) {
         const uint32_t b = (w[k / 4] >> (8 * (k % 4))) & 0xFFu;
