@@ -154,6 +154,7 @@ class SimFinding:
     stack: list[str] = field(default_factory=list)  # call sites "function (file:line)", innermost first
     insn: str = ""
     accepted: str | None = None  # the ledger's reason, when a ledger entry accepts it
+    paths: int = 1  # distinct call stacks that reached the place (`stack` is the first)
 
     @property
     def where(self) -> str:
@@ -170,6 +171,7 @@ class SimFinding:
             "inlined": self.inlined,
             "stack": self.stack,
             "count": self.count,
+            "call_paths": self.paths,
             "accepted": self.accepted,
         }
 
@@ -223,7 +225,14 @@ def _short(loc: str) -> str:
 def _insn_text(plat: Platform, elf: Path, pc: int) -> str:
     try:
         out = subprocess.run(
-            [plat.tool("objdump"), "-d", "--no-show-raw-insn", f"--start-address=0x{pc:x}", f"--stop-address=0x{pc + 4:x}", str(elf)],
+            [
+                plat.tool("objdump"),
+                "-d",
+                "--no-show-raw-insn",
+                f"--start-address=0x{pc:x}",
+                f"--stop-address=0x{pc + 4:x}",
+                str(elf),
+            ],
             capture_output=True,
             text=True,
             timeout=60,
@@ -253,9 +262,10 @@ def sim_findings(plat: Platform, elf: Path, report: dict) -> list[SimFinding]:
         for a in reversed(f["stack"]):
             c = lines.get(a) or [("?", "?")]
             stack.append(f"{c[0][0]} ({c[0][1]})")
-        key = (f["kind"], f["pc"], tuple(stack))
+        key = (f["kind"], f["pc"])  # one place: other call paths to it are counted
         if key in out:
             out[key].count += f["count"]
+            out[key].paths += 1
             continue
         out[key] = SimFinding(
             kind=f["kind"],
@@ -295,9 +305,7 @@ class LedgerEntry:
             return False
         if self.kind != f.kind:
             return False
-        return self.function in (f.function, f.symbol) or any(
-            s.split(" (")[0] == self.function for s in f.inlined
-        )
+        return self.function in (f.function, f.symbol) or any(s.split(" (")[0] == self.function for s in f.inlined)
 
 
 def ledger_files(impl: Implementation) -> list[Path]:
@@ -324,7 +332,9 @@ def load_ledger(impl: Implementation) -> list[LedgerEntry]:
             if missing:
                 raise PqlabError(f"{path}: [[accept]] entry {n} lacks {', '.join(missing)}")
             if e["kind"] not in SIM_KINDS:
-                raise PqlabError(f"{path}: [[accept]] entry {n}: unknown kind '{e['kind']}' (known: {', '.join(SIM_KINDS)})")
+                raise PqlabError(
+                    f"{path}: [[accept]] entry {n}: unknown kind '{e['kind']}' (known: {', '.join(SIM_KINDS)})"
+                )
             unknown = set(e) - {"function", "kind", "reason", "platforms", "schemes"}
             if unknown:
                 raise PqlabError(f"{path}: [[accept]] entry {n}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -357,12 +367,13 @@ def format_sim_findings(findings: list[SimFinding], limit: int = 12, frames: int
         if n > limit:
             lines.append(f"  ... and {len(shown) - limit} more (--json lists every finding)")
             break
-        lines.append(f"  {n}. {f.kind} ({f.count}x): {f.insn or '?'} at 0x{f.pc:08x}")
+        paths = f", {f.paths} call paths" if f.paths > 1 else ""
+        lines.append(f"  {n}. {f.kind} ({f.count}x{paths}): {f.insn or '?'} at 0x{f.pc:08x}")
         lines.append(f"       at {f.function} ({f.source})")
         for s in f.inlined[:frames]:
             lines.append(f"       inlined in {s}")
         for s in f.stack[:frames]:
-            lines.append(f"       called from {s}")
+            lines.append(f"       called from {s}")  # the first call path
         if len(f.stack) > frames:
             lines.append(f"       ... {len(f.stack) - frames} more frame(s)")
     acc = [f for f in findings if f.accepted is not None]

@@ -699,6 +699,11 @@ impl Taint {
                     }
                 }
                 if i.op == Op::Ldm {
+                    // A POP under a secret condition (an IT block, a finding already) restores
+                    // the callee-saved registers r4-r11 and LR: by the AAPCS the caller sees
+                    // the same values on either path, so they keep the stack's taint instead
+                    // of becoming wholly secret (which would blame the caller's next use).
+                    let forced = self.force;
                     for (k, v) in vals.iter().enumerate() {
                         if (i.imm >> k) & 1 != 0 {
                             if k == 15 {
@@ -706,10 +711,13 @@ impl Taint {
                                     self.finding(pc, K_JUMP, insns);
                                 }
                             } else if !(i.sf != 0 && k == i.rn as usize) {
+                                self.force =
+                                    forced && !(i.rn == 13 && ((4..=11).contains(&k) || k == 14));
                                 self.set(k as u8, *v);
                             }
                         }
                     }
+                    self.force = forced;
                 }
             }
             Op::Bcond if self.flags & cond_flags(i.sub as u32) != 0 => {
