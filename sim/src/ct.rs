@@ -14,7 +14,9 @@
 //! instruction reads, so that addresses and conditions are known. It records a
 //! finding when a secret reaches:
 //! - the condition of a conditional branch (B<c>, CBZ/CBNZ) or of an instruction in
-//!   an IT block (`secret-branch`, `secret-condition`);
+//!   an IT block (`secret-branch`, `secret-condition`; a predicated single-cycle
+//!   data-processing instruction, whose cost is the same executed or skipped, is a
+//!   `secret-select`, which the host tool lists without failing);
 //! - the target of an indirect branch (BX/BLX, a load or ALU write to PC, POP/LDM
 //!   with PC, the index of TBB/TBH): `secret-jump`;
 //! - the address of a load or store (single, dual, multiple, exclusive, FP):
@@ -32,9 +34,9 @@
 //! results (executed or not) become wholly secret.
 
 use crate::cpu::{shift_c, Cpu};
-use crate::decode::{alu, fop, Insn, Op};
+use crate::decode::{alu, fop, Class, Insn, Op};
 use crate::timing::Core;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The firmware's marks (lib/common/ct.h with PQLAB_CT_SIM): empty functions whose
 /// first instruction the tracker watches; arguments (pointer, length) in r0, r1.
@@ -48,7 +50,7 @@ pub const FV: u8 = 8;
 pub const FQ: u8 = 16;
 const FALL: u8 = FN | FZ | FC | FV;
 
-pub const KINDS: [&str; 7] = [
+pub const KINDS: [&str; 8] = [
     "secret-branch",
     "secret-condition",
     "secret-jump",
@@ -56,6 +58,7 @@ pub const KINDS: [&str; 7] = [
     "secret-store-address",
     "secret-division",
     "secret-fp64",
+    "secret-select",
 ];
 const K_BRANCH: u8 = 0;
 const K_COND: u8 = 1;
@@ -64,9 +67,12 @@ const K_LOAD: u8 = 3;
 const K_STORE: u8 = 4;
 const K_DIV: u8 = 5;
 const K_FP64: u8 = 6;
+const K_SELECT: u8 = 7;
 
 /// Most distinct findings kept (a badly leaking program would otherwise fill memory).
 const MAX_FINDINGS: usize = 20_000;
+/// Most (place, call stack) pairs counted for the call-path figures.
+const MAX_PATHS: usize = 1_000_000;
 /// Deepest call stack recorded with a finding (innermost frames kept).
 const MAX_DEPTH: usize = 48;
 
@@ -75,12 +81,16 @@ pub struct Finding {
     pub kind: u8,
     pub stack: Vec<u32>,
     pub count: u64,
+    /// distinct call stacks that reached the place (counted up to MAX_PATHS in all)
+    pub paths: u64,
     pub first_insn: u64,
 }
 
 struct Frame {
     call: u32,
     ret: u32,
+    /// hash of the call sites of this frame and the ones below it (dedup key)
+    hash: u64,
 }
 
 pub struct Taint {
@@ -100,7 +110,10 @@ pub struct Taint {
     pub secret_calls: u64,
     pub secret_bytes: u64,
     pub declassify_calls: u64,
-    pub findings: HashMap<(u32, u8, Vec<u32>), usize>,
+    /// one finding per place (pc, kind); its stack is the first call path seen
+    pub findings: HashMap<(u32, u8), usize>,
+    /// (pc, kind, call-stack hash) seen, for the number of call paths per place
+    paths: HashSet<(u32, u8, u64)>,
     pub list: Vec<Finding>,
     pub dropped: u64,
     calls: Vec<Frame>,
@@ -173,6 +186,7 @@ impl Taint {
             secret_bytes: 0,
             declassify_calls: 0,
             findings: HashMap::new(),
+            paths: HashSet::new(),
             list: Vec::new(),
             dropped: 0,
             calls: Vec::new(),
@@ -248,24 +262,30 @@ impl Taint {
         self.flags = (self.flags & !which) | secret;
     }
 
-    #[cold]
+    #[inline(never)]
     fn finding(&mut self, pc: u32, kind: u8, insns: u64) {
-        let start = self.calls.len().saturating_sub(MAX_DEPTH);
-        let stack: Vec<u32> = self.calls[start..].iter().map(|f| f.call).collect();
-        let key = (pc, kind, stack);
+        let hash = self.calls.last().map_or(0, |f| f.hash);
+        let key = (pc, kind);
         if let Some(&k) = self.findings.get(&key) {
             self.list[k].count += 1;
+            if self.paths.len() < MAX_PATHS && self.paths.insert((pc, kind, hash)) {
+                self.list[k].paths += 1;
+            }
             return;
         }
+        self.paths.insert((pc, kind, hash));
         if self.list.len() >= MAX_FINDINGS {
             self.dropped += 1;
             return;
         }
+        let start = self.calls.len().saturating_sub(MAX_DEPTH);
+        let stack: Vec<u32> = self.calls[start..].iter().map(|f| f.call).collect();
         self.list.push(Finding {
             pc,
             kind,
-            stack: key.2.clone(),
+            stack,
             count: 1,
+            paths: 1,
             first_insn: insns,
         });
         self.findings.insert(key, self.list.len() - 1);
@@ -275,9 +295,13 @@ impl Taint {
     #[inline(always)]
     pub fn after(&mut self, pc: u32, len: u8, link: bool, npc: u32) {
         if link {
+            let below = self.calls.last().map_or(0x9e37_79b9_7f4a_7c15, |f| f.hash);
             self.calls.push(Frame {
                 call: pc,
                 ret: pc.wrapping_add(len as u32),
+                hash: (below ^ pc as u64)
+                    .wrapping_mul(0x0100_0000_01b3)
+                    .rotate_left(29),
             });
         } else if let Some(f) = self.calls.last() {
             if f.ret == npc {
@@ -336,7 +360,15 @@ impl Taint {
         if cpu.it != 0 {
             let c = cpu.it >> 4;
             if self.flags & cond_flags(c) != 0 {
-                self.finding(pc, K_COND, insns);
+                // A single-cycle data-processing instruction that does not write PC costs
+                // the same cycle executed or skipped (Cortex-M4 TRM; both timing models
+                // charge a skipped instruction one cycle): a select, reported apart. Any
+                // other predicated instruction (load, store, multi-cycle, branch, FP) is a
+                // secret-dependent execution.
+                let select = matches!(i.class, Class::Alu | Class::Mul)
+                    && i.cyc == 1
+                    && !(i.rd == 15 && matches!(i.op, Op::DpImm | Op::DpReg | Op::DpRegReg));
+                self.finding(pc, if select { K_SELECT } else { K_COND }, insns);
                 self.force = true;
             } else {
                 executes = cpu.cond_pub(c);

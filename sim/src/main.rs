@@ -440,11 +440,12 @@ fn ct_json(
         let funcs: Vec<String> = f.stack.iter().map(|a| sym(*a)).collect();
         fs.push_str(if k == 0 { "\n    " } else { ",\n    " });
         fs.push_str(&format!(
-            "{{\"pc\": {}, \"kind\": {}, \"function\": {}, \"count\": {}, \"first_instruction\": {}, \"stack\": [{}], \"stack_functions\": [{}]}}",
+            "{{\"pc\": {}, \"kind\": {}, \"function\": {}, \"count\": {}, \"call_paths\": {}, \"first_instruction\": {}, \"stack\": [{}], \"stack_functions\": [{}]}}",
             f.pc,
             json_str(ct::KINDS[f.kind as usize]),
             sym(f.pc),
             f.count,
+            f.paths,
             f.first_insn,
             stack.join(", "),
             funcs.join(", ")
