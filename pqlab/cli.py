@@ -374,12 +374,14 @@ def _ct_sim_row(o, rows: list, as_json: bool) -> bool:
     )
     if as_json:
         return ok
-    acc = sum(1 for f in findings if f.accepted is not None)
+    acc = sum(1 for f in findings if f.accepted is not None and f.kind not in ctcheck.NOT_FAILING)
+    sel = sum(1 for f in findings if f.kind in ctcheck.NOT_FAILING)
     if ok:
         click.echo(
             f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} finds no secret-dependent branch, "
             f"address or variable-latency instruction"
             + (f" beyond {acc} accepted by the ledger" if acc else "")
+            + (f"; {sel} secret-select place(s), constant time on this core" if sel else "")
             + f" ({rep.get('instructions', 0) / 1e6:.1f} M instructions tracked; {', '.join(operations)})"
         )
     else:
