@@ -147,3 +147,20 @@ def test_ledger_accepts_by_function_and_kind(tmp_path):
 def test_qemu_twins_still_refused():
     code, out = pqlab_ct("toykem-sim", "-i", "udiv", "-p", "mps2-an500", "--impl-path", str(TOYS))
     assert code == 2 and "cannot check constant time" in out and "m7-sim" in out, out
+
+
+def test_ct_build_runs_unchanged_on_qemu():
+    """the marks are empty calls: the ct binary built for m4-sim's ct variant passes its own
+    checks on QEMU's mps2-an386 (the twin machine), where nothing watches them"""
+    from pqlab.build import build
+    from pqlab.platforms import get_platform
+    from pqlab.registry import discover, select
+    from pqlab.runner import run_full
+
+    impl = select(discover([TOYS]), ["toykem-sim"], ["udiv"])[0]
+    res = build(get_platform("m4-sim").ct_build(), [impl], ["ct"], jobs=1)[impl.id]
+    assert res.error is None, res.error
+    ran = run_full(get_platform("mps2-an386"), res.elf["ct"], "ct", timeout=120)
+    checks = ran.output.of("test")
+    assert checks and all(c[-1] == "ok" for c in checks), checks
+    assert "m4-sim~ct" in str(res.elf["ct"])  # its own build folder: the benchmark builds stay
