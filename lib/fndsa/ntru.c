@@ -1758,7 +1758,9 @@ static int64_t mul_shr_round(int64_t a, uint64_t R, uint32_t sh)
     uint64_t inc = fpr_ulsh(1, h1 & 63);
     uint64_t inlo = (uint64_t)0 - (uint64_t)((h1 - 64) >> 31); /* h1 < 64 */
     uint64_t tl = lo + (inc & inlo);
-    hi += (inc & ~inlo) + (uint64_t)(tl < lo);
+    /* the carry from the top bits: for (uint64_t)(tl < lo) -mcpu=cortex-m7 emitted a
+     * conditional branch on it (pqlab-sim's taint analysis on m7-sim) */
+    hi += (inc & ~inlo) + add_carry64(lo, inc & inlo, tl);
     lo = tl;
     /* >> sh: first the 64 part with a mask, then the rest */
     uint64_t m64 = (uint64_t)0 - (uint64_t)(sh >> 6);
