@@ -213,6 +213,19 @@ impl Taint {
 
     #[inline(always)]
     fn load(&mut self, addr: u32, n: u32) -> u32 {
+        // fast path: SRAM (stack, .data, .bss), the whole access inside it
+        let off = (addr & 0x3f_ffff) as usize;
+        if addr >> 23 == 0x20 << 1 && off + 4 <= self.sram.len() {
+            let b = &self.sram[off..off + 4];
+            let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            // bytes are 0 or 1: spread each to 0xff, keep the n accessed ones
+            let m = if n == 4 {
+                u32::MAX
+            } else {
+                (1u32 << (8 * n)) - 1
+            };
+            return w.wrapping_mul(0xff) & m;
+        }
         let mut t = 0;
         for k in 0..n {
             if let Some(b) = self.slot(addr.wrapping_add(k)) {
@@ -227,6 +240,13 @@ impl Taint {
     #[inline(always)]
     fn store(&mut self, addr: u32, n: u32, t: u32) {
         let t = if self.force { u32::MAX } else { t };
+        let off = (addr & 0x3f_ffff) as usize;
+        if addr >> 23 == 0x20 << 1 && off + n as usize <= self.sram.len() {
+            for k in 0..n as usize {
+                self.sram[off + k] = ((t >> (8 * k)) & 0xff != 0) as u8;
+            }
+            return;
+        }
         for k in 0..n {
             if let Some(b) = self.slot(addr.wrapping_add(k)) {
                 *b = ((t >> (8 * k)) & 0xff != 0) as u8;
@@ -1032,6 +1052,14 @@ mod tests {
         assert_eq!(t.load(0x2000_0000, 4), 0x00ff_ff00);
         t.store(0x2000_0000, 4, 0xff00_0000);
         assert_eq!(t.load(0x2000_0000, 4), 0xff00_0000);
+        assert_eq!(t.load(0x2000_0001, 2), 0);
+        assert_eq!(t.load(0x2000_0002, 2), 0xff00);
+        assert_eq!(t.load(0x2000_0003, 1), 0xff);
+        assert_eq!(t.load(0x2000_0002, 1), 0);
+        // the end of SRAM: the slow path, byte by byte
+        t.mark(0x203f_fffe, 2, true);
+        assert_eq!(t.load(0x203f_fffe, 2), 0xffff);
+        assert_eq!(t.load(0x203f_fffd, 4), 0x00ff_ff00);
         // the code region is public
         t.mark(0x100, 4, true);
         assert_eq!(t.load(0x100, 4), 0);
