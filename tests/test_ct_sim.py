@@ -164,3 +164,45 @@ def test_ct_build_runs_unchanged_on_qemu():
     checks = ran.output.of("test")
     assert checks and all(c[-1] == "ok" for c in checks), checks
     assert "m4-sim~ct" in str(res.elf["ct"])  # its own build folder: the benchmark builds stay
+
+
+def _own(platform: str, *schemes: str) -> list[dict]:
+    code, out = pqlab_ct(*schemes, "-p", platform, "--json")
+    rows = json.loads(out[out.index("[") :])
+    assert rows and all(r["secret_bytes"] > 0 for r in rows), out[-3000:]
+    return rows
+
+
+def test_own_ml_kem_512_clean_on_m4_sim():
+    """the smallest own implementation in the default suite: no finding beyond selects"""
+    (row,) = _own("m4-sim", "ml-kem-512")
+    assert row["ok"] and row["unaccepted"] == 0, row
+    assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+
+
+OWN_GROUPS = {
+    "ml-kem": ["ml-kem-768", "ml-kem-1024"],
+    "ml-dsa": ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"],
+    "fn-dsa": ["fn-dsa-512", "fn-dsa-1024"],
+    "slh-dsa-f": [f"slh-dsa-{h}-{n}f" for h in ("sha2", "shake") for n in (128, 192, 256)],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", sorted(OWN_GROUPS))
+def test_own_implementations_clean_on_m4_sim(group):
+    rows = _own("m4-sim", *OWN_GROUPS[group])
+    bad = [(r["scheme"], r["implementation"], r["error"]) for r in rows if not r["ok"]]
+    assert not bad, bad
+
+
+@pytest.mark.slow
+def test_fn_dsa_on_m7_sim_ref_clean_fpu_fp64_only():
+    """FN-DSA on the Cortex-M7: `ref` (integer emulation of the fpr layer) is clean; `fpu`
+    (hardware double precision) fails with secret-fp64 findings only, the operand-dependent
+    FP64 latency of the M7 (docs/ct.md), and nothing else"""
+    rows = {r["implementation"]: r for r in _own("m7-sim", "fn-dsa-512")}
+    assert rows["ref"]["ok"], rows["ref"]["error"]
+    fpu = rows["fpu"]
+    failing = {f["kind"] for f in fpu["findings"] if f["kind"] != "secret-select"}
+    assert not fpu["ok"] and failing == {"secret-fp64"}, failing
