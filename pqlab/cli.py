@@ -280,16 +280,28 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
 @selection
 @cluster_option
 def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
-    """Constant-time check under valgrind memcheck: all randomness secret, public outputs declassified.
+    """Constant-time check: all randomness secret, public outputs declassified.
 
-    Only platforms with a ct checker (host-ct) can check; the others are refused (exit 2)."""
+    host-ct: the host build under valgrind memcheck. m4-sim, m7-sim: the target binary under
+    pqlab-sim's secret tracking, findings accepted only by a ct-ledger.toml entry with a reason.
+    Platforms without a ct checker are refused (exit 2)."""
     ctcheck.check_platforms([get_platform(p) for p in platforms or ["host-ct"]])
     _, _, _, pairs = _resolve(schemes, impls, platforms or ["host-ct"], impl_path)
+    pairs = [(i, p.ct_build()) for i, p in pairs]
     t0 = time.perf_counter()
-    outs = J.execute(pairs, "ct", jobs)
+    mem_pairs = [pr for pr in pairs if pr[1].ct_checker == "valgrind-memcheck"]
+    sim_pairs = [pr for pr in pairs if pr[1].ct_checker == "pqlab-sim-taint"]
+    outs = (J.execute(mem_pairs, "ct", jobs) if mem_pairs else []) + (
+        ctcheck.run_sim(sim_pairs, jobs) if sim_pairs else []
+    )
     rows = []
+    failed = 0
     for o in outs:
+        if o.plat.ct_checker == "pqlab-sim-taint":
+            failed += not _ct_sim_row(o, rows, as_json)
+            continue
         findings = ctcheck.parse_memcheck(o.data.get("stderr", "")) if not o.ok else []
+        failed += not o.ok
         checks = o.output.of("test") if o.ok else []
         operations = sorted({f[0] for f in checks if f[-1] == "ok"})
         rows.append(
@@ -327,11 +339,56 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     elif len(outs) > 1:
-        bad = sum(1 for o in outs if not o.ok)
         click.echo(
-            f"{len(outs) - bad} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)"
+            f"{len(outs) - failed} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)"
         )
-    sys.exit(1 if any(not o.ok for o in outs) else 0)
+    sys.exit(1 if failed else 0)
+
+
+def _ct_sim_row(o, rows: list, as_json: bool) -> bool:
+    """One pqlab-sim ct result: its row (JSON) or text; True when it passes."""
+    rep = o.data.get("ct_report", {})
+    findings = ctcheck.sim_findings(o.plat, o.data["elf"], rep) if o.ok else []
+    ledger = ctcheck.load_ledger(o.impl)
+    ctcheck.apply_ledger(findings, ledger, o.plat.name, o.impl.scheme)
+    ok, why = ctcheck.sim_verdict(o, findings)
+    checks = o.output.of("test") if o.ok and o.output else []
+    operations = sorted({f[0] for f in checks if f[-1] == "ok"})
+    rows.append(
+        {
+            "scheme": o.impl.scheme,
+            "implementation": o.impl.name,
+            "platform": o.plat.name,
+            "checker": o.plat.ct_checker,
+            "ok": ok,
+            "operations": operations,
+            "findings": [f.as_dict() for f in findings],
+            "unaccepted": sum(1 for f in findings if f.accepted is None and f.kind not in ctcheck.NOT_FAILING),
+            "ledger": [str(p) for p in ctcheck.ledger_files(o.impl)],
+            "instructions": rep.get("instructions"),
+            "seconds": rep.get("wall_seconds"),
+            "mips": rep.get("mips"),
+            "secret_bytes": rep.get("secret_bytes"),
+            "error": None if ok else why,
+        }
+    )
+    if as_json:
+        return ok
+    acc = sum(1 for f in findings if f.accepted is not None and f.kind not in ctcheck.NOT_FAILING)
+    sel = sum(1 for f in findings if f.kind in ctcheck.NOT_FAILING)
+    if ok:
+        click.echo(
+            f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} finds no secret-dependent branch, "
+            f"address or variable-latency instruction"
+            + (f" beyond {acc} accepted by the ledger" if acc else "")
+            + (f"; {sel} secret-select place(s), constant time on this core" if sel else "")
+            + f" ({rep.get('instructions', 0) / 1e6:.1f} M instructions tracked; {', '.join(operations)})"
+        )
+    else:
+        click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {why}", fg="red")
+        if findings:
+            click.echo(ctcheck.format_sim_findings(findings))
+    return ok
 
 
 def _vectors_expected() -> dict:

@@ -9,11 +9,16 @@ argument that depends on a secret. A platform without a checker cannot see any o
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from pqlab import PqlabError
+from pqlab import ROOT, PqlabError
 from pqlab.platforms import Platform, all_platforms
+from pqlab.registry import Implementation
 
 _PREFIX = re.compile(r"^==\d+==\s?")
 _FRAME = re.compile(r"^\s*(at|by) 0x[0-9A-Fa-f]+: (.*)$")
@@ -119,3 +124,320 @@ def format_findings(findings: list[Finding], limit: int = 10, frames: int = 8) -
         if f.origin:
             lines.append(f"     secret from: {' <- '.join(f.origin[:3])}")
     return "\n".join(lines)
+
+
+# --- pqlab-sim's secret tracking (m4-sim, m7-sim) ------------------------------------------------
+
+SIM_KINDS = {
+    "secret-branch": "conditional branch (B<c>, CBZ/CBNZ) on a secret",
+    "secret-condition": "instruction of an IT block whose condition is secret",
+    "secret-jump": "indirect branch (BX/BLX, load or write to PC, TBB/TBH) to a secret target",
+    "secret-load-address": "load from a secret-dependent address",
+    "secret-store-address": "store to a secret-dependent address",
+    "secret-division": "SDIV/UDIV with a secret operand (early-terminating divider)",
+    "secret-fp64": "double-precision operation with a secret operand (operand-dependent latency on this core)",
+    "secret-select": "single-cycle data-processing instruction predicated (IT) on a secret: same cost executed or skipped",
+}
+# kinds that are listed but do not fail a run: a predicated single-cycle ALU instruction costs
+# one cycle executed or skipped (Cortex-M4 TRM; the models charge a skipped instruction one
+# cycle), so an IT select on a secret is constant time by the core's timing (docs/ct.md)
+NOT_FAILING = ("secret-select",)
+
+
+@dataclass
+class SimFinding:
+    """One place (instruction and call stack) where a secret reaches what the core's timing
+    depends on, from `pqlab-sim --ct`, with the ELF's line information."""
+
+    kind: str
+    pc: int
+    count: int
+    function: str  # innermost function (DWARF, inlining resolved), else the ELF symbol
+    symbol: str  # the ELF function symbol that holds the instruction
+    source: str  # file:line of the instruction ("?" without line information)
+    inlined: list[str] = field(default_factory=list)  # "function (file:line)", innermost first
+    stack: list[str] = field(default_factory=list)  # call sites "function (file:line)", innermost first
+    insn: str = ""
+    accepted: str | None = None  # the ledger's reason, when a ledger entry accepts it
+    paths: int = 1  # distinct call stacks that reached the place (`stack` is the first)
+
+    @property
+    def where(self) -> str:
+        return f"{self.function} ({self.source})"
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "pc": f"0x{self.pc:08x}",
+            "instruction": self.insn,
+            "function": self.function,
+            "symbol": self.symbol,
+            "source": self.source,
+            "inlined": self.inlined,
+            "stack": self.stack,
+            "count": self.count,
+            "call_paths": self.paths,
+            "accepted": self.accepted,
+        }
+
+
+def _addr2line(plat: Platform, elf: Path, addrs: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """(function, file:line) of each address, innermost inlined function first (binutils'
+    addr2line on the DWARF line information the ct build carries, -g)."""
+    if not addrs:
+        return {}
+    exe = plat.tool("addr2line")
+    try:
+        out = subprocess.run(
+            [exe, "-a", "-f", "-i", "-e", str(elf), *(f"0x{a:x}" for a in addrs)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise PqlabError(f"cannot read line information of {elf} with {exe}: {e}") from e
+    res: dict[int, list[tuple[str, str]]] = {}
+    cur: list[tuple[str, str]] | None = None
+    lines = out.splitlines()
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        if line.startswith("0x"):
+            cur = res.setdefault(int(line, 16), [])
+            k += 1
+            continue
+        if cur is not None and k + 1 < len(lines):
+            loc = lines[k + 1].split(" (discriminator")[0]
+            cur.append((line.strip(), _short(loc.strip())))
+        k += 2
+    return res
+
+
+def _short(loc: str) -> str:
+    """file:line with the file's path from the repository root (or its name)."""
+    path, _, line = loc.rpartition(":")
+    if not path or path == "??":
+        return "?"
+    p = Path(path)
+    try:
+        rel = str(p.resolve().relative_to(ROOT))
+    except (ValueError, OSError):
+        rel = p.name
+    return f"{rel}:{line}"
+
+
+def _insn_text(plat: Platform, elf: Path, pc: int) -> str:
+    try:
+        out = subprocess.run(
+            [
+                plat.tool("objdump"),
+                "-d",
+                "--no-show-raw-insn",
+                f"--start-address=0x{pc:x}",
+                f"--stop-address=0x{pc + 4:x}",
+                str(elf),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    for line in out.splitlines():
+        m = re.match(rf"^\s*{pc:x}:\s*(.*)$", line)
+        if m:
+            return " ".join(m.group(1).split())
+    return ""
+
+
+def sim_findings(plat: Platform, elf: Path, report: dict) -> list[SimFinding]:
+    """The findings of a `pqlab-sim --ct` report with function, source line, inlining chain and
+    call stack from the ELF; findings that differ only in how often they ran are one place."""
+    raw = report.get("findings", [])
+    addrs = sorted({f["pc"] for f in raw} | {a for f in raw for a in f["stack"]})
+    lines = _addr2line(plat, elf, addrs)
+    out: dict[tuple, SimFinding] = {}
+    for f in raw:
+        chain = lines.get(f["pc"]) or []
+        symbol = f.get("function") or "?"
+        function, source = chain[0] if chain and chain[0][0] != "??" else (symbol, "?")
+        stack = []
+        for a in reversed(f["stack"]):
+            c = lines.get(a) or [("?", "?")]
+            stack.append(f"{c[0][0]} ({c[0][1]})")
+        key = (f["kind"], f["pc"])  # one place (the simulator reports each once)
+        if key in out:
+            out[key].count += f["count"]
+            out[key].paths += f.get("call_paths", 1)
+            continue
+        out[key] = SimFinding(
+            kind=f["kind"],
+            pc=f["pc"],
+            count=f["count"],
+            function=function,
+            symbol=symbol,
+            source=source,
+            inlined=[f"{fn} ({loc})" for fn, loc in chain[1:]],
+            stack=stack,
+            paths=f.get("call_paths", 1),
+        )
+    found = list(out.values())
+    for f in found[:200]:
+        f.insn = _insn_text(plat, elf, f.pc)
+    return found
+
+
+# --- ledger: findings accepted with a reason ---------------------------------------------------
+
+LEDGER_NAME = "ct-ledger.toml"
+
+
+@dataclass
+class LedgerEntry:
+    path: Path
+    function: str
+    kind: str
+    reason: str
+    platforms: tuple[str, ...] = ()
+    schemes: tuple[str, ...] = ()
+    used: int = 0
+
+    def matches(self, f: SimFinding, plat: str, scheme: str) -> bool:
+        if self.platforms and plat not in self.platforms:
+            return False
+        if self.schemes and scheme not in self.schemes:
+            return False
+        if self.kind != f.kind:
+            return False
+        return self.function in (f.function, f.symbol) or any(s.split(" (")[0] == self.function for s in f.inlined)
+
+
+def ledger_files(impl: Implementation) -> list[Path]:
+    """The ledgers that apply to an implementation: `ct-ledger.toml` in its folder and, for a
+    family built from a shared source tree (pqlab.toml's `include`), in that tree's folder."""
+    seen: list[Path] = []
+    for d in (impl.dir, *impl.include):
+        p = Path(d) / LEDGER_NAME
+        if p.is_file() and p.resolve() not in [s.resolve() for s in seen]:
+            seen.append(p)
+    return seen
+
+
+def load_ledger(impl: Implementation) -> list[LedgerEntry]:
+    """Entries of the implementation's ledgers; a malformed entry is an error, not ignored."""
+    entries = []
+    for path in ledger_files(impl):
+        try:
+            d = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise PqlabError(f"{path}: invalid TOML: {e}") from e
+        for n, e in enumerate(d.get("accept", []), 1):
+            missing = [k for k in ("function", "kind", "reason") if not str(e.get(k, "")).strip()]
+            if missing:
+                raise PqlabError(f"{path}: [[accept]] entry {n} lacks {', '.join(missing)}")
+            if e["kind"] not in SIM_KINDS:
+                raise PqlabError(
+                    f"{path}: [[accept]] entry {n}: unknown kind '{e['kind']}' (known: {', '.join(SIM_KINDS)})"
+                )
+            unknown = set(e) - {"function", "kind", "reason", "platforms", "schemes"}
+            if unknown:
+                raise PqlabError(f"{path}: [[accept]] entry {n}: unknown key(s) {', '.join(sorted(unknown))}")
+            entries.append(
+                LedgerEntry(
+                    path=path,
+                    function=e["function"],
+                    kind=e["kind"],
+                    reason=" ".join(e["reason"].split()),
+                    platforms=tuple(e.get("platforms", ())),
+                    schemes=tuple(e.get("schemes", ())),
+                )
+            )
+    return entries
+
+
+def apply_ledger(findings: list[SimFinding], ledger: list[LedgerEntry], plat: str, scheme: str) -> None:
+    for f in findings:
+        for e in ledger:
+            if e.matches(f, plat, scheme):
+                f.accepted = e.reason
+                e.used += 1
+                break
+
+
+def format_sim_findings(findings: list[SimFinding], limit: int = 12, frames: int = 6) -> str:
+    lines = []
+    shown = [f for f in findings if f.accepted is None and f.kind not in NOT_FAILING]
+    for n, f in enumerate(shown, 1):
+        if n > limit:
+            lines.append(f"  ... and {len(shown) - limit} more (--json lists every finding)")
+            break
+        paths = f", {f.paths} call paths" if f.paths > 1 else ""
+        lines.append(f"  {n}. {f.kind} ({f.count}x{paths}): {f.insn or '?'} at 0x{f.pc:08x}")
+        lines.append(f"       at {f.function} ({f.source})")
+        for s in f.inlined[:frames]:
+            lines.append(f"       inlined in {s}")
+        for s in f.stack[:frames]:
+            lines.append(f"       called from {s}")  # the first call path
+        if len(f.stack) > frames:
+            lines.append(f"       ... {len(f.stack) - frames} more frame(s)")
+    acc = [f for f in findings if f.accepted is not None]
+    if acc:
+        lines.append(f"  ({len(acc)} finding(s) accepted by the ledger)")
+    sel = [f for f in findings if f.kind in NOT_FAILING]
+    if sel:
+        lines.append(f"  ({len(sel)} secret-select place(s): constant time on this core, --json lists them)")
+    return "\n".join(lines)
+
+
+def run_sim(pairs_: list, jobs: int) -> list:
+    """Build the ct program of each pair for the platform's ct variant and run it under
+    `pqlab-sim --ct`; each Outcome's data carries the report ("ct_report") and the ELF."""
+    from pqlab import jobs as J
+    from pqlab import limits
+    from pqlab.build import BuildOptions
+    from pqlab.runner import RunError, RunTimeout, run_full, temp_dir
+
+    opts = BuildOptions()
+    builds = J.build_all(pairs_, ("ct",), jobs, opts)
+
+    def one(pair):
+        impl, plat = pair
+        b = builds[(impl.id, plat.name)]
+        if b.error:
+            return J.Outcome(impl, plat, False, error=b.error, program="ct")
+        elf = b.elf["ct"]
+        limit = limits.limit(impl, plat, "ct", opts)
+        with temp_dir("ct") as d:
+            rep = d / "ct.json"
+            try:
+                ran = run_full(plat, elf, "ct", timeout=limit, extra=["--ct", str(rep)])
+            except RunTimeout as e:
+                return J.Outcome(impl, plat, False, error=str(e), program="ct", timed_out=True)
+            except RunError as e:
+                return J.Outcome(impl, plat, False, error=str(e), program="ct", data={"elf": elf})
+            try:
+                report = json.loads(rep.read_text())
+            except (OSError, ValueError) as e:
+                return J.Outcome(impl, plat, False, error=f"no ct report from pqlab-sim: {e}", program="ct")
+        limits.record(impl, plat, "ct", opts, ran.seconds)
+        return J.Outcome(impl, plat, True, output=ran.output, data={"ct_report": report, "elf": elf}, program="ct")
+
+    return J._parallel(pairs_, one, jobs, "ct", len(pairs_))
+
+
+def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:
+    """Pass when the run completed, it saw secrets (the marks were found and called) and every
+    finding is accepted by the ledger; the reason otherwise."""
+    rep = o.data.get("ct_report", {})
+    if not o.ok:
+        return False, o.error or "run failed"
+    if not rep.get("marks_found"):
+        return False, "the ct program has no pqlab_ct_secret/pqlab_ct_declassify: built without PQLAB_CT_SIM?"
+    if not rep.get("secret_bytes"):
+        return False, "nothing was marked secret (no randomness drawn): the run could not have seen anything"
+    bad = [f for f in findings if f.accepted is None and f.kind not in NOT_FAILING]
+    if bad:
+        return False, f"{len(bad)} unaccepted finding(s)"
+    return True, ""

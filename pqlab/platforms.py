@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -50,11 +50,25 @@ class Platform:
     link_cc: str = ""
     link_cflags: tuple[str, ...] | None = None
     asm_cc: str = ""
+    # flags the ct program's build adds (`[ct] cflags` of platform.toml): pqlab-sim's taint
+    # tracking needs the marks as calls (-DPQLAB_CT_SIM) and line information (-g)
+    ct_cflags: tuple[str, ...] = ()
+    # "ct" for the variant that `ct_build` returns: its own build folder
+    variant: str = ""
 
     @property
     def build_name(self) -> str:
-        """The platform's build folder: each toolchain has its own, so they never undo each other."""
-        return self.name if self.toolchain == "gcc" else f"{self.name}+{self.toolchain}"
+        """The platform's build folder: each toolchain and variant has its own, so they never undo
+        each other."""
+        name = self.name if self.toolchain == "gcc" else f"{self.name}+{self.toolchain}"
+        return f"{name}~{self.variant}" if self.variant else name
+
+    def ct_build(self) -> Platform:
+        """The platform as `pqlab ct` builds for it: with its `[ct] cflags`, in its own build folder
+        (the same platform where the marks need no extra flags, host-ct)."""
+        if not self.ct_cflags:
+            return self
+        return replace(self, cflags=self.cflags + self.ct_cflags, variant="ct")
 
     def subst(self, items, **extra) -> list[str]:
         values = {"platform_dir": str(self.dir), "root": str(ROOT), **extra}
@@ -104,7 +118,8 @@ def model(plat: Platform) -> str:
     return simulator_model(plat.subst(plat.runner_command[:1])[0])
 
 
-CT_CHECKERS = {"valgrind-memcheck": "valgrind"}  # checker -> the runner kind it needs
+# checker -> the runner kind it needs
+CT_CHECKERS = {"valgrind-memcheck": "valgrind", "pqlab-sim-taint": "pqlab-sim"}
 
 
 def _ct_checker(path: Path, d: dict) -> str:
@@ -150,6 +165,7 @@ def _load(path: Path) -> Platform:
             timer_note=timer.get("note", ""),
             raw=d,
             ct_checker=_ct_checker(path, d),
+            ct_cflags=tuple(d.get("ct", {}).get("cflags", [])),
         )
     except KeyError as e:
         raise PqlabError(f"{path}: missing key {e}") from e

@@ -4,9 +4,10 @@
  * turned back into a branch or a table lookup: on GCC/clang an empty asm statement
  * that "modifies" the register, elsewhere a volatile round trip.
  * PQLAB_SECRET(p, n) marks n bytes at p as secret, PQLAB_DECLASSIFY(p, n) as public
- * again. They are no-ops unless PQLAB_CT_VALGRIND is defined; then secret bytes are
- * "undefined" for valgrind memcheck, which reports every branch, address or
- * variable-latency operation that depends on them. */
+ * again. They are no-ops unless PQLAB_CT_VALGRIND or PQLAB_CT_SIM is defined. With
+ * PQLAB_CT_VALGRIND (host-ct) secret bytes are "undefined" for valgrind memcheck, which
+ * reports every branch or address that depends on them; with PQLAB_CT_SIM (the ct build of
+ * m4-sim / m7-sim) they are calls that pqlab-sim's taint tracking watches. */
 #ifndef PQLAB_CT_H
 #define PQLAB_CT_H
 
@@ -17,6 +18,25 @@
 #include <valgrind/memcheck.h>
 #define PQLAB_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PQLAB_DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#elif defined(PQLAB_CT_SIM)
+/* pqlab-sim's secret tracking (`pqlab-sim --ct`, docs/ct.md "The target interface"): the
+ * marks are calls of two empty functions, which the simulator finds in the ELF symbol
+ * table and watches (pointer in r0, length in r1 by the AAPCS). On QEMU and on a board
+ * they only cost a call. Weak, so that every translation unit may define them and the
+ * linker keeps one; noinline and noipa keep the call and its arguments as written (GCC),
+ * the asm statement gives the body a side effect the optimiser cannot drop. */
+void pqlab_ct_secret(const volatile void *p, size_t n);
+void pqlab_ct_declassify(const volatile void *p, size_t n);
+__attribute__((weak, noinline, noipa)) void pqlab_ct_secret(const volatile void *p, size_t n)
+{
+    __asm__ volatile("" : : "r"(p), "r"(n) : "memory");
+}
+__attribute__((weak, noinline, noipa)) void pqlab_ct_declassify(const volatile void *p, size_t n)
+{
+    __asm__ volatile("" : : "r"(p), "r"(n) : "memory");
+}
+#define PQLAB_SECRET(p, n) pqlab_ct_secret((p), (n))
+#define PQLAB_DECLASSIFY(p, n) pqlab_ct_declassify((p), (n))
 #else
 #define PQLAB_SECRET(p, n) ((void)(p), (void)(n))
 #define PQLAB_DECLASSIFY(p, n) ((void)(p), (void)(n))

@@ -1714,6 +1714,15 @@ static void fxb_load(int64_t *a, const uint32_t *x, size_t m, size_t stride, siz
     }
 }
 
+/* the carry out of the 64-bit addition x + y = s, from the top bits (no comparison: for
+ * `(uint64_t)(s < y)` arm-none-eabi-gcc 12 -O3 emits a 64-bit compare whose 0/1 result is
+ * spilled with an IT-predicated STR, a store that happens or not by the secret; pqlab-sim's
+ * taint analysis reported it, docs/ct.md) */
+static inline uint64_t add_carry64(uint64_t x, uint64_t y, uint64_t s)
+{
+    return ((x & y) | ((x | y) & ~s)) >> 63;
+}
+
 /* (hi, lo) += v^2 (128-bit unsigned) for |v| < 2^63 */
 static inline void u128_add_sq(uint64_t *hi, uint64_t *lo, int64_t v)
 {
@@ -1721,12 +1730,12 @@ static inline void u128_add_sq(uint64_t *hi, uint64_t *lo, int64_t v)
     uint64_t a = ((uint64_t)v ^ s) - s;
     uint64_t ah = a >> 32, al = a & 0xFFFFFFFFu;
     uint64_t mid = ah * al; /* a^2 = ah^2 2^64 + mid 2^33 + al^2 */
-    uint64_t l = al * al, h = ah * ah + (mid >> 31);
+    uint64_t l0 = al * al, h = ah * ah + (mid >> 31);
     uint64_t ml = mid << 33;
-    l += ml;
-    h += (uint64_t)(l < ml);
+    uint64_t l = l0 + ml;
+    h += add_carry64(l0, ml, l);
     uint64_t t = *lo + l;
-    *hi += h + (uint64_t)(t < l);
+    *hi += h + add_carry64(*lo, l, t);
     *lo = t;
 }
 
@@ -1749,7 +1758,9 @@ static int64_t mul_shr_round(int64_t a, uint64_t R, uint32_t sh)
     uint64_t inc = fpr_ulsh(1, h1 & 63);
     uint64_t inlo = (uint64_t)0 - (uint64_t)((h1 - 64) >> 31); /* h1 < 64 */
     uint64_t tl = lo + (inc & inlo);
-    hi += (inc & ~inlo) + (uint64_t)(tl < lo);
+    /* the carry from the top bits: for (uint64_t)(tl < lo) -mcpu=cortex-m7 emitted a
+     * conditional branch on it (pqlab-sim's taint analysis on m7-sim) */
+    hi += (inc & ~inlo) + add_carry64(lo, inc & inlo, tl);
     lo = tl;
     /* >> sh: first the 64 part with a mask, then the rest */
     uint64_t m64 = (uint64_t)0 - (uint64_t)(sh >> 6);

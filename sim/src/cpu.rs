@@ -652,6 +652,12 @@ impl Cpu {
         }
     }
 
+    /// ConditionPassed for code outside the interpreter (the taint tracker, ct.rs).
+    #[inline(always)]
+    pub fn cond_pub(&self, c: u32) -> bool {
+        self.cond(c)
+    }
+
     #[inline(always)]
     fn nz(&mut self, r: u32) {
         self.n = r >> 31 != 0;

@@ -3,6 +3,7 @@
 //! MPS2 AN386 / AN500 machines.
 
 mod cpu;
+mod ct;
 mod decode;
 mod elf;
 mod fpu;
@@ -17,7 +18,7 @@ use timing::Core;
 
 const USAGE: &str = "usage: pqlab-sim [--machine mps2-an386|mps2-an500] [--json REPORT] \
 [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
-[--trace-start-pc ADDR] [--trace-stop] FIRMWARE.elf
+[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
@@ -34,7 +35,11 @@ code becomes the process exit code.
   --trace-limit N  number of instructions to trace (default 100000)
   --trace-start-pc ADDR  start the trace when execution first reaches ADDR; the
                    first record is then the state on arrival, before ADDR executes
-  --trace-stop     end the run (exit code 0) when the trace is complete";
+  --trace-stop     end the run (exit code 0) when the trace is complete
+  --ct FILE        constant-time analysis: track secrets (marked by the firmware's calls of
+                   pqlab_ct_secret / pqlab_ct_declassify) and write to FILE, as JSON, every
+                   branch, address and variable-latency instruction of this core that depends
+                   on them, with its call stack (docs/ct.md)";
 
 struct Opts {
     machine: String,
@@ -46,6 +51,7 @@ struct Opts {
     trace_limit: u64,
     trace_start_pc: Option<u32>,
     trace_stop: bool,
+    ct: Option<String>,
     elf: String,
 }
 
@@ -60,6 +66,7 @@ fn parse_args() -> Result<Opts, String> {
         trace_limit: 100_000,
         trace_start_pc: None,
         trace_stop: false,
+        ct: None,
         elf: String::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -100,6 +107,7 @@ fn parse_args() -> Result<Opts, String> {
             "--profile" => o.profile = Some(get(&mut k)?),
             "--intervals" => o.intervals = Some(get(&mut k)?),
             "--trace" => o.trace = Some(get(&mut k)?),
+            "--ct" => o.ct = Some(get(&mut k)?),
             "--trace-start-pc" => {
                 let v = get(&mut k)?;
                 let t = v.trim_start_matches("0x").trim_start_matches("0X");
@@ -212,7 +220,27 @@ fn main() {
         std::process::exit(2);
     }
     let _ = elf.entry;
-    cpu.marks = marks::Marks::from_symbols(&elf.funcs);
+    if o.ct.is_some() && (o.profile.is_some() || o.trace.is_some()) {
+        eprintln!("pqlab-sim: --ct runs alone (not with --profile or --trace)");
+        std::process::exit(2);
+    }
+    let mut taint = o.ct.as_ref().map(|_| {
+        let find = |name: &str| {
+            elf.funcs
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| f.addr & !1)
+                .unwrap_or(u32::MAX)
+        };
+        Box::new(ct::Taint::new(
+            an500,
+            find(ct::SECRET_SYMBOL),
+            find(ct::DECLASSIFY_SYMBOL),
+        ))
+    });
+    if taint.is_none() {
+        cpu.marks = marks::Marks::from_symbols(&elf.funcs);
+    }
     cpu.max_insns = o.max_insns;
     let start = std::time::Instant::now();
     let mut prof = o
@@ -230,7 +258,10 @@ fn main() {
         start_pc: o.trace_start_pc,
         stop: o.trace_stop,
     };
-    let stop = run(&mut cpu, prof.as_mut(), trace.as_mut(), &topts);
+    let stop = match taint.as_deref_mut() {
+        Some(t) => run_ct(&mut cpu, t),
+        None => run(&mut cpu, prof.as_mut(), trace.as_mut(), &topts),
+    };
     if let Some(t) = trace.as_mut() {
         let _ = t.flush();
     }
@@ -375,7 +406,115 @@ fn main() {
             eprintln!("pqlab-sim: cannot write {}: {}", path, e);
         }
     }
+    if let (Some(t), Some(path)) = (taint.as_ref(), o.ct.as_ref()) {
+        let s = ct_json(t, &elf, &cpu, &o, code, err.as_deref(), wall, core);
+        if let Err(e) = std::fs::write(path, s) {
+            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
+            std::process::exit(2);
+        }
+    }
     std::process::exit(code);
+}
+
+/// The constant-time analysis report (`--ct`): the marks seen and the findings, each with
+/// its place and call stack (call sites, outermost first) and the number of times it ran.
+#[allow(clippy::too_many_arguments)]
+fn ct_json(
+    t: &ct::Taint,
+    elf: &elf::Elf,
+    cpu: &Cpu,
+    o: &Opts,
+    code: i32,
+    err: Option<&str>,
+    wall: f64,
+    core: Core,
+) -> String {
+    let sym = |pc: u32| {
+        symbolize(&elf.funcs, pc)
+            .map(|s| json_str(s.split('+').next().unwrap_or("")))
+            .unwrap_or_else(|| "null".into())
+    };
+    let mut fs = String::new();
+    for (k, f) in t.list.iter().enumerate() {
+        let stack: Vec<String> = f.stack.iter().map(|a| format!("{}", a)).collect();
+        let funcs: Vec<String> = f.stack.iter().map(|a| sym(*a)).collect();
+        fs.push_str(if k == 0 { "\n    " } else { ",\n    " });
+        fs.push_str(&format!(
+            "{{\"pc\": {}, \"kind\": {}, \"function\": {}, \"count\": {}, \"call_paths\": {}, \"first_instruction\": {}, \"stack\": [{}], \"stack_functions\": [{}]}}",
+            f.pc,
+            json_str(ct::KINDS[f.kind as usize]),
+            sym(f.pc),
+            f.count,
+            f.paths,
+            f.first_insn,
+            stack.join(", "),
+            funcs.join(", ")
+        ));
+    }
+    if !fs.is_empty() {
+        fs.push_str("\n  ");
+    }
+    format!(
+        "{{\n  \"checker\": \"pqlab-sim-taint\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"marks_found\": {},\n  \"secret_calls\": {},\n  \"secret_bytes\": {},\n  \"declassify_calls\": {},\n  \"instructions\": {},\n  \"cycles\": {},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3},\n  \"findings_dropped\": {},\n  \"findings\": [{}]\n}}\n",
+        json_str(env!("CARGO_PKG_VERSION")),
+        json_str(timing::MODEL_VERSION),
+        json_str(&o.machine),
+        json_str(if core == Core::M4 { "cortex-m4" } else { "cortex-m7" }),
+        json_str(&o.elf),
+        code,
+        err.map(json_str).unwrap_or_else(|| "null".into()),
+        t.secret_fn != u32::MAX && t.declassify_fn != u32::MAX,
+        t.secret_calls,
+        t.secret_bytes,
+        t.declassify_calls,
+        cpu.insns,
+        cpu.cycles,
+        wall,
+        cpu.insns as f64 / wall.max(1e-9) / 1e6,
+        t.dropped,
+        fs
+    )
+}
+
+/// The run loop of the constant-time analysis: the tracker sees each instruction before
+/// it executes (the untracked loops stay as they are).
+fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint) -> Stop {
+    loop {
+        if cpu.insns >= cpu.max_insns {
+            return budget_error(cpu);
+        }
+        let pc = cpu.pc;
+        t.hooks(cpu, pc);
+        let i = cpu.fetch(pc);
+        let ipsr0 = cpu.ipsr;
+        t.propagate(cpu, &i, pc);
+        cpu.last_branch_link = false;
+        if cpu.step().is_err() {
+            return cpu.take_stop();
+        }
+        t.after(pc, i.len, cpu.last_branch_link, cpu.pc);
+        if ipsr0 != 0 && cpu.ipsr != ipsr0 {
+            t.exception_return();
+        } else if ipsr0 == 0 && cpu.ipsr != 0 {
+            t.exception_entry(); // SVC, a fault taken by the firmware
+        }
+        let sp = cpu.r[13];
+        if sp < cpu.min_sp {
+            cpu.min_sp = sp;
+        }
+        if cpu.cycles >= cpu.next_event() {
+            cpu.st_tick();
+        }
+        if cpu.it == 0 {
+            let before = cpu.ipsr;
+            if cpu.check_irq().is_err() {
+                return cpu.take_stop();
+            }
+            if before == 0 && cpu.ipsr != 0 {
+                t.exception_entry();
+            }
+        }
+    }
 }
 
 /// `function+0xoffset` for a code address, from the ELF's function symbols.

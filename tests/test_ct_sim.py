@@ -1,0 +1,208 @@
+"""`pqlab ct -p m4-sim|m7-sim`: pqlab-sim's secret tracking on the target binary.
+
+Negative controls, one per finding class, each caught at the right function and source line
+(tests/ct/crypto_kem/toykem-sim: one leak per variant, its line marked "LEAK:<name>" in the
+source and looked up here): a secret branch, a secret-indexed table load, a secret loop
+bound, UDIV with a secret operand, a double-precision addition of secrets (a finding of its
+own on the Cortex-M7, whose FP64 latency depends on the operands; on the Cortex-M4, which
+has no FP64 unit, the compiler calls the soft-float runtime, which branches on them), a
+64-bit division through the compiler runtime (__aeabi_uldivmod), and a foreign KEM that
+compares with memcmp through the compat layer (tests/ct/crypto_kem/toykem-memcmp/leaky).
+Positive controls: the same operations on public values and masked secrets pass. The ledger
+accepts a finding by function and kind with a reason, and nothing else."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pqlab.cli import main
+
+TOYS = Path(__file__).resolve().parent / "ct"
+SIM_SRC = TOYS / "crypto_kem" / "toykem-sim" / "toykem_sim.c"
+MEMCMP_SRC = TOYS / "crypto_kem" / "toykem-memcmp" / "toykem_memcmp.c"
+
+
+def pqlab_ct(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, ["ct", "-j", "1", *args])
+    return res.exit_code, res.output
+
+
+def line_of(src: Path, pattern: str) -> str:
+    """`file:line` (path from the repository root) of the one line of src containing pattern."""
+    hits = [n for n, text in enumerate(src.read_text().splitlines(), 1) if pattern in text]
+    assert len(hits) == 1, (src, pattern, hits)
+    return f"{src.relative_to(Path(__file__).resolve().parent.parent)}:{hits[0]}"
+
+
+@pytest.fixture(scope="module", params=["m4-sim", "m7-sim"])
+def results(request) -> tuple[str, dict[str, dict]]:
+    plat = request.param
+    code, out = pqlab_ct("toykem-sim", "toykem-memcmp", "-p", plat, "--impl-path", str(TOYS), "--json")
+    assert code == 1, out  # the negative controls fail the command
+    rows = json.loads(out[out.index("[") :])
+    return plat, {f"{r['scheme']}/{r['implementation']}": r for r in rows}
+
+
+def _caught(row: dict, kind: str, function: str, where: str) -> list[dict]:
+    hits = [f for f in row["findings"] if f["kind"] == kind and f["function"] == function and f["source"] == where]
+    assert hits, json.dumps(row["findings"], indent=1)[:3000]
+    assert not row["ok"] and row["unaccepted"] >= len(hits)
+    return hits
+
+
+@pytest.mark.parametrize(
+    ("variant", "kind"),
+    [
+        ("branch", "secret-branch"),
+        ("table", "secret-load-address"),
+        ("loop", "secret-branch"),
+        ("udiv", "secret-division"),
+    ],
+)
+def test_leak_caught_at_its_line(results, variant, kind):
+    _, rows = results
+    row = rows[f"toykem-sim/{variant}"]
+    hits = _caught(row, kind, "toy_leak", line_of(SIM_SRC, f"LEAK:{variant}"))
+    # the call stack leads back to the decapsulation and the ct program
+    assert any(s.startswith("crypto_kem_dec (") for s in hits[0]["stack"]), hits[0]
+    assert all(f["function"] == "toy_leak" for f in row["findings"]), row["findings"]
+
+
+def test_fp64_of_secrets(results):
+    plat, rows = results
+    row = rows["toykem-sim/fp64"]
+    where = line_of(SIM_SRC, "LEAK:fp64")
+    if plat == "m7-sim":
+        hits = _caught(row, "secret-fp64", "toy_leak", where)
+        assert "vadd.f64" in hits[0]["instruction"], hits[0]
+    else:
+        # FPv4-SP has no double precision: soft-float runtime calls, which branch on the operands
+        assert not [f for f in row["findings"] if f["kind"] == "secret-fp64"]
+        rt = [
+            f
+            for f in row["findings"]
+            if "__aeabi_dadd" in (f["function"], f["symbol"]) and f["kind"] in ("secret-branch", "secret-condition")
+        ]
+        assert rt, row["findings"]
+        assert f"toy_leak ({where})" in rt[0]["stack"], rt[0]
+
+
+def test_runtime_division_branches_on_secret(results):
+    _, rows = results
+    row = rows["toykem-sim/ldiv"]
+    where = line_of(SIM_SRC, "LEAK:ldiv")
+    rt = [f for f in row["findings"] if f["symbol"] in ("__udivmoddi4", "__aeabi_uldivmod")]
+    assert {"secret-branch", "secret-division"} <= {f["kind"] for f in rt}, row["findings"]
+    assert all(f"toy_leak ({where})" in f["stack"] for f in rt), rt
+
+
+def test_foreign_memcmp_through_compat(results):
+    _, rows = results
+    row = rows["toykem-memcmp/leaky"]
+    call = line_of(MEMCMP_SRC, "memcmp(t, ct + N, TAG)")
+    hits = [f for f in row["findings"] if f["kind"] == "secret-branch" and f["function"] == "memcmp"]
+    assert hits and f"crypto_kem_dec ({call})" in hits[0]["stack"], row["findings"]
+    # and the branch on memcmp's result in the implementation itself
+    _caught(row, "secret-branch", "crypto_kem_dec", call)
+
+
+@pytest.mark.parametrize("impl", ["toykem-sim/clean", "toykem-memcmp/clean"])
+def test_constant_time_code_has_no_findings(results, impl):
+    _, rows = results
+    row = rows[impl]
+    assert row["ok"] and row["findings"] == [] and row["secret_bytes"] > 0, row
+    assert {"ct-keypair", "ct-decaps", "ct-roundtrip", "ct-secret-input"} <= set(row["operations"])
+
+
+def _copy_toy(tmp_path: Path, variant: str) -> tuple[Path, Path]:
+    root = tmp_path / "impls"
+    scheme = root / "crypto_kem" / "toykem-sim"
+    shutil.copytree(SIM_SRC.parent / variant, scheme / variant)
+    shutil.copy(SIM_SRC, scheme / SIM_SRC.name)
+    return root, scheme / variant
+
+
+def test_ledger_accepts_by_function_and_kind(tmp_path):
+    root, impl = _copy_toy(tmp_path, "udiv")
+    ledger = impl / "ct-ledger.toml"
+    ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-branch"\nreason = "wrong kind"\n')
+    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root))
+    assert code == 1 and "FAIL toykem-sim/udiv on m4-sim: 1 unaccepted" in out, out
+    ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\nreason = "a test of the ledger"\n')
+    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root), "--json")
+    assert code == 0, out
+    row = json.loads(out[out.index("[") :])[0]
+    assert row["ok"] and [f["accepted"] for f in row["findings"]] == ["a test of the ledger"], row
+    ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\n')
+    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root))
+    assert code != 0 and re.search(r"entry 1 lacks reason", out), out
+
+
+def test_qemu_twins_still_refused():
+    code, out = pqlab_ct("toykem-sim", "-i", "udiv", "-p", "mps2-an500", "--impl-path", str(TOYS))
+    assert code == 2 and "cannot check constant time" in out and "m7-sim" in out, out
+
+
+def test_ct_build_runs_unchanged_on_qemu():
+    """the marks are empty calls: the ct binary built for m4-sim's ct variant passes its own
+    checks on QEMU's mps2-an386 (the twin machine), where nothing watches them"""
+    from pqlab.build import build
+    from pqlab.platforms import get_platform
+    from pqlab.registry import discover, select
+    from pqlab.runner import run_full
+
+    impl = select(discover([TOYS]), ["toykem-sim"], ["udiv"])[0]
+    res = build(get_platform("m4-sim").ct_build(), [impl], ["ct"], jobs=1)[impl.id]
+    assert res.error is None, res.error
+    ran = run_full(get_platform("mps2-an386"), res.elf["ct"], "ct", timeout=120)
+    checks = ran.output.of("test")
+    assert checks and all(c[-1] == "ok" for c in checks), checks
+    assert "m4-sim~ct" in str(res.elf["ct"])  # its own build folder: the benchmark builds stay
+
+
+def _own(platform: str, *schemes: str) -> list[dict]:
+    code, out = pqlab_ct(*schemes, "-p", platform, "--json")
+    rows = json.loads(out[out.index("[") :])
+    assert rows and all(r["secret_bytes"] > 0 for r in rows), out[-3000:]
+    return rows
+
+
+def test_own_ml_kem_512_clean_on_m4_sim():
+    """the smallest own implementation in the default suite: no finding beyond selects"""
+    (row,) = _own("m4-sim", "ml-kem-512")
+    assert row["ok"] and row["unaccepted"] == 0, row
+    assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+
+
+OWN_GROUPS = {
+    "ml-kem": ["ml-kem-768", "ml-kem-1024"],
+    "ml-dsa": ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"],
+    "fn-dsa": ["fn-dsa-512", "fn-dsa-1024"],
+    "slh-dsa-f": [f"slh-dsa-{h}-{n}f" for h in ("sha2", "shake") for n in (128, 192, 256)],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", sorted(OWN_GROUPS))
+def test_own_implementations_clean_on_m4_sim(group):
+    rows = _own("m4-sim", *OWN_GROUPS[group])
+    bad = [(r["scheme"], r["implementation"], r["error"]) for r in rows if not r["ok"]]
+    assert not bad, bad
+
+
+@pytest.mark.slow
+def test_fn_dsa_on_m7_sim_ref_clean_fpu_fp64_only():
+    """FN-DSA on the Cortex-M7: `ref` (integer emulation of the fpr layer) is clean; `fpu`
+    (hardware double precision) fails with secret-fp64 findings only, the operand-dependent
+    FP64 latency of the M7 (docs/ct.md), and nothing else"""
+    rows = {r["implementation"]: r for r in _own("m7-sim", "fn-dsa-512")}
+    assert rows["ref"]["ok"], rows["ref"]["error"]
+    fpu = rows["fpu"]
+    failing = {f["kind"] for f in fpu["findings"] if f["kind"] != "secret-select"}
+    assert not fpu["ok"] and failing == {"secret-fp64"}, failing
