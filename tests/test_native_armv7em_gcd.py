@@ -247,7 +247,7 @@ int main(void)
 def test_native_gcd31(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(GCD31_FIRMWARE.replace("%s", c_function("gcd31"), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 3009)}
     if platform == "m4-sim":
         print(f"\nm4-sim: gcd31 {ct.pop()} cycles per pass")
@@ -365,7 +365,7 @@ int main(void)
 def test_native_gcd_corrections(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIX_FIRMWARE.replace("%s", c_function("neg31") + c_function("finish_mod"), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE, NATIVE.parent])
     ct = firmware.kernel_results(out, platform, 9 * 40 * 2)
     if platform == "m4-sim":
         c = ct.pop()
@@ -376,7 +376,7 @@ def test_native_gcd_corrections(platform: str, tmp_path: Path) -> None:
 def test_native_gcd_lin31(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE)
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE, NATIVE.parent])
     lines = out.replace("\r", "").splitlines()
     assert lines and lines[-1] == "end", lines[-5:]
     bad = [ln for ln in lines if ln.startswith("bad ")]

@@ -162,7 +162,7 @@ int main(void)
 def test_native_zmacn_poly_sub_scaled(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE.replace("%s", ntru_parts(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, min_total=901)}
     if platform == "m4-sim":
         print(f"\nm4-sim: 8 rows of 14 limbs, {ct.pop()} cycles")
@@ -263,7 +263,7 @@ def c_zsub_shifted() -> str:
 def test_native_zsub_shifted(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(ZSUB_FIRMWARE.replace("%s", c_zsub_shifted(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = firmware.kernel_results(out, platform, 8 * 7 * 13 * 9)
     if platform == "m4-sim":
         c = ct.pop()
@@ -379,7 +379,7 @@ def c_rns_crt() -> str:
 def test_native_rns_crt(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(CRT_FIRMWARE.replace("%s", c_rns_crt(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     total = sum(6 * (np + 4) for np in (1, 2, 3, 4, 5, 6, 9, 12, 22, 40))
     ct = firmware.kernel_results(out, platform, total)
     if platform == "m4-sim":
@@ -481,7 +481,7 @@ def c_garner() -> str:
 def test_native_garner_row(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(GARNER_FIRMWARE.replace("%s", c_garner(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 10 * 4 * 5)}
     if platform == "m4-sim":
         print(f"\nm4-sim: garner row m 16 j 8 {ct.pop()} cycles")
@@ -588,7 +588,7 @@ def c_zmul() -> str:
 def test_native_zmul(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(ZMUL_FIRMWARE.replace("%s", c_zmul(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = firmware.kernel_results(out, platform, 36 * 7 * 12)
     if platform == "m4-sim":
         c = ct.pop()
@@ -692,7 +692,7 @@ def c_mp_of_zint() -> str:
 def test_native_mp_of_poly(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(MPZ_FIRMWARE.replace("%s", c_mp_of_zint(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 8 * 14 * 10)}
     if platform == "m4-sim":
         print(f"\nm4-sim: residues of 3 integers of 14 limbs {ct.pop()} cycles")
@@ -806,7 +806,7 @@ def c_misc() -> str:
 def test_native_wmove_top3(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(MISC_FIRMWARE.replace("%s", c_misc(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 14 * 11 + 11 + 13 * 24)}
     if platform == "m4-sim":
         print(f"\nm4-sim: zint_top3 of 40 limbs {ct.pop()} cycles")
