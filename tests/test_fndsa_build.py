@@ -19,20 +19,22 @@ import pytest
 from hostlib import ROOT
 
 SRCS = sorted((ROOT / "lib" / "fndsa").glob("*.c"))
+META = ['-DPQLAB_NATIVE_META_HEADER="armv7em/meta.h"', f"-I{ROOT / 'lib' / 'native' / 'armv7em'}"]
 WARN = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-ffp-contract=off"]
 TARGETS = {
     "host": (["gcc"], [], "nm"),
     "m4": (["arm-none-eabi-gcc"], ["-mcpu=cortex-m4", "-mthumb"], "arm-none-eabi-nm"),
-    # the armv7em backend's define: fpr add/mul as inline assembly, of/div/sqrt from fpr_emu.S
+    # the armv7em backend's meta header (lib/native/api.h): fpr add/mul as inline assembly,
+    # of/div/sqrt from fpr_emu.S, the key generation kernels
     "m4-asm": (
         ["arm-none-eabi-gcc"],
-        ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE"],
+        ["-mcpu=cortex-m4", "-mthumb", *META],
         "arm-none-eabi-nm",
     ),
     # the same with add/mul as calls to fpr_emu.S (PQLAB_FNDSA_FPR_EMU_NO_INLINE: smaller code)
     "m4-asm-calls": (
         ["arm-none-eabi-gcc"],
-        ["-mcpu=cortex-m4", "-mthumb", "-DPQLAB_FNDSA_FPR_EMU_NATIVE", "-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"],
+        ["-mcpu=cortex-m4", "-mthumb", *META, "-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"],
         "arm-none-eabi-nm",
     ),
     "m7-fpu": (

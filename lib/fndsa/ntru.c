@@ -42,15 +42,7 @@
 #include "ct.h"
 #include "tables_fx.h"
 #include "fxfft.h"
-#ifdef PQLAB_FNDSA_MODP_NATIVE
-#include "../native/armv7em/fndsa_modp.h"
-#endif
-#ifdef PQLAB_FNDSA_GCD_NATIVE
-#include "../native/armv7em/fndsa_gcd.h"
-#endif
-#ifdef PQLAB_FNDSA_ZINT_NATIVE
-#include "../native/armv7em/fndsa_zint.h"
-#endif
+#include "../native/api.h" /* the backend contract (lib/native/fndsa_*.h) */
 
 #define NTRU_Q 12289
 

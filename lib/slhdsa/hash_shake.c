@@ -63,13 +63,26 @@ void slh_ctx_clear(slh_ctx *ctx)
     pqlab_zeroize(ctx, sizeof *ctx);
 }
 
-/* a copy of a whole state, word by word (GCC would otherwise call the C library's
- * memcpy, which some targets' libraries run a byte at a time) */
+/* a copy of a whole state, unrolled (a loop would cost about as much again in its
+ * counter and branch, once per F; GCC would otherwise also call the C library's memcpy,
+ * which some targets' libraries run a byte at a time) */
 static inline void state_copy(uint64_t d[25], const uint64_t s[25])
 {
-    for (unsigned int i = 0; i < 25; i++) {
-        d[i] = pqlab_value_barrier_u64(s[i]);
-    }
+#define COPY5(i)                                                                                                       \
+    do {                                                                                                               \
+        const uint64_t a0 = s[(i)], a1 = s[(i) + 1], a2 = s[(i) + 2], a3 = s[(i) + 3], a4 = s[(i) + 4];                \
+        d[(i)] = pqlab_value_barrier_u64(a0);                                                                          \
+        d[(i) + 1] = a1;                                                                                               \
+        d[(i) + 2] = a2;                                                                                               \
+        d[(i) + 3] = a3;                                                                                               \
+        d[(i) + 4] = a4;                                                                                               \
+    } while (0)
+    COPY5(0);
+    COPY5(5);
+    COPY5(10);
+    COPY5(15);
+    COPY5(20);
+#undef COPY5
 }
 
 /* SHAKE256(PK.seed || ADRS || in, 8n) for inlen in {n, 2n}: the input fits one rate
