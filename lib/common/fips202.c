@@ -248,8 +248,13 @@ void pqlab_keccak_xorlanes(uint64_t dst[25], unsigned int dst_offset, const uint
 {
     uint64_t *d = dst + (dst_offset >> 3);
     const uint64_t *q = src + (src_offset >> 3);
-    for (unsigned int i = 0; i < (len >> 3); i++) {
-        d[i] ^= q[i];
+    unsigned int n = len >> 3;
+    for (; n >= 2; n -= 2, d += 2, q += 2) { /* two lanes per pass: SLH-DSA's n = 16, 24, 32 */
+        d[0] ^= q[0];
+        d[1] ^= q[1];
+    }
+    if (n != 0) {
+        d[0] ^= q[0];
     }
 }
 
@@ -384,6 +389,10 @@ void pqlab_keccak_permute(uint64_t s[25])
 /* whole lanes through the backend, a single byte by byte_to_il, other partial lanes here */
 void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
 {
+    if (len == 1) { /* padding bytes, SLH-DSA's hash address: once per permutation */
+        s[offset >> 3] ^= byte_to_il(in[0], offset & 7u);
+        return;
+    }
     while (len > 0) {
         if ((offset & 7u) == 0 && len >= 8) {
             const unsigned int nl = len >> 3;
@@ -398,15 +407,11 @@ void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offse
         if (take > len) {
             take = len;
         }
-        if (take == 1) {
-            s[offset >> 3] ^= byte_to_il(in[0], sh);
-        } else {
-            uint64_t v = 0;
-            for (unsigned int i = 0; i < take; i++) {
-                v |= (uint64_t)in[i] << (8 * (sh + i));
-            }
-            s[offset >> 3] ^= lane_to_il(v);
+        uint64_t v = 0;
+        for (unsigned int i = 0; i < take; i++) {
+            v |= (uint64_t)in[i] << (8 * (sh + i));
         }
+        s[offset >> 3] ^= lane_to_il(v);
         in += take;
         offset += take;
         len -= take;
