@@ -26,8 +26,10 @@ def build_and_run(
     cflags: Sequence[str] = (),
     per_source: Callable[[Path], list[str]] = lambda _src: [],
     timeout: int = 300,
+    exit_code: int = 0,
 ) -> str:
-    """Compile `sources` (+ the platform's own) into tmp/fw.elf, run it, return stdout."""
+    """Compile `sources` (+ the platform's own) into tmp/fw.elf, run it, return stdout; the
+    run must end with `exit_code` (0 unless a test expects the program to stop itself)."""
     pdir = ROOT / "platforms" / platform
     cfg = tomllib.loads((pdir / "platform.toml").read_text())
     cc = cfg["cc"]
@@ -52,7 +54,7 @@ def build_and_run(
     run = [a.format(elf=str(elf), root=str(ROOT), **fmt) for a in cfg["runner"]["command"]]
     assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=timeout)
-    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
+    assert res.returncode == exit_code, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
     return res.stdout
 
 

@@ -248,13 +248,13 @@ void pqlab_keccak_xorlanes(uint64_t dst[25], unsigned int dst_offset, const uint
 {
     uint64_t *d = dst + (dst_offset >> 3);
     const uint64_t *q = src + (src_offset >> 3);
-    unsigned int n = len >> 3;
-    for (; n >= 2; n -= 2, d += 2, q += 2) { /* two lanes per pass: SLH-DSA's n = 16, 24, 32 */
+    if (len == 16) { /* SLH-DSA-128's chain value: straight line */
         d[0] ^= q[0];
         d[1] ^= q[1];
+        return;
     }
-    if (n != 0) {
-        d[0] ^= q[0];
+    for (unsigned int i = 0; i < (len >> 3); i++) {
+        d[i] ^= q[i];
     }
 }
 
@@ -386,13 +386,11 @@ void pqlab_keccak_permute(uint64_t s[25])
     PQLAB_HASHPROF_END();
 }
 
-/* whole lanes through the backend, a single byte by byte_to_il, other partial lanes here */
-void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
+/* whole lanes through the backend, partial lanes here; not inlined into
+ * pqlab_keccak_xorbytes, whose single-byte path then needs no register saves */
+static __attribute__((noinline)) void xorbytes_il(uint64_t s[25], const uint8_t *in, unsigned int offset,
+                                                  unsigned int len)
 {
-    if (len == 1) { /* padding bytes, SLH-DSA's hash address: once per permutation */
-        s[offset >> 3] ^= byte_to_il(in[0], offset & 7u);
-        return;
-    }
     while (len > 0) {
         if ((offset & 7u) == 0 && len >= 8) {
             const unsigned int nl = len >> 3;
@@ -416,6 +414,15 @@ void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offse
         offset += take;
         len -= take;
     }
+}
+
+void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
+{
+    if (len == 1) { /* padding bytes, SLH-DSA's hash address: once per permutation */
+        s[offset >> 3] ^= byte_to_il(in[0], offset & 7u);
+        return;
+    }
+    xorbytes_il(s, in, offset, len);
 }
 
 void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)

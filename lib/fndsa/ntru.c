@@ -856,138 +856,9 @@ static void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t fle
 /* ---------------------------------------------------------------------- */
 /* Deepest level: binary extended GCD (fixed pass count, masks).          */
 
-#ifdef PQLAB_FNDSA_SLOW_GCD
-/* x <- (x + (m & mask)) / 2 for the Bezout coefficients (values < 2m < 2^(32 len)) */
-static void zhalf_mod(uint32_t *x, const uint32_t *m, size_t len, uint32_t mask)
-{
-    uint32_t c = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint64_t t = (uint64_t)x[i] + (m[i] & mask) + c;
-        x[i] = (uint32_t)t;
-        c = (uint32_t)(t >> 32);
-    }
-    for (size_t i = 0; i < len; i++) {
-        uint32_t hi = i + 1 < len ? x[i + 1] : c;
-        x[i] = (x[i] >> 1) | (hi << 31);
-    }
-}
-
-/* x <- x - (y & mask); returns the borrow (1 when x < y and mask set) */
-static uint32_t zsub_mask(uint32_t *x, const uint32_t *y, size_t len, uint32_t mask)
-{
-    uint32_t b = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint64_t t = (uint64_t)x[i] - (y[i] & mask) - b;
-        x[i] = (uint32_t)t;
-        b = (uint32_t)(t >> 63);
-    }
-    return b;
-}
-
-static void zadd_mask(uint32_t *x, const uint32_t *y, size_t len, uint32_t mask)
-{
-    uint32_t c = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint64_t t = (uint64_t)x[i] + (y[i] & mask) + c;
-        x[i] = (uint32_t)t;
-        c = (uint32_t)(t >> 32);
-    }
-}
-
-/* Given odd positive x, y < 2^(32 (len - 1)), find u, v with x u - y v = 1,
- * 0 <= u < y, 0 <= v < x. Returns 0 when gcd(x, y) != 1.
- * Binary extended GCD with invariants a = x u0 - y v0, b = x u1 - y v1,
- * 0 <= u0, u1 < y (+1), 0 <= v0, v1 < x: each step subtracts the smaller odd value
- * from the larger (a > b: a -= b, else b -= a) when both are odd, then halves
- * the even one, (u, v) <- ((u, v) + [odd] (y, x)) / 2. Every step removes at least
- * one bit from len(a) + len(b), so 64 len steps always suffice; the loop runs that
- * many times whatever the values, with masks instead of branches (constant time). */
-/* one step per pass: the reference for the differential test of zbezout_fast */
-static int zbezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t len, ws_t *ws)
-{
-    size_t mark = ws->used;
-    uint32_t *a = ws_alloc(ws, len), *b = ws_alloc(ws, len);
-    uint32_t *u1 = ws_alloc(ws, len), *v1 = ws_alloc(ws, len);
-    uint32_t *t = ws_alloc(ws, len);
-    if (ws->fail) {
-        return 0;
-    }
-    uint32_t *u0 = u, *v0 = v;
-    wmove(a, x, len);
-    wmove(b, y, len);
-    wzero(u0, len);
-    u0[0] = 1;
-    wzero(v0, len);
-    wmove(u1, y, len);
-    wmove(v1, x, len);
-    v1[0]--; /* x odd: no borrow */
-    for (size_t it = 0; it < 64 * len; it++) {
-        uint32_t oa = a[0] & 1, ob = b[0] & 1;
-        /* a > b: borrow of b - a */
-        wmove(t, b, len);
-        uint32_t agtb = zsub_mask(t, a, len, 0xFFFFFFFFu);
-        uint32_t sab = oa & ob & agtb;       /* a <- a - b */
-        uint32_t sba = oa & ob & (agtb ^ 1); /* b <- b - a */
-        uint32_t mab = (uint32_t)0 - sab, mba = (uint32_t)0 - sba;
-        zsub_mask(a, b, len, mab);
-        uint32_t bw = zsub_mask(u0, u1, len, mab);
-        zsub_mask(v0, v1, len, mab);
-        zadd_mask(u0, y, len, (uint32_t)0 - bw); /* u0 < u1 implies v0 < v1: fix both */
-        zadd_mask(v0, x, len, (uint32_t)0 - bw);
-        zsub_mask(b, a, len, mba);
-        bw = zsub_mask(u1, u0, len, mba);
-        zsub_mask(v1, v0, len, mba);
-        zadd_mask(u1, y, len, (uint32_t)0 - bw);
-        zadd_mask(v1, x, len, (uint32_t)0 - bw);
-        /* halve a if it is even now (was even, or just got a - b), else b when even */
-        uint32_t ha = (a[0] & 1) ^ 1;
-        uint32_t hb = ((b[0] & 1) ^ 1) & (ha ^ 1);
-        uint32_t mha = (uint32_t)0 - ha, mhb = (uint32_t)0 - hb;
-        uint32_t pu = (uint32_t)0 - (u0[0] & 1);
-        for (size_t i = 0; i < len; i++) {
-            uint32_t hi = i + 1 < len ? a[i + 1] : 0;
-            a[i] ^= (a[i] ^ ((a[i] >> 1) | (hi << 31))) & mha;
-        }
-        wmove(t, u0, len);
-        zhalf_mod(t, y, len, pu);
-        for (size_t i = 0; i < len; i++) {
-            u0[i] ^= (u0[i] ^ t[i]) & mha;
-        }
-        wmove(t, v0, len);
-        zhalf_mod(t, x, len, pu);
-        for (size_t i = 0; i < len; i++) {
-            v0[i] ^= (v0[i] ^ t[i]) & mha;
-        }
-        pu = (uint32_t)0 - (u1[0] & 1);
-        for (size_t i = 0; i < len; i++) {
-            uint32_t hi = i + 1 < len ? b[i + 1] : 0;
-            b[i] ^= (b[i] ^ ((b[i] >> 1) | (hi << 31))) & mhb;
-        }
-        wmove(t, u1, len);
-        zhalf_mod(t, y, len, pu);
-        for (size_t i = 0; i < len; i++) {
-            u1[i] ^= (u1[i] ^ t[i]) & mhb;
-        }
-        wmove(t, v1, len);
-        zhalf_mod(t, x, len, pu);
-        for (size_t i = 0; i < len; i++) {
-            v1[i] ^= (v1[i] ^ t[i]) & mhb;
-        }
-    }
-    /* a holds gcd(x, y) (b is 0): success when it is 1 */
-    uint32_t r = a[0] ^ 1;
-    for (size_t i = 1; i < len; i++) {
-        r |= a[i];
-    }
-    r = 1u ^ pqlab_ct_is_zero_u32(r);
-    PQLAB_DECLASSIFY(&r, sizeof r); /* gcd != 1: this (f, g) is discarded */
-    ws->used = mark;
-    return r == 0;
-}
-#endif
-
-/* ---- faster binary GCD: 31 steps per pass over the integers ----------- */
-/* Same extended binary GCD as zbezout, with the decisions of 31 consecutive
+/* ---- binary GCD: 31 steps per pass over the integers ------------------ */
+/* The extended binary GCD (one step: subtract the smaller odd value from the larger and
+ * halve, Bezout coefficients following modulo y), with the decisions of 31 consecutive
  * steps taken on approximations (the top 62 bits at a common position, and the
  * low 31 bits) and applied to the full integers at once as
  *   a' = (a pa + b pb) / 2^31,  b' = (a qa + b qb) / 2^31
@@ -2585,12 +2456,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     if (badxy != 0) {
         return 0;
     }
-#ifdef PQLAB_FNDSA_SLOW_GCD
-    (void)zbezout_fast;
-    if (!zbezout(Gp, Fp, x, y, L, &ws)) {
-#else
     if (!zbezout_fast(Gp, Fp, x, y, L, &ws)) {
-#endif
         return 0;
     }
     {

@@ -132,7 +132,7 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
 {
     uint64_t tmpl[25];
     uint64_t s[2][25];
-    unsigned int cur = 0;
+    uint64_t *prev = s[0], *cur = s[1];
 
     if (steps == 0) {
         if (out != in) {
@@ -143,20 +143,24 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
     state_copy(tmpl, ctx->seed_state);
     pqlab_keccak_xorbytes(tmpl, adrs->b, ADRS_OFF, 28);
 
-    for (unsigned int j = start; j < start + steps; j++) {
-        const uint8_t h = (uint8_t)j;
-        const unsigned int nxt = cur ^ 1u;
-        state_copy(s[nxt], tmpl);
-        pqlab_keccak_xorbytes(s[nxt], &h, ADRS_OFF + 31, 1);
-        if (j == start) {
-            pqlab_keccak_xorbytes(s[nxt], in, MSG_OFF, SLH_N);
-        } else {
-            pqlab_keccak_xorlanes(s[nxt], MSG_OFF, s[cur], 0, SLH_N);
-        }
-        pqlab_keccak_permute(s[nxt]);
-        cur = nxt;
+    /* first step: the input bytes */
+    uint8_t h = (uint8_t)start;
+    state_copy(cur, tmpl);
+    pqlab_keccak_xorbytes(cur, &h, ADRS_OFF + 31, 1);
+    pqlab_keccak_xorbytes(cur, in, MSG_OFF, SLH_N);
+    pqlab_keccak_permute(cur);
+    /* the others: the previous output, state to state */
+    for (unsigned int j = start + 1; j < start + steps; j++) {
+        uint64_t *t = prev;
+        prev = cur;
+        cur = t;
+        h = (uint8_t)j;
+        state_copy(cur, tmpl);
+        pqlab_keccak_xorbytes(cur, &h, ADRS_OFF + 31, 1);
+        pqlab_keccak_xorlanes(cur, MSG_OFF, prev, 0, SLH_N);
+        pqlab_keccak_permute(cur);
     }
-    pqlab_keccak_extractbytes(s[cur], out, 0, SLH_N);
+    pqlab_keccak_extractbytes(cur, out, 0, SLH_N);
     /* chain values are secret until published */
     pqlab_zeroize(s, sizeof s);
 }
