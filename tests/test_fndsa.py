@@ -35,7 +35,7 @@ SAMPLERDIR = "falcon-round3/Supporting_Documentation/additional"
 
 SRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "fndsa").glob("*.c"))
 COMMON = ["lib/common/fips202.c", "lib/common/aes.c", "lib/common/drbg.c"]
-HELPER = ["lib/fndsa/test/fndsa_test.c"]
+HELPER = ["lib/fndsa/test/fndsa_test.c", "lib/fndsa/test/ntru_test.c"]
 N = {9: 512, 10: 1024}
 SIZES = {9: (897, 1281, 690, 666), 10: (1793, 2305, 1330, 1280)}  # pk, sk, CRYPTO_BYTES, padded
 KAT_DEFAULT = {9: 12, 10: 4}  # records checked in the default (fast) run

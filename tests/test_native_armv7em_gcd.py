@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import firmware
+import ntru_src
 import pytest
 from hostlib import ROOT
 
@@ -151,10 +152,9 @@ NCHECKS = 9 * 12 * 3 * 2 * 2
 
 
 def c_function(name: str) -> str:
-    """The portable version of a static function of lib/fndsa/ntru.c, renamed name_c."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    m = re.search(rf"static void {name}\([^)]*\)\n\{{.*?\n\}}\n", src, re.S)
-    assert m, f"{name} not found in lib/fndsa/ntru.c"
+    """The portable version of a static function of lib/fndsa/ntru_gcd.c, renamed name_c."""
+    m = re.search(rf"static void {name}\([^)]*\)\n\{{.*?\n\}}\n", ntru_src.source(), re.S)
+    assert m, f"{name} not found in lib/fndsa/ntru_gcd.c"
     return m.group(0).replace(f"{name}(", f"{name}_c(", 1)
 
 
