@@ -243,21 +243,6 @@ void pqlab_keccak_init(uint64_t s[25])
     pqlab_memzero_words(s, 25 * sizeof(uint64_t)); /* not a byte-wise libc memset */
 }
 
-void pqlab_keccak_xorlanes(uint64_t dst[25], unsigned int dst_offset, const uint64_t src[25], unsigned int src_offset,
-                           unsigned int len)
-{
-    uint64_t *d = dst + (dst_offset >> 3);
-    const uint64_t *q = src + (src_offset >> 3);
-    if (len == 16) { /* SLH-DSA-128's chain value: straight line */
-        d[0] ^= q[0];
-        d[1] ^= q[1];
-        return;
-    }
-    for (unsigned int i = 0; i < (len >> 3); i++) {
-        d[i] ^= q[i];
-    }
-}
-
 #ifndef PQLAB_KECCAKF1600_NATIVE
 static inline uint64_t load64_le(const uint8_t *p)
 {

@@ -58,9 +58,20 @@ void pqlab_keccak_permute(uint64_t s[25]);
 void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len);
 void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len);
 /* dst bytes dst_offset .. + len ^= src bytes src_offset .. + len, where both offsets and len
- * are multiples of 8 (whole lanes) and each range ends at or before byte 200 */
-void pqlab_keccak_xorlanes(uint64_t dst[25], unsigned int dst_offset, const uint64_t src[25], unsigned int src_offset,
-                           unsigned int len);
+ * are multiples of 8 (whole lanes) and each range ends at or before byte 200. Inline: every
+ * layout of the module keeps lane i, in whatever bit order, in word i (a property of the
+ * module that this function relies on and callers do not), so it is a word-wise XOR; it
+ * runs once per hash in SLH-DSA's WOTS+ chains, where a call would cost a third as much
+ * again. */
+static inline void pqlab_keccak_xorlanes(uint64_t dst[25], unsigned int dst_offset, const uint64_t src[25],
+                                         unsigned int src_offset, unsigned int len)
+{
+    uint64_t *d = dst + (dst_offset >> 3);
+    const uint64_t *q = src + (src_offset >> 3);
+    for (unsigned int i = 0; i < (len >> 3); i++) {
+        d[i] ^= q[i];
+    }
+}
 
 /* Generic sponge on a module-layout state (used by SHA-3/SHAKE here, by cSHAKE, by the x4
  * fallback and by the compat layer). `rate` in bytes (< 200), `pos` as above.

@@ -81,7 +81,6 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
     return (int)ok;
 }
 
-
 /* The deepest intermediate depth whose Babai steps run in fixed point (see
  * babai_k_fx and docs/fndsa.md): at the deeper ones (f, g of larger condition
  * number sqrt(max D_j / min D_j)) the binary64 computation's own error can grow
@@ -446,4 +445,3 @@ int fndsa_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, const in
     PQLAB_DECLASSIFY(&bad, sizeof bad); /* 0 for every valid key */
     return bad == 0;
 }
-

@@ -467,7 +467,6 @@ static uint64_t recip126(uint64_t d)
     return q;
 }
 
-
 /* psi, ipsi of prime j (2m words): from the cache unless fresh (then computed
  * into it), or without a cache computed into the scratch at Fa (free between
  * Babai steps; at least 4m words, of which babai_sub uses the fourth m for k) */
@@ -486,8 +485,8 @@ static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size
 /* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 4m
  * words); 1, floating point (babai_k); 2, fixed point (babai_k_fx, m >= 2; its
  * 2m int64 are the scratch at Fa) */
-int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf,
-                      int win, int fft, size_t m, unsigned logm, ws_t *ws)
+int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf, int win,
+               int fft, size_t m, unsigned logm, ws_t *ws)
 {
     fpr *p = ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
@@ -589,8 +588,8 @@ static uint32_t round_k(int32_t *k, const fpr *x, int32_t e, size_t m)
  * + g adj(g)) / 2^s), F, G read at scale 2^-scF from their low rl limbs (the
  * caller knows the limbs above are sign extension). Coefficients outside
  * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; returns 1 when any was (secret). */
-uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t scF,
-                        int32_t s, size_t m, unsigned logm)
+uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t scF, int32_t s,
+                 size_t m, unsigned logm)
 {
     fpr *Fa = b->Fa, *Ga = b->Ga;
     poly_to_fpr(Fa, F, m, Flen, rl, scF, b->win);
@@ -766,8 +765,8 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
  * 2^-20.2 / 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
  * the binary64 k and captured steps with exact rationals (worst error 2^-19.2 in units
  * of k; binary64's worst over those depths 2^-12.6). */
-uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s,
-                           size_t m, unsigned logm)
+uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s, size_t m,
+                    unsigned logm)
 {
     size_t hm = m >> 1;
     int64_t *Fa = b->xa, *Ga = b->xa + m;
@@ -795,8 +794,8 @@ uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Fle
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
  * and g: per prime, one NTT of k and one inverse NTT per product. */
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
-                      size_t flen, size_t m, unsigned logm, uint32_t s, ws_t *ws)
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
+               size_t m, unsigned logm, uint32_t s, ws_t *ws)
 {
     if (b->np == 0) {
         poly_sub_scaled(F, Flen, f, flen, b->k, m, s, ws);
@@ -883,8 +882,8 @@ static int32_t top64_scale(size_t len)
  * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
  * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
  * departs from it in an extreme tail. */
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f,
-                       const uint32_t *g, size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
+                size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
 {
     size_t mark = ws->used;
     babai_t b;
@@ -934,4 +933,3 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
     ws->used = mark;
     return !big && !ws->fail;
 }
-

@@ -319,4 +319,3 @@ int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y,
     ws->used = mark;
     return rc == 0;
 }
-

@@ -81,7 +81,6 @@ NTRU_NO_LIBCALL static inline void wzero(uint32_t *d, size_t n)
     }
 }
 
-
 /* ---- big integers (two's complement, len limbs) ---- */
 
 static inline uint32_t zsign(const uint32_t *x, size_t len)
@@ -180,7 +179,6 @@ static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0
     return d + (p & ((uint32_t)0 - (d >> 31)));
 }
 
-
 /* ---- Babai reduction ---- */
 
 /* Floating-point side of a reduction: f, g (m values of flen limbs) scaled by
@@ -205,7 +203,6 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 {
     return a ^ ((a ^ b) & ((uint32_t)0 - (uint32_t)(((uint64_t)a - b) >> 63)));
 }
-
 
 /* The deepest intermediate depth whose Babai steps run in fixed point (ntru.c) */
 #define NTRU_FX_MAX_DEPTH 4
@@ -262,13 +259,12 @@ size_t rns_count(uint32_t bits);
 void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np);
 uint32_t mp_intt_scale(const modp_t *q, unsigned logm);
 void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint32_t *cst);
-void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np,
-                           const uint32_t *PI, uint32_t *w);
+void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
+             uint32_t *w);
 int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
-                   const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
-void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits,
-                                const uint32_t *b, size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp,
-                                ws_t *ws);
+            const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
+void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,
+                         size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp, ws_t *ws);
 void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws);
 
 /* the binary extended GCD (ntru_gcd.c) */
@@ -279,16 +275,16 @@ fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc);
 uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits);
 uint32_t poly_maxbits(const uint32_t *p, size_t m, size_t stride, size_t rl);
 void fxb_load(int64_t *a, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t t);
-int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf,
-                      int win, int fft, size_t m, unsigned logm, ws_t *ws);
-uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t scF,
-                        int32_t s, size_t m, unsigned logm);
-uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s,
-                           size_t m, unsigned logm);
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g,
-                      size_t flen, size_t m, unsigned logm, uint32_t s, ws_t *ws);
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f,
-                       const uint32_t *g, size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
+int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf, int win,
+               int fft, size_t m, unsigned logm, ws_t *ws);
+uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t scF, int32_t s,
+                 size_t m, unsigned logm);
+uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s, size_t m,
+                    unsigned logm);
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
+               size_t m, unsigned logm, uint32_t s, ws_t *ws);
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
+                size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
 
 #ifdef PQLAB_FNDSA_NTRU_TEST
@@ -298,8 +294,8 @@ void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl
 #define ntru_test_compare FNDSA_NS(ntru_test_compare)
 extern unsigned fndsa_ntru_test_fxdepth;
 void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl,
-                       const uint32_t *f, const uint32_t *g, size_t flen, int32_t scF, int32_t s, size_t m, unsigned logm,
-                       uint32_t big);
+                       const uint32_t *f, const uint32_t *g, size_t flen, int32_t scF, int32_t s, size_t m,
+                       unsigned logm, uint32_t big);
 #endif
 
 #endif

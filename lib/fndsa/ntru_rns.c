@@ -25,7 +25,6 @@ const uint32_t RNS_P[RNS_MAXP][2] = {
     {2146818049u, 1552824584u}, {2146775041u, 1906267847u}, {2146756609u, 1847414714u}, {2146744321u, 1818792070u},
     {2146738177u, 1118066398u}, {2146736129u, 52057278u},   {2146713601u, 592259376u},  {2146695169u, 263161877u}};
 
-
 void modp_init(modp_t *q, uint32_t p)
 {
     uint32_t y = 2 - p; /* Newton: y = 1/p mod 2^32 */
@@ -313,8 +312,8 @@ static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, siz
  * words of scratch */
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
 /* (two primes: the C above is shorter than the kernel's general loops) */
-void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np,
-                           const uint32_t *PI, uint32_t *w)
+void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
+             uint32_t *w)
 {
     if (np == 2) {
         rns_crt2(out, olen, res, m, u, PI + np + 1);
@@ -324,7 +323,7 @@ void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u
 }
 #else
 void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
-                    uint32_t *w)
+             uint32_t *w)
 {
     const uint32_t *B = PI + np + 1;
     if (np == 2) {
@@ -392,7 +391,7 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
  * alen limbs read astride apart, b: blen limbs, signed, with np primes; r is
  * written (not accumulated). Returns 0 when the workspace is exhausted. */
 int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
-                   const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
+            const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
 {
     unsigned logm = ilog2(m);
     /* field norm (public): a1^2 - x a2^2 when b1 = a1 and b2 = a2 */
@@ -460,9 +459,8 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
  * (public bounds, at most 32 alen - 1 and 32 blen - 1; they size the RNS).
  * When astep == 2 only the even coefficients of a are nonzero (a(x^2) form)
  * and are skipped otherwise. tmp: rlen words. */
-void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits,
-                                const uint32_t *b, size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp,
-                                ws_t *ws)
+void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,
+                         size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp, ws_t *ws)
 {
     if (m >= 16) {
         /* |coefficient| < m 2^abits 2^bbits */
@@ -539,4 +537,3 @@ void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint
     }
     ws->used = mark;
 }
-

@@ -119,5 +119,3 @@ void poly_relen(uint32_t *p, size_t m, size_t len, size_t nlen)
         }
     }
 }
-
-

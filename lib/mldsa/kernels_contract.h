@@ -75,7 +75,8 @@ static inline void mldsa_pointwise_acc_mont_checked(int32_t c[MLDSA_N], const in
 
 static inline void mldsa_poly_reduce32_checked(int32_t a[MLDSA_N])
 {
-    PQLAB_CONTRACT("mldsa_poly_reduce32", mldsa_contract_maxabs(a) <= INT32_MAX - (1 << 22), "input |a| <= 2^31 - 2^22 - 1");
+    PQLAB_CONTRACT("mldsa_poly_reduce32", mldsa_contract_maxabs(a) <= INT32_MAX - (1 << 22),
+                   "input |a| <= 2^31 - 2^22 - 1");
     mldsa_poly_reduce32(a);
     PQLAB_CONTRACT("mldsa_poly_reduce32", mldsa_contract_in(a, -6291200, 6291200), "output |a| <= 6291200");
 }

@@ -46,7 +46,6 @@
 #error "signature layout"
 #endif
 
-
 /* ---------------------------------------------------------------------------- */
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
 

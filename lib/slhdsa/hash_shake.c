@@ -16,7 +16,8 @@
  * (built once per operation); F and PRF copy it and add ADRS and the message. Along a
  * WOTS+ chain (slh_chain) the chain value never leaves the state: the output lanes of one
  * F are XORed into the message lanes of the next (pqlab_keccak_xorlanes), ADRS is absorbed
- * once per chain and the hash address (its last byte) once per step.
+ * once per chain, and the hash address of each step comes from a state that slh_ctx holds
+ * with the w possible values (one lane each), again lane to lane.
  * T_l, H_msg and PRF_msg use the common sponge (pqlab_shake256_*), whose state is
  * interleaved with the backend as well. */
 #include "params.h"
@@ -56,6 +57,11 @@ void slh_ctx_init(slh_ctx *ctx, const uint8_t *pk_seed, const uint8_t *sk_seed)
     pqlab_keccak_init(ctx->seed_state);
     pqlab_keccak_xorbytes(ctx->seed_state, pk_seed, 0, SLH_N);
     pad_oneblock(ctx->seed_state, SLH_N);
+    pqlab_keccak_init(ctx->hash_lanes);
+    for (unsigned int j = 1; j < SLH_W; j++) {
+        const uint8_t h = (uint8_t)j;
+        pqlab_keccak_xorbytes(ctx->hash_lanes, &h, 8 * j + 7, 1);
+    }
 }
 
 void slh_ctx_clear(slh_ctx *ctx)
@@ -121,11 +127,12 @@ void slh_PRF(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs)
 }
 
 /* chain (Algorithm 5): steps F calls, hash addresses start .. start + steps - 1. ADRS
- * without the hash address (bytes 28-31, big-endian; < w <= 256, so only byte 31 is
- * nonzero) goes into a template state once per chain; each step copies the template, adds
- * the hash address byte and the previous output (state to state) and permutes. */
-#if SLH_W > 256
-#error "slh_chain assumes hash addresses below 256"
+ * without the hash address (bytes 28-31, big-endian; < w, so only byte 31 is nonzero)
+ * goes into a template state once per chain; each step copies the template, adds the lane
+ * of its hash address (ctx->hash_lanes) and the previous output (state to state) and
+ * permutes. */
+#if SLH_W > 25
+#error "slh_chain takes the hash address from one of the 25 lanes of ctx->hash_lanes"
 #endif
 void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps, const slh_ctx *ctx,
                const slh_adrs *adrs)
@@ -140,13 +147,15 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
         }
         return;
     }
+    uint8_t a[32]; /* ADRS with hash address 0: four whole lanes */
+    memcpy(a, adrs->b, 28);
+    memset(a + 28, 0, 4);
     state_copy(tmpl, ctx->seed_state);
-    pqlab_keccak_xorbytes(tmpl, adrs->b, ADRS_OFF, 28);
+    pqlab_keccak_xorbytes(tmpl, a, ADRS_OFF, 32);
 
     /* first step: the input bytes */
-    uint8_t h = (uint8_t)start;
     state_copy(cur, tmpl);
-    pqlab_keccak_xorbytes(cur, &h, ADRS_OFF + 31, 1);
+    pqlab_keccak_xorlanes(cur, ADRS_OFF + 24, ctx->hash_lanes, 8 * start, 8);
     pqlab_keccak_xorbytes(cur, in, MSG_OFF, SLH_N);
     pqlab_keccak_permute(cur);
     /* the others: the previous output, state to state */
@@ -154,9 +163,8 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
         uint64_t *t = prev;
         prev = cur;
         cur = t;
-        h = (uint8_t)j;
         state_copy(cur, tmpl);
-        pqlab_keccak_xorbytes(cur, &h, ADRS_OFF + 31, 1);
+        pqlab_keccak_xorlanes(cur, ADRS_OFF + 24, ctx->hash_lanes, 8 * j, 8);
         pqlab_keccak_xorlanes(cur, MSG_OFF, prev, 0, SLH_N);
         pqlab_keccak_permute(cur);
     }

@@ -69,9 +69,9 @@ static void ntru_test_capture(const babai_t *bfl, const babai_t *b, const uint32
     }
 }
 
-void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen,
-                              size_t rl, const uint32_t *f, const uint32_t *g, size_t flen, int32_t scF, int32_t s,
-                              size_t m, unsigned logm, uint32_t big)
+void ntru_test_compare(babai_t *bfl, const babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl,
+                       const uint32_t *f, const uint32_t *g, size_t flen, int32_t scF, int32_t s, size_t m,
+                       unsigned logm, uint32_t big)
 {
     uint64_t *c = FNDSA_NS(fndsa_ntru_test_kcmp);
     uint32_t bigf = babai_k(bfl, F, G, Flen, rl, scF, s, m, logm);
