@@ -147,11 +147,8 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
         }
         return;
     }
-    uint8_t a[32]; /* ADRS with hash address 0: four whole lanes */
-    memcpy(a, adrs->b, 28);
-    memset(a + 28, 0, 4);
     state_copy(tmpl, ctx->seed_state);
-    pqlab_keccak_xorbytes(tmpl, a, ADRS_OFF, 32);
+    pqlab_keccak_xorbytes(tmpl, adrs->b, ADRS_OFF, 28);
 
     /* first step: the input bytes */
     state_copy(cur, tmpl);
