@@ -1,7 +1,8 @@
-"""The backend contract's debug build (lib/native/api.h, -DPQLAB_CONTRACT_CHECKS): a kernel call
-that breaks its input bound stops the program with the kernel's name, the same call within
+"""The backend contract (lib/native/api.h). Its debug build (-DPQLAB_CONTRACT_CHECKS): a kernel
+call that breaks its input bound stops the program with the kernel's name, the same call within
 bounds passes, and the ML-KEM / ML-DSA scheme tests pass with every check on (pqlab test
---contract-checks), natively checked kernels included on m4-sim."""
+--contract-checks) on the host and on m4-sim (the armv7em backend selected). Its run-time
+decline: PQLAB_NATIVE_TRY runs the C after a declined call."""
 
 from __future__ import annotations
 
@@ -62,6 +63,64 @@ def test_contract_violation_stops(tmp_path: Path, bad: int, val: int) -> None:
 
 def test_without_checks_nothing_is_checked(tmp_path: Path) -> None:
     assert run_program(tmp_path, 0, 3329, False) == "in bounds ok\nnot stopped\n"
+
+
+DECLINE = r"""
+#include <stdio.h>
+#include "pqlab_hal.h"
+#include "../native/api.h"
+
+static int native_calls, c_calls;
+/* a kernel that handles even lengths only and declines the others */
+static int sum_native(int *out, const int *v, int n)
+{
+    native_calls++;
+    if (n % 2 != 0) {
+        return PQLAB_NATIVE_DECLINED;
+    }
+    int s = 0;
+    for (int i = 0; i < n; i += 2) {
+        s += v[i] + v[i + 1];
+    }
+    *out = s;
+    return PQLAB_NATIVE_DONE;
+}
+static void sum_c(int *out, const int *v, int n)
+{
+    c_calls++;
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        s += v[i];
+    }
+    *out = s;
+}
+static void sum(int *out, const int *v, int n)
+{
+    PQLAB_NATIVE_TRY(sum_native(out, v, n), sum_c(out, v, n));
+}
+
+int main(void)
+{
+    const int v[5] = {1, 2, 3, 4, 5};
+    int a = 0, b = 0;
+    char line[64];
+    pqlab_hal_setup();
+    sum(&a, v, 4);
+    sum(&b, v, 5);
+    int k = snprintf(line, sizeof line, "%d %d %d %d\n", a, b, native_calls, c_calls);
+    pqlab_hal_send(line, (size_t)k);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_declined_call_runs_the_c(tmp_path: Path) -> None:
+    """PQLAB_NATIVE_TRY: the even length is done by the 'native' kernel, the odd one declined
+    and done by the C fallback (both sums right, two native attempts, one C call)."""
+    src = tmp_path / "decline.c"
+    src.write_text(DECLINE)
+    out = firmware.build_and_run("host", tmp_path, [src], include=[ROOT / "lib" / "common"])
+    assert out == "10 15 2 1\n"
 
 
 @pytest.mark.parametrize("platform", ["host", "m4-sim"])
