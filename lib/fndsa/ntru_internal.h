@@ -179,6 +179,67 @@ static inline uint32_t mp_mmul_r(uint32_t a, uint32_t b, uint32_t p, uint32_t p0
     return d + (p & ((uint32_t)0 - (d >> 31)));
 }
 
+/* CRT reconstruction of one coefficient (inline: called per coefficient by ntru_rns.c and
+ * ntru_babai.c) */
+/* rns_crt with two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
+static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, const uint32_t *B)
+{
+    uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
+    v -= ((uint64_t)B[1] << 32) | B[0];
+    uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
+    for (size_t i = 0; i < olen; i++) {
+        out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
+    }
+}
+
+/* coefficient u from its digits (rns_garner): X - B into the signed integer out
+ * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
+ * words of scratch */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+/* (two primes: the C above is shorter than the kernel's general loops) */
+static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np,
+                           const uint32_t *PI, uint32_t *w)
+{
+    if (np == 2) {
+        rns_crt2(out, olen, res, m, u, PI + np + 1);
+    } else {
+        pqlab_fndsa_rns_crt_native(out, olen, res + u, m, np, PI + np + 1, w, &RNS_P[0][0]);
+    }
+}
+#else
+static inline void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np,
+                           const uint32_t *PI, uint32_t *w)
+{
+    const uint32_t *B = PI + np + 1;
+    if (np == 2) {
+        rns_crt2(out, olen, res, m, u, B);
+        return;
+    }
+    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); before the step for j, X < 2^(31 (np - 1 - j))
+     * holds in np - 1 - j limbs, and the step's carry out is its next limb (public) */
+    uint32_t *X = w;
+    X[0] = res[(np - 1) * m + u];
+    for (size_t j = np - 1; j-- > 0;) {
+        uint64_t cc = res[j * m + u];
+        size_t nl = np - 1 - j;
+        for (size_t i = 0; i < nl; i++) {
+            uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
+            X[i] = (uint32_t)z;
+            cc = z >> 32;
+        }
+        X[nl] = (uint32_t)cc;
+    }
+    /* out = X - B (np limbs: X < prod < 2^(31 np)), sign-extended */
+    uint32_t bw = 0;
+    for (size_t i = 0; i < olen; i++) {
+        uint32_t x = i < np ? X[i] : 0, y = i <= np ? B[i] : 0;
+        uint64_t z = (uint64_t)x - y - bw;
+        out[i] = (uint32_t)z;
+        bw = (uint32_t)(z >> 63);
+    }
+}
+#endif
+
 /* ---- Babai reduction ---- */
 
 /* Floating-point side of a reduction: f, g (m values of flen limbs) scaled by
@@ -223,7 +284,6 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define rns_setup FNDSA_NS(ntru_rns_setup)
 #define mp_intt_scale FNDSA_NS(ntru_mp_intt_scale)
 #define rns_garner FNDSA_NS(ntru_rns_garner)
-#define rns_crt FNDSA_NS(ntru_rns_crt)
 #define rns_mul FNDSA_NS(ntru_rns_mul)
 #define poly_mul_negacyclic FNDSA_NS(ntru_poly_mul_negacyclic)
 #define field_norm FNDSA_NS(ntru_field_norm)
@@ -259,8 +319,6 @@ size_t rns_count(uint32_t bits);
 void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np);
 uint32_t mp_intt_scale(const modp_t *q, unsigned logm);
 void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint32_t *cst);
-void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
-             uint32_t *w);
 int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
             const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
 void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,

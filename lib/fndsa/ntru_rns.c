@@ -296,65 +296,6 @@ void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint
     }
 }
 
-/* rns_crt with two primes: 64-bit words, X = t0 + p0 t1 < p0 p1 < 2^62 */
-static inline void rns_crt2(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, const uint32_t *B)
-{
-    uint64_t v = (uint64_t)res[u] + (uint64_t)RNS_P[0][0] * res[m + u];
-    v -= ((uint64_t)B[1] << 32) | B[0];
-    uint32_t ext = (uint32_t)0 - (uint32_t)(v >> 63);
-    for (size_t i = 0; i < olen; i++) {
-        out[i] = i == 0 ? (uint32_t)v : i == 1 ? (uint32_t)(v >> 32) : ext;
-    }
-}
-
-/* coefficient u from its digits (rns_garner): X - B into the signed integer out
- * (olen limbs, sign-extended or truncated); PI: prod and B (rns_setup); w: np + 1
- * words of scratch */
-#ifdef PQLAB_FNDSA_ZINT_NATIVE
-/* (two primes: the C above is shorter than the kernel's general loops) */
-void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
-             uint32_t *w)
-{
-    if (np == 2) {
-        rns_crt2(out, olen, res, m, u, PI + np + 1);
-    } else {
-        pqlab_fndsa_rns_crt_native(out, olen, res + u, m, np, PI + np + 1, w, &RNS_P[0][0]);
-    }
-}
-#else
-void rns_crt(uint32_t *out, size_t olen, const uint32_t *res, size_t m, size_t u, size_t np, const uint32_t *PI,
-             uint32_t *w)
-{
-    const uint32_t *B = PI + np + 1;
-    if (np == 2) {
-        rns_crt2(out, olen, res, m, u, B);
-        return;
-    }
-    /* X = t_0 + p_0 (t_1 + p_1 (t_2 + ...)); before the step for j, X < 2^(31 (np - 1 - j))
-     * holds in np - 1 - j limbs, and the step's carry out is its next limb (public) */
-    uint32_t *X = w;
-    X[0] = res[(np - 1) * m + u];
-    for (size_t j = np - 1; j-- > 0;) {
-        uint64_t cc = res[j * m + u];
-        size_t nl = np - 1 - j;
-        for (size_t i = 0; i < nl; i++) {
-            uint64_t z = (uint64_t)X[i] * RNS_P[j][0] + cc;
-            X[i] = (uint32_t)z;
-            cc = z >> 32;
-        }
-        X[nl] = (uint32_t)cc;
-    }
-    /* out = X - B (np limbs: X < prod < 2^(31 np)), sign-extended */
-    uint32_t bw = 0;
-    for (size_t i = 0; i < olen; i++) {
-        uint32_t x = i < np ? X[i] : 0, y = i <= np ? B[i] : 0;
-        uint64_t z = (uint64_t)x - y - bw;
-        out[i] = (uint32_t)z;
-        bw = (uint32_t)(z >> 63);
-    }
-}
-#endif
-
 /* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
  * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */
 static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m, int adj, const modp_t *q)
