@@ -10,10 +10,24 @@
 #include "../lib/common/ct.h"
 #include "../lib/common/drbg.h"
 #include "../lib/common/fips202.h"
+#include "../lib/common/instrument.h"
 #include "../lib/common/randombytes.h"
 
 /* ---- output: a line buffer flushed at the end of every record (and when full,
  * for long hex fields), so a crash loses at most the current line ---- */
+
+/* the instrumentation record (lib/common/instrument.h): the library reports, the harness keeps */
+static unsigned int instr_sign_iterations;
+
+void pqlab_instr_sign_iterations(unsigned int n)
+{
+    instr_sign_iterations = n;
+}
+
+unsigned int pqlab_instr_last_sign_iterations(void)
+{
+    return instr_sign_iterations;
+}
 
 static char obuf[256];
 static size_t olen;

@@ -47,6 +47,9 @@ class BuildOptions:
     # compiler for the own sources of foreign implementations (`pqlab calibrate` builds them
     # with the compiler of the reference figures); None: the platform's
     impl_cc: str | None = None
+    # debug build: every kernel dispatcher checks its contract's input and output bounds
+    # (-DPQLAB_CONTRACT_CHECKS, lib/native/api.h); built in a folder of its own
+    contract_checks: bool = False
 
     def runs(self, program: str) -> int:
         """Iterations a program is built for: the hashing share is a ratio that a few runs pin
@@ -292,8 +295,11 @@ def build(
     """Build `programs` for every implementation on `plat`; returns impl.id -> BuildResult."""
     plat.check_toolchain()
     bdir = BUILD_ROOT / plat.build_name
+    debug = ["-DPQLAB_CONTRACT_CHECKS"] if opts.contract_checks else []
+    if opts.contract_checks:
+        bdir = bdir.with_name(f"{bdir.name}-contract")
     nf = NinjaFile(plat)
-    own_flags = [*base_cflags(plat), *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
+    own_flags = [*base_cflags(plat), *debug, *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
     common_srcs = _sources(COMMON_DIRS) + backends(plat)[0]
     libcommon = nf.archive(bdir / "libpqlab.a", nf.compile(bdir / "common", common_srcs, own_flags))
     libprof = nf.archive(
@@ -307,6 +313,7 @@ def build(
     targets: dict[str, list[tuple[str, Path]]] = {}
     for impl in impls:
         src_flags, h_flags = impl_flags(plat, impl)
+        src_flags, h_flags = src_flags + debug, h_flags + debug
         ibase = bdir / "impl" / impl.build_key
         cc = opts.impl_cc if not impl.own else None
         if cc:

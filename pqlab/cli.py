@@ -231,10 +231,15 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
 @main.command("test")
 @selection
 @cluster_option
-def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
+@click.option(
+    "--contract-checks",
+    is_flag=True,
+    help="debug build: check every native/C kernel's input and output bounds (lib/native/api.h)",
+)
+def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_checks):
     """Functional tests on target: round trips, tampering, canaries around every buffer."""
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
-    outs = J.execute(pairs, "test", jobs)
+    outs = J.execute(pairs, "test", jobs, BuildOptions(contract_checks=contract_checks))
     rows = []
     for o in outs:
         checks = len(o.output.of("test")) if o.ok else 0

@@ -42,16 +42,18 @@ def build_and_run(
     cflags: Sequence[str] = (),
     per_source: Callable[[Path], list[str]] = lambda _src: [],
     timeout: int = 300,
+    exit_code: int = 0,
 ) -> str:
     """Build `sources` (+ the platform's own) in tmp/ through pqlab's build, run it with the
-    platform's runner, return stdout."""
+    platform's runner, return stdout; the run must end with `exit_code` (0 unless a test
+    expects the program to stop itself)."""
     plat = get_platform(platform)
     per = {Path(s).absolute(): per_source(Path(s)) for s in sources}
     elf = build(platform, tmp / "build", sources, include=include, cflags=cflags, per_source=per)
     run = plat.subst(plat.runner_command, elf=str(elf))
     assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=timeout)
-    assert res.returncode == 0, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
+    assert res.returncode == exit_code, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"
     return res.stdout
 
 

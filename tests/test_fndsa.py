@@ -36,7 +36,7 @@ SAMPLERDIR = "falcon-round3/Supporting_Documentation/additional"
 
 SRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "fndsa").glob("*.c"))
 COMMON = ["lib/common/fips202.c", "lib/common/aes.c", "lib/common/drbg.c"]
-HELPER = ["lib/fndsa/test/fndsa_test.c"]
+HELPER = ["lib/fndsa/test/fndsa_test.c", "lib/fndsa/test/ntru_test.c"]
 N = {9: 512, 10: 1024}
 SIZES = {9: (897, 1281, 690, 666), 10: (1793, 2305, 1330, 1280)}  # pk, sk, CRYPTO_BYTES, padded
 KAT_DEFAULT = {9: 12, 10: 4}  # records checked in the default (fast) run
@@ -50,19 +50,17 @@ KEYGEN_KNOWN_DIFF: dict[int, set[int]] = {9: set(), 10: set()}
 NEEDS_COMPAT = {9: [50], 10: [1, 25]}
 
 
-def lib_for(logn: int, native: bool, scripted: bool = False, slow_gcd: bool = False) -> ctypes.CDLL:
+def lib_for(logn: int, native: bool, scripted: bool = False) -> ctypes.CDLL:
     flags = [
         f"-DPQLAB_FNDSA_LOGN={logn}",
-        f"-DPQLAB_NS=t{logn}{int(native)}{int(scripted)}{int(slow_gcd)}_",
+        f"-DPQLAB_NS=t{logn}{int(native)}{int(scripted)}_",
         "-ffp-contract=off",
     ]
-    if slow_gcd:
-        flags += ["-DPQLAB_FNDSA_SLOW_GCD"]
     if native:
         flags += ["-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
     if scripted:
         flags += ["-DPQLAB_FNDSA_SCRIPTED_PRNG"]
-    name = f"fndsa{logn}{'n' if native else 'e'}{'s' if scripted else ''}{'g' if slow_gcd else ''}"
+    name = f"fndsa{logn}{'n' if native else 'e'}{'s' if scripted else ''}"
     lib = build_shared(name, SRC + COMMON + HELPER, flags, include=["lib/fndsa"])
     lib._ns = flags[1].split("=")[1]
     return lib
@@ -795,18 +793,6 @@ def test_restart_counters() -> None:
     pk, sk = api.keypair_seed(bytes(48))
     api.sign_seed(b"m", sk, bytes(40), bytes(48))
     assert fn(api.lib, "crypto_sign_sign_attempts")() >= 1
-
-
-def test_fast_gcd_matches_one_step_gcd() -> None:
-    """The batched binary GCD (31 steps per pass) against the one-step-per-pass version:
-    identical key pairs (the Bezout coefficients are unique) on random seeds."""
-    fast = Api(9, True)
-    slow = Api(9, True)
-    slow.lib = lib_for(9, True, slow_gcd=True)
-    rnd = random.Random(99)
-    for _ in range(4):
-        seed = rnd.randbytes(48)
-        assert fast.keypair_seed(seed) == slow.keypair_seed(seed)
 
 
 @pytest.mark.parametrize("logn", [9, 10])

@@ -58,7 +58,10 @@ def test_three_sets_link_together_and_api_headers_agree(tmp_path: Path) -> None:
             kind="objects",
         )
         main.append(f"unsigned int iterations{mode}(void);")
-    common = [ROOT / f"lib/common/{f}.c" for f in ("fips202", "fips202x4", "sha2")]
+    # instrument_record.c: the measuring side of the instrumentation interface, whose
+    # record PQLAB_SIGN_ITERATIONS() reads
+    common = [ROOT / f"lib/common/{f}.c" for f in ("fips202", "fips202x4", "sha2", "instrument")]
+    common.append(ROOT / "lib/mldsa/testing/instrument_record.c")
     rng = tmp_path / "rng.c"
     rng.write_text(
         "#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n"

@@ -27,8 +27,9 @@ def wycheproof(name: str) -> Path:
 
 
 MLDSA_SOURCES = [f"lib/mldsa/{f}.c" for f in ("ntt", "rounding", "sample", "pack", "sign", "prehash")]
-COMMON_SOURCES = [f"lib/common/{f}.c" for f in ("fips202", "fips202x4", "sha2", "aes", "drbg")]
-TEST_RNG = ["lib/mldsa/testing/randombytes_drbg.c"]
+COMMON_SOURCES = [f"lib/common/{f}.c" for f in ("fips202", "fips202x4", "sha2", "aes", "drbg", "instrument")]
+# test-only sources: the DRBG randombytes and the record of the instrumentation interface
+TEST_RNG = ["lib/mldsa/testing/randombytes_drbg.c", "lib/mldsa/testing/instrument_record.c"]
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,8 @@ class MLDSA:
         return r, m.raw[: mlen.value]
 
     def iterations(self) -> int:
-        f = self.fn("last_sign_iterations")
+        # the instrumentation interface's record (lib/common/instrument.h), not library state
+        f = self.lib.pqlab_instr_last_sign_iterations
         f.restype = ctypes.c_uint
         return f()
 

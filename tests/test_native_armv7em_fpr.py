@@ -326,9 +326,11 @@ def build_and_run(platform: str, tmp: Path) -> str:
         platform,
         tmp,
         [src, ROOT / "lib/fndsa/fpr_emu.c", NATIVE / "fpr_emu.S", wrap],
-        include=[ROOT / "lib" / "fndsa"],
+        include=[ROOT / "lib" / "fndsa", NATIVE],
         cflags=["-DPQLAB_NS=pqlab_fprtest_"],
-        per_source=lambda c: ["-DPQLAB_FNDSA_FPR_EMU_NATIVE"] if c == wrap else [],
+        # the backend's meta header (lib/native/api.h): PQLAB_FNDSA_FPR_EMU_NATIVE and the
+        # inline header fpr_emu_inline.h
+        per_source=lambda c: ['-DPQLAB_NATIVE_META_HEADER="armv7em/meta.h"'] if c == wrap else [],
     )
 
 

@@ -109,7 +109,7 @@ def test_native_gauss(platform: str, tmp_path: Path) -> None:
         platform,
         tmp_path,
         [src, NATIVE / "fndsa_gauss.S"],
-        include=[NATIVE, ROOT / "lib" / "fndsa"],
+        include=[NATIVE, NATIVE.parent, ROOT / "lib" / "fndsa"],
         cflags=["-DPQLAB_NS=tgauss_", "-DPQLAB_FNDSA_LOGN=9", "-Wno-unused-const-variable"],
     )
     ct = firmware.kernel_results(out, platform, 3000 + 27 * 3 * 4)

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import firmware
+import ntru_src
 import pytest
 from hostlib import ROOT
 
@@ -151,10 +152,9 @@ NCHECKS = 9 * 12 * 3 * 2 * 2
 
 
 def c_function(name: str) -> str:
-    """The portable version of a static function of lib/fndsa/ntru.c, renamed name_c."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    m = re.search(rf"static void {name}\([^)]*\)\n\{{.*?\n\}}\n", src, re.S)
-    assert m, f"{name} not found in lib/fndsa/ntru.c"
+    """The portable version of a static function of lib/fndsa/ntru_gcd.c, renamed name_c."""
+    m = re.search(rf"static void {name}\([^)]*\)\n\{{.*?\n\}}\n", ntru_src.source(), re.S)
+    assert m, f"{name} not found in lib/fndsa/ntru_gcd.c"
     return m.group(0).replace(f"{name}(", f"{name}_c(", 1)
 
 
@@ -247,7 +247,7 @@ int main(void)
 def test_native_gcd31(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(GCD31_FIRMWARE.replace("%s", c_function("gcd31"), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 3009)}
     if platform == "m4-sim":
         print(f"\nm4-sim: gcd31 {ct.pop()} cycles per pass")
@@ -365,7 +365,7 @@ int main(void)
 def test_native_gcd_corrections(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIX_FIRMWARE.replace("%s", c_function("neg31") + c_function("finish_mod"), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE, NATIVE.parent])
     ct = firmware.kernel_results(out, platform, 9 * 40 * 2)
     if platform == "m4-sim":
         c = ct.pop()
@@ -376,7 +376,7 @@ def test_native_gcd_corrections(platform: str, tmp_path: Path) -> None:
 def test_native_gcd_lin31(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE)
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_gcd.S"], include=[NATIVE, NATIVE.parent])
     lines = out.replace("\r", "").splitlines()
     assert lines and lines[-1] == "end", lines[-5:]
     bad = [ln for ln in lines if ln.startswith("bad ")]

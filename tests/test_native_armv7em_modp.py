@@ -325,7 +325,7 @@ def build_and_run(platform: str, tmp: Path) -> list[str]:
     text = text.replace("@CHECKED_LOGM@", str(CHECKED_LOGM)).replace("@NTIMED@", str(len(TIMED)))
     text = text.replace("@TIMED@", ", ".join(map(str, TIMED)))
     src.write_text(text)
-    out = firmware.build_and_run(platform, tmp, [src, NATIVE / "fndsa_modp.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp, [src, NATIVE / "fndsa_modp.S"], include=[NATIVE, NATIVE.parent])
     return out.replace("\r", "").splitlines()
 
 

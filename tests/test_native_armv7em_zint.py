@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import firmware
+import ntru_src
 import pytest
 from hostlib import ROOT
 
@@ -22,17 +23,14 @@ NATIVE = ROOT / "lib" / "native" / "armv7em"
 
 
 def ntru_parts() -> str:
-    """The C of lib/fndsa/ntru.c that the two poly_sub_scaled need, the kernel's one renamed
+    """The C of lib/fndsa/ntru*.c that the two poly_sub_scaled need, the kernel's one renamed
     poly_sub_scaled_n and the portable one poly_sub_scaled_c."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-
-    def cut(start: str, end: str) -> str:
-        i = src.index(start)
-        return src[i : src.index(end, i)]
-
+    src = ntru_src.source()
+    hdr = src[src.index("typedef struct {\n    uint32_t *base;") : src.index("/* ---- residues modulo 31-bit primes")]
     parts = [
-        cut("typedef struct {\n    uint32_t *base;", "/* r (rlen limbs) <- a * b"),
-        cut("typedef struct {\n    int64_t hi;", "/* log2 of a public power of two"),
+        hdr,
+        ntru_src.function(src, "zadd", "void"),
+        ntru_src.function(src, "zsub", "void"),
         re.search(r"static void zsub_shifted\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
     ]
     pss = re.findall(r"static void poly_sub_scaled\([^)]*\)\n\{.*?\n\}\n", src, re.S)
@@ -162,7 +160,7 @@ int main(void)
 def test_native_zmacn_poly_sub_scaled(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE.replace("%s", ntru_parts(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, min_total=901)}
     if platform == "m4-sim":
         print(f"\nm4-sim: 8 rows of 14 limbs, {ct.pop()} cycles")
@@ -244,17 +242,13 @@ int main(void)
 
 
 def c_zsub_shifted() -> str:
-    """zsign, zsub and the portable zsub_shifted of lib/fndsa/ntru.c (renamed zsub_shifted_c)."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    out = []
-    for pat in (
-        r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n",
-        r"static void zsub\([^)]*\)\n\{.*?\n\}\n",
-        r"static void zsub_shifted\([^)]*\)\n\{.*?\n\}\n",
-    ):
-        m = re.search(pat, src, re.S)
-        assert m, pat
-        out.append(m.group(0))
+    """zsign, zsub and the portable zsub_shifted of lib/fndsa/ntru*.c (renamed zsub_shifted_c)."""
+    src = ntru_src.source()
+    out = [
+        ntru_src.function(src, "zsign", "uint32_t"),
+        ntru_src.function(src, "zsub", "void"),
+        ntru_src.function(src, "zsub_shifted", "void", last=True),
+    ]
     out[-1] = out[-1].replace("zsub_shifted(", "zsub_shifted_c(", 1)
     return "\n".join(out)
 
@@ -263,7 +257,7 @@ def c_zsub_shifted() -> str:
 def test_native_zsub_shifted(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(ZSUB_FIRMWARE.replace("%s", c_zsub_shifted(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = firmware.kernel_results(out, platform, 8 * 7 * 13 * 9)
     if platform == "m4-sim":
         c = ct.pop()
@@ -366,20 +360,18 @@ int main(void)
 
 
 def c_rns_crt() -> str:
-    """RNS_P, rns_crt2 and the portable rns_crt of lib/fndsa/ntru.c (renamed rns_crt_c)."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    table = src[src.index("#define RNS_MAXP") : src.index("typedef struct {\n    uint32_t p, p0i")]
-    two = re.search(r"static inline void rns_crt2\([^)]*\)\n\{.*?\n\}\n", src, re.S)
-    m = re.search(r"static void rns_crt\([^)]*\)\n\{.*?\n\}\n", src, re.S)
-    assert m and two, "rns_crt / rns_crt2 not found"
-    return table + two.group(0) + m.group(0).replace("rns_crt(", "rns_crt_c(", 1)
+    """RNS_P, rns_crt2 and the portable rns_crt of lib/fndsa/ntru*.c (renamed rns_crt_c)."""
+    src = ntru_src.source()
+    two = ntru_src.function(src, "rns_crt2", "void")
+    m = ntru_src.function(src, "rns_crt", "void", last=True)
+    return ntru_src.rns_table() + two + m.replace("rns_crt(", "rns_crt_c(", 1)
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_rns_crt(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(CRT_FIRMWARE.replace("%s", c_rns_crt(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     total = sum(6 * (np + 4) for np in (1, 2, 3, 4, 5, 6, 9, 12, 22, 40))
     ct = firmware.kernel_results(out, platform, total)
     if platform == "m4-sim":
@@ -461,16 +453,19 @@ int main(void)
 
 
 def c_garner() -> str:
-    """The residue arithmetic of lib/fndsa/ntru.c (up to mp_mmul_r), rns_setup, and
+    """The residue arithmetic of lib/fndsa/ntru*.c (modp_t, mp_*, modp_init), rns_setup, and
     rns_garner twice: rns_garner_c without the kernel (the portable loop), rns_garner_n
     with it."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
+    src = ntru_src.source()
     parts = [
-        re.search(r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
-        src[src.index("#define RNS_MAXP") : src.index("/* psi[k] = w^bitrev(k)")],
-        re.search(r"static void rns_setup\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0),
+        ntru_src.function(src, "wzero", "void"),
+        ntru_src.rns_table(),
+        src[src.index("typedef struct {\n    uint32_t p, p0i") : src.index("/* ---- Babai reduction ----")],
+        ntru_src.function(src, "modp_init", "void"),
+        ntru_src.function(src, "mp_of_zint", "uint32_t"),
+        ntru_src.function(src, "rns_setup", "void"),
     ]
-    g = re.search(r"static void rns_garner\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)
+    g = ntru_src.function(src, "rns_garner", "void")
     assert "#ifdef PQLAB_FNDSA_ZINT_NATIVE" in g
     parts.append(g.replace("rns_garner(", "rns_garner_c(", 1))
     parts.append(g.replace("rns_garner(", "rns_garner_n(", 1).replace("#ifdef PQLAB_FNDSA_ZINT_NATIVE", "#if 1"))
@@ -481,7 +476,7 @@ def c_garner() -> str:
 def test_native_garner_row(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(GARNER_FIRMWARE.replace("%s", c_garner(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 10 * 4 * 5)}
     if platform == "m4-sim":
         print(f"\nm4-sim: garner row m 16 j 8 {ct.pop()} cycles")
@@ -569,17 +564,13 @@ int main(void)
 
 
 def c_zmul() -> str:
-    """wzero, zsign and the portable zmul of lib/fndsa/ntru.c (renamed zmul_c)."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    out = []
-    for pat in (
-        r"NTRU_NO_LIBCALL static void wzero\([^)]*\)\n\{.*?\n\}\n",
-        r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n",
-        r"static void zmul\([^)]*\)\n\{.*?\n\}\n",
-    ):
-        m = re.search(pat, src, re.S)
-        assert m, pat
-        out.append(m.group(0))
+    """wzero, zsign and the portable zmul of lib/fndsa/ntru*.c (renamed zmul_c)."""
+    src = ntru_src.source()
+    out = [
+        ntru_src.function(src, "wzero", "void"),
+        ntru_src.function(src, "zsign", "uint32_t"),
+        ntru_src.function(src, "zmul", "void", last=True),
+    ]
     out[-1] = out[-1].replace("zmul(", "zmul_c(", 1)
     return "\n".join(out)
 
@@ -588,7 +579,7 @@ def c_zmul() -> str:
 def test_native_zmul(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(ZMUL_FIRMWARE.replace("%s", c_zmul(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = firmware.kernel_results(out, platform, 36 * 7 * 12)
     if platform == "m4-sim":
         c = ct.pop()
@@ -683,16 +674,21 @@ int main(void)
 
 
 def c_mp_of_zint() -> str:
-    """RNS_P, modp_t and the residue arithmetic of lib/fndsa/ntru.c (mp_of_zint among it)."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    return src[src.index("#define RNS_MAXP") : src.index("/* psi[k] = w^bitrev(k)")]
+    """RNS_P, modp_t and the residue arithmetic of lib/fndsa/ntru*.c (mp_of_zint among it)."""
+    src = ntru_src.source()
+    return (
+        ntru_src.rns_table()
+        + src[src.index("typedef struct {\n    uint32_t p, p0i") : src.index("/* ---- Babai reduction ----")]
+        + ntru_src.function(src, "modp_init", "void")
+        + ntru_src.function(src, "mp_of_zint", "uint32_t")
+    )
 
 
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mp_of_poly(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(MPZ_FIRMWARE.replace("%s", c_mp_of_zint(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 8 * 14 * 10)}
     if platform == "m4-sim":
         print(f"\nm4-sim: residues of 3 integers of 14 limbs {ct.pop()} cycles")
@@ -789,16 +785,11 @@ int main(void)
 
 
 def c_misc() -> str:
-    """The portable wmove and zint_top3 of lib/fndsa/ntru.c (renamed _c), with zsign."""
-    src = (ROOT / "lib" / "fndsa" / "ntru.c").read_text()
-    out = [re.search(r"static inline uint32_t zsign\([^)]*\)\n\{.*?\n\}\n", src, re.S).group(0)]
-    for name, pat in (
-        ("wmove", r"NTRU_NO_LIBCALL static void wmove\([^)]*\)\n\{.*?\n\}\n"),
-        ("zint_top3", r"static uint32_t zint_top3\([^)]*\)\n\{.*?\n\}\n"),
-    ):
-        m = re.search(pat, src, re.S)
-        assert m, name
-        out.append(m.group(0).replace(f"{name}(", f"{name}_c(", 1))
+    """The portable wmove and zint_top3 of lib/fndsa/ntru*.c (renamed _c), with zsign."""
+    src = ntru_src.source()
+    out = [ntru_src.function(src, "zsign", "uint32_t")]
+    for name, ret in (("wmove", "void"), ("zint_top3", "uint32_t")):
+        out.append(ntru_src.function(src, name, ret, last=True).replace(f"{name}(", f"{name}_c(", 1))
     return "\n".join(out)
 
 
@@ -806,7 +797,7 @@ def c_misc() -> str:
 def test_native_wmove_top3(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(MISC_FIRMWARE.replace("%s", c_misc(), 1))
-    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE])
+    out = firmware.build_and_run(platform, tmp_path, [src, NATIVE / "fndsa_zint.S"], include=[NATIVE, NATIVE.parent])
     ct = {c[0] for c in firmware.kernel_results(out, platform, 14 * 11 + 11 + 13 * 24)}
     if platform == "m4-sim":
         print(f"\nm4-sim: zint_top3 of 40 limbs {ct.pop()} cycles")

@@ -5,6 +5,7 @@
  * control flow and addresses depend on lengths only. */
 #include "fips202.h"
 #include "ct.h"
+#include "../native/api.h"
 
 #include "hashprof.h"
 
@@ -28,11 +29,9 @@ static const uint64_t keccak_rc[24] = {
  * each lane is loaded and stored once per round. PQLAB_KECCAK_ROWS /
  * PQLAB_KECCAK_LANES force either one (the tests use this to check both on the host). */
 #ifdef PQLAB_KECCAKF1600_NATIVE
-/* A native backend (lib/native/<arch>/, docs/native.md) provides the permutation on
- * the standard state layout and, for the states behind pqlab_keccak_state, on the
- * bit-interleaved layout; the portable formulations below are not built. */
-void pqlab_keccakf1600_native(uint64_t s[25]);
-void pqlab_keccakf1600_native_il(uint64_t s[25]);
+/* A native backend (lib/native/api.h, docs/native.md) provides the permutation on the
+ * standard state layout and on its own layout; the portable formulations below are not
+ * built. */
 #elif !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define PQLAB_KECCAK_LANES
@@ -228,6 +227,23 @@ void pqlab_keccakf1600(uint64_t s[25])
     PQLAB_HASHPROF_END();
 }
 
+/* ---- the module layout (fips202.h) ----
+ * Without a backend it is the standard layout. With PQLAB_KECCAKF1600_NATIVE it is the
+ * backend's: lane i stored as E | O << 32 with E = its even bits, O = its odd bits (the
+ * representation of the Keccak team's 32-bit implementations), so the permutation skips
+ * the two conversions of its standard-layout entry and only the bytes that go in or out
+ * are converted (whole lanes by the backend, partial lanes here). This file and the
+ * backend are the only code that knows it. The all-zero state is the same in both
+ * layouts, and the conversion is a bit permutation of each lane: linear, so XORing a
+ * converted partial lane is exact, and whole lanes can be XORed from one state into
+ * another without conversion. */
+
+void pqlab_keccak_init(uint64_t s[25])
+{
+    pqlab_memzero_words(s, 25 * sizeof(uint64_t)); /* not a byte-wise libc memset */
+}
+
+#ifndef PQLAB_KECCAKF1600_NATIVE
 static inline uint64_t load64_le(const uint8_t *p)
 {
     uint64_t r = 0;
@@ -242,6 +258,11 @@ static inline void store64_le(uint8_t *p, uint64_t x)
     for (unsigned int i = 0; i < 8; i++) {
         p[i] = (uint8_t)(x >> (8 * i));
     }
+}
+
+void pqlab_keccak_permute(uint64_t s[25])
+{
+    pqlab_keccakf1600(s);
 }
 
 /* Byte i of the state is byte i % 8 of lane i / 8 (section 3.1.2 with the
@@ -285,82 +306,7 @@ void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int 
         len--;
     }
 }
-
-/* The sponge loops of FIPS 202 section 4 (Algorithm 8), for a state layout given by its
- * byte access and its permutation: absorb over any number of calls (a full block is
- * permuted as soon as it is complete, so 0 <= pos < rate on return), squeeze over any
- * number of calls (the open block is permuted on demand), and whole-block squeeze. */
-#define DEFINE_SPONGE(STORAGE, absorb, squeeze, squeezeblocks, xorbytes, extractbytes, permute)                        \
-    STORAGE unsigned int absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in, size_t inlen)  \
-    {                                                                                                                  \
-        while (inlen > 0) {                                                                                            \
-            unsigned int take = rate - pos;                                                                            \
-            if ((size_t)take > inlen) {                                                                                \
-                take = (unsigned int)inlen;                                                                            \
-            }                                                                                                          \
-            xorbytes(s, in, pos, take);                                                                                \
-            in += take;                                                                                                \
-            inlen -= take;                                                                                             \
-            pos += take;                                                                                               \
-            if (pos == rate) {                                                                                         \
-                permute(s);                                                                                            \
-                pos = 0;                                                                                               \
-            }                                                                                                          \
-        }                                                                                                              \
-        return pos;                                                                                                    \
-    }                                                                                                                  \
-    STORAGE unsigned int squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos, unsigned int rate)     \
-    {                                                                                                                  \
-        while (outlen > 0) {                                                                                           \
-            if (pos == rate) {                                                                                         \
-                permute(s);                                                                                            \
-                pos = 0;                                                                                               \
-            }                                                                                                          \
-            unsigned int take = rate - pos;                                                                            \
-            if ((size_t)take > outlen) {                                                                               \
-                take = (unsigned int)outlen;                                                                           \
-            }                                                                                                          \
-            extractbytes(s, out, pos, take);                                                                           \
-            out += take;                                                                                               \
-            outlen -= take;                                                                                            \
-            pos += take;                                                                                               \
-        }                                                                                                              \
-        return pos;                                                                                                    \
-    }                                                                                                                  \
-    STORAGE void squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)                        \
-    {                                                                                                                  \
-        while (nblocks > 0) {                                                                                          \
-            permute(s);                                                                                                \
-            extractbytes(s, out, 0, rate);                                                                             \
-            out += rate;                                                                                               \
-            nblocks--;                                                                                                 \
-        }                                                                                                              \
-    }
-
-DEFINE_SPONGE(, pqlab_keccak_absorb, pqlab_keccak_squeeze, pqlab_keccak_squeezeblocks, pqlab_keccak_xorbytes,
-              pqlab_keccak_extractbytes, pqlab_keccakf1600)
-
-/* Suffix and pad10*1 (section 5.1) on the open block: the domain byte carries the
- * suffix bits and the first 1 of the padding, 0x80 in the last rate byte the final 1
- * (both land in the same byte when pos == rate - 1, which XOR handles). The block is
- * permuted by the first squeeze. */
-void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
-{
-    s[pos >> 3] ^= (uint64_t)ds << (8 * (pos & 7u));
-    s[(rate - 1) >> 3] ^= (uint64_t)0x80 << (8 * ((rate - 1) & 7u));
-}
-
-#ifdef PQLAB_KECCAKF1600_NATIVE
-/* The sponge of the pqlab_keccak_state functions (SHAKE, SHA-3 below) keeps its state
- * bit-interleaved between calls when the backend has an interleaved permutation: lane i
- * is stored as E | O << 32 with E = its even bits, O = its odd bits (the representation
- * of the Keccak team's 32-bit implementations), so the permutation skips the two
- * conversions of its standard-layout entry and only the bytes that go in or out are
- * converted. Nothing outside this file reads pqlab_keccak_state.s (the bare-state
- * functions above keep the standard layout), and the all-zero state is the same in both
- * layouts. The conversions are bit permutations: linear, so XORing a converted partial
- * lane is correct. */
-
+#else
 /* even bits of x to bits 0-15, odd bits to 16-31: four delta swaps */
 static inline uint32_t unshuffle32(uint32_t x)
 {
@@ -405,16 +351,30 @@ static inline uint64_t lane_from_il(uint64_t w)
     return shuffle32(lo) | (uint64_t)shuffle32(hi) << 32;
 }
 
-void pqlab_keccakf1600_il(uint64_t s[25])
+/* byte value b at byte k of a lane, interleaved: its even bits go to E bits 4k..4k+3,
+ * its odd bits to O bits 4k..4k+3 (a single byte costs a few operations where the whole
+ * lane conversion costs about forty) */
+static inline uint64_t byte_to_il(uint32_t b, unsigned int k)
+{
+    uint32_t e = b & 0x55u, o = (b >> 1) & 0x55u;
+    e = (e | (e >> 1)) & 0x33u;
+    o = (o | (o >> 1)) & 0x33u;
+    e = (e | (e >> 2)) & 0x0Fu;
+    o = (o | (o >> 2)) & 0x0Fu;
+    return (uint64_t)(e << (4 * k)) | (uint64_t)(o << (4 * k)) << 32;
+}
+
+void pqlab_keccak_permute(uint64_t s[25])
 {
     PQLAB_HASHPROF_BEGIN();
     pqlab_keccakf1600_native_il(s);
     PQLAB_HASHPROF_END();
 }
 
-/* same contract as pqlab_keccak_xorbytes, interleaved state: whole lanes through the
- * backend, partial lanes here */
-static void il_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
+/* whole lanes through the backend, partial lanes here; not inlined into
+ * pqlab_keccak_xorbytes, whose single-byte path then needs no register saves */
+static __attribute__((noinline)) void xorbytes_il(uint64_t s[25], const uint8_t *in, unsigned int offset,
+                                                  unsigned int len)
 {
     while (len > 0) {
         if ((offset & 7u) == 0 && len >= 8) {
@@ -441,7 +401,16 @@ static void il_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, 
     }
 }
 
-static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
+void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
+{
+    if (len == 1) { /* padding bytes, SLH-DSA's hash address: once per permutation */
+        s[offset >> 3] ^= byte_to_il(in[0], offset & 7u);
+        return;
+    }
+    xorbytes_il(s, in, offset, len);
+}
+
+void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
 {
     while (len > 0) {
         if ((offset & 7u) == 0 && len >= 8) {
@@ -466,27 +435,75 @@ static void il_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int off
         len -= take;
     }
 }
+#endif
 
-/* pqlab_keccak_absorb / _finalize / _squeeze / _squeezeblocks on the interleaved state */
-DEFINE_SPONGE(static, il_absorb, il_squeeze, il_squeezeblocks, il_xorbytes, il_extractbytes, pqlab_keccakf1600_il)
-
-static void il_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
+/* The sponge loops of FIPS 202 section 4 (Algorithm 8) on the module layout: absorb over
+ * any number of calls (a full block is permuted as soon as it is complete, so
+ * 0 <= pos < rate on return), squeeze over any number of calls (the open block is
+ * permuted on demand), and whole-block squeeze. */
+unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in, size_t inlen)
 {
-    static const uint8_t last = 0x80;
-    il_xorbytes(s, &ds, pos, 1);
-    il_xorbytes(s, &last, rate - 1, 1);
+    while (inlen > 0) {
+        unsigned int take = rate - pos;
+        if ((size_t)take > inlen) {
+            take = (unsigned int)inlen;
+        }
+        pqlab_keccak_xorbytes(s, in, pos, take);
+        in += take;
+        inlen -= take;
+        pos += take;
+        if (pos == rate) {
+            pqlab_keccak_permute(s);
+            pos = 0;
+        }
+    }
+    return pos;
 }
 
-#define ST_ABSORB il_absorb
-#define ST_FINALIZE il_finalize
-#define ST_SQUEEZE il_squeeze
-#define ST_SQUEEZEBLOCKS il_squeezeblocks
-#else
+unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos, unsigned int rate)
+{
+    while (outlen > 0) {
+        if (pos == rate) {
+            pqlab_keccak_permute(s);
+            pos = 0;
+        }
+        unsigned int take = rate - pos;
+        if ((size_t)take > outlen) {
+            take = (unsigned int)outlen;
+        }
+        pqlab_keccak_extractbytes(s, out, pos, take);
+        out += take;
+        outlen -= take;
+        pos += take;
+    }
+    return pos;
+}
+
+void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
+{
+    while (nblocks > 0) {
+        pqlab_keccak_permute(s);
+        pqlab_keccak_extractbytes(s, out, 0, rate);
+        out += rate;
+        nblocks--;
+    }
+}
+
+/* Suffix and pad10*1 (section 5.1) on the open block: the domain byte carries the
+ * suffix bits and the first 1 of the padding, 0x80 in the last rate byte the final 1
+ * (both land in the same byte when pos == rate - 1, which XOR handles). The block is
+ * permuted by the first squeeze. */
+void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
+{
+    static const uint8_t last = 0x80;
+    pqlab_keccak_xorbytes(s, &ds, pos, 1);
+    pqlab_keccak_xorbytes(s, &last, rate - 1, 1);
+}
+
 #define ST_ABSORB pqlab_keccak_absorb
 #define ST_FINALIZE pqlab_keccak_finalize
 #define ST_SQUEEZE pqlab_keccak_squeeze
 #define ST_SQUEEZEBLOCKS pqlab_keccak_squeezeblocks
-#endif
 
 static void keccak_init(pqlab_keccak_state *st)
 {

@@ -1,21 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /* SHA-3 and SHAKE (FIPS 202): Keccak-f[1600], sponge with incremental absorb and
  * squeeze. All functions are constant time in the data (only lengths steer control
- * flow). State layout of the bare-state functions (pqlab_keccakf1600, pqlab_keccak_*):
- * s[i] is lane A[x][y] with i = x + 5*y, lanes little-endian (FIPS 202 section 3.1.2).
- * The `s` of a pqlab_keccak_state is private to fips202.c: with a native backend
- * (PQLAB_KECCAKF1600_NATIVE, docs/native.md) it may hold the lanes in the backend's
- * layout (bit-interleaved on ARMv7E-M); use only the pqlab_shake* / pqlab_sha3_*
- * functions on it (copying the whole struct is fine). `pos` is the byte offset inside
- * the current rate block:
- * while absorbing, bytes already XORed into the block; after finalize, bytes of the
- * current output block already squeezed (finalize sets it to the rate, so the first
- * squeeze permutes first). */
+ * flow).
+ *
+ * The Keccak state module. A Keccak state is 25 uint64_t words whose layout belongs to
+ * this module (fips202.c) and the Keccak kernels of the native backend it selects
+ * (lib/native/api.h): standard FIPS 202 lanes on a platform without a backend,
+ * bit-interleaved lanes on ARMv7E-M, possibly something else on the next backend. Code
+ * outside the module treats the words as opaque and uses only this narrow interface:
+ *   pqlab_keccak_init          initialise (the zero state)
+ *   pqlab_keccak_xorbytes      absorb bytes: XOR bytes into the state at a byte offset
+ *   pqlab_keccak_extractbytes  extract bytes from a byte offset
+ *   pqlab_keccak_permute       Keccak-f[1600]
+ *   pqlab_keccak_xorlanes      XOR whole lanes of one state into another (a chain of
+ *                              hashes whose output is the next input never leaves the
+ *                              layout; SLH-DSA's WOTS+ chains)
+ * and the sponge built on them (pqlab_keccak_absorb/finalize/squeeze/squeezeblocks).
+ * Copying or zeroing a whole state is fine (the zero state is the zero words in every
+ * layout). Bytes are numbered as in FIPS 202 section 3.1.2: byte i is byte i % 8
+ * (little-endian) of lane i / 8, lane x + 5y. The one function that takes the standard
+ * layout is pqlab_keccakf1600 (the permutation of FIPS 202 on plain lanes, for tests and
+ * callers that hold plain lanes); sponges do not use it.
+ *
+ * pqlab_keccak_state is such a state plus `pos`, the byte offset inside the current
+ * rate block: while absorbing, bytes already XORed into the block; after finalize, bytes
+ * of the current output block already squeezed (finalize sets it to the rate, so the
+ * first squeeze permutes first). */
 #ifndef PQLAB_FIPS202_H
 #define PQLAB_FIPS202_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../native/api.h" /* which Keccak kernels the backend provides */
 
 #define PQLAB_SHAKE128_RATE 168
 #define PQLAB_SHAKE256_RATE 136
@@ -29,31 +46,41 @@ typedef struct {
     unsigned int pos;
 } pqlab_keccak_state;
 
-/* Keccak-f[1600] (FIPS 202 section 3.3 / 3.4, 24 rounds) */
+/* Keccak-f[1600] (FIPS 202 section 3.3 / 3.4, 24 rounds) on the standard layout */
 void pqlab_keccakf1600(uint64_t s[25]);
 
-#ifdef PQLAB_KECCAKF1600_NATIVE
-/* Keccak-f[1600] on a bit-interleaved state (lane i held as E | O << 32, E its even
- * bits, O its odd bits; docs/native.md), through the native backend; counted in the
- * hashing share like pqlab_keccakf1600. Only with a backend that has this layout. */
-void pqlab_keccakf1600_il(uint64_t s[25]);
-/* the backend's lane conversions: nlanes little-endian lanes of `in` XORed into s
- * (interleaved), and nlanes interleaved lanes of s out as little-endian bytes */
-void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
-void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
-#endif
+/* ---- the narrow interface on a module-layout state (see above) ---- */
+/* initialise: the zero state */
+void pqlab_keccak_init(uint64_t s[25]);
+/* Keccak-f[1600] on the module layout; counted in the hashing share (hashprof.h) */
+void pqlab_keccak_permute(uint64_t s[25]);
+/* absorb / extract bytes: offset + len <= 200 */
+void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len);
+void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len);
+/* dst bytes dst_offset .. + len ^= src bytes src_offset .. + len, where both offsets and len
+ * are multiples of 8 (whole lanes) and each range ends at or before byte 200. Inline: every
+ * layout of the module keeps lane i, in whatever bit order, in word i (a property of the
+ * module that this function relies on and callers do not), so it is a word-wise XOR; it
+ * runs once per hash in SLH-DSA's WOTS+ chains, where a call would cost a third as much
+ * again. */
+static inline void pqlab_keccak_xorlanes(uint64_t dst[25], unsigned int dst_offset, const uint64_t src[25],
+                                         unsigned int src_offset, unsigned int len)
+{
+    uint64_t *d = dst + (dst_offset >> 3);
+    const uint64_t *q = src + (src_offset >> 3);
+    for (unsigned int i = 0; i < (len >> 3); i++) {
+        d[i] ^= q[i];
+    }
+}
 
-/* Generic sponge on a bare state (used by SHA-3/SHAKE here, by cSHAKE, by the x4
- * fallback and, without a native Keccak backend, by the compat layer). `rate` in bytes (< 200), `pos` as above.
+/* Generic sponge on a module-layout state (used by SHA-3/SHAKE here, by cSHAKE, by the x4
+ * fallback and by the compat layer). `rate` in bytes (< 200), `pos` as above.
  * absorb/squeeze return the new pos. `ds` is the domain byte: the message suffix bits
  * followed by the first padding bit (0x06 SHA-3, 0x1F SHAKE, 0x04 cSHAKE). */
 unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in, size_t inlen);
 void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds);
 unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos, unsigned int rate);
 void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate);
-/* byte access to the state (lanes little-endian), offset + len <= 200 */
-void pqlab_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len);
-void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len);
 
 /* incremental: init, absorb (any number of calls), finalize, squeeze (any number of calls) */
 void pqlab_shake128_init(pqlab_keccak_state *st);

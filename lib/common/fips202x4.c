@@ -6,24 +6,20 @@
  * layout defines PQLAB_KECCAKX4_NATIVE and replaces this whole file. */
 #include "fips202x4.h"
 #include "ct.h"
+#include "../native/api.h"
 
 #ifndef PQLAB_KECCAKX4_NATIVE
 
 #if defined(PQLAB_KECCAKF1600_NATIVE) && !defined(PQLAB_KECCAKF1600X4_NATIVE)
 /* A native one-way permutation and no four-way one: the lanes are pqlab_keccak_state
- * sponges in the layout that fips202.c chooses for them (bit-interleaved, see there), so
- * the four instances go through the pqlab_shake* functions one after another. */
-#include "hashprof.h"
-
-void pqlab_keccakf1600_native_il(uint64_t s[25]);
-
+ * sponges (the module layout of fips202.h), and the four instances go through the
+ * pqlab_shake* functions one after another (one state on the stack where the lock-step
+ * form below needs four). */
 void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
 {
-    PQLAB_HASHPROF_BEGIN();
     for (unsigned int i = 0; i < 4; i++) {
-        pqlab_keccakf1600_native_il(st->lane[i].s);
+        pqlab_keccak_permute(st->lane[i].s);
     }
-    PQLAB_HASHPROF_END();
 }
 
 void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
@@ -86,7 +82,7 @@ void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3
 void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
 {
     for (unsigned int i = 0; i < 4; i++) {
-        pqlab_keccakf1600(st->lane[i].s);
+        pqlab_keccak_permute(st->lane[i].s);
     }
 }
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Compat fips202.h and keccakf1600.h over pqlab's Keccak (lib/common/fips202.c). The
- * contexts hold the state in the backend's native layout (compat_keccak.h), so every
- * permutation is a direct call of the backend, with no conversion of the whole state. */
+/* Compat fips202.h and keccakf1600.h over pqlab's Keccak module (lib/common/fips202.h).
+ * The contexts hold the state in the module's layout (compat_keccak.h), so every
+ * permutation is the module's, with no conversion of the whole state. */
 
 #include "fips202.h"
 #include "keccakf1600.h"
@@ -14,84 +14,13 @@
 #define DS_SHA3 0x06   /* FIPS 202 section 6.1 suffix 01 + first pad bit */
 #define DS_CSHAKE 0x04 /* SP 800-185 section 3.3 suffix 00 + first pad bit */
 
-/* ---- the state of the contexts: the backend's native layout (compat_keccak.h) ---- */
-
-#ifdef PQLAB_KECCAKF1600_NATIVE
-/* Bit-interleaved: every permutation is the backend's interleaved entry, with no
- * whole-state conversion; only the bytes that go in or out are converted, whole lanes
- * by the backend's lane conversions, a partial lane through an 8-byte buffer (the
- * conversion is a bit permutation, so XORing a zero-padded lane is exact). Control flow
- * depends on offsets and lengths only. */
+/* ---- the state of the contexts: the Keccak module's layout (compat_keccak.h) ----
+ * Everything goes through the narrow interface of lib/common/fips202.h, so a context's
+ * state is in the module's layout (bit-interleaved with the ARMv7E-M backend) and every
+ * permutation is the module's, with no conversion of the whole state. */
 void pqlab_compat_keccak_permute(uint64_t s[25])
 {
-    pqlab_keccakf1600_il(s);
-}
-
-void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
-{
-    while (len > 0) {
-        const unsigned int sh = offset & 7u;
-        if (sh == 0 && len >= 8) {
-            const unsigned int nl = len >> 3;
-            pqlab_keccak_native_xor_il(s + (offset >> 3), in, nl);
-            in += 8 * nl;
-            offset += 8 * nl;
-            len -= 8 * nl;
-            continue;
-        }
-        unsigned int take = 8u - sh;
-        if (take > len) {
-            take = len;
-        }
-        uint8_t lane[8] = {0};
-        for (unsigned int i = 0; i < take; i++) {
-            lane[sh + i] = in[i];
-        }
-        pqlab_keccak_native_xor_il(s + (offset >> 3), lane, 1);
-        in += take;
-        offset += take;
-        len -= take;
-    }
-}
-
-void pqlab_compat_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int offset, unsigned int len)
-{
-    while (len > 0) {
-        const unsigned int sh = offset & 7u;
-        if (sh == 0 && len >= 8) {
-            const unsigned int nl = len >> 3;
-            pqlab_keccak_native_extract_il(out, s + (offset >> 3), nl);
-            out += 8 * nl;
-            offset += 8 * nl;
-            len -= 8 * nl;
-            continue;
-        }
-        unsigned int take = 8u - sh;
-        if (take > len) {
-            take = len;
-        }
-        uint8_t lane[8];
-        pqlab_keccak_native_extract_il(lane, s + (offset >> 3), 1);
-        for (unsigned int i = 0; i < take; i++) {
-            out[i] = lane[sh + i];
-        }
-        out += take;
-        offset += take;
-        len -= take;
-    }
-}
-
-void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, uint8_t ds)
-{
-    static const uint8_t last = 0x80; /* the final 1 of pad10*1 (FIPS 202 section 5.1) */
-    pqlab_compat_keccak_xorbytes(s, &ds, pos, 1);
-    pqlab_compat_keccak_xorbytes(s, &last, rate - 1, 1);
-}
-#else
-/* plain FIPS 202 lanes: lib/common's bare-state functions */
-void pqlab_compat_keccak_permute(uint64_t s[25])
-{
-    pqlab_keccakf1600(s);
+    pqlab_keccak_permute(s);
 }
 
 void pqlab_compat_keccak_xorbytes(uint64_t s[25], const uint8_t *in, unsigned int offset, unsigned int len)
@@ -108,58 +37,23 @@ void pqlab_compat_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int
 {
     pqlab_keccak_finalize(s, pos, rate, ds);
 }
-#endif
 
-/* The sponge on that layout (FIPS 202 section 4): a block is permuted as soon as it is
- * full while absorbing (0 <= pos < rate on return), and on demand while squeezing. */
+/* the module's sponge (FIPS 202 section 4) */
 unsigned int pqlab_compat_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in,
                                         size_t inlen)
 {
-    while (inlen > 0) {
-        unsigned int take = rate - pos;
-        if ((size_t)take > inlen) {
-            take = (unsigned int)inlen;
-        }
-        pqlab_compat_keccak_xorbytes(s, in, pos, take);
-        in += take;
-        inlen -= take;
-        pos += take;
-        if (pos == rate) {
-            pqlab_compat_keccak_permute(s);
-            pos = 0;
-        }
-    }
-    return pos;
+    return pqlab_keccak_absorb(s, pos, rate, in, inlen);
 }
 
 unsigned int pqlab_compat_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos,
                                          unsigned int rate)
 {
-    while (outlen > 0) {
-        if (pos == rate) {
-            pqlab_compat_keccak_permute(s);
-            pos = 0;
-        }
-        unsigned int take = rate - pos;
-        if ((size_t)take > outlen) {
-            take = (unsigned int)outlen;
-        }
-        pqlab_compat_keccak_extractbytes(s, out, pos, take);
-        out += take;
-        outlen -= take;
-        pos += take;
-    }
-    return pos;
+    return pqlab_keccak_squeeze(out, outlen, s, pos, rate);
 }
 
 void pqlab_compat_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
 {
-    while (nblocks > 0) {
-        pqlab_compat_keccak_permute(s);
-        pqlab_compat_keccak_extractbytes(s, out, 0, rate);
-        out += rate;
-        nblocks--;
-    }
+    pqlab_keccak_squeezeblocks(out, nblocks, s, rate);
 }
 
 /* ---- keccakf1600.h: the same layout as the contexts ---- */

@@ -2,13 +2,12 @@
 /* Internal to lib/compat (not a mupq/PQClean header): the sponge on the state of the
  * compat Keccak contexts, shared by compat_fips202.c and compat_sp800_185.c.
  *
- * The state is 25 uint64_t words in the Keccak backend's native layout: bit-interleaved
- * (lane i held as E | O << 32, E its even bits, O its odd bits; docs/native.md) when
- * PQLAB_KECCAKF1600_NATIVE is defined (ARMv7E-M), plain FIPS 202 lanes (lane x + 5y,
- * little-endian) otherwise. The all-zero state is the same in both layouts. These
- * functions and keccakf1600.h's KeccakF1600_State* use this layout; nothing else may read
- * or write the words. `pos` and `ds` as in lib/common/fips202.h (pqlab_keccak_absorb etc.):
- * byte position in the current rate block, domain byte (suffix bits + first pad bit). */
+ * The state is 25 uint64_t words in the layout of pqlab's Keccak module (lib/common/fips202.h:
+ * opaque; these functions are that module's narrow interface under compat names).
+ * These functions and keccakf1600.h's KeccakF1600_State* use it; nothing else may read or
+ * write the words (zeroing and copying whole states is fine). `pos` and `ds` as in
+ * lib/common/fips202.h (pqlab_keccak_absorb etc.): byte position in the current rate
+ * block, domain byte (suffix bits + first pad bit). */
 #ifndef PQLAB_COMPAT_KECCAK_H
 #define PQLAB_COMPAT_KECCAK_H
 

@@ -5,13 +5,12 @@
  * one position word for the incremental ones.
  *
  * State layout rule (as in pqm4, whose ARMv7-M Keccak keeps ctx bit-interleaved): the 25
- * state words of every context hold the Keccak backend's native layout, bit-interleaved
- * (lane i as E | O << 32, E its even bits, O its odd bits; docs/native.md) when the build
- * has PQLAB_KECCAKF1600_NATIVE (ARMv7E-M), plain FIPS 202 lanes (word i = A[i % 5][i / 5],
- * little-endian) otherwise, so that every permutation is a direct call of the backend.
+ * state words of every context hold the layout of pqlab's Keccak module (lib/common/
+ * fips202.h; opaque: bit-interleaved with the ARMv7E-M backend, plain FIPS 202 lanes
+ * without a backend), so that every permutation runs without converting the state.
  * Code outside lib/compat may touch ctx[0..24] only through keccakf1600.h's
  * KeccakF1600_StateXORBytes / _StateExtractBytes / _StatePermute, which use the same
- * layout, or set them to zero (zero is the same in both layouts); it must not read or
+ * layout, or set them to zero (zero is the same in every layout); it must not read or
  * write lanes directly. Copying a whole context (ctx_clone, memcpy) is fine. */
 #ifndef FIPS202_H
 #define FIPS202_H

@@ -3,8 +3,8 @@
  * uses it (with or without the fips202.h contexts, whose ctx[0..24] are such a state).
  * offset + length <= 200; bytes are numbered as in FIPS 202 (section 3.1.2: lane
  * x + 5y, little-endian). The words hold the same layout as the fips202.h contexts:
- * bit-interleaved with PQLAB_KECCAKF1600_NATIVE (ARMv7E-M), plain lanes otherwise (see
- * fips202.h), so the state must only be touched through these three functions (or
+ * the Keccak module's (opaque; see fips202.h), so the state must only be touched through
+ * these three functions (or
  * zeroed, or copied whole); as with pqm4's assembly Keccak, reading the words directly
  * is not portable. */
 #ifndef KECCAKF1600_H

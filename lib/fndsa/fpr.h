@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "namespace.h"
+#include "../native/api.h" /* the backend contract: which kernels it provides */
 
 /* ---------------------------------------------------------------------- */
 /* Constant-time 64-bit helpers shared by both layers.                     */
@@ -233,26 +234,20 @@ static inline fpr fpr_from_bits(uint64_t u)
 
 #define fpr_build PQLAB_NAMESPACE(fndsa_fpr_build)
 #ifdef PQLAB_FNDSA_FPR_EMU_NATIVE
-/* Native kernels of the emulation (lib/native/armv7em/fpr_emu.S, selected by the
- * armv7em backend): the same results bit for bit, constant time as well. The symbols
- * are shared by every implementation built with that backend (no per-implementation
- * state). fpr_emu.c then omits its C versions of these six. add, addsub and mul, the
- * hot ones, are the same assembly inlined (fpr_emu_inline.h, generated from fpr_emu.S):
- * no call, return or push/pop per operation. */
-fpr pqlab_fndsa_fpr_of_native(int64_t i);
-fpr pqlab_fndsa_fpr_div_native(fpr x, fpr y);
-fpr pqlab_fndsa_fpr_sqrt_native(fpr x);
+/* Native kernels of the emulation (lib/native/api.h: declared there, provided by the
+ * backend, e.g. lib/native/armv7em/fpr_emu.S): the same results bit for bit, constant time
+ * as well. The symbols are shared by every implementation built with that backend (no
+ * per-implementation state). fpr_emu.c then omits its C versions of these six. add, addsub
+ * and mul, the hot ones, are inlined when the backend names a header with them
+ * (PQLAB_FNDSA_FPR_EMU_INLINE_HEADER, which api.h includes): no call, return or push/pop
+ * per operation. */
 #define fpr_of pqlab_fndsa_fpr_of_native
-#ifdef PQLAB_FNDSA_FPR_EMU_NO_INLINE
+#if defined(PQLAB_FNDSA_FPR_EMU_NO_INLINE) || !defined(PQLAB_FNDSA_FPR_EMU_INLINE_HEADER)
 /* smaller code (about 18 KB less for Falcon-512), about 15 % slower signing */
-fpr pqlab_fndsa_fpr_add_native(fpr x, fpr y);
-void pqlab_fndsa_fpr_addsub_native(fpr x, fpr y, fpr *sum, fpr *diff);
-fpr pqlab_fndsa_fpr_mul_native(fpr x, fpr y);
 #define fpr_add pqlab_fndsa_fpr_add_native
 #define fpr_addsub pqlab_fndsa_fpr_addsub_native
 #define fpr_mul pqlab_fndsa_fpr_mul_native
 #else
-#include "../native/armv7em/fpr_emu_inline.h"
 #define fpr_add pqlab_fndsa_fpr_add_inline
 #define fpr_addsub pqlab_fndsa_fpr_addsub_inline
 #define fpr_mul pqlab_fndsa_fpr_mul_inline

@@ -16,9 +16,7 @@
 #include "tables_fx.h"
 #include "fxfft.h"
 #include "ct.h"
-#ifdef PQLAB_FNDSA_GAUSS_NATIVE
-#include "../native/armv7em/fndsa_gauss.h"
-#endif
+#include "../native/api.h" /* the backend contract (lib/native/fndsa_*.h) */
 
 unsigned fndsa_keygen_restarts_last = 0;
 

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "params.h"
+#include "../native/api.h" /* the backend contract: its meta header names the backend header */
 
 typedef struct {
     int32_t c[MLDSA_N];
@@ -308,5 +309,7 @@ void mldsa_polyw1_pack_c(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N]
 #else
 #define mldsa_polyw1_pack mldsa_polyw1_pack_c
 #endif
+
+#include "kernels_contract.h" /* entry/exit checks with PQLAB_CONTRACT_CHECKS */
 
 #endif

@@ -91,10 +91,9 @@ int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *
 int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
                                 size_t ctxlen, int hashalg, const uint8_t *pk);
 
-/* number of iterations of the signing loop (Algorithm 7, lines 10-32) of the last
- * signature made by this parameter set (rejection statistics) */
-#define mldsa_last_sign_iterations PQLAB_NAMESPACE(last_sign_iterations)
-unsigned int mldsa_last_sign_iterations(void);
+/* The number of iterations of the signing loop (Algorithm 7, lines 10-32) of each
+ * signature goes to the instrumentation interface (lib/common/instrument.h), not to
+ * library state. */
 
 /* pre-hash (prehash.c): digest of m with hashalg; returns its length, or 0 for an
  * unknown id. *oid receives the 11-byte DER OID of FIPS 204 Algorithm 4. */

@@ -20,6 +20,7 @@
 
 #include "ct.h"
 #include "fips202.h"
+#include "instrument.h"
 #include "kernels.h"
 #include "mldsa.h"
 #include "randombytes.h"
@@ -44,13 +45,6 @@
 #if SIG_H + MLDSA_OMEGA + MLDSA_K != MLDSA_SIGBYTES
 #error "signature layout"
 #endif
-
-static unsigned int last_iterations;
-
-unsigned int mldsa_last_sign_iterations(void)
-{
-    return last_iterations;
-}
 
 /* ---------------------------------------------------------------------------- */
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
@@ -369,7 +363,7 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
             break;
         }
     }
-    last_iterations = iterations;
+    pqlab_instr_sign_iterations(iterations); /* the instrumentation interface (instrument.h) */
 
     /* sigEncode (Algorithm 26) */
     for (unsigned int j = 0; j < MLDSA_L; j++) {

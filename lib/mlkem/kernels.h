@@ -52,6 +52,7 @@
 
 #include <stdint.h>
 #include "params.h"
+#include "../native/api.h" /* the backend contract: its meta header names the backend header */
 
 typedef struct {
     _Alignas(8) int16_t c[MLKEM_N];
@@ -278,5 +279,7 @@ PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
+
+#include "kernels_contract.h" /* entry/exit checks with PQLAB_CONTRACT_CHECKS */
 
 #endif

@@ -33,7 +33,12 @@ typedef struct {
     uint64_t mid512[8];
 #endif
 #else
-    uint64_t seed_lanes[SLH_N / 8]; /* PK.seed as Keccak lanes (layout: hash_shake.c) */
+    /* a Keccak state (lib/common/fips202.h, opaque) holding PK.seed and the SHAKE256
+     * padding of an n-byte message after the 32-byte ADRS: the start of every F and PRF */
+    uint64_t seed_state[25];
+    /* a Keccak state whose lane j (j < w) holds the byte j at byte 7: the hash address of
+     * WOTS+ step j in the last lane of ADRS, moved into a state by pqlab_keccak_xorlanes */
+    uint64_t hash_lanes[25];
 #endif
 } slh_ctx;
 

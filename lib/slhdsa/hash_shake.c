@@ -8,16 +8,16 @@
  * bytes, so each is one Keccak-f[1600] call on a state built lane by lane (n, 32 and 2n
  * are multiples of 8, so PK.seed, ADRS and M start on lane boundaries).
  *
- * State layout. With a native Keccak backend (PQLAB_KECCAKF1600_NATIVE, docs/native.md)
- * the states of F, H, PRF and of the WOTS+ chains are built directly in the backend's
- * bit-interleaved layout (lane = E | O << 32, E its even bits, O its odd bits) and
- * permuted with pqlab_keccakf1600_il, so the permutation skips its two
- * whole-state conversions; only the input lanes are converted (PK.seed once per
- * operation) and only the n output bytes converted back. Along a WOTS+ chain
- * (slh_chain) the value stays interleaved from one F to the next: the output lanes are
- * the next input lanes, and the ADRS lanes are converted once per chain (the hash
- * address, the only field that changes, is XORed in: the conversion is linear). Without
- * a backend the same code runs on standard-layout lanes and the portable permutation.
+ * Keccak state. The states go through the narrow interface of lib/common/fips202.h only
+ * (pqlab_keccak_init / _xorbytes / _extractbytes / _permute / _xorlanes): their layout is
+ * the Keccak module's (bit-interleaved with the ARMv7E-M backend), so the permutation
+ * skips any whole-state conversion and only the bytes that go in or out are converted.
+ * slh_ctx holds a state with PK.seed and the padding of an n-byte message already in it
+ * (built once per operation); F and PRF copy it and add ADRS and the message. Along a
+ * WOTS+ chain (slh_chain) the chain value never leaves the state: the output lanes of one
+ * F are XORed into the message lanes of the next (pqlab_keccak_xorlanes), ADRS is absorbed
+ * once per chain, and the hash address of each step comes from a state that slh_ctx holds
+ * with the w possible values (one lane each), again lane to lane.
  * T_l, H_msg and PRF_msg use the common sponge (pqlab_shake256_*), whose state is
  * interleaved with the backend as well. */
 #include "params.h"
@@ -31,85 +31,20 @@
 #include "fips202x4.h"
 #include "hash.h"
 
-#ifdef PQLAB_KECCAKF1600_NATIVE
-/* the backend's lane conversions (fips202.h) */
-/* the SHAKE domain byte 0x1F after the message and the final padding bit 0x80 in byte
- * 135 (bit 63 of lane 16), interleaved: 0x1F has even bits 0, 2, 4 (E = 0x7) and odd
- * bits 1, 3 (O = 0x3); bit 63 is odd bit 31 */
-#define LANE_DS 0x0000000300000007ULL
-#define LANE_END 0x8000000000000000ULL
+/* byte offsets of the one-block input PK.seed || ADRS || M (n, 32 and 2n are multiples
+ * of 8, so ADRS and M start on lane boundaries) */
+#define ADRS_OFF SLH_N
+#define MSG_OFF (SLH_N + 32)
+#define DS_SHAKE 0x1F /* FIPS 202 section 6.2: suffix 1111 and the first padding bit */
 
-/* nlanes >= 1 little-endian lanes of `in` into lanes that are zero */
-static inline void lanes_set(uint64_t *s, const uint8_t *in, unsigned int nlanes)
+/* the SHAKE256 padding of a message of inlen bytes at MSG_OFF: the domain byte after the
+ * message, the final padding bit 0x80 in the last byte of the rate (byte 135) */
+static void pad_oneblock(uint64_t s[25], unsigned int inlen)
 {
-    pqlab_keccak_native_xor_il(s, in, nlanes);
+    static const uint8_t ds = DS_SHAKE, last = 0x80;
+    pqlab_keccak_xorbytes(s, &ds, MSG_OFF + inlen, 1);
+    pqlab_keccak_xorbytes(s, &last, PQLAB_SHAKE256_RATE - 1, 1);
 }
-
-static inline void lanes_get(uint8_t *out, const uint64_t *s, unsigned int nlanes)
-{
-    pqlab_keccak_native_extract_il(out, s, nlanes);
-}
-
-static inline void permute(uint64_t s[25])
-{
-    pqlab_keccakf1600_il(s); /* common layer: counted in the hashing share */
-}
-
-/* the lane of byte value h at byte 7 (bits 56..63): its even bits go to E bits 28..31,
- * its odd bits to O bits 28..31 */
-static inline uint64_t lane_top_byte(uint32_t h)
-{
-    uint32_t e = h & 0x55u, o = (h >> 1) & 0x55u;
-    e = (e | (e >> 1)) & 0x33u;
-    o = (o | (o >> 1)) & 0x33u;
-    e = (e | (e >> 2)) & 0x0Fu;
-    o = (o | (o >> 2)) & 0x0Fu;
-    return (uint64_t)(e << 28) | (uint64_t)(o << 28) << 32;
-}
-#else
-#define LANE_DS 0x1FULL
-#define LANE_END 0x8000000000000000ULL
-
-static inline uint64_t load64_le(const uint8_t *p)
-{
-    uint64_t r = 0;
-    for (int i = 7; i >= 0; i--) {
-        r = (r << 8) | p[i];
-    }
-    return r;
-}
-
-static inline void lanes_set(uint64_t *s, const uint8_t *in, unsigned int nlanes)
-{
-    for (unsigned int i = 0; i < nlanes; i++) {
-        s[i] = load64_le(in + 8 * i);
-    }
-}
-
-static inline void lanes_get(uint8_t *out, const uint64_t *s, unsigned int nlanes)
-{
-    for (unsigned int i = 0; i < nlanes; i++) {
-        for (unsigned int j = 0; j < 8; j++) {
-            out[8 * i + j] = (uint8_t)(s[i] >> (8 * j));
-        }
-    }
-}
-
-static inline void permute(uint64_t s[25])
-{
-    pqlab_keccakf1600(s);
-}
-
-static inline uint64_t lane_top_byte(uint32_t h)
-{
-    return (uint64_t)h << 56;
-}
-#endif
-
-/* lanes of the one-block input PK.seed || ADRS || M */
-#define SEED_LANES (SLH_N / 8)
-#define ADRS_LANE0 SEED_LANES
-#define MSG_LANE0 (SEED_LANES + 4)
 
 void slh_ctx_init(slh_ctx *ctx, const uint8_t *pk_seed, const uint8_t *sk_seed)
 {
@@ -119,10 +54,14 @@ void slh_ctx_init(slh_ctx *ctx, const uint8_t *pk_seed, const uint8_t *sk_seed)
     } else {
         memset(ctx->sk_seed, 0, SLH_N);
     }
-    for (unsigned int i = 0; i < SEED_LANES; i++) {
-        ctx->seed_lanes[i] = 0;
+    pqlab_keccak_init(ctx->seed_state);
+    pqlab_keccak_xorbytes(ctx->seed_state, pk_seed, 0, SLH_N);
+    pad_oneblock(ctx->seed_state, SLH_N);
+    pqlab_keccak_init(ctx->hash_lanes);
+    for (unsigned int j = 1; j < SLH_W; j++) {
+        const uint8_t h = (uint8_t)j;
+        pqlab_keccak_xorbytes(ctx->hash_lanes, &h, 8 * j + 7, 1);
     }
-    lanes_set(ctx->seed_lanes, pk_seed, SEED_LANES);
 }
 
 void slh_ctx_clear(slh_ctx *ctx)
@@ -130,38 +69,46 @@ void slh_ctx_clear(slh_ctx *ctx)
     pqlab_zeroize(ctx, sizeof *ctx);
 }
 
-/* Lanes from..24 of s become zero. The zero goes through a value barrier: a plain
- * constant-zero loop is turned into a memset call by GCC, and the C library's memset
- * on the targets stores a byte at a time (about 900 cycles for these 128 bytes on the
- * Cortex-M4, 7 % of an F call). */
-static inline void lanes_zero(uint64_t s[25], unsigned int from)
+/* a copy of a whole state, unrolled (a loop would cost about as much again in its
+ * counter and branch, once per F; GCC would otherwise also call the C library's memcpy,
+ * which some targets' libraries run a byte at a time) */
+static inline void state_copy(uint64_t d[25], const uint64_t s[25])
 {
-    const uint64_t z = pqlab_value_barrier_u64(0);
-    for (unsigned int i = from; i < 25; i++) {
-        s[i] = z;
-    }
+#define COPY5(i)                                                                                                       \
+    do {                                                                                                               \
+        const uint64_t a0 = s[(i)], a1 = s[(i) + 1], a2 = s[(i) + 2], a3 = s[(i) + 3], a4 = s[(i) + 4];                \
+        d[(i)] = pqlab_value_barrier_u64(a0);                                                                          \
+        d[(i) + 1] = a1;                                                                                               \
+        d[(i) + 2] = a2;                                                                                               \
+        d[(i) + 3] = a3;                                                                                               \
+        d[(i) + 4] = a4;                                                                                               \
+    } while (0)
+    COPY5(0);
+    COPY5(5);
+    COPY5(10);
+    COPY5(15);
+    COPY5(20);
+#undef COPY5
 }
 
 /* SHAKE256(PK.seed || ADRS || in, 8n) for inlen in {n, 2n}: the input fits one rate
- * block (n + 32 + 2n <= 128 < 136), so absorb is a lane-wise copy, then the SHAKE
- * padding: domain bits 1111 and pad10*1 give 0x1F after the message and 0x80 in the
- * last byte of the rate (byte 135 = top byte of lane 16). */
+ * block (n + 32 + 2n <= 128 < 136), so it is one permutation of ctx's state with ADRS and
+ * the message added. For inlen = 2n the padding of the n-byte message is moved. */
 static void shake_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs, const uint8_t *in,
                            unsigned int inlen)
 {
     uint64_t s[25];
-    const unsigned int mlanes = inlen / 8;
 
-    lanes_zero(s, 0);
-    for (unsigned int i = 0; i < SEED_LANES; i++) {
-        s[i] = ctx->seed_lanes[i];
+    state_copy(s, ctx->seed_state);
+    pqlab_keccak_xorbytes(s, adrs->b, ADRS_OFF, 32);
+    if (inlen != SLH_N) {
+        static const uint8_t ds = DS_SHAKE;
+        pqlab_keccak_xorbytes(s, &ds, MSG_OFF + SLH_N, 1); /* cancels the n-byte padding */
+        pqlab_keccak_xorbytes(s, &ds, MSG_OFF + inlen, 1);
     }
-    lanes_set(s + ADRS_LANE0, adrs->b, 4);
-    lanes_set(s + MSG_LANE0, in, mlanes);
-    s[MSG_LANE0 + mlanes] ^= LANE_DS;
-    s[16] ^= LANE_END;
-    permute(s);
-    lanes_get(out, s, SLH_N / 8);
+    pqlab_keccak_xorbytes(s, in, MSG_OFF, inlen);
+    pqlab_keccak_permute(s);
+    pqlab_keccak_extractbytes(s, out, 0, SLH_N);
 }
 
 void slh_F(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs, const uint8_t *in)
@@ -179,21 +126,20 @@ void slh_PRF(uint8_t *out, const slh_ctx *ctx, const slh_adrs *adrs)
     shake_oneblock(out, ctx, adrs, ctx->sk_seed, SLH_N);
 }
 
-/* chain (Algorithm 5): steps F calls, hash addresses start .. start + steps - 1. The
- * value stays in state lanes between the calls; ADRS lanes 0-2 and lane 3 without the
- * hash address (bytes 24-27 chain address, 28-31 hash address, big-endian) are
- * converted once, and the hash address, < w <= 256 so only byte 31 (the top byte of
- * lane 3), is XORed in per step. */
-#if SLH_W > 256
-#error "slh_chain assumes hash addresses below 256"
+/* chain (Algorithm 5): steps F calls, hash addresses start .. start + steps - 1. ADRS
+ * without the hash address (bytes 28-31, big-endian; < w, so only byte 31 is nonzero)
+ * goes into a template state once per chain; each step copies the template, adds the lane
+ * of its hash address (ctx->hash_lanes) and the previous output (state to state) and
+ * permutes. */
+#if SLH_W > 25
+#error "slh_chain takes the hash address from one of the 25 lanes of ctx->hash_lanes"
 #endif
 void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps, const slh_ctx *ctx,
                const slh_adrs *adrs)
 {
-    uint64_t head[MSG_LANE0]; /* PK.seed and ADRS lanes, hash address 0 */
-    uint64_t m[SLH_N / 8];
-    uint64_t s[25];
-    uint8_t a3[8];
+    uint64_t tmpl[25];
+    uint64_t s[2][25];
+    uint64_t *prev = s[0], *cur = s[1];
 
     if (steps == 0) {
         if (out != in) {
@@ -201,42 +147,27 @@ void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int
         }
         return;
     }
-    for (unsigned int i = 0; i < SEED_LANES; i++) {
-        head[i] = ctx->seed_lanes[i];
-    }
-    for (unsigned int i = ADRS_LANE0; i < MSG_LANE0; i++) {
-        head[i] = 0;
-    }
-    memcpy(a3, adrs->b + 24, 4);
-    memset(a3 + 4, 0, 4);
-    lanes_set(head + ADRS_LANE0, adrs->b, 3);
-    lanes_set(head + ADRS_LANE0 + 3, a3, 1);
-    for (unsigned int i = 0; i < SLH_N / 8; i++) {
-        m[i] = 0;
-    }
-    lanes_set(m, in, SLH_N / 8);
+    state_copy(tmpl, ctx->seed_state);
+    pqlab_keccak_xorbytes(tmpl, adrs->b, ADRS_OFF, 28);
 
-    for (unsigned int j = start; j < start + steps; j++) {
-        unsigned int i;
-        for (i = 0; i < MSG_LANE0; i++) {
-            s[i] = head[i];
-        }
-        s[MSG_LANE0 - 1] ^= lane_top_byte(j);
-        for (i = 0; i < SLH_N / 8; i++) {
-            s[MSG_LANE0 + i] = m[i];
-        }
-        s[MSG_LANE0 + SLH_N / 8] = LANE_DS;
-        lanes_zero(s, MSG_LANE0 + SLH_N / 8 + 1);
-        s[16] ^= LANE_END;
-        permute(s);
-        for (i = 0; i < SLH_N / 8; i++) {
-            m[i] = s[i];
-        }
+    /* first step: the input bytes */
+    state_copy(cur, tmpl);
+    pqlab_keccak_xorlanes(cur, ADRS_OFF + 24, ctx->hash_lanes, 8 * start, 8);
+    pqlab_keccak_xorbytes(cur, in, MSG_OFF, SLH_N);
+    pqlab_keccak_permute(cur);
+    /* the others: the previous output, state to state */
+    for (unsigned int j = start + 1; j < start + steps; j++) {
+        uint64_t *t = prev;
+        prev = cur;
+        cur = t;
+        state_copy(cur, tmpl);
+        pqlab_keccak_xorlanes(cur, ADRS_OFF + 24, ctx->hash_lanes, 8 * j, 8);
+        pqlab_keccak_xorlanes(cur, MSG_OFF, prev, 0, SLH_N);
+        pqlab_keccak_permute(cur);
     }
-    lanes_get(out, m, SLH_N / 8);
+    pqlab_keccak_extractbytes(cur, out, 0, SLH_N);
     /* chain values are secret until published */
     pqlab_zeroize(s, sizeof s);
-    pqlab_zeroize(m, sizeof m);
 }
 
 void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4], const uint8_t *const in[4],

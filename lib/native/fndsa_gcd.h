@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* ARMv7E-M kernels of FN-DSA key generation's batched binary GCD (fndsa_gcd.S), selected by
- * PQLAB_FNDSA_GCD_NATIVE (backend.toml): the linear combination lin31 and the 31 decisions
+/* Contract of the native kernels of FN-DSA key generation's batched binary GCD (fndsa_gcd.S), selected by
+ * PQLAB_FNDSA_GCD_NATIVE (the backend's meta header, lib/native/api.h; ARMv7E-M: lib/native/armv7em/): the linear combination lin31 and the 31 decisions
  * of a pass, gcd31, and the corrections finish_mod and neg31 of lib/fndsa/ntru.c.
  *
  * lin31 contract (the same results as the C lin31 for every input it accepts):
@@ -11,8 +11,8 @@
  * - Returns the final carry: (a ca + b cb + m f) / 2^31 = sum of out[i] 2^(31 i) + cc 2^(31 (len - 1)),
  *   where the sum is exactly divisible by 2^31 (the caller's construction).
  * - No heap, no secret-dependent branch or address; stack: 36 bytes. AAPCS. */
-#ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_GCD_H
-#define PQLAB_NATIVE_ARMV7EM_FNDSA_GCD_H
+#ifndef PQLAB_NATIVE_FNDSA_GCD_H
+#define PQLAB_NATIVE_FNDSA_GCD_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* ARMv7E-M kernels of FN-DSA key generation's big-integer arithmetic (fndsa_zint.S),
- * selected by PQLAB_FNDSA_ZINT_NATIVE (backend.toml), used by lib/fndsa/ntru.c.
+/* Contract of the native kernels of FN-DSA key generation's big-integer arithmetic (fndsa_zint.S),
+ * selected by PQLAB_FNDSA_ZINT_NATIVE (the backend's meta header, lib/native/api.h; ARMv7E-M: lib/native/armv7em/), used by lib/fndsa/ntru.c.
  *
  * zmacn contract (exact; lib/fndsa/ntru.c's poly_sub_scaled builds its products from it):
  * - acc: len + 2 limbs, len >= 1; init: NULL (acc is read as it is) or len + 2 words that do
@@ -45,8 +45,8 @@
  * x: len >= 1 limbs, signed; returns nl and w[0..2] = limbs nl - 3, nl - 2, nl - 1 (0 below
  * limb 0) of the shortest form (see the C). Constant time for a given len (one pass over
  * every limb, selections by SEL); stack: 40 bytes. */
-#ifndef PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
-#define PQLAB_NATIVE_ARMV7EM_FNDSA_ZINT_H
+#ifndef PQLAB_NATIVE_FNDSA_ZINT_H
+#define PQLAB_NATIVE_FNDSA_ZINT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,945 @@
+/* SPDX-License-Identifier: MIT */
+/* FN-DSA NTRU solver: Babai reduction, floating and fixed point (see ntru.c and ntru_internal.h). */
+#include "ntru_internal.h"
+
+/* ---------------------------------------------------------------------- */
+/* Babai reduction (spec 3.8.2, alg. 7, "Reduce").                         */
+
+/* x * 2^e, constant time, for any int e: 0 when the result would be below
+ * 2^-1022 (or x is 0); 0 and *big set when the biased exponent would exceed maxe
+ * (callers that need values below 2^31 use maxe = 1023 + 40). */
+static fpr fpr_ldexp_lim(fpr x, int32_t e, int32_t maxe, uint32_t *big)
+{
+    uint64_t u = fpr_to_bits(x);
+    int32_t ex = (int32_t)((u >> 52) & 0x7FF);
+    int32_t ne = ex + e;
+    uint32_t zero = pqlab_ct_is_zero_u32((uint32_t)ex) | ((uint32_t)(ne - 1) >> 31);
+    uint32_t ovf = ((uint32_t)(maxe - ne) >> 31) & (zero ^ 1);
+    uint64_t r = (u & 0x800FFFFFFFFFFFFFu) | ((uint64_t)(uint32_t)ne << 52 & 0x7FF0000000000000u);
+    r &= (uint64_t)0 - (uint64_t)((zero | ovf) ^ 1);
+    *big |= ovf;
+    return fpr_from_bits(r);
+}
+
+/* one pass: limb i is needed for the signed value when it differs from the
+ * sign extension or limb i - 1 has its top bit different from the sign;
+ * returns nl = 1 + the highest needed index (secret), and w = (w0, w1, w2) =
+ * limbs nl - 3, nl - 2, nl - 1 (0 below limb 0) */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
+{
+    return pqlab_fndsa_zint_top3_native(x, len, w);
+}
+#else
+static uint32_t zint_top3(const uint32_t *x, size_t len, uint32_t w[3])
+{
+    uint32_t ext = zsign(x, len);
+    uint32_t nl = 1, w2 = x[0], w1 = 0, w0 = 0;
+    uint32_t p1 = x[0], p2 = 0; /* x[i - 1], x[i - 2] */
+    for (size_t i = 1; i < len; i++) {
+        uint32_t xi = x[i];
+        uint32_t need = (1u ^ pqlab_ct_is_zero_u32(xi ^ ext)) | ((p1 ^ ext) >> 31);
+        uint32_t mk = (uint32_t)0 - need;
+        nl ^= (nl ^ ((uint32_t)i + 1)) & mk;
+        w0 ^= (w0 ^ p2) & mk;
+        w1 ^= (w1 ^ p1) & mk;
+        w2 ^= (w2 ^ xi) & mk;
+        p2 = p1;
+        p1 = xi;
+    }
+    w[0] = w0;
+    w[1] = w1;
+    w[2] = w2;
+    return nl;
+}
+#endif
+
+/* x * 2^-sc (sc public) from the three most significant limbs that carry the
+ * value (relative error below 2^-51); the limbs are picked with masks over the
+ * whole integer (zint_top3), so neither the position nor the bit length of x leaks. */
+fpr zint_to_fpr_fit(const uint32_t *x, size_t len, int32_t sc)
+{
+    uint32_t w[3];
+    uint32_t nl = zint_top3(x, len, w), w2 = w[2], w1 = w[1], w0 = w[0];
+    uint32_t ovf = 0;
+    fpr r = fpr_add(fpr_ldexp(fpr_of((int64_t)(((uint64_t)w2 << 32) | w1)), 32), fpr_of((int64_t)w0));
+    return fpr_ldexp_lim(r, (int32_t)(32 * nl) - 96 - sc, 2046, &ovf);
+}
+
+/* 1 when every coefficient of p (m values of len limbs) is in
+ * [-2^bits, 2^bits): constant time, the caller declassifies only the
+ * accept/reject decision it takes on it */
+uint32_t poly_fits(const uint32_t *p, size_t m, size_t len, uint32_t bits)
+{
+    /* x fits when every bit at positions bits, ..., 32 len - 1 equals the
+     * sign: only the limbs from the one holding bit `bits` up are read (public
+     * positions) */
+    size_t b = bits / 32;
+    unsigned o = bits % 32;
+    if (b >= len) {
+        return 1;
+    }
+    uint32_t bad = 0;
+    for (size_t u = 0; u < m; u++) {
+        const uint32_t *x = p + u * len;
+        uint32_t ext = zsign(x, len);
+        uint32_t acc = (x[b] ^ ext) >> o;
+        for (size_t i = b + 1; i < len; i++) {
+            acc |= x[i] ^ ext;
+        }
+        bad |= acc;
+    }
+    return pqlab_ct_is_zero_u32(bad);
+}
+
+/* x (xlen limbs) -= a (alen limbs, signed) << s (public), modulo 2^(32 xlen) */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+static inline void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s)
+{
+    pqlab_fndsa_zsub_shifted_native(x, xlen, a, alen, s);
+}
+#else
+static void zsub_shifted(uint32_t *x, size_t xlen, const uint32_t *a, size_t alen, uint32_t s)
+{
+    if (s == 0 && alen <= xlen) {
+        zsub(x, xlen, a, alen);
+        return;
+    }
+    size_t sw = s >> 5;
+    uint32_t sb = s & 31;
+    uint32_t ext = zsign(a, alen), prev = 0, bw = 0;
+    for (size_t z = sw; z < xlen; z++) { /* limbs below sw are unchanged */
+        size_t src = z - sw;
+        uint32_t cur = src < alen ? a[src] : ext;
+        uint32_t w = sb == 0 ? cur : (cur << sb) | (prev >> (32 - sb));
+        prev = cur;
+        uint64_t t = (uint64_t)x[z] - w - bw;
+        x[z] = (uint32_t)t;
+        bw = (uint32_t)(t >> 63);
+    }
+}
+#endif
+
+/* F -= (k * f) << s in Z[x]/(x^m + 1) for k with |k_i| < 2^31, schoolbook (the
+ * small degrees; babai_sub uses the RNS products from m = 16). F: Flen limbs,
+ * f: flen limbs; s public. The sum of the m products of each output
+ * coefficient is formed exactly (acc96 for one-limb f: |sum| < m 2^62 < 2^72;
+ * alen = flen + 2 limbs otherwise: |sum| < m 2^31 |f| < 2^(32 flen + 41)),
+ * then shifted and subtracted. */
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+/* The same F (the sums are exact) from unsigned one-limb multipliers, all rows of a
+ * coefficient in one kernel call (pqlab_fndsa_zmacn_native, two rows per pass): with
+ * kk = +-k_i in (-2^31, 2^31), kk f_j = (kk + 2^31) f_j - 2^31 f_j, and over the m terms of
+ * a coefficient every f_j occurs once, so each sum starts from -2^31 (f_0 + ... + f_{m-1}),
+ * formed once per call (with the same kernel). The bound above carries over (alen =
+ * flen + 2 limbs for every flen). Workspace: 2 alen + 2 m words (m < 16) instead of alen. */
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen, const int32_t *k, size_t m,
+                            uint32_t s, ws_t *ws)
+{
+    size_t mark = ws->used, alen = flen + 2;
+    uint32_t *acc = ws_alloc(ws, alen), *base = ws_alloc(ws, alen), *up = ws_alloc(ws, 2 * m);
+    if (ws->fail) {
+        return;
+    }
+    /* base = -2^31 (f_0 + ... + f_{m-1}): the sum with multipliers 2^31 (coefficient m - 1
+     * takes every row unwrapped), negated */
+    for (size_t i = 0; i < m; i++) {
+        up[2 * i] = 0x80000000u;
+    }
+    wzero(base, alen);
+    pqlab_fndsa_zmacn_native(base, NULL, flen, f, m - 1, m, up);
+    uint32_t cy = 1;
+    for (size_t z = 0; z < alen; z++) {
+        uint64_t t = (uint64_t)(uint32_t)~base[z] + cy;
+        base[z] = (uint32_t)t;
+        cy = (uint32_t)(t >> 32);
+    }
+    /* up[2i] = k_i + 2^31, up[2i + 1] = -k_i + 2^31 (the wrapped terms) */
+    for (size_t i = 0; i < m; i++) {
+        up[2 * i] = (uint32_t)k[i] + 0x80000000u;
+        up[2 * i + 1] = ((uint32_t)0 - (uint32_t)k[i]) + 0x80000000u;
+    }
+    for (size_t c = 0; c < m; c++) {
+        pqlab_fndsa_zmacn_native(acc, base, flen, f, c, m, up);
+        zsub_shifted(F + c * Flen, Flen, acc, alen, s);
+    }
+    ws->used = mark;
+}
+#else
+static void poly_sub_scaled(uint32_t *F, size_t Flen, const uint32_t *f, size_t flen, const int32_t *k, size_t m,
+                            uint32_t s, ws_t *ws)
+{
+    size_t mark = ws->used;
+    size_t alen = flen == 1 ? 3 : flen + 2;
+    uint32_t *acc = ws_alloc(ws, alen);
+    if (ws->fail) {
+        return;
+    }
+    for (size_t c = 0; c < m; c++) {
+        if (flen == 1) {
+            acc96 a3 = {0, 0};
+            for (size_t i = 0; i < m; i++) {
+                size_t j = c >= i ? c - i : c + m - i;
+                acc_add(&a3, (int64_t)k[i] * (int64_t)(int32_t)f[j], c < i);
+            }
+            acc_store(acc, 3, &a3);
+        } else {
+            wzero(acc, alen);
+            for (size_t i = 0; i < m; i++) {
+                size_t j = c >= i ? c - i : c + m - i;
+                int64_t kk = c >= i ? (int64_t)k[i] : -(int64_t)k[i]; /* |k| < 2^31 */
+                const uint32_t *y = f + j * flen;
+                int64_t cy = 0;
+                for (size_t z = 0; z < flen; z++) {
+                    int64_t yz = z + 1 < flen ? (int64_t)y[z] : (int64_t)(int32_t)y[z];
+                    int64_t t = yz * kk + (int64_t)acc[z] + cy; /* |t| < 2^63 */
+                    acc[z] = (uint32_t)t;
+                    cy = t >> 32; /* arithmetic shift (two's complement targets) */
+                }
+                for (size_t z = flen; z < alen; z++) {
+                    int64_t t = (int64_t)acc[z] + cy;
+                    acc[z] = (uint32_t)t;
+                    cy = t >> 32;
+                }
+            }
+        }
+        zsub_shifted(F + c * Flen, Flen, acc, alen, s);
+    }
+    ws->used = mark;
+}
+#endif /* PQLAB_FNDSA_ZINT_NATIVE */
+
+/* out[u] = x_u 2^-sc for the m coefficients x_u (stride limbs apart, the low rl
+ * limbs read: the caller knows the limbs above are sign extension). With win,
+ * the limbs below bit sc - 64 are left out: they move a scaled value by less
+ * than 2^-64. Only for the scales of the reference's schedule, which reads
+ * nothing below bit sc at all (its top ten words), so that a value far below
+ * 2^sc reads as 0 there as well; not for the scales taken from a limb count,
+ * which can sit far above the value. */
+void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win)
+{
+    size_t lo = win && sc >= 64 ? (size_t)(sc - 64) / 32 : 0;
+    if (lo >= rl) {
+        lo = rl - 1;
+    }
+    sc -= 32 * (int32_t)lo;
+    for (size_t u = 0; u < m; u++) {
+        const uint32_t *xu = x + u * stride + lo;
+        if (rl - lo <= 2) { /* public: the value as one int64, the same rounding */
+            uint32_t hi = rl - lo == 2 ? xu[1] : (uint32_t)((int32_t)xu[0] >> 31);
+            uint32_t ovf = 0;
+            out[u] = fpr_ldexp_lim(fpr_of((int64_t)(((uint64_t)hi << 32) | xu[0])), -sc, 2046, &ovf);
+        } else {
+            out[u] = zint_to_fpr_fit(xu, rl - lo, sc);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Babai steps of the reference schedule in fixed point (depths 2..4).       */
+/*
+ * k = round(x / 2^s), x = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)) in
+ * Q[x]/(x^m + 1), computed with int64 values in block floating point instead of
+ * emulated binary64 (babai_init with fft = 2, babai_k_fx), at the intermediate depths
+ * up to NTRU_FX_MAX_DEPTH (why not deeper: the comment above babai_k_fx):
+ *
+ *  - f, g are read at a common exponent: bf = the largest bit length of their
+ *    coefficients (x in [-2^b, 2^b)), f'_i = floor(f_i / 2^(bf - Q)), Q = 62 - logm,
+ *    so |f'_i| <= 2^Q; F, G likewise at bF (per step). bf, bF are secret: they are
+ *    found with masks over all limbs (poly_maxbits) and applied with masked limb
+ *    selection and branch-free shifts (zwin64), like the fpr emulation's exponents.
+ *  - Negacyclic FFT in place (the one of keygen.c's ortho_norm, fx_fft: the complex
+ *    polynomial a_j = c_j + i c_{j+m/2} is c mod (x^{m/2} - i), each level splits
+ *    x^{2L} - t into x^L -+ sqrt(t), twiddles fndsa_fx_zeta = round(s 2^63) in signed
+ *    32-bit halves). Every value of every level is a coefficient of c mod (x^L - t),
+ *    |t| = 1, so its modulus is at most ||c'||_1 <= m 2^Q = 2^62: no overflow.
+ *  - Once per depth: D_j = |f_j|^2 + |g_j|^2 exactly in 128 bits, normalised
+ *    (D_j ~ D'_j 2^(64 - c_j), D'_j in [2^63, 2^64), c_j = its leading zero count),
+ *    R_j = floor(2^126 / D'_j) by restoring division (64 fixed iterations), and
+ *    U_j = 2^E conj(f_j) / D_j, V_j = 2^E conj(g_j) / D_j with the common exponent
+ *    E = 61 + floor((127 - cmax) / 2) (cmax = max c_j: the smallest D_j), so that
+ *    |(U_j, V_j)| = 2^E / sqrt(D_j) <= 2^61.
+ *  - Per step: X_j = (F_j U_j + G_j V_j) / 2^63 (|X_j| <= sqrt(2) 2^62 2^61 / 2^63
+ *    = 2^60.5), inverse FFT (halving at every level: values stay below 2^60.5 plus
+ *    the rounding), then x_i / 2^s = x~_i 2^tau with tau = bF - bf - E + 63 - s
+ *    (secret, common to the step): k = floor(x~ 2^tau + 1/2), and "big" (the
+ *    reference's reject: |x / 2^s| >= 2^31 - 1) from an integer threshold.
+ *
+ * No FPU and no fpr: the same values on every target and fpr layer. Precision: the
+ * comment above babai_k_fx.
+ */
+
+/* the largest bit length b (every coefficient in [-2^b, 2^b)) of m coefficients
+ * (stride limbs apart, the low rl limbs read: the caller knows the limbs above
+ * are sign extension); 0 when all are 0 or -1. Constant time: one OR per limb
+ * of (x ^ sign) over the coefficients, then the top nonzero limb with masks. */
+uint32_t poly_maxbits(const uint32_t *p, size_t m, size_t stride, size_t rl)
+{
+    uint32_t top = 0, idx = 0;
+    for (size_t i = 0; i < rl; i++) {
+        uint32_t o = 0;
+        for (size_t u = 0; u < m; u++) {
+            const uint32_t *x = p + u * stride;
+            o |= x[i] ^ ((uint32_t)0 - (x[rl - 1] >> 31));
+        }
+        uint32_t nz = (uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(o));
+        top ^= (top ^ o) & nz;
+        idx ^= (idx ^ (uint32_t)(i + 1)) & nz;
+    }
+    uint32_t cnt;
+    (void)fpr_norm64((uint64_t)top << 32, &cnt); /* clz32(top), 63 when top = 0 */
+    return (32 * idx - cnt) & ((uint32_t)0 - (1u ^ pqlab_ct_is_zero_u32(idx)));
+}
+
+/* floor(x / 2^t) as int64 for a signed x of len limbs (low len limbs read) and a
+ * secret t in [-64, 32 len), when the result is below 2^63 in absolute value:
+ * bits t .. t + 63 of x 2^64 (two zero limbs below x, sign extension above), the
+ * three limbs w, w + 1, w + 2 (w = (t + 64) / 32) gathered with one mask per limb
+ * over all limbs (a limb at j joins a0, a1, a2 when j = w, w + 1, w + 2), then
+ * shifted without a data-dependent branch */
+static int64_t zwin64(const uint32_t *x, size_t len, int32_t t)
+{
+    uint32_t ext = zsign(x, len);
+    uint32_t tt = (uint32_t)(t + 64), w = tt >> 5, r = tt & 31;
+    uint32_t a0 = 0, a1 = 0, a2 = 0;
+    uint32_t p1 = (uint32_t)0 - pqlab_ct_is_zero_u32(w - 1); /* j - 1 == w for j = 2 */
+    uint32_t p2 = (uint32_t)0 - pqlab_ct_is_zero_u32(w);     /* j - 2 == w */
+    for (size_t j = 2; j < len + 4; j++) {
+        uint32_t e = j < len + 2 ? x[j - 2] : ext; /* public index */
+        uint32_t mk = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j ^ w);
+        a0 |= e & mk;
+        a1 |= e & p1;
+        a2 |= e & p2;
+        p2 = p1;
+        p1 = mk;
+    }
+    uint64_t v = fpr_ursh(((uint64_t)a1 << 32) | a0, r);
+    v |= fpr_ulsh((uint64_t)a2 << 32, 32 - r); /* 32 - r in [1, 32] */
+    return (int64_t)v;
+}
+
+/* round(b Z / 2^64) within 3/4 (bl zl / 2^64 at most 1/4 dropped) */
+static inline int64_t fxb_mul64(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
+{
+    int64_t p = (int64_t)bh * zh;
+    int64_t mm = (int64_t)bh * zl + (int64_t)bl * zh + ((int64_t)1 << 31);
+    return p + (mm >> 32);
+}
+
+/* a: hm = m/2 complex values (re, im interleaved), a_j = c_j + i c_{j+hm}, in place
+ * to the values at the hm roots of x^hm - i (bit-reversed order of the split tree) */
+static void fxb_fft(int64_t *a, unsigned logm)
+{
+    fx_fft_levels(a, ((size_t)1 << (logm - 1)) >> 1, 1);
+}
+
+/* inverse of fxb_fft: every level (x, y) -> ((x + y) / 2, (x - y) conj(s) / 2),
+ * rounded; values never grow (each output is at most the mean of two inputs'
+ * moduli plus the rounding) */
+static void fxb_ifft(int64_t *a, unsigned logm)
+{
+    size_t hm = (size_t)1 << (logm - 1);
+    for (size_t len = 1, blk = hm >> 1; len < hm; len <<= 1, blk >>= 1) {
+        for (size_t k = 0; k < blk; k++) {
+            const int32_t *z = fndsa_fx_zeta[blk - 1 + k];
+            int32_t zrh = z[0], zrl = z[1], zih = z[2], zil = z[3];
+            int64_t *pa = a + 4 * len * k, *pb = pa + 2 * len;
+            for (size_t j = 0; j < 2 * len; j += 2) {
+                int64_t xr = pa[j], xi = pa[j + 1], yr = pb[j], yi = pb[j + 1];
+                pa[j] = (xr + yr + 1) >> 1;
+                pa[j + 1] = (xi + yi + 1) >> 1;
+                int32_t drh, drl, dih, dil;
+                fx_split(xr - yr, &drh, &drl);
+                fx_split(xi - yi, &dih, &dil);
+                /* (dr + i di)(zr - i zi) / 2 */
+                pb[j] = fxb_mul64(drh, drl, zrh, zrl) + fxb_mul64(dih, dil, zih, zil);
+                pb[j + 1] = fxb_mul64(dih, dil, zrh, zrl) - fxb_mul64(drh, drl, zih, zil);
+            }
+        }
+    }
+}
+
+/* a: the m coefficients x_u 2^-t (stride limbs apart, rl limbs read), floor, in the
+ * interleaved complex layout of fxb_fft. The window is common to all coefficients, so
+ * the one-hot masks of its limb (w = (t + 64) / 32 among the rl + 2 limbs of x 2^64)
+ * are computed once (up to FXB_MASKS limbs; zwin64 otherwise) and every limb then
+ * costs three AND-ORs (the masks of j, j - 1, j - 2 select it for a0, a1, a2) */
+#define FXB_MASKS 64
+void fxb_load(int64_t *a, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t t)
+{
+    size_t hm = m >> 1;
+    if (rl + 2 > FXB_MASKS) {
+        for (size_t u = 0; u < m; u++) {
+            a[u < hm ? 2 * u : 2 * (u - hm) + 1] = zwin64(x + u * stride, rl, t);
+        }
+        return;
+    }
+    uint32_t tt = (uint32_t)(t + 64), w = tt >> 5, r = tt & 31;
+    uint32_t mk[FXB_MASKS];
+    /* j ^ w, not j - w: GCC would turn j - w into an induction variable and compare it
+     * with rl + 2 - w to end the loop (a branch on w) */
+    for (size_t j = 0; j < rl + 2; j++) {
+        mk[j] = (uint32_t)0 - pqlab_ct_is_zero_u32((uint32_t)j ^ w);
+    }
+    /* beyond limb rl + 1 of x 2^64 everything is sign extension: a1 is when w = rl + 1,
+     * a2 when w >= rl */
+    const uint32_t t1 = mk[rl + 1], t2 = mk[rl] | mk[rl + 1];
+    for (size_t u = 0; u < m; u++) {
+        const uint32_t *xu = x + u * stride;
+        uint32_t ext = zsign(xu, rl);
+        uint32_t a0 = 0, a1 = ext & t1, a2 = ext & t2;
+        uint32_t m1 = mk[1], m2 = mk[0]; /* limbs 0 and 1 of x 2^64 are 0 */
+        for (size_t j = 2; j < rl + 2; j++) {
+            uint32_t e = xu[j - 2], m0 = mk[j];
+            a0 |= e & m0;
+            a1 |= e & m1;
+            a2 |= e & m2;
+            m2 = m1;
+            m1 = m0;
+        }
+        uint64_t v = fpr_ursh(((uint64_t)a1 << 32) | a0, r);
+        v |= fpr_ulsh((uint64_t)a2 << 32, 32 - r); /* 32 - r in [1, 32] */
+        a[u < hm ? 2 * u : 2 * (u - hm) + 1] = (int64_t)v;
+    }
+}
+
+/* the carry out of the 64-bit addition x + y = s, from the top bits (no comparison: for
+ * `(uint64_t)(s < y)` arm-none-eabi-gcc 12 -O3 emits a 64-bit compare whose 0/1 result is
+ * spilled with an IT-predicated STR, a store that happens or not by the secret, and
+ * -mcpu=cortex-m7 a conditional branch; pqlab-sim's taint analysis reported both, docs/ct.md) */
+static inline uint64_t add_carry64(uint64_t x, uint64_t y, uint64_t s)
+{
+    return ((x & y) | ((x | y) & ~s)) >> 63;
+}
+
+/* (hi, lo) += v^2 (128-bit unsigned) for |v| < 2^63 */
+static inline void u128_add_sq(uint64_t *hi, uint64_t *lo, int64_t v)
+{
+    uint64_t s = (uint64_t)(v >> 63);
+    uint64_t a = ((uint64_t)v ^ s) - s;
+    uint64_t ah = a >> 32, al = a & 0xFFFFFFFFu;
+    uint64_t mid = ah * al; /* a^2 = ah^2 2^64 + mid 2^33 + al^2 */
+    uint64_t l0 = al * al, h = ah * ah + (mid >> 31);
+    uint64_t ml = mid << 33;
+    uint64_t l = l0 + ml;
+    h += add_carry64(l0, ml, l);
+    uint64_t t = *lo + l;
+    *hi += h + add_carry64(*lo, l, t);
+    *lo = t;
+}
+
+/* |a| R (a signed, |a| < 2^63; R < 2^64) rounded and shifted right by sh (secret, in
+ * [1, 191]), sign restored: the callers' values are below 2^62 in absolute value */
+static int64_t mul_shr_round(int64_t a, uint64_t R, uint32_t sh)
+{
+    uint64_t s = (uint64_t)(a >> 63);
+    uint64_t x = ((uint64_t)a ^ s) - s;
+    uint64_t xh = x >> 32, xl = x & 0xFFFFFFFFu, rh = R >> 32, rl = R & 0xFFFFFFFFu;
+    uint64_t ll = xl * rl, lh = xl * rh, hl = xh * rl, hh = xh * rh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    uint64_t lo = (ll & 0xFFFFFFFFu) | (mid << 32);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    /* the value is below 2^127: shifts of 128 or more give 0 */
+    uint64_t keep = (uint64_t)0 - (uint64_t)((sh - 128) >> 31); /* sh < 128 */
+    sh &= 127;
+    /* + 2^(sh - 1) */
+    uint32_t h1 = sh - 1;
+    uint64_t inc = fpr_ulsh(1, h1 & 63);
+    uint64_t inlo = (uint64_t)0 - (uint64_t)((h1 - 64) >> 31); /* h1 < 64 */
+    uint64_t tl = lo + (inc & inlo);
+    /* the carry from the top bits (add_carry64) */
+    hi += (inc & ~inlo) + add_carry64(lo, inc & inlo, tl);
+    lo = tl;
+    /* >> sh: first the 64 part with a mask, then the rest */
+    uint64_t m64 = (uint64_t)0 - (uint64_t)(sh >> 6);
+    lo ^= (lo ^ hi) & m64;
+    hi &= ~m64;
+    uint32_t r = sh & 63;
+    uint64_t v = fpr_ursh(lo, r) | (fpr_ulsh(hi, 63 - r) << 1);
+    v &= keep;
+    return (int64_t)((v ^ s) - s);
+}
+
+/* floor(2^126 / d) for d in [2^63, 2^64) (at most 2^63): restoring division, 64 fixed
+ * iterations; the remainder starts at floor(2^126 / 2^64) = 2^62 < d */
+static uint64_t recip126(uint64_t d)
+{
+    uint64_t r = (uint64_t)1 << 62, q = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t c = r >> 63; /* the doubled remainder is c 2^64 + r: below 2 d */
+        r <<= 1;
+        uint64_t t = r - d;
+        uint64_t bw = ((~r & d) | (~(r ^ d) & t)) >> 63; /* r < d */
+        uint64_t ge = c | (bw ^ 1);
+        r ^= (r ^ t) & ((uint64_t)0 - ge);
+        q = (q << 1) | ge;
+    }
+    return q;
+}
+
+/* psi, ipsi of prime j (2m words): from the cache unless fresh (then computed
+ * into it), or without a cache computed into the scratch at Fa (free between
+ * Babai steps; at least 4m words, of which babai_sub uses the fourth m for k) */
+static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm, int fresh)
+{
+    uint32_t *scratch = (uint32_t *)(void *)b->Fa;
+    uint32_t *psi = b->roots != NULL ? b->roots + 2 * m * j : scratch;
+    if (b->roots == NULL || fresh) {
+        mp_roots(psi, psi + m, b->roots != NULL ? scratch : psi + 2 * m, RNS_P[j][1], logm, &b->qs[j]);
+    }
+    return psi;
+}
+
+static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m, unsigned logm);
+
+/* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 4m
+ * words); 1, floating point (babai_k); 2, fixed point (babai_k_fx, m >= 2; its
+ * 2m int64 are the scratch at Fa) */
+int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf, int win,
+               int fft, size_t m, unsigned logm, ws_t *ws)
+{
+    fpr *p = ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
+    b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
+    b->k = (int32_t *)(void *)ws_alloc(ws, m);
+    if (ws->fail) {
+        return 0;
+    }
+    b->xa = (int64_t *)(void *)p;
+    b->fxe = 0;
+    b->fa = fft == 1 ? p : NULL;
+    b->ga = fft == 1 ? p + m : NULL;
+    b->dn = fft == 1 ? p + 2 * m : NULL;
+    b->Fa = fft == 1 ? p + 3 * m : p;
+    b->Ga = fft == 1 ? p + 4 * m : NULL;
+    b->tt = fft == 1 ? p + 5 * m : NULL;
+    b->scf = scf;
+    b->win = win;
+    b->np = 0;
+    b->roots = NULL;
+    if (m >= 16) {
+        /* k f: |coefficient| < m 2^31 2^fbits */
+        size_t np = rns_count(fbits + 31 + logm);
+        if (np <= RNS_MAXP) {
+            b->fnt = ws_alloc(ws, np * m);
+            b->gnt = ws_alloc(ws, np * m);
+            b->cst = ws_alloc(ws, np * np + 2 * np);
+            b->PI = ws_alloc(ws, 2 * np + 2);
+            b->qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
+            if (ws->fail) {
+                return 0;
+            }
+            b->np = np;
+            rns_setup(b->qs, b->cst, b->PI, np);
+            /* the roots are kept when that leaves room for babai_sub's
+             * residues (public sizes) */
+            if (ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
+                b->roots = ws_alloc(ws, 2 * np * m);
+            }
+            for (size_t j = 0; j < np; j++) {
+                const modp_t *q = &b->qs[j];
+                const uint32_t *psi = babai_roots(b, j, m, logm, 1);
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+                pqlab_fndsa_mp_of_poly_native(b->fnt + j * m, f, flen, flen, m, (const uint32_t *)(const void *)q);
+                pqlab_fndsa_mp_of_poly_native(b->gnt + j * m, g, flen, flen, m, (const uint32_t *)(const void *)q);
+#else
+                for (size_t u = 0; u < m; u++) {
+                    b->fnt[j * m + u] = mp_of_zint(f + u * flen, flen, q);
+                    b->gnt[j * m + u] = mp_of_zint(g + u * flen, flen, q);
+                }
+#endif
+                mp_ntt(b->fnt + j * m, psi, logm, q);
+                mp_ntt(b->gnt + j * m, psi, logm, q);
+            }
+        }
+    }
+    if (!fft) { /* the caller computes k otherwise (reduce_once) */
+        return 1;
+    }
+    if (fft == 2) {
+        babai_init_fx(b, f, g, flen, m, logm);
+        return 1;
+    }
+    poly_to_fpr(b->fa, f, m, flen, flen, scf, b->win);
+    poly_to_fpr(b->ga, g, m, flen, flen, scf, b->win);
+    if (logm > 0) {
+        fndsa_fft(b->fa, logm, b->tt);
+        fndsa_fft(b->ga, logm, b->tt);
+        fndsa_poly_invnorm2_fft(b->dn, b->fa, b->ga, logm);
+        fndsa_poly_adj_fft(b->fa, logm);
+        fndsa_poly_adj_fft(b->ga, logm);
+    } else {
+        b->dn[0] = fpr_add(fpr_sqr(b->fa[0]), fpr_sqr(b->ga[0]));
+    }
+    return 1;
+}
+
+/* k = round(x 2^e) for m values; coefficients outside (-2^31 + 1, 2^31 - 1) are
+ * clamped to +-2^30; returns 1 when any was (secret) */
+static uint32_t round_k(int32_t *k, const fpr *x, int32_t e, size_t m)
+{
+    uint32_t anybig = 0;
+    for (size_t u = 0; u < m; u++) {
+        uint32_t big = 0;
+        fpr v = fpr_ldexp_lim(x[u], e, 1023 + 40, &big);
+        big |= (uint32_t)(fpr_lt(v, FPR(0x41DFFFFFFFC00000u, 2147483647.0)) ^ 1);
+        big |= (uint32_t)(fpr_lt(FPR(0xC1DFFFFFFFC00000u, -2147483647.0), v) ^ 1);
+        uint32_t kv = (uint32_t)fpr_rint(v);
+        uint32_t neg = (uint32_t)(fpr_to_bits(x[u]) >> 63);
+        uint32_t clamp = ((uint32_t)1 << 30) ^ ((uint32_t)0 - neg);
+        clamp += neg; /* -2^30 when negative */
+        kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
+        k[u] = (int32_t)kv;
+        anybig |= big;
+    }
+    return anybig;
+}
+
+/* One reduction coefficient vector: k = round((F adj(f) + G adj(g)) / (f adj(f)
+ * + g adj(g)) / 2^s), F, G read at scale 2^-scF from their low rl limbs (the
+ * caller knows the limbs above are sign extension). Coefficients outside
+ * (-2^31 + 1, 2^31 - 1) are clamped to +-2^30; returns 1 when any was (secret). */
+uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t scF, int32_t s,
+                 size_t m, unsigned logm)
+{
+    fpr *Fa = b->Fa, *Ga = b->Ga;
+    poly_to_fpr(Fa, F, m, Flen, rl, scF, b->win);
+    poly_to_fpr(Ga, G, m, Flen, rl, scF, b->win);
+    if (logm > 0) {
+        fndsa_fft(Fa, logm, b->tt);
+        fndsa_fft(Ga, logm, b->tt);
+        fndsa_poly_mul_fft(Fa, b->fa, logm);
+        fndsa_poly_mul_fft(Ga, b->ga, logm);
+        fndsa_poly_add(Fa, Ga, logm);
+        fndsa_poly_mul_autoadj_fft(Fa, b->dn, logm);
+        fndsa_ifft(Fa, logm, b->tt);
+    } else {
+        Fa[0] = fpr_div(fpr_add(fpr_mul(Fa[0], b->fa[0]), fpr_mul(Ga[0], b->ga[0])), b->dn[0]);
+    }
+    return round_k(b->k, Fa, scF - b->scf - s, m);
+}
+
+/* Fixed-point side, once per depth (babai_init with fft = 2): f', g' (common
+ * exponent bf), their FFTs, then U_j, V_j = 2^E conj(f_j, g_j) / D_j in signed
+ * 32-bit halves (uv: 8 words per j), and fxe = bf + E - 63 (secret). */
+static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m, unsigned logm)
+{
+    size_t hm = m >> 1;
+    int64_t *fa = b->xa, *ga = b->xa + m;
+    uint32_t bf = ct_max_u32(poly_maxbits(f, m, flen, flen), poly_maxbits(g, m, flen, flen));
+    int32_t t = (int32_t)bf - (62 - (int32_t)logm);
+    fxb_load(fa, f, m, flen, flen, t);
+    fxb_load(ga, g, m, flen, flen, t);
+    fxb_fft(fa, logm);
+    fxb_fft(ga, logm);
+    /* D_j = |f_j|^2 + |g_j|^2 < 4 (2^62 + e)^2 < 2^126.1 exactly; D'_j = its top 64
+     * bits from the leading one (c_j leading zeros of 128), R_j = floor(2^126 / D'_j);
+     * R_j and c_j wait in uv[8 j ..] */
+    uint32_t cmax = 0;
+    for (size_t j = 0; j < hm; j++) {
+        uint64_t hi = 0, lo = 0;
+        u128_add_sq(&hi, &lo, fa[2 * j]);
+        u128_add_sq(&hi, &lo, fa[2 * j + 1]);
+        u128_add_sq(&hi, &lo, ga[2 * j]);
+        u128_add_sq(&hi, &lo, ga[2 * j + 1]);
+        lo |= fpr_ct_iszero64(hi | lo); /* D = 0 (never: f, g have no common root) reads as 1 */
+        uint64_t zh = (uint64_t)0 - fpr_ct_iszero64(hi);
+        hi ^= (hi ^ lo) & zh;
+        lo &= ~zh;
+        uint32_t cnt;
+        hi = fpr_norm64(hi, &cnt);
+        hi |= fpr_ursh(lo, 63 - cnt) >> 1; /* lo >> (64 - cnt), 0 when cnt = 0 */
+        uint32_t c = cnt + (64 & (uint32_t)zh);
+        uint64_t R = recip126(hi);
+        uint32_t *w = (uint32_t *)(void *)(b->uv + 8 * j);
+        w[0] = (uint32_t)R;
+        w[1] = (uint32_t)(R >> 32);
+        w[2] = c;
+        cmax = ct_max_u32(cmax, c);
+    }
+    /* D_j >= 2^(127 - c_j) >= 2^(127 - cmax), so with E = 61 + floor((127 - cmax) / 2),
+     * |(U_j, V_j)| = 2^E / sqrt(D_j) <= 2^61. 1 / D_j ~ R_j 2^(c_j - 190): U_j is
+     * conj(f_j) R_j >> (190 - E - c_j), a shift in [2, 129] */
+    int32_t E = 61 + (int32_t)((127 - cmax) >> 1);
+    for (size_t j = 0; j < hm; j++) {
+        int32_t *w = b->uv + 8 * j;
+        uint64_t R = (uint64_t)(uint32_t)w[0] | ((uint64_t)(uint32_t)w[1] << 32);
+        uint32_t sh = (uint32_t)(190 - E - w[2]);
+        int64_t ur = mul_shr_round(fa[2 * j], R, sh), ui = -mul_shr_round(fa[2 * j + 1], R, sh);
+        int64_t vr = mul_shr_round(ga[2 * j], R, sh), vi = -mul_shr_round(ga[2 * j + 1], R, sh);
+        fx_split(ur, &w[0], &w[1]);
+        fx_split(ui, &w[2], &w[3]);
+        fx_split(vr, &w[4], &w[5]);
+        fx_split(vi, &w[6], &w[7]);
+    }
+    b->fxe = (int32_t)bf + E - 63;
+}
+
+/* k = floor(v 2^tau + 1/2) for the m values v (interleaved layout, |v| < 2^61), tau
+ * secret; big when |v 2^tau| >= 2^31 - 1 (the reference's reject), then clamped to
+ * +-2^30 as in round_k; returns 1 when any was big (secret) */
+static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
+{
+    size_t hm = m >> 1;
+    uint32_t tneg = (uint32_t)tau >> 31, mneg = (uint32_t)0 - tneg;
+    uint32_t sg = (uint32_t)tau & ~mneg; /* tau >= 0: shift left by min(tau, 63) */
+    sg ^= (sg ^ 63) & ((uint32_t)0 - (uint32_t)(((uint64_t)63 - sg) >> 63));
+    uint32_t rg = (0u - (uint32_t)tau) & mneg; /* tau < 0: right by min(-tau, 62) */
+    rg ^= (rg ^ 62) & ((uint32_t)0 - (uint32_t)(((uint64_t)62 - rg) >> 63));
+    uint64_t thp = fpr_ursh(((uint64_t)1 << 31) - 2, sg); /* big: |v| > thp */
+    uint64_t thn = ((uint64_t)1 << 31) - 1;               /* big: |v| >= thn 2^rg */
+    thn = fpr_ulsh(thn, rg < 31 ? rg : 31);
+    uint64_t half = fpr_ulsh(1, (rg - 1) & 63) & ((uint64_t)0 - (uint64_t)tneg);
+    uint32_t anybig = 0;
+    for (size_t u = 0; u < m; u++) {
+        int64_t v = a[u < hm ? 2 * u : 2 * (u - hm) + 1];
+        uint64_t s = (uint64_t)(v >> 63);
+        uint64_t av = ((uint64_t)v ^ s) - s;
+        uint32_t bigp = (uint32_t)((thp - av) >> 63);
+        uint32_t bign = (uint32_t)(((av - thn) >> 63) ^ 1);
+        uint32_t kp = (uint32_t)fpr_ulsh((uint64_t)v, sg);
+#ifdef PQLAB_FNDSA_CT_NEGATIVE_CONTROL_ROUNDK
+        /* test only (tests/test_fndsa_ct.py): a load indexed by, and a branch on, the
+         * secret shift counts of this loop; `pqlab ct` must report both here, while the
+         * shifts by the same counts (constant time on every target, docs/ct.md) pass */
+        {
+            static volatile uint32_t nc_table[64], nc_sink;
+            kp ^= nc_table[sg]; /* all zero: the result does not change */
+            if (rg & 1) {
+                nc_sink++;
+            }
+        }
+#endif
+        /* floor((v + 2^(rg-1)) / 2^rg) through the positive v + 2^(rg-1) + 2^62 */
+        uint64_t bias = (uint64_t)1 << 62;
+        uint32_t kn = (uint32_t)(fpr_ursh((uint64_t)v + half + bias, rg) - fpr_ursh(bias, rg));
+        uint32_t kv = kp ^ ((kp ^ kn) & mneg);
+        uint32_t big = bigp ^ ((bigp ^ bign) & tneg);
+        uint32_t clamp = ((uint32_t)1 << 30) ^ (uint32_t)s;
+        clamp += (uint32_t)s & 1; /* -2^30 when negative */
+        kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
+        k[u] = (int32_t)kv;
+        anybig |= big;
+    }
+    return anybig;
+}
+
+/* The k of one step of the reference's schedule in fixed point (see above):
+ * k = round(x / 2^s) for x = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)), F, G read
+ * from their low rl limbs (the limbs above are sign extension). Returns 1 when a
+ * coefficient of x / 2^s is at least 2^31 - 1 in absolute value (secret).
+ *
+ * Error bound (ulp: one unit of the fixed-point value concerned; first order in the
+ * relative errors, which are below 2^-40 wherever it matters):
+ *  - loading: 0 <= F_i 2^-t - F'_i < 1 (floor; exact when t <= 0), likewise f', g';
+ *  - FFT (as ortho_norm's in keygen.c): a complex input is off by at most sqrt(2),
+ *    every level doubles the inherited error and adds at most 3.19 (two fxb_mul63 per
+ *    part: 2 sqrt(2); the twiddle's own rounding: |b| 2^-63.5 < 0.36), so after the
+ *    L = logm - 1 levels every value is within e1 = 2^L sqrt(2) + (2^L - 1) 3.19 <
+ *    2.31 m of the exact transform (of F 2^-t, of f 2^-tf, of g 2^-tf);
+ *  - U_j, V_j: R_j 2^(c_j - 190) = (1 + eta) / D~_j with |eta| < 2^-61 (the
+ *    truncations of D'_j and R_j) for the computed D~_j, and one rounding: within 1.5
+ *    ulp of 2^E conj(f~_j) / D~_j. The computed f~_j, g~_j are within sqrt(2) e1 of
+ *    the exact pair, and |d(conj f / D)| <= 3 |(df, dg)| / D, so with 2^E / sqrt(D_j)
+ *    <= 2^61: |(U_j, V_j) - exact| <= 1.5 sqrt(2) + 4.25 e1 2^61 / sqrt(D_min);
+ *  - X_j: four fxb_mul63 per part (4 per part, 5.66 in modulus) plus the inherited
+ *    |(F_j, G_j)| |d(U, V)| / 2^63 + |d(F, G)| |(U, V)| / 2^63 <= (2^62.5 / 2^63)
+ *    |d(U, V)| + sqrt(2) e1 2^61 / 2^63: eX <= 7.8 + 0.36 e1 + 3.01 e1 2^61 / sqrt(D_min);
+ *  - inverse FFT: each level averages two inherited errors and adds at most 0.71
+ *    (sum) or 2.4 (difference times conj(s): two fxb_mul64 per part and the twiddle):
+ *    eX + 2.4 L on every output, and a coefficient is one part of an output.
+ * So |x~_i 2^tau - x_i / 2^s| <= 2^tau (8 + 0.83 m + 2.4 logm + 7 m 2^61 / sqrt(D_min)),
+ * D_min = min_j |f_j|^2 + |g_j|^2 at the scale of f' (|f'_i| <= 2^Q, Q = 62 - logm).
+ * With kappa = sqrt(max_j D_j / min_j D_j) (the conditioning of (f, g) at this depth,
+ * max_j D_j >= 2^(2 Q - 2) since sum_j D_j = (m / 2) ||(f', g')||^2), the last term is at
+ * most 7 m 2^(62 - Q) kappa = 7 m^2 kappa ulp, and 2^tau is about the largest
+ * |x / 2^s| over 2^60.5 (x~ uses the whole int64 range for the largest F_j U_j + G_j V_j
+ * possible), so the error in units of k is of the order of |k|max 2^-60.5 (m^2 kappa
+ * + m), where binary64 is |k|max 2^-53 times similar factors. Decisions: k equals
+ * round(x / 2^s) unless x / 2^s is within that error of a half-integer, and the reject
+ * (|x / 2^s| >= 2^31 - 1) is the same unless |x / 2^s| is that close to 2^31 - 1.
+ *
+ * Why this is enough for the reference's keys: the reference computes k in binary64,
+ * with a larger error of the same form, so the two k agree except where the exact value
+ * is within the sum of the two errors of a half-integer; a k off by one leaves one more
+ * multiple of (f, g) 2^s, which the next step's k takes back (|k| grows by at most 2^25,
+ * far from 2^31), and the representative of F, G mod (f, g) does not change the final
+ * key (depth 0 is reduced exactly). What must not differ is the reject decisions, and
+ * those depend on the binary64 error itself at the deep depths: with kappa large the
+ * binary64 k is off by more than its step can absorb, the error grows by a factor 2^25
+ * times the relative error per step, and the reference rejects the candidate after a few
+ * steps (k beyond int32), where an accurate k converges (KAT record 50 of Falcon-512 at
+ * depth 7: relative error 2^-25, |k| growing 1.5x per step to 2^31). Hence fixed point
+ * only up to NTRU_FX_MAX_DEPTH, where the largest relative error of the binary64 k
+ * measured over 5,000 + 1,500 key generations (Falcon-512 / -1024) is 2^-35.7 / 2^-35.1,
+ * 2^10 below that growth threshold (over 400 + 100: depth 5 2^-33.2 / 2^-30.5, depth 7
+ * 2^-20.2 / 2^-20.8). test_fndsa.py::test_babai_fixed_point_k compares every fixed-point step with
+ * the binary64 k and captured steps with exact rationals (worst error 2^-19.2 in units
+ * of k; binary64's worst over those depths 2^-12.6). */
+uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s, size_t m,
+                    unsigned logm)
+{
+    size_t hm = m >> 1;
+    int64_t *Fa = b->xa, *Ga = b->xa + m;
+    uint32_t bF = ct_max_u32(poly_maxbits(F, m, Flen, rl), poly_maxbits(G, m, Flen, rl));
+    int32_t t = (int32_t)bF - (62 - (int32_t)logm);
+    fxb_load(Fa, F, m, Flen, rl, t);
+    fxb_load(Ga, G, m, Flen, rl, t);
+    fxb_fft(Fa, logm);
+    fxb_fft(Ga, logm);
+    for (size_t j = 0; j < hm; j++) {
+        const int32_t *w = b->uv + 8 * j;
+        int32_t frh, frl, fih, fil, grh, grl, gih, gil;
+        fx_split(Fa[2 * j], &frh, &frl);
+        fx_split(Fa[2 * j + 1], &fih, &fil);
+        fx_split(Ga[2 * j], &grh, &grl);
+        fx_split(Ga[2 * j + 1], &gih, &gil);
+        Fa[2 * j] = fx_mul(frh, frl, w[0], w[1]) - fx_mul(fih, fil, w[2], w[3]) + fx_mul(grh, grl, w[4], w[5]) -
+                    fx_mul(gih, gil, w[6], w[7]);
+        Fa[2 * j + 1] = fx_mul(frh, frl, w[2], w[3]) + fx_mul(fih, fil, w[0], w[1]) + fx_mul(grh, grl, w[6], w[7]) +
+                        fx_mul(gih, gil, w[4], w[5]);
+    }
+    fxb_ifft(Fa, logm);
+    return fxb_round_k(b->k, Fa, (int32_t)bF - b->fxe - s, m);
+}
+
+/* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
+ * and g: per prime, one NTT of k and one inverse NTT per product. */
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
+               size_t m, unsigned logm, uint32_t s, ws_t *ws)
+{
+    if (b->np == 0) {
+        poly_sub_scaled(F, Flen, f, flen, b->k, m, s, ws);
+        poly_sub_scaled(G, Flen, g, flen, b->k, m, s, ws);
+        return;
+    }
+    size_t np = b->np, alen = flen + 2, mark = ws->used;
+    uint32_t *kt = (uint32_t *)(void *)b->Fa + 3 * m;
+    if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
+        /* room for the residues of both products (public sizes): the roots
+         * and the NTT of k once per prime for F and G */
+        uint32_t *resF = ws_alloc(ws, np * m), *resG = ws_alloc(ws, np * m);
+        uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
+        for (size_t j = 0; j < np; j++) {
+            const modp_t *q = &b->qs[j];
+            const uint32_t p = q->p;
+            const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
+            for (size_t u = 0; u < m; u++) {
+                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
+            }
+            mp_ntt(kt, psi, logm, q);
+            const uint32_t c = mp_intt_scale(q, logm);
+            uint32_t *rF = resF + j * m, *rG = resG + j * m;
+            mp_pmul(rF, kt, b->fnt + j * m, m, q);
+            mp_pmul(rG, kt, b->gnt + j * m, m, q);
+            mp_intt(rF, ipsi, logm, c, q);
+            mp_intt(rG, ipsi, logm, c, q);
+        }
+        rns_garner(resF, m, np, b->qs, b->cst);
+        rns_garner(resG, m, np, b->qs, b->cst);
+        for (size_t u = 0; u < m; u++) {
+            rns_crt(acc, alen, resF, m, u, np, b->PI, w);
+            zsub_shifted(F + u * Flen, Flen, acc, alen, s);
+            rns_crt(acc, alen, resG, m, u, np, b->PI, w);
+            zsub_shifted(G + u * Flen, Flen, acc, alen, s);
+        }
+        ws->used = mark;
+        return;
+    }
+    uint32_t *res = ws_alloc(ws, np * m);
+    uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
+    if (ws->fail) {
+        return;
+    }
+    for (int which = 0; which < 2; which++) {
+        const uint32_t *xnt = which == 0 ? b->fnt : b->gnt;
+        uint32_t *X = which == 0 ? F : G;
+        for (size_t j = 0; j < np; j++) {
+            const modp_t *q = &b->qs[j];
+            const uint32_t p = q->p;
+            const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
+            for (size_t u = 0; u < m; u++) {
+                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
+            }
+            mp_ntt(kt, psi, logm, q);
+            uint32_t *rj = res + j * m;
+            mp_pmul(rj, kt, xnt + j * m, m, q);
+            mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
+        }
+        rns_garner(res, m, np, b->qs, b->cst);
+        for (size_t u = 0; u < m; u++) {
+            rns_crt(acc, alen, res, m, u, np, b->PI, w);
+            zsub_shifted(X + u * Flen, Flen, acc, alen, s);
+        }
+    }
+    ws->used = mark;
+}
+
+/* scale at which values of len limbs are read: their top 64 bits */
+static int32_t top64_scale(size_t len)
+{
+    return 32 * (int32_t)len > 64 ? 32 * (int32_t)len - 64 : 0;
+}
+
+/* One Babai step at scale 0, as the reference does at depths 1 and 0 (its
+ * solve_NTRU_binary_depth1 / _depth0: k = round((F adj(f) + G adj(g)) / (f adj(f)
+ * + g adj(g))) once, from floating-point values, then F - k f, G - k g). Not
+ * necessarily the exact Babai point when F is wider than 53 bits (depth 1), which
+ * does not matter: depth 0's result does not depend on which representative
+ * depth 1 returns (they differ by multiples of (f', g'), which become multiples of
+ * (f, g)), and at depth 0 F is exact in floating point (below 2^48). f, g: below
+ * 2^fbits. Returns 0 when a coefficient of k leaves (-2^31 + 1, 2^31 - 1)
+ * (declassified: the candidate is then rejected). The reference fails there as
+ * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
+ * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
+ * departs from it in an extreme tail. */
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
+                size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
+{
+    size_t mark = ws->used;
+    babai_t b;
+    uint32_t big;
+    if (m >= 16) {
+        /* N = F adj(f) + G adj(g) and D = f adj(f) + g adj(g) exactly (RNS), then
+         * k = round(N / D) with two FFTs and one inverse instead of four and one
+         * (the reference computes its depth-0 k from exact products as well); k
+         * first, so that the products' buffers are free again for babai_sub */
+        int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
+        size_t mark1 = ws->used;
+        uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
+        size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
+        fpr *Na = ws_alloc_fpr(ws, 3 * m);
+        uint32_t *N = ws_alloc(ws, m * nlen), *D = ws_alloc(ws, m * dlen);
+        if (ws->fail) {
+            return 0;
+        }
+        fpr *Da = Na + m, *tt = Na + 2 * m;
+        rns_mul(N, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
+        rns_mul(D, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        if (ws->fail) {
+            return 0;
+        }
+        poly_to_fpr(Na, N, m, nlen, nlen, 0, 0);
+        poly_to_fpr(Da, D, m, dlen, dlen, 0, 0);
+        fndsa_fft(Na, logm, tt);
+        fndsa_fft(Da, logm, tt);
+        fndsa_poly_div_autoadj_fft(Na, Da, logm);
+        fndsa_ifft(Na, logm, tt);
+        big = round_k(k, Na, 0, m);
+        ws->used = mark1;
+        if (!babai_init(&b, f, g, flen, fbits, 0, 0, 0, m, logm, ws)) {
+            return 0;
+        }
+        wmove((uint32_t *)(void *)b.k, (const uint32_t *)(const void *)k, m);
+    } else {
+        if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, 1, m, logm, ws)) {
+            return 0;
+        }
+        big = babai_k(&b, F, G, Flen, rl, top64_scale(Flen), 0, m, logm);
+    }
+    PQLAB_DECLASSIFY(&big, sizeof big);
+    if (!big) {
+        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
+    }
+    ws->used = mark;
+    return !big && !ws->fail;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Contract checks of the ML-DSA arithmetic kernels (the bounds in kernels.h), compiled only
+ * with -DPQLAB_CONTRACT_CHECKS (lib/native/api.h): each wrapper calls the kernel kernels.h
+ * selected (native or C), checks the inputs at entry and the outputs at exit, and stops the
+ * program through pqlab_contract_failed on a violation. Included at the end of kernels.h;
+ * a new kernel adds its wrapper here. */
+#ifndef PQLAB_MLDSA_KERNELS_CONTRACT_H
+#define PQLAB_MLDSA_KERNELS_CONTRACT_H
+
+#ifdef PQLAB_CONTRACT_CHECKS
+
+/* every coefficient in [lo, hi] */
+static inline int mldsa_contract_in(const int32_t a[MLDSA_N], int64_t lo, int64_t hi)
+{
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        if (a[i] < lo || a[i] > hi) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static inline int32_t mldsa_contract_maxabs(const int32_t a[MLDSA_N])
+{
+    int64_t m = 0;
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        const int64_t v = a[i] < 0 ? -(int64_t)a[i] : a[i];
+        m = v > m ? v : m;
+    }
+    return (int32_t)(m > INT32_MAX ? INT32_MAX : m);
+}
+
+#define MLDSA_BELOW_Q(a) mldsa_contract_in((a), -(MLDSA_Q - 1), MLDSA_Q - 1)
+
+static inline void mldsa_ntt_checked(int32_t a[MLDSA_N])
+{
+    const int32_t m = mldsa_contract_maxabs(a);
+    PQLAB_CONTRACT("mldsa_ntt", m <= INT32_MAX - 8 * MLDSA_Q, "input |a| <= 2^31 - 1 - 8q");
+    mldsa_ntt(a);
+    PQLAB_CONTRACT("mldsa_ntt", mldsa_contract_maxabs(a) < (int64_t)m + 8 * MLDSA_Q, "output |a| < max|in| + 8q");
+}
+
+static inline void mldsa_invntt_tomont_checked(int32_t a[MLDSA_N])
+{
+    PQLAB_CONTRACT("mldsa_invntt_tomont", MLDSA_BELOW_Q(a), "input |a| < q");
+    mldsa_invntt_tomont(a);
+    PQLAB_CONTRACT("mldsa_invntt_tomont", MLDSA_BELOW_Q(a), "output |a| < q");
+}
+
+static inline int mldsa_contract_products(const int32_t a[MLDSA_N], const int32_t b[MLDSA_N])
+{
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        const int64_t p = (int64_t)a[i] * b[i];
+        if (p >= ((int64_t)1 << 31) * MLDSA_Q || p <= -((int64_t)1 << 31) * MLDSA_Q) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static inline void mldsa_pointwise_mont_checked(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], const int32_t b[MLDSA_N])
+{
+    PQLAB_CONTRACT("mldsa_pointwise_mont", mldsa_contract_products(a, b), "input |a b| < 2^31 q");
+    mldsa_pointwise_mont(c, a, b);
+    PQLAB_CONTRACT("mldsa_pointwise_mont", MLDSA_BELOW_Q(c), "output |c| < q");
+}
+
+static inline void mldsa_pointwise_acc_mont_checked(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
+                                                    const int32_t b[MLDSA_N])
+{
+    PQLAB_CONTRACT("mldsa_pointwise_acc_mont", mldsa_contract_products(a, b), "input |a b| < 2^31 q");
+    PQLAB_CONTRACT("mldsa_pointwise_acc_mont", mldsa_contract_maxabs(c) < INT32_MAX - MLDSA_Q, "input |c| + q < 2^31");
+    mldsa_pointwise_acc_mont(c, a, b);
+}
+
+static inline void mldsa_poly_reduce32_checked(int32_t a[MLDSA_N])
+{
+    PQLAB_CONTRACT("mldsa_poly_reduce32", mldsa_contract_maxabs(a) <= INT32_MAX - (1 << 22),
+                   "input |a| <= 2^31 - 2^22 - 1");
+    mldsa_poly_reduce32(a);
+    PQLAB_CONTRACT("mldsa_poly_reduce32", mldsa_contract_in(a, -6291200, 6291200), "output |a| <= 6291200");
+}
+
+static inline void mldsa_poly_caddq_checked(int32_t a[MLDSA_N])
+{
+    PQLAB_CONTRACT("mldsa_poly_caddq", MLDSA_BELOW_Q(a), "input -q < a < q");
+    mldsa_poly_caddq(a);
+    PQLAB_CONTRACT("mldsa_poly_caddq", mldsa_contract_in(a, 0, MLDSA_Q - 1), "output 0 <= a < q");
+}
+
+#undef mldsa_ntt
+#undef mldsa_invntt_tomont
+#undef mldsa_pointwise_mont
+#undef mldsa_pointwise_acc_mont
+#undef mldsa_poly_reduce32
+#undef mldsa_poly_caddq
+#define mldsa_ntt mldsa_ntt_checked
+#define mldsa_invntt_tomont mldsa_invntt_tomont_checked
+#define mldsa_pointwise_mont mldsa_pointwise_mont_checked
+#define mldsa_pointwise_acc_mont mldsa_pointwise_acc_mont_checked
+#define mldsa_poly_reduce32 mldsa_poly_reduce32_checked
+#define mldsa_poly_caddq mldsa_poly_caddq_checked
+
+#endif /* PQLAB_CONTRACT_CHECKS */
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* Contract checks of the ML-KEM kernels (the bounds table of kernels.h), compiled only with
+ * -DPQLAB_CONTRACT_CHECKS (lib/native/api.h): each dispatcher below wraps the one of
+ * kernels.h (native or C), checks the inputs at entry and the outputs at exit, and stops
+ * the program through pqlab_contract_failed on a violation. Included at the end of
+ * kernels.h; a new kernel adds its wrapper here. */
+#ifndef PQLAB_MLKEM_KERNELS_CONTRACT_H
+#define PQLAB_MLKEM_KERNELS_CONTRACT_H
+
+#ifdef PQLAB_CONTRACT_CHECKS
+
+/* every coefficient in [lo, hi] */
+static inline int mlkem_contract_in(const mlkem_poly *a, int32_t lo, int32_t hi)
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        if (a->c[i] < lo || a->c[i] > hi) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+#define MLKEM_CANON(p) mlkem_contract_in((p), 0, MLKEM_Q - 1)
+#define MLKEM_BELOW_Q(p) mlkem_contract_in((p), -(MLKEM_Q - 1), MLKEM_Q - 1)
+
+static inline void mlkem_ntt_checked(mlkem_poly *r)
+{
+    PQLAB_CONTRACT("mlkem_ntt", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt(r);
+    PQLAB_CONTRACT("mlkem_ntt", mlkem_contract_in(r, -(MLKEM_Q - 1) / 2, (MLKEM_Q - 1) / 2), "output reduced");
+}
+
+static inline void mlkem_invntt_checked(mlkem_poly *r)
+{
+    mlkem_invntt(r);
+    PQLAB_CONTRACT("mlkem_invntt", MLKEM_BELOW_Q(r), "output |c| < q");
+}
+
+static inline void mlkem_basemul_acc_checked(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
+{
+    mlkem_poly before = *r;
+    PQLAB_CONTRACT("mlkem_basemul_acc", MLKEM_BELOW_Q(a) && MLKEM_BELOW_Q(b), "inputs a, b |c| < q");
+    PQLAB_CONTRACT("mlkem_basemul_acc", mlkem_contract_in(r, -6 * MLKEM_Q, 6 * MLKEM_Q), "accumulator |r| <= 6q");
+    mlkem_basemul_acc(r, a, b);
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        const int32_t d = (int32_t)r->c[i] - before.c[i];
+        PQLAB_CONTRACT("mlkem_basemul_acc", d > -2 * MLKEM_Q && d < 2 * MLKEM_Q, "added term |t| < 2q");
+    }
+}
+
+static inline void mlkem_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
+{
+    PQLAB_CONTRACT("mlkem_tobytes12", MLKEM_CANON(a), "input canonical");
+    mlkem_tobytes12(out, a);
+}
+
+static inline void mlkem_frombytes12_checked(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+{
+    mlkem_frombytes12(r, in);
+    PQLAB_CONTRACT("mlkem_frombytes12", MLKEM_CANON(r), "output canonical");
+}
+
+static inline void mlkem_compress_du_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a)
+{
+    PQLAB_CONTRACT("mlkem_compress_du", MLKEM_CANON(a), "input canonical");
+    mlkem_compress_du(out, a);
+}
+
+static inline void mlkem_compress_dv_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a)
+{
+    PQLAB_CONTRACT("mlkem_compress_dv", MLKEM_CANON(a), "input canonical");
+    mlkem_compress_dv(out, a);
+}
+
+static inline void mlkem_decompress_du_checked(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU])
+{
+    mlkem_decompress_du(r, in);
+    PQLAB_CONTRACT("mlkem_decompress_du", MLKEM_CANON(r), "output canonical");
+}
+
+static inline void mlkem_decompress_dv_checked(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV])
+{
+    mlkem_decompress_dv(r, in);
+    PQLAB_CONTRACT("mlkem_decompress_dv", MLKEM_CANON(r), "output canonical");
+}
+
+static inline void mlkem_frommsg_checked(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    mlkem_frommsg(r, msg);
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        PQLAB_CONTRACT("mlkem_frommsg", r->c[i] == 0 || r->c[i] == (MLKEM_Q + 1) / 2, "output 0 or (q+1)/2");
+    }
+}
+
+static inline void mlkem_tomsg_checked(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
+{
+    PQLAB_CONTRACT("mlkem_tomsg", MLKEM_CANON(a), "input canonical");
+    mlkem_tomsg(msg, a);
+}
+
+static inline void mlkem_sample_ntt_checked(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
+{
+    mlkem_sample_ntt(r, rho, x, y);
+    PQLAB_CONTRACT("mlkem_sample_ntt", MLKEM_CANON(r), "output canonical");
+}
+
+static inline void mlkem_sample_ntt_x4_checked(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem_poly *r3,
+                                               const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
+{
+    mlkem_sample_ntt_x4(r0, r1, r2, r3, rho, xy);
+    PQLAB_CONTRACT("mlkem_sample_ntt_x4", MLKEM_CANON(r0) && MLKEM_CANON(r1) && MLKEM_CANON(r2) && MLKEM_CANON(r3),
+                   "outputs canonical");
+}
+
+static inline void mlkem_matacc_checked(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
+                                        uint8_t x, uint8_t y)
+{
+    PQLAB_CONTRACT("mlkem_matacc", MLKEM_BELOW_Q(vec), "vec |c| < q");
+    PQLAB_CONTRACT("mlkem_matacc", mlkem_contract_in(acc, -6 * MLKEM_Q, 6 * MLKEM_Q), "accumulator |r| <= 6q");
+    mlkem_matacc(acc, vec, rho, x, y);
+}
+
+static inline void mlkem_matacc_x4_checked(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
+                                           const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
+{
+    for (unsigned int i = 0; i < 4; i++) {
+        PQLAB_CONTRACT("mlkem_matacc_x4", MLKEM_BELOW_Q(vec[i]), "vec |c| < q");
+        PQLAB_CONTRACT("mlkem_matacc_x4", mlkem_contract_in(acc[i], -6 * MLKEM_Q, 6 * MLKEM_Q),
+                       "accumulator |r| <= 6q");
+    }
+    mlkem_matacc_x4(acc, vec, rho, xy);
+}
+
+static inline void mlkem_cbd_eta1_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
+{
+    mlkem_cbd_eta1(r, buf);
+    PQLAB_CONTRACT("mlkem_cbd_eta1", mlkem_contract_in(r, -MLKEM_ETA1, MLKEM_ETA1), "output |c| <= eta1");
+}
+
+static inline void mlkem_cbd_eta2_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_cbd_eta2(r, buf);
+    PQLAB_CONTRACT("mlkem_cbd_eta2", mlkem_contract_in(r, -MLKEM_ETA2, MLKEM_ETA2), "output |c| <= eta2");
+}
+
+#define mlkem_ntt mlkem_ntt_checked
+#define mlkem_invntt mlkem_invntt_checked
+#define mlkem_basemul_acc mlkem_basemul_acc_checked
+#define mlkem_tobytes12 mlkem_tobytes12_checked
+#define mlkem_frombytes12 mlkem_frombytes12_checked
+#define mlkem_compress_du mlkem_compress_du_checked
+#define mlkem_compress_dv mlkem_compress_dv_checked
+#define mlkem_decompress_du mlkem_decompress_du_checked
+#define mlkem_decompress_dv mlkem_decompress_dv_checked
+#define mlkem_frommsg mlkem_frommsg_checked
+#define mlkem_tomsg mlkem_tomsg_checked
+#define mlkem_sample_ntt mlkem_sample_ntt_checked
+#define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
+#define mlkem_matacc mlkem_matacc_checked
+#define mlkem_matacc_x4 mlkem_matacc_x4_checked
+#define mlkem_cbd_eta1 mlkem_cbd_eta1_checked
+#define mlkem_cbd_eta2 mlkem_cbd_eta2_checked
+
+#endif /* PQLAB_CONTRACT_CHECKS */
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* The backend contract: every kernel of the portable library that a native backend
+ * (lib/native/<arch>/, docs/native.md) may replace, with the bounds its inputs satisfy and
+ * its outputs must satisfy. The frontends (lib/common, lib/mlkem, lib/mldsa, lib/fndsa,
+ * lib/slhdsa, lib/compat) include this header and never an architecture folder.
+ *
+ * Selection. A backend's backend.toml defines PQLAB_NATIVE_META_HEADER, the path (relative
+ * to this folder) of its one meta header, e.g. "armv7em/meta.h". The meta header says which
+ * kernels the backend provides: it defines the PQLAB_*_NATIVE macros named below (one per
+ * kernel or kernel group) and, for ML-KEM and ML-DSA, may define
+ * PQLAB_MLKEM_BACKEND_HEADER / PQLAB_MLDSA_BACKEND_HEADER (the per-family headers that
+ * declare the native kernels, lib/mlkem/kernels.h and lib/mldsa/kernels.h). Everything it
+ * does not define falls back to the portable C, and a platform without a backend builds the
+ * portable code only. (A define given on the command line or in backend.toml works the same
+ * way; the meta header is where a backend lists them.)
+ *
+ * Contract checks. With -DPQLAB_CONTRACT_CHECKS (pqlab test --contract-checks, a debug
+ * build), the dispatchers check each kernel's input bounds at entry and output bounds at exit
+ * (PQLAB_CONTRACT below) and stop the program through pqlab_contract_failed
+ * (lib/common/contract.c) on the first violation. Without it the checks compile to nothing.
+ *
+ * Run-time decline. A kernel may refuse a call it does not handle (a length it was not
+ * written for, a CPU feature missing at run time): such a kernel is declared returning int,
+ * PQLAB_NATIVE_DONE (0) when it did the work, PQLAB_NATIVE_DECLINED when it wrote nothing;
+ * its dispatcher is PQLAB_NATIVE_TRY(native call, C call), which runs the C version on a
+ * decline. The decline must depend on public values only (lengths, parameters, CPU
+ * features), never on secret data. Kernels declared with the C version's prototype (void)
+ * never decline.
+ *
+ * Kernel families and their contracts:
+ *
+ *  Keccak (lib/common/fips202.c, the only frontend that sees the state layout; the other
+ *  code uses the narrow interface of lib/common/fips202.h):
+ *   PQLAB_KECCAKF1600_NATIVE    the declarations below: the permutation on the standard
+ *                               layout and on the backend's own state layout, and the lane
+ *                               conversions between them. Any 25-word state is a valid input.
+ *   PQLAB_KECCAKF1600X4_NATIVE  pqlab_keccakf1600x4 (lib/common/fips202x4.h): four
+ *                               permutations of the module layout in one call.
+ *   PQLAB_KECCAKX4_NATIVE       the whole of fips202x4.h (its own state layout).
+ *
+ *  ML-KEM (FIPS 203): lib/mlkem/kernels.h, its table "Kernel / input bounds / output bounds"
+ *   (ntt, invntt, basemul_acc, the byte codecs, compression, sample_ntt(_x4), matacc(_x4),
+ *   cbd); PQLAB_MLKEM_NATIVE_<KERNEL>, declared in PQLAB_MLKEM_BACKEND_HEADER.
+ *  ML-DSA (FIPS 204): lib/mldsa/kernels.h, the bounds in the comment of each kernel (ntt,
+ *   invntt_tomont, pointwise(_acc)_mont, reduce32, caddq, power2round, decompose, hints,
+ *   chknorm, rejection samplers, expand_mask, packing); PQLAB_MLDSA_NATIVE_<KERNEL>, declared
+ *   in PQLAB_MLDSA_BACKEND_HEADER.
+ *  FN-DSA (FIPS 206 draft / Falcon):
+ *   PQLAB_FNDSA_FPR_EMU_NATIVE  the emulated binary64 of/add/addsub/mul/div/sqrt (below):
+ *                               bit-for-bit the results of lib/fndsa/fpr_emu.c, constant
+ *                               time; PQLAB_FNDSA_FPR_EMU_INLINE_HEADER (optional) names a
+ *                               header with static inline pqlab_fndsa_fpr_add_inline,
+ *                               _addsub_inline and _mul_inline, the same operations inlined.
+ *   PQLAB_FNDSA_MODP_NATIVE     key generation's mod-p NTT / inverse NTT / pointwise product
+ *                               (contract: fndsa_modp.h in this folder)
+ *   PQLAB_FNDSA_GCD_NATIVE      the binary GCD's lin31 / gcd31 / finish_mod / neg31
+ *                               (contract: fndsa_gcd.h)
+ *   PQLAB_FNDSA_ZINT_NATIVE     the big-integer kernels (contract: fndsa_zint.h)
+ *   PQLAB_FNDSA_GAUSS_NATIVE    Falcon-512 key generation's two-sample table sampler
+ *                               (contract: fndsa_gauss.h)
+ *
+ * Adding a kernel: docs/native.md, "Adding a kernel". */
+#ifndef PQLAB_NATIVE_API_H
+#define PQLAB_NATIVE_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef PQLAB_NATIVE_META_HEADER
+#include PQLAB_NATIVE_META_HEADER
+#endif
+
+/* ---- contract checks and run-time decline ---- */
+
+#ifdef PQLAB_CONTRACT_CHECKS
+/* reports "contract: <kernel>: <what>" and ends the program (lib/common/contract.c) */
+void pqlab_contract_failed(const char *kernel, const char *what) __attribute__((noreturn));
+#define PQLAB_CONTRACT(kernel, cond, what)                                                                             \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            pqlab_contract_failed((kernel), (what));                                                                   \
+        }                                                                                                              \
+    } while (0)
+#else
+#define PQLAB_CONTRACT(kernel, cond, what) ((void)0)
+#endif
+
+#define PQLAB_NATIVE_DONE 0
+#define PQLAB_NATIVE_DECLINED 1
+/* native call returning int; the C call runs when it declined */
+#define PQLAB_NATIVE_TRY(native_call, c_call)                                                                          \
+    do {                                                                                                               \
+        if ((native_call) != PQLAB_NATIVE_DONE) {                                                                      \
+            c_call;                                                                                                    \
+        }                                                                                                              \
+    } while (0)
+
+/* ---- Keccak-f[1600] (FIPS 202), PQLAB_KECCAKF1600_NATIVE ----
+ * Called by lib/common/fips202.c only (fips202.h is the interface for everything else).
+ * The backend's state layout: lane i held as E | O << 32, E = its even bits, O = its odd
+ * bits (bit-interleaving, docs/native.md); a backend with another layout provides the same
+ * four functions for it. Inputs: any state; any alignment of the byte buffers; nlanes <= 25
+ * and s + nlanes inside the state. Constant time. */
+void pqlab_keccakf1600_native(uint64_t s[25]);    /* standard layout (lane x + 5y, little-endian) */
+void pqlab_keccakf1600_native_il(uint64_t s[25]); /* the backend's layout */
+/* XOR nlanes little-endian lanes of `in` into s (backend layout) */
+void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
+/* nlanes lanes of s (backend layout) out as little-endian bytes */
+void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
+
+/* ---- FN-DSA emulated binary64, PQLAB_FNDSA_FPR_EMU_NATIVE ----
+ * The values are IEEE 754 binary64 bit patterns (lib/fndsa/fpr.h, `fpr` in the emulated
+ * build); the results are those of fpr_emu.c bit for bit, for every input. */
+uint64_t pqlab_fndsa_fpr_of_native(int64_t i);
+uint64_t pqlab_fndsa_fpr_add_native(uint64_t x, uint64_t y);
+void pqlab_fndsa_fpr_addsub_native(uint64_t x, uint64_t y, uint64_t *sum, uint64_t *diff);
+uint64_t pqlab_fndsa_fpr_mul_native(uint64_t x, uint64_t y);
+uint64_t pqlab_fndsa_fpr_div_native(uint64_t x, uint64_t y);
+uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
+#if defined(PQLAB_FNDSA_FPR_EMU_NATIVE) && defined(PQLAB_FNDSA_FPR_EMU_INLINE_HEADER)
+#include PQLAB_FNDSA_FPR_EMU_INLINE_HEADER
+#endif
+
+/* ---- FN-DSA key generation kernels: the contracts (bounds in each header) ---- */
+#include "fndsa_modp.h"
+#include "fndsa_gcd.h"
+#include "fndsa_zint.h"
+#include "fndsa_gauss.h"
+
+#endif
