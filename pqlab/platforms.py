@@ -80,7 +80,12 @@ class Platform:
     def check_runner(self) -> None:
         if self.runner_kind == "native":
             return
-        exe = self.runner_command[0].format(root=str(ROOT))
+        if self.runner_kind == "serial":
+            from pqlab.serial import executable
+
+            exe = executable(self)
+        else:
+            exe = self.runner_command[0].format(root=str(ROOT))
         if shutil.which(exe) is None and not Path(exe).exists():
             hint = (
                 f"apt-get install --no-install-recommends {' '.join(self.runner_packages)}"
