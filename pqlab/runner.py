@@ -361,7 +361,9 @@ def _run_serial(plat: Platform, elf: Path, program: str, stdin: bytes, limit: Li
     t0 = time.perf_counter()
     with temp_dir("serial") as cwd:
         try:
-            text, code, note, cmd = S.run(plat, elf, stdin, limit, cwd, lambda m: print(f"warning: {m}", file=sys.stderr))
+            text, code, note, cmd = S.run(
+                plat, elf, stdin, limit, cwd, lambda m: print(f"warning: {m}", file=sys.stderr)
+            )
         except RunTimeout as e:
             raise RunTimeout(f"timeout after {limit}: {program} on platform {plat.name}, binary {elf}: {e}") from None
         except RunError as e:

@@ -322,7 +322,7 @@ def run_once(plat: Platform, elf: Path, stdin: bytes, limit: Limit, cwd: Path) -
     r = _config(plat)
     baud = int(r.get("baud", 115200))
     deadline = time.monotonic() + limit.seconds
-    values = {"elf": str(elf)}
+    values = {"elf": str(elf), "run_dir": str(cwd)}
     if any("{bin}" in a for a in r.get("flash", [])):
         values["bin"] = str(_binary(plat, elf, cwd))
     proc = None
@@ -372,4 +372,6 @@ def run(plat: Platform, elf: Path, stdin: bytes, limit: Limit, cwd: Path, warn: 
             errors.append(f"attempt {n}: {e}")
             if n < attempts:
                 warn(f"{plat.name}: run of {elf.name} void ({e}); trying again ({n + 1}/{attempts})")
-    raise LinkError(f"serial transport failed in all {attempts} attempt(s), nothing recorded:\n  " + "\n  ".join(errors))
+    raise LinkError(
+        f"serial transport failed in all {attempts} attempt(s), nothing recorded:\n  " + "\n  ".join(errors)
+    )

@@ -26,7 +26,7 @@ void pqlab_serial_start(void);
 #ifndef PQLAB_SERIAL_POLLS
 #define PQLAB_SERIAL_POLLS 2000000u
 #endif
-#define READ_TRIES 16 /* read requests for one block before the input counts as unreadable */
+#define READ_TRIES 16  /* read requests for one block before the input counts as unreadable */
 #define INPUT_MAX 192u /* raw bytes asked for per input frame */
 
 static uint16_t seq;
