@@ -57,6 +57,11 @@ class Platform:
     asm_cc: str = ""
 
     @property
+    def needs_board(self) -> bool:
+        """Whether runs need hardware attached (a serial runner that flashes a board)."""
+        return self.runner_kind == "serial" and "flash" in self.raw.get("runner", {})
+
+    @property
     def build_name(self) -> str:
         """The platform's build folder: each toolchain has its own, so they never undo each other."""
         return self.name if self.toolchain == "gcc" else f"{self.name}+{self.toolchain}"
@@ -81,11 +86,13 @@ class Platform:
         if self.runner_kind == "native":
             return
         if self.runner_kind == "serial":
-            from pqlab.serial import executable
+            from pqlab.serial import executable, install_hint
 
             exe = executable(self)
-        else:
-            exe = self.runner_command[0].format(root=str(ROOT))
+            if shutil.which(exe) is None and not Path(exe).exists():
+                raise PqlabError(f"platform {self.name}: '{exe}' not found; install it with: {install_hint(self)}")
+            return
+        exe = self.runner_command[0].format(root=str(ROOT))
         if shutil.which(exe) is None and not Path(exe).exists():
             hint = (
                 f"apt-get install --no-install-recommends {' '.join(self.runner_packages)}"

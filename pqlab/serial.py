@@ -53,8 +53,10 @@ class LinkError(RunError):
     """The serial transport lost or corrupted data, or the target restarted: the run is void."""
 
 
-class FlashError(RunError):
-    """The program could not be put on the target within the allowed attempts."""
+class FlashError(RunTimeout):
+    """The program could not be put on the target within the allowed attempts: the board
+    does not answer. Treated like a hang, so a bench does not go on re-flashing it for
+    every remaining program."""
 
 
 def escape(data: bytes) -> bytes:
@@ -244,15 +246,35 @@ def executable(plat: Platform) -> str:
     return plat.subst((r.get("target") or r["flash"])[:1])[0]
 
 
-def _open(path: str, baud: int):
+def install_hint(plat: Platform) -> str:
+    r = _config(plat)
+    if "target" in r:
+        return FLASHERS["qemu"][1]
+    name = r.get("flasher", "")
+    if name in FLASHERS:
+        return FLASHERS[name][1]
+    pk = r.get("packages", [])
+    return f"apt-get install --no-install-recommends {' '.join(pk)}" if pk else "see docs/boards.md"
+
+
+def _open(path: str, baud: int, wait_s: float = 0.0):
+    """Open the port; a board whose USB serial device appears only after its reset is given
+    `wait_s` seconds to appear."""
     try:
         import serial  # pyserial
     except ImportError as e:
         raise PqlabError("the serial runner needs pyserial: pip install pyserial (a pqlab dependency)") from e
-    try:
-        return serial.Serial(path, baud, timeout=0.02, write_timeout=5)
-    except (serial.SerialException, OSError) as e:
-        raise RunError(f"cannot open serial port {path}: {e}") from e
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return serial.Serial(path, baud, timeout=0.02, write_timeout=5)
+        except (serial.SerialException, OSError) as e:
+            if time.monotonic() >= deadline:
+                raise RunError(
+                    f"cannot open serial port {path}: {e} (board connected? another program holding the port? "
+                    f"${PORT_ENV} names another device)"
+                ) from e
+            time.sleep(0.1)
 
 
 def _start_qemu(cmd: list[str], cwd: Path, limit: float) -> tuple[subprocess.Popen, str]:
@@ -334,16 +356,22 @@ def run_once(plat: Platform, elf: Path, stdin: bytes, limit: Limit, cwd: Path) -
         else:
             cmd = plat.subst(r["flash"], **values)
             path = os.environ.get(PORT_ENV) or str(r.get("port", "/dev/ttyACM0"))
-        port = _open(path, baud)
-        if proc is None:
+        if proc is not None:
+            port = _open(path, baud)
+        elif Path(path).exists():
             # a board: the port is open before the flasher resets it, so nothing the fresh
             # program sends is missed; what came before (an earlier program) is dropped
+            port = _open(path, baud)
             try:
                 _flash(plat, cmd, cwd, int(r.get("flash_attempts", 3)), float(r.get("flash_timeout_s", 60)))
             except BaseException:
                 port.close()
                 raise
             port.reset_input_buffer()
+        else:
+            # a board whose serial device appears after the reset (native USB): flash, then wait
+            _flash(plat, cmd, cwd, int(r.get("flash_attempts", 3)), float(r.get("flash_timeout_s", 60)))
+            port = _open(path, baud, wait_s=10.0)
         try:
             s = talk(port, stdin, deadline, cwd, f"{path} ({plat.name})")
         finally:
