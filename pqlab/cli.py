@@ -738,9 +738,23 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
     help="build the implementations with the reference figures' compiler (downloaded once) or the platform's",
 )
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+@click.option(
+    "--from-db",
+    "from_db",
+    is_flag=True,
+    help="instead: the model's error per operation where the results DB holds a board run and a simulator run of the same build",
+)
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database for --from-db ($PQLAB_DB)")
 @timeout_option
-def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json):
-    """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml)."""
+def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json, from_db, db):
+    """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml),
+    or (--from-db) with board runs stored in the results database."""
+    if from_db:
+        from pqlab import calibrate_db
+
+        res = calibrate_db.from_db(Path(db), schemes)
+        click.echo(json.dumps(res, indent=1) if as_json else calibrate_db.table(res), nl=not as_json)
+        return
     from pqlab import calibrate as C
 
     res = C.calibrate(
