@@ -115,6 +115,28 @@ def test_program_over_uart():
     code, out = pqlab("test", *DEMO, "-p", "mps2-an386-uart")
     assert code == 0, out
     assert "ok   demokem-plain/ref on mps2-an386-uart" in out
+    code, out = pqlab("test", "ml-kem-768", "-i", "ref", "-p", "mps2-an386-uart", "-j", 1)
+    assert code == 0, out
+    assert "ok   ml-kem-768/ref on mps2-an386-uart" in out
+
+
+def test_figures_over_uart_equal_semihosting(tmp_path):
+    """The transport stays outside the measured operations: the same QEMU instruction counts
+    and stack peaks over the UART as over semihosting."""
+    from pqlab.results import Store
+
+    db = tmp_path / "r.db"
+    code, out = pqlab("bench", "ml-kem-768", "-i", "ref", "-p", "mps2-an386-uart", "-p", "mps2-an386", "-n", 2, "-j", 1,
+                      "--db", db)  # fmt: skip
+    assert code == 0, out
+    s = Store(db, readonly=True)
+    rows = s.latest()
+    s.close()
+    got: dict = {}
+    for r in rows:
+        if r["metric"] in ("speed", "stack"):
+            got.setdefault(r["platform"], []).append((r["metric"], r["operation"], r["value"]))
+    assert got["mps2-an386-uart"] == got["mps2-an386"] and len(got["mps2-an386"]) >= 9
 
 
 def prompt(tmp_path: Path) -> Path:
