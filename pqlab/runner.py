@@ -264,6 +264,21 @@ def _spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
     return proc
 
 
+def reap(proc: subprocess.Popen) -> None:
+    """Kill a child's process group (if still running), wait for it and forget it."""
+    _kill_group(proc)
+    if proc.returncode is None:
+        proc.wait()
+    with _lock:
+        _children.discard(proc)
+
+
+def spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
+    """Start a child in a session of its own that dies with pqlab (see the module's notes);
+    end it with reap()."""
+    return _spawn(cmd, cwd)
+
+
 # --- running a program --------------------------------------------------------------------------
 
 

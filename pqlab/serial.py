@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pqlab import PqlabError
 from pqlab.platforms import Platform
-from pqlab.runner import Limit, RunError, RunTimeout, _kill_group, _lock, _spawn, indented
+from pqlab.runner import Limit, RunError, RunTimeout, indented, reap, spawn
 
 PROTOCOL = b"pqlab-serial 1"
 PTY_LINE = re.compile(rb"char device redirected to (/dev/\S+)")
@@ -211,11 +211,18 @@ class Session:
             raise LinkError(f"serial link: unknown frame type {item.type!r}")
 
 
-def talk(port, stdin: bytes, deadline: float, cwd: Path, what: str) -> Session:
-    """Run the conversation until the exit frame; raises LinkError or RunTimeout."""
+def talk(port, stdin: bytes, deadline: float, cwd: Path, what: str, proc: subprocess.Popen | None = None) -> Session:
+    """Run the conversation until the exit frame; raises LinkError or RunTimeout, and RunError
+    when the target's process (QEMU) ends before the exit frame."""
     s = Session(port, stdin, cwd)
     reader = Reader()
     while s.exit_code is None:
+        if proc is not None and proc.poll() is not None:
+            err = (proc.stderr.read() or b"").decode(errors="replace")
+            raise RunError(
+                f"the target process ended (exit code {proc.returncode}) after {s.frames} frame(s) on {what}\n"
+                f"  its stderr:\n{indented(err, 800)}\n  last output:\n{indented(s.output[-500:].decode(errors='replace'), 500)}"
+            )
         if time.monotonic() > deadline:
             if not s.booted:
                 raise RunTimeout(
@@ -226,7 +233,20 @@ def talk(port, stdin: bytes, deadline: float, cwd: Path, what: str) -> Session:
                 f"target stopped answering after {s.frames} frame(s) (hung target?) on {what}\n"
                 f"  last output:\n{indented(s.output[-500:].decode(errors='replace'), 500)}"
             )
-        data = port.read(4096)
+        try:
+            data = port.read(4096)
+        except OSError as e:  # pyserial's SerialException is an OSError: the device went away
+            if proc is not None:
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    pass
+                if proc.poll() is not None:
+                    continue  # reported above, with the process's exit code and stderr
+            raise LinkError(
+                f"serial link: the port failed after {s.frames} frame(s) ({e}): board unplugged, "
+                "or its USB serial device reset?"
+            ) from e
         if inject is not None:
             data = inject(data, s)
         for item in reader.feed(data):
@@ -279,7 +299,7 @@ def _open(path: str, baud: int, wait_s: float = 0.0):
 
 def _start_qemu(cmd: list[str], cwd: Path, limit: float) -> tuple[subprocess.Popen, str]:
     """Start a target that stays up for the session and names its pty on stdout."""
-    proc = _spawn(cmd, cwd)
+    proc = spawn(cmd, cwd)
     deadline = time.monotonic() + min(limit, 30)
     got = b""
     os.set_blocking(proc.stdout.fileno(), False)
@@ -292,7 +312,7 @@ def _start_qemu(cmd: list[str], cwd: Path, limit: float) -> tuple[subprocess.Pop
         if proc.poll() is not None:
             break
         time.sleep(0.01)
-    _kill_group(proc)
+    reap(proc)
     err = proc.stderr.read() or b""
     raise RunError(
         f"the target command named no pty (no 'char device redirected to'):\n"
@@ -305,26 +325,20 @@ def _flash(plat: Platform, cmd: list[str], cwd: Path, attempts: int, timeout: fl
     errors = []
     for n in range(1, attempts + 1):
         try:
-            proc = _spawn(cmd, cwd)
+            proc = spawn(cmd, cwd)
         except OSError as e:
             raise FlashError(f"cannot start the flasher of {plat.name}: {e}") from e
         try:
-            out, err = proc.communicate(timeout=timeout)
+            _, err = proc.communicate(timeout=timeout)
             if proc.returncode == 0:
                 return
             errors.append(f"attempt {n}: exit code {proc.returncode}\n{indented(err.decode(errors='replace'), 400)}")
         except subprocess.TimeoutExpired:
-            _kill_group(proc)
+            reap(proc)
             proc.communicate()
             errors.append(f"attempt {n}: no answer within {timeout:g} s (flash_timeout_s)")
         finally:
-            _kill_group(proc)
-            if proc.returncode is None:
-                proc.wait()
-            with _lock:
-                from pqlab.runner import _children
-
-                _children.discard(proc)
+            reap(proc)
     raise FlashError(
         f"flashing {plat.name} failed {attempts} time(s) (board connected and powered? its probe free?):\n"
         f"  command: {shlex.join(cmd)}\n" + "\n".join(errors)
@@ -373,20 +387,14 @@ def run_once(plat: Platform, elf: Path, stdin: bytes, limit: Limit, cwd: Path) -
             _flash(plat, cmd, cwd, int(r.get("flash_attempts", 3)), float(r.get("flash_timeout_s", 60)))
             port = _open(path, baud, wait_s=10.0)
         try:
-            s = talk(port, stdin, deadline, cwd, f"{path} ({plat.name})")
+            s = talk(port, stdin, deadline, cwd, f"{path} ({plat.name})", proc)
         finally:
             port.close()
         note = f"{s.frames} frames, {len(s.output)} output bytes, {s.input_served} input bytes over {path}"
         return s.output.decode(errors="replace"), int(s.exit_code or 0), note, cmd
     finally:
         if proc is not None:
-            _kill_group(proc)
-            if proc.returncode is None:
-                proc.wait()
-            with _lock:
-                from pqlab.runner import _children
-
-                _children.discard(proc)
+            reap(proc)
 
 
 def run(plat: Platform, elf: Path, stdin: bytes, limit: Limit, cwd: Path, warn: Callable[[str], None]):

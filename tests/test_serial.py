@@ -6,6 +6,7 @@ transport check failed is never stored."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sqlite3
 import sys
@@ -111,6 +112,28 @@ def after_handshake(action):
     return f
 
 
+def monitor(run_dir: Path, command: bytes) -> None:
+    """A command to the QEMU monitor of the run, waiting until QEMU has taken it (its next
+    prompt, or the connection closing for `quit`): a command sent on a connection that closes
+    at once may never be read."""
+    with socket.socket(socket.AF_UNIX) as mon:
+        mon.settimeout(10)
+        mon.connect(str(run_dir / "monitor.sock"))
+        got = b""
+        while b"(qemu) " not in got:
+            got += mon.recv(4096)
+        mon.sendall(command + b"\n")
+        got = b""
+        try:
+            while b"(qemu) " not in got:
+                chunk = mon.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+        except OSError:
+            pass
+
+
 def test_program_over_uart():
     code, out = pqlab("test", *DEMO, "-p", "mps2-an386-uart")
     assert code == 0, out
@@ -159,28 +182,49 @@ def test_driver_input_over_uart(tmp_path):
     assert "2 test cases answered on mps2-an386-uart, 2 compared, 0 mismatches" in out
 
 
+OK_FRAME = re.compile(rb"![0-9a-f]{4}D[0-9a-f]{8}[^!\n]*( ok\\0a)\n")
+
+
+def once(edit):
+    """An inject hook that applies `edit(data, m)` once, to the first chunk read that holds a
+    whole data frame ending in a test record's ' ok' + escaped newline (m: that match, group 1
+    the ' ok...'): a point well inside the run, whatever the chunking of the reads."""
+    done = []
+
+    def f(d, s):
+        m = OK_FRAME.search(d)
+        if done or m is None:
+            return d
+        done.append(m)
+        return edit(d, m)
+
+    return f
+
+
 def test_lost_byte_is_reported(one_attempt, hook):
-    S.inject = after_handshake(lambda d, s, pos: d[:1] + d[2:] if pos == 0 and len(d) > 2 else d)
+    S.inject = once(lambda d, m: d[: m.start(1) + 1] + d[m.start(1) + 2 :])  # the 'o' is lost
     code, out = pqlab("test", *DEMO, *one_attempt)
     assert code != 0
     assert "serial transport failed in all 1 attempt(s), nothing recorded" in out
-    assert "lost or corrupt bytes" in out or "CRC mismatch" in out or "frame(s) lost" in out
+    assert "CRC mismatch" in out
+
+
+def test_lost_frame_end_is_reported(one_attempt, hook):
+    S.inject = once(lambda d, m: d[: m.end() - 1] + d[m.end() :])  # the frame's newline
+    code, out = pqlab("test", *DEMO, *one_attempt)
+    assert code != 0 and "frame cut short (its end was lost)" in out
+
+
+def test_lost_frame_is_reported(one_attempt, hook):
+    S.inject = once(lambda d, m: d[: m.start()] + d[m.end() :])
+    code, out = pqlab("test", *DEMO, *one_attempt)
+    assert code != 0 and "1 frame(s) lost or out of order" in out
 
 
 def test_corrupt_byte_is_reported_and_retried(one_attempt, hook):
     def flipper():
-        """Changes one payload byte, once: 'ok' of a test record becomes 'ol' (printable, so only
-        the CRC can tell)."""
-        done = []
-
-        def flip(d, s, pos):
-            i = d.find(b" ok\\0a")
-            if done or i < 0:
-                return d
-            done.append(i)
-            return d[: i + 2] + b"l" + d[i + 3 :]
-
-        return after_handshake(flip)
+        """'ok' of a test record becomes 'ol': printable, so only the CRC can tell."""
+        return once(lambda d, m: d[: m.start(1) + 2] + b"l" + d[m.start(1) + 3 :])
 
     S.inject = flipper()
     code, out = pqlab("test", *DEMO, *one_attempt)
@@ -197,24 +241,51 @@ def test_reset_mid_run_is_reported(one_attempt, hook, tmp_path):
     waits for its input: the request is held back until the reset is done, so the target
     cannot run on."""
     import re
-    import time
 
     def reset(d, s):
+        if getattr(s, "was_reset", False):
+            if not getattr(s, "rebooted", False):
+                # until the target boots again, hold back what it sent before the reset took
+                # effect (a repeated request)
+                b = d.find(b"!0000B")
+                if b < 0:
+                    return b""
+                s.rebooted = True
+                return d[b:]
+            return d
         m = re.search(rb"![0-9a-f]{4}R", d)
-        if m is None or getattr(s, "was_reset", False):
+        if m is None:
             return d
         s.was_reset = True
-        with socket.socket(socket.AF_UNIX) as mon:
-            mon.connect(str(s.cwd / "monitor.sock"))
-            mon.sendall(b"system_reset\n")
-            time.sleep(0.5)
+        monitor(s.cwd, b"system_reset")
         return d[: m.start()]
 
     S.inject = reset
-    code, out = pqlab("acvp", prompt(tmp_path), *one_attempt, "-j", 1)
+    code, out = pqlab("acvp", prompt(tmp_path), *one_attempt, "-j", 1, "--timeout", 60)
     assert code != 0
     assert "the target restarted (boot frame)" in out and "reset mid-run" in out
     assert "nothing recorded" in out
+
+
+def test_target_process_ending_mid_run(one_attempt, hook, tmp_path):
+    """QEMU itself ends (monitor: quit) while the driver waits for input: reported with its exit
+    code at once, not after the time limit."""
+    import re
+
+    def quit_(d, s):
+        if getattr(s, "quit", False):
+            return b""  # nothing more from the target while QEMU quits
+        m = re.search(rb"![0-9a-f]{4}R", d)
+        if m is None:
+            return d
+        s.quit = True
+        monitor(s.cwd, b"quit")
+        return d[: m.start()]
+
+    S.inject = quit_
+    code, out = pqlab("acvp", prompt(tmp_path), *one_attempt, "-j", 1, "--timeout", 60)
+    assert code != 0
+    assert "the target process ended (exit code 0)" in out and "timeout" not in out
 
 
 def test_silent_target_is_a_hang_and_nothing_is_stored(one_attempt, hook, tmp_path):
