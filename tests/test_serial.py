@@ -186,17 +186,23 @@ OK_FRAME = re.compile(rb"![0-9a-f]{4}D[0-9a-f]{8}[^!\n]*( ok\\0a)\n")
 
 
 def once(edit):
-    """An inject hook that applies `edit(data, m)` once, to the first chunk read that holds a
-    whole data frame ending in a test record's ' ok' + escaped newline (m: that match, group 1
-    the ' ok...'): a point well inside the run, whatever the chunking of the reads."""
-    done = []
+    """An inject hook that applies `edit(data, m)` once, to the first whole data frame ending in
+    a test record's ' ok' + escaped newline (m: its match, group 1 the ' ok...'): a point well
+    inside the run. Bytes are passed on in whole lines (a partial frame waits for the next
+    read), so a frame split between two reads is still found."""
+    done: list = []
+    held = bytearray()
 
     def f(d, s):
-        m = OK_FRAME.search(d)
-        if done or m is None:
-            return d
+        held.extend(d)
+        cut = held.rfind(b"\n") + 1
+        out = bytes(held[:cut])
+        del held[:cut]
+        m = None if done else OK_FRAME.search(out)
+        if m is None:
+            return out
         done.append(m)
-        return edit(d, m)
+        return edit(out, m)
 
     return f
 
