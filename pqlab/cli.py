@@ -21,7 +21,14 @@ from pqlab import cluster as cluster_mod
 from pqlab import jobs as J
 from pqlab import report as R
 from pqlab.build import BuildOptions, sizes
-from pqlab.platforms import all_platforms, default_platform, get_platform
+from pqlab.platforms import (
+    PATH_ENV,
+    add_platform_path,
+    all_platforms,
+    clear_platform_paths,
+    default_platform,
+    get_platform,
+)
 from pqlab.registry import discover, select
 from pqlab.results import DEFAULT_DB, Store
 from pqlab.runner import Interrupted, signal_handlers, sweep_stale
@@ -33,12 +40,29 @@ JOBS = click.IntRange(min=1)
 ITERATIONS = click.IntRange(1, 1_000_000)  # the harness counts iterations in a C int; a million is days on a simulator
 
 
+def _add_platform_paths(_ctx, _param, value) -> None:
+    for folder in value or ():
+        add_platform_path(folder)
+
+
+platform_path_option = click.option(
+    "--platform-path",
+    multiple=True,
+    metavar="DIR",
+    is_eager=True,
+    expose_value=False,
+    callback=_add_platform_paths,
+    help=f"extra folder of platforms (a platform folder or a folder of them); also ${PATH_ENV}, colon-separated",
+)
+
+
 def selection(f):
     """The options shared by every command that selects implementations and platforms."""
 
     @click.argument("schemes", nargs=-1)
     @click.option("-i", "--impl", "impls", multiple=True, help="implementation name(s), e.g. ref")
     @click.option("-p", "--platform", "platforms", multiple=True, help="platform name(s); see `pqlab list`")
+    @platform_path_option
     @click.option(
         "--impl-path",
         multiple=True,
@@ -139,6 +163,8 @@ class Cli(click.Group):
                 f"pqlab: interrupted by {e or 'SIGINT'}: target runs killed, nothing partial stored", fg="red", err=True
             )
             sys.exit(status)
+        finally:
+            clear_platform_paths()  # a command's --platform-path lasts for that command only
 
 
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
@@ -501,6 +527,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
 @click.argument("prompt", type=click.Path(dir_okay=False, exists=True))
 @click.option("-i", "--impl", "impl_name", help="implementation name (default: the first own one with a driver)")
 @click.option("-p", "--platform", "platform", default="host", show_default=True)
+@platform_path_option
 @click.option("--impl-path", multiple=True, type=click.Path(file_okay=False))
 @click.option("-j", "--jobs", type=JOBS, default=os.cpu_count() or 2, show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write the response file here")
@@ -643,6 +670,7 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
+@platform_path_option
 @click.option(
     "--format",
     "fmt",
@@ -700,6 +728,7 @@ def _write_atomic(path: Path, text: str) -> None:
 @click.option("-s", "--scheme", "schemes", multiple=True)
 @click.option("-i", "--impl", "impls", multiple=True)
 @click.option("-p", "--platform", "platforms", multiple=True)
+@platform_path_option
 @click.option("--metric", default="speed", show_default=True, type=click.Choice(["speed", "stack", "ram", "hashing"]))
 @click.option("--baseline", metavar="IMPL@PLATFORM", help="the column ratios are taken to [default: the first]")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
@@ -747,6 +776,7 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
 @main.command("calibrate")
 @click.argument("schemes", nargs=-1)
 @click.option("-p", "--platform", "platform", default="m4-sim", show_default=True, help="a pqlab-sim platform")
+@platform_path_option
 @click.option("--set", "which", type=click.Choice(["all", "calibration", "held-out"]), default="all", show_default=True)
 @click.option(
     "--cache",
@@ -770,9 +800,23 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
     help="build the implementations with the reference figures' compiler (downloaded once) or the platform's",
 )
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+@click.option(
+    "--from-db",
+    "from_db",
+    is_flag=True,
+    help="instead: the model's error per operation where the results DB holds a board run and a simulator run of the same build",
+)
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database for --from-db ($PQLAB_DB)")
 @timeout_option
-def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json):
-    """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml)."""
+def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json, from_db, db):
+    """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml),
+    or (--from-db) with board runs stored in the results database."""
+    if from_db:
+        from pqlab import calibrate_db
+
+        res = calibrate_db.from_db(Path(db), schemes)
+        click.echo(json.dumps(res, indent=1) if as_json else calibrate_db.table(res), nl=not as_json)
+        return
     from pqlab import calibrate as C
 
     res = C.calibrate(

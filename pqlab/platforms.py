@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tomllib
@@ -12,6 +13,10 @@ from pathlib import Path
 from pqlab import ROOT, PqlabError
 
 PLATFORM_DIR = ROOT / "platforms"
+PATH_ENV = "PQLAB_PLATFORM_PATH"  # colon-separated folders of platforms outside the tree
+RUNNER_KINDS = ("native", "qemu-system", "qemu-user", "pqlab-sim", "valgrind", "serial")
+
+_extra_paths: list[Path] = []  # --platform-path folders of the running command, in order
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,11 @@ class Platform:
     variant: str = ""
 
     @property
+    def needs_board(self) -> bool:
+        """Whether runs need hardware attached (a serial runner that flashes a board)."""
+        return self.runner_kind == "serial" and "flash" in self.raw.get("runner", {})
+
+    @property
     def build_name(self) -> str:
         """The platform's build folder: each toolchain and variant has its own, so they never undo
         each other."""
@@ -88,6 +98,13 @@ class Platform:
 
     def check_runner(self) -> None:
         if self.runner_kind == "native":
+            return
+        if self.runner_kind == "serial":
+            from pqlab.serial import executable, install_hint
+
+            exe = executable(self)
+            if shutil.which(exe) is None and not Path(exe).exists():
+                raise PqlabError(f"platform {self.name}: '{exe}' not found; install it with: {install_hint(self)}")
             return
         exe = self.runner_command[0].format(root=str(ROOT))
         if shutil.which(exe) is None and not Path(exe).exists():
@@ -132,11 +149,54 @@ def _ct_checker(path: Path, d: dict) -> str:
     return checker
 
 
+def _strings(path: Path, d: dict, key: str) -> list[str]:
+    v = d.get(key, [])
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise PqlabError(f"{path}: '{key}' must be a list of strings, not {v!r}")
+    return v
+
+
+def _check_schema(path: Path, d: dict) -> None:
+    """Types of the keys every consumer relies on, so that a user's platform.toml fails here
+    with its file and key named, not later in the build with a Python traceback."""
+    for key in ("name", "arch", "cc"):
+        if key not in d:
+            raise PqlabError(f"{path}: missing key '{key}'")
+    for key in ("name", "arch", "cc", "core", "description", "tools_prefix", "fpr"):
+        if key in d and not isinstance(d[key], str):
+            raise PqlabError(f"{path}: '{key}' must be a string, not {d[key]!r}")
+    if not d["name"] or not all(c.isalnum() or c in "-_." for c in d["name"]):
+        raise PqlabError(f"{path}: platform name {d['name']!r} must be letters, digits, '-', '_' or '.'")
+    for key in ("packages", "cflags", "ldflags", "sources", "backends"):
+        _strings(path, d, key)
+    for key in ("clock_hz", "flash_bytes", "ram_bytes"):
+        if key in d and (not isinstance(d[key], int) or d[key] < 0):
+            raise PqlabError(f"{path}: '{key}' must be a non-negative integer, not {d[key]!r}")
+    for table in ("runner", "timer"):
+        if table in d and not isinstance(d[table], dict):
+            raise PqlabError(f"{path}: [{table}] must be a table")
+    runner = d.get("runner", {})
+    kind = runner.get("kind", "native")
+    if kind not in RUNNER_KINDS:
+        raise PqlabError(f"{path}: unknown runner kind {kind!r} (known: {', '.join(RUNNER_KINDS)})")
+    _strings(path, runner, "command")
+    t = runner.get("timeout_s", 600)
+    if isinstance(t, bool) or not isinstance(t, int | float) or t <= 0:
+        raise PqlabError(f"{path}: [runner] timeout_s must be a positive number, not {t!r}")
+    for s in d.get("sources", []):
+        f = path.parent / s.format(root=str(ROOT))
+        if not f.is_file():
+            raise PqlabError(f"{path}: source {s!r} not found (looked for {f})")
+
+
 def _load(path: Path) -> Platform:
     try:
         d = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise PqlabError(f"{path}: invalid TOML: {e}") from e
+    except OSError as e:
+        raise PqlabError(f"{path}: cannot read: {e}") from e
+    _check_schema(path, d)
     try:
         runner = d.get("runner", {})
         timer = d.get("timer", {})
@@ -151,7 +211,7 @@ def _load(path: Path) -> Platform:
             packages=tuple(d.get("packages", [])),
             cflags=tuple(d.get("cflags", [])),
             ldflags=tuple(d.get("ldflags", [])),
-            sources=tuple(path.parent / s for s in d.get("sources", [])),
+            sources=tuple(path.parent / s.format(root=str(ROOT)) for s in _strings(path, d, "sources")),
             clock_hz=int(d.get("clock_hz", 0)),
             flash_bytes=int(d.get("flash_bytes", 0)),
             ram_bytes=int(d.get("ram_bytes", 0)),
@@ -171,11 +231,63 @@ def _load(path: Path) -> Platform:
         raise PqlabError(f"{path}: missing key {e}") from e
 
 
+def add_platform_path(folder: str | Path) -> None:
+    """Add a folder of platforms outside the tree (`--platform-path`), checked when loaded."""
+    p = Path(folder).expanduser().absolute()
+    if p not in _extra_paths:
+        _extra_paths.append(p)
+
+
+def clear_platform_paths() -> None:
+    _extra_paths.clear()
+
+
+def platform_paths() -> list[tuple[Path, str]]:
+    """The extra platform folders in search order, each with where it was named: the
+    `--platform-path` options first, then $PQLAB_PLATFORM_PATH (empty entries ignored)."""
+    out = [(p, "--platform-path") for p in _extra_paths]
+    for entry in os.environ.get(PATH_ENV, "").split(os.pathsep):
+        if entry.strip():
+            p = Path(entry).expanduser().absolute()
+            if p not in [q for q, _ in out]:
+                out.append((p, f"${PATH_ENV}"))
+    return out
+
+
+def _folder_tomls(folder: Path, source: str) -> list[Path]:
+    """platform.toml files of one extra folder: the folder itself is a platform folder, or it
+    holds platform folders (one level down)."""
+    if not folder.is_dir():
+        raise PqlabError(f"platform folder {folder} (from {source}) does not exist or is not a folder")
+    if (folder / "platform.toml").is_file():
+        return [folder / "platform.toml"]
+    found = sorted(folder.glob("*/platform.toml"))
+    if not found:
+        raise PqlabError(
+            f"platform folder {folder} (from {source}) holds no platform.toml, "
+            "neither itself nor in a sub-folder (docs/platforms.md, 'Platforms outside the tree')"
+        )
+    return found
+
+
 def all_platforms() -> dict[str, Platform]:
-    out = {}
+    """The built-in platforms, then those of the extra folders. A name may be defined once:
+    an extra platform never replaces a built-in one or another extra one silently."""
+    out: dict[str, Platform] = {}
     for p in sorted(PLATFORM_DIR.glob("*/platform.toml")):
         plat = _load(p)
         out[plat.name] = plat
+    for folder, source in platform_paths():
+        for p in _folder_tomls(folder, source):
+            plat = _load(p)
+            if plat.name in out:
+                other = out[plat.name].dir
+                what = "a built-in platform" if other.parent == PLATFORM_DIR else "another platform"
+                raise PqlabError(
+                    f"{p} (from {source}): platform name '{plat.name}' clashes with {what} in {other}; "
+                    "give it another name"
+                )
+            out[plat.name] = plat
     return out
 
 

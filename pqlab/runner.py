@@ -264,6 +264,21 @@ def _spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
     return proc
 
 
+def reap(proc: subprocess.Popen) -> None:
+    """Kill a child's process group (if still running), wait for it and forget it."""
+    _kill_group(proc)
+    if proc.returncode is None:
+        proc.wait()
+    with _lock:
+        _children.discard(proc)
+
+
+def spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
+    """Start a child in a session of its own that dies with pqlab (see the module's notes);
+    end it with reap()."""
+    return _spawn(cmd, cwd)
+
+
 # --- running a program --------------------------------------------------------------------------
 
 
@@ -300,6 +315,8 @@ def run_full(
     else:
         limit = Limit(float(timeout), "--timeout")
     where = f"platform {plat.name}, binary {elf}\n  command: {shlex.join(cmd)}"
+    if plat.runner_kind == "serial":
+        return _run_serial(plat, elf, program, stdin, limit)
     t0 = time.perf_counter()
     with temp_dir() as cwd:
         (cwd / "pqlab.in").write_bytes(stdin)
@@ -348,6 +365,38 @@ def run_full(
             + f"  stderr:\n{indented(err, 1000)}",
             err,
             proc.returncode,
+        )
+    return Ran(out, cmd, seconds, limit)
+
+
+def _run_serial(plat: Platform, elf: Path, program: str, stdin: bytes, limit: Limit) -> Ran:
+    """A run over the serial transport (pqlab/serial.py): same parse, same checks."""
+    from pqlab import serial as S
+
+    t0 = time.perf_counter()
+    with temp_dir("serial") as cwd:
+        try:
+            text, code, note, cmd = S.run(
+                plat, elf, stdin, limit, cwd, lambda m: print(f"warning: {m}", file=sys.stderr)
+            )
+        except RunTimeout as e:
+            raise RunTimeout(f"timeout after {limit}: {program} on platform {plat.name}, binary {elf}: {e}") from None
+        except RunError as e:
+            raise type(e)(f"{program} on platform {plat.name}, binary {elf}: {e}") from None
+    seconds = time.perf_counter() - t0
+    where = f"platform {plat.name}, binary {elf} ({note})"
+    try:
+        out = parse(text, expect_program=program)
+    except ProtocolError as e:
+        raise RunError(f"{e} (exit code {code}) on {where}\n  output tail:\n{indented(text, 600)}", "", code) from e
+    if code != 0 or not out.ok:
+        failed = [" ".join(f) for t, f in out.records if t == "test" and f[-1] != "ok"]
+        raise RunError(
+            f"{program} failed (exit code {code}) on {where}\n"
+            + (f"  failed checks: {', '.join(failed)}\n" if failed else "")
+            + f"  output tail:\n{indented(text, 600)}",
+            "",
+            code,
         )
     return Ran(out, cmd, seconds, limit)
 

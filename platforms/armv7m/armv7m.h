@@ -69,6 +69,7 @@ extern uintptr_t pqlab_armv7m_guard_start, pqlab_armv7m_guard_end;
 
 /* hal.c */
 void pqlab_armv7m_uart_init(void);
+void pqlab_armv7m_clock_init(void);
 void pqlab_armv7m_systick_isr(void);
 void pqlab_armv7m_puts(const char *s);
 void pqlab_armv7m_puthex(uint32_t v);

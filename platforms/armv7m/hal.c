@@ -8,7 +8,11 @@
 #include "armv7m.h"
 #include "pqlab_hal.h"
 
-/* ---- semihosting ---- */
+#if !defined(PQLAB_HAL_SERIAL)
+/* ---- semihosting ----
+ * With PQLAB_HAL_SERIAL (the serial platforms: boards, mps2-an386-uart) exit, driver
+ * input and output go through serial.c's framed protocol over the platform's UART
+ * instead, and nothing here uses semihosting (a board without a debugger has none). */
 
 #define SYS_OPEN 0x01u
 #define SYS_CLOSE 0x02u
@@ -77,6 +81,8 @@ void pqlab_hal_send(const char *buf, size_t n)
         UART_DATA = (uint8_t)buf[i];
     }
 }
+
+#endif /* !PQLAB_HAL_SERIAL */
 
 void pqlab_armv7m_puts(const char *s)
 {
@@ -226,9 +232,23 @@ static void stack_guard_setup(void)
     pqlab_armv7m_guard_end = start + PQLAB_STACK_GUARD;
 }
 
+/* Clocks, flash wait states and caches of a board (its board.c); the QEMU machines and
+ * the simulator run at their reset clock. */
+__attribute__((weak)) void pqlab_armv7m_clock_init(void)
+{
+}
+
+#if defined(PQLAB_HAL_SERIAL)
+void pqlab_serial_start(void);
+#endif
+
 void pqlab_hal_setup(void)
 {
+    pqlab_armv7m_clock_init();
     pqlab_armv7m_uart_init();
+#if defined(PQLAB_HAL_SERIAL)
+    pqlab_serial_start();
+#endif
     timer_setup();
     stack_guard_setup();
 }
