@@ -144,8 +144,8 @@ def test_program_over_uart():
 
 
 def test_figures_over_uart_equal_semihosting(tmp_path):
-    """The transport stays outside the measured operations: the same QEMU instruction counts
-    and stack peaks over the UART as over semihosting."""
+    """The transport stays outside the measured operations: the same stack peaks over the UART
+    as over semihosting, and the same QEMU instruction counts to one SysTick tick."""
     from pqlab.results import Store
 
     db = tmp_path / "r.db"
@@ -159,7 +159,13 @@ def test_figures_over_uart_equal_semihosting(tmp_path):
     for r in rows:
         if r["metric"] in ("speed", "stack"):
             got.setdefault(r["platform"], []).append((r["metric"], r["operation"], r["value"]))
-    assert got["mps2-an386-uart"] == got["mps2-an386"] and len(got["mps2-an386"]) >= 9
+    uart, semi = sorted(got["mps2-an386-uart"]), sorted(got["mps2-an386"])
+    assert [r[:2] for r in uart] == [r[:2] for r in semi] and len(semi) >= 9
+    for (metric, op, a), (_, _, b) in zip(uart, semi):
+        # stack peaks exactly; instruction counts to QEMU's SysTick quantum (one tick = 40
+        # instructions under -icount shift=0, platform.toml's timer note): where a tick falls
+        # depends on the code before the measured call, which the two transports change
+        assert a == b if metric == "stack" else abs(a - b) <= 40, (metric, op, a, b)
 
 
 def prompt(tmp_path: Path) -> Path:
