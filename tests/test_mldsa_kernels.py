@@ -421,3 +421,101 @@ def test_eta_unpack_flags_out_of_range(mode: int) -> None:
         stored[bad % N] = bad
         out = Poly()
         assert k(lib, "polyeta_unpack")(out, bits_pack(stored, bits)) == 1
+
+
+# ---------------------------------------------------------------- small-modulus NTT (ntt16.c)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib" / "mldsa"))
+import gen_ntt16  # noqa: E402
+
+P16 = gen_ntt16.P
+Poly16 = ctypes.c_int16 * N
+
+
+def ntt16_model(a: list[int]) -> list[int]:
+    """Algorithm 41's transform mod p with root 62, times 2^-16 (ntt16's output factor)"""
+    w = [x % P16 for x in a]
+    m, ln = 0, 128
+    while ln >= 1:
+        for start in range(0, N, 2 * ln):
+            m += 1
+            z = pow(gen_ntt16.ROOT, brv8(m), P16)
+            for j in range(start, start + ln):
+                t = z * w[j + ln] % P16
+                w[j + ln] = (w[j] - t) % P16
+                w[j] = (w[j] + t) % P16
+        ln //= 2
+    rinv = pow(2**16, -1, P16)
+    return [x * rinv % P16 for x in w]
+
+
+def small_inputs(rng: random.Random) -> list[list[int]]:
+    b = gen_ntt16.IN_BOUND
+    return [
+        [b] * N,
+        [-b] * N,
+        [b if i % 2 else -b for i in range(N)],
+        [1] + [0] * 255,
+        [0] * 255 + [-1],
+        rnd_poly(rng, -b, b),
+        rnd_poly(rng, -4, 4),
+        rnd_poly(rng, -1, 1),
+    ]
+
+
+def test_ntt16_constants_and_bounds() -> None:
+    gen_ntt16.check()
+    text = (Path(__file__).resolve().parents[1] / "lib" / "mldsa" / "ntt16.c").read_text()
+    table = text.split("zetas16[MLDSA_N] = {", 1)[1].split("};", 1)[0]
+    assert [int(x) for x in table.replace("\n", " ").split(",") if x.strip()] == gen_ntt16.ZETAS16
+    for name, value in (("P16_NINV", gen_ntt16.NINV), ("P16_F", gen_ntt16.F_FINAL)):
+        assert f"#define {name} {value} " in text
+
+
+def test_ntt16_and_mul16_add(lib44) -> None:
+    """ntt16 against the model mod p and its output bound; mul16_add gives the centred
+    residue of the negacyclic product (the exact product when it is small) plus base"""
+    rng = random.Random(16)
+    ins = small_inputs(rng)
+    hats = []
+    for a in ins:
+        r = Poly16()
+        k(lib44, "poly_ntt16")(r, poly(a))
+        assert [x % P16 for x in r] == ntt16_model(a)
+        assert max(abs(x) for x in r) <= gen_ntt16.forward_bounds()[-1]
+        hats.append(r)
+    pairs = [(i, j) for i in range(len(ins)) for j in range(len(ins))]
+    for i, j in pairs:
+        base = rnd_poly(rng, -(2**31 - 3841), 2**31 - 3842) if (i + j) % 3 else [0] * N
+        out = Poly()
+        k(lib44, "poly_mul16_add")(out, poly(base), hats[i], hats[j])
+        prod = negacyclic_int(ins[i], ins[j])
+        for n in range(N):
+            x = out[n] - base[n]
+            assert abs(x) <= gen_ntt16.HALF and (x - prod[n]) % P16 == 0
+            if abs(prod[n]) <= gen_ntt16.HALF:
+                assert x == prod[n]
+    # a challenge-like c (tau ones) times s in [-eta, eta] at the extremes: exact
+    for mode in MODES:
+        tau, eta = PARAMS[mode].tau, PARAMS[mode].eta
+        c = [0] * N
+        for pos in rng.sample(range(N), tau):
+            c[pos] = 1
+        for s in ([eta] * N, [-eta] * N, rnd_poly(rng, -eta, eta)):
+            ch, sh, out = Poly16(), Poly16(), Poly()
+            k(lib44, "poly_ntt16")(ch, poly(c))
+            k(lib44, "poly_ntt16")(sh, poly(s))
+            k(lib44, "poly_mul16_add")(out, out, ch, sh)  # r aliases base (zero)
+            assert list(out) == negacyclic_int(c, s)
+
+
+def negacyclic_int(a: list[int], b: list[int]) -> list[int]:
+    c = [0] * N
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if i + j < N:
+                    c[i + j] += x * y
+                else:
+                    c[i + j - N] -= x * y
+    return c
