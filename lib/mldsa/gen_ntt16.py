@@ -88,13 +88,19 @@ def inverse_bounds() -> list[int]:
     return out
 
 
+# mul16_add's output x satisfies |x| <= inverse_bounds()[-1] (3926), so it equals the
+# product whenever the product's coefficients are at most p - 1 - 3926 in absolute value
+EXACT = P - 1 - 3926
+
+
 def check() -> None:
+    assert inverse_bounds()[-1] == 3926
     assert pow(ROOT, 256, P) == P - 1
     assert (NINV * P) % R == R - 1 and NINV < R // 2
     for b in forward_bounds() + inverse_bounds():
         assert b < 1 << 15, b
-    # the final value lies in (-p - HALF, p + HALF): one conditional +-p centres it
-    assert inverse_bounds()[-1] < P + HALF
+    # the final value is the exact product when that is at most EXACT in absolute value
+    assert EXACT == 3754 and 4 * 49 <= EXACT
 
 
 def c_table() -> str:
