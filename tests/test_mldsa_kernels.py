@@ -239,6 +239,66 @@ def test_hints(mode: int) -> None:
         assert list(b) == [decompose_model(x, g2)[0] for x in rp]
 
 
+def hint_low_model(a0: int, a1: int, g2: int) -> int:
+    return int(a0 > g2 or a0 < -g2 or (a0 == -g2 and a1 != 0))
+
+
+def hint_low_cases(g2: int, beta: int, step: int):
+    """(r, d) with |r0| < gamma2 - beta and |d| < gamma2 (accepted iterations), for every r1
+    (and the wrap r1 = 0 of r near q - 1) and every s = r0 + d of that range (step 1: all;
+    HighBits(r + d) depends on r and d only through r1 and s, so any split of s will do)"""
+    lim = g2 - beta
+    for r1 in range((Q - 1) // (2 * g2)):
+        for wrap in (False, True) if r1 == 0 else (False,):
+            for s in range(-(lim - 1) - (g2 - 1), lim + g2 - 1, step):
+                r0 = max(min(s, lim - 1), -(lim - 1))
+                r = Q + r0 if wrap else r1 * 2 * g2 + r0
+                if 0 <= r < Q and decompose_model(r, g2) == (r1, r0):
+                    yield r, s - r0
+
+
+def check_hint_low(mode: int, step: int) -> int:
+    """make_hint_low on (r0, d, r1) equals FIPS 204's MakeHint(-d, r + d) = [HighBits(r + d)
+    != HighBits(r)] on the accepted range"""
+    lib, g2, beta = mldsa(mode), PARAMS[mode].gamma2, {44: 78, 65: 196, 87: 120}[mode]
+    f = k(lib, "poly_make_hint_low")
+    cases = list(hint_low_cases(g2, beta, step))
+    cases += [cases[0]] * (-len(cases) % N)
+    for i in range(0, len(cases), N):
+        chunk = cases[i : i + N]
+        dec = [decompose_model(r, g2) for r, _ in chunk]
+        a1, a0, d = poly([x[0] for x in dec]), poly([x[1] for x in dec]), poly([x[1] for x in chunk])
+        h = Poly()
+        cnt = f(h, a0, d, a1)
+        model = [int(decompose_model(r + y, g2)[0] != r1) for (r, y), (r1, _) in zip(chunk, dec)]
+        assert list(h) == model and cnt == sum(model), i
+        # h may alias a1
+        cnt2 = f(a1, a0, d, a1)
+        assert list(a1) == model and cnt2 == cnt
+    return len(cases)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_make_hint_low(mode: int) -> None:
+    assert check_hint_low(mode, 997) > 1000
+    # outside the accepted range the kernel is the formula of kernels.h (any value)
+    g2 = PARAMS[mode].gamma2
+    lib = mldsa(mode)
+    rng = random.Random(8)
+    a0 = [rng.choice((-g2, -g2 + 1, g2, g2 + 1, 0)) for _ in range(N)]
+    d = [rng.choice((0, 0, 1, -1, (1 << 22) - 1, 1 - (1 << 22))) for _ in range(N)]
+    a1 = [rng.choice((0, 1)) for _ in range(N)]
+    h = Poly()
+    k(lib, "poly_make_hint_low")(h, poly(a0), poly(d), poly(a1))
+    assert list(h) == [hint_low_model(x + y, z, g2) for x, y, z in zip(a0, d, a1)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_make_hint_low_exhaustive(mode: int) -> None:
+    assert check_hint_low(mode, 1) > 10**7
+
+
 def test_use_hint_wraps(lib44) -> None:
     g2 = PARAMS[44].gamma2
     m = (Q - 1) // (2 * g2)

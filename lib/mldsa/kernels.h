@@ -163,6 +163,22 @@ unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N]
 #define mldsa_poly_make_hint mldsa_poly_make_hint_c
 #endif
 
+/* MakeHint from Decompose's parts, as signing uses it: with s = a0_i + d_i,
+ * h_i = 1 unless -gamma2 < s <= gamma2 or (s = -gamma2 and a1_i = 0); h (0/1) may alias
+ * a1 (same index). Returns the number of ones; constant time. For (a1, a0) = Decompose(r),
+ * r in [0, q), this equals MakeHint(-d, r + d) (Algorithm 39: HighBits(r + d) !=
+ * HighBits(r)) whenever |a0_i| < gamma2 - beta and |d_i| < gamma2, which every accepted
+ * signing iteration satisfies (checked for every r1 and a0 + d by
+ * tests/test_mldsa_kernels.py, -m slow). In: |a0_i| <= gamma2, |d_i| < 2^22. */
+#define mldsa_poly_make_hint_low_c PQLAB_NAMESPACE(poly_make_hint_low_c)
+unsigned int mldsa_poly_make_hint_low_c(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N], const int32_t d[MLDSA_N],
+                                        const int32_t a1[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
+#define mldsa_poly_make_hint_low PQLAB_NAMESPACE(poly_make_hint_low_native)
+#else
+#define mldsa_poly_make_hint_low mldsa_poly_make_hint_low_c
+#endif
+
 /* UseHint (Algorithm 40). In: 0 <= a_i < q, h_i in {0,1}. Out: b_i in
  * [0, (q-1)/(2 gamma2)). b may alias a. */
 #define mldsa_poly_use_hint_c PQLAB_NAMESPACE(poly_use_hint_c)

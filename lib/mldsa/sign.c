@@ -212,7 +212,7 @@ typedef struct {
     mldsa_poly t0[MLDSA_K]; /* NTT(t0), |.| < 2^12 + 8q */
     mldsa_poly y[MLDSA_L];  /* y, then kept until z = y + c s1 */
     mldsa_poly z[MLDSA_L];  /* NTT(y), then z */
-    mldsa_poly w[MLDSA_K];  /* w in [0, q), then the hint bits */
+    mldsa_poly w[MLDSA_K];  /* w in [0, q), then HighBits(w - c s2), then the hint bits */
     mldsa_poly c;           /* NTT(c) */
     int16_t c16[MLDSA_N];   /* NTT16(c) */
     mldsa_poly tmp, tmp2;
@@ -346,7 +346,8 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
             for (unsigned int n = 0; n < MLDSA_N; n++) {
                 ws.tmp.c[n] = mldsa_freeze(ws.tmp.c[n]);
             }
-            mldsa_poly_decompose(NULL, ws.tmp2.c, ws.tmp.c);
+            /* (r1, r0) = Decompose(r); r1 replaces w_i (no longer needed) */
+            mldsa_poly_decompose(ws.w[i].c, ws.tmp2.c, ws.tmp.c);
             reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2 - MLDSA_BETA);
 #ifdef PQLAB_MLDSA_EARLY_ABORT
             PQLAB_DECLASSIFY(&reject, sizeof reject);
@@ -355,13 +356,14 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
             }
 #endif
             /* c t0, exact: |c t0| <= tau 2^12 < 2^18 */
-            mldsa_pointwise_mont(ws.tmp2.c, ws.c.c, ws.t0[i].c);
-            mldsa_invntt_tomont(ws.tmp2.c);
-            mldsa_poly_reduce32(ws.tmp2.c);
-            reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2);
-            /* h = MakeHint(-c t0, w - c s2 + c t0) (Algorithm 39): compare
-             * HighBits(r + c t0) with HighBits(r); the bits replace w_i */
-            hints += mldsa_poly_make_hint(ws.w[i].c, ws.tmp.c, ws.tmp2.c);
+            mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.t0[i].c);
+            mldsa_invntt_tomont(ws.tmp.c);
+            mldsa_poly_reduce32(ws.tmp.c);
+            reject |= mldsa_poly_chknorm(ws.tmp.c, MLDSA_GAMMA2);
+            /* h = MakeHint(-c t0, w - c s2 + c t0) (Algorithm 39), from r0 + c t0 and r1:
+             * the same bits whenever |r0| < gamma2 - beta and |c t0| < gamma2, that is in
+             * every iteration that is not rejected (kernels.h); the bits replace r1 */
+            hints += mldsa_poly_make_hint_low(ws.w[i].c, ws.tmp2.c, ws.tmp.c, ws.w[i].c);
         }
         reject |= (uint32_t)((int32_t)MLDSA_OMEGA - (int32_t)hints) >> 31; /* hints > omega */
 
