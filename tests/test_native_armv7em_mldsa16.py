@@ -9,7 +9,8 @@ transforms with random, extreme (+-(2^31 - 3842)) and zero bases, into another a
 in place (r = base). The assembly does the C's operations in the same order, so outputs
 are compared exactly (the NTT-domain values too). Then the product itself: c with tau
 ones times s in [-eta, eta] for every parameter set against the C's 32-bit path (ntt,
-pointwise_mont, invntt_tomont, reduce32 of ntt.c), which must agree exactly. On m4-sim
+pointwise_mont, invntt_tomont, reduce32 of ntt.c), which must agree exactly. Also signing's
+make_hint_low (mldsa_ntt.S, both gamma2) against rounding.c. On m4-sim
 the cycles do not depend on the data and each kernel must beat its C."""
 
 from __future__ import annotations
@@ -56,6 +57,16 @@ static void cmp(const char *what, unsigned i0, unsigned i1, const void *x, const
 
 static int32_t in[@KINDS@][256], base[256], r1[256], r2[256], t32[256], s32[256];
 static int16_t hc[@KINDS@][256], ha[@KINDS@][256];
+
+unsigned int mldsatest65_poly_make_hint_low_c(int32_t h[256], const int32_t a0[256], const int32_t d[256],
+                                             const int32_t a1[256]);
+
+__attribute__((noinline)) static uint64_t timed_h(void)
+{
+    uint64_t h0 = pqlab_hal_cycles();
+    pqlab_mldsa_make_hint_low_88_armv7em(r2, t32, s32, base);
+    return pqlab_hal_cycles() - h0;
+}
 
 __attribute__((noinline)) static void timed(uint64_t *t, int16_t *h, const int32_t *a, int32_t *r, const int16_t *x,
                                             const int16_t *y, int native)
@@ -120,6 +131,49 @@ int main(void)
             cmp("c s vs 32-bit", set, rep, r1, r2, 1024);
         }
     }
+    /* make_hint_low (rounding kernel of mldsa_ntt.S, here because signing uses it with
+     * the products above), both gamma2: random within the contract, the range edges
+     * +-gamma2, +-gamma2 + 1 with a1 = 0 and a1 != 0, h = a1 in place */
+    for (unsigned g = 0; g < 2; g++) {
+        const int32_t g2 = g == 0 ? (8380417 - 1) / 88 : (8380417 - 1) / 32;
+        for (unsigned rep = 0; rep < 6; rep++) {
+            static const int32_t edge[6] = {0, 1, -1, 0, 0, 0};
+            for (unsigned n = 0; n < 256; n++) {
+                const int32_t e0 = (int32_t)(n % 5) - 2;
+                t32[n] = rep < 3 ? rnd(g2) : (n & 1 ? g2 : -g2) + edge[rep - 3] * e0; /* a0 */
+                s32[n] = rep == 0 ? rnd((1 << 22) - 1) : rep < 3 ? rnd(2) : (n % 3 == 0 ? 0 : rnd(3)); /* d */
+                base[n] = rep == 4 ? 0 : (int32_t)(next() % (g == 0 ? 44u : 16u)); /* a1 */
+            }
+            unsigned n1 = g == 0 ? mldsa_poly_make_hint_low_c(r1, t32, s32, base)
+                                 : mldsatest65_poly_make_hint_low_c(r1, t32, s32, base);
+            unsigned n2 = g == 0 ? pqlab_mldsa_make_hint_low_88_armv7em(r2, t32, s32, base)
+                                 : pqlab_mldsa_make_hint_low_32_armv7em(r2, t32, s32, base);
+            cmp("make_hint_low", g, rep, r1, r2, 1024);
+            checks++;
+            if (n1 != n2 && bad++ < 8) {
+                int k = snprintf(b, sizeof b, "bad make_hint_low count %u %u\n", g, rep);
+                pqlab_hal_send(b, (size_t)k);
+            }
+            memcpy(r2, base, 1024);
+            n2 = g == 0 ? pqlab_mldsa_make_hint_low_88_armv7em(r2, t32, s32, r2)
+                        : pqlab_mldsa_make_hint_low_32_armv7em(r2, t32, s32, r2);
+            cmp("make_hint_low h=a1", g, rep, r1, r2, 1024);
+        }
+    }
+    {
+        uint64_t h0 = pqlab_hal_cycles();
+        mldsa_poly_make_hint_low_c(r1, t32, s32, base);
+        uint64_t h1 = pqlab_hal_cycles();
+        pqlab_mldsa_make_hint_low_88_armv7em(r2, t32, s32, base);
+        uint64_t h2 = pqlab_hal_cycles();
+        int k = snprintf(b, sizeof b, "htime %llu %llu\n", (unsigned long long)(h1 - h0), (unsigned long long)(h2 - h1));
+        pqlab_hal_send(b, (size_t)k);
+        for (unsigned kind = 0; kind < 3; kind++) {
+            for (unsigned n = 0; n < 256; n++) t32[n] = kind == 0 ? 0 : kind == 1 ? -95232 : rnd(95232);
+            k = snprintf(b, sizeof b, "cth %llu\n", (unsigned long long)timed_h());
+            pqlab_hal_send(b, (size_t)k);
+        }
+    }
     int k = snprintf(b, sizeof b, "total %u %u\n", checks, bad);
     pqlab_hal_send(b, (size_t)k);
     for (int native = 0; native < 2; native++) {
@@ -143,8 +197,15 @@ def build_and_run(platform: str, tmp: Path) -> list[str]:
     src = tmp / "fw.c"
     src.write_text(FIRMWARE.replace("@KINDS@", str(KINDS)))
     flags = ["-DPQLAB_MLDSA_MODE=44", "-DPQLAB_NS=mldsatest_"]
-    srcs = [src, MLDSA / "ntt16.c", MLDSA / "ntt.c", NATIVE / "mldsa_ntt16.S"]
-    out = firmware.build_and_run(platform, tmp, srcs, include=[MLDSA, NATIVE], per_source=lambda _p: flags)
+    r65 = tmp / "rounding65.c"  # rounding.c under ML-DSA-65's gamma2 = (q - 1) / 32
+    r65.write_text(f'#include "{MLDSA / "rounding.c"}"\n')
+    srcs = [src, MLDSA / "ntt16.c", MLDSA / "ntt.c", MLDSA / "rounding.c", r65]
+    srcs += [NATIVE / "mldsa_ntt16.S", NATIVE / "mldsa_ntt.S"]
+
+    def per_source(path: Path) -> list[str]:
+        return ["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=mldsatest65_"] if path == r65 else flags
+
+    out = firmware.build_and_run(platform, tmp, srcs, include=[MLDSA, NATIVE], per_source=per_source)
     return out.replace("\r", "").splitlines()
 
 
@@ -173,7 +234,7 @@ def test_generator_constants_match_c() -> None:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mldsa_ntt16(platform: str, tmp_path: Path) -> None:
     lines = build_and_run(platform, tmp_path)
-    nchecks = KINDS + 2 * KINDS * KINDS + 3 * 4
+    nchecks = KINDS + 2 * KINDS * KINDS + 3 * 4 + 2 * 6 * 3
     firmware.kernel_results("\n".join(lines), platform, total=nchecks)
     tc = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time 0 "))
     ta = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time 1 "))
@@ -182,3 +243,9 @@ def test_native_mldsa_ntt16(platform: str, tmp_path: Path) -> None:
         print(f"  {name:10} {c:7} / {a:6}")
         if platform == "m4-sim":
             assert a < 0.9 * c, (name, c, a)
+    hc, ha = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("htime "))
+    print(f"  {'make_hint_low':10} {hc:7} / {ha:6}  (gamma2 = (q - 1) / 88)")
+    cth = {ln for ln in lines if ln.startswith("cth ")}
+    assert len(cth) == 1 or not firmware.timing_shows_data_independence(platform), cth
+    if platform == "m4-sim":
+        assert ha < 0.9 * hc, (hc, ha)

@@ -40,6 +40,8 @@ void pqlab_mldsa_mul16_add_armv7em(int32_t r[256], const int32_t base[256], cons
     void pqlab_mldsa_decompose_high_##g##_armv7em(int32_t a1[256], const int32_t a[256]);                              \
     void pqlab_mldsa_decompose_low_##g##_armv7em(int32_t a0[256], const int32_t a[256]);                               \
     unsigned pqlab_mldsa_make_hint_##g##_armv7em(int32_t h[256], const int32_t r[256], const int32_t d[256]);          \
+    unsigned pqlab_mldsa_make_hint_low_##g##_armv7em(int32_t h[256], const int32_t a0[256], const int32_t d[256],      \
+                                                     const int32_t a1[256]);                                           \
     void pqlab_mldsa_use_hint_##g##_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]);
 PQLAB_MLDSA_ARMV7EM_ROUNDING(88)
 PQLAB_MLDSA_ARMV7EM_ROUNDING(32)
@@ -73,6 +75,7 @@ PQLAB_MLDSA_ARMV7EM_UNPACK(z19, void)
 #define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
 #define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
 #define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT
+#define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
 #define PQLAB_MLDSA_NATIVE_POLY_USE_HINT
 #if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
 #define PQLAB_MLDSA_ARMV7EM_G(name) pqlab_mldsa_##name##_88_armv7em
@@ -155,6 +158,11 @@ static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_native)(int32_t h[MLDS
                                                                   const int32_t d[MLDSA_N])
 {
     return PQLAB_MLDSA_ARMV7EM_G(make_hint)(h, r, d);
+}
+static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_low_native)(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N],
+                                                                      const int32_t d[MLDSA_N], const int32_t a1[MLDSA_N])
+{
+    return PQLAB_MLDSA_ARMV7EM_G(make_hint_low)(h, a0, d, a1);
 }
 static inline void PQLAB_NAMESPACE(poly_use_hint_native)(int32_t b[MLDSA_N], const int32_t a[MLDSA_N],
                                                          const uint8_t h[MLDSA_N])
