@@ -530,6 +530,7 @@ def test_ntt16_constants_and_bounds() -> None:
     assert [int(x) for x in table.replace("\n", " ").split(",") if x.strip()] == gen_ntt16.ZETAS16
     for name, value in (("P16_NINV", gen_ntt16.NINV), ("P16_F", gen_ntt16.F_FINAL)):
         assert f"#define {name} {value} " in text
+    assert f"#define P16_F_LAST ({gen_ntt16.F_LAST}) " in text
 
 
 def test_ntt16_and_mul16_add(lib44) -> None:
@@ -546,7 +547,7 @@ def test_ntt16_and_mul16_add(lib44) -> None:
         hats.append(r)
     pairs = [(i, j) for i in range(len(ins)) for j in range(len(ins))]
     for i, j in pairs:
-        base = rnd_poly(rng, -(2**31 - 3841), 2**31 - 3842) if (i + j) % 3 else [0] * N
+        base = rnd_poly(rng, -(2**31 - 5281), 2**31 - 5282) if (i + j) % 3 else [0] * N
         out = Poly()
         k(lib44, "poly_mul16_add")(out, poly(base), hats[i], hats[j])
         prod = negacyclic_int(ins[i], ins[j])

@@ -45,6 +45,9 @@ ZETAS16 = [centred(pow(ROOT, brv8(m), P) * R) for m in range(256)]
 # NTT(a) 2^-16; the pointwise product adds 2^-16 (operands 2^-32 together), the inverse
 # transform two more reductions (2^-32) and a factor 256: F = 2^96 / 256 cancels all.
 F_FINAL = centred(pow(R, 6, P) * pow(256, -1, P))
+# the last inverse layer (len = 128) is merged with the scaling: x_j = mont16(F (u + v)),
+# x_{j+128} = mont16(F_LAST (u - v)), F_LAST = -zeta16[1] F 2^-16 (one product instead of two)
+F_LAST = centred(-ZETAS16[1] * F_FINAL * pow(R, -1, P))
 
 
 def mont_bound(a: int) -> int:
@@ -71,36 +74,39 @@ def forward_bounds() -> list[int]:
 
 
 def inverse_bounds() -> list[int]:
-    """Bound after the pointwise product, then after each inverse layer (len 1 .. 128)
-    (reductions before len = 4 and len = 32), then after the final scaling."""
+    """Bound after the pointwise product, then after each inverse layer len 1 .. 64
+    (reductions before len = 4 and len = 32), then u + v, u - v of the last layer and the
+    output of its merged scaling."""
     zm = zeta_max()
     fb = forward_bounds()[-1]
     b = mont_bound(fb * fb)
     out = [b]
-    for layer in range(8):
+    for layer in range(7):
         if layer in (2, 5):
             b = mont_bound(b)
         # a + b and a - b, then the b side through mont16(zeta (a - b))
         s = 2 * b
         b = max(s, mont_bound(zm * s))
         out.append(b)
-    out.append(mont_bound(abs(F_FINAL) * b))
+    s = 2 * b
+    out.append(s)
+    out.append(max(mont_bound(abs(F_FINAL) * s), mont_bound(abs(F_LAST) * s)))
     return out
 
 
-# mul16_add's output x satisfies |x| <= inverse_bounds()[-1] (3926), so it equals the
-# product whenever the product's coefficients are at most p - 1 - 3926 in absolute value
-EXACT = P - 1 - 3926
+# mul16_add's output x satisfies |x| <= inverse_bounds()[-1] (5280), so it equals the
+# product whenever the product's coefficients are at most p - 1 - 5280 in absolute value
+EXACT = P - 1 - 5280
 
 
 def check() -> None:
-    assert inverse_bounds()[-1] == 3926
+    assert inverse_bounds()[-1] == 5280 and F_LAST == -3072
     assert pow(ROOT, 256, P) == P - 1
     assert (NINV * P) % R == R - 1 and NINV < R // 2
     for b in forward_bounds() + inverse_bounds():
         assert b < 1 << 15, b
     # the final value is the exact product when that is at most EXACT in absolute value
-    assert EXACT == 3754 and 4 * 49 <= EXACT
+    assert EXACT == 2400 and 4 * 49 <= EXACT
 
 
 def c_table() -> str:

@@ -100,7 +100,7 @@ void mldsa_poly_caddq_c(int32_t a[MLDSA_N]);
 
 /* ---- small-modulus NTT for c s1, c s2 (lib/mldsa/ntt16.c, gen_ntt16.py) ----
  * Modulo p = 7681 (a prime = 1 mod 512), 16-bit coefficients, Montgomery factor 2^16.
- * Only for products whose exact coefficients have absolute value <= 3754,
+ * Only for products whose exact coefficients have absolute value <= 2400,
  * such as c s with |c| <= 1 (tau ones) and |s| <= eta: |c s| <= tau eta <= 196. */
 
 /* r = NTT_p(a) 2^-16 mod p, bit-reversed order as Algorithm 41 (root 62 instead of
@@ -114,11 +114,11 @@ void mldsa_poly_ntt16_c(int16_t r[MLDSA_N], const int32_t a[MLDSA_N]);
 #define mldsa_poly_ntt16 mldsa_poly_ntt16_c
 #endif
 
-/* r = base + x, where x is a representative (|x_i| <= 3926) of the polynomial product
+/* r = base + x, where x is a representative (|x_i| <= 5280) of the polynomial product
  * u v mod (X^256 + 1, p), a = ntt16(u), b = ntt16(v). So x = u v exactly when every
- * coefficient of u v has absolute value <= p - 3927 = 3754 (then no other representative
+ * coefficient of u v has absolute value <= p - 5281 = 2400 (then no other representative
  * fits).
- * In: a, b outputs of ntt16 (|.| <= 12206); |base_i| < 2^31 - 3841. r may alias base
+ * In: a, b outputs of ntt16 (|.| <= 12206); |base_i| < 2^31 - 5281. r may alias base
  * (not a or b). */
 #define mldsa_poly_mul16_add_c PQLAB_NAMESPACE(poly_mul16_add_c)
 void mldsa_poly_mul16_add_c(int32_t r[MLDSA_N], const int32_t base[MLDSA_N], const int16_t a[MLDSA_N],

@@ -11,15 +11,17 @@
  * forward input |a| <= 64, output < 12,206; inverse <= 30,720 in every layer, with
  * reductions (mont16 of every coefficient: times 2^-16) before the forward layer len = 2
  * and before the inverse layers len = 4 and len = 32; the final scaling F = 2^96 / 256
- * mod p cancels those factors, the Montgomery factor of the pointwise product and 256;
- * its Montgomery reduction leaves |x| <= 3926, so x is the exact product when that has
- * coefficients of absolute value <= 7681 - 3927 = 3754 (no centring step needed).
+ * mod p cancels those factors, the Montgomery factor of the pointwise product and 256; it is
+ * merged with the last inverse layer (F on the sums, F_LAST = -zetas16[1] F 2^-16 on the
+ * differences). The final reduction leaves |x| <= 5280, so x is the exact product when that
+ * has coefficients of absolute value <= 7681 - 5281 = 2400 (no centring step needed).
  * No branch or address depends on the data. */
 #include "kernels.h"
 
 #define P16 7681
 #define P16_NINV 7679 /* -p^-1 mod 2^16 */
 #define P16_F 183 /* 2^96 / 256 mod p, centred */
+#define P16_F_LAST (-3072) /* -zetas16[1] F 2^-16 mod p, centred */
 
 /* zetas16[m] = 62^BitRev8(m) * 2^16 mod p, centred (gen_ntt16.py); index 0 unused */
 static const int16_t zetas16[MLDSA_N] = {
@@ -81,7 +83,7 @@ void mldsa_poly_mul16_add_c(int32_t r[MLDSA_N], const int32_t base[MLDSA_N], con
     for (unsigned int n = 0; n < MLDSA_N; n++) {
         t[n] = (int16_t)mont16((int32_t)a[n] * b[n]);
     }
-    for (unsigned int len = 1; len <= 128; len <<= 1) {
+    for (unsigned int len = 1; len <= 64; len <<= 1) {
         if (len == 4 || len == 32) {
             for (unsigned int n = 0; n < MLDSA_N; n++) {
                 t[n] = (int16_t)mont16(t[n]);
@@ -96,8 +98,11 @@ void mldsa_poly_mul16_add_c(int32_t r[MLDSA_N], const int32_t base[MLDSA_N], con
             }
         }
     }
-    for (unsigned int n = 0; n < MLDSA_N; n++) {
-        /* |x| <= 3926: x is the exact product whenever that has |.| <= p - 1 - 3926 */
-        r[n] = base[n] + mont16(P16_F * t[n]);
+    /* the last layer (len = 128) merged with the scaling; |x| <= 5280, so x is the exact
+     * product whenever that has |.| <= p - 1 - 5280 = 2400 */
+    for (unsigned int j = 0; j < MLDSA_N / 2; j++) {
+        const int32_t u = t[j], v = t[j + MLDSA_N / 2];
+        r[j] = base[j] + mont16(P16_F * (u + v));
+        r[j + MLDSA_N / 2] = base[j + MLDSA_N / 2] + mont16(P16_F_LAST * (u - v));
     }
 }

@@ -1350,47 +1350,19 @@ pqlab_mldsa_mul16_add_armv7em:
     smulbb r10, r12, r9
     smlabt r12, r10, r9, r12
     pkhtb r8, r12, r11, asr #16
-    vmov r14, s6
     ssub16 r10, r1, r5
     sadd16 r1, r1, r5
-    smulbb r11, r10, r14
-    smultb r12, r10, r14
-    smulbb r10, r11, r9
-    smlabt r11, r10, r9, r11
-    smulbb r10, r12, r9
-    smlabt r12, r10, r9, r12
-    pkhtb r5, r12, r11, asr #16
-    vmov r14, s6
+    mov.w r5, r10
     ssub16 r10, r2, r6
     sadd16 r2, r2, r6
-    smulbb r11, r10, r14
-    smultb r12, r10, r14
-    smulbb r10, r11, r9
-    smlabt r11, r10, r9, r11
-    smulbb r10, r12, r9
-    smlabt r12, r10, r9, r12
-    pkhtb r6, r12, r11, asr #16
-    vmov r14, s6
+    mov.w r6, r10
     ssub16 r10, r3, r7
     sadd16 r3, r3, r7
-    smulbb r11, r10, r14
-    smultb r12, r10, r14
-    smulbb r10, r11, r9
-    smlabt r11, r10, r9, r11
-    smulbb r10, r12, r9
-    smlabt r12, r10, r9, r12
-    pkhtb r7, r12, r11, asr #16
-    vmov r14, s6
+    mov.w r7, r10
     ssub16 r10, r4, r8
     sadd16 r4, r4, r8
-    smulbb r11, r10, r14
-    smultb r12, r10, r14
-    smulbb r10, r11, r9
-    smlabt r11, r10, r9, r11
-    smulbb r10, r12, r9
-    smlabt r12, r10, r9, r12
-    pkhtb r8, r12, r11, asr #16
-    vmov r14, s7
+    mov.w r8, r10
+    vmov r14, s6
     smulbb r10, r1, r14
     smultb r11, r1, r14
     smulbb r12, r10, r9
@@ -1419,6 +1391,7 @@ pqlab_mldsa_mul16_add_armv7em:
     smulbb r12, r11, r9
     smlabt r11, r12, r9, r11
     pkhtb r4, r11, r10, asr #16
+    vmov r14, s7
     smulbb r10, r5, r14
     smultb r11, r5, r14
     smulbb r12, r10, r9
@@ -1570,5 +1543,5 @@ mldsa_mul16_zetas:
     .word 2006, 61830, 2495, 1760, 1305, 679, 438, 63543
     .word 1599, 64702, 7, 638, 63649, 64726, 63550, 2237
     .word 2250, 3600, 62270, 1738, 3689, 2088, 62720, 65415
-    .word 63342, 63080, 1100, 3696, 61911, 3182, 61759, 183
+    .word 63342, 63080, 1100, 3696, 61911, 3182, 183, 62464
     .size mldsa_mul16_zetas, . - mldsa_mul16_zetas
