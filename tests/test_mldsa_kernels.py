@@ -239,6 +239,66 @@ def test_hints(mode: int) -> None:
         assert list(b) == [decompose_model(x, g2)[0] for x in rp]
 
 
+def hint_low_model(a0: int, a1: int, g2: int) -> int:
+    return int(a0 > g2 or a0 < -g2 or (a0 == -g2 and a1 != 0))
+
+
+def hint_low_cases(g2: int, beta: int, step: int):
+    """(r, d) with |r0| < gamma2 - beta and |d| < gamma2 (accepted iterations), for every r1
+    (and the wrap r1 = 0 of r near q - 1) and every s = r0 + d of that range (step 1: all;
+    HighBits(r + d) depends on r and d only through r1 and s, so any split of s will do)"""
+    lim = g2 - beta
+    for r1 in range((Q - 1) // (2 * g2)):
+        for wrap in (False, True) if r1 == 0 else (False,):
+            for s in range(-(lim - 1) - (g2 - 1), lim + g2 - 1, step):
+                r0 = max(min(s, lim - 1), -(lim - 1))
+                r = Q + r0 if wrap else r1 * 2 * g2 + r0
+                if 0 <= r < Q and decompose_model(r, g2) == (r1, r0):
+                    yield r, s - r0
+
+
+def check_hint_low(mode: int, step: int) -> int:
+    """make_hint_low on (r0, d, r1) equals FIPS 204's MakeHint(-d, r + d) = [HighBits(r + d)
+    != HighBits(r)] on the accepted range"""
+    lib, g2, beta = mldsa(mode), PARAMS[mode].gamma2, {44: 78, 65: 196, 87: 120}[mode]
+    f = k(lib, "poly_make_hint_low")
+    cases = list(hint_low_cases(g2, beta, step))
+    cases += [cases[0]] * (-len(cases) % N)
+    for i in range(0, len(cases), N):
+        chunk = cases[i : i + N]
+        dec = [decompose_model(r, g2) for r, _ in chunk]
+        a1, a0, d = poly([x[0] for x in dec]), poly([x[1] for x in dec]), poly([x[1] for x in chunk])
+        h = Poly()
+        cnt = f(h, a0, d, a1)
+        model = [int(decompose_model(r + y, g2)[0] != r1) for (r, y), (r1, _) in zip(chunk, dec)]
+        assert list(h) == model and cnt == sum(model), i
+        # h may alias a1
+        cnt2 = f(a1, a0, d, a1)
+        assert list(a1) == model and cnt2 == cnt
+    return len(cases)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_make_hint_low(mode: int) -> None:
+    assert check_hint_low(mode, 997) > 1000
+    # outside the accepted range the kernel is the formula of kernels.h (any value)
+    g2 = PARAMS[mode].gamma2
+    lib = mldsa(mode)
+    rng = random.Random(8)
+    a0 = [rng.choice((-g2, -g2 + 1, g2, g2 + 1, 0)) for _ in range(N)]
+    d = [rng.choice((0, 0, 1, -1, (1 << 22) - 1, 1 - (1 << 22))) for _ in range(N)]
+    a1 = [rng.choice((0, 1)) for _ in range(N)]
+    h = Poly()
+    k(lib, "poly_make_hint_low")(h, poly(a0), poly(d), poly(a1))
+    assert list(h) == [hint_low_model(x + y, z, g2) for x, y, z in zip(a0, d, a1)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_make_hint_low_exhaustive(mode: int) -> None:
+    assert check_hint_low(mode, 1) > 10**7
+
+
 def test_use_hint_wraps(lib44) -> None:
     g2 = PARAMS[44].gamma2
     m = (Q - 1) // (2 * g2)
@@ -421,3 +481,102 @@ def test_eta_unpack_flags_out_of_range(mode: int) -> None:
         stored[bad % N] = bad
         out = Poly()
         assert k(lib, "polyeta_unpack")(out, bits_pack(stored, bits)) == 1
+
+
+# ---------------------------------------------------------------- small-modulus NTT (ntt16.c)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib" / "mldsa"))
+import gen_ntt16  # noqa: E402
+
+P16 = gen_ntt16.P
+Poly16 = ctypes.c_int16 * N
+
+
+def ntt16_model(a: list[int]) -> list[int]:
+    """Algorithm 41's transform mod p with root 62, times 2^-16 (ntt16's output factor)"""
+    w = [x % P16 for x in a]
+    m, ln = 0, 128
+    while ln >= 1:
+        for start in range(0, N, 2 * ln):
+            m += 1
+            z = pow(gen_ntt16.ROOT, brv8(m), P16)
+            for j in range(start, start + ln):
+                t = z * w[j + ln] % P16
+                w[j + ln] = (w[j] - t) % P16
+                w[j] = (w[j] + t) % P16
+        ln //= 2
+    rinv = pow(2**16, -1, P16)
+    return [x * rinv % P16 for x in w]
+
+
+def small_inputs(rng: random.Random) -> list[list[int]]:
+    b = gen_ntt16.IN_BOUND
+    return [
+        [b] * N,
+        [-b] * N,
+        [b if i % 2 else -b for i in range(N)],
+        [1] + [0] * 255,
+        [0] * 255 + [-1],
+        rnd_poly(rng, -b, b),
+        rnd_poly(rng, -4, 4),
+        rnd_poly(rng, -1, 1),
+    ]
+
+
+def test_ntt16_constants_and_bounds() -> None:
+    gen_ntt16.check()
+    text = (Path(__file__).resolve().parents[1] / "lib" / "mldsa" / "ntt16.c").read_text()
+    table = text.split("zetas16[MLDSA_N] = {", 1)[1].split("};", 1)[0]
+    assert [int(x) for x in table.replace("\n", " ").split(",") if x.strip()] == gen_ntt16.ZETAS16
+    for name, value in (("P16_NINV", gen_ntt16.NINV), ("P16_F", gen_ntt16.F_FINAL)):
+        assert f"#define {name} {value} " in text
+    assert f"#define P16_F_LAST ({gen_ntt16.F_LAST}) " in text
+
+
+def test_ntt16_and_mul16_add(lib44) -> None:
+    """ntt16 against the model mod p and its output bound; mul16_add gives a residue of the
+    negacyclic product within its bound (the exact product when that is small) plus base"""
+    rng = random.Random(16)
+    ins = small_inputs(rng)
+    hats = []
+    for a in ins:
+        r = Poly16()
+        k(lib44, "poly_ntt16")(r, poly(a))
+        assert [x % P16 for x in r] == ntt16_model(a)
+        assert max(abs(x) for x in r) <= gen_ntt16.forward_bounds()[-1]
+        hats.append(r)
+    pairs = [(i, j) for i in range(len(ins)) for j in range(len(ins))]
+    for i, j in pairs:
+        base = rnd_poly(rng, -(2**31 - 5281), 2**31 - 5282) if (i + j) % 3 else [0] * N
+        out = Poly()
+        k(lib44, "poly_mul16_add")(out, poly(base), hats[i], hats[j])
+        prod = negacyclic_int(ins[i], ins[j])
+        for n in range(N):
+            x = out[n] - base[n]
+            assert abs(x) <= gen_ntt16.inverse_bounds()[-1] and (x - prod[n]) % P16 == 0
+            if abs(prod[n]) <= gen_ntt16.EXACT:
+                assert x == prod[n]
+    # a challenge-like c (tau ones) times s in [-eta, eta] at the extremes: exact
+    for mode in MODES:
+        tau, eta = PARAMS[mode].tau, PARAMS[mode].eta
+        c = [0] * N
+        for pos in rng.sample(range(N), tau):
+            c[pos] = 1
+        for s in ([eta] * N, [-eta] * N, rnd_poly(rng, -eta, eta)):
+            ch, sh, out = Poly16(), Poly16(), Poly()
+            k(lib44, "poly_ntt16")(ch, poly(c))
+            k(lib44, "poly_ntt16")(sh, poly(s))
+            k(lib44, "poly_mul16_add")(out, out, ch, sh)  # r aliases base (zero)
+            assert list(out) == negacyclic_int(c, s)
+
+
+def negacyclic_int(a: list[int], b: list[int]) -> list[int]:
+    c = [0] * N
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if i + j < N:
+                    c[i + j] += x * y
+                else:
+                    c[i + j - N] -= x * y
+    return c

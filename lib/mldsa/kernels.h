@@ -99,6 +99,37 @@ void mldsa_poly_caddq_c(int32_t a[MLDSA_N]);
 #define mldsa_poly_caddq mldsa_poly_caddq_c
 #endif
 
+/* ---- small-modulus NTT for c s1, c s2 (lib/mldsa/ntt16.c, gen_ntt16.py) ----
+ * Modulo p = 7681 (a prime = 1 mod 512), 16-bit coefficients, Montgomery factor 2^16.
+ * Only for products whose exact coefficients have absolute value <= 2400,
+ * such as c s with |c| <= 1 (tau ones) and |s| <= eta: |c s| <= tau eta <= 196. */
+
+/* r = NTT_p(a) 2^-16 mod p, bit-reversed order as Algorithm 41 (root 62 instead of
+ * zeta). In: |a_i| <= 64. Out: |r_i| <= 12206 (any representative: a native kernel may
+ * return another one in that range; only mul16_add's output is unique). */
+#define mldsa_poly_ntt16_c PQLAB_NAMESPACE(poly_ntt16_c)
+void mldsa_poly_ntt16_c(int16_t r[MLDSA_N], const int32_t a[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_NTT16
+#define mldsa_poly_ntt16 PQLAB_NAMESPACE(poly_ntt16_native)
+#else
+#define mldsa_poly_ntt16 mldsa_poly_ntt16_c
+#endif
+
+/* r = base + x, where x is a representative (|x_i| <= 5280) of the polynomial product
+ * u v mod (X^256 + 1, p), a = ntt16(u), b = ntt16(v). So x = u v exactly when every
+ * coefficient of u v has absolute value <= p - 5281 = 2400 (then no other representative
+ * fits).
+ * In: a, b outputs of ntt16 (|.| <= 12206); |base_i| < 2^31 - 5281. r may alias base
+ * (not a or b). */
+#define mldsa_poly_mul16_add_c PQLAB_NAMESPACE(poly_mul16_add_c)
+void mldsa_poly_mul16_add_c(int32_t r[MLDSA_N], const int32_t base[MLDSA_N], const int16_t a[MLDSA_N],
+                            const int16_t b[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
+#define mldsa_poly_mul16_add PQLAB_NAMESPACE(poly_mul16_add_native)
+#else
+#define mldsa_poly_mul16_add mldsa_poly_mul16_add_c
+#endif
+
 /* ---- rounding (FIPS 204 section 7.4, Algorithms 35-40) ---- */
 
 /* Power2Round (Algorithm 35) on each coefficient. In: 0 <= a_i < q. a0 may alias a.
@@ -131,6 +162,22 @@ unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N]
 #define mldsa_poly_make_hint PQLAB_NAMESPACE(poly_make_hint_native)
 #else
 #define mldsa_poly_make_hint mldsa_poly_make_hint_c
+#endif
+
+/* MakeHint from Decompose's parts, as signing uses it: with s = a0_i + d_i,
+ * h_i = 1 unless -gamma2 < s <= gamma2 or (s = -gamma2 and a1_i = 0); h (0/1) may alias
+ * a1 (same index). Returns the number of ones; constant time. For (a1, a0) = Decompose(r),
+ * r in [0, q), this equals MakeHint(-d, r + d) (Algorithm 39: HighBits(r + d) !=
+ * HighBits(r)) whenever |a0_i| < gamma2 - beta and |d_i| < gamma2, which every accepted
+ * signing iteration satisfies (checked for every r1 and a0 + d by
+ * tests/test_mldsa_kernels.py, -m slow). In: |a0_i| <= gamma2, |d_i| < 2^22. */
+#define mldsa_poly_make_hint_low_c PQLAB_NAMESPACE(poly_make_hint_low_c)
+unsigned int mldsa_poly_make_hint_low_c(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N], const int32_t d[MLDSA_N],
+                                        const int32_t a1[MLDSA_N]);
+#ifdef PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
+#define mldsa_poly_make_hint_low PQLAB_NAMESPACE(poly_make_hint_low_native)
+#else
+#define mldsa_poly_make_hint_low mldsa_poly_make_hint_low_c
 #endif
 
 /* UseHint (Algorithm 40). In: 0 <= a_i < q, h_i in {0,1}. Out: b_i in

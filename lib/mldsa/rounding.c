@@ -54,6 +54,24 @@ void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
     }
 }
 
+/* MakeHint from the low bits (kernels.h): with s = a0 + d, h = 1 unless -gamma2 < s <=
+ * gamma2, or s = -gamma2 and a1 = 0. (uint32_t)(s + gamma2 - 1) < 2 gamma2 is the first
+ * range; s + gamma2 = 0 with a1 = 0 the second. */
+unsigned int mldsa_poly_make_hint_low_c(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N], const int32_t d[MLDSA_N],
+                                        const int32_t a1[MLDSA_N])
+{
+    unsigned int count = 0;
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        const uint32_t s = (uint32_t)a0[i] + (uint32_t)d[i] + (uint32_t)MLDSA_GAMMA2;
+        const uint32_t inside = (uint32_t)((s - 1u) < 2u * (uint32_t)MLDSA_GAMMA2);
+        const uint32_t edge = pqlab_ct_is_zero_u32(s) & pqlab_ct_is_zero_u32((uint32_t)a1[i]);
+        const uint32_t bit = 1u ^ (inside | edge);
+        h[i] = (int32_t)bit;
+        count += bit;
+    }
+    return count;
+}
+
 unsigned int mldsa_poly_make_hint_c(int32_t h[MLDSA_N], const int32_t r[MLDSA_N], const int32_t d[MLDSA_N])
 {
     unsigned int count = 0;

@@ -199,13 +199,16 @@ typedef struct {
 #ifndef PQLAB_MLDSA_SMALLSTACK
     mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
 #endif
-    mldsa_poly s1[MLDSA_L]; /* NTT(s1), |.| < eta + 8q */
-    mldsa_poly s2[MLDSA_K]; /* NTT(s2) */
-    mldsa_poly t0[MLDSA_K]; /* NTT(t0), |.| < 2^12 + 8q */
-    mldsa_poly y[MLDSA_L];  /* y, then kept until z = y + c s1 */
-    mldsa_poly z[MLDSA_L];  /* NTT(y), then z */
-    mldsa_poly w[MLDSA_K];  /* w in [0, q), then the hint bits */
-    mldsa_poly c;           /* NTT(c) */
+    /* c s1 and c s2 are products of small polynomials, computed modulo p = 7681 in the
+     * 16-bit NTT of ntt16.c (kernels.h): */
+    int16_t s1[MLDSA_L][MLDSA_N]; /* NTT16(s1) */
+    int16_t s2[MLDSA_K][MLDSA_N]; /* NTT16(-s2) */
+    mldsa_poly t0[MLDSA_K];       /* NTT(t0), |.| < 2^12 + 8q */
+    mldsa_poly y[MLDSA_L];        /* y, then kept until z = y + c s1 */
+    mldsa_poly z[MLDSA_L];        /* NTT(y), then z */
+    mldsa_poly w[MLDSA_K];        /* w in [0, q), then HighBits(w - c s2), then the hint bits */
+    mldsa_poly c;                 /* NTT(c) */
+    int16_t c16[MLDSA_N];         /* NTT16(c) */
     mldsa_poly tmp, tmp2;
     uint8_t rhopp[MLDSA_CRHBYTES]; /* rho'' */
     uint8_t w1buf[MLDSA_POLYW1_BYTES];
@@ -221,11 +224,18 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
     unsigned int iterations = 0;
 
     /* skDecode (Algorithm 25) with the range check of s1, s2 */
+    /* (every decoded coefficient has |.| <= 15 < 64, ntt16's input bound, even when
+     * the key is malformed) */
     for (unsigned int j = 0; j < MLDSA_L; j++) {
-        bad |= mldsa_polyeta_unpack(ws.s1[j].c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
+        bad |= mldsa_polyeta_unpack(ws.tmp.c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
+        mldsa_poly_ntt16(ws.s1[j], ws.tmp.c);
     }
     for (unsigned int i = 0; i < MLDSA_K; i++) {
-        bad |= mldsa_polyeta_unpack(ws.s2[i].c, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
+        bad |= mldsa_polyeta_unpack(ws.tmp.c, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
+        for (unsigned int n = 0; n < MLDSA_N; n++) {
+            ws.tmp.c[n] = -ws.tmp.c[n];
+        }
+        mldsa_poly_ntt16(ws.s2[i], ws.tmp.c);
         mldsa_polyt0_unpack(ws.t0[i].c, sk + SK_T0 + i * MLDSA_POLYT0_BYTES);
     }
     PQLAB_DECLASSIFY(&bad, sizeof bad); /* whether the key is well formed, not its value */
@@ -233,11 +243,7 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
         pqlab_zeroize(&ws, sizeof ws);
         return MLDSA_ERR_SK;
     }
-    for (unsigned int j = 0; j < MLDSA_L; j++) {
-        mldsa_ntt(ws.s1[j].c);
-    }
     for (unsigned int i = 0; i < MLDSA_K; i++) {
-        mldsa_ntt(ws.s2[i].c);
         mldsa_ntt(ws.t0[i].c);
     }
     memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
@@ -309,18 +315,14 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
         pqlab_shake256_finalize(&ws.st);
         pqlab_shake256_squeeze(sig, MLDSA_CTILDEBYTES, &ws.st);
 
-        /* c = SampleInBall(c~) in the NTT domain: |c| <= 1 -> |.| < 1 + 8q */
+        /* c = SampleInBall(c~), in both NTT domains: |c| <= 1 -> |.| < 1 + 8q */
         mldsa_poly_sample_in_ball(&ws.c, sig);
+        mldsa_poly_ntt16(ws.c16, ws.c.c);
         mldsa_ntt(ws.c.c);
 
-        /* z = y + c s1; c s1 is exact after reduce32 since |c s1| <= beta (reduce32
-         * fused into the addition) */
+        /* z = y + c s1, exact: |c s1| <= tau eta = beta <= 3840 (ntt16.c) */
         for (unsigned int j = 0; j < MLDSA_L; j++) {
-            mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.s1[j].c);
-            mldsa_invntt_tomont(ws.tmp.c);
-            for (unsigned int n = 0; n < MLDSA_N; n++) {
-                ws.z[j].c[n] = ws.y[j].c[n] + mldsa_reduce32(ws.tmp.c[n]);
-            }
+            mldsa_poly_mul16_add(ws.z[j].c, ws.y[j].c, ws.c16, ws.s1[j]);
             reject |= mldsa_poly_chknorm(ws.z[j].c, MLDSA_GAMMA1 - MLDSA_BETA);
         }
 #ifdef PQLAB_MLDSA_EARLY_ABORT
@@ -333,13 +335,13 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
         }
 #endif
         for (unsigned int i = 0; i < MLDSA_K; i++) {
-            /* r = w - c s2 mod+ q (|c s2| <= beta); r0 = LowBits(r) */
-            mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.s2[i].c);
-            mldsa_invntt_tomont(ws.tmp.c);
+            /* r = w - c s2 mod+ q (c (-s2) exact, |c s2| <= beta); r0 = LowBits(r) */
+            mldsa_poly_mul16_add(ws.tmp.c, ws.w[i].c, ws.c16, ws.s2[i]);
             for (unsigned int n = 0; n < MLDSA_N; n++) {
-                ws.tmp.c[n] = mldsa_freeze(ws.w[i].c[n] - mldsa_reduce32(ws.tmp.c[n]));
+                ws.tmp.c[n] = mldsa_freeze(ws.tmp.c[n]);
             }
-            mldsa_poly_decompose(NULL, ws.tmp2.c, ws.tmp.c);
+            /* (r1, r0) = Decompose(r); r1 replaces w_i (no longer needed) */
+            mldsa_poly_decompose(ws.w[i].c, ws.tmp2.c, ws.tmp.c);
             reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2 - MLDSA_BETA);
 #ifdef PQLAB_MLDSA_EARLY_ABORT
             PQLAB_DECLASSIFY(&reject, sizeof reject);
@@ -348,13 +350,14 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
             }
 #endif
             /* c t0, exact: |c t0| <= tau 2^12 < 2^18 */
-            mldsa_pointwise_mont(ws.tmp2.c, ws.c.c, ws.t0[i].c);
-            mldsa_invntt_tomont(ws.tmp2.c);
-            mldsa_poly_reduce32(ws.tmp2.c);
-            reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2);
-            /* h = MakeHint(-c t0, w - c s2 + c t0) (Algorithm 39): compare
-             * HighBits(r + c t0) with HighBits(r); the bits replace w_i */
-            hints += mldsa_poly_make_hint(ws.w[i].c, ws.tmp.c, ws.tmp2.c);
+            mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.t0[i].c);
+            mldsa_invntt_tomont(ws.tmp.c);
+            mldsa_poly_reduce32(ws.tmp.c);
+            reject |= mldsa_poly_chknorm(ws.tmp.c, MLDSA_GAMMA2);
+            /* h = MakeHint(-c t0, w - c s2 + c t0) (Algorithm 39), from r0 + c t0 and r1:
+             * the same bits whenever |r0| < gamma2 - beta and |c t0| < gamma2, that is in
+             * every iteration that is not rejected (kernels.h); the bits replace r1 */
+            hints += mldsa_poly_make_hint_low(ws.w[i].c, ws.tmp2.c, ws.tmp.c, ws.w[i].c);
         }
         reject |= (uint32_t)((int32_t)MLDSA_OMEGA - (int32_t)hints) >> 31; /* hints > omega */
 

@@ -544,6 +544,47 @@ def gen_make_hint(g: int) -> None:
     epilogue(name)
 
 
+def gen_make_hint_low(g: int) -> None:
+    """h_i = 1 unless a0_i + d_i in (-gamma2, gamma2] or (= -gamma2 and a1_i = 0), count
+    returned (rounding.c's make_hint_low): t = a0 + d + gamma2 - 1; CMP t, 2 gamma2 sets C
+    when t is outside [0, 2 gamma2) as an unsigned number; t = 0xFFFFFFFF (the edge) and
+    a1 = 0 make ORN a1, ~t zero, which CLZ / LSR #5 turn into the 1 that clears the bit.
+    Two coefficients per step; h may be a1 (each word is read before it is written)."""
+    g2 = GAMMA2[g][0]
+    name = f"pqlab_mldsa_make_hint_low_{g}_armv7em"
+    prologue(
+        name,
+        f"unsigned {name}(int32_t h[256], const int32_t a0[256], const int32_t d[256], const int32_t a1[256]):"
+        f" gamma2 = (q - 1) / {g}",
+    )
+    const("r11", g2 - 1)
+    const("r12", 2 * g2)
+    e("mov.w r10, #0")
+    e("mov.w r9, #0")  # count
+    e("add.w r4, r0, #1024")
+    e("vmov s0, r4")
+    out.append("1:")
+    e("ldrd r4, r5, [r1], #8")
+    e("ldrd r6, r7, [r2], #8")
+    e("ldrd r8, r14, [r3], #8")
+    for a, d, h in (("r4", "r6", "r8"), ("r5", "r7", "r14")):
+        e(f"add.w {a}, {a}, {d}")
+        e(f"add.w {a}, {a}, r11")
+        e(f"cmp.w {a}, r12")
+        e(f"adc.w {d}, r10, #0")
+        e(f"orn {h}, {h}, {a}")
+        e(f"clz {h}, {h}")
+        e(f"lsr.w {h}, {h}, #5")
+        e(f"bic.w {d}, {d}, {h}")
+        e(f"add.w r9, r9, {d}")
+    e("strd r6, r7, [r0], #8")
+    e("vmov r4, s0")
+    e("cmp.w r0, r4")
+    e("bne.w 1b")
+    e("mov.w r0, r9")
+    epilogue(name)
+
+
 def gen_use_hint(g: int) -> None:
     """b_i = UseHint(h_i, a_i) (Algorithm 40) as rounding.c computes it."""
     name = f"pqlab_mldsa_use_hint_{g}_armv7em"
@@ -779,6 +820,7 @@ def main() -> None:
         for which in ("both", "high", "low"):
             gen_decompose(g, which)
         gen_make_hint(g)
+        gen_make_hint_low(g)
         gen_use_hint(g)
     gen_ball_swap()
     for kind in PACKINGS:

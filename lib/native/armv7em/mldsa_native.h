@@ -30,12 +30,18 @@ void pqlab_mldsa_caddq_armv7em(int32_t a[256]);
 unsigned pqlab_mldsa_rej_uniform_armv7em(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen);
 uint32_t pqlab_mldsa_chknorm_armv7em(const int32_t a[256], int32_t bound);
 uint32_t pqlab_mldsa_ball_swap_armv7em(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4);
+/* small-modulus NTT (mldsa_ntt16.S, gen_mldsa_ntt16.py): same values as lib/mldsa/ntt16.c;
+ * mul16_add keeps its int16 intermediate in 512 bytes of stack (548 with the saved registers) */
+void pqlab_mldsa_ntt16_armv7em(int16_t r[256], const int32_t a[256]);
+void pqlab_mldsa_mul16_add_armv7em(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256]);
 /* rounding, one version per gamma2: _88 for (q - 1) / 88 (ML-DSA-44), _32 for (q - 1) / 32 */
 #define PQLAB_MLDSA_ARMV7EM_ROUNDING(g)                                                                                \
     void pqlab_mldsa_decompose_both_##g##_armv7em(int32_t a1[256], int32_t a0[256], const int32_t a[256]);             \
     void pqlab_mldsa_decompose_high_##g##_armv7em(int32_t a1[256], const int32_t a[256]);                              \
     void pqlab_mldsa_decompose_low_##g##_armv7em(int32_t a0[256], const int32_t a[256]);                               \
     unsigned pqlab_mldsa_make_hint_##g##_armv7em(int32_t h[256], const int32_t r[256], const int32_t d[256]);          \
+    unsigned pqlab_mldsa_make_hint_low_##g##_armv7em(int32_t h[256], const int32_t a0[256], const int32_t d[256],      \
+                                                     const int32_t a1[256]);                                           \
     void pqlab_mldsa_use_hint_##g##_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]);
 PQLAB_MLDSA_ARMV7EM_ROUNDING(88)
 PQLAB_MLDSA_ARMV7EM_ROUNDING(32)
@@ -69,6 +75,7 @@ PQLAB_MLDSA_ARMV7EM_UNPACK(z19, void)
 #define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
 #define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
 #define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT
+#define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
 #define PQLAB_MLDSA_NATIVE_POLY_USE_HINT
 #if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
 #define PQLAB_MLDSA_ARMV7EM_G(name) pqlab_mldsa_##name##_88_armv7em
@@ -88,6 +95,8 @@ PQLAB_MLDSA_ARMV7EM_UNPACK(z19, void)
 #define PQLAB_MLDSA_NATIVE_POLYW1_PACK
 #define PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK_X4
 #define PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define PQLAB_MLDSA_NATIVE_POLY_NTT16
+#define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
 #if MLDSA_ETA == 2
 #define PQLAB_MLDSA_ARMV7EM_ETA(name) pqlab_mldsa_##name##_eta2_armv7em
 #else
@@ -150,6 +159,12 @@ static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_native)(int32_t h[MLDS
 {
     return PQLAB_MLDSA_ARMV7EM_G(make_hint)(h, r, d);
 }
+static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_low_native)(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N],
+                                                                      const int32_t d[MLDSA_N],
+                                                                      const int32_t a1[MLDSA_N])
+{
+    return PQLAB_MLDSA_ARMV7EM_G(make_hint_low)(h, a0, d, a1);
+}
 static inline void PQLAB_NAMESPACE(poly_use_hint_native)(int32_t b[MLDSA_N], const int32_t a[MLDSA_N],
                                                          const uint8_t h[MLDSA_N])
 {
@@ -206,6 +221,15 @@ static inline uint32_t PQLAB_NAMESPACE(ball_swap_native)(uint32_t w[MLDSA_N / 4]
                                                          uint32_t sign4)
 {
     return pqlab_mldsa_ball_swap_armv7em(w, nwords, j, sign4);
+}
+static inline void PQLAB_NAMESPACE(poly_ntt16_native)(int16_t r[MLDSA_N], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_ntt16_armv7em(r, a);
+}
+static inline void PQLAB_NAMESPACE(poly_mul16_add_native)(int32_t r[MLDSA_N], const int32_t base[MLDSA_N],
+                                                          const int16_t a[MLDSA_N], const int16_t b[MLDSA_N])
+{
+    pqlab_mldsa_mul16_add_armv7em(r, base, a, b);
 }
 static inline void PQLAB_NAMESPACE(polyw1_pack_native)(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
 {

@@ -1379,6 +1379,50 @@ pqlab_mldsa_make_hint_88_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_make_hint_88_armv7em, . - pqlab_mldsa_make_hint_88_armv7em
 
+    @ unsigned pqlab_mldsa_make_hint_low_88_armv7em(int32_t h[256], const int32_t a0[256], const int32_t d[256], const int32_t a1[256]): gamma2 = (q - 1) / 88
+.global pqlab_mldsa_make_hint_low_88_armv7em
+.type pqlab_mldsa_make_hint_low_88_armv7em, %function
+.p2align 2
+pqlab_mldsa_make_hint_low_88_armv7em:
+    push.w {r4-r11, lr}
+    movw r11, #29695
+    movt r11, #1
+    movw r12, #59392
+    movt r12, #2
+    mov.w r10, #0
+    mov.w r9, #0
+    add.w r4, r0, #1024
+    vmov s0, r4
+1:
+    ldrd r4, r5, [r1], #8
+    ldrd r6, r7, [r2], #8
+    ldrd r8, r14, [r3], #8
+    add.w r4, r4, r6
+    add.w r4, r4, r11
+    cmp.w r4, r12
+    adc.w r6, r10, #0
+    orn r8, r8, r4
+    clz r8, r8
+    lsr.w r8, r8, #5
+    bic.w r6, r6, r8
+    add.w r9, r9, r6
+    add.w r5, r5, r7
+    add.w r5, r5, r11
+    cmp.w r5, r12
+    adc.w r7, r10, #0
+    orn r14, r14, r5
+    clz r14, r14
+    lsr.w r14, r14, #5
+    bic.w r7, r7, r14
+    add.w r9, r9, r7
+    strd r6, r7, [r0], #8
+    vmov r4, s0
+    cmp.w r0, r4
+    bne.w 1b
+    mov.w r0, r9
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_make_hint_low_88_armv7em, . - pqlab_mldsa_make_hint_low_88_armv7em
+
     @ void pqlab_mldsa_use_hint_88_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]): gamma2 = (q - 1) / 88
 .global pqlab_mldsa_use_hint_88_armv7em
 .type pqlab_mldsa_use_hint_88_armv7em, %function
@@ -1623,6 +1667,50 @@ pqlab_mldsa_make_hint_32_armv7em:
     mov.w r0, r7
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_make_hint_32_armv7em, . - pqlab_mldsa_make_hint_32_armv7em
+
+    @ unsigned pqlab_mldsa_make_hint_low_32_armv7em(int32_t h[256], const int32_t a0[256], const int32_t d[256], const int32_t a1[256]): gamma2 = (q - 1) / 32
+.global pqlab_mldsa_make_hint_low_32_armv7em
+.type pqlab_mldsa_make_hint_low_32_armv7em, %function
+.p2align 2
+pqlab_mldsa_make_hint_low_32_armv7em:
+    push.w {r4-r11, lr}
+    movw r11, #65279
+    movt r11, #3
+    movw r12, #65024
+    movt r12, #7
+    mov.w r10, #0
+    mov.w r9, #0
+    add.w r4, r0, #1024
+    vmov s0, r4
+1:
+    ldrd r4, r5, [r1], #8
+    ldrd r6, r7, [r2], #8
+    ldrd r8, r14, [r3], #8
+    add.w r4, r4, r6
+    add.w r4, r4, r11
+    cmp.w r4, r12
+    adc.w r6, r10, #0
+    orn r8, r8, r4
+    clz r8, r8
+    lsr.w r8, r8, #5
+    bic.w r6, r6, r8
+    add.w r9, r9, r6
+    add.w r5, r5, r7
+    add.w r5, r5, r11
+    cmp.w r5, r12
+    adc.w r7, r10, #0
+    orn r14, r14, r5
+    clz r14, r14
+    lsr.w r14, r14, #5
+    bic.w r7, r7, r14
+    add.w r9, r9, r7
+    strd r6, r7, [r0], #8
+    vmov r4, s0
+    cmp.w r0, r4
+    bne.w 1b
+    mov.w r0, r9
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_make_hint_low_32_armv7em, . - pqlab_mldsa_make_hint_low_32_armv7em
 
     @ void pqlab_mldsa_use_hint_32_armv7em(int32_t b[256], const int32_t a[256], const uint8_t h[256]): gamma2 = (q - 1) / 32
 .global pqlab_mldsa_use_hint_32_armv7em
