@@ -32,6 +32,7 @@ No branch or address depends on data.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 Q = 8380417
 QINV = pow(Q, -1, 1 << 32)  # 58728449
@@ -97,26 +98,31 @@ def mont_inplace(x: str, s: int) -> None:
 R = [f"r{i}" for i in range(1, 9)]  # the eight coefficients of a pass
 
 
-def three_ct_layers(z: list[int]) -> None:
-    """Layers len = 4s, 2s, s on R[k] = a[j + s k], k = 0..7; zeta registers z[0..6]."""
+def three_ct_layers(z: list[int], butterfly: Callable[[str, str, int], None] | None = None) -> None:
+    """Layers len = 4s, 2s, s on R[k] = a[j + s k], k = 0..7; zeta registers z[0..6].
+    `butterfly`: the Cooley-Tukey butterfly to emit (this file's ct unless given; the
+    small-modulus NTT of gen_mldsa_ntt16.py has the same schedule with its own)."""
+    bf = butterfly or ct
     for k in range(4):
-        ct(R[k], R[k + 4], z[0])
+        bf(R[k], R[k + 4], z[0])
     for h in range(2):
         for k in range(2):
-            ct(R[4 * h + k], R[4 * h + k + 2], z[1 + h])
+            bf(R[4 * h + k], R[4 * h + k + 2], z[1 + h])
     for p in range(4):
-        ct(R[2 * p], R[2 * p + 1], z[3 + p])
+        bf(R[2 * p], R[2 * p + 1], z[3 + p])
 
 
-def three_gs_layers(z: list[int]) -> None:
-    """Inverse layers len = s, 2s, 4s on R[k] = a[j + s k]; zetas z[0..3], z[4..5], z[6]."""
+def three_gs_layers(z: list[int], butterfly: Callable[[str, str, int], None] | None = None) -> None:
+    """Inverse layers len = s, 2s, 4s on R[k] = a[j + s k]; zetas z[0..3], z[4..5], z[6];
+    `butterfly`: the Gentleman-Sande butterfly to emit (this file's gs unless given)."""
+    bf = butterfly or gs
     for p in range(4):
-        gs(R[2 * p], R[2 * p + 1], z[p])
+        bf(R[2 * p], R[2 * p + 1], z[p])
     for h in range(2):
         for k in range(2):
-            gs(R[4 * h + k], R[4 * h + k + 2], z[4 + h])
+            bf(R[4 * h + k], R[4 * h + k + 2], z[4 + h])
     for k in range(4):
-        gs(R[k], R[k + 4], z[6])
+        bf(R[k], R[k + 4], z[6])
 
 
 def load8(stride: int, base: int = 0) -> None:

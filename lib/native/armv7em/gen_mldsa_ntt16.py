@@ -34,6 +34,11 @@ No branch or address depends on data.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+# the three-layer butterfly schedule is gen_mldsa_ntt.py's (same registers), with this file's butterflies
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_mldsa_ntt import three_ct_layers, three_gs_layers  # noqa: E402
 
 P = 7681
 ROOT = 62
@@ -122,26 +127,6 @@ def reduce(x: str) -> None:
     mont_tail("r10", "r11", "r12", x)
 
 
-def three_ct(z: list[int]) -> None:
-    for k in range(4):
-        ct(R[k], R[k + 4], z[0])
-    for h in range(2):
-        for k in range(2):
-            ct(R[4 * h + k], R[4 * h + k + 2], z[1 + h])
-    for p in range(4):
-        ct(R[2 * p], R[2 * p + 1], z[3 + p])
-
-
-def three_gs(z: list[int]) -> None:
-    for p in range(4):
-        gs(R[2 * p], R[2 * p + 1], z[p])
-    for h in range(2):
-        for k in range(2):
-            gs(R[4 * h + k], R[4 * h + k + 2], z[4 + h])
-    for k in range(4):
-        gs(R[k], R[k + 4], z[6])
-
-
 def prologue(name: str, doc: str) -> None:
     out.append("")
     out.append(f"@ {doc}")
@@ -184,7 +169,7 @@ def gen_ntt16() -> list[int]:
         e(f"pkhbt {R[k]}, r10, r11, lsl #16")
     e("add.w r14, r14, #8")
     e("vmov s7, r14")
-    three_ct(list(range(7)))
+    three_ct_layers(list(range(7)), ct)
     for k in range(8):
         e(f"str.w {R[k]}, [r0, #{64 * k}]")
     e("add.w r0, r0, #4")
@@ -203,7 +188,7 @@ def gen_ntt16() -> list[int]:
     for c in range(2):
         for k in range(8):
             e(f"ldr.w {R[k]}, [r0, #{4 * (c + 2 * k)}]")
-        three_ct(list(range(7)))
+        three_ct_layers(list(range(7)), ct)
         for k in range(8):
             e(f"str.w {R[k]}, [r0, #{4 * (c + 2 * k)}]")
     e("add.w r0, r0, #64")
@@ -292,7 +277,7 @@ def gen_mul16_add() -> list[int]:
     for c in range(2):
         for k in range(8):
             e(f"ldr.w {R[k]}, [r0, #{4 * (c + 2 * k)}]")
-        three_gs(list(range(7)))
+        three_gs_layers(list(range(7)), gs)
         for x in R:
             reduce(x)
         for k in range(8):
