@@ -6,7 +6,9 @@ unit tests too)."""
 from __future__ import annotations
 
 import ctypes
+import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -269,3 +271,19 @@ def mldsa(mode: int) -> MLDSA:
 def mode_of(name: str) -> int:
     """'ML-DSA-65' or 'ml-dsa-65' -> 65"""
     return int(name.rsplit("-", 1)[1])
+
+
+def acvp_siggen_matches(lib_for: Callable[[int], MLDSA]) -> int:
+    """Every case of ACVP's ML-DSA sigGen internalProjection file (v1.1.0.35) signed with the build
+    lib_for(mode) of a variant gives the file's signature (asserted); returns the case count."""
+    from pqlab.acvp import mldsa as plugin
+
+    data = json.loads(acvp("v1.1.0.35/ML-DSA-sigGen-FIPS204/internalProjection.json").read_text())
+    n = 0
+    for g in data["testGroups"]:
+        lib = lib_for(mode_of(plugin.scheme(g)))
+        for t in g["tests"]:
+            ((cmd, args),) = plugin.requests(g, t)
+            assert plugin.result(g, t, [lib.drive(cmd, args)]) == {"signature": t["signature"]}
+            n += 1
+    return n
