@@ -282,6 +282,26 @@ impl Taint {
         self.flags = (self.flags & !which) | secret;
     }
 
+    /// The address of a single load or store (immediate offset when `indexed` is false, the
+    /// register offset shifted by `sh` when true) and the taint of the registers that form it.
+    #[inline(always)]
+    fn mem_address(&self, cpu: &Cpu, i: &Insn, indexed: bool) -> (u32, u32) {
+        let base = cpu.r[i.rn as usize];
+        if indexed {
+            (
+                base.wrapping_add(cpu.r[i.rm as usize] << i.sh),
+                self.r[i.rn as usize] | self.r[i.rm as usize],
+            )
+        } else {
+            let addr = if i.ra & 1 != 0 {
+                base.wrapping_add(i.imm)
+            } else {
+                base
+            };
+            (addr, self.r[i.rn as usize])
+        }
+    }
+
     #[inline(never)]
     fn finding(&mut self, pc: u32, kind: u8, insns: u64) {
         let hash = self.calls.last().map_or(0, |f| f.hash);
@@ -615,22 +635,7 @@ impl Taint {
                 self.set(i.rd, v);
             }
             Op::Ld | Op::LdR => {
-                let base = cpu.r[i.rn as usize];
-                let (addr, ta) = if i.op == Op::Ld {
-                    (
-                        if i.ra & 1 != 0 {
-                            base.wrapping_add(i.imm)
-                        } else {
-                            base
-                        },
-                        self.r[i.rn as usize],
-                    )
-                } else {
-                    (
-                        base.wrapping_add(cpu.r[i.rm as usize] << i.sh),
-                        self.r[i.rn as usize] | self.r[i.rm as usize],
-                    )
-                };
+                let (addr, ta) = self.mem_address(cpu, i, i.op == Op::LdR);
                 if ta != 0 {
                     self.finding(pc, K_LOAD, insns);
                 }
@@ -654,22 +659,7 @@ impl Taint {
                 }
             }
             Op::St | Op::StR => {
-                let base = cpu.r[i.rn as usize];
-                let (addr, ta) = if i.op == Op::St {
-                    (
-                        if i.ra & 1 != 0 {
-                            base.wrapping_add(i.imm)
-                        } else {
-                            base
-                        },
-                        self.r[i.rn as usize],
-                    )
-                } else {
-                    (
-                        base.wrapping_add(cpu.r[i.rm as usize] << i.sh),
-                        self.r[i.rn as usize] | self.r[i.rm as usize],
-                    )
-                };
+                let (addr, ta) = self.mem_address(cpu, i, i.op == Op::StR);
                 if ta != 0 {
                     self.finding(pc, K_STORE, insns);
                 }
