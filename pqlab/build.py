@@ -65,6 +65,9 @@ class BuildResult:
     compiler: str = ""  # the compiler and flags the implementation's own sources were built with
     compiler_version: str = ""
     cflags: str = ""
+    # program -> where its code was linked (platform.toml `placement` or, when that link
+    # overflowed a memory region, `fallback_placement`); empty for one-placement platforms
+    placement: dict[str, str] = field(default_factory=dict)
 
 
 def ninja_exe() -> str:
@@ -132,6 +135,14 @@ class NinjaFile:
             "rule link",
             "  command = $ldcc $flags $in $ldflags -o $out",
             "  description = LINK $out",
+            # platform.toml fallback_ldflags: link with $ldflags; only when that fails because
+            # a memory region overflowed (GNU ld's two messages for it), link again with
+            # $fbldflags and leave $out.fallback as the mark of the placement used
+            "rule link_fallback",
+            "  command = rm -f $out.fallback; if $ldcc $flags $in $ldflags -o $out 2>$out.log; then cat $out.log >&2;"
+            f" elif grep -qE {shlex.quote(OVERFLOW_RE)} $out.log; then"
+            " $ldcc $flags $in $fbldflags -o $out && : >$out.fallback; else cat $out.log >&2; exit 1; fi",
+            "  description = LINK $out",
             "",
         ]
         self.seen: set[Path] = set()
@@ -157,14 +168,28 @@ class NinjaFile:
             self.lines.append(f"build {_p(out)}: ar {' '.join(_p(o) for o in objs)}")
         return out
 
-    def link(self, out: Path, inputs: list[Path], ldflags: list[str]) -> Path:
+    def link(self, out: Path, inputs: list[Path], ldflags: list[str], fallback: list[str] | None = None) -> Path:
         self.seen.add(out)
         self.lines += [
-            f"build {_p(out)}: link {' '.join(_p(i) for i in inputs)}",
+            f"build {_p(out)}: {'link_fallback' if fallback else 'link'} {' '.join(_p(i) for i in inputs)}",
             f"  flags = {_q(self.plat.cflags if self.plat.link_cflags is None else self.plat.link_cflags)}",
             f"  ldflags = {_q(ldflags)}",
         ]
+        if fallback:
+            self.lines.append(f"  fbldflags = {_q(fallback)}")
         return out
+
+
+OVERFLOW_RE = "will not fit in region|region .* overflowed"
+"""GNU ld's messages for a memory region too small for what the script puts in it."""
+
+
+def placement(plat: Platform, elf: Path) -> str:
+    """Where a linked program's code was placed: platform.toml's `placement`, or its
+    `fallback_placement` when the first link overflowed (the mark the link rule leaves)."""
+    if not plat.fallback_ldflags:
+        return plat.placement
+    return plat.fallback_placement if Path(f"{elf}.fallback").exists() else plat.placement
 
 
 def _asm_flags(plat: Platform, flags: list[str]) -> list[str]:
@@ -308,6 +333,7 @@ def build(
     )
     plat_objs = nf.compile(bdir / "platform", plat.sources, own_flags)
     ldflags = plat.subst(plat.ldflags) + ["-lm"]
+    fallback = plat.subst(plat.fallback_ldflags) + ["-lm"] if plat.fallback_ldflags else None
 
     results: dict[str, BuildResult] = {}
     targets: dict[str, list[tuple[str, Path]]] = {}
@@ -359,7 +385,7 @@ def build(
                 srcs.append(family if impl.driver and family.is_file() else HARNESS / "ct_none.c")
             pobjs = nf.compile(ibase / "harness" / name, srcs, h_flags + extra)
             lib = libprof if prog == "hashing" else libcommon
-            elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags)
+            elf = nf.link(ibase / f"{name}.elf", [*pobjs, *harness_common, *objs, *plat_objs, lib], ldflags, fallback)
             targets[impl.id].append((prog, elf))
 
     ninja_path = bdir / "build.ninja"
@@ -384,6 +410,8 @@ def build(
         for prog, elf in targets[impl.id]:
             if elf.exists() and not msgs:
                 res.elf[prog] = elf
+                if plat.placement:
+                    res.placement[prog] = placement(plat, elf)
         if msgs or len(res.elf) != len(targets[impl.id]):
             detail = "\n".join(msgs) if msgs else output[-4000:]
             res.error = f"build of {impl.id} for {plat.name} failed:\n{detail}"

@@ -78,6 +78,7 @@ def context(impl: Implementation, plat: Platform, program: str, b: BuildResult, 
         model=model(plat),
         toolchain=plat.toolchain,
         host=socket.gethostname(),
+        code_placement=b.placement.get(program, ""),
     )
 
 

@@ -60,6 +60,13 @@ class Platform:
     ct_cflags: tuple[str, ...] = ()
     # "ct" for the variant that `ct_build` returns: its own build folder
     variant: str = ""
+    # where `ldflags` put the program's code (`placement`, e.g. "itcm"), and the link tried
+    # when that one fails because a memory region overflowed (`fallback_ldflags`, placing
+    # the code at `fallback_placement`, e.g. "flash"); "" and () when the platform has one
+    # placement. Each run records the placement its binary was linked with (docs/boards.md).
+    placement: str = ""
+    fallback_ldflags: tuple[str, ...] = ()
+    fallback_placement: str = ""
 
     @property
     def needs_board(self) -> bool:
@@ -167,8 +174,15 @@ def _check_schema(path: Path, d: dict) -> None:
             raise PqlabError(f"{path}: '{key}' must be a string, not {d[key]!r}")
     if not d["name"] or not all(c.isalnum() or c in "-_." for c in d["name"]):
         raise PqlabError(f"{path}: platform name {d['name']!r} must be letters, digits, '-', '_' or '.'")
-    for key in ("packages", "cflags", "ldflags", "sources", "backends"):
+    for key in ("packages", "cflags", "ldflags", "sources", "backends", "fallback_ldflags"):
         _strings(path, d, key)
+    for key in ("placement", "fallback_placement"):
+        if key in d and (not isinstance(d[key], str) or not d[key]):
+            raise PqlabError(f"{path}: '{key}' must be a non-empty string, not {d[key]!r}")
+    if "fallback_ldflags" in d and not ("placement" in d and "fallback_placement" in d):
+        raise PqlabError(
+            f"{path}: 'fallback_ldflags' needs 'placement' and 'fallback_placement' (what each link places)"
+        )
     for key in ("clock_hz", "flash_bytes", "ram_bytes"):
         if key in d and (not isinstance(d[key], int) or d[key] < 0):
             raise PqlabError(f"{path}: '{key}' must be a non-negative integer, not {d[key]!r}")
@@ -226,6 +240,9 @@ def _load(path: Path) -> Platform:
             raw=d,
             ct_checker=_ct_checker(path, d),
             ct_cflags=tuple(d.get("ct", {}).get("cflags", [])),
+            placement=d.get("placement", ""),
+            fallback_ldflags=tuple(d.get("fallback_ldflags", [])),
+            fallback_placement=d.get("fallback_placement", ""),
         )
     except KeyError as e:
         raise PqlabError(f"{path}: missing key {e}") from e

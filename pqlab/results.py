@@ -18,16 +18,19 @@ from pathlib import Path
 
 from pqlab import ROOT, PqlabError
 
-SCHEMA_VERSION = "3"  # 2: runs.model; 3: runs.toolchain, runs.host, runs.worker
+SCHEMA_VERSION = "4"  # 2: runs.model; 3: runs.toolchain, runs.host, runs.worker; 4: runs.code_placement
+_V4 = (("code_placement", "''"),)  # before version 4 no platform had more than one code placement
 MIGRATIONS = {
     # version -> (columns added to runs, each with the value that describes every older run)
     "2": (
         ("toolchain", "'gcc'"),  # before version 3 every run was built with the platform's own compiler
         ("host", "''"),  # not recorded
         ("worker", "''"),  # no cluster before version 3: a local run
+        *_V4,
     ),
+    "3": _V4,
 }
-RUN_DEFAULTS = {"toolchain": "gcc", "host": "", "worker": ""}
+RUN_DEFAULTS = {"toolchain": "gcc", "host": "", "worker": "", "code_placement": ""}
 DEFAULT_DB = Path(os.environ.get("PQLAB_DB") or ROOT / "results" / "pqlab.db")
 """The results database: $PQLAB_DB, else results/pqlab.db in the project checkout (never the
 working directory, so a bench from another folder adds to the same database)."""
@@ -41,7 +44,7 @@ CREATE TABLE IF NOT EXISTS runs(
     pqlab_commit TEXT NOT NULL, dirty INTEGER NOT NULL, iterations INTEGER NOT NULL,
     timer TEXT NOT NULL, unit TEXT NOT NULL, runner TEXT NOT NULL, command TEXT NOT NULL,
     model TEXT NOT NULL, toolchain TEXT NOT NULL DEFAULT 'gcc', host TEXT NOT NULL DEFAULT '',
-    worker TEXT NOT NULL DEFAULT '');
+    worker TEXT NOT NULL DEFAULT '', code_placement TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS measurements(
     run_id INTEGER NOT NULL REFERENCES runs(id), metric TEXT NOT NULL, operation TEXT NOT NULL,
     idx INTEGER NOT NULL, value REAL NOT NULL);
@@ -70,6 +73,9 @@ class Context:
     toolchain: str = "gcc"  # pqlab/toolchains.py: "gcc" is the platform's own compiler
     host: str = ""  # the machine that built and ran it
     worker: str = ""  # the cluster worker's address (--cluster), "" for a local run
+    # where the program's code ran from when the platform has more than one placement
+    # (platform.toml placement / fallback_placement, e.g. "itcm" or "flash"), else ""
+    code_placement: str = ""
     pqlab_commit: str = ""
     dirty: int = 0
     date: str = ""

@@ -25,7 +25,9 @@ from pqlab import PqlabError
 from pqlab import jobs as J
 from pqlab.build import BuildOptions
 from pqlab.platforms import all_platforms, clear_platform_paths, get_platform
+from pqlab.protocol import Output
 from pqlab.registry import discover, select
+from pqlab.runner import Ran
 
 FOREIGN = Path(__file__).parent / "foreign"
 
@@ -40,6 +42,9 @@ MEMORY = {
     # RM0433 2.3.2 (flash bank 1 at 0x08000000, 2 MiB; DTCM 128 KiB at 0x20000000)
     "nucleo-h743zi": (0x08000000, 2 << 20, 0x20000000, 128 << 10),
 }
+# part -> (ITCM RAM origin, bytes) where the code runs from it: RM0433 2.3.2 and ST's CMSIS
+# stm32h743xx.h (D1_ITCMRAM_BASE, "64KB RAM reserved for CPU execution/instruction")
+ITCM = {"nucleo-h743zi": (0x00000000, 64 << 10)}
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +67,15 @@ def sections(elf: Path) -> dict[str, tuple[int, int, str]]:
     return out
 
 
+def load_addresses(elf: Path) -> dict[str, tuple[int, int, int]]:
+    """section -> (VMA, LMA, size), from objdump -h."""
+    text = subprocess.run(["arm-none-eabi-objdump", "-h", str(elf)], capture_output=True, text=True).stdout
+    out = {}
+    for m in re.finditer(r"^\s*\d+\s+(\.\S+)\s+([0-9a-f]{8})\s+([0-9a-f]{8})\s+([0-9a-f]{8})", text, re.M):
+        out[m.group(1)] = (int(m.group(3), 16), int(m.group(4), 16), int(m.group(2), 16))
+    return out
+
+
 def symbols(elf: Path) -> dict[str, tuple[int, str]]:
     text = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True).stdout
     return {p[2]: (int(p[0], 16), p[1]) for p in (line.split() for line in text.splitlines()) if len(p) == 3}
@@ -80,7 +94,18 @@ def test_board_links_where_the_manual_says(elfs, board):
         if "A" not in flags or size == 0:
             continue
         where = (flash, flash + flash_n) if "W" not in flags else (ram, ram + ram_n)
+        if name == ".itcm":
+            where = (ITCM[board][0], ITCM[board][0] + ITCM[board][1])
         assert where[0] <= addr and addr + size <= where[1], f"{name} at {addr:#x}+{size:#x} outside {where}"
+    if board in ITCM:
+        # the code runs from ITCM and is loaded from flash; the reset path stays in flash
+        vma, lma, size = load_addresses(elf)[".itcm"]
+        assert vma == ITCM[board][0] and flash <= lma and lma + size <= flash + flash_n
+        assert sym["main"][0] < ITCM[board][0] + ITCM[board][1]
+        assert (sym["__itcm_start"][0], sym["__itcm_end"][0], sym["__itcm_load"][0]) == (vma, vma + size, lma)
+        assert flash <= sym["pqlab_armv7m_reset"][0] < flash + flash_n
+    else:
+        assert ".itcm" not in sec
     assert sym["__stack_top"][0] == ram + ram_n
     head = subprocess.run(["arm-none-eabi-readelf", "-h", str(elf)], capture_output=True, text=True).stdout
     entry = int(re.search(r"Entry point address:\s+(0x[0-9a-f]+)", head).group(1), 16)
@@ -92,6 +117,31 @@ def test_board_links_where_the_manual_says(elfs, board):
     assert "bkpt\t0x00ab" not in dis and "bkpt 0x00ab" not in dis
     plat = get_platform(board)
     assert plat.needs_board and plat.timer_name == "dwt" and plat.clock_hz > 0
+
+
+def test_h743_code_in_itcm_where_it_fits_else_flash():
+    """ML-DSA-87's speed program fits the 64 KiB ITCM; its driver (all operations and the
+    ACVP parser) does not: its ITCM link overflows and it is linked with its code in flash.
+    Each program's placement is what its run records (jobs.context)."""
+    plat = get_platform("nucleo-h743zi")
+    impls = select(discover([]), ["ml-dsa-87"], ["ref"])
+    res = J.build_all(J.pairs(impls, [plat]), ("speed", "driver"), 2, BuildOptions())
+    ((_, b),) = res.items()
+    assert not b.error, b.error
+    itcm_n = ITCM["nucleo-h743zi"][1]
+    for prog, want in (("speed", "itcm"), ("driver", "flash")):
+        elf = Path(b.elf[prog])
+        assert b.placement[prog] == want, prog
+        sec = load_addresses(elf)
+        if want == "itcm":
+            assert sec[".itcm"][0] == 0 and sec[".itcm"][2] <= itcm_n
+        else:
+            # the code really did not fit: it lies in flash and is larger than the ITCM
+            assert ".itcm" not in sec and sec[".text"][0] == 0x08000000 and sec[".text"][2] > itcm_n
+        ran = Ran(Output(program=prog, timer="dwt"), ["flash"], 0.0, None)  # type: ignore[arg-type]
+        assert J.context(impls[0], plat, prog, b, ran, 1).code_placement == want
+    # a one-placement platform records none
+    assert get_platform("nucleo-f767zi").placement == ""
 
 
 def test_board_platforms_listed_with_their_flasher():

@@ -96,6 +96,12 @@ def test_a_version_2_database_is_read_as_is_and_migrated_on_write(tmp_path):
         assert c.execute("SELECT value FROM meta").fetchone()[0] == "2"
     rw = Store(db)
     (row,) = rw.latest()
-    assert (row["value"], row["toolchain"], row["host"], row["worker"]) == (1234, "gcc", "", "")
-    assert rw.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == SCHEMA_VERSION == "3"
+    assert (row["value"], row["toolchain"], row["host"], row["worker"], row["code_placement"]) == (
+        1234,
+        "gcc",
+        "",
+        "",
+        "",
+    )
+    assert rw.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == SCHEMA_VERSION == "4"
     rw.close()

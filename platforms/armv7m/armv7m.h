@@ -57,6 +57,8 @@ extern uint32_t __data_load[], __data_start[], __data_end[];
 extern uint32_t __bss_start[], __bss_end[];
 extern uint32_t __stack_limit[], __stack_top[];
 extern const uint8_t __code_region_start[], __code_region_end[];
+/* code copied to tightly coupled memory at reset (empty unless the script places some) */
+extern uint32_t __itcm_load[], __itcm_start[], __itcm_end[];
 
 /* Stack guard: PQLAB_STACK_GUARD bytes (a power of two >= 32) at the bottom of
  * the stack region made inaccessible with the MPU, so that a stack overflow

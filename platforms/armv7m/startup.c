@@ -70,8 +70,20 @@ __attribute__((section(".vectors"), used)) const pqlab_vector pqlab_armv7m_vecto
     pqlab_armv7m_fault_entry,
 };
 
-void pqlab_armv7m_reset(void)
+/* The reset path runs from flash on every platform: a linker script that puts the code in
+ * tightly coupled memory (nucleo-h743zi's link.ld: ITCM) keeps this section in flash and
+ * gives the code's load address (__itcm_load) and run addresses [__itcm_start, __itcm_end);
+ * armv7m.ld makes that range empty. The copy writes through a volatile pointer so that the
+ * compiler cannot turn the loop into a call of memcpy, which itself lies in the ITCM. */
+__attribute__((section(".text.pqlab_boot"))) void pqlab_armv7m_reset(void)
 {
+    const uint32_t *isrc = __itcm_load;
+    for (volatile uint32_t *dst = __itcm_start; dst < __itcm_end; dst++) {
+        *dst = *isrc++;
+    }
+    /* the copied code is fetched by the instruction side: complete the writes first
+     * (ARMv7-M ARM A3.7.3, DSB and ISB after writing instructions) */
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
 #if defined(__ARM_FP)
     /* Full access to CP10 and CP11 (the FPU) before any floating-point
      * instruction: CPACR bits 20..23 (ARMv7-M ARM B3.2.20). Without it the first
