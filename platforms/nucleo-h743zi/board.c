@@ -4,20 +4,24 @@
  * Nucleo-144 boards MB1364 user manual; UM1974 for the older MB1137), DS12110
  * (STM32H742xI/G, STM32H743xI/G datasheet).
  * - Supply and voltage: LDO supply (PWR_CR3, written once after reset as RM0433 6.8.4
- *   requires), voltage scale VOS1 (PWR_D3CR, RM0433 6.8.6), which allows 400 MHz.
+ *   requires; NUCLEO-H743ZI/ZI2 power the part through its LDO), voltage scale VOS1
+ *   (PWR_D3CR, RM0433 6.8.6), which allows 400 MHz.
  * - Clock: 400 MHz from HSI (64 MHz) through PLL1: DIVM1 = 4 (16 MHz input, PLL1RGE 8-16
- *   MHz), DIVN1 = 50 (800 MHz wide-range VCO, 192-960 MHz), DIVP1 = 2 (400 MHz), DIVQ1 =
+ *   MHz), DIVN1 = 50 (800 MHz, wide VCO range: 192-836 MHz in the revision Y datasheet,
+ *   192-960 MHz in revision V's), DIVP1 = 2 (400 MHz), DIVQ1 =
  *   4, DIVR1 = 2 (RM0433 8.7.11-8.7.13). HPRE /2 (AHB, AXI 200 MHz), D1PPRE, D2PPRE1,
  *   D2PPRE2, D3PPRE /2 (100 MHz APB clocks, their maximum at VOS1).
  * - Flash: 2 wait states, WRHIGHFREQ = 2 (RM0433 4.3.8 Table 17: AXI clock 185-210 MHz at
- *   VOS1). Code runs from flash (AXI, 0x08000000) through the L1 instruction cache; data
- *   and stack in the 128 KiB DTCM (link.ld). L1 instruction and data caches on. Code in
- *   the 64 KiB ITCM (copied at start-up) is not done yet: see docs/boards.md.
+ *   VOS1). Code in the 64 KiB ITCM where it fits (link.ld: copied from flash by the reset
+ *   handler), else from flash (AXI, 0x08000000) through the L1 instruction cache
+ *   (link-flash.ld, platform.toml fallback_ldflags); data and stack in the 128 KiB DTCM.
+ *   L1 instruction and data caches on (they serve the flash and AXI; TCM is not cached).
  * - Console: USART3, TX PD8, RX PD9, AF7 (DS12110 Table 9), wired to the ST-LINK virtual
  *   COM port (UM2407 6.8). 115200 8N1 from its default kernel clock PCLK1 = 100 MHz:
  *   BRR = 100 MHz / 115200 = 868 (RM0433 48.5.7).
  * Register addresses: RM0433 2.3.2 Table 8 (RCC 0x58024400, PWR 0x58024800, FLASH
- * 0x52002000, GPIOD 0x58020C00, USART3 0x40004800). */
+ * 0x52002000, GPIOD 0x58020C00, USART3 0x40004800), checked against ST's CMSIS
+ * stm32h743xx.h: docs/boards-facts.md. */
 #include "../stm32/stm32.h"
 
 #define RCC 0x58024400u
@@ -41,7 +45,10 @@
 void pqlab_armv7m_clock_init(void)
 {
     stm32_vtor();
-    PWR_CR3 = (PWR_CR3 & ~1u) | (1u << 1);                             /* LDOEN, no bypass */
+    /* LDO supply: LDOEN (bit 1) set, BYPASS (bit 0) and SCUEN (bit 2) clear, in one write:
+     * clearing SCUEN locks the supply configuration until the next power-on reset, as
+     * ST's HAL (HAL_PWREx_ConfigSupply) does for the parts without SMPS */
+    PWR_CR3 = (PWR_CR3 & ~7u) | (1u << 1);
     stm32_wait(STM32_REGP(PWR + 0x04u), 1u << 13, 1u << 13, 1000000u); /* CSR1.ACTVOSRDY */
     PWR_D3CR = (PWR_D3CR & ~(3u << 14)) | (3u << 14);                  /* VOS1 */
     stm32_wait(STM32_REGP(PWR + 0x18u), 1u << 13, 1u << 13, 1000000u); /* VOSRDY */
