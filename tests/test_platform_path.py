@@ -122,6 +122,14 @@ def test_errors(tmp_path, monkeypatch):
             lambda t: t.replace('cflags = ["-mcpu=cortex-m4"', 'cflags = [1, "-mcpu=cortex-m4"'),
             "'cflags' must be a list",
         ),
+        (
+            lambda t: t.replace("clock_hz = 24000000", 'clock_hz = 24000000\nfallback_ldflags = ["-Tflash.ld"]'),
+            "'fallback_ldflags' needs 'placement' and 'fallback_placement'",
+        ),
+        (
+            lambda t: t.replace("clock_hz = 24000000", 'clock_hz = 24000000\nplacement = ""'),
+            "'placement' must be a non-empty string",
+        ),
     ],
 )
 def test_schema_errors_name_the_file(tmp_path, edit, message):
