@@ -224,3 +224,48 @@ def test_malformed_inputs(level: int) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_malformed_inputs_many(level: int) -> None:
     fuzz_decaps(level, 200, 400 + level)
+
+
+def hx(b: bytes) -> str:
+    return b.hex() if b else "-"
+
+
+def test_driver_answers_and_refusals() -> None:
+    """harness/driver_hqc.c (keygen/encaps/decaps with explicit randomness) on the host agrees
+    with the ctypes library; wrong lengths are refused with -100, a wrong count with -101."""
+    from pqlab.build import BuildOptions
+    from pqlab.jobs import execute
+    from pqlab.platforms import get_platform
+    from pqlab.registry import discover
+
+    impls = [i for i in discover() if i.scheme.startswith("hqc-") and i.name == "ref"]
+    assert sorted(i.scheme for i in impls) == ["hqc-128", "hqc-192", "hqc-256"]
+    rng = random.Random(33)
+    reqs: dict[str, str] = {}
+    expect: dict[str, dict[str, tuple]] = {}
+    for impl in impls:
+        level = int(impl.scheme.split("-")[1])
+        h, p = hqc(level), PARAMS[level]
+        sk_seed, sigma, pk_seed = rng.randbytes(40), rng.randbytes(p.k), rng.randbytes(40)
+        m, salt = rng.randbytes(p.k), rng.randbytes(16)
+        pk, sk = h.keygen(sk_seed, sigma, pk_seed)
+        ct, ss = h.encaps(pk, m, salt)
+        bad = ct[:-1] + bytes([ct[-1] ^ 1])
+        cases = {
+            "kg": (f"keygen {hx(sk_seed)} {hx(sigma)} {hx(pk_seed)}", ("ok", pk.hex(), sk.hex())),
+            "en": (f"encaps {hx(pk)} {hx(m)} {hx(salt)}", ("ok", ct.hex(), ss.hex())),
+            "de": (f"decaps {hx(sk)} {hx(ct)}", ("ok", ss.hex())),
+            "rej": (f"decaps {hx(sk)} {hx(bad)}", ("ok", shake512(sigma + ct[:-16], 4).hex())),
+            "kg_len": (f"keygen {hx(sk_seed)} {hx(sigma + b'x')} {hx(pk_seed)}", ("fail", "-100")),
+            "en_len": (f"encaps {hx(pk)} {hx(m)} {hx(salt[:-1])}", ("fail", "-100")),
+            "de_len": (f"decaps {hx(sk)} {hx(ct[:-1])}", ("fail", "-100")),
+            "args": (f"decaps {hx(sk)}", ("fail", "-101")),
+        }
+        reqs[impl.id] = "".join(f"{tag} {line}\n" for tag, (line, _) in cases.items())
+        expect[impl.id] = {tag: want for tag, (_, want) in cases.items()}
+    plat = get_platform("host")
+    outcomes = execute([(i, plat) for i in impls], "driver", 2, BuildOptions(), stdin=lambda i, _p: reqs[i.id].encode())
+    assert len(outcomes) == 3
+    for o in outcomes:
+        assert o.ok, o.error
+        assert {f[0]: tuple(f[1:]) for f in o.output.of("drv")} == expect[o.impl.id], o.impl.id
