@@ -189,8 +189,8 @@ void hqc_rm_encode(uint64_t cw[HQC_N1N2W], const uint8_t sym[HQC_N1])
         uint64_t one[2];
         rm_encode_byte(one, sym[i]);
         for (size_t c = 0; c < HQC_MULT; c++) {
-            cw[2 * (HQC_MULT * i + c)] = one[0];
-            cw[2 * (HQC_MULT * i + c) + 1] = one[1];
+            cw[2 * (HQC_MULT * i + c)] ^= one[0];
+            cw[2 * (HQC_MULT * i + c) + 1] ^= one[1];
         }
     }
 }

@@ -14,7 +14,8 @@
 
 /* --- gf2x.c: multiplication in F_2[x]/(x^n - 1) --- */
 #define hqc_vect_mul PQLAB_NAMESPACE(hqc_vect_mul)
-/* r = a * b mod (x^n - 1); a, b reduced (bits >= n zero); r may alias neither */
+/* r = a * b mod (x^n - 1); a, b reduced (bits >= n zero); r may be a or b (the product is
+ * formed in a separate buffer and folded into r last) */
 void hqc_vect_mul(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint64_t b[HQC_NW]);
 
 /* --- sample.c: SHAKE256 seed expander, samplers, byte encoding --- */
@@ -57,9 +58,10 @@ void hqc_shake256_512(uint8_t out[64], const uint8_t *in1, size_t len1, const ui
 uint8_t hqc_gf_mul(uint8_t a, uint8_t b);
 void hqc_rs_encode(uint8_t cw[HQC_N1], const uint8_t msg[HQC_K]);
 void hqc_rs_decode(uint8_t msg[HQC_K], const uint8_t cw[HQC_N1]);
+/* cw ^= the duplicated RM(1,7) encoding of the n1 symbols */
 void hqc_rm_encode(uint64_t cw[HQC_N1N2W], const uint8_t sym[HQC_N1]);
 void hqc_rm_decode(uint8_t sym[HQC_N1], const uint64_t cw[HQC_N1N2W]);
-/* em (n1 n2 bits) = encoding of m */
+/* em (n1 n2 bits) ^= encoding of m */
 void hqc_code_encode(uint64_t em[HQC_N1N2W], const uint8_t m[HQC_K]);
 /* m = decoding of the first n1 n2 bits of w */
 void hqc_code_decode(uint8_t m[HQC_K], const uint64_t w[HQC_N1N2W]);

@@ -19,7 +19,7 @@
  * theta' depends on the received salt, a modified salt gives a different (u', v') and
  * the implicit-rejection key: the salt is bound to the key through the re-encryption,
  * not through K (docs/hqc.md). The comparison and the selection of m' or sigma are
- * branch-free (pqlab_ct_memcmp, value barrier, pqlab_ct_cmov). */
+ * branch-free (differences OR-ed without a branch, value barrier, pqlab_ct_cmov). */
 #include <string.h>
 
 #include "ct.h"
@@ -65,12 +65,31 @@ static void secret_y(uint64_t y[HQC_NW], const uint8_t *sk_seed)
     pqlab_zeroize(sup, sizeof sup);
 }
 
-/* out = u || v (HQC_NBYTES + HQC_N1N2BYTES bytes) = Encrypt(pk, m, theta) */
-static void pke_encrypt(uint8_t *out, const uint8_t *pk, const uint8_t m[HQC_K], const uint8_t *theta)
+/* the bytes of w into out (nbytes), or, when out is NULL, OR of their differences from expect */
+static uint32_t emit(uint8_t *out, const uint8_t *expect, size_t nbytes, const uint64_t *w)
 {
+    uint32_t diff = 0;
+    if (out != NULL) { /* public: which of the two uses */
+        hqc_store(out, nbytes, w);
+    } else {
+        for (size_t i = 0; i < nbytes; i++) {
+            diff |= (uint32_t)(expect[i] ^ (uint8_t)(w[i / 8] >> (8 * (i % 8))));
+        }
+    }
+    return diff;
+}
+
+/* (u, v) = Encrypt(pk, m, theta). With out: u || v written there (HQC_NBYTES + HQC_N1N2BYTES
+ * bytes), returns 0. With out NULL: compared with expect (the same layout) without storing
+ * it (decapsulation's re-encryption, one buffer less on the stack): 0 when equal, nonzero
+ * otherwise. */
+static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *pk, const uint8_t m[HQC_K],
+                            const uint8_t *theta)
+{
+    uint32_t diff;
     hqc_xof xof;
     uint32_t r1[HQC_WR], e[HQC_WE];
-    uint64_t r2[HQC_NW], a[HQC_NW], t[HQC_NW];
+    uint64_t r2[HQC_NW], a[HQC_NW];
 
     hqc_xof_init(&xof, theta, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
     hqc_sample_support(&xof, r1, HQC_WR);
@@ -86,45 +105,41 @@ static void pke_encrypt(uint8_t *out, const uint8_t *pk, const uint8_t m[HQC_K],
     /* u = r1 + h r2 */
     hqc_xof_init(&xof, pk, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
     hqc_sample_dense(&xof, a);
-    hqc_vect_mul(t, a, r2);
-    hqc_support_xor(t, r1, HQC_WR);
-    hqc_store(out, HQC_NBYTES, t);
+    hqc_vect_mul(a, a, r2);
+    hqc_support_xor(a, r1, HQC_WR);
+    diff = emit(out, expect, HQC_NBYTES, a);
 
     /* v = truncate(C.Encode(m) + s r2 + e) */
     hqc_load(a, HQC_NW, pk + HQC_SEEDBYTES, HQC_NBYTES);
     a[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;
-    hqc_vect_mul(t, a, r2);
-    hqc_support_xor(t, e, HQC_WE);
-    hqc_code_encode(a, m); /* a[0..HQC_N1N2W) */
-    for (size_t i = 0; i < HQC_N1N2W; i++) {
-        t[i] ^= a[i];
-    }
-    hqc_store(out + HQC_NBYTES, HQC_N1N2BYTES, t);
+    hqc_vect_mul(a, a, r2);
+    hqc_support_xor(a, e, HQC_WE);
+    hqc_code_encode(a, m); /* a[0..HQC_N1N2W) ^= the codeword; the rest is truncated away */
+    diff |= emit(out == NULL ? NULL : out + HQC_NBYTES, expect == NULL ? NULL : expect + HQC_NBYTES, HQC_N1N2BYTES, a);
 
     pqlab_zeroize(&xof, sizeof xof);
     pqlab_zeroize(r1, sizeof r1);
     pqlab_zeroize(e, sizeof e);
     pqlab_zeroize(r2, sizeof r2);
     pqlab_zeroize(a, sizeof a);
-    pqlab_zeroize(t, sizeof t);
+    return diff;
 }
 
 /* m = Decrypt(sk, u || v) */
 static void pke_decrypt(uint8_t m[HQC_K], const uint8_t *sk, const uint8_t *ct)
 {
-    uint64_t y[HQC_NW], u[HQC_NW], t[HQC_NW];
+    uint64_t y[HQC_NW], u[HQC_NW];
     secret_y(y, sk);
     hqc_load(u, HQC_NW, ct, HQC_NBYTES);
-    u[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1; /* bits beyond n are not part of u */
-    hqc_vect_mul(t, u, y);
-    hqc_load(u, HQC_N1N2W, ct + HQC_NBYTES, HQC_N1N2BYTES); /* v */
+    u[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;         /* bits beyond n are not part of u */
+    hqc_vect_mul(u, u, y);                                  /* u y */
+    hqc_load(y, HQC_N1N2W, ct + HQC_NBYTES, HQC_N1N2BYTES); /* v, into y's buffer */
     for (size_t i = 0; i < HQC_N1N2W; i++) {
-        t[i] ^= u[i];
+        u[i] ^= y[i];
     }
-    hqc_code_decode(m, t);
+    hqc_code_decode(m, u);
     pqlab_zeroize(y, sizeof y);
     pqlab_zeroize(u, sizeof u);
-    pqlab_zeroize(t, sizeof t);
 }
 
 int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t *sk_seed, const uint8_t *sigma,
@@ -168,7 +183,7 @@ int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *ct, uint8_t *ss, const uint8
     memcpy(mm, m, HQC_K);
     memcpy(sl, salt, HQC_SALTBYTES);
     hqc_shake256_512(theta, mm, HQC_K, pk, HQC_PKBYTES, sl, HQC_SALTBYTES, HQC_DOMAIN_G);
-    pke_encrypt(ct, pk, mm, theta);
+    (void)pke_encrypt(ct, NULL, pk, mm, theta);
     memcpy(ct + HQC_NBYTES + HQC_N1N2BYTES, sl, HQC_SALTBYTES);
     hqc_shake256_512(ss, mm, HQC_K, ct, HQC_NBYTES + HQC_N1N2BYTES, ct, 0, HQC_DOMAIN_K);
     pqlab_zeroize(theta, sizeof theta);
@@ -195,20 +210,18 @@ int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
 int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
 {
     uint8_t m[HQC_K], theta[HQC_THETABYTES];
-    uint8_t c2[HQC_NBYTES + HQC_N1N2BYTES];
     const uint8_t *pk = sk + HQC_SEEDBYTES + HQC_K;
     const uint8_t *sigma = sk + HQC_SEEDBYTES;
     const uint8_t *salt = ct + HQC_NBYTES + HQC_N1N2BYTES;
 
     pke_decrypt(m, sk, ct);
     hqc_shake256_512(theta, m, HQC_K, pk, HQC_PKBYTES, salt, HQC_SALTBYTES, HQC_DOMAIN_G);
-    pke_encrypt(c2, pk, m, theta);
     /* fail = 1 when the re-encryption differs from the received u || v */
-    const uint8_t fail = pqlab_value_barrier_u8((uint8_t)pqlab_ct_memcmp(c2, ct, sizeof c2));
+    const uint32_t diff = pke_encrypt(NULL, ct, pk, m, theta);
+    const uint8_t fail = pqlab_value_barrier_u8((uint8_t)(1u ^ pqlab_ct_is_zero_u32(diff)));
     pqlab_ct_cmov(m, sigma, HQC_K, fail);
     hqc_shake256_512(ss, m, HQC_K, ct, HQC_NBYTES + HQC_N1N2BYTES, ct, 0, HQC_DOMAIN_K);
     pqlab_zeroize(m, sizeof m);
     pqlab_zeroize(theta, sizeof theta);
-    pqlab_zeroize(c2, sizeof c2);
     return 0;
 }
