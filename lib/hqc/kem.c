@@ -27,8 +27,8 @@
 #include "internal.h"
 #include "randombytes.h"
 
-/* s = x + h y from the seeds; x, y sampled from SE(sk_seed) in that order */
-static void keygen_s(uint64_t s[HQC_NW], const uint8_t *sk_seed, const uint8_t *pk_seed)
+/* the bytes of s = x + h y from the seeds; x, y sampled from SE(sk_seed) in that order */
+static void keygen_s(uint8_t s_bytes[HQC_NBYTES], const uint8_t *sk_seed, const uint8_t *pk_seed)
 {
     hqc_xof xof;
     uint32_t sup[HQC_WR];
@@ -44,11 +44,13 @@ static void keygen_s(uint64_t s[HQC_NW], const uint8_t *sk_seed, const uint8_t *
     }
     hqc_xof_init(&xof, pk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
     hqc_sample_dense(&xof, h);
-    hqc_vect_mul(s, y, h);
-    hqc_support_xor(s, sup, HQC_W);
+    hqc_vect_mul(h, h, y);
+    hqc_support_xor(h, sup, HQC_W);
+    hqc_store(s_bytes, HQC_NBYTES, h);
     pqlab_zeroize(&xof, sizeof xof);
     pqlab_zeroize(sup, sizeof sup);
     pqlab_zeroize(y, sizeof y);
+    pqlab_zeroize(h, sizeof h);
 }
 
 /* y from sk_seed (x is drawn first and discarded, as the stream order requires) */
@@ -145,14 +147,15 @@ static void pke_decrypt(uint8_t m[HQC_K], const uint8_t *sk, const uint8_t *ct)
 int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t *sk_seed, const uint8_t *sigma,
                                                const uint8_t *pk_seed)
 {
-    uint64_t s[HQC_NW];
-    keygen_s(s, sk_seed, pk_seed);
-    memmove(pk, pk_seed, HQC_SEEDBYTES);
-    hqc_store(pk + HQC_SEEDBYTES, HQC_NBYTES, s);
-    memmove(sk, sk_seed, HQC_SEEDBYTES);
-    memmove(sk + HQC_SEEDBYTES, sigma, HQC_K);
+    uint8_t seeds[2 * HQC_SEEDBYTES + HQC_K]; /* copies: pk and sk may overlap the inputs */
+    memcpy(seeds, sk_seed, HQC_SEEDBYTES);
+    memcpy(seeds + HQC_SEEDBYTES, sigma, HQC_K);
+    memcpy(seeds + HQC_SEEDBYTES + HQC_K, pk_seed, HQC_SEEDBYTES);
+    keygen_s(pk + HQC_SEEDBYTES, seeds, seeds + HQC_SEEDBYTES + HQC_K);
+    memcpy(pk, seeds + HQC_SEEDBYTES + HQC_K, HQC_SEEDBYTES);
+    memcpy(sk, seeds, HQC_SEEDBYTES + HQC_K);
     memcpy(sk + HQC_SEEDBYTES + HQC_K, pk, HQC_PKBYTES);
-    pqlab_zeroize(s, sizeof s);
+    pqlab_zeroize(seeds, sizeof seeds);
     return 0;
 }
 
