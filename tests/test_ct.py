@@ -98,6 +98,7 @@ GROUPS = {
     "fn-dsa": sorted({i.scheme for i in OWN if i.scheme.startswith("fn-dsa")}),
     "slh-dsa-f": sorted({i.scheme for i in OWN if i.scheme.startswith("slh-dsa") and i.scheme.endswith("f")}),
     "slh-dsa-s-sample": SLH_S_SAMPLE,
+    "hqc": sorted({i.scheme for i in OWN if i.scheme.startswith("hqc-")}),
 }
 
 
@@ -143,7 +144,7 @@ OPT_LEVELS = {"O2": ("-O2",), "O3-unroll": ("-O3", "-funroll-loops")}
 
 
 @pytest.mark.parametrize("level", OPT_LEVELS)
-@pytest.mark.parametrize("group", ["ml-kem", "ml-dsa"])
+@pytest.mark.parametrize("group", ["ml-kem", "ml-dsa", "hqc"])
 def test_own_implementations_at_other_optimisation_levels(group, level):
     plat = get_platform("host-ct")
     impls = [

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Fuzzing (docs/fuzzing.md): every fuzz target (fuzz/<family>.c: ML-KEM decapsulation and
 key inputs, ML-DSA and FN-DSA decoders and verification, SLH-DSA signature parsing and
-verification) is built by pqlab's own build as the program "fuzz" of an implementation on the
-platform host-fuzz (AddressSanitizer + UBSan), and runs its mutation loop (fuzz/loop.c) for a
+verification, HQC decapsulation of arbitrary ciphertexts and secret keys and encapsulation
+to arbitrary public keys) is built by pqlab's own build as the program "fuzz" of an
+implementation on the platform host-fuzz (AddressSanitizer + UBSan), and runs its mutation loop (fuzz/loop.c) for a
 bounded time through the ordinary runner and protocol parser. Any sanitizer report, failed
 property (a modified signature that verifies, a wrong implicit-rejection key, a key check that
 disagrees with the standard) or hang aborts the program and fails the test.
@@ -24,9 +25,16 @@ from pqlab.registry import discover
 from pqlab.runner import RunError, run
 
 # one parameter set per family (both hash families of SLH-DSA): the default suite
-DEFAULT = ["ml-kem-768/ref", "ml-dsa-44/ref", "fn-dsa-512/ref", "slh-dsa-shake-128f/ref", "slh-dsa-sha2-128f/ref"]
+DEFAULT = [
+    "ml-kem-768/ref",
+    "ml-dsa-44/ref",
+    "fn-dsa-512/ref",
+    "slh-dsa-shake-128f/ref",
+    "slh-dsa-sha2-128f/ref",
+    "hqc-128/ref",
+]
 SECONDS = 2.0
-FAMILIES = {"mlkem", "mldsa", "fndsa", "slhdsa"}
+FAMILIES = {"mlkem", "mldsa", "fndsa", "slhdsa", "hqc"}
 
 
 def fuzzable() -> list:

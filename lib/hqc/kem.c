@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* HQC-PKE and HQC-KEM (round-4 specification of 2023-04-30, the PKE of section 2 and
+ * the KEM obtained by the salted Fujisaki-Okamoto transform with implicit rejection).
+ *
+ *   Keygen:  sk_seed, sigma, pk_seed random; (x, y) <- fixed weight w from
+ *            SE(sk_seed); h <- uniform from SE(pk_seed); s = x + h y;
+ *            pk = pk_seed || s, sk = sk_seed || sigma || pk.
+ *   Encrypt(m, theta): (r1, r2, e) <- fixed weights (w_r, w_r, w_e) from SE(theta[0..40));
+ *            u = r1 + h r2, v = truncate_{n1 n2}(C.Encode(m) + s r2 + e).
+ *   Decrypt: m' = C.Decode(v - u y).
+ *   Encaps:  m, salt random; theta = G(m || pk || salt); (u, v) = Encrypt(m, theta);
+ *            K = K(m || u || v); ct = u || v || salt.
+ *   Decaps:  m' = Decrypt(u, v); theta' = G(m' || pk || salt);
+ *            (u', v') = Encrypt(m', theta'); K(m' || u || v) if (u', v') = (u, v),
+ *            else K(sigma || u || v).
+ * G and K are SHAKE256 with domain bytes 3 and 4 (64 bytes out), SE the seed expander.
+ *
+ * Decapsulation compares the whole re-encryption with the received u || v. Because
+ * theta' depends on the received salt, a modified salt gives a different (u', v') and
+ * the implicit-rejection key: the salt is bound to the key through the re-encryption,
+ * not through K (docs/hqc.md). The comparison and the selection of m' or sigma are
+ * branch-free (differences OR-ed without a branch, value barrier, pqlab_ct_cmov). */
+#include <string.h>
+
+#include "ct.h"
+#include "hqc.h"
+#include "internal.h"
+#include "randombytes.h"
+
+/* the bytes of s = x + h y from the seeds; x, y sampled from SE(sk_seed) in that order */
+static void keygen_s(uint8_t s_bytes[HQC_NBYTES], const uint8_t *sk_seed, const uint8_t *pk_seed)
+{
+    hqc_xof xof;
+    uint32_t sup[HQC_WR];
+    uint64_t y[HQC_NW], h[HQC_NW];
+    hqc_xof_init(&xof, sk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+    hqc_sample_support(&xof, sup, HQC_W); /* x, kept as its support */
+    memset(y, 0, sizeof y);
+    {
+        uint32_t ysup[HQC_WR];
+        hqc_sample_support(&xof, ysup, HQC_W);
+        hqc_support_xor(y, ysup, HQC_W);
+        pqlab_zeroize(ysup, sizeof ysup);
+    }
+    hqc_xof_init(&xof, pk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+    hqc_sample_dense(&xof, h);
+    hqc_vect_mul(h, h, y);
+    hqc_support_xor(h, sup, HQC_W);
+    hqc_store(s_bytes, HQC_NBYTES, h);
+    pqlab_zeroize(&xof, sizeof xof);
+    pqlab_zeroize(sup, sizeof sup);
+    pqlab_zeroize(y, sizeof y);
+    pqlab_zeroize(h, sizeof h);
+}
+
+/* y from sk_seed (x is drawn first and discarded, as the stream order requires) */
+static void secret_y(uint64_t y[HQC_NW], const uint8_t *sk_seed)
+{
+    hqc_xof xof;
+    uint32_t sup[HQC_WR];
+    hqc_xof_init(&xof, sk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+    hqc_sample_support(&xof, sup, HQC_W);
+    hqc_sample_support(&xof, sup, HQC_W);
+    memset(y, 0, HQC_NW * sizeof(uint64_t));
+    hqc_support_xor(y, sup, HQC_W);
+    pqlab_zeroize(&xof, sizeof xof);
+    pqlab_zeroize(sup, sizeof sup);
+}
+
+/* the bytes of w into out (nbytes), or, when out is NULL, OR of their differences from expect */
+static uint32_t emit(uint8_t *out, const uint8_t *expect, size_t nbytes, const uint64_t *w)
+{
+    uint32_t diff = 0;
+    if (out != NULL) { /* public: which of the two uses */
+        hqc_store(out, nbytes, w);
+    } else {
+        for (size_t i = 0; i < nbytes; i++) {
+            diff |= (uint32_t)(expect[i] ^ (uint8_t)(w[i / 8] >> (8 * (i % 8))));
+        }
+    }
+    return diff;
+}
+
+/* (u, v) = Encrypt(pk, m, theta). With out: u || v written there (HQC_NBYTES + HQC_N1N2BYTES
+ * bytes), returns 0. With out NULL: compared with expect (the same layout) without storing
+ * it (decapsulation's re-encryption, one buffer less on the stack): 0 when equal, nonzero
+ * otherwise. */
+static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *pk, const uint8_t m[HQC_K],
+                            const uint8_t *theta)
+{
+    uint32_t diff;
+    hqc_xof xof;
+    uint32_t r1[HQC_WR], e[HQC_WE];
+    uint64_t r2[HQC_NW], a[HQC_NW];
+
+    hqc_xof_init(&xof, theta, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+    hqc_sample_support(&xof, r1, HQC_WR);
+    memset(r2, 0, sizeof r2);
+    {
+        uint32_t sup[HQC_WR];
+        hqc_sample_support(&xof, sup, HQC_WR);
+        hqc_support_xor(r2, sup, HQC_WR);
+        pqlab_zeroize(sup, sizeof sup);
+    }
+    hqc_sample_support(&xof, e, HQC_WE);
+
+    /* u = r1 + h r2 */
+    hqc_xof_init(&xof, pk, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+    hqc_sample_dense(&xof, a);
+    hqc_vect_mul(a, a, r2);
+    hqc_support_xor(a, r1, HQC_WR);
+    diff = emit(out, expect, HQC_NBYTES, a);
+
+    /* v = truncate(C.Encode(m) + s r2 + e) */
+    hqc_load(a, HQC_NW, pk + HQC_SEEDBYTES, HQC_NBYTES);
+    a[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;
+    hqc_vect_mul(a, a, r2);
+    hqc_support_xor(a, e, HQC_WE);
+    hqc_code_encode(a, m); /* a[0..HQC_N1N2W) ^= the codeword; the rest is truncated away */
+    diff |= emit(out == NULL ? NULL : out + HQC_NBYTES, expect == NULL ? NULL : expect + HQC_NBYTES, HQC_N1N2BYTES, a);
+
+    pqlab_zeroize(&xof, sizeof xof);
+    pqlab_zeroize(r1, sizeof r1);
+    pqlab_zeroize(e, sizeof e);
+    pqlab_zeroize(r2, sizeof r2);
+    pqlab_zeroize(a, sizeof a);
+    return diff;
+}
+
+/* m = Decrypt(sk, u || v) */
+static void pke_decrypt(uint8_t m[HQC_K], const uint8_t *sk, const uint8_t *ct)
+{
+    uint64_t y[HQC_NW], u[HQC_NW];
+    secret_y(y, sk);
+    hqc_load(u, HQC_NW, ct, HQC_NBYTES);
+    u[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;         /* bits beyond n are not part of u */
+    hqc_vect_mul(u, u, y);                                  /* u y */
+    hqc_load(y, HQC_N1N2W, ct + HQC_NBYTES, HQC_N1N2BYTES); /* v, into y's buffer */
+    for (size_t i = 0; i < HQC_N1N2W; i++) {
+        u[i] ^= y[i];
+    }
+    hqc_code_decode(m, u);
+    pqlab_zeroize(y, sizeof y);
+    pqlab_zeroize(u, sizeof u);
+}
+
+int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t *sk_seed, const uint8_t *sigma,
+                                               const uint8_t *pk_seed)
+{
+    uint8_t seeds[2 * HQC_SEEDBYTES + HQC_K]; /* copies: pk and sk may overlap the inputs */
+    memcpy(seeds, sk_seed, HQC_SEEDBYTES);
+    memcpy(seeds + HQC_SEEDBYTES, sigma, HQC_K);
+    memcpy(seeds + HQC_SEEDBYTES + HQC_K, pk_seed, HQC_SEEDBYTES);
+    keygen_s(pk + HQC_SEEDBYTES, seeds, seeds + HQC_SEEDBYTES + HQC_K);
+    memcpy(pk, seeds + HQC_SEEDBYTES + HQC_K, HQC_SEEDBYTES);
+    memcpy(sk, seeds, HQC_SEEDBYTES + HQC_K);
+    memcpy(sk + HQC_SEEDBYTES + HQC_K, pk, HQC_PKBYTES);
+    pqlab_zeroize(seeds, sizeof seeds);
+    return 0;
+}
+
+int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t sk_seed[HQC_SEEDBYTES], sigma[HQC_K], pk_seed[HQC_SEEDBYTES];
+    int fail = pqlab_randombytes(sk_seed, sizeof sk_seed) != 0;
+    fail |= pqlab_randombytes(sigma, sizeof sigma) != 0;
+    fail |= pqlab_randombytes(pk_seed, sizeof pk_seed) != 0;
+    int r = HQC_ERR_RNG;
+    if (!fail) {
+        r = PQLAB_NAMESPACE(crypto_kem_keypair_derand)(pk, sk, sk_seed, sigma, pk_seed);
+    } else {
+        pqlab_zeroize(pk, HQC_PKBYTES);
+        pqlab_zeroize(sk, HQC_SKBYTES);
+    }
+    pqlab_zeroize(sk_seed, sizeof sk_seed);
+    pqlab_zeroize(sigma, sizeof sigma);
+    pqlab_zeroize(pk_seed, sizeof pk_seed);
+    return r;
+}
+
+int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uint8_t *m,
+                                           const uint8_t *salt)
+{
+    uint8_t theta[HQC_THETABYTES];
+    uint8_t mm[HQC_K], sl[HQC_SALTBYTES]; /* copies: ct and ss may overlap the inputs */
+    memcpy(mm, m, HQC_K);
+    memcpy(sl, salt, HQC_SALTBYTES);
+    hqc_shake256_512(theta, mm, HQC_K, pk, HQC_PKBYTES, sl, HQC_SALTBYTES, HQC_DOMAIN_G);
+    (void)pke_encrypt(ct, NULL, pk, mm, theta);
+    memcpy(ct + HQC_NBYTES + HQC_N1N2BYTES, sl, HQC_SALTBYTES);
+    hqc_shake256_512(ss, mm, HQC_K, ct, HQC_NBYTES + HQC_N1N2BYTES, ct, 0, HQC_DOMAIN_K);
+    pqlab_zeroize(theta, sizeof theta);
+    pqlab_zeroize(mm, sizeof mm);
+    return 0;
+}
+
+int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
+{
+    uint8_t m[HQC_K], salt[HQC_SALTBYTES];
+    int fail = pqlab_randombytes(m, sizeof m) != 0;
+    fail |= pqlab_randombytes(salt, sizeof salt) != 0;
+    int r = HQC_ERR_RNG;
+    if (!fail) {
+        r = PQLAB_NAMESPACE(crypto_kem_enc_derand)(ct, ss, pk, m, salt);
+    } else {
+        pqlab_zeroize(ct, HQC_CTBYTES);
+        pqlab_zeroize(ss, HQC_SSBYTES);
+    }
+    pqlab_zeroize(m, sizeof m);
+    return r;
+}
+
+int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
+{
+    uint8_t m[HQC_K], theta[HQC_THETABYTES];
+    const uint8_t *pk = sk + HQC_SEEDBYTES + HQC_K;
+    const uint8_t *sigma = sk + HQC_SEEDBYTES;
+    const uint8_t *salt = ct + HQC_NBYTES + HQC_N1N2BYTES;
+
+    pke_decrypt(m, sk, ct);
+    hqc_shake256_512(theta, m, HQC_K, pk, HQC_PKBYTES, salt, HQC_SALTBYTES, HQC_DOMAIN_G);
+    /* fail = 1 when the re-encryption differs from the received u || v */
+    const uint32_t diff = pke_encrypt(NULL, ct, pk, m, theta);
+    const uint8_t fail = pqlab_value_barrier_u8((uint8_t)(1u ^ pqlab_ct_is_zero_u32(diff)));
+    pqlab_ct_cmov(m, sigma, HQC_K, fail);
+    hqc_shake256_512(ss, m, HQC_K, ct, HQC_NBYTES + HQC_N1N2BYTES, ct, 0, HQC_DOMAIN_K);
+    pqlab_zeroize(m, sizeof m);
+    pqlab_zeroize(theta, sizeof theta);
+    return 0;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* Seed expander, samplers and byte encoding of HQC (round-4 specification of
+ * 2023-04-30: the SHAKE256-based seed expander with domain byte 2; uniform vectors;
+ * fixed-weight vectors by the "i + rand mod (n - i)" method with duplicate correction).
+ *
+ * Fixed weight (specification, fixed-weight sampling of encryption and key
+ * generation in this version): 32-bit little-endian words r_0 .. r_{w-1} from the
+ * seed expander; position_i = i + (r_i mod (n - i)); then, from i = w - 2 down to 0,
+ * a position equal to a later one is replaced by i. The result has w distinct
+ * positions. The reduction mod (n - i) is a Barrett reduction with public divisor and
+ * one conditional subtraction by mask; the duplicate test compares every pair with
+ * masks; positions become bits through masks over every word: no branch and no
+ * address depends on a position. */
+#include <string.h>
+
+#include "ct.h"
+#include "internal.h"
+
+void hqc_xof_init(hqc_xof *st, const uint8_t *seed, size_t seedlen, uint8_t domain)
+{
+    pqlab_shake256_init(st);
+    pqlab_shake256_absorb(st, seed, seedlen);
+    pqlab_shake256_absorb(st, &domain, 1);
+    pqlab_shake256_finalize(st);
+}
+
+void hqc_xof_read(hqc_xof *st, uint8_t *out, size_t outlen)
+{
+    const size_t whole = outlen & ~(size_t)7;
+    pqlab_shake256_squeeze(out, whole, st);
+    if (whole != outlen) {
+        uint8_t tail[8];
+        pqlab_shake256_squeeze(tail, 8, st);
+        memcpy(out + whole, tail, outlen - whole);
+        pqlab_zeroize(tail, sizeof tail);
+    }
+}
+
+/* 1 when a == b, else 0 */
+static uint32_t eq_u32(uint32_t a, uint32_t b)
+{
+    return pqlab_ct_is_zero_u32(a ^ b);
+}
+
+/* a mod d for a public d with 2^31 > d > 1 not a power of two: with m = floor((2^32 - 1) / d)
+ * = floor(2^32 / d), q = floor(a m / 2^32) is floor(a / d) or one less, so a - q d < 2d */
+static uint32_t mod_public(uint32_t a, uint32_t d, uint32_t m)
+{
+    const uint32_t q = (uint32_t)(((uint64_t)a * m) >> 32);
+    uint32_t r = a - q * d;
+    const uint32_t ge = 1u ^ (uint32_t)(((uint64_t)r - d) >> 63); /* r >= d */
+    return r - (d & pqlab_ct_mask_u32(ge));
+}
+
+void hqc_sample_support(hqc_xof *st, uint32_t *support, size_t weight)
+{
+    uint8_t buf[4 * HQC_WR];
+    hqc_xof_read(st, buf, 4 * weight);
+    for (size_t i = 0; i < weight; i++) {
+        const uint32_t r = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
+                           ((uint32_t)buf[4 * i + 3] << 24);
+        const uint32_t d = (uint32_t)(HQC_N - i); /* public */
+        support[i] = (uint32_t)i + mod_public(r, d, 0xFFFFFFFFu / d);
+    }
+    for (size_t i = weight - 1; i-- > 0;) {
+        uint32_t dup = 0;
+        for (size_t j = i + 1; j < weight; j++) {
+            dup |= eq_u32(support[i], support[j]);
+        }
+        const uint32_t m = pqlab_ct_mask_u32(dup);
+        support[i] = (support[i] & ~m) | ((uint32_t)i & m);
+    }
+    pqlab_zeroize(buf, sizeof buf);
+}
+
+void hqc_support_xor(uint64_t v[HQC_NW], const uint32_t *support, size_t weight)
+{
+    for (size_t j = 0; j < weight; j++) {
+        const uint32_t pos = support[j];
+        const uint32_t word = pos >> 6;
+        /* 32-bit shifts by the secret bit index: single fixed-time instructions */
+        const uint32_t bit = 1u << (pos & 31);
+        const uint32_t upper = pqlab_ct_mask_u32((pos >> 5) & 1);
+        const uint64_t b = ((uint64_t)(bit & upper) << 32) | (uint64_t)(bit & ~upper);
+        for (size_t i = 0; i < HQC_NW; i++) {
+            const uint64_t m = (uint64_t)0 - (uint64_t)eq_u32((uint32_t)i, word);
+            v[i] ^= b & m;
+        }
+    }
+}
+
+void hqc_load(uint64_t *w, size_t nwords, const uint8_t *in, size_t nbytes)
+{
+    for (size_t i = 0; i < nwords; i++) {
+        uint64_t x = 0;
+        for (size_t k = 0; k < 8; k++) {
+            const size_t at = 8 * i + k;
+            if (at < nbytes) { /* public lengths */
+                x |= (uint64_t)in[at] << (8 * k);
+            }
+        }
+        w[i] = x;
+    }
+}
+
+void hqc_store(uint8_t *out, size_t nbytes, const uint64_t *w)
+{
+    for (size_t i = 0; i < nbytes; i++) {
+        out[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
+    }
+}
+
+void hqc_sample_dense(hqc_xof *st, uint64_t v[HQC_NW])
+{
+    uint8_t buf[HQC_NBYTES];
+    hqc_xof_read(st, buf, HQC_NBYTES);
+    hqc_load(v, HQC_NW, buf, HQC_NBYTES);
+    v[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;
+    pqlab_zeroize(buf, sizeof buf);
+}
+
+void hqc_shake256_512(uint8_t out[64], const uint8_t *in1, size_t len1, const uint8_t *in2, size_t len2,
+                      const uint8_t *in3, size_t len3, uint8_t domain)
+{
+    pqlab_keccak_state st;
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, in1, len1);
+    pqlab_shake256_absorb(&st, in2, len2);
+    pqlab_shake256_absorb(&st, in3, len3);
+    pqlab_shake256_absorb(&st, &domain, 1);
+    pqlab_shake256_finalize(&st);
+    pqlab_shake256_squeeze(out, 64, &st);
+    pqlab_zeroize(&st, sizeof st);
+}
