@@ -450,6 +450,7 @@ def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:
 # metric "ct" in the results store: one run per (implementation, platform) check, operations
 CT_STATUS = {1: "pass", 0: "FAIL", -1: "error"}  # "status": 1 pass, 0 unaccepted findings, -1 no verdict
 CT_OPERATIONS = ("status", "unaccepted", "ledgered", "selects", "places", "instructions")
+# plus "unaccepted KIND": the unaccepted places of each kind (SIM_KINDS, or memcheck's kinds)
 
 
 def checker_version(plat: Platform) -> str:
@@ -505,6 +506,11 @@ def store_rows(store, outs: list, rows: list[dict]) -> int:
         ]
         if row.get("instructions"):
             values.append(("ct", "instructions", row["instructions"]))
+        by_kind: dict[str, int] = {}
+        for f in failing:
+            if not f.get("accepted"):
+                by_kind[f["kind"]] = by_kind.get(f["kind"], 0) + 1
+        values += [("ct", f"unaccepted {k}", v) for k, v in sorted(by_kind.items())]
         ctx = Context(
             scheme=impl.scheme,
             implementation=impl.name,

@@ -258,12 +258,18 @@ def _ct_table(recs) -> list[Table]:
             status += f": {ctx['command'].removeprefix('pqlab ct').strip(' ()')}"[:120]
         cell = {k: _fmt(ops[k]["mean"]) if k in ops else "—" for k in ("unaccepted", "ledgered", "selects")}
         ins = ops.get("instructions")
+        classes = ", ".join(
+            f"{k.removeprefix('unaccepted ')} {_fmt(r['mean'])}"
+            for k, r in sorted(ops.items())
+            if k.startswith("unaccepted ")
+        )
         rows.append(
             [
                 scheme,
                 impl,
                 status,
                 cell["unaccepted"],
+                classes or "—",
                 cell["ledgered"],
                 cell["selects"],
                 f"{ins['mean'] / 1e6:,.1f} M" if ins else "—",
@@ -281,6 +287,7 @@ def _ct_table(recs) -> list[Table]:
                 "implementation",
                 "status",
                 "unaccepted",
+                "unaccepted by class",
                 "ledgered",
                 "selects",
                 "instructions tracked",

@@ -44,7 +44,8 @@ def test_ct_results_stored_and_reported(tmp_path: Path) -> None:
     assert code == 0, md
     assert "### Constant time (`pqlab ct`" in md, md
     rows = {line.split("|")[2].strip(): line for line in md.splitlines() if line.startswith("| toykem-memcmp |")}
-    assert "| pass | 0 | 0 |" in rows["clean"], rows
+    assert "| pass | 0 | — | 0 |" in rows["clean"], rows
+    assert "secret-branch 2" in rows["leaky"], rows
     assert "| FAIL |" in rows["leaky"], rows
     assert "Simulated: cycle counts" not in md  # no cycle counts in a section of ct verdicts
 
