@@ -302,19 +302,20 @@ int fpr_lt(fpr x, fpr y);
  * average for random operands), stays emulated. Implementation fpu-ct (docs/fndsa.md). */
 static inline fpr fpr_mul_fpu(fpr x, fpr y)
 {
-    const uint64_t one = 0x3FF0000000000000u;
-    uint64_t nzx = (((x >> 52) & 0x7FF) + 0x7FF) >> 11; /* 1 unless x is (flushed) zero */
-    uint64_t nzy = (((y >> 52) & 0x7FF) + 0x7FF) >> 11;
-    uint64_t z = (uint64_t)0 - ((nzx & nzy) ^ 1); /* all ones when x or y is zero */
-    uint64_t a = (x & ~z) | (one & z);
-    uint64_t b = (y & ~z) | (one & z);
+    /* 32-bit halves: the exponent field is in the high word */
+    uint32_t xh = (uint32_t)(x >> 32), yh = (uint32_t)(y >> 32);
+    /* ex - 1 has bit 31 set exactly when the exponent field ex is 0 (a flushed zero) */
+    uint32_t m = (uint32_t)0 - ((((xh & 0x7FF00000u) - 1u) | ((yh & 0x7FF00000u) - 1u)) >> 31);
+    uint64_t a = ((uint64_t)((xh & ~m) | (0x3FF00000u & m)) << 32) | ((uint32_t)x & ~m);
+    uint64_t b = ((uint64_t)((yh & ~m) | (0x3FF00000u & m)) << 32) | ((uint32_t)y & ~m);
     double da, db, dp;
     uint64_t p;
     memcpy(&da, &a, sizeof da);
     memcpy(&db, &b, sizeof db);
     dp = da * db;
     memcpy(&p, &dp, sizeof p);
-    return (p & ~z) | ((x ^ y) & ((uint64_t)1 << 63) & z);
+    uint32_t ph = ((uint32_t)(p >> 32) & ~m) | ((xh ^ yh) & 0x80000000u & m);
+    return ((uint64_t)ph << 32) | ((uint32_t)p & ~m);
 }
 #endif
 
