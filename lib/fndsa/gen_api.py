@@ -105,8 +105,9 @@ reason = \"\"\"VMUL.F64 on secret operands that fpr_mul_fpu (lib/fndsa/fpr.h) co
 operand makes both operands 1.0 (masks, no branch) and the result a signed zero, so the
 multiply only ever sees two normal numbers, whose latency pqlab-sim's Cortex-M7 model
 (timing::m7_fp64_cycles, from board measurements) gives as 5 cycles whatever the exponents;
-only a zero (4) or a denormal operand classes differently. The Cortex-M7 study measured
-exponent-dependent timing for additions, which stay emulated here.\"\"\"
+only a zero operand is faster (4), and a subnormal never reaches it (the emulation flushes
+them). The Cortex-M7 study measured exponent-dependent timing for additions, which stay
+emulated here. Test: tests/test_fndsa_fpu_ct.py (constant cycles on m7-sim).\"\"\"
 """
 
 
