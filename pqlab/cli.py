@@ -202,11 +202,13 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     click.echo(f"{'scheme':<24} {'impl':<10} {'kind':<5} {'pk':>6} {'sk':>6} {'ct/sig':>7} {'ss':>4}  platforms")
     for r in rows:
         s = r["sizes"]
-        ct = s.get("CRYPTO_CIPHERTEXTBYTES") if r["kind"] == "kem" else s.get("CRYPTO_BYTES")
-        ss = s.get("CRYPTO_BYTES") if r["kind"] == "kem" else ""
+        # a size api.h does not give as a number is '?' (a foreign folder's api.h may compute it)
+        size = {k: "?" if v is None else v for k, v in s.items()}
+        ct = size.get("CRYPTO_CIPHERTEXTBYTES", "?") if r["kind"] == "kem" else size.get("CRYPTO_BYTES", "?")
+        ss = size.get("CRYPTO_BYTES", "?") if r["kind"] == "kem" else ""
         click.echo(
-            f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {s.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
-            f"{s.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct if ct is not None else '?':>7} {ss:>4}  {' '.join(r['platforms'])}"
+            f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {size.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
+            f"{size.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct:>7} {ss:>4}  {' '.join(r['platforms'])}"
         )
     for i in chosen:  # what a dropped-in folder's build leaves out, and what it cannot be built with
         for name, why in i.excluded:
