@@ -202,11 +202,13 @@ def list_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
     click.echo(f"{'scheme':<24} {'impl':<10} {'kind':<5} {'pk':>6} {'sk':>6} {'ct/sig':>7} {'ss':>4}  platforms")
     for r in rows:
         s = r["sizes"]
-        ct = s.get("CRYPTO_CIPHERTEXTBYTES") if r["kind"] == "kem" else s.get("CRYPTO_BYTES")
-        ss = s.get("CRYPTO_BYTES") if r["kind"] == "kem" else ""
+        # a size api.h does not give as a number is '?' (a foreign folder's api.h may compute it)
+        size = {k: "?" if v is None else v for k, v in s.items()}
+        ct = size.get("CRYPTO_CIPHERTEXTBYTES", "?") if r["kind"] == "kem" else size.get("CRYPTO_BYTES", "?")
+        ss = size.get("CRYPTO_BYTES", "?") if r["kind"] == "kem" else ""
         click.echo(
-            f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {s.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
-            f"{s.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct if ct is not None else '?':>7} {ss:>4}  {' '.join(r['platforms'])}"
+            f"{r['scheme']:<24} {r['implementation']:<10} {r['kind']:<5} {size.get('CRYPTO_PUBLICKEYBYTES', '?'):>6} "
+            f"{size.get('CRYPTO_SECRETKEYBYTES', '?'):>6} {ct:>7} {ss:>4}  {' '.join(r['platforms'])}"
         )
     for i in chosen:  # what a dropped-in folder's build leaves out, and what it cannot be built with
         for name, why in i.excluded:
@@ -310,12 +312,15 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
 @main.command("ct")
 @selection
 @cluster_option
-def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
+@click.option("--no-store", is_flag=True, help="do not store the results (status, finding counts) in the database")
+def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store):
     """Constant-time check: all randomness secret, public outputs declassified.
 
     host-ct: the host build under valgrind memcheck. m4-sim, m7-sim: the target binary under
     pqlab-sim's secret tracking, findings accepted only by a ct-ledger.toml entry with a reason.
-    Platforms without a ct checker are refused (exit 2)."""
+    Platforms without a ct checker are refused (exit 2). Each result (status, unaccepted and
+    ledgered findings, checker version) is stored in the results database for `pqlab report`."""
     ctcheck.check_platforms([get_platform(p) for p in platforms or ["host-ct"]])
     _, _, _, pairs = _resolve(schemes, impls, platforms or ["host-ct"], impl_path)
     pairs = [(i, p.ct_build()) for i, p in pairs]
@@ -367,6 +372,13 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json):
             )
         else:
             click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
+    if not no_store and rows:
+        store = Store(db)
+        try:
+            n = ctcheck.store_rows(store, outs, rows)
+        finally:
+            store.close()
+        click.echo(f"results database: {store.path} ({n} ct result(s) stored)", err=True)
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     elif len(outs) > 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import tomllib
 from dataclasses import dataclass, field
@@ -408,6 +409,7 @@ def run_sim(pairs_: list, jobs: int) -> list:
         if b.error:
             return J.Outcome(impl, plat, False, error=b.error, program="ct")
         elf = b.elf["ct"]
+        data = {"elf": elf, "build": b}
         limit = limits.limit(impl, plat, "ct", opts)
         with temp_dir("ct") as d:
             rep = d / "ct.json"
@@ -416,13 +418,13 @@ def run_sim(pairs_: list, jobs: int) -> list:
             except RunTimeout as e:
                 return J.Outcome(impl, plat, False, error=str(e), program="ct", timed_out=True)
             except RunError as e:
-                return J.Outcome(impl, plat, False, error=str(e), program="ct", data={"elf": elf})
+                return J.Outcome(impl, plat, False, error=str(e), program="ct", data=data)
             try:
                 report = json.loads(rep.read_text())
             except (OSError, ValueError) as e:
-                return J.Outcome(impl, plat, False, error=f"no ct report from pqlab-sim: {e}", program="ct")
+                return J.Outcome(impl, plat, False, error=f"no ct report from pqlab-sim: {e}", program="ct", data=data)
         limits.record(impl, plat, "ct", opts, ran.seconds)
-        return J.Outcome(impl, plat, True, output=ran.output, data={"ct_report": report, "elf": elf}, program="ct")
+        return J.Outcome(impl, plat, True, output=ran.output, data={"ct_report": report, **data}, program="ct")
 
     return J._parallel(pairs_, one, jobs, "ct", len(pairs_))
 
@@ -441,3 +443,94 @@ def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:
     if bad:
         return False, f"{len(bad)} unaccepted finding(s)"
     return True, ""
+
+
+# --- results database: each implementation's ct status, with its context ----------------------
+
+# metric "ct" in the results store: one run per (implementation, platform) check, operations
+CT_STATUS = {1: "pass", 0: "FAIL", -1: "error"}  # "status": 1 pass, 0 unaccepted findings, -1 no verdict
+CT_OPERATIONS = ("status", "unaccepted", "ledgered", "selects", "places", "instructions")
+# plus "unaccepted KIND": the unaccepted places of each kind (SIM_KINDS, or memcheck's kinds)
+
+
+def checker_version(plat: Platform) -> str:
+    """The checker and its version as stored with a ct result: `pqlab-sim --version` (simulator
+    version and timing model) or `valgrind --version`."""
+    from pqlab.platforms import model
+
+    if plat.ct_checker == "pqlab-sim-taint":
+        return f"{plat.ct_checker} ({model(plat)})"
+    exe = plat.subst(plat.runner_command[:1])[0] if plat.runner_command else "valgrind"
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return f"{plat.ct_checker} ({out or 'version unknown'})"
+
+
+def store_rows(store, outs: list, rows: list[dict]) -> int:
+    """Store each ct row (`pqlab ct`'s JSON row of one implementation on one platform) as a run
+    of program "ct", metric "ct", with the build's and checker's context; returns the number
+    stored. A run that gave no verdict (build failure, crash, no marks) is stored as status -1."""
+    from pqlab.build import compiler_version
+    from pqlab.platforms import model
+    from pqlab.results import Context
+
+    by_key = {(o.impl.scheme, o.impl.name, o.plat.name): o for o in outs}
+    versions: dict[str, str] = {}
+    n = 0
+    for row in rows:
+        o = by_key.get((row["scheme"], row["implementation"], row["platform"]))
+        if o is None:
+            continue
+        plat, impl = o.plat, o.impl
+        b = o.data.get("build")
+        if plat.name not in versions:
+            versions[plat.name] = checker_version(plat)
+        failing = [f for f in row["findings"] if f["kind"] not in NOT_FAILING]
+        if row["ok"]:
+            status = 1
+        elif failing:
+            status = 0
+        else:
+            status = -1
+        unaccepted = row.get("unaccepted")
+        if unaccepted is None:  # memcheck: every report fails, places counted as reported
+            unaccepted = len(failing)
+        values = [
+            ("ct", "status", status),
+            ("ct", "unaccepted", unaccepted),
+            ("ct", "ledgered", sum(1 for f in failing if f.get("accepted"))),
+            ("ct", "selects", sum(1 for f in row["findings"] if f["kind"] in NOT_FAILING)),
+            ("ct", "places", len(failing)),
+        ]
+        if row.get("instructions"):
+            values.append(("ct", "instructions", row["instructions"]))
+        by_kind: dict[str, int] = {}
+        for f in failing:
+            if not f.get("accepted"):
+                by_kind[f["kind"]] = by_kind.get(f["kind"], 0) + 1
+        values += [("ct", f"unaccepted {k}", v) for k, v in sorted(by_kind.items())]
+        ctx = Context(
+            scheme=impl.scheme,
+            implementation=impl.name,
+            impl_dir=str(impl.dir),
+            platform=plat.name,
+            core=plat.core,
+            clock_hz=plat.clock_hz,
+            compiler=b.compiler if b else plat.cc,
+            compiler_version=b.compiler_version if b else compiler_version(plat.cc),
+            cflags=b.cflags if b else " ".join(plat.cflags),
+            iterations=1,
+            timer=versions[plat.name],
+            unit="count",
+            runner=plat.runner_kind,
+            command="pqlab ct" + (f" ({row['error']})" if row.get("error") else ""),
+            program="ct",
+            model=model(plat),
+            toolchain=plat.toolchain,
+            host=socket.gethostname(),
+        )
+        store.add_run(ctx, values)
+        n += 1
+    return n

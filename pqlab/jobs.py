@@ -98,7 +98,12 @@ def run_program(
         return Outcome(impl, plat, False, error=str(e), program=program, timed_out=True)
     except RunError as e:
         return Outcome(
-            impl, plat, False, error=str(e), program=program, data={"stderr": e.stderr, "returncode": e.returncode}
+            impl,
+            plat,
+            False,
+            error=str(e),
+            program=program,
+            data={"stderr": e.stderr, "returncode": e.returncode, "build": b},
         )
     limits.record(impl, plat, program, opts, ran.seconds)
     ctx = context(impl, plat, program, b, ran, opts.runs(program))

@@ -23,6 +23,7 @@ UNITS = {
     "hashing": "percent",
     "iterations": "count",
     "simspeed": "M instructions/s",
+    "ct": "count",  # pqlab ct: status and finding counts (pqlab/ctcheck.py, store_rows)
 }
 
 
@@ -124,8 +125,11 @@ def sections(records: list[dict]) -> list[Section]:
         speed = [r for r in recs if r["metric"] == "speed"]
         c = (speed or recs)[0]["context"]
         clock = c["clock_hz"]
+        timed = any(r["metric"] != "ct" for r in recs)  # a section of ct verdicts alone has no cycle counts
         notes = (
-            [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."] if c.get("model") else []
+            [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."]
+            if c.get("model") and timed
+            else []
         )
         tables = []
         if speed:
@@ -180,6 +184,7 @@ def sections(records: list[dict]) -> list[Section]:
         tables += _pivot(
             recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"]
         )
+        tables += _ct_table(recs)
         tables += _pivot(
             recs,
             "simspeed",
@@ -228,6 +233,71 @@ def _pivot(recs, metric, title, order, extra=None, with_max=False) -> list[Table
     head = [op if m == metric else f"{m} {op}" for m, op in cols]
     body = [[s, i] + [cells.get(c, "—") for c in cols] for (s, i), cells in sorted(rows.items())]
     return [Table(title, ["scheme", "implementation"] + head, body)]
+
+
+def _ct_table(recs) -> list[Table]:
+    """`pqlab ct`'s newest verdict per implementation on this platform: status, findings not
+    accepted, findings accepted by a ledger, secret selects (constant time on the core, listed),
+    instructions tracked, checker and its version, commit and date of the check."""
+    from pqlab.ctcheck import CT_STATUS
+
+    by_impl: dict[tuple[str, str], dict[str, dict]] = defaultdict(dict)
+    for r in recs:
+        if r["metric"] == "ct":
+            by_impl[(r["scheme"], r["implementation"])][r["operation"]] = r
+    if not by_impl:
+        return []
+    rows = []
+    for (scheme, impl), ops in sorted(by_impl.items()):
+        st = ops.get("status")
+        ctx = (st or next(iter(ops.values())))["context"]
+        # only the figures of the newest check (an older one may have stored an operation it lacks)
+        ops = {k: r for k, r in ops.items() if r["context"]["date"] == ctx["date"]}
+        status = CT_STATUS.get(int(st["mean"]), "?") if st else "?"
+        if status == "error":
+            status += f": {ctx['command'].removeprefix('pqlab ct').strip(' ()')}"[:120]
+        cell = {k: _fmt(ops[k]["mean"]) if k in ops else "—" for k in ("unaccepted", "ledgered", "selects")}
+        ins = ops.get("instructions")
+        classes = ", ".join(
+            f"{k.removeprefix('unaccepted ')} {_fmt(r['mean'])}"
+            for k, r in sorted(ops.items())
+            if k.startswith("unaccepted ")
+        )
+        rows.append(
+            [
+                scheme,
+                impl,
+                status,
+                cell["unaccepted"],
+                classes or "—",
+                cell["ledgered"],
+                cell["selects"],
+                f"{ins['mean'] / 1e6:,.1f} M" if ins else "—",
+                ctx["timer"],
+                f"{ctx['pqlab_commit'][:10]}{'+' if ctx['dirty'] else ''} {ctx['date'][:10]}",
+            ]
+        )
+    return [
+        Table(
+            "Constant time (`pqlab ct`, newest check): findings not accepted fail the check; "
+            "ledgered = accepted by a ct-ledger.toml entry with a reason; selects = secret IT "
+            "selects of single-cycle instructions, constant time on the core (places, not executions)",
+            [
+                "scheme",
+                "implementation",
+                "status",
+                "unaccepted",
+                "unaccepted by class",
+                "ledgered",
+                "selects",
+                "instructions tracked",
+                "checker",
+                "commit, date",
+            ],
+            rows,
+            left=3,
+        )
+    ]
 
 
 def _histograms(recs) -> list[Table]:

@@ -256,7 +256,7 @@ def test_pqlab_builds_and_tests_foreign_folders() -> None:
 
 
 def test_pqlab_ct_on_foreign_folders() -> None:
-    res = run_pqlab("ct", *IMPLS, "--impl-path", str(FOREIGN))
+    res = run_pqlab("ct", *IMPLS, "--no-store", "--impl-path", str(FOREIGN))
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.count("no secret-dependent") == len(IMPLS), res.stdout
 

@@ -26,7 +26,7 @@ TOYS = Path(__file__).resolve().parent / "ct"
 
 
 def pqlab_ct(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, ["ct", "-j", "1", *args])
+    res = CliRunner().invoke(main, ["ct", "-j", "1", "--no-store", *args])  # results not stored
     return res.exit_code, res.output
 
 

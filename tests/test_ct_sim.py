@@ -29,7 +29,7 @@ MEMCMP_SRC = TOYS / "crypto_kem" / "toykem-memcmp" / "toykem_memcmp.c"
 
 
 def pqlab_ct(*args: str) -> tuple[int, str]:
-    res = CliRunner().invoke(main, ["ct", "-j", "1", *args])
+    res = CliRunner().invoke(main, ["ct", "-j", "1", "--no-store", *args])  # results not stored
     return res.exit_code, res.output
 
 
@@ -204,9 +204,17 @@ def test_own_implementations_clean_on_m4_sim(group):
 def test_fn_dsa_on_m7_sim_ref_clean_fpu_fp64_only():
     """FN-DSA on the Cortex-M7: `ref` (integer emulation of the fpr layer) is clean; `fpu`
     (hardware double precision) fails with secret-fp64 findings only, the operand-dependent
-    FP64 latency of the M7 (docs/ct.md), and nothing else"""
+    FP64 latency of the M7 (docs/ct.md), and nothing else; `fpu-ct` passes, its only FP64
+    findings the conditioned VMUL.F64 of fpr_mul_fpu, accepted by its ledger"""
     rows = {r["implementation"]: r for r in _own("m7-sim", "fn-dsa-512")}
     assert rows["ref"]["ok"], rows["ref"]["error"]
     fpu = rows["fpu"]
     failing = {f["kind"] for f in fpu["findings"] if f["kind"] != "secret-select"}
     assert not fpu["ok"] and failing == {"secret-fp64"}, failing
+    # fpu-ct: the multiplications on the FPU, operands conditioned, accepted by its ledger;
+    # nothing else (the additions are emulated)
+    ct = rows["fpu-ct"]
+    assert ct["ok"] and ct["unaccepted"] == 0, ct["error"]
+    fp64 = [f for f in ct["findings"] if f["kind"] != "secret-select"]
+    assert fp64 and {(f["kind"], f["function"]) for f in fp64} == {("secret-fp64", "fpr_mul_fpu")}, fp64[:3]
+    assert all(f["accepted"] for f in fp64) and all("vmul.f64" in f["instruction"] for f in fp64), fp64[:3]

@@ -49,7 +49,9 @@ def variant(root: Path, name: str, extra_cflags: list[str]) -> Path:
 
 
 def ct_json(root: Path, name: str) -> dict:
-    res = CliRunner().invoke(main, ["ct", "fn-dsa-512", "-i", name, "-j", "1", "--impl-path", str(root), "--json"])
+    res = CliRunner().invoke(
+        main, ["ct", "fn-dsa-512", "-i", name, "-j", "1", "--no-store", "--impl-path", str(root), "--json"]
+    )
     rows = json.loads(res.output)
     assert len(rows) == 1
     assert res.exit_code == (0 if rows[0]["ok"] else 1)

@@ -264,6 +264,12 @@ static inline fpr fpr_from_bits(uint64_t u)
 #define fpr_div PQLAB_NAMESPACE(fndsa_fpr_div)
 #define fpr_sqrt PQLAB_NAMESPACE(fndsa_fpr_sqrt)
 #endif
+#ifdef PQLAB_FNDSA_FPR_EMU_FPU_MUL
+/* multiplication on a hardware double-precision FPU, everything else emulated: see
+ * fpr_mul_fpu below */
+#undef fpr_mul
+#define fpr_mul fpr_mul_fpu
+#endif
 #define fpr_lt PQLAB_NAMESPACE(fndsa_fpr_lt)
 #define fpr_div_nr PQLAB_NAMESPACE(fndsa_fpr_div_nr)
 
@@ -274,11 +280,44 @@ fpr fpr_add(fpr x, fpr y);
 /* *sum = fpr_add(x, y), *diff = fpr_sub(x, y) bit for bit, sharing the operand ordering
  * and alignment (the FFT butterflies): about three quarters of the two on Cortex-M4 */
 void fpr_addsub(fpr x, fpr y, fpr *sum, fpr *diff);
+#ifndef PQLAB_FNDSA_FPR_EMU_FPU_MUL
 fpr fpr_mul(fpr x, fpr y);
+#endif
 fpr fpr_div(fpr x, fpr y);
 fpr fpr_div_nr(fpr x, fpr y); /* the same results as fpr_div, by a reciprocal */
 fpr fpr_sqrt(fpr x);
 int fpr_lt(fpr x, fpr y);
+
+#ifdef PQLAB_FNDSA_FPR_EMU_FPU_MUL
+/* x * y with the FPU's double-precision multiply (VMUL.F64 on a Cortex-M7 with FPv5-D16),
+ * operands conditioned so that its latency does not depend on them: the Cortex-M7's FP64
+ * multiply takes one cycle less when an operand is zero (pqlab-sim's M7 model,
+ * timing::m7_fp64_cycles: 5 cycles for equal or different exponents and for a denormal,
+ * 4 for a zero), so when either operand is zero both are replaced by 1.0 (masks, no
+ * branch) and the result by the zero of sign sign(x) ^ sign(y), the emulation's result.
+ * Every other operand is a normal number (the emulation flushes subnormals to zero and
+ * Falcon's values stay within 2^-300 .. 2^300), so the product is normal and rounded as
+ * fpr_emu.c's fpr_mul rounds it: the same bits. Addition, whose FP64 latency depends on
+ * the exponent difference (the Cortex-M7 study: 10 cycles for equal exponents, 16 on
+ * average for random operands), stays emulated. Implementation fpu-ct (docs/fndsa.md). */
+static inline fpr fpr_mul_fpu(fpr x, fpr y)
+{
+    /* 32-bit halves: the exponent field is in the high word */
+    uint32_t xh = (uint32_t)(x >> 32), yh = (uint32_t)(y >> 32);
+    /* ex - 1 has bit 31 set exactly when the exponent field ex is 0 (a flushed zero) */
+    uint32_t m = (uint32_t)0 - ((((xh & 0x7FF00000u) - 1u) | ((yh & 0x7FF00000u) - 1u)) >> 31);
+    uint64_t a = ((uint64_t)((xh & ~m) | (0x3FF00000u & m)) << 32) | ((uint32_t)x & ~m);
+    uint64_t b = ((uint64_t)((yh & ~m) | (0x3FF00000u & m)) << 32) | ((uint32_t)y & ~m);
+    double da, db, dp;
+    uint64_t p;
+    memcpy(&da, &a, sizeof da);
+    memcpy(&db, &b, sizeof db);
+    dp = da * db;
+    memcpy(&p, &dp, sizeof p);
+    uint32_t ph = ((uint32_t)(p >> 32) & ~m) | ((xh ^ yh) & 0x80000000u & m);
+    return ((uint64_t)ph << 32) | ((uint32_t)p & ~m);
+}
+#endif
 
 static inline fpr fpr_neg(fpr x)
 {

@@ -126,6 +126,7 @@ void fpr_addsub(fpr x, fpr y, fpr *sum, fpr *diff)
     *diff = add_finish(sd, sx & (sy ^ 1), ex, zm ^ t);
 }
 
+#ifndef PQLAB_FNDSA_FPR_EMU_FPU_MUL /* fpr.h: fpr_mul_fpu */
 fpr fpr_mul(fpr x, fpr y)
 {
     uint32_t ex = (uint32_t)(x >> 52) & 0x7FF;
@@ -156,6 +157,8 @@ fpr fpr_mul(fpr x, fpr y)
     int32_t e = (int32_t)ex + (int32_t)ey - 2100 + (int32_t)top;
     return fpr_build(s, e, z);
 }
+
+#endif /* PQLAB_FNDSA_FPR_EMU_FPU_MUL */
 
 #endif /* PQLAB_FNDSA_FPR_EMU_NATIVE */
 
