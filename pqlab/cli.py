@@ -859,7 +859,19 @@ def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, a
 @click.option("-j", "--jobs", type=JOBS, default=1, show_default=True, help="parallel jobs (--verify)")
 @click.option("--json", "as_json", is_flag=True, help="print the manifest (EXPORT.json)")
 def export_cmd(
-    schemes, impl, platform, output, toolchain, prefix, randombytes, keccak, contract_checks, verify, force, jobs, as_json
+    schemes,
+    impl,
+    platform,
+    output,
+    toolchain,
+    prefix,
+    randombytes,
+    keccak,
+    contract_checks,
+    verify,
+    force,
+    jobs,
+    as_json,
 ):
     """Export an implementation for a platform as a self-contained library folder (docs/export.md)."""
     from pqlab import export as X

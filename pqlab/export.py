@@ -541,13 +541,18 @@ def export(
     c_srcs = [s for s in kept_src if s.endswith(".c")]
     asm_srcs = [s for s in kept_src if not s.endswith(".c")]
     families = {i.scheme: per_scheme[i.scheme]["family"] for i in impls}
-    (out / SCU).write_text(scu_source([s for s in c_srcs if s.split("/")[0] not in schemes], impls, families))
+    fam_dirs = [Path(f[0]).parent for f in families.values()]
+    # a family's headers are guarded once per translation unit: two parameter sets of one family
+    # (ML-KEM-512 and ML-KEM-768) cannot share one; such a folder has no single compilation unit
+    scu_ok = len(set(fam_dirs)) == len(fam_dirs)
+    if scu_ok:
+        (out / SCU).write_text(scu_source([s for s in c_srcs if s.split("/")[0] not in schemes], impls, families))
     incs = [d for d in stage.includes if (out / d).is_dir()]
     lib_name = prefix.rstrip("_")
     (out / MAKE_FRAGMENT).write_text(makefile(lib_name, c_srcs, asm_srcs, incs, flags, plat))
     (out / CMAKE).write_text(cmakelists(lib_name, c_srcs, asm_srcs, incs, flags))
     final = Stage(out, c_srcs, asm_srcs, incs)
-    checks = check_folder(plat, final, flags, prefix)
+    checks = check_folder(plat, final, flags, prefix, scu_ok)
     commit, dirty = git_state()
     manifest = {
         "pqlab": {"commit": commit, "dirty": bool(dirty)},
@@ -580,7 +585,7 @@ def export(
         "includes": incs,
         "c_sources": c_srcs,
         "asm_sources": asm_srcs,
-        "single_compilation_unit": [SCU, *asm_srcs],
+        "single_compilation_unit": [SCU, *asm_srcs] if scu_ok else None,
         "needs": sorted(missing),
         "checks": checks,
         "verification": {"status": "not run", "detail": "export without --verify"},
@@ -609,15 +614,17 @@ def _write_manifest(out: Path, manifest: dict) -> None:
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
 
 
-def check_folder(plat: Platform, stage: Stage, flags: list[str], prefix: str) -> dict:
+def check_folder(plat: Platform, stage: Stage, flags: list[str], prefix: str, scu: bool = True) -> dict:
     """Build the folder as a user would (every file, warnings as errors; the single compilation
     unit) and check that every global symbol carries the prefix and that both builds define the
     same globals."""
     with tempfile.TemporaryDirectory(prefix="pqlab-export-check-") as tmp:
         objs = _compile(plat, stage, stage.c_sources + stage.asm_sources, Path(tmp) / "files", flags)
-        scu = _compile(plat, stage, [SCU, *stage.asm_sources], Path(tmp) / "scu", flags)
         files_syms = sorted({s for o in objs for s in _nm(plat, o)[0]})
-        scu_syms = sorted({s for o in scu for s in _nm(plat, o)[0]})
+        scu_syms = files_syms
+        if scu:
+            scu_objs = _compile(plat, stage, [SCU, *stage.asm_sources], Path(tmp) / "scu", flags)
+            scu_syms = sorted({s for o in scu_objs for s in _nm(plat, o)[0]})
     outside = [s for s in files_syms if not s.startswith(prefix)]
     if outside:
         raise PqlabError(f"export: globals outside the prefix {prefix}: {', '.join(outside)}")
@@ -626,7 +633,9 @@ def check_folder(plat: Platform, stage: Stage, flags: list[str], prefix: str) ->
         raise PqlabError(f"export: the single compilation unit defines other globals than the files: {diff[:10]}")
     return {
         "build": f"{len(objs)} files built warning-free (-Wall -Wextra -Werror -std=c11) with {plat.cc}",
-        "scu": f"{SCU} + {len(stage.asm_sources)} assembly files built warning-free; same {len(scu_syms)} globals",
+        "scu": f"{SCU} + {len(stage.asm_sources)} assembly files built warning-free; same {len(scu_syms)} globals"
+        if scu
+        else "no single compilation unit: two parameter sets of one family share its headers",
         "symbols": f"all {len(files_syms)} global symbols start with {prefix}",
     }
 
