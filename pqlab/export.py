@@ -218,10 +218,43 @@ _PROTO = re.compile(r"\bint\s+(crypto_\w+)\s*\(([^;{}]*)\)\s*;")
 _NUMDEF = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(PQLAB_\w+)[ \t]+(\d+)\b", re.M)
 
 
+def api_source(impl: Implementation) -> Path:
+    """The header that declares the implementation's API: its api.h, or the api.h that one
+    includes (the small-stack variants include their ref's, with their own PQLAB_NS)."""
+    path = impl.dir / "api.h"
+    for _ in range(4):
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", path.read_text(), flags=re.S)
+        if _PROTO.search(text):
+            return path
+        inc = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
+        nxt = [path.parent / i for i in inc if (path.parent / i).name == "api.h" and (path.parent / i).is_file()]
+        if not nxt:
+            break
+        path = nxt[0]
+    raise PqlabError(f"{impl.dir / 'api.h'}: no crypto_* prototypes found")
+
+
+def nist_header(impl: Implementation) -> str:
+    ns = short_name(impl) + "_"
+    return "\n".join(
+        [
+            f"{_HEAD}: the NIST API of {impl.scheme} ({impl.name}),",
+            f" * {api_source(impl).relative_to(ROOT).as_posix()} under the implementation's namespace. One scheme",
+            " * per translation unit (the plain crypto_* names); the public header <namespace>.h in the",
+            " * folder above declares the same functions under namespaced names. */",
+            "#ifndef PQLAB_NS",
+            f"#define PQLAB_NS {ns}",
+            "#endif",
+            '#include "nist_api.h"',
+            "",
+        ]
+    )
+
+
 def public_header(impl: Implementation, prefix: str) -> str:
     """The scheme's NIST and deterministic internal API under namespaced names (several schemes
     in one translation unit), with the sizes; taken from the implementation's api.h."""
-    text = (impl.dir / "api.h").read_text()
+    text = api_source(impl).read_text()
     plain = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
     ns = short_name(impl)
     up = ns.upper()
@@ -427,7 +460,8 @@ def _stage(folder: Path, impls: list[Implementation], plat: Platform, opts: Opti
     for impl in impls:
         sdir = folder / impl.scheme
         sdir.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(impl.dir / "api.h", sdir / "api.h")
+        shutil.copyfile(api_source(impl), sdir / "nist_api.h")
+        (sdir / "api.h").write_text(nist_header(impl))
         ws = []
         for rel in per_scheme[impl.scheme]["family"]:
             p = Path(rel)
@@ -538,7 +572,8 @@ def export(
             (out / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(stage.root / f, out / f)
         for impl in impls:
-            shutil.copyfile(stage.root / impl.scheme / "api.h", out / impl.scheme / "api.h")
+            for h in ("api.h", "nist_api.h"):
+                shutil.copyfile(stage.root / impl.scheme / h, out / impl.scheme / h)
             shutil.copyfile(stage.root / f"{short_name(impl)}.h", out / f"{short_name(impl)}.h")
         (out / CONFIG).write_text(config_header(plat, opts, prefix))
         (out / SYMBOLS).write_text(symbols_header(names, prefix))
