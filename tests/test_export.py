@@ -80,6 +80,7 @@ def test_export_m4_two_schemes_tested(tmp_path: Path) -> None:
     assert "pqlab_mlkem768_ref_crypto_kem_keypair" not in syms
 
 
+@pytest.mark.slow
 def test_export_host_verify_and_clang(tmp_path: Path) -> None:
     m = X.export(["ml-kem-768"], "smallstack", get_platform("host"), tmp_path / "h", verify=True)
     assert m["verification"]["status"] == "passed", m["verification"]
@@ -122,26 +123,26 @@ def test_two_exports_in_one_bare_metal_program(tmp_path: Path) -> None:
         assert "ML-DSA-44 signature verifies, a changed one does not" in r.stdout, r.stdout
 
 
-def test_user_keccak_through_config(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["host", pytest.param("mps2-an386", marks=pytest.mark.slow)])
+def test_user_keccak_through_config(name: str, tmp_path: Path) -> None:
     """An application Keccak-f[1600] (a hardware SHA-3 unit's stand-in) wired through the
     configuration header: KATs pass and none of pqlab's Keccak permutation is in the program,
     which the control (the default export) shows the check would see."""
-    for name in ("host", "mps2-an386"):
-        plat = get_platform(name)
-        user = X.export(["ml-kem-768"], "ref", plat, tmp_path / f"user-{name}", X.Options(keccak="user_keccakf1600"))
-        assert "user_keccakf1600" in user["needs"]
-        assert not any("keccakf1600" in s for s in user["asm_sources"])  # no assembly Keccak in the folder
-        assert "#define PQLAB_CONFIG_KECCAKF1600 user_keccakf1600" in (tmp_path / f"user-{name}" / X.CONFIG).read_text()
-        control = X.export(["ml-kem-768"], "ref", plat, tmp_path / f"ctl-{name}")
-        ctl_syms = symbols(name, elf_of(run_harness(tmp_path / f"ctl-{name}", name)[0]))
-        user_syms = symbols(name, elf_of(run_harness(tmp_path / f"user-{name}", name, [USER_KECCAK])[0]))
-        # pqlab's permutation: the export's keccakf1600 (C), its assembly kernels, the static
-        # C formulations (keccakf1600x4, the serial four-way wrapper over the permutation, stays)
-        pfx = control["config"]["prefix"]
-        perm = re.compile(rf"{pfx}keccakf1600(_native\w*)?|keccakf1600_(lanes|rows)|keccak_round_rows")
-        assert any(perm.fullmatch(s) for s in ctl_syms)
-        assert not any(perm.fullmatch(s) for s in user_syms), sorted(s for s in user_syms if perm.fullmatch(s))
-        assert "user_keccakf1600" in user_syms and "user_keccakf1600" not in ctl_syms
+    plat = get_platform(name)
+    user = X.export(["ml-kem-768"], "ref", plat, tmp_path / f"user-{name}", X.Options(keccak="user_keccakf1600"))
+    assert "user_keccakf1600" in user["needs"]
+    assert not any("keccakf1600" in s for s in user["asm_sources"])  # no assembly Keccak in the folder
+    assert "#define PQLAB_CONFIG_KECCAKF1600 user_keccakf1600" in (tmp_path / f"user-{name}" / X.CONFIG).read_text()
+    control = X.export(["ml-kem-768"], "ref", plat, tmp_path / f"ctl-{name}")
+    ctl_syms = symbols(name, elf_of(run_harness(tmp_path / f"ctl-{name}", name)[0]))
+    user_syms = symbols(name, elf_of(run_harness(tmp_path / f"user-{name}", name, [USER_KECCAK])[0]))
+    # pqlab's permutation: the export's keccakf1600 (C), its assembly kernels, the static
+    # C formulations (keccakf1600x4, the serial four-way wrapper over the permutation, stays)
+    pfx = control["config"]["prefix"]
+    perm = re.compile(rf"{pfx}keccakf1600(_native\w*)?|keccakf1600_(lanes|rows)|keccak_round_rows")
+    assert any(perm.fullmatch(s) for s in ctl_syms)
+    assert not any(perm.fullmatch(s) for s in user_syms), sorted(s for s in user_syms if perm.fullmatch(s))
+    assert "user_keccakf1600" in user_syms and "user_keccakf1600" not in ctl_syms
 
 
 def test_host_cmake_example(tmp_path: Path) -> None:
