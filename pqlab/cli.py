@@ -853,6 +853,12 @@ def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, a
 @click.option("--prefix", default=None, help="namespace prefix of every global symbol [default: pqlab_<schemes>_]")
 @click.option("--randombytes", default="pqlab_randombytes", show_default=True, help="the function the library calls")
 @click.option("--keccak", default=None, metavar="FUNCTION", help="the application's Keccak-f[1600] (no pqlab Keccak)")
+@click.option(
+    "--sha2",
+    default=None,
+    metavar="F256,F512",
+    help="the application's SHA-256 and SHA-512 compression functions (no pqlab SHA-2 compression)",
+)
 @click.option("--contract-checks", is_flag=True, help="debug bound checks on (lib/native/api.h)")
 @click.option("--verify", is_flag=True, help="also build the harness against the folder and run test + KAT")
 @click.option("--force", is_flag=True, help="replace a non-empty output folder")
@@ -867,6 +873,7 @@ def export_cmd(
     prefix,
     randombytes,
     keccak,
+    sha2,
     contract_checks,
     verify,
     force,
@@ -877,7 +884,13 @@ def export_cmd(
     from pqlab import export as X
 
     plat = toolchains.apply(get_platform(platform), toolchain)
-    opts = X.Options(prefix=prefix, randombytes=randombytes, keccak=keccak, contract_checks=contract_checks)
+    pair = None
+    if sha2 is not None:
+        parts = sha2.split(",")
+        if len(parts) != 2:
+            raise PqlabError(f"--sha2 {sha2!r}: give the two functions as SHA256_FUNCTION,SHA512_FUNCTION")
+        pair = (parts[0], parts[1])
+    opts = X.Options(prefix=prefix, randombytes=randombytes, keccak=keccak, sha2=pair, contract_checks=contract_checks)
     m = X.export(schemes, impl, plat, Path(output), opts, force=force, verify=verify, jobs=jobs)
     if as_json:
         click.echo(json.dumps(m, indent=1))

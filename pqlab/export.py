@@ -56,7 +56,9 @@ COMMON = ROOT / "lib" / "common"
 # with PQLAB_CONFIG_CONTRACT_CHECKS provides pqlab_contract_failed itself (docs/export.md)
 HARNESS_ONLY = ("contract.c", "pqlab_config.h")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DEFINED = set("TDBRWVCSGiu")  # nm types of a definition (upper case: global; W/V weak)
+# nm types of a global definition (W, V: weak; u: unique global; i: indirect function); lower-case
+# w and v are weak references to undefined symbols, which count as undefined
+_DEFINED = set("TDBRWVCSGiu")
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,13 @@ class Options:
     prefix: str | None = None  # namespace prefix; None: pqlab_<schemes>_
     randombytes: str = "pqlab_randombytes"
     keccak: str | None = None  # the application's Keccak-f[1600], void f(uint64_t s[25])
+    sha2: tuple[str, str] | None = None  # the application's SHA-256 and SHA-512 compression functions
     contract_checks: bool = False
 
     def check(self) -> None:
-        for what, value in (("--prefix", self.prefix), ("--randombytes", self.randombytes), ("--keccak", self.keccak)):
+        named = [("--prefix", self.prefix), ("--randombytes", self.randombytes), ("--keccak", self.keccak)]
+        named += [("--sha2", f) for f in self.sha2 or ()]
+        for what, value in named:
             if value is not None and not _IDENT.fullmatch(value):
                 raise PqlabError(f"{what} {value!r}: not a C identifier")
 
@@ -142,6 +147,12 @@ def config_header(plat: Platform, opts: Options, prefix: str) -> str:
         if opts.keccak
         else "/* #define PQLAB_CONFIG_KECCAKF1600 my_keccakf1600 */"
     )
+    sha2 = (
+        f"#define PQLAB_CONFIG_SHA256_COMPRESS {opts.sha2[0]}\n#define PQLAB_CONFIG_SHA512_COMPRESS {opts.sha2[1]}"
+        if opts.sha2
+        else "/* #define PQLAB_CONFIG_SHA256_COMPRESS my_sha256_compress */\n"
+        "/* #define PQLAB_CONFIG_SHA512_COMPRESS my_sha512_compress */"
+    )
     checks = (
         "#define PQLAB_CONFIG_CONTRACT_CHECKS" if opts.contract_checks else "/* #define PQLAB_CONFIG_CONTRACT_CHECKS */"
     )
@@ -170,6 +181,14 @@ def config_header(plat: Platform, opts: Options, prefix: str) -> str:
  * code is built. Exported with --keccak, the folder does not even hold the assembly. */
 {keccak}
 
+/* 3b. SHA-2 provider. Undefined: pqlab's. Defined (both; --sha2 F256,F512): the application's
+ * compression functions (a hardware SHA-2 unit), FIPS 180-4 6.2.2 / 6.4.2 on whole blocks:
+ *   void F256(uint32_t h[8], const uint8_t *blocks, size_t nblocks)   64-byte blocks
+ *   void F512(uint64_t h[8], const uint8_t *blocks, size_t nblocks)   128-byte blocks
+ * pqlab's padding and SHA-224/256/384/512 API run on them; its own compression code is not
+ * built. Only schemes that use SHA-2 call them (HashML-DSA, SLH-DSA-SHA2). */
+{sha2}
+
 /* 4. Debug bound checks. Defined: every kernel dispatcher checks its contract's input and
  * output bounds (lib/native/api.h) and calls
  *   void pqlab_contract_failed(const char *kernel, const char *what)  (noreturn)
@@ -179,6 +198,11 @@ def config_header(plat: Platform, opts: Options, prefix: str) -> str:
 /* ---- derived settings: not to be edited ---- */
 {meta_line}#ifdef PQLAB_CONFIG_KECCAKF1600
 #define PQLAB_KECCAKF1600_EXTERNAL PQLAB_CONFIG_KECCAKF1600
+#endif
+#if defined(PQLAB_CONFIG_SHA256_COMPRESS) != defined(PQLAB_CONFIG_SHA512_COMPRESS)
+#error "pqlab_config.h: define both PQLAB_CONFIG_SHA256_COMPRESS and PQLAB_CONFIG_SHA512_COMPRESS, or neither"
+#elif defined(PQLAB_CONFIG_SHA256_COMPRESS)
+#define PQLAB_SHA2_COMPRESS_EXTERNAL
 #endif
 #if defined(PQLAB_CONFIG_CONTRACT_CHECKS) && !defined(PQLAB_CONTRACT_CHECKS)
 #define PQLAB_CONTRACT_CHECKS
@@ -385,9 +409,9 @@ def _nm(plat: Platform, obj: Path) -> tuple[set[str], set[str], set[str]]:
     defined, weak, undef = set(), set(), set()
     for line in out.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 2 and parts[0] == "U":
+        if len(parts) == 2 and parts[0] in ("U", "w", "v"):
             undef.add(parts[1])
-        elif len(parts) == 3 and parts[1] in _DEFINED and (parts[1].isupper() or parts[1] in "uvw"):
+        elif len(parts) == 3 and parts[1] in _DEFINED:
             defined.add(parts[2])
             if parts[1] in "WVwv":
                 weak.add(parts[2])
@@ -619,6 +643,7 @@ def export(
             "prefix": prefix,
             "randombytes": opts.randombytes,
             "keccak": opts.keccak or "pqlab",
+            "sha2": list(opts.sha2) if opts.sha2 else "pqlab",
             "contract_checks": opts.contract_checks,
         },
         "includes": incs,
@@ -646,7 +671,8 @@ def _files(out: Path) -> dict:
             rows.append(
                 {"path": p.relative_to(out).as_posix(), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             )
-    return {"count": len(rows) + 1, "bytes": sum(r["bytes"] for r in rows), "list": rows}
+    # the folder's files besides EXPORT.json itself
+    return {"count": len(rows), "bytes": sum(r["bytes"] for r in rows), "list": rows}
 
 
 def _write_manifest(out: Path, manifest: dict) -> None:
@@ -732,13 +758,14 @@ def verify_folder(folder: Path, plat: Platform, jobs: int = 1) -> dict:
     refs = katref.load_refs()
     tests = J.execute([(i, plat) for i in impls], "test", jobs)
     kats = J.execute([(i, plat) for i in impls], "kat", jobs, build.BuildOptions(kat_count=1))
+    tree_kat = tree_kats([i for i in impls if i.scheme not in refs], plat, jobs)
     for t, k in zip(tests, kats, strict=True):
         row = {"scheme": t.impl.scheme, "test": "ok" if t.ok else f"FAIL: {(t.error or '')[:300]}"}
         ok &= t.ok
         if k.ok:
-            v = katref.check(J.kat_text(k.output), refs.get(k.impl.scheme, {}), 1)
-            row["kat"] = f"{v.verdict}: {v.detail}"
-            ok &= v.verdict == "ok"
+            verdict, detail = kat_verdict(k, refs, tree_kat)
+            row["kat"] = f"{verdict}: {detail}"
+            ok &= verdict == "ok"
         else:
             row["kat"] = f"FAIL: {(k.error or '')[:300]}"
             ok = False
@@ -746,3 +773,33 @@ def verify_folder(folder: Path, plat: Platform, jobs: int = 1) -> dict:
             row["test_checks"] = len(t.output.of("test"))
         rows.append(row)
     return {"status": "passed" if ok else "failed", "platform": plat.name, "programs": ["test", "kat"], "schemes": rows}
+
+
+def tree_kats(impls: list[Implementation], plat: Platform, jobs: int = 1) -> dict[str, str]:
+    """The KAT record (count 1) of the tree's build of each implementation: the reference for
+    schemes without published KAT hashes in pqlab/data/kat.toml (SLH-DSA)."""
+    from pqlab import jobs as J
+
+    if not impls:
+        return {}
+    tree = {i.id: i for i in discover()}
+    outs = J.execute([(tree[i.id], plat) for i in impls], "kat", jobs, build.BuildOptions(kat_count=1))
+    bad = [o for o in outs if not o.ok]
+    if bad:
+        raise PqlabError(f"the tree's KAT program of {bad[0].impl.id} failed: {bad[0].error}")
+    return {o.impl.id: J.kat_text(o.output) for o in outs}
+
+
+def kat_verdict(k, refs: dict, tree_kat: dict[str, str]) -> tuple[str, str]:
+    """An export's KAT outcome against the published hash, or, without one, against the tree."""
+    from pqlab import jobs as J
+    from pqlab import katref
+
+    text = J.kat_text(k.output)
+    if k.impl.scheme in refs:
+        v = katref.check(text, refs[k.impl.scheme], 1)
+        return v.verdict, v.detail
+    if tree_kat.get(k.impl.id) is None:
+        return "unchecked", "no reference"
+    same = text == tree_kat[k.impl.id]
+    return ("ok" if same else "FAIL"), "identical to the tree's build" if same else "differs from the tree's build"

@@ -344,3 +344,8 @@ int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
     pqlab_zeroize(work.f, 8 * N * sizeof(fpr));
     return r;
 }
+
+/* file-local names: a single compilation unit (pqlab export) includes the next file after this one */
+#undef N
+#undef LOGN
+#undef FNDSA_SIGN_TMP_FPRS
