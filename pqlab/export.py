@@ -258,18 +258,22 @@ def api_source(impl: Implementation) -> Path:
     raise PqlabError(f"{impl.dir / 'api.h'}: no crypto_* prototypes found")
 
 
+def tree_api(impl: Implementation) -> str:
+    return (impl.dir / "api.h").relative_to(ROOT).as_posix()
+
+
 def nist_header(impl: Implementation) -> str:
     ns = short_name(impl) + "_"
     return "\n".join(
         [
             f"{_HEAD}: the NIST API of {impl.scheme} ({impl.name}),",
-            f" * {api_source(impl).relative_to(ROOT).as_posix()} under the implementation's namespace. One scheme",
+            f" * {tree_api(impl)} (the tree's, at its tree path) under the implementation's namespace. One scheme",
             " * per translation unit (the plain crypto_* names); the public header <namespace>.h in the",
             " * folder above declares the same functions under namespaced names. */",
             "#ifndef PQLAB_NS",
             f"#define PQLAB_NS {ns}",
             "#endif",
-            '#include "nist_api.h"',
+            f'#include "../{tree_api(impl)}"',
             "",
         ]
     )
@@ -475,6 +479,8 @@ def _stage(folder: Path, impls: list[Implementation], plat: Platform, opts: Opti
         for d in impl.include:
             for h in sorted(Path(d).glob("*.h")):
                 take(h)
+        for h in {impl.dir / "api.h", api_source(impl)}:
+            take(h)
         per_scheme[impl.scheme] = {"family": fam}
     for src, rel in copies.items():
         dst = folder / rel
@@ -484,8 +490,10 @@ def _stage(folder: Path, impls: list[Implementation], plat: Platform, opts: Opti
     for impl in impls:
         sdir = folder / impl.scheme
         sdir.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(api_source(impl), sdir / "nist_api.h")
         (sdir / "api.h").write_text(nist_header(impl))
+        # a translation unit that includes it: the headers it reads join the folder
+        (folder.parent / "probe").mkdir(exist_ok=True)
+        (folder.parent / "probe" / f"{impl.scheme}.c").write_text(f'#include "{sdir / "api.h"}"\n')
         ws = []
         for rel in per_scheme[impl.scheme]["family"]:
             p = Path(rel)
@@ -575,12 +583,14 @@ def export(
     with tempfile.TemporaryDirectory(prefix="pqlab-export-") as tmp:
         tmpd = Path(tmp)
         stage, per_scheme = _stage(tmpd / "stage", impls, plat, opts, prefix)
-        objs = _compile(plat, stage, stage.c_sources + stage.asm_sources, tmpd / "obj", flags)
+        probes = [str(tmpd / "probe" / f"{i.scheme}.c") for i in impls]
+        objs = _compile(plat, stage, stage.c_sources + stage.asm_sources + probes, tmpd / "obj", flags)
+        probe_objs, objs = objs[len(objs) - len(probes) :], objs[: len(objs) - len(probes)]
         by_src = dict(zip(stage.c_sources + stage.asm_sources, objs, strict=True))
         roots = [by_src[w] for s in per_scheme.values() for w in s["wrappers"]]
         keep, missing = _closure(plat, roots, objs)
         kept_src = [s for s, o in by_src.items() if o in keep]
-        headers = _header_deps(tmpd / "obj", keep)
+        headers = _header_deps(tmpd / "obj", keep + probe_objs)
         stage_root = stage.root.resolve()
         names = sorted({s for o in keep for s in _nm(plat, o)[0]})
         bad = [n for n in names if not n.startswith("pqlab_")]
@@ -596,8 +606,7 @@ def export(
             (out / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(stage.root / f, out / f)
         for impl in impls:
-            for h in ("api.h", "nist_api.h"):
-                shutil.copyfile(stage.root / impl.scheme / h, out / impl.scheme / h)
+            shutil.copyfile(stage.root / impl.scheme / "api.h", out / impl.scheme / "api.h")
             shutil.copyfile(stage.root / f"{short_name(impl)}.h", out / f"{short_name(impl)}.h")
         (out / CONFIG).write_text(config_header(plat, opts, prefix))
         (out / SYMBOLS).write_text(symbols_header(names, prefix))
@@ -615,7 +624,7 @@ def export(
     (out / MAKE_FRAGMENT).write_text(makefile(lib_name, c_srcs, asm_srcs, incs, flags, plat))
     (out / CMAKE).write_text(cmakelists(lib_name, c_srcs, asm_srcs, incs, flags))
     final = Stage(out, c_srcs, asm_srcs, incs)
-    checks = check_folder(plat, final, flags, prefix, scu_ok)
+    checks = check_folder(plat, final, flags, prefix, scu_ok, tuple(f"{short_name(i)}.h" for i in impls))
     commit, dirty = git_state()
     manifest = {
         "pqlab": {"commit": commit, "dirty": bool(dirty)},
@@ -679,13 +688,19 @@ def _write_manifest(out: Path, manifest: dict) -> None:
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
 
 
-def check_folder(plat: Platform, stage: Stage, flags: list[str], prefix: str, scu: bool = True) -> dict:
+def check_folder(
+    plat: Platform, stage: Stage, flags: list[str], prefix: str, scu: bool = True, public: tuple[str, ...] = ()
+) -> dict:
     """Build the folder as a user would (every file, warnings as errors; the single compilation
     unit) and check that every global symbol carries the prefix and that both builds define the
     same globals."""
     with tempfile.TemporaryDirectory(prefix="pqlab-export-check-") as tmp:
         objs = _compile(plat, stage, stage.c_sources + stage.asm_sources, Path(tmp) / "files", flags)
         files_syms = sorted({s for o in objs for s in _nm(plat, o)[0]})
+        if public:  # the public headers of all schemes in one translation unit, alone
+            probe = Path(tmp) / "public.c"
+            probe.write_text("".join(f'#include "{stage.root / h}"\n' for h in public) + "int pqlab_probe;\n")
+            build.build_program(plat, Path(tmp) / "public", [probe], kind="objects", standalone=True)
         scu_syms = files_syms
         if scu:
             scu_objs = _compile(plat, stage, [SCU, *stage.asm_sources], Path(tmp) / "scu", flags)
@@ -702,6 +717,7 @@ def check_folder(plat: Platform, stage: Stage, flags: list[str], prefix: str, sc
         if scu
         else "no single compilation unit: two parameter sets of one family share its headers",
         "symbols": f"all {len(files_syms)} global symbols start with {prefix}",
+        "public_headers": f"{', '.join(public)} compiled together in one translation unit" if public else "none",
     }
 
 

@@ -252,7 +252,10 @@ OWN = [(i, p) for p in ("host", "mps2-an386") for i in discover() if i.own and i
 def test_every_own_implementation(impl, plat_name: str, tmp_path: Path) -> None:
     plat = get_platform(plat_name)
     X.export([impl.scheme], impl.name, plat, tmp_path / "e")
-    X.export([impl.scheme], impl.name, toolchains.apply(plat, "clang"), tmp_path / "c")
+    # clang where supported: FN-DSA ref on Cortex-M inlines GNU-as syntax that clang's integrated
+    # assembler rejects (docs/toolchains.md), in the tree as in an export
+    if not (impl.scheme.startswith("fn-dsa") and plat.arch == "armv7e-m"):
+        X.export([impl.scheme], impl.name, toolchains.apply(plat, "clang"), tmp_path / "c")
     run_harness(tmp_path / "e", plat_name)
 
 
