@@ -147,6 +147,7 @@ def test_user_keccak_through_config(name: str, tmp_path: Path) -> None:
     assert "user_keccakf1600" in user_syms and "user_keccakf1600" not in ctl_syms
 
 
+@pytest.mark.slow
 def test_user_sha2_through_config(tmp_path: Path) -> None:
     """The application's SHA-256/SHA-512 compression (tests/export/user_sha2.c) under SLH-DSA-SHA2-192f,
     which uses both: its KAT record equals the tree's, and pqlab's compression code is absent
@@ -199,6 +200,7 @@ def test_host_cmake_example(tmp_path: Path) -> None:
         assert "ML-DSA-44: 2420-byte signature verifies, a changed one does not" in r.stdout
 
 
+@pytest.mark.slow
 def test_makefile_fragment(tmp_path: Path) -> None:
     """pqlab.mk builds the folder's static library with the user's make and compiler."""
     folder = tmp_path / "f"
@@ -259,6 +261,7 @@ def test_every_own_implementation(impl, plat_name: str, tmp_path: Path) -> None:
     run_harness(tmp_path / "e", plat_name)
 
 
+@pytest.mark.slow
 def test_contract_checks_option(tmp_path: Path) -> None:
     """--contract-checks: the folder's dispatchers check their bounds and report through the
     application's pqlab_contract_failed (here the harness's); without it nothing calls it."""
@@ -266,7 +269,9 @@ def test_contract_checks_option(tmp_path: Path) -> None:
     assert "pqlab_contract_failed" in on["needs"]
     assert "#define PQLAB_CONFIG_CONTRACT_CHECKS\n" in (tmp_path / "on" / X.CONFIG).read_text()
     plat = get_platform("host")
-    for o in J.execute([(i, plat) for i in X.implementations(tmp_path / "on")], "test", 1):
+    # the contract-checking build of the harness: the tree's libpqlab carries the reporter
+    opts = B.BuildOptions(contract_checks=True)
+    for o in J.execute([(i, plat) for i in X.implementations(tmp_path / "on")], "test", 1, opts):
         assert o.ok, o.error
     off = X.export(["ml-kem-768"], "ref", get_platform("host"), tmp_path / "off")
     assert "pqlab_contract_failed" not in off["needs"]
