@@ -230,6 +230,15 @@ def base_cflags(plat: Platform) -> list[str]:
 def impl_flags(plat: Platform, impl: Implementation) -> tuple[list[str], list[str]]:
     """(flags for the implementation's sources, flags for the harness compiled against its api.h)."""
     inc = [impl.dir, *impl.include]
+    if impl.standalone:
+        # an export folder (pqlab/export.py): its configuration header says everything the tree
+        # passes on the command line; only its own folders are searched
+        base = [*plat.cflags, *WERROR, *impl.cflags]
+        kind = "-DPQLAB_KIND_KEM" if impl.kind == "kem" else "-DPQLAB_KIND_SIGN"
+        h_flags = base + [kind, f'-DPQLAB_SCHEME_NAME="{impl.scheme}"', f'-DPQLAB_IMPL_NAME="{impl.name}"']
+        h_flags += [f"-D{form}" for form in impl.api_forms]
+        src_flags = base + [f"-I{d}" for d in inc]
+        return src_flags, h_flags + [f"-I{d}" for d in [*inc, HARNESS, ROOT / "lib" / "common", HAL_INCLUDE]]
     if impl.own:
         base = [*base_cflags(plat), *WERROR, *impl.cflags]
         lib_inc = [ROOT / "lib" / "common"]
@@ -431,6 +440,7 @@ def build_program(
     kind: str = "program",
     backend: bool = False,
     hal: bool = True,
+    standalone: bool = False,
 ) -> Path | list[Path]:
     """Build stand-alone C/assembly sources with the platform's compiler, flags, startup
         sources and link flags, through the same ninja rules as the harness programs: the build
@@ -441,7 +451,9 @@ def build_program(
         "shared" (a host shared library for ctypes: returns its path), "objects" (compile only:
         returns the object files). `backend`: also the native backends' defines and include
         folders (base_cflags). `hal`: False leaves the platform's own sources out of a program
-    whose test brings its own HAL stubs. Warnings are errors (-Wall -Wextra -Werror -std=c11; a test adds
+    whose test brings its own HAL stubs. `standalone`: the sources bring their own headers (an
+    export folder, pqlab/export.py): lib/common is not searched, `include` comes first and the
+    HAL headers (platforms/include, for the platform's own sources) last. Warnings are errors (-Wall -Wextra -Werror -std=c11; a test adds
         -Wno-error for foreign code). The build lives in `out_dir` (its own build.ninja, locked
         against concurrent builds of the same folder); a failure raises PqlabError with the
         compiler's message and the command that failed."""
@@ -455,7 +467,8 @@ def build_program(
     flags = [*(base_cflags(plat) if backend else plat.cflags), *WERROR, *cflags]
     if kind == "shared":
         flags.append("-fPIC")
-    flags += [f"-I{d}" for d in [HAL_INCLUDE, ROOT / "lib" / "common", *include]]
+    dirs = [*include, HAL_INCLUDE] if standalone else [HAL_INCLUDE, ROOT / "lib" / "common", *include]
+    flags += [f"-I{d}" for d in dirs]
     srcs = [Path(s).absolute() for s in sources]
     if backend and kind != "objects":
         srcs += backends(plat)[0]

@@ -848,3 +848,71 @@ def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, a
     click.echo(f"model: {res['model']}")
     click.echo(f"implementations compiled with: {res['compiler']}\n")
     click.echo(C.table(res["rows"], res["summary"]), nl=False)
+
+
+@main.command("export")
+@click.argument("schemes", nargs=-1, required=True)
+@click.option("-i", "--impl", "impl", required=True, help="implementation name, e.g. ref or smallstack")
+@click.option("-p", "--platform", "platform", required=True, help="target platform (see `pqlab list`)")
+@click.option("-o", "--output", "output", required=True, type=click.Path(), help="folder to write")
+@click.option(
+    "--toolchain",
+    type=click.Choice(toolchains.names()),
+    default=toolchains.DEFAULT,
+    show_default=True,
+    help="compiler the folder is checked with (docs/toolchains.md)",
+)
+@click.option("--prefix", default=None, help="namespace prefix of every global symbol [default: pqlab_<schemes>_]")
+@click.option("--randombytes", default="pqlab_randombytes", show_default=True, help="the function the library calls")
+@click.option("--keccak", default=None, metavar="FUNCTION", help="the application's Keccak-f[1600] (no pqlab Keccak)")
+@click.option(
+    "--sha2",
+    default=None,
+    metavar="F256,F512",
+    help="the application's SHA-256 and SHA-512 compression functions (no pqlab SHA-2 compression)",
+)
+@click.option("--contract-checks", is_flag=True, help="debug bound checks on (lib/native/api.h)")
+@click.option("--verify", is_flag=True, help="also build the harness against the folder and run test + KAT")
+@click.option("--force", is_flag=True, help="replace a non-empty output folder")
+@click.option("-j", "--jobs", type=JOBS, default=1, show_default=True, help="parallel jobs (--verify)")
+@click.option("--json", "as_json", is_flag=True, help="print the manifest (EXPORT.json)")
+def export_cmd(
+    schemes,
+    impl,
+    platform,
+    output,
+    toolchain,
+    prefix,
+    randombytes,
+    keccak,
+    sha2,
+    contract_checks,
+    verify,
+    force,
+    jobs,
+    as_json,
+):
+    """Export an implementation for a platform as a self-contained library folder (docs/export.md)."""
+    from pqlab import export as X
+
+    plat = toolchains.apply(get_platform(platform), toolchain)
+    pair = None
+    if sha2 is not None:
+        parts = sha2.split(",")
+        if len(parts) != 2:
+            raise PqlabError(f"--sha2 {sha2!r}: give the two functions as SHA256_FUNCTION,SHA512_FUNCTION")
+        pair = (parts[0], parts[1])
+    opts = X.Options(prefix=prefix, randombytes=randombytes, keccak=keccak, sha2=pair, contract_checks=contract_checks)
+    m = X.export(schemes, impl, plat, Path(output), opts, force=force, verify=verify, jobs=jobs)
+    if as_json:
+        click.echo(json.dumps(m, indent=1))
+    else:
+        click.echo(f"exported {', '.join(s['id'] for s in m['schemes'])} for {plat.name} to {output}")
+        click.echo(f"  {m['files']['count']} files, {m['files']['bytes']} bytes; prefix {m['config']['prefix']}")
+        for v in m["checks"].values():
+            click.echo(f"  {v}")
+        click.echo(f"  needs from the application / C library: {', '.join(m['needs']) or 'nothing'}")
+        click.echo(f"  verification: {m['verification']['status']}")
+    if m["verification"]["status"] == "failed":
+        click.secho(json.dumps(m["verification"], indent=1), fg="red", err=True)
+        sys.exit(1)

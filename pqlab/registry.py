@@ -55,6 +55,10 @@ class Implementation:
     openssl: tuple[str, ...] = ()
     arch: tuple[str, ...] | None = None
     package: Path | None = None
+    # an export folder's implementation (pqlab/export.py): its sources bring their own common code,
+    # backend and configuration header; built without the platform's backend flags and without
+    # lib/common on the include path, so that the exported files are the ones compiled
+    standalone: bool = False
 
     @property
     def id(self) -> str:

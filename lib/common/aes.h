@@ -5,6 +5,8 @@
 #ifndef PQLAB_AES_H
 #define PQLAB_AES_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -11,6 +11,8 @@
 #ifndef PQLAB_CT_H
 #define PQLAB_CT_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 

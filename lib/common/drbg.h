@@ -6,6 +6,8 @@
 #ifndef PQLAB_DRBG_H
 #define PQLAB_DRBG_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -11,7 +11,7 @@
 
 /* Round constants RC[ir] for ir = 0..23, computed with rc(t) of FIPS 202 Algorithm 5
  * and Algorithm 6 (tools: an LFSR over x^8 + x^6 + x^5 + x^4 + 1). */
-#ifndef PQLAB_KECCAKF1600_NATIVE
+#if !defined(PQLAB_KECCAKF1600_NATIVE) && !defined(PQLAB_KECCAKF1600_EXTERNAL)
 static const uint64_t keccak_rc[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL, 0x000000000000808bULL,
     0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL, 0x0000000000000088ULL,
@@ -28,10 +28,10 @@ static const uint64_t keccak_rc[24] = {
  * keccakf1600_rows computes the output state row by row into a second buffer, so that
  * each lane is loaded and stored once per round. PQLAB_KECCAK_ROWS /
  * PQLAB_KECCAK_LANES force either one (the tests use this to check both on the host). */
-#ifdef PQLAB_KECCAKF1600_NATIVE
+#if defined(PQLAB_KECCAKF1600_NATIVE) || defined(PQLAB_KECCAKF1600_EXTERNAL)
 /* A native backend (lib/native/api.h, docs/native.md) provides the permutation on the
- * standard state layout and on its own layout; the portable formulations below are not
- * built. */
+ * standard state layout and on its own layout, or the application does (an export's
+ * PQLAB_CONFIG_KECCAKF1600, fips202.h); the portable formulations below are not built. */
 #elif !defined(PQLAB_KECCAK_ROWS) && !defined(PQLAB_KECCAK_LANES)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define PQLAB_KECCAK_LANES
@@ -214,6 +214,7 @@ static void keccakf1600_rows(uint64_t s[25])
 }
 #endif
 
+#ifndef PQLAB_KECCAKF1600_EXTERNAL /* else fips202.h maps pqlab_keccakf1600 to the application's */
 void pqlab_keccakf1600(uint64_t s[25])
 {
     PQLAB_HASHPROF_BEGIN();
@@ -226,6 +227,7 @@ void pqlab_keccakf1600(uint64_t s[25])
 #endif
     PQLAB_HASHPROF_END();
 }
+#endif
 
 /* ---- the module layout (fips202.h) ----
  * Without a backend it is the standard layout. With PQLAB_KECCAKF1600_NATIVE it is the

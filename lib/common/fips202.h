@@ -29,10 +29,25 @@
 #ifndef PQLAB_FIPS202_H
 #define PQLAB_FIPS202_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../native/api.h" /* which Keccak kernels the backend provides */
+
+/* Keccak-f[1600] from the application (an export's pqlab_config.h sets
+ * PQLAB_KECCAKF1600_EXTERNAL from PQLAB_CONFIG_KECCAKF1600, docs/export.md): the function it
+ * names, void f(uint64_t s[25]), permutes a state in the standard layout (lane x + 5y,
+ * little-endian) and replaces the portable permutation and every native Keccak kernel, so
+ * that none of pqlab's Keccak code is built or linked (a hardware SHA-3 unit, a ROM routine). */
+#ifdef PQLAB_KECCAKF1600_EXTERNAL
+#undef PQLAB_KECCAKF1600_NATIVE
+#undef PQLAB_KECCAKF1600X4_NATIVE
+#undef PQLAB_KECCAKX4_NATIVE
+#undef pqlab_keccakf1600
+#define pqlab_keccakf1600 PQLAB_KECCAKF1600_EXTERNAL
+#endif
 
 #define PQLAB_SHAKE128_RATE 168
 #define PQLAB_SHAKE256_RATE 136

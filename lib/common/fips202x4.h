@@ -9,6 +9,8 @@
 #ifndef PQLAB_FIPS202X4_H
 #define PQLAB_FIPS202X4_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 

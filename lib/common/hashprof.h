@@ -8,6 +8,8 @@
 #ifndef PQLAB_HASHPROF_H
 #define PQLAB_HASHPROF_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stdint.h>
 
 extern uint64_t pqlab_hash_cycles; /* defined in hashprof.c */

@@ -7,6 +7,8 @@
 #ifndef PQLAB_INSTRUMENT_H
 #define PQLAB_INSTRUMENT_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 /* called by a signing operation with its number of attempts (ML-DSA: iterations of the
  * rejection loop of FIPS 204 Algorithm 7), after the attempts are decided; a public count */
 void pqlab_instr_sign_iterations(unsigned int n);

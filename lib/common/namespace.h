@@ -7,6 +7,8 @@
 #ifndef PQLAB_NAMESPACE_H
 #define PQLAB_NAMESPACE_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #ifndef PQLAB_NS
 #error "PQLAB_NS must be defined by the build (see the implementation's pqlab.toml)"
 #endif

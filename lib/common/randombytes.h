@@ -4,6 +4,8 @@
 #ifndef PQLAB_RANDOMBYTES_H
 #define PQLAB_RANDOMBYTES_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 

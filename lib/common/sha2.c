@@ -8,6 +8,7 @@
 #include "ct.h"
 #include "hashprof.h"
 
+#ifndef PQLAB_SHA2_COMPRESS_EXTERNAL /* else the application's (sha2.h) */
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the
  * first 64 primes */
 static const uint32_t K256[64] = {
@@ -41,6 +42,7 @@ static const uint64_t K512[80] = {
     0x113f9804bef90daeULL, 0x1b710b35131c471bULL, 0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL,
     0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
+#endif
 
 /* FIPS 180-4 5.3.2 - 5.3.5 (square roots of the first 8 primes, and of primes 9..16) */
 static const uint32_t IV224[8] = {0xc1059ed8U, 0x367cd507U, 0x3070dd17U, 0xf70e5939U,
@@ -54,6 +56,7 @@ static const uint64_t IV512[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 
                                   0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
                                   0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
 
+#ifndef PQLAB_SHA2_COMPRESS_EXTERNAL /* else the application's (sha2.h) */
 static inline uint32_t ror32(uint32_t x, unsigned int n)
 {
     return (x >> n) | (x << (32u - n));
@@ -71,6 +74,7 @@ static inline uint64_t load64_be(const uint8_t *p)
 {
     return ((uint64_t)load32_be(p) << 32) | load32_be(p + 4);
 }
+#endif
 static inline void store32_be(uint8_t *p, uint32_t x)
 {
     p[0] = (uint8_t)(x >> 24);
@@ -130,6 +134,7 @@ static inline void store64_be(uint8_t *p, uint64_t x)
         ROUND(S0, S1, b, c, d, e, f, g, h, a, K[(t0) + 15], W(15));                                                    \
     } while (0)
 
+#ifndef PQLAB_SHA2_COMPRESS_EXTERNAL /* else the application's (sha2.h) */
 /* 6.2.2 on nblocks consecutive 64-byte blocks; the schedule lives in a 16-word ring
  * buffer (64 bytes of stack instead of 256) */
 void pqlab_sha256_compress(uint32_t h_[8], const uint8_t *blocks, size_t nblocks)
@@ -192,6 +197,7 @@ void pqlab_sha512_compress(uint64_t h_[8], const uint8_t *blocks, size_t nblocks
     }
     PQLAB_HASHPROF_END();
 }
+#endif
 
 /* ---- buffering shared by both sizes (word-wise: the C library's byte loops would cost
  * more than a one-block message's padding is worth) ---- */

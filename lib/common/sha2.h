@@ -5,6 +5,8 @@
 #ifndef PQLAB_SHA2_H
 #define PQLAB_SHA2_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +23,18 @@ typedef struct {
     uint8_t buf[128];
     unsigned int buflen;
 } pqlab_sha512_state;
+
+/* The compression functions from the application (an export's pqlab_config.h sets
+ * PQLAB_SHA2_COMPRESS_EXTERNAL from PQLAB_CONFIG_SHA256_COMPRESS and PQLAB_CONFIG_SHA512_COMPRESS,
+ * docs/export.md): functions with the prototypes below (a hardware SHA-2 unit); pqlab's padding,
+ * buffering and the SHA-224/256/384/512 API run on them and pqlab's own compression code is not
+ * built. */
+#ifdef PQLAB_SHA2_COMPRESS_EXTERNAL
+#undef pqlab_sha256_compress
+#undef pqlab_sha512_compress
+#define pqlab_sha256_compress PQLAB_CONFIG_SHA256_COMPRESS
+#define pqlab_sha512_compress PQLAB_CONFIG_SHA512_COMPRESS
+#endif
 
 /* FIPS 180-4 section 6.2.2 / 6.4.2 on nblocks consecutive blocks */
 void pqlab_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t nblocks);

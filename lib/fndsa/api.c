@@ -127,8 +127,8 @@ unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void)
 /* Sign: writes the compressed s2 to comp (at most compmax bytes; with
  * retry, draw new signatures until it fits, as the padded format requires;
  * without, fail when it does not fit) and returns its length, 0 on error. */
-static size_t sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen, const uint8_t *key,
-                        int tree, const uint8_t *nonce, const uint8_t *seed)
+static size_t fndsa_sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
+                              const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
 {
     fpr *tmp = work.f;
     static int8_t f[N], g[N], F[N], G[N];
@@ -177,7 +177,7 @@ int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t
                                      int tree, int padded, const uint8_t nonce[40], const uint8_t seed[48])
 {
     size_t cmax = padded ? FNDSA_COMP_MAX_PAD : FNDSA_COMP_MAX_NIST;
-    size_t len = sign_core(sig + 1 + FNDSA_NONCELEN, cmax, padded, m, mlen, key, tree, nonce, seed);
+    size_t len = fndsa_sign_core(sig + 1 + FNDSA_NONCELEN, cmax, padded, m, mlen, key, tree, nonce, seed);
     if (len == 0) {
         /* malformed key or attempt limit: no partial signature is left behind */
         pqlab_zeroize(sig, 1 + FNDSA_NONCELEN + cmax);
@@ -246,8 +246,8 @@ int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, s
 }
 
 /* verify: nonce, compressed s2 (exactly clen bytes, or padded), message */
-static int verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded, const uint8_t *m,
-                       size_t mlen, const uint8_t *pk)
+static int fndsa_verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded, const uint8_t *m,
+                             size_t mlen, const uint8_t *pk)
 {
     uint16_t h[N], hm[N];
     int16_t s2[N];
@@ -294,7 +294,7 @@ int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8
     if (!padded && siglen > 1 + FNDSA_NONCELEN + FNDSA_COMP_MAX_NIST) {
         return -1;
     }
-    return verify_core(sig + 1, sig + 1 + FNDSA_NONCELEN, siglen - 1 - FNDSA_NONCELEN, padded, m, mlen, pk);
+    return fndsa_verify_core(sig + 1, sig + 1 + FNDSA_NONCELEN, siglen - 1 - FNDSA_NONCELEN, padded, m, mlen, pk);
 }
 
 int PQLAB_NAMESPACE(crypto_sign_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
@@ -318,7 +318,7 @@ int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *s
     if (esig[0] != 0x20 + LOGN) {
         return -1;
     }
-    if (verify_core(sm + 2, esig + 1, sl - 1, 0, sm + 2 + FNDSA_NONCELEN, ml, pk) != 0) {
+    if (fndsa_verify_core(sm + 2, esig + 1, sl - 1, 0, sm + 2 + FNDSA_NONCELEN, ml, pk) != 0) {
         return -1;
     }
     memmove(m, sm + 2 + FNDSA_NONCELEN, ml);
@@ -344,3 +344,8 @@ int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
     pqlab_zeroize(work.f, 8 * N * sizeof(fpr));
     return r;
 }
+
+/* file-local names: a single compilation unit (pqlab export) includes the next file after this one */
+#undef N
+#undef LOGN
+#undef FNDSA_SIGN_TMP_FPRS

@@ -254,7 +254,13 @@ def main_fx() -> None:
         " * {re_hi, re_lo, im_hi, im_lo}: round(re * 2^63) = re_hi * 2^32 + re_lo, both",
         " * signed 32-bit (re_lo in [-2^31, 2^31)), the same for im; mpmath at 80 digits. */",
         "extern const int32_t fndsa_fx_zeta[511][4];",
-        "#ifdef PQLAB_FNDSA_FX_ZETA_DEFINE",
+        "",
+        "#endif",
+        "",
+        "/* the definition, once (tables_fx.c): outside the include guard, so that a single",
+        " * compilation unit (pqlab export) that included this header before still gets it */",
+        "#if defined(PQLAB_FNDSA_FX_ZETA_DEFINE) && !defined(PQLAB_FNDSA_FX_ZETA_DEFINED)",
+        "#define PQLAB_FNDSA_FX_ZETA_DEFINED",
         "const int32_t fndsa_fx_zeta[511][4] = {",
     ]
     for a in fx_roots():
@@ -265,8 +271,6 @@ def main_fx() -> None:
         lit = lambda v: "(-2147483647 - 1)" if v == -(2**31) else str(v)  # noqa: E731
         L.append(f"    {{{lit(rh)}, {lit(rl)}, {lit(ih)}, {lit(il)}}}, /* {a.numerator}/{a.denominator} */")
     L.append("};")
-    L.append("#endif")
-    L.append("")
     L.append("#endif")
     Path(__file__).with_name("tables_fx.h").write_text("\n".join(L) + "\n")
 

@@ -185,7 +185,7 @@ int fndsa_base_sampler(fndsa_prng *p)
 }
 
 /* high 64 bits of the 128-bit product a*b, from 32x32->64 products */
-static inline uint64_t mulhi64(uint64_t a, uint64_t b)
+static inline uint64_t expm_mulhi64(uint64_t a, uint64_t b)
 {
 #if defined(__ARM_FEATURE_DSP) && !defined(__aarch64__) && defined(__GNUC__)
     /* Armv7E-M: one UMULL and three UMAAL (fixed-latency multiplies):
@@ -216,10 +216,10 @@ uint64_t fndsa_expm_p63(fpr x, fpr ccs)
     uint64_t y = fndsa_expm_c[0];
     uint64_t z = (uint64_t)fpr_trunc(fpr_mul(x, FPR_PTWO63)) << 1;
     for (int i = 1; i < 13; i++) {
-        y = fndsa_expm_c[i] - mulhi64(z, y);
+        y = fndsa_expm_c[i] - expm_mulhi64(z, y);
     }
     z = (uint64_t)fpr_trunc(fpr_mul(ccs, FPR_PTWO63)) << 1;
-    return mulhi64(z, y);
+    return expm_mulhi64(z, y);
 }
 
 /* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. */

@@ -16,7 +16,13 @@
  * {re_hi, re_lo, im_hi, im_lo}: round(re * 2^63) = re_hi * 2^32 + re_lo, both
  * signed 32-bit (re_lo in [-2^31, 2^31)), the same for im; mpmath at 80 digits. */
 extern const int32_t fndsa_fx_zeta[511][4];
-#ifdef PQLAB_FNDSA_FX_ZETA_DEFINE
+
+#endif
+
+/* the definition, once (tables_fx.c): outside the include guard, so that a single
+ * compilation unit (pqlab export) that included this header before still gets it */
+#if defined(PQLAB_FNDSA_FX_ZETA_DEFINE) && !defined(PQLAB_FNDSA_FX_ZETA_DEFINED)
+#define PQLAB_FNDSA_FX_ZETA_DEFINED
 const int32_t fndsa_fx_zeta[511][4] = {
     {1518500250, -51432894, 1518500250, -51432894}, /* 1/4 */
     {1984016189, -902489949, 821806413, 1565705635}, /* 1/8 */
@@ -530,6 +536,4 @@ const int32_t fndsa_fx_zeta[511][4] = {
     {19764913, -452366289, 2147392690, 1580284637}, /* 509/1024 */
     {-2147392690, -1580284637, 19764913, -452366289}, /* 1021/1024 */
 };
-#endif
-
 #endif

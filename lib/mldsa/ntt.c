@@ -48,7 +48,7 @@ static inline int32_t fqmul(int32_t zeta, int32_t x)
  * time (fewer loads and stores than one layer per pass; the same butterflies in the
  * same order per coefficient). Block b of layer len uses zeta index 128 / len + b, its
  * halves 2b and 2b + 1 in layer len / 2 use 256 / len + 2b and + 1. */
-static inline void ntt_two_layers(int32_t a[MLDSA_N], unsigned int len)
+static inline void mldsa_ntt_two_layers(int32_t a[MLDSA_N], unsigned int len)
 {
     const unsigned int h = len / 2;
     for (unsigned int start = 0, b = 0; start < MLDSA_N; start += 2 * len, b++) {
@@ -83,7 +83,7 @@ void mldsa_ntt_c(int32_t a[MLDSA_N])
      * pass. The product zeta * x has |.| < (q/2) * 2^31 < 2^31 q, so the Montgomery
      * reduction applies; each layer grows the bound by less than q. */
     for (unsigned int len = 128; len >= 2; len >>= 2) {
-        ntt_two_layers(a, len);
+        mldsa_ntt_two_layers(a, len);
     }
 }
 
@@ -95,7 +95,7 @@ void mldsa_ntt_c(int32_t a[MLDSA_N])
  * time. Layer len uses -zeta at index 256 / len - 1 - b for its block b; the blocks 2B
  * and 2B + 1 of layer len form block B of layer 2 len (index 128 / len - 1 - B).
  * |zeta| < q / 2, so the negation stays in int32_t. */
-static inline void invntt_two_layers(int32_t a[MLDSA_N], unsigned int len)
+static inline void mldsa_invntt_two_layers(int32_t a[MLDSA_N], unsigned int len)
 {
     for (unsigned int start = 0, bb = 0; start < MLDSA_N; start += 4 * len, bb++) {
         const int32_t za = -zetas_mont[MLDSA_N / len - 1 - 2 * bb];
@@ -129,7 +129,7 @@ void mldsa_invntt_tomont_c(int32_t a[MLDSA_N])
      * pass, then len = 64, with -zeta^BitRev8(m) for m = 255 down to 2. After layer s
      * the sums are bounded by 2^s (q - 1); the differences are reduced to |.| < q. */
     for (unsigned int len = 1; len <= 16; len <<= 2) {
-        invntt_two_layers(a, len);
+        mldsa_invntt_two_layers(a, len);
     }
     for (unsigned int start = 0, b = 0; start < MLDSA_N; start += 128, b++) {
         const int32_t zeta = -zetas_mont[3 - b]; /* len = 64: m = 3, 2 */

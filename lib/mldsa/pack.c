@@ -7,7 +7,7 @@
 
 /* SimpleBitPack (neg = 0): stores a_i; BitPack (neg = 1): stores off - a_i, with
  * off = b for BitPack(w, a, b). Stored values lie in [0, 2^bits). */
-static inline void pack(uint8_t *r, const int32_t *a, unsigned int bits, int32_t off, int neg)
+static inline void pack_coeffs(uint8_t *r, const int32_t *a, unsigned int bits, int32_t off, int neg)
 {
     uint32_t acc = 0; /* 32 bits suffice (64-bit shifts are slow on 32-bit cores) */
     unsigned int nb = 0;
@@ -25,7 +25,7 @@ static inline void pack(uint8_t *r, const int32_t *a, unsigned int bits, int32_t
 }
 
 /* inverse of pack: SimpleBitUnpack / BitUnpack (Algorithms 18, 19) */
-static inline void unpack(int32_t *a, const uint8_t *r, unsigned int bits, int32_t off, int neg)
+static inline void unpack_coeffs(int32_t *a, const uint8_t *r, unsigned int bits, int32_t off, int neg)
 {
     uint32_t acc = 0; /* nb < bits <= 20 before adding 8 bits: at most 27 bits */
     unsigned int nb = 0;
@@ -45,22 +45,22 @@ static inline void unpack(int32_t *a, const uint8_t *r, unsigned int bits, int32
 
 void mldsa_polyt1_pack_c(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N])
 {
-    pack(r, a, 10, 0, 0);
+    pack_coeffs(r, a, 10, 0, 0);
 }
 
 void mldsa_polyt1_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES])
 {
-    unpack(a, r, 10, 0, 0);
+    unpack_coeffs(a, r, 10, 0, 0);
 }
 
 void mldsa_polyt0_pack_c(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N])
 {
-    pack(r, a, 13, 1 << (MLDSA_D - 1), 1);
+    pack_coeffs(r, a, 13, 1 << (MLDSA_D - 1), 1);
 }
 
 void mldsa_polyt0_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES])
 {
-    unpack(a, r, 13, 1 << (MLDSA_D - 1), 1);
+    unpack_coeffs(a, r, 13, 1 << (MLDSA_D - 1), 1);
 }
 
 #if MLDSA_ETA == 2
@@ -71,13 +71,13 @@ void mldsa_polyt0_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTE
 
 void mldsa_polyeta_pack_c(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N])
 {
-    pack(r, a, ETA_BITS, MLDSA_ETA, 1);
+    pack_coeffs(r, a, ETA_BITS, MLDSA_ETA, 1);
 }
 
 uint32_t mldsa_polyeta_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES])
 {
     uint32_t bad = 0;
-    unpack(a, r, ETA_BITS, MLDSA_ETA, 1);
+    unpack_coeffs(a, r, ETA_BITS, MLDSA_ETA, 1);
     /* stored eta - a_i is in [0, 2^ETA_BITS); only [0, 2 eta] is a valid key:
      * a_i < -eta makes a_i + eta negative */
     for (unsigned int i = 0; i < MLDSA_N; i++) {
@@ -94,19 +94,19 @@ uint32_t mldsa_polyeta_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYET
 
 void mldsa_polyz_pack_c(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N])
 {
-    pack(r, a, Z_BITS, MLDSA_GAMMA1, 1);
+    pack_coeffs(r, a, Z_BITS, MLDSA_GAMMA1, 1);
 }
 
 void mldsa_polyz_unpack_c(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES])
 {
-    unpack(a, r, Z_BITS, MLDSA_GAMMA1, 1);
+    unpack_coeffs(a, r, Z_BITS, MLDSA_GAMMA1, 1);
 }
 
 void mldsa_polyw1_pack_c(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
 {
 #if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
-    pack(r, a, 6, 0, 0);
+    pack_coeffs(r, a, 6, 0, 0);
 #else
-    pack(r, a, 4, 0, 0);
+    pack_coeffs(r, a, 4, 0, 0);
 #endif
 }

@@ -63,6 +63,8 @@
 #ifndef PQLAB_NATIVE_API_H
 #define PQLAB_NATIVE_API_H
 
+#include "pqlab_config.h" /* an export's configuration (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -24,7 +24,7 @@
 #include "hash.h"
 #include "sha2.h"
 
-static void store32_be(uint8_t *p, uint32_t v)
+static void slh_store32_be(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);
     p[1] = (uint8_t)(v >> 16);
@@ -32,10 +32,10 @@ static void store32_be(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-static void store64_be(uint8_t *p, uint64_t v)
+static void slh_store64_be(uint8_t *p, uint64_t v)
 {
-    store32_be(p, (uint32_t)(v >> 32));
-    store32_be(p + 4, (uint32_t)v);
+    slh_store32_be(p, (uint32_t)(v >> 32));
+    slh_store32_be(p + 4, (uint32_t)v);
 }
 
 static void compress_adrs(uint8_t c[22], const slh_adrs *a)
@@ -89,11 +89,11 @@ static void sha256_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *ad
     memcpy(blk + 22, in, inlen);
     blk[len] = 0x80;
     memset(blk + len + 1, 0, 64 - 8 - (len + 1));
-    store64_be(blk + 56, (uint64_t)(64 + len) * 8);
+    slh_store64_be(blk + 56, (uint64_t)(64 + len) * 8);
     memcpy(h, ctx->mid256, sizeof h);
     pqlab_sha256_compress(h, blk, 1);
     for (unsigned int i = 0; i < SLH_N / 4; i++) {
-        store32_be(out + 4 * i, h[i]);
+        slh_store32_be(out + 4 * i, h[i]);
     }
 }
 
@@ -110,11 +110,11 @@ static void sha512_oneblock(uint8_t *out, const slh_ctx *ctx, const slh_adrs *ad
     memcpy(blk + 22, in, inlen);
     blk[len] = 0x80;
     memset(blk + len + 1, 0, 128 - 8 - (len + 1));
-    store64_be(blk + 120, (uint64_t)(128 + len) * 8); /* upper 64 bits of the length: 0 */
+    slh_store64_be(blk + 120, (uint64_t)(128 + len) * 8); /* upper 64 bits of the length: 0 */
     memcpy(h, ctx->mid512, sizeof h);
     pqlab_sha512_compress(h, blk, 1);
     for (unsigned int i = 0; i < SLH_N / 8; i++) {
-        store64_be(out + 8 * i, h[i]);
+        slh_store64_be(out + 8 * i, h[i]);
     }
 }
 #endif
@@ -275,7 +275,7 @@ void slh_H_msg(uint8_t *out, const uint8_t *r, const uint8_t *pk_seed, const uin
     memcpy(seed + SLH_N, pk_seed, SLH_N);
     while (done < SLH_M) {
         unsigned int take = SLH_M - done < HD ? SLH_M - done : HD;
-        store32_be(seed + 2 * SLH_N + HD, ctr);
+        slh_store32_be(seed + 2 * SLH_N + HD, ctr);
         h_init(&st);
         h_update(&st, seed, sizeof seed);
         h_final(d, &st);

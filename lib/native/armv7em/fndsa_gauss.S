@@ -12,6 +12,7 @@
  * counts those, and the magnitude is 26 minus the count. No branch, no data-dependent
  * address. Registers: r2:r3 and r4:r5 the two second words, r6 r7 their counts, r8-r11 two
  * table entries, r12 scratch. */
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
     .syntax unified
     .thumb
 

@@ -19,6 +19,7 @@
  * correction (two AND, ADD, SUB on the high word), the 31-bit split (BIC, LSR, ORR, ASR).
  * Constant time: no branch or address depends on the data; the loop count is len (public),
  * the only other branch is on m == NULL (public). Every instruction is a 32-bit encoding. */
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
     .syntax unified
     .thumb
 

@@ -57,6 +57,7 @@
  * depend on logm and m only (public). UMULL / SMULL / SMLAL / UMLAL / MUL are single-cycle on
  * Cortex-M4 whatever the operands. Every instruction is a 32-bit encoding (.w) so that runs
  * of them stay word-aligned (docs/sim.md). */
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
     .syntax unified
     .thumb
 

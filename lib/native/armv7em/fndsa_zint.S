@@ -19,6 +19,7 @@
  * signed 64-bit value. Two limbs per iteration (loads with immediate offsets pipeline), one
  * first limb when len is odd (public). Row indices and addresses depend on c, i, m only; no
  * branch or address depends on the data. Stack: 36 bytes + 20 of state. */
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
     .syntax unified
     .thumb
 

@@ -31,6 +31,7 @@
  * register (ARMv7-M ARM, A7.4.2: "shift_n = UInt(Rm<7:0>)"), so any amount >= 32 gives 0;
  * the 64-bit shifts below rely on it for negative amounts (bottom byte >= 193).
  * Every instruction is a 32-bit encoding (.w), so runs of them stay word aligned. */
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
     .syntax unified
     .thumb
 

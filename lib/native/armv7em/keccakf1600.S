@@ -39,6 +39,7 @@
  *   sp+260 RCP (round constants of the current 4-round block). Stack: 36 + 8 + 264 bytes.
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
  */
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
     .syntax unified
     .thumb
     .text
