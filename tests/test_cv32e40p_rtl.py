@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: MIT
+"""cv32e40p-rtl: the Verilated CV32E40P RTL as a platform (docs/cv32e40p.md).
+
+The model is built once per machine and cached (pqlab/rtl.py); the first test that needs it
+pays for the build (about 1-2 minutes on two cores), every later one finds it. The default
+suite runs small programs only: a toy KEM that passes, and negative controls that must fail
+with the reason and the faulting pc: a hang (wall-clock limit through pqlab, cycle limit
+through the test bench), an illegal instruction, a store through a NULL pointer, a store
+into code. The schemes themselves are behind @pytest.mark.slow (the RTL runs at a few
+hundred thousand cycles per second)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pqlab import protocol, rtl
+from pqlab.cli import main
+from pqlab.platforms import get_platform, model
+
+PLATFORM = "cv32e40p-rtl"
+DEMO = Path(__file__).parent / "foreign" / "crypto_kem" / "demokem-plain" / "ref"
+HEAD = "int crypto_kem_keypair(unsigned char *pk, unsigned char *sk)\n{\n"
+# what each variant's key generation does first
+VARIANTS = {
+    "ok": "",
+    "hang": "    for (volatile unsigned i = 0;; i++) {\n    }\n",
+    # 32 zero bits: an illegal instruction in every RISC-V encoding
+    "trap": '    __asm__ volatile(".4byte 0");\n',
+    "nullwrite": "    *(volatile unsigned *)rtlkem_ptr = 0xdeadbeefu;\n",
+    "textwrite": "    *(volatile unsigned char *)((unsigned long)&crypto_kem_enc + 2) += 1u;\n",
+}
+# a NULL pointer from data, as in a real bug (GCC turns a literal NULL store into a trap)
+PRELUDE = "volatile unsigned long rtlkem_ptr = 0;\n"
+
+needs_tools = pytest.mark.skipif(False, reason="")
+
+
+def pqlab(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+def require_tools() -> None:
+    """The platform's tools must be installed (./run.sh does); a missing one is a failure."""
+    for exe in ("verilator", "riscv64-unknown-elf-gcc"):
+        assert shutil.which(exe), f"{exe} is required (apt-get install verilator gcc-riscv64-unknown-elf)"
+
+
+@pytest.fixture(scope="module")
+def impl_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("rtlkem")
+    for name, body in VARIANTS.items():
+        d = root / "crypto_kem" / f"rtlkem-{name}" / "ref"
+        shutil.copytree(DEMO, d)
+        src = (d / "kem.c").read_text()
+        assert HEAD in src
+        src = src.replace(HEAD, PRELUDE + HEAD + body, 1)
+        (d / "kem.c").write_text(src)
+        (d / "api.h").write_text((d / "api.h").read_text().replace('"demokem-plain"', f'"rtlkem-{name}"'))
+    return root
+
+
+@pytest.fixture(scope="module")
+def tb() -> Path:
+    require_tools()
+    return rtl.model_path(get_platform(PLATFORM))
+
+
+def test_model_is_cached_and_records_its_package(tb: Path) -> None:
+    plat = get_platform(PLATFORM)
+    info = rtl.build_info(plat)
+    assert info["package_version"] == importlib.metadata.version("pythondata-cpu-cv32e40p")
+    assert info["build_seconds"] > 0 and info["upstream_commit"]
+    before = tb.stat().st_mtime_ns
+    assert rtl.model_path(plat) == tb and tb.stat().st_mtime_ns == before  # found, not rebuilt
+    desc = model(plat)
+    assert desc.startswith("exact (RTL): pythondata-cpu-cv32e40p " + info["package_version"]), desc
+    assert rtl.model_dir(plat).name in str(tb) and rtl.model_dir(plat).name.endswith(desc.rsplit(" ", 1)[1])
+
+
+def test_model_key_follows_the_test_bench(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed test bench source gives another cache folder (never a stale model)."""
+    plat = get_platform(PLATFORM)
+    s = rtl.spec(plat)
+    copy = tmp_path / s.testbench[0].name
+    copy.write_text(s.testbench[0].read_text() + "\n// changed\n")
+    other = rtl.RtlSpec(**{**s.__dict__, "testbench": (copy, *s.testbench[1:])})
+    pkg = rtl.package(s)
+    assert rtl._key(plat, other, pkg) != rtl._key(plat, s, pkg)
+
+
+def test_tb_rejects_a_file_that_is_no_riscv_elf(tb: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "x.elf"
+    bad.write_bytes(b"\x7fELF" + bytes(60))
+    r = subprocess.run([str(tb), str(bad)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "not a 32-bit little-endian RISC-V ELF" in r.stderr
+
+
+def test_toy_kem_passes_with_exact_cycles(tb: Path, impl_root: Path) -> None:
+    code, out = pqlab("test", "rtlkem-ok", "--impl-path", impl_root, "-p", PLATFORM, "-j", "1")
+    assert code == 0 and f"ok   rtlkem-ok/ref on {PLATFORM}" in out, out
+
+
+def elf_of(impl_root: Path, name: str, program: str) -> Path:
+    (elf,) = (Path("build") / PLATFORM / "impl" / f"rtlkem-{name}").glob(f"ref-*/{program}.elf")
+    return elf
+
+
+def symbol_range(elf: Path, name: str) -> tuple[int, int]:
+    out = subprocess.run(["riscv64-unknown-elf-nm", "-S", str(elf)], capture_output=True, text=True).stdout
+    m = re.search(rf"^([0-9a-f]+) ([0-9a-f]+) [Tt] {name}$", out, re.M)
+    assert m, f"{name} not in {elf}"
+    return int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)
+
+
+# variant -> the failure pqlab must report
+FAILS = {
+    "trap": r"target fault: #fault trap pc=0x([0-9a-f]{8}) sp=0x[0-9a-f]{8} mcause=0x00000002",
+    "nullwrite": r"target fault: .*#fault bus pc=0x([0-9a-f]{8}) addr=0x00000000",
+    "textwrite": r"target fault: .*#fault code-write pc=0x([0-9a-f]{8}) addr=0x[0-9a-f]{8}",
+}
+
+
+def test_faults_fail_with_pc_and_command(tb: Path, impl_root: Path) -> None:
+    names = [f"rtlkem-{v}" for v in FAILS]
+    code, out = pqlab("test", *names, "--impl-path", impl_root, "-p", PLATFORM, "-j", "1")
+    assert code != 0, out
+    assert "ok   rtlkem" not in out, out
+    for v, pattern in FAILS.items():
+        fail = re.search(rf"FAIL rtlkem-{v}/ref on {PLATFORM}: (.*)", out)
+        assert fail, out
+        m = re.search(pattern, fail.group(1))
+        assert m, fail.group(1)
+        lo, hi = symbol_range(elf_of(impl_root, v, "test"), "crypto_kem_keypair")
+        assert lo <= int(m.group(1), 16) < hi, (v, m.group(1), hex(lo), hex(hi))
+    assert f"command: {tb}" in out, out
+
+
+def test_hang_fails_on_the_wall_clock_and_on_cycles(tb: Path, impl_root: Path, tmp_path: Path) -> None:
+    code, out = pqlab("test", "rtlkem-hang", "--impl-path", impl_root, "-p", PLATFORM, "-j", "1", "--timeout", "20")
+    assert code != 0 and re.search(r"FAIL rtlkem-hang/ref on cv32e40p-rtl: timeout after 20 s", out), out
+    assert "ok   rtlkem" not in out
+    # the test bench's own limit in cycles: deterministic, names where the core was
+    elf = elf_of(impl_root, "hang", "test")
+    r = subprocess.run(
+        [str(tb), "--max-cycles", "3000000", str(elf.resolve())], capture_output=True, text=True, timeout=600, cwd=tmp_path
+    )
+    assert r.returncode == 124, r
+    m = re.search(r"#fault timeout cycles=3000000 pc=0x([0-9a-f]{8})", r.stdout)
+    assert m, r.stdout[-500:]
+    lo, hi = symbol_range(elf, "crypto_kem_keypair")
+    assert lo <= int(m.group(1), 16) < hi
+    with pytest.raises(protocol.ProtocolError, match="target fault"):
+        protocol.parse(r.stdout, "test")
