@@ -124,9 +124,12 @@ def sections(records: list[dict]) -> list[Section]:
         speed = [r for r in recs if r["metric"] == "speed"]
         c = (speed or recs)[0]["context"]
         clock = c["clock_hz"]
-        notes = (
-            [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."] if c.get("model") else []
-        )
+        if str(c.get("model", "")).startswith("exact (RTL)"):
+            notes = [f"Exact (RTL): cycle counts of the core's own counter in its Verilated RTL, {c['model'][13:]}."]
+        elif c.get("model"):
+            notes = [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."]
+        else:
+            notes = []
         tables = []
         if speed:
             unit = speed[0]["unit"]

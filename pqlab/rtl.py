@@ -218,6 +218,9 @@ def model_path(plat: Platform, jobs: int | None = None) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building the same model
         if exe.is_file():
             return exe
+        for stale in root.glob(f".{plat.name}-*"):  # left by a build that was killed (we hold the lock)
+            if stale.is_dir():
+                shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=root))
         try:
             seconds = _build(plat, s, pkg, tmp, jobs or min(2, os.cpu_count() or 1))

@@ -39,8 +39,6 @@ VARIANTS = {
 # a NULL pointer from data, as in a real bug (GCC turns a literal NULL store into a trap)
 PRELUDE = "volatile unsigned long rtlkem_ptr = 0;\n"
 
-needs_tools = pytest.mark.skipif(False, reason="")
-
 
 def pqlab(*args: str) -> tuple[int, str]:
     res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
@@ -150,7 +148,11 @@ def test_hang_fails_on_the_wall_clock_and_on_cycles(tb: Path, impl_root: Path, t
     # the test bench's own limit in cycles: deterministic, names where the core was
     elf = elf_of(impl_root, "hang", "test")
     r = subprocess.run(
-        [str(tb), "--max-cycles", "3000000", str(elf.resolve())], capture_output=True, text=True, timeout=600, cwd=tmp_path
+        [str(tb), "--max-cycles", "3000000", str(elf.resolve())],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
     )
     assert r.returncode == 124, r
     m = re.search(r"#fault timeout cycles=3000000 pc=0x([0-9a-f]{8})", r.stdout)

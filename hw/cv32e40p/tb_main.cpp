@@ -35,7 +35,6 @@ FILE *input_file = nullptr;
 bool input_tried = false;
 bool finished = false;
 int exit_code = 0;
-uint32_t last_pc = 0;
 
 [[noreturn]] void die(const std::string &msg)
 {
@@ -62,7 +61,7 @@ void load_elf(const char *path)
         die(std::string("cannot open ") + path);
     }
     std::vector<uint8_t> b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (b.size() < 52 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0 || b[4] != 1 || b[5] != 1 ||
+    if (b.size() < 52 || std::memcmp(b.data(), "\x7f\x45\x4c\x46", 4) != 0 || b[4] != 1 || b[5] != 1 ||
         le16(b, 18) != 243) {
         die(std::string(path) + ": not a 32-bit little-endian RISC-V ELF file");
     }
@@ -228,6 +227,5 @@ int main(int argc, char **argv)
     if (input_file != nullptr) {
         std::fclose(input_file);
     }
-    (void)last_pc;
     return exit_code;
 }

@@ -19,6 +19,7 @@
 // Anything else is a bus fault. Faults, output and exit go through DPI functions of
 // tb_main.cpp, which prints the '#fault' line and ends the run.
 module tb_top #(
+    parameter int unsigned FPU = 1,  // the F extension (fpnew); -GFPU=0 builds the core without it
     parameter int unsigned MEM_WORDS = 32'h0020_0000,  // 8 MiB
     parameter int unsigned ROM_BASE  = 32'h0000_1000,
     parameter int unsigned RAM_BASE  = 32'h0020_0000,
@@ -55,7 +56,7 @@ module tb_top #(
   cv32e40p_top #(
       .COREV_PULP(0),
       .COREV_CLUSTER(0),
-      .FPU(1),
+      .FPU(FPU),
       .FPU_ADDMUL_LAT(0),
       .FPU_OTHERS_LAT(0),
       .ZFINX(0),
