@@ -12,6 +12,7 @@ hundred thousand cycles per second)."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import re
 import shutil
 import subprocess
@@ -161,3 +162,50 @@ def test_hang_fails_on_the_wall_clock_and_on_cycles(tb: Path, impl_root: Path, t
     assert lo <= int(m.group(1), 16) < hi
     with pytest.raises(protocol.ProtocolError, match="target fault"):
         protocol.parse(r.stdout, "test")
+
+
+# ---- the schemes on the RTL (slow: tens of millions of cycles each) ----------------------------
+
+# the FPU-less build of the same core runs 2.5 times faster; pqlab's code has no F instruction
+FAST = "cv32e40p-nofpu-rtl"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("plat", [PLATFORM, FAST])
+@pytest.mark.parametrize("scheme", ["ml-kem-768", "ml-dsa-44", "fn-dsa-512"])
+def test_scheme_tests_pass_on_the_rtl(plat: str, scheme: str) -> None:
+    require_tools()
+    code, out = pqlab("test", scheme, "-i", "ref", "-p", plat, "-j", "1")
+    assert code == 0 and f"ok   {scheme}/ref on {plat}" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["ml-kem-512", "ml-kem-768", "ml-kem-1024", "ml-dsa-44"])
+def test_kat_and_vectors_on_the_rtl(scheme: str) -> None:
+    require_tools()
+    code, out = pqlab("kat", scheme, "-i", "ref", "-p", FAST, "--count", "2", "-j", "1")
+    assert code == 0 and re.search(rf"ok +{scheme}/ref on {FAST}", out), out
+    code, out = pqlab("vectors", scheme, "-i", "ref", "-p", FAST, "-j", "1")
+    assert code == 0, out
+
+
+@pytest.mark.slow
+def test_acvp_keygen_through_the_driver_on_the_rtl(tmp_path: Path) -> None:
+    """The driver program (input through the test bench's input device): five ML-DSA-44
+    keyGen cases of ACVP 975de31."""
+    from extdata import vectors
+
+    src = vectors("acvp/975de31/ML-DSA-keyGen-FIPS204/prompt.json").parent
+    prompt = json.loads((src / "prompt.json").read_text())
+    expected = json.loads((src / "expectedResults.json").read_text())
+    for doc in (prompt, expected):
+        doc["testGroups"] = [g for g in doc["testGroups"] if g.get("parameterSet", "ML-DSA-44") == "ML-DSA-44"][:1]
+        doc["testGroups"][0]["tests"] = doc["testGroups"][0]["tests"][:5]
+    (tmp_path / "p.json").write_text(json.dumps(prompt))
+    (tmp_path / "e.json").write_text(json.dumps(expected))
+    code, out = pqlab(
+        "acvp", tmp_path / "p.json", "--expected", tmp_path / "e.json", "-p", FAST, "-i", "ref", "-j", "1", "--json"
+    )
+    assert code == 0, out
+    summary = json.loads(out[out.index("{") :])
+    assert summary["ok"] and summary["compared"] == 5 and not summary["mismatches"], summary
