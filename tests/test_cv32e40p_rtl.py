@@ -36,9 +36,24 @@ VARIANTS = {
     "trap": '    __asm__ volatile(".4byte 0");\n',
     "nullwrite": "    *(volatile unsigned *)rtlkem_ptr = 0xdeadbeefu;\n",
     "textwrite": "    *(volatile unsigned char *)((unsigned long)&crypto_kem_enc + 2) += 1u;\n",
+    "stackoverflow": "    (void)rtlkem_deep(1u, pk);\n",
 }
-# a NULL pointer from data, as in a real bug (GCC turns a literal NULL store into a trap)
-PRELUDE = "volatile unsigned long rtlkem_ptr = 0;\n"
+# a NULL pointer from data, as in a real bug (GCC turns a literal NULL store into a trap); a
+# recursion that fills the stack with 512-byte frames (n wraps to 0 only after 2^32 calls;
+# each call reads its caller's frame, so GCC cannot turn the recursion into a loop)
+PRELUDE = """volatile unsigned long rtlkem_ptr = 0;
+unsigned rtlkem_deep(unsigned n, const volatile unsigned char *up)
+{
+    volatile unsigned char frame[512];
+    if (n == 0) {
+        return 0;
+    }
+    for (unsigned i = 0; i < sizeof frame; i++) {
+        frame[i] = (unsigned char)(n + up[i % 32u]);
+    }
+    return rtlkem_deep(n + 1u, frame) + 1u;
+}
+"""
 
 
 def pqlab(*args: str) -> tuple[int, str]:
@@ -114,7 +129,8 @@ def elf_of(impl_root: Path, name: str, program: str) -> Path:
 
 def symbol_range(elf: Path, name: str) -> tuple[int, int]:
     out = subprocess.run(["riscv64-unknown-elf-nm", "-S", str(elf)], capture_output=True, text=True).stdout
-    m = re.search(rf"^([0-9a-f]+) ([0-9a-f]+) [Tt] {name}$", out, re.M)
+    # GCC may emit only a clone of a function (name.part.0, name.constprop.0)
+    m = re.search(rf"^([0-9a-f]+) ([0-9a-f]+) [Tt] {name}(\.[a-z]+\.\d+)?$", out, re.M)
     assert m, f"{name} not in {elf}"
     return int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)
 
@@ -124,7 +140,10 @@ FAILS = {
     "trap": r"target fault: #fault trap pc=0x([0-9a-f]{8}) sp=0x[0-9a-f]{8} mcause=0x00000002",
     "nullwrite": r"target fault: .*#fault bus pc=0x([0-9a-f]{8}) addr=0x00000000",
     "textwrite": r"target fault: .*#fault code-write pc=0x([0-9a-f]{8}) addr=0x[0-9a-f]{8}",
+    "stackoverflow": r"target fault: .*#fault stack-overflow pc=0x([0-9a-f]{8}) addr=0x[0-9a-f]{8}",
 }
+# the function whose instruction the reported pc must be
+WHERE = {"stackoverflow": "rtlkem_deep"}
 
 
 def test_faults_fail_with_pc_and_command(tb: Path, impl_root: Path) -> None:
@@ -137,7 +156,7 @@ def test_faults_fail_with_pc_and_command(tb: Path, impl_root: Path) -> None:
         assert fail, out
         m = re.search(pattern, fail.group(1))
         assert m, fail.group(1)
-        lo, hi = symbol_range(elf_of(impl_root, v, "test"), "crypto_kem_keypair")
+        lo, hi = symbol_range(elf_of(impl_root, v, "test"), WHERE.get(v, "crypto_kem_keypair"))
         assert lo <= int(m.group(1), 16) < hi, (v, m.group(1), hex(lo), hex(hi))
     assert f"command: {tb}" in out, out
 
