@@ -123,8 +123,10 @@ def test_toy_kem_passes_with_exact_cycles(tb: Path, impl_root: Path) -> None:
 
 
 def elf_of(impl_root: Path, name: str, program: str) -> Path:
-    (elf,) = (Path("build") / PLATFORM / "impl" / f"rtlkem-{name}").glob(f"ref-*/{program}.elf")
-    return elf
+    # the newest: earlier sources of the same implementation left their own build folders
+    elfs = list((Path("build") / PLATFORM / "impl" / f"rtlkem-{name}").glob(f"ref-*/{program}.elf"))
+    assert elfs, f"no {program}.elf of rtlkem-{name}"
+    return max(elfs, key=lambda p: p.stat().st_mtime)
 
 
 def symbol_range(elf: Path, name: str) -> tuple[int, int]:
@@ -237,7 +239,9 @@ def test_fpu_less_model_gives_the_same_cycles(tmp_path: Path) -> None:
     require_tools()
     code, out = pqlab("build", "ml-kem-768", "-i", "ref", "-p", FAST, "--program", "speed", "-j", "1")
     assert code == 0, out
-    (elf,) = (Path("build") / FAST / "impl" / "ml-kem-768").glob("ref-*/speed-n*.elf")
+    elf = max(
+        (Path("build") / FAST / "impl" / "ml-kem-768").glob("ref-*/speed-n*.elf"), key=lambda p: p.stat().st_mtime
+    )
     outs = []
     for plat in (PLATFORM, FAST):
         exe = rtl.model_path(get_platform(plat))
