@@ -14,7 +14,7 @@ from pqlab import ROOT, PqlabError
 
 PLATFORM_DIR = ROOT / "platforms"
 PATH_ENV = "PQLAB_PLATFORM_PATH"  # colon-separated folders of platforms outside the tree
-RUNNER_KINDS = ("native", "qemu-system", "qemu-user", "pqlab-sim", "valgrind", "serial")
+RUNNER_KINDS = ("native", "qemu-system", "qemu-user", "pqlab-sim", "valgrind", "serial", "verilator")
 
 _extra_paths: list[Path] = []  # --platform-path folders of the running command, in order
 
@@ -113,6 +113,12 @@ class Platform:
             if shutil.which(exe) is None and not Path(exe).exists():
                 raise PqlabError(f"platform {self.name}: '{exe}' not found; install it with: {install_hint(self)}")
             return
+        if self.runner_kind == "verilator":
+            from pqlab import rtl
+
+            rtl.verilator_version()  # raises with the package to install
+            rtl.package(rtl.spec(self))
+            return
         exe = self.runner_command[0].format(root=str(ROOT))
         if shutil.which(exe) is None and not Path(exe).exists():
             hint = (
@@ -136,7 +142,12 @@ def simulator_model(exe: str) -> str:
 
 
 def model(plat: Platform) -> str:
-    """Timing model of a simulated platform, "" for everything else."""
+    """Timing model of a simulated platform; for an RTL platform what its exact figures come
+    from (package version, upstream commit, Verilator, test bench hash); "" for everything else."""
+    if plat.runner_kind == "verilator":
+        from pqlab import rtl
+
+        return rtl.describe(plat)
     if plat.runner_kind != "pqlab-sim":
         return ""
     return simulator_model(plat.subst(plat.runner_command[:1])[0])

@@ -34,6 +34,12 @@ FAULT_KINDS = {
     "a store through a NULL or wild pointer?)",
     "stack-overflow": "stack overflow (store into the stack guard)",
     "sim-busfault": "bus fault in pqlab-sim",
+    # the cv32e40p-rtl test bench (hw/cv32e40p/tb_main.cpp)
+    "bus": "bus fault in the RTL test bench (access to unmapped memory)",
+    "code-write": "store into the code region (read-only in the RTL test bench)",
+    "fetch": "instruction fetch outside the code region (a jump or trap to a wild address)",
+    "timeout": "the target did not finish within its cycle limit (hung core?)",
+    "sleep": "the core sleeps with no interrupt to wake it",
 }
 
 

@@ -126,11 +126,13 @@ def sections(records: list[dict]) -> list[Section]:
         c = (speed or recs)[0]["context"]
         clock = c["clock_hz"]
         timed = any(r["metric"] != "ct" for r in recs)  # a section of ct verdicts alone has no cycle counts
-        notes = (
-            [f"Simulated: cycle counts from the timing model {c['model']}, not from a board."]
-            if c.get("model") and timed
-            else []
-        )
+        model = str(c.get("model", ""))
+        if not timed or not model:
+            notes = []
+        elif model.startswith("exact (RTL)"):
+            notes = [f"Exact (RTL): cycle counts of the core's own counter in its Verilated RTL, {model[13:]}."]
+        else:
+            notes = [f"Simulated: cycle counts from the timing model {model}, not from a board."]
         tables = []
         if speed:
             unit = speed[0]["unit"]

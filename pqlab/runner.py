@@ -1,4 +1,4 @@
-"""Runners: execute a harness binary on a platform (native, QEMU system/user, pqlab-sim).
+"""Runners: execute a harness binary on a platform (native, QEMU system/user, pqlab-sim, Verilator).
 
 Every run has a time limit (`Limit`: seconds and where that figure came from). Any
 failure — timeout, crash, non-zero exit, protocol error — raises RunError with the
@@ -286,12 +286,17 @@ def command(plat: Platform, elf: Path, extra: list[str] | tuple[str, ...] = ()) 
     """The runner's command line; `extra` runner options go right before the binary."""
     if plat.runner_kind == "native":
         return [str(elf)]
+    values = {}
+    if plat.runner_kind == "verilator":
+        from pqlab import rtl
+
+        values["model"] = str(rtl.model_path(plat))  # built once, then cached
     out: list[str] = []
     for item in plat.runner_command:
         if item == "{elf}":
             out += [*extra, str(elf)]
         else:
-            out += plat.subst([item])
+            out += plat.subst([item], **values)
     return out
 
 

@@ -43,7 +43,7 @@ def generated(path: Path) -> bool:
 
 
 def c_sources() -> list[str]:
-    return [f for f in _tracked("*.c", "*.h") if not f.startswith(FOREIGN) and not generated(ROOT / f)]
+    return [f for f in _tracked("*.c", "*.h", "*.cpp") if not f.startswith(FOREIGN) and not generated(ROOT / f)]
 
 
 def test_c_format() -> None:

@@ -15,8 +15,9 @@ void pqlab_rv32_trap_report(void) __attribute__((noreturn, used));
 
 extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
 
-/* _start must be the first code at 0x80000000 (section .text.start, placed first
- * by link.ld). Relaxation is off while gp is loaded, or the load of gp would be
+/* _start must be the first code at the boot address (0x80000000 here, 0x1000 on
+ * cv32e40p-rtl, which shares this file; section .text.start, placed first by
+ * link.ld). Relaxation is off while gp is loaded, or the load of gp would be
  * relaxed against gp itself. */
 __asm__(".section .text.start, \"ax\", @progbits\n"
         ".globl _start\n"
@@ -29,7 +30,8 @@ __asm__(".section .text.start, \"ax\", @progbits\n"
         "    la t0, pqlab_rv32_trap_entry\n"
         "    csrw mtvec, t0\n"
         "    j pqlab_rv32_cstart\n"
-        ".balign 4\n"
+        /* 256: CV32E40P's mtvec ignores the low 8 bits of the base (cv32e40p-rtl uses this file) */
+        ".balign 256\n"
         "pqlab_rv32_trap_entry:\n"
         "    csrw mscratch, sp\n"
         "    la sp, pqlab_rv32_fault_stack_top\n"

@@ -1,0 +1,251 @@
+"""RTL platforms: a Verilator model of a core's RTL, built once and cached.
+
+A platform with runner kind `verilator` names in its `[rtl]` table the PyPI package that
+carries the RTL (installed with pqlab, pyproject.toml), the file list inside it, and our test
+bench (SystemVerilog top and C++ driver under hw/). `model_path()` returns the built test
+bench executable, building it on first use into the cache:
+
+    $PQLAB_CACHE (default ~/.cache/pqlab) / rtl / <platform>-<package version>-<key>/
+
+where <key> hashes everything the executable depends on: the package's version and git
+hash, the Verilator version, the test bench sources and the Verilator flags. A lock file
+serialises concurrent builds (parallel jobs, pytest workers); the finished folder appears
+atomically (built in a temporary folder, renamed), so a half-built model is never used.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pqlab import ROOT, PqlabError
+from pqlab.platforms import Platform
+
+CACHE_ENV = "PQLAB_CACHE"
+EXE = "tb"  # the executable's name inside its cache folder
+
+
+@dataclass(frozen=True)
+class RtlSpec:
+    """The `[rtl]` table of a verilator platform."""
+
+    package: str  # PyPI name, for messages
+    module: str  # its import name
+    manifest: str  # file list inside the package's data folder (${DESIGN_RTL_DIR} form)
+    rtl_dir: str  # what ${DESIGN_RTL_DIR} stands for, relative to the data folder
+    exclude: tuple[str, ...]  # file names of the manifest not to compile (tracers, their test benches)
+    top: str
+    testbench: tuple[Path, ...]
+    verilator_flags: tuple[str, ...]
+    make_flags: tuple[str, ...]  # variables for Verilator's make (OPT_FAST=...)
+
+
+def spec(plat: Platform) -> RtlSpec:
+    d = plat.raw.get("rtl")
+    if not isinstance(d, dict):
+        raise PqlabError(f"platform {plat.name}: runner kind 'verilator' needs an [rtl] table in platform.toml")
+    try:
+        return RtlSpec(
+            package=str(d["package"]),
+            module=str(d["module"]),
+            manifest=str(d["manifest"]),
+            rtl_dir=str(d.get("rtl_dir", "rtl")),
+            exclude=tuple(d.get("exclude", [])),
+            top=str(d["top"]),
+            testbench=tuple(Path(s.format(root=str(ROOT), platform_dir=str(plat.dir))) for s in d["testbench"]),
+            verilator_flags=tuple(d.get("verilator_flags", [])),
+            make_flags=tuple(d.get("make_flags", [])),
+        )
+    except KeyError as e:
+        raise PqlabError(f"platform {plat.name}: [rtl] table misses key {e}") from e
+
+
+@dataclass(frozen=True)
+class Package:
+    name: str
+    version: str
+    git: str  # the upstream commit the package's data comes from
+    data: Path
+
+
+def package(s: RtlSpec) -> Package:
+    """The installed RTL package, or an error naming how to install it."""
+    try:
+        mod = importlib.import_module(s.module)
+    except ImportError:
+        raise PqlabError(
+            f"the RTL package {s.package} is not installed; install pqlab's dependencies "
+            f"(./run.sh does) or: {sys.executable} -m pip install {s.package}"
+        ) from None
+    data = Path(mod.data_location)
+    if not data.is_dir():
+        raise PqlabError(f"{s.package}: data folder {data} missing")
+    return Package(s.package, str(mod.version_str), str(getattr(mod, "data_git_hash", "")), data)
+
+
+@cache
+def verilator_version() -> str:
+    exe = shutil.which("verilator")
+    if exe is None:
+        raise PqlabError("verilator not found; install it with: apt-get install --no-install-recommends verilator")
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        raise PqlabError(f"verilator --version failed: {out.stderr.strip()}")
+    return out.stdout.strip()
+
+
+def sources(s: RtlSpec, pkg: Package) -> tuple[list[str], list[Path]]:
+    """Include folders and source files of the package's manifest, in its order."""
+    rtl = pkg.data / s.rtl_dir
+    manifest = pkg.data / s.manifest
+    try:
+        lines = manifest.read_text().splitlines()
+    except OSError as e:
+        raise PqlabError(f"{pkg.name}: cannot read its file list {manifest}: {e}") from e
+    incdirs: list[str] = []
+    files: list[Path] = []
+    for raw in lines:
+        line = raw.split("//", 1)[0].strip()
+        if not line:
+            continue
+        line = line.replace("${DESIGN_RTL_DIR}", str(rtl))
+        if line.startswith("+incdir+"):
+            incdirs.append(str(Path(line[len("+incdir+") :]).resolve()))
+        elif line.startswith(("+", "-")):
+            raise PqlabError(f"{manifest}: unsupported option line {raw!r}")
+        else:
+            f = Path(line).resolve()
+            if f.name in s.exclude:
+                continue
+            if not f.is_file():
+                raise PqlabError(f"{manifest}: listed file {f} not found")
+            files.append(f)
+    if not files:
+        raise PqlabError(f"{manifest}: no source files")
+    return incdirs, files
+
+
+def _key(plat: Platform, s: RtlSpec, pkg: Package) -> str:
+    h = hashlib.sha256()
+    for part in (pkg.name, pkg.version, pkg.git, verilator_version(), s.top, *s.verilator_flags, *s.make_flags):
+        h.update(part.encode() + b"\0")
+    for f in s.testbench:
+        try:
+            h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+        except OSError as e:
+            raise PqlabError(f"platform {plat.name}: test bench source {f}: {e}") from e
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "pqlab").expanduser() / "rtl"
+
+
+def model_dir(plat: Platform) -> Path:
+    s = spec(plat)
+    pkg = package(s)
+    return cache_root() / f"{plat.name}-{pkg.version}-{_key(plat, s, pkg)}"
+
+
+def describe(plat: Platform) -> str:
+    """What produced this platform's figures, for every result's context."""
+    s = spec(plat)
+    pkg = package(s)
+    return (
+        f"exact (RTL): {pkg.name} {pkg.version} (upstream {pkg.git[:12] or 'commit unknown'}), "
+        f"{verilator_version()}, test bench {_key(plat, s, pkg)}"
+    )
+
+
+def _build(plat: Platform, s: RtlSpec, pkg: Package, out: Path, jobs: int) -> float:
+    incdirs, files = sources(s, pkg)
+    obj = out / "obj"
+    cmd = [
+        "verilator",
+        "--cc",
+        "--exe",
+        "--build",
+        "-j",
+        str(jobs),
+        "--top-module",
+        s.top,
+        "-Mdir",
+        str(obj),
+        "-o",
+        str((out / EXE).resolve()),
+        *s.verilator_flags,
+        *[f"+incdir+{d}" for d in incdirs],
+        *[str(f) for f in files],
+        *[str(f) for f in s.testbench],
+    ]
+    for m in s.make_flags:
+        cmd += ["-MAKEFLAGS", m]
+    t0 = time.perf_counter()
+    print(f"pqlab: building the {plat.name} Verilator model (once; cached in {cache_root()})", file=sys.stderr)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    (out / "build.log").write_text(f"$ {' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
+    if r.returncode != 0 or not (out / EXE).is_file():
+        tail = "\n".join((r.stderr or r.stdout).strip().splitlines()[-30:])
+        raise PqlabError(f"platform {plat.name}: building the Verilator model failed:\n{tail}")
+    shutil.rmtree(obj, ignore_errors=True)  # the objects are ~100 MB; only the executable is kept
+    return seconds
+
+
+def model_path(plat: Platform, jobs: int | None = None) -> Path:
+    """The test bench executable of `plat`, built first when the cache lacks it."""
+    s = spec(plat)
+    pkg = package(s)
+    final = model_dir(plat)
+    exe = final / EXE
+    if exe.is_file():
+        return exe
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / f".{plat.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building the same model
+        if exe.is_file():
+            return exe
+        for stale in root.glob(f".{plat.name}-*"):  # left by a build that was killed (we hold the lock)
+            if stale.is_dir():
+                shutil.rmtree(stale, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=root))
+        try:
+            seconds = _build(plat, s, pkg, tmp, jobs or min(2, os.cpu_count() or 1))
+            info = {
+                "platform": plat.name,
+                "package": pkg.name,
+                "package_version": pkg.version,
+                "upstream_commit": pkg.git,
+                "verilator": verilator_version(),
+                "build_seconds": round(seconds, 1),
+                "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }
+            (tmp / "model.json").write_text(json.dumps(info, indent=1) + "\n")
+            if final.exists():
+                shutil.rmtree(final)
+            tmp.rename(final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return exe
+
+
+def build_info(plat: Platform) -> dict:
+    """model.json of the cached model (building it if needed): versions and build time."""
+    model_path(plat)
+    return json.loads((model_dir(plat) / "model.json").read_text())
+
+
+STATS = re.compile(r"tb-stats cycles=(\d+) seconds=([\d.]+) cycles_per_s=(\d+)")
