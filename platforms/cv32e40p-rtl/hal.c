@@ -98,35 +98,4 @@ long pqlab_hal_read(uint8_t *buf, size_t n)
     return (long)got;
 }
 
-/* ---- stack: [__stack_limit, SP), no red zone in the RISC-V psABI, no interrupts ---- */
-
-#ifndef PQLAB_STACK_SPRAY_MAX
-#define PQLAB_STACK_SPRAY_MAX (1024u * 1024u)
-#endif
-
-static uintptr_t spray_top, spray_bottom;
-
-__attribute__((noinline)) void pqlab_hal_stack_spray(void)
-{
-    uintptr_t sp;
-    __asm__ volatile("mv %0, sp" : "=r"(sp));
-    uintptr_t top = sp & ~(uintptr_t)3;
-    uintptr_t bottom = pqlab_rv32_guard_end != 0 ? pqlab_rv32_guard_end : (uintptr_t)__stack_limit;
-    if (top - bottom > PQLAB_STACK_SPRAY_MAX) {
-        bottom = top - PQLAB_STACK_SPRAY_MAX;
-    }
-    spray_top = top;
-    spray_bottom = bottom;
-    for (volatile uint32_t *p = (volatile uint32_t *)top - 1; (uintptr_t)p >= bottom; p--) {
-        *p = PQLAB_HAL_STACK_PATTERN;
-    }
-}
-
-__attribute__((noinline)) size_t pqlab_hal_stack_used(void)
-{
-    const volatile uint32_t *p = (const volatile uint32_t *)spray_bottom;
-    while ((uintptr_t)p < spray_top && *p == PQLAB_HAL_STACK_PATTERN) {
-        p++;
-    }
-    return spray_top - (uintptr_t)p;
-}
+/* stack spray and measurement: ../rv32-qemu/stack.c */
