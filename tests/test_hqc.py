@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hqc"))
-from support import PARAMS, ROOT, hqc, shake512
+from hqc_support import PARAMS, ROOT, hqc, shake512
 
 LEVELS = list(PARAMS)
 
