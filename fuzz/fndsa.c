@@ -137,10 +137,5 @@ size_t pqlab_fuzz_seed(unsigned k, uint8_t *out, size_t cap)
 {
     const uint8_t *src[6] = {sig, psig, sm, pk, sk, sig + 41};
     const size_t len[6] = {siglen, psiglen, smlen, sizeof pk, sizeof sk, siglen - 41};
-    if (k >= 6 || cap < 1 + len[k]) {
-        return 0;
-    }
-    out[0] = (uint8_t)k;
-    memcpy(out + 1, src[k], len[k]);
-    return 1 + len[k];
+    return pqlab_fuzz_seed_table(k, out, cap, src, len, 6);
 }

@@ -22,6 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * LLVMFuzzerTestOneInput, so the target's fixed keys and signatures exist. */
 size_t pqlab_fuzz_seed(unsigned k, uint8_t *buf, size_t cap);
 
+/* pqlab_fuzz_seed for a target whose seeds are n fixed buffers: seed k is byte k then
+ * src[k] (len[k] bytes); 0 when k >= n or it does not fit in cap. */
+size_t pqlab_fuzz_seed_table(unsigned k, uint8_t *buf, size_t cap, const uint8_t *const *src, const size_t *len,
+                             unsigned n);
+
 /* A property failed: prints the reason and aborts. */
 void pqlab_fuzz_fail(const char *what) __attribute__((noreturn));
 

@@ -126,10 +126,5 @@ size_t pqlab_fuzz_seed(unsigned k, uint8_t *buf, size_t cap)
 {
     const uint8_t *src[3] = {c0, sk0, pk0};
     const size_t len[3] = {CRYPTO_CIPHERTEXTBYTES, CRYPTO_SECRETKEYBYTES, CRYPTO_PUBLICKEYBYTES};
-    if (k >= 3 || cap < 1 + len[k]) {
-        return 0;
-    }
-    buf[0] = (uint8_t)k;
-    memcpy(buf + 1, src[k], len[k]);
-    return 1 + len[k];
+    return pqlab_fuzz_seed_table(k, buf, cap, src, len, 3);
 }

@@ -226,3 +226,14 @@ int main(void)
     pqlab_test_result("fuzz", execs > 0);
     pqlab_harness_end(pqlab_test_report());
 }
+
+size_t pqlab_fuzz_seed_table(unsigned k, uint8_t *buf, size_t cap, const uint8_t *const *src, const size_t *len,
+                             unsigned n)
+{
+    if (k >= n || cap < 1 + len[k]) {
+        return 0;
+    }
+    buf[0] = (uint8_t)k;
+    memcpy(buf + 1, src[k], len[k]);
+    return 1 + len[k];
+}

@@ -138,10 +138,5 @@ size_t pqlab_fuzz_seed(unsigned k, uint8_t *buf, size_t cap)
 {
     const uint8_t *src[3] = {c0, dk0, ek0};
     const size_t len[3] = {CT_BYTES, DK_BYTES, EK_BYTES};
-    if (k >= 3 || cap < 1 + len[k]) {
-        return 0;
-    }
-    buf[0] = (uint8_t)k;
-    memcpy(buf + 1, src[k], len[k]);
-    return 1 + len[k];
+    return pqlab_fuzz_seed_table(k, buf, cap, src, len, 3);
 }
