@@ -31,7 +31,7 @@ from pqlab.platforms import (
 )
 from pqlab.registry import discover, select
 from pqlab.results import DEFAULT_DB, Store
-from pqlab.runner import Interrupted, signal_handlers, sweep_stale
+from pqlab.runner import Interrupted, signal_handlers, signals_deferred, sweep_stale
 
 DATA = Path(__file__).parent / "data"
 
@@ -327,58 +327,35 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store):
     t0 = time.perf_counter()
     mem_pairs = [pr for pr in pairs if pr[1].ct_checker == "valgrind-memcheck"]
     sim_pairs = [pr for pr in pairs if pr[1].ct_checker == "pqlab-sim-taint"]
-    outs = (J.execute(mem_pairs, "ct", jobs) if mem_pairs else []) + (
-        ctcheck.run_sim(sim_pairs, jobs) if sim_pairs else []
-    )
-    rows = []
-    failed = 0
-    for o in outs:
-        if o.plat.ct_checker == "pqlab-sim-taint":
-            failed += not _ct_sim_row(o, rows, as_json)
-            continue
-        findings = ctcheck.parse_memcheck(o.data.get("stderr", "")) if not o.ok else []
-        failed += not o.ok
-        checks = o.output.of("test") if o.ok else []
-        operations = sorted({f[0] for f in checks if f[-1] == "ok"})
-        rows.append(
-            {
-                "scheme": o.impl.scheme,
-                "implementation": o.impl.name,
-                "platform": o.plat.name,
-                "checker": o.plat.ct_checker,
-                "ok": o.ok,
-                "operations": operations,
-                "findings": [f.as_dict() for f in findings],
-                "error": None if findings else o.error,
-            }
+    rows: list[dict] = []
+    seen: set[int] = set()
+    failed = stored = 0
+    store = None if no_store else Store(db)
+
+    def verdict(o) -> None:
+        """One finished check: its row, its text, and its result stored at once (an interrupted
+        or failing analysis keeps every verdict already reached)."""
+        nonlocal failed, stored
+        seen.add(id(o))
+        sim = o.plat.ct_checker == "pqlab-sim-taint"
+        failed += not (_ct_sim_row if sim else _ct_memcheck_row)(o, rows, as_json)
+        if store is not None:
+            with signals_deferred():
+                stored += ctcheck.store_rows(store, [o], rows[-1:])
+
+    try:
+        outs = (J.execute(mem_pairs, "ct", jobs, on_done=verdict) if mem_pairs else []) + (
+            ctcheck.run_sim(sim_pairs, jobs, on_done=verdict) if sim_pairs else []
         )
-        if as_json:
-            continue
-        if o.ok:
-            click.echo(
-                f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports no secret-dependent "
-                f"branch, address or syscall ({len(checks)} checks: {', '.join(operations)})"
-            )
-        elif findings:
-            click.secho(
-                f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
-                f"secret-dependent operation(s)",
-                fg="red",
-            )
-            click.echo(ctcheck.format_findings(findings))
-            # a functional failure of the same run is not a finding: say it too
-            click.echo(
-                "".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False
-            )
-        else:
-            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
-    if not no_store and rows:
-        store = Store(db)
-        try:
-            n = ctcheck.store_rows(store, outs, rows)
-        finally:
+        for o in outs:  # --cluster hands nothing over while it runs
+            if id(o) not in seen:
+                verdict(o)
+    finally:
+        if store is not None:
             store.close()
-        click.echo(f"results database: {store.path} ({n} ct result(s) stored)", err=True)
+            click.echo(f"results database: {store.path} ({stored} ct result(s) stored)", err=True)
+    order = {(i.scheme, i.name, p.name): n for n, (i, p) in enumerate(pairs)}
+    rows.sort(key=lambda r: order.get((r["scheme"], r["implementation"], r["platform"]), len(order)))
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     elif len(outs) > 1:
@@ -386,6 +363,44 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store):
             f"{len(outs) - failed} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)"
         )
     sys.exit(1 if failed else 0)
+
+
+def _ct_memcheck_row(o, rows: list, as_json: bool) -> bool:
+    """One valgrind memcheck result: its row (JSON) or text; True when it passes."""
+    findings = ctcheck.parse_memcheck(o.data.get("stderr", "")) if not o.ok else []
+    checks = o.output.of("test") if o.ok else []
+    operations = sorted({f[0] for f in checks if f[-1] == "ok"})
+    rows.append(
+        {
+            "scheme": o.impl.scheme,
+            "implementation": o.impl.name,
+            "platform": o.plat.name,
+            "checker": o.plat.ct_checker,
+            "ok": o.ok,
+            "operations": operations,
+            "findings": [f.as_dict() for f in findings],
+            "error": None if findings else o.error,
+        }
+    )
+    if as_json:
+        return o.ok
+    if o.ok:
+        click.echo(
+            f"ok   {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports no secret-dependent "
+            f"branch, address or syscall ({len(checks)} checks: {', '.join(operations)})"
+        )
+    elif findings:
+        click.secho(
+            f"FAIL {o.impl.id} on {o.plat.name}: {o.plat.ct_checker} reports {len(findings)} "
+            f"secret-dependent operation(s)",
+            fg="red",
+        )
+        click.echo(ctcheck.format_findings(findings))
+        # a functional failure of the same run is not a finding: say it too
+        click.echo("".join(f"{line}\n" for line in (o.error or "").splitlines() if "failed checks:" in line), nl=False)
+    else:
+        click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red")
+    return o.ok
 
 
 def _ct_sim_row(o, rows: list, as_json: bool) -> bool:

@@ -392,9 +392,10 @@ def format_sim_findings(findings: list[SimFinding], limit: int = 12, frames: int
     return "\n".join(lines)
 
 
-def run_sim(pairs_: list, jobs: int) -> list:
+def run_sim(pairs_: list, jobs: int, on_done=None) -> list:
     """Build the ct program of each pair for the platform's ct variant and run it under
-    `pqlab-sim --ct`; each Outcome's data carries the report ("ct_report") and the ELF."""
+    `pqlab-sim --ct`; each Outcome's data carries the report ("ct_report") and the ELF. Each
+    Outcome is also handed to on_done (main thread) as soon as its run ends."""
     from pqlab import jobs as J
     from pqlab import limits
     from pqlab.build import BuildOptions
@@ -426,7 +427,7 @@ def run_sim(pairs_: list, jobs: int) -> list:
         limits.record(impl, plat, "ct", opts, ran.seconds)
         return J.Outcome(impl, plat, True, output=ran.output, data={"ct_report": report, **data}, program="ct")
 
-    return J._parallel(pairs_, one, jobs, "ct", len(pairs_))
+    return J.parallel_handing(pairs_, one, jobs, "ct", on_done)
 
 
 def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:

@@ -160,6 +160,32 @@ def _parallel(items: list, fn, jobs: int, desc: str, total: int, step=None) -> l
         bar.close()
 
 
+def parallel_handing(items: list, fn, jobs: int, desc: str, on_done=None) -> list:
+    """_parallel with each result also handed, as soon as its worker finishes, to on_done in
+    this (the main) thread: a command that stores or prints per item keeps what finished
+    when a later item fails or the run is interrupted."""
+    if on_done is None:
+        return _parallel(items, fn, jobs, desc, len(items))
+    handed: queue.Queue = queue.Queue()
+
+    def work(x):
+        r = fn(x)
+        handed.put(r)
+        return r
+
+    def take(_bar) -> int:
+        n = 0
+        while True:
+            try:
+                r = handed.get_nowait()
+            except queue.Empty:
+                return n
+            on_done(r)
+            n += 1
+
+    return _parallel(items, work, jobs, desc, len(items), take)
+
+
 def execute(
     pairs_,
     program: str,
@@ -168,8 +194,10 @@ def execute(
     stdin=None,
     desc: str | None = None,
     extra_programs: tuple[str, ...] = (),
+    on_done=None,
 ) -> list[Outcome]:
-    """Build `program` for every pair, run it, and return one Outcome per pair."""
+    """Build `program` for every pair, run it, and return one Outcome per pair (each also handed
+    to on_done in the main thread as it completes; not with --cluster)."""
     pairs_ = list(pairs_)
     if not pairs_:
         raise PqlabError("nothing to run: no implementation runs on the selected platforms")
@@ -185,7 +213,7 @@ def execute(
         data = stdin(impl, plat) if callable(stdin) else (stdin or b"")
         return run_program(impl, plat, b, program, opts, data)
 
-    return _parallel(pairs_, one, jobs, desc or program, len(pairs_))
+    return parallel_handing(pairs_, one, jobs, desc or program, on_done)
 
 
 # --- bench --------------------------------------------------------------------------------------

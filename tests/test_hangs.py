@@ -353,3 +353,30 @@ def test_interrupted_bench_keeps_every_completed_run(impl_root, tmp_path):
         assert {"speed", "size", "stack", "ram"} <= metrics and "hashing" not in metrics
         cmds = [cmd for (cmd,) in c.execute("SELECT command FROM runs")]
     assert all(re.search(r"(speed|stack)-?n?\d*\.elf", cmd) for cmd in cmds), cmds
+
+
+def test_interrupted_ct_keeps_every_verdict_reached(impl_root, tmp_path):
+    """`pqlab ct` on m4-sim over two implementations, the second hanging: the first one's verdict
+    is in the database before the interrupt and stays there; nothing is stored of the second."""
+    root = tmp_path / "root"
+    shutil.copytree(impl_root, root)
+    shutil.copytree(DEMO, root / "crypto_kem" / SCHEME / "done")  # "done" runs before "ref"
+    db = tmp_path / "r.db"
+    proc = pqlab_proc(["ct", SCHEME, "--impl-path", root, "-p", "m4-sim", "-j", "1", "--db", db], env(tmp_path / "tmp"))
+    end = time.monotonic() + 600
+    stored: list = []
+    while not stored and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.2)
+        if db.exists():
+            with sqlite3.connect(db) as c:
+                if c.execute("SELECT name FROM sqlite_master WHERE name = 'runs'").fetchone():
+                    stored = c.execute("SELECT implementation, program FROM runs").fetchall()
+    assert stored == [("done", "ct")], (stored, proc.poll())
+    time.sleep(0.5)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT implementation, program FROM runs").fetchall() == [("done", "ct")]
+        assert c.execute("SELECT COUNT(*) FROM measurements WHERE metric = 'ct'").fetchone()[0] >= 5
+    assert "1 ct result(s) stored" in err, err
