@@ -314,7 +314,15 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
 @cluster_option
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 @click.option("--no-store", is_flag=True, help="do not store the results (status, finding counts) in the database")
-def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store):
+@click.option(
+    "--ledger",
+    "ledgers",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="extra ct-ledger.toml applied to every selected implementation (entries may name "
+    "`implementations`), for folders that are not yours to write in",
+)
+def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, ledgers):
     """Constant-time check: all randomness secret, public outputs declassified.
 
     host-ct: the host build under valgrind memcheck. m4-sim, m7-sim: the target binary under
@@ -322,7 +330,10 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store):
     Platforms without a ct checker are refused (exit 2). Each result (status, unaccepted and
     ledgered findings, checker version) is stored in the results database for `pqlab report`."""
     ctcheck.check_platforms([get_platform(p) for p in platforms or ["host-ct"]])
+    extra = tuple(Path(p) for p in ledgers)
     _, _, _, pairs = _resolve(schemes, impls, platforms or ["host-ct"], impl_path)
+    for impl, _p in pairs:  # a malformed ledger is refused before anything runs
+        ctcheck.load_ledger(impl, extra)
     pairs = [(i, p.ct_build()) for i, p in pairs]
     t0 = time.perf_counter()
     mem_pairs = [pr for pr in pairs if pr[1].ct_checker == "valgrind-memcheck"]
@@ -338,7 +349,7 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store):
         nonlocal failed, stored
         seen.add(id(o))
         sim = o.plat.ct_checker == "pqlab-sim-taint"
-        failed += not (_ct_sim_row if sim else _ct_memcheck_row)(o, rows, as_json)
+        failed += not (_ct_sim_row(o, rows, as_json, extra) if sim else _ct_memcheck_row(o, rows, as_json))
         if store is not None:
             with signals_deferred():
                 stored += ctcheck.store_rows(store, [o], rows[-1:])
@@ -403,12 +414,12 @@ def _ct_memcheck_row(o, rows: list, as_json: bool) -> bool:
     return o.ok
 
 
-def _ct_sim_row(o, rows: list, as_json: bool) -> bool:
+def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
     """One pqlab-sim ct result: its row (JSON) or text; True when it passes."""
     rep = o.data.get("ct_report", {})
     findings = ctcheck.sim_findings(o.plat, o.data["elf"], rep) if o.ok else []
-    ledger = ctcheck.load_ledger(o.impl)
-    ctcheck.apply_ledger(findings, ledger, o.plat.name, o.impl.scheme)
+    ledger = ctcheck.load_ledger(o.impl, extra)
+    ctcheck.apply_ledger(findings, ledger, o.plat.name, o.impl)
     ok, why = ctcheck.sim_verdict(o, findings)
     checks = o.output.of("test") if o.ok and o.output else []
     operations = sorted({f[0] for f in checks if f[-1] == "ok"})
@@ -422,7 +433,7 @@ def _ct_sim_row(o, rows: list, as_json: bool) -> bool:
             "operations": operations,
             "findings": [f.as_dict() for f in findings],
             "unaccepted": sum(1 for f in findings if f.accepted is None and f.kind not in ctcheck.NOT_FAILING),
-            "ledger": [str(p) for p in ctcheck.ledger_files(o.impl)],
+            "ledger": [str(p) for p in (*ctcheck.ledger_files(o.impl), *extra)],
             "instructions": rep.get("instructions"),
             "seconds": rep.get("wall_seconds"),
             "mips": rep.get("mips"),

@@ -303,12 +303,15 @@ class LedgerEntry:
     reason: str
     platforms: tuple[str, ...] = ()
     schemes: tuple[str, ...] = ()
+    implementations: tuple[str, ...] = ()  # names ("m4fstack") or ids ("ml-kem-512/m4fstack")
     used: int = 0
 
-    def matches(self, f: SimFinding, plat: str, scheme: str) -> bool:
+    def matches(self, f: SimFinding, plat: str, impl: Implementation) -> bool:
         if self.platforms and plat not in self.platforms:
             return False
-        if self.schemes and scheme not in self.schemes:
+        if self.schemes and impl.scheme not in self.schemes:
+            return False
+        if self.implementations and not {impl.name, f"{impl.scheme}/{impl.name}"} & set(self.implementations):
             return False
         if self.kind != f.kind:
             return False
@@ -326,10 +329,18 @@ def ledger_files(impl: Implementation) -> list[Path]:
     return seen
 
 
-def load_ledger(impl: Implementation) -> list[LedgerEntry]:
-    """Entries of the implementation's ledgers; a malformed entry is an error, not ignored."""
+KEYS = ("function", "kind", "reason", "platforms", "schemes", "implementations")
+
+
+def load_ledger(impl: Implementation, extra: tuple[Path, ...] = ()) -> list[LedgerEntry]:
+    """Entries of the implementation's ledgers and of the `--ledger` files (for code whose folder
+    is not ours to write in, e.g. a foreign tree dropped in unmodified); a malformed entry or a
+    missing file is an error, not ignored."""
     entries = []
-    for path in ledger_files(impl):
+    for path in (*ledger_files(impl), *extra):
+        if not Path(path).is_file():
+            raise PqlabError(f"{path}: no such ledger file")
+        path = Path(path)
         try:
             d = tomllib.loads(path.read_text())
         except tomllib.TOMLDecodeError as e:
@@ -342,7 +353,7 @@ def load_ledger(impl: Implementation) -> list[LedgerEntry]:
                 raise PqlabError(
                     f"{path}: [[accept]] entry {n}: unknown kind '{e['kind']}' (known: {', '.join(SIM_KINDS)})"
                 )
-            unknown = set(e) - {"function", "kind", "reason", "platforms", "schemes"}
+            unknown = set(e) - set(KEYS)
             if unknown:
                 raise PqlabError(f"{path}: [[accept]] entry {n}: unknown key(s) {', '.join(sorted(unknown))}")
             entries.append(
@@ -353,15 +364,16 @@ def load_ledger(impl: Implementation) -> list[LedgerEntry]:
                     reason=" ".join(e["reason"].split()),
                     platforms=tuple(e.get("platforms", ())),
                     schemes=tuple(e.get("schemes", ())),
+                    implementations=tuple(e.get("implementations", ())),
                 )
             )
     return entries
 
 
-def apply_ledger(findings: list[SimFinding], ledger: list[LedgerEntry], plat: str, scheme: str) -> None:
+def apply_ledger(findings: list[SimFinding], ledger: list[LedgerEntry], plat: str, impl: Implementation) -> None:
     for f in findings:
         for e in ledger:
-            if e.matches(f, plat, scheme):
+            if e.matches(f, plat, impl):
                 f.accepted = e.reason
                 e.used += 1
                 break

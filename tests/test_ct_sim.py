@@ -218,3 +218,22 @@ def test_fn_dsa_on_m7_sim_ref_clean_fpu_fp64_only():
     fp64 = [f for f in ct["findings"] if f["kind"] != "secret-select"]
     assert fp64 and {(f["kind"], f["function"]) for f in fp64} == {("secret-fp64", "fpr_mul_fpu")}, fp64[:3]
     assert all(f["accepted"] for f in fp64) and all("vmul.f64" in f["instruction"] for f in fp64), fp64[:3]
+
+
+def test_ledger_outside_the_folder(tmp_path):
+    """--ledger FILE: a ledger kept outside an implementation's folder (a foreign tree stays
+    unmodified), restricted by `implementations`; a missing file is refused before anything runs."""
+    root, _ = _copy_toy(tmp_path, "udiv")
+    ledger = tmp_path / "mine.toml"
+    entry = '[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\nreason = "outside"\n'
+    ledger.write_text(entry + 'implementations = ["toykem-sim/other"]\n')
+    args = ("toykem-sim", "-p", "m4-sim", "--impl-path", str(root), "--ledger", str(ledger))
+    code, out = pqlab_ct(*args)
+    assert code == 1 and "FAIL toykem-sim/udiv on m4-sim: 1 unaccepted" in out, out
+    ledger.write_text(entry + 'implementations = ["udiv"]\n')
+    code, out = pqlab_ct(*args, "--json")
+    assert code == 0, out
+    row = json.loads(out[out.index("[") :])[0]
+    assert [f["accepted"] for f in row["findings"]] == ["outside"] and str(ledger) in row["ledger"], row
+    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root), "--ledger", str(tmp_path / "no.toml"))
+    assert code != 0 and "no such ledger file" in out, out

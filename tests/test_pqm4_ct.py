@@ -17,6 +17,9 @@ from cli_runner import pqlab_stdout
 from extdata import pqm4_tree
 
 from pqlab import external
+from pqlab.cli import DATA
+
+PQM4_LEDGER = DATA / "ct-ledgers" / "pqm4-cc2c1b9.toml"
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +49,12 @@ def test_pqm4_ml_kem_m4fstack_matrix_sampling(pqm4: Path) -> None:
     assert bad and {f["kind"] for f in bad} == {"secret-branch"}, bad
     assert {f["function"] for f in bad} == {"matacc_asm", "matacc_asm_acc"}, bad
     assert all(f["source"].startswith("matacc_asm.S:") for f in bad), bad
+    # the ledger for pqm4 (kept outside its tree) accepts exactly these, with their reason
+    code, rows = ct_rows(pqm4, "ml-kem-512", "-i", "m4fstack", "--ledger", str(PQM4_LEDGER))
+    assert code == 0 and rows[0]["ok"] and not failing(rows[0]), rows
+    assert {f["accepted"].split(" ")[0] for f in rows[0]["findings"] if f["kind"] == "secret-branch"} == {
+        "Rejection"
+    }, rows
 
 
 def test_pqm4_bike_m4f_threshold_in_soft_float(pqm4: Path) -> None:
