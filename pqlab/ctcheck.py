@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import tomllib
 from dataclasses import dataclass, field
@@ -485,9 +484,7 @@ def store_rows(store, outs: list, rows: list[dict]) -> int:
     """Store each ct row (`pqlab ct`'s JSON row of one implementation on one platform) as a run
     of program "ct", metric "ct", with the build's and checker's context; returns the number
     stored. A run that gave no verdict (build failure, crash, no marks) is stored as status -1."""
-    from pqlab.build import compiler_version
-    from pqlab.platforms import model
-    from pqlab.results import Context
+    from pqlab import jobs as J
 
     by_key = {(o.impl.scheme, o.impl.name, o.plat.name): o for o in outs}
     versions: dict[str, str] = {}
@@ -497,7 +494,6 @@ def store_rows(store, outs: list, rows: list[dict]) -> int:
         if o is None:
             continue
         plat, impl = o.plat, o.impl
-        b = o.data.get("build")
         if plat.name not in versions:
             versions[plat.name] = checker_version(plat)
         failing = [f for f in row["findings"] if f["kind"] not in NOT_FAILING]
@@ -524,25 +520,15 @@ def store_rows(store, outs: list, rows: list[dict]) -> int:
             if not f.get("accepted"):
                 by_kind[f["kind"]] = by_kind.get(f["kind"], 0) + 1
         values += [("ct", f"unaccepted {k}", v) for k, v in sorted(by_kind.items())]
-        ctx = Context(
-            scheme=impl.scheme,
-            implementation=impl.name,
-            impl_dir=str(impl.dir),
-            platform=plat.name,
-            core=plat.core,
-            clock_hz=plat.clock_hz,
-            compiler=b.compiler if b else plat.cc,
-            compiler_version=b.compiler_version if b else compiler_version(plat.cc),
-            cflags=b.cflags if b else " ".join(plat.cflags),
+        ctx = J.context(
+            impl,
+            plat,
+            "ct",
+            o.data.get("build"),
             iterations=1,
             timer=versions[plat.name],
             unit="count",
-            runner=plat.runner_kind,
             command="pqlab ct" + (f" ({row['error']})" if row.get("error") else ""),
-            program="ct",
-            model=model(plat),
-            toolchain=plat.toolchain,
-            host=socket.gethostname(),
         )
         store.add_run(ctx, values)
         n += 1

@@ -57,8 +57,12 @@ def build_all(pairs_, programs, jobs: int, opts: BuildOptions) -> dict[tuple[str
     return out
 
 
-def context(impl: Implementation, plat: Platform, program: str, b: BuildResult, ran: Ran, iterations: int) -> Context:
-    """The context of one run, from what its build and its run report they used."""
+def context(impl: Implementation, plat: Platform, program: str, b: BuildResult | None, **run) -> Context:
+    """The context of one run: the implementation, the platform and what its build used (the
+    platform's compiler and flags when the build failed), with the run's own fields (`run`:
+    iterations, timer, unit, command, ...) given by the caller."""
+    from pqlab.build import compiler_version
+
     return Context(
         scheme=impl.scheme,
         implementation=impl.name,
@@ -66,19 +70,16 @@ def context(impl: Implementation, plat: Platform, program: str, b: BuildResult, 
         platform=plat.name,
         core=plat.core,
         clock_hz=plat.clock_hz,
-        compiler=b.compiler,
-        compiler_version=b.compiler_version,
-        cflags=b.cflags,
-        iterations=iterations,
-        timer=ran.output.timer,
-        unit=plat.timer_unit,
+        compiler=b.compiler if b else plat.cc,
+        compiler_version=b.compiler_version if b else compiler_version(plat.cc),
+        cflags=b.cflags if b else " ".join(plat.cflags),
         runner=plat.runner_kind,
-        command=" ".join(ran.command),
         program=program,
         model=model(plat),
         toolchain=plat.toolchain,
         host=socket.gethostname(),
-        code_placement=b.placement.get(program, ""),
+        code_placement=b.placement.get(program, "") if b else "",
+        **run,
     )
 
 
@@ -106,7 +107,16 @@ def run_program(
             data={"stderr": e.stderr, "returncode": e.returncode, "build": b},
         )
     limits.record(impl, plat, program, opts, ran.seconds)
-    ctx = context(impl, plat, program, b, ran, opts.runs(program))
+    ctx = context(
+        impl,
+        plat,
+        program,
+        b,
+        iterations=opts.runs(program),
+        timer=ran.output.timer,
+        unit=plat.timer_unit,
+        command=" ".join(ran.command),
+    )
     return Outcome(
         impl, plat, True, output=ran.output, data={"build": b, "ran": ran, **extra}, program=program, context=ctx
     )

@@ -25,9 +25,7 @@ from pqlab import PqlabError
 from pqlab import jobs as J
 from pqlab.build import BuildOptions
 from pqlab.platforms import all_platforms, clear_platform_paths, get_platform
-from pqlab.protocol import Output
 from pqlab.registry import discover, select
-from pqlab.runner import Ran
 
 FOREIGN = Path(__file__).parent / "foreign"
 
@@ -138,8 +136,10 @@ def test_h743_code_in_itcm_where_it_fits_else_flash():
         else:
             # the code really did not fit: it lies in flash and is larger than the ITCM
             assert ".itcm" not in sec and sec[".text"][0] == 0x08000000 and sec[".text"][2] > itcm_n
-        ran = Ran(Output(program=prog, timer="dwt"), ["flash"], 0.0, None)  # type: ignore[arg-type]
-        assert J.context(impls[0], plat, prog, b, ran, 1).code_placement == want
+        assert (
+            J.context(impls[0], plat, prog, b, iterations=1, timer="dwt", unit="cycles", command="").code_placement
+            == want
+        )
     # a one-placement platform records none
     assert get_platform("nucleo-f767zi").placement == ""
 
