@@ -18,37 +18,19 @@
  * verify/sign answer "fail" (-1), never crash. */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "api.h"
 #include "harness.h"
 #include "../lib/common/fips202.h"
-
-#define PQLAB_DRV_ERR_LENGTH (-100)
-#define PQLAB_DRV_ERR_ARGS (-101)
 
 static uint8_t pk_buf[CRYPTO_PUBLICKEYBYTES];
 static uint8_t sk_buf[CRYPTO_SECRETKEYBYTES];
 static uint8_t sig_buf[CRYPTO_BYTES > CRYPTO_PADDEDBYTES ? CRYPTO_BYTES : CRYPTO_PADDEDBYTES];
 static uint8_t esk_buf[CRYPTO_EXPANDEDKEYBYTES];
 
-static int streq(const char *a, const char *b)
-{
-    return strcmp(a, b) == 0;
-}
-
-static void answer(const char *tag, int r, int n, const uint8_t *const *outs, const size_t *lens)
-{
-    if (r != 0) {
-        pqlab_drv_fail(tag, r);
-    } else {
-        pqlab_drv_ok(tag, n, outs, lens);
-    }
-}
-
 int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
 {
-    if (streq(cmd, "keygen")) {
+    if (pqlab_drv_is(cmd, "keygen")) {
         if (argc != 1) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != 48) {
@@ -59,12 +41,12 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             uint8_t rb[4] = {(uint8_t)(rs >> 24), (uint8_t)(rs >> 16), (uint8_t)(rs >> 8), (uint8_t)rs};
             const uint8_t *outs[3] = {pk_buf, sk_buf, rb};
             const size_t lens[3] = {sizeof pk_buf, sizeof sk_buf, sizeof rb};
-            answer(tag, r, 3, outs, lens);
+            pqlab_drv_answer(tag, r, 3, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "sign") || streq(cmd, "sign_padded") || streq(cmd, "sign_tree")) {
-        int padded = streq(cmd, "sign_padded"), tree = streq(cmd, "sign_tree");
+    if (pqlab_drv_is(cmd, "sign") || pqlab_drv_is(cmd, "sign_padded") || pqlab_drv_is(cmd, "sign_tree")) {
+        int padded = pqlab_drv_is(cmd, "sign_padded"), tree = pqlab_drv_is(cmd, "sign_tree");
         if (argc != 4) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || arglen[2] != 40 || arglen[3] != 48) {
@@ -82,11 +64,11 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             }
             const uint8_t *outs[1] = {sig_buf};
             const size_t lens[1] = {siglen};
-            answer(tag, r, 1, outs, lens);
+            pqlab_drv_answer(tag, r, 1, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "expand")) {
+    if (pqlab_drv_is(cmd, "expand")) {
         if (argc != 1) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES) {
@@ -97,18 +79,18 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             pqlab_shake256(d, sizeof d, esk_buf, sizeof esk_buf);
             const uint8_t *outs[1] = {d};
             const size_t lens[1] = {sizeof d};
-            answer(tag, r, 1, outs, lens);
+            pqlab_drv_answer(tag, r, 1, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "verify") || streq(cmd, "verify_padded")) {
+    if (pqlab_drv_is(cmd, "verify") || pqlab_drv_is(cmd, "verify_padded")) {
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            int r = fndsa_verify(argv[2], arglen[2], argv[1], arglen[1], argv[0], streq(cmd, "verify_padded"));
-            answer(tag, r, 0, NULL, NULL);
+            int r = fndsa_verify(argv[2], arglen[2], argv[1], arglen[1], argv[0], pqlab_drv_is(cmd, "verify_padded"));
+            pqlab_drv_answer(tag, r, 0, NULL, NULL);
         }
         return 0;
     }

@@ -8,13 +8,10 @@
  * A wrong-length argument is a failure with code PQLAB_DRV_ERR_LENGTH. */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "api.h"
 #include "harness.h"
 
-#define PQLAB_DRV_ERR_LENGTH (-100)
-#define PQLAB_DRV_ERR_ARGS (-101)
 #define SEED_BYTES 40
 #define SALT_BYTES 16
 #define MSG_BYTES (CRYPTO_SECRETKEYBYTES - CRYPTO_PUBLICKEYBYTES - SEED_BYTES)
@@ -24,24 +21,9 @@ static uint8_t sk_buf[CRYPTO_SECRETKEYBYTES];
 static uint8_t ct_buf[CRYPTO_CIPHERTEXTBYTES];
 static uint8_t ss_buf[CRYPTO_BYTES];
 
-static int streq(const char *a, const char *b)
-{
-    return strcmp(a, b) == 0;
-}
-
-/* answers "ok" with the outputs when r == 0, "fail r" otherwise */
-static void answer(const char *tag, int r, int n, const uint8_t *const *outs, const size_t *lens)
-{
-    if (r != 0) {
-        pqlab_drv_fail(tag, r);
-    } else {
-        pqlab_drv_ok(tag, n, outs, lens);
-    }
-}
-
 int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
 {
-    if (streq(cmd, "keygen")) {
+    if (pqlab_drv_is(cmd, "keygen")) {
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != SEED_BYTES || arglen[1] != MSG_BYTES || arglen[2] != SEED_BYTES) {
@@ -49,11 +31,11 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else {
             const uint8_t *outs[2] = {pk_buf, sk_buf};
             const size_t lens[2] = {sizeof pk_buf, sizeof sk_buf};
-            answer(tag, crypto_kem_keypair_derand(pk_buf, sk_buf, argv[0], argv[1], argv[2]), 2, outs, lens);
+            pqlab_drv_answer(tag, crypto_kem_keypair_derand(pk_buf, sk_buf, argv[0], argv[1], argv[2]), 2, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "encaps")) {
+    if (pqlab_drv_is(cmd, "encaps")) {
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES || arglen[1] != MSG_BYTES || arglen[2] != SALT_BYTES) {
@@ -61,11 +43,11 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else {
             const uint8_t *outs[2] = {ct_buf, ss_buf};
             const size_t lens[2] = {sizeof ct_buf, sizeof ss_buf};
-            answer(tag, crypto_kem_enc_derand(ct_buf, ss_buf, argv[0], argv[1], argv[2]), 2, outs, lens);
+            pqlab_drv_answer(tag, crypto_kem_enc_derand(ct_buf, ss_buf, argv[0], argv[1], argv[2]), 2, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "decaps")) {
+    if (pqlab_drv_is(cmd, "decaps")) {
         if (argc != 2) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || arglen[1] != CRYPTO_CIPHERTEXTBYTES) {
@@ -73,7 +55,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else {
             const uint8_t *outs[1] = {ss_buf};
             const size_t lens[1] = {sizeof ss_buf};
-            answer(tag, crypto_kem_dec(ss_buf, argv[1], argv[0]), 1, outs, lens);
+            pqlab_drv_answer(tag, crypto_kem_dec(ss_buf, argv[1], argv[0]), 1, outs, lens);
         }
         return 0;
     }

@@ -22,38 +22,20 @@
  * verification result FIPS 204 prescribes). */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "api.h"
 #include "harness.h"
-
-#define PQLAB_DRV_ERR_LENGTH (-100)
-#define PQLAB_DRV_ERR_ARGS (-101)
 
 static uint8_t pk_buf[CRYPTO_PUBLICKEYBYTES];
 static uint8_t sk_buf[CRYPTO_SECRETKEYBYTES];
 static uint8_t sig_buf[CRYPTO_BYTES];
 static uint8_t mu_buf[64];
 
-static int streq(const char *a, const char *b)
-{
-    return strcmp(a, b) == 0;
-}
-
-static void answer(const char *tag, int r, int n, const uint8_t *const *outs, const size_t *lens)
-{
-    if (r != 0) {
-        pqlab_drv_fail(tag, r);
-    } else {
-        pqlab_drv_ok(tag, n, outs, lens);
-    }
-}
-
 static void answer_sig(const char *tag, int r)
 {
     const uint8_t *outs[1] = {sig_buf};
     const size_t lens[1] = {sizeof sig_buf};
-    answer(tag, r, 1, outs, lens);
+    pqlab_drv_answer(tag, r, 1, outs, lens);
 }
 
 /* rnd argument: 32 bytes, or empty for hedged signing */
@@ -66,7 +48,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
 {
     size_t siglen;
 
-    if (streq(cmd, "keygen")) {
+    if (pqlab_drv_is(cmd, "keygen")) {
         if (argc != 1) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != 32) {
@@ -75,12 +57,12 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             const int r = crypto_sign_keypair_internal(pk_buf, sk_buf, argv[0]);
             const uint8_t *outs[2] = {pk_buf, sk_buf};
             const size_t lens[2] = {sizeof pk_buf, sizeof sk_buf};
-            answer(tag, r, 2, outs, lens);
+            pqlab_drv_answer(tag, r, 2, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "sign_internal") || streq(cmd, "sign_extmu")) {
-        const int ext = streq(cmd, "sign_extmu");
+    if (pqlab_drv_is(cmd, "sign_internal") || pqlab_drv_is(cmd, "sign_extmu")) {
+        const int ext = pqlab_drv_is(cmd, "sign_extmu");
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || (ext && arglen[1] != 64) || arglen[2] != 32) {
@@ -92,8 +74,8 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         }
         return 0;
     }
-    if (streq(cmd, "sign") || streq(cmd, "sign_prehash")) {
-        const int ph = streq(cmd, "sign_prehash");
+    if (pqlab_drv_is(cmd, "sign") || pqlab_drv_is(cmd, "sign_prehash")) {
+        const int ph = pqlab_drv_is(cmd, "sign_prehash");
         const int want = ph ? 5 : 4;
         if (argc != want) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
@@ -109,8 +91,8 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         }
         return 0;
     }
-    if (streq(cmd, "verify_internal") || streq(cmd, "verify_extmu")) {
-        const int ext = streq(cmd, "verify_extmu");
+    if (pqlab_drv_is(cmd, "verify_internal") || pqlab_drv_is(cmd, "verify_extmu")) {
+        const int ext = pqlab_drv_is(cmd, "verify_extmu");
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES || (ext && arglen[1] != 64)) {
@@ -118,12 +100,12 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         } else {
             const int r = ext ? crypto_sign_verify_extmu(argv[2], arglen[2], argv[1], argv[0])
                               : crypto_sign_verify_internal(argv[2], arglen[2], argv[1], arglen[1], argv[0]);
-            answer(tag, r, 0, NULL, NULL);
+            pqlab_drv_answer(tag, r, 0, NULL, NULL);
         }
         return 0;
     }
-    if (streq(cmd, "verify") || streq(cmd, "verify_prehash")) {
-        const int ph = streq(cmd, "verify_prehash");
+    if (pqlab_drv_is(cmd, "verify") || pqlab_drv_is(cmd, "verify_prehash")) {
+        const int ph = pqlab_drv_is(cmd, "verify_prehash");
         const int want = ph ? 5 : 4;
         if (argc != want) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
@@ -135,11 +117,11 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             const int r =
                 ph ? crypto_sign_verify_prehash(sig, slen, argv[1], arglen[1], argv[2], arglen[2], argv[3][0], argv[0])
                    : crypto_sign_verify_ctx(sig, slen, argv[1], arglen[1], argv[2], arglen[2], argv[0]);
-            answer(tag, r, 0, NULL, NULL);
+            pqlab_drv_answer(tag, r, 0, NULL, NULL);
         }
         return 0;
     }
-    if (streq(cmd, "mu")) {
+    if (pqlab_drv_is(cmd, "mu")) {
         if (argc != 4) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES || arglen[3] != 1) {
@@ -148,7 +130,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
             const int r = crypto_sign_compute_mu(mu_buf, argv[0], argv[1], arglen[1], argv[2], arglen[2], argv[3][0]);
             const uint8_t *outs[1] = {mu_buf};
             const size_t lens[1] = {sizeof mu_buf};
-            answer(tag, r, 1, outs, lens);
+            pqlab_drv_answer(tag, r, 1, outs, lens);
         }
         return 0;
     }

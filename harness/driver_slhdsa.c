@@ -14,41 +14,19 @@
  * length is simply "fail" for the verify commands (strict verification). */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "api.h"
 #include "harness.h"
-
-#define PQLAB_DRV_ERR_LENGTH (-100)
-#define PQLAB_DRV_ERR_ARGS (-101)
 
 static uint8_t pk_buf[CRYPTO_PUBLICKEYBYTES];
 static uint8_t sk_buf[CRYPTO_SECRETKEYBYTES];
 static uint8_t sig_buf[CRYPTO_BYTES];
 
-static int streq(const char *a, const char *b)
-{
-    return strcmp(a, b) == 0;
-}
-
 static void answer_sig(const char *tag, int r)
 {
-    if (r != 0) {
-        pqlab_drv_fail(tag, r);
-    } else {
-        const uint8_t *outs[1] = {sig_buf};
-        const size_t lens[1] = {sizeof sig_buf};
-        pqlab_drv_ok(tag, 1, outs, lens);
-    }
-}
-
-static void answer_verify(const char *tag, int r)
-{
-    if (r != 0) {
-        pqlab_drv_fail(tag, r);
-    } else {
-        pqlab_drv_ok(tag, 0, NULL, NULL);
-    }
+    const uint8_t *outs[1] = {sig_buf};
+    const size_t lens[1] = {sizeof sig_buf};
+    pqlab_drv_answer(tag, r, 1, outs, lens);
 }
 
 /* addrnd: empty = deterministic (NULL), n bytes = hedged, else a length error */
@@ -65,24 +43,20 @@ static int addrnd_arg(const uint8_t *p, size_t len, const uint8_t **out)
 int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen)
 {
     const uint8_t *addrnd;
-    if (streq(cmd, "keygen")) {
+    if (pqlab_drv_is(cmd, "keygen")) {
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_N || arglen[1] != CRYPTO_N || arglen[2] != CRYPTO_N) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
             int r = slh_keygen_internal(pk_buf, sk_buf, argv[0], argv[1], argv[2]);
-            if (r != 0) {
-                pqlab_drv_fail(tag, r);
-            } else {
-                const uint8_t *outs[2] = {pk_buf, sk_buf};
-                const size_t lens[2] = {sizeof pk_buf, sizeof sk_buf};
-                pqlab_drv_ok(tag, 2, outs, lens);
-            }
+            const uint8_t *outs[2] = {pk_buf, sk_buf};
+            const size_t lens[2] = {sizeof pk_buf, sizeof sk_buf};
+            pqlab_drv_answer(tag, r, 2, outs, lens);
         }
         return 0;
     }
-    if (streq(cmd, "sign_internal")) {
+    if (pqlab_drv_is(cmd, "sign_internal")) {
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || addrnd_arg(argv[2], arglen[2], &addrnd) != 0) {
@@ -92,7 +66,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         }
         return 0;
     }
-    if (streq(cmd, "sign")) {
+    if (pqlab_drv_is(cmd, "sign")) {
         if (argc != 4) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || addrnd_arg(argv[3], arglen[3], &addrnd) != 0) {
@@ -102,7 +76,7 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         }
         return 0;
     }
-    if (streq(cmd, "sign_prehash")) {
+    if (pqlab_drv_is(cmd, "sign_prehash")) {
         if (argc != 5) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_SECRETKEYBYTES || arglen[3] != 1 ||
@@ -114,34 +88,36 @@ int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint
         }
         return 0;
     }
-    if (streq(cmd, "verify_internal")) {
+    if (pqlab_drv_is(cmd, "verify_internal")) {
         if (argc != 3) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            answer_verify(tag, slh_verify_internal(argv[2], arglen[2], argv[1], arglen[1], argv[0]));
+            pqlab_drv_answer(tag, slh_verify_internal(argv[2], arglen[2], argv[1], arglen[1], argv[0]), 0, NULL, NULL);
         }
         return 0;
     }
-    if (streq(cmd, "verify")) {
+    if (pqlab_drv_is(cmd, "verify")) {
         if (argc != 4) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            answer_verify(tag, slh_verify(argv[3], arglen[3], argv[1], arglen[1], argv[2], arglen[2], argv[0]));
+            pqlab_drv_answer(tag, slh_verify(argv[3], arglen[3], argv[1], arglen[1], argv[2], arglen[2], argv[0]), 0,
+                             NULL, NULL);
         }
         return 0;
     }
-    if (streq(cmd, "verify_prehash")) {
+    if (pqlab_drv_is(cmd, "verify_prehash")) {
         if (argc != 5) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_ARGS);
         } else if (arglen[0] != CRYPTO_PUBLICKEYBYTES || arglen[3] != 1) {
             pqlab_drv_fail(tag, PQLAB_DRV_ERR_LENGTH);
         } else {
-            answer_verify(
-                tag, hash_slh_verify(argv[4], arglen[4], argv[1], arglen[1], argv[2], arglen[2], argv[3][0], argv[0]));
+            pqlab_drv_answer(
+                tag, hash_slh_verify(argv[4], arglen[4], argv[1], arglen[1], argv[2], arglen[2], argv[3][0], argv[0]),
+                0, NULL, NULL);
         }
         return 0;
     }

@@ -476,6 +476,20 @@ void pqlab_drv_fail(const char *tag, int code)
     pqlab_rec_end();
 }
 
+void pqlab_drv_answer(const char *tag, int r, int n, const uint8_t *const *outs, const size_t *outlens)
+{
+    if (r != 0) {
+        pqlab_drv_fail(tag, r);
+    } else {
+        pqlab_drv_ok(tag, n, outs, outlens);
+    }
+}
+
+int pqlab_drv_is(const char *cmd, const char *name)
+{
+    return strcmp(cmd, name) == 0;
+}
+
 int pqlab_bytes_equal(const uint8_t *a, const uint8_t *b, size_t n)
 {
     uint8_t d = 0;

@@ -85,8 +85,16 @@ void pqlab_test_result(const char *name, int ok);
 int pqlab_test_report(void);
 
 /* ---- driver ---- */
+/* failure codes of the family drivers: the wrong number of arguments, an argument of the
+ * wrong length (docs/interfaces.md section 3) */
+#define PQLAB_DRV_ERR_LENGTH (-100)
+#define PQLAB_DRV_ERR_ARGS (-101)
 void pqlab_drv_ok(const char *tag, int n, const uint8_t *const *outs, const size_t *outlens);
 void pqlab_drv_fail(const char *tag, int code);
+/* "ok" with the n outputs when r == 0, "fail r" otherwise */
+void pqlab_drv_answer(const char *tag, int r, int n, const uint8_t *const *outs, const size_t *outlens);
+/* 1 when the request's command is `name` */
+int pqlab_drv_is(const char *cmd, const char *name);
 /* implemented by harness/driver_<family>.c; 0 when it handled (and printed) the
  * request, nonzero for an unknown command */
 int pqlab_driver_dispatch(const char *tag, const char *cmd, int argc, const uint8_t *const *argv, const size_t *arglen);
