@@ -256,11 +256,12 @@ PQLAB_NOINLINE_NOCLONE void pqlab_mark_end(const char *label)
 
 /* ---- randomness ---- */
 
-enum rng_mode { RNG_FIXED, RNG_SHAKE, RNG_DRBG };
+enum rng_mode { RNG_FIXED, RNG_SHAKE, RNG_DRBG, RNG_STREAM };
 static enum rng_mode mode;
 static uint64_t fixed_state;
 static pqlab_keccak_state shake_state;
 static pqlab_drbg_state *drbg_state;
+static pqlab_keccak_state hqc_master, hqc_record;
 
 /* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014): Weyl sequence plus a 64-bit finaliser. */
@@ -292,6 +293,27 @@ void pqlab_rng_drbg(pqlab_drbg_state *st)
     drbg_state = st;
 }
 
+static void hqc_prng_init(pqlab_keccak_state *st, const uint8_t *seed, size_t len)
+{
+    static const uint8_t domain = 0x01; /* the HQC PRNG's domain byte */
+    pqlab_shake256_init(st);
+    pqlab_shake256_absorb(st, seed, len);
+    pqlab_shake256_absorb(st, &domain, 1);
+    pqlab_shake256_finalize(st);
+}
+
+void pqlab_rng_hqc_init(const uint8_t *entropy, size_t len)
+{
+    hqc_prng_init(&hqc_master, entropy, len);
+}
+
+void pqlab_rng_hqc_record(uint8_t seed[48])
+{
+    pqlab_shake256_squeeze(seed, 48, &hqc_master);
+    hqc_prng_init(&hqc_record, seed, 48);
+    mode = RNG_STREAM;
+}
+
 uint32_t pqlab_rng_u32(void)
 {
     return (uint32_t)(splitmix64() >> 32);
@@ -320,6 +342,9 @@ int pqlab_randombytes(uint8_t *out, size_t n)
         break;
     case RNG_DRBG:
         pqlab_drbg_generate(drbg_state, out, n);
+        break;
+    case RNG_STREAM:
+        pqlab_shake256_squeeze(out, n, &hqc_record);
         break;
     default:
         while (n > 0) {

@@ -56,6 +56,12 @@ void pqlab_mark_end(const char *label);
 void pqlab_rng_fixed(void);
 void pqlab_rng_shake(const uint8_t *seed, size_t seedlen);
 void pqlab_rng_drbg(pqlab_drbg_state *st);
+/* the HQC submission's KAT generator (harness/kat.c with PQLAB_KAT_RNG_HQC), whose PRNG is
+ * SHAKE256(seed || 0x01) read as one stream: _init seeds the master stream with the
+ * entropy; _record draws the next 48-byte seed from it and makes randombytes the stream of
+ * that seed */
+void pqlab_rng_hqc_init(const uint8_t *entropy, size_t len);
+void pqlab_rng_hqc_record(uint8_t seed[48]);
 /* a draw from the fixed stream regardless of the mode (buffer positions etc.) */
 uint32_t pqlab_rng_u32(void);
 /* with on != 0, every output of pqlab_randombytes() is marked PQLAB_SECRET (the ct program) */

@@ -9,7 +9,10 @@
  * Each line of the .rsp file is one "kat <line>" record, blank lines included
  * (a bare "kat"), so the host rebuilds PQCkemKAT_*.rsp / PQCsignKAT_*.rsp by
  * joining the records with newlines. Hex is uppercase as the generator's
- * fprintBstr() writes it. */
+ * fprintBstr() writes it.
+ * PQLAB_KAT_RNG_HQC (KEMs whose pqlab/data/kat.toml entry says rng = "hqc"): the HQC
+ * submission's generator instead, the same records with its SHAKE256 PRNG in place of
+ * the DRBG (harness.h, pqlab_rng_hqc_init). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,7 +23,13 @@
 #define PQLAB_KAT_COUNT 100
 #endif
 
+#ifdef PQLAB_KAT_RNG_HQC
+#ifndef PQLAB_KIND_KEM
+#error "PQLAB_KAT_RNG_HQC: the HQC KAT generator is a KEM generator"
+#endif
+#else
 static pqlab_drbg_state master, record;
+#endif
 static uint8_t seed[48];
 
 static void line_hex(const char *name, const uint8_t *p, size_t n)
@@ -54,11 +63,15 @@ static uint8_t ss[CRYPTO_BYTES], ss2[CRYPTO_BYTES];
 
 static int one(int count)
 {
+#ifdef PQLAB_KAT_RNG_HQC
+    pqlab_rng_hqc_record(seed);
+#else
     pqlab_drbg_generate(&master, seed, sizeof seed);
-    line_num("count", (uint64_t)count);
-    line_hex("seed", seed, sizeof seed);
     pqlab_drbg_init(&record, seed, NULL);
     pqlab_rng_drbg(&record);
+#endif
+    line_num("count", (uint64_t)count);
+    line_hex("seed", seed, sizeof seed);
     int ok = crypto_kem_keypair(pk, sk) == 0;
     line_hex("pk", pk, sizeof pk);
     line_hex("sk", sk, sizeof sk);
@@ -111,7 +124,11 @@ int main(void)
     for (int i = 0; i < 48; i++) {
         entropy[i] = (uint8_t)i;
     }
+#ifdef PQLAB_KAT_RNG_HQC
+    pqlab_rng_hqc_init(entropy, sizeof entropy);
+#else
     pqlab_drbg_init(&master, entropy, NULL);
+#endif
     pqlab_rec_begin("kat");
     pqlab_rec_str("#");
     pqlab_rec_str(CRYPTO_ALGNAME);

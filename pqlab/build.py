@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pqlab import ROOT, PqlabError
+from pqlab import ROOT, PqlabError, katref
 from pqlab.nistpkg import NIST_RANDOMBYTES_FLAGS
 from pqlab.platforms import Platform
 from pqlab.registry import Implementation
@@ -380,7 +380,7 @@ def build(
             extra = {
                 "speed": [f"-DPQLAB_ITERATIONS={opts.runs('speed')}"],
                 "hashing": [f"-DPQLAB_ITERATIONS={opts.runs('hashing')}"],
-                "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}"],
+                "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}", *katref.rng_flags(impl.scheme)],
             }.get(prog, [])
             name = program_name(prog, opts)
             srcs = [HARNESS / f"{prog}.c"]

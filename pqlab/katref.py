@@ -30,6 +30,15 @@ def load_refs(path: Path = KAT_TOML) -> dict[str, dict]:
     return tomllib.loads(path.read_text())
 
 
+def rng_flags(scheme: str) -> list[str]:
+    """The kat program's flags for the scheme's KAT generator: the NIST AES-256-CTR DRBG by
+    default; `rng = "hqc"` in its kat.toml entry selects the HQC submission's SHAKE256 PRNG."""
+    rng = load_refs().get(scheme, {}).get("rng", "nist-drbg")
+    if rng not in ("nist-drbg", "hqc"):
+        raise PqlabError(f"pqlab/data/kat.toml: [{scheme}] rng = {rng!r} (known: nist-drbg, hqc)")
+    return ["-DPQLAB_KAT_RNG_HQC"] if rng == "hqc" else []
+
+
 def records(rsp: str) -> list[str]:
     """The records of a .rsp text in order, each as its lines with '\\n' after every line."""
     out: list[str] = []
