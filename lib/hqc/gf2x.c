@@ -15,6 +15,7 @@
 #include "ct.h"
 #include "internal.h"
 
+#ifndef HQC_NATIVE_GF2X
 /* carry-less 32 x 32 -> 64 */
 static uint64_t clmul32(uint32_t x, uint32_t y)
 {
@@ -40,11 +41,22 @@ static void clmul64(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b)
     *lo = l ^ (m << 32);
     *hi = h ^ (m >> 32);
 }
+#endif
 
-/* below this many words the product is schoolbook (3: fewest m4-sim cycles of 2..8 for all
- * three sets, measured with `pqlab profile -p m4-sim`) */
+/* below this many words the product is schoolbook (portable: 3, fewest m4-sim cycles of 2..8
+ * for all three sets, measured with `pqlab profile -p m4-sim`; native base case: see
+ * docs/hqc.md) */
+#ifndef HQC_KARATSUBA_BASE
+#ifdef HQC_NATIVE_GF2X
 #define HQC_KARATSUBA_BASE 3
+#else
+#define HQC_KARATSUBA_BASE 3
+#endif
+#endif
 
+#ifdef HQC_NATIVE_GF2X
+#define mul_base pqlab_hqc_mul_base_native
+#else
 /* r[0..2n) = a[0..n) * b[0..n) */
 static void mul_base(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
 {
@@ -60,6 +72,7 @@ static void mul_base(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n
         }
     }
 }
+#endif
 
 /* r[0..2n) = a * b; t: scratch of karatsuba_scratch(n) words.
  * a = a0 + x^(64h) a1 with h = ceil(n/2) words in a0 and l = n - h in a1 (same for b):

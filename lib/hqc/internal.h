@@ -12,6 +12,14 @@
 #include "fips202.h"
 #include "params.h"
 
+/* native kernels (lib/native/hqc.h), unless -DPQLAB_HQC_PORTABLE asks for the C only */
+#if defined(PQLAB_HQC_GF2X_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
+#define HQC_NATIVE_GF2X 1
+#endif
+#if defined(PQLAB_HQC_SUPPORT_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
+#define HQC_NATIVE_SUPPORT 1
+#endif
+
 /* --- gf2x.c: multiplication in F_2[x]/(x^n - 1) --- */
 #define hqc_vect_mul PQLAB_NAMESPACE(hqc_vect_mul)
 /* r = a * b mod (x^n - 1); a, b reduced (bits >= n zero); r may be a or b (the product is
