@@ -16,7 +16,9 @@
  * column: (x0 y0 + x1 y3), (x0 y1 + x2 y3), (x1 y0 + x3 y2), (x0 y2 + x3 y3); every other
  * pair reaches 16 in some column). 16 multiplications, 16 EOR, 8 AND, 6 ORR and 8 AND for the
  * masks: 54 single-cycle instructions on the Cortex-M4 (UMULL/UMLAL are one cycle there).
- * 64 x 64 -> 128: one Karatsuba step on the 32-bit halves (three CLMUL32).
+ * 64 x 64 -> 128: one Karatsuba step on the 32-bit halves (three CLMUL32). n = 3 (and 2), the
+ * lengths lib/hqc's Karatsuba calls it with: Karatsuba on the words too, six (three) 64 x 64
+ * products of the words and their pairwise sums instead of nine (four); other n: schoolbook.
  *
  * Support to bits: for each position, every 32-bit word of v is visited; a counter started at
  * word index + 1 is decremented per word and the bit is XORed by an IT EQ-predicated EOR (a
@@ -90,7 +92,97 @@
     orr.w   lr, lr, r9
 .endm
 
-/* frame of pqlab_hqc_mul_base_native */
+
+/* the 128-bit product of the 64-bit words at sp + xo and sp + yo, as four 32-bit words at
+ * sp + po: L = x0 y0 and H = x1 y1 stored first, M = (x0 + x1)(y0 + y1) combined into words 1, 2 */
+.macro PROD xo, yo, po
+    ldr.w   r3, [sp, #\xo]
+    ldr.w   r7, [sp, #\yo]
+    CLMUL32
+    strd    r12, lr, [sp, #\po]
+    ldr.w   r3, [sp, #\xo + 4]
+    ldr.w   r7, [sp, #\yo + 4]
+    CLMUL32
+    strd    r12, lr, [sp, #\po + 8]
+    ldrd    r2, r3, [sp, #\xo]
+    ldrd    r6, r7, [sp, #\yo]
+    eor.w   r3, r3, r2
+    eor.w   r7, r7, r6
+    CLMUL32
+    ldrd    r0, r1, [sp, #\po]
+    ldrd    r2, r3, [sp, #\po + 8]
+    eor.w   r12, r12, r0
+    eor.w   lr, lr, r3
+    eor.w   r4, r1, r12
+    eor.w   r4, r4, r2
+    eor.w   r5, r2, lr
+    eor.w   r5, r5, r1
+    strd    r4, r5, [sp, #\po + 4]
+.endm
+
+/* n = 3: six products (Karatsuba on three words), output lane t (32-bit half of each word).
+ * Frame: A 0, SA 24 (a0 + a1, a0 + a2, a1 + a2), B 48, SB 72, P0 96, P1 112, P2 128,
+ * P01 144, P02 160, P12 176 (each lo | hi), r 192. r12 = r. */
+.equ K3_SIZE, 200
+.macro COMB3 t
+    ldr.w   r0, [sp, #96 + \t]
+    ldr.w   r1, [sp, #104 + \t]
+    ldr.w   r2, [sp, #112 + \t]
+    ldr.w   r3, [sp, #120 + \t]
+    ldr.w   r4, [sp, #128 + \t]
+    ldr.w   r5, [sp, #136 + \t]
+    ldr.w   r6, [sp, #144 + \t]
+    ldr.w   r7, [sp, #152 + \t]
+    ldr.w   r8, [sp, #160 + \t]
+    ldr.w   r9, [sp, #168 + \t]
+    ldr.w   r10, [sp, #176 + \t]
+    ldr.w   r11, [sp, #184 + \t]
+    str.w   r0, [r12, #0 + \t]          /* W0 = P0.lo */
+    eor.w   r0, r0, r2                  /* P0.lo + P1.lo */
+    eor.w   lr, r1, r3                  /* P0.hi + P1.hi */
+    eor.w   r6, r6, r1                  /* W1 = P01.lo + P0.hi + P0.lo + P1.lo */
+    eor.w   r6, r6, r0
+    str.w   r6, [r12, #8 + \t]
+    eor.w   r7, r7, lr                  /* W2 = P01.hi + P0.hi + P1.hi + P02.lo + P0.lo + P1.lo + P2.lo */
+    eor.w   r7, r7, r8
+    eor.w   r7, r7, r0
+    eor.w   r7, r7, r4
+    str.w   r7, [r12, #16 + \t]
+    eor.w   r9, r9, lr                  /* W3 = P02.hi + P0.hi + P1.hi + P2.hi + P12.lo + P1.lo + P2.lo */
+    eor.w   r9, r9, r5
+    eor.w   r9, r9, r10
+    eor.w   r9, r9, r2
+    eor.w   r9, r9, r4
+    str.w   r9, [r12, #24 + \t]
+    eor.w   r11, r11, r3                /* W4 = P12.hi + P1.hi + P2.hi + P2.lo */
+    eor.w   r11, r11, r5
+    eor.w   r11, r11, r4
+    str.w   r11, [r12, #32 + \t]
+    str.w   r5, [r12, #40 + \t]         /* W5 = P2.hi */
+.endm
+
+/* n = 2: three products. Frame: A 0, SA 16, B 24, SB 40, P0 48, P1 64, P01 80, r 96. */
+.equ K2_SIZE, 104
+.macro COMB2 t
+    ldr.w   r0, [sp, #48 + \t]
+    ldr.w   r1, [sp, #56 + \t]
+    ldr.w   r2, [sp, #64 + \t]
+    ldr.w   r3, [sp, #72 + \t]
+    ldr.w   r6, [sp, #80 + \t]
+    ldr.w   r7, [sp, #88 + \t]
+    str.w   r0, [r12, #0 + \t]          /* W0 = P0.lo */
+    eor.w   r6, r6, r0                  /* W1 = P01.lo + P0.lo + P1.lo + P0.hi */
+    eor.w   r6, r6, r2
+    eor.w   r6, r6, r1
+    str.w   r6, [r12, #8 + \t]
+    eor.w   r7, r7, r1                  /* W2 = P01.hi + P0.hi + P1.hi + P1.lo */
+    eor.w   r7, r7, r3
+    eor.w   r7, r7, r2
+    str.w   r7, [r12, #16 + \t]
+    str.w   r3, [r12, #24 + \t]         /* W3 = P1.hi */
+.endm
+
+/* frame of pqlab_hqc_mul_base_native (schoolbook, n other than 2 and 3) */
 .equ F_L, 0     /* a0 b0 product, 2 words */
 .equ F_H, 8     /* a1 b1 product, 2 words */
 .equ F_PA, 16   /* &a[i] */
@@ -110,6 +202,10 @@
     .thumb_func
 pqlab_hqc_mul_base_native:
     push.w  {r4-r11, lr}
+    cmp.w   r3, #3                      /* public length */
+    beq.w   .Lk3
+    cmp.w   r3, #2
+    beq.w   .Lk2
     sub.w   sp, sp, #F_SIZE
     /* r[0..2n) = 0: 4n 32-bit words */
     lsl.w   r4, r3, #2
@@ -191,6 +287,71 @@ pqlab_hqc_mul_base_native:
     str.w   r2, [sp, #F_IC]
     bne.w   .Lrow
     add.w   sp, sp, #F_SIZE
+    pop.w   {r4-r11, pc}
+
+.Lk3:
+    sub.w   sp, sp, #K3_SIZE
+    str.w   r0, [sp, #192]
+    ldm.w   r1, {r4-r9}                 /* a0 a1 a2 */
+    strd    r4, r5, [sp, #0]
+    strd    r6, r7, [sp, #8]
+    strd    r8, r9, [sp, #16]
+    eor.w   r10, r4, r6
+    eor.w   r11, r5, r7
+    strd    r10, r11, [sp, #24]
+    eor.w   r10, r4, r8
+    eor.w   r11, r5, r9
+    strd    r10, r11, [sp, #32]
+    eor.w   r10, r6, r8
+    eor.w   r11, r7, r9
+    strd    r10, r11, [sp, #40]
+    ldm.w   r2, {r4-r9}                 /* b0 b1 b2 */
+    strd    r4, r5, [sp, #48]
+    strd    r6, r7, [sp, #56]
+    strd    r8, r9, [sp, #64]
+    eor.w   r10, r4, r6
+    eor.w   r11, r5, r7
+    strd    r10, r11, [sp, #72]
+    eor.w   r10, r4, r8
+    eor.w   r11, r5, r9
+    strd    r10, r11, [sp, #80]
+    eor.w   r10, r6, r8
+    eor.w   r11, r7, r9
+    strd    r10, r11, [sp, #88]
+    PROD    0, 48, 96
+    PROD    8, 56, 112
+    PROD    16, 64, 128
+    PROD    24, 72, 144
+    PROD    32, 80, 160
+    PROD    40, 88, 176
+    ldr.w   r12, [sp, #192]
+    COMB3   0
+    COMB3   4
+    add.w   sp, sp, #K3_SIZE
+    pop.w   {r4-r11, pc}
+
+.Lk2:
+    sub.w   sp, sp, #K2_SIZE
+    str.w   r0, [sp, #96]
+    ldm.w   r1, {r4-r7}                 /* a0 a1 */
+    strd    r4, r5, [sp, #0]
+    strd    r6, r7, [sp, #8]
+    eor.w   r10, r4, r6
+    eor.w   r11, r5, r7
+    strd    r10, r11, [sp, #16]
+    ldm.w   r2, {r4-r7}                 /* b0 b1 */
+    strd    r4, r5, [sp, #24]
+    strd    r6, r7, [sp, #32]
+    eor.w   r10, r4, r6
+    eor.w   r11, r5, r7
+    strd    r10, r11, [sp, #40]
+    PROD    0, 24, 48
+    PROD    8, 32, 64
+    PROD    16, 40, 80
+    ldr.w   r12, [sp, #96]
+    COMB2   0
+    COMB2   4
+    add.w   sp, sp, #K2_SIZE
     pop.w   {r4-r11, pc}
     .size pqlab_hqc_mul_base_native, . - pqlab_hqc_mul_base_native
 
