@@ -97,14 +97,22 @@ static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t 
     karatsuba(z1, sa, sb, h, t + 2 * h);
     karatsuba(r, a, b, h, t + 2 * h);
     karatsuba(r + 2 * h, a + h, b + h, l, t + 2 * h);
-    for (size_t i = 0; i < 2 * h; i++) {
-        z1[i] ^= r[i];
+    /* r[h..3h) += z1 + z0 + z2 in one pass: with t = z0[h + i] + z2[i] (i < h),
+     * r[h + i] = t + z1[i] + z0[i] and r[2h + i] = t + z1[h + i] + z2[h + i]
+     * (z0 = r[0..2h), z2 = r[2h..2h + 2l), words of z2 past 2l are zero) */
+    uint64_t *z0 = r, *z2 = r + 2 * h;
+    const size_t full = 2 * l - h; /* i < full: z2[h + i] exists */
+    for (size_t i = 0; i < full; i++) {
+        const uint64_t t = z0[h + i] ^ z2[i];
+        const uint64_t hi = t ^ z1[h + i] ^ z2[h + i];
+        z0[h + i] = t ^ z1[i] ^ z0[i];
+        z2[i] = hi;
     }
-    for (size_t i = 0; i < 2 * l; i++) {
-        z1[i] ^= r[2 * h + i];
-    }
-    for (size_t i = 0; i < 2 * h; i++) {
-        r[h + i] ^= z1[i];
+    for (size_t i = full; i < h; i++) {
+        const uint64_t t = z0[h + i] ^ z2[i];
+        const uint64_t hi = t ^ z1[h + i];
+        z0[h + i] = t ^ z1[i] ^ z0[i];
+        z2[i] = hi;
     }
 }
 
