@@ -132,3 +132,59 @@ void hqc_vect_mul(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint64_t b
     pqlab_zeroize(prod, sizeof prod);
     pqlab_zeroize(scratch, sizeof scratch);
 }
+
+#ifdef PQLAB_HQC_SMALLSTACK
+/* r = a * y mod (x^n - 1) for y given by its support (the stack-first variant: one 2n-bit
+ * buffer instead of Karatsuba's product and scratch). For each position p: a is copied into
+ * the buffer as 32-bit words, shifted left by p & 31 bits (32-bit shifts by a secret amount,
+ * single fixed-time instructions), then by 2^k words for k = 0.. where bit 5 + k of p is set
+ * (a masked select of every word, the same work whatever p), and folded into r. */
+void hqc_vect_mul_sparse(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint32_t *support, size_t weight)
+{
+    enum { N32 = 2 * HQC_NW, L32 = 4 * HQC_NW };
+    uint32_t t[L32];
+    for (size_t i = 0; i < HQC_NW; i++) {
+        r[i] = 0;
+    }
+    for (size_t j = 0; j < weight; j++) {
+        const uint32_t p = support[j];
+        const uint32_t b = p & 31;
+        for (size_t i = 0; i < HQC_NW; i++) {
+            t[2 * i] = (uint32_t)a[i];
+            t[2 * i + 1] = (uint32_t)(a[i] >> 32);
+        }
+        /* bits: the word below moves in by (w >> 1) >> (31 - b), defined for b = 0 too */
+        t[N32] = (t[N32 - 1] >> 1) >> (31 - b);
+        for (size_t i = N32 - 1; i > 0; i--) {
+            t[i] = (t[i] << b) | ((t[i - 1] >> 1) >> (31 - b));
+        }
+        t[0] <<= b;
+        size_t len = N32 + 1; /* words that may be nonzero */
+        for (size_t k = 0; ((size_t)1 << k) < N32; k++) {
+            const size_t d = (size_t)1 << k;
+            const uint32_t m = (uint32_t)0 - ((p >> (5 + k)) & 1);
+            size_t top = len + d < L32 ? len + d : L32;
+            for (size_t i = top; i-- > d;) {
+                const uint32_t lo = i < len ? t[i] : 0;
+                t[i] = lo ^ ((lo ^ t[i - d]) & m);
+            }
+            for (size_t i = 0; i < d; i++) {
+                t[i] &= ~m;
+            }
+            len = top;
+        }
+        for (size_t i = len; i < L32; i++) {
+            t[i] = 0;
+        }
+        /* fold: words i, NW - 1 + i (>> NTOP) and NW + i (<< 64 - NTOP) of the 2n-bit product */
+        for (size_t i = 0; i < HQC_NW; i++) {
+            const uint64_t w0 = (uint64_t)t[2 * i] | (uint64_t)t[2 * i + 1] << 32;
+            const uint64_t w1 = (uint64_t)t[2 * (HQC_NW - 1 + i)] | (uint64_t)t[2 * (HQC_NW - 1 + i) + 1] << 32;
+            const uint64_t w2 = (uint64_t)t[2 * (HQC_NW + i)] | (uint64_t)t[2 * (HQC_NW + i) + 1] << 32;
+            r[i] ^= w0 ^ (w1 >> HQC_NTOP) ^ (w2 << (64 - HQC_NTOP));
+        }
+    }
+    r[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;
+    pqlab_zeroize(t, sizeof t);
+}
+#endif

@@ -25,6 +25,10 @@
 /* r = a * b mod (x^n - 1); a, b reduced (bits >= n zero); r may be a or b (the product is
  * formed in a separate buffer and folded into r last) */
 void hqc_vect_mul(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint64_t b[HQC_NW]);
+#define hqc_vect_mul_sparse PQLAB_NAMESPACE(hqc_vect_mul_sparse)
+/* -DPQLAB_HQC_SMALLSTACK: r = a * y mod (x^n - 1), y given by its support (weight distinct
+ * positions < n); r must not overlap a */
+void hqc_vect_mul_sparse(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint32_t *support, size_t weight);
 
 /* --- sample.c: SHAKE256 seed expander, samplers, byte encoding --- */
 typedef pqlab_keccak_state hqc_xof;
