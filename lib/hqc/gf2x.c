@@ -78,12 +78,24 @@ static void mul_base(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n
  * a = a0 + x^(64h) a1 with h = ceil(n/2) words in a0 and l = n - h in a1 (same for b):
  * z0 = a0 b0, z2 = a1 b1, z1 = (a0 + a1)(b0 + b1) - z0 - z2, r = z0 + x^(64h) z1 + x^(128h) z2.
  * The sums are formed in r (free until z0 is written), z1 in t. */
-static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *t)
+static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *t);
+
+/* a half product: the base case directly when it is one (known at compile time in the
+ * specialised copies below) */
+#define HQC_HALF(r, a, b, n, t)                                                                                        \
+    do {                                                                                                               \
+        if ((n) <= HQC_KARATSUBA_BASE) {                                                                               \
+            mul_base((r), (a), (b), (n));                                                                              \
+        } else {                                                                                                       \
+            karatsuba((r), (a), (b), (n), (t));                                                                        \
+        }                                                                                                              \
+    } while (0)
+
+/* one Karatsuba level (n > HQC_KARATSUBA_BASE); inlined into karatsuba() once for the
+ * small lengths, where a constant n unrolls its loops, and once for the others */
+static inline __attribute__((always_inline)) void karatsuba_step(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                                                 size_t n, uint64_t *t)
 {
-    if (n <= HQC_KARATSUBA_BASE) {
-        mul_base(r, a, b, n);
-        return;
-    }
     const size_t h = (n + 1) / 2, l = n - h;
     uint64_t *sa = r, *sb = r + h, *z1 = t;
     for (size_t i = 0; i < l; i++) {
@@ -94,9 +106,9 @@ static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t 
         sa[l] = a[l];
         sb[l] = b[l];
     }
-    karatsuba(z1, sa, sb, h, t + 2 * h);
-    karatsuba(r, a, b, h, t + 2 * h);
-    karatsuba(r + 2 * h, a + h, b + h, l, t + 2 * h);
+    HQC_HALF(z1, sa, sb, h, t + 2 * h);
+    HQC_HALF(r, a, b, h, t + 2 * h);
+    HQC_HALF(r + 2 * h, a + h, b + h, l, t + 2 * h);
     /* r[h..3h) += z1 + z0 + z2 in one pass: with t = z0[h + i] + z2[i] (i < h),
      * r[h + i] = t + z1[i] + z0[i] and r[2h + i] = t + z1[h + i] + z2[h + i]
      * (z0 = r[0..2h), z2 = r[2h..2h + 2l), words of z2 past 2l are zero) */
@@ -113,6 +125,32 @@ static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t 
         const uint64_t hi = t ^ z1[h + i];
         z0[h + i] = t ^ z1[i] ^ z0[i];
         z2[i] = hi;
+    }
+}
+
+static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *t)
+{
+    switch (n) { /* public length */
+    case 1:
+    case 2:
+    case 3:
+        mul_base(r, a, b, n);
+        break;
+#if HQC_KARATSUBA_BASE < 4
+    case 4:
+        karatsuba_step(r, a, b, 4, t);
+        break;
+    case 5:
+        karatsuba_step(r, a, b, 5, t);
+        break;
+#endif
+    default:
+        if (n <= HQC_KARATSUBA_BASE) {
+            mul_base(r, a, b, n);
+        } else {
+            karatsuba_step(r, a, b, n, t);
+        }
+        break;
     }
 }
 

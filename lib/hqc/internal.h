@@ -19,6 +19,9 @@
 #if defined(PQLAB_HQC_SUPPORT_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
 #define HQC_NATIVE_SUPPORT 1
 #endif
+#if defined(PQLAB_HQC_RM_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
+#define HQC_NATIVE_RM 1
+#endif
 
 /* --- gf2x.c: multiplication in F_2[x]/(x^n - 1) --- */
 #define hqc_vect_mul PQLAB_NAMESPACE(hqc_vect_mul)

@@ -62,6 +62,7 @@
  *  HQC (lib/hqc, contract: hqc.h):
  *   PQLAB_HQC_GF2X_NATIVE       the schoolbook base case of the F_2[x] multiplication
  *   PQLAB_HQC_SUPPORT_NATIVE    positions (a sparse vector's support) XORed into a vector
+ *   PQLAB_HQC_RM_NATIVE         the duplicated Reed-Muller decoder
  *
  * Adding a kernel: docs/native.md, "Adding a kernel". */
 #ifndef PQLAB_NATIVE_API_H

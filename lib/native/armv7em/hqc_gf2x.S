@@ -20,8 +20,9 @@
  * lengths lib/hqc's Karatsuba calls it with: Karatsuba on the words too, six (three) 64 x 64
  * products of the words and their pairwise sums instead of nine (four); other n: schoolbook.
  *
- * Support to bits: for each position, every 32-bit word of v is visited; a counter started at
- * word index + 1 is decremented per word and the bit is XORed by an IT EQ-predicated EOR (a
+ * Support to bits: for each pair of positions, every 32-bit word of v is visited once; a counter
+ * per position, started at its word index + 1, is decremented per word and the position's bit
+ * is XORed when it reaches 0 by an IT EQ-predicated EOR (a
  * single-cycle instruction: a skipped one costs the cycle of an executed one, Cortex-M4 TRM;
  * pqlab-sim lists it as `secret-select`, docs/ct.md). Loads and stores visit every word.
  *
@@ -355,12 +356,24 @@ pqlab_hqc_mul_base_native:
     pop.w   {r4-r11, pc}
     .size pqlab_hqc_mul_base_native, . - pqlab_hqc_mul_base_native
 
-/* one 32-bit word of v in register \x: decrement the counter r9, XOR the bit r10 when it
- * reaches 0 */
-.macro SUPW x
-    subs.w  r9, r9, #1
+/* one 32-bit word of v in register \x, two positions: decrement the counters r7 and r8,
+ * XOR the bit r9 / r10 when its counter reaches 0 */
+.macro SUP2 x
+    subs    r7, r7, #1
+    it      eq
+    eoreq.w \x, \x, r9
+    subs.w  r8, r8, #1
     it      eq
     eoreq.w \x, \x, r10
+.endm
+
+/* counter \c = 32-bit word index + 1 and bit \b of the position in r4 */
+.macro SUPPOS c, b
+    lsr.w   \c, r4, #5
+    add.w   \c, \c, #1
+    and.w   r4, r4, #31
+    mov.w   \b, #1
+    lsl.w   \b, \b, r4                  /* shift by register: fixed time */
 .endm
 
     .section .text.pqlab_hqc_support_xor_native, "ax", %progbits
@@ -369,50 +382,46 @@ pqlab_hqc_mul_base_native:
     .type pqlab_hqc_support_xor_native, %function
     .thumb_func
 pqlab_hqc_support_xor_native:
-    /* r0 = v, r1 = nw, r2 = support, r3 = weight */
+    /* r0 = v, r1 = nw, r2 = support, r3 = weight; two positions per pass over v */
     push.w  {r4-r11, lr}
-    cmp.w   r3, #0                      /* public weight */
-    beq.w   .Lsdone
     mov.w   r12, r0                     /* v */
     mov.w   lr, r1                      /* nw */
-.Lspos:
-    ldr.w   r4, [r2], #4                /* position */
-    lsr.w   r9, r4, #5
-    add.w   r9, r9, #1                  /* counter: 32-bit word index + 1 */
-    and.w   r4, r4, #31
-    mov.w   r10, #1
-    lsl.w   r10, r10, r4                /* the bit (shift by register: fixed time) */
+.Lspair:
+    cmp.w   r3, #0                      /* public weight */
+    beq.w   .Lsdone
+    ldr.w   r4, [r2], #4
+    SUPPOS  r7, r9
+    cmp.w   r3, #1
+    beq.w   .Lsodd
+    ldr.w   r4, [r2], #4
+    SUPPOS  r8, r10
+    sub.w   r3, r3, #2
+    b.w     .Lsgo
+.Lsodd:                                 /* last of an odd weight: the second bit is 0 */
+    mov.w   r8, #0
+    mov.w   r10, #0
+    mov.w   r3, #0
+.Lsgo:
     mov.w   r0, r12
-    lsrs.w  r11, lr, #2                 /* blocks of four 64-bit words */
+    lsrs.w  r11, lr, #1                 /* blocks of two 64-bit words */
     beq.w   .Lstail
 .Lsblk:
-    ldm.w   r0, {r1, r4, r5, r6, r7, r8}
-    SUPW    r1
-    SUPW    r4
-    SUPW    r5
-    SUPW    r6
-    SUPW    r7
-    SUPW    r8
-    stm.w   r0!, {r1, r4, r5, r6, r7, r8}
-    ldrd    r1, r4, [r0]
-    SUPW    r1
-    SUPW    r4
-    strd    r1, r4, [r0], #8
+    ldm.w   r0, {r1, r4, r5, r6}
+    SUP2    r1
+    SUP2    r4
+    SUP2    r5
+    SUP2    r6
+    stm.w   r0!, {r1, r4, r5, r6}
     subs.w  r11, r11, #1
     bne.w   .Lsblk
 .Lstail:
-    ands.w  r11, lr, #3                 /* remaining 64-bit words */
-    beq.w   .Lsnext
-.Lsone:
+    tst.w   lr, #1                      /* an odd last 64-bit word */
+    beq.w   .Lspair
     ldrd    r1, r4, [r0]
-    SUPW    r1
-    SUPW    r4
-    strd    r1, r4, [r0], #8
-    subs.w  r11, r11, #1
-    bne.w   .Lsone
-.Lsnext:
-    subs.w  r3, r3, #1
-    bne.w   .Lspos
+    SUP2    r1
+    SUP2    r4
+    strd    r1, r4, [r0]
+    b.w     .Lspair
 .Lsdone:
     pop.w   {r4-r11, pc}
     .size pqlab_hqc_support_xor_native, . - pqlab_hqc_support_xor_native
