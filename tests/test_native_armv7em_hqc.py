@@ -1,5 +1,6 @@
 """ARMv7E-M kernels of HQC (lib/native/armv7em/hqc_gf2x.S, contract in lib/native/hqc.h)
-against C restated here from the definitions, on mps2-an386 (QEMU) and m4-sim (pqlab-sim):
+against C restated here from the definitions, on mps2-an386 / mps2-an500 (QEMU) and m4-sim / m7-sim
+(pqlab-sim), the platforms of the backend:
 
 - pqlab_hqc_mul_base_native(r, a, b, n): the F_2[x] product of n-word operands against a
   bit-by-bit schoolbook, n = 1..6 (2 and 3 take the kernel's Karatsuba paths, the others its
@@ -251,7 +252,7 @@ int main(void)
 """
 
 
-@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim"])
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_hqc(platform: str, tmp_path: Path) -> None:
     src = tmp_path / "fw.c"
     src.write_text(FIRMWARE)
