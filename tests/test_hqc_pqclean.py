@@ -105,15 +105,19 @@ def test_corrected_clean_rejects_a_modified_salt(pqclean: Path, tmp_path: Path) 
 
 @pytest.mark.slow
 def test_m4_sim_against_corrected_clean(pqclean: Path, tmp_path: Path) -> None:
-    """Issue 25's goals on m4-sim, ref and clean (corrected) in one run: every operation at most
-    0.6x clean's cycles and at most 0.5x its stack (measured 0.14-0.15x and 0.26-0.45x)."""
+    """Issue 25's goals on m4-sim, ref (speed-first, with the armv7em kernels), smallstack
+    (stack-first) and clean (corrected) in one run: every operation of both at most 0.6x
+    clean's cycles, smallstack at most 0.5x its stack, ref too (measured: docs/hqc.md)."""
     root = corrected_clean(pqclean, tmp_path)
-    code, text = pqlab_stdout("bench", *SETS, "-i", "ref", "-i", "cleanfix", "--impl-path", root, "-p", "m4-sim",
-                              "-j", "2", "-n", "1", "--timeout", "3000", "--json", "--db", tmp_path / "r.db")  # fmt: skip
+    code, text = pqlab_stdout("bench", *SETS, "-i", "ref", "-i", "smallstack", "-i", "cleanfix", "--impl-path", root,
+                              "-p", "m4-sim", "-j", "2", "-n", "1", "--timeout", "3000", "--json",
+                              "--db", tmp_path / "r.db")  # fmt: skip
     assert code == 0, text
     got = {(r["scheme"], r["implementation"], r["metric"], r["operation"]): r["median"] for r in json.loads(text)}
     for s in SETS:
         for op in ("keypair", "encaps", "decaps"):
-            for metric, limit in (("speed", 0.6), ("stack", 0.5)):
-                ours, theirs = got[(s, "ref", metric, op)], got[(s, "cleanfix", metric, op)]
-                assert ours <= limit * theirs, (s, op, metric, ours, theirs)
+            for impl in ("ref", "smallstack"):
+                for metric, limit in (("speed", 0.6), ("stack", 0.5)):
+                    ours, theirs = got[(s, impl, metric, op)], got[(s, "cleanfix", metric, op)]
+                    assert ours <= limit * theirs, (s, impl, op, metric, ours, theirs)
+            assert got[(s, "smallstack", "stack", op)] < got[(s, "ref", "stack", op)], (s, op)

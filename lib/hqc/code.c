@@ -197,6 +197,9 @@ void hqc_rm_encode(uint64_t cw[HQC_N1N2W], const uint8_t sym[HQC_N1])
 
 void hqc_rm_decode(uint8_t sym[HQC_N1], const uint64_t cw[HQC_N1N2W])
 {
+#ifdef HQC_NATIVE_RM
+    pqlab_hqc_rm_decode_native(sym, cw, HQC_N1, HQC_MULT);
+#else
     int16_t f[128];
     for (size_t i = 0; i < HQC_N1; i++) {
         /* f[j] = sum over copies of (-1)^bit = MULT - 2 (number of ones), |f| <= MULT */
@@ -235,6 +238,7 @@ void hqc_rm_decode(uint8_t sym[HQC_N1], const uint64_t cw[HQC_N1N2W])
         sym[i] = (uint8_t)(best | (bestneg << 7));
     }
     pqlab_zeroize(f, sizeof f);
+#endif
 }
 
 void hqc_code_encode(uint64_t em[HQC_N1N2W], const uint8_t m[HQC_K])

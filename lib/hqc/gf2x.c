@@ -15,6 +15,7 @@
 #include "ct.h"
 #include "internal.h"
 
+#ifndef HQC_NATIVE_GF2X
 /* carry-less 32 x 32 -> 64 */
 static uint64_t clmul32(uint32_t x, uint32_t y)
 {
@@ -40,11 +41,22 @@ static void clmul64(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b)
     *lo = l ^ (m << 32);
     *hi = h ^ (m >> 32);
 }
+#endif
 
-/* below this many words the product is schoolbook (3: fewest m4-sim cycles of 2..8 for all
- * three sets, measured with `pqlab profile -p m4-sim`) */
+/* below this many words the product is schoolbook (portable: 3, fewest m4-sim cycles of 2..8
+ * for all three sets, measured with `pqlab profile -p m4-sim`; native base case: see
+ * docs/hqc.md) */
+#ifndef HQC_KARATSUBA_BASE
+#ifdef HQC_NATIVE_GF2X
 #define HQC_KARATSUBA_BASE 3
+#else
+#define HQC_KARATSUBA_BASE 3
+#endif
+#endif
 
+#ifdef HQC_NATIVE_GF2X
+#define mul_base pqlab_hqc_mul_base_native
+#else
 /* r[0..2n) = a[0..n) * b[0..n) */
 static void mul_base(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
 {
@@ -60,17 +72,30 @@ static void mul_base(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n
         }
     }
 }
+#endif
 
 /* r[0..2n) = a * b; t: scratch of karatsuba_scratch(n) words.
  * a = a0 + x^(64h) a1 with h = ceil(n/2) words in a0 and l = n - h in a1 (same for b):
  * z0 = a0 b0, z2 = a1 b1, z1 = (a0 + a1)(b0 + b1) - z0 - z2, r = z0 + x^(64h) z1 + x^(128h) z2.
  * The sums are formed in r (free until z0 is written), z1 in t. */
-static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *t)
+static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *t);
+
+/* a half product: the base case directly when it is one (known at compile time in the
+ * specialised copies below) */
+#define HQC_HALF(r, a, b, n, t)                                                                                        \
+    do {                                                                                                               \
+        if ((n) <= HQC_KARATSUBA_BASE) {                                                                               \
+            mul_base((r), (a), (b), (n));                                                                              \
+        } else {                                                                                                       \
+            karatsuba((r), (a), (b), (n), (t));                                                                        \
+        }                                                                                                              \
+    } while (0)
+
+/* one Karatsuba level (n > HQC_KARATSUBA_BASE); inlined into karatsuba() once for the
+ * small lengths, where a constant n unrolls its loops, and once for the others */
+static inline __attribute__((always_inline)) void karatsuba_step(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                                                 size_t n, uint64_t *t)
 {
-    if (n <= HQC_KARATSUBA_BASE) {
-        mul_base(r, a, b, n);
-        return;
-    }
     const size_t h = (n + 1) / 2, l = n - h;
     uint64_t *sa = r, *sb = r + h, *z1 = t;
     for (size_t i = 0; i < l; i++) {
@@ -81,17 +106,51 @@ static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t 
         sa[l] = a[l];
         sb[l] = b[l];
     }
-    karatsuba(z1, sa, sb, h, t + 2 * h);
-    karatsuba(r, a, b, h, t + 2 * h);
-    karatsuba(r + 2 * h, a + h, b + h, l, t + 2 * h);
-    for (size_t i = 0; i < 2 * h; i++) {
-        z1[i] ^= r[i];
+    HQC_HALF(z1, sa, sb, h, t + 2 * h);
+    HQC_HALF(r, a, b, h, t + 2 * h);
+    HQC_HALF(r + 2 * h, a + h, b + h, l, t + 2 * h);
+    /* r[h..3h) += z1 + z0 + z2 in one pass: with t = z0[h + i] + z2[i] (i < h),
+     * r[h + i] = t + z1[i] + z0[i] and r[2h + i] = t + z1[h + i] + z2[h + i]
+     * (z0 = r[0..2h), z2 = r[2h..2h + 2l), words of z2 past 2l are zero) */
+    uint64_t *z0 = r, *z2 = r + 2 * h;
+    const size_t full = 2 * l - h; /* i < full: z2[h + i] exists */
+    for (size_t i = 0; i < full; i++) {
+        const uint64_t t = z0[h + i] ^ z2[i];
+        const uint64_t hi = t ^ z1[h + i] ^ z2[h + i];
+        z0[h + i] = t ^ z1[i] ^ z0[i];
+        z2[i] = hi;
     }
-    for (size_t i = 0; i < 2 * l; i++) {
-        z1[i] ^= r[2 * h + i];
+    for (size_t i = full; i < h; i++) {
+        const uint64_t t = z0[h + i] ^ z2[i];
+        const uint64_t hi = t ^ z1[h + i];
+        z0[h + i] = t ^ z1[i] ^ z0[i];
+        z2[i] = hi;
     }
-    for (size_t i = 0; i < 2 * h; i++) {
-        r[h + i] ^= z1[i];
+}
+
+static void karatsuba(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *t)
+{
+    switch (n) { /* public length */
+    case 1:
+    case 2:
+    case 3:
+        mul_base(r, a, b, n);
+        break;
+#if HQC_KARATSUBA_BASE < 4
+    case 4:
+        karatsuba_step(r, a, b, 4, t);
+        break;
+    case 5:
+        karatsuba_step(r, a, b, 5, t);
+        break;
+#endif
+    default:
+        if (n <= HQC_KARATSUBA_BASE) {
+            mul_base(r, a, b, n);
+        } else {
+            karatsuba_step(r, a, b, n, t);
+        }
+        break;
     }
 }
 
@@ -111,3 +170,59 @@ void hqc_vect_mul(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint64_t b
     pqlab_zeroize(prod, sizeof prod);
     pqlab_zeroize(scratch, sizeof scratch);
 }
+
+#ifdef PQLAB_HQC_SMALLSTACK
+/* r = a * y mod (x^n - 1) for y given by its support (the stack-first variant: one 2n-bit
+ * buffer instead of Karatsuba's product and scratch). For each position p: a is copied into
+ * the buffer as 32-bit words, shifted left by p & 31 bits (32-bit shifts by a secret amount,
+ * single fixed-time instructions), then by 2^k words for k = 0.. where bit 5 + k of p is set
+ * (a masked select of every word, the same work whatever p), and folded into r. */
+void hqc_vect_mul_sparse(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint32_t *support, size_t weight)
+{
+    enum { N32 = 2 * HQC_NW, L32 = 4 * HQC_NW };
+    uint32_t t[L32];
+    for (size_t i = 0; i < HQC_NW; i++) {
+        r[i] = 0;
+    }
+    for (size_t j = 0; j < weight; j++) {
+        const uint32_t p = support[j];
+        const uint32_t b = p & 31;
+        for (size_t i = 0; i < HQC_NW; i++) {
+            t[2 * i] = (uint32_t)a[i];
+            t[2 * i + 1] = (uint32_t)(a[i] >> 32);
+        }
+        /* bits: the word below moves in by (w >> 1) >> (31 - b), defined for b = 0 too */
+        t[N32] = (t[N32 - 1] >> 1) >> (31 - b);
+        for (size_t i = N32 - 1; i > 0; i--) {
+            t[i] = (t[i] << b) | ((t[i - 1] >> 1) >> (31 - b));
+        }
+        t[0] <<= b;
+        size_t len = N32 + 1; /* words that may be nonzero */
+        for (size_t k = 0; ((size_t)1 << k) < N32; k++) {
+            const size_t d = (size_t)1 << k;
+            const uint32_t m = (uint32_t)0 - ((p >> (5 + k)) & 1);
+            size_t top = len + d < L32 ? len + d : L32;
+            for (size_t i = top; i-- > d;) {
+                const uint32_t lo = i < len ? t[i] : 0;
+                t[i] = lo ^ ((lo ^ t[i - d]) & m);
+            }
+            for (size_t i = 0; i < d; i++) {
+                t[i] &= ~m;
+            }
+            len = top;
+        }
+        for (size_t i = len; i < L32; i++) {
+            t[i] = 0;
+        }
+        /* fold: words i, NW - 1 + i (>> NTOP) and NW + i (<< 64 - NTOP) of the 2n-bit product */
+        for (size_t i = 0; i < HQC_NW; i++) {
+            const uint64_t w0 = (uint64_t)t[2 * i] | (uint64_t)t[2 * i + 1] << 32;
+            const uint64_t w1 = (uint64_t)t[2 * (HQC_NW - 1 + i)] | (uint64_t)t[2 * (HQC_NW - 1 + i) + 1] << 32;
+            const uint64_t w2 = (uint64_t)t[2 * (HQC_NW + i)] | (uint64_t)t[2 * (HQC_NW + i) + 1] << 32;
+            r[i] ^= w0 ^ (w1 >> HQC_NTOP) ^ (w2 << (64 - HQC_NTOP));
+        }
+    }
+    r[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;
+    pqlab_zeroize(t, sizeof t);
+}
+#endif

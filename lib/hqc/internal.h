@@ -12,11 +12,26 @@
 #include "fips202.h"
 #include "params.h"
 
+/* native kernels (lib/native/hqc.h), unless -DPQLAB_HQC_PORTABLE asks for the C only */
+#if defined(PQLAB_HQC_GF2X_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
+#define HQC_NATIVE_GF2X 1
+#endif
+#if defined(PQLAB_HQC_SUPPORT_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
+#define HQC_NATIVE_SUPPORT 1
+#endif
+#if defined(PQLAB_HQC_RM_NATIVE) && !defined(PQLAB_HQC_PORTABLE)
+#define HQC_NATIVE_RM 1
+#endif
+
 /* --- gf2x.c: multiplication in F_2[x]/(x^n - 1) --- */
 #define hqc_vect_mul PQLAB_NAMESPACE(hqc_vect_mul)
 /* r = a * b mod (x^n - 1); a, b reduced (bits >= n zero); r may be a or b (the product is
  * formed in a separate buffer and folded into r last) */
 void hqc_vect_mul(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint64_t b[HQC_NW]);
+#define hqc_vect_mul_sparse PQLAB_NAMESPACE(hqc_vect_mul_sparse)
+/* -DPQLAB_HQC_SMALLSTACK: r = a * y mod (x^n - 1), y given by its support (weight distinct
+ * positions < n); r must not overlap a */
+void hqc_vect_mul_sparse(uint64_t r[HQC_NW], const uint64_t a[HQC_NW], const uint32_t *support, size_t weight);
 
 /* --- sample.c: SHAKE256 seed expander, samplers, byte encoding --- */
 typedef pqlab_keccak_state hqc_xof;

@@ -35,6 +35,18 @@ static void keygen_s(uint8_t s_bytes[HQC_NBYTES], const uint8_t *sk_seed, const 
     uint64_t y[HQC_NW], h[HQC_NW];
     hqc_xof_init(&xof, sk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
     hqc_sample_support(&xof, sup, HQC_W); /* x, kept as its support */
+#ifdef PQLAB_HQC_SMALLSTACK
+    {
+        uint32_t ysup[HQC_WR];
+        hqc_sample_support(&xof, ysup, HQC_W);
+        hqc_xof_init(&xof, pk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+        hqc_sample_dense(&xof, h);
+        hqc_vect_mul_sparse(y, h, ysup, HQC_W); /* s = h y + x, in y's buffer */
+        pqlab_zeroize(ysup, sizeof ysup);
+    }
+    hqc_support_xor(y, sup, HQC_W);
+    hqc_store(s_bytes, HQC_NBYTES, y);
+#else
     memset(y, 0, sizeof y);
     {
         uint32_t ysup[HQC_WR];
@@ -47,25 +59,34 @@ static void keygen_s(uint8_t s_bytes[HQC_NBYTES], const uint8_t *sk_seed, const 
     hqc_vect_mul(h, h, y);
     hqc_support_xor(h, sup, HQC_W);
     hqc_store(s_bytes, HQC_NBYTES, h);
+#endif
     pqlab_zeroize(&xof, sizeof xof);
     pqlab_zeroize(sup, sizeof sup);
     pqlab_zeroize(y, sizeof y);
     pqlab_zeroize(h, sizeof h);
 }
 
-/* y from sk_seed (x is drawn first and discarded, as the stream order requires) */
-static void secret_y(uint64_t y[HQC_NW], const uint8_t *sk_seed)
+/* the support of y from sk_seed (x is drawn first and discarded, as the stream order requires) */
+static void secret_ysup(uint32_t sup[HQC_WR], const uint8_t *sk_seed)
 {
     hqc_xof xof;
-    uint32_t sup[HQC_WR];
     hqc_xof_init(&xof, sk_seed, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
     hqc_sample_support(&xof, sup, HQC_W);
     hqc_sample_support(&xof, sup, HQC_W);
+    pqlab_zeroize(&xof, sizeof xof);
+}
+
+#ifndef PQLAB_HQC_SMALLSTACK
+/* y from sk_seed */
+static void secret_y(uint64_t y[HQC_NW], const uint8_t *sk_seed)
+{
+    uint32_t sup[HQC_WR];
+    secret_ysup(sup, sk_seed);
     memset(y, 0, HQC_NW * sizeof(uint64_t));
     hqc_support_xor(y, sup, HQC_W);
-    pqlab_zeroize(&xof, sizeof xof);
     pqlab_zeroize(sup, sizeof sup);
 }
+#endif
 
 /* the bytes of w into out (nbytes), or, when out is NULL, OR of their differences from expect */
 static uint32_t emit(uint8_t *out, const uint8_t *expect, size_t nbytes, const uint64_t *w)
@@ -95,6 +116,24 @@ static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *
 
     hqc_xof_init(&xof, theta, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
     hqc_sample_support(&xof, r1, HQC_WR);
+#ifdef PQLAB_HQC_SMALLSTACK
+    /* r2 kept as its support; the products go to r2's buffer */
+    uint32_t r2sup[HQC_WR];
+    hqc_sample_support(&xof, r2sup, HQC_WR);
+    hqc_sample_support(&xof, e, HQC_WE);
+    hqc_xof_init(&xof, pk, HQC_SEEDBYTES, HQC_DOMAIN_SEEDEXPANDER);
+    hqc_sample_dense(&xof, a);
+    hqc_vect_mul_sparse(r2, a, r2sup, HQC_WR); /* u = r1 + h r2 */
+    hqc_support_xor(r2, r1, HQC_WR);
+    diff = emit(out, expect, HQC_NBYTES, r2);
+    hqc_load(a, HQC_NW, pk + HQC_SEEDBYTES, HQC_NBYTES);
+    a[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;
+    hqc_vect_mul_sparse(r2, a, r2sup, HQC_WR); /* v = truncate(C.Encode(m) + s r2 + e) */
+    hqc_support_xor(r2, e, HQC_WE);
+    hqc_code_encode(r2, m);
+    diff |= emit(out == NULL ? NULL : out + HQC_NBYTES, expect == NULL ? NULL : expect + HQC_NBYTES, HQC_N1N2BYTES, r2);
+    pqlab_zeroize(r2sup, sizeof r2sup);
+#else
     memset(r2, 0, sizeof r2);
     {
         uint32_t sup[HQC_WR];
@@ -118,6 +157,7 @@ static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *
     hqc_support_xor(a, e, HQC_WE);
     hqc_code_encode(a, m); /* a[0..HQC_N1N2W) ^= the codeword; the rest is truncated away */
     diff |= emit(out == NULL ? NULL : out + HQC_NBYTES, expect == NULL ? NULL : expect + HQC_NBYTES, HQC_N1N2BYTES, a);
+#endif
 
     pqlab_zeroize(&xof, sizeof xof);
     pqlab_zeroize(r1, sizeof r1);
@@ -131,10 +171,21 @@ static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *
 static void pke_decrypt(uint8_t m[HQC_K], const uint8_t *sk, const uint8_t *ct)
 {
     uint64_t y[HQC_NW], u[HQC_NW];
+#ifdef PQLAB_HQC_SMALLSTACK
+    {
+        uint32_t sup[HQC_WR];
+        secret_ysup(sup, sk);
+        hqc_load(y, HQC_NW, ct, HQC_NBYTES);
+        y[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1; /* bits beyond n are not part of u */
+        hqc_vect_mul_sparse(u, y, sup, HQC_W);          /* u y */
+        pqlab_zeroize(sup, sizeof sup);
+    }
+#else
     secret_y(y, sk);
     hqc_load(u, HQC_NW, ct, HQC_NBYTES);
-    u[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1;         /* bits beyond n are not part of u */
-    hqc_vect_mul(u, u, y);                                  /* u y */
+    u[HQC_NW - 1] &= ((uint64_t)1 << HQC_NTOP) - 1; /* bits beyond n are not part of u */
+    hqc_vect_mul(u, u, y);                          /* u y */
+#endif
     hqc_load(y, HQC_N1N2W, ct + HQC_NBYTES, HQC_N1N2BYTES); /* v, into y's buffer */
     for (size_t i = 0; i < HQC_N1N2W; i++) {
         u[i] ^= y[i];

@@ -75,6 +75,9 @@ void hqc_sample_support(hqc_xof *st, uint32_t *support, size_t weight)
 
 void hqc_support_xor(uint64_t v[HQC_NW], const uint32_t *support, size_t weight)
 {
+#ifdef HQC_NATIVE_SUPPORT
+    pqlab_hqc_support_xor_native(v, HQC_NW, support, weight);
+#else
     for (size_t j = 0; j < weight; j++) {
         const uint32_t pos = support[j];
         const uint32_t word = pos >> 6;
@@ -87,6 +90,7 @@ void hqc_support_xor(uint64_t v[HQC_NW], const uint32_t *support, size_t weight)
             v[i] ^= b & m;
         }
     }
+#endif
 }
 
 void hqc_load(uint64_t *w, size_t nwords, const uint8_t *in, size_t nbytes)

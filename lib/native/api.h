@@ -59,6 +59,11 @@
  *   PQLAB_FNDSA_GAUSS_NATIVE    Falcon-512 key generation's two-sample table sampler
  *                               (contract: fndsa_gauss.h)
  *
+ *  HQC (lib/hqc, contract: hqc.h):
+ *   PQLAB_HQC_GF2X_NATIVE       the schoolbook base case of the F_2[x] multiplication
+ *   PQLAB_HQC_SUPPORT_NATIVE    positions (a sparse vector's support) XORed into a vector
+ *   PQLAB_HQC_RM_NATIVE         the duplicated Reed-Muller decoder
+ *
  * Adding a kernel: docs/native.md, "Adding a kernel". */
 #ifndef PQLAB_NATIVE_API_H
 #define PQLAB_NATIVE_API_H
@@ -128,5 +133,8 @@ uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
 #include "fndsa_gcd.h"
 #include "fndsa_zint.h"
 #include "fndsa_gauss.h"
+
+/* ---- HQC kernels: the contract in hqc.h ---- */
+#include "hqc.h"
 
 #endif

@@ -22,6 +22,12 @@
 #define PQLAB_FNDSA_ZINT_NATIVE 1  /* fndsa_zint.S */
 #define PQLAB_FNDSA_GAUSS_NATIVE 1 /* fndsa_gauss.S */
 
+/* HQC (contract in lib/native/hqc.h): the F_2[x] multiplication's base case and the
+ * support-to-bits XOR (hqc_gf2x.S), the Reed-Muller decoder (hqc_rm.S, gen_hqc_rm.py) */
+#define PQLAB_HQC_GF2X_NATIVE 1
+#define PQLAB_HQC_SUPPORT_NATIVE 1
+#define PQLAB_HQC_RM_NATIVE 1
+
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces and declares them (contracts in
  * lib/mlkem/kernels.h, lib/mldsa/kernels.h) */
