@@ -11,4 +11,9 @@
 /* Keccak-f[1600], bit-interleaved state (keccakf1600.S, gen_keccakf1600.py; keccak_std.c) */
 #define PQLAB_KECCAKF1600_NATIVE 1
 
+
+/* ML-DSA kernels: the header in this folder that defines PQLAB_MLDSA_NATIVE_<KERNEL> for each
+ * kernel it replaces (contracts in lib/mldsa/kernels.h) */
+#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, gen_mldsa_ntt.py */
+
 #endif
