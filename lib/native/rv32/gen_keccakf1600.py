@@ -13,7 +13,7 @@ registers while the outputs are stored, so theta only combines them into D (ten 
 An output plane is computed one half at a time: five loads, XOR with D, the rotation of rho
 (for an odd offset n the halves swap: E' = rot(O, (n + 1) / 2), O' = rot(E, (n - 1) / 2); RV32I
 has no rotate, three instructions each), then chi (not, and, xor per lane) and iota.
-Register use: a0 state, t6 round constants, 10 D, 10 C, 5 B, 2 temporaries (ra, gp and
+Register use: a0 state, t6 round constants, 10 D, 10 C, 5 B, 2 temporaries (ra, gp, tp and
 s0-s11 saved on the stack, which also holds the second buffer: 272 bytes in all)."""
 
 from __future__ import annotations
@@ -62,11 +62,45 @@ RHO = rho_offsets()
 D = [["s0", "s1"], ["s2", "s3"], ["s4", "s5"], ["s6", "s7"], ["s8", "s9"]]  # D[x][half]
 C = [["s10", "s11"], ["a1", "a2"], ["a3", "a4"], ["a5", "a6"], ["a7", "t0"]]  # C[x][half]
 B = ["t1", "t2", "t3", "t4", "t5"]
-T, U = "ra", "gp"
+T, U, V = "ra", "gp", "tp"
+
+# Lane complementing (the idea of the Keccak team's implementation overview, section 2.2):
+# the lanes x + 5y listed here are held complemented between rounds, so chi needs 6 NOTs per
+# half-state instead of 25 (chi_form picks and/or and the NOTs per lane; this set was the best
+# of an exhaustive search over sets of up to six lanes, the rho/pi/theta complements included).
+# The entry complements them, the exit undoes it.
+PCOMP = [1 if i in (1, 7, 8, 14, 17, 22) else 0 for i in range(25)]
+# complement of the column parities C[x] and of D[x] = C[x-1] ^ rot(C[x+1], 1)
+CC = [sum(PCOMP[x + 5 * y] for y in range(5)) % 2 for x in range(5)]
+CD = [CC[(x - 1) % 5] ^ CC[(x + 1) % 5] for x in range(5)]
+
+
+def chi_form(p1: int, p2: int, k: int) -> tuple[str, int, int, int]:
+    """How to compute g with g ^ k = ~y & z from y ^ p1, z ^ p2 (held): f(y' ^ n1, z' ^ n2) ^ n3,
+    f in and/or, with the fewest NOTs (n1 + n2 + n3)"""
+    best: tuple[int, tuple[str, int, int, int]] | None = None
+    for f in ("and", "or"):
+        for n1 in (0, 1):
+            for n2 in (0, 1):
+                for n3 in (0, 1):
+                    ok = True
+                    for yv in (0, 1):
+                        for zv in (0, 1):
+                            a, b = yv ^ p1 ^ n1, zv ^ p2 ^ n2
+                            g = ((a & b) if f == "and" else (a | b)) ^ n3
+                            if g ^ k != ((1 - yv) & zv):
+                                ok = False
+                    cost = n1 + n2 + n3
+                    if ok and (best is None or cost < best[0]):
+                        best = (cost, (f, n1, n2, n3))
+    assert best is not None
+    return best[1]
+
+
 RC = "t6"
 EBUF = 64  # the second buffer at sp + 64 (200 bytes)
 FRAME = 272
-SAVED = ["ra", "gp", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11"]
+SAVED = ["ra", "gp", "tp", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11"]
 
 
 def emit_round(out: list[str], src: tuple[int, str], dst: tuple[int, str], rcoff: int) -> None:
@@ -108,12 +142,24 @@ def emit_round(out: list[str], src: tuple[int, str], dst: tuple[int, str], rcoff
                     out.append(f"    or {B[x]}, {B[x]}, {T}")
             if y == 0 and h == 1:
                 out.append(f"    lw {U}, {rcoff + 4}({RC})")
+            # the complement flags of B (lane complementing, see PCOMP)
+            pb = [PCOMP[i] ^ CD[i % 5] for (i, _sh, _amt) in srcs]
             for x in range(5):
-                # chi: B[x] ^ (~B[x+1] & B[x+2]); plane 0 writes the new parities directly
+                # chi: B[x] ^ (~B[x+1] & B[x+2]) on complemented operands; plane 0 writes the
+                # new parities directly
                 dreg = C[x][h] if y == 0 else T
-                out.append(f"    not {dreg}, {B[(x + 1) % 5]}")
-                out.append(f"    and {dreg}, {dreg}, {B[(x + 2) % 5]}")
+                f, n1, n2, n3 = chi_form(pb[(x + 1) % 5], pb[(x + 2) % 5], pb[x] ^ PCOMP[x + 5 * y])
+                u, v = B[(x + 1) % 5], B[(x + 2) % 5]
+                if n1:
+                    out.append(f"    not {T}, {u}")
+                    u = T
+                if n2:
+                    out.append(f"    not {V}, {v}")
+                    v = V
+                out.append(f"    {f} {dreg}, {u}, {v}")
                 out.append(f"    xor {dreg}, {dreg}, {B[x]}")
+                if n3:
+                    out.append(f"    not {dreg}, {dreg}")
                 if y == 0 and x == 0:
                     out.append(f"    xor {dreg}, {dreg}, {U}")  # iota
                 out.append(f"    sw {dreg}, {do + 8 * (x + 5 * y) + 4 * h}({db})")
@@ -271,6 +317,13 @@ def main() -> None:
     o.append(f"    addi sp, sp, -{FRAME}")
     for k, r in enumerate(SAVED):
         o.append(f"    sw {r}, {4 * k}(sp)")
+    # complement the lanes of PCOMP
+    for i in range(25):
+        if PCOMP[i]:
+            for h in range(2):
+                o.append(f"    lw {T}, {8 * i + 4 * h}(a0)")
+                o.append(f"    not {T}, {T}")
+                o.append(f"    sw {T}, {8 * i + 4 * h}(a0)")
     # column parities of the input
     for x in range(5):
         for h in range(2):
@@ -288,6 +341,12 @@ def main() -> None:
     o.append(f"    addi {RC}, {RC}, 16")
     o.append(f"    la {T}, pqlab_keccak_rc_rv32_end")
     o.append(f"    bne {RC}, {T}, 1b")
+    for i in range(25):
+        if PCOMP[i]:
+            for h in range(2):
+                o.append(f"    lw {T}, {8 * i + 4 * h}(a0)")
+                o.append(f"    not {T}, {T}")
+                o.append(f"    sw {T}, {8 * i + 4 * h}(a0)")
     # clear the stack copy of the state
     for k in range(50):
         o.append(f"    sw zero, {EBUF + 4 * k}(sp)")

@@ -41,18 +41,55 @@ pqlab_keccakf1600_native_il:
     addi sp, sp, -272
     sw ra, 0(sp)
     sw gp, 4(sp)
-    sw s0, 8(sp)
-    sw s1, 12(sp)
-    sw s2, 16(sp)
-    sw s3, 20(sp)
-    sw s4, 24(sp)
-    sw s5, 28(sp)
-    sw s6, 32(sp)
-    sw s7, 36(sp)
-    sw s8, 40(sp)
-    sw s9, 44(sp)
-    sw s10, 48(sp)
-    sw s11, 52(sp)
+    sw tp, 8(sp)
+    sw s0, 12(sp)
+    sw s1, 16(sp)
+    sw s2, 20(sp)
+    sw s3, 24(sp)
+    sw s4, 28(sp)
+    sw s5, 32(sp)
+    sw s6, 36(sp)
+    sw s7, 40(sp)
+    sw s8, 44(sp)
+    sw s9, 48(sp)
+    sw s10, 52(sp)
+    sw s11, 56(sp)
+    lw ra, 8(a0)
+    not ra, ra
+    sw ra, 8(a0)
+    lw ra, 12(a0)
+    not ra, ra
+    sw ra, 12(a0)
+    lw ra, 56(a0)
+    not ra, ra
+    sw ra, 56(a0)
+    lw ra, 60(a0)
+    not ra, ra
+    sw ra, 60(a0)
+    lw ra, 64(a0)
+    not ra, ra
+    sw ra, 64(a0)
+    lw ra, 68(a0)
+    not ra, ra
+    sw ra, 68(a0)
+    lw ra, 112(a0)
+    not ra, ra
+    sw ra, 112(a0)
+    lw ra, 116(a0)
+    not ra, ra
+    sw ra, 116(a0)
+    lw ra, 136(a0)
+    not ra, ra
+    sw ra, 136(a0)
+    lw ra, 140(a0)
+    not ra, ra
+    sw ra, 140(a0)
+    lw ra, 176(a0)
+    not ra, ra
+    sw ra, 176(a0)
+    lw ra, 180(a0)
+    not ra, ra
+    sw ra, 180(a0)
     lw t1, 0(a0)
     lw t2, 40(a0)
     lw t3, 80(a0)
@@ -193,25 +230,22 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 25
     slli t5, t5, 7
     or t5, t5, ra
-    not s10, t2
-    and s10, s10, t3
+    and s10, t2, t3
     xor s10, s10, t1
     xor s10, s10, gp
     sw s10, 64(sp)
-    not a1, t3
-    and a1, a1, t4
+    not ra, t3
+    and a1, ra, t4
     xor a1, a1, t2
     sw a1, 72(sp)
-    not a3, t4
-    and a3, a3, t5
+    or a3, t4, t5
     xor a3, a3, t3
+    not a3, a3
     sw a3, 80(sp)
-    not a5, t5
-    and a5, a5, t1
+    and a5, t5, t1
     xor a5, a5, t4
     sw a5, 88(sp)
-    not a7, t1
-    and a7, a7, t2
+    or a7, t1, t2
     xor a7, a7, t5
     sw a7, 96(sp)
     lw t1, 4(a0)
@@ -237,25 +271,22 @@ pqlab_keccakf1600_native_il:
     slli t5, t5, 7
     or t5, t5, ra
     lw gp, 4(t6)
-    not s11, t2
-    and s11, s11, t3
+    and s11, t2, t3
     xor s11, s11, t1
     xor s11, s11, gp
     sw s11, 68(sp)
-    not a2, t3
-    and a2, a2, t4
+    not ra, t3
+    and a2, ra, t4
     xor a2, a2, t2
     sw a2, 76(sp)
-    not a4, t4
-    and a4, a4, t5
+    or a4, t4, t5
     xor a4, a4, t3
+    not a4, a4
     sw a4, 84(sp)
-    not a6, t5
-    and a6, a6, t1
+    and a6, t5, t1
     xor a6, a6, t4
     sw a6, 92(sp)
-    not t0, t1
-    and t0, t0, t2
+    or t0, t1, t2
     xor t0, t0, t5
     sw t0, 100(sp)
     lw t1, 24(a0)
@@ -283,28 +314,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 1
     slli t5, t5, 31
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 104(sp)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 112(sp)
     xor a1, a1, ra
     not ra, t4
-    and ra, ra, t5
+    or ra, ra, t5
     xor ra, ra, t3
     sw ra, 120(sp)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 128(sp)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 136(sp)
     xor a7, a7, ra
@@ -333,28 +360,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 2
     slli t5, t5, 30
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 108(sp)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 116(sp)
     xor a2, a2, ra
     not ra, t4
-    and ra, ra, t5
+    or ra, ra, t5
     xor ra, ra, t3
     sw ra, 124(sp)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 132(sp)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 140(sp)
     xor t0, t0, ra
@@ -383,28 +406,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 23
     slli t5, t5, 9
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 144(sp)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 152(sp)
     xor a1, a1, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 160(sp)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    not tp, t1
+    or ra, t5, tp
     xor ra, ra, t4
     sw ra, 168(sp)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 176(sp)
     xor a7, a7, ra
@@ -430,28 +449,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 23
     slli t5, t5, 9
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 148(sp)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 156(sp)
     xor a2, a2, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 164(sp)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    not tp, t1
+    or ra, t5, tp
     xor ra, ra, t4
     sw ra, 172(sp)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 180(sp)
     xor t0, t0, ra
@@ -480,28 +495,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 4
     slli t5, t5, 28
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    or ra, t2, t3
     xor ra, ra, t1
     sw ra, 184(sp)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    and ra, t3, tp
     xor ra, ra, t2
     sw ra, 192(sp)
     xor a1, a1, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 200(sp)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    or ra, t5, t1
     xor ra, ra, t4
     sw ra, 208(sp)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    and ra, t1, t2
     xor ra, ra, t5
     sw ra, 216(sp)
     xor a7, a7, ra
@@ -530,28 +541,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 4
     slli t5, t5, 28
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    or ra, t2, t3
     xor ra, ra, t1
     sw ra, 188(sp)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    and ra, t3, tp
     xor ra, ra, t2
     sw ra, 196(sp)
     xor a2, a2, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 204(sp)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    or ra, t5, t1
     xor ra, ra, t4
     sw ra, 212(sp)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    and ra, t1, t2
     xor ra, ra, t5
     sw ra, 220(sp)
     xor t0, t0, ra
@@ -580,28 +587,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 31
     slli t5, t5, 1
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 224(sp)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    or ra, t3, tp
     xor ra, ra, t2
     sw ra, 232(sp)
     xor a1, a1, ra
-    not ra, t4
-    and ra, ra, t5
+    or ra, t4, t5
     xor ra, ra, t3
     sw ra, 240(sp)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 248(sp)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 256(sp)
     xor a7, a7, ra
@@ -630,28 +633,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 31
     slli t5, t5, 1
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 228(sp)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    or ra, t3, tp
     xor ra, ra, t2
     sw ra, 236(sp)
     xor a2, a2, ra
-    not ra, t4
-    and ra, ra, t5
+    or ra, t4, t5
     xor ra, ra, t3
     sw ra, 244(sp)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 252(sp)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 260(sp)
     xor t0, t0, ra
@@ -703,25 +702,22 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 25
     slli t5, t5, 7
     or t5, t5, ra
-    not s10, t2
-    and s10, s10, t3
+    and s10, t2, t3
     xor s10, s10, t1
     xor s10, s10, gp
     sw s10, 0(a0)
-    not a1, t3
-    and a1, a1, t4
+    not ra, t3
+    and a1, ra, t4
     xor a1, a1, t2
     sw a1, 8(a0)
-    not a3, t4
-    and a3, a3, t5
+    or a3, t4, t5
     xor a3, a3, t3
+    not a3, a3
     sw a3, 16(a0)
-    not a5, t5
-    and a5, a5, t1
+    and a5, t5, t1
     xor a5, a5, t4
     sw a5, 24(a0)
-    not a7, t1
-    and a7, a7, t2
+    or a7, t1, t2
     xor a7, a7, t5
     sw a7, 32(a0)
     lw t1, 68(sp)
@@ -747,25 +743,22 @@ pqlab_keccakf1600_native_il:
     slli t5, t5, 7
     or t5, t5, ra
     lw gp, 12(t6)
-    not s11, t2
-    and s11, s11, t3
+    and s11, t2, t3
     xor s11, s11, t1
     xor s11, s11, gp
     sw s11, 4(a0)
-    not a2, t3
-    and a2, a2, t4
+    not ra, t3
+    and a2, ra, t4
     xor a2, a2, t2
     sw a2, 12(a0)
-    not a4, t4
-    and a4, a4, t5
+    or a4, t4, t5
     xor a4, a4, t3
+    not a4, a4
     sw a4, 20(a0)
-    not a6, t5
-    and a6, a6, t1
+    and a6, t5, t1
     xor a6, a6, t4
     sw a6, 28(a0)
-    not t0, t1
-    and t0, t0, t2
+    or t0, t1, t2
     xor t0, t0, t5
     sw t0, 36(a0)
     lw t1, 88(sp)
@@ -793,28 +786,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 1
     slli t5, t5, 31
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 40(a0)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 48(a0)
     xor a1, a1, ra
     not ra, t4
-    and ra, ra, t5
+    or ra, ra, t5
     xor ra, ra, t3
     sw ra, 56(a0)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 64(a0)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 72(a0)
     xor a7, a7, ra
@@ -843,28 +832,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 2
     slli t5, t5, 30
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 44(a0)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 52(a0)
     xor a2, a2, ra
     not ra, t4
-    and ra, ra, t5
+    or ra, ra, t5
     xor ra, ra, t3
     sw ra, 60(a0)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 68(a0)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 76(a0)
     xor t0, t0, ra
@@ -893,28 +878,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 23
     slli t5, t5, 9
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 80(a0)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 88(a0)
     xor a1, a1, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 96(a0)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    not tp, t1
+    or ra, t5, tp
     xor ra, ra, t4
     sw ra, 104(a0)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 112(a0)
     xor a7, a7, ra
@@ -940,28 +921,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 23
     slli t5, t5, 9
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 84(a0)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    or ra, t3, t4
     xor ra, ra, t2
     sw ra, 92(a0)
     xor a2, a2, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 100(a0)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    not tp, t1
+    or ra, t5, tp
     xor ra, ra, t4
     sw ra, 108(a0)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 116(a0)
     xor t0, t0, ra
@@ -990,28 +967,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 4
     slli t5, t5, 28
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    or ra, t2, t3
     xor ra, ra, t1
     sw ra, 120(a0)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    and ra, t3, tp
     xor ra, ra, t2
     sw ra, 128(a0)
     xor a1, a1, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 136(a0)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    or ra, t5, t1
     xor ra, ra, t4
     sw ra, 144(a0)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    and ra, t1, t2
     xor ra, ra, t5
     sw ra, 152(a0)
     xor a7, a7, ra
@@ -1040,28 +1013,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 4
     slli t5, t5, 28
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    or ra, t2, t3
     xor ra, ra, t1
     sw ra, 124(a0)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    and ra, t3, tp
     xor ra, ra, t2
     sw ra, 132(a0)
     xor a2, a2, ra
-    not ra, t4
-    and ra, ra, t5
+    and ra, t4, t5
     xor ra, ra, t3
     sw ra, 140(a0)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    or ra, t5, t1
     xor ra, ra, t4
     sw ra, 148(a0)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    and ra, t1, t2
     xor ra, ra, t5
     sw ra, 156(a0)
     xor t0, t0, ra
@@ -1090,28 +1059,24 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 31
     slli t5, t5, 1
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 160(a0)
     xor s10, s10, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    or ra, t3, tp
     xor ra, ra, t2
     sw ra, 168(a0)
     xor a1, a1, ra
-    not ra, t4
-    and ra, ra, t5
+    or ra, t4, t5
     xor ra, ra, t3
     sw ra, 176(a0)
     xor a3, a3, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 184(a0)
     xor a5, a5, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 192(a0)
     xor a7, a7, ra
@@ -1140,34 +1105,66 @@ pqlab_keccakf1600_native_il:
     srli ra, t5, 31
     slli t5, t5, 1
     or t5, t5, ra
-    not ra, t2
-    and ra, ra, t3
+    and ra, t2, t3
     xor ra, ra, t1
     sw ra, 164(a0)
     xor s11, s11, ra
-    not ra, t3
-    and ra, ra, t4
+    not tp, t4
+    or ra, t3, tp
     xor ra, ra, t2
     sw ra, 172(a0)
     xor a2, a2, ra
-    not ra, t4
-    and ra, ra, t5
+    or ra, t4, t5
     xor ra, ra, t3
     sw ra, 180(a0)
     xor a4, a4, ra
-    not ra, t5
-    and ra, ra, t1
+    and ra, t5, t1
     xor ra, ra, t4
     sw ra, 188(a0)
     xor a6, a6, ra
-    not ra, t1
-    and ra, ra, t2
+    or ra, t1, t2
     xor ra, ra, t5
     sw ra, 196(a0)
     xor t0, t0, ra
     addi t6, t6, 16
     la ra, pqlab_keccak_rc_rv32_end
     bne t6, ra, 1b
+    lw ra, 8(a0)
+    not ra, ra
+    sw ra, 8(a0)
+    lw ra, 12(a0)
+    not ra, ra
+    sw ra, 12(a0)
+    lw ra, 56(a0)
+    not ra, ra
+    sw ra, 56(a0)
+    lw ra, 60(a0)
+    not ra, ra
+    sw ra, 60(a0)
+    lw ra, 64(a0)
+    not ra, ra
+    sw ra, 64(a0)
+    lw ra, 68(a0)
+    not ra, ra
+    sw ra, 68(a0)
+    lw ra, 112(a0)
+    not ra, ra
+    sw ra, 112(a0)
+    lw ra, 116(a0)
+    not ra, ra
+    sw ra, 116(a0)
+    lw ra, 136(a0)
+    not ra, ra
+    sw ra, 136(a0)
+    lw ra, 140(a0)
+    not ra, ra
+    sw ra, 140(a0)
+    lw ra, 176(a0)
+    not ra, ra
+    sw ra, 176(a0)
+    lw ra, 180(a0)
+    not ra, ra
+    sw ra, 180(a0)
     sw zero, 64(sp)
     sw zero, 68(sp)
     sw zero, 72(sp)
@@ -1220,18 +1217,19 @@ pqlab_keccakf1600_native_il:
     sw zero, 260(sp)
     lw ra, 0(sp)
     lw gp, 4(sp)
-    lw s0, 8(sp)
-    lw s1, 12(sp)
-    lw s2, 16(sp)
-    lw s3, 20(sp)
-    lw s4, 24(sp)
-    lw s5, 28(sp)
-    lw s6, 32(sp)
-    lw s7, 36(sp)
-    lw s8, 40(sp)
-    lw s9, 44(sp)
-    lw s10, 48(sp)
-    lw s11, 52(sp)
+    lw tp, 8(sp)
+    lw s0, 12(sp)
+    lw s1, 16(sp)
+    lw s2, 20(sp)
+    lw s3, 24(sp)
+    lw s4, 28(sp)
+    lw s5, 32(sp)
+    lw s6, 36(sp)
+    lw s7, 40(sp)
+    lw s8, 44(sp)
+    lw s9, 48(sp)
+    lw s10, 52(sp)
+    lw s11, 56(sp)
     addi sp, sp, 272
     ret
     .size pqlab_keccakf1600_native_il, .-pqlab_keccakf1600_native_il
