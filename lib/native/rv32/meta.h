@@ -12,8 +12,10 @@
 #define PQLAB_KECCAKF1600_NATIVE 1
 
 
-/* ML-DSA kernels: the header in this folder that defines PQLAB_MLDSA_NATIVE_<KERNEL> for each
- * kernel it replaces (contracts in lib/mldsa/kernels.h) */
+/* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
+ * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
+ * lib/mldsa/kernels.h) */
+#define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.S, gen_mlkem_ntt.py */
 #define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, gen_mldsa_ntt.py */
 
 #endif
