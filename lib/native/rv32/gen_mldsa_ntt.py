@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Generate mldsa_ntt.S: ML-DSA's NTT, inverse NTT and pointwise products (FIPS 204
-Algorithms 41, 42, 45) for plain RV32IM, bit-for-bit the values of lib/mldsa/ntt.c.
+Algorithms 41, 42, 45) for plain RV32IM.
 
 Usage: python3 gen_mldsa_ntt.py > mldsa_ntt.S
 
-Arithmetic: Montgomery reduction with R = 2^32 as lib/mldsa/reduce.h,
-mont(x) = hi(x) - hi(t q) with t = lo(x) q^-1 mod 2^32. A product with a constant z
-(a twiddle) uses the pair (z, z q^-1 mod 2^32): t = mul(b, z q^-1) is lo(b z) q^-1 directly,
-so a butterfly costs mul, mulh, mulh, sub (the same t and the same result as the C). A product
-of two variables (pointwise) needs mul, mulh, mul, mulh.
+Arithmetic. CV32E40P's MUL takes one cycle, MULH five, so the number of MULH decides.
+- Forward NTT: Barrett multiplication by the twiddle z (the plain residue zeta^BitRev8(m),
+  centred) with zb = round(z 2^32 / q): t = b z - q floor(b zb / 2^32) (mulh, mul, mul, sub:
+  one MULH). With zb = z 2^32 / q + d, |d| <= 1/2, t = q (f - b d / 2^32) for some f in
+  [0, 1), so -q |b| / 2^33 < t < q (1 + |b| / 2^33): congruent to b z, not always below q.
+  This kernel therefore takes |a| <= 2^28 (every caller's input is far smaller: y, z below
+  2^20, t1 2^13 below 2^23, s, t0, c smaller still) and returns |a| < max|in| + 9q (each of
+  the 8 layers adds less than 1.04 q; MAX_GROWTH below is checked); the values are congruent
+  to the C's, not equal (mldsa_native.h states the bounds, kernels_contract.h checks them).
+- Inverse NTT and pointwise products: Montgomery reduction with R = 2^32 as
+  lib/mldsa/reduce.h, mont(x) = hi(x) - hi(t q), t = lo(x) q^-1 mod 2^32; with a constant the
+  pair (z, z q^-1 mod 2^32) gives t = mul(b, z q^-1) directly (mul, mulh, mulh, sub), the same
+  t and result as the C, so these outputs equal the C's bit for bit. A product of two
+  variables (pointwise) needs mul, mulh, mul, mulh.
 
 Passes: the NTT runs layers 128-64-32-16 on the 16 coefficients j, j + 16, ..., j + 240 in
 registers (16 passes) and layers 8-4-2-1 on 16 consecutive coefficients (16 passes); the
@@ -17,7 +26,7 @@ inverse runs layers 1-2-4-8 on consecutive coefficients and 16-32-64-128 (the la
 merged with the scaling by 256^-1 2^64, as the C) on the stride-16 sets. Twiddle pairs are
 read from tables laid out in the order of use. Registers: 16 coefficients (s0-s11, a3-a6),
 a0 polynomial, a1 twiddles, a2 end of loop, t0/t1 products, t2 q, t3/t4 the twiddle pair;
-ra, gp, tp unused; s0-s11 saved on the stack (48 bytes). No data-dependent branch or address."""
+s0-s11 saved on the stack (48 bytes). No data-dependent branch or address."""
 
 from __future__ import annotations
 
@@ -45,6 +54,10 @@ def zetas_mont() -> list[int]:
     return [centred(pow(ZETA, brv8(m), Q) << 32) for m in range(256)]
 
 
+NTT_IN_BOUND = 1 << 28  # the forward NTT's input bound |a| <= 2^28
+# largest |t| / q of a Barrett product in the forward NTT: |b| < 2^28 + 9q at any layer
+MAX_GROWTH = 1 + (NTT_IN_BOUND + 9 * Q) / 2**33
+assert 8 * MAX_GROWTH < 9  # so |out| < max|in| + 9q
 INVN_MONT2 = 41978  # 256^-1 2^64 mod q (ntt.c)
 INVN_LAST = 3975713  # -zeta^BitRev8(1) 256^-1 2^64 mod q, centred (ntt.c)
 
@@ -66,11 +79,12 @@ def mont_const(o: list[str], x: str) -> None:
     o.append(f"    sub {x}, {x}, t0")
 
 
-def ct(o: list[str], a: str, b: str) -> None:
-    """Cooley-Tukey: t = mont(b z); b = a - t; a = a + t"""
-    o.append(f"    mul t0, {b}, t4")
-    o.append(f"    mulh t1, {b}, t3")
-    o.append("    mulh t0, t0, t2")
+def ct_barrett(o: list[str], a: str, b: str) -> None:
+    """Cooley-Tukey with Barrett multiplication (t3 = z, t4 = round(z 2^32 / q)):
+    t = b z - q floor(b t4 / 2^32); b = a - t; a = a + t"""
+    o.append(f"    mulh t0, {b}, t4")
+    o.append(f"    mul t1, {b}, t3")
+    o.append("    mul t0, t0, t2")
     o.append("    sub t1, t1, t0")
     o.append(f"    sub {b}, {a}, t1")
     o.append(f"    add {a}, {a}, t1")
@@ -91,17 +105,24 @@ def load_pair(o: list[str], base: str, off: int) -> None:
     o.append(f"    lw t3, {off}({base})")
 
 
+def barrett_pair(zm: int) -> tuple[int, int]:
+    """(z, round(z 2^32 / q)) for the twiddle zm = z 2^32 mod q (the C's Montgomery form)"""
+    z = centred(zm * pow(2, -32, Q))
+    return z, (z * 2**32 * 2 + Q) // (2 * Q)  # round half up; |z 2^32 / q - zb| <= 1/2
+
+
 def emit_pass(o: list[str], groups: list[tuple[int, list[tuple[int, int]]]], kind: str, table: list[int]) -> int:
     """Butterflies on the 16 registers: groups of (twiddle value, [(i, j), ...]) in order;
-    the twiddle pairs go to `table` (words at a1 + offset); returns the bytes used."""
+    the twiddle pairs go to `table` (words at a1 + offset); returns the bytes used.
+    kind "ct": Barrett products; "gs": Montgomery (the C's)."""
     off = 0
     for z, bfs in groups:
         load_pair(o, "a1", off)
-        zz, zq = pair(z)
+        zz, zq = barrett_pair(z) if kind == "ct" else pair(z)
         table += [zz, zq]
         off += 8
         for i, j in bfs:
-            (ct if kind == "ct" else gs)(o, COEF[i], COEF[j])
+            (ct_barrett if kind == "ct" else gs)(o, COEF[i], COEF[j])
     return off
 
 

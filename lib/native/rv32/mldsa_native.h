@@ -4,11 +4,14 @@
  * dispatches to the PQLAB_NAMESPACE(<name>_native) wrappers below. One unnamespaced copy of
  * the assembly serves the three parameter sets.
  *
- * Contract: each function computes bit-for-bit what its portable C version (lib/mldsa/ntt.c)
- * computes for every input within the bounds kernels.h states (the same butterflies, the same
- * Montgomery reduction); tests/test_native_rv32_mldsa.py compares them exactly. Polynomials
- * are 256 int32_t, word-aligned; pointwise: c may be a or b. No secret-dependent branch or
- * address; the NTTs keep s0-s11 on 48 bytes of stack, the products use none. */
+ * Contract (lib/mldsa/kernels.h): the inverse NTT and the pointwise products compute
+ * bit-for-bit what their portable C versions (lib/mldsa/ntt.c) compute for every input within
+ * the bounds of kernels.h (the same butterflies and Montgomery reductions). The forward NTT
+ * uses Barrett products (one MULH each, gen_mldsa_ntt.py) and has the narrower bounds
+ * kernels.h allows: in |a| <= 2^28, out |a| < max|in| + 9q, congruent to the C's output
+ * (defined below for kernels_contract.h). tests/test_native_rv32_mldsa.py compares them.
+ * Polynomials are 256 int32_t, word-aligned; pointwise: c may be a or b. No secret-dependent
+ * branch or address; the NTTs keep s0-s11 on 48 bytes of stack, the products use none. */
 #ifndef PQLAB_NATIVE_RV32_MLDSA_NATIVE_H
 #define PQLAB_NATIVE_RV32_MLDSA_NATIVE_H
 
@@ -24,6 +27,10 @@ void pqlab_mldsa_pointwise_acc_rv32(int32_t c[256], const int32_t a[256], const 
 #define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
+#define PQLAB_MLDSA_NTT_IN_MAX (1 << 28)
+#define PQLAB_MLDSA_NTT_IN_WHAT "input |a| <= 2^28 (rv32 NTT)"
+#define PQLAB_MLDSA_NTT_GROWTH_Q 9
+#define PQLAB_MLDSA_NTT_OUT_WHAT "output |a| < max|in| + 9q (rv32 NTT)"
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
 {
     pqlab_mldsa_ntt_rv32(a);
