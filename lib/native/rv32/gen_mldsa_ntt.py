@@ -14,11 +14,14 @@ Arithmetic. CV32E40P's MUL takes one cycle, MULH five, so the number of MULH dec
   2^20, t1 2^13 below 2^23, s, t0, c smaller still) and returns |a| < max|in| + 9q (each of
   the 8 layers adds less than 1.04 q; MAX_GROWTH below is checked); the values are congruent
   to the C's, not equal (mldsa_native.h states the bounds, kernels_contract.h checks them).
-- Inverse NTT and pointwise products: Montgomery reduction with R = 2^32 as
-  lib/mldsa/reduce.h, mont(x) = hi(x) - hi(t q), t = lo(x) q^-1 mod 2^32; with a constant the
-  pair (z, z q^-1 mod 2^32) gives t = mul(b, z q^-1) directly (mul, mulh, mulh, sub), the same
-  t and result as the C, so these outputs equal the C's bit for bit. A product of two
-  variables (pointwise) needs mul, mulh, mul, mulh.
+- Inverse NTT: Barrett products in layers 1-64 as well (inputs below 128 q, so each product is
+  below 1.02 q: a coefficient that went through a product stays below 64.2 q, one that did not
+  below 128 (q - 1), and the last layer's sums below 256 (q - 1) < 2^31, as in the C); the
+  last layer and the scaling use Montgomery reduction with R = 2^32 as lib/mldsa/reduce.h,
+  mont(x) = hi(x) - hi(t q), t = lo(x) q^-1 mod 2^32; with a constant the pair
+  (z, z q^-1 mod 2^32) gives t = mul(b, z q^-1) directly (mul, mulh, mulh, sub). The output is
+  below q and congruent to the C's.
+- Pointwise products: Montgomery as the C (mul, mulh, mul, mulh), bit for bit its values.
 
 Passes: the NTT runs layers 128-64-32-16 on the 16 coefficients j, j + 16, ..., j + 240 in
 registers (16 passes) and layers 8-4-2-1 on 16 consecutive coefficients (16 passes); the
@@ -90,13 +93,13 @@ def ct_barrett(o: list[str], a: str, b: str) -> None:
     o.append(f"    add {a}, {a}, t1")
 
 
-def gs(o: list[str], a: str, b: str) -> None:
-    """Gentleman-Sande: d = a - b; a = a + b; b = mont(d z)"""
+def gs_barrett(o: list[str], a: str, b: str) -> None:
+    """Gentleman-Sande with a Barrett product: d = a - b; a = a + b; b = d z (t3 = z, t4 = zb)"""
     o.append(f"    sub t1, {a}, {b}")
     o.append(f"    add {a}, {a}, {b}")
-    o.append("    mul t0, t1, t4")
-    o.append("    mulh t1, t1, t3")
-    o.append("    mulh t0, t0, t2")
+    o.append("    mulh t0, t1, t4")
+    o.append("    mul t1, t1, t3")
+    o.append("    mul t0, t0, t2")
     o.append(f"    sub {b}, t1, t0")
 
 
@@ -114,15 +117,15 @@ def barrett_pair(zm: int) -> tuple[int, int]:
 def emit_pass(o: list[str], groups: list[tuple[int, list[tuple[int, int]]]], kind: str, table: list[int]) -> int:
     """Butterflies on the 16 registers: groups of (twiddle value, [(i, j), ...]) in order;
     the twiddle pairs go to `table` (words at a1 + offset); returns the bytes used.
-    kind "ct": Barrett products; "gs": Montgomery (the C's)."""
+    kind "ct" or "gs": Cooley-Tukey or Gentleman-Sande, Barrett products."""
     off = 0
     for z, bfs in groups:
         load_pair(o, "a1", off)
-        zz, zq = barrett_pair(z) if kind == "ct" else pair(z)
+        zz, zq = barrett_pair(z)
         table += [zz, zq]
         off += 8
         for i, j in bfs:
-            (ct_barrett if kind == "ct" else gs)(o, COEF[i], COEF[j])
+            (ct_barrett if kind == "ct" else gs_barrett)(o, COEF[i], COEF[j])
     return off
 
 

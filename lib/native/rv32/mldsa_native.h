@@ -4,12 +4,13 @@
  * dispatches to the PQLAB_NAMESPACE(<name>_native) wrappers below. One unnamespaced copy of
  * the assembly serves the three parameter sets.
  *
- * Contract (lib/mldsa/kernels.h): the inverse NTT and the pointwise products compute
- * bit-for-bit what their portable C versions (lib/mldsa/ntt.c) compute for every input within
- * the bounds of kernels.h (the same butterflies and Montgomery reductions). The forward NTT
- * uses Barrett products (one MULH each, gen_mldsa_ntt.py) and has the narrower bounds
- * kernels.h allows: in |a| <= 2^28, out |a| < max|in| + 9q, congruent to the C's output
- * (defined below for kernels_contract.h). tests/test_native_rv32_mldsa.py compares them.
+ * Contract (lib/mldsa/kernels.h): the pointwise products compute bit-for-bit what their
+ * portable C versions (lib/mldsa/ntt.c) compute (the same Montgomery reductions). The
+ * transforms use Barrett products (one MULH each, gen_mldsa_ntt.py) and return values
+ * congruent to the C's: the inverse within kernels.h's bounds (in and out |a| < q), the
+ * forward NTT with the narrower bounds kernels.h allows (in |a| <= 2^28, out
+ * |a| < max|in| + 9q; defined below for kernels_contract.h).
+ * tests/test_native_rv32_mldsa.py compares them with the C.
  * Polynomials are 256 int32_t, word-aligned; pointwise: c may be a or b. No secret-dependent
  * branch or address; the NTTs keep s0-s11 on 48 bytes of stack, the products use none. */
 #ifndef PQLAB_NATIVE_RV32_MLDSA_NATIVE_H
