@@ -8,7 +8,8 @@ all-minimum, alternating extremes, zero and small random values, for the NTT
 accumulator |c| + q < 2^31). The products promise the C's results bit for bit and are
 compared exactly; the transforms (Barrett products) must be congruent to the C's, the NTT's
 output below max|in| + 9q, the inverse's below q; one printed NTT is checked against the definition (Algorithm 41) in
-Python so that both cannot share an error. Each kernel's count must not depend on the data."""
+Python so that both cannot share an error. rej_uniform: the same count and coefficients
+as the C for start counts 0-256, buffer lengths 0-840 and accepted / rejected candidates. Each kernel's count must not depend on the data."""
 
 from __future__ import annotations
 
@@ -132,6 +133,27 @@ int main(void)
             tn[3][kind] = t1 - t0; tc[3] = t2 - t1;
         }
     }
+    /* rej_uniform: start counts, lengths (also not multiples of 3), all-accepted / all-rejected
+     * / random bytes; the same count and array as the C */
+    static const unsigned ctrs[4] = {0, 100, 250, 256};
+    static const unsigned lens[6] = {168, 0, 2, 5, 100, 840};
+    static uint8_t rb[840];
+    for (unsigned kind = 0; kind < 3; kind++)
+        for (unsigned ci = 0; ci < 4; ci++)
+            for (unsigned li = 0; li < 6; li++) {
+                for (unsigned i = 0; i < sizeof rb; i++)
+                    rb[i] = kind == 0 ? (uint8_t)next() : kind == 1 ? (uint8_t)(i % 3 == 2 ? 0x3F : next()) : 0xFF;
+                for (unsigned i = 0; i < 256; i++) A[i] = X[i] = (int32_t)next();
+                unsigned r1 = pqlab_mldsa_rej_uniform_rv32(A, ctrs[ci], rb + (li & 1), lens[li]);
+                unsigned r2 = mldsatest_rej_uniform_c(X, ctrs[ci], rb + (li & 1), lens[li]);
+                cmp("rej_uniform", kind, A, X);
+                if (r1 != r2) {
+                    char b[96];
+                    int k = snprintf(b, sizeof b, "bad rej_uniform count kind %u: %u != %u\n", kind, r1, r2);
+                    pqlab_hal_send(b, (size_t)k);
+                    bad++;
+                }
+            }
     char b[200];
     for (unsigned f = 0; f < 4; f++) {
         int k = snprintf(b, sizeof b, "time %u %llu", f, (unsigned long long)tc[f]);
@@ -153,12 +175,12 @@ def run(platform: str, tmp: Path) -> dict[str, tuple[int, int]]:
     src = tmp / "fw.c"
     src.write_text(FIRMWARE)
     flags = ["-DPQLAB_MLDSA_MODE=44", "-DPQLAB_NS=mldsatest_"]
-    srcs = [src, MLDSA / "ntt.c", NATIVE / "mldsa_ntt.S"]
+    srcs = [src, MLDSA / "ntt.c", MLDSA / "sample.c", ROOT / "lib/common/fips202.c", NATIVE / "mldsa_ntt.S"]
     out = firmware.build_and_run(platform, tmp, srcs, include=[MLDSA, NATIVE], per_source=lambda _p: flags, timeout=900)
     lines = out.replace("\r", "").splitlines()
     assert lines and lines[-1] == "end", out[-800:]
     assert not [ln for ln in lines if ln.startswith("bad ")], [ln for ln in lines if ln.startswith("bad ")]
-    assert "checks 50 bad 0" in lines, lines[-6:]
+    assert "checks 122 bad 0" in lines, lines[-6:]
     fin = next([int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("nttin "))
     fout = next([int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("nttout "))
     for k in range(256):

@@ -22,6 +22,8 @@ Arithmetic. CV32E40P's MUL takes one cycle, MULH five, so the number of MULH dec
   (z, z q^-1 mod 2^32) gives t = mul(b, z q^-1) directly (mul, mulh, mulh, sub). The output is
   below q and congruent to the C's.
 - Pointwise products: Montgomery as the C (mul, mulh, mul, mulh), bit for bit its values.
+- rej_uniform: RejNTTPoly's loop over 3-byte candidates (Algorithm 14), branching on the
+  public candidates as the C does; the same coefficients and count.
 
 Passes: the NTT runs layers 128-64-32-16 on the 16 coefficients j, j + 16, ..., j + 240 in
 registers (16 passes) and layers 8-4-2-1 on 16 consecutive coefficients (16 passes); the
@@ -290,6 +292,41 @@ def main() -> None:
         o.append("    bne a1, a7, 1b")
         o.append("    ret")
         o.append(f"    .size {name}, .-{name}")
+
+    # ---- RejNTTPoly's sampling loop (kernels.h rej_uniform; public data: branches) ----
+    name = "pqlab_mldsa_rej_uniform_rv32"
+    head(o, name, f"unsigned {name}(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen)")
+    o.append("    slli t2, a1, 2")
+    o.append("    add t2, a0, t2")  # next slot
+    o.append("    li t0, 256")
+    o.append("    bgeu a1, t0, 8f")
+    o.append(f"    li t1, {Q}")
+    o.append("    li t5, 0x7fffff")
+    o.append("    addi t4, a0, 1024")  # end of a
+    o.append("    add t3, a2, a3")
+    o.append("    addi t3, t3, -2")  # a triple at p fits while p < buf + buflen - 2
+    o.append("    bgeu a2, t3, 8f")
+    o.append("1:")
+    o.append("    lbu a4, 0(a2)")
+    o.append("    lbu a5, 1(a2)")
+    o.append("    lbu a6, 2(a2)")
+    o.append("    addi a2, a2, 3")
+    o.append("    slli a5, a5, 8")
+    o.append("    slli a6, a6, 16")
+    o.append("    or a4, a4, a5")
+    o.append("    or a4, a4, a6")
+    o.append("    and a4, a4, t5")
+    o.append("    bgeu a4, t1, 2f")  # rejected
+    o.append("    sw a4, 0(t2)")
+    o.append("    addi t2, t2, 4")
+    o.append("    bgeu t2, t4, 8f")  # 256 coefficients
+    o.append("2:")
+    o.append("    bltu a2, t3, 1b")
+    o.append("8:")
+    o.append("    sub a0, t2, a0")
+    o.append("    srli a0, a0, 2")
+    o.append("    ret")
+    o.append(f"    .size {name}, .-{name}")
 
     for nm, words in tabs.items():
         table(o, nm, words)

@@ -10,24 +10,28 @@
  * congruent to the C's: the inverse within kernels.h's bounds (in and out |a| < q), the
  * forward NTT with the narrower bounds kernels.h allows (in |a| <= 2^28, out
  * |a| < max|in| + 9q; defined below for kernels_contract.h).
+ * rej_uniform: the coefficients and count of the C (public data: it branches on them).
  * tests/test_native_rv32_mldsa.py compares them with the C.
  * Polynomials are 256 int32_t, word-aligned; pointwise: c may be a or b. No secret-dependent
  * branch or address; the NTTs keep s0-s11 on 48 bytes of stack, the products use none. */
 #ifndef PQLAB_NATIVE_RV32_MLDSA_NATIVE_H
 #define PQLAB_NATIVE_RV32_MLDSA_NATIVE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 void pqlab_mldsa_ntt_rv32(int32_t a[256]);
 void pqlab_mldsa_invntt_rv32(int32_t a[256]);
 void pqlab_mldsa_pointwise_rv32(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_acc_rv32(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+unsigned pqlab_mldsa_rej_uniform_rv32(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen);
 
 #ifdef PQLAB_NAMESPACE /* included through kernels.h: the dispatch */
 #define PQLAB_MLDSA_NATIVE_NTT
 #define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
+#define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NTT_IN_MAX (1 << 28)
 #define PQLAB_MLDSA_NTT_IN_WHAT "input |a| <= 2^28 (rv32 NTT)"
 #define PQLAB_MLDSA_NTT_GROWTH_Q 9
@@ -49,6 +53,11 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
                                                               const int32_t b[MLDSA_N])
 {
     pqlab_mldsa_pointwise_acc_rv32(c, a, b);
+}
+static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,
+                                                               size_t buflen)
+{
+    return pqlab_mldsa_rej_uniform_rv32(a, ctr, buf, buflen);
 }
 #endif
 

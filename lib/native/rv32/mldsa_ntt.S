@@ -1236,6 +1236,44 @@ pqlab_mldsa_pointwise_acc_rv32:
     bne a1, a7, 1b
     ret
     .size pqlab_mldsa_pointwise_acc_rv32, .-pqlab_mldsa_pointwise_acc_rv32
+
+/* unsigned pqlab_mldsa_rej_uniform_rv32(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen) */
+    .section .text.pqlab_mldsa_rej_uniform_rv32,"ax",@progbits
+    .globl pqlab_mldsa_rej_uniform_rv32
+    .type pqlab_mldsa_rej_uniform_rv32, @function
+    .p2align 2
+pqlab_mldsa_rej_uniform_rv32:
+    slli t2, a1, 2
+    add t2, a0, t2
+    li t0, 256
+    bgeu a1, t0, 8f
+    li t1, 8380417
+    li t5, 0x7fffff
+    addi t4, a0, 1024
+    add t3, a2, a3
+    addi t3, t3, -2
+    bgeu a2, t3, 8f
+1:
+    lbu a4, 0(a2)
+    lbu a5, 1(a2)
+    lbu a6, 2(a2)
+    addi a2, a2, 3
+    slli a5, a5, 8
+    slli a6, a6, 16
+    or a4, a4, a5
+    or a4, a4, a6
+    and a4, a4, t5
+    bgeu a4, t1, 2f
+    sw a4, 0(t2)
+    addi t2, t2, 4
+    bgeu t2, t4, 8f
+2:
+    bltu a2, t3, 1b
+8:
+    sub a0, t2, a0
+    srli a0, a0, 2
+    ret
+    .size pqlab_mldsa_rej_uniform_rv32, .-pqlab_mldsa_rej_uniform_rv32
     .section .rodata.pqlab_mldsa_ntt_rv32_t1,"a",@progbits
     .p2align 2
 pqlab_mldsa_ntt_rv32_t1:
