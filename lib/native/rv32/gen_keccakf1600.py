@@ -167,18 +167,35 @@ def emit_round(out: list[str], src: tuple[int, str], dst: tuple[int, str], rcoff
                     out.append(f"    xor {C[x][h]}, {C[x][h]}, {T}")
 
 
-SWAPS = [(1, "t5"), (2, "t6"), (4, "a6"), (8, "a7")]  # delta swaps: shift, mask register
+SWAPS = [(1, "t5", "s0"), (2, "t6", "s1"), (4, "a6", "s2"), (8, "a7", "s3")]  # shift, mask, 1 + 2^shift
 MASKS = {"t5": 0x22222222, "t6": 0x0C0C0C0C, "a6": 0x00F000F0, "a7": 0x0000FF00}
 
 
-def delta_swap(o: list[str], x: str, t: str, k: int, m: str) -> None:
-    """x = the bits of x under mask m swapped with those k places above them"""
+def delta_swap(o: list[str], x: str, t: str, k: int, m: str, c: str) -> None:
+    """x = the bits of x under mask m swapped with those k places above them:
+    t = (x ^ (x >> k)) & m; x ^= t ^ (t << k), the last as one product t (1 + 2^k) (t and
+    t << k have no bit in common, so the sum is their XOR; MUL takes one cycle)"""
     o.append(f"    srli {t}, {x}, {k}")
     o.append(f"    xor {t}, {t}, {x}")
     o.append(f"    and {t}, {t}, {m}")
+    o.append(f"    mul {t}, {t}, {c}")
     o.append(f"    xor {x}, {x}, {t}")
-    o.append(f"    slli {t}, {t}, {k}")
-    o.append(f"    xor {x}, {x}, {t}")
+
+
+def conv_setup(o: list[str]) -> None:
+    """masks and multipliers (s0-s3 saved on the stack)"""
+    o.append("    addi sp, sp, -16")
+    for i, (k, m, c) in enumerate(SWAPS):
+        o.append(f"    sw {c}, {4 * i}(sp)")
+        o.append(f"    li {m}, 0x{MASKS[m]:08x}")
+        o.append(f"    li {c}, {1 + (1 << k)}")
+
+
+def conv_return(o: list[str]) -> None:
+    for i, (_k, _m, c) in enumerate(SWAPS):
+        o.append(f"    lw {c}, {4 * i}(sp)")
+    o.append("    addi sp, sp, 16")
+    o.append("    ret")
 
 
 def load_word(o: list[str], dst: str, base: str, off: int, aligned: bool) -> None:
@@ -221,8 +238,7 @@ def emit_xor_il(o: list[str]) -> None:
     name = "pqlab_keccak_native_xor_il"
     function_head(o, name, "void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes)")
     o.append("    beqz a2, 9f")
-    for _k, m in SWAPS:
-        o.append(f"    li {m}, 0x{MASKS[m]:08x}")
+    conv_setup(o)
     o.append("    li a5, 0xffff0000")
     o.append("    andi a3, a1, 3")
     o.append("    bnez a3, 5f")
@@ -230,9 +246,9 @@ def emit_xor_il(o: list[str]) -> None:
         o.append(f"{lab}:")
         load_word(o, "t0", "a1", 0, aligned)
         load_word(o, "t1", "a1", 4, aligned)
-        for k, m in SWAPS:
-            delta_swap(o, "t0", "t2", k, m)
-            delta_swap(o, "t1", "t3", k, m)
+        for k, m, c in SWAPS:
+            delta_swap(o, "t0", "t2", k, m, c)
+            delta_swap(o, "t1", "t3", k, m, c)
         o.append("    lw t3, 0(a0)")
         o.append("    lw t4, 4(a0)")
         o.append("    slli t2, t0, 16")
@@ -250,7 +266,7 @@ def emit_xor_il(o: list[str]) -> None:
         o.append("    addi a1, a1, 8")
         o.append("    addi a2, a2, -1")
         o.append(f"    bnez a2, {lab}b")
-        o.append("    ret")
+        conv_return(o)
     o.append("9:")
     o.append("    ret")
     o.append(f"    .size {name}, .-{name}")
@@ -261,8 +277,7 @@ def emit_extract_il(o: list[str]) -> None:
     name = "pqlab_keccak_native_extract_il"
     function_head(o, name, "void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes)")
     o.append("    beqz a2, 9f")
-    for _k, m in SWAPS:
-        o.append(f"    li {m}, 0x{MASKS[m]:08x}")
+    conv_setup(o)
     o.append("    li a5, 0xffff0000")
     o.append("    andi a3, a0, 3")
     o.append("    bnez a3, 5f")
@@ -277,16 +292,16 @@ def emit_extract_il(o: list[str]) -> None:
         o.append("    srli t1, t3, 16")
         o.append("    and t4, t4, a5")
         o.append("    or t1, t1, t4")  # hi = E.high | O.high << 16
-        for k, m in reversed(SWAPS):
-            delta_swap(o, "t0", "t2", k, m)
-            delta_swap(o, "t1", "t3", k, m)
+        for k, m, c in reversed(SWAPS):
+            delta_swap(o, "t0", "t2", k, m, c)
+            delta_swap(o, "t1", "t3", k, m, c)
         store_word(o, "t0", "a0", 0, aligned)
         store_word(o, "t1", "a0", 4, aligned)
         o.append("    addi a0, a0, 8")
         o.append("    addi a1, a1, 8")
         o.append("    addi a2, a2, -1")
         o.append(f"    bnez a2, {lab}b")
-        o.append("    ret")
+        conv_return(o)
     o.append("9:")
     o.append("    ret")
     o.append(f"    .size {name}, .-{name}")

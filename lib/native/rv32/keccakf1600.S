@@ -1241,10 +1241,19 @@ pqlab_keccakf1600_native_il:
     .p2align 2
 pqlab_keccak_native_xor_il:
     beqz a2, 9f
+    addi sp, sp, -16
+    sw s0, 0(sp)
     li t5, 0x22222222
+    li s0, 3
+    sw s1, 4(sp)
     li t6, 0x0c0c0c0c
+    li s1, 5
+    sw s2, 8(sp)
     li a6, 0x00f000f0
+    li s2, 17
+    sw s3, 12(sp)
     li a7, 0x0000ff00
+    li s3, 257
     li a5, 0xffff0000
     andi a3, a1, 3
     bnez a3, 5f
@@ -1254,50 +1263,42 @@ pqlab_keccak_native_xor_il:
     srli t2, t0, 1
     xor t2, t2, t0
     and t2, t2, t5
-    xor t0, t0, t2
-    slli t2, t2, 1
+    mul t2, t2, s0
     xor t0, t0, t2
     srli t3, t1, 1
     xor t3, t3, t1
     and t3, t3, t5
-    xor t1, t1, t3
-    slli t3, t3, 1
+    mul t3, t3, s0
     xor t1, t1, t3
     srli t2, t0, 2
     xor t2, t2, t0
     and t2, t2, t6
-    xor t0, t0, t2
-    slli t2, t2, 2
+    mul t2, t2, s1
     xor t0, t0, t2
     srli t3, t1, 2
     xor t3, t3, t1
     and t3, t3, t6
-    xor t1, t1, t3
-    slli t3, t3, 2
+    mul t3, t3, s1
     xor t1, t1, t3
     srli t2, t0, 4
     xor t2, t2, t0
     and t2, t2, a6
-    xor t0, t0, t2
-    slli t2, t2, 4
+    mul t2, t2, s2
     xor t0, t0, t2
     srli t3, t1, 4
     xor t3, t3, t1
     and t3, t3, a6
-    xor t1, t1, t3
-    slli t3, t3, 4
+    mul t3, t3, s2
     xor t1, t1, t3
     srli t2, t0, 8
     xor t2, t2, t0
     and t2, t2, a7
-    xor t0, t0, t2
-    slli t2, t2, 8
+    mul t2, t2, s3
     xor t0, t0, t2
     srli t3, t1, 8
     xor t3, t3, t1
     and t3, t3, a7
-    xor t1, t1, t3
-    slli t3, t3, 8
+    mul t3, t3, s3
     xor t1, t1, t3
     lw t3, 0(a0)
     lw t4, 4(a0)
@@ -1316,6 +1317,11 @@ pqlab_keccak_native_xor_il:
     addi a1, a1, 8
     addi a2, a2, -1
     bnez a2, 1b
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    addi sp, sp, 16
     ret
 5:
     lbu t0, 0(a1)
@@ -1341,50 +1347,42 @@ pqlab_keccak_native_xor_il:
     srli t2, t0, 1
     xor t2, t2, t0
     and t2, t2, t5
-    xor t0, t0, t2
-    slli t2, t2, 1
+    mul t2, t2, s0
     xor t0, t0, t2
     srli t3, t1, 1
     xor t3, t3, t1
     and t3, t3, t5
-    xor t1, t1, t3
-    slli t3, t3, 1
+    mul t3, t3, s0
     xor t1, t1, t3
     srli t2, t0, 2
     xor t2, t2, t0
     and t2, t2, t6
-    xor t0, t0, t2
-    slli t2, t2, 2
+    mul t2, t2, s1
     xor t0, t0, t2
     srli t3, t1, 2
     xor t3, t3, t1
     and t3, t3, t6
-    xor t1, t1, t3
-    slli t3, t3, 2
+    mul t3, t3, s1
     xor t1, t1, t3
     srli t2, t0, 4
     xor t2, t2, t0
     and t2, t2, a6
-    xor t0, t0, t2
-    slli t2, t2, 4
+    mul t2, t2, s2
     xor t0, t0, t2
     srli t3, t1, 4
     xor t3, t3, t1
     and t3, t3, a6
-    xor t1, t1, t3
-    slli t3, t3, 4
+    mul t3, t3, s2
     xor t1, t1, t3
     srli t2, t0, 8
     xor t2, t2, t0
     and t2, t2, a7
-    xor t0, t0, t2
-    slli t2, t2, 8
+    mul t2, t2, s3
     xor t0, t0, t2
     srli t3, t1, 8
     xor t3, t3, t1
     and t3, t3, a7
-    xor t1, t1, t3
-    slli t3, t3, 8
+    mul t3, t3, s3
     xor t1, t1, t3
     lw t3, 0(a0)
     lw t4, 4(a0)
@@ -1403,6 +1401,11 @@ pqlab_keccak_native_xor_il:
     addi a1, a1, 8
     addi a2, a2, -1
     bnez a2, 5b
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    addi sp, sp, 16
     ret
 9:
     ret
@@ -1415,10 +1418,19 @@ pqlab_keccak_native_xor_il:
     .p2align 2
 pqlab_keccak_native_extract_il:
     beqz a2, 9f
+    addi sp, sp, -16
+    sw s0, 0(sp)
     li t5, 0x22222222
+    li s0, 3
+    sw s1, 4(sp)
     li t6, 0x0c0c0c0c
+    li s1, 5
+    sw s2, 8(sp)
     li a6, 0x00f000f0
+    li s2, 17
+    sw s3, 12(sp)
     li a7, 0x0000ff00
+    li s3, 257
     li a5, 0xffff0000
     andi a3, a0, 3
     bnez a3, 5f
@@ -1435,50 +1447,42 @@ pqlab_keccak_native_extract_il:
     srli t2, t0, 8
     xor t2, t2, t0
     and t2, t2, a7
-    xor t0, t0, t2
-    slli t2, t2, 8
+    mul t2, t2, s3
     xor t0, t0, t2
     srli t3, t1, 8
     xor t3, t3, t1
     and t3, t3, a7
-    xor t1, t1, t3
-    slli t3, t3, 8
+    mul t3, t3, s3
     xor t1, t1, t3
     srli t2, t0, 4
     xor t2, t2, t0
     and t2, t2, a6
-    xor t0, t0, t2
-    slli t2, t2, 4
+    mul t2, t2, s2
     xor t0, t0, t2
     srli t3, t1, 4
     xor t3, t3, t1
     and t3, t3, a6
-    xor t1, t1, t3
-    slli t3, t3, 4
+    mul t3, t3, s2
     xor t1, t1, t3
     srli t2, t0, 2
     xor t2, t2, t0
     and t2, t2, t6
-    xor t0, t0, t2
-    slli t2, t2, 2
+    mul t2, t2, s1
     xor t0, t0, t2
     srli t3, t1, 2
     xor t3, t3, t1
     and t3, t3, t6
-    xor t1, t1, t3
-    slli t3, t3, 2
+    mul t3, t3, s1
     xor t1, t1, t3
     srli t2, t0, 1
     xor t2, t2, t0
     and t2, t2, t5
-    xor t0, t0, t2
-    slli t2, t2, 1
+    mul t2, t2, s0
     xor t0, t0, t2
     srli t3, t1, 1
     xor t3, t3, t1
     and t3, t3, t5
-    xor t1, t1, t3
-    slli t3, t3, 1
+    mul t3, t3, s0
     xor t1, t1, t3
     sw t0, 0(a0)
     sw t1, 4(a0)
@@ -1486,6 +1490,11 @@ pqlab_keccak_native_extract_il:
     addi a1, a1, 8
     addi a2, a2, -1
     bnez a2, 1b
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    addi sp, sp, 16
     ret
 5:
     lw t3, 0(a1)
@@ -1500,50 +1509,42 @@ pqlab_keccak_native_extract_il:
     srli t2, t0, 8
     xor t2, t2, t0
     and t2, t2, a7
-    xor t0, t0, t2
-    slli t2, t2, 8
+    mul t2, t2, s3
     xor t0, t0, t2
     srli t3, t1, 8
     xor t3, t3, t1
     and t3, t3, a7
-    xor t1, t1, t3
-    slli t3, t3, 8
+    mul t3, t3, s3
     xor t1, t1, t3
     srli t2, t0, 4
     xor t2, t2, t0
     and t2, t2, a6
-    xor t0, t0, t2
-    slli t2, t2, 4
+    mul t2, t2, s2
     xor t0, t0, t2
     srli t3, t1, 4
     xor t3, t3, t1
     and t3, t3, a6
-    xor t1, t1, t3
-    slli t3, t3, 4
+    mul t3, t3, s2
     xor t1, t1, t3
     srli t2, t0, 2
     xor t2, t2, t0
     and t2, t2, t6
-    xor t0, t0, t2
-    slli t2, t2, 2
+    mul t2, t2, s1
     xor t0, t0, t2
     srli t3, t1, 2
     xor t3, t3, t1
     and t3, t3, t6
-    xor t1, t1, t3
-    slli t3, t3, 2
+    mul t3, t3, s1
     xor t1, t1, t3
     srli t2, t0, 1
     xor t2, t2, t0
     and t2, t2, t5
-    xor t0, t0, t2
-    slli t2, t2, 1
+    mul t2, t2, s0
     xor t0, t0, t2
     srli t3, t1, 1
     xor t3, t3, t1
     and t3, t3, t5
-    xor t1, t1, t3
-    slli t3, t3, 1
+    mul t3, t3, s0
     xor t1, t1, t3
     sb t0, 0(a0)
     srli a4, t0, 8
@@ -1563,6 +1564,11 @@ pqlab_keccak_native_extract_il:
     addi a1, a1, 8
     addi a2, a2, -1
     bnez a2, 5b
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    addi sp, sp, 16
     ret
 9:
     ret

@@ -54,6 +54,21 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
 {
     pqlab_mldsa_pointwise_acc_rv32(c, a, b);
 }
+/* ExpandMask four at a time: this backend has no four-way permutation (fips202x4.c runs the
+ * four lanes one after the other), so four one-lane ExpandMask calls cost the same
+ * permutations and unpack each polynomial with polyz_unpack (whole words) instead of the
+ * byte-streamed unpacker of the x4 version; same outputs (kernels.h). */
+#define PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK_X4
+void PQLAB_NAMESPACE(poly_expand_mask_c)(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce);
+static inline void PQLAB_NAMESPACE(poly_expand_mask_x4_native)(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2,
+                                                               mldsa_poly *y3, const uint8_t rhopp[MLDSA_CRHBYTES],
+                                                               const uint16_t nonce[4])
+{
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y0, rhopp, nonce[0]);
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y1, rhopp, nonce[1]);
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y2, rhopp, nonce[2]);
+    PQLAB_NAMESPACE(poly_expand_mask_c)(y3, rhopp, nonce[3]);
+}
 static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,
                                                                size_t buflen)
 {
