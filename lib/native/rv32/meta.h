@@ -11,7 +11,6 @@
 /* Keccak-f[1600], bit-interleaved state (keccakf1600.S, gen_keccakf1600.py; keccak_std.c) */
 #define PQLAB_KECCAKF1600_NATIVE 1
 
-
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
  * lib/mldsa/kernels.h) */
