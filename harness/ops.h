@@ -228,4 +228,48 @@ static inline void ops_result(int op, int r)
     pqlab_guard_check_all();
 }
 
+/* Operation selection (`pqlab bench --ops`, docs/benchmarking.md): bit i of PQLAB_OPS_MASK
+ * selects op_names[i] for measurement; default all. An operation not selected runs once, in
+ * the first iteration and unmeasured, when a selected one comes after it (it produces that
+ * one's input: keys, ciphertext, signature, expanded key), and not at all otherwise. The
+ * checks of ops_check() and ops_selfcheck() need the whole sequence, so they run only once
+ * every operation has run at least once (ops_all_ran); without it only the return codes and
+ * canaries of the operations that ran are checked. */
+#ifndef PQLAB_OPS_MASK
+#define PQLAB_OPS_MASK 0xFFFFFFFFu
+#endif
+
+static inline int op_selected(int op)
+{
+    return (int)(((unsigned long)(PQLAB_OPS_MASK) >> op) & 1u);
+}
+
+/* whether operation op runs in iteration it */
+static inline int op_needed(int op, int it)
+{
+    if (op_selected(op)) {
+        return 1;
+    }
+    if (it > 0) {
+        return 0;
+    }
+    for (int k = op + 1; k < OP_COUNT; k++) {
+        if (op_selected(k)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* whether every operation runs in the first iteration (then the sequence checks apply) */
+static inline int ops_all_ran(void)
+{
+    for (int op = 0; op < OP_COUNT; op++) {
+        if (!op_needed(op, 0)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 #endif

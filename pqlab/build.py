@@ -50,6 +50,9 @@ class BuildOptions:
     # debug build: every kernel dispatcher checks its contract's input and output bounds
     # (-DPQLAB_CONTRACT_CHECKS, lib/native/api.h); built in a folder of its own
     contract_checks: bool = False
+    # operations speed, stack and hashing measure (`pqlab bench --ops`); empty: all. The others
+    # run once, unmeasured, where a selected one needs their output (harness/ops.h)
+    ops: tuple[str, ...] = ()
 
     def runs(self, program: str) -> int:
         """Iterations a program is built for: the hashing share is a ratio that a few runs pin
@@ -311,9 +314,24 @@ def openssl_refusal(impl: Implementation, plat: Platform) -> str:
     )
 
 
+def ops_mask(impl: Implementation, opts: BuildOptions) -> int | None:
+    """PQLAB_OPS_MASK of the measuring programs (bit i: impl.operations[i]); None for all"""
+    if not opts.ops:
+        return None
+    mask = sum(1 << i for i, op in enumerate(impl.operations) if op in opts.ops)
+    if not mask:
+        raise PqlabError(
+            f"none of the operations {', '.join(opts.ops)} is one of {impl.id}'s ({', '.join(impl.operations)})"
+        )
+    return mask
+
+
 def program_name(program: str, opts: BuildOptions) -> str:
+    sel = f"-ops-{'-'.join(sorted(opts.ops))}" if opts.ops and program in ("speed", "stack", "hashing") else ""
     if program in ("speed", "hashing"):
-        return f"{program}-n{opts.runs(program)}"
+        return f"{program}-n{opts.runs(program)}{sel}"
+    if sel:
+        return f"{program}{sel}"
     if program == "kat":
         return f"kat-n{opts.kat_count}"
     return program
@@ -382,6 +400,9 @@ def build(
                 "hashing": [f"-DPQLAB_ITERATIONS={opts.runs('hashing')}"],
                 "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}", *katref.rng_flags(impl.scheme)],
             }.get(prog, [])
+            mask = ops_mask(impl, opts) if prog in ("speed", "stack", "hashing") else None
+            if mask is not None:
+                extra = [*extra, f"-DPQLAB_OPS_MASK=0x{mask:x}u"]
             name = program_name(prog, opts)
             srcs = [HARNESS / f"{prog}.c"]
             if prog == "driver":

@@ -619,7 +619,14 @@ def acvp_cmd(prompt, impl_name, platform, impl_path, jobs, output, expected, as_
 @click.option("--iterations", "-n", type=ITERATIONS, default=10, show_default=True, help="iterations per operation")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 @click.option("--all", "include_slow", is_flag=True, help="include implementations marked slow (e.g. SLH-DSA 's' sets)")
-def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, db, include_slow):
+@click.option(
+    "--ops",
+    "ops",
+    default="",
+    help="measure only these operations, comma-separated (e.g. verify; keypair,sign): the others run "
+    "once, unmeasured, where a selected one needs their output",
+)
+def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, db, include_slow, ops):
     """Speed, stack/RAM, hashing share and size; stored in the results database, then reported."""
     store = Store(db)
     click.echo(f"results database: {store.path}", err=True)
@@ -627,7 +634,22 @@ def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, d
     _, _, _, pairs = _resolve(schemes, impls, plats, impl_path)
     if not (schemes or include_slow):
         pairs = [(i, p) for i, p in pairs if not i.slow]
-    outs = J.bench(pairs, store, jobs, BuildOptions(iterations=iterations))
+    selected = tuple(dict.fromkeys(o.strip() for o in ops.split(",") if o.strip()))
+    if ops and not selected:
+        raise click.BadParameter("no operation named", param_hint="--ops")
+    for op in selected:
+        if not any(op in i.operations for i, _ in pairs):
+            known = sorted({o for i, _ in pairs for o in i.operations})
+            raise click.BadParameter(
+                f"{op!r} is no operation of the selected implementations ({', '.join(known)})", param_hint="--ops"
+            )
+    for i, _ in pairs:
+        if selected and not set(selected) & set(i.operations):
+            raise click.BadParameter(
+                f"none of {', '.join(selected)} is an operation of {i.id} ({', '.join(i.operations)})",
+                param_hint="--ops",
+            )
+    outs = J.bench(pairs, store, jobs, BuildOptions(iterations=iterations, ops=selected))
     status = _fail_report(outs)
     recs = R.aggregate(store.latest([i.scheme for i, _ in pairs], [i.name for i, _ in pairs], plats))
     click.echo(R.to_json(recs) if as_json else R.markdown(recs))

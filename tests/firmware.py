@@ -21,6 +21,7 @@ from pqlab import PqlabError
 from pqlab.build import build_program
 from pqlab.platforms import get_platform
 from pqlab.registry import Implementation, discover
+from pqlab.runner import command as runner_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,7 +51,7 @@ def build_and_run(
     plat = get_platform(platform)
     per = {Path(s).absolute(): per_source(Path(s)) for s in sources}
     elf = build(platform, tmp / "build", sources, include=include, cflags=cflags, per_source=per)
-    run = plat.subst(plat.runner_command, elf=str(elf))
+    run = runner_command(plat, Path(elf))  # the RTL platforms' {model} too
     assert Path(run[0]).exists() or shutil.which(run[0]), f"runner {run[0]} missing (cargo build --release in sim/)"
     res = subprocess.run(run, capture_output=True, check=False, text=True, timeout=timeout)
     assert res.returncode == exit_code, f"{' '.join(run)} exited {res.returncode}\n{res.stderr}"

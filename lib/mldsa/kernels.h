@@ -39,7 +39,10 @@ typedef struct {
 
 /* Forward NTT (Algorithm 41), in place, bit-reversed output order as in FIPS 204.
  * In: |a_i| <= 2^31 - 1 - 8q. Out: |a_i| < max|in| + 8q (each of the 8 layers adds
- * a Montgomery product of absolute value < q). */
+ * a Montgomery product of absolute value < q). A backend may narrow this to
+ * In: |a_i| <= 2^28, Out: |a_i| < max|in| + 9q (every caller's input is below 2^24 and
+ * every caller's use of the output allows 9q); its header then defines
+ * PQLAB_MLDSA_NTT_IN_MAX and the other bounds kernels_contract.h checks (rv32). */
 #define mldsa_ntt_c PQLAB_NAMESPACE(ntt_c)
 void mldsa_ntt_c(int32_t a[MLDSA_N]);
 #ifdef PQLAB_MLDSA_NATIVE_NTT
