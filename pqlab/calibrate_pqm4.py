@@ -312,8 +312,10 @@ def table_md(table: list[dict], summ: dict) -> str:
         impl = f"{t['scheme']} {t['impl']}"
         text = f"{t['published_text'] or '-'} / {t['built_text'] or '-'}"
         if "error_pct" not in t:
-            lines.append(f"| {impl} | {t['op']} | {t['published']:,} | {t['status']} | - | no | "
-                         f"{t['published_spread_pct']:.3f} | {text} |")
+            lines.append(
+                f"| {impl} | {t['op']} | {t['published']:,} | {t['status']} | - | no | "
+                f"{t['published_spread_pct']:.3f} | {text} |"
+            )
             continue
         counted = "yes" if t["deterministic"] else "no (random)"
         lines.append(

@@ -118,9 +118,22 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
     with tempfile.TemporaryDirectory() as tmp:
         tr = Path(tmp) / "trace.bin"
         subprocess.run(
-            [str(SIM), "--machine", machine, "--trace", str(tr), "--trace-limit", str(limit),
-             "--trace-start-pc", hex(pc0), "--trace-stop", str(elf)],
-            capture_output=True, check=False, timeout=3600,
+            [
+                str(SIM),
+                "--machine",
+                machine,
+                "--trace",
+                str(tr),
+                "--trace-limit",
+                str(limit),
+                "--trace-start-pc",
+                hex(pc0),
+                "--trace-stop",
+                str(elf),
+            ],
+            capture_output=True,
+            check=False,
+            timeout=3600,
         )
         data = tr.read_bytes()
     n = len(data) // REC
@@ -171,8 +184,13 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
                 if kd == "load" and blk == "flash":
                     c["flash_data_load"] += 1
                 if prev_kind == "load" and prev_block and blk != prev_block:
-                    c["load_other_block" if kd == "load" else
-                      "store_after_load_other_block" if kd == "store" else "dual_after_load_other_block"] += 1
+                    c[
+                        "load_other_block"
+                        if kd == "load"
+                        else "store_after_load_other_block"
+                        if kd == "store"
+                        else "dual_after_load_other_block"
+                    ] += 1
                 if kd == "load" and prev_kind == "load" and wide and pc & 2 and not wb:
                     c["wide_load_unaligned_pipelined"] += 1
                 if kd == "load" and wb and prev_kind == "load" and rn != prev_base:

@@ -57,7 +57,9 @@ def measured() -> dict[str, int]:
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_model_column_is_current(measured: dict[str, int], name: str) -> None:
     board, model, rule, source, in_model = RULES[name]
-    assert measured[name] == model, f"{name} ({rule}; {source}): table says m4-v4 gives {model}, simulated {measured[name]}"
+    assert measured[name] == model, (
+        f"{name} ({rule}; {source}): table says m4-v4 gives {model}, simulated {measured[name]}"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(n for n, r in RULES.items() if r[4]))
