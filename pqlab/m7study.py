@@ -45,6 +45,7 @@ def study() -> dict:
 
 
 def extract(tarball: Path, work: Path) -> Path:
+    work = work.resolve()
     extra = work / "falcon-round3" / "Extra" / "c"
     if not (extra / "falcon.h").exists():
         work.mkdir(parents=True, exist_ok=True)
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     from pqlab.external import path as ext_path
 
     plat = get_platform(a.platform)
-    work = Path(a.work)
+    work = Path(a.work).resolve()
     extra = extract(ext_path("thirdparty", TARBALL), work)
     measured = {}
     for logn in a.logn:

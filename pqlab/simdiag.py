@@ -25,7 +25,7 @@ miss can be estimated before any rule is adopted:
 - `wb_load_pipelinable`: a pre/post-indexed load right after a load with another base register,
   which the model never pipelines but the STM32F407 measurement does ("cannot be chained back
   to back on same register base address (alternating 2 different registers works)"); -1.
-- counts of shift-by-register, LDM/STM/PUSH/POP, taken branches to a 32-bit instruction at 2 mod 4.
+- counts of shifted operand2 forms, bit-field/extend instructions, shift-by-register, LDM/STM/PUSH/POP, taken branches to a 32-bit instruction at 2 mod 4.
 
 Usage: python -m pqlab.simdiag ELF SYMBOL [--limit N] [--machine mps2-an386]
 """
@@ -175,6 +175,10 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
             c["shift_by_register"] += 1
         if kd == "multi":
             c["ldm_stm_push_pop"] += 1
+        if kd == "other" and re.search(r", (lsl|lsr|asr|ror) #", ops):
+            c["shifted_operand2"] += 1
+        if mn.split(".")[0] in ("ubfx", "sbfx", "bfi", "bfc", "uxtb", "uxth", "sxtb", "sxth"):
+            c["bitfield_extend"] += 1
         blk = ""
         if kd in ("load", "store", "dual"):
             addr, rn, wb = data_address(ops, regs, pc, size)
