@@ -165,6 +165,7 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
                 c["unaligned_wide_3plus"] += 1
                 if run_unaligned == 3:
                     c["unaligned_wide_pairs"] -= 1
+                    c["unaligned_wide_groups3"] += 1
         else:
             run_unaligned = 0
         nxt = recs[k][15] & ~1
@@ -205,6 +206,33 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
     return dict(c)
 
 
+# candidate rule -> (event counter(s), cycles per event); the effect is an upper bound for the
+# "may"/"might" rules
+EFFECTS = {
+    "loads to another memory block do not pipeline (jnk0le)": (("load_other_block",), 1),
+    "a store after a load in another block does not pipeline (jnk0le)": (("store_after_load_other_block",), 1),
+    "unaligned LDR.W after a load does not pipeline (jnk0le, 'may')": (("wide_load_unaligned_pipelined",), 1),
+    "data load from flash contends with fetch (TRM, 'might')": (("flash_data_load",), 1),
+    "a pair of unaligned wide instructions costs +1 like a group": (("unaligned_wide_pairs",), 1),
+    "every unaligned wide instruction after the 3rd of a group +1": (
+        ("unaligned_wide_3plus", "-unaligned_wide_groups3"),
+        1,
+    ),
+    "writeback loads alternating bases pipeline (jnk0le)": (("wb_load_pipelinable",), -1),
+}
+
+
+def effects(counts: dict, cpi: float) -> dict[str, float]:
+    """Candidate rule -> its effect on the window's cycles [%], given the window's cycles per
+    instruction (taken from the whole run when the window's own is not known)."""
+    n = counts.get("instructions", 0)
+    out = {}
+    for rule, (keys, cyc) in EFFECTS.items():
+        ev = sum(-counts.get(k[1:], 0) if k.startswith("-") else counts.get(k, 0) for k in keys)
+        out[rule] = round(100.0 * cyc * ev / (n * cpi), 2) if n and cpi else 0.0
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pqlab.simdiag")
     ap.add_argument("elf")
@@ -215,7 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     res = analyse(Path(a.elf), a.symbol, a.limit, a.machine)
     n = res.get("instructions", 1)
     per = {k: round(100 * v / n, 2) for k, v in sorted(res.items())}
-    print(json.dumps({"counts": res, "per_100_instructions": per}, indent=1))
+    report = Path(a.elf).with_suffix(".json")  # pqm4 calibration runs keep the simulator's report here
+    cpi = 0.0
+    if report.exists():
+        d = json.loads(report.read_text())
+        cpi = d["cycles"] / max(1, d["instructions"])
+    out = {"counts": res, "per_100_instructions": per, "run_cpi": round(cpi, 3), "effect_pct": effects(res, cpi)}
+    print(json.dumps(out, indent=1))
     return 0
 
 
