@@ -25,7 +25,9 @@ miss can be estimated before any rule is adopted:
 - `wb_load_pipelinable`: a pre/post-indexed load right after a load with another base register,
   which the model never pipelines but the STM32F407 measurement does ("cannot be chained back
   to back on same register base address (alternating 2 different registers works)"); -1.
-- counts of shifted operand2 forms, bit-field/extend instructions, shift-by-register, LDM/STM/PUSH/POP, taken branches to a 32-bit instruction at 2 mod 4.
+- `address_from_2nd_previous`: a load/store whose address register was written two instructions
+  before (the TRM's no-forwarding stall is modelled for the previous one only);
+- counts of register-offset loads/stores, shifted operand2 forms, bit-field/extend instructions, shift-by-register, LDM/STM/PUSH/POP, taken branches to a 32-bit instruction at 2 mod 4.
 
 Usage: python -m pqlab.simdiag ELF SYMBOL [--limit N] [--machine mps2-an386]
 """
@@ -91,6 +93,14 @@ def kind(mn: str) -> str:
     return "other"
 
 
+def _dest(mn: str, ops: str, kd: str) -> set[int]:
+    """Registers an ALU instruction or a single load writes (first operand); others: none."""
+    if kd in ("store", "multi", "dual") or mn.startswith(("b", "cmp", "cmn", "tst", "teq", "it")):
+        return set()
+    first = ops.split(",")[0].strip()
+    return {REGS[first]} if first in REGS else set()
+
+
 def data_address(ops: str, regs: tuple, pc: int, size: int) -> tuple[int | None, int | None, bool]:
     """(address, base register, writeback) of a load/store operand string."""
     m = MEM.search(ops)
@@ -143,6 +153,7 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
     prev_block = ""
     prev_base: int | None = None
     run_unaligned = 0
+    written: list[set[int]] = [set(), set()]  # registers written by the previous two instructions
     for k in range(1, n):
         regs = recs[k - 1]
         pc = regs[15] & ~1
@@ -181,7 +192,14 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
         if mn.split(".")[0] in ("ubfx", "sbfx", "bfi", "bfc", "uxtb", "uxth", "sxtb", "sxth"):
             c["bitfield_extend"] += 1
         blk = ""
+        dests = _dest(mn, ops, kd)
         if kd in ("load", "store", "dual"):
+            m = MEM.search(ops)
+            addr_regs = {REGS.get(m.group(1)), REGS.get(m.group(2) or "")} - {None} if m else set()
+            if m and m.group(2) in REGS:
+                c[f"{kd}_register_offset"] += 1
+            if addr_regs & written[1]:
+                c["address_from_2nd_previous"] += 1
             addr, rn, wb = data_address(ops, regs, pc, size)
             if addr is not None:
                 blk = block(addr)
@@ -203,6 +221,7 @@ def analyse(elf: Path, start: str, limit: int, machine: str = "mps2-an386") -> d
             prev_base = rn
         prev_kind = kd if kd in ("load", "store") else ""
         prev_block = blk
+        written = [dests, written[0]]
     return dict(c)
 
 
