@@ -70,6 +70,7 @@ class Result:
     seconds_build: float = 0.0
     seconds_run: float = 0.0
     instructions: int = 0
+    checked: bool = False  # long operations re-run in pqlab-sim's profiling loop (WRAP_CHECK)
 
 
 def _int(s: str) -> int:
@@ -239,9 +240,38 @@ def measure(
         if missing:
             raise PqlabError(f"no cycles for {', '.join(missing)}")
         r.instructions = int(json.loads(jpath.read_text()).get("instructions", 0))
-    except (PqlabError, ValueError, OSError) as e:
+        recheck(plat, elf, r, timeout)
+    except (PqlabError, ValueError, OSError, subprocess.TimeoutExpired) as e:
         r.status, r.detail = "run-failed", str(e)
     return r
+
+
+# pqm4's mps2 HAL counts SysTick wraps (every 2^24 cycles) in its interrupt handler. Measured
+# 2026-11-26: on pqlab-sim's fast run loop an operation longer than that can come out short by
+# exactly one wrap (MAYO-3 m4f sign: 25,660,813 printed, 42,438,069 in the profiling loop, whose
+# call-stack profile gives 42,438,024 for crypto_sign). Until the simulator is fixed, any run
+# with an operation above WRAP_CHECK cycles is repeated in the profiling loop (`--profile`) and
+# that run's figures are used; a difference is recorded in `detail`.
+WRAP_CHECK = 1 << 23
+
+
+def recheck(plat: Platform, elf: Path, r: Result, timeout: float) -> None:
+    r.checked = True
+    if max(max(v) for v in r.runs.values()) < WRAP_CHECK:
+        return
+    prof = elf.with_suffix(".profile")
+    run = subprocess.run(
+        command(plat, elf, ["--profile", str(prof)]), capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if run.returncode != 0:
+        raise PqlabError(f"profiling-loop run: exit code {run.returncode}: {run.stderr.strip()[-300:]}")
+    again = parse_speed(run.stdout)
+    diff = {op: (r.runs[op], again.get(op)) for op in r.runs if r.runs[op] != again.get(op)}
+    if diff:
+        r.detail = "fast-loop figures differed (timer wrap), profiling-loop figures used: " + "; ".join(
+            f"{op} {a} -> {b}" for op, (a, b) in diff.items()
+        )
+        r.runs = again
 
 
 def spread_pct(lo: float, hi: float, mean: float) -> float:
@@ -266,6 +296,7 @@ def rows(pubs: dict[tuple[str, str, str], Published], results: list[Result]) -> 
                 "published_spread_pct": round(spread_pct(lo, hi, mean), 4),
                 "published_text": p.text,
                 "built_text": r.text,
+                "wrap_corrected": f"{op} " in r.detail and "timer wrap" in r.detail,
             }
             vals = r.runs.get(op, [])
             if r.status == "ok" and vals:
@@ -319,6 +350,8 @@ def table_md(table: list[dict], summ: dict) -> str:
                 f"{t['published_spread_pct']:.3f} | {text} |"
             )
             continue
+        if t.get("wrap_corrected"):
+            impl += " (fast-loop timer wrap, profiling-loop figure)"
         counted = (
             "yes"
             if t["deterministic"]
@@ -391,6 +424,14 @@ def calibrate_pqm4(
     for p in chosen:
         key = (mver, iterations, p.kind, p.scheme, p.impl)
         r = done.get(key)
+        if r is not None and r.status == "ok" and not r.checked:
+            try:  # a result from before the wrap check: check it now
+                name = r.folder.replace("/", "_")
+                recheck(plat, root / "elf" / f"{name}_speed.elf", r, timeout)
+                with store.open("a") as f:
+                    f.write(json.dumps({"model": mver, "iterations": iterations, **asdict(r)}) + "\n")
+            except (PqlabError, OSError, subprocess.TimeoutExpired):
+                r = None
         if r is None or r.status != "ok":
             r = measure(plat, root, p, script, env, iterations, timeout)
             with store.open("a") as f:
