@@ -33,20 +33,23 @@ static uint8_t pk[FALCON_PUBKEY_SIZE(LOGN)];
 static uint8_t esk[FALCON_EXPANDEDKEY_SIZE(LOGN)] __attribute__((aligned(8)));
 static uint8_t sig[FALCON_SIG_COMPRESSED_MAXSIZE(LOGN)];
 
-static void report(const char *op, int attempt, uint64_t cycles) {
+static void report(const char *op, int attempt, uint64_t cycles)
+{
     char line[96];
     int n = snprintf(line, sizeof line, "%s %d %llu\n", op, attempt, (unsigned long long)cycles);
     pqlab_hal_send(line, (size_t)n);
 }
 
-static void fail(const char *op, int r) {
+static void fail(const char *op, int r)
+{
     char line[64];
     int n = snprintf(line, sizeof line, "error %s %d\n", op, r);
     pqlab_hal_send(line, (size_t)n);
     pqlab_hal_exit(1);
 }
 
-int main(void) {
+int main(void)
+{
     shake256_context rng;
     size_t sig_len = 0;
     uint64_t t0;
@@ -58,31 +61,36 @@ int main(void) {
         t0 = pqlab_hal_cycles();
         r = falcon_keygen_make(&rng, LOGN, sk, sizeof sk, pk, sizeof pk, tmp, sizeof tmp);
         report("keygen", k, pqlab_hal_cycles() - t0);
-        if (r != 0) fail("keygen", r);
+        if (r != 0)
+            fail("keygen", r);
     }
     for (int k = 0; k < RUNS; k++) {
         sig_len = sizeof sig;
         t0 = pqlab_hal_cycles();
         r = falcon_sign_dyn(&rng, sig, &sig_len, FALCON_SIG_COMPRESSED, sk, sizeof sk, "data", 4, tmp, sizeof tmp);
         report("sign_dynamic", k, pqlab_hal_cycles() - t0);
-        if (r != 0) fail("sign_dynamic", r);
+        if (r != 0)
+            fail("sign_dynamic", r);
     }
     t0 = pqlab_hal_cycles();
     r = falcon_expand_privkey(esk, sizeof esk, sk, sizeof sk, tmp, sizeof tmp);
     report("expand", 0, pqlab_hal_cycles() - t0);
-    if (r != 0) fail("expand", r);
+    if (r != 0)
+        fail("expand", r);
     for (int k = 0; k < RUNS; k++) {
         sig_len = sizeof sig;
         t0 = pqlab_hal_cycles();
         r = falcon_sign_tree(&rng, sig, &sig_len, FALCON_SIG_COMPRESSED, esk, "data", 4, tmp, sizeof tmp);
         report("sign_tree", k, pqlab_hal_cycles() - t0);
-        if (r != 0) fail("sign_tree", r);
+        if (r != 0)
+            fail("sign_tree", r);
     }
     for (int k = 0; k < RUNS; k++) {
         t0 = pqlab_hal_cycles();
         r = falcon_verify(sig, sig_len, FALCON_SIG_COMPRESSED, pk, sizeof pk, "data", 4, tmp, sizeof tmp);
         report("verify", k, pqlab_hal_cycles() - t0);
-        if (r != 0) fail("verify", r);
+        if (r != 0)
+            fail("verify", r);
     }
     pqlab_hal_send("done\n", 5);
     pqlab_hal_exit(0);
