@@ -27,7 +27,9 @@ from pqlab import calibrate_pqm4 as P
 from pqlab import pqm4cc
 from pqlab.platforms import get_platform
 
-FAMILIES = ("ml-kem", "ml-dsa", "fndsa", "bikel", "mayo", "hqc", "sphincs-sha2-128f", "sphincs-shake-128f")
+# the families of issue 23 whose pqm4 speed firmware runs (pqm4's own SPHINCS+ speed firmware
+# fails its verification, also under QEMU: docs/pqm4-corpus.md)
+FAMILIES = ("ml-kem", "ml-dsa", "fndsa", "bikel", "mayo", "hqc")
 
 
 def _member(name: str) -> str:
