@@ -840,6 +840,14 @@ def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, a
     if pqm4:
         from pqlab import calibrate_pqm4 as P
 
+        if from_db:
+            raise click.UsageError("--pqm4 and --from-db are two different comparisons: give one")
+        if compiler != "reference" or which != "all":
+            raise click.UsageError(
+                "--pqm4 builds with pqm4's reference compiler (Arm GNU 13.2.1) and has no sets: "
+                "--compiler platform and --set do not apply"
+            )
+
         def progress(r) -> None:
             ops = ", ".join(f"{op} {statistics.fmean(v):,.0f}" for op, v in r.runs.items())
             click.echo(
