@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -861,6 +862,19 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
 )
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 @click.option(
+    "--pqm4",
+    "pqm4",
+    is_flag=True,
+    help="instead: pqm4's whole corpus built by pqm4's own make, run on the simulator, against pqm4's benchmarks.md "
+    "(SCHEMES: scheme name prefixes; docs/sim.md)",
+)
+@click.option(
+    "--tarball",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="with --pqm4: pqm4's tarball [default: $PQLAB_THIRDPARTY/pqm4-cc2c1b9.tar.gz]",
+)
+@click.option(
     "--from-db",
     "from_db",
     is_flag=True,
@@ -868,9 +882,42 @@ def profile_cmd(schemes, impls, platforms, impl_path, jobs, as_json, top):
 )
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database for --from-db ($PQLAB_DB)")
 @timeout_option
-def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json, from_db, db):
+def calibrate_cmd(schemes, platform, which, cache, iterations, jobs, compiler, as_json, pqm4, tarball, from_db, db):
     """Compare the simulator's cycles with pqm4's real-board figures for PQClean clean code (pqlab/data/calibration.toml),
-    or (--from-db) with board runs stored in the results database."""
+    or (--pqm4) for pqm4's whole corpus, or (--from-db) with board runs stored in the results database."""
+    if pqm4:
+        from pqlab import calibrate_pqm4 as P
+
+        if from_db:
+            raise click.UsageError("--pqm4 and --from-db are two different comparisons: give one")
+        if compiler != "reference" or which != "all":
+            raise click.UsageError(
+                "--pqm4 builds with pqm4's reference compiler (Arm GNU 13.2.1) and has no sets: "
+                "--compiler platform and --set do not apply"
+            )
+
+        def progress(r) -> None:
+            ops = ", ".join(f"{op} {statistics.fmean(v):,.0f}" for op, v in r.runs.items())
+            click.echo(
+                f"# {r.scheme} {r.impl}: {r.status} ({r.seconds_build:.0f} s build, {r.seconds_run:.0f} s run) {ops}",
+                err=True,
+            )
+
+        res = P.calibrate_pqm4(
+            get_platform(platform),
+            tuple(schemes),
+            Path(tarball) if tarball else None,
+            Path(cache) if cache else P.DEFAULT_WORK,
+            iterations or 1,
+            progress=progress,
+        )
+        if as_json:
+            click.echo(json.dumps(res, indent=1))
+            return
+        click.echo(f"reference: {res['reference']}\nmodel: {res['model']}\ncompiler: {res['compiler']}")
+        click.echo(f"build: {res['build']}\ncounted: {res['deterministic_rule']}\n")
+        click.echo(P.table_md(res["rows"], res["summary"]), nl=False)
+        return
     if from_db:
         from pqlab import calibrate_db
 

@@ -1,0 +1,161 @@
+"""The Cortex-M7 model against the published Falcon study (docs/sim.md, "Cortex-M7 against the study").
+
+The study benchmarked the Falcon round-3 submission's code on an STM32F767ZI (NUCLEO-144),
+native double-precision FPU against emulated floating point; its Table II gives average
+kilocycles for key generation, signing without (dynamic) and with an expanded key (tree),
+key expansion and verification (pqlab/data/m7study.toml). The same code, the package's
+configurable library Extra/c (../shared/thirdparty/falcon-round3-code.tar.gz), is extracted
+at run time, built unmodified through pqlab's build (build.build_program, the platform's
+compiler and flags) with FALCON_FPNATIVE or FALCON_FPEMU and pqlab's driver
+pqlab/data/falcon_extra_speed.c (the operations of the package's own speed test), and run
+on m7-sim (or any platform given). Usage:
+
+    python -m pqlab.m7study [-p m7-sim] [--keygens 2] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tarfile
+import tomllib
+from pathlib import Path
+
+from pqlab import ROOT, PqlabError
+from pqlab.build import build_program
+from pqlab.platforms import Platform, get_platform, model
+from pqlab.runner import command
+
+DATA = Path(__file__).parent / "data"
+TARBALL = "falcon-round3-code.tar.gz"
+OPS = ("keygen", "sign_dynamic", "sign_tree", "expand", "verify")
+SOURCES = ("codec.c", "common.c", "falcon.c", "fft.c", "fpr.c", "keygen.c", "rng.c", "shake.c", "sign.c", "vrfy.c")
+CONFIGS = {"FPU": "FALCON_FPNATIVE", "EMU": "FALCON_FPEMU"}
+
+
+def study() -> dict:
+    d = tomllib.loads((DATA / "m7study.toml").read_text())
+    for key in ("source", "board", "table"):
+        if key not in d:
+            raise PqlabError(f"m7study.toml: missing {key}")
+    return d
+
+
+def extract(tarball: Path, work: Path) -> Path:
+    work = work.resolve()
+    extra = work / "falcon-round3" / "Extra" / "c"
+    if not (extra / "falcon.h").exists():
+        work.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tarball, "r:gz") as tf:
+            tf.extractall(work, filter="tar")
+    if not (extra / "falcon.h").exists():
+        raise PqlabError(f"{tarball}: no falcon-round3/Extra/c/falcon.h")
+    return extra
+
+
+def build(plat: Platform, extra: Path, work: Path, logn: int, fp: str, keygens: int, runs: int) -> Path:
+    flags = [
+        f"-DLOGN={logn}",
+        f"-D{CONFIGS[fp]}=1",
+        f"-DKEYGENS={keygens}",
+        f"-DRUNS={runs}",
+        # no OS entropy source on bare metal (config.h options; the driver seeds from fixed seeds)
+        "-DFALCON_RAND_GETENTROPY=0",
+        "-DFALCON_RAND_URANDOM=0",
+        "-DFALCON_RAND_WIN32=0",
+        "-Wno-error",
+    ]
+    srcs = [DATA / "falcon_extra_speed.c", *(extra / s for s in SOURCES)]
+    out = work / f"{plat.name}-{logn}-{fp}-{keygens}-{runs}"
+    elf = build_program(plat, out, srcs, include=[extra], cflags=flags)
+    assert isinstance(elf, Path)
+    return elf
+
+
+def run(plat: Platform, elf: Path, timeout: float = 7200.0) -> dict[str, list[int]]:
+    proc = subprocess.run(command(plat, elf), capture_output=True, text=True, timeout=timeout, check=False)
+    lines = proc.stdout.splitlines()
+    if proc.returncode != 0 or "done" not in lines:
+        raise PqlabError(f"{elf} failed (exit {proc.returncode}): {proc.stdout[-400:]} {proc.stderr[-400:]}")
+    out: dict[str, list[int]] = {}
+    for line in lines:
+        f = line.split()
+        if len(f) == 3 and f[0] in OPS:
+            out.setdefault(f[0], []).append(int(f[2]))
+    return out
+
+
+def compare(measured: dict[tuple[int, str], dict[str, list[int]]], ref: dict) -> list[dict]:
+    rows = []
+    for (logn, fp), ops in measured.items():
+        n = 1 << logn
+        pub = ref["table"][f"falcon{n}-{fp.lower()}"]
+        for op in OPS:
+            vals = ops.get(op, [])
+            if not vals:
+                continue
+            sim_k = statistics.fmean(vals) / 1000
+            rows.append(
+                {
+                    "set": f"Falcon-{n}",
+                    "fp": fp,
+                    "op": op,
+                    "study_kcycles": pub[op],
+                    "sim_kcycles": round(sim_k, 1),
+                    "sim_min_k": round(min(vals) / 1000, 1),
+                    "sim_max_k": round(max(vals) / 1000, 1),
+                    "runs": len(vals),
+                    "error_pct": round(100 * (sim_k - pub[op]) / pub[op], 1),
+                }
+            )
+    return rows
+
+
+def table_md(rows: list[dict]) -> str:
+    lines = [
+        "| set | FP | operation | study (board) kcycles | m7-sim kcycles (mean; min-max) | runs | error % |",
+        "|---|---|---|--:|--:|--:|--:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['set']} | {r['fp']} | {r['op']} | {r['study_kcycles']:,} | {r['sim_kcycles']:,.1f} "
+            f"({r['sim_min_k']:,.1f}-{r['sim_max_k']:,.1f}) | {r['runs']} | {r['error_pct']:+.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pqlab.m7study")
+    ap.add_argument("-p", "--platform", default="m7-sim")
+    ap.add_argument("--keygens", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--logn", type=int, nargs="*", default=[9, 10])
+    ap.add_argument("--fp", nargs="*", default=list(CONFIGS))
+    ap.add_argument("--work", default=str(ROOT / "build" / "m7study"))
+    a = ap.parse_args(argv)
+    from pqlab.external import path as ext_path
+
+    plat = get_platform(a.platform)
+    work = Path(a.work).resolve()
+    extra = extract(ext_path("thirdparty", TARBALL), work)
+    measured = {}
+    for logn in a.logn:
+        for fp in a.fp:
+            elf = build(plat, extra, work, logn, fp, a.keygens, a.runs)
+            measured[(logn, fp)] = run(plat, elf)
+            print(f"# Falcon-{1 << logn} {fp}: {measured[(logn, fp)]}", file=sys.stderr, flush=True)
+    rows = compare(measured, study())
+    res = {"platform": plat.name, "model": model(plat), "rows": rows}
+    (work / "table.json").write_text(json.dumps(res, indent=1))
+    md = table_md(rows)
+    (work / "table.md").write_text(md)
+    print(f"platform {plat.name}, model {res['model']}\n")
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
