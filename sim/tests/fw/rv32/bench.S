@@ -4,10 +4,15 @@
 # tests/test_sim_cv32e40p.py with the rule (sim/src/timing/cv32e40p.rs) they check; they
 # were measured on cv32e40p-rtl too.
 	.text
+	# no linker relaxation: every benchmark starts word aligned (.balign 4) and stays so
+	.option norelax
 	.option norvc
 
 	.macro BENCH name
+	# padding may need a 16-bit c.nop
+	.option rvc
 	.balign 4
+	.option norvc
 	.global bench_\name
 	.type bench_\name, @function
 bench_\name:
@@ -255,7 +260,9 @@ bench_\name:
 	.option norvc
 	STOP
 
+	.option rvc
 	.balign 4
+	.option norvc
 	.global bench_call_ret
 	.type bench_call_ret, @function
 bench_call_ret:
@@ -265,6 +272,23 @@ bench_call_ret:
 	csrr a0, mcycle
 	call bench_leaf
 	call bench_leaf
+	csrr t5, mcycle
+	sub a0, t5, a0
+	jr t4
+
+	# jal then ret: the link of a jal is ready for the jalr right after (no hazard)
+	.option rvc
+	.balign 4
+	.option norvc
+	.global bench_jal_ret
+	.type bench_jal_ret, @function
+bench_jal_ret:
+	mv t4, ra
+	nop
+	nop
+	csrr a0, mcycle
+	jal ra, bench_leaf
+	jal ra, bench_leaf
 	csrr t5, mcycle
 	sub a0, t5, a0
 	jr t4
@@ -302,7 +326,9 @@ bench_call_ret:
 
 #endif
 
+	.option rvc
 	.balign 4
+	.option norvc
 	.type bench_leaf, @function
 bench_leaf:
 	ret
