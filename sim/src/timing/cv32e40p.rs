@@ -132,11 +132,7 @@ impl Cv32e40p {
         };
         // jal's link register is written early enough for a jalr right after it (measured
         // on the RTL: c.jal then ret takes no hazard cycle; jalr then ret does)
-        self.prev_dst = if i.class == class::JAL {
-            0
-        } else {
-            i.dst
-        };
+        self.prev_dst = if i.class == class::JAL { 0 } else { i.dst };
         self.now += c;
         c
     }
