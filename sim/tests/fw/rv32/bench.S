@@ -260,6 +260,82 @@ bench_\name:
 	.option norvc
 	STOP
 
+	BENCH lw_mis_use
+	.rept 5
+	lw a5, 1(t6)
+	addi a6, a5, 1
+	.endr
+	STOP
+
+	BENCH lw_branch
+	.rept 5
+	lw a5, 8(t6)
+	beq a5, zero, 1f
+1:
+	.endr
+	STOP
+
+	BENCH div_use
+	li t0, 100
+	div a5, a4, t0
+	addi a6, a5, 1
+	STOP
+
+	BENCH div_branch
+	li t0, 100
+	div a5, a4, t0
+	bne a5, zero, 1f
+1:
+	STOP
+
+	BENCH mulh_load
+	.rept 5
+	mulh a5, a1, a2
+	lw a6, 0(t6)
+	.endr
+	STOP
+
+	BENCH jal_jal
+	j 1f
+1:
+	j 2f
+2:
+	STOP
+
+	BENCH branch_back
+	li t0, 5
+1:
+	addi t0, t0, -1
+	bnez t0, 1b
+	STOP
+
+	BENCH lw_store_addr
+	.rept 5
+	lw t0, 16(t6)
+	sw a1, 8(t0)
+	.endr
+	STOP
+
+	BENCH lbu_use
+	.rept 5
+	lbu a5, 1(t6)
+	add a6, a5, a5
+	.endr
+	STOP
+
+	BENCH div_div
+	li t0, 100
+	div a5, a4, t0
+	div a6, a4, t0
+	STOP
+
+	BENCH sw_lw
+	.rept 5
+	sw a1, 8(t6)
+	lw a5, 8(t6)
+	.endr
+	STOP
+
 	.option rvc
 	.balign 4
 	.option norvc

@@ -13,7 +13,9 @@
     X(div_neg) X(lw) X(lw_use) X(lw_use_store) X(lw_addr_use) X(lw_gap) X(lw_misaligned) \
     X(lh_cross) X(lh_inside) X(sw) X(sw_misaligned) X(jal) X(beq_taken) X(bne_not_taken) \
     X(jalr) X(jalr_dep) X(mul_jalr) X(jalr_load) X(csr_slow) X(csr_fast) X(jal_split) X(beq_split) \
-    X(jal_rvc_target) X(split_run) X(rvc_mix) X(call_ret) X(jal_ret)
+    X(jal_rvc_target) X(split_run) X(rvc_mix) X(call_ret) X(jal_ret) \
+    X(lw_mis_use) X(lw_branch) X(div_use) X(div_branch) X(mulh_load) X(jal_jal) X(branch_back) \
+    X(lw_store_addr) X(lbu_use) X(div_div) X(sw_lw)
 #define FPLIST(X) \
     X(fadd) X(fmadd_dep) X(flw_use) X(fcvt)
 /* clang-format on */
