@@ -336,6 +336,87 @@ bench_\name:
 	.endr
 	STOP
 
+	BENCH mulh_jal
+	mulh a5, a1, a2
+	j 1f
+1:
+	STOP
+
+	BENCH div_jal
+	divu a5, a4, a1
+	j 1f
+1:
+	STOP
+
+	BENCH mulh_beq
+	mulh a5, a1, a2
+	beq zero, zero, 1f
+1:
+	STOP
+
+	BENCH lw_jal
+	lw a5, 0(t6)
+	j 1f
+1:
+	STOP
+
+	BENCH lw_beq_dep
+	lw a5, 8(t6)
+	beq a5, zero, 1f
+1:
+	STOP
+
+	BENCH mulh_jalr
+	la t0, 1f
+	mulh a5, a1, a2
+	jalr zero, 0(t0)
+1:
+	STOP
+
+	BENCH lh_cross_use
+	lh a5, 3(t6)
+	addi a6, a5, 1
+	STOP
+
+	BENCH sw_mis_lw
+	sw a1, 10(t6)
+	lw a5, 0(t6)
+	STOP
+
+	BENCH lw_mulh_dep
+	lw a5, 0(t6)
+	mulh a6, a5, a5
+	STOP
+
+	BENCH lw_div_dep
+	lw a5, 0(t6)
+	divu a6, a4, a5
+	STOP
+
+	BENCH lwmis_jal
+	lw a5, 1(t6)
+	j 1f
+1:
+	STOP
+
+	BENCH csr_jal
+	csrr a5, mstatus
+	j 1f
+1:
+	STOP
+
+	BENCH mulh_add_jal
+	mulh a5, a1, a2
+	add a6, a1, a2
+	j 1f
+1:
+	STOP
+
+	BENCH csr_after_lw
+	lw a5, 0(t6)
+	csrr a6, mscratch
+	STOP
+
 	.option rvc
 	.balign 4
 	.option norvc

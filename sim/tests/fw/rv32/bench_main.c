@@ -15,7 +15,9 @@
     X(jalr) X(jalr_dep) X(mul_jalr) X(jalr_load) X(csr_slow) X(csr_fast) X(jal_split) X(beq_split) \
     X(jal_rvc_target) X(split_run) X(rvc_mix) X(call_ret) X(jal_ret) \
     X(lw_mis_use) X(lw_branch) X(div_use) X(div_branch) X(mulh_load) X(jal_jal) X(branch_back) \
-    X(lw_store_addr) X(lbu_use) X(div_div) X(sw_lw)
+    X(lw_store_addr) X(lbu_use) X(div_div) X(sw_lw) \
+    X(mulh_jal) X(div_jal) X(mulh_beq) X(lw_jal) X(lw_beq_dep) X(mulh_jalr) X(lh_cross_use) \
+    X(sw_mis_lw) X(lw_mulh_dep) X(lw_div_dep) X(csr_after_lw) X(lwmis_jal) X(csr_jal) X(mulh_add_jal)
 #define FPLIST(X) \
     X(fadd) X(fmadd_dep) X(flw_use) X(fcvt)
 /* clang-format on */
