@@ -83,6 +83,8 @@ EXPECTED = {
     "lwmis_jal": (3, "misaligned lw 2 + j 2 - 1 (overlap)"),
     "csr_jal": (6, "csrr mstatus 4 + j 2: no overlap"),
     "mulh_add_jal": (8, "mulh 5 + add 1 + j 2: the overlap needs the jump right after"),
+    "lw_gap_jalr": (8, "la 2 + sw 1 + lw 1 + nop 1 + jalr 2 + 1: rs1 loaded two instructions back"),
+    "mulh_gap_jalr": (11, "la 2 + mulhu 5 + add 1 + nop 1 + jalr 2: no hazard two instructions back"),
     "jal_ret": (8, "2 x (jal 2 + ret 2): the link a jal writes needs no hazard cycle"),
     "call_ret": (14, "2 x (auipc 1 + jalr 2 + hazard 1 + ret 2 + hazard 1: ra from the jalr)"),
 }

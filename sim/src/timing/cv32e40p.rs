@@ -24,7 +24,8 @@
 //! - hazards, 1 cycle each: an instruction right after a load that uses the loaded
 //!   register; a jalr whose rs1 the instruction right before it wrote, unless that was
 //!   a jal (measured on cv32e40p-rtl: jal then ret takes no hazard cycle, jalr then ret
-//!   does);
+//!   does); a jalr whose rs1 was loaded two instructions back, the one between taking a
+//!   single cycle (measured on the RTL: lw, nop, jalr);
 //! - FPU with FPU_ADDMUL_LAT = FPU_OTHERS_LAT = 0: 1 cycle, result forwarded; fdiv/fsqrt:
 //!   the next FPU instruction or user of the result waits until 19 cycles after its issue
 //!   (the manual's 1..19).
@@ -63,6 +64,9 @@ pub struct Cv32e40p {
     /// load or store): a jump right after it is taken in ID meanwhile (one cycle overlaps;
     /// measured on the RTL after mulh, divu and a misaligned lw)
     prev_multi: bool,
+    /// destination of the load two instructions back when the instruction between took one
+    /// cycle (0: none): its result reaches a jalr's address only a cycle later
+    load_dst2: u8,
 }
 
 /// CSRs whose access takes 4 cycles (the manual's table).
@@ -112,6 +116,11 @@ impl Cv32e40p {
                 if self.prev_dst != 0 && self.prev_dst == i.src[0] {
                     c += 1;
                 }
+                // the address loaded two instructions back (measured on the RTL: lw, nop,
+                // jalr takes one cycle more; no forwarding of the load's write-back to ID)
+                if self.load_dst2 != 0 && self.load_dst2 == i.src[0] {
+                    c += 1;
+                }
             }
             class::CSR if slow_csr(e.csr) => c += 3,
             class::FPU | class::FDIV => {
@@ -132,6 +141,7 @@ impl Cv32e40p {
                 c += self.fdiv_ready - self.now;
             }
         }
+        self.load_dst2 = if c == 1 { self.load_dst } else { 0 };
         self.load_dst = if i.class == class::LOAD || i.class == class::FLOAD {
             i.dst
         } else {

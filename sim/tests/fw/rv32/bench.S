@@ -417,6 +417,24 @@ bench_\name:
 	csrr a6, mscratch
 	STOP
 
+	BENCH lw_gap_jalr
+	la t0, 1f
+	sw t0, 12(t6)
+	lw t1, 12(t6)
+	nop
+	jalr zero, 0(t1)
+1:
+	STOP
+
+	BENCH mulh_gap_jalr
+	la t0, 1f
+	mulhu t1, a4, a4
+	add t1, t0, zero
+	nop
+	jalr zero, 0(t1)
+1:
+	STOP
+
 	.option rvc
 	.balign 4
 	.option norvc

@@ -17,7 +17,7 @@
     X(lw_mis_use) X(lw_branch) X(div_use) X(div_branch) X(mulh_load) X(jal_jal) X(branch_back) \
     X(lw_store_addr) X(lbu_use) X(div_div) X(sw_lw) \
     X(mulh_jal) X(div_jal) X(mulh_beq) X(lw_jal) X(lw_beq_dep) X(mulh_jalr) X(lh_cross_use) \
-    X(sw_mis_lw) X(lw_mulh_dep) X(lw_div_dep) X(csr_after_lw) X(lwmis_jal) X(csr_jal) X(mulh_add_jal)
+    X(sw_mis_lw) X(lw_mulh_dep) X(lw_div_dep) X(csr_after_lw) X(lwmis_jal) X(csr_jal) X(mulh_add_jal) X(lw_gap_jalr) X(mulh_gap_jalr)
 #define FPLIST(X) \
     X(fadd) X(fmadd_dep) X(flw_use) X(fcvt)
 /* clang-format on */
