@@ -130,10 +130,11 @@ class Platform:
 
 
 @cache
-def simulator_model(exe: str) -> str:
-    """The simulator's own statement of its version and timing model (`pqlab-sim --version`)."""
+def simulator_model(exe: str, machine: tuple[str, ...] = ()) -> str:
+    """The simulator's own statement of its version and timing model (`pqlab-sim [--machine M]
+    --version`)."""
     try:
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([exe, *machine, "--version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise PqlabError(f"cannot ask {exe} for its timing model: {e}") from e
     if out.returncode != 0 or not out.stdout.strip():
@@ -150,7 +151,10 @@ def model(plat: Platform) -> str:
         return rtl.describe(plat)
     if plat.runner_kind != "pqlab-sim":
         return ""
-    return simulator_model(plat.subst(plat.runner_command[:1])[0])
+    cmd = plat.subst(plat.runner_command, elf="{elf}")
+    # the machine decides the timing model (Cortex-M4/M7 or CV32E40P): `--machine M --version`
+    machine = cmd[cmd.index("--machine") : cmd.index("--machine") + 2] if "--machine" in cmd else []
+    return simulator_model(cmd[0], tuple(machine))
 
 
 # checker -> the runner kind it needs

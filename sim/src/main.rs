@@ -2,28 +2,31 @@
 //! pqlab-sim: cycle-approximate Cortex-M4 / Cortex-M7 simulator of the
 //! MPS2 AN386 / AN500 machines.
 
-mod cpu;
-mod ct;
-mod decode;
-mod elf;
-mod fpu;
-mod marks;
-mod mem;
-mod profile;
+mod arm;
+mod machine;
+mod rv32;
 mod timing;
 
-use cpu::{Cpu, Stop};
+use arm::cpu::{self, Cpu, Stop};
+use arm::{ct, mem};
+use machine::{elf, marks, profile};
 use std::io::Write;
-use timing::Core;
+use timing::cortex_m::{self as timing_m, Core};
+#[allow(unused_imports)]
+use timing::cv32e40p;
 
-const USAGE: &str = "usage: pqlab-sim [--machine mps2-an386|mps2-an500] [--json REPORT] \
+const USAGE: &str =
+    "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu] [--json REPORT] \
 [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
 [--trace-start-pc ADDR] [--trace-stop] [--ct FILE] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
 code becomes the process exit code.
-  --machine M      mps2-an386 (Cortex-M4, default) or mps2-an500 (Cortex-M7, estimate)
+  --machine M      mps2-an386 (Cortex-M4, default), mps2-an500 (Cortex-M7, estimate),
+                   cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
+                   bench memory map, docs/cv32e40p.md; --trace, --ct, --intervals are not
+                   available there); put it before --version to get its timing model
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -95,11 +98,14 @@ fn parse_args() -> Result<Opts, String> {
                 std::process::exit(0);
             }
             "--version" => {
-                println!(
-                    "pqlab-sim {} ({})",
-                    env!("CARGO_PKG_VERSION"),
-                    timing::MODEL_VERSION
-                );
+                // the timing model of the machine given before it (the Cortex-M models'
+                // when none is)
+                let model = if o.machine.starts_with("cv32e40p") {
+                    timing::cv32e40p::MODEL_VERSION
+                } else {
+                    timing_m::MODEL_VERSION
+                };
+                println!("pqlab-sim {} ({})", env!("CARGO_PKG_VERSION"), model);
                 std::process::exit(0);
             }
             "--machine" | "-M" => o.machine = get(&mut k)?,
@@ -168,12 +174,50 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if o.machine.starts_with("cv32e40p") {
+        let fpu = match o.machine.as_str() {
+            "cv32e40p" => true,
+            "cv32e40p-nofpu" => false,
+            m => {
+                eprintln!(
+                    "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu)",
+                    m
+                );
+                std::process::exit(2);
+            }
+        };
+        if o.trace.is_some() || o.ct.is_some() || o.intervals.is_some() {
+            eprintln!(
+                "pqlab-sim: --trace, --ct and --intervals are not available on the RV32 machines"
+            );
+            std::process::exit(2);
+        }
+        let bytes = std::fs::read(&o.elf).unwrap_or_else(|e| {
+            eprintln!("pqlab-sim: cannot read {}: {}", o.elf, e);
+            std::process::exit(2);
+        });
+        let e = elf::Elf::parse(&bytes).unwrap_or_else(|e| {
+            eprintln!("pqlab-sim: {}: {}", o.elf, e);
+            std::process::exit(2);
+        });
+        rv32::run::main(
+            &rv32::run::Opts {
+                machine: &o.machine,
+                fpu,
+                json: o.json.as_deref(),
+                profile: o.profile.as_deref(),
+                max_insns: o.max_insns,
+                elf_path: &o.elf,
+            },
+            &e,
+        );
+    }
     let (core, an500) = match o.machine.as_str() {
         "mps2-an386" => (Core::M4, false),
         "mps2-an500" => (Core::M7, true),
         m => {
             eprintln!(
-                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500)",
+                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu)",
                 m
             );
             std::process::exit(2);
@@ -193,6 +237,13 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if elf.machine != elf::EM_ARM {
+        eprintln!(
+            "pqlab-sim: {}: not an ARM ELF (machine {} needs one)",
+            o.elf, o.machine
+        );
+        std::process::exit(2);
+    }
     let mut cpu = Cpu::new(core, mem::Mem::new(an500));
     for seg in &elf.segments {
         if !cpu.mem.load(seg.paddr, &seg.data) {
@@ -381,7 +432,7 @@ fn main() {
         let s = format!(
             "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"interval_marks\": {},\n  \"intervals\": [{}],\n  \"mark_errors\": [{}],\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
             json_str(env!("CARGO_PKG_VERSION")),
-            json_str(timing::MODEL_VERSION),
+            json_str(timing_m::MODEL_VERSION),
             json_str(&o.machine),
             json_str(if core == Core::M4 { "cortex-m4" } else { "cortex-m7" }),
             core == Core::M7,
@@ -457,7 +508,7 @@ fn ct_json(
     format!(
         "{{\n  \"checker\": \"pqlab-sim-taint\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"marks_found\": {},\n  \"secret_calls\": {},\n  \"secret_bytes\": {},\n  \"declassify_calls\": {},\n  \"instructions\": {},\n  \"cycles\": {},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3},\n  \"findings_dropped\": {},\n  \"findings\": [{}]\n}}\n",
         json_str(env!("CARGO_PKG_VERSION")),
-        json_str(timing::MODEL_VERSION),
+        json_str(timing_m::MODEL_VERSION),
         json_str(&o.machine),
         json_str(if core == Core::M4 { "cortex-m4" } else { "cortex-m7" }),
         json_str(&o.elf),

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 //! Minimal ELF32 little-endian reader: loadable segments, entry point and
 //! function symbols. Layout from the System V ABI / "ELF for the Arm
-//! Architecture" (e_machine EM_ARM = 40).
+//! Architecture" (e_machine EM_ARM = 40) and the RISC-V ELF psABI (EM_RISCV = 243).
+
+pub const EM_ARM: u16 = 40;
+pub const EM_RISCV: u16 = 243;
 
 pub struct Segment {
     pub paddr: u32,
@@ -19,6 +22,8 @@ pub struct Symbol {
 
 #[allow(dead_code)]
 pub struct Elf {
+    /// e_machine: EM_ARM or EM_RISCV
+    pub machine: u16,
     pub entry: u32,
     pub segments: Vec<Segment>,
     pub funcs: Vec<Symbol>,
@@ -44,8 +49,9 @@ impl Elf {
         if b[4] != 1 || b[5] != 1 {
             return Err("not a 32-bit little-endian ELF".into());
         }
-        if u16le(b, 18)? != 40 {
-            return Err("ELF machine is not ARM (EM_ARM)".into());
+        let machine = u16le(b, 18)?;
+        if machine != EM_ARM && machine != EM_RISCV {
+            return Err("ELF machine is neither ARM (EM_ARM) nor RISC-V (EM_RISCV)".into());
         }
         let entry = u32le(b, 24)?;
         let phoff = u32le(b, 28)? as usize;
@@ -121,6 +127,7 @@ impl Elf {
         funcs.sort_by_key(|f| f.addr);
         funcs.dedup_by_key(|f| f.addr);
         Ok(Elf {
+            machine,
             entry,
             segments,
             funcs,

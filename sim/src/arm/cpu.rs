@@ -4,12 +4,16 @@
 //! (SysTick B3.3, SCB B3.2, DWT C1.8, FP control B3.2.20), the CMSDK UART and
 //! Arm semihosting (Arm "Semihosting for AArch32 and AArch64", version 2).
 
-use crate::decode::{self, alu, fop, Insn, Op};
-use crate::fpu::{self, Ctx};
-use crate::marks::{self, Hook, Marks};
-use crate::mem::{Mem, CODE_END, CODE_SIZE};
-use crate::timing::{self, Core};
+use crate::arm::decode::{self, alu, fop, Insn, Op};
+use crate::arm::fpu::{self, Ctx};
+use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
+use crate::machine::marks::{self, Hook, Marks};
+use crate::timing::cortex_m::{self as timing, Core};
 use std::io::Write;
+
+mod scs;
+mod semihost;
+use semihost::HostFile;
 
 pub enum Stop {
     Exit(i32),
@@ -53,12 +57,8 @@ pub struct Cpu {
     pub min_sp: u32,
     pub init_sp: u32,
     pub class_count: [u64; 16],
-    // timing state
-    prev_ls: u8,
-    prev_load_rt: u8,
-    prev_len: u8,
-    prev_dp: u8,
-    uw_run: u8,
+    /// the timing model's pipeline state (timing/cortex_m.rs)
+    tm: timing::Pipe,
     // SysTick
     st_csr: u32,
     st_rvr: u32,
@@ -91,25 +91,11 @@ pub struct Cpu {
     // profiling hooks
     pub last_branch_link: bool,
     pub stop: Option<Stop>,
-    m7: timing::M7State,
     /// interval marks (marks.rs)
     pub marks: Marks,
     /// the data address of the bus fault that stopped the run, if any
     pub fault_addr: Option<u32>,
 }
-
-enum HostFile {
-    Stdin,
-    Stdout,
-    Stderr,
-    File(std::fs::File),
-    /// ":semihosting-features" (semihosting v2): the magic "SHFB" and one
-    /// feature byte, EXIT_EXTENDED and STDOUT_STDERR, as QEMU 7.2 reports;
-    /// the value is the read position
-    Features(usize),
-}
-
-const SH_FEATURES: [u8; 5] = [b'S', b'H', b'F', b'B', 0x03];
 
 #[inline(always)]
 fn add_with_carry(a: u32, b: u32, cin: bool) -> (u32, bool, bool) {
@@ -217,11 +203,7 @@ impl Cpu {
             min_sp: u32::MAX,
             init_sp: 0,
             class_count: [0; 16],
-            prev_ls: 0,
-            prev_load_rt: 255,
-            prev_len: 4,
-            prev_dp: 255,
-            uw_run: 0,
+            tm: timing::Pipe::default(),
             st_csr: 0,
             st_rvr: 0,
             st_base_cycle: 0,
@@ -248,7 +230,6 @@ impl Cpu {
             files: Vec::new(),
             last_branch_link: false,
             stop: None,
-            m7: timing::M7State::default(),
             marks: Marks::default(),
             fault_addr: None,
         }
@@ -357,257 +338,6 @@ impl Cpu {
             }
         ));
         self.fail(s)
-    }
-
-    fn io_read(&mut self, a: u32, size: u32) -> R<u32> {
-        if (0x4000_0000..0x4003_0000).contains(&a) {
-            if (0x4000_4000..0x4000_5000).contains(&a) {
-                return Ok(match a & 0xfff {
-                    0x008 => self.uart_ctrl,
-                    0x010 => self.uart_bauddiv,
-                    _ => 0, // DATA (no input), STATE (never full), INTSTATUS
-                });
-            }
-            return Ok(0); // other APB/AHB peripherals: read as zero
-        }
-        if a >> 20 == 0xe00 {
-            return Ok(self.scs_read(a & !3) >> ((a & 3) * 8) & mask(size));
-        }
-        Err(self.bus_fault(a, "read"))
-    }
-
-    fn io_write(&mut self, a: u32, v: u32, size: u32) -> R<()> {
-        if a < CODE_END {
-            return Err(self.code_write_fault(a, size));
-        }
-        if (0x4000_0000..0x4003_0000).contains(&a) {
-            if (0x4000_4000..0x4000_5000).contains(&a) {
-                match a & 0xfff {
-                    0x000 if self.uart_ctrl & 1 != 0 => {
-                        let _ = self.stdout.write_all(&[v as u8]);
-                    }
-                    0x008 => self.uart_ctrl = v & 0x7f,
-                    0x010 => self.uart_bauddiv = v & 0xf_ffff,
-                    _ => {}
-                }
-            }
-            return Ok(());
-        }
-        if a >> 20 == 0xe00 {
-            let v = if size == 4 { v } else { v << ((a & 3) * 8) };
-            self.scs_write(a & !3, v);
-            return Ok(());
-        }
-        Err(self.bus_fault(a, "write"))
-    }
-
-    // ------------------------------------------------------------ SysTick
-
-    fn st_enabled(&self) -> bool {
-        self.st_csr & 1 != 0
-    }
-
-    /// Zero crossings of the SysTick counter in (st_base_cycle, now]. The
-    /// counter holds `st_base_val` at the base cycle, steps down once per
-    /// cycle and reloads from RVR on the step after 0; reloading from 0 is not
-    /// a crossing.
-    fn st_zeros(&self, now: u64) -> u64 {
-        if !self.st_enabled() {
-            return 0;
-        }
-        let el = now - self.st_base_cycle;
-        let first = self.st_base_val as u64;
-        let period = self.st_rvr as u64 + 1;
-        if first == 0 {
-            if self.st_rvr == 0 {
-                return 0;
-            }
-            // crossings at period, 2*period, ...
-            return el / period;
-        }
-        if el < first {
-            return 0;
-        }
-        if self.st_rvr == 0 {
-            return 1;
-        }
-        1 + (el - first) / period
-    }
-
-    fn st_value(&self) -> u32 {
-        if !self.st_enabled() {
-            return self.st_base_val;
-        }
-        let el = self.cycles - self.st_base_cycle;
-        let first = self.st_base_val as u64;
-        if el <= first {
-            return (first - el) as u32;
-        }
-        if self.st_rvr == 0 {
-            return 0;
-        }
-        let period = self.st_rvr as u64 + 1;
-        let k = (el - first - 1) % period;
-        self.st_rvr - k as u32
-    }
-
-    fn st_rebase(&mut self) {
-        let val = self.st_value();
-        let z = self.st_zeros(self.cycles);
-        let flag = z > self.st_flag_zeros;
-        self.st_base_cycle = self.cycles;
-        self.st_base_val = val;
-        self.st_flag_zeros = 0;
-        if flag {
-            self.st_csr |= 1 << 16;
-        }
-        self.st_schedule();
-    }
-
-    fn st_schedule(&mut self) {
-        self.st_next_irq = u64::MAX;
-        if self.st_enabled() && self.st_csr & 2 != 0 {
-            let z = self.st_zeros(self.cycles);
-            // time of crossing number z+1 (see st_zeros)
-            let first = self.st_base_val as u64;
-            let period = self.st_rvr as u64 + 1;
-            if self.st_rvr == 0 && (first == 0 || z >= 1) {
-                return;
-            }
-            let t = if first == 0 {
-                (z + 1) * period
-            } else {
-                first + z * period
-            };
-            self.st_next_irq = self.st_base_cycle + t.max(1);
-        }
-    }
-
-    /// Called when cycles reach st_next_irq.
-    pub fn st_tick(&mut self) {
-        if self.cycles >= self.st_next_irq {
-            self.systick_pending = true;
-            self.st_schedule();
-        }
-    }
-
-    pub fn next_event(&self) -> u64 {
-        self.st_next_irq
-    }
-
-    fn cyccnt(&self) -> u32 {
-        if self.dwt_ctrl & 1 != 0 && self.demcr & (1 << 24) != 0 {
-            self.cyc_base
-                .wrapping_add(self.cycles.wrapping_sub(self.cyc_start) as u32)
-        } else {
-            self.cyc_base
-        }
-    }
-
-    fn scs_read(&mut self, a: u32) -> u32 {
-        match a {
-            0xe000_e010 => {
-                let z = self.st_zeros(self.cycles);
-                let mut v = self.st_csr;
-                if z > self.st_flag_zeros {
-                    v |= 1 << 16;
-                }
-                // COUNTFLAG clears on read
-                self.st_flag_zeros = z;
-                self.st_csr &= !(1 << 16);
-                v
-            }
-            0xe000_e014 => self.st_rvr,
-            0xe000_e018 => self.st_value(),
-            0xe000_e01c => 0,
-            0xe000_ed00 => match self.core {
-                Core::M4 => 0x410f_c241,
-                Core::M7 => 0x411f_c272,
-            },
-            0xe000_ed04 => {
-                let mut v = self.ipsr & 0x1ff;
-                if self.systick_pending {
-                    v |= 1 << 26 | EXC_SYSTICK << 12;
-                }
-                v
-            }
-            0xe000_ed08 => self.vtor,
-            0xe000_ed0c => 0xfa05_0000,
-            0xe000_ed10 => self.scr,
-            0xe000_ed14 => self.ccr,
-            0xe000_ed18 => self.shpr[0],
-            0xe000_ed1c => self.shpr[1],
-            0xe000_ed20 => self.shpr[2],
-            0xe000_ed88 => self.cpacr,
-            0xe000_edfc => self.demcr,
-            0xe000_ef34 => self.fpccr,
-            0xe000_ef38 => self.fpcar,
-            0xe000_ef3c => self.fpdscr,
-            0xe000_1000 => self.dwt_ctrl,
-            0xe000_1004 => self.cyccnt(),
-            _ => 0,
-        }
-    }
-
-    fn scs_write(&mut self, a: u32, v: u32) {
-        match a {
-            0xe000_e010 => {
-                self.st_rebase();
-                let flag = self.st_csr & (1 << 16);
-                self.st_csr = (v & 7) | flag;
-                self.st_base_cycle = self.cycles;
-                self.st_flag_zeros = 0;
-                self.st_schedule();
-            }
-            0xe000_e014 => {
-                self.st_rebase();
-                self.st_rvr = v & 0xff_ffff;
-                self.st_schedule();
-            }
-            0xe000_e018 => {
-                // any write clears the counter and COUNTFLAG; reload happens on the next tick
-                self.st_base_cycle = self.cycles;
-                self.st_base_val = 0;
-                self.st_flag_zeros = 0;
-                self.st_csr &= !(1 << 16);
-                self.st_schedule();
-            }
-            0xe000_ed04 => {
-                if v & (1 << 25) != 0 {
-                    self.systick_pending = false;
-                }
-                if v & (1 << 26) != 0 {
-                    self.systick_pending = true;
-                }
-            }
-            0xe000_ed08 => self.vtor = v & 0xffff_ff80,
-            0xe000_ed10 => self.scr = v,
-            0xe000_ed14 => self.ccr = v,
-            0xe000_ed18 => self.shpr[0] = v,
-            0xe000_ed1c => self.shpr[1] = v,
-            0xe000_ed20 => self.shpr[2] = v,
-            0xe000_ed88 => self.cpacr = v & 0x00f0_0000,
-            0xe000_edfc => {
-                let was = self.cyccnt();
-                self.demcr = v;
-                self.cyc_base = was;
-                self.cyc_start = self.cycles;
-            }
-            0xe000_ef34 => self.fpccr = (v & 0xc000_0000) | (self.fpccr & 0x3fff_ffff),
-            0xe000_ef38 => self.fpcar = v & !7,
-            0xe000_ef3c => self.fpdscr = v & 0x07c0_0000,
-            0xe000_1000 => {
-                let was = self.cyccnt();
-                self.dwt_ctrl = (self.dwt_ctrl & 0xf000_0000) | (v & 0x0fff_ffff);
-                self.cyc_base = was;
-                self.cyc_start = self.cycles;
-            }
-            0xe000_1004 => {
-                self.cyc_base = v;
-                self.cyc_start = self.cycles;
-            }
-            _ => {}
-        }
     }
 
     // ----------------------------------------------------------- registers
@@ -745,7 +475,7 @@ impl Cpu {
         let vec = self.read32(self.vtor + 4 * exc)?;
         self.pc = vec & !1;
         self.cycles += timing::EXC_ENTRY;
-        self.prev_ls = 0;
+        self.tm.prev_ls = 0;
         Ok(())
     }
 
@@ -880,12 +610,12 @@ impl Cpu {
         self.insns += 1;
         if !M7 && self.core == Core::M4 {
             if i.len == 4 && pc & 2 != 0 {
-                self.uw_run += 1;
-                if self.uw_run == 3 {
+                self.tm.uw_run += 1;
+                if self.tm.uw_run == 3 {
                     self.cycles += 1;
                 }
             } else {
-                self.uw_run = 0;
+                self.tm.uw_run = 0;
             }
         }
         if self.it != 0 {
@@ -900,9 +630,9 @@ impl Cpu {
                 self.pc = pc + i.len as u32;
                 self.cycles += 1;
                 self.class_count[i.class as usize & 15] += 1;
-                self.prev_ls = 0;
-                self.prev_dp = 255;
-                self.prev_len = i.len;
+                self.tm.prev_ls = 0;
+                self.tm.prev_dp = 255;
+                self.tm.prev_len = i.len;
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
@@ -1069,7 +799,7 @@ impl Cpu {
     fn refill(&mut self, target: u32) -> u64 {
         let mut p = timing::refill(self.core, target);
         if self.core == Core::M4 {
-            self.uw_run = 0;
+            self.tm.uw_run = 0;
             if target & 2 != 0 {
                 if let Some((b, o)) = self.mem.slot(target, 2) {
                     if decode::is32(u16::from_le_bytes([b[o], b[o + 1]])) {
@@ -1393,7 +1123,7 @@ impl Cpu {
                 // data address for the Cortex-M7 bank rule (timing::m7_adjust);
                 // stored on both cores: `if M7` around it made the Cortex-M4 loop
                 // about 10% slower (code placement, measured 2026-11-25)
-                self.m7.addr = addr;
+                self.tm.m7.addr = addr;
                 let v = match i.sub {
                     0 => self.read32(addr)?,
                     1 => self.read16(addr)?,
@@ -1407,9 +1137,9 @@ impl Cpu {
                 cyc = if M7 {
                     timing::m7_load_cycles(i)
                 } else {
-                    timing::load_cycles(self, i)
-                        + timing::agu_stall(self.prev_dp, i)
-                        + timing::store_load_stall(self)
+                    timing::load_cycles(&self.tm, i)
+                        + timing::agu_stall(self.tm.prev_dp, i)
+                        + timing::store_load_stall(self.core, &self.tm)
                 };
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
@@ -1421,7 +1151,7 @@ impl Cpu {
                 ls = 1;
                 if !M7 {
                     // (read by `timing::load_cycles` on the Cortex-M4 only)
-                    self.prev_load_rt = i.rd;
+                    self.tm.prev_load_rt = i.rd;
                 }
             }
             Op::St | Op::StR => {
@@ -1444,13 +1174,13 @@ impl Cpu {
                 cyc = if M7 {
                     timing::M7_STORE_CYCLES
                 } else {
-                    timing::store_cycles(self, i) + timing::agu_stall(self.prev_dp, i)
+                    timing::store_cycles(&self.tm, i) + timing::agu_stall(self.tm.prev_dp, i)
                 };
                 // 2: STR with an immediate offset (timing::store_load_stall), 3: register offset
                 ls = if i.op == Op::St { 2 } else { 3 };
             }
             Op::Ldrd | Op::Strd => {
-                cyc += timing::agu_stall(self.prev_dp, i);
+                cyc += timing::agu_stall(self.tm.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let off = base.wrapping_add(i.imm);
                 let addr = if i.sh & 1 != 0 { off } else { base };
@@ -1507,7 +1237,8 @@ impl Cpu {
             }
             Op::Clrex => self.excl = false,
             Op::Ldm => {
-                cyc += timing::agu_stall(self.prev_dp, i) + timing::store_load_stall(self);
+                cyc += timing::agu_stall(self.tm.prev_dp, i)
+                    + timing::store_load_stall(self.core, &self.tm);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1544,7 +1275,7 @@ impl Cpu {
                 }
             }
             Op::Stm => {
-                cyc += timing::agu_stall(self.prev_dp, i);
+                cyc += timing::agu_stall(self.tm.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1610,11 +1341,11 @@ impl Cpu {
                 let t = pc.wrapping_add(4).wrapping_add(2 * off);
                 self.branch_taken(t);
                 // TBB/TBH: 2 (load) + 1 (add) + 3 (reload) on the M4 (TRM)
-                cyc += 2 * (self.core == Core::M4) as u64 + timing::agu_stall(self.prev_dp, i);
+                cyc += 2 * (self.core == Core::M4) as u64 + timing::agu_stall(self.tm.prev_dp, i);
             }
             Op::It => {
                 self.it = i.imm;
-                if self.prev_len == 2 && timing::it_folds(self.core) {
+                if self.tm.prev_len == 2 && timing::it_folds(self.core) {
                     cyc = 0;
                 }
             }
@@ -1759,7 +1490,7 @@ impl Cpu {
                             return Err(self.unaligned(addr));
                         }
                         let words = if i.sh != 0 { 2 } else { 1 };
-                        self.m7.addr = addr;
+                        self.tm.m7.addr = addr;
                         let first = if i.sh != 0 {
                             2 * i.rd as usize
                         } else {
@@ -1772,10 +1503,11 @@ impl Cpu {
                                 self.write32(addr + 4 * k as u32, self.s[first + k])?;
                             }
                         }
-                        cyc = timing::fp_mem_cycles(self, i) + timing::agu_stall(self.prev_dp, i);
+                        cyc = timing::fp_mem_cycles(self.core, &self.tm, i)
+                            + timing::agu_stall(self.tm.prev_dp, i);
                         // VSTR: 4, a store that timing::store_load_stall does not cover
                         ls = if i.op == Op::Vldr { 1 } else { 4 };
-                        self.prev_load_rt = 255;
+                        self.tm.prev_load_rt = 255;
                     }
                     Op::Vldm | Op::Vstm => {
                         let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
@@ -1809,7 +1541,7 @@ impl Cpu {
                             };
                         }
                         cyc = timing::fp_multi_cycles(self.core, words)
-                            + timing::agu_stall(self.prev_dp, i);
+                            + timing::agu_stall(self.tm.prev_dp, i);
                     }
                     Op::VmovS => {
                         if i.sub != 0 {
@@ -1888,15 +1620,15 @@ impl Cpu {
         }
         if M7 {
             // (stores first: fewer values live across the Cortex-M7 model)
-            self.prev_ls = ls;
-            self.prev_len = i.len;
-            cyc = timing::m7_adjust(&mut self.m7, i, cyc, self.cycles, pc, self.pc);
+            self.tm.prev_ls = ls;
+            self.tm.prev_len = i.len;
+            cyc = timing::m7_adjust(&mut self.tm.m7, i, cyc, self.cycles, pc, self.pc);
             self.cycles += cyc;
         } else {
-            self.prev_dp = i.wr;
+            self.tm.prev_dp = i.wr;
             self.cycles += cyc;
-            self.prev_ls = ls;
-            self.prev_len = i.len;
+            self.tm.prev_ls = ls;
+            self.tm.prev_len = i.len;
         }
         Ok(())
     }
@@ -2154,226 +1886,6 @@ impl Cpu {
         Ok(())
     }
 
-    // ------------------------------------------------------------ semihosting
-
-    fn cstr(&mut self, mut a: u32, max: usize) -> R<Vec<u8>> {
-        let mut v = Vec::new();
-        loop {
-            let c = self.read8(a)? as u8;
-            if c == 0 || v.len() >= max {
-                break;
-            }
-            v.push(c);
-            a = a.wrapping_add(1);
-        }
-        Ok(v)
-    }
-
-    fn semihost(&mut self, op: u32, arg: u32) -> R<u32> {
-        let stderr = |b: &[u8]| {
-            let mut e = std::io::stderr();
-            let _ = e.write_all(b);
-        };
-        match op {
-            0x01 => {
-                let name_ptr = self.read32(arg)?;
-                let mode = self.read32(arg + 4)?;
-                let len = self.read32(arg + 8)? as usize;
-                let mut name = Vec::new();
-                for k in 0..len.min(4096) {
-                    name.push(self.read8(name_ptr + k as u32)? as u8);
-                }
-                let f = if name == b":semihosting-features" {
-                    if mode & !1 == 0 {
-                        Some(HostFile::Features(0))
-                    } else {
-                        None
-                    }
-                } else if name == b":tt" {
-                    Some(match mode {
-                        0..=3 => HostFile::Stdin,
-                        4..=7 => HostFile::Stdout,
-                        _ => HostFile::Stderr,
-                    })
-                } else {
-                    let path = String::from_utf8_lossy(&name).into_owned();
-                    let mut o = std::fs::OpenOptions::new();
-                    match mode & !1 {
-                        0 => o.read(true),
-                        2 => o.read(true).write(true),
-                        4 => o.write(true).create(true).truncate(true),
-                        6 => o.read(true).write(true).create(true).truncate(true),
-                        8 => o.append(true).create(true),
-                        _ => o.read(true).append(true).create(true),
-                    };
-                    o.open(path).ok().map(HostFile::File)
-                };
-                match f {
-                    Some(f) => {
-                        self.files.push(Some(f));
-                        Ok(self.files.len() as u32)
-                    }
-                    None => Ok(u32::MAX),
-                }
-            }
-            0x02 => {
-                let h = self.read32(arg)? as usize;
-                if h >= 1 && h <= self.files.len() {
-                    self.files[h - 1] = None;
-                    Ok(0)
-                } else {
-                    Ok(u32::MAX)
-                }
-            }
-            0x03 => {
-                let c = self.read8(arg)? as u8;
-                self.stdout.flush().ok();
-                stderr(&[c]);
-                // QEMU 7.2 returns this marker for calls without a result
-                Ok(0xdead_beef)
-            }
-            0x04 => {
-                let s = self.cstr(arg, 1 << 20)?;
-                self.stdout.flush().ok();
-                stderr(&s);
-                Ok(0xdead_beef)
-            }
-            0x05 => {
-                let h = self.read32(arg)? as usize;
-                let buf = self.read32(arg + 4)?;
-                let len = self.read32(arg + 8)?;
-                let mut data = Vec::with_capacity(len as usize);
-                for k in 0..len {
-                    data.push(self.read8(buf + k)? as u8);
-                }
-                match self.files.get_mut(h.wrapping_sub(1)) {
-                    Some(Some(HostFile::Stdout)) | Some(Some(HostFile::Stderr)) => {
-                        // QEMU sends semihosting console output to stderr
-                        self.stdout.flush().ok();
-                        stderr(&data);
-                        Ok(0)
-                    }
-                    Some(Some(HostFile::File(f))) => {
-                        Ok(if f.write_all(&data).is_ok() { 0 } else { len })
-                    }
-                    _ => Ok(len),
-                }
-            }
-            0x06 => {
-                let h = self.read32(arg)? as usize;
-                let buf = self.read32(arg + 4)?;
-                let len = self.read32(arg + 8)? as usize;
-                let mut data = vec![0u8; len];
-                let got = match self.files.get_mut(h.wrapping_sub(1)) {
-                    Some(Some(HostFile::File(f))) => {
-                        use std::io::Read;
-                        let mut tot = 0;
-                        while tot < len {
-                            match f.read(&mut data[tot..]) {
-                                Ok(0) | Err(_) => break,
-                                Ok(k) => tot += k,
-                            }
-                        }
-                        tot
-                    }
-                    Some(Some(HostFile::Stdin)) => {
-                        use std::io::Read;
-                        std::io::stdin().read(&mut data).unwrap_or(0)
-                    }
-                    Some(Some(HostFile::Features(pos))) => {
-                        let avail = &SH_FEATURES[(*pos).min(SH_FEATURES.len())..];
-                        let n = avail.len().min(len);
-                        data[..n].copy_from_slice(&avail[..n]);
-                        *pos += n;
-                        n
-                    }
-                    _ => return Ok(u32::MAX),
-                };
-                for (k, b) in data[..got].iter().enumerate() {
-                    self.write8(buf + k as u32, *b as u32)?;
-                }
-                Ok((len - got) as u32)
-            }
-            0x09 => {
-                let h = self.read32(arg)? as usize;
-                Ok(match self.files.get(h.wrapping_sub(1)) {
-                    Some(Some(HostFile::File(_))) | Some(Some(HostFile::Features(_))) => 0,
-                    Some(Some(_)) => 1,
-                    _ => u32::MAX,
-                })
-            }
-            0x0a => {
-                use std::io::Seek;
-                let h = self.read32(arg)? as usize;
-                let pos = self.read32(arg + 4)?;
-                match self.files.get_mut(h.wrapping_sub(1)) {
-                    Some(Some(HostFile::File(f))) => {
-                        Ok(if f.seek(std::io::SeekFrom::Start(pos as u64)).is_ok() {
-                            0
-                        } else {
-                            u32::MAX
-                        })
-                    }
-                    Some(Some(HostFile::Features(p))) => {
-                        *p = pos as usize;
-                        Ok(0)
-                    }
-                    _ => Ok(u32::MAX),
-                }
-            }
-            0x0c => {
-                let h = self.read32(arg)? as usize;
-                match self.files.get(h.wrapping_sub(1)) {
-                    Some(Some(HostFile::File(f))) => {
-                        Ok(f.metadata().map(|m| m.len() as u32).unwrap_or(u32::MAX))
-                    }
-                    Some(Some(HostFile::Features(_))) => Ok(SH_FEATURES.len() as u32),
-                    _ => Ok(u32::MAX),
-                }
-            }
-            0x10 => Ok((self.cycles / 250_000) as u32), // centiseconds at 25 MHz
-            0x11 => Ok((self.cycles / 25_000_000) as u32),
-            0x13 => Ok(0),
-            0x15 => {
-                let buf = self.read32(arg)?;
-                self.write8(buf, 0)?;
-                self.write32(arg + 4, 0)?;
-                Ok(0)
-            }
-            0x16 => {
-                // as QEMU 7.2: based on the RAM region holding SP and 16 MiB
-                let block = self.read32(arg)?;
-                let sp = self.r[13];
-                let base = if (0x2000_0000..0x2080_0000).contains(&sp) {
-                    sp & 0xffc0_0000
-                } else if sp >= self.mem.psram_base && sp - self.mem.psram_base < 0x100_0000 {
-                    self.mem.psram_base
-                } else {
-                    0
-                };
-                let limit = 0x100_0000u32;
-                self.write32(block, base + limit / 2)?;
-                self.write32(block + 4, base + limit)?;
-                self.write32(block + 8, base + limit)?;
-                self.write32(block + 12, base)?;
-                Ok(0)
-            }
-            0x18 => {
-                let code = if arg == 0x20026 { 0 } else { 1 };
-                Err(self.fail(Stop::Exit(code)))
-            }
-            0x20 => {
-                let reason = self.read32(arg)?;
-                let sub = self.read32(arg + 4)?;
-                Err(self.fail(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 })))
-            }
-            _ => Err(self.fail(Stop::Error(format!(
-                "unsupported semihosting call 0x{:x} at pc=0x{:08x}",
-                op, self.pc
-            )))),
-        }
-    }
-
     pub fn flush(&mut self) {
         let _ = self.stdout.flush();
     }
@@ -2403,15 +1915,6 @@ fn half(v: u32, top: bool) -> i32 {
 
 pub fn class_names() -> &'static [&'static str] {
     &decode::CLASS_NAMES
-}
-
-impl Cpu {
-    pub fn prev_ls(&self) -> u8 {
-        self.prev_ls
-    }
-    pub fn prev_load_rt(&self) -> u8 {
-        self.prev_load_rt
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! return address; without it, the callee's cycles would stay in the caller's
 //! frame of the folded stacks (its exclusive cycles are by PC either way).
 
-use crate::elf::Symbol;
+use crate::machine::elf::Symbol;
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -39,9 +39,9 @@ pub struct Profile {
 impl Profile {
     pub fn new(funcs: &[Symbol]) -> Profile {
         let n = funcs.len() + 1;
-        let mut lookup = vec![NONE; crate::mem::CODE_SIZE / 2];
+        let mut lookup = vec![NONE; crate::arm::mem::CODE_SIZE / 2];
         for (k, f) in funcs.iter().enumerate() {
-            if f.addr as usize >= crate::mem::CODE_SIZE {
+            if f.addr as usize >= crate::arm::mem::CODE_SIZE {
                 continue;
             }
             let end = if f.size > 0 {
@@ -49,7 +49,7 @@ impl Profile {
             } else {
                 funcs.get(k + 1).map(|g| g.addr).unwrap_or(f.addr + 2)
             };
-            let end = (end as usize).min(crate::mem::CODE_SIZE);
+            let end = (end as usize).min(crate::arm::mem::CODE_SIZE);
             for a in (f.addr as usize..end).step_by(2) {
                 lookup[a / 2] = k as u32;
             }

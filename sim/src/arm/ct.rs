@@ -33,9 +33,9 @@
 //! input is secret. An instruction whose IT condition is secret is a finding; its
 //! results (executed or not) become wholly secret.
 
-use crate::cpu::{shift_c, Cpu};
-use crate::decode::{alu, fop, Class, Insn, Op};
-use crate::timing::Core;
+use crate::arm::cpu::{shift_c, Cpu};
+use crate::arm::decode::{alu, fop, Class, Insn, Op};
+use crate::timing::cortex_m::Core;
 use std::collections::{HashMap, HashSet};
 
 /// The firmware's marks (lib/common/ct.h with PQLAB_CT_SIM): empty functions whose

@@ -20,7 +20,7 @@
 //! mix and stack high-water (SP at the start minus the lowest SP inside,
 //! exception frames included). Intervals may nest.
 
-use crate::elf::Symbol;
+use crate::machine::elf::Symbol;
 
 pub const BEGIN_SYMBOL: &str = "pqlab_mark_begin";
 pub const END_SYMBOL: &str = "pqlab_mark_end";

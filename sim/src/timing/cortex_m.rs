@@ -62,8 +62,7 @@
 //! register masks precomputed by `m7_info`), and the operand-dependent FP64
 //! costs of `m7_fp64_cycles`; sources in the "Cortex-M7 estimate" section below.
 
-use crate::cpu::Cpu;
-use crate::decode::{alu, fop, Class, Insn, Op};
+use crate::arm::decode::{alu, fop, Class, Insn, Op};
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
@@ -162,14 +161,44 @@ pub fn div_cycles(core: Core, signed: bool, n: u32, m: u32) -> u64 {
     }
 }
 
+/// The pipeline state both Cortex-M models keep between instructions, owned by the
+/// interpreter's `Cpu` and read by the rules below (this module does not know `Cpu`).
+pub struct Pipe {
+    /// previous instruction: 1 load single, 2 store with immediate offset, 0 other
+    pub prev_ls: u8,
+    /// destination of the previous load single (255: none)
+    pub prev_load_rt: u8,
+    /// length in bytes of the previous instruction
+    pub prev_len: u8,
+    /// register the previous data-processing instruction wrote (255: none)
+    pub prev_dp: u8,
+    /// run of consecutive 32-bit instructions at addresses 2 mod 4 (Cortex-M4 fetch)
+    pub uw_run: u8,
+    /// Cortex-M7 estimate: dual issue, result latencies, branch prediction
+    pub m7: M7State,
+}
+
+impl Default for Pipe {
+    fn default() -> Self {
+        Pipe {
+            prev_ls: 0,
+            prev_load_rt: 255,
+            prev_len: 4,
+            prev_dp: 255,
+            uw_run: 0,
+            m7: M7State::default(),
+        }
+    }
+}
+
 /// Cortex-M4 LDR family: 2 cycles, 1 when pipelined behind a load single whose result
 /// is not the address of this load ("LDR [any] are pipelined when possible":
 /// if the next instruction is an LDR or STR and the destination of the first
 /// LDR is not used to compute its address, one cycle is removed); loads into
 /// PC block (2 cycles, plus the refill).
 #[inline(always)]
-pub fn load_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    let dep = cpu.prev_load_rt() == i.rn || (i.op == Op::LdR && cpu.prev_load_rt() == i.rm);
+pub fn load_cycles(cpu: &Pipe, i: &Insn) -> u64 {
+    let dep = cpu.prev_load_rt == i.rn || (i.op == Op::LdR && cpu.prev_load_rt == i.rm);
     if i.rd == 15 {
         return 2;
     }
@@ -182,7 +211,7 @@ pub fn load_cycles(cpu: &Cpu, i: &Insn) -> u64 {
     if i.op == Op::Ld && i.ra & 2 != 0 {
         return 2;
     }
-    if cpu.prev_ls() == 1 && !dep {
+    if cpu.prev_ls == 1 && !dep {
         1
     } else {
         2
@@ -214,8 +243,8 @@ pub fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
 /// register offset 2, 1 when following a load ("STR can only be pipelined
 /// when it follows an LDR").
 #[inline(always)]
-pub fn store_cycles(cpu: &Cpu, i: &Insn) -> u64 {
-    if i.op == Op::St || cpu.prev_ls() == 1 {
+pub fn store_cycles(cpu: &Pipe, i: &Insn) -> u64 {
+    if i.op == Op::St || cpu.prev_ls == 1 {
         1
     } else {
         2
@@ -246,19 +275,19 @@ pub const M7_STORE_CYCLES: u64 = 1;
 /// cycles with nothing pipelined after it; VSTR, LDRD and VLDR are not covered (not
 /// measured). Cortex-M4 only.
 #[inline(always)]
-pub fn store_load_stall(cpu: &Cpu) -> u64 {
-    (cpu.core == Core::M4 && cpu.prev_ls() == 2) as u64
+pub fn store_load_stall(core: Core, cpu: &Pipe) -> u64 {
+    (core == Core::M4 && cpu.prev_ls == 2) as u64
 }
 
 /// VLDR/VSTR: 1+N (N words), the first word pipelined behind a load.
-pub fn fp_mem_cycles(cpu: &Cpu, i: &Insn) -> u64 {
+pub fn fp_mem_cycles(core: Core, cpu: &Pipe, i: &Insn) -> u64 {
     let words = 1 + i.sh as u64;
-    if cpu.core == Core::M7 {
+    if core == Core::M7 {
         // VLDR/VSTR: one cycle, VLDR.D/VSTR.D as a pair ceil(2/2) (jnk0le,
         // doc/cortex_m7.md: "vldm behaves as regular ldm")
         return 1;
     }
-    if cpu.prev_ls() == 1 {
+    if cpu.prev_ls == 1 {
         words
     } else {
         1 + words

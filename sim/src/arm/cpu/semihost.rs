@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+//! Arm semihosting (Arm "Semihosting for AArch32 and AArch64", version 2).
+
+use super::*;
+
+pub(super) enum HostFile {
+    Stdin,
+    Stdout,
+    Stderr,
+    File(std::fs::File),
+    /// ":semihosting-features" (semihosting v2): the magic "SHFB" and one
+    /// feature byte, EXIT_EXTENDED and STDOUT_STDERR, as QEMU 7.2 reports;
+    /// the value is the read position
+    Features(usize),
+}
+
+const SH_FEATURES: [u8; 5] = [b'S', b'H', b'F', b'B', 0x03];
+
+impl Cpu {
+    // ------------------------------------------------------------ semihosting
+
+    pub(super) fn cstr(&mut self, mut a: u32, max: usize) -> R<Vec<u8>> {
+        let mut v = Vec::new();
+        loop {
+            let c = self.read8(a)? as u8;
+            if c == 0 || v.len() >= max {
+                break;
+            }
+            v.push(c);
+            a = a.wrapping_add(1);
+        }
+        Ok(v)
+    }
+
+    pub(super) fn semihost(&mut self, op: u32, arg: u32) -> R<u32> {
+        let stderr = |b: &[u8]| {
+            let mut e = std::io::stderr();
+            let _ = e.write_all(b);
+        };
+        match op {
+            0x01 => {
+                let name_ptr = self.read32(arg)?;
+                let mode = self.read32(arg + 4)?;
+                let len = self.read32(arg + 8)? as usize;
+                let mut name = Vec::new();
+                for k in 0..len.min(4096) {
+                    name.push(self.read8(name_ptr + k as u32)? as u8);
+                }
+                let f = if name == b":semihosting-features" {
+                    if mode & !1 == 0 {
+                        Some(HostFile::Features(0))
+                    } else {
+                        None
+                    }
+                } else if name == b":tt" {
+                    Some(match mode {
+                        0..=3 => HostFile::Stdin,
+                        4..=7 => HostFile::Stdout,
+                        _ => HostFile::Stderr,
+                    })
+                } else {
+                    let path = String::from_utf8_lossy(&name).into_owned();
+                    let mut o = std::fs::OpenOptions::new();
+                    match mode & !1 {
+                        0 => o.read(true),
+                        2 => o.read(true).write(true),
+                        4 => o.write(true).create(true).truncate(true),
+                        6 => o.read(true).write(true).create(true).truncate(true),
+                        8 => o.append(true).create(true),
+                        _ => o.read(true).append(true).create(true),
+                    };
+                    o.open(path).ok().map(HostFile::File)
+                };
+                match f {
+                    Some(f) => {
+                        self.files.push(Some(f));
+                        Ok(self.files.len() as u32)
+                    }
+                    None => Ok(u32::MAX),
+                }
+            }
+            0x02 => {
+                let h = self.read32(arg)? as usize;
+                if h >= 1 && h <= self.files.len() {
+                    self.files[h - 1] = None;
+                    Ok(0)
+                } else {
+                    Ok(u32::MAX)
+                }
+            }
+            0x03 => {
+                let c = self.read8(arg)? as u8;
+                self.stdout.flush().ok();
+                stderr(&[c]);
+                // QEMU 7.2 returns this marker for calls without a result
+                Ok(0xdead_beef)
+            }
+            0x04 => {
+                let s = self.cstr(arg, 1 << 20)?;
+                self.stdout.flush().ok();
+                stderr(&s);
+                Ok(0xdead_beef)
+            }
+            0x05 => {
+                let h = self.read32(arg)? as usize;
+                let buf = self.read32(arg + 4)?;
+                let len = self.read32(arg + 8)?;
+                let mut data = Vec::with_capacity(len as usize);
+                for k in 0..len {
+                    data.push(self.read8(buf + k)? as u8);
+                }
+                match self.files.get_mut(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::Stdout)) | Some(Some(HostFile::Stderr)) => {
+                        // QEMU sends semihosting console output to stderr
+                        self.stdout.flush().ok();
+                        stderr(&data);
+                        Ok(0)
+                    }
+                    Some(Some(HostFile::File(f))) => {
+                        Ok(if f.write_all(&data).is_ok() { 0 } else { len })
+                    }
+                    _ => Ok(len),
+                }
+            }
+            0x06 => {
+                let h = self.read32(arg)? as usize;
+                let buf = self.read32(arg + 4)?;
+                let len = self.read32(arg + 8)? as usize;
+                let mut data = vec![0u8; len];
+                let got = match self.files.get_mut(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(f))) => {
+                        use std::io::Read;
+                        let mut tot = 0;
+                        while tot < len {
+                            match f.read(&mut data[tot..]) {
+                                Ok(0) | Err(_) => break,
+                                Ok(k) => tot += k,
+                            }
+                        }
+                        tot
+                    }
+                    Some(Some(HostFile::Stdin)) => {
+                        use std::io::Read;
+                        std::io::stdin().read(&mut data).unwrap_or(0)
+                    }
+                    Some(Some(HostFile::Features(pos))) => {
+                        let avail = &SH_FEATURES[(*pos).min(SH_FEATURES.len())..];
+                        let n = avail.len().min(len);
+                        data[..n].copy_from_slice(&avail[..n]);
+                        *pos += n;
+                        n
+                    }
+                    _ => return Ok(u32::MAX),
+                };
+                for (k, b) in data[..got].iter().enumerate() {
+                    self.write8(buf + k as u32, *b as u32)?;
+                }
+                Ok((len - got) as u32)
+            }
+            0x09 => {
+                let h = self.read32(arg)? as usize;
+                Ok(match self.files.get(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(_))) | Some(Some(HostFile::Features(_))) => 0,
+                    Some(Some(_)) => 1,
+                    _ => u32::MAX,
+                })
+            }
+            0x0a => {
+                use std::io::Seek;
+                let h = self.read32(arg)? as usize;
+                let pos = self.read32(arg + 4)?;
+                match self.files.get_mut(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(f))) => {
+                        Ok(if f.seek(std::io::SeekFrom::Start(pos as u64)).is_ok() {
+                            0
+                        } else {
+                            u32::MAX
+                        })
+                    }
+                    Some(Some(HostFile::Features(p))) => {
+                        *p = pos as usize;
+                        Ok(0)
+                    }
+                    _ => Ok(u32::MAX),
+                }
+            }
+            0x0c => {
+                let h = self.read32(arg)? as usize;
+                match self.files.get(h.wrapping_sub(1)) {
+                    Some(Some(HostFile::File(f))) => {
+                        Ok(f.metadata().map(|m| m.len() as u32).unwrap_or(u32::MAX))
+                    }
+                    Some(Some(HostFile::Features(_))) => Ok(SH_FEATURES.len() as u32),
+                    _ => Ok(u32::MAX),
+                }
+            }
+            0x10 => Ok((self.cycles / 250_000) as u32), // centiseconds at 25 MHz
+            0x11 => Ok((self.cycles / 25_000_000) as u32),
+            0x13 => Ok(0),
+            0x15 => {
+                let buf = self.read32(arg)?;
+                self.write8(buf, 0)?;
+                self.write32(arg + 4, 0)?;
+                Ok(0)
+            }
+            0x16 => {
+                // as QEMU 7.2: based on the RAM region holding SP and 16 MiB
+                let block = self.read32(arg)?;
+                let sp = self.r[13];
+                let base = if (0x2000_0000..0x2080_0000).contains(&sp) {
+                    sp & 0xffc0_0000
+                } else if sp >= self.mem.psram_base && sp - self.mem.psram_base < 0x100_0000 {
+                    self.mem.psram_base
+                } else {
+                    0
+                };
+                let limit = 0x100_0000u32;
+                self.write32(block, base + limit / 2)?;
+                self.write32(block + 4, base + limit)?;
+                self.write32(block + 8, base + limit)?;
+                self.write32(block + 12, base)?;
+                Ok(0)
+            }
+            0x18 => {
+                let code = if arg == 0x20026 { 0 } else { 1 };
+                Err(self.fail(Stop::Exit(code)))
+            }
+            0x20 => {
+                let reason = self.read32(arg)?;
+                let sub = self.read32(arg + 4)?;
+                Err(self.fail(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 })))
+            }
+            _ => Err(self.fail(Stop::Error(format!(
+                "unsupported semihosting call 0x{:x} at pc=0x{:08x}",
+                op, self.pc
+            )))),
+        }
+    }
+}

@@ -1,0 +1,851 @@
+// SPDX-License-Identifier: MIT
+//! The RV32IMFC hart of the CV32E40P machine: registers, the Zicsr CSRs CV32E40P has
+//! (machine mode only; mcycle/minstret and mcountinhibit, which resets to all ones),
+//! traps (mtvec direct mode, mepc, mcause; mtval reads 0 as on CV32E40P), and the
+//! memory and devices of pqlab's CV32E40P test bench (hw/cv32e40p/tb_top.sv,
+//! docs/cv32e40p.md): code 0x1000-0x1fffff read-only, RAM 0x200000-0x7fffff,
+//! console/exit/input/stack guard at 0x10000000. Misaligned loads and stores are done
+//! in hardware, as on CV32E40P (two bus transactions).
+//!
+//! Each executed instruction is reported to the core's timing model as an `Event`
+//! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
+
+use super::decode::{self, class, Insn, Op};
+use crate::arm::fpu::{self, Ctx};
+use crate::timing::cv32e40p::{Cv32e40p, Event};
+use std::io::{Read, Write};
+
+pub const ROM_BASE: u32 = 0x1000;
+pub const RAM_BASE: u32 = 0x20_0000;
+pub const MEM_END: u32 = 0x80_0000;
+pub const DEV_BASE: u32 = 0x1000_0000;
+
+pub enum Stop {
+    Exit(i32),
+    Error(String),
+}
+
+pub struct Hart {
+    pub x: [u32; 32],
+    pub f: [u32; 32],
+    pub pc: u32,
+    pub mem: Vec<u8>,
+    cache: Vec<Insn>,
+    pub fpu: bool,
+    // CSRs
+    mstatus: u32,
+    mtvec: u32,
+    mepc: u32,
+    mcause: u32,
+    mscratch: u32,
+    mie: u32,
+    mcountinhibit: u32,
+    pub mcycle: u64,
+    pub minstret: u64,
+    frm: u32,
+    fflags: u32,
+    // machine
+    pub cycles: u64,
+    pub insns: u64,
+    pub max_insns: u64,
+    pub class_count: [u64; 16],
+    guard_lo: u32,
+    guard_hi: u32,
+    input: Option<Option<std::fs::File>>,
+    pub stdout: std::io::LineWriter<std::io::Stdout>,
+    pub stop: Option<Stop>,
+    pub timing: Cv32e40p,
+    /// the previous instruction was a call (jal/jalr writing ra), for the profiler
+    pub last_link: bool,
+    /// the return address the last call wrote
+    pub link_ret: u32,
+    pub min_sp: u32,
+    /// the instruction executed last (a fetch fault reports it)
+    last_pc: u32,
+}
+
+#[derive(Debug)]
+pub struct Fault;
+type R<T> = Result<T, Fault>;
+
+/// RISC-V fflags from the Arm cumulative flags of fpu.rs (NV DZ OF UF NX).
+fn rv_flags(arm: u32) -> u32 {
+    let mut f = 0;
+    if arm & fpu::IOC != 0 {
+        f |= 16;
+    }
+    if arm & fpu::DZC != 0 {
+        f |= 8;
+    }
+    if arm & fpu::OFC != 0 {
+        f |= 4;
+    }
+    if arm & fpu::UFC != 0 {
+        f |= 2;
+    }
+    if arm & fpu::IXC != 0 {
+        f |= 1;
+    }
+    f
+}
+
+impl Hart {
+    pub fn new(fpu: bool) -> Hart {
+        Hart {
+            x: [0; 32],
+            f: [0; 32],
+            pc: ROM_BASE,
+            mem: vec![0; MEM_END as usize],
+            cache: vec![Insn::UNDECODED; (RAM_BASE / 2) as usize],
+            fpu,
+            mstatus: 0x1800, // MPP = M
+            mtvec: 0,
+            mepc: 0,
+            mcause: 0,
+            mscratch: 0,
+            mie: 0,
+            mcountinhibit: 0xffff_ffff,
+            mcycle: 0,
+            minstret: 0,
+            frm: 0,
+            fflags: 0,
+            cycles: 0,
+            insns: 0,
+            max_insns: u64::MAX,
+            class_count: [0; 16],
+            guard_lo: 0,
+            guard_hi: 0,
+            input: None,
+            stdout: std::io::LineWriter::new(std::io::stdout()),
+            stop: None,
+            timing: Cv32e40p::default(),
+            last_link: false,
+            link_ret: 0,
+            min_sp: u32::MAX,
+            last_pc: 0,
+        }
+    }
+
+    /// The ELF loader's write (the code region included); false outside the memory.
+    pub fn load(&mut self, addr: u32, data: &[u8]) -> bool {
+        let a = addr as usize;
+        if addr < ROM_BASE || a + data.len() > MEM_END as usize {
+            return false;
+        }
+        self.mem[a..a + data.len()].copy_from_slice(data);
+        true
+    }
+
+    fn fail(&mut self, s: Stop) -> Fault {
+        self.stop = Some(s);
+        Fault
+    }
+
+    pub fn take_stop(&mut self) -> Stop {
+        self.stop
+            .take()
+            .unwrap_or_else(|| Stop::Error("stopped without a reason".into()))
+    }
+
+    /// A test bench fault: the '#fault' line tb_main.cpp prints, exit code 3.
+    fn tb_fault(&mut self, kind: &str, pc: u32, addr: u32) -> Fault {
+        let _ = write!(
+            self.stdout,
+            "\n#fault {} pc=0x{:08x} addr=0x{:08x}\n",
+            kind, pc, addr
+        );
+        self.fail(Stop::Exit(3))
+    }
+
+    // ------------------------------------------------------------ memory
+
+    #[inline(always)]
+    fn load_n(&mut self, a: u32, n: u32, pc: u32) -> R<u32> {
+        if a >= ROM_BASE && a.wrapping_add(n) <= MEM_END && a < MEM_END {
+            let k = a as usize;
+            let b = &self.mem[k..k + n as usize];
+            return Ok(match n {
+                1 => b[0] as u32,
+                2 => u16::from_le_bytes([b[0], b[1]]) as u32,
+                _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            });
+        }
+        self.dev_read(a, pc)
+    }
+
+    #[cold]
+    fn dev_read(&mut self, a: u32, pc: u32) -> R<u32> {
+        if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 == 2 {
+            return Ok(self.input_byte());
+        }
+        if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 <= 4 {
+            return Ok(0); // write-only registers
+        }
+        Err(self.tb_fault("bus", pc, a & !3))
+    }
+
+    fn input_byte(&mut self) -> u32 {
+        let f = self
+            .input
+            .get_or_insert_with(|| std::fs::File::open("pqlab.in").ok());
+        match f {
+            None => 0x200,
+            Some(f) => {
+                let mut b = [0u8; 1];
+                match f.read(&mut b) {
+                    Ok(1) => b[0] as u32,
+                    _ => 0x100,
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn store_n(&mut self, a: u32, v: u32, n: u32, pc: u32) -> R<()> {
+        if a >= RAM_BASE && a.wrapping_add(n) <= MEM_END && a < MEM_END {
+            if a < self.guard_hi && a.wrapping_add(n) > self.guard_lo {
+                return Err(self.tb_fault("stack-overflow", pc, a & !3));
+            }
+            let k = a as usize;
+            let b = v.to_le_bytes();
+            self.mem[k..k + n as usize].copy_from_slice(&b[..n as usize]);
+            return Ok(());
+        }
+        self.dev_write(a, v, pc)
+    }
+
+    #[cold]
+    fn dev_write(&mut self, a: u32, v: u32, pc: u32) -> R<()> {
+        if (ROM_BASE..RAM_BASE).contains(&a) {
+            return Err(self.tb_fault("code-write", pc, a & !3));
+        }
+        if a >> 5 == DEV_BASE >> 5 {
+            match (a >> 2) & 7 {
+                0 => {
+                    let _ = self.stdout.write_all(&[v as u8]);
+                    return Ok(());
+                }
+                1 => {
+                    let _ = self.stdout.flush();
+                    return Err(self.fail(Stop::Exit((v & 0xff) as i32)));
+                }
+                2 => return Ok(()),
+                3 => {
+                    self.guard_lo = v;
+                    return Ok(());
+                }
+                4 => {
+                    self.guard_hi = v;
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        Err(self.tb_fault("bus", pc, a & !3))
+    }
+
+    // ------------------------------------------------------------ fetch
+
+    #[inline(always)]
+    pub fn fetch(&mut self, pc: u32) -> R<Insn> {
+        let idx = (pc >> 1) as usize;
+        if (ROM_BASE..RAM_BASE).contains(&pc) && pc & 1 == 0 {
+            let i = self.cache[idx];
+            if i.op != Op::Undecoded {
+                return Ok(i);
+            }
+            let i = self.decode_at(pc);
+            self.cache[idx] = i;
+            return Ok(i);
+        }
+        Err(self.tb_fault("fetch", self.last_pc, pc))
+    }
+
+    fn decode_at(&self, pc: u32) -> Insn {
+        let k = pc as usize;
+        let h = u16::from_le_bytes([self.mem[k], self.mem[k + 1]]) as u32;
+        if h & 3 != 3 {
+            let mut i = match decode::expand16(h) {
+                Some(w) => decode::decode32(w),
+                None => Insn {
+                    op: Op::Illegal,
+                    ..Insn::UNDECODED
+                },
+            };
+            i.len = 2;
+            return i;
+        }
+        if pc + 2 >= RAM_BASE {
+            return Insn {
+                op: Op::Illegal,
+                ..Insn::UNDECODED
+            };
+        }
+        let w = h | (u16::from_le_bytes([self.mem[k + 2], self.mem[k + 3]]) as u32) << 16;
+        decode::decode32(w)
+    }
+
+    /// Is the instruction at `a` a 32-bit one at a halfword (not word) address?
+    #[inline(always)]
+    fn split_target(&self, a: u32) -> bool {
+        a & 2 != 0 && (a as usize) < self.mem.len() && self.mem[a as usize] & 3 == 3
+    }
+
+    // ------------------------------------------------------------ traps, CSRs
+
+    fn trap(&mut self, cause: u32, pc: u32) {
+        self.mepc = pc;
+        self.mcause = cause;
+        // MPIE = MIE, MIE = 0, MPP = M
+        let mie = (self.mstatus >> 3) & 1;
+        self.mstatus = (self.mstatus & !0x88) | (mie << 7) | 0x1800;
+        self.pc = self.mtvec & !0xff;
+    }
+
+    fn csr_read(&mut self, csr: u32) -> Option<u32> {
+        Some(match csr {
+            0x001 if self.fpu && self.fs_on() => self.fflags,
+            0x002 if self.fpu && self.fs_on() => self.frm,
+            0x003 if self.fpu && self.fs_on() => self.frm << 5 | self.fflags,
+            0x300 => self.mstatus,
+            0x301 => 0x4000_1104 | if self.fpu { 0x20 } else { 0 }, // RV32 I M C (F)
+            0x304 => self.mie,
+            0x305 => self.mtvec,
+            0x320 => self.mcountinhibit,
+            0x340 => self.mscratch,
+            0x341 => self.mepc,
+            0x342 => self.mcause,
+            0x343 => 0,
+            0x344 => 0,
+            0xb00 | 0xc00 => self.mcycle as u32,
+            0xb02 | 0xc02 => self.minstret as u32,
+            0xb80 | 0xc80 => (self.mcycle >> 32) as u32,
+            0xb82 | 0xc82 => (self.minstret >> 32) as u32,
+            0xb03..=0xb1f | 0xb83..=0xb9f | 0x323..=0x33f => 0,
+            0xf11 => 0x602, // mvendorid: OpenHW Group
+            0xf12 => 4,     // marchid: CV32E40P
+            0xf13 | 0xf14 => 0,
+            _ => return None,
+        })
+    }
+
+    fn csr_write(&mut self, csr: u32, v: u32) -> bool {
+        match csr {
+            0x001 if self.fpu && self.fs_on() => self.fflags = v & 0x1f,
+            0x002 if self.fpu && self.fs_on() => self.frm = v & 7,
+            0x003 if self.fpu && self.fs_on() => {
+                self.fflags = v & 0x1f;
+                self.frm = (v >> 5) & 7;
+            }
+            0x300 => {
+                let fs = if self.fpu { 0x6000 } else { 0 };
+                self.mstatus = (v & (0x88 | fs)) | 0x1800;
+            }
+            0x304 => self.mie = v,
+            0x305 => self.mtvec = (v & !0xff) | (v & 1), // 256-byte aligned base, mode
+            0x320 => self.mcountinhibit = v & 0x5,
+            0x340 => self.mscratch = v,
+            0x341 => self.mepc = v & !1,
+            0x342 => self.mcause = v,
+            0x343 | 0x344 => {}
+            0xb00 => self.mcycle = (self.mcycle & !0xffff_ffff) | v as u64,
+            0xb02 => self.minstret = (self.minstret & !0xffff_ffff) | v as u64,
+            0xb80 => self.mcycle = (self.mcycle & 0xffff_ffff) | (v as u64) << 32,
+            0xb82 => self.minstret = (self.minstret & 0xffff_ffff) | (v as u64) << 32,
+            0xb03..=0xb1f | 0xb83..=0xb9f | 0x323..=0x33f => {}
+            _ => return false,
+        }
+        true
+    }
+
+    #[inline(always)]
+    fn fs_on(&self) -> bool {
+        self.mstatus & 0x6000 != 0
+    }
+
+    // ------------------------------------------------------------ execution
+
+    #[inline(always)]
+    fn wx(&mut self, rd: u8, v: u32) {
+        self.x[rd as usize & 31] = v;
+        self.x[0] = 0;
+    }
+
+    fn ctx(&self, rm: u8) -> Option<Ctx> {
+        let rm = if rm == 7 { self.frm } else { rm as u32 };
+        let rmode = match rm {
+            0 => 0,
+            1 => 3,
+            2 => 2,
+            3 => 1,
+            4 => 4,
+            _ => return None,
+        };
+        Some(Ctx {
+            dn: true,
+            fz: false,
+            rmode,
+            flags: 0,
+        })
+    }
+
+    /// Execute one instruction and account its cycles.
+    #[inline(always)]
+    pub fn step(&mut self) -> R<()> {
+        let pc = self.pc;
+        let i = self.fetch(pc)?;
+        let mut npc = pc.wrapping_add(i.len as u32);
+        let mut ev = Event {
+            i: &i,
+            taken: false,
+            target_split: false,
+            split: false,
+            divisor: 0,
+            csr: 0,
+        };
+        let a = self.x[i.rs1 as usize & 31];
+        let b = self.x[i.rs2 as usize & 31];
+        let inhibit = self.mcountinhibit;
+        match i.op {
+            Op::Lui => self.wx(i.rd, i.imm),
+            Op::Auipc => self.wx(i.rd, pc.wrapping_add(i.imm)),
+            Op::Jal => {
+                self.wx(i.rd, npc);
+                npc = pc.wrapping_add(i.imm);
+                ev.taken = true;
+                self.last_link = i.rd == 1 || i.rd == 5;
+                self.link_ret = pc.wrapping_add(i.len as u32);
+            }
+            Op::Jalr => {
+                let t = a.wrapping_add(i.imm) & !1;
+                self.wx(i.rd, npc);
+                npc = t;
+                ev.taken = true;
+                self.last_link = i.rd == 1 || i.rd == 5;
+                self.link_ret = pc.wrapping_add(i.len as u32);
+            }
+            Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
+                let t = match i.op {
+                    Op::Beq => a == b,
+                    Op::Bne => a != b,
+                    Op::Blt => (a as i32) < (b as i32),
+                    Op::Bge => (a as i32) >= (b as i32),
+                    Op::Bltu => a < b,
+                    _ => a >= b,
+                };
+                if t {
+                    npc = pc.wrapping_add(i.imm);
+                    ev.taken = true;
+                }
+            }
+            Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu | Op::Flw => {
+                let addr = a.wrapping_add(i.imm);
+                let v = match i.op {
+                    Op::Lb => self.load_n(addr, 1, pc)? as i8 as i32 as u32,
+                    Op::Lbu => self.load_n(addr, 1, pc)?,
+                    Op::Lh => {
+                        ev.split = addr & 3 == 3;
+                        self.load_n(addr, 2, pc)? as i16 as i32 as u32
+                    }
+                    Op::Lhu => {
+                        ev.split = addr & 3 == 3;
+                        self.load_n(addr, 2, pc)?
+                    }
+                    _ => {
+                        ev.split = addr & 3 != 0;
+                        self.load_n(addr, 4, pc)?
+                    }
+                };
+                if i.op == Op::Flw {
+                    if !self.fpu || !self.fs_on() {
+                        return self.illegal(&i, pc);
+                    }
+                    self.f[i.rd as usize & 31] = v;
+                } else {
+                    self.wx(i.rd, v);
+                }
+            }
+            Op::Sb | Op::Sh | Op::Sw | Op::Fsw => {
+                let addr = a.wrapping_add(i.imm);
+                match i.op {
+                    Op::Sb => self.store_n(addr, b, 1, pc)?,
+                    Op::Sh => {
+                        ev.split = addr & 3 == 3;
+                        self.store_n(addr, b, 2, pc)?
+                    }
+                    Op::Sw => {
+                        ev.split = addr & 3 != 0;
+                        self.store_n(addr, b, 4, pc)?
+                    }
+                    _ => {
+                        if !self.fpu || !self.fs_on() {
+                            return self.illegal(&i, pc);
+                        }
+                        ev.split = addr & 3 != 0;
+                        let v = self.f[i.rs2 as usize & 31];
+                        self.store_n(addr, v, 4, pc)?
+                    }
+                }
+            }
+            Op::Addi => self.wx(i.rd, a.wrapping_add(i.imm)),
+            Op::Slti => self.wx(i.rd, ((a as i32) < (i.imm as i32)) as u32),
+            Op::Sltiu => self.wx(i.rd, (a < i.imm) as u32),
+            Op::Xori => self.wx(i.rd, a ^ i.imm),
+            Op::Ori => self.wx(i.rd, a | i.imm),
+            Op::Andi => self.wx(i.rd, a & i.imm),
+            Op::Slli => self.wx(i.rd, a << i.imm),
+            Op::Srli => self.wx(i.rd, a >> i.imm),
+            Op::Srai => self.wx(i.rd, ((a as i32) >> i.imm) as u32),
+            Op::Add => self.wx(i.rd, a.wrapping_add(b)),
+            Op::Sub => self.wx(i.rd, a.wrapping_sub(b)),
+            Op::Sll => self.wx(i.rd, a << (b & 31)),
+            Op::Slt => self.wx(i.rd, ((a as i32) < (b as i32)) as u32),
+            Op::Sltu => self.wx(i.rd, (a < b) as u32),
+            Op::Xor => self.wx(i.rd, a ^ b),
+            Op::Srl => self.wx(i.rd, a >> (b & 31)),
+            Op::Sra => self.wx(i.rd, ((a as i32) >> (b & 31)) as u32),
+            Op::Or => self.wx(i.rd, a | b),
+            Op::And => self.wx(i.rd, a & b),
+            Op::Mul => self.wx(i.rd, a.wrapping_mul(b)),
+            Op::Mulh => self.wx(i.rd, ((a as i32 as i64 * b as i32 as i64) >> 32) as u32),
+            Op::Mulhsu => self.wx(i.rd, ((a as i32 as i64 * b as i64) >> 32) as u32),
+            Op::Mulhu => self.wx(i.rd, ((a as u64 * b as u64) >> 32) as u32),
+            Op::Div | Op::Divu | Op::Rem | Op::Remu => {
+                ev.divisor = b;
+                let v = match i.op {
+                    Op::Div => {
+                        if b == 0 {
+                            u32::MAX
+                        } else {
+                            (a as i32).wrapping_div(b as i32) as u32
+                        }
+                    }
+                    Op::Divu => a.checked_div(b).unwrap_or(u32::MAX),
+                    Op::Rem => {
+                        if b == 0 {
+                            a
+                        } else {
+                            (a as i32).wrapping_rem(b as i32) as u32
+                        }
+                    }
+                    _ => a.checked_rem(b).unwrap_or(a),
+                };
+                self.wx(i.rd, v);
+            }
+            Op::Fence => {}
+            Op::FenceI => ev.taken = true,
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                let csr = i.imm & 0xfff;
+                ev.csr = csr;
+                let src = if matches!(i.op, Op::Csrrw | Op::Csrrs | Op::Csrrc) {
+                    a
+                } else {
+                    i.rs1 as u32
+                };
+                let writes = matches!(i.op, Op::Csrrw | Op::Csrrwi) || i.rs1 != 0;
+                let reads = !matches!(i.op, Op::Csrrw | Op::Csrrwi) || i.rd != 0;
+                let old = if reads || writes {
+                    match self.csr_read(csr) {
+                        Some(v) => v,
+                        None => return self.illegal(&i, pc),
+                    }
+                } else {
+                    0
+                };
+                if writes {
+                    let v = match i.op {
+                        Op::Csrrw | Op::Csrrwi => src,
+                        Op::Csrrs | Op::Csrrsi => old | src,
+                        _ => old & !src,
+                    };
+                    if csr >> 10 == 3 || !self.csr_write(csr, v) {
+                        return self.illegal(&i, pc);
+                    }
+                }
+                self.wx(i.rd, old);
+            }
+            Op::Ecall => {
+                self.trap(11, pc);
+                npc = self.pc;
+                ev.taken = true;
+            }
+            Op::Ebreak => {
+                self.trap(3, pc);
+                npc = self.pc;
+                ev.taken = true;
+            }
+            Op::Mret => {
+                let mpie = (self.mstatus >> 7) & 1;
+                self.mstatus = (self.mstatus & !0x8) | (mpie << 3) | 0x80;
+                npc = self.mepc;
+                ev.taken = true;
+            }
+            Op::Wfi => {
+                // no interrupt source: the test bench reports the sleeping core
+                let _ = write!(
+                    self.stdout,
+                    "\n#fault sleep cycles={} pc=0x{:08x}\n",
+                    self.cycles, pc
+                );
+                return Err(self.fail(Stop::Exit(3)));
+            }
+            Op::Illegal | Op::Undecoded => return self.illegal(&i, pc),
+            _ => {
+                if !self.fpu || !self.fs_on() {
+                    return self.illegal(&i, pc);
+                }
+                if !self.exec_fp(&i) {
+                    return self.illegal(&i, pc);
+                }
+            }
+        }
+        if ev.taken {
+            ev.target_split = self.split_target(npc);
+        }
+        self.pc = npc;
+        self.last_pc = pc;
+        let c = self.timing.step(&ev);
+        self.cycles += c;
+        self.insns += 1;
+        self.class_count[i.class as usize & 15] += 1;
+        if inhibit & 1 == 0 {
+            self.mcycle = self.mcycle.wrapping_add(c);
+        }
+        if inhibit & 4 == 0 {
+            self.minstret = self.minstret.wrapping_add(1);
+        }
+        Ok(())
+    }
+
+    /// An illegal instruction: trap (mcause 2) to the firmware's handler, which reports it.
+    #[cold]
+    fn illegal(&mut self, i: &Insn, pc: u32) -> R<()> {
+        let _ = i;
+        if self.mtvec & !0xff == 0 {
+            return Err(self.tb_fault("fetch", pc, 0));
+        }
+        self.trap(2, pc);
+        let c = self.timing.step(&Event {
+            i: &Insn {
+                class: class::JAL,
+                ..Insn::UNDECODED
+            },
+            taken: true,
+            target_split: false,
+            split: false,
+            divisor: 0,
+            csr: 0,
+        });
+        self.cycles += c;
+        self.insns += 1;
+        if self.mcountinhibit & 1 == 0 {
+            self.mcycle = self.mcycle.wrapping_add(c);
+        }
+        Ok(())
+    }
+
+    fn fr(&self, r: u8) -> f32 {
+        f32::from_bits(self.f[r as usize & 31])
+    }
+
+    fn exec_fp(&mut self, i: &Insn) -> bool {
+        let (a, b, c) = (self.fr(i.rs1), self.fr(i.rs2), self.fr(i.rs3));
+        let rd = i.rd as usize & 31;
+        let needs_rm = !matches!(
+            i.op,
+            Op::Fsgnj
+                | Op::Fsgnjn
+                | Op::Fsgnjx
+                | Op::Fmin
+                | Op::Fmax
+                | Op::FmvXW
+                | Op::Fclass
+                | Op::Feq
+                | Op::Flt
+                | Op::Fle
+                | Op::FmvWX
+        );
+        let mut ctx = match self.ctx(if needs_rm { i.rm } else { 0 }) {
+            Some(c) => c,
+            None => return false,
+        };
+        let canon = |v: f32| -> u32 {
+            if v.is_nan() {
+                0x7fc0_0000
+            } else {
+                v.to_bits()
+            }
+        };
+        match i.op {
+            Op::Fadd => self.f[rd] = canon(ctx.add(a, b)),
+            Op::Fsub => self.f[rd] = canon(ctx.sub(a, b)),
+            Op::Fmul => self.f[rd] = canon(ctx.mul(a, b)),
+            Op::Fdiv => self.f[rd] = canon(ctx.div(a, b)),
+            Op::Fsqrt => self.f[rd] = canon(ctx.sqrt(a)),
+            Op::Fmadd => self.f[rd] = canon(ctx.fma(c, a, b)),
+            Op::Fmsub => {
+                self.f[rd] = canon(ctx.fma(f32::from_bits(c.to_bits() ^ 0x8000_0000), a, b))
+            }
+            Op::Fnmsub => {
+                self.f[rd] = canon(ctx.fma(c, f32::from_bits(a.to_bits() ^ 0x8000_0000), b))
+            }
+            Op::Fnmadd => {
+                self.f[rd] = canon(ctx.fma(
+                    f32::from_bits(c.to_bits() ^ 0x8000_0000),
+                    f32::from_bits(a.to_bits() ^ 0x8000_0000),
+                    b,
+                ))
+            }
+            Op::Fsgnj => self.f[rd] = (a.to_bits() & 0x7fff_ffff) | (b.to_bits() & 0x8000_0000),
+            Op::Fsgnjn => self.f[rd] = (a.to_bits() & 0x7fff_ffff) | (!b.to_bits() & 0x8000_0000),
+            Op::Fsgnjx => self.f[rd] = a.to_bits() ^ (b.to_bits() & 0x8000_0000),
+            Op::Fmin | Op::Fmax => {
+                let is_snan = |v: f32| v.is_nan() && v.to_bits() & 0x0040_0000 == 0;
+                if is_snan(a) || is_snan(b) {
+                    ctx.flags |= fpu::IOC;
+                }
+                let max = i.op == Op::Fmax;
+                self.f[rd] = if a.is_nan() && b.is_nan() {
+                    0x7fc0_0000
+                } else if a.is_nan() {
+                    b.to_bits()
+                } else if b.is_nan() {
+                    a.to_bits()
+                } else if a == b {
+                    // -0 < +0
+                    if max {
+                        a.to_bits() & b.to_bits()
+                    } else {
+                        a.to_bits() | b.to_bits()
+                    }
+                } else if (a < b) ^ max {
+                    a.to_bits()
+                } else {
+                    b.to_bits()
+                };
+            }
+            Op::FcvtWS | Op::FcvtWuS => {
+                let signed = i.op == Op::FcvtWS;
+                let v = if a.is_nan() {
+                    ctx.flags |= fpu::IOC;
+                    if signed {
+                        i32::MAX as u32
+                    } else {
+                        u32::MAX
+                    }
+                } else {
+                    {
+                        let rmode = ctx.rmode;
+                        fpu::to_int(&mut ctx, a, signed, rmode)
+                    }
+                };
+                self.wx(i.rd, v);
+            }
+            Op::FmvXW => self.wx(i.rd, a.to_bits()),
+            Op::Fclass => {
+                let bits = a.to_bits();
+                let neg = bits >> 31 != 0;
+                let exp = (bits >> 23) & 0xff;
+                let frac = bits & 0x7f_ffff;
+                let k = if exp == 0xff {
+                    if frac == 0 {
+                        if neg {
+                            0
+                        } else {
+                            7
+                        }
+                    } else if frac & 0x40_0000 != 0 {
+                        9
+                    } else {
+                        8
+                    }
+                } else if exp == 0 {
+                    if frac == 0 {
+                        if neg {
+                            3
+                        } else {
+                            4
+                        }
+                    } else if neg {
+                        2
+                    } else {
+                        5
+                    }
+                } else if neg {
+                    1
+                } else {
+                    6
+                };
+                self.wx(i.rd, 1 << k);
+            }
+            Op::Feq | Op::Flt | Op::Fle => {
+                let is_snan = |v: f32| v.is_nan() && v.to_bits() & 0x0040_0000 == 0;
+                let r = if a.is_nan() || b.is_nan() {
+                    if i.op != Op::Feq || is_snan(a) || is_snan(b) {
+                        ctx.flags |= fpu::IOC;
+                    }
+                    false
+                } else {
+                    match i.op {
+                        Op::Feq => a == b,
+                        Op::Flt => a < b,
+                        _ => a <= b,
+                    }
+                };
+                self.wx(i.rd, r as u32);
+            }
+            Op::FcvtSW | Op::FcvtSWu => {
+                let v = self.x[i.rs1 as usize & 31];
+                let r: f32 = if ctx.rmode == 0 {
+                    fpu::from_int(&mut ctx, v, i.op == Op::FcvtSW)
+                } else {
+                    // directed rounding: from the exact value in f64
+                    let e = if i.op == Op::FcvtSW {
+                        v as i32 as f64
+                    } else {
+                        v as f64
+                    };
+                    let n = e as f32;
+                    let back = n as f64;
+                    if back == e {
+                        n
+                    } else {
+                        ctx.flags |= fpu::IXC;
+                        let up = back < e;
+                        let toward_up = match ctx.rmode {
+                            1 => true,
+                            2 => false,
+                            3 => e < 0.0,
+                            _ => up,
+                        };
+                        if toward_up == up {
+                            n
+                        } else if up {
+                            // n is below e; step up
+                            f32::from_bits(if n >= 0.0 {
+                                n.to_bits() + 1
+                            } else {
+                                n.to_bits() - 1
+                            })
+                        } else {
+                            f32::from_bits(if n > 0.0 {
+                                n.to_bits() - 1
+                            } else {
+                                n.to_bits() + 1
+                            })
+                        }
+                    }
+                };
+                self.f[rd] = r.to_bits();
+            }
+            Op::FmvWX => self.f[rd] = self.x[i.rs1 as usize & 31],
+            _ => return false,
+        }
+        self.fflags |= rv_flags(ctx.flags);
+        true
+    }
+
+    pub fn flush(&mut self) {
+        let _ = self.stdout.flush();
+    }
+}

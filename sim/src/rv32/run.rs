@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+//! Running an RV32 ELF on the CV32E40P machine: loading, the run loops (fast; with the
+//! profiler) and the JSON report, with the same fields as the Cortex-M machines'.
+
+use super::decode::CLASS_NAMES;
+use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
+use crate::machine::{elf, profile};
+use crate::timing::cv32e40p::MODEL_VERSION;
+use std::io::Write;
+
+pub struct Opts<'a> {
+    pub machine: &'a str,
+    pub fpu: bool,
+    pub json: Option<&'a str>,
+    pub profile: Option<&'a str>,
+    pub max_insns: u64,
+    pub elf_path: &'a str,
+}
+
+fn budget(h: &Hart) -> Stop {
+    Stop::Error(format!(
+        "instruction budget exceeded: {} instructions executed (--max-insns), pc=0x{:08x}",
+        h.insns, h.pc
+    ))
+}
+
+fn run_fast(h: &mut Hart) -> Stop {
+    let limit = h.max_insns;
+    loop {
+        if h.insns >= limit {
+            return budget(h);
+        }
+        if h.step().is_err() {
+            return h.take_stop();
+        }
+        let sp = h.x[2];
+        if sp < h.min_sp && sp >= RAM_BASE {
+            h.min_sp = sp;
+        }
+    }
+}
+
+fn run_prof(h: &mut Hart, p: &mut profile::Profile) -> Stop {
+    loop {
+        if h.insns >= h.max_insns {
+            return budget(h);
+        }
+        let pc = h.pc;
+        let c0 = h.cycles;
+        h.last_link = false;
+        if h.step().is_err() {
+            return h.take_stop();
+        }
+        let sp = h.x[2];
+        if sp < h.min_sp && sp >= RAM_BASE {
+            h.min_sp = sp;
+        }
+        p.step(pc, h.pc, h.cycles - c0, h.cycles, h.last_link, h.link_ret);
+    }
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// Run the firmware and exit the process with its exit code.
+pub fn main(o: &Opts, e: &elf::Elf) -> ! {
+    if e.machine != elf::EM_RISCV {
+        eprintln!(
+            "pqlab-sim: {}: not a RISC-V ELF (machine {} needs one)",
+            o.elf_path, o.machine
+        );
+        std::process::exit(2);
+    }
+    if e.entry != ROM_BASE {
+        eprintln!(
+            "pqlab-sim: {}: entry point 0x{:08x} is not the boot address 0x{:08x}",
+            o.elf_path, e.entry, ROM_BASE
+        );
+        std::process::exit(2);
+    }
+    let mut h = Hart::new(o.fpu);
+    for s in &e.segments {
+        if s.data.is_empty() {
+            continue;
+        }
+        if !h.load(s.paddr, &s.data) {
+            eprintln!(
+                "pqlab-sim: ELF segment at 0x{:08x} does not fit the {} memory map",
+                s.paddr, o.machine
+            );
+            std::process::exit(2);
+        }
+    }
+    let static_ram: u64 = e
+        .segments
+        .iter()
+        .filter(|s| (RAM_BASE..MEM_END).contains(&s.vaddr) && s.memsz > 0)
+        .map(|s| s.memsz as u64)
+        .sum();
+    h.max_insns = o.max_insns;
+    let start = std::time::Instant::now();
+    let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
+    let stop = match prof.as_mut() {
+        Some(p) => run_prof(&mut h, p),
+        None => run_fast(&mut h),
+    };
+    let wall = start.elapsed().as_secs_f64();
+    h.flush();
+    let (code, err) = match stop {
+        Stop::Exit(c) => (c, None),
+        Stop::Error(e) => (1, Some(e)),
+    };
+    if let Some(msg) = &err {
+        eprintln!("pqlab-sim: {}", msg);
+        eprintln!(
+            "pqlab-sim: stopped after {} instructions, {} cycles; pc=0x{:08x}",
+            h.insns, h.cycles, h.pc
+        );
+    }
+    if let (Some(p), Some(path)) = (prof.as_mut(), o.profile) {
+        p.finish(h.cycles);
+        if let Err(er) = p.write(path, &e.funcs) {
+            eprintln!("pqlab-sim: cannot write profile {}: {}", path, er);
+        }
+    }
+    if let Some(path) = o.json {
+        let mut mix = String::new();
+        for (k, name) in CLASS_NAMES.iter().enumerate() {
+            if k > 0 {
+                mix.push_str(", ");
+            }
+            mix.push_str(&format!("\"{}\": {}", name, h.class_count[k]));
+        }
+        // the stack pointer's first value is the top of the stack (start-up code)
+        let init_sp = e
+            .objects
+            .iter()
+            .chain(e.funcs.iter())
+            .find(|s| s.name == "__stack_top")
+            .map(|s| s.addr)
+            .unwrap_or(MEM_END);
+        let min_sp = h.min_sp.min(init_sp);
+        let stack = init_sp.wrapping_sub(min_sp);
+        let s = format!(
+            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": false,\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"interval_marks\": false,\n  \"intervals\": [],\n  \"mark_errors\": [],\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
+            json_str(env!("CARGO_PKG_VERSION")),
+            json_str(MODEL_VERSION),
+            json_str(o.machine),
+            json_str(if o.fpu { "cv32e40p" } else { "cv32e40p-nofpu" }),
+            json_str(o.elf_path),
+            code,
+            err.as_ref().map(|x| json_str(x)).unwrap_or_else(|| "null".into()),
+            h.cycles,
+            h.insns,
+            stack,
+            static_ram,
+            static_ram + stack as u64,
+            init_sp,
+            min_sp,
+            mix,
+            wall,
+            h.insns as f64 / wall.max(1e-9) / 1e6
+        );
+        if let Err(er) = std::fs::write(path, s) {
+            eprintln!("pqlab-sim: cannot write {}: {}", path, er);
+        }
+    }
+    let _ = std::io::stderr().flush();
+    std::process::exit(code);
+}

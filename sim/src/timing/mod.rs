@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+//! Timing models, one per core.
+
+pub mod cortex_m;
+pub mod cv32e40p;
