@@ -355,7 +355,9 @@ def test_prepared_decaps_input(tmp_path):
     wrong-ciphertext checks run"""
     blob = prepared_blob("host", H.KEM, "kem", "0x4u", tmp_path)
     for prog in ("speed", "stack", "hashing"):
-        r = ok_run("host", prog, H.KEM, "kem", tmp_path / prog, ["-DPQLAB_OPS_MASK=0x4u", "-DPQLAB_OPS_INPUT"], stdin=blob)
+        r = ok_run(
+            "host", prog, H.KEM, "kem", tmp_path / prog, ["-DPQLAB_OPS_MASK=0x4u", "-DPQLAB_OPS_INPUT"], stdin=blob
+        )
         tests = dict(r.records("test"))
         assert tests["prepared-input"] == tests["roundtrip"] == tests["wrong-ciphertext"] == "ok", tests
         assert [f[0] for f in r.records(prog)] and {f[0] for f in r.records(prog)} == {"decaps"}
