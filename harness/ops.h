@@ -228,7 +228,7 @@ static inline void ops_result(int op, int r)
     pqlab_guard_check_all();
 }
 
-/* Operation selection (`pqlab bench --ops`, docs/benchmarking.md): bit i of PQLAB_OPS_MASK
+/* Operation selection (`pqlab bench --ops`, docs/interfaces.md section 3): bit i of PQLAB_OPS_MASK
  * selects op_names[i] for measurement; default all. An operation not selected runs once, in
  * the first iteration and unmeasured, when a selected one comes after it (it produces that
  * one's input: keys, ciphertext, signature, expanded key), and not at all otherwise. The
@@ -272,7 +272,7 @@ static inline int ops_all_ran(void)
     return 1;
 }
 
-/* Prepared inputs (`pqlab bench --ops` on a platform with `prepare_on`, docs/benchmarking.md):
+/* Prepared inputs (`pqlab bench --ops` on a platform with `prepare_on`, docs/interfaces.md section 3):
  * the prerequisite operations (not selected, needed by a selected one) run once, by the same
  * deterministic code and randomness stream, in the program prepare.c on a fast platform of the
  * same instruction set, which prints the state they leave (ops_state_export); a measuring

@@ -4,7 +4,7 @@
  * speed, stack and hashing would (same code, same fixed randomness stream), and printed as
  * "prepared <hex>" records (ops_state_export). `pqlab bench --ops` runs it on the platform's
  * `prepare_on` platform and feeds the concatenated bytes to the measuring programs built with
- * PQLAB_OPS_INPUT (docs/benchmarking.md). The return codes and canaries of the operations
+ * PQLAB_OPS_INPUT (docs/interfaces.md section 3). The return codes and canaries of the operations
  * are checked as in the other programs. */
 #include "harness.h"
 #include "ops.h"

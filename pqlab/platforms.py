@@ -69,7 +69,7 @@ class Platform:
     fallback_placement: str = ""
     # the platform that computes the prerequisite operations of `pqlab bench --ops` (same
     # instruction set and compiler flags, fast): its prepare program's output is the
-    # measuring programs' input here (harness/ops.h, docs/benchmarking.md); "": run them here
+    # measuring programs' input here (harness/ops.h, docs/interfaces.md section 3); "": run them here
     prepare_on: str = ""
 
     @property
