@@ -29,7 +29,7 @@ int main(void)
                 continue;
             }
             if (!op_selected(op)) { /* an input of a selected operation: once, unmeasured */
-                ops_result(op, op_run(op));
+                ops_prerequisite(op);
                 continue;
             }
             pqlab_hash_cycles = 0;

@@ -228,7 +228,7 @@ static inline void ops_result(int op, int r)
     pqlab_guard_check_all();
 }
 
-/* Operation selection (`pqlab bench --ops`, docs/benchmarking.md): bit i of PQLAB_OPS_MASK
+/* Operation selection (`pqlab bench --ops`, docs/interfaces.md section 3): bit i of PQLAB_OPS_MASK
  * selects op_names[i] for measurement; default all. An operation not selected runs once, in
  * the first iteration and unmeasured, when a selected one comes after it (it produces that
  * one's input: keys, ciphertext, signature, expanded key), and not at all otherwise. The
@@ -270,6 +270,132 @@ static inline int ops_all_ran(void)
         }
     }
     return 1;
+}
+
+/* Prepared inputs (`pqlab bench --ops` on a platform with `prepare_on`, docs/interfaces.md section 3):
+ * the prerequisite operations (not selected, needed by a selected one) run once, by the same
+ * deterministic code and randomness stream, in the program prepare.c on a fast platform of the
+ * same instruction set, which prints the state they leave (ops_state_export); a measuring
+ * program built with PQLAB_OPS_INPUT reads that state from its input (pqlab_hal_read) in place
+ * of running them. The state is every buffer the operations write, after a header that names
+ * this build's sizes and operation mask: input of another build is refused
+ * ("test prepared-input fail"). The sequence checks (round trip, tampered message or
+ * ciphertext) then run on the prepared state as on a computed one. */
+static inline uint32_t ops_state_parts(const uint8_t **part, size_t *len)
+{
+    uint32_t n = 0;
+#define OPS_PART(buf, size) (part[n] = (const uint8_t *)(buf), len[n] = (size), n++)
+    OPS_PART(pk, CRYPTO_PUBLICKEYBYTES);
+    OPS_PART(sk, CRYPTO_SECRETKEYBYTES);
+#ifdef PQLAB_KIND_KEM
+    OPS_PART(ct, CRYPTO_CIPHERTEXTBYTES);
+    OPS_PART(ss_a, CRYPTO_BYTES);
+#else
+    OPS_PART(m, PQLAB_MLEN);
+    OPS_PART(sm, PQLAB_MLEN + CRYPTO_BYTES);
+    OPS_PART(&smlen, sizeof smlen);
+#ifdef CRYPTO_EXPANDEDKEYBYTES
+    OPS_PART(esk, CRYPTO_EXPANDEDKEYBYTES);
+    OPS_PART(sig, CRYPTO_BYTES);
+    OPS_PART(&siglen, sizeof siglen);
+#endif
+#endif
+#undef OPS_PART
+    return n;
+}
+
+#define OPS_STATE_MAX_PARTS 8
+
+/* header: "PQOS", the operation mask, the number of parts and each part's length (LE words) */
+static inline size_t ops_state_header(uint8_t *h)
+{
+    const uint8_t *part[OPS_STATE_MAX_PARTS];
+    size_t len[OPS_STATE_MAX_PARTS];
+    uint32_t n = ops_state_parts(part, len);
+    uint32_t w[2 + OPS_STATE_MAX_PARTS];
+    w[0] = (uint32_t)(PQLAB_OPS_MASK);
+    w[1] = n;
+    for (uint32_t i = 0; i < n; i++) {
+        w[2 + i] = (uint32_t)len[i];
+    }
+    h[0] = 'P', h[1] = 'Q', h[2] = 'O', h[3] = 'S';
+    for (uint32_t i = 0; i < 2 + n; i++) {
+        for (int b = 0; b < 4; b++) {
+            h[4 + 4 * i + (uint32_t)b] = (uint8_t)(w[i] >> (8 * b));
+        }
+    }
+    return 4 + 4 * (2 + (size_t)n);
+}
+
+/* "prepared <hex>" records, at most 128 bytes each, that concatenated give the state */
+static inline void ops_state_export(void)
+{
+    uint8_t h[4 + 4 * (2 + OPS_STATE_MAX_PARTS)];
+    const uint8_t *part[OPS_STATE_MAX_PARTS + 1];
+    size_t len[OPS_STATE_MAX_PARTS + 1];
+    part[0] = h;
+    len[0] = ops_state_header(h);
+    uint32_t n = 1 + ops_state_parts(part + 1, len + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        for (size_t off = 0; off < len[i]; off += 128) {
+            pqlab_rec_begin("prepared");
+            pqlab_rec_hex(part[i] + off, len[i] - off < 128 ? len[i] - off : 128);
+            pqlab_rec_end();
+        }
+    }
+}
+
+/* reads exactly n bytes of input into p; 0 on success */
+static inline int ops_read_exact(uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        long r = pqlab_hal_read(p, n);
+        if (r <= 0) {
+            return -1;
+        }
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* reads the prepared state; "test prepared-input ok|fail" (a failure ends the run) */
+static inline void ops_state_import(void)
+{
+    uint8_t h[4 + 4 * (2 + OPS_STATE_MAX_PARTS)], got[sizeof h];
+    size_t hlen = ops_state_header(h);
+    int ok = ops_read_exact(got, hlen) == 0 && pqlab_bytes_equal(h, got, hlen);
+    if (ok) {
+        const uint8_t *part[OPS_STATE_MAX_PARTS];
+        size_t len[OPS_STATE_MAX_PARTS];
+        uint32_t n = ops_state_parts(part, len);
+        for (uint32_t i = 0; i < n && ok; i++) {
+            ok = ops_read_exact((uint8_t *)(uintptr_t)part[i], len[i]) == 0;
+        }
+        uint8_t extra;
+        ok = ok && pqlab_hal_read(&extra, 1) == 0; /* nothing after the state */
+    }
+    pqlab_test_result("prepared-input", ok);
+    pqlab_guard_check_all();
+    if (!ok) {
+        pqlab_harness_end(pqlab_test_report());
+    }
+}
+
+/* a prerequisite operation op (op_needed, not op_selected): run it, or with PQLAB_OPS_INPUT
+ * read the state all prerequisites leave, once, at the first of them */
+static inline void ops_prerequisite(int op)
+{
+#ifdef PQLAB_OPS_INPUT
+    static int imported;
+    (void)op;
+    if (!imported) {
+        imported = 1;
+        ops_state_import();
+    }
+#else
+    ops_result(op, op_run(op));
+#endif
 }
 
 #endif

@@ -22,7 +22,7 @@ int main(void)
             continue;
         }
         if (!op_selected(op)) { /* an input of a selected operation, not measured */
-            ops_result(op, op_run(op));
+            ops_prerequisite(op);
             continue;
         }
         pqlab_hal_stack_spray();

@@ -314,6 +314,10 @@ def openssl_refusal(impl: Implementation, plat: Platform) -> str:
     )
 
 
+# the programs built with PQLAB_OPS_MASK (`pqlab bench --ops`)
+MASKED_PROGRAMS = ("speed", "stack", "hashing", "prepare")
+
+
 def ops_mask(impl: Implementation, opts: BuildOptions) -> int | None:
     """PQLAB_OPS_MASK of the measuring programs (bit i: impl.operations[i]); None for all"""
     if not opts.ops:
@@ -326,8 +330,37 @@ def ops_mask(impl: Implementation, opts: BuildOptions) -> int | None:
     return mask
 
 
-def program_name(program: str, opts: BuildOptions) -> str:
-    sel = f"-ops-{'-'.join(sorted(opts.ops))}" if opts.ops and program in ("speed", "stack", "hashing") else ""
+def has_prerequisites(impl: Implementation, opts: BuildOptions) -> bool:
+    """Whether a selected operation needs an unselected one before it (harness/ops.h)"""
+    mask = ops_mask(impl, opts)
+    if mask is None:
+        return False
+    n = len(impl.operations)
+    return any(not mask >> i & 1 and mask >> (i + 1) for i in range(n))
+
+
+def prepare_platform(impl: Implementation, plat: Platform, opts: BuildOptions) -> Platform | None:
+    """The platform whose prepare program computes the prerequisite operations' outputs for the
+    measuring programs on `plat` (`prepare_on` of platform.toml, harness/ops.h); None when they
+    run on `plat` itself: no operation selection, no prerequisite, no `prepare_on`, or an
+    implementation that does not run there. The two platforms must compile the same code."""
+    if not plat.prepare_on or not has_prerequisites(impl, opts):
+        return None
+    from pqlab.platforms import get_platform
+
+    prep = get_platform(plat.prepare_on)
+    if (prep.arch, prep.cc, prep.cflags, prep.fpr) != (plat.arch, plat.cc, plat.cflags, plat.fpr):
+        raise PqlabError(
+            f"platform {plat.name}: prepare_on = {prep.name!r} compiles other code (arch, compiler, "
+            "cflags and fpr must be equal, so that the prepared inputs come from the same implementation)"
+        )
+    return prep if impl.runs_on(prep) else None
+
+
+def program_name(program: str, opts: BuildOptions, prepared: bool = False) -> str:
+    sel = f"-ops-{'-'.join(sorted(opts.ops))}" if opts.ops and program in MASKED_PROGRAMS else ""
+    if prepared:
+        sel += "-in"
     if program in ("speed", "hashing"):
         return f"{program}-n{opts.runs(program)}{sel}"
     if sel:
@@ -400,10 +433,14 @@ def build(
                 "hashing": [f"-DPQLAB_ITERATIONS={opts.runs('hashing')}"],
                 "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}", *katref.rng_flags(impl.scheme)],
             }.get(prog, [])
-            mask = ops_mask(impl, opts) if prog in ("speed", "stack", "hashing") else None
+            mask = ops_mask(impl, opts) if prog in MASKED_PROGRAMS else None
             if mask is not None:
                 extra = [*extra, f"-DPQLAB_OPS_MASK=0x{mask:x}u"]
-            name = program_name(prog, opts)
+            # prerequisites read from the input, computed by prepare on another platform
+            prepared = prog in ("speed", "stack", "hashing") and prepare_platform(impl, plat, opts) is not None
+            if prepared:
+                extra = [*extra, "-DPQLAB_OPS_INPUT"]
+            name = program_name(prog, opts, prepared)
             srcs = [HARNESS / f"{prog}.c"]
             if prog == "driver":
                 srcs = [HARNESS / "driver.c", HARNESS / f"driver_{impl.driver}.c"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from pqlab import PqlabError, cluster, limits
-from pqlab.build import BuildOptions, BuildResult, build, sizes
+from pqlab.build import BuildOptions, BuildResult, build, prepare_platform, sizes
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.protocol import Output
 from pqlab.registry import Implementation
@@ -299,14 +299,49 @@ def measurements(o: Outcome, opts: BuildOptions) -> list[tuple[str, str, float]]
     return values
 
 
-def bench_pair(impl: Implementation, plat: Platform, b: BuildResult, opts: BuildOptions, put) -> None:
+def prepared_input(impl: Implementation, prep: Platform, b: BuildResult, opts: BuildOptions) -> bytes | str:
+    """The prerequisite operations' state for the measuring programs (harness/ops.h): the
+    prepare program's "prepared" records run on `prep`, as bytes; or why there is none."""
+    if b.error:
+        return f"build of the prepare program on {prep.name}: {b.error}"
+    o = run_program(impl, prep, b, "prepare", opts)
+    if not o.ok:
+        return f"prepare program of {impl.id} on {prep.name}: {o.error}"
+    assert o.output is not None
+    parts = [f[0] for f in o.output.of("prepared")]
+    try:
+        data = bytes.fromhex("".join(parts))
+    except ValueError:
+        data = b""
+    if not data:
+        return f"prepare program of {impl.id} on {prep.name} printed no prepared state"
+    return data
+
+
+def bench_pair(
+    impl: Implementation,
+    plat: Platform,
+    b: BuildResult,
+    opts: BuildOptions,
+    put,
+    prep: tuple[Platform, BuildResult] | None = None,
+) -> None:
     """The bench programs of one built pair, one after the other, each Outcome handed to `put`
-    as it completes (with its measurements); the first timeout stops the pair."""
+    as it completes (with its measurements); the first timeout stops the pair. With `prep`
+    (`prepare_on`), the prerequisite operations are computed once by the prepare program on that
+    platform and fed to the three programs as input."""
     if b.error:
         put(Outcome(impl, plat, False, error=b.error))
         return
+    stdin = b""
+    if prep is not None:
+        got = prepared_input(impl, prep[0], prep[1], opts)
+        if isinstance(got, str):
+            put(Outcome(impl, plat, False, error=got))
+            return
+        stdin = got
     for i, program in enumerate(BENCH_PROGRAMS):
-        o = run_program(impl, plat, b, program, opts)
+        o = run_program(impl, plat, b, program, opts, stdin)
         if o.ok:
             try:
                 o.values = measurements(o, opts)
@@ -335,13 +370,22 @@ def bench(pairs_, store: Store, jobs: int, opts: BuildOptions) -> list[Outcome]:
     if cluster.address():  # --cluster: each pair is built and run on a worker, stored here
         return cluster.bench(pairs_, store, opts)
     builds = build_all(pairs_, BENCH_PROGRAMS, jobs, opts)
+    prep_of = {(i.id, p.name): q for i, p in pairs_ if (q := prepare_platform(i, p, opts)) is not None}
+    prep_builds = build_all(
+        list({(i.id, q.name): (i, q) for i, p in pairs_ if (q := prep_of.get((i.id, p.name)))}.values()),
+        ("prepare",),
+        jobs,
+        opts,
+    )
     git_state()  # now, not while storing the first run with signals deferred
     handed: queue.Queue[Outcome] = queue.Queue()
     outcomes: list[Outcome] = []
 
     def target(pair) -> None:
         impl, plat = pair
-        bench_pair(impl, plat, builds[(impl.id, plat.name)], opts, handed.put)
+        q = prep_of.get((impl.id, plat.name))
+        prep = (q, prep_builds[(impl.id, q.name)]) if q is not None else None
+        bench_pair(impl, plat, builds[(impl.id, plat.name)], opts, handed.put, prep)
 
     def store_handed(_bar) -> int:
         n = 0

@@ -45,8 +45,11 @@ def set_override(seconds: float | None) -> None:
     runner.timeout_override = seconds
 
 
-def _key(impl: Implementation, plat: Platform, program: str) -> str:
-    return f"{plat.name}/{impl.build_key}/{program}"
+def _key(impl: Implementation, plat: Platform, program: str, opts: BuildOptions | None = None) -> str:
+    """program with its operation selection (`--ops`): a run of some operations says little
+    about the time of all"""
+    sel = f"-ops-{'-'.join(sorted(opts.ops))}" if opts is not None and opts.ops else ""
+    return f"{plat.name}/{impl.build_key}/{program}{sel}"
 
 
 def work(program: str, opts: BuildOptions) -> int:
@@ -77,7 +80,7 @@ def limit(impl: Implementation, plat: Platform, program: str, opts: BuildOptions
         return Limit(runner.timeout_override, "--timeout")
     data = _read(log or LOG)
     now = work(program, opts)
-    own = _expected(data.get(_key(impl, plat, program)), now)
+    own = _expected(data.get(_key(impl, plat, program, opts)), now)
     if own:
         expected, seconds, then = own
         scaled = f" scaled to {now} iterations from {then}" if now > then else ""
@@ -107,7 +110,7 @@ def record(
     with _lock, open(path.with_suffix(".lock"), "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         data = _read(path)
-        data[_key(impl, plat, program)] = {
+        data[_key(impl, plat, program, opts)] = {
             "seconds": round(seconds, 3),
             "work": work(program, opts),
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

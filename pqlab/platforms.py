@@ -67,6 +67,10 @@ class Platform:
     placement: str = ""
     fallback_ldflags: tuple[str, ...] = ()
     fallback_placement: str = ""
+    # the platform that computes the prerequisite operations of `pqlab bench --ops` (same
+    # instruction set and compiler flags, fast): its prepare program's output is the
+    # measuring programs' input here (harness/ops.h, docs/interfaces.md section 3); "": run them here
+    prepare_on: str = ""
 
     @property
     def needs_board(self) -> bool:
@@ -191,7 +195,7 @@ def _check_schema(path: Path, d: dict) -> None:
         raise PqlabError(f"{path}: platform name {d['name']!r} must be letters, digits, '-', '_' or '.'")
     for key in ("packages", "cflags", "ldflags", "sources", "backends", "fallback_ldflags"):
         _strings(path, d, key)
-    for key in ("placement", "fallback_placement"):
+    for key in ("placement", "fallback_placement", "prepare_on"):
         if key in d and (not isinstance(d[key], str) or not d[key]):
             raise PqlabError(f"{path}: '{key}' must be a non-empty string, not {d[key]!r}")
     if "fallback_ldflags" in d and not ("placement" in d and "fallback_placement" in d):
@@ -258,6 +262,7 @@ def _load(path: Path) -> Platform:
             placement=d.get("placement", ""),
             fallback_ldflags=tuple(d.get("fallback_ldflags", [])),
             fallback_placement=d.get("fallback_placement", ""),
+            prepare_on=d.get("prepare_on", ""),
         )
     except KeyError as e:
         raise PqlabError(f"{path}: missing key {e}") from e

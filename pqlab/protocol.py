@@ -21,6 +21,7 @@ RECORD_FIELDS = {  # record type -> minimum number of fields after the type
     "iterations": 2,
     "drv": 2,
     "info": 1,
+    "prepared": 1,
 }
 
 

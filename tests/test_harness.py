@@ -307,3 +307,57 @@ def test_driver_bare_metal_large_request(tmp_path):
     r = drv(tmp_path, b"a rev " + big.hex().encode() + b"\nb echo 01 -\n", plat="mps2-an386")
     assert r.rc == 0, r.stdout[-500:]
     assert r.records("drv") == [["a", "ok", big[::-1].hex()], ["b", "ok", "01", "-"]]
+
+
+# ---- prepared inputs of the selected operations (ops.h PQLAB_OPS_INPUT, prepare.c) ----
+
+
+def prepared_blob(plat, impl, kind, mask, tmp_path):
+    r = ok_run(plat, "prepare", impl, kind, tmp_path / "prep", [f"-DPQLAB_OPS_MASK={mask}"])
+    return bytes.fromhex("".join(f[0] for f in r.records("prepared")))
+
+
+@pytest.mark.parametrize("plat", ["host", "rv32-qemu"])
+def test_prepared_verify_input(plat, tmp_path):
+    """verify alone, its key pair and signature read from the input: the sequence checks run on
+    them, a tampered signature fails verification, input of another build is refused"""
+    blob = prepared_blob(plat, H.SIGN, "sign", "0x4u", tmp_path)
+    flags = ["-DPQLAB_OPS_MASK=0x4u", "-DPQLAB_OPS_INPUT", "-DPQLAB_ITERATIONS=2"]
+    r = ok_run(plat, "speed", H.SIGN, "sign", tmp_path / "good", flags, stdin=blob)
+    assert [f[0] for f in r.records("speed")] == ["verify"] * 2
+    tests = dict(r.records("test"))
+    for name in ("prepared-input", "verify", "roundtrip", "tampered-signed-message"):
+        assert tests[name] == "ok", tests
+    # header: "PQOS", mask, number of parts, their lengths; the signed message is part 3 (pk, sk,
+    # m, sm, smlen), smlen the last
+    words = [int.from_bytes(blob[i : i + 4], "little") for i in range(4, len(blob), 4)]
+    lens = words[2 : 2 + words[1]]
+    assert blob[:4] == b"PQOS" and words[0] == 4 and len(blob) == 4 * (3 + len(lens)) + sum(lens)
+    sm_at = 4 * (3 + len(lens)) + sum(lens[:3])
+    smlen = int.from_bytes(blob[-lens[4] :], "little")
+    bad = bytearray(blob)
+    bad[sm_at + smlen // 2] ^= 1
+    for name, data, failed in (
+        ("tampered", bytes(bad), "verify"),
+        ("truncated", blob[:-1], "prepared-input"),
+        ("longer", blob + b"\0", "prepared-input"),
+        ("missing", b"", "prepared-input"),
+        ("other-mask", prepared_blob(plat, H.SIGN, "sign", "0x6u", tmp_path / "m6"), "prepared-input"),
+    ):
+        r = run(plat, "speed", H.SIGN, "sign", tmp_path / name, flags, stdin=data)
+        assert r.rc != 0, (name, r.stdout[-1000:])
+        assert f"test {failed} fail" in r.stdout, (name, r.stdout[-1000:])
+        assert "speed verify" not in r.stdout or failed == "verify"
+
+
+def test_prepared_decaps_input(tmp_path):
+    """a KEM's decapsulation with key pair and ciphertext prepared: the round trip and the
+    wrong-ciphertext checks run"""
+    blob = prepared_blob("host", H.KEM, "kem", "0x4u", tmp_path)
+    for prog in ("speed", "stack", "hashing"):
+        r = ok_run(
+            "host", prog, H.KEM, "kem", tmp_path / prog, ["-DPQLAB_OPS_MASK=0x4u", "-DPQLAB_OPS_INPUT"], stdin=blob
+        )
+        tests = dict(r.records("test"))
+        assert tests["prepared-input"] == tests["roundtrip"] == tests["wrong-ciphertext"] == "ok", tests
+        assert [f[0] for f in r.records(prog)] and {f[0] for f in r.records(prog)} == {"decaps"}

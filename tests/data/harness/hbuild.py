@@ -117,7 +117,7 @@ def run(plat_name: str, elf: Path, workdir: Path, stdin: bytes | None = None, ti
 
 RECORD = re.compile(
     r"(test \S+ (ok|fail)|speed \S+ \d+|stack \S+ \d+|hashing \S+ \d+ \d+|vector \S+ ([0-9a-f]+|-)"
-    r"|kat( .*)?|iterations \S+ \d+|drv \S+ (ok( ([0-9a-f]+|-))*|fail -?\d+)|info \S+ \S+)"
+    r"|kat( .*)?|prepared [0-9a-f]+|iterations \S+ \d+|drv \S+ (ok( ([0-9a-f]+|-))*|fail -?\d+)|info \S+ \S+)"
 )
 
 
