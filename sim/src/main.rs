@@ -620,7 +620,15 @@ fn run_fast(cpu: &mut Cpu) -> Stop {
 /// separately for each.
 fn run_fast_core<const M7: bool>(cpu: &mut Cpu) -> Stop {
     loop {
-        let ev = cpu.next_event();
+        // a SysTick that is pending but could not be taken yet (IT block open, PRIMASK set,
+        // handler mode) is retried after every instruction, as the profiling loop does; the
+        // next event alone is a whole period away (pqm4's HAL then read its wrap count one
+        // wrap short)
+        let ev = if cpu.systick_pending {
+            cpu.next_event().min(cpu.cycles + 1)
+        } else {
+            cpu.next_event()
+        };
         let limit = cpu.max_insns;
         // inner loop without event checks until the next SysTick event
         while cpu.cycles < ev {
