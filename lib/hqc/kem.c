@@ -66,25 +66,33 @@ static void secret_xy(uint32_t xsup[HQC_WR], uint32_t ysup[HQC_WR], const uint8_
 static void keygen_s(uint8_t s_bytes[HQC_NBYTES], const uint8_t *sk_seed, const uint8_t *pk_seed)
 {
     hqc_xof xof;
-    uint32_t sup[HQC_WR], ysup[HQC_WR];
+    uint32_t sup[HQC_WR];
     uint64_t y[HQC_NW], h[HQC_NW];
+#ifdef PQLAB_HQC_SMALLSTACK
+    uint32_t ysup[HQC_WR];
     secret_xy(sup, ysup, sk_seed); /* x kept as its support */
     hqc_xof_init(&xof, pk_seed, HQC_SEEDBYTES, HQC_DOMAIN_XOF);
     hqc_sample_dense(&xof, h);
-#ifdef PQLAB_HQC_SMALLSTACK
     hqc_vect_mul_sparse(y, h, ysup, HQC_W); /* s = h y + x, in y's buffer */
     hqc_support_xor(y, sup, HQC_W);
     hqc_store(s_bytes, HQC_NBYTES, y);
+    pqlab_zeroize(ysup, sizeof ysup);
 #else
     memset(y, 0, sizeof y);
-    hqc_support_xor(y, ysup, HQC_W);
+    { /* y's support only until y is dense (keeps it out of the product's stack frame) */
+        uint32_t ysup[HQC_WR];
+        secret_xy(sup, ysup, sk_seed); /* x kept as its support */
+        hqc_support_xor(y, ysup, HQC_W);
+        pqlab_zeroize(ysup, sizeof ysup);
+    }
+    hqc_xof_init(&xof, pk_seed, HQC_SEEDBYTES, HQC_DOMAIN_XOF);
+    hqc_sample_dense(&xof, h);
     hqc_vect_mul(h, h, y);
     hqc_support_xor(h, sup, HQC_W);
     hqc_store(s_bytes, HQC_NBYTES, h);
 #endif
     pqlab_zeroize(&xof, sizeof xof);
     pqlab_zeroize(sup, sizeof sup);
-    pqlab_zeroize(ysup, sizeof ysup);
     pqlab_zeroize(y, sizeof y);
     pqlab_zeroize(h, sizeof h);
 }
@@ -114,6 +122,21 @@ static void secret_y(uint64_t y[HQC_NW], const uint8_t *sk_seed)
 }
 #endif
 
+/* the supports of r1, r2, e from the encryption XOF, in the version's order (2023: r1, r2, e;
+ * 2025: r2, e, r1) */
+static void sample_encryption(hqc_xof *xof, uint32_t r1[HQC_WR], uint32_t r2sup[HQC_WR], uint32_t e[HQC_WE])
+{
+#if PQLAB_HQC_VERSION == 2025
+    hqc_sample_support(xof, r2sup, HQC_WR);
+    hqc_sample_support(xof, e, HQC_WE);
+    hqc_sample_support(xof, r1, HQC_WR);
+#else
+    hqc_sample_support(xof, r1, HQC_WR);
+    hqc_sample_support(xof, r2sup, HQC_WR);
+    hqc_sample_support(xof, e, HQC_WE);
+#endif
+}
+
 /* the bytes of w into out (nbytes), or, when out is NULL, OR of their differences from expect */
 static uint32_t emit(uint8_t *out, const uint8_t *expect, size_t nbytes, const uint64_t *w)
 {
@@ -140,19 +163,11 @@ static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *
     uint32_t r1[HQC_WR], e[HQC_WE];
     uint64_t r2[HQC_NW], a[HQC_NW];
 
-    uint32_t r2sup[HQC_WR];
     hqc_xof_init(&xof, theta, HQC_SEEDBYTES, HQC_DOMAIN_XOF);
-#if PQLAB_HQC_VERSION == 2025
-    hqc_sample_support(&xof, r2sup, HQC_WR);
-    hqc_sample_support(&xof, e, HQC_WE);
-    hqc_sample_support(&xof, r1, HQC_WR);
-#else
-    hqc_sample_support(&xof, r1, HQC_WR);
-    hqc_sample_support(&xof, r2sup, HQC_WR);
-    hqc_sample_support(&xof, e, HQC_WE);
-#endif
 #ifdef PQLAB_HQC_SMALLSTACK
     /* r2 kept as its support; the products go to r2's buffer */
+    uint32_t r2sup[HQC_WR];
+    sample_encryption(&xof, r1, r2sup, e);
     hqc_xof_init(&xof, pk, HQC_SEEDBYTES, HQC_DOMAIN_XOF);
     hqc_sample_dense(&xof, a);
     hqc_vect_mul_sparse(r2, a, r2sup, HQC_WR); /* u = r1 + h r2 */
@@ -164,9 +179,15 @@ static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *
     hqc_support_xor(r2, e, HQC_WE);
     hqc_code_encode(r2, m);
     diff |= emit(out == NULL ? NULL : out + HQC_NBYTES, expect == NULL ? NULL : expect + HQC_NBYTES, HQC_N1N2BYTES, r2);
+    pqlab_zeroize(r2sup, sizeof r2sup);
 #else
     memset(r2, 0, sizeof r2);
-    hqc_support_xor(r2, r2sup, HQC_WR);
+    { /* r2's support only until r2 is dense (keeps it out of the product's stack frame) */
+        uint32_t sup[HQC_WR];
+        sample_encryption(&xof, r1, sup, e);
+        hqc_support_xor(r2, sup, HQC_WR);
+        pqlab_zeroize(sup, sizeof sup);
+    }
 
     /* u = r1 + h r2 */
     hqc_xof_init(&xof, pk, HQC_SEEDBYTES, HQC_DOMAIN_XOF);
@@ -185,7 +206,6 @@ static uint32_t pke_encrypt(uint8_t *out, const uint8_t *expect, const uint8_t *
 #endif
 
     pqlab_zeroize(&xof, sizeof xof);
-    pqlab_zeroize(r2sup, sizeof r2sup);
     pqlab_zeroize(r1, sizeof r1);
     pqlab_zeroize(e, sizeof e);
     pqlab_zeroize(r2, sizeof r2);
