@@ -9,7 +9,8 @@
 - Key layout pk = seed_ek || s, sk = pk || seed_dk || sigma || seed_KEM; randomised API =
   deterministic API under scripted randomness; a randombytes failure gives -3, zero outputs.
 - Through the ordinary commands: `pqlab test` and `pqlab kat` of ref2025 on the host and on
-  QEMU mps2-an386 (where ref uses the ARMv7E-M kernels), records equal to the host's.
+  QEMU mps2-an386 (where ref uses the ARMv7E-M kernels), records equal to the host's;
+  smallstack2025 (-DPQLAB_HQC_SMALLSTACK as well) in the 10-record KAT and the slow test.
 """
 
 from __future__ import annotations
@@ -167,9 +168,10 @@ def test_randomised_api_and_rng_failure(level: int) -> None:
 
 
 def test_kat_command_host_10_records() -> None:
-    code, text = pqlab_stdout("kat", "hqc-128", "-i", "ref2025", "-j", "1", "--count", "10", "--json")
+    args = ("-i", "ref2025", "-i", "smallstack2025", "-j", "1", "--count", "10", "--json")
+    code, text = pqlab_stdout("kat", "hqc-128", *args)
     rows = json.loads(text)
-    assert code == 0 and [r["verdict"] for r in rows] == ["ok"], text
+    assert code == 0 and [r["verdict"] for r in rows] == ["ok", "ok"], text
 
 
 def test_kat_reference_refuses_other_counts() -> None:
@@ -180,21 +182,23 @@ def test_kat_reference_refuses_other_counts() -> None:
     assert v.verdict == "FAIL", v
 
 
-def check_m4(sets: list[str], platforms: list[str], tmp_path: Path) -> None:
+def check_m4(sets: list[str], platforms: list[str], tmp_path: Path, impls: tuple[str, ...] = ("ref2025",)) -> None:
     assert shutil.which("qemu-system-arm"), "qemu-system-arm is required"
     args = [a for p in platforms for a in ("-p", p)]
-    code, out = pqlab("test", *sets, "-i", "ref2025", *args, "-j", "1")
-    assert code == 0 and out.count("ok   hqc-") == len(sets) * len(platforms), out
+    iargs = [a for i in impls for a in ("-i", i)]
+    code, out = pqlab("test", *sets, *iargs, *args, "-j", "1")
+    assert code == 0 and out.count("ok   hqc-") == len(sets) * len(platforms) * len(impls), out
     code, text = pqlab_stdout(
-        "kat", *sets, "-i", "ref2025", "-p", "host", *args, "-j", "1", "--count", "1", "-o", tmp_path, "--json"
+        "kat", *sets, *iargs, "-p", "host", *args, "-j", "1", "--count", "1", "-o", tmp_path, "--json"
     )
     rows = json.loads(text)
-    assert code == 0 and len(rows) == len(sets) * (len(platforms) + 1), text
+    assert code == 0 and len(rows) == len(sets) * (len(platforms) + 1) * len(impls), text
     assert {r["verdict"] for r in rows} == {"ok"}, text
     for s in sets:
         host = (tmp_path / f"{s}-ref2025-host.rsp").read_text()
-        for p in platforms:
-            assert (tmp_path / f"{s}-ref2025-{p}.rsp").read_text() == host, (s, p)
+        for i in impls:
+            for p in ["host", *platforms]:
+                assert (tmp_path / f"{s}-{i}-{p}.rsp").read_text() == host, (s, i, p)
 
 
 def test_hqc128_2025_on_mps2_an386(tmp_path: Path) -> None:
@@ -203,4 +207,4 @@ def test_hqc128_2025_on_mps2_an386(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_all_sets_2025_on_m4_platforms(tmp_path: Path) -> None:
-    check_m4(["hqc-128", "hqc-192", "hqc-256"], ["mps2-an386", "m4-sim"], tmp_path)
+    check_m4(["hqc-128", "hqc-192", "hqc-256"], ["mps2-an386", "m4-sim"], tmp_path, ("ref2025", "smallstack2025"))

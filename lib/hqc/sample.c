@@ -85,28 +85,40 @@ void hqc_sample_support(hqc_xof *st, uint32_t *support, size_t weight)
 /* Key generation's fixed-weight sampler (2025-08-22): the XOF is read in chunks of 3 w bytes
  * (each through hqc_xof_read, so a chunk whose length is not a multiple of 8 discards the rest
  * of its last 8 bytes); each 3 bytes, big-endian, are a candidate c < 2^24; c >= HQC_NREJ is
- * rejected, else c mod n is taken unless already present; until w positions are found.
- * Which candidates are rejected or repeated shows in the running time (as in the reference
- * code); the reduction and the comparison with earlier positions are branch-free. */
+ * rejected, else c mod n is taken unless already present; until w positions are found (the
+ * rest of that chunk is unused).
+ * Every candidate of a chunk is processed the same way: the acceptance (bound, repeat, still
+ * short of w) is a mask, the comparison runs over all w slots (empty slots hold 2^32 - 1,
+ * which no position equals), the store is a masked select into every slot. The only value made public is whether w positions were found after each
+ * chunk, i.e. how many chunks were read (the reference code's running time shows more: each
+ * rejection and repeat). */
 void hqc_sample_support_rej(hqc_xof *st, uint32_t *support, size_t weight)
 {
     uint8_t buf[3 * HQC_W];
-    size_t got = 0, at = 3 * weight;
-    while (got < weight) {
-        if (at >= 3 * weight) {
-            hqc_xof_read(st, buf, 3 * weight);
-            at = 0;
+    uint32_t got = 0, done = 0;
+    for (size_t j = 0; j < weight; j++) {
+        support[j] = 0xFFFFFFFFu; /* an empty slot: equal to no position (< n) */
+    }
+    while (!done) {
+        hqc_xof_read(st, buf, 3 * weight);
+        for (size_t at = 0; at < 3 * weight; at += 3) {
+            const uint32_t c = ((uint32_t)buf[at] << 16) | ((uint32_t)buf[at + 1] << 8) | (uint32_t)buf[at + 2];
+            const uint32_t below = (uint32_t)(((uint64_t)c - HQC_NREJ) >> 63); /* c < HQC_NREJ */
+            const uint32_t pos = mod_public(c, HQC_N, 0xFFFFFFFFu / HQC_N);
+            uint32_t dup = 0;
+            for (size_t j = 0; j < weight; j++) { /* every slot: empty ones never match */
+                dup |= eq_u32(pos, support[j]);
+            }
+            const uint32_t room = (uint32_t)(((uint64_t)got - weight) >> 63); /* got < weight */
+            const uint32_t take = pqlab_value_barrier_u32(below & room & (dup ^ 1u));
+            for (size_t j = 0; j < weight; j++) {
+                const uint32_t m = pqlab_ct_mask_u32(take & eq_u32((uint32_t)j, got));
+                support[j] = (support[j] & ~m) | (pos & m);
+            }
+            got += take;
         }
-        const uint32_t c = ((uint32_t)buf[at] << 16) | ((uint32_t)buf[at + 1] << 8) | (uint32_t)buf[at + 2];
-        at += 3;
-        const uint32_t below = (uint32_t)(((uint64_t)c - HQC_NREJ) >> 63); /* c < HQC_NREJ */
-        const uint32_t pos = mod_public(c, HQC_N, 0xFFFFFFFFu / HQC_N);
-        uint32_t dup = 0;
-        for (size_t j = 0; j < got; j++) {
-            dup |= eq_u32(pos, support[j]);
-        }
-        support[got] = pos;
-        got += (size_t)pqlab_value_barrier_u32(below & (dup ^ 1u));
+        done = pqlab_ct_is_zero_u32(got ^ (uint32_t)weight);
+        PQLAB_DECLASSIFY(&done, sizeof done); /* whether another chunk is needed: public */
     }
     pqlab_zeroize(buf, sizeof buf);
 }
