@@ -293,17 +293,19 @@ void pqlab_rng_drbg(pqlab_drbg_state *st)
     drbg_state = st;
 }
 
+static uint8_t hqc_domain;
+
 static void hqc_prng_init(pqlab_keccak_state *st, const uint8_t *seed, size_t len)
 {
-    static const uint8_t domain = 0x01; /* the HQC PRNG's domain byte */
     pqlab_shake256_init(st);
     pqlab_shake256_absorb(st, seed, len);
-    pqlab_shake256_absorb(st, &domain, 1);
+    pqlab_shake256_absorb(st, &hqc_domain, 1);
     pqlab_shake256_finalize(st);
 }
 
-void pqlab_rng_hqc_init(const uint8_t *entropy, size_t len)
+void pqlab_rng_hqc_init(const uint8_t *entropy, size_t len, uint8_t domain)
 {
+    hqc_domain = domain;
     hqc_prng_init(&hqc_master, entropy, len);
 }
 

@@ -60,7 +60,7 @@ void pqlab_rng_drbg(pqlab_drbg_state *st);
  * SHAKE256(seed || 0x01) read as one stream: _init seeds the master stream with the
  * entropy; _record draws the next 48-byte seed from it and makes randombytes the stream of
  * that seed */
-void pqlab_rng_hqc_init(const uint8_t *entropy, size_t len);
+void pqlab_rng_hqc_init(const uint8_t *entropy, size_t len, uint8_t domain);
 void pqlab_rng_hqc_record(uint8_t seed[48]);
 /* a draw from the fixed stream regardless of the mode (buffer positions etc.) */
 uint32_t pqlab_rng_u32(void);

@@ -12,7 +12,8 @@
  * fprintBstr() writes it.
  * PQLAB_KAT_RNG_HQC (KEMs whose pqlab/data/kat.toml entry says rng = "hqc"): the HQC
  * submission's generator instead, the same records with its SHAKE256 PRNG in place of
- * the DRBG (harness.h, pqlab_rng_hqc_init). */
+ * the DRBG (harness.h, pqlab_rng_hqc_init); the generator of the 2025-08-22 version
+ * (rng = "hqc-2025") differs only in that PRNG's domain byte (PQLAB_KAT_RNG_HQC_DOMAIN=0). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,10 @@
 #endif
 
 #ifdef PQLAB_KAT_RNG_HQC
+/* the PRNG's domain byte: 1 in the 2023-04-30 generator, 0 in that of 2025-08-22 (v5.0.0) */
+#ifndef PQLAB_KAT_RNG_HQC_DOMAIN
+#define PQLAB_KAT_RNG_HQC_DOMAIN 1
+#endif
 #ifndef PQLAB_KIND_KEM
 #error "PQLAB_KAT_RNG_HQC: the HQC KAT generator is a KEM generator"
 #endif
@@ -125,7 +130,7 @@ int main(void)
         entropy[i] = (uint8_t)i;
     }
 #ifdef PQLAB_KAT_RNG_HQC
-    pqlab_rng_hqc_init(entropy, sizeof entropy);
+    pqlab_rng_hqc_init(entropy, sizeof entropy, PQLAB_KAT_RNG_HQC_DOMAIN);
 #else
     pqlab_drbg_init(&master, entropy, NULL);
 #endif

@@ -431,7 +431,7 @@ def build(
             extra = {
                 "speed": [f"-DPQLAB_ITERATIONS={opts.runs('speed')}"],
                 "hashing": [f"-DPQLAB_ITERATIONS={opts.runs('hashing')}"],
-                "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}", *katref.rng_flags(impl.scheme)],
+                "kat": [f"-DPQLAB_KAT_COUNT={opts.kat_count}", *katref.rng_flags(impl.scheme, impl.name)],
             }.get(prog, [])
             mask = ops_mask(impl, opts) if prog in MASKED_PROGRAMS else None
             if mask is not None:

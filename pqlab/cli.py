@@ -541,7 +541,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
             ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
             verdict = "ok" if ok else "FAIL"
         else:
-            v = katref.check(rsp, refs.get(o.impl.scheme, {}), count)
+            v = katref.check(rsp, katref.ref_for(refs, o.impl.scheme, o.impl.name), count)
             verdict, detail = v.verdict, v.detail
         if verdict != "ok":
             status = 1

@@ -1,10 +1,14 @@
 """The references of `pqlab kat`: published hashes kept in pqlab/data/kat.toml.
 
 A KAT response file (.rsp) is a header line, then records separated by blank lines; a
-record is its lines ``count = i`` .. last field. kat.toml holds, per scheme, what is
-published about the official file, each value with its source:
+record is its lines ``count = i`` .. last field. kat.toml holds, per scheme (or per
+implementation, ``["scheme/impl"]``, for one built for another version of the scheme),
+what is published about the official file, each value with its source:
 
 - ``first_record_sha256``: SHA-256 of record 0 (PQClean's META.yml ``nistkat-sha256``);
+- ``rsp_prefix_sha256``: SHA-256 of the file cut after its first N records (header line,
+  blank line, then each record followed by a blank line), keyed by N as a string; checked
+  when exactly N records were generated (hqc-py's kat/hqc-kat-hash.txt for HQC 2025);
 - ``record_sha256``: SHA-256 of every record of the official .rsp, so that any number of
   records can be checked from a plain clone;
 - ``rsp_sha1`` / ``rsp_sha256``: hash of the whole official file, checked when all of its
@@ -30,13 +34,31 @@ def load_refs(path: Path = KAT_TOML) -> dict[str, dict]:
     return tomllib.loads(path.read_text())
 
 
-def rng_flags(scheme: str) -> list[str]:
+def ref_for(refs: dict[str, dict], scheme: str, impl: str | None = None) -> dict:
+    """The references of one implementation: an entry ``["scheme/impl"]`` when kat.toml has
+    one (a variant built for another version of the scheme, e.g. hqc-128/ref2025), else the
+    scheme's entry (empty when there is none)."""
+    if impl is not None and f"{scheme}/{impl}" in refs:
+        return refs[f"{scheme}/{impl}"]
+    return refs.get(scheme, {})
+
+
+_RNG_FLAGS = {
+    "nist-drbg": [],
+    "hqc": ["-DPQLAB_KAT_RNG_HQC"],
+    "hqc-2025": ["-DPQLAB_KAT_RNG_HQC", "-DPQLAB_KAT_RNG_HQC_DOMAIN=0"],
+}
+
+
+def rng_flags(scheme: str, impl: str | None = None) -> list[str]:
     """The kat program's flags for the scheme's KAT generator: the NIST AES-256-CTR DRBG by
-    default; `rng = "hqc"` in its kat.toml entry selects the HQC submission's SHAKE256 PRNG."""
-    rng = load_refs().get(scheme, {}).get("rng", "nist-drbg")
-    if rng not in ("nist-drbg", "hqc"):
-        raise PqlabError(f"pqlab/data/kat.toml: [{scheme}] rng = {rng!r} (known: nist-drbg, hqc)")
-    return ["-DPQLAB_KAT_RNG_HQC"] if rng == "hqc" else []
+    default; `rng = "hqc"` in its kat.toml entry selects the HQC submission's SHAKE256 PRNG
+    (domain byte 1), `rng = "hqc-2025"` that of the 2025-08-22 reference code (domain byte 0)."""
+    key = f"{scheme}/{impl}" if impl is not None and f"{scheme}/{impl}" in load_refs() else scheme
+    rng = ref_for(load_refs(), scheme, impl).get("rng", "nist-drbg")
+    if rng not in _RNG_FLAGS:
+        raise PqlabError(f"pqlab/data/kat.toml: [{key}] rng = {rng!r} (known: {', '.join(_RNG_FLAGS)})")
+    return list(_RNG_FLAGS[rng])
 
 
 def records(rsp: str) -> list[str]:
@@ -122,6 +144,16 @@ def check(rsp: str, ref: dict, count: int) -> Verdict:
                 )
             detail += f"; whole-file SHA-1 as published in {ref['rsp_sha1_source']}"
         return Verdict("ok", detail)
+    prefixes = ref.get("rsp_prefix_sha256", {})
+    if str(count) in prefixes:
+        h = sha256(rsp)
+        ok = h == prefixes[str(count)]
+        return Verdict(
+            "ok" if ok else "FAIL",
+            f"file of {count} record(s): sha256 {h[:16]}… vs {ref.get('source', 'reference')}",
+        )
+    if prefixes and "first_record_sha256" not in ref:
+        return Verdict("unchecked", f"references for {', '.join(sorted(prefixes, key=int))} record(s) only")
     if "first_record_sha256" in ref:
         h = sha256(mine[0]) if mine else ""
         ok = h == ref["first_record_sha256"]

@@ -164,3 +164,15 @@ def test_external_vector_files_are_the_recorded_ones() -> None:
         assert recorded[REFS[f"fn-dsa-{n}"]["rsp"]] == REFS[f"fn-dsa-{n}"]["rsp_sha256"]
     bad = [rel for rel, h in entries if hashlib.sha256(vectors(rel).read_bytes()).hexdigest() != h]
     assert not bad, bad
+
+
+def test_per_implementation_entry_and_prefix_hashes() -> None:
+    refs = {"x": {"rng": "hqc"}, "x/v2": {"rng": "hqc-2025", "rsp_prefix_sha256": {"3": katref.sha256(TOY)}}}
+    assert katref.ref_for(refs, "x", "ref") == refs["x"] and katref.ref_for(refs, "x", "v2") == refs["x/v2"]
+    assert katref.ref_for(refs, "y", "v2") == {}
+    ref = refs["x/v2"]
+    assert katref.check(TOY, ref, 3).verdict == "ok"
+    assert katref.check(TOY.replace("count = 0", "count = 9"), ref, 3).verdict == "FAIL"
+    assert katref.check(TOY, {"rsp_prefix_sha256": {"1": "00" * 32}}, 3).verdict == "unchecked"
+    assert katref.rng_flags("hqc-128", "ref2025") == ["-DPQLAB_KAT_RNG_HQC", "-DPQLAB_KAT_RNG_HQC_DOMAIN=0"]
+    assert katref.rng_flags("hqc-128", "ref") == ["-DPQLAB_KAT_RNG_HQC"]

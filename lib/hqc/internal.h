@@ -50,6 +50,11 @@ void hqc_xof_init(hqc_xof *st, const uint8_t *seed, size_t seedlen, uint8_t doma
 void hqc_xof_read(hqc_xof *st, uint8_t *out, size_t outlen);
 /* support of a vector of weight `weight` (<= HQC_WR): distinct positions < n */
 void hqc_sample_support(hqc_xof *st, uint32_t *support, size_t weight);
+#if PQLAB_HQC_VERSION == 2025
+#define hqc_sample_support_rej PQLAB_NAMESPACE(hqc_sample_support_rej)
+/* key generation's rejection sampler (weight <= HQC_W): distinct positions < n */
+void hqc_sample_support_rej(hqc_xof *st, uint32_t *support, size_t weight);
+#endif
 /* v ^= the vector with that support (positions distinct) */
 void hqc_support_xor(uint64_t v[HQC_NW], const uint32_t *support, size_t weight);
 /* uniform vector of F_2^n */

@@ -13,6 +13,16 @@
 
 #include "namespace.h"
 
+/* PQLAB_HQC_VERSION: 2023 (default) is the round-4 specification of 2023-04-30; 2025 the
+ * specification of 2025-08-22 (reference code v5.0.0; docs/hqc.md lists the differences).
+ * The code (RS, RM), the ring and the parameter table are the same in both. */
+#ifndef PQLAB_HQC_VERSION
+#define PQLAB_HQC_VERSION 2023
+#endif
+#if PQLAB_HQC_VERSION != 2023 && PQLAB_HQC_VERSION != 2025
+#error "PQLAB_HQC_VERSION must be 2023 or 2025"
+#endif
+
 #ifndef PQLAB_HQC_LEVEL
 #error "PQLAB_HQC_LEVEL must be 128, 192 or 256 (see the implementation's pqlab.toml)"
 #endif
@@ -66,9 +76,26 @@
 #define HQC_N1N2BYTES (HQC_N1N2 / 8) /* bytes of v */
 #define HQC_NTOP (HQC_N % 64)        /* bits used in the last word (never 0 here) */
 #define HQC_PARITY (HQC_N1 - HQC_K)  /* RS parity symbols = 2 delta */
-#define HQC_SEEDBYTES 40             /* sk_seed, pk_seed, and the part of theta that seeds encryption */
 #define HQC_SALTBYTES 16
-#define HQC_SSBYTES 64 /* shared secret: SHAKE256-512 */
+#if PQLAB_HQC_VERSION == 2025
+#define HQC_SEEDBYTES 32 /* seed_KEM, seed_PKE, its halves seed_dk / seed_ek, theta */
+#define HQC_SSBYTES 32   /* K: first half of G's SHA3-512 output, or J (SHA3-256) */
+#define HQC_THETABYTES 32
+#define HQC_NREJ ((((uint32_t)1 << 24) / HQC_N) * HQC_N) /* keygen's 24-bit rejection bound */
+
+#define HQC_PKBYTES (HQC_SEEDBYTES + HQC_NBYTES)                         /* seed_ek || s */
+#define HQC_SKBYTES (HQC_PKBYTES + HQC_SEEDBYTES + HQC_K + HQC_SEEDBYTES) /* pk || seed_dk || sigma || seed_KEM */
+#define HQC_CTBYTES (HQC_NBYTES + HQC_N1N2BYTES + HQC_SALTBYTES)         /* u || v || salt */
+
+/* domain-separation bytes (appended after the input) */
+#define HQC_DOMAIN_XOF 1 /* SHAKE256 XOF (seed expansion) */
+#define HQC_DOMAIN_I 2   /* SHA3-512: seed_PKE -> (seed_dk, seed_ek) */
+#define HQC_DOMAIN_H 1   /* SHA3-256 of the public key */
+#define HQC_DOMAIN_G 0   /* SHA3-512: H(pk) || m || salt -> (K, theta) */
+#define HQC_DOMAIN_J 3   /* SHA3-256: H(pk) || sigma || ct -> rejection key */
+#else
+#define HQC_SEEDBYTES 40 /* sk_seed, pk_seed, and the part of theta that seeds encryption */
+#define HQC_SSBYTES 64   /* shared secret: SHAKE256-512 */
 #define HQC_THETABYTES 64
 
 #define HQC_PKBYTES (HQC_SEEDBYTES + HQC_NBYTES)                 /* pk_seed || s */
@@ -76,9 +103,10 @@
 #define HQC_CTBYTES (HQC_NBYTES + HQC_N1N2BYTES + HQC_SALTBYTES) /* u || v || salt */
 
 /* SHAKE256 domain-separation bytes (appended after the input) */
-#define HQC_DOMAIN_SEEDEXPANDER 2
+#define HQC_DOMAIN_XOF 2 /* the seed expander */
 #define HQC_DOMAIN_G 3
 #define HQC_DOMAIN_K 4
+#endif
 
 #if HQC_NTOP == 0 || HQC_N1N2 % 64 != 0 || HQC_PARITY != 2 * HQC_DELTA
 #error "HQC parameter set violates an assumption of this implementation"

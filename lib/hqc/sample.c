@@ -2,6 +2,10 @@
 /* Seed expander, samplers and byte encoding of HQC (round-4 specification of
  * 2023-04-30: the SHAKE256-based seed expander with domain byte 2; uniform vectors;
  * fixed-weight vectors by the "i + rand mod (n - i)" method with duplicate correction).
+ * PQLAB_HQC_VERSION 2025 (specification of 2025-08-22): XOF domain byte 1 (params.h);
+ * encryption's fixed-weight vectors take i + floor(r_i (n - i) / 2^32) in place of
+ * i + (r_i mod (n - i)), the duplicate correction unchanged; key generation's x and y come
+ * from the rejection sampler hqc_sample_support_rej (below).
  *
  * Fixed weight (specification, fixed-weight sampling of encryption and key
  * generation in this version): 32-bit little-endian words r_0 .. r_{w-1} from the
@@ -60,7 +64,11 @@ void hqc_sample_support(hqc_xof *st, uint32_t *support, size_t weight)
         const uint32_t r = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
                            ((uint32_t)buf[4 * i + 3] << 24);
         const uint32_t d = (uint32_t)(HQC_N - i); /* public */
+#if PQLAB_HQC_VERSION == 2025
+        support[i] = (uint32_t)i + (uint32_t)(((uint64_t)r * d) >> 32);
+#else
         support[i] = (uint32_t)i + mod_public(r, d, 0xFFFFFFFFu / d);
+#endif
     }
     for (size_t i = weight - 1; i-- > 0;) {
         uint32_t dup = 0;
@@ -72,6 +80,49 @@ void hqc_sample_support(hqc_xof *st, uint32_t *support, size_t weight)
     }
     pqlab_zeroize(buf, sizeof buf);
 }
+
+#if PQLAB_HQC_VERSION == 2025
+/* Key generation's fixed-weight sampler (2025-08-22): the XOF is read in chunks of 3 w bytes
+ * (each through hqc_xof_read, so a chunk whose length is not a multiple of 8 discards the rest
+ * of its last 8 bytes); each 3 bytes, big-endian, are a candidate c < 2^24; c >= HQC_NREJ is
+ * rejected, else c mod n is taken unless already present; until w positions are found (the
+ * rest of that chunk is unused).
+ * Every candidate of a chunk is processed the same way: the acceptance (bound, repeat, still
+ * short of w) is a mask, the comparison runs over all w slots (empty slots hold 2^32 - 1,
+ * which no position equals), the store is a masked select into every slot. The only value made public is whether w positions were found after each
+ * chunk, i.e. how many chunks were read (the reference code's running time shows more: each
+ * rejection and repeat). */
+void hqc_sample_support_rej(hqc_xof *st, uint32_t *support, size_t weight)
+{
+    uint8_t buf[3 * HQC_W];
+    uint32_t got = 0, done = 0;
+    for (size_t j = 0; j < weight; j++) {
+        support[j] = 0xFFFFFFFFu; /* an empty slot: equal to no position (< n) */
+    }
+    while (!done) {
+        hqc_xof_read(st, buf, 3 * weight);
+        for (size_t at = 0; at < 3 * weight; at += 3) {
+            const uint32_t c = ((uint32_t)buf[at] << 16) | ((uint32_t)buf[at + 1] << 8) | (uint32_t)buf[at + 2];
+            const uint32_t below = (uint32_t)(((uint64_t)c - HQC_NREJ) >> 63); /* c < HQC_NREJ */
+            const uint32_t pos = mod_public(c, HQC_N, 0xFFFFFFFFu / HQC_N);
+            uint32_t dup = 0;
+            for (size_t j = 0; j < weight; j++) { /* every slot: empty ones never match */
+                dup |= eq_u32(pos, support[j]);
+            }
+            const uint32_t room = (uint32_t)(((uint64_t)got - weight) >> 63); /* got < weight */
+            const uint32_t take = pqlab_value_barrier_u32(below & room & (dup ^ 1u));
+            for (size_t j = 0; j < weight; j++) {
+                const uint32_t m = pqlab_ct_mask_u32(take & eq_u32((uint32_t)j, got));
+                support[j] = (support[j] & ~m) | (pos & m);
+            }
+            got += take;
+        }
+        done = pqlab_ct_is_zero_u32(got ^ (uint32_t)weight);
+        PQLAB_DECLASSIFY(&done, sizeof done); /* whether another chunk is needed: public */
+    }
+    pqlab_zeroize(buf, sizeof buf);
+}
+#endif
 
 void hqc_support_xor(uint64_t v[HQC_NW], const uint32_t *support, size_t weight)
 {
