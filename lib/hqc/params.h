@@ -83,9 +83,9 @@
 #define HQC_THETABYTES 32
 #define HQC_NREJ ((((uint32_t)1 << 24) / HQC_N) * HQC_N) /* keygen's 24-bit rejection bound */
 
-#define HQC_PKBYTES (HQC_SEEDBYTES + HQC_NBYTES)                         /* seed_ek || s */
+#define HQC_PKBYTES (HQC_SEEDBYTES + HQC_NBYTES)                          /* seed_ek || s */
 #define HQC_SKBYTES (HQC_PKBYTES + HQC_SEEDBYTES + HQC_K + HQC_SEEDBYTES) /* pk || seed_dk || sigma || seed_KEM */
-#define HQC_CTBYTES (HQC_NBYTES + HQC_N1N2BYTES + HQC_SALTBYTES)         /* u || v || salt */
+#define HQC_CTBYTES (HQC_NBYTES + HQC_N1N2BYTES + HQC_SALTBYTES)          /* u || v || salt */
 
 /* domain-separation bytes (appended after the input) */
 #define HQC_DOMAIN_XOF 1 /* SHAKE256 XOF (seed expansion) */
@@ -103,7 +103,7 @@
 #define HQC_CTBYTES (HQC_NBYTES + HQC_N1N2BYTES + HQC_SALTBYTES) /* u || v || salt */
 
 /* SHAKE256 domain-separation bytes (appended after the input) */
-#define HQC_DOMAIN_XOF 2 /* the seed expander */
+#define HQC_DOMAIN_XOF 2                                         /* the seed expander */
 #define HQC_DOMAIN_G 3
 #define HQC_DOMAIN_K 4
 #endif
