@@ -774,7 +774,7 @@ def verify_folder(folder: Path, plat: Platform, jobs: int = 1) -> dict:
     refs = katref.load_refs()
     tests = J.execute([(i, plat) for i in impls], "test", jobs)
     kats = J.execute([(i, plat) for i in impls], "kat", jobs, build.BuildOptions(kat_count=1))
-    tree_kat = tree_kats([i for i in impls if i.scheme not in refs], plat, jobs)
+    tree_kat = tree_kats([i for i in impls if not katref.ref_for(refs, i.scheme, i.name)], plat, jobs)
     for t, k in zip(tests, kats, strict=True):
         row = {"scheme": t.impl.scheme, "test": "ok" if t.ok else f"FAIL: {(t.error or '')[:300]}"}
         ok &= t.ok
@@ -812,8 +812,9 @@ def kat_verdict(k, refs: dict, tree_kat: dict[str, str]) -> tuple[str, str]:
     from pqlab import katref
 
     text = J.kat_text(k.output)
-    if k.impl.scheme in refs:
-        v = katref.check(text, refs[k.impl.scheme], 1)
+    ref = katref.ref_for(refs, k.impl.scheme, k.impl.name)
+    if ref:
+        v = katref.check(text, ref, 1)
         return v.verdict, v.detail
     if tree_kat.get(k.impl.id) is None:
         return "unchecked", "no reference"
