@@ -292,22 +292,6 @@ int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *ct, uint8_t *ss, const uint8
     return 0;
 }
 
-int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
-{
-    uint8_t m[HQC_K], salt[HQC_SALTBYTES];
-    int fail = pqlab_randombytes(m, sizeof m) != 0;
-    fail |= pqlab_randombytes(salt, sizeof salt) != 0;
-    int r = HQC_ERR_RNG;
-    if (!fail) {
-        r = PQLAB_NAMESPACE(crypto_kem_enc_derand)(ct, ss, pk, m, salt);
-    } else {
-        pqlab_zeroize(ct, HQC_CTBYTES);
-        pqlab_zeroize(ss, HQC_SSBYTES);
-    }
-    pqlab_zeroize(m, sizeof m);
-    return r;
-}
-
 int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
 {
     uint8_t m[HQC_K], theta[HQC_THETABYTES];
@@ -413,22 +397,6 @@ int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *ct, uint8_t *ss, const uint8
     return 0;
 }
 
-int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
-{
-    uint8_t m[HQC_K], salt[HQC_SALTBYTES];
-    int fail = pqlab_randombytes(m, sizeof m) != 0;
-    fail |= pqlab_randombytes(salt, sizeof salt) != 0;
-    int r = HQC_ERR_RNG;
-    if (!fail) {
-        r = PQLAB_NAMESPACE(crypto_kem_enc_derand)(ct, ss, pk, m, salt);
-    } else {
-        pqlab_zeroize(ct, HQC_CTBYTES);
-        pqlab_zeroize(ss, HQC_SSBYTES);
-    }
-    pqlab_zeroize(m, sizeof m);
-    return r;
-}
-
 int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
 {
     static const uint8_t domain = HQC_DOMAIN_J;
@@ -460,3 +428,20 @@ int PQLAB_NAMESPACE(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_
     return 0;
 }
 #endif /* PQLAB_HQC_VERSION == 2025 */
+
+/* both versions: m and salt from randombytes, then the deterministic encapsulation */
+int PQLAB_NAMESPACE(crypto_kem_enc)(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
+{
+    uint8_t m[HQC_K], salt[HQC_SALTBYTES];
+    int fail = pqlab_randombytes(m, sizeof m) != 0;
+    fail |= pqlab_randombytes(salt, sizeof salt) != 0;
+    int r = HQC_ERR_RNG;
+    if (!fail) {
+        r = PQLAB_NAMESPACE(crypto_kem_enc_derand)(ct, ss, pk, m, salt);
+    } else {
+        pqlab_zeroize(ct, HQC_CTBYTES);
+        pqlab_zeroize(ss, HQC_SSBYTES);
+    }
+    pqlab_zeroize(m, sizeof m);
+    return r;
+}
