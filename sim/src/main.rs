@@ -9,7 +9,7 @@ mod timing;
 
 use arm::cpu::{self, Cpu, Stop};
 use arm::{ct, mem};
-use machine::{elf, marks, profile};
+use machine::{elf, json_str, marks, profile};
 use std::io::Write;
 use timing::cortex_m::{self as timing_m, Core};
 #[allow(unused_imports)]
@@ -149,21 +149,6 @@ fn parse_args() -> Result<Opts, String> {
         return Err("no firmware file given".into());
     }
     Ok(o)
-}
-
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
 }
 
 fn main() {

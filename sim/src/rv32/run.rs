@@ -4,7 +4,7 @@
 
 use super::decode::CLASS_NAMES;
 use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
-use crate::machine::{elf, profile};
+use crate::machine::{elf, json_str, profile};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
 
@@ -57,21 +57,6 @@ fn run_prof(h: &mut Hart, p: &mut profile::Profile) -> Stop {
         }
         p.step(pc, h.pc, h.cycles - c0, h.cycles, h.last_link, h.link_ret);
     }
-}
-
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
 }
 
 /// Run the firmware and exit the process with its exit code.
