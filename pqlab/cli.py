@@ -480,16 +480,29 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     by_scheme: dict[str, dict[str, str]] = {}
     for o in outs:
         if o.ok:
-            by_scheme.setdefault(o.impl.scheme, {})[f"{o.impl.name}@{o.plat.name}"] = J.vectors_hash(o.output)
+            # another specification version of the scheme is its own group (and record,
+            # "scheme (version)")
+            group = f"{o.impl.scheme} ({o.impl.version})" if o.impl.version else o.impl.scheme
+            by_scheme.setdefault(group, {})[f"{o.impl.name}@{o.plat.name}"] = J.vectors_hash(o.output)
     rows = []
     for scheme, hashes in sorted(by_scheme.items()):
         distinct = set(hashes.values())
         exp = expected.get(scheme)
+        version = scheme.partition(" (")[2].rstrip(")") or None
         agree = len(distinct) == 1
         matches = exp is None or distinct == {exp}
         if not agree or not matches:
             status = 1
-        rows.append({"scheme": scheme, "hashes": hashes, "expected": exp, "agree": agree, "matches_record": matches})
+        rows.append(
+            {
+                "scheme": scheme.partition(" (")[0],
+                "version": version,
+                "hashes": hashes,
+                "expected": exp,
+                "agree": agree,
+                "matches_record": matches,
+            }
+        )
         if not as_json:
             mark = "ok  " if agree and matches else "FAIL"
             click.echo(

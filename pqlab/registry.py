@@ -59,6 +59,9 @@ class Implementation:
     # backend and configuration header; built without the platform's backend flags and without
     # lib/common on the include path, so that the exported files are the ones compiled
     standalone: bool = False
+    # the specification version it follows when that is not the scheme's default (pqlab.toml
+    # `version`, e.g. HQC's "2025-08-22"): deterministic outputs are compared within a version
+    version: str = ""
 
     @property
     def id(self) -> str:
@@ -291,6 +294,7 @@ def load_implementation(folder: Path, package: nistpkg.Layout | None = None) -> 
         fpr=cfg.get("fpr"),
         extra_ops=tuple(cfg.get("extra_ops", [])),
         slow=bool(cfg.get("slow", False)),
+        version=str(cfg.get("version", "")),
         sizes=api_sizes(api, [folder, *include, ROOT / "lib" / "common"], prefix, cflags),
         api_forms=sign_api_forms(api, [folder, *include], prefix) if kind == "sign" else (),
         excluded=plan.excluded if plan else (),
