@@ -477,26 +477,27 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     outs = J.execute(pairs, "vectors", jobs)
     status = _fail_report(outs)
     expected = _vectors_expected()
-    by_scheme: dict[str, dict[str, str]] = {}
+    # another specification version of a scheme (pqlab.toml `version`) is its own group, recorded
+    # as "scheme (version)"
+    by_group: dict[tuple[str, str], dict[str, str]] = {}
     for o in outs:
         if o.ok:
-            # another specification version of the scheme is its own group (and record,
-            # "scheme (version)")
-            group = f"{o.impl.scheme} ({o.impl.version})" if o.impl.version else o.impl.scheme
-            by_scheme.setdefault(group, {})[f"{o.impl.name}@{o.plat.name}"] = J.vectors_hash(o.output)
+            by_group.setdefault((o.impl.scheme, o.impl.version), {})[f"{o.impl.name}@{o.plat.name}"] = J.vectors_hash(
+                o.output
+            )
     rows = []
-    for scheme, hashes in sorted(by_scheme.items()):
+    for (scheme, version), hashes in sorted(by_group.items()):
+        label = f"{scheme} ({version})" if version else scheme
         distinct = set(hashes.values())
-        exp = expected.get(scheme)
-        version = scheme.partition(" (")[2].rstrip(")") or None
+        exp = expected.get(label)
         agree = len(distinct) == 1
         matches = exp is None or distinct == {exp}
         if not agree or not matches:
             status = 1
         rows.append(
             {
-                "scheme": scheme.partition(" (")[0],
-                "version": version,
+                "scheme": scheme,
+                "version": version or None,
                 "hashes": hashes,
                 "expected": exp,
                 "agree": agree,
@@ -506,14 +507,14 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
         if not as_json:
             mark = "ok  " if agree and matches else "FAIL"
             click.echo(
-                f"{mark} {scheme}: {len(hashes)} runs, {len(distinct)} distinct hash(es)"
+                f"{mark} {label}: {len(hashes)} runs, {len(distinct)} distinct hash(es)"
                 + ("" if exp else " (no recorded hash)")
             )
             if not (agree and matches):
                 for k, h in sorted(hashes.items()):
                     click.echo(f"       {k}: {h}" + ("" if h == exp else "  != recorded" if exp else ""))
         if record and agree:
-            expected[scheme] = distinct.pop()
+            expected[label] = distinct.pop()
     if record:
         (DATA / "vectors.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
     if as_json:
