@@ -34,13 +34,16 @@ def load_refs(path: Path = KAT_TOML) -> dict[str, dict]:
     return tomllib.loads(path.read_text())
 
 
+def ref_key(refs: dict[str, dict], scheme: str, impl: str | None = None) -> str:
+    """The kat.toml entry that holds one implementation's references: ``"scheme/impl"`` when
+    kat.toml has it (a variant built for another version of the scheme, e.g.
+    hqc-128/ref2025), else the scheme's."""
+    return f"{scheme}/{impl}" if impl is not None and f"{scheme}/{impl}" in refs else scheme
+
+
 def ref_for(refs: dict[str, dict], scheme: str, impl: str | None = None) -> dict:
-    """The references of one implementation: an entry ``["scheme/impl"]`` when kat.toml has
-    one (a variant built for another version of the scheme, e.g. hqc-128/ref2025), else the
-    scheme's entry (empty when there is none)."""
-    if impl is not None and f"{scheme}/{impl}" in refs:
-        return refs[f"{scheme}/{impl}"]
-    return refs.get(scheme, {})
+    """The references of one implementation (see `ref_key`; empty when there are none)."""
+    return refs.get(ref_key(refs, scheme, impl), {})
 
 
 _RNG_FLAGS = {
@@ -54,8 +57,9 @@ def rng_flags(scheme: str, impl: str | None = None) -> list[str]:
     """The kat program's flags for the scheme's KAT generator: the NIST AES-256-CTR DRBG by
     default; `rng = "hqc"` in its kat.toml entry selects the HQC submission's SHAKE256 PRNG
     (domain byte 1), `rng = "hqc-2025"` that of the 2025-08-22 reference code (domain byte 0)."""
-    key = f"{scheme}/{impl}" if impl is not None and f"{scheme}/{impl}" in load_refs() else scheme
-    rng = ref_for(load_refs(), scheme, impl).get("rng", "nist-drbg")
+    refs = load_refs()
+    key = ref_key(refs, scheme, impl)
+    rng = refs.get(key, {}).get("rng", "nist-drbg")
     if rng not in _RNG_FLAGS:
         raise PqlabError(f"pqlab/data/kat.toml: [{key}] rng = {rng!r} (known: {', '.join(_RNG_FLAGS)})")
     return list(_RNG_FLAGS[rng])
