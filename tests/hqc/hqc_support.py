@@ -13,7 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from hostlib import ROOT, build_shared  # noqa: E402 (found through the sys.path entry above)
+from hostlib import ROOT, CtypesKem, build_shared  # noqa: E402 (found through the sys.path entry above)
 
 HQC_SOURCES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "hqc").glob("*.c"))
 COMMON_SOURCES = ["lib/common/fips202.c", "lib/common/fips202x4.c"]
@@ -71,20 +71,21 @@ def shake512(data: bytes, domain: int) -> bytes:
     return hashlib.shake_256(data + bytes([domain])).digest(64)
 
 
-class HQC:
+class HQC(CtypesKem):
     """ctypes view of one parameter set of lib/hqc (plus a scripted randombytes)."""
+
+    ss_len = 64
 
     def __init__(self, p: Params):
         self.p = p
+        self.prefix = p.prefix
+        self.pk_len, self.sk_len, self.ct_len = p.pk_len, p.sk_len, p.ct_len
         self.lib = build_shared(
             f"hqc{p.level}",
             HQC_SOURCES + COMMON_SOURCES + ["tests/mlkem/rng.c"],
             [f"-DPQLAB_HQC_LEVEL={p.level}", f"-DPQLAB_NS={p.prefix}"],
             ["lib/hqc"],
         )
-
-    def fn(self, name: str):
-        return getattr(self.lib, self.p.prefix + name)
 
     def keygen(self, sk_seed: bytes, sigma: bytes, pk_seed: bytes) -> tuple[bytes, bytes]:
         assert len(sk_seed) == 40 and len(sigma) == self.p.k and len(pk_seed) == 40
@@ -95,31 +96,12 @@ class HQC:
 
     def encaps(self, pk: bytes, m: bytes, salt: bytes) -> tuple[bytes, bytes]:
         assert len(pk) == self.p.pk_len and len(m) == self.p.k and len(salt) == 16
-        ct = ctypes.create_string_buffer(b"\xa5" * self.p.ct_len, self.p.ct_len)
-        ss = ctypes.create_string_buffer(b"\xa5" * 64, 64)
+        ct, ss = self.buf(self.ct_len), self.buf(self.ss_len)
         assert self.fn("crypto_kem_enc_derand")(ct, ss, pk, m, salt) == 0
         return ct.raw, ss.raw
 
     def decaps(self, sk: bytes, ct: bytes) -> tuple[int, bytes]:
-        assert len(sk) == self.p.sk_len and len(ct) == self.p.ct_len
-        ss = ctypes.create_string_buffer(b"\xa5" * 64, 64)
-        r = self.fn("crypto_kem_dec")(ss, ct, sk)
-        return r, ss.raw
-
-    def rng_script(self, data: bytes) -> None:
-        self.lib.pqlab_test_rng_script(data, ctypes.c_size_t(len(data)))
-
-    def keypair(self) -> tuple[int, bytes, bytes]:
-        pk = ctypes.create_string_buffer(b"\xa5" * self.p.pk_len, self.p.pk_len)
-        sk = ctypes.create_string_buffer(b"\xa5" * self.p.sk_len, self.p.sk_len)
-        r = self.fn("crypto_kem_keypair")(pk, sk)
-        return r, pk.raw, sk.raw
-
-    def enc(self, pk: bytes) -> tuple[int, bytes, bytes]:
-        ct = ctypes.create_string_buffer(b"\xa5" * self.p.ct_len, self.p.ct_len)
-        ss = ctypes.create_string_buffer(b"\xa5" * 64, 64)
-        r = self.fn("crypto_kem_enc")(ct, ss, pk)
-        return r, ct.raw, ss.raw
+        return self.dec(sk, ct)
 
 
 _cache: dict[int, HQC] = {}

@@ -12,7 +12,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from extdata import vectors  # noqa: E402 (found through the sys.path entry above)
-from hostlib import ROOT, build_shared  # noqa: E402
+from hostlib import ROOT, CtypesKem, build_shared  # noqa: E402
 
 
 def acvp(rel: str) -> Path:
@@ -69,20 +69,21 @@ PARAMS = {
 }
 
 
-class MLKEM:
+class MLKEM(CtypesKem):
     """ctypes view of one parameter set of lib/mlkem (plus a scripted/DRBG randombytes)."""
+
+    ss_len = 32
 
     def __init__(self, p: Params, extra_flags: tuple[str, ...] = ()):
         self.p = p
+        self.prefix = p.prefix
+        self.pk_len, self.sk_len, self.ct_len = p.ek_len, p.dk_len, p.ct_len
         self.lib = build_shared(
             f"mlkem{p.n}",
             MLKEM_SOURCES + COMMON_SOURCES + ["tests/mlkem/rng.c", "tests/mlkem/shim.c"],
             p.cflags + ["-DPQLAB_TEST_DRBG", *extra_flags],
             ["lib/mlkem"],
         )
-
-    def fn(self, name: str):
-        return getattr(self.lib, self.p.prefix + name)
 
     def keygen(self, d: bytes, z: bytes) -> tuple[bytes, bytes]:
         ek = ctypes.create_string_buffer(self.p.ek_len)
@@ -92,16 +93,12 @@ class MLKEM:
 
     def encaps(self, ek: bytes, m: bytes) -> tuple[int, bytes, bytes]:
         assert len(ek) == self.p.ek_len and len(m) == 32
-        c = ctypes.create_string_buffer(b"\xa5" * self.p.ct_len, self.p.ct_len)
-        k = ctypes.create_string_buffer(b"\xa5" * 32, 32)
+        c, k = self.buf(self.ct_len), self.buf(self.ss_len)
         r = self.fn("crypto_kem_enc_derand")(c, k, ek, m)
         return r, c.raw, k.raw
 
     def decaps(self, dk: bytes, c: bytes, internal: bool = False) -> tuple[int, bytes]:
-        assert len(dk) == self.p.dk_len and len(c) == self.p.ct_len
-        k = ctypes.create_string_buffer(b"\xa5" * 32, 32)
-        r = self.fn("crypto_kem_dec_internal" if internal else "crypto_kem_dec")(k, c, dk)
-        return r, k.raw
+        return self.dec(dk, c, "crypto_kem_dec_internal" if internal else "crypto_kem_dec")
 
     def check_ek(self, ek: bytes) -> bool:
         return len(ek) == self.p.ek_len and self.fn("crypto_kem_check_ek")(ek) == 0
@@ -109,25 +106,10 @@ class MLKEM:
     def check_dk(self, dk: bytes) -> bool:
         return len(dk) == self.p.dk_len and self.fn("crypto_kem_check_dk")(dk) == 0
 
-    # randomised API with randombytes from a script or the NIST DRBG
-    def rng_script(self, data: bytes) -> None:
-        self.lib.pqlab_test_rng_script(data, ctypes.c_size_t(len(data)))
-
+    # randombytes from the NIST DRBG (rng_script: the base class)
     def rng_drbg(self, entropy: bytes) -> None:
         assert len(entropy) == 48
         self.lib.pqlab_test_rng_drbg(entropy)
-
-    def keypair(self) -> tuple[int, bytes, bytes]:
-        ek = ctypes.create_string_buffer(b"\xa5" * self.p.ek_len, self.p.ek_len)
-        dk = ctypes.create_string_buffer(b"\xa5" * self.p.dk_len, self.p.dk_len)
-        r = self.fn("crypto_kem_keypair")(ek, dk)
-        return r, ek.raw, dk.raw
-
-    def enc(self, ek: bytes) -> tuple[int, bytes, bytes]:
-        c = ctypes.create_string_buffer(b"\xa5" * self.p.ct_len, self.p.ct_len)
-        k = ctypes.create_string_buffer(b"\xa5" * 32, 32)
-        r = self.fn("crypto_kem_enc")(c, k, ek)
-        return r, c.raw, k.raw
 
 
 _cache: dict[str, MLKEM] = {}
