@@ -26,7 +26,8 @@
 //! Propagation: logic and shifts by a public amount apply the operation to the mask (AND with
 //! a public zero and OR with a public one give public bits); additions, subtractions and
 //! low-word products taint from the lowest secret bit upward; comparisons (slt*, feq..) give
-//! a secret bit 0; shifts by a secret amount, high products, divisions and FP arithmetic
+//! a secret bit 0, and a signed comparison with a public zero (bltz, bgez, sltz) reads only
+//! the sign bit; shifts by a secret amount, high products, divisions and FP arithmetic
 //! taint the whole result. Links (jal/jalr's rd), lui, auipc and CSRs other than fcsr are
 //! public.
 
@@ -134,7 +135,14 @@ impl Taint {
                 self.set(i.rd, 0);
             }
             Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
-                if ta | tb != 0 {
+                // against a public zero (bltz, bgez), a signed comparison reads only the sign
+                // bit: GCC's RV32 expansion of a 64-bit shift by `n & 31` branches on the sign
+                // of `(n & 31) | -32`, which is public (always negative) even for a secret n
+                let t = match i.op {
+                    Op::Blt | Op::Bge if tb == 0 && b == 0 => ta & 0x8000_0000,
+                    _ => ta | tb,
+                };
+                if t != 0 {
                     self.track.finding(pc, K_BRANCH, insns);
                 }
             }
@@ -170,6 +178,8 @@ impl Taint {
                 self.store(addr, n, v);
             }
             Op::Addi => self.set(i.rd, up(ta)),
+            // sign of a value (slti rd, rs, 0): its sign bit only
+            Op::Slti if i.imm == 0 => self.set(i.rd, ta >> 31),
             Op::Slti | Op::Sltiu => self.set(i.rd, (ta != 0) as u32),
             Op::Xori => self.set(i.rd, ta),
             Op::Ori => self.set(i.rd, ta & !i.imm),
@@ -191,6 +201,7 @@ impl Taint {
                 };
                 self.set(i.rd, v);
             }
+            Op::Slt if tb == 0 && b == 0 => self.set(i.rd, ta >> 31),
             Op::Slt | Op::Sltu => self.set(i.rd, (ta | tb != 0) as u32),
             Op::Xor => self.set(i.rd, ta | tb),
             // a public one decides an OR's bit, a public zero an AND's
@@ -323,6 +334,12 @@ mod tests {
         // lw a5, 0(a0): secret address; jalr a0: secret target
         run(&mut t, &mut h, 0x0005_2783);
         run(&mut t, &mut h, 0x0005_00e7);
+        // ori a6, a3, -32; bltz a6: the sign is public (no finding); bgez a3 (secret bit 0
+        // only, sign public): none either
+        run(&mut t, &mut h, 0xfe06_e813);
+        assert_eq!(t.x[16], 1);
+        run(&mut t, &mut h, 0x0008_4463);
+        run(&mut t, &mut h, 0x0006_d463);
         let kinds: Vec<u8> = t.track.list.iter().map(|f| f.kind).collect();
         assert_eq!(kinds, vec![K_BRANCH, K_DIV, K_LOAD, K_JUMP]);
         assert_eq!(t.x[14], u32::MAX);
