@@ -211,6 +211,27 @@ def test_own_ml_kem_512_clean_on_m4_sim():
         assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
 
 
+def test_own_ml_kem_512_clean_on_rv32():
+    """the RV32 front end on an own implementation (ref with the rv32 kernels, smallstack) in
+    the default suite: no finding"""
+    rows = _own("cv32e40p-nofpu-sim", "ml-kem-512")
+    assert {r["implementation"] for r in rows} == {"ref", "smallstack"}, rows
+    for row in rows:
+        assert row["ok"] and row["findings"] == [], row
+        assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("platform", RV32)
+def test_own_ref_clean_on_rv32(platform):
+    """ML-KEM-768, ML-DSA-44 and FN-DSA-512 `ref` (FN-DSA since its fpr shifts work on 32-bit
+    words, docs/ct.md) have no finding on the CV32E40P, with and without FPU"""
+    rows = _own(platform, "ml-kem-768", "ml-dsa-44", "fn-dsa-512", "-i", "ref")
+    assert len(rows) == 3, rows
+    bad = [(r["scheme"], r["error"], r["findings"][:3]) for r in rows if not r["ok"] or r["findings"]]
+    assert not bad, bad
+
+
 OWN_GROUPS = {
     "ml-kem": ["ml-kem-768", "ml-kem-1024"],
     "ml-dsa": ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"],
