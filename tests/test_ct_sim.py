@@ -194,6 +194,25 @@ def test_ct_build_runs_unchanged_on_qemu():
     assert "m4-sim~ct" in str(res.elf["ct"])  # its own build folder: the benchmark builds stay
 
 
+def test_rv32_ct_build_runs_unchanged_on_the_rtl():
+    """the marks need nothing from the RV32 platform: the ct binary built for
+    cv32e40p-nofpu-sim's ct variant passes its own checks on the CV32E40P RTL (Verilator,
+    cv32e40p-nofpu-rtl, the same memory map), where the calls do nothing"""
+    from pqlab.build import build
+    from pqlab.platforms import get_platform
+    from pqlab.registry import discover, select
+    from pqlab.runner import run_full
+
+    assert shutil.which("verilator"), "verilator is required (apt-get install verilator)"
+    impl = select(discover([TOYS]), ["toykem-sim"], ["udiv"])[0]
+    res = build(get_platform("cv32e40p-nofpu-sim").ct_build(), [impl], ["ct"], jobs=1)[impl.id]
+    assert res.error is None, res.error
+    ran = run_full(get_platform("cv32e40p-nofpu-rtl"), res.elf["ct"], "ct", timeout=1800)
+    checks = ran.output.of("test")
+    assert checks and all(c[-1] == "ok" for c in checks), checks
+    assert "cv32e40p-nofpu-sim~ct" in str(res.elf["ct"])
+
+
 def _own(platform: str, *schemes: str) -> list[dict]:
     code, out = pqlab_ct(*schemes, "-p", platform, "--json")
     rows = json.loads(out[out.index("[") :])
