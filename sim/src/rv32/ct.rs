@@ -345,4 +345,33 @@ mod tests {
         assert_eq!(t.x[14], u32::MAX);
         assert_eq!(t.x[1], 0); // the link is public
     }
+
+    #[test]
+    fn fp_registers_and_fcsr() {
+        let mut t = Taint::new(Tracker::new(&[]));
+        let mut h = Hart::new(true);
+        t.mark(RAM_BASE, 4, true);
+        h.x[11] = RAM_BASE;
+        // flw f1, 0(a1); fadd.s f2, f1, f0 (dynamic rounding, public frm)
+        run(&mut t, &mut h, 0x0005_a087);
+        assert_eq!(t.f[1], u32::MAX);
+        run(&mut t, &mut h, 0x0000_f153);
+        assert_eq!(t.f[2], u32::MAX);
+        // fsgnj.s f3, f0, f2: only the sign comes from the secret
+        run(&mut t, &mut h, 0x2020_01d3);
+        assert_eq!(t.f[3], 0x8000_0000);
+        // fcvt.w.s a2, f2 (rtz): a secret integer; frflags a3: the flags are secret now
+        run(&mut t, &mut h, 0xc001_1653);
+        assert_eq!(t.x[12], u32::MAX);
+        run(&mut t, &mut h, 0x0010_26f3);
+        assert_eq!(t.x[13], u32::MAX);
+        // fsflags x0 (csrrw x0, fflags, x0): public again
+        run(&mut t, &mut h, 0x0010_1073);
+        run(&mut t, &mut h, 0x0010_26f3);
+        assert_eq!(t.x[13], 0);
+        // fsw f2, 8(a1): the secret reaches memory; no finding anywhere (public addresses)
+        run(&mut t, &mut h, 0x0025_a427);
+        assert_eq!(t.load(RAM_BASE + 8, 4), u32::MAX);
+        assert!(t.track.list.is_empty());
+    }
 }
