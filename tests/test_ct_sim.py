@@ -152,19 +152,26 @@ def _copy_toy(tmp_path: Path, variant: str) -> tuple[Path, Path]:
     return root, scheme / variant
 
 
-def test_ledger_accepts_by_function_and_kind(tmp_path):
+@pytest.mark.parametrize("plat", ["m4-sim", "cv32e40p-nofpu-sim"])
+def test_ledger_accepts_by_function_and_kind(tmp_path, plat):
     root, impl = _copy_toy(tmp_path, "udiv")
     ledger = impl / "ct-ledger.toml"
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-branch"\nreason = "wrong kind"\n')
-    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root))
-    assert code == 1 and "FAIL toykem-sim/udiv on m4-sim: 1 unaccepted" in out, out
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
+    assert code == 1 and f"FAIL toykem-sim/udiv on {plat}: 1 unaccepted" in out, out
+    # restricted to another platform: not applied
+    ledger.write_text(
+        '[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\nreason = "elsewhere"\nplatforms = ["m7-sim"]\n'
+    )
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
+    assert code == 1, out
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\nreason = "a test of the ledger"\n')
-    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root), "--json")
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root), "--json")
     assert code == 0, out
     row = json.loads(out[out.index("[") :])[0]
     assert row["ok"] and [f["accepted"] for f in row["findings"]] == ["a test of the ledger"], row
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\n')
-    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root))
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
     assert code != 0 and re.search(r"entry 1 lacks reason", out), out
 
 
