@@ -326,8 +326,8 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
 def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, ledgers):
     """Constant-time check: all randomness secret, public outputs declassified.
 
-    host-ct: the host build under valgrind memcheck. m4-sim, m7-sim: the target binary under
-    pqlab-sim's secret tracking, findings accepted only by a ct-ledger.toml entry with a reason.
+    host-ct: the host build under valgrind memcheck. m4-sim, m7-sim, cv32e40p-sim,
+    cv32e40p-nofpu-sim: the target binary under pqlab-sim's secret tracking, findings accepted only by a ct-ledger.toml entry with a reason.
     Platforms without a ct checker are refused (exit 2). Each result (status, unaccepted and
     ledgered findings, checker version) is stored in the results database for `pqlab report`."""
     ctcheck.check_platforms([get_platform(p) for p in platforms or ["host-ct"]])

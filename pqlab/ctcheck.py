@@ -126,15 +126,15 @@ def format_findings(findings: list[Finding], limit: int = 10, frames: int = 8) -
     return "\n".join(lines)
 
 
-# --- pqlab-sim's secret tracking (m4-sim, m7-sim) ------------------------------------------------
+# --- pqlab-sim's secret tracking (m4-sim, m7-sim, cv32e40p-sim, cv32e40p-nofpu-sim) ----------------
 
 SIM_KINDS = {
-    "secret-branch": "conditional branch (B<c>, CBZ/CBNZ) on a secret",
+    "secret-branch": "conditional branch (B<c>, CBZ/CBNZ; RISC-V beq..bgeu) on a secret",
     "secret-condition": "instruction of an IT block whose condition is secret",
-    "secret-jump": "indirect branch (BX/BLX, load or write to PC, TBB/TBH) to a secret target",
+    "secret-jump": "indirect branch (BX/BLX, load or write to PC, TBB/TBH; RISC-V jalr) to a secret target",
     "secret-load-address": "load from a secret-dependent address",
     "secret-store-address": "store to a secret-dependent address",
-    "secret-division": "SDIV/UDIV with a secret operand (early-terminating divider)",
+    "secret-division": "division with a secret operand its latency depends on (SDIV/UDIV; CV32E40P div/divu/rem/remu: the divisor)",
     "secret-fp64": "double-precision operation with a secret operand (operand-dependent latency on this core)",
     "secret-select": "single-cycle data-processing instruction predicated (IT) on a secret: same cost executed or skipped",
 }

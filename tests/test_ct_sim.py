@@ -1,13 +1,16 @@
-"""`pqlab ct -p m4-sim|m7-sim`: pqlab-sim's secret tracking on the target binary.
+"""`pqlab ct -p m4-sim|m7-sim|cv32e40p-sim|cv32e40p-nofpu-sim`: pqlab-sim's secret tracking on
+the target binary (Thumb-2 and RV32 front ends).
 
 Negative controls, one per finding class, each caught at the right function and source line
 (tests/ct/crypto_kem/toykem-sim: one leak per variant, its line marked "LEAK:<name>" in the
 source and looked up here): a secret branch, a secret-indexed table load, a secret loop
-bound, UDIV with a secret operand, a double-precision addition of secrets (a finding of its
-own on the Cortex-M7, whose FP64 latency depends on the operands; on the Cortex-M4, which
-has no FP64 unit, the compiler calls the soft-float runtime, which branches on them), a
-64-bit division through the compiler runtime (__aeabi_uldivmod), and a foreign KEM that
-compares with memcmp through the compat layer (tests/ct/crypto_kem/toykem-memcmp/leaky).
+bound, UDIV (RV32: divu) with a secret operand, a double-precision addition of secrets (a
+finding of its own on the Cortex-M7, whose FP64 latency depends on the operands; on the
+Cortex-M4 and the CV32E40P, which have no FP64 unit, the compiler calls the soft-float
+runtime, which branches on them), a single-precision division of secrets (fixed latency in
+hardware, so a finding only in the soft-float runtime of cv32e40p-nofpu-sim), a 64-bit
+division through the compiler runtime (__aeabi_uldivmod; RV32 __udivdi3), and a foreign KEM
+that compares with memcmp through the compat layer (tests/ct/crypto_kem/toykem-memcmp/leaky).
 Positive controls: the same operations on public values and masked secrets pass. The ledger
 accepts a finding by function and kind with a reason, and nothing else."""
 
@@ -40,7 +43,11 @@ def line_of(src: Path, pattern: str) -> str:
     return f"{src.relative_to(Path(__file__).resolve().parent.parent)}:{hits[0]}"
 
 
-@pytest.fixture(scope="module", params=["m4-sim", "m7-sim"])
+SIM_PLATFORMS = ["m4-sim", "m7-sim", "cv32e40p-sim", "cv32e40p-nofpu-sim"]
+RV32 = ("cv32e40p-sim", "cv32e40p-nofpu-sim")
+
+
+@pytest.fixture(scope="module", params=SIM_PLATFORMS)
 def results(request) -> tuple[str, dict[str, dict]]:
     plat = request.param
     code, out = pqlab_ct("toykem-sim", "toykem-memcmp", "-p", plat, "--impl-path", str(TOYS), "--json")
@@ -82,22 +89,39 @@ def test_fp64_of_secrets(results):
         hits = _caught(row, "secret-fp64", "toy_leak", where)
         assert "vadd.f64" in hits[0]["instruction"], hits[0]
     else:
-        # FPv4-SP has no double precision: soft-float runtime calls, which branch on the operands
+        # FPv4-SP and RV32F have no double precision: soft-float runtime calls, which branch on
+        # the operands
         assert not [f for f in row["findings"] if f["kind"] == "secret-fp64"]
+        dadd = "__adddf3" if plat in RV32 else "__aeabi_dadd"
         rt = [
             f
             for f in row["findings"]
-            if "__aeabi_dadd" in (f["function"], f["symbol"]) and f["kind"] in ("secret-branch", "secret-condition")
+            if dadd in (f["function"], f["symbol"]) and f["kind"] in ("secret-branch", "secret-condition")
         ]
         assert rt, row["findings"]
         assert f"toy_leak ({where})" in rt[0]["stack"], rt[0]
+
+
+def test_fp32_division_of_secrets(results):
+    """a finding only where the division's cost depends on the operands: the soft-float
+    __divsf3 of the core without FPU; VDIV.F32 (Cortex-M4/M7) and fdiv.s (CV32E40P FPU, 19
+    cycles in the model) take fixed cycles"""
+    plat, rows = results
+    row = rows["toykem-sim/fp32"]
+    if plat == "cv32e40p-nofpu-sim":
+        where = line_of(SIM_SRC, "LEAK:fp32")
+        rt = [f for f in row["findings"] if f["symbol"] == "__divsf3" and f["kind"] == "secret-branch"]
+        assert rt and f"toy_leak ({where})" in rt[0]["stack"], row["findings"]
+        assert not row["ok"]
+    else:
+        assert row["ok"] and row["findings"] == [] and row["secret_bytes"] > 0, row
 
 
 def test_runtime_division_branches_on_secret(results):
     _, rows = results
     row = rows["toykem-sim/ldiv"]
     where = line_of(SIM_SRC, "LEAK:ldiv")
-    rt = [f for f in row["findings"] if f["symbol"] in ("__udivmoddi4", "__aeabi_uldivmod")]
+    rt = [f for f in row["findings"] if f["symbol"] in ("__udivmoddi4", "__aeabi_uldivmod", "__udivdi3")]
     assert {"secret-branch", "secret-division"} <= {f["kind"] for f in rt}, row["findings"]
     assert all(f"toy_leak ({where})" in f["stack"] for f in rt), rt
 
@@ -128,25 +152,36 @@ def _copy_toy(tmp_path: Path, variant: str) -> tuple[Path, Path]:
     return root, scheme / variant
 
 
-def test_ledger_accepts_by_function_and_kind(tmp_path):
+@pytest.mark.parametrize("plat", ["m4-sim", "cv32e40p-nofpu-sim"])
+def test_ledger_accepts_by_function_and_kind(tmp_path, plat):
     root, impl = _copy_toy(tmp_path, "udiv")
     ledger = impl / "ct-ledger.toml"
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-branch"\nreason = "wrong kind"\n')
-    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root))
-    assert code == 1 and "FAIL toykem-sim/udiv on m4-sim: 1 unaccepted" in out, out
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
+    assert code == 1 and f"FAIL toykem-sim/udiv on {plat}: 1 unaccepted" in out, out
+    # restricted to another platform: not applied
+    ledger.write_text(
+        '[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\nreason = "elsewhere"\nplatforms = ["m7-sim"]\n'
+    )
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
+    assert code == 1, out
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\nreason = "a test of the ledger"\n')
-    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root), "--json")
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root), "--json")
     assert code == 0, out
     row = json.loads(out[out.index("[") :])[0]
     assert row["ok"] and [f["accepted"] for f in row["findings"]] == ["a test of the ledger"], row
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\n')
-    code, out = pqlab_ct("toykem-sim", "-p", "m4-sim", "--impl-path", str(root))
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
     assert code != 0 and re.search(r"entry 1 lacks reason", out), out
 
 
 def test_qemu_twins_still_refused():
     code, out = pqlab_ct("toykem-sim", "-i", "udiv", "-p", "mps2-an500", "--impl-path", str(TOYS))
     assert code == 2 and "cannot check constant time" in out and "m7-sim" in out, out
+    # the RTL and QEMU platforms of RV32: nothing there tracks secrets
+    for plat in ("cv32e40p-rtl", "rv32-qemu"):
+        code, out = pqlab_ct("toykem-sim", "-i", "udiv", "-p", plat, "--impl-path", str(TOYS))
+        assert code == 2 and "cannot check constant time" in out and "cv32e40p-nofpu-sim" in out, out
 
 
 def test_ct_build_runs_unchanged_on_qemu():
@@ -166,6 +201,25 @@ def test_ct_build_runs_unchanged_on_qemu():
     assert "m4-sim~ct" in str(res.elf["ct"])  # its own build folder: the benchmark builds stay
 
 
+def test_rv32_ct_build_runs_unchanged_on_the_rtl():
+    """the marks need nothing from the RV32 platform: the ct binary built for
+    cv32e40p-nofpu-sim's ct variant passes its own checks on the CV32E40P RTL (Verilator,
+    cv32e40p-nofpu-rtl, the same memory map), where the calls do nothing"""
+    from pqlab.build import build
+    from pqlab.platforms import get_platform
+    from pqlab.registry import discover, select
+    from pqlab.runner import run_full
+
+    assert shutil.which("verilator"), "verilator is required (apt-get install verilator)"
+    impl = select(discover([TOYS]), ["toykem-sim"], ["udiv"])[0]
+    res = build(get_platform("cv32e40p-nofpu-sim").ct_build(), [impl], ["ct"], jobs=1)[impl.id]
+    assert res.error is None, res.error
+    ran = run_full(get_platform("cv32e40p-nofpu-rtl"), res.elf["ct"], "ct", timeout=1800)
+    checks = ran.output.of("test")
+    assert checks and all(c[-1] == "ok" for c in checks), checks
+    assert "cv32e40p-nofpu-sim~ct" in str(res.elf["ct"])
+
+
 def _own(platform: str, *schemes: str) -> list[dict]:
     code, out = pqlab_ct(*schemes, "-p", platform, "--json")
     rows = json.loads(out[out.index("[") :])
@@ -181,6 +235,27 @@ def test_own_ml_kem_512_clean_on_m4_sim():
     for row in rows:
         assert row["ok"] and row["unaccepted"] == 0, row
         assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+
+
+def test_own_ml_kem_512_clean_on_rv32():
+    """the RV32 front end on an own implementation (ref with the rv32 kernels, smallstack) in
+    the default suite: no finding"""
+    rows = _own("cv32e40p-nofpu-sim", "ml-kem-512")
+    assert {r["implementation"] for r in rows} == {"ref", "smallstack"}, rows
+    for row in rows:
+        assert row["ok"] and row["findings"] == [], row
+        assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("platform", RV32)
+def test_own_ref_clean_on_rv32(platform):
+    """ML-KEM-768, ML-DSA-44 and FN-DSA-512 `ref` (FN-DSA since its fpr shifts work on 32-bit
+    words, docs/ct.md) have no finding on the CV32E40P, with and without FPU"""
+    rows = _own(platform, "ml-kem-768", "ml-dsa-44", "fn-dsa-512", "-i", "ref")
+    assert len(rows) == 3, rows
+    bad = [(r["scheme"], r["error"], r["findings"][:3]) for r in rows if not r["ok"] or r["findings"]]
+    assert not bad, bad
 
 
 OWN_GROUPS = {

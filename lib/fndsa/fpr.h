@@ -39,19 +39,35 @@ static inline uint64_t fpr_ct_iszero64(uint64_t x)
     return ((x | ((uint64_t)0 - x)) >> 63) ^ 1;
 }
 
-/* x >> n for 0 <= n <= 63 without a data-dependent branch or library call
- * on 32-bit targets: the 32-bit part of the shift is done with a mask. */
+/* x >> n for 0 <= n <= 63 without a data-dependent branch or library call on 32-bit
+ * targets: the 32-bit part of the shift is a mask, the rest shifts the two 32-bit words
+ * by n & 31. Written on words because a 64-bit shift by a variable count is not branch-free
+ * everywhere: riscv64-unknown-elf-gcc 12 (RV32) expands it with a branch on the count's
+ * range (pqlab ct -p cv32e40p-nofpu-sim, docs/ct.md). */
 static inline uint64_t fpr_ursh(uint64_t x, uint32_t n)
 {
-    x ^= (x ^ (x >> 32)) & ((uint64_t)0 - (uint64_t)((n >> 5) & 1));
-    return x >> (n & 31);
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    uint32_t m = (uint32_t)0 - ((n >> 5) & 1); /* n >= 32: the high word moves down */
+    lo ^= (lo ^ hi) & m;
+    hi &= ~m;
+    n &= 31;
+    /* the bits that cross from hi to lo: (hi << 1) << (31 - n), 0 when n == 0 */
+    lo = (lo >> n) | ((hi << 1) << (31 - n));
+    hi >>= n;
+    return ((uint64_t)hi << 32) | lo;
 }
 
-/* x << n for 0 <= n <= 63 */
+/* x << n for 0 <= n <= 63, the same way */
 static inline uint64_t fpr_ulsh(uint64_t x, uint32_t n)
 {
-    x ^= (x ^ (x << 32)) & ((uint64_t)0 - (uint64_t)((n >> 5) & 1));
-    return x << (n & 31);
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    uint32_t m = (uint32_t)0 - ((n >> 5) & 1); /* n >= 32: the low word moves up */
+    hi ^= (hi ^ lo) & m;
+    lo &= ~m;
+    n &= 31;
+    hi = (hi << n) | ((lo >> 1) >> (31 - n));
+    lo <<= n;
+    return ((uint64_t)hi << 32) | lo;
 }
 
 /* Shift x left until bit 63 is set; returns the shift count in *cnt

@@ -153,7 +153,9 @@ fpr fpr_mul(fpr x, fpr y)
     uint64_t z = (hi << 14) | (lo >> 50);
     z |= fpr_ct_iszero64(lo & ((((uint64_t)1) << 50) - 1)) ^ 1;
     uint64_t top = z >> 55; /* z >= 2^55: one more right shift */
-    z = (z >> top) | (z & top);
+    /* z >> top (top is 0 or 1) as a select: a shift by a variable count is a branch on
+     * RV32 (fpr_ursh) */
+    z = (((z >> 1) & ((uint64_t)0 - top)) | (z & (top - 1))) | (z & top);
     int32_t e = (int32_t)ex + (int32_t)ey - 2100 + (int32_t)top;
     return fpr_build(s, e, z);
 }
@@ -257,7 +259,7 @@ static inline fpr div_with(fpr x, fpr y, uint64_t (*divq)(uint64_t, uint64_t, ui
     uint64_t q = divq(xm, ym, &r);
     q |= fpr_ct_iszero64(r) ^ 1;
     uint64_t top = q >> 55;
-    q = (q >> top) | (q & top);
+    q = (((q >> 1) & ((uint64_t)0 - top)) | (q & (top - 1))) | (q & top); /* q >> top */
     /* value = q * 2^(ex - ey - 55) */
     int32_t e = (int32_t)ex - (int32_t)ey - 55 + (int32_t)top;
     return fpr_build(s, e, q & ((uint64_t)0 - nzx));
@@ -282,7 +284,7 @@ fpr fpr_sqrt(fpr x)
     /* x = m * 2^E with E = ex - 1075; make E even: when ex is even, E is odd,
      * so double m and decrement E. Then m in [2^52, 2^54). */
     uint64_t odd = (uint64_t)((ex & 1) ^ 1);
-    m <<= odd;
+    m += m & ((uint64_t)0 - odd); /* m <<= odd, without a variable shift */
     int32_t E = (int32_t)ex - 1075 - (int32_t)odd;
     /* bit-serial square root of M = m * 2^56 (110 bits): y = floor(sqrt(M)) in
      * [2^54, 2^55); bit pairs of M below position 56 are zero. The remainder

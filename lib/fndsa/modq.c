@@ -346,7 +346,9 @@ int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn)
         s += (uint64_t)((int32_t)s1[u] * s1[u]) + (uint64_t)((int32_t)s2[u] * s2[u]);
     }
     uint64_t bound = logn == 10 ? 70265242u : 34034726u;
-    return s <= bound;
+    /* s <= bound from the sign of bound - s (s < 2^41: 2n squares below 2^30 each), not a
+     * 64-bit comparison, which 32-bit targets compile into branches on s's words */
+    return (int)(((bound - s) >> 63) ^ 1);
 }
 
 /* Verify (alg. 16) given c = hm, s2 (|s2| <= 2047 from the decoder) and h. */

@@ -687,7 +687,8 @@ static uint32_t fxb_round_k(int32_t *k, const int64_t *a, int32_t tau, size_t m)
     rg ^= (rg ^ 62) & ((uint32_t)0 - (uint32_t)(((uint64_t)62 - rg) >> 63));
     uint64_t thp = fpr_ursh(((uint64_t)1 << 31) - 2, sg); /* big: |v| > thp */
     uint64_t thn = ((uint64_t)1 << 31) - 1;               /* big: |v| >= thn 2^rg */
-    thn = fpr_ulsh(thn, rg < 31 ? rg : 31);
+    /* min(rg, 31) with a mask: riscv64-unknown-elf-gcc 12 compiles the ?: into a branch */
+    thn = fpr_ulsh(thn, rg ^ ((rg ^ 31) & ((uint32_t)0 - (uint32_t)(((uint64_t)30 - rg) >> 63))));
     uint64_t half = fpr_ulsh(1, (rg - 1) & 63) & ((uint64_t)0 - (uint64_t)tneg);
     uint32_t anybig = 0;
     for (size_t u = 0; u < m; u++) {

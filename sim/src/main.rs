@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //! pqlab-sim: cycle-approximate Cortex-M4 / Cortex-M7 simulator of the
-//! MPS2 AN386 / AN500 machines.
+//! MPS2 AN386 / AN500 machines, and of the CV32E40P (RV32IMFC) on pqlab's test bench.
 
 mod arm;
 mod machine;
@@ -9,7 +9,7 @@ mod timing;
 
 use arm::cpu::{self, Cpu, Stop};
 use arm::{ct, mem};
-use machine::{elf, json_str, marks, profile};
+use machine::{elf, json_str, marks, profile, symbolize, taint};
 use std::io::Write;
 use timing::cortex_m::{self as timing_m, Core};
 #[allow(unused_imports)]
@@ -25,7 +25,7 @@ UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
 code becomes the process exit code.
   --machine M      mps2-an386 (Cortex-M4, default), mps2-an500 (Cortex-M7, estimate),
                    cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
-                   bench memory map, docs/cv32e40p.md; --trace, --ct, --intervals are not
+                   bench memory map, docs/cv32e40p.md; --trace and --intervals are not
                    available there); put it before --version to get its timing model
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
@@ -171,10 +171,12 @@ fn main() {
                 std::process::exit(2);
             }
         };
-        if o.trace.is_some() || o.ct.is_some() || o.intervals.is_some() {
-            eprintln!(
-                "pqlab-sim: --trace, --ct and --intervals are not available on the RV32 machines"
-            );
+        if o.trace.is_some() || o.intervals.is_some() {
+            eprintln!("pqlab-sim: --trace and --intervals are not available on the RV32 machines");
+            std::process::exit(2);
+        }
+        if o.ct.is_some() && o.profile.is_some() {
+            eprintln!("pqlab-sim: --ct runs alone (not with --profile or --trace)");
             std::process::exit(2);
         }
         let bytes = std::fs::read(&o.elf).unwrap_or_else(|e| {
@@ -193,6 +195,7 @@ fn main() {
                 profile: o.profile.as_deref(),
                 max_insns: o.max_insns,
                 elf_path: &o.elf,
+                ct: o.ct.as_deref(),
             },
             &e,
         );
@@ -260,20 +263,9 @@ fn main() {
         eprintln!("pqlab-sim: --ct runs alone (not with --profile or --trace)");
         std::process::exit(2);
     }
-    let mut taint = o.ct.as_ref().map(|_| {
-        let find = |name: &str| {
-            elf.funcs
-                .iter()
-                .find(|f| f.name == name)
-                .map(|f| f.addr & !1)
-                .unwrap_or(u32::MAX)
-        };
-        Box::new(ct::Taint::new(
-            an500,
-            find(ct::SECRET_SYMBOL),
-            find(ct::DECLASSIFY_SYMBOL),
-        ))
-    });
+    let mut taint =
+        o.ct.as_ref()
+            .map(|_| Box::new(ct::Taint::new(an500, taint::Tracker::new(&elf.funcs))));
     if taint.is_none() {
         cpu.marks = marks::Marks::from_symbols(&elf.funcs);
     }
@@ -443,73 +435,31 @@ fn main() {
         }
     }
     if let (Some(t), Some(path)) = (taint.as_ref(), o.ct.as_ref()) {
-        let s = ct_json(t, &elf, &cpu, &o, code, err.as_deref(), wall, core);
+        let s = taint::report_json(
+            &t.track,
+            &elf.funcs,
+            &taint::Run {
+                model_version: timing_m::MODEL_VERSION,
+                machine: &o.machine,
+                core: if core == Core::M4 {
+                    "cortex-m4"
+                } else {
+                    "cortex-m7"
+                },
+                firmware: &o.elf,
+                exit_code: code,
+                error: err.as_deref(),
+                instructions: cpu.insns,
+                cycles: cpu.cycles,
+                wall,
+            },
+        );
         if let Err(e) = std::fs::write(path, s) {
             eprintln!("pqlab-sim: cannot write {}: {}", path, e);
             std::process::exit(2);
         }
     }
     std::process::exit(code);
-}
-
-/// The constant-time analysis report (`--ct`): the marks seen and the findings, each with
-/// its place and call stack (call sites, outermost first) and the number of times it ran.
-#[allow(clippy::too_many_arguments)]
-fn ct_json(
-    t: &ct::Taint,
-    elf: &elf::Elf,
-    cpu: &Cpu,
-    o: &Opts,
-    code: i32,
-    err: Option<&str>,
-    wall: f64,
-    core: Core,
-) -> String {
-    let sym = |pc: u32| {
-        symbolize(&elf.funcs, pc)
-            .map(|s| json_str(s.split('+').next().unwrap_or("")))
-            .unwrap_or_else(|| "null".into())
-    };
-    let mut fs = String::new();
-    for (k, f) in t.list.iter().enumerate() {
-        let stack: Vec<String> = f.stack.iter().map(|a| format!("{}", a)).collect();
-        let funcs: Vec<String> = f.stack.iter().map(|a| sym(*a)).collect();
-        fs.push_str(if k == 0 { "\n    " } else { ",\n    " });
-        fs.push_str(&format!(
-            "{{\"pc\": {}, \"kind\": {}, \"function\": {}, \"count\": {}, \"call_paths\": {}, \"first_instruction\": {}, \"stack\": [{}], \"stack_functions\": [{}]}}",
-            f.pc,
-            json_str(ct::KINDS[f.kind as usize]),
-            sym(f.pc),
-            f.count,
-            f.paths,
-            f.first_insn,
-            stack.join(", "),
-            funcs.join(", ")
-        ));
-    }
-    if !fs.is_empty() {
-        fs.push_str("\n  ");
-    }
-    format!(
-        "{{\n  \"checker\": \"pqlab-sim-taint\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"marks_found\": {},\n  \"secret_calls\": {},\n  \"secret_bytes\": {},\n  \"declassify_calls\": {},\n  \"instructions\": {},\n  \"cycles\": {},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3},\n  \"findings_dropped\": {},\n  \"findings\": [{}]\n}}\n",
-        json_str(env!("CARGO_PKG_VERSION")),
-        json_str(timing_m::MODEL_VERSION),
-        json_str(&o.machine),
-        json_str(if core == Core::M4 { "cortex-m4" } else { "cortex-m7" }),
-        json_str(&o.elf),
-        code,
-        err.map(json_str).unwrap_or_else(|| "null".into()),
-        t.secret_fn != u32::MAX && t.declassify_fn != u32::MAX,
-        t.secret_calls,
-        t.secret_bytes,
-        t.declassify_calls,
-        cpu.insns,
-        cpu.cycles,
-        wall,
-        cpu.insns as f64 / wall.max(1e-9) / 1e6,
-        t.dropped,
-        fs
-    )
 }
 
 /// The run loop of the constant-time analysis: the tracker sees each instruction before
@@ -550,18 +500,6 @@ fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint) -> Stop {
                 t.exception_entry();
             }
         }
-    }
-}
-
-/// `function+0xoffset` for a code address, from the ELF's function symbols.
-fn symbolize(funcs: &[elf::Symbol], pc: u32) -> Option<String> {
-    let k = funcs.partition_point(|f| f.addr <= pc);
-    let f = funcs.get(k.checked_sub(1)?)?;
-    let off = pc - f.addr;
-    if off < f.size.max(1) {
-        Some(format!("{}+0x{:x}", f.name, off))
-    } else {
-        None
     }
 }
 

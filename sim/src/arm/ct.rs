@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-//! Secret tracking (taint) for the constant-time analysis (`--ct FILE`).
+//! Secret tracking (taint) for the constant-time analysis (`--ct FILE`): the Thumb-2
+//! propagation rules. The findings, call stack, marks and memory-shadow encoding shared with
+//! the RV32 front end are in machine/taint.rs.
 //!
 //! Shadow state: one 32-bit mask per core register and per S register (bit k set:
 //! bit k of the value may depend on a secret), one bit per condition flag (N, Z,
@@ -35,13 +37,11 @@
 
 use crate::arm::cpu::{shift_c, Cpu};
 use crate::arm::decode::{alu, fop, Class, Insn, Op};
+use crate::machine::taint::{
+    bytes_mask, full, shadow_load4, shadow_store, up, Tracker, K_BRANCH, K_COND, K_DIV, K_FP64,
+    K_JUMP, K_LOAD, K_SELECT, K_STORE,
+};
 use crate::timing::cortex_m::Core;
-use std::collections::{HashMap, HashSet};
-
-/// The firmware's marks (lib/common/ct.h with PQLAB_CT_SIM): empty functions whose
-/// first instruction the tracker watches; arguments (pointer, length) in r0, r1.
-pub const SECRET_SYMBOL: &str = "pqlab_ct_secret";
-pub const DECLASSIFY_SYMBOL: &str = "pqlab_ct_declassify";
 
 pub const FN: u8 = 1;
 pub const FZ: u8 = 2;
@@ -49,49 +49,6 @@ pub const FC: u8 = 4;
 pub const FV: u8 = 8;
 pub const FQ: u8 = 16;
 const FALL: u8 = FN | FZ | FC | FV;
-
-pub const KINDS: [&str; 8] = [
-    "secret-branch",
-    "secret-condition",
-    "secret-jump",
-    "secret-load-address",
-    "secret-store-address",
-    "secret-division",
-    "secret-fp64",
-    "secret-select",
-];
-const K_BRANCH: u8 = 0;
-const K_COND: u8 = 1;
-const K_JUMP: u8 = 2;
-const K_LOAD: u8 = 3;
-const K_STORE: u8 = 4;
-const K_DIV: u8 = 5;
-const K_FP64: u8 = 6;
-const K_SELECT: u8 = 7;
-
-/// Most distinct findings kept (a badly leaking program would otherwise fill memory).
-const MAX_FINDINGS: usize = 20_000;
-/// Most (place, call stack) pairs counted for the call-path figures.
-const MAX_PATHS: usize = 1_000_000;
-/// Deepest call stack recorded with a finding (innermost frames kept).
-const MAX_DEPTH: usize = 48;
-
-pub struct Finding {
-    pub pc: u32,
-    pub kind: u8,
-    pub stack: Vec<u32>,
-    pub count: u64,
-    /// distinct call stacks that reached the place (counted up to MAX_PATHS in all)
-    pub paths: u64,
-    pub first_insn: u64,
-}
-
-struct Frame {
-    call: u32,
-    ret: u32,
-    /// hash of the call sites of this frame and the ones below it (dedup key)
-    hash: u64,
-}
 
 pub struct Taint {
     pub r: [u32; 256],
@@ -105,51 +62,11 @@ pub struct Taint {
     block: Vec<u8>,
     psram_base: u32,
     has_block: bool,
-    pub secret_fn: u32,
-    pub declassify_fn: u32,
-    pub secret_calls: u64,
-    pub secret_bytes: u64,
-    pub declassify_calls: u64,
-    /// one finding per place (pc, kind); its stack is the first call path seen
-    pub findings: HashMap<(u32, u8), usize>,
-    /// (pc, kind, call-stack hash) seen, for the number of call paths per place
-    paths: HashSet<(u32, u8, u64)>,
-    pub list: Vec<Finding>,
-    pub dropped: u64,
-    calls: Vec<Frame>,
+    /// findings, call stack and marks (machine/taint.rs)
+    pub track: Tracker,
     exc: Vec<([u32; 16], u8, u8)>,
     /// the instruction's condition is secret: its results become wholly secret
     force: bool,
-}
-
-#[inline(always)]
-fn up(t: u32) -> u32 {
-    // every bit from the lowest secret bit upward (carries of additions, products)
-    if t == 0 {
-        0
-    } else {
-        !((t & t.wrapping_neg()).wrapping_sub(1))
-    }
-}
-
-#[inline(always)]
-fn full(t: u32) -> u32 {
-    if t != 0 {
-        u32::MAX
-    } else {
-        0
-    }
-}
-
-#[inline(always)]
-fn bytes_mask(t: u32) -> u32 {
-    let mut m = 0;
-    for k in 0..4 {
-        if (t >> (8 * k)) & 0xff != 0 {
-            m |= 0xff << (8 * k);
-        }
-    }
-    m
 }
 
 /// Flags a condition code reads (A7.3).
@@ -168,7 +85,7 @@ fn cond_flags(c: u32) -> u8 {
 }
 
 impl Taint {
-    pub fn new(an500: bool, secret_fn: u32, declassify_fn: u32) -> Taint {
+    pub fn new(an500: bool, track: Tracker) -> Taint {
         Taint {
             r: [0; 256],
             s: [0; 32],
@@ -180,16 +97,7 @@ impl Taint {
             block: vec![0; 0x4000],
             psram_base: if an500 { 0x6000_0000 } else { 0x2100_0000 },
             has_block: !an500,
-            secret_fn,
-            declassify_fn,
-            secret_calls: 0,
-            secret_bytes: 0,
-            declassify_calls: 0,
-            findings: HashMap::new(),
-            paths: HashSet::new(),
-            list: Vec::new(),
-            dropped: 0,
-            calls: Vec::new(),
+            track,
             exc: Vec::new(),
             force: false,
         }
@@ -216,15 +124,7 @@ impl Taint {
         // fast path: SRAM (stack, .data, .bss), the whole access inside it
         let off = (addr & 0x3f_ffff) as usize;
         if addr >> 23 == 0x20 << 1 && off + 4 <= self.sram.len() {
-            let b = &self.sram[off..off + 4];
-            let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            // bytes are 0 or 1: spread each to 0xff, keep the n accessed ones
-            let m = if n == 4 {
-                u32::MAX
-            } else {
-                (1u32 << (8 * n)) - 1
-            };
-            return w.wrapping_mul(0xff) & m;
+            return shadow_load4(&self.sram, off, n);
         }
         let mut t = 0;
         for k in 0..n {
@@ -242,9 +142,7 @@ impl Taint {
         let t = if self.force { u32::MAX } else { t };
         let off = (addr & 0x3f_ffff) as usize;
         if addr >> 23 == 0x20 << 1 && off + n as usize <= self.sram.len() {
-            for k in 0..n as usize {
-                self.sram[off + k] = ((t >> (8 * k)) & 0xff != 0) as u8;
-            }
+            shadow_store(&mut self.sram, off, n, t);
             return;
         }
         for k in 0..n {
@@ -302,57 +200,15 @@ impl Taint {
         }
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn finding(&mut self, pc: u32, kind: u8, insns: u64) {
-        let hash = self.calls.last().map_or(0, |f| f.hash);
-        let key = (pc, kind);
-        if let Some(&k) = self.findings.get(&key) {
-            self.list[k].count += 1;
-            if self.paths.len() < MAX_PATHS && self.paths.insert((pc, kind, hash)) {
-                self.list[k].paths += 1;
-            }
-            return;
-        }
-        self.paths.insert((pc, kind, hash));
-        if self.list.len() >= MAX_FINDINGS {
-            self.dropped += 1;
-            return;
-        }
-        let start = self.calls.len().saturating_sub(MAX_DEPTH);
-        let stack: Vec<u32> = self.calls[start..].iter().map(|f| f.call).collect();
-        self.list.push(Finding {
-            pc,
-            kind,
-            stack,
-            count: 1,
-            paths: 1,
-            first_insn: insns,
-        });
-        self.findings.insert(key, self.list.len() - 1);
+        self.track.finding(pc, kind, insns);
     }
 
     /// Shadow call stack: after an instruction at `pc` executed; `link`: it was BL/BLX.
     #[inline(always)]
     pub fn after(&mut self, pc: u32, len: u8, link: bool, npc: u32) {
-        if link {
-            let below = self.calls.last().map_or(0x9e37_79b9_7f4a_7c15, |f| f.hash);
-            self.calls.push(Frame {
-                call: pc,
-                ret: pc.wrapping_add(len as u32),
-                hash: (below ^ pc as u64)
-                    .wrapping_mul(0x0100_0000_01b3)
-                    .rotate_left(29),
-            });
-        } else if let Some(f) = self.calls.last() {
-            if f.ret == npc {
-                self.calls.pop();
-            } else if self.calls.len() > 1 && npc != pc.wrapping_add(len as u32) {
-                // a return past frames that did not return (longjmp-like): find it
-                if let Some(k) = self.calls.iter().rposition(|f| f.ret == npc) {
-                    self.calls.truncate(k);
-                }
-            }
-        }
+        self.track.after(pc, len, link, npc);
     }
 
     /// The core took an exception (ipsr became non-zero): the handler starts with
@@ -379,15 +235,8 @@ impl Taint {
     /// The marks' functions: called at every instruction fetch address.
     #[inline(always)]
     pub fn hooks(&mut self, cpu: &Cpu, pc: u32) {
-        if pc == self.secret_fn {
-            let (p, n) = (cpu.r[0], cpu.r[1]);
-            self.mark(p, n, true);
-            self.secret_calls += 1;
-            self.secret_bytes += n as u64;
-        } else if pc == self.declassify_fn {
-            let (p, n) = (cpu.r[0], cpu.r[1]);
-            self.mark(p, n, false);
-            self.declassify_calls += 1;
+        if let Some(secret) = self.track.mark_at(pc, cpu.r[1]) {
+            self.mark(cpu.r[0], cpu.r[1], secret);
         }
     }
 
@@ -1026,10 +875,6 @@ mod tests {
 
     #[test]
     fn masks() {
-        assert_eq!(up(0), 0);
-        assert_eq!(up(0x100), 0xffff_ff00);
-        assert_eq!(up(0x8000_0000), 0x8000_0000);
-        assert_eq!(bytes_mask(0x0001_0000), 0x00ff_0000);
         assert_eq!(cond_flags(0), FZ);
         assert_eq!(cond_flags(14), 0);
         assert_eq!(cond_flags(12), FN | FV | FZ);
@@ -1037,7 +882,7 @@ mod tests {
 
     #[test]
     fn memory_shadow() {
-        let mut t = Taint::new(false, 0, 0);
+        let mut t = Taint::new(false, Tracker::new(&[]));
         t.mark(0x2000_0001, 2, true);
         assert_eq!(t.load(0x2000_0000, 4), 0x00ff_ff00);
         t.store(0x2000_0000, 4, 0xff00_0000);

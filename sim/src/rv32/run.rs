@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 //! Running an RV32 ELF on the CV32E40P machine: loading, the run loops (fast; with the
-//! profiler) and the JSON report, with the same fields as the Cortex-M machines'.
+//! profiler; with the secret tracking) and the JSON reports, with the same fields as the
+//! Cortex-M machines'.
 
+use super::ct::Taint;
 use super::decode::CLASS_NAMES;
 use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
-use crate::machine::{elf, json_str, profile};
+use crate::machine::{elf, json_str, profile, taint};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
 
@@ -15,6 +17,8 @@ pub struct Opts<'a> {
     pub profile: Option<&'a str>,
     pub max_insns: u64,
     pub elf_path: &'a str,
+    /// the constant-time analysis' report (`--ct`)
+    pub ct: Option<&'a str>,
 }
 
 fn budget(h: &Hart) -> Stop {
@@ -59,6 +63,32 @@ fn run_prof(h: &mut Hart, p: &mut profile::Profile) -> Stop {
     }
 }
 
+/// The run loop of the constant-time analysis: the tracker sees each instruction before it
+/// executes, on the state it reads (the untracked loops stay as they are).
+fn run_ct(h: &mut Hart, t: &mut Taint) -> Stop {
+    loop {
+        if h.insns >= h.max_insns {
+            return budget(h);
+        }
+        let pc = h.pc;
+        t.hooks(h, pc);
+        let i = match h.fetch(pc) {
+            Ok(i) => i,
+            Err(_) => return h.take_stop(),
+        };
+        t.propagate(h, &i, pc);
+        h.last_link = false;
+        if h.step().is_err() {
+            return h.take_stop();
+        }
+        t.track.after(pc, i.len, h.last_link, h.pc);
+        let sp = h.x[2];
+        if sp < h.min_sp && sp >= RAM_BASE {
+            h.min_sp = sp;
+        }
+    }
+}
+
 /// Run the firmware and exit the process with its exit code.
 pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     if e.machine != elf::EM_RISCV {
@@ -97,9 +127,12 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     h.max_insns = o.max_insns;
     let start = std::time::Instant::now();
     let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
-    let stop = match prof.as_mut() {
-        Some(p) => run_prof(&mut h, p),
-        None => run_fast(&mut h),
+    let mut ct =
+        o.ct.map(|_| Box::new(Taint::new(taint::Tracker::new(&e.funcs))));
+    let stop = match (prof.as_mut(), ct.as_deref_mut()) {
+        (_, Some(t)) => run_ct(&mut h, t),
+        (Some(p), None) => run_prof(&mut h, p),
+        (None, None) => run_fast(&mut h),
     };
     let wall = start.elapsed().as_secs_f64();
     h.flush();
@@ -160,6 +193,27 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         );
         if let Err(er) = std::fs::write(path, s) {
             eprintln!("pqlab-sim: cannot write {}: {}", path, er);
+        }
+    }
+    if let (Some(t), Some(path)) = (ct.as_ref(), o.ct) {
+        let s = taint::report_json(
+            &t.track,
+            &e.funcs,
+            &taint::Run {
+                model_version: MODEL_VERSION,
+                machine: o.machine,
+                core: if o.fpu { "cv32e40p" } else { "cv32e40p-nofpu" },
+                firmware: o.elf_path,
+                exit_code: code,
+                error: err.as_deref(),
+                instructions: h.insns,
+                cycles: h.cycles,
+                wall,
+            },
+        );
+        if let Err(er) = std::fs::write(path, s) {
+            eprintln!("pqlab-sim: cannot write {}: {}", path, er);
+            std::process::exit(2);
         }
     }
     let _ = std::io::stderr().flush();

@@ -81,6 +81,20 @@ fn slow_csr(csr: u32) -> bool {
         || (0xc80..=0xc9f).contains(&csr)
 }
 
+/// The source operands whose values the cycle count of `i` depends on, apart from control
+/// flow (a taken branch, a jump's target) and addresses (a split access): bit 0 rs1, bit 1
+/// rs2. The constant-time analysis (rv32/ct.rs) reports a secret in one of them. Only the
+/// divider qualifies: its count comes from the divisor, rs2 (`div_cycles`); the rest of the
+/// model takes no operand value (mul and the FPU fixed, fdiv/fsqrt a fixed 19 cycles).
+#[inline(always)]
+pub fn timing_operands(i: &Insn) -> u8 {
+    if i.class == class::DIV {
+        2
+    } else {
+        0
+    }
+}
+
 /// div/rem cycles (see the module documentation).
 pub fn div_cycles(signed: bool, b: u32) -> u64 {
     let shift = if signed && (b as i32) < 0 {

@@ -75,6 +75,15 @@ LEAKFN toy_leak(const unsigned char *sk)
 {
     sink64 = ((uint64_t)sk[6] << 40 | 12345u) / ((uint64_t)sk[7] + 3u); /* LEAK:ldiv */
 }
+#elif defined(TOY_FP32)
+/* single precision: a finding only where the core's timing model makes its latency depend on
+ * the operands (none of pqlab-sim's: VDIV.F32 and fdiv.s take fixed cycles); without an FPU
+ * the soft-float runtime branches on the operands */
+static volatile float sinkf;
+LEAKFN toy_leak(const unsigned char *sk)
+{
+    sinkf = (float)sk[8] / ((float)sk[9] + 1.0f); /* LEAK:fp32 */
+}
 #else
 /* the positive control: the same operations on public values only, and masks on secrets */
 LEAKFN toy_leak(const unsigned char *sk)
