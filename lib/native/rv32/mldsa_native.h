@@ -25,6 +25,11 @@ void pqlab_mldsa_invntt_rv32(int32_t a[256]);
 void pqlab_mldsa_pointwise_rv32(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_acc_rv32(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 unsigned pqlab_mldsa_rej_uniform_rv32(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen);
+/* signing's small-modulus NTT (mldsa_ntt16.S, gen_mldsa_ntt16.py): the values of
+ * lib/mldsa/ntt16.c bit for bit; mul16_add keeps its int16 intermediate in 512 bytes of stack
+ * (564 with the saved registers), ntt16 uses 52 */
+void pqlab_mldsa_ntt16_rv32(int16_t r[256], const int32_t a[256]);
+void pqlab_mldsa_mul16_add_rv32(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256]);
 
 #ifdef PQLAB_NAMESPACE /* included through kernels.h: the dispatch */
 #define PQLAB_MLDSA_NATIVE_NTT
@@ -32,6 +37,8 @@ unsigned pqlab_mldsa_rej_uniform_rv32(int32_t a[256], unsigned ctr, const uint8_
 #define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
+#define PQLAB_MLDSA_NATIVE_POLY_NTT16
+#define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
 #define PQLAB_MLDSA_NTT_IN_MAX (1 << 28)
 #define PQLAB_MLDSA_NTT_IN_WHAT "input |a| <= 2^28 (rv32 NTT)"
 #define PQLAB_MLDSA_NTT_GROWTH_Q 9
@@ -73,6 +80,15 @@ static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N
                                                                size_t buflen)
 {
     return pqlab_mldsa_rej_uniform_rv32(a, ctr, buf, buflen);
+}
+static inline void PQLAB_NAMESPACE(poly_ntt16_native)(int16_t r[MLDSA_N], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_ntt16_rv32(r, a);
+}
+static inline void PQLAB_NAMESPACE(poly_mul16_add_native)(int32_t r[MLDSA_N], const int32_t base[MLDSA_N],
+                                                          const int16_t a[MLDSA_N], const int16_t b[MLDSA_N])
+{
+    pqlab_mldsa_mul16_add_rv32(r, base, a, b);
 }
 #endif
 
