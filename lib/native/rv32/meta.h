@@ -15,6 +15,6 @@
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
  * lib/mldsa/kernels.h) */
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.S, gen_mlkem_ntt.py */
-#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, mldsa_ntt16.S and their gen_*.py */
+#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, mldsa_ntt16.S, mldsa_poly.S and their gen_*.py */
 
 #endif

@@ -31,6 +31,42 @@ unsigned pqlab_mldsa_rej_uniform_rv32(int32_t a[256], unsigned ctr, const uint8_
 void pqlab_mldsa_ntt16_rv32(int16_t r[256], const int32_t a[256]);
 void pqlab_mldsa_mul16_add_rv32(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256]);
 
+/* coefficient-wise kernels and bit packing (mldsa_poly.S, gen_mldsa_poly.py): the values of
+ * lib/mldsa/rounding.c, reduce.h, sample.c and pack.c bit for bit; no stack except the
+ * packers that need more than the caller-saved registers (t0 unpack, 20 bytes); the byte
+ * side of the packers may have any alignment */
+void pqlab_mldsa_reduce32_rv32(int32_t a[256]);
+void pqlab_mldsa_caddq_rv32(int32_t a[256]);
+uint32_t pqlab_mldsa_chknorm_rv32(const int32_t a[256], int32_t bound);
+void pqlab_mldsa_power2round_rv32(int32_t a1[256], int32_t a0[256], const int32_t a[256]);
+uint32_t pqlab_mldsa_ball_swap_rv32(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4);
+/* rounding, one version per gamma2: _88 for (q - 1) / 88 (ML-DSA-44), _32 for (q - 1) / 32 */
+#define PQLAB_MLDSA_RV32_ROUNDING(g)                                                                                   \
+    void pqlab_mldsa_decompose_both_##g##_rv32(int32_t a1[256], int32_t a0[256], const int32_t a[256]);                \
+    void pqlab_mldsa_decompose_high_##g##_rv32(int32_t a1[256], const int32_t a[256]);                                 \
+    void pqlab_mldsa_decompose_low_##g##_rv32(int32_t a0[256], const int32_t a[256]);                                  \
+    unsigned pqlab_mldsa_make_hint_low_##g##_rv32(int32_t h[256], const int32_t a0[256], const int32_t d[256],         \
+                                                  const int32_t a1[256]);
+PQLAB_MLDSA_RV32_ROUNDING(88)
+PQLAB_MLDSA_RV32_ROUNDING(32)
+/* t1 (10 bits), t0 (13), eta2 (3) / eta4 (4), z17 (18) / z19 (20), w1_88 (6) / w1_32 (4) */
+#define PQLAB_MLDSA_RV32_PACK(k) void pqlab_mldsa_pack_##k##_rv32(uint8_t *r, const int32_t a[256]);
+#define PQLAB_MLDSA_RV32_UNPACK(k, ret) ret pqlab_mldsa_unpack_##k##_rv32(int32_t a[256], const uint8_t *r);
+PQLAB_MLDSA_RV32_PACK(t1)
+PQLAB_MLDSA_RV32_PACK(t0)
+PQLAB_MLDSA_RV32_PACK(eta2)
+PQLAB_MLDSA_RV32_PACK(eta4)
+PQLAB_MLDSA_RV32_PACK(z17)
+PQLAB_MLDSA_RV32_PACK(z19)
+PQLAB_MLDSA_RV32_PACK(w1_88)
+PQLAB_MLDSA_RV32_PACK(w1_32)
+PQLAB_MLDSA_RV32_UNPACK(t1, void)
+PQLAB_MLDSA_RV32_UNPACK(t0, void)
+PQLAB_MLDSA_RV32_UNPACK(eta2, uint32_t)
+PQLAB_MLDSA_RV32_UNPACK(eta4, uint32_t)
+PQLAB_MLDSA_RV32_UNPACK(z17, void)
+PQLAB_MLDSA_RV32_UNPACK(z19, void)
+
 #ifdef PQLAB_NAMESPACE /* included through kernels.h: the dispatch */
 #define PQLAB_MLDSA_NATIVE_NTT
 #define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
@@ -39,6 +75,39 @@ void pqlab_mldsa_mul16_add_rv32(int32_t r[256], const int32_t base[256], const i
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_NTT16
 #define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
+#define PQLAB_MLDSA_NATIVE_POLY_REDUCE32
+#define PQLAB_MLDSA_NATIVE_POLY_CADDQ
+#define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
+#define PQLAB_MLDSA_NATIVE_POLY_POWER2ROUND
+#define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
+#define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
+#define PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define PQLAB_MLDSA_NATIVE_POLYT1_PACK
+#define PQLAB_MLDSA_NATIVE_POLYT1_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYT0_PACK
+#define PQLAB_MLDSA_NATIVE_POLYT0_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYETA_PACK
+#define PQLAB_MLDSA_NATIVE_POLYETA_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYZ_PACK
+#define PQLAB_MLDSA_NATIVE_POLYZ_UNPACK
+#define PQLAB_MLDSA_NATIVE_POLYW1_PACK
+#if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
+#define PQLAB_MLDSA_RV32_G(name) pqlab_mldsa_##name##_88_rv32
+#elif MLDSA_GAMMA2 == (MLDSA_Q - 1) / 32
+#define PQLAB_MLDSA_RV32_G(name) pqlab_mldsa_##name##_32_rv32
+#else
+#error "mldsa_native.h: gamma2 without an rv32 rounding kernel"
+#endif
+#if MLDSA_ETA == 2
+#define PQLAB_MLDSA_RV32_ETA(name) pqlab_mldsa_##name##_eta2_rv32
+#else
+#define PQLAB_MLDSA_RV32_ETA(name) pqlab_mldsa_##name##_eta4_rv32
+#endif
+#if MLDSA_GAMMA1 == (1 << 17)
+#define PQLAB_MLDSA_RV32_Z(name) pqlab_mldsa_##name##_z17_rv32
+#else
+#define PQLAB_MLDSA_RV32_Z(name) pqlab_mldsa_##name##_z19_rv32
+#endif
 #define PQLAB_MLDSA_NTT_IN_MAX (1 << 28)
 #define PQLAB_MLDSA_NTT_IN_WHAT "input |a| <= 2^28 (rv32 NTT)"
 #define PQLAB_MLDSA_NTT_GROWTH_Q 9
@@ -89,6 +158,81 @@ static inline void PQLAB_NAMESPACE(poly_mul16_add_native)(int32_t r[MLDSA_N], co
                                                           const int16_t a[MLDSA_N], const int16_t b[MLDSA_N])
 {
     pqlab_mldsa_mul16_add_rv32(r, base, a, b);
+}
+static inline void PQLAB_NAMESPACE(poly_reduce32_native)(int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_reduce32_rv32(a);
+}
+static inline void PQLAB_NAMESPACE(poly_caddq_native)(int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_caddq_rv32(a);
+}
+static inline uint32_t PQLAB_NAMESPACE(poly_chknorm_native)(const int32_t a[MLDSA_N], int32_t bound)
+{
+    return pqlab_mldsa_chknorm_rv32(a, bound);
+}
+static inline void PQLAB_NAMESPACE(poly_power2round_native)(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N],
+                                                            const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_power2round_rv32(a1, a0, a);
+}
+/* a1 or a0 may be NULL (HighBits / LowBits): one kernel per case */
+static inline void PQLAB_NAMESPACE(poly_decompose_native)(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
+{
+    if (a1 != NULL && a0 != NULL) {
+        PQLAB_MLDSA_RV32_G(decompose_both)(a1, a0, a);
+    } else if (a1 != NULL) {
+        PQLAB_MLDSA_RV32_G(decompose_high)(a1, a);
+    } else if (a0 != NULL) {
+        PQLAB_MLDSA_RV32_G(decompose_low)(a0, a);
+    }
+}
+static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_low_native)(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N],
+                                                                      const int32_t d[MLDSA_N],
+                                                                      const int32_t a1[MLDSA_N])
+{
+    return PQLAB_MLDSA_RV32_G(make_hint_low)(h, a0, d, a1);
+}
+static inline uint32_t PQLAB_NAMESPACE(ball_swap_native)(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j,
+                                                         uint32_t sign4)
+{
+    return pqlab_mldsa_ball_swap_rv32(w, nwords, j, sign4);
+}
+static inline void PQLAB_NAMESPACE(polyt1_pack_native)(uint8_t r[MLDSA_POLYT1_BYTES], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_pack_t1_rv32(r, a);
+}
+static inline void PQLAB_NAMESPACE(polyt1_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT1_BYTES])
+{
+    pqlab_mldsa_unpack_t1_rv32(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyt0_pack_native)(uint8_t r[MLDSA_POLYT0_BYTES], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_pack_t0_rv32(r, a);
+}
+static inline void PQLAB_NAMESPACE(polyt0_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYT0_BYTES])
+{
+    pqlab_mldsa_unpack_t0_rv32(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyeta_pack_native)(uint8_t r[MLDSA_POLYETA_BYTES], const int32_t a[MLDSA_N])
+{
+    PQLAB_MLDSA_RV32_ETA(pack)(r, a);
+}
+static inline uint32_t PQLAB_NAMESPACE(polyeta_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYETA_BYTES])
+{
+    return PQLAB_MLDSA_RV32_ETA(unpack)(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyz_pack_native)(uint8_t r[MLDSA_POLYZ_BYTES], const int32_t a[MLDSA_N])
+{
+    PQLAB_MLDSA_RV32_Z(pack)(r, a);
+}
+static inline void PQLAB_NAMESPACE(polyz_unpack_native)(int32_t a[MLDSA_N], const uint8_t r[MLDSA_POLYZ_BYTES])
+{
+    PQLAB_MLDSA_RV32_Z(unpack)(a, r);
+}
+static inline void PQLAB_NAMESPACE(polyw1_pack_native)(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
+{
+    PQLAB_MLDSA_RV32_G(pack_w1)(r, a);
 }
 #endif
 
