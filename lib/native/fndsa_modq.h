@@ -10,7 +10,7 @@
  * Contract:
  * - a: n = 2^logn uint16_t, 2-byte aligned, every a[u] in [0, q) on input; on output the
  *   transform with every value in [0, q): the negacyclic NTT in modq.c's bit-reversed order
- *   with psi = 7^6 mod q (lib/fndsa/gen_tables.py), or its inverse times 1/n. Reduced
+ *   with psi = 11^6 = 1945 mod q (lib/fndsa/gen_tables.py), or its inverse times 1/n. Reduced
  *   residues are unique, so the outputs equal the C's bit for bit.
  * - Run-time decline (lib/native/api.h): a kernel returns PQLAB_NATIVE_DECLINED, writing
  *   nothing, for a logn it was not written for (a public parameter); the C then runs.

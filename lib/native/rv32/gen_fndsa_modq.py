@@ -5,7 +5,7 @@ contract lib/native/fndsa_modq.h) for plain RV32IM, n = 512 and 1024.
 
 Usage: python3 gen_fndsa_modq.py > fndsa_modq.S
 
-Arithmetic as modq.c: twiddles psi^brv10(k) 2^16 mod q (centred; psi = 7^6 mod q, a
+Arithmetic as modq.c: twiddles psi^brv10(k) 2^16 mod q (centred; psi = 11^6 = 1945 mod q, a
 primitive 2048-th root of unity: the tables of lib/fndsa/gen_tables.py, recomputed here),
 signed Montgomery products with R = 2^16: mont(x) = (x - m q) >> 16, m = the signed low half
 of x q^-1 (`mul m, x, q^-1 2^16`, `srai m, m, 16`, `mul`, `sub`, `srai`; CV32E40P: MUL one
@@ -29,6 +29,7 @@ returns 1 (declined: the C runs), else 0."""
 from __future__ import annotations
 
 import sys
+
 Q = 12289
 QINV = pow(Q, -1, 1 << 16)  # 53249 (modq.c QINV)
 ZMAX = Q // 2  # |twiddle| <= 6144
