@@ -165,7 +165,7 @@ static MQ_INLINE void ntt_pass(int16_t *w, size_t n, size_t len, int fin, const 
  * a butterfly adds at most q (|mq_mont| < q); a pass of two layers then gives 2.5q from
  * q/2, or 4.5q from 2.5q, which is reduced to q/2 + 2 before the store (16-bit words hold
  * 2.66q); the last layer's outputs are made canonical. */
-static void ntt(uint16_t *a, unsigned logn)
+static void ntt_c(uint16_t *a, unsigned logn)
 {
     const size_t n = (size_t)1 << logn;
     const mq_consts k = mq_load_consts();
@@ -223,7 +223,7 @@ static MQ_INLINE void intt_pass(int16_t *w, size_t n, size_t len, int fin, int32
  * the sums (the differences go through mq_mont: below q), so a pass of two layers gives
  * 2q, reduced to q/2 + 2 before the store; the last layer's outputs are multiplied by
  * 2^16 / n (an integer: mq_mont then divides by n) and made canonical. */
-static void intt(uint16_t *a, unsigned logn)
+static void intt_c(uint16_t *a, unsigned logn)
 {
     const size_t n = (size_t)1 << logn;
     const int32_t scale = (int32_t)(65536u >> logn);
@@ -250,6 +250,39 @@ static void intt(uint16_t *a, unsigned logn)
         }
     }
 }
+
+/* the transforms as the callers use them: the backend's kernels when it has them
+ * (PQLAB_FNDSA_MODQ_NATIVE, contract lib/native/fndsa_modq.h: canonical values in and out, so
+ * the same values as the C; a kernel may decline a logn), else the C above */
+#ifdef PQLAB_FNDSA_MODQ_NATIVE
+static void mq_check(const uint16_t *a, unsigned logn, const char *kernel, const char *what)
+{
+#ifdef PQLAB_CONTRACT_CHECKS
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        PQLAB_CONTRACT(kernel, a[u] < Q, what);
+    }
+#else
+    (void)a, (void)logn, (void)kernel, (void)what;
+#endif
+}
+
+static void ntt(uint16_t *a, unsigned logn)
+{
+    mq_check(a, logn, "fndsa mq_ntt", "input in [0, q)");
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_ntt_native(a, logn), ntt_c(a, logn));
+    mq_check(a, logn, "fndsa mq_ntt", "output in [0, q)");
+}
+
+static void intt(uint16_t *a, unsigned logn)
+{
+    mq_check(a, logn, "fndsa mq_intt", "input in [0, q)");
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_intt_native(a, logn), intt_c(a, logn));
+    mq_check(a, logn, "fndsa mq_intt", "output in [0, q)");
+}
+#else
+#define ntt ntt_c
+#define intt intt_c
+#endif
 
 /* x^(q-2) = x^-1 (0 for 0); fixed square-and-multiply chain, 12287 = 0b10111111111111 */
 static uint32_t mq_inv(uint32_t x)

@@ -15,6 +15,10 @@
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
  * lib/mldsa/kernels.h) */
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.S, gen_mlkem_ntt.py */
-#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, gen_mldsa_ntt.py */
+#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, mldsa_ntt16.S, mldsa_poly.S and their gen_*.py */
+
+/* FN-DSA: the NTT / inverse NTT modulo 12289 for n = 512 and 1024 (fndsa_modq.S,
+ * gen_fndsa_modq.py; contract lib/native/fndsa_modq.h) */
+#define PQLAB_FNDSA_MODQ_NATIVE 1
 
 #endif
