@@ -39,6 +39,11 @@ static inline uint32_t mq_of(int32_t x)
     return r + (Q & ((uint32_t)0 - (r >> 31)));
 }
 
+#ifdef PQLAB_FNDSA_MODQ_NTT_NATIVE
+/* the backend's NTT (lib/native/fndsa_modq.h: the same canonical results) */
+#define ntt(a, logn) pqlab_fndsa_mq_ntt_native((a), (logn))
+#define intt(a, logn) pqlab_fndsa_mq_intt_native((a), (logn))
+#else
 /* ---- NTT: signed Montgomery products (R = 2^16) on 16-bit words ----
  *
  * ntt() and intt() take and return canonical values in [0, q); in between the words hold
@@ -251,6 +256,8 @@ static void intt(uint16_t *a, unsigned logn)
     }
 }
 
+#endif /* PQLAB_FNDSA_MODQ_NTT_NATIVE */
+
 /* x^(q-2) = x^-1 (0 for 0); fixed square-and-multiply chain, 12287 = 0b10111111111111 */
 static uint32_t mq_inv(uint32_t x)
 {
@@ -359,12 +366,16 @@ int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, u
         a[u] = (uint16_t)mq_of(s2[u]);
         b[u] = h[u];
     }
+#ifdef PQLAB_FNDSA_MODQ_NTT_NATIVE
+    pqlab_fndsa_mq_polymul_native(a, b, logn);
+#else
     ntt(a, logn);
     ntt(b, logn);
     for (size_t u = 0; u < n; u++) {
         a[u] = (uint16_t)mq_mul(a[u], b[u]);
     }
     intt(a, logn);
+#endif
     for (size_t u = 0; u < n; u++) {
         uint32_t w = mq_sub(hm[u], a[u]);
         int32_t c = (int32_t)w - (int32_t)(w > (Q >> 1) ? Q : 0);

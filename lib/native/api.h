@@ -53,6 +53,8 @@
  *                               _addsub_inline and _mul_inline, the same operations inlined.
  *   PQLAB_FNDSA_MODP_NATIVE     key generation's mod-p NTT / inverse NTT / pointwise product
  *                               (contract: fndsa_modp.h in this folder)
+ *   PQLAB_FNDSA_MODQ_NTT_NATIVE the NTT / inverse NTT / ring product modulo q = 12289 of
+ *                               verification and key generation (contract: fndsa_modq.h)
  *   PQLAB_FNDSA_GCD_NATIVE      the binary GCD's lin31 / gcd31 / finish_mod / neg31
  *                               (contract: fndsa_gcd.h)
  *   PQLAB_FNDSA_ZINT_NATIVE     the big-integer kernels (contract: fndsa_zint.h)
@@ -130,6 +132,7 @@ uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
 
 /* ---- FN-DSA key generation kernels: the contracts (bounds in each header) ---- */
 #include "fndsa_modp.h"
+#include "fndsa_modq.h"
 #include "fndsa_gcd.h"
 #include "fndsa_zint.h"
 #include "fndsa_gauss.h"

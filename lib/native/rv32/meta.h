@@ -14,7 +14,13 @@
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
  * lib/mldsa/kernels.h) */
+#ifdef PQLAB_NATIVE_NTT_ACC
+/* a platform with the NTT unit lists lib/native/rv32ntt after rv32 (its backend.toml defines
+ * PQLAB_NATIVE_NTT_ACC): the NTT kernels of the three families go to the unit */
+#include "../rv32ntt/ntt_acc_meta.h"
+#else
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.S, gen_mlkem_ntt.py */
 #define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, gen_mldsa_ntt.py */
+#endif
 
 #endif

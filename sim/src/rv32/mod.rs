@@ -3,4 +3,5 @@
 
 pub mod decode;
 pub mod hart;
+pub mod ntt_acc;
 pub mod run;
