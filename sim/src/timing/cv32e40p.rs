@@ -96,8 +96,9 @@ impl Cv32e40p {
     /// that depends on the cycle of an access asks this before `step`).
     pub fn load_use(&self, i: &Insn) -> u64 {
         (self.load_dst != 0
-            && (i.src[0] == self.load_dst || i.src[1] == self.load_dst || i.src[2] == self.load_dst))
-            as u64
+            && (i.src[0] == self.load_dst
+                || i.src[1] == self.load_dst
+                || i.src[2] == self.load_dst)) as u64
     }
 
     /// Extra cycles the last instruction spent waiting on the bus (the NTT unit's WAIT).
