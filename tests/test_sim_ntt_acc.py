@@ -6,7 +6,9 @@ cv32e40p-ntt-rtl: every line, cycles included, must be equal."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import firmware
@@ -32,8 +34,18 @@ def run(platform: str, tmp: Path) -> list[str]:
     return lines
 
 
-def u32(v: int) -> int:
-    return v & 0xFFFFFFFF
+def fault(platform: str, tmp: Path) -> str:
+    plat = firmware.get_platform(platform)
+    elf = firmware.build(
+        platform,
+        tmp / "build",
+        [SRC, NATIVE / "rv32ntt" / "ntt_acc.c"],
+        include=[NATIVE / "rv32ntt", NATIVE],
+        cflags=["-DNTT_BENCH_FAULT=5"],
+    )
+    r = subprocess.run(firmware.runner_command(plat, Path(elf)), capture_output=True, text=True, timeout=600)
+    assert r.returncode != 0, r.stdout
+    return r.stdout
 
 
 def check_against_model(lines: list[str]) -> dict[str, int]:
@@ -87,6 +99,12 @@ def test_sim_against_model(tmp_path: Path) -> None:
     print("\ncv32e40p-ntt-sim:", " ".join(f"{k}={v}" for k, v in cyc.items()))
 
 
+def test_sim_memory_while_busy_is_a_bus_fault(tmp_path: Path) -> None:
+    out = fault("cv32e40p-ntt-sim", tmp_path)
+    assert re.search(r"#fault bus pc=0x[0-9a-f]+ addr=0x10011014", out), out
+    assert "not refused" not in out
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 def test_rtl_equals_sim(tmp_path: Path) -> None:
@@ -95,4 +113,8 @@ def test_rtl_equals_sim(tmp_path: Path) -> None:
     check_against_model(rtl)
     diff = [(a, b) for a, b in zip(sim, rtl, strict=True) if a != b]
     assert not diff, "\n".join(f"sim: {a[:200]}\nrtl: {b[:200]}" for a, b in diff[:10])
+    assert (
+        fault("cv32e40p-ntt-rtl", tmp_path / "frtl").split("#fault")[1]
+        == fault("cv32e40p-ntt-sim", tmp_path / "fsim").split("#fault")[1]
+    )
     print("\ncycles (RTL = sim):", " ".join(ln.split(" ", 1)[1] for ln in rtl if ln.startswith("cyc ")))

@@ -149,6 +149,14 @@ static uint32_t timed_hazard(const uint32_t *opp, uint32_t *mid)
 int main(void)
 {
     pqlab_hal_setup();
+#ifdef NTT_BENCH_FAULT
+    /* negative control: a memory window while the unit is busy is a bus fault */
+    REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_MLDSA;
+    REG(PQLAB_NTT_ACC_CTRL) = PQLAB_NTT_ACC_OP_NTT;
+    (void)WIN(PQLAB_NTT_ACC_A)[NTT_BENCH_FAULT];
+    pqlab_hal_send("not refused\n", 12);
+    pqlab_hal_exit(0);
+#endif
     static const uint32_t ntt_b[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B};
     static const uint32_t kem[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B,
                                    PQLAB_NTT_ACC_OP_BASEMUL, PQLAB_NTT_ACC_OP_INTT};
