@@ -161,7 +161,8 @@ int main(void)
     static const uint32_t kem[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B,
                                    PQLAB_NTT_ACC_OP_BASEMUL, PQLAB_NTT_ACC_OP_INTT};
     static const uint32_t pw[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B,
-                                  PQLAB_NTT_ACC_OP_PWM, PQLAB_NTT_ACC_OP_INTT, PQLAB_NTT_ACC_OP_INTT | PQLAB_NTT_ACC_OP_ON_B};
+                                  PQLAB_NTT_ACC_OP_PWM, PQLAB_NTT_ACC_OP_INTT,
+                                  PQLAB_NTT_ACC_OP_INTT | PQLAB_NTT_ACC_OP_ON_B};
     unit_op("kem", PQLAB_NTT_ACC_MLKEM, 1234, 256, kem, 4);
     unit_op("dsa", PQLAB_NTT_ACC_MLDSA, 4567890, 256, pw, 5);
     unit_op("fn9", PQLAB_NTT_ACC_FNDSA | (9u << 8), 777, 512, pw, 5);

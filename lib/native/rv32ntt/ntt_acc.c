@@ -17,10 +17,10 @@
 
 /* scales (values mod q, computed with Python's pow and checked by tests/test_native_ntt_acc.py
  * through the results) */
-#define MLKEM_INTT_SCALE 512u      /* 2^16 / 2^7 mod 3329 */
-#define MLKEM_MONT_INV 169u        /* 2^-16 mod 3329 */
-#define MLDSA_INTT_SCALE 16382u    /* 2^32 / 2^8 mod 8380417 */
-#define MLDSA_MONT_INV 8265825u    /* 2^-32 mod 8380417 */
+#define MLKEM_INTT_SCALE 512u   /* 2^16 / 2^7 mod 3329 */
+#define MLKEM_MONT_INV 169u     /* 2^-16 mod 3329 */
+#define MLDSA_INTT_SCALE 16382u /* 2^32 / 2^8 mod 8380417 */
+#define MLDSA_MONT_INV 8265825u /* 2^-32 mod 8380417 */
 #define FNDSA_Q 12289u
 
 static inline void acc_setup(uint32_t mode, uint32_t scale)
