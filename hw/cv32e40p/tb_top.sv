@@ -16,6 +16,10 @@
 //   0x10000008             input: a load returns the next byte of ./pqlab.in,
 //                          0x100 at its end, 0x200 when it cannot be read
 //   0x1000000c, 0x10000010 stack guard [low, high): a store inside is a stack overflow
+//   0x10010000-0x10013fff  the NTT unit (hw/accel/ntt/ntt_unit.sv), only when built with
+//                          +define+PQLAB_NTT_ACC (docs/accel.md, "NTT unit"): its registers
+//                          and coefficient memories; a load of its WAIT register is not
+//                          granted while the unit is busy (the core stalls until it is done)
 // Anything else is a bus fault. Faults, output and exit go through DPI functions of
 // tb_main.cpp, which prints the '#fault' line and ends the run.
 module tb_top #(
@@ -49,7 +53,7 @@ module tb_top #(
 
   logic instr_req, instr_rvalid;
   logic [31:0] instr_addr, instr_rdata;
-  logic data_req, data_rvalid, data_we;
+  logic data_req, data_gnt, data_rvalid, data_we;
   logic [3:0] data_be;
   logic [31:0] data_addr, data_wdata, data_rdata;
 
@@ -77,7 +81,7 @@ module tb_top #(
       .instr_addr_o(instr_addr),
       .instr_rdata_i(instr_rdata),
       .data_req_o(data_req),
-      .data_gnt_i(data_req),
+      .data_gnt_i(data_gnt),
       .data_rvalid_i(data_rvalid),
       .data_we_o(data_we),
       .data_be_o(data_be),
@@ -94,6 +98,29 @@ module tb_top #(
       .fetch_enable_i(1'b1),
       .core_sleep_o(core_sleep_o)
   );
+
+`ifdef PQLAB_NTT_ACC
+  // the NTT unit: a slave on the data port at NTT_BASE; a WAIT load waits for the grant
+  localparam logic [31:0] NTT_BASE = 32'h1001_0000;
+  wire ntt_sel = data_addr[31:14] == NTT_BASE[31:14];
+  logic [31:0] ntt_rdata;
+  logic ntt_busy, ntt_err;
+  wire ntt_stall = ntt_sel && !data_we && data_addr[13:0] == 14'h000c && ntt_busy;
+  assign data_gnt = data_req && !ntt_stall;
+  ntt_unit ntt_i (
+      .clk_i(clk_i),
+      .rst_ni(rst_ni),
+      .req_i(data_gnt && ntt_sel),
+      .we_i(data_we),
+      .addr_i(data_addr[13:0]),
+      .wdata_i(data_wdata),
+      .rdata_o(ntt_rdata),
+      .busy_o(ntt_busy),
+      .err_o(ntt_err)
+  );
+`else
+  assign data_gnt = data_req;
+`endif
 
   // the PC of the instruction in EX (the one that issues a load or store): the PC of the
   // last instruction that left ID
@@ -132,8 +159,8 @@ module tb_top #(
       end
       if (id_leaves) pc_ex <= pc_id;
       // data port
-      data_rvalid <= data_req;
-      if (data_req) begin
+      data_rvalid <= data_gnt;
+      if (data_gnt) begin
         if (data_addr >= RAM_BASE && data_addr < mem_end) begin
           if (data_we) begin
             if (data_addr < guard_hi && data_addr >= guard_lo) tb_fault(FAULT_STACK, data_addr, pc_ex);
@@ -144,6 +171,13 @@ module tb_top #(
         end else if (data_addr >= ROM_BASE && data_addr < rom_end) begin
           if (data_we) tb_fault(FAULT_ROM_WRITE, data_addr, pc_ex);
           else data_rdata <= mem[data_addr[22:2]];
+`ifdef PQLAB_NTT_ACC
+        end else if (ntt_sel) begin
+          // word accesses only; a refused request (unknown register, a memory window or
+          // CTRL while busy, a bad operation) is a bus fault
+          if (ntt_err || data_be != 4'hf) tb_fault(FAULT_BUS, data_addr, pc_ex);
+          else if (!data_we) data_rdata <= ntt_rdata;
+`endif
         end else if (data_addr[31:5] == DEV_BASE[31:5]) begin
           unique case (data_addr[4:2])
             3'd0: if (data_we) tb_console({24'h0, data_wdata[7:0]});

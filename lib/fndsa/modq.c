@@ -284,6 +284,29 @@ static void intt(uint16_t *a, unsigned logn)
 #define intt intt_c
 #endif
 
+/* a = a b mod (x^n + 1, q), canonical; b is used as scratch by the C (its NTT) */
+static void mq_polymul_c(uint16_t *a, uint16_t *b, unsigned logn)
+{
+    ntt(a, logn);
+    ntt(b, logn);
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        a[u] = (uint16_t)mq_mul(a[u], b[u]);
+    }
+    intt(a, logn);
+}
+
+#ifdef PQLAB_FNDSA_MODQ_POLYMUL_NATIVE
+static void mq_polymul(uint16_t *a, uint16_t *b, unsigned logn)
+{
+    mq_check(a, logn, "fndsa mq_polymul", "input a in [0, q)");
+    mq_check(b, logn, "fndsa mq_polymul", "input b in [0, q)");
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_polymul_native(a, b, logn), mq_polymul_c(a, b, logn));
+    mq_check(a, logn, "fndsa mq_polymul", "output in [0, q)");
+}
+#else
+#define mq_polymul mq_polymul_c
+#endif
+
 /* x^(q-2) = x^-1 (0 for 0); fixed square-and-multiply chain, 12287 = 0b10111111111111 */
 static uint32_t mq_inv(uint32_t x)
 {
@@ -394,12 +417,7 @@ int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, u
         a[u] = (uint16_t)mq_of(s2[u]);
         b[u] = h[u];
     }
-    ntt(a, logn);
-    ntt(b, logn);
-    for (size_t u = 0; u < n; u++) {
-        a[u] = (uint16_t)mq_mul(a[u], b[u]);
-    }
-    intt(a, logn);
+    mq_polymul(a, b, logn);
     for (size_t u = 0; u < n; u++) {
         uint32_t w = mq_sub(hm[u], a[u]);
         int32_t c = (int32_t)w - (int32_t)(w > (Q >> 1) ? Q : 0);

@@ -54,7 +54,9 @@
  *   PQLAB_FNDSA_MODP_NATIVE     key generation's mod-p NTT / inverse NTT / pointwise product
  *                               (contract: fndsa_modp.h in this folder)
  *   PQLAB_FNDSA_MODQ_NATIVE     the NTT / inverse NTT modulo q = 12289 of verification, the
- *                               public key and complete_private (contract: fndsa_modq.h)
+ *                               public key and complete_private; with
+ *                               PQLAB_FNDSA_MODQ_POLYMUL_NATIVE also verification's ring
+ *                               product (contract: fndsa_modq.h)
  *   PQLAB_FNDSA_GCD_NATIVE      the binary GCD's lin31 / gcd31 / finish_mod / neg31
  *                               (contract: fndsa_gcd.h)
  *   PQLAB_FNDSA_ZINT_NATIVE     the big-integer kernels (contract: fndsa_zint.h)

@@ -17,7 +17,7 @@ use timing::cv32e40p;
 
 const USAGE: &str =
     "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu] [--json REPORT] \
-[--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
+[--accel-ntt] [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
 [--trace-start-pc ADDR] [--trace-stop] [--ct FILE] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
@@ -27,6 +27,8 @@ code becomes the process exit code.
                    cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
                    bench memory map, docs/cv32e40p.md; --trace and --intervals are not
                    available there); put it before --version to get its timing model
+  --accel-ntt      (cv32e40p machines) the NTT unit on the data bus at 0x10010000, as the
+                   test bench built with PQLAB_NTT_ACC (hw/accel/ntt, docs/accel.md)
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -55,6 +57,7 @@ struct Opts {
     trace_start_pc: Option<u32>,
     trace_stop: bool,
     ct: Option<String>,
+    accel_ntt: bool,
     elf: String,
 }
 
@@ -70,6 +73,7 @@ fn parse_args() -> Result<Opts, String> {
         trace_start_pc: None,
         trace_stop: false,
         ct: None,
+        accel_ntt: false,
         elf: String::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -93,6 +97,7 @@ fn parse_args() -> Result<Opts, String> {
             }
         };
         match name.as_str() {
+            "--accel-ntt" => o.accel_ntt = true,
             "-h" | "--help" => {
                 println!("{}", USAGE);
                 std::process::exit(0);
@@ -191,6 +196,7 @@ fn main() {
             &rv32::run::Opts {
                 machine: &o.machine,
                 fpu,
+                accel_ntt: o.accel_ntt,
                 json: o.json.as_deref(),
                 profile: o.profile.as_deref(),
                 max_insns: o.max_insns,
@@ -199,6 +205,10 @@ fn main() {
             },
             &e,
         );
+    }
+    if o.accel_ntt {
+        eprintln!("pqlab-sim: --accel-ntt needs a cv32e40p machine");
+        std::process::exit(2);
     }
     let (core, an500) = match o.machine.as_str() {
         "mps2-an386" => (Core::M4, false),

@@ -13,12 +13,18 @@
 
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
- * lib/mldsa/kernels.h) */
+ * lib/mldsa/kernels.h). On a platform with the NTT unit, lib/native/rv32ntt (listed after rv32)
+ * defines PQLAB_NATIVE_NTT_ACC and these headers take the transforms and products of its
+ * driver instead of this folder's. */
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.S, gen_mlkem_ntt.py */
 #define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.S, mldsa_ntt16.S, mldsa_poly.S and their gen_*.py */
 
 /* FN-DSA: the NTT / inverse NTT modulo 12289 for n = 512 and 1024 (fndsa_modq.S,
- * gen_fndsa_modq.py; contract lib/native/fndsa_modq.h) */
+ * gen_fndsa_modq.py; contract lib/native/fndsa_modq.h); with the NTT unit they and the ring
+ * product of verification go to the unit (its driver provides them, fndsa_modq.S is empty) */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
+#ifdef PQLAB_NATIVE_NTT_ACC
+#define PQLAB_FNDSA_MODQ_POLYMUL_NATIVE 1
+#endif
 
 #endif

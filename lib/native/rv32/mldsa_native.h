@@ -72,10 +72,6 @@ PQLAB_MLDSA_RV32_UNPACK(z17, void)
 PQLAB_MLDSA_RV32_UNPACK(z19, void)
 
 #ifdef PQLAB_NAMESPACE /* included through kernels.h: the dispatch */
-#define PQLAB_MLDSA_NATIVE_NTT
-#define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
-#define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
-#define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_NTT16
 #define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
@@ -112,6 +108,14 @@ PQLAB_MLDSA_RV32_UNPACK(z19, void)
 #else
 #define PQLAB_MLDSA_RV32_Z(name) pqlab_mldsa_##name##_z19_rv32
 #endif
+#ifdef PQLAB_NATIVE_NTT_ACC
+/* a platform with the NTT unit (lib/native/rv32ntt): the transforms and products go to it */
+#include "../rv32ntt/mldsa_ntt_acc.h"
+#else
+#define PQLAB_MLDSA_NATIVE_NTT
+#define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
+#define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
+#define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
 #define PQLAB_MLDSA_NTT_IN_MAX (1 << 28)
 #define PQLAB_MLDSA_NTT_IN_WHAT "input |a| <= 2^28 (rv32 NTT)"
 #define PQLAB_MLDSA_NTT_GROWTH_Q 9
@@ -134,6 +138,7 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
 {
     pqlab_mldsa_pointwise_acc_rv32(c, a, b);
 }
+#endif
 /* ExpandMask four at a time: this backend has no four-way permutation (fips202x4.c runs the
  * four lanes one after the other), so four one-lane ExpandMask calls cost the same
  * permutations and unpack each polynomial with polyz_unpack (whole words) instead of the

@@ -19,6 +19,11 @@ void pqlab_mlkem_ntt_rv32(int16_t c[256]);
 void pqlab_mlkem_invntt_rv32(int16_t c[256]);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
+#ifdef PQLAB_NATIVE_NTT_ACC
+/* a platform with the NTT unit (lib/native/rv32ntt): the transforms and base multiplication go
+ * to it */
+#include "../rv32ntt/mlkem_ntt_acc.h"
+#else
 #define PQLAB_MLKEM_NATIVE_NTT
 #define PQLAB_MLKEM_NATIVE_INVNTT
 static inline void PQLAB_NAMESPACE(mlkem_ntt_native)(mlkem_poly *r)
@@ -29,6 +34,7 @@ static inline void PQLAB_NAMESPACE(mlkem_invntt_native)(mlkem_poly *r)
 {
     pqlab_mlkem_invntt_rv32(r->c);
 }
+#endif
 #endif
 
 #endif

@@ -11,6 +11,7 @@
 //! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
 
 use super::decode::{self, class, Insn, Op};
+use super::ntt_acc::{NttAcc, NTT_BASE, NTT_END};
 use crate::arm::fpu::{self, Ctx};
 use crate::timing::cv32e40p::{Cv32e40p, Event};
 use std::io::{Read, Write};
@@ -62,6 +63,12 @@ pub struct Hart {
     pub min_sp: u32,
     /// the instruction executed last (a fetch fault reports it)
     last_pc: u32,
+    /// the NTT unit (`--accel-ntt`, docs/accel.md), None on the base machine
+    pub ntt: Option<Box<NttAcc>>,
+    /// the instruction being executed (a device access needs its cycle)
+    cur: Insn,
+    /// bus wait cycles of the instruction being executed (the NTT unit's WAIT)
+    bus_stall: u64,
 }
 
 #[derive(Debug)]
@@ -123,6 +130,9 @@ impl Hart {
             link_ret: 0,
             min_sp: u32::MAX,
             last_pc: 0,
+            ntt: None,
+            cur: Insn::UNDECODED,
+            bus_stall: 0,
         }
     }
 
@@ -170,11 +180,36 @@ impl Hart {
                 _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
             });
         }
-        self.dev_read(a, pc)
+        self.dev_read(a, n, pc)
+    }
+
+    /// The cycle of this instruction's data access: its start plus the load-use hazard it
+    /// waits in ID (the cycle count before the instruction is the sum of the earlier ones').
+    fn access_cycle(&self) -> u64 {
+        self.cycles + self.timing.load_use(&self.cur)
     }
 
     #[cold]
-    fn dev_read(&mut self, a: u32, pc: u32) -> R<u32> {
+    fn ntt_access(&mut self, a: u32, n: u32, v: Option<u32>, pc: u32) -> R<u32> {
+        let now = self.access_cycle();
+        let u = self.ntt.as_mut().unwrap();
+        let r = if n != 4 || a & 3 != 0 {
+            Err(super::ntt_acc::Refused)
+        } else {
+            match v {
+                Some(v) => u.write(a - NTT_BASE, v, now).map(|_| 0),
+                None => u.read(a - NTT_BASE, now),
+            }
+        };
+        self.bus_stall += std::mem::take(&mut u.stall);
+        r.map_err(|_| self.tb_fault("bus", pc, a & !3))
+    }
+
+    #[cold]
+    fn dev_read(&mut self, a: u32, n: u32, pc: u32) -> R<u32> {
+        if self.ntt.is_some() && (NTT_BASE..NTT_END).contains(&a) {
+            return self.ntt_access(a, n, None, pc);
+        }
         if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 == 2 {
             return Ok(self.input_byte());
         }
@@ -211,11 +246,14 @@ impl Hart {
             self.mem[k..k + n as usize].copy_from_slice(&b[..n as usize]);
             return Ok(());
         }
-        self.dev_write(a, v, pc)
+        self.dev_write(a, v, n, pc)
     }
 
     #[cold]
-    fn dev_write(&mut self, a: u32, v: u32, pc: u32) -> R<()> {
+    fn dev_write(&mut self, a: u32, v: u32, n: u32, pc: u32) -> R<()> {
+        if self.ntt.is_some() && (NTT_BASE..NTT_END).contains(&a) {
+            return self.ntt_access(a, n, Some(v), pc).map(|_| ());
+        }
         if (ROM_BASE..RAM_BASE).contains(&a) {
             return Err(self.tb_fault("code-write", pc, a & !3));
         }
@@ -394,6 +432,9 @@ impl Hart {
     pub fn step(&mut self) -> R<()> {
         let pc = self.pc;
         let i = self.fetch(pc)?;
+        if self.ntt.is_some() {
+            self.cur = i;
+        }
         let mut npc = pc.wrapping_add(i.len as u32);
         let mut ev = Event {
             i: &i,
@@ -604,7 +645,12 @@ impl Hart {
         }
         self.pc = npc;
         self.last_pc = pc;
-        let c = self.timing.step(&ev);
+        let mut c = self.timing.step(&ev);
+        if self.bus_stall != 0 {
+            let s = std::mem::take(&mut self.bus_stall);
+            self.timing.stall(s);
+            c += s;
+        }
         self.cycles += c;
         self.insns += 1;
         self.class_count[i.class as usize & 15] += 1;

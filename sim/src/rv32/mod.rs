@@ -5,4 +5,5 @@
 pub mod ct;
 pub mod decode;
 pub mod hart;
+pub mod ntt_acc;
 pub mod run;

@@ -13,6 +13,8 @@ use std::io::Write;
 pub struct Opts<'a> {
     pub machine: &'a str,
     pub fpu: bool,
+    /// the NTT unit on the data bus (docs/accel.md, `--accel-ntt`)
+    pub accel_ntt: bool,
     pub json: Option<&'a str>,
     pub profile: Option<&'a str>,
     pub max_insns: u64,
@@ -106,6 +108,9 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         std::process::exit(2);
     }
     let mut h = Hart::new(o.fpu);
+    if o.accel_ntt {
+        h.ntt = Some(Box::default());
+    }
     for s in &e.segments {
         if s.data.is_empty() {
             continue;

@@ -106,6 +106,20 @@ pub fn div_cycles(signed: bool, b: u32) -> u64 {
 }
 
 impl Cv32e40p {
+    /// The load-use hazard cycle instruction `i` would wait before its EX stage (a device
+    /// that depends on the cycle of an access asks this before `step`).
+    pub fn load_use(&self, i: &Insn) -> u64 {
+        (self.load_dst != 0
+            && (i.src[0] == self.load_dst
+                || i.src[1] == self.load_dst
+                || i.src[2] == self.load_dst)) as u64
+    }
+
+    /// Extra cycles the last instruction spent waiting on the bus (the NTT unit's WAIT).
+    pub fn stall(&mut self, c: u64) {
+        self.now += c;
+    }
+
     #[inline(always)]
     pub fn step(&mut self, e: &Event) -> u64 {
         let i = e.i;

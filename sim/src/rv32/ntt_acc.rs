@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+//! The NTT unit of hw/accel/ntt/ntt_unit.sv as a device of the CV32E40P machine (`--accel-ntt`,
+//! docs/accel.md "NTT unit"): the same registers, memories, results and refusals, and the same
+//! timing. An operation's results are computed when CTRL is written (nothing can observe the
+//! memories while the unit is busy: an access is a bus fault, as on the test bench); the unit
+//! is busy from the cycle after the CTRL store for `op_cycles` cycles. A load of WAIT is held
+//! until then: its extra cycles are `stall`, which the hart adds to the load's cycles.
+//! Cycle agreement with the RTL: tests/test_sim_ntt_acc.py.
+
+pub const NTT_BASE: u32 = 0x1001_0000;
+pub const NTT_END: u32 = NTT_BASE + 0x4000;
+
+const QS: [u64; 3] = [3329, 8380417, 12289];
+/// twiddle table of each mode: (generator root of order 2N, N)
+const ROOTS: [(u64, usize); 3] = [(17, 128), (1753, 256), (0, 1024)];
+
+fn powmod(mut b: u64, mut e: u64, q: u64) -> u64 {
+    let mut r = 1 % q;
+    b %= q;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * b % q;
+        }
+        b = b * b % q;
+        e >>= 1;
+    }
+    r
+}
+
+fn brv(k: usize, bits: u32) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        k.reverse_bits() >> (usize::BITS - bits)
+    }
+}
+
+/// FN-DSA's psi: g^((q-1)/2048), g the smallest generator of Z_q^* (lib/fndsa/gen_tables.py)
+fn falcon_psi() -> u64 {
+    let q = 12289u64;
+    let g = (2..q)
+        .find(|&a| powmod(a, (q - 1) / 2, q) != 1 && powmod(a, (q - 1) / 3, q) != 1)
+        .unwrap();
+    powmod(g, (q - 1) / 2048, q)
+}
+
+pub struct NttAcc {
+    a: Vec<u64>,
+    b: Vec<u64>,
+    zetas: [Vec<u64>; 3],
+    izetas: [Vec<u64>; 3],
+    mode_sel: u32,
+    mode_logn: u32,
+    scale: u64,
+    op: u32,
+    /// the busy interval: cycles (the hart's count at the start of an instruction) in
+    /// [start, done) are busy; start is the cycle after the CTRL store's
+    start: u64,
+    done: u64,
+    /// busy cycles of the last operation
+    last_cycles: u64,
+    /// extra cycles of the current WAIT load, taken by the hart
+    pub stall: u64,
+    pub ops: u64,
+    pub busy_cycles: u64,
+}
+
+/// A request the unit refuses (the test bench reports a bus fault).
+pub struct Refused;
+
+impl NttAcc {
+    pub fn new() -> NttAcc {
+        let mut zetas: [Vec<u64>; 3] = Default::default();
+        let mut izetas: [Vec<u64>; 3] = Default::default();
+        for m in 0..3 {
+            let q = QS[m];
+            let (root, n) = ROOTS[m];
+            let root = if root == 0 { falcon_psi() } else { root };
+            let bits = n.trailing_zeros();
+            zetas[m] = (0..n)
+                .map(|k| powmod(root, brv(k, bits) as u64, q))
+                .collect();
+            izetas[m] = zetas[m].iter().map(|&z| powmod(z, q - 2, q)).collect();
+        }
+        NttAcc {
+            a: vec![0; 1024],
+            b: vec![0; 1024],
+            zetas,
+            izetas,
+            mode_sel: 0,
+            mode_logn: 0,
+            scale: 1,
+            op: 0,
+            start: 0,
+            done: 0,
+            last_cycles: 0,
+            stall: 0,
+            ops: 0,
+            busy_cycles: 0,
+        }
+    }
+
+    fn q(&self) -> u64 {
+        QS[(self.mode_sel as usize).min(2)]
+    }
+
+    fn logn(&self) -> u32 {
+        if self.mode_sel == 2 {
+            self.mode_logn
+        } else {
+            8
+        }
+    }
+
+    fn min_lg(&self) -> u32 {
+        if self.mode_sel == 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    fn reduce(&self, v: u32) -> u64 {
+        let q = self.q() as i64;
+        (v as i32 as i64).rem_euclid(q) as u64
+    }
+
+    fn busy(&self, now: u64) -> bool {
+        now < self.done
+    }
+
+    /// a load at offset `off` by an instruction starting at cycle `now`
+    pub fn read(&mut self, off: u32, now: u64) -> Result<u32, Refused> {
+        let busy = self.busy(now);
+        match off >> 12 {
+            0 => {
+                if off & 0xfe0 != 0 || (off >> 2) & 7 > 5 {
+                    return Err(Refused);
+                }
+                Ok(match (off >> 2) & 7 {
+                    0 => (self.mode_logn << 8) | self.mode_sel,
+                    1 => self.op,
+                    2 => busy as u32,
+                    3 => {
+                        // held (not granted) while busy: the core waits
+                        self.stall = self.done.saturating_sub(now);
+                        0
+                    }
+                    4 => self.scale as u32,
+                    _ => {
+                        if busy {
+                            (now - self.start) as u32
+                        } else {
+                            self.last_cycles as u32
+                        }
+                    }
+                })
+            }
+            _ if busy => Err(Refused),
+            1 => Ok(self.a[((off >> 2) & 1023) as usize] as u32),
+            2 => {
+                let v = self.a[((off >> 2) & 1023) as usize] as i64;
+                let q = self.q() as i64;
+                Ok((if v > q >> 1 { v - q } else { v }) as i32 as u32)
+            }
+            _ => Ok(self.b[((off >> 2) & 1023) as usize] as u32),
+        }
+    }
+
+    /// a store at offset `off` by an instruction starting at cycle `now`
+    pub fn write(&mut self, off: u32, v: u32, now: u64) -> Result<(), Refused> {
+        let busy = self.busy(now);
+        match off >> 12 {
+            0 => {
+                if off & 0xfe0 != 0 || (off >> 2) & 7 > 5 {
+                    return Err(Refused);
+                }
+                match (off >> 2) & 7 {
+                    0 => {
+                        if busy {
+                            return Err(Refused);
+                        }
+                        self.mode_sel = v & 3;
+                        self.mode_logn = (v >> 8) & 15;
+                    }
+                    1 => {
+                        let kind = v & 7;
+                        let op_ok = (1..=4).contains(&kind)
+                            && !(kind == 4 && self.mode_sel != 0)
+                            && !(v & 8 != 0 && kind > 2)
+                            && v >> 4 == 0;
+                        let mode_ok = self.mode_sel != 3
+                            && (self.mode_sel != 2 || (1..=10).contains(&self.mode_logn));
+                        if busy || !op_ok || !mode_ok {
+                            return Err(Refused);
+                        }
+                        self.op = v;
+                        let d = self.execute(v);
+                        self.start = now + 1;
+                        self.done = now + 1 + d;
+                        self.last_cycles = d;
+                        self.ops += 1;
+                        self.busy_cycles += d;
+                    }
+                    4 => {
+                        if busy {
+                            return Err(Refused);
+                        }
+                        self.scale = self.reduce(v);
+                    }
+                    _ => {}
+                }
+                Ok(())
+            }
+            _ if busy => Err(Refused),
+            3 => {
+                self.b[((off >> 2) & 1023) as usize] = self.reduce(v);
+                Ok(())
+            }
+            _ => {
+                self.a[((off >> 2) & 1023) as usize] = self.reduce(v);
+                Ok(())
+            }
+        }
+    }
+
+    /// Run operation `op` on the memories; returns its busy cycles.
+    fn execute(&mut self, op: u32) -> u64 {
+        let q = self.q();
+        let m = self.mode_sel as usize;
+        let logn = self.logn();
+        let n = 1usize << logn;
+        let min_lg = self.min_lg();
+        let scale = self.scale;
+        let on_b = op & 8 != 0;
+        let layers = (logn - min_lg) as u64;
+        match op & 7 {
+            1 | 2 => {
+                let zs = if op & 7 == 1 {
+                    &self.zetas[m]
+                } else {
+                    &self.izetas[m]
+                };
+                let mem = if on_b { &mut self.b } else { &mut self.a };
+                if op & 7 == 1 {
+                    for lg in (min_lg..logn).rev() {
+                        let len = 1usize << lg;
+                        let base = n >> (lg + 1);
+                        for p in 0..n / 2 {
+                            let (blk, j) = (p >> lg, p & (len - 1));
+                            let i0 = (blk << (lg + 1)) | j;
+                            let t = zs[base + blk] * mem[i0 + len] % q;
+                            let x0 = mem[i0];
+                            mem[i0 + len] = (x0 + q - t) % q;
+                            mem[i0] = (x0 + t) % q;
+                        }
+                    }
+                } else {
+                    for lg in min_lg..logn {
+                        let len = 1usize << lg;
+                        let base = n >> (lg + 1);
+                        let last = lg == logn - 1;
+                        for p in 0..n / 2 {
+                            let (blk, j) = (p >> lg, p & (len - 1));
+                            let i0 = (blk << (lg + 1)) | j;
+                            let (x0, x1) = (mem[i0], mem[i0 + len]);
+                            let mut y0 = (x0 + x1) % q;
+                            let mut y1 = (x0 + q - x1) % q * zs[base + blk] % q;
+                            if last {
+                                y0 = y0 * scale % q;
+                                y1 = y1 * scale % q;
+                            }
+                            mem[i0] = y0;
+                            mem[i0 + len] = y1;
+                        }
+                    }
+                }
+                layers * (n as u64 / 2)
+            }
+            3 => {
+                for i in 0..n {
+                    self.a[i] = self.a[i] * self.b[i] % q * scale % q;
+                }
+                n as u64
+            }
+            _ => {
+                // ML-KEM base multiplication of the 128 pairs
+                let z = &self.zetas[0];
+                for i in 0..128 {
+                    let bz = z[64 + i / 2];
+                    let g = if i & 1 == 1 { q - bz } else { bz };
+                    let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
+                    let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
+                    self.a[2 * i] = (a0 * b0 % q + a1 * b1 % q * g % q) % q * scale % q;
+                    self.a[2 * i + 1] = (a0 * b1 % q + a1 * b0 % q) % q * scale % q;
+                }
+                128
+            }
+        }
+    }
+}
+
+impl Default for NttAcc {
+    fn default() -> Self {
+        Self::new()
+    }
+}

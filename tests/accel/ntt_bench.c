@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* Micro-benchmarks and functional checks of the NTT unit (docs/accel.md), for
+ * tests/test_sim_ntt_acc.py: the same ELF on cv32e40p-ntt-sim and cv32e40p-ntt-rtl must print
+ * the same lines (results and cycles). Lines:
+ *   in <tag> <values>      an operation's inputs (A, B) as written
+ *   out <tag> <values>     what the unit returned
+ *   cyc <tag> <cycles>     mcycle difference of a timed sequence
+ * The timed sequences are inline assembly so that both sides run the same instructions:
+ * a WAIT right after the CTRL store, after delay loops of several lengths (shorter and longer
+ * than the operation), a STATUS polling loop, a load-use hazard into the CTRL store, the
+ * CYCLES register read while busy; then one call of every kernel of ntt_acc.c. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "ntt_acc.h"
+#include "fndsa_modq.h"
+
+#define REG(o) (*(volatile uint32_t *)(uintptr_t)(PQLAB_NTT_ACC_BASE + (o)))
+#define WIN(o) ((volatile int32_t *)(uintptr_t)(PQLAB_NTT_ACC_BASE + (o)))
+
+static uint32_t rng = 0x9E3779B9u;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static inline uint32_t mcycle(void)
+{
+    uint32_t c;
+    __asm__ volatile("csrr %0, mcycle" : "=r"(c));
+    return c;
+}
+static void line(const char *kind, const char *tag, const int32_t *v, unsigned n)
+{
+    char b[48];
+    int k = snprintf(b, sizeof b, "%s %s", kind, tag);
+    pqlab_hal_send(b, (size_t)k);
+    for (unsigned i = 0; i < n; i++) {
+        k = snprintf(b, sizeof b, " %ld", (long)v[i]);
+        pqlab_hal_send(b, (size_t)k);
+    }
+    pqlab_hal_send("\n", 1);
+}
+static void cyc(const char *tag, uint32_t c)
+{
+    int32_t v = (int32_t)c;
+    line("cyc", tag, &v, 1);
+}
+
+static int32_t va[1024], vb[1024], out[1024];
+
+/* the unit's operations through its windows: inputs printed, outputs printed */
+static void unit_op(const char *tag, uint32_t mode, uint32_t scale, unsigned n, const uint32_t *ops, unsigned nops)
+{
+    for (unsigned i = 0; i < n; i++) {
+        va[i] = (int32_t)next();
+        vb[i] = (int32_t)(next() % 20000u) - 10000;
+    }
+    line("in", tag, va, n);
+    line("in", tag, vb, n);
+    REG(PQLAB_NTT_ACC_MODE) = mode;
+    REG(PQLAB_NTT_ACC_SCALE) = scale;
+    for (unsigned i = 0; i < n; i++) {
+        WIN(PQLAB_NTT_ACC_A)[i] = va[i];
+        WIN(PQLAB_NTT_ACC_B)[i] = vb[i];
+    }
+    for (unsigned k = 0; k < nops; k++) {
+        REG(PQLAB_NTT_ACC_CTRL) = ops[k];
+        (void)REG(PQLAB_NTT_ACC_WAIT);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        out[i] = WIN(PQLAB_NTT_ACC_A)[i];
+    }
+    line("out", tag, out, n);
+    for (unsigned i = 0; i < n; i++) {
+        out[i] = WIN(PQLAB_NTT_ACC_A_CENTRED)[i];
+    }
+    line("out", tag, out, n);
+    for (unsigned i = 0; i < n; i++) {
+        out[i] = WIN(PQLAB_NTT_ACC_B)[i];
+    }
+    line("out", tag, out, n);
+}
+
+/* CTRL store, `delay` iterations of a two-instruction loop, WAIT load */
+static uint32_t timed_wait(uint32_t op, uint32_t delay)
+{
+    uint32_t t0, t1, tmp;
+    volatile uint32_t *base = &REG(0);
+    __asm__ volatile("csrr %0, mcycle\n"
+                     "sw %4, 4(%3)\n"
+                     "beqz %5, 2f\n"
+                     "mv %2, %5\n"
+                     "1: addi %2, %2, -1\n"
+                     "bnez %2, 1b\n"
+                     "2: lw %2, 12(%3)\n"
+                     "csrr %1, mcycle\n"
+                     : "=&r"(t0), "=&r"(t1), "=&r"(tmp)
+                     : "r"(base), "r"(op), "r"(delay)
+                     : "memory");
+    return t1 - t0;
+}
+
+/* CTRL store, then poll STATUS until idle; returns cycles and (in *polls) the loads */
+static uint32_t timed_poll(uint32_t op, uint32_t *polls)
+{
+    uint32_t t0, t1, s, k;
+    volatile uint32_t *base = &REG(0);
+    __asm__ volatile("csrr %0, mcycle\n"
+                     "sw %4, 4(%3)\n"
+                     "li %2, 0\n"
+                     "1: lw %1, 8(%3)\n"
+                     "addi %2, %2, 1\n"
+                     "andi %1, %1, 1\n"
+                     "bnez %1, 1b\n"
+                     "csrr %1, mcycle\n"
+                     : "=&r"(t0), "=&r"(s), "=&r"(k)
+                     : "r"(base), "r"(op)
+                     : "memory");
+    t1 = s;
+    *polls = k;
+    return t1 - t0;
+}
+
+/* a loaded value stored to CTRL right away (load-use hazard), WAIT; and CYCLES read after
+ * three instructions */
+static uint32_t timed_hazard(const uint32_t *opp, uint32_t *mid)
+{
+    uint32_t t0, t1, m, tmp;
+    volatile uint32_t *base = &REG(0);
+    __asm__ volatile("csrr %0, mcycle\n"
+                     "lw %3, 0(%5)\n"
+                     "sw %3, 4(%4)\n"
+                     "nop\n"
+                     "nop\n"
+                     "lw %2, 20(%4)\n"
+                     "lw %3, 12(%4)\n"
+                     "csrr %1, mcycle\n"
+                     : "=&r"(t0), "=&r"(t1), "=&r"(m), "=&r"(tmp)
+                     : "r"(base), "r"(opp)
+                     : "memory");
+    *mid = m;
+    return t1 - t0;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+#ifdef NTT_BENCH_FAULT
+    /* negative control: a memory window while the unit is busy is a bus fault */
+    REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_MLDSA;
+    REG(PQLAB_NTT_ACC_CTRL) = PQLAB_NTT_ACC_OP_NTT;
+    (void)WIN(PQLAB_NTT_ACC_A)[NTT_BENCH_FAULT];
+    pqlab_hal_send("not refused\n", 12);
+    pqlab_hal_exit(0);
+#endif
+    static const uint32_t ntt_b[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B};
+    static const uint32_t kem[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B,
+                                   PQLAB_NTT_ACC_OP_BASEMUL, PQLAB_NTT_ACC_OP_INTT};
+    static const uint32_t pw[] = {PQLAB_NTT_ACC_OP_NTT, PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B,
+                                  PQLAB_NTT_ACC_OP_PWM, PQLAB_NTT_ACC_OP_INTT,
+                                  PQLAB_NTT_ACC_OP_INTT | PQLAB_NTT_ACC_OP_ON_B};
+    unit_op("kem", PQLAB_NTT_ACC_MLKEM, 1234, 256, kem, 4);
+    unit_op("dsa", PQLAB_NTT_ACC_MLDSA, 4567890, 256, pw, 5);
+    unit_op("fn9", PQLAB_NTT_ACC_FNDSA | (9u << 8), 777, 512, pw, 5);
+    unit_op("fn10", PQLAB_NTT_ACC_FNDSA | (10u << 8), 12288, 1024, ntt_b, 2);
+    unit_op("fn2", PQLAB_NTT_ACC_FNDSA | (2u << 8), 5, 4, pw, 5);
+
+    /* timing of the bus protocol (ML-DSA NTT: 1024 busy cycles) */
+    REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_MLDSA;
+    static const uint32_t delays[] = {0, 1, 2, 5, 100, 250, 253, 254, 255, 256, 257, 300, 400};
+    char tag[16];
+    for (unsigned k = 0; k < sizeof delays / sizeof delays[0]; k++) {
+        snprintf(tag, sizeof tag, "wait%lu", (unsigned long)delays[k]);
+        cyc(tag, timed_wait(PQLAB_NTT_ACC_OP_NTT, delays[k]));
+    }
+    REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_MLKEM;
+    cyc("kem-ntt", timed_wait(PQLAB_NTT_ACC_OP_NTT, 0));
+    cyc("kem-intt", timed_wait(PQLAB_NTT_ACC_OP_INTT, 0));
+    cyc("kem-basemul", timed_wait(PQLAB_NTT_ACC_OP_BASEMUL, 0));
+    REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_FNDSA | (9u << 8);
+    cyc("fn9-ntt", timed_wait(PQLAB_NTT_ACC_OP_NTT, 0));
+    cyc("fn9-pwm", timed_wait(PQLAB_NTT_ACC_OP_PWM, 0));
+    uint32_t polls;
+    cyc("poll", timed_poll(PQLAB_NTT_ACC_OP_NTT, &polls));
+    cyc("polls", polls);
+    static const uint32_t op_ntt = PQLAB_NTT_ACC_OP_NTT;
+    uint32_t mid;
+    cyc("hazard", timed_hazard(&op_ntt, &mid));
+    cyc("hazard-cycles-reg", mid);
+
+    /* one call of every kernel */
+    static int16_t p16[256], q16[256], r16[256];
+    static int32_t p32[256], q32[256], r32[256];
+    static uint16_t u[1024], w[1024];
+    for (unsigned i = 0; i < 256; i++) {
+        p16[i] = (int16_t)((int32_t)(next() % 6657u) - 3328);
+        q16[i] = (int16_t)((int32_t)(next() % 6657u) - 3328);
+        r16[i] = (int16_t)((int32_t)(next() % 6657u) - 3328);
+        p32[i] = (int32_t)(next() >> 4) - (1 << 27);
+        q32[i] = (int32_t)(next() % 16760833u) - 8380416;
+        r32[i] = (int32_t)(next() % 16760833u) - 8380416;
+    }
+    for (unsigned i = 0; i < 1024; i++) {
+        u[i] = (uint16_t)(next() % 12289u);
+        w[i] = (uint16_t)(next() % 12289u);
+    }
+    uint32_t t;
+#define TIMED(tag, call)                                                                                               \
+    t = mcycle();                                                                                                      \
+    call;                                                                                                              \
+    cyc(tag, mcycle() - t)
+    TIMED("k-mlkem-ntt", pqlab_mlkem_ntt_acc(p16));
+    TIMED("k-mlkem-invntt", pqlab_mlkem_invntt_acc(q16));
+    TIMED("k-mlkem-basemul", pqlab_mlkem_basemul_acc_acc(r16, p16, q16));
+    TIMED("k-mldsa-ntt", pqlab_mldsa_ntt_acc(p32));
+    TIMED("k-mldsa-invntt", pqlab_mldsa_invntt_acc(q32));
+    TIMED("k-mldsa-pointwise", pqlab_mldsa_pointwise_acc(r32, p32, q32));
+    TIMED("k-mldsa-pointwise-acc", pqlab_mldsa_pointwise_accumulate_acc(r32, p32, q32));
+    TIMED("k-fndsa-ntt-512", pqlab_fndsa_mq_ntt_native(u, 9));
+    TIMED("k-fndsa-intt-512", pqlab_fndsa_mq_intt_native(u, 9));
+    TIMED("k-fndsa-polymul-512", pqlab_fndsa_mq_polymul_native(u, w, 9));
+    TIMED("k-fndsa-polymul-1024", pqlab_fndsa_mq_polymul_native(u, w, 10));
+    int32_t s = 0;
+    for (unsigned i = 0; i < 256; i++) {
+        s = s * 31 + p16[i] + q16[i] + r16[i] + p32[i] + q32[i] + r32[i];
+    }
+    for (unsigned i = 0; i < 1024; i++) {
+        s = s * 31 + u[i];
+    }
+    cyc("k-checksum", (uint32_t)s);
+    pqlab_hal_send("end\n", 4);
+    pqlab_hal_exit(0);
+}
