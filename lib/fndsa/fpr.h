@@ -386,7 +386,8 @@ static inline int64_t fpr_trunc(fpr x)
  * fpr_of (a CLZ may be a table look-up in software there). */
 static inline fpr fpr_of32(int32_t i)
 {
-#if defined(PQLAB_FNDSA_FPR_EMU_NATIVE) && defined(__GNUC__)
+#if defined(PQLAB_FNDSA_FPR_EMU_NATIVE) && defined(__GNUC__) && (!defined(__riscv) || defined(__riscv_zbb))
+    /* not on RV32 without Zbb: there __builtin_clz is libgcc's __clzsi2, a table look-up */
     uint32_t s = (uint32_t)i >> 31;
     uint32_t a = ((uint32_t)i ^ ((uint32_t)0 - s)) + s;
     uint32_t nz = (a | ((uint32_t)0 - a)) >> 31;

@@ -23,6 +23,12 @@
  * gen_fndsa_modq.py; contract lib/native/fndsa_modq.h); with the NTT unit they and the ring
  * product of verification go to the unit (its driver provides them, fndsa_modq.S is empty) */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
+
+/* FN-DSA's emulated binary64 (no double-precision FPU on RV32IM / RV32IMF): of, add, addsub,
+ * mul, div, sqrt in fpr_emu.S (gen_fpr_emu.py), bit for bit lib/fndsa/fpr_emu.c, constant
+ * time; fpr.h then maps fpr_div to the C division by a reciprocal (fpr_div_nr). No inline
+ * header: the kernels are called. */
+#define PQLAB_FNDSA_FPR_EMU_NATIVE 1
 #ifdef PQLAB_NATIVE_NTT_ACC
 #define PQLAB_FNDSA_MODQ_POLYMUL_NATIVE 1
 #endif
