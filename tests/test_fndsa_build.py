@@ -32,6 +32,7 @@ TARGETS = {
     # the same with add/mul as calls to fpr_emu.S (PQLAB_FNDSA_FPR_EMU_NO_INLINE: smaller code)
     "m4-asm-calls": ("mps2-an386", True, ["-DPQLAB_FNDSA_FPR_EMU_NO_INLINE"]),
     "m7-fpu": ("mps2-an500", True, []),
+    # the rv32 backend: fpr of/add/addsub/mul/sqrt as calls to fpr_emu.S
     "rv32": ("rv32-qemu", True, []),
     "aarch64": ("aarch64-qemu", True, []),
 }
@@ -78,6 +79,12 @@ def test_build_and_namespace(target: str, tmp_path: Path) -> None:
                 assert not [ln for ln in out.splitlines() if ln.endswith("_fndsa_fpr_div")], out
                 assert not [ln for ln in out.splitlines() if ln.endswith("_fndsa_fpr_add")], out
                 assert ("pqlab_fndsa_fpr_add_native" in undef) == (target == "m4-asm-calls"), undef
+            if target == "rv32" and not native:
+                # the rv32 backend's fpr_emu.S (calls, no inline header); fpr_of32 must not
+                # become libgcc's __clzsi2 (a table look-up) on RV32 without Zbb
+                assert {"pqlab_fndsa_fpr_add_native", "pqlab_fndsa_fpr_mul_native"} <= set(undef), undef
+                assert "__clzsi2" not in undef and "__clzdi2" not in undef, undef
+                assert [ln for ln in out.splitlines() if ln.endswith("_fndsa_fpr_div_nr")], out
             if native:
                 conv = [u for u in undef if u.startswith("__aeabi_d2") or u in ("__fixdfdi", "__fixunsdfdi")]
                 assert not conv, f"runtime double->int conversion used on {target}: {conv}"
