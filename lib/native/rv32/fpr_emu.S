@@ -75,34 +75,29 @@ pqlab_fndsa_fpr_of_native:
     srl t1, t1, t2
     or a1, a1, t1
     sll a0, a0, t0
-    andi t0, a0, 0x1FF
-    snez t0, t0
-    srli a0, a0, 9
-    slli t1, a1, 23
-    or a0, a0, t1
-    or a0, a0, t0
-    srli a1, a1, 9
     /* E = 9 - cnt + 1077 */
     li t3, 1086
     sub t3, t3, t4
-    /* fpr_build: round (bits 2..0 = x11 or 11x: up), pack, flush when not normal */
-    srli t0, a1, 22
-    andi t0, t0, 1
+    /* fpr_build from bit 63: round (round bit and (sticky or lsb): up), pack, flush */
+    srli t0, a1, 31
     neg t1, t3
     srli t1, t1, 31
     and t0, t0, t1
     neg t0, t0
-    andi t1, a0, 7
-    li t2, 0xC8
-    srl t2, t2, t1
-    andi t2, t2, 1
-    srli a0, a0, 2
-    slli t1, a1, 30
-    or a0, a0, t1
-    srli a1, a1, 2
-    add a0, a0, t2
-    sltu t2, a0, t2
-    add a1, a1, t2
+    andi t1, a0, 0x3FF
+    snez t1, t1
+    srli t2, a0, 11
+    or t1, t1, t2
+    srli t2, a0, 10
+    and t1, t1, t2
+    andi t1, t1, 1
+    srli a0, a0, 11
+    slli t2, a1, 21
+    or a0, a0, t2
+    srli a1, a1, 11
+    add a0, a0, t1
+    sltu t1, a0, t1
+    add a1, a1, t1
     addi t3, t3, -1
     slli t3, t3, 20
     add a1, a1, t3
@@ -143,32 +138,30 @@ pqlab_fndsa_fpr_add_native:
     /* significands with 3 extra low bits, in [2^55, 2^56) or zero */
     srli t3, a1, 20
     andi t3, t3, 0x7FF
-    slli a1, a1, 12
-    srli a1, a1, 12
     snez t0, t3
     neg t1, t0
-    slli t0, t0, 20
+    slli a1, a1, 12
+    srli a1, a1, 9
+    slli t0, t0, 23
     or a1, a1, t0
+    srli t0, a0, 29
+    or a1, a1, t0
+    slli a0, a0, 3
     and a1, a1, t1
     and a0, a0, t1
     srli t4, a3, 20
     andi t4, t4, 0x7FF
-    slli a3, a3, 12
-    srli a3, a3, 12
     snez t0, t4
     neg t1, t0
-    slli t0, t0, 20
+    slli a3, a3, 12
+    srli a3, a3, 9
+    slli t0, t0, 23
     or a3, a3, t0
-    and a3, a3, t1
-    and a2, a2, t1
-    slli a1, a1, 3
-    srli t0, a0, 29
-    or a1, a1, t0
-    slli a0, a0, 3
-    slli a3, a3, 3
     srli t0, a2, 29
     or a3, a3, t0
     slli a2, a2, 3
+    and a3, a3, t1
+    and a2, a2, t1
     /* d = min(ex - ey, 60); y >> d with the lost bits in the sticky bit 0 */
     sub t4, t3, t4
     sltiu t0, t4, 61
@@ -276,33 +269,28 @@ pqlab_fndsa_fpr_add_native:
     srl t1, t1, t2
     or a1, a1, t1
     sll a0, a0, t0
-    andi t0, a0, 0x1FF
-    snez t0, t0
-    srli a0, a0, 9
-    slli t1, a1, 23
-    or a0, a0, t1
-    or a0, a0, t0
-    srli a1, a1, 9
     sub t4, t3, t4
     addi t4, t4, 8
-    /* fpr_build: round (bits 2..0 = x11 or 11x: up), pack, flush when not normal */
-    srli t0, a1, 22
-    andi t0, t0, 1
+    /* fpr_build from bit 63: round (round bit and (sticky or lsb): up), pack, flush */
+    srli t0, a1, 31
     neg t1, t4
     srli t1, t1, 31
     and t0, t0, t1
     neg t0, t0
-    andi t1, a0, 7
-    li t2, 0xC8
-    srl t2, t2, t1
-    andi t2, t2, 1
-    srli a0, a0, 2
-    slli t1, a1, 30
-    or a0, a0, t1
-    srli a1, a1, 2
-    add a0, a0, t2
-    sltu t2, a0, t2
-    add a1, a1, t2
+    andi t1, a0, 0x3FF
+    snez t1, t1
+    srli t2, a0, 11
+    or t1, t1, t2
+    srli t2, a0, 10
+    and t1, t1, t2
+    andi t1, t1, 1
+    srli a0, a0, 11
+    slli t2, a1, 21
+    or a0, a0, t2
+    srli a1, a1, 11
+    add a0, a0, t1
+    sltu t1, a0, t1
+    add a1, a1, t1
     addi t4, t4, -1
     slli t4, t4, 20
     add a1, a1, t4
@@ -343,32 +331,30 @@ pqlab_fndsa_fpr_addsub_native:
     /* significands with 3 extra low bits, in [2^55, 2^56) or zero */
     srli t3, a1, 20
     andi t3, t3, 0x7FF
-    slli a1, a1, 12
-    srli a1, a1, 12
     snez t0, t3
     neg t1, t0
-    slli t0, t0, 20
+    slli a1, a1, 12
+    srli a1, a1, 9
+    slli t0, t0, 23
     or a1, a1, t0
+    srli t0, a0, 29
+    or a1, a1, t0
+    slli a0, a0, 3
     and a1, a1, t1
     and a0, a0, t1
     srli t4, a3, 20
     andi t4, t4, 0x7FF
-    slli a3, a3, 12
-    srli a3, a3, 12
     snez t0, t4
     neg t1, t0
-    slli t0, t0, 20
+    slli a3, a3, 12
+    srli a3, a3, 9
+    slli t0, t0, 23
     or a3, a3, t0
-    and a3, a3, t1
-    and a2, a2, t1
-    slli a1, a1, 3
-    srli t0, a0, 29
-    or a1, a1, t0
-    slli a0, a0, 3
-    slli a3, a3, 3
     srli t0, a2, 29
     or a3, a3, t0
     slli a2, a2, 3
+    and a3, a3, t1
+    and a2, a2, t1
     /* d = min(ex - ey, 60); y >> d with the lost bits in the sticky bit 0 */
     sub t4, t3, t4
     sltiu t0, t4, 61
@@ -498,33 +484,28 @@ pqlab_fndsa_fpr_addsub_native:
     srl t1, t1, t2
     or a6, a6, t1
     sll t5, t5, t0
-    andi t0, t5, 0x1FF
-    snez t0, t0
-    srli t5, t5, 9
-    slli t1, a6, 23
-    or t5, t5, t1
-    or t5, t5, t0
-    srli a6, a6, 9
     sub t4, t3, t4
     addi t4, t4, 8
-    /* fpr_build: round (bits 2..0 = x11 or 11x: up), pack, flush when not normal */
-    srli t0, a6, 22
-    andi t0, t0, 1
+    /* fpr_build from bit 63: round (round bit and (sticky or lsb): up), pack, flush */
+    srli t0, a6, 31
     neg t1, t4
     srli t1, t1, 31
     and t0, t0, t1
     neg t0, t0
-    andi t1, t5, 7
-    li t2, 0xC8
-    srl t2, t2, t1
-    andi t2, t2, 1
-    srli t5, t5, 2
-    slli t1, a6, 30
-    or t5, t5, t1
-    srli a6, a6, 2
-    add t5, t5, t2
-    sltu t2, t5, t2
-    add a6, a6, t2
+    andi t1, t5, 0x3FF
+    snez t1, t1
+    srli t2, t5, 11
+    or t1, t1, t2
+    srli t2, t5, 10
+    and t1, t1, t2
+    andi t1, t1, 1
+    srli t5, t5, 11
+    slli t2, a6, 21
+    or t5, t5, t2
+    srli a6, a6, 11
+    add t5, t5, t1
+    sltu t1, t5, t1
+    add a6, a6, t1
     addi t4, t4, -1
     slli t4, t4, 20
     add a6, a6, t4
@@ -593,33 +574,28 @@ pqlab_fndsa_fpr_addsub_native:
     srl t1, t1, t2
     or a1, a1, t1
     sll a0, a0, t0
-    andi t0, a0, 0x1FF
-    snez t0, t0
-    srli a0, a0, 9
-    slli t1, a1, 23
-    or a0, a0, t1
-    or a0, a0, t0
-    srli a1, a1, 9
     sub t4, t3, t4
     addi t4, t4, 8
-    /* fpr_build: round (bits 2..0 = x11 or 11x: up), pack, flush when not normal */
-    srli t0, a1, 22
-    andi t0, t0, 1
+    /* fpr_build from bit 63: round (round bit and (sticky or lsb): up), pack, flush */
+    srli t0, a1, 31
     neg t1, t4
     srli t1, t1, 31
     and t0, t0, t1
     neg t0, t0
-    andi t1, a0, 7
-    li t2, 0xC8
-    srl t2, t2, t1
-    andi t2, t2, 1
-    srli a0, a0, 2
-    slli t1, a1, 30
-    or a0, a0, t1
-    srli a1, a1, 2
-    add a0, a0, t2
-    sltu t2, a0, t2
-    add a1, a1, t2
+    andi t1, a0, 0x3FF
+    snez t1, t1
+    srli t2, a0, 11
+    or t1, t1, t2
+    srli t2, a0, 10
+    and t1, t1, t2
+    andi t1, t1, 1
+    srli a0, a0, 11
+    slli t2, a1, 21
+    or a0, a0, t2
+    srli a1, a1, 11
+    add a0, a0, t1
+    sltu t1, a0, t1
+    add a1, a1, t1
     addi t4, t4, -1
     slli t4, t4, 20
     add a1, a1, t4

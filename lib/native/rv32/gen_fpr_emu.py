@@ -66,12 +66,6 @@ def norm64(e: Emit, lo: str, hi: str, cnt: str) -> None:
         e("srl t1, t1, t2", f"or {hi}, {hi}, t1", f"sll {lo}, {lo}, t0")
 
 
-def fold9(e: Emit, lo: str, hi: str) -> None:
-    """z = (z >> 9) | (z & 0x1FF != 0). Temporaries t0, t1."""
-    e(f"andi t0, {lo}, 0x1FF", "snez t0, t0", f"srli {lo}, {lo}, 9", f"slli t1, {hi}, 23")
-    e(f"or {lo}, {lo}, t1", f"or {lo}, {lo}, t0", f"srli {hi}, {hi}, 9")
-
-
 def build(e: Emit, s: str | None, ex: str, zl: str, zh: str, ol: str, oh: str) -> None:
     """fpr_build with the biased exponent E = e + 1077 in ex: the value zl:zh * 2^e,
     2^54 <= z < 2^55 (else zero: flush), rounded to nearest even, sign s (None: +),
@@ -90,6 +84,20 @@ def build(e: Emit, s: str | None, ex: str, zl: str, zh: str, ol: str, oh: str) -
         e(f"slli {s}, {s}, 31", f"add {oh}, {zh}, {s}")
 
 
+def build63(e: Emit, s: str, ex: str, lo: str, hi: str, ol: str, oh: str) -> None:
+    """fold9 then build for a value normalised to bit 63 (or zero): the significand is bits
+    63..11, the round bit 10, the sticky bit (bits 9..0 != 0) the C's bit 0 after its fold;
+    round up when round and (sticky or lsb). Clobbers s, ex, lo, hi, t0-t2."""
+    e.comment("fpr_build from bit 63: round (round bit and (sticky or lsb): up), pack, flush")
+    e(f"srli t0, {hi}, 31", f"neg t1, {ex}", "srli t1, t1, 31", "and t0, t0, t1", "neg t0, t0")
+    e(f"andi t1, {lo}, 0x3FF", "snez t1, t1", f"srli t2, {lo}, 11", "or t1, t1, t2")
+    e(f"srli t2, {lo}, 10", "and t1, t1, t2", "andi t1, t1, 1")
+    e(f"srli {lo}, {lo}, 11", f"slli t2, {hi}, 21", f"or {lo}, {lo}, t2", f"srli {hi}, {hi}, 11")
+    e(f"add {lo}, {lo}, t1", f"sltu t1, {lo}, t1", f"add {hi}, {hi}, t1")
+    e(f"addi {ex}, {ex}, -1", f"slli {ex}, {ex}, 20", f"add {hi}, {hi}, {ex}")
+    e(f"and {ol}, {lo}, t0", f"and {hi}, {hi}, t0", f"slli {s}, {s}, 31", f"add {oh}, {hi}, {s}")
+
+
 def zero_sign(e: Emit, s: str, s0: str, zl: str, zh: str, tmp: str, tmp2: str) -> None:
     """s = s0 when zl:zh == 0 (an exact zero's sign), else s. Clobbers tmp, tmp2."""
     e(f"or {tmp}, {zl}, {zh}", f"seqz {tmp}, {tmp}", f"neg {tmp}, {tmp}", f"xor {tmp2}, {s}, {s0}")
@@ -100,9 +108,8 @@ def finish(e: Emit, s: str, ex: str, zl: str, zh: str, cnt: str, ol: str, oh: st
     """add_finish with the final sign in s: normalise zl:zh (< 2^57), fold, E = ex + 8 - cnt,
     build into ol:oh. ex is kept; clobbers s, zl, zh, cnt, t0-t2."""
     norm64(e, zl, zh, cnt)
-    fold9(e, zl, zh)
     e(f"sub {cnt}, {ex}, {cnt}", f"addi {cnt}, {cnt}, 8")
-    build(e, s, cnt, zl, zh, ol, oh)
+    build63(e, s, cnt, zl, zh, ol, oh)
 
 
 def unpack(e: Emit, lo: str, hi: str, ex: str, mask: bool = True) -> None:
@@ -115,6 +122,14 @@ def unpack(e: Emit, lo: str, hi: str, ex: str, mask: bool = True) -> None:
         e(f"and {hi}, {hi}, t1", f"and {lo}, {lo}, t1")
     else:
         e("lui t0, 0x100", f"or {hi}, {hi}, t0")
+
+
+def unpack3(e: Emit, lo: str, hi: str, ex: str) -> None:
+    """unpack, then the significand << 3 (in [2^55, 2^56) or zero). Clobbers t0, t1."""
+    e(f"srli {ex}, {hi}, 20", f"andi {ex}, {ex}, 0x7FF", f"snez t0, {ex}", "neg t1, t0")
+    e(f"slli {hi}, {hi}, 12", f"srli {hi}, {hi}, 9", "slli t0, t0, 23", f"or {hi}, {hi}, t0")
+    e(f"srli t0, {lo}, 29", f"or {hi}, {hi}, t0", f"slli {lo}, {lo}, 3")
+    e(f"and {hi}, {hi}, t1", f"and {lo}, {lo}, t1")
 
 
 def shl(e: Emit, lo: str, hi: str, k: int, tmp: str) -> None:
@@ -132,10 +147,8 @@ def add_align(e: Emit) -> None:
     e("neg t0, t5", "xor t1, a0, a2", "and t1, t1, t0", "xor a0, a0, t1", "xor a2, a2, t1")
     e("xor t1, a1, a3", "and t1, t1, t0", "xor a1, a1, t1", "xor a3, a3, t1")
     e.comment("significands with 3 extra low bits, in [2^55, 2^56) or zero")
-    unpack(e, "a0", "a1", "t3")
-    unpack(e, "a2", "a3", "t4")
-    shl(e, "a0", "a1", 3, "t0")
-    shl(e, "a2", "a3", 3, "t0")
+    unpack3(e, "a0", "a1", "t3")
+    unpack3(e, "a2", "a3", "t4")
     e.comment("d = min(ex - ey, 60); y >> d with the lost bits in the sticky bit 0")
     e("sub t4, t3, t4", "sltiu t0, t4, 61", "addi t0, t0, -1", "xori t1, t4, 60", "and t1, t1, t0")
     e("xor t4, t4, t1")
@@ -154,10 +167,9 @@ def gen_of(e: Emit) -> None:
     e("srli t5, a1, 31", "neg t0, t5", "xor a0, a0, t0", "xor a1, a1, t0")
     e("add a0, a0, t5", "sltu t1, a0, t5", "add a1, a1, t1")
     norm64(e, "a0", "a1", "t4")
-    fold9(e, "a0", "a1")
     e.comment("E = 9 - cnt + 1077")
     e("li t3, 1086", "sub t3, t3, t4")
-    build(e, "t5", "t3", "a0", "a1", "a0", "a1")
+    build63(e, "t5", "t3", "a0", "a1", "a0", "a1")
     end(e, name)
 
 
