@@ -249,12 +249,12 @@ int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, s
 static int fndsa_verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded, const uint8_t *m,
                              size_t mlen, const uint8_t *pk)
 {
-    uint16_t h[N], hm[N];
-    int16_t s2[N];
-    uint16_t tmp[3 * N];
+    /* 2n uint16 in all (docs/fndsa.md, "RAM per operation"): s2, then s2 h; h, then c */
+    uint16_t a[N], b[N];
+    int16_t *s2 = (int16_t *)(void *)a;
     pqlab_keccak_state sc;
 
-    if (pk[0] != LOGN || fndsa_modq_decode(h, LOGN, pk + 1, FNDSA_PKBYTES - 1) != FNDSA_PKBYTES - 1) {
+    if (pk[0] != LOGN || fndsa_modq_decode(b, LOGN, pk + 1, FNDSA_PKBYTES - 1) != FNDSA_PKBYTES - 1) {
         return -1;
     }
     if (clen == 0) {
@@ -278,8 +278,7 @@ static int fndsa_verify_core(const uint8_t *nonce, const uint8_t *comp, size_t c
     pqlab_shake256_absorb(&sc, nonce, FNDSA_NONCELEN);
     pqlab_shake256_absorb(&sc, m, mlen);
     pqlab_shake256_finalize(&sc);
-    fndsa_hash_to_point(&sc, hm, LOGN);
-    return fndsa_verify_raw(hm, s2, h, LOGN, tmp) ? 0 : -1;
+    return fndsa_verify_inplace(a, b, &sc, LOGN) ? 0 : -1;
 }
 
 int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk,

@@ -108,13 +108,13 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
 /* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
 #define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
 #define fndsa_complete_private FNDSA_NS(fndsa_complete_private)
-#define fndsa_verify_raw FNDSA_NS(fndsa_verify_raw)
+#define fndsa_verify_inplace FNDSA_NS(fndsa_verify_inplace)
 #define fndsa_hash_to_point FNDSA_NS(fndsa_hash_to_point)
 #define fndsa_is_short FNDSA_NS(fndsa_is_short)
 
 int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp);
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp);
-int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn, uint16_t *tmp);
+int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsigned logn);
 void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn);
 int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
 
