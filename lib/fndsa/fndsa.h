@@ -91,7 +91,8 @@ int fndsa_samplerz(fndsa_sampler *s, fpr mu, fpr isigma);
 extern unsigned fndsa_sign_attempts_last;
 
 /* One signing attempt on an already seeded sampler: 1 and s2 set when
- * ||(s1, s2)||^2 <= beta^2, else 0. tmp: 13n fprs. */
+ * ||(s1, s2)||^2 <= beta^2, else 0. tmp: FNDSA_SIGN_DYN_FPRS(logn) fprs; s2 may lie
+ * in tmp's slot FNDSA_SIGN_DYN_S2_SLOT (n fprs from that times n; written last). */
 int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
                            const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
 /* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10), bounded:
