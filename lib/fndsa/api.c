@@ -14,16 +14,16 @@
 #define N FNDSA_N
 #define LOGN FNDSA_LOGN
 
-/* One work area for key generation (NTRU solver: FNDSA_KEYGEN_TMP bytes), signing
- * (13n fprs) and expansion (8n fprs); the API functions are not reentrant.
- * FNDSA_KEYGEN_TMP is 128n bytes (16n fprs), so the signing share adds no RAM. */
-#define FNDSA_SIGN_TMP_FPRS (13 * N)
-static union {
-    uint8_t kg[FNDSA_KEYGEN_TMP];
-    fpr f[FNDSA_SIGN_TMP_FPRS];
-    uint64_t align;
-} work;
+#if defined(__GNUC__)
+#define FNDSA_NOINLINE __attribute__((noinline))
+#else
+#define FNDSA_NOINLINE
+#endif
 
+/* No static state: every operation keeps its work area on its own stack, sized for
+ * that operation (docs/fndsa.md, "RAM per operation"): key generation FNDSA_KEYGEN_TMP
+ * bytes, signing FNDSA_SIGN_DYN_FPRS / FNDSA_SIGN_TREE_FPRS fprs, expansion
+ * FNDSA_EXPAND_FPRS fprs, verification 2n uint16. The functions are reentrant. */
 static int decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
 {
     uint8_t hdr = sk[0];
@@ -66,13 +66,17 @@ static int load_sk(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uint8_t *sk
 
 int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t seed[48])
 {
-    static int8_t f[N], g[N], F[N], G[N];
-    static uint16_t h[N];
+    int8_t f[N], g[N], F[N], G[N];
+    uint16_t h[N];
+    union {
+        uint8_t b[FNDSA_KEYGEN_TMP];
+        uint32_t align;
+    } work;
     pqlab_keccak_state rng;
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
     pqlab_shake256_finalize(&rng);
-    fndsa_keygen(&rng, f, g, F, G, h, LOGN, work.kg);
+    fndsa_keygen(&rng, f, g, F, G, h, LOGN, work.b);
     PQLAB_DECLASSIFY(h, sizeof h); /* the public key */
     int ok = 1;
     sk[0] = 0x50 + LOGN;
@@ -126,18 +130,21 @@ unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void)
 
 /* Sign: writes the compressed s2 to comp (at most compmax bytes; with
  * retry, draw new signatures until it fits, as the padded format requires;
- * without, fail when it does not fit) and returns its length, 0 on error. */
-static size_t fndsa_sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
-                              const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
+ * without, fail when it does not fit) and returns its length, 0 on error.
+ * tmp: FNDSA_SIGN_DYN_FPRS fprs (dynamic; key: f, g, F, G, 4n bytes) or
+ * FNDSA_SIGN_TREE_FPRS (tree; key NULL). s2 is written in a slot of tmp that the
+ * attempt's last step leaves free (params.h). */
+static size_t sign_loop(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen, const uint8_t *key,
+                        const uint8_t *nonce, const uint8_t *seed, fpr *tmp, int8_t *fgFG)
 {
-    fpr *tmp = work.f;
-    static int8_t f[N], g[N], F[N], G[N];
-    static uint16_t hm[N];
-    static int16_t s2[N];
+    int8_t *f = fgFG, *g = fgFG + N, *F = fgFG + 2 * N, *G = fgFG + 3 * N;
+    uint16_t hm[N];
+    int16_t *s2 =
+        (int16_t *)(void *)(tmp + (fgFG == NULL ? FNDSA_SIGN_TREE_S2_SLOT : FNDSA_SIGN_DYN_S2_SLOT) * (size_t)N);
     pqlab_keccak_state sc;
     size_t len = 0;
 
-    if (!tree && !load_sk(f, g, F, G, key, tmp)) {
+    if (fgFG != NULL && !load_sk(f, g, F, G, key, tmp)) {
         goto done;
     }
     pqlab_shake256_init(&sc);
@@ -151,26 +158,48 @@ static size_t fndsa_sign_core(uint8_t *comp, size_t compmax, int retry, const ui
     pqlab_shake256_finalize(&sc);
     fndsa_sign_attempts_last = 0;
     for (;;) {
-        int ok =
-            tree ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp) : fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
+        int ok = fgFG == NULL ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp)
+                              : fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
         if (!ok) {
             break; /* FNDSA_SIGN_MAX_ATTEMPTS reached (public count): len stays 0 */
         }
-        PQLAB_DECLASSIFY(s2, sizeof s2); /* the signature is public */
+        PQLAB_DECLASSIFY(s2, N * sizeof *s2); /* the signature is public */
         len = fndsa_comp_encode(comp, compmax, s2, LOGN);
         if (len != 0 || !retry) {
             break;
         }
     }
 done:
-    pqlab_zeroize(f, sizeof f);
-    pqlab_zeroize(g, sizeof g);
-    pqlab_zeroize(F, sizeof F);
-    pqlab_zeroize(G, sizeof G);
-    pqlab_zeroize(s2, sizeof s2);
-    pqlab_zeroize(work.f, FNDSA_SIGN_TMP_FPRS * sizeof(fpr));
     pqlab_zeroize(&sc, sizeof sc);
     return len;
+}
+
+/* the two forms in separate frames, so that each operation's stack is its own work area */
+static FNDSA_NOINLINE size_t sign_core_dyn(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
+                                           const uint8_t *key, const uint8_t *nonce, const uint8_t *seed)
+{
+    fpr tmp[FNDSA_SIGN_DYN_FPRS(LOGN)];
+    int8_t fgFG[4 * N];
+    size_t len = sign_loop(comp, compmax, retry, m, mlen, key, nonce, seed, tmp, fgFG);
+    pqlab_zeroize(fgFG, sizeof fgFG);
+    pqlab_zeroize(tmp, sizeof tmp);
+    return len;
+}
+
+static FNDSA_NOINLINE size_t sign_core_tree(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
+                                            const uint8_t *key, const uint8_t *nonce, const uint8_t *seed)
+{
+    fpr tmp[FNDSA_SIGN_TREE_FPRS(LOGN)];
+    size_t len = sign_loop(comp, compmax, retry, m, mlen, key, nonce, seed, tmp, NULL);
+    pqlab_zeroize(tmp, sizeof tmp);
+    return len;
+}
+
+static size_t fndsa_sign_core(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
+                              const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
+{
+    return tree ? sign_core_tree(comp, compmax, retry, m, mlen, key, nonce, seed)
+                : sign_core_dyn(comp, compmax, retry, m, mlen, key, nonce, seed);
 }
 
 int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *key,
@@ -221,7 +250,7 @@ int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, co
 
 int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
 {
-    static uint8_t sig[FNDSA_CRYPTO_BYTES];
+    uint8_t sig[FNDSA_CRYPTO_BYTES]; /* on the stack: no static buffer counts against verification's RAM */
     size_t siglen;
     if (sign_random(sig, &siglen, m, mlen, sk, 0) != 0) {
         /* sig is zeroed by fndsa_sign_seed; sm is cleared too unless it holds the
@@ -249,12 +278,12 @@ int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, s
 static int fndsa_verify_core(const uint8_t *nonce, const uint8_t *comp, size_t clen, int padded, const uint8_t *m,
                              size_t mlen, const uint8_t *pk)
 {
-    uint16_t h[N], hm[N];
-    int16_t s2[N];
-    uint16_t tmp[3 * N];
+    /* 2n uint16 in all (docs/fndsa.md, "RAM per operation"): s2, then s2 h; h, then c */
+    uint16_t a[N], b[N];
+    int16_t *s2 = (int16_t *)(void *)a;
     pqlab_keccak_state sc;
 
-    if (pk[0] != LOGN || fndsa_modq_decode(h, LOGN, pk + 1, FNDSA_PKBYTES - 1) != FNDSA_PKBYTES - 1) {
+    if (pk[0] != LOGN || fndsa_modq_decode(b, LOGN, pk + 1, FNDSA_PKBYTES - 1) != FNDSA_PKBYTES - 1) {
         return -1;
     }
     if (clen == 0) {
@@ -278,8 +307,7 @@ static int fndsa_verify_core(const uint8_t *nonce, const uint8_t *comp, size_t c
     pqlab_shake256_absorb(&sc, nonce, FNDSA_NONCELEN);
     pqlab_shake256_absorb(&sc, m, mlen);
     pqlab_shake256_finalize(&sc);
-    fndsa_hash_to_point(&sc, hm, LOGN);
-    return fndsa_verify_raw(hm, s2, h, LOGN, tmp) ? 0 : -1;
+    return fndsa_verify_inplace(a, b, &sc, LOGN) ? 0 : -1;
 }
 
 int PQLAB_NAMESPACE(fndsa_verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk,
@@ -328,8 +356,8 @@ int PQLAB_NAMESPACE(crypto_sign_open)(uint8_t *m, size_t *mlen, const uint8_t *s
 
 int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
 {
-    fpr *tmp = work.f;
-    static int8_t f[N], g[N], F[N], G[N];
+    fpr tmp[FNDSA_EXPAND_FPRS(LOGN)];
+    int8_t f[N], g[N], F[N], G[N];
     int r = 0;
     if (!load_sk(f, g, F, G, sk, tmp)) {
         r = -1;
@@ -341,11 +369,11 @@ int PQLAB_NAMESPACE(crypto_sign_expand)(uint8_t *expanded, const uint8_t *sk)
     pqlab_zeroize(g, sizeof g);
     pqlab_zeroize(F, sizeof F);
     pqlab_zeroize(G, sizeof G);
-    pqlab_zeroize(work.f, 8 * N * sizeof(fpr));
+    pqlab_zeroize(tmp, sizeof tmp);
     return r;
 }
 
 /* file-local names: a single compilation unit (pqlab export) includes the next file after this one */
 #undef N
 #undef LOGN
-#undef FNDSA_SIGN_TMP_FPRS
+#undef FNDSA_NOINLINE

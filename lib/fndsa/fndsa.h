@@ -91,7 +91,8 @@ int fndsa_samplerz(fndsa_sampler *s, fpr mu, fpr isigma);
 extern unsigned fndsa_sign_attempts_last;
 
 /* One signing attempt on an already seeded sampler: 1 and s2 set when
- * ||(s1, s2)||^2 <= beta^2, else 0. tmp: 13n fprs. */
+ * ||(s1, s2)||^2 <= beta^2, else 0. tmp: FNDSA_SIGN_DYN_FPRS(logn) fprs; s2 may lie
+ * in tmp's slot FNDSA_SIGN_DYN_S2_SLOT (n fprs from that times n; written last). */
 int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
                            const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
 /* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10), bounded:
@@ -108,13 +109,13 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
 /* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
 #define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
 #define fndsa_complete_private FNDSA_NS(fndsa_complete_private)
-#define fndsa_verify_raw FNDSA_NS(fndsa_verify_raw)
+#define fndsa_verify_inplace FNDSA_NS(fndsa_verify_inplace)
 #define fndsa_hash_to_point FNDSA_NS(fndsa_hash_to_point)
 #define fndsa_is_short FNDSA_NS(fndsa_is_short)
 
 int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp);
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp);
-int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn, uint16_t *tmp);
+int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsigned logn);
 void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn);
 int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
 

@@ -407,21 +407,30 @@ int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn)
     return (int)(((bound - s) >> 63) ^ 1);
 }
 
-/* Verify (alg. 16) given c = hm, s2 (|s2| <= 2047 from the decoder) and h. */
-int fndsa_verify_raw(const uint16_t *hm, const int16_t *s2, const uint16_t *h, unsigned logn, uint16_t *tmp)
+/* Verify (alg. 16) in place, in 2n uint16 and no other polynomial buffer:
+ * a holds s2 (as int16, |s2| <= 2047 from the decoder), b holds h (canonical);
+ * sc is SHAKE256 over nonce || message, finalised. ||s2||^2 is summed before s2's
+ * NTT overwrites a; b holds NTT(h), then c = HashToPoint; s1 = c - s2 h is
+ * summed as it is computed, never stored. a and b are overwritten. */
+int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsigned logn)
 {
     size_t n = (size_t)1 << logn;
-    uint16_t *a = tmp, *b = tmp + n;
-    int16_t *s1 = (int16_t *)(void *)(tmp + 2 * n);
+    int16_t *s2 = (int16_t *)(void *)a;
+    uint32_t n2 = 0; /* ||s2||^2 <= 1024 * 2047^2 < 2^32 */
     for (size_t u = 0; u < n; u++) {
-        a[u] = (uint16_t)mq_of(s2[u]);
-        b[u] = h[u];
+        int32_t x = s2[u];
+        n2 += (uint32_t)(x * x);
+        a[u] = (uint16_t)mq_of(x);
     }
     mq_polymul(a, b, logn);
+    fndsa_hash_to_point(sc, b, logn);
+    uint64_t s = n2;
     for (size_t u = 0; u < n; u++) {
-        uint32_t w = mq_sub(hm[u], a[u]);
+        uint32_t w = mq_sub(b[u], a[u]);
         int32_t c = (int32_t)w - (int32_t)(w > (Q >> 1) ? Q : 0);
-        s1[u] = (int16_t)c;
+        s += (uint64_t)(uint32_t)(c * c);
     }
-    return fndsa_is_short(s1, s2, logn);
+    uint64_t bound = logn == 10 ? 70265242u : 34034726u;
+    /* as fndsa_is_short: s < 2^41, so the sign of bound - s decides */
+    return (int)(((bound - s) >> 63) ^ 1);
 }

@@ -58,6 +58,23 @@
 #define FNDSA_TREE_SIZE(logn) (((size_t)(logn) + 1) << (logn))
 #define FNDSA_EXPANDEDKEYBYTES ((4 * (size_t)FNDSA_N + FNDSA_TREE_SIZE(FNDSA_LOGN)) * 8)
 
+/* Signing and expansion work areas, in fprs (lib/fndsa/sign.c): dynamic signing
+ * 13n (B kept in FFT form 4n, Gram matrix 3n, target 2n, ffSampling 4n), or 9n with
+ * PQLAB_FNDSA_SIGN_LOWRAM (B recomputed after the sampling: four more FFTs); tree
+ * signing 6n (target 2n, ffSampling 4n); expansion 8n (B 4n, Gram 3n, FFT n).
+ * Signing writes s2 (n int16) in a slot of n fprs of its work area that the last step
+ * leaves free: FNDSA_SIGN_DYN_S2_SLOT / FNDSA_SIGN_TREE_S2_SLOT. */
+#ifdef PQLAB_FNDSA_SIGN_LOWRAM
+#define FNDSA_SIGN_DYN_FPRS(logn) ((size_t)9 << (logn))
+#define FNDSA_SIGN_DYN_S2_SLOT 4
+#else
+#define FNDSA_SIGN_DYN_FPRS(logn) ((size_t)13 << (logn))
+#define FNDSA_SIGN_DYN_S2_SLOT 6
+#endif
+#define FNDSA_SIGN_TREE_S2_SLOT 4
+#define FNDSA_SIGN_TREE_FPRS(logn) ((size_t)6 << (logn))
+#define FNDSA_EXPAND_FPRS(logn) ((size_t)8 << (logn))
+
 /* Key generation workspace (NTRU solver, big integers): words of 32 bits;
  * the solver fails (and key generation restarts) if it would exceed it. */
 #define FNDSA_NTRU_WORDS ((size_t)32 << FNDSA_LOGN) /* measured peak: about 23 n words */

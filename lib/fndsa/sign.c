@@ -247,12 +247,71 @@ static int finish(int16_t *s2, const fpr *b, const uint8_t *bb, fpr *z0, fpr *z1
     return ok;
 }
 
+#ifdef PQLAB_FNDSA_SIGN_LOWRAM
+/* Gram matrix with B's storage reused: g01 = b00 adj(b10) + b01 adj(b11) into g01 (tmp: n),
+ * then g00 = |b00|^2 + |b01|^2 in place of b00 and g11 = |b10|^2 + |b11|^2 in place of b10;
+ * b01 and b11 are destroyed. The same products and sums as gram_fft, hence the same values. */
+static void gram_fft_inplace(fpr *b00, fpr *b01, fpr *b10, fpr *b11, fpr *g01, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    fpr_copy(g01, b00, n);
+    fndsa_poly_muladj_fft(g01, b10, logn);
+    fpr_copy(tmp, b01, n);
+    fndsa_poly_muladj_fft(tmp, b11, logn);
+    fndsa_poly_add(g01, tmp, logn);
+
+    fndsa_poly_mulselfadj_fft(b00, logn);
+    fndsa_poly_mulselfadj_fft(b01, logn);
+    fndsa_poly_add(b00, b01, logn);
+
+    fndsa_poly_mulselfadj_fft(b10, logn);
+    fndsa_poly_mulselfadj_fft(b11, logn);
+    fndsa_poly_add(b10, b11, logn);
+}
+#endif
+
+#ifdef PQLAB_FNDSA_SIGN_LOWRAM
+/* Low-RAM form: one signing attempt from (f, g, F, G) in FNDSA_SIGN_DYN_FPRS(logn) = 9n fprs of tmp
+ * (slots of n fprs, numbered 0..8):
+ *   B: b00 in 0, b10 in 1, b01 in 5, b11 in 6 (FFT scratch 7)
+ *   target t0, t1 in 2, 3 (from b01, b11); g01 in 4, g00 in 0, g11 in 1 (gram_fft_inplace)
+ *   ffSampling: z0, z1 in 2, 3, its scratch 5..8
+ *   B again, contiguous in 5..8 (FFT scratch 4), finish's scratch 0..1, s2 written in 4.
+ * s2 may point into slot 4 of tmp (FNDSA_SIGN_DYN_S2_SLOT); recomputing B after the
+ * sampling costs four FFTs but saves the 4n fprs that keeping it would. */
 int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
                            const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
-    /* B stays in b[0..4n) through the sampling (ffsamp_dyn's 4n of scratch
-     * follow t1), so finish() needs no second set of four FFTs. */
+    fpr *s[9];
+    for (int i = 0; i < 9; i++) {
+        s[i] = tmp + (size_t)i * n;
+    }
+    small_to_fpr(s[0], g, logn);
+    fndsa_fft(s[0], logn, s[7]);
+    small_to_fpr(s[5], f, logn);
+    fndsa_fft(s[5], logn, s[7]);
+    small_to_fpr(s[1], G, logn);
+    fndsa_fft(s[1], logn, s[7]);
+    small_to_fpr(s[6], F, logn);
+    fndsa_fft(s[6], logn, s[7]);
+    fndsa_poly_neg(s[5], logn);
+    fndsa_poly_neg(s[6], logn);
+    target_fft(s[2], s[3], hm, s[5], s[6], NULL, NULL, logn, s[7]);
+    gram_fft_inplace(s[0], s[5], s[1], s[6], s[4], logn, s[7]);
+    ffsamp_dyn(sc, s[2], s[3], s[0], s[4], s[1], logn, logn, s[5]);
+    basis_fft(s[5], f, g, F, G, logn, s[4]);
+    return finish(s2, s[5], NULL, s[2], s[3], hm, logn, s[0]);
+}
+#else
+/* Default form: B stays in b[0..4n) through the sampling, so finish() needs no second set
+ * of four FFTs (3.2 M cycles for Falcon-512 on m4-sim, docs/fndsa.md). 13n fprs of tmp:
+ * B 0..3, Gram matrix 4..6, t0 7, t1 8, ffSampling's scratch 9..12; finish's scratch is
+ * 4..5, and s2 may point into slot 6 (FNDSA_SIGN_DYN_S2_SLOT). */
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
+                           const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+{
+    size_t n = (size_t)1 << logn;
     fpr *b = tmp, *gm = tmp + 4 * n, *t0 = tmp + 7 * n, *t1 = tmp + 8 * n, *w = tmp + 9 * n;
     basis_fft(b, f, g, F, G, logn, gm);
     gram_fft(gm, b, logn, t0);
@@ -260,6 +319,7 @@ int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, cons
     ffsamp_dyn(sc, t0, t1, gm, gm + n, gm + 2 * n, logn, logn, w);
     return finish(s2, b, NULL, t0, t1, hm, logn, gm);
 }
+#endif
 
 unsigned fndsa_sign_attempts_last = 0;
 

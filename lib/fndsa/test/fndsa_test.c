@@ -128,7 +128,7 @@ int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const
                             const uint16_t *hm)
 {
     static union {
-        fpr f[13 * FNDSA_N];
+        fpr f[FNDSA_SIGN_DYN_FPRS(FNDSA_LOGN)];
         uint64_t a;
     } tmp;
     fndsa_sampler sc;
@@ -184,7 +184,7 @@ int fndsa_test_check_ntru(const int8_t *f, const int8_t *g, const int8_t *F, con
 int fndsa_test_sign_dyn_from(int16_t *s2, unsigned used, const int8_t *f, const int8_t *g, const int8_t *F,
                              const int8_t *G, const uint16_t *hm, const uint8_t seed[48])
 {
-    static fpr tmp[13 * FNDSA_N];
+    static fpr tmp[FNDSA_SIGN_DYN_FPRS(FNDSA_LOGN)];
     pqlab_keccak_state rng;
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
