@@ -393,7 +393,15 @@ void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn)
     }
 }
 
-/* ||s1||^2 + ||s2||^2 <= floor(beta^2) */
+/* s = ||s1||^2 + ||s2||^2 <= floor(beta^2), from the sign of bound - s (s < 2^41: 2n squares
+ * below 2^30 each), not a 64-bit comparison, which 32-bit targets compile into branches on
+ * s's words */
+static int norm_within_bound(uint64_t s, unsigned logn)
+{
+    uint64_t bound = logn == 10 ? 70265242u : 34034726u;
+    return (int)(((bound - s) >> 63) ^ 1);
+}
+
 int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn)
 {
     size_t n = (size_t)1 << logn;
@@ -401,10 +409,7 @@ int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn)
     for (size_t u = 0; u < n; u++) {
         s += (uint64_t)((int32_t)s1[u] * s1[u]) + (uint64_t)((int32_t)s2[u] * s2[u]);
     }
-    uint64_t bound = logn == 10 ? 70265242u : 34034726u;
-    /* s <= bound from the sign of bound - s (s < 2^41: 2n squares below 2^30 each), not a
-     * 64-bit comparison, which 32-bit targets compile into branches on s's words */
-    return (int)(((bound - s) >> 63) ^ 1);
+    return norm_within_bound(s, logn);
 }
 
 /* Verify (alg. 16) in place, in 2n uint16 and no other polynomial buffer:
@@ -430,7 +435,5 @@ int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsig
         int32_t c = (int32_t)w - (int32_t)(w > (Q >> 1) ? Q : 0);
         s += (uint64_t)(uint32_t)(c * c);
     }
-    uint64_t bound = logn == 10 ? 70265242u : 34034726u;
-    /* as fndsa_is_short: s < 2^41, so the sign of bound - s decides */
-    return (int)(((bound - s) >> 63) ^ 1);
+    return norm_within_bound(s, logn);
 }
