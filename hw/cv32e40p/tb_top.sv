@@ -16,6 +16,10 @@
 //   0x10000008             input: a load returns the next byte of ./pqlab.in,
 //                          0x100 at its end, 0x200 when it cannot be read
 //   0x1000000c, 0x10000010 stack guard [low, high): a store inside is a stack overflow
+//   0x10001000-0x100010ff  Keccak-f[1600] unit (KECCAK=1 only; hw/accel/keccak/keccak_obi.sv)
+// Accelerators (docs/accel.md) sit on the data port in slots: each decodes its own window,
+// may hold gnt low while it is busy and answers reads like memory. Without them (the
+// default parameters) gnt = req and the test bench is the base platforms' one.
 // Anything else is a bus fault. Faults, output and exit go through DPI functions of
 // tb_main.cpp, which prints the '#fault' line and ends the run.
 module tb_top #(
@@ -23,7 +27,9 @@ module tb_top #(
     parameter int unsigned MEM_WORDS = 32'h0020_0000,  // 8 MiB
     parameter int unsigned ROM_BASE  = 32'h0000_1000,
     parameter int unsigned RAM_BASE  = 32'h0020_0000,
-    parameter int unsigned DEV_BASE  = 32'h1000_0000
+    parameter int unsigned DEV_BASE  = 32'h1000_0000,
+    parameter int unsigned KECCAK = 0,  // 1: the Keccak unit in accelerator slot 0 (-GKECCAK=1)
+    parameter logic [31:0] KECCAK_BASE = 32'h1000_1000
 ) (
     input logic clk_i,
     input logic rst_ni,
@@ -52,6 +58,41 @@ module tb_top #(
   logic data_req, data_rvalid, data_we;
   logic [3:0] data_be;
   logic [31:0] data_addr, data_wdata, data_rdata;
+  logic data_gnt;
+
+  // accelerator slots on the data port (convention in hw/accel/keccak/keccak_obi.sv)
+  localparam int unsigned NACC = 1;  // slot 0: Keccak; a new unit adds a slot
+  logic [NACC-1:0] acc_sel, acc_stall, acc_bad;
+  logic [31:0] acc_rdata[NACC];
+  if (KECCAK != 0) begin : g_keccak
+    keccak_obi #(
+        .BASE(KECCAK_BASE)
+    ) keccak_i (
+        .clk_i(clk_i),
+        .rst_ni(rst_ni),
+        .req_i(data_req),
+        .we_i(data_we),
+        .be_i(data_be),
+        .addr_i(data_addr),
+        .wdata_i(data_wdata),
+        .sel_o(acc_sel[0]),
+        .stall_o(acc_stall[0]),
+        .bad_o(acc_bad[0]),
+        .rdata_o(acc_rdata[0])
+    );
+  end else begin : g_no_keccak
+    assign acc_sel[0] = 1'b0;
+    assign acc_stall[0] = 1'b0;
+    assign acc_bad[0] = 1'b0;
+    assign acc_rdata[0] = 32'h0;
+  end
+  // the request waits while the unit it addresses is busy
+  assign data_gnt = data_req && !(|(acc_sel & acc_stall));
+  logic [31:0] acc_rdata_sel;
+  always_comb begin
+    acc_rdata_sel = 32'h0;
+    for (int unsigned k = 0; k < NACC; k++) if (acc_sel[k]) acc_rdata_sel = acc_rdata[k];
+  end
 
   cv32e40p_top #(
       .COREV_PULP(0),
@@ -77,7 +118,7 @@ module tb_top #(
       .instr_addr_o(instr_addr),
       .instr_rdata_i(instr_rdata),
       .data_req_o(data_req),
-      .data_gnt_i(data_req),
+      .data_gnt_i(data_gnt),
       .data_rvalid_i(data_rvalid),
       .data_we_o(data_we),
       .data_be_o(data_be),
@@ -132,8 +173,8 @@ module tb_top #(
       end
       if (id_leaves) pc_ex <= pc_id;
       // data port
-      data_rvalid <= data_req;
-      if (data_req) begin
+      data_rvalid <= data_gnt;
+      if (data_gnt) begin
         if (data_addr >= RAM_BASE && data_addr < mem_end) begin
           if (data_we) begin
             if (data_addr < guard_hi && data_addr >= guard_lo) tb_fault(FAULT_STACK, data_addr, pc_ex);
@@ -153,6 +194,8 @@ module tb_top #(
             3'd4: if (data_we) guard_hi <= data_wdata;
             default: tb_fault(FAULT_BUS, data_addr, pc_ex);
           endcase
+        end else if (|acc_sel && !(|acc_bad)) begin
+          if (!data_we) data_rdata <= acc_rdata_sel;
         end else begin
           tb_fault(FAULT_BUS, data_addr, pc_ex);
         end

@@ -16,7 +16,7 @@ use timing::cortex_m::{self as timing_m, Core};
 use timing::cv32e40p;
 
 const USAGE: &str =
-    "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu] [--json REPORT] \
+    "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu|cv32e40p-acc] [--json REPORT] \
 [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
 [--trace-start-pc ADDR] [--trace-stop] [--ct FILE] FIRMWARE.elf
 
@@ -26,7 +26,9 @@ code becomes the process exit code.
   --machine M      mps2-an386 (Cortex-M4, default), mps2-an500 (Cortex-M7, estimate),
                    cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
                    bench memory map, docs/cv32e40p.md; --trace, --ct, --intervals are not
-                   available there); put it before --version to get its timing model
+                   available there), cv32e40p-acc (cv32e40p-nofpu with the Keccak unit on
+                   the data port, docs/accel.md); put it before --version to get its timing
+                   model
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -162,10 +164,10 @@ fn main() {
     if o.machine.starts_with("cv32e40p") {
         let fpu = match o.machine.as_str() {
             "cv32e40p" => true,
-            "cv32e40p-nofpu" => false,
+            "cv32e40p-nofpu" | "cv32e40p-acc" => false,
             m => {
                 eprintln!(
-                    "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu)",
+                    "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu, cv32e40p-acc)",
                     m
                 );
                 std::process::exit(2);
@@ -202,7 +204,7 @@ fn main() {
         "mps2-an500" => (Core::M7, true),
         m => {
             eprintln!(
-                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu)",
+                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu, cv32e40p-acc)",
                 m
             );
             std::process::exit(2);

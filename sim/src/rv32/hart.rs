@@ -10,6 +10,7 @@
 //! Each executed instruction is reported to the core's timing model as an `Event`
 //! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
 
+use super::accel::{Keccak, Touch, KECCAK_BASE, KECCAK_BUSY, KECCAK_SLOT};
 use super::decode::{self, class, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::timing::cv32e40p::{Cv32e40p, Event};
@@ -62,6 +63,10 @@ pub struct Hart {
     pub min_sp: u32,
     /// the instruction executed last (a fetch fault reports it)
     last_pc: u32,
+    /// the Keccak unit (machine cv32e40p-acc; accel.rs), None on the base machines
+    pub keccak: Option<Box<Keccak>>,
+    /// the accelerator the current instruction accessed (for its Event)
+    touch: Touch,
 }
 
 #[derive(Debug)]
@@ -123,6 +128,8 @@ impl Hart {
             link_ret: 0,
             min_sp: u32::MAX,
             last_pc: 0,
+            keccak: None,
+            touch: Touch::default(),
         }
     }
 
@@ -180,6 +187,17 @@ impl Hart {
         }
         if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 <= 4 {
             return Ok(0); // write-only registers
+        }
+        if let Some(k) = self.keccak.as_deref() {
+            if Keccak::selects(a) {
+                if let Some(v) = k.read(a - KECCAK_BASE) {
+                    self.touch = Touch {
+                        slot: KECCAK_SLOT,
+                        busy: 0,
+                    };
+                    return Ok(v);
+                }
+            }
         }
         Err(self.tb_fault("bus", pc, a & !3))
     }
@@ -239,6 +257,17 @@ impl Hart {
                     return Ok(());
                 }
                 _ => {}
+            }
+        }
+        if let Some(k) = self.keccak.as_deref_mut() {
+            if Keccak::selects(a) {
+                if let Some(started) = k.write(a - KECCAK_BASE, v) {
+                    self.touch = Touch {
+                        slot: KECCAK_SLOT,
+                        busy: if started { KECCAK_BUSY } else { 0 },
+                    };
+                    return Ok(());
+                }
             }
         }
         Err(self.tb_fault("bus", pc, a & !3))
@@ -402,7 +431,9 @@ impl Hart {
             split: false,
             divisor: 0,
             csr: 0,
+            acc: Touch::default(),
         };
+        self.touch = Touch::default();
         let a = self.x[i.rs1 as usize & 31];
         let b = self.x[i.rs2 as usize & 31];
         let inhibit = self.mcountinhibit;
@@ -604,6 +635,7 @@ impl Hart {
         }
         self.pc = npc;
         self.last_pc = pc;
+        ev.acc = self.touch;
         let c = self.timing.step(&ev);
         self.cycles += c;
         self.insns += 1;
@@ -635,6 +667,7 @@ impl Hart {
             split: false,
             divisor: 0,
             csr: 0,
+            acc: Touch::default(),
         });
         self.cycles += c;
         self.insns += 1;

@@ -4,3 +4,4 @@
 pub mod decode;
 pub mod hart;
 pub mod run;
+pub mod accel;

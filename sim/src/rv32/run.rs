@@ -76,6 +76,10 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         std::process::exit(2);
     }
     let mut h = Hart::new(o.fpu);
+    if o.machine == "cv32e40p-acc" {
+        // cv32e40p-nofpu with pqlab's accelerators on the data port (accel.rs)
+        h.keccak = Some(Box::default());
+    }
     for s in &e.segments {
         if s.data.is_empty() {
             continue;
