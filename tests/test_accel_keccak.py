@@ -155,7 +155,9 @@ def test_schemes_use_the_unit_on_the_model() -> None:
 
     code, out = pqlab("test", "ml-kem-768", "-i", "ref", "-p", "cv32e40p-acc-sim", "-j", "1")
     assert code == 0 and "ok   ml-kem-768/ref on cv32e40p-acc-sim" in out, out
-    elf = next((Path(__file__).resolve().parent.parent / "build").glob("cv32e40p-acc-sim/impl/ml-kem-768/ref-*/test.elf"), None)
+    elf = next(
+        (Path(__file__).resolve().parent.parent / "build").glob("cv32e40p-acc-sim/impl/ml-kem-768/ref-*/test.elf"), None
+    )
     if elf is None:
         pytest.skip("the test program's ELF was not found under build/ (layout changed?)")
     syms = subprocess.run(["riscv64-unknown-elf-nm", str(elf)], capture_output=True, text=True).stdout
