@@ -25,79 +25,88 @@ module keccak_f1600 (
 );
   // rc(t), FIPS 202 Algorithm 5: R = 10000000 (R[0] = 1), t mod 255 steps of
   // R = 0 || R; R[0] ^= R[8]; R[4] ^= R[8]; R[5] ^= R[8]; R[6] ^= R[8]; R = Trunc8(R)
-  function automatic logic rc_bit(input int t);
-    logic [8:0] r;
-    r = 9'b000000001;
-    for (int i = 0; i < t % 255; i++) begin
-      r = {r[7:0], 1'b0};
-      r[0] = r[0] ^ r[8];
-      r[4] = r[4] ^ r[8];
-      r[5] = r[5] ^ r[8];
-      r[6] = r[6] ^ r[8];
-      r[8] = 1'b0;
+  // (Verilog-2005 style functions: Yosys 0.23 reads them too)
+  function automatic [0:0] rc_bit(input integer t);
+    reg [8:0] r;
+    integer i;
+    begin
+      r = 9'b000000001;
+      for (i = 0; i < t % 255; i = i + 1) begin
+        r = {r[7:0], 1'b0};
+        r[0] = r[0] ^ r[8];
+        r[4] = r[4] ^ r[8];
+        r[5] = r[5] ^ r[8];
+        r[6] = r[6] ^ r[8];
+        r[8] = 1'b0;
+      end
+      rc_bit = r[0];
     end
-    return r[0];
   endfunction
 
   // RC for round i_r (Algorithm 6): bit 2^j - 1 is rc(j + 7 i_r), j = 0..6
-  function automatic logic [63:0] round_constant(input int ir);
-    logic [63:0] rc;
-    rc = 64'h0;
-    for (int j = 0; j <= 6; j++) rc[(1<<j)-1] = rc_bit(j + 7 * ir);
-    return rc;
+  function automatic [63:0] round_constant(input integer ir);
+    integer j;
+    begin
+      round_constant = 64'h0;
+      for (j = 0; j <= 6; j = j + 1) round_constant[(1<<j)-1] = rc_bit(j + 7 * ir);
+    end
   endfunction
 
   // rho offsets (FIPS 202 Algorithm 2): (t+1)(t+2)/2 mod 64 along (x, y) -> (y, 2x+3y)
-  function automatic int rho_offset(input int x, input int y);
-    int cx, cy, nx;
-    cx = 1;
-    cy = 0;
-    if (x == 0 && y == 0) return 0;
-    for (int t = 0; t < 24; t++) begin
-      if (cx == x && cy == y) return ((t + 1) * (t + 2) / 2) % 64;
-      nx = cy;
-      cy = (2 * cx + 3 * cy) % 5;
-      cx = nx;
+  function automatic integer rho_offset(input integer x, input integer y);
+    integer cx, cy, nx, t;
+    begin
+      rho_offset = 0;
+      cx = 1;
+      cy = 0;
+      for (t = 0; t < 24; t = t + 1) begin
+        if (cx == x && cy == y) rho_offset = ((t + 1) * (t + 2) / 2) % 64;
+        nx = cy;
+        cy = (2 * cx + 3 * cy) % 5;
+        cx = nx;
+      end
     end
-    return 0;
-  endfunction
-
-  function automatic logic [63:0] rotl(input logic [63:0] v, input int n);
-    return n == 0 ? v : ((v << n) | (v >> (64 - n)));
   endfunction
 
   logic [1599:0] a;
   logic [4:0] round;
   logic busy;
-  logic [63:0] rc_table[24];
   assign busy_o = busy;
   assign state_o = a;
 
+  // the round constant of the current round: a 24-entry table computed at elaboration
+  wire [24*64-1:0] rc_table;
   for (genvar i = 0; i < 24; i++) begin : g_rc
     localparam logic [63:0] RC = round_constant(i);
-    assign rc_table[i] = RC;
+    assign rc_table[64*i+:64] = RC;
   end
+  wire [63:0] rc = rc_table[64*round+:64];
 
-  // one round, combinational
-  logic [63:0] c[5], d[5], b[25], s[25];
-  logic [1599:0] next;
-  always_comb begin
-    // theta
-    for (int x = 0; x < 5; x++)
-      c[x] = a[64*x+:64] ^ a[64*(x+5)+:64] ^ a[64*(x+10)+:64] ^ a[64*(x+15)+:64] ^ a[64*(x+20)+:64];
-    for (int x = 0; x < 5; x++) d[x] = c[(x+4)%5] ^ rotl(c[(x+1)%5], 1);
-    // rho and pi: B[y, 2x+3y] = rotl(A[x, y] ^ D[x], r[x, y])
-    for (int x = 0; x < 5; x++)
-      for (int y = 0; y < 5; y++)
-        b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(a[64*(x+5*y)+:64] ^ d[x], rho_offset(x, y));
-    // chi
-    for (int x = 0; x < 5; x++)
-      for (int y = 0; y < 5; y++)
-        s[x+5*y] = b[x+5*y] ^ (~b[(x+1)%5+5*y] & b[(x+2)%5+5*y]);
-    // iota
-    s[0] = s[0] ^ rc_table[round];
-    for (int i = 0; i < 25; i++) next[64*i+:64] = s[i];
+  // one round, combinational; lanes 64 bits wide, lane i at [64*i +: 64]
+  wire [5*64-1:0] c, d;
+  wire [25*64-1:0] b, s, next;
+  for (genvar x = 0; x < 5; x++) begin : g_theta
+    // theta: C[x] = xor of the column, D[x] = C[x-1] ^ rot(C[x+1], 1)
+    assign c[64*x+:64] = a[64*x+:64] ^ a[64*(x+5)+:64] ^ a[64*(x+10)+:64] ^ a[64*(x+15)+:64] ^ a[64*(x+20)+:64];
+    assign d[64*x+:64] = c[64*((x+4)%5)+:64] ^ {c[64*((x+1)%5)+:63], c[64*((x+1)%5)+63]};
   end
+  for (genvar x = 0; x < 5; x++) begin : g_x
+    for (genvar y = 0; y < 5; y++) begin : g_y
+      // rho and pi: B[y, 2x+3y] = rot(A[x, y] ^ D[x], r[x, y])
+      localparam integer R = rho_offset(x, y);
+      localparam integer DST = y + 5 * ((2 * x + 3 * y) % 5);
+      wire [63:0] t = a[64*(x+5*y)+:64] ^ d[64*x+:64];
+      if (R == 0) begin : g_r0
+        assign b[64*DST+:64] = t;
+      end else begin : g_r
+        assign b[64*DST+:64] = {t[63-R:0], t[63:64-R]};
+      end
+      // chi
+      assign s[64*(x+5*y)+:64] = b[64*(x+5*y)+:64] ^ (~b[64*((x+1)%5+5*y)+:64] & b[64*((x+2)%5+5*y)+:64]);
+    end
+  end
+  // iota
+  assign next = {s[25*64-1:64], s[63:0] ^ rc};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
