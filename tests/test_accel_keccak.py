@@ -175,3 +175,32 @@ def test_rtl_gives_the_same_micro_benchmark_cycles(sim: Path, tmp_path: Path) ->
     r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
     s = subprocess.run([str(sim), "--machine", "cv32e40p-acc", str(elf)], capture_output=True, text=True, timeout=60)
     assert parse(r.stdout) == parse(s.stdout)
+
+
+def build_bad(kind: int) -> Path:
+    elf = build_program(
+        get_platform(ACC_RTL),
+        simfw.BUILD / f"rv32-acc-bad{kind}",
+        [FW / "acc_bad.c"],
+        cflags=[f"-DACC_BAD={kind}"],
+    )
+    assert isinstance(elf, Path)
+    return elf
+
+
+@pytest.mark.parametrize("kind", [1, 2, 3])
+def test_unsupported_access_is_a_bus_fault(sim: Path, kind: int) -> None:
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p-acc", str(build_bad(kind))], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 3 and "#fault bus" in r.stdout and "#end ok" not in r.stdout, r.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", [1, 2, 3])
+def test_unsupported_access_is_a_bus_fault_on_the_rtl(kind: int, tmp_path: Path) -> None:
+    from pqlab import rtl
+
+    tb = rtl.model_path(get_platform(ACC_RTL))
+    r = subprocess.run([str(tb), str(build_bad(kind))], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert r.returncode != 0 and "#fault bus" in r.stdout and "#end ok" not in r.stdout, r.stdout

@@ -10,7 +10,7 @@
 //            request, so the response comes in the next cycle, like memory);
 //   a write takes effect at the clock edge of the granted request (req_i && sel_o && !stall_o).
 //
-// Register map (word offsets from BASE, 32-bit accesses only):
+// Register map (word offsets from BASE; aligned 32-bit accesses only, anything else is bad_o):
 //   0..49  the state, read/write: word 2i is the low half of lane i (x + 5y), word 2i+1 the
 //          high half, i.e. the 200-byte state of FIPS 202 as 50 little-endian words
 //   50     CTRL: a write starts a permutation (the value is ignored); a read returns 0
@@ -37,7 +37,7 @@ module keccak_obi #(
   wire [5:0] word = addr_i[7:2];
   assign sel_o = addr_i[31:8] == BASE[31:8];
   assign stall_o = busy;
-  assign bad_o = sel_o && (addr_i[1:0] != 2'b00 || word > 6'(CTRL) || (we_i && be_i != 4'hf));
+  assign bad_o = sel_o && (addr_i[1:0] != 2'b00 || word > 6'(CTRL) || be_i != 4'hf);
   wire go = req_i && sel_o && !busy && !bad_o;
   assign rdata_o = word < 6'(CTRL) ? state[32*word+:32] : 32'h0;
 

@@ -177,11 +177,11 @@ impl Hart {
                 _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
             });
         }
-        self.dev_read(a, pc)
+        self.dev_read(a, n, pc)
     }
 
     #[cold]
-    fn dev_read(&mut self, a: u32, pc: u32) -> R<u32> {
+    fn dev_read(&mut self, a: u32, n: u32, pc: u32) -> R<u32> {
         if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 == 2 {
             return Ok(self.input_byte());
         }
@@ -189,7 +189,8 @@ impl Hart {
             return Ok(0); // write-only registers
         }
         if let Some(k) = self.keccak.as_deref() {
-            if Keccak::selects(a) {
+            // aligned 32-bit accesses only (a split or narrower access: bus fault, as on the RTL)
+            if Keccak::selects(a) && n == 4 {
                 if let Some(v) = k.read(a - KECCAK_BASE) {
                     self.touch = Touch {
                         slot: KECCAK_SLOT,
@@ -229,11 +230,11 @@ impl Hart {
             self.mem[k..k + n as usize].copy_from_slice(&b[..n as usize]);
             return Ok(());
         }
-        self.dev_write(a, v, pc)
+        self.dev_write(a, v, n, pc)
     }
 
     #[cold]
-    fn dev_write(&mut self, a: u32, v: u32, pc: u32) -> R<()> {
+    fn dev_write(&mut self, a: u32, v: u32, n: u32, pc: u32) -> R<()> {
         if (ROM_BASE..RAM_BASE).contains(&a) {
             return Err(self.tb_fault("code-write", pc, a & !3));
         }
@@ -260,7 +261,7 @@ impl Hart {
             }
         }
         if let Some(k) = self.keccak.as_deref_mut() {
-            if Keccak::selects(a) {
+            if Keccak::selects(a) && n == 4 {
                 if let Some(started) = k.write(a - KECCAK_BASE, v) {
                     self.touch = Touch {
                         slot: KECCAK_SLOT,
