@@ -120,8 +120,9 @@ module keccak_f1600 (
     end else if (start_i) begin
       busy <= 1'b1;
       round <= '0;
-    end else if (we_i && widx_i < 6'd50) begin
-      a[32*widx_i+:32] <= wdata_i;
+    end else if (we_i) begin
+      // one enable per word (a constant part-select each: a plain decoder in synthesis)
+      for (int w = 0; w < 50; w++) if (widx_i == 6'(w)) a[32*w+:32] <= wdata_i;
     end
   end
 endmodule
