@@ -97,7 +97,11 @@ impl Keccak {
             return Some(0);
         }
         let lane = self.state[(w / 2) as usize];
-        Some(if w & 1 == 0 { lane as u32 } else { (lane >> 32) as u32 })
+        Some(if w & 1 == 0 {
+            lane as u32
+        } else {
+            (lane >> 32) as u32
+        })
     }
 
     /// A 32-bit write; None: not a register; Some(true): started the permutation.
