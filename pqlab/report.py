@@ -420,8 +420,12 @@ def speedup(records: list[dict], base: str, accel: str) -> str:
                 else:
                     ratio.append("—")
             label = f"{scheme} ({impl})"
-            rows.append(f"| {label} | base | " + " | ".join(_fmt(b[op]["mean"]) if op in b else "—" for op in ops) + " |")
-            rows.append(f"| {label} | accelerated | " + " | ".join(_fmt(a[op]["mean"]) if op in a else "—" for op in ops) + " |")
+            rows.append(
+                f"| {label} | base | " + " | ".join(_fmt(b[op]["mean"]) if op in b else "—" for op in ops) + " |"
+            )
+            rows.append(
+                f"| {label} | accelerated | " + " | ".join(_fmt(a[op]["mean"]) if op in a else "—" for op in ops) + " |"
+            )
             rows.append(f"| {label} | base / accelerated | " + " | ".join(ratio) + " |")
         if rows:
             out += ["", f"| {kind} | | {' | '.join(ops)} |", "|---|---|" + "--:|" * len(ops), *rows]
