@@ -757,11 +757,21 @@ def _stored(db: str, schemes, impls, platforms) -> list[dict]:
 @click.option(
     "-o", "--output", type=click.Path(), help="write the report to this file (pqm4: this folder) instead of stdout"
 )
+@click.option(
+    "--speedup",
+    nargs=2,
+    metavar="BASE ACCELERATED",
+    help="instead: base against accelerated platform per scheme and operation (mean cycles, ratio base / accelerated)",
+)
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
-def report_cmd(schemes, impls, platforms, fmt, output, db):
+def report_cmd(schemes, impls, platforms, fmt, output, speedup, db):
     """Render stored results (newest run of each measurement) as Markdown, CSV, JSON or HTML with plots."""
     rows = _stored(db, schemes, impls, platforms)
-    if fmt.startswith("pqm4"):
+    if speedup:
+        if fmt != "markdown":
+            raise PqlabError("--speedup renders Markdown only")
+        text = R.speedup(R.aggregate(rows), *speedup)
+    elif fmt.startswith("pqm4"):
         from pqlab import pqm4format
 
         if fmt == "pqm4":

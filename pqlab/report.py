@@ -385,6 +385,55 @@ def compare(records: list[dict], metric: str = "speed", baseline: str | None = N
     return "\n".join(out) + "\n"
 
 
+def speedup(records: list[dict], base: str, accel: str) -> str:
+    """Base against accelerated, the layout of issue 19's published table: per scheme and
+    implementation a row of mean cycles on the `base` platform, one on `accel`, and their ratio
+    (base / accelerated: how many times faster), one column per operation; KEMs and signature
+    schemes in tables of their own. Only figures of one unit are divided; a scheme and
+    implementation measured on one platform only, or an operation missing on one, shows "—"."""
+    if base == accel:
+        raise PqlabError(f"--speedup: the base and the accelerated platform are the same ({base})")
+    speed = [r for r in records if r["metric"] == "speed" and r["platform"] in (base, accel)]
+    cells: dict[tuple[str, str], dict[str, dict[str, dict]]] = defaultdict(lambda: defaultdict(dict))
+    for r in speed:
+        cells[(r["scheme"], r["implementation"])][r["platform"]][r["operation"]] = r
+    found = {r["platform"] for r in speed}
+    missing = [p for p in (base, accel) if p not in found]
+    if missing:
+        raise PqlabError(f"--speedup: no speed results of {', '.join(missing)} in this selection")
+    out = [f"Base ({base}) against accelerated ({accel}): mean cycles per operation, and base / accelerated"]
+    for kind, ops in OPERATIONS.items():
+        rows = []
+        for (scheme, impl), by_plat in sorted(cells.items()):
+            allops = {*by_plat[base], *by_plat[accel]}
+            # a KEM has encaps / decaps, a signature scheme sign / verify (keypair: both)
+            is_kem = bool(allops & {"encaps", "decaps"})
+            if is_kem != (kind == "kem") or not (by_plat[base] and by_plat[accel]):
+                continue
+            b, a = by_plat[base], by_plat[accel]
+            ratio = []
+            for op in ops:
+                if op in b and op in a and b[op]["unit"] == a[op]["unit"] and a[op]["mean"]:
+                    ratio.append(f"{b[op]['mean'] / a[op]['mean']:.2f}")
+                elif op in b and op in a:
+                    ratio.append("— (units differ)")
+                else:
+                    ratio.append("—")
+            label = f"{scheme} ({impl})"
+            rows.append(
+                f"| {label} | base | " + " | ".join(_fmt(b[op]["mean"]) if op in b else "—" for op in ops) + " |"
+            )
+            rows.append(
+                f"| {label} | accelerated | " + " | ".join(_fmt(a[op]["mean"]) if op in a else "—" for op in ops) + " |"
+            )
+            rows.append(f"| {label} | base / accelerated | " + " | ".join(ratio) + " |")
+        if rows:
+            out += ["", f"| {kind} | | {' | '.join(ops)} |", "|---|---|" + "--:|" * len(ops), *rows]
+    if len(out) == 1:
+        raise PqlabError(f"--speedup: no scheme has speed results on both {base} and {accel} in this selection")
+    return "\n".join(out) + "\n"
+
+
 def _compare_table(cells: dict[tuple[str, str], dict[str, float]], cols: list[str], with_ratios: bool) -> list[str]:
     ratio_cols = cols[1:] if with_ratios else []
     out = [

@@ -157,6 +157,28 @@ def test_compare_only_like_units_with_chosen_baseline(tmp_path):
         R.compare(recs, baseline="nope@x")
 
 
+def test_speedup_table_base_against_accelerated(tmp_path):
+    st = Store(tmp_path / "r.db")
+    dsa = {"scheme": "ml-dsa-44", "unit": "cycles"}
+    st.add_run(ctx(platform="base", **dsa), [("speed", op, v) for op, v in (("keypair", 600), ("verify", 300))])
+    st.add_run(ctx(platform="acc", **dsa), [("speed", op, v) for op, v in (("keypair", 100), ("verify", 150))])
+    st.add_run(ctx(platform="base", unit="cycles"), [("speed", "encaps", 90)])
+    st.add_run(ctx(platform="acc", unit="instructions"), [("speed", "encaps", 30)])
+    recs = R.aggregate(st.latest())
+    table = R.speedup(recs, "base", "acc")
+    sign = table[table.index("| sign |") :]
+    assert "| ml-dsa-44 (ref) | base | 600 | — | 300 |" in sign
+    assert "| ml-dsa-44 (ref) | accelerated | 100 | — | 150 |" in sign
+    assert "| ml-dsa-44 (ref) | base / accelerated | 6.00 | — | 2.00 |" in sign
+    kem = table[table.index("| kem |") : table.index("| sign |")]
+    # a KEM row only in the KEM table; figures of different units are not divided
+    assert "ml-dsa-44" not in kem and "| ml-kem-768 (ref) | base / accelerated | — | — (units differ) | — |" in kem
+    with pytest.raises(PqlabError, match="no speed results of nope"):
+        R.speedup(recs, "base", "nope")
+    with pytest.raises(PqlabError, match="are the same"):
+        R.speedup(recs, "acc", "acc")
+
+
 def _as_unprivileged(check) -> None:
     """Run `check` in a forked child that cannot override file permissions (root drops to
     nobody), so a read-only file is read-only; the child's assertion failures fail the test."""

@@ -1,8 +1,8 @@
 """The NTT unit as a device of the CV32E40P machine: tests/accel/ntt_bench.c (the unit's
 operations through its windows for every modulus, timed bus sequences, one call of every kernel
-of lib/native/rv32ntt/ntt_acc.c) on cv32e40p-ntt-sim against the software model
+of lib/native/rv32ntt/ntt_acc.c) on cv32e40p-acc-sim against the software model
 (pqlab/accel_ntt.py), and (slow: builds the Verilated core with the unit) the same ELF on
-cv32e40p-ntt-rtl: every line, cycles included, must be equal."""
+cv32e40p-acc-rtl: every line, cycles included, must be equal."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def check_against_model(lines: list[str]) -> dict[str, int]:
 
 
 def test_sim_against_model(tmp_path: Path) -> None:
-    cyc = check_against_model(run("cv32e40p-ntt-sim", tmp_path))
+    cyc = check_against_model(run("cv32e40p-acc-sim", tmp_path))
     d = A.op_cycles(A.MLDSA, A.OP_NTT)
     # WAIT right after the start: the operation's cycles and the few instructions around it
     assert d <= cyc["wait0"] < d + 16
@@ -96,11 +96,11 @@ def test_sim_against_model(tmp_path: Path) -> None:
     assert cyc["wait400"] - cyc["wait300"] == 4 * 100
     assert cyc["wait300"] > cyc["wait0"]
     assert cyc["polls"] > 1
-    print("\ncv32e40p-ntt-sim:", " ".join(f"{k}={v}" for k, v in cyc.items()))
+    print("\ncv32e40p-acc-sim:", " ".join(f"{k}={v}" for k, v in cyc.items()))
 
 
 def test_sim_memory_while_busy_is_a_bus_fault(tmp_path: Path) -> None:
-    out = fault("cv32e40p-ntt-sim", tmp_path)
+    out = fault("cv32e40p-acc-sim", tmp_path)
     assert re.search(r"#fault bus pc=0x[0-9a-f]+ addr=0x10011014", out), out
     assert "not refused" not in out
 
@@ -108,13 +108,13 @@ def test_sim_memory_while_busy_is_a_bus_fault(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
 def test_rtl_equals_sim(tmp_path: Path) -> None:
-    sim = run("cv32e40p-ntt-sim", tmp_path / "sim")
-    rtl = run("cv32e40p-ntt-rtl", tmp_path / "rtl")
+    sim = run("cv32e40p-acc-sim", tmp_path / "sim")
+    rtl = run("cv32e40p-acc-rtl", tmp_path / "rtl")
     check_against_model(rtl)
     diff = [(a, b) for a, b in zip(sim, rtl, strict=True) if a != b]
     assert not diff, "\n".join(f"sim: {a[:200]}\nrtl: {b[:200]}" for a, b in diff[:10])
     assert (
-        fault("cv32e40p-ntt-rtl", tmp_path / "frtl").split("#fault")[1]
-        == fault("cv32e40p-ntt-sim", tmp_path / "fsim").split("#fault")[1]
+        fault("cv32e40p-acc-rtl", tmp_path / "frtl").split("#fault")[1]
+        == fault("cv32e40p-acc-sim", tmp_path / "fsim").split("#fault")[1]
     )
     print("\ncycles (RTL = sim):", " ".join(ln.split(" ", 1)[1] for ln in rtl if ln.startswith("cyc ")))

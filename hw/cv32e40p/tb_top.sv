@@ -16,10 +16,14 @@
 //   0x10000008             input: a load returns the next byte of ./pqlab.in,
 //                          0x100 at its end, 0x200 when it cannot be read
 //   0x1000000c, 0x10000010 stack guard [low, high): a store inside is a stack overflow
-//   0x10010000-0x10013fff  the NTT unit (hw/accel/ntt/ntt_unit.sv), only when built with
-//                          +define+PQLAB_NTT_ACC (docs/accel.md, "NTT unit"): its registers
-//                          and coefficient memories; a load of its WAIT register is not
-//                          granted while the unit is busy (the core stalls until it is done)
+//   0x10001000-0x100010ff  slot 0: the Keccak-f[1600] unit (KECCAK=1 only;
+//                          hw/accel/keccak/keccak_obi.sv)
+//   0x10010000-0x10013fff  slot 1: the NTT unit (NTT=1 only; hw/accel/ntt/ntt_obi.sv): its
+//                          registers and coefficient memories; a load of its WAIT register
+//                          waits (no grant) while the unit is busy
+// Accelerators (docs/accel.md) sit on the data port in slots: each decodes its own window,
+// may hold gnt low while it is busy and answers reads like memory. Without them (the
+// default parameters) gnt = req and the test bench is the base platforms' one.
 // Anything else is a bus fault. Faults, output and exit go through DPI functions of
 // tb_main.cpp, which prints the '#fault' line and ends the run.
 module tb_top #(
@@ -27,7 +31,11 @@ module tb_top #(
     parameter int unsigned MEM_WORDS = 32'h0020_0000,  // 8 MiB
     parameter int unsigned ROM_BASE  = 32'h0000_1000,
     parameter int unsigned RAM_BASE  = 32'h0020_0000,
-    parameter int unsigned DEV_BASE  = 32'h1000_0000
+    parameter int unsigned DEV_BASE  = 32'h1000_0000,
+    parameter int unsigned KECCAK = 0,  // 1: the Keccak unit in accelerator slot 0 (-GKECCAK=1)
+    parameter logic [31:0] KECCAK_BASE = 32'h1000_1000,
+    parameter int unsigned NTT = 0,  // 1: the NTT unit in accelerator slot 1 (-GNTT=1)
+    parameter logic [31:0] NTT_BASE = 32'h1001_0000
 ) (
     input logic clk_i,
     input logic rst_ni,
@@ -56,6 +64,62 @@ module tb_top #(
   logic data_req, data_gnt, data_rvalid, data_we;
   logic [3:0] data_be;
   logic [31:0] data_addr, data_wdata, data_rdata;
+
+  // accelerator slots on the data port (convention in hw/accel/keccak/keccak_obi.sv)
+  localparam int unsigned NACC = 2;  // slot 0: Keccak, slot 1: NTT; a new unit adds a slot
+  logic [NACC-1:0] acc_sel, acc_stall, acc_bad;
+  logic [31:0] acc_rdata[NACC];
+  if (KECCAK != 0) begin : g_keccak
+    keccak_obi #(
+        .BASE(KECCAK_BASE)
+    ) keccak_i (
+        .clk_i(clk_i),
+        .rst_ni(rst_ni),
+        .req_i(data_req),
+        .we_i(data_we),
+        .be_i(data_be),
+        .addr_i(data_addr),
+        .wdata_i(data_wdata),
+        .sel_o(acc_sel[0]),
+        .stall_o(acc_stall[0]),
+        .bad_o(acc_bad[0]),
+        .rdata_o(acc_rdata[0])
+    );
+  end else begin : g_no_keccak
+    assign acc_sel[0] = 1'b0;
+    assign acc_stall[0] = 1'b0;
+    assign acc_bad[0] = 1'b0;
+    assign acc_rdata[0] = 32'h0;
+  end
+  if (NTT != 0) begin : g_ntt
+    ntt_obi #(
+        .BASE(NTT_BASE)
+    ) ntt_i (
+        .clk_i(clk_i),
+        .rst_ni(rst_ni),
+        .req_i(data_req),
+        .we_i(data_we),
+        .be_i(data_be),
+        .addr_i(data_addr),
+        .wdata_i(data_wdata),
+        .sel_o(acc_sel[1]),
+        .stall_o(acc_stall[1]),
+        .bad_o(acc_bad[1]),
+        .rdata_o(acc_rdata[1])
+    );
+  end else begin : g_no_ntt
+    assign acc_sel[1] = 1'b0;
+    assign acc_stall[1] = 1'b0;
+    assign acc_bad[1] = 1'b0;
+    assign acc_rdata[1] = 32'h0;
+  end
+  // the request waits while the unit it addresses is busy
+  assign data_gnt = data_req && !(|(acc_sel & acc_stall));
+  logic [31:0] acc_rdata_sel;
+  always_comb begin
+    acc_rdata_sel = 32'h0;
+    for (int unsigned k = 0; k < NACC; k++) if (acc_sel[k]) acc_rdata_sel = acc_rdata[k];
+  end
 
   cv32e40p_top #(
       .COREV_PULP(0),
@@ -98,29 +162,6 @@ module tb_top #(
       .fetch_enable_i(1'b1),
       .core_sleep_o(core_sleep_o)
   );
-
-`ifdef PQLAB_NTT_ACC
-  // the NTT unit: a slave on the data port at NTT_BASE; a WAIT load waits for the grant
-  localparam logic [31:0] NTT_BASE = 32'h1001_0000;
-  wire ntt_sel = data_addr[31:14] == NTT_BASE[31:14];
-  logic [31:0] ntt_rdata;
-  logic ntt_busy, ntt_err;
-  wire ntt_stall = ntt_sel && !data_we && data_addr[13:0] == 14'h000c && ntt_busy;
-  assign data_gnt = data_req && !ntt_stall;
-  ntt_unit ntt_i (
-      .clk_i(clk_i),
-      .rst_ni(rst_ni),
-      .req_i(data_gnt && ntt_sel),
-      .we_i(data_we),
-      .addr_i(data_addr[13:0]),
-      .wdata_i(data_wdata),
-      .rdata_o(ntt_rdata),
-      .busy_o(ntt_busy),
-      .err_o(ntt_err)
-  );
-`else
-  assign data_gnt = data_req;
-`endif
 
   // the PC of the instruction in EX (the one that issues a load or store): the PC of the
   // last instruction that left ID
@@ -171,13 +212,6 @@ module tb_top #(
         end else if (data_addr >= ROM_BASE && data_addr < rom_end) begin
           if (data_we) tb_fault(FAULT_ROM_WRITE, data_addr, pc_ex);
           else data_rdata <= mem[data_addr[22:2]];
-`ifdef PQLAB_NTT_ACC
-        end else if (ntt_sel) begin
-          // word accesses only; a refused request (unknown register, a memory window or
-          // CTRL while busy, a bad operation) is a bus fault
-          if (ntt_err || data_be != 4'hf) tb_fault(FAULT_BUS, data_addr, pc_ex);
-          else if (!data_we) data_rdata <= ntt_rdata;
-`endif
         end else if (data_addr[31:5] == DEV_BASE[31:5]) begin
           unique case (data_addr[4:2])
             3'd0: if (data_we) tb_console({24'h0, data_wdata[7:0]});
@@ -187,6 +221,8 @@ module tb_top #(
             3'd4: if (data_we) guard_hi <= data_wdata;
             default: tb_fault(FAULT_BUS, data_addr, pc_ex);
           endcase
+        end else if (|acc_sel && !(|acc_bad)) begin
+          if (!data_we) data_rdata <= acc_rdata_sel;
         end else begin
           tb_fault(FAULT_BUS, data_addr, pc_ex);
         end

@@ -16,8 +16,8 @@ use timing::cortex_m::{self as timing_m, Core};
 use timing::cv32e40p;
 
 const USAGE: &str =
-    "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu] [--json REPORT] \
-[--accel-ntt] [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
+    "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu|cv32e40p-acc] [--json REPORT] \
+[--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
 [--trace-start-pc ADDR] [--trace-stop] [--ct FILE] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
@@ -26,9 +26,9 @@ code becomes the process exit code.
   --machine M      mps2-an386 (Cortex-M4, default), mps2-an500 (Cortex-M7, estimate),
                    cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
                    bench memory map, docs/cv32e40p.md; --trace and --intervals are not
-                   available there); put it before --version to get its timing model
-  --accel-ntt      (cv32e40p machines) the NTT unit on the data bus at 0x10010000, as the
-                   test bench built with PQLAB_NTT_ACC (hw/accel/ntt, docs/accel.md)
+                   available there), cv32e40p-acc (cv32e40p-nofpu with pqlab's accelerators
+                   on the data port: the Keccak and NTT units, docs/accel.md); put it before
+                   --version to get its timing model
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -57,7 +57,6 @@ struct Opts {
     trace_start_pc: Option<u32>,
     trace_stop: bool,
     ct: Option<String>,
-    accel_ntt: bool,
     elf: String,
 }
 
@@ -73,7 +72,6 @@ fn parse_args() -> Result<Opts, String> {
         trace_start_pc: None,
         trace_stop: false,
         ct: None,
-        accel_ntt: false,
         elf: String::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -97,7 +95,6 @@ fn parse_args() -> Result<Opts, String> {
             }
         };
         match name.as_str() {
-            "--accel-ntt" => o.accel_ntt = true,
             "-h" | "--help" => {
                 println!("{}", USAGE);
                 std::process::exit(0);
@@ -167,10 +164,10 @@ fn main() {
     if o.machine.starts_with("cv32e40p") {
         let fpu = match o.machine.as_str() {
             "cv32e40p" => true,
-            "cv32e40p-nofpu" => false,
+            "cv32e40p-nofpu" | "cv32e40p-acc" => false,
             m => {
                 eprintln!(
-                    "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu)",
+                    "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu, cv32e40p-acc)",
                     m
                 );
                 std::process::exit(2);
@@ -196,7 +193,6 @@ fn main() {
             &rv32::run::Opts {
                 machine: &o.machine,
                 fpu,
-                accel_ntt: o.accel_ntt,
                 json: o.json.as_deref(),
                 profile: o.profile.as_deref(),
                 max_insns: o.max_insns,
@@ -206,16 +202,12 @@ fn main() {
             &e,
         );
     }
-    if o.accel_ntt {
-        eprintln!("pqlab-sim: --accel-ntt needs a cv32e40p machine");
-        std::process::exit(2);
-    }
     let (core, an500) = match o.machine.as_str() {
         "mps2-an386" => (Core::M4, false),
         "mps2-an500" => (Core::M7, true),
         m => {
             eprintln!(
-                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu)",
+                "pqlab-sim: unknown machine '{}' (known: mps2-an386, mps2-an500, cv32e40p, cv32e40p-nofpu, cv32e40p-acc)",
                 m
             );
             std::process::exit(2);

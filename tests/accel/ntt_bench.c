@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Micro-benchmarks and functional checks of the NTT unit (docs/accel.md), for
- * tests/test_sim_ntt_acc.py: the same ELF on cv32e40p-ntt-sim and cv32e40p-ntt-rtl must print
+ * tests/test_sim_ntt_acc.py: the same ELF on cv32e40p-acc-sim and cv32e40p-acc-rtl must print
  * the same lines (results and cycles). Lines:
  *   in <tag> <values>      an operation's inputs (A, B) as written
  *   out <tag> <values>     what the unit returned

@@ -8,8 +8,15 @@
 
 #define PQLAB_NATIVE_BACKEND_NAME "rv32"
 
-/* Keccak-f[1600], bit-interleaved state (keccakf1600.S, gen_keccakf1600.py; keccak_std.c) */
+/* Keccak-f[1600], bit-interleaved state (keccakf1600.S, gen_keccakf1600.py; keccak_std.c).
+ * On a platform with the Keccak unit, lib/native/rv32acc (listed after rv32) defines
+ * PQLAB_NATIVE_KECCAK_ACC: the permutation then runs on the unit, on the standard layout,
+ * through fips202.h's external-permutation hook (which drops the native one); an export's own
+ * permutation (PQLAB_KECCAKF1600_EXTERNAL already set) still wins. */
 #define PQLAB_KECCAKF1600_NATIVE 1
+#if defined(PQLAB_NATIVE_KECCAK_ACC) && !defined(PQLAB_KECCAKF1600_EXTERNAL)
+#define PQLAB_KECCAKF1600_EXTERNAL pqlab_keccakf1600_acc
+#endif
 
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,

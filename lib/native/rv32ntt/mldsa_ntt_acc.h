@@ -7,7 +7,8 @@
  *   invntt_tomont       |a| < q in, canonical out: NTT^-1(in) 2^32 mod q
  *   pointwise_mont      c = a o b 2^-32, canonical (|c| < q); c may be a or b
  *   pointwise_acc_mont  c += a o b 2^-32 (the term canonical)
- * tests/test_native_ntt_acc.py compares them with the C on cv32e40p-ntt-sim. */
+ * Checked by tests/test_sim_ntt_acc.py (each once, against pqlab/accel_ntt.py) and by
+ * `pqlab test --contract-checks` on cv32e40p-acc-sim (the bounds of every call). */
 #ifndef PQLAB_NATIVE_RV32NTT_MLDSA_H
 #define PQLAB_NATIVE_RV32NTT_MLDSA_H
 

@@ -5,7 +5,8 @@
  *   ntt          input |c| < q, output centred (|c| <= (q-1)/2): the C's values (unique)
  *   invntt       any int16 in, output canonical [0, q) (|c| < q), congruent to the C's
  *   basemul_acc  r + (a o b R^-1) with the term canonical (< q < 2q)
- * tests/test_native_ntt_acc.py compares them with the C on cv32e40p-ntt-sim. */
+ * Checked by tests/test_sim_ntt_acc.py (each once, against pqlab/accel_ntt.py) and by
+ * `pqlab test --contract-checks` on cv32e40p-acc-sim (the bounds of every call). */
 #ifndef PQLAB_NATIVE_RV32NTT_MLKEM_H
 #define PQLAB_NATIVE_RV32NTT_MLKEM_H
 

@@ -10,6 +10,7 @@
 //! Each executed instruction is reported to the core's timing model as an `Event`
 //! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
 
+use super::accel::{Keccak, Touch, KECCAK_BASE, KECCAK_BUSY, KECCAK_SLOT, NTT_SLOT};
 use super::decode::{self, class, Insn, Op};
 use super::ntt_acc::{NttAcc, NTT_BASE, NTT_END};
 use crate::arm::fpu::{self, Ctx};
@@ -63,12 +64,14 @@ pub struct Hart {
     pub min_sp: u32,
     /// the instruction executed last (a fetch fault reports it)
     last_pc: u32,
-    /// the NTT unit (`--accel-ntt`, docs/accel.md), None on the base machine
+    /// pqlab's accelerators (machine cv32e40p-acc, accel.rs, docs/accel.md): the Keccak
+    /// unit (slot 0) and the NTT unit (slot 1); None on the base machines
+    pub keccak: Option<Box<Keccak>>,
     pub ntt: Option<Box<NttAcc>>,
-    /// the instruction being executed (a device access needs its cycle)
+    /// the instruction being executed (the NTT unit needs the cycle of its access)
     cur: Insn,
-    /// bus wait cycles of the instruction being executed (the NTT unit's WAIT)
-    bus_stall: u64,
+    /// the accelerator the current instruction accessed (for its Event)
+    touch: Touch,
 }
 
 #[derive(Debug)]
@@ -130,9 +133,10 @@ impl Hart {
             link_ret: 0,
             min_sp: u32::MAX,
             last_pc: 0,
+            keccak: None,
             ntt: None,
             cur: Insn::UNDECODED,
-            bus_stall: 0,
+            touch: Touch::default(),
         }
     }
 
@@ -201,7 +205,12 @@ impl Hart {
                 None => u.read(a - NTT_BASE, now),
             }
         };
-        self.bus_stall += std::mem::take(&mut u.stall);
+        // a WAIT load held while the unit is busy: its extra cycles go to the timing model
+        self.touch = Touch {
+            slot: NTT_SLOT,
+            busy: 0,
+            stall: std::mem::take(&mut u.stall),
+        };
         r.map_err(|_| self.tb_fault("bus", pc, a & !3))
     }
 
@@ -215,6 +224,19 @@ impl Hart {
         }
         if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 <= 4 {
             return Ok(0); // write-only registers
+        }
+        if let Some(k) = self.keccak.as_deref() {
+            // aligned 32-bit accesses only (a split or narrower access: bus fault, as on the RTL)
+            if Keccak::selects(a) && n == 4 {
+                if let Some(v) = k.read(a - KECCAK_BASE) {
+                    self.touch = Touch {
+                        slot: KECCAK_SLOT,
+                        busy: 0,
+                        stall: 0,
+                    };
+                    return Ok(v);
+                }
+            }
         }
         Err(self.tb_fault("bus", pc, a & !3))
     }
@@ -277,6 +299,18 @@ impl Hart {
                     return Ok(());
                 }
                 _ => {}
+            }
+        }
+        if let Some(k) = self.keccak.as_deref_mut() {
+            if Keccak::selects(a) && n == 4 {
+                if let Some(started) = k.write(a - KECCAK_BASE, v) {
+                    self.touch = Touch {
+                        slot: KECCAK_SLOT,
+                        busy: if started { KECCAK_BUSY } else { 0 },
+                        stall: 0,
+                    };
+                    return Ok(());
+                }
             }
         }
         Err(self.tb_fault("bus", pc, a & !3))
@@ -443,7 +477,9 @@ impl Hart {
             split: false,
             divisor: 0,
             csr: 0,
+            acc: Touch::default(),
         };
+        self.touch = Touch::default();
         let a = self.x[i.rs1 as usize & 31];
         let b = self.x[i.rs2 as usize & 31];
         let inhibit = self.mcountinhibit;
@@ -645,12 +681,8 @@ impl Hart {
         }
         self.pc = npc;
         self.last_pc = pc;
-        let mut c = self.timing.step(&ev);
-        if self.bus_stall != 0 {
-            let s = std::mem::take(&mut self.bus_stall);
-            self.timing.stall(s);
-            c += s;
-        }
+        ev.acc = self.touch;
+        let c = self.timing.step(&ev);
         self.cycles += c;
         self.insns += 1;
         self.class_count[i.class as usize & 15] += 1;
@@ -681,6 +713,7 @@ impl Hart {
             split: false,
             divisor: 0,
             csr: 0,
+            acc: Touch::default(),
         });
         self.cycles += c;
         self.insns += 1;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-//! The NTT unit of hw/accel/ntt/ntt_unit.sv as a device of the CV32E40P machine (`--accel-ntt`,
+//! The NTT unit of hw/accel/ntt/ntt_unit.sv in slot 1 of the `cv32e40p-acc` machine (accel.rs,
 //! docs/accel.md "NTT unit"): the same registers, memories, results and refusals, and the same
 //! timing. An operation's results are computed when CTRL is written (nothing can observe the
 //! memories while the unit is busy: an access is a bus fault, as on the test bench); the unit
 //! is busy from the cycle after the CTRL store for `op_cycles` cycles. A load of WAIT is held
-//! until then: its extra cycles are `stall`, which the hart adds to the load's cycles.
+//! until then: its extra cycles are `Touch::stall`, which the timing model adds to the load.
 //! Cycle agreement with the RTL: tests/test_sim_ntt_acc.py.
 
 pub const NTT_BASE: u32 = 0x1001_0000;

@@ -13,8 +13,6 @@ use std::io::Write;
 pub struct Opts<'a> {
     pub machine: &'a str,
     pub fpu: bool,
-    /// the NTT unit on the data bus (docs/accel.md, `--accel-ntt`)
-    pub accel_ntt: bool,
     pub json: Option<&'a str>,
     pub profile: Option<&'a str>,
     pub max_insns: u64,
@@ -108,7 +106,10 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         std::process::exit(2);
     }
     let mut h = Hart::new(o.fpu);
-    if o.accel_ntt {
+    if o.machine == "cv32e40p-acc" {
+        // cv32e40p-nofpu with pqlab's accelerators on the data port (accel.rs): slot 0 the
+        // Keccak unit, slot 1 the NTT unit (ntt_acc.rs)
+        h.keccak = Some(Box::default());
         h.ntt = Some(Box::default());
     }
     for s in &e.segments {

@@ -29,7 +29,13 @@
 //! - FPU with FPU_ADDMUL_LAT = FPU_OTHERS_LAT = 0: 1 cycle, result forwarded; fdiv/fsqrt:
 //!   the next FPU instruction or user of the result waits until 19 cycles after its issue
 //!   (the manual's 1..19).
+//! - accelerators on the data port (machine cv32e40p-acc, hw/accel/, docs/accel.md): an
+//!   access to a unit that is busy waits (gnt low) until it is free; a store that starts a
+//!   unit for n cycles makes it busy until n + 1 cycles after the store's own grant cycle,
+//!   so an access right after the start waits n cycles (measured on cv32e40p-acc-rtl,
+//!   sim/tests/fw/rv32/bench_acc.S).
 
+use crate::rv32::accel::Touch;
 use crate::rv32::decode::{class, Insn, Op};
 
 pub const MODEL_VERSION: &str = "cv32e40p-v1";
@@ -47,6 +53,8 @@ pub struct Event<'a> {
     pub divisor: u32,
     /// the CSR number of a CSR instruction
     pub csr: u32,
+    /// the accelerator a load or store accessed (slot 0: none) and whether it started it
+    pub acc: Touch,
 }
 
 #[derive(Default)]
@@ -67,6 +75,8 @@ pub struct Cv32e40p {
     /// destination of the load two instructions back when the instruction between took one
     /// cycle (0: none): its result reaches a jalr's address only a cycle later
     load_dst2: u8,
+    /// per accelerator slot: the first cycle an access to it is granted again
+    acc_ready: [u64; 4],
 }
 
 /// CSRs whose access takes 4 cycles (the manual's table).
@@ -115,11 +125,6 @@ impl Cv32e40p {
                 || i.src[2] == self.load_dst)) as u64
     }
 
-    /// Extra cycles the last instruction spent waiting on the bus (the NTT unit's WAIT).
-    pub fn stall(&mut self, c: u64) {
-        self.now += c;
-    }
-
     #[inline(always)]
     pub fn step(&mut self, e: &Event) -> u64 {
         let i = e.i;
@@ -129,6 +134,19 @@ impl Cv32e40p {
             && (i.src[0] == self.load_dst || i.src[1] == self.load_dst || i.src[2] == self.load_dst)
         {
             c += 1;
+        }
+        let mut waited = false;
+        if e.acc.slot != 0 {
+            // the cycle the access would be granted, and the unit's first free cycle
+            let grant = self.now + c - 1;
+            let k = e.acc.slot as usize & 3;
+            if self.acc_ready[k] > grant {
+                c += self.acc_ready[k] - grant;
+                waited = true;
+            }
+            if e.acc.busy != 0 {
+                self.acc_ready[k] = self.now + c + e.acc.busy;
+            }
         }
         match i.class {
             class::ALU | class::MUL => {}
@@ -178,7 +196,9 @@ impl Cv32e40p {
         // jal's link register is written early enough for a jalr right after it (measured
         // on the RTL: c.jal then ret takes no hazard cycle; jalr then ret does)
         self.prev_dst = if i.class == class::JAL { 0 } else { i.dst };
-        self.prev_multi = i.class == class::MULH || i.class == class::DIV || e.split;
+        self.prev_multi = i.class == class::MULH || i.class == class::DIV || e.split || waited;
+        // cycles a unit held the access by its own rule (the NTT unit's WAIT load)
+        c += e.acc.stall;
         self.now += c;
         c
     }

@@ -20,12 +20,21 @@
     X(sw_mis_lw) X(lw_mulh_dep) X(lw_div_dep) X(csr_after_lw) X(lwmis_jal) X(csr_jal) X(mulh_add_jal) X(lw_gap_jalr) X(mulh_gap_jalr)
 #define FPLIST(X) \
     X(fadd) X(fmadd_dep) X(flw_use) X(fcvt)
+/* accelerator slots (bench_acc.S; cv32e40p-acc-rtl, machine cv32e40p-acc) */
+#define ACCLIST(X) \
+    X(acc_sw) X(acc_lw) X(acc_lw_use) X(acc_start_lw) X(acc_start_gap8) X(acc_start_gap22) \
+    X(acc_start_gap23) X(acc_start_gap24) X(acc_start_gap30) X(acc_start_sw) X(acc_start_start) \
+    X(acc_start_use) X(acc_start_jal) X(acc_start_beq) X(acc_start_mulh) X(acc_start_div) \
+    X(acc_start_branch_lw) X(acc_perm)
 /* clang-format on */
 
 #define DECL(n) uint32_t bench_##n(void);
 LIST(DECL)
 #ifdef __riscv_flen
 FPLIST(DECL)
+#endif
+#ifdef PQLAB_BENCH_ACC
+ACCLIST(DECL)
 #endif
 
 static void puts_(const char *s)
@@ -59,6 +68,9 @@ int main(void)
     LIST(RUN)
 #ifdef __riscv_flen
     FPLIST(RUN)
+#endif
+#ifdef PQLAB_BENCH_ACC
+    ACCLIST(RUN)
 #endif
     puts_("#end ok\n");
     pqlab_hal_exit(0);

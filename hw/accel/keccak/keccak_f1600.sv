@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Keccak-f[1600] (FIPS 202, section 3.3 and Algorithm 7), one round per clock cycle.
+//
+// The 1600-bit state is held here. Lane (x, y) is state[64*(x+5y) +: 64], bit z of the lane
+// is bit z of that 64-bit field (the standard little-endian lane convention of FIPS 202
+// section 3.1.2 and Appendix B.1), so 32-bit word w of the state is the w-th little-endian
+// word of the 200-byte string S.
+//
+// Interface:
+//   - we_i / widx_i / wdata_i: write 32-bit word widx_i (0..49) of the state (ignored while
+//     busy_o);
+//   - start_i: at this clock edge begin a permutation; busy_o is then high for 24 cycles,
+//     one round Rnd(A, i_r) = iota(chi(pi(rho(theta(A)))), i_r) per cycle, i_r = 0..23;
+//   - state_o: the state (valid whenever busy_o is low).
+// The round constants are computed at elaboration from rc(t) (FIPS 202 Algorithm 5).
+module keccak_f1600 (
+    input  logic          clk_i,
+    input  logic          rst_ni,
+    input  logic          we_i,
+    input  logic [5:0]    widx_i,
+    input  logic [31:0]   wdata_i,
+    input  logic          start_i,
+    output logic          busy_o,
+    output logic [1599:0] state_o
+);
+  // rc(t), FIPS 202 Algorithm 5: R = 10000000 (R[0] = 1), t mod 255 steps of
+  // R = 0 || R; R[0] ^= R[8]; R[4] ^= R[8]; R[5] ^= R[8]; R[6] ^= R[8]; R = Trunc8(R)
+  // (Verilog-2005 style functions: Yosys 0.23 reads them too)
+  function automatic [0:0] rc_bit(input integer t);
+    reg [8:0] r;
+    integer i;
+    begin
+      r = 9'b000000001;
+      for (i = 0; i < t % 255; i = i + 1) begin
+        r = {r[7:0], 1'b0};
+        r[0] = r[0] ^ r[8];
+        r[4] = r[4] ^ r[8];
+        r[5] = r[5] ^ r[8];
+        r[6] = r[6] ^ r[8];
+        r[8] = 1'b0;
+      end
+      rc_bit = r[0];
+    end
+  endfunction
+
+  // RC for round i_r (Algorithm 6): bit 2^j - 1 is rc(j + 7 i_r), j = 0..6
+  function automatic [63:0] round_constant(input integer ir);
+    integer j;
+    begin
+      round_constant = 64'h0;
+      for (j = 0; j <= 6; j = j + 1) round_constant[(1<<j)-1] = rc_bit(j + 7 * ir);
+    end
+  endfunction
+
+  // rho offsets (FIPS 202 Algorithm 2): (t+1)(t+2)/2 mod 64 along (x, y) -> (y, 2x+3y)
+  function automatic integer rho_offset(input integer x, input integer y);
+    integer cx, cy, nx, t;
+    begin
+      rho_offset = 0;
+      cx = 1;
+      cy = 0;
+      for (t = 0; t < 24; t = t + 1) begin
+        if (cx == x && cy == y) rho_offset = ((t + 1) * (t + 2) / 2) % 64;
+        nx = cy;
+        cy = (2 * cx + 3 * cy) % 5;
+        cx = nx;
+      end
+    end
+  endfunction
+
+  logic [1599:0] a;
+  logic [4:0] round;
+  logic busy;
+  assign busy_o = busy;
+  assign state_o = a;
+
+  // the round constant of the current round: a 24-entry table computed at elaboration
+  wire [24*64-1:0] rc_table;
+  for (genvar i = 0; i < 24; i++) begin : g_rc
+    localparam logic [63:0] RC = round_constant(i);
+    assign rc_table[64*i+:64] = RC;
+  end
+  wire [63:0] rc = rc_table[64*round+:64];
+
+  // one round, combinational; lanes 64 bits wide, lane i at [64*i +: 64]
+  wire [5*64-1:0] c, d;
+  wire [25*64-1:0] b, s, next;
+  for (genvar x = 0; x < 5; x++) begin : g_theta
+    // theta: C[x] = xor of the column, D[x] = C[x-1] ^ rot(C[x+1], 1)
+    assign c[64*x+:64] = a[64*x+:64] ^ a[64*(x+5)+:64] ^ a[64*(x+10)+:64] ^ a[64*(x+15)+:64] ^ a[64*(x+20)+:64];
+    assign d[64*x+:64] = c[64*((x+4)%5)+:64] ^ {c[64*((x+1)%5)+:63], c[64*((x+1)%5)+63]};
+  end
+  for (genvar x = 0; x < 5; x++) begin : g_x
+    for (genvar y = 0; y < 5; y++) begin : g_y
+      // rho and pi: B[y, 2x+3y] = rot(A[x, y] ^ D[x], r[x, y])
+      localparam integer R = rho_offset(x, y);
+      localparam integer DST = y + 5 * ((2 * x + 3 * y) % 5);
+      wire [63:0] t = a[64*(x+5*y)+:64] ^ d[64*x+:64];
+      if (R == 0) begin : g_r0
+        assign b[64*DST+:64] = t;
+      end else begin : g_r
+        assign b[64*DST+:64] = {t[63-R:0], t[63:64-R]};
+      end
+      // chi
+      assign s[64*(x+5*y)+:64] = b[64*(x+5*y)+:64] ^ (~b[64*((x+1)%5+5*y)+:64] & b[64*((x+2)%5+5*y)+:64]);
+    end
+  end
+  // iota
+  assign next = {s[25*64-1:64], s[63:0] ^ rc};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a <= '0;
+      round <= '0;
+      busy <= 1'b0;
+    end else if (busy) begin
+      a <= next;
+      round <= round + 5'd1;
+      if (round == 5'd23) busy <= 1'b0;
+    end else if (start_i) begin
+      busy <= 1'b1;
+      round <= '0;
+    end else if (we_i) begin
+      // one enable per word (a constant part-select each: a plain decoder in synthesis)
+      for (int w = 0; w < 50; w++) if (widx_i == 6'(w)) a[32*w+:32] <= wdata_i;
+    end
+  end
+endmodule

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// The NTT unit (ntt_unit.sv) in accelerator slot 1 of pqlab's test bench (hw/cv32e40p/tb_top.sv,
+// parameter NTT=1; docs/accel.md), following the slot convention of
+// hw/accel/keccak/keccak_obi.sv: sel_o, stall_o, bad_o and rdata_o are combinational, a write
+// takes effect at the clock edge of the granted request.
+//
+// The unit's own rules (ntt_unit.sv, docs/accel.md "NTT unit"): the window is 16 KiB at BASE;
+// only a load of WAIT (offset 0x00c) waits while the unit is busy; every other access is
+// answered at once, and one the unit refuses (err_o: an unknown offset, CTRL, MODE, SCALE or a
+// coefficient memory while busy, a bad operation or mode) or a partial-word access is bad_o.
+module ntt_obi #(
+    parameter logic [31:0] BASE = 32'h1001_0000
+) (
+    input  logic        clk_i,
+    input  logic        rst_ni,
+    input  logic        req_i,
+    input  logic        we_i,
+    input  logic [3:0]  be_i,
+    input  logic [31:0] addr_i,
+    input  logic [31:0] wdata_i,
+    output logic        sel_o,
+    output logic        stall_o,
+    output logic        bad_o,
+    output logic [31:0] rdata_o
+);
+  logic busy, err;
+  assign sel_o = addr_i[31:14] == BASE[31:14];
+  assign stall_o = sel_o && !we_i && addr_i[13:0] == 14'h000c && busy;
+  // the unit acts on a request of this slot that is granted and a whole word
+  wire req = req_i && sel_o && !stall_o && be_i == 4'hf;
+  assign bad_o = sel_o && !stall_o && (be_i != 4'hf || err);
+
+  ntt_unit ntt_i (
+      .clk_i(clk_i),
+      .rst_ni(rst_ni),
+      .req_i(req),
+      .we_i(we_i),
+      .addr_i(addr_i[13:0]),
+      .wdata_i(wdata_i),
+      .rdata_o(rdata_o),
+      .busy_o(busy),
+      .err_o(err)
+  );
+endmodule

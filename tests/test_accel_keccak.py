@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: MIT
+"""The Keccak-f[1600] unit (hw/accel/keccak/keccak_f1600.sv, docs/accel.md) against the software
+model tests/keccak_model.py (itself checked against hashlib's SHA3-256): random states, the
+all-zero state and FIPS 202's zero-state output, and the cycle count (24, one round per cycle).
+The unit's test bench is built with `verilator --binary` (about 10 s) into a temporary folder."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pqlab.build import build_program
+from pqlab.platforms import get_platform
+from tests import keccak_model as km
+
+HW = Path(__file__).resolve().parent.parent / "hw" / "accel" / "keccak"
+
+
+def test_model_against_hashlib() -> None:
+    for msg in (b"", b"abc", bytes(range(256)) * 3):
+        assert km.sha3_256(msg) == hashlib.sha3_256(msg).digest()
+    # a wrong model must fail this check (a control for the check itself)
+    assert km.sha3_256(b"abc") != hashlib.sha3_256(b"abd").digest()
+
+
+def _pack(lanes: list[int]) -> int:
+    return sum(v << (64 * i) for i, v in enumerate(lanes))
+
+
+def _unpack(v: int) -> list[int]:
+    return [(v >> (64 * i)) & km.MASK for i in range(25)]
+
+
+@pytest.fixture(scope="module")
+def unit_tb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("verilator") is None:
+        pytest.skip("verilator is not installed (apt-get install verilator)")
+    d = tmp_path_factory.mktemp("keccak_tb")
+    cmd = [
+        "verilator", "--binary", "-j", "1", "--top-module", "tb_keccak", "-Mdir", str(d / "obj"),
+        "-o", str(d / "tbk"), str(HW / "keccak_f1600.sv"), str(HW / "tb_keccak.sv"),
+    ]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return d / "tbk"
+
+
+def test_unit_against_model(unit_tb: Path, tmp_path: Path) -> None:
+    rng = random.Random(19)
+    states = [[0] * 25, [km.MASK] * 25] + [[rng.getrandbits(64) for _ in range(25)] for _ in range(8)]
+    (tmp_path / "in.hex").write_text("".join(f"{_pack(s):0400x}\n" for s in states))
+    r = subprocess.run(
+        [str(unit_tb), f"+in={tmp_path / 'in.hex'}", f"+out={tmp_path / 'out.hex'}"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = (tmp_path / "out.hex").read_text().split()
+    assert len(lines) == 2 * len(states)
+    for k, s in enumerate(states):
+        cycles, out = int(lines[2 * k]), _unpack(int(lines[2 * k + 1], 16))
+        assert cycles == 24, f"state {k}: {cycles} cycles"
+        assert out == km.keccak_f1600(s), f"state {k} differs from the model"
+    # FIPS 202 Keccak-f[1600] of the zero state, first lane (the XKCP/FIPS 202 example value)
+    assert _unpack(int(lines[1], 16))[0] == 0xF1258F7940E1DDE7
+
+
+# ---- the unit on the CV32E40P: cv32e40p-acc-rtl and its model (machine cv32e40p-acc) ----
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim" / "tests"))
+import simfw  # noqa: E402
+
+FW = simfw.FW / "rv32"
+ACC_RTL = "cv32e40p-acc-rtl"
+W = 24  # cycles the unit is busy after a start (one round per cycle)
+
+# body cycles (mcycle difference minus bench_empty's) of bench_acc.S and their rule
+# (docs/accel.md, sim/src/timing/cv32e40p.rs); all measured on cv32e40p-acc-rtl as well
+EXPECTED_ACC = {
+    "acc_sw": (10, "a store to an idle unit: 1, like memory"),
+    "acc_lw": (10, "a load from an idle unit: 1"),
+    "acc_lw_use": (15, "load-use hazard as for memory: 1"),
+    "acc_start_lw": (2 + W, "start, then a read waits for the 24 busy cycles"),
+    "acc_start_gap8": (2 + W, "8 instructions between: the read waits 16"),
+    "acc_start_gap22": (2 + W, "22 between: waits 2"),
+    "acc_start_gap23": (2 + W, "23 between: waits 1"),
+    "acc_start_gap24": (2 + W, "24 between: no wait"),
+    "acc_start_gap30": (32, "30 between: no wait"),
+    "acc_start_sw": (2 + W, "a write waits as a read does"),
+    "acc_start_start": (3 + 2 * W, "a second start waits, then the read waits again"),
+    "acc_start_use": (4 + W, "the waited-for load's value: load-use hazard 1"),
+    "acc_start_jal": (3 + W, "a jump after a waiting access: 2 - 1 (overlaps, as after a split load)"),
+    "acc_start_beq": (5 + W, "a taken branch after it: 3"),
+    "acc_start_mulh": (2 + W, "a mulh between: counts against the wait"),
+    "acc_start_div": (36, "divu 2/1 (3 + 30 cycles) between: longer than the wait"),
+    "acc_start_branch_lw": (2 + W, "a taken branch between counts against the wait"),
+    "acc_perm": (325, "keccak_acc.c's sequence: 50 x (lw, sw: 3 with the hazard) + start + 50 x 3 - 1 + wait"),
+}
+
+
+def build_acc_bench() -> Path:
+    elf = build_program(
+        get_platform(ACC_RTL),
+        simfw.BUILD / "rv32-bench-acc",
+        [FW / "bench.S", FW / "bench_acc.S", FW / "bench_main.c"],
+        cflags=["-DPQLAB_BENCH_ACC"],
+    )
+    assert isinstance(elf, Path)
+    return elf
+
+
+def parse(out: str) -> dict[str, int]:
+    lines = out.splitlines()
+    assert lines and lines[-1] == "#end ok", out
+    return {k: int(v) for k, v in (ln.split() for ln in lines[:-1])}
+
+
+@pytest.fixture(scope="module")
+def sim() -> Path:
+    return simfw.build_sim()
+
+
+def test_model_micro_benchmarks_take_the_cycles_of_their_rule(sim: Path) -> None:
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p-acc", str(build_acc_bench())], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0, r.stderr
+    figs = parse(r.stdout)
+    got = {k: v - figs["empty"] for k, v in figs.items() if k.startswith("acc_")}
+    assert set(got) == set(EXPECTED_ACC)
+    wrong = {k: (got[k], cyc, rule) for k, (cyc, rule) in EXPECTED_ACC.items() if got[k] != cyc}
+    assert not wrong, wrong
+
+
+def test_base_machine_has_no_unit(sim: Path) -> None:
+    """A program using the unit faults on the base machine (the window is unmapped there):
+    the base test bench and model are unchanged, and the accelerated figures do come from
+    the unit."""
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p-nofpu", str(build_acc_bench())], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 3
+    assert "#fault bus" in r.stdout and "addr=0x10001000" in r.stdout
+
+
+def test_schemes_use_the_unit_on_the_model() -> None:
+    """ML-KEM-768 passes on cv32e40p-acc-sim, and its speed program has the unit's routine and
+    none of the software permutations."""
+    from tests.cli_runner import pqlab
+
+    code, out = pqlab("test", "ml-kem-768", "-i", "ref", "-p", "cv32e40p-acc-sim", "-j", "1")
+    assert code == 0 and "ok   ml-kem-768/ref on cv32e40p-acc-sim" in out, out
+    elf = next(
+        (Path(__file__).resolve().parent.parent / "build").glob("cv32e40p-acc-sim/impl/ml-kem-768/ref-*/test.elf"), None
+    )
+    if elf is None:
+        pytest.skip("the test program's ELF was not found under build/ (layout changed?)")
+    syms = subprocess.run(["riscv64-unknown-elf-nm", str(elf)], capture_output=True, text=True).stdout
+    assert "pqlab_keccakf1600_acc" in syms
+    assert "keccakf1600_rows" not in syms and "pqlab_keccakf1600_native" not in syms
+
+
+@pytest.mark.slow
+def test_rtl_gives_the_same_micro_benchmark_cycles(sim: Path, tmp_path: Path) -> None:
+    """The model's cycles are the RTL's: every micro-benchmark of bench.S and bench_acc.S."""
+    from pqlab import rtl
+
+    elf = build_acc_bench()
+    tb = rtl.model_path(get_platform(ACC_RTL))
+    r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
+    s = subprocess.run([str(sim), "--machine", "cv32e40p-acc", str(elf)], capture_output=True, text=True, timeout=60)
+    assert parse(r.stdout) == parse(s.stdout)
+
+
+def build_bad(kind: int) -> Path:
+    elf = build_program(
+        get_platform(ACC_RTL),
+        simfw.BUILD / f"rv32-acc-bad{kind}",
+        [FW / "acc_bad.c"],
+        cflags=[f"-DACC_BAD={kind}"],
+    )
+    assert isinstance(elf, Path)
+    return elf
+
+
+@pytest.mark.parametrize("kind", [1, 2, 3])
+def test_unsupported_access_is_a_bus_fault(sim: Path, kind: int) -> None:
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p-acc", str(build_bad(kind))], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 3 and "#fault bus" in r.stdout and "#end ok" not in r.stdout, r.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", [1, 2, 3])
+def test_unsupported_access_is_a_bus_fault_on_the_rtl(kind: int, tmp_path: Path) -> None:
+    from pqlab import rtl
+
+    tb = rtl.model_path(get_platform(ACC_RTL))
+    r = subprocess.run([str(tb), str(build_bad(kind))], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert r.returncode != 0 and "#fault bus" in r.stdout and "#end ok" not in r.stdout, r.stdout
