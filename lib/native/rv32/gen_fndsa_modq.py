@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 Q = 12289
 QINV = pow(Q, -1, 1 << 16)  # 53249 (modq.c QINV)
 ZMAX = Q // 2  # |twiddle| <= 6144
@@ -211,20 +213,10 @@ def emit_pass(
     return max(body.b)
 
 
-def head(o: list[str], name: str, proto: str) -> None:
-    o.append("")
-    o.append(f"/* {proto} */")
-    o.append(f'    .section .text.{name},"ax",@progbits')
-    o.append(f"    .globl {name}")
-    o.append(f"    .type {name}, @function")
-    o.append("    .p2align 2")
-    o.append(f"{name}:")
-
-
 def transform(o: list[str], tabs: dict[str, list[int]], inverse: bool) -> None:
     zt, izt = tables()
     name = "pqlab_fndsa_mq_intt_native" if inverse else "pqlab_fndsa_mq_ntt_native"
-    head(o, name, f"int {name}(uint16_t *a, unsigned logn)")
+    function_head(o, name, f"int {name}(uint16_t *a, unsigned logn)")
     o.append("    addi t0, a1, -9")
     o.append("    bnez t0, 1f")
     o.append("    j 9f")

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 
 class Emit:
     def __init__(self) -> None:
@@ -36,13 +38,7 @@ class Emit:
 
 
 def func(e: Emit, name: str, proto: str) -> None:
-    e.o.append("")
-    e.o.append(f"/* {proto} */")
-    e.o.append(f'    .section .text.{name},"ax",@progbits')
-    e.o.append(f"    .globl {name}")
-    e.o.append(f"    .type {name}, @function")
-    e.o.append("    .p2align 2")
-    e.label(name)
+    function_head(e.o, name, proto)
 
 
 def end(e: Emit, name: str) -> None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 
 def rho_offsets() -> list[int]:
     """FIPS 202 Algorithm 2: offsets (t + 1)(t + 2) / 2 mod 64 along (x, y) -> (y, 2x + 3y)."""
@@ -219,16 +221,6 @@ def store_word(o: list[str], src: str, base: str, off: int, aligned: bool) -> No
             o.append(f"    sb a4, {off + b}({base})")
         else:
             o.append(f"    sb {src}, {off}({base})")
-
-
-def function_head(o: list[str], name: str, proto: str) -> None:
-    o.append("")
-    o.append(f"/* {proto} */")
-    o.append(f'    .section .text.{name},"ax",@progbits')
-    o.append(f"    .globl {name}")
-    o.append(f"    .type {name}, @function")
-    o.append("    .p2align 2")
-    o.append(f"{name}:")
 
 
 def emit_xor_il(o: list[str]) -> None:

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 Q = 8380417
 QINV = 58728449  # q^-1 mod 2^32
 ZETA = 1753
@@ -131,16 +133,6 @@ def emit_pass(o: list[str], groups: list[tuple[int, list[tuple[int, int]]]], kin
     return off
 
 
-def head(o: list[str], name: str, proto: str) -> None:
-    o.append("")
-    o.append(f"/* {proto} */")
-    o.append(f'    .section .text.{name},"ax",@progbits')
-    o.append(f"    .globl {name}")
-    o.append(f"    .type {name}, @function")
-    o.append("    .p2align 2")
-    o.append(f"{name}:")
-
-
 def prologue(o: list[str]) -> None:
     o.append(f"    addi sp, sp, -{FRAME}")
     for k, r in enumerate(SAVED):
@@ -191,7 +183,7 @@ def main() -> None:
 
     # ---- forward NTT ----
     name = "pqlab_mldsa_ntt_rv32"
-    head(o, name, "void pqlab_mldsa_ntt_rv32(int32_t a[256])")
+    function_head(o, name, "void pqlab_mldsa_ntt_rv32(int32_t a[256])")
     prologue(o)
     # pass 1: register k holds a[j + 16 k]; layer len: pairs (k, k + len / 16), block k // (len / 8)
     groups = []
@@ -220,7 +212,7 @@ def main() -> None:
 
     # ---- inverse NTT times 2^32 ----
     name = "pqlab_mldsa_invntt_rv32"
-    head(o, name, "void pqlab_mldsa_invntt_rv32(int32_t a[256])")
+    function_head(o, name, "void pqlab_mldsa_invntt_rv32(int32_t a[256])")
     prologue(o)
     tabs["pqlab_mldsa_invntt_rv32_t1"] = []
     for blk in range(16):
@@ -265,7 +257,7 @@ def main() -> None:
     # ---- pointwise products ----
     for acc in (False, True):
         name = "pqlab_mldsa_pointwise_acc_rv32" if acc else "pqlab_mldsa_pointwise_rv32"
-        head(o, name, f"void {name}(int32_t c[256], const int32_t a[256], const int32_t b[256])")
+        function_head(o, name, f"void {name}(int32_t c[256], const int32_t a[256], const int32_t b[256])")
         o.append("    li t2, " + str(Q))
         o.append("    li t3, " + str(QINV))
         o.append("    addi a7, a1, 1024")
@@ -295,7 +287,7 @@ def main() -> None:
 
     # ---- RejNTTPoly's sampling loop (kernels.h rej_uniform; public data: branches) ----
     name = "pqlab_mldsa_rej_uniform_rv32"
-    head(o, name, f"unsigned {name}(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen)")
+    function_head(o, name, f"unsigned {name}(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen)")
     o.append("    slli t2, a1, 2")
     o.append("    add t2, a0, t2")  # next slot
     o.append("    li t0, 256")

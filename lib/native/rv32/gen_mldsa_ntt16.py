@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 P = 7681
 ROOT = 62
 NINV = (-pow(P, -1, 1 << 16)) % (1 << 16)  # 7679
@@ -88,16 +90,6 @@ def gs(o: list[str], a: str, b: str) -> None:
     o.append(f"    add {a}, {a}, {b}")
     o.append(f"    mul {b}, t1, t3")
     mont16(o, b)
-
-
-def head(o: list[str], name: str, proto: str) -> None:
-    o.append("")
-    o.append(f"/* {proto} */")
-    o.append(f'    .section .text.{name},"ax",@progbits')
-    o.append(f"    .globl {name}")
-    o.append(f"    .type {name}, @function")
-    o.append("    .p2align 2")
-    o.append(f"{name}:")
 
 
 def prologue(o: list[str], extra: int) -> None:
@@ -176,7 +168,7 @@ def main() -> None:
 
     # ---- ntt16: r = NTT_p(a) (int32 in, int16 out) ----
     name = "pqlab_mldsa_ntt16_rv32"
-    head(o, name, "void pqlab_mldsa_ntt16_rv32(int16_t r[256], const int32_t a[256])")
+    function_head(o, name, "void pqlab_mldsa_ntt16_rv32(int16_t r[256], const int32_t a[256])")
     prologue(o, 0)
     t1name = name + "_t1"
     tabs[t1name] = []
@@ -223,7 +215,7 @@ def main() -> None:
 
     # ---- mul16_add: r = base + NTT_p^-1(a o b) ----
     name = "pqlab_mldsa_mul16_add_rv32"
-    head(
+    function_head(
         o,
         name,
         "void pqlab_mldsa_mul16_add_rv32(int32_t r[256], const int32_t base[256], const int16_t a[256], "

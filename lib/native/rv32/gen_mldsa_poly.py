@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 Q = 8380417
 GAMMA2 = {88: (Q - 1) // 88, 32: (Q - 1) // 32}
 SAVED_POOL = [f"s{i}" for i in range(12)]
@@ -49,16 +51,6 @@ def dec_params(g: int) -> tuple[int, int, int]:
         if all((y * m) >> k == y // d for y in range(ymax + 1)):
             return s, m, k
     raise AssertionError("no multiplier")
-
-
-def head(o: list[str], name: str, proto: str) -> None:
-    o.append("")
-    o.append(f"/* {proto} */")
-    o.append(f'    .section .text.{name},"ax",@progbits')
-    o.append(f"    .globl {name}")
-    o.append(f"    .type {name}, @function")
-    o.append("    .p2align 2")
-    o.append(f"{name}:")
 
 
 def tail(o: list[str], name: str) -> None:
@@ -92,7 +84,7 @@ def coeff_loop(o: list[str], ptrs: list[tuple[str, int]], end: str, body: list[s
 def simple(o: list[str]) -> None:
     # ---- reduce32: a - ((a + 2^22) >> 23) q ----
     name = "pqlab_mldsa_reduce32_rv32"
-    head(o, name, f"void {name}(int32_t a[256])")
+    function_head(o, name, f"void {name}(int32_t a[256])")
     o.append(f"    li a5, {Q}")
     o.append("    lui a6, 0x400")  # 2^22
     o.append("    addi a7, a0, 1024")
@@ -113,7 +105,7 @@ def simple(o: list[str]) -> None:
 
     # ---- caddq: a + ((a >> 31) & q) ----
     name = "pqlab_mldsa_caddq_rv32"
-    head(o, name, f"void {name}(int32_t a[256])")
+    function_head(o, name, f"void {name}(int32_t a[256])")
     o.append(f"    li a5, {Q}")
     o.append("    addi a7, a0, 1024")
     body = [f"    lw {r}, {4 * k}(a0)" for k, r in enumerate(regs)]
@@ -129,7 +121,7 @@ def simple(o: list[str]) -> None:
 
     # ---- chknorm: 1 when some |a| >= bound ----
     name = "pqlab_mldsa_chknorm_rv32"
-    head(o, name, f"uint32_t {name}(const int32_t a[256], int32_t bound)")
+    function_head(o, name, f"uint32_t {name}(const int32_t a[256], int32_t bound)")
     o.append("    slli a6, a1, 1")
     o.append("    addi a6, a6, -2")  # 2 bound - 2: bad when the sum exceeds it
     o.append("    addi a1, a1, -1")
@@ -150,7 +142,7 @@ def simple(o: list[str]) -> None:
 
     # ---- power2round: r1 = (a + 2^12 - 1) >> 13, r0 = a - (r1 << 13) ----
     name = "pqlab_mldsa_power2round_rv32"
-    head(o, name, f"void {name}(int32_t a1[256], int32_t a0[256], const int32_t a[256])")
+    function_head(o, name, f"void {name}(int32_t a1[256], int32_t a0[256], const int32_t a[256])")
     o.append("    li a6, 4095")
     o.append("    addi a7, a2, 1024")
     body = [f"    lw {r}, {4 * k}(a2)" for k, r in enumerate(["a3", "a4", "a5", "t0"])]
@@ -186,7 +178,7 @@ def rounding(o: list[str], g: int) -> None:
 
     # both: a1 = r1, a0 = r0 (two coefficients per pass)
     name = f"pqlab_mldsa_decompose_both_{g}_rv32"
-    head(o, name, f"void {name}(int32_t a1[256], int32_t a0[256], const int32_t a[256])")
+    function_head(o, name, f"void {name}(int32_t a1[256], int32_t a0[256], const int32_t a[256])")
     consts(o)
     o.append("    addi a7, a2, 1024")
     body = ["    lw a3, 0(a2)", "    lw a4, 4(a2)"]
@@ -207,7 +199,7 @@ def rounding(o: list[str], g: int) -> None:
 
     # high: a1 = r1 only
     name = f"pqlab_mldsa_decompose_high_{g}_rv32"
-    head(o, name, f"void {name}(int32_t a1[256], const int32_t a[256])")
+    function_head(o, name, f"void {name}(int32_t a1[256], const int32_t a[256])")
     consts(o)
     o.append("    addi a7, a1, 1024")
     body = ["    lw a3, 0(a1)", "    lw a4, 4(a1)"]
@@ -223,7 +215,7 @@ def rounding(o: list[str], g: int) -> None:
 
     # low: a0 = r0 only
     name = f"pqlab_mldsa_decompose_low_{g}_rv32"
-    head(o, name, f"void {name}(int32_t a0[256], const int32_t a[256])")
+    function_head(o, name, f"void {name}(int32_t a0[256], const int32_t a[256])")
     consts(o)
     o.append("    addi a7, a1, 1024")
     body = ["    lw a3, 0(a1)", "    lw a4, 4(a1)"]
@@ -241,7 +233,7 @@ def rounding(o: list[str], g: int) -> None:
 
     # make_hint_low(h, a0, d, a1): s = a0 + d + gamma2; h = 1 ^ ((s - 1 <u 2 gamma2) | (s | a1) == 0)
     name = f"pqlab_mldsa_make_hint_low_{g}_rv32"
-    head(
+    function_head(
         o, name, f"unsigned {name}(int32_t h[256], const int32_t a0[256], const int32_t d[256], const int32_t a1[256])"
     )
     o.append(f"    li t6, {g2}")
@@ -274,7 +266,7 @@ def rounding(o: list[str], g: int) -> None:
 
 def ball_swap(o: list[str]) -> None:
     name = "pqlab_mldsa_ball_swap_rv32"
-    head(o, name, f"uint32_t {name}(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4)")
+    function_head(o, name, f"uint32_t {name}(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4)")
     o.append("    srli a4, a2, 2")  # the word of position j
     o.append("    andi a2, a2, 3")
     o.append("    slli a2, a2, 3")  # 8 (j mod 4)
@@ -341,7 +333,7 @@ class Pool:
 def pack(o: list[str], tag: str, bits: int, off: int | None, group: int) -> None:
     """r[] = the bits of c_i = a_i (off None) or off - a_i, coefficient i at bit i bits"""
     name = f"pqlab_mldsa_pack_{tag}_rv32"
-    head(o, name, f"void {name}(uint8_t *r, const int32_t a[256])")
+    function_head(o, name, f"void {name}(uint8_t *r, const int32_t a[256])")
     nbytes = group * bits // 8
     assert nbytes * 8 == group * bits
     pool = Pool(["a0", "a1"])
@@ -393,7 +385,7 @@ def unpack(o: list[str], tag: str, bits: int, off: int | None, group: int, eta: 
     1 when some c_i > 2 eta (a malformed secret key), else 0"""
     name = f"pqlab_mldsa_unpack_{tag}_rv32"
     ret = "uint32_t" if eta is not None else "void"
-    head(o, name, f"{ret} {name}(int32_t a[256], const uint8_t *r)")
+    function_head(o, name, f"{ret} {name}(int32_t a[256], const uint8_t *r)")
     nbytes = group * bits // 8
     assert nbytes * 8 == group * bits
     pool = Pool(["a0", "a1"])

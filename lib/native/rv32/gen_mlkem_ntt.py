@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import sys
 
+from rv32asm import function_head
+
 Q = 3329
 QINV32 = pow(Q, -1, 1 << 32)
 COEF = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "a3", "a4", "a5", "a6"]
@@ -95,13 +97,7 @@ def barrett(o: list[str], x: str) -> None:
 
 
 def head(o: list[str], name: str, proto: str) -> None:
-    o.append("")
-    o.append(f"/* {proto} */")
-    o.append(f'    .section .text.{name},"ax",@progbits')
-    o.append(f"    .globl {name}")
-    o.append(f"    .type {name}, @function")
-    o.append("    .p2align 2")
-    o.append(f"{name}:")
+    function_head(o, name, proto)
     o.append(f"    addi sp, sp, -{FRAME}")
     for k, r in enumerate(SAVED):
         o.append(f"    sw {r}, {4 * k}(sp)")
