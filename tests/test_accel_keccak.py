@@ -114,12 +114,6 @@ def build_acc_bench() -> Path:
     return elf
 
 
-def parse(out: str) -> dict[str, int]:
-    lines = out.splitlines()
-    assert lines and lines[-1] == "#end ok", out
-    return {k: int(v) for k, v in (ln.split() for ln in lines[:-1])}
-
-
 @pytest.fixture(scope="module")
 def sim() -> Path:
     return simfw.build_sim()
@@ -130,7 +124,7 @@ def test_model_micro_benchmarks_take_the_cycles_of_their_rule(sim: Path) -> None
         [str(sim), "--machine", "cv32e40p-acc", str(build_acc_bench())], capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 0, r.stderr
-    figs = parse(r.stdout)
+    figs = simfw.parse_bench(r.stdout)
     got = {k: v - figs["empty"] for k, v in figs.items() if k.startswith("acc_")}
     assert set(got) == set(EXPECTED_ACC)
     wrong = {k: (got[k], cyc, rule) for k, (cyc, rule) in EXPECTED_ACC.items() if got[k] != cyc}
@@ -174,7 +168,7 @@ def test_rtl_gives_the_same_micro_benchmark_cycles(sim: Path, tmp_path: Path) ->
     tb = rtl.model_path(get_platform(ACC_RTL))
     r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
     s = subprocess.run([str(sim), "--machine", "cv32e40p-acc", str(elf)], capture_output=True, text=True, timeout=60)
-    assert parse(r.stdout) == parse(s.stdout)
+    assert simfw.parse_bench(r.stdout) == simfw.parse_bench(s.stdout)
 
 
 def build_bad(kind: int) -> Path:

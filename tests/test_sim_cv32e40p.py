@@ -102,12 +102,6 @@ def build_bench(plat: str) -> Path:
     return elf
 
 
-def parse(out: str) -> dict[str, int]:
-    lines = out.splitlines()
-    assert lines and lines[-1] == "#end ok", out
-    return {k: int(v) for k, v in (ln.split() for ln in lines[:-1])}
-
-
 def body_cycles(figures: dict[str, int]) -> dict[str, int]:
     return {k: v - figures["empty"] for k, v in figures.items() if k != "empty"}
 
@@ -129,7 +123,7 @@ def test_micro_benchmarks_take_the_cycles_of_their_rule(sim: Path, machine: str,
         [str(sim), "--machine", machine, str(build_bench(plat))], capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 0, r.stderr
-    got = body_cycles(parse(r.stdout))
+    got = body_cycles(simfw.parse_bench(r.stdout))
     assert set(got) == set(expected)
     wrong = {k: (got[k], cyc, rule) for k, (cyc, rule) in expected.items() if got[k] != cyc}
     assert not wrong, wrong
@@ -161,4 +155,4 @@ def test_rtl_gives_the_same_micro_benchmark_cycles(sim: Path, plat: str, tmp_pat
     r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
     machine = "cv32e40p" if plat == "cv32e40p-rtl" else "cv32e40p-nofpu"
     s = subprocess.run([str(sim), "--machine", machine, str(elf)], capture_output=True, text=True, timeout=60)
-    assert parse(r.stdout) == parse(s.stdout)
+    assert simfw.parse_bench(r.stdout) == simfw.parse_bench(s.stdout)

@@ -71,3 +71,11 @@ def run_qemu(
         stdin=subprocess.DEVNULL,
         check=False,
     )
+
+
+def parse_bench(out: str) -> dict[str, int]:
+    """The figures of a micro-benchmark program's output ("name value" lines, then "#end ok"),
+    shared by tests/test_sim_cv32e40p.py and tests/test_accel_keccak.py."""
+    lines = out.splitlines()
+    assert lines and lines[-1] == "#end ok", out
+    return {k: int(v) for k, v in (ln.split() for ln in lines[:-1])}
