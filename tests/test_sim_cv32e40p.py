@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""pqlab-sim's CV32E40P machine (RV32IMFC front end, timing model cv32e40p-v1,
+"""pqlab-sim's CV32E40P machine (RV32IMFC front end, timing model cv32e40p-v2,
 sim/src/timing/cv32e40p.rs): the micro-benchmarks of sim/tests/fw/rv32/bench.S, built
 through pqlab's build with cv32e40p-rtl's flags and start-up code, must take exactly the
 cycles each rule of the CV32E40P user manual predicts (docs/source/pipeline.rst of the
@@ -85,10 +85,25 @@ EXPECTED = {
     "mulh_add_jal": (8, "mulh 5 + add 1 + j 2: the overlap needs the jump right after"),
     "lw_gap_jalr": (8, "la 2 + sw 1 + lw 1 + nop 1 + jalr 2 + 1: rs1 loaded two instructions back"),
     "mulh_gap_jalr": (11, "la 2 + mulhu 5 + add 1 + nop 1 + jalr 2: no hazard two instructions back"),
+    "lw_alu_waw": (3, "lw 1 + addi 1 writing the loaded register: load stall 1 (write after write)"),
+    "lw_mul_waw": (3, "lw 1 + mul 1 writing the loaded register: load stall 1"),
+    "lw_mulh_waw": (7, "lw 1 + mulhu 5 writing the loaded register: load stall 1"),
+    "lw_div_waw": (5, "lw 1 + divu by 0x80000000 3 writing the loaded register: load stall 1"),
+    "lw_csrfast_waw": (3, "lw 1 + csrr mscratch 1 into the loaded register: load stall 1"),
+    "lw_csrslow_waw": (6, "lw 1 + csrr mstatus 4 into the loaded register: load stall 1"),
+    "lw_mcycle_waw": (2, "lw 1; the closing csrr mcycle into the loaded register reads after its stall"),
+    "lw_mcycle_other": (1, "lw 1; the closing csrr mcycle into another register: no stall"),
+    "lw_lw_waw": (2, "lw 1 + lw 1 into the same register: no stall (both on the load port)"),
+    "lw_gap_waw": (3, "lw 1 + nop 1 + addi 1 into the loaded register: no stall two instructions back"),
+    "lw_jal_waw": (3, "lw 1 + jal 2 linking into the loaded register: no stall"),
+    "lw_jalr_waw": (5, "la 2 + lw 1 + jalr 2 linking into the loaded register: no stall"),
+    "lw_use_waw": (3, "lw 1 + addi 1 reading and writing the loaded register: one stall, not two"),
     "jal_ret": (8, "2 x (jal 2 + ret 2): the link a jal writes needs no hazard cycle"),
     "call_ret": (14, "2 x (auipc 1 + jalr 2 + hazard 1 + ret 2 + hazard 1: ra from the jalr)"),
 }
 EXPECTED_FPU = {
+    "flw_waw": (2, "flw 1 + fadd.s 1 writing the loaded FP register: no stall"),
+    "lw_fmv_waw": (2, "lw 1 + fmv.x.w 1 writing the loaded register from the FPU: no stall"),
     "fadd": (12, "2 fmv.w.x + 10 fadd.s: 1 each (FPU_ADDMUL_LAT = 0)"),
     "fmadd_dep": (12, "2 fmv.w.x + 10 dependent fmadd.s: 1 each, forwarded"),
     "flw_use": (15, "flw 1 + dependent fadd.s 1 + load-use hazard 1"),
@@ -140,7 +155,7 @@ def test_rv32_machine_refuses_an_arm_elf_and_vice_versa(sim: Path) -> None:
 
 def test_version_names_the_machine_model(sim: Path) -> None:
     out = subprocess.run([str(sim), "--machine", "cv32e40p", "--version"], capture_output=True, text=True).stdout
-    assert "cv32e40p-v1" in out
+    assert "cv32e40p-v2" in out
     out = subprocess.run([str(sim), "--version"], capture_output=True, text=True).stdout
     assert "m4-" in out and "cv32e40p" not in out
 

@@ -193,6 +193,18 @@ impl Hart {
         self.cycles + self.timing.load_use(&self.cur)
     }
 
+    /// mcycle as the reading instruction sees it in EX: after the load stall it waited in ID
+    /// (measured on the RTL: `lw t5; csrr t5, mcycle` reads one more than with another
+    /// destination), unless mcountinhibit stops the counter.
+    fn mcycle_now(&self) -> u64 {
+        let stalled = if self.mcountinhibit & 1 == 0 {
+            self.timing.load_use(&self.cur)
+        } else {
+            0
+        };
+        self.mcycle.wrapping_add(stalled)
+    }
+
     #[cold]
     fn ntt_access(&mut self, a: u32, n: u32, v: Option<u32>, pc: u32) -> R<u32> {
         let now = self.access_cycle();
@@ -389,9 +401,9 @@ impl Hart {
             0x342 => self.mcause,
             0x343 => 0,
             0x344 => 0,
-            0xb00 | 0xc00 => self.mcycle as u32,
+            0xb00 | 0xc00 => self.mcycle_now() as u32,
             0xb02 | 0xc02 => self.minstret as u32,
-            0xb80 | 0xc80 => (self.mcycle >> 32) as u32,
+            0xb80 | 0xc80 => (self.mcycle_now() >> 32) as u32,
             0xb82 | 0xc82 => (self.minstret >> 32) as u32,
             0xb03..=0xb1f | 0xb83..=0xb9f | 0x323..=0x33f => 0,
             0xf11 => 0x602, // mvendorid: OpenHW Group
@@ -621,6 +633,8 @@ impl Hart {
                 };
                 let writes = matches!(i.op, Op::Csrrw | Op::Csrrwi) || i.rs1 != 0;
                 let reads = !matches!(i.op, Op::Csrrw | Op::Csrrwi) || i.rd != 0;
+                // a counter read sees the load stall this instruction waited (mcycle_now)
+                self.cur = i;
                 let old = if reads || writes {
                     match self.csr_read(csr) {
                         Some(v) => v,

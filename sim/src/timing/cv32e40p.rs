@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-//! CV32E40P timing model (`cv32e40p-v1`), zero-wait-state instruction and data memories
+//! CV32E40P timing model (`cv32e40p-v2`), zero-wait-state instruction and data memories
 //! (the memory timing of pqlab's test bench, docs/cv32e40p.md). It owns its pipeline state
 //! and is told about each executed instruction by an `Event`; it returns the cycles the
 //! instruction takes. Rules, from the CV32E40P user manual (docs/source/pipeline.rst of the
@@ -22,7 +22,10 @@
 //! - CSR access to mstatus, mepc, mtvec, mcause, mcycle(h), minstret(h), mhpmcounter*,
 //!   mcountinhibit, mhpmevent*, dcsr, dpc, dscratch*: 4 cycles; other CSRs 1;
 //! - hazards, 1 cycle each: an instruction right after a load that uses the loaded
-//!   register; a jalr whose rs1 the instruction right before it wrote, unless that was
+//!   register, or that writes it through the ALU write port (an integer computational
+//!   instruction, mul, mulh, a division, a CSR read; not a load, jal, jalr or an FPU
+//!   instruction: measured on cv32e40p-rtl, sim/tests/fw/rv32/bench.S `*_waw`; the RTL's
+//!   load stall also covers this write-after-write case); a jalr whose rs1 the instruction right before it wrote, unless that was
 //!   a jal (measured on cv32e40p-rtl: jal then ret takes no hazard cycle, jalr then ret
 //!   does); a jalr whose rs1 was loaded two instructions back, the one between taking a
 //!   single cycle (measured on the RTL: lw, nop, jalr);
@@ -38,7 +41,7 @@
 use crate::rv32::accel::Touch;
 use crate::rv32::decode::{class, Insn, Op};
 
-pub const MODEL_VERSION: &str = "cv32e40p-v1";
+pub const MODEL_VERSION: &str = "cv32e40p-v2";
 
 /// What the front end reports about one executed instruction.
 pub struct Event<'a> {
@@ -119,22 +122,21 @@ impl Cv32e40p {
     /// The load-use hazard cycle instruction `i` would wait before its EX stage (a device
     /// that depends on the cycle of an access asks this before `step`).
     pub fn load_use(&self, i: &Insn) -> u64 {
-        (self.load_dst != 0
-            && (i.src[0] == self.load_dst
-                || i.src[1] == self.load_dst
-                || i.src[2] == self.load_dst)) as u64
+        let d = self.load_dst;
+        let reads = i.src[0] == d || i.src[1] == d || i.src[2] == d;
+        let alu_writes = i.dst == d
+            && matches!(
+                i.class,
+                class::ALU | class::MUL | class::MULH | class::DIV | class::CSR
+            );
+        (d != 0 && (reads || alu_writes)) as u64
     }
 
     #[inline(always)]
     pub fn step(&mut self, e: &Event) -> u64 {
         let i = e.i;
-        let mut c: u64 = 1;
-        // load-use hazard
-        if self.load_dst != 0
-            && (i.src[0] == self.load_dst || i.src[1] == self.load_dst || i.src[2] == self.load_dst)
-        {
-            c += 1;
-        }
+        // the load stall: a use of the loaded register, or a write to it through the ALU port
+        let mut c: u64 = 1 + self.load_use(i);
         let mut waited = false;
         if e.acc.slot != 0 {
             // the cycle the access would be granted, and the unit's first free cycle

@@ -435,6 +435,75 @@ bench_\name:
 1:
 	STOP
 
+	# a load and then an instruction writing the same register at once (write-after-write)
+	BENCH lw_alu_waw
+	lw t1, 0(t6)
+	addi t1, zero, 1
+	STOP
+
+	BENCH lw_mul_waw
+	lw t1, 0(t6)
+	mul t1, a1, a2
+	STOP
+
+	BENCH lw_csrfast_waw
+	lw t1, 0(t6)
+	csrr t1, mscratch
+	STOP
+
+	BENCH lw_csrslow_waw
+	lw t1, 0(t6)
+	csrr t1, mstatus
+	STOP
+
+	# the load writes the register the closing `csrr t5, mcycle` writes
+	BENCH lw_mcycle_waw
+	lw t5, 0(t6)
+	STOP
+
+	BENCH lw_mcycle_other
+	lw t1, 0(t6)
+	STOP
+
+	BENCH lw_lw_waw
+	lw t1, 0(t6)
+	lw t1, 4(t6)
+	STOP
+
+	BENCH lw_gap_waw
+	lw t1, 0(t6)
+	nop
+	addi t1, zero, 1
+	STOP
+
+	BENCH lw_jal_waw
+	lw t1, 0(t6)
+	jal t1, 1f
+1:
+	STOP
+
+	BENCH lw_use_waw
+	lw t1, 0(t6)
+	addi t1, t1, 1
+	STOP
+
+	BENCH lw_mulh_waw
+	lw t1, 0(t6)
+	mulhu t1, a1, a2
+	STOP
+
+	BENCH lw_div_waw
+	lw t1, 0(t6)
+	divu t1, a1, a4
+	STOP
+
+	BENCH lw_jalr_waw
+	la t0, 1f
+	lw t1, 0(t6)
+	jalr t1, 0(t0)
+1:
+	STOP
+
 	.option rvc
 	.balign 4
 	.option norvc
@@ -497,6 +566,16 @@ bench_jal_ret:
 	.rept 5
 	fcvt.w.s a5, fa1, rtz
 	.endr
+	STOP
+
+	BENCH flw_waw
+	flw fa5, 0(t6)
+	fadd.s fa5, fa1, fa1
+	STOP
+
+	BENCH lw_fmv_waw
+	lw t1, 0(t6)
+	fmv.x.w t1, fa1
 	STOP
 
 #endif

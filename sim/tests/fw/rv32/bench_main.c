@@ -17,9 +17,12 @@
     X(lw_mis_use) X(lw_branch) X(div_use) X(div_branch) X(mulh_load) X(jal_jal) X(branch_back) \
     X(lw_store_addr) X(lbu_use) X(div_div) X(sw_lw) \
     X(mulh_jal) X(div_jal) X(mulh_beq) X(lw_jal) X(lw_beq_dep) X(mulh_jalr) X(lh_cross_use) \
-    X(sw_mis_lw) X(lw_mulh_dep) X(lw_div_dep) X(csr_after_lw) X(lwmis_jal) X(csr_jal) X(mulh_add_jal) X(lw_gap_jalr) X(mulh_gap_jalr)
+    X(sw_mis_lw) X(lw_mulh_dep) X(lw_div_dep) X(csr_after_lw) X(lwmis_jal) X(csr_jal) X(mulh_add_jal) X(lw_gap_jalr) X(mulh_gap_jalr) \
+    X(lw_alu_waw) X(lw_mul_waw) X(lw_csrfast_waw) X(lw_csrslow_waw) X(lw_mcycle_waw) X(lw_mcycle_other) \
+    X(lw_lw_waw) X(lw_gap_waw) X(lw_jal_waw) X(lw_use_waw) \
+    X(lw_mulh_waw) X(lw_div_waw) X(lw_jalr_waw)
 #define FPLIST(X) \
-    X(fadd) X(fmadd_dep) X(flw_use) X(fcvt)
+    X(fadd) X(fmadd_dep) X(flw_use) X(fcvt) X(flw_waw) X(lw_fmv_waw)
 /* accelerator slots (bench_acc.S; cv32e40p-acc-rtl, machine cv32e40p-acc) */
 #define ACCLIST(X) \
     X(acc_sw) X(acc_lw) X(acc_lw_use) X(acc_start_lw) X(acc_start_gap8) X(acc_start_gap22) \
