@@ -5,7 +5,7 @@
 //   #fault bus|code-write|stack-overflow|fetch pc=<pc> addr=<address>   (tb_top.sv's checks)
 //   #fault timeout cycles=<n> pc=<pc>   the program did not exit within --max-cycles
 //   #fault sleep cycles=<n> pc=<pc>     the core sleeps (WFI) with no interrupt to wake it
-// Usage: cv32e40p-tb [--max-cycles N] [--stats] program.elf
+// Usage: cv32e40p-tb [--max-cycles N] [--stats] [--writes FILE] program.elf
 // --stats prints "tb-stats cycles=<n> seconds=<s> cycles_per_s=<r>" on stderr at the end.
 #include <chrono>
 #include <cinttypes>
@@ -148,6 +148,26 @@ extern "C" unsigned int tb_input(void)
     return c == EOF ? 0x100u : unsigned(c);
 }
 
+// --writes FILE: the functional lockstep records (tb_top.sv), 12 bytes each, little-endian:
+// kind (1 register write: what = register 1-63, f0-f31 being 32-63; 2 store byte: what = the
+// byte, value = its address), what, two zero bytes, value, and a pc of 0 (the simulator's
+// records carry the instruction's pc there; compare ignores it).
+FILE *writes_file = nullptr;
+
+extern "C" unsigned int tb_writes_on(void)
+{
+    return writes_file != nullptr ? 1u : 0u;
+}
+
+extern "C" void tb_write(unsigned int kind, unsigned int what, unsigned int value)
+{
+    uint8_t r[12] = {uint8_t(kind), uint8_t(what), 0, 0};
+    for (int k = 0; k < 4; k++) {
+        r[4 + k] = uint8_t(value >> (8 * k));
+    }
+    std::fwrite(r, 1, sizeof r, writes_file);
+}
+
 extern "C" void tb_fault(unsigned int kind, unsigned int addr, unsigned int pc)
 {
     if (!finished) {
@@ -171,15 +191,21 @@ int main(int argc, char **argv)
             }
         } else if (std::strcmp(argv[i], "--stats") == 0) {
             stats = true;
+        } else if (std::strcmp(argv[i], "--writes") == 0 && i + 1 < argc) {
+            writes_file = std::fopen(argv[++i], "wb");
+            if (writes_file == nullptr) {
+                die(std::string("--writes: cannot create ") + argv[i]);
+            }
         } else if (argv[i][0] == '-' || elf != nullptr) {
-            die(std::string("usage: cv32e40p-tb [--max-cycles N] [--stats] program.elf (bad argument ") + argv[i] +
-                ")");
+            die(std::string(
+                    "usage: cv32e40p-tb [--max-cycles N] [--stats] [--writes FILE] program.elf (bad argument ") +
+                argv[i] + ")");
         } else {
             elf = argv[i];
         }
     }
     if (elf == nullptr) {
-        die("usage: cv32e40p-tb [--max-cycles N] [--stats] program.elf");
+        die("usage: cv32e40p-tb [--max-cycles N] [--stats] [--writes FILE] program.elf");
     }
     load_elf(elf);
 
@@ -226,6 +252,9 @@ int main(int argc, char **argv)
     }
     if (input_file != nullptr) {
         std::fclose(input_file);
+    }
+    if (writes_file != nullptr && std::fclose(writes_file) != 0) {
+        die("--writes: the file could not be written completely");
     }
     return exit_code;
 }

@@ -46,6 +46,12 @@ module tb_top #(
   import "DPI-C" function void tb_console(input int unsigned c);
   import "DPI-C" function void tb_exit(input int unsigned code);
   import "DPI-C" function int unsigned tb_input();
+  import "DPI-C" function int unsigned tb_writes_on();
+  import "DPI-C" function void tb_write(
+    input int unsigned kind,
+    input int unsigned what,
+    input int unsigned value
+  );
   import "DPI-C" function void tb_fault(
     input int unsigned kind,
     input int unsigned addr,
@@ -181,6 +187,31 @@ module tb_top #(
       be[0] ? wdata[7:0] : old[7:0]
     };
   endfunction
+
+  // Functional lockstep (tb_main.cpp --writes FILE; docs/cv32e40p.md): every register write
+  // and every byte the data port writes, in program order per stream. A register write is
+  // recorded when it is final: the write port of the WB stage (loads) once the response is
+  // complete (WB ready, not the first half of a split access), the ALU write port (everything
+  // else) in the cycle its instruction leaves EX; x0 never. The WB write is the older
+  // instruction's, so it is recorded first.
+  logic writes_on;
+  initial writes_on = tb_writes_on() != 0;
+  wire wb_we = top_i.core_i.ex_stage_i.regfile_we_wb_o && top_i.core_i.ex_stage_i.wb_ready_i &&
+      !top_i.core_i.ex_stage_i.data_misaligned_ex_i;
+  wire [5:0] wb_waddr = top_i.core_i.ex_stage_i.regfile_waddr_wb_o;
+  wire [31:0] wb_wdata = top_i.core_i.ex_stage_i.regfile_wdata_wb_o;
+  wire alu_we = top_i.core_i.ex_stage_i.regfile_alu_we_fw_o && top_i.core_i.ex_stage_i.ex_valid_o;
+  wire [5:0] alu_waddr = top_i.core_i.ex_stage_i.regfile_alu_waddr_fw_o;
+  wire [31:0] alu_wdata = top_i.core_i.ex_stage_i.regfile_alu_wdata_fw_o;
+  always_ff @(posedge clk_i) begin
+    if (writes_on && rst_ni) begin
+      if (wb_we && wb_waddr != 6'd0) tb_write(1, {26'h0, wb_waddr}, wb_wdata);
+      if (alu_we && alu_waddr != 6'd0) tb_write(1, {26'h0, alu_waddr}, alu_wdata);
+      if (data_gnt && data_we)
+        for (int unsigned k = 0; k < 4; k++)
+          if (data_be[k]) tb_write(2, {24'h0, data_wdata[8*k+:8]}, {data_addr[31:2], 2'b00} + k);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -18,7 +18,7 @@ use timing::cv32e40p;
 const USAGE: &str =
     "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu|cv32e40p-acc] [--json REPORT] \
 [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
-[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] FIRMWARE.elf
+[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] [--writes FILE] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
@@ -44,7 +44,10 @@ code becomes the process exit code.
   --ct FILE        constant-time analysis: track secrets (marked by the firmware's calls of
                    pqlab_ct_secret / pqlab_ct_declassify) and write to FILE, as JSON, every
                    branch, address and variable-latency instruction of this core that depends
-                   on them, with its call stack (docs/ct.md)";
+                   on them, with its call stack (docs/ct.md)
+  --writes FILE    RV32 machines: record every register write and every stored byte for the
+                   functional lockstep against cv32e40p-rtl (binary, the test bench's
+                   --writes format; `pqlab lockstep`, docs/cv32e40p.md)";
 
 struct Opts {
     machine: String,
@@ -57,6 +60,7 @@ struct Opts {
     trace_start_pc: Option<u32>,
     trace_stop: bool,
     ct: Option<String>,
+    writes: Option<String>,
     elf: String,
 }
 
@@ -72,6 +76,7 @@ fn parse_args() -> Result<Opts, String> {
         trace_start_pc: None,
         trace_stop: false,
         ct: None,
+        writes: None,
         elf: String::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -113,6 +118,7 @@ fn parse_args() -> Result<Opts, String> {
             "--machine" | "-M" => o.machine = get(&mut k)?,
             "--json" => o.json = Some(get(&mut k)?),
             "--profile" => o.profile = Some(get(&mut k)?),
+            "--writes" => o.writes = Some(get(&mut k)?),
             "--intervals" => o.intervals = Some(get(&mut k)?),
             "--trace" => o.trace = Some(get(&mut k)?),
             "--ct" => o.ct = Some(get(&mut k)?),
@@ -177,6 +183,10 @@ fn main() {
             eprintln!("pqlab-sim: --trace and --intervals are not available on the RV32 machines");
             std::process::exit(2);
         }
+        if o.writes.is_some() && (o.ct.is_some() || o.profile.is_some()) {
+            eprintln!("pqlab-sim: --writes runs alone (not with --ct or --profile)");
+            std::process::exit(2);
+        }
         if o.ct.is_some() && o.profile.is_some() {
             eprintln!("pqlab-sim: --ct runs alone (not with --profile or --trace)");
             std::process::exit(2);
@@ -198,6 +208,7 @@ fn main() {
                 max_insns: o.max_insns,
                 elf_path: &o.elf,
                 ct: o.ct.as_deref(),
+                writes: o.writes.as_deref(),
             },
             &e,
         );
@@ -261,6 +272,12 @@ fn main() {
         std::process::exit(2);
     }
     let _ = elf.entry;
+    if o.writes.is_some() {
+        eprintln!(
+            "pqlab-sim: --writes is for the RV32 machines (the Cortex-M lockstep uses --trace)"
+        );
+        std::process::exit(2);
+    }
     if o.ct.is_some() && (o.profile.is_some() || o.trace.is_some()) {
         eprintln!("pqlab-sim: --ct runs alone (not with --profile or --trace)");
         std::process::exit(2);

@@ -6,5 +6,6 @@ pub mod accel;
 pub mod ct;
 pub mod decode;
 pub mod hart;
+pub mod lockstep;
 pub mod ntt_acc;
 pub mod run;

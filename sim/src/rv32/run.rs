@@ -6,6 +6,7 @@
 use super::ct::Taint;
 use super::decode::CLASS_NAMES;
 use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
+use super::lockstep;
 use crate::machine::{elf, json_str, profile, taint};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
@@ -19,6 +20,8 @@ pub struct Opts<'a> {
     pub elf_path: &'a str,
     /// the constant-time analysis' report (`--ct`)
     pub ct: Option<&'a str>,
+    /// the functional lockstep's record file (`--writes`, lockstep.rs)
+    pub writes: Option<&'a str>,
 }
 
 fn budget(h: &Hart) -> Stop {
@@ -135,10 +138,22 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
     let mut ct =
         o.ct.map(|_| Box::new(Taint::new(taint::Tracker::new(&e.funcs))));
-    let stop = match (prof.as_mut(), ct.as_deref_mut()) {
-        (_, Some(t)) => run_ct(&mut h, t),
-        (Some(p), None) => run_prof(&mut h, p),
-        (None, None) => run_fast(&mut h),
+    let mut writes = match o.writes.map(lockstep::Writes::create).transpose() {
+        Ok(w) => w,
+        Err(er) => {
+            eprintln!("pqlab-sim: --writes: cannot create the record file: {}", er);
+            std::process::exit(2);
+        }
+    };
+    let stop = match (prof.as_mut(), ct.as_deref_mut(), writes.as_mut()) {
+        (_, Some(t), _) => run_ct(&mut h, t),
+        (_, None, Some(w)) => lockstep::run(&mut h, w, budget),
+        (Some(p), None, None) => run_prof(&mut h, p),
+        (None, None, None) => run_fast(&mut h),
+    };
+    let stop = match writes.map(lockstep::Writes::finish) {
+        Some(Err(er)) => Stop::Error(format!("--writes: cannot write the record file: {}", er)),
+        _ => stop,
     };
     let wall = start.elapsed().as_secs_f64();
     h.flush();
