@@ -61,32 +61,32 @@ static const uint64_t keccak_rc[24] = {
         B(a, b, 4, 24, 50);                                                                                            \
         B(a, b, 5, 3, 36);                                                                                             \
         B(a, b, 6, 9, 44);                                                                                             \
-        B(a, b, 7, 10, 61);                                                                                             \
+        B(a, b, 7, 10, 61);                                                                                            \
         B(a, b, 8, 16, 19);                                                                                            \
-        B(a, b, 9, 22, 3);                                                                                            \
-        B(a, b, 10, 1, 63);                                                                                             \
-        B(a, b, 11, 7, 58);                                                                                             \
+        B(a, b, 9, 22, 3);                                                                                             \
+        B(a, b, 10, 1, 63);                                                                                            \
+        B(a, b, 11, 7, 58);                                                                                            \
         B(a, b, 12, 13, 39);                                                                                           \
-        B(a, b, 13, 19, 56);                                                                                            \
+        B(a, b, 13, 19, 56);                                                                                           \
         B(a, b, 14, 20, 46);                                                                                           \
         B(a, b, 15, 4, 37);                                                                                            \
         B(a, b, 16, 5, 28);                                                                                            \
         B(a, b, 17, 11, 54);                                                                                           \
         B(a, b, 18, 17, 49);                                                                                           \
-        B(a, b, 19, 23, 8);                                                                                           \
-        B(a, b, 20, 2, 2);                                                                                            \
-        B(a, b, 21, 8, 9);                                                                                            \
+        B(a, b, 19, 23, 8);                                                                                            \
+        B(a, b, 20, 2, 2);                                                                                             \
+        B(a, b, 21, 8, 9);                                                                                             \
         B(a, b, 22, 14, 25);                                                                                           \
         B(a, b, 23, 15, 23);                                                                                           \
-        B(a, b, 24, 21, 62);                                                                                            \
-        for (unsigned int y_ = 0; y_ < 25; y_ += 5) { /* chi, section 3.2.4, row by row */                           \
+        B(a, b, 24, 21, 62);                                                                                           \
+        for (unsigned int y_ = 0; y_ < 25; y_ += 5) { /* chi, section 3.2.4, row by row */                             \
             a[y_ + 0] = CHI(b[y_ + 0], b[y_ + 1], b[y_ + 2]);                                                          \
             a[y_ + 1] = CHI(b[y_ + 1], b[y_ + 2], b[y_ + 3]);                                                          \
             a[y_ + 2] = CHI(b[y_ + 2], b[y_ + 3], b[y_ + 4]);                                                          \
             a[y_ + 3] = CHI(b[y_ + 3], b[y_ + 4], b[y_ + 0]);                                                          \
             a[y_ + 4] = CHI(b[y_ + 4], b[y_ + 0], b[y_ + 1]);                                                          \
         }                                                                                                              \
-        a[0] = veorq_u64(a[0], vdupq_n_u64(rc)); /* iota, section 3.2.5 */                                            \
+        a[0] = veorq_u64(a[0], vdupq_n_u64(rc)); /* iota, section 3.2.5 */                                             \
     } while (0)
 
 #define B(a, b, dst, src, k) (b[(dst)] = XROT(a[(src)], d[(src) % 5], k))

@@ -1,0 +1,225 @@
+"""The AArch64 backend `neon` (lib/native/aarch64, docs/neon.md) against the portable C.
+
+A small program built by pqlab's build for aarch64-qemu (QEMU CPU model Cortex-A72: Advanced
+SIMD and the SHA-2 instructions, no SHA-3 instructions) and aarch64-qemu-max (every extension,
+SHA-3 included) links the portable lib/common/fips202.c and sha2.c (compiled without the
+backend's defines, so they are the C reference) with the backend's sources, and applies both
+to the same inputs: Keccak-f[1600] on all-zero, all-ones, single-bit and random states (the
+one-state FEAT_SHA3 kernel, the two-way plain-NEON and FEAT_SHA3 kernels, the four-way entry),
+and SHA-256 compression of 0..5 blocks at every alignment 0..7. A kernel that declines must
+leave its output untouched. The program prints one line per mismatch and the counts of checks
+per kernel; the test requires the counts it expects on each CPU model, so a kernel that silently
+declined where it should run (or ran where its instructions are missing) fails it.
+
+The whole schemes with the backend are checked by tests/test_platforms_aarch64.py (pqlab test,
+vectors and kat on both CPU models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import firmware
+import pytest
+from hostlib import ROOT
+
+NATIVE = ROOT / "lib" / "native" / "aarch64"
+NRANDOM = 24
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fips202.h"
+#include "fips202x4.h"
+#include "sha2.h"
+#include "../native/api.h"
+#include "cpu.h"
+#include "keccak_x2.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static unsigned int bad, n_x1, n_x1_declined, n_x2_neon, n_x2_sha3, n_x4, n_sha256, n_sha256_declined;
+
+static void fail(const char *what, unsigned int idx)
+{
+    printf("mismatch %s %u\n", what, idx);
+    bad++;
+}
+
+static void make_state(uint64_t s[25], unsigned int c)
+{
+    for (unsigned int i = 0; i < 25; i++) {
+        s[i] = c == 0 ? 0 : c == 1 ? ~0ull : 0;
+    }
+    if (c >= 2 && c < 2 + 25) {
+        s[c - 2] = 1ull << ((c * 37u) & 63u); /* one bit in each lane at varying positions */
+    } else if (c >= 27) {
+        for (unsigned int i = 0; i < 25; i++) {
+            s[i] = next64();
+        }
+    }
+}
+
+static void keccak_checks(unsigned int ncases, unsigned int feats)
+{
+    for (unsigned int c = 0; c < ncases; c++) {
+        uint64_t s[4][25], ref[4][25], t[25];
+        for (unsigned int k = 0; k < 4; k++) {
+            make_state(s[k], k == 0 ? c : 27 + k);
+            memcpy(ref[k], s[k], sizeof ref[k]);
+            pqlab_keccakf1600(ref[k]); /* portable C (fips202.c built without the backend) */
+        }
+        memcpy(t, s[0], sizeof t);
+        if (pqlab_keccakf1600_native_std(t) == PQLAB_NATIVE_DONE) {
+            n_x1++;
+            if (memcmp(t, ref[0], sizeof t) != 0) {
+                fail("keccak_x1", c);
+            }
+        } else {
+            n_x1_declined++;
+            if (memcmp(t, s[0], sizeof t) != 0) {
+                fail("keccak_x1_declined_but_wrote", c);
+            }
+        }
+        uint64_t a[25], b[25];
+        memcpy(a, s[0], sizeof a);
+        memcpy(b, s[1], sizeof b);
+        pqlab_aarch64_keccakf1600x2_neon(a, b);
+        n_x2_neon++;
+        if (memcmp(a, ref[0], sizeof a) != 0 || memcmp(b, ref[1], sizeof b) != 0) {
+            fail("keccak_x2_neon", c);
+        }
+        if (feats & PQLAB_AARCH64_FEAT_SHA3) {
+            memcpy(a, s[0], sizeof a);
+            memcpy(b, s[1], sizeof b);
+            pqlab_aarch64_keccakf1600x2_sha3(a, b);
+            n_x2_sha3++;
+            if (memcmp(a, ref[0], sizeof a) != 0 || memcmp(b, ref[1], sizeof b) != 0) {
+                fail("keccak_x2_sha3", c);
+            }
+        }
+        pqlab_keccakx4_state x4;
+        for (unsigned int k = 0; k < 4; k++) {
+            memcpy(x4.lane[k].s, s[k], sizeof x4.lane[k].s);
+        }
+        pqlab_keccakf1600x4(&x4);
+        n_x4++;
+        for (unsigned int k = 0; k < 4; k++) {
+            if (memcmp(x4.lane[k].s, ref[k], sizeof ref[k]) != 0) {
+                fail("keccak_x4", c);
+            }
+        }
+    }
+    /* a long chain: errors that cancel in one call would show after many */
+    uint64_t r[25], a[25], b[25];
+    make_state(r, 40);
+    memcpy(a, r, sizeof a);
+    memcpy(b, r, sizeof b);
+    for (unsigned int i = 0; i < 200; i++) {
+        pqlab_keccakf1600(r);
+        pqlab_aarch64_keccakf1600x2_neon(a, b);
+    }
+    if (memcmp(a, r, sizeof a) != 0 || memcmp(b, r, sizeof b) != 0) {
+        fail("keccak_chain", 0);
+    }
+}
+
+static void sha256_checks(void)
+{
+    uint8_t buf[5 * 64 + 8];
+    for (unsigned int nb = 0; nb <= 5; nb++) {
+        for (unsigned int al = 0; al < 8; al++) {
+            uint32_t h0[8], h1[8], h2[8];
+            for (unsigned int i = 0; i < 8; i++) {
+                h0[i] = (uint32_t)next64();
+            }
+            for (unsigned int i = 0; i < sizeof buf; i++) {
+                buf[i] = (uint8_t)next64();
+            }
+            memcpy(h1, h0, sizeof h1);
+            memcpy(h2, h0, sizeof h2);
+            pqlab_sha256_compress(h1, buf + al, nb); /* portable C */
+            if (pqlab_sha256_compress_native(h2, buf + al, nb) == PQLAB_NATIVE_DONE) {
+                n_sha256++;
+                if (memcmp(h1, h2, sizeof h1) != 0) {
+                    fail("sha256", nb * 8 + al);
+                }
+            } else {
+                n_sha256_declined++;
+                if (memcmp(h0, h2, sizeof h0) != 0) {
+                    fail("sha256_declined_but_wrote", nb * 8 + al);
+                }
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    const unsigned int feats = pqlab_aarch64_features();
+    printf("features sha3=%u sha256=%u\n", (feats & PQLAB_AARCH64_FEAT_SHA3) ? 1u : 0u,
+           (feats & PQLAB_AARCH64_FEAT_SHA256) ? 1u : 0u);
+    keccak_checks(27 + @NRANDOM@, feats);
+    sha256_checks();
+    printf("counts x1=%u x1_declined=%u x2_neon=%u x2_sha3=%u x4=%u sha256_native=%u sha256_declined=%u\n", n_x1,
+           n_x1_declined, n_x2_neon, n_x2_sha3, n_x4, n_sha256, n_sha256_declined);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+# the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not
+# FEAT_SHA3; max has both)
+PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha3": 1, "sha256": 1}}
+
+
+def run_program(platform: str, tmp: Path) -> dict[str, str]:
+    src = tmp / "diff.c"
+    src.write_text(PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
+    sources = [
+        src,
+        ROOT / "lib/common/fips202.c",
+        ROOT / "lib/common/sha2.c",
+        NATIVE / "cpu.c",
+        NATIVE / "keccak.c",
+        NATIVE / "sha256.c",
+    ]
+    # backend=False (the default): fips202.c and sha2.c are the portable reference
+    out = firmware.build_and_run(platform, tmp, sources, include=[NATIVE], timeout=300)
+    lines = out.splitlines()
+    assert lines and lines[-1] == "end", out[-2000:]
+    mism = [ln for ln in lines if ln.startswith("mismatch")]
+    assert not mism, f"{platform}: {mism[:10]}"
+    fields: dict[str, str] = {}
+    for ln in lines:
+        if ln.startswith(("features ", "counts ")):
+            for kv in ln.split()[1:]:
+                k, v = kv.split("=")
+                fields[k] = v
+    assert "bad 0" in lines
+    return fields
+
+
+@pytest.mark.parametrize("platform", sorted(PLATFORMS))
+def test_neon_kernels_match_portable(platform: str, tmp_path: Path) -> None:
+    f = run_program(platform, tmp_path)
+    want = PLATFORMS[platform]
+    assert int(f["sha3"]) == want["sha3"], f"{platform}: run-time detection says sha3={f['sha3']}"
+    assert int(f["sha256"]) == want["sha256"], f"{platform}: run-time detection says sha256={f['sha256']}"
+    ncases = 27 + NRANDOM
+    # with FEAT_SHA3 every one-state call runs natively, without it every one declines
+    assert int(f["x1"]) == (ncases if want["sha3"] else 0)
+    assert int(f["x1_declined"]) == (0 if want["sha3"] else ncases)
+    assert int(f["x2_neon"]) == ncases and int(f["x4"]) == ncases
+    assert int(f["x2_sha3"]) == (ncases if want["sha3"] else 0)
+    assert int(f["sha256_native"]) == (6 * 8 if want["sha256"] else 0)
+    assert int(f["sha256_declined"]) == (0 if want["sha256"] else 6 * 8)
