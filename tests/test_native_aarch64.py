@@ -223,3 +223,18 @@ def test_neon_kernels_match_portable(platform: str, tmp_path: Path) -> None:
     assert int(f["x2_sha3"]) == (ncases if want["sha3"] else 0)
     assert int(f["sha256_native"]) == (6 * 8 if want["sha256"] else 0)
     assert int(f["sha256_declined"]) == (0 if want["sha256"] else 6 * 8)
+
+
+@pytest.mark.parametrize(("machine", "expect"), [("aarch64", True), ("arm64", True), ("x86_64", False)])
+def test_host_platform_takes_the_backend_on_aarch64(
+    machine: str, expect: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """platforms/host/platform.toml's backends_on_machine: the host build gets the backend
+    exactly when the build machine is AArch64 (pqlab.build.backends)."""
+    from pqlab import build
+    from pqlab.platforms import get_platform
+
+    monkeypatch.setattr(build._platform, "machine", lambda: machine)
+    srcs, flags = build.backends.__wrapped__(get_platform("host"))
+    assert ('-DPQLAB_NATIVE_META_HEADER="aarch64/meta.h"' in flags) == expect
+    assert (NATIVE / "keccak.c" in srcs) == expect
