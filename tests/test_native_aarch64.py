@@ -177,6 +177,133 @@ int main(void)
 }
 """
 
+MLKEM_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "mlkem_neon.h"
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static unsigned int bad, n_ntt, n_invntt, n_basemul;
+static void fail(const char *what, unsigned int idx, unsigned int i, int got, int want)
+{
+    printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got, want);
+    bad++;
+}
+/* kind 0: uniform in [-b, b]; 1: all b; 2: all -b; 3: alternating; 4: zero */
+static void fill(int16_t *c, unsigned int kind, int32_t b)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        const int32_t r = (int32_t)(next32() % (uint32_t)(2 * b + 1)) - b;
+        c[i] = (int16_t)(kind == 0 ? r : kind == 1 ? b : kind == 2 ? -b : kind == 3 ? ((i & 1) ? b : -b) : 0);
+    }
+}
+static int modq(int x)
+{
+    return ((x % 3329) + 3329) % 3329;
+}
+int main(void)
+{
+    static mlkem_poly a, x, b, r0, r1;
+    pqlab_hal_setup();
+    for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
+        const unsigned int kind = c < 5 ? c : 0;
+        /* ntt: input |c| < q, the same values as the C */
+        fill(a.c, kind, 3328);
+        x = a;
+        pqlab_mlkem_ntt_neon(a.c);
+        mlkem_ntt_c(&x);
+        n_ntt++;
+        for (unsigned int i = 0; i < 256; i++) {
+            if (a.c[i] != x.c[i] || a.c[i] > 1664 || a.c[i] < -1664) {
+                fail("mlkem_ntt", c, i, a.c[i], x.c[i]);
+                break;
+            }
+        }
+        /* invntt: any int16 input; output |c| < q and congruent to the C's */
+        fill(a.c, kind, 32767);
+        if (c == 5) {
+            a.c[0] = -32768;
+            a.c[255] = -32768;
+        }
+        x = a;
+        pqlab_mlkem_invntt_neon(a.c);
+        mlkem_invntt_c(&x);
+        n_invntt++;
+        for (unsigned int i = 0; i < 256; i++) {
+            if (modq(a.c[i]) != modq(x.c[i]) || a.c[i] >= 3329 || a.c[i] <= -3329) {
+                fail("mlkem_invntt", c, i, a.c[i], x.c[i]);
+                break;
+            }
+        }
+        /* basemul_acc: a, b |c| < q; r an accumulator with up to 4 terms' room */
+        fill(a.c, kind, 3328);
+        fill(b.c, c < 5 ? (kind + 1) % 5 : 0, 3328);
+        fill(r0.c, 0, 4 * 3328);
+        r1 = r0;
+        pqlab_mlkem_basemul_acc_neon(r0.c, a.c, b.c);
+        mlkem_basemul_acc_c(&r1, &a, &b);
+        n_basemul++;
+        for (unsigned int i = 0; i < 256; i++) {
+            if (r0.c[i] != r1.c[i]) {
+                fail("mlkem_basemul_acc", c, i, r0.c[i], r1.c[i]);
+                break;
+            }
+        }
+    }
+    printf("counts mlkem_ntt=%u mlkem_invntt=%u mlkem_basemul=%u\n", n_ntt, n_invntt, n_basemul);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def run_mlkem_program(platform: str, tmp: Path) -> dict[str, str]:
+    src = tmp / "mlkem.c"
+    src.write_text(MLKEM_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
+    mlkem = ROOT / "lib" / "mlkem"
+    out = firmware.build_and_run(
+        platform,
+        tmp,
+        [src, mlkem / "ntt.c", NATIVE / "mlkem_ntt.c"],
+        include=[mlkem, NATIVE],
+        cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
+        timeout=300,
+    )
+    return _parse(platform, out)
+
+
+def _parse(platform: str, out: str) -> dict[str, str]:
+    lines = out.splitlines()
+    assert lines and lines[-1] == "end", out[-2000:]
+    mism = [ln for ln in lines if ln.startswith("mismatch")]
+    assert not mism, f"{platform}: {mism[:10]}"
+    assert "bad 0" in lines
+    fields: dict[str, str] = {}
+    for ln in lines:
+        if ln.startswith(("features ", "counts ")):
+            for kv in ln.split()[1:]:
+                k, v = kv.split("=")
+                fields[k] = v
+    return fields
+
+
+def test_neon_mlkem_kernels_match_portable(tmp_path: Path) -> None:
+    """The ML-KEM kernels use no optional extension: one CPU model (Cortex-A72) suffices."""
+    f = run_mlkem_program("aarch64-qemu", tmp_path)
+    n = 5 + NRANDOM
+    assert (int(f["mlkem_ntt"]), int(f["mlkem_invntt"]), int(f["mlkem_basemul"])) == (n, n, n)
+
+
 # the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not
 # FEAT_SHA3; max has both)
 PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha3": 1, "sha256": 1}}
@@ -195,18 +322,7 @@ def run_program(platform: str, tmp: Path) -> dict[str, str]:
     ]
     # backend=False (the default): fips202.c and sha2.c are the portable reference
     out = firmware.build_and_run(platform, tmp, sources, include=[NATIVE], timeout=300)
-    lines = out.splitlines()
-    assert lines and lines[-1] == "end", out[-2000:]
-    mism = [ln for ln in lines if ln.startswith("mismatch")]
-    assert not mism, f"{platform}: {mism[:10]}"
-    fields: dict[str, str] = {}
-    for ln in lines:
-        if ln.startswith(("features ", "counts ")):
-            for kv in ln.split()[1:]:
-                k, v = kv.split("=")
-                fields[k] = v
-    assert "bad 0" in lines
-    return fields
+    return _parse(platform, out)
 
 
 @pytest.mark.parametrize("platform", sorted(PLATFORMS))

@@ -20,4 +20,9 @@
 /* SHA-256 compression with the FEAT_SHA256 instructions (sha256.c; declines without them) */
 #define PQLAB_SHA256_COMPRESS_NATIVE 1
 
+/* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
+ * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
+ * lib/mldsa/kernels.h) */
+#define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc */
+
 #endif
