@@ -304,6 +304,112 @@ def test_neon_mlkem_kernels_match_portable(tmp_path: Path) -> None:
     assert (int(f["mlkem_ntt"]), int(f["mlkem_invntt"]), int(f["mlkem_basemul"])) == (n, n, n)
 
 
+MLDSA_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "mldsa_neon.h"
+
+static uint64_t rng = 0x1234567887654321ull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc;
+static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
+            bad++;
+            return;
+        }
+    }
+}
+/* kind 0: uniform in [-b, b]; 1: all b; 2: all -b; 3: alternating; 4: zero */
+static void fill(int32_t *c, unsigned int kind, int32_t b)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        const int64_t r = (int64_t)(((uint64_t)next32() << 16 ^ next32()) % (uint64_t)(2 * (int64_t)b + 1)) - b;
+        c[i] = (int32_t)(kind == 0 ? r : kind == 1 ? b : kind == 2 ? -b : kind == 3 ? ((i & 1) ? b : -b) : 0);
+    }
+}
+#define Q 8380417
+int main(void)
+{
+    static int32_t a[256], x[256], b[256], r0[256], r1[256];
+    pqlab_hal_setup();
+    for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
+        const unsigned int kind = c < 5 ? c : 0;
+        /* ntt: the C's input bound |a| <= 2^31 - 1 - 8q for the edge cases, 2^24 (what the
+         * callers give) for the random ones */
+        fill(a, kind, c < 5 || (c & 1) ? 2147483647 - 8 * Q : 1 << 24);
+        memcpy(x, a, sizeof x);
+        pqlab_mldsa_ntt_neon(a);
+        mldsa_ntt_c(x);
+        n_ntt++;
+        cmp("mldsa_ntt", c, a, x);
+        fill(a, kind, Q - 1);
+        memcpy(x, a, sizeof x);
+        pqlab_mldsa_invntt_neon(a);
+        mldsa_invntt_tomont_c(x);
+        n_invntt++;
+        cmp("mldsa_invntt", c, a, x);
+        /* pointwise: |a b| < 2^31 q; a up to 2^31 - 1 against small b, or both below q */
+        if (c & 1) {
+            fill(a, kind, 2147483647);
+            fill(b, (kind + 1) % 5, Q / 2);
+        } else {
+            fill(a, kind, Q - 1);
+            fill(b, (kind + 1) % 5, Q - 1);
+        }
+        pqlab_mldsa_pointwise_neon(r0, a, b);
+        mldsa_pointwise_mont_c(r1, a, b);
+        n_pw++;
+        cmp("mldsa_pointwise", c, r0, r1);
+        fill(r0, 0, 2147483647 - Q - 1);
+        memcpy(r1, r0, sizeof r1);
+        pqlab_mldsa_pointwise_acc_neon(r0, a, b);
+        mldsa_pointwise_acc_mont_c(r1, a, b);
+        n_pwacc++;
+        cmp("mldsa_pointwise_acc", c, r0, r1);
+        /* aliasing c == a */
+        memcpy(r0, a, sizeof r0);
+        pqlab_mldsa_pointwise_neon(r0, r0, b);
+        mldsa_pointwise_mont_c(r1, a, b);
+        cmp("mldsa_pointwise_alias", c, r0, r1);
+    }
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u\n", n_ntt, n_invntt, n_pw,
+           n_pwacc);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
+    """The ML-DSA kernels give the C's values bit for bit (plain Advanced SIMD: one CPU model)."""
+    src = tmp_path / "mldsa.c"
+    src.write_text(MLDSA_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
+    mldsa = ROOT / "lib" / "mldsa"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, mldsa / "ntt.c", NATIVE / "mldsa_ntt.c"],
+        include=[mldsa, NATIVE],
+        cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
+        timeout=300,
+    )
+    f = _parse("aarch64-qemu", out)
+    n = 5 + NRANDOM
+    assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
+
+
 # the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not
 # FEAT_SHA3; max has both)
 PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha3": 1, "sha256": 1}}

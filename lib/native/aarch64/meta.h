@@ -24,5 +24,6 @@
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
  * lib/mldsa/kernels.h) */
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc */
+#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc) */
 
 #endif
