@@ -16,6 +16,8 @@ vectors and kat on both CPU models)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import firmware
@@ -408,6 +410,119 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     f = _parse("aarch64-qemu", out)
     n = 5 + NRANDOM
     assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
+
+
+FNDSA_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_modq.h"
+
+#define Q 12289
+static uint64_t rng = 0x1B873593DEADBEEFull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static uint16_t a[1024], x[1024];
+static unsigned int bad, checks;
+static void dump(const char *tag, unsigned int logn, unsigned int kind, const uint16_t *v, unsigned int n)
+{
+    printf("%s %u %u", tag, logn, kind);
+    for (unsigned int i = 0; i < n; i++) {
+        printf(" %u", (unsigned int)v[i]);
+    }
+    printf("\n");
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned int logn = 6; logn <= 10; logn++) {
+        const unsigned int n = 1u << logn;
+        for (unsigned int kind = 0; kind < 5; kind++) {
+            for (unsigned int i = 0; i < n; i++) {
+                a[i] = (uint16_t)(kind == 0   ? next32() % Q
+                                  : kind == 1 ? Q - 1
+                                  : kind == 2 ? 0
+                                  : kind == 3 ? ((i & 1) ? Q - 1 : 0)
+                                              : i == 5);
+            }
+            memcpy(x, a, sizeof a);
+            dump("in", logn, kind, a, n);
+            const int r1 = pqlab_fndsa_mq_ntt_native(a, logn);
+            dump("ntt", logn, kind, a, n);
+            const int r2 = pqlab_fndsa_mq_intt_native(a, logn);
+            checks++;
+            if (r1 != 0 || r2 != 0 || memcmp(a, x, 2 * n) != 0) {
+                printf("mismatch roundtrip %u %u\n", logn, kind);
+                bad++;
+            }
+        }
+    }
+    for (unsigned int logn = 1; logn <= 5; logn++) { /* declined, the array untouched */
+        for (unsigned int i = 0; i < 1024; i++) {
+            a[i] = x[i] = (uint16_t)(next32() % Q);
+        }
+        checks++;
+        if (pqlab_fndsa_mq_ntt_native(a, logn) != 1 || pqlab_fndsa_mq_intt_native(a, logn) != 1 ||
+            memcmp(a, x, sizeof a) != 0) {
+            printf("mismatch decline %u\n", logn);
+            bad++;
+        }
+    }
+    printf("counts fndsa_checks=%u\n", checks);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def _brv(k: int, bits: int) -> int:
+    return int(f"{k:0{bits}b}"[::-1], 2)
+
+
+def test_fndsa_tables_generator_output_is_committed() -> None:
+    res = subprocess.run(
+        [sys.executable, str(NATIVE / "gen_fndsa_modq_tables.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (NATIVE / "fndsa_modq_tables.h").read_text()
+
+
+def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
+    """FN-DSA's NTT mod 12289 for logn 6..10: every output k equals a(w^(2 brv(k) + 1)) with
+    w = psi^(2048 / 2n), psi = 1945 (modq.c's order and root; reduced residues are unique, so
+    these are the C's values), outputs in [0, q), the inverse gives the input back, and logn
+    below 6 is declined with the array untouched."""
+    q = 12289
+    src = tmp_path / "fndsa.c"
+    src.write_text(FNDSA_PROGRAM)
+    out = firmware.build_and_run(
+        "aarch64-qemu", tmp_path, [src, NATIVE / "fndsa_modq.c"], include=[ROOT / "lib" / "native"], timeout=300
+    )
+    f = _parse("aarch64-qemu", out)
+    assert int(f["fndsa_checks"]) == 5 * 5 + 5
+    lines = out.splitlines()
+    ins = {tuple(ln.split()[1:3]): list(map(int, ln.split()[3:])) for ln in lines if ln.startswith("in ")}
+    outs = {tuple(ln.split()[1:3]): list(map(int, ln.split()[3:])) for ln in lines if ln.startswith("ntt ")}
+    assert len(ins) == len(outs) == 25
+    psi = 1945
+    for key, a in ins.items():
+        logn = int(key[0])
+        n = 1 << logn
+        w = pow(psi, 2048 // (2 * n), q)
+        res = outs[key]
+        assert len(res) == n and all(0 <= v < q for v in res), key
+        for k in range(0, n, 1 if key[1] == "0" or logn < 9 else 37):
+            e = pow(w, 2 * _brv(k, logn) + 1, q)
+            acc, p = 0, 1
+            for c in a:
+                acc += c * p
+                p = p * e % q
+            assert res[k] == acc % q, (key, k)
 
 
 # the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not

@@ -26,4 +26,8 @@
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc */
 #define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc) */
 
+/* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
+ * gen_fndsa_modq_tables.py; contract lib/native/fndsa_modq.h); declines logn < 6 */
+#define PQLAB_FNDSA_MODQ_NATIVE 1
+
 #endif
