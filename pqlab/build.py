@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import platform as _platform
 import re
 import shlex
 import shutil
@@ -215,7 +216,10 @@ def backends(plat: Platform) -> tuple[list[Path], list[str]]:
     library, their `defines` (lib/native/<name>/backend.toml) tell the portable code which
     kernels they replace, for every compilation on that platform."""
     dirs, flags = [], []
-    for name in plat.raw.get("backends", []):
+    # `backends_on_machine`: backends for the machine the build runs on (the host platform,
+    # whose compiler targets that machine), keyed by platform.machine(), e.g. aarch64
+    names = [*plat.raw.get("backends", []), *plat.raw.get("backends_on_machine", {}).get(_platform.machine(), [])]
+    for name in names:
         d = NATIVE / name
         try:
             cfg = tomllib.loads((d / "backend.toml").read_text())

@@ -195,6 +195,11 @@ def _check_schema(path: Path, d: dict) -> None:
         raise PqlabError(f"{path}: platform name {d['name']!r} must be letters, digits, '-', '_' or '.'")
     for key in ("packages", "cflags", "ldflags", "sources", "backends", "fallback_ldflags"):
         _strings(path, d, key)
+    bom = d.get("backends_on_machine", {})
+    if not isinstance(bom, dict):
+        raise PqlabError(f"{path}: 'backends_on_machine' must be a table of machine = [backends]")
+    for machine in bom:
+        _strings(path, bom, machine)
     for key in ("placement", "fallback_placement", "prepare_on"):
         if key in d and (not isinstance(d[key], str) or not d[key]):
             raise PqlabError(f"{path}: '{key}' must be a non-empty string, not {d[key]!r}")

@@ -130,6 +130,14 @@ def test_errors(tmp_path, monkeypatch):
             lambda t: t.replace("clock_hz = 24000000", 'clock_hz = 24000000\nplacement = ""'),
             "'placement' must be a non-empty string",
         ),
+        (
+            lambda t: t.replace("clock_hz = 24000000", 'clock_hz = 24000000\nbackends_on_machine = ["aarch64"]'),
+            "'backends_on_machine' must be a table",
+        ),
+        (
+            lambda t: t.replace("clock_hz = 24000000", 'clock_hz = 24000000\nbackends_on_machine = { aarch64 = "x" }'),
+            "'aarch64' must be a list of strings",
+        ),
     ],
 )
 def test_schema_errors_name_the_file(tmp_path, edit, message):

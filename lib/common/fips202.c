@@ -220,6 +220,11 @@ void pqlab_keccakf1600(uint64_t s[25])
     PQLAB_HASHPROF_BEGIN();
 #if defined(PQLAB_KECCAKF1600_NATIVE)
     pqlab_keccakf1600_native(s);
+#elif defined(PQLAB_KECCAKF1600_NATIVE_STD) && defined(PQLAB_KECCAK_LANES)
+    /* a standard-layout backend that may decline (a CPU feature missing at run time) */
+    PQLAB_NATIVE_TRY(pqlab_keccakf1600_native_std(s), keccakf1600_lanes(s));
+#elif defined(PQLAB_KECCAKF1600_NATIVE_STD)
+    PQLAB_NATIVE_TRY(pqlab_keccakf1600_native_std(s), keccakf1600_rows(s));
 #elif defined(PQLAB_KECCAK_LANES)
     keccakf1600_lanes(s);
 #else

@@ -43,6 +43,7 @@
  * that none of pqlab's Keccak code is built or linked (a hardware SHA-3 unit, a ROM routine). */
 #ifdef PQLAB_KECCAKF1600_EXTERNAL
 #undef PQLAB_KECCAKF1600_NATIVE
+#undef PQLAB_KECCAKF1600_NATIVE_STD
 #undef PQLAB_KECCAKF1600X4_NATIVE
 #undef PQLAB_KECCAKX4_NATIVE
 #undef pqlab_keccakf1600

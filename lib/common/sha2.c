@@ -7,6 +7,7 @@
 
 #include "ct.h"
 #include "hashprof.h"
+#include "../native/api.h" /* PQLAB_SHA256_COMPRESS_NATIVE */
 
 #ifndef PQLAB_SHA2_COMPRESS_EXTERNAL /* else the application's (sha2.h) */
 /* FIPS 180-4 4.2.2: first 32 bits of the fractional parts of the cube roots of the
@@ -137,9 +138,8 @@ static inline void store64_be(uint8_t *p, uint64_t x)
 #ifndef PQLAB_SHA2_COMPRESS_EXTERNAL /* else the application's (sha2.h) */
 /* 6.2.2 on nblocks consecutive 64-byte blocks; the schedule lives in a 16-word ring
  * buffer (64 bytes of stack instead of 256) */
-void pqlab_sha256_compress(uint32_t h_[8], const uint8_t *blocks, size_t nblocks)
+static void sha256_compress_c(uint32_t h_[8], const uint8_t *blocks, size_t nblocks)
 {
-    PQLAB_HASHPROF_BEGIN();
     typedef uint32_t T;
     uint32_t w[16];
     while (nblocks > 0) {
@@ -164,6 +164,17 @@ void pqlab_sha256_compress(uint32_t h_[8], const uint8_t *blocks, size_t nblocks
         blocks += 64;
         nblocks--;
     }
+}
+
+void pqlab_sha256_compress(uint32_t h_[8], const uint8_t *blocks, size_t nblocks)
+{
+    PQLAB_HASHPROF_BEGIN();
+#ifdef PQLAB_SHA256_COMPRESS_NATIVE
+    /* the backend declines on a CPU without its instructions (lib/native/api.h) */
+    PQLAB_NATIVE_TRY(pqlab_sha256_compress_native(h_, blocks, nblocks), sha256_compress_c(h_, blocks, nblocks));
+#else
+    sha256_compress_c(h_, blocks, nblocks);
+#endif
     PQLAB_HASHPROF_END();
 }
 

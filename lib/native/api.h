@@ -34,9 +34,16 @@
  *   PQLAB_KECCAKF1600_NATIVE    the declarations below: the permutation on the standard
  *                               layout and on the backend's own state layout, and the lane
  *                               conversions between them. Any 25-word state is a valid input.
+ *   PQLAB_KECCAKF1600_NATIVE_STD  instead of the above, for a backend whose layout is the
+ *                               standard one: pqlab_keccakf1600_native_std (below), which may
+ *                               decline (the portable permutation runs); fips202.c keeps its
+ *                               standard-layout byte interface.
  *   PQLAB_KECCAKF1600X4_NATIVE  pqlab_keccakf1600x4 (lib/common/fips202x4.h): four
  *                               permutations of the module layout in one call.
  *   PQLAB_KECCAKX4_NATIVE       the whole of fips202x4.h (its own state layout).
+ *
+ *  SHA-256 (lib/common/sha2.c):
+ *   PQLAB_SHA256_COMPRESS_NATIVE  pqlab_sha256_compress_native (below), may decline.
  *
  *  ML-KEM (FIPS 203): lib/mlkem/kernels.h, its table "Kernel / input bounds / output bounds"
  *   (ntt, invntt, basemul_acc, the byte codecs, compression, sample_ntt(_x4), matacc(_x4),
@@ -118,6 +125,16 @@ void pqlab_keccakf1600_native_il(uint64_t s[25]); /* the backend's layout */
 void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
 /* nlanes lanes of s (backend layout) out as little-endian bytes */
 void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
+
+/* PQLAB_KECCAKF1600_NATIVE_STD: Keccak-f[1600] on the standard layout (lane x + 5y,
+ * little-endian); PQLAB_NATIVE_DONE, or PQLAB_NATIVE_DECLINED with s untouched (e.g. a CPU
+ * feature missing at run time). Any state; constant time. */
+int pqlab_keccakf1600_native_std(uint64_t s[25]);
+
+/* ---- SHA-256 compression (FIPS 180-4 6.2.2), PQLAB_SHA256_COMPRESS_NATIVE ----
+ * h: H0..H7; nblocks consecutive 64-byte blocks, any alignment, nblocks >= 0. Returns
+ * PQLAB_NATIVE_DONE, or PQLAB_NATIVE_DECLINED with h untouched. Constant time. */
+int pqlab_sha256_compress_native(uint32_t h[8], const uint8_t *blocks, size_t nblocks);
 
 /* ---- FN-DSA emulated binary64, PQLAB_FNDSA_FPR_EMU_NATIVE ----
  * The values are IEEE 754 binary64 bit patterns (lib/fndsa/fpr.h, `fpr` in the emulated

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* Meta header of the AArch64 backend `neon` (ARMv8-A with Advanced SIMD: aarch64-qemu,
+ * aarch64-qemu-max, the host when it is an AArch64 machine): the kernels this folder
+ * provides, as the macros of lib/native/api.h. Selected by backend.toml
+ * (PQLAB_NATIVE_META_HEADER="aarch64/meta.h"); everything not defined here runs the
+ * portable C. Kernels that need an optional extension check the CPU at run time (cpu.c)
+ * and decline without it. Files and detection: docs/neon.md. */
+#ifndef PQLAB_NATIVE_AARCH64_META_H
+#define PQLAB_NATIVE_AARCH64_META_H
+
+#define PQLAB_NATIVE_BACKEND_NAME "neon"
+
+/* Keccak-f[1600] on the standard state layout (keccak.c): one state with the FEAT_SHA3
+ * instructions (declines without them: the portable permutation runs); four states as two
+ * two-way Advanced SIMD permutations, FEAT_SHA3 or plain, chosen at run time. An
+ * application's own permutation (PQLAB_KECCAKF1600_EXTERNAL) still replaces all of it. */
+#define PQLAB_KECCAKF1600_NATIVE_STD 1
+#define PQLAB_KECCAKF1600X4_NATIVE 1
+
+/* SHA-256 compression with the FEAT_SHA256 instructions (sha256.c; declines without them) */
+#define PQLAB_SHA256_COMPRESS_NATIVE 1
+
+/* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
+ * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
+ * lib/mldsa/kernels.h) */
+#define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc */
+#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc) */
+
+/* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
+ * gen_fndsa_modq_tables.py; contract lib/native/fndsa_modq.h); declines logn < 6 */
+#define PQLAB_FNDSA_MODQ_NATIVE 1
+
+#endif

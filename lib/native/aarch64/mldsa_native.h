@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* ML-DSA kernels of the AArch64 backend for lib/mldsa/kernels.h (meta.h names this header,
+ * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c (mldsa_neon.h): the C's values
+ * and bounds, so kernels.h's default bounds hold and nothing is narrowed here. */
+#ifndef PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
+#define PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
+
+#include "mldsa_neon.h"
+
+#define PQLAB_MLDSA_NATIVE_NTT
+#define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
+#define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
+#define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
+static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_ntt_neon(a);
+}
+static inline void PQLAB_NAMESPACE(invntt_tomont_native)(int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_invntt_neon(a);
+}
+static inline void PQLAB_NAMESPACE(pointwise_mont_native)(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
+                                                          const int32_t b[MLDSA_N])
+{
+    pqlab_mldsa_pointwise_neon(c, a, b);
+}
+static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N], const int32_t a[MLDSA_N],
+                                                              const int32_t b[MLDSA_N])
+{
+    pqlab_mldsa_pointwise_acc_neon(c, a, b);
+}
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* ML-DSA kernels of the AArch64 backend (mldsa_ntt.c), one unnamespaced copy for the three
+ * parameter sets; polynomials of 256 int32_t, any 4-byte alignment. Contract:
+ * lib/mldsa/kernels.h; every kernel gives the values of its C version (lib/mldsa/ntt.c) bit
+ * for bit, within the same bounds.
+ *   pqlab_mldsa_ntt_neon(a)                Algorithm 41 in place
+ *   pqlab_mldsa_invntt_neon(a)             Algorithm 42 times 2^32 in place
+ *   pqlab_mldsa_pointwise_neon(c, a, b)    c = a o b 2^-32 (c may be a or b)
+ *   pqlab_mldsa_pointwise_acc_neon(c, a, b) c += a o b 2^-32
+ * tests/test_native_aarch64.py compares them with the C. */
+#ifndef PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
+#define PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
+
+#include <stdint.h>
+
+void pqlab_mldsa_ntt_neon(int32_t a[256]);
+void pqlab_mldsa_invntt_neon(int32_t a[256]);
+void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* ML-KEM kernels of the AArch64 backend for lib/mlkem/kernels.h (meta.h names this header,
+ * PQLAB_MLKEM_BACKEND_HEADER; kernels.h includes it after its mlkem_poly type). The kernels
+ * are in mlkem_ntt.c (mlkem_neon.h); these wrappers give them the kernels' prototypes. */
+#ifndef PQLAB_NATIVE_AARCH64_MLKEM_NATIVE_H
+#define PQLAB_NATIVE_AARCH64_MLKEM_NATIVE_H
+
+#include "mlkem_neon.h"
+
+#ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
+#define PQLAB_MLKEM_NATIVE_NTT
+#define PQLAB_MLKEM_NATIVE_INVNTT
+#define PQLAB_MLKEM_NATIVE_BASEMUL_ACC
+static inline void PQLAB_NAMESPACE(mlkem_ntt_native)(mlkem_poly *r)
+{
+    pqlab_mlkem_ntt_neon(r->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_invntt_native)(mlkem_poly *r)
+{
+    pqlab_mlkem_invntt_neon(r->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_basemul_acc_native)(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
+{
+    pqlab_mlkem_basemul_acc_neon(r->c, a->c, b->c);
+}
+#endif
+
+#endif

@@ -1,0 +1,577 @@
+"""The AArch64 backend `neon` (lib/native/aarch64, docs/neon.md) against the portable C.
+
+A small program built by pqlab's build for aarch64-qemu (QEMU CPU model Cortex-A72: Advanced
+SIMD and the SHA-2 instructions, no SHA-3 instructions) and aarch64-qemu-max (every extension,
+SHA-3 included) links the portable lib/common/fips202.c and sha2.c (compiled without the
+backend's defines, so they are the C reference) with the backend's sources, and applies both
+to the same inputs: Keccak-f[1600] on all-zero, all-ones, single-bit and random states (the
+one-state FEAT_SHA3 kernel, the two-way plain-NEON and FEAT_SHA3 kernels, the four-way entry),
+and SHA-256 compression of 0..5 blocks at every alignment 0..7. A kernel that declines must
+leave its output untouched. The program prints one line per mismatch and the counts of checks
+per kernel; the test requires the counts it expects on each CPU model, so a kernel that silently
+declined where it should run (or ran where its instructions are missing) fails it.
+
+The whole schemes with the backend are checked by tests/test_platforms_aarch64.py (pqlab test,
+vectors and kat on both CPU models)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import firmware
+import pytest
+from hostlib import ROOT
+
+NATIVE = ROOT / "lib" / "native" / "aarch64"
+NRANDOM = 24
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fips202.h"
+#include "fips202x4.h"
+#include "sha2.h"
+#include "../native/api.h"
+#include "cpu.h"
+#include "keccak_x2.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static unsigned int bad, n_x1, n_x1_declined, n_x2_neon, n_x2_sha3, n_x4, n_sha256, n_sha256_declined;
+
+static void fail(const char *what, unsigned int idx)
+{
+    printf("mismatch %s %u\n", what, idx);
+    bad++;
+}
+
+static void make_state(uint64_t s[25], unsigned int c)
+{
+    for (unsigned int i = 0; i < 25; i++) {
+        s[i] = c == 0 ? 0 : c == 1 ? ~0ull : 0;
+    }
+    if (c >= 2 && c < 2 + 25) {
+        s[c - 2] = 1ull << ((c * 37u) & 63u); /* one bit in each lane at varying positions */
+    } else if (c >= 27) {
+        for (unsigned int i = 0; i < 25; i++) {
+            s[i] = next64();
+        }
+    }
+}
+
+static void keccak_checks(unsigned int ncases, unsigned int feats)
+{
+    for (unsigned int c = 0; c < ncases; c++) {
+        uint64_t s[4][25], ref[4][25], t[25];
+        for (unsigned int k = 0; k < 4; k++) {
+            make_state(s[k], k == 0 ? c : 27 + k);
+            memcpy(ref[k], s[k], sizeof ref[k]);
+            pqlab_keccakf1600(ref[k]); /* portable C (fips202.c built without the backend) */
+        }
+        memcpy(t, s[0], sizeof t);
+        if (pqlab_keccakf1600_native_std(t) == PQLAB_NATIVE_DONE) {
+            n_x1++;
+            if (memcmp(t, ref[0], sizeof t) != 0) {
+                fail("keccak_x1", c);
+            }
+        } else {
+            n_x1_declined++;
+            if (memcmp(t, s[0], sizeof t) != 0) {
+                fail("keccak_x1_declined_but_wrote", c);
+            }
+        }
+        uint64_t a[25], b[25];
+        memcpy(a, s[0], sizeof a);
+        memcpy(b, s[1], sizeof b);
+        pqlab_aarch64_keccakf1600x2_neon(a, b);
+        n_x2_neon++;
+        if (memcmp(a, ref[0], sizeof a) != 0 || memcmp(b, ref[1], sizeof b) != 0) {
+            fail("keccak_x2_neon", c);
+        }
+        if (feats & PQLAB_AARCH64_FEAT_SHA3) {
+            memcpy(a, s[0], sizeof a);
+            memcpy(b, s[1], sizeof b);
+            pqlab_aarch64_keccakf1600x2_sha3(a, b);
+            n_x2_sha3++;
+            if (memcmp(a, ref[0], sizeof a) != 0 || memcmp(b, ref[1], sizeof b) != 0) {
+                fail("keccak_x2_sha3", c);
+            }
+        }
+        pqlab_keccakx4_state x4;
+        for (unsigned int k = 0; k < 4; k++) {
+            memcpy(x4.lane[k].s, s[k], sizeof x4.lane[k].s);
+        }
+        pqlab_keccakf1600x4(&x4);
+        n_x4++;
+        for (unsigned int k = 0; k < 4; k++) {
+            if (memcmp(x4.lane[k].s, ref[k], sizeof ref[k]) != 0) {
+                fail("keccak_x4", c);
+            }
+        }
+    }
+    /* a long chain: errors that cancel in one call would show after many */
+    uint64_t r[25], a[25], b[25];
+    make_state(r, 40);
+    memcpy(a, r, sizeof a);
+    memcpy(b, r, sizeof b);
+    for (unsigned int i = 0; i < 200; i++) {
+        pqlab_keccakf1600(r);
+        pqlab_aarch64_keccakf1600x2_neon(a, b);
+    }
+    if (memcmp(a, r, sizeof a) != 0 || memcmp(b, r, sizeof b) != 0) {
+        fail("keccak_chain", 0);
+    }
+}
+
+static void sha256_checks(void)
+{
+    uint8_t buf[5 * 64 + 8];
+    for (unsigned int nb = 0; nb <= 5; nb++) {
+        for (unsigned int al = 0; al < 8; al++) {
+            uint32_t h0[8], h1[8], h2[8];
+            for (unsigned int i = 0; i < 8; i++) {
+                h0[i] = (uint32_t)next64();
+            }
+            for (unsigned int i = 0; i < sizeof buf; i++) {
+                buf[i] = (uint8_t)next64();
+            }
+            memcpy(h1, h0, sizeof h1);
+            memcpy(h2, h0, sizeof h2);
+            pqlab_sha256_compress(h1, buf + al, nb); /* portable C */
+            if (pqlab_sha256_compress_native(h2, buf + al, nb) == PQLAB_NATIVE_DONE) {
+                n_sha256++;
+                if (memcmp(h1, h2, sizeof h1) != 0) {
+                    fail("sha256", nb * 8 + al);
+                }
+            } else {
+                n_sha256_declined++;
+                if (memcmp(h0, h2, sizeof h0) != 0) {
+                    fail("sha256_declined_but_wrote", nb * 8 + al);
+                }
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    const unsigned int feats = pqlab_aarch64_features();
+    printf("features sha3=%u sha256=%u\n", (feats & PQLAB_AARCH64_FEAT_SHA3) ? 1u : 0u,
+           (feats & PQLAB_AARCH64_FEAT_SHA256) ? 1u : 0u);
+    keccak_checks(27 + @NRANDOM@, feats);
+    sha256_checks();
+    printf("counts x1=%u x1_declined=%u x2_neon=%u x2_sha3=%u x4=%u sha256_native=%u sha256_declined=%u\n", n_x1,
+           n_x1_declined, n_x2_neon, n_x2_sha3, n_x4, n_sha256, n_sha256_declined);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+MLKEM_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "mlkem_neon.h"
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static unsigned int bad, n_ntt, n_invntt, n_basemul;
+static void fail(const char *what, unsigned int idx, unsigned int i, int got, int want)
+{
+    printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got, want);
+    bad++;
+}
+/* kind 0: uniform in [-b, b]; 1: all b; 2: all -b; 3: alternating; 4: zero */
+static void fill(int16_t *c, unsigned int kind, int32_t b)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        const int32_t r = (int32_t)(next32() % (uint32_t)(2 * b + 1)) - b;
+        c[i] = (int16_t)(kind == 0 ? r : kind == 1 ? b : kind == 2 ? -b : kind == 3 ? ((i & 1) ? b : -b) : 0);
+    }
+}
+static int modq(int x)
+{
+    return ((x % 3329) + 3329) % 3329;
+}
+int main(void)
+{
+    static mlkem_poly a, x, b, r0, r1;
+    pqlab_hal_setup();
+    for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
+        const unsigned int kind = c < 5 ? c : 0;
+        /* ntt: input |c| < q, the same values as the C */
+        fill(a.c, kind, 3328);
+        x = a;
+        pqlab_mlkem_ntt_neon(a.c);
+        mlkem_ntt_c(&x);
+        n_ntt++;
+        for (unsigned int i = 0; i < 256; i++) {
+            if (a.c[i] != x.c[i] || a.c[i] > 1664 || a.c[i] < -1664) {
+                fail("mlkem_ntt", c, i, a.c[i], x.c[i]);
+                break;
+            }
+        }
+        /* invntt: any int16 input; output |c| < q and congruent to the C's */
+        fill(a.c, kind, 32767);
+        if (c == 5) {
+            a.c[0] = -32768;
+            a.c[255] = -32768;
+        }
+        x = a;
+        pqlab_mlkem_invntt_neon(a.c);
+        mlkem_invntt_c(&x);
+        n_invntt++;
+        for (unsigned int i = 0; i < 256; i++) {
+            if (modq(a.c[i]) != modq(x.c[i]) || a.c[i] >= 3329 || a.c[i] <= -3329) {
+                fail("mlkem_invntt", c, i, a.c[i], x.c[i]);
+                break;
+            }
+        }
+        /* basemul_acc: a, b |c| < q; r an accumulator with up to 4 terms' room */
+        fill(a.c, kind, 3328);
+        fill(b.c, c < 5 ? (kind + 1) % 5 : 0, 3328);
+        fill(r0.c, 0, 4 * 3328);
+        r1 = r0;
+        pqlab_mlkem_basemul_acc_neon(r0.c, a.c, b.c);
+        mlkem_basemul_acc_c(&r1, &a, &b);
+        n_basemul++;
+        for (unsigned int i = 0; i < 256; i++) {
+            if (r0.c[i] != r1.c[i]) {
+                fail("mlkem_basemul_acc", c, i, r0.c[i], r1.c[i]);
+                break;
+            }
+        }
+    }
+    printf("counts mlkem_ntt=%u mlkem_invntt=%u mlkem_basemul=%u\n", n_ntt, n_invntt, n_basemul);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def run_mlkem_program(platform: str, tmp: Path) -> dict[str, str]:
+    src = tmp / "mlkem.c"
+    src.write_text(MLKEM_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
+    mlkem = ROOT / "lib" / "mlkem"
+    out = firmware.build_and_run(
+        platform,
+        tmp,
+        [src, mlkem / "ntt.c", NATIVE / "mlkem_ntt.c"],
+        include=[mlkem, NATIVE],
+        cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
+        timeout=300,
+    )
+    return _parse(platform, out)
+
+
+def _parse(platform: str, out: str) -> dict[str, str]:
+    lines = out.splitlines()
+    assert lines and lines[-1] == "end", out[-2000:]
+    mism = [ln for ln in lines if ln.startswith("mismatch")]
+    assert not mism, f"{platform}: {mism[:10]}"
+    assert "bad 0" in lines
+    fields: dict[str, str] = {}
+    for ln in lines:
+        if ln.startswith(("features ", "counts ")):
+            for kv in ln.split()[1:]:
+                k, v = kv.split("=")
+                fields[k] = v
+    return fields
+
+
+def test_neon_mlkem_kernels_match_portable(tmp_path: Path) -> None:
+    """The ML-KEM kernels use no optional extension: one CPU model (Cortex-A72) suffices."""
+    f = run_mlkem_program("aarch64-qemu", tmp_path)
+    n = 5 + NRANDOM
+    assert (int(f["mlkem_ntt"]), int(f["mlkem_invntt"]), int(f["mlkem_basemul"])) == (n, n, n)
+
+
+MLDSA_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "mldsa_neon.h"
+
+static uint64_t rng = 0x1234567887654321ull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc;
+static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
+            bad++;
+            return;
+        }
+    }
+}
+/* kind 0: uniform in [-b, b]; 1: all b; 2: all -b; 3: alternating; 4: zero */
+static void fill(int32_t *c, unsigned int kind, int32_t b)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        const int64_t r = (int64_t)(((uint64_t)next32() << 16 ^ next32()) % (uint64_t)(2 * (int64_t)b + 1)) - b;
+        c[i] = (int32_t)(kind == 0 ? r : kind == 1 ? b : kind == 2 ? -b : kind == 3 ? ((i & 1) ? b : -b) : 0);
+    }
+}
+#define Q 8380417
+int main(void)
+{
+    static int32_t a[256], x[256], b[256], r0[256], r1[256];
+    pqlab_hal_setup();
+    for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
+        const unsigned int kind = c < 5 ? c : 0;
+        /* ntt: the C's input bound |a| <= 2^31 - 1 - 8q for the edge cases, 2^24 (what the
+         * callers give) for the random ones */
+        fill(a, kind, c < 5 || (c & 1) ? 2147483647 - 8 * Q : 1 << 24);
+        memcpy(x, a, sizeof x);
+        pqlab_mldsa_ntt_neon(a);
+        mldsa_ntt_c(x);
+        n_ntt++;
+        cmp("mldsa_ntt", c, a, x);
+        fill(a, kind, Q - 1);
+        memcpy(x, a, sizeof x);
+        pqlab_mldsa_invntt_neon(a);
+        mldsa_invntt_tomont_c(x);
+        n_invntt++;
+        cmp("mldsa_invntt", c, a, x);
+        /* pointwise: |a b| < 2^31 q; a up to 2^31 - 1 against small b, or both below q */
+        if (c & 1) {
+            fill(a, kind, 2147483647);
+            fill(b, (kind + 1) % 5, Q / 2);
+        } else {
+            fill(a, kind, Q - 1);
+            fill(b, (kind + 1) % 5, Q - 1);
+        }
+        pqlab_mldsa_pointwise_neon(r0, a, b);
+        mldsa_pointwise_mont_c(r1, a, b);
+        n_pw++;
+        cmp("mldsa_pointwise", c, r0, r1);
+        fill(r0, 0, 2147483647 - Q - 1);
+        memcpy(r1, r0, sizeof r1);
+        pqlab_mldsa_pointwise_acc_neon(r0, a, b);
+        mldsa_pointwise_acc_mont_c(r1, a, b);
+        n_pwacc++;
+        cmp("mldsa_pointwise_acc", c, r0, r1);
+        /* aliasing c == a */
+        memcpy(r0, a, sizeof r0);
+        pqlab_mldsa_pointwise_neon(r0, r0, b);
+        mldsa_pointwise_mont_c(r1, a, b);
+        cmp("mldsa_pointwise_alias", c, r0, r1);
+    }
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u\n", n_ntt, n_invntt, n_pw,
+           n_pwacc);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
+    """The ML-DSA kernels give the C's values bit for bit (plain Advanced SIMD: one CPU model)."""
+    src = tmp_path / "mldsa.c"
+    src.write_text(MLDSA_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
+    mldsa = ROOT / "lib" / "mldsa"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, mldsa / "ntt.c", NATIVE / "mldsa_ntt.c"],
+        include=[mldsa, NATIVE],
+        cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
+        timeout=300,
+    )
+    f = _parse("aarch64-qemu", out)
+    n = 5 + NRANDOM
+    assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
+
+
+FNDSA_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa_modq.h"
+
+#define Q 12289
+static uint64_t rng = 0x1B873593DEADBEEFull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static uint16_t a[1024], x[1024];
+static unsigned int bad, checks;
+static void dump(const char *tag, unsigned int logn, unsigned int kind, const uint16_t *v, unsigned int n)
+{
+    printf("%s %u %u", tag, logn, kind);
+    for (unsigned int i = 0; i < n; i++) {
+        printf(" %u", (unsigned int)v[i]);
+    }
+    printf("\n");
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned int logn = 6; logn <= 10; logn++) {
+        const unsigned int n = 1u << logn;
+        for (unsigned int kind = 0; kind < 5; kind++) {
+            for (unsigned int i = 0; i < n; i++) {
+                a[i] = (uint16_t)(kind == 0   ? next32() % Q
+                                  : kind == 1 ? Q - 1
+                                  : kind == 2 ? 0
+                                  : kind == 3 ? ((i & 1) ? Q - 1 : 0)
+                                              : i == 5);
+            }
+            memcpy(x, a, sizeof a);
+            dump("in", logn, kind, a, n);
+            const int r1 = pqlab_fndsa_mq_ntt_native(a, logn);
+            dump("ntt", logn, kind, a, n);
+            const int r2 = pqlab_fndsa_mq_intt_native(a, logn);
+            checks++;
+            if (r1 != 0 || r2 != 0 || memcmp(a, x, 2 * n) != 0) {
+                printf("mismatch roundtrip %u %u\n", logn, kind);
+                bad++;
+            }
+        }
+    }
+    for (unsigned int logn = 1; logn <= 5; logn++) { /* declined, the array untouched */
+        for (unsigned int i = 0; i < 1024; i++) {
+            a[i] = x[i] = (uint16_t)(next32() % Q);
+        }
+        checks++;
+        if (pqlab_fndsa_mq_ntt_native(a, logn) != 1 || pqlab_fndsa_mq_intt_native(a, logn) != 1 ||
+            memcmp(a, x, sizeof a) != 0) {
+            printf("mismatch decline %u\n", logn);
+            bad++;
+        }
+    }
+    printf("counts fndsa_checks=%u\n", checks);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def _brv(k: int, bits: int) -> int:
+    return int(f"{k:0{bits}b}"[::-1], 2)
+
+
+def test_fndsa_tables_generator_output_is_committed() -> None:
+    res = subprocess.run(
+        [sys.executable, str(NATIVE / "gen_fndsa_modq_tables.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (NATIVE / "fndsa_modq_tables.h").read_text()
+
+
+def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
+    """FN-DSA's NTT mod 12289 for logn 6..10: every output k equals a(w^(2 brv(k) + 1)) with
+    w = psi^(2048 / 2n), psi = 1945 (modq.c's order and root; reduced residues are unique, so
+    these are the C's values), outputs in [0, q), the inverse gives the input back, and logn
+    below 6 is declined with the array untouched."""
+    q = 12289
+    src = tmp_path / "fndsa.c"
+    src.write_text(FNDSA_PROGRAM)
+    out = firmware.build_and_run(
+        "aarch64-qemu", tmp_path, [src, NATIVE / "fndsa_modq.c"], include=[ROOT / "lib" / "native"], timeout=300
+    )
+    f = _parse("aarch64-qemu", out)
+    assert int(f["fndsa_checks"]) == 5 * 5 + 5
+    lines = out.splitlines()
+    ins = {tuple(ln.split()[1:3]): list(map(int, ln.split()[3:])) for ln in lines if ln.startswith("in ")}
+    outs = {tuple(ln.split()[1:3]): list(map(int, ln.split()[3:])) for ln in lines if ln.startswith("ntt ")}
+    assert len(ins) == len(outs) == 25
+    psi = 1945
+    for key, a in ins.items():
+        logn = int(key[0])
+        n = 1 << logn
+        w = pow(psi, 2048 // (2 * n), q)
+        res = outs[key]
+        assert len(res) == n and all(0 <= v < q for v in res), key
+        for k in range(0, n, 1 if key[1] == "0" or logn < 9 else 37):
+            e = pow(w, 2 * _brv(k, logn) + 1, q)
+            acc, p = 0, 1
+            for c in a:
+                acc += c * p
+                p = p * e % q
+            assert res[k] == acc % q, (key, k)
+
+
+# the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not
+# FEAT_SHA3; max has both)
+PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha3": 1, "sha256": 1}}
+
+
+def run_program(platform: str, tmp: Path) -> dict[str, str]:
+    src = tmp / "diff.c"
+    src.write_text(PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
+    sources = [
+        src,
+        ROOT / "lib/common/fips202.c",
+        ROOT / "lib/common/sha2.c",
+        NATIVE / "cpu.c",
+        NATIVE / "keccak.c",
+        NATIVE / "sha256.c",
+    ]
+    # backend=False (the default): fips202.c and sha2.c are the portable reference
+    out = firmware.build_and_run(platform, tmp, sources, include=[NATIVE], timeout=300)
+    return _parse(platform, out)
+
+
+@pytest.mark.parametrize("platform", sorted(PLATFORMS))
+def test_neon_kernels_match_portable(platform: str, tmp_path: Path) -> None:
+    f = run_program(platform, tmp_path)
+    want = PLATFORMS[platform]
+    assert int(f["sha3"]) == want["sha3"], f"{platform}: run-time detection says sha3={f['sha3']}"
+    assert int(f["sha256"]) == want["sha256"], f"{platform}: run-time detection says sha256={f['sha256']}"
+    ncases = 27 + NRANDOM
+    # with FEAT_SHA3 every one-state call runs natively, without it every one declines
+    assert int(f["x1"]) == (ncases if want["sha3"] else 0)
+    assert int(f["x1_declined"]) == (0 if want["sha3"] else ncases)
+    assert int(f["x2_neon"]) == ncases and int(f["x4"]) == ncases
+    assert int(f["x2_sha3"]) == (ncases if want["sha3"] else 0)
+    assert int(f["sha256_native"]) == (6 * 8 if want["sha256"] else 0)
+    assert int(f["sha256_declined"]) == (0 if want["sha256"] else 6 * 8)
+
+
+@pytest.mark.parametrize(("machine", "expect"), [("aarch64", True), ("arm64", True), ("x86_64", False)])
+def test_host_platform_takes_the_backend_on_aarch64(
+    machine: str, expect: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """platforms/host/platform.toml's backends_on_machine: the host build gets the backend
+    exactly when the build machine is AArch64 (pqlab.build.backends)."""
+    from pqlab import build
+    from pqlab.platforms import get_platform
+
+    monkeypatch.setattr(build._platform, "machine", lambda: machine)
+    srcs, flags = build.backends.__wrapped__(get_platform("host"))
+    assert ('-DPQLAB_NATIVE_META_HEADER="aarch64/meta.h"' in flags) == expect
+    assert (NATIVE / "keccak.c" in srcs) == expect
