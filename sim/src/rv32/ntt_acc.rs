@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 //! The NTT unit of hw/accel/ntt/ntt_unit.sv in slot 1 of the `cv32e40p-acc` machine (accel.rs,
 //! docs/accel.md "NTT unit"): the same registers, memories, results and refusals, and the same
-//! timing. An operation's results are computed when CTRL is written (nothing can observe the
-//! memories while the unit is busy: an access is a bus fault, as on the test bench); the unit
-//! is busy from the cycle after the CTRL store for `op_cycles` cycles. A load of WAIT is held
-//! until then: its extra cycles are `Touch::stall`, which the timing model adds to the load.
-//! Cycle agreement with the RTL: tests/test_sim_ntt_acc.py.
+//! timing. An operation's results are computed when CTRL is written; the unit is then busy
+//! for `op_cycles` cycles from the cycle after the CTRL store, which the write reports (the
+//! hart puts it in `Touch::busy`), and the slots' one timing rule (timing/cv32e40p.rs,
+//! `acc_ready`, as for the Keccak unit) holds every access to the window until then: nothing
+//! observes the unit busy (STATUS reads 0, CYCLES the last operation's count), and the unit's
+//! busy refusals of ntt_unit.sv cannot happen on the bus (ntt_obi.sv). Cycle agreement with the
+//! RTL: tests/test_sim_ntt_acc.py.
 
 pub const NTT_BASE: u32 = 0x1001_0000;
 pub const NTT_END: u32 = NTT_BASE + 0x4000;
@@ -53,14 +55,8 @@ pub struct NttAcc {
     mode_logn: u32,
     scale: u64,
     op: u32,
-    /// the busy interval: cycles (the hart's count at the start of an instruction) in
-    /// [start, done) are busy; start is the cycle after the CTRL store's
-    start: u64,
-    done: u64,
     /// busy cycles of the last operation
     last_cycles: u64,
-    /// extra cycles of the current WAIT load, taken by the hart
-    pub stall: u64,
     pub ops: u64,
     pub busy_cycles: u64,
 }
@@ -91,10 +87,7 @@ impl NttAcc {
             mode_logn: 0,
             scale: 1,
             op: 0,
-            start: 0,
-            done: 0,
             last_cycles: 0,
-            stall: 0,
             ops: 0,
             busy_cycles: 0,
         }
@@ -125,13 +118,8 @@ impl NttAcc {
         (v as i32 as i64).rem_euclid(q) as u64
     }
 
-    fn busy(&self, now: u64) -> bool {
-        now < self.done
-    }
-
-    /// a load at offset `off` by an instruction starting at cycle `now`
-    pub fn read(&mut self, off: u32, now: u64) -> Result<u32, Refused> {
-        let busy = self.busy(now);
+    /// a load at offset `off` (the unit is idle: the timing rule held the access until then)
+    pub fn read(&mut self, off: u32) -> Result<u32, Refused> {
         match off >> 12 {
             0 => {
                 if off & 0xfe0 != 0 || (off >> 2) & 7 > 5 {
@@ -140,23 +128,11 @@ impl NttAcc {
                 Ok(match (off >> 2) & 7 {
                     0 => (self.mode_logn << 8) | self.mode_sel,
                     1 => self.op,
-                    2 => busy as u32,
-                    3 => {
-                        // held (not granted) while busy: the core waits
-                        self.stall = self.done.saturating_sub(now);
-                        0
-                    }
+                    2 | 3 => 0, // STATUS (idle), WAIT
                     4 => self.scale as u32,
-                    _ => {
-                        if busy {
-                            (now - self.start) as u32
-                        } else {
-                            self.last_cycles as u32
-                        }
-                    }
+                    _ => self.last_cycles as u32,
                 })
             }
-            _ if busy => Err(Refused),
             1 => Ok(self.a[((off >> 2) & 1023) as usize] as u32),
             2 => {
                 let v = self.a[((off >> 2) & 1023) as usize] as i64;
@@ -167,9 +143,9 @@ impl NttAcc {
         }
     }
 
-    /// a store at offset `off` by an instruction starting at cycle `now`
-    pub fn write(&mut self, off: u32, v: u32, now: u64) -> Result<(), Refused> {
-        let busy = self.busy(now);
+    /// a store at offset `off` (the unit is idle); Ok(busy cycles of the operation it started,
+    /// 0 for none)
+    pub fn write(&mut self, off: u32, v: u32) -> Result<u64, Refused> {
         match off >> 12 {
             0 => {
                 if off & 0xfe0 != 0 || (off >> 2) & 7 > 5 {
@@ -177,9 +153,6 @@ impl NttAcc {
                 }
                 match (off >> 2) & 7 {
                     0 => {
-                        if busy {
-                            return Err(Refused);
-                        }
                         self.mode_sel = v & 3;
                         self.mode_logn = (v >> 8) & 15;
                     }
@@ -191,35 +164,28 @@ impl NttAcc {
                             && v >> 4 == 0;
                         let mode_ok = self.mode_sel != 3
                             && (self.mode_sel != 2 || (1..=10).contains(&self.mode_logn));
-                        if busy || !op_ok || !mode_ok {
+                        if !op_ok || !mode_ok {
                             return Err(Refused);
                         }
                         self.op = v;
                         let d = self.execute(v);
-                        self.start = now + 1;
-                        self.done = now + 1 + d;
                         self.last_cycles = d;
                         self.ops += 1;
                         self.busy_cycles += d;
+                        return Ok(d);
                     }
-                    4 => {
-                        if busy {
-                            return Err(Refused);
-                        }
-                        self.scale = self.reduce(v);
-                    }
+                    4 => self.scale = self.reduce(v),
                     _ => {}
                 }
-                Ok(())
+                Ok(0)
             }
-            _ if busy => Err(Refused),
             3 => {
                 self.b[((off >> 2) & 1023) as usize] = self.reduce(v);
-                Ok(())
+                Ok(0)
             }
             _ => {
                 self.a[((off >> 2) & 1023) as usize] = self.reduce(v);
-                Ok(())
+                Ok(0)
             }
         }
     }

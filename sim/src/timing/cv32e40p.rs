@@ -116,15 +116,6 @@ pub fn div_cycles(signed: bool, b: u32) -> u64 {
 }
 
 impl Cv32e40p {
-    /// The load-use hazard cycle instruction `i` would wait before its EX stage (a device
-    /// that depends on the cycle of an access asks this before `step`).
-    pub fn load_use(&self, i: &Insn) -> u64 {
-        (self.load_dst != 0
-            && (i.src[0] == self.load_dst
-                || i.src[1] == self.load_dst
-                || i.src[2] == self.load_dst)) as u64
-    }
-
     #[inline(always)]
     pub fn step(&mut self, e: &Event) -> u64 {
         let i = e.i;
@@ -197,8 +188,6 @@ impl Cv32e40p {
         // on the RTL: c.jal then ret takes no hazard cycle; jalr then ret does)
         self.prev_dst = if i.class == class::JAL { 0 } else { i.dst };
         self.prev_multi = i.class == class::MULH || i.class == class::DIV || e.split || waited;
-        // cycles a unit held the access by its own rule (the NTT unit's WAIT load)
-        c += e.acc.stall;
         self.now += c;
         c
     }
