@@ -29,6 +29,26 @@ fn powmod(mut b: u64, mut e: u64, q: u64) -> u64 {
     r
 }
 
+/// ntt_unit.sv's addmod / submod on its 24-bit words: one conditional subtraction or addition
+/// (canonical for canonical inputs; a word left by another modulus, >= q, stays out of range
+/// as on the RTL: the memories keep what a previous mode wrote)
+fn addmod(a: u64, b: u64, q: u64) -> u64 {
+    let s = a + b;
+    if s >= q {
+        (s - q) & 0xff_ffff
+    } else {
+        s
+    }
+}
+
+fn submod(a: u64, b: u64, q: u64) -> u64 {
+    if a >= b {
+        a - b
+    } else {
+        (a + q - b) & 0xff_ffff
+    }
+}
+
 fn brv(k: usize, bits: u32) -> usize {
     if bits == 0 {
         0
@@ -217,8 +237,8 @@ impl NttAcc {
                             let i0 = (blk << (lg + 1)) | j;
                             let t = zs[base + blk] * mem[i0 + len] % q;
                             let x0 = mem[i0];
-                            mem[i0 + len] = (x0 + q - t) % q;
-                            mem[i0] = (x0 + t) % q;
+                            mem[i0 + len] = submod(x0, t, q);
+                            mem[i0] = addmod(x0, t, q);
                         }
                     }
                 } else {
@@ -230,8 +250,8 @@ impl NttAcc {
                             let (blk, j) = (p >> lg, p & (len - 1));
                             let i0 = (blk << (lg + 1)) | j;
                             let (x0, x1) = (mem[i0], mem[i0 + len]);
-                            let mut y0 = (x0 + x1) % q;
-                            let mut y1 = (x0 + q - x1) % q * zs[base + blk] % q;
+                            let mut y0 = addmod(x0, x1, q);
+                            let mut y1 = submod(x0, x1, q) * zs[base + blk] % q;
                             if last {
                                 y0 = y0 * scale % q;
                                 y1 = y1 * scale % q;
@@ -257,8 +277,8 @@ impl NttAcc {
                     let g = if i & 1 == 1 { q - bz } else { bz };
                     let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
                     let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
-                    self.a[2 * i] = (a0 * b0 % q + a1 * b1 % q * g % q) % q * scale % q;
-                    self.a[2 * i + 1] = (a0 * b1 % q + a1 * b0 % q) % q * scale % q;
+                    self.a[2 * i] = addmod(a0 * b0 % q, a1 * b1 % q * g % q, q) * scale % q;
+                    self.a[2 * i + 1] = addmod(a0 * b1 % q, a1 * b0 % q, q) * scale % q;
                 }
                 128
             }
