@@ -89,7 +89,8 @@ static inline void mldsa_polyvec_nttmul_add_checked(mldsa_poly *r, const mldsa_p
     for (unsigned int j = 0; j < count; j++) {
         PQLAB_CONTRACT("mldsa_polyvec_nttmul_add", mldsa_contract_products(chat->c, shat[j].c),
                        "input |chat shat| < 2^31 q");
-        PQLAB_CONTRACT("mldsa_polyvec_nttmul_add", base == NULL || mldsa_contract_maxabs(base[j].c) < INT32_MAX - (1 << 21),
+        PQLAB_CONTRACT("mldsa_polyvec_nttmul_add",
+                       base == NULL || mldsa_contract_maxabs(base[j].c) < INT32_MAX - (1 << 21),
                        "input |base| + 2^21 < 2^31");
     }
     mldsa_polyvec_nttmul_add(r, base, chat, shat, count);

@@ -215,11 +215,11 @@ typedef struct {
     int16_t s1[MLDSA_L][MLDSA_N]; /* NTT16(s1) */
     int16_t s2[MLDSA_K][MLDSA_N]; /* NTT16(-s2) */
 #endif
-    mldsa_poly t0[MLDSA_K];       /* NTT(t0), |.| < 2^12 + 8q */
-    mldsa_poly y[MLDSA_L];        /* y, then kept until z = y + c s1 */
-    mldsa_poly z[MLDSA_L];        /* NTT(y), then z */
-    mldsa_poly w[MLDSA_K];        /* w in [0, q), then HighBits(w - c s2), then the hint bits */
-    mldsa_poly c;                 /* NTT(c) */
+    mldsa_poly t0[MLDSA_K]; /* NTT(t0), |.| < 2^12 + 8q */
+    mldsa_poly y[MLDSA_L];  /* y, then kept until z = y + c s1 */
+    mldsa_poly z[MLDSA_L];  /* NTT(y), then z */
+    mldsa_poly w[MLDSA_K];  /* w in [0, q), then HighBits(w - c s2), then the hint bits */
+    mldsa_poly c;           /* NTT(c) */
 #ifndef MLDSA_SIGN_NTTQ
     int16_t c16[MLDSA_N]; /* NTT16(c) */
 #endif

@@ -45,8 +45,8 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
     pqlab_mldsa_pointwise_accumulate_acc(c, a, b);
 }
 static inline void PQLAB_NAMESPACE(polyvec_nttmul_add_native)(mldsa_poly *r, const mldsa_poly *base,
-                                                               const mldsa_poly *chat, const mldsa_poly *shat,
-                                                               unsigned int count)
+                                                              const mldsa_poly *chat, const mldsa_poly *shat,
+                                                              unsigned int count)
 {
     pqlab_mldsa_nttmul_add_acc(r->c, base ? base->c : NULL, chat->c, shat->c, count);
 }
