@@ -137,6 +137,7 @@ SIM_KINDS = {
     "secret-division": "division with a secret operand its latency depends on (SDIV/UDIV; CV32E40P div/divu/rem/remu: the divisor)",
     "secret-fp64": "double-precision operation with a secret operand (operand-dependent latency on this core)",
     "secret-select": "single-cycle data-processing instruction predicated (IT) on a secret: same cost executed or skipped",
+    "secret-unit-operation": "accelerator operation whose busy time depends on a secret (cv32e40p-acc: the NTT unit's CTRL or MODE)",
 }
 # kinds that are listed but do not fail a run: a predicated single-cycle ALU instruction costs
 # one cycle executed or skipped (Cortex-M4 TRM; the models charge a skipped instruction one

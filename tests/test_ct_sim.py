@@ -11,7 +11,9 @@ runtime, which branches on them), a single-precision division of secrets (fixed 
 hardware, so a finding only in the soft-float runtime of cv32e40p-nofpu-sim), a 64-bit
 division through the compiler runtime (__aeabi_uldivmod; RV32 __udivdi3), and a foreign KEM
 that compares with memcmp through the compat layer (tests/ct/crypto_kem/toykem-memcmp/leaky).
-Positive controls: the same operations on public values and masked secrets pass. The ledger
+Positive controls: the same operations on public values and masked secrets pass. On
+cv32e40p-acc-sim, the accelerator units: a secret index into a unit's window, a secret through
+the Keccak unit into a branch, and the clean reuse of both units. The ledger
 accepts a finding by function and kind with a reason, and nothing else."""
 
 from __future__ import annotations
@@ -142,6 +144,35 @@ def test_constant_time_code_has_no_findings(results, impl):
     row = rows[impl]
     assert row["ok"] and row["findings"] == [] and row["secret_bytes"] > 0, row
     assert {"ct-keypair", "ct-decaps", "ct-roundtrip", "ct-secret-input"} <= set(row["operations"])
+
+
+def test_accelerator_units_on_acc_sim():
+    """cv32e40p-acc-sim (the Keccak and NTT units, docs/accel.md): a secret index into a unit's
+    window and a secret carried through the Keccak unit into a branch are caught at their
+    lines; secrets through both units followed by public reuse of the units are clean (the
+    unit's shadow: sim/src/rv32/ct.rs); the unit variants build for that platform only"""
+    code, out = pqlab_ct(
+        "toykem-sim",
+        "-i",
+        "unitaddr",
+        "-i",
+        "unitflow",
+        "-i",
+        "unitclean",
+        "-p",
+        "cv32e40p-acc-sim",
+        "--impl-path",
+        str(TOYS),
+        "--json",
+    )
+    assert code == 1, out
+    rows = {r["implementation"]: r for r in json.loads(out[out.index("[") :])}
+    _caught(rows["unitaddr"], "secret-load-address", "toy_leak", line_of(SIM_SRC, "LEAK:unitaddr"))
+    _caught(rows["unitflow"], "secret-branch", "toy_leak", line_of(SIM_SRC, "LEAK:unitflow"))
+    clean = rows["unitclean"]
+    assert clean["ok"] and clean["findings"] == [] and clean["secret_bytes"] > 0, clean
+    code, out = pqlab_ct("toykem-sim", "-i", "unitaddr", "-p", "cv32e40p-nofpu-sim", "--impl-path", str(TOYS))
+    assert code != 0 and "none of the selected implementations runs on cv32e40p-nofpu-sim" in out, out
 
 
 def _copy_toy(tmp_path: Path, variant: str) -> tuple[Path, Path]:

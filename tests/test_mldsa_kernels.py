@@ -570,6 +570,35 @@ def test_ntt16_and_mul16_add(lib44) -> None:
             assert list(out) == negacyclic_int(c, s)
 
 
+def test_polyvec_nttmul_add(lib44) -> None:
+    """r_j = base_j + c s_j exactly for count products with NTT(c), NTT(s_j) (the signing
+    products c s1, c s2, c t0): the challenge's tau ones times s at the extremes and random;
+    base NULL (zero) and r aliasing base"""
+    rng = random.Random(17)
+    tau = PARAMS[44].tau
+    c = [0] * N
+    for pos in rng.sample(range(N), tau):
+        c[pos] = rng.choice((1, -1))
+    s_list = [[4] * N, [-4] * N, rnd_poly(rng, -(2**12), 2**12), rnd_poly(rng, -2, 2)]
+    count = len(s_list)
+    chat = poly(c)
+    k(lib44, "ntt")(chat)
+    shat = (Poly * count)()
+    for j, s in enumerate(s_list):
+        ctypes.memmove(shat[j], poly(s), ctypes.sizeof(Poly))
+        k(lib44, "ntt")(shat[j])
+    want = [negacyclic_int(c, s) for s in s_list]
+    r = (Poly * count)()
+    k(lib44, "polyvec_nttmul_add")(r, None, ctypes.byref(chat), shat, count)
+    assert [list(x) for x in r] == want
+    bases = [rnd_poly(rng, -(2**30), 2**30) for _ in range(count)]
+    rb = (Poly * count)()
+    for j, b in enumerate(bases):
+        ctypes.memmove(rb[j], poly(b), ctypes.sizeof(Poly))
+    k(lib44, "polyvec_nttmul_add")(rb, rb, ctypes.byref(chat), shat, count)  # r aliases base
+    assert [list(x) for x in rb] == [[b + w for b, w in zip(bs, ws)] for bs, ws in zip(bases, want)]
+
+
 def negacyclic_int(a: list[int], b: list[int]) -> list[int]:
     c = [0] * N
     for i, x in enumerate(a):

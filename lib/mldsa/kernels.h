@@ -81,6 +81,25 @@ void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], co
 #define mldsa_pointwise_acc_mont mldsa_pointwise_acc_mont_c
 #endif
 
+/* r_j = base_j + u_j exactly, for j < count, where u_j = NTT^-1(chat o shat_j) is the
+ * product c s_j in Z_q[X]/(X^256 + 1) with chat = NTT(c), shat_j = NTT(s_j) (outputs of
+ * mldsa_ntt) and the caller guarantees that every coefficient of c s_j has absolute value
+ * < 2089217 (then the centred residue is the integer product; signing's c s1, c s2 and c t0:
+ * |.| <= tau 2^12 < 2^18). base == NULL means zero. r may alias base (not chat or shat).
+ * In: |chat_i shat_j_i| < 2^31 q, |base_i| + 2^21 < 2^31. Out: r as above (unique).
+ * The C version is pointwise_mont, invntt_tomont and reduce32 per product; a backend that
+ * provides this kernel makes signing keep s1 and s2 in this NTT (sign.c) instead of the
+ * small-modulus NTT below (a backend whose transforms are cheap, e.g. the NTT unit, where
+ * c stays in the unit for all count products). */
+#define mldsa_polyvec_nttmul_add_c PQLAB_NAMESPACE(polyvec_nttmul_add_c)
+void mldsa_polyvec_nttmul_add_c(mldsa_poly *r, const mldsa_poly *base, const mldsa_poly *chat, const mldsa_poly *shat,
+                                unsigned int count);
+#ifdef PQLAB_MLDSA_NATIVE_POLYVEC_NTTMUL_ADD
+#define mldsa_polyvec_nttmul_add PQLAB_NAMESPACE(polyvec_nttmul_add_native)
+#else
+#define mldsa_polyvec_nttmul_add mldsa_polyvec_nttmul_add_c
+#endif
+
 /* a_i -> a_i - round(a_i / 2^23) q. In: |a_i| <= 2^31 - 2^22 - 1.
  * Out: congruent, |a_i| <= 6291200 < q; equal to the centred representative of
  * a_i whenever that has absolute value < 2089217 (then no other representative

@@ -83,6 +83,19 @@ static inline void mldsa_pointwise_acc_mont_checked(int32_t c[MLDSA_N], const in
     mldsa_pointwise_acc_mont(c, a, b);
 }
 
+static inline void mldsa_polyvec_nttmul_add_checked(mldsa_poly *r, const mldsa_poly *base, const mldsa_poly *chat,
+                                                    const mldsa_poly *shat, unsigned int count)
+{
+    for (unsigned int j = 0; j < count; j++) {
+        PQLAB_CONTRACT("mldsa_polyvec_nttmul_add", mldsa_contract_products(chat->c, shat[j].c),
+                       "input |chat shat| < 2^31 q");
+        PQLAB_CONTRACT("mldsa_polyvec_nttmul_add",
+                       base == NULL || mldsa_contract_maxabs(base[j].c) < INT32_MAX - (1 << 21),
+                       "input |base| + 2^21 < 2^31");
+    }
+    mldsa_polyvec_nttmul_add(r, base, chat, shat, count);
+}
+
 static inline void mldsa_poly_reduce32_checked(int32_t a[MLDSA_N])
 {
     PQLAB_CONTRACT("mldsa_poly_reduce32", mldsa_contract_maxabs(a) <= INT32_MAX - (1 << 22),
@@ -102,12 +115,14 @@ static inline void mldsa_poly_caddq_checked(int32_t a[MLDSA_N])
 #undef mldsa_invntt_tomont
 #undef mldsa_pointwise_mont
 #undef mldsa_pointwise_acc_mont
+#undef mldsa_polyvec_nttmul_add
 #undef mldsa_poly_reduce32
 #undef mldsa_poly_caddq
 #define mldsa_ntt mldsa_ntt_checked
 #define mldsa_invntt_tomont mldsa_invntt_tomont_checked
 #define mldsa_pointwise_mont mldsa_pointwise_mont_checked
 #define mldsa_pointwise_acc_mont mldsa_pointwise_acc_mont_checked
+#define mldsa_polyvec_nttmul_add mldsa_polyvec_nttmul_add_checked
 #define mldsa_poly_reduce32 mldsa_poly_reduce32_checked
 #define mldsa_poly_caddq mldsa_poly_caddq_checked
 

@@ -165,6 +165,20 @@ void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], co
     }
 }
 
+void mldsa_polyvec_nttmul_add_c(mldsa_poly *r, const mldsa_poly *base, const mldsa_poly *chat, const mldsa_poly *shat,
+                                unsigned int count)
+{
+    mldsa_poly u;
+    for (unsigned int j = 0; j < count; j++) {
+        mldsa_pointwise_mont(u.c, chat->c, shat[j].c); /* |.| < q */
+        mldsa_invntt_tomont(u.c);                      /* c s_j mod q, |.| < q */
+        mldsa_poly_reduce32(u.c);                      /* the centred residue: c s_j */
+        for (unsigned int i = 0; i < MLDSA_N; i++) {
+            r[j].c[i] = (base ? base[j].c[i] : 0) + u.c[i];
+        }
+    }
+}
+
 void mldsa_poly_reduce32_c(int32_t a[MLDSA_N])
 {
     for (unsigned int i = 0; i < MLDSA_N; i++) {

@@ -27,6 +27,12 @@
 #include "reduce.h"
 
 /* skEncode layout (Algorithm 24): rho || K || tr || s1 || s2 || t0 */
+/* signing's c s1, c s2: in the NTT modulo q when the backend has the fused product
+ * (kernels.h, polyvec_nttmul_add), else modulo p = 7681 (ntt16) */
+#ifdef PQLAB_MLDSA_NATIVE_POLYVEC_NTTMUL_ADD
+#define MLDSA_SIGN_NTTQ
+#endif
+
 #define SK_RHO 0
 #define SK_KEY MLDSA_SEEDBYTES
 #define SK_TR (2 * MLDSA_SEEDBYTES)
@@ -199,16 +205,24 @@ typedef struct {
 #ifndef PQLAB_MLDSA_SMALLSTACK
     mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
 #endif
+#ifdef MLDSA_SIGN_NTTQ
+    /* c s1 and c s2 through polyvec_nttmul_add (kernels.h), in the NTT modulo q: */
+    mldsa_poly s1[MLDSA_L]; /* NTT(s1) */
+    mldsa_poly s2[MLDSA_K]; /* NTT(-s2) */
+#else
     /* c s1 and c s2 are products of small polynomials, computed modulo p = 7681 in the
      * 16-bit NTT of ntt16.c (kernels.h): */
     int16_t s1[MLDSA_L][MLDSA_N]; /* NTT16(s1) */
     int16_t s2[MLDSA_K][MLDSA_N]; /* NTT16(-s2) */
-    mldsa_poly t0[MLDSA_K];       /* NTT(t0), |.| < 2^12 + 8q */
-    mldsa_poly y[MLDSA_L];        /* y, then kept until z = y + c s1 */
-    mldsa_poly z[MLDSA_L];        /* NTT(y), then z */
-    mldsa_poly w[MLDSA_K];        /* w in [0, q), then HighBits(w - c s2), then the hint bits */
-    mldsa_poly c;                 /* NTT(c) */
-    int16_t c16[MLDSA_N];         /* NTT16(c) */
+#endif
+    mldsa_poly t0[MLDSA_K]; /* NTT(t0), |.| < 2^12 + 8q */
+    mldsa_poly y[MLDSA_L];  /* y, then kept until z = y + c s1 */
+    mldsa_poly z[MLDSA_L];  /* NTT(y), then z */
+    mldsa_poly w[MLDSA_K];  /* w in [0, q), then HighBits(w - c s2), then the hint bits */
+    mldsa_poly c;           /* NTT(c) */
+#ifndef MLDSA_SIGN_NTTQ
+    int16_t c16[MLDSA_N]; /* NTT16(c) */
+#endif
     mldsa_poly tmp, tmp2;
     uint8_t rhopp[MLDSA_CRHBYTES]; /* rho'' */
     uint8_t w1buf[MLDSA_POLYW1_BYTES];
@@ -227,15 +241,29 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
     /* (every decoded coefficient has |.| <= 15 < 64, ntt16's input bound, even when
      * the key is malformed) */
     for (unsigned int j = 0; j < MLDSA_L; j++) {
+#ifdef MLDSA_SIGN_NTTQ
+        bad |= mldsa_polyeta_unpack(ws.s1[j].c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
+        mldsa_ntt(ws.s1[j].c); /* |s1| <= 15 -> |.| < 15 + 9q */
+#else
         bad |= mldsa_polyeta_unpack(ws.tmp.c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
         mldsa_poly_ntt16(ws.s1[j], ws.tmp.c);
+#endif
     }
     for (unsigned int i = 0; i < MLDSA_K; i++) {
-        bad |= mldsa_polyeta_unpack(ws.tmp.c, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
+#ifdef MLDSA_SIGN_NTTQ
+        int32_t *s2 = ws.s2[i].c;
+#else
+        int32_t *s2 = ws.tmp.c;
+#endif
+        bad |= mldsa_polyeta_unpack(s2, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
         for (unsigned int n = 0; n < MLDSA_N; n++) {
-            ws.tmp.c[n] = -ws.tmp.c[n];
+            s2[n] = -s2[n];
         }
-        mldsa_poly_ntt16(ws.s2[i], ws.tmp.c);
+#ifdef MLDSA_SIGN_NTTQ
+        mldsa_ntt(s2);
+#else
+        mldsa_poly_ntt16(ws.s2[i], s2);
+#endif
         mldsa_polyt0_unpack(ws.t0[i].c, sk + SK_T0 + i * MLDSA_POLYT0_BYTES);
     }
     PQLAB_DECLASSIFY(&bad, sizeof bad); /* whether the key is well formed, not its value */
@@ -317,12 +345,19 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
 
         /* c = SampleInBall(c~), in both NTT domains: |c| <= 1 -> |.| < 1 + 8q */
         mldsa_poly_sample_in_ball(&ws.c, sig);
+#ifndef MLDSA_SIGN_NTTQ
         mldsa_poly_ntt16(ws.c16, ws.c.c);
+#endif
         mldsa_ntt(ws.c.c);
 
         /* z = y + c s1, exact: |c s1| <= tau eta = beta <= 3840 (ntt16.c) */
+#ifdef MLDSA_SIGN_NTTQ
+        mldsa_polyvec_nttmul_add(ws.z, ws.y, &ws.c, ws.s1, MLDSA_L);
+#endif
         for (unsigned int j = 0; j < MLDSA_L; j++) {
+#ifndef MLDSA_SIGN_NTTQ
             mldsa_poly_mul16_add(ws.z[j].c, ws.y[j].c, ws.c16, ws.s1[j]);
+#endif
             reject |= mldsa_poly_chknorm(ws.z[j].c, MLDSA_GAMMA1 - MLDSA_BETA);
         }
 #ifdef PQLAB_MLDSA_EARLY_ABORT
@@ -334,12 +369,22 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
             continue;
         }
 #endif
+#ifdef MLDSA_SIGN_NTTQ
+        /* w - c s2 for every i at once (w_i is replaced by r1 below, after its use) */
+        mldsa_polyvec_nttmul_add(ws.w, ws.w, &ws.c, ws.s2, MLDSA_K);
+#endif
         for (unsigned int i = 0; i < MLDSA_K; i++) {
             /* r = w - c s2 mod+ q (c (-s2) exact, |c s2| <= beta); r0 = LowBits(r) */
+#ifdef MLDSA_SIGN_NTTQ
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                ws.tmp.c[n] = mldsa_freeze(ws.w[i].c[n]);
+            }
+#else
             mldsa_poly_mul16_add(ws.tmp.c, ws.w[i].c, ws.c16, ws.s2[i]);
             for (unsigned int n = 0; n < MLDSA_N; n++) {
                 ws.tmp.c[n] = mldsa_freeze(ws.tmp.c[n]);
             }
+#endif
             /* (r1, r0) = Decompose(r); r1 replaces w_i (no longer needed) */
             mldsa_poly_decompose(ws.w[i].c, ws.tmp2.c, ws.tmp.c);
             reject |= mldsa_poly_chknorm(ws.tmp2.c, MLDSA_GAMMA2 - MLDSA_BETA);
@@ -350,9 +395,13 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
             }
 #endif
             /* c t0, exact: |c t0| <= tau 2^12 < 2^18 */
+#ifdef MLDSA_SIGN_NTTQ
+            mldsa_polyvec_nttmul_add(&ws.tmp, NULL, &ws.c, &ws.t0[i], 1);
+#else
             mldsa_pointwise_mont(ws.tmp.c, ws.c.c, ws.t0[i].c);
             mldsa_invntt_tomont(ws.tmp.c);
             mldsa_poly_reduce32(ws.tmp.c);
+#endif
             reject |= mldsa_poly_chknorm(ws.tmp.c, MLDSA_GAMMA2);
             /* h = MakeHint(-c t0, w - c s2 + c t0) (Algorithm 39), from r0 + c t0 and r1:
              * the same bits whenever |r0| < gamma2 - beta and |c t0| < gamma2, that is in

@@ -4,10 +4,12 @@
 // hw/accel/keccak/keccak_obi.sv: sel_o, stall_o, bad_o and rdata_o are combinational, a write
 // takes effect at the clock edge of the granted request.
 //
-// The unit's own rules (ntt_unit.sv, docs/accel.md "NTT unit"): the window is 16 KiB at BASE;
-// only a load of WAIT (offset 0x00c) waits while the unit is busy; every other access is
-// answered at once, and one the unit refuses (err_o: an unknown offset, CTRL, MODE, SCALE or a
-// coefficient memory while busy, a bad operation or mode) or a partial-word access is bad_o.
+// The slots' one timing rule, as keccak_obi.sv: any access to the window while the unit is busy
+// waits (stall_o, gnt low) until the operation has finished, so a load of WAIT (offset 0x00c)
+// right after the CTRL store returns when the result is ready, and so does any other access.
+// The unit therefore never sees a request while busy, and its busy refusals (ntt_unit.sv) are
+// unreachable here; a request it refuses when idle (err_o: an unknown offset, a bad operation
+// or mode) or a partial-word access is bad_o. Window: 16 KiB at BASE.
 module ntt_obi #(
     parameter logic [31:0] BASE = 32'h1001_0000
 ) (
@@ -25,7 +27,7 @@ module ntt_obi #(
 );
   logic busy, err;
   assign sel_o = addr_i[31:14] == BASE[31:14];
-  assign stall_o = sel_o && !we_i && addr_i[13:0] == 14'h000c && busy;
+  assign stall_o = sel_o && busy;
   // the unit acts on a request of this slot that is granted and a whole word
   wire req = req_i && sel_o && !stall_o && be_i == 4'hf;
   assign bad_o = sel_o && !stall_o && (be_i != 4'hf || err);

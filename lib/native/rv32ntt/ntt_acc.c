@@ -21,6 +21,7 @@
 #define MLKEM_MONT_INV 169u     /* 2^-16 mod 3329 */
 #define MLDSA_INTT_SCALE 16382u /* 2^32 / 2^8 mod 8380417 */
 #define MLDSA_MONT_INV 8265825u /* 2^-32 mod 8380417 */
+#define MLDSA_INV16 7856641u    /* 2^-4 mod 8380417 */
 #define FNDSA_Q 12289u
 
 static inline void acc_setup(uint32_t mode, uint32_t scale)
@@ -173,6 +174,33 @@ void pqlab_mldsa_pointwise_accumulate_acc(int32_t c[256], const int32_t a[256], 
     for (size_t i = 0; i < 256; i += 4) {
         int32_t x0 = w[i], x1 = w[i + 1], x2 = w[i + 2], x3 = w[i + 3];
         c[i] += x0, c[i + 1] += x1, c[i + 2] += x2, c[i + 3] += x3;
+    }
+}
+
+/* r_j = base_j + centred(NTT^-1(chat o shat_j)), j < count (kernels.h polyvec_nttmul_add):
+ * chat goes to B once; per product shat_j to A, the product A = A o B S and the inverse
+ * NTT^-1 2^8 S on A with the one SCALE S = 2^-4 (S^2 2^8 = 1), then A's centred window
+ * (the exact product when |c s_j| < q/2) added to base_j */
+void pqlab_mldsa_nttmul_add_acc(int32_t *r, const int32_t *base, const int32_t chat[256], const int32_t *shat,
+                                unsigned count)
+{
+    acc_setup(PQLAB_NTT_ACC_MLDSA, MLDSA_INV16);
+    put32(PQLAB_NTT_ACC_B, chat, 256);
+    for (unsigned j = 0; j < count; j++) {
+        put32(PQLAB_NTT_ACC_A, shat + 256 * j, 256);
+        acc_run(PQLAB_NTT_ACC_OP_PWM);
+        acc_run(PQLAB_NTT_ACC_OP_INTT);
+        int32_t *rj = r + 256 * j;
+        if (base == NULL) {
+            get32(rj, PQLAB_NTT_ACC_A_CENTRED, 256);
+            continue;
+        }
+        const int32_t *bj = base + 256 * j;
+        volatile int32_t *w = WIN(PQLAB_NTT_ACC_A_CENTRED);
+        for (size_t i = 0; i < 256; i += 4) {
+            int32_t x0 = w[i], x1 = w[i + 1], x2 = w[i + 2], x3 = w[i + 3];
+            rj[i] = bj[i] + x0, rj[i + 1] = bj[i + 1] + x1, rj[i + 2] = bj[i + 2] + x2, rj[i + 3] = bj[i + 3] + x3;
+        }
     }
 }
 

@@ -44,5 +44,10 @@ void pqlab_mldsa_ntt_acc(int32_t a[256]);
 void pqlab_mldsa_invntt_acc(int32_t a[256]);
 void pqlab_mldsa_pointwise_acc(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_accumulate_acc(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+/* r_j = base_j + c s_j exactly (|c s_j| < q/2), for j < count: chat = NTT(c), shat the count
+ * polynomials NTT(s_j) one after the other (256 words each), r / base likewise; base NULL:
+ * zero; r may alias base */
+void pqlab_mldsa_nttmul_add_acc(int32_t *r, const int32_t *base, const int32_t chat[256], const int32_t *shat,
+                                unsigned count);
 
 #endif

@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 pub const SECRET_SYMBOL: &str = "pqlab_ct_secret";
 pub const DECLASSIFY_SYMBOL: &str = "pqlab_ct_declassify";
 
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "secret-branch",
     "secret-condition",
     "secret-jump",
@@ -24,6 +24,7 @@ pub const KINDS: [&str; 8] = [
     "secret-division",
     "secret-fp64",
     "secret-select",
+    "secret-unit-operation",
 ];
 pub const K_BRANCH: u8 = 0;
 pub const K_COND: u8 = 1;
@@ -33,6 +34,9 @@ pub const K_STORE: u8 = 4;
 pub const K_DIV: u8 = 5;
 pub const K_FP64: u8 = 6;
 pub const K_SELECT: u8 = 7;
+/// a store of a secret to an accelerator register its busy time depends on (the NTT unit's
+/// CTRL, or its start with a secret MODE)
+pub const K_UNIT: u8 = 8;
 
 /// Most distinct findings kept (a badly leaking program would otherwise fill memory).
 const MAX_FINDINGS: usize = 20_000;

@@ -11,8 +11,8 @@
 
 pub const KECCAK_BASE: u32 = 0x1000_1000;
 pub const KECCAK_SLOT: u8 = 1;
-/// slot 1 of tb_top: the NTT unit (ntt_acc.rs, hw/accel/ntt/ntt_obi.sv); it keeps its own busy
-/// interval (its refusals depend on it) and reports a WAIT load's extra cycles as `stall`
+/// slot 1 of tb_top: the NTT unit (ntt_acc.rs, hw/accel/ntt/ntt_obi.sv); the same timing rule,
+/// its CTRL store reporting the started operation's busy cycles
 pub const NTT_SLOT: u8 = 2;
 /// cycles the unit is busy after a start: one round per cycle (keccak_f1600.sv)
 pub const KECCAK_BUSY: u64 = 24;
@@ -77,15 +77,13 @@ pub struct Keccak {
     state: [u64; 25],
 }
 
-/// What an access to an accelerator did (for the timing model): its slot (0: none), the
-/// cycles the unit is busy when the access started it (0: it did not; the model then holds
-/// the slot's later accesses until it is free), and cycles the unit itself held the access
-/// (a unit that keeps its own busy interval, the NTT unit's WAIT).
+/// What an access to an accelerator did (for the timing model): its slot (0: none) and the
+/// cycles the unit is busy when the access started it (0: it did not). The one timing rule of
+/// every slot: the model holds the slot's later accesses until it is free.
 #[derive(Clone, Copy, Default)]
 pub struct Touch {
     pub slot: u8,
     pub busy: u64,
-    pub stall: u64,
 }
 
 impl Keccak {

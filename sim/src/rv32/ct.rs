@@ -23,6 +23,16 @@
 //!   (timing::cv32e40p::timing_operands: the divisor of div, divu, rem, remu):
 //!   `secret-division`. The model gives fdiv/fsqrt a fixed latency, so they are no finding.
 //!
+//! The accelerators of the `cv32e40p-acc` machine (accel.rs, ntt_acc.rs) have a shadow of their
+//! own (`Units`): a mask per register and memory word. A word read from a unit carries the
+//! union of the taint of everything written into the unit that its value depends on: the
+//! Keccak unit's 50 state words as written, and after a start every word the union of all 50
+//! (the permutation mixes the whole state); the NTT unit's memories A and B as written, and
+//! after an operation the words of the memory it writes the union of its inputs (A and/or B
+//! over the operation's n words), of MODE, SCALE and the CTRL value. A secret address into a
+//! unit's window is a finding as any other address; a CTRL store with a secret value or while
+//! MODE is secret starts an operation whose busy time depends on it: `secret-unit-operation`.
+//!
 //! Propagation: logic and shifts by a public amount apply the operation to the mask (AND with
 //! a public zero and OR with a public one give public bits); additions, subtractions and
 //! low-word products taint from the lowest secret bit upward; comparisons (slt*, feq..) give
@@ -31,11 +41,138 @@
 //! taint the whole result. Links (jal/jalr's rd), lui, auipc and CSRs other than fcsr are
 //! public.
 
+use super::accel::{Keccak, KECCAK_BASE};
 use super::decode::{Insn, Op};
 use super::hart::{Hart, MEM_END, RAM_BASE};
+use super::ntt_acc::{NTT_BASE, NTT_END};
 use crate::machine::taint::{
-    full, shadow_load4, shadow_store, up, Tracker, K_BRANCH, K_DIV, K_JUMP, K_LOAD, K_STORE,
+    full, shadow_load4, shadow_store, up, Tracker, K_BRANCH, K_DIV, K_JUMP, K_LOAD, K_STORE, K_UNIT,
 };
+
+/// The shadow of the accelerators' registers and memories (`cv32e40p-acc`).
+struct Units {
+    /// the Keccak unit's state words
+    keccak: [u32; 50],
+    /// the NTT unit's memories and its MODE / SCALE / last CTRL value (masks), MODE's value
+    a: Vec<u32>,
+    b: Vec<u32>,
+    mode: u32,
+    scale: u32,
+    ctrl: u32,
+    mode_val: u32,
+}
+
+impl Units {
+    fn new() -> Units {
+        Units {
+            keccak: [0; 50],
+            a: vec![0; 1024],
+            b: vec![0; 1024],
+            mode: 0,
+            scale: 0,
+            ctrl: 0,
+            mode_val: 0,
+        }
+    }
+
+    /// n of the NTT unit's current mode (ntt_unit.sv: 256, or 2^logn for FN-DSA)
+    fn ntt_n(&self) -> usize {
+        if self.mode_val & 3 == 2 {
+            1usize << ((self.mode_val >> 8) & 15).min(10)
+        } else {
+            256
+        }
+    }
+
+    /// Some(mask) when `addr` is a unit's register or memory word (h: which units exist)
+    fn load(&self, h: &Hart, addr: u32) -> Option<u32> {
+        if h.keccak.is_some() && Keccak::selects(addr) {
+            let w = ((addr - KECCAK_BASE) / 4) as usize;
+            return Some(self.keccak.get(w).copied().unwrap_or(0));
+        }
+        if h.ntt.is_some() && (NTT_BASE..NTT_END).contains(&addr) {
+            let off = addr - NTT_BASE;
+            let i = ((off >> 2) & 1023) as usize;
+            return Some(match off >> 12 {
+                0 => match (off >> 2) & 7 {
+                    0 => self.mode,
+                    1 => self.ctrl,
+                    4 => self.scale,
+                    // CYCLES: the last operation's count, which MODE and CTRL decide
+                    5 => full(self.mode | self.ctrl),
+                    _ => 0, // STATUS, WAIT: idle when read (the access waits)
+                },
+                1 | 2 => self.a[i],
+                _ => self.b[i],
+            });
+        }
+        None
+    }
+
+    /// A store of mask `t` (value `v`) to `addr`; Some(finding) when it is a unit's, where
+    /// finding says it started an operation with a secret operand; None: not a unit's.
+    fn store(&mut self, h: &Hart, addr: u32, t: u32, v: u32) -> Option<bool> {
+        if h.keccak.is_some() && Keccak::selects(addr) {
+            let w = ((addr - KECCAK_BASE) / 4) as usize;
+            if w < 50 {
+                self.keccak[w] = t;
+            } else if w == 50 {
+                // CTRL (the value is ignored): the permutation mixes every word into every word
+                let u = full(self.keccak.iter().fold(0, |x, y| x | y));
+                self.keccak = [u; 50];
+            }
+            return Some(false);
+        }
+        if h.ntt.is_some() && (NTT_BASE..NTT_END).contains(&addr) {
+            let off = addr - NTT_BASE;
+            let i = ((off >> 2) & 1023) as usize;
+            // the unit reduces every word written modulo q: each bit of the result depends on
+            // every bit written
+            match off >> 12 {
+                0 => match (off >> 2) & 7 {
+                    0 => {
+                        self.mode = full(t);
+                        self.mode_val = v;
+                    }
+                    1 => {
+                        self.ctrl = full(t);
+                        return Some(self.start(v));
+                    }
+                    4 => self.scale = full(t),
+                    _ => {}
+                },
+                1 | 2 => self.a[i] = full(t),
+                _ => self.b[i] = full(t),
+            }
+            return Some(false);
+        }
+        None
+    }
+
+    /// the NTT unit's operation `op`: the words it writes get the union of its inputs and
+    /// operands; true when its busy time depends on a secret (the operation or MODE)
+    fn start(&mut self, op: u32) -> bool {
+        let n = self.ntt_n();
+        let on_b = op & 8 != 0;
+        let kind = op & 7;
+        let union = |m: &[u32]| m[..n].iter().fold(0, |x, y| x | y);
+        let mut u = self.mode | self.ctrl | self.scale;
+        if kind == 3 || kind == 4 || !on_b {
+            u |= union(&self.a);
+        }
+        if kind == 3 || kind == 4 || on_b {
+            u |= union(&self.b);
+        }
+        let u = full(u);
+        let out = if on_b && kind <= 2 {
+            &mut self.b
+        } else {
+            &mut self.a
+        };
+        out[..n].iter_mut().for_each(|w| *w = u);
+        self.mode != 0 || self.ctrl != 0
+    }
+}
 use crate::timing::cv32e40p::timing_operands;
 
 pub struct Taint {
@@ -46,6 +183,7 @@ pub struct Taint {
     frm: bool,
     /// one byte per RAM byte, from RAM_BASE
     ram: Vec<u8>,
+    units: Box<Units>,
     pub track: Tracker,
 }
 
@@ -64,6 +202,7 @@ impl Taint {
             fflags: false,
             frm: false,
             ram: vec![0; (MEM_END - RAM_BASE) as usize],
+            units: Box::new(Units::new()),
             track,
         }
     }
@@ -151,11 +290,17 @@ impl Taint {
                     self.track.finding(pc, K_LOAD, insns);
                 }
                 let addr = a.wrapping_add(i.imm);
-                let v = match i.op {
-                    Op::Lb => sext(self.load(addr, 1), 8),
-                    Op::Lbu => self.load(addr, 1),
-                    Op::Lh => sext(self.load(addr, 2), 16),
-                    Op::Lhu => self.load(addr, 2),
+                let unit = if addr >= MEM_END && i.op == Op::Lw {
+                    self.units.load(h, addr)
+                } else {
+                    None
+                };
+                let v = match (unit, i.op) {
+                    (Some(u), _) => u,
+                    (_, Op::Lb) => sext(self.load(addr, 1), 8),
+                    (_, Op::Lbu) => self.load(addr, 1),
+                    (_, Op::Lh) => sext(self.load(addr, 2), 16),
+                    (_, Op::Lhu) => self.load(addr, 2),
                     _ => self.load(addr, 4),
                 } | full(ta);
                 if i.op == Op::Flw {
@@ -175,6 +320,15 @@ impl Taint {
                     Op::Sw => (4, tb),
                     _ => (4, self.f[i.rs2 as usize & 31]),
                 };
+                // the units take aligned words only (anything else faults)
+                if addr >= MEM_END && i.op == Op::Sw {
+                    if let Some(secret_op) = self.units.store(h, addr, tb, b) {
+                        if secret_op {
+                            self.track.finding(pc, K_UNIT, insns);
+                        }
+                        return;
+                    }
+                }
                 self.store(addr, n, v);
             }
             Op::Addi => self.set(i.rd, up(ta)),
@@ -344,6 +498,76 @@ mod tests {
         assert_eq!(kinds, vec![K_BRANCH, K_DIV, K_LOAD, K_JUMP]);
         assert_eq!(t.x[14], u32::MAX);
         assert_eq!(t.x[1], 0); // the link is public
+    }
+
+    fn lw(rd: u32, rs1: u32, imm: u32) -> u32 {
+        (imm & 0xfff) << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x03
+    }
+
+    fn sw(rs2: u32, rs1: u32, imm: u32) -> u32 {
+        (imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (imm & 31) << 7 | 0x23
+    }
+
+    #[test]
+    fn accelerator_units() {
+        use crate::rv32::accel::KECCAK_BASE;
+        use crate::rv32::ntt_acc::NTT_BASE;
+        let mut t = Taint::new(Tracker::new(&[]));
+        let mut h = Hart::new(false);
+        h.keccak = Some(Box::default());
+        h.ntt = Some(Box::default());
+        t.mark(RAM_BASE, 4, true);
+        // a0: a secret word (lw a0, 0(a1)); a2: the Keccak unit's base, a3: the NTT unit's
+        h.x[11] = RAM_BASE;
+        h.x[12] = KECCAK_BASE;
+        h.x[13] = NTT_BASE;
+        run(&mut t, &mut h, lw(10, 11, 0));
+        assert_eq!(t.x[10], u32::MAX);
+        // Keccak: the secret into state word 3; word 7 still public before the start
+        run(&mut t, &mut h, sw(10, 12, 12));
+        run(&mut t, &mut h, lw(14, 12, 28));
+        assert_eq!(t.x[14], 0);
+        run(&mut t, &mut h, lw(14, 12, 12));
+        assert_eq!(t.x[14], u32::MAX);
+        // start (CTRL, word 50): every word is the union; then all 50 overwritten with a
+        // public value and started again: public
+        run(&mut t, &mut h, sw(0, 12, 200));
+        run(&mut t, &mut h, lw(14, 12, 28));
+        assert_eq!(t.x[14], u32::MAX);
+        for w in 0..50 {
+            run(&mut t, &mut h, sw(0, 12, 4 * w));
+        }
+        run(&mut t, &mut h, sw(0, 12, 200));
+        run(&mut t, &mut h, lw(14, 12, 28));
+        assert_eq!(t.x[14], 0);
+        // NTT unit (a3 + 0x1000 is A; lui-free: a4 = A, a5 = B): the secret into A[2], a public
+        // NTT on A (MODE 1, CTRL 1): A secret everywhere, B public; no finding
+        h.x[14] = NTT_BASE + 0x1000;
+        h.x[15] = NTT_BASE + 0x3000;
+        t.x[14] = 0;
+        t.x[15] = 0;
+        h.x[16] = 1;
+        run(&mut t, &mut h, sw(10, 14, 8));
+        run(&mut t, &mut h, sw(16, 13, 0));
+        run(&mut t, &mut h, sw(16, 13, 4));
+        run(&mut t, &mut h, lw(17, 14, 1020));
+        assert_eq!(t.x[17], u32::MAX);
+        run(&mut t, &mut h, lw(17, 15, 8));
+        assert_eq!(t.x[17], 0);
+        assert!(t.track.list.is_empty());
+        // a pointwise product (CTRL 3) brings A's secret into A only; B stays public
+        h.x[16] = 3;
+        run(&mut t, &mut h, sw(16, 13, 4));
+        run(&mut t, &mut h, lw(17, 15, 8));
+        assert_eq!(t.x[17], 0);
+        // a secret CTRL value: the operation's busy time depends on it
+        run(&mut t, &mut h, sw(10, 13, 4));
+        // a secret address into a unit's window
+        h.x[18] = KECCAK_BASE;
+        t.x[18] = 4;
+        run(&mut t, &mut h, lw(17, 18, 0));
+        let kinds: Vec<u8> = t.track.list.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, vec![K_UNIT, K_LOAD]);
     }
 
     #[test]

@@ -76,10 +76,10 @@ pub struct Hart {
     /// unit (slot 0) and the NTT unit (slot 1); None on the base machines
     pub keccak: Option<Box<Keccak>>,
     pub ntt: Option<Box<NttAcc>>,
-    /// the instruction being executed (the NTT unit needs the cycle of its access)
-    cur: Insn,
     /// the accelerator the current instruction accessed (for its Event)
     touch: Touch,
+    /// the CSR instruction being executed (a counter read asks the timing model about it)
+    cur: Insn,
 }
 
 #[derive(Debug)]
@@ -143,8 +143,8 @@ impl Hart {
             last_pc: 0,
             keccak: None,
             ntt: None,
-            cur: Insn::UNDECODED,
             touch: Touch::default(),
+            cur: Insn::UNDECODED,
         }
     }
 
@@ -195,12 +195,6 @@ impl Hart {
         self.dev_read(a, n, pc)
     }
 
-    /// The cycle of this instruction's data access: its start plus the load-use hazard it
-    /// waits in ID (the cycle count before the instruction is the sum of the earlier ones').
-    fn access_cycle(&self) -> u64 {
-        self.cycles + self.timing.load_use(&self.cur)
-    }
-
     /// mcycle as the reading instruction sees it in EX: after the load stall it waited in ID
     /// (measured on the RTL: `lw t5; csrr t5, mcycle` reads one more than with another
     /// destination), unless mcountinhibit stops the counter.
@@ -215,21 +209,24 @@ impl Hart {
 
     #[cold]
     fn ntt_access(&mut self, a: u32, n: u32, v: Option<u32>, pc: u32) -> R<u32> {
-        let now = self.access_cycle();
         let u = self.ntt.as_mut().unwrap();
+        let mut busy = 0;
         let r = if n != 4 || a & 3 != 0 {
             Err(super::ntt_acc::Refused)
         } else {
             match v {
-                Some(v) => u.write(a - NTT_BASE, v, now).map(|_| 0),
-                None => u.read(a - NTT_BASE, now),
+                Some(v) => u.write(a - NTT_BASE, v).map(|d| {
+                    busy = d;
+                    0
+                }),
+                None => u.read(a - NTT_BASE),
             }
         };
-        // a WAIT load held while the unit is busy: its extra cycles go to the timing model
+        // a CTRL store that started an operation: the timing model holds the slot's later
+        // accesses for its busy cycles (the Keccak unit's rule)
         self.touch = Touch {
             slot: NTT_SLOT,
-            busy: 0,
-            stall: std::mem::take(&mut u.stall),
+            busy,
         };
         r.map_err(|_| self.tb_fault("bus", pc, a & !3))
     }
@@ -252,7 +249,6 @@ impl Hart {
                     self.touch = Touch {
                         slot: KECCAK_SLOT,
                         busy: 0,
-                        stall: 0,
                     };
                     return Ok(v);
                 }
@@ -327,7 +323,6 @@ impl Hart {
                     self.touch = Touch {
                         slot: KECCAK_SLOT,
                         busy: if started { KECCAK_BUSY } else { 0 },
-                        stall: 0,
                     };
                     return Ok(());
                 }
@@ -486,9 +481,6 @@ impl Hart {
     pub fn step(&mut self) -> R<()> {
         let pc = self.pc;
         let i = self.fetch(pc)?;
-        if self.ntt.is_some() {
-            self.cur = i;
-        }
         let mut npc = pc.wrapping_add(i.len as u32);
         let mut ev = Event {
             i: &i,

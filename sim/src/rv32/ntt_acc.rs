@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 //! The NTT unit of hw/accel/ntt/ntt_unit.sv in slot 1 of the `cv32e40p-acc` machine (accel.rs,
 //! docs/accel.md "NTT unit"): the same registers, memories, results and refusals, and the same
-//! timing. An operation's results are computed when CTRL is written (nothing can observe the
-//! memories while the unit is busy: an access is a bus fault, as on the test bench); the unit
-//! is busy from the cycle after the CTRL store for `op_cycles` cycles. A load of WAIT is held
-//! until then: its extra cycles are `Touch::stall`, which the timing model adds to the load.
-//! Cycle agreement with the RTL: tests/test_sim_ntt_acc.py.
+//! timing. An operation's results are computed when CTRL is written; the unit is then busy
+//! for `op_cycles` cycles from the cycle after the CTRL store, which the write reports (the
+//! hart puts it in `Touch::busy`), and the slots' one timing rule (timing/cv32e40p.rs,
+//! `acc_ready`, as for the Keccak unit) holds every access to the window until then: nothing
+//! observes the unit busy (STATUS reads 0, CYCLES the last operation's count), and the unit's
+//! busy refusals of ntt_unit.sv cannot happen on the bus (ntt_obi.sv). Cycle agreement with the
+//! RTL: tests/test_sim_ntt_acc.py.
 
 pub const NTT_BASE: u32 = 0x1001_0000;
 pub const NTT_END: u32 = NTT_BASE + 0x4000;
@@ -25,6 +27,26 @@ fn powmod(mut b: u64, mut e: u64, q: u64) -> u64 {
         e >>= 1;
     }
     r
+}
+
+/// ntt_unit.sv's addmod / submod on its 24-bit words: one conditional subtraction or addition
+/// (canonical for canonical inputs; a word left by another modulus, >= q, stays out of range
+/// as on the RTL: the memories keep what a previous mode wrote)
+fn addmod(a: u64, b: u64, q: u64) -> u64 {
+    let s = a + b;
+    if s >= q {
+        (s - q) & 0xff_ffff
+    } else {
+        s
+    }
+}
+
+fn submod(a: u64, b: u64, q: u64) -> u64 {
+    if a >= b {
+        a - b
+    } else {
+        (a + q - b) & 0xff_ffff
+    }
 }
 
 fn brv(k: usize, bits: u32) -> usize {
@@ -53,14 +75,8 @@ pub struct NttAcc {
     mode_logn: u32,
     scale: u64,
     op: u32,
-    /// the busy interval: cycles (the hart's count at the start of an instruction) in
-    /// [start, done) are busy; start is the cycle after the CTRL store's
-    start: u64,
-    done: u64,
     /// busy cycles of the last operation
     last_cycles: u64,
-    /// extra cycles of the current WAIT load, taken by the hart
-    pub stall: u64,
     pub ops: u64,
     pub busy_cycles: u64,
 }
@@ -91,10 +107,7 @@ impl NttAcc {
             mode_logn: 0,
             scale: 1,
             op: 0,
-            start: 0,
-            done: 0,
             last_cycles: 0,
-            stall: 0,
             ops: 0,
             busy_cycles: 0,
         }
@@ -125,13 +138,8 @@ impl NttAcc {
         (v as i32 as i64).rem_euclid(q) as u64
     }
 
-    fn busy(&self, now: u64) -> bool {
-        now < self.done
-    }
-
-    /// a load at offset `off` by an instruction starting at cycle `now`
-    pub fn read(&mut self, off: u32, now: u64) -> Result<u32, Refused> {
-        let busy = self.busy(now);
+    /// a load at offset `off` (the unit is idle: the timing rule held the access until then)
+    pub fn read(&mut self, off: u32) -> Result<u32, Refused> {
         match off >> 12 {
             0 => {
                 if off & 0xfe0 != 0 || (off >> 2) & 7 > 5 {
@@ -140,23 +148,11 @@ impl NttAcc {
                 Ok(match (off >> 2) & 7 {
                     0 => (self.mode_logn << 8) | self.mode_sel,
                     1 => self.op,
-                    2 => busy as u32,
-                    3 => {
-                        // held (not granted) while busy: the core waits
-                        self.stall = self.done.saturating_sub(now);
-                        0
-                    }
+                    2 | 3 => 0, // STATUS (idle), WAIT
                     4 => self.scale as u32,
-                    _ => {
-                        if busy {
-                            (now - self.start) as u32
-                        } else {
-                            self.last_cycles as u32
-                        }
-                    }
+                    _ => self.last_cycles as u32,
                 })
             }
-            _ if busy => Err(Refused),
             1 => Ok(self.a[((off >> 2) & 1023) as usize] as u32),
             2 => {
                 let v = self.a[((off >> 2) & 1023) as usize] as i64;
@@ -167,9 +163,9 @@ impl NttAcc {
         }
     }
 
-    /// a store at offset `off` by an instruction starting at cycle `now`
-    pub fn write(&mut self, off: u32, v: u32, now: u64) -> Result<(), Refused> {
-        let busy = self.busy(now);
+    /// a store at offset `off` (the unit is idle); Ok(busy cycles of the operation it started,
+    /// 0 for none)
+    pub fn write(&mut self, off: u32, v: u32) -> Result<u64, Refused> {
         match off >> 12 {
             0 => {
                 if off & 0xfe0 != 0 || (off >> 2) & 7 > 5 {
@@ -177,9 +173,6 @@ impl NttAcc {
                 }
                 match (off >> 2) & 7 {
                     0 => {
-                        if busy {
-                            return Err(Refused);
-                        }
                         self.mode_sel = v & 3;
                         self.mode_logn = (v >> 8) & 15;
                     }
@@ -191,35 +184,28 @@ impl NttAcc {
                             && v >> 4 == 0;
                         let mode_ok = self.mode_sel != 3
                             && (self.mode_sel != 2 || (1..=10).contains(&self.mode_logn));
-                        if busy || !op_ok || !mode_ok {
+                        if !op_ok || !mode_ok {
                             return Err(Refused);
                         }
                         self.op = v;
                         let d = self.execute(v);
-                        self.start = now + 1;
-                        self.done = now + 1 + d;
                         self.last_cycles = d;
                         self.ops += 1;
                         self.busy_cycles += d;
+                        return Ok(d);
                     }
-                    4 => {
-                        if busy {
-                            return Err(Refused);
-                        }
-                        self.scale = self.reduce(v);
-                    }
+                    4 => self.scale = self.reduce(v),
                     _ => {}
                 }
-                Ok(())
+                Ok(0)
             }
-            _ if busy => Err(Refused),
             3 => {
                 self.b[((off >> 2) & 1023) as usize] = self.reduce(v);
-                Ok(())
+                Ok(0)
             }
             _ => {
                 self.a[((off >> 2) & 1023) as usize] = self.reduce(v);
-                Ok(())
+                Ok(0)
             }
         }
     }
@@ -251,8 +237,8 @@ impl NttAcc {
                             let i0 = (blk << (lg + 1)) | j;
                             let t = zs[base + blk] * mem[i0 + len] % q;
                             let x0 = mem[i0];
-                            mem[i0 + len] = (x0 + q - t) % q;
-                            mem[i0] = (x0 + t) % q;
+                            mem[i0 + len] = submod(x0, t, q);
+                            mem[i0] = addmod(x0, t, q);
                         }
                     }
                 } else {
@@ -264,8 +250,8 @@ impl NttAcc {
                             let (blk, j) = (p >> lg, p & (len - 1));
                             let i0 = (blk << (lg + 1)) | j;
                             let (x0, x1) = (mem[i0], mem[i0 + len]);
-                            let mut y0 = (x0 + x1) % q;
-                            let mut y1 = (x0 + q - x1) % q * zs[base + blk] % q;
+                            let mut y0 = addmod(x0, x1, q);
+                            let mut y1 = submod(x0, x1, q) * zs[base + blk] % q;
                             if last {
                                 y0 = y0 * scale % q;
                                 y1 = y1 * scale % q;
@@ -291,8 +277,8 @@ impl NttAcc {
                     let g = if i & 1 == 1 { q - bz } else { bz };
                     let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
                     let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
-                    self.a[2 * i] = (a0 * b0 % q + a1 * b1 % q * g % q) % q * scale % q;
-                    self.a[2 * i + 1] = (a0 * b1 % q + a1 * b0 % q) % q * scale % q;
+                    self.a[2 * i] = addmod(a0 * b0 % q, a1 * b1 % q * g % q, q) * scale % q;
+                    self.a[2 * i + 1] = addmod(a0 * b1 % q, a1 * b0 % q, q) * scale % q;
                 }
                 128
             }

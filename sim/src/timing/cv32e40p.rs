@@ -25,8 +25,8 @@
 //!   register, or that writes it through the ALU write port (an integer computational
 //!   instruction, mul, mulh, a division, a CSR read; not a load, jal, jalr or an FPU
 //!   instruction: measured on cv32e40p-rtl, sim/tests/fw/rv32/bench.S `*_waw`; the RTL's
-//!   load stall also covers this write-after-write case); a jalr whose rs1 the instruction right before it wrote, unless that was
-//!   a jal (measured on cv32e40p-rtl: jal then ret takes no hazard cycle, jalr then ret
+//!   load stall also covers this write-after-write case); a jalr whose rs1 the instruction
+//!   right before it wrote, unless that was a jal (measured on cv32e40p-rtl: jal then ret takes no hazard cycle, jalr then ret
 //!   does); a jalr whose rs1 was loaded two instructions back, the one between taking a
 //!   single cycle (measured on the RTL: lw, nop, jalr);
 //! - FPU with FPU_ADDMUL_LAT = FPU_OTHERS_LAT = 0: 1 cycle, result forwarded; fdiv/fsqrt:
@@ -119,8 +119,8 @@ pub fn div_cycles(signed: bool, b: u32) -> u64 {
 }
 
 impl Cv32e40p {
-    /// The load-use hazard cycle instruction `i` would wait before its EX stage (a device
-    /// that depends on the cycle of an access asks this before `step`).
+    /// The load-use hazard cycle instruction `i` would wait before its EX stage (also what a
+    /// counter read waits: hart.rs mcycle_now).
     pub fn load_use(&self, i: &Insn) -> u64 {
         let d = self.load_dst;
         let reads = i.src[0] == d || i.src[1] == d || i.src[2] == d;
@@ -199,8 +199,6 @@ impl Cv32e40p {
         // on the RTL: c.jal then ret takes no hazard cycle; jalr then ret does)
         self.prev_dst = if i.class == class::JAL { 0 } else { i.dst };
         self.prev_multi = i.class == class::MULH || i.class == class::DIV || e.split || waited;
-        // cycles a unit held the access by its own rule (the NTT unit's WAIT load)
-        c += e.acc.stall;
         self.now += c;
         c
     }

@@ -84,6 +84,69 @@ LEAKFN toy_leak(const unsigned char *sk)
 {
     sinkf = (float)sk[8] / ((float)sk[9] + 1.0f); /* LEAK:fp32 */
 }
+#elif defined(TOY_UNITADDR) || defined(TOY_UNITFLOW) || defined(TOY_UNITCLEAN)
+/* through the accelerators of cv32e40p-acc-sim (docs/accel.md; these variants build for that
+ * platform only): the Keccak unit's state words at 0x10001000 (word 50 starts a permutation),
+ * the NTT unit's memory A at 0x10011000 (CTRL at 0x10010004, MODE at 0x10010000) */
+#define KECCAK_UNIT ((volatile uint32_t *)(uintptr_t)0x10001000u)
+#define NTT_REG ((volatile uint32_t *)(uintptr_t)0x10010000u)
+#define NTT_A ((volatile uint32_t *)(uintptr_t)0x10011000u)
+LEAKFN slow_path(void)
+{
+    sink = sink * 3u + 1u;
+}
+#if defined(TOY_UNITADDR)
+LEAKFN toy_leak(const unsigned char *sk)
+{
+    sink = KECCAK_UNIT[sk[10] & 15u]; /* LEAK:unitaddr */
+}
+#elif defined(TOY_UNITFLOW)
+/* a secret byte into the state, a permutation, a branch on another word of the result */
+LEAKFN toy_leak(const unsigned char *sk)
+{
+    for (unsigned i = 0; i < 50; i++) {
+        KECCAK_UNIT[i] = 0;
+    }
+    KECCAK_UNIT[0] = sk[11];
+    KECCAK_UNIT[50] = 1;
+    if (KECCAK_UNIT[1] & 1u) { /* LEAK:unitflow */
+        slow_path();
+    }
+}
+#else
+/* the positive control: secrets through both units, then the units reused on public data
+ * (every word overwritten) and a branch on that result; the secret results used with masks */
+LEAKFN toy_leak(const unsigned char *sk)
+{
+    for (unsigned i = 0; i < 50; i++) {
+        KECCAK_UNIT[i] = sk[i % N];
+    }
+    KECCAK_UNIT[50] = 1;
+    uint32_t mask = 0u - (KECCAK_UNIT[3] & 1u);
+    sink = (sink & ~mask) | ((sink * 3u + 1u) & mask);
+    for (unsigned i = 0; i < 50; i++) {
+        KECCAK_UNIT[i] = i;
+    }
+    KECCAK_UNIT[50] = 1;
+    if (KECCAK_UNIT[3] & 1u) {
+        slow_path();
+    }
+    NTT_REG[0] = 1; /* ML-DSA */
+    for (unsigned i = 0; i < 256; i++) {
+        NTT_A[i] = sk[i % N];
+    }
+    NTT_REG[1] = 1; /* NTT of the secret */
+    mask = 0u - (NTT_A[7] & 1u);
+    sink = (sink & ~mask) | ((sink * 5u + 1u) & mask);
+    for (unsigned i = 0; i < 256; i++) {
+        NTT_A[i] = i;
+    }
+    NTT_REG[1] = 1;
+    if (NTT_A[7] & 1u) {
+        slow_path();
+    }
+}
+#endif
 #else
 /* the positive control: the same operations on public values only, and masks on secrets */
 LEAKFN toy_leak(const unsigned char *sk)
