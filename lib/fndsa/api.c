@@ -25,7 +25,7 @@
  * bytes, signing FNDSA_SIGN_DYN_FPRS / FNDSA_SIGN_TREE_FPRS fprs, expansion
  * FNDSA_EXPAND_FPRS fprs, verification 2n uint16. The functions are reentrant. */
 /* Private key -> (f, g, F, G), with G = g F / f mod q (spec 3.11.5: G is not stored).
- * Refused (0) when the encoding is malformed (decode_sk), f is not invertible mod q or
+ * Refused (0) when the encoding is malformed (fndsa_decode_sk), f is not invertible mod q or
  * a G coefficient leaves [-127, 127] (fndsa_complete_private), or f G - g F != q
  * exactly (fndsa_check_ntru: G from g F / f mod q satisfies the equation modulo q only;
  * with a wrong F, a zero-padded key for instance, B is not a basis of the NTRU lattice

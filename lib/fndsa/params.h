@@ -72,9 +72,18 @@
 #define FNDSA_SIGN_TREE_FPRS(logn) ((size_t)6 << (logn))
 #define FNDSA_EXPAND_FPRS(logn) ((size_t)8 << (logn))
 
-/* Key generation workspace (NTRU solver, big integers): words of 32 bits;
- * the solver fails (and key generation restarts) if it would exceed it. */
-#define FNDSA_NTRU_WORDS ((size_t)32 << FNDSA_LOGN) /* measured peak: about 23 n words */
+/* Key generation workspace (NTRU solver, big integers): words of 32 bits. Every size in
+ * the solver is public and fixed per depth, so its need is a function of logn alone: the
+ * highest point of its workspace (ntru_internal.h, ws_alloc), measured by
+ * tests/test_fndsa.py::test_ntru_workspace_exact, which fails when this is not exactly the
+ * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out). Falcon-512:
+ * 13,341 words (26.06 n), reached in a Babai step (babai_sub, both residue sets kept);
+ * Falcon-1024: 26,664 words (26.04 n), in an RNS product of the top depth. */
+#if FNDSA_LOGN == 9
+#define FNDSA_NTRU_WORDS ((size_t)13341)
+#else
+#define FNDSA_NTRU_WORDS ((size_t)26664)
+#endif
 #define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
 
 #endif

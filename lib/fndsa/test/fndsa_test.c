@@ -4,6 +4,7 @@
  * around internal functions. Not part of any implementation build. */
 #include "../fndsa.h"
 #include "../fndsa_api.h"
+#include "../ntru_internal.h" /* fndsa_ntru_peak_words */
 #include "drbg.h"
 
 static pqlab_drbg_state test_drbg;
@@ -231,4 +232,33 @@ int fndsa_test_sign_dyn_from(int16_t *s2, unsigned used, const int8_t *f, const 
 unsigned fndsa_test_max_attempts(void)
 {
     return FNDSA_SIGN_MAX_ATTEMPTS;
+}
+
+/* The NTRU solver's highest workspace point over one key generation from seed (every
+ * candidate that reaches the solver), in words; needs -DPQLAB_FNDSA_NTRU_PEAK. */
+size_t fndsa_test_keygen_ws_words(const uint8_t seed[48])
+{
+#ifdef PQLAB_FNDSA_NTRU_PEAK
+    static union {
+        uint8_t b[FNDSA_KEYGEN_TMP];
+        uint64_t a;
+    } tmp;
+    static int8_t f[FNDSA_N], g[FNDSA_N], F[FNDSA_N], G[FNDSA_N];
+    static uint16_t h[FNDSA_N];
+    pqlab_keccak_state rng;
+    pqlab_shake256_init(&rng);
+    pqlab_shake256_absorb(&rng, seed, 48);
+    pqlab_shake256_finalize(&rng);
+    fndsa_ntru_peak_words = 0;
+    fndsa_keygen(&rng, f, g, F, G, h, FNDSA_LOGN, tmp.b);
+    return fndsa_ntru_peak_words;
+#else
+    (void)seed;
+    return 0;
+#endif
+}
+
+size_t fndsa_test_keygen_ws_cap(void)
+{
+    return FNDSA_NTRU_WORDS;
 }
