@@ -325,8 +325,7 @@ static int reload_key(const uint8_t *sk, unsigned logn, fpr *tmp)
 
 unsigned fndsa_sign_attempts_last = 0;
 
-int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *sk, const uint16_t *hm, unsigned logn,
-                   fpr *tmp)
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *sk, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     fndsa_sampler sc;
     int ok = 0;
