@@ -41,17 +41,17 @@ static int load_sk(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uint8_t *sk
 int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t seed[48])
 {
     int8_t f[N], g[N], F[N], G[N];
-    uint16_t h[N];
     union {
         uint8_t b[FNDSA_KEYGEN_TMP];
         uint32_t align;
     } work;
+    uint16_t *h = (uint16_t *)(void *)work.b; /* written last by fndsa_keygen, in its work area */
     pqlab_keccak_state rng;
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
     pqlab_shake256_finalize(&rng);
     fndsa_keygen(&rng, f, g, F, G, h, LOGN, work.b);
-    PQLAB_DECLASSIFY(h, sizeof h); /* the public key */
+    PQLAB_DECLASSIFY(h, N * sizeof *h); /* the public key */
     int ok = 1;
     sk[0] = 0x50 + LOGN;
     size_t u = 1, v;

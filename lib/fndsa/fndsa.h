@@ -112,6 +112,7 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
 
 /* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
 #define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
+#define fndsa_invertible_modq FNDSA_NS(fndsa_invertible_modq)
 #define fndsa_complete_private FNDSA_NS(fndsa_complete_private)
 #define fndsa_verify_inplace FNDSA_NS(fndsa_verify_inplace)
 #define fndsa_hash_to_point FNDSA_NS(fndsa_hash_to_point)
@@ -119,6 +120,7 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
 #define fndsa_sign_finish_modq FNDSA_NS(fndsa_sign_finish_modq)
 
 int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp);
+int fndsa_invertible_modq(const int8_t *f, unsigned logn, uint16_t *tmp);
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp);
 int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsigned logn);
 void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn);
@@ -151,7 +153,8 @@ int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 #define fndsa_check_ntru FNDSA_NS(fndsa_check_ntru)
 
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
- * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes. */
+ * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes; h may lie in its first
+ * 2n bytes (h is computed last, after the NTRU solver). */
 unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);

@@ -340,6 +340,23 @@ int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned
     return zero == 0;
 }
 
+/* 1 when f is invertible mod (x^n + 1, q): no NTT coefficient of f is zero (the
+ * condition fndsa_compute_public checks, without computing h). tmp: n uint16. */
+int fndsa_invertible_modq(const int8_t *f, unsigned logn, uint16_t *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        tmp[u] = (uint16_t)mq_of(f[u]);
+    }
+    ntt(tmp, logn);
+    uint32_t zero = 0;
+    for (size_t u = 0; u < n; u++) {
+        zero |= pqlab_ct_is_zero_u32(tmp[u]);
+    }
+    PQLAB_DECLASSIFY(&zero, sizeof zero); /* restart decision */
+    return zero == 0;
+}
+
 /* G = g F / f mod q, centred; 0 when f is not invertible or G does not fit
  * in [-127, 127]. tmp: 2n uint16. */
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp)
