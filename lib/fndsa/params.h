@@ -76,11 +76,13 @@
  * the solver is public and fixed per depth, so its need is a function of logn alone: the
  * highest point of its workspace (ntru_internal.h, ws_alloc), measured by
  * tests/test_fndsa.py::test_ntru_workspace_exact, which fails when this is not exactly the
- * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out). Falcon-512:
- * 13,341 words (26.06 n), reached in a Babai step (babai_sub, both residue sets kept);
- * Falcon-1024: 26,664 words (26.04 n), in an RNS product of the top depth. */
+ * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out).
+ * Falcon-512: 12,840 words (25.08 n); with 501 words more a Babai
+ * step would keep the residues of both products (babai_sub's option when there is room),
+ * 0.06 % fewer key generation cycles on m4-sim for 2 KB more. Falcon-1024: 26,664 words
+ * (26.04 n), in an RNS product (rns_mul; no optional step reaches it). */
 #if FNDSA_LOGN == 9
-#define FNDSA_NTRU_WORDS ((size_t)13341)
+#define FNDSA_NTRU_WORDS ((size_t)12840)
 #else
 #define FNDSA_NTRU_WORDS ((size_t)26664)
 #endif
