@@ -37,8 +37,10 @@ extern size_t fndsa_ntru_peak_words;
  * stops there instead of quietly rejecting the candidate, which would change the key. */
 static inline uint32_t *ws_alloc(ws_t *ws, size_t words)
 {
+#ifdef PQLAB_CONTRACT_CHECKS
     PQLAB_CONTRACT("fndsa ntru workspace", ws->fail || words <= ws->cap - ws->used,
                    "FNDSA_NTRU_WORDS covers the solver's need");
+#endif
     if (ws->fail || words > ws->cap - ws->used) {
         ws->fail = 1;
         return NULL;
