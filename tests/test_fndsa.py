@@ -55,6 +55,7 @@ def lib_for(logn: int, native: bool, scripted: bool = False) -> ctypes.CDLL:
         f"-DPQLAB_FNDSA_LOGN={logn}",
         f"-DPQLAB_NS=t{logn}{int(native)}{int(scripted)}_",
         "-ffp-contract=off",
+        "-DPQLAB_FNDSA_NTRU_PEAK",
     ]
     if native:
         flags += ["-DPQLAB_FNDSA_FPR_NATIVE", "-fno-math-errno"]
@@ -710,6 +711,21 @@ def test_ntru_equation_check(logn: int) -> None:
     G2 = [a + b for a, b in zip(Gl, gl)]
     if max(map(abs, F2 + G2)) <= 127:
         assert lib.fndsa_test_check_ntru(f, g, i8(*F2), i8(*G2)) == 1
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_ntru_workspace_exact(logn: int) -> None:
+    """FNDSA_NTRU_WORDS (params.h) is exactly the NTRU solver's need: the workspace's highest
+    point over whole key generations (every candidate that reaches the solver, restarts
+    included) equals it for several seeds, so it is neither short (a debug build would stop;
+    a release build would reject candidates and change the keys) nor larger than needed."""
+    lib = get(logn, False)
+    words = lib.fndsa_test_keygen_ws_words
+    words.restype = ctypes.c_size_t
+    cap = lib.fndsa_test_keygen_ws_cap
+    cap.restype = ctypes.c_size_t
+    peaks = {words(bytes([i]) * 48) for i in range(3)}
+    assert peaks == {cap()}, (peaks, cap())
 
 
 @pytest.mark.parametrize("logn", [9, 10])

@@ -24,34 +24,8 @@
  * that operation (docs/fndsa.md, "RAM per operation"): key generation FNDSA_KEYGEN_TMP
  * bytes, signing FNDSA_SIGN_DYN_FPRS / FNDSA_SIGN_TREE_FPRS fprs, expansion
  * FNDSA_EXPAND_FPRS fprs, verification 2n uint16. The functions are reentrant. */
-static int decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
-{
-    uint8_t hdr = sk[0];
-    PQLAB_DECLASSIFY(&hdr, 1); /* the header byte only names the format */
-    if (hdr != 0x50 + LOGN) {
-        return 0;
-    }
-    size_t u = 1, v;
-    v = fndsa_trim_i8_decode(f, LOGN, FNDSA_FG_BITS, sk + u, FNDSA_SKBYTES - u);
-    if (v == 0) {
-        return 0;
-    }
-    u += v;
-    v = fndsa_trim_i8_decode(g, LOGN, FNDSA_FG_BITS, sk + u, FNDSA_SKBYTES - u);
-    if (v == 0) {
-        return 0;
-    }
-    u += v;
-    v = fndsa_trim_i8_decode(F, LOGN, FNDSA_FFG_BITS, sk + u, FNDSA_SKBYTES - u);
-    if (v == 0) {
-        return 0;
-    }
-    u += v;
-    return u == FNDSA_SKBYTES;
-}
-
 /* Private key -> (f, g, F, G), with G = g F / f mod q (spec 3.11.5: G is not stored).
- * Refused (0) when the encoding is malformed (decode_sk), f is not invertible mod q or
+ * Refused (0) when the encoding is malformed (fndsa_decode_sk), f is not invertible mod q or
  * a G coefficient leaves [-127, 127] (fndsa_complete_private), or f G - g F != q
  * exactly (fndsa_check_ntru: G from g F / f mod q satisfies the equation modulo q only;
  * with a wrong F, a zero-padded key for instance, B is not a basis of the NTRU lattice
@@ -60,24 +34,24 @@ static int decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
  * only for keys that are refused anyway. tmp: 5n words (20n bytes). */
 static int load_sk(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uint8_t *sk, void *tmp)
 {
-    return decode_sk(f, g, F, sk) && fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)tmp) &&
+    return fndsa_decode_sk(f, g, F, sk) && fndsa_complete_private(G, f, g, F, LOGN, (uint16_t *)tmp) &&
            fndsa_check_ntru(f, g, F, G, LOGN, (uint32_t *)tmp);
 }
 
 int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t seed[48])
 {
     int8_t f[N], g[N], F[N], G[N];
-    uint16_t h[N];
     union {
         uint8_t b[FNDSA_KEYGEN_TMP];
         uint32_t align;
     } work;
+    uint16_t *h = (uint16_t *)(void *)work.b; /* written last by fndsa_keygen, in its work area */
     pqlab_keccak_state rng;
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
     pqlab_shake256_finalize(&rng);
     fndsa_keygen(&rng, f, g, F, G, h, LOGN, work.b);
-    PQLAB_DECLASSIFY(h, sizeof h); /* the public key */
+    PQLAB_DECLASSIFY(h, N * sizeof *h); /* the public key */
     int ok = 1;
     sk[0] = 0x50 + LOGN;
     size_t u = 1, v;
@@ -131,20 +105,20 @@ unsigned PQLAB_NAMESPACE(crypto_sign_sign_attempts)(void)
 /* Sign: writes the compressed s2 to comp (at most compmax bytes; with
  * retry, draw new signatures until it fits, as the padded format requires;
  * without, fail when it does not fit) and returns its length, 0 on error.
- * tmp: FNDSA_SIGN_DYN_FPRS fprs (dynamic; key: f, g, F, G, 4n bytes) or
- * FNDSA_SIGN_TREE_FPRS (tree; key NULL). s2 is written in a slot of tmp that the
- * attempt's last step leaves free (params.h). */
+ * tmp: FNDSA_SIGN_DYN_FPRS fprs (dynamic: the private key key is decoded and checked
+ * into its slot FNDSA_SIGN_DYN_KEY_SLOT) or FNDSA_SIGN_TREE_FPRS (tree: key is the
+ * expanded key). s2 is written in a slot of tmp that the attempt's last step leaves
+ * free (params.h); comp may lie in tmp's slot 0 (written after the attempt). */
 static size_t sign_loop(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen, const uint8_t *key,
-                        const uint8_t *nonce, const uint8_t *seed, fpr *tmp, int8_t *fgFG)
+                        int tree, const uint8_t *nonce, const uint8_t *seed, fpr *tmp)
 {
-    int8_t *f = fgFG, *g = fgFG + N, *F = fgFG + 2 * N, *G = fgFG + 3 * N;
     uint16_t hm[N];
-    int16_t *s2 =
-        (int16_t *)(void *)(tmp + (fgFG == NULL ? FNDSA_SIGN_TREE_S2_SLOT : FNDSA_SIGN_DYN_S2_SLOT) * (size_t)N);
+    int16_t *s2 = (int16_t *)(void *)(tmp + (tree ? FNDSA_SIGN_TREE_S2_SLOT : FNDSA_SIGN_DYN_S2_SLOT) * (size_t)N);
+    int8_t *k = (int8_t *)(void *)(tmp + FNDSA_SIGN_DYN_KEY_SLOT * (size_t)N);
     pqlab_keccak_state sc;
     size_t len = 0;
 
-    if (fgFG != NULL && !load_sk(f, g, F, G, key, tmp)) {
+    if (!tree && !load_sk(k, k + N, k + 2 * N, k + 3 * N, key, tmp)) {
         goto done;
     }
     pqlab_shake256_init(&sc);
@@ -158,8 +132,7 @@ static size_t sign_loop(uint8_t *comp, size_t compmax, int retry, const uint8_t 
     pqlab_shake256_finalize(&sc);
     fndsa_sign_attempts_last = 0;
     for (;;) {
-        int ok = fgFG == NULL ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp)
-                              : fndsa_sign_dyn(s2, &sc, f, g, F, G, hm, LOGN, tmp);
+        int ok = tree ? fndsa_sign_tree(s2, &sc, key, hm, LOGN, tmp) : fndsa_sign_dyn(s2, &sc, key, hm, LOGN, tmp);
         if (!ok) {
             break; /* FNDSA_SIGN_MAX_ATTEMPTS reached (public count): len stays 0 */
         }
@@ -168,20 +141,36 @@ static size_t sign_loop(uint8_t *comp, size_t compmax, int retry, const uint8_t 
         if (len != 0 || !retry) {
             break;
         }
+        /* a redraw (padded format): the attempt overwrote the decoded key, which
+         * fndsa_sign_dyn restores only before its own further attempts */
+        if (!tree && !(fndsa_decode_sk(k, k + N, k + 2 * N, key) &&
+                       fndsa_complete_private(k + 3 * N, k, k + N, k + 2 * N, LOGN, (uint16_t *)(void *)tmp))) {
+            break;
+        }
     }
 done:
     pqlab_zeroize(&sc, sizeof sc);
     return len;
 }
 
-/* the two forms in separate frames, so that each operation's stack is its own work area */
+/* the two forms in separate frames, so that each operation's stack is its own work area.
+ * With sm (crypto_sign, never padded), the compressed s2 goes to the work area and the
+ * signed message is assembled in sm from there (m is read only before: it may lie in sm). */
 static FNDSA_NOINLINE size_t sign_core_dyn(uint8_t *comp, size_t compmax, int retry, const uint8_t *m, size_t mlen,
-                                           const uint8_t *key, const uint8_t *nonce, const uint8_t *seed)
+                                           const uint8_t *key, const uint8_t *nonce, const uint8_t *seed, uint8_t *sm)
 {
     fpr tmp[FNDSA_SIGN_DYN_FPRS(LOGN)];
-    int8_t fgFG[4 * N];
-    size_t len = sign_loop(comp, compmax, retry, m, mlen, key, nonce, seed, tmp, fgFG);
-    pqlab_zeroize(fgFG, sizeof fgFG);
+    uint8_t *c = sm != NULL ? (uint8_t *)(void *)tmp : comp;
+    size_t len = sign_loop(c, compmax, retry, m, mlen, key, 0, nonce, seed, tmp);
+    if (len != 0 && sm != NULL) {
+        /* sm = siglen(2) || nonce || m || 0x20+logn || comp */
+        memmove(sm + 2 + FNDSA_NONCELEN, m, mlen);
+        sm[0] = (uint8_t)((len + 1) >> 8);
+        sm[1] = (uint8_t)(len + 1);
+        memcpy(sm + 2, nonce, FNDSA_NONCELEN);
+        sm[2 + FNDSA_NONCELEN + mlen] = 0x20 + LOGN;
+        memcpy(sm + 2 + FNDSA_NONCELEN + mlen + 1, c, len);
+    }
     pqlab_zeroize(tmp, sizeof tmp);
     return len;
 }
@@ -190,7 +179,7 @@ static FNDSA_NOINLINE size_t sign_core_tree(uint8_t *comp, size_t compmax, int r
                                             const uint8_t *key, const uint8_t *nonce, const uint8_t *seed)
 {
     fpr tmp[FNDSA_SIGN_TREE_FPRS(LOGN)];
-    size_t len = sign_loop(comp, compmax, retry, m, mlen, key, nonce, seed, tmp, NULL);
+    size_t len = sign_loop(comp, compmax, retry, m, mlen, key, 1, nonce, seed, tmp);
     pqlab_zeroize(tmp, sizeof tmp);
     return len;
 }
@@ -199,7 +188,7 @@ static size_t fndsa_sign_core(uint8_t *comp, size_t compmax, int retry, const ui
                               const uint8_t *key, int tree, const uint8_t *nonce, const uint8_t *seed)
 {
     return tree ? sign_core_tree(comp, compmax, retry, m, mlen, key, nonce, seed)
-                : sign_core_dyn(comp, compmax, retry, m, mlen, key, nonce, seed);
+                : sign_core_dyn(comp, compmax, retry, m, mlen, key, nonce, seed, NULL);
 }
 
 int PQLAB_NAMESPACE(fndsa_sign_seed)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *key,
@@ -250,11 +239,17 @@ int PQLAB_NAMESPACE(crypto_sign_signature_tree)(uint8_t *sig, size_t *siglen, co
 
 int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, size_t mlen, const uint8_t *sk)
 {
-    uint8_t sig[FNDSA_CRYPTO_BYTES]; /* on the stack: no static buffer counts against verification's RAM */
-    size_t siglen;
-    if (sign_random(sig, &siglen, m, mlen, sk, 0) != 0) {
-        /* sig is zeroed by fndsa_sign_seed; sm is cleared too unless it holds the
-         * message (the NIST API allows m inside sm: the caller's message is kept) */
+    /* no intermediate signature buffer: the signed message is written from the work area */
+    uint8_t nonce[FNDSA_NONCELEN], seed[FNDSA_SEEDLEN];
+    size_t clen = 0;
+    if (pqlab_randombytes(nonce, sizeof nonce) == 0 && pqlab_randombytes(seed, sizeof seed) == 0) {
+        PQLAB_DECLASSIFY(nonce, sizeof nonce); /* published in the signature */
+        clen = sign_core_dyn(NULL, FNDSA_COMP_MAX_NIST, 0, m, mlen, sk, nonce, seed, sm);
+    }
+    pqlab_zeroize(seed, sizeof seed);
+    if (clen == 0) {
+        /* sm is cleared unless it holds the message (the NIST API allows m inside sm:
+         * the caller's message is kept) */
         uintptr_t s0 = (uintptr_t)sm, s1 = s0 + mlen + FNDSA_CRYPTO_BYTES, m0 = (uintptr_t)m;
         if (mlen == 0 || m0 + mlen <= s0 || m0 >= s1) {
             pqlab_zeroize(sm, mlen + FNDSA_CRYPTO_BYTES);
@@ -262,14 +257,6 @@ int PQLAB_NAMESPACE(crypto_sign)(uint8_t *sm, size_t *smlen, const uint8_t *m, s
         *smlen = 0;
         return -1;
     }
-    /* sig = 0x30+logn || nonce || comp; sm wants 0x20+logn before comp */
-    size_t clen = siglen - 1 - FNDSA_NONCELEN;
-    memmove(sm + 2 + FNDSA_NONCELEN, m, mlen);
-    sm[0] = (uint8_t)((clen + 1) >> 8);
-    sm[1] = (uint8_t)(clen + 1);
-    memcpy(sm + 2, sig + 1, FNDSA_NONCELEN);
-    sm[2 + FNDSA_NONCELEN + mlen] = 0x20 + LOGN;
-    memcpy(sm + 2 + FNDSA_NONCELEN + mlen + 1, sig + 1 + FNDSA_NONCELEN, clen);
     *smlen = 2 + FNDSA_NONCELEN + mlen + 1 + clen;
     return 0;
 }

@@ -221,3 +221,33 @@ size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t ma
     }
     return v;
 }
+
+/* Private key 0x50+logn || f || g || F (spec 3.11.5) -> f, g, F (n int8 each); 0 when the
+ * header or an encoding is malformed or bytes are left over (FNDSA_SKBYTES, this build's
+ * degree). Constant time for a well-formed key: only the header byte (which names the format)
+ * and the verdict are public. */
+int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk)
+{
+    uint8_t hdr = sk[0];
+    PQLAB_DECLASSIFY(&hdr, 1);
+    if (hdr != 0x50 + FNDSA_LOGN) {
+        return 0;
+    }
+    size_t u = 1, v;
+    v = fndsa_trim_i8_decode(f, FNDSA_LOGN, FNDSA_FG_BITS, sk + u, FNDSA_SKBYTES - u);
+    if (v == 0) {
+        return 0;
+    }
+    u += v;
+    v = fndsa_trim_i8_decode(g, FNDSA_LOGN, FNDSA_FG_BITS, sk + u, FNDSA_SKBYTES - u);
+    if (v == 0) {
+        return 0;
+    }
+    u += v;
+    v = fndsa_trim_i8_decode(F, FNDSA_LOGN, FNDSA_FFG_BITS, sk + u, FNDSA_SKBYTES - u);
+    if (v == 0) {
+        return 0;
+    }
+    u += v;
+    return u == FNDSA_SKBYTES;
+}

@@ -91,16 +91,20 @@ int fndsa_samplerz(fndsa_sampler *s, fpr mu, fpr isigma);
 extern unsigned fndsa_sign_attempts_last;
 
 /* One signing attempt on an already seeded sampler: 1 and s2 set when
- * ||(s1, s2)||^2 <= beta^2, else 0. tmp: FNDSA_SIGN_DYN_FPRS(logn) fprs; s2 may lie
- * in tmp's slot FNDSA_SIGN_DYN_S2_SLOT (n fprs from that times n; written last). */
-int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
-                           const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
+ * ||(s1, s2)||^2 <= beta^2, else 0. tmp: FNDSA_SIGN_DYN_FPRS(logn) fprs, holding the decoded
+ * key f || g || F || G (int8) in slot FNDSA_SIGN_DYN_KEY_SLOT on entry (overwritten: f, g, F
+ * are decoded from sk again at the end); s2 may lie in tmp's slot FNDSA_SIGN_DYN_S2_SLOT
+ * (written last). sk: the private key that load_sk validated. */
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const uint8_t *sk, const uint16_t *hm, unsigned logn,
+                           fpr *tmp);
 /* Full loops (re-seed the PRNG from rng for each attempt, spec alg. 10), bounded:
  * they stop when fndsa_sign_attempts_last reaches FNDSA_SIGN_MAX_ATTEMPTS (the
  * caller clears it once per signature, so padded-size redraws count too) and
- * then return 0 with s2 zeroed; 1 with s2 set on success. */
-int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g, const int8_t *F,
-                   const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp);
+ * then return 0 with s2 zeroed; 1 with s2 set on success. fndsa_sign_dyn: tmp as for
+ * fndsa_sign_attempt_dyn (the key in its slot on entry; restored from sk before every
+ * further attempt). */
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *sk, const uint16_t *hm, unsigned logn,
+                   fpr *tmp);
 void fndsa_expand_privkey(uint8_t *expanded, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
                           unsigned logn, fpr *tmp);
 int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expanded, const uint16_t *hm, unsigned logn,
@@ -108,16 +112,21 @@ int fndsa_sign_tree(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *expande
 
 /* ---- modq.c: arithmetic modulo q, NTT, public key, verification ---- */
 #define fndsa_compute_public FNDSA_NS(fndsa_compute_public)
+#define fndsa_invertible_modq FNDSA_NS(fndsa_invertible_modq)
 #define fndsa_complete_private FNDSA_NS(fndsa_complete_private)
 #define fndsa_verify_inplace FNDSA_NS(fndsa_verify_inplace)
 #define fndsa_hash_to_point FNDSA_NS(fndsa_hash_to_point)
 #define fndsa_is_short FNDSA_NS(fndsa_is_short)
+#define fndsa_sign_finish_modq FNDSA_NS(fndsa_sign_finish_modq)
 
 int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp);
+int fndsa_invertible_modq(const int8_t *f, unsigned logn, uint16_t *tmp);
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp);
 int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsigned logn);
 void fndsa_hash_to_point(pqlab_keccak_state *sc, uint16_t *hm, unsigned logn);
 int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
+int fndsa_sign_finish_modq(int16_t *s2, const fpr *z0, const fpr *z1, const uint16_t *hm, const int8_t *f,
+                           const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp);
 
 /* ---- codec.c: encodings (spec 3.11) ---- */
 #define fndsa_modq_encode FNDSA_NS(fndsa_modq_encode)
@@ -126,6 +135,7 @@ int fndsa_is_short(const int16_t *s1, const int16_t *s2, unsigned logn);
 #define fndsa_trim_i8_decode FNDSA_NS(fndsa_trim_i8_decode)
 #define fndsa_comp_encode FNDSA_NS(fndsa_comp_encode)
 #define fndsa_comp_decode FNDSA_NS(fndsa_comp_decode)
+#define fndsa_decode_sk FNDSA_NS(fndsa_decode_sk)
 
 size_t fndsa_modq_encode(uint8_t *out, size_t max_out, const uint16_t *x, unsigned logn);
 size_t fndsa_modq_decode(uint16_t *x, unsigned logn, const uint8_t *in, size_t max_in);
@@ -133,6 +143,8 @@ size_t fndsa_trim_i8_encode(uint8_t *out, size_t max_out, const int8_t *x, unsig
 size_t fndsa_trim_i8_decode(int8_t *x, unsigned logn, unsigned bits, const uint8_t *in, size_t max_in);
 size_t fndsa_comp_encode(uint8_t *out, size_t max_out, const int16_t *x, unsigned logn);
 size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t max_in);
+/* private key (this build's degree) -> f, g, F; 0 when malformed */
+int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 
 /* ---- keygen.c / ntru.c ---- */
 #define fndsa_keygen FNDSA_NS(fndsa_keygen)
@@ -141,7 +153,8 @@ size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t ma
 #define fndsa_check_ntru FNDSA_NS(fndsa_check_ntru)
 
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
- * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes. */
+ * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes; h may lie in its first
+ * 2n bytes (h is computed last, after the NTRU solver). */
 unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);

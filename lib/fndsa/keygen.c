@@ -278,7 +278,10 @@ unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, 
             continue;
         }
 
-        if (!fndsa_compute_public(h, f, g, logn, (uint16_t *)(void *)tmp)) {
+        /* h = g / f mod q exists (f invertible mod q): checked before the solver, h itself
+         * computed after it (below), so that h may lie in tmp (the caller's key pair needs
+         * no buffer of its own for it); the same candidates pass as with h computed here */
+        if (!fndsa_invertible_modq(f, logn, (uint16_t *)(void *)tmp)) {
             continue;
         }
         if (!fndsa_solve_ntru(F, G, f, g, logn, (uint32_t *)(void *)tmp)) {
@@ -286,6 +289,7 @@ unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, 
         }
         break;
     }
+    (void)fndsa_compute_public(h, f, g, logn, (uint16_t *)(void *)(tmp + 2 * n)); /* 1: checked above */
     pqlab_zeroize(kr.buf, sizeof kr.buf);
     fndsa_keygen_restarts_last = restarts;
     return restarts;

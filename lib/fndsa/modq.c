@@ -340,6 +340,23 @@ int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned
     return zero == 0;
 }
 
+/* 1 when f is invertible mod (x^n + 1, q): no NTT coefficient of f is zero (the
+ * condition fndsa_compute_public checks, without computing h). tmp: n uint16. */
+int fndsa_invertible_modq(const int8_t *f, unsigned logn, uint16_t *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n; u++) {
+        tmp[u] = (uint16_t)mq_of(f[u]);
+    }
+    ntt(tmp, logn);
+    uint32_t zero = 0;
+    for (size_t u = 0; u < n; u++) {
+        zero |= pqlab_ct_is_zero_u32(tmp[u]);
+    }
+    PQLAB_DECLASSIFY(&zero, sizeof zero); /* restart decision */
+    return zero == 0;
+}
+
 /* G = g F / f mod q, centred; 0 when f is not invertible or G does not fit
  * in [-127, 127]. tmp: 2n uint16. */
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp)
@@ -434,6 +451,58 @@ int fndsa_verify_inplace(uint16_t *a, uint16_t *b, pqlab_keccak_state *sc, unsig
         uint32_t w = mq_sub(b[u], a[u]);
         int32_t c = (int32_t)w - (int32_t)(w > (Q >> 1) ? Q : 0);
         s += (uint64_t)(uint32_t)(c * c);
+    }
+    return norm_within_bound(s, logn);
+}
+
+/* an integer from fpr_rint (|x| < 2^29 for any signature candidate: |z| is near |t|, below
+ * n 127 q / q) to [0, q): adding 2^16 q keeps it positive, mq_red is exact on all of uint32;
+ * the arithmetic is modulo 2^32, so a wild value still gives a canonical (wrong) residue */
+static inline uint32_t mq_of_rint(int64_t x)
+{
+    return mq_red((uint32_t)(uint64_t)x + (Q << 16));
+}
+
+/* The end of a signing attempt modulo q (docs/fndsa.md, "RAM per operation"): z0, z1 are the
+ * sampled vector in coefficient form (after the inverse FFT; integers up to rounding), f, g, F
+ * the private key. s2 = z0 f + z1 F and s1 = hm - (z0 g + z1 G) = hm - s2 g / f (because
+ * f G - g F = q), both mod q and centred: the same integers as rint(-(z0 b01 + z1 b11)) and
+ * hm - rint(z0 b00 + z1 b10) over the reals whenever their coefficients lie within q/2, which
+ * every candidate within the norm bound does at Falcon-512 (beta < q/2) and every candidate
+ * short of a 36-sigma sample at Falcon-1024. s1 is summed, not stored; s2 is written as int16.
+ * Returns 1 when ||(s1, s2)||^2 <= beta^2. tmp: 4n uint16 (not overlapping s2, z0, z1). */
+int fndsa_sign_finish_modq(int16_t *s2, const fpr *z0, const fpr *z1, const uint16_t *hm, const int8_t *f,
+                           const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp)
+{
+    size_t n = (size_t)1 << logn;
+    uint16_t *a = tmp, *b = tmp + n, *c = tmp + 2 * n, *d = tmp + 3 * n;
+    for (size_t u = 0; u < n; u++) {
+        a[u] = (uint16_t)mq_of_rint(fpr_rint(z0[u]));
+        b[u] = (uint16_t)mq_of_rint(fpr_rint(z1[u]));
+        c[u] = (uint16_t)mq_of(f[u]);
+        d[u] = (uint16_t)mq_of(F[u]);
+    }
+    ntt(a, logn);
+    ntt(b, logn);
+    ntt(c, logn);
+    ntt(d, logn);
+    for (size_t u = 0; u < n; u++) {
+        uint32_t s = mq_mul(a[u], c[u]) + mq_mul(b[u], d[u]); /* < 2q */
+        a[u] = (uint16_t)(s - (Q & ((uint32_t)0 - (((s - Q) >> 31) ^ 1))));
+        d[u] = (uint16_t)mq_of(g[u]);
+    }
+    ntt(d, logn);
+    for (size_t u = 0; u < n; u++) {
+        b[u] = (uint16_t)mq_mul(mq_mul(a[u], d[u]), mq_inv(c[u])); /* s2 g / f */
+    }
+    intt(a, logn);
+    intt(b, logn);
+    uint64_t s = 0;
+    for (size_t u = 0; u < n; u++) {
+        int32_t x2 = mq_centre(a[u]);
+        int32_t x1 = mq_centre(mq_sub(hm[u], b[u]));
+        s2[u] = (int16_t)x2;
+        s += (uint64_t)(uint32_t)(x1 * x1) + (uint64_t)(uint32_t)(x2 * x2);
     }
     return norm_within_bound(s, logn);
 }

@@ -197,6 +197,10 @@ static uint32_t fbits(unsigned d, const size_t *ld)
     return d == 0 ? 7 : 31 * (uint32_t)ld[d] - 1;
 }
 
+#ifdef PQLAB_FNDSA_NTRU_PEAK
+size_t fndsa_ntru_peak_words;
+#endif
+
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {

@@ -25,14 +25,33 @@ typedef struct {
     int fail;
 } ws_t;
 
+#ifdef PQLAB_FNDSA_NTRU_PEAK
+/* test builds only: the highest ws.used of the solver runs since the caller cleared it */
+#define fndsa_ntru_peak_words FNDSA_NS(fndsa_ntru_peak_words)
+extern size_t fndsa_ntru_peak_words;
+#endif
+
+/* The workspace (FNDSA_NTRU_WORDS words) is sized to the solver's exact need, which
+ * depends on logn only (every size is public and fixed per depth): running out of it is
+ * a sizing error, never a property of the key, so a debug build (PQLAB_CONTRACT_CHECKS)
+ * stops there instead of quietly rejecting the candidate, which would change the key. */
 static inline uint32_t *ws_alloc(ws_t *ws, size_t words)
 {
+#ifdef PQLAB_CONTRACT_CHECKS
+    PQLAB_CONTRACT("fndsa ntru workspace", ws->fail || words <= ws->cap - ws->used,
+                   "FNDSA_NTRU_WORDS covers the solver's need");
+#endif
     if (ws->fail || words > ws->cap - ws->used) {
         ws->fail = 1;
         return NULL;
     }
     uint32_t *p = ws->base + ws->used;
     ws->used += words;
+#ifdef PQLAB_FNDSA_NTRU_PEAK
+    if (ws->used > fndsa_ntru_peak_words) {
+        fndsa_ntru_peak_words = ws->used;
+    }
+#endif
     return p;
 }
 

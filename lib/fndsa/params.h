@@ -59,25 +59,33 @@
 #define FNDSA_EXPANDEDKEYBYTES ((4 * (size_t)FNDSA_N + FNDSA_TREE_SIZE(FNDSA_LOGN)) * 8)
 
 /* Signing and expansion work areas, in fprs (lib/fndsa/sign.c): dynamic signing
- * 13n (B kept in FFT form 4n, Gram matrix 3n, target 2n, ffSampling 4n), or 9n with
- * PQLAB_FNDSA_SIGN_LOWRAM (B recomputed after the sampling: four more FFTs); tree
- * signing 6n (target 2n, ffSampling 4n); expansion 8n (B 4n, Gram 3n, FFT n).
+ * 9n (target 2n, Gram matrix 3n, ffSampling 4n; B only before the sampling, over slots
+ * the sampling uses later, and s formed modulo q at the end); tree signing 6n (target 2n,
+ * ffSampling 4n); expansion 8n (B 4n, Gram 3n, FFT n). Dynamic signing takes the decoded
+ * key (f, g, F, G: 4n bytes) in slot FNDSA_SIGN_DYN_KEY_SLOT (n fprs from that times n).
  * Signing writes s2 (n int16) in a slot of n fprs of its work area that the last step
  * leaves free: FNDSA_SIGN_DYN_S2_SLOT / FNDSA_SIGN_TREE_S2_SLOT. */
-#ifdef PQLAB_FNDSA_SIGN_LOWRAM
 #define FNDSA_SIGN_DYN_FPRS(logn) ((size_t)9 << (logn))
+#define FNDSA_SIGN_DYN_KEY_SLOT 8
 #define FNDSA_SIGN_DYN_S2_SLOT 4
-#else
-#define FNDSA_SIGN_DYN_FPRS(logn) ((size_t)13 << (logn))
-#define FNDSA_SIGN_DYN_S2_SLOT 6
-#endif
 #define FNDSA_SIGN_TREE_S2_SLOT 4
 #define FNDSA_SIGN_TREE_FPRS(logn) ((size_t)6 << (logn))
 #define FNDSA_EXPAND_FPRS(logn) ((size_t)8 << (logn))
 
-/* Key generation workspace (NTRU solver, big integers): words of 32 bits;
- * the solver fails (and key generation restarts) if it would exceed it. */
-#define FNDSA_NTRU_WORDS ((size_t)32 << FNDSA_LOGN) /* measured peak: about 23 n words */
+/* Key generation workspace (NTRU solver, big integers): words of 32 bits. Every size in
+ * the solver is public and fixed per depth, so its need is a function of logn alone: the
+ * highest point of its workspace (ntru_internal.h, ws_alloc), measured by
+ * tests/test_fndsa.py::test_ntru_workspace_exact, which fails when this is not exactly the
+ * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out).
+ * Falcon-512: 12,840 words (25.08 n); with 501 words more a Babai
+ * step would keep the residues of both products (babai_sub's option when there is room),
+ * 0.06 % fewer key generation cycles on m4-sim for 2 KB more. Falcon-1024: 26,664 words
+ * (26.04 n), in an RNS product (rns_mul; no optional step reaches it). */
+#if FNDSA_LOGN == 9
+#define FNDSA_NTRU_WORDS ((size_t)12840)
+#else
+#define FNDSA_NTRU_WORDS ((size_t)26664)
+#endif
 #define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
 
 #endif

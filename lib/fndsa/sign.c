@@ -5,12 +5,14 @@
  *
  * Two forms give bit-identical signatures for the same seed:
  *  - dynamic: the key is (f, g, F, G); the LDL tree is computed on the fly
- *    while sampling, level by level, in 13n fprs of scratch;
+ *    while sampling, level by level, in 9n fprs of scratch, and s is formed
+ *    modulo q at the end (fndsa_sign_finish_modq);
  *  - tree: fndsa_expand_privkey computes B in FFT form and the whole
  *    normalised LDL tree once; signing then only walks it.
  * B = [[g, -f], [G, -F]]; rows b0 = (b00, b01), b1 = (b10, b11).
  * Leaves of the tree hold sqrt(d) / sigma, the 1/sigma' of SamplerZ.
- * The operation order is the same in both forms, hence identical results. */
+ * The sampling runs the same operations in both forms, and both ends give the
+ * same s, hence identical signatures. */
 #include "fndsa.h"
 #include "tables.h"
 #include "ct.h"
@@ -247,7 +249,6 @@ static int finish(int16_t *s2, const fpr *b, const uint8_t *bb, fpr *z0, fpr *z1
     return ok;
 }
 
-#ifdef PQLAB_FNDSA_SIGN_LOWRAM
 /* Gram matrix with B's storage reused: g01 = b00 adj(b10) + b01 adj(b11) into g01 (tmp: n),
  * then g00 = |b00|^2 + |b01|^2 in place of b00 and g11 = |b10|^2 + |b11|^2 in place of b10;
  * b01 and b11 are destroyed. The same products and sums as gram_fft, hence the same values. */
@@ -268,72 +269,75 @@ static void gram_fft_inplace(fpr *b00, fpr *b01, fpr *b10, fpr *b11, fpr *g01, u
     fndsa_poly_mulselfadj_fft(b11, logn);
     fndsa_poly_add(b10, b11, logn);
 }
-#endif
 
-#ifdef PQLAB_FNDSA_SIGN_LOWRAM
-/* Low-RAM form: one signing attempt from (f, g, F, G) in FNDSA_SIGN_DYN_FPRS(logn) = 9n fprs of tmp
- * (slots of n fprs, numbered 0..8):
- *   B: b00 in 0, b10 in 1, b01 in 5, b11 in 6 (FFT scratch 7)
- *   target t0, t1 in 2, 3 (from b01, b11); g01 in 4, g00 in 0, g11 in 1 (gram_fft_inplace)
- *   ffSampling: z0, z1 in 2, 3, its scratch 5..8
- *   B again, contiguous in 5..8 (FFT scratch 4), finish's scratch 0..1, s2 written in 4.
- * s2 may point into slot 4 of tmp (FNDSA_SIGN_DYN_S2_SLOT); recomputing B after the
- * sampling costs four FFTs but saves the 4n fprs that keeping it would. */
-int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
-                           const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+/* One signing attempt in FNDSA_SIGN_DYN_FPRS(logn) = 9n fprs of tmp (slots of n fprs, 0..8):
+ *   on entry the key f, g, F, G (int8, 4n bytes) is in slot 8 (FNDSA_SIGN_DYN_KEY_SLOT);
+ *   B: b00 = g in 0, b10 = G in 1, b01 = -f in 5, b11 = -F in 6 (FFT scratch 7);
+ *   target t0, t1 in 2, 3 (from b01, b11); g01 in 4, g00 over b00, g11 over b10;
+ *   ffSampling: z0, z1 in 2, 3, its scratch 5..8 (the key is overwritten);
+ *   z0, z1 to coefficients (inverse FFT, scratch 5), f, g, F decoded from sk again into
+ *   slot 8, and s = (hm, 0) - z B computed modulo q (fndsa_sign_finish_modq, 4n uint16 in
+ *   slot 0); s2 is written last and may point into slot 4 (FNDSA_SIGN_DYN_S2_SLOT).
+ * B is not kept after the Gram matrix and the target: the end needs s2 = z0 f + z1 F and
+ * s1 = hm - s2 g / f only modulo q (seven mod-q NTTs), not four FFTs of B and four FFT
+ * products. Same signatures as the round-3 computation (modq.c). */
+int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const uint8_t *sk, const uint16_t *hm, unsigned logn,
+                           fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
     fpr *s[9];
     for (int i = 0; i < 9; i++) {
         s[i] = tmp + (size_t)i * n;
     }
-    small_to_fpr(s[0], g, logn);
+    int8_t *key = (int8_t *)(void *)s[FNDSA_SIGN_DYN_KEY_SLOT];
+    small_to_fpr(s[0], key + n, logn); /* g */
     fndsa_fft(s[0], logn, s[7]);
-    small_to_fpr(s[5], f, logn);
+    small_to_fpr(s[5], key, logn); /* f */
     fndsa_fft(s[5], logn, s[7]);
-    small_to_fpr(s[1], G, logn);
+    small_to_fpr(s[1], key + 3 * n, logn); /* G */
     fndsa_fft(s[1], logn, s[7]);
-    small_to_fpr(s[6], F, logn);
+    small_to_fpr(s[6], key + 2 * n, logn); /* F */
     fndsa_fft(s[6], logn, s[7]);
     fndsa_poly_neg(s[5], logn);
     fndsa_poly_neg(s[6], logn);
     target_fft(s[2], s[3], hm, s[5], s[6], NULL, NULL, logn, s[7]);
     gram_fft_inplace(s[0], s[5], s[1], s[6], s[4], logn, s[7]);
     ffsamp_dyn(sc, s[2], s[3], s[0], s[4], s[1], logn, logn, s[5]);
-    basis_fft(s[5], f, g, F, G, logn, s[4]);
-    return finish(s2, s[5], NULL, s[2], s[3], hm, logn, s[0]);
+    fndsa_ifft(s[2], logn, s[5]);
+    fndsa_ifft(s[3], logn, s[5]);
+    int ok = fndsa_decode_sk(key, key + n, key + 2 * n, sk);
+    if (ok) {
+        ok = fndsa_sign_finish_modq(s2, s[2], s[3], hm, key, key + n, key + 2 * n, logn, (uint16_t *)(void *)s[0]);
+    }
+    PQLAB_DECLASSIFY(&ok, sizeof ok); /* restart decision, public in Falcon */
+    return ok;
 }
-#else
-/* Default form: B stays in b[0..4n) through the sampling, so finish() needs no second set
- * of four FFTs (3.2 M cycles for Falcon-512 on m4-sim, docs/fndsa.md). 13n fprs of tmp:
- * B 0..3, Gram matrix 4..6, t0 7, t1 8, ffSampling's scratch 9..12; finish's scratch is
- * 4..5, and s2 may point into slot 6 (FNDSA_SIGN_DYN_S2_SLOT). */
-int fndsa_sign_attempt_dyn(int16_t *s2, fndsa_sampler *sc, const int8_t *f, const int8_t *g, const int8_t *F,
-                           const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+
+/* f, g, F from sk and G = g F / f mod q into slot 8 of tmp (the checks of the whole key ran
+ * once, in api.c's load_sk; this only restores what an attempt overwrote) */
+static int reload_key(const uint8_t *sk, unsigned logn, fpr *tmp)
 {
     size_t n = (size_t)1 << logn;
-    fpr *b = tmp, *gm = tmp + 4 * n, *t0 = tmp + 7 * n, *t1 = tmp + 8 * n, *w = tmp + 9 * n;
-    basis_fft(b, f, g, F, G, logn, gm);
-    gram_fft(gm, b, logn, t0);
-    target_fft(t0, t1, hm, b + n, b + 3 * n, NULL, NULL, logn, w);
-    ffsamp_dyn(sc, t0, t1, gm, gm + n, gm + 2 * n, logn, logn, w);
-    return finish(s2, b, NULL, t0, t1, hm, logn, gm);
+    int8_t *key = (int8_t *)(void *)(tmp + (size_t)FNDSA_SIGN_DYN_KEY_SLOT * n);
+    return fndsa_decode_sk(key, key + n, key + 2 * n, sk) &&
+           fndsa_complete_private(key + 3 * n, key, key + n, key + 2 * n, logn, (uint16_t *)(void *)tmp);
 }
-#endif
 
 unsigned fndsa_sign_attempts_last = 0;
 
-int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const int8_t *f, const int8_t *g, const int8_t *F,
-                   const int8_t *G, const uint16_t *hm, unsigned logn, fpr *tmp)
+int fndsa_sign_dyn(int16_t *s2, pqlab_keccak_state *rng, const uint8_t *sk, const uint16_t *hm, unsigned logn, fpr *tmp)
 {
     fndsa_sampler sc;
     int ok = 0;
     sc.sigma_min = sigma_min(logn);
     /* the attempt count is public (see FNDSA_SIGN_MAX_ATTEMPTS) */
-    while (!ok && fndsa_sign_attempts_last < FNDSA_SIGN_MAX_ATTEMPTS) {
+    for (int first = 1; !ok && fndsa_sign_attempts_last < FNDSA_SIGN_MAX_ATTEMPTS; first = 0) {
+        if (!first && !reload_key(sk, logn, tmp)) {
+            break; /* not for a key that load_sk accepted */
+        }
         fndsa_sign_attempts_last++;
         fndsa_prng_init(&sc.p, rng);
-        ok = fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, logn, tmp);
+        ok = fndsa_sign_attempt_dyn(s2, &sc, sk, hm, logn, tmp);
     }
     if (!ok) {
         pqlab_zeroize(s2, ((size_t)1 << logn) * sizeof *s2);

@@ -4,6 +4,7 @@
  * around internal functions. Not part of any implementation build. */
 #include "../fndsa.h"
 #include "../fndsa_api.h"
+#include "../ntru_internal.h" /* fndsa_ntru_peak_words */
 #include "drbg.h"
 
 static pqlab_drbg_state test_drbg;
@@ -123,7 +124,34 @@ int fndsa_test_samplerz(uint64_t mubits, uint64_t isigmabits)
     return fndsa_samplerz(&sc, fpr_from_bits(mubits), fpr_from_bits(isigmabits));
 }
 
-/* one signing attempt with scripted randomness: returns 1 if short, s2 out */
+#endif
+
+/* The private key of (f, g, F) into sk and (f, g, F, G) into the dynamic signing work
+ * area's key slot, as api.c's load_sk leaves them; 0 if f, g, F do not fit the encoding. */
+static int test_sign_key(uint8_t *sk, fpr *tmp, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G)
+{
+    size_t n = FNDSA_N, u = 1, v;
+    sk[0] = 0x50 + FNDSA_LOGN;
+    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, f, FNDSA_LOGN, FNDSA_FG_BITS);
+    u += v;
+    v = v == 0 ? 0 : fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, g, FNDSA_LOGN, FNDSA_FG_BITS);
+    u += v;
+    v = v == 0 ? 0 : fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, F, FNDSA_LOGN, FNDSA_FFG_BITS);
+    u += v;
+    if (v == 0 || u != FNDSA_SKBYTES) {
+        return 0;
+    }
+    int8_t *key = (int8_t *)(void *)(tmp + (size_t)FNDSA_SIGN_DYN_KEY_SLOT * n);
+    memcpy(key, f, n);
+    memcpy(key + n, g, n);
+    memcpy(key + 2 * n, F, n);
+    memcpy(key + 3 * n, G, n);
+    return 1;
+}
+
+#ifdef PQLAB_FNDSA_SCRIPTED_PRNG
+/* one signing attempt with scripted randomness: returns 1 if short, s2 out (-1: f, g, F do
+ * not fit the private key encoding) */
 int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const int8_t *F, const int8_t *G,
                             const uint16_t *hm)
 {
@@ -131,10 +159,14 @@ int fndsa_test_sign_attempt(int16_t *s2, const int8_t *f, const int8_t *g, const
         fpr f[FNDSA_SIGN_DYN_FPRS(FNDSA_LOGN)];
         uint64_t a;
     } tmp;
+    static uint8_t sk[FNDSA_SKBYTES];
+    if (!test_sign_key(sk, tmp.f, f, g, F, G)) {
+        return -1;
+    }
     fndsa_sampler sc;
     memset(&sc, 0, sizeof sc);
     sc.sigma_min = FNDSA_LOGN == 10 ? fpr_from_bits(0x3FF4C5C19990C764u) : fpr_from_bits(0x3FF47201BF1F7A75u);
-    return fndsa_sign_attempt_dyn(s2, &sc, f, g, F, G, hm, FNDSA_LOGN, tmp.f);
+    return fndsa_sign_attempt_dyn(s2, &sc, sk, hm, FNDSA_LOGN, tmp.f);
 }
 #endif
 
@@ -185,15 +217,48 @@ int fndsa_test_sign_dyn_from(int16_t *s2, unsigned used, const int8_t *f, const 
                              const int8_t *G, const uint16_t *hm, const uint8_t seed[48])
 {
     static fpr tmp[FNDSA_SIGN_DYN_FPRS(FNDSA_LOGN)];
+    static uint8_t sk[FNDSA_SKBYTES];
+    if (!test_sign_key(sk, tmp, f, g, F, G)) {
+        return -1;
+    }
     pqlab_keccak_state rng;
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
     pqlab_shake256_finalize(&rng);
     fndsa_sign_attempts_last = used;
-    return fndsa_sign_dyn(s2, &rng, f, g, F, G, hm, FNDSA_LOGN, tmp);
+    return fndsa_sign_dyn(s2, &rng, sk, hm, FNDSA_LOGN, tmp);
 }
 
 unsigned fndsa_test_max_attempts(void)
 {
     return FNDSA_SIGN_MAX_ATTEMPTS;
+}
+
+/* The NTRU solver's highest workspace point over one key generation from seed (every
+ * candidate that reaches the solver), in words; needs -DPQLAB_FNDSA_NTRU_PEAK. */
+size_t fndsa_test_keygen_ws_words(const uint8_t seed[48])
+{
+#ifdef PQLAB_FNDSA_NTRU_PEAK
+    static union {
+        uint8_t b[FNDSA_KEYGEN_TMP];
+        uint64_t a;
+    } tmp;
+    static int8_t f[FNDSA_N], g[FNDSA_N], F[FNDSA_N], G[FNDSA_N];
+    static uint16_t h[FNDSA_N];
+    pqlab_keccak_state rng;
+    pqlab_shake256_init(&rng);
+    pqlab_shake256_absorb(&rng, seed, 48);
+    pqlab_shake256_finalize(&rng);
+    fndsa_ntru_peak_words = 0;
+    fndsa_keygen(&rng, f, g, F, G, h, FNDSA_LOGN, tmp.b);
+    return fndsa_ntru_peak_words;
+#else
+    (void)seed;
+    return 0;
+#endif
+}
+
+size_t fndsa_test_keygen_ws_cap(void)
+{
+    return FNDSA_NTRU_WORDS;
 }
