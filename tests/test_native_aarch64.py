@@ -531,6 +531,8 @@ FNDSA_FFT_PROGRAM = r"""
 #include "pqlab_hal.h"
 #include "fndsa.h"
 #include "fndsa_fft.h"
+#include "fndsa_sampler.h"
+#include "tables.h"
 
 static uint64_t rng = 0x6A09E667F3BCC909ull;
 static uint64_t next64(void)
@@ -732,6 +734,37 @@ int main(void)
             bad++;
         }
     }
+    /* base sampler: #{i : u < RCDT[i]} by 128-bit comparison, at every entry's u = t - 1, t,
+     * t + 1 (72-bit wrap), 0, 2^72 - 1 and random u */
+    unsigned int n_rcdt = 0;
+    for (unsigned int i = 0; i < 18 * 3 + 2 + 2000; i++) {
+        unsigned __int128 u;
+        if (i < 18 * 3) {
+            const unsigned __int128 t = ((unsigned __int128)fndsa_rcdt[i / 3][0] << 48) |
+                                        ((unsigned __int128)fndsa_rcdt[i / 3][1] << 24) | fndsa_rcdt[i / 3][2];
+            u = t + (unsigned __int128)(i % 3) - 1;
+        } else if (i == 18 * 3) {
+            u = 0;
+        } else if (i == 18 * 3 + 1) {
+            u = ~(unsigned __int128)0;
+        } else {
+            u = ((unsigned __int128)next64() << 64) | next64();
+        }
+        u &= ((unsigned __int128)1 << 72) - 1;
+        int want = 0;
+        for (unsigned int k = 0; k < 18; k++) {
+            const unsigned __int128 t = ((unsigned __int128)fndsa_rcdt[k][0] << 48) |
+                                        ((unsigned __int128)fndsa_rcdt[k][1] << 24) | fndsa_rcdt[k][2];
+            want += u < t;
+        }
+        const int got = pqlab_fndsa_rcdt_count_native((uint64_t)u, (uint32_t)(u >> 64));
+        n_rcdt++;
+        if (got != want) {
+            printf("mismatch rcdt case %u native %d want %d\n", i, got, want);
+            bad++;
+        }
+    }
+    printf("counts rcdt=%u\n", n_rcdt);
     printf("counts");
     for (unsigned int k = 0; k < NK; k++) {
         printf(" %s=%u %s_declined=%u", names[k], done[k], names[k], declined[k]);
@@ -774,7 +807,9 @@ def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
     product, a == b aliasing; every output double must have the C's bits (memcmp), a declined
     call must leave its outputs untouched, and the counts of calls run / declined must be the
     expected ones. A 50-round chain FFT / norms / LDL / iFFT at logn 9 and 10 catches drift.
-    fndsa_fft.c gets no -ffp-contract=off: its own pragma must keep FMLA out."""
+    fndsa_fft.c gets no -ffp-contract=off: its own pragma must keep FMLA out. The base
+    sampler's RCDT count against 128-bit comparisons at every table entry's edges and on
+    random 72-bit values."""
     src = tmp_path / "fndsa_fft_test.c"
     src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", str(FNDSA_FFT_CASES)))
     fndsa = ROOT / "lib" / "fndsa"
@@ -789,6 +824,7 @@ def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
         timeout=300,
     )
     f = _parse("aarch64-qemu", out)
+    assert int(f["rcdt"]) == 18 * 3 + 2 + 2000
     for k, lo in FNDSA_FFT_MIN_LOGN.items():
         assert int(f[k]) == (11 - lo) * FNDSA_FFT_CASES, (k, f[k])
         assert int(f[f"{k}_declined"]) == (lo - 1) * FNDSA_FFT_CASES, (k, f[f"{k}_declined"])

@@ -155,12 +155,20 @@ unsigned fndsa_prng_get_u8(fndsa_prng *p)
 
 #endif
 
+#if defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+#include "../native/fndsa_sampler.h"
+#endif
+
 /* BaseSampler (alg. 12): z0 = #{i : u < RCDT[i]} for a uniform 72-bit u,
  * compared as three 24-bit limbs with borrow propagation (no branch). */
 int fndsa_base_sampler(fndsa_prng *p)
 {
     uint64_t lo = fndsa_prng_get_u64(p);
     uint32_t hi = fndsa_prng_get_u8(p);
+#if defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+    /* the backend's comparison (lib/native/fndsa_sampler.h): the same count */
+    return pqlab_fndsa_rcdt_count_native(lo, hi);
+#else
     uint32_t v0 = (uint32_t)lo & 0xFFFFFF;
     uint32_t v1 = (uint32_t)(lo >> 24) & 0xFFFFFF;
     uint32_t v2 = (uint32_t)(lo >> 48) | (hi << 16);
@@ -182,6 +190,7 @@ int fndsa_base_sampler(fndsa_prng *p)
 #endif
     }
     return z;
+#endif
 }
 
 /* high 64 bits of the 128-bit product a*b, from 32x32->64 products */

@@ -42,6 +42,7 @@
 
 #include "../api.h"
 #include "../fndsa_fft.h"
+#include "../fndsa_sampler.h"
 #include "fndsa_fft_tables.h"
 
 typedef float64x2_t v2d;
@@ -468,4 +469,21 @@ int pqlab_fndsa_poly_ldl_fft_native(const double *g00, double *g01, double *g11,
         st(g01 + hn + u, vnegq_f64(mu_im));
     }
     return PQLAB_NATIVE_DONE;
+}
+
+/* ---- base sampler (contract lib/native/fndsa_sampler.h) ----
+ * u < t for 72-bit values split at bit 64 is (u_hi < t_hi) or (u_hi == t_hi and u_lo < t_lo);
+ * CMHI / CMEQ give all-ones lanes for true, so subtracting the masks counts them. Nine
+ * vectors of two entries, no data-dependent branch or address. */
+int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
+{
+    const uint64x2_t ulo = vdupq_n_u64(lo), uhi = vdupq_n_u64(hi);
+    uint64x2_t acc = vdupq_n_u64(0);
+    for (unsigned int i = 0; i < 18; i += 2) {
+        const uint64x2_t tlo = vld1q_u64(fndsa_rcdt_lo + i), thi = vld1q_u64(fndsa_rcdt_hi + i);
+        const uint64x2_t lt =
+            vorrq_u64(vcltq_u64(uhi, thi), vandq_u64(vceqq_u64(uhi, thi), vcltq_u64(ulo, tlo)));
+        acc = vsubq_u64(acc, lt);
+    }
+    return (int)vaddvq_u64(acc);
 }

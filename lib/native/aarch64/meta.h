@@ -35,4 +35,8 @@
  * of lib/fndsa/fft.c; used by the implementation with PQLAB_FNDSA_FPR_NATIVE (fpu) only */
 #define PQLAB_FNDSA_FFT_NATIVE 1
 
+/* FN-DSA: the base sampler's comparison with the 18 RCDT entries, nine vectors (fndsa_fft.c,
+ * contract lib/native/fndsa_sampler.h); every FN-DSA implementation */
+#define PQLAB_FNDSA_RCDT_NATIVE 1
+
 #endif
