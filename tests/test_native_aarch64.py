@@ -830,6 +830,43 @@ def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
         assert int(f[f"{k}_declined"]) == (lo - 1) * FNDSA_FFT_CASES, (k, f[f"{k}_declined"])
 
 
+def test_neon_fndsa_fft_fma_option_changes_results(tmp_path: Path) -> None:
+    """PQLAB_FNDSA_FMA (fused multiply-add in fndsa_fft.c, off by default) takes effect: the
+    same program with the option on the kernel file finds FFT values that differ from the C's
+    (the reason it is off: not KAT-exact), close to the C's for small-integer inputs."""
+    src = tmp_path / "fndsa_fft_test.c"
+    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", "2"))
+    fndsa = ROOT / "lib" / "fndsa"
+    kernel = NATIVE / "fndsa_fft.c"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, fndsa / "fft.c", kernel],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
+        per_source=lambda p: ["-DPQLAB_FNDSA_FMA"] if p.resolve() == kernel.resolve() else [],
+        timeout=300,
+    )
+    lines = out.splitlines()
+    assert lines and lines[-1] == "end", out[-2000:]
+    mism = [ln.split() for ln in lines if ln.startswith("mismatch ")]
+    kinds = {m[1] for m in mism}
+    assert {"fft", "ifft", "mul", "ldl"} <= kinds, kinds
+    # the kernels without a product sum (add, sub, neg, ...) and the sampler stay exact
+    assert not kinds & {"add", "sub", "neg", "adj", "mulconst", "mul_autoadj", "div_autoadj", "rcdt"}, kinds
+    # "mismatch <kernel> logn L case C index I C <hex> native <hex>": the FFT of the small-integer
+    # inputs (odd cases; values up to about 2^21) differs in the last bits only (products of
+    # arbitrary doubles may cancel, and there FMA's single rounding changes the result entirely)
+    pairs = [
+        (float.fromhex(m[9]), float.fromhex(m[11]))
+        for m in mism
+        if len(m) == 12 and m[1] in ("fft", "ifft") and int(m[5]) % 2 == 1 and m[8] == "C"
+    ]
+    assert pairs, mism
+    for want, got in pairs:
+        assert abs(got - want) <= 1e-6, (want, got)
+
+
 def test_fndsa_fft_tables_generator_output_is_committed() -> None:
     res = subprocess.run(
         [sys.executable, str(NATIVE / "gen_fndsa_fft_tables.py")], capture_output=True, check=True, text=True

@@ -47,6 +47,18 @@
 
 typedef float64x2_t v2d;
 
+/* x y + z w and x y - z w, with the two products rounded and then the sum (fft.c's order).
+ * PQLAB_FNDSA_FMA (a build option of the platform's flags, off by default) fuses the second
+ * product into the addition (FMLA / FMLS): faster on cores with a fused pipeline, but NOT
+ * bit-exact with fft.c, so signatures then differ from the KAT files (docs/neon.md). */
+#ifdef PQLAB_FNDSA_FMA
+#define MUL_ADD(x, y, z, w) vfmaq_f64(vmulq_f64((x), (y)), (z), (w))
+#define MUL_SUB(x, y, z, w) vfmsq_f64(vmulq_f64((x), (y)), (z), (w))
+#else
+#define MUL_ADD(x, y, z, w) vaddq_f64(vmulq_f64((x), (y)), vmulq_f64((z), (w)))
+#define MUL_SUB(x, y, z, w) vsubq_f64(vmulq_f64((x), (y)), vmulq_f64((z), (w)))
+#endif
+
 static inline v2d ld(const double *p)
 {
     return vld1q_f64(p);
@@ -81,8 +93,8 @@ static inline unsigned brv(unsigned x, unsigned bits)
 /* t = z b (fft.c's merge: t_re = z_re b_re - z_im b_im, t_im = z_re b_im + z_im b_re) */
 #define CMUL_ZB(t_re, t_im, z_re, z_im, b_re, b_im)                                                                    \
     do {                                                                                                               \
-        (t_re) = vsubq_f64(vmulq_f64((z_re), (b_re)), vmulq_f64((z_im), (b_im)));                                      \
-        (t_im) = vaddq_f64(vmulq_f64((z_re), (b_im)), vmulq_f64((z_im), (b_re)));                                      \
+        (t_re) = MUL_SUB((z_re), (b_re), (z_im), (b_im));                                                              \
+        (t_im) = MUL_ADD((z_re), (b_im), (z_im), (b_re));                                                              \
     } while (0)
 
 /* ---- FFT ---- */
@@ -169,8 +181,8 @@ static void ifft_level(double *dre, double *dim, const double *sre, const double
             const v2d d_im = vaddq_f64(x_im.val[0], x_im.val[1]), s_im = vsubq_f64(x_im.val[0], x_im.val[1]);
             st(dre + base + u, vmulq_f64(s_re, half));
             st(dim + base + u, vmulq_f64(s_im, half));
-            const v2d e_re = vaddq_f64(vmulq_f64(d_re, z_re), vmulq_f64(d_im, z_im));
-            const v2d e_im = vsubq_f64(vmulq_f64(d_im, z_re), vmulq_f64(d_re, z_im));
+            const v2d e_re = MUL_ADD(d_re, z_re, d_im, z_im);
+            const v2d e_im = MUL_SUB(d_im, z_re, d_re, z_im);
             st(dre + base + h + u, vmulq_f64(e_re, half));
             st(dim + base + h + u, vmulq_f64(e_im, half));
         }
@@ -193,8 +205,8 @@ static void ifft_level2(double *f, const double *sre, const double *sim, unsigne
         const v2d d_im = vaddq_f64(a_im, b_im), s_im = vsubq_f64(a_im, b_im);
         st(f + r, vmulq_f64(s_re, half));
         st(f + hn + r, vmulq_f64(s_im, half));
-        const v2d e_re = vaddq_f64(vmulq_f64(d_re, z), vmulq_f64(d_im, z));
-        const v2d e_im = vsubq_f64(vmulq_f64(d_im, z), vmulq_f64(d_re, z));
+        const v2d e_re = MUL_ADD(d_re, z, d_im, z);
+        const v2d e_im = MUL_SUB(d_im, z, d_re, z);
         st(f + qn + r, vmulq_f64(e_re, half));
         st(f + hn + qn + r, vmulq_f64(e_im, half));
     }
@@ -240,8 +252,8 @@ int pqlab_fndsa_poly_split_fft_native(double *f0, double *f1, const double *f, u
         const v2d d_im = vaddq_f64(x_im.val[0], x_im.val[1]), s_im = vsubq_f64(x_im.val[0], x_im.val[1]);
         st(f0 + u, vmulq_f64(s_re, half));
         st(f0 + qn + u, vmulq_f64(s_im, half));
-        const v2d e_re = vaddq_f64(vmulq_f64(d_re, z_re), vmulq_f64(d_im, z_im));
-        const v2d e_im = vsubq_f64(vmulq_f64(d_im, z_re), vmulq_f64(d_re, z_im));
+        const v2d e_re = MUL_ADD(d_re, z_re, d_im, z_im);
+        const v2d e_im = MUL_SUB(d_im, z_re, d_re, z_im);
         st(f1 + u, vmulq_f64(e_re, half));
         st(f1 + qn + u, vmulq_f64(e_im, half));
     }
@@ -337,8 +349,8 @@ int pqlab_fndsa_poly_mulconst_native(double *a, double x, unsigned logn)
 /* d = a b (fft.c's CMUL: d_re = a_re b_re - a_im b_im, d_im = a_re b_im + a_im b_re) */
 static inline void cmul(v2d *d_re, v2d *d_im, v2d a_re, v2d a_im, v2d b_re, v2d b_im)
 {
-    *d_re = vsubq_f64(vmulq_f64(a_re, b_re), vmulq_f64(a_im, b_im));
-    *d_im = vaddq_f64(vmulq_f64(a_re, b_im), vmulq_f64(a_im, b_re));
+    *d_re = MUL_SUB(a_re, b_re, a_im, b_im);
+    *d_im = MUL_ADD(a_re, b_im, a_im, b_re);
 }
 
 int pqlab_fndsa_poly_mul_fft_native(double *a, const double *b, unsigned logn)
@@ -400,7 +412,7 @@ int pqlab_fndsa_poly_mulselfadj_fft_native(double *a, unsigned logn)
     const size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u += 2) {
         const v2d re = ld(a + u), im = ld(a + hn + u);
-        st(a + u, vaddq_f64(vmulq_f64(re, re), vmulq_f64(im, im)));
+        st(a + u, MUL_ADD(re, re, im, im));
         st(a + hn + u, vdupq_n_f64(0.0));
     }
     return PQLAB_NATIVE_DONE;
@@ -444,8 +456,8 @@ int pqlab_fndsa_poly_invnorm2_fft_native(double *d, const double *a, const doubl
     const v2d one = vdupq_n_f64(1.0);
     for (size_t u = 0; u < hn; u += 2) {
         const v2d ar = ld(a + u), ai = ld(a + hn + u), br = ld(b + u), bi = ld(b + hn + u);
-        const v2d na = vaddq_f64(vmulq_f64(ar, ar), vmulq_f64(ai, ai));
-        const v2d nb = vaddq_f64(vmulq_f64(br, br), vmulq_f64(bi, bi));
+        const v2d na = MUL_ADD(ar, ar, ai, ai);
+        const v2d nb = MUL_ADD(br, br, bi, bi);
         st(d + u, vdivq_f64(one, vaddq_f64(na, nb)));
     }
     return PQLAB_NATIVE_DONE;
@@ -463,7 +475,7 @@ int pqlab_fndsa_poly_ldl_fft_native(const double *g00, double *g01, double *g11,
         const v2d ig = vdivq_f64(one, ld(g00 + u));
         const v2d g_re = ld(g01 + u), g_im = ld(g01 + hn + u);
         const v2d mu_re = vmulq_f64(g_re, ig), mu_im = vmulq_f64(g_im, ig);
-        const v2d t_re = vaddq_f64(vmulq_f64(mu_re, g_re), vmulq_f64(mu_im, g_im));
+        const v2d t_re = MUL_ADD(mu_re, g_re, mu_im, g_im);
         st(g11 + u, vsubq_f64(ld(g11 + u), t_re));
         st(g01 + u, mu_re);
         st(g01 + hn + u, vnegq_f64(mu_im));
