@@ -27,7 +27,7 @@
 #include "../native/fndsa_fft.h"
 #define FFT_NATIVE(name, ...)                                                                                          \
     do {                                                                                                               \
-        if (pqlab_fndsa_##name##_native(__VA_ARGS__) == PQLAB_NATIVE_DONE) {                                          \
+        if (pqlab_fndsa_##name##_native(__VA_ARGS__) == PQLAB_NATIVE_DONE) {                                           \
             return;                                                                                                    \
         }                                                                                                              \
     } while (0)
