@@ -830,6 +830,70 @@ def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
         assert int(f[f"{k}_declined"]) == (lo - 1) * FNDSA_FFT_CASES, (k, f[f"{k}_declined"])
 
 
+FNDSA_PRNG_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa.h"
+#include "fndsa_sampler.h"
+
+static unsigned int bad, checks;
+int main(void)
+{
+    static const uint64_t counters[] = {0, 1, 0xFFFFFFFCull, 0xFFFFFFFFull, 0x123456789ABCDEF0ull,
+                                        0xFFFFFFFFFFFFFFFBull};
+    pqlab_hal_setup();
+    for (unsigned int c = 0; c < 24; c++) {
+        /* the C's PRNG (sampler.c without the backend) seeded from SHAKE256 of a varying input */
+        pqlab_keccak_state sh;
+        uint8_t seed[4] = {(uint8_t)c, 1, 2, 3};
+        fndsa_prng p;
+        uint8_t buf[512 + 16];
+        pqlab_shake256_init(&sh);
+        pqlab_shake256_absorb(&sh, seed, sizeof seed);
+        pqlab_shake256_finalize(&sh);
+        fndsa_prng_init(&p, &sh); /* the first refill: counters p.cc - 8 .. p.cc - 1 */
+        if (c >= 18) { /* a chosen counter: the next refill (get_u64 at the end of the buffer) */
+            p.cc = counters[c - 18];
+            p.ptr = sizeof p.buf - 9;
+            (void)fndsa_prng_get_u64(&p);
+        }
+        const uint64_t cc = p.cc - 8;
+        pqlab_fndsa_prng_refill_native(buf + c % 16, p.key, cc);
+        checks++;
+        if (memcmp(buf + c % 16, p.buf, 512) != 0) {
+            printf("mismatch prng case %u counter %llu\n", c, (unsigned long long)cc);
+            bad++;
+        }
+    }
+    printf("counts prng=%u\n", checks);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_prng_refill_matches_portable(tmp_path: Path) -> None:
+    """The sampler's PRNG refill (eight ChaCha20 blocks, interleaved) against sampler.c's own
+    (built without the backend): 18 keys from SHAKE256 with their initial counters and 6 chosen
+    counters around 2^32 and 2^64 (the carry into word 15 and the wrap), output at 16 byte
+    alignments, every byte."""
+    src = tmp_path / "prng.c"
+    src.write_text(FNDSA_PRNG_PROGRAM)
+    fndsa = ROOT / "lib" / "fndsa"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, fndsa / "sampler.c", fndsa / "fft.c", ROOT / "lib/common/fips202.c", NATIVE / "fndsa_fft.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
+        timeout=300,
+    )
+    f = _parse("aarch64-qemu", out)
+    assert int(f["prng"]) == 24
+
+
 def test_neon_fndsa_fft_fma_option_changes_results(tmp_path: Path) -> None:
     """PQLAB_FNDSA_FMA (fused multiply-add in fndsa_fft.c, off by default) takes effect: the
     same program with the option on the kernel file finds FFT values that differ from the C's

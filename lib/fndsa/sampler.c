@@ -40,8 +40,18 @@
         b = ROTL32(b, 7);                                                                                              \
     } while (0)
 
+#ifdef PQLAB_FNDSA_PRNG_NATIVE
+#include "../native/fndsa_sampler.h"
+#endif
+
 static void prng_refill(fndsa_prng *p)
 {
+#ifdef PQLAB_FNDSA_PRNG_NATIVE
+    /* the backend's eight blocks (lib/native/fndsa_sampler.h): the same bytes */
+    pqlab_fndsa_prng_refill_native(p->buf, p->key, p->cc);
+    p->cc += 8;
+    p->ptr = 0;
+#else
     /* "expand 32-byte k" */
     static const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
     uint64_t cc = p->cc;
@@ -78,6 +88,7 @@ static void prng_refill(fndsa_prng *p)
     }
     p->cc = cc;
     p->ptr = 0;
+#endif
 }
 
 void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src)

@@ -499,3 +499,61 @@ int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
     }
     return (int)vaddvq_u64(acc);
 }
+
+/* ---- the sampler's PRNG: eight ChaCha20 blocks (contract lib/native/fndsa_sampler.h) ----
+ * RFC 8439's block function, four blocks per pass, one per 32-bit lane: lane j of state word
+ * v is word v of block cc + j (+ 4 in the second pass). The refill's interleaved layout (word
+ * v of block u at byte 32 v + 4 u) is then one 16-byte store per word and pass. Rotations:
+ * REV32 on 16-bit halves for 16, SHL + SRI otherwise. */
+#define ROTV(x, n) vsriq_n_u32(vshlq_n_u32((x), (n)), (x), 32 - (n))
+#define QRV(a, b, c, d)                                                                                                \
+    do {                                                                                                               \
+        a = vaddq_u32(a, b);                                                                                           \
+        d = vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(veorq_u32(d, a))));                                \
+        c = vaddq_u32(c, d);                                                                                           \
+        b = veorq_u32(b, c);                                                                                           \
+        b = ROTV(b, 12);                                                                                               \
+        a = vaddq_u32(a, b);                                                                                           \
+        d = veorq_u32(d, a);                                                                                           \
+        d = ROTV(d, 8);                                                                                                \
+        c = vaddq_u32(c, d);                                                                                           \
+        b = veorq_u32(b, c);                                                                                           \
+        b = ROTV(b, 7);                                                                                                \
+    } while (0)
+
+void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc)
+{
+    static const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    for (unsigned int half = 0; half < 2; half++) {
+        uint32x4_t in[16], x[16];
+        uint32_t lo[4], hi[4];
+        for (unsigned int i = 0; i < 4; i++) {
+            in[i] = vdupq_n_u32(sigma[i]);
+            const uint64_t c = cc + 4 * half + i; /* the 64-bit counter of block 4 half + i */
+            lo[i] = (uint32_t)c;
+            hi[i] = (uint32_t)(c >> 32);
+        }
+        for (unsigned int i = 0; i < 12; i++) {
+            in[4 + i] = vdupq_n_u32(key[i]);
+        }
+        in[14] = veorq_u32(in[14], vld1q_u32(lo));
+        in[15] = veorq_u32(in[15], vld1q_u32(hi));
+        for (unsigned int i = 0; i < 16; i++) {
+            x[i] = in[i];
+        }
+        for (unsigned int r = 0; r < 10; r++) {
+            QRV(x[0], x[4], x[8], x[12]);
+            QRV(x[1], x[5], x[9], x[13]);
+            QRV(x[2], x[6], x[10], x[14]);
+            QRV(x[3], x[7], x[11], x[15]);
+            QRV(x[0], x[5], x[10], x[15]);
+            QRV(x[1], x[6], x[11], x[12]);
+            QRV(x[2], x[7], x[8], x[13]);
+            QRV(x[3], x[4], x[9], x[14]);
+        }
+        for (unsigned int v = 0; v < 16; v++) {
+            /* little-endian lanes: byte k of word v of block u at 32 v + 4 u + k */
+            vst1q_u8(buf + 32 * v + 16 * half, vreinterpretq_u8_u32(vaddq_u32(x[v], in[v])));
+        }
+    }
+}

@@ -38,5 +38,7 @@
 /* FN-DSA: the base sampler's comparison with the 18 RCDT entries, nine vectors (fndsa_fft.c,
  * contract lib/native/fndsa_sampler.h); every FN-DSA implementation */
 #define PQLAB_FNDSA_RCDT_NATIVE 1
+/* FN-DSA: the sampler's PRNG refill, eight ChaCha20 blocks as two 4-way passes (fndsa_fft.c) */
+#define PQLAB_FNDSA_PRNG_NATIVE 1
 
 #endif
