@@ -12,11 +12,13 @@ which are not constant time).
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
 import firmware
 import pytest
+from hostlib import ROOT
 
 from pqlab.platforms import get_platform
 from pqlab.registry import discover
@@ -45,6 +47,7 @@ NATIVE = {
     "rv32": False,
     "aarch64": True,
 }
+FFT_CONTRACT = ROOT / "lib" / "native" / "fndsa_fft.h"
 IMPLS = {(i.scheme, i.name): i for i in discover() if i.scheme.startswith("fn-dsa-")}
 
 
@@ -85,6 +88,13 @@ def test_build_and_namespace(target: str, tmp_path: Path) -> None:
                 assert {"pqlab_fndsa_fpr_add_native", "pqlab_fndsa_fpr_mul_native"} <= set(undef), undef
                 assert "__clzsi2" not in undef and "__clzdi2" not in undef, undef
                 assert [ln for ln in out.splitlines() if ln.endswith("_fndsa_fpr_div_nr")], out
+            if target == "aarch64":
+                # the neon backend's FFT layer (every kernel of lib/native/fndsa_fft.h) is called
+                # by fft.c in the native-double build only; the RCDT kernel by every build
+                kernels = set(re.findall(r"int (pqlab_\w+)\(", FFT_CONTRACT.read_text()))
+                assert len(kernels) == 17, kernels
+                assert (kernels <= set(undef)) if native else not kernels & set(undef), undef
+                assert "pqlab_fndsa_rcdt_count_native" in undef, undef
             if native:
                 conv = [u for u in undef if u.startswith("__aeabi_d2") or u in ("__fixdfdi", "__fixunsdfdi")]
                 assert not conv, f"runtime double->int conversion used on {target}: {conv}"

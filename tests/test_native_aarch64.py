@@ -525,6 +525,419 @@ def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
             assert res[k] == acc % q, (key, k)
 
 
+FNDSA_FFT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa.h"
+#include "fndsa_fft.h"
+#include "fndsa_sampler.h"
+#include "tables.h"
+
+static uint64_t rng = 0x6A09E667F3BCC909ull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+/* random binary64: sign, exponent 2^-40 .. 2^40, full mantissa; kind 1: small integers
+ * (as after fpr_of32 of a key), kind 2: positive (a self-adjoint norm) */
+static double rnd(unsigned int kind)
+{
+    uint64_t r = next64();
+    if (kind == 1) {
+        return (double)((int64_t)(r % 4097) - 2048);
+    }
+    uint64_t e = 1023 - 40 + (r >> 52) % 81;
+    uint64_t bits = (e << 52) | (next64() & ((1ull << 52) - 1));
+    if (kind != 2) {
+        bits |= r << 63;
+    }
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+static void fill(double *a, size_t n, unsigned int kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        a[i] = rnd(kind);
+    }
+}
+
+#define NK 17
+static const char *names[NK] = {"fft", "ifft", "split", "merge", "add", "sub", "neg", "adj", "mulconst",
+                                "mul", "mul_bytes", "muladj", "mulselfadj", "mul_autoadj", "div_autoadj",
+                                "invnorm2", "ldl"};
+static unsigned int done[NK], declined[NK], bad;
+static double a0[1024], b0[1024], c0[1024], xa[1024], xb[1024], xc[1024], ya[1024], yb[1024], yc[1024], t1[1024],
+    t2[1024];
+static uint8_t bytes[8 * 1024 + 8];
+
+/* compare n doubles of the C's result x with the kernel's y (or, when declined, with the input o) */
+static void check(unsigned int k, int r, unsigned int logn, unsigned int c, const double *x, const double *y,
+                  const double *o, size_t n)
+{
+    if (r == PQLAB_NATIVE_DONE) {
+        if (memcmp(x, y, n * sizeof(double)) != 0) {
+            for (size_t i = 0; i < n; i++) {
+                if (memcmp(&x[i], &y[i], sizeof(double)) != 0) {
+                    printf("mismatch %s logn %u case %u index %u C %a native %a\n", names[k], logn, c, (unsigned)i,
+                           x[i], y[i]);
+                    break;
+                }
+            }
+            bad++;
+        }
+    } else if (memcmp(o, y, n * sizeof(double)) != 0) {
+        printf("mismatch %s_declined_but_wrote logn %u case %u\n", names[k], logn, c);
+        bad++;
+    }
+}
+
+#define SETUP(n)                                                                                                       \
+    do {                                                                                                               \
+        memcpy(xa, a0, (n) * sizeof(double));                                                                          \
+        memcpy(ya, a0, (n) * sizeof(double));                                                                          \
+        memcpy(xb, b0, (n) * sizeof(double));                                                                          \
+        memcpy(yb, b0, (n) * sizeof(double));                                                                          \
+        memcpy(xc, c0, (n) * sizeof(double));                                                                          \
+        memcpy(yc, c0, (n) * sizeof(double));                                                                          \
+    } while (0)
+#define COUNT(k, r) ((r) == PQLAB_NATIVE_DONE ? done[k]++ : declined[k]++)
+
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned int logn = 1; logn <= 10; logn++) {
+        const size_t n = (size_t)1 << logn, hn = n >> 1;
+        for (unsigned int c = 0; c < @NCASES@; c++) {
+            const unsigned int kind = c % 2;
+            int r;
+            fill(a0, n, kind);
+            fill(b0, n, kind);
+            fill(c0, n, 2);
+            /* FFT, then the inverse of the C's result */
+            SETUP(n);
+            fndsa_fft(xa, logn, t1);
+            r = pqlab_fndsa_fft_native(ya, logn, t2);
+            COUNT(0, r);
+            check(0, r, logn, c, xa, ya, a0, n);
+            memcpy(ya, xa, n * sizeof(double));
+            memcpy(yb, xa, n * sizeof(double));
+            fndsa_ifft(xa, logn, t1);
+            r = pqlab_fndsa_ifft_native(ya, logn, t2);
+            COUNT(1, r);
+            check(1, r, logn, c, xa, ya, yb, n);
+            /* split into (xb, xb + hn), merge back from (b0, b0 + hn) */
+            SETUP(n);
+            fndsa_poly_split_fft(xb, xb + hn, xa, logn);
+            r = pqlab_fndsa_poly_split_fft_native(yb, yb + hn, ya, logn);
+            COUNT(2, r);
+            check(2, r, logn, c, xb, yb, b0, n);
+            SETUP(n);
+            fndsa_poly_merge_fft(xa, xb, xb + hn, logn);
+            r = pqlab_fndsa_poly_merge_fft_native(ya, yb, yb + hn, logn);
+            COUNT(3, r);
+            check(3, r, logn, c, xa, ya, a0, n);
+#define BINARY(k, cfun, nfun)                                                                                          \
+    SETUP(n);                                                                                                          \
+    cfun(xa, xb, logn);                                                                                                \
+    r = nfun(ya, yb, logn);                                                                                            \
+    COUNT(k, r);                                                                                                       \
+    check(k, r, logn, c, xa, ya, a0, n);                                                                               \
+    SETUP(n);                                                                                                          \
+    cfun(xa, xa, logn); /* a == b */                                                                                   \
+    r = nfun(ya, ya, logn);                                                                                            \
+    check(k, r, logn, c, xa, ya, a0, n)
+#define UNARY(k, cfun, nfun)                                                                                           \
+    SETUP(n);                                                                                                          \
+    cfun(xa, logn);                                                                                                    \
+    r = nfun(ya, logn);                                                                                                \
+    COUNT(k, r);                                                                                                       \
+    check(k, r, logn, c, xa, ya, a0, n)
+            BINARY(4, fndsa_poly_add, pqlab_fndsa_poly_add_native);
+            BINARY(5, fndsa_poly_sub, pqlab_fndsa_poly_sub_native);
+            UNARY(6, fndsa_poly_neg, pqlab_fndsa_poly_neg_native);
+            UNARY(7, fndsa_poly_adj_fft, pqlab_fndsa_poly_adj_fft_native);
+            SETUP(n);
+            fndsa_poly_mulconst(xa, b0[0], logn);
+            r = pqlab_fndsa_poly_mulconst_native(ya, b0[0], logn);
+            COUNT(8, r);
+            check(8, r, logn, c, xa, ya, a0, n);
+            BINARY(9, fndsa_poly_mul_fft, pqlab_fndsa_poly_mul_fft_native);
+            /* b as bytes at alignment c % 8 */
+            SETUP(n);
+            memcpy(bytes + c % 8, b0, n * sizeof(double));
+            fndsa_poly_mul_fft_bytes(xa, bytes + c % 8, logn);
+            r = pqlab_fndsa_poly_mul_fft_bytes_native(ya, bytes + c % 8, logn);
+            COUNT(10, r);
+            check(10, r, logn, c, xa, ya, a0, n);
+            BINARY(11, fndsa_poly_muladj_fft, pqlab_fndsa_poly_muladj_fft_native);
+            UNARY(12, fndsa_poly_mulselfadj_fft, pqlab_fndsa_poly_mulselfadj_fft_native);
+            /* self-adjoint b: the positive values of c0 */
+            SETUP(n);
+            fndsa_poly_mul_autoadj_fft(xa, xc, logn);
+            r = pqlab_fndsa_poly_mul_autoadj_fft_native(ya, yc, logn);
+            COUNT(13, r);
+            check(13, r, logn, c, xa, ya, a0, n);
+            SETUP(n);
+            fndsa_poly_div_autoadj_fft(xa, xc, logn);
+            r = pqlab_fndsa_poly_div_autoadj_fft_native(ya, yc, logn);
+            COUNT(14, r);
+            check(14, r, logn, c, xa, ya, a0, n);
+            SETUP(n);
+            fndsa_poly_invnorm2_fft(xc, xa, xb, logn);
+            r = pqlab_fndsa_poly_invnorm2_fft_native(yc, ya, yb, logn);
+            COUNT(15, r);
+            check(15, r, logn, c, xc, yc, c0, hn);
+            check(15, r, logn, c, xa, ya, a0, n); /* inputs untouched */
+            /* LDL: g00 = c0 (positive), g01 = a0, g11 = b0 */
+            SETUP(n);
+            fndsa_poly_ldl_fft(xc, xa, xb, logn);
+            r = pqlab_fndsa_poly_ldl_fft_native(yc, ya, yb, logn);
+            COUNT(16, r);
+            check(16, r, logn, c, xa, ya, a0, n);
+            check(16, r, logn, c, xb, yb, b0, n);
+            check(16, r, logn, c, xc, yc, c0, n);
+        }
+    }
+    /* a chain as in signing: FFT of small integers, Gram-like products, LDL, iFFT, 50 rounds */
+    for (unsigned int logn = 9; logn <= 10; logn++) {
+        const size_t n = (size_t)1 << logn;
+        fill(a0, n, 1);
+        fill(b0, n, 1);
+        SETUP(n);
+        for (unsigned int i = 0; i < 50; i++) {
+            fndsa_fft(xa, logn, t1);
+            fndsa_fft(xb, logn, t1);
+            memcpy(xc, xa, n * sizeof(double));
+            fndsa_poly_mulselfadj_fft(xc, logn);
+            fndsa_poly_add(xc, xb, logn);
+            fndsa_poly_mulselfadj_fft(xc, logn);
+            fndsa_poly_ldl_fft(xc, xa, xb, logn);
+            fndsa_ifft(xa, logn, t1);
+            fndsa_ifft(xb, logn, t1);
+            pqlab_fndsa_fft_native(ya, logn, t2);
+            pqlab_fndsa_fft_native(yb, logn, t2);
+            memcpy(yc, ya, n * sizeof(double));
+            pqlab_fndsa_poly_mulselfadj_fft_native(yc, logn);
+            pqlab_fndsa_poly_add_native(yc, yb, logn);
+            pqlab_fndsa_poly_mulselfadj_fft_native(yc, logn);
+            pqlab_fndsa_poly_ldl_fft_native(yc, ya, yb, logn);
+            pqlab_fndsa_ifft_native(ya, logn, t2);
+            pqlab_fndsa_ifft_native(yb, logn, t2);
+        }
+        if (memcmp(xa, ya, n * sizeof(double)) != 0 || memcmp(xb, yb, n * sizeof(double)) != 0) {
+            printf("mismatch chain logn %u\n", logn);
+            bad++;
+        }
+    }
+    /* base sampler: #{i : u < RCDT[i]} by 128-bit comparison, at every entry's u = t - 1, t,
+     * t + 1 (72-bit wrap), 0, 2^72 - 1 and random u */
+    unsigned int n_rcdt = 0;
+    for (unsigned int i = 0; i < 18 * 3 + 2 + 2000; i++) {
+        unsigned __int128 u;
+        if (i < 18 * 3) {
+            const unsigned __int128 t = ((unsigned __int128)fndsa_rcdt[i / 3][0] << 48) |
+                                        ((unsigned __int128)fndsa_rcdt[i / 3][1] << 24) | fndsa_rcdt[i / 3][2];
+            u = t + (unsigned __int128)(i % 3) - 1;
+        } else if (i == 18 * 3) {
+            u = 0;
+        } else if (i == 18 * 3 + 1) {
+            u = ~(unsigned __int128)0;
+        } else {
+            u = ((unsigned __int128)next64() << 64) | next64();
+        }
+        u &= ((unsigned __int128)1 << 72) - 1;
+        int want = 0;
+        for (unsigned int k = 0; k < 18; k++) {
+            const unsigned __int128 t = ((unsigned __int128)fndsa_rcdt[k][0] << 48) |
+                                        ((unsigned __int128)fndsa_rcdt[k][1] << 24) | fndsa_rcdt[k][2];
+            want += u < t;
+        }
+        const int got = pqlab_fndsa_rcdt_count_native((uint64_t)u, (uint32_t)(u >> 64));
+        n_rcdt++;
+        if (got != want) {
+            printf("mismatch rcdt case %u native %d want %d\n", i, got, want);
+            bad++;
+        }
+    }
+    printf("counts rcdt=%u\n", n_rcdt);
+    printf("counts");
+    for (unsigned int k = 0; k < NK; k++) {
+        printf(" %s=%u %s_declined=%u", names[k], done[k], names[k], declined[k]);
+    }
+    printf("\nbad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+# kernels of lib/native/fndsa_fft.h with the smallest logn each handles (smaller ones decline)
+FNDSA_FFT_MIN_LOGN = {
+    "fft": 3,
+    "ifft": 3,
+    "split": 3,
+    "merge": 3,
+    "add": 1,
+    "sub": 1,
+    "neg": 1,
+    "adj": 2,
+    "mulconst": 1,
+    "mul": 2,
+    "mul_bytes": 2,
+    "muladj": 2,
+    "mulselfadj": 2,
+    "mul_autoadj": 2,
+    "div_autoadj": 2,
+    "invnorm2": 2,
+    "ldl": 2,
+}
+FNDSA_FFT_CASES = 6
+
+
+def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
+    """FN-DSA's FFT layer (fndsa_fft.c) against lib/fndsa/fft.c on native doubles (the `fpu`
+    implementation's layer, compiled without the backend's defines and with -ffp-contract=off,
+    as its pqlab.toml builds it): FFT, inverse FFT, split, merge and every coefficient-wise
+    kernel and LDL for logn 1..10 on random binary64 values (full mantissas, exponents
+    2^-40..2^40, both signs) and small integers, b at every byte alignment for the expanded-key
+    product, a == b aliasing; every output double must have the C's bits (memcmp), a declined
+    call must leave its outputs untouched, and the counts of calls run / declined must be the
+    expected ones. A 50-round chain FFT / norms / LDL / iFFT at logn 9 and 10 catches drift.
+    fndsa_fft.c gets no -ffp-contract=off: its own pragma must keep FMLA out. The base
+    sampler's RCDT count against 128-bit comparisons at every table entry's edges and on
+    random 72-bit values."""
+    src = tmp_path / "fndsa_fft_test.c"
+    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", str(FNDSA_FFT_CASES)))
+    fndsa = ROOT / "lib" / "fndsa"
+    fft_c = fndsa / "fft.c"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, fft_c, NATIVE / "fndsa_fft.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno"],
+        per_source=lambda p: ["-ffp-contract=off"] if p.resolve() in (fft_c.resolve(), src.resolve()) else [],
+        timeout=300,
+    )
+    f = _parse("aarch64-qemu", out)
+    assert int(f["rcdt"]) == 18 * 3 + 2 + 2000
+    for k, lo in FNDSA_FFT_MIN_LOGN.items():
+        assert int(f[k]) == (11 - lo) * FNDSA_FFT_CASES, (k, f[k])
+        assert int(f[f"{k}_declined"]) == (lo - 1) * FNDSA_FFT_CASES, (k, f[f"{k}_declined"])
+
+
+FNDSA_PRNG_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fndsa.h"
+#include "fndsa_sampler.h"
+
+static unsigned int bad, checks;
+int main(void)
+{
+    static const uint64_t counters[] = {0, 1, 0xFFFFFFFCull, 0xFFFFFFFFull, 0x123456789ABCDEF0ull,
+                                        0xFFFFFFFFFFFFFFFBull};
+    pqlab_hal_setup();
+    for (unsigned int c = 0; c < 24; c++) {
+        /* the C's PRNG (sampler.c without the backend) seeded from SHAKE256 of a varying input */
+        pqlab_keccak_state sh;
+        uint8_t seed[4] = {(uint8_t)c, 1, 2, 3};
+        fndsa_prng p;
+        uint8_t buf[512 + 16];
+        pqlab_shake256_init(&sh);
+        pqlab_shake256_absorb(&sh, seed, sizeof seed);
+        pqlab_shake256_finalize(&sh);
+        fndsa_prng_init(&p, &sh); /* the first refill: counters p.cc - 8 .. p.cc - 1 */
+        if (c >= 18) { /* a chosen counter: the next refill (get_u64 at the end of the buffer) */
+            p.cc = counters[c - 18];
+            p.ptr = sizeof p.buf - 9;
+            (void)fndsa_prng_get_u64(&p);
+        }
+        const uint64_t cc = p.cc - 8;
+        pqlab_fndsa_prng_refill_native(buf + c % 16, p.key, cc);
+        checks++;
+        if (memcmp(buf + c % 16, p.buf, 512) != 0) {
+            printf("mismatch prng case %u counter %llu\n", c, (unsigned long long)cc);
+            bad++;
+        }
+    }
+    printf("counts prng=%u\n", checks);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_prng_refill_matches_portable(tmp_path: Path) -> None:
+    """The sampler's PRNG refill (eight ChaCha20 blocks, interleaved) against sampler.c's own
+    (built without the backend): 18 keys from SHAKE256 with their initial counters and 6 chosen
+    counters around 2^32 and 2^64 (the carry into word 15 and the wrap), output at 16 byte
+    alignments, every byte."""
+    src = tmp_path / "prng.c"
+    src.write_text(FNDSA_PRNG_PROGRAM)
+    fndsa = ROOT / "lib" / "fndsa"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, fndsa / "sampler.c", fndsa / "fft.c", ROOT / "lib/common/fips202.c", NATIVE / "fndsa_fft.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
+        timeout=300,
+    )
+    f = _parse("aarch64-qemu", out)
+    assert int(f["prng"]) == 24
+
+
+def test_neon_fndsa_fft_fma_option_changes_results(tmp_path: Path) -> None:
+    """PQLAB_FNDSA_FMA (fused multiply-add in fndsa_fft.c, off by default) takes effect: the
+    same program with the option on the kernel file finds FFT values that differ from the C's
+    (the reason it is off: not KAT-exact), close to the C's for small-integer inputs."""
+    src = tmp_path / "fndsa_fft_test.c"
+    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", "2"))
+    fndsa = ROOT / "lib" / "fndsa"
+    kernel = NATIVE / "fndsa_fft.c"
+    out = firmware.build_and_run(
+        "aarch64-qemu",
+        tmp_path,
+        [src, fndsa / "fft.c", kernel],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
+        per_source=lambda p: ["-DPQLAB_FNDSA_FMA"] if p.resolve() == kernel.resolve() else [],
+        timeout=300,
+    )
+    lines = out.splitlines()
+    assert lines and lines[-1] == "end", out[-2000:]
+    mism = [ln.split() for ln in lines if ln.startswith("mismatch ")]
+    kinds = {m[1] for m in mism}
+    assert {"fft", "ifft", "mul", "ldl"} <= kinds, kinds
+    # the kernels without a product sum (add, sub, neg, ...) and the sampler stay exact
+    assert not kinds & {"add", "sub", "neg", "adj", "mulconst", "mul_autoadj", "div_autoadj", "rcdt"}, kinds
+    # "mismatch <kernel> logn L case C index I C <hex> native <hex>": the FFT of the small-integer
+    # inputs (odd cases; values up to about 2^21) differs in the last bits only (products of
+    # arbitrary doubles may cancel, and there FMA's single rounding changes the result entirely)
+    pairs = [
+        (float.fromhex(m[9]), float.fromhex(m[11]))
+        for m in mism
+        if len(m) == 12 and m[1] in ("fft", "ifft") and int(m[5]) % 2 == 1 and m[8] == "C"
+    ]
+    assert pairs, mism
+    for want, got in pairs:
+        assert abs(got - want) <= 1e-6, (want, got)
+
+
+def test_fndsa_fft_tables_generator_output_is_committed() -> None:
+    res = subprocess.run(
+        [sys.executable, str(NATIVE / "gen_fndsa_fft_tables.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (NATIVE / "fndsa_fft_tables.h").read_text()
+
+
 # the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not
 # FEAT_SHA3; max has both)
 PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha3": 1, "sha256": 1}}

@@ -67,3 +67,39 @@ def test_fast_sample_both_cpu_models() -> None:
 def test_all_schemes_both_cpu_models() -> None:
     check_vectors(ALL)
     check_test_and_kat(ALL)
+
+
+# FN-DSA's `fpu` implementation (native doubles) is the one whose FFT layer the backend replaces
+# (lib/native/aarch64/fndsa_fft.c, PQLAB_FNDSA_FFT_NATIVE); ref and fpu-ct keep the emulated fpr
+FNDSA_FPU = ["fn-dsa-512", "fn-dsa-1024"]
+
+
+def _ok(out: str, scheme: str, impl: str, platform: str) -> bool:
+    return bool(re.search(rf"^ok\s+{re.escape(scheme)}/{re.escape(impl)} on {re.escape(platform)}(:|\s|$)", out, re.M))
+
+
+def test_fndsa_fpu_kat_sample_with_neon_fft() -> None:
+    """The first KAT records of Falcon-512 `fpu` on the Cortex-A72 model, signing through the
+    NEON FFT layer: the signatures must be the published ones bit for bit."""
+    rc, out = pqlab("kat", "fn-dsa-512", "-i", "fpu", "-p", "aarch64-qemu", "--count", "2", "-j", "1")
+    assert rc == 0, out
+    assert _ok(out, "fn-dsa-512", "fpu", "aarch64-qemu"), out
+
+
+@pytest.mark.slow
+def test_fndsa_fpu_full_with_neon_fft_both_cpu_models() -> None:
+    """Falcon-512 and -1024 `fpu` (the NEON FFT layer) on both CPU models: all 100 KAT records,
+    pqlab test and the recorded vector hashes."""
+    rc, out = pqlab_stdout("vectors", *FNDSA_FPU, "-i", "fpu", "--json", "-j", "1", *_plat_args())
+    assert rc == 0, out
+    rows = json.loads(out[out.index("[") :])
+    assert {r["scheme"] for r in rows} == set(FNDSA_FPU), rows
+    for r in rows:
+        assert r["agree"] and r["matches_record"] and r["expected"], r
+        assert set(r["hashes"]) == {f"fpu@{p}" for p in PLATFORMS}, r
+    for cmd in ("kat", "test"):
+        rc, out = pqlab(cmd, *FNDSA_FPU, "-i", "fpu", "-j", "1", *_plat_args())
+        assert rc == 0, out
+        for s in FNDSA_FPU:
+            for p in PLATFORMS:
+                assert _ok(out, s, "fpu", p), (cmd, s, p, out)

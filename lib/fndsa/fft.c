@@ -20,6 +20,21 @@
 #include "fndsa.h"
 #include "tables.h"
 
+/* Native kernels of this file (contract lib/native/fndsa_fft.h, selected by the backend's meta
+ * header) for the native-double layer only: each function first offers its arguments to the
+ * kernel, which computes the same bits or declines (then the C below runs). */
+#if defined(PQLAB_FNDSA_FFT_NATIVE) && defined(PQLAB_FNDSA_FPR_NATIVE)
+#include "../native/fndsa_fft.h"
+#define FFT_NATIVE(name, ...)                                                                                          \
+    do {                                                                                                               \
+        if (pqlab_fndsa_##name##_native(__VA_ARGS__) == PQLAB_NATIVE_DONE) {                                           \
+            return;                                                                                                    \
+        }                                                                                                              \
+    } while (0)
+#else
+#define FFT_NATIVE(name, ...) ((void)0)
+#endif
+
 static inline fpr zeta_re(unsigned logn, size_t u)
 {
     return fndsa_fft_zeta[2 * (((size_t)1 << (logn - 2)) - 1 + u)];
@@ -32,6 +47,7 @@ static inline fpr zeta_im(unsigned logn, size_t u)
 
 void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn)
 {
+    FFT_NATIVE(poly_merge_fft, f, f0, f1, logn);
     if (logn == 1) {
         f[0] = f0[0];
         f[1] = f1[0];
@@ -54,6 +70,7 @@ void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn)
 
 void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 {
+    FFT_NATIVE(poly_split_fft, f0, f1, f, logn);
     if (logn == 1) {
         f0[0] = f[0];
         f1[0] = f[1];
@@ -80,6 +97,7 @@ void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 /* recursive FFT; tmp holds n values */
 void fndsa_fft(fpr *f, unsigned logn, fpr *tmp)
 {
+    FFT_NATIVE(fft, f, logn, tmp);
     if (logn <= 1) {
         return; /* n = 2: f0 + f1 x at x = i is (f0, f1) itself */
     }
@@ -95,6 +113,7 @@ void fndsa_fft(fpr *f, unsigned logn, fpr *tmp)
 
 void fndsa_ifft(fpr *f, unsigned logn, fpr *tmp)
 {
+    FFT_NATIVE(ifft, f, logn, tmp);
     if (logn <= 1) {
         return;
     }
@@ -110,6 +129,7 @@ void fndsa_ifft(fpr *f, unsigned logn, fpr *tmp)
 
 void fndsa_poly_add(fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_add, a, b, logn);
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
         a[u] = fpr_add(a[u], b[u]);
@@ -118,6 +138,7 @@ void fndsa_poly_add(fpr *a, const fpr *b, unsigned logn)
 
 void fndsa_poly_sub(fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_sub, a, b, logn);
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
         a[u] = fpr_sub(a[u], b[u]);
@@ -126,6 +147,7 @@ void fndsa_poly_sub(fpr *a, const fpr *b, unsigned logn)
 
 void fndsa_poly_neg(fpr *a, unsigned logn)
 {
+    FFT_NATIVE(poly_neg, a, logn);
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
         a[u] = fpr_neg(a[u]);
@@ -134,6 +156,7 @@ void fndsa_poly_neg(fpr *a, unsigned logn)
 
 void fndsa_poly_adj_fft(fpr *a, unsigned logn)
 {
+    FFT_NATIVE(poly_adj_fft, a, logn);
     size_t n = (size_t)1 << logn;
     for (size_t u = n >> 1; u < n; u++) {
         a[u] = fpr_neg(a[u]);
@@ -142,6 +165,7 @@ void fndsa_poly_adj_fft(fpr *a, unsigned logn)
 
 void fndsa_poly_mulconst(fpr *a, fpr x, unsigned logn)
 {
+    FFT_NATIVE(poly_mulconst, a, x, logn);
     size_t n = (size_t)1 << logn;
     for (size_t u = 0; u < n; u++) {
         a[u] = fpr_mul(a[u], x);
@@ -158,6 +182,7 @@ void fndsa_poly_mulconst(fpr *a, fpr x, unsigned logn)
 
 void fndsa_poly_mul_fft(fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_mul_fft, a, b, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         CMUL(a[u], a[u + hn], a[u], a[u + hn], b[u], b[u + hn]);
@@ -167,6 +192,7 @@ void fndsa_poly_mul_fft(fpr *a, const fpr *b, unsigned logn)
 /* a <- a * b with b given as bytes (expanded key, any alignment) */
 void fndsa_poly_mul_fft_bytes(fpr *a, const uint8_t *b, unsigned logn)
 {
+    FFT_NATIVE(poly_mul_fft_bytes, a, b, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         fpr b_re = fpr_load(b + 8 * u), b_im = fpr_load(b + 8 * (u + hn));
@@ -177,6 +203,7 @@ void fndsa_poly_mul_fft_bytes(fpr *a, const uint8_t *b, unsigned logn)
 /* a <- a * adj(b) */
 void fndsa_poly_muladj_fft(fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_muladj_fft, a, b, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         CMUL(a[u], a[u + hn], a[u], a[u + hn], b[u], fpr_neg(b[u + hn]));
@@ -186,6 +213,7 @@ void fndsa_poly_muladj_fft(fpr *a, const fpr *b, unsigned logn)
 /* a <- a * adj(a): |a|^2, real */
 void fndsa_poly_mulselfadj_fft(fpr *a, unsigned logn)
 {
+    FFT_NATIVE(poly_mulselfadj_fft, a, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         a[u] = fpr_add(fpr_sqr(a[u]), fpr_sqr(a[u + hn]));
@@ -196,6 +224,7 @@ void fndsa_poly_mulselfadj_fft(fpr *a, unsigned logn)
 /* a <- a * b where b is self-adjoint (only its real parts are used) */
 void fndsa_poly_mul_autoadj_fft(fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_mul_autoadj_fft, a, b, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         a[u] = fpr_mul(a[u], b[u]);
@@ -206,6 +235,7 @@ void fndsa_poly_mul_autoadj_fft(fpr *a, const fpr *b, unsigned logn)
 /* a <- a / b where b is self-adjoint */
 void fndsa_poly_div_autoadj_fft(fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_div_autoadj_fft, a, b, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         fpr ib = fpr_inv(b[u]);
@@ -217,6 +247,7 @@ void fndsa_poly_div_autoadj_fft(fpr *a, const fpr *b, unsigned logn)
 /* d <- 1 / (|a|^2 + |b|^2) (self-adjoint, real parts only) */
 void fndsa_poly_invnorm2_fft(fpr *d, const fpr *a, const fpr *b, unsigned logn)
 {
+    FFT_NATIVE(poly_invnorm2_fft, d, a, b, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         fpr na = fpr_add(fpr_sqr(a[u]), fpr_sqr(a[u + hn]));
@@ -231,6 +262,7 @@ void fndsa_poly_invnorm2_fft(fpr *d, const fpr *a, const fpr *b, unsigned logn)
  * g00 is self-adjoint and positive. */
 void fndsa_poly_ldl_fft(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
 {
+    FFT_NATIVE(poly_ldl_fft, g00, g01, g11, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
         fpr ig = fpr_inv(g00[u]);

@@ -40,8 +40,18 @@
         b = ROTL32(b, 7);                                                                                              \
     } while (0)
 
+#ifdef PQLAB_FNDSA_PRNG_NATIVE
+#include "../native/fndsa_sampler.h"
+#endif
+
 static void prng_refill(fndsa_prng *p)
 {
+#ifdef PQLAB_FNDSA_PRNG_NATIVE
+    /* the backend's eight blocks (lib/native/fndsa_sampler.h): the same bytes */
+    pqlab_fndsa_prng_refill_native(p->buf, p->key, p->cc);
+    p->cc += 8;
+    p->ptr = 0;
+#else
     /* "expand 32-byte k" */
     static const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
     uint64_t cc = p->cc;
@@ -78,6 +88,7 @@ static void prng_refill(fndsa_prng *p)
     }
     p->cc = cc;
     p->ptr = 0;
+#endif
 }
 
 void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src)
@@ -155,12 +166,20 @@ unsigned fndsa_prng_get_u8(fndsa_prng *p)
 
 #endif
 
+#if defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+#include "../native/fndsa_sampler.h"
+#endif
+
 /* BaseSampler (alg. 12): z0 = #{i : u < RCDT[i]} for a uniform 72-bit u,
  * compared as three 24-bit limbs with borrow propagation (no branch). */
 int fndsa_base_sampler(fndsa_prng *p)
 {
     uint64_t lo = fndsa_prng_get_u64(p);
     uint32_t hi = fndsa_prng_get_u8(p);
+#if defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+    /* the backend's comparison (lib/native/fndsa_sampler.h): the same count */
+    return pqlab_fndsa_rcdt_count_native(lo, hi);
+#else
     uint32_t v0 = (uint32_t)lo & 0xFFFFFF;
     uint32_t v1 = (uint32_t)(lo >> 24) & 0xFFFFFF;
     uint32_t v2 = (uint32_t)(lo >> 48) | (hi << 16);
@@ -182,6 +201,7 @@ int fndsa_base_sampler(fndsa_prng *p)
 #endif
     }
     return z;
+#endif
 }
 
 /* high 64 bits of the 128-bit product a*b, from 32x32->64 products */

@@ -64,6 +64,13 @@
  *                               public key and complete_private; with
  *                               PQLAB_FNDSA_MODQ_POLYMUL_NATIVE also verification's ring
  *                               product (contract: fndsa_modq.h)
+ *   PQLAB_FNDSA_FFT_NATIVE      the FFT layer of the native-double fpr (lib/fndsa/fft.c with
+ *                               PQLAB_FNDSA_FPR_NATIVE): FFT, inverse FFT, split / merge,
+ *                               coefficient-wise products, LDL (contract: fndsa_fft.h)
+ *   PQLAB_FNDSA_RCDT_NATIVE     the base sampler's count of RCDT entries above a 72-bit value
+ *                               (contract: fndsa_sampler.h)
+ *   PQLAB_FNDSA_PRNG_NATIVE     the sampler's PRNG refill, eight ChaCha20 blocks
+ *                               (contract: fndsa_sampler.h)
  *   PQLAB_FNDSA_GCD_NATIVE      the binary GCD's lin31 / gcd31 / finish_mod / neg31
  *                               (contract: fndsa_gcd.h)
  *   PQLAB_FNDSA_ZINT_NATIVE     the big-integer kernels (contract: fndsa_zint.h)

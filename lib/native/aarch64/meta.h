@@ -30,4 +30,15 @@
  * gen_fndsa_modq_tables.py; contract lib/native/fndsa_modq.h); declines logn < 6 */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
 
+/* FN-DSA: the FFT layer on native doubles (fndsa_fft.c, contract lib/native/fndsa_fft.h): FFT,
+ * inverse FFT, split / merge, the coefficient-wise products and LDL, bit for bit the doubles
+ * of lib/fndsa/fft.c; used by the implementation with PQLAB_FNDSA_FPR_NATIVE (fpu) only */
+#define PQLAB_FNDSA_FFT_NATIVE 1
+
+/* FN-DSA: the base sampler's comparison with the 18 RCDT entries, nine vectors (fndsa_fft.c,
+ * contract lib/native/fndsa_sampler.h); every FN-DSA implementation */
+#define PQLAB_FNDSA_RCDT_NATIVE 1
+/* FN-DSA: the sampler's PRNG refill, eight ChaCha20 blocks as two 4-way passes (fndsa_fft.c) */
+#define PQLAB_FNDSA_PRNG_NATIVE 1
+
 #endif
