@@ -137,6 +137,7 @@ size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t ma
 /* ---- keygen.c / ntru.c ---- */
 #define fndsa_keygen FNDSA_NS(fndsa_keygen)
 #define fndsa_solve_ntru FNDSA_NS(fndsa_solve_ntru)
+#define fndsa_solve_ntru_ex FNDSA_NS(fndsa_solve_ntru_ex)
 #define fndsa_keygen_restarts_last FNDSA_NS(fndsa_keygen_restarts_last)
 #define fndsa_check_ntru FNDSA_NS(fndsa_check_ntru)
 
@@ -145,6 +146,18 @@ size_t fndsa_comp_decode(int16_t *x, unsigned logn, const uint8_t *in, size_t ma
 unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);
+/* f G - g F = q for another q and another (f, g) distribution (lib/hawk: q = 1): sizes
+ * in 31-bit words of f, g (bl_small[d], d = 0..logn; bl_small[0] = bl_small[1] = 1) and of
+ * the unreduced F, G (bl_large[d], d < logn; bl_large[1] <= 2) at each depth, and the
+ * average and standard deviation of the bit length of f, g (bl_avg[d], bl_std[d]) that
+ * the schedule of the intermediate Babai reductions reads; the final reduction is exact
+ * whatever they are. Same workspace as fndsa_solve_ntru. */
+typedef struct {
+    uint32_t q;
+    const uint16_t *bl_small, *bl_large, *bl_avg, *bl_std;
+} fndsa_ntru_params;
+int fndsa_solve_ntru_ex(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
+                        const fndsa_ntru_params *pp, uint32_t *tmp);
 extern unsigned fndsa_keygen_restarts_last;
 /* 1 when f G - g F = q exactly in Z[x]/(x^n + 1) (the NTRU equation), else 0;
  * constant time, only the verdict is declassified. tmp: 5n words. */

@@ -98,12 +98,12 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
 static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
-                        size_t m, unsigned logm, unsigned depth, ws_t *ws)
+                        size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
 {
     size_t Flen = *pFlen;
-    size_t slen = REF_BL_SMALL[depth], llen = REF_BL_LARGE[depth];
-    int minbl_fg = REF_BL_AVG[depth] - 6 * REF_BL_STD[depth];
-    int maxbl_fg = REF_BL_AVG[depth] + 6 * REF_BL_STD[depth];
+    size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
+    int minbl_fg = pp->bl_avg[depth] - 6 * pp->bl_std[depth];
+    int maxbl_fg = pp->bl_avg[depth] + 6 * pp->bl_std[depth];
     /* F' from the level below must fit its words, and so must the unreduced F */
     if (!fits31_both(F, G, m, Flen, llen)) {
         return 0;
@@ -200,6 +200,17 @@ static uint32_t fbits(unsigned d, const size_t *ld)
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
+    static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG, REF_BL_STD};
+    return fndsa_solve_ntru_ex(Fo, Go, f, g, logn, &falcon, tmp);
+}
+
+/* the same for f G - g F = pp->q with another small q (Hawk: q = 1, q < 2^31) and the
+ * word sizes and (f, g) bit-length statistics of another key distribution (the word
+ * sizes must be close to the actual sizes: the Babai steps read the top words) */
+int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn,
+                        const fndsa_ntru_params *pp, uint32_t *tmp)
+{
+    const uint32_t q = pp->q;
     ws_t ws;
     ws.base = tmp;
     ws.used = 0;
@@ -209,7 +220,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     uint32_t *fd[11], *gd[11];
     size_t ld[11];
     for (unsigned d = 0; d <= logn; d++) {
-        ld[d] = REF_BL_SMALL[d]; /* limbs of 32 bits hold words of 31 */
+        ld[d] = pp->bl_small[d]; /* limbs of 32 bits hold words of 31 */
     }
 
     /* level 0 */
@@ -285,7 +296,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         return 0;
     }
     {
-        uint32_t qq = NTRU_Q;
+        uint32_t qq = q;
         uint32_t *t = ws_alloc(&ws, L + 1);
         if (ws.fail) {
             return 0;
@@ -358,15 +369,15 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         size_t keep, cl = NL; /* cl: current limbs of F and G */
         if (d >= 2) {
             /* the reference's schedule (ends with a step at scale 0) */
-            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, &ws);
+            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, pp, &ws);
             keep = ld[d];
         } else {
             /* depth 1: F fits REF_BL_LARGE[1] words (checked, as the reference);
              * f, g at depth 0 are below 2^7 */
-            ok = d == 0 || fits31_both(Fp, Gp, m, NL, REF_BL_LARGE[1]);
+            ok = d == 0 || fits31_both(Fp, Gp, m, NL, pp->bl_large[1]);
             /* |F| below 2^61 (depth 1, checked) or m/2 2^Fbits 2^7 (depth 0): the
              * limbs read */
-            uint32_t Fb = d == 1 ? 31 * (uint32_t)REF_BL_LARGE[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
+            uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
             ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
