@@ -41,19 +41,13 @@ static const uint16_t HAWK_BL_SMALL[11] = {1, 1, 2, 2, 4, 7, 13, 25, 48, 96, 191
 static const uint16_t HAWK_BL_LARGE[10] = {1, 2, 3, 5, 10, 19, 37, 72, 143, 284};
 #endif
 #if HAWK_LOGN == 9
-static const uint16_t HAWK_BL_AVG[10] = {3, 8, 19, 39, 78, 154, 303, 598, 1183, 2366};
-static const uint16_t HAWK_BL_STD[10] = {1, 1, 1, 1, 2, 3, 5, 7, 13, 25};
+static const uint16_t HAWK_BL_AVG[10] = {3, 8, 19, 39, 78, 153, 303, 597, 1183, 2365};
+static const uint16_t HAWK_BL_STD[10] = {0, 1, 1, 1, 2, 3, 5, 7, 13, 25};
 #else
-static const uint16_t HAWK_BL_AVG[11] = {4, 10, 23, 47, 94, 186, 369, 728, 1444, 2871, 5742};
+static const uint16_t HAWK_BL_AVG[11] = {3, 10, 22, 46, 93, 186, 368, 728, 1444, 2871, 5741};
 static const uint16_t HAWK_BL_STD[11] = {1, 1, 1, 1, 2, 2, 4, 6, 10, 17, 34};
 #endif
 static const fndsa_ntru_params HAWK_NTRU = {1, HAWK_BL_SMALL, HAWK_BL_LARGE, HAWK_BL_AVG, HAWK_BL_STD};
-#ifdef HAWK_DEBUG
-#include <stdio.h>
-#define HAWK_DBG(k) fprintf(stderr, "keygen reject at %d\n", k)
-#else
-#define HAWK_DBG(k) ((void)0)
-#endif
 
 static int32_t sum_i8(const int8_t *a)
 {
@@ -98,7 +92,7 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
     good &= (uint32_t)(HAWK_KRSEC_BOUND - l2) >> 31; /* l2 > bound */
     PQLAB_DECLASSIFY(&good, sizeof good);
     if (!good) {
-        { HAWK_DBG(1); goto out; }
+        goto out;
     }
     for (size_t u = 0; u < HAWK_N; u++) {
         a[u] = f[u];
@@ -119,10 +113,10 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
     good &= (uint32_t)beta0_ok(q00, (fpr *)(void *)tmp);
     PQLAB_DECLASSIFY(&good, sizeof good);
     if (!good) {
-        { HAWK_DBG(2); goto out; }
+        goto out;
     }
     if (!fndsa_solve_ntru_ex(F, G, f, g, HAWK_LOGN, &HAWK_NTRU, tmp)) {
-        { HAWK_DBG(3); goto out; }
+        goto out;
     }
     for (size_t u = 0; u < HAWK_N; u++) {
         c[u] = F[u];
@@ -142,10 +136,10 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
     good = pqlab_ct_is_zero_u32(big);
     PQLAB_DECLASSIFY(&good, sizeof good);
     if (!good) {
-        { HAWK_DBG(4); goto out; }
+        goto out;
     }
     if (!hawk_encode_public(pk, q00, q01)) {
-        { HAWK_DBG(5); goto out; }
+        goto out;
     }
     /* private key: kgseed || F mod 2 || G mod 2 || hpub */
     memcpy(sk, kgseed, HAWK_KGSEEDLEN);
