@@ -62,8 +62,8 @@ uint32_t hawk_mp_inv(uint32_t a, const hawk_ntt *c); /* 0 for 0 */
 /* r = a1 * adj?(b1) + a2 * adj?(b2) over Z[x]/(x^n + 1) (adj: b(1/x) when adj != 0),
  * exact when every coefficient of the result is below p1/2; a2 may be NULL (one term).
  * tmp: 3n words */
-void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const int32_t *a2, const int32_t *b2,
-                       int adj, const hawk_ntt *c, uint32_t *tmp);
+void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const int32_t *a2, const int32_t *b2, int adj,
+                       const hawk_ntt *c, uint32_t *tmp);
 
 /* ---- codec.c ---- */
 #define hawk_encode_public HAWK_NS(hawk_encode_public)
@@ -83,6 +83,7 @@ int hawk_decode_sig(int32_t *s1, const uint8_t sig[HAWK_SIGBYTES]);
 #define hawk_verify_core HAWK_NS(hawk_verify_core)
 #define hawk_sign_attempts_last HAWK_NS(hawk_sign_attempts_last)
 #define hawk_keygen_restarts_last HAWK_NS(hawk_keygen_restarts_last)
+#define hawk_sym_break HAWK_NS(hawk_sym_break)
 
 /* one key-generation candidate from kgseed (HawkKeyGen after step 1): 1 and the keys
  * on success, 0 when the candidate is rejected (the caller draws a new kgseed) */
@@ -94,8 +95,9 @@ typedef int (*hawk_rnd_fn)(void *ctx, uint8_t *out, size_t len);
 int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, const uint8_t sk[HAWK_SKBYTES],
                    hawk_rnd_fn rnd, void *rnd_ctx);
 /* HawkVerify: 1 when valid */
-int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk,
-                     size_t pklen);
+int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk, size_t pklen);
+/* sym-break: the first non-zero coefficient of w (n values) is positive (public data) */
+int hawk_sym_break(const int32_t *w);
 extern unsigned hawk_sign_attempts_last;
 extern unsigned hawk_keygen_restarts_last;
 

@@ -130,8 +130,8 @@ static void adj_i32(int32_t *d, const int32_t *s)
     }
 }
 
-void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const int32_t *a2, const int32_t *b2,
-                       int adj, const hawk_ntt *c, uint32_t *tmp)
+void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const int32_t *a2, const int32_t *b2, int adj,
+                       const hawk_ntt *c, uint32_t *tmp)
 {
     uint32_t *acc = tmp, *x = tmp + HAWK_N, *y = tmp + 2 * HAWK_N;
     int32_t *t = r; /* r is free until the end: holds adj(b) */

@@ -18,8 +18,6 @@
 #include "fndsa.h" /* fpr, fndsa_fft, fndsa_ifft, fndsa_poly_* */
 #include "ntru_internal.h"
 
-int hawk_sym_break(const int32_t *w); /* sign.c */
-
 static void adj_i32(int32_t *d, const int32_t *s)
 {
     d[0] = s[0];
@@ -65,8 +63,8 @@ static uint32_t poly_qnorm(const int32_t *q00, const int32_t *q01, const int32_t
     }
     hawk_ntt_i32(E, it, c);
     for (size_t u = 0; u < HAWK_N; u++) {
-        D[u] = hawk_mp_mul(W[u], hawk_mp_inv(A[u], c), c);                /* d = w1 / q00 */
-        E[u] = mp_add(E[u], hawk_mp_mul(D[u], B[u], c), p);               /* e = -w0 + d q01 */
+        D[u] = hawk_mp_mul(W[u], hawk_mp_inv(A[u], c), c);  /* d = w1 / q00 */
+        E[u] = mp_add(E[u], hawk_mp_mul(D[u], B[u], c), p); /* e = -w0 + d q01 */
     }
     /* e* and w1* through the coefficient domain */
     memcpy(X, E, HAWK_N * sizeof *X);
@@ -87,8 +85,7 @@ static uint32_t poly_qnorm(const int32_t *q00, const int32_t *q01, const int32_t
     return (uint32_t)(s % p);
 }
 
-int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk,
-                     size_t pklen)
+int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk, size_t pklen)
 {
     int32_t s1[HAWK_N], q00[HAWK_N], q01[HAWK_N], h[2 * HAWK_N], w0[HAWK_N], it[HAWK_N];
     uint8_t hpub[HAWK_HPUBLEN], hm[HAWK_HMLEN], hb[2 * HAWK_N / 8];

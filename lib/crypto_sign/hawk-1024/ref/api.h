@@ -13,7 +13,7 @@
 #include "hawk_api.h"
 
 #define CRYPTO_ALGNAME "Hawk-1024"
-#define CRYPTO_SECRETKEYBYTES 360 /* kgseed || F mod 2 || G mod 2 || hpub */
+#define CRYPTO_SECRETKEYBYTES 360  /* kgseed || F mod 2 || G mod 2 || hpub */
 #define CRYPTO_PUBLICKEYBYTES 2440 /* Golomb-Rice compressed q00 (half) and q01 */
 #define CRYPTO_BYTES 1221          /* salt || compressed s1, fixed length */
 

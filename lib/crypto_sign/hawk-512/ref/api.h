@@ -13,9 +13,9 @@
 #include "hawk_api.h"
 
 #define CRYPTO_ALGNAME "Hawk-512"
-#define CRYPTO_SECRETKEYBYTES 184 /* kgseed || F mod 2 || G mod 2 || hpub */
+#define CRYPTO_SECRETKEYBYTES 184  /* kgseed || F mod 2 || G mod 2 || hpub */
 #define CRYPTO_PUBLICKEYBYTES 1024 /* Golomb-Rice compressed q00 (half) and q01 */
-#define CRYPTO_BYTES 555          /* salt || compressed s1, fixed length */
+#define CRYPTO_BYTES 555           /* salt || compressed s1, fixed length */
 
 #define PQLAB_SIGN_ITERATIONS() crypto_sign_sign_attempts()
 #define PQLAB_KEYGEN_ITERATIONS() (crypto_sign_keygen_restarts() + 1u)
