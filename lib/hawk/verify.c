@@ -48,9 +48,10 @@ static void rebuild_s0(int32_t *w0, const int32_t *h0, const int32_t *q00, const
     }
 }
 
-/* PolyQnorm modulo the prime of c; returns the sum modulo p. ws: 6n words */
-static uint32_t poly_qnorm(const int32_t *q00, const int32_t *q01, const int32_t *w0, const int32_t *w1,
-                           const hawk_ntt *c, uint32_t *ws, int32_t *it)
+/* PolyQnorm modulo the prime of c: 1 and the sum modulo p in *r, or 0 when q00 is not
+ * invertible modulo p. ws: 6n words */
+static int poly_qnorm(uint32_t *r, const int32_t *q00, const int32_t *q01, const int32_t *w0, const int32_t *w1,
+                      const hawk_ntt *c, uint32_t *ws, int32_t *it)
 {
     uint32_t *A = ws, *B = ws + HAWK_N, *E = ws + 2 * HAWK_N, *D = ws + 3 * HAWK_N, *W = ws + 4 * HAWK_N,
              *X = ws + 5 * HAWK_N;
@@ -62,8 +63,23 @@ static uint32_t poly_qnorm(const int32_t *q00, const int32_t *q01, const int32_t
         it[u] = -w0[u];
     }
     hawk_ntt_i32(E, it, c);
+    /* 1 / q00 at every point with one inversion (batch inversion: prefix products in X,
+     * then back to front); a zero value (q00 not invertible modulo p) refuses the key */
+    X[0] = A[0];
+    for (size_t u = 1; u < HAWK_N; u++) {
+        X[u] = hawk_mp_mul(X[u - 1], A[u], c);
+    }
+    if (X[HAWK_N - 1] == 0) {
+        return 0;
+    }
+    uint32_t inv = hawk_mp_inv(X[HAWK_N - 1], c);
+    for (size_t u = HAWK_N; u-- > 1;) {
+        D[u] = hawk_mp_mul(inv, X[u - 1], c); /* 1 / A[u] */
+        inv = hawk_mp_mul(inv, A[u], c);      /* 1 / (A[0] ... A[u - 1]) */
+    }
+    D[0] = inv;
     for (size_t u = 0; u < HAWK_N; u++) {
-        D[u] = hawk_mp_mul(W[u], hawk_mp_inv(A[u], c), c);  /* d = w1 / q00 */
+        D[u] = hawk_mp_mul(W[u], D[u], c);                  /* d = w1 / q00 */
         E[u] = mp_add(E[u], hawk_mp_mul(D[u], B[u], c), p); /* e = -w0 + d q01 */
     }
     /* e* and w1* through the coefficient domain */
@@ -82,7 +98,8 @@ static uint32_t poly_qnorm(const int32_t *q00, const int32_t *q01, const int32_t
         v = mp_add(v, hawk_mp_mul(D[u], W[u], c), p);
         s += v;
     }
-    return (uint32_t)(s % p);
+    *r = (uint32_t)(s % p);
+    return 1;
 }
 
 int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *pk, size_t pklen)
@@ -127,7 +144,9 @@ int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t
     uint32_t r[2];
     for (unsigned which = 0; which < 2; which++) {
         hawk_ntt_init(&nt, which, ws.w);
-        r[which] = poly_qnorm(q00, q01, w0, w1, &nt, ws.w, it);
+        if (!poly_qnorm(&r[which], q00, q01, w0, w1, &nt, ws.w, it)) {
+            return 0;
+        }
     }
     if (r[0] != r[1] || (r[0] & (HAWK_N - 1)) != 0) {
         return 0;
