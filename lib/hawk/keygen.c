@@ -138,6 +138,9 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
     if (!good) {
         goto out;
     }
+    /* q00, q01 are the public key (its encoding branches on their values) */
+    PQLAB_DECLASSIFY(q00, sizeof q00);
+    PQLAB_DECLASSIFY(q01, sizeof q01);
     if (!hawk_encode_public(pk, q00, q01)) {
         goto out;
     }

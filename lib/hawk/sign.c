@@ -186,6 +186,7 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
     pqlab_shake256_absorb(&sc, hpub, HAWK_HPUBLEN);
     pqlab_shake256_finalize(&sc);
     pqlab_shake256_squeeze(hm, HAWK_HMLEN, &sc);
+    PQLAB_DECLASSIFY(hm, sizeof hm); /* M = SHAKE256(m || hpub): public (hpub is the public key's hash) */
     hawk_ntt_init(&nt, 0, tmp);
 
     uint32_t a = 0;
@@ -203,6 +204,7 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
         pqlab_shake256_absorb(&sc, salt, HAWK_SALTLEN);
         pqlab_shake256_finalize(&sc);
         pqlab_shake256_squeeze(salt, HAWK_SALTLEN, &sc);
+        PQLAB_DECLASSIFY(salt, sizeof salt); /* part of the signature; h0, h1 follow from it and M */
         /* (h0, h1) */
         pqlab_shake256_init(&sc);
         pqlab_shake256_absorb(&sc, hm, HAWK_HMLEN);
