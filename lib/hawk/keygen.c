@@ -78,7 +78,7 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
 {
     int8_t f[HAWK_N], g[HAWK_N], F[HAWK_N], G[HAWK_N];
     int32_t a[HAWK_N], b[HAWK_N], c[HAWK_N], d[HAWK_N], q00[HAWK_N], q01[HAWK_N];
-    static hawk_ntt nt; /* tables only (public); static to keep them off the solver's stack */
+    hawk_ntt nt; /* twiddle tables (public) */
     uint32_t tmp[FNDSA_NTRU_WORDS];
     int ok = 0;
 

@@ -167,7 +167,7 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
     uint8_t tb[2 * HAWK_N];
     uint8_t hm[HAWK_HMLEN], salt[HAWK_SALTLEN], rb[HAWK_SIGN_SEEDRND], hb[2 * HAWK_N / 8];
     uint8_t seed[HAWK_HMLEN + HAWK_KGSEEDLEN + 4 + HAWK_SIGN_SEEDRND];
-    static hawk_ntt nt; /* public tables */
+    hawk_ntt nt; /* twiddle tables (public) */
     uint32_t tmp[3 * HAWK_N];
     pqlab_keccak_state sc;
     const uint8_t *kgseed = sk, *hpub = sk + HAWK_KGSEEDLEN + 2 * (HAWK_N / 8);

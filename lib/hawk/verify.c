@@ -106,7 +106,7 @@ int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t
 {
     int32_t s1[HAWK_N], q00[HAWK_N], q01[HAWK_N], h[2 * HAWK_N], w0[HAWK_N], it[HAWK_N];
     uint8_t hpub[HAWK_HPUBLEN], hm[HAWK_HMLEN], hb[2 * HAWK_N / 8];
-    static hawk_ntt nt; /* public tables */
+    hawk_ntt nt; /* twiddle tables (public) */
     union {
         uint32_t w[6 * HAWK_N];
         fpr f[4 * HAWK_N];
