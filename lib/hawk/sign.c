@@ -152,6 +152,38 @@ int hawk_sym_break(const int32_t *w)
     return sym_break(w);
 }
 
+#define HAWK_W (HAWK_N / 32) /* words of an n-bit vector */
+
+/* bits of a byte string (bit k = bit k mod 8 of byte k / 8) as n-bit words */
+static void bits_load(uint32_t *v, const uint8_t *b)
+{
+    for (size_t i = 0; i < HAWK_W; i++) {
+        v[i] = (uint32_t)b[4 * i] | ((uint32_t)b[4 * i + 1] << 8) | ((uint32_t)b[4 * i + 2] << 16) |
+               ((uint32_t)b[4 * i + 3] << 24);
+    }
+}
+
+/* acc ^= a b modulo (2, x^n + 1) (= modulo x^n - 1 over GF(2)): for every coefficient a_i,
+ * acc ^= a_i x^i b, with x^i b kept as a rolling rotation of b. The mask makes the work
+ * the same for every a (h0, h1 are public anyway; b is the secret f, g, F or G mod 2). */
+static void mul2_acc(uint32_t *acc, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t r[HAWK_W];
+    memcpy(r, b, sizeof r);
+    for (size_t i = 0; i < HAWK_N; i++) {
+        uint32_t m = (uint32_t)0 - ((a[i >> 5] >> (i & 31)) & 1);
+        uint32_t top = r[HAWK_W - 1] >> 31;
+        for (size_t k = 0; k < HAWK_W; k++) {
+            acc[k] ^= r[k] & m;
+        }
+        for (size_t k = HAWK_W - 1; k > 0; k--) {
+            r[k] = (r[k] << 1) | (r[k - 1] >> 31);
+        }
+        r[0] = (r[0] << 1) | top;
+    }
+    pqlab_zeroize(r, sizeof r);
+}
+
 static void le32(uint8_t *p, uint32_t x)
 {
     for (int i = 0; i < 4; i++) {
@@ -163,7 +195,9 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
                    hawk_rnd_fn rnd, void *rnd_ctx)
 {
     int8_t f8[HAWK_N], g8[HAWK_N];
-    int32_t f[HAWK_N], g[HAWK_N], F[HAWK_N], G[HAWK_N], h[2 * HAWK_N], x[2 * HAWK_N], w[HAWK_N], t32[HAWK_N];
+    int32_t f[HAWK_N], g[HAWK_N], x[2 * HAWK_N], w[HAWK_N], t32[HAWK_N];
+    /* f, g, F, G modulo 2, h0, h1, t0, t1 as n-bit vectors */
+    uint32_t f2[HAWK_W], g2[HAWK_W], F2[HAWK_W], G2[HAWK_W], h2[2][HAWK_W], t2[2][HAWK_W];
     uint8_t tb[2 * HAWK_N];
     uint8_t hm[HAWK_HMLEN], salt[HAWK_SALTLEN], rb[HAWK_SIGN_SEEDRND], hb[2 * HAWK_N / 8];
     uint8_t seed[HAWK_HMLEN + HAWK_KGSEEDLEN + 4 + HAWK_SIGN_SEEDRND];
@@ -175,12 +209,16 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
 
     memset(sig, 0, HAWK_SIGBYTES);
     hawk_regen_fg(f8, g8, kgseed);
+    memset(f2, 0, sizeof f2);
+    memset(g2, 0, sizeof g2);
     for (size_t u = 0; u < HAWK_N; u++) {
         f[u] = f8[u];
         g[u] = g8[u];
-        F[u] = (sk[HAWK_KGSEEDLEN + (u >> 3)] >> (u & 7)) & 1;
-        G[u] = (sk[HAWK_KGSEEDLEN + HAWK_N / 8 + (u >> 3)] >> (u & 7)) & 1;
+        f2[u >> 5] |= ((uint32_t)f8[u] & 1) << (u & 31);
+        g2[u >> 5] |= ((uint32_t)g8[u] & 1) << (u & 31);
     }
+    bits_load(F2, sk + HAWK_KGSEEDLEN);
+    bits_load(G2, sk + HAWK_KGSEEDLEN + HAWK_N / 8);
     pqlab_shake256_init(&sc);
     pqlab_shake256_absorb(&sc, m, mlen);
     pqlab_shake256_absorb(&sc, hpub, HAWK_HPUBLEN);
@@ -211,17 +249,16 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
         pqlab_shake256_absorb(&sc, salt, HAWK_SALTLEN);
         pqlab_shake256_finalize(&sc);
         pqlab_shake256_squeeze(hb, sizeof hb, &sc);
-        for (size_t u = 0; u < 2 * (size_t)HAWK_N; u++) {
-            h[u] = (hb[u >> 3] >> (u & 7)) & 1;
-        }
+        bits_load(h2[0], hb);
+        bits_load(h2[1], hb + HAWK_N / 8);
         /* t0 = h0 f + h1 F, t1 = h0 g + h1 G (mod 2) */
-        hawk_poly_mul_acc(t32, h, f, h + HAWK_N, F, 0, &nt, tmp);
-        for (size_t u = 0; u < HAWK_N; u++) {
-            tb[u] = (uint8_t)(t32[u] & 1);
-        }
-        hawk_poly_mul_acc(t32, h, g, h + HAWK_N, G, 0, &nt, tmp);
-        for (size_t u = 0; u < HAWK_N; u++) {
-            tb[HAWK_N + u] = (uint8_t)(t32[u] & 1);
+        memset(t2, 0, sizeof t2);
+        mul2_acc(t2[0], h2[0], f2);
+        mul2_acc(t2[0], h2[1], F2);
+        mul2_acc(t2[1], h2[0], g2);
+        mul2_acc(t2[1], h2[1], G2);
+        for (size_t u = 0; u < 2 * (size_t)HAWK_N; u++) {
+            tb[u] = (uint8_t)((t2[u >> HAWK_LOGN][(u & (HAWK_N - 1)) >> 5] >> (u & 31)) & 1);
         }
         /* sampler seed */
         le32(seed + HAWK_HMLEN + HAWK_KGSEEDLEN, a + 1);
@@ -248,7 +285,8 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
             }
         }
         for (size_t u = 0; u < HAWK_N; u++) {
-            w[u] = (h[HAWK_N + u] - w[u]) >> 1; /* s1 (h1 - w1 is even) */
+            int32_t h1 = (int32_t)((h2[1][u >> 5] >> (u & 31)) & 1);
+            w[u] = (h1 - w[u]) >> 1; /* s1 (h1 - w1 is even) */
         }
         if (hawk_encode_sig(sig, salt, w)) {
             ok = 1;
@@ -262,8 +300,11 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
     pqlab_zeroize(g8, sizeof g8);
     pqlab_zeroize(f, sizeof f);
     pqlab_zeroize(g, sizeof g);
-    pqlab_zeroize(F, sizeof F);
-    pqlab_zeroize(G, sizeof G);
+    pqlab_zeroize(f2, sizeof f2);
+    pqlab_zeroize(g2, sizeof g2);
+    pqlab_zeroize(F2, sizeof F2);
+    pqlab_zeroize(G2, sizeof G2);
+    pqlab_zeroize(t2, sizeof t2);
     pqlab_zeroize(x, sizeof x);
     pqlab_zeroize(t32, sizeof t32);
     pqlab_zeroize(tb, sizeof tb);
