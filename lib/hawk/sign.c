@@ -163,19 +163,25 @@ static void bits_load(uint32_t *v, const uint8_t *b)
     }
 }
 
-/* acc ^= a b modulo (2, x^n + 1) (= modulo x^n - 1 over GF(2)): for every coefficient a_i,
- * acc ^= a_i x^i b, with x^i b kept as a rolling rotation of b. The mask makes the work
- * the same for every a (h0, h1 are public anyway; b is the secret f, g, F or G mod 2). */
+/* acc ^= a b modulo (2, x^n + 1) (= modulo x^n - 1 over GF(2)): coefficient i = 32 q + j of
+ * a adds x^i b, which is x^j b (kept as a rolling one-bit rotation r of b, j = 0..31) moved
+ * up by q words. The mask makes the work the same for every a (h0, h1 are public anyway; b
+ * is the secret f, g, F or G mod 2). */
 static void mul2_acc(uint32_t *acc, const uint32_t *a, const uint32_t *b)
 {
     uint32_t r[HAWK_W];
     memcpy(r, b, sizeof r);
-    for (size_t i = 0; i < HAWK_N; i++) {
-        uint32_t m = (uint32_t)0 - ((a[i >> 5] >> (i & 31)) & 1);
-        uint32_t top = r[HAWK_W - 1] >> 31;
-        for (size_t k = 0; k < HAWK_W; k++) {
-            acc[k] ^= r[k] & m;
+    for (unsigned j = 0; j < 32; j++) {
+        for (size_t q = 0; q < HAWK_W; q++) {
+            uint32_t m = (uint32_t)0 - ((a[q] >> j) & 1);
+            for (size_t k = 0; k < HAWK_W - q; k++) {
+                acc[k + q] ^= r[k] & m;
+            }
+            for (size_t k = HAWK_W - q; k < HAWK_W; k++) {
+                acc[k + q - HAWK_W] ^= r[k] & m;
+            }
         }
+        uint32_t top = r[HAWK_W - 1] >> 31;
         for (size_t k = HAWK_W - 1; k > 0; k--) {
             r[k] = (r[k] << 1) | (r[k - 1] >> 31);
         }
