@@ -91,7 +91,8 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
 
 /* the randomness signing draws per attempt: Rnd(saltlen) then Rnd(320) */
 typedef int (*hawk_rnd_fn)(void *ctx, uint8_t *out, size_t len);
-/* HawkSign on a message already hashed into M = SHAKE256(m || hpub): 1 on success */
+/* HawkSign of m (M = SHAKE256(m || hpub) computed here): 1 and sig on success, 0 (sig
+ * zeroed) when rnd fails or HAWK_SIGN_MAX_ATTEMPTS attempts gave no encodable signature */
 int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, const uint8_t sk[HAWK_SKBYTES],
                    hawk_rnd_fn rnd, void *rnd_ctx);
 /* HawkVerify: 1 when valid */

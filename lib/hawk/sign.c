@@ -136,7 +136,7 @@ static void sampler_sign(int32_t *x, const uint8_t *seed, size_t seedlen, const 
     pqlab_zeroize(&xs, sizeof xs);
 }
 
-static int sym_break(const int32_t *w)
+int hawk_sym_break(const int32_t *w)
 {
     /* first non-zero coefficient positive (public: w1 is part of the signature) */
     for (size_t u = 0; u < HAWK_N; u++) {
@@ -145,11 +145,6 @@ static int sym_break(const int32_t *w)
         }
     }
     return 0;
-}
-
-int hawk_sym_break(const int32_t *w)
-{
-    return sym_break(w);
 }
 
 #define HAWK_W (HAWK_N / 32) /* words of an n-bit vector */
@@ -285,7 +280,7 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
         }
         hawk_poly_mul_acc(w, f, x + HAWK_N, g, t32, 0, &nt, tmp);
         PQLAB_DECLASSIFY(w, sizeof w); /* w1 = h1 - 2 s1 up to sign: public */
-        if (!sym_break(w)) {
+        if (!hawk_sym_break(w)) {
             for (size_t u = 0; u < HAWK_N; u++) {
                 w[u] = -w[u];
             }
