@@ -155,6 +155,21 @@ int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, uns
 typedef struct {
     uint32_t q;
     const uint16_t *bl_small, *bl_large, *bl_avg, *bl_std;
+    /* Optional second schedule (lib/hawk): when word_win is not NULL, the intermediate
+     * depths 1..logn-1 replay the fixed-step schedule of the Hawk reference's solver
+     * instead of the round-3 Falcon one: f, g read through their top word_win[d] words,
+     * F, G read from the current scale, which starts at 31 bl_large[d] and drops by
+     * reduce_bits per Babai step down to f's scale, F, G kept in fewer words as the scale
+     * drops; a candidate is rejected when F or G outgrows the words kept (see ntru.c,
+     * hawk_schedule). bl_avg, bl_std are then not read. */
+    const uint16_t *word_win;
+    uint32_t reduce_bits;
+    /* that schedule's reduction coefficients in the Hawk reference's 32.32 fixed point
+     * (lib/hawk/ntru_fx.c): fx_init(w, logm, t) turns f, g (w[0..m), w[m..2m), on its
+     * grid) into 2^t adj(f) / N, 2^t adj(g) / N in place (w[2m..3m) scratch); fx_k(k, w,
+     * logm) computes k from F, G at w[2m..3m), w[3m..4m) */
+    void (*fx_init)(int64_t *w, unsigned logm, uint32_t t);
+    void (*fx_k)(int32_t *k, int64_t *w, unsigned logm);
 } fndsa_ntru_params;
 int fndsa_solve_ntru_ex(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
                         const fndsa_ntru_params *pp, uint32_t *tmp);

@@ -67,6 +67,8 @@ void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const i
 
 /* ---- codec.c ---- */
 #define hawk_encode_public HAWK_NS(hawk_encode_public)
+#define hawk_fx_babai_init HAWK_NS(hawk_fx_babai_init)
+#define hawk_fx_babai_k HAWK_NS(hawk_fx_babai_k)
 #define hawk_decode_public HAWK_NS(hawk_decode_public)
 #define hawk_encode_sig HAWK_NS(hawk_encode_sig)
 #define hawk_decode_sig HAWK_NS(hawk_decode_sig)
@@ -101,5 +103,10 @@ int hawk_verify_core(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t
 int hawk_sym_break(const int32_t *w);
 extern unsigned hawk_sign_attempts_last;
 extern unsigned hawk_keygen_restarts_last;
+
+/* the Hawk reference solver's Babai coefficients in 32.32 fixed point (ntru_fx.c;
+ * lib/fndsa's solver calls them through fndsa_ntru_params) */
+void hawk_fx_babai_init(int64_t *w, unsigned logm, uint32_t t);
+void hawk_fx_babai_k(int32_t *k, int64_t *w, unsigned logm);
 
 #endif

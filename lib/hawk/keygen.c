@@ -47,7 +47,18 @@ static const uint16_t HAWK_BL_STD[10] = {0, 1, 1, 1, 2, 3, 5, 7, 13, 25};
 static const uint16_t HAWK_BL_AVG[11] = {3, 10, 22, 46, 93, 186, 368, 728, 1444, 2871, 5741};
 static const uint16_t HAWK_BL_STD[11] = {1, 1, 1, 1, 2, 2, 4, 6, 10, 17, 34};
 #endif
-static const fndsa_ntru_params HAWK_NTRU = {1, HAWK_BL_SMALL, HAWK_BL_LARGE, HAWK_BL_AVG, HAWK_BL_STD};
+/* Per depth: how many top 31-bit words of f, g the reference's Babai steps read, and
+ * the bits F, G shrink by per step (ntrugen's SOLVE_Hawk_512 / SOLVE_Hawk_1024
+ * word_win and reduce_bits, in mupq's ng_hawk.c; facts) */
+#if HAWK_LOGN == 9
+static const uint16_t HAWK_WORD_WIN[10] = {1, 1, 1, 2, 2, 3, 3, 4, 6, 0};
+#define HAWK_REDUCE_BITS 15
+#else
+static const uint16_t HAWK_WORD_WIN[11] = {1, 1, 2, 2, 3, 3, 3, 4, 4, 7, 0};
+#define HAWK_REDUCE_BITS 12
+#endif
+static const fndsa_ntru_params HAWK_NTRU = {1,           HAWK_BL_SMALL,    HAWK_BL_LARGE,      HAWK_BL_AVG,    HAWK_BL_STD,
+                                            HAWK_WORD_WIN, HAWK_REDUCE_BITS, hawk_fx_babai_init, hawk_fx_babai_k};
 
 static int32_t sum_i8(const int8_t *a)
 {
