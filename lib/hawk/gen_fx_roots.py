@@ -6,7 +6,7 @@ x^(n/2) - i in the order a negacyclic FFT visits them; each part is rounded to t
 multiple of 2^-32 and written as a signed 64-bit integer (32.32 fixed point). Entry 0 is 1.
 Computed with 60 decimal digits (no part is within 10^-40 of a rounding tie).
 
-    python3 lib/hawk/gen_fx_roots.py > table.txt
+    python3 lib/hawk/gen_fx_roots.py > table.txt   (then clang-format aligns the columns)
 """
 
 from __future__ import annotations

@@ -57,8 +57,15 @@ static const uint16_t HAWK_WORD_WIN[10] = {1, 1, 1, 2, 2, 3, 3, 4, 6, 0};
 static const uint16_t HAWK_WORD_WIN[11] = {1, 1, 2, 2, 3, 3, 3, 4, 4, 7, 0};
 #define HAWK_REDUCE_BITS 12
 #endif
-static const fndsa_ntru_params HAWK_NTRU = {1,           HAWK_BL_SMALL,    HAWK_BL_LARGE,      HAWK_BL_AVG,    HAWK_BL_STD,
-                                            HAWK_WORD_WIN, HAWK_REDUCE_BITS, hawk_fx_babai_init, hawk_fx_babai_k};
+static const fndsa_ntru_params HAWK_NTRU = {1,
+                                            HAWK_BL_SMALL,
+                                            HAWK_BL_LARGE,
+                                            HAWK_BL_AVG,
+                                            HAWK_BL_STD,
+                                            HAWK_WORD_WIN,
+                                            HAWK_REDUCE_BITS,
+                                            hawk_fx_babai_init,
+                                            hawk_fx_babai_k};
 
 static int32_t sum_i8(const int8_t *a)
 {
