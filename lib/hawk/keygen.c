@@ -11,9 +11,11 @@
  *   pub <- EncodePublic(q00, q01) (restart if it does not fit); hpub <- SHAKE256(pub)
  *   priv <- kgseed || F mod 2 || G mod 2 || hpub
  *
- * NTRUSolve is FN-DSA's exact solver (lib/fndsa/ntru.c) with q = 1; its final Babai
- * reduction is exact, so (F, G) is the unique reduced solution whenever the solver
- * succeeds (docs/hawk.md: which candidates the Hawk reference's solver rejects).
+ * NTRUSolve is FN-DSA's solver (lib/fndsa/ntru.c) with q = 1, run at the intermediate
+ * depths with the Hawk reference solver's schedule and 32.32 fixed-point Babai steps
+ * (ntru_fx.c), so that it gives up on exactly the candidates that solver gives up on
+ * (docs/hawk.md); its final Babai reduction is exact, so (F, G) is the unique reduced
+ * solution whenever it succeeds.
  * (1/q00)[0] is computed in floating point with FN-DSA's fpr layer and FFT: q00 is
  * self-adjoint, so its FFT is real, and (1/q00)[0] = (2/n) sum_{j < n/2} 1 / q00(zeta_j).
  * All products of small polynomials are exact through the NTT modulo p1 (every
@@ -26,10 +28,6 @@
 
 unsigned hawk_keygen_restarts_last = 0;
 
-/* Schedule statistics for FN-DSA's solver with Hawk's (f, g): average and standard
- * deviation (rounded up) of the largest bit length of a coefficient of f, g at each depth
- * of the field-norm descent, measured on 300 (n = 512) and 200 (n = 1024) samples of
- * Regeneratefg's distribution by lib/hawk/gen_ntru_profile.py. */
 /* Word sizes (31-bit words) of f, g and of the unreduced F, G per depth: the Hawk
  * reference's NTRU solver profiles (ntrugen's SOLVE_Hawk_512 / SOLVE_Hawk_1024
  * max_bl_small / max_bl_large, in mupq's hawk512/hawk1024 ng_hawk.c; facts). */
@@ -39,13 +37,6 @@ static const uint16_t HAWK_BL_LARGE[9] = {1, 2, 3, 5, 8, 16, 31, 61, 121};
 #else
 static const uint16_t HAWK_BL_SMALL[11] = {1, 1, 2, 2, 4, 7, 13, 25, 48, 96, 191};
 static const uint16_t HAWK_BL_LARGE[10] = {1, 2, 3, 5, 10, 19, 37, 72, 143, 284};
-#endif
-#if HAWK_LOGN == 9
-static const uint16_t HAWK_BL_AVG[10] = {3, 8, 19, 39, 78, 153, 303, 597, 1183, 2365};
-static const uint16_t HAWK_BL_STD[10] = {0, 1, 1, 1, 2, 3, 5, 7, 13, 25};
-#else
-static const uint16_t HAWK_BL_AVG[11] = {3, 10, 22, 46, 93, 186, 368, 728, 1444, 2871, 5741};
-static const uint16_t HAWK_BL_STD[11] = {1, 1, 1, 1, 2, 2, 4, 6, 10, 17, 34};
 #endif
 /* Per depth: how many top 31-bit words of f, g the reference's Babai steps read, and
  * the bits F, G shrink by per step (ntrugen's SOLVE_Hawk_512 / SOLVE_Hawk_1024
@@ -60,8 +51,8 @@ static const uint16_t HAWK_WORD_WIN[11] = {1, 1, 2, 2, 3, 3, 3, 4, 4, 7, 0};
 static const fndsa_ntru_params HAWK_NTRU = {1,
                                             HAWK_BL_SMALL,
                                             HAWK_BL_LARGE,
-                                            HAWK_BL_AVG,
-                                            HAWK_BL_STD,
+                                            NULL, /* bl_avg, bl_std: not read by the Hawk schedule */
+                                            NULL,
                                             HAWK_WORD_WIN,
                                             HAWK_REDUCE_BITS,
                                             hawk_fx_babai_init,
