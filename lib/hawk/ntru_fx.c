@@ -196,6 +196,18 @@ static int64_t fx_div(int64_t xs, int64_t ys)
     return (int64_t)((q ^ ((uint64_t)0 - sx)) + sx);
 }
 
+/* v 2^t modulo 2^64 for a secret t in [0, 63]: six shifts by constants, each kept or not
+ * with a mask (no shift by a variable amount, which a 32-bit target may do with a branch) */
+static int64_t fx_shl(int64_t v, uint32_t t)
+{
+    uint64_t x = (uint64_t)v;
+    for (unsigned b = 0; b < 6; b++) {
+        uint64_t m = (uint64_t)0 - (uint64_t)((t >> b) & 1);
+        x ^= (x ^ (x << (1u << b))) & m;
+    }
+    return (int64_t)x;
+}
+
 static int64_t fx_half(int64_t v)
 {
     return (int64_t)((uint64_t)v + 1) >> 1;
@@ -270,8 +282,8 @@ void hawk_fx_babai_init(int64_t *w, unsigned logm, uint32_t t)
         N[u] = fx_add(s, fx_add(fx_mul(V[u], V[u]), fx_mul(V[u + hm], V[u + hm])));
     }
     for (size_t u = 0; u < m; u++) {
-        U[u] = (int64_t)((uint64_t)U[u] << t);
-        V[u] = (int64_t)((uint64_t)V[u] << t);
+        U[u] = fx_shl(U[u], t);
+        V[u] = fx_shl(V[u], t);
     }
     for (size_t u = 0; u < hm; u++) {
         U[u] = fx_div(U[u], N[u]);
