@@ -295,6 +295,7 @@ OWN_GROUPS = {
     "fn-dsa": ["fn-dsa-512", "fn-dsa-1024"],
     "slh-dsa-f": [f"slh-dsa-{h}-{n}f" for h in ("sha2", "shake") for n in (128, 192, 256)],
     "hqc": ["hqc-128", "hqc-192", "hqc-256"],
+    "hawk": ["hawk-512", "hawk-1024"],
 }
 
 

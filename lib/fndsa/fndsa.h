@@ -149,6 +149,7 @@ int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 /* ---- keygen.c / ntru.c ---- */
 #define fndsa_keygen FNDSA_NS(fndsa_keygen)
 #define fndsa_solve_ntru FNDSA_NS(fndsa_solve_ntru)
+#define fndsa_solve_ntru_ex FNDSA_NS(fndsa_solve_ntru_ex)
 #define fndsa_keygen_restarts_last FNDSA_NS(fndsa_keygen_restarts_last)
 #define fndsa_check_ntru FNDSA_NS(fndsa_check_ntru)
 
@@ -158,6 +159,33 @@ int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);
+/* f G - g F = q for another q and another (f, g) distribution (lib/hawk: q = 1): sizes
+ * in 31-bit words of f, g (bl_small[d], d = 0..logn; bl_small[0] = bl_small[1] = 1) and of
+ * the unreduced F, G (bl_large[d], d < logn; bl_large[1] <= 2) at each depth, and the
+ * average and standard deviation of the bit length of f, g (bl_avg[d], bl_std[d]) that
+ * the schedule of the intermediate Babai reductions reads; the final reduction is exact
+ * whatever they are. Same workspace as fndsa_solve_ntru. */
+typedef struct {
+    uint32_t q;
+    const uint16_t *bl_small, *bl_large, *bl_avg, *bl_std;
+    /* Optional second schedule (lib/hawk): when word_win is not NULL, the intermediate
+     * depths 1..logn-1 replay the fixed-step schedule of the Hawk reference's solver
+     * instead of the round-3 Falcon one: f, g read through their top word_win[d] words,
+     * F, G read from the current scale, which starts at 31 bl_large[d] and drops by
+     * reduce_bits per Babai step down to f's scale, F, G kept in fewer words as the scale
+     * drops; a candidate is rejected when F or G outgrows the words kept (see ntru.c,
+     * hawk_schedule). bl_avg, bl_std are then not read. */
+    const uint16_t *word_win;
+    uint32_t reduce_bits;
+    /* that schedule's reduction coefficients in the Hawk reference's 32.32 fixed point
+     * (lib/hawk/ntru_fx.c): fx_init(w, logm, t) turns f, g (w[0..m), w[m..2m), on its
+     * grid) into 2^t adj(f) / N, 2^t adj(g) / N in place (w[2m..3m) scratch); fx_k(k, w,
+     * logm) computes k from F, G at w[2m..3m), w[3m..4m) */
+    void (*fx_init)(int64_t *w, unsigned logm, uint32_t t);
+    void (*fx_k)(int32_t *k, int64_t *w, unsigned logm);
+} fndsa_ntru_params;
+int fndsa_solve_ntru_ex(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
+                        const fndsa_ntru_params *pp, uint32_t *tmp);
 extern unsigned fndsa_keygen_restarts_last;
 /* 1 when f G - g F = q exactly in Z[x]/(x^n + 1) (the NTRU equation), else 0;
  * constant time, only the verdict is declassified. tmp: 5n words. */

@@ -98,12 +98,12 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
 static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
-                        size_t m, unsigned logm, unsigned depth, ws_t *ws)
+                        size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
 {
     size_t Flen = *pFlen;
-    size_t slen = REF_BL_SMALL[depth], llen = REF_BL_LARGE[depth];
-    int minbl_fg = REF_BL_AVG[depth] - 6 * REF_BL_STD[depth];
-    int maxbl_fg = REF_BL_AVG[depth] + 6 * REF_BL_STD[depth];
+    size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
+    int minbl_fg = pp->bl_avg[depth] - 6 * pp->bl_std[depth];
+    int maxbl_fg = pp->bl_avg[depth] + 6 * pp->bl_std[depth];
     /* F' from the level below must fit its words, and so must the unreduced F */
     if (!fits31_both(F, G, m, Flen, llen)) {
         return 0;
@@ -189,6 +189,105 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
     return ok && !ws->fail;
 }
 
+/* The Hawk reference's schedule at intermediate depth `depth` (1 <= depth < logn),
+ * replayed on (F, G) (m coefficients of Flen limbs) the way ref_schedule replays the
+ * round-3 Falcon one; returns 0 when that solver gives up on (f, g). Facts used (the
+ * rules of the Hawk v1.0 reference's NTRU solver, ntrugen, in mupq's hawk ng_ntru.c,
+ * and its per-depth tables; not code):
+ *  - f, g are read through their top rlen = min(word_win[d], slen) 31-bit words: the
+ *    f scale is scale_fg = 31 (slen - rlen);
+ *  - the F scale starts at scale_FG = 31 llen with F, G in FGlen = llen words;
+ *  - each step subtracts k 2^(scale_FG - scale_fg) (f, g) with k = round((F adj(f) + G
+ *    adj(g)) / (f adj(f) + g adj(g))) at those scales; it is the last step when
+ *    scale_FG = scale_fg; otherwise scale_FG drops by reduce_bits (not below scale_fg)
+ *    and FGlen by one word as long as FGlen > slen and 31 (FGlen - slen) > scale_FG -
+ *    scale_fg + 30;
+ *  - F and G are kept in FGlen words from then on (slen words at the end): a value
+ *    that does not fit is cut off, the NTRU equation no longer holds and the reference
+ *    reports a reduction error (its check modulo one prime at depth >= 2, at depth 0
+ *    for a cut at depth 1). Here that is the test `fits`, after every step.
+ * k is computed in (emulated) binary64 from the same top words, where the reference
+ * uses 32.32 fixed point: both round the same real quotient; see docs/hawk.md for how
+ * the reject decisions were compared. */
+static int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
+                         size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
+{
+    size_t Flen = *pFlen;
+    size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
+    size_t rlen = pp->word_win[depth] < slen ? pp->word_win[depth] : slen;
+    const int32_t scale_fg = 31 * (int32_t)(slen - rlen);
+    /* F' from the level below times (f, g) must fit the words of the unreduced F */
+    if (!fits31_both(F, G, m, Flen, llen)) {
+        return 0;
+    }
+    size_t mark = ws->used;
+    babai_t b;
+    int64_t *w = (int64_t *)(void *)ws_alloc(ws, 8 * m); /* 4m fixed-point values */
+    if (ws->fail || !babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1, 0, 0, 0, m, logm, ws)) {
+        return 0;
+    }
+    /* the fixed-point grids: scale_x = bit length of the top words of f, g (secret),
+     * scale_t = min(15 - logm, scale_x); f, g are read as f 2^-(scale_fg + scale_x -
+     * scale_t) with 32 fractional bits, from their top words; F, G at each step as
+     * F 2^-(scale_FG + scale_x) with 32 fractional bits, from their words at and above
+     * bit 31 floor(scale_FG / 31) */
+    int32_t bx = (int32_t)ct_max_u32(poly_maxbits(f, m, flen, flen), poly_maxbits(g, m, flen, flen)) - scale_fg;
+    const int32_t scale_x = bx & ~(bx >> 31);
+    const int32_t st = 15 - (int32_t)logm;
+    const int32_t scale_t = st ^ ((st ^ scale_x) & ((scale_x - st) >> 31));
+    const int32_t scdiff = scale_x - scale_t;
+    int32_t xf = scdiff - 32, yf = 32 - scdiff;
+    poly_to_fx_grid(w, f, m, flen, flen, scale_fg + (xf & ~(xf >> 31)), yf & ~(yf >> 31));
+    poly_to_fx_grid(w + m, g, m, flen, flen, scale_fg + (xf & ~(xf >> 31)), yf & ~(yf >> 31));
+    pp->fx_init(w, logm, (uint32_t)scale_t);
+    size_t FGlen = llen;
+    int32_t scale_FG = 31 * (int32_t)llen;
+    /* margin limbs kept above FGlen words: the next step subtracts k f 2^s with
+     * |k| <= 2^31, s <= 31 FGlen - scale_fg, |f| < 2^(31 slen), m <= 2^10 */
+    size_t mgn = (size_t)(31 * (int32_t)slen - scale_fg + 42) / 32 + 1;
+    int ok = 1;
+    for (;;) {
+        size_t rl = (31 * FGlen + 31) / 32;
+        if (rl > Flen) {
+            rl = Flen;
+        }
+        int32_t scale_k = scale_FG - scale_fg;
+        int32_t sc = scale_x + scale_FG % 31;
+        int32_t xF = sc - 32, yF = 32 - sc;
+        int32_t eF = 31 * (scale_FG / 31) + (xF & ~(xF >> 31));
+        poly_to_fx_grid(w + 2 * m, F, m, Flen, rl, eF, yF & ~(yF >> 31));
+        poly_to_fx_grid(w + 3 * m, G, m, Flen, rl, eF, yF & ~(yF >> 31));
+        pp->fx_k(b.k, w, logm);
+        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, (uint32_t)scale_k, ws);
+        int last = scale_FG <= scale_fg;
+        if (!last) {
+            scale_FG = scale_FG - scale_fg <= (int32_t)pp->reduce_bits ? scale_fg : scale_FG - (int32_t)pp->reduce_bits;
+            while (FGlen > slen && 31 * (int32_t)(FGlen - slen) > scale_FG - scale_fg + 30) {
+                FGlen--;
+            }
+        }
+        /* the reference keeps FGlen words of F and G from here on */
+        if (!fits31_both(F, G, m, Flen, FGlen)) {
+            ok = 0;
+            break;
+        }
+        if (FGlen + mgn < Flen) {
+            poly_relen(F, m, Flen, FGlen + mgn);
+            poly_relen(G, m, Flen, FGlen + mgn);
+            Flen = FGlen + mgn;
+        }
+        if (last) {
+            break;
+        }
+    }
+    if (ok && !fits31_both(F, G, m, Flen, slen)) {
+        ok = 0;
+    }
+    *pFlen = Flen;
+    ws->used = mark;
+    return ok && !ws->fail;
+}
+
 /* bound on the bits of |f|, |g| at depth d (public): below 2^7 at depth 0 (the
  * sampler's range), then ld[d] 31-bit words (checked during the descent; a
  * candidate that does not fit is rejected after it, whatever was computed) */
@@ -204,6 +303,18 @@ size_t fndsa_ntru_peak_words;
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
+    static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG, REF_BL_STD, NULL,
+                                             0,      NULL,         NULL};
+    return fndsa_solve_ntru_ex(Fo, Go, f, g, logn, &falcon, tmp);
+}
+
+/* the same for f G - g F = pp->q with another small q (Hawk: q = 1, q < 2^31) and the
+ * word sizes and (f, g) bit-length statistics of another key distribution (the word
+ * sizes must be close to the actual sizes: the Babai steps read the top words) */
+int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn,
+                        const fndsa_ntru_params *pp, uint32_t *tmp)
+{
+    const uint32_t q = pp->q;
     ws_t ws;
     ws.base = tmp;
     ws.used = 0;
@@ -213,7 +324,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
     uint32_t *fd[11], *gd[11];
     size_t ld[11];
     for (unsigned d = 0; d <= logn; d++) {
-        ld[d] = REF_BL_SMALL[d]; /* limbs of 32 bits hold words of 31 */
+        ld[d] = pp->bl_small[d]; /* limbs of 32 bits hold words of 31 */
     }
 
     /* level 0 */
@@ -289,7 +400,7 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         return 0;
     }
     {
-        uint32_t qq = NTRU_Q;
+        uint32_t qq = q;
         uint32_t *t = ws_alloc(&ws, L + 1);
         if (ws.fail) {
             return 0;
@@ -360,17 +471,21 @@ int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, u
         ws.used = (size_t)(Gp + m * NL - ws.base);
         int ok;
         size_t keep, cl = NL; /* cl: current limbs of F and G */
-        if (d >= 2) {
+        if (pp->word_win != NULL && d >= 1) {
+            /* the Hawk reference's schedule (ends with a step at f's scale) */
+            ok = hawk_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, pp, &ws);
+            keep = ld[d];
+        } else if (d >= 2) {
             /* the reference's schedule (ends with a step at scale 0) */
-            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, &ws);
+            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, pp, &ws);
             keep = ld[d];
         } else {
             /* depth 1: F fits REF_BL_LARGE[1] words (checked, as the reference);
              * f, g at depth 0 are below 2^7 */
-            ok = d == 0 || fits31_both(Fp, Gp, m, NL, REF_BL_LARGE[1]);
+            ok = d == 0 || fits31_both(Fp, Gp, m, NL, pp->bl_large[1]);
             /* |F| below 2^61 (depth 1, checked) or m/2 2^Fbits 2^7 (depth 0): the
              * limbs read */
-            uint32_t Fb = d == 1 ? 31 * (uint32_t)REF_BL_LARGE[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
+            uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
             ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;

@@ -318,6 +318,20 @@ static int64_t zwin64(const uint32_t *x, size_t len, int32_t t)
     return (int64_t)v;
 }
 
+/* out[u] = floor(x_u / 2^e) 2^sh modulo 2^64 for the m coefficients x_u (stride limbs
+ * apart, the low rl limbs read, sign extension above): x on the grid of 2^(e - sh)
+ * as a 64-bit fixed-point reader takes it (the Hawk reference's, lib/hawk/ntru_fx.c,
+ * through hawk_schedule in ntru.c); e (secret) >= 0, sh (secret) in [0, 32] */
+void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh)
+{
+    /* at and above bit 32 rl - 1 every quotient is the sign, 0 or -1 */
+    int32_t top = 32 * (int32_t)rl - 1;
+    int32_t t = e ^ ((e ^ top) & ((top - e) >> 31));
+    for (size_t u = 0; u < m; u++) {
+        out[u] = (int64_t)fpr_ulsh((uint64_t)zwin64(x + u * stride, rl, t), (uint32_t)sh);
+    }
+}
+
 /* round(b Z / 2^64) within 3/4 (bl zl / 2^64 at most 1/4 dropped) */
 static inline int64_t fxb_mul64(int32_t bh, int32_t bl, int32_t zh, int32_t zl)
 {

@@ -317,6 +317,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define babai_sub FNDSA_NS(ntru_babai_sub)
 #define reduce_once FNDSA_NS(ntru_reduce_once)
 #define poly_to_fpr FNDSA_NS(ntru_poly_to_fpr)
+#define poly_to_fx_grid FNDSA_NS(ntru_poly_to_fx_grid)
 
 /* big integers (ntru_zint.c) */
 void zadd(uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen);
@@ -362,6 +363,7 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t
                size_t m, unsigned logm, uint32_t s, ws_t *ws);
 int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
                 size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
+void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
 
 #ifdef PQLAB_FNDSA_NTRU_TEST
