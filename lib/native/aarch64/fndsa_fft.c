@@ -493,8 +493,7 @@ int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
     uint64x2_t acc = vdupq_n_u64(0);
     for (unsigned int i = 0; i < 18; i += 2) {
         const uint64x2_t tlo = vld1q_u64(fndsa_rcdt_lo + i), thi = vld1q_u64(fndsa_rcdt_hi + i);
-        const uint64x2_t lt =
-            vorrq_u64(vcltq_u64(uhi, thi), vandq_u64(vceqq_u64(uhi, thi), vcltq_u64(ulo, tlo)));
+        const uint64x2_t lt = vorrq_u64(vcltq_u64(uhi, thi), vandq_u64(vceqq_u64(uhi, thi), vcltq_u64(ulo, tlo)));
         acc = vsubq_u64(acc, lt);
     }
     return (int)vaddvq_u64(acc);
