@@ -26,6 +26,8 @@ from hostlib import ROOT
 
 NATIVE = ROOT / "lib" / "native" / "aarch64"
 NRANDOM = 24
+# the portable SHAKE the C samplers (lib/mlkem/sample.c, lib/mldsa/sample.c) link against
+KECCAK_C = [ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -185,6 +187,7 @@ MLKEM_PROGRAM = r"""
 #include "pqlab_hal.h"
 #include "kernels.h"
 #include "mlkem_neon.h"
+#include "sample_neon.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint32_t next32(void)
@@ -194,7 +197,7 @@ static uint32_t next32(void)
     rng ^= rng << 17;
     return (uint32_t)(rng >> 16);
 }
-static unsigned int bad, n_ntt, n_invntt, n_basemul;
+static unsigned int bad, n_ntt, n_invntt, n_basemul, n_rej;
 static void fail(const char *what, unsigned int idx, unsigned int i, int got, int want)
 {
     printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got, want);
@@ -212,10 +215,66 @@ static int modq(int x)
 {
     return ((x % 3329) + 3329) % 3329;
 }
+/* rej_bulk: 12-bit value d of kind k (0 random, 1 all rejected 4095, 2 all accepted 0,
+ * 3 near q: q-2 .. q+1 and 0 / 4095) */
+static unsigned int value12(unsigned int kind)
+{
+    static const unsigned int edge[6] = {3327, 3328, 3329, 3330, 0, 4095};
+    return kind == 0 ? next32() & 0xfff : kind == 1 ? 4095 : kind == 2 ? 0 : edge[next32() % 6];
+}
+static void rej_bulk_case(unsigned int g, unsigned int kind, unsigned int al)
+{
+    static uint8_t raw[12 * 24 + 32];
+    static int16_t c0[8 * 24 + 16], c1[8 * 24 + 16];
+    uint8_t *buf = raw + al;
+    for (unsigned int i = 0; i < sizeof raw; i++) {
+        raw[i] = (uint8_t)next32(); /* the bytes after the 12 g must not matter */
+    }
+    for (unsigned int p = 0; p < 12 * g; p += 3) {
+        const unsigned int d1 = value12(kind), d2 = value12(kind);
+        buf[p] = (uint8_t)d1;
+        buf[p + 1] = (uint8_t)((d1 >> 8) | (d2 << 4));
+        buf[p + 2] = (uint8_t)(d2 >> 4);
+    }
+    for (unsigned int i = 0; i < sizeof c0 / sizeof c0[0]; i++) {
+        c0[i] = c1[i] = 0x5a5a;
+    }
+    const unsigned int n0 = pqlab_mlkem_rej_bulk_neon(c0 + 1, buf, g);
+    const unsigned int n1 = mlkem_rej_bulk_c(c1 + 1, buf, g);
+    n_rej++;
+    const unsigned int id = g * 100 + kind * 10 + al;
+    if (n0 != n1) {
+        fail("mlkem_rej_bulk_count", id, 0, (int)n0, (int)n1);
+        return;
+    }
+    for (unsigned int i = 0; i < n1; i++) {
+        if (c0[1 + i] != c1[1 + i]) {
+            fail("mlkem_rej_bulk", id, i, c0[1 + i], c1[1 + i]);
+            return;
+        }
+    }
+    /* nothing outside cand[0 .. 8 g - 1] written */
+    if (c0[0] != 0x5a5a) {
+        fail("mlkem_rej_bulk_before", id, 0, c0[0], 0x5a5a);
+    }
+    for (unsigned int i = 1 + 8 * g; i < sizeof c0 / sizeof c0[0]; i++) {
+        if (c0[i] != 0x5a5a) {
+            fail("mlkem_rej_bulk_after", id, i, c0[i], 0x5a5a);
+            return;
+        }
+    }
+}
 int main(void)
 {
     static mlkem_poly a, x, b, r0, r1;
     pqlab_hal_setup();
+    for (unsigned int g = 0; g <= 24; g++) {
+        for (unsigned int kind = 0; kind < 4; kind++) {
+            for (unsigned int al = 0; al < 4; al++) {
+                rej_bulk_case(g, kind, al);
+            }
+        }
+    }
     for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
         const unsigned int kind = c < 5 ? c : 0;
         /* ntt: input |c| < q, the same values as the C */
@@ -261,7 +320,8 @@ int main(void)
             }
         }
     }
-    printf("counts mlkem_ntt=%u mlkem_invntt=%u mlkem_basemul=%u\n", n_ntt, n_invntt, n_basemul);
+    printf("counts mlkem_ntt=%u mlkem_invntt=%u mlkem_basemul=%u mlkem_rej_bulk=%u\n", n_ntt, n_invntt, n_basemul,
+           n_rej);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -276,7 +336,7 @@ def run_mlkem_program(platform: str, tmp: Path) -> dict[str, str]:
     out = firmware.build_and_run(
         platform,
         tmp,
-        [src, mlkem / "ntt.c", NATIVE / "mlkem_ntt.c"],
+        [src, mlkem / "ntt.c", mlkem / "sample.c", *KECCAK_C, NATIVE / "mlkem_ntt.c", NATIVE / "sample.c"],
         include=[mlkem, NATIVE],
         cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
         timeout=300,
@@ -304,6 +364,7 @@ def test_neon_mlkem_kernels_match_portable(tmp_path: Path) -> None:
     f = run_mlkem_program("aarch64-qemu", tmp_path)
     n = 5 + NRANDOM
     assert (int(f["mlkem_ntt"]), int(f["mlkem_invntt"]), int(f["mlkem_basemul"])) == (n, n, n)
+    assert int(f["mlkem_rej_bulk"]) == 25 * 4 * 4
 
 
 MLDSA_PROGRAM = r"""
@@ -312,6 +373,7 @@ MLDSA_PROGRAM = r"""
 #include "pqlab_hal.h"
 #include "kernels.h"
 #include "mldsa_neon.h"
+#include "sample_neon.h"
 
 static uint64_t rng = 0x1234567887654321ull;
 static uint32_t next32(void)
@@ -321,7 +383,7 @@ static uint32_t next32(void)
     rng ^= rng << 17;
     return (uint32_t)(rng >> 16);
 }
-static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc;
+static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej;
 static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
 {
     for (unsigned int i = 0; i < 256; i++) {
@@ -341,10 +403,63 @@ static void fill(int32_t *c, unsigned int kind, int32_t b)
     }
 }
 #define Q 8380417
+/* rej_uniform: triple of kind k (0 random bytes, 1 all rejected 0xff 0xff 0x7f / 0xff, 2 all
+ * accepted, 3 near q: q-1, q, q+1, 0, 2^23-1, each with bit 23 random) */
+static void triple(uint8_t *p, unsigned int kind)
+{
+    static const uint32_t edge[5] = {Q - 1, Q, Q + 1, 0, 0x7fffff};
+    uint32_t t = kind == 0   ? next32()
+                 : kind == 1 ? 0x7fffffu | (next32() << 23)
+                 : kind == 2 ? next32() % Q
+                             : edge[next32() % 5] | (next32() << 23);
+    p[0] = (uint8_t)t;
+    p[1] = (uint8_t)(t >> 8);
+    p[2] = (uint8_t)(t >> 16);
+}
+static void rej_uniform_case(size_t buflen, unsigned int ctr, unsigned int kind, unsigned int al)
+{
+    static uint8_t raw[3 * 300 + 32];
+    static int32_t a0[256], a1[256];
+    uint8_t *buf = raw + al;
+    for (unsigned int i = 0; i < sizeof raw; i++) {
+        raw[i] = (uint8_t)next32(); /* the bytes after buflen must not matter */
+    }
+    for (size_t p = 0; p + 3 <= buflen + 2; p += 3) {
+        triple(buf + p, kind); /* a partial last triple: its bytes are of the same kind */
+    }
+    for (unsigned int i = 0; i < 256; i++) {
+        a0[i] = a1[i] = (int32_t)next32();
+    }
+    const unsigned int r0 = pqlab_mldsa_rej_uniform_neon(a0, ctr, buf, buflen);
+    const unsigned int r1 = mldsa_rej_uniform_c(a1, ctr, buf, buflen);
+    n_rej++;
+    if (r0 != r1) {
+        printf("mismatch mldsa_rej_uniform_count buflen %u ctr %u kind %u al %u native %u C %u\n", (unsigned)buflen,
+               ctr, kind, al, r0, r1);
+        bad++;
+        return;
+    }
+    cmp("mldsa_rej_uniform", (unsigned)(buflen * 1000 + ctr * 10 + kind), a0, a1);
+}
 int main(void)
 {
     static int32_t a[256], x[256], b[256], r0[256], r1[256];
     pqlab_hal_setup();
+    static const unsigned int ctrs[8] = {0, 1, 100, 250, 252, 253, 255, 256};
+    for (size_t buflen = 0; buflen <= 64; buflen++) {
+        for (unsigned int kind = 0; kind < 4; kind++) {
+            rej_uniform_case(buflen, ctrs[(buflen + kind) % 8], kind, (unsigned int)(buflen % 4));
+            rej_uniform_case(buflen, 0, kind, kind);
+        }
+    }
+    static const size_t lens[5] = {168, 169, 170, 840, 900};
+    for (unsigned int l = 0; l < 5; l++) {
+        for (unsigned int c = 0; c < 8; c++) {
+            for (unsigned int kind = 0; kind < 4; kind++) {
+                rej_uniform_case(lens[l], ctrs[c], kind, c % 4);
+            }
+        }
+    }
     for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
         const unsigned int kind = c < 5 ? c : 0;
         /* ntt: the C's input bound |a| <= 2^31 - 1 - 8q for the edge cases, 2^24 (what the
@@ -385,8 +500,8 @@ int main(void)
         mldsa_pointwise_mont_c(r1, a, b);
         cmp("mldsa_pointwise_alias", c, r0, r1);
     }
-    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u\n", n_ntt, n_invntt, n_pw,
-           n_pwacc);
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u\n", n_ntt,
+           n_invntt, n_pw, n_pwacc, n_rej);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -402,7 +517,7 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     out = firmware.build_and_run(
         "aarch64-qemu",
         tmp_path,
-        [src, mldsa / "ntt.c", NATIVE / "mldsa_ntt.c"],
+        [src, mldsa / "ntt.c", mldsa / "sample.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "mldsa_ntt.c", NATIVE / "sample.c"],
         include=[mldsa, NATIVE],
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
         timeout=300,
@@ -410,6 +525,7 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     f = _parse("aarch64-qemu", out)
     n = 5 + NRANDOM
     assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
+    assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
 
 
 FNDSA_PROGRAM = r"""

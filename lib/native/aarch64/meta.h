@@ -23,8 +23,9 @@
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /
  * PQLAB_MLDSA_NATIVE_<KERNEL> for each kernel it replaces (contracts in lib/mlkem/kernels.h,
  * lib/mldsa/kernels.h) */
-#define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc */
-#define PQLAB_MLDSA_BACKEND_HEADER "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc) */
+#define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc; sample.c: rej_bulk */
+#define PQLAB_MLDSA_BACKEND_HEADER                                                                                     \
+    "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc); sample.c: rej_uniform */
 
 /* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
  * gen_fndsa_modq_tables.py; contract lib/native/fndsa_modq.h); declines logn < 6 */

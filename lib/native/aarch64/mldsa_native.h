@@ -6,11 +6,13 @@
 #define PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
 
 #include "mldsa_neon.h"
+#include "sample_neon.h"
 
 #define PQLAB_MLDSA_NATIVE_NTT
 #define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
+#define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
 {
     pqlab_mldsa_ntt_neon(a);
@@ -28,6 +30,12 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
                                                               const int32_t b[MLDSA_N])
 {
     pqlab_mldsa_pointwise_acc_neon(c, a, b);
+}
+
+static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,
+                                                               size_t buflen)
+{
+    return pqlab_mldsa_rej_uniform_neon(a, ctr, buf, buflen);
 }
 
 #endif
