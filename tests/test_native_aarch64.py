@@ -517,7 +517,15 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     out = firmware.build_and_run(
         "aarch64-qemu",
         tmp_path,
-        [src, mldsa / "ntt.c", mldsa / "sample.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "mldsa_ntt.c", NATIVE / "sample.c"],
+        [
+            src,
+            mldsa / "ntt.c",
+            mldsa / "sample.c",
+            mldsa / "pack.c",
+            *KECCAK_C,
+            NATIVE / "mldsa_ntt.c",
+            NATIVE / "sample.c",
+        ],
         include=[mldsa, NATIVE],
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
         timeout=300,

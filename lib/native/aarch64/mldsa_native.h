@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA kernels of the AArch64 backend for lib/mldsa/kernels.h (meta.h names this header,
- * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c (mldsa_neon.h): the C's values
- * and bounds, so kernels.h's default bounds hold and nothing is narrowed here. */
+ * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c (mldsa_neon.h) and sample.c
+ * (sample_neon.h: rej_uniform): the C's values and bounds, so kernels.h's default bounds hold
+ * and nothing is narrowed here. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
 
