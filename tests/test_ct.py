@@ -99,6 +99,7 @@ GROUPS = {
     "slh-dsa-f": sorted({i.scheme for i in OWN if i.scheme.startswith("slh-dsa") and i.scheme.endswith("f")}),
     "slh-dsa-s-sample": SLH_S_SAMPLE,
     "hqc": sorted({i.scheme for i in OWN if i.scheme.startswith("hqc-")}),
+    "hawk": sorted({i.scheme for i in OWN if i.scheme.startswith("hawk-")}),
 }
 
 
