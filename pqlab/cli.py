@@ -268,9 +268,12 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
 def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_checks):
     """Functional tests on target: round trips, tampering, canaries around every buffer."""
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
-    outs = J.execute(pairs, "test", jobs, BuildOptions(contract_checks=contract_checks))
-    rows = []
-    for o in outs:
+    rows: list[dict] = []
+    seen: set[int] = set()
+
+    def verdict(o) -> None:
+        """One finished test, printed at once: an interrupted campaign keeps what it reached."""
+        seen.add(id(o))
         checks = len(o.output.of("test")) if o.ok else 0
         rows.append(
             {
@@ -282,11 +285,25 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_check
                 "error": o.error,
             }
         )
-        if o.ok and not as_json:
+        if as_json:
+            return
+        if o.ok:
             click.echo(f"ok   {o.impl.id} on {o.plat.name} ({checks} checks)")
+        else:
+            click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {o.error}", fg="red", err=True)
+
+    outs = J.execute(pairs, "test", jobs, BuildOptions(contract_checks=contract_checks), on_done=verdict)
+    for o in outs:  # --cluster hands nothing over while it runs
+        if id(o) not in seen:
+            verdict(o)
     if as_json:
+        order = {(i.scheme, i.name, p.name): n for n, (i, p) in enumerate(pairs)}
+        rows.sort(key=lambda r: order.get((r["scheme"], r["implementation"], r["platform"]), len(order)))
         click.echo(json.dumps(rows, indent=1))
-    sys.exit(_fail_report(outs))
+    bad = [o for o in outs if not o.ok]
+    if len(outs) > 1 and not as_json:
+        click.echo(f"{len(outs) - len(bad)} of {len(outs)} passed")
+    sys.exit(1 if bad else 0)
 
 
 @main.command("campaign")
