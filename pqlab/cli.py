@@ -340,7 +340,13 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
     help="extra ct-ledger.toml applied to every selected implementation (entries may name "
     "`implementations`), for folders that are not yours to write in",
 )
-def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, ledgers):
+@click.option(
+    "--no-summaries",
+    is_flag=True,
+    help="pqlab-sim: track every instruction of the hash permutations too (by default they are "
+    "summarised after their first verified calls, docs/ct.md)",
+)
+def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, ledgers, no_summaries):
     """Constant-time check: all randomness secret, public outputs declassified.
 
     host-ct: the host build under valgrind memcheck. m4-sim, m7-sim, cv32e40p-sim,
@@ -374,7 +380,7 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, le
 
     try:
         outs = (J.execute(mem_pairs, "ct", jobs, on_done=verdict) if mem_pairs else []) + (
-            ctcheck.run_sim(sim_pairs, jobs, on_done=verdict) if sim_pairs else []
+            ctcheck.run_sim(sim_pairs, jobs, on_done=verdict, summaries=not no_summaries) if sim_pairs else []
         )
         for o in outs:  # --cluster hands nothing over while it runs
             if id(o) not in seen:
@@ -456,11 +462,13 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
             "seconds": rep.get("wall_seconds"),
             "mips": rep.get("mips"),
             "secret_bytes": rep.get("secret_bytes"),
+            "summaries": rep.get("summaries", []),
             "error": None if ok else why,
         }
     )
     if as_json:
         return ok
+    summarised = sum(s["summarised_calls"] for s in rep.get("summaries", []))
     acc = sum(1 for f in findings if f.accepted is not None and f.kind not in ctcheck.NOT_FAILING)
     sel = sum(1 for f in findings if f.kind in ctcheck.NOT_FAILING)
     if ok:
@@ -469,8 +477,13 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
             f"address or variable-latency instruction"
             + (f" beyond {acc} accepted by the ledger" if acc else "")
             + (f"; {sel} secret-select place(s), constant time on this core" if sel else "")
-            + f" ({rep.get('instructions', 0) / 1e6:.1f} M instructions tracked; {', '.join(operations)})"
+            + f" ({rep.get('instructions', 0) / 1e6:.1f} M instructions tracked"
+            + (f", {summarised} hash permutation call(s) summarised" if summarised else "")
+            + f"; {', '.join(operations)})"
         )
+    for s in rep.get("summaries", []):
+        if s.get("off"):
+            click.echo(f"     summary of {s['function']} off: {s['off']} (its calls were tracked)")
     else:
         click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {why}", fg="red")
         if findings:

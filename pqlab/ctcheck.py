@@ -404,10 +404,11 @@ def format_sim_findings(findings: list[SimFinding], limit: int = 12, frames: int
     return "\n".join(lines)
 
 
-def run_sim(pairs_: list, jobs: int, on_done=None) -> list:
+def run_sim(pairs_: list, jobs: int, on_done=None, summaries: bool = True) -> list:
     """Build the ct program of each pair for the platform's ct variant and run it under
     `pqlab-sim --ct`; each Outcome's data carries the report ("ct_report") and the ELF. Each
-    Outcome is also handed to on_done (main thread) as soon as its run ends."""
+    Outcome is also handed to on_done (main thread) as soon as its run ends. `summaries`:
+    False runs the hash permutations tracked too (`--no-summaries`)."""
     from pqlab import jobs as J
     from pqlab import limits
     from pqlab.build import BuildOptions
@@ -427,7 +428,9 @@ def run_sim(pairs_: list, jobs: int, on_done=None) -> list:
         with temp_dir("ct") as d:
             rep = d / "ct.json"
             try:
-                ran = run_full(plat, elf, "ct", timeout=limit, extra=["--ct", str(rep)])
+                ran = run_full(
+                    plat, elf, "ct", timeout=limit, extra=["--ct", str(rep), *([] if summaries else ["--no-summaries"])]
+                )
             except RunTimeout as e:
                 return J.Outcome(impl, plat, False, error=str(e), program="ct", timed_out=True)
             except RunError as e:

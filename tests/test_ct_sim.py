@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from operator import itemgetter
 from pathlib import Path
 
 import pytest
@@ -266,6 +267,17 @@ def test_own_ml_kem_512_clean_on_m4_sim():
     for row in rows:
         assert row["ok"] and row["unaccepted"] == 0, row
         assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+        # the armv7em Keccak permutation: verified on its first calls, then summarised
+        (keccak,) = [s for s in row["summaries"] if s["function"] == "pqlab_keccakf1600_native_il"]
+        assert keccak["off"] is None and keccak["verified_secret_calls"] >= 2, keccak
+        assert keccak["verified_calls"] == 8 and keccak["summarised_calls"] > 50, keccak
+    # the same findings (selects included) when every permutation is tracked
+    code, out = pqlab_ct("ml-kem-512", "-i", "ref", "-p", "m4-sim", "--json", "--no-summaries")
+    (full,) = json.loads(out[out.index("[") :])
+    ref = next(r for r in rows if r["implementation"] == "ref")
+    assert full["summaries"] == [] and full["instructions"] > 2 * ref["instructions"], full
+    place = itemgetter("pc", "kind", "function")
+    assert sorted(map(place, full["findings"])) == sorted(map(place, ref["findings"]))
 
 
 def test_own_ml_kem_512_clean_on_rv32():

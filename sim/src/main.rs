@@ -9,7 +9,7 @@ mod timing;
 
 use arm::cpu::{self, Cpu, Stop};
 use arm::{ct, mem};
-use machine::{elf, json_str, marks, profile, symbolize, taint};
+use machine::{elf, json_str, marks, profile, summary, symbolize, taint};
 use std::io::Write;
 use timing::cortex_m::{self as timing_m, Core};
 #[allow(unused_imports)]
@@ -18,7 +18,7 @@ use timing::cv32e40p;
 const USAGE: &str =
     "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu|cv32e40p-acc] [--json REPORT] \
 [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
-[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] [--writes FILE] FIRMWARE.elf
+[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] [--no-summaries] [--writes FILE] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
@@ -44,7 +44,9 @@ code becomes the process exit code.
   --ct FILE        constant-time analysis: track secrets (marked by the firmware's calls of
                    pqlab_ct_secret / pqlab_ct_declassify) and write to FILE, as JSON, every
                    branch, address and variable-latency instruction of this core that depends
-                   on them, with its call stack (docs/ct.md)
+                   on them, with its call stack (docs/ct.md); the hash permutations are
+                   summarised after their first verified calls (machine/summary.rs)
+  --no-summaries   --ct: track every instruction of every call (no function summaries)
   --writes FILE    RV32 machines: record every register write and every stored byte for the
                    functional lockstep against cv32e40p-rtl (binary, the test bench's
                    --writes format; `pqlab lockstep`, docs/cv32e40p.md)";
@@ -60,6 +62,7 @@ struct Opts {
     trace_start_pc: Option<u32>,
     trace_stop: bool,
     ct: Option<String>,
+    no_summaries: bool,
     writes: Option<String>,
     elf: String,
 }
@@ -76,6 +79,7 @@ fn parse_args() -> Result<Opts, String> {
         trace_start_pc: None,
         trace_stop: false,
         ct: None,
+        no_summaries: false,
         writes: None,
         elf: String::new(),
     };
@@ -133,6 +137,7 @@ fn parse_args() -> Result<Opts, String> {
                 o.trace_start_pc = Some(a.map_err(|_| "--trace-start-pc needs an address")? & !1)
             }
             "--trace-stop" => o.trace_stop = true,
+            "--no-summaries" => o.no_summaries = true,
             "--trace-limit" => {
                 o.trace_limit = get(&mut k)?
                     .parse()
@@ -289,6 +294,12 @@ fn main() {
         cpu.marks = marks::Marks::from_symbols(&elf.funcs);
     }
     cpu.max_insns = o.max_insns;
+    let mut summaries = summary::Summaries::new(
+        elf.funcs
+            .iter()
+            .filter(|_| !o.no_summaries)
+            .map(|f| (f.name.as_str(), f.addr)),
+    );
     let start = std::time::Instant::now();
     let mut prof = o
         .profile
@@ -306,7 +317,7 @@ fn main() {
         stop: o.trace_stop,
     };
     let stop = match taint.as_deref_mut() {
-        Some(t) => run_ct(&mut cpu, t),
+        Some(t) => run_ct(&mut cpu, t, &mut summaries),
         None => run(&mut cpu, prof.as_mut(), trace.as_mut(), &topts),
     };
     if let Some(t) = trace.as_mut() {
@@ -471,6 +482,7 @@ fn main() {
                 instructions: cpu.insns,
                 cycles: cpu.cycles,
                 wall,
+                summaries: summaries.json(),
             },
         );
         if let Err(e) = std::fs::write(path, s) {
@@ -483,13 +495,23 @@ fn main() {
 
 /// The run loop of the constant-time analysis: the tracker sees each instruction before
 /// it executes (the untracked loops stay as they are).
-fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint) -> Stop {
+fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint, s: &mut summary::Summaries) -> Stop {
     loop {
         if cpu.insns >= cpu.max_insns {
             return budget_error(cpu);
         }
         let pc = cpu.pc;
         t.hooks(cpu, pc);
+        if let Some(k) = s.at(pc) {
+            let (ret, sp, events, insns) = (cpu.r[14] & !1, cpu.r[13], t.track.events, cpu.insns);
+            let mut target = ct::SummaryTarget { cpu, t };
+            if let summary::Entry::Return(to) = s.enter(k, &mut target, ret, sp, events, insns) {
+                // the call is done: back in the caller as after its BX LR
+                t.after(pc, 2, false, to);
+                cpu.pc = to;
+                continue;
+            }
+        }
         let i = cpu.fetch(pc);
         let ipsr0 = cpu.ipsr;
         t.propagate(cpu, &i, pc);
@@ -498,6 +520,10 @@ fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint) -> Stop {
             return cpu.take_stop();
         }
         t.after(pc, i.len, cpu.last_branch_link, cpu.pc);
+        if s.pending() {
+            let (npc, sp, events, insns) = (cpu.pc, cpu.r[13], t.track.events, cpu.insns);
+            s.check(npc, sp, &mut ct::SummaryTarget { cpu, t }, events, insns);
+        }
         if ipsr0 != 0 && cpu.ipsr != ipsr0 {
             t.exception_return();
         } else if ipsr0 == 0 && cpu.ipsr != 0 {

@@ -37,6 +37,7 @@
 
 use crate::arm::cpu::{shift_c, Cpu};
 use crate::arm::decode::{alu, fop, Class, Insn, Op};
+use crate::machine::summary;
 use crate::machine::taint::{
     bytes_mask, full, shadow_load4, shadow_store, up, Tracker, K_BRANCH, K_COND, K_DIV, K_FP64,
     K_JUMP, K_LOAD, K_SELECT, K_STORE,
@@ -866,6 +867,46 @@ impl Taint {
                 }
             }
         }
+    }
+}
+
+/// The function summaries' view of the Arm machine (machine/summary.rs): arguments in r0-r2,
+/// RAM and its shadow.
+pub struct SummaryTarget<'a> {
+    pub cpu: &'a mut Cpu,
+    pub t: &'a mut Taint,
+}
+
+impl summary::Target for SummaryTarget<'_> {
+    fn arg(&self, k: usize) -> u32 {
+        self.cpu.r[k]
+    }
+    fn arg_secret(&self, k: usize) -> bool {
+        self.t.r[k] != 0
+    }
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> bool {
+        match self.cpu.mem.slot(addr, buf.len() as u32) {
+            Some((m, o)) => {
+                buf.copy_from_slice(&m[o..o + buf.len()]);
+                true
+            }
+            None => false,
+        }
+    }
+    fn write(&mut self, addr: u32, buf: &[u8]) -> bool {
+        match self.cpu.mem.slot_w(addr, buf.len() as u32) {
+            Some((m, o)) => {
+                m[o..o + buf.len()].copy_from_slice(buf);
+                true
+            }
+            None => false,
+        }
+    }
+    fn any_secret(&mut self, addr: u32, n: u32) -> bool {
+        (0..n).any(|k| self.t.slot(addr.wrapping_add(k)).map_or(false, |b| *b != 0))
+    }
+    fn set_secret(&mut self, addr: u32, n: u32, secret: bool) {
+        self.t.mark(addr, n, secret);
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod elf;
 pub mod marks;
 pub mod profile;
+pub mod summary;
 pub mod taint;
 
 /// `s` as a JSON string literal (quotes, backslashes and control characters escaped), for the

@@ -76,6 +76,9 @@ pub struct Tracker {
     paths: HashSet<(u32, u8, u64)>,
     pub list: Vec<Finding>,
     pub dropped: u64,
+    /// every finding event counted (repeats included): the summaries' check for a finding
+    /// inside a verified call
+    pub events: u64,
     calls: Vec<Frame>,
 }
 
@@ -99,6 +102,7 @@ impl Tracker {
             paths: HashSet::new(),
             list: Vec::new(),
             dropped: 0,
+            events: 0,
             calls: Vec::new(),
         }
     }
@@ -125,6 +129,7 @@ impl Tracker {
 
     #[inline(never)]
     pub fn finding(&mut self, pc: u32, kind: u8, insns: u64) {
+        self.events += 1;
         let hash = self.calls.last().map_or(0, |f| f.hash);
         let key = (pc, kind);
         if let Some(&k) = self.findings.get(&key) {
@@ -247,6 +252,8 @@ pub struct Run<'a> {
     pub instructions: u64,
     pub cycles: u64,
     pub wall: f64,
+    /// the function summaries' JSON array (machine/summary.rs), "[]" without them
+    pub summaries: String,
 }
 
 /// The constant-time analysis report (`--ct`): the marks seen and the findings, each with
@@ -278,7 +285,7 @@ pub fn report_json(t: &Tracker, funcs: &[Symbol], r: &Run) -> String {
         fs.push_str("\n  ");
     }
     format!(
-        "{{\n  \"checker\": \"pqlab-sim-taint\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"marks_found\": {},\n  \"secret_calls\": {},\n  \"secret_bytes\": {},\n  \"declassify_calls\": {},\n  \"instructions\": {},\n  \"cycles\": {},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3},\n  \"findings_dropped\": {},\n  \"findings\": [{}]\n}}\n",
+        "{{\n  \"checker\": \"pqlab-sim-taint\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"marks_found\": {},\n  \"secret_calls\": {},\n  \"secret_bytes\": {},\n  \"declassify_calls\": {},\n  \"instructions\": {},\n  \"cycles\": {},\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3},\n  \"findings_dropped\": {},\n  \"summaries\": {},\n  \"findings\": [{}]\n}}\n",
         json_str(env!("CARGO_PKG_VERSION")),
         json_str(r.model_version),
         json_str(r.machine),
@@ -295,6 +302,7 @@ pub fn report_json(t: &Tracker, funcs: &[Symbol], r: &Run) -> String {
         r.wall,
         r.instructions as f64 / r.wall.max(1e-9) / 1e6,
         t.dropped,
+        r.summaries,
         fs
     )
 }

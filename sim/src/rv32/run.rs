@@ -230,6 +230,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
                 instructions: h.insns,
                 cycles: h.cycles,
                 wall,
+                summaries: "[]".into(),
             },
         );
         if let Err(er) = std::fs::write(path, s) {
