@@ -288,6 +288,8 @@ def test_own_ml_kem_512_clean_on_rv32():
     for row in rows:
         assert row["ok"] and row["findings"] == [], row
         assert {"ct-keypair", "ct-decaps", "ct-decaps-modified"} <= set(row["operations"])
+        (keccak,) = [s for s in row["summaries"] if s["function"] == "pqlab_keccakf1600_native_il"]
+        assert keccak["off"] is None and keccak["summarised_calls"] > 50, keccak
 
 
 @pytest.mark.slow

@@ -213,6 +213,7 @@ fn main() {
                 max_insns: o.max_insns,
                 elf_path: &o.elf,
                 ct: o.ct.as_deref(),
+                no_summaries: o.no_summaries,
                 writes: o.writes.as_deref(),
             },
             &e,

@@ -173,6 +173,7 @@ impl Units {
         self.mode != 0 || self.ctrl != 0
     }
 }
+use crate::machine::summary;
 use crate::timing::cv32e40p::timing_operands;
 
 pub struct Taint {
@@ -443,6 +444,48 @@ impl Taint {
             // fence, fence.i, ecall, ebreak, mret, wfi, illegal: no register result
             _ => {}
         }
+    }
+}
+
+/// The function summaries' view of the RV32 machine (machine/summary.rs): arguments in
+/// a0-a2, memory (written only from RAM_BASE: the code region is not writable) and its shadow.
+pub struct SummaryTarget<'a> {
+    pub h: &'a mut Hart,
+    pub t: &'a mut Taint,
+}
+
+impl summary::Target for SummaryTarget<'_> {
+    fn arg(&self, k: usize) -> u32 {
+        self.h.x[10 + k]
+    }
+    fn arg_secret(&self, k: usize) -> bool {
+        self.t.x[10 + k] != 0
+    }
+    fn read(&mut self, addr: u32, buf: &mut [u8]) -> bool {
+        let a = addr as usize;
+        match self.h.mem.get(a..a + buf.len()) {
+            Some(m) => {
+                buf.copy_from_slice(m);
+                true
+            }
+            None => false,
+        }
+    }
+    fn write(&mut self, addr: u32, buf: &[u8]) -> bool {
+        let a = addr as usize;
+        match self.h.mem.get_mut(a..a + buf.len()) {
+            Some(m) if addr >= RAM_BASE => {
+                m.copy_from_slice(buf);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn any_secret(&mut self, addr: u32, n: u32) -> bool {
+        (0..n).any(|k| self.t.load(addr.wrapping_add(k), 1) != 0)
+    }
+    fn set_secret(&mut self, addr: u32, n: u32, secret: bool) {
+        self.t.mark(addr, n, secret);
     }
 }
 

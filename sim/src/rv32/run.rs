@@ -3,10 +3,11 @@
 //! profiler; with the secret tracking) and the JSON reports, with the same fields as the
 //! Cortex-M machines'.
 
-use super::ct::Taint;
+use super::ct::{SummaryTarget, Taint};
 use super::decode::CLASS_NAMES;
 use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
 use super::lockstep;
+use crate::machine::summary::{Entry, Summaries};
 use crate::machine::{elf, json_str, profile, taint};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
@@ -20,6 +21,8 @@ pub struct Opts<'a> {
     pub elf_path: &'a str,
     /// the constant-time analysis' report (`--ct`)
     pub ct: Option<&'a str>,
+    /// `--ct` without the hash permutations' summaries (machine/summary.rs)
+    pub no_summaries: bool,
     /// the functional lockstep's record file (`--writes`, lockstep.rs)
     pub writes: Option<&'a str>,
 }
@@ -68,13 +71,24 @@ fn run_prof(h: &mut Hart, p: &mut profile::Profile) -> Stop {
 
 /// The run loop of the constant-time analysis: the tracker sees each instruction before it
 /// executes, on the state it reads (the untracked loops stay as they are).
-fn run_ct(h: &mut Hart, t: &mut Taint) -> Stop {
+fn run_ct(h: &mut Hart, t: &mut Taint, s: &mut Summaries) -> Stop {
     loop {
         if h.insns >= h.max_insns {
             return budget(h);
         }
         let pc = h.pc;
         t.hooks(h, pc);
+        if let Some(k) = s.at(pc) {
+            let (ret, sp, events, insns) = (h.x[1], h.x[2], t.track.events, h.insns);
+            if let Entry::Return(to) =
+                s.enter(k, &mut SummaryTarget { h, t }, ret, sp, events, insns)
+            {
+                // the call is done: back in the caller as after its `ret`
+                t.track.after(pc, 4, false, to);
+                h.pc = to;
+                continue;
+            }
+        }
         let i = match h.fetch(pc) {
             Ok(i) => i,
             Err(_) => return h.take_stop(),
@@ -85,6 +99,10 @@ fn run_ct(h: &mut Hart, t: &mut Taint) -> Stop {
             return h.take_stop();
         }
         t.track.after(pc, i.len, h.last_link, h.pc);
+        if s.pending() {
+            let (npc, sp, events, insns) = (h.pc, h.x[2], t.track.events, h.insns);
+            s.check(npc, sp, &mut SummaryTarget { h, t }, events, insns);
+        }
         let sp = h.x[2];
         if sp < h.min_sp && sp >= RAM_BASE {
             h.min_sp = sp;
@@ -138,6 +156,12 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
     let mut ct =
         o.ct.map(|_| Box::new(Taint::new(taint::Tracker::new(&e.funcs))));
+    let mut summaries = Summaries::new(
+        e.funcs
+            .iter()
+            .filter(|_| !o.no_summaries)
+            .map(|f| (f.name.as_str(), f.addr)),
+    );
     let mut writes = match o.writes.map(lockstep::Writes::create).transpose() {
         Ok(w) => w,
         Err(er) => {
@@ -146,7 +170,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         }
     };
     let stop = match (prof.as_mut(), ct.as_deref_mut(), writes.as_mut()) {
-        (_, Some(t), _) => run_ct(&mut h, t),
+        (_, Some(t), _) => run_ct(&mut h, t, &mut summaries),
         (_, None, Some(w)) => lockstep::run(&mut h, w, budget),
         (Some(p), None, None) => run_prof(&mut h, p),
         (None, None, None) => run_fast(&mut h),
@@ -230,7 +254,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
                 instructions: h.insns,
                 cycles: h.cycles,
                 wall,
-                summaries: "[]".into(),
+                summaries: summaries.json(),
             },
         );
         if let Err(er) = std::fs::write(path, s) {
