@@ -374,8 +374,9 @@ module ntt_delay #(
 endmodule
 
 // a * b mod q with Barrett's reduction, one reducer per modulus (ntt_barrett), selected by
-// sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 builds only the 3329 one (ML-KEM's base
-// multiplication). Operands in cycle c, the result in cycle c + 4: registered operands, the
+// sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 builds only the 3329 one with 12-bit
+// operands (ML-KEM's base multiplication: a 12 x 12 product; the words' bits above 11 are
+// ignored, zero for canonical words). Operands in cycle c, the result in cycle c + 4: registered operands, the
 // registered 24 x 24 product, then ntt_barrett's two stages. Exact (a b mod q) for a, b < q;
 // other inputs give the deterministic value of the same steps (pqlab/accel_ntt.py mulmod_hw).
 module ntt_mulmod #(
@@ -391,8 +392,8 @@ module ntt_mulmod #(
   logic [47:0] p_q;
   logic [1:0] sel_1, sel_2, sel_3;
   always_ff @(posedge clk_i) begin
-    a_q <= a_i;
-    b_q <= b_i;
+    a_q <= ALL != 0 ? a_i : {12'd0, a_i[11:0]};
+    b_q <= ALL != 0 ? b_i : {12'd0, b_i[11:0]};
     p_q <= a_q * b_q;
     sel_1 <= sel_i;
     sel_2 <= sel_1;
@@ -438,8 +439,9 @@ module ntt_barrett #(
     plo_q <= p_i[K+1:0];
   end
   wire [K:0] q3 = q2_q[2*K+1:K+1];
-  wire [2*K+2:0] q3q = q3 * QK;
-  wire [K+1:0] r0 = plo_q - q3q[K+1:0];
+  wire [K+1:0] q3q;  // q3 q mod 2^(K+2), shifts and adds (the three q are sparse)
+  ntt_mulq #(.W(K + 2), .Q(Q)) mq_i (.x_i({1'b0, q3}), .r_o(q3q));
+  wire [K+1:0] r0 = plo_q - q3q;
   wire [K+1:0] ra = r0 >= QK ? r0 - QK : r0;
   wire [K+1:0] rb = ra >= QK ? ra - QK : ra;
   wire [31:0] rw = {{(30 - K) {1'b0}}, rb};
@@ -476,9 +478,30 @@ module ntt_red32 #(
   localparam logic [24:0] Q25 = {1'b0, Q};
   wire [63:0] um = {32'd0, u_i} * MU;
   wire [31:0] t = um[63:32];
-  wire [63:0] tq = {32'd0, t} * {40'd0, Q};
-  wire [24:0] r = u_i[24:0] - tq[24:0];
+  wire [24:0] tq;
+  ntt_mulq #(.W(25), .Q(Q)) mq_i (.x_i(t[24:0]), .r_o(tq));
+  wire [24:0] r = u_i[24:0] - tq;
   wire [24:0] ra = r >= Q25 ? r - Q25 : r;
   wire [24:0] rb = ra >= C ? ra - C : ra + Q25 - C;
   assign r_o = rb[23:0];
+endmodule
+
+// x q mod 2^W for the three moduli, as shifts and adds: 3329 = 2^11 + 2^10 + 2^8 + 1,
+// 8380417 = 2^23 - 2^13 + 1, 12289 = 2^13 + 2^12 + 1.
+module ntt_mulq #(
+    parameter integer W = 14,
+    parameter logic [23:0] Q = 24'd3329
+) (
+    input logic [W-1:0] x_i,
+    output logic [W-1:0] r_o
+);
+  generate
+    if (Q == 24'd3329) begin : g_kem
+      assign r_o = (x_i << 11) + (x_i << 10) + (x_i << 8) + x_i;
+    end else if (Q == 24'd8380417) begin : g_dsa
+      assign r_o = (x_i << 23) - (x_i << 13) + x_i;
+    end else begin : g_fn
+      assign r_o = (x_i << 13) + (x_i << 12) + x_i;
+    end
+  endgenerate
 endmodule

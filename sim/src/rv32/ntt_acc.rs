@@ -308,9 +308,12 @@ impl NttAcc {
                     let g = if i & 1 == 1 { q - bz } else { bz };
                     let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
                     let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
-                    let t = mulmod(mulmod(a1, b1, q), g, q);
+                    // the RTL's ML-KEM-only multipliers take 12-bit operands (a1 b1, a0 b1,
+                    // a1 b0, times gamma); a0 b0 and the scaling use the full ones
+                    let k = |x: u64, y: u64| mulmod(x & 0xfff, y & 0xfff, q);
+                    let t = k(k(a1, b1), g);
                     self.a[2 * i] = mulmod(addmod(mulmod(a0, b0, q), t, q), scale, q);
-                    let u = addmod(mulmod(a0, b1, q), mulmod(a1, b0, q), q);
+                    let u = addmod(k(a0, b1), k(a1, b0), q);
                     self.a[2 * i + 1] = mulmod(u, scale, q);
                 }
                 128 + PIPE_DW
