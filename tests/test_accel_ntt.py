@@ -83,7 +83,18 @@ def test_model_against_fips203_and_schoolbook() -> None:
 
 
 # FN-DSA n = 2 .. 32 have gaps between layers (the pipeline's write latency, layer_gap)
-CASES = [(A.MLKEM, 8), (A.MLDSA, 8), (A.FNDSA, 9), (A.FNDSA, 10), (A.FNDSA, 6), (A.FNDSA, 5), (A.FNDSA, 4), (A.FNDSA, 3), (A.FNDSA, 2), (A.FNDSA, 1)]
+CASES = [
+    (A.MLKEM, 8),
+    (A.MLDSA, 8),
+    (A.FNDSA, 9),
+    (A.FNDSA, 10),
+    (A.FNDSA, 6),
+    (A.FNDSA, 5),
+    (A.FNDSA, 4),
+    (A.FNDSA, 3),
+    (A.FNDSA, 2),
+    (A.FNDSA, 1),
+]
 
 
 @pytest.mark.parametrize("m,logn", CASES, ids=[f"{m.name}-{logn}" for m, logn in CASES])
