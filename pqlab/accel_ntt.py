@@ -142,20 +142,51 @@ def layers(m: Mode, logn: int = 8) -> int:
     return (n // (2 * m.min_len)).bit_length()
 
 
+PIPE_DW = 13  # ntt_unit.sv's DW: cycles from a step's issue to its write (1 read + 3 x 4 products)
+
+
+def layer_gap(n: int) -> int:
+    """Idle issue cycles between two layers (ntt_unit.sv): a layer's step p needs the previous
+    layer's steps up to p + n/4, written PIPE_DW cycles after their issue."""
+    return max(0, PIPE_DW + 1 - n // 4)
+
+
 def op_cycles(m: Mode, op: int, logn: int = 8) -> int:
-    """Busy cycles of one operation (the RTL's FSM: one butterfly, one product or one pair
-    per cycle)."""
+    """Busy cycles of one operation (the RTL's pipeline: one butterfly, one product or one pair
+    issued per cycle, the gaps between layers of small transforms, then PIPE_DW cycles until
+    the last step's write)."""
     n = n_of(m, logn)
     kind = op & 7
     if kind in (OP_NTT, OP_INTT):
-        return layers(m, logn) * (n // 2)
+        k = layers(m, logn)
+        return k * (n // 2) + (k - 1) * layer_gap(n) + PIPE_DW
     if kind == OP_PWM:
-        return n
+        return n + PIPE_DW
     if kind == OP_BASEMUL:
         if m is not MLKEM:
             raise ValueError("basemul is ML-KEM's")
-        return 128
+        return 128 + PIPE_DW
     raise ValueError(f"unknown operation {op}")
+
+
+BARRETT_K = {MLKEM.q: 12, MLDSA.q: 23, FNDSA.q: 14}  # bits of q
+
+
+def mulmod_hw(a: int, b: int, q: int) -> int:
+    """ntt_unit.sv's ntt_mulmod / ntt_barrett on 24-bit words, step by step: Barrett's reduction
+    (HAC Algorithm 14.42, b = 2, k = K bits of q) of p = a b with a K+1-bit quotient estimate and
+    K+2-bit remainder. Equal to a b mod q for a, b < q; for words >= q (left by another mode) it
+    is what the hardware computes."""
+    k = BARRETT_K[q]
+    mu = (1 << (2 * k)) // q
+    p = a * b
+    q1 = (p >> (k - 1)) & ((1 << (k + 1)) - 1)
+    q3 = (q1 * mu) >> (k + 1)
+    r = (p - q3 * q) & ((1 << (k + 2)) - 1)
+    for _ in range(2):
+        if r >= q:
+            r -= q
+    return r & 0xFFFFFF
 
 
 def rom(inverse: bool) -> list[int]:

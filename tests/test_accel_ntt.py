@@ -43,6 +43,21 @@ def read(addr: int, n: int) -> list[str]:
     return [f"R {addr + 4 * i:#x}" for i in range(n)]
 
 
+def test_mulmod_hw_is_exact_for_canonical_inputs() -> None:
+    """The RTL's Barrett reducers (mulmod_hw, step by step) give a b mod q for a, b < q: every
+    pair (every seventh b) for q = 3329, random pairs and the edges for the others."""
+    q = A.MLKEM.q
+    for a in range(q):
+        for b in range(0, q, 7):
+            assert A.mulmod_hw(a, b, q) == a * b % q
+    rng = random.Random(3)
+    for m in (A.MLDSA, A.FNDSA):
+        q = m.q
+        pairs = [(a, b) for a in (0, 1, q - 1, q // 2) for b in (0, 1, q - 1, q // 2)]
+        pairs += [(rng.randrange(q), rng.randrange(q)) for _ in range(20000)]
+        assert all(A.mulmod_hw(a, b, q) == a * b % q for a, b in pairs)
+
+
 def test_rom_is_current() -> None:
     assert A.sv_path().read_text() == A.rom_sv(), "run python -m pqlab.accel_ntt"
 
@@ -67,7 +82,19 @@ def test_model_against_fips203_and_schoolbook() -> None:
         assert A.intt(m, p, pow(n, -1, q), logn) == [x % q for x in c]
 
 
-CASES = [(A.MLKEM, 8), (A.MLDSA, 8), (A.FNDSA, 9), (A.FNDSA, 10), (A.FNDSA, 3), (A.FNDSA, 1)]
+# FN-DSA n = 2 .. 32 have gaps between layers (the pipeline's write latency, layer_gap)
+CASES = [
+    (A.MLKEM, 8),
+    (A.MLDSA, 8),
+    (A.FNDSA, 9),
+    (A.FNDSA, 10),
+    (A.FNDSA, 6),
+    (A.FNDSA, 5),
+    (A.FNDSA, 4),
+    (A.FNDSA, 3),
+    (A.FNDSA, 2),
+    (A.FNDSA, 1),
+]
 
 
 @pytest.mark.parametrize("m,logn", CASES, ids=[f"{m.name}-{logn}" for m, logn in CASES])
@@ -149,6 +176,6 @@ def test_unit_refusals(tb: Path) -> None:
         "E",
         "E",
         "E",
-        str(1024 - 5),
+        str(A.op_cycles(A.MLDSA, A.OP_NTT) - 5),
         "0",
     ]  # 5 cycles of refused requests

@@ -126,6 +126,18 @@ module tb_top #(
     acc_rdata_sel = 32'h0;
     for (int unsigned k = 0; k < NACC; k++) if (acc_sel[k]) acc_rdata_sel = acc_rdata[k];
   end
+  // Slots with registered reads (a synchronous memory, as an FPGA block RAM): their rdata_o is
+  // the word of the read granted in the previous cycle, valid in its rvalid cycle, instead of
+  // combinational at the grant. Slot 1 (the NTT unit) is one; the timing is the same (rvalid
+  // in the cycle after the grant).
+  localparam logic [NACC-1:0] ACC_RLATE = 2'b10;
+  logic [NACC-1:0] acc_late_q;  // the read granted in the previous cycle went to these slots
+  logic [31:0] acc_rdata_late, core_rdata;
+  always_comb begin
+    acc_rdata_late = 32'h0;
+    for (int unsigned k = 0; k < NACC; k++) if (acc_late_q[k]) acc_rdata_late = acc_rdata[k];
+  end
+  assign core_rdata = |acc_late_q ? acc_rdata_late : data_rdata;
 
   cv32e40p_top #(
       .COREV_PULP(0),
@@ -157,7 +169,7 @@ module tb_top #(
       .data_be_o(data_be),
       .data_addr_o(data_addr),
       .data_wdata_o(data_wdata),
-      .data_rdata_i(data_rdata),
+      .data_rdata_i(core_rdata),
       .irq_i(32'h0),
       .irq_ack_o(),
       .irq_id_o(),
@@ -217,6 +229,7 @@ module tb_top #(
     if (!rst_ni) begin
       instr_rvalid <= 1'b0;
       data_rvalid <= 1'b0;
+      acc_late_q <= '0;
       pc_ex <= 32'h0;
       guard_lo <= 32'h0;
       guard_hi <= 32'h0;
@@ -232,6 +245,7 @@ module tb_top #(
       if (id_leaves) pc_ex <= pc_id;
       // data port
       data_rvalid <= data_gnt;
+      acc_late_q <= data_gnt && !data_we && !(|acc_bad) ? acc_sel & ACC_RLATE : '0;
       if (data_gnt) begin
         if (data_addr >= RAM_BASE && data_addr < mem_end) begin
           if (data_we) begin

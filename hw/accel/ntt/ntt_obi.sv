@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The NTT unit (ntt_unit.sv) in accelerator slot 1 of pqlab's test bench (hw/cv32e40p/tb_top.sv,
 // parameter NTT=1; docs/accel.md), following the slot convention of
-// hw/accel/keccak/keccak_obi.sv: sel_o, stall_o, bad_o and rdata_o are combinational, a write
-// takes effect at the clock edge of the granted request.
+// hw/accel/keccak/keccak_obi.sv: sel_o, stall_o and bad_o are combinational, a write takes
+// effect at the clock edge of the granted request; rdata_o is registered (the unit's memories
+// are synchronous block RAMs): the word of the read granted in the previous cycle, which the
+// test bench hands to the core in that read's rvalid cycle (tb_top.sv, ACC_RLATE).
 //
 // The slots' one timing rule, as keccak_obi.sv: any access to the window while the unit is busy
 // waits (stall_o, gnt low) until the operation has finished, so a load of WAIT (offset 0x00c)

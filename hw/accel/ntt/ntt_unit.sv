@@ -3,9 +3,10 @@
 // q = 3329 (ML-KEM, FIPS 203: 7-layer incomplete NTT, base multiplication of degree-1 pairs),
 // q = 8380417 (ML-DSA, FIPS 204: 8-layer NTT, zeta = 1753) and q = 12289 (FN-DSA / Falcon:
 // negacyclic NTT of n = 2^logn, logn 1..10, bit-reversed order as lib/fndsa/modq.c), on two
-// coefficient memories of its own (A and B, 1024 canonical residues of 24 bits each).
-// Written from the specifications; the software model is pqlab/accel_ntt.py and the register
-// map, timing and bus protocol are in docs/accel.md, section "NTT unit".
+// coefficient memories of its own (A and B, 1024 residues of 24 bits each).
+// Written from the specifications; the software model is pqlab/accel_ntt.py (and pqlab-sim's
+// sim/src/rv32/ntt_acc.rs); the register map, timing and bus protocol are in docs/accel.md,
+// section "NTT unit".
 //
 // Bus side (a slave on the test bench's data port, word accesses, 16 KiB window):
 //   0x0000 MODE    rw  [1:0] modulus (0 ML-KEM, 1 ML-DSA, 2 FN-DSA), [11:8] logn (FN-DSA)
@@ -19,15 +20,31 @@
 //   0x1000-0x1fff  A: write any int32 (stored reduced mod q), read canonical [0, q)
 //   0x2000-0x2fff  A: the same words, read centred (-(q-1)/2 .. (q-1)/2, sign-extended)
 //   0x3000-0x3fff  B: as A's first window
-// err_o flags a request the unit refuses (the test bench reports a bus fault): an unknown
-// offset, CTRL or a memory window while busy, an unknown operation or mode, a base
-// multiplication outside ML-KEM, logn outside 1..10.
+// err_o (combinational) flags a request the unit refuses (the test bench reports a bus fault):
+// an unknown offset, CTRL or a memory window while busy, an unknown operation or mode, a base
+// multiplication outside ML-KEM, logn outside 1..10. A write takes effect at the request's
+// clock edge. Reads are registered (the memories are synchronous block RAMs): rdata_o is the
+// word read by the request of the previous cycle (the OBI rvalid cycle).
 //
-// Timing: CTRL's write starts the operation at that clock edge; the unit then does one step
-// per cycle (one butterfly, one product, or one ML-KEM pair) and is busy for exactly
-// layers * n/2 (NTT, inverse), n (pointwise) or 128 (base multiplication) cycles. The step's
-// arithmetic is one combinational path (read, modular product, add, write); the products use
-// the `%` operator (behavioural: a synthesis would put Barrett reductions there).
+// Hardware structure (FPGA-shaped; Yosys 0.23 `read_verilog -sv` and Verilator read it):
+// - memories: A and B are each two banks of 512 x 24 bits, index i in bank parity(i) (the XOR
+//   of its ten bits) at address i >> 1. A butterfly's two indices differ in one bit, and so do
+//   a base multiplication's pair (2k, 2k + 1), so every step reads each bank at most once and
+//   writes it at most once: each bank is a simple dual-port RAM (one synchronous read port,
+//   one write port), one RAMB18. The twiddle ROM (ntt_zetas.sv) is read synchronously too.
+// - modular products: ntt_mulmod, a 24 x 24 product and Barrett's reduction (Barrett, CRYPTO
+//   '86; Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, Algorithm 14.42,
+//   base b = 2) with one reducer per modulus, selected by the mode; 4 cycles, registered at
+//   the multiplier inputs, product and quotient estimate (DSP pipeline registers). No `%`.
+// - the datapath is a pipeline, one step (butterfly, product, ML-KEM pair) issued per cycle:
+//   issue (read addresses) -> operands (cycle 1) -> multiplier level 1 (t = z x1, d z^-1,
+//   a b, a0 b0 / a1 b1 / a0 b1 / a1 b0) -> level 2 (ML-KEM's a1 b1 gamma) -> level 3 (times
+//   SCALE) -> write in cycle DW = 13 after the issue. Within a layer the butterflies are
+//   independent; the next layer's step p needs the current layer's steps up to p + n/4, so
+//   layers follow each other without a gap when n/4 >= DW + 1 (every n >= 64; smaller FN-DSA
+//   sizes wait DW + 1 - n/4 cycles between layers).
+// Busy cycles of an operation: issue cycles (steps, plus the gaps) + DW:
+//   NTT / inverse: layers * n/2 + (layers - 1) * gap + 13; pointwise n + 13; base mult. 141.
 module ntt_unit (
     input logic clk_i,
     input logic rst_ni,
@@ -35,69 +52,36 @@ module ntt_unit (
     input logic we_i,
     input logic [13:0] addr_i,  // byte offset in the unit's window
     input logic [31:0] wdata_i,
-    output logic [31:0] rdata_o,  // combinational read data of addr_i
+    output logic [31:0] rdata_o,  // registered: the read of the previous cycle's request
     output logic busy_o,
     output logic err_o  // combinational: this request is refused
 );
   localparam logic [23:0] Q0 = 24'd3329, Q1 = 24'd8380417, Q2 = 24'd12289;
-
-  logic [23:0] mem_a[1024];
-  logic [23:0] mem_b[1024];
+  localparam logic [4:0] DW = 5'd13;  // issue to write: 1 (read) + 3 x 4 (products)
 
   logic [1:0] mode_sel;
   logic [3:0] mode_logn;
   logic [23:0] scale;
   logic [3:0] op;
-  logic busy;
+  logic busy, issuing;
   logic [31:0] cycles;  // busy cycles of the last operation
   logic [3:0] lg_len;  // log2 of the butterfly half-size of the current layer
   logic [9:0] step;  // step within the layer (or the operation)
+  logic [4:0] gap_cnt, drain;
 
   // ---- the current mode ----
-  function automatic logic [23:0] q_of(input logic [1:0] s);
-    return s == 2'd0 ? Q0 : s == 2'd1 ? Q1 : Q2;
-  endfunction
-  function automatic logic [3:0] logn_of(input logic [1:0] s, input logic [3:0] l);
-    return s == 2'd2 ? l : 4'd8;
-  endfunction
-  function automatic logic [10:0] rom_base(input logic [1:0] s);
-    return s == 2'd0 ? 11'd0 : s == 2'd1 ? 11'd128 : 11'd384;
-  endfunction
-  wire [23:0] q = q_of(mode_sel);
-  wire [3:0] logn = logn_of(mode_sel, mode_logn);
+  wire [23:0] q = mode_sel == 2'd0 ? Q0 : mode_sel == 2'd1 ? Q1 : Q2;
+  wire [3:0] logn = mode_sel == 2'd2 ? mode_logn : 4'd8;
+  wire [10:0] rom_base = mode_sel == 2'd0 ? 11'd0 : mode_sel == 2'd1 ? 11'd128 : 11'd384;
   wire [3:0] min_lg = mode_sel == 2'd0 ? 4'd1 : 4'd0;  // ML-KEM stops at len = 2
   wire [10:0] n = 11'd1 << logn;
-
-  // ---- arithmetic modulo q (canonical inputs and outputs) ----
-  function automatic logic [23:0] mulmod(input logic [23:0] a, input logic [23:0] b, input logic [23:0] m);
-    logic [47:0] p;
-    p = {24'd0, a} * {24'd0, b};
-    return 24'(p % {24'd0, m});
-  endfunction
-  function automatic logic [23:0] addmod(input logic [23:0] a, input logic [23:0] b, input logic [23:0] m);
-    logic [24:0] s;
-    s = {1'b0, a} + {1'b0, b};
-    return s >= {1'b0, m} ? 24'(s - {1'b0, m}) : s[23:0];
-  endfunction
-  function automatic logic [23:0] submod(input logic [23:0] a, input logic [23:0] b, input logic [23:0] m);
-    return a >= b ? a - b : 24'(a + m - b);
-  endfunction
-  // any int32 to [0, q)
-  function automatic logic [23:0] reduce(input logic [31:0] x, input logic [23:0] m);
-    logic signed [32:0] r;
-    r = $signed({x[31], x}) % $signed({9'd0, m});
-    if (r < 0) r = r + $signed({9'd0, m});
-    return r[23:0];
-  endfunction
-  function automatic logic [31:0] centre(input logic [23:0] v, input logic [23:0] m);
-    return v > (m >> 1) ? 32'(v) - 32'(m) : 32'(v);
-  endfunction
+  wire [10:0] n_q = n >> 2;
+  wire [4:0] gap = n_q >= 11'd14 ? 5'd0 : 5'd14 - n_q[4:0];
 
   // ---- bus decode ----
   wire in_regs = addr_i[13:12] == 2'd0;
   wire [9:0] widx = addr_i[11:2];
   wire valid_reg = in_regs && addr_i[11:5] == 7'd0 && addr_i[4:2] <= 3'd5;
-  // the operation a CTRL write would start, and whether the unit accepts it
   wire [2:0] new_kind = wdata_i[2:0];
   wire op_ok = (new_kind >= 3'd1 && new_kind <= 3'd4) && !(new_kind == 3'd4 && mode_sel != 2'd0)
       && !(wdata_i[3] && new_kind > 3'd2) && wdata_i[31:4] == 28'd0;
@@ -117,71 +101,183 @@ module ntt_unit (
     end
   end
   assign busy_o = busy;
+  wire bus_wr = req_i && we_i && !err_o;
+  wire [23:0] wred;  // the written word reduced modulo q
+  ntt_reduce32 red_i (
+      .x_i  (wdata_i),
+      .sel_i(mode_sel),
+      .r_o  (wred)
+  );
 
+  // ---- issue: the step's indices and twiddle ----
+  wire [2:0] kind = op[2:0];
+  wire k_ntt = kind == 3'd1, k_intt = kind == 3'd2, k_pwm = kind == 3'd3, k_bm = kind == 3'd4;
+  wire on_b = op[3];
+  wire [9:0] len = 10'd1 << lg_len;
+  wire [9:0] lmask = len - 10'd1;
+  wire [9:0] bf_i0 = ((step & ~lmask) << 1) | (step & lmask);
+  wire [9:0] blk = step >> lg_len;
+  wire [3:0] zsh = logn - lg_len - 4'd1;
+  wire [10:0] zidx_bf = rom_base + (11'd1 << zsh) + {1'b0, blk};
+  wire [9:0] iss_i0 = k_pwm ? step : (k_bm ? {step[8:0], 1'b0} : bf_i0);
+  wire [9:0] iss_i1 = k_pwm ? step ^ 10'd1 : (k_bm ? {step[8:0], 1'b1} : bf_i0 | len);
+  wire [10:0] zidx = k_bm ? 11'd64 + {5'd0, step[6:1]} : zidx_bf;
+  wire last_layer = lg_len == logn - 4'd1;
+  wire iss_v = busy && issuing && gap_cnt == 5'd0;
+
+  // steps per layer (NTT) or per operation
+  wire [9:0] n_m1 = n[9:0] - 10'd1;
+  wire [9:0] half_m1 = n[10:1] - 10'd1;
+  wire [9:0] last_step = k_pwm ? n_m1 : k_bm ? 10'd127 : half_m1;
+  wire layer_done = step == last_step;
+  wire op_done = (k_pwm || k_bm) ? layer_done : layer_done && (k_intt ? last_layer : lg_len == min_lg);
+
+  // ---- memories: banks by index parity; read addresses from the issue (busy) or the bus ----
+  wire [9:0] rd_i0 = busy ? iss_i0 : widx;
+  wire [9:0] rd_i1 = busy ? iss_i1 : widx ^ 10'd1;
+  wire rd_par = ^rd_i0;
+  logic rd_par_q;
+  wire [8:0] ra0 = rd_par ? rd_i1[9:1] : rd_i0[9:1];  // bank 0: even parity
+  wire [8:0] ra1 = rd_par ? rd_i0[9:1] : rd_i1[9:1];
+  // write side: the pipeline's write (busy) or the bus
+  logic wv;  // pipeline write valid (cycle DW)
+  logic [9:0] w_i0, w_i1;
+  logic [23:0] wd0, wd1;
+  wire bus_wa = !busy && bus_wr && (addr_i[13:12] == 2'd1 || addr_i[13:12] == 2'd2);
+  wire bus_wb = !busy && bus_wr && addr_i[13:12] == 2'd3;
+  wire [9:0] wr_i0 = busy ? w_i0 : widx;
+  wire [9:0] wr_i1 = w_i1;
+  wire [23:0] wr_d0 = busy ? wd0 : wred;
+  wire we0 = busy ? wv : 1'b1;  // gated per memory below
+  wire we1 = busy && wv && !k_pwm;
+  wire wr_a = busy ? (wv && !(on_b && (k_ntt || k_intt))) : bus_wa;
+  wire wr_b = busy ? (wv && on_b && (k_ntt || k_intt)) : bus_wb;
+  wire wr_par = ^wr_i0;
+  wire [8:0] wa0 = wr_par ? wr_i1[9:1] : wr_i0[9:1];
+  wire [8:0] wa1 = wr_par ? wr_i0[9:1] : wr_i1[9:1];
+  wire [23:0] wdat0 = wr_par ? wd1 : wr_d0;
+  wire [23:0] wdat1 = wr_par ? wr_d0 : wd1;
+  wire wen0 = wr_par ? we1 : we0;
+  wire wen1 = wr_par ? we0 : we1;
+  wire [23:0] a_q0, a_q1, b_q0, b_q1;
+  ntt_bank a0_i (.clk_i(clk_i), .raddr_i(ra0), .rdata_o(a_q0), .we_i(wr_a && wen0), .waddr_i(wa0), .wdata_i(wdat0));
+  ntt_bank a1_i (.clk_i(clk_i), .raddr_i(ra1), .rdata_o(a_q1), .we_i(wr_a && wen1), .waddr_i(wa1), .wdata_i(wdat1));
+  ntt_bank b0_i (.clk_i(clk_i), .raddr_i(ra0), .rdata_o(b_q0), .we_i(wr_b && wen0), .waddr_i(wa0), .wdata_i(wdat0));
+  ntt_bank b1_i (.clk_i(clk_i), .raddr_i(ra1), .rdata_o(b_q1), .we_i(wr_b && wen1), .waddr_i(wa1), .wdata_i(wdat1));
+  // the words at index 0 / 1 of the step (or at the bus index), one cycle after the read
+  wire [23:0] a_x0 = rd_par_q ? a_q1 : a_q0;
+  wire [23:0] a_x1 = rd_par_q ? a_q0 : a_q1;
+  wire [23:0] b_x0 = rd_par_q ? b_q1 : b_q0;
+  wire [23:0] b_x1 = rd_par_q ? b_q0 : b_q1;
+
+  // twiddle ROM, read synchronously: {z, z^-1} of the issued step
+  wire [23:0] rom_z, rom_iz;
+  ntt_zetas rom_i (
+      .idx_i(zidx),
+      .z_o  (rom_z),
+      .iz_o (rom_iz)
+  );
+  logic [23:0] z_q, iz_q;
+
+  // ---- cycle 1: operands of the first multiplier level ----
+  logic v1, last1, odd1;
+  logic [9:0] i0_1, i1_1;
+  wire [23:0] x0 = on_b ? b_x0 : a_x0;
+  wire [23:0] x1 = on_b ? b_x1 : a_x1;
+  wire [23:0] s1 = addmod(x0, x1, q);
+  wire [23:0] d1 = submod(x0, x1, q);
+  wire [23:0] gamma1 = odd1 ? Q0 - z_q : z_q;
+  wire [23:0] m1_a = k_ntt ? z_q : k_intt ? iz_q : a_x0;
+  wire [23:0] m1_b = k_ntt ? x1 : k_intt ? d1 : b_x0;
+  wire [23:0] carry1 = k_ntt ? x0 : s1;
+  wire [23:0] m1_r, k1_r, k2_r, k3_r, k4_r, m2_r, m3_r;
+  ntt_mulmod #(.ALL(1)) m1_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(m1_a), .b_i(m1_b), .r_o(m1_r));
+  ntt_mulmod #(.ALL(0)) k1_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(b_x1), .r_o(k1_r));
+  ntt_mulmod #(.ALL(0)) k2_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x0), .b_i(b_x1), .r_o(k2_r));
+  ntt_mulmod #(.ALL(0)) k3_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(b_x0), .r_o(k3_r));
+  wire [23:0] carry5, gamma5;
+  ntt_delay #(.W(48), .N(4)) d15_i (.clk_i(clk_i), .d_i({carry1, gamma1}), .q_o({carry5, gamma5}));
+  wire [21:0] ctl9;
+  ntt_delay #(.W(22), .N(8)) c19_i (.clk_i(clk_i), .d_i({v1, last1, i0_1, i1_1}), .q_o(ctl9));
+
+  // ---- cycle 5: second level (ML-KEM's a1 b1 gamma) ----
+  wire [23:0] u5 = addmod(k2_r, k3_r, Q0);
+  ntt_mulmod #(.ALL(0)) k4_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(k1_r), .b_i(gamma5), .r_o(k4_r));
+  wire [23:0] m1_9, carry9, u9;
+  ntt_delay #(.W(72), .N(4)) d59_i (.clk_i(clk_i), .d_i({m1_r, carry5, u5}), .q_o({m1_9, carry9, u9}));
+
+  // ---- cycle 9: third level (times SCALE) ----
+  wire last9 = ctl9[20];
+  wire [23:0] v0_9 = k_ntt ? addmod(carry9, m1_9, q) : k_intt ? carry9 : k_pwm ? m1_9 : addmod(m1_9, k4_r, Q0);
+  wire [23:0] v1_9 = k_ntt ? submod(carry9, m1_9, q) : k_intt ? m1_9 : u9;
+  wire sc9 = k_pwm || k_bm || (k_intt && last9);
+  ntt_mulmod #(.ALL(1)) m2_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v0_9), .b_i(scale), .r_o(m2_r));
+  ntt_mulmod #(.ALL(1)) m3_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v1_9), .b_i(scale), .r_o(m3_r));
+  wire [23:0] v0_13, v1_13;
+  wire [21:0] ctl13;
+  ntt_delay #(.W(70), .N(4)) d913_i (
+      .clk_i(clk_i),
+      .d_i({v0_9, v1_9, ctl9[21], sc9, ctl9[19:0]}),
+      .q_o({v0_13, v1_13, ctl13})
+  );
+
+  // ---- cycle 13: write back ----
+  assign wv = ctl13[21];
+  assign w_i0 = ctl13[19:10];
+  assign w_i1 = ctl13[9:0];
+  assign wd0 = ctl13[20] ? m2_r : v0_13;
+  assign wd1 = ctl13[20] ? m3_r : v1_13;
+
+  // ---- bus read data (registered) ----
+  logic [1:0] rwin_q;
+  logic [31:0] rreg_q;
+  logic [31:0] rreg;
   always_comb begin
-    rdata_o = 32'd0;
-    unique case (addr_i[13:12])
-      2'd0:
-      unique case (addr_i[4:2])
-        3'd0: rdata_o = {20'd0, mode_logn, 6'd0, mode_sel};
-        3'd1: rdata_o = {28'd0, op};
-        3'd2: rdata_o = {31'd0, busy};
-        3'd4: rdata_o = {8'd0, scale};
-        3'd5: rdata_o = cycles;
-        default: rdata_o = 32'd0;
-      endcase
-      2'd1: rdata_o = {8'd0, mem_a[widx]};
-      2'd2: rdata_o = centre(mem_a[widx], q);
-      default: rdata_o = {8'd0, mem_b[widx]};
+    case (addr_i[4:2])
+      3'd0: rreg = {20'd0, mode_logn, 6'd0, mode_sel};
+      3'd1: rreg = {28'd0, op};
+      3'd2: rreg = {31'd0, busy};
+      3'd4: rreg = {8'd0, scale};
+      3'd5: rreg = cycles;
+      default: rreg = 32'd0;
+    endcase
+  end
+  wire [31:0] a_centred = a_x0 > {1'b0, q[23:1]} ? {8'd0, a_x0} - {8'd0, q} : {8'd0, a_x0};
+  always_comb begin
+    case (rwin_q)
+      2'd0: rdata_o = rreg_q;
+      2'd1: rdata_o = {8'd0, a_x0};
+      2'd2: rdata_o = a_centred;
+      default: rdata_o = {8'd0, b_x0};
     endcase
   end
 
-  // ---- the step of the current operation ----
-  wire inverse = op[2:0] == 3'd2;
-  wire on_b = op[3];
-  wire [9:0] len = 10'd1 << lg_len;
-  wire [9:0] blk = step >> lg_len;
-  wire [9:0] j = step & (len - 10'd1);
-  wire [9:0] i0 = 10'((blk << (lg_len + 4'd1)) | j);
-  wire [9:0] i1 = i0 + len;
-  wire [10:0] zidx = rom_base(mode_sel) + 11'((11'd1 << (logn - lg_len - 4'd1)) + 11'(blk));
-  wire [23:0] x0 = on_b ? mem_b[i0] : mem_a[i0];
-  wire [23:0] x1 = on_b ? mem_b[i1] : mem_a[i1];
-  wire last_layer = lg_len == logn - 4'd1;
-  // forward (Cooley-Tukey)
-  wire [23:0] zeta, izeta, bz;
-  ntt_zetas rom_i (
-      .idx_i(zidx),
-      .z_o  (zeta),
-      .iz_o (izeta)
-  );
-  wire [23:0] ct_t = mulmod(zeta, x1, q);
-  wire [23:0] ct0 = addmod(x0, ct_t, q);
-  wire [23:0] ct1 = submod(x0, ct_t, q);
-  // inverse (Gentleman-Sande), the last layer times SCALE
-  wire [23:0] gs_s = addmod(x0, x1, q);
-  wire [23:0] gs_d = mulmod(submod(x0, x1, q), izeta, q);
-  wire [23:0] gs0 = last_layer ? mulmod(gs_s, scale, q) : gs_s;
-  wire [23:0] gs1 = last_layer ? mulmod(gs_d, scale, q) : gs_d;
-  // pointwise
-  wire [23:0] pw = mulmod(mulmod(mem_a[step], mem_b[step], q), scale, q);
-  // ML-KEM base multiplication of pair `step` (coefficients 2 step, 2 step + 1): the modulus
-  // X^2 - gamma, gamma = zeta^(2 brv7(step) + 1) = +- zetas[64 + step / 2]
-  ntt_zetas rom_bm_i (
-      .idx_i(11'd64 + 11'(step[6:1])),
-      .z_o  (bz),
-      .iz_o ()
-  );
-  wire [23:0] gamma = step[0] ? Q0 - bz : bz;
-  wire [9:0] p0 = {step[8:0], 1'b0};
-  wire [9:0] p1 = {step[8:0], 1'b1};
-  wire [23:0] bm0 = mulmod(addmod(mulmod(mem_a[p0], mem_b[p0], Q0), mulmod(mulmod(mem_a[p1], mem_b[p1], Q0), gamma, Q0), Q0), scale, Q0);
-  wire [23:0] bm1 = mulmod(addmod(mulmod(mem_a[p0], mem_b[p1], Q0), mulmod(mem_a[p1], mem_b[p0], Q0), Q0), scale, Q0);
+  // ---- modular addition and subtraction (one correction: canonical for canonical inputs) ----
+  function [23:0] addmod(input [23:0] a, input [23:0] b, input [23:0] m);
+    reg [24:0] s;
+    begin
+      s = {1'b0, a} + {1'b0, b};
+      addmod = s >= {1'b0, m} ? s[23:0] - m : s[23:0];
+    end
+  endfunction
+  function [23:0] submod(input [23:0] a, input [23:0] b, input [23:0] m);
+    begin
+      submod = a >= b ? a - b : a + m - b;
+    end
+  endfunction
 
-  // steps per layer (NTT) or per operation
-  wire [9:0] last_step = op[2:0] == 3'd3 ? 10'(n - 11'd1) : op[2:0] == 3'd4 ? 10'd127 : 10'((n >> 1) - 11'd1);
-  wire layer_done = step == last_step;
-  wire op_done = op[2:0] >= 3'd3 ? layer_done : layer_done && (inverse ? last_layer : lg_len == min_lg);
+  always_ff @(posedge clk_i) begin
+    rd_par_q <= rd_par;
+    z_q <= rom_z;
+    iz_q <= rom_iz;
+    v1 <= iss_v;
+    last1 <= last_layer;
+    odd1 <= step[0];
+    i0_1 <= iss_i0;
+    i1_1 <= iss_i1;
+    rwin_q <= addr_i[13:12];
+    rreg_q <= rreg;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -190,69 +286,222 @@ module ntt_unit (
       scale <= 24'd1;
       op <= 4'd0;
       busy <= 1'b0;
+      issuing <= 1'b0;
       cycles <= 32'd0;
       lg_len <= 4'd0;
       step <= 10'd0;
+      gap_cnt <= 5'd0;
+      drain <= 5'd0;
     end else begin
-      if (req_i && we_i && !err_o) begin
-        if (in_regs) begin
-          unique case (addr_i[4:2])
-            3'd0: begin
-              mode_sel  <= wdata_i[1:0];
-              mode_logn <= wdata_i[11:8];
-            end
-            3'd1: begin
-              op <= wdata_i[3:0];
-              busy <= 1'b1;
-              cycles <= 32'd0;
-              step <= 10'd0;
-              lg_len <= wdata_i[2:0] == 3'd2 ? min_lg : logn - 4'd1;
-            end
-            3'd4: scale <= reduce(wdata_i, q);
-            default: ;
-          endcase
-        end else if (addr_i[13:12] == 2'd3) begin
-          mem_b[widx] <= reduce(wdata_i, q);
-        end else begin
-          mem_a[widx] <= reduce(wdata_i, q);
-        end
+      if (bus_wr && in_regs) begin
+        case (addr_i[4:2])
+          3'd0: begin
+            mode_sel  <= wdata_i[1:0];
+            mode_logn <= wdata_i[11:8];
+          end
+          3'd1: begin
+            op <= wdata_i[3:0];
+            busy <= 1'b1;
+            issuing <= 1'b1;
+            cycles <= 32'd0;
+            step <= 10'd0;
+            gap_cnt <= 5'd0;
+            lg_len <= wdata_i[2:0] == 3'd2 ? min_lg : logn - 4'd1;
+          end
+          3'd4: scale <= wred;
+          default: ;
+        endcase
       end
       if (busy) begin
         cycles <= cycles + 32'd1;
-        unique case (op[2:0])
-          3'd1: begin
-            if (on_b) begin
-              mem_b[i0] <= ct0;
-              mem_b[i1] <= ct1;
-            end else begin
-              mem_a[i0] <= ct0;
-              mem_a[i1] <= ct1;
-            end
+        if (issuing) begin
+          if (gap_cnt != 5'd0) begin
+            gap_cnt <= gap_cnt - 5'd1;
+          end else if (op_done) begin
+            issuing <= 1'b0;
+            drain <= DW;
+          end else if (layer_done) begin
+            step <= 10'd0;
+            lg_len <= k_intt ? lg_len + 4'd1 : lg_len - 4'd1;
+            gap_cnt <= gap;
+          end else begin
+            step <= step + 10'd1;
           end
-          3'd2: begin
-            if (on_b) begin
-              mem_b[i0] <= gs0;
-              mem_b[i1] <= gs1;
-            end else begin
-              mem_a[i0] <= gs0;
-              mem_a[i1] <= gs1;
-            end
-          end
-          3'd3: mem_a[step] <= pw;
-          default: begin
-            mem_a[p0] <= bm0;
-            mem_a[p1] <= bm1;
-          end
-        endcase
-        if (op_done) begin
-          busy <= 1'b0;
-        end else if (layer_done) begin
-          step <= 10'd0;
-          lg_len <= inverse ? lg_len + 4'd1 : lg_len - 4'd1;
         end else begin
-          step <= step + 10'd1;
+          drain <= drain - 5'd1;
+          if (drain == 5'd1) busy <= 1'b0;
         end
       end
     end
   end
+endmodule
+
+// One coefficient bank: 512 x 24 bits, a synchronous read port and a write port (a simple
+// dual-port block RAM; a read of the address being written returns the old word).
+module ntt_bank (
+    input logic clk_i,
+    input logic [8:0] raddr_i,
+    output logic [23:0] rdata_o,
+    input logic we_i,
+    input logic [8:0] waddr_i,
+    input logic [23:0] wdata_i
+);
+  logic [23:0] mem[512];
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem[waddr_i] <= wdata_i;
+    rdata_o <= mem[raddr_i];
+  end
+endmodule
+
+// A W-bit shift register of N stages (SRL-shaped).
+module ntt_delay #(
+    parameter integer W = 1,
+    parameter integer N = 1
+) (
+    input logic clk_i,
+    input logic [W-1:0] d_i,
+    output logic [W-1:0] q_o
+);
+  logic [W*N-1:0] sr;
+  generate
+    if (N == 1) begin : g_one
+      always_ff @(posedge clk_i) sr <= d_i;
+    end else begin : g_more
+      always_ff @(posedge clk_i) sr <= {sr[W*(N-1)-1:0], d_i};
+    end
+  endgenerate
+  assign q_o = sr[W*N-1:W*(N-1)];
+endmodule
+
+// a * b mod q with Barrett's reduction, one reducer per modulus (ntt_barrett), selected by
+// sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 builds only the 3329 one with 12-bit
+// operands (ML-KEM's base multiplication: a 12 x 12 product; the words' bits above 11 are
+// ignored, zero for canonical words). Operands in cycle c, the result in cycle c + 4: registered operands, the
+// registered 24 x 24 product, then ntt_barrett's two stages. Exact (a b mod q) for a, b < q;
+// other inputs give the deterministic value of the same steps (pqlab/accel_ntt.py mulmod_hw).
+module ntt_mulmod #(
+    parameter integer ALL = 1
+) (
+    input logic clk_i,
+    input logic [1:0] sel_i,
+    input logic [23:0] a_i,
+    input logic [23:0] b_i,
+    output logic [23:0] r_o
+);
+  logic [23:0] a_q, b_q;
+  logic [47:0] p_q;
+  logic [1:0] sel_1, sel_2, sel_3;
+  always_ff @(posedge clk_i) begin
+    a_q <= ALL != 0 ? a_i : {12'd0, a_i[11:0]};
+    b_q <= ALL != 0 ? b_i : {12'd0, b_i[11:0]};
+    p_q <= a_q * b_q;
+    sel_1 <= sel_i;
+    sel_2 <= sel_1;
+    sel_3 <= sel_2;
+  end
+  wire [23:0] r0, r1, r2;
+  ntt_barrett #(.K(12), .Q(24'd3329)) b0_i (.clk_i(clk_i), .p_i(p_q), .r_o(r0));
+  generate
+    if (ALL != 0) begin : g_all
+      ntt_barrett #(.K(23), .Q(24'd8380417)) b1_i (.clk_i(clk_i), .p_i(p_q), .r_o(r1));
+      ntt_barrett #(.K(14), .Q(24'd12289)) b2_i (.clk_i(clk_i), .p_i(p_q), .r_o(r2));
+      logic [1:0] sel_4;
+      always_ff @(posedge clk_i) sel_4 <= sel_3;
+      assign r_o = sel_4 == 2'd0 ? r0 : sel_4 == 2'd1 ? r1 : r2;
+    end else begin : g_kem
+      assign r1 = 24'd0;
+      assign r2 = 24'd0;
+      assign r_o = r0;
+    end
+  endgenerate
+endmodule
+
+// Barrett reduction of a product p < q^2 < 2^(2K) modulo the K-bit q (HAC Algorithm 14.42 with
+// b = 2, k = K): q1 = p >> (K-1) (K+1 bits), q3 = (q1 mu) >> (K+1) with mu = floor(2^(2K) / q),
+// r = (p - q3 q) mod 2^(K+2) < 3q, then at most two subtractions of q. The product q1 mu is
+// registered (DSP), then the correction and the result. p in cycle c, r in cycle c + 2.
+module ntt_barrett #(
+    parameter integer K = 12,
+    parameter logic [23:0] Q = 24'd3329
+) (
+    input logic clk_i,
+    input logic [47:0] p_i,
+    output logic [23:0] r_o
+);
+  localparam logic [63:0] MU64 = (64'd1 << (2 * K)) / {40'd0, Q};
+  localparam logic [K:0] MU = MU64[K:0];
+  localparam logic [K+1:0] QK = Q[K+1:0];
+  logic [2*K+1:0] q2_q;
+  logic [K+1:0] plo_q;
+  wire [K:0] q1 = p_i[2*K-1:K-1];
+  always_ff @(posedge clk_i) begin
+    q2_q <= q1 * MU;
+    plo_q <= p_i[K+1:0];
+  end
+  wire [K:0] q3 = q2_q[2*K+1:K+1];
+  wire [K+1:0] q3q;  // q3 q mod 2^(K+2), shifts and adds (the three q are sparse)
+  ntt_mulq #(.W(K + 2), .Q(Q)) mq_i (.x_i({1'b0, q3}), .r_o(q3q));
+  wire [K+1:0] r0 = plo_q - q3q;
+  wire [K+1:0] ra = r0 >= QK ? r0 - QK : r0;
+  wire [K+1:0] rb = ra >= QK ? ra - QK : ra;
+  wire [31:0] rw = {{(30 - K) {1'b0}}, rb};
+  always_ff @(posedge clk_i) r_o <= rw[23:0];
+endmodule
+
+// Any int32 to [0, q) (the bus writes of A, B and SCALE), combinational, per modulus
+// (ntt_red32) and selected by sel_i.
+module ntt_reduce32 (
+    input logic [31:0] x_i,
+    input logic [1:0] sel_i,
+    output logic [23:0] r_o
+);
+  wire [31:0] u = {~x_i[31], x_i[30:0]};  // x + 2^31, in [0, 2^32)
+  wire [23:0] r0, r1, r2;
+  ntt_red32 #(.Q(24'd3329)) m0_i (.u_i(u), .r_o(r0));
+  ntt_red32 #(.Q(24'd8380417)) m1_i (.u_i(u), .r_o(r1));
+  ntt_red32 #(.Q(24'd12289)) m2_i (.u_i(u), .r_o(r2));
+  assign r_o = sel_i == 2'd0 ? r0 : sel_i == 2'd1 ? r1 : r2;
+endmodule
+
+// u - 2^31 mod q for u < 2^32: Barrett's estimate t = (u mu) >> 32, mu = floor(2^32 / q), is
+// floor(u / q) or one less, so r = u - t q < 2q takes one subtraction; then 2^31 mod q is
+// subtracted modulo q.
+module ntt_red32 #(
+    parameter logic [23:0] Q = 24'd3329
+) (
+    input logic [31:0] u_i,
+    output logic [23:0] r_o
+);
+  localparam logic [63:0] MU = (64'd1 << 32) / {40'd0, Q};
+  localparam logic [63:0] C64 = (64'd1 << 31) % {40'd0, Q};
+  localparam logic [24:0] C = C64[24:0];
+  localparam logic [24:0] Q25 = {1'b0, Q};
+  wire [63:0] um = {32'd0, u_i} * MU;
+  wire [31:0] t = um[63:32];
+  wire [24:0] tq;
+  ntt_mulq #(.W(25), .Q(Q)) mq_i (.x_i(t[24:0]), .r_o(tq));
+  wire [24:0] r = u_i[24:0] - tq;
+  wire [24:0] ra = r >= Q25 ? r - Q25 : r;
+  wire [24:0] rb = ra >= C ? ra - C : ra + Q25 - C;
+  assign r_o = rb[23:0];
+endmodule
+
+// x q mod 2^W for the three moduli, as shifts and adds: 3329 = 2^11 + 2^10 + 2^8 + 1,
+// 8380417 = 2^23 - 2^13 + 1, 12289 = 2^13 + 2^12 + 1.
+module ntt_mulq #(
+    parameter integer W = 14,
+    parameter logic [23:0] Q = 24'd3329
+) (
+    input logic [W-1:0] x_i,
+    output logic [W-1:0] r_o
+);
+  generate
+    if (Q == 24'd3329) begin : g_kem
+      assign r_o = (x_i << 11) + (x_i << 10) + (x_i << 8) + x_i;
+    end else if (Q == 24'd8380417) begin : g_dsa
+      assign r_o = (x_i << 23) - (x_i << 13) + x_i;
+    end else begin : g_fn
+      assign r_o = (x_i << 13) + (x_i << 12) + x_i;
+    end
+  endgenerate
 endmodule

@@ -3,7 +3,8 @@
 // bus port, one command per line; tests/test_accel_ntt.py writes the script from the software
 // model (pqlab/accel_ntt.py) and compares the output.
 //   W <addr> <data>   one write cycle; prints "E" when the unit refuses it (err_o)
-//   R <addr>          one read cycle; prints the read data (decimal, unsigned) or "E"
+//   R <addr>          one read cycle; prints the read data (decimal, unsigned; the unit's
+//                     reads are registered: rdata_o after the clock edge) or "E"
 //   T                 clock until the unit is idle; prints the cycles it stayed busy
 // Addresses and data in hex (0x...) or decimal.
 #include "Vntt_unit.h"
@@ -50,12 +51,14 @@ int main(int argc, char **argv)
             dut->addr_i = (uint32_t)std::strtoul(a.c_str(), nullptr, 0);
             dut->wdata_i = cmd == "W" ? (uint32_t)std::strtoul(d.c_str(), nullptr, 0) : 0;
             dut->eval();
-            if (dut->err_o) {
+            const bool err = dut->err_o;
+            if (err) {
                 std::printf("E\n");
-            } else if (cmd == "R") {
-                std::printf("%u\n", (unsigned)dut->rdata_o);
             }
             tick();
+            if (!err && cmd == "R") { /* registered read: the word is there after the clock edge */
+                std::printf("%u\n", (unsigned)dut->rdata_o);
+            }
             dut->req_i = 0;
             dut->eval();
         } else if (cmd == "T") {

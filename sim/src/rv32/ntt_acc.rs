@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //! The NTT unit of hw/accel/ntt/ntt_unit.sv in slot 1 of the `cv32e40p-acc` machine (accel.rs,
 //! docs/accel.md "NTT unit"): the same registers, memories, results and refusals, and the same
-//! timing. An operation's results are computed when CTRL is written; the unit is then busy
+//! timing (the RTL's pipeline: `PIPE_DW`, `layer_gap`). An operation's results are computed when CTRL is written; the unit is then busy
 //! for `op_cycles` cycles from the cycle after the CTRL store, which the write reports (the
 //! hart puts it in `Touch::busy`), and the slots' one timing rule (timing/cv32e40p.rs,
 //! `acc_ready`, as for the Keccak unit) holds every access to the window until then: nothing
@@ -47,6 +47,37 @@ fn submod(a: u64, b: u64, q: u64) -> u64 {
     } else {
         (a + q - b) & 0xff_ffff
     }
+}
+
+/// ntt_unit.sv's ntt_mulmod: a b mod q by Barrett's reduction (HAC Algorithm 14.42, b = 2,
+/// k = K bits of q), step by step with the RTL's widths: a K+1-bit quotient estimate, a K+2-bit
+/// remainder and two corrections. Exact for canonical inputs; for words >= q (left by another
+/// mode) it gives the RTL's value (pqlab/accel_ntt.py `mulmod_hw` is the same function).
+fn mulmod(a: u64, b: u64, q: u64) -> u64 {
+    let k: u32 = match q {
+        3329 => 12,
+        8380417 => 23,
+        _ => 14,
+    };
+    let mu = (1u64 << (2 * k)) / q;
+    let p = (a & 0xff_ffff) * (b & 0xff_ffff);
+    let q1 = (p >> (k - 1)) & ((1u64 << (k + 1)) - 1);
+    let q3 = (q1 * mu) >> (k + 1);
+    let mut r = p.wrapping_sub(q3 * q) & ((1u64 << (k + 2)) - 1);
+    for _ in 0..2 {
+        if r >= q {
+            r -= q;
+        }
+    }
+    r & 0xff_ffff
+}
+
+/// ntt_unit.sv's pipeline: cycles from a step's issue to its write (1 read + 3 x 4 products)
+const PIPE_DW: u64 = 13;
+
+/// idle issue cycles between two layers of an n-point transform (ntt_unit.sv's `gap`)
+fn layer_gap(n: u64) -> u64 {
+    (PIPE_DW + 1).saturating_sub(n / 4)
 }
 
 fn brv(k: usize, bits: u32) -> usize {
@@ -235,7 +266,7 @@ impl NttAcc {
                         for p in 0..n / 2 {
                             let (blk, j) = (p >> lg, p & (len - 1));
                             let i0 = (blk << (lg + 1)) | j;
-                            let t = zs[base + blk] * mem[i0 + len] % q;
+                            let t = mulmod(zs[base + blk], mem[i0 + len], q);
                             let x0 = mem[i0];
                             mem[i0 + len] = submod(x0, t, q);
                             mem[i0] = addmod(x0, t, q);
@@ -251,23 +282,23 @@ impl NttAcc {
                             let i0 = (blk << (lg + 1)) | j;
                             let (x0, x1) = (mem[i0], mem[i0 + len]);
                             let mut y0 = addmod(x0, x1, q);
-                            let mut y1 = submod(x0, x1, q) * zs[base + blk] % q;
+                            let mut y1 = mulmod(zs[base + blk], submod(x0, x1, q), q);
                             if last {
-                                y0 = y0 * scale % q;
-                                y1 = y1 * scale % q;
+                                y0 = mulmod(y0, scale, q);
+                                y1 = mulmod(y1, scale, q);
                             }
                             mem[i0] = y0;
                             mem[i0 + len] = y1;
                         }
                     }
                 }
-                layers * (n as u64 / 2)
+                layers * (n as u64 / 2) + (layers - 1) * layer_gap(n as u64) + PIPE_DW
             }
             3 => {
                 for i in 0..n {
-                    self.a[i] = self.a[i] * self.b[i] % q * scale % q;
+                    self.a[i] = mulmod(mulmod(self.a[i], self.b[i], q), scale, q);
                 }
-                n as u64
+                n as u64 + PIPE_DW
             }
             _ => {
                 // ML-KEM base multiplication of the 128 pairs
@@ -277,10 +308,15 @@ impl NttAcc {
                     let g = if i & 1 == 1 { q - bz } else { bz };
                     let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
                     let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
-                    self.a[2 * i] = addmod(a0 * b0 % q, a1 * b1 % q * g % q, q) * scale % q;
-                    self.a[2 * i + 1] = addmod(a0 * b1 % q, a1 * b0 % q, q) * scale % q;
+                    // the RTL's ML-KEM-only multipliers take 12-bit operands (a1 b1, a0 b1,
+                    // a1 b0, times gamma); a0 b0 and the scaling use the full ones
+                    let k = |x: u64, y: u64| mulmod(x & 0xfff, y & 0xfff, q);
+                    let t = k(k(a1, b1), g);
+                    self.a[2 * i] = mulmod(addmod(mulmod(a0, b0, q), t, q), scale, q);
+                    let u = addmod(k(a0, b1), k(a1, b0), q);
+                    self.a[2 * i + 1] = mulmod(u, scale, q);
                 }
-                128
+                128 + PIPE_DW
             }
         }
     }

@@ -1,0 +1,73 @@
+"""Area of the accelerators with Yosys (docs/accel.md, "Area"): the synthesis scripts
+hw/accel/keccak/synth.ys and hw/accel/ntt/synth.ys run with Debian's yosys and their `stat`
+reports have the cell categories the area table is made of: for the Xilinx UltraScale+ mapping
+LUTs, flip-flops and DSP48E2 (and block RAMs for the NTT unit, whose memories and twiddle ROM
+must be inferred as RAMB18E2 / RAMB36E2, not flip-flops), for the generic mapping gate cells.
+Minutes each on the shared machine: slow."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("yosys") is None, reason="yosys not installed"),
+]
+
+
+def cells(report: Path) -> dict[str, int]:
+    """The cell counts of a `stat` report (its last module, the flattened top)."""
+    text = report.read_text()
+    top = text.rsplit("=== ", 1)[-1]
+    found = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", top, re.M)}
+    if not found:
+        raise AssertionError(f"{report}: no cell counts")
+    return found
+
+
+def group(c: dict[str, int], prefix: str) -> int:
+    return sum(v for k, v in c.items() if k.startswith(prefix))
+
+
+def run_script(script: str, reports: list[str]) -> list[dict[str, int]]:
+    (ROOT / "build").mkdir(exist_ok=True)
+    for r in reports:
+        (ROOT / "build" / r).unlink(missing_ok=True)
+    p = subprocess.run(
+        ["yosys", "-q", "-l", str(ROOT / "build" / (Path(script).parent.name + "-synth.log")), script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    assert p.returncode == 0, p.stderr[-3000:] + p.stdout[-3000:]
+    return [cells(ROOT / "build" / r) for r in reports]
+
+
+def test_ntt_unit_synthesises_to_luts_ffs_bram_dsp() -> None:
+    xcup, generic = run_script("hw/accel/ntt/synth.ys", ["ntt-synth-xcup-unit.txt", "ntt-synth-generic-unit.txt"])
+    assert group(xcup, "LUT") > 0 and group(xcup, "FD") > 0
+    assert group(xcup, "DSP48E2") > 0
+    # the four 512 x 24 banks and the twiddle ROM in block RAM
+    assert group(xcup, "RAMB18E2") + 2 * group(xcup, "RAMB36E2") >= 4
+    # memories are not flip-flops: far fewer than the 4 x 512 x 24 bits of A and B
+    assert group(xcup, "FD") < 49152 // 4
+    assert group(generic, "$_") > 0 and all(not k.startswith(("LUT", "FD", "RAMB", "DSP")) for k in generic)
+
+
+def test_keccak_unit_synthesises_to_luts_ffs() -> None:
+    unit, slot, generic = run_script(
+        "hw/accel/keccak/synth.ys",
+        ["keccak-synth-xcup-unit.txt", "keccak-synth-xcup-slot.txt", "keccak-synth-generic-unit.txt"],
+    )
+    for c in (unit, slot):
+        assert group(c, "LUT") > 0
+        assert group(c, "FD") >= 1600  # the state register
+    assert group(generic, "$_") > 0
