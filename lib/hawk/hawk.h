@@ -19,6 +19,7 @@
 #include "namespace.h"
 #include "params.h"
 #include "fips202.h"
+#include "fips202x4.h"
 
 #define HAWK_NS(s) PQLAB_NAMESPACE(s)
 
@@ -34,9 +35,14 @@
 #define hawk_poly_mul_acc HAWK_NS(hawk_poly_mul_acc)
 
 /* SHAKE256x4 of the specification: four SHAKE256 of seed || j (j = 0..3), read 8 bytes
- * from each in turn */
+ * from each in turn; the four instances run through lib/common's four-way sponge
+ * (fips202x4.h), one block of each squeezed at a time. seedlen <= HAWK_SHAKE4_MAXSEED
+ * (the signing sampler's seed M || kgseed || a || Rnd(320) is the longest). */
+#define HAWK_SHAKE4_MAXSEED (HAWK_HMLEN + HAWK_KGSEEDLEN + 4 + HAWK_SIGN_SEEDRND)
 typedef struct {
-    pqlab_keccak_state x[4];
+    pqlab_keccakx4_state st;
+    uint8_t buf[4][PQLAB_SHAKE256_RATE];
+    unsigned pos; /* bytes of buf[j] read */
 } hawk_shake4;
 void hawk_shake256x4_init(hawk_shake4 *s, const uint8_t *seed, size_t seedlen);
 /* the next 32 bytes: 8 from instance 0, 8 from 1, 8 from 2, 8 from 3 */

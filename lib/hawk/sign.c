@@ -202,6 +202,8 @@ int hawk_sign_core(uint8_t sig[HAWK_SIGBYTES], const uint8_t *m, size_t mlen, co
     uint8_t tb[2 * HAWK_N];
     uint8_t hm[HAWK_HMLEN], salt[HAWK_SALTLEN], rb[HAWK_SIGN_SEEDRND], hb[2 * HAWK_N / 8];
     uint8_t seed[HAWK_HMLEN + HAWK_KGSEEDLEN + 4 + HAWK_SIGN_SEEDRND];
+    _Static_assert(sizeof seed <= HAWK_SHAKE4_MAXSEED && HAWK_KGSEEDLEN <= HAWK_SHAKE4_MAXSEED,
+                   "hawk_shake256x4_init's input buffer");
     hawk_ntt nt; /* twiddle tables (public) */
     uint32_t tmp[3 * HAWK_N];
     pqlab_keccak_state sc;
