@@ -71,6 +71,17 @@ uint32_t hawk_mp_inv(uint32_t a, const hawk_ntt *c); /* 0 for 0 */
 void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const int32_t *a2, const int32_t *b2, int adj,
                        const hawk_ntt *c, uint32_t *tmp);
 
+/* ---- sampler.c: the kernels of signing a backend may replace (lib/native/hawk_sign.h) ---- */
+#define HAWK_W (HAWK_N / 32) /* 32-bit words of an n-bit vector */
+#define hawk_sample16 HAWK_NS(hawk_sample16)
+#define hawk_mul2_acc HAWK_NS(hawk_mul2_acc)
+/* SamplerSign for one group of 16 samples: grp[0..4] the five 32-byte reads of
+ * SHAKE256x4, t[r] in {0, 1} the bit of t0 || t1 at that sample, x[r] the sample
+ * (r = 4 j + k: word j of grp[k], bits 16 k .. 16 k + 14 of word j of grp[4]) */
+void hawk_sample16(int32_t x[16], const uint8_t grp[5][32], const uint8_t t[16]);
+/* acc ^= a b in GF(2)[x]/(x^n - 1), n-bit vectors as n/32 words (bit i in word i/32) */
+void hawk_mul2_acc(uint32_t *acc, const uint32_t *a, const uint32_t *b);
+
 /* ---- codec.c ---- */
 #define hawk_encode_public HAWK_NS(hawk_encode_public)
 #define hawk_fx_babai_init HAWK_NS(hawk_fx_babai_init)
