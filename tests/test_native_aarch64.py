@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import firmware
@@ -28,6 +29,67 @@ NATIVE = ROOT / "lib" / "native" / "aarch64"
 NRANDOM = 24
 # the portable SHAKE the C samplers (lib/mlkem/sample.c, lib/mldsa/sample.c) link against
 KECCAK_C = [ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
+
+
+def run_kernel_program(
+    tmp: Path,
+    name: str,
+    program: str,
+    sources: Sequence[Path],
+    *,
+    platform: str = "aarch64-qemu",
+    include: Sequence[Path] = (NATIVE,),
+    cflags: Sequence[str] = (),
+    per_source: Callable[[Path], list[str]] | None = None,
+    subst: Mapping[str, str] | None = None,
+) -> str:
+    """The one build-and-run step of this file: `program` (each key of `subst` replaced by its
+    value) written to tmp/<name>, built with `sources` through pqlab's build for `platform`
+    (firmware.build_and_run: the backend's defines are not applied, so portable files are the
+    C reference), run with the platform's runner; returns stdout."""
+    for key, value in (subst or {}).items():
+        assert key in program, key
+        program = program.replace(key, value)
+    src = tmp / name
+    src.write_text(program)
+    return firmware.build_and_run(
+        platform,
+        tmp,
+        [src, *sources],
+        include=include,
+        cflags=cflags,
+        per_source=per_source or (lambda _p: []),
+        timeout=300,
+    )
+
+
+def run_and_parse(
+    tmp: Path,
+    name: str,
+    program: str,
+    sources: Sequence[Path],
+    *,
+    platform: str = "aarch64-qemu",
+    include: Sequence[Path] = (NATIVE,),
+    cflags: Sequence[str] = (),
+    per_source: Callable[[Path], list[str]] | None = None,
+    subst: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """run_kernel_program, then _parse: no mismatch line, `bad 0`, `end` last; returns the
+    `features` / `counts` fields."""
+    out = run_kernel_program(
+        tmp,
+        name,
+        program,
+        sources,
+        platform=platform,
+        include=include,
+        cflags=cflags,
+        per_source=per_source,
+        subst=subst,
+    )
+    return _parse(platform, out)
+
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -330,18 +392,17 @@ int main(void)
 
 
 def run_mlkem_program(platform: str, tmp: Path) -> dict[str, str]:
-    src = tmp / "mlkem.c"
-    src.write_text(MLKEM_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
     mlkem = ROOT / "lib" / "mlkem"
-    out = firmware.build_and_run(
-        platform,
+    return run_and_parse(
         tmp,
-        [src, mlkem / "ntt.c", mlkem / "sample.c", *KECCAK_C, NATIVE / "mlkem_ntt.c", NATIVE / "sample.c"],
+        "mlkem.c",
+        MLKEM_PROGRAM,
+        [mlkem / "ntt.c", mlkem / "sample.c", *KECCAK_C, NATIVE / "mlkem_ntt.c", NATIVE / "sample.c"],
+        platform=platform,
         include=[mlkem, NATIVE],
         cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
-        timeout=300,
+        subst={"@NRANDOM@": str(NRANDOM)},
     )
-    return _parse(platform, out)
 
 
 def _parse(platform: str, out: str) -> dict[str, str]:
@@ -511,26 +572,16 @@ int main(void)
 
 def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     """The ML-DSA kernels give the C's values bit for bit (plain Advanced SIMD: one CPU model)."""
-    src = tmp_path / "mldsa.c"
-    src.write_text(MLDSA_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
     mldsa = ROOT / "lib" / "mldsa"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    f = run_and_parse(
         tmp_path,
-        [
-            src,
-            mldsa / "ntt.c",
-            mldsa / "sample.c",
-            mldsa / "pack.c",
-            *KECCAK_C,
-            NATIVE / "mldsa_ntt.c",
-            NATIVE / "sample.c",
-        ],
+        "mldsa.c",
+        MLDSA_PROGRAM,
+        [mldsa / "ntt.c", mldsa / "sample.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "mldsa_ntt.c", NATIVE / "sample.c"],
         include=[mldsa, NATIVE],
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
-        timeout=300,
+        subst={"@NRANDOM@": str(NRANDOM)},
     )
-    f = _parse("aarch64-qemu", out)
     n = 5 + NRANDOM
     assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
     assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
@@ -622,10 +673,8 @@ def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
     these are the C's values), outputs in [0, q), the inverse gives the input back, and logn
     below 6 is declined with the array untouched."""
     q = 12289
-    src = tmp_path / "fndsa.c"
-    src.write_text(FNDSA_PROGRAM)
-    out = firmware.build_and_run(
-        "aarch64-qemu", tmp_path, [src, NATIVE / "fndsa_modq.c"], include=[ROOT / "lib" / "native"], timeout=300
+    out = run_kernel_program(
+        tmp_path, "fndsa.c", FNDSA_PROGRAM, [NATIVE / "fndsa_modq.c"], include=[ROOT / "lib" / "native"]
     )
     f = _parse("aarch64-qemu", out)
     assert int(f["fndsa_checks"]) == 5 * 5 + 5
@@ -934,20 +983,19 @@ def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
     fndsa_fft.c gets no -ffp-contract=off: its own pragma must keep FMLA out. The base
     sampler's RCDT count against 128-bit comparisons at every table entry's edges and on
     random 72-bit values."""
-    src = tmp_path / "fndsa_fft_test.c"
-    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", str(FNDSA_FFT_CASES)))
     fndsa = ROOT / "lib" / "fndsa"
     fft_c = fndsa / "fft.c"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    src = tmp_path / "fndsa_fft_test.c"
+    f = run_and_parse(
         tmp_path,
-        [src, fft_c, NATIVE / "fndsa_fft.c"],
+        src.name,
+        FNDSA_FFT_PROGRAM,
+        [fft_c, NATIVE / "fndsa_fft.c"],
         include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
         cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno"],
         per_source=lambda p: ["-ffp-contract=off"] if p.resolve() in (fft_c.resolve(), src.resolve()) else [],
-        timeout=300,
+        subst={"@NCASES@": str(FNDSA_FFT_CASES)},
     )
-    f = _parse("aarch64-qemu", out)
     assert int(f["rcdt"]) == 18 * 3 + 2 + 2000
     for k, lo in FNDSA_FFT_MIN_LOGN.items():
         assert int(f[k]) == (11 - lo) * FNDSA_FFT_CASES, (k, f[k])
@@ -1003,18 +1051,15 @@ def test_neon_fndsa_prng_refill_matches_portable(tmp_path: Path) -> None:
     (built without the backend): 18 keys from SHAKE256 with their initial counters and 6 chosen
     counters around 2^32 and 2^64 (the carry into word 15 and the wrap), output at 16 byte
     alignments, every byte."""
-    src = tmp_path / "prng.c"
-    src.write_text(FNDSA_PRNG_PROGRAM)
     fndsa = ROOT / "lib" / "fndsa"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    f = run_and_parse(
         tmp_path,
-        [src, fndsa / "sampler.c", fndsa / "fft.c", ROOT / "lib/common/fips202.c", NATIVE / "fndsa_fft.c"],
+        "prng.c",
+        FNDSA_PRNG_PROGRAM,
+        [fndsa / "sampler.c", fndsa / "fft.c", ROOT / "lib/common/fips202.c", NATIVE / "fndsa_fft.c"],
         include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
         cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
-        timeout=300,
     )
-    f = _parse("aarch64-qemu", out)
     assert int(f["prng"]) == 24
 
 
@@ -1022,18 +1067,17 @@ def test_neon_fndsa_fft_fma_option_changes_results(tmp_path: Path) -> None:
     """PQLAB_FNDSA_FMA (fused multiply-add in fndsa_fft.c, off by default) takes effect: the
     same program with the option on the kernel file finds FFT values that differ from the C's
     (the reason it is off: not KAT-exact), close to the C's for small-integer inputs."""
-    src = tmp_path / "fndsa_fft_test.c"
-    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", "2"))
     fndsa = ROOT / "lib" / "fndsa"
     kernel = NATIVE / "fndsa_fft.c"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    out = run_kernel_program(
         tmp_path,
-        [src, fndsa / "fft.c", kernel],
+        "fndsa_fft_test.c",
+        FNDSA_FFT_PROGRAM,
+        [fndsa / "fft.c", kernel],
         include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
         cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
         per_source=lambda p: ["-DPQLAB_FNDSA_FMA"] if p.resolve() == kernel.resolve() else [],
-        timeout=300,
+        subst={"@NCASES@": "2"},
     )
     lines = out.splitlines()
     assert lines and lines[-1] == "end", out[-2000:]
@@ -1068,19 +1112,15 @@ PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha
 
 
 def run_program(platform: str, tmp: Path) -> dict[str, str]:
-    src = tmp / "diff.c"
-    src.write_text(PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
     sources = [
-        src,
         ROOT / "lib/common/fips202.c",
         ROOT / "lib/common/sha2.c",
         NATIVE / "cpu.c",
         NATIVE / "keccak.c",
         NATIVE / "sha256.c",
     ]
-    # backend=False (the default): fips202.c and sha2.c are the portable reference
-    out = firmware.build_and_run(platform, tmp, sources, include=[NATIVE], timeout=300)
-    return _parse(platform, out)
+    # no backend defines: fips202.c and sha2.c are the portable reference
+    return run_and_parse(tmp, "diff.c", PROGRAM, sources, platform=platform, subst={"@NRANDOM@": str(NRANDOM)})
 
 
 @pytest.mark.parametrize("platform", sorted(PLATFORMS))
@@ -1112,3 +1152,222 @@ def test_host_platform_takes_the_backend_on_aarch64(
     srcs, flags = build.backends.__wrapped__(get_platform("host"))
     assert ('-DPQLAB_NATIVE_META_HEADER="aarch64/meta.h"' in flags) == expect
     assert (NATIVE / "keccak.c" in srcs) == expect
+
+
+HAWK_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+/* the C reference: lib/hawk/sampler.c itself, compiled without the backend's defines (its
+ * static tables and C kernels are what the native kernels must reproduce) */
+#include "sampler.c"
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static unsigned int bad, n_sample, n_mul2, n_declined;
+
+static void put64(uint8_t *p, uint64_t x)
+{
+    for (unsigned i = 0; i < 8; i++) {
+        p[i] = (uint8_t)(x >> (8 * i));
+    }
+}
+
+/* sample r = 4 j + k of a group gets the 78-bit value chi 2^64 + clo and sign bit s */
+static void set_sample(uint8_t grp[5][32], unsigned r, uint32_t chi, uint64_t clo, unsigned s)
+{
+    unsigned j = r / 4, k = r % 4;
+    uint64_t a = (clo & 0x7FFFFFFFFFFFFFFFull) | ((uint64_t)s << 63);
+    uint32_t b = (chi << 1) | (uint32_t)(clo >> 63);
+    put64(grp[k] + 8 * j, a);
+    uint64_t hiw = le64(grp[4] + 8 * j);
+    hiw &= ~((uint64_t)0x7FFF << (16 * k));
+    hiw |= (uint64_t)(b & 0x7FFF) << (16 * k);
+    put64(grp[4] + 8 * j, hiw);
+}
+
+static void check_sample(uint8_t grp[5][32], const uint8_t t[16], unsigned c)
+{
+    int32_t want[16], got[17];
+    got[16] = 0x5A5A5A5A;
+    sample16_c(want, (const uint8_t(*)[32])grp, t);
+    if (pqlab_hawk_sample16_native(got, (const uint8_t(*)[32])grp, t, T0, (unsigned)T0_LEN, T1, (unsigned)T1_LEN) !=
+        PQLAB_NATIVE_DONE) {
+        printf("mismatch sample_declined %u\n", c);
+        bad++;
+        return;
+    }
+    n_sample++;
+    for (unsigned r = 0; r < 16; r++) {
+        if (got[r] != want[r]) {
+            printf("mismatch sample case %u r %u C %d native %d\n", c, r, (int)want[r], (int)got[r]);
+            bad++;
+        }
+    }
+    if (got[16] != 0x5A5A5A5A) {
+        printf("mismatch sample_overrun %u\n", c);
+        bad++;
+    }
+}
+
+static void check_mul2(const uint32_t *a, const uint32_t *b, unsigned c)
+{
+    uint32_t want[HAWK_W + 1], got[HAWK_W + 1], acc0[HAWK_W];
+    for (unsigned i = 0; i < HAWK_W; i++) {
+        acc0[i] = (uint32_t)next64();
+    }
+    memcpy(want, acc0, sizeof acc0);
+    memcpy(got, acc0, sizeof acc0);
+    got[HAWK_W] = 0xA5A5A5A5u;
+    mul2_acc_c(want, a, b);
+    if (pqlab_hawk_mul2_acc_native(got, a, b, HAWK_LOGN) != PQLAB_NATIVE_DONE) {
+        printf("mismatch mul2_declined %u\n", c);
+        bad++;
+        return;
+    }
+    n_mul2++;
+    if (memcmp(got, want, sizeof acc0) != 0 || got[HAWK_W] != 0xA5A5A5A5u) {
+        printf("mismatch mul2 case %u\n", c);
+        bad++;
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    uint8_t grp[5][32], t[16];
+    int32_t x[16];
+    /* every table entry's edges: c = T - 1, T, T + 1 (over the 80-bit value), both signs, both t */
+    for (unsigned tab = 0; tab < 2; tab++) {
+        const pqlab_hawk_cdt *T = tab == 0 ? T0 : T1;
+        unsigned len = tab == 0 ? (unsigned)T0_LEN : (unsigned)T1_LEN;
+        for (unsigned v = 0; v < len; v++) {
+            for (unsigned i = 0; i < 5; i++) {
+                for (unsigned k = 0; k < 32; k++) {
+                    grp[i][k] = (uint8_t)next64();
+                }
+            }
+            for (unsigned r = 0; r < 16; r++) {
+                int d = (int)(r % 3) - 1; /* -1, 0, +1 */
+                uint64_t lo = T[v].lo + (uint64_t)(int64_t)d;
+                uint32_t hi = T[v].hi;
+                if (d < 0 && T[v].lo == 0) {
+                    hi--;
+                } else if (d > 0 && lo == 0) {
+                    hi++;
+                }
+                set_sample(grp, r, hi, lo, (r >> 2) & 1);
+                t[r] = (uint8_t)((r >> 3) & 1);
+            }
+            check_sample(grp, t, 100 * tab + v);
+        }
+    }
+    /* all-zero, all-ones, and random groups with random t */
+    for (unsigned c = 0; c < 2 + @NRANDOM@ * 8; c++) {
+        for (unsigned i = 0; i < 5; i++) {
+            for (unsigned k = 0; k < 32; k++) {
+                grp[i][k] = c == 0 ? 0 : c == 1 ? 0xFF : (uint8_t)next64();
+            }
+        }
+        uint64_t tb = next64();
+        for (unsigned r = 0; r < 16; r++) {
+            t[r] = c < 2 ? (uint8_t)(r & 1) : (uint8_t)((tb >> r) & 1);
+        }
+        check_sample(grp, t, 1000 + c);
+    }
+    /* tables longer than the contract: declined, x untouched */
+    for (unsigned r = 0; r < 16; r++) {
+        x[r] = 77;
+    }
+    if (pqlab_hawk_sample16_native(x, (const uint8_t(*)[32])grp, t, T0, 17, T1, 1) == PQLAB_NATIVE_DECLINED &&
+        pqlab_hawk_sample16_native(x, (const uint8_t(*)[32])grp, t, T0, 1, T1, 17) == PQLAB_NATIVE_DECLINED) {
+        n_declined += 2;
+    }
+    for (unsigned r = 0; r < 16; r++) {
+        if (x[r] != 77) {
+            printf("mismatch sample_declined_wrote %u\n", r);
+            bad++;
+        }
+    }
+
+    /* GF(2) products: single bits of a and b at the word and vector edges, all-ones, random */
+    uint32_t a[HAWK_W], b[HAWK_W];
+    static const unsigned pos[] = {0, 1, 31, 32, 127, 128, HAWK_N / 2, HAWK_N - 1};
+    for (unsigned c = 0; c < 8; c++) {
+        for (unsigned i = 0; i < HAWK_W; i++) {
+            a[i] = 0;
+            b[i] = (uint32_t)next64();
+        }
+        a[pos[c] / 32] = 1u << (pos[c] % 32);
+        check_mul2(a, b, c);
+        for (unsigned i = 0; i < HAWK_W; i++) {
+            a[i] = (uint32_t)next64();
+            b[i] = 0;
+        }
+        b[pos[c] / 32] = 1u << (pos[c] % 32);
+        check_mul2(a, b, 10 + c);
+    }
+    for (unsigned c = 0; c < 2 + @NRANDOM@; c++) {
+        for (unsigned i = 0; i < HAWK_W; i++) {
+            a[i] = c == 0 ? ~0u : (uint32_t)next64();
+            b[i] = c <= 1 ? ~0u : (uint32_t)next64();
+        }
+        check_mul2(a, b, 100 + c);
+    }
+    /* degrees outside 7..10: declined, acc untouched */
+    uint32_t acc[HAWK_W];
+    memset(acc, 0x3C, sizeof acc);
+    for (unsigned l = 5; l < 12; l += 1) {
+        if (l >= 7 && l <= 10) {
+            continue;
+        }
+        if (pqlab_hawk_mul2_acc_native(acc, a, b, l) == PQLAB_NATIVE_DECLINED) {
+            n_declined++;
+        }
+    }
+    for (unsigned i = 0; i < HAWK_W; i++) {
+        if (acc[i] != 0x3C3C3C3Cu) {
+            printf("mismatch mul2_declined_wrote %u\n", i);
+            bad++;
+        }
+    }
+    printf("counts hawk_sample=%u hawk_mul2=%u hawk_declined=%u t0=%u t1=%u\n", n_sample, n_mul2, n_declined,
+           (unsigned)T0_LEN, (unsigned)T1_LEN);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_neon_hawk_sign_kernels_match_portable(logn: int, tmp_path: Path) -> None:
+    """Hawk signing's kernels (hawk_sign.c) against lib/hawk/sampler.c's C, included whole
+    into the program and built without the backend's defines: SamplerSign's 16-sample count at
+    every table entry's edges (c = T - 1, T, T + 1 over the 80-bit value, both signs, both
+    tables), on all-zero, all-ones and random groups with random t; the GF(2) product with
+    single bits of a or b at word and vector edges, all-ones and random operands, the
+    accumulator's neighbour word untouched; declines (tables above 16 entries, logn outside
+    7..10) leave the output untouched."""
+    hawk = ROOT / "lib" / "hawk"
+    f = run_and_parse(
+        tmp_path,
+        "hawk.c",
+        HAWK_PROGRAM,
+        [NATIVE / "hawk_sign.c"],
+        include=[hawk, ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=[f"-DPQLAB_HAWK_LOGN={logn}", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    ntab = int(f["t0"]) + int(f["t1"])
+    assert ntab == (13 + 12), f  # the tables of both degrees: 13 (T0) and 12 (T1) entries
+    assert int(f["hawk_sample"]) == ntab + 2 + NRANDOM * 8
+    assert int(f["hawk_mul2"]) == 16 + 2 + NRANDOM
+    assert int(f["hawk_declined"]) == 2 + 3  # n0 or n1 = 17; logn 5, 6, 11
