@@ -42,4 +42,9 @@
 /* FN-DSA: the sampler's PRNG refill, eight ChaCha20 blocks as two 4-way passes (fndsa_fft.c) */
 #define PQLAB_FNDSA_PRNG_NATIVE 1
 
+/* Hawk signing (hawk_sign.c, contract lib/native/hawk_sign.h): SamplerSign's table count, two
+ * samples per vector, and the GF(2) products t0, t1 with the accumulator in registers */
+#define PQLAB_HAWK_SAMPLER_NATIVE 1
+#define PQLAB_HAWK_MUL2_NATIVE 1
+
 #endif
