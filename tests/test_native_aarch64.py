@@ -1371,3 +1371,220 @@ def test_neon_hawk_sign_kernels_match_portable(logn: int, tmp_path: Path) -> Non
     assert int(f["hawk_sample"]) == ntab + 2 + NRANDOM * 8
     assert int(f["hawk_mul2"]) == 16 + 2 + NRANDOM
     assert int(f["hawk_declined"]) == 2 + 3  # n0 or n1 = 17; logn 5, 6, 11
+
+
+MLKEM_CBD_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint8_t next8(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint8_t)(rng >> 24);
+}
+static unsigned int bad, n_cbd2, n_cbd3;
+/* kind 0: random; 1..6: constant bytes 0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0 */
+static void check(unsigned int eta, unsigned int kind, unsigned int al)
+{
+    static const uint8_t constant[6] = {0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0};
+    uint8_t raw[192 + 8];
+    int16_t got[256 + 8];
+    mlkem_poly want;
+    uint8_t *buf = raw + al;
+    for (unsigned int i = 0; i < sizeof raw; i++) {
+        raw[i] = kind == 0 ? next8() : constant[kind - 1];
+    }
+    for (unsigned int i = 0; i < 256 + 8; i++) {
+        got[i] = 0x5a5a;
+    }
+    if (eta == 2) {
+        pqlab_mlkem_cbd2_neon(got, buf);
+        mlkem_cbd_eta2_c(&want, buf); /* MLKEM_ETA2 = 2 */
+        n_cbd2++;
+    } else {
+        pqlab_mlkem_cbd3_neon(got, buf);
+        mlkem_cbd_eta1_c(&want, buf); /* ML-KEM-512: MLKEM_ETA1 = 3 */
+        n_cbd3++;
+    }
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want.c[i]) {
+            printf("mismatch cbd%u kind %u align %u coefficient %u native %d C %d\n", eta, kind, al, i, got[i],
+                   want.c[i]);
+            bad++;
+            return;
+        }
+    }
+    for (unsigned int i = 256; i < 256 + 8; i++) {
+        if (got[i] != 0x5a5a) {
+            printf("mismatch cbd%u_after kind %u\n", eta, kind);
+            bad++;
+            return;
+        }
+    }
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned int eta = 2; eta <= 3; eta++) {
+        for (unsigned int kind = 0; kind < 7; kind++) {
+            for (unsigned int al = 0; al < 4; al++) {
+                for (unsigned int rep = 0; rep < (kind == 0 ? @NRANDOM@ : 1); rep++) {
+                    check(eta, kind, al);
+                }
+            }
+        }
+    }
+    printf("counts cbd2=%u cbd3=%u\n", n_cbd2, n_cbd3);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_mlkem_cbd_matches_portable(tmp_path: Path) -> None:
+    """ML-KEM's CBD (eta 2 and 3) against lib/mlkem/sample.c built for ML-KEM-512 (eta1 = 3,
+    eta2 = 2): random inputs and the constant bytes 0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0, at byte
+    alignments 0..3; all 256 coefficients, nothing written after them."""
+    mlkem = ROOT / "lib" / "mlkem"
+    f = run_and_parse(
+        tmp_path,
+        "cbd.c",
+        MLKEM_CBD_PROGRAM,
+        [mlkem / "sample.c", mlkem / "ntt.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mlkem, NATIVE],
+        cflags=["-DPQLAB_MLKEM_K=2", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    n = 4 * (NRANDOM + 6)
+    assert (int(f["cbd2"]), int(f["cbd3"])) == (n, n)
+
+
+MLDSA_REJ_ETA_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fips202.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+static uint64_t rng = 0x0123456789ABCDEFull;
+static uint8_t next8(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint8_t)(rng >> 24);
+}
+static unsigned int bad, n_poly, n_step;
+/* FIPS 204 Algorithm 31's loop body with Algorithm 15, written from the standard */
+static unsigned int rej_eta_def(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t len)
+{
+    for (size_t p = 0; p < len && ctr < 256; p++) {
+        const unsigned int z[2] = {buf[p] & 15u, (unsigned int)buf[p] >> 4};
+        for (unsigned int h = 0; h < 2 && ctr < 256; h++) {
+            if (MLDSA_ETA == 2 && z[h] < 15) {
+                a[ctr++] = 2 - (int32_t)(z[h] % 5);
+            } else if (MLDSA_ETA == 4 && z[h] < 9) {
+                a[ctr++] = 4 - (int32_t)z[h];
+            }
+        }
+    }
+    return ctr;
+}
+/* kind 0: random; 1: all rejected (0xFF); 2: all accepted (0x00); 3: the half-bytes at the
+ * bound (eta - 1 .. eta + 1 of the accepted range's end) */
+static void step_case(unsigned int ctr0, size_t len, unsigned int kind, unsigned int al)
+{
+    uint8_t raw[PQLAB_SHAKE256_RATE + 16];
+    int32_t got[256 + 8], want[256 + 8];
+    const unsigned int edge[3] = {MLDSA_ETA == 2 ? 14 : 8, MLDSA_ETA == 2 ? 15 : 9, MLDSA_ETA == 2 ? 13 : 7};
+    uint8_t *buf = raw + al;
+    for (unsigned int i = 0; i < sizeof raw; i++) {
+        const uint8_t r = next8();
+        raw[i] = kind == 0   ? r
+                 : kind == 1 ? 0xFF
+                 : kind == 2 ? 0x00
+                             : (uint8_t)(edge[r % 3] | (edge[(r >> 4) % 3] << 4));
+    }
+    for (unsigned int i = 0; i < 256 + 8; i++) {
+        got[i] = want[i] = (int32_t)0x5a5a5a5a;
+    }
+    const unsigned int n0 = pqlab_mldsa_rej_eta_neon(got, ctr0, buf, len, MLDSA_ETA);
+    const unsigned int n1 = rej_eta_def(want, ctr0, buf, len);
+    n_step++;
+    if (n0 != n1 || memcmp(got, want, sizeof(int32_t) * n1) != 0) {
+        printf("mismatch rej_eta ctr %u len %u kind %u align %u: %u vs %u\n", ctr0, (unsigned)len, kind, al, n0, n1);
+        bad++;
+        return;
+    }
+    for (unsigned int i = 256; i < 256 + 8; i++) {
+        if (got[i] != (int32_t)0x5a5a5a5a) {
+            printf("mismatch rej_eta_after ctr %u len %u kind %u\n", ctr0, (unsigned)len, kind);
+            bad++;
+            return;
+        }
+    }
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    static const unsigned int ctrs[] = {0, 1, 100, 239, 240, 241, 248, 250, 255, 256};
+    static const size_t lens[] = {0, 1, 7, 8, 9, 15, 16, 17, 135, 136};
+    for (unsigned int c = 0; c < sizeof ctrs / sizeof ctrs[0]; c++) {
+        for (unsigned int l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            for (unsigned int kind = 0; kind < 4; kind++) {
+                step_case(ctrs[c], lens[l], kind, (c + l + kind) % 8);
+            }
+        }
+    }
+    /* whole polynomials (SHAKE256 included) against the C */
+    for (unsigned int c = 0; c < 4 * @NRANDOM@; c++) {
+        uint8_t rhoprime[MLDSA_CRHBYTES];
+        mldsa_poly want;
+        int32_t got[256];
+        for (unsigned int i = 0; i < sizeof rhoprime; i++) {
+            rhoprime[i] = next8();
+        }
+        const uint16_t nonce = (uint16_t)(c < 8 ? c : c * 4099u);
+        mldsa_poly_rej_bounded_c(&want, rhoprime, nonce);
+        pqlab_mldsa_poly_rej_bounded_neon(got, rhoprime, nonce, MLDSA_ETA);
+        n_poly++;
+        if (memcmp(got, want.c, sizeof got) != 0) {
+            printf("mismatch poly_rej_bounded case %u\n", c);
+            bad++;
+        }
+    }
+    printf("counts rej_eta=%u poly_rej_bounded=%u\n", n_step, n_poly);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [44, 65])
+def test_neon_mldsa_rej_bounded_matches_portable(mode: int, tmp_path: Path) -> None:
+    """ML-DSA's RejBoundedPoly (eta 2: ML-DSA-44, eta 4: ML-DSA-65): the rejection step against
+    FIPS 204 Algorithms 31 / 15 written in the program, at counters 0..256 (near the end
+    especially), buffer lengths around the 8-byte step, random, all-rejected, all-accepted and
+    bound-edge half-bytes, alignments 0..7, nothing written after a[255]; whole polynomials
+    against lib/mldsa/sample.c's poly_rej_bounded (built without the backend)."""
+    mldsa = ROOT / "lib" / "mldsa"
+    f = run_and_parse(
+        tmp_path,
+        "rej_eta.c",
+        MLDSA_REJ_ETA_PROGRAM,
+        [mldsa / "sample.c", mldsa / "ntt.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mldsa, NATIVE],
+        cflags=[f"-DPQLAB_MLDSA_MODE={mode}", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    assert int(f["rej_eta"]) == 10 * 10 * 4
+    assert int(f["poly_rej_bounded"]) == 4 * NRANDOM
