@@ -660,16 +660,30 @@ def _brv(k: int, bits: int) -> int:
     return int(f"{k:0{bits}b}"[::-1], 2)
 
 
-def test_fndsa_modq_tables_generator_output_is_committed(tmp_path: Path) -> None:
-    """lib/fndsa/tables_modq.h (included by modq.c through tables.h and by the backend's
+def test_fndsa_modq_zetas_generator_output_is_committed(tmp_path: Path) -> None:
+    """lib/native/fndsa_modq_zetas.h (included by modq.c through tables.h and by the backend's
     fndsa_modq.c: one copy of the twiddles) is what lib/fndsa/gen_tables.py writes (its `modq`
-    part, integers only), and tables.h includes it."""
-    gen = tmp_path / "gen_tables.py"
+    part, integers only), and both include it."""
+    (tmp_path / "fndsa").mkdir()
+    (tmp_path / "native").mkdir()
+    gen = tmp_path / "fndsa" / "gen_tables.py"
     gen.write_text((ROOT / "lib" / "fndsa" / "gen_tables.py").read_text())
     subprocess.run([sys.executable, str(gen), "modq"], capture_output=True, check=True, text=True)
-    assert (tmp_path / "tables_modq.h").read_text() == (ROOT / "lib" / "fndsa" / "tables_modq.h").read_text()
-    assert '#include "tables_modq.h"' in (ROOT / "lib" / "fndsa" / "tables.h").read_text()
-    assert '#include "../../fndsa/tables_modq.h"' in (NATIVE / "fndsa_modq.c").read_text()
+    want = (ROOT / "lib" / "native" / "fndsa_modq_zetas.h").read_text()
+    assert (tmp_path / "native" / "fndsa_modq_zetas.h").read_text() == want
+    assert '#include "../native/fndsa_modq_zetas.h"' in (ROOT / "lib" / "fndsa" / "tables.h").read_text()
+    assert '#include "../fndsa_modq_zetas.h"' in (NATIVE / "fndsa_modq.c").read_text()
+
+
+def test_mldsa_zetas_generator_output_is_committed() -> None:
+    """lib/native/mldsa_zetas.h (the one zeta table of lib/mldsa/ntt.c and the backend's
+    mldsa_ntt.c) is lib/mldsa/gen_tables.py's output, and both include it."""
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "lib" / "mldsa" / "gen_tables.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (ROOT / "lib" / "native" / "mldsa_zetas.h").read_text()
+    assert '#include "../native/mldsa_zetas.h"' in (ROOT / "lib" / "mldsa" / "ntt.c").read_text()
+    assert '#include "../mldsa_zetas.h"' in (NATIVE / "mldsa_ntt.c").read_text()
 
 
 def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:

@@ -608,6 +608,6 @@ static const uint64_t fndsa_expm_c[13] = {
     0x8000000000000000u,
 };
 
-#include "tables_modq.h"
+#include "../native/fndsa_modq_zetas.h"
 
 #endif

@@ -25,7 +25,7 @@
 
 #include "../api.h"
 /* fndsa_ntt_zetas, fndsa_ntt_izetas: the frontend's own tables (modq.c), from lib/fndsa/gen_tables.py */
-#include "../../fndsa/tables_modq.h"
+#include "../fndsa_modq_zetas.h"
 
 #define Q 12289
 #define QINV (-12287) /* q^-1 mod 2^16 = 53249, signed */

@@ -28,7 +28,7 @@
     "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc); sample.c: rej_uniform */
 
 /* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
- * lib/fndsa/tables_modq.h, shared with modq.c; contract lib/native/fndsa_modq.h); declines logn < 6 */
+ * lib/native/fndsa_modq_zetas.h, shared with modq.c; contract lib/native/fndsa_modq.h); declines logn < 6 */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
 
 /* FN-DSA: the FFT layer on native doubles (fndsa_fft.c, contract lib/native/fndsa_fft.h): FFT,

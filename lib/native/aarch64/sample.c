@@ -194,9 +194,9 @@ void pqlab_mlkem_cbd3_neon(int16_t r[256], const uint8_t buf[192])
         }
         int16x8x4_t c;
 #define CBD3_COEF(j)                                                                                                   \
-    vcombine_s16(vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 6 * (j)), m7)),               \
-                                     vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 6 * (j) + 3), m7)))),         \
-                 vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[1], 6 * (j)), m7)),               \
+    vcombine_s16(vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 6 * (j)), m7)),                 \
+                                     vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 6 * (j) + 3), m7)))),           \
+                 vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[1], 6 * (j)), m7)),                 \
                                      vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[1], 6 * (j) + 3), m7)))))
         c.val[0] = vcombine_s16(vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(s[0], m7)),
                                                     vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 3), m7)))),
