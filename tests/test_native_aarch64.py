@@ -1607,3 +1607,91 @@ def test_neon_mldsa_rej_bounded_matches_portable(mode: int, tmp_path: Path) -> N
     )
     assert int(f["rej_eta"]) == 10 * 10 * 4
     assert int(f["poly_rej_bounded"]) == 4 * NRANDOM
+
+
+COUNT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "sampler.c" /* the C kernels, without the backend */
+
+/* the program's marker: the trace counts the instructions between two of its calls */
+__attribute__((noinline)) void count_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+static uint8_t grp[5][32], t[16];
+static int32_t x[2][16];
+static uint32_t a[HAWK_W], b[HAWK_W], acc[2][HAWK_W];
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned i = 0; i < 160; i++) {
+        grp[i / 32][i % 32] = (uint8_t)(i * 37 + 11);
+    }
+    for (unsigned i = 0; i < 16; i++) {
+        t[i] = (uint8_t)(i & 1);
+    }
+    for (unsigned i = 0; i < HAWK_W; i++) {
+        a[i] = 0x9E3779B9u * (i + 1);
+        b[i] = 0x7F4A7C15u * (i + 3);
+    }
+    count_mark(0);
+    sample16_c(x[0], (const uint8_t(*)[32])grp, t);
+    count_mark(1);
+    pqlab_hawk_sample16_native(x[1], (const uint8_t(*)[32])grp, t, T0, (unsigned)T0_LEN, T1, (unsigned)T1_LEN);
+    count_mark(2);
+    mul2_acc_c(acc[0], a, b);
+    count_mark(3);
+    pqlab_hawk_mul2_acc_native(acc[1], a, b, HAWK_LOGN);
+    count_mark(4);
+    printf("same %d\nend\n", memcmp(x[0], x[1], sizeof x[0]) == 0 && memcmp(acc[0], acc[1], sizeof acc[0]) == 0);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def _instructions_between_marks(elf: Path, mark: str, tmp: Path) -> list[int]:
+    """Executed instructions between consecutive calls of `mark` under qemu-aarch64 -cpu
+    cortex-a72 (-singlestep -d exec,nochain: one log line per instruction). Emulator counts of
+    the binary's instructions, not cycles."""
+    nm = subprocess.run(["aarch64-linux-gnu-nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    addr = next(int(ln.split()[0], 16) for ln in nm.splitlines() if ln.endswith(f" {mark}"))
+    log = tmp / "trace.log"
+    subprocess.run(
+        ["qemu-aarch64", "-cpu", "cortex-a72", "-singlestep", "-d", "exec,nochain", "-D", str(log), str(elf)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    at: list[int] = []
+    n = 0
+    with log.open() as fh:
+        for line in fh:
+            if line.startswith("Trace"):
+                n += 1
+                if int(line.split("/")[1], 16) == addr:  # "Trace 0: 0x... [flags/pc/...]"
+                    at.append(n)
+    log.unlink()
+    return [b - a for a, b in zip(at, at[1:])]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("logn", [9, 10])
+def test_neon_hawk_kernels_execute_fewer_instructions(logn: int, tmp_path: Path) -> None:
+    """Instruction counts under QEMU (qemu, not cycles) of one SamplerSign group and one GF(2)
+    product, C against NEON, same inputs and same results: the NEON kernels must execute fewer
+    instructions. The counts are printed (pytest -s) for docs/neon.md."""
+    out = run_kernel_program(
+        tmp_path,
+        "count.c",
+        COUNT_PROGRAM,
+        [NATIVE / "hawk_sign.c"],
+        include=[ROOT / "lib" / "hawk", ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=[f"-DPQLAB_HAWK_LOGN={logn}", "-DPQLAB_NS=pqlab_test_"],
+    )
+    assert out.splitlines() == ["same 1", "end"], out
+    c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
+    assert len(c) == 4, c
+    print(f"hawk logn {logn} (qemu instructions, not cycles): sample16 C {c[0]} NEON {c[1]}; mul2 C {c[2]} NEON {c[3]}")
+    assert c[1] < c[0] and c[3] < c[2], c
