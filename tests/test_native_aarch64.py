@@ -1695,3 +1695,165 @@ def test_neon_hawk_kernels_execute_fewer_instructions(logn: int, tmp_path: Path)
     assert len(c) == 4, c
     print(f"hawk logn {logn} (qemu instructions, not cycles): sample16 C {c[0]} NEON {c[1]}; mul2 C {c[2]} NEON {c[3]}")
     assert c[1] < c[0] and c[3] < c[2], c
+
+
+MODP_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "ntru_internal.h"
+
+static uint64_t rng = 0x5851F42D4C957F2Dull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+static unsigned int bad, n_ntt, n_intt, n_pmul;
+static uint32_t psi[1024], ipsi[1024], pw[1024], a[1024 + 4], b[1024 + 4], x[1024 + 4], y[1024 + 4];
+
+/* kind 0: random in [0, p); 1: all p - 1; 2: all 0; 3: 0 / p - 1 / 1 alternating */
+static void fill(uint32_t *v, size_t m, unsigned kind, uint32_t p)
+{
+    for (size_t u = 0; u < m; u++) {
+        uint32_t r = next32() % p;
+        v[u] = kind == 0 ? r : kind == 1 ? p - 1 : kind == 2 ? 0 : (u % 3 == 0 ? 0 : u % 3 == 1 ? p - 1 : 1);
+    }
+}
+static void check(const char *what, const uint32_t *got, const uint32_t *want, size_t m, unsigned pi, unsigned logm,
+                  unsigned kind)
+{
+    if (memcmp(got, want, 4 * m) != 0 || got[m] != 0xA5A5A5A5u) {
+        printf("mismatch %s prime %u logm %u kind %u\n", what, pi, logm, kind);
+        bad++;
+    }
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    static const unsigned primes[] = {0, 1, 2, RNS_MAXP - 1};
+    for (unsigned k = 0; k < 4; k++) {
+        const unsigned pi = primes[k];
+        modp_t q;
+        modp_init(&q, RNS_P[pi][0]);
+        const uint32_t p = q.p;
+        for (unsigned logm = 0; logm <= 10; logm++) {
+            const size_t m = (size_t)1 << logm;
+            mp_roots(psi, ipsi, pw, RNS_P[pi][1], logm, &q);
+            for (unsigned kind = 0; kind < 4 + @NRANDOM@ / 8; kind++) {
+                fill(a, m, kind < 4 ? kind : 0, p);
+                memcpy(x, a, 4 * m);
+                x[m] = a[m] = 0xA5A5A5A5u;
+                mp_ntt(x, psi, logm, &q); /* the C (ntru_rns.c without the backend) */
+                pqlab_fndsa_mp_ntt_native(a, psi, logm, p, q.p0i);
+                n_ntt++;
+                check("ntt", a, x, m, pi, logm, kind);
+                const uint32_t c = kind == 1 ? p - 1 : kind == 2 ? q.r1 : next32() % p;
+                pqlab_fndsa_mp_intt_native(a, ipsi, logm, c, p, q.p0i);
+                mp_intt(x, ipsi, logm, c, &q);
+                n_intt++;
+                check("intt", a, x, m, pi, logm, kind);
+            }
+        }
+        /* pointwise products of every length 0..37 and 1024, r = a and r separate */
+        for (size_t m = 0; m <= 1024; m = m == 37 ? 1024 : m + 1) {
+            fill(a, m, (unsigned)m % 4, p);
+            fill(b, m, 0, p);
+            memcpy(x, a, 4 * m);
+            y[m] = x[m] = 0xA5A5A5A5u;
+            mp_pmul(x, x, b, m, &q);
+            pqlab_fndsa_mp_pmul_native(y, a, b, m, p, q.p0i);
+            check("pmul", y, x, m, pi, (unsigned)m, 0);
+            pqlab_fndsa_mp_pmul_native(a, a, b, m, p, q.p0i);
+            a[m] = 0xA5A5A5A5u;
+            check("pmul_alias", a, x, m, pi, (unsigned)m, 0);
+            n_pmul += 2;
+        }
+    }
+    printf("counts modp_ntt=%u modp_intt=%u modp_pmul=%u\n", n_ntt, n_intt, n_pmul);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_modp_matches_portable(tmp_path: Path) -> None:
+    """The NTT / inverse NTT / pointwise product modulo 31-bit primes (fndsa_modp.c) against
+    lib/fndsa/ntru_rns.c's C (built without the backend) for logm 0..10 with the largest three
+    primes (Hawk's p1, p2) and the smallest of the table: random, all p - 1, all zero and mixed
+    inputs, scale factors p - 1, 2^32 mod p and random; pointwise products of every length
+    0..37 and 1024, in place and not; the word after each array untouched."""
+    fndsa = ROOT / "lib" / "fndsa"
+    srcs = sorted(fndsa.glob("ntru*.c")) + [fndsa / "fpr_emu.c", fndsa / "fft.c", fndsa / "tables_fx.c"]
+    f = run_and_parse(
+        tmp_path,
+        "modp.c",
+        MODP_PROGRAM,
+        [*srcs, NATIVE / "fndsa_modp.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_LOGN=10", "-DPQLAB_NS=pqlab_test_", "-ffp-contract=off"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    per = 4 * 11 * (4 + NRANDOM // 8)
+    assert (int(f["modp_ntt"]), int(f["modp_intt"])) == (per, per)
+    assert int(f["modp_pmul"]) == 4 * 2 * 39
+
+
+MODP_COUNT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "ntru_internal.h"
+
+__attribute__((noinline)) void count_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+static uint32_t psi[1024], ipsi[1024], pw[1024], a[2][1024];
+int main(void)
+{
+    pqlab_hal_setup();
+    modp_t q;
+    modp_init(&q, RNS_P[0][0]);
+    mp_roots(psi, ipsi, pw, RNS_P[0][1], LOGM, &q);
+    for (unsigned u = 0; u < (1u << LOGM); u++) {
+        a[0][u] = a[1][u] = (u * 2654435761u) % q.p;
+    }
+    count_mark(0);
+    mp_ntt(a[0], psi, LOGM, &q);
+    count_mark(1);
+    pqlab_fndsa_mp_ntt_native(a[1], psi, LOGM, q.p, q.p0i);
+    count_mark(2);
+    mp_intt(a[0], ipsi, LOGM, q.r1, &q);
+    count_mark(3);
+    pqlab_fndsa_mp_intt_native(a[1], ipsi, LOGM, q.r1, q.p, q.p0i);
+    count_mark(4);
+    printf("same %d\nend\n", memcmp(a[0], a[1], 4u << LOGM) == 0);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("logm", [9, 10])
+def test_neon_modp_ntt_executes_fewer_instructions(logm: int, tmp_path: Path) -> None:
+    """Instruction counts under QEMU (qemu, not cycles) of the NTT and inverse NTT modulo
+    p1 = 2147473409 (Hawk's first prime), C (ntru_rns.c) against fndsa_modp.c, same results."""
+    fndsa = ROOT / "lib" / "fndsa"
+    srcs = sorted(fndsa.glob("ntru*.c")) + [fndsa / "fpr_emu.c", fndsa / "fft.c", fndsa / "tables_fx.c"]
+    out = run_kernel_program(
+        tmp_path,
+        "modp_count.c",
+        MODP_COUNT_PROGRAM,
+        [*srcs, NATIVE / "fndsa_modp.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_LOGN=10", "-DPQLAB_NS=pqlab_test_", "-ffp-contract=off", f"-DLOGM={logm}"],
+    )
+    assert out.splitlines() == ["same 1", "end"], out
+    c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
+    assert len(c) == 4, c
+    print(f"mod-p logm {logm} (qemu instructions, not cycles): ntt C {c[0]} NEON {c[1]}; intt C {c[2]} NEON {c[3]}")
+    assert c[1] < c[0] and c[3] < c[2], c

@@ -31,6 +31,10 @@
  * lib/native/fndsa_modq_zetas.h, shared with modq.c; contract lib/native/fndsa_modq.h); declines logn < 6 */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
 
+/* FN-DSA key generation's and Hawk's NTT / inverse NTT / pointwise product modulo 31-bit primes
+ * (fndsa_modp.c, contract lib/native/fndsa_modp.h): four lanes, UMULL/UMLAL Montgomery products */
+#define PQLAB_FNDSA_MODP_NATIVE 1
+
 /* FN-DSA: the FFT layer on native doubles (fndsa_fft.c, contract lib/native/fndsa_fft.h): FFT,
  * inverse FFT, split / merge, the coefficient-wise products and LDL, bit for bit the doubles
  * of lib/fndsa/fft.c; used by the implementation with PQLAB_FNDSA_FPR_NATIVE (fpu) only */
