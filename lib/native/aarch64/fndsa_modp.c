@@ -3,11 +3,10 @@
  * pointwise Montgomery product with Advanced SIMD, four 32-bit lanes (contract:
  * lib/native/fndsa_modp.h; the C: lib/fndsa/ntru_rns.c mp_ntt / mp_intt / mp_pmul).
  *
- * Montgomery product a b / 2^32 mod p for a, b in [0, p), p < 2^31, p0i = -1/p mod 2^32:
- * lo = a b mod 2^32 (MUL), k = lo p0i mod 2^32 (MUL), a b + k p (UMULL + UMLAL, below 2^63)
- * is a multiple of 2^32 and its high half t (SHRN) is below 2p; min(t, t - p) (the wrapped
- * difference is large when t < p) is the normal form, the value mp_mmul_r returns. Sums and
- * differences likewise: min(x + y, x + y - p), min(x - y, x - y + p). Every result is the
+ * Montgomery product a b / 2^32 mod p for a, b in [0, p), p < 2^31: SQDMULH / MUL / SQDMULH /
+ * SHSUB (mmul below) gives it in (-p, p), min(r, r + p) as unsigned words the normal form, the
+ * value mp_mmul_r returns. Sums and differences likewise: min(x + y, x + y - p),
+ * min(x - y, x - y + p) (a wrapped word is large). Every result is the
  * canonical residue, so the transforms give the C's words whatever the order of the
  * butterflies; the layers are the C's (Cooley-Tukey with psi[len + i], Gentleman-Sande with
  * ipsi[len + i], then the scale c / 2^32).
@@ -22,13 +21,19 @@
 
 #include "../api.h"
 
-static inline uint32x4_t mmul(uint32x4_t a, uint32x4_t b, uint32x4_t p, uint32x4_t p0i)
+/* a b / 2^32 mod p in [0, p) for a, b in [0, p); bq = b p^-1 mod 2^32 (p^-1 = -p0i): the doubling
+ * multiply-high form of lib/native/aarch64/mldsa_ntt.c. hi = SQDMULH(a, b) = floor(2 a b / 2^32),
+ * k = MUL(a, bq) = a b p^-1 mod 2^32, lo = SQDMULH(k, p) (k signed); a b - k p is a multiple of
+ * 2^32, so 2 a b and 2 k p agree in their low 32 bits and SHSUB(hi, lo) = (a b - k p) / 2^32
+ * exactly, in (-p, p) (|k| <= 2^31); ADD p and MIN (unsigned) give the residue in [0, p). No
+ * saturation: a, b, p >= 0. */
+static inline uint32x4_t mmul(uint32x4_t a, uint32x4_t b, uint32x4_t bq, uint32x4_t p)
 {
-    const uint32x4_t k = vmulq_u32(vmulq_u32(a, b), p0i);
-    const uint64x2_t lo = vmlal_u32(vmull_u32(vget_low_u32(a), vget_low_u32(b)), vget_low_u32(k), vget_low_u32(p));
-    const uint64x2_t hi = vmlal_high_u32(vmull_high_u32(a, b), k, p);
-    const uint32x4_t t = vshrn_high_n_u64(vshrn_n_u64(lo, 32), hi, 32);
-    return vminq_u32(t, vsubq_u32(t, p));
+    const int32x4_t sa = vreinterpretq_s32_u32(a), sp = vreinterpretq_s32_u32(p);
+    const int32x4_t hi = vqdmulhq_s32(sa, vreinterpretq_s32_u32(b));
+    const int32x4_t lo = vqdmulhq_s32(vreinterpretq_s32_u32(vmulq_u32(a, bq)), sp);
+    const uint32x4_t r = vreinterpretq_u32_s32(vhsubq_s32(hi, lo));
+    return vminq_u32(r, vaddq_u32(r, p));
 }
 
 static inline uint32x4_t madd(uint32x4_t x, uint32x4_t y, uint32x4_t p)
@@ -82,15 +87,15 @@ void pqlab_fndsa_mp_ntt_native(uint32_t *a, const uint32_t *psi, unsigned logm, 
         }
         return;
     }
-    const uint32x4_t vp = vdupq_n_u32(p), vp0i = vdupq_n_u32(p0i);
+    const uint32x4_t vp = vdupq_n_u32(p), vpinv = vdupq_n_u32(0u - p0i);
     size_t len = 1, t = m;
     for (; t > 4; len <<= 1) { /* distance t / 2 >= 4 */
         const size_t ht = t >> 1;
         for (size_t i = 0; i < len; i++) {
-            const uint32x4_t s = vdupq_n_u32(psi[len + i]);
+            const uint32x4_t s = vdupq_n_u32(psi[len + i]), sq = vmulq_u32(s, vpinv);
             uint32_t *x = a + i * t;
             for (size_t j = 0; j < ht; j += 4) {
-                const uint32x4_t x0 = vld1q_u32(x + j), v = mmul(vld1q_u32(x + j + ht), s, vp, vp0i);
+                const uint32x4_t x0 = vld1q_u32(x + j), v = mmul(vld1q_u32(x + j + ht), s, sq, vp);
                 vst1q_u32(x + j + ht, msub(x0, v, vp));
                 vst1q_u32(x + j, madd(x0, v, vp));
             }
@@ -103,7 +108,7 @@ void pqlab_fndsa_mp_ntt_native(uint32_t *a, const uint32_t *psi, unsigned logm, 
         const uint32x2_t s2 = vld1_u32(psi + len + i);
         const uint32x4_t s = vzip1q_u32(vcombine_u32(s2, s2), vcombine_u32(s2, s2));
         const uint32x4_t x0 = vreinterpretq_u32_u64(w.val[0]);
-        const uint32x4_t v = mmul(vreinterpretq_u32_u64(w.val[1]), s, vp, vp0i);
+        const uint32x4_t v = mmul(vreinterpretq_u32_u64(w.val[1]), s, vmulq_u32(s, vpinv), vp);
         w.val[0] = vreinterpretq_u64_u32(madd(x0, v, vp));
         w.val[1] = vreinterpretq_u64_u32(msub(x0, v, vp));
         vst2q_u64((uint64_t *)(void *)(a + 4 * i), w);
@@ -112,7 +117,8 @@ void pqlab_fndsa_mp_ntt_native(uint32_t *a, const uint32_t *psi, unsigned logm, 
     /* distance 1: pairs (len = m / 2 of them), four per step */
     for (size_t i = 0; i < len; i += 4) {
         uint32x4x2_t w = vld2q_u32(a + 2 * i);
-        const uint32x4_t v = mmul(w.val[1], vld1q_u32(psi + len + i), vp, vp0i);
+        const uint32x4_t s = vld1q_u32(psi + len + i);
+        const uint32x4_t v = mmul(w.val[1], s, vmulq_u32(s, vpinv), vp);
         const uint32x4_t x0 = w.val[0];
         w.val[0] = madd(x0, v, vp);
         w.val[1] = msub(x0, v, vp);
@@ -140,14 +146,15 @@ void pqlab_fndsa_mp_intt_native(uint32_t *a, const uint32_t *ipsi, unsigned logm
         }
         return;
     }
-    const uint32x4_t vp = vdupq_n_u32(p), vp0i = vdupq_n_u32(p0i);
+    const uint32x4_t vp = vdupq_n_u32(p), vpinv = vdupq_n_u32(0u - p0i);
     size_t len = m >> 1;
     /* distance 1: pairs, four per step */
     for (size_t i = 0; i < len; i += 4) {
         uint32x4x2_t w = vld2q_u32(a + 2 * i);
         const uint32x4_t d = msub(w.val[0], w.val[1], vp);
         w.val[0] = madd(w.val[0], w.val[1], vp);
-        w.val[1] = mmul(d, vld1q_u32(ipsi + len + i), vp, vp0i);
+        const uint32x4_t s = vld1q_u32(ipsi + len + i);
+        w.val[1] = mmul(d, s, vmulq_u32(s, vpinv), vp);
         vst2q_u32(a + 2 * i, w);
     }
     len >>= 1;
@@ -158,33 +165,34 @@ void pqlab_fndsa_mp_intt_native(uint32_t *a, const uint32_t *ipsi, unsigned logm
         const uint32x4_t s = vzip1q_u32(vcombine_u32(s2, s2), vcombine_u32(s2, s2));
         const uint32x4_t x0 = vreinterpretq_u32_u64(w.val[0]), x1 = vreinterpretq_u32_u64(w.val[1]);
         w.val[0] = vreinterpretq_u64_u32(madd(x0, x1, vp));
-        w.val[1] = vreinterpretq_u64_u32(mmul(msub(x0, x1, vp), s, vp, vp0i));
+        w.val[1] = vreinterpretq_u64_u32(mmul(msub(x0, x1, vp), s, vmulq_u32(s, vpinv), vp));
         vst2q_u64((uint64_t *)(void *)(a + 4 * i), w);
     }
     len >>= 1;
     for (size_t t = 4; len >= 1; len >>= 1, t <<= 1) { /* distance t >= 4 */
         for (size_t i = 0; i < len; i++) {
-            const uint32x4_t s = vdupq_n_u32(ipsi[len + i]);
+            const uint32x4_t s = vdupq_n_u32(ipsi[len + i]), sq = vmulq_u32(s, vpinv);
             uint32_t *x = a + 2 * i * t;
             for (size_t j = 0; j < t; j += 4) {
                 const uint32x4_t x0 = vld1q_u32(x + j), x1 = vld1q_u32(x + j + t);
                 vst1q_u32(x + j, madd(x0, x1, vp));
-                vst1q_u32(x + j + t, mmul(msub(x0, x1, vp), s, vp, vp0i));
+                vst1q_u32(x + j + t, mmul(msub(x0, x1, vp), s, sq, vp));
             }
         }
     }
-    const uint32x4_t vc = vdupq_n_u32(c);
+    const uint32x4_t vc = vdupq_n_u32(c), vcq = vmulq_u32(vc, vpinv);
     for (size_t j = 0; j < m; j += 4) {
-        vst1q_u32(a + j, mmul(vld1q_u32(a + j), vc, vp, vp0i));
+        vst1q_u32(a + j, mmul(vld1q_u32(a + j), vc, vcq, vp));
     }
 }
 
 void pqlab_fndsa_mp_pmul_native(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m, uint32_t p, uint32_t p0i)
 {
-    const uint32x4_t vp = vdupq_n_u32(p), vp0i = vdupq_n_u32(p0i);
+    const uint32x4_t vp = vdupq_n_u32(p), vpinv = vdupq_n_u32(0u - p0i);
     size_t u = 0;
     for (; u + 4 <= m; u += 4) {
-        vst1q_u32(r + u, mmul(vld1q_u32(a + u), vld1q_u32(b + u), vp, vp0i));
+        const uint32x4_t bv = vld1q_u32(b + u);
+        vst1q_u32(r + u, mmul(vld1q_u32(a + u), bv, vmulq_u32(bv, vpinv), vp));
     }
     for (; u < m; u++) {
         r[u] = mmul1(a[u], b[u], p, p0i);

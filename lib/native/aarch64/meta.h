@@ -32,7 +32,7 @@
 #define PQLAB_FNDSA_MODQ_NATIVE 1
 
 /* FN-DSA key generation's and Hawk's NTT / inverse NTT / pointwise product modulo 31-bit primes
- * (fndsa_modp.c, contract lib/native/fndsa_modp.h): four lanes, UMULL/UMLAL Montgomery products */
+ * (fndsa_modp.c, contract lib/native/fndsa_modp.h): four lanes, SQDMULH/SHSUB Montgomery products */
 #define PQLAB_FNDSA_MODP_NATIVE 1
 
 /* FN-DSA: the FFT layer on native doubles (fndsa_fft.c, contract lib/native/fndsa_fft.h): FFT,
