@@ -21,8 +21,8 @@
 #include "../../common/ct.h"
 #include "../../common/fips202.h"
 
-#define MLKEM_Q 3329u
-#define MLDSA_Q 8380417u
+#define NEON_MLKEM_Q 3329u
+#define NEON_MLDSA_Q 8380417u
 
 /* Compaction patterns for four lanes: entry m lists, in order, the lanes whose bit is set in
  * m, then 0xff (TBL reads 0; those lanes are beyond the count and carry no meaning).
@@ -82,7 +82,7 @@ static inline unsigned int mlkem_group(int16_t *cand, uint8x16_t v)
 {
     const uint16x8_t w = vreinterpretq_u16_u8(vqtbl1q_u8(v, vld1q_u8(mlkem_idx)));
     const uint16x8_t d = vandq_u16(vshlq_u16(w, vld1q_s16(mlkem_shift)), vdupq_n_u16(0xfff));
-    const uint16x8_t ok = vcltq_u16(d, vdupq_n_u16(MLKEM_Q));
+    const uint16x8_t ok = vcltq_u16(d, vdupq_n_u16(NEON_MLKEM_Q));
     const uint16x8_t bits = vandq_u16(ok, vld1q_u16(bit4x2));
     const unsigned int m0 = vaddv_u16(vget_low_u16(bits));
     const unsigned int m1 = vaddv_u16(vget_high_u16(bits));
@@ -119,7 +119,7 @@ unsigned int pqlab_mldsa_rej_uniform_neon(int32_t a[256], unsigned int ctr, cons
 {
     size_t pos = 0;
     const uint8x16_t idx = vld1q_u8(mldsa_idx);
-    const uint32x4_t mask23 = vdupq_n_u32(0x7fffff), q = vdupq_n_u32(MLDSA_Q), bits = vld1q_u32(bit4);
+    const uint32x4_t mask23 = vdupq_n_u32(0x7fffff), q = vdupq_n_u32(NEON_MLDSA_Q), bits = vld1q_u32(bit4);
     /* four triples per step while a full 16-byte load stays inside buf and four more values
      * fit in a; the lanes of a beyond the accepted ones keep their old values (read, select,
      * write back), so a is written exactly where the C writes it */
@@ -141,7 +141,7 @@ unsigned int pqlab_mldsa_rej_uniform_neon(int32_t a[256], unsigned int ctr, cons
     for (; ctr < 256 && pos + 3 <= buflen; pos += 3) {
         const uint32_t t =
             (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7fu) << 16);
-        if (t < MLDSA_Q) {
+        if (t < NEON_MLDSA_Q) {
             a[ctr++] = (int32_t)t;
         }
     }
