@@ -35,7 +35,13 @@ SRC = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "lib" / "hawk").glob("*.c
     "lib/fndsa/fft.c",
     "lib/fndsa/tables_fx.c",
 ]
-COMMON = ["lib/common/fips202.c", "lib/common/aes.c", "lib/common/drbg.c", "tests/mlkem/rng.c"]
+COMMON = [
+    "lib/common/fips202.c",
+    "lib/common/fips202x4.c",
+    "lib/common/aes.c",
+    "lib/common/drbg.c",
+    "tests/mlkem/rng.c",
+]
 
 # sizes of the specification v1.0 (and of mupq's api.h): pk, sk, signature, kgseed, salt
 PARAMS = {9: (1024, 184, 555, 24, 24), 10: (2440, 360, 1221, 40, 40)}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import firmware
@@ -28,6 +29,67 @@ NATIVE = ROOT / "lib" / "native" / "aarch64"
 NRANDOM = 24
 # the portable SHAKE the C samplers (lib/mlkem/sample.c, lib/mldsa/sample.c) link against
 KECCAK_C = [ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
+
+
+def run_kernel_program(
+    tmp: Path,
+    name: str,
+    program: str,
+    sources: Sequence[Path],
+    *,
+    platform: str = "aarch64-qemu",
+    include: Sequence[Path] = (NATIVE,),
+    cflags: Sequence[str] = (),
+    per_source: Callable[[Path], list[str]] | None = None,
+    subst: Mapping[str, str] | None = None,
+) -> str:
+    """The one build-and-run step of this file: `program` (each key of `subst` replaced by its
+    value) written to tmp/<name>, built with `sources` through pqlab's build for `platform`
+    (firmware.build_and_run: the backend's defines are not applied, so portable files are the
+    C reference), run with the platform's runner; returns stdout."""
+    for key, value in (subst or {}).items():
+        assert key in program, key
+        program = program.replace(key, value)
+    src = tmp / name
+    src.write_text(program)
+    return firmware.build_and_run(
+        platform,
+        tmp,
+        [src, *sources],
+        include=include,
+        cflags=cflags,
+        per_source=per_source or (lambda _p: []),
+        timeout=300,
+    )
+
+
+def run_and_parse(
+    tmp: Path,
+    name: str,
+    program: str,
+    sources: Sequence[Path],
+    *,
+    platform: str = "aarch64-qemu",
+    include: Sequence[Path] = (NATIVE,),
+    cflags: Sequence[str] = (),
+    per_source: Callable[[Path], list[str]] | None = None,
+    subst: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """run_kernel_program, then _parse: no mismatch line, `bad 0`, `end` last; returns the
+    `features` / `counts` fields."""
+    out = run_kernel_program(
+        tmp,
+        name,
+        program,
+        sources,
+        platform=platform,
+        include=include,
+        cflags=cflags,
+        per_source=per_source,
+        subst=subst,
+    )
+    return _parse(platform, out)
+
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -330,18 +392,17 @@ int main(void)
 
 
 def run_mlkem_program(platform: str, tmp: Path) -> dict[str, str]:
-    src = tmp / "mlkem.c"
-    src.write_text(MLKEM_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
     mlkem = ROOT / "lib" / "mlkem"
-    out = firmware.build_and_run(
-        platform,
+    return run_and_parse(
         tmp,
-        [src, mlkem / "ntt.c", mlkem / "sample.c", *KECCAK_C, NATIVE / "mlkem_ntt.c", NATIVE / "sample.c"],
+        "mlkem.c",
+        MLKEM_PROGRAM,
+        [mlkem / "ntt.c", mlkem / "sample.c", *KECCAK_C, NATIVE / "mlkem_ntt.c", NATIVE / "sample.c"],
+        platform=platform,
         include=[mlkem, NATIVE],
         cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
-        timeout=300,
+        subst={"@NRANDOM@": str(NRANDOM)},
     )
-    return _parse(platform, out)
 
 
 def _parse(platform: str, out: str) -> dict[str, str]:
@@ -511,26 +572,16 @@ int main(void)
 
 def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     """The ML-DSA kernels give the C's values bit for bit (plain Advanced SIMD: one CPU model)."""
-    src = tmp_path / "mldsa.c"
-    src.write_text(MLDSA_PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
     mldsa = ROOT / "lib" / "mldsa"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    f = run_and_parse(
         tmp_path,
-        [
-            src,
-            mldsa / "ntt.c",
-            mldsa / "sample.c",
-            mldsa / "pack.c",
-            *KECCAK_C,
-            NATIVE / "mldsa_ntt.c",
-            NATIVE / "sample.c",
-        ],
+        "mldsa.c",
+        MLDSA_PROGRAM,
+        [mldsa / "ntt.c", mldsa / "sample.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "mldsa_ntt.c", NATIVE / "sample.c"],
         include=[mldsa, NATIVE],
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
-        timeout=300,
+        subst={"@NRANDOM@": str(NRANDOM)},
     )
-    f = _parse("aarch64-qemu", out)
     n = 5 + NRANDOM
     assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
     assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
@@ -609,11 +660,30 @@ def _brv(k: int, bits: int) -> int:
     return int(f"{k:0{bits}b}"[::-1], 2)
 
 
-def test_fndsa_tables_generator_output_is_committed() -> None:
+def test_fndsa_modq_zetas_generator_output_is_committed(tmp_path: Path) -> None:
+    """lib/native/fndsa_modq_zetas.h (included by modq.c through tables.h and by the backend's
+    fndsa_modq.c: one copy of the twiddles) is what lib/fndsa/gen_tables.py writes (its `modq`
+    part, integers only), and both include it."""
+    (tmp_path / "fndsa").mkdir()
+    (tmp_path / "native").mkdir()
+    gen = tmp_path / "fndsa" / "gen_tables.py"
+    gen.write_text((ROOT / "lib" / "fndsa" / "gen_tables.py").read_text())
+    subprocess.run([sys.executable, str(gen), "modq"], capture_output=True, check=True, text=True)
+    want = (ROOT / "lib" / "native" / "fndsa_modq_zetas.h").read_text()
+    assert (tmp_path / "native" / "fndsa_modq_zetas.h").read_text() == want
+    assert '#include "../native/fndsa_modq_zetas.h"' in (ROOT / "lib" / "fndsa" / "tables.h").read_text()
+    assert '#include "../fndsa_modq_zetas.h"' in (NATIVE / "fndsa_modq.c").read_text()
+
+
+def test_mldsa_zetas_generator_output_is_committed() -> None:
+    """lib/native/mldsa_zetas.h (the one zeta table of lib/mldsa/ntt.c and the backend's
+    mldsa_ntt.c) is lib/mldsa/gen_tables.py's output, and both include it."""
     res = subprocess.run(
-        [sys.executable, str(NATIVE / "gen_fndsa_modq_tables.py")], capture_output=True, check=True, text=True
+        [sys.executable, str(ROOT / "lib" / "mldsa" / "gen_tables.py")], capture_output=True, check=True, text=True
     )
-    assert res.stdout == (NATIVE / "fndsa_modq_tables.h").read_text()
+    assert res.stdout == (ROOT / "lib" / "native" / "mldsa_zetas.h").read_text()
+    assert '#include "../native/mldsa_zetas.h"' in (ROOT / "lib" / "mldsa" / "ntt.c").read_text()
+    assert '#include "../mldsa_zetas.h"' in (NATIVE / "mldsa_ntt.c").read_text()
 
 
 def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
@@ -622,10 +692,8 @@ def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
     these are the C's values), outputs in [0, q), the inverse gives the input back, and logn
     below 6 is declined with the array untouched."""
     q = 12289
-    src = tmp_path / "fndsa.c"
-    src.write_text(FNDSA_PROGRAM)
-    out = firmware.build_and_run(
-        "aarch64-qemu", tmp_path, [src, NATIVE / "fndsa_modq.c"], include=[ROOT / "lib" / "native"], timeout=300
+    out = run_kernel_program(
+        tmp_path, "fndsa.c", FNDSA_PROGRAM, [NATIVE / "fndsa_modq.c"], include=[ROOT / "lib" / "native"]
     )
     f = _parse("aarch64-qemu", out)
     assert int(f["fndsa_checks"]) == 5 * 5 + 5
@@ -934,20 +1002,19 @@ def test_neon_fndsa_fft_bit_identical_to_portable(tmp_path: Path) -> None:
     fndsa_fft.c gets no -ffp-contract=off: its own pragma must keep FMLA out. The base
     sampler's RCDT count against 128-bit comparisons at every table entry's edges and on
     random 72-bit values."""
-    src = tmp_path / "fndsa_fft_test.c"
-    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", str(FNDSA_FFT_CASES)))
     fndsa = ROOT / "lib" / "fndsa"
     fft_c = fndsa / "fft.c"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    src = tmp_path / "fndsa_fft_test.c"
+    f = run_and_parse(
         tmp_path,
-        [src, fft_c, NATIVE / "fndsa_fft.c"],
+        src.name,
+        FNDSA_FFT_PROGRAM,
+        [fft_c, NATIVE / "fndsa_fft.c"],
         include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
         cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno"],
         per_source=lambda p: ["-ffp-contract=off"] if p.resolve() in (fft_c.resolve(), src.resolve()) else [],
-        timeout=300,
+        subst={"@NCASES@": str(FNDSA_FFT_CASES)},
     )
-    f = _parse("aarch64-qemu", out)
     assert int(f["rcdt"]) == 18 * 3 + 2 + 2000
     for k, lo in FNDSA_FFT_MIN_LOGN.items():
         assert int(f[k]) == (11 - lo) * FNDSA_FFT_CASES, (k, f[k])
@@ -1003,18 +1070,15 @@ def test_neon_fndsa_prng_refill_matches_portable(tmp_path: Path) -> None:
     (built without the backend): 18 keys from SHAKE256 with their initial counters and 6 chosen
     counters around 2^32 and 2^64 (the carry into word 15 and the wrap), output at 16 byte
     alignments, every byte."""
-    src = tmp_path / "prng.c"
-    src.write_text(FNDSA_PRNG_PROGRAM)
     fndsa = ROOT / "lib" / "fndsa"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    f = run_and_parse(
         tmp_path,
-        [src, fndsa / "sampler.c", fndsa / "fft.c", ROOT / "lib/common/fips202.c", NATIVE / "fndsa_fft.c"],
+        "prng.c",
+        FNDSA_PRNG_PROGRAM,
+        [fndsa / "sampler.c", fndsa / "fft.c", ROOT / "lib/common/fips202.c", NATIVE / "fndsa_fft.c"],
         include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
         cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
-        timeout=300,
     )
-    f = _parse("aarch64-qemu", out)
     assert int(f["prng"]) == 24
 
 
@@ -1022,18 +1086,17 @@ def test_neon_fndsa_fft_fma_option_changes_results(tmp_path: Path) -> None:
     """PQLAB_FNDSA_FMA (fused multiply-add in fndsa_fft.c, off by default) takes effect: the
     same program with the option on the kernel file finds FFT values that differ from the C's
     (the reason it is off: not KAT-exact), close to the C's for small-integer inputs."""
-    src = tmp_path / "fndsa_fft_test.c"
-    src.write_text(FNDSA_FFT_PROGRAM.replace("@NCASES@", "2"))
     fndsa = ROOT / "lib" / "fndsa"
     kernel = NATIVE / "fndsa_fft.c"
-    out = firmware.build_and_run(
-        "aarch64-qemu",
+    out = run_kernel_program(
         tmp_path,
-        [src, fndsa / "fft.c", kernel],
+        "fndsa_fft_test.c",
+        FNDSA_FFT_PROGRAM,
+        [fndsa / "fft.c", kernel],
         include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
         cflags=["-DPQLAB_FNDSA_FPR_NATIVE", "-DPQLAB_NS=pqlab_test_", "-fno-math-errno", "-ffp-contract=off"],
         per_source=lambda p: ["-DPQLAB_FNDSA_FMA"] if p.resolve() == kernel.resolve() else [],
-        timeout=300,
+        subst={"@NCASES@": "2"},
     )
     lines = out.splitlines()
     assert lines and lines[-1] == "end", out[-2000:]
@@ -1068,19 +1131,15 @@ PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha
 
 
 def run_program(platform: str, tmp: Path) -> dict[str, str]:
-    src = tmp / "diff.c"
-    src.write_text(PROGRAM.replace("@NRANDOM@", str(NRANDOM)))
     sources = [
-        src,
         ROOT / "lib/common/fips202.c",
         ROOT / "lib/common/sha2.c",
         NATIVE / "cpu.c",
         NATIVE / "keccak.c",
         NATIVE / "sha256.c",
     ]
-    # backend=False (the default): fips202.c and sha2.c are the portable reference
-    out = firmware.build_and_run(platform, tmp, sources, include=[NATIVE], timeout=300)
-    return _parse(platform, out)
+    # no backend defines: fips202.c and sha2.c are the portable reference
+    return run_and_parse(tmp, "diff.c", PROGRAM, sources, platform=platform, subst={"@NRANDOM@": str(NRANDOM)})
 
 
 @pytest.mark.parametrize("platform", sorted(PLATFORMS))
@@ -1112,3 +1171,689 @@ def test_host_platform_takes_the_backend_on_aarch64(
     srcs, flags = build.backends.__wrapped__(get_platform("host"))
     assert ('-DPQLAB_NATIVE_META_HEADER="aarch64/meta.h"' in flags) == expect
     assert (NATIVE / "keccak.c" in srcs) == expect
+
+
+HAWK_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+/* the C reference: lib/hawk/sampler.c itself, compiled without the backend's defines (its
+ * static tables and C kernels are what the native kernels must reproduce) */
+#include "sampler.c"
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static unsigned int bad, n_sample, n_mul2, n_declined;
+
+static void put64(uint8_t *p, uint64_t x)
+{
+    for (unsigned i = 0; i < 8; i++) {
+        p[i] = (uint8_t)(x >> (8 * i));
+    }
+}
+
+/* sample r = 4 j + k of a group gets the 78-bit value chi 2^64 + clo and sign bit s */
+static void set_sample(uint8_t grp[5][32], unsigned r, uint32_t chi, uint64_t clo, unsigned s)
+{
+    unsigned j = r / 4, k = r % 4;
+    uint64_t a = (clo & 0x7FFFFFFFFFFFFFFFull) | ((uint64_t)s << 63);
+    uint32_t b = (chi << 1) | (uint32_t)(clo >> 63);
+    put64(grp[k] + 8 * j, a);
+    uint64_t hiw = le64(grp[4] + 8 * j);
+    hiw &= ~((uint64_t)0x7FFF << (16 * k));
+    hiw |= (uint64_t)(b & 0x7FFF) << (16 * k);
+    put64(grp[4] + 8 * j, hiw);
+}
+
+static void check_sample(uint8_t grp[5][32], const uint8_t t[16], unsigned c)
+{
+    int32_t want[16], got[17];
+    got[16] = 0x5A5A5A5A;
+    sample16_c(want, (const uint8_t(*)[32])grp, t);
+    if (pqlab_hawk_sample16_native(got, (const uint8_t(*)[32])grp, t, T0, (unsigned)T0_LEN, T1, (unsigned)T1_LEN) !=
+        PQLAB_NATIVE_DONE) {
+        printf("mismatch sample_declined %u\n", c);
+        bad++;
+        return;
+    }
+    n_sample++;
+    for (unsigned r = 0; r < 16; r++) {
+        if (got[r] != want[r]) {
+            printf("mismatch sample case %u r %u C %d native %d\n", c, r, (int)want[r], (int)got[r]);
+            bad++;
+        }
+    }
+    if (got[16] != 0x5A5A5A5A) {
+        printf("mismatch sample_overrun %u\n", c);
+        bad++;
+    }
+}
+
+static void check_mul2(const uint32_t *a, const uint32_t *b, unsigned c)
+{
+    uint32_t want[HAWK_W + 1], got[HAWK_W + 1], acc0[HAWK_W];
+    for (unsigned i = 0; i < HAWK_W; i++) {
+        acc0[i] = (uint32_t)next64();
+    }
+    memcpy(want, acc0, sizeof acc0);
+    memcpy(got, acc0, sizeof acc0);
+    got[HAWK_W] = 0xA5A5A5A5u;
+    mul2_acc_c(want, a, b);
+    if (pqlab_hawk_mul2_acc_native(got, a, b, HAWK_LOGN) != PQLAB_NATIVE_DONE) {
+        printf("mismatch mul2_declined %u\n", c);
+        bad++;
+        return;
+    }
+    n_mul2++;
+    if (memcmp(got, want, sizeof acc0) != 0 || got[HAWK_W] != 0xA5A5A5A5u) {
+        printf("mismatch mul2 case %u\n", c);
+        bad++;
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    uint8_t grp[5][32], t[16];
+    int32_t x[16];
+    /* every table entry's edges: c = T - 1, T, T + 1 (over the 80-bit value), both signs, both t */
+    for (unsigned tab = 0; tab < 2; tab++) {
+        const pqlab_hawk_cdt *T = tab == 0 ? T0 : T1;
+        unsigned len = tab == 0 ? (unsigned)T0_LEN : (unsigned)T1_LEN;
+        for (unsigned v = 0; v < len; v++) {
+            for (unsigned i = 0; i < 5; i++) {
+                for (unsigned k = 0; k < 32; k++) {
+                    grp[i][k] = (uint8_t)next64();
+                }
+            }
+            for (unsigned r = 0; r < 16; r++) {
+                int d = (int)(r % 3) - 1; /* -1, 0, +1 */
+                uint64_t lo = T[v].lo + (uint64_t)(int64_t)d;
+                uint32_t hi = T[v].hi;
+                if (d < 0 && T[v].lo == 0) {
+                    hi--;
+                } else if (d > 0 && lo == 0) {
+                    hi++;
+                }
+                set_sample(grp, r, hi, lo, (r >> 2) & 1);
+                t[r] = (uint8_t)((r >> 3) & 1);
+            }
+            check_sample(grp, t, 100 * tab + v);
+        }
+    }
+    /* all-zero, all-ones, and random groups with random t */
+    for (unsigned c = 0; c < 2 + @NRANDOM@ * 8; c++) {
+        for (unsigned i = 0; i < 5; i++) {
+            for (unsigned k = 0; k < 32; k++) {
+                grp[i][k] = c == 0 ? 0 : c == 1 ? 0xFF : (uint8_t)next64();
+            }
+        }
+        uint64_t tb = next64();
+        for (unsigned r = 0; r < 16; r++) {
+            t[r] = c < 2 ? (uint8_t)(r & 1) : (uint8_t)((tb >> r) & 1);
+        }
+        check_sample(grp, t, 1000 + c);
+    }
+    /* tables longer than the contract: declined, x untouched */
+    for (unsigned r = 0; r < 16; r++) {
+        x[r] = 77;
+    }
+    if (pqlab_hawk_sample16_native(x, (const uint8_t(*)[32])grp, t, T0, 17, T1, 1) == PQLAB_NATIVE_DECLINED &&
+        pqlab_hawk_sample16_native(x, (const uint8_t(*)[32])grp, t, T0, 1, T1, 17) == PQLAB_NATIVE_DECLINED) {
+        n_declined += 2;
+    }
+    for (unsigned r = 0; r < 16; r++) {
+        if (x[r] != 77) {
+            printf("mismatch sample_declined_wrote %u\n", r);
+            bad++;
+        }
+    }
+
+    /* GF(2) products: single bits of a and b at the word and vector edges, all-ones, random */
+    uint32_t a[HAWK_W], b[HAWK_W];
+    static const unsigned pos[] = {0, 1, 31, 32, 127, 128, HAWK_N / 2, HAWK_N - 1};
+    for (unsigned c = 0; c < 8; c++) {
+        for (unsigned i = 0; i < HAWK_W; i++) {
+            a[i] = 0;
+            b[i] = (uint32_t)next64();
+        }
+        a[pos[c] / 32] = 1u << (pos[c] % 32);
+        check_mul2(a, b, c);
+        for (unsigned i = 0; i < HAWK_W; i++) {
+            a[i] = (uint32_t)next64();
+            b[i] = 0;
+        }
+        b[pos[c] / 32] = 1u << (pos[c] % 32);
+        check_mul2(a, b, 10 + c);
+    }
+    for (unsigned c = 0; c < 2 + @NRANDOM@; c++) {
+        for (unsigned i = 0; i < HAWK_W; i++) {
+            a[i] = c == 0 ? ~0u : (uint32_t)next64();
+            b[i] = c <= 1 ? ~0u : (uint32_t)next64();
+        }
+        check_mul2(a, b, 100 + c);
+    }
+    /* degrees outside 7..10: declined, acc untouched */
+    uint32_t acc[HAWK_W];
+    memset(acc, 0x3C, sizeof acc);
+    for (unsigned l = 5; l < 12; l += 1) {
+        if (l >= 7 && l <= 10) {
+            continue;
+        }
+        if (pqlab_hawk_mul2_acc_native(acc, a, b, l) == PQLAB_NATIVE_DECLINED) {
+            n_declined++;
+        }
+    }
+    for (unsigned i = 0; i < HAWK_W; i++) {
+        if (acc[i] != 0x3C3C3C3Cu) {
+            printf("mismatch mul2_declined_wrote %u\n", i);
+            bad++;
+        }
+    }
+    printf("counts hawk_sample=%u hawk_mul2=%u hawk_declined=%u t0=%u t1=%u\n", n_sample, n_mul2, n_declined,
+           (unsigned)T0_LEN, (unsigned)T1_LEN);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("logn", [9, 10])
+def test_neon_hawk_sign_kernels_match_portable(logn: int, tmp_path: Path) -> None:
+    """Hawk signing's kernels (hawk_sign.c) against lib/hawk/sampler.c's C, included whole
+    into the program and built without the backend's defines: SamplerSign's 16-sample count at
+    every table entry's edges (c = T - 1, T, T + 1 over the 80-bit value, both signs, both
+    tables), on all-zero, all-ones and random groups with random t; the GF(2) product with
+    single bits of a or b at word and vector edges, all-ones and random operands, the
+    accumulator's neighbour word untouched; declines (tables above 16 entries, logn outside
+    7..10) leave the output untouched."""
+    hawk = ROOT / "lib" / "hawk"
+    f = run_and_parse(
+        tmp_path,
+        "hawk.c",
+        HAWK_PROGRAM,
+        [NATIVE / "hawk_sign.c"],
+        include=[hawk, ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=[f"-DPQLAB_HAWK_LOGN={logn}", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    ntab = int(f["t0"]) + int(f["t1"])
+    assert ntab == (13 + 12), f  # the tables of both degrees: 13 (T0) and 12 (T1) entries
+    assert int(f["hawk_sample"]) == ntab + 2 + NRANDOM * 8
+    assert int(f["hawk_mul2"]) == 16 + 2 + NRANDOM
+    assert int(f["hawk_declined"]) == 2 + 3  # n0 or n1 = 17; logn 5, 6, 11
+
+
+MLKEM_CBD_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint8_t next8(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint8_t)(rng >> 24);
+}
+static unsigned int bad, n_cbd2, n_cbd3;
+/* kind 0: random; 1..6: constant bytes 0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0 */
+static void check(unsigned int eta, unsigned int kind, unsigned int al)
+{
+    static const uint8_t constant[6] = {0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0};
+    uint8_t raw[192 + 8];
+    int16_t got[256 + 8];
+    mlkem_poly want;
+    uint8_t *buf = raw + al;
+    for (unsigned int i = 0; i < sizeof raw; i++) {
+        raw[i] = kind == 0 ? next8() : constant[kind - 1];
+    }
+    for (unsigned int i = 0; i < 256 + 8; i++) {
+        got[i] = 0x5a5a;
+    }
+    if (eta == 2) {
+        pqlab_mlkem_cbd2_neon(got, buf);
+        mlkem_cbd_eta2_c(&want, buf); /* MLKEM_ETA2 = 2 */
+        n_cbd2++;
+    } else {
+        pqlab_mlkem_cbd3_neon(got, buf);
+        mlkem_cbd_eta1_c(&want, buf); /* ML-KEM-512: MLKEM_ETA1 = 3 */
+        n_cbd3++;
+    }
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want.c[i]) {
+            printf("mismatch cbd%u kind %u align %u coefficient %u native %d C %d\n", eta, kind, al, i, got[i],
+                   want.c[i]);
+            bad++;
+            return;
+        }
+    }
+    for (unsigned int i = 256; i < 256 + 8; i++) {
+        if (got[i] != 0x5a5a) {
+            printf("mismatch cbd%u_after kind %u\n", eta, kind);
+            bad++;
+            return;
+        }
+    }
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned int eta = 2; eta <= 3; eta++) {
+        for (unsigned int kind = 0; kind < 7; kind++) {
+            for (unsigned int al = 0; al < 4; al++) {
+                for (unsigned int rep = 0; rep < (kind == 0 ? @NRANDOM@ : 1); rep++) {
+                    check(eta, kind, al);
+                }
+            }
+        }
+    }
+    printf("counts cbd2=%u cbd3=%u\n", n_cbd2, n_cbd3);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_mlkem_cbd_matches_portable(tmp_path: Path) -> None:
+    """ML-KEM's CBD (eta 2 and 3) against lib/mlkem/sample.c built for ML-KEM-512 (eta1 = 3,
+    eta2 = 2): random inputs and the constant bytes 0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0, at byte
+    alignments 0..3; all 256 coefficients, nothing written after them."""
+    mlkem = ROOT / "lib" / "mlkem"
+    f = run_and_parse(
+        tmp_path,
+        "cbd.c",
+        MLKEM_CBD_PROGRAM,
+        [mlkem / "sample.c", mlkem / "ntt.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mlkem, NATIVE],
+        cflags=["-DPQLAB_MLKEM_K=2", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    n = 4 * (NRANDOM + 6)
+    assert (int(f["cbd2"]), int(f["cbd3"])) == (n, n)
+
+
+MLDSA_REJ_ETA_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "fips202.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+static uint64_t rng = 0x0123456789ABCDEFull;
+static uint8_t next8(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint8_t)(rng >> 24);
+}
+static unsigned int bad, n_poly, n_step;
+/* FIPS 204 Algorithm 31's loop body with Algorithm 15, written from the standard */
+static unsigned int rej_eta_def(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t len)
+{
+    for (size_t p = 0; p < len && ctr < 256; p++) {
+        const unsigned int z[2] = {buf[p] & 15u, (unsigned int)buf[p] >> 4};
+        for (unsigned int h = 0; h < 2 && ctr < 256; h++) {
+            if (MLDSA_ETA == 2 && z[h] < 15) {
+                a[ctr++] = 2 - (int32_t)(z[h] % 5);
+            } else if (MLDSA_ETA == 4 && z[h] < 9) {
+                a[ctr++] = 4 - (int32_t)z[h];
+            }
+        }
+    }
+    return ctr;
+}
+/* kind 0: random; 1: all rejected (0xFF); 2: all accepted (0x00); 3: the half-bytes at the
+ * bound (eta - 1 .. eta + 1 of the accepted range's end) */
+static void step_case(unsigned int ctr0, size_t len, unsigned int kind, unsigned int al)
+{
+    uint8_t raw[PQLAB_SHAKE256_RATE + 16];
+    int32_t got[256 + 8], want[256 + 8];
+    const unsigned int edge[3] = {MLDSA_ETA == 2 ? 14 : 8, MLDSA_ETA == 2 ? 15 : 9, MLDSA_ETA == 2 ? 13 : 7};
+    uint8_t *buf = raw + al;
+    for (unsigned int i = 0; i < sizeof raw; i++) {
+        const uint8_t r = next8();
+        raw[i] = kind == 0   ? r
+                 : kind == 1 ? 0xFF
+                 : kind == 2 ? 0x00
+                             : (uint8_t)(edge[r % 3] | (edge[(r >> 4) % 3] << 4));
+    }
+    for (unsigned int i = 0; i < 256 + 8; i++) {
+        got[i] = want[i] = (int32_t)0x5a5a5a5a;
+    }
+    const unsigned int n0 = pqlab_mldsa_rej_eta_neon(got, ctr0, buf, len, MLDSA_ETA);
+    const unsigned int n1 = rej_eta_def(want, ctr0, buf, len);
+    n_step++;
+    if (n0 != n1 || memcmp(got, want, sizeof(int32_t) * n1) != 0) {
+        printf("mismatch rej_eta ctr %u len %u kind %u align %u: %u vs %u\n", ctr0, (unsigned)len, kind, al, n0, n1);
+        bad++;
+        return;
+    }
+    for (unsigned int i = 256; i < 256 + 8; i++) {
+        if (got[i] != (int32_t)0x5a5a5a5a) {
+            printf("mismatch rej_eta_after ctr %u len %u kind %u\n", ctr0, (unsigned)len, kind);
+            bad++;
+            return;
+        }
+    }
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    static const unsigned int ctrs[] = {0, 1, 100, 239, 240, 241, 248, 250, 255, 256};
+    static const size_t lens[] = {0, 1, 7, 8, 9, 15, 16, 17, 135, 136};
+    for (unsigned int c = 0; c < sizeof ctrs / sizeof ctrs[0]; c++) {
+        for (unsigned int l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            for (unsigned int kind = 0; kind < 4; kind++) {
+                step_case(ctrs[c], lens[l], kind, (c + l + kind) % 8);
+            }
+        }
+    }
+    /* whole polynomials (SHAKE256 included) against the C */
+    for (unsigned int c = 0; c < 4 * @NRANDOM@; c++) {
+        uint8_t rhoprime[MLDSA_CRHBYTES];
+        mldsa_poly want;
+        int32_t got[256];
+        for (unsigned int i = 0; i < sizeof rhoprime; i++) {
+            rhoprime[i] = next8();
+        }
+        const uint16_t nonce = (uint16_t)(c < 8 ? c : c * 4099u);
+        mldsa_poly_rej_bounded_c(&want, rhoprime, nonce);
+        pqlab_mldsa_poly_rej_bounded_neon(got, rhoprime, nonce, MLDSA_ETA);
+        n_poly++;
+        if (memcmp(got, want.c, sizeof got) != 0) {
+            printf("mismatch poly_rej_bounded case %u\n", c);
+            bad++;
+        }
+    }
+    printf("counts rej_eta=%u poly_rej_bounded=%u\n", n_step, n_poly);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [44, 65])
+def test_neon_mldsa_rej_bounded_matches_portable(mode: int, tmp_path: Path) -> None:
+    """ML-DSA's RejBoundedPoly (eta 2: ML-DSA-44, eta 4: ML-DSA-65): the rejection step against
+    FIPS 204 Algorithms 31 / 15 written in the program, at counters 0..256 (near the end
+    especially), buffer lengths around the 8-byte step, random, all-rejected, all-accepted and
+    bound-edge half-bytes, alignments 0..7, nothing written after a[255]; whole polynomials
+    against lib/mldsa/sample.c's poly_rej_bounded (built without the backend)."""
+    mldsa = ROOT / "lib" / "mldsa"
+    f = run_and_parse(
+        tmp_path,
+        "rej_eta.c",
+        MLDSA_REJ_ETA_PROGRAM,
+        [mldsa / "sample.c", mldsa / "ntt.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mldsa, NATIVE],
+        cflags=[f"-DPQLAB_MLDSA_MODE={mode}", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    assert int(f["rej_eta"]) == 10 * 10 * 4
+    assert int(f["poly_rej_bounded"]) == 4 * NRANDOM
+
+
+COUNT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "sampler.c" /* the C kernels, without the backend */
+
+/* the program's marker: the trace counts the instructions between two of its calls */
+__attribute__((noinline)) void count_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+static uint8_t grp[5][32], t[16];
+static int32_t x[2][16];
+static uint32_t a[HAWK_W], b[HAWK_W], acc[2][HAWK_W];
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned i = 0; i < 160; i++) {
+        grp[i / 32][i % 32] = (uint8_t)(i * 37 + 11);
+    }
+    for (unsigned i = 0; i < 16; i++) {
+        t[i] = (uint8_t)(i & 1);
+    }
+    for (unsigned i = 0; i < HAWK_W; i++) {
+        a[i] = 0x9E3779B9u * (i + 1);
+        b[i] = 0x7F4A7C15u * (i + 3);
+    }
+    count_mark(0);
+    sample16_c(x[0], (const uint8_t(*)[32])grp, t);
+    count_mark(1);
+    pqlab_hawk_sample16_native(x[1], (const uint8_t(*)[32])grp, t, T0, (unsigned)T0_LEN, T1, (unsigned)T1_LEN);
+    count_mark(2);
+    mul2_acc_c(acc[0], a, b);
+    count_mark(3);
+    pqlab_hawk_mul2_acc_native(acc[1], a, b, HAWK_LOGN);
+    count_mark(4);
+    printf("same %d\nend\n", memcmp(x[0], x[1], sizeof x[0]) == 0 && memcmp(acc[0], acc[1], sizeof acc[0]) == 0);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def _instructions_between_marks(elf: Path, mark: str, tmp: Path) -> list[int]:
+    """Executed instructions between consecutive calls of `mark` under qemu-aarch64 -cpu
+    cortex-a72 (-singlestep -d exec,nochain: one log line per instruction). Emulator counts of
+    the binary's instructions, not cycles."""
+    nm = subprocess.run(["aarch64-linux-gnu-nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    addr = next(int(ln.split()[0], 16) for ln in nm.splitlines() if ln.endswith(f" {mark}"))
+    log = tmp / "trace.log"
+    subprocess.run(
+        ["qemu-aarch64", "-cpu", "cortex-a72", "-singlestep", "-d", "exec,nochain", "-D", str(log), str(elf)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    at: list[int] = []
+    n = 0
+    with log.open() as fh:
+        for line in fh:
+            if line.startswith("Trace"):
+                n += 1
+                if int(line.split("/")[1], 16) == addr:  # "Trace 0: 0x... [flags/pc/...]"
+                    at.append(n)
+    log.unlink()
+    return [b - a for a, b in zip(at, at[1:])]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("logn", [9, 10])
+def test_neon_hawk_kernels_execute_fewer_instructions(logn: int, tmp_path: Path) -> None:
+    """Instruction counts under QEMU (qemu, not cycles) of one SamplerSign group and one GF(2)
+    product, C against NEON, same inputs and same results: the NEON kernels must execute fewer
+    instructions. The counts are printed (pytest -s) for docs/neon.md."""
+    out = run_kernel_program(
+        tmp_path,
+        "count.c",
+        COUNT_PROGRAM,
+        [NATIVE / "hawk_sign.c"],
+        include=[ROOT / "lib" / "hawk", ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=[f"-DPQLAB_HAWK_LOGN={logn}", "-DPQLAB_NS=pqlab_test_"],
+    )
+    assert out.splitlines() == ["same 1", "end"], out
+    c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
+    assert len(c) == 4, c
+    print(f"hawk logn {logn} (qemu instructions, not cycles): sample16 C {c[0]} NEON {c[1]}; mul2 C {c[2]} NEON {c[3]}")
+    assert c[1] < c[0] and c[3] < c[2], c
+
+
+MODP_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "ntru_internal.h"
+
+static uint64_t rng = 0x5851F42D4C957F2Dull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+static unsigned int bad, n_ntt, n_intt, n_pmul;
+static uint32_t psi[1024], ipsi[1024], pw[1024], a[1024 + 4], b[1024 + 4], x[1024 + 4], y[1024 + 4];
+
+/* kind 0: random in [0, p); 1: all p - 1; 2: all 0; 3: 0 / p - 1 / 1 alternating */
+static void fill(uint32_t *v, size_t m, unsigned kind, uint32_t p)
+{
+    for (size_t u = 0; u < m; u++) {
+        uint32_t r = next32() % p;
+        v[u] = kind == 0 ? r : kind == 1 ? p - 1 : kind == 2 ? 0 : (u % 3 == 0 ? 0 : u % 3 == 1 ? p - 1 : 1);
+    }
+}
+static void check(const char *what, const uint32_t *got, const uint32_t *want, size_t m, unsigned pi, unsigned logm,
+                  unsigned kind)
+{
+    if (memcmp(got, want, 4 * m) != 0 || got[m] != 0xA5A5A5A5u) {
+        printf("mismatch %s prime %u logm %u kind %u\n", what, pi, logm, kind);
+        bad++;
+    }
+}
+int main(void)
+{
+    pqlab_hal_setup();
+    static const unsigned primes[] = {0, 1, 2, RNS_MAXP - 1};
+    for (unsigned k = 0; k < 4; k++) {
+        const unsigned pi = primes[k];
+        modp_t q;
+        modp_init(&q, RNS_P[pi][0]);
+        const uint32_t p = q.p;
+        for (unsigned logm = 0; logm <= 10; logm++) {
+            const size_t m = (size_t)1 << logm;
+            mp_roots(psi, ipsi, pw, RNS_P[pi][1], logm, &q);
+            for (unsigned kind = 0; kind < 4 + @NRANDOM@ / 8; kind++) {
+                fill(a, m, kind < 4 ? kind : 0, p);
+                memcpy(x, a, 4 * m);
+                x[m] = a[m] = 0xA5A5A5A5u;
+                mp_ntt(x, psi, logm, &q); /* the C (ntru_rns.c without the backend) */
+                pqlab_fndsa_mp_ntt_native(a, psi, logm, p, q.p0i);
+                n_ntt++;
+                check("ntt", a, x, m, pi, logm, kind);
+                const uint32_t c = kind == 1 ? p - 1 : kind == 2 ? q.r1 : next32() % p;
+                pqlab_fndsa_mp_intt_native(a, ipsi, logm, c, p, q.p0i);
+                mp_intt(x, ipsi, logm, c, &q);
+                n_intt++;
+                check("intt", a, x, m, pi, logm, kind);
+            }
+        }
+        /* pointwise products of every length 0..37 and 1024, r = a and r separate */
+        for (size_t m = 0; m <= 1024; m = m == 37 ? 1024 : m + 1) {
+            fill(a, m, (unsigned)m % 4, p);
+            fill(b, m, 0, p);
+            memcpy(x, a, 4 * m);
+            y[m] = x[m] = 0xA5A5A5A5u;
+            mp_pmul(x, x, b, m, &q);
+            pqlab_fndsa_mp_pmul_native(y, a, b, m, p, q.p0i);
+            check("pmul", y, x, m, pi, (unsigned)m, 0);
+            pqlab_fndsa_mp_pmul_native(a, a, b, m, p, q.p0i);
+            a[m] = 0xA5A5A5A5u;
+            check("pmul_alias", a, x, m, pi, (unsigned)m, 0);
+            n_pmul += 2;
+        }
+    }
+    printf("counts modp_ntt=%u modp_intt=%u modp_pmul=%u\n", n_ntt, n_intt, n_pmul);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_modp_matches_portable(tmp_path: Path) -> None:
+    """The NTT / inverse NTT / pointwise product modulo 31-bit primes (fndsa_modp.c) against
+    lib/fndsa/ntru_rns.c's C (built without the backend) for logm 0..10 with the largest three
+    primes (Hawk's p1, p2) and the smallest of the table: random, all p - 1, all zero and mixed
+    inputs, scale factors p - 1, 2^32 mod p and random; pointwise products of every length
+    0..37 and 1024, in place and not; the word after each array untouched."""
+    fndsa = ROOT / "lib" / "fndsa"
+    srcs = sorted(fndsa.glob("ntru*.c")) + [fndsa / "fpr_emu.c", fndsa / "fft.c", fndsa / "tables_fx.c"]
+    f = run_and_parse(
+        tmp_path,
+        "modp.c",
+        MODP_PROGRAM,
+        [*srcs, NATIVE / "fndsa_modp.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_LOGN=10", "-DPQLAB_NS=pqlab_test_", "-ffp-contract=off"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    per = 4 * 11 * (4 + NRANDOM // 8)
+    assert (int(f["modp_ntt"]), int(f["modp_intt"])) == (per, per)
+    assert int(f["modp_pmul"]) == 4 * 2 * 39
+
+
+MODP_COUNT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "ntru_internal.h"
+
+__attribute__((noinline)) void count_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+static uint32_t psi[1024], ipsi[1024], pw[1024], a[2][1024];
+int main(void)
+{
+    pqlab_hal_setup();
+    modp_t q;
+    modp_init(&q, RNS_P[0][0]);
+    mp_roots(psi, ipsi, pw, RNS_P[0][1], LOGM, &q);
+    for (unsigned u = 0; u < (1u << LOGM); u++) {
+        a[0][u] = a[1][u] = (u * 2654435761u) % q.p;
+    }
+    count_mark(0);
+    mp_ntt(a[0], psi, LOGM, &q);
+    count_mark(1);
+    pqlab_fndsa_mp_ntt_native(a[1], psi, LOGM, q.p, q.p0i);
+    count_mark(2);
+    mp_intt(a[0], ipsi, LOGM, q.r1, &q);
+    count_mark(3);
+    pqlab_fndsa_mp_intt_native(a[1], ipsi, LOGM, q.r1, q.p, q.p0i);
+    count_mark(4);
+    printf("same %d\nend\n", memcmp(a[0], a[1], 4u << LOGM) == 0);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("logm", [9, 10])
+def test_neon_modp_ntt_executes_fewer_instructions(logm: int, tmp_path: Path) -> None:
+    """Instruction counts under QEMU (qemu, not cycles) of the NTT and inverse NTT modulo
+    p1 = 2147473409 (Hawk's first prime), C (ntru_rns.c) against fndsa_modp.c, same results."""
+    fndsa = ROOT / "lib" / "fndsa"
+    srcs = sorted(fndsa.glob("ntru*.c")) + [fndsa / "fpr_emu.c", fndsa / "fft.c", fndsa / "tables_fx.c"]
+    out = run_kernel_program(
+        tmp_path,
+        "modp_count.c",
+        MODP_COUNT_PROGRAM,
+        [*srcs, NATIVE / "fndsa_modp.c"],
+        include=[fndsa, ROOT / "lib" / "native", ROOT / "lib" / "common"],
+        cflags=["-DPQLAB_FNDSA_LOGN=10", "-DPQLAB_NS=pqlab_test_", "-ffp-contract=off", f"-DLOGM={logm}"],
+    )
+    assert out.splitlines() == ["same 1", "end"], out
+    c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
+    assert len(c) == 4, c
+    print(f"mod-p logm {logm} (qemu instructions, not cycles): ntt C {c[0]} NEON {c[1]}; intt C {c[2]} NEON {c[3]}")
+    assert c[1] < c[0] and c[3] < c[2], c

@@ -103,3 +103,28 @@ def test_fndsa_fpu_full_with_neon_fft_both_cpu_models() -> None:
         for s in FNDSA_FPU:
             for p in PLATFORMS:
                 assert _ok(out, s, "fpu", p), (cmd, s, p, out)
+
+
+HAWK = ["hawk-512", "hawk-1024"]
+
+
+@pytest.mark.slow
+def test_hawk_with_the_backend_both_cpu_models() -> None:
+    """Hawk-512 and -1024, `ref` and `fpu` (the NEON FFT layer), with the backend's Hawk sampler,
+    GF(2) product, mod-p NTT and four-way Keccak, on both CPU models: all 100 KAT records equal
+    to the official files (only the whole file has a reference), pqlab test and the recorded
+    vector hashes."""
+    rc, out = pqlab_stdout("vectors", *HAWK, "--json", "-j", "1", *_plat_args())
+    assert rc == 0, out
+    rows = json.loads(out[out.index("[") :])
+    assert {r["scheme"] for r in rows} == set(HAWK), rows
+    for r in rows:
+        assert r["agree"] and r["matches_record"] and r["expected"], r
+        assert set(r["hashes"]) == {f"{i}@{p}" for i in ("ref", "fpu") for p in PLATFORMS}, r
+    for cmd in ("kat", "test"):
+        rc, out = pqlab(cmd, *HAWK, "-j", "1", *_plat_args())
+        assert rc == 0, out
+        for s in HAWK:
+            for i in ("ref", "fpu"):
+                for p in PLATFORMS:
+                    assert _ok(out, s, i, p), (cmd, s, i, p, out)

@@ -9,16 +9,9 @@
 
 #include "hashprof.h"
 
-/* Round constants RC[ir] for ir = 0..23, computed with rc(t) of FIPS 202 Algorithm 5
- * and Algorithm 6 (tools: an LFSR over x^8 + x^6 + x^5 + x^4 + 1). */
+/* Round constants RC[ir] (lib/common/keccak_rc.h, shared with the AArch64 backend) */
 #if !defined(PQLAB_KECCAKF1600_NATIVE) && !defined(PQLAB_KECCAKF1600_EXTERNAL)
-static const uint64_t keccak_rc[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL, 0x000000000000808bULL,
-    0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL, 0x0000000000000088ULL,
-    0x0000000080008009ULL, 0x000000008000000aULL, 0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
+#include "keccak_rc.h"
 #endif
 
 /* Two formulations of the same permutation (FIPS 202 Algorithm 7, 24 rounds of
@@ -100,7 +93,7 @@ static void keccakf1600_lanes(uint64_t s[25])
         const uint64_t b44 = rol64(a14 ^ d1, 2);
 
         /* chi (3.2.4) and iota (3.2.5) */
-        a00 = b00 ^ (~b10 & b20) ^ keccak_rc[ir];
+        a00 = b00 ^ (~b10 & b20) ^ pqlab_keccak_rc[ir];
         a10 = b10 ^ (~b20 & b30);
         a20 = b20 ^ (~b30 & b40);
         a30 = b30 ^ (~b40 & b00);
@@ -205,8 +198,8 @@ static void keccakf1600_rows(uint64_t s[25])
 {
     uint64_t e[25];
     for (unsigned int ir = 0; ir < 24; ir += 2) { /* ping-pong between s and e */
-        keccak_round_rows(e, s, keccak_rc[ir]);
-        keccak_round_rows(s, e, keccak_rc[ir + 1]);
+        keccak_round_rows(e, s, pqlab_keccak_rc[ir]);
+        keccak_round_rows(s, e, pqlab_keccak_rc[ir + 1]);
     }
     for (unsigned int i = 0; i < 25; i++) { /* e held state; clear the copy */
         ((volatile uint64_t *)e)[i] = 0;

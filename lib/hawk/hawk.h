@@ -19,6 +19,7 @@
 #include "namespace.h"
 #include "params.h"
 #include "fips202.h"
+#include "fips202x4.h"
 
 #define HAWK_NS(s) PQLAB_NAMESPACE(s)
 
@@ -34,9 +35,14 @@
 #define hawk_poly_mul_acc HAWK_NS(hawk_poly_mul_acc)
 
 /* SHAKE256x4 of the specification: four SHAKE256 of seed || j (j = 0..3), read 8 bytes
- * from each in turn */
+ * from each in turn; the four instances run through lib/common's four-way sponge
+ * (fips202x4.h), one block of each squeezed at a time. seedlen <= HAWK_SHAKE4_MAXSEED
+ * (the signing sampler's seed M || kgseed || a || Rnd(320) is the longest). */
+#define HAWK_SHAKE4_MAXSEED (HAWK_HMLEN + HAWK_KGSEEDLEN + 4 + HAWK_SIGN_SEEDRND)
 typedef struct {
-    pqlab_keccak_state x[4];
+    pqlab_keccakx4_state st;
+    uint8_t buf[4][PQLAB_SHAKE256_RATE];
+    unsigned pos; /* bytes of buf[j] read */
 } hawk_shake4;
 void hawk_shake256x4_init(hawk_shake4 *s, const uint8_t *seed, size_t seedlen);
 /* the next 32 bytes: 8 from instance 0, 8 from 1, 8 from 2, 8 from 3 */
@@ -64,6 +70,17 @@ uint32_t hawk_mp_inv(uint32_t a, const hawk_ntt *c); /* 0 for 0 */
  * tmp: 3n words */
 void hawk_poly_mul_acc(int32_t *r, const int32_t *a1, const int32_t *b1, const int32_t *a2, const int32_t *b2, int adj,
                        const hawk_ntt *c, uint32_t *tmp);
+
+/* ---- sampler.c: the kernels of signing a backend may replace (lib/native/hawk_sign.h) ---- */
+#define HAWK_W (HAWK_N / 32) /* 32-bit words of an n-bit vector */
+#define hawk_sample16 HAWK_NS(hawk_sample16)
+#define hawk_mul2_acc HAWK_NS(hawk_mul2_acc)
+/* SamplerSign for one group of 16 samples: grp[0..4] the five 32-byte reads of
+ * SHAKE256x4, t[r] in {0, 1} the bit of t0 || t1 at that sample, x[r] the sample
+ * (r = 4 j + k: word j of grp[k], bits 16 k .. 16 k + 14 of word j of grp[4]) */
+void hawk_sample16(int32_t x[16], const uint8_t grp[5][32], const uint8_t t[16]);
+/* acc ^= a b in GF(2)[x]/(x^n - 1), n-bit vectors as n/32 words (bit i in word i/32) */
+void hawk_mul2_acc(uint32_t *acc, const uint32_t *a, const uint32_t *b);
 
 /* ---- codec.c ---- */
 #define hawk_encode_public HAWK_NS(hawk_encode_public)

@@ -12,20 +12,30 @@
 
 void hawk_shake256x4_init(hawk_shake4 *s, const uint8_t *seed, size_t seedlen)
 {
+    /* seedlen <= HAWK_SHAKE4_MAXSEED: the two callers' lengths (checked at compile time in sign.c) */
+    /* the four inputs seed || j, absorbed together so that a backend's four-way
+     * permutation (PQLAB_KECCAKF1600X4_NATIVE) runs all four instances at once */
+    uint8_t in[4][HAWK_SHAKE4_MAXSEED + 1];
     for (unsigned j = 0; j < 4; j++) {
-        uint8_t b = (uint8_t)j;
-        pqlab_shake256_init(&s->x[j]);
-        pqlab_shake256_absorb(&s->x[j], seed, seedlen);
-        pqlab_shake256_absorb(&s->x[j], &b, 1);
-        pqlab_shake256_finalize(&s->x[j]);
+        memcpy(in[j], seed, seedlen);
+        in[j][seedlen] = (uint8_t)j;
     }
+    pqlab_shake256x4_absorb_once(&s->st, in[0], in[1], in[2], in[3], seedlen + 1);
+    s->pos = PQLAB_SHAKE256_RATE;
+    pqlab_zeroize(in, sizeof in);
 }
 
 void hawk_shake256x4_next(hawk_shake4 *s, uint8_t out[32])
 {
-    for (unsigned j = 0; j < 4; j++) {
-        pqlab_shake256_squeeze(out + 8 * j, 8, &s->x[j]);
+    /* the rate (136 bytes) is a multiple of 8: a read never straddles two blocks */
+    if (s->pos == PQLAB_SHAKE256_RATE) {
+        pqlab_shake256x4_squeezeblocks(s->buf[0], s->buf[1], s->buf[2], s->buf[3], 1, &s->st);
+        s->pos = 0;
     }
+    for (unsigned j = 0; j < 4; j++) {
+        memcpy(out + 8 * j, s->buf[j] + s->pos, 8);
+    }
+    s->pos += 8;
 }
 
 /* Regeneratefg: 2 b n bits of SHAKE256x4(kgseed) (b = n / 64); coefficient i of f || g

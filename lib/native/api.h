@@ -77,6 +77,9 @@
  *   PQLAB_FNDSA_GAUSS_NATIVE    Falcon-512 key generation's two-sample table sampler
  *                               (contract: fndsa_gauss.h)
  *
+ *  Hawk (lib/hawk/sampler.c, contract: hawk_sign.h):
+ *   PQLAB_HAWK_SAMPLER_NATIVE   SamplerSign's table count for 16 samples
+ *   PQLAB_HAWK_MUL2_NATIVE      the GF(2)[x]/(x^n - 1) products t0, t1 of signing
  *  HQC (lib/hqc, contract: hqc.h):
  *   PQLAB_HQC_GF2X_NATIVE       the schoolbook base case of the F_2[x] multiplication
  *   PQLAB_HQC_SUPPORT_NATIVE    positions (a sparse vector's support) XORed into a vector
@@ -162,6 +165,9 @@ uint64_t pqlab_fndsa_fpr_sqrt_native(uint64_t x);
 #include "fndsa_gcd.h"
 #include "fndsa_zint.h"
 #include "fndsa_gauss.h"
+
+/* ---- Hawk signing kernels: the contract in hawk_sign.h ---- */
+#include "hawk_sign.h"
 
 /* ---- HQC kernels: the contract in hqc.h ---- */
 #include "hqc.h"

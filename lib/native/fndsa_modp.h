@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Contract of the native kernels of FN-DSA key generation's residue-number arithmetic (fndsa_modp.S),
- * selected by PQLAB_FNDSA_MODP_NATIVE (the backend's meta header, lib/native/api.h; ARMv7E-M: lib/native/armv7em/). Drop-in replacements of mp_ntt,
+ * selected by PQLAB_FNDSA_MODP_NATIVE (the backend's meta header, lib/native/api.h; ARMv7E-M: lib/native/armv7em/, AArch64:
+ * lib/native/aarch64/fndsa_modp.c). Drop-in replacements of mp_ntt,
  * mp_intt and the pointwise loop of rns_mul in lib/fndsa/ntru.c:
  *
  *   mp_ntt(a, psi, logm, q)       -> pqlab_fndsa_mp_ntt_native(a, psi, logm, q->p, q->p0i)
@@ -21,7 +22,7 @@
  * - pmul: r[u] = a[u] b[u] / R mod p in [0, p) for u < m, any m (size_t), with a[u], b[u]
  *   in [0, p); r may be a or b (the same array, not a shifted overlap).
  * - No heap, no secret-dependent branch or address; stack: 64 bytes (ntt, intt), 48 (pmul).
- * - AAPCS: r4-r11 preserved; the fifth and sixth arguments on the stack. */
+ * - ARMv7E-M: AAPCS, r4-r11 preserved; the fifth and sixth arguments on the stack. */
 #ifndef PQLAB_NATIVE_FNDSA_MODP_H
 #define PQLAB_NATIVE_FNDSA_MODP_H
 

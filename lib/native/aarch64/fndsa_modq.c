@@ -24,7 +24,8 @@
 #include <stdint.h>
 
 #include "../api.h"
-#include "fndsa_modq_tables.h"
+/* fndsa_ntt_zetas, fndsa_ntt_izetas: the frontend's own tables (modq.c), from lib/fndsa/gen_tables.py */
+#include "../fndsa_modq_zetas.h"
 
 #define Q 12289
 #define QINV (-12287) /* q^-1 mod 2^16 = 53249, signed */
@@ -110,7 +111,7 @@ int pqlab_fndsa_mq_ntt_native(uint16_t *a, unsigned logn)
     for (size_t lenv = nv / 2; lenv >= 1; lenv >>= 1, layer++) { /* half-size len = 8 lenv words */
         const size_t m = n / (16 * lenv);
         for (size_t b = 0; b < m; b++) {
-            const int16x8_t z = vdupq_n_s16(mq_zetas[m + b]);
+            const int16x8_t z = vdupq_n_s16(fndsa_ntt_zetas[m + b]);
             int16_t *p = w + 16 * lenv * b;
             for (size_t j = 0; j < 8 * lenv; j += 8) {
                 int16x8_t x = vld1q_s16(p + j), y = vld1q_s16(p + j + 8 * lenv);
@@ -131,12 +132,12 @@ int pqlab_fndsa_mq_ntt_native(uint16_t *a, unsigned logn)
         }
         transpose8(c); /* c[j] lane r = word base + 8 r + j */
         /* len 4: block (8 words) base / 8 + r */
-        const int16x8_t z4 = vld1q_s16(mq_zetas + n / 8 + base / 8);
+        const int16x8_t z4 = vld1q_s16(fndsa_ntt_zetas + n / 8 + base / 8);
         for (unsigned int j = 0; j < 4; j++) {
             CT(c[j], c[j + 4], z4);
         }
         /* len 2: block (4 words) base / 4 + 2 r + (j >= 4) */
-        const int16x8x2_t z2 = vld2q_s16(mq_zetas + n / 4 + base / 4);
+        const int16x8x2_t z2 = vld2q_s16(fndsa_ntt_zetas + n / 4 + base / 4);
         CT(c[0], c[2], z2.val[0]);
         CT(c[1], c[3], z2.val[0]);
         CT(c[4], c[6], z2.val[1]);
@@ -145,7 +146,7 @@ int pqlab_fndsa_mq_ntt_native(uint16_t *a, unsigned logn)
             c[j] = mq_barrett(c[j]);
         }
         /* len 1: block (2 words) base / 2 + 4 r + j / 2 */
-        const int16x8x4_t z1 = vld4q_s16(mq_zetas + n / 2 + base / 2);
+        const int16x8x4_t z1 = vld4q_s16(fndsa_ntt_zetas + n / 2 + base / 2);
         for (unsigned int j = 0; j < 8; j += 2) {
             CT(c[j], c[j + 1], z1.val[j / 2]);
         }
@@ -173,16 +174,16 @@ int pqlab_fndsa_mq_intt_native(uint16_t *a, unsigned logn)
             c[i] = mq_centre(vld1q_s16(w + base + 8 * i));
         }
         transpose8(c);
-        const int16x8x4_t z1 = vld4q_s16(mq_izetas + n / 2 + base / 2);
+        const int16x8x4_t z1 = vld4q_s16(fndsa_ntt_izetas + n / 2 + base / 2);
         for (unsigned int j = 0; j < 8; j += 2) {
             GS(c[j], c[j + 1], z1.val[j / 2]);
         }
-        const int16x8x2_t z2 = vld2q_s16(mq_izetas + n / 4 + base / 4);
+        const int16x8x2_t z2 = vld2q_s16(fndsa_ntt_izetas + n / 4 + base / 4);
         GS(c[0], c[2], z2.val[0]);
         GS(c[1], c[3], z2.val[0]);
         GS(c[4], c[6], z2.val[1]);
         GS(c[5], c[7], z2.val[1]);
-        const int16x8_t z4 = vld1q_s16(mq_izetas + n / 8 + base / 8);
+        const int16x8_t z4 = vld1q_s16(fndsa_ntt_izetas + n / 8 + base / 8);
         for (unsigned int j = 0; j < 4; j++) {
             GS(c[j], c[j + 4], z4);
         }
@@ -194,7 +195,7 @@ int pqlab_fndsa_mq_intt_native(uint16_t *a, unsigned logn)
     for (size_t lenv = 1; lenv < nv; lenv <<= 1) {
         const size_t m = n / (16 * lenv);
         for (size_t b = 0; b < m; b++) {
-            const int16x8_t z = vdupq_n_s16(mq_izetas[m + b]);
+            const int16x8_t z = vdupq_n_s16(fndsa_ntt_izetas[m + b]);
             int16_t *p = w + 16 * lenv * b;
             for (size_t j = 0; j < 8 * lenv; j += 8) {
                 int16x8_t x = vld1q_s16(p + j), y = vld1q_s16(p + j + 8 * lenv);

@@ -27,13 +27,7 @@
 #include "cpu.h"
 #include "keccak_x2.h"
 
-static const uint64_t keccak_rc[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL, 0x000000000000808bULL,
-    0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL, 0x0000000000000088ULL,
-    0x0000000080008009ULL, 0x000000008000000aULL, 0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
+#include "../../common/keccak_rc.h" /* pqlab_keccak_rc: the table of lib/common/fips202.c */
 
 /* One round on a[25] (vectors), b[25] scratch. The operations are macros supplied by the
  * two instantiations:
@@ -155,7 +149,7 @@ void pqlab_aarch64_keccakf1600x2_neon(uint64_t s0[25], uint64_t s1[25])
     uint64x2_t a[25], b[25];
     load_x2(a, s0, s1);
     for (unsigned int ir = 0; ir < 24; ir++) {
-        KECCAK_ROUND(a, b, keccak_rc[ir]);
+        KECCAK_ROUND(a, b, pqlab_keccak_rc[ir]);
     }
     store_x2(s0, s1, a);
 }
@@ -177,7 +171,7 @@ SHA3_TARGET static void keccakf1600x2_sha3(uint64x2_t a[25])
 {
     uint64x2_t b[25];
     for (unsigned int ir = 0; ir < 24; ir++) {
-        KECCAK_ROUND(a, b, keccak_rc[ir]);
+        KECCAK_ROUND(a, b, pqlab_keccak_rc[ir]);
     }
 }
 

@@ -28,8 +28,12 @@
     "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc); sample.c: rej_uniform */
 
 /* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
- * gen_fndsa_modq_tables.py; contract lib/native/fndsa_modq.h); declines logn < 6 */
+ * lib/native/fndsa_modq_zetas.h, shared with modq.c; contract lib/native/fndsa_modq.h); declines logn < 6 */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
+
+/* FN-DSA key generation's and Hawk's NTT / inverse NTT / pointwise product modulo 31-bit primes
+ * (fndsa_modp.c, contract lib/native/fndsa_modp.h): four lanes, SQDMULH/SHSUB Montgomery products */
+#define PQLAB_FNDSA_MODP_NATIVE 1
 
 /* FN-DSA: the FFT layer on native doubles (fndsa_fft.c, contract lib/native/fndsa_fft.h): FFT,
  * inverse FFT, split / merge, the coefficient-wise products and LDL, bit for bit the doubles
@@ -41,5 +45,10 @@
 #define PQLAB_FNDSA_RCDT_NATIVE 1
 /* FN-DSA: the sampler's PRNG refill, eight ChaCha20 blocks as two 4-way passes (fndsa_fft.c) */
 #define PQLAB_FNDSA_PRNG_NATIVE 1
+
+/* Hawk signing (hawk_sign.c, contract lib/native/hawk_sign.h): SamplerSign's table count, two
+ * samples per vector, and the GF(2) products t0, t1 with the accumulator in registers */
+#define PQLAB_HAWK_SAMPLER_NATIVE 1
+#define PQLAB_HAWK_MUL2_NATIVE 1
 
 #endif

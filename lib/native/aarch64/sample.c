@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Rejection samplers of ML-KEM and ML-DSA with Advanced SIMD (contracts: lib/mlkem/kernels.h
+/* Samplers of ML-KEM and ML-DSA with Advanced SIMD: the matrix rejection samplers (below), ML-KEM's
+ * CBD and ML-DSA's RejBoundedPoly step (at the end of the file). Rejection samplers (contracts: lib/mlkem/kernels.h
  * rej_bulk, lib/mldsa/kernels.h rej_uniform; declarations and the exact behaviour in
  * sample_neon.h). Both read public bytes (XOF output of the public seed rho), so they may
  * branch on the values.
@@ -17,9 +18,11 @@
 #include <string.h>
 
 #include "sample_neon.h"
+#include "../../common/ct.h"
+#include "../../common/fips202.h"
 
-#define MLKEM_Q 3329u
-#define MLDSA_Q 8380417u
+#define NEON_MLKEM_Q 3329u
+#define NEON_MLDSA_Q 8380417u
 
 /* Compaction patterns for four lanes: entry m lists, in order, the lanes whose bit is set in
  * m, then 0xff (TBL reads 0; those lanes are beyond the count and carry no meaning).
@@ -79,7 +82,7 @@ static inline unsigned int mlkem_group(int16_t *cand, uint8x16_t v)
 {
     const uint16x8_t w = vreinterpretq_u16_u8(vqtbl1q_u8(v, vld1q_u8(mlkem_idx)));
     const uint16x8_t d = vandq_u16(vshlq_u16(w, vld1q_s16(mlkem_shift)), vdupq_n_u16(0xfff));
-    const uint16x8_t ok = vcltq_u16(d, vdupq_n_u16(MLKEM_Q));
+    const uint16x8_t ok = vcltq_u16(d, vdupq_n_u16(NEON_MLKEM_Q));
     const uint16x8_t bits = vandq_u16(ok, vld1q_u16(bit4x2));
     const unsigned int m0 = vaddv_u16(vget_low_u16(bits));
     const unsigned int m1 = vaddv_u16(vget_high_u16(bits));
@@ -116,7 +119,7 @@ unsigned int pqlab_mldsa_rej_uniform_neon(int32_t a[256], unsigned int ctr, cons
 {
     size_t pos = 0;
     const uint8x16_t idx = vld1q_u8(mldsa_idx);
-    const uint32x4_t mask23 = vdupq_n_u32(0x7fffff), q = vdupq_n_u32(MLDSA_Q), bits = vld1q_u32(bit4);
+    const uint32x4_t mask23 = vdupq_n_u32(0x7fffff), q = vdupq_n_u32(NEON_MLDSA_Q), bits = vld1q_u32(bit4);
     /* four triples per step while a full 16-byte load stays inside buf and four more values
      * fit in a; the lanes of a beyond the accepted ones keep their old values (read, select,
      * write back), so a is written exactly where the C writes it */
@@ -138,9 +141,151 @@ unsigned int pqlab_mldsa_rej_uniform_neon(int32_t a[256], unsigned int ctr, cons
     for (; ctr < 256 && pos + 3 <= buflen; pos += 3) {
         const uint32_t t =
             (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7fu) << 16);
-        if (t < MLDSA_Q) {
+        if (t < NEON_MLDSA_Q) {
             a[ctr++] = (int32_t)t;
         }
     }
     return ctr;
+}
+
+/* ---- ML-KEM: CBD (FIPS 203 Algorithm 8) ---- */
+
+void pqlab_mlkem_cbd2_neon(int16_t r[256], const uint8_t buf[128])
+{
+    /* byte k gives coefficients 2k (its low nibble) and 2k + 1 (its high nibble): per
+     * nibble, x = bit 0 + bit 1, y = bit 2 + bit 3, coefficient x - y */
+    const uint8x16_t m55 = vdupq_n_u8(0x55), m3 = vdupq_n_u8(3);
+    for (unsigned int i = 0; i < 8; i++) {
+        const uint8x16_t v = vld1q_u8(buf + 16 * i);
+        const uint8x16_t s = vaddq_u8(vandq_u8(v, m55), vandq_u8(vshrq_n_u8(v, 1), m55));
+        const int8x16_t lo =
+            vsubq_s8(vreinterpretq_s8_u8(vandq_u8(s, m3)), vreinterpretq_s8_u8(vandq_u8(vshrq_n_u8(s, 2), m3)));
+        const int8x16_t hi =
+            vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshrq_n_u8(s, 4), m3)), vreinterpretq_s8_u8(vshrq_n_u8(s, 6)));
+        const int8x16_t c0 = vzip1q_s8(lo, hi), c1 = vzip2q_s8(lo, hi);
+        int16_t *out = r + 32 * i;
+        vst1q_s16(out, vmovl_s8(vget_low_s8(c0)));
+        vst1q_s16(out + 8, vmovl_high_s8(c0));
+        vst1q_s16(out + 16, vmovl_s8(vget_low_s8(c1)));
+        vst1q_s16(out + 24, vmovl_high_s8(c1));
+    }
+}
+
+/* bytes 3k, 3k + 1, 3k + 2 of the 12 at offset 0 (cbd3_idx0) or 4 (cbd3_idx4) of a 16-byte
+ * vector as 32-bit lane k (TBL index 0xff reads 0) */
+static const uint8_t cbd3_idx0[16] = {0, 1, 2, 0xff, 3, 4, 5, 0xff, 6, 7, 8, 0xff, 9, 10, 11, 0xff};
+static const uint8_t cbd3_idx4[16] = {4, 5, 6, 0xff, 7, 8, 9, 0xff, 10, 11, 12, 0xff, 13, 14, 15, 0xff};
+
+void pqlab_mlkem_cbd3_neon(int16_t r[256], const uint8_t buf[192])
+{
+    /* 3 bytes (24 bits) give 4 coefficients of 6 bits: the sum of 3 bits x, then y; eight
+     * words per step (24 bytes: the 16-byte loads at 24 i and 24 i + 8 stay inside buf),
+     * coefficient j of word k at 4 k + j: VST4 interleaves the four coefficient vectors */
+    const uint32x4_t m249 = vdupq_n_u32(0x249249), m7 = vdupq_n_u32(7);
+    const uint8x16_t idx0 = vld1q_u8(cbd3_idx0), idx4 = vld1q_u8(cbd3_idx4);
+    for (unsigned int i = 0; i < 8; i++) {
+        uint32x4_t s[2];
+        s[0] = vreinterpretq_u32_u8(vqtbl1q_u8(vld1q_u8(buf + 24 * i), idx0));
+        s[1] = vreinterpretq_u32_u8(vqtbl1q_u8(vld1q_u8(buf + 24 * i + 8), idx4));
+        for (unsigned int h = 0; h < 2; h++) {
+            const uint32x4_t w = s[h];
+            s[h] = vaddq_u32(vaddq_u32(vandq_u32(w, m249), vandq_u32(vshrq_n_u32(w, 1), m249)),
+                             vandq_u32(vshrq_n_u32(w, 2), m249));
+        }
+        int16x8x4_t c;
+#define CBD3_COEF(j)                                                                                                   \
+    vcombine_s16(vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 6 * (j)), m7)),                 \
+                                     vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 6 * (j) + 3), m7)))),           \
+                 vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[1], 6 * (j)), m7)),                 \
+                                     vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[1], 6 * (j) + 3), m7)))))
+        c.val[0] = vcombine_s16(vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(s[0], m7)),
+                                                    vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[0], 3), m7)))),
+                                vmovn_s32(vsubq_s32(vreinterpretq_s32_u32(vandq_u32(s[1], m7)),
+                                                    vreinterpretq_s32_u32(vandq_u32(vshrq_n_u32(s[1], 3), m7)))));
+        c.val[1] = CBD3_COEF(1);
+        c.val[2] = CBD3_COEF(2);
+        c.val[3] = CBD3_COEF(3);
+#undef CBD3_COEF
+        vst4q_s16(r + 32 * i, c);
+    }
+}
+
+/* ---- ML-DSA: RejBoundedPoly's rejection step (FIPS 204 Algorithms 31, 15) ---- */
+
+unsigned int pqlab_mldsa_rej_eta_neon(int32_t a[256], unsigned int ctr, const uint8_t *buf, size_t buflen,
+                                      unsigned int eta)
+{
+    size_t pos = 0;
+    if (eta != 2 && eta != 4) {
+        return ctr; /* outside the contract (sample_neon.h): nothing taken */
+    }
+    const uint8x16_t m15 = vdupq_n_u8(15), bound = vdupq_n_u8(eta == 2 ? 15 : 9);
+    const uint8x16_t bits = {1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
+    /* eight bytes (16 half-bytes, low half first) per step while 16 more values fit in a */
+    while (ctr + 16 <= 256 && pos + 8 <= buflen) {
+        const uint8x8_t v = vld1_u8(buf + pos);
+        const uint8x8_t lo = vand_u8(v, vget_low_u8(m15)), hi = vshr_n_u8(v, 4);
+        /* lane 2k: the low half of byte k, lane 2k + 1: its high half (the C's order) */
+        const uint8x16_t nib = vcombine_u8(vzip1_u8(lo, hi), vzip2_u8(lo, hi));
+        const uint8x16_t ok = vcltq_u8(nib, bound);
+        int8x16_t val;
+        if (eta == 2) {
+            /* 2 - (b mod 5), b mod 5 = b - 5 floor(13 b / 64) (exact for b < 15) */
+            const uint8x16_t q5 = vshrq_n_u8(vmulq_u8(nib, vdupq_n_u8(13)), 6);
+            const uint8x16_t mod5 = vsubq_u8(nib, vmulq_u8(q5, vdupq_n_u8(5)));
+            val = vsubq_s8(vdupq_n_s8(2), vreinterpretq_s8_u8(mod5));
+        } else {
+            val = vsubq_s8(vdupq_n_s8(4), vreinterpretq_s8_u8(nib));
+        }
+        /* four groups of four lanes: mask -> compaction pattern (compact32) on the lanes
+         * widened to 32 bits; the accept decisions are public (as in the C, which
+         * declassifies them); the values move through TBL as data */
+        const uint8x16_t mb = vandq_u8(ok, bits);
+        const int16x8_t w0 = vmovl_s8(vget_low_s8(val)), w1 = vmovl_high_s8(val);
+        int32x4_t g[4] = {vmovl_s16(vget_low_s16(w0)), vmovl_high_s16(w0), vmovl_s16(vget_low_s16(w1)),
+                          vmovl_high_s16(w1)};
+        uint8_t m[16];
+        vst1q_u8(m, mb);
+        for (unsigned int k = 0; k < 4; k++) {
+            const unsigned int mk = (unsigned int)m[4 * k] | m[4 * k + 1] | m[4 * k + 2] | m[4 * k + 3];
+            const int32x4_t packed =
+                vreinterpretq_s32_u8(vqtbl1q_u8(vreinterpretq_u8_s32(g[k]), vld1q_u8(compact32[mk])));
+            vst1q_s32(a + ctr, packed); /* a[ctr .. ctr + 3]: inside a (ctr + 16 <= 256) */
+            ctr += popcount4[mk];
+        }
+        pos += 8;
+    }
+    /* the rest: one byte at a time, as the C */
+    for (; ctr < 256 && pos < buflen; pos++) {
+        for (unsigned int h = 0; h < 2 && ctr < 256; h++) {
+            const uint32_t b = h == 0 ? (buf[pos] & 15u) : (uint32_t)(buf[pos] >> 4);
+            if (eta == 2 && b < 15) {
+                a[ctr++] = 2 - (int32_t)(b - 5u * ((205u * b) >> 10)); /* b mod 5, no division */
+            } else if (eta == 4 && b < 9) {
+                a[ctr++] = 4 - (int32_t)b;
+            }
+        }
+    }
+    return ctr;
+}
+
+void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64], uint16_t nonce, unsigned int eta)
+{
+    uint8_t seed[64 + 2];
+    uint8_t buf[PQLAB_SHAKE256_RATE];
+    pqlab_keccak_state st;
+    unsigned int ctr = 0;
+    memcpy(seed, rhoprime, 64);
+    seed[64] = (uint8_t)nonce;
+    seed[65] = (uint8_t)(nonce >> 8);
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, seed, sizeof seed);
+    pqlab_shake256_finalize(&st);
+    while (ctr < 256) {
+        pqlab_shake256_squeezeblocks(buf, 1, &st);
+        ctr = pqlab_mldsa_rej_eta_neon(a, ctr, buf, sizeof buf, eta);
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(seed, sizeof seed);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Rejection samplers of the AArch64 backend (sample.c), one unnamespaced copy for every
+/* Samplers of the AArch64 backend (sample.c), one unnamespaced copy for every
  * parameter set; tests/test_native_aarch64.py compares them with the C.
  *   pqlab_mlkem_rej_bulk_neon(cand, buf, g)
  *       lib/mlkem/kernels.h rej_bulk (FIPS 203 Algorithm 7 lines 5-15 without the count
@@ -10,7 +10,23 @@
  *       lib/mldsa/kernels.h rej_uniform (FIPS 204 Algorithm 30 with Algorithm 14): for each
  *       triple of buf while ctr < 256, the 23-bit value appended at a[ctr] when < q; returns
  *       the new ctr. In: ctr <= 256, any buflen (a trailing partial triple is ignored), any
- *       alignment. Writes exactly the entries of a the C writes, with the same values. */
+ *       alignment. Writes exactly the entries of a the C writes, with the same values.
+ *   pqlab_mlkem_cbd2_neon(r, buf), pqlab_mlkem_cbd3_neon(r, buf)
+ *       lib/mlkem/kernels.h cbd_eta1 / cbd_eta2 (FIPS 203 Algorithm 8) for eta = 2 (128 bytes)
+ *       and eta = 3 (192 bytes): all 256 coefficients in [-eta, eta], the C's values; buf read
+ *       inside its 64 eta bytes only, any alignment. Constant time (buf is secret).
+ *   pqlab_mldsa_rej_eta_neon(a, ctr, buf, buflen, eta)
+ *       the rejection step of lib/mldsa/kernels.h poly_rej_bounded (FIPS 204 Algorithm 31
+ *       with CoeffFromHalfByte, Algorithm 15), eta = 2 or 4: for each byte of buf, its low
+ *       then its high half-byte b while ctr < 256, eta 2: 2 - (b mod 5) appended when b < 15,
+ *       eta 4: 4 - b when b < 9; returns the new ctr. In: ctr <= 256, any buflen and
+ *       alignment; another eta takes nothing (returns ctr). a[ctr_in .. ctr_out - 1] are the
+ *       C's values; it may also write a[ctr_out .. ctr_out + 3] (never beyond a[255]), which
+ *       the caller overwrites or leaves unread. The values are secret and move as data; the
+ *       accept decisions are public, as the C treats them (it declassifies them).
+ *   pqlab_mldsa_poly_rej_bounded_neon(a, rhoprime, nonce, eta)
+ *       lib/mldsa/kernels.h poly_rej_bounded: SHAKE256(rho' || nonce, 2 bytes little-endian)
+ *       block by block through pqlab_mldsa_rej_eta_neon until 256 coefficients; eta 2 or 4. */
 #ifndef PQLAB_NATIVE_AARCH64_SAMPLE_NEON_H
 #define PQLAB_NATIVE_AARCH64_SAMPLE_NEON_H
 
@@ -19,5 +35,10 @@
 
 unsigned int pqlab_mlkem_rej_bulk_neon(int16_t *cand, const uint8_t *buf, unsigned int g);
 unsigned int pqlab_mldsa_rej_uniform_neon(int32_t a[256], unsigned int ctr, const uint8_t *buf, size_t buflen);
+void pqlab_mlkem_cbd2_neon(int16_t r[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd3_neon(int16_t r[256], const uint8_t buf[192]);
+unsigned int pqlab_mldsa_rej_eta_neon(int32_t a[256], unsigned int ctr, const uint8_t *buf, size_t buflen,
+                                      unsigned int eta);
+void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64], uint16_t nonce, unsigned int eta);
 
 #endif

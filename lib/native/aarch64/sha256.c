@@ -5,8 +5,8 @@
  * step 1). The state h[0..7] is H0..H7 of section 6.2.2, so {H0..H3} and {H4..H7} load
  * straight into the two vectors (element 0 = a, resp. e). Declines when the CPU lacks the
  * extension (cpu.h), and lib/common/sha2.c runs the portable compression. Constant time:
- * only nblocks steers the loop. The round constants are FIPS 180-4 section 4.2.2 (the same
- * table as lib/common/sha2.c). */
+ * only nblocks steers the loop. The round constants are FIPS 180-4 section 4.2.2, lib/common/sha256_k.h
+ * (the table lib/common/sha2.c uses). */
 #include <arm_neon.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,23 +14,14 @@
 #include "../api.h"
 #include "cpu.h"
 
-static const uint32_t K256[64] = {
-    0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U, 0x923f82a4U, 0xab1c5ed5U,
-    0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U, 0x72be5d74U, 0x80deb1feU, 0x9bdc06a7U, 0xc19bf174U,
-    0xe49b69c1U, 0xefbe4786U, 0x0fc19dc6U, 0x240ca1ccU, 0x2de92c6fU, 0x4a7484aaU, 0x5cb0a9dcU, 0x76f988daU,
-    0x983e5152U, 0xa831c66dU, 0xb00327c8U, 0xbf597fc7U, 0xc6e00bf3U, 0xd5a79147U, 0x06ca6351U, 0x14292967U,
-    0x27b70a85U, 0x2e1b2138U, 0x4d2c6dfcU, 0x53380d13U, 0x650a7354U, 0x766a0abbU, 0x81c2c92eU, 0x92722c85U,
-    0xa2bfe8a1U, 0xa81a664bU, 0xc24b8b70U, 0xc76c51a3U, 0xd192e819U, 0xd6990624U, 0xf40e3585U, 0x106aa070U,
-    0x19a4c116U, 0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU, 0x5b9cca4fU, 0x682e6ff3U,
-    0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U, 0x90befffaU, 0xa4506cebU, 0xbef9a3f7U, 0xc67178f2U,
-};
+#include "../../common/sha256_k.h" /* pqlab_sha256_k, the table of lib/common/sha2.c */
 
 #define SHA256_TARGET __attribute__((target("+crypto")))
 
 /* four rounds with schedule words w (already W[t..t+3]) and constants K[t..t+3] */
 #define ROUNDS4(abcd, efgh, w, t)                                                                                      \
     do {                                                                                                               \
-        const uint32x4_t wk_ = vaddq_u32((w), vld1q_u32(K256 + (t)));                                                  \
+        const uint32x4_t wk_ = vaddq_u32((w), vld1q_u32(pqlab_sha256_k + (t)));                                        \
         const uint32x4_t abcd0_ = (abcd);                                                                              \
         (abcd) = vsha256hq_u32((abcd), (efgh), wk_);                                                                   \
         (efgh) = vsha256h2q_u32((efgh), abcd0_, wk_);                                                                  \
