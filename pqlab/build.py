@@ -381,7 +381,10 @@ def build(
     jobs: int = 2,
     opts: BuildOptions = BuildOptions(),
 ) -> dict[str, BuildResult]:
-    """Build `programs` for every implementation on `plat`; returns impl.id -> BuildResult."""
+    """Build `programs` for every implementation on `plat`; returns impl.id -> BuildResult.
+    A platform with `build_as` is built as that platform (the same folder and programs)."""
+    plat_name = plat.name
+    plat = plat.build_platform()
     plat.check_toolchain()
     bdir = BUILD_ROOT / plat.build_name
     debug = ["-DPQLAB_CONTRACT_CHECKS"] if opts.contract_checks else []
@@ -468,7 +471,7 @@ def build(
         all_targets = [str(elf) for t in targets.values() for _, elf in t]
         cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
         # none: every implementation was refused before compiling
-        output = _run_ninja(cmd, bdir, plat.name) if all_targets else ""
+        output = _run_ninja(cmd, bdir, plat_name) if all_targets else ""
     failures = _parse_failures(output)
     global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
     for impl in impls:
@@ -485,7 +488,7 @@ def build(
                     res.placement[prog] = placement(plat, elf)
         if msgs or len(res.elf) != len(targets[impl.id]):
             detail = "\n".join(msgs) if msgs else output[-4000:]
-            res.error = f"build of {impl.id} for {plat.name} failed:\n{detail}"
+            res.error = f"build of {impl.id} for {plat_name} failed:\n{detail}"
             res.elf.clear()
     return results
 

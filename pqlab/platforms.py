@@ -71,6 +71,10 @@ class Platform:
     # instruction set and compiler flags, fast): its prepare program's output is the
     # measuring programs' input here (harness/ops.h, docs/interfaces.md section 3); "": run them here
     prepare_on: str = ""
+    # the platform whose build this one uses (`build_as` of platform.toml): the same program
+    # runs on both (a simulator and the QEMU machine or RTL it models, two CPU models of one
+    # instruction set), so it is compiled and linked once; `build_platform` checks the inputs
+    build_as: str = ""
 
     @property
     def needs_board(self) -> bool:
@@ -83,6 +87,22 @@ class Platform:
         each other."""
         name = self.name if self.toolchain == "gcc" else f"{self.name}+{self.toolchain}"
         return f"{name}~{self.variant}" if self.variant else name
+
+    def build_platform(self) -> Platform:
+        """The platform whose build folder and inputs build() uses for this one: itself, or its
+        `build_as` platform when the two compile and link the same program (refused otherwise).
+        The ct variant and other toolchains always build on their own."""
+        if not self.build_as or self.variant or self.toolchain != "gcc":
+            return self
+        owner = get_platform(self.build_as)
+        mine, theirs = _build_inputs(self), _build_inputs(owner)
+        if mine != theirs:
+            diff = [k for k in mine if mine[k] != theirs[k]]
+            raise PqlabError(
+                f"platform {self.name}: build_as = {self.build_as!r} builds other programs "
+                f"({', '.join(diff)} differ); remove build_as or make them equal"
+            )
+        return owner
 
     def ct_build(self) -> Platform:
         """The platform as `pqlab ct` builds for it: with its `[ct] cflags`, in its own build folder
@@ -200,7 +220,7 @@ def _check_schema(path: Path, d: dict) -> None:
         raise PqlabError(f"{path}: 'backends_on_machine' must be a table of machine = [backends]")
     for machine in bom:
         _strings(path, bom, machine)
-    for key in ("placement", "fallback_placement", "prepare_on"):
+    for key in ("placement", "fallback_placement", "prepare_on", "build_as"):
         if key in d and (not isinstance(d[key], str) or not d[key]):
             raise PqlabError(f"{path}: '{key}' must be a non-empty string, not {d[key]!r}")
     if "fallback_ldflags" in d and not ("placement" in d and "fallback_placement" in d):
@@ -225,6 +245,28 @@ def _check_schema(path: Path, d: dict) -> None:
         f = path.parent / s.format(root=str(ROOT))
         if not f.is_file():
             raise PqlabError(f"{path}: source {s!r} not found (looked for {f})")
+
+
+def _build_inputs(p: Platform) -> dict:
+    """What decides the programs a platform's build produces, with paths normalised (two
+    platform folders name one linker script through different relative paths)."""
+
+    def paths(flags) -> tuple[str, ...]:
+        return tuple(f[:2] + os.path.normpath(f[2:]) if f.startswith(("-T", "-L")) else f for f in p.subst(flags))
+
+    return {
+        "arch": p.arch,
+        "cc": p.cc,
+        "tools_prefix": p.tools_prefix,
+        "cflags": p.cflags,
+        "ldflags": paths(p.ldflags),
+        "fallback_ldflags": paths(p.fallback_ldflags),
+        "sources": tuple(s.resolve() for s in p.sources),
+        "fpr": p.fpr,
+        "backends": (p.raw.get("backends"), p.raw.get("backends_on_machine")),
+        "placement": (p.placement, p.fallback_placement),
+        "prepare_on": p.prepare_on,
+    }
 
 
 def _load(path: Path) -> Platform:
@@ -268,6 +310,7 @@ def _load(path: Path) -> Platform:
             fallback_ldflags=tuple(d.get("fallback_ldflags", [])),
             fallback_placement=d.get("fallback_placement", ""),
             prepare_on=d.get("prepare_on", ""),
+            build_as=d.get("build_as", ""),
         )
     except KeyError as e:
         raise PqlabError(f"{path}: missing key {e}") from e

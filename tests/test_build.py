@@ -78,3 +78,25 @@ def test_build_progress_names_the_implementation(tmp_path, monkeypatch):
     assert res[impl.id].error is None
     shown = term.getvalue()
     assert "build host" in shown and "CC toy-progress/ref" in shown and "LINK toy-progress/ref" in shown
+
+
+def test_build_as_shares_one_build_and_refuses_another_program(tmp_path):
+    """A simulator platform and the machine it models compile the same program once (build_as):
+    the second build finds everything done and returns the same ELF; a build_as platform whose
+    flags differ is refused, not built into the other's folder."""
+    from dataclasses import replace
+
+    import pytest
+
+    from pqlab import PqlabError
+
+    impl = next(i for i in discover() if i.scheme == "ml-kem-512" and i.name == "ref")
+    sim, qemu = get_platform("m4-sim"), get_platform("mps2-an386")
+    assert sim.build_platform() == qemu and sim.ct_build().build_platform().build_name == "m4-sim~ct"
+    a = build(qemu, [impl], ("test",))[impl.id].elf["test"]
+    first = a.stat().st_mtime_ns
+    b = build(sim, [impl], ("test",))[impl.id].elf["test"]
+    assert a == b and b.stat().st_mtime_ns == first
+    odd = replace(sim, cflags=(*sim.cflags, "-DSOMETHING_ELSE"))
+    with pytest.raises(PqlabError, match="build_as = 'mps2-an386' builds other programs .*cflags"):
+        build(odd, [impl], ("test",))
