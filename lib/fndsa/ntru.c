@@ -298,6 +298,11 @@ static uint32_t fbits(unsigned d, const size_t *ld)
 
 #ifdef PQLAB_FNDSA_NTRU_PEAK
 size_t fndsa_ntru_peak_words;
+int fndsa_ntru_phase, fndsa_ntru_peak_phase;
+size_t fndsa_ntru_phase_peak[500];
+#define PH(x) (fndsa_ntru_phase = (x))
+#else
+#define PH(x) ((void)0)
 #endif
 
 /* tmp: FNDSA_NTRU_WORDS words */
@@ -347,6 +352,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         if (ws.fail) {
             return 0;
         }
+        PH(100 + (int)d);
         field_norm(fd[d + 1], ol, fd[d], ld[d], fbits(d, ld), m, &ws);
         field_norm(gd[d + 1], ol, gd[d], ld[d], fbits(d, ld), m, &ws);
         if (ws.fail) {
@@ -396,6 +402,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     if (badxy != 0) {
         return 0;
     }
+    PH(200);
     if (!zbezout_fast(Gp, Fp, x, y, L, &ws)) {
         return 0;
     }
@@ -433,6 +440,17 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         size_t m = n >> d, hm = m >> 1;
         unsigned logm = logn - d;
         size_t NL = FL + ld[d] + 1; /* product of FL and ld[d] limbs, + log2(m) carry bits */
+        if (d == 0) {
+            /* depth 0: |F'(x^2) g(-x)| < 2^(Fbits + 7 + logm - 1) and, after the one Babai
+             * step (|k| < 2^31, checked before it), |F - k f| < that + 2^(31 + 7 + logm):
+             * both far below 2^63 (Fbits = 30), so two limbs hold every value exactly */
+            uint32_t b0 = Fbits + fbits(0, ld) + logm;
+            uint32_t b1 = 31 + fbits(0, ld) + logm;
+            size_t nl0 = ((b0 > b1 ? b0 : b1) + 1 + 32) / 32;
+            if (nl0 < NL) {
+                NL = nl0;
+            }
+        }
         uint32_t *Fn = ws_alloc(&ws, m * NL), *Gn = ws_alloc(&ws, m * NL);
         uint32_t *ex = ws_alloc(&ws, m * FL);
         uint32_t *neg = ws_alloc(&ws, m * ld[d]);
@@ -440,6 +458,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         if (ws.fail) {
             return 0;
         }
+        PH(300 + (int)d);
         /* F = F'(x^2) g(-x), G = G'(x^2) f(-x) */
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
@@ -469,6 +488,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         Fp = dst;
         Gp = dst + m * NL;
         ws.used = (size_t)(Gp + m * NL - ws.base);
+        PH(400 + (int)d);
         int ok;
         size_t keep, cl = NL; /* cl: current limbs of F and G */
         if (pp->word_win != NULL && d >= 1) {

@@ -235,6 +235,28 @@ void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl
     }
 }
 
+/* poly_to_fpr(out, x, m, len, len, 0, 0) with x stored at out (m coefficients of
+ * len limbs): the fpr of coefficient u takes words 2u, 2u + 1. For len >= 2 they
+ * were read with coefficients u and before (forward); for len = 1 with coefficients
+ * 2u, 2u + 1 >= u (backward). The compiler barrier keeps every store after the
+ * loads it may overwrite (they alias as uint32_t and fpr). */
+void poly_to_fpr_inplace(fpr *out, size_t m, size_t len)
+{
+    const uint32_t *x = (const uint32_t *)(const void *)out;
+    for (size_t i = 0; i < m; i++) {
+        size_t u = len >= 2 ? i : m - 1 - i;
+        fpr v;
+        poly_to_fpr(&v, x + u * len, 1, len, len, 0, 0);
+#if defined(__GNUC__)
+        __asm__ volatile("" : : "r"(&v) : "memory");
+#endif
+        out[u] = v;
+#if defined(__GNUC__)
+        __asm__ volatile("" : : : "memory");
+#endif
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Babai steps of the reference schedule in fixed point (depths 2..4).       */
 /*
@@ -493,7 +515,7 @@ static uint64_t recip126(uint64_t d)
 
 /* psi, ipsi of prime j (2m words): from the cache unless fresh (then computed
  * into it), or without a cache computed into the scratch at Fa (free between
- * Babai steps; at least 4m words, of which babai_sub uses the fourth m for k) */
+ * Babai steps; at least 3m words, of which babai_sub uses the third m for k) */
 static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm, int fresh)
 {
     uint32_t *scratch = (uint32_t *)(void *)b->Fa;
@@ -506,15 +528,22 @@ static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm
 
 static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m, unsigned logm);
 
-/* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 4m
- * words); 1, floating point (babai_k); 2, fixed point (babai_k_fx, m >= 2; its
- * 2m int64 are the scratch at Fa) */
+/* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 3m
+ * words); BABAI_ONCE, the same for a single babai_sub: f, g are not kept in NTT form
+ * (babai_sub transforms them itself, the same count of NTTs for one step) and b->k is
+ * the caller's (set after babai_init); 1, floating point (babai_k); 2, fixed point
+ * (babai_k_fx, m >= 2; its 2m int64 are the scratch at Fa) */
 int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf, int win,
                int fft, size_t m, unsigned logm, ws_t *ws)
 {
-    fpr *p = ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
+    const int once = fft == BABAI_ONCE;
+    if (once) {
+        fft = 0;
+    }
+    fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, 3 * m) : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
-    b->k = (int32_t *)(void *)ws_alloc(ws, m);
+    b->k = once ? NULL : (int32_t *)(void *)ws_alloc(ws, m);
+    b->once = once;
     if (ws->fail) {
         return 0;
     }
@@ -534,8 +563,8 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
         /* k f: |coefficient| < m 2^31 2^fbits */
         size_t np = rns_count(fbits + 31 + logm);
         if (np <= RNS_MAXP) {
-            b->fnt = ws_alloc(ws, np * m);
-            b->gnt = ws_alloc(ws, np * m);
+            b->fnt = once ? NULL : ws_alloc(ws, np * m);
+            b->gnt = once ? NULL : ws_alloc(ws, np * m);
             b->cst = ws_alloc(ws, np * np + 2 * np);
             b->PI = ws_alloc(ws, 2 * np + 2);
             b->qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
@@ -546,10 +575,10 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
             rns_setup(b->qs, b->cst, b->PI, np);
             /* the roots are kept when that leaves room for babai_sub's
              * residues (public sizes) */
-            if (ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
+            if (!once && ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
                 b->roots = ws_alloc(ws, 2 * np * m);
             }
-            for (size_t j = 0; j < np; j++) {
+            for (size_t j = 0; j < np && !once; j++) {
                 const modp_t *q = &b->qs[j];
                 const uint32_t *psi = babai_roots(b, j, m, logm, 1);
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
@@ -828,8 +857,8 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t
         return;
     }
     size_t np = b->np, alen = flen + 2, mark = ws->used;
-    uint32_t *kt = (uint32_t *)(void *)b->Fa + 3 * m;
-    if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
+    uint32_t *kt = (uint32_t *)(void *)b->Fa + 2 * m;
+    if (!b->once && !ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
         /* room for the residues of both products (public sizes): the roots
          * and the NTT of k once per prime for F and G */
         uint32_t *resF = ws_alloc(ws, np * m), *resG = ws_alloc(ws, np * m);
@@ -877,7 +906,21 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
-            mp_pmul(rj, kt, xnt + j * m, m, q);
+            if (b->once) {
+                /* f or g in NTT form here (babai_init did not keep it) */
+                const uint32_t *x = which == 0 ? f : g;
+#ifdef PQLAB_FNDSA_ZINT_NATIVE
+                pqlab_fndsa_mp_of_poly_native(rj, x, flen, flen, m, (const uint32_t *)(const void *)q);
+#else
+                for (size_t u = 0; u < m; u++) {
+                    rj[u] = mp_of_zint(x + u * flen, flen, q);
+                }
+#endif
+                mp_ntt(rj, psi, logm, q);
+                mp_pmul(rj, kt, rj, m, q);
+            } else {
+                mp_pmul(rj, kt, xnt + j * m, m, q);
+            }
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
         rns_garner(res, m, np, b->qs, b->cst);
@@ -922,29 +965,32 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
         size_t mark1 = ws->used;
         uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
         size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
-        fpr *Na = ws_alloc_fpr(ws, 3 * m);
-        uint32_t *N = ws_alloc(ws, m * nlen), *D = ws_alloc(ws, m * dlen);
+        /* N and D are converted to fpr in place (poly_to_fpr_inplace): each in a
+         * region of max(2, limbs) words per coefficient, 8-byte aligned */
+        fpr *Na = ws_alloc_fpr(ws, nlen > 2 ? (m * nlen + 1) / 2 : m);
+        fpr *Da = ws_alloc_fpr(ws, dlen > 2 ? (m * dlen + 1) / 2 : m);
+        uint32_t *N = (uint32_t *)(void *)Na, *D = (uint32_t *)(void *)Da;
         if (ws->fail) {
             return 0;
         }
-        fpr *Da = Na + m, *tt = Na + 2 * m;
         rns_mul(N, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
         rns_mul(D, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        fpr *tt = ws_alloc_fpr(ws, m); /* after the products: their scratch is free */
         if (ws->fail) {
             return 0;
         }
-        poly_to_fpr(Na, N, m, nlen, nlen, 0, 0);
-        poly_to_fpr(Da, D, m, dlen, dlen, 0, 0);
+        poly_to_fpr_inplace(Na, m, nlen);
+        poly_to_fpr_inplace(Da, m, dlen);
         fndsa_fft(Na, logm, tt);
         fndsa_fft(Da, logm, tt);
         fndsa_poly_div_autoadj_fft(Na, Da, logm);
         fndsa_ifft(Na, logm, tt);
         big = round_k(k, Na, 0, m);
         ws->used = mark1;
-        if (!babai_init(&b, f, g, flen, fbits, 0, 0, 0, m, logm, ws)) {
+        if (!babai_init(&b, f, g, flen, fbits, 0, 0, BABAI_ONCE, m, logm, ws)) {
             return 0;
         }
-        wmove((uint32_t *)(void *)b.k, (const uint32_t *)(const void *)k, m);
+        b.k = k;
     } else {
         if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, 1, m, logm, ws)) {
             return 0;

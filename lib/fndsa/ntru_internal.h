@@ -29,6 +29,8 @@ typedef struct {
 /* test builds only: the highest ws.used of the solver runs since the caller cleared it */
 #define fndsa_ntru_peak_words FNDSA_NS(fndsa_ntru_peak_words)
 extern size_t fndsa_ntru_peak_words;
+extern int fndsa_ntru_phase, fndsa_ntru_peak_phase;
+extern size_t fndsa_ntru_phase_peak[500];
 #endif
 
 /* The workspace (FNDSA_NTRU_WORDS words) is sized to the solver's exact need, which
@@ -50,6 +52,10 @@ static inline uint32_t *ws_alloc(ws_t *ws, size_t words)
 #ifdef PQLAB_FNDSA_NTRU_PEAK
     if (ws->used > fndsa_ntru_peak_words) {
         fndsa_ntru_peak_words = ws->used;
+        fndsa_ntru_peak_phase = fndsa_ntru_phase;
+    }
+    if (ws->used > fndsa_ntru_phase_peak[fndsa_ntru_phase]) {
+        fndsa_ntru_phase_peak[fndsa_ntru_phase] = ws->used;
     }
 #endif
     return p;
@@ -277,7 +283,11 @@ typedef struct {
     modp_t *qs;
     uint32_t *fnt, *gnt, *cst, *PI;
     uint32_t *roots; /* per prime psi, ipsi (2m words), or NULL: recomputed per step */
+    int once;        /* BABAI_ONCE: f, g not kept in NTT form, k is the caller's */
 } babai_t;
+
+/* babai_init's mode for a single babai_sub with the caller's k (reduce_once) */
+#define BABAI_ONCE 3
 
 static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 {
@@ -317,6 +327,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define babai_sub FNDSA_NS(ntru_babai_sub)
 #define reduce_once FNDSA_NS(ntru_reduce_once)
 #define poly_to_fpr FNDSA_NS(ntru_poly_to_fpr)
+#define poly_to_fpr_inplace FNDSA_NS(ntru_poly_to_fpr_inplace)
 #define poly_to_fx_grid FNDSA_NS(ntru_poly_to_fx_grid)
 
 /* big integers (ntru_zint.c) */
@@ -365,6 +376,7 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
                 size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
 void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
+void poly_to_fpr_inplace(fpr *out, size_t m, size_t len);
 
 #ifdef PQLAB_FNDSA_NTRU_TEST
 /* test builds (lib/fndsa/test/ntru_test.c): the fixed-point depth limit, and the

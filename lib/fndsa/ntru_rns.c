@@ -89,6 +89,32 @@ void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned 
     }
 }
 
+/* ipsi of mp_roots from its psi (psi[k] = w^rev(k), so w^i = psi[rev(i)]): lets a
+ * caller keep only psi while it transforms, and form ipsi in a buffer that is free
+ * by the time of the inverse NTT */
+static void mp_iroots(uint32_t *ipsi, const uint32_t *psi, unsigned logm, const modp_t *q)
+{
+    size_t m = (size_t)1 << logm;
+    size_t br = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (br == 0) {
+            ipsi[k] = q->r1;
+        } else {
+            size_t i = m - br, ri = 0;
+            for (unsigned b = 0; b < logm; b++) {
+                ri |= ((i >> b) & 1) << (logm - 1 - b);
+            }
+            ipsi[k] = q->p - psi[ri]; /* w^-i = -w^(m-i) */
+        }
+        size_t bit = m >> 1;
+        while (bit != 0 && (br & bit) != 0) {
+            br ^= bit;
+            bit >>= 1;
+        }
+        br |= bit;
+    }
+}
+
 /* Cooley-Tukey butterfly (x, y) <- (x + s y, x - s y) */
 #define MP_CT(x, y, s)                                                                                                 \
     do {                                                                                                               \
@@ -339,7 +365,7 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
     const int norm = a2 != NULL && b1 == a1 && b2 == a2 && !adj;
     size_t mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
-    uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
+    uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m);
     uint32_t *ct = a2 != NULL ? ws_alloc(ws, m) : NULL;
     uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);
     uint32_t *w = ws_alloc(ws, np + 1);
@@ -352,8 +378,9 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
     for (size_t j = 0; j < np; j++) {
         const modp_t *q = &qs[j];
         const uint32_t p = q->p;
-        mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
+        /* psi only (bt, at: scratch here); ipsi into bt before the inverse NTT */
+        mp_roots(psi, bt, at, RNS_P[j][1], logm, q);
         const int square = a1 == b1 && (a2 == NULL || norm) && !adj; /* public */
         mp_of_poly(at, a1, astride, alen, m, 0, q);
         mp_ntt(at, psi, logm, q);
@@ -385,7 +412,8 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
                 at[u] = mp_add(at[u], ct[u], p);
             }
         }
-        mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
+        mp_iroots(bt, psi, logm, q);
+        mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);
     }
     rns_garner(res, m, np, qs, cst);
     for (size_t u = 0; u < m; u++) {
