@@ -332,16 +332,11 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         ld[d] = pp->bl_small[d]; /* limbs of 32 bits hold words of 31 */
     }
 
-    /* level 0 */
-    fd[0] = ws_alloc(&ws, n);
-    gd[0] = ws_alloc(&ws, n);
-    if (ws.fail) {
-        return 0;
-    }
-    for (size_t u = 0; u < n; u++) {
-        fd[0][u] = (uint32_t)(int32_t)f[u];
-        gd[0][u] = (uint32_t)(int32_t)g[u];
-    }
+    /* level 0: f, g are read from the caller's int8_t arrays (limb count 0 in the
+     * calls: field_norm, reduce_once, the product below), not copied into the
+     * workspace; fd[d], gd[d] for d >= 1 */
+    fd[0] = NULL;
+    gd[0] = NULL;
     /* descent: exact field norms in 2 ld[d] + 1 limbs, stored in ld[d + 1] */
     uint32_t fit = 1;
     for (unsigned d = 0; d < logn; d++) {
@@ -353,8 +348,8 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
             return 0;
         }
         PH(100 + (int)d);
-        field_norm(fd[d + 1], ol, fd[d], ld[d], fbits(d, ld), m, &ws);
-        field_norm(gd[d + 1], ol, gd[d], ld[d], fbits(d, ld), m, &ws);
+        field_norm(fd[d + 1], ol, d == 0 ? (const void *)f : fd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
+        field_norm(gd[d + 1], ol, d == 0 ? (const void *)g : gd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
         if (ws.fail) {
             return 0;
         }
@@ -463,12 +458,17 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
             const uint32_t *pol = which == 0 ? gd[d] : fd[d];
+            const int8_t *pol8 = which == 0 ? g : f;
             wzero(ex, m * FL);
             for (size_t u = 0; u < hm; u++) {
                 wmove(ex + (2 * u) * FL, src + u * FL, FL);
             }
             for (size_t u = 0; u < m; u++) {
-                wmove(neg + u * ld[d], pol + u * ld[d], ld[d]);
+                if (d == 0) {
+                    neg[u] = (uint32_t)(int32_t)pol8[u]; /* ld[0] = 1 limb */
+                } else {
+                    wmove(neg + u * ld[d], pol + u * ld[d], ld[d]);
+                }
                 if (u & 1) {
                     /* negate: two's complement */
                     uint32_t c = 1;
@@ -481,8 +481,9 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
             }
             poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, Fbits, neg, ld[d], fbits(d, ld), m, 2, t, &ws);
         }
-        /* move F, G down over F', G' (free now) */
-        uint32_t *dst = gd[d] + m * ld[d];
+        /* move F, G down over F', G' (free now); at depth 0 to the bottom (f, g of
+         * depth 1 are no longer needed either) */
+        uint32_t *dst = d == 0 ? ws.base : gd[d] + m * ld[d];
         wmove(dst, Fn, m * NL);
         wmove(dst + m * NL, Gn, m * NL);
         Fp = dst;
@@ -507,7 +508,8 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
              * limbs read */
             uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
-            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
+            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, d == 0 ? (const void *)f : fd[d], d == 0 ? (const void *)g : gd[d],
+                                   d == 0 ? 0 : ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {

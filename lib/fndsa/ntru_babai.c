@@ -637,6 +637,27 @@ static uint32_t round_k(int32_t *k, const fpr *x, int32_t e, size_t m)
     return anybig;
 }
 
+/* round_k(k, x, 0, m) with k over the words of x: k[u] (word u) is written after
+ * x[u] (words 2u, 2u + 1) is read, and only over words of x[0..u] (u <= 2u); the
+ * compiler barriers keep the order (k and x alias as int32_t and fpr) */
+static uint32_t round_k_inplace(int32_t *k, const fpr *x, size_t m)
+{
+    uint32_t anybig = 0;
+    for (size_t u = 0; u < m; u++) {
+        int32_t v;
+        fpr xu = x[u];
+#if defined(__GNUC__)
+        __asm__ volatile("" : : "r"(&xu) : "memory");
+#endif
+        anybig |= round_k(&v, &xu, 0, 1);
+        k[u] = v;
+#if defined(__GNUC__)
+        __asm__ volatile("" : : : "memory");
+#endif
+    }
+    return anybig;
+}
+
 /* One reduction coefficient vector: k = round((F adj(f) + G adj(g)) / (f adj(f)
  * + g adj(g)) / 2^s), F, G read at scale 2^-scF from their low rl limbs (the
  * caller knows the limbs above are sign extension). Coefficients outside
@@ -848,15 +869,17 @@ uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Fle
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
  * and g: per prime, one NTT of k and one inverse NTT per product. */
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv, const void *gv, size_t flen,
                size_t m, unsigned logm, uint32_t s, ws_t *ws)
 {
+    /* flen = 0: f, g are m int8_t (depth 0, BABAI_ONCE with m >= 16 only) */
+    const uint32_t *f = (const uint32_t *)fv, *g = (const uint32_t *)gv;
     if (b->np == 0) {
         poly_sub_scaled(F, Flen, f, flen, b->k, m, s, ws);
         poly_sub_scaled(G, Flen, g, flen, b->k, m, s, ws);
         return;
     }
-    size_t np = b->np, alen = flen + 2, mark = ws->used;
+    size_t np = b->np, alen = (flen == 0 ? 1 : flen) + 2, mark = ws->used;
     uint32_t *kt = (uint32_t *)(void *)b->Fa + 2 * m;
     if (!b->once && !ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
         /* room for the residues of both products (public sizes): the roots
@@ -908,14 +931,7 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t
             uint32_t *rj = res + j * m;
             if (b->once) {
                 /* f or g in NTT form here (babai_init did not keep it) */
-                const uint32_t *x = which == 0 ? f : g;
-#ifdef PQLAB_FNDSA_ZINT_NATIVE
-                pqlab_fndsa_mp_of_poly_native(rj, x, flen, flen, m, (const uint32_t *)(const void *)q);
-#else
-                for (size_t u = 0; u < m; u++) {
-                    rj[u] = mp_of_zint(x + u * flen, flen, q);
-                }
-#endif
+                mp_of_poly(rj, which == 0 ? fv : gv, flen, flen, m, 0, q);
                 mp_ntt(rj, psi, logm, q);
                 mp_pmul(rj, kt, rj, m, q);
             } else {
@@ -950,9 +966,11 @@ static int32_t top64_scale(size_t len)
  * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
  * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
  * departs from it in an extreme tail. */
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *fv, const void *gv,
                 size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
 {
+    /* flen = 0: f, g are m int8_t (depth 0, m >= 16) */
+    const uint32_t *f = (const uint32_t *)fv, *g = (const uint32_t *)gv;
     size_t mark = ws->used;
     babai_t b;
     uint32_t big;
@@ -961,33 +979,47 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
          * k = round(N / D) with two FFTs and one inverse instead of four and one
          * (the reference computes its depth-0 k from exact products as well); k
          * first, so that the products' buffers are free again for babai_sub */
-        int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
-        size_t mark1 = ws->used;
         uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
         size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
-        /* N and D are converted to fpr in place (poly_to_fpr_inplace): each in a
-         * region of max(2, limbs) words per coefficient, 8-byte aligned */
+        /* Storage order (the same values): N first, into a region of max(2, nlen)
+         * words per coefficient (8-byte aligned), converted to fpr in place
+         * (poly_to_fpr_inplace), transformed, and kept in m fprs; then D likewise above
+         * it (N's product has the larger scratch: it is taken first, with only F, G
+         * below it); N / D; k over the start of N's region (round_k_inplace). */
         fpr *Na = ws_alloc_fpr(ws, nlen > 2 ? (m * nlen + 1) / 2 : m);
-        fpr *Da = ws_alloc_fpr(ws, dlen > 2 ? (m * dlen + 1) / 2 : m);
-        uint32_t *N = (uint32_t *)(void *)Na, *D = (uint32_t *)(void *)Da;
         if (ws->fail) {
             return 0;
         }
-        rns_mul(N, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
-        rns_mul(D, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
-        fpr *tt = ws_alloc_fpr(ws, m); /* after the products: their scratch is free */
+        rns_mul((uint32_t *)(void *)Na, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
+        fpr *tt = ws_alloc_fpr(ws, m); /* after the product: its scratch is free */
         if (ws->fail) {
             return 0;
         }
         poly_to_fpr_inplace(Na, m, nlen);
-        poly_to_fpr_inplace(Da, m, dlen);
         fndsa_fft(Na, logm, tt);
+        ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base);
+        fpr *Da = ws_alloc_fpr(ws, dlen > 2 ? (m * dlen + 1) / 2 : m);
+        if (ws->fail) {
+            return 0;
+        }
+        rns_mul((uint32_t *)(void *)Da, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        tt = ws_alloc_fpr(ws, m);
+        if (ws->fail) {
+            return 0;
+        }
+        poly_to_fpr_inplace(Da, m, dlen);
         fndsa_fft(Da, logm, tt);
         fndsa_poly_div_autoadj_fft(Na, Da, logm);
+        ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base); /* D no longer needed */
+        tt = ws_alloc_fpr(ws, m);
+        if (ws->fail) {
+            return 0;
+        }
         fndsa_ifft(Na, logm, tt);
-        big = round_k(k, Na, 0, m);
-        ws->used = mark1;
-        if (!babai_init(&b, f, g, flen, fbits, 0, 0, BABAI_ONCE, m, logm, ws)) {
+        int32_t *k = (int32_t *)(void *)Na;
+        big = round_k_inplace(k, Na, m);
+        ws->used = (size_t)((uint32_t *)(void *)k + m - ws->base);
+        if (!babai_init(&b, NULL, NULL, flen, fbits, 0, 0, BABAI_ONCE, m, logm, ws)) {
             return 0;
         }
         b.k = k;
@@ -999,7 +1031,7 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
     }
     PQLAB_DECLASSIFY(&big, sizeof big);
     if (!big) {
-        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
+        babai_sub(&b, F, G, Flen, fv, gv, flen, m, logm, 0, ws);
     }
     ws->used = mark;
     return !big && !ws->fail;

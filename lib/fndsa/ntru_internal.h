@@ -314,6 +314,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define mp_intt_scale FNDSA_NS(ntru_mp_intt_scale)
 #define rns_garner FNDSA_NS(ntru_rns_garner)
 #define rns_mul FNDSA_NS(ntru_rns_mul)
+#define mp_of_poly FNDSA_NS(ntru_mp_of_poly)
 #define poly_mul_negacyclic FNDSA_NS(ntru_poly_mul_negacyclic)
 #define field_norm FNDSA_NS(ntru_field_norm)
 #define zbezout_fast FNDSA_NS(ntru_zbezout_fast)
@@ -350,11 +351,12 @@ size_t rns_count(uint32_t bits);
 void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np);
 uint32_t mp_intt_scale(const modp_t *q, unsigned logm);
 void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint32_t *cst);
-int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
-            const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
+int rns_mul(uint32_t *r, size_t rlen, const void *a1, const void *a2, size_t astride, size_t alen, const void *b1,
+            const void *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
+void mp_of_poly(uint32_t *t, const void *xv, size_t stride, size_t len, size_t m, int adj, const modp_t *q);
 void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,
                          size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp, ws_t *ws);
-void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws);
+void field_norm(uint32_t *out, size_t olen, const void *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws);
 
 /* the binary extended GCD (ntru_gcd.c) */
 int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L, ws_t *ws);
@@ -370,10 +372,10 @@ uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, 
                  size_t m, unsigned logm);
 uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s, size_t m,
                     unsigned logm);
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
-               size_t m, unsigned logm, uint32_t s, ws_t *ws);
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
-                size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *f, const void *g, size_t flen, size_t m,
+               unsigned logm, uint32_t s, ws_t *ws);
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *f, const void *g, size_t flen,
+                uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
 void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
 void poly_to_fpr_inplace(fpr *out, size_t m, size_t len);

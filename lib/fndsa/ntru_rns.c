@@ -323,11 +323,18 @@ void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint
 }
 
 /* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
- * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */
-static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m, int adj, const modp_t *q)
+ * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj; len = 0:
+ * x is m int8_t (the depth-0 f, g, read from the caller's arrays) */
+void mp_of_poly(uint32_t *t, const void *xv, size_t stride, size_t len, size_t m, int adj, const modp_t *q)
 {
     const uint32_t p = q->p; /* q may sit in the workspace: not reloaded after each store */
-    if (len == 1) {          /* public: one-limb coefficients, inline */
+    const uint32_t *x = len == 0 ? NULL : (const uint32_t *)xv;
+    if (len == 0) {
+        const int8_t *x8 = (const int8_t *)xv;
+        for (size_t u = 0; u < m; u++) {
+            t[u] = mp_of_i32((uint32_t)(int32_t)x8[u], p);
+        }
+    } else if (len == 1) { /* public: one-limb coefficients, inline */
         for (size_t u = 0; u < m; u++) {
             t[u] = mp_of_i32(x[u * stride], p);
         }
@@ -357,8 +364,8 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
  * the field norm of a1(x^2) + x a2(x^2), when b1 = a1, b2 = a2 and not adj), a:
  * alen limbs read astride apart, b: blen limbs, signed, with np primes; r is
  * written (not accumulated). Returns 0 when the workspace is exhausted. */
-int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
-            const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
+int rns_mul(uint32_t *r, size_t rlen, const void *a1, const void *a2, size_t astride, size_t alen, const void *b1,
+            const void *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
 {
     unsigned logm = ilog2(m);
     /* field norm (public): a1^2 - x a2^2 when b1 = a1 and b2 = a2 */
@@ -469,10 +476,14 @@ void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t ale
 /* ---------------------------------------------------------------------- */
 /* Field norm: out (m/2 coefficients, olen limbs) = f0^2 - x f1^2.         */
 
-void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws)
+void field_norm(uint32_t *out, size_t olen, const void *fv, size_t flen, uint32_t fbits, size_t m, ws_t *ws)
 {
     size_t hm = m >> 1;
     size_t mark = ws->used;
+    const int i8 = flen == 0; /* f: m int8_t (depth 0), widened to one limb here */
+    if (i8) {
+        flen = 1;
+    }
     uint32_t *f0 = ws_alloc(ws, hm * flen);
     uint32_t *f1 = ws_alloc(ws, hm * flen);
     uint32_t *sq = ws_alloc(ws, hm * olen);
@@ -480,9 +491,18 @@ void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint
     if (ws->fail) {
         return;
     }
-    for (size_t u = 0; u < hm; u++) {
-        wmove(f0 + u * flen, f + (2 * u) * flen, flen);
-        wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
+    if (i8) {
+        const int8_t *f8 = (const int8_t *)fv;
+        for (size_t u = 0; u < hm; u++) {
+            f0[u] = (uint32_t)(int32_t)f8[2 * u];
+            f1[u] = (uint32_t)(int32_t)f8[2 * u + 1];
+        }
+    } else {
+        const uint32_t *f = (const uint32_t *)fv;
+        for (size_t u = 0; u < hm; u++) {
+            wmove(f0 + u * flen, f + (2 * u) * flen, flen);
+            wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
+        }
     }
     if (hm >= 16) {
         /* both squares and their combination in one RNS pass (one inverse NTT and one
