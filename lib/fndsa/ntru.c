@@ -432,7 +432,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     }
     /* ascent */
     for (unsigned d = logn; d-- > 0;) {
-        size_t m = n >> d, hm = m >> 1;
+        size_t m = n >> d;
         unsigned logm = logn - d;
         size_t NL = FL + ld[d] + 1; /* product of FL and ld[d] limbs, + log2(m) carry bits */
         if (d == 0) {
@@ -447,39 +447,18 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
             }
         }
         uint32_t *Fn = ws_alloc(&ws, m * NL), *Gn = ws_alloc(&ws, m * NL);
-        uint32_t *ex = ws_alloc(&ws, m * FL);
-        uint32_t *neg = ws_alloc(&ws, m * ld[d]);
         uint32_t *t = ws_alloc(&ws, NL);
         if (ws.fail) {
             return 0;
         }
         PH(300 + (int)d);
-        /* F = F'(x^2) g(-x), G = G'(x^2) f(-x) */
+        /* F = F'(x^2) g(-x), G = G'(x^2) f(-x): the product reads F' (m/2
+         * coefficients) as F'(x^2) and g as g(-x) itself (no spread or negated copies) */
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
-            const uint32_t *pol = which == 0 ? gd[d] : fd[d];
-            const int8_t *pol8 = which == 0 ? g : f;
-            wzero(ex, m * FL);
-            for (size_t u = 0; u < hm; u++) {
-                wmove(ex + (2 * u) * FL, src + u * FL, FL);
-            }
-            for (size_t u = 0; u < m; u++) {
-                if (d == 0) {
-                    neg[u] = (uint32_t)(int32_t)pol8[u]; /* ld[0] = 1 limb */
-                } else {
-                    wmove(neg + u * ld[d], pol + u * ld[d], ld[d]);
-                }
-                if (u & 1) {
-                    /* negate: two's complement */
-                    uint32_t c = 1;
-                    for (size_t i = 0; i < ld[d]; i++) {
-                        uint64_t w = (uint64_t)(uint32_t)~neg[u * ld[d] + i] + c;
-                        neg[u * ld[d] + i] = (uint32_t)w;
-                        c = (uint32_t)(w >> 32);
-                    }
-                }
-            }
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, Fbits, neg, ld[d], fbits(d, ld), m, 2, t, &ws);
+            const void *pol = d == 0 ? (const void *)(which == 0 ? g : f) : (which == 0 ? gd[d] : fd[d]);
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, src, FL, Fbits, pol, d == 0 ? 0 : ld[d], fbits(d, ld), m, 2, 1,
+                                t, &ws);
         }
         /* move F, G down over F', G' (free now); at depth 0 to the bottom (f, g of
          * depth 1 are no longer needed either) */

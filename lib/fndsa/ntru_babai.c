@@ -540,7 +540,8 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
     if (once) {
         fft = 0;
     }
-    fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, 3 * m) : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
+    fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, once ? 2 * m : 3 * m)
+                      : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
     b->k = once ? NULL : (int32_t *)(void *)ws_alloc(ws, m);
     b->once = once;
@@ -917,6 +918,37 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv
     if (ws->fail) {
         return;
     }
+    if (b->once) {
+        /* a single step: f, g transformed here; per prime only psi and k's NTT
+         * beside the residues (scratch at Fa: 2m words), ipsi formed from psi over
+         * k's NTT once the product is taken */
+        uint32_t *psi = (uint32_t *)(void *)b->Fa, *kn = psi + m;
+        for (int which = 0; which < 2; which++) {
+            uint32_t *X = which == 0 ? F : G;
+            for (size_t j = 0; j < np; j++) {
+                const modp_t *q = &b->qs[j];
+                const uint32_t p = q->p;
+                uint32_t *rj = res + j * m;
+                mp_roots(psi, kn, rj, RNS_P[j][1], logm, q); /* kn, rj: scratch here */
+                for (size_t u = 0; u < m; u++) {
+                    kn[u] = mp_of_i32((uint32_t)b->k[u], p);
+                }
+                mp_ntt(kn, psi, logm, q);
+                mp_of_poly(rj, which == 0 ? fv : gv, flen, flen, m, 0, q);
+                mp_ntt(rj, psi, logm, q);
+                mp_pmul(rj, kn, rj, m, q);
+                mp_iroots(kn, psi, logm, q);
+                mp_intt(rj, kn, logm, mp_intt_scale(q, logm), q);
+            }
+            rns_garner(res, m, np, b->qs, b->cst);
+            for (size_t u = 0; u < m; u++) {
+                rns_crt(acc, alen, res, m, u, np, b->PI, w);
+                zsub_shifted(X + u * Flen, Flen, acc, alen, s);
+            }
+        }
+        ws->used = mark;
+        return;
+    }
     for (int which = 0; which < 2; which++) {
         const uint32_t *xnt = which == 0 ? b->fnt : b->gnt;
         uint32_t *X = which == 0 ? F : G;
@@ -929,14 +961,7 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv
             }
             mp_ntt(kt, psi, logm, q);
             uint32_t *rj = res + j * m;
-            if (b->once) {
-                /* f or g in NTT form here (babai_init did not keep it) */
-                mp_of_poly(rj, which == 0 ? fv : gv, flen, flen, m, 0, q);
-                mp_ntt(rj, psi, logm, q);
-                mp_pmul(rj, kt, rj, m, q);
-            } else {
-                mp_pmul(rj, kt, xnt + j * m, m, q);
-            }
+            mp_pmul(rj, kt, xnt + j * m, m, q);
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
         rns_garner(res, m, np, b->qs, b->cst);
@@ -981,12 +1006,16 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
          * first, so that the products' buffers are free again for babai_sub */
         uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
         size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
+        /* stored in at least two limbs: the region holds an fpr per coefficient anyway,
+         * and rns_mul then keeps its per-prime scratch in it (the same values) */
+        nlen = nlen < 2 ? 2 : nlen;
+        dlen = dlen < 2 ? 2 : dlen;
         /* Storage order (the same values): N first, into a region of max(2, nlen)
          * words per coefficient (8-byte aligned), converted to fpr in place
          * (poly_to_fpr_inplace), transformed, and kept in m fprs; then D likewise above
          * it (N's product has the larger scratch: it is taken first, with only F, G
          * below it); N / D; k over the start of N's region (round_k_inplace). */
-        fpr *Na = ws_alloc_fpr(ws, nlen > 2 ? (m * nlen + 1) / 2 : m);
+        fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
         if (ws->fail) {
             return 0;
         }
@@ -998,7 +1027,7 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
         poly_to_fpr_inplace(Na, m, nlen);
         fndsa_fft(Na, logm, tt);
         ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base);
-        fpr *Da = ws_alloc_fpr(ws, dlen > 2 ? (m * dlen + 1) / 2 : m);
+        fpr *Da = ws_alloc_fpr(ws, (m * dlen + 1) / 2);
         if (ws->fail) {
             return 0;
         }

@@ -286,6 +286,10 @@ typedef struct {
     int once;        /* BABAI_ONCE: f, g not kept in NTT form, k is the caller's */
 } babai_t;
 
+/* rns_mul's flags beside adj (1): a1(x^2) from m/2 coefficients; b1(-x) */
+#define RNS_A_X2 2
+#define RNS_B_NEG 4
+
 /* babai_init's mode for a single babai_sub with the caller's k (reduce_once) */
 #define BABAI_ONCE 3
 
@@ -307,6 +311,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define mp_of_zint FNDSA_NS(ntru_mp_of_zint)
 #define mp_roots FNDSA_NS(ntru_mp_roots)
 #define mp_ntt FNDSA_NS(ntru_mp_ntt)
+#define mp_iroots FNDSA_NS(ntru_mp_iroots)
 #define mp_intt FNDSA_NS(ntru_mp_intt)
 #define mp_pmul FNDSA_NS(ntru_mp_pmul)
 #define rns_count FNDSA_NS(ntru_rns_count)
@@ -345,6 +350,7 @@ void modp_init(modp_t *q, uint32_t p);
 uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q);
 void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned logm, const modp_t *q);
 void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q);
+void mp_iroots(uint32_t *ipsi, const uint32_t *psi, unsigned logm, const modp_t *q);
 void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c, const modp_t *q);
 void mp_pmul(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m, const modp_t *q);
 size_t rns_count(uint32_t bits);
@@ -354,8 +360,8 @@ void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint
 int rns_mul(uint32_t *r, size_t rlen, const void *a1, const void *a2, size_t astride, size_t alen, const void *b1,
             const void *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
 void mp_of_poly(uint32_t *t, const void *xv, size_t stride, size_t len, size_t m, int adj, const modp_t *q);
-void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,
-                         size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp, ws_t *ws);
+void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const void *b,
+                         size_t blen, uint32_t bbits, size_t m, size_t astep, int bneg, uint32_t *tmp, ws_t *ws);
 void field_norm(uint32_t *out, size_t olen, const void *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws);
 
 /* the binary extended GCD (ntru_gcd.c) */

@@ -82,9 +82,9 @@
  * 0.06 % fewer key generation cycles on m4-sim for 2 KB more. Falcon-1024: 26,664 words
  * (26.04 n), in an RNS product (rns_mul; no optional step reaches it). */
 #if FNDSA_LOGN == 9
-#define FNDSA_NTRU_WORDS ((size_t)6184)
+#define FNDSA_NTRU_WORDS ((size_t)5160)
 #else
-#define FNDSA_NTRU_WORDS ((size_t)13352)
+#define FNDSA_NTRU_WORDS ((size_t)11304)
 #endif
 #define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
 
