@@ -309,7 +309,7 @@ size_t fndsa_ntru_phase_peak[500];
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
     static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG, REF_BL_STD, NULL,
-                                             0,      NULL,         NULL};
+                                             0,      NULL,         NULL,         FNDSA_NTRU_WORDS};
     return fndsa_solve_ntru_ex(Fo, Go, f, g, logn, &falcon, tmp);
 }
 
@@ -323,7 +323,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     ws_t ws;
     ws.base = tmp;
     ws.used = 0;
-    ws.cap = FNDSA_NTRU_WORDS;
+    ws.cap = pp->ws_words;
     ws.fail = 0;
     size_t n = (size_t)1 << logn;
     uint32_t *fd[11], *gd[11];
