@@ -94,24 +94,26 @@ void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned 
  * by the time of the inverse NTT */
 void mp_iroots(uint32_t *ipsi, const uint32_t *psi, unsigned logm, const modp_t *q)
 {
+    /* ipsi[rev(i)] = w^-i = -w^(m-i) = p - psi[rev(m - i)]: rev(i) counted up and
+     * rev(m - i) counted down, both in bit-reversed order */
     size_t m = (size_t)1 << logm;
-    size_t br = 0;
-    for (size_t k = 0; k < m; k++) {
-        if (br == 0) {
-            ipsi[k] = q->r1;
-        } else {
-            size_t i = m - br, ri = 0;
-            for (unsigned b = 0; b < logm; b++) {
-                ri |= ((i >> b) & 1) << (logm - 1 - b);
-            }
-            ipsi[k] = q->p - psi[ri]; /* w^-i = -w^(m-i) */
-        }
+    const uint32_t p = q->p;
+    ipsi[0] = q->r1;
+    size_t ri = 0, rj = 0;
+    for (size_t i = 1; i < m; i++) {
         size_t bit = m >> 1;
-        while (bit != 0 && (br & bit) != 0) {
-            br ^= bit;
+        while (bit != 0 && (ri & bit) != 0) {
+            ri ^= bit;
             bit >>= 1;
         }
-        br |= bit;
+        ri |= bit;
+        bit = m >> 1;
+        while (bit != 0 && (rj & bit) == 0) {
+            rj |= bit;
+            bit >>= 1;
+        }
+        rj ^= bit;
+        ipsi[ri] = p - psi[rj];
     }
 }
 
