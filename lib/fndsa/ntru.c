@@ -342,12 +342,12 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     for (unsigned d = 0; d < logn; d++) {
         size_t m = n >> d, hm = m >> 1;
         size_t ol = 2 * ld[d] + 1, nl = ld[d + 1];
+        PH(100 + (int)d);
         fd[d + 1] = ws_alloc(&ws, hm * ol);
         gd[d + 1] = ws_alloc(&ws, hm * ol);
         if (ws.fail) {
             return 0;
         }
-        PH(100 + (int)d);
         field_norm(fd[d + 1], ol, d == 0 ? (const void *)f : fd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
         field_norm(gd[d + 1], ol, d == 0 ? (const void *)g : gd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
         if (ws.fail) {
@@ -380,6 +380,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
 #endif
 
     /* deepest: f_D u - g_D v = 1; F = q v, G = q u */
+    PH(200); /* test builds: the GCD and the deepest reduction */
     size_t L = ld[logn] + 1;
     uint32_t *x = ws_alloc(&ws, L), *y = ws_alloc(&ws, L);
     uint32_t *Fp = ws_alloc(&ws, L + 1), *Gp = ws_alloc(&ws, L + 1);
@@ -397,7 +398,6 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     if (badxy != 0) {
         return 0;
     }
-    PH(200);
     if (!zbezout_fast(Gp, Fp, x, y, L, &ws)) {
         return 0;
     }
@@ -446,12 +446,12 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
                 NL = nl0;
             }
         }
+        PH(300 + (int)d);
         uint32_t *Fn = ws_alloc(&ws, m * NL), *Gn = ws_alloc(&ws, m * NL);
         uint32_t *t = ws_alloc(&ws, NL);
         if (ws.fail) {
             return 0;
         }
-        PH(300 + (int)d);
         /* F = F'(x^2) g(-x), G = G'(x^2) f(-x): the product reads F' (m/2
          * coefficients) as F'(x^2) and g as g(-x) itself (no spread or negated copies) */
         for (int which = 0; which < 2; which++) {
