@@ -457,8 +457,8 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
             const void *pol = d == 0 ? (const void *)(which == 0 ? g : f) : (which == 0 ? gd[d] : fd[d]);
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, src, FL, Fbits, pol, d == 0 ? 0 : ld[d], fbits(d, ld), m, 2, 1,
-                                t, &ws);
+            size_t plen = d == 0 ? 0 : ld[d];
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, src, FL, Fbits, pol, plen, fbits(d, ld), m, 2, 1, t, &ws);
         }
         /* move F, G down over F', G' (free now); at depth 0 to the bottom (f, g of
          * depth 1 are no longer needed either) */
@@ -487,8 +487,8 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
              * limbs read */
             uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
-            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, d == 0 ? (const void *)f : fd[d], d == 0 ? (const void *)g : gd[d],
-                                   d == 0 ? 0 : ld[d], fbits(d, ld), m, logm, &ws);
+            const void *fdv = d == 0 ? (const void *)f : fd[d], *gdv = d == 0 ? (const void *)g : gd[d];
+            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fdv, gdv, d == 0 ? 0 : ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {

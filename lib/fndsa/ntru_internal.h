@@ -380,8 +380,8 @@ uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Fle
                     unsigned logm);
 void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *f, const void *g, size_t flen, size_t m,
                unsigned logm, uint32_t s, ws_t *ws);
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *f, const void *g, size_t flen,
-                uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *f, const void *g,
+                size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
 void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
 void poly_to_fpr_inplace(fpr *out, size_t m, size_t len);
