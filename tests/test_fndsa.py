@@ -726,6 +726,13 @@ def test_ntru_workspace_exact(logn: int) -> None:
     cap.restype = ctypes.c_size_t
     peaks = {words(bytes([i]) * 48) for i in range(3)}
     assert peaks == {cap()}, (peaks, cap())
+    # the per-phase counters (docs/fndsa.md, "Key generation in less RAM") of the last run:
+    # every phase ran, none above the workspace, and the highest one is its peak
+    phase = lib.fndsa_test_ntru_phase_peak
+    phase.restype = ctypes.c_size_t
+    per = {p: phase(p) for p in [*range(100, 100 + logn), 200, *range(300, 300 + logn), *range(400, 400 + logn)]}
+    assert all(0 < v <= cap() for v in per.values()), per
+    assert max(per.values()) == cap(), per
 
 
 @pytest.mark.parametrize("logn", [9, 10])

@@ -183,6 +183,8 @@ typedef struct {
      * logm) computes k from F, G at w[2m..3m), w[3m..4m) */
     void (*fx_init)(int64_t *w, unsigned logm, uint32_t t);
     void (*fx_k)(int32_t *k, int64_t *w, unsigned logm);
+    /* words of the caller's tmp (the workspace): FNDSA_NTRU_WORDS for Falcon */
+    size_t ws_words;
 } fndsa_ntru_params;
 int fndsa_solve_ntru_ex(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
                         const fndsa_ntru_params *pp, uint32_t *tmp);

@@ -298,13 +298,18 @@ static uint32_t fbits(unsigned d, const size_t *ld)
 
 #ifdef PQLAB_FNDSA_NTRU_PEAK
 size_t fndsa_ntru_peak_words;
+int fndsa_ntru_phase, fndsa_ntru_peak_phase;
+size_t fndsa_ntru_phase_peak[500];
+#define PH(x) (fndsa_ntru_phase = (x))
+#else
+#define PH(x) ((void)0)
 #endif
 
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
     static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG, REF_BL_STD, NULL,
-                                             0,      NULL,         NULL};
+                                             0,      NULL,         NULL,         FNDSA_NTRU_WORDS};
     return fndsa_solve_ntru_ex(Fo, Go, f, g, logn, &falcon, tmp);
 }
 
@@ -318,7 +323,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     ws_t ws;
     ws.base = tmp;
     ws.used = 0;
-    ws.cap = FNDSA_NTRU_WORDS;
+    ws.cap = pp->ws_words;
     ws.fail = 0;
     size_t n = (size_t)1 << logn;
     uint32_t *fd[11], *gd[11];
@@ -327,28 +332,24 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         ld[d] = pp->bl_small[d]; /* limbs of 32 bits hold words of 31 */
     }
 
-    /* level 0 */
-    fd[0] = ws_alloc(&ws, n);
-    gd[0] = ws_alloc(&ws, n);
-    if (ws.fail) {
-        return 0;
-    }
-    for (size_t u = 0; u < n; u++) {
-        fd[0][u] = (uint32_t)(int32_t)f[u];
-        gd[0][u] = (uint32_t)(int32_t)g[u];
-    }
+    /* level 0: f, g are read from the caller's int8_t arrays (limb count 0 in the
+     * calls: field_norm, reduce_once, the product below), not copied into the
+     * workspace; fd[d], gd[d] for d >= 1 */
+    fd[0] = NULL;
+    gd[0] = NULL;
     /* descent: exact field norms in 2 ld[d] + 1 limbs, stored in ld[d + 1] */
     uint32_t fit = 1;
     for (unsigned d = 0; d < logn; d++) {
         size_t m = n >> d, hm = m >> 1;
         size_t ol = 2 * ld[d] + 1, nl = ld[d + 1];
+        PH(100 + (int)d);
         fd[d + 1] = ws_alloc(&ws, hm * ol);
         gd[d + 1] = ws_alloc(&ws, hm * ol);
         if (ws.fail) {
             return 0;
         }
-        field_norm(fd[d + 1], ol, fd[d], ld[d], fbits(d, ld), m, &ws);
-        field_norm(gd[d + 1], ol, gd[d], ld[d], fbits(d, ld), m, &ws);
+        field_norm(fd[d + 1], ol, d == 0 ? (const void *)f : fd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
+        field_norm(gd[d + 1], ol, d == 0 ? (const void *)g : gd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
         if (ws.fail) {
             return 0;
         }
@@ -379,6 +380,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
 #endif
 
     /* deepest: f_D u - g_D v = 1; F = q v, G = q u */
+    PH(200); /* test builds: the GCD and the deepest reduction */
     size_t L = ld[logn] + 1;
     uint32_t *x = ws_alloc(&ws, L), *y = ws_alloc(&ws, L);
     uint32_t *Fp = ws_alloc(&ws, L + 1), *Gp = ws_alloc(&ws, L + 1);
@@ -430,45 +432,43 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     }
     /* ascent */
     for (unsigned d = logn; d-- > 0;) {
-        size_t m = n >> d, hm = m >> 1;
+        size_t m = n >> d;
         unsigned logm = logn - d;
         size_t NL = FL + ld[d] + 1; /* product of FL and ld[d] limbs, + log2(m) carry bits */
+        if (d == 0) {
+            /* depth 0: |F'(x^2) g(-x)| < 2^(Fbits + 7 + logm - 1) and, after the one Babai
+             * step (|k| < 2^31, checked before it), |F - k f| < that + 2^(31 + 7 + logm):
+             * both far below 2^63 (Fbits = 30), so two limbs hold every value exactly */
+            uint32_t b0 = Fbits + fbits(0, ld) + logm;
+            uint32_t b1 = 31 + fbits(0, ld) + logm;
+            size_t nl0 = ((b0 > b1 ? b0 : b1) + 1 + 32) / 32;
+            if (nl0 < NL) {
+                NL = nl0;
+            }
+        }
+        PH(300 + (int)d);
         uint32_t *Fn = ws_alloc(&ws, m * NL), *Gn = ws_alloc(&ws, m * NL);
-        uint32_t *ex = ws_alloc(&ws, m * FL);
-        uint32_t *neg = ws_alloc(&ws, m * ld[d]);
         uint32_t *t = ws_alloc(&ws, NL);
         if (ws.fail) {
             return 0;
         }
-        /* F = F'(x^2) g(-x), G = G'(x^2) f(-x) */
+        /* F = F'(x^2) g(-x), G = G'(x^2) f(-x): the product reads F' (m/2
+         * coefficients) as F'(x^2) and g as g(-x) itself (no spread or negated copies) */
         for (int which = 0; which < 2; which++) {
             const uint32_t *src = which == 0 ? Fp : Gp;
-            const uint32_t *pol = which == 0 ? gd[d] : fd[d];
-            wzero(ex, m * FL);
-            for (size_t u = 0; u < hm; u++) {
-                wmove(ex + (2 * u) * FL, src + u * FL, FL);
-            }
-            for (size_t u = 0; u < m; u++) {
-                wmove(neg + u * ld[d], pol + u * ld[d], ld[d]);
-                if (u & 1) {
-                    /* negate: two's complement */
-                    uint32_t c = 1;
-                    for (size_t i = 0; i < ld[d]; i++) {
-                        uint64_t w = (uint64_t)(uint32_t)~neg[u * ld[d] + i] + c;
-                        neg[u * ld[d] + i] = (uint32_t)w;
-                        c = (uint32_t)(w >> 32);
-                    }
-                }
-            }
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, ex, FL, Fbits, neg, ld[d], fbits(d, ld), m, 2, t, &ws);
+            const void *pol = d == 0 ? (const void *)(which == 0 ? g : f) : (which == 0 ? gd[d] : fd[d]);
+            size_t plen = d == 0 ? 0 : ld[d];
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, src, FL, Fbits, pol, plen, fbits(d, ld), m, 2, 1, t, &ws);
         }
-        /* move F, G down over F', G' (free now) */
-        uint32_t *dst = gd[d] + m * ld[d];
+        /* move F, G down over F', G' (free now); at depth 0 to the bottom (f, g of
+         * depth 1 are no longer needed either) */
+        uint32_t *dst = d == 0 ? ws.base : gd[d] + m * ld[d];
         wmove(dst, Fn, m * NL);
         wmove(dst + m * NL, Gn, m * NL);
         Fp = dst;
         Gp = dst + m * NL;
         ws.used = (size_t)(Gp + m * NL - ws.base);
+        PH(400 + (int)d);
         int ok;
         size_t keep, cl = NL; /* cl: current limbs of F and G */
         if (pp->word_win != NULL && d >= 1) {
@@ -487,7 +487,8 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
              * limbs read */
             uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
-            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fd[d], gd[d], ld[d], fbits(d, ld), m, logm, &ws);
+            const void *fdv = d == 0 ? (const void *)f : fd[d], *gdv = d == 0 ? (const void *)g : gd[d];
+            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fdv, gdv, d == 0 ? 0 : ld[d], fbits(d, ld), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {

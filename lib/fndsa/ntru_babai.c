@@ -235,6 +235,28 @@ void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl
     }
 }
 
+/* poly_to_fpr(out, x, m, len, len, 0, 0) with x stored at out (m coefficients of
+ * len limbs): the fpr of coefficient u takes words 2u, 2u + 1. For len >= 2 they
+ * were read with coefficients u and before (forward); for len = 1 with coefficients
+ * 2u, 2u + 1 >= u (backward). The compiler barrier keeps every store after the
+ * loads it may overwrite (they alias as uint32_t and fpr). */
+void poly_to_fpr_inplace(fpr *out, size_t m, size_t len)
+{
+    const uint32_t *x = (const uint32_t *)(const void *)out;
+    for (size_t i = 0; i < m; i++) {
+        size_t u = len >= 2 ? i : m - 1 - i;
+        fpr v;
+        poly_to_fpr(&v, x + u * len, 1, len, len, 0, 0);
+#if defined(__GNUC__)
+        __asm__ volatile("" : : "r"(&v) : "memory");
+#endif
+        out[u] = v;
+#if defined(__GNUC__)
+        __asm__ volatile("" : : : "memory");
+#endif
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Babai steps of the reference schedule in fixed point (depths 2..4).       */
 /*
@@ -493,7 +515,7 @@ static uint64_t recip126(uint64_t d)
 
 /* psi, ipsi of prime j (2m words): from the cache unless fresh (then computed
  * into it), or without a cache computed into the scratch at Fa (free between
- * Babai steps; at least 4m words, of which babai_sub uses the fourth m for k) */
+ * Babai steps; at least 3m words, of which babai_sub uses the third m for k) */
 static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm, int fresh)
 {
     uint32_t *scratch = (uint32_t *)(void *)b->Fa;
@@ -506,15 +528,23 @@ static uint32_t *babai_roots(const babai_t *b, size_t j, size_t m, unsigned logm
 
 static void babai_init_fx(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, size_t m, unsigned logm);
 
-/* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 4m
- * words); 1, floating point (babai_k); 2, fixed point (babai_k_fx, m >= 2; its
- * 2m int64 are the scratch at Fa) */
+/* fft: 0, k computed by the caller (only Fa is used, as babai_sub's scratch of 3m
+ * words); BABAI_ONCE, the same for a single babai_sub: f, g are not kept in NTT form
+ * (babai_sub transforms them itself, the same count of NTTs for one step) and b->k is
+ * the caller's (set after babai_init); 1, floating point (babai_k); 2, fixed point
+ * (babai_k_fx, m >= 2; its 2m int64 are the scratch at Fa) */
 int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, uint32_t fbits, int32_t scf, int win,
                int fft, size_t m, unsigned logm, ws_t *ws)
 {
-    fpr *p = ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
+    const int once = fft == BABAI_ONCE;
+    if (once) {
+        fft = 0;
+    }
+    fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, once ? 2 * m : 3 * m)
+                      : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
-    b->k = (int32_t *)(void *)ws_alloc(ws, m);
+    b->k = once ? NULL : (int32_t *)(void *)ws_alloc(ws, m);
+    b->once = once;
     if (ws->fail) {
         return 0;
     }
@@ -534,8 +564,8 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
         /* k f: |coefficient| < m 2^31 2^fbits */
         size_t np = rns_count(fbits + 31 + logm);
         if (np <= RNS_MAXP) {
-            b->fnt = ws_alloc(ws, np * m);
-            b->gnt = ws_alloc(ws, np * m);
+            b->fnt = once ? NULL : ws_alloc(ws, np * m);
+            b->gnt = once ? NULL : ws_alloc(ws, np * m);
             b->cst = ws_alloc(ws, np * np + 2 * np);
             b->PI = ws_alloc(ws, 2 * np + 2);
             b->qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
@@ -546,10 +576,10 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
             rns_setup(b->qs, b->cst, b->PI, np);
             /* the roots are kept when that leaves room for babai_sub's
              * residues (public sizes) */
-            if (ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
+            if (!once && ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
                 b->roots = ws_alloc(ws, 2 * np * m);
             }
-            for (size_t j = 0; j < np; j++) {
+            for (size_t j = 0; j < np && !once; j++) {
                 const modp_t *q = &b->qs[j];
                 const uint32_t *psi = babai_roots(b, j, m, logm, 1);
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
@@ -604,6 +634,27 @@ static uint32_t round_k(int32_t *k, const fpr *x, int32_t e, size_t m)
         kv ^= (kv ^ clamp) & ((uint32_t)0 - big);
         k[u] = (int32_t)kv;
         anybig |= big;
+    }
+    return anybig;
+}
+
+/* round_k(k, x, 0, m) with k over the words of x: k[u] (word u) is written after
+ * x[u] (words 2u, 2u + 1) is read, and only over words of x[0..u] (u <= 2u); the
+ * compiler barriers keep the order (k and x alias as int32_t and fpr) */
+static uint32_t round_k_inplace(int32_t *k, const fpr *x, size_t m)
+{
+    uint32_t anybig = 0;
+    for (size_t u = 0; u < m; u++) {
+        int32_t v;
+        fpr xu = x[u];
+#if defined(__GNUC__)
+        __asm__ volatile("" : : "r"(&xu) : "memory");
+#endif
+        anybig |= round_k(&v, &xu, 0, 1);
+        k[u] = v;
+#if defined(__GNUC__)
+        __asm__ volatile("" : : : "memory");
+#endif
     }
     return anybig;
 }
@@ -819,17 +870,19 @@ uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Fle
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
  * and g: per prime, one NTT of k and one inverse NTT per product. */
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv, const void *gv, size_t flen,
                size_t m, unsigned logm, uint32_t s, ws_t *ws)
 {
+    /* flen = 0: f, g are m int8_t (depth 0, BABAI_ONCE with m >= 16 only) */
+    const uint32_t *f = (const uint32_t *)fv, *g = (const uint32_t *)gv;
     if (b->np == 0) {
         poly_sub_scaled(F, Flen, f, flen, b->k, m, s, ws);
         poly_sub_scaled(G, Flen, g, flen, b->k, m, s, ws);
         return;
     }
-    size_t np = b->np, alen = flen + 2, mark = ws->used;
-    uint32_t *kt = (uint32_t *)(void *)b->Fa + 3 * m;
-    if (!ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
+    size_t np = b->np, alen = (flen == 0 ? 1 : flen) + 2, mark = ws->used;
+    uint32_t *kt = (uint32_t *)(void *)b->Fa + 2 * m;
+    if (!b->once && !ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
         /* room for the residues of both products (public sizes): the roots
          * and the NTT of k once per prime for F and G */
         uint32_t *resF = ws_alloc(ws, np * m), *resG = ws_alloc(ws, np * m);
@@ -863,6 +916,37 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t
     uint32_t *res = ws_alloc(ws, np * m);
     uint32_t *acc = ws_alloc(ws, alen), *w = ws_alloc(ws, np + 1);
     if (ws->fail) {
+        return;
+    }
+    if (b->once) {
+        /* a single step: f, g transformed here; per prime only psi and k's NTT
+         * beside the residues (scratch at Fa: 2m words), ipsi formed from psi over
+         * k's NTT once the product is taken */
+        uint32_t *psi = (uint32_t *)(void *)b->Fa, *kn = psi + m;
+        for (int which = 0; which < 2; which++) {
+            uint32_t *X = which == 0 ? F : G;
+            for (size_t j = 0; j < np; j++) {
+                const modp_t *q = &b->qs[j];
+                const uint32_t p = q->p;
+                uint32_t *rj = res + j * m;
+                mp_roots(psi, kn, rj, RNS_P[j][1], logm, q); /* kn, rj: scratch here */
+                for (size_t u = 0; u < m; u++) {
+                    kn[u] = mp_of_i32((uint32_t)b->k[u], p);
+                }
+                mp_ntt(kn, psi, logm, q);
+                mp_of_poly(rj, which == 0 ? fv : gv, flen, flen, m, 0, q);
+                mp_ntt(rj, psi, logm, q);
+                mp_pmul(rj, kn, rj, m, q);
+                mp_iroots(kn, psi, logm, q);
+                mp_intt(rj, kn, logm, mp_intt_scale(q, logm), q);
+            }
+            rns_garner(res, m, np, b->qs, b->cst);
+            for (size_t u = 0; u < m; u++) {
+                rns_crt(acc, alen, res, m, u, np, b->PI, w);
+                zsub_shifted(X + u * Flen, Flen, acc, alen, s);
+            }
+        }
+        ws->used = mark;
         return;
     }
     for (int which = 0; which < 2; which++) {
@@ -907,9 +991,11 @@ static int32_t top64_scale(size_t len)
  * well at depth 0 (k goes through an int32); at depth 1 it would carry on up to
  * 2^63, but over 400 key pairs max |k| stayed below 2^28 there, so this only
  * departs from it in an extreme tail. */
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *fv, const void *gv,
                 size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws)
 {
+    /* flen = 0: f, g are m int8_t (depth 0, m >= 16) */
+    const uint32_t *f = (const uint32_t *)fv, *g = (const uint32_t *)gv;
     size_t mark = ws->used;
     babai_t b;
     uint32_t big;
@@ -918,33 +1004,54 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
          * k = round(N / D) with two FFTs and one inverse instead of four and one
          * (the reference computes its depth-0 k from exact products as well); k
          * first, so that the products' buffers are free again for babai_sub */
-        int32_t *k = (int32_t *)(void *)ws_alloc(ws, m);
-        size_t mark1 = ws->used;
         uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
         size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
-        fpr *Na = ws_alloc_fpr(ws, 3 * m);
-        uint32_t *N = ws_alloc(ws, m * nlen), *D = ws_alloc(ws, m * dlen);
+        /* stored in at least two limbs: the region holds an fpr per coefficient anyway,
+         * and rns_mul then keeps its per-prime scratch in it (the same values) */
+        nlen = nlen < 2 ? 2 : nlen;
+        dlen = dlen < 2 ? 2 : dlen;
+        /* Storage order (the same values): N first, into a region of max(2, nlen)
+         * words per coefficient (8-byte aligned), converted to fpr in place
+         * (poly_to_fpr_inplace), transformed, and kept in m fprs; then D likewise above
+         * it (N's product has the larger scratch: it is taken first, with only F, G
+         * below it); N / D; k over the start of N's region (round_k_inplace). */
+        fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
         if (ws->fail) {
             return 0;
         }
-        fpr *Da = Na + m, *tt = Na + 2 * m;
-        rns_mul(N, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
-        rns_mul(D, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        rns_mul((uint32_t *)(void *)Na, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
+        fpr *tt = ws_alloc_fpr(ws, m); /* after the product: its scratch is free */
         if (ws->fail) {
             return 0;
         }
-        poly_to_fpr(Na, N, m, nlen, nlen, 0, 0);
-        poly_to_fpr(Da, D, m, dlen, dlen, 0, 0);
+        poly_to_fpr_inplace(Na, m, nlen);
         fndsa_fft(Na, logm, tt);
+        ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base);
+        fpr *Da = ws_alloc_fpr(ws, (m * dlen + 1) / 2);
+        if (ws->fail) {
+            return 0;
+        }
+        rns_mul((uint32_t *)(void *)Da, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        tt = ws_alloc_fpr(ws, m);
+        if (ws->fail) {
+            return 0;
+        }
+        poly_to_fpr_inplace(Da, m, dlen);
         fndsa_fft(Da, logm, tt);
         fndsa_poly_div_autoadj_fft(Na, Da, logm);
-        fndsa_ifft(Na, logm, tt);
-        big = round_k(k, Na, 0, m);
-        ws->used = mark1;
-        if (!babai_init(&b, f, g, flen, fbits, 0, 0, 0, m, logm, ws)) {
+        ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base); /* D no longer needed */
+        tt = ws_alloc_fpr(ws, m);
+        if (ws->fail) {
             return 0;
         }
-        wmove((uint32_t *)(void *)b.k, (const uint32_t *)(const void *)k, m);
+        fndsa_ifft(Na, logm, tt);
+        int32_t *k = (int32_t *)(void *)Na;
+        big = round_k_inplace(k, Na, m);
+        ws->used = (size_t)((uint32_t *)(void *)k + m - ws->base);
+        if (!babai_init(&b, NULL, NULL, flen, fbits, 0, 0, BABAI_ONCE, m, logm, ws)) {
+            return 0;
+        }
+        b.k = k;
     } else {
         if (!babai_init(&b, f, g, flen, fbits, top64_scale(flen), 0, 1, m, logm, ws)) {
             return 0;
@@ -953,7 +1060,7 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
     }
     PQLAB_DECLASSIFY(&big, sizeof big);
     if (!big) {
-        babai_sub(&b, F, G, Flen, f, g, flen, m, logm, 0, ws);
+        babai_sub(&b, F, G, Flen, fv, gv, flen, m, logm, 0, ws);
     }
     ws->used = mark;
     return !big && !ws->fail;

@@ -29,6 +29,8 @@ typedef struct {
 /* test builds only: the highest ws.used of the solver runs since the caller cleared it */
 #define fndsa_ntru_peak_words FNDSA_NS(fndsa_ntru_peak_words)
 extern size_t fndsa_ntru_peak_words;
+extern int fndsa_ntru_phase, fndsa_ntru_peak_phase;
+extern size_t fndsa_ntru_phase_peak[500];
 #endif
 
 /* The workspace (FNDSA_NTRU_WORDS words) is sized to the solver's exact need, which
@@ -50,6 +52,10 @@ static inline uint32_t *ws_alloc(ws_t *ws, size_t words)
 #ifdef PQLAB_FNDSA_NTRU_PEAK
     if (ws->used > fndsa_ntru_peak_words) {
         fndsa_ntru_peak_words = ws->used;
+        fndsa_ntru_peak_phase = fndsa_ntru_phase;
+    }
+    if (ws->used > fndsa_ntru_phase_peak[fndsa_ntru_phase]) {
+        fndsa_ntru_phase_peak[fndsa_ntru_phase] = ws->used;
     }
 #endif
     return p;
@@ -277,7 +283,15 @@ typedef struct {
     modp_t *qs;
     uint32_t *fnt, *gnt, *cst, *PI;
     uint32_t *roots; /* per prime psi, ipsi (2m words), or NULL: recomputed per step */
+    int once;        /* BABAI_ONCE: f, g not kept in NTT form, k is the caller's */
 } babai_t;
+
+/* rns_mul's flags beside adj (1): a1(x^2) from m/2 coefficients; b1(-x) */
+#define RNS_A_X2 2
+#define RNS_B_NEG 4
+
+/* babai_init's mode for a single babai_sub with the caller's k (reduce_once) */
+#define BABAI_ONCE 3
 
 static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 {
@@ -297,6 +311,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define mp_of_zint FNDSA_NS(ntru_mp_of_zint)
 #define mp_roots FNDSA_NS(ntru_mp_roots)
 #define mp_ntt FNDSA_NS(ntru_mp_ntt)
+#define mp_iroots FNDSA_NS(ntru_mp_iroots)
 #define mp_intt FNDSA_NS(ntru_mp_intt)
 #define mp_pmul FNDSA_NS(ntru_mp_pmul)
 #define rns_count FNDSA_NS(ntru_rns_count)
@@ -304,6 +319,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define mp_intt_scale FNDSA_NS(ntru_mp_intt_scale)
 #define rns_garner FNDSA_NS(ntru_rns_garner)
 #define rns_mul FNDSA_NS(ntru_rns_mul)
+#define mp_of_poly FNDSA_NS(ntru_mp_of_poly)
 #define poly_mul_negacyclic FNDSA_NS(ntru_poly_mul_negacyclic)
 #define field_norm FNDSA_NS(ntru_field_norm)
 #define zbezout_fast FNDSA_NS(ntru_zbezout_fast)
@@ -317,6 +333,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define babai_sub FNDSA_NS(ntru_babai_sub)
 #define reduce_once FNDSA_NS(ntru_reduce_once)
 #define poly_to_fpr FNDSA_NS(ntru_poly_to_fpr)
+#define poly_to_fpr_inplace FNDSA_NS(ntru_poly_to_fpr_inplace)
 #define poly_to_fx_grid FNDSA_NS(ntru_poly_to_fx_grid)
 
 /* big integers (ntru_zint.c) */
@@ -333,17 +350,19 @@ void modp_init(modp_t *q, uint32_t p);
 uint32_t mp_of_zint(const uint32_t *x, size_t len, const modp_t *q);
 void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned logm, const modp_t *q);
 void mp_ntt(uint32_t *a, const uint32_t *psi, unsigned logm, const modp_t *q);
+void mp_iroots(uint32_t *ipsi, const uint32_t *psi, unsigned logm, const modp_t *q);
 void mp_intt(uint32_t *a, const uint32_t *ipsi, unsigned logm, uint32_t c, const modp_t *q);
 void mp_pmul(uint32_t *r, const uint32_t *a, const uint32_t *b, size_t m, const modp_t *q);
 size_t rns_count(uint32_t bits);
 void rns_setup(modp_t *qs, uint32_t *cst, uint32_t *PI, size_t np);
 uint32_t mp_intt_scale(const modp_t *q, unsigned logm);
 void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint32_t *cst);
-int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
-            const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
-void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,
-                         size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp, ws_t *ws);
-void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws);
+int rns_mul(uint32_t *r, size_t rlen, const void *a1, const void *a2, size_t astride, size_t alen, const void *b1,
+            const void *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws);
+void mp_of_poly(uint32_t *t, const void *xv, size_t stride, size_t len, size_t m, int adj, const modp_t *q);
+void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const void *b,
+                         size_t blen, uint32_t bbits, size_t m, size_t astep, int bneg, uint32_t *tmp, ws_t *ws);
+void field_norm(uint32_t *out, size_t olen, const void *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws);
 
 /* the binary extended GCD (ntru_gcd.c) */
 int zbezout_fast(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, size_t L, ws_t *ws);
@@ -359,12 +378,13 @@ uint32_t babai_k(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, 
                  size_t m, unsigned logm);
 uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Flen, size_t rl, int32_t s, size_t m,
                     unsigned logm);
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const uint32_t *f, const uint32_t *g, size_t flen,
-               size_t m, unsigned logm, uint32_t s, ws_t *ws);
-int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const uint32_t *f, const uint32_t *g,
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *f, const void *g, size_t flen, size_t m,
+               unsigned logm, uint32_t s, ws_t *ws);
+int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *f, const void *g,
                 size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
 void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
+void poly_to_fpr_inplace(fpr *out, size_t m, size_t len);
 
 #ifdef PQLAB_FNDSA_NTRU_TEST
 /* test builds (lib/fndsa/test/ntru_test.c): the fixed-point depth limit, and the

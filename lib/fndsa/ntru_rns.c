@@ -89,6 +89,34 @@ void mp_roots(uint32_t *psi, uint32_t *ipsi, uint32_t *pw, uint32_t g, unsigned 
     }
 }
 
+/* ipsi of mp_roots from its psi (psi[k] = w^rev(k), so w^i = psi[rev(i)]): lets a
+ * caller keep only psi while it transforms, and form ipsi in a buffer that is free
+ * by the time of the inverse NTT */
+void mp_iroots(uint32_t *ipsi, const uint32_t *psi, unsigned logm, const modp_t *q)
+{
+    /* ipsi[rev(i)] = w^-i = -w^(m-i) = p - psi[rev(m - i)]: rev(i) counted up and
+     * rev(m - i) counted down, both in bit-reversed order */
+    size_t m = (size_t)1 << logm;
+    const uint32_t p = q->p;
+    ipsi[0] = q->r1;
+    size_t ri = 0, rj = 0;
+    for (size_t i = 1; i < m; i++) {
+        size_t bit = m >> 1;
+        while (bit != 0 && (ri & bit) != 0) {
+            ri ^= bit;
+            bit >>= 1;
+        }
+        ri |= bit;
+        bit = m >> 1;
+        while (bit != 0 && (rj & bit) == 0) {
+            rj |= bit;
+            bit >>= 1;
+        }
+        rj ^= bit;
+        ipsi[ri] = p - psi[rj];
+    }
+}
+
 /* Cooley-Tukey butterfly (x, y) <- (x + s y, x - s y) */
 #define MP_CT(x, y, s)                                                                                                 \
     do {                                                                                                               \
@@ -297,11 +325,18 @@ void rns_garner(uint32_t *res, size_t m, size_t np, const modp_t *qs, const uint
 }
 
 /* residues of the m coefficients of x (stride limbs apart, len limbs read) mod
- * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj */
-static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len, size_t m, int adj, const modp_t *q)
+ * q into t, or of adj(x) = x_0 - x_{m-1} X - ... - x_1 X^{m-1} when adj; len = 0:
+ * x is m int8_t (the depth-0 f, g, read from the caller's arrays) */
+void mp_of_poly(uint32_t *t, const void *xv, size_t stride, size_t len, size_t m, int adj, const modp_t *q)
 {
     const uint32_t p = q->p; /* q may sit in the workspace: not reloaded after each store */
-    if (len == 1) {          /* public: one-limb coefficients, inline */
+    const uint32_t *x = len == 0 ? NULL : (const uint32_t *)xv;
+    if (len == 0) {
+        const int8_t *x8 = (const int8_t *)xv;
+        for (size_t u = 0; u < m; u++) {
+            t[u] = mp_of_i32((uint32_t)(int32_t)x8[u], p);
+        }
+    } else if (len == 1) { /* public: one-limb coefficients, inline */
         for (size_t u = 0; u < m; u++) {
             t[u] = mp_of_i32(x[u * stride], p);
         }
@@ -330,17 +365,26 @@ static void mp_of_poly(uint32_t *t, const uint32_t *x, size_t stride, size_t len
  * second term when a2 is NULL; b1, b2 replaced by their adjoints when adj; a1^2 - x a2^2,
  * the field norm of a1(x^2) + x a2(x^2), when b1 = a1, b2 = a2 and not adj), a:
  * alen limbs read astride apart, b: blen limbs, signed, with np primes; r is
- * written (not accumulated). Returns 0 when the workspace is exhausted. */
-int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, size_t astride, size_t alen,
-            const uint32_t *b1, const uint32_t *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
+ * written (not accumulated) and must not overlap the operands: until the
+ * reconstruction at the end its words are the per-prime scratch (the second
+ * operand's and second product's residues) when they are enough. adj may also
+ * carry RNS_A_X2 (a1 holds the m/2 coefficients of a1(x^2), a2 NULL) and RNS_B_NEG
+ * (b1(-x) instead of b1). Returns 0 when the workspace is exhausted. */
+int rns_mul(uint32_t *r, size_t rlen, const void *a1, const void *a2, size_t astride, size_t alen, const void *b1,
+            const void *b2, size_t blen, int adj, size_t m, size_t np, ws_t *ws)
 {
     unsigned logm = ilog2(m);
+    const int ax2 = (adj & RNS_A_X2) != 0, bneg = (adj & RNS_B_NEG) != 0;
+    adj &= 1;
     /* field norm (public): a1^2 - x a2^2 when b1 = a1 and b2 = a2 */
     const int norm = a2 != NULL && b1 == a1 && b2 == a2 && !adj;
     size_t mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
-    uint32_t *bt = ws_alloc(ws, m), *psi = ws_alloc(ws, m), *ipsi = ws_alloc(ws, m);
-    uint32_t *ct = a2 != NULL ? ws_alloc(ws, m) : NULL;
+    uint32_t *psi = ws_alloc(ws, m);
+    /* bt, ct in r while it is not yet written (public sizes) */
+    const size_t nscr = a2 != NULL ? 2 : 1;
+    uint32_t *bt = rlen >= nscr ? r : ws_alloc(ws, m);
+    uint32_t *ct = a2 == NULL ? NULL : rlen >= nscr ? r + m : ws_alloc(ws, m);
     uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);
     uint32_t *w = ws_alloc(ws, np + 1);
     modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
@@ -352,13 +396,31 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
     for (size_t j = 0; j < np; j++) {
         const modp_t *q = &qs[j];
         const uint32_t p = q->p;
-        mp_roots(psi, ipsi, bt, RNS_P[j][1], logm, q); /* bt: scratch here */
         uint32_t *at = res + j * m;
-        const int square = a1 == b1 && (a2 == NULL || norm) && !adj; /* public */
-        mp_of_poly(at, a1, astride, alen, m, 0, q);
+        /* psi only (bt, at: scratch here); ipsi into bt before the inverse NTT */
+        mp_roots(psi, bt, at, RNS_P[j][1], logm, q);
+        const int square = a1 == b1 && (a2 == NULL || norm) && !adj && !ax2 && !bneg; /* public */
+        if (ax2) {
+            /* the m/2 residues into the upper half, then spread to the even slots
+             * (slot 2u written after slot m/2 + u is read, and never over an unread one) */
+            size_t hm = m >> 1;
+            mp_of_poly(at + hm, a1, astride, alen, hm, 0, q);
+            for (size_t u = 0; u < hm; u++) {
+                uint32_t v = at[hm + u];
+                at[2 * u] = v;
+                at[2 * u + 1] = 0;
+            }
+        } else {
+            mp_of_poly(at, a1, astride, alen, m, 0, q);
+        }
         mp_ntt(at, psi, logm, q);
         if (!square) {
             mp_of_poly(bt, b1, blen, blen, m, adj, q);
+            if (bneg) {
+                for (size_t u = 1; u < m; u += 2) {
+                    bt[u] = mp_sub(0, bt[u], p);
+                }
+            }
             mp_ntt(bt, psi, logm, q);
         }
         mp_pmul(at, at, square ? at : bt, m, q);
@@ -385,7 +447,8 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
                 at[u] = mp_add(at[u], ct[u], p);
             }
         }
-        mp_intt(at, ipsi, logm, mp_intt_scale(q, logm), q);
+        mp_iroots(bt, psi, logm, q);
+        mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);
     }
     rns_garner(res, m, np, qs, cst);
     for (size_t u = 0; u < m; u++) {
@@ -398,27 +461,30 @@ int rns_mul(uint32_t *r, size_t rlen, const uint32_t *a1, const uint32_t *a2, si
 /* r <- a * b in Z[x]/(x^m + 1) (negacyclic); a: alen limbs, b: blen, r: rlen;
  * the coefficients of a and b are below 2^abits and 2^bbits in absolute value
  * (public bounds, at most 32 alen - 1 and 32 blen - 1; they size the RNS).
- * When astep == 2 only the even coefficients of a are nonzero (a(x^2) form)
- * and are skipped otherwise. tmp: rlen words. */
-void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const uint32_t *b,
-                         size_t blen, uint32_t bbits, size_t m, size_t astep, uint32_t *tmp, ws_t *ws)
+ * When astep == 2, a holds the m/2 coefficients of a'(x) and the product is
+ * a'(x^2) b. When bneg, b(-x) instead of b. blen = 0: b is m int8_t (RNS path,
+ * m >= 16, only). r must not overlap a or b. tmp: rlen words. */
+void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t alen, uint32_t abits, const void *bv,
+                         size_t blen, uint32_t bbits, size_t m, size_t astep, int bneg, uint32_t *tmp, ws_t *ws)
 {
     if (m >= 16) {
         /* |coefficient| < m 2^abits 2^bbits */
         size_t np = rns_count(abits + bbits + ilog2(m));
         if (np <= RNS_MAXP) {
-            rns_mul(r, rlen, a, NULL, alen, alen, b, NULL, blen, 0, m, np, ws);
+            rns_mul(r, rlen, a, NULL, alen, alen, bv, NULL, blen,
+                    (astep == 2 ? RNS_A_X2 : 0) | (bneg ? RNS_B_NEG : 0), m, np, ws);
             return;
         }
     }
+    const uint32_t *b = (const uint32_t *)bv;
     if (alen == 1 && blen == 1 && rlen >= 3) {
         /* one-limb coefficients (the upper levels): exact 96-bit accumulation */
         for (size_t k = 0; k < m; k++) {
             acc96 acc = {0, 0};
             for (size_t i = 0; i < m; i += astep) {
                 size_t j = k >= i ? k - i : k + m - i;
-                int64_t p = (int64_t)(int32_t)a[i] * (int64_t)(int32_t)b[j];
-                acc_add(&acc, p, k < i);
+                int64_t p = (int64_t)(int32_t)a[i / astep] * (int64_t)(int32_t)b[j];
+                acc_add(&acc, p, (k < i) ^ (bneg & (int)(j & 1)));
             }
             acc_store(r + k * rlen, rlen, &acc);
         }
@@ -427,12 +493,13 @@ void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t ale
     wzero(r, m * rlen);
     for (size_t i = 0; i < m; i += astep) {
         for (size_t j = 0; j < m; j++) {
-            zmul(tmp, rlen, a + i * alen, alen, b + j * blen, blen);
+            zmul(tmp, rlen, a + (i / astep) * alen, alen, b + j * blen, blen);
             size_t k = i + j;
-            if (k < m) {
-                zadd(r + k * rlen, rlen, tmp, rlen);
+            uint32_t *rk = r + (k < m ? k : k - m) * rlen;
+            if ((k >= m) ^ (bneg & (int)(j & 1))) {
+                zsub(rk, rlen, tmp, rlen);
             } else {
-                zsub(r + (k - m) * rlen, rlen, tmp, rlen);
+                zadd(rk, rlen, tmp, rlen);
             }
         }
     }
@@ -441,10 +508,14 @@ void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t ale
 /* ---------------------------------------------------------------------- */
 /* Field norm: out (m/2 coefficients, olen limbs) = f0^2 - x f1^2.         */
 
-void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint32_t fbits, size_t m, ws_t *ws)
+void field_norm(uint32_t *out, size_t olen, const void *fv, size_t flen, uint32_t fbits, size_t m, ws_t *ws)
 {
     size_t hm = m >> 1;
     size_t mark = ws->used;
+    const int i8 = flen == 0; /* f: m int8_t (depth 0), widened to one limb here */
+    if (i8) {
+        flen = 1;
+    }
     uint32_t *f0 = ws_alloc(ws, hm * flen);
     uint32_t *f1 = ws_alloc(ws, hm * flen);
     uint32_t *sq = ws_alloc(ws, hm * olen);
@@ -452,9 +523,18 @@ void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint
     if (ws->fail) {
         return;
     }
-    for (size_t u = 0; u < hm; u++) {
-        wmove(f0 + u * flen, f + (2 * u) * flen, flen);
-        wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
+    if (i8) {
+        const int8_t *f8 = (const int8_t *)fv;
+        for (size_t u = 0; u < hm; u++) {
+            f0[u] = (uint32_t)(int32_t)f8[2 * u];
+            f1[u] = (uint32_t)(int32_t)f8[2 * u + 1];
+        }
+    } else {
+        const uint32_t *f = (const uint32_t *)fv;
+        for (size_t u = 0; u < hm; u++) {
+            wmove(f0 + u * flen, f + (2 * u) * flen, flen);
+            wmove(f1 + u * flen, f + (2 * u + 1) * flen, flen);
+        }
     }
     if (hm >= 16) {
         /* both squares and their combination in one RNS pass (one inverse NTT and one
@@ -466,8 +546,8 @@ void field_norm(uint32_t *out, size_t olen, const uint32_t *f, size_t flen, uint
             return;
         }
     }
-    poly_mul_negacyclic(out, olen, f0, flen, fbits, f0, flen, fbits, hm, 1, tmp, ws);
-    poly_mul_negacyclic(sq, olen, f1, flen, fbits, f1, flen, fbits, hm, 1, tmp, ws);
+    poly_mul_negacyclic(out, olen, f0, flen, fbits, f0, flen, fbits, hm, 1, 0, tmp, ws);
+    poly_mul_negacyclic(sq, olen, f1, flen, fbits, f1, flen, fbits, hm, 1, 0, tmp, ws);
     /* out -= x * sq: coefficient u of x sq is sq[u-1], and -sq[hm-1] at 0 */
     for (size_t u = 0; u < hm; u++) {
         if (u == 0) {

@@ -77,14 +77,13 @@
  * highest point of its workspace (ntru_internal.h, ws_alloc), measured by
  * tests/test_fndsa.py::test_ntru_workspace_exact, which fails when this is not exactly the
  * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out).
- * Falcon-512: 12,840 words (25.08 n); with 501 words more a Babai
- * step would keep the residues of both products (babai_sub's option when there is room),
- * 0.06 % fewer key generation cycles on m4-sim for 2 KB more. Falcon-1024: 26,664 words
- * (26.04 n), in an RNS product (rns_mul; no optional step reaches it). */
+ * Falcon-512: 5,160 words (10.1 n), Falcon-1024: 11,304 (11.0 n), both at the depth-0
+ * Babai step while N = F adj(f) + G adj(g) is formed (docs/fndsa.md, "Key generation in
+ * less RAM"). Hawk's schedule needs more: lib/hawk passes its own size. */
 #if FNDSA_LOGN == 9
-#define FNDSA_NTRU_WORDS ((size_t)12840)
+#define FNDSA_NTRU_WORDS ((size_t)5160)
 #else
-#define FNDSA_NTRU_WORDS ((size_t)26664)
+#define FNDSA_NTRU_WORDS ((size_t)11304)
 #endif
 #define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
 

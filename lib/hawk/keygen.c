@@ -48,6 +48,15 @@ static const uint16_t HAWK_WORD_WIN[10] = {1, 1, 1, 2, 2, 3, 3, 4, 6, 0};
 static const uint16_t HAWK_WORD_WIN[11] = {1, 1, 2, 2, 3, 3, 3, 4, 4, 7, 0};
 #define HAWK_REDUCE_BITS 12
 #endif
+/* The NTRU solver's workspace for Hawk's profile: the size FN-DSA's solver had before
+ * its storage was reduced (27 Nov 2026, docs/fndsa.md "RAM per operation"), with which
+ * Hawk's keys were checked; Hawk's own minimum with the reduced storage is not measured
+ * yet (the Falcon figure, FNDSA_NTRU_WORDS, is too small for Hawk's schedule) */
+#if HAWK_LOGN == 9
+#define HAWK_NTRU_WORDS ((size_t)12840)
+#else
+#define HAWK_NTRU_WORDS ((size_t)26664)
+#endif
 static const fndsa_ntru_params HAWK_NTRU = {1,
                                             HAWK_BL_SMALL,
                                             HAWK_BL_LARGE,
@@ -56,7 +65,8 @@ static const fndsa_ntru_params HAWK_NTRU = {1,
                                             HAWK_WORD_WIN,
                                             HAWK_REDUCE_BITS,
                                             hawk_fx_babai_init,
-                                            hawk_fx_babai_k};
+                                            hawk_fx_babai_k,
+                                            HAWK_NTRU_WORDS};
 
 static int32_t sum_i8(const int8_t *a)
 {
@@ -88,7 +98,7 @@ int hawk_keygen_try(uint8_t pk[HAWK_PKBYTES], uint8_t sk[HAWK_SKBYTES], const ui
     int8_t f[HAWK_N], g[HAWK_N], F[HAWK_N], G[HAWK_N];
     int32_t a[HAWK_N], b[HAWK_N], c[HAWK_N], d[HAWK_N], q00[HAWK_N], q01[HAWK_N];
     hawk_ntt nt; /* twiddle tables (public) */
-    uint32_t tmp[FNDSA_NTRU_WORDS];
+    uint32_t tmp[HAWK_NTRU_WORDS];
     int ok = 0;
 
     hawk_regen_fg(f, g, kgseed);
