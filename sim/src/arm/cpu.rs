@@ -810,6 +810,7 @@ impl<T: CortexTiming> Cpu<T> {
                 self.alu(i.sub, i.rd, a, i.imm, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
                     self.transfer(&mut e);
+                    return self.retire(&mut e);
                 }
             }
             Op::DpReg => {
@@ -819,6 +820,7 @@ impl<T: CortexTiming> Cpu<T> {
                 self.alu(i.sub, i.rd, a, b, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
                     self.transfer(&mut e);
+                    return self.retire(&mut e);
                 }
             }
             Op::DpRegReg => {
@@ -1018,6 +1020,7 @@ impl<T: CortexTiming> Cpu<T> {
                 };
                 self.r[i.rd as usize] = r;
                 e.div = [n, m];
+                return self.retire(&mut e);
             }
             Op::Extend => {
                 let rot = self.r[i.rm as usize].rotate_right(i.sh as u32);
@@ -1119,6 +1122,7 @@ impl<T: CortexTiming> Cpu<T> {
                 } else {
                     self.r[i.rd as usize] = v;
                 }
+                return self.retire(&mut e);
             }
             Op::St | Op::StR => {
                 let base = self.r[i.rn as usize];
@@ -1138,6 +1142,7 @@ impl<T: CortexTiming> Cpu<T> {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
                 e.addr = addr;
+                return self.retire(&mut e);
             }
             Op::Ldrd | Op::Strd => {
                 let base = self.r[i.rn as usize];
@@ -1229,6 +1234,7 @@ impl<T: CortexTiming> Cpu<T> {
                 if let Some(v) = newpc {
                     self.bx_write_pc(v)?;
                     self.transfer(&mut e);
+                    return self.retire(&mut e);
                 }
             }
             Op::Stm => {
@@ -1257,21 +1263,27 @@ impl<T: CortexTiming> Cpu<T> {
                     };
                 }
             }
-            Op::B => self.branch_taken(&mut e, i.imm),
+            Op::B => {
+                self.branch_taken(&mut e, i.imm);
+                return self.retire(&mut e);
+            }
             Op::Bcond => {
                 if self.cond(i.sub as u32) {
                     self.branch_taken(&mut e, i.imm);
+                    return self.retire(&mut e);
                 }
             }
             Op::Bl => {
                 self.r[14] = self.pc | 1;
                 self.branch_taken(&mut e, i.imm);
                 self.last_branch_link = true;
+                return self.retire(&mut e);
             }
             Op::Bx => {
                 let t = self.r[i.rm as usize];
                 self.bx_write_pc(t)?;
                 self.transfer(&mut e);
+                return self.retire(&mut e);
             }
             Op::Blx => {
                 let t = self.r[i.rm as usize];
@@ -1279,11 +1291,13 @@ impl<T: CortexTiming> Cpu<T> {
                 self.bx_write_pc(t)?;
                 self.transfer(&mut e);
                 self.last_branch_link = true;
+                return self.retire(&mut e);
             }
             Op::Cbz => {
                 let zero = self.r[i.rn as usize] == 0;
                 if zero != (i.sub != 0) {
                     self.branch_taken(&mut e, i.imm);
+                    return self.retire(&mut e);
                 }
             }
             Op::Tbb | Op::Tbh => {
@@ -1296,6 +1310,7 @@ impl<T: CortexTiming> Cpu<T> {
                 };
                 let t = pc.wrapping_add(4).wrapping_add(2 * off);
                 self.branch_taken(&mut e, t);
+                return self.retire(&mut e);
             }
             Op::It => self.it = i.imm,
             Op::Cps => {
@@ -1447,6 +1462,7 @@ impl<T: CortexTiming> Cpu<T> {
                                 self.write32(addr + 4 * k as u32, self.s[first + k])?;
                             }
                         }
+                        return self.retire(&mut e);
                     }
                     Op::Vldm | Op::Vstm => {
                         let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
@@ -1539,6 +1555,7 @@ impl<T: CortexTiming> Cpu<T> {
                             let d: f64 = self.get(i.rd);
                             e.fp = [a.to_bits(), b.to_bits(), d.to_bits()];
                             self.vdp::<f64>(i)?;
+                            return self.retire(&mut e);
                         } else {
                             self.vdp::<f32>(i)?;
                         }
@@ -1547,8 +1564,14 @@ impl<T: CortexTiming> Cpu<T> {
                 }
             }
         }
+        self.retire(&mut e)
+    }
+
+    /// The end of an executed instruction: the timing model's event.
+    #[inline(always)]
+    fn retire(&mut self, e: &mut Event) -> R<()> {
         e.npc = self.pc;
-        self.cycles += self.tm.step(&e, self.cycles);
+        self.cycles += self.tm.step(e, self.cycles);
         Ok(())
     }
 

@@ -327,9 +327,10 @@ pub struct Event<'a> {
     pub fp: [u64; 3],
 }
 
-/// The base cost in `Insn::cyc`; the Cortex-M4 model keeps in the bits above it which path
-/// of its `step` an instruction takes: none (the base cost, most instructions), a load
-/// single, a store single, or the general rules (branches, divisions, multiple ...).
+/// The base cost in `Insn::cyc`; the Cortex-M4 model marks in the bits above it the
+/// instructions whose cost has a rule beyond the base cost (load and store single, the
+/// general rules: branches, divisions, multiple ...); the others, most instructions, take
+/// `step`'s short path.
 pub const BASE: u8 = 0x1f;
 const M4_LOAD: u8 = 0x20;
 const M4_STORE: u8 = 0x40;
@@ -404,7 +405,7 @@ impl CortexTiming for CortexM4 {
         }
         let mut cyc = (i.cyc & BASE) as u64;
         let mut ls: u8 = 0;
-        if path == M4_LOAD {
+        if matches!(i.op, Op::Ld | Op::LdR) {
             cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
             // LDR PC blocks: 2 (load) + 3 (reload)
             if e.taken {
@@ -417,7 +418,7 @@ impl CortexTiming for CortexM4 {
             self.prev_len = i.len;
             return cyc;
         }
-        if path == M4_STORE {
+        if matches!(i.op, Op::St | Op::StR) {
             cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
             self.prev_dp = i.wr;
             // 2: STR with an immediate offset (store_load_stall), 3: register offset
