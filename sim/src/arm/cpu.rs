@@ -10,7 +10,7 @@ use crate::arm::decode::{self, alu, fop, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
 use crate::machine::marks::{self, Hook, Marks};
-use crate::timing::cortex_m::{Core, CortexTiming, Event, BRANCH, LOAD, OTHER, STORE};
+use crate::timing::cortex_m::{Core, CortexTiming, Event};
 use std::io::Write;
 
 mod scs;
@@ -789,7 +789,6 @@ impl<T: CortexTiming> Cpu<T> {
     fn exec(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
         let mut e = Event {
             i,
-            kind: OTHER,
             pc,
             npc: 0,
             taken: false,
@@ -1107,7 +1106,6 @@ impl<T: CortexTiming> Cpu<T> {
                     (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
                 };
                 e.addr = addr;
-                e.kind = LOAD;
                 let v = match i.sub {
                     0 => self.read32(addr)?,
                     1 => self.read16(addr)?,
@@ -1144,7 +1142,6 @@ impl<T: CortexTiming> Cpu<T> {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
                 e.addr = addr;
-                e.kind = STORE;
                 return self.retire(&mut e);
             }
             Op::Ldrd | Op::Strd => {
@@ -1267,20 +1264,17 @@ impl<T: CortexTiming> Cpu<T> {
                 }
             }
             Op::B => {
-                e.kind = BRANCH;
                 self.branch_taken(&mut e, i.imm);
                 return self.retire(&mut e);
             }
             Op::Bcond => {
-                e.kind = BRANCH;
                 if self.cond(i.sub as u32) {
                     self.branch_taken(&mut e, i.imm);
+                    return self.retire(&mut e);
                 }
-                return self.retire(&mut e);
             }
             Op::Bl => {
                 self.r[14] = self.pc | 1;
-                e.kind = BRANCH;
                 self.branch_taken(&mut e, i.imm);
                 self.last_branch_link = true;
                 return self.retire(&mut e);
@@ -1301,11 +1295,10 @@ impl<T: CortexTiming> Cpu<T> {
             }
             Op::Cbz => {
                 let zero = self.r[i.rn as usize] == 0;
-                e.kind = BRANCH;
                 if zero != (i.sub != 0) {
                     self.branch_taken(&mut e, i.imm);
+                    return self.retire(&mut e);
                 }
-                return self.retire(&mut e);
             }
             Op::Tbb | Op::Tbh => {
                 let base = self.r[i.rn as usize];

@@ -309,9 +309,6 @@ fn fp_multi_cycles(core: Core, words: u32) -> u64 {
 #[derive(Clone, Copy)]
 pub struct Event<'a> {
     pub i: &'a Insn,
-    /// the instruction's kind where a model has a short path for it: `LOAD`, `STORE`,
-    /// `BRANCH`, else `OTHER`
-    pub kind: u8,
     /// address of the instruction
     pub pc: u32,
     /// address of the next instruction (a taken branch's target, an exception handler)
@@ -338,15 +335,6 @@ pub const BASE: u8 = 0x1f;
 const M4_LOAD: u8 = 0x20;
 const M4_STORE: u8 = 0x40;
 const M4_OTHER: u8 = 0x60;
-
-/// `Event::kind`: a load single (LDR, LDRH, LDRB, LDRSH, LDRSB, any addressing mode).
-pub const LOAD: u8 = 1;
-/// `Event::kind`: a store single (STR, STRH, STRB).
-pub const STORE: u8 = 2;
-/// `Event::kind`: a branch with an immediate target (B, BL, B<c>, CBZ/CBNZ), taken or not.
-pub const BRANCH: u8 = 3;
-/// `Event::kind`: any other instruction.
-pub const OTHER: u8 = 0;
 
 /// A Cortex-M timing model: owns its state, annotates instructions at decode time and
 /// returns the cycles of each executed one. The interpreter is generic over it (one copy
@@ -407,9 +395,18 @@ impl CortexTiming for CortexM4 {
     #[inline(always)]
     fn step(&mut self, e: &Event, _now: u64) -> u64 {
         let i = e.i;
-        if e.kind == LOAD {
-            let mut cyc =
-                load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
+        let path = i.cyc & !BASE;
+        if path == 0 {
+            // the base cost (the common case)
+            self.prev_dp = i.wr;
+            self.prev_ls = 0;
+            self.prev_len = i.len;
+            return i.cyc as u64;
+        }
+        let mut cyc = (i.cyc & BASE) as u64;
+        let mut ls: u8 = 0;
+        if matches!(i.op, Op::Ld | Op::LdR) {
+            cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
             // LDR PC blocks: 2 (load) + 3 (reload)
             if e.taken {
                 self.uw_run = 0;
@@ -421,35 +418,14 @@ impl CortexTiming for CortexM4 {
             self.prev_len = i.len;
             return cyc;
         }
-        if e.kind == BRANCH {
-            let mut cyc = (i.cyc & BASE) as u64;
-            if e.taken {
-                self.uw_run = 0;
-                cyc += refill(Core::M4, e.npc) + e.target_split as u64;
-            }
-            self.prev_dp = i.wr;
-            self.prev_ls = 0;
-            self.prev_len = i.len;
-            return cyc;
-        }
-        if e.kind == STORE {
-            let cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
+        if matches!(i.op, Op::St | Op::StR) {
+            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
             self.prev_dp = i.wr;
             // 2: STR with an immediate offset (store_load_stall), 3: register offset
             self.prev_ls = if i.op == Op::St { 2 } else { 3 };
             self.prev_len = i.len;
             return cyc;
         }
-        let path = i.cyc & !BASE;
-        if path == 0 {
-            // the base cost (the common case)
-            self.prev_dp = i.wr;
-            self.prev_ls = 0;
-            self.prev_len = i.len;
-            return i.cyc as u64;
-        }
-        let mut cyc = (i.cyc & BASE) as u64;
-        let mut ls: u8 = 0;
         match i.op {
             // ALU write to PC: a late branch
             Op::DpImm | Op::DpReg => cyc += e.taken as u64 * late_branch(Core::M4),
