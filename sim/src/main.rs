@@ -11,7 +11,7 @@ use arm::cpu::{self, Cpu, Stop};
 use arm::{ct, mem};
 use machine::{elf, json_str, marks, profile, summary, symbolize, taint};
 use std::io::Write;
-use timing::cortex_m::{self as timing_m, Core};
+use timing::cortex_m::{self as timing_m, Core, CortexM4, CortexM7, CortexTiming};
 #[allow(unused_imports)]
 use timing::cv32e40p;
 
@@ -251,7 +251,17 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let mut cpu = Cpu::new(core, mem::Mem::new(an500));
+    match core {
+        Core::M4 => run_arm::<CortexM4>(&o, &elf, an500),
+        Core::M7 => run_arm::<CortexM7>(&o, &elf, an500),
+    }
+}
+
+/// Run an Arm ELF on the MPS2 machine with the timing model `T` (one copy of everything
+/// below per core), write the reports and exit.
+fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
+    let core = T::CORE;
+    let mut cpu = Cpu::<T>::new(mem::Mem::new(an500));
     for seg in &elf.segments {
         if !cpu.mem.load(seg.paddr, &seg.data) {
             eprintln!(
@@ -496,7 +506,11 @@ fn main() {
 
 /// The run loop of the constant-time analysis: the tracker sees each instruction before
 /// it executes (the untracked loops stay as they are).
-fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint, s: &mut summary::Summaries) -> Stop {
+fn run_ct<T: CortexTiming>(
+    cpu: &mut Cpu<T>,
+    t: &mut ct::Taint,
+    s: &mut summary::Summaries,
+) -> Stop {
     loop {
         if cpu.insns >= cpu.max_insns {
             return budget_error(cpu);
@@ -549,7 +563,7 @@ fn run_ct(cpu: &mut Cpu, t: &mut ct::Taint, s: &mut summary::Summaries) -> Stop 
     }
 }
 
-fn regs_str(cpu: &Cpu) -> String {
+fn regs_str<T: CortexTiming>(cpu: &Cpu<T>) -> String {
     let mut s = String::new();
     for k in 0..15 {
         s.push_str(&format!("r{}=0x{:08x} ", k, cpu.r[k]));
@@ -558,8 +572,8 @@ fn regs_str(cpu: &Cpu) -> String {
     s
 }
 
-fn run(
-    cpu: &mut Cpu,
+fn run<T: CortexTiming>(
+    cpu: &mut Cpu<T>,
     prof: Option<&mut profile::Profile>,
     trace: Option<&mut std::io::BufWriter<std::fs::File>>,
     topts: &TraceOpts,
@@ -570,24 +584,15 @@ fn run(
     }
 }
 
-fn budget_error(cpu: &Cpu) -> Stop {
+fn budget_error<T: CortexTiming>(cpu: &Cpu<T>) -> Stop {
     Stop::Error(format!(
         "instruction budget exceeded: {} instructions executed (--max-insns), pc=0x{:08x}",
         cpu.insns, cpu.pc
     ))
 }
 
-fn run_fast(cpu: &mut Cpu) -> Stop {
-    if cpu.core == Core::M7 {
-        run_fast_core::<true>(cpu)
-    } else {
-        run_fast_core::<false>(cpu)
-    }
-}
-
-/// The fast loop for one core (`M7`: `cpu.core` is the Cortex-M7), compiled
-/// separately for each.
-fn run_fast_core<const M7: bool>(cpu: &mut Cpu) -> Stop {
+/// The fast loop (compiled separately for each core's timing model).
+fn run_fast<T: CortexTiming>(cpu: &mut Cpu<T>) -> Stop {
     loop {
         // a SysTick that is pending but could not be taken yet (IT block open, PRIMASK set,
         // handler mode) is retried after every instruction, as the profiling loop does; the
@@ -604,7 +609,7 @@ fn run_fast_core<const M7: bool>(cpu: &mut Cpu) -> Stop {
             if cpu.insns >= limit {
                 return budget_error(cpu);
             }
-            if cpu.step_core::<M7>().is_err() {
+            if cpu.step().is_err() {
                 return cpu.take_stop();
             }
             let sp = cpu.r[13];
@@ -622,8 +627,8 @@ fn run_fast_core<const M7: bool>(cpu: &mut Cpu) -> Stop {
     }
 }
 
-fn run_slow(
-    cpu: &mut Cpu,
+fn run_slow<T: CortexTiming>(
+    cpu: &mut Cpu<T>,
     mut prof: Option<&mut profile::Profile>,
     mut trace: Option<&mut std::io::BufWriter<std::fs::File>>,
     topts: &TraceOpts,
@@ -691,7 +696,7 @@ struct TraceOpts {
 }
 
 /// One trace record: r0-r14, pc, xPSR, FPSCR, s0-s31 (50 little-endian words).
-fn write_trace_rec(cpu: &Cpu, t: &mut std::io::BufWriter<std::fs::File>) {
+fn write_trace_rec<T: CortexTiming>(cpu: &Cpu<T>, t: &mut std::io::BufWriter<std::fs::File>) {
     let mut rec = [0u32; 18];
     rec[..15].copy_from_slice(&cpu.r[..15]);
     rec[15] = cpu.pc;

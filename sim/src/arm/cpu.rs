@@ -3,12 +3,14 @@
 //! exceptions (Armv7-M ARM DDI 0403E chapter B1), the system control space
 //! (SysTick B3.3, SCB B3.2, DWT C1.8, FP control B3.2.20), the CMSDK UART and
 //! Arm semihosting (Arm "Semihosting for AArch32 and AArch64", version 2).
+//! The cycles come from the core's timing model `T` (timing/cortex_m.rs), told about every
+//! executed instruction by an `Event`; the interpreter computes none.
 
 use crate::arm::decode::{self, alu, fop, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
 use crate::machine::marks::{self, Hook, Marks};
-use crate::timing::cortex_m::{self as timing, Core};
+use crate::timing::cortex_m::{Core, CortexTiming, Event};
 use std::io::Write;
 
 mod scs;
@@ -27,7 +29,7 @@ pub struct Fault;
 
 type R<T> = Result<T, Fault>;
 
-pub struct Cpu {
+pub struct Cpu<T: CortexTiming> {
     /// r0-r15 and a constant zero at index 16; sized 256 so that a u8
     /// register index never needs a bounds check
     pub r: [u32; 256],
@@ -57,8 +59,9 @@ pub struct Cpu {
     pub min_sp: u32,
     pub init_sp: u32,
     pub class_count: [u64; 16],
-    /// the timing model's pipeline state (timing/cortex_m.rs)
-    tm: timing::Pipe,
+    /// the core's timing model (timing/cortex_m.rs), told about every executed
+    /// instruction, exception entry and return
+    tm: T,
     // SysTick
     st_csr: u32,
     st_rvr: u32,
@@ -170,8 +173,8 @@ fn usat(v: i64, bits: u32) -> (u32, bool) {
 
 pub const EXC_SYSTICK: u32 = 15;
 
-impl Cpu {
-    pub fn new(core: Core, mem: Mem) -> Cpu {
+impl<T: CortexTiming> Cpu<T> {
+    pub fn new(mem: Mem) -> Cpu<T> {
         Cpu {
             r: [0; 256],
             pc: 0,
@@ -196,14 +199,14 @@ impl Cpu {
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
-            core,
+            core: T::CORE,
             cycles: 0,
             insns: 0,
             max_insns: u64::MAX,
             min_sp: u32::MAX,
             init_sp: 0,
             class_count: [0; 16],
-            tm: timing::Pipe::default(),
+            tm: T::default(),
             st_csr: 0,
             st_rvr: 0,
             st_base_cycle: 0,
@@ -474,8 +477,7 @@ impl Cpu {
         self.control &= !4;
         let vec = self.read32(self.vtor + 4 * exc)?;
         self.pc = vec & !1;
-        self.cycles += timing::EXC_ENTRY;
-        self.tm.prev_ls = 0;
+        self.cycles += self.tm.exception_entry();
         Ok(())
     }
 
@@ -518,7 +520,7 @@ impl Cpu {
         self.ge = (xpsr >> 16) & 15;
         self.it = ((xpsr >> 25) & 3) | ((xpsr >> 10) & 0x3f) << 2;
         self.ipsr = if to_thread { 0 } else { xpsr & 0x1ff };
-        self.cycles += timing::EXC_RETURN;
+        self.cycles += self.tm.exception_return();
         Ok(())
     }
 
@@ -578,29 +580,13 @@ impl Cpu {
             0
         };
         let mut i = decode::decode(pc, h1, h2, self.core == Core::M7);
-        i.cyc = timing::base_cycles(self.core, &i);
-        i.wr = timing::dp_dest(&i);
-        if self.core == Core::M7 {
-            timing::m7_info(&mut i);
-        }
+        T::annotate(&mut i);
         Ok(i)
     }
 
     /// Execute one instruction.
     #[inline(always)]
     pub fn step(&mut self) -> R<()> {
-        if self.core == Core::M7 {
-            self.step_core::<true>()
-        } else {
-            self.step_core::<false>()
-        }
-    }
-
-    /// Execute one instruction; `M7`: the core is the Cortex-M7 (`self.core`;
-    /// a separate copy of the interpreter for each core, so that the code of
-    /// one timing model does not change the register allocation of the other).
-    #[inline(always)]
-    pub fn step_core<const M7: bool>(&mut self) -> R<()> {
         let pc = self.pc;
         let i = self.fetch(pc);
         if i.op == Op::FetchFault {
@@ -608,15 +594,9 @@ impl Cpu {
         }
         self.r[15] = pc.wrapping_add(4);
         self.insns += 1;
-        if !M7 && self.core == Core::M4 {
-            if i.len == 4 && pc & 2 != 0 {
-                self.tm.uw_run += 1;
-                if self.tm.uw_run == 3 {
-                    self.cycles += 1;
-                }
-            } else {
-                self.tm.uw_run = 0;
-            }
+        let f = self.tm.fetch(pc, i.len);
+        if f != 0 {
+            self.cycles += f;
         }
         if self.it != 0 {
             let cond = self.it >> 4;
@@ -628,22 +608,19 @@ impl Cpu {
             };
             if !self.cond(cond) {
                 self.pc = pc + i.len as u32;
-                self.cycles += 1;
+                self.cycles += self.tm.skipped(&i);
                 self.class_count[i.class as usize & 15] += 1;
-                self.tm.prev_ls = 0;
-                self.tm.prev_dp = 255;
-                self.tm.prev_len = i.len;
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
-            let r = self.exec::<M7>(&i, pc, true);
+            let r = self.exec(&i, pc, true);
             if r.is_err() {
                 self.it = it_before;
             }
             return r;
         }
         self.pc = pc + i.len as u32;
-        self.exec::<M7>(&i, pc, false)
+        self.exec(&i, pc, false)
     }
 
     /// Forget the decoded instruction at pc so that the next fetch decodes it
@@ -659,9 +636,9 @@ impl Cpu {
     /// mark, then execute the instruction there as usual.
     #[cold]
     #[inline(never)]
-    fn exec_hooked<const M7: bool>(&mut self, pc: u32, in_it: bool) -> R<()> {
+    fn exec_hooked(&mut self, pc: u32, in_it: bool) -> R<()> {
         let i = self.on_hook(pc)?;
-        self.exec::<M7>(&i, pc, in_it)
+        self.exec(&i, pc, in_it)
     }
 
     fn on_hook(&mut self, pc: u32) -> R<Insn> {
@@ -787,34 +764,39 @@ impl Cpu {
         self.fail(s)
     }
 
+    /// A taken branch to `target` (the event tells the timing model).
     #[inline(always)]
-    fn branch_taken(&mut self, target: u32) {
+    fn branch_taken(&mut self, e: &mut Event, target: u32) {
         self.pc = target;
-        let p = self.refill(target);
-        self.cycles += p;
+        self.transfer(e);
     }
 
-    /// Pipeline refill after a taken branch (see timing.rs).
+    /// Control went to `self.pc` other than by falling through (a taken branch, a
+    /// write to the PC, an exception return): for the event, whether the target is a
+    /// 32-bit instruction at an address that is 2 mod 4 (when the model asks).
     #[inline(always)]
-    fn refill(&mut self, target: u32) -> u64 {
-        let mut p = timing::refill(self.core, target);
-        if self.core == Core::M4 {
-            self.tm.uw_run = 0;
-            if target & 2 != 0 {
-                if let Some((b, o)) = self.mem.slot(target, 2) {
-                    if decode::is32(u16::from_le_bytes([b[o], b[o + 1]])) {
-                        p += 1;
-                    }
-                }
+    fn transfer(&mut self, e: &mut Event) {
+        e.taken = true;
+        let target = self.pc;
+        if T::TARGET_WIDTH && target & 2 != 0 {
+            if let Some((b, o)) = self.mem.slot(target, 2) {
+                e.target_split = decode::is32(u16::from_le_bytes([b[o], b[o + 1]]));
             }
         }
-        p
     }
 
     #[inline(always)]
-    fn exec<const M7: bool>(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
-        let mut cyc = i.cyc as u64;
-        let mut ls: u8 = 0;
+    fn exec(&mut self, i: &Insn, pc: u32, in_it: bool) -> R<()> {
+        let mut e = Event {
+            i,
+            pc,
+            npc: 0,
+            taken: false,
+            target_split: false,
+            addr: 0,
+            div: [0; 2],
+            fp: [0; 3],
+        };
         self.class_count[i.class as usize & 15] += 1;
         match i.op {
             Op::DpImm => {
@@ -827,7 +809,8 @@ impl Cpu {
                 };
                 self.alu(i.sub, i.rd, a, i.imm, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
-                    cyc += self.refill(self.pc) + timing::late_branch(self.core);
+                    self.transfer(&mut e);
+                    return self.retire(&mut e);
                 }
             }
             Op::DpReg => {
@@ -836,7 +819,8 @@ impl Cpu {
                 let (b, carry) = shift_c(self.r[i.rm as usize], i.st, i.sh as u32, self.c);
                 self.alu(i.sub, i.rd, a, b, carry, s);
                 if i.rd == 15 && i.sub < alu::TST {
-                    cyc += self.refill(self.pc) + timing::late_branch(self.core);
+                    self.transfer(&mut e);
+                    return self.retire(&mut e);
                 }
             }
             Op::DpRegReg => {
@@ -1035,7 +1019,8 @@ impl Cpu {
                     n / m
                 };
                 self.r[i.rd as usize] = r;
-                cyc = timing::div_cycles(self.core, i.op == Op::Sdiv, n, m);
+                e.div = [n, m];
+                return self.retire(&mut e);
             }
             Op::Extend => {
                 let rot = self.r[i.rm as usize].rotate_right(i.sh as u32);
@@ -1120,10 +1105,7 @@ impl Cpu {
                 } else {
                     (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
                 };
-                // data address for the Cortex-M7 bank rule (timing::m7_adjust);
-                // stored on both cores: `if M7` around it made the Cortex-M4 loop
-                // about 10% slower (code placement, measured 2026-11-25)
-                self.tm.m7.addr = addr;
+                e.addr = addr;
                 let v = match i.sub {
                     0 => self.read32(addr)?,
                     1 => self.read16(addr)?,
@@ -1134,25 +1116,13 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = if M7 {
-                    timing::m7_load_cycles(i)
-                } else {
-                    timing::load_cycles(&self.tm, i)
-                        + timing::agu_stall(self.tm.prev_dp, i)
-                        + timing::store_load_stall(self.core, &self.tm)
-                };
                 if i.rd == 15 {
                     self.bx_write_pc(v)?;
-                    // LDR PC blocks: 2 (load) + 3 (reload) on the M4
-                    cyc += self.refill(self.pc) + 2 * (self.core == Core::M4) as u64;
+                    self.transfer(&mut e);
                 } else {
                     self.r[i.rd as usize] = v;
                 }
-                ls = 1;
-                if !M7 {
-                    // (read by `timing::load_cycles` on the Cortex-M4 only)
-                    self.tm.prev_load_rt = i.rd;
-                }
+                return self.retire(&mut e);
             }
             Op::St | Op::StR => {
                 let base = self.r[i.rn as usize];
@@ -1171,16 +1141,10 @@ impl Cpu {
                 if wb {
                     self.r[i.rn as usize] = base.wrapping_add(i.imm);
                 }
-                cyc = if M7 {
-                    timing::M7_STORE_CYCLES
-                } else {
-                    timing::store_cycles(&self.tm, i) + timing::agu_stall(self.tm.prev_dp, i)
-                };
-                // 2: STR with an immediate offset (timing::store_load_stall), 3: register offset
-                ls = if i.op == Op::St { 2 } else { 3 };
+                e.addr = addr;
+                return self.retire(&mut e);
             }
             Op::Ldrd | Op::Strd => {
-                cyc += timing::agu_stall(self.tm.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let off = base.wrapping_add(i.imm);
                 let addr = if i.sh & 1 != 0 { off } else { base };
@@ -1237,8 +1201,6 @@ impl Cpu {
             }
             Op::Clrex => self.excl = false,
             Op::Ldm => {
-                cyc += timing::agu_stall(self.tm.prev_dp, i)
-                    + timing::store_load_stall(self.core, &self.tm);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1271,11 +1233,11 @@ impl Cpu {
                 }
                 if let Some(v) = newpc {
                     self.bx_write_pc(v)?;
-                    cyc += self.refill(self.pc) + timing::late_branch(self.core);
+                    self.transfer(&mut e);
+                    return self.retire(&mut e);
                 }
             }
             Op::Stm => {
-                cyc += timing::agu_stall(self.tm.prev_dp, i);
                 let base = self.r[i.rn as usize];
                 let cnt = i.imm.count_ones();
                 let start = if i.sub == 0 {
@@ -1301,33 +1263,41 @@ impl Cpu {
                     };
                 }
             }
-            Op::B => self.branch_taken(i.imm),
+            Op::B => {
+                self.branch_taken(&mut e, i.imm);
+                return self.retire(&mut e);
+            }
             Op::Bcond => {
                 if self.cond(i.sub as u32) {
-                    self.branch_taken(i.imm);
+                    self.branch_taken(&mut e, i.imm);
+                    return self.retire(&mut e);
                 }
             }
             Op::Bl => {
                 self.r[14] = self.pc | 1;
-                self.branch_taken(i.imm);
+                self.branch_taken(&mut e, i.imm);
                 self.last_branch_link = true;
+                return self.retire(&mut e);
             }
             Op::Bx => {
                 let t = self.r[i.rm as usize];
                 self.bx_write_pc(t)?;
-                cyc += self.refill(self.pc) + timing::late_branch(self.core);
+                self.transfer(&mut e);
+                return self.retire(&mut e);
             }
             Op::Blx => {
                 let t = self.r[i.rm as usize];
                 self.r[14] = self.pc | 1;
                 self.bx_write_pc(t)?;
-                cyc += self.refill(self.pc) + timing::late_branch(self.core);
+                self.transfer(&mut e);
                 self.last_branch_link = true;
+                return self.retire(&mut e);
             }
             Op::Cbz => {
                 let zero = self.r[i.rn as usize] == 0;
                 if zero != (i.sub != 0) {
-                    self.branch_taken(i.imm);
+                    self.branch_taken(&mut e, i.imm);
+                    return self.retire(&mut e);
                 }
             }
             Op::Tbb | Op::Tbh => {
@@ -1339,16 +1309,10 @@ impl Cpu {
                     self.read16(base.wrapping_add(idx << 1))?
                 };
                 let t = pc.wrapping_add(4).wrapping_add(2 * off);
-                self.branch_taken(t);
-                // TBB/TBH: 2 (load) + 1 (add) + 3 (reload) on the M4 (TRM)
-                cyc += 2 * (self.core == Core::M4) as u64 + timing::agu_stall(self.tm.prev_dp, i);
+                self.branch_taken(&mut e, t);
+                return self.retire(&mut e);
             }
-            Op::It => {
-                self.it = i.imm;
-                if self.tm.prev_len == 2 && timing::it_folds(self.core) {
-                    cyc = 0;
-                }
-            }
+            Op::It => self.it = i.imm,
             Op::Cps => {
                 let v = if i.sub != 0 { 1 } else { 0 };
                 if i.imm & 2 != 0 {
@@ -1359,12 +1323,7 @@ impl Cpu {
                 }
             }
             Op::Nop => {}
-            Op::Wfi => {
-                // sleep until the next SysTick interrupt when one is due
-                if !self.systick_pending && self.st_next_irq != u64::MAX && self.primask & 1 == 0 {
-                    self.cycles = self.cycles.max(self.st_next_irq);
-                }
-            }
+            Op::Wfi => self.wait_for_interrupt(),
             Op::Mrs => {
                 let v = match i.imm {
                     0..=7 => {
@@ -1472,7 +1431,7 @@ impl Cpu {
                 // a hook keeps the length and class of the instruction it
                 // replaces; that instruction is counted by the second exec
                 self.class_count[i.class as usize & 15] -= 1;
-                return self.exec_hooked::<M7>(pc, in_it);
+                return self.exec_hooked(pc, in_it);
             }
             _ => {
                 // floating point
@@ -1490,7 +1449,7 @@ impl Cpu {
                             return Err(self.unaligned(addr));
                         }
                         let words = if i.sh != 0 { 2 } else { 1 };
-                        self.tm.m7.addr = addr;
+                        e.addr = addr;
                         let first = if i.sh != 0 {
                             2 * i.rd as usize
                         } else {
@@ -1503,11 +1462,7 @@ impl Cpu {
                                 self.write32(addr + 4 * k as u32, self.s[first + k])?;
                             }
                         }
-                        cyc = timing::fp_mem_cycles(self.core, &self.tm, i)
-                            + timing::agu_stall(self.tm.prev_dp, i);
-                        // VSTR: 4, a store that timing::store_load_stall does not cover
-                        ls = if i.op == Op::Vldr { 1 } else { 4 };
-                        self.tm.prev_load_rt = 255;
+                        return self.retire(&mut e);
                     }
                     Op::Vldm | Op::Vstm => {
                         let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
@@ -1540,8 +1495,6 @@ impl Cpu {
                                 base.wrapping_add(4 * words)
                             };
                         }
-                        cyc = timing::fp_multi_cycles(self.core, words)
-                            + timing::agu_stall(self.tm.prev_dp, i);
                     }
                     Op::VmovS => {
                         if i.sub != 0 {
@@ -1597,19 +1550,12 @@ impl Cpu {
                     }
                     Op::Vdp => {
                         if i.sh != 0 {
-                            if self.core == Core::M7 {
-                                let a: f64 = self.get(i.rn);
-                                let b: f64 = self.get(i.rm);
-                                let d: f64 = self.get(i.rd);
-                                cyc = timing::m7_fp64_cycles(
-                                    i.sub,
-                                    a.to_bits(),
-                                    b.to_bits(),
-                                    d.to_bits(),
-                                    cyc,
-                                );
-                            }
+                            let a: f64 = self.get(i.rn);
+                            let b: f64 = self.get(i.rm);
+                            let d: f64 = self.get(i.rd);
+                            e.fp = [a.to_bits(), b.to_bits(), d.to_bits()];
                             self.vdp::<f64>(i)?;
+                            return self.retire(&mut e);
                         } else {
                             self.vdp::<f32>(i)?;
                         }
@@ -1618,18 +1564,14 @@ impl Cpu {
                 }
             }
         }
-        if M7 {
-            // (stores first: fewer values live across the Cortex-M7 model)
-            self.tm.prev_ls = ls;
-            self.tm.prev_len = i.len;
-            cyc = timing::m7_adjust(&mut self.tm.m7, i, cyc, self.cycles, pc, self.pc);
-            self.cycles += cyc;
-        } else {
-            self.tm.prev_dp = i.wr;
-            self.cycles += cyc;
-            self.tm.prev_ls = ls;
-            self.tm.prev_len = i.len;
-        }
+        self.retire(&mut e)
+    }
+
+    /// The end of an executed instruction: the timing model's event.
+    #[inline(always)]
+    fn retire(&mut self, e: &mut Event) -> R<()> {
+        e.npc = self.pc;
+        self.cycles += self.tm.step(e, self.cycles);
         Ok(())
     }
 
@@ -1745,21 +1687,21 @@ impl Cpu {
         out
     }
 
-    fn get<T: fpu::Float>(&self, r: u8) -> T {
-        if T::EXP_BITS == 8 {
-            T::from_u64(self.s[r as usize] as u64)
+    fn get<F: fpu::Float>(&self, r: u8) -> F {
+        if F::EXP_BITS == 8 {
+            F::from_u64(self.s[r as usize] as u64)
         } else {
             // operands that are S registers in mixed-size instructions are
             // read here as don't-care values: keep the index in range
             let r = (r & 15) as usize;
             let lo = self.s[2 * r] as u64;
             let hi = self.s[2 * r + 1] as u64;
-            T::from_u64(hi << 32 | lo)
+            F::from_u64(hi << 32 | lo)
         }
     }
 
-    fn set<T: fpu::Float>(&mut self, r: u8, v: T) {
-        if T::EXP_BITS == 8 {
+    fn set<F: fpu::Float>(&mut self, r: u8, v: F) {
+        if F::EXP_BITS == 8 {
             self.s[r as usize] = v.to_u64() as u32;
         } else {
             let b = v.to_u64();
@@ -1768,12 +1710,12 @@ impl Cpu {
         }
     }
 
-    fn vdp<T: fpu::Float>(&mut self, i: &Insn) -> R<()> {
+    fn vdp<F: fpu::Float>(&mut self, i: &Insn) -> R<()> {
         let mut ctx = Ctx::new(self.fpscr);
-        let d: T = self.get(i.rd);
-        let n: T = self.get(i.rn);
-        let m: T = self.get(i.rm);
-        let res: Option<T> = match i.sub {
+        let d: F = self.get(i.rd);
+        let n: F = self.get(i.rn);
+        let m: F = self.get(i.rm);
+        let res: Option<F> = match i.sub {
             fop::VMLA => {
                 let p = ctx.mul(n, m);
                 Some(ctx.add(d, p))
@@ -1804,13 +1746,13 @@ impl Cpu {
             fop::VNEG => Some(m.neg()),
             fop::VSQRT => Some(ctx.sqrt(m)),
             fop::VCMP => {
-                let b = if i.ra & 2 != 0 { T::zero() } else { m };
+                let b = if i.ra & 2 != 0 { F::zero() } else { m };
                 let f = ctx.cmp(d, b, i.ra & 1 != 0);
                 self.fpscr = (self.fpscr & 0x0fff_ffff) | f << 28;
                 None
             }
             fop::VCVT_FD => {
-                if T::EXP_BITS == 8 {
+                if F::EXP_BITS == 8 {
                     let x = f32::from_bits(self.s[i.rm as usize]);
                     let r = fpu::f32_to_f64(&mut ctx, x);
                     self.set::<f64>(i.rd, r);
@@ -1823,7 +1765,7 @@ impl Cpu {
             }
             fop::VCVT_I2F => {
                 let v = self.s[i.rm as usize];
-                Some(fpu::from_int::<T>(&mut ctx, v, i.ra & 1 != 0))
+                Some(fpu::from_int::<F>(&mut ctx, v, i.ra & 1 != 0))
             }
             fop::VCVT_F2I | fop::VCVT_F2I_RM => {
                 let mode = if i.sub == fop::VCVT_F2I {

@@ -42,7 +42,7 @@ use crate::machine::taint::{
     bytes_mask, full, shadow_load4, shadow_store, up, Tracker, K_BRANCH, K_COND, K_DIV, K_FP64,
     K_JUMP, K_LOAD, K_SELECT, K_STORE,
 };
-use crate::timing::cortex_m::Core;
+use crate::timing::cortex_m::{Core, CortexTiming, BASE};
 
 pub const FN: u8 = 1;
 pub const FZ: u8 = 2;
@@ -184,7 +184,7 @@ impl Taint {
     /// The address of a single load or store (immediate offset when `indexed` is false, the
     /// register offset shifted by `sh` when true) and the taint of the registers that form it.
     #[inline(always)]
-    fn mem_address(&self, cpu: &Cpu, i: &Insn, indexed: bool) -> (u32, u32) {
+    fn mem_address<T: CortexTiming>(&self, cpu: &Cpu<T>, i: &Insn, indexed: bool) -> (u32, u32) {
         let base = cpu.r[i.rn as usize];
         if indexed {
             (
@@ -235,7 +235,7 @@ impl Taint {
 
     /// The marks' functions: called at every instruction fetch address.
     #[inline(always)]
-    pub fn hooks(&mut self, cpu: &Cpu, pc: u32) {
+    pub fn hooks<T: CortexTiming>(&mut self, cpu: &Cpu<T>, pc: u32) {
         if let Some(secret) = self.track.mark_at(pc, cpu.r[1]) {
             self.mark(cpu.r[0], cpu.r[1], secret);
         }
@@ -243,7 +243,7 @@ impl Taint {
 
     /// Findings and propagation of the instruction `i` at `pc` about to execute on
     /// `cpu`'s current state.
-    pub fn propagate(&mut self, cpu: &Cpu, i: &Insn, pc: u32) {
+    pub fn propagate<T: CortexTiming>(&mut self, cpu: &Cpu<T>, i: &Insn, pc: u32) {
         let insns = cpu.insns;
         let mut executes = true;
         self.force = false;
@@ -256,7 +256,7 @@ impl Taint {
                 // other predicated instruction (load, store, multi-cycle, branch, FP) is a
                 // secret-dependent execution.
                 let select = matches!(i.class, Class::Alu | Class::Mul)
-                    && i.cyc == 1
+                    && i.cyc & BASE == 1
                     && !(i.rd == 15 && matches!(i.op, Op::DpImm | Op::DpReg | Op::DpRegReg));
                 self.finding(pc, if select { K_SELECT } else { K_COND }, insns);
                 self.force = true;
@@ -788,7 +788,7 @@ impl Taint {
         }
     }
 
-    fn vdp(&mut self, cpu: &Cpu, i: &Insn, pc: u32, insns: u64) {
+    fn vdp<T: CortexTiming>(&mut self, cpu: &Cpu<T>, i: &Insn, pc: u32, insns: u64) {
         let dbl = i.sh != 0;
         let mac = matches!(
             i.sub,
@@ -872,12 +872,12 @@ impl Taint {
 
 /// The function summaries' view of the Arm machine (machine/summary.rs): arguments in r0-r2,
 /// RAM and its shadow.
-pub struct SummaryTarget<'a> {
-    pub cpu: &'a mut Cpu,
+pub struct SummaryTarget<'a, T: CortexTiming> {
+    pub cpu: &'a mut Cpu<T>,
     pub t: &'a mut Taint,
 }
 
-impl summary::Target for SummaryTarget<'_> {
+impl<T: CortexTiming> summary::Target for SummaryTarget<'_, T> {
     fn arg(&self, k: usize) -> u32 {
         self.cpu.r[k]
     }

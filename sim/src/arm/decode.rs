@@ -200,7 +200,8 @@ pub struct Insn {
     pub cf: u8,
     pub len: u8,
     pub class: Class,
-    /// base cycle cost filled in by the timing model
+    /// base cycle cost filled in by the timing model (`& timing::cortex_m::BASE`; the bits
+    /// above are the model's own)
     pub cyc: u8,
     /// register written by a data-processing instruction (255: none), for the
     /// address-generation interlock of the timing model; on the Cortex-M7

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-//! Timing models.
+//! The Cortex-M timing models, one type per core (`CortexM4`, `CortexM7`), each owning its
+//! state. The Thumb interpreter (arm/cpu.rs) is generic over `CortexTiming`: it lets the
+//! model annotate each decoded instruction, asks it for the fetch stall before an
+//! instruction executes, reports each executed one as an `Event` and each exception entry
+//! and return, and adds the cycles the model returns to the clock; it computes none itself.
 //!
 //! Cortex-M4 (zero wait states), from the Arm Cortex-M4 Technical Reference
 //! Manual r0p1 (DDI 0439B):
@@ -120,7 +124,7 @@ pub fn base_cycles(core: Core, i: &Insn) -> u8 {
 
 /// Pipeline refill P after a taken branch to `target`.
 #[inline(always)]
-pub fn refill(core: Core, target: u32) -> u64 {
+fn refill(core: Core, target: u32) -> u64 {
     match core {
         // measured on a Cortex-M4: "Branches that are taken take two cycles and
         // branching to an unaligned wide instruction takes three cycles"
@@ -139,7 +143,7 @@ pub fn refill(core: Core, target: u32) -> u64 {
 /// module comment): branches to a register value. Calibrated choice within the
 /// TRM's P = 1..3; the M7 estimate is unchanged.
 #[inline(always)]
-pub fn late_branch(core: Core) -> u64 {
+fn late_branch(core: Core) -> u64 {
     (core == Core::M4) as u64
 }
 
@@ -161,32 +165,30 @@ pub fn div_cycles(core: Core, signed: bool, n: u32, m: u32) -> u64 {
     }
 }
 
-/// The pipeline state both Cortex-M models keep between instructions, owned by the
-/// interpreter's `Cpu` and read by the rules below (this module does not know `Cpu`).
-pub struct Pipe {
+/// The Cortex-M4 model: its pipeline state between instructions. It is told about each
+/// executed instruction by an `Event` (`CortexTiming::step`) and returns its cycles.
+pub struct CortexM4 {
     /// previous instruction: 1 load single, 2 store with immediate offset, 0 other
-    pub prev_ls: u8,
+    /// (3: store with a register offset, 4: VSTR, neither pipelined with what follows)
+    prev_ls: u8,
     /// destination of the previous load single (255: none)
-    pub prev_load_rt: u8,
+    prev_load_rt: u8,
     /// length in bytes of the previous instruction
-    pub prev_len: u8,
+    prev_len: u8,
     /// register the previous data-processing instruction wrote (255: none)
-    pub prev_dp: u8,
-    /// run of consecutive 32-bit instructions at addresses 2 mod 4 (Cortex-M4 fetch)
-    pub uw_run: u8,
-    /// Cortex-M7 estimate: dual issue, result latencies, branch prediction
-    pub m7: M7State,
+    prev_dp: u8,
+    /// run of consecutive 32-bit instructions at addresses 2 mod 4 (fetch)
+    uw_run: u8,
 }
 
-impl Default for Pipe {
+impl Default for CortexM4 {
     fn default() -> Self {
-        Pipe {
+        CortexM4 {
             prev_ls: 0,
             prev_load_rt: 255,
             prev_len: 4,
             prev_dp: 255,
             uw_run: 0,
-            m7: M7State::default(),
         }
     }
 }
@@ -197,7 +199,7 @@ impl Default for Pipe {
 /// LDR is not used to compute its address, one cycle is removed); loads into
 /// PC block (2 cycles, plus the refill).
 #[inline(always)]
-pub fn load_cycles(cpu: &Pipe, i: &Insn) -> u64 {
+fn load_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
     let dep = cpu.prev_load_rt == i.rn || (i.op == Op::LdR && cpu.prev_load_rt == i.rm);
     if i.rd == 15 {
         return 2;
@@ -231,7 +233,7 @@ pub fn dp_dest(i: &Insn) -> u8 {
 /// cycle whilst the register bank is updated. There is no forwarding path for
 /// this scenario." (Cortex-M3/M4 TRM, load/store timings)
 #[inline(always)]
-pub fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
+fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
     if prev_dp == 255 {
         return 0;
     }
@@ -243,7 +245,7 @@ pub fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
 /// register offset 2, 1 when following a load ("STR can only be pipelined
 /// when it follows an LDR").
 #[inline(always)]
-pub fn store_cycles(cpu: &Pipe, i: &Insn) -> u64 {
+fn store_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
     if i.op == Op::St || cpu.prev_ls == 1 {
         1
     } else {
@@ -255,13 +257,13 @@ pub fn store_cycles(cpu: &Pipe, i: &Insn) -> u64 {
 /// latencies and pairing are in `m7_adjust`; LDR PC blocks (2, plus the refill).
 /// (The Cortex-M4 rules are `load_cycles`, `agu_stall`, `store_load_stall`.)
 #[inline(always)]
-pub fn m7_load_cycles(i: &Insn) -> u64 {
+fn m7_load_cycles(i: &Insn) -> u64 {
     1 + (i.rd == 15) as u64
 }
 
 /// Cortex-M7 estimate: a store single (STR*) takes one issue cycle (pairing in
 /// `m7_adjust`). (The Cortex-M4 rule is `store_cycles`.)
-pub const M7_STORE_CYCLES: u64 = 1;
+const M7_STORE_CYCLES: u64 = 1;
 
 /// A load single (LDR/LDRH/LDRB/LDRSx, any addressing mode) or LDM/POP right after an
 /// STR/STRH/STRB with an immediate offset (also pre/post-indexed) stalls one cycle:
@@ -275,18 +277,15 @@ pub const M7_STORE_CYCLES: u64 = 1;
 /// cycles with nothing pipelined after it; VSTR, LDRD and VLDR are not covered (not
 /// measured). Cortex-M4 only.
 #[inline(always)]
-pub fn store_load_stall(core: Core, cpu: &Pipe) -> u64 {
-    (core == Core::M4 && cpu.prev_ls == 2) as u64
+fn store_load_stall(cpu: &CortexM4) -> u64 {
+    (cpu.prev_ls == 2) as u64
 }
 
-/// VLDR/VSTR: 1+N (N words), the first word pipelined behind a load.
-pub fn fp_mem_cycles(core: Core, cpu: &Pipe, i: &Insn) -> u64 {
+/// Cortex-M4 VLDR/VSTR: 1+N (N words), the first word pipelined behind a load. (Cortex-M7:
+/// one cycle, VLDR.D/VSTR.D as a pair ceil(2/2); jnk0le, doc/cortex_m7.md: "vldm behaves
+/// as regular ldm".)
+fn fp_mem_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
     let words = 1 + i.sh as u64;
-    if core == Core::M7 {
-        // VLDR/VSTR: one cycle, VLDR.D/VSTR.D as a pair ceil(2/2) (jnk0le,
-        // doc/cortex_m7.md: "vldm behaves as regular ldm")
-        return 1;
-    }
     if cpu.prev_ls == 1 {
         words
     } else {
@@ -297,16 +296,271 @@ pub fn fp_mem_cycles(core: Core, cpu: &Pipe, i: &Insn) -> u64 {
 /// VLDM/VSTM/VPUSH/VPOP of `words` words: 1+N on the Cortex-M4 (TRM table 7-1);
 /// ceil(N/2) on the Cortex-M7 ("vldm behaves as regular ldm", whose cost is
 /// ceil(regnum/2): jnk0le, doc/cortex_m7.md).
-pub fn fp_multi_cycles(core: Core, words: u32) -> u64 {
+fn fp_multi_cycles(core: Core, words: u32) -> u64 {
     match core {
         Core::M4 => 1 + words as u64,
         Core::M7 => ((words as u64 + 1) / 2).max(1),
     }
 }
 
-pub fn it_folds(core: Core) -> bool {
-    let _ = core;
-    true
+/// What the Thumb front end (arm/cpu.rs) reports about one executed instruction; the
+/// timing model takes the rest (instruction class, registers read and written, operand
+/// width) from the decoded instruction, which its `annotate` prepared at decode time.
+#[derive(Clone, Copy)]
+pub struct Event<'a> {
+    pub i: &'a Insn,
+    /// address of the instruction
+    pub pc: u32,
+    /// address of the next instruction (a taken branch's target, an exception handler)
+    pub npc: u32,
+    /// the instruction transferred control (a taken branch, a write to the PC, a return
+    /// from an exception): the pipeline refills from `npc`
+    pub taken: bool,
+    /// `taken` and the target is a 32-bit instruction at an address that is 2 mod 4 (only
+    /// reported to models with `TARGET_WIDTH`)
+    pub target_split: bool,
+    /// data address of a load or store single (LDR*, STR*, VLDR, VSTR)
+    pub addr: u32,
+    /// SDIV/UDIV: dividend and divisor
+    pub div: [u32; 2],
+    /// double-precision data processing: the bits of the operands n, m and d
+    pub fp: [u64; 3],
+}
+
+/// The base cost in `Insn::cyc`; the Cortex-M4 model marks in the bits above it the
+/// instructions whose cost has a rule beyond the base cost (load and store single, the
+/// general rules: branches, divisions, multiple ...); the others, most instructions, take
+/// `step`'s short path.
+pub const BASE: u8 = 0x1f;
+const M4_LOAD: u8 = 0x20;
+const M4_STORE: u8 = 0x40;
+const M4_OTHER: u8 = 0x60;
+
+/// A Cortex-M timing model: owns its state, annotates instructions at decode time and
+/// returns the cycles of each executed one. The interpreter is generic over it (one copy
+/// of the run loop per core, no dynamic dispatch per instruction).
+pub trait CortexTiming: Default {
+    const CORE: Core;
+    /// the model needs `Event::target_split`
+    const TARGET_WIDTH: bool;
+    /// Precompute what the model reads from a decoded instruction (base cycles, register
+    /// masks, pairing class): called once per decoded instruction.
+    fn annotate(i: &mut Insn);
+    /// Cycles the fetch of the instruction at `pc` (`len` bytes) adds before it executes.
+    fn fetch(&mut self, pc: u32, len: u8) -> u64;
+    /// Cycles of an executed instruction; `now`: the clock before it.
+    fn step(&mut self, e: &Event, now: u64) -> u64;
+    /// Cycles of an instruction skipped by its IT block (condition failed).
+    fn skipped(&mut self, i: &Insn) -> u64;
+    /// Cycles of an exception entry (SysTick, SVC): the stacking.
+    fn exception_entry(&mut self) -> u64;
+    /// Cycles of an exception return: the unstacking.
+    fn exception_return(&mut self) -> u64;
+}
+
+impl CortexTiming for CortexM4 {
+    const CORE: Core = Core::M4;
+    const TARGET_WIDTH: bool = true;
+
+    fn annotate(i: &mut Insn) {
+        // which path of `step` the instruction takes (the bits above BASE)
+        let path = match i.op {
+            Op::Ld | Op::LdR => M4_LOAD,
+            Op::St | Op::StR => M4_STORE,
+            Op::DpImm | Op::DpReg if i.rd == 15 && i.sub < alu::TST => M4_OTHER,
+            Op::Sdiv | Op::Udiv | Op::Ldrd | Op::Strd | Op::Stm | Op::Ldm => M4_OTHER,
+            Op::Bx | Op::Blx | Op::Tbb | Op::Tbh | Op::B | Op::Bl | Op::Bcond | Op::Cbz => M4_OTHER,
+            Op::It | Op::Vldr | Op::Vstr | Op::Vldm | Op::Vstm => M4_OTHER,
+            _ => 0,
+        };
+        i.cyc = base_cycles(Core::M4, i) | path;
+        i.wr = dp_dest(i);
+    }
+
+    /// "Groups of three or more unaligned wide instructions will take one extra cycle"
+    /// (module comment).
+    #[inline(always)]
+    fn fetch(&mut self, pc: u32, len: u8) -> u64 {
+        if len == 4 && pc & 2 != 0 {
+            self.uw_run += 1;
+            if self.uw_run == 3 {
+                return 1;
+            }
+        } else {
+            self.uw_run = 0;
+        }
+        0
+    }
+
+    #[inline(always)]
+    fn step(&mut self, e: &Event, _now: u64) -> u64 {
+        let i = e.i;
+        let path = i.cyc & !BASE;
+        if path == 0 {
+            // the base cost (the common case)
+            self.prev_dp = i.wr;
+            self.prev_ls = 0;
+            self.prev_len = i.len;
+            return i.cyc as u64;
+        }
+        let mut cyc = (i.cyc & BASE) as u64;
+        let mut ls: u8 = 0;
+        if matches!(i.op, Op::Ld | Op::LdR) {
+            cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
+            // LDR PC blocks: 2 (load) + 3 (reload)
+            if e.taken {
+                self.uw_run = 0;
+                cyc += 2 + refill(Core::M4, e.npc) + e.target_split as u64;
+            }
+            self.prev_load_rt = i.rd;
+            self.prev_dp = i.wr;
+            self.prev_ls = 1;
+            self.prev_len = i.len;
+            return cyc;
+        }
+        if matches!(i.op, Op::St | Op::StR) {
+            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
+            self.prev_dp = i.wr;
+            // 2: STR with an immediate offset (store_load_stall), 3: register offset
+            self.prev_ls = if i.op == Op::St { 2 } else { 3 };
+            self.prev_len = i.len;
+            return cyc;
+        }
+        match i.op {
+            // ALU write to PC: a late branch
+            Op::DpImm | Op::DpReg => cyc += e.taken as u64 * late_branch(Core::M4),
+            Op::Sdiv | Op::Udiv => {
+                cyc = div_cycles(Core::M4, i.op == Op::Sdiv, e.div[0], e.div[1]);
+            }
+            Op::Ldrd | Op::Strd | Op::Stm => cyc += agu_stall(self.prev_dp, i),
+            Op::Ldm => {
+                cyc += agu_stall(self.prev_dp, i) + store_load_stall(self);
+                cyc += e.taken as u64 * late_branch(Core::M4);
+            }
+            Op::Bx | Op::Blx => cyc += late_branch(Core::M4),
+            // TBB/TBH: 2 (load) + 1 (add) + 3 (reload) (TRM)
+            Op::Tbb | Op::Tbh => cyc += 2 + agu_stall(self.prev_dp, i),
+            // folded behind a 16-bit instruction
+            Op::It if self.prev_len == 2 => cyc = 0,
+            Op::Vldr | Op::Vstr => {
+                cyc = fp_mem_cycles(self, i) + agu_stall(self.prev_dp, i);
+                // VSTR: 4, a store that store_load_stall does not cover
+                ls = if i.op == Op::Vldr { 1 } else { 4 };
+                self.prev_load_rt = 255;
+            }
+            Op::Vldm | Op::Vstm => {
+                let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
+                cyc = fp_multi_cycles(Core::M4, words) + agu_stall(self.prev_dp, i);
+            }
+            _ => {}
+        }
+        if e.taken {
+            self.uw_run = 0;
+            cyc += refill(Core::M4, e.npc) + e.target_split as u64;
+        }
+        self.prev_dp = i.wr;
+        self.prev_ls = ls;
+        self.prev_len = i.len;
+        cyc
+    }
+
+    #[inline(always)]
+    fn skipped(&mut self, i: &Insn) -> u64 {
+        self.prev_ls = 0;
+        self.prev_dp = 255;
+        self.prev_len = i.len;
+        1
+    }
+
+    fn exception_entry(&mut self) -> u64 {
+        self.prev_ls = 0;
+        EXC_ENTRY
+    }
+
+    fn exception_return(&mut self) -> u64 {
+        EXC_RETURN
+    }
+}
+
+/// The Cortex-M7 estimate: its state between instructions (dual issue, result latencies,
+/// branch prediction in `M7State`).
+#[derive(Default)]
+pub struct CortexM7 {
+    /// length in bytes of the previous instruction
+    prev_len: u8,
+    st: M7State,
+}
+
+impl CortexTiming for CortexM7 {
+    const CORE: Core = Core::M7;
+    const TARGET_WIDTH: bool = false;
+
+    fn annotate(i: &mut Insn) {
+        i.cyc = base_cycles(Core::M7, i);
+        m7_info(i);
+    }
+
+    #[inline(always)]
+    fn fetch(&mut self, _pc: u32, _len: u8) -> u64 {
+        0
+    }
+
+    #[inline(always)]
+    fn step(&mut self, e: &Event, now: u64) -> u64 {
+        let i = e.i;
+        let mut cyc = i.cyc as u64;
+        // refill of a taken branch with an immediate target: before the instruction's
+        // issue (it counts in the clock m7_adjust sees)
+        let mut pre = 0;
+        match i.op {
+            Op::DpImm | Op::DpReg | Op::Ldm | Op::Bx | Op::Blx if e.taken => {
+                cyc += refill(Core::M7, e.npc) + late_branch(Core::M7);
+            }
+            Op::Sdiv | Op::Udiv => {
+                cyc = div_cycles(Core::M7, i.op == Op::Sdiv, e.div[0], e.div[1]);
+            }
+            Op::Ld | Op::LdR => {
+                self.st.addr = e.addr;
+                cyc = m7_load_cycles(i);
+                if e.taken {
+                    cyc += refill(Core::M7, e.npc);
+                }
+            }
+            Op::St | Op::StR => cyc = M7_STORE_CYCLES,
+            Op::B | Op::Bl | Op::Bcond | Op::Cbz | Op::Tbb | Op::Tbh if e.taken => {
+                pre = refill(Core::M7, e.npc);
+            }
+            Op::It if self.prev_len == 2 => cyc = 0,
+            Op::Vldr | Op::Vstr => {
+                self.st.addr = e.addr;
+                cyc = 1;
+            }
+            Op::Vldm | Op::Vstm => {
+                let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
+                cyc = fp_multi_cycles(Core::M7, words);
+            }
+            Op::Vdp if i.sh != 0 => {
+                cyc = m7_fp64_cycles(i.sub, e.fp[0], e.fp[1], e.fp[2], cyc);
+            }
+            _ => {}
+        }
+        self.prev_len = i.len;
+        pre + m7_adjust(&mut self.st, i, cyc, now + pre, e.pc, e.npc)
+    }
+
+    #[inline(always)]
+    fn skipped(&mut self, i: &Insn) -> u64 {
+        self.prev_len = i.len;
+        1
+    }
+
+    fn exception_entry(&mut self) -> u64 {
+        EXC_ENTRY
+    }
+
+    fn exception_return(&mut self) -> u64 {
+        EXC_RETURN
+    }
 }
 
 /// Register an instruction writes (255 = none or several).

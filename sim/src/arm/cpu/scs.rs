@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Cpu {
+impl<T: CortexTiming> Cpu<T> {
     pub(super) fn io_read(&mut self, a: u32, size: u32) -> R<u32> {
         if (0x4000_0000..0x4003_0000).contains(&a) {
             if (0x4000_4000..0x4000_5000).contains(&a) {
@@ -126,6 +126,14 @@ impl Cpu {
                 first + z * period
             };
             self.st_next_irq = self.st_base_cycle + t.max(1);
+        }
+    }
+
+    /// WFI: the core sleeps until the next SysTick interrupt when one is due (the clock
+    /// jumps there).
+    pub(super) fn wait_for_interrupt(&mut self) {
+        if !self.systick_pending && self.st_next_irq != u64::MAX && self.primask & 1 == 0 {
+            self.cycles = self.cycles.max(self.st_next_irq);
         }
     }
 

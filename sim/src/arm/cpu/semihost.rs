@@ -16,7 +16,7 @@ pub(super) enum HostFile {
 
 const SH_FEATURES: [u8; 5] = [b'S', b'H', b'F', b'B', 0x03];
 
-impl Cpu {
+impl<T: CortexTiming> Cpu<T> {
     // ------------------------------------------------------------ semihosting
 
     pub(super) fn cstr(&mut self, mut a: u32, max: usize) -> R<Vec<u8>> {
