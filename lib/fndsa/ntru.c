@@ -308,7 +308,7 @@ size_t fndsa_ntru_phase_peak[500];
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
-    static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG, REF_BL_STD, NULL,
+    static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG,      REF_BL_STD, NULL,
                                              0,      NULL,         NULL,         FNDSA_NTRU_WORDS};
     return fndsa_solve_ntru_ex(Fo, Go, f, g, logn, &falcon, tmp);
 }

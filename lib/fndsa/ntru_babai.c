@@ -540,8 +540,7 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
     if (once) {
         fft = 0;
     }
-    fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, once ? 2 * m : 3 * m)
-                      : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
+    fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, once ? 2 * m : 3 * m) : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
     b->k = once ? NULL : (int32_t *)(void *)ws_alloc(ws, m);
     b->once = once;
@@ -870,8 +869,8 @@ uint32_t babai_k_fx(babai_t *b, const uint32_t *F, const uint32_t *G, size_t Fle
 
 /* (F, G) -= (k (f, g)) << s, k from the last babai_k. With the RNS form of f
  * and g: per prime, one NTT of k and one inverse NTT per product. */
-void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv, const void *gv, size_t flen,
-               size_t m, unsigned logm, uint32_t s, ws_t *ws)
+void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv, const void *gv, size_t flen, size_t m,
+               unsigned logm, uint32_t s, ws_t *ws)
 {
     /* flen = 0: f, g are m int8_t (depth 0, BABAI_ONCE with m >= 16 only) */
     const uint32_t *f = (const uint32_t *)fv, *g = (const uint32_t *)gv;

@@ -471,8 +471,8 @@ void poly_mul_negacyclic(uint32_t *r, size_t rlen, const uint32_t *a, size_t ale
         /* |coefficient| < m 2^abits 2^bbits */
         size_t np = rns_count(abits + bbits + ilog2(m));
         if (np <= RNS_MAXP) {
-            rns_mul(r, rlen, a, NULL, alen, alen, bv, NULL, blen,
-                    (astep == 2 ? RNS_A_X2 : 0) | (bneg ? RNS_B_NEG : 0), m, np, ws);
+            rns_mul(r, rlen, a, NULL, alen, alen, bv, NULL, blen, (astep == 2 ? RNS_A_X2 : 0) | (bneg ? RNS_B_NEG : 0),
+                    m, np, ws);
             return;
         }
     }
