@@ -481,13 +481,13 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
             + (f", {summarised} hash permutation call(s) summarised" if summarised else "")
             + f"; {', '.join(operations)})"
         )
-    for s in rep.get("summaries", []):
-        if s.get("off"):
-            click.echo(f"     summary of {s['function']} off: {s['off']} (its calls were tracked)")
     else:
         click.secho(f"FAIL {o.impl.id} on {o.plat.name}: {why}", fg="red")
         if findings:
             click.echo(ctcheck.format_sim_findings(findings))
+    for s in rep.get("summaries", []):
+        if s.get("off"):
+            click.echo(f"     summary of {s['function']} off: {s['off']} (its calls were tracked)")
     return ok
 
 
