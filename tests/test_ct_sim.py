@@ -202,6 +202,8 @@ def test_ledger_accepts_by_function_and_kind(tmp_path, plat):
     assert code == 0, out
     row = json.loads(out[out.index("[") :])[0]
     assert row["ok"] and [f["accepted"] for f in row["findings"]] == ["a test of the ledger"], row
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))  # the text says so too
+    assert code == 0 and f"ok   toykem-sim/udiv on {plat}" in out and "FAIL" not in out, out
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\n')
     code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
     assert code != 0 and re.search(r"entry 1 lacks reason", out), out
