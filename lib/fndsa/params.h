@@ -80,7 +80,17 @@
  * Falcon-512: 5,160 words (10.1 n), Falcon-1024: 11,304 (11.0 n), both at the depth-0
  * Babai step while N = F adj(f) + G adj(g) is formed (docs/fndsa.md, "Key generation in
  * less RAM"). Hawk's schedule needs more: lib/hawk passes its own size. */
+#if defined(PQLAB_FNDSA_NTRU_TEST)
+/* test builds (lib/fndsa/test/ntru_test.c) also run the floating-point Babai steps beside
+ * the fixed-point ones (ntru.c, ref_schedule), with a babai_t of their own: the solver's
+ * earlier, larger workspace leaves room for it (with the exact size every candidate would
+ * fail for lack of room and key generation would never end) */
 #if FNDSA_LOGN == 9
+#define FNDSA_NTRU_WORDS ((size_t)12840)
+#else
+#define FNDSA_NTRU_WORDS ((size_t)26664)
+#endif
+#elif FNDSA_LOGN == 9
 #define FNDSA_NTRU_WORDS ((size_t)5160)
 #else
 #define FNDSA_NTRU_WORDS ((size_t)11304)
