@@ -350,10 +350,32 @@ pub fn deinterleave(w: u64) -> u64 {
     v
 }
 
-/// Keccak-f[1600] (FIPS 202 section 3.3 and 3.4: theta, rho, pi, chi, iota, 24 rounds),
-/// lane x + 5y.
+/// FIPS 202 round constants RC[i_r] (Algorithms 5 and 6: bit 2^j - 1 of RC is rc(j + 7 i_r)).
+fn round_constants() -> [u64; 24] {
+    let rc_bit = |t: u32| -> u64 {
+        let mut r: u32 = 1;
+        for _ in 0..t % 255 {
+            r <<= 1;
+            if r & 0x100 != 0 {
+                r ^= 0x171;
+            }
+        }
+        (r & 1) as u64
+    };
+    let mut out = [0u64; 24];
+    for (ir, o) in out.iter_mut().enumerate() {
+        for j in 0..7 {
+            *o |= rc_bit(j + 7 * ir as u32) << ((1u32 << j) - 1);
+        }
+    }
+    out
+}
+
+/// Keccak-f[1600] (FIPS 202 Algorithm 7) on lanes x + 5y.
+/// (Also the Keccak unit's function in the cv32e40p-acc machine, rv32/accel.rs.)
 pub fn keccak_f1600(a: &mut [u64; 25]) {
-    // rho offsets and round constants computed as FIPS 202 algorithms 2 and 5 define them
+    let rc = round_constants();
+    // rho offsets (Algorithm 2)
     let mut rho = [0u32; 25];
     let (mut x, mut y) = (1usize, 0usize);
     for t in 0..24u32 {
@@ -362,32 +384,16 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
         y = (2 * x + 3 * y) % 5;
         x = nx;
     }
-    let mut lfsr = 1u8;
-    let mut rc_bit = || {
-        let b = lfsr & 1;
-        lfsr = if lfsr & 0x80 != 0 {
-            (lfsr << 1) ^ 0x71
-        } else {
-            lfsr << 1
-        };
-        b as u64
-    };
-    for _round in 0..24 {
+    for r in rc.iter() {
         let mut c = [0u64; 5];
         for x in 0..5 {
             c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
         }
+        let mut b = [0u64; 25];
         for x in 0..5 {
             let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
             for y in 0..5 {
-                a[x + 5 * y] ^= d;
-            }
-        }
-        let mut b = [0u64; 25];
-        for x in 0..5 {
-            for y in 0..5 {
-                // pi: A'[x, y] = A[x + 3y, x]
-                b[y + 5 * ((2 * x + 3 * y) % 5)] = a[x + 5 * y].rotate_left(rho[x + 5 * y]);
+                b[y + 5 * ((2 * x + 3 * y) % 5)] = (a[x + 5 * y] ^ d).rotate_left(rho[x + 5 * y]);
             }
         }
         for y in 0..5 {
@@ -395,11 +401,7 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
                 a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
             }
         }
-        let mut rc = 0u64;
-        for j in 0..7 {
-            rc |= rc_bit() << ((1 << j) - 1);
-        }
-        a[0] ^= rc;
+        a[0] ^= r;
     }
 }
 

@@ -9,6 +9,8 @@
 //! 0x10001000, word 0..49 the 200-byte state as little-endian words (lane x + 5y), word 50
 //! CTRL (a write starts the permutation, a read returns 0); 32-bit accesses only.
 
+use crate::machine::summary::keccak_f1600;
+
 pub const KECCAK_BASE: u32 = 0x1000_1000;
 pub const KECCAK_SLOT: u8 = 1;
 /// slot 1 of tb_top: the NTT unit (ntt_acc.rs, hw/accel/ntt/ntt_obi.sv); the same timing rule,
@@ -17,60 +19,6 @@ pub const NTT_SLOT: u8 = 2;
 /// cycles the unit is busy after a start: one round per cycle (keccak_f1600.sv)
 pub const KECCAK_BUSY: u64 = 24;
 const KECCAK_CTRL: u32 = 50;
-
-/// FIPS 202 round constants RC[i_r] (Algorithms 5 and 6: bit 2^j - 1 of RC is rc(j + 7 i_r)).
-fn round_constants() -> [u64; 24] {
-    let rc_bit = |t: u32| -> u64 {
-        let mut r: u32 = 1;
-        for _ in 0..t % 255 {
-            r <<= 1;
-            if r & 0x100 != 0 {
-                r ^= 0x171;
-            }
-        }
-        (r & 1) as u64
-    };
-    let mut out = [0u64; 24];
-    for (ir, o) in out.iter_mut().enumerate() {
-        for j in 0..7 {
-            *o |= rc_bit(j + 7 * ir as u32) << ((1u32 << j) - 1);
-        }
-    }
-    out
-}
-
-/// Keccak-f[1600] (FIPS 202 Algorithm 7) on lanes x + 5y.
-pub fn keccak_f1600(a: &mut [u64; 25]) {
-    let rc = round_constants();
-    // rho offsets (Algorithm 2)
-    let mut rho = [0u32; 25];
-    let (mut x, mut y) = (1usize, 0usize);
-    for t in 0..24u32 {
-        rho[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
-        let nx = y;
-        y = (2 * x + 3 * y) % 5;
-        x = nx;
-    }
-    for r in rc.iter() {
-        let mut c = [0u64; 5];
-        for x in 0..5 {
-            c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-        }
-        let mut b = [0u64; 25];
-        for x in 0..5 {
-            let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
-            for y in 0..5 {
-                b[y + 5 * ((2 * x + 3 * y) % 5)] = (a[x + 5 * y] ^ d).rotate_left(rho[x + 5 * y]);
-            }
-        }
-        for y in 0..5 {
-            for x in 0..5 {
-                a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
-            }
-        }
-        a[0] ^= r;
-    }
-}
 
 #[derive(Default)]
 pub struct Keccak {
@@ -126,17 +74,5 @@ impl Keccak {
             (*lane & 0xffff_ffff) | (v as u64) << 32
         };
         Some(false)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn zero_state() {
-        let mut a = [0u64; 25];
-        super::keccak_f1600(&mut a);
-        // Keccak-f[1600] of the zero state, lanes 0 and 24 (FIPS 202 test values, XKCP)
-        assert_eq!(a[0], 0xF1258F7940E1DDE7);
-        assert_eq!(a[24], 0xEAF1FF7B5CECA249);
     }
 }
