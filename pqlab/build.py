@@ -537,6 +537,11 @@ def build_program(
     srcs = [Path(s).absolute() for s in sources]
     if backend and kind != "objects":
         srcs += backends(plat)[0]
+    if backend and kind == "program":
+        # the backends' sources come without libpqlab: a kernel the program does not call may
+        # call lib/common (aarch64's rejection samplers call SHAKE), so unused functions go
+        ldflags = [*ldflags, "-Wl,--gc-sections"]
+        flags += ["-ffunction-sections", "-fdata-sections"]
     # objects and archives built before (kind "objects") join the link as they are
     objs = [s for s in srcs if s.suffix in (".o", ".a")]
     for s in srcs:
