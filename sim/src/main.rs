@@ -305,12 +305,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         cpu.marks = marks::Marks::from_symbols(&elf.funcs);
     }
     cpu.max_insns = o.max_insns;
-    let mut summaries = summary::Summaries::new(
-        elf.funcs
-            .iter()
-            .filter(|_| !o.no_summaries)
-            .map(|f| (f.name.as_str(), f.addr)),
-    );
+    let mut summaries = summary::Summaries::for_elf(&elf.funcs, !o.no_summaries);
     let start = std::time::Instant::now();
     let mut prof = o
         .profile

@@ -208,6 +208,16 @@ impl Summaries {
         }
     }
 
+    /// The summaries of an ELF's functions; none when `on` is false (`--no-summaries`).
+    pub fn for_elf(funcs: &[super::elf::Symbol], on: bool) -> Summaries {
+        Summaries::new(
+            funcs
+                .iter()
+                .filter(|_| on)
+                .map(|f| (f.name.as_str(), f.addr)),
+        )
+    }
+
     /// The function entered at `pc`, if it is one of them.
     #[inline(always)]
     pub fn at(&self, pc: u32) -> Option<usize> {

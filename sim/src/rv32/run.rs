@@ -156,12 +156,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
     let mut ct =
         o.ct.map(|_| Box::new(Taint::new(taint::Tracker::new(&e.funcs))));
-    let mut summaries = Summaries::new(
-        e.funcs
-            .iter()
-            .filter(|_| !o.no_summaries)
-            .map(|f| (f.name.as_str(), f.addr)),
-    );
+    let mut summaries = Summaries::for_elf(&e.funcs, !o.no_summaries);
     let mut writes = match o.writes.map(lockstep::Writes::create).transpose() {
         Ok(w) => w,
         Err(er) => {
