@@ -478,7 +478,7 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
             + (f" beyond {acc} accepted by the ledger" if acc else "")
             + (f"; {sel} secret-select place(s), constant time on this core" if sel else "")
             + f" ({rep.get('instructions', 0) / 1e6:.1f} M instructions tracked"
-            + (f", {summarised} hash permutation call(s) summarised" if summarised else "")
+            + (f", {summarised} hash function call(s) summarised" if summarised else "")
             + f"; {', '.join(operations)})"
         )
     else:

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 //! Function summaries for the constant-time analysis (`--ct`, docs/ct.md "Summaries"): the
 //! hash permutations that dominate hash-based signatures (Keccak-f[1600], the SHA-256 and
-//! SHA-512 compression functions) are executed natively by the simulator instead of
-//! instruction by instruction, once the firmware's own code for them has been analysed.
+//! SHA-512 compression functions) and the sponge's lane conversions of the bit-interleaved
+//! Keccak backends are executed natively by the simulator instead of instruction by
+//! instruction, once the firmware's own code for them has been analysed.
 //!
 //! Per summarised function:
 //! 1. Its first `VERIFY` calls run tracked as usual. At each entry the simulator computes the
@@ -11,9 +12,10 @@
 //!    a finding inside the call, turns the summary off for the rest of the run (everything
 //!    stays tracked) and the report says why.
 //! 2. After that, a call whose pointer and length arguments are public is not executed: the
-//!    simulator writes the result and marks every output byte secret when any input byte is
-//!    secret (each output bit of these functions depends on every input bit), then returns
-//!    to the caller. A call with a secret argument register runs tracked (its addresses would
+//!    simulator writes the result and marks output bytes secret from the input bytes they
+//!    depend on, then returns to the caller: for the permutations and compressions every
+//!    output byte when any input byte is secret (each output bit depends on every input bit);
+//!    for the lane conversions lane by lane (output lane i depends on input lane i only). A call with a secret argument register runs tracked (its addresses would
 //!    be findings).
 //!
 //! What a summarised call does not check: the control flow and addresses of the firmware's
@@ -38,15 +40,23 @@ pub enum Kind {
     Sha256,
     /// void f(uint64_t h[8], const uint8_t *blocks, size_t nblocks) (FIPS 180-4 6.4.2)
     Sha512,
+    /// void f(uint64_t *s, const uint8_t *in, unsigned nlanes): s[i] ^= interleave(lane i of
+    /// in), the sponge's absorb on the interleaved state (lib/native/api.h)
+    XorInterleaved,
+    /// void f(uint8_t *out, const uint64_t *s, unsigned nlanes): lane i of out =
+    /// deinterleave(s[i]), the sponge's squeeze (lib/native/api.h)
+    ExtractInterleaved,
 }
 
 /// The firmware functions summarised, by symbol (lib/common/fips202.h, sha2.h,
 /// lib/native/armv7em).
-pub const FUNCTIONS: [(&str, Kind); 4] = [
+pub const FUNCTIONS: [(&str, Kind); 6] = [
     ("pqlab_keccakf1600", Kind::Keccak),
     ("pqlab_keccakf1600_native_il", Kind::KeccakInterleaved),
     ("pqlab_sha256_compress", Kind::Sha256),
     ("pqlab_sha512_compress", Kind::Sha512),
+    ("pqlab_keccak_native_xor_il", Kind::XorInterleaved),
+    ("pqlab_keccak_native_extract_il", Kind::ExtractInterleaved),
 ];
 
 /// What the summaries need of a machine: argument registers (the calling convention's first
@@ -87,6 +97,9 @@ struct Pending {
 pub struct Summaries {
     pub funcs: Vec<Func>,
     pending: Option<Pending>,
+    /// the lowest and highest entry address (`at`'s test on every tracked instruction)
+    lo: u32,
+    hi: u32,
 }
 
 /// What the run loop does at a function's entry.
@@ -101,8 +114,14 @@ pub enum Entry {
 fn nargs(kind: Kind) -> usize {
     match kind {
         Kind::Keccak | Kind::KeccakInterleaved => 1,
-        Kind::Sha256 | Kind::Sha512 => 3,
+        Kind::Sha256 | Kind::Sha512 | Kind::XorInterleaved | Kind::ExtractInterleaved => 3,
     }
+}
+
+/// Whether output lane i (8 bytes) depends on input lane i of each region only; otherwise
+/// every output byte depends on every input byte.
+fn lanewise(kind: Kind) -> bool {
+    matches!(kind, Kind::XorInterleaved | Kind::ExtractInterleaved)
 }
 
 /// The memory a call reads and writes: (address, bytes) of each input region, then the
@@ -120,6 +139,22 @@ fn regions(kind: Kind, t: &dyn Target) -> Option<Regions> {
             out: t.arg(0),
             out_len: 200,
         }),
+        Kind::XorInterleaved | Kind::ExtractInterleaved => {
+            let n = t.arg(2);
+            if n == 0 || n > 25 {
+                return None; // outside the contract (lib/native/api.h): run it tracked
+            }
+            let (out, src) = (t.arg(0), t.arg(1));
+            Some(Regions {
+                inputs: if kind == Kind::XorInterleaved {
+                    vec![(out, 8 * n), (src, 8 * n)]
+                } else {
+                    vec![(src, 8 * n)]
+                },
+                out,
+                out_len: 8 * n,
+            })
+        }
         Kind::Sha256 | Kind::Sha512 => {
             let (h, blk) = if kind == Kind::Sha256 {
                 (32, 64)
@@ -181,6 +216,20 @@ fn compute(kind: Kind, inputs: &[Vec<u8>]) -> Vec<u8> {
             }
             h.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
+        Kind::XorInterleaved | Kind::ExtractInterleaved => {
+            let lane =
+                |b: &[u8], i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
+            (0..inputs[0].len() / 8)
+                .flat_map(|i| {
+                    let w = if kind == Kind::XorInterleaved {
+                        lane(&inputs[0], i) ^ interleave(lane(&inputs[1], i))
+                    } else {
+                        deinterleave(lane(&inputs[0], i))
+                    };
+                    w.to_le_bytes()
+                })
+                .collect()
+        }
     }
 }
 
@@ -202,9 +251,13 @@ impl Summaries {
                 });
             }
         }
+        let lo = funcs.iter().map(|f| f.entry).min().unwrap_or(u32::MAX);
+        let hi = funcs.iter().map(|f| f.entry).max().unwrap_or(0);
         Summaries {
             funcs,
             pending: None,
+            lo,
+            hi,
         }
     }
 
@@ -221,6 +274,9 @@ impl Summaries {
     /// The function entered at `pc`, if it is one of them.
     #[inline(always)]
     pub fn at(&self, pc: u32) -> Option<usize> {
+        if pc < self.lo || pc > self.hi {
+            return None;
+        }
         self.funcs.iter().position(|f| f.entry == pc)
     }
 
@@ -249,15 +305,27 @@ impl Summaries {
             None => return Entry::Track,
         };
         let mut bytes = Vec::with_capacity(ins.len());
-        let mut secret = false;
         for &(a, n) in &ins {
             let mut b = vec![0u8; n as usize];
             if !t.read(a, &mut b) {
                 return Entry::Track; // not RAM: the tracked run reports what happens
             }
-            secret |= t.any_secret(a, n);
             bytes.push(b);
         }
+        // the secrecy of each output chunk: one lane, or the whole output
+        let chunk = if lanewise(f.kind) { 8 } else { out_len };
+        let chunks: Vec<bool> = (0..out_len / chunk)
+            .map(|c| {
+                ins.iter().any(|&(a, n)| {
+                    if chunk == out_len {
+                        t.any_secret(a, n)
+                    } else {
+                        t.any_secret(a + c * chunk, chunk)
+                    }
+                })
+            })
+            .collect();
+        let secret = chunks.iter().any(|&s| s);
         let result = compute(f.kind, &bytes);
         debug_assert_eq!(result.len(), out_len as usize);
         let ready = f.verified >= VERIFY && (!secret || f.verified_secret >= VERIFY_SECRET);
@@ -277,7 +345,9 @@ impl Summaries {
         if !t.write(out_addr, &result) {
             return Entry::Track;
         }
-        t.set_secret(out_addr, out_len, secret);
+        for (c, &s) in chunks.iter().enumerate() {
+            t.set_secret(out_addr + c as u32 * chunk, chunk, s);
+        }
         self.funcs[k].summarised += 1;
         Entry::Return(ret)
     }
@@ -748,6 +818,71 @@ mod tests {
             s.enter(0, &mut m, 0x500, 0x800, 0, 0),
             Entry::Track
         ));
+    }
+
+    #[test]
+    fn lane_conversions_keep_secrecy_per_lane() {
+        // xor_il at 0x1000, extract_il at 0x1100; state at 0x100, bytes at 0x200, 3 lanes
+        let mut s = Summaries::new(
+            [
+                ("pqlab_keccak_native_xor_il", 0x1000u32),
+                ("pqlab_keccak_native_extract_il", 0x1100u32),
+            ]
+            .into_iter(),
+        );
+        let mut m = mock();
+        for (i, b) in m.ram[0x100..0x300].iter_mut().enumerate() {
+            *b = (i * 7 + 3) as u8;
+        }
+        m.set_secret(0x208, 8, true); // input lane 1 secret
+        let lane = |m: &Mock, a: usize, i: usize| {
+            u64::from_le_bytes(m.ram[a + 8 * i..a + 8 * i + 8].try_into().unwrap())
+        };
+        let xor_call = |s: &mut Summaries, m: &mut Mock| {
+            m.args = [0x100, 0x200, 3];
+            let expect: Vec<u64> = (0..3)
+                .map(|i| lane(m, 0x100, i) ^ interleave(lane(m, 0x200, i)))
+                .collect();
+            (s.enter(0, m, 0x500, 0x800, 0, 0), expect)
+        };
+        for _ in 0..VERIFY {
+            let (e, expect) = xor_call(&mut s, &mut m);
+            assert!(matches!(e, Entry::Track));
+            for (i, w) in expect.iter().enumerate() {
+                m.ram[0x100 + 8 * i..0x108 + 8 * i].copy_from_slice(&w.to_le_bytes());
+            }
+            m.set_secret(0x108, 8, true); // what the tracked firmware's code does
+            s.check(0x500, 0x800, &mut m, 0, 100);
+        }
+        assert_eq!(s.funcs[0].verified, VERIFY);
+        assert_eq!(s.funcs[0].verified_secret, VERIFY);
+        m.set_secret(0x100, 24, false);
+        let (e, expect) = xor_call(&mut s, &mut m);
+        assert!(matches!(e, Entry::Return(0x500)));
+        assert_eq!(
+            (0..3).map(|i| lane(&m, 0x100, i)).collect::<Vec<_>>(),
+            expect
+        );
+        // lanes 0 and 2 public, lane 1 secret, the lane after them untouched
+        assert!(m.shadow[0x100..0x108].iter().all(|&b| b == 0));
+        assert!(m.shadow[0x108..0x110].iter().all(|&b| b == 1));
+        assert!(m.shadow[0x110..0x118].iter().all(|&b| b == 0));
+        assert_eq!(
+            m.ram[0x118..0x120],
+            [171, 178, 185, 192, 199, 206, 213, 220]
+        );
+        // extract_il: a wrong count (outside the contract) runs tracked; then round trip
+        m.args = [0x300, 0x100, 26];
+        assert!(matches!(
+            s.enter(1, &mut m, 0x500, 0x800, 0, 0),
+            Entry::Track
+        ));
+        assert!(!s.pending());
+        m.args = [0x300, 0x100, 3];
+        assert_eq!(
+            compute(Kind::ExtractInterleaved, &[m.ram[0x100..0x118].to_vec()])[8..16],
+            deinterleave(lane(&m, 0x100, 1)).to_le_bytes()
+        );
     }
 
     #[test]
