@@ -323,8 +323,8 @@ def ledger_files(impl: Implementation) -> list[Path]:
     family built from a shared source tree (pqlab.toml's `include`), in that tree's folder."""
     seen: list[Path] = []
     for d in (impl.dir, *impl.include):
-        p = Path(d) / LEDGER_NAME
-        if p.is_file() and p.resolve() not in [s.resolve() for s in seen]:
+        p = (Path(d) / LEDGER_NAME).resolve()
+        if p.is_file() and p not in seen:
             seen.append(p)
     return seen
 

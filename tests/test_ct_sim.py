@@ -343,6 +343,22 @@ def test_fn_dsa_on_m7_sim_ref_clean_fpu_fp64_only():
     assert all(f["accepted"] for f in fp64) and all("vmul.f64" in f["instruction"] for f in fp64), fp64[:3]
 
 
+@pytest.mark.slow
+def test_hawk_on_m7_sim_fpu_ct_passes_fpu_fails():
+    """Hawk on the Cortex-M7: `fpu` fails with secret-fp64 findings in key generation; `fpu-ct`
+    (FN-DSA's fpu-ct fpr layer) passes, its only FP64 findings the conditioned multiply, accepted
+    by the source tree's ledger lib/fndsa/ct-ledger.toml"""
+    rows = {r["implementation"]: r for r in _own("m7-sim", "hawk-512")}
+    fpu = rows["fpu"]
+    assert not fpu["ok"] and {f["kind"] for f in fpu["findings"] if not f["accepted"]} >= {"secret-fp64"}
+    ct = rows["fpu-ct"]
+    assert ct["ok"] and ct["unaccepted"] == 0, ct["error"]
+    fp64 = [f for f in ct["findings"] if f["kind"] != "secret-select"]
+    assert fp64 and {(f["kind"], f["function"]) for f in fp64} == {("secret-fp64", "fpr_mul_fpu")}, fp64[:3]
+    assert all(f["accepted"] for f in fp64), fp64[:3]
+    assert "lib/fndsa/ct-ledger.toml" in str(ct["ledger"]), ct["ledger"]
+
+
 def test_ledger_outside_the_folder(tmp_path):
     """--ledger FILE: a ledger kept outside an implementation's folder (a foreign tree stays
     unmodified), restricted by `implementations`; a missing file is refused before anything runs."""
