@@ -49,14 +49,25 @@ pub enum Kind {
 }
 
 /// The firmware functions summarised, by symbol (lib/common/fips202.h, sha2.h,
-/// lib/native/armv7em).
-pub const FUNCTIONS: [(&str, Kind); 6] = [
-    ("pqlab_keccakf1600", Kind::Keccak),
-    ("pqlab_keccakf1600_native_il", Kind::KeccakInterleaved),
-    ("pqlab_sha256_compress", Kind::Sha256),
-    ("pqlab_sha512_compress", Kind::Sha512),
-    ("pqlab_keccak_native_xor_il", Kind::XorInterleaved),
-    ("pqlab_keccak_native_extract_il", Kind::ExtractInterleaved),
+/// lib/native/api.h), with the kinds the function may be. A symbol with two candidates is
+/// foreign code whose state layout depends on the build: mupq's `KeccakF1600_StatePermute`
+/// (pqm4 and PQClean trees) permutes FIPS 202 lanes in its portable C and bit-interleaved
+/// lanes in pqm4's ARMv7-M assembly. The verified calls keep the candidates whose result
+/// equals the firmware's; a function is summarised only once one is left.
+pub const FUNCTIONS: [(&str, &[Kind]); 7] = [
+    ("pqlab_keccakf1600", &[Kind::Keccak]),
+    ("pqlab_keccakf1600_native_il", &[Kind::KeccakInterleaved]),
+    ("pqlab_sha256_compress", &[Kind::Sha256]),
+    ("pqlab_sha512_compress", &[Kind::Sha512]),
+    ("pqlab_keccak_native_xor_il", &[Kind::XorInterleaved]),
+    (
+        "pqlab_keccak_native_extract_il",
+        &[Kind::ExtractInterleaved],
+    ),
+    (
+        "KeccakF1600_StatePermute",
+        &[Kind::Keccak, Kind::KeccakInterleaved],
+    ),
 ];
 
 /// What the summaries need of a machine: argument registers (the calling convention's first
@@ -73,7 +84,9 @@ pub trait Target {
 
 pub struct Func {
     pub name: &'static str,
-    pub kind: Kind,
+    /// what the function may be (the first decides arguments and regions; candidates share
+    /// them); one once verified calls have told them apart
+    pub kinds: Vec<Kind>,
     pub entry: u32,
     pub verified: u32,
     pub verified_secret: u32,
@@ -88,7 +101,8 @@ struct Pending {
     ret: u32,
     sp: u32,
     out_addr: u32,
-    expect: Vec<u8>,
+    /// the result each candidate kind gives
+    expect: Vec<(Kind, Vec<u8>)>,
     events: u64,
     insns: u64,
     secret: bool,
@@ -238,10 +252,10 @@ impl Summaries {
     pub fn new<'a>(symbols: impl Iterator<Item = (&'a str, u32)>) -> Summaries {
         let mut funcs = Vec::new();
         for (name, addr) in symbols {
-            if let Some(&(n, kind)) = FUNCTIONS.iter().find(|(n, _)| *n == name) {
+            if let Some(&(n, kinds)) = FUNCTIONS.iter().find(|(n, _)| *n == name) {
                 funcs.push(Func {
                     name: n,
-                    kind,
+                    kinds: kinds.to_vec(),
                     entry: addr & !1,
                     verified: 0,
                     verified_secret: 0,
@@ -292,15 +306,15 @@ impl Summaries {
         insns: u64,
     ) -> Entry {
         let f = &self.funcs[k];
-        if f.off.is_some() || self.pending.is_some() || (0..nargs(f.kind)).any(|a| t.arg_secret(a))
-        {
+        let kind = f.kinds[0];
+        if f.off.is_some() || self.pending.is_some() || (0..nargs(kind)).any(|a| t.arg_secret(a)) {
             return Entry::Track;
         }
         let Regions {
             inputs: ins,
             out: out_addr,
             out_len,
-        } = match regions(f.kind, t) {
+        } = match regions(kind, t) {
             Some(r) => r,
             None => return Entry::Track,
         };
@@ -313,7 +327,7 @@ impl Summaries {
             bytes.push(b);
         }
         // the secrecy of each output chunk: one lane, or the whole output
-        let chunk = if lanewise(f.kind) { 8 } else { out_len };
+        let chunk = if lanewise(kind) { 8 } else { out_len };
         let chunks: Vec<bool> = (0..out_len / chunk)
             .map(|c| {
                 ins.iter().any(|&(a, n)| {
@@ -326,22 +340,26 @@ impl Summaries {
             })
             .collect();
         let secret = chunks.iter().any(|&s| s);
-        let result = compute(f.kind, &bytes);
-        debug_assert_eq!(result.len(), out_len as usize);
-        let ready = f.verified >= VERIFY && (!secret || f.verified_secret >= VERIFY_SECRET);
+        let mut expect: Vec<(Kind, Vec<u8>)> =
+            f.kinds.iter().map(|&c| (c, compute(c, &bytes))).collect();
+        debug_assert!(expect.iter().all(|(_, r)| r.len() == out_len as usize));
+        let ready = f.verified >= VERIFY
+            && f.kinds.len() == 1
+            && (!secret || f.verified_secret >= VERIFY_SECRET);
         if !ready {
             self.pending = Some(Pending {
                 func: k,
                 ret,
                 sp,
                 out_addr,
-                expect: result,
+                expect,
                 events,
                 insns,
                 secret,
             });
             return Entry::Track;
         }
+        let result = expect.pop().unwrap().1;
         if !t.write(out_addr, &result) {
             return Entry::Track;
         }
@@ -366,10 +384,17 @@ impl Summaries {
             _ => return,
         };
         let f = &mut self.funcs[p.func];
-        let mut got = vec![0u8; p.expect.len()];
-        if !t.read(p.out_addr, &mut got) {
+        let mut got = vec![0u8; p.expect[0].1.len()];
+        let read = t.read(p.out_addr, &mut got);
+        let matching: Vec<Kind> = p
+            .expect
+            .iter()
+            .filter(|(_, r)| *r == got)
+            .map(|&(c, _)| c)
+            .collect();
+        if !read {
             f.off = Some("its output is not in RAM".into());
-        } else if got != p.expect {
+        } else if matching.is_empty() {
             f.off = Some(format!(
                 "the firmware's result of a call differs from the summary's (output at 0x{:08x})",
                 p.out_addr
@@ -377,6 +402,7 @@ impl Summaries {
         } else if events != p.events {
             f.off = Some("a finding inside a verified call".into());
         } else {
+            f.kinds = matching;
             f.verified += 1;
             f.verified_secret += p.secret as u32;
             f.verified_insns += insns - p.insns;
@@ -818,6 +844,41 @@ mod tests {
             s.enter(0, &mut m, 0x500, 0x800, 0, 0),
             Entry::Track
         ));
+    }
+
+    #[test]
+    fn a_foreign_permutation_is_told_apart_by_its_results() {
+        // mupq's name: plain lanes (its portable C) or interleaved (pqm4's assembly)
+        let mut s = Summaries::new([("KeccakF1600_StatePermute", 0x1000u32)].into_iter());
+        assert_eq!(s.funcs[0].kinds.len(), 2);
+        let mut m = mock();
+        m.ram[0x100] = 5;
+        m.ram[0x1c0] = 9;
+        firmware_call(&mut s, &mut m, false, 0); // plain Keccak-f[1600]
+        assert_eq!(s.funcs[0].kinds, vec![Kind::Keccak]);
+        // an interleaved firmware: only that candidate matches
+        let mut s = Summaries::new([("KeccakF1600_StatePermute", 0x1000u32)].into_iter());
+        assert!(matches!(
+            s.enter(0, &mut m, 0x500, 0x800, 0, 0),
+            Entry::Track
+        ));
+        let mut st = [0u64; 25];
+        for (i, l) in st.iter_mut().enumerate() {
+            *l = deinterleave(u64::from_le_bytes(
+                m.ram[0x100 + 8 * i..0x108 + 8 * i].try_into().unwrap(),
+            ));
+        }
+        keccak_f1600(&mut st);
+        for (i, l) in st.iter().enumerate() {
+            m.ram[0x100 + 8 * i..0x108 + 8 * i].copy_from_slice(&interleave(*l).to_le_bytes());
+        }
+        s.check(0x500, 0x800, &mut m, 0, 100);
+        assert_eq!(s.funcs[0].kinds, vec![Kind::KeccakInterleaved]);
+        assert!(s.funcs[0].off.is_none());
+        // neither: off
+        let mut s = Summaries::new([("KeccakF1600_StatePermute", 0x1000u32)].into_iter());
+        firmware_call(&mut s, &mut m, true, 0);
+        assert!(s.funcs[0].off.is_some());
     }
 
     #[test]
