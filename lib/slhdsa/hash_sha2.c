@@ -147,18 +147,32 @@ void slh_F_x4(uint8_t *const out[4], const slh_ctx *ctx, const slh_adrs adrs[4],
     }
 }
 
-/* chain (Algorithm 5): one compression per step */
+/* chain (Algorithm 5): one compression per step. The second block ADRSc || value ||
+ * padding is built once; a step changes only the hash address (the last byte of ADRSc:
+ * ADRS bytes 28..31 are the hash address, big-endian, below w = 16) and writes its output
+ * straight into the value bytes of the next step's block. */
 void slh_chain(uint8_t *out, const uint8_t *in, unsigned int start, unsigned int steps, const slh_ctx *ctx,
                const slh_adrs *adrs)
 {
-    slh_adrs a = *adrs;
-    if (out != in) {
-        memcpy(out, in, SLH_N);
-    }
+    uint8_t blk[64];
+    uint32_t h[8];
+    const unsigned int len = 22 + SLH_N;
+
+    compress_adrs(blk, adrs);
+    memcpy(blk + 22, in, SLH_N);
+    blk[len] = 0x80;
+    memset(blk + len + 1, 0, 64 - 8 - (len + 1));
+    slh_store64_be(blk + 56, (uint64_t)(64 + len) * 8);
+    blk[18] = blk[19] = blk[20] = 0;
     for (unsigned int j = start; j < start + steps; j++) {
-        slh_adrs_set_hash(&a, j);
-        sha256_oneblock(out, ctx, &a, out, SLH_N);
+        blk[21] = (uint8_t)j;
+        memcpy(h, ctx->mid256, sizeof h);
+        pqlab_sha256_compress(h, blk, 1);
+        for (unsigned int i = 0; i < SLH_N / 4; i++) {
+            slh_store32_be(blk + 22 + 4 * i, h[i]);
+        }
     }
+    memcpy(out, blk + 22, SLH_N);
 }
 
 /* T_l resumes from the midstate: the state has absorbed exactly one whole block */
