@@ -160,6 +160,7 @@ class SimFinding:
     stack: list[str] = field(default_factory=list)  # call sites "function (file:line)", innermost first
     insn: str = ""
     accepted: str | None = None  # the ledger's reason, when a ledger entry accepts it
+    known: str | None = None  # the ledger's reason, when an entry declares it a known leak
     paths: int = 1  # distinct call stacks that reached the place (`stack` is the first)
 
     @property
@@ -179,6 +180,7 @@ class SimFinding:
             "count": self.count,
             "call_paths": self.paths,
             "accepted": self.accepted,
+            "known_leak": self.known,
         }
 
 
@@ -304,6 +306,7 @@ class LedgerEntry:
     platforms: tuple[str, ...] = ()
     schemes: tuple[str, ...] = ()
     implementations: tuple[str, ...] = ()  # names ("m4fstack") or ids ("ml-kem-512/m4fstack")
+    known: bool = False  # `known_leak = true`: the finding stays a leak, declared and explained
     used: int = 0
 
     def matches(self, f: SimFinding, plat: str, impl: Implementation) -> bool:
@@ -315,6 +318,8 @@ class LedgerEntry:
             return False
         if self.kind != f.kind:
             return False
+        if self.known and self.function == "*":
+            return True
         return self.function in (f.function, f.symbol) or any(s.split(" (")[0] == self.function for s in f.inlined)
 
 
@@ -329,7 +334,7 @@ def ledger_files(impl: Implementation) -> list[Path]:
     return seen
 
 
-KEYS = ("function", "kind", "reason", "platforms", "schemes", "implementations")
+KEYS = ("function", "kind", "reason", "platforms", "schemes", "implementations", "known_leak")
 
 
 def load_ledger(impl: Implementation, extra: tuple[Path, ...] = ()) -> list[LedgerEntry]:
@@ -356,6 +361,11 @@ def load_ledger(impl: Implementation, extra: tuple[Path, ...] = ()) -> list[Ledg
             unknown = set(e) - set(KEYS)
             if unknown:
                 raise PqlabError(f"{path}: [[accept]] entry {n}: unknown key(s) {', '.join(sorted(unknown))}")
+            known = e.get("known_leak", False)
+            if not isinstance(known, bool):
+                raise PqlabError(f"{path}: [[accept]] entry {n}: known_leak must be true or false")
+            if e["function"] == "*" and not known:
+                raise PqlabError(f"{path}: [[accept]] entry {n}: function '*' is for known_leak entries only")
             entries.append(
                 LedgerEntry(
                     path=path,
@@ -365,6 +375,7 @@ def load_ledger(impl: Implementation, extra: tuple[Path, ...] = ()) -> list[Ledg
                     platforms=tuple(e.get("platforms", ())),
                     schemes=tuple(e.get("schemes", ())),
                     implementations=tuple(e.get("implementations", ())),
+                    known=known,
                 )
             )
     return entries
@@ -374,7 +385,10 @@ def apply_ledger(findings: list[SimFinding], ledger: list[LedgerEntry], plat: st
     for f in findings:
         for e in ledger:
             if e.matches(f, plat, impl):
-                f.accepted = e.reason
+                if e.known:
+                    f.known = e.reason
+                else:
+                    f.accepted = e.reason
                 e.used += 1
                 break
 
@@ -447,7 +461,8 @@ def run_sim(pairs_: list, jobs: int, on_done=None, summaries: bool = True) -> li
 
 def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:
     """Pass when the run completed, it saw secrets (the marks were found and called) and every
-    finding is accepted by the ledger; the reason otherwise."""
+    finding is accepted by the ledger; the reason otherwise. Findings that a ledger declares
+    known leaks do not pass: the reason then starts with KNOWN_LEAK (see `known_leak_only`)."""
     rep = o.data.get("ct_report", {})
     if not o.ok:
         return False, o.error or "run failed"
@@ -455,16 +470,34 @@ def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:
         return False, "the ct program has no pqlab_ct_secret/pqlab_ct_declassify: built without PQLAB_CT_SIM?"
     if not rep.get("secret_bytes"):
         return False, "nothing was marked secret (no randomness drawn): the run could not have seen anything"
-    bad = [f for f in findings if f.accepted is None and f.kind not in NOT_FAILING]
+    failing = [f for f in findings if f.accepted is None and f.kind not in NOT_FAILING]
+    bad = [f for f in failing if f.known is None]
     if bad:
-        return False, f"{len(bad)} unaccepted finding(s)"
+        return False, f"{len(bad)} unaccepted finding(s)" + (
+            f" and {len(failing) - len(bad)} known leak(s)" if len(failing) > len(bad) else ""
+        )
+    if failing:
+        reasons = sorted({f.known for f in failing if f.known})
+        return (
+            False,
+            f"{KNOWN_LEAK}: {len(failing)} place(s), not constant time on this core as declared: {' / '.join(reasons)}",
+        )
     return True, ""
+
+
+KNOWN_LEAK = "known leak"
+
+
+def known_leak_only(why: str) -> bool:
+    """Whether a failing verdict's reason is only declared, known leaks (`known_leak = true`)."""
+    return why.startswith(KNOWN_LEAK + ":")
 
 
 # --- results database: each implementation's ct status, with its context ----------------------
 
 # metric "ct" in the results store: one run per (implementation, platform) check, operations
-CT_STATUS = {1: "pass", 0: "FAIL", -1: "error"}  # "status": 1 pass, 0 unaccepted findings, -1 no verdict
+CT_STATUS = {1: "pass", 0: "FAIL", 2: "known leak", -1: "error"}
+# "status": 1 pass, 0 unaccepted findings, 2 only findings a ledger declares known leaks, -1 no verdict
 CT_OPERATIONS = ("status", "unaccepted", "ledgered", "selects", "places", "instructions")
 # plus "unaccepted KIND": the unaccepted places of each kind (SIM_KINDS, or memcheck's kinds)
 
@@ -503,6 +536,8 @@ def store_rows(store, outs: list, rows: list[dict]) -> int:
         failing = [f for f in row["findings"] if f["kind"] not in NOT_FAILING]
         if row["ok"]:
             status = 1
+        elif failing and known_leak_only(row.get("error") or ""):
+            status = 2
         elif failing:
             status = 0
         else:

@@ -282,7 +282,7 @@ def _ct_table(recs) -> list[Table]:
     return [
         Table(
             "Constant time (`pqlab ct`, newest check): findings not accepted fail the check; "
-            "ledgered = accepted by a ct-ledger.toml entry with a reason; selects = secret IT "
+            "ledgered = accepted by a ct-ledger.toml entry with a reason; known leak = every finding declared a known leak of that implementation on that core (`known_leak = true`, with its reason); selects = secret IT "
             "selects of single-cycle instructions, constant time on the core (places, not executions)",
             [
                 "scheme",

@@ -207,6 +207,22 @@ def test_ledger_accepts_by_function_and_kind(tmp_path, plat):
     ledger.write_text('[[accept]]\nfunction = "toy_leak"\nkind = "secret-division"\n')
     code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
     assert code != 0 and re.search(r"entry 1 lacks reason", out), out
+    # a known leak: declared and explained, the check does not pass but does not fail the command
+    known = '[[accept]]\nfunction = "*"\nkind = "secret-division"\nreason = "slow core, known"\nknown_leak = true\n'
+    ledger.write_text(known)
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root), "--json")
+    row = json.loads(out[out.index("[") :])[0]
+    assert code == 0 and not row["ok"] and row["known_leaks"] == 1 and row["unaccepted"] == 0, row
+    assert row["error"].startswith("known leak: 1 place(s)") and "slow core, known" in row["error"], row
+    assert [f["known_leak"] for f in row["findings"]] == ["slow core, known"], row
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
+    assert code == 0 and f"LEAK toykem-sim/udiv on {plat}: known leak" in out and "ok " not in out, out
+    # of another kind: still a failure; "*" only for known leaks
+    ledger.write_text(known.replace("secret-division", "secret-branch"))
+    assert pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))[0] == 1
+    ledger.write_text(known.replace("known_leak = true", "known_leak = false"))
+    code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
+    assert code != 0 and "function '*' is for known_leak entries only" in out, out
 
 
 def test_qemu_twins_still_refused():
@@ -334,6 +350,8 @@ def test_fn_dsa_on_m7_sim_ref_clean_fpu_fp64_only():
     fpu = rows["fpu"]
     failing = {f["kind"] for f in fpu["findings"] if f["kind"] != "secret-select"}
     assert not fpu["ok"] and failing == {"secret-fp64"}, failing
+    # declared in lib/fndsa/ct-ledger.toml: a known leak of this variant on this core, not a pass
+    assert fpu["unaccepted"] == 0 and fpu["known_leaks"] > 0 and fpu["error"].startswith("known leak"), fpu["error"]
     # fpu-ct: the multiplications on the FPU, operands conditioned, accepted by its ledger;
     # nothing else (the additions are emulated)
     ct = rows["fpu-ct"]
