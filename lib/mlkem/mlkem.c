@@ -40,12 +40,10 @@ static inline void poly_canonical(mlkem_poly *a)
 }
 
 #ifndef PQLAB_MLKEM_SMALLSTACK
-/* r += b; callers keep |r + b| < 2^15 (bounds stated at each call). */
-static void poly_add(mlkem_poly *r, const mlkem_poly *b)
+/* r += b (the add kernel); callers keep |r + b| < 2^15 (bounds stated at each call). */
+static inline void poly_add(mlkem_poly *r, const mlkem_poly *b)
 {
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        r->c[i] = (int16_t)(r->c[i] + b->c[i]);
-    }
+    mlkem_add(r, b);
 }
 #endif
 
@@ -484,14 +482,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
  * public; still done without early exit. */
 int PQLAB_NAMESPACE(crypto_kem_check_ek)(const uint8_t *ek)
 {
-    uint32_t bad = 0;
-    for (unsigned int i = 0; i < MLKEM_K * MLKEM_POLYBYTES; i += 3) {
-        uint32_t t0 = (ek[i] | ((uint32_t)ek[i + 1] << 8)) & 0xfff;
-        uint32_t t1 = (ek[i + 1] >> 4) | ((uint32_t)ek[i + 2] << 4);
-        bad |= ((uint32_t)(MLKEM_Q - 1) - t0) >> 31; /* 1 iff t0 >= q */
-        bad |= ((uint32_t)(MLKEM_Q - 1) - t1) >> 31;
-    }
-    return bad ? MLKEM_ERR_EK : 0;
+    return mlkem_check12(ek, MLKEM_K * MLKEM_POLYBYTES) != 0 ? MLKEM_ERR_EK : 0; /* the check12 kernel */
 }
 
 /* Decapsulation key check, FIPS 203 section 7.3 (the hash check; the length

@@ -33,6 +33,12 @@
  *                                         canonical), the values of the C exactly
  *   pqlab_mlkem_tomont_add_armv7em(r, b)  r = r 2^32 R^-1 + b mod q (kernels.h tomont_add): r any
  *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's
+ *   pqlab_mlkem_add_armv7em(r, b)         r = r + b as int16 (SADD16; kernels.h add), |r + b| < 2^15
+ *   pqlab_mlkem_frommsg_armv7em(c, msg)   Decompress_1(ByteDecode_1(msg)): 0 or 1665, as the C
+ *   pqlab_mlkem_tomsg_armv7em(msg, c)     ByteEncode_1(Compress_1(c)) of canonical c, as the C
+ *   pqlab_mlkem_check12_armv7em(in, n)    section 7.2's modulus check on n bytes (n a positive
+ *                                         multiple of 12, any alignment): 0 iff every 12-bit
+ *                                         value is below q (kernels.h check12; nonzero word else)
  *
  * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
  * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
@@ -52,6 +58,10 @@ void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
+void pqlab_mlkem_add_armv7em(int16_t r[256], const int16_t b[256]);
+void pqlab_mlkem_frommsg_armv7em(int16_t c[256], const uint8_t msg[32]);
+void pqlab_mlkem_tomsg_armv7em(uint8_t msg[32], const int16_t c[256]);
+uint32_t pqlab_mlkem_check12_armv7em(const uint8_t *in, unsigned int nbytes);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
@@ -64,6 +74,26 @@ void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
 #define PQLAB_MLKEM_NATIVE_TOMONT_ADD
+#define PQLAB_MLKEM_NATIVE_ADD
+#define PQLAB_MLKEM_NATIVE_FROMMSG
+#define PQLAB_MLKEM_NATIVE_TOMSG
+#define PQLAB_MLKEM_NATIVE_CHECK12
+static inline void PQLAB_NAMESPACE(mlkem_add_native)(mlkem_poly *r, const mlkem_poly *b)
+{
+    pqlab_mlkem_add_armv7em(r->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_frommsg_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    pqlab_mlkem_frommsg_armv7em(r->c, msg);
+}
+static inline void PQLAB_NAMESPACE(mlkem_tomsg_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
+{
+    pqlab_mlkem_tomsg_armv7em(msg, a->c);
+}
+static inline uint32_t PQLAB_NAMESPACE(mlkem_check12_native)(const uint8_t *in, unsigned int nbytes)
+{
+    return pqlab_mlkem_check12_armv7em(in, nbytes);
+}
 static inline void PQLAB_NAMESPACE(mlkem_tomont_add_native)(mlkem_poly *r, const mlkem_poly *b)
 {
     pqlab_mlkem_tomont_add_armv7em(r->c, b->c);

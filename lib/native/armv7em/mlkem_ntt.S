@@ -1393,6 +1393,144 @@ pqlab_mlkem_tomont_add_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_tomont_add_armv7em, .-pqlab_mlkem_tomont_add_armv7em
 
+.section .text.pqlab_mlkem_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_add_armv7em
+.type pqlab_mlkem_add_armv7em, %function
+.align 2
+pqlab_mlkem_add_armv7em:
+    push {r4-r9, lr}
+    add.w r12, r0, #512
+1:
+    ldm.w r0, {r2-r5}
+    ldm.w r1!, {r6-r9}
+    sadd16 r2, r2, r6
+    sadd16 r3, r3, r7
+    sadd16 r4, r4, r8
+    sadd16 r5, r5, r9
+    stm.w r0!, {r2-r5}
+    ldm.w r0, {r2-r5}
+    ldm.w r1!, {r6-r9}
+    sadd16 r2, r2, r6
+    sadd16 r3, r3, r7
+    sadd16 r4, r4, r8
+    sadd16 r5, r5, r9
+    stm.w r0!, {r2-r5}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r9, pc}
+.size pqlab_mlkem_add_armv7em, .-pqlab_mlkem_add_armv7em
+
+.section .text.pqlab_mlkem_frommsg_armv7em, "ax", %progbits
+.global pqlab_mlkem_frommsg_armv7em
+.type pqlab_mlkem_frommsg_armv7em, %function
+.align 2
+pqlab_mlkem_frommsg_armv7em:
+    push {r4-r7, lr}
+    movw r12, #1665
+    movw r3, #1
+    movt r3, #1
+    add.w lr, r1, #32
+1:
+    ldrb r2, [r1], #1
+    orr.w r2, r2, r2, lsl #15
+    and.w r4, r3, r2
+    and.w r5, r3, r2, lsr #2
+    and.w r6, r3, r2, lsr #4
+    and.w r7, r3, r2, lsr #6
+    mul r4, r4, r12
+    mul r5, r5, r12
+    mul r6, r6, r12
+    mul r7, r7, r12
+    stm.w r0!, {r4-r7}
+    cmp.w r1, lr
+    bne.w 1b
+    pop {r4-r7, pc}
+.size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
+
+.section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
+.global pqlab_mlkem_tomsg_armv7em
+.type pqlab_mlkem_tomsg_armv7em, %function
+.align 2
+pqlab_mlkem_tomsg_armv7em:
+    push {r4-r11, lr}
+    movw r2, #833
+    movt r2, #833
+    movw r3, #1664
+    movt r3, #1664
+    movw r10, #1
+    movt r10, #1
+    mov.w r11, #0
+    add.w lr, r0, #32
+1:
+    ldm.w r1!, {r4-r7}
+    mov.w r12, #0
+    usub16 r4, r4, r2
+    usub16 r8, r4, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #0
+    usub16 r5, r5, r2
+    usub16 r8, r5, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #2
+    usub16 r6, r6, r2
+    usub16 r8, r6, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #4
+    usub16 r7, r7, r2
+    usub16 r8, r7, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #6
+    orr.w r12, r12, r12, lsr #15
+    strb r12, [r0], #1
+    cmp.w r0, lr
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_tomsg_armv7em, .-pqlab_mlkem_tomsg_armv7em
+
+.section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
+.global pqlab_mlkem_check12_armv7em
+.type pqlab_mlkem_check12_armv7em, %function
+.align 2
+pqlab_mlkem_check12_armv7em:
+    push {r4-r11, lr}
+    movw r12, #3329
+    movt r12, #3329
+    add.w lr, r0, r1
+    mov.w r10, #0
+    mvn r11, #0
+1:
+    ldr.w r2, [r0, #0]
+    ldr.w r3, [r0, #4]
+    ldr.w r4, [r0, #8]
+    add.w r0, r0, #12
+    ubfx r5, r2, #0, #12
+    lsr.w r9, r2, #12
+    bfi r5, r9, #16, #12
+    lsr.w r6, r2, #24
+    bfi r6, r3, #8, #4
+    lsr.w r9, r3, #4
+    bfi r6, r9, #16, #12
+    ubfx r7, r3, #16, #12
+    lsr.w r9, r3, #28
+    bfi r9, r4, #4, #8
+    bfi r7, r9, #16, #12
+    ubfx r8, r4, #8, #12
+    lsr.w r9, r4, #20
+    orr.w r8, r8, r9, lsl #16
+    usub16 r9, r5, r12
+    sel r10, r11, r10
+    usub16 r9, r6, r12
+    sel r10, r11, r10
+    usub16 r9, r7, r12
+    sel r10, r11, r10
+    usub16 r9, r8, r12
+    sel r10, r11, r10
+    cmp.w r0, lr
+    bne.w 1b
+    mov.w r0, r10
+    pop {r4-r11, pc}
+.size pqlab_mlkem_check12_armv7em, .-pqlab_mlkem_check12_armv7em
+
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
 pqlab_mlkem_ntt_za:
