@@ -17,7 +17,10 @@ at the bounds of the kernels.h contract:
 - add (int16 sums), frommsg (any 32 bytes), tomsg (canonical input, including the decision
   boundaries 832/833 and 2496/2497): the C's results exactly, at every alignment; check12
   (FIPS 203 section 7.2's modulus check) agrees with the C and with the planted value >= q
-  on random lengths and alignments.
+  on random lengths and alignments;
+- compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
+  written in the test from FIPS 203 (equations 4.7, 4.8, Algorithms 5, 6), and for d = 10, 4
+  against the library's C too; compress on every canonical value.
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
@@ -29,6 +32,7 @@ with -m slow), and the committed .S must be the generator's output."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 import subprocess
 import sys
 from pathlib import Path
@@ -111,6 +115,33 @@ static void dump(const char *tag, const int16_t *x)
     say("\n");
 }
 
+/* Compress_d / Decompress_d with ByteEncode_d / ByteDecode_d for any d, written here from
+ * FIPS 203 equations 4.7, 4.8 and Algorithms 5, 6 (plain division: a test reference) */
+static void ref_compress(uint8_t *out, const int16_t *a, unsigned d)
+{
+    memset(out, 0, 32 * d);
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t y = (((uint32_t)a[i] << d) + 1664u) / 3329u & ((1u << d) - 1);
+        for (unsigned b = 0; b < d; b++)
+            out[(i * d + b) / 8] |= (uint8_t)(((y >> b) & 1) << ((i * d + b) % 8));
+    }
+}
+static void ref_decompress(int16_t *r, const uint8_t *in, unsigned d)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t y = 0;
+        for (unsigned b = 0; b < d; b++) y |= (uint32_t)((in[(i * d + b) / 8] >> ((i * d + b) % 8)) & 1) << b;
+        r[i] = (int16_t)((y * 3329u + (1u << (d - 1))) >> d);
+    }
+}
+typedef void (*comp_fn)(uint8_t *, const int16_t *);
+typedef void (*decomp_fn)(int16_t *, const uint8_t *);
+static const unsigned DS[4] = {4, 5, 10, 11};
+static const comp_fn COMP[4] = {pqlab_mlkem_compress4_armv7em, pqlab_mlkem_compress5_armv7em,
+                                pqlab_mlkem_compress10_armv7em, pqlab_mlkem_compress11_armv7em};
+static const decomp_fn DECOMP[4] = {pqlab_mlkem_decompress4_armv7em, pqlab_mlkem_decompress5_armv7em,
+                                    pqlab_mlkem_decompress10_armv7em, pqlab_mlkem_decompress11_armv7em};
+
 __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t *b, int16_t *r)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -125,7 +156,7 @@ __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t 
     t[2] = (uint32_t)(t3 - t2);
 }
 
-__attribute__((noinline)) static void ct_run2(uint32_t t[4], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
+__attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
 {
     uint64_t t0 = pqlab_hal_cycles();
     pqlab_mlkem_add_armv7em(a, b);
@@ -136,6 +167,12 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[4], int16_t *a, int16_t
     uint64_t t3 = pqlab_hal_cycles();
     (void)pqlab_mlkem_check12_armv7em(ek, 384);
     uint64_t t4 = pqlab_hal_cycles();
+    pqlab_mlkem_compress10_armv7em((uint8_t *)a, b);
+    uint64_t t5 = pqlab_hal_cycles();
+    pqlab_mlkem_decompress10_armv7em(b, ek);
+    uint64_t t6 = pqlab_hal_cycles();
+    t[4] = (uint32_t)(t5 - t4);
+    t[5] = (uint32_t)(t6 - t5);
     t[0] = (uint32_t)(t1 - t0);
     t[1] = (uint32_t)(t2 - t1);
     t[2] = (uint32_t)(t3 - t2);
@@ -299,8 +336,51 @@ int main(void)
             checks++;
             if ((cc != 0) != (ca != 0) || (cc != 0) != ((round & 4) != 0)) fail("check12", kind, nb, (int)cc, (int)ca);
         }
+        /* compress / decompress for d = 4, 5, 10, 11 against the reference above, and
+         * d_u = 10, d_v = 4 also against the library's C (this firmware is ML-KEM-768) */
+        {
+            static uint8_t o1[352 + 4], o2[352 + 4];
+            unsigned off = round & 3;
+            for (unsigned k = 0; k < 4; k++) {
+                unsigned d = DS[k];
+                fill(A, 0, 3328, kind);
+                memset(o1, 0x33, sizeof o1);
+                memset(o2, 0x33, sizeof o2);
+                ref_compress(o1 + off, A, d);
+                COMP[k](o2 + off, A);
+                checks++;
+                if (memcmp(o1, o2, sizeof o1) != 0) fail("compress", kind, d, o1[off], o2[off]);
+                if (d == 10 || d == 4) {
+                    memset(o1, 0x33, sizeof o1);
+                    if (d == 10) mlkem_compress_du_c(o1 + off, (const mlkem_poly *)A);
+                    else mlkem_compress_dv_c(o1 + off, (const mlkem_poly *)A);
+                    if (memcmp(o1, o2, sizeof o1) != 0) fail("compress vs C", kind, d, o1[off], o2[off]);
+                }
+                for (unsigned i = 0; i < sizeof o1; i++)
+                    o1[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? (i & 1 ? 0xaa : 0x55) : next());
+                ref_decompress(C, o1 + off, d);
+                DECOMP[k](D, o1 + off);
+                checks++;
+                if (memcmp(C, D, 512) != 0) fail("decompress", kind, d, C[0], D[0]);
+                if (d == 10 || d == 4) {
+                    if (d == 10) mlkem_decompress_du_c((mlkem_poly *)C, o1 + off);
+                    else mlkem_decompress_dv_c((mlkem_poly *)C, o1 + off);
+                    if (memcmp(C, D, 512) != 0) fail("decompress vs C", kind, d, C[0], D[0]);
+                }
+            }
+        }
         check_guards("round");
     }
+    /* compress: every canonical value, each d */
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned base = 0; base < 3329; base += 256) {
+            static uint8_t o1[352], o2[352];
+            for (unsigned i = 0; i < 256; i++) A[i] = (int16_t)(base + i < 3329 ? base + i : 3328);
+            ref_compress(o1, A, DS[k]);
+            COMP[k](o2, A);
+            checks++;
+            if (memcmp(o1, o2, 32 * DS[k]) != 0) fail("compress all", 0, DS[k], (int)base, 0);
+        }
     snprintf(line, sizeof line, "total %u %u\n", checks, bad);
     say(line);
     /* cycles of one call, C then assembly */
@@ -409,6 +489,31 @@ int main(void)
         uint32_t k2 = pqlab_mlkem_check12_armv7em(ekb, sizeof ekb);
         uint32_t w9 = (uint32_t)pqlab_hal_cycles();
         if (k1 != 0 || k2 != 0) fail("check12 timing input", 0, 0, (int)k1, (int)k2);
+        uint32_t v[9];
+        static uint8_t cb[320];
+        fill(A, 0, 3328, 0);
+        v[0] = (uint32_t)pqlab_hal_cycles();
+        mlkem_compress_du_c(cb, (const mlkem_poly *)A);
+        v[1] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_compress10_armv7em(cb, A);
+        v[2] = (uint32_t)pqlab_hal_cycles();
+        mlkem_decompress_du_c((mlkem_poly *)C, cb);
+        v[3] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_decompress10_armv7em(D, cb);
+        v[4] = (uint32_t)pqlab_hal_cycles();
+        mlkem_compress_dv_c(cb, (const mlkem_poly *)A);
+        v[5] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_compress4_armv7em(cb, A);
+        v[6] = (uint32_t)pqlab_hal_cycles();
+        mlkem_decompress_dv_c((mlkem_poly *)C, cb);
+        v[7] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_decompress4_armv7em(D, cb);
+        v[8] = (uint32_t)pqlab_hal_cycles();
+        snprintf(line, sizeof line, "time5 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(v[1] - v[0]),
+                 (unsigned long)(v[2] - v[1]), (unsigned long)(v[3] - v[2]), (unsigned long)(v[4] - v[3]),
+                 (unsigned long)(v[5] - v[4]), (unsigned long)(v[6] - v[5]), (unsigned long)(v[7] - v[6]),
+                 (unsigned long)(v[8] - v[7]));
+        say(line);
         snprintf(line, sizeof line, "time4 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(w[1] - w[0]),
                  (unsigned long)(w[2] - w[1]), (unsigned long)(w[3] - w[2]), (unsigned long)(w[4] - w[3]),
                  (unsigned long)(w[6] - w[5]), (unsigned long)(w[7] - w[6]), (unsigned long)(w[8] - w[7]),
@@ -422,16 +527,16 @@ int main(void)
         fill(B, -32768, 32767, kind);
         fill(C, -6 * 3329, 6 * 3329, kind);
         ct_run(t, A, B, C);
-        uint32_t t2[4];
+        uint32_t t2[6];
         static uint8_t m[32], ek[384];
         for (unsigned i = 0; i < 32; i++) m[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
         for (unsigned i = 0; i < 384; i++) ek[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
-                 (unsigned long)t2[3]);
+                 (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5]);
         say(line);
     }
     say("end\n");
@@ -462,7 +567,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=14 * (6 + ROUNDS))
+    firmware.kernel_results("\n".join(lines), platform, total=22 * (6 + ROUNDS) + 4 * 14)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]
@@ -485,6 +590,10 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     assert len(t4) == 1
     pairs += list(zip(t4[0][0::2], t4[0][1::2], strict=True))
     names += ["add", "frommsg", "tomsg", "check12(1152 B)"]
+    t5 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time5 ")]
+    assert len(t5) == 1
+    pairs += list(zip(t5[0][0::2], t5[0][1::2], strict=True))
+    names += ["compress10", "decompress10", "compress4", "decompress4"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]
@@ -503,6 +612,19 @@ def test_barrett_constants_exhaustive() -> None:
         r_f = a - (u >> 16) * Q
         assert -(Q - 1) // 2 <= r_c <= (Q - 1) // 2, a
         assert 0 <= r_f <= Q, a
+
+
+def test_compress_constants_exhaustive() -> None:
+    """The generator's Compress_d constants (smlawX with M, + 128, bits 8 .. 8 + d - 1) for
+    every canonical x and every d the kernels use, against FIPS 203 equation 4.7."""
+    sys.path.insert(0, str(NATIVE))
+    import gen_mlkem_ntt as g
+
+    for d in (4, 5, 10, 11):
+        m, c = g.compress_consts(d)
+        assert 0 < m < 1 << 31
+        for x in range(Q):
+            assert ((((m * x) >> 16) + c) >> 8) % (1 << d) == round(Fraction(x << d, Q)) % (1 << d), (d, x)
 
 
 def plantard_check(xs: list[int]) -> None:

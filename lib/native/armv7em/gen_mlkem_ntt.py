@@ -832,6 +832,98 @@ def emit_check12() -> None:
     end_func(name)
 
 
+def compress_consts(d: int) -> tuple[int, int]:
+    """(M, C) with Compress_d(x) = ((floor(M x / 2^16) + C) >> 8) mod 2^d for every canonical x
+    (smlawX then ubfx); M = ceil(2^(24 + d) / q), C = 128 (checked for every x by
+    tests/test_native_armv7em_mlkem.py)."""
+    return -(-(1 << (24 + d)) // Q), 128
+
+
+def emit_compress(d: int) -> None:
+    """out = ByteEncode_d(Compress_d(c)) for canonical c (FIPS 203 equation 4.7, Algorithm 5):
+    r0 = out (32 d bytes, any alignment: single-word STR), r1 = c. 32 coefficients (d whole
+    words) per pass: per coefficient smlawb / smlawt (floor(M x / 2^16) + 128), ubfx of bits
+    8 .. 8 + d - 1, and one ORR into the output word at its bit offset; a value that crosses
+    a word boundary starts the next word with its remaining high bits. No division, no
+    branch on data."""
+    name = f"pqlab_mlkem_compress{d}_armv7em"
+    m, c = compress_consts(d)
+    func(name)
+    e("push {r4-r11, lr}")
+    const("r2", m)
+    e(f"mov r3, #{c}")
+    e("add r12, r1, #512")
+    out.append("1:")
+    acc, t = "r8", "r10"
+    for blk in range(4):  # 4 x 8 coefficients
+        e("ldm r1!, {r4-r7}")
+        for k in range(8):
+            i = 8 * blk + k
+            word = ("r4", "r5", "r6", "r7")[k // 2]
+            e(f"smlaw{'bt'[k % 2]} {t}, r2, {word}, r3")
+            pos = i * d
+            o = pos % 32
+            if o == 0:
+                e(f"ubfx {acc}, {t}, #8, #{d}")
+                continue
+            e(f"ubfx {t}, {t}, #8, #{d}")
+            e(f"orr {acc}, {acc}, {t}, lsl #{o}")
+            if o + d >= 32:
+                e(f"str {acc}, [r0], #4")
+                if o + d > 32:
+                    e(f"lsr {acc}, {t}, #{32 - o}")
+    e("cmp r1, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_decompress(d: int) -> None:
+    """c = Decompress_d(ByteDecode_d(in)) (FIPS 203 equation 4.8, Algorithm 6): r0 = c, r1 = in
+    (32 d bytes, any alignment: single-word LDR). 32 coefficients (d words) per pass: y by
+    ubfx (or lsr + bfi across a word boundary), y q + 2^(d-1) by smlabb, the shift by d folded
+    into lsr (even index) and pkhbt's lsl #(16 - d) (odd index: bits d .. d + 15 of the
+    product, exact as the result is below q). Result in [0, q), no branch on data."""
+    name = f"pqlab_mlkem_decompress{d}_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r2, #{Q}")
+    e(f"mov r3, #{1 << (d - 1)}")
+    e("add r12, r0, #512")
+    out.append("1:")
+    cur, nxt = "r4", "r5"
+    outs = ("r6", "r7", "r8", "r9")
+    y0, y1 = "r10", "r11"
+    e(f"ldr {cur}, [r1], #4")
+    loaded = 0  # index of the word in cur
+    for i in range(32):
+        pos = i * d
+        w, o = pos // 32, pos % 32
+        if w != loaded:  # advance: the next word was loaded by the straddling value
+            cur, nxt = nxt, cur
+            loaded = w
+        y = y0 if i % 2 == 0 else y1
+        if o + d <= 32:
+            e(f"ubfx {y}, {cur}, #{o}, #{d}")
+        else:
+            e(f"ldr {nxt}, [r1], #4")
+            e(f"lsr {y}, {cur}, #{o}")
+            e(f"bfi {y}, {nxt}, #{32 - o}, #{o + d - 32}")
+        if o + d == 32 and i != 31:
+            e(f"ldr {nxt}, [r1], #4")
+        e(f"smlabb {y}, {y}, r2, r3")  # y q + 2^(d-1) < 2^23: one single-cycle DSP multiply-add
+        if i % 2 == 1:
+            dst = outs[(i // 2) % 4]
+            e(f"lsr {y0}, {y0}, #{d}")
+            e(f"pkhbt {dst}, {y0}, {y1}, lsl #{16 - d}")
+            if (i // 2) % 4 == 3:
+                e(f"stm r0!, {{{outs[0]}-{outs[3]}}}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def main() -> None:
     out.extend(
         [
@@ -858,6 +950,9 @@ def main() -> None:
     emit_frommsg()
     emit_tomsg()
     emit_check12()
+    for d in (4, 5, 10, 11):
+        emit_compress(d)
+        emit_decompress(d)
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
         if label == "inv_z3":  # constants in registers
