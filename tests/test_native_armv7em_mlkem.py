@@ -32,9 +32,9 @@ with -m slow), and the committed .S must be the generator's output."""
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import firmware

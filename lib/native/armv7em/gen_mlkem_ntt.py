@@ -778,7 +778,7 @@ def emit_tomsg() -> None:
     for j, x in enumerate(("r4", "r5", "r6", "r7")):
         e(f"usub16 {x}, {x}, r2")  # y = x - 833 per half
         e(f"usub16 r8, {x}, r3")  # GE where y >= 1664 (unsigned)
-        e(f"sel r8, r11, r10")  # 0 there, 1 elsewhere
+        e("sel r8, r11, r10")  # 0 there, 1 elsewhere
         e(f"orr r12, r12, r8, lsl #{2 * j}")
     e("orr r12, r12, r12, lsr #15")
     e("strb r12, [r0], #1")
