@@ -132,6 +132,26 @@ static MLKEM_NOINLINE void basemul_acc_half_encoded(mlkem_poly *r, const uint8_t
 }
 #endif
 
+/* 1 if the len bytes at a and b differ, else 0, in constant time: four bytes per step
+ * (memcpy loads: any alignment of the received ciphertext), the rest bytewise. The
+ * byte loop of pqlab_ct_memcmp took about 9.5 cycles per byte on m4-sim (9,000 of a
+ * ML-KEM-768 decapsulation); this about 2. */
+static uint8_t ct_differs(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    uint32_t acc = 0;
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        uint32_t wa, wb;
+        memcpy(&wa, a + i, 4);
+        memcpy(&wb, b + i, 4);
+        acc |= wa ^ wb;
+    }
+    for (; i < len; i++) {
+        acc |= (uint32_t)(a[i] ^ b[i]);
+    }
+    return (uint8_t)(1u ^ pqlab_ct_is_zero_u32(acc));
+}
+
 /* Hand one piece of the ciphertext either to the output (out != NULL) or to the
  * constant-time comparison with the received ciphertext cmp; returns 1 if the
  * piece differs from cmp, 0 otherwise (always 0 when writing). */
@@ -141,7 +161,7 @@ static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size
         pqlab_memcpy_words(out, piece, len);
         return 0;
     }
-    return (uint8_t)pqlab_ct_memcmp(piece, cmp, len);
+    return ct_differs(piece, cmp, len);
 }
 
 /* Accumulators of matvec_rows (see there). */
