@@ -25,7 +25,8 @@
  *  invntt           Algorithm 10 *R  any int16                 |c| < q
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
  *                   times R^-1       6q (room for 4 terms)     each term is < 2q
- *  canonical        c mod q          any int16                 canonical
+ *  canonical        c mod q          |c| < 2q (every call      canonical
+ *                                    site; the C takes any int16)
  *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the
  *                                                              R^-1 of basemul_acc)
  *  tobytes12        ByteEncode_12    canonical                 384 bytes

@@ -33,7 +33,8 @@
 #define MLKEM_NOINLINE
 #endif
 
-/* a = a mod q, canonical [0, q), for any int16 a (the canonical kernel). */
+/* a = a mod q, canonical [0, q), for |a| < 2q (the canonical kernel's contract; every
+ * call below states its bound, all within (-q - 2, q + 1669) or reduced). */
 static inline void poly_canonical(mlkem_poly *a)
 {
     mlkem_canonical(a);

@@ -646,32 +646,27 @@ def emit_tobytes12() -> None:
 
 
 def emit_canonical() -> None:
-    """c = c mod q in [0, q) for any int16 c: r0 = c. Centred Barrett (as in the NTT) gives
-    r; sadd16 forms r + q; ssub16 r - 0 sets GE where r >= 0 (the Barrett's own ssub16 does
-    not: t q wraps as an int16 for |c| > 9.5 q) and sel keeps r or r + q per half."""
+    """c = c mod q in [0, q) for |c| < 2q (kernels.h canonical: the bound of every call site):
+    r0 = c. Per word, on both halves: sadd16 forms c + 2q, then ssub16 c - 0 sets GE where
+    c >= 0 (after the sadd16, which sets GE too), sel keeps c or takes c + 2q (in [0, 2q) now);
+    usub16 c - q sets GE where c >= q, sel takes c - q there. Five instructions per word."""
     name = "pqlab_mlkem_canonical_armv7em"
     func(name)
     e("push {r4-r11, lr}")
-    e(f"movw {QQ}, #3327")
-    e(f"movt {QQ}, #{Q}")
-    const("r1", V)
-    e("mov r2, #32768")
-    e("mov r10, #0")
-    const("r3", (Q << 16) | Q)
+    const("r1", (2 * Q << 16) | (2 * Q))
+    const("r2", (Q << 16) | Q)
+    e("mov r3, #0")
     e("add r12, r0, #512")
     out.append("1:")
-    e("ldm r0, {r4-r7}")
-    for x in ("r4", "r5", "r6", "r7"):
-        e(f"smlawb r8, r1, {x}, r2")
-        e(f"smlawt r9, r1, {x}, r2")
-        e(f"smultt r8, r8, {QQ}")
-        e(f"smultt r9, r9, {QQ}")
-        e("pkhbt r8, r8, r9, lsl #16")  # t q (both halves)
-        e(f"ssub16 {x}, {x}, r8")  # r, |r| <= (q-1)/2
-        e(f"sadd16 r9, {x}, r3")  # r + q
-        e(f"ssub16 r8, {x}, r10")  # GE = r >= 0
-        e(f"sel {x}, {x}, r9")
-    e("stm r0!, {r4-r7}")
+    for _ in range(2):
+        e("ldm r0, {r4-r7}")
+        for x in ("r4", "r5", "r6", "r7"):
+            e(f"sadd16 r9, {x}, r1")  # c + 2q (sets GE too: computed first)
+            e(f"ssub16 r8, {x}, r3")  # GE = c >= 0
+            e(f"sel {x}, {x}, r9")  # [0, 2q)
+            e(f"usub16 r8, {x}, r2")  # GE = c >= q
+            e(f"sel {x}, r8, {x}")
+        e("stm r0!, {r4-r7}")
     e("cmp r0, r12")
     e("bne 1b")
     e("pop {r4-r11, pc}")

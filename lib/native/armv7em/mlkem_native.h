@@ -29,7 +29,7 @@
  *                                         reduced mod q: canonical, as the C
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
- *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for any int16 c (kernels.h
+ *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for |c| < 2q (kernels.h
  *                                         canonical), the values of the C exactly
  *   pqlab_mlkem_tomont_add_armv7em(r, b)  r = r 2^32 R^-1 + b mod q (kernels.h tomont_add): r any
  *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's

@@ -1285,53 +1285,56 @@ pqlab_mlkem_tobytes12_armv7em:
 .align 2
 pqlab_mlkem_canonical_armv7em:
     push {r4-r11, lr}
-    movw lr, #3327
-    movt lr, #3329
-    movw r1, #44983
-    movt r1, #19
-    mov.w r2, #32768
-    mov.w r10, #0
-    movw r3, #3329
-    movt r3, #3329
+    movw r1, #6658
+    movt r1, #6658
+    movw r2, #3329
+    movt r2, #3329
+    mov.w r3, #0
     add.w r12, r0, #512
 1:
     ldm.w r0, {r4-r7}
-    smlawb r8, r1, r4, r2
-    smlawt r9, r1, r4, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r4, r4, r8
-    sadd16 r9, r4, r3
-    ssub16 r8, r4, r10
+    sadd16 r9, r4, r1
+    ssub16 r8, r4, r3
     sel r4, r4, r9
-    smlawb r8, r1, r5, r2
-    smlawt r9, r1, r5, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r5, r5, r8
-    sadd16 r9, r5, r3
-    ssub16 r8, r5, r10
+    usub16 r8, r4, r2
+    sel r4, r8, r4
+    sadd16 r9, r5, r1
+    ssub16 r8, r5, r3
     sel r5, r5, r9
-    smlawb r8, r1, r6, r2
-    smlawt r9, r1, r6, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r6, r6, r8
-    sadd16 r9, r6, r3
-    ssub16 r8, r6, r10
+    usub16 r8, r5, r2
+    sel r5, r8, r5
+    sadd16 r9, r6, r1
+    ssub16 r8, r6, r3
     sel r6, r6, r9
-    smlawb r8, r1, r7, r2
-    smlawt r9, r1, r7, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r7, r7, r8
-    sadd16 r9, r7, r3
-    ssub16 r8, r7, r10
+    usub16 r8, r6, r2
+    sel r6, r8, r6
+    sadd16 r9, r7, r1
+    ssub16 r8, r7, r3
     sel r7, r7, r9
+    usub16 r8, r7, r2
+    sel r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldm.w r0, {r4-r7}
+    sadd16 r9, r4, r1
+    ssub16 r8, r4, r3
+    sel r4, r4, r9
+    usub16 r8, r4, r2
+    sel r4, r8, r4
+    sadd16 r9, r5, r1
+    ssub16 r8, r5, r3
+    sel r5, r5, r9
+    usub16 r8, r5, r2
+    sel r5, r8, r5
+    sadd16 r9, r6, r1
+    ssub16 r8, r6, r3
+    sel r6, r6, r9
+    usub16 r8, r6, r2
+    sel r6, r8, r6
+    sadd16 r9, r7, r1
+    ssub16 r8, r7, r3
+    sel r7, r7, r9
+    usub16 r8, r7, r2
+    sel r7, r8, r7
     stm.w r0!, {r4-r7}
     cmp.w r0, r12
     bne.w 1b
