@@ -274,3 +274,31 @@ def test_matacc_fused(name: str) -> None:
         one(ctypes.byref(acc), ctypes.byref(vecs[0]), rho, ctypes.c_uint8(xy[0]), ctypes.c_uint8(xy[1]))
         prod = model.multiply_ntts(model.sample_ntt(rho + xy[:2]), [x % Q for x in vecs[0]])
         assert [x % Q for x in acc] == [(accs0[0][i] + prod[i] * RINV) % Q for i in range(256)]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_add(name: str) -> None:
+    f = k_(name, "add")
+    rng = random.Random(10)
+    for r0 in edge_polys(-16383, 16383, rng, 4):
+        b = [rng.randint(-16384, 16384) for _ in range(256)]
+        r = poly(r0)
+        f(r, poly(b))
+        assert list(r) == [r0[i] + b[i] for i in range(256)]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_check12(name: str) -> None:
+    """FIPS 203 section 7.2: ByteEncode_12(ByteDecode_12(x)) == x, i.e. every value < q."""
+    f = k_(name, "check12")
+    f.restype = ctypes.c_uint32
+    rng = random.Random(11)
+    for n in (1, 2, 7, 32, 96):
+        vals = [rng.randrange(Q) for _ in range(8 * n)]
+        assert f(model.byte_encode(vals, 12), 12 * n) == 0
+        for bad in (Q, 4095):
+            v = list(vals)
+            v[rng.randrange(len(v))] = bad
+            raw = model.byte_encode(v, 12)
+            assert f(raw, 12 * n) != 0
+            assert model.byte_encode([x % Q for x in model.byte_decode(raw, 12)], 12) != raw

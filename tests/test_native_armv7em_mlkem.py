@@ -12,12 +12,20 @@ at the bounds of the kernels.h contract:
   random bytes, all-accepted and all-rejected inputs, at every buffer alignment;
 - cbd2 (Algorithm 8, eta = 2), frombytes12 (any bytes, reduced mod q) and tobytes12
   (canonical input): byte for byte the C's results, at every buffer alignment; canonical
-  (any int16 to [0, q)): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
-  r's part below q.
+  (|c| < 2q, its contract, to [0, q); edges -2q+1, -q-1, -q, 0, q, 2q-1): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
+  r's part below q;
+- add (int16 sums), frommsg (any 32 bytes), tomsg (canonical input, including the decision
+  boundaries 832/833 and 2496/2497): the C's results exactly, at every alignment; check12
+  (FIPS 203 section 7.2's modulus check) agrees with the C and with the planted value >= q
+  on random lengths and alignments;
+- compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
+  written in the test from FIPS 203 (equations 4.7, 4.8, Algorithms 5, 6), and for d = 10, 4
+  against the library's C too; compress on every canonical value.
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
-the assembly's cycles must not depend on the data. The Barrett constants of the generator
+the assembly's cycles must not depend on the data (NTT, inverse NTT, base multiplication,
+add, frommsg, tomsg, check12). The Barrett constants of the generator
 are checked exhaustively over int16, its Plantard constants on sampled int16 (exhaustively
 with -m slow), and the committed .S must be the generator's output."""
 
@@ -26,6 +34,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import firmware
@@ -106,6 +115,33 @@ static void dump(const char *tag, const int16_t *x)
     say("\n");
 }
 
+/* Compress_d / Decompress_d with ByteEncode_d / ByteDecode_d for any d, written here from
+ * FIPS 203 equations 4.7, 4.8 and Algorithms 5, 6 (plain division: a test reference) */
+static void ref_compress(uint8_t *out, const int16_t *a, unsigned d)
+{
+    memset(out, 0, 32 * d);
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t y = (((uint32_t)a[i] << d) + 1664u) / 3329u & ((1u << d) - 1);
+        for (unsigned b = 0; b < d; b++)
+            out[(i * d + b) / 8] |= (uint8_t)(((y >> b) & 1) << ((i * d + b) % 8));
+    }
+}
+static void ref_decompress(int16_t *r, const uint8_t *in, unsigned d)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t y = 0;
+        for (unsigned b = 0; b < d; b++) y |= (uint32_t)((in[(i * d + b) / 8] >> ((i * d + b) % 8)) & 1) << b;
+        r[i] = (int16_t)((y * 3329u + (1u << (d - 1))) >> d);
+    }
+}
+typedef void (*comp_fn)(uint8_t *, const int16_t *);
+typedef void (*decomp_fn)(int16_t *, const uint8_t *);
+static const unsigned DS[4] = {4, 5, 10, 11};
+static const comp_fn COMP[4] = {pqlab_mlkem_compress4_armv7em, pqlab_mlkem_compress5_armv7em,
+                                pqlab_mlkem_compress10_armv7em, pqlab_mlkem_compress11_armv7em};
+static const decomp_fn DECOMP[4] = {pqlab_mlkem_decompress4_armv7em, pqlab_mlkem_decompress5_armv7em,
+                                    pqlab_mlkem_decompress10_armv7em, pqlab_mlkem_decompress11_armv7em};
+
 __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t *b, int16_t *r)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -118,6 +154,29 @@ __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t 
     t[0] = (uint32_t)(t1 - t0);
     t[1] = (uint32_t)(t2 - t1);
     t[2] = (uint32_t)(t3 - t2);
+}
+
+__attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_mlkem_add_armv7em(a, b);
+    uint64_t t1 = pqlab_hal_cycles();
+    pqlab_mlkem_frommsg_armv7em(a, m);
+    uint64_t t2 = pqlab_hal_cycles();
+    pqlab_mlkem_tomsg_armv7em(m, b);
+    uint64_t t3 = pqlab_hal_cycles();
+    (void)pqlab_mlkem_check12_armv7em(ek, 384);
+    uint64_t t4 = pqlab_hal_cycles();
+    pqlab_mlkem_compress10_armv7em((uint8_t *)a, b);
+    uint64_t t5 = pqlab_hal_cycles();
+    pqlab_mlkem_decompress10_armv7em(b, ek);
+    uint64_t t6 = pqlab_hal_cycles();
+    t[4] = (uint32_t)(t5 - t4);
+    t[5] = (uint32_t)(t6 - t5);
+    t[0] = (uint32_t)(t1 - t0);
+    t[1] = (uint32_t)(t2 - t1);
+    t[2] = (uint32_t)(t3 - t2);
+    t[3] = (uint32_t)(t4 - t3);
 }
 
 int main(void)
@@ -217,7 +276,10 @@ int main(void)
             pqlab_mlkem_tobytes12_armv7em(o2 + off, A);
             checks++;
             if (memcmp(o1, o2, sizeof o1) != 0) fail("tobytes12", kind, off, o1[off], o2[off]);
-            fill(A, -32768, 32767, kind);
+            fill(A, -2 * 3329 + 1, 2 * 3329 - 1, kind); /* the contract: |c| < 2q */
+            if (kind == 3)
+                for (unsigned i = 0; i < 256; i++)
+                    A[i] = (int16_t)((int[]){-6657, -3330, -3329, -3328, -1, 0, 3328, 3329, 3330, 6657})[i % 10];
             memcpy(B, A, 512);
             mlkem_canonical_c((mlkem_poly *)A);
             pqlab_mlkem_canonical_armv7em(B);
@@ -236,8 +298,92 @@ int main(void)
                     break;
                 }
         }
+        /* add (|r + b| < 2^15), frommsg (any 32 bytes), tomsg (canonical input), check12
+         * (values all < q, or one >= q at a random place, at any alignment) */
+        {
+            static uint8_t m1[32 + 4], m2[32 + 4], raw[384 + 4];
+            unsigned off = round & 3;
+            fill(A, -16383, 16383, kind);
+            fill(E, -16384, 16384, kind == 0 ? 0 : 5 - kind);
+            memcpy(B, A, 512);
+            mlkem_add_c((mlkem_poly *)A, (const mlkem_poly *)E);
+            pqlab_mlkem_add_armv7em(B, E);
+            checks++;
+            if (memcmp(A, B, 512) != 0) fail("add", kind, 0, A[0], B[0]);
+            for (unsigned i = 0; i < sizeof m1; i++)
+                m1[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? 0xa5 : next());
+            mlkem_frommsg_c((mlkem_poly *)C, m1 + off);
+            pqlab_mlkem_frommsg_armv7em(D, m1 + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("frommsg", kind, off, C[0], D[0]);
+            /* tomsg: canonical values; kind 3 walks the decision boundaries 832/833, 2496/2497 */
+            fill(A, 0, 3328, kind);
+            if (kind == 3)
+                for (unsigned i = 0; i < 256; i++) A[i] = (int16_t)((int[]){832, 833, 2496, 2497, 0, 3328, 1664, 1665})[i & 7];
+            memset(m1, 0x33, sizeof m1);
+            memset(m2, 0x33, sizeof m2);
+            mlkem_tomsg_c(m1 + off, (const mlkem_poly *)A);
+            pqlab_mlkem_tomsg_armv7em(m2 + off, A);
+            checks++;
+            if (memcmp(m1, m2, sizeof m1) != 0) fail("tomsg", kind, off, m1[off], m2[off]);
+            /* check12: a canonical encoding, then one value raised to q .. 4095 (or not) */
+            fill(A, 0, 3328, kind);
+            mlkem_tobytes12_c(raw + off, (const mlkem_poly *)A);
+            unsigned nb = 12 * (1 + next() % 32);
+            if (round & 4) {
+                unsigned v = next() % nb / 3 * 3, hi = next() & 1, val = 3329 + next() % 767;
+                if (hi) { raw[off + v + 1] = (uint8_t)((raw[off + v + 1] & 0x0f) | (val << 4)); raw[off + v + 2] = (uint8_t)(val >> 4); }
+                else { raw[off + v] = (uint8_t)val; raw[off + v + 1] = (uint8_t)((raw[off + v + 1] & 0xf0) | (val >> 8)); }
+            }
+            uint32_t cc = mlkem_check12_c(raw + off, nb), ca = pqlab_mlkem_check12_armv7em(raw + off, nb);
+            checks++;
+            if ((cc != 0) != (ca != 0) || (cc != 0) != ((round & 4) != 0)) fail("check12", kind, nb, (int)cc, (int)ca);
+        }
+        /* compress / decompress for d = 4, 5, 10, 11 against the reference above, and
+         * d_u = 10, d_v = 4 also against the library's C (this firmware is ML-KEM-768) */
+        {
+            static uint8_t o1[352 + 4], o2[352 + 4];
+            unsigned off = round & 3;
+            for (unsigned k = 0; k < 4; k++) {
+                unsigned d = DS[k];
+                fill(A, 0, 3328, kind);
+                memset(o1, 0x33, sizeof o1);
+                memset(o2, 0x33, sizeof o2);
+                ref_compress(o1 + off, A, d);
+                COMP[k](o2 + off, A);
+                checks++;
+                if (memcmp(o1, o2, sizeof o1) != 0) fail("compress", kind, d, o1[off], o2[off]);
+                if (d == 10 || d == 4) {
+                    memset(o1, 0x33, sizeof o1);
+                    if (d == 10) mlkem_compress_du_c(o1 + off, (const mlkem_poly *)A);
+                    else mlkem_compress_dv_c(o1 + off, (const mlkem_poly *)A);
+                    if (memcmp(o1, o2, sizeof o1) != 0) fail("compress vs C", kind, d, o1[off], o2[off]);
+                }
+                for (unsigned i = 0; i < sizeof o1; i++)
+                    o1[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? (i & 1 ? 0xaa : 0x55) : next());
+                ref_decompress(C, o1 + off, d);
+                DECOMP[k](D, o1 + off);
+                checks++;
+                if (memcmp(C, D, 512) != 0) fail("decompress", kind, d, C[0], D[0]);
+                if (d == 10 || d == 4) {
+                    if (d == 10) mlkem_decompress_du_c((mlkem_poly *)C, o1 + off);
+                    else mlkem_decompress_dv_c((mlkem_poly *)C, o1 + off);
+                    if (memcmp(C, D, 512) != 0) fail("decompress vs C", kind, d, C[0], D[0]);
+                }
+            }
+        }
         check_guards("round");
     }
+    /* compress: every canonical value, each d */
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned base = 0; base < 3329; base += 256) {
+            static uint8_t o1[352], o2[352];
+            for (unsigned i = 0; i < 256; i++) A[i] = (int16_t)(base + i < 3329 ? base + i : 3328);
+            ref_compress(o1, A, DS[k]);
+            COMP[k](o2, A);
+            checks++;
+            if (memcmp(o1, o2, 32 * DS[k]) != 0) fail("compress all", 0, DS[k], (int)base, 0);
+        }
     snprintf(line, sizeof line, "total %u %u\n", checks, bad);
     say(line);
     /* cycles of one call, C then assembly */
@@ -284,7 +430,7 @@ int main(void)
         u[5] = (uint32_t)pqlab_hal_cycles();
         pqlab_mlkem_tobytes12_armv7em(raw, A);
         u[6] = (uint32_t)pqlab_hal_cycles();
-        fill(C, -32768, 32767, 0);
+        fill(C, -6657, 6657, 0);
         memcpy(D, C, 512);
         u[7] = (uint32_t)pqlab_hal_cycles();
         mlkem_canonical_c((mlkem_poly *)C);
@@ -317,6 +463,65 @@ int main(void)
         snprintf(line, sizeof line, "time3 %lu %lu %lu %lu\n", (unsigned long)(u[1] - u[0]),
                  (unsigned long)(u[2] - u[1]), (unsigned long)(u[4] - u[3]), (unsigned long)(u[5] - u[4]));
         say(line);
+        /* add, frommsg, tomsg, check12 (1,152 bytes: ML-KEM-768's t_hat) */
+        static uint8_t ekb[1152];
+        for (unsigned i = 0; i < 3; i++) {
+            fill(A, 0, 3328, 0);
+            mlkem_tobytes12_c(ekb + 384 * i, (const mlkem_poly *)A);
+        }
+        fill(A, -3328, 3328, 0);
+        fill(B, -3328, 3328, 0);
+        uint32_t w[9];
+        w[0] = (uint32_t)pqlab_hal_cycles();
+        mlkem_add_c((mlkem_poly *)A, (const mlkem_poly *)B);
+        w[1] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_add_armv7em(A, B);
+        w[2] = (uint32_t)pqlab_hal_cycles();
+        mlkem_frommsg_c((mlkem_poly *)C, raw);
+        w[3] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_frommsg_armv7em(D, raw);
+        w[4] = (uint32_t)pqlab_hal_cycles();
+        fill(A, 0, 3328, 0);
+        w[5] = (uint32_t)pqlab_hal_cycles();
+        mlkem_tomsg_c(raw, (const mlkem_poly *)A);
+        w[6] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_tomsg_armv7em(raw + 32, A);
+        w[7] = (uint32_t)pqlab_hal_cycles();
+        uint32_t k1 = mlkem_check12_c(ekb, sizeof ekb);
+        w[8] = (uint32_t)pqlab_hal_cycles();
+        uint32_t k2 = pqlab_mlkem_check12_armv7em(ekb, sizeof ekb);
+        uint32_t w9 = (uint32_t)pqlab_hal_cycles();
+        if (k1 != 0 || k2 != 0) fail("check12 timing input", 0, 0, (int)k1, (int)k2);
+        uint32_t v[9];
+        static uint8_t cb[320];
+        fill(A, 0, 3328, 0);
+        v[0] = (uint32_t)pqlab_hal_cycles();
+        mlkem_compress_du_c(cb, (const mlkem_poly *)A);
+        v[1] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_compress10_armv7em(cb, A);
+        v[2] = (uint32_t)pqlab_hal_cycles();
+        mlkem_decompress_du_c((mlkem_poly *)C, cb);
+        v[3] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_decompress10_armv7em(D, cb);
+        v[4] = (uint32_t)pqlab_hal_cycles();
+        mlkem_compress_dv_c(cb, (const mlkem_poly *)A);
+        v[5] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_compress4_armv7em(cb, A);
+        v[6] = (uint32_t)pqlab_hal_cycles();
+        mlkem_decompress_dv_c((mlkem_poly *)C, cb);
+        v[7] = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_decompress4_armv7em(D, cb);
+        v[8] = (uint32_t)pqlab_hal_cycles();
+        snprintf(line, sizeof line, "time5 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(v[1] - v[0]),
+                 (unsigned long)(v[2] - v[1]), (unsigned long)(v[3] - v[2]), (unsigned long)(v[4] - v[3]),
+                 (unsigned long)(v[5] - v[4]), (unsigned long)(v[6] - v[5]), (unsigned long)(v[7] - v[6]),
+                 (unsigned long)(v[8] - v[7]));
+        say(line);
+        snprintf(line, sizeof line, "time4 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(w[1] - w[0]),
+                 (unsigned long)(w[2] - w[1]), (unsigned long)(w[3] - w[2]), (unsigned long)(w[4] - w[3]),
+                 (unsigned long)(w[6] - w[5]), (unsigned long)(w[7] - w[6]), (unsigned long)(w[8] - w[7]),
+                 (unsigned long)(w9 - w[8]));
+        say(line);
     }
     /* constant time: the assembly on inputs of different kinds, through one timing function */
     for (unsigned kind = 0; kind < 6; kind++) {
@@ -325,7 +530,16 @@ int main(void)
         fill(B, -32768, 32767, kind);
         fill(C, -6 * 3329, 6 * 3329, kind);
         ct_run(t, A, B, C);
-        snprintf(line, sizeof line, "ct %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1], (unsigned long)t[2]);
+        uint32_t t2[6];
+        static uint8_t m[32], ek[384];
+        for (unsigned i = 0; i < 32; i++) m[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
+        for (unsigned i = 0; i < 384; i++) ek[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
+        fill(D, -16383, 16383, kind);
+        fill(E, 0, 3328, kind);
+        ct_run2(t2, D, E, m, ek);
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+                 (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
+                 (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5]);
         say(line);
     }
     say("end\n");
@@ -356,7 +570,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=10 * (6 + ROUNDS))
+    firmware.kernel_results("\n".join(lines), platform, total=22 * (6 + ROUNDS) + 4 * 14)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]
@@ -375,6 +589,14 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     names = ["cbd2", "frombytes12", "tobytes12", "canonical", "rej_bulk(14)"]
     pairs = list(zip(t2[0][0::2], t2[0][1::2], strict=True)) + list(zip(t3[0][0::2], t3[0][1::2], strict=True))
     names += ["basemul_pairs(56)", "tomont_add"]
+    t4 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time4 ")]
+    assert len(t4) == 1
+    pairs += list(zip(t4[0][0::2], t4[0][1::2], strict=True))
+    names += ["add", "frommsg", "tomsg", "check12(1152 B)"]
+    t5 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time5 ")]
+    assert len(t5) == 1
+    pairs += list(zip(t5[0][0::2], t5[0][1::2], strict=True))
+    names += ["compress10", "decompress10", "compress4", "decompress4"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]
@@ -393,6 +615,19 @@ def test_barrett_constants_exhaustive() -> None:
         r_f = a - (u >> 16) * Q
         assert -(Q - 1) // 2 <= r_c <= (Q - 1) // 2, a
         assert 0 <= r_f <= Q, a
+
+
+def test_compress_constants_exhaustive() -> None:
+    """The generator's Compress_d constants (smlawX with M, + 128, bits 8 .. 8 + d - 1) for
+    every canonical x and every d the kernels use, against FIPS 203 equation 4.7."""
+    sys.path.insert(0, str(NATIVE))
+    import gen_mlkem_ntt as g
+
+    for d in (4, 5, 10, 11):
+        m, c = g.compress_consts(d)
+        assert 0 < m < 1 << 31
+        for x in range(Q):
+            assert ((((m * x) >> 16) + c) >> 8) % (1 << d) == round(Fraction(x << d, Q)) % (1 << d), (d, x)
 
 
 def plantard_check(xs: list[int]) -> None:

@@ -25,7 +25,8 @@
  *  invntt           Algorithm 10 *R  any int16                 |c| < q
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
  *                   times R^-1       6q (room for 4 terms)     each term is < 2q
- *  canonical        c mod q          any int16                 canonical
+ *  canonical        c mod q          |c| < 2q (every call      canonical
+ *                                    site; the C takes any int16)
  *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the
  *                                                              R^-1 of basemul_acc)
  *  tobytes12        ByteEncode_12    canonical                 384 bytes
@@ -36,6 +37,9 @@
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
+ *  add              r + b            |r + b| < 2^15            r + b (int16)
+ *  check12          section 7.2      12 m bytes (m >= 1)       0 iff every 12-bit value
+ *                   modulus check                              of ByteDecode_12's input < q
  *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
  *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
  *  basemul_pairs    Algorithm 12 on   a (a separate array of   r + (a o b R^-1) on
@@ -83,6 +87,8 @@ typedef struct {
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
 #define mlkem_cbd_eta2_c PQLAB_NAMESPACE(mlkem_cbd_eta2_c)
+#define mlkem_add_c PQLAB_NAMESPACE(mlkem_add_c)
+#define mlkem_check12_c PQLAB_NAMESPACE(mlkem_check12_c)
 
 void mlkem_ntt_c(mlkem_poly *r);
 void mlkem_invntt_c(mlkem_poly *r);
@@ -122,6 +128,9 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
                          uint8_t x, uint8_t y);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
+void mlkem_add_c(mlkem_poly *r, const mlkem_poly *b);
+/* nbytes a multiple of 12, at least 12; nonzero iff some 12-bit value is >= q. */
+uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 
 /* Dispatchers: a backend's kernel if it declares one, else the portable C. */
 #define PQLAB_MLKEM_DISPATCH(NAME, NATIVE, PROTO, ARGS)                                                                \
@@ -235,6 +244,16 @@ void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 #else
 #define MLKEM_CBD_ETA2_IMPL mlkem_cbd_eta2_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_ADD
+#define MLKEM_ADD_IMPL PQLAB_NAMESPACE(mlkem_add_native)
+#else
+#define MLKEM_ADD_IMPL mlkem_add_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_CHECK12
+#define MLKEM_CHECK12_IMPL PQLAB_NAMESPACE(mlkem_check12_native)
+#else
+#define MLKEM_CHECK12_IMPL mlkem_check12_c
+#endif
 
 PQLAB_MLKEM_DISPATCH(mlkem_ntt, MLKEM_NTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
@@ -279,6 +298,11 @@ PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_add, MLKEM_ADD_IMPL, (mlkem_poly * r, const mlkem_poly *b), (r, b))
+static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)
+{
+    return MLKEM_CHECK12_IMPL(in, nbytes);
+}
 
 #include "kernels_contract.h" /* entry/exit checks with PQLAB_CONTRACT_CHECKS */
 

@@ -143,6 +143,31 @@ static inline void mlkem_cbd_eta2_checked(mlkem_poly *r, const uint8_t buf[64 * 
     PQLAB_CONTRACT("mlkem_cbd_eta2", mlkem_contract_in(r, -MLKEM_ETA2, MLKEM_ETA2), "output |c| <= eta2");
 }
 
+static inline void mlkem_canonical_checked(mlkem_poly *r)
+{
+    PQLAB_CONTRACT("mlkem_canonical", mlkem_contract_in(r, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
+    mlkem_canonical(r);
+    PQLAB_CONTRACT("mlkem_canonical", MLKEM_CANON(r), "output canonical");
+}
+
+static inline void mlkem_add_checked(mlkem_poly *r, const mlkem_poly *b)
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        const int32_t t = (int32_t)r->c[i] + b->c[i];
+        PQLAB_CONTRACT("mlkem_add", t > -32768 && t < 32768, "|r + b| < 2^15");
+    }
+    mlkem_add(r, b);
+}
+
+static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nbytes)
+{
+    PQLAB_CONTRACT("mlkem_check12", nbytes >= 12 && nbytes % 12 == 0, "length a positive multiple of 12");
+    return mlkem_check12(in, nbytes);
+}
+
+#define mlkem_canonical mlkem_canonical_checked
+#define mlkem_add mlkem_add_checked
+#define mlkem_check12 mlkem_check12_checked
 #define mlkem_ntt mlkem_ntt_checked
 #define mlkem_invntt mlkem_invntt_checked
 #define mlkem_basemul_acc mlkem_basemul_acc_checked

@@ -134,6 +134,29 @@ void mlkem_decompress_dv_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_
     decompress_d(r, in, MLKEM_DV);
 }
 
+/* r += b as int16 (callers keep |r + b| < 2^15). */
+void mlkem_add_c(mlkem_poly *r, const mlkem_poly *b)
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        r->c[i] = (int16_t)(r->c[i] + b->c[i]);
+    }
+}
+
+/* The modulus check of FIPS 203 section 7.2 on nbytes of ByteEncode_12 output:
+ * ByteEncode_12(ByteDecode_12(in)) == in iff every 12-bit value is below q. The
+ * input is public (ek); still read whole, without an early exit. */
+uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes)
+{
+    uint32_t bad = 0;
+    for (unsigned int i = 0; i < nbytes; i += 3) {
+        uint32_t t0 = (in[i] | ((uint32_t)in[i + 1] << 8)) & 0xfff;
+        uint32_t t1 = (in[i + 1] >> 4) | ((uint32_t)in[i + 2] << 4);
+        bad |= ((uint32_t)(MLKEM_Q - 1) - t0) >> 31; /* 1 iff t0 >= q */
+        bad |= ((uint32_t)(MLKEM_Q - 1) - t1) >> 31;
+    }
+    return bad;
+}
+
 /* Decompress_1(ByteDecode_1(m)): bit 1 -> round(q/2) = 1665, selected with a
  * mask because m is secret (FIPS 203 Algorithm 14 line 20). */
 void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])

@@ -646,32 +646,27 @@ def emit_tobytes12() -> None:
 
 
 def emit_canonical() -> None:
-    """c = c mod q in [0, q) for any int16 c: r0 = c. Centred Barrett (as in the NTT) gives
-    r; sadd16 forms r + q; ssub16 r - 0 sets GE where r >= 0 (the Barrett's own ssub16 does
-    not: t q wraps as an int16 for |c| > 9.5 q) and sel keeps r or r + q per half."""
+    """c = c mod q in [0, q) for |c| < 2q (kernels.h canonical: the bound of every call site):
+    r0 = c. Per word, on both halves: sadd16 forms c + 2q, then ssub16 c - 0 sets GE where
+    c >= 0 (after the sadd16, which sets GE too), sel keeps c or takes c + 2q (in [0, 2q) now);
+    usub16 c - q sets GE where c >= q, sel takes c - q there. Five instructions per word."""
     name = "pqlab_mlkem_canonical_armv7em"
     func(name)
     e("push {r4-r11, lr}")
-    e(f"movw {QQ}, #3327")
-    e(f"movt {QQ}, #{Q}")
-    const("r1", V)
-    e("mov r2, #32768")
-    e("mov r10, #0")
-    const("r3", (Q << 16) | Q)
+    const("r1", (2 * Q << 16) | (2 * Q))
+    const("r2", (Q << 16) | Q)
+    e("mov r3, #0")
     e("add r12, r0, #512")
     out.append("1:")
-    e("ldm r0, {r4-r7}")
-    for x in ("r4", "r5", "r6", "r7"):
-        e(f"smlawb r8, r1, {x}, r2")
-        e(f"smlawt r9, r1, {x}, r2")
-        e(f"smultt r8, r8, {QQ}")
-        e(f"smultt r9, r9, {QQ}")
-        e("pkhbt r8, r8, r9, lsl #16")  # t q (both halves)
-        e(f"ssub16 {x}, {x}, r8")  # r, |r| <= (q-1)/2
-        e(f"sadd16 r9, {x}, r3")  # r + q
-        e(f"ssub16 r8, {x}, r10")  # GE = r >= 0
-        e(f"sel {x}, {x}, r9")
-    e("stm r0!, {r4-r7}")
+    for _ in range(2):
+        e("ldm r0, {r4-r7}")
+        for x in ("r4", "r5", "r6", "r7"):
+            e(f"sadd16 r9, {x}, r1")  # c + 2q (sets GE too: computed first)
+            e(f"ssub16 r8, {x}, r3")  # GE = c >= 0
+            e(f"sel {x}, {x}, r9")  # [0, 2q)
+            e(f"usub16 r8, {x}, r2")  # GE = c >= q
+            e(f"sel {x}, r8, {x}")
+        e("stm r0!, {r4-r7}")
     e("cmp r0, r12")
     e("bne 1b")
     e("pop {r4-r11, pc}")
@@ -706,6 +701,224 @@ def emit_tomont_add() -> None:
     end_func(name)
 
 
+def emit_add() -> None:
+    """r = r + b coefficient-wise as int16 (kernels.h add): r0 = r, r1 = b. SADD16 wraps like
+    the C's (int16_t) cast; callers keep |r + b| < 2^15. Two blocks of four words per pass."""
+    name = "pqlab_mlkem_add_armv7em"
+    func(name)
+    e("push {r4-r9, lr}")
+    e("add r12, r0, #512")
+    out.append("1:")
+    for _ in range(2):
+        e("ldm r0, {r2-r5}")
+        e("ldm r1!, {r6-r9}")
+        e("sadd16 r2, r2, r6")
+        e("sadd16 r3, r3, r7")
+        e("sadd16 r4, r4, r8")
+        e("sadd16 r5, r5, r9")
+        e("stm r0!, {r2-r5}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r9, pc}")
+    end_func(name)
+
+
+def emit_frommsg() -> None:
+    """r = Decompress_1(ByteDecode_1(msg)) (FIPS 203 Algorithm 14 line 20): r0 = r, r1 = msg
+    (32 bytes). Per byte b: s = b | b << 15 puts bit j at position j and bit j + 1 at
+    j + 16, so (s >> j) & 0x00010001 holds coefficients 8i + j, 8i + j + 1 as 0/1 in the two
+    halves; one MUL by 1665 = (q + 1)/2 scales both (no carry between halves). No branch,
+    no secret-dependent address."""
+    name = "pqlab_mlkem_frommsg_armv7em"
+    func(name)
+    e("push {r4-r7, lr}")
+    e(f"movw r12, #{(Q + 1) // 2}")
+    const("r3", 0x00010001)
+    e("add lr, r1, #32")
+    out.append("1:")
+    e("ldrb r2, [r1], #1")
+    e("orr r2, r2, r2, lsl #15")
+    e("and r4, r3, r2")
+    e("and r5, r3, r2, lsr #2")
+    e("and r6, r3, r2, lsr #4")
+    e("and r7, r3, r2, lsr #6")
+    for r in ("r4", "r5", "r6", "r7"):
+        e(f"mul {r}, {r}, r12")
+    e("stm r0!, {r4-r7}")
+    e("cmp r1, lr")
+    e("bne 1b")
+    e("pop {r4-r7, pc}")
+    end_func(name)
+
+
+def emit_tomsg() -> None:
+    """msg = ByteEncode_1(Compress_1(c)) for canonical c (FIPS 203 Algorithm 15 line 7):
+    r0 = msg (32 bytes), r1 = c. Compress_1(x) = 1 iff 833 <= x <= 2496, i.e. iff
+    y = x - 833 (mod 2^16) is below 1664 as an unsigned halfword: usub16 y, 1664 sets GE
+    where it is not, sel picks 0 there and 1 elsewhere (per half). Word j of a byte's four
+    goes to bits 2j (low half) and 2j + 16 (high half); OR-ing the accumulator with itself
+    shifted right by 15 moves the odd coefficients to bits 2j + 1. No branch, no
+    secret-dependent address."""
+    name = "pqlab_mlkem_tomsg_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    const("r2", 833 * 0x00010001)
+    const("r3", 1664 * 0x00010001)
+    const("r10", 0x00010001)
+    e("mov r11, #0")
+    e("add lr, r0, #32")
+    out.append("1:")
+    e("ldm r1!, {r4-r7}")
+    e("mov r12, #0")
+    for j, x in enumerate(("r4", "r5", "r6", "r7")):
+        e(f"usub16 {x}, {x}, r2")  # y = x - 833 per half
+        e(f"usub16 r8, {x}, r3")  # GE where y >= 1664 (unsigned)
+        e("sel r8, r11, r10")  # 0 there, 1 elsewhere
+        e(f"orr r12, r12, r8, lsl #{2 * j}")
+    e("orr r12, r12, r12, lsr #15")
+    e("strb r12, [r0], #1")
+    e("cmp r0, lr")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_check12() -> None:
+    """The encapsulation key's modulus check (FIPS 203 section 7.2): r0 = in, r1 = number of
+    bytes (a multiple of 12, at least 12; any alignment); returns 0 iff every 12-bit value
+    of ByteDecode_12's input is below q, else a nonzero word. The values are unpacked as in
+    frombytes12; usub16 against q sets GE where a half is >= q and sel ORs 0xff bytes into
+    the accumulator there. Whole input read, no early exit (ek is public, but the cycles stay
+    constant anyway)."""
+    name = "pqlab_mlkem_check12_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r12, #{Q}")
+    e(f"movt r12, #{Q}")
+    e("add lr, r0, r1")
+    e("mov r10, #0")  # accumulator
+    e("mvn r11, #0")  # all ones
+    out.append("1:")
+    e("ldr r2, [r0, #0]")
+    e("ldr r3, [r0, #4]")
+    e("ldr r4, [r0, #8]")
+    e("add r0, r0, #12")
+    e("ubfx r5, r2, #0, #12")  # c0
+    e("lsr r9, r2, #12")
+    e("bfi r5, r9, #16, #12")  # c1
+    e("lsr r6, r2, #24")
+    e("bfi r6, r3, #8, #4")  # c2
+    e("lsr r9, r3, #4")
+    e("bfi r6, r9, #16, #12")  # c3
+    e("ubfx r7, r3, #16, #12")  # c4
+    e("lsr r9, r3, #28")
+    e("bfi r9, r4, #4, #8")
+    e("bfi r7, r9, #16, #12")  # c5
+    e("ubfx r8, r4, #8, #12")  # c6
+    e("lsr r9, r4, #20")
+    e("orr r8, r8, r9, lsl #16")  # c7
+    for r in ("r5", "r6", "r7", "r8"):
+        e(f"usub16 r9, {r}, r12")
+        e("sel r10, r11, r10")
+    e("cmp r0, lr")
+    e("bne 1b")
+    e("mov r0, r10")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def compress_consts(d: int) -> tuple[int, int]:
+    """(M, C) with Compress_d(x) = ((floor(M x / 2^16) + C) >> 8) mod 2^d for every canonical x
+    (smlawX then ubfx); M = ceil(2^(24 + d) / q), C = 128 (checked for every x by
+    tests/test_native_armv7em_mlkem.py)."""
+    return -(-(1 << (24 + d)) // Q), 128
+
+
+def emit_compress(d: int) -> None:
+    """out = ByteEncode_d(Compress_d(c)) for canonical c (FIPS 203 equation 4.7, Algorithm 5):
+    r0 = out (32 d bytes, any alignment: single-word STR), r1 = c. 32 coefficients (d whole
+    words) per pass: per coefficient smlawb / smlawt (floor(M x / 2^16) + 128), ubfx of bits
+    8 .. 8 + d - 1, and one ORR into the output word at its bit offset; a value that crosses
+    a word boundary starts the next word with its remaining high bits. No division, no
+    branch on data."""
+    name = f"pqlab_mlkem_compress{d}_armv7em"
+    m, c = compress_consts(d)
+    func(name)
+    e("push {r4-r11, lr}")
+    const("r2", m)
+    e(f"mov r3, #{c}")
+    e("add r12, r1, #512")
+    out.append("1:")
+    acc, t = "r8", "r10"
+    for blk in range(4):  # 4 x 8 coefficients
+        e("ldm r1!, {r4-r7}")
+        for k in range(8):
+            i = 8 * blk + k
+            word = ("r4", "r5", "r6", "r7")[k // 2]
+            e(f"smlaw{'bt'[k % 2]} {t}, r2, {word}, r3")
+            pos = i * d
+            o = pos % 32
+            if o == 0:
+                e(f"ubfx {acc}, {t}, #8, #{d}")
+                continue
+            e(f"ubfx {t}, {t}, #8, #{d}")
+            e(f"orr {acc}, {acc}, {t}, lsl #{o}")
+            if o + d >= 32:
+                e(f"str {acc}, [r0], #4")
+                if o + d > 32:
+                    e(f"lsr {acc}, {t}, #{32 - o}")
+    e("cmp r1, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_decompress(d: int) -> None:
+    """c = Decompress_d(ByteDecode_d(in)) (FIPS 203 equation 4.8, Algorithm 6): r0 = c, r1 = in
+    (32 d bytes, any alignment: single-word LDR). 32 coefficients (d words) per pass: y by
+    ubfx (or lsr + bfi across a word boundary), y q + 2^(d-1) by smlabb, the shift by d folded
+    into lsr (even index) and pkhbt's lsl #(16 - d) (odd index: bits d .. d + 15 of the
+    product, exact as the result is below q). Result in [0, q), no branch on data."""
+    name = f"pqlab_mlkem_decompress{d}_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r2, #{Q}")
+    e(f"mov r3, #{1 << (d - 1)}")
+    e("add r12, r0, #512")
+    out.append("1:")
+    cur, nxt = "r4", "r5"
+    outs = ("r6", "r7", "r8", "r9")
+    y0, y1 = "r10", "r11"
+    e(f"ldr {cur}, [r1], #4")
+    loaded = 0  # index of the word in cur
+    for i in range(32):
+        pos = i * d
+        w, o = pos // 32, pos % 32
+        if w != loaded:  # advance: the next word was loaded by the straddling value
+            cur, nxt = nxt, cur
+            loaded = w
+        y = y0 if i % 2 == 0 else y1
+        if o + d <= 32:
+            e(f"ubfx {y}, {cur}, #{o}, #{d}")
+        else:
+            e(f"ldr {nxt}, [r1], #4")
+            e(f"lsr {y}, {cur}, #{o}")
+            e(f"bfi {y}, {nxt}, #{32 - o}, #{o + d - 32}")
+        if o + d == 32 and i != 31:
+            e(f"ldr {nxt}, [r1], #4")
+        e(f"smlabb {y}, {y}, r2, r3")  # y q + 2^(d-1) < 2^23: one single-cycle DSP multiply-add
+        if i % 2 == 1:
+            dst = outs[(i // 2) % 4]
+            e(f"lsr {y0}, {y0}, #{d}")
+            e(f"pkhbt {dst}, {y0}, {y1}, lsl #{16 - d}")
+            if (i // 2) % 4 == 3:
+                e(f"stm r0!, {{{outs[0]}-{outs[3]}}}")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def main() -> None:
     out.extend(
         [
@@ -728,6 +941,13 @@ def main() -> None:
     emit_tobytes12()
     emit_canonical()
     emit_tomont_add()
+    emit_add()
+    emit_frommsg()
+    emit_tomsg()
+    emit_check12()
+    for d in (4, 5, 10, 11):
+        emit_compress(d)
+        emit_decompress(d)
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():
         if label == "inv_z3":  # constants in registers

@@ -29,10 +29,22 @@
  *                                         reduced mod q: canonical, as the C
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
- *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for any int16 c (kernels.h
+ *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for |c| < 2q (kernels.h
  *                                         canonical), the values of the C exactly
  *   pqlab_mlkem_tomont_add_armv7em(r, b)  r = r 2^32 R^-1 + b mod q (kernels.h tomont_add): r any
  *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's
+ *   pqlab_mlkem_add_armv7em(r, b)         r = r + b as int16 (SADD16; kernels.h add), |r + b| < 2^15
+ *   pqlab_mlkem_frommsg_armv7em(c, msg)   Decompress_1(ByteDecode_1(msg)): 0 or 1665, as the C
+ *   pqlab_mlkem_tomsg_armv7em(msg, c)     ByteEncode_1(Compress_1(c)) of canonical c, as the C
+ *   pqlab_mlkem_check12_armv7em(in, n)    section 7.2's modulus check on n bytes (n a positive
+ *                                         multiple of 12, any alignment): 0 iff every 12-bit
+ *                                         value is below q (kernels.h check12; nonzero word else)
+ *   pqlab_mlkem_compress{4,5,10,11}_armv7em(out, c)
+ *                                         ByteEncode_d(Compress_d(c)) of canonical c into 32 d
+ *                                         bytes (any alignment), as the C (compress_du / dv)
+ *   pqlab_mlkem_decompress{4,5,10,11}_armv7em(c, in)
+ *                                         Decompress_d(ByteDecode_d(in)) of 32 d bytes (any
+ *                                         alignment): canonical, as the C
  *
  * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
  * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
@@ -52,6 +64,18 @@ void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
+void pqlab_mlkem_add_armv7em(int16_t r[256], const int16_t b[256]);
+void pqlab_mlkem_frommsg_armv7em(int16_t c[256], const uint8_t msg[32]);
+void pqlab_mlkem_tomsg_armv7em(uint8_t msg[32], const int16_t c[256]);
+uint32_t pqlab_mlkem_check12_armv7em(const uint8_t *in, unsigned int nbytes);
+void pqlab_mlkem_compress4_armv7em(uint8_t out[128], const int16_t c[256]);
+void pqlab_mlkem_compress5_armv7em(uint8_t out[160], const int16_t c[256]);
+void pqlab_mlkem_compress10_armv7em(uint8_t out[320], const int16_t c[256]);
+void pqlab_mlkem_compress11_armv7em(uint8_t out[352], const int16_t c[256]);
+void pqlab_mlkem_decompress4_armv7em(int16_t c[256], const uint8_t in[128]);
+void pqlab_mlkem_decompress5_armv7em(int16_t c[256], const uint8_t in[160]);
+void pqlab_mlkem_decompress10_armv7em(int16_t c[256], const uint8_t in[320]);
+void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
@@ -64,6 +88,49 @@ void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
 #define PQLAB_MLKEM_NATIVE_TOMONT_ADD
+#define PQLAB_MLKEM_NATIVE_ADD
+#define PQLAB_MLKEM_NATIVE_FROMMSG
+#define PQLAB_MLKEM_NATIVE_TOMSG
+#define PQLAB_MLKEM_NATIVE_CHECK12
+#define PQLAB_MLKEM_NATIVE_COMPRESS_DU
+#define PQLAB_MLKEM_NATIVE_DECOMPRESS_DU
+#define PQLAB_MLKEM_NATIVE_COMPRESS_DV
+#define PQLAB_MLKEM_NATIVE_DECOMPRESS_DV
+/* d_u = 10 / 11, d_v = 4 / 5 (FIPS 203 Table 2): the kernel of that width */
+#define PQLAB_MLKEM_ARMV7EM_CAT3(a, b, c) a##b##c
+#define PQLAB_MLKEM_ARMV7EM_KERNEL(op, d) PQLAB_MLKEM_ARMV7EM_CAT3(pqlab_mlkem_##op, d, _armv7em)
+static inline void PQLAB_NAMESPACE(mlkem_compress_du_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a)
+{
+    PQLAB_MLKEM_ARMV7EM_KERNEL(compress, MLKEM_DU)(out, a->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_decompress_du_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU])
+{
+    PQLAB_MLKEM_ARMV7EM_KERNEL(decompress, MLKEM_DU)(r->c, in);
+}
+static inline void PQLAB_NAMESPACE(mlkem_compress_dv_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a)
+{
+    PQLAB_MLKEM_ARMV7EM_KERNEL(compress, MLKEM_DV)(out, a->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_decompress_dv_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV])
+{
+    PQLAB_MLKEM_ARMV7EM_KERNEL(decompress, MLKEM_DV)(r->c, in);
+}
+static inline void PQLAB_NAMESPACE(mlkem_add_native)(mlkem_poly *r, const mlkem_poly *b)
+{
+    pqlab_mlkem_add_armv7em(r->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_frommsg_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    pqlab_mlkem_frommsg_armv7em(r->c, msg);
+}
+static inline void PQLAB_NAMESPACE(mlkem_tomsg_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
+{
+    pqlab_mlkem_tomsg_armv7em(msg, a->c);
+}
+static inline uint32_t PQLAB_NAMESPACE(mlkem_check12_native)(const uint8_t *in, unsigned int nbytes)
+{
+    return pqlab_mlkem_check12_armv7em(in, nbytes);
+}
 static inline void PQLAB_NAMESPACE(mlkem_tomont_add_native)(mlkem_poly *r, const mlkem_poly *b)
 {
     pqlab_mlkem_tomont_add_armv7em(r->c, b->c);

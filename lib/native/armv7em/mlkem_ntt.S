@@ -1285,53 +1285,56 @@ pqlab_mlkem_tobytes12_armv7em:
 .align 2
 pqlab_mlkem_canonical_armv7em:
     push {r4-r11, lr}
-    movw lr, #3327
-    movt lr, #3329
-    movw r1, #44983
-    movt r1, #19
-    mov.w r2, #32768
-    mov.w r10, #0
-    movw r3, #3329
-    movt r3, #3329
+    movw r1, #6658
+    movt r1, #6658
+    movw r2, #3329
+    movt r2, #3329
+    mov.w r3, #0
     add.w r12, r0, #512
 1:
     ldm.w r0, {r4-r7}
-    smlawb r8, r1, r4, r2
-    smlawt r9, r1, r4, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r4, r4, r8
-    sadd16 r9, r4, r3
-    ssub16 r8, r4, r10
+    sadd16 r9, r4, r1
+    ssub16 r8, r4, r3
     sel r4, r4, r9
-    smlawb r8, r1, r5, r2
-    smlawt r9, r1, r5, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r5, r5, r8
-    sadd16 r9, r5, r3
-    ssub16 r8, r5, r10
+    usub16 r8, r4, r2
+    sel r4, r8, r4
+    sadd16 r9, r5, r1
+    ssub16 r8, r5, r3
     sel r5, r5, r9
-    smlawb r8, r1, r6, r2
-    smlawt r9, r1, r6, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r6, r6, r8
-    sadd16 r9, r6, r3
-    ssub16 r8, r6, r10
+    usub16 r8, r5, r2
+    sel r5, r8, r5
+    sadd16 r9, r6, r1
+    ssub16 r8, r6, r3
     sel r6, r6, r9
-    smlawb r8, r1, r7, r2
-    smlawt r9, r1, r7, r2
-    smultt r8, r8, lr
-    smultt r9, r9, lr
-    pkhbt r8, r8, r9, lsl #16
-    ssub16 r7, r7, r8
-    sadd16 r9, r7, r3
-    ssub16 r8, r7, r10
+    usub16 r8, r6, r2
+    sel r6, r8, r6
+    sadd16 r9, r7, r1
+    ssub16 r8, r7, r3
     sel r7, r7, r9
+    usub16 r8, r7, r2
+    sel r7, r8, r7
+    stm.w r0!, {r4-r7}
+    ldm.w r0, {r4-r7}
+    sadd16 r9, r4, r1
+    ssub16 r8, r4, r3
+    sel r4, r4, r9
+    usub16 r8, r4, r2
+    sel r4, r8, r4
+    sadd16 r9, r5, r1
+    ssub16 r8, r5, r3
+    sel r5, r5, r9
+    usub16 r8, r5, r2
+    sel r5, r8, r5
+    sadd16 r9, r6, r1
+    ssub16 r8, r6, r3
+    sel r6, r6, r9
+    usub16 r8, r6, r2
+    sel r6, r8, r6
+    sadd16 r9, r7, r1
+    ssub16 r8, r7, r3
+    sel r7, r7, r9
+    usub16 r8, r7, r2
+    sel r7, r8, r7
     stm.w r0!, {r4-r7}
     cmp.w r0, r12
     bne.w 1b
@@ -1392,6 +1395,1164 @@ pqlab_mlkem_tomont_add_armv7em:
     bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_tomont_add_armv7em, .-pqlab_mlkem_tomont_add_armv7em
+
+.section .text.pqlab_mlkem_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_add_armv7em
+.type pqlab_mlkem_add_armv7em, %function
+.align 2
+pqlab_mlkem_add_armv7em:
+    push {r4-r9, lr}
+    add.w r12, r0, #512
+1:
+    ldm.w r0, {r2-r5}
+    ldm.w r1!, {r6-r9}
+    sadd16 r2, r2, r6
+    sadd16 r3, r3, r7
+    sadd16 r4, r4, r8
+    sadd16 r5, r5, r9
+    stm.w r0!, {r2-r5}
+    ldm.w r0, {r2-r5}
+    ldm.w r1!, {r6-r9}
+    sadd16 r2, r2, r6
+    sadd16 r3, r3, r7
+    sadd16 r4, r4, r8
+    sadd16 r5, r5, r9
+    stm.w r0!, {r2-r5}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r9, pc}
+.size pqlab_mlkem_add_armv7em, .-pqlab_mlkem_add_armv7em
+
+.section .text.pqlab_mlkem_frommsg_armv7em, "ax", %progbits
+.global pqlab_mlkem_frommsg_armv7em
+.type pqlab_mlkem_frommsg_armv7em, %function
+.align 2
+pqlab_mlkem_frommsg_armv7em:
+    push {r4-r7, lr}
+    movw r12, #1665
+    movw r3, #1
+    movt r3, #1
+    add.w lr, r1, #32
+1:
+    ldrb r2, [r1], #1
+    orr.w r2, r2, r2, lsl #15
+    and.w r4, r3, r2
+    and.w r5, r3, r2, lsr #2
+    and.w r6, r3, r2, lsr #4
+    and.w r7, r3, r2, lsr #6
+    mul r4, r4, r12
+    mul r5, r5, r12
+    mul r6, r6, r12
+    mul r7, r7, r12
+    stm.w r0!, {r4-r7}
+    cmp.w r1, lr
+    bne.w 1b
+    pop {r4-r7, pc}
+.size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
+
+.section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
+.global pqlab_mlkem_tomsg_armv7em
+.type pqlab_mlkem_tomsg_armv7em, %function
+.align 2
+pqlab_mlkem_tomsg_armv7em:
+    push {r4-r11, lr}
+    movw r2, #833
+    movt r2, #833
+    movw r3, #1664
+    movt r3, #1664
+    movw r10, #1
+    movt r10, #1
+    mov.w r11, #0
+    add.w lr, r0, #32
+1:
+    ldm.w r1!, {r4-r7}
+    mov.w r12, #0
+    usub16 r4, r4, r2
+    usub16 r8, r4, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #0
+    usub16 r5, r5, r2
+    usub16 r8, r5, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #2
+    usub16 r6, r6, r2
+    usub16 r8, r6, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #4
+    usub16 r7, r7, r2
+    usub16 r8, r7, r3
+    sel r8, r11, r10
+    orr.w r12, r12, r8, lsl #6
+    orr.w r12, r12, r12, lsr #15
+    strb r12, [r0], #1
+    cmp.w r0, lr
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_tomsg_armv7em, .-pqlab_mlkem_tomsg_armv7em
+
+.section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
+.global pqlab_mlkem_check12_armv7em
+.type pqlab_mlkem_check12_armv7em, %function
+.align 2
+pqlab_mlkem_check12_armv7em:
+    push {r4-r11, lr}
+    movw r12, #3329
+    movt r12, #3329
+    add.w lr, r0, r1
+    mov.w r10, #0
+    mvn r11, #0
+1:
+    ldr.w r2, [r0, #0]
+    ldr.w r3, [r0, #4]
+    ldr.w r4, [r0, #8]
+    add.w r0, r0, #12
+    ubfx r5, r2, #0, #12
+    lsr.w r9, r2, #12
+    bfi r5, r9, #16, #12
+    lsr.w r6, r2, #24
+    bfi r6, r3, #8, #4
+    lsr.w r9, r3, #4
+    bfi r6, r9, #16, #12
+    ubfx r7, r3, #16, #12
+    lsr.w r9, r3, #28
+    bfi r9, r4, #4, #8
+    bfi r7, r9, #16, #12
+    ubfx r8, r4, #8, #12
+    lsr.w r9, r4, #20
+    orr.w r8, r8, r9, lsl #16
+    usub16 r9, r5, r12
+    sel r10, r11, r10
+    usub16 r9, r6, r12
+    sel r10, r11, r10
+    usub16 r9, r7, r12
+    sel r10, r11, r10
+    usub16 r9, r8, r12
+    sel r10, r11, r10
+    cmp.w r0, lr
+    bne.w 1b
+    mov.w r0, r10
+    pop {r4-r11, pc}
+.size pqlab_mlkem_check12_armv7em, .-pqlab_mlkem_check12_armv7em
+
+.section .text.pqlab_mlkem_compress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_compress4_armv7em
+.type pqlab_mlkem_compress4_armv7em, %function
+.align 2
+pqlab_mlkem_compress4_armv7em:
+    push {r4-r11, lr}
+    movw r2, #15100
+    movt r2, #1
+    mov.w r3, #128
+    add.w r12, r1, #512
+1:
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    cmp.w r1, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_compress4_armv7em, .-pqlab_mlkem_compress4_armv7em
+
+.section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress4_armv7em
+.type pqlab_mlkem_decompress4_armv7em, %function
+.align 2
+pqlab_mlkem_decompress4_armv7em:
+    push {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #8
+    add.w r12, r0, #512
+1:
+    ldr.w r4, [r1], #4
+    ubfx r10, r4, #0, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #4, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r4, #8, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #12, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r4, #16, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #20, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r4, #24, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #28, #4
+    ldr.w r5, [r1], #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #0, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #4, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r5, #8, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #12, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r5, #16, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #20, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r5, #24, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #28, #4
+    ldr.w r4, [r1], #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    stm.w r0!, {r6-r9}
+    ubfx r10, r4, #0, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #4, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r4, #8, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #12, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r4, #16, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #20, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r4, #24, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #28, #4
+    ldr.w r5, [r1], #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #0, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #4, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r5, #8, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #12, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r5, #16, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #20, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r5, #24, #4
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #28, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_decompress4_armv7em, .-pqlab_mlkem_decompress4_armv7em
+
+.section .text.pqlab_mlkem_compress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_compress5_armv7em
+.type pqlab_mlkem_compress5_armv7em, %function
+.align 2
+pqlab_mlkem_compress5_armv7em:
+    push {r4-r11, lr}
+    movw r2, #30199
+    movt r2, #2
+    mov.w r3, #128
+    add.w r12, r1, #512
+1:
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #5
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #5
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #10
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #15
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #25
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #3
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #13
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #18
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #23
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #1
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #6
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #11
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #21
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #26
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #31
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #1
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #9
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #14
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #19
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #29
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #3
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #2
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #7
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #17
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #22
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #27
+    str.w r8, [r0], #4
+    cmp.w r1, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_compress5_armv7em, .-pqlab_mlkem_compress5_armv7em
+
+.section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress5_armv7em
+.type pqlab_mlkem_decompress5_armv7em, %function
+.align 2
+pqlab_mlkem_decompress5_armv7em:
+    push {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #16
+    add.w r12, r0, #512
+1:
+    ldr.w r4, [r1], #4
+    ubfx r10, r4, #0, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #5, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #10, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #15, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r4, #20, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #25, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #30
+    bfi r10, r5, #2, #3
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #3, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #8, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #13, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r5, #18, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #23, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ldr.w r4, [r1], #4
+    lsr.w r10, r5, #28
+    bfi r10, r4, #4, #1
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #1, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r4, #6, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #11, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    stm.w r0!, {r6-r9}
+    ubfx r10, r4, #16, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #21, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #26, #5
+    smlabb r10, r10, r2, r3
+    ldr.w r5, [r1], #4
+    lsr.w r11, r4, #31
+    bfi r11, r5, #1, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r5, #4, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #9, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r5, #14, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #19, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #24, #5
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #29
+    bfi r11, r4, #3, #2
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #2, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #7, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r4, #12, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #17, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r4, #22, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #27, #5
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_decompress5_armv7em, .-pqlab_mlkem_decompress5_armv7em
+
+.section .text.pqlab_mlkem_compress10_armv7em, "ax", %progbits
+.global pqlab_mlkem_compress10_armv7em
+.type pqlab_mlkem_compress10_armv7em, %function
+.align 2
+pqlab_mlkem_compress10_armv7em:
+    push {r4-r11, lr}
+    movw r2, #48862
+    movt r2, #78
+    mov.w r3, #128
+    add.w r12, r1, #512
+1:
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #10
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #10
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #18
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #6
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #26
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #6
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #14
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #24
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #2
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #22
+    str.w r8, [r0], #4
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #10
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #10
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #18
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #6
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #26
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #6
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #14
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #24
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #2
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #22
+    str.w r8, [r0], #4
+    cmp.w r1, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_compress10_armv7em, .-pqlab_mlkem_compress10_armv7em
+
+.section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress10_armv7em
+.type pqlab_mlkem_decompress10_armv7em, %function
+.align 2
+pqlab_mlkem_decompress10_armv7em:
+    push {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #512
+    add.w r12, r0, #512
+1:
+    ldr.w r4, [r1], #4
+    ubfx r10, r4, #0, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #10, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r4, #20, #10
+    smlabb r10, r10, r2, r3
+    ldr.w r5, [r1], #4
+    lsr.w r11, r4, #30
+    bfi r11, r5, #2, #8
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ubfx r10, r5, #8, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #18, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ldr.w r4, [r1], #4
+    lsr.w r10, r5, #28
+    bfi r10, r4, #4, #6
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #6, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    stm.w r0!, {r6-r9}
+    ubfx r10, r4, #16, #10
+    smlabb r10, r10, r2, r3
+    ldr.w r5, [r1], #4
+    lsr.w r11, r4, #26
+    bfi r11, r5, #6, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r5, #4, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #14, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ldr.w r4, [r1], #4
+    lsr.w r10, r5, #24
+    bfi r10, r4, #8, #2
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #2, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ubfx r10, r4, #12, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #22, #10
+    ldr.w r5, [r1], #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #0, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #10, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r5, #20, #10
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #30
+    bfi r11, r4, #2, #8
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ubfx r10, r4, #8, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #18, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #28
+    bfi r10, r5, #4, #6
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #6, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #16, #10
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #26
+    bfi r11, r4, #6, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r4, #4, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #14, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #24
+    bfi r10, r5, #8, #2
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #2, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ubfx r10, r5, #12, #10
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #22, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_decompress10_armv7em, .-pqlab_mlkem_decompress10_armv7em
+
+.section .text.pqlab_mlkem_compress11_armv7em, "ax", %progbits
+.global pqlab_mlkem_compress11_armv7em
+.type pqlab_mlkem_compress11_armv7em, %function
+.align 2
+pqlab_mlkem_compress11_armv7em:
+    push {r4-r11, lr}
+    movw r2, #32188
+    movt r2, #157
+    mov.w r3, #128
+    add.w r12, r1, #512
+1:
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #11
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #11
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #22
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #10
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #1
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #23
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #9
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #2
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #13
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #24
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #8
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #3
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #14
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #25
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #7
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #15
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #26
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #6
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #5
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #27
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #5
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #6
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #17
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #7
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #18
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #29
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #3
+    ldm.w r1!, {r4-r7}
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #19
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #9
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #31
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #1
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #10
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #21
+    str.w r8, [r0], #4
+    cmp.w r1, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_compress11_armv7em, .-pqlab_mlkem_compress11_armv7em
+
+.section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress11_armv7em
+.type pqlab_mlkem_decompress11_armv7em, %function
+.align 2
+pqlab_mlkem_decompress11_armv7em:
+    push {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #1024
+    add.w r12, r0, #512
+1:
+    ldr.w r4, [r1], #4
+    ubfx r10, r4, #0, #11
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #11, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r6, r10, r11, lsl #5
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #22
+    bfi r10, r5, #10, #1
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #1, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    ubfx r10, r5, #12, #11
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #23
+    bfi r11, r4, #9, #2
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r4, #2, #11
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #13, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    stm.w r0!, {r6-r9}
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #24
+    bfi r10, r5, #8, #3
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #3, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r6, r10, r11, lsl #5
+    ubfx r10, r5, #14, #11
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #25
+    bfi r11, r4, #7, #4
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    ubfx r10, r4, #4, #11
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #15, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #26
+    bfi r10, r5, #6, #5
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #5, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    stm.w r0!, {r6-r9}
+    ubfx r10, r5, #16, #11
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #27
+    bfi r11, r4, #5, #6
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r6, r10, r11, lsl #5
+    ubfx r10, r4, #6, #11
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #17, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #28
+    bfi r10, r5, #4, #7
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #7, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r5, #18, #11
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #29
+    bfi r11, r4, #3, #8
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    stm.w r0!, {r6-r9}
+    ubfx r10, r4, #8, #11
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #19, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r6, r10, r11, lsl #5
+    ldr.w r5, [r1], #4
+    lsr.w r10, r4, #30
+    bfi r10, r5, #2, #9
+    smlabb r10, r10, r2, r3
+    ubfx r11, r5, #9, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    ubfx r10, r5, #20, #11
+    smlabb r10, r10, r2, r3
+    ldr.w r4, [r1], #4
+    lsr.w r11, r5, #31
+    bfi r11, r4, #1, #10
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r4, #10, #11
+    smlabb r10, r10, r2, r3
+    ubfx r11, r4, #21, #11
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_decompress11_armv7em, .-pqlab_mlkem_decompress11_armv7em
 
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
