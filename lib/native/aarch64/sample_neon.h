@@ -30,6 +30,8 @@
 #ifndef PQLAB_NATIVE_AARCH64_SAMPLE_NEON_H
 #define PQLAB_NATIVE_AARCH64_SAMPLE_NEON_H
 
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
+
 #include <stddef.h>
 #include <stdint.h>
 
