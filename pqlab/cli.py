@@ -563,14 +563,20 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     help="number of KAT records to generate (the NIST files have 100)",
 )
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
-def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
+@click.option(
+    "--fma",
+    is_flag=True,
+    help="the FMA study (docs/fndsa.md): native-double FN-DSA / Hawk built with -ffp-contract=fast and "
+    "the backend's fused FFT products; not KAT-exact, the verdicts show which records change",
+)
+def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, fma):
     """Reproduce the NIST KAT response file from its seeds and compare with the reference
     (a dropped-in folder's own KAT/*.rsp when its package has one: first differing record)."""
     import hashlib
 
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
     refs = katref.load_refs()
-    outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count))
+    outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count, fma=fma))
     status = _fail_report(outs)
     rows = []
     for o in outs:
@@ -579,7 +585,8 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
         rsp = J.kat_text(o.output)
         if output:
             Path(output).mkdir(parents=True, exist_ok=True)
-            (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
+            tag = "-fma" if fma else ""
+            (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}{tag}.rsp").write_text(rsp)
         pkg_rsp = None if o.impl.own else nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
         if pkg_rsp is not None:  # the dropped-in package's own KAT/*.rsp comes first
             ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
@@ -596,11 +603,12 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
                 "platform": o.plat.name,
                 "verdict": verdict,
                 "detail": detail,
+                "fma": fma,
                 "sha256": hashlib.sha256(rsp.encode()).hexdigest(),
             }
         )
         if not as_json:
-            click.echo(f"{verdict:<9} {o.impl.id} on {o.plat.name}: {detail}")
+            click.echo(f"{verdict:<9} {o.impl.id} on {o.plat.name}{' (FMA build)' if fma else ''}: {detail}")
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     sys.exit(status)
