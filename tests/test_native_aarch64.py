@@ -1920,3 +1920,55 @@ def test_neon_mldsa_ball_swap_matches_portable(tmp_path: Path) -> None:
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
     )
     assert int(f["ball_swap"]) == 256 * 257 // 2
+
+
+BALL_COUNT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+__attribute__((noinline)) void count_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+static uint32_t w[2][64];
+static uint32_t r[2];
+int main(void)
+{
+    pqlab_hal_setup();
+    /* the tau steps of one SampleInBall (ML-DSA-65, tau = 49) with j = i / 2 */
+    count_mark(0);
+    for (unsigned int i = 256 - MLDSA_TAU; i < 256; i++) {
+        r[0] += mldsa_ball_swap_c(w[0], i / 4 + 1, i / 2, i & 1 ? 0xFFFFFFFFu : 0x01010101u);
+    }
+    count_mark(1);
+    for (unsigned int i = 256 - MLDSA_TAU; i < 256; i++) {
+        r[1] += pqlab_mldsa_ball_swap_neon(w[1], i / 4 + 1, i / 2, i & 1 ? 0xFFFFFFFFu : 0x01010101u);
+    }
+    count_mark(2);
+    printf("same %d\nend\n", r[0] == r[1] && memcmp(w[0], w[1], sizeof w[0]) == 0);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.slow
+def test_neon_ball_swap_executes_fewer_instructions(tmp_path: Path) -> None:
+    """Instruction counts under QEMU (qemu, not cycles) of the tau = 49 masked steps of one
+    ML-DSA-65 SampleInBall, C against NEON, same results. Printed (pytest -s) for docs/neon.md."""
+    mldsa = ROOT / "lib" / "mldsa"
+    out = run_kernel_program(
+        tmp_path,
+        "ball_count.c",
+        BALL_COUNT_PROGRAM,
+        [mldsa / "sample.c", mldsa / "ntt.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mldsa, NATIVE],
+        cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
+    )
+    assert out.splitlines() == ["same 1", "end"], out
+    c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
+    assert len(c) == 2, c
+    print(f"ball_swap x49 (qemu instructions, not cycles): C {c[0]} NEON {c[1]}")
+    assert c[1] < c[0], c
