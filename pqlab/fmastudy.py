@@ -20,11 +20,13 @@ study reports three things, each from a real run on the platform:
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import subprocess
 import tempfile
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -209,27 +211,37 @@ def kat_differences(plat: Platform, impl: Implementation, count: int) -> dict:
     return {"count": count, "changed": changed}
 
 
-def _trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int]]:
-    """Run a `-d exec,nochain -singlestep -D log` command with `log` a FIFO; returns stdout and
-    the instruction counts between consecutive executions of the address `marker`."""
+def _trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int], list[Counter[bytes]]]:
+    """Run a `-d exec,nochain -singlestep -D log` command with `log` a FIFO; returns stdout, the
+    instruction counts between consecutive executions of the address `marker`, and for each
+    window between the executions 2k and 2k + 1 (an operation) the count per program counter."""
     key = f"/{marker:016x}/".encode()
     at: list[int] = []
-    counted = [0]
+    windows: list[Counter[bytes]] = []
 
     def reader() -> None:
         n = 0
         tail = b""
+        inside = False
         with log.open("rb") as fh:
             while chunk := fh.read(1 << 22):
                 buf = tail + chunk
                 cut = buf.rfind(b"\n") + 1
                 whole, tail = buf[:cut], buf[cut:]
-                start = 0
-                while (i := whole.find(key, start)) >= 0:
-                    at.append(n + whole.count(b"\nTrace", 0, i) + (1 if whole.startswith(b"Trace") else 0))
-                    start = i + 1
-                n += whole.count(b"\nTrace") + (1 if whole.startswith(b"Trace") else 0)
-        counted[0] = n
+                if not inside and key not in whole:  # the fast path: count the lines only
+                    n += whole.count(b"\nTrace") + (1 if whole.startswith(b"Trace") else 0)
+                    continue
+                for line in whole.split(b"\n"):
+                    if not line.startswith(b"Trace"):
+                        continue
+                    n += 1
+                    if key in line:
+                        at.append(n)
+                        inside = len(at) % 2 == 1
+                        if inside:
+                            windows.append(Counter())
+                    elif inside:
+                        windows[-1][line.split(b"/", 2)[1]] += 1
 
     t = threading.Thread(target=reader)
     t.start()
@@ -237,7 +249,33 @@ def _trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int
     t.join()
     if proc.returncode != 0:
         raise PqlabError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-1000:]}")
-    return proc.stdout, [b - a for a, b in zip(at, at[1:])]
+    return proc.stdout, [b - a for a, b in zip(at, at[1:])], windows
+
+
+def _functions(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, str]]]:
+    """The function symbols of `elf` sorted by address: (starts, [(end, name)])."""
+    nm = plat.tool("nm") if plat.tools_prefix else "nm"
+    out = subprocess.run([nm, "-S", "--defined-only", str(elf)], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            start, size = int(parts[0], 16), int(parts[1], 16)
+            rows.append((start, start + size, parts[3]))
+    rows.sort()
+    return [r[0] for r in rows], [(r[1], r[2]) for r in rows]
+
+
+def per_function(plat: Platform, elf: Path, window: Counter[bytes]) -> dict[str, int]:
+    """Exclusive instruction counts per function of one window (program counters mapped to the
+    function symbols that contain them; others under '?')."""
+    starts, ends = _functions(plat, elf)
+    out: Counter[str] = Counter()
+    for pc_hex, n in window.items():
+        pc = int(pc_hex, 16)
+        k = bisect.bisect_right(starts, pc) - 1
+        out[ends[k][1] if k >= 0 and pc < ends[k][0] else "?"] += n
+    return dict(out.most_common())
 
 
 def _symbol(plat: Platform, elf: Path, name: str) -> int | None:
@@ -250,13 +288,22 @@ def _symbol(plat: Platform, elf: Path, name: str) -> int | None:
     return None
 
 
-def instruction_counts(plat: Platform, impl: Implementation, fma: bool, iterations: int = 1) -> dict[str, list[int]]:
+def instruction_counts(
+    plat: Platform,
+    impl: Implementation,
+    fma: bool,
+    iterations: int = 1,
+    ops: tuple[str, ...] = (),
+    functions: dict[str, dict[str, int]] | None = None,
+) -> dict[str, list[int]]:
     """Executed instructions per operation of the harness's speed program (qemu-aarch64
     `-singlestep`, counted between the two timer reads around each operation; includes the
-    timer read itself, the same in both builds). op -> one count per iteration."""
+    timer read itself, the same in both builds). op -> one count per iteration. `ops`: the
+    operations to measure (the harness's --ops; the others run unmeasured where needed).
+    `functions`: filled with op -> function -> exclusive count (first iteration)."""
     if plat.runner_kind != "qemu-user" or plat.arch != "aarch64":
         raise PqlabError(f"instruction counts: platform {plat.name} is not qemu-aarch64 user mode")
-    opts = build.BuildOptions(iterations=iterations, fma=fma)
+    opts = build.BuildOptions(iterations=iterations, fma=fma, ops=ops)
     res = build.build(plat, [impl], ("speed",), 1, opts)[impl.id]
     if res.error:
         raise PqlabError(f"build of {impl.id} ({'FMA' if fma else 'default'}) failed: {res.error[-2000:]}")
@@ -268,13 +315,15 @@ def instruction_counts(plat: Platform, impl: Implementation, fma: bool, iteratio
         fifo = Path(tmp) / "trace"
         os.mkfifo(fifo)
         cmd = command(plat, elf, ["-singlestep", "-d", "exec,nochain", "-D", str(fifo)])
-        stdout, gaps = _trace_counts(cmd, addr, fifo)
+        stdout, gaps, windows = _trace_counts(cmd, addr, fifo)
     out = protocol.parse(stdout, "speed")
-    ops = [f[0] for f in out.of("speed")]
+    names = [f[0] for f in out.of("speed")]
     # timer reads come in pairs around each operation: the gaps 0, 2, 4, ... are the operations
-    if len(gaps) != 2 * len(ops) - 1:
-        raise PqlabError(f"{elf}: {len(gaps) + 1} timer reads for {len(ops)} measured operations")
+    if len(gaps) != 2 * len(names) - 1 or len(windows) != len(names):
+        raise PqlabError(f"{elf}: {len(gaps) + 1} timer reads for {len(names)} measured operations")
     counts: dict[str, list[int]] = {}
-    for k, op in enumerate(ops):
+    for k, op in enumerate(names):
         counts.setdefault(op, []).append(gaps[2 * k])
+        if functions is not None and op not in functions:
+            functions[op] = per_function(plat, elf, windows[k])
     return counts
