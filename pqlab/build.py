@@ -54,6 +54,11 @@ class BuildOptions:
     # operations speed, stack and hashing measure (`pqlab bench --ops`); empty: all. The others
     # run once, unmeasured, where a selected one needs their output (harness/ops.h)
     ops: tuple[str, ...] = ()
+    # the FMA study (docs/fndsa.md): the implementations with native doubles (fpr = "native":
+    # FN-DSA and Hawk `fpu`) built with -ffp-contract=fast instead of their -ffp-contract=off, and
+    # the backends with -DPQLAB_FNDSA_FMA (fused products in the NEON FFT layer); built in a folder
+    # of its own. Not KAT-exact: never the default, never an implementation of the registry
+    fma: bool = False
 
     def runs(self, program: str) -> int:
         """Iterations a program is built for: the hashing share is a ratio that a few runs pin
@@ -361,6 +366,19 @@ def prepare_platform(impl: Implementation, plat: Platform, opts: BuildOptions) -
     return prep if impl.runs_on(prep) else None
 
 
+FMA_BACKEND_FLAGS = ["-DPQLAB_FNDSA_FMA"]
+
+
+def fma_flags(impl: Implementation, flags: list[str]) -> list[str]:
+    """The FMA study's flags for an implementation's own sources: with native doubles
+    (pqlab.toml fpr = "native") -ffp-contract=off becomes -ffp-contract=fast, so the compiler
+    may fuse a*b + c into one rounding (FMADD/FMSUB on AArch64); other implementations keep
+    theirs (integer or emulated arithmetic: nothing to fuse)."""
+    if impl.fpr != "native":
+        return flags
+    return ["-ffp-contract=fast" if f == "-ffp-contract=off" else f for f in flags]
+
+
 def program_name(program: str, opts: BuildOptions, prepared: bool = False) -> str:
     sel = f"-ops-{'-'.join(sorted(opts.ops))}" if opts.ops and program in MASKED_PROGRAMS else ""
     if prepared:
@@ -390,8 +408,11 @@ def build(
     debug = ["-DPQLAB_CONTRACT_CHECKS"] if opts.contract_checks else []
     if opts.contract_checks:
         bdir = bdir.with_name(f"{bdir.name}-contract")
+    if opts.fma:
+        bdir = bdir.with_name(f"{bdir.name}-fma")
     nf = NinjaFile(plat)
     own_flags = [*base_cflags(plat), *debug, *WERROR, *[f"-I{d}" for d in COMMON_DIRS], f"-I{HAL_INCLUDE}"]
+    own_flags += FMA_BACKEND_FLAGS if opts.fma else []
     common_srcs = _sources(COMMON_DIRS) + backends(plat)[0]
     libcommon = nf.archive(bdir / "libpqlab.a", nf.compile(bdir / "common", common_srcs, own_flags))
     libprof = nf.archive(
@@ -407,6 +428,8 @@ def build(
     for impl in impls:
         src_flags, h_flags = impl_flags(plat, impl)
         src_flags, h_flags = src_flags + debug, h_flags + debug
+        if opts.fma:
+            src_flags = fma_flags(impl, src_flags)
         ibase = bdir / "impl" / impl.build_key
         cc = opts.impl_cc if not impl.own else None
         if cc:

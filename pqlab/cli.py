@@ -569,14 +569,20 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     help="number of KAT records to generate (the NIST files have 100)",
 )
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="write the .rsp files here")
-def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
+@click.option(
+    "--fma",
+    is_flag=True,
+    help="the FMA study (docs/fndsa.md): native-double FN-DSA / Hawk built with -ffp-contract=fast and "
+    "the backend's fused FFT products; not KAT-exact, the verdicts show which records change",
+)
+def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, fma):
     """Reproduce the NIST KAT response file from its seeds and compare with the reference
     (a dropped-in folder's own KAT/*.rsp when its package has one: first differing record)."""
     import hashlib
 
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
     refs = katref.load_refs()
-    outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count))
+    outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count, fma=fma))
     status = _fail_report(outs)
     rows = []
     for o in outs:
@@ -585,7 +591,8 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
         rsp = J.kat_text(o.output)
         if output:
             Path(output).mkdir(parents=True, exist_ok=True)
-            (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}.rsp").write_text(rsp)
+            tag = "-fma" if fma else ""
+            (Path(output) / f"{o.impl.scheme}-{o.impl.name}-{o.plat.name}{tag}.rsp").write_text(rsp)
         pkg_rsp = None if o.impl.own else nistpkg.kat_reference(o.impl.dir, o.impl.scheme, o.impl.name, o.impl.sizes)
         if pkg_rsp is not None:  # the dropped-in package's own KAT/*.rsp comes first
             ok, detail = nistpkg.compare_rsp(rsp, pkg_rsp, count)
@@ -602,14 +609,64 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output):
                 "platform": o.plat.name,
                 "verdict": verdict,
                 "detail": detail,
+                "fma": fma,
                 "sha256": hashlib.sha256(rsp.encode()).hexdigest(),
             }
         )
         if not as_json:
-            click.echo(f"{verdict:<9} {o.impl.id} on {o.plat.name}: {detail}")
+            click.echo(f"{verdict:<9} {o.impl.id} on {o.plat.name}{' (FMA build)' if fma else ''}: {detail}")
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     sys.exit(status)
+
+
+@main.command("fma-study")
+@click.option("-p", "--platform", "platform", default="aarch64-qemu", show_default=True)
+@platform_path_option
+@click.option("-i", "--impl", "impl_id", default="fn-dsa-512/fpu", show_default=True, help="implementation id")
+@click.option("-n", "--inputs", type=click.IntRange(min=1), default=100000, show_default=True)
+@click.option("--kat", "kat_count", type=click.IntRange(min=0), default=0, help="KAT records to compare (0: none)")
+@click.option("--counts", is_flag=True, help="qemu-aarch64 instruction counts of both builds (slow: a full trace)")
+@click.option("--json", "as_json", is_flag=True)
+def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
+    """The FMA study (docs/fndsa.md): sampler outputs that change when the compiler may fuse,
+    the KAT records that change, and instruction counts with and without (not cycles)."""
+    import dataclasses
+    import tempfile
+
+    from pqlab import fmastudy
+    from pqlab.registry import close_matches
+
+    plat = get_platform(platform)
+    found = {i.id: i for i in discover()}
+    if impl_id not in found:
+        raise PqlabError(f"fma-study: no implementation {impl_id}{close_matches(impl_id, found)}")
+    impl = found[impl_id]
+    with tempfile.TemporaryDirectory(prefix="pqlab-fma-") as tmp:
+        d = fmastudy.sampler_differences(plat, inputs, Path(tmp))
+    out: dict = {"platform": plat.name, "sampler": dataclasses.asdict(d)}
+    if kat_count:
+        out["kat"] = fmastudy.kat_differences(plat, impl, kat_count)
+    if counts:
+        out["instructions"] = {
+            "default": fmastudy.instruction_counts(plat, impl, False),
+            "fma": fmastudy.instruction_counts(plat, impl, True),
+            "unit": "qemu instructions (not cycles)",
+        }
+    if as_json:
+        click.echo(json.dumps(out, indent=1))
+        return
+    click.echo(
+        f"{plat.name}: over {d.n} inputs, differing with -ffp-contract=fast: fndsa_expm_p63(x, ccs) {d.expm_p63}, "
+        f"BerExp threshold {d.threshold}, BerExp decision {d.berexp}, SamplerZ {d.samplerz}"
+    )
+    if kat_count:
+        ch = out["kat"]["changed"]
+        click.echo(f"{impl.id}: {len(ch)} of {kat_count} KAT records change: {sorted(ch)}")
+    if counts:
+        for op, n in out["instructions"]["default"].items():
+            f = out["instructions"]["fma"].get(op)
+            click.echo(f"  {op:<10} {n[0]:>12,} -> {f[0] if f else '-':>12,} qemu instructions (not cycles)")
 
 
 @main.command("acvp")

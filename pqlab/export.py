@@ -242,20 +242,34 @@ _PROTO = re.compile(r"\bint\s+(crypto_\w+)\s*\(([^;{}]*)\)\s*;")
 _NUMDEF = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(PQLAB_\w+)[ \t]+(\d+)\b", re.M)
 
 
-def api_source(impl: Implementation) -> Path:
-    """The header that declares the implementation's API: its api.h, or the api.h that one
-    includes (the small-stack variants include their ref's, with their own PQLAB_NS)."""
+def _api_chain(impl: Implementation) -> list[Path]:
+    """The headers from the implementation's api.h to the one that declares its crypto_*
+    functions, following quoted includes (the small-stack variants include their ref's api.h;
+    Hawk's api.h includes lib/hawk/hawk_api.h from the implementation's include folders)."""
     path = impl.dir / "api.h"
+    chain = [path]
+    dirs = [impl.dir, *(Path(d) for d in impl.include)]
     for _ in range(4):
         text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", path.read_text(), flags=re.S)
         if _PROTO.search(text):
-            return path
+            return chain
         inc = re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
-        nxt = [path.parent / i for i in inc if (path.parent / i).name == "api.h" and (path.parent / i).is_file()]
+        # the including folder first (as the compiler searches), then the include folders
+        found = [d / i for i in inc for d in [path.parent, *dirs] if (d / i).is_file()]
+        # an api.h first: the small-stack variants' own chain
+        nxt = sorted(found, key=lambda f: f.name != "api.h")
+        nxt = [f for f in nxt if f.resolve() not in {c.resolve() for c in chain}]
         if not nxt:
             break
         path = nxt[0]
+        chain.append(path)
     raise PqlabError(f"{impl.dir / 'api.h'}: no crypto_* prototypes found")
+
+
+def api_source(impl: Implementation) -> Path:
+    """The header that declares the implementation's API: its api.h, or the header that one
+    includes (the small-stack variants include their ref's api.h, with their own PQLAB_NS)."""
+    return _api_chain(impl)[-1]
 
 
 def tree_api(impl: Implementation) -> str:
@@ -282,14 +296,16 @@ def nist_header(impl: Implementation) -> str:
 def public_header(impl: Implementation, prefix: str) -> str:
     """The scheme's NIST and deterministic internal API under namespaced names (several schemes
     in one translation unit), with the sizes; taken from the implementation's api.h."""
-    text = api_source(impl).read_text()
-    plain = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+    # the names from the header that declares them, ALGNAME and constants from the whole chain
+    texts = [re.sub(r"/\*.*?\*/|//[^\n]*", " ", h.read_text(), flags=re.S) for h in _api_chain(impl)]
+    plain = texts[-1]
+    every = "\n".join(texts)
     ns = short_name(impl)
     up = ns.upper()
     protos = _PROTO.findall(plain)
     if not protos:
         raise PqlabError(f"{impl.dir / 'api.h'}: no crypto_* prototypes found")
-    alg = re.search(r'#\s*define\s+CRYPTO_ALGNAME\s+("[^"]*")', plain)
+    alg = re.search(r'#\s*define\s+CRYPTO_ALGNAME\s+("[^"]*")', every)
     lines = [
         f"{_HEAD}: {impl.scheme} ({impl.name}), the",
         f" * functions of {impl.scheme}/api.h under their namespaced names (the folder's symbols, prefix",
@@ -306,7 +322,7 @@ def public_header(impl: Implementation, prefix: str) -> str:
         lines.append(f"#define {up}_ALGNAME {alg.group(1)}")
     for key, value in sorted(impl.sizes.items()):
         lines.append(f"#define {up}_{key.removeprefix('CRYPTO_')} {value}")
-    consts = [(k, v) for k, v in _NUMDEF.findall(plain) if not k.endswith("_H") and k != "PQLAB_NS"]
+    consts = [(k, v) for k, v in _NUMDEF.findall(every) if not k.endswith("_H") and k != "PQLAB_NS"]
     if consts:
         lines += ["", "/* constants of the API (pre-hash identifiers) */"]
         lines += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in consts]
@@ -505,7 +521,10 @@ def _stage(folder: Path, impls: list[Implementation], plat: Platform, opts: Opti
         (folder / f"{short_name(impl)}.h").write_text(public_header(impl, prefix))
     (folder / CONFIG).write_text(config_header(plat, opts, prefix))
     (folder / SYMBOLS).write_text(symbols_header([], prefix))
+    # the implementations' include folders (Hawk's sources read lib/fndsa's headers)
+    impl_incs = [Path(d).resolve().relative_to(ROOT).as_posix() for i in impls for d in i.include]
     incs = [".", "lib/common", *(d.relative_to(ROOT).as_posix() for d in backend_dirs)]
+    incs += [d for d in dict.fromkeys(impl_incs) if d not in incs]
     return Stage(folder, common_c + wrappers, asm, incs), per_scheme
 
 
@@ -762,7 +781,8 @@ def implementations(folder: Path, extra_sources: list[Path] | tuple[Path, ...] =
 
 
 def verify_folder(folder: Path, plat: Platform, jobs: int = 1) -> dict:
-    """The harness's test and KAT programs built against the folder and run on `plat`."""
+    """The harness's test and KAT programs built against the folder and run on `plat`; the KAT
+    program generates as few records as the published reference can check (kat_count)."""
     from pqlab import jobs as J
     from pqlab import katref
 
@@ -773,7 +793,7 @@ def verify_folder(folder: Path, plat: Platform, jobs: int = 1) -> dict:
     ok = True
     refs = katref.load_refs()
     tests = J.execute([(i, plat) for i in impls], "test", jobs)
-    kats = J.execute([(i, plat) for i in impls], "kat", jobs, build.BuildOptions(kat_count=1))
+    kats = run_kats(impls, plat, refs, jobs)
     tree_kat = tree_kats([i for i in impls if not katref.ref_for(refs, i.scheme, i.name)], plat, jobs)
     for t, k in zip(tests, kats, strict=True):
         row = {"scheme": t.impl.scheme, "test": "ok" if t.ok else f"FAIL: {(t.error or '')[:300]}"}
@@ -789,6 +809,30 @@ def verify_folder(folder: Path, plat: Platform, jobs: int = 1) -> dict:
             row["test_checks"] = len(t.output.of("test"))
         rows.append(row)
     return {"status": "passed" if ok else "failed", "platform": plat.name, "programs": ["test", "kat"], "schemes": rows}
+
+
+def run_kats(impls: list[Implementation], plat: Platform, refs: dict, jobs: int = 1) -> list:
+    """The KAT program of each implementation with kat_count records; outcomes in order."""
+    from pqlab import jobs as J
+    from pqlab import katref
+
+    counts = {i.id: kat_count(katref.ref_for(refs, i.scheme, i.name)) for i in impls}
+    by_id = {}
+    for n in sorted(set(counts.values())):
+        group = [i for i in impls if counts[i.id] == n]
+        for k in J.execute([(i, plat) for i in group], "kat", jobs, build.BuildOptions(kat_count=n)):
+            by_id[k.impl.id] = k
+    return [by_id[i.id] for i in impls]
+
+
+def kat_count(ref: dict) -> int:
+    """The fewest KAT records the published reference can check: 1 when it has per-record or
+    first-record hashes (or a one-record file hash), else the smallest file it has a hash of
+    (Hawk: only the whole 100-record file); 1 without a reference (the tree's build decides)."""
+    if not ref or ref.get("record_sha256") or "first_record_sha256" in ref:
+        return 1
+    prefixes = sorted(int(n) for n in ref.get("rsp_prefix_sha256", {}))
+    return prefixes[0] if prefixes else 1
 
 
 def tree_kats(impls: list[Implementation], plat: Platform, jobs: int = 1) -> dict[str, str]:
@@ -814,7 +858,7 @@ def kat_verdict(k, refs: dict, tree_kat: dict[str, str]) -> tuple[str, str]:
     text = J.kat_text(k.output)
     ref = katref.ref_for(refs, k.impl.scheme, k.impl.name)
     if ref:
-        v = katref.check(text, ref, 1)
+        v = katref.check(text, ref, kat_count(ref))
         return v.verdict, v.detail
     if tree_kat.get(k.impl.id) is None:
         return "unchecked", "no reference"

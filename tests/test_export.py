@@ -5,8 +5,10 @@ harness's test and KAT programs built against the folder (pqlab's build, the fol
 only) and run; the folder built warning-free with clang; two exports linked into one bare-metal
 program (the Cortex-M4 example, on QEMU and on m4-sim); an application Keccak-f[1600] through
 the configuration header with pqlab's Keccak absent from the program; the host CMake example
-(plain files and single compilation unit); errors for unknown combinations. Slow: every own
-implementation on the host and on mps2-an386.
+(plain files and single compilation unit); ML-KEM-768 + ML-DSA-44 for aarch64-qemu with the NEON
+backend's symbols under the prefix; errors for unknown combinations. Slow: every own
+implementation on the host and on mps2-an386; export --verify of one scheme per family on
+aarch64-qemu.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def run_harness(folder: Path, plat_name: str, extra=()) -> list[J.Outcome]:
     for o in J.execute([(i, plat) for i in impls], "test", 1):
         assert o.ok, o.error
         assert len(o.output.of("test")) > 5
-    kats = J.execute([(i, plat) for i in impls], "kat", 1, B.BuildOptions(kat_count=1))
+    # as many records as the published reference checks (1; Hawk: its whole 100-record file)
+    kats = X.run_kats(impls, plat, refs)
     # schemes without a published KAT hash (SLH-DSA): the tree's build of the same harness
     tree_kat = X.tree_kats([i for i in impls if not katref.ref_for(refs, i.scheme, i.name)], plat)
     for o in kats:
@@ -80,6 +83,48 @@ def test_export_m4_two_schemes_tested(tmp_path: Path) -> None:
     syms = symbols("mps2-an386", elf_of(kats[0]))
     assert "pqlab_mlkem768_mldsa44_mlkem768_ref_crypto_kem_keypair" in syms
     assert "pqlab_mlkem768_ref_crypto_kem_keypair" not in syms
+
+
+def test_export_aarch64_neon_backend_under_the_prefix(tmp_path: Path) -> None:
+    """ML-KEM-768 + ML-DSA-44 for aarch64-qemu: the NEON backend's C files join the folder, its
+    globals (pqlab_aarch64_features, pqlab_mlkem_ntt_neon, ...) are renamed under the prefix
+    (their headers include pqlab_config.h), the single compilation unit holds both NTT files (their
+    static helpers once collided), and the harness runs the folder's kernels on qemu-aarch64."""
+    out = tmp_path / "a64"
+    m = X.export(["ml-kem-768", "ml-dsa-44"], "ref", get_platform("aarch64-qemu"), out)
+    names = {Path(s).name for s in m["c_sources"] if s.startswith("lib/native/aarch64/")}
+    assert {"cpu.c", "mlkem_ntt.c", "mldsa_ntt.c", "sample.c", "keccak.c"} <= names, names
+    assert m["single_compilation_unit"] is not None
+    prefix = m["config"]["prefix"]
+    kats = run_harness(out, "aarch64-qemu")
+    syms = symbols("aarch64-qemu", elf_of(kats[0]))
+    for kernel in ("mlkem_ntt_neon", "mldsa_ntt_neon", "aarch64_features"):
+        assert f"{prefix}{kernel}" in syms, kernel
+        assert f"pqlab_{kernel}" not in syms, kernel
+
+
+# one scheme of each family on aarch64-qemu with its NEON kernels: FN-DSA and Hawk as `fpu`
+# (the FFT layer), the others `ref`
+AARCH64_FAMILIES = [
+    ("ml-kem-512", "ref"),
+    ("ml-dsa-65", "ref"),
+    ("fn-dsa-512", "fpu"),
+    ("hawk-512", "fpu"),
+    ("slh-dsa-shake-128f", "ref"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scheme", "impl"), AARCH64_FAMILIES, ids=[s for s, _ in AARCH64_FAMILIES])
+def test_export_verify_every_family_aarch64(scheme: str, impl: str, tmp_path: Path) -> None:
+    """`pqlab export --verify` on aarch64-qemu: the folder's own build, prefix and single
+    compilation unit checks, then the harness's test and KAT (published hash, or the tree's
+    build for SLH-DSA) built against the folder and run under qemu-aarch64."""
+    m = X.export([scheme], impl, get_platform("aarch64-qemu"), tmp_path / "e", verify=True)
+    assert m["verification"]["status"] == "passed", m["verification"]
+    assert m["verification"]["schemes"][0]["kat"].startswith("ok"), m["verification"]
+    assert any(s.startswith("lib/native/aarch64/") for s in m["c_sources"])
+    assert m["single_compilation_unit"] is not None
 
 
 @pytest.mark.slow

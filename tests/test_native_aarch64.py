@@ -1857,3 +1857,118 @@ def test_neon_modp_ntt_executes_fewer_instructions(logm: int, tmp_path: Path) ->
     assert len(c) == 4, c
     print(f"mod-p logm {logm} (qemu instructions, not cycles): ntt C {c[0]} NEON {c[1]}; intt C {c[2]} NEON {c[3]}")
     assert c[1] < c[0] and c[3] < c[2], c
+
+
+BALL_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static unsigned int bad, n_swap;
+/* every step of SampleInBall: i = 0..255 (nwords = i / 4 + 1), every j <= i, both signs; w
+ * random bytes (kind 0), all zero (1), all 0xFF (2), plus 4 guard words after the 64 */
+int main(void)
+{
+    pqlab_hal_setup();
+    static uint32_t w0[64 + 4], w1[64 + 4];
+    for (unsigned int i = 0; i < 256; i++) {
+        for (unsigned int j = 0; j <= i; j++) {
+            const unsigned int kind = (i + j) % 3;
+            for (unsigned int k = 0; k < 64 + 4; k++) {
+                w0[k] = kind == 0 ? next32() : kind == 1 ? 0 : 0xFFFFFFFFu;
+            }
+            memcpy(w1, w0, sizeof w0);
+            const uint32_t sign4 = (i ^ j) & 1 ? 0xFFFFFFFFu : 0x01010101u;
+            const uint32_t r0 = mldsa_ball_swap_c(w0, i / 4 + 1, j, sign4);
+            const uint32_t r1 = pqlab_mldsa_ball_swap_neon(w1, i / 4 + 1, j, sign4);
+            n_swap++;
+            if (r0 != r1 || memcmp(w0, w1, sizeof w0) != 0) {
+                printf("mismatch ball_swap i %u j %u kind %u: %u vs %u\n", i, j, kind, r0, r1);
+                bad++;
+            }
+        }
+    }
+    printf("counts ball_swap=%u\n", n_swap);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_mldsa_ball_swap_matches_portable(tmp_path: Path) -> None:
+    """SampleInBall's masked step against lib/mldsa/sample.c's ball_swap_c (built without the
+    backend): every step i = 0..255 with every j <= i (32,896 cases), both signs, random /
+    zero / all-ones words; the return value and all 64 words plus 4 guard words compared."""
+    mldsa = ROOT / "lib" / "mldsa"
+    f = run_and_parse(
+        tmp_path,
+        "ball.c",
+        BALL_PROGRAM,
+        [mldsa / "sample.c", mldsa / "ntt.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mldsa, NATIVE],
+        cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
+    )
+    assert int(f["ball_swap"]) == 256 * 257 // 2
+
+
+BALL_COUNT_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "sample_neon.h"
+
+__attribute__((noinline)) void count_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+static uint32_t w[2][64];
+static uint32_t r[2];
+int main(void)
+{
+    pqlab_hal_setup();
+    /* the tau steps of one SampleInBall (ML-DSA-65, tau = 49) with j = i / 2 */
+    count_mark(0);
+    for (unsigned int i = 256 - MLDSA_TAU; i < 256; i++) {
+        r[0] += mldsa_ball_swap_c(w[0], i / 4 + 1, i / 2, i & 1 ? 0xFFFFFFFFu : 0x01010101u);
+    }
+    count_mark(1);
+    for (unsigned int i = 256 - MLDSA_TAU; i < 256; i++) {
+        r[1] += pqlab_mldsa_ball_swap_neon(w[1], i / 4 + 1, i / 2, i & 1 ? 0xFFFFFFFFu : 0x01010101u);
+    }
+    count_mark(2);
+    printf("same %d\nend\n", r[0] == r[1] && memcmp(w[0], w[1], sizeof w[0]) == 0);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.slow
+def test_neon_ball_swap_executes_fewer_instructions(tmp_path: Path) -> None:
+    """Instruction counts under QEMU (qemu, not cycles) of the tau = 49 masked steps of one
+    ML-DSA-65 SampleInBall, C against NEON, same results. Printed (pytest -s) for docs/neon.md."""
+    mldsa = ROOT / "lib" / "mldsa"
+    out = run_kernel_program(
+        tmp_path,
+        "ball_count.c",
+        BALL_COUNT_PROGRAM,
+        [mldsa / "sample.c", mldsa / "ntt.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "sample.c"],
+        include=[mldsa, NATIVE],
+        cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
+    )
+    assert out.splitlines() == ["same 1", "end"], out
+    c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
+    assert len(c) == 2, c
+    print(f"ball_swap x49 (qemu instructions, not cycles): C {c[0]} NEON {c[1]}")
+    assert c[1] < c[0], c

@@ -164,7 +164,7 @@ static const int64_t FX_ROOTS[512][2] = {
 };
 
 /* floor(x y / 2^32) modulo 2^64 */
-static int64_t fx_mul(int64_t x, int64_t y)
+static int64_t fx_mul64(int64_t x, int64_t y)
 {
     uint64_t xl = (uint32_t)x, yl = (uint32_t)y;
     int64_t xh = x >> 32, yh = y >> 32; /* x = xh 2^32 + xl */
@@ -216,8 +216,8 @@ static int64_t fx_half(int64_t v)
 /* (a + ib)(c + id), three products */
 static void fx_cmul(int64_t *re, int64_t *im, int64_t a, int64_t b, int64_t c, int64_t d)
 {
-    int64_t z0 = fx_mul(a, c), z1 = fx_mul(b, d);
-    int64_t z2 = fx_mul((int64_t)((uint64_t)a + (uint64_t)b), (int64_t)((uint64_t)c + (uint64_t)d));
+    int64_t z0 = fx_mul64(a, c), z1 = fx_mul64(b, d);
+    int64_t z2 = fx_mul64((int64_t)((uint64_t)a + (uint64_t)b), (int64_t)((uint64_t)c + (uint64_t)d));
     *re = (int64_t)((uint64_t)z0 - (uint64_t)z1);
     *im = (int64_t)((uint64_t)z2 - ((uint64_t)z0 + (uint64_t)z1));
 }
@@ -278,8 +278,8 @@ void hawk_fx_babai_init(int64_t *w, unsigned logm, uint32_t t)
     fx_fft(U, logm);
     fx_fft(V, logm);
     for (size_t u = 0; u < hm; u++) {
-        int64_t s = fx_add(fx_mul(U[u], U[u]), fx_mul(U[u + hm], U[u + hm]));
-        N[u] = fx_add(s, fx_add(fx_mul(V[u], V[u]), fx_mul(V[u + hm], V[u + hm])));
+        int64_t s = fx_add(fx_mul64(U[u], U[u]), fx_mul64(U[u + hm], U[u + hm]));
+        N[u] = fx_add(s, fx_add(fx_mul64(V[u], V[u]), fx_mul64(V[u + hm], V[u + hm])));
     }
     for (size_t u = 0; u < m; u++) {
         U[u] = fx_shl(U[u], t);

@@ -18,7 +18,7 @@
 #include "fndsa.h" /* fpr, fndsa_fft, fndsa_ifft, fndsa_poly_* */
 #include "ntru_internal.h"
 
-static void adj_i32(int32_t *d, const int32_t *s)
+static void verify_adj_i32(int32_t *d, const int32_t *s)
 {
     d[0] = s[0];
     for (size_t u = 1; u < HAWK_N; u++) {
@@ -87,9 +87,9 @@ static int poly_qnorm(uint32_t *r, const int32_t *q00, const int32_t *q01, const
     hawk_intt_i32(it, X, c);
     {
         int32_t *t2 = (int32_t *)(void *)B; /* q01's NTT is no longer needed */
-        adj_i32(t2, it);
+        verify_adj_i32(t2, it);
         hawk_ntt_i32(X, t2, c); /* X = NTT(e*) */
-        adj_i32(t2, w1);
+        verify_adj_i32(t2, w1);
         hawk_ntt_i32(W, t2, c); /* W = NTT(w1*) */
     }
     uint64_t s = 0;

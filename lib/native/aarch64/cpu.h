@@ -6,6 +6,8 @@
 #ifndef PQLAB_NATIVE_AARCH64_CPU_H
 #define PQLAB_NATIVE_AARCH64_CPU_H
 
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
+
 #define PQLAB_AARCH64_FEAT_SHA3 1u   /* FEAT_SHA3 (ARMv8.2 optional) */
 #define PQLAB_AARCH64_FEAT_SHA256 2u /* FEAT_SHA256 (the "crypto" extension's SHA-2 part) */
 

@@ -27,49 +27,49 @@
 /* fndsa_ntt_zetas, fndsa_ntt_izetas: the frontend's own tables (modq.c), from lib/fndsa/gen_tables.py */
 #include "../fndsa_modq_zetas.h"
 
-#define Q 12289
-#define QINV (-12287) /* q^-1 mod 2^16 = 53249, signed */
+#define MQ_Q 12289
+#define MQ_QINV (-12287) /* q^-1 mod 2^16 = 53249, signed */
 #define BARRETT_V 5461
 
-static inline int16x8_t mq_mont(int16x8_t a, int16x8_t z)
+static inline int16x8_t neon_mq_mont(int16x8_t a, int16x8_t z)
 {
     const int16x8_t hi = vqdmulhq_s16(a, z);
-    const int16x8_t t = vmulq_s16(a, vmulq_n_s16(z, QINV));
-    return vhsubq_s16(hi, vqdmulhq_n_s16(t, Q));
+    const int16x8_t t = vmulq_s16(a, vmulq_n_s16(z, MQ_QINV));
+    return vhsubq_s16(hi, vqdmulhq_n_s16(t, MQ_Q));
 }
 
-static inline int16x8_t mq_barrett(int16x8_t a)
+static inline int16x8_t neon_mq_barrett(int16x8_t a)
 {
-    return vmlsq_n_s16(a, vrshrq_n_s16(vqdmulhq_n_s16(a, BARRETT_V), 11), Q);
+    return vmlsq_n_s16(a, vrshrq_n_s16(vqdmulhq_n_s16(a, BARRETT_V), 11), MQ_Q);
 }
 
 /* (-q, q) -> [0, q) */
-static inline int16x8_t mq_canon(int16x8_t a)
+static inline int16x8_t neon_mq_canon(int16x8_t a)
 {
-    return vaddq_s16(a, vandq_s16(vshrq_n_s16(a, 15), vdupq_n_s16(Q)));
+    return vaddq_s16(a, vandq_s16(vshrq_n_s16(a, 15), vdupq_n_s16(MQ_Q)));
 }
 
 /* [0, q) -> [-(q-1)/2, (q-1)/2] */
-static inline int16x8_t mq_centre(int16x8_t a)
+static inline int16x8_t neon_mq_centre(int16x8_t a)
 {
-    const uint16x8_t big = vcgtq_s16(a, vdupq_n_s16((Q - 1) / 2));
-    return vsubq_s16(a, vandq_s16(vreinterpretq_s16_u16(big), vdupq_n_s16(Q)));
+    const uint16x8_t big = vcgtq_s16(a, vdupq_n_s16((MQ_Q - 1) / 2));
+    return vsubq_s16(a, vandq_s16(vreinterpretq_s16_u16(big), vdupq_n_s16(MQ_Q)));
 }
 
-#define CT(a, b, z)                                                                                                    \
+#define MQ_CT(a, b, z)                                                                                                 \
     do {                                                                                                               \
-        const int16x8_t t_ = mq_mont((b), (z));                                                                        \
+        const int16x8_t t_ = neon_mq_mont((b), (z));                                                                   \
         (b) = vsubq_s16((a), t_);                                                                                      \
         (a) = vaddq_s16((a), t_);                                                                                      \
     } while (0)
 
 /* (a, b) -> (Barrett(a + b), z (a - b)): the inverse keeps every value below q on entry to a
  * layer (sums reduced to q/2 + 2, products below q), so the sum and difference stay below 2q */
-#define GS(a, b, z)                                                                                                    \
+#define MQ_GS(a, b, z)                                                                                                 \
     do {                                                                                                               \
         const int16x8_t d_ = vsubq_s16((a), (b));                                                                      \
-        (a) = mq_barrett(vaddq_s16((a), (b)));                                                                         \
-        (b) = mq_mont(d_, (z));                                                                                        \
+        (a) = neon_mq_barrett(vaddq_s16((a), (b)));                                                                    \
+        (b) = neon_mq_mont(d_, (z));                                                                                   \
     } while (0)
 
 /* 8 x 8 transpose of 16-bit elements (its own inverse): r[i] lane j <-> r[j] lane i */
@@ -105,7 +105,7 @@ int pqlab_fndsa_mq_ntt_native(uint16_t *a, unsigned logn)
     const size_t n = (size_t)1 << logn, nv = n / 8;
     int16_t *w = (int16_t *)(void *)a;
     for (size_t i = 0; i < n; i += 8) {
-        vst1q_s16(w + i, mq_centre(vld1q_s16(w + i)));
+        vst1q_s16(w + i, neon_mq_centre(vld1q_s16(w + i)));
     }
     unsigned int layer = 0;
     for (size_t lenv = nv / 2; lenv >= 1; lenv >>= 1, layer++) { /* half-size len = 8 lenv words */
@@ -115,10 +115,10 @@ int pqlab_fndsa_mq_ntt_native(uint16_t *a, unsigned logn)
             int16_t *p = w + 16 * lenv * b;
             for (size_t j = 0; j < 8 * lenv; j += 8) {
                 int16x8_t x = vld1q_s16(p + j), y = vld1q_s16(p + j + 8 * lenv);
-                CT(x, y, z);
+                MQ_CT(x, y, z);
                 if (layer & 1) { /* public */
-                    x = mq_barrett(x);
-                    y = mq_barrett(y);
+                    x = neon_mq_barrett(x);
+                    y = neon_mq_barrett(y);
                 }
                 vst1q_s16(p + j, x);
                 vst1q_s16(p + j + 8 * lenv, y);
@@ -128,31 +128,31 @@ int pqlab_fndsa_mq_ntt_native(uint16_t *a, unsigned logn)
     for (size_t base = 0; base < n; base += 64) {
         int16x8_t c[8];
         for (unsigned int i = 0; i < 8; i++) {
-            c[i] = mq_barrett(vld1q_s16(w + base + 8 * i));
+            c[i] = neon_mq_barrett(vld1q_s16(w + base + 8 * i));
         }
         transpose8(c); /* c[j] lane r = word base + 8 r + j */
         /* len 4: block (8 words) base / 8 + r */
         const int16x8_t z4 = vld1q_s16(fndsa_ntt_zetas + n / 8 + base / 8);
         for (unsigned int j = 0; j < 4; j++) {
-            CT(c[j], c[j + 4], z4);
+            MQ_CT(c[j], c[j + 4], z4);
         }
         /* len 2: block (4 words) base / 4 + 2 r + (j >= 4) */
         const int16x8x2_t z2 = vld2q_s16(fndsa_ntt_zetas + n / 4 + base / 4);
-        CT(c[0], c[2], z2.val[0]);
-        CT(c[1], c[3], z2.val[0]);
-        CT(c[4], c[6], z2.val[1]);
-        CT(c[5], c[7], z2.val[1]);
+        MQ_CT(c[0], c[2], z2.val[0]);
+        MQ_CT(c[1], c[3], z2.val[0]);
+        MQ_CT(c[4], c[6], z2.val[1]);
+        MQ_CT(c[5], c[7], z2.val[1]);
         for (unsigned int j = 0; j < 8; j++) {
-            c[j] = mq_barrett(c[j]);
+            c[j] = neon_mq_barrett(c[j]);
         }
         /* len 1: block (2 words) base / 2 + 4 r + j / 2 */
         const int16x8x4_t z1 = vld4q_s16(fndsa_ntt_zetas + n / 2 + base / 2);
         for (unsigned int j = 0; j < 8; j += 2) {
-            CT(c[j], c[j + 1], z1.val[j / 2]);
+            MQ_CT(c[j], c[j + 1], z1.val[j / 2]);
         }
         transpose8(c);
         for (unsigned int i = 0; i < 8; i++) {
-            vst1q_s16(w + base + 8 * i, mq_canon(mq_barrett(c[i])));
+            vst1q_s16(w + base + 8 * i, neon_mq_canon(neon_mq_barrett(c[i])));
         }
     }
     return PQLAB_NATIVE_DONE;
@@ -171,21 +171,21 @@ int pqlab_fndsa_mq_intt_native(uint16_t *a, unsigned logn)
     for (size_t base = 0; base < n; base += 64) {
         int16x8_t c[8];
         for (unsigned int i = 0; i < 8; i++) {
-            c[i] = mq_centre(vld1q_s16(w + base + 8 * i));
+            c[i] = neon_mq_centre(vld1q_s16(w + base + 8 * i));
         }
         transpose8(c);
         const int16x8x4_t z1 = vld4q_s16(fndsa_ntt_izetas + n / 2 + base / 2);
         for (unsigned int j = 0; j < 8; j += 2) {
-            GS(c[j], c[j + 1], z1.val[j / 2]);
+            MQ_GS(c[j], c[j + 1], z1.val[j / 2]);
         }
         const int16x8x2_t z2 = vld2q_s16(fndsa_ntt_izetas + n / 4 + base / 4);
-        GS(c[0], c[2], z2.val[0]);
-        GS(c[1], c[3], z2.val[0]);
-        GS(c[4], c[6], z2.val[1]);
-        GS(c[5], c[7], z2.val[1]);
+        MQ_GS(c[0], c[2], z2.val[0]);
+        MQ_GS(c[1], c[3], z2.val[0]);
+        MQ_GS(c[4], c[6], z2.val[1]);
+        MQ_GS(c[5], c[7], z2.val[1]);
         const int16x8_t z4 = vld1q_s16(fndsa_ntt_izetas + n / 8 + base / 8);
         for (unsigned int j = 0; j < 4; j++) {
-            GS(c[j], c[j + 4], z4);
+            MQ_GS(c[j], c[j + 4], z4);
         }
         transpose8(c);
         for (unsigned int i = 0; i < 8; i++) {
@@ -199,7 +199,7 @@ int pqlab_fndsa_mq_intt_native(uint16_t *a, unsigned logn)
             int16_t *p = w + 16 * lenv * b;
             for (size_t j = 0; j < 8 * lenv; j += 8) {
                 int16x8_t x = vld1q_s16(p + j), y = vld1q_s16(p + j + 8 * lenv);
-                GS(x, y, z);
+                MQ_GS(x, y, z);
                 vst1q_s16(p + j, x);
                 vst1q_s16(p + j + 8 * lenv, y);
             }
@@ -207,7 +207,7 @@ int pqlab_fndsa_mq_intt_native(uint16_t *a, unsigned logn)
     }
     const int16x8_t scale = vdupq_n_s16((int16_t)(65536u >> logn));
     for (size_t i = 0; i < n; i += 8) {
-        vst1q_s16(w + i, mq_canon(mq_mont(vld1q_s16(w + i), scale)));
+        vst1q_s16(w + i, neon_mq_canon(neon_mq_mont(vld1q_s16(w + i), scale)));
     }
     return PQLAB_NATIVE_DONE;
 }

@@ -7,6 +7,8 @@
 #ifndef PQLAB_NATIVE_AARCH64_KECCAK_X2_H
 #define PQLAB_NATIVE_AARCH64_KECCAK_X2_H
 
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
+
 #include <stdint.h>
 
 /* plain Advanced SIMD, every ARMv8-A CPU */

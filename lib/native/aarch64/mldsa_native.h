@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA kernels of the AArch64 backend for lib/mldsa/kernels.h (meta.h names this header,
  * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c (mldsa_neon.h) and sample.c
- * (sample_neon.h: rej_uniform, poly_rej_bounded): the C's values and bounds, so kernels.h's default bounds hold
+ * (sample_neon.h: rej_uniform, poly_rej_bounded, ball_swap): the C's values and bounds, so kernels.h's default bounds hold
  * and nothing is narrowed here. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
@@ -15,6 +15,7 @@
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
+#define PQLAB_MLDSA_NATIVE_BALL_SWAP
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
 {
     pqlab_mldsa_ntt_neon(a);
@@ -44,6 +45,12 @@ static inline void PQLAB_NAMESPACE(poly_rej_bounded_native)(mldsa_poly *a, const
                                                             uint16_t nonce)
 {
     pqlab_mldsa_poly_rej_bounded_neon(a->c, rhoprime, nonce, MLDSA_ETA);
+}
+
+static inline uint32_t PQLAB_NAMESPACE(ball_swap_native)(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j,
+                                                         uint32_t sign4)
+{
+    return pqlab_mldsa_ball_swap_neon(w, nwords, j, sign4);
 }
 
 #endif

@@ -11,6 +11,8 @@
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
 
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
+
 #include <stdint.h>
 
 void pqlab_mldsa_ntt_neon(int32_t a[256]);

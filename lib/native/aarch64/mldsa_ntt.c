@@ -22,8 +22,8 @@
 #include "mldsa_neon.h"
 #include "../mldsa_zetas.h"
 
-#define Q 8380417
-#define QINV 58728449     /* q^-1 mod 2^32 */
+#define DSA_Q 8380417
+#define DSA_QINV 58728449 /* q^-1 mod 2^32 */
 #define INVN_MONT2 41978  /* 256^-1 2^64 mod q (lib/mldsa/ntt.c) */
 #define INVN_LAST 3975713 /* -zeta^BitRev8(1) 256^-1 2^64 mod q, centred (lib/mldsa/ntt.c) */
 
@@ -31,27 +31,27 @@
  * table (lib/native/mldsa_zetas.h, from lib/mldsa/gen_tables.py), one copy for the C and this backend */
 
 /* a z 2^-32 mod q, |result| < q, for |a z| < 2^31 q */
-static inline int32x4_t fqmul(int32x4_t a, int32x4_t z)
+static inline int32x4_t dsa_fqmul(int32x4_t a, int32x4_t z)
 {
     const int32x4_t hi = vqdmulhq_s32(a, z);
-    const int32x4_t t = vmulq_s32(a, vmulq_n_s32(z, (int32_t)QINV));
-    const int32x4_t tq = vqdmulhq_n_s32(t, Q);
+    const int32x4_t t = vmulq_s32(a, vmulq_n_s32(z, (int32_t)DSA_QINV));
+    const int32x4_t tq = vqdmulhq_n_s32(t, DSA_Q);
     return vhsubq_s32(hi, tq);
 }
 
-#define CT(a, b, z)                                                                                                    \
+#define DSA_CT(a, b, z)                                                                                                \
     do {                                                                                                               \
-        const int32x4_t t_ = fqmul((b), (z));                                                                          \
+        const int32x4_t t_ = dsa_fqmul((b), (z));                                                                      \
         (b) = vsubq_s32((a), t_);                                                                                      \
         (a) = vaddq_s32((a), t_);                                                                                      \
     } while (0)
 
 /* (a, b) -> (a + b, -z (a - b)), Algorithm 42's butterfly with the C's operand order */
-#define GS(a, b, negz)                                                                                                 \
+#define DSA_GS(a, b, negz)                                                                                             \
     do {                                                                                                               \
         const int32x4_t t_ = (a);                                                                                      \
         (a) = vaddq_s32(t_, (b));                                                                                      \
-        (b) = fqmul(vsubq_s32(t_, (b)), (negz));                                                                       \
+        (b) = dsa_fqmul(vsubq_s32(t_, (b)), (negz));                                                                   \
     } while (0)
 
 #define TRN64(op, x, y) vreinterpretq_s32_s64(op(vreinterpretq_s64_s32(x), vreinterpretq_s64_s32(y)))
@@ -69,7 +69,7 @@ void pqlab_mldsa_ntt_neon(int32_t c[256])
         for (unsigned int start = 0; start < 64; start += 2 * len) {
             const int32x4_t z = vdupq_n_s32(mldsa_zetas_mont[k++]);
             for (unsigned int j = start; j < start + len; j++) {
-                CT(v[j], v[j + len], z);
+                DSA_CT(v[j], v[j + len], z);
             }
         }
     }
@@ -78,11 +78,11 @@ void pqlab_mldsa_ntt_neon(int32_t c[256])
         const int32x4_t x = v[2 * i], y = v[2 * i + 1];
         int32x4_t a = TRN64(vtrn1q_s64, x, y); /* x0 x1 y0 y1 */
         int32x4_t b = TRN64(vtrn2q_s64, x, y); /* x2 x3 y2 y3 */
-        CT(a, b, vcombine_s32(vdup_n_s32(mldsa_zetas_mont[64 + 2 * i]), vdup_n_s32(mldsa_zetas_mont[65 + 2 * i])));
+        DSA_CT(a, b, vcombine_s32(vdup_n_s32(mldsa_zetas_mont[64 + 2 * i]), vdup_n_s32(mldsa_zetas_mont[65 + 2 * i])));
         /* layer 1: blocks 4i .. 4i + 3 (pairs x01 x23 y01 y23), mldsa_zetas_mont[128 + block] */
         int32x4_t p = vtrn1q_s32(a, b); /* x0 x2 y0 y2 */
         int32x4_t r = vtrn2q_s32(a, b); /* x1 x3 y1 y3 */
-        CT(p, r, vld1q_s32(mldsa_zetas_mont + 128 + 4 * i));
+        DSA_CT(p, r, vld1q_s32(mldsa_zetas_mont + 128 + 4 * i));
         a = vtrn1q_s32(p, r);
         b = vtrn2q_s32(p, r);
         v[2 * i] = TRN64(vtrn1q_s64, a, b);
@@ -110,11 +110,12 @@ void pqlab_mldsa_invntt_neon(int32_t c[256])
          * blocks 4i, 4i + 1, 4i + 2, 4i + 3 */
         const int32_t z1[4] = {-mldsa_zetas_mont[255 - 4 * i], -mldsa_zetas_mont[254 - 4 * i],
                                -mldsa_zetas_mont[253 - 4 * i], -mldsa_zetas_mont[252 - 4 * i]};
-        GS(p, r, vld1q_s32(z1));
+        DSA_GS(p, r, vld1q_s32(z1));
         a = vtrn1q_s32(p, r);
         b = vtrn2q_s32(p, r);
         /* layer 2: block B (4 coefficients) uses -mldsa_zetas_mont[127 - B]; x is block 2i, y 2i + 1 */
-        GS(a, b, vcombine_s32(vdup_n_s32(-mldsa_zetas_mont[127 - 2 * i]), vdup_n_s32(-mldsa_zetas_mont[126 - 2 * i])));
+        DSA_GS(a, b,
+               vcombine_s32(vdup_n_s32(-mldsa_zetas_mont[127 - 2 * i]), vdup_n_s32(-mldsa_zetas_mont[126 - 2 * i])));
         v[2 * i] = TRN64(vtrn1q_s64, a, b);
         v[2 * i + 1] = TRN64(vtrn2q_s64, a, b);
     }
@@ -123,7 +124,7 @@ void pqlab_mldsa_invntt_neon(int32_t c[256])
         for (unsigned int start = 0; start < 64; start += 2 * len) {
             const int32x4_t z = vdupq_n_s32(-mldsa_zetas_mont[k--]);
             for (unsigned int j = start; j < start + len; j++) {
-                GS(v[j], v[j + len], z);
+                DSA_GS(v[j], v[j + len], z);
             }
         }
     }
@@ -131,8 +132,8 @@ void pqlab_mldsa_invntt_neon(int32_t c[256])
     const int32x4_t f0 = vdupq_n_s32(INVN_MONT2), f1 = vdupq_n_s32(INVN_LAST);
     for (unsigned int j = 0; j < 32; j++) {
         const int32x4_t t = v[j], u = v[j + 32];
-        vst1q_s32(c + 4 * j, fqmul(vaddq_s32(t, u), f0));
-        vst1q_s32(c + 4 * (j + 32), fqmul(vsubq_s32(t, u), f1));
+        vst1q_s32(c + 4 * j, dsa_fqmul(vaddq_s32(t, u), f0));
+        vst1q_s32(c + 4 * (j + 32), dsa_fqmul(vsubq_s32(t, u), f1));
     }
 }
 
@@ -140,7 +141,7 @@ void pqlab_mldsa_invntt_neon(int32_t c[256])
 void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int32_t b[256])
 {
     for (unsigned int i = 0; i < 256; i += 4) {
-        vst1q_s32(c + i, fqmul(vld1q_s32(a + i), vld1q_s32(b + i)));
+        vst1q_s32(c + i, dsa_fqmul(vld1q_s32(a + i), vld1q_s32(b + i)));
     }
 }
 
@@ -148,6 +149,6 @@ void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int3
 void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const int32_t b[256])
 {
     for (unsigned int i = 0; i < 256; i += 4) {
-        vst1q_s32(c + i, vaddq_s32(vld1q_s32(c + i), fqmul(vld1q_s32(a + i), vld1q_s32(b + i))));
+        vst1q_s32(c + i, vaddq_s32(vld1q_s32(c + i), dsa_fqmul(vld1q_s32(a + i), vld1q_s32(b + i))));
     }
 }

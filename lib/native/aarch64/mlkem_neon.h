@@ -11,6 +11,8 @@
 #ifndef PQLAB_NATIVE_AARCH64_MLKEM_NEON_H
 #define PQLAB_NATIVE_AARCH64_MLKEM_NEON_H
 
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
+
 #include <stdint.h>
 
 void pqlab_mlkem_ntt_neon(int16_t c[256]);

@@ -23,9 +23,9 @@
 
 #include "mlkem_neon.h"
 
-#define Q 3329
-#define QINV (-3327) /* q^-1 mod 2^16, signed */
-#define BARRETT_V 20159
+#define KEM_Q 3329
+#define KEM_QINV (-3327) /* q^-1 mod 2^16, signed */
+#define KEM_BARRETT_V 20159
 #define INVNTT_F 1441 /* 2^32 / 128 mod q (lib/mlkem/ntt.c) */
 
 /* zeta^BitRev7(i) 2^16 mod q, centred, zeta = 17 (FIPS 203 section 4.3, Appendix A times
@@ -42,24 +42,24 @@ static const int16_t zetas[128] = {
     -1185, -1530, -1278, 794,   -1510, -854,  -870,  478,   -108,  -308, 996,   991,   958,   -1460, 1522,  1628};
 
 /* a z 2^-16 mod q, |result| < q, for |a z| < q 2^15 (the C kernel's precondition) */
-static inline int16x8_t fqmul(int16x8_t a, int16x8_t z)
+static inline int16x8_t kem_fqmul(int16x8_t a, int16x8_t z)
 {
     const int16x8_t hi = vqdmulhq_s16(a, z);
-    const int16x8_t t = vmulq_s16(a, vmulq_n_s16(z, QINV));
-    const int16x8_t tq = vqdmulhq_n_s16(t, Q);
+    const int16x8_t t = vmulq_s16(a, vmulq_n_s16(z, KEM_QINV));
+    const int16x8_t tq = vqdmulhq_n_s16(t, KEM_Q);
     return vhsubq_s16(hi, tq);
 }
 
 static inline int16x8_t barrett(int16x8_t a)
 {
-    const int16x8_t t = vrshrq_n_s16(vqdmulhq_n_s16(a, BARRETT_V), 11);
-    return vmlsq_n_s16(a, t, Q);
+    const int16x8_t t = vrshrq_n_s16(vqdmulhq_n_s16(a, KEM_BARRETT_V), 11);
+    return vmlsq_n_s16(a, t, KEM_Q);
 }
 
 /* Cooley-Tukey butterfly (a, b) -> (a + z b, a - z b), 16-bit wrapping sums as the C */
-#define CT(a, b, z)                                                                                                    \
+#define KEM_CT(a, b, z)                                                                                                \
     do {                                                                                                               \
-        const int16x8_t t_ = fqmul((b), (z));                                                                          \
+        const int16x8_t t_ = kem_fqmul((b), (z));                                                                      \
         (b) = vsubq_s16((a), t_);                                                                                      \
         (a) = vaddq_s16((a), t_);                                                                                      \
     } while (0)
@@ -80,7 +80,7 @@ void pqlab_mlkem_ntt_neon(int16_t c[256])
         for (unsigned int start = 0; start < 32; start += 2 * len) {
             const int16x8_t z = vdupq_n_s16(zetas[k++]);
             for (unsigned int j = start; j < start + len; j++) {
-                CT(v[j], v[j + len], z);
+                KEM_CT(v[j], v[j + len], z);
             }
         }
     }
@@ -90,7 +90,7 @@ void pqlab_mlkem_ntt_neon(int16_t c[256])
         int16x8_t a = vreinterpretq_s16_s64(vtrn1q_s64(vreinterpretq_s64_s16(x), vreinterpretq_s64_s16(y)));
         int16x8_t b = vreinterpretq_s16_s64(vtrn2q_s64(vreinterpretq_s64_s16(x), vreinterpretq_s64_s16(y)));
         const int16x8_t z4 = vcombine_s16(vdup_n_s16(zetas[32 + 2 * i]), vdup_n_s16(zetas[32 + 2 * i + 1]));
-        CT(a, b, z4);
+        KEM_CT(a, b, z4);
         /* layer 2: blocks of 4 coefficients 4i .. 4i + 3, zetas[64 + block]; a = x0..3 y0..3,
          * b = x4..7 y4..7 -> p = x01 x45 y01 y45, r = x23 x67 y23 y67 */
         int16x8_t p = vreinterpretq_s16_s32(vtrn1q_s32(vreinterpretq_s32_s16(a), vreinterpretq_s32_s16(b)));
@@ -98,7 +98,7 @@ void pqlab_mlkem_ntt_neon(int16_t c[256])
         const int16x8_t z4x = vcombine_s16(vld1_s16(zetas + 64 + 4 * i), vld1_s16(zetas + 64 + 4 * i));
         /* pairs of coefficients per block: z0 z0 z1 z1 z2 z2 z3 z3 in the order x01 x45 y01 y45 */
         const int16x8_t z2 = vzip1q_s16(z4x, z4x);
-        CT(p, r, z2);
+        KEM_CT(p, r, z2);
         p = barrett(p);
         r = barrett(r);
         a = vreinterpretq_s16_s32(vtrn1q_s32(vreinterpretq_s32_s16(p), vreinterpretq_s32_s16(r)));
@@ -113,18 +113,18 @@ void pqlab_mlkem_ntt_neon(int16_t c[256])
 
 /* Gentleman-Sande butterfly (a, b) -> (a + b, z (b - a)) in 16 bits; callers keep
  * |a|, |b| <= 4q so that both the sum and the difference fit (8q < 2^15) */
-#define GS(a, b, z)                                                                                                    \
+#define KEM_GS(a, b, z)                                                                                                \
     do {                                                                                                               \
         const int16x8_t t_ = (a);                                                                                      \
         (a) = vaddq_s16(t_, (b));                                                                                      \
-        (b) = fqmul(vsubq_s16((b), t_), (z));                                                                          \
+        (b) = kem_fqmul(vsubq_s16((b), t_), (z));                                                                      \
     } while (0)
 
 /* Algorithm 10 times R (kernels.h). Bounds: the input is Barrett-reduced to |c| <= (q-1)/2;
  * a layer at most doubles the largest magnitude of the sums and leaves products below q. The
  * sums are Barrett-reduced after layers 4, 16 and 64 (every second layer), so before any layer
  * every value is below 2q (after a reduction: sums <= q/2, products < q; one layer later: < 2q)
- * and the sums and differences a layer forms stay below 4q (< 2^15); the final fqmul by 1441
+ * and the sums and differences a layer forms stay below 4q (< 2^15); the final kem_fqmul by 1441
  * (valid for any int16) gives |c| < q. */
 void pqlab_mlkem_invntt_neon(int16_t c[256])
 {
@@ -145,11 +145,11 @@ void pqlab_mlkem_invntt_neon(int16_t c[256])
         const int16_t z2s[8] = {zetas[127 - 4 * i],     zetas[127 - 4 * i],     zetas[127 - 4 * i - 1],
                                 zetas[127 - 4 * i - 1], zetas[127 - 4 * i - 2], zetas[127 - 4 * i - 2],
                                 zetas[127 - 4 * i - 3], zetas[127 - 4 * i - 3]};
-        GS(p, r, vld1q_s16(z2s));
+        KEM_GS(p, r, vld1q_s16(z2s));
         a = vreinterpretq_s16_s32(vtrn1q_s32(vreinterpretq_s32_s16(p), vreinterpretq_s32_s16(r)));
         b = vreinterpretq_s16_s32(vtrn2q_s32(vreinterpretq_s32_s16(p), vreinterpretq_s32_s16(r)));
         const int16x8_t z4 = vcombine_s16(vdup_n_s16(zetas[63 - 2 * i]), vdup_n_s16(zetas[63 - 2 * i - 1]));
-        GS(a, b, z4);
+        KEM_GS(a, b, z4);
         a = barrett(a);
         v[2 * i] = vreinterpretq_s16_s64(vtrn1q_s64(vreinterpretq_s64_s16(a), vreinterpretq_s64_s16(b)));
         v[2 * i + 1] = vreinterpretq_s16_s64(vtrn2q_s64(vreinterpretq_s64_s16(a), vreinterpretq_s64_s16(b)));
@@ -160,7 +160,7 @@ void pqlab_mlkem_invntt_neon(int16_t c[256])
         for (unsigned int start = 0; start < 32; start += 2 * len) {
             const int16x8_t z = vdupq_n_s16(zetas[k--]);
             for (unsigned int j = start; j < start + len; j++) {
-                GS(v[j], v[j + len], z);
+                KEM_GS(v[j], v[j + len], z);
                 if (layer & 1) { /* public: layers 16 and 64 */
                     v[j] = barrett(v[j]);
                 }
@@ -170,7 +170,7 @@ void pqlab_mlkem_invntt_neon(int16_t c[256])
     }
     const int16x8_t f = vdupq_n_s16(INVNTT_F);
     for (unsigned int i = 0; i < 32; i++) {
-        vst1q_s16(c + 8 * i, fqmul(v[i], f));
+        vst1q_s16(c + 8 * i, kem_fqmul(v[i], f));
     }
 }
 
@@ -178,8 +178,8 @@ void pqlab_mlkem_invntt_neon(int16_t c[256])
  * mlkem_montgomery_reduce for |x| < q 2^15 */
 static inline int16x4_t montgomery_reduce(int32x4_t x)
 {
-    const int16x4_t t = vmul_n_s16(vmovn_s32(x), QINV);
-    return vshrn_n_s32(vmlsl_n_s16(x, t, Q), 16);
+    const int16x4_t t = vmul_n_s16(vmovn_s32(x), KEM_QINV);
+    return vshrn_n_s32(vmlsl_n_s16(x, t, KEM_Q), 16);
 }
 
 static inline int16x8_t montgomery_reduce8(int32x4_t lo, int32x4_t hi)

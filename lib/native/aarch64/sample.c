@@ -289,3 +289,29 @@ void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64
     pqlab_zeroize(&st, sizeof st);
     pqlab_zeroize(seed, sizeof seed);
 }
+
+/* ---- ML-DSA: SampleInBall's masked step (sample_neon.h) ---- */
+
+/* Sixteen positions per vector: CMEQ of the position indices with j is 0xFF at byte j only;
+ * the old byte is ORed into an accumulator under that mask (one nonzero byte at most, so UMAXV
+ * reads it out) and BSL writes the sign byte there. Every block is loaded and stored whatever
+ * j is, and the number of blocks depends on nwords (public, the step's i) alone. */
+uint32_t pqlab_mldsa_ball_swap_neon(uint32_t w[64], unsigned int nwords, uint32_t j, uint32_t sign4)
+{
+    static const uint8_t pos0[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    uint8_t *b = (uint8_t *)w; /* little endian: byte k % 4 of word k / 4 is b[k] */
+    const uint8x16_t vj = vdupq_n_u8((uint8_t)pqlab_value_barrier_u32(j));
+    const uint8x16_t vs = vreinterpretq_u8_u32(vdupq_n_u32(sign4));
+    const uint8x16_t sixteen = vdupq_n_u8(16);
+    uint8x16_t pos = vld1q_u8(pos0);
+    uint8x16_t old = vdupq_n_u8(0);
+    const unsigned int nvec = (nwords + 3) / 4; /* nwords <= 64: at most 16 blocks */
+    for (unsigned int v = 0; v < nvec; v++) {
+        const uint8x16_t x = vld1q_u8(b + 16 * v);
+        const uint8x16_t m = vceqq_u8(pos, vj);
+        old = vorrq_u8(old, vandq_u8(x, m));
+        vst1q_u8(b + 16 * v, vbslq_u8(m, vs, x));
+        pos = vaddq_u8(pos, sixteen); /* block 15 ends at 255: no wrap before the last use */
+    }
+    return vmaxvq_u8(old);
+}

@@ -26,9 +26,19 @@
  *       accept decisions are public, as the C treats them (it declassifies them).
  *   pqlab_mldsa_poly_rej_bounded_neon(a, rhoprime, nonce, eta)
  *       lib/mldsa/kernels.h poly_rej_bounded: SHAKE256(rho' || nonce, 2 bytes little-endian)
- *       block by block through pqlab_mldsa_rej_eta_neon until 256 coefficients; eta 2 or 4. */
+ *       block by block through pqlab_mldsa_rej_eta_neon until 256 coefficients; eta 2 or 4.
+ *   pqlab_mldsa_ball_swap_neon(w, nwords, j, sign4)
+ *       lib/mldsa/kernels.h ball_swap (FIPS 204 Algorithm 29 lines 7-8, j secret): w holds the
+ *       256 coefficients as bytes (byte k of the array = byte k % 4 of word k / 4, little
+ *       endian); over the 16-byte blocks covering words 0 .. nwords - 1 (nwords public) the byte
+ *       j is read and replaced by a byte of sign4 (0x01010101 or 0xFFFFFFFF); returns the old
+ *       byte. In: j < 4 nwords <= 256. The last block may reach up to 3 words past nwords - 1;
+ *       those bytes are positions above j and are written back unchanged. One masked pass
+ *       (CMEQ against j, BSL): constant time in j. */
 #ifndef PQLAB_NATIVE_AARCH64_SAMPLE_NEON_H
 #define PQLAB_NATIVE_AARCH64_SAMPLE_NEON_H
+
+#include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,5 +50,6 @@ void pqlab_mlkem_cbd3_neon(int16_t r[256], const uint8_t buf[192]);
 unsigned int pqlab_mldsa_rej_eta_neon(int32_t a[256], unsigned int ctr, const uint8_t *buf, size_t buflen,
                                       unsigned int eta);
 void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64], uint16_t nonce, unsigned int eta);
+uint32_t pqlab_mldsa_ball_swap_neon(uint32_t w[64], unsigned int nwords, uint32_t j, uint32_t sign4);
 
 #endif
