@@ -30,7 +30,7 @@ impl<T: CortexTiming> Cpu<T> {
             if (0x4000_4000..0x4000_5000).contains(&a) {
                 match a & 0xfff {
                     0x000 if self.uart_ctrl & 1 != 0 => {
-                        let _ = self.stdout.write_all(&[v as u8]);
+                        self.m.console.put(v as u8);
                     }
                     0x008 => self.uart_ctrl = v & 0x7f,
                     0x010 => self.uart_bauddiv = v & 0xf_ffff,
@@ -84,7 +84,7 @@ impl<T: CortexTiming> Cpu<T> {
         if !self.st_enabled() {
             return self.st_base_val;
         }
-        let el = self.cycles - self.st_base_cycle;
+        let el = self.m.cycles - self.st_base_cycle;
         let first = self.st_base_val as u64;
         if el <= first {
             return (first - el) as u32;
@@ -99,9 +99,9 @@ impl<T: CortexTiming> Cpu<T> {
 
     pub(super) fn st_rebase(&mut self) {
         let val = self.st_value();
-        let z = self.st_zeros(self.cycles);
+        let z = self.st_zeros(self.m.cycles);
         let flag = z > self.st_flag_zeros;
-        self.st_base_cycle = self.cycles;
+        self.st_base_cycle = self.m.cycles;
         self.st_base_val = val;
         self.st_flag_zeros = 0;
         if flag {
@@ -113,7 +113,7 @@ impl<T: CortexTiming> Cpu<T> {
     pub(super) fn st_schedule(&mut self) {
         self.st_next_irq = u64::MAX;
         if self.st_enabled() && self.st_csr & 2 != 0 {
-            let z = self.st_zeros(self.cycles);
+            let z = self.st_zeros(self.m.cycles);
             // time of crossing number z+1 (see st_zeros)
             let first = self.st_base_val as u64;
             let period = self.st_rvr as u64 + 1;
@@ -133,13 +133,13 @@ impl<T: CortexTiming> Cpu<T> {
     /// jumps there).
     pub(super) fn wait_for_interrupt(&mut self) {
         if !self.systick_pending && self.st_next_irq != u64::MAX && self.primask & 1 == 0 {
-            self.cycles = self.cycles.max(self.st_next_irq);
+            self.m.cycles = self.m.cycles.max(self.st_next_irq);
         }
     }
 
     /// Called when cycles reach st_next_irq.
     pub fn st_tick(&mut self) {
-        if self.cycles >= self.st_next_irq {
+        if self.m.cycles >= self.st_next_irq {
             self.systick_pending = true;
             self.st_schedule();
         }
@@ -152,7 +152,7 @@ impl<T: CortexTiming> Cpu<T> {
     pub(super) fn cyccnt(&self) -> u32 {
         if self.dwt_ctrl & 1 != 0 && self.demcr & (1 << 24) != 0 {
             self.cyc_base
-                .wrapping_add(self.cycles.wrapping_sub(self.cyc_start) as u32)
+                .wrapping_add(self.m.cycles.wrapping_sub(self.cyc_start) as u32)
         } else {
             self.cyc_base
         }
@@ -161,7 +161,7 @@ impl<T: CortexTiming> Cpu<T> {
     pub(super) fn scs_read(&mut self, a: u32) -> u32 {
         match a {
             0xe000_e010 => {
-                let z = self.st_zeros(self.cycles);
+                let z = self.st_zeros(self.m.cycles);
                 let mut v = self.st_csr;
                 if z > self.st_flag_zeros {
                     v |= 1 << 16;
@@ -209,7 +209,7 @@ impl<T: CortexTiming> Cpu<T> {
                 self.st_rebase();
                 let flag = self.st_csr & (1 << 16);
                 self.st_csr = (v & 7) | flag;
-                self.st_base_cycle = self.cycles;
+                self.st_base_cycle = self.m.cycles;
                 self.st_flag_zeros = 0;
                 self.st_schedule();
             }
@@ -220,7 +220,7 @@ impl<T: CortexTiming> Cpu<T> {
             }
             0xe000_e018 => {
                 // any write clears the counter and COUNTFLAG; reload happens on the next tick
-                self.st_base_cycle = self.cycles;
+                self.st_base_cycle = self.m.cycles;
                 self.st_base_val = 0;
                 self.st_flag_zeros = 0;
                 self.st_csr &= !(1 << 16);
@@ -245,7 +245,7 @@ impl<T: CortexTiming> Cpu<T> {
                 let was = self.cyccnt();
                 self.demcr = v;
                 self.cyc_base = was;
-                self.cyc_start = self.cycles;
+                self.cyc_start = self.m.cycles;
             }
             0xe000_ef34 => self.fpccr = (v & 0xc000_0000) | (self.fpccr & 0x3fff_ffff),
             0xe000_ef38 => self.fpcar = v & !7,
@@ -254,11 +254,11 @@ impl<T: CortexTiming> Cpu<T> {
                 let was = self.cyccnt();
                 self.dwt_ctrl = (self.dwt_ctrl & 0xf000_0000) | (v & 0x0fff_ffff);
                 self.cyc_base = was;
-                self.cyc_start = self.cycles;
+                self.cyc_start = self.m.cycles;
             }
             0xe000_1004 => {
                 self.cyc_base = v;
-                self.cyc_start = self.cycles;
+                self.cyc_start = self.m.cycles;
             }
             _ => {}
         }
