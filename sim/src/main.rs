@@ -361,7 +361,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
                     .unwrap_or_default(),
                 e
             );
-            let _ = cpu.m.console.flush();
+            cpu.m.console.flush();
         }
         let place = format!(
             "{} {}",
