@@ -9,9 +9,9 @@
 use crate::arm::decode::{self, alu, fop, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
-use crate::machine::marks::{self, Hook};
-use crate::machine::run::Frontend;
-use crate::machine::semihost::{self, Guest, Semihost};
+use crate::machine::marks;
+use crate::machine::run::{Frontend, Guest};
+use crate::machine::semihost::Semihost;
 use crate::timing::cortex_m::{Core, CortexTiming, Event};
 
 mod scs;
@@ -606,104 +606,9 @@ impl<T: CortexTiming> Cpu<T> {
     }
 
     fn on_hook(&mut self, pc: u32) -> R<Insn> {
-        let sp = self.r[13];
-        match self.m.marks.hook_at(pc) {
-            Some(Hook::Begin) => {
-                let label = String::from_utf8_lossy(
-                    &semihost::cstr(self, self.r[0], 120).unwrap_or_default(),
-                )
-                .into_owned();
-                let lr = self.r[14];
-                let mut o = marks::Open {
-                    label,
-                    ret: lr & !1,
-                    sp_call: sp,
-                    ..Default::default()
-                };
-                if lr & 1 == 1 && lr < 0xf000_0000 && self.m.marks.hook_at(lr & !1).is_none() {
-                    self.m.marks.hooks.push((marks::key(lr & !1), Hook::Return));
-                    self.uncache(lr & !1);
-                } else {
-                    // no usable return address: the interval starts here
-                    self.start_interval(&mut o);
-                }
-                self.m.marks.open.push(o);
-            }
-            Some(Hook::Return) => {
-                let k = marks::key(pc);
-                let found = self
-                    .m
-                    .marks
-                    .open
-                    .iter()
-                    .rposition(|o| !o.started && marks::key(o.ret) == k && o.sp_call == sp);
-                if let Some(n) = found {
-                    let mut o = std::mem::take(&mut self.m.marks.open[n]);
-                    self.start_interval(&mut o);
-                    self.m.marks.open[n] = o;
-                    self.m.marks.remove_return(pc);
-                    self.uncache(pc);
-                }
-            }
-            Some(Hook::End) => {
-                let label = String::from_utf8_lossy(
-                    &semihost::cstr(self, self.r[0], 120).unwrap_or_default(),
-                )
-                .into_owned();
-                match self.m.marks.open.iter().rposition(|o| o.started) {
-                    Some(n) => {
-                        // begin marks that never returned are dropped with it
-                        let o = self.m.marks.open.remove(n);
-                        for p in self.m.marks.open.drain(n..) {
-                            self.m
-                                .marks
-                                .errors
-                                .push(format!("begin mark '{}' did not return", p.label));
-                        }
-                        if o.label != label {
-                            self.m.marks.errors.push(format!(
-                                "end mark '{}' closes the interval '{}'",
-                                label, o.label
-                            ));
-                        }
-                        let low = self.m.min_sp.min(sp);
-                        let mut mix = [0u64; 16];
-                        for (k, m) in mix.iter_mut().enumerate() {
-                            *m = self.m.class_count[k] - o.mix0[k];
-                        }
-                        self.m.marks.done.push(marks::Interval {
-                            label: o.label,
-                            depth: n,
-                            start_cycle: o.c0,
-                            cycles: self.m.cycles - o.c0,
-                            instructions: self.m.insns - o.i0,
-                            stack_high_water: o.sp0.wrapping_sub(low),
-                            mix,
-                        });
-                        self.m.min_sp = o.saved_min_sp.min(low);
-                    }
-                    None => self
-                        .m
-                        .marks
-                        .errors
-                        .push(format!("end mark '{}' without an open interval", label)),
-                }
-            }
-            None => {}
-        }
+        marks::on_hook(self, pc);
         let i = self.decode_at(pc)?;
         Ok(i)
-    }
-
-    fn start_interval(&mut self, o: &mut marks::Open) {
-        let sp = self.r[13];
-        o.started = true;
-        o.c0 = self.m.cycles;
-        o.i0 = self.m.insns;
-        o.mix0 = self.m.class_count;
-        o.sp0 = sp;
-        o.saved_min_sp = self.m.min_sp;
-        self.m.min_sp = sp;
     }
 
     fn undefined(&mut self, i: &Insn, pc: u32, why: &str) -> Fault {
@@ -1886,6 +1791,22 @@ impl<T: CortexTiming> Guest for Cpu<T> {
     }
     fn write32(&mut self, a: u32, v: u32) -> R<()> {
         Cpu::write32(self, a, v)
+    }
+    #[inline]
+    fn arg0(&self) -> u32 {
+        self.r[0]
+    }
+    #[inline]
+    fn sp(&self) -> u32 {
+        self.r[13]
+    }
+    /// LR as a Thumb return address (not an EXC_RETURN value)
+    fn call_return(&self) -> (u32, bool) {
+        let lr = self.r[14];
+        (lr & !1, lr & 1 == 1 && lr < 0xf000_0000)
+    }
+    fn uncache(&mut self, pc: u32) {
+        Cpu::uncache(self, pc)
     }
     /// as QEMU 7.2: the RAM region holding SP (16 MiB from its base)
     fn heap_base(&self) -> u32 {

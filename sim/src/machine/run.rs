@@ -43,6 +43,40 @@ pub trait Frontend {
     fn write_trace(&self, _t: &mut dyn Write) {}
 }
 
+/// A front end's memory and calling convention as the machine's guest services see them
+/// (semihosting, interval marks).
+pub trait Guest: Frontend {
+    fn read8(&mut self, a: u32) -> R<u32>;
+    fn read32(&mut self, a: u32) -> R<u32>;
+    fn write8(&mut self, a: u32, v: u32) -> R<()>;
+    fn write32(&mut self, a: u32, v: u32) -> R<()>;
+    /// the first argument register of a call (r0, a0)
+    fn arg0(&self) -> u32;
+    fn sp(&self) -> u32;
+    /// at a function's entry: its return address, and whether it is one (not, e.g., an
+    /// exception return value)
+    fn call_return(&self) -> (u32, bool);
+    /// forget the decoded instruction at `pc` (a hook is planted or removed there)
+    fn uncache(&mut self, pc: u32);
+    /// SYS_HEAPINFO: the base of the 16 MiB the heap and stack report covers (the machine's
+    /// memory map)
+    fn heap_base(&self) -> u32;
+}
+
+/// The NUL-terminated string at `a` (at most `max` bytes).
+pub fn cstr<G: Guest>(g: &mut G, mut a: u32, max: usize) -> R<Vec<u8>> {
+    let mut v = Vec::new();
+    loop {
+        let c = g.read8(a)? as u8;
+        if c == 0 || v.len() >= max {
+            break;
+        }
+        v.push(c);
+        a = a.wrapping_add(1);
+    }
+    Ok(v)
+}
+
 fn budget<C: Frontend>(c: &C) -> Stop {
     c.m().budget_error(c.pc())
 }

@@ -4,20 +4,9 @@
 //! clock and exit. The operations need only the guest's memory (`Guest`); how the call is
 //! made (Arm: BKPT 0xAB with the operation in r0 and the argument in r1) is the front end's.
 
-use super::run::Frontend;
+use super::run::{cstr, Guest};
 use super::{Stop, R};
 use std::io::Write;
-
-/// A front end's view for semihosting: its memory as the guest sees it.
-pub trait Guest: Frontend {
-    fn read8(&mut self, a: u32) -> R<u32>;
-    fn read32(&mut self, a: u32) -> R<u32>;
-    fn write8(&mut self, a: u32, v: u32) -> R<()>;
-    fn write32(&mut self, a: u32, v: u32) -> R<()>;
-    /// SYS_HEAPINFO: the base of the 16 MiB the heap and stack report covers (the machine's
-    /// memory map)
-    fn heap_base(&self) -> u32;
-}
 
 enum HostFile {
     Stdin,
@@ -31,20 +20,6 @@ enum HostFile {
 }
 
 const SH_FEATURES: [u8; 5] = [b'S', b'H', b'F', b'B', 0x03];
-
-/// The NUL-terminated string at `a` (at most `max` bytes).
-pub fn cstr<G: Guest>(g: &mut G, mut a: u32, max: usize) -> R<Vec<u8>> {
-    let mut v = Vec::new();
-    loop {
-        let c = g.read8(a)? as u8;
-        if c == 0 || v.len() >= max {
-            break;
-        }
-        v.push(c);
-        a = a.wrapping_add(1);
-    }
-    Ok(v)
-}
 
 /// The host side: the files the guest opened.
 #[derive(Default)]
