@@ -12,6 +12,7 @@ use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
 use crate::machine::marks;
 use crate::machine::run::{Frontend, Guest};
 use crate::machine::semihost::Semihost;
+use crate::machine::timer::{CycleCounter, DownCounter};
 use crate::timing::cortex_m::{Core, CortexTiming, Event};
 
 mod scs;
@@ -48,19 +49,13 @@ pub struct Cpu<T: CortexTiming> {
     /// the core's timing model (timing/cortex_m.rs), told about every executed
     /// instruction, exception entry and return
     tm: T,
-    // SysTick
-    st_csr: u32,
-    st_rvr: u32,
-    st_base_cycle: u64,
-    st_base_val: u32,
-    st_flag_zeros: u64,
-    st_next_irq: u64,
-    pub systick_pending: bool,
+    /// SysTick's counter (machine/timer.rs)
+    pub systick: DownCounter,
     // DWT / SCB
     demcr: u32,
     dwt_ctrl: u32,
-    cyc_base: u32,
-    cyc_start: u64,
+    /// DWT CYCCNT
+    cyccnt: CycleCounter,
     vtor: u32,
     cpacr: u32,
     fpccr: u32,
@@ -179,17 +174,10 @@ impl<T: CortexTiming> Cpu<T> {
             core: T::CORE,
             m: Machine::default(),
             tm: T::default(),
-            st_csr: 0,
-            st_rvr: 0,
-            st_base_cycle: 0,
-            st_base_val: 0,
-            st_flag_zeros: 0,
-            st_next_irq: u64::MAX,
-            systick_pending: false,
+            systick: DownCounter::new(),
             demcr: 0,
             dwt_ctrl: 0x4000_0000,
-            cyc_base: 0,
-            cyc_start: 0,
+            cyccnt: CycleCounter::default(),
             vtor: 0,
             cpacr: 0,
             fpccr: 0xc000_0000,
@@ -490,8 +478,8 @@ impl<T: CortexTiming> Cpu<T> {
 
     /// Take a pending SysTick exception if the core can.
     pub fn check_irq(&mut self) -> R<()> {
-        if self.systick_pending && self.primask & 1 == 0 && self.faultmask == 0 && self.ipsr == 0 {
-            self.systick_pending = false;
+        if self.systick.pending && self.primask & 1 == 0 && self.faultmask == 0 && self.ipsr == 0 {
+            self.systick.pending = false;
             let pc = self.pc;
             self.take_exception(EXC_SYSTICK, pc)?;
         }
@@ -1739,11 +1727,11 @@ impl<T: CortexTiming> Frontend for Cpu<T> {
     }
     #[inline(always)]
     fn next_event(&self) -> u64 {
-        self.st_next_irq
+        self.systick.next_irq
     }
     #[inline(always)]
     fn irq_pending(&self) -> bool {
-        self.systick_pending
+        self.systick.pending
     }
     #[inline(always)]
     fn poll(&mut self) -> R<()> {

@@ -2,7 +2,7 @@
 //! The instruction-set-independent machine: the state every front end embeds (state.rs:
 //! clock, counters, stack tracking, console, marks, profiler call tracking, stop reason), the
 //! run loops over a front end's `Core` (run.rs), ELF loading, the per-function profiler,
-//! interval marks, semihosting (semihost.rs), the reports (report.rs) and the
+//! interval marks, semihosting (semihost.rs), the cycle-clocked timers (timer.rs), the reports (report.rs) and the
 //! instruction-set-independent part of the secret tracking. Each front end (arm/, rv32/)
 //! keeps the decoding and execution of its instruction set and its machine's memory map;
 //! each core's timing model (timing/) consumes an event per instruction.
@@ -16,6 +16,7 @@ pub mod semihost;
 pub mod state;
 pub mod summary;
 pub mod taint;
+pub mod timer;
 
 pub use state::Machine;
 
