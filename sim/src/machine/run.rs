@@ -20,7 +20,8 @@ pub trait Frontend {
     fn step(&mut self) -> R<()>;
     /// Stack tracking after an instruction: lower `Machine::min_sp` to the stack pointer.
     fn track_sp(&mut self);
-    /// The cycle of the next device event (u64::MAX: none scheduled).
+    /// The cycle of the next device event (u64::MAX: none scheduled); a device that changes
+    /// it calls `Machine::event_rescheduled`.
     fn next_event(&self) -> u64 {
         u64::MAX
     }
@@ -94,19 +95,22 @@ pub fn run_fast<C: Frontend>(c: &mut C) -> Stop {
         } else {
             c.next_event()
         };
+        // one check per instruction for both the budget and a device's new schedule
         let limit = c.m().max_insns;
+        c.m_mut().insn_stop = limit;
         // inner loop without event checks until the next device event
         while c.m().cycles < ev {
-            if c.m().insns >= limit {
-                return budget(c);
+            if c.m().insns >= c.m().insn_stop {
+                if c.m().insn_stop == limit {
+                    return budget(c);
+                }
+                // an instruction rescheduled the next event (Machine::event_rescheduled)
+                break;
             }
             if c.step().is_err() {
                 return c.take_stop();
             }
             c.track_sp();
-            if c.next_event() != ev {
-                break;
-            }
         }
         if c.poll().is_err() {
             return c.take_stop();

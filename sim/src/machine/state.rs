@@ -49,6 +49,9 @@ pub struct Machine {
     pub insns: u64,
     /// the instruction budget (`--max-insns`)
     pub max_insns: u64,
+    /// the fast loop's one check per instruction (machine/run.rs): it leaves its inner loop
+    /// when `insns` reaches this, `max_insns` or 0 after a device rescheduled its next event
+    pub insn_stop: u64,
     /// instructions retired per class (the front end's class names)
     pub class_count: [u64; 16],
     /// the stack pointer at reset and the lowest value it took
@@ -73,6 +76,7 @@ impl Default for Machine {
             cycles: 0,
             insns: 0,
             max_insns: u64::MAX,
+            insn_stop: u64::MAX,
             class_count: [0; 16],
             init_sp: 0,
             min_sp: u32::MAX,
@@ -98,6 +102,13 @@ impl Machine {
         self.stop
             .take()
             .unwrap_or_else(|| Stop::Error(none.to_string()))
+    }
+
+    /// A device changed the cycle of its next event (`Frontend::next_event`): the fast loop
+    /// leaves its inner loop after the current instruction to look at it.
+    #[inline]
+    pub fn event_rescheduled(&mut self) {
+        self.insn_stop = 0;
     }
 
     /// The stop of a run that used up its instruction budget.

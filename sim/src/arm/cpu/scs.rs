@@ -113,6 +113,14 @@ impl<T: CortexTiming> Cpu<T> {
     }
 
     pub(super) fn scs_write(&mut self, a: u32, v: u32) {
+        let next = self.systick.next_irq;
+        self.scs_write_reg(a, v);
+        if self.systick.next_irq != next {
+            self.m.event_rescheduled();
+        }
+    }
+
+    fn scs_write_reg(&mut self, a: u32, v: u32) {
         match a {
             0xe000_e010 => self.systick.write_csr(self.m.cycles, v),
             0xe000_e014 => self.systick.write_rvr(self.m.cycles, v),
