@@ -11,6 +11,9 @@ use super::{Machine, Stop, R};
 use std::io::Write;
 
 pub trait Frontend {
+    /// the machine has devices with events (`next_event`, `poll`); without, the fast loop
+    /// checks only the budget
+    const EVENTS: bool = true;
     /// the instruction-set-independent state
     fn m(&self) -> &Machine;
     fn m_mut(&mut self) -> &mut Machine;
@@ -85,6 +88,18 @@ fn budget<C: Frontend>(c: &C) -> Stop {
 /// The fast loop.
 #[inline(never)]
 pub fn run_fast<C: Frontend>(c: &mut C) -> Stop {
+    if !C::EVENTS {
+        let limit = c.m().max_insns;
+        loop {
+            if c.m().insns >= limit {
+                return budget(c);
+            }
+            if c.step().is_err() {
+                return c.take_stop();
+            }
+            c.track_sp();
+        }
+    }
     loop {
         // an interrupt that is pending but could not be taken yet (Arm: IT block open,
         // PRIMASK set, handler mode) is retried after every instruction, as the slow loop

@@ -921,6 +921,7 @@ impl Hart {
 /// The RV32 front end in the shared run loops (machine/run.rs): no device events; the
 /// stack tracking counts the stack pointer only while it points into RAM.
 impl Frontend for Hart {
+    const EVENTS: bool = false;
     #[inline(always)]
     fn m(&self) -> &Machine {
         &self.m
