@@ -532,7 +532,7 @@ impl<T: CortexTiming> Cpu<T> {
             0
         };
         let mut i = decode::decode(pc, h1, h2, self.core == Core::M7);
-        T::annotate(&mut i);
+        T::annotate(&mut i, pc);
         Ok(i)
     }
 
@@ -546,7 +546,7 @@ impl<T: CortexTiming> Cpu<T> {
         }
         self.r[15] = pc.wrapping_add(4);
         self.m.insns += 1;
-        let f = self.tm.fetch(pc, i.len);
+        let f = self.tm.fetch(&i);
         if f != 0 {
             self.m.cycles += f;
         }
