@@ -371,10 +371,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         report::stop_message(&cpu.m, e, cpu.pc, &place);
     }
     if let (Some(p), Some(path)) = (prof.as_mut(), o.profile.as_ref()) {
-        p.finish(cpu.m.cycles);
-        if let Err(e) = p.write(path, &elf.funcs) {
-            eprintln!("pqlab-sim: cannot write profile {}: {}", path, e);
-        }
+        report::write_profile(p, path, &cpu.m, &elf.funcs);
     }
     for p in &cpu.m.marks.open {
         let e = format!("interval '{}' still open at the end of the run", p.label);
@@ -425,8 +422,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
                 summaries: summaries.json(),
             },
         );
-        if let Err(e) = std::fs::write(path, s) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
+        if !report::write_file(path, &s) {
             std::process::exit(2);
         }
     }

@@ -2,6 +2,8 @@
 //! The reports of a run, with the same fields on every machine: the JSON report (`--json`),
 //! the interval table (`--intervals`) and the stop message on stderr.
 
+use super::elf::Symbol;
+use super::profile::Profile;
 use super::{json_str, Machine};
 
 /// What the JSON report says about the run besides the machine's counters.
@@ -131,5 +133,13 @@ pub fn write_file(path: &str, text: &str) -> bool {
             eprintln!("pqlab-sim: cannot write {}: {}", path, e);
             false
         }
+    }
+}
+
+/// Close the profile at the end of the run and write it (`--profile`).
+pub fn write_profile(p: &mut Profile, path: &str, m: &Machine, funcs: &[Symbol]) {
+    p.finish(m.cycles);
+    if let Err(e) = p.write(path, funcs) {
+        eprintln!("pqlab-sim: cannot write profile {}: {}", path, e);
     }
 }

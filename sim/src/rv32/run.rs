@@ -147,10 +147,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         report::stop_message(&h.m, msg, h.pc, "");
     }
     if let (Some(p), Some(path)) = (prof.as_mut(), o.profile) {
-        p.finish(h.m.cycles);
-        if let Err(er) = p.write(path, &e.funcs) {
-            eprintln!("pqlab-sim: cannot write profile {}: {}", path, er);
-        }
+        report::write_profile(p, path, &h.m, &e.funcs);
     }
     if let Some(path) = o.json {
         // the stack pointer's first value is the top of the stack (start-up code)
@@ -194,8 +191,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
                 summaries: summaries.json(),
             },
         );
-        if let Err(er) = std::fs::write(path, s) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, er);
+        if !report::write_file(path, &s) {
             std::process::exit(2);
         }
     }
