@@ -9,7 +9,7 @@ mod timing;
 
 use arm::cpu::{self, Cpu, Stop};
 use arm::{ct, mem};
-use machine::{elf, json_str, marks, profile, summary, symbolize, taint};
+use machine::{elf, marks, profile, report, run, summary, symbolize, taint};
 use std::io::Write;
 use timing::cortex_m::{self as timing_m, Core, CortexM4, CortexM7, CortexTiming};
 #[allow(unused_imports)]
@@ -302,9 +302,9 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         o.ct.as_ref()
             .map(|_| Box::new(ct::Taint::new(an500, taint::Tracker::new(&elf.funcs))));
     if taint.is_none() {
-        cpu.marks = marks::Marks::from_symbols(&elf.funcs);
+        cpu.m.marks = marks::Marks::from_symbols(&elf.funcs);
     }
-    cpu.max_insns = o.max_insns;
+    cpu.m.max_insns = o.max_insns;
     let mut summaries = summary::Summaries::for_elf(&elf.funcs, !o.no_summaries);
     let start = std::time::Instant::now();
     let mut prof = o
@@ -317,14 +317,15 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
             std::process::exit(2);
         }))
     });
-    let topts = TraceOpts {
+    let topts = run::TraceOpts {
         limit: o.trace_limit,
         start_pc: o.trace_start_pc,
         stop: o.trace_stop,
     };
-    let stop = match taint.as_deref_mut() {
-        Some(t) => run_ct(&mut cpu, t, &mut summaries),
-        None => run(&mut cpu, prof.as_mut(), trace.as_mut(), &topts),
+    let stop = match (taint.as_deref_mut(), prof.as_mut(), trace.as_mut()) {
+        (Some(t), _, _) => run_ct(&mut cpu, t, &mut summaries),
+        (None, None, None) => run::run_fast(&mut cpu),
+        (None, p, t) => run::run_slow(&mut cpu, p, t.map(|t| t as &mut dyn Write), &topts),
     };
     if let Some(t) = trace.as_mut() {
         let _ = t.flush();
@@ -342,15 +343,16 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
             // (platforms/armv7m/startup.c): a '#fault' line on UART0, which the host's
             // protocol parser reports as the reason of the failure
             let _ = writeln!(
-                cpu.stdout,
+                cpu.m.console,
                 "\n#fault sim-{} pc=0x{:08x}{}{}: {}",
-                if cpu.fault_addr.is_some() {
+                if cpu.m.fault_addr.is_some() {
                     "busfault"
                 } else {
                     "hardfault"
                 },
                 cpu.pc,
-                cpu.fault_addr
+                cpu.m
+                    .fault_addr
                     .map(|a| format!(" addr=0x{:08x}", a))
                     .unwrap_or_default(),
                 place
@@ -359,116 +361,45 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
                     .unwrap_or_default(),
                 e
             );
-            let _ = cpu.stdout.flush();
+            cpu.m.console.flush();
         }
-        eprintln!("pqlab-sim: {}", e);
-        eprintln!(
-            "pqlab-sim: stopped after {} instructions, {} cycles; pc=0x{:08x}{} {}",
-            cpu.insns,
-            cpu.cycles,
-            cpu.pc,
+        let place = format!(
+            "{} {}",
             place.map(|p| format!(" ({})", p)).unwrap_or_default(),
             regs_str(&cpu)
         );
+        report::stop_message(&cpu.m, e, cpu.pc, &place);
     }
     if let (Some(p), Some(path)) = (prof.as_mut(), o.profile.as_ref()) {
-        p.finish(cpu.cycles);
-        if let Err(e) = p.write(path, &elf.funcs) {
-            eprintln!("pqlab-sim: cannot write profile {}: {}", path, e);
-        }
+        report::write_profile(p, path, &cpu.m, &elf.funcs);
     }
-    for p in &cpu.marks.open {
+    for p in &cpu.m.marks.open {
         let e = format!("interval '{}' still open at the end of the run", p.label);
-        cpu.marks.errors.push(e);
+        cpu.m.marks.errors.push(e);
     }
     if let Some(path) = &o.intervals {
-        let mut t =
-            String::from("label\tdepth\tstart_cycle\tcycles\tinstructions\tstack_high_water");
-        for name in cpu::class_names() {
-            t.push('\t');
-            t.push_str(name);
-        }
-        t.push('\n');
-        for iv in &cpu.marks.done {
-            t.push_str(&format!(
-                "{}\t{}\t{}\t{}\t{}\t{}",
-                iv.label.replace(['\t', '\n'], " "),
-                iv.depth,
-                iv.start_cycle,
-                iv.cycles,
-                iv.instructions,
-                iv.stack_high_water
-            ));
-            for k in 0..cpu::class_names().len() {
-                t.push_str(&format!("\t{}", iv.mix[k]));
-            }
-            t.push('\n');
-        }
-        for e in &cpu.marks.errors {
-            t.push_str(&format!("# error: {}\n", e));
-        }
-        if let Err(e) = std::fs::write(path, t) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
-        }
+        report::write_file(path, &report::intervals_tsv(&cpu.m, cpu::class_names()));
     }
     if let Some(path) = &o.json {
-        let mix_of = |counts: &[u64; 16]| {
-            let mut mix = String::new();
-            for (k, name) in cpu::class_names().iter().enumerate() {
-                if k > 0 {
-                    mix.push_str(", ");
-                }
-                mix.push_str(&format!("\"{}\": {}", name, counts[k]));
-            }
-            mix
-        };
-        let mix = mix_of(&cpu.class_count);
-        let mut ivs = String::new();
-        for (k, iv) in cpu.marks.done.iter().enumerate() {
-            ivs.push_str(if k == 0 { "\n    " } else { ",\n    " });
-            ivs.push_str(&format!(
-                "{{\"label\": {}, \"depth\": {}, \"start_cycle\": {}, \"cycles\": {}, \"instructions\": {}, \"stack_high_water\": {}, \"instruction_mix\": {{{}}}}}",
-                json_str(&iv.label),
-                iv.depth,
-                iv.start_cycle,
-                iv.cycles,
-                iv.instructions,
-                iv.stack_high_water,
-                mix_of(&iv.mix)
-            ));
-        }
-        if !ivs.is_empty() {
-            ivs.push_str("\n  ");
-        }
-        let errs: Vec<String> = cpu.marks.errors.iter().map(|e| json_str(e)).collect();
-        let stack = cpu.init_sp.wrapping_sub(cpu.min_sp);
-        let s = format!(
-            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": {},\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"interval_marks\": {},\n  \"intervals\": [{}],\n  \"mark_errors\": [{}],\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
-            json_str(env!("CARGO_PKG_VERSION")),
-            json_str(timing_m::MODEL_VERSION),
-            json_str(&o.machine),
-            json_str(if core == Core::M4 { "cortex-m4" } else { "cortex-m7" }),
-            core == Core::M7,
-            json_str(&o.elf),
-            code,
-            err.as_ref().map(|e| json_str(e)).unwrap_or_else(|| "null".into()),
-            cpu.cycles,
-            cpu.insns,
-            stack,
+        let r = report::Run {
+            model_version: timing_m::MODEL_VERSION,
+            machine: &o.machine,
+            core: if core == Core::M4 {
+                "cortex-m4"
+            } else {
+                "cortex-m7"
+            },
+            estimate: core == Core::M7,
+            firmware: &o.elf,
+            exit_code: code,
+            error: err.as_deref(),
+            class_names: cpu::class_names(),
+            init_sp: cpu.m.init_sp,
+            min_sp: cpu.m.min_sp,
             static_ram,
-            static_ram + stack as u64,
-            cpu.init_sp,
-            cpu.min_sp,
-            mix,
-            cpu.marks.found,
-            ivs,
-            errs.join(", "),
             wall,
-            cpu.insns as f64 / wall.max(1e-9) / 1e6
-        );
-        if let Err(e) = std::fs::write(path, s) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
-        }
+        };
+        report::write_file(path, &report::json(&cpu.m, &r));
     }
     if let (Some(t), Some(path)) = (taint.as_ref(), o.ct.as_ref()) {
         let s = taint::report_json(
@@ -485,14 +416,13 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
                 firmware: &o.elf,
                 exit_code: code,
                 error: err.as_deref(),
-                instructions: cpu.insns,
-                cycles: cpu.cycles,
+                instructions: cpu.m.insns,
+                cycles: cpu.m.cycles,
                 wall,
                 summaries: summaries.json(),
             },
         );
-        if let Err(e) = std::fs::write(path, s) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, e);
+        if !report::write_file(path, &s) {
             std::process::exit(2);
         }
     }
@@ -507,13 +437,13 @@ fn run_ct<T: CortexTiming>(
     s: &mut summary::Summaries,
 ) -> Stop {
     loop {
-        if cpu.insns >= cpu.max_insns {
-            return budget_error(cpu);
+        if cpu.m.insns >= cpu.m.max_insns {
+            return cpu.m.budget_error(cpu.pc);
         }
         let pc = cpu.pc;
         t.hooks(cpu, pc);
         if let Some(k) = s.at(pc) {
-            let (ret, sp, events, insns) = (cpu.r[14] & !1, cpu.r[13], t.track.events, cpu.insns);
+            let (ret, sp, events, insns) = (cpu.r[14] & !1, cpu.r[13], t.track.events, cpu.m.insns);
             let mut target = ct::SummaryTarget { cpu, t };
             if let summary::Entry::Return(to) = s.enter(k, &mut target, ret, sp, events, insns) {
                 // the call is done: back in the caller as after its BX LR
@@ -525,13 +455,13 @@ fn run_ct<T: CortexTiming>(
         let i = cpu.fetch(pc);
         let ipsr0 = cpu.ipsr;
         t.propagate(cpu, &i, pc);
-        cpu.last_branch_link = false;
+        cpu.m.last_link = false;
         if cpu.step().is_err() {
             return cpu.take_stop();
         }
-        t.after(pc, i.len, cpu.last_branch_link, cpu.pc);
+        t.after(pc, i.len, cpu.m.last_link, cpu.pc);
         if s.pending() {
-            let (npc, sp, events, insns) = (cpu.pc, cpu.r[13], t.track.events, cpu.insns);
+            let (npc, sp, events, insns) = (cpu.pc, cpu.r[13], t.track.events, cpu.m.insns);
             s.check(npc, sp, &mut ct::SummaryTarget { cpu, t }, events, insns);
         }
         if ipsr0 != 0 && cpu.ipsr != ipsr0 {
@@ -540,10 +470,10 @@ fn run_ct<T: CortexTiming>(
             t.exception_entry(); // SVC, a fault taken by the firmware
         }
         let sp = cpu.r[13];
-        if sp < cpu.min_sp {
-            cpu.min_sp = sp;
+        if sp < cpu.m.min_sp {
+            cpu.m.min_sp = sp;
         }
-        if cpu.cycles >= cpu.next_event() {
+        if cpu.m.cycles >= cpu.next_event() {
             cpu.st_tick();
         }
         if cpu.it == 0 {
@@ -565,144 +495,4 @@ fn regs_str<T: CortexTiming>(cpu: &Cpu<T>) -> String {
     }
     s.push_str(&format!("xpsr=0x{:08x}", cpu.xpsr()));
     s
-}
-
-fn run<T: CortexTiming>(
-    cpu: &mut Cpu<T>,
-    prof: Option<&mut profile::Profile>,
-    trace: Option<&mut std::io::BufWriter<std::fs::File>>,
-    topts: &TraceOpts,
-) -> Stop {
-    match (prof, trace) {
-        (None, None) => run_fast(cpu),
-        (p, t) => run_slow(cpu, p, t, topts),
-    }
-}
-
-fn budget_error<T: CortexTiming>(cpu: &Cpu<T>) -> Stop {
-    Stop::Error(format!(
-        "instruction budget exceeded: {} instructions executed (--max-insns), pc=0x{:08x}",
-        cpu.insns, cpu.pc
-    ))
-}
-
-/// The fast loop (compiled separately for each core's timing model).
-fn run_fast<T: CortexTiming>(cpu: &mut Cpu<T>) -> Stop {
-    loop {
-        // a SysTick that is pending but could not be taken yet (IT block open, PRIMASK set,
-        // handler mode) is retried after every instruction, as the profiling loop does; the
-        // next event alone is a whole period away (pqm4's HAL then read its wrap count one
-        // wrap short)
-        let ev = if cpu.systick_pending {
-            cpu.next_event().min(cpu.cycles + 1)
-        } else {
-            cpu.next_event()
-        };
-        let limit = cpu.max_insns;
-        // inner loop without event checks until the next SysTick event
-        while cpu.cycles < ev {
-            if cpu.insns >= limit {
-                return budget_error(cpu);
-            }
-            if cpu.step().is_err() {
-                return cpu.take_stop();
-            }
-            let sp = cpu.r[13];
-            if sp < cpu.min_sp {
-                cpu.min_sp = sp;
-            }
-            if cpu.next_event() != ev {
-                break;
-            }
-        }
-        cpu.st_tick();
-        if cpu.it == 0 && cpu.check_irq().is_err() {
-            return cpu.take_stop();
-        }
-    }
-}
-
-fn run_slow<T: CortexTiming>(
-    cpu: &mut Cpu<T>,
-    mut prof: Option<&mut profile::Profile>,
-    mut trace: Option<&mut std::io::BufWriter<std::fs::File>>,
-    topts: &TraceOpts,
-) -> Stop {
-    // instructions traced so far; None until the trace starts
-    let mut traced: Option<u64> = if topts.start_pc.is_none() {
-        Some(0)
-    } else {
-        None
-    };
-    loop {
-        if traced.is_none() && Some(cpu.pc) == topts.start_pc {
-            traced = Some(0);
-            if let Some(t) = trace.as_deref_mut() {
-                write_trace_rec(cpu, t);
-            }
-        }
-        if topts.stop && traced.map_or(false, |n| n >= topts.limit) {
-            return Stop::Exit(0);
-        }
-        if cpu.insns >= cpu.max_insns {
-            return budget_error(cpu);
-        }
-        let pc = cpu.pc;
-        let c0 = cpu.cycles;
-        cpu.last_branch_link = false;
-        if cpu.step().is_err() {
-            return cpu.take_stop();
-        }
-        let sp = cpu.r[13];
-        if sp < cpu.min_sp {
-            cpu.min_sp = sp;
-        }
-        if cpu.cycles >= cpu.next_event() {
-            cpu.st_tick();
-        }
-        if cpu.it == 0 && cpu.check_irq().is_err() {
-            return cpu.take_stop();
-        }
-        if let Some(p) = prof.as_deref_mut() {
-            p.step(
-                pc,
-                cpu.pc,
-                cpu.cycles - c0,
-                cpu.cycles,
-                cpu.last_branch_link,
-                cpu.r[14],
-            );
-        }
-        if let Some(n) = traced.as_mut() {
-            if *n < topts.limit {
-                *n += 1;
-                if let Some(t) = trace.as_deref_mut() {
-                    write_trace_rec(cpu, t);
-                }
-            }
-        }
-    }
-}
-
-struct TraceOpts {
-    limit: u64,
-    start_pc: Option<u32>,
-    stop: bool,
-}
-
-/// One trace record: r0-r14, pc, xPSR, FPSCR, s0-s31 (50 little-endian words).
-fn write_trace_rec<T: CortexTiming>(cpu: &Cpu<T>, t: &mut std::io::BufWriter<std::fs::File>) {
-    let mut rec = [0u32; 18];
-    rec[..15].copy_from_slice(&cpu.r[..15]);
-    rec[15] = cpu.pc;
-    rec[16] = cpu.xpsr();
-    rec[17] = cpu.fpscr;
-    let mut b = Vec::with_capacity(72 + 128);
-    for v in rec {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    for v in cpu.s {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    let _ = t.write_all(&b);
 }

@@ -9,25 +9,16 @@
 use crate::arm::decode::{self, alu, fop, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
-use crate::machine::marks::{self, Hook, Marks};
+use crate::machine::marks;
+use crate::machine::run::{Frontend, Guest};
+use crate::machine::semihost::Semihost;
+use crate::machine::timer::{CycleCounter, DownCounter};
 use crate::timing::cortex_m::{Core, CortexTiming, Event};
-use std::io::Write;
 
 mod scs;
-mod semihost;
-use semihost::HostFile;
 
-pub enum Stop {
-    Exit(i32),
-    Error(String),
-}
-
-/// The error of every fallible operation is a zero-sized marker so that
-/// results stay in registers; the reason is kept in `Cpu::stop`.
-#[derive(Debug)]
-pub struct Fault;
-
-type R<T> = Result<T, Fault>;
+pub use crate::machine::{Fault, Stop};
+use crate::machine::{Machine, R};
 
 pub struct Cpu<T: CortexTiming> {
     /// r0-r15 and a constant zero at index 16; sized 256 so that a u8
@@ -53,28 +44,18 @@ pub struct Cpu<T: CortexTiming> {
     pub mem: Mem,
     pub cache: Box<[Insn; CODE_SIZE / 2]>,
     pub core: Core,
-    pub cycles: u64,
-    pub insns: u64,
-    pub max_insns: u64,
-    pub min_sp: u32,
-    pub init_sp: u32,
-    pub class_count: [u64; 16],
+    /// the instruction-set-independent machine state (machine/state.rs)
+    pub m: Machine,
     /// the core's timing model (timing/cortex_m.rs), told about every executed
     /// instruction, exception entry and return
     tm: T,
-    // SysTick
-    st_csr: u32,
-    st_rvr: u32,
-    st_base_cycle: u64,
-    st_base_val: u32,
-    st_flag_zeros: u64,
-    st_next_irq: u64,
-    pub systick_pending: bool,
+    /// SysTick's counter (machine/timer.rs)
+    pub systick: DownCounter,
     // DWT / SCB
     demcr: u32,
     dwt_ctrl: u32,
-    cyc_base: u32,
-    cyc_start: u64,
+    /// DWT CYCCNT
+    cyccnt: CycleCounter,
     vtor: u32,
     cpacr: u32,
     fpccr: u32,
@@ -87,17 +68,8 @@ pub struct Cpu<T: CortexTiming> {
     uart_ctrl: u32,
     uart_bauddiv: u32,
     excl: bool,
-    // line by line: a run killed by its host (timeout, interrupt) has shown every complete
-    // line it printed, not lost up to a buffer's worth
-    pub stdout: std::io::LineWriter<std::io::Stdout>,
-    files: Vec<Option<HostFile>>,
-    // profiling hooks
-    pub last_branch_link: bool,
-    pub stop: Option<Stop>,
-    /// interval marks (marks.rs)
-    pub marks: Marks,
-    /// the data address of the bus fault that stopped the run, if any
-    pub fault_addr: Option<u32>,
+    /// the semihosting host side (machine/semihost.rs)
+    host: Semihost,
 }
 
 #[inline(always)]
@@ -200,24 +172,12 @@ impl<T: CortexTiming> Cpu<T> {
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
             core: T::CORE,
-            cycles: 0,
-            insns: 0,
-            max_insns: u64::MAX,
-            min_sp: u32::MAX,
-            init_sp: 0,
-            class_count: [0; 16],
+            m: Machine::default(),
             tm: T::default(),
-            st_csr: 0,
-            st_rvr: 0,
-            st_base_cycle: 0,
-            st_base_val: 0,
-            st_flag_zeros: 0,
-            st_next_irq: u64::MAX,
-            systick_pending: false,
+            systick: DownCounter::new(),
             demcr: 0,
             dwt_ctrl: 0x4000_0000,
-            cyc_base: 0,
-            cyc_start: 0,
+            cyccnt: CycleCounter::default(),
             vtor: 0,
             cpacr: 0,
             fpccr: 0xc000_0000,
@@ -229,12 +189,7 @@ impl<T: CortexTiming> Cpu<T> {
             uart_ctrl: 0,
             uart_bauddiv: 0,
             excl: false,
-            stdout: std::io::LineWriter::new(std::io::stdout()),
-            files: Vec::new(),
-            last_branch_link: false,
-            stop: None,
-            marks: Marks::default(),
-            fault_addr: None,
+            host: Semihost::default(),
         }
     }
 
@@ -244,8 +199,8 @@ impl<T: CortexTiming> Cpu<T> {
         let pc = self.read32(4)?;
         self.r[13] = sp & !3;
         self.msp = self.r[13];
-        self.init_sp = self.r[13];
-        self.min_sp = self.r[13];
+        self.m.init_sp = self.r[13];
+        self.m.min_sp = self.r[13];
         self.pc = pc & !1;
         self.r[14] = 0xffff_ffff;
         // APSR is UNKNOWN after reset; QEMU starts with Z set, and so do we
@@ -302,14 +257,11 @@ impl<T: CortexTiming> Cpu<T> {
     }
 
     pub fn fail(&mut self, s: Stop) -> Fault {
-        self.stop = Some(s);
-        Fault
+        self.m.fail(s)
     }
 
     pub fn take_stop(&mut self) -> Stop {
-        self.stop
-            .take()
-            .unwrap_or_else(|| Stop::Error("internal error: fault without a reason".into()))
+        self.m.take_stop("internal error: fault without a reason")
     }
 
     fn bus_fault(&mut self, a: u32, what: &str) -> Fault {
@@ -324,7 +276,7 @@ impl<T: CortexTiming> Cpu<T> {
     /// accept plain stores (a write through a NULL pointer lands here).
     #[cold]
     fn code_write_fault(&mut self, a: u32, size: u32) -> Fault {
-        self.fault_addr = Some(a);
+        self.m.fault_addr = Some(a);
         let s = Stop::Error(format!(
             "HardFault: bus fault on write of {} byte{} at address 0x{:08x} (pc=0x{:08x}): \
              the code region 0x00000000-0x{:08x} (vector table, code, constants; flash on \
@@ -477,7 +429,7 @@ impl<T: CortexTiming> Cpu<T> {
         self.control &= !4;
         let vec = self.read32(self.vtor + 4 * exc)?;
         self.pc = vec & !1;
-        self.cycles += self.tm.exception_entry();
+        self.m.cycles += self.tm.exception_entry();
         Ok(())
     }
 
@@ -520,14 +472,14 @@ impl<T: CortexTiming> Cpu<T> {
         self.ge = (xpsr >> 16) & 15;
         self.it = ((xpsr >> 25) & 3) | ((xpsr >> 10) & 0x3f) << 2;
         self.ipsr = if to_thread { 0 } else { xpsr & 0x1ff };
-        self.cycles += self.tm.exception_return();
+        self.m.cycles += self.tm.exception_return();
         Ok(())
     }
 
     /// Take a pending SysTick exception if the core can.
     pub fn check_irq(&mut self) -> R<()> {
-        if self.systick_pending && self.primask & 1 == 0 && self.faultmask == 0 && self.ipsr == 0 {
-            self.systick_pending = false;
+        if self.systick.pending && self.primask & 1 == 0 && self.faultmask == 0 && self.ipsr == 0 {
+            self.systick.pending = false;
             let pc = self.pc;
             self.take_exception(EXC_SYSTICK, pc)?;
         }
@@ -554,7 +506,7 @@ impl<T: CortexTiming> Cpu<T> {
     fn fetch_miss(&mut self, pc: u32, idx: Option<usize>) -> Insn {
         match self.decode_at(pc) {
             Ok(mut i) => {
-                if !self.marks.hooks.is_empty() && self.marks.hook_at(pc).is_some() {
+                if !self.m.marks.hooks.is_empty() && self.m.marks.hook_at(pc).is_some() {
                     i.op = Op::Hook;
                 }
                 if let Some(idx) = idx {
@@ -580,7 +532,7 @@ impl<T: CortexTiming> Cpu<T> {
             0
         };
         let mut i = decode::decode(pc, h1, h2, self.core == Core::M7);
-        T::annotate(&mut i);
+        T::annotate(&mut i, pc);
         Ok(i)
     }
 
@@ -593,10 +545,10 @@ impl<T: CortexTiming> Cpu<T> {
             return Err(Fault);
         }
         self.r[15] = pc.wrapping_add(4);
-        self.insns += 1;
-        let f = self.tm.fetch(pc, i.len);
+        self.m.insns += 1;
+        let f = self.tm.fetch(&i);
         if f != 0 {
-            self.cycles += f;
+            self.m.cycles += f;
         }
         if self.it != 0 {
             let cond = self.it >> 4;
@@ -608,8 +560,8 @@ impl<T: CortexTiming> Cpu<T> {
             };
             if !self.cond(cond) {
                 self.pc = pc + i.len as u32;
-                self.cycles += self.tm.skipped(&i);
-                self.class_count[i.class as usize & 15] += 1;
+                self.m.cycles += self.tm.skipped(&i);
+                self.m.class_count[i.class as usize & 15] += 1;
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
@@ -642,97 +594,9 @@ impl<T: CortexTiming> Cpu<T> {
     }
 
     fn on_hook(&mut self, pc: u32) -> R<Insn> {
-        let sp = self.r[13];
-        match self.marks.hook_at(pc) {
-            Some(Hook::Begin) => {
-                let label = String::from_utf8_lossy(&self.cstr(self.r[0], 120).unwrap_or_default())
-                    .into_owned();
-                let lr = self.r[14];
-                let mut o = marks::Open {
-                    label,
-                    ret: lr & !1,
-                    sp_call: sp,
-                    ..Default::default()
-                };
-                if lr & 1 == 1 && lr < 0xf000_0000 && self.marks.hook_at(lr & !1).is_none() {
-                    self.marks.hooks.push((marks::key(lr & !1), Hook::Return));
-                    self.uncache(lr & !1);
-                } else {
-                    // no usable return address: the interval starts here
-                    self.start_interval(&mut o);
-                }
-                self.marks.open.push(o);
-            }
-            Some(Hook::Return) => {
-                let k = marks::key(pc);
-                let found = self
-                    .marks
-                    .open
-                    .iter()
-                    .rposition(|o| !o.started && marks::key(o.ret) == k && o.sp_call == sp);
-                if let Some(n) = found {
-                    let mut o = std::mem::take(&mut self.marks.open[n]);
-                    self.start_interval(&mut o);
-                    self.marks.open[n] = o;
-                    self.marks.remove_return(pc);
-                    self.uncache(pc);
-                }
-            }
-            Some(Hook::End) => {
-                let label = String::from_utf8_lossy(&self.cstr(self.r[0], 120).unwrap_or_default())
-                    .into_owned();
-                match self.marks.open.iter().rposition(|o| o.started) {
-                    Some(n) => {
-                        // begin marks that never returned are dropped with it
-                        let o = self.marks.open.remove(n);
-                        for p in self.marks.open.drain(n..) {
-                            self.marks
-                                .errors
-                                .push(format!("begin mark '{}' did not return", p.label));
-                        }
-                        if o.label != label {
-                            self.marks.errors.push(format!(
-                                "end mark '{}' closes the interval '{}'",
-                                label, o.label
-                            ));
-                        }
-                        let low = self.min_sp.min(sp);
-                        let mut mix = [0u64; 16];
-                        for (k, m) in mix.iter_mut().enumerate() {
-                            *m = self.class_count[k] - o.mix0[k];
-                        }
-                        self.marks.done.push(marks::Interval {
-                            label: o.label,
-                            depth: n,
-                            start_cycle: o.c0,
-                            cycles: self.cycles - o.c0,
-                            instructions: self.insns - o.i0,
-                            stack_high_water: o.sp0.wrapping_sub(low),
-                            mix,
-                        });
-                        self.min_sp = o.saved_min_sp.min(low);
-                    }
-                    None => self
-                        .marks
-                        .errors
-                        .push(format!("end mark '{}' without an open interval", label)),
-                }
-            }
-            None => {}
-        }
+        marks::on_hook(self, pc);
         let i = self.decode_at(pc)?;
         Ok(i)
-    }
-
-    fn start_interval(&mut self, o: &mut marks::Open) {
-        let sp = self.r[13];
-        o.started = true;
-        o.c0 = self.cycles;
-        o.i0 = self.insns;
-        o.mix0 = self.class_count;
-        o.sp0 = sp;
-        o.saved_min_sp = self.min_sp;
-        self.min_sp = sp;
     }
 
     fn undefined(&mut self, i: &Insn, pc: u32, why: &str) -> Fault {
@@ -797,7 +661,7 @@ impl<T: CortexTiming> Cpu<T> {
             div: [0; 2],
             fp: [0; 3],
         };
-        self.class_count[i.class as usize & 15] += 1;
+        self.m.class_count[i.class as usize & 15] += 1;
         match i.op {
             Op::DpImm => {
                 let s = i.sf == 1 || (i.sf == 2 && !in_it);
@@ -1276,7 +1140,7 @@ impl<T: CortexTiming> Cpu<T> {
             Op::Bl => {
                 self.r[14] = self.pc | 1;
                 self.branch_taken(&mut e, i.imm);
-                self.last_branch_link = true;
+                self.m.last_link = true;
                 return self.retire(&mut e);
             }
             Op::Bx => {
@@ -1290,7 +1154,7 @@ impl<T: CortexTiming> Cpu<T> {
                 self.r[14] = self.pc | 1;
                 self.bx_write_pc(t)?;
                 self.transfer(&mut e);
-                self.last_branch_link = true;
+                self.m.last_link = true;
                 return self.retire(&mut e);
             }
             Op::Cbz => {
@@ -1411,8 +1275,10 @@ impl<T: CortexTiming> Cpu<T> {
             }
             Op::Bkpt => {
                 if i.imm == 0xab {
-                    let r = self.semihost(self.r[0], self.r[1])?;
-                    self.r[0] = r;
+                    let mut host = std::mem::take(&mut self.host);
+                    let r = host.call(self, self.r[0], self.r[1]);
+                    self.host = host;
+                    self.r[0] = r?;
                 } else {
                     return Err(self.fail(Stop::Error(format!(
                         "HardFault: BKPT #{} at 0x{:08x} without a debugger",
@@ -1430,7 +1296,7 @@ impl<T: CortexTiming> Cpu<T> {
             Op::Hook => {
                 // a hook keeps the length and class of the instruction it
                 // replaces; that instruction is counted by the second exec
-                self.class_count[i.class as usize & 15] -= 1;
+                self.m.class_count[i.class as usize & 15] -= 1;
                 return self.exec_hooked(pc, in_it);
             }
             _ => {
@@ -1571,7 +1437,7 @@ impl<T: CortexTiming> Cpu<T> {
     #[inline(always)]
     fn retire(&mut self, e: &mut Event) -> R<()> {
         e.npc = self.pc;
-        self.cycles += self.tm.step(e, self.cycles);
+        self.m.cycles += self.tm.step(e, self.m.cycles);
         Ok(())
     }
 
@@ -1829,7 +1695,117 @@ impl<T: CortexTiming> Cpu<T> {
     }
 
     pub fn flush(&mut self) {
-        let _ = self.stdout.flush();
+        self.m.console.flush();
+    }
+}
+
+/// The Thumb front end in the shared run loops (machine/run.rs): SysTick is its device
+/// event, its exception the interrupt.
+impl<T: CortexTiming> Frontend for Cpu<T> {
+    #[inline(always)]
+    fn m(&self) -> &Machine {
+        &self.m
+    }
+    #[inline(always)]
+    fn m_mut(&mut self) -> &mut Machine {
+        &mut self.m
+    }
+    #[inline(always)]
+    fn pc(&self) -> u32 {
+        self.pc
+    }
+    #[inline(always)]
+    fn step(&mut self) -> R<()> {
+        Cpu::step(self)
+    }
+    #[inline(always)]
+    fn track_sp(&mut self) {
+        let sp = self.r[13];
+        if sp < self.m.min_sp {
+            self.m.min_sp = sp;
+        }
+    }
+    #[inline(always)]
+    fn next_event(&self) -> u64 {
+        self.systick.next_irq
+    }
+    #[inline(always)]
+    fn irq_pending(&self) -> bool {
+        self.systick.pending
+    }
+    #[inline(always)]
+    fn poll(&mut self) -> R<()> {
+        self.st_tick();
+        if self.it == 0 {
+            self.check_irq()
+        } else {
+            Ok(())
+        }
+    }
+    #[inline(always)]
+    fn link_ret(&self) -> u32 {
+        self.r[14]
+    }
+    fn take_stop(&mut self) -> Stop {
+        Cpu::take_stop(self)
+    }
+    /// One trace record: r0-r14, pc, xPSR, FPSCR, s0-s31 (50 little-endian words).
+    fn write_trace(&self, t: &mut dyn std::io::Write) {
+        let mut rec = [0u32; 18];
+        rec[..15].copy_from_slice(&self.r[..15]);
+        rec[15] = self.pc;
+        rec[16] = self.xpsr();
+        rec[17] = self.fpscr;
+        let mut b = Vec::with_capacity(72 + 128);
+        for v in rec {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in self.s {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        let _ = t.write_all(&b);
+    }
+}
+
+impl<T: CortexTiming> Guest for Cpu<T> {
+    fn read8(&mut self, a: u32) -> R<u32> {
+        Cpu::read8(self, a)
+    }
+    fn read32(&mut self, a: u32) -> R<u32> {
+        Cpu::read32(self, a)
+    }
+    fn write8(&mut self, a: u32, v: u32) -> R<()> {
+        Cpu::write8(self, a, v)
+    }
+    fn write32(&mut self, a: u32, v: u32) -> R<()> {
+        Cpu::write32(self, a, v)
+    }
+    #[inline]
+    fn arg0(&self) -> u32 {
+        self.r[0]
+    }
+    #[inline]
+    fn sp(&self) -> u32 {
+        self.r[13]
+    }
+    /// LR as a Thumb return address (not an EXC_RETURN value)
+    fn call_return(&self) -> (u32, bool) {
+        let lr = self.r[14];
+        (lr & !1, lr & 1 == 1 && lr < 0xf000_0000)
+    }
+    fn uncache(&mut self, pc: u32) {
+        Cpu::uncache(self, pc)
+    }
+    /// as QEMU 7.2: the RAM region holding SP (16 MiB from its base)
+    fn heap_base(&self) -> u32 {
+        let sp = self.r[13];
+        if (0x2000_0000..0x2080_0000).contains(&sp) {
+            sp & 0xffc0_0000
+        } else if sp >= self.mem.psram_base && sp - self.mem.psram_base < 0x100_0000 {
+            self.mem.psram_base
+        } else {
+            0
+        }
     }
 }
 

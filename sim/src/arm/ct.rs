@@ -244,7 +244,7 @@ impl Taint {
     /// Findings and propagation of the instruction `i` at `pc` about to execute on
     /// `cpu`'s current state.
     pub fn propagate<T: CortexTiming>(&mut self, cpu: &Cpu<T>, i: &Insn, pc: u32) {
-        let insns = cpu.insns;
+        let insns = cpu.m.insns;
         let mut executes = true;
         self.force = false;
         if cpu.it != 0 {

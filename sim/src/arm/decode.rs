@@ -212,7 +212,8 @@ pub struct Insn {
     pub rmask: u16,
     pub imm: u32,
     /// Cortex-M7 model: registers read in the early stage (address generation,
-    /// shifted operand, multiplicands) as a bit mask
+    /// shifted operand, multiplicands) as a bit mask; Cortex-M4 model: 1 for a 32-bit
+    /// instruction at an address that is 2 mod 4 (its fetch rule)
     pub emask: u16,
     /// Cortex-M7 model: registers written, as a bit mask
     pub wmask: u16,

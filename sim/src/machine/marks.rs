@@ -21,6 +21,8 @@
 //! exception frames included). Intervals may nest.
 
 use crate::machine::elf::Symbol;
+use crate::machine::run::{cstr, Guest};
+use crate::machine::Machine;
 
 pub const BEGIN_SYMBOL: &str = "pqlab_mark_begin";
 pub const END_SYMBOL: &str = "pqlab_mark_end";
@@ -100,6 +102,107 @@ impl Marks {
         if !self.open.iter().any(|o| !o.started && key(o.ret) == k) {
             self.hooks.retain(|h| !(h.0 == k && h.1 == Hook::Return));
         }
+    }
+}
+
+/// The label argument of a mark call.
+fn label<G: Guest>(g: &mut G) -> String {
+    let a = g.arg0();
+    String::from_utf8_lossy(&cstr(g, a, 120).unwrap_or_default()).into_owned()
+}
+
+/// Start the interval `o` now (stack pointer `sp`): the stack tracking restarts from `sp`.
+fn start_interval(m: &mut Machine, sp: u32, o: &mut Open) {
+    o.started = true;
+    o.c0 = m.cycles;
+    o.i0 = m.insns;
+    o.mix0 = m.class_count;
+    o.sp0 = sp;
+    o.saved_min_sp = m.min_sp;
+    m.min_sp = sp;
+}
+
+/// A hooked address `pc` was reached (before the instruction there executes): record the
+/// mark.
+pub fn on_hook<G: Guest>(g: &mut G, pc: u32) {
+    let sp = g.sp();
+    match g.m().marks.hook_at(pc) {
+        Some(Hook::Begin) => {
+            let label = label(g);
+            let (ret, usable) = g.call_return();
+            let mut o = Open {
+                label,
+                ret,
+                sp_call: sp,
+                ..Default::default()
+            };
+            if usable && g.m().marks.hook_at(ret).is_none() {
+                g.m_mut().marks.hooks.push((key(ret), Hook::Return));
+                g.uncache(ret);
+            } else {
+                // no usable return address: the interval starts here
+                start_interval(g.m_mut(), sp, &mut o);
+            }
+            g.m_mut().marks.open.push(o);
+        }
+        Some(Hook::Return) => {
+            let k = key(pc);
+            let m = g.m_mut();
+            let found = m
+                .marks
+                .open
+                .iter()
+                .rposition(|o| !o.started && key(o.ret) == k && o.sp_call == sp);
+            if let Some(n) = found {
+                let mut o = std::mem::take(&mut m.marks.open[n]);
+                start_interval(m, sp, &mut o);
+                m.marks.open[n] = o;
+                m.marks.remove_return(pc);
+                g.uncache(pc);
+            }
+        }
+        Some(Hook::End) => {
+            let label = label(g);
+            let m = g.m_mut();
+            match m.marks.open.iter().rposition(|o| o.started) {
+                Some(n) => {
+                    // begin marks that never returned are dropped with it
+                    let o = m.marks.open.remove(n);
+                    let dropped: Vec<Open> = m.marks.open.drain(n..).collect();
+                    for p in dropped {
+                        m.marks
+                            .errors
+                            .push(format!("begin mark '{}' did not return", p.label));
+                    }
+                    if o.label != label {
+                        m.marks.errors.push(format!(
+                            "end mark '{}' closes the interval '{}'",
+                            label, o.label
+                        ));
+                    }
+                    let low = m.min_sp.min(sp);
+                    let mut mix = [0u64; 16];
+                    for (k, x) in mix.iter_mut().enumerate() {
+                        *x = m.class_count[k] - o.mix0[k];
+                    }
+                    m.marks.done.push(Interval {
+                        label: o.label,
+                        depth: n,
+                        start_cycle: o.c0,
+                        cycles: m.cycles - o.c0,
+                        instructions: m.insns - o.i0,
+                        stack_high_water: o.sp0.wrapping_sub(low),
+                        mix,
+                    });
+                    m.min_sp = o.saved_min_sp.min(low);
+                }
+                None => m
+                    .marks
+                    .errors
+                    .push(format!("end mark '{}' without an open interval", label)),
+            }
+        }
+        None => {}
     }
 }
 

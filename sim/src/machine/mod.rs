@@ -1,13 +1,37 @@
 // SPDX-License-Identifier: MIT
-//! The instruction-set-independent parts of the simulator: ELF loading, the per-function
-//! profiler, interval marks, stack tracking, the JSON report and the instruction-set-independent
-//! part of the secret tracking.
+//! The instruction-set-independent machine: the state every front end embeds (state.rs:
+//! clock, counters, stack tracking, console, marks, profiler call tracking, stop reason), the
+//! run loops over a front end's `Core` (run.rs), ELF loading, the per-function profiler,
+//! interval marks, semihosting (semihost.rs), the cycle-clocked timers (timer.rs), the reports (report.rs) and the
+//! instruction-set-independent part of the secret tracking. Each front end (arm/, rv32/)
+//! keeps the decoding and execution of its instruction set and its machine's memory map;
+//! each core's timing model (timing/) consumes an event per instruction.
 
 pub mod elf;
 pub mod marks;
 pub mod profile;
+pub mod report;
+pub mod run;
+pub mod semihost;
+pub mod state;
 pub mod summary;
 pub mod taint;
+pub mod timer;
+
+pub use state::Machine;
+
+/// Why a run stopped: the guest's exit code, or an error of the simulation.
+pub enum Stop {
+    Exit(i32),
+    Error(String),
+}
+
+/// The error of every fallible guest operation is a zero-sized marker so that results stay
+/// in registers; the reason is kept in `Machine::stop`.
+#[derive(Debug)]
+pub struct Fault;
+
+pub type R<T> = Result<T, Fault>;
 
 /// `s` as a JSON string literal (quotes, backslashes and control characters escaped), for the
 /// JSON reports of every machine.

@@ -259,7 +259,7 @@ impl Taint {
     /// Findings and propagation of `i` at `pc`, about to execute on `h`'s current state.
     #[inline(always)]
     pub fn propagate(&mut self, h: &Hart, i: &Insn, pc: u32) {
-        let insns = h.insns;
+        let insns = h.m.insns;
         let (a, b) = (h.x[i.rs1 as usize & 31], h.x[i.rs2 as usize & 31]);
         let (ta, tb) = (self.x[i.rs1 as usize & 31], self.x[i.rs2 as usize & 31]);
         let ops = timing_operands(i);

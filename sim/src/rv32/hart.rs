@@ -15,6 +15,7 @@ use super::accel::{Keccak, Touch, KECCAK_BASE, KECCAK_BUSY, KECCAK_SLOT, NTT_SLO
 use super::decode::{self, class, Insn, Op};
 use super::ntt_acc::{NttAcc, NTT_BASE, NTT_END};
 use crate::arm::fpu::{self, Ctx};
+use crate::machine::run::Frontend;
 use crate::timing::cv32e40p::{Cv32e40p, Event};
 use std::io::{Read, Write};
 
@@ -23,10 +24,8 @@ pub const RAM_BASE: u32 = 0x20_0000;
 pub const MEM_END: u32 = 0x80_0000;
 pub const DEV_BASE: u32 = 0x1000_0000;
 
-pub enum Stop {
-    Exit(i32),
-    Error(String),
-}
+pub use crate::machine::{Fault, Stop};
+use crate::machine::{Machine, R};
 
 /// mcycle when the first instruction executes. Measured on cv32e40p-rtl and
 /// cv32e40p-nofpu-rtl with the functional lockstep (`--writes`): their counters are not
@@ -54,22 +53,13 @@ pub struct Hart {
     pub minstret: u64,
     frm: u32,
     fflags: u32,
-    // machine
-    pub cycles: u64,
-    pub insns: u64,
-    pub max_insns: u64,
-    pub class_count: [u64; 16],
+    /// the instruction-set-independent machine state (machine/state.rs); `m.last_link`:
+    /// the previous instruction was a call (jal/jalr writing ra), for the profiler
+    pub m: Machine,
     guard_lo: u32,
     guard_hi: u32,
     input: Option<Option<std::fs::File>>,
-    pub stdout: std::io::LineWriter<std::io::Stdout>,
-    pub stop: Option<Stop>,
     pub timing: Cv32e40p,
-    /// the previous instruction was a call (jal/jalr writing ra), for the profiler
-    pub last_link: bool,
-    /// the return address the last call wrote
-    pub link_ret: u32,
-    pub min_sp: u32,
     /// the instruction executed last (a fetch fault reports it)
     last_pc: u32,
     /// pqlab's accelerators (machine cv32e40p-acc, accel.rs, docs/accel.md): the Keccak
@@ -81,10 +71,6 @@ pub struct Hart {
     /// the CSR instruction being executed (a counter read asks the timing model about it)
     cur: Insn,
 }
-
-#[derive(Debug)]
-pub struct Fault;
-type R<T> = Result<T, Fault>;
 
 /// RISC-V fflags from the Arm cumulative flags of fpu.rs (NV DZ OF UF NX).
 fn rv_flags(arm: u32) -> u32 {
@@ -127,19 +113,11 @@ impl Hart {
             minstret: 0,
             frm: 0,
             fflags: 0,
-            cycles: 0,
-            insns: 0,
-            max_insns: u64::MAX,
-            class_count: [0; 16],
+            m: Machine::default(),
             guard_lo: 0,
             guard_hi: 0,
             input: None,
-            stdout: std::io::LineWriter::new(std::io::stdout()),
-            stop: None,
             timing: Cv32e40p::default(),
-            last_link: false,
-            link_ret: 0,
-            min_sp: u32::MAX,
             last_pc: 0,
             keccak: None,
             ntt: None,
@@ -159,20 +137,17 @@ impl Hart {
     }
 
     fn fail(&mut self, s: Stop) -> Fault {
-        self.stop = Some(s);
-        Fault
+        self.m.fail(s)
     }
 
     pub fn take_stop(&mut self) -> Stop {
-        self.stop
-            .take()
-            .unwrap_or_else(|| Stop::Error("stopped without a reason".into()))
+        self.m.take_stop("stopped without a reason")
     }
 
     /// A test bench fault: the '#fault' line tb_main.cpp prints, exit code 3.
     fn tb_fault(&mut self, kind: &str, pc: u32, addr: u32) -> Fault {
         let _ = write!(
-            self.stdout,
+            self.m.console,
             "\n#fault {} pc=0x{:08x} addr=0x{:08x}\n",
             kind, pc, addr
         );
@@ -298,11 +273,11 @@ impl Hart {
         if a >> 5 == DEV_BASE >> 5 {
             match (a >> 2) & 7 {
                 0 => {
-                    let _ = self.stdout.write_all(&[v as u8]);
+                    self.m.console.put(v as u8);
                     return Ok(());
                 }
                 1 => {
-                    let _ = self.stdout.flush();
+                    self.m.console.flush();
                     return Err(self.fail(Stop::Exit((v & 0xff) as i32)));
                 }
                 2 => return Ok(()),
@@ -502,16 +477,16 @@ impl Hart {
                 self.wx(i.rd, npc);
                 npc = pc.wrapping_add(i.imm);
                 ev.taken = true;
-                self.last_link = i.rd == 1 || i.rd == 5;
-                self.link_ret = pc.wrapping_add(i.len as u32);
+                self.m.last_link = i.rd == 1 || i.rd == 5;
+                self.m.link_ret = pc.wrapping_add(i.len as u32);
             }
             Op::Jalr => {
                 let t = a.wrapping_add(i.imm) & !1;
                 self.wx(i.rd, npc);
                 npc = t;
                 ev.taken = true;
-                self.last_link = i.rd == 1 || i.rd == 5;
-                self.link_ret = pc.wrapping_add(i.len as u32);
+                self.m.last_link = i.rd == 1 || i.rd == 5;
+                self.m.link_ret = pc.wrapping_add(i.len as u32);
             }
             Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
                 let t = match i.op {
@@ -674,9 +649,9 @@ impl Hart {
             Op::Wfi => {
                 // no interrupt source: the test bench reports the sleeping core
                 let _ = write!(
-                    self.stdout,
+                    self.m.console,
                     "\n#fault sleep cycles={} pc=0x{:08x}\n",
-                    self.cycles, pc
+                    self.m.cycles, pc
                 );
                 return Err(self.fail(Stop::Exit(3)));
             }
@@ -697,9 +672,9 @@ impl Hart {
         self.last_pc = pc;
         ev.acc = self.touch;
         let c = self.timing.step(&ev);
-        self.cycles += c;
-        self.insns += 1;
-        self.class_count[i.class as usize & 15] += 1;
+        self.m.cycles += c;
+        self.m.insns += 1;
+        self.m.class_count[i.class as usize & 15] += 1;
         if inhibit & 1 == 0 {
             self.mcycle = self.mcycle.wrapping_add(c);
         }
@@ -729,8 +704,8 @@ impl Hart {
             csr: 0,
             acc: Touch::default(),
         });
-        self.cycles += c;
-        self.insns += 1;
+        self.m.cycles += c;
+        self.m.insns += 1;
         if self.mcountinhibit & 1 == 0 {
             self.mcycle = self.mcycle.wrapping_add(c);
         }
@@ -939,6 +914,38 @@ impl Hart {
     }
 
     pub fn flush(&mut self) {
-        let _ = self.stdout.flush();
+        self.m.console.flush();
+    }
+}
+
+/// The RV32 front end in the shared run loops (machine/run.rs): no device events; the
+/// stack tracking counts the stack pointer only while it points into RAM.
+impl Frontend for Hart {
+    const EVENTS: bool = false;
+    #[inline(always)]
+    fn m(&self) -> &Machine {
+        &self.m
+    }
+    #[inline(always)]
+    fn m_mut(&mut self) -> &mut Machine {
+        &mut self.m
+    }
+    #[inline(always)]
+    fn pc(&self) -> u32 {
+        self.pc
+    }
+    #[inline(always)]
+    fn step(&mut self) -> R<()> {
+        Hart::step(self)
+    }
+    #[inline(always)]
+    fn track_sp(&mut self) {
+        let sp = self.x[2];
+        if sp < self.m.min_sp && sp >= RAM_BASE {
+            self.m.min_sp = sp;
+        }
+    }
+    fn take_stop(&mut self) -> Stop {
+        Hart::take_stop(self)
     }
 }

@@ -38,7 +38,7 @@ impl Writes {
 /// Run like the fast loop, recording the writes of every instruction that completes.
 pub fn run(h: &mut Hart, w: &mut Writes, budget: impl Fn(&Hart) -> Stop) -> Stop {
     loop {
-        if h.insns >= h.max_insns {
+        if h.m.insns >= h.m.max_insns {
             return budget(h);
         }
         let pc = h.pc;

@@ -7,10 +7,18 @@ use super::ct::{SummaryTarget, Taint};
 use super::decode::CLASS_NAMES;
 use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
 use super::lockstep;
+use crate::machine::run::{self, Frontend, TraceOpts};
 use crate::machine::summary::{Entry, Summaries};
-use crate::machine::{elf, json_str, profile, taint};
+use crate::machine::{elf, profile, report, taint};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
+
+/// The profiling loop writes no register trace on RV32 (`--writes` is its lockstep record).
+const NO_TRACE: TraceOpts = TraceOpts {
+    limit: 0,
+    start_pc: None,
+    stop: false,
+};
 
 pub struct Opts<'a> {
     pub machine: &'a str,
@@ -27,59 +35,17 @@ pub struct Opts<'a> {
     pub writes: Option<&'a str>,
 }
 
-fn budget(h: &Hart) -> Stop {
-    Stop::Error(format!(
-        "instruction budget exceeded: {} instructions executed (--max-insns), pc=0x{:08x}",
-        h.insns, h.pc
-    ))
-}
-
-fn run_fast(h: &mut Hart) -> Stop {
-    let limit = h.max_insns;
-    loop {
-        if h.insns >= limit {
-            return budget(h);
-        }
-        if h.step().is_err() {
-            return h.take_stop();
-        }
-        let sp = h.x[2];
-        if sp < h.min_sp && sp >= RAM_BASE {
-            h.min_sp = sp;
-        }
-    }
-}
-
-fn run_prof(h: &mut Hart, p: &mut profile::Profile) -> Stop {
-    loop {
-        if h.insns >= h.max_insns {
-            return budget(h);
-        }
-        let pc = h.pc;
-        let c0 = h.cycles;
-        h.last_link = false;
-        if h.step().is_err() {
-            return h.take_stop();
-        }
-        let sp = h.x[2];
-        if sp < h.min_sp && sp >= RAM_BASE {
-            h.min_sp = sp;
-        }
-        p.step(pc, h.pc, h.cycles - c0, h.cycles, h.last_link, h.link_ret);
-    }
-}
-
 /// The run loop of the constant-time analysis: the tracker sees each instruction before it
 /// executes, on the state it reads (the untracked loops stay as they are).
 fn run_ct(h: &mut Hart, t: &mut Taint, s: &mut Summaries) -> Stop {
     loop {
-        if h.insns >= h.max_insns {
-            return budget(h);
+        if h.m.insns >= h.m.max_insns {
+            return h.m.budget_error(h.pc);
         }
         let pc = h.pc;
         t.hooks(h, pc);
         if let Some(k) = s.at(pc) {
-            let (ret, sp, events, insns) = (h.x[1], h.x[2], t.track.events, h.insns);
+            let (ret, sp, events, insns) = (h.x[1], h.x[2], t.track.events, h.m.insns);
             if let Entry::Return(to) =
                 s.enter(k, &mut SummaryTarget { h, t }, ret, sp, events, insns)
             {
@@ -94,19 +60,16 @@ fn run_ct(h: &mut Hart, t: &mut Taint, s: &mut Summaries) -> Stop {
             Err(_) => return h.take_stop(),
         };
         t.propagate(h, &i, pc);
-        h.last_link = false;
+        h.m.last_link = false;
         if h.step().is_err() {
             return h.take_stop();
         }
-        t.track.after(pc, i.len, h.last_link, h.pc);
+        t.track.after(pc, i.len, h.m.last_link, h.pc);
         if s.pending() {
-            let (npc, sp, events, insns) = (h.pc, h.x[2], t.track.events, h.insns);
+            let (npc, sp, events, insns) = (h.pc, h.x[2], t.track.events, h.m.insns);
             s.check(npc, sp, &mut SummaryTarget { h, t }, events, insns);
         }
-        let sp = h.x[2];
-        if sp < h.min_sp && sp >= RAM_BASE {
-            h.min_sp = sp;
-        }
+        h.track_sp();
     }
 }
 
@@ -151,7 +114,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         .filter(|s| (RAM_BASE..MEM_END).contains(&s.vaddr) && s.memsz > 0)
         .map(|s| s.memsz as u64)
         .sum();
-    h.max_insns = o.max_insns;
+    h.m.max_insns = o.max_insns;
     let start = std::time::Instant::now();
     let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
     let mut ct =
@@ -166,9 +129,9 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     };
     let stop = match (prof.as_mut(), ct.as_deref_mut(), writes.as_mut()) {
         (_, Some(t), _) => run_ct(&mut h, t, &mut summaries),
-        (_, None, Some(w)) => lockstep::run(&mut h, w, budget),
-        (Some(p), None, None) => run_prof(&mut h, p),
-        (None, None, None) => run_fast(&mut h),
+        (_, None, Some(w)) => lockstep::run(&mut h, w, |h| h.m.budget_error(h.pc)),
+        (Some(p), None, None) => run::run_slow(&mut h, Some(p), None, &NO_TRACE),
+        (None, None, None) => run::run_fast(&mut h),
     };
     let stop = match writes.map(lockstep::Writes::finish) {
         Some(Err(er)) => Stop::Error(format!("--writes: cannot write the record file: {}", er)),
@@ -181,26 +144,12 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         Stop::Error(e) => (1, Some(e)),
     };
     if let Some(msg) = &err {
-        eprintln!("pqlab-sim: {}", msg);
-        eprintln!(
-            "pqlab-sim: stopped after {} instructions, {} cycles; pc=0x{:08x}",
-            h.insns, h.cycles, h.pc
-        );
+        report::stop_message(&h.m, msg, h.pc, "");
     }
     if let (Some(p), Some(path)) = (prof.as_mut(), o.profile) {
-        p.finish(h.cycles);
-        if let Err(er) = p.write(path, &e.funcs) {
-            eprintln!("pqlab-sim: cannot write profile {}: {}", path, er);
-        }
+        report::write_profile(p, path, &h.m, &e.funcs);
     }
     if let Some(path) = o.json {
-        let mut mix = String::new();
-        for (k, name) in CLASS_NAMES.iter().enumerate() {
-            if k > 0 {
-                mix.push_str(", ");
-            }
-            mix.push_str(&format!("\"{}\": {}", name, h.class_count[k]));
-        }
         // the stack pointer's first value is the top of the stack (start-up code)
         let init_sp = e
             .objects
@@ -209,31 +158,21 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
             .find(|s| s.name == "__stack_top")
             .map(|s| s.addr)
             .unwrap_or(MEM_END);
-        let min_sp = h.min_sp.min(init_sp);
-        let stack = init_sp.wrapping_sub(min_sp);
-        let s = format!(
-            "{{\n  \"simulator\": \"pqlab-sim\",\n  \"version\": {},\n  \"model_version\": {},\n  \"machine\": {},\n  \"core\": {},\n  \"simulated\": true,\n  \"estimate\": false,\n  \"firmware\": {},\n  \"exit_code\": {},\n  \"error\": {},\n  \"cycles\": {},\n  \"instructions\": {},\n  \"stack_high_water\": {},\n  \"static_ram\": {},\n  \"peak_ram\": {},\n  \"initial_sp\": {},\n  \"min_sp\": {},\n  \"instruction_mix\": {{{}}},\n  \"interval_marks\": false,\n  \"intervals\": [],\n  \"mark_errors\": [],\n  \"wall_seconds\": {:.6},\n  \"mips\": {:.3}\n}}\n",
-            json_str(env!("CARGO_PKG_VERSION")),
-            json_str(MODEL_VERSION),
-            json_str(o.machine),
-            json_str(if o.fpu { "cv32e40p" } else { "cv32e40p-nofpu" }),
-            json_str(o.elf_path),
-            code,
-            err.as_ref().map(|x| json_str(x)).unwrap_or_else(|| "null".into()),
-            h.cycles,
-            h.insns,
-            stack,
-            static_ram,
-            static_ram + stack as u64,
+        let r = report::Run {
+            model_version: MODEL_VERSION,
+            machine: o.machine,
+            core: if o.fpu { "cv32e40p" } else { "cv32e40p-nofpu" },
+            estimate: false,
+            firmware: o.elf_path,
+            exit_code: code,
+            error: err.as_deref(),
+            class_names: &CLASS_NAMES,
             init_sp,
-            min_sp,
-            mix,
+            min_sp: h.m.min_sp.min(init_sp),
+            static_ram,
             wall,
-            h.insns as f64 / wall.max(1e-9) / 1e6
-        );
-        if let Err(er) = std::fs::write(path, s) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, er);
-        }
+        };
+        report::write_file(path, &report::json(&h.m, &r));
     }
     if let (Some(t), Some(path)) = (ct.as_ref(), o.ct) {
         let s = taint::report_json(
@@ -246,14 +185,13 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
                 firmware: o.elf_path,
                 exit_code: code,
                 error: err.as_deref(),
-                instructions: h.insns,
-                cycles: h.cycles,
+                instructions: h.m.insns,
+                cycles: h.m.cycles,
                 wall,
                 summaries: summaries.json(),
             },
         );
-        if let Err(er) = std::fs::write(path, s) {
-            eprintln!("pqlab-sim: cannot write {}: {}", path, er);
+        if !report::write_file(path, &s) {
             std::process::exit(2);
         }
     }

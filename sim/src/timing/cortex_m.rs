@@ -345,9 +345,10 @@ pub trait CortexTiming: Default {
     const TARGET_WIDTH: bool;
     /// Precompute what the model reads from a decoded instruction (base cycles, register
     /// masks, pairing class): called once per decoded instruction.
-    fn annotate(i: &mut Insn);
-    /// Cycles the fetch of the instruction at `pc` (`len` bytes) adds before it executes.
-    fn fetch(&mut self, pc: u32, len: u8) -> u64;
+    /// `pc`: the instruction's address (the decode cache holds one entry per address).
+    fn annotate(i: &mut Insn, pc: u32);
+    /// Cycles the fetch of the instruction adds before it executes.
+    fn fetch(&mut self, i: &Insn) -> u64;
     /// Cycles of an executed instruction; `now`: the clock before it.
     fn step(&mut self, e: &Event, now: u64) -> u64;
     /// Cycles of an instruction skipped by its IT block (condition failed).
@@ -362,7 +363,10 @@ impl CortexTiming for CortexM4 {
     const CORE: Core = Core::M4;
     const TARGET_WIDTH: bool = true;
 
-    fn annotate(i: &mut Insn) {
+    fn annotate(i: &mut Insn, pc: u32) {
+        // the fetch rule's case, a 32-bit instruction at an address that is 2 mod 4, in a
+        // field only the Cortex-M7 model reads otherwise
+        i.emask = (i.len == 4 && pc & 2 != 0) as u16;
         // which path of `step` the instruction takes (the bits above BASE)
         let path = match i.op {
             Op::Ld | Op::LdR => M4_LOAD,
@@ -380,8 +384,8 @@ impl CortexTiming for CortexM4 {
     /// "Groups of three or more unaligned wide instructions will take one extra cycle"
     /// (module comment).
     #[inline(always)]
-    fn fetch(&mut self, pc: u32, len: u8) -> u64 {
-        if len == 4 && pc & 2 != 0 {
+    fn fetch(&mut self, i: &Insn) -> u64 {
+        if i.emask != 0 {
             self.uw_run += 1;
             if self.uw_run == 3 {
                 return 1;
@@ -495,13 +499,13 @@ impl CortexTiming for CortexM7 {
     const CORE: Core = Core::M7;
     const TARGET_WIDTH: bool = false;
 
-    fn annotate(i: &mut Insn) {
+    fn annotate(i: &mut Insn, _pc: u32) {
         i.cyc = base_cycles(Core::M7, i);
         m7_info(i);
     }
 
     #[inline(always)]
-    fn fetch(&mut self, _pc: u32, _len: u8) -> u64 {
+    fn fetch(&mut self, _i: &Insn) -> u64 {
         0
     }
 

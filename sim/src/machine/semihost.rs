@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-//! Arm semihosting (Arm "Semihosting for AArch32 and AArch64", version 2).
+//! Semihosting (Arm "Semihosting for AArch32 and AArch64", version 2; the RISC-V semihosting
+//! specification uses the same operations): the guest's calls of the host's console, files,
+//! clock and exit. The operations need only the guest's memory (`Guest`); how the call is
+//! made (Arm: BKPT 0xAB with the operation in r0 and the argument in r1) is the front end's.
 
-use super::*;
+use super::run::{cstr, Guest};
+use super::{Stop, R};
+use std::io::Write;
 
-pub(super) enum HostFile {
+enum HostFile {
     Stdin,
     Stdout,
     Stderr,
@@ -16,35 +21,28 @@ pub(super) enum HostFile {
 
 const SH_FEATURES: [u8; 5] = [b'S', b'H', b'F', b'B', 0x03];
 
-impl<T: CortexTiming> Cpu<T> {
-    // ------------------------------------------------------------ semihosting
+/// The host side: the files the guest opened.
+#[derive(Default)]
+pub struct Semihost {
+    files: Vec<Option<HostFile>>,
+}
 
-    pub(super) fn cstr(&mut self, mut a: u32, max: usize) -> R<Vec<u8>> {
-        let mut v = Vec::new();
-        loop {
-            let c = self.read8(a)? as u8;
-            if c == 0 || v.len() >= max {
-                break;
-            }
-            v.push(c);
-            a = a.wrapping_add(1);
-        }
-        Ok(v)
-    }
-
-    pub(super) fn semihost(&mut self, op: u32, arg: u32) -> R<u32> {
+impl Semihost {
+    /// The semihosting call `op` with its argument `arg`; the result goes to the guest's
+    /// r0 / a0 (Err: the run stops, e.g. SYS_EXIT).
+    pub fn call<G: Guest>(&mut self, g: &mut G, op: u32, arg: u32) -> R<u32> {
         let stderr = |b: &[u8]| {
             let mut e = std::io::stderr();
             let _ = e.write_all(b);
         };
         match op {
             0x01 => {
-                let name_ptr = self.read32(arg)?;
-                let mode = self.read32(arg + 4)?;
-                let len = self.read32(arg + 8)? as usize;
+                let name_ptr = g.read32(arg)?;
+                let mode = g.read32(arg + 4)?;
+                let len = g.read32(arg + 8)? as usize;
                 let mut name = Vec::new();
                 for k in 0..len.min(4096) {
-                    name.push(self.read8(name_ptr + k as u32)? as u8);
+                    name.push(g.read8(name_ptr + k as u32)? as u8);
                 }
                 let f = if name == b":semihosting-features" {
                     if mode & !1 == 0 {
@@ -80,7 +78,7 @@ impl<T: CortexTiming> Cpu<T> {
                 }
             }
             0x02 => {
-                let h = self.read32(arg)? as usize;
+                let h = g.read32(arg)? as usize;
                 if h >= 1 && h <= self.files.len() {
                     self.files[h - 1] = None;
                     Ok(0)
@@ -89,30 +87,30 @@ impl<T: CortexTiming> Cpu<T> {
                 }
             }
             0x03 => {
-                let c = self.read8(arg)? as u8;
-                self.stdout.flush().ok();
+                let c = g.read8(arg)? as u8;
+                g.m_mut().console.flush();
                 stderr(&[c]);
                 // QEMU 7.2 returns this marker for calls without a result
                 Ok(0xdead_beef)
             }
             0x04 => {
-                let s = self.cstr(arg, 1 << 20)?;
-                self.stdout.flush().ok();
+                let s = cstr(g, arg, 1 << 20)?;
+                g.m_mut().console.flush();
                 stderr(&s);
                 Ok(0xdead_beef)
             }
             0x05 => {
-                let h = self.read32(arg)? as usize;
-                let buf = self.read32(arg + 4)?;
-                let len = self.read32(arg + 8)?;
+                let h = g.read32(arg)? as usize;
+                let buf = g.read32(arg + 4)?;
+                let len = g.read32(arg + 8)?;
                 let mut data = Vec::with_capacity(len as usize);
                 for k in 0..len {
-                    data.push(self.read8(buf + k)? as u8);
+                    data.push(g.read8(buf + k)? as u8);
                 }
                 match self.files.get_mut(h.wrapping_sub(1)) {
                     Some(Some(HostFile::Stdout)) | Some(Some(HostFile::Stderr)) => {
                         // QEMU sends semihosting console output to stderr
-                        self.stdout.flush().ok();
+                        g.m_mut().console.flush();
                         stderr(&data);
                         Ok(0)
                     }
@@ -123,9 +121,9 @@ impl<T: CortexTiming> Cpu<T> {
                 }
             }
             0x06 => {
-                let h = self.read32(arg)? as usize;
-                let buf = self.read32(arg + 4)?;
-                let len = self.read32(arg + 8)? as usize;
+                let h = g.read32(arg)? as usize;
+                let buf = g.read32(arg + 4)?;
+                let len = g.read32(arg + 8)? as usize;
                 let mut data = vec![0u8; len];
                 let got = match self.files.get_mut(h.wrapping_sub(1)) {
                     Some(Some(HostFile::File(f))) => {
@@ -153,12 +151,12 @@ impl<T: CortexTiming> Cpu<T> {
                     _ => return Ok(u32::MAX),
                 };
                 for (k, b) in data[..got].iter().enumerate() {
-                    self.write8(buf + k as u32, *b as u32)?;
+                    g.write8(buf + k as u32, *b as u32)?;
                 }
                 Ok((len - got) as u32)
             }
             0x09 => {
-                let h = self.read32(arg)? as usize;
+                let h = g.read32(arg)? as usize;
                 Ok(match self.files.get(h.wrapping_sub(1)) {
                     Some(Some(HostFile::File(_))) | Some(Some(HostFile::Features(_))) => 0,
                     Some(Some(_)) => 1,
@@ -167,8 +165,8 @@ impl<T: CortexTiming> Cpu<T> {
             }
             0x0a => {
                 use std::io::Seek;
-                let h = self.read32(arg)? as usize;
-                let pos = self.read32(arg + 4)?;
+                let h = g.read32(arg)? as usize;
+                let pos = g.read32(arg + 4)?;
                 match self.files.get_mut(h.wrapping_sub(1)) {
                     Some(Some(HostFile::File(f))) => {
                         Ok(if f.seek(std::io::SeekFrom::Start(pos as u64)).is_ok() {
@@ -185,7 +183,7 @@ impl<T: CortexTiming> Cpu<T> {
                 }
             }
             0x0c => {
-                let h = self.read32(arg)? as usize;
+                let h = g.read32(arg)? as usize;
                 match self.files.get(h.wrapping_sub(1)) {
                     Some(Some(HostFile::File(f))) => {
                         Ok(f.metadata().map(|m| m.len() as u32).unwrap_or(u32::MAX))
@@ -194,46 +192,45 @@ impl<T: CortexTiming> Cpu<T> {
                     _ => Ok(u32::MAX),
                 }
             }
-            0x10 => Ok((self.cycles / 250_000) as u32), // centiseconds at 25 MHz
-            0x11 => Ok((self.cycles / 25_000_000) as u32),
+            0x10 => Ok((g.m().cycles / 250_000) as u32), // centiseconds at 25 MHz
+            0x11 => Ok((g.m().cycles / 25_000_000) as u32),
             0x13 => Ok(0),
             0x15 => {
-                let buf = self.read32(arg)?;
-                self.write8(buf, 0)?;
-                self.write32(arg + 4, 0)?;
+                let buf = g.read32(arg)?;
+                g.write8(buf, 0)?;
+                g.write32(arg + 4, 0)?;
                 Ok(0)
             }
             0x16 => {
                 // as QEMU 7.2: based on the RAM region holding SP and 16 MiB
-                let block = self.read32(arg)?;
-                let sp = self.r[13];
-                let base = if (0x2000_0000..0x2080_0000).contains(&sp) {
-                    sp & 0xffc0_0000
-                } else if sp >= self.mem.psram_base && sp - self.mem.psram_base < 0x100_0000 {
-                    self.mem.psram_base
-                } else {
-                    0
-                };
+                let block = g.read32(arg)?;
+                let base = g.heap_base();
                 let limit = 0x100_0000u32;
-                self.write32(block, base + limit / 2)?;
-                self.write32(block + 4, base + limit)?;
-                self.write32(block + 8, base + limit)?;
-                self.write32(block + 12, base)?;
+                g.write32(block, base + limit / 2)?;
+                g.write32(block + 4, base + limit)?;
+                g.write32(block + 8, base + limit)?;
+                g.write32(block + 12, base)?;
                 Ok(0)
             }
             0x18 => {
                 let code = if arg == 0x20026 { 0 } else { 1 };
-                Err(self.fail(Stop::Exit(code)))
+                Err(g.m_mut().fail(Stop::Exit(code)))
             }
             0x20 => {
-                let reason = self.read32(arg)?;
-                let sub = self.read32(arg + 4)?;
-                Err(self.fail(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 })))
+                let reason = g.read32(arg)?;
+                let sub = g.read32(arg + 4)?;
+                Err(g
+                    .m_mut()
+                    .fail(Stop::Exit(if reason == 0x20026 { sub as i32 } else { 1 })))
             }
-            _ => Err(self.fail(Stop::Error(format!(
-                "unsupported semihosting call 0x{:x} at pc=0x{:08x}",
-                op, self.pc
-            )))),
+            _ => {
+                let e = format!(
+                    "unsupported semihosting call 0x{:x} at pc=0x{:08x}",
+                    op,
+                    g.pc()
+                );
+                Err(g.m_mut().fail(Stop::Error(e)))
+            }
         }
     }
 }
