@@ -380,15 +380,16 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
     if let Some(path) = &o.intervals {
         report::write_file(path, &report::intervals_tsv(&cpu.m, cpu::class_names()));
     }
+    let core_name = if core == Core::M4 {
+        "cortex-m4"
+    } else {
+        "cortex-m7"
+    };
     if let Some(path) = &o.json {
         let r = report::Run {
             model_version: timing_m::MODEL_VERSION,
             machine: &o.machine,
-            core: if core == Core::M4 {
-                "cortex-m4"
-            } else {
-                "cortex-m7"
-            },
+            core: core_name,
             estimate: core == Core::M7,
             firmware: &o.elf,
             exit_code: code,
@@ -408,11 +409,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
             &taint::Run {
                 model_version: timing_m::MODEL_VERSION,
                 machine: &o.machine,
-                core: if core == Core::M4 {
-                    "cortex-m4"
-                } else {
-                    "cortex-m7"
-                },
+                core: core_name,
                 firmware: &o.elf,
                 exit_code: code,
                 error: err.as_deref(),

@@ -566,21 +566,13 @@ def emit_cbd2() -> None:
     end_func(name)
 
 
-def emit_frombytes12() -> None:
-    """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
-    any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
-    halves >= q (values < 2^12 < 2q)."""
-    name = "pqlab_mlkem_frombytes12_armv7em"
-    func(name)
-    e("push {r4-r11, lr}")
-    e(f"movw r12, #{Q}")
-    e(f"movt r12, #{Q}")
-    e("add lr, r0, #512")
-    out.append("1:")
-    e("ldr r2, [r1, #0]")
-    e("ldr r3, [r1, #4]")
-    e("ldr r4, [r1, #8]")
-    e("add r1, r1, #12")
+def unpack12(src: str) -> None:
+    """12 bytes at src (advanced by 12) -> the 8 12-bit values of ByteDecode_12 as halfword
+    pairs in r5-r8 (c0 | c1 << 16, ...); r2-r4, r9 scratch"""
+    e(f"ldr r2, [{src}, #0]")
+    e(f"ldr r3, [{src}, #4]")
+    e(f"ldr r4, [{src}, #8]")
+    e(f"add {src}, {src}, #12")
     e("ubfx r5, r2, #0, #12")  # c0
     e("lsr r9, r2, #12")
     e("bfi r5, r9, #16, #12")  # c1
@@ -595,6 +587,20 @@ def emit_frombytes12() -> None:
     e("ubfx r8, r4, #8, #12")  # c6
     e("lsr r9, r4, #20")
     e("orr r8, r8, r9, lsl #16")  # c7
+
+
+def emit_frombytes12() -> None:
+    """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
+    any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
+    halves >= q (values < 2^12 < 2q)."""
+    name = "pqlab_mlkem_frombytes12_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r12, #{Q}")
+    e(f"movt r12, #{Q}")
+    e("add lr, r0, #512")
+    out.append("1:")
+    unpack12("r1")
     for r in ("r5", "r6", "r7", "r8"):
         e(f"usub16 r9, {r}, r12")
         e(f"sel {r}, r9, {r}")
@@ -799,24 +805,7 @@ def emit_check12() -> None:
     e("mov r10, #0")  # accumulator
     e("mvn r11, #0")  # all ones
     out.append("1:")
-    e("ldr r2, [r0, #0]")
-    e("ldr r3, [r0, #4]")
-    e("ldr r4, [r0, #8]")
-    e("add r0, r0, #12")
-    e("ubfx r5, r2, #0, #12")  # c0
-    e("lsr r9, r2, #12")
-    e("bfi r5, r9, #16, #12")  # c1
-    e("lsr r6, r2, #24")
-    e("bfi r6, r3, #8, #4")  # c2
-    e("lsr r9, r3, #4")
-    e("bfi r6, r9, #16, #12")  # c3
-    e("ubfx r7, r3, #16, #12")  # c4
-    e("lsr r9, r3, #28")
-    e("bfi r9, r4, #4, #8")
-    e("bfi r7, r9, #16, #12")  # c5
-    e("ubfx r8, r4, #8, #12")  # c6
-    e("lsr r9, r4, #20")
-    e("orr r8, r8, r9, lsl #16")  # c7
+    unpack12("r0")
     for r in ("r5", "r6", "r7", "r8"):
         e(f"usub16 r9, {r}, r12")
         e("sel r10, r11, r10")
