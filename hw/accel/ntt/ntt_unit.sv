@@ -44,7 +44,8 @@
 //   layers follow each other without a gap when n/4 >= DW + 1 (every n >= 64; smaller FN-DSA
 //   sizes wait DW + 1 - n/4 cycles between layers).
 // Busy cycles of an operation: issue cycles (steps, plus the gaps) + DW:
-//   NTT / inverse: layers * n/2 + (layers - 1) * gap + 13; pointwise n + 13; base mult. 141.
+//   NTT / inverse: layers * n/2 + (layers - 1) * gap + 13; pointwise n + 13; base mult.
+//   2 x 128 + 13 = 269 (two steps per pair).
 module ntt_unit (
     input logic clk_i,
     input logic rst_ni,
@@ -119,16 +120,19 @@ module ntt_unit (
   wire [9:0] blk = step >> lg_len;
   wire [3:0] zsh = logn - lg_len - 4'd1;
   wire [10:0] zidx_bf = rom_base + (11'd1 << zsh) + {1'b0, blk};
-  wire [9:0] iss_i0 = k_pwm ? step : (k_bm ? {step[8:0], 1'b0} : bf_i0);
-  wire [9:0] iss_i1 = k_pwm ? step ^ 10'd1 : (k_bm ? {step[8:0], 1'b1} : bf_i0 | len);
-  wire [10:0] zidx = k_bm ? 11'd64 + {5'd0, step[6:1]} : zidx_bf;
+  // base multiplication: two steps per pair k = step >> 1, both reading a0, a1, b0, b1;
+  // step[0] = 0 computes and writes the odd word 2k + 1, step[0] = 1 the even word 2k
+  wire [9:0] iss_i0 = k_pwm ? step : (k_bm ? {step[9:1], 1'b0} : bf_i0);
+  wire [9:0] iss_i1 = k_pwm ? step ^ 10'd1 : (k_bm ? {step[9:1], 1'b1} : bf_i0 | len);
+  wire [9:0] iss_w0 = k_bm ? {step[9:1], ~step[0]} : iss_i0;  // the (first) word written
+  wire [10:0] zidx = k_bm ? 11'd64 + {5'd0, step[7:2]} : zidx_bf;
   wire last_layer = lg_len == logn - 4'd1;
   wire iss_v = busy && issuing && gap_cnt == 5'd0;
 
   // steps per layer (NTT) or per operation
   wire [9:0] n_m1 = n[9:0] - 10'd1;
   wire [9:0] half_m1 = n[10:1] - 10'd1;
-  wire [9:0] last_step = k_pwm ? n_m1 : k_bm ? 10'd127 : half_m1;
+  wire [9:0] last_step = k_pwm ? n_m1 : k_bm ? 10'd255 : half_m1;
   wire layer_done = step == last_step;
   wire op_done = (k_pwm || k_bm) ? layer_done : layer_done && (k_intt ? last_layer : lg_len == min_lg);
 
@@ -149,7 +153,7 @@ module ntt_unit (
   wire [9:0] wr_i1 = w_i1;
   wire [23:0] wr_d0 = busy ? wd0 : wred;
   wire we0 = busy ? wv : 1'b1;  // gated per memory below
-  wire we1 = busy && wv && !k_pwm;
+  wire we1 = busy && wv && !k_pwm && !k_bm;
   wire wr_a = busy ? (wv && !(on_b && (k_ntt || k_intt))) : bus_wa;
   wire wr_b = busy ? (wv && on_b && (k_ntt || k_intt)) : bus_wb;
   wire wr_par = ^wr_i0;
@@ -180,38 +184,51 @@ module ntt_unit (
   logic [23:0] z_q, iz_q;
 
   // ---- cycle 1: operands of the first multiplier level ----
-  logic v1, last1, odd1;
+  // Multipliers: m1 (level 1), m2 (level 3; level 2 in a base multiplication), m3 (level 3),
+  // all 24 x 24, and kx (level 1, ML-KEM's 12 x 12). A base multiplication issues a pair's
+  // two steps in consecutive cycles, so each multiplier serves both steps of a pair at
+  // different levels without a conflict (a step's level-j inputs are in cycle issue + 4j - 3,
+  // the pair's steps alternate in parity, and within one parity each multiplier has one level):
+  //   odd word (step[0] = 0): m1 a0 b1, kx a1 b0 (level 1), m3 (sum) S (level 3);
+  //   even word (step[0] = 1): m1 a0 b0, kx a1 b1 (level 1), m2 (a1 b1) gamma (level 2),
+  //   m3 (a0 b0 + a1 b1 gamma) S (level 3).
+  logic v1, last1, odd1, ph1;
   logic [9:0] i0_1, i1_1;
   wire [23:0] x0 = on_b ? b_x0 : a_x0;
   wire [23:0] x1 = on_b ? b_x1 : a_x1;
   wire [23:0] s1 = addmod(x0, x1, q);
   wire [23:0] d1 = submod(x0, x1, q);
   wire [23:0] gamma1 = odd1 ? Q0 - z_q : z_q;
-  wire [23:0] m1_a = k_ntt ? z_q : k_intt ? iz_q : a_x0;
-  wire [23:0] m1_b = k_ntt ? x1 : k_intt ? d1 : b_x0;
+  wire bm_odd1 = k_bm && !ph1;  // the odd word's step: m1 takes a0 b1 on 12-bit operands
+  wire [23:0] m1_a = k_ntt ? z_q : k_intt ? iz_q : bm_odd1 ? {12'd0, a_x0[11:0]} : a_x0;
+  wire [23:0] m1_b = k_ntt ? x1 : k_intt ? d1 : bm_odd1 ? {12'd0, b_x1[11:0]} : b_x0;
   wire [23:0] carry1 = k_ntt ? x0 : s1;
-  wire [23:0] m1_r, k1_r, k2_r, k3_r, k4_r, m2_r, m3_r;
+  wire [23:0] m1_r, kx_r, m2_r, m3_r;
   ntt_mulmod #(.ALL(1)) m1_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(m1_a), .b_i(m1_b), .r_o(m1_r));
-  ntt_mulmod #(.ALL(0)) k1_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(b_x1), .r_o(k1_r));
-  ntt_mulmod #(.ALL(0)) k2_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x0), .b_i(b_x1), .r_o(k2_r));
-  ntt_mulmod #(.ALL(0)) k3_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(b_x0), .r_o(k3_r));
+  ntt_mulmod #(.ALL(0)) kx_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(ph1 ? b_x1 : b_x0), .r_o(kx_r));
   wire [23:0] carry5, gamma5;
   ntt_delay #(.W(48), .N(4)) d15_i (.clk_i(clk_i), .d_i({carry1, gamma1}), .q_o({carry5, gamma5}));
-  wire [21:0] ctl9;
-  ntt_delay #(.W(22), .N(8)) c19_i (.clk_i(clk_i), .d_i({v1, last1, i0_1, i1_1}), .q_o(ctl9));
+  wire [22:0] ctl9;
+  ntt_delay #(.W(23), .N(8)) c19_i (.clk_i(clk_i), .d_i({ph1, v1, last1, i0_1, i1_1}), .q_o(ctl9));
 
-  // ---- cycle 5: second level (ML-KEM's a1 b1 gamma) ----
-  wire [23:0] u5 = addmod(k2_r, k3_r, Q0);
-  ntt_mulmod #(.ALL(0)) k4_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(k1_r), .b_i(gamma5), .r_o(k4_r));
+  // ---- cycle 5: second level (a base multiplication's a1 b1 gamma on m2) ----
+  wire [23:0] u5 = addmod(m1_r, kx_r, Q0);  // the odd word: a0 b1 + a1 b0
   wire [23:0] m1_9, carry9, u9;
   ntt_delay #(.W(72), .N(4)) d59_i (.clk_i(clk_i), .d_i({m1_r, carry5, u5}), .q_o({m1_9, carry9, u9}));
 
   // ---- cycle 9: third level (times SCALE) ----
   wire last9 = ctl9[20];
-  wire [23:0] v0_9 = k_ntt ? addmod(carry9, m1_9, q) : k_intt ? carry9 : k_pwm ? m1_9 : addmod(m1_9, k4_r, Q0);
-  wire [23:0] v1_9 = k_ntt ? submod(carry9, m1_9, q) : k_intt ? m1_9 : u9;
+  wire ph9 = ctl9[22];
+  wire [23:0] v0_9 = k_ntt ? addmod(carry9, m1_9, q) : k_intt ? carry9 : m1_9;
+  wire [23:0] v1_9 = k_ntt ? submod(carry9, m1_9, q) : k_intt ? m1_9 : ph9 ? addmod(m1_9, m2_r, Q0) : u9;
   wire sc9 = k_pwm || k_bm || (k_intt && last9);
-  ntt_mulmod #(.ALL(1)) m2_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v0_9), .b_i(scale), .r_o(m2_r));
+  ntt_mulmod #(.ALL(1)) m2_i (
+      .clk_i(clk_i),
+      .sel_i(mode_sel),
+      .a_i(k_bm ? kx_r : v0_9),
+      .b_i(k_bm ? gamma5 : scale),
+      .r_o(m2_r)
+  );
   ntt_mulmod #(.ALL(1)) m3_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v1_9), .b_i(scale), .r_o(m3_r));
   wire [23:0] v0_13, v1_13;
   wire [21:0] ctl13;
@@ -225,7 +242,7 @@ module ntt_unit (
   assign wv = ctl13[21];
   assign w_i0 = ctl13[19:10];
   assign w_i1 = ctl13[9:0];
-  assign wd0 = ctl13[20] ? m2_r : v0_13;
+  assign wd0 = k_bm ? m3_r : ctl13[20] ? m2_r : v0_13;
   assign wd1 = ctl13[20] ? m3_r : v1_13;
 
   // ---- bus read data (registered) ----
@@ -272,8 +289,9 @@ module ntt_unit (
     iz_q <= rom_iz;
     v1 <= iss_v;
     last1 <= last_layer;
-    odd1 <= step[0];
-    i0_1 <= iss_i0;
+    odd1 <= k_bm ? step[1] : step[0];
+    ph1 <= step[0];
+    i0_1 <= iss_w0;
     i1_1 <= iss_i1;
     rwin_q <= addr_i[13:12];
     rreg_q <= rreg;
@@ -428,14 +446,14 @@ module ntt_barrett #(
     input logic [47:0] p_i,
     output logic [23:0] r_o
 );
-  localparam logic [63:0] MU64 = (64'd1 << (2 * K)) / {40'd0, Q};
-  localparam logic [K:0] MU = MU64[K:0];
   localparam logic [K+1:0] QK = Q[K+1:0];
   logic [2*K+1:0] q2_q;
   logic [K+1:0] plo_q;
   wire [K:0] q1 = p_i[2*K-1:K-1];
+  wire [2*K+1:0] q2;  // q1 mu, shifts and adds (no DSP)
+  ntt_mulmu #(.K(K)) mm_i (.x_i(q1), .r_o(q2));
   always_ff @(posedge clk_i) begin
-    q2_q <= q1 * MU;
+    q2_q <= q2;
     plo_q <= p_i[K+1:0];
   end
   wire [K:0] q3 = q2_q[2*K+1:K+1];
@@ -472,12 +490,11 @@ module ntt_red32 #(
     input logic [31:0] u_i,
     output logic [23:0] r_o
 );
-  localparam logic [63:0] MU = (64'd1 << 32) / {40'd0, Q};
   localparam logic [63:0] C64 = (64'd1 << 31) % {40'd0, Q};
   localparam logic [24:0] C = C64[24:0];
   localparam logic [24:0] Q25 = {1'b0, Q};
-  wire [63:0] um = {32'd0, u_i} * MU;
-  wire [31:0] t = um[63:32];
+  wire [31:0] t;  // (u mu) >> 32, shifts and adds (no DSP)
+  ntt_mulmu32 #(.Q(Q)) mm_i (.u_i(u_i), .t_o(t));
   wire [24:0] tq;
   ntt_mulq #(.W(25), .Q(Q)) mq_i (.x_i(t[24:0]), .r_o(tq));
   wire [24:0] r = u_i[24:0] - tq;
@@ -504,4 +521,53 @@ module ntt_mulq #(
       assign r_o = (x_i << 13) + (x_i << 12) + x_i;
     end
   endgenerate
+endmodule
+
+// Barrett's q1 mu for mu = floor(2^(2K) / q) of the three moduli, as shifts and adds
+// (q1 < 2^(K+1); the product has 2K+2 bits): 5039 = 2^12 + 2^10 - 2^6 - 2^4 - 1,
+// 8396807 = 2^23 + 2^13 + 2^3 - 1, 21843 = 5 x 17 x 257 - 2.
+module ntt_mulmu #(
+    parameter integer K = 12
+) (
+    input logic [K:0] x_i,
+    output logic [2*K+1:0] r_o
+);
+  wire [2*K+1:0] x = {{(K + 1) {1'b0}}, x_i};
+  generate
+    if (K == 12) begin : g_kem
+      assign r_o = (x << 12) + (x << 10) - (x << 6) - (x << 4) - x;
+    end else if (K == 23) begin : g_dsa
+      assign r_o = (x << 23) + (x << 13) + (x << 3) - x;
+    end else begin : g_fn
+      wire [2*K+1:0] x5 = x + (x << 2);
+      wire [2*K+1:0] x85 = x5 + (x5 << 4);
+      assign r_o = x85 + (x85 << 8) - (x << 1);
+    end
+  endgenerate
+endmodule
+
+// floor(u mu / 2^32) for mu = floor(2^32 / q), as shifts and adds: 1290167 = 2^20 + 2^18 - 2^14
+// - 2^12 - 2^6 - 2^3 - 1; 512 = 2^9 (a shift); 349496 = 2^4 (21845 - 1) - 2^3 with 21845 =
+// 5 x 17 x 257.
+module ntt_mulmu32 #(
+    parameter logic [23:0] Q = 24'd3329
+) (
+    input logic [31:0] u_i,
+    output logic [31:0] t_o
+);
+  wire [63:0] u = {32'd0, u_i};
+  wire [63:0] um;
+  generate
+    if (Q == 24'd3329) begin : g_kem
+      assign um = (u << 20) + (u << 18) - (u << 14) - (u << 12) - (u << 6) - (u << 3) - u;
+    end else if (Q == 24'd8380417) begin : g_dsa
+      assign um = u << 9;
+    end else begin : g_fn
+      wire [63:0] u5 = u + (u << 2);
+      wire [63:0] u85 = u5 + (u5 << 4);
+      wire [63:0] u21845 = u85 + (u85 << 8);
+      assign um = ((u21845 - u) << 4) - (u << 3);
+    end
+  endgenerate
+  assign t_o = um[63:32];
 endmodule
