@@ -408,28 +408,19 @@ module ntt_mulmod #(
 );
   logic [23:0] a_q, b_q;
   logic [47:0] p_q;
-  logic [1:0] sel_1, sel_2, sel_3;
+  logic [1:0] sel_1, sel_2;
   always_ff @(posedge clk_i) begin
     a_q <= ALL != 0 ? a_i : {12'd0, a_i[11:0]};
     b_q <= ALL != 0 ? b_i : {12'd0, b_i[11:0]};
     p_q <= a_q * b_q;
     sel_1 <= sel_i;
     sel_2 <= sel_1;
-    sel_3 <= sel_2;
   end
-  wire [23:0] r0, r1, r2;
-  ntt_barrett #(.K(12), .Q(24'd3329)) b0_i (.clk_i(clk_i), .p_i(p_q), .r_o(r0));
   generate
     if (ALL != 0) begin : g_all
-      ntt_barrett #(.K(23), .Q(24'd8380417)) b1_i (.clk_i(clk_i), .p_i(p_q), .r_o(r1));
-      ntt_barrett #(.K(14), .Q(24'd12289)) b2_i (.clk_i(clk_i), .p_i(p_q), .r_o(r2));
-      logic [1:0] sel_4;
-      always_ff @(posedge clk_i) sel_4 <= sel_3;
-      assign r_o = sel_4 == 2'd0 ? r0 : sel_4 == 2'd1 ? r1 : r2;
+      ntt_barrett3 br_i (.clk_i(clk_i), .sel_i(sel_2), .p_i(p_q), .r_o(r_o));
     end else begin : g_kem
-      assign r1 = 24'd0;
-      assign r2 = 24'd0;
-      assign r_o = r0;
+      ntt_barrett #(.K(12), .Q(24'd3329)) br_i (.clk_i(clk_i), .p_i(p_q), .r_o(r_o));
     end
   endgenerate
 endmodule
@@ -466,40 +457,71 @@ module ntt_barrett #(
   always_ff @(posedge clk_i) r_o <= rw[23:0];
 endmodule
 
-// Any int32 to [0, q) (the bus writes of A, B and SCALE), combinational, per modulus
-// (ntt_red32) and selected by sel_i.
+// ntt_barrett for the three moduli in one reducer, selected by sel_i (the mode of the product
+// p_i): the quotient estimate q3 of the selected modulus (its own q1 mu, shifts and adds) is
+// registered, then one remainder and correction path with q and the remainder's width
+// (K+2 bits) multiplexed. The same steps and values as ntt_barrett #(K, Q) of the modulus.
+module ntt_barrett3 (
+    input logic clk_i,
+    input logic [1:0] sel_i,
+    input logic [47:0] p_i,
+    output logic [23:0] r_o
+);
+  wire [25:0] q2_0;
+  wire [47:0] q2_1;
+  wire [29:0] q2_2;
+  ntt_mulmu #(.K(12)) mm0_i (.x_i(p_i[23:11]), .r_o(q2_0));
+  ntt_mulmu #(.K(23)) mm1_i (.x_i(p_i[45:22]), .r_o(q2_1));
+  ntt_mulmu #(.K(14)) mm2_i (.x_i(p_i[27:13]), .r_o(q2_2));
+  logic [23:0] q3_q;
+  logic [24:0] plo_q;
+  logic [1:0] sel_q;
+  always_ff @(posedge clk_i) begin
+    q3_q <= sel_i == 2'd0 ? {11'd0, q2_0[25:13]} : sel_i == 2'd1 ? q2_1[47:24] : {9'd0, q2_2[29:15]};
+    plo_q <= p_i[24:0];
+    sel_q <= sel_i;
+  end
+  wire [13:0] q3q_0;
+  wire [24:0] q3q_1;
+  wire [15:0] q3q_2;
+  ntt_mulq #(.W(14), .Q(24'd3329)) mq0_i (.x_i({1'b0, q3_q[12:0]}), .r_o(q3q_0));
+  ntt_mulq #(.W(25), .Q(24'd8380417)) mq1_i (.x_i({1'b0, q3_q}), .r_o(q3q_1));
+  ntt_mulq #(.W(16), .Q(24'd12289)) mq2_i (.x_i({1'b0, q3_q[14:0]}), .r_o(q3q_2));
+  wire [24:0] q3q = sel_q == 2'd0 ? {11'd0, q3q_0} : sel_q == 2'd1 ? q3q_1 : {9'd0, q3q_2};
+  wire [24:0] mask = sel_q == 2'd0 ? 25'h3fff : sel_q == 2'd1 ? 25'h1ffffff : 25'hffff;
+  wire [24:0] qs = sel_q == 2'd0 ? 25'd3329 : sel_q == 2'd1 ? 25'd8380417 : 25'd12289;
+  wire [24:0] r0 = (plo_q - q3q) & mask;  // (p - q3 q) mod 2^(K+2)
+  wire [24:0] ra = r0 >= qs ? r0 - qs : r0;
+  wire [24:0] rb = ra >= qs ? ra - qs : ra;
+  always_ff @(posedge clk_i) r_o <= rb[23:0];
+endmodule
+
+// Any int32 to [0, q) (the bus writes of A, B and SCALE), combinational: u = x + 2^31 in
+// [0, 2^32); Barrett's estimate t = (u mu) >> 32 with mu = floor(2^32 / q) of the selected
+// modulus (shifts and adds, ntt_mulmu32) is floor(u / q) or one less, so r = u - t q < 2q
+// takes one subtraction; then 2^31 mod q is subtracted modulo q. One remainder and correction
+// path, q and 2^31 mod q selected by sel_i.
 module ntt_reduce32 (
     input logic [31:0] x_i,
     input logic [1:0] sel_i,
     output logic [23:0] r_o
 );
-  wire [31:0] u = {~x_i[31], x_i[30:0]};  // x + 2^31, in [0, 2^32)
-  wire [23:0] r0, r1, r2;
-  ntt_red32 #(.Q(24'd3329)) m0_i (.u_i(u), .r_o(r0));
-  ntt_red32 #(.Q(24'd8380417)) m1_i (.u_i(u), .r_o(r1));
-  ntt_red32 #(.Q(24'd12289)) m2_i (.u_i(u), .r_o(r2));
-  assign r_o = sel_i == 2'd0 ? r0 : sel_i == 2'd1 ? r1 : r2;
-endmodule
-
-// u - 2^31 mod q for u < 2^32: Barrett's estimate t = (u mu) >> 32, mu = floor(2^32 / q), is
-// floor(u / q) or one less, so r = u - t q < 2q takes one subtraction; then 2^31 mod q is
-// subtracted modulo q.
-module ntt_red32 #(
-    parameter logic [23:0] Q = 24'd3329
-) (
-    input logic [31:0] u_i,
-    output logic [23:0] r_o
-);
-  localparam logic [63:0] C64 = (64'd1 << 31) % {40'd0, Q};
-  localparam logic [24:0] C = C64[24:0];
-  localparam logic [24:0] Q25 = {1'b0, Q};
-  wire [31:0] t;  // (u mu) >> 32, shifts and adds (no DSP)
-  ntt_mulmu32 #(.Q(Q)) mm_i (.u_i(u_i), .t_o(t));
-  wire [24:0] tq;
-  ntt_mulq #(.W(25), .Q(Q)) mq_i (.x_i(t[24:0]), .r_o(tq));
-  wire [24:0] r = u_i[24:0] - tq;
-  wire [24:0] ra = r >= Q25 ? r - Q25 : r;
-  wire [24:0] rb = ra >= C ? ra - C : ra + Q25 - C;
+  localparam logic [24:0] C0 = 25'd2341, C1 = 25'd2096896, C2 = 25'd5476;  // 2^31 mod q
+  wire [31:0] u = {~x_i[31], x_i[30:0]};
+  wire [31:0] t0, t1, t2;
+  ntt_mulmu32 #(.Q(24'd3329)) m0_i (.u_i(u), .t_o(t0));
+  ntt_mulmu32 #(.Q(24'd8380417)) m1_i (.u_i(u), .t_o(t1));
+  ntt_mulmu32 #(.Q(24'd12289)) m2_i (.u_i(u), .t_o(t2));
+  wire [24:0] tq0, tq1, tq2;
+  ntt_mulq #(.W(25), .Q(24'd3329)) q0_i (.x_i(t0[24:0]), .r_o(tq0));
+  ntt_mulq #(.W(25), .Q(24'd8380417)) q1_i (.x_i(t1[24:0]), .r_o(tq1));
+  ntt_mulq #(.W(25), .Q(24'd12289)) q2_i (.x_i(t2[24:0]), .r_o(tq2));
+  wire [24:0] tq = sel_i == 2'd0 ? tq0 : sel_i == 2'd1 ? tq1 : tq2;
+  wire [24:0] qs = sel_i == 2'd0 ? 25'd3329 : sel_i == 2'd1 ? 25'd8380417 : 25'd12289;
+  wire [24:0] c = sel_i == 2'd0 ? C0 : sel_i == 2'd1 ? C1 : C2;
+  wire [24:0] r = u[24:0] - tq;
+  wire [24:0] ra = r >= qs ? r - qs : r;
+  wire [24:0] rb = ra >= c ? ra - c : ra + qs - c;
   assign r_o = rb[23:0];
 endmodule
 
