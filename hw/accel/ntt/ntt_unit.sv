@@ -34,8 +34,9 @@
 //   one write port), one RAMB18. The twiddle ROM (ntt_zetas.sv) is read synchronously too.
 // - modular products: ntt_mulmod, a 24 x 24 product and Barrett's reduction (Barrett, CRYPTO
 //   '86; Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, Algorithm 14.42,
-//   base b = 2) with one reducer per modulus, selected by the mode; 4 cycles, registered at
-//   the multiplier inputs, product and quotient estimate (DSP pipeline registers). No `%`.
+//   base b = 2): one reducer for the three moduli, selected by the mode (ntt_barrett3; the
+//   quotient products are shifts and adds, the 24 x 24 product is the only DSP); 4 cycles,
+//   registered at the multiplier inputs, product and quotient estimate. No `%`.
 // - the datapath is a pipeline, one step (butterfly, product, ML-KEM pair) issued per cycle:
 //   issue (read addresses) -> operands (cycle 1) -> multiplier level 1 (t = z x1, d z^-1,
 //   a b, a0 b0 / a1 b1 / a0 b1 / a1 b0) -> level 2 (ML-KEM's a1 b1 gamma) -> level 3 (times
@@ -186,9 +187,8 @@ module ntt_unit (
   // ---- cycle 1: operands of the first multiplier level ----
   // Multipliers: m1 (level 1), m2 (level 3; level 2 in a base multiplication), m3 (level 3),
   // all 24 x 24, and kx (level 1, ML-KEM's 12 x 12). A base multiplication issues a pair's
-  // two steps in consecutive cycles, so each multiplier serves both steps of a pair at
-  // different levels without a conflict (a step's level-j inputs are in cycle issue + 4j - 3,
-  // the pair's steps alternate in parity, and within one parity each multiplier has one level):
+  // two steps in consecutive cycles; each step gives each multiplier at most one input, at a
+  // fixed level (cycle issue + 4j - 3 for level j), so no multiplier gets two in one cycle:
   //   odd word (step[0] = 0): m1 a0 b1, kx a1 b0 (level 1), m3 (sum) S (level 3);
   //   even word (step[0] = 1): m1 a0 b0, kx a1 b1 (level 1), m2 (a1 b1) gamma (level 2),
   //   m3 (a0 b0 + a1 b1 gamma) S (level 3).
@@ -391,11 +391,11 @@ module ntt_delay #(
   assign q_o = sr[W*N-1:W*(N-1)];
 endmodule
 
-// a * b mod q with Barrett's reduction, one reducer per modulus (ntt_barrett), selected by
-// sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 builds only the 3329 one with 12-bit
-// operands (ML-KEM's base multiplication: a 12 x 12 product; the words' bits above 11 are
-// ignored, zero for canonical words). Operands in cycle c, the result in cycle c + 4: registered operands, the
-// registered 24 x 24 product, then ntt_barrett's two stages. Exact (a b mod q) for a, b < q;
+// a * b mod q with Barrett's reduction: ALL = 1 the three moduli in one reducer
+// (ntt_barrett3), selected by sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 only 3329 with
+// 12-bit operands (ML-KEM's 12 x 12 product; the words' bits above 11 are ignored, zero for
+// canonical words). Operands in cycle c, the result in cycle c + 4: registered operands, the
+// registered 24 x 24 product (the DSP), then the reducer's two stages. Exact (a b mod q) for a, b < q;
 // other inputs give the deterministic value of the same steps (pqlab/accel_ntt.py mulmod_hw).
 module ntt_mulmod #(
     parameter integer ALL = 1
@@ -427,8 +427,8 @@ endmodule
 
 // Barrett reduction of a product p < q^2 < 2^(2K) modulo the K-bit q (HAC Algorithm 14.42 with
 // b = 2, k = K): q1 = p >> (K-1) (K+1 bits), q3 = (q1 mu) >> (K+1) with mu = floor(2^(2K) / q),
-// r = (p - q3 q) mod 2^(K+2) < 3q, then at most two subtractions of q. The product q1 mu is
-// registered (DSP), then the correction and the result. p in cycle c, r in cycle c + 2.
+// r = (p - q3 q) mod 2^(K+2) < 3q, then at most two subtractions of q. The product q1 mu
+// (shifts and adds, ntt_mulmu) is registered, then the correction and the result. p in cycle c, r in cycle c + 2.
 module ntt_barrett #(
     parameter integer K = 12,
     parameter logic [23:0] Q = 24'd3329
