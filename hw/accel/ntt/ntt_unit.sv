@@ -37,10 +37,10 @@
 //   base b = 2): one reducer for the three moduli, selected by the mode (ntt_barrett3; the
 //   quotient products are shifts and adds, the 24 x 24 product is the only DSP); 4 cycles,
 //   registered at the multiplier inputs, product and quotient estimate. No `%`.
-// - the datapath is a pipeline, one step (butterfly, product, ML-KEM pair) issued per cycle:
-//   issue (read addresses) -> operands (cycle 1) -> multiplier level 1 (t = z x1, d z^-1,
-//   a b, a0 b0 / a1 b1 / a0 b1 / a1 b0) -> level 2 (ML-KEM's a1 b1 gamma) -> level 3 (times
-//   SCALE) -> write in cycle DW = 13 after the issue. Within a layer the butterflies are
+// - the datapath is a pipeline, one step (butterfly, product, one word of an ML-KEM pair)
+//   issued per cycle: issue (read addresses) -> operands (cycle 1) -> multiplier level 1
+//   (t = z x1, d z^-1, a b, two products of an ML-KEM pair) -> level 2 (ML-KEM's a1 b1 gamma)
+//   -> level 3 (times SCALE) -> write in cycle DW = 13 after the issue. Within a layer the butterflies are
 //   independent; the next layer's step p needs the current layer's steps up to p + n/4, so
 //   layers follow each other without a gap when n/4 >= DW + 1 (every n >= 64; smaller FN-DSA
 //   sizes wait DW + 1 - n/4 cycles between layers).
