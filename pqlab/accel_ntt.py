@@ -152,8 +152,8 @@ def layer_gap(n: int) -> int:
 
 
 def op_cycles(m: Mode, op: int, logn: int = 8) -> int:
-    """Busy cycles of one operation (the RTL's pipeline: one butterfly, one product or one pair
-    issued per cycle, the gaps between layers of small transforms, then PIPE_DW cycles until
+    """Busy cycles of one operation (the RTL's pipeline: one butterfly or one product issued
+    per cycle, one base-multiplication pair per two cycles, the gaps between layers of small transforms, then PIPE_DW cycles until
     the last step's write)."""
     n = n_of(m, logn)
     kind = op & 7
@@ -165,7 +165,7 @@ def op_cycles(m: Mode, op: int, logn: int = 8) -> int:
     if kind == OP_BASEMUL:
         if m is not MLKEM:
             raise ValueError("basemul is ML-KEM's")
-        return 128 + PIPE_DW
+        return 2 * 128 + PIPE_DW  # two steps per pair (the odd word, then the even one)
     raise ValueError(f"unknown operation {op}")
 
 

@@ -54,9 +54,13 @@ def run_script(script: str, reports: list[str]) -> list[dict[str, int]]:
 def test_ntt_unit_synthesises_to_luts_ffs_bram_dsp() -> None:
     xcup, generic = run_script("hw/accel/ntt/synth.ys", ["ntt-synth-xcup-unit.txt", "ntt-synth-generic-unit.txt"])
     assert group(xcup, "LUT") > 0 and group(xcup, "FD") > 0
-    assert group(xcup, "DSP48E2") > 0
-    # the four 512 x 24 banks and the twiddle ROM in block RAM
-    assert group(xcup, "RAMB18E2") + 2 * group(xcup, "RAMB36E2") >= 4
+    # DSP48E2: the three full 24 x 24 products (2 each) and ML-KEM's 12 x 12 one; Barrett's
+    # quotient products and the bus-write reduction are shifts and adds (h58: 32 before),
+    # within the published NTT unit's 7 (issue 19's goal)
+    assert 0 < group(xcup, "DSP48E2") <= 7
+    # the four 512 x 24 banks and the twiddle ROM in block RAM, within the published 6
+    bram = group(xcup, "RAMB18E2") + 2 * group(xcup, "RAMB36E2")
+    assert 4 <= bram <= 12
     # memories are not flip-flops: far fewer than the 4 x 512 x 24 bits of A and B
     assert group(xcup, "FD") < 49152 // 4
     assert group(generic, "$_") > 0 and all(not k.startswith(("LUT", "FD", "RAMB", "DSP")) for k in generic)

@@ -96,6 +96,11 @@ def test_sim_against_model(tmp_path: Path) -> None:
     # (4 per iteration: addi, taken bnez)
     assert cyc["wait400"] - cyc["wait300"] == 4 * 100
     assert cyc["wait300"] > cyc["wait0"]
+    # the same timed sequence around operations of other lengths: the difference is the model's
+    # busy cycles (ML-KEM's base multiplication: two issue cycles per pair)
+    kem = A.MLKEM
+    assert cyc["kem-basemul"] - cyc["kem-ntt"] == A.op_cycles(kem, A.OP_BASEMUL) - A.op_cycles(kem, A.OP_NTT)
+    assert cyc["stale-bm"] == cyc["kem-basemul"]
     # every access while busy waits (the slots' one timing rule): the first STATUS load is
     # held until the end and reads idle, CYCLES read "while busy" gives the finished count
     # (both run in FN-DSA's mode, n = 512)

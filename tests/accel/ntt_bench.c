@@ -255,6 +255,24 @@ int main(void)
         uint32_t stale;
         cyc("stale", timed_held(PQLAB_NTT_ACC_OP_NTT, 0, &stale));
         cyc("stale-value", stale);
+        /* then products on those words, not canonical for the next moduli (ML-DSA residues up
+         * to 2^23 in A): FN-DSA's pointwise product (n = 256), then ML-KEM's base
+         * multiplication (12-bit and 24-bit operand paths); the model must give the RTL's
+         * values; a weighted sum of the 256 results of each */
+        static const uint32_t smode[2] = {PQLAB_NTT_ACC_FNDSA | (8u << 8), PQLAB_NTT_ACC_MLKEM};
+        static const uint32_t sop[2] = {PQLAB_NTT_ACC_OP_PWM, PQLAB_NTT_ACC_OP_BASEMUL};
+        static const char *const stag[2] = {"stale-pwm", "stale-bm"};
+        for (unsigned k = 0; k < 2; k++) {
+            REG(PQLAB_NTT_ACC_MODE) = smode[k];
+            cyc(stag[k], timed_wait(sop[k], 0));
+            uint32_t sum = 0;
+            for (unsigned i = 0; i < 256; i++) {
+                sum += (uint32_t)WIN(PQLAB_NTT_ACC_A)[i] * (2 * i + 1);
+            }
+            snprintf(tag, sizeof tag, "%s-sum", stag[k]);
+            cyc(tag, sum);
+        }
+        REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_MLDSA;
     }
     for (unsigned i = 0; i < 256; i++) { /* known contents: held-load reads NTT(0, 1, .., 255)[5] */
         WIN(PQLAB_NTT_ACC_A)[i] = (int32_t)i;

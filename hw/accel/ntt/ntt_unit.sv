@@ -34,17 +34,19 @@
 //   one write port), one RAMB18. The twiddle ROM (ntt_zetas.sv) is read synchronously too.
 // - modular products: ntt_mulmod, a 24 x 24 product and Barrett's reduction (Barrett, CRYPTO
 //   '86; Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, Algorithm 14.42,
-//   base b = 2) with one reducer per modulus, selected by the mode; 4 cycles, registered at
-//   the multiplier inputs, product and quotient estimate (DSP pipeline registers). No `%`.
-// - the datapath is a pipeline, one step (butterfly, product, ML-KEM pair) issued per cycle:
-//   issue (read addresses) -> operands (cycle 1) -> multiplier level 1 (t = z x1, d z^-1,
-//   a b, a0 b0 / a1 b1 / a0 b1 / a1 b0) -> level 2 (ML-KEM's a1 b1 gamma) -> level 3 (times
-//   SCALE) -> write in cycle DW = 13 after the issue. Within a layer the butterflies are
+//   base b = 2): one reducer for the three moduli, selected by the mode (ntt_barrett3; the
+//   quotient products are shifts and adds, the 24 x 24 product is the only DSP); 4 cycles,
+//   registered at the multiplier inputs, product and quotient estimate. No `%`.
+// - the datapath is a pipeline, one step (butterfly, product, one word of an ML-KEM pair)
+//   issued per cycle: issue (read addresses) -> operands (cycle 1) -> multiplier level 1
+//   (t = z x1, d z^-1, a b, two products of an ML-KEM pair) -> level 2 (ML-KEM's a1 b1 gamma)
+//   -> level 3 (times SCALE) -> write in cycle DW = 13 after the issue. Within a layer the butterflies are
 //   independent; the next layer's step p needs the current layer's steps up to p + n/4, so
 //   layers follow each other without a gap when n/4 >= DW + 1 (every n >= 64; smaller FN-DSA
 //   sizes wait DW + 1 - n/4 cycles between layers).
 // Busy cycles of an operation: issue cycles (steps, plus the gaps) + DW:
-//   NTT / inverse: layers * n/2 + (layers - 1) * gap + 13; pointwise n + 13; base mult. 141.
+//   NTT / inverse: layers * n/2 + (layers - 1) * gap + 13; pointwise n + 13; base mult.
+//   2 x 128 + 13 = 269 (two steps per pair).
 module ntt_unit (
     input logic clk_i,
     input logic rst_ni,
@@ -119,16 +121,19 @@ module ntt_unit (
   wire [9:0] blk = step >> lg_len;
   wire [3:0] zsh = logn - lg_len - 4'd1;
   wire [10:0] zidx_bf = rom_base + (11'd1 << zsh) + {1'b0, blk};
-  wire [9:0] iss_i0 = k_pwm ? step : (k_bm ? {step[8:0], 1'b0} : bf_i0);
-  wire [9:0] iss_i1 = k_pwm ? step ^ 10'd1 : (k_bm ? {step[8:0], 1'b1} : bf_i0 | len);
-  wire [10:0] zidx = k_bm ? 11'd64 + {5'd0, step[6:1]} : zidx_bf;
+  // base multiplication: two steps per pair k = step >> 1, both reading a0, a1, b0, b1;
+  // step[0] = 0 computes and writes the odd word 2k + 1, step[0] = 1 the even word 2k
+  wire [9:0] iss_i0 = k_pwm ? step : (k_bm ? {step[9:1], 1'b0} : bf_i0);
+  wire [9:0] iss_i1 = k_pwm ? step ^ 10'd1 : (k_bm ? {step[9:1], 1'b1} : bf_i0 | len);
+  wire [9:0] iss_w0 = k_bm ? {step[9:1], ~step[0]} : iss_i0;  // the (first) word written
+  wire [10:0] zidx = k_bm ? 11'd64 + {5'd0, step[7:2]} : zidx_bf;
   wire last_layer = lg_len == logn - 4'd1;
   wire iss_v = busy && issuing && gap_cnt == 5'd0;
 
   // steps per layer (NTT) or per operation
   wire [9:0] n_m1 = n[9:0] - 10'd1;
   wire [9:0] half_m1 = n[10:1] - 10'd1;
-  wire [9:0] last_step = k_pwm ? n_m1 : k_bm ? 10'd127 : half_m1;
+  wire [9:0] last_step = k_pwm ? n_m1 : k_bm ? 10'd255 : half_m1;
   wire layer_done = step == last_step;
   wire op_done = (k_pwm || k_bm) ? layer_done : layer_done && (k_intt ? last_layer : lg_len == min_lg);
 
@@ -149,7 +154,7 @@ module ntt_unit (
   wire [9:0] wr_i1 = w_i1;
   wire [23:0] wr_d0 = busy ? wd0 : wred;
   wire we0 = busy ? wv : 1'b1;  // gated per memory below
-  wire we1 = busy && wv && !k_pwm;
+  wire we1 = busy && wv && !k_pwm && !k_bm;
   wire wr_a = busy ? (wv && !(on_b && (k_ntt || k_intt))) : bus_wa;
   wire wr_b = busy ? (wv && on_b && (k_ntt || k_intt)) : bus_wb;
   wire wr_par = ^wr_i0;
@@ -180,38 +185,50 @@ module ntt_unit (
   logic [23:0] z_q, iz_q;
 
   // ---- cycle 1: operands of the first multiplier level ----
-  logic v1, last1, odd1;
+  // Multipliers: m1 (level 1), m2 (level 3; level 2 in a base multiplication), m3 (level 3),
+  // all 24 x 24, and kx (level 1, ML-KEM's 12 x 12). A base multiplication issues a pair's
+  // two steps in consecutive cycles; each step gives each multiplier at most one input, at a
+  // fixed level (cycle issue + 4j - 3 for level j), so no multiplier gets two in one cycle:
+  //   odd word (step[0] = 0): m1 a0 b1, kx a1 b0 (level 1), m3 (sum) S (level 3);
+  //   even word (step[0] = 1): m1 a0 b0, kx a1 b1 (level 1), m2 (a1 b1) gamma (level 2),
+  //   m3 (a0 b0 + a1 b1 gamma) S (level 3).
+  logic v1, last1, odd1, ph1;
   logic [9:0] i0_1, i1_1;
   wire [23:0] x0 = on_b ? b_x0 : a_x0;
   wire [23:0] x1 = on_b ? b_x1 : a_x1;
   wire [23:0] s1 = addmod(x0, x1, q);
   wire [23:0] d1 = submod(x0, x1, q);
   wire [23:0] gamma1 = odd1 ? Q0 - z_q : z_q;
-  wire [23:0] m1_a = k_ntt ? z_q : k_intt ? iz_q : a_x0;
-  wire [23:0] m1_b = k_ntt ? x1 : k_intt ? d1 : b_x0;
+  wire bm_odd1 = k_bm && !ph1;  // the odd word's step: m1 takes a0 b1 on 12-bit operands
+  wire [23:0] m1_a = k_ntt ? z_q : k_intt ? iz_q : bm_odd1 ? {12'd0, a_x0[11:0]} : a_x0;
+  wire [23:0] m1_b = k_ntt ? x1 : k_intt ? d1 : bm_odd1 ? {12'd0, b_x1[11:0]} : b_x0;
   wire [23:0] carry1 = k_ntt ? x0 : s1;
-  wire [23:0] m1_r, k1_r, k2_r, k3_r, k4_r, m2_r, m3_r;
+  wire [23:0] m1_r, kx_r, m2_r, m3_r;
   ntt_mulmod #(.ALL(1)) m1_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(m1_a), .b_i(m1_b), .r_o(m1_r));
-  ntt_mulmod #(.ALL(0)) k1_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(b_x1), .r_o(k1_r));
-  ntt_mulmod #(.ALL(0)) k2_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x0), .b_i(b_x1), .r_o(k2_r));
-  ntt_mulmod #(.ALL(0)) k3_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(b_x0), .r_o(k3_r));
+  ntt_mulmod #(.ALL(0)) kx_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(ph1 ? b_x1 : b_x0), .r_o(kx_r));
   wire [23:0] carry5, gamma5;
   ntt_delay #(.W(48), .N(4)) d15_i (.clk_i(clk_i), .d_i({carry1, gamma1}), .q_o({carry5, gamma5}));
-  wire [21:0] ctl9;
-  ntt_delay #(.W(22), .N(8)) c19_i (.clk_i(clk_i), .d_i({v1, last1, i0_1, i1_1}), .q_o(ctl9));
+  wire [22:0] ctl9;
+  ntt_delay #(.W(23), .N(8)) c19_i (.clk_i(clk_i), .d_i({ph1, v1, last1, i0_1, i1_1}), .q_o(ctl9));
 
-  // ---- cycle 5: second level (ML-KEM's a1 b1 gamma) ----
-  wire [23:0] u5 = addmod(k2_r, k3_r, Q0);
-  ntt_mulmod #(.ALL(0)) k4_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(k1_r), .b_i(gamma5), .r_o(k4_r));
+  // ---- cycle 5: second level (a base multiplication's a1 b1 gamma on m2) ----
+  wire [23:0] u5 = addmod(m1_r, kx_r, Q0);  // the odd word: a0 b1 + a1 b0
   wire [23:0] m1_9, carry9, u9;
   ntt_delay #(.W(72), .N(4)) d59_i (.clk_i(clk_i), .d_i({m1_r, carry5, u5}), .q_o({m1_9, carry9, u9}));
 
   // ---- cycle 9: third level (times SCALE) ----
   wire last9 = ctl9[20];
-  wire [23:0] v0_9 = k_ntt ? addmod(carry9, m1_9, q) : k_intt ? carry9 : k_pwm ? m1_9 : addmod(m1_9, k4_r, Q0);
-  wire [23:0] v1_9 = k_ntt ? submod(carry9, m1_9, q) : k_intt ? m1_9 : u9;
+  wire ph9 = ctl9[22];
+  wire [23:0] v0_9 = k_ntt ? addmod(carry9, m1_9, q) : k_intt ? carry9 : m1_9;
+  wire [23:0] v1_9 = k_ntt ? submod(carry9, m1_9, q) : k_intt ? m1_9 : ph9 ? addmod(m1_9, m2_r, Q0) : u9;
   wire sc9 = k_pwm || k_bm || (k_intt && last9);
-  ntt_mulmod #(.ALL(1)) m2_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v0_9), .b_i(scale), .r_o(m2_r));
+  ntt_mulmod #(.ALL(1)) m2_i (
+      .clk_i(clk_i),
+      .sel_i(mode_sel),
+      .a_i(k_bm ? kx_r : v0_9),
+      .b_i(k_bm ? gamma5 : scale),
+      .r_o(m2_r)
+  );
   ntt_mulmod #(.ALL(1)) m3_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v1_9), .b_i(scale), .r_o(m3_r));
   wire [23:0] v0_13, v1_13;
   wire [21:0] ctl13;
@@ -225,7 +242,7 @@ module ntt_unit (
   assign wv = ctl13[21];
   assign w_i0 = ctl13[19:10];
   assign w_i1 = ctl13[9:0];
-  assign wd0 = ctl13[20] ? m2_r : v0_13;
+  assign wd0 = k_bm ? m3_r : ctl13[20] ? m2_r : v0_13;
   assign wd1 = ctl13[20] ? m3_r : v1_13;
 
   // ---- bus read data (registered) ----
@@ -272,8 +289,9 @@ module ntt_unit (
     iz_q <= rom_iz;
     v1 <= iss_v;
     last1 <= last_layer;
-    odd1 <= step[0];
-    i0_1 <= iss_i0;
+    odd1 <= k_bm ? step[1] : step[0];
+    ph1 <= step[0];
+    i0_1 <= iss_w0;
     i1_1 <= iss_i1;
     rwin_q <= addr_i[13:12];
     rreg_q <= rreg;
@@ -373,11 +391,11 @@ module ntt_delay #(
   assign q_o = sr[W*N-1:W*(N-1)];
 endmodule
 
-// a * b mod q with Barrett's reduction, one reducer per modulus (ntt_barrett), selected by
-// sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 builds only the 3329 one with 12-bit
-// operands (ML-KEM's base multiplication: a 12 x 12 product; the words' bits above 11 are
-// ignored, zero for canonical words). Operands in cycle c, the result in cycle c + 4: registered operands, the
-// registered 24 x 24 product, then ntt_barrett's two stages. Exact (a b mod q) for a, b < q;
+// a * b mod q with Barrett's reduction: ALL = 1 the three moduli in one reducer
+// (ntt_barrett3), selected by sel_i (0: 3329, 1: 8380417, 2: 12289); ALL = 0 only 3329 with
+// 12-bit operands (ML-KEM's 12 x 12 product; the words' bits above 11 are ignored, zero for
+// canonical words). Operands in cycle c, the result in cycle c + 4: registered operands, the
+// registered 24 x 24 product (the DSP), then the reducer's two stages. Exact (a b mod q) for a, b < q;
 // other inputs give the deterministic value of the same steps (pqlab/accel_ntt.py mulmod_hw).
 module ntt_mulmod #(
     parameter integer ALL = 1
@@ -390,36 +408,27 @@ module ntt_mulmod #(
 );
   logic [23:0] a_q, b_q;
   logic [47:0] p_q;
-  logic [1:0] sel_1, sel_2, sel_3;
+  logic [1:0] sel_1, sel_2;
   always_ff @(posedge clk_i) begin
     a_q <= ALL != 0 ? a_i : {12'd0, a_i[11:0]};
     b_q <= ALL != 0 ? b_i : {12'd0, b_i[11:0]};
     p_q <= a_q * b_q;
     sel_1 <= sel_i;
     sel_2 <= sel_1;
-    sel_3 <= sel_2;
   end
-  wire [23:0] r0, r1, r2;
-  ntt_barrett #(.K(12), .Q(24'd3329)) b0_i (.clk_i(clk_i), .p_i(p_q), .r_o(r0));
   generate
     if (ALL != 0) begin : g_all
-      ntt_barrett #(.K(23), .Q(24'd8380417)) b1_i (.clk_i(clk_i), .p_i(p_q), .r_o(r1));
-      ntt_barrett #(.K(14), .Q(24'd12289)) b2_i (.clk_i(clk_i), .p_i(p_q), .r_o(r2));
-      logic [1:0] sel_4;
-      always_ff @(posedge clk_i) sel_4 <= sel_3;
-      assign r_o = sel_4 == 2'd0 ? r0 : sel_4 == 2'd1 ? r1 : r2;
+      ntt_barrett3 br_i (.clk_i(clk_i), .sel_i(sel_2), .p_i(p_q), .r_o(r_o));
     end else begin : g_kem
-      assign r1 = 24'd0;
-      assign r2 = 24'd0;
-      assign r_o = r0;
+      ntt_barrett #(.K(12), .Q(24'd3329)) br_i (.clk_i(clk_i), .p_i(p_q), .r_o(r_o));
     end
   endgenerate
 endmodule
 
 // Barrett reduction of a product p < q^2 < 2^(2K) modulo the K-bit q (HAC Algorithm 14.42 with
 // b = 2, k = K): q1 = p >> (K-1) (K+1 bits), q3 = (q1 mu) >> (K+1) with mu = floor(2^(2K) / q),
-// r = (p - q3 q) mod 2^(K+2) < 3q, then at most two subtractions of q. The product q1 mu is
-// registered (DSP), then the correction and the result. p in cycle c, r in cycle c + 2.
+// r = (p - q3 q) mod 2^(K+2) < 3q, then at most two subtractions of q. The product q1 mu
+// (shifts and adds, ntt_mulmu) is registered, then the correction and the result. p in cycle c, r in cycle c + 2.
 module ntt_barrett #(
     parameter integer K = 12,
     parameter logic [23:0] Q = 24'd3329
@@ -428,14 +437,14 @@ module ntt_barrett #(
     input logic [47:0] p_i,
     output logic [23:0] r_o
 );
-  localparam logic [63:0] MU64 = (64'd1 << (2 * K)) / {40'd0, Q};
-  localparam logic [K:0] MU = MU64[K:0];
   localparam logic [K+1:0] QK = Q[K+1:0];
   logic [2*K+1:0] q2_q;
   logic [K+1:0] plo_q;
   wire [K:0] q1 = p_i[2*K-1:K-1];
+  wire [2*K+1:0] q2;  // q1 mu, shifts and adds (no DSP)
+  ntt_mulmu #(.K(K)) mm_i (.x_i(q1), .r_o(q2));
   always_ff @(posedge clk_i) begin
-    q2_q <= q1 * MU;
+    q2_q <= q2;
     plo_q <= p_i[K+1:0];
   end
   wire [K:0] q3 = q2_q[2*K+1:K+1];
@@ -448,41 +457,71 @@ module ntt_barrett #(
   always_ff @(posedge clk_i) r_o <= rw[23:0];
 endmodule
 
-// Any int32 to [0, q) (the bus writes of A, B and SCALE), combinational, per modulus
-// (ntt_red32) and selected by sel_i.
+// ntt_barrett for the three moduli in one reducer, selected by sel_i (the mode of the product
+// p_i): the quotient estimate q3 of the selected modulus (its own q1 mu, shifts and adds) is
+// registered, then one remainder and correction path with q and the remainder's width
+// (K+2 bits) multiplexed. The same steps and values as ntt_barrett #(K, Q) of the modulus.
+module ntt_barrett3 (
+    input logic clk_i,
+    input logic [1:0] sel_i,
+    input logic [47:0] p_i,
+    output logic [23:0] r_o
+);
+  wire [25:0] q2_0;
+  wire [47:0] q2_1;
+  wire [29:0] q2_2;
+  ntt_mulmu #(.K(12)) mm0_i (.x_i(p_i[23:11]), .r_o(q2_0));
+  ntt_mulmu #(.K(23)) mm1_i (.x_i(p_i[45:22]), .r_o(q2_1));
+  ntt_mulmu #(.K(14)) mm2_i (.x_i(p_i[27:13]), .r_o(q2_2));
+  logic [23:0] q3_q;
+  logic [24:0] plo_q;
+  logic [1:0] sel_q;
+  always_ff @(posedge clk_i) begin
+    q3_q <= sel_i == 2'd0 ? {11'd0, q2_0[25:13]} : sel_i == 2'd1 ? q2_1[47:24] : {9'd0, q2_2[29:15]};
+    plo_q <= p_i[24:0];
+    sel_q <= sel_i;
+  end
+  wire [13:0] q3q_0;
+  wire [24:0] q3q_1;
+  wire [15:0] q3q_2;
+  ntt_mulq #(.W(14), .Q(24'd3329)) mq0_i (.x_i({1'b0, q3_q[12:0]}), .r_o(q3q_0));
+  ntt_mulq #(.W(25), .Q(24'd8380417)) mq1_i (.x_i({1'b0, q3_q}), .r_o(q3q_1));
+  ntt_mulq #(.W(16), .Q(24'd12289)) mq2_i (.x_i({1'b0, q3_q[14:0]}), .r_o(q3q_2));
+  wire [24:0] q3q = sel_q == 2'd0 ? {11'd0, q3q_0} : sel_q == 2'd1 ? q3q_1 : {9'd0, q3q_2};
+  wire [24:0] mask = sel_q == 2'd0 ? 25'h3fff : sel_q == 2'd1 ? 25'h1ffffff : 25'hffff;
+  wire [24:0] qs = sel_q == 2'd0 ? 25'd3329 : sel_q == 2'd1 ? 25'd8380417 : 25'd12289;
+  wire [24:0] r0 = (plo_q - q3q) & mask;  // (p - q3 q) mod 2^(K+2)
+  wire [24:0] ra = r0 >= qs ? r0 - qs : r0;
+  wire [24:0] rb = ra >= qs ? ra - qs : ra;
+  always_ff @(posedge clk_i) r_o <= rb[23:0];
+endmodule
+
+// Any int32 to [0, q) (the bus writes of A, B and SCALE), combinational: u = x + 2^31 in
+// [0, 2^32); Barrett's estimate t = (u mu) >> 32 with mu = floor(2^32 / q) of the selected
+// modulus (shifts and adds, ntt_mulmu32) is floor(u / q) or one less, so r = u - t q < 2q
+// takes one subtraction; then 2^31 mod q is subtracted modulo q. One remainder and correction
+// path, q and 2^31 mod q selected by sel_i.
 module ntt_reduce32 (
     input logic [31:0] x_i,
     input logic [1:0] sel_i,
     output logic [23:0] r_o
 );
-  wire [31:0] u = {~x_i[31], x_i[30:0]};  // x + 2^31, in [0, 2^32)
-  wire [23:0] r0, r1, r2;
-  ntt_red32 #(.Q(24'd3329)) m0_i (.u_i(u), .r_o(r0));
-  ntt_red32 #(.Q(24'd8380417)) m1_i (.u_i(u), .r_o(r1));
-  ntt_red32 #(.Q(24'd12289)) m2_i (.u_i(u), .r_o(r2));
-  assign r_o = sel_i == 2'd0 ? r0 : sel_i == 2'd1 ? r1 : r2;
-endmodule
-
-// u - 2^31 mod q for u < 2^32: Barrett's estimate t = (u mu) >> 32, mu = floor(2^32 / q), is
-// floor(u / q) or one less, so r = u - t q < 2q takes one subtraction; then 2^31 mod q is
-// subtracted modulo q.
-module ntt_red32 #(
-    parameter logic [23:0] Q = 24'd3329
-) (
-    input logic [31:0] u_i,
-    output logic [23:0] r_o
-);
-  localparam logic [63:0] MU = (64'd1 << 32) / {40'd0, Q};
-  localparam logic [63:0] C64 = (64'd1 << 31) % {40'd0, Q};
-  localparam logic [24:0] C = C64[24:0];
-  localparam logic [24:0] Q25 = {1'b0, Q};
-  wire [63:0] um = {32'd0, u_i} * MU;
-  wire [31:0] t = um[63:32];
-  wire [24:0] tq;
-  ntt_mulq #(.W(25), .Q(Q)) mq_i (.x_i(t[24:0]), .r_o(tq));
-  wire [24:0] r = u_i[24:0] - tq;
-  wire [24:0] ra = r >= Q25 ? r - Q25 : r;
-  wire [24:0] rb = ra >= C ? ra - C : ra + Q25 - C;
+  localparam logic [24:0] C0 = 25'd2341, C1 = 25'd2096896, C2 = 25'd5476;  // 2^31 mod q
+  wire [31:0] u = {~x_i[31], x_i[30:0]};
+  wire [31:0] t0, t1, t2;
+  ntt_mulmu32 #(.Q(24'd3329)) m0_i (.u_i(u), .t_o(t0));
+  ntt_mulmu32 #(.Q(24'd8380417)) m1_i (.u_i(u), .t_o(t1));
+  ntt_mulmu32 #(.Q(24'd12289)) m2_i (.u_i(u), .t_o(t2));
+  wire [24:0] tq0, tq1, tq2;
+  ntt_mulq #(.W(25), .Q(24'd3329)) q0_i (.x_i(t0[24:0]), .r_o(tq0));
+  ntt_mulq #(.W(25), .Q(24'd8380417)) q1_i (.x_i(t1[24:0]), .r_o(tq1));
+  ntt_mulq #(.W(25), .Q(24'd12289)) q2_i (.x_i(t2[24:0]), .r_o(tq2));
+  wire [24:0] tq = sel_i == 2'd0 ? tq0 : sel_i == 2'd1 ? tq1 : tq2;
+  wire [24:0] qs = sel_i == 2'd0 ? 25'd3329 : sel_i == 2'd1 ? 25'd8380417 : 25'd12289;
+  wire [24:0] c = sel_i == 2'd0 ? C0 : sel_i == 2'd1 ? C1 : C2;
+  wire [24:0] r = u[24:0] - tq;
+  wire [24:0] ra = r >= qs ? r - qs : r;
+  wire [24:0] rb = ra >= c ? ra - c : ra + qs - c;
   assign r_o = rb[23:0];
 endmodule
 
@@ -504,4 +543,53 @@ module ntt_mulq #(
       assign r_o = (x_i << 13) + (x_i << 12) + x_i;
     end
   endgenerate
+endmodule
+
+// Barrett's q1 mu for mu = floor(2^(2K) / q) of the three moduli, as shifts and adds
+// (q1 < 2^(K+1); the product has 2K+2 bits): 5039 = 2^12 + 2^10 - 2^6 - 2^4 - 1,
+// 8396807 = 2^23 + 2^13 + 2^3 - 1, 21843 = 5 x 17 x 257 - 2.
+module ntt_mulmu #(
+    parameter integer K = 12
+) (
+    input logic [K:0] x_i,
+    output logic [2*K+1:0] r_o
+);
+  wire [2*K+1:0] x = {{(K + 1) {1'b0}}, x_i};
+  generate
+    if (K == 12) begin : g_kem
+      assign r_o = (x << 12) + (x << 10) - (x << 6) - (x << 4) - x;
+    end else if (K == 23) begin : g_dsa
+      assign r_o = (x << 23) + (x << 13) + (x << 3) - x;
+    end else begin : g_fn
+      wire [2*K+1:0] x5 = x + (x << 2);
+      wire [2*K+1:0] x85 = x5 + (x5 << 4);
+      assign r_o = x85 + (x85 << 8) - (x << 1);
+    end
+  endgenerate
+endmodule
+
+// floor(u mu / 2^32) for mu = floor(2^32 / q), as shifts and adds: 1290167 = 2^20 + 2^18 - 2^14
+// - 2^12 - 2^6 - 2^3 - 1; 512 = 2^9 (a shift); 349496 = 2^4 (21845 - 1) - 2^3 with 21845 =
+// 5 x 17 x 257.
+module ntt_mulmu32 #(
+    parameter logic [23:0] Q = 24'd3329
+) (
+    input logic [31:0] u_i,
+    output logic [31:0] t_o
+);
+  wire [63:0] u = {32'd0, u_i};
+  wire [63:0] um;
+  generate
+    if (Q == 24'd3329) begin : g_kem
+      assign um = (u << 20) + (u << 18) - (u << 14) - (u << 12) - (u << 6) - (u << 3) - u;
+    end else if (Q == 24'd8380417) begin : g_dsa
+      assign um = u << 9;
+    end else begin : g_fn
+      wire [63:0] u5 = u + (u << 2);
+      wire [63:0] u85 = u5 + (u5 << 4);
+      wire [63:0] u21845 = u85 + (u85 << 8);
+      assign um = ((u21845 - u) << 4) - (u << 3);
+    end
+  endgenerate
+  assign t_o = um[63:32];
 endmodule

@@ -308,15 +308,18 @@ impl NttAcc {
                     let g = if i & 1 == 1 { q - bz } else { bz };
                     let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
                     let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
-                    // the RTL's ML-KEM-only multipliers take 12-bit operands (a1 b1, a0 b1,
-                    // a1 b0, times gamma); a0 b0 and the scaling use the full ones
+                    // the RTL takes a1 b1, a0 b1, a1 b0 on 12-bit operands (the 12 x 12
+                    // multiplier, and m1 for a0 b1), and a0 b0, times gamma (canonical
+                    // operands, < 2^12) and the scaling on the full ones
                     let k = |x: u64, y: u64| mulmod(x & 0xfff, y & 0xfff, q);
                     let t = k(k(a1, b1), g);
                     self.a[2 * i] = mulmod(addmod(mulmod(a0, b0, q), t, q), scale, q);
                     let u = addmod(k(a0, b1), k(a1, b0), q);
                     self.a[2 * i + 1] = mulmod(u, scale, q);
                 }
-                128 + PIPE_DW
+                // two issue cycles per pair (ntt_unit.sv: the odd word's step, then the even
+                // word's, sharing the three full multipliers and the 12 x 12 one)
+                2 * 128 + PIPE_DW
             }
         }
     }
