@@ -394,8 +394,11 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, le
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     elif len(outs) > 1:
+        leaks = sum(1 for r in rows if not r["ok"] and ctcheck.known_leak_only(r.get("error") or ""))
         click.echo(
-            f"{len(outs) - failed} of {len(outs)} passed in {time.perf_counter() - t0:.0f} s (wall time, build included)"
+            f"{len(outs) - failed - leaks} of {len(outs)} passed"
+            + (f", {leaks} known leak(s) as declared (the LEAK lines)" if leaks else "")
+            + f" in {time.perf_counter() - t0:.0f} s (wall time, build included)"
         )
     sys.exit(1 if failed else 0)
 

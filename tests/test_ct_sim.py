@@ -217,6 +217,10 @@ def test_ledger_accepts_by_function_and_kind(tmp_path, plat):
     assert [f["known_leak"] for f in row["findings"]] == ["slow core, known"], row
     code, out = pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))
     assert code == 0 and f"LEAK toykem-sim/udiv on {plat}: known leak" in out and "ok " not in out, out
+    code, out = pqlab_ct(
+        "toykem-sim", "-p", plat, "-p", "m7-sim" if plat == "m4-sim" else "m4-sim", "--impl-path", str(root)
+    )
+    assert code == 0 and "0 of 2 passed, 2 known leak(s) as declared" in out, out
     # of another kind: still a failure; "*" only for known leaks
     ledger.write_text(known.replace("secret-division", "secret-branch"))
     assert pqlab_ct("toykem-sim", "-p", plat, "--impl-path", str(root))[0] == 1
