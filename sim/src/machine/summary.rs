@@ -456,40 +456,58 @@ pub fn deinterleave(w: u64) -> u64 {
     v
 }
 
-/// FIPS 202 round constants RC[i_r] (Algorithms 5 and 6: bit 2^j - 1 of RC is rc(j + 7 i_r)).
-fn round_constants() -> [u64; 24] {
-    let rc_bit = |t: u32| -> u64 {
-        let mut r: u32 = 1;
-        for _ in 0..t % 255 {
-            r <<= 1;
-            if r & 0x100 != 0 {
-                r ^= 0x171;
-            }
+/// FIPS 202 round constants RC[i_r] (Algorithms 5 and 6: bit 2^j - 1 of RC is rc(j + 7 i_r)),
+/// computed at compile time.
+const RC: [u64; 24] = round_constants();
+
+const fn rc_bit(t: u32) -> u64 {
+    let mut r: u32 = 1;
+    let mut i = 0;
+    while i < t % 255 {
+        r <<= 1;
+        if r & 0x100 != 0 {
+            r ^= 0x171;
         }
-        (r & 1) as u64
-    };
+        i += 1;
+    }
+    (r & 1) as u64
+}
+
+const fn round_constants() -> [u64; 24] {
     let mut out = [0u64; 24];
-    for (ir, o) in out.iter_mut().enumerate() {
-        for j in 0..7 {
-            *o |= rc_bit(j + 7 * ir as u32) << ((1u32 << j) - 1);
+    let mut ir = 0;
+    while ir < 24 {
+        let mut j = 0;
+        while j < 7 {
+            out[ir] |= rc_bit(j + 7 * ir as u32) << ((1u32 << j) - 1);
+            j += 1;
         }
+        ir += 1;
     }
     out
+}
+
+/// rho offsets (FIPS 202 Algorithm 2), computed at compile time.
+const RHO: [u32; 25] = rho_offsets();
+
+const fn rho_offsets() -> [u32; 25] {
+    let mut rho = [0u32; 25];
+    let (mut x, mut y) = (1usize, 0usize);
+    let mut t = 0u32;
+    while t < 24 {
+        rho[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
+        let nx = y;
+        y = (2 * x + 3 * y) % 5;
+        x = nx;
+        t += 1;
+    }
+    rho
 }
 
 /// Keccak-f[1600] (FIPS 202 Algorithm 7) on lanes x + 5y.
 /// (Also the Keccak unit's function in the cv32e40p-acc machine, rv32/accel.rs.)
 pub fn keccak_f1600(a: &mut [u64; 25]) {
-    let rc = round_constants();
-    // rho offsets (Algorithm 2)
-    let mut rho = [0u32; 25];
-    let (mut x, mut y) = (1usize, 0usize);
-    for t in 0..24u32 {
-        rho[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
-        let nx = y;
-        y = (2 * x + 3 * y) % 5;
-        x = nx;
-    }
+    let (rc, rho) = (&RC, &RHO);
     for r in rc.iter() {
         let mut c = [0u64; 5];
         for x in 0..5 {
