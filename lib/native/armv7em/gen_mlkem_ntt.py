@@ -35,9 +35,15 @@ Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the sam
 - ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 7 1664
   = 14977 before the final centred Barrett reduction (merged into the last layer's pass):
   output reduced.
-- invntt: input any int16; floor-Barrett to [0, q]; layers 2, 4, 8: sums <= 2q, 4q, 8q,
-  products <= 1664; the layer-8 sums reduced again to [0, q]; layer 16: sums <= 2q, reduced
-  again to [0, q]; layers 32, 64: <= 2q, 4q; layer 128: sums and differences <= 8q < 2^15.
+- invntt: input any int16 (the whole input is floor-Barrett reduced to [0, q]: the callers'
+  bound, |c| < 8q, would let the first layer's sums reach 16q). Then only the coefficients
+  whose bound would leave int16 are reduced. A product is <= h = 1664, so after a layer only
+  the sums grow; in a block of 8 pairs (w0..w7, pass 1) layers 2, 4, 8 leave w0 <= 8q,
+  w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h, and w0 alone is reduced again to [0, q]. Pass 2 sees
+  these bounds g (<= 4h) per word and forms layers 16, 32: w0, w4 <= 4g <= 16h, reduced to
+  [0, q]; the other words are then <= 2h; layer 64: w0 <= 2q, w1 <= 4h, the rest <= 2h;
+  layer 128: sums and differences <= 4q < 2^15 (2 reductions per 16 pairs of pass 2 and 1
+  per 8 pairs of pass 1 after the input's 128, where 4 per 8 and 4 per 16 were used before).
   The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
   differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
 - basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
@@ -326,8 +332,7 @@ def emit_invntt() -> None:
     for m in range(4):
         gs(D[m], D[m + 4], "r2", "r3")
     const("r2", V)
-    for m in range(4):
-        floor_barrett1(D[m], "r2", "r3")
+    floor_barrett1(D[0], "r2", "r3")  # the only sum above 4 1664 (8q)
     e("stm r0!, {r4-r11}")
     e("add r1, r1, #28")
     e("ldr r3, [sp]")
@@ -345,15 +350,15 @@ def emit_invntt() -> None:
         for k in range(4):  # layer 16
             e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
             gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-        const("r2", V)
-        for m in (0, 2, 4, 6):
-            floor_barrett1(D[m], "r2", "r3")
         e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
         gs(D[0], D[2], "r2", "r3")
         gs(D[1], D[3], "r2", "r3")
         e(f"ldr r2, [r1, #{28 * h + 20}]")
         gs(D[4], D[6], "r2", "r3")
         gs(D[5], D[7], "r2", "r3")
+        const("r2", V)
+        for m in (0, 4):  # the sums of sums, <= 4 4 1664
+            floor_barrett1(D[m], "r2", "r3")
         e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
         for m in range(4):
             gs(D[m], D[m + 4], "r2", "r3")

@@ -593,27 +593,6 @@ pqlab_mlkem_invntt_armv7em:
     smultb r3, r3, r12
     uxth r3, r3
     ssub16 r4, r4, r3
-    smulwt r3, r2, r5
-    smultb r3, r3, r12
-    sub.w r5, r5, r3, lsl #16
-    smulwb r3, r2, r5
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r5, r5, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r7
-    smultb r3, r3, r12
-    sub.w r7, r7, r3, lsl #16
-    smulwb r3, r2, r7
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r7, r7, r3
     stm.w r0!, {r4-r11}
     add.w r1, r1, #28
     ldr.w r3, [sp]
@@ -665,36 +644,6 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r10, r10, r3
     ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
@@ -725,6 +674,22 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
     ldr.w r2, [r1, #24]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
@@ -810,36 +775,6 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r10, r10, r3
     ldr.w r2, [r1, #44]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
@@ -870,6 +805,22 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
     ldr.w r2, [r1, #52]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
