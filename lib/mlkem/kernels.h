@@ -22,9 +22,11 @@
  *
  * Kernel            FIPS 203         input bounds              output bounds
  *  ntt              Algorithm 9      |c| < q                   reduced
- *  invntt           Algorithm 10 *R  any int16                 |c| < q
+ *  invntt           Algorithm 10 *R  |c| < 4q (every call: at  |c| < q
+ *                                    most 4 basemul terms;
+ *                                    the C takes any int16)
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
- *                   times R^-1       6q (room for 4 terms)     each term is < 2q
+ *                   times R^-1       6q (room for 4 terms)     each term is < q
  *  canonical        c mod q          |c| < 2q (every call      canonical
  *                                    site; the C takes any int16)
  *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the

@@ -178,7 +178,7 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
-/* Finish row i of the product, held in acc (|acc| < 8q, factor R^-1):
+/* Finish row i of the product, held in acc (|acc| < 4q, factor R^-1):
  *  key generation (Algorithm 13 lines 12-15, 17-19): t_hat[i] = acc + NTT(e[i]),
  *    encoded into ek;
  *  encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(acc) + e1[i],
@@ -207,7 +207,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
     if (sink->mode == ROWS_KEYGEN) {
         finish_row_keygen(sink, i, acc);
     } else {
-        mlkem_invntt(acc); /* |u| < q, R^-1 cancelled */
+        mlkem_invntt(acc); /* input |acc| < 4q (invntt's contract); |u| < q, R^-1 cancelled */
 #ifdef PQLAB_MLKEM_SMALLSTACK
         poly_noise_add_eta2(acc, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
 #else
@@ -232,7 +232,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
  * touch at most two rows, and a row ends before the row two further on starts,
  * so two accumulators suffice: row i uses acc[i % 2]. For k = 4 every batch is
  * exactly one row and one accumulator suffices.
- * Bounds: vec has |c| < q; a row gets k terms, each < 2q: |acc| < 8q. */
+ * Bounds: vec has |c| < q; a row gets k <= 4 terms, each < q: |acc| < 4q. */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K], row_sink *sink)
 {
     mlkem_poly acc[MLKEM_ACC_SLOTS];
@@ -316,9 +316,9 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 8q */
+        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                                 /* |v| < q */
+    mlkem_invntt(&v);                                 /* |v| < 4q in (contract), |v| < q out */
     poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
     poly_add(&v, &tmp);                               /* |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                           /* line 20: mu */
@@ -371,9 +371,9 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */
         mlkem_ntt(&u);                                            /* reduced */
         mlkem_frombytes12(&s, dk_pke + j * MLKEM_POLYBYTES);      /* line 5, canonical */
-        mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 8q */
+        mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&w);                                               /* |w| < q */
+    mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
     for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
         w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
@@ -434,9 +434,9 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 8q */
+        basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                                   /* |v| < q */
+    mlkem_invntt(&v);                                   /* |v| < 4q in (contract), |v| < q out */
     poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, |v| < q + 2 */
     for (unsigned int i = 0; i < MLKEM_N; i++) {        /* line 20: + mu (Decompress_1, masked) */
         const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
@@ -485,9 +485,9 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU);       /* line 3, canonical */
         mlkem_ntt(&u);                                                  /* reduced */
-        basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 8q */
+        basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 4q (k terms < q) */
     }
-    mlkem_invntt(&w);                                               /* |w| < q */
+    mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
     for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
         w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */

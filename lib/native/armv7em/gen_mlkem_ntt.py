@@ -35,15 +35,17 @@ Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the sam
 - ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 7 1664
   = 14977 before the final centred Barrett reduction (merged into the last layer's pass):
   output reduced.
-- invntt: input any int16 (the whole input is floor-Barrett reduced to [0, q]: the callers'
-  bound, |c| < 8q, would let the first layer's sums reach 16q). Then only the coefficients
-  whose bound would leave int16 are reduced. A product is <= h = 1664, so after a layer only
-  the sums grow; in a block of 8 pairs (w0..w7, pass 1) layers 2, 4, 8 leave w0 <= 8q,
-  w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h, and w0 alone is reduced again to [0, q]. Pass 2 sees
+- invntt: input |c| < 4q (every caller sums at most k <= 4 base multiplications, each
+  adding less than q, from zero). Only the coefficients whose bound would leave int16 are
+  reduced (floor Barrett, to [0, q]). A product is <= h = 1664, so after a layer only the
+  sums grow; in a block of 8 pairs (w0..w7, pass 1) layer 2's sums (< 8q) are reduced,
+  then layers 4, 8 leave w0 <= 4q, w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h, and w0 alone is
+  reduced again. Pass 2 sees
   these bounds g (<= 4h) per word and forms layers 16, 32: w0, w4 <= 4g <= 16h, reduced to
   [0, q]; the other words are then <= 2h; layer 64: w0 <= 2q, w1 <= 4h, the rest <= 2h;
-  layer 128: sums and differences <= 4q < 2^15 (2 reductions per 16 pairs of pass 2 and 1
-  per 8 pairs of pass 1 after the input's 128, where 4 per 8 and 4 per 16 were used before).
+  layer 128: sums and differences <= 4q < 2^15 (5 word reductions per 8 pairs in pass 1 and
+  2 per 16 pairs in pass 2, 112 in all; before 2026-11-27 the contract admitted any int16 and
+  the kernel reduced the whole input and then 4 words per 8 and per 16 pairs, 256 in all).
   The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
   differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
 - basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
@@ -310,18 +312,18 @@ def emit_invntt() -> None:
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
     consts_qc8()
-    # pass 1: reduction of the input, layers 2, 4, 8 on blocks of 16 coefficients
+    # pass 1: layers 2, 4, 8 on blocks of 16 coefficients (input |c| < 4q)
     addr("r1", "inv_z1")
     e("add r3, r0, #512")
     e("str r3, [sp]")
     out.append("1:")
     e("ldm r0, {r4-r11}")
-    const("r2", V)
-    for m in range(8):
-        floor_barrett1(D[m], "r2", "r3")
     for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
         e(f"ldr r2, [r1, #{4 * k}]")
         gs(D[2 * k], D[2 * k + 1], "r2", "r3")
+    const("r2", V)
+    for m in (0, 2, 4, 6):  # the sums, < 8q
+        floor_barrett1(D[m], "r2", "r3")
     e("ldr r2, [r1, #16]")  # layer 4
     gs(D[0], D[2], "r2", "r3")
     gs(D[1], D[3], "r2", "r3")

@@ -435,64 +435,6 @@ pqlab_mlkem_invntt_armv7em:
     str.w r3, [sp]
 1:
     ldm.w r0, {r4-r11}
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r5
-    smultb r3, r3, r12
-    sub.w r5, r5, r3, lsl #16
-    smulwb r3, r2, r5
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r5, r5, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r7
-    smultb r3, r3, r12
-    sub.w r7, r7, r3, lsl #16
-    smulwb r3, r2, r7
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r7, r7, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r9
-    smultb r3, r3, r12
-    sub.w r9, r9, r3, lsl #16
-    smulwb r3, r2, r9
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r9, r9, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r10, r10, r3
-    smulwt r3, r2, r11
-    smultb r3, r3, r12
-    sub.w r11, r11, r3, lsl #16
-    smulwb r3, r2, r11
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r11, r11, r3
     ldr.w r2, [r1, #0]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
@@ -525,6 +467,36 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r6
+    smultb r3, r3, r12
+    sub.w r6, r6, r3, lsl #16
+    smulwb r3, r2, r6
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r6, r6, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
+    smulwt r3, r2, r10
+    smultb r3, r3, r12
+    sub.w r10, r10, r3, lsl #16
+    smulwb r3, r2, r10
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r10, r10, r3
     ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
