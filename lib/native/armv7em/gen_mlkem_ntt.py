@@ -443,7 +443,9 @@ def emit_basemul() -> None:
 
 def emit_basemul_pairs() -> None:
     """r[2i..2i+1] += (a o b)[pair p + i] R^-1 for i < npairs; r0 = r, r1 = a, r2 = b (all at
-    pair p already), r3 = p, [sp] = npairs. gamma_p is halfword p of bm_gamma."""
+    pair p already), r3 = p, [sp] = npairs. gamma_p is halfword p of bm_gamma. Post-indexed
+    loads and stores; an odd count takes one pair first, then two pairs per iteration (the
+    count is public: the number of accepted candidates of the public matrix seed's XOF)."""
     name = "pqlab_mlkem_basemul_pairs_armv7em"
     func(name)
     e("ldr r12, [sp]")
@@ -455,26 +457,34 @@ def emit_basemul_pairs() -> None:
     e(f"movt {QQ}, #{Q}")
     addr("r10", "bm_gamma")
     e("add r3, r10, r3, lsl #1")
-    out.append("1:")
-    e("ldr r4, [r1, #0]")
-    e("ldr r6, [r2, #0]")
-    e("ldr r8, [r0, #0]")
-    e("ldrsh r9, [r3, #0]")
-    e("smultt r5, r4, r6")  # a1 b1
-    mont("r5", "r7")
-    e("smulbb r7, r4, r6")  # a0 b0
-    e("smlatb r5, r5, r9, r7")  # + m gamma
-    mont("r5", "r7")
-    e("smuadx r7, r4, r6")  # a0 b1 + a1 b0
-    mont("r7", "r4")
-    e("pkhtb r5, r7, r5, asr #16")
-    e("sadd16 r8, r8, r5")
-    e("str r8, [r0], #4")
-    e("add r1, r1, #4")
-    e("add r2, r2, #4")
-    e("add r3, r3, #2")
+
+    def pair() -> None:
+        e("ldr r4, [r1], #4")
+        e("ldr r6, [r2], #4")
+        e("ldr r8, [r0]")
+        e("ldrsh r9, [r3], #2")
+        e("smultt r5, r4, r6")  # a1 b1
+        mont("r5", "r7")
+        e("smulbb r7, r4, r6")  # a0 b0
+        e("smlatb r5, r5, r9, r7")  # + m gamma
+        mont("r5", "r7")
+        e("smuadx r7, r4, r6")  # a0 b1 + a1 b0
+        mont("r7", "r4")
+        e("pkhtb r5, r7, r5, asr #16")
+        e("sadd16 r8, r8, r5")
+        e("str r8, [r0], #4")
+
+    e("tst r12, #1")
+    e("beq 1f")
+    pair()
     e("subs r12, r12, #1")
+    e("beq 2f")
+    out.append("1:")
+    pair()
+    pair()
+    e("subs r12, r12, #2")
     e("bne 1b")
+    out.append("2:")
     e("pop {r4-r10, pc}")
     end_func(name)
 

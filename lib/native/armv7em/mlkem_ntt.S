@@ -986,11 +986,12 @@ pqlab_mlkem_basemul_pairs_armv7em:
     movw r10, #:lower16:pqlab_mlkem_bm_gamma
     movt r10, #:upper16:pqlab_mlkem_bm_gamma
     add.w r3, r10, r3, lsl #1
-1:
-    ldr.w r4, [r1, #0]
-    ldr.w r6, [r2, #0]
-    ldr.w r8, [r0, #0]
-    ldrsh.w r9, [r3, #0]
+    tst r12, #1
+    beq 1f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldr.w r8, [r0]
+    ldrsh.w r9, [r3], #2
     smultt r5, r4, r6
     smulbb r7, r5, lr
     smlabt r5, r7, lr, r5
@@ -1004,11 +1005,46 @@ pqlab_mlkem_basemul_pairs_armv7em:
     pkhtb r5, r7, r5, asr #16
     sadd16 r8, r8, r5
     str.w r8, [r0], #4
-    add.w r1, r1, #4
-    add.w r2, r2, #4
-    add.w r3, r3, #2
     subs.w r12, r12, #1
+    beq 2f
+1:
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldr.w r8, [r0]
+    ldrsh.w r9, [r3], #2
+    smultt r5, r4, r6
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smulbb r7, r4, r6
+    smlatb r5, r5, r9, r7
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smuadx r7, r4, r6
+    smulbb r4, r7, lr
+    smlabt r7, r4, lr, r7
+    pkhtb r5, r7, r5, asr #16
+    sadd16 r8, r8, r5
+    str.w r8, [r0], #4
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldr.w r8, [r0]
+    ldrsh.w r9, [r3], #2
+    smultt r5, r4, r6
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smulbb r7, r4, r6
+    smlatb r5, r5, r9, r7
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smuadx r7, r4, r6
+    smulbb r4, r7, lr
+    smlabt r7, r4, lr, r7
+    pkhtb r5, r7, r5, asr #16
+    sadd16 r8, r8, r5
+    str.w r8, [r0], #4
+    subs.w r12, r12, #2
     bne.w 1b
+2:
     pop {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
 
