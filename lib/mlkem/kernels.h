@@ -31,10 +31,12 @@
  *                                    site; the C takes any int16)
  *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the
  *                                                              R^-1 of basemul_acc)
- *  tobytes12        ByteEncode_12    canonical                 384 bytes
+ *  tobytes12        ByteEncode_12    |c| < 2q (reduced mod q   384 bytes
+ *                   of c mod q       inside: canonical fused)
  *  frombytes12      ByteDecode_12    any 384 bytes             canonical (mod q as Alg. 6)
- *  compress_du/dv   Compress_d +     canonical                 32*d bytes
- *                   ByteEncode_d
+ *  compress_du/dv   Compress_d +     |c| < 2q (reduced mod q   32*d bytes
+ *                   ByteEncode_d     inside: canonical fused)
+ *                   of c mod q
  *  decompress_du/dv ByteDecode_d +   32*d bytes                canonical
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2

@@ -51,7 +51,7 @@ static inline void mlkem_basemul_acc_checked(mlkem_poly *r, const mlkem_poly *a,
 
 static inline void mlkem_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {
-    PQLAB_CONTRACT("mlkem_tobytes12", MLKEM_CANON(a), "input canonical");
+    PQLAB_CONTRACT("mlkem_tobytes12", mlkem_contract_in(a, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
     mlkem_tobytes12(out, a);
 }
 
@@ -63,13 +63,13 @@ static inline void mlkem_frombytes12_checked(mlkem_poly *r, const uint8_t in[MLK
 
 static inline void mlkem_compress_du_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a)
 {
-    PQLAB_CONTRACT("mlkem_compress_du", MLKEM_CANON(a), "input canonical");
+    PQLAB_CONTRACT("mlkem_compress_du", mlkem_contract_in(a, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
     mlkem_compress_du(out, a);
 }
 
 static inline void mlkem_compress_dv_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a)
 {
-    PQLAB_CONTRACT("mlkem_compress_dv", MLKEM_CANON(a), "input canonical");
+    PQLAB_CONTRACT("mlkem_compress_dv", mlkem_contract_in(a, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
     mlkem_compress_dv(out, a);
 }
 

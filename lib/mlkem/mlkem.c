@@ -91,9 +91,8 @@ static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const
 {
     mlkem_poly a;
     poly_noise_eta1(&a, s, nonce);
-    mlkem_ntt(&a);
-    poly_canonical(&a);
-    mlkem_tobytes12(out, &a);
+    mlkem_ntt(&a);            /* reduced */
+    mlkem_tobytes12(out, &a); /* |c| < 2q: the encoder reduces mod q */
 }
 
 /* Pairs p .. p+n-1 of a ByteEncode_12 encoding, reduced mod q as ByteDecode_12
@@ -189,8 +188,7 @@ static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlk
     poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
     mlkem_ntt(&e);                                           /* reduced */
     mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 1.5q */
-    poly_canonical(acc);
-    mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+    mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);   /* |t| < 2q: reduced mod q inside */
 }
 
 /* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
@@ -215,8 +213,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
         poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
         poly_add(acc, &e);                                       /* |u| < q + 2 */
 #endif
-        poly_canonical(acc);
-        emit_row(sink, i, acc);
+        emit_row(sink, i, acc); /* |u| < q + 2 < 2q: compress_du reduces mod q */
     }
 }
 
@@ -297,8 +294,7 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     matvec_rows(rho, s, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* line 20 */
-        poly_canonical(&s[i]);
-        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]);
+        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
     }
     pqlab_zeroize(rhosigma, sizeof rhosigma);
 }
@@ -323,8 +319,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     poly_add(&v, &tmp);                               /* |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                           /* line 20: mu */
     poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
-    poly_canonical(&v);
-    mlkem_compress_dv(piece, &v); /* line 23: c2 */
+    mlkem_compress_dv(piece, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
     return diff;
@@ -442,8 +437,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
         const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
         v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
     }
-    poly_canonical(&v);
-    mlkem_compress_dv(piece, &v); /* line 23: c2 */
+    mlkem_compress_dv(piece, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     return emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
 }

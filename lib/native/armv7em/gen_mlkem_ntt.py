@@ -202,6 +202,17 @@ def floor_barrett1(x: str, v: str, t: str) -> None:
     e(f"ssub16 {x}, {x}, {t}")
 
 
+def canon2q(x: str, s: str, q2: str, q1: str) -> None:
+    """x = x mod q in [0, q) on both halves for |x| < 2q (the fused form of canonical, for
+    the encoders): sadd16 makes x + 2q, in (0, 4q); usub16 against 2q|2q sets GE where it is
+    >= 2q and sel subtracts 2q there; the same with q|q. Five instructions, scratch s."""
+    e(f"sadd16 {x}, {x}, {q2}")
+    e(f"usub16 {s}, {x}, {q2}")
+    e(f"sel {x}, {s}, {x}")
+    e(f"usub16 {s}, {x}, {q1}")
+    e(f"sel {x}, {s}, {x}")
+
+
 def func(name: str) -> None:
     out.extend(
         [
@@ -627,11 +638,14 @@ def emit_frombytes12() -> None:
 
 
 def emit_tobytes12() -> None:
-    """out = ByteEncode_12(a), a canonical: r0 = out (384 bytes, any alignment), r1 = a.
-    4 words (8 coefficients) -> 3 words with bfi."""
+    """out = ByteEncode_12(a mod q) for |a| < 2q (canonical fused in, since 2026-11-27): r0 =
+    out (384 bytes, any alignment), r1 = a. 4 words (8 coefficients): canon2q, then 3 words
+    with bfi."""
     name = "pqlab_mlkem_tobytes12_armv7em"
     func(name)
-    e("push {r4-r9, lr}")
+    e("push {r4-r11, lr}")
+    const("r10", (2 * Q << 16) | (2 * Q))
+    const("r11", (Q << 16) | Q)
     e("add lr, r1, #512")
     out.append("1:")
     e("ldr r2, [r1, #0]")  # c0 c1
@@ -639,6 +653,8 @@ def emit_tobytes12() -> None:
     e("ldr r4, [r1, #8]")  # c4 c5
     e("ldr r5, [r1, #12]")  # c6 c7
     e("add r1, r1, #16")
+    for x in ("r2", "r3", "r4", "r5"):
+        canon2q(x, "r6", "r10", "r11")
     e("lsr r6, r2, #16")
     e("bfi r2, r6, #12, #12")
     e("bfi r2, r3, #24, #8")  # c0 | c1 << 12 | c2 << 24
@@ -658,7 +674,7 @@ def emit_tobytes12() -> None:
     e("add r0, r0, #12")
     e("cmp r1, lr")
     e("bne 1b")
-    e("pop {r4-r9, pc}")
+    e("pop {r4-r11, pc}")
     end_func(name)
 
 
@@ -845,15 +861,26 @@ def emit_check12() -> None:
 
 
 def compress_consts(d: int) -> tuple[int, int]:
-    """(M, C) with Compress_d(x) = ((floor(M x / 2^16) + C) >> 8) mod 2^d for every canonical x
-    (smlawX then ubfx); M = ceil(2^(24 + d) / q), C = 128 (checked for every x by
-    tests/test_native_armv7em_mlkem.py)."""
-    return -(-(1 << (24 + d)) // Q), 128
+    """(M, C) with Compress_d(x mod q) = ((floor(M x / 2^16) + C) >> 8) mod 2^d for every x
+    with |x| < 2q (smlawX then ubfx; Compress_d is periodic mod q, since
+    round(2^d (x + k q) / q) = round(2^d x / q) + k 2^d, so the encoder needs no canonical
+    step when the formula is exact on the whole range): C = 128 and M = ceil(2^(24 + d) / q),
+    or floor(2^(24 + d) / q) where the ceiling misses a value (d = 11), the first exact one
+    (checked here and for every x by tests/test_native_armv7em_mlkem.py)."""
+    for m in (-(-(1 << (24 + d)) // Q), (1 << (24 + d)) // Q):
+        if all(
+            ((((m * x) >> 16) + 128) >> 8) % (1 << d) == (((x % Q) << d) + Q // 2) // Q % (1 << d)
+            for x in range(-2 * Q + 1, 2 * Q)
+        ):
+            return m, 128
+    raise ValueError(f"no Compress_{d} constant exact on |x| < 2q")
 
 
 def emit_compress(d: int) -> None:
-    """out = ByteEncode_d(Compress_d(c)) for canonical c (FIPS 203 equation 4.7, Algorithm 5):
-    r0 = out (32 d bytes, any alignment: single-word STR), r1 = c. 32 coefficients (d whole
+    """out = ByteEncode_d(Compress_d(c mod q)) for |c| < 2q (FIPS 203 equation 4.7, Algorithm
+    5; since 2026-11-27 the contract admits |c| < 2q and no canonical step is needed, see
+    compress_consts): r0 = out (32 d bytes, any alignment: single-word STR), r1 = c. 32
+    coefficients (d whole
     words) per pass: per coefficient smlawb / smlawt (floor(M x / 2^16) + 128), ubfx of bits
     8 .. 8 + d - 1, and one ORR into the output word at its bit offset; a value that crosses
     a word boundary starts the next word with its remaining high bits. No division, no

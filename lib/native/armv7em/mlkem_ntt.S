@@ -1208,7 +1208,11 @@ pqlab_mlkem_frombytes12_armv7em:
 .type pqlab_mlkem_tobytes12_armv7em, %function
 .align 2
 pqlab_mlkem_tobytes12_armv7em:
-    push {r4-r9, lr}
+    push {r4-r11, lr}
+    movw r10, #6658
+    movt r10, #6658
+    movw r11, #3329
+    movt r11, #3329
     add.w lr, r1, #512
 1:
     ldr.w r2, [r1, #0]
@@ -1216,6 +1220,26 @@ pqlab_mlkem_tobytes12_armv7em:
     ldr.w r4, [r1, #8]
     ldr.w r5, [r1, #12]
     add.w r1, r1, #16
+    sadd16 r2, r2, r10
+    usub16 r6, r2, r10
+    sel r2, r6, r2
+    usub16 r6, r2, r11
+    sel r2, r6, r2
+    sadd16 r3, r3, r10
+    usub16 r6, r3, r10
+    sel r3, r6, r3
+    usub16 r6, r3, r11
+    sel r3, r6, r3
+    sadd16 r4, r4, r10
+    usub16 r6, r4, r10
+    sel r4, r6, r4
+    usub16 r6, r4, r11
+    sel r4, r6, r4
+    sadd16 r5, r5, r10
+    usub16 r6, r5, r10
+    sel r5, r6, r5
+    usub16 r6, r5, r11
+    sel r5, r6, r5
     lsr.w r6, r2, #16
     bfi r2, r6, #12, #12
     bfi r2, r3, #24, #8
@@ -1235,7 +1259,7 @@ pqlab_mlkem_tobytes12_armv7em:
     add.w r0, r0, #12
     cmp.w r1, lr
     bne.w 1b
-    pop {r4-r9, pc}
+    pop {r4-r11, pc}
 .size pqlab_mlkem_tobytes12_armv7em, .-pqlab_mlkem_tobytes12_armv7em
 
 .section .text.pqlab_mlkem_canonical_armv7em, "ax", %progbits
@@ -2247,7 +2271,7 @@ pqlab_mlkem_decompress10_armv7em:
 .align 2
 pqlab_mlkem_compress11_armv7em:
     push {r4-r11, lr}
-    movw r2, #32188
+    movw r2, #32187
     movt r2, #157
     mov.w r3, #128
     add.w r12, r1, #512
