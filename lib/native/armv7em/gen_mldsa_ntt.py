@@ -440,16 +440,8 @@ def gen_rej_eta(eta: int) -> None:
     r1 = buf, r2 = nbytes; returns n."""
     name = f"pqlab_mldsa_rej_eta{eta}_armv7em"
     prologue(name, f"unsigned {name}(int32_t *a, const uint8_t *buf, unsigned nbytes): count (mldsa_rej_eta_c)")
-    e("mov.w r3, #0")  # n
-    e("cmp.w r2, #0")
-    e("beq.w 2f")
-    e("add.w r2, r1, r2")  # end of buf
-    e("mov.w r12, #205")
-    out.append("1:")
-    e("ldrb.w r4, [r1], #1")
-    e("and.w r5, r4, #15")
-    e("lsr.w r6, r4, #4")
-    for b in ("r5", "r6"):
+
+    def nibble(b: str) -> None:
         if eta == 2:
             e(f"mul.w r7, {b}, r12")
             e("lsr.w r7, r7, #10")
@@ -478,8 +470,31 @@ def gen_rej_eta(eta: int) -> None:
         out.append("#else")
         e("add.w r3, r3, r8, lsr #31")
         out.append("#endif")
+
+    def byte(x: str, lo: str, hi: str) -> None:
+        e(f"and.w {lo}, {x}, #15")
+        e(f"lsr.w {hi}, {x}, #4")
+        nibble(lo)
+        nibble(hi)
+
+    # an odd count takes one byte first, then two bytes per iteration (nbytes is public)
+    e("mov.w r3, #0")  # n
+    e("tst.w r2, #1")
+    e("add.w r2, r1, r2")  # end of buf (flags kept)
+    e("mov.w r12, #205")
+    e("beq.w 1f")
+    e("ldrb.w r4, [r1], #1")
+    byte("r4", "r5", "r6")
+    out.append("1:")
     e("cmp.w r1, r2")
-    e("bne.w 1b")
+    e("beq.w 2f")
+    out.append("3:")
+    e("ldrb.w r4, [r1], #1")
+    e("ldrb.w r9, [r1], #1")
+    byte("r4", "r5", "r6")
+    byte("r9", "r10", "r11")
+    e("cmp.w r1, r2")
+    e("bne.w 3b")
     out.append("2:")
     e("mov.w r0, r3")
     epilogue(name)
