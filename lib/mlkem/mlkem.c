@@ -293,7 +293,7 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.diff = 0;
     matvec_rows(rho, s, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* line 20 */
+    for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
         mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
     }
     pqlab_zeroize(rhosigma, sizeof rhosigma);
@@ -319,7 +319,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     poly_add(&v, &tmp);                               /* |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                           /* line 20: mu */
     poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
-    mlkem_compress_dv(piece, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
+    mlkem_compress_dv(piece, &v);                     /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
     return diff;
