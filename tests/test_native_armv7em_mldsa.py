@@ -282,6 +282,13 @@ __attribute__((noinline)) static uint64_t time_ball(uint32_t *w, unsigned nwords
     return pqlab_hal_cycles() - t0;
 }
 
+__attribute__((noinline)) static uint64_t time_eta(int32_t *a, const uint8_t *blk)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    (void)PQLAB_NAMESPACE(rej_eta_native)(a, blk, 128);
+    return pqlab_hal_cycles() - t0;
+}
+
 static void check_ball(void)
 {
     static uint32_t w1[64 + 1], w2[64 + 1];
@@ -452,6 +459,43 @@ int main(void)
             }
         }
     }
+    /* RejBoundedPoly's loop, both eta: against a reference written here from FIPS 204
+     * Algorithms 15 and 31 (plain %), and the library's C for this build's eta (the whole
+     * array: the rejected value left at a[n] too); random bytes, all 0x00, all 0xFF, bytes
+     * at the acceptance edges (b = bound - 1, bound), lengths 0..128, unaligned buffers */
+    {
+        static uint8_t bytes[136 + 4];
+        static int32_t R[2 * 136 + 1];
+        for (unsigned rep = 0; rep < 96; rep++) {
+            unsigned pat = rep % 6, off = rep & 3u, eta = rep & 8u ? 4u : 2u, bound = eta == 2 ? 15u : 9u;
+            unsigned len = rep < 48 ? 128 : next() % 129u; /* 2 len values fit A, B */
+            uint8_t *bb = bytes + off;
+            for (unsigned i = 0; i < len; i++)
+                bb[i] = (uint8_t)(pat == 1 ? 0 : pat == 2 ? 0xFF : pat == 3 ? (bound - 1u) * 17u : pat == 4 ? (bound | (bound - 1u) << 4) : next());
+            unsigned nr = 0;
+            for (unsigned i = 0; i < 2 * len; i++) {
+                unsigned h = i & 1u ? bb[i / 2] >> 4 : bb[i / 2] & 15u;
+                if (h < bound) R[nr++] = eta == 2 ? 2 - (int32_t)(h % 5u) : 4 - (int32_t)h;
+            }
+            fill(A, Q - 1, 0);
+            memcpy(B, A, 1024);
+            unsigned c2 = eta == 2 ? pqlab_mldsa_rej_eta2_armv7em(B, bb, len) : pqlab_mldsa_rej_eta4_armv7em(B, bb, len);
+            checks++;
+            if ((c2 != nr || memcmp(B, R, 4 * nr) != 0) && bad++ < 8) {
+                int k = snprintf(b, sizeof b, "bad rej_eta%u rep %u: %u != %u\n", eta, rep, c2, nr);
+                pqlab_hal_send(b, (size_t)k);
+            }
+            if (eta == MLDSA_ETA) {
+                unsigned c1 = mldsa_rej_eta_c(A, bb, len);
+                cmp("rej_eta", pat, rep, A, B);
+                checks++;
+                if (c1 != c2 && bad++ < 8) {
+                    int k = snprintf(b, sizeof b, "bad rej_eta count rep %u: %u != %u\n", rep, c1, c2);
+                    pqlab_hal_send(b, (size_t)k);
+                }
+            }
+        }
+    }
     check_rounding(88);
     check_rounding(32);
     check_chknorm();
@@ -487,6 +531,31 @@ int main(void)
         k = snprintf(b, sizeof b, "rtime %llu %llu %u %u\n", (unsigned long long)(r1 - r0),
                      (unsigned long long)(r2 - r1), n1, n2);
         pqlab_hal_send(b, (size_t)k);
+    }
+    /* RejBoundedPoly's loop on 128 bytes (room for 256 values; this build's eta), C then asm;
+     * then the asm on blocks of different values with the same accept decisions (all
+     * accepted): the cycles may depend on the decisions (declassified, public) but not on
+     * the values */
+    {
+        static uint8_t blk[128];
+        for (unsigned i = 0; i < 128; i++) blk[i] = (uint8_t)next();
+        uint64_t e0 = pqlab_hal_cycles();
+        unsigned m1 = mldsa_rej_eta_c(A, blk, 128);
+        uint64_t e1 = pqlab_hal_cycles();
+        unsigned m2 = PQLAB_NAMESPACE(rej_eta_native)(B, blk, 128);
+        uint64_t e2 = pqlab_hal_cycles();
+        k = snprintf(b, sizeof b, "etime %llu %llu %u %u\n", (unsigned long long)(e1 - e0),
+                     (unsigned long long)(e2 - e1), m1, m2);
+        pqlab_hal_send(b, (size_t)k);
+        for (unsigned kind = 0; kind < 4; kind++) {
+            const unsigned bound = MLDSA_ETA == 2 ? 15u : 9u;
+            for (unsigned i = 0; i < 128; i++) {
+                const unsigned lo = kind == 0 ? 0 : kind == 1 ? bound - 1 : next() % bound, hi = kind == 2 ? 0 : kind == 1 ? bound - 1 : next() % bound;
+                blk[i] = (uint8_t)(lo | hi << 4);
+            }
+            k = snprintf(b, sizeof b, "cte %llu\n", (unsigned long long)time_eta(B, blk));
+            pqlab_hal_send(b, (size_t)k);
+        }
     }
     /* rounding kernels (gamma2 = (q - 1) / 88), C and asm */
     {
@@ -585,7 +654,7 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     # 6 kinds, the random ones 4 times; 8 comparisons each; 120 sampler buffers, 2 each;
     # rounding: 2 gamma2 x 14 inputs x 7; chknorm 8 bounds x 8 kinds; packing: 8 formats x
     # 6 inputs, the 6 with an unpacker 5 more per input (packed and random bytes); ball_swap 64 x 3
-    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64 + 8 * 6 + 6 * 6 * 5 + 64 * 3
+    nchecks = (KINDS + 2 * 3) * 8 + 120 * 2 + 2 * 14 * 7 + 64 + 8 * 6 + 6 * 6 * 5 + 64 * 3 + 96 + 48 * 2
     firmware.kernel_results("\n".join(lines), platform, total=nchecks)
     check_ntt_definition(lines)
     tc = next(list(map(int, ln.split()[2:])) for ln in lines if ln.startswith("time c "))
@@ -616,6 +685,13 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     rc, ra, n1, n2 = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("rtime "))
     assert n1 == n2 > 0
     print(f"  {'rej_uniform':14} {rc:7} / {ra:6}  (one 168-byte block, {n1} coefficients)")
+    ec, ea, m1, m2 = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("etime "))
+    assert m1 == m2 > 0
+    print(f"  {'rej_eta':14} {ec:7} / {ea:6}  (RejBoundedPoly loop, 128 bytes, {m1} coefficients)")
+    cte = {ln for ln in lines if ln.startswith("cte ")}
+    assert len(cte) == 1 or not firmware.timing_shows_data_independence(platform), cte
+    if platform == "m4-sim":
+        assert ea < 0.9 * ec, (ec, ea)
     if platform == "m4-sim":
         for name, c, a in zip(NAMES + ["rej_uniform"], [*tc, rc], [*ta, ra], strict=True):
             assert a < 0.9 * c, (name, c, a)

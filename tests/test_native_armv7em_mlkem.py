@@ -4,7 +4,8 @@ against the portable C kernels of lib/mlkem/ntt.c (compiled into the same firmwa
 mps2-an386 / mps2-an500 (QEMU) and m4-sim / m7-sim (pqlab-sim), on random inputs and inputs
 at the bounds of the kernels.h contract:
 - ntt: input |c| < q; the output must equal the C's (a reduced representative is unique);
-- invntt: any int16 input; output |c| < q and congruent to the C's modulo q;
+- invntt: input |c| < 4q (the contract since 2026-11-27); output |c| < q and congruent to
+  the C's modulo q;
 - basemul_acc: a, b with |c| < q, accumulator |r| <= 6q; each added term |.| < q and
   congruent to the C's; basemul_pairs the same on a random range of pairs (untouched
   outside it);
@@ -20,7 +21,8 @@ at the bounds of the kernels.h contract:
   on random lengths and alignments;
 - compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
   written in the test from FIPS 203 (equations 4.7, 4.8, Algorithms 5, 6), and for d = 10, 4
-  against the library's C too; compress on every canonical value.
+  against the library's C too; compress on every value |c| < 2q (the contract since
+  2026-11-27: the encoders reduce mod q themselves).
 One transform of each is printed and checked here against the Python model of FIPS 203
 (tests/mlkem/model.py); the C kernels themselves are checked on the host by
 tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, and on m4-sim
@@ -126,6 +128,14 @@ static void ref_compress(uint8_t *out, const int16_t *a, unsigned d)
             out[(i * d + b) / 8] |= (uint8_t)(((y >> b) & 1) << ((i * d + b) % 8));
     }
 }
+/* c mod q in [0, q) (plain %: a test reference) */
+static void canon_ref(int16_t *r, const int16_t *a)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        int v = a[i] % 3329;
+        r[i] = (int16_t)(v < 0 ? v + 3329 : v);
+    }
+}
 static void ref_decompress(int16_t *r, const uint8_t *in, unsigned d)
 {
     for (unsigned i = 0; i < 256; i++) {
@@ -196,8 +206,8 @@ int main(void)
         checks++;
         for (unsigned i = 0; i < 256; i++)
             if (A[i] != B[i]) { fail("ntt", kind, i, A[i], B[i]); break; }
-        /* invntt: any int16 */
-        fill(C, -32768, 32767, kind);
+        /* invntt: |c| < 4q, the contract's bound (at most 4 base multiplication terms) */
+        fill(C, -4 * 3329 + 1, 4 * 3329 - 1, kind);
         memcpy(D, C, 512);
         if (round == 0) dump("inv_in", C);
         mlkem_invntt_c((mlkem_poly *)C);
@@ -255,7 +265,8 @@ int main(void)
             checks++;
             if (nc != na || memcmp(C, D, 2 * (8 * g + 2)) != 0) fail("rej_bulk", kind, g, (int)nc, (int)na);
         }
-        /* cbd2, frombytes12 (any bytes), tobytes12 (canonical), at odd byte addresses too */
+        /* cbd2, frombytes12 (any bytes), tobytes12 (|c| < 2q, reduced mod q inside), at odd
+         * byte addresses too */
         {
             static uint8_t raw[384 + 4], o1[384 + 4], o2[384 + 4];
             unsigned off = round & 3;
@@ -269,13 +280,17 @@ int main(void)
             pqlab_mlkem_frombytes12_armv7em(D, raw + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("frombytes12", kind, off, C[0], D[0]);
-            fill(A, 0, 3328, kind);
+            fill(A, -2 * 3329 + 1, 2 * 3329 - 1, kind);
             memset(o1, 0x33, sizeof o1);
             memset(o2, 0x33, sizeof o2);
             mlkem_tobytes12_c(o1 + off, (const mlkem_poly *)A);
             pqlab_mlkem_tobytes12_armv7em(o2 + off, A);
             checks++;
             if (memcmp(o1, o2, sizeof o1) != 0) fail("tobytes12", kind, off, o1[off], o2[off]);
+            canon_ref(C, A); /* the encoding of the canonical values, by the C */
+            memset(o1, 0x33, sizeof o1);
+            mlkem_tobytes12_c(o1 + off, (const mlkem_poly *)C);
+            if (memcmp(o1, o2, sizeof o1) != 0) fail("tobytes12 vs canonical", kind, off, o1[off], o2[off]);
             fill(A, -2 * 3329 + 1, 2 * 3329 - 1, kind); /* the contract: |c| < 2q */
             if (kind == 3)
                 for (unsigned i = 0; i < 256; i++)
@@ -346,10 +361,11 @@ int main(void)
             unsigned off = round & 3;
             for (unsigned k = 0; k < 4; k++) {
                 unsigned d = DS[k];
-                fill(A, 0, 3328, kind);
+                fill(A, -2 * 3329 + 1, 2 * 3329 - 1, kind); /* the contract: |c| < 2q */
+                canon_ref(C, A);
                 memset(o1, 0x33, sizeof o1);
                 memset(o2, 0x33, sizeof o2);
-                ref_compress(o1 + off, A, d);
+                ref_compress(o1 + off, C, d);
                 COMP[k](o2 + off, A);
                 checks++;
                 if (memcmp(o1, o2, sizeof o1) != 0) fail("compress", kind, d, o1[off], o2[off]);
@@ -374,12 +390,13 @@ int main(void)
         }
         check_guards("round");
     }
-    /* compress: every canonical value, each d */
+    /* compress: every value of the contract's range |c| < 2q, each d */
     for (unsigned k = 0; k < 4; k++)
-        for (unsigned base = 0; base < 3329; base += 256) {
+        for (int base = -2 * 3329 + 1; base < 2 * 3329; base += 256) {
             static uint8_t o1[352], o2[352];
-            for (unsigned i = 0; i < 256; i++) A[i] = (int16_t)(base + i < 3329 ? base + i : 3328);
-            ref_compress(o1, A, DS[k]);
+            for (int i = 0; i < 256; i++) A[i] = (int16_t)(base + i < 2 * 3329 ? base + i : 2 * 3329 - 1);
+            canon_ref(C, A);
+            ref_compress(o1, C, DS[k]);
             COMP[k](o2, A);
             checks++;
             if (memcmp(o1, o2, 32 * DS[k]) != 0) fail("compress all", 0, DS[k], (int)base, 0);
@@ -570,7 +587,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=22 * (6 + ROUNDS) + 4 * 14)
+    firmware.kernel_results("\n".join(lines), platform, total=22 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]
@@ -619,15 +636,17 @@ def test_barrett_constants_exhaustive() -> None:
 
 def test_compress_constants_exhaustive() -> None:
     """The generator's Compress_d constants (smlawX with M, + 128, bits 8 .. 8 + d - 1) for
-    every canonical x and every d the kernels use, against FIPS 203 equation 4.7."""
+    every x with |x| < 2q (the contract: the kernels reduce mod q through the formula itself)
+    and every d the kernels use, against FIPS 203 equation 4.7 on x mod q."""
     sys.path.insert(0, str(NATIVE))
     import gen_mlkem_ntt as g
 
     for d in (4, 5, 10, 11):
         m, c = g.compress_consts(d)
         assert 0 < m < 1 << 31
-        for x in range(Q):
-            assert ((((m * x) >> 16) + c) >> 8) % (1 << d) == round(Fraction(x << d, Q)) % (1 << d), (d, x)
+        for x in range(-2 * Q + 1, 2 * Q):
+            want = round(Fraction((x % Q) << d, Q)) % (1 << d)
+            assert ((((m * x) >> 16) + c) >> 8) % (1 << d) == want, (d, x)
 
 
 def plantard_check(xs: list[int]) -> None:

@@ -255,6 +255,22 @@ void mldsa_poly_rej_ntt_c(mldsa_poly *a, const uint8_t rho[MLDSA_SEEDBYTES], uin
 #define mldsa_poly_rej_ntt mldsa_poly_rej_ntt_c
 #endif
 
+/* RejBoundedPoly's sampling loop (Algorithm 31 lines 5-15 with CoeffFromHalfByte, Algorithm
+ * 15) on nbytes bytes without the count limit: for each byte, its low then its high half
+ * byte is written at a[n] and n advances when it is accepted (b < 15 for eta = 2, b < 9 for
+ * eta = 4); returns n. a needs room for 2 nbytes values (the caller keeps the count limit);
+ * a[n] may hold a rejected value afterwards. Secret data: no branch; the store addresses
+ * depend on the accept decisions only, which every implementation declassifies one at a
+ * time (sample.c's top comment says why they may be public). Out:
+ * a[0..n-1] in [-eta, eta], n <= 2 nbytes. */
+#define mldsa_rej_eta_c PQLAB_NAMESPACE(rej_eta_c)
+unsigned int mldsa_rej_eta_c(int32_t *a, const uint8_t *buf, unsigned int nbytes);
+#ifdef PQLAB_MLDSA_NATIVE_REJ_ETA
+#define mldsa_rej_eta PQLAB_NAMESPACE(rej_eta_native)
+#else
+#define mldsa_rej_eta mldsa_rej_eta_c
+#endif
+
 /* RejBoundedPoly (Algorithm 31) on rho' || nonce (2 bytes LE). Out: [-eta, eta]. */
 #define mldsa_poly_rej_bounded_c PQLAB_NAMESPACE(poly_rej_bounded_c)
 void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t nonce);

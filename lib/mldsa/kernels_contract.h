@@ -111,6 +111,16 @@ static inline void mldsa_poly_caddq_checked(int32_t a[MLDSA_N])
     PQLAB_CONTRACT("mldsa_poly_caddq", mldsa_contract_in(a, 0, MLDSA_Q - 1), "output 0 <= a < q");
 }
 
+static inline unsigned int mldsa_rej_eta_checked(int32_t *a, const uint8_t *buf, unsigned int nbytes)
+{
+    const unsigned int n = mldsa_rej_eta(a, buf, nbytes);
+    PQLAB_CONTRACT("mldsa_rej_eta", n <= 2 * nbytes, "count <= 2 nbytes");
+    for (unsigned int i = 0; i < n; i++) {
+        PQLAB_CONTRACT("mldsa_rej_eta", a[i] >= -MLDSA_ETA && a[i] <= MLDSA_ETA, "output in [-eta, eta]");
+    }
+    return n;
+}
+
 #undef mldsa_ntt
 #undef mldsa_invntt_tomont
 #undef mldsa_pointwise_mont
@@ -118,6 +128,7 @@ static inline void mldsa_poly_caddq_checked(int32_t a[MLDSA_N])
 #undef mldsa_polyvec_nttmul_add
 #undef mldsa_poly_reduce32
 #undef mldsa_poly_caddq
+#undef mldsa_rej_eta
 #define mldsa_ntt mldsa_ntt_checked
 #define mldsa_invntt_tomont mldsa_invntt_tomont_checked
 #define mldsa_pointwise_mont mldsa_pointwise_mont_checked
@@ -125,6 +136,7 @@ static inline void mldsa_poly_caddq_checked(int32_t a[MLDSA_N])
 #define mldsa_polyvec_nttmul_add mldsa_polyvec_nttmul_add_checked
 #define mldsa_poly_reduce32 mldsa_poly_reduce32_checked
 #define mldsa_poly_caddq mldsa_poly_caddq_checked
+#define mldsa_rej_eta mldsa_rej_eta_checked
 
 #endif /* PQLAB_CONTRACT_CHECKS */
 #endif

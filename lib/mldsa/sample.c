@@ -95,6 +95,21 @@ static inline int32_t coeff_from_half_byte(uint32_t b, uint32_t *ok)
 #endif
 }
 
+unsigned int mldsa_rej_eta_c(int32_t *a, const uint8_t *buf, unsigned int nbytes)
+{
+    unsigned int n = 0;
+    for (unsigned int pos = 0; pos < nbytes; pos++) {
+        uint32_t ok0, ok1;
+        a[n] = coeff_from_half_byte(buf[pos] & 0x0Fu, &ok0);
+        PQLAB_DECLASSIFY(&ok0, sizeof ok0); /* accept decisions only: see the top */
+        n += ok0;
+        a[n] = coeff_from_half_byte((uint32_t)buf[pos] >> 4, &ok1);
+        PQLAB_DECLASSIFY(&ok1, sizeof ok1);
+        n += ok1;
+    }
+    return n;
+}
+
 void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYTES], uint16_t nonce)
 {
     uint8_t seed[MLDSA_CRHBYTES + 2];
@@ -109,8 +124,21 @@ void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYT
     pqlab_shake256_absorb(&st, seed, sizeof seed);
     pqlab_shake256_finalize(&st);
     while (ctr < MLDSA_N) {
+        unsigned int pos = 0;
         pqlab_shake256_squeezeblocks(buf, 1, &st);
-        for (unsigned int pos = 0; pos < SHAKE256_RATE && ctr < MLDSA_N; pos++) {
+        /* bulk: as many bytes as surely fit (two values each), then again with what is
+         * left, until fewer than two values are missing */
+        for (;;) {
+            unsigned int g = (MLDSA_N - ctr) / 2, n;
+            g = g < SHAKE256_RATE - pos ? g : SHAKE256_RATE - pos;
+            if (g == 0) {
+                break;
+            }
+            n = mldsa_rej_eta(&a->c[ctr], buf + pos, g); /* the count of accepted half bytes */
+            ctr += n;
+            pos += g;
+        }
+        for (; pos < SHAKE256_RATE && ctr < MLDSA_N; pos++) {
             uint32_t ok0, ok1;
             const int32_t z0 = coeff_from_half_byte(buf[pos] & 0x0Fu, &ok0);
             const int32_t z1 = coeff_from_half_byte((uint32_t)buf[pos] >> 4, &ok1);

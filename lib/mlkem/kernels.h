@@ -22,17 +22,21 @@
  *
  * Kernel            FIPS 203         input bounds              output bounds
  *  ntt              Algorithm 9      |c| < q                   reduced
- *  invntt           Algorithm 10 *R  any int16                 |c| < q
+ *  invntt           Algorithm 10 *R  |c| < 4q (every call: at  |c| < q
+ *                                    most 4 basemul terms;
+ *                                    the C takes any int16)
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
- *                   times R^-1       6q (room for 4 terms)     each term is < 2q
+ *                   times R^-1       6q (room for 4 terms)     each term is < q
  *  canonical        c mod q          |c| < 2q (every call      canonical
  *                                    site; the C takes any int16)
  *  tomont_add       r R^2 R^-1 + b   r any int16, |b| <= q     |r| < q + |b| (cancels the
  *                                                              R^-1 of basemul_acc)
- *  tobytes12        ByteEncode_12    canonical                 384 bytes
+ *  tobytes12        ByteEncode_12    |c| < 2q (reduced mod q   384 bytes
+ *                   of c mod q       inside: canonical fused)
  *  frombytes12      ByteDecode_12    any 384 bytes             canonical (mod q as Alg. 6)
- *  compress_du/dv   Compress_d +     canonical                 32*d bytes
- *                   ByteEncode_d
+ *  compress_du/dv   Compress_d +     |c| < 2q (reduced mod q   32*d bytes
+ *                   ByteEncode_d     inside: canonical fused)
+ *                   of c mod q
  *  decompress_du/dv ByteDecode_d +   32*d bytes                canonical
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2

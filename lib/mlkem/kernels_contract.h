@@ -32,6 +32,7 @@ static inline void mlkem_ntt_checked(mlkem_poly *r)
 
 static inline void mlkem_invntt_checked(mlkem_poly *r)
 {
+    PQLAB_CONTRACT("mlkem_invntt", mlkem_contract_in(r, -4 * MLKEM_Q + 1, 4 * MLKEM_Q - 1), "input |c| < 4q");
     mlkem_invntt(r);
     PQLAB_CONTRACT("mlkem_invntt", MLKEM_BELOW_Q(r), "output |c| < q");
 }
@@ -44,13 +45,13 @@ static inline void mlkem_basemul_acc_checked(mlkem_poly *r, const mlkem_poly *a,
     mlkem_basemul_acc(r, a, b);
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         const int32_t d = (int32_t)r->c[i] - before.c[i];
-        PQLAB_CONTRACT("mlkem_basemul_acc", d > -2 * MLKEM_Q && d < 2 * MLKEM_Q, "added term |t| < 2q");
+        PQLAB_CONTRACT("mlkem_basemul_acc", d > -MLKEM_Q && d < MLKEM_Q, "added term |t| < q");
     }
 }
 
 static inline void mlkem_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {
-    PQLAB_CONTRACT("mlkem_tobytes12", MLKEM_CANON(a), "input canonical");
+    PQLAB_CONTRACT("mlkem_tobytes12", mlkem_contract_in(a, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
     mlkem_tobytes12(out, a);
 }
 
@@ -62,13 +63,13 @@ static inline void mlkem_frombytes12_checked(mlkem_poly *r, const uint8_t in[MLK
 
 static inline void mlkem_compress_du_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a)
 {
-    PQLAB_CONTRACT("mlkem_compress_du", MLKEM_CANON(a), "input canonical");
+    PQLAB_CONTRACT("mlkem_compress_du", mlkem_contract_in(a, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
     mlkem_compress_du(out, a);
 }
 
 static inline void mlkem_compress_dv_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a)
 {
-    PQLAB_CONTRACT("mlkem_compress_dv", MLKEM_CANON(a), "input canonical");
+    PQLAB_CONTRACT("mlkem_compress_dv", mlkem_contract_in(a, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
     mlkem_compress_dv(out, a);
 }
 

@@ -91,9 +91,8 @@ static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const
 {
     mlkem_poly a;
     poly_noise_eta1(&a, s, nonce);
-    mlkem_ntt(&a);
-    poly_canonical(&a);
-    mlkem_tobytes12(out, &a);
+    mlkem_ntt(&a);            /* reduced */
+    mlkem_tobytes12(out, &a); /* |c| < 2q: the encoder reduces mod q */
 }
 
 /* Pairs p .. p+n-1 of a ByteEncode_12 encoding, reduced mod q as ByteDecode_12
@@ -178,7 +177,7 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
-/* Finish row i of the product, held in acc (|acc| < 8q, factor R^-1):
+/* Finish row i of the product, held in acc (|acc| < 4q, factor R^-1):
  *  key generation (Algorithm 13 lines 12-15, 17-19): t_hat[i] = acc + NTT(e[i]),
  *    encoded into ek;
  *  encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(acc) + e1[i],
@@ -189,8 +188,7 @@ static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlk
     poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
     mlkem_ntt(&e);                                           /* reduced */
     mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 1.5q */
-    poly_canonical(acc);
-    mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);
+    mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);   /* |t| < 2q: reduced mod q inside */
 }
 
 /* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
@@ -207,7 +205,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
     if (sink->mode == ROWS_KEYGEN) {
         finish_row_keygen(sink, i, acc);
     } else {
-        mlkem_invntt(acc); /* |u| < q, R^-1 cancelled */
+        mlkem_invntt(acc); /* input |acc| < 4q (invntt's contract); |u| < q, R^-1 cancelled */
 #ifdef PQLAB_MLKEM_SMALLSTACK
         poly_noise_add_eta2(acc, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
 #else
@@ -215,8 +213,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
         poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
         poly_add(acc, &e);                                       /* |u| < q + 2 */
 #endif
-        poly_canonical(acc);
-        emit_row(sink, i, acc);
+        emit_row(sink, i, acc); /* |u| < q + 2 < 2q: compress_du reduces mod q */
     }
 }
 
@@ -232,7 +229,7 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
  * touch at most two rows, and a row ends before the row two further on starts,
  * so two accumulators suffice: row i uses acc[i % 2]. For k = 4 every batch is
  * exactly one row and one accumulator suffices.
- * Bounds: vec has |c| < q; a row gets k terms, each < 2q: |acc| < 8q. */
+ * Bounds: vec has |c| < q; a row gets k <= 4 terms, each < q: |acc| < 4q. */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K], row_sink *sink)
 {
     mlkem_poly acc[MLKEM_ACC_SLOTS];
@@ -296,9 +293,8 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.diff = 0;
     matvec_rows(rho, s, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* line 20 */
-        poly_canonical(&s[i]);
-        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]);
+    for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
+        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
     }
     pqlab_zeroize(rhosigma, sizeof rhosigma);
 }
@@ -316,15 +312,14 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 8q */
+        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                                 /* |v| < q */
+    mlkem_invntt(&v);                                 /* |v| < 4q in (contract), |v| < q out */
     poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
     poly_add(&v, &tmp);                               /* |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                           /* line 20: mu */
     poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
-    poly_canonical(&v);
-    mlkem_compress_dv(piece, &v); /* line 23: c2 */
+    mlkem_compress_dv(piece, &v);                     /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
     return diff;
@@ -371,9 +366,9 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */
         mlkem_ntt(&u);                                            /* reduced */
         mlkem_frombytes12(&s, dk_pke + j * MLKEM_POLYBYTES);      /* line 5, canonical */
-        mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 8q */
+        mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&w);                                               /* |w| < q */
+    mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
     for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
         w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
@@ -434,16 +429,15 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 8q */
+        basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                                   /* |v| < q */
+    mlkem_invntt(&v);                                   /* |v| < 4q in (contract), |v| < q out */
     poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, |v| < q + 2 */
     for (unsigned int i = 0; i < MLKEM_N; i++) {        /* line 20: + mu (Decompress_1, masked) */
         const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
         v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
     }
-    poly_canonical(&v);
-    mlkem_compress_dv(piece, &v); /* line 23: c2 */
+    mlkem_compress_dv(piece, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     return emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
 }
@@ -485,9 +479,9 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU);       /* line 3, canonical */
         mlkem_ntt(&u);                                                  /* reduced */
-        basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 8q */
+        basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 4q (k terms < q) */
     }
-    mlkem_invntt(&w);                                               /* |w| < q */
+    mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
     for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
         w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */

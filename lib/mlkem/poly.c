@@ -71,10 +71,21 @@ void mlkem_canonical_c(mlkem_poly *r)
     }
 }
 
+/* c mod q in [0, q) for |c| < 2q (the encoders' contract): add 2q where negative,
+ * subtract q, add q back where negative (masks, no branch). */
+static inline uint16_t canon2q(int16_t c)
+{
+    int32_t x = c;
+    x += (x >> 31) & (2 * MLKEM_Q);
+    x -= MLKEM_Q;
+    x += (x >> 31) & MLKEM_Q;
+    return (uint16_t)x;
+}
+
 void mlkem_tobytes12_c(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {
     for (unsigned int i = 0; i < MLKEM_N / 2; i++) {
-        uint16_t t0 = (uint16_t)a->c[2 * i], t1 = (uint16_t)a->c[2 * i + 1];
+        uint16_t t0 = canon2q(a->c[2 * i]), t1 = canon2q(a->c[2 * i + 1]);
         out[3 * i] = (uint8_t)t0;
         out[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
         out[3 * i + 2] = (uint8_t)(t1 >> 4);
@@ -98,7 +109,7 @@ static void compress_d(uint8_t *out, const mlkem_poly *a, unsigned int d)
     uint16_t t[8];
     for (unsigned int i = 0; i < MLKEM_N; i += 8) {
         for (unsigned int j = 0; j < 8; j++) {
-            t[j] = compress(a->c[i + j], d);
+            t[j] = compress((int16_t)canon2q(a->c[i + j]), d);
         }
         pack(out, t, 8, d); /* 8 coefficients are d whole bytes */
         out += d;

@@ -429,6 +429,77 @@ def gen_rej_uniform() -> None:
 GAMMA2 = {88: ((Q - 1) // 88, 44, 2886403, 39), 32: ((Q - 1) // 32, 16, 16793617, 43)}
 
 
+def gen_rej_eta(eta: int) -> None:
+    """RejBoundedPoly's loop (FIPS 204 Algorithm 31 with CoeffFromHalfByte, Algorithm 15) on
+    nbytes bytes, written here from the standard: per half byte b (low, then high) the value
+    eta - b (eta = 4) or 2 - (b mod 5) (eta = 2; b mod 5 = b - 5 floor(205 b / 2^10), exact for
+    b < 16) is stored at a[n] and n advances by (b - bound) >> 31 (bound 9 / 15): no branch;
+    the store address depends on the accept decisions only, which FIPS 204's sampler may
+    reveal (lib/mldsa/sample.c, top comment) and which the ct build declassifies one bit at a
+    time; the same outputs and count as mldsa_rej_eta_c. r0 = a (room for 2 nbytes values),
+    r1 = buf, r2 = nbytes; returns n."""
+    name = f"pqlab_mldsa_rej_eta{eta}_armv7em"
+    prologue(name, f"unsigned {name}(int32_t *a, const uint8_t *buf, unsigned nbytes): count (mldsa_rej_eta_c)")
+
+    def nibble(b: str) -> None:
+        if eta == 2:
+            e(f"mul.w r7, {b}, r12")
+            e("lsr.w r7, r7, #10")
+            e("add.w r7, r7, r7, lsl #2")
+            e(f"sub.w r7, {b}, r7")  # b mod 5
+            e("rsb.w r7, r7, #2")
+        else:
+            e(f"rsb.w r7, {b}, #4")
+        e("str.w r7, [r0, r3, lsl #2]")
+        e(f"sub.w r8, {b}, #{15 if eta == 2 else 9}")
+        # the accept decision (0 or 1) is declassified, as the C does (lib/mldsa/sample.c):
+        # in the ct build (pqlab-sim --ct) through a call of pqlab_ct_declassify on a
+        # stack copy of that bit alone, elsewhere not at all
+        out.append("#ifdef PQLAB_CT_SIM")
+        e("lsr.w r8, r8, #31")
+        e("push.w {r0-r3, r12, lr}")
+        e("sub.w sp, sp, #8")
+        e("str.w r8, [sp]")
+        e("mov.w r0, sp")
+        e("mov.w r1, #4")
+        e("bl pqlab_ct_declassify")
+        e("ldr.w r8, [sp]")
+        e("add.w sp, sp, #8")
+        e("pop.w {r0-r3, r12, lr}")
+        e("add.w r3, r3, r8")
+        out.append("#else")
+        e("add.w r3, r3, r8, lsr #31")
+        out.append("#endif")
+
+    def byte(x: str, lo: str, hi: str) -> None:
+        e(f"and.w {lo}, {x}, #15")
+        e(f"lsr.w {hi}, {x}, #4")
+        nibble(lo)
+        nibble(hi)
+
+    # an odd count takes one byte first, then two bytes per iteration (nbytes is public)
+    e("mov.w r3, #0")  # n
+    e("tst.w r2, #1")
+    e("add.w r2, r1, r2")  # end of buf (flags kept)
+    e("mov.w r12, #205")
+    e("beq.w 1f")
+    e("ldrb.w r4, [r1], #1")
+    byte("r4", "r5", "r6")
+    out.append("1:")
+    e("cmp.w r1, r2")
+    e("beq.w 2f")
+    out.append("3:")
+    e("ldrb.w r4, [r1], #1")
+    e("ldrb.w r9, [r1], #1")
+    byte("r4", "r5", "r6")
+    byte("r9", "r10", "r11")
+    e("cmp.w r1, r2")
+    e("bne.w 3b")
+    out.append("2:")
+    e("mov.w r0, r3")
+    epilogue(name)
+
+
 def gen_chknorm() -> None:
     """1 when some |a_i| >= bound: with B1 = bound - 1, |a| < bound exactly when
     a + B1 in [0, 2 B1], one unsigned comparison (|a| < 2^31 - 1, bound <= 2^30, so
@@ -822,6 +893,8 @@ def main() -> None:
     gen_reduce32()
     gen_caddq()
     gen_rej_uniform()
+    gen_rej_eta(2)
+    gen_rej_eta(4)
     gen_chknorm()
     for g in GAMMA2:
         for which in ("both", "high", "low"):

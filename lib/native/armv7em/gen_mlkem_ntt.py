@@ -35,9 +35,17 @@ Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the sam
 - ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 7 1664
   = 14977 before the final centred Barrett reduction (merged into the last layer's pass):
   output reduced.
-- invntt: input any int16; floor-Barrett to [0, q]; layers 2, 4, 8: sums <= 2q, 4q, 8q,
-  products <= 1664; the layer-8 sums reduced again to [0, q]; layer 16: sums <= 2q, reduced
-  again to [0, q]; layers 32, 64: <= 2q, 4q; layer 128: sums and differences <= 8q < 2^15.
+- invntt: input |c| < 4q (every caller sums at most k <= 4 base multiplications, each
+  adding less than q, from zero). Only the coefficients whose bound would leave int16 are
+  reduced (floor Barrett, to [0, q]). A product is <= h = 1664, so after a layer only the
+  sums grow; in a block of 8 pairs (w0..w7, pass 1) layer 2's sums (< 8q) are reduced,
+  then layers 4, 8 leave w0 <= 4q, w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h, and w0 alone is
+  reduced again. Pass 2 sees
+  these bounds g (<= 4h) per word and forms layers 16, 32: w0, w4 <= 4g <= 16h, reduced to
+  [0, q]; the other words are then <= 2h; layer 64: w0 <= 2q, w1 <= 4h, the rest <= 2h;
+  layer 128: sums and differences <= 4q < 2^15 (5 word reductions per 8 pairs in pass 1 and
+  2 per 16 pairs in pass 2, 112 in all; before 2026-11-27 the contract admitted any int16 and
+  the kernel reduced the whole input and then 4 words per 8 and per 16 pairs, 256 in all).
   The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
   differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
 - basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
@@ -194,6 +202,17 @@ def floor_barrett1(x: str, v: str, t: str) -> None:
     e(f"ssub16 {x}, {x}, {t}")
 
 
+def canon2q(x: str, s: str, q2: str, q1: str) -> None:
+    """x = x mod q in [0, q) on both halves for |x| < 2q (the fused form of canonical, for
+    the encoders): sadd16 makes x + 2q, in (0, 4q); usub16 against 2q|2q sets GE where it is
+    >= 2q and sel subtracts 2q there; the same with q|q. Five instructions, scratch s."""
+    e(f"sadd16 {x}, {x}, {q2}")
+    e(f"usub16 {s}, {x}, {q2}")
+    e(f"sel {x}, {s}, {x}")
+    e(f"usub16 {s}, {x}, {q1}")
+    e(f"sel {x}, {s}, {x}")
+
+
 def func(name: str) -> None:
     out.extend(
         [
@@ -304,18 +323,18 @@ def emit_invntt() -> None:
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
     consts_qc8()
-    # pass 1: reduction of the input, layers 2, 4, 8 on blocks of 16 coefficients
+    # pass 1: layers 2, 4, 8 on blocks of 16 coefficients (input |c| < 4q)
     addr("r1", "inv_z1")
     e("add r3, r0, #512")
     e("str r3, [sp]")
     out.append("1:")
     e("ldm r0, {r4-r11}")
-    const("r2", V)
-    for m in range(8):
-        floor_barrett1(D[m], "r2", "r3")
     for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
         e(f"ldr r2, [r1, #{4 * k}]")
         gs(D[2 * k], D[2 * k + 1], "r2", "r3")
+    const("r2", V)
+    for m in (0, 2, 4, 6):  # the sums, < 8q
+        floor_barrett1(D[m], "r2", "r3")
     e("ldr r2, [r1, #16]")  # layer 4
     gs(D[0], D[2], "r2", "r3")
     gs(D[1], D[3], "r2", "r3")
@@ -326,8 +345,7 @@ def emit_invntt() -> None:
     for m in range(4):
         gs(D[m], D[m + 4], "r2", "r3")
     const("r2", V)
-    for m in range(4):
-        floor_barrett1(D[m], "r2", "r3")
+    floor_barrett1(D[0], "r2", "r3")  # the only sum above 4 1664 (8q)
     e("stm r0!, {r4-r11}")
     e("add r1, r1, #28")
     e("ldr r3, [sp]")
@@ -345,15 +363,15 @@ def emit_invntt() -> None:
         for k in range(4):  # layer 16
             e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
             gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-        const("r2", V)
-        for m in (0, 2, 4, 6):
-            floor_barrett1(D[m], "r2", "r3")
         e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
         gs(D[0], D[2], "r2", "r3")
         gs(D[1], D[3], "r2", "r3")
         e(f"ldr r2, [r1, #{28 * h + 20}]")
         gs(D[4], D[6], "r2", "r3")
         gs(D[5], D[7], "r2", "r3")
+        const("r2", V)
+        for m in (0, 4):  # the sums of sums, <= 4 4 1664
+            floor_barrett1(D[m], "r2", "r3")
         e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
         for m in range(4):
             gs(D[m], D[m + 4], "r2", "r3")
@@ -436,7 +454,9 @@ def emit_basemul() -> None:
 
 def emit_basemul_pairs() -> None:
     """r[2i..2i+1] += (a o b)[pair p + i] R^-1 for i < npairs; r0 = r, r1 = a, r2 = b (all at
-    pair p already), r3 = p, [sp] = npairs. gamma_p is halfword p of bm_gamma."""
+    pair p already), r3 = p, [sp] = npairs. gamma_p is halfword p of bm_gamma. Post-indexed
+    loads and stores; an odd count takes one pair first, then two pairs per iteration (the
+    count is public: the number of accepted candidates of the public matrix seed's XOF)."""
     name = "pqlab_mlkem_basemul_pairs_armv7em"
     func(name)
     e("ldr r12, [sp]")
@@ -448,26 +468,34 @@ def emit_basemul_pairs() -> None:
     e(f"movt {QQ}, #{Q}")
     addr("r10", "bm_gamma")
     e("add r3, r10, r3, lsl #1")
-    out.append("1:")
-    e("ldr r4, [r1, #0]")
-    e("ldr r6, [r2, #0]")
-    e("ldr r8, [r0, #0]")
-    e("ldrsh r9, [r3, #0]")
-    e("smultt r5, r4, r6")  # a1 b1
-    mont("r5", "r7")
-    e("smulbb r7, r4, r6")  # a0 b0
-    e("smlatb r5, r5, r9, r7")  # + m gamma
-    mont("r5", "r7")
-    e("smuadx r7, r4, r6")  # a0 b1 + a1 b0
-    mont("r7", "r4")
-    e("pkhtb r5, r7, r5, asr #16")
-    e("sadd16 r8, r8, r5")
-    e("str r8, [r0], #4")
-    e("add r1, r1, #4")
-    e("add r2, r2, #4")
-    e("add r3, r3, #2")
+
+    def pair() -> None:
+        e("ldr r4, [r1], #4")
+        e("ldr r6, [r2], #4")
+        e("ldr r8, [r0]")
+        e("ldrsh r9, [r3], #2")
+        e("smultt r5, r4, r6")  # a1 b1
+        mont("r5", "r7")
+        e("smulbb r7, r4, r6")  # a0 b0
+        e("smlatb r5, r5, r9, r7")  # + m gamma
+        mont("r5", "r7")
+        e("smuadx r7, r4, r6")  # a0 b1 + a1 b0
+        mont("r7", "r4")
+        e("pkhtb r5, r7, r5, asr #16")
+        e("sadd16 r8, r8, r5")
+        e("str r8, [r0], #4")
+
+    e("tst r12, #1")
+    e("beq 1f")
+    pair()
     e("subs r12, r12, #1")
+    e("beq 2f")
+    out.append("1:")
+    pair()
+    pair()
+    e("subs r12, r12, #2")
     e("bne 1b")
+    out.append("2:")
     e("pop {r4-r10, pc}")
     end_func(name)
 
@@ -616,11 +644,14 @@ def emit_frombytes12() -> None:
 
 
 def emit_tobytes12() -> None:
-    """out = ByteEncode_12(a), a canonical: r0 = out (384 bytes, any alignment), r1 = a.
-    4 words (8 coefficients) -> 3 words with bfi."""
+    """out = ByteEncode_12(a mod q) for |a| < 2q (canonical fused in, since 2026-11-27): r0 =
+    out (384 bytes, any alignment), r1 = a. 4 words (8 coefficients): canon2q, then 3 words
+    with bfi."""
     name = "pqlab_mlkem_tobytes12_armv7em"
     func(name)
-    e("push {r4-r9, lr}")
+    e("push {r4-r11, lr}")
+    const("r10", (2 * Q << 16) | (2 * Q))
+    const("r11", (Q << 16) | Q)
     e("add lr, r1, #512")
     out.append("1:")
     e("ldr r2, [r1, #0]")  # c0 c1
@@ -628,6 +659,8 @@ def emit_tobytes12() -> None:
     e("ldr r4, [r1, #8]")  # c4 c5
     e("ldr r5, [r1, #12]")  # c6 c7
     e("add r1, r1, #16")
+    for x in ("r2", "r3", "r4", "r5"):
+        canon2q(x, "r6", "r10", "r11")
     e("lsr r6, r2, #16")
     e("bfi r2, r6, #12, #12")
     e("bfi r2, r3, #24, #8")  # c0 | c1 << 12 | c2 << 24
@@ -647,7 +680,7 @@ def emit_tobytes12() -> None:
     e("add r0, r0, #12")
     e("cmp r1, lr")
     e("bne 1b")
-    e("pop {r4-r9, pc}")
+    e("pop {r4-r11, pc}")
     end_func(name)
 
 
@@ -817,15 +850,26 @@ def emit_check12() -> None:
 
 
 def compress_consts(d: int) -> tuple[int, int]:
-    """(M, C) with Compress_d(x) = ((floor(M x / 2^16) + C) >> 8) mod 2^d for every canonical x
-    (smlawX then ubfx); M = ceil(2^(24 + d) / q), C = 128 (checked for every x by
-    tests/test_native_armv7em_mlkem.py)."""
-    return -(-(1 << (24 + d)) // Q), 128
+    """(M, C) with Compress_d(x mod q) = ((floor(M x / 2^16) + C) >> 8) mod 2^d for every x
+    with |x| < 2q (smlawX then ubfx; Compress_d is periodic mod q, since
+    round(2^d (x + k q) / q) = round(2^d x / q) + k 2^d, so the encoder needs no canonical
+    step when the formula is exact on the whole range): C = 128 and M = ceil(2^(24 + d) / q),
+    or floor(2^(24 + d) / q) where the ceiling misses a value (d = 11), the first exact one
+    (checked here and for every x by tests/test_native_armv7em_mlkem.py)."""
+    for m in (-(-(1 << (24 + d)) // Q), (1 << (24 + d)) // Q):
+        if all(
+            ((((m * x) >> 16) + 128) >> 8) % (1 << d) == (((x % Q) << d) + Q // 2) // Q % (1 << d)
+            for x in range(-2 * Q + 1, 2 * Q)
+        ):
+            return m, 128
+    raise ValueError(f"no Compress_{d} constant exact on |x| < 2q")
 
 
 def emit_compress(d: int) -> None:
-    """out = ByteEncode_d(Compress_d(c)) for canonical c (FIPS 203 equation 4.7, Algorithm 5):
-    r0 = out (32 d bytes, any alignment: single-word STR), r1 = c. 32 coefficients (d whole
+    """out = ByteEncode_d(Compress_d(c mod q)) for |c| < 2q (FIPS 203 equation 4.7, Algorithm
+    5; since 2026-11-27 the contract admits |c| < 2q and no canonical step is needed, see
+    compress_consts): r0 = out (32 d bytes, any alignment: single-word STR), r1 = c. 32
+    coefficients (d whole
     words) per pass: per coefficient smlawb / smlawt (floor(M x / 2^16) + 128), ubfx of bits
     8 .. 8 + d - 1, and one ORR into the output word at its bit offset; a value that crosses
     a word boundary starts the next word with its remaining high bits. No division, no

@@ -28,6 +28,10 @@ void pqlab_mldsa_pointwise_acc_armv7em(int32_t c[256], const int32_t a[256], con
 void pqlab_mldsa_reduce32_armv7em(int32_t a[256]);
 void pqlab_mldsa_caddq_armv7em(int32_t a[256]);
 unsigned pqlab_mldsa_rej_uniform_armv7em(int32_t a[256], unsigned ctr, const uint8_t *buf, size_t buflen);
+/* RejBoundedPoly's loop (kernels.h mldsa_rej_eta), one function per eta, branch-free per
+ * half byte: the same outputs and count as mldsa_rej_eta_c */
+unsigned pqlab_mldsa_rej_eta2_armv7em(int32_t *a, const uint8_t *buf, unsigned nbytes);
+unsigned pqlab_mldsa_rej_eta4_armv7em(int32_t *a, const uint8_t *buf, unsigned nbytes);
 uint32_t pqlab_mldsa_chknorm_armv7em(const int32_t a[256], int32_t bound);
 uint32_t pqlab_mldsa_ball_swap_armv7em(uint32_t w[64], unsigned nwords, uint32_t j, uint32_t sign4);
 /* small-modulus NTT (mldsa_ntt16.S, gen_mldsa_ntt16.py): same values as lib/mldsa/ntt16.c;
@@ -72,6 +76,7 @@ PQLAB_MLDSA_ARMV7EM_UNPACK(z19, void)
 #define PQLAB_MLDSA_NATIVE_POLY_REDUCE32
 #define PQLAB_MLDSA_NATIVE_POLY_CADDQ
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
+#define PQLAB_MLDSA_NATIVE_REJ_ETA
 #define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
 #define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
 #define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT
@@ -138,6 +143,14 @@ static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N
                                                                size_t buflen)
 {
     return pqlab_mldsa_rej_uniform_armv7em(a, ctr, buf, buflen);
+}
+static inline unsigned int PQLAB_NAMESPACE(rej_eta_native)(int32_t *a, const uint8_t *buf, unsigned int nbytes)
+{
+#if MLDSA_ETA == 2
+    return pqlab_mldsa_rej_eta2_armv7em(a, buf, nbytes);
+#else
+    return pqlab_mldsa_rej_eta4_armv7em(a, buf, nbytes);
+#endif
 }
 static inline uint32_t PQLAB_NAMESPACE(poly_chknorm_native)(const int32_t a[MLDSA_N], int32_t bound)
 {

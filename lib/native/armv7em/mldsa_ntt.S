@@ -1135,6 +1135,308 @@ pqlab_mldsa_rej_uniform_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_rej_uniform_armv7em, . - pqlab_mldsa_rej_uniform_armv7em
 
+    @ unsigned pqlab_mldsa_rej_eta2_armv7em(int32_t *a, const uint8_t *buf, unsigned nbytes): count (mldsa_rej_eta_c)
+.global pqlab_mldsa_rej_eta2_armv7em
+.type pqlab_mldsa_rej_eta2_armv7em, %function
+.p2align 2
+pqlab_mldsa_rej_eta2_armv7em:
+    push.w {r4-r11, lr}
+    mov.w r3, #0
+    tst.w r2, #1
+    add.w r2, r1, r2
+    mov.w r12, #205
+    beq.w 1f
+    ldrb.w r4, [r1], #1
+    and.w r5, r4, #15
+    lsr.w r6, r4, #4
+    mul.w r7, r5, r12
+    lsr.w r7, r7, #10
+    add.w r7, r7, r7, lsl #2
+    sub.w r7, r5, r7
+    rsb.w r7, r7, #2
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r5, #15
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    mul.w r7, r6, r12
+    lsr.w r7, r7, #10
+    add.w r7, r7, r7, lsl #2
+    sub.w r7, r6, r7
+    rsb.w r7, r7, #2
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r6, #15
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+1:
+    cmp.w r1, r2
+    beq.w 2f
+3:
+    ldrb.w r4, [r1], #1
+    ldrb.w r9, [r1], #1
+    and.w r5, r4, #15
+    lsr.w r6, r4, #4
+    mul.w r7, r5, r12
+    lsr.w r7, r7, #10
+    add.w r7, r7, r7, lsl #2
+    sub.w r7, r5, r7
+    rsb.w r7, r7, #2
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r5, #15
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    mul.w r7, r6, r12
+    lsr.w r7, r7, #10
+    add.w r7, r7, r7, lsl #2
+    sub.w r7, r6, r7
+    rsb.w r7, r7, #2
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r6, #15
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    and.w r10, r9, #15
+    lsr.w r11, r9, #4
+    mul.w r7, r10, r12
+    lsr.w r7, r7, #10
+    add.w r7, r7, r7, lsl #2
+    sub.w r7, r10, r7
+    rsb.w r7, r7, #2
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r10, #15
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    mul.w r7, r11, r12
+    lsr.w r7, r7, #10
+    add.w r7, r7, r7, lsl #2
+    sub.w r7, r11, r7
+    rsb.w r7, r7, #2
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r11, #15
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    cmp.w r1, r2
+    bne.w 3b
+2:
+    mov.w r0, r3
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_rej_eta2_armv7em, . - pqlab_mldsa_rej_eta2_armv7em
+
+    @ unsigned pqlab_mldsa_rej_eta4_armv7em(int32_t *a, const uint8_t *buf, unsigned nbytes): count (mldsa_rej_eta_c)
+.global pqlab_mldsa_rej_eta4_armv7em
+.type pqlab_mldsa_rej_eta4_armv7em, %function
+.p2align 2
+pqlab_mldsa_rej_eta4_armv7em:
+    push.w {r4-r11, lr}
+    mov.w r3, #0
+    tst.w r2, #1
+    add.w r2, r1, r2
+    mov.w r12, #205
+    beq.w 1f
+    ldrb.w r4, [r1], #1
+    and.w r5, r4, #15
+    lsr.w r6, r4, #4
+    rsb.w r7, r5, #4
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r5, #9
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    rsb.w r7, r6, #4
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r6, #9
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+1:
+    cmp.w r1, r2
+    beq.w 2f
+3:
+    ldrb.w r4, [r1], #1
+    ldrb.w r9, [r1], #1
+    and.w r5, r4, #15
+    lsr.w r6, r4, #4
+    rsb.w r7, r5, #4
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r5, #9
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    rsb.w r7, r6, #4
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r6, #9
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    and.w r10, r9, #15
+    lsr.w r11, r9, #4
+    rsb.w r7, r10, #4
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r10, #9
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    rsb.w r7, r11, #4
+    str.w r7, [r0, r3, lsl #2]
+    sub.w r8, r11, #9
+#ifdef PQLAB_CT_SIM
+    lsr.w r8, r8, #31
+    push.w {r0-r3, r12, lr}
+    sub.w sp, sp, #8
+    str.w r8, [sp]
+    mov.w r0, sp
+    mov.w r1, #4
+    bl pqlab_ct_declassify
+    ldr.w r8, [sp]
+    add.w sp, sp, #8
+    pop.w {r0-r3, r12, lr}
+    add.w r3, r3, r8
+#else
+    add.w r3, r3, r8, lsr #31
+#endif
+    cmp.w r1, r2
+    bne.w 3b
+2:
+    mov.w r0, r3
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_rej_eta4_armv7em, . - pqlab_mldsa_rej_eta4_armv7em
+
     @ uint32_t pqlab_mldsa_chknorm_armv7em(const int32_t a[256], int32_t bound): mldsa_poly_chknorm_c
 .global pqlab_mldsa_chknorm_armv7em
 .type pqlab_mldsa_chknorm_armv7em, %function

@@ -8,8 +8,8 @@
  *   pqlab_mlkem_ntt_armv7em(c)            FIPS 203 Algorithm 9 in place; input |c| < q,
  *                                         output reduced (|c| <= (q-1)/2), the same values
  *                                         as mlkem_ntt_c (a reduced representative is unique)
- *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input any int16,
- *                                         output |c| < q, congruent to mlkem_invntt_c's
+ *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
+ *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
  *   pqlab_mlkem_basemul_acc_armv7em(r, a, b)
  *                                         r += a o b R^-1 (Algorithms 11, 12); a, b: |c| < q,
  *                                         each added term |.| < q; r, a, b 256 int16_t each;

@@ -435,64 +435,6 @@ pqlab_mlkem_invntt_armv7em:
     str.w r3, [sp]
 1:
     ldm.w r0, {r4-r11}
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r5
-    smultb r3, r3, r12
-    sub.w r5, r5, r3, lsl #16
-    smulwb r3, r2, r5
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r5, r5, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r7
-    smultb r3, r3, r12
-    sub.w r7, r7, r3, lsl #16
-    smulwb r3, r2, r7
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r7, r7, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r9
-    smultb r3, r3, r12
-    sub.w r9, r9, r3, lsl #16
-    smulwb r3, r2, r9
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r9, r9, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r10, r10, r3
-    smulwt r3, r2, r11
-    smultb r3, r3, r12
-    sub.w r11, r11, r3, lsl #16
-    smulwb r3, r2, r11
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r11, r11, r3
     ldr.w r2, [r1, #0]
     ssub16 r3, r5, r4
     sadd16 r4, r4, r5
@@ -525,6 +467,36 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r6
+    smultb r3, r3, r12
+    sub.w r6, r6, r3, lsl #16
+    smulwb r3, r2, r6
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r6, r6, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
+    smulwt r3, r2, r10
+    smultb r3, r3, r12
+    sub.w r10, r10, r3, lsl #16
+    smulwb r3, r2, r10
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r10, r10, r3
     ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
@@ -593,27 +565,6 @@ pqlab_mlkem_invntt_armv7em:
     smultb r3, r3, r12
     uxth r3, r3
     ssub16 r4, r4, r3
-    smulwt r3, r2, r5
-    smultb r3, r3, r12
-    sub.w r5, r5, r3, lsl #16
-    smulwb r3, r2, r5
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r5, r5, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r7
-    smultb r3, r3, r12
-    sub.w r7, r7, r3, lsl #16
-    smulwb r3, r2, r7
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r7, r7, r3
     stm.w r0!, {r4-r11}
     add.w r1, r1, #28
     ldr.w r3, [sp]
@@ -665,36 +616,6 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r10, r10, r3
     ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
@@ -725,6 +646,22 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
     ldr.w r2, [r1, #24]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
@@ -810,36 +747,6 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
-    smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth r3, r3
-    ssub16 r10, r10, r3
     ldr.w r2, [r1, #44]
     ssub16 r3, r6, r4
     sadd16 r4, r4, r6
@@ -870,6 +777,22 @@ pqlab_mlkem_invntt_armv7em:
     smulwb r3, r2, r3
     smlabb r3, r3, r12, lr
     pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
     ldr.w r2, [r1, #52]
     ssub16 r3, r8, r4
     sadd16 r4, r4, r8
@@ -1063,11 +986,12 @@ pqlab_mlkem_basemul_pairs_armv7em:
     movw r10, #:lower16:pqlab_mlkem_bm_gamma
     movt r10, #:upper16:pqlab_mlkem_bm_gamma
     add.w r3, r10, r3, lsl #1
-1:
-    ldr.w r4, [r1, #0]
-    ldr.w r6, [r2, #0]
-    ldr.w r8, [r0, #0]
-    ldrsh.w r9, [r3, #0]
+    tst r12, #1
+    beq 1f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldr.w r8, [r0]
+    ldrsh.w r9, [r3], #2
     smultt r5, r4, r6
     smulbb r7, r5, lr
     smlabt r5, r7, lr, r5
@@ -1081,11 +1005,46 @@ pqlab_mlkem_basemul_pairs_armv7em:
     pkhtb r5, r7, r5, asr #16
     sadd16 r8, r8, r5
     str.w r8, [r0], #4
-    add.w r1, r1, #4
-    add.w r2, r2, #4
-    add.w r3, r3, #2
     subs.w r12, r12, #1
+    beq 2f
+1:
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldr.w r8, [r0]
+    ldrsh.w r9, [r3], #2
+    smultt r5, r4, r6
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smulbb r7, r4, r6
+    smlatb r5, r5, r9, r7
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smuadx r7, r4, r6
+    smulbb r4, r7, lr
+    smlabt r7, r4, lr, r7
+    pkhtb r5, r7, r5, asr #16
+    sadd16 r8, r8, r5
+    str.w r8, [r0], #4
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldr.w r8, [r0]
+    ldrsh.w r9, [r3], #2
+    smultt r5, r4, r6
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smulbb r7, r4, r6
+    smlatb r5, r5, r9, r7
+    smulbb r7, r5, lr
+    smlabt r5, r7, lr, r5
+    smuadx r7, r4, r6
+    smulbb r4, r7, lr
+    smlabt r7, r4, lr, r7
+    pkhtb r5, r7, r5, asr #16
+    sadd16 r8, r8, r5
+    str.w r8, [r0], #4
+    subs.w r12, r12, #2
     bne.w 1b
+2:
     pop {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
 
@@ -1249,7 +1208,11 @@ pqlab_mlkem_frombytes12_armv7em:
 .type pqlab_mlkem_tobytes12_armv7em, %function
 .align 2
 pqlab_mlkem_tobytes12_armv7em:
-    push {r4-r9, lr}
+    push {r4-r11, lr}
+    movw r10, #6658
+    movt r10, #6658
+    movw r11, #3329
+    movt r11, #3329
     add.w lr, r1, #512
 1:
     ldr.w r2, [r1, #0]
@@ -1257,6 +1220,26 @@ pqlab_mlkem_tobytes12_armv7em:
     ldr.w r4, [r1, #8]
     ldr.w r5, [r1, #12]
     add.w r1, r1, #16
+    sadd16 r2, r2, r10
+    usub16 r6, r2, r10
+    sel r2, r6, r2
+    usub16 r6, r2, r11
+    sel r2, r6, r2
+    sadd16 r3, r3, r10
+    usub16 r6, r3, r10
+    sel r3, r6, r3
+    usub16 r6, r3, r11
+    sel r3, r6, r3
+    sadd16 r4, r4, r10
+    usub16 r6, r4, r10
+    sel r4, r6, r4
+    usub16 r6, r4, r11
+    sel r4, r6, r4
+    sadd16 r5, r5, r10
+    usub16 r6, r5, r10
+    sel r5, r6, r5
+    usub16 r6, r5, r11
+    sel r5, r6, r5
     lsr.w r6, r2, #16
     bfi r2, r6, #12, #12
     bfi r2, r3, #24, #8
@@ -1276,7 +1259,7 @@ pqlab_mlkem_tobytes12_armv7em:
     add.w r0, r0, #12
     cmp.w r1, lr
     bne.w 1b
-    pop {r4-r9, pc}
+    pop {r4-r11, pc}
 .size pqlab_mlkem_tobytes12_armv7em, .-pqlab_mlkem_tobytes12_armv7em
 
 .section .text.pqlab_mlkem_canonical_armv7em, "ax", %progbits
@@ -2288,7 +2271,7 @@ pqlab_mlkem_decompress10_armv7em:
 .align 2
 pqlab_mlkem_compress11_armv7em:
     push {r4-r11, lr}
-    movw r2, #32188
+    movw r2, #32187
     movt r2, #157
     mov.w r3, #128
     add.w r12, r1, #512
