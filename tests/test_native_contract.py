@@ -31,10 +31,10 @@ int main(void)
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         a.c[i] = (int16_t)(i * 13 % MLKEM_Q);
     }
-    mlkem_tobytes12(out, &a); /* canonical: passes */
+    mlkem_tobytes12(out, &a); /* |c| < 2q (its contract, kernels_contract.h): passes */
     pqlab_hal_send("in bounds ok\n", 13);
     a.c[BAD] = BADVAL;
-    mlkem_tobytes12(out, &a); /* not canonical: the debug build stops here */
+    mlkem_tobytes12(out, &a); /* outside |c| < 2q: the debug build stops here */
     pqlab_hal_send("not stopped\n", 12);
     pqlab_hal_exit(0);
 }
@@ -55,14 +55,14 @@ def run_program(tmp: Path, bad: int, val: int, checks: bool) -> str:
     )
 
 
-@pytest.mark.parametrize("bad,val", [(0, 3329), (255, -1), (100, 32767)])
+@pytest.mark.parametrize("bad,val", [(0, 6658), (255, -6658), (100, 32767)])  # 2q, -2q, int16 max
 def test_contract_violation_stops(tmp_path: Path, bad: int, val: int) -> None:
     out = run_program(tmp_path, bad, val, True)
-    assert out == "in bounds ok\ncontract: mlkem_tobytes12: input canonical\n"
+    assert out == "in bounds ok\ncontract: mlkem_tobytes12: input |c| < 2q\n"
 
 
 def test_without_checks_nothing_is_checked(tmp_path: Path) -> None:
-    assert run_program(tmp_path, 0, 3329, False) == "in bounds ok\nnot stopped\n"
+    assert run_program(tmp_path, 0, 6658, False) == "in bounds ok\nnot stopped\n"
 
 
 DECLINE = r"""
