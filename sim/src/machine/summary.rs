@@ -15,8 +15,8 @@
 //!    simulator writes the result and marks output bytes secret from the input bytes they
 //!    depend on, then returns to the caller: for the permutations and compressions every
 //!    output byte when any input byte is secret (each output bit depends on every input bit);
-//!    for the lane conversions lane by lane (output lane i depends on input lane i only). A call with a secret argument register runs tracked (its addresses would
-//!    be findings).
+//!    for the lane conversions lane by lane (output lane i depends on input lane i only). A
+//!    call with a secret argument register runs tracked (its addresses would be findings).
 //!
 //! What a summarised call does not check: the control flow and addresses of the firmware's
 //! function for those inputs. The verified calls (at least `VERIFY_SECRET` of them with secret
@@ -507,8 +507,7 @@ const fn rho_offsets() -> [u32; 25] {
 /// Keccak-f[1600] (FIPS 202 Algorithm 7) on lanes x + 5y.
 /// (Also the Keccak unit's function in the cv32e40p-acc machine, rv32/accel.rs.)
 pub fn keccak_f1600(a: &mut [u64; 25]) {
-    let (rc, rho) = (&RC, &RHO);
-    for r in rc.iter() {
+    for r in RC.iter() {
         let mut c = [0u64; 5];
         for x in 0..5 {
             c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
@@ -517,7 +516,7 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
         for x in 0..5 {
             let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
             for y in 0..5 {
-                b[y + 5 * ((2 * x + 3 * y) % 5)] = (a[x + 5 * y] ^ d).rotate_left(rho[x + 5 * y]);
+                b[y + 5 * ((2 * x + 3 * y) % 5)] = (a[x + 5 * y] ^ d).rotate_left(RHO[x + 5 * y]);
             }
         }
         for y in 0..5 {
