@@ -394,7 +394,7 @@ def ct_cmd(schemes, impls, platforms, impl_path, jobs, as_json, db, no_store, le
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     elif len(outs) > 1:
-        leaks = sum(1 for r in rows if not r["ok"] and ctcheck.known_leak_only(r.get("error") or ""))
+        leaks = sum(1 for r in rows if r["verdict"] == ctcheck.KNOWN_LEAK)
         click.echo(
             f"{len(outs) - failed - leaks} of {len(outs)} passed"
             + (f", {leaks} known leak(s) as declared (the LEAK lines)" if leaks else "")
@@ -414,6 +414,7 @@ def _ct_memcheck_row(o, rows: list, as_json: bool) -> bool:
             "implementation": o.impl.name,
             "platform": o.plat.name,
             "checker": o.plat.ct_checker,
+            "verdict": ctcheck.memcheck_verdict(o.ok, findings),
             "ok": o.ok,
             "operations": operations,
             "findings": [f.as_dict() for f in findings],
@@ -447,7 +448,8 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
     findings = ctcheck.sim_findings(o.plat, o.data["elf"], rep) if o.ok else []
     ledger = ctcheck.load_ledger(o.impl, extra)
     ctcheck.apply_ledger(findings, ledger, o.plat.name, o.impl)
-    ok, why = ctcheck.sim_verdict(o, findings)
+    verdict, why = ctcheck.sim_verdict(o, findings)
+    ok, known = verdict == ctcheck.PASS, verdict == ctcheck.KNOWN_LEAK
     checks = o.output.of("test") if o.ok and o.output else []
     operations = sorted({f[0] for f in checks if f[-1] == "ok"})
     rows.append(
@@ -456,6 +458,7 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
             "implementation": o.impl.name,
             "platform": o.plat.name,
             "checker": o.plat.ct_checker,
+            "verdict": verdict,
             "ok": ok,
             "operations": operations,
             "findings": [f.as_dict() for f in findings],
@@ -472,7 +475,6 @@ def _ct_sim_row(o, rows: list, as_json: bool, extra: tuple[Path, ...]) -> bool:
             "error": None if ok else why,
         }
     )
-    known = not ok and ctcheck.known_leak_only(why)
     if as_json:
         return ok or known
     summarised = sum(s["summarised_calls"] for s in rep.get("summaries", []))

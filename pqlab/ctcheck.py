@@ -459,45 +459,50 @@ def run_sim(pairs_: list, jobs: int, on_done=None, summaries: bool = True) -> li
     return J.parallel_handing(pairs_, one, jobs, "ct", on_done)
 
 
-def sim_verdict(o, findings: list[SimFinding]) -> tuple[bool, str]:
-    """Pass when the run completed, it saw secrets (the marks were found and called) and every
-    finding is accepted by the ledger; the reason otherwise. Findings that a ledger declares
-    known leaks do not pass: the reason then starts with KNOWN_LEAK (see `known_leak_only`)."""
+# a check's verdict: the JSON row's "verdict", and the status the results database stores
+PASS, FAIL, KNOWN_LEAK, ERROR = "pass", "fail", "known leak", "error"
+CT_STATUS_OF = {PASS: 1, FAIL: 0, KNOWN_LEAK: 2, ERROR: -1}
+
+
+def sim_verdict(o, findings: list[SimFinding]) -> tuple[str, str]:
+    """The verdict of one pqlab-sim check and its reason ("" when it passes): PASS when the run
+    completed, it saw secrets (the marks were found and called) and every finding is accepted
+    by the ledger; KNOWN_LEAK when every finding left is one a ledger declares a known leak;
+    FAIL when any finding is neither; ERROR when the run could not decide (failed, no marks,
+    nothing secret)."""
     rep = o.data.get("ct_report", {})
     if not o.ok:
-        return False, o.error or "run failed"
+        return ERROR, o.error or "run failed"
     if not rep.get("marks_found"):
-        return False, "the ct program has no pqlab_ct_secret/pqlab_ct_declassify: built without PQLAB_CT_SIM?"
+        return ERROR, "the ct program has no pqlab_ct_secret/pqlab_ct_declassify: built without PQLAB_CT_SIM?"
     if not rep.get("secret_bytes"):
-        return False, "nothing was marked secret (no randomness drawn): the run could not have seen anything"
+        return ERROR, "nothing was marked secret (no randomness drawn): the run could not have seen anything"
     failing = [f for f in findings if f.accepted is None and f.kind not in NOT_FAILING]
     bad = [f for f in failing if f.known is None]
     if bad:
-        return False, f"{len(bad)} unaccepted finding(s)" + (
+        return FAIL, f"{len(bad)} unaccepted finding(s)" + (
             f" and {len(failing) - len(bad)} known leak(s)" if len(failing) > len(bad) else ""
         )
     if failing:
         reasons = sorted({f.known for f in failing if f.known})
         return (
-            False,
+            KNOWN_LEAK,
             f"{KNOWN_LEAK}: {len(failing)} place(s), not constant time on this core as declared: {' / '.join(reasons)}",
         )
-    return True, ""
+    return PASS, ""
 
 
-KNOWN_LEAK = "known leak"
-
-
-def known_leak_only(why: str) -> bool:
-    """Whether a failing verdict's reason is only declared, known leaks (`known_leak = true`)."""
-    return why.startswith(KNOWN_LEAK + ":")
+def memcheck_verdict(ok: bool, findings: list) -> str:
+    """The verdict of one valgrind memcheck check: every report fails (memcheck has no ledger)."""
+    return PASS if ok else FAIL if findings else ERROR
 
 
 # --- results database: each implementation's ct status, with its context ----------------------
 
 # metric "ct" in the results store: one run per (implementation, platform) check, operations
-CT_STATUS = {1: "pass", 0: "FAIL", 2: "known leak", -1: "error"}
-# "status": 1 pass, 0 unaccepted findings, 2 only findings a ledger declares known leaks, -1 no verdict
+# "status" (CT_STATUS_OF): 1 pass, 0 unaccepted findings, 2 only findings a ledger declares known
+# leaks, -1 no verdict; CT_STATUS names them for the report
+CT_STATUS = {n: v.upper() if v == FAIL else v for v, n in CT_STATUS_OF.items()}
 CT_OPERATIONS = ("status", "unaccepted", "ledgered", "selects", "places", "instructions")
 # plus "unaccepted KIND": the unaccepted places of each kind (SIM_KINDS, or memcheck's kinds)
 
@@ -534,14 +539,7 @@ def store_rows(store, outs: list, rows: list[dict]) -> int:
         if plat.name not in versions:
             versions[plat.name] = checker_version(plat)
         failing = [f for f in row["findings"] if f["kind"] not in NOT_FAILING]
-        if row["ok"]:
-            status = 1
-        elif failing and known_leak_only(row.get("error") or ""):
-            status = 2
-        elif failing:
-            status = 0
-        else:
-            status = -1
+        status = CT_STATUS_OF[row["verdict"]]
         unaccepted = row.get("unaccepted")
         if unaccepted is None:  # memcheck: every report fails, places counted as reported
             unaccepted = len(failing)
