@@ -231,8 +231,8 @@ int main(void)
 {
     pqlab_hal_setup();
     const unsigned int feats = pqlab_aarch64_features();
-    printf("features sha3=%u sha256=%u\n", (feats & PQLAB_AARCH64_FEAT_SHA3) ? 1u : 0u,
-           (feats & PQLAB_AARCH64_FEAT_SHA256) ? 1u : 0u);
+    printf("features sha3=%u sha256=%u pmull=%u\n", (feats & PQLAB_AARCH64_FEAT_SHA3) ? 1u : 0u,
+           (feats & PQLAB_AARCH64_FEAT_SHA256) ? 1u : 0u, (feats & PQLAB_AARCH64_FEAT_PMULL) ? 1u : 0u);
     keccak_checks(27 + @NRANDOM@, feats);
     sha256_checks();
     printf("counts x1=%u x1_declined=%u x2_neon=%u x2_sha3=%u x4=%u sha256_native=%u sha256_declined=%u\n", n_x1,
@@ -1125,9 +1125,12 @@ def test_fndsa_fft_tables_generator_output_is_committed() -> None:
     assert res.stdout == (NATIVE / "fndsa_fft_tables.h").read_text()
 
 
-# the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and not
-# FEAT_SHA3; max has both)
-PLATFORMS = {"aarch64-qemu": {"sha3": 0, "sha256": 1}, "aarch64-qemu-max": {"sha3": 1, "sha256": 1}}
+# the CPU model of each platform and what it has (QEMU 7.2: cortex-a72 has FEAT_SHA256 and
+# FEAT_PMULL, not FEAT_SHA3; max has all three)
+PLATFORMS = {
+    "aarch64-qemu": {"sha3": 0, "sha256": 1, "pmull": 1},
+    "aarch64-qemu-max": {"sha3": 1, "sha256": 1, "pmull": 1},
+}
 
 
 def run_program(platform: str, tmp: Path) -> dict[str, str]:
@@ -1148,6 +1151,7 @@ def test_neon_kernels_match_portable(platform: str, tmp_path: Path) -> None:
     want = PLATFORMS[platform]
     assert int(f["sha3"]) == want["sha3"], f"{platform}: run-time detection says sha3={f['sha3']}"
     assert int(f["sha256"]) == want["sha256"], f"{platform}: run-time detection says sha256={f['sha256']}"
+    assert int(f["pmull"]) == want["pmull"], f"{platform}: run-time detection says pmull={f['pmull']}"
     ncases = 27 + NRANDOM
     # with FEAT_SHA3 every one-state call runs natively, without it every one declines
     assert int(f["x1"]) == (ncases if want["sha3"] else 0)
@@ -1366,21 +1370,34 @@ int main(void)
 """
 
 
+# a CPU without optional extensions for the kernels that ask cpu.h (the GF(2) product's
+# fallback without PMULL); every QEMU CPU model of qemu-aarch64 7.2 has PMULL
+NO_FEATURES = """#include "aarch64/cpu.h"
+unsigned int pqlab_aarch64_features(void) { return 0; }
+"""
+
+
+@pytest.mark.parametrize("pmull", [True, False], ids=["pmull", "no-pmull"])
 @pytest.mark.parametrize("logn", [9, 10])
-def test_neon_hawk_sign_kernels_match_portable(logn: int, tmp_path: Path) -> None:
+def test_neon_hawk_sign_kernels_match_portable(logn: int, pmull: bool, tmp_path: Path) -> None:
     """Hawk signing's kernels (hawk_sign.c) against lib/hawk/sampler.c's C, included whole
     into the program and built without the backend's defines: SamplerSign's 16-sample count at
     every table entry's edges (c = T - 1, T, T + 1 over the 80-bit value, both signs, both
     tables), on all-zero, all-ones and random groups with random t; the GF(2) product with
     single bits of a or b at word and vector edges, all-ones and random operands, the
-    accumulator's neighbour word untouched; declines (tables above 16 entries, logn outside
-    7..10) leave the output untouched."""
+    accumulator's neighbour word untouched, with PMULL (cpu.c on the Cortex-A72 model) and
+    without (a CPU reporting no optional feature); declines (tables above 16 entries, logn
+    outside 7..10) leave the output untouched."""
     hawk = ROOT / "lib" / "hawk"
+    cpu = NATIVE / "cpu.c"
+    if not pmull:
+        cpu = tmp_path / "cpu_none.c"
+        cpu.write_text(NO_FEATURES)
     f = run_and_parse(
         tmp_path,
         "hawk.c",
         HAWK_PROGRAM,
-        [NATIVE / "hawk_sign.c"],
+        [NATIVE / "hawk_sign.c", cpu],
         include=[hawk, ROOT / "lib" / "common", ROOT / "lib" / "native"],
         cflags=[f"-DPQLAB_HAWK_LOGN={logn}", "-DPQLAB_NS=pqlab_test_"],
         subst={"@NRANDOM@": str(NRANDOM)},
@@ -1677,23 +1694,32 @@ def _instructions_between_marks(elf: Path, mark: str, tmp: Path) -> list[int]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("pmull", [True, False], ids=["pmull", "no-pmull"])
 @pytest.mark.parametrize("logn", [9, 10])
-def test_neon_hawk_kernels_execute_fewer_instructions(logn: int, tmp_path: Path) -> None:
+def test_neon_hawk_kernels_execute_fewer_instructions(logn: int, pmull: bool, tmp_path: Path) -> None:
     """Instruction counts under QEMU (qemu, not cycles) of one SamplerSign group and one GF(2)
-    product, C against NEON, same inputs and same results: the NEON kernels must execute fewer
-    instructions. The counts are printed (pytest -s) for docs/neon.md."""
+    product, C against NEON (with PMULL and without), same inputs and same results: the NEON
+    kernels must execute fewer instructions. The counts are printed (pytest -s) for
+    docs/neon.md."""
+    cpu = NATIVE / "cpu.c"
+    if not pmull:
+        cpu = tmp_path / "cpu_none.c"
+        cpu.write_text(NO_FEATURES)
     out = run_kernel_program(
         tmp_path,
         "count.c",
         COUNT_PROGRAM,
-        [NATIVE / "hawk_sign.c"],
+        [NATIVE / "hawk_sign.c", cpu],
         include=[ROOT / "lib" / "hawk", ROOT / "lib" / "common", ROOT / "lib" / "native"],
         cflags=[f"-DPQLAB_HAWK_LOGN={logn}", "-DPQLAB_NS=pqlab_test_"],
     )
     assert out.splitlines() == ["same 1", "end"], out
     c = _instructions_between_marks(tmp_path / "build" / "program.elf", "count_mark", tmp_path)
     assert len(c) == 4, c
-    print(f"hawk logn {logn} (qemu instructions, not cycles): sample16 C {c[0]} NEON {c[1]}; mul2 C {c[2]} NEON {c[3]}")
+    print(
+        f"hawk logn {logn} pmull {pmull} (qemu instructions, not cycles): sample16 C {c[0]} NEON {c[1]}; "
+        f"mul2 C {c[2]} NEON {c[3]}"
+    )
     assert c[1] < c[0] and c[3] < c[2], c
 
 

@@ -10,14 +10,24 @@
  * the count with BSL, the sign of a negates with EOR / SUB. No branch or address depends on
  * the samples.
  *
- * GF(2) product: acc[i] ^= r[(i - q) mod W] & m_q for every word q of a and bit j of it,
- * r = b rotated by j bits; with rr = r || r the rotated read is rr[i - q + W .. ], four words
- * per vector load, and the accumulator (W/4 vectors, W = 16 or 32) stays in registers for a
- * whole bit position j. Masks m from the bits of a (public, but not branched on). */
+ * GF(2) product, where the CPU has FEAT_PMULL (cpu.h; the Cryptographic Extension's
+ * carry-less multiplication, which takes the same time for every operand): with a and b as
+ * W = n / 64 words of 64 bits, word s of the product before folding is
+ * C_s = XOR over i of a_i b_((s - i) mod W), each a_i b_k one PMULL of 128 bits; C_s's low
+ * half goes to word s of acc and its high half to word s + 1 (mod W: x^n = 1). Reading b
+ * from bb = b || b makes (s - i) mod W a plain index s - i + W. W^2 PMULLs and XORs per
+ * product (256 for n = 1024).
+ *
+ * Without FEAT_PMULL: acc[i] ^= r[(i - q) mod W] & m_q for every 32-bit word q of a and bit
+ * j of it, r = b rotated by j bits; with rr = r || r the rotated read is rr[i - q + W .. ],
+ * four words per vector load, and the accumulator (W/4 vectors, W = 16 or 32) stays in
+ * registers for a whole bit position j. Masks m from the bits of a (public, but not branched
+ * on). */
 #include <arm_neon.h>
 #include <string.h>
 
 #include "../api.h"
+#include "cpu.h"
 
 int pqlab_hawk_sample16_native(int32_t x[16], const uint8_t grp[5][32], const uint8_t t[16], const pqlab_hawk_cdt *t0,
                                unsigned n0, const pqlab_hawk_cdt *t1, unsigned n1)
@@ -109,8 +119,40 @@ static inline __attribute__((always_inline)) void mul2_acc_w(uint32_t *acc, cons
     __asm__ volatile("" : : "r"(r), "r"(rr) : "memory"); /* keep the clearing of b's copies */
 }
 
+#define PMULL_TARGET __attribute__((target("+crypto")))
+
+/* W = n / 64 words of 64 bits (2..16) */
+static PMULL_TARGET void mul2_acc_pmull(uint32_t *acc, const uint32_t *a, const uint32_t *b, unsigned W)
+{
+    uint64_t av[16], bb[32];
+    uint64x2_t c[16];
+    memcpy(av, a, 8 * W);
+    memcpy(bb, b, 8 * W);
+    memcpy(bb + W, b, 8 * W);
+    for (unsigned s = 0; s < W; s++) {
+        uint64x2_t x = vdupq_n_u64(0);
+        for (unsigned i = 0; i < W; i++) {
+            x = veorq_u64(x, vreinterpretq_u64_p128(vmull_p64((poly64_t)av[i], (poly64_t)bb[s - i + W])));
+        }
+        c[s] = x;
+    }
+    for (unsigned s = 0; s < W; s++) {
+        uint64_t w;
+        memcpy(&w, acc + 2 * s, 8);
+        w ^= vgetq_lane_u64(c[s], 0) ^ vgetq_lane_u64(c[(s + W - 1) % W], 1);
+        memcpy(acc + 2 * s, &w, 8);
+    }
+    memset(bb, 0, sizeof bb);
+    memset(c, 0, sizeof c);
+    __asm__ volatile("" : : "r"(bb), "r"(c) : "memory"); /* keep the clearing of b's copies */
+}
+
 int pqlab_hawk_mul2_acc_native(uint32_t *acc, const uint32_t *a, const uint32_t *b, unsigned logn)
 {
+    if (logn >= 7 && logn <= 10 && (pqlab_aarch64_features() & PQLAB_AARCH64_FEAT_PMULL)) {
+        mul2_acc_pmull(acc, a, b, 1u << (logn - 6));
+        return PQLAB_NATIVE_DONE;
+    }
     switch (logn) {
     case 7:
         mul2_acc_w(acc, a, b, 4);
