@@ -477,12 +477,10 @@ unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], u
 {
     while (outlen > 0) {
 #ifdef KECCAK_BLOCKS
-        if (pos == rate && outlen >= rate) {
-            const size_t nb = outlen / rate;
-            pqlab_keccak_native_squeezeblocks(out, nb, s, rate);
-            out += nb * rate;
-            outlen -= nb * rate;
-            continue; /* pos stays rate: the last block is used up */
+        if (pos == rate) {
+            /* the rest from fresh blocks: the last one used up to (outlen - 1) % rate + 1 */
+            pqlab_keccak_native_squeeze(out, outlen, s, rate);
+            return (unsigned int)((outlen - 1) % rate) + 1;
         }
 #endif
         if (pos == rate) {
@@ -504,7 +502,7 @@ unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], u
 void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
 {
 #ifdef KECCAK_BLOCKS
-    pqlab_keccak_native_squeezeblocks(out, nblocks, s, rate);
+    pqlab_keccak_native_squeeze(out, nblocks * rate, s, rate);
 #else
     while (nblocks > 0) {
         pqlab_keccak_permute(s);

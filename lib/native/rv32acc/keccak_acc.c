@@ -5,8 +5,8 @@
  * of the unit the low half of lane i), fips202.h's external permutation
  * (lib/native/rv32/meta.h under PQLAB_NATIVE_KECCAK_ACC), plus the whole-block sponge loops
  * of lib/native/api.h (PQLAB_KECCAK_BLOCKS_NATIVE), which keep the state in the unit across
- * the blocks of one call: absorbing XORs the input words straight into the unit (kxw), and
- * squeezing reads the output words straight out of it (klw); the state goes in and comes
+ * the blocks of one call: absorbing whole blocks XORs the input words straight into the unit
+ * (kxw), and squeezing from a block start reads the output words straight out of it (klw); the state goes in and comes
  * back to memory once per call, so no state stays in the unit between calls (any number of
  * sponges may be live). Constant time: branches and addresses depend on nblocks, the rate
  * and the buffers' addresses only. */
@@ -100,6 +100,7 @@ void pqlab_keccak_native_absorbblocks(uint64_t s[25], const uint8_t *in, size_t 
     state_in(s);
     while (nblocks > 0) {
         /* two words per iteration: the rate is a multiple of 8 */
+#pragma GCC unroll 4
         for (unsigned int off = 0; off < rate; off += 8) {
             const uint32_t a = ld32(in + off);
             const uint32_t b = ld32(in + off + 4);
@@ -114,21 +115,39 @@ void pqlab_keccak_native_absorbblocks(uint64_t s[25], const uint8_t *in, size_t 
     PQLAB_HASHPROF_END();
 }
 
-void pqlab_keccak_native_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
+void pqlab_keccak_native_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int rate)
 {
     PQLAB_HASHPROF_BEGIN();
     state_in(s);
-    while (nblocks > 0) {
+    while (outlen > 0) {
+        const unsigned int take = outlen < rate ? (unsigned int)outlen : rate;
+        unsigned int off = 0;
         PQLAB_KPERM();
-        for (unsigned int off = 0; off < rate; off += 8) {
+#pragma GCC unroll 4
+        for (; off + 8 <= take; off += 8) {
             uint32_t a, b;
             PQLAB_KLW(a, 0, off);
             PQLAB_KLW(b, 4, off);
             st32(out + off, a);
             st32(out + off + 4, b);
         }
-        out += rate;
-        nblocks--;
+        if (off + 4 <= take) {
+            uint32_t a;
+            PQLAB_KLW(a, 0, off);
+            st32(out + off, a);
+            off += 4;
+        }
+        if (off < take) {
+            /* the last 1..3 bytes: a byte store each (no write beyond the output) */
+            uint32_t a;
+            PQLAB_KLW(a, 0, off);
+            for (; off < take; off++) {
+                out[off] = (uint8_t)a;
+                a >>= 8;
+            }
+        }
+        out += take;
+        outlen -= take;
     }
     state_out(s);
     PQLAB_HASHPROF_END();
