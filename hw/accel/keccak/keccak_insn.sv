@@ -27,14 +27,14 @@ module keccak_insn (
   logic [1599:0] state;
   wire in_state = idx_i < 6'd50;
   assign rdata_o = in_state ? state[32*idx_i+:32] : 32'h0;
-  wire [31:0] word = op_i == 2'd0 ? rdata_o ^ wdata_i : wdata_i;
 
   keccak_f1600 f_i (
       .clk_i(clk_i),
       .rst_ni(rst_ni),
       .we_i(en_i && !op_i[1] && in_state),
       .widx_i(idx_i),
-      .wdata_i(word),
+      .wdata_i(wdata_i),
+      .xor_i(op_i == 2'd0),
       .start_i(en_i && op_i == 2'd3),
       .busy_o(busy_o),
       .state_o(state)
