@@ -253,6 +253,20 @@ def test_instructions_on_the_rtl(sim: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_instructions_in_lockstep(sim: Path, tmp_path: Path) -> None:
+    """Every register write (klw's included, once per instruction although it waits in EX) and
+    every stored byte of kinsn_test.c and of the micro-benchmarks (counter reads included)
+    equal on the patched RTL and the model (pqlab/lockstep.py)."""
+    from pqlab import lockstep
+
+    for name, elf in (("kinsn", build_kinsn_test()), ("bench", build_acc_bench())):
+        res, r, s = lockstep.run_pair(get_platform(ACC_RTL), sim, "cv32e40p-acc", elf, tmp_path / name)
+        assert r.returncode == 0 and s.returncode == 0, (name, r.stdout[-2000:], s.stdout[-2000:])
+        assert res.ok, (name, str(res.divergence))
+        assert res.registers > 1_000, (name, res.registers)
+
+
+@pytest.mark.slow
 def test_base_rtl_has_no_instructions(tmp_path: Path) -> None:
     """cv32e40p-nofpu-rtl compiles the unpatched core: custom-0 is an illegal instruction."""
     from pqlab import rtl
