@@ -212,8 +212,9 @@ def describe(plat: Platform) -> str:
     """What produced this platform's figures, for every result's context."""
     s = spec(plat)
     pkg = package(s)
+    patched = f" patched with {s.patch.name}" if s.patch else ""
     return (
-        f"exact (RTL): {pkg.name} {pkg.version} (upstream {pkg.git[:12] or 'commit unknown'}), "
+        f"exact (RTL): {pkg.name} {pkg.version} (upstream {pkg.git[:12] or 'commit unknown'}){patched}, "
         f"{verilator_version()}, test bench {_key(plat, s, pkg)}"
     )
 
