@@ -8,7 +8,13 @@ bench executable, building it on first use into the cache:
     $PQLAB_CACHE (default ~/.cache/pqlab) / rtl / <platform>-<package version>-<key>/
 
 where <key> hashes everything the executable depends on: the package's version and git
-hash, the Verilator version, the test bench sources and the Verilator flags. A lock file
+hash, the Verilator version, the test bench sources, the Verilator flags and the core patch.
+
+A platform may name in `[rtl] patch` a unified diff that pqlab owns against the package's files
+(hw/cv32e40p/keccak-insn.patch: the custom Keccak instructions, docs/accel.md). The files it
+touches are copied into the build folder and patched there (`patch -p1 --fuzz=0`; a patch that
+does not apply exactly is an error); the package itself is never modified, and platforms
+without the key compile the unmodified files. A lock file
 serialises concurrent builds (parallel jobs, pytest workers); the finished folder appears
 atomically (built in a temporary folder, renamed), so a half-built model is never used.
 """
@@ -50,6 +56,7 @@ class RtlSpec:
     testbench: tuple[Path, ...]
     verilator_flags: tuple[str, ...]
     make_flags: tuple[str, ...]  # variables for Verilator's make (OPT_FAST=...)
+    patch: Path | None = None  # a unified diff against the package's data folder (-p1)
 
 
 def spec(plat: Platform) -> RtlSpec:
@@ -67,6 +74,7 @@ def spec(plat: Platform) -> RtlSpec:
             testbench=tuple(Path(s.format(root=str(ROOT), platform_dir=str(plat.dir))) for s in d["testbench"]),
             verilator_flags=tuple(d.get("verilator_flags", [])),
             make_flags=tuple(d.get("make_flags", [])),
+            patch=Path(str(d["patch"]).format(root=str(ROOT), platform_dir=str(plat.dir))) if "patch" in d else None,
         )
     except KeyError as e:
         raise PqlabError(f"platform {plat.name}: [rtl] table misses key {e}") from e
@@ -141,12 +149,53 @@ def _key(plat: Platform, s: RtlSpec, pkg: Package) -> str:
     h = hashlib.sha256()
     for part in (pkg.name, pkg.version, pkg.git, verilator_version(), s.top, *s.verilator_flags, *s.make_flags):
         h.update(part.encode() + b"\0")
-    for f in s.testbench:
+    for f in (*s.testbench, *((s.patch,) if s.patch else ())):
         try:
             h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
         except OSError as e:
             raise PqlabError(f"platform {plat.name}: test bench source {f}: {e}") from e
     return h.hexdigest()[:16]
+
+
+PATCHED = re.compile(r"^\+\+\+ b/(\S+)", re.M)
+
+
+def apply_patch(s: RtlSpec, pkg: Package, files: list[Path], out: Path) -> list[Path]:
+    """`files` with the ones `s.patch` changes replaced by patched copies under `out`/src."""
+    if s.patch is None:
+        return files
+    try:
+        text = s.patch.read_text()
+    except OSError as e:
+        raise PqlabError(f"core patch {s.patch}: {e}") from e
+    touched = PATCHED.findall(text)
+    if not touched:
+        raise PqlabError(f"core patch {s.patch}: no '+++ b/<file>' header: not a unified diff")
+    exe = shutil.which("patch")
+    if exe is None:
+        raise PqlabError("the 'patch' program is needed for a patched core: apt-get install patch")
+    src = out / "src"
+    data = pkg.data.resolve()
+    replace: dict[Path, Path] = {}
+    for rel in touched:
+        orig = (data / rel).resolve()
+        if orig not in files:
+            raise PqlabError(f"core patch {s.patch}: {rel} is not a source file of {pkg.name}'s file list")
+        dst = src / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(orig, dst)
+        replace[orig] = dst
+    r = subprocess.run(
+        [exe, "-p1", "--fuzz=0", "--batch", "--forward", "--no-backup-if-mismatch", "-d", str(src), "-i", str(s.patch)],
+        capture_output=True,
+        text=True,
+    )
+    (out / "patch.log").write_text(r.stdout + r.stderr)
+    if r.returncode != 0:
+        raise PqlabError(
+            f"core patch {s.patch} does not apply to {pkg.name} {pkg.version}:\n{(r.stdout + r.stderr).strip()}"
+        )
+    return [replace.get(f, f) for f in files]
 
 
 def cache_root() -> Path:
@@ -163,14 +212,16 @@ def describe(plat: Platform) -> str:
     """What produced this platform's figures, for every result's context."""
     s = spec(plat)
     pkg = package(s)
+    patched = f" patched with {s.patch.name}" if s.patch else ""
     return (
-        f"exact (RTL): {pkg.name} {pkg.version} (upstream {pkg.git[:12] or 'commit unknown'}), "
+        f"exact (RTL): {pkg.name} {pkg.version} (upstream {pkg.git[:12] or 'commit unknown'}){patched}, "
         f"{verilator_version()}, test bench {_key(plat, s, pkg)}"
     )
 
 
 def _build(plat: Platform, s: RtlSpec, pkg: Package, out: Path, jobs: int) -> float:
     incdirs, files = sources(s, pkg)
+    files = apply_patch(s, pkg, files, out)
     obj = out / "obj"
     cmd = [
         "verilator",

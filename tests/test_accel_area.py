@@ -67,11 +67,16 @@ def test_ntt_unit_synthesises_to_luts_ffs_bram_dsp() -> None:
 
 
 def test_keccak_unit_synthesises_to_luts_ffs() -> None:
-    unit, slot, generic = run_script(
+    unit, slot, insn, generic = run_script(
         "hw/accel/keccak/synth.ys",
-        ["keccak-synth-xcup-unit.txt", "keccak-synth-xcup-slot.txt", "keccak-synth-generic-unit.txt"],
+        [
+            "keccak-synth-xcup-unit.txt",
+            "keccak-synth-xcup-slot.txt",
+            "keccak-synth-xcup-insn.txt",
+            "keccak-synth-generic-unit.txt",
+        ],
     )
-    for c in (unit, slot):
+    for c in (unit, slot, insn):
         assert group(c, "LUT") > 0
         assert group(c, "FD") >= 1600  # the state register
     assert group(generic, "$_") > 0

@@ -100,6 +100,28 @@ EXPECTED_ACC = {
     "acc_start_div": (36, "divu 2/1 (3 + 30 cycles) between: longer than the wait"),
     "acc_start_branch_lw": (2 + W, "a taken branch between counts against the wait"),
     "acc_perm": (325, "keccak_acc.c's sequence: 50 x (lw, sw: 3 with the hazard) + start + 50 x 3 - 1 + wait"),
+    # the custom instructions (a unit of their own in the patched core's EX stage)
+    "acc_ksw": (10, "ksw to an idle unit: 1"),
+    "acc_kxw": (10, "kxw: 1"),
+    "acc_klw": (10, "klw: 1"),
+    "acc_klw_use": (10, "klw's word is forwarded like an ALU result: no hazard"),
+    "acc_lw_ksw": (15, "ksw of a just-loaded register: load-use hazard 1"),
+    "acc_lw_klw_addr": (15, "klw indexed by a just-loaded register: load-use hazard 1"),
+    "acc_lw_klw_waw": (15, "klw writing a just-loaded register: the ALU-port write-after-write hazard 1"),
+    "acc_kperm_klw": (2 + W, "kperm, then klw waits in EX for the 24 busy cycles"),
+    "acc_kperm_gap8": (2 + W, "8 instructions between count against the wait"),
+    "acc_kperm_gap23": (2 + W, "23 between: waits 1"),
+    "acc_kperm_gap24": (2 + W, "24 between: no wait"),
+    "acc_kperm_ksw": (2 + W, "a write waits as a read does"),
+    "acc_kperm_kperm": (3 + 2 * W, "a second kperm waits, then the read waits again"),
+    "acc_kperm_use": (3 + W, "the waited-for word is forwarded: no hazard"),
+    "acc_kperm_jal": (3 + W, "a jump after a waiting instruction: 2 - 1 (overlaps)"),
+    "acc_kperm_beq": (5 + W, "a taken branch after it: 3"),
+    "acc_kperm_mulh": (2 + W, "a mulh between counts against the wait"),
+    "acc_kperm_div": (36, "divu 2/1 (3 + 30 cycles) between: longer than the wait"),
+    "acc_kperm_lw": (3, "memory and the data-port unit do not wait for it"),
+    "acc_kperm_csr": (6 + W, "mcycle read after the waited klw: 4"),
+    "acc_kperm_seq": (225, "the state in memory: 25 x (lw, lw, ksw, ksw) + kperm + wait + 25 x (klw, klw, sw, sw)"),
 }
 
 
@@ -169,6 +191,89 @@ def test_rtl_gives_the_same_micro_benchmark_cycles(sim: Path, tmp_path: Path) ->
     r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
     s = subprocess.run([str(sim), "--machine", "cv32e40p-acc", str(elf)], capture_output=True, text=True, timeout=60)
     assert simfw.parse_bench(r.stdout) == simfw.parse_bench(s.stdout)
+
+
+def build_kinsn_test() -> Path:
+    root = Path(__file__).resolve().parent.parent
+    elf = build_program(
+        get_platform(ACC_RTL),
+        simfw.BUILD / "rv32-kinsn-test",
+        [FW / "kinsn_test.c"],
+        include=[root / "lib" / "native" / "rv32acc"],
+    )
+    assert isinstance(elf, Path)
+    return elf
+
+
+def check_kinsn_output(out: str) -> None:
+    """kinsn_test.c's lines: every permutation equal to the model, every addressing check 1."""
+    perms = checks = 0
+    for line in out.splitlines():
+        f = line.split()
+        if f[:1] == ["perm"]:
+            wi, wo = ([int(h[8 * k : 8 * k + 8], 16) for k in range(50)] for h in f[1:3])
+            lanes = [wi[2 * k] | wi[2 * k + 1] << 32 for k in range(25)]
+            assert [wo[2 * k] | wo[2 * k + 1] << 32 for k in range(25)] == km.keccak_f1600(lanes), line[:60]
+            perms += 1
+        elif f[:1] == ["check"]:
+            assert f[2] == "1", line
+            checks += 1
+    assert (perms, checks) == (6, 8) and "#end ok" in out, out
+
+
+def test_instructions_on_the_model(sim: Path) -> None:
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p-acc", str(build_kinsn_test())], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    check_kinsn_output(r.stdout)
+
+
+def test_instructions_are_illegal_on_the_base_machine(sim: Path) -> None:
+    """The unpatched core (cv32e40p-nofpu) traps on custom-0: the instructions exist only on
+    the patched one."""
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p-nofpu", str(build_kinsn_test())], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 3 and "mcause=0x00000002" in r.stdout and "#end ok" not in r.stdout, r.stdout
+
+
+@pytest.mark.slow
+def test_instructions_on_the_rtl(sim: Path, tmp_path: Path) -> None:
+    """The patched core runs kinsn_test.c with the model's results (and the same output)."""
+    from pqlab import rtl
+
+    elf = build_kinsn_test()
+    tb = rtl.model_path(get_platform(ACC_RTL))
+    r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    check_kinsn_output(r.stdout)
+    s = subprocess.run([str(sim), "--machine", "cv32e40p-acc", str(elf)], capture_output=True, text=True, timeout=60)
+    assert r.stdout == s.stdout
+
+
+@pytest.mark.slow
+def test_instructions_in_lockstep(sim: Path, tmp_path: Path) -> None:
+    """Every register write (klw's included, once per instruction although it waits in EX) and
+    every stored byte of kinsn_test.c and of the micro-benchmarks (counter reads included)
+    equal on the patched RTL and the model (pqlab/lockstep.py)."""
+    from pqlab import lockstep
+
+    for name, elf in (("kinsn", build_kinsn_test()), ("bench", build_acc_bench())):
+        res, r, s = lockstep.run_pair(get_platform(ACC_RTL), sim, "cv32e40p-acc", elf, tmp_path / name)
+        assert r.returncode == 0 and s.returncode == 0, (name, r.stdout[-2000:], s.stdout[-2000:])
+        assert res.ok, (name, str(res.divergence))
+        assert res.registers > 1_000, (name, res.registers)
+
+
+@pytest.mark.slow
+def test_base_rtl_has_no_instructions(tmp_path: Path) -> None:
+    """cv32e40p-nofpu-rtl compiles the unpatched core: custom-0 is an illegal instruction."""
+    from pqlab import rtl
+
+    tb = rtl.model_path(get_platform("cv32e40p-nofpu-rtl"))
+    r = subprocess.run([str(tb), str(build_kinsn_test())], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert r.returncode != 0 and "mcause=0x00000002" in r.stdout and "#end ok" not in r.stdout, r.stdout
 
 
 def build_bad(kind: int) -> Path:

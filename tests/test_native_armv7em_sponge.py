@@ -240,23 +240,9 @@ int main(void)
 """
 
 
-def run_firmware(platform: str, tmp: Path, native: bool) -> list[str]:
-    src = tmp / "fw.c"
-    src.write_text(FIRMWARE.replace("@LENGTHS@", ", ".join(map(str, LENGTHS))))
-    sources = [src, ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
-    if native:
-        sources.append(NATIVE / "keccakf1600.S")
-    out = firmware.build_and_run(
-        platform, tmp, sources, cflags=["-DPQLAB_KECCAKF1600_NATIVE"] if native else [], timeout=120
-    )
-    lines = out.replace("\r", "").splitlines()
-    assert lines and lines[-1] == "end", out[-500:]
-    return lines[:-1]
-
-
-@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim"])
-def test_target_sponge_native(platform: str, tmp_path: Path) -> None:
-    lines = run_firmware(platform, tmp_path, native=True)
+def check_lines(lines: list[str], platform: str) -> tuple[int, int]:
+    """FIRMWARE's output lines against hashlib (all of them, in number); returns the number of
+    outputs checked and the cycles of one SHAKE128 block."""
     checked, block = 0, None
     for ln in lines:
         parts = ln.split()
@@ -276,6 +262,26 @@ def test_target_sponge_native(platform: str, tmp_path: Path) -> None:
         checked += 1
     assert checked == 5 * len(LENGTHS) + 2 + 4
     assert block is not None
+    return checked, block
+
+
+def run_firmware(platform: str, tmp: Path, native: bool) -> list[str]:
+    src = tmp / "fw.c"
+    src.write_text(FIRMWARE.replace("@LENGTHS@", ", ".join(map(str, LENGTHS))))
+    sources = [src, ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
+    if native:
+        sources.append(NATIVE / "keccakf1600.S")
+    out = firmware.build_and_run(
+        platform, tmp, sources, cflags=["-DPQLAB_KECCAKF1600_NATIVE"] if native else [], timeout=120
+    )
+    lines = out.replace("\r", "").splitlines()
+    assert lines and lines[-1] == "end", out[-500:]
+    return lines[:-1]
+
+
+@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim"])
+def test_target_sponge_native(platform: str, tmp_path: Path) -> None:
+    checked, block = check_lines(run_firmware(platform, tmp_path, native=True), platform)
     (tmp_path / "portable").mkdir()
     portable = [ln for ln in run_firmware(platform, tmp_path / "portable", native=False) if ln.startswith("block")]
     base = int(portable[0].split()[1])

@@ -441,9 +441,26 @@ void pqlab_keccak_extractbytes(const uint64_t s[25], uint8_t *out, unsigned int 
  * any number of calls (a full block is permuted as soon as it is complete, so
  * 0 <= pos < rate on return), squeeze over any number of calls (the open block is
  * permuted on demand), and whole-block squeeze. */
+#if defined(PQLAB_KECCAK_BLOCKS_NATIVE) && !defined(PQLAB_KECCAKF1600_NATIVE)
+#define KECCAK_BLOCKS 1 /* the backend's whole-block loops (lib/native/api.h), standard layout */
+/* the hooks' contract on the rate (lib/native/api.h), checked in a contract-checks build */
+#define KECCAK_BLOCKS_RATE(kernel, rate)                                                                               \
+    PQLAB_CONTRACT(kernel, ((rate) & 7u) == 0 && (rate) >= 8 && (rate) <= 192, "rate a multiple of 8 in 8..192")
+#endif
+
 unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int rate, const uint8_t *in, size_t inlen)
 {
     while (inlen > 0) {
+#ifdef KECCAK_BLOCKS
+        if (pos == 0 && inlen >= rate) {
+            const size_t nb = inlen / rate;
+            KECCAK_BLOCKS_RATE("keccak_native_absorbblocks", rate);
+            pqlab_keccak_native_absorbblocks(s, in, nb, rate);
+            in += nb * rate;
+            inlen -= nb * rate;
+            continue;
+        }
+#endif
         unsigned int take = rate - pos;
         if ((size_t)take > inlen) {
             take = (unsigned int)inlen;
@@ -463,6 +480,14 @@ unsigned int pqlab_keccak_absorb(uint64_t s[25], unsigned int pos, unsigned int 
 unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int pos, unsigned int rate)
 {
     while (outlen > 0) {
+#ifdef KECCAK_BLOCKS
+        if (pos == rate) {
+            /* the rest from fresh blocks: the last one used up to (outlen - 1) % rate + 1 */
+            KECCAK_BLOCKS_RATE("keccak_native_squeeze", rate);
+            pqlab_keccak_native_squeeze(out, outlen, s, rate);
+            return (unsigned int)((outlen - 1) % rate) + 1;
+        }
+#endif
         if (pos == rate) {
             pqlab_keccak_permute(s);
             pos = 0;
@@ -481,12 +506,17 @@ unsigned int pqlab_keccak_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], u
 
 void pqlab_keccak_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned int rate)
 {
+#ifdef KECCAK_BLOCKS
+    KECCAK_BLOCKS_RATE("keccak_native_squeeze", rate);
+    pqlab_keccak_native_squeeze(out, nblocks * rate, s, rate);
+#else
     while (nblocks > 0) {
         pqlab_keccak_permute(s);
         pqlab_keccak_extractbytes(s, out, 0, rate);
         out += rate;
         nblocks--;
     }
+#endif
 }
 
 /* Suffix and pad10*1 (section 5.1) on the open block: the domain byte carries the

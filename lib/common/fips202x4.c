@@ -10,11 +10,11 @@
 
 #ifndef PQLAB_KECCAKX4_NATIVE
 
-#if defined(PQLAB_KECCAKF1600_NATIVE) && !defined(PQLAB_KECCAKF1600X4_NATIVE)
-/* A native one-way permutation and no four-way one: the lanes are pqlab_keccak_state
- * sponges (the module layout of fips202.h), and the four instances go through the
- * pqlab_shake* functions one after another (one state on the stack where the lock-step
- * form below needs four). */
+#if (defined(PQLAB_KECCAKF1600_NATIVE) || defined(PQLAB_KECCAK_BLOCKS_NATIVE)) && !defined(PQLAB_KECCAKF1600X4_NATIVE)
+/* A native one-way permutation (or a backend's sponge loops, PQLAB_KECCAK_BLOCKS_NATIVE) and no
+ * four-way one: the lanes are pqlab_keccak_state sponges (the module layout of fips202.h), and
+ * the four instances go through the pqlab_shake* functions one after another (one state on
+ * the stack where the lock-step form below needs four). */
 void pqlab_keccakf1600x4(pqlab_keccakx4_state *st)
 {
     for (unsigned int i = 0; i < 4; i++) {

@@ -41,6 +41,11 @@
  *   PQLAB_KECCAKF1600X4_NATIVE  pqlab_keccakf1600x4 (lib/common/fips202x4.h): four
  *                               permutations of the module layout in one call.
  *   PQLAB_KECCAKX4_NATIVE       the whole of fips202x4.h (its own state layout).
+ *   PQLAB_KECCAK_BLOCKS_NATIVE  with the standard layout only (no PQLAB_KECCAKF1600_NATIVE):
+ *                               the sponge loops below, which fips202.c calls for the complete
+ *                               blocks of an absorb and for a squeeze that starts a block (a
+ *                               hardware unit keeps the state inside for the blocks of one
+ *                               call); fips202x4.c then runs its four lanes through them.
  *
  *  SHA-256 (lib/common/sha2.c):
  *   PQLAB_SHA256_COMPRESS_NATIVE  pqlab_sha256_compress_native (below), may decline.
@@ -135,6 +140,16 @@ void pqlab_keccakf1600_native_il(uint64_t s[25]); /* the backend's layout */
 void pqlab_keccak_native_xor_il(uint64_t *s, const uint8_t *in, unsigned int nlanes);
 /* nlanes lanes of s (backend layout) out as little-endian bytes */
 void pqlab_keccak_native_extract_il(uint8_t *out, const uint64_t *s, unsigned int nlanes);
+
+/* PQLAB_KECCAK_BLOCKS_NATIVE: sponge loops on the standard layout (FIPS 202 Algorithm 8).
+ * absorbblocks: for each of nblocks blocks of `rate` bytes at `in`, XOR the block into the
+ * first rate bytes of s, then Keccak-f[1600]. squeeze: outlen bytes as blocks of `rate` bytes,
+ * the last one possibly partial: for each, Keccak-f[1600], then the block's bytes from the
+ * start of s. rate a multiple of 8 in 8..192, nblocks and outlen >= 0, any alignment of the
+ * byte buffers; s holds the state before and after the call (nothing is kept elsewhere
+ * between calls). Constant time in the data. */
+void pqlab_keccak_native_absorbblocks(uint64_t s[25], const uint8_t *in, size_t nblocks, unsigned int rate);
+void pqlab_keccak_native_squeeze(uint8_t *out, size_t outlen, uint64_t s[25], unsigned int rate);
 
 /* PQLAB_KECCAKF1600_NATIVE_STD: Keccak-f[1600] on the standard layout (lane x + 5y,
  * little-endian); PQLAB_NATIVE_DONE, or PQLAB_NATIVE_DECLINED with s untouched (e.g. a CPU

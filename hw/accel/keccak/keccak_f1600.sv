@@ -8,7 +8,8 @@
 //
 // Interface:
 //   - we_i / widx_i / wdata_i: write 32-bit word widx_i (0..49) of the state (ignored while
-//     busy_o);
+//     busy_o); with xor_i the word becomes word ^ wdata_i (the kxw instruction, keccak_insn.sv:
+//     each word XORs its own value, no read multiplexer in the write path);
 //   - start_i: at this clock edge begin a permutation; busy_o is then high for 24 cycles,
 //     one round Rnd(A, i_r) = iota(chi(pi(rho(theta(A)))), i_r) per cycle, i_r = 0..23;
 //   - state_o: the state (valid whenever busy_o is low).
@@ -19,6 +20,7 @@ module keccak_f1600 (
     input  logic          we_i,
     input  logic [5:0]    widx_i,
     input  logic [31:0]   wdata_i,
+    input  logic          xor_i,
     input  logic          start_i,
     output logic          busy_o,
     output logic [1599:0] state_o
@@ -122,7 +124,8 @@ module keccak_f1600 (
       round <= '0;
     end else if (we_i) begin
       // one enable per word (a constant part-select each: a plain decoder in synthesis)
-      for (int w = 0; w < 50; w++) if (widx_i == 6'(w)) a[32*w+:32] <= wdata_i;
+      for (int w = 0; w < 50; w++)
+      if (widx_i == 6'(w)) a[32*w+:32] <= (xor_i ? a[32*w+:32] : 32'h0) ^ wdata_i;
     end
   end
 endmodule

@@ -47,6 +47,7 @@ module keccak_obi #(
       .we_i(go && we_i && word < 6'(CTRL)),
       .widx_i(word),
       .wdata_i(wdata_i),
+      .xor_i(1'b0),
       .start_i(go && we_i && word == 6'(CTRL)),
       .busy_o(busy),
       .state_o(state)

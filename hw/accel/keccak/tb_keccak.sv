@@ -12,7 +12,7 @@ module tb_keccak;
   logic [31:0] wdata = '0;
   logic [1599:0] st, in_state;
   keccak_f1600 dut (
-      .clk_i(clk), .rst_ni(rst_n), .we_i(we), .widx_i(widx), .wdata_i(wdata),
+      .clk_i(clk), .rst_ni(rst_n), .we_i(we), .widx_i(widx), .wdata_i(wdata), .xor_i(1'b0),
       .start_i(start), .busy_o(busy), .state_o(st)
   );
   always #5 clk = ~clk;

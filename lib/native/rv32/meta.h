@@ -16,6 +16,8 @@
 #define PQLAB_KECCAKF1600_NATIVE 1
 #if defined(PQLAB_NATIVE_KECCAK_ACC) && !defined(PQLAB_KECCAKF1600_EXTERNAL)
 #define PQLAB_KECCAKF1600_EXTERNAL pqlab_keccakf1600_acc
+/* and the whole-block absorb / squeeze loops with the state in the unit (rv32acc/keccak_acc.c) */
+#define PQLAB_KECCAK_BLOCKS_NATIVE 1
 #endif
 
 /* ML-KEM / ML-DSA kernels: the header in this folder that defines PQLAB_MLKEM_NATIVE_<KERNEL> /

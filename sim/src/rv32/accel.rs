@@ -16,6 +16,10 @@ pub const KECCAK_SLOT: u8 = 1;
 /// slot 1 of tb_top: the NTT unit (ntt_acc.rs, hw/accel/ntt/ntt_obi.sv); the same timing rule,
 /// its CTRL store reporting the started operation's busy cycles
 pub const NTT_SLOT: u8 = 2;
+/// the Keccak unit of the custom instructions (hw/accel/keccak/keccak_insn.sv inside the
+/// patched core's EX stage; decode.rs `Kxw`..`Kperm`): a unit of its own, not slot 0's, with the
+/// same timing rule (an instruction waits in EX until it is free); its `Touch` slot
+pub const KECCAK_INSN_SLOT: u8 = 3;
 /// cycles the unit is busy after a start: one round per cycle (keccak_f1600.sv)
 pub const KECCAK_BUSY: u64 = 24;
 const KECCAK_CTRL: u32 = 50;
@@ -35,6 +39,30 @@ pub struct Touch {
 }
 
 impl Keccak {
+    /// Word `w` (0..63) for the custom instructions: words 50..63 read as 0.
+    pub fn word(&self, w: u32) -> u32 {
+        if w >= 50 {
+            return 0;
+        }
+        let lane = self.state[(w / 2) as usize];
+        (lane >> (32 * (w & 1))) as u32
+    }
+
+    /// Set word `w` (0..63) for the custom instructions: words 50..63 ignore writes.
+    pub fn set_word(&mut self, w: u32, v: u32) {
+        if w >= 50 {
+            return;
+        }
+        let lane = &mut self.state[(w / 2) as usize];
+        let sh = 32 * (w & 1);
+        *lane = (*lane & !(0xffff_ffffu64 << sh)) | (v as u64) << sh;
+    }
+
+    /// Keccak-f[1600] on the state (kperm).
+    pub fn permute(&mut self) {
+        keccak_f1600(&mut self.state);
+    }
+
     /// true when `a` is in the window
     pub fn selects(a: u32) -> bool {
         a >> 8 == KECCAK_BASE >> 8

@@ -32,6 +32,10 @@
 //! over the operation's n words), of MODE, SCALE and the CTRL value. A secret address into a
 //! unit's window is a finding as any other address; a CTRL store with a secret value or while
 //! MODE is secret starts an operation whose busy time depends on it: `secret-unit-operation`.
+//! The unit of the custom Keccak instructions (kxw, ksw, klw, kperm) has its own 50 masks,
+//! with the same rules: ksw sets a word's mask, kxw ORs into it, klw reads it into rd, kperm
+//! makes every word the union of all (its busy time is fixed: no finding); a secret word index
+//! (rs1) is an address finding, as for a load or store.
 //!
 //! Propagation: logic and shifts by a public amount apply the operation to the mask (AND with
 //! a public zero and OR with a public one give public bits); additions, subtractions and
@@ -53,6 +57,8 @@ use crate::machine::taint::{
 struct Units {
     /// the Keccak unit's state words
     keccak: [u32; 50],
+    /// the state words of the custom instructions' Keccak unit
+    kinsn: [u32; 50],
     /// the NTT unit's memories and its MODE / SCALE / last CTRL value (masks), MODE's value
     a: Vec<u32>,
     b: Vec<u32>,
@@ -66,6 +72,7 @@ impl Units {
     fn new() -> Units {
         Units {
             keccak: [0; 50],
+            kinsn: [0; 50],
             a: vec![0; 1024],
             b: vec![0; 1024],
             mode: 0,
@@ -369,7 +376,35 @@ impl Taint {
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                 self.csr(i, ta)
             }
+            Op::Kxw | Op::Ksw | Op::Klw | Op::Kperm => self.kinsn(h, i, a, ta, tb, pc),
             _ => self.fp(i, ta),
+        }
+    }
+
+    /// The custom Keccak instructions (module documentation); on a machine without their unit
+    /// they trap as illegal instructions and change no mask.
+    fn kinsn(&mut self, h: &Hart, i: &Insn, a: u32, ta: u32, tb: u32, pc: u32) {
+        if h.kinsn.is_none() {
+            return;
+        }
+        if i.op != Op::Kperm && ta != 0 {
+            let kind = if i.op == Op::Klw { K_LOAD } else { K_STORE };
+            self.track.finding(pc, kind, h.m.insns);
+        }
+        let w = ((a.wrapping_add(i.imm) >> 2) & 63) as usize;
+        let u = &mut self.units.kinsn;
+        match i.op {
+            Op::Kxw if w < 50 => u[w] |= tb,
+            Op::Ksw if w < 50 => u[w] = tb,
+            Op::Klw => {
+                let t = u.get(w).copied().unwrap_or(0);
+                self.set(i.rd, t);
+            }
+            Op::Kperm => {
+                let all = full(u.iter().fold(0, |x, y| x | y));
+                *u = [all; 50];
+            }
+            _ => {}
         }
     }
 
@@ -611,6 +646,48 @@ mod tests {
         run(&mut t, &mut h, lw(17, 18, 0));
         let kinds: Vec<u8> = t.track.list.iter().map(|f| f.kind).collect();
         assert_eq!(kinds, vec![K_UNIT, K_LOAD]);
+    }
+
+    #[test]
+    fn keccak_instructions() {
+        // kxw/ksw: S-type custom-0 funct3 0/1; klw: I-type funct3 2; kperm: funct3 3
+        let ks = |f3: u32, rs2: u32, rs1: u32, imm: u32| {
+            sw(rs2, rs1, imm) & !(7 << 12 | 0x7f) | f3 << 12 | 0x0b
+        };
+        let klw =
+            |rd: u32, rs1: u32, imm: u32| lw(rd, rs1, imm) & !(7 << 12 | 0x7f) | 2 << 12 | 0x0b;
+        let mut t = Taint::new(Tracker::new(&[]));
+        let mut h = Hart::new(false);
+        // without the unit (base machines) they trap: no mask changes
+        t.x[10] = u32::MAX;
+        run(&mut t, &mut h, ks(1, 10, 0, 12));
+        run(&mut t, &mut h, klw(11, 0, 12));
+        assert_eq!(t.x[11], 0);
+        h.kinsn = Some(Box::default());
+        // a secret into word 3 (ksw), a public word into word 4 xored with a secret bit
+        run(&mut t, &mut h, ks(1, 10, 0, 12));
+        t.x[12] = 1;
+        run(&mut t, &mut h, ks(0, 12, 0, 16));
+        run(&mut t, &mut h, klw(11, 0, 12));
+        assert_eq!(t.x[11], u32::MAX);
+        run(&mut t, &mut h, klw(13, 0, 16));
+        assert_eq!(t.x[13], 1);
+        run(&mut t, &mut h, klw(14, 0, 28));
+        assert_eq!(t.x[14], 0);
+        // ksw of a public word clears the mask; kperm spreads the secret over every word
+        run(&mut t, &mut h, ks(1, 0, 0, 16));
+        run(&mut t, &mut h, klw(13, 0, 16));
+        assert_eq!(t.x[13], 0);
+        run(&mut t, &mut h, 0x0000_300b);
+        run(&mut t, &mut h, klw(14, 0, 28));
+        assert_eq!(t.x[14], u32::MAX);
+        assert!(t.track.list.is_empty());
+        // a secret word index is an address finding
+        t.x[15] = 4;
+        run(&mut t, &mut h, klw(14, 15, 0));
+        run(&mut t, &mut h, ks(0, 0, 15, 0));
+        let kinds: Vec<u8> = t.track.list.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, vec![K_LOAD, K_STORE]);
     }
 
     #[test]

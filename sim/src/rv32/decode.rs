@@ -91,6 +91,13 @@ pub enum Op {
     FcvtSW,
     FcvtSWu,
     FmvWX,
+    /// pqlab's custom-0 Keccak instructions (machine cv32e40p-acc; accel.rs `KECCAK_INSN`,
+    /// hw/cv32e40p/keccak-insn.patch): word (rs1 + imm)[7:2] of the unit's state ^= rs2 / = rs2
+    /// / read into rd; start the permutation. Illegal on the other machines.
+    Kxw,
+    Ksw,
+    Klw,
+    Kperm,
 }
 
 /// Timing class of an instruction (what the core models distinguish); also the
@@ -308,6 +315,14 @@ pub fn decode32(w: u32) -> Insn {
                 _ => return ill,
             }
         }
+        // custom-0: the Keccak instructions; the hart refuses them without the unit
+        0x0b => match f3 {
+            0 => (Kxw, imm_s, class::ALU, 0, [b'x', b'x', 0]),
+            1 => (Ksw, imm_s, class::ALU, 0, [b'x', b'x', 0]),
+            2 => (Klw, imm_i, class::ALU, b'x', [b'x', 0, 0]),
+            3 if w >> 15 == 0 && rd == 0 => (Kperm, 0, class::ALU, 0, [0, 0, 0]),
+            _ => return ill,
+        },
         0x07 if f3 == 2 => (Flw, imm_i, class::FLOAD, b'f', [b'x', 0, 0]),
         0x27 if f3 == 2 => (Fsw, imm_s, class::FSTORE, 0, [b'x', b'f', 0]),
         0x43 | 0x47 | 0x4b | 0x4f if bits(w, 26, 25) == 0 => {

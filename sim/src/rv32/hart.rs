@@ -11,7 +11,9 @@
 //! Each executed instruction is reported to the core's timing model as an `Event`
 //! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
 
-use super::accel::{Keccak, Touch, KECCAK_BASE, KECCAK_BUSY, KECCAK_SLOT, NTT_SLOT};
+use super::accel::{
+    Keccak, Touch, KECCAK_BASE, KECCAK_BUSY, KECCAK_INSN_SLOT, KECCAK_SLOT, NTT_SLOT,
+};
 use super::decode::{self, class, Insn, Op};
 use super::ntt_acc::{NttAcc, NTT_BASE, NTT_END};
 use crate::arm::fpu::{self, Ctx};
@@ -66,6 +68,8 @@ pub struct Hart {
     /// unit (slot 0) and the NTT unit (slot 1); None on the base machines
     pub keccak: Option<Box<Keccak>>,
     pub ntt: Option<Box<NttAcc>>,
+    /// the Keccak unit of the custom-0 instructions (patched core; None: they are illegal)
+    pub kinsn: Option<Box<Keccak>>,
     /// the accelerator the current instruction accessed (for its Event)
     touch: Touch,
     /// the CSR instruction being executed (a counter read asks the timing model about it)
@@ -121,6 +125,7 @@ impl Hart {
             last_pc: 0,
             keccak: None,
             ntt: None,
+            kinsn: None,
             touch: Touch::default(),
             cur: Insn::UNDECODED,
         }
@@ -654,6 +659,31 @@ impl Hart {
                     self.m.cycles, pc
                 );
                 return Err(self.fail(Stop::Exit(3)));
+            }
+            Op::Kxw | Op::Ksw | Op::Klw | Op::Kperm => {
+                let k = match self.kinsn.as_deref_mut() {
+                    Some(k) => k,
+                    None => return self.illegal(&i, pc),
+                };
+                // the word index is (rs1 + imm) bits 7..2, as the ALU computes it in the core
+                let w = (a.wrapping_add(i.imm) >> 2) & 63;
+                let mut busy = 0;
+                match i.op {
+                    Op::Kxw => k.set_word(w, k.word(w) ^ b),
+                    Op::Ksw => k.set_word(w, b),
+                    Op::Klw => {
+                        let v = k.word(w);
+                        self.wx(i.rd, v);
+                    }
+                    _ => {
+                        k.permute();
+                        busy = KECCAK_BUSY;
+                    }
+                }
+                self.touch = Touch {
+                    slot: KECCAK_INSN_SLOT,
+                    busy,
+                };
             }
             Op::Illegal | Op::Undecoded => return self.illegal(&i, pc),
             _ => {

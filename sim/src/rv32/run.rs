@@ -95,6 +95,8 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         // Keccak unit, slot 1 the NTT unit (ntt_acc.rs)
         h.keccak = Some(Box::default());
         h.ntt = Some(Box::default());
+        // the patched core's custom Keccak instructions (hw/cv32e40p/keccak-insn.patch)
+        h.kinsn = Some(Box::default());
     }
     for s in &e.segments {
         if s.data.is_empty() {

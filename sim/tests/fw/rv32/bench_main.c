@@ -28,7 +28,11 @@
     X(acc_sw) X(acc_lw) X(acc_lw_use) X(acc_start_lw) X(acc_start_gap8) X(acc_start_gap22) \
     X(acc_start_gap23) X(acc_start_gap24) X(acc_start_gap30) X(acc_start_sw) X(acc_start_start) \
     X(acc_start_use) X(acc_start_jal) X(acc_start_beq) X(acc_start_mulh) X(acc_start_div) \
-    X(acc_start_branch_lw) X(acc_perm)
+    X(acc_start_branch_lw) X(acc_perm) \
+    X(acc_ksw) X(acc_kxw) X(acc_klw) X(acc_klw_use) X(acc_lw_ksw) X(acc_lw_klw_addr) X(acc_lw_klw_waw) \
+    X(acc_kperm_klw) X(acc_kperm_gap8) X(acc_kperm_gap23) X(acc_kperm_gap24) X(acc_kperm_ksw) \
+    X(acc_kperm_kperm) X(acc_kperm_use) X(acc_kperm_jal) X(acc_kperm_beq) X(acc_kperm_mulh) \
+    X(acc_kperm_div) X(acc_kperm_lw) X(acc_kperm_csr) X(acc_kperm_seq)
 /* clang-format on */
 
 #define DECL(n) uint32_t bench_##n(void);
