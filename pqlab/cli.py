@@ -674,6 +674,66 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
             click.echo(f"  {op:<10} {n[0]:>12,} -> {f[0] if f else '-':>12,} qemu instructions (not cycles)")
 
 
+@main.command("estimate")
+@selection
+@click.option(
+    "--cpu",
+    "cpus",
+    multiple=True,
+    type=click.Choice(["cortex-a72", "cortex-a55", "apple-m1"]),
+    help="CPU model(s) of llvm-mca (default: all three)",
+)
+@click.option("--ops", multiple=True, help="operations to estimate (the harness's names; default: all)")
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
+@click.option("--no-store", is_flag=True, help="do not store the estimates in the database")
+def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store):
+    """Cycle ESTIMATES for Cortex-A72, Cortex-A55 and Apple M1 without the hardware (docs/neon.md,
+    "Cycle estimates"): qemu-aarch64 block execution counts of the speed program times each
+    block's llvm-mca 19 cost. A model's output, not a measurement; stored as platform
+    estimate-<cpu>, metric "estimate", with the llvm-mca version and method."""
+    from pqlab import estimate as E
+
+    cpus = cpus or tuple(E.CPUS)
+    _, _, plats, pairs = _resolve(schemes, impls, platforms or ["aarch64-qemu"], impl_path)
+    rows = []
+    store = None if no_store else Store(db)
+    try:
+        for impl, plat in pairs:
+            ests = E.estimate(plat, impl, cpus, tuple(ops))
+            if store is not None:
+                with signals_deferred():
+                    E.store(store, plat, ests)
+            b = ests[0].build
+            for k, op in enumerate(ests[0].ops):
+                rows.append(
+                    {
+                        "scheme": impl.scheme,
+                        "implementation": impl.name,
+                        "platform": plat.name,
+                        "compiler": f"{b.compiler} {b.compiler_version}" if b else "",
+                        "operation": op,
+                        "qemu_instructions": ests[0].instructions[k],
+                        "estimate_cycles": {e.cpu: round(e.cycles[k]) for e in ests},
+                        "model": {e.cpu: e.model for e in ests},
+                    }
+                )
+            if not as_json:
+                click.echo(f"{impl.id} built for {plat.name} ({b.compiler_version if b else '?'}); ESTIMATES:")
+                for e in ests:
+                    click.echo(f"  {e.cpu}: {e.model}")
+                head = "".join(f"{c + ' (est.)':>22}" for c in cpus)
+                click.echo(f"  {'operation':<12}{'qemu insns':>14}{head}")
+                for k, op in enumerate(ests[0].ops):
+                    cells = "".join(f"{round(e.cycles[k]):>22,}" for e in ests)
+                    click.echo(f"  {op:<12}{ests[0].instructions[k]:>14,}{cells}")
+                click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured)")
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+
+
 @main.command("acvp")
 @click.argument("prompt", type=click.Path(dir_okay=False, exists=True))
 @click.option("-i", "--impl", "impl_name", help="implementation name (default: the first own one with a driver)")

@@ -23,6 +23,7 @@ UNITS = {
     "hashing": "percent",
     "iterations": "count",
     "simspeed": "M instructions/s",
+    "estimate": "cycles (estimate)",  # pqlab estimate: llvm-mca per block x qemu block counts (pqlab/estimate.py)
     "ct": "count",  # pqlab ct: status and finding counts (pqlab/ctcheck.py, store_rows)
 }
 
