@@ -686,7 +686,12 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
 @click.option("--ops", multiple=True, help="operations to estimate (the harness's names; default: all)")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
 @click.option("--no-store", is_flag=True, help="do not store the estimates in the database")
-def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store):
+@click.option(
+    "--portable",
+    is_flag=True,
+    help="build without the platform's native backends (the portable C; the C side of C vs NEON)",
+)
+def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable):
     """Cycle ESTIMATES for Cortex-A72, Cortex-A55 and Apple M1 without the hardware (docs/neon.md,
     "Cycle estimates"): qemu-aarch64 block execution counts of the speed program times each
     block's llvm-mca 19 cost. A model's output, not a measurement; stored as platform
@@ -695,6 +700,8 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
 
     cpus = cpus or tuple(E.CPUS)
     _, _, plats, pairs = _resolve(schemes, impls, platforms or ["aarch64-qemu"], impl_path)
+    if portable:
+        pairs = [(i, p.portable_build()) for i, p in pairs]
     rows = []
     store = None if no_store else Store(db)
     try:
@@ -710,6 +717,7 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
                         "scheme": impl.scheme,
                         "implementation": impl.name,
                         "platform": plat.name,
+                        "build": plat.variant or "default",
                         "compiler": f"{b.compiler} {b.compiler_version}" if b else "",
                         "operation": op,
                         "qemu_instructions": ests[0].instructions[k],
@@ -718,7 +726,10 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
                     }
                 )
             if not as_json:
-                click.echo(f"{impl.id} built for {plat.name} ({b.compiler_version if b else '?'}); ESTIMATES:")
+                click.echo(
+                    f"{impl.id} built for {plat.name}{' without native backends' if portable else ''} "
+                    f"({b.compiler_version if b else '?'}); ESTIMATES:"
+                )
                 for e in ests:
                     click.echo(f"  {e.cpu}: {e.model}")
                 head = "".join(f"{c + ' (est.)':>22}" for c in cpus)

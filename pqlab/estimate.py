@@ -296,7 +296,8 @@ def estimate(plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: t
 
 
 def store(store_, plat: Platform, ests: list[Estimate]) -> int:
-    """Store each estimate as a run of program "estimate": platform `estimate-<cpu>` (the figures
+    """Store each estimate as a run of program "estimate": platform `estimate-<cpu>`, or
+    `estimate-<cpu>~portable` for a build without the native backends (the figures
     belong to the modelled core, not to the emulator that ran the code), core the CPU, timer and
     unit "estimate" / "cycles (estimate)", model the llvm-mca version and method; metric
     "estimate", one value per operation. Returns the number of runs stored."""
@@ -314,7 +315,8 @@ def store(store_, plat: Platform, ests: list[Estimate]) -> int:
             unit="cycles (estimate)",
             command=f"qemu-aarch64 -d exec,nochain / in_asm; llvm-mca -mcpu={e.cpu}",
         )
-        ctx.platform, ctx.core, ctx.model = f"estimate-{e.cpu}", e.cpu, e.model
+        ctx.platform = f"estimate-{e.cpu}" + (f"~{plat.variant}" if plat.variant else "")
+        ctx.core, ctx.model = e.cpu, e.model
         store_.add_run(ctx, [("estimate", op, c) for op, c in zip(e.ops, e.cycles)])
         n += 1
     return n

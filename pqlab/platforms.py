@@ -111,6 +111,13 @@ class Platform:
             return self
         return replace(self, cflags=self.cflags + self.ct_cflags, variant="ct")
 
+    def portable_build(self) -> Platform:
+        """The platform without its native backends (platform.toml `backends`,
+        `backends_on_machine`): the portable C only, in its own build folder (`pqlab estimate
+        --portable`, the C side of a C / NEON comparison)."""
+        raw = {k: v for k, v in self.raw.items() if k not in ("backends", "backends_on_machine")}
+        return replace(self, raw=raw, variant="portable")
+
     def subst(self, items, **extra) -> list[str]:
         values = {"platform_dir": str(self.dir), "root": str(ROOT), **extra}
         return [s.format(**values) for s in items]
