@@ -835,6 +835,15 @@ def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, d
             )
     outs = J.bench(pairs, store, jobs, BuildOptions(iterations=iterations, ops=selected))
     status = _fail_report(outs)
+    for o in outs:
+        timer = o.output.timer if o.ok and o.output else ""
+        if timer and timer != o.plat.timer_name:
+            click.secho(
+                f"note: {o.impl.id} on {o.plat.name} ran with timer {timer} ({o.plat.unit_of(timer)}), not "
+                f"{o.plat.timer_name} ({o.plat.timer_unit}): its figures are stored and reported in that unit",
+                fg="yellow",
+                err=True,
+            )
     recs = R.aggregate(store.latest([i.scheme for i, _ in pairs], [i.name for i, _ in pairs], plats))
     click.echo(R.to_json(recs) if as_json else R.markdown(recs))
     sys.exit(status)
