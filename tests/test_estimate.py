@@ -179,3 +179,39 @@ def test_mlkem_operation_blocks_account_for_every_instruction():
     entry = len(E.translated_blocks(plat, tr.elf)[marker])
     for k, op in enumerate(tr.ops):
         assert ss[op][0] == tr.instructions(k) + entry, op
+
+
+def test_cli_prints_and_stores_estimates(tmp_path):
+    """`pqlab estimate` end to end on one operation: every figure labelled, the run stored with
+    platform estimate-<cpu>, unit "cycles (estimate)" and the model version."""
+    import sqlite3
+
+    db = tmp_path / "r.db"
+    res = CliRunner().invoke(
+        main,
+        ["estimate", "ml-kem-512", "-i", "ref", "--ops", "encaps", "--cpu", "cortex-a72", "--db", str(db)],
+        catch_exceptions=False,
+    )
+    assert res.exit_code == 0, res.output
+    assert "ESTIMATES" in res.output and "cortex-a72 (est.)" in res.output and "not measured" in res.output
+    assert re.search(r"^  encaps\s+[\d,]+\s+[\d,]+$", res.output, re.M)
+    rows = (
+        sqlite3.connect(db)
+        .execute(
+            "SELECT r.platform, r.core, r.timer, r.unit, r.model, r.program, m.metric, m.operation, m.value "
+            "FROM runs r JOIN measurements m ON m.run_id = r.id"
+        )
+        .fetchall()
+    )
+    assert len(rows) == 1
+    plat, core, timer, unit, model, program, metric, op, value = rows[0]
+    assert (plat, core, timer, unit, program, metric, op) == (
+        "estimate-cortex-a72",
+        "cortex-a72",
+        "estimate",
+        "cycles (estimate)",
+        "estimate",
+        "estimate",
+        "encaps",
+    )
+    assert model == E.model_label("cortex-a72") and value > 0
