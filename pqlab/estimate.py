@@ -317,6 +317,6 @@ def store(store_, plat: Platform, ests: list[Estimate]) -> int:
         )
         ctx.platform = f"estimate-{e.cpu}" + (f"~{plat.variant}" if plat.variant else "")
         ctx.core, ctx.model = e.cpu, e.model
-        store_.add_run(ctx, [("estimate", op, c) for op, c in zip(e.ops, e.cycles)])
+        store_.add_run(ctx, [("estimate", op, round(c)) for op, c in zip(e.ops, e.cycles)])
         n += 1
     return n
