@@ -699,50 +699,64 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
     from pqlab import estimate as E
 
     cpus = cpus or tuple(E.CPUS)
-    _, _, plats, pairs = _resolve(schemes, impls, platforms or ["aarch64-qemu"], impl_path)
-    if portable:
-        pairs = [(i, p.portable_build()) for i, p in pairs]
+    # each CPU on the QEMU CPU model that takes its optional-instruction paths, unless -p is given
+    groups: dict[str, list[str]] = {}
+    for cpu in cpus:
+        for p in platforms or [E.QEMU_PLATFORM[cpu]]:
+            groups.setdefault(p, []).append(cpu)
     rows = []
     store = None if no_store else Store(db)
     try:
-        for impl, plat in pairs:
-            ests = E.estimate(plat, impl, cpus, tuple(ops))
-            if store is not None:
-                with signals_deferred():
-                    E.store(store, plat, ests)
-            b = ests[0].build
-            for k, op in enumerate(ests[0].ops):
-                rows.append(
-                    {
-                        "scheme": impl.scheme,
-                        "implementation": impl.name,
-                        "platform": plat.name,
-                        "build": plat.variant or "default",
-                        "compiler": f"{b.compiler} {b.compiler_version}" if b else "",
-                        "operation": op,
-                        "qemu_instructions": ests[0].instructions[k],
-                        "estimate_cycles": {e.cpu: round(e.cycles[k]) for e in ests},
-                        "model": {e.cpu: e.model for e in ests},
-                    }
-                )
-            if not as_json:
-                click.echo(
-                    f"{impl.id} built for {plat.name}{' without native backends' if portable else ''} "
-                    f"({b.compiler_version if b else '?'}); ESTIMATES:"
-                )
-                for e in ests:
-                    click.echo(f"  {e.cpu}: {e.model}")
-                head = "".join(f"{c + ' (est.)':>22}" for c in cpus)
-                click.echo(f"  {'operation':<12}{'qemu insns':>14}{head}")
-                for k, op in enumerate(ests[0].ops):
-                    cells = "".join(f"{round(e.cycles[k]):>22,}" for e in ests)
-                    click.echo(f"  {op:<12}{ests[0].instructions[k]:>14,}{cells}")
-                click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured)")
+        for pname, pcpus in groups.items():
+            _, _, _, pairs = _resolve(schemes, impls, [pname], impl_path)
+            for impl, plat in pairs:
+                plat = plat.portable_build() if portable else plat
+                ests = E.estimate(plat, impl, tuple(pcpus), tuple(ops))
+                if store is not None:
+                    with signals_deferred():
+                        E.store(store, plat, ests)
+                rows += _estimate_rows(impl, plat, ests, as_json)
     finally:
         if store is not None:
             store.close()
     if as_json:
         click.echo(json.dumps(rows, indent=1))
+
+
+def _estimate_rows(impl, plat, ests, as_json: bool) -> list[dict]:
+    """`pqlab estimate`'s JSON rows of one implementation on one QEMU platform, and its text."""
+    b = ests[0].build
+    rows = [
+        {
+            "scheme": impl.scheme,
+            "implementation": impl.name,
+            "platform": plat.name,
+            "build": plat.variant or "default",
+            "compiler": f"{b.compiler} {b.compiler_version}" if b else "",
+            "operation": op,
+            "qemu_instructions": ests[0].instructions[k],
+            "estimate_cycles": {e.cpu: round(e.cycles[k]) for e in ests},
+            "model": {e.cpu: e.model for e in ests},
+            "notes": {e.cpu: e.note for e in ests if e.note},
+        }
+        for k, op in enumerate(ests[0].ops)
+    ]
+    if not as_json:
+        click.echo(
+            f"{impl.id} built for {plat.name}{' without native backends' if plat.variant == 'portable' else ''} "
+            f"({b.compiler_version if b else '?'}); ESTIMATES:"
+        )
+        for e in ests:
+            click.echo(f"  {e.cpu}: {e.model}")
+            if e.note:
+                click.secho(f"  note: {e.note}", fg="yellow")
+        head = "".join(f"{e.cpu + ' (est.)':>22}" for e in ests)
+        click.echo(f"  {'operation':<12}{'qemu insns':>14}{head}")
+        for k, op in enumerate(ests[0].ops):
+            cells = "".join(f"{round(e.cycles[k]):>22,}" for e in ests)
+            click.echo(f"  {op:<12}{ests[0].instructions[k]:>14,}{cells}")
+        click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured)")
+    return rows
 
 
 @main.command("acvp")

@@ -51,6 +51,41 @@ CPUS = {
     "cortex-a55": "CortexA55Model",
     "apple-m1": "CycloneModel (LLVM's model for every Apple core)",
 }
+# The optional instructions pqlab's aarch64 backend detects at run time (docs/neon.md, "Run-time
+# detection") that each modelled core has (Cortex-A72 and -A55 with the cryptographic extension,
+# ARMv8.0 / 8.2 without FEAT_SHA3; Apple M1 ARMv8.5 with FEAT_SHA3), and the QEMU platform whose
+# CPU model takes the same paths: the trace must run the code the modelled core would run.
+CPU_FEATURES = {
+    "cortex-a72": frozenset({"sha2", "pmull"}),
+    "cortex-a55": frozenset({"sha2", "pmull"}),
+    "apple-m1": frozenset({"sha2", "pmull", "sha3"}),
+}
+QEMU_PLATFORM = {"cortex-a72": "aarch64-qemu", "cortex-a55": "aarch64-qemu", "apple-m1": "aarch64-qemu-max"}
+# what the QEMU CPU models report (docs/neon.md: HWCAP 0x8fb and 0xecfffffb under QEMU 7.2)
+PLATFORM_FEATURES = {"cortex-a72": frozenset({"sha2", "pmull"}), "qemu-max": frozenset({"sha2", "pmull", "sha3"})}
+
+
+def check_features(plat: Platform, cpu: str) -> str:
+    """Refuses a trace whose CPU model has instructions the modelled core lacks (it would cost
+    code that core never runs); returns a note when the core has more (its real run would take
+    other paths), else ""."""
+    have = PLATFORM_FEATURES.get(plat.core)
+    if have is None:
+        raise PqlabError(f"estimate: no feature set known for {plat.name}'s QEMU CPU model {plat.core}")
+    extra, missing = have - CPU_FEATURES[cpu], CPU_FEATURES[cpu] - have
+    if extra:
+        raise PqlabError(
+            f"estimate: {plat.name} runs {', '.join(sorted(extra))} instructions that {cpu} does not have; "
+            f"estimate {cpu} on {QEMU_PLATFORM[cpu]}"
+        )
+    if missing:
+        return (
+            f"{cpu} has {', '.join(sorted(missing))}, which {plat.name}'s CPU model lacks: the trace takes "
+            f"the paths without them (use {QEMU_PLATFORM[cpu]})"
+        )
+    return ""
+
+
 # instruction sets both tools must accept: the union of what the aarch64 platforms' binaries hold
 MATTR = "+v8a,+neon,+fp-armv8,+crc,+aes,+sha2,+sha3,+lse,+rdm"
 CACHE = ROOT / "build" / "estimate-cache"
@@ -270,6 +305,7 @@ class Estimate:
     instructions: list[int]  # qemu-executed instructions per operation (between the timer reads)
     cycles: list[float]  # estimated cycles per operation
     build: build.BuildResult | None = None
+    note: str = ""  # check_features: the trace took other optional-instruction paths than the core would
 
 
 def estimate(plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: tuple[str, ...] = ()) -> list[Estimate]:
@@ -277,6 +313,7 @@ def estimate(plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: t
     for cpu in cpus:
         if cpu not in CPUS:
             raise PqlabError(f"estimate: unknown CPU {cpu} (one of {', '.join(CPUS)})")
+    notes = {cpu: check_features(plat, cpu) for cpu in cpus}
     tr = trace_operations(plat, impl, ops)
     out = []
     for cpu in cpus:
@@ -290,6 +327,7 @@ def estimate(plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: t
                 [tr.instructions(k) for k in range(len(tr.ops))],
                 [tr.cycles(k, costs) for k in range(len(tr.ops))],
                 tr.build,
+                notes[cpu],
             )
         )
     return out
