@@ -691,7 +691,14 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
     is_flag=True,
     help="build without the platform's native backends (the portable C; the C side of C vs NEON)",
 )
-def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable):
+@click.option(
+    "--functions",
+    "top",
+    type=click.IntRange(min=0),
+    default=0,
+    help="also the N functions with the most estimated cycles per operation",
+)
+def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable, top):
     """Cycle ESTIMATES for Cortex-A72, Cortex-A55 and Apple M1 without the hardware (docs/neon.md,
     "Cycle estimates"): qemu-aarch64 block execution counts of the speed program times each
     block's llvm-mca 19 cost. A model's output, not a measurement; stored as platform
@@ -711,11 +718,11 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
             _, _, _, pairs = _resolve(schemes, impls, [pname], impl_path)
             for impl, plat in pairs:
                 plat = plat.portable_build() if portable else plat
-                ests = E.estimate(plat, impl, tuple(pcpus), tuple(ops))
+                ests = E.estimate(plat, impl, tuple(pcpus), tuple(ops), functions=top > 0)
                 if store is not None:
                     with signals_deferred():
                         E.store(store, plat, ests)
-                rows += _estimate_rows(impl, plat, ests, as_json)
+                rows += _estimate_rows(impl, plat, ests, as_json, top)
     finally:
         if store is not None:
             store.close()
@@ -723,7 +730,7 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
         click.echo(json.dumps(rows, indent=1))
 
 
-def _estimate_rows(impl, plat, ests, as_json: bool) -> list[dict]:
+def _estimate_rows(impl, plat, ests, as_json: bool, top: int = 0) -> list[dict]:
     """`pqlab estimate`'s JSON rows of one implementation on one QEMU platform, and its text."""
     b = ests[0].build
     rows = [
@@ -738,6 +745,9 @@ def _estimate_rows(impl, plat, ests, as_json: bool) -> list[dict]:
             "estimate_cycles": {e.cpu: round(e.cycles[k]) for e in ests},
             "model": {e.cpu: e.model for e in ests},
             "notes": {e.cpu: e.note for e in ests if e.note},
+            "functions": {e.cpu: {f: round(c) for f, c in list(e.functions[k].items())[:top]} for e in ests}
+            if top
+            else {},
         }
         for k, op in enumerate(ests[0].ops)
     ]
@@ -755,6 +765,12 @@ def _estimate_rows(impl, plat, ests, as_json: bool) -> list[dict]:
         for k, op in enumerate(ests[0].ops):
             cells = "".join(f"{round(e.cycles[k]):>22,}" for e in ests)
             click.echo(f"  {op:<12}{ests[0].instructions[k]:>14,}{cells}")
+        for k, op in enumerate(ests[0].ops if top else []):
+            for e in ests:
+                total = e.cycles[k] or 1.0
+                click.echo(f"  {op} on {e.cpu}, top {top} functions (estimated cycles, share):")
+                for f, c in list(e.functions[k].items())[:top]:
+                    click.echo(f"    {f:<48}{round(c):>14,}{c / total:>8.1%}")
         click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured)")
     return rows
 

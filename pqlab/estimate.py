@@ -25,6 +25,7 @@ version (METHOD_VERSION) and llvm-mca's version are stored with every result.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -237,6 +238,18 @@ class Trace:
     def cycles(self, k: int, costs: dict[int, float]) -> float:
         return sum(n * costs[pc] for pc, n in self.windows[k].items())
 
+    def by_function(self, plat: Platform, k: int, costs: dict[int, float]) -> dict[str, float]:
+        """Estimated cycles of operation k per function (the symbol that holds each block's
+        start; '?' outside every symbol), largest first."""
+        from pqlab.fmastudy import function_table
+
+        starts, ends = function_table(plat, self.elf)
+        out: Counter[str] = Counter()
+        for pc, n in self.windows[k].items():
+            i = bisect.bisect_right(starts, pc) - 1
+            out[ends[i][1] if i >= 0 and pc < ends[i][0] else "?"] += n * costs[pc]
+        return dict(out.most_common())
+
 
 def trace_elf(plat: Platform, elf: Path, marker: str = "pqlab_hal_cycles") -> tuple[str, list[Counter[int]]]:
     """Run `elf` under the platform's qemu-aarch64 with `-d exec,nochain`; returns its stdout and,
@@ -306,10 +319,14 @@ class Estimate:
     cycles: list[float]  # estimated cycles per operation
     build: build.BuildResult | None = None
     note: str = ""  # check_features: the trace took other optional-instruction paths than the core would
+    functions: list[dict[str, float]] = field(default_factory=list)  # per operation: by_function
 
 
-def estimate(plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: tuple[str, ...] = ()) -> list[Estimate]:
-    """Trace `impl`'s speed program once (one iteration) and cost it on each CPU model."""
+def estimate(
+    plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: tuple[str, ...] = (), functions: bool = False
+) -> list[Estimate]:
+    """Trace `impl`'s speed program once (one iteration) and cost it on each CPU model;
+    `functions`: also each operation's cycles per function."""
     for cpu in cpus:
         if cpu not in CPUS:
             raise PqlabError(f"estimate: unknown CPU {cpu} (one of {', '.join(CPUS)})")
@@ -328,6 +345,7 @@ def estimate(plat: Platform, impl: Implementation, cpus: tuple[str, ...], ops: t
                 [tr.cycles(k, costs) for k in range(len(tr.ops))],
                 tr.build,
                 notes[cpu],
+                [tr.by_function(plat, k, costs) for k in range(len(tr.ops))] if functions else [],
             )
         )
     return out

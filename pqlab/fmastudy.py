@@ -252,7 +252,7 @@ def trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int]
     return proc.stdout, [b - a for a, b in zip(at, at[1:])], windows
 
 
-def _functions(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, str]]]:
+def function_table(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, str]]]:
     """The function symbols of `elf` sorted by address: (starts, [(end, name)])."""
     nm = plat.tool("nm") if plat.tools_prefix else "nm"
     out = subprocess.run([nm, "-S", "--defined-only", str(elf)], capture_output=True, text=True, check=True).stdout
@@ -269,7 +269,7 @@ def _functions(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, st
 def per_function(plat: Platform, elf: Path, window: Counter[bytes]) -> dict[str, int]:
     """Exclusive instruction counts per function of one window (program counters mapped to the
     function symbols that contain them; others under '?')."""
-    starts, ends = _functions(plat, elf)
+    starts, ends = function_table(plat, elf)
     out: Counter[str] = Counter()
     for pc_hex, n in window.items():
         pc = int(pc_hex, 16)

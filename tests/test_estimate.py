@@ -209,12 +209,17 @@ def test_cli_prints_and_stores_estimates(tmp_path):
     db = tmp_path / "r.db"
     res = CliRunner().invoke(
         main,
-        ["estimate", "ml-kem-512", "-i", "ref", "--ops", "encaps", "--cpu", "cortex-a72", "--db", str(db)],
+        ["estimate", "ml-kem-512", "-i", "ref", "--ops", "encaps", "--cpu", "cortex-a72", "--db", str(db)]
+        + ["--functions", "3"],
         catch_exceptions=False,
     )
     assert res.exit_code == 0, res.output
     assert "ESTIMATES" in res.output and "cortex-a72 (est.)" in res.output and "not measured" in res.output
-    assert re.search(r"^  encaps\s+[\d,]+\s+[\d,]+$", res.output, re.M)
+    m = re.search(r"^  encaps\s+[\d,]+\s+([\d,]+)$", res.output, re.M)
+    assert m
+    assert "encaps on cortex-a72, top 3 functions (estimated cycles, share):" in res.output
+    top = [int(x.replace(",", "")) for x in re.findall(r"^    \S+\s+([\d,]+)\s+[\d.]+%$", res.output, re.M)]
+    assert len(top) == 3 and top == sorted(top, reverse=True) and sum(top) <= int(m.group(1).replace(",", ""))
     rows = (
         sqlite3.connect(db)
         .execute(
