@@ -35,7 +35,7 @@ import struct
 import subprocess
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -64,6 +64,18 @@ CPU_FEATURES = {
 QEMU_PLATFORM = {"cortex-a72": "aarch64-qemu", "cortex-a55": "aarch64-qemu", "apple-m1": "aarch64-qemu-max"}
 # what the QEMU CPU models report (docs/neon.md: HWCAP 0x8fb and 0xecfffffb under QEMU 7.2)
 PLATFORM_FEATURES = {"cortex-a72": frozenset({"sha2", "pmull"}), "qemu-max": frozenset({"sha2", "pmull", "sha3"})}
+
+
+def trace_platform(plat: Platform) -> Platform:
+    """The platform as the estimator runs it: on QEMU's `max` CPU model with SVE and SME off
+    (`-cpu max,sve=off,sme=off`), because none of the three modelled cores has them and glibc's
+    string functions would otherwise take SVE paths; other CPU models unchanged."""
+    cmd = list(plat.runner_command)
+    for k in range(len(cmd) - 1):
+        if cmd[k] == "-cpu" and cmd[k + 1] == "max":
+            cmd[k + 1] = "max,sve=off,sme=off"
+            return replace(plat, runner_command=tuple(cmd))
+    return plat
 
 
 def check_features(plat: Platform, cpu: str) -> str:
@@ -331,7 +343,7 @@ def estimate(
         if cpu not in CPUS:
             raise PqlabError(f"estimate: unknown CPU {cpu} (one of {', '.join(CPUS)})")
     notes = {cpu: check_features(plat, cpu) for cpu in cpus}
-    tr = trace_operations(plat, impl, ops)
+    tr = trace_operations(trace_platform(plat), impl, ops)
     out = []
     for cpu in cpus:
         costs = block_costs(tr.blocks, cpu)

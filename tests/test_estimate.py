@@ -150,6 +150,17 @@ def test_trace_must_take_the_modelled_cores_paths():
     }
 
 
+def test_trace_platform_turns_sve_off():
+    assert E.trace_platform(get_platform("aarch64-qemu-max")).runner_command == (
+        "qemu-aarch64",
+        "-cpu",
+        "max,sve=off,sme=off",
+        "{elf}",
+    )
+    qemu = get_platform("aarch64-qemu")
+    assert E.trace_platform(qemu).runner_command == qemu.runner_command
+
+
 def test_model_label_names_versions():
     label = E.model_label("cortex-a72")
     assert re.search(r"llvm-mca 19\.\d+\.\d+ -mcpu=cortex-a72", label) and f"method {E.METHOD_VERSION}" in label
