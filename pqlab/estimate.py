@@ -225,7 +225,7 @@ def block_costs(blocks: dict[int, tuple[int, ...]], cpu: str) -> dict[int, float
             for (key, _), a, b in zip(part, t1, t2):
                 known[key] = (b - a) / ITERATIONS
         CACHE.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(".tmp")
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")  # concurrent estimates: each its own file
         tmp.write_text(json.dumps(known, sort_keys=True))
         tmp.replace(cache_file)
     return {pc: known[keys[pc]] for pc in blocks}
