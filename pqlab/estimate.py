@@ -342,6 +342,8 @@ def estimate(
     for cpu in cpus:
         if cpu not in CPUS:
             raise PqlabError(f"estimate: unknown CPU {cpu} (one of {', '.join(CPUS)})")
+    if plat.runner_kind != "qemu-user" or plat.arch != "aarch64":
+        raise PqlabError(f"estimate: platform {plat.name} is not qemu-aarch64 user mode (aarch64-qemu, -max)")
     notes = {cpu: check_features(plat, cpu) for cpu in cpus}
     tr = trace_operations(trace_platform(plat), impl, ops)
     out = []
