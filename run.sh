@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(python3 python3-venv python3-pip git gcc libc6-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
   picolibc-arm-none-eabi qemu-system-arm qemu-system-misc qemu-user gcc-riscv64-unknown-elf
-  picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind chromium-headless-shell clang-19
+  picolibc-riscv64-unknown-elf gcc-aarch64-linux-gnu libc6-dev-arm64-cross valgrind chromium-headless-shell clang-19 llvm-19
   clang-format-19 cmake verilator yosys patch)
 
 install_debian() {

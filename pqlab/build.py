@@ -403,6 +403,11 @@ def build(
     A platform with `build_as` is built as that platform (the same folder and programs)."""
     plat_name = plat.name
     plat = plat.build_platform()
+    if not plat.runs_here:
+        raise PqlabError(
+            f"platform {plat.name} builds and runs natively on {' / '.join(plat.raw['machines'])} machines "
+            f"only; this one is {_platform.machine()} (platform.toml `machines`)"
+        )
     plat.check_toolchain()
     bdir = BUILD_ROOT / plat.build_name
     debug = ["-DPQLAB_CONTRACT_CHECKS"] if opts.contract_checks else []

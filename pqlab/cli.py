@@ -674,6 +674,107 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
             click.echo(f"  {op:<10} {n[0]:>12,} -> {f[0] if f else '-':>12,} qemu instructions (not cycles)")
 
 
+@main.command("estimate")
+@selection
+@click.option(
+    "--cpu",
+    "cpus",
+    multiple=True,
+    type=click.Choice(["cortex-a72", "cortex-a55", "apple-m1"]),
+    help="CPU model(s) of llvm-mca (default: all three)",
+)
+@click.option("--ops", multiple=True, help="operations to estimate (the harness's names; default: all)")
+@click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
+@click.option("--no-store", is_flag=True, help="do not store the estimates in the database")
+@click.option(
+    "--portable",
+    is_flag=True,
+    help="build without the platform's native backends (the portable C; the C side of C vs NEON)",
+)
+@click.option(
+    "--functions",
+    "top",
+    type=click.IntRange(min=0),
+    default=0,
+    help="also the N functions with the most estimated cycles per operation",
+)
+def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable, top):
+    """Cycle ESTIMATES for Cortex-A72, Cortex-A55 and Apple M1 without the hardware (docs/neon.md,
+    "Cycle estimates"): qemu-aarch64 block execution counts of the speed program times each
+    block's llvm-mca 19 cost. A model's output, not a measurement; stored as platform
+    estimate-<cpu>, metric "estimate", with the llvm-mca version and method."""
+    from pqlab import estimate as E
+
+    cpus = cpus or tuple(E.CPUS)
+    # each CPU on the QEMU CPU model that takes its optional-instruction paths, unless -p is given
+    groups: dict[str, list[str]] = {}
+    for cpu in cpus:
+        for p in platforms or [E.QEMU_PLATFORM[cpu]]:
+            groups.setdefault(p, []).append(cpu)
+    rows = []
+    store = None if no_store else Store(db)
+    try:
+        for pname, pcpus in groups.items():
+            _, _, _, pairs = _resolve(schemes, impls, [pname], impl_path)
+            for impl, plat in pairs:
+                plat = plat.portable_build() if portable else plat
+                ests = E.estimate(plat, impl, tuple(pcpus), tuple(ops), functions=top > 0)
+                if store is not None:
+                    with signals_deferred():
+                        E.store(store, plat, ests)
+                rows += _estimate_rows(impl, plat, ests, as_json, top)
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+
+
+def _estimate_rows(impl, plat, ests, as_json: bool, top: int = 0) -> list[dict]:
+    """`pqlab estimate`'s JSON rows of one implementation on one QEMU platform, and its text."""
+    b = ests[0].build
+    rows = [
+        {
+            "scheme": impl.scheme,
+            "implementation": impl.name,
+            "platform": plat.name,
+            "build": plat.variant or "default",
+            "compiler": f"{b.compiler} {b.compiler_version}" if b else "",
+            "operation": op,
+            "qemu_instructions": ests[0].instructions[k],
+            "estimate_cycles": {e.cpu: round(e.cycles[k]) for e in ests},
+            "model": {e.cpu: e.model for e in ests},
+            "notes": {e.cpu: e.note for e in ests if e.note},
+            "functions": {e.cpu: {f: round(c) for f, c in list(e.functions[k].items())[:top]} for e in ests}
+            if top
+            else {},
+        }
+        for k, op in enumerate(ests[0].ops)
+    ]
+    if not as_json:
+        click.echo(
+            f"{impl.id} built for {plat.name}{' without native backends' if plat.variant == 'portable' else ''} "
+            f"({b.compiler_version if b else '?'}); ESTIMATES:"
+        )
+        for e in ests:
+            click.echo(f"  {e.cpu}: {e.model}")
+            if e.note:
+                click.secho(f"  note: {e.note}", fg="yellow")
+        head = "".join(f"{e.cpu + ' (est.)':>22}" for e in ests)
+        click.echo(f"  {'operation':<12}{'qemu insns':>14}{head}")
+        for k, op in enumerate(ests[0].ops):
+            cells = "".join(f"{round(e.cycles[k]):>22,}" for e in ests)
+            click.echo(f"  {op:<12}{ests[0].instructions[k]:>14,}{cells}")
+        for k, op in enumerate(ests[0].ops if top else []):
+            for e in ests:
+                total = e.cycles[k] or 1.0
+                click.echo(f"  {op} on {e.cpu}, top {top} functions (estimated cycles, share):")
+                for f, c in list(e.functions[k].items())[:top]:
+                    click.echo(f"    {f:<48}{round(c):>14,}{c / total:>8.1%}")
+        click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured)")
+    return rows
+
+
 @main.command("acvp")
 @click.argument("prompt", type=click.Path(dir_okay=False, exists=True))
 @click.option("-i", "--impl", "impl_name", help="implementation name (default: the first own one with a driver)")
@@ -764,6 +865,15 @@ def bench_cmd(schemes, impls, platforms, impl_path, jobs, as_json, iterations, d
             )
     outs = J.bench(pairs, store, jobs, BuildOptions(iterations=iterations, ops=selected))
     status = _fail_report(outs)
+    for o in outs:
+        timer = o.output.timer if o.ok and o.output else ""
+        if timer and timer != o.plat.timer_name:
+            click.secho(
+                f"note: {o.impl.id} on {o.plat.name} ran with timer {timer} ({o.plat.unit_of(timer)}), not "
+                f"{o.plat.timer_name} ({o.plat.timer_unit}): its figures are stored and reported in that unit",
+                fg="yellow",
+                err=True,
+            )
     recs = R.aggregate(store.latest([i.scheme for i, _ in pairs], [i.name for i, _ in pairs], plats))
     click.echo(R.to_json(recs) if as_json else R.markdown(recs))
     sys.exit(status)

@@ -211,7 +211,7 @@ def kat_differences(plat: Platform, impl: Implementation, count: int) -> dict:
     return {"count": count, "changed": changed}
 
 
-def _trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int], list[Counter[bytes]]]:
+def trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int], list[Counter[bytes]]]:
     """Run a `-d exec,nochain -singlestep -D log` command with `log` a FIFO; returns stdout, the
     instruction counts between consecutive executions of the address `marker`, and for each
     window between the executions 2k and 2k + 1 (an operation) the count per program counter."""
@@ -252,7 +252,7 @@ def _trace_counts(cmd: list[str], marker: int, log: Path) -> tuple[str, list[int
     return proc.stdout, [b - a for a, b in zip(at, at[1:])], windows
 
 
-def _functions(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, str]]]:
+def function_table(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, str]]]:
     """The function symbols of `elf` sorted by address: (starts, [(end, name)])."""
     nm = plat.tool("nm") if plat.tools_prefix else "nm"
     out = subprocess.run([nm, "-S", "--defined-only", str(elf)], capture_output=True, text=True, check=True).stdout
@@ -269,7 +269,7 @@ def _functions(plat: Platform, elf: Path) -> tuple[list[int], list[tuple[int, st
 def per_function(plat: Platform, elf: Path, window: Counter[bytes]) -> dict[str, int]:
     """Exclusive instruction counts per function of one window (program counters mapped to the
     function symbols that contain them; others under '?')."""
-    starts, ends = _functions(plat, elf)
+    starts, ends = function_table(plat, elf)
     out: Counter[str] = Counter()
     for pc_hex, n in window.items():
         pc = int(pc_hex, 16)
@@ -278,7 +278,7 @@ def per_function(plat: Platform, elf: Path, window: Counter[bytes]) -> dict[str,
     return dict(out.most_common())
 
 
-def _symbol(plat: Platform, elf: Path, name: str) -> int | None:
+def symbol(plat: Platform, elf: Path, name: str) -> int | None:
     nm = plat.tool("nm") if plat.tools_prefix else "nm"
     out = subprocess.run([nm, str(elf)], capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
@@ -308,14 +308,14 @@ def instruction_counts(
     if res.error:
         raise PqlabError(f"build of {impl.id} ({'FMA' if fma else 'default'}) failed: {res.error[-2000:]}")
     elf = res.elf["speed"]
-    addr = _symbol(plat, elf, "pqlab_hal_cycles")
+    addr = symbol(plat, elf, "pqlab_hal_cycles")
     if addr is None:
         raise PqlabError(f"{elf}: no pqlab_hal_cycles symbol to count between")
     with tempfile.TemporaryDirectory(prefix="pqlab-fma-") as tmp:
         fifo = Path(tmp) / "trace"
         os.mkfifo(fifo)
         cmd = command(plat, elf, ["-singlestep", "-d", "exec,nochain", "-D", str(fifo)])
-        stdout, gaps, windows = _trace_counts(cmd, addr, fifo)
+        stdout, gaps, windows = trace_counts(cmd, addr, fifo)
     out = protocol.parse(stdout, "speed")
     names = [f[0] for f in out.of("speed")]
     # timer reads come in pairs around each operation: the gaps 0, 2, 4, ... are the operations

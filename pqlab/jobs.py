@@ -114,7 +114,7 @@ def run_program(
         b,
         iterations=opts.runs(program),
         timer=ran.output.timer,
-        unit=plat.timer_unit,
+        unit=plat.unit_of(ran.output.timer),
         command=" ".join(ran.command),
     )
     return Outcome(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform as _platform
 import shutil
 import subprocess
 import tomllib
@@ -82,6 +83,14 @@ class Platform:
         return self.runner_kind == "serial" and "flash" in self.raw.get("runner", {})
 
     @property
+    def runs_here(self) -> bool:
+        """Whether this machine can build and run the platform's programs: platform.toml
+        `machines` (platform.machine() values, e.g. aarch64-linux's ["aarch64", "arm64"]) names the
+        machines a native platform needs; without it, every machine."""
+        machines = self.raw.get("machines")
+        return not machines or _platform.machine() in machines
+
+    @property
     def build_name(self) -> str:
         """The platform's build folder: each toolchain and variant has its own, so they never undo
         each other."""
@@ -110,6 +119,22 @@ class Platform:
         if not self.ct_cflags:
             return self
         return replace(self, cflags=self.cflags + self.ct_cflags, variant="ct")
+
+    def unit_of(self, timer: str) -> str:
+        """The unit of what a run's program reported as its timer (its header line): [timer] unit
+        for [timer] name, the fallback's unit for [timer] fallback's name (aarch64-linux: the
+        PMU counter unavailable, clock-monotonic in ns), else [timer] unit."""
+        fb = self.raw.get("timer", {}).get("fallback")
+        if fb and timer == fb["name"] and timer != self.timer_name:
+            return fb["unit"]
+        return self.timer_unit
+
+    def portable_build(self) -> Platform:
+        """The platform without its native backends (platform.toml `backends`,
+        `backends_on_machine`): the portable C only, in its own build folder (`pqlab estimate
+        --portable`, the C side of a C / NEON comparison)."""
+        raw = {k: v for k, v in self.raw.items() if k not in ("backends", "backends_on_machine")}
+        return replace(self, raw=raw, variant="portable")
 
     def subst(self, items, **extra) -> list[str]:
         values = {"platform_dir": str(self.dir), "root": str(ROOT), **extra}
@@ -233,6 +258,11 @@ def _check_schema(path: Path, d: dict) -> None:
     for table in ("runner", "timer"):
         if table in d and not isinstance(d[table], dict):
             raise PqlabError(f"{path}: [{table}] must be a table")
+    fb = d.get("timer", {}).get("fallback")
+    if fb is not None and not (
+        isinstance(fb, dict) and set(fb) == {"name", "unit"} and all(isinstance(v, str) and v for v in fb.values())
+    ):
+        raise PqlabError(f'{path}: [timer] fallback must be {{ name = "...", unit = "..." }}, not {fb!r}')
     runner = d.get("runner", {})
     kind = runner.get("kind", "native")
     if kind not in RUNNER_KINDS:

@@ -23,6 +23,7 @@ UNITS = {
     "hashing": "percent",
     "iterations": "count",
     "simspeed": "M instructions/s",
+    "estimate": "cycles (estimate)",  # pqlab estimate: llvm-mca per block x qemu block counts (pqlab/estimate.py)
     "ct": "count",  # pqlab ct: status and finding counts (pqlab/ctcheck.py, store_rows)
 }
 
@@ -127,8 +128,11 @@ def sections(records: list[dict]) -> list[Section]:
         clock = c["clock_hz"]
         timed = any(r["metric"] != "ct" for r in recs)  # a section of ct verdicts alone has no cycle counts
         model = str(c.get("model", ""))
+        estimate = any(r["metric"] == "estimate" for r in recs)
         if not timed or not model:
             notes = []
+        elif estimate:
+            notes = [f"ESTIMATES, not measurements: qemu-aarch64 block counts x block costs of {model} (docs/neon.md)."]
         elif model.startswith("exact (RTL)"):
             notes = [f"Exact (RTL): cycle counts of the core's own counter in its Verilated RTL, {model[13:]}."]
         else:
@@ -171,6 +175,7 @@ def sections(records: list[dict]) -> list[Section]:
                     left=3,
                 )
             )
+        tables += _pivot(recs, "estimate", "Estimated cycles (llvm-mca model, not measured)", OPS_ORDER)
         tables += _pivot(
             recs,
             "stack",
@@ -194,7 +199,8 @@ def sections(records: list[dict]) -> list[Section]:
             "timing model on, and QEMU -icount on the same binary, one after the other on this machine",
             ["pqlab-sim"],
         )
-        out.append(Section(f"{plat} ({c['core']}, {clock / 1e6:g} MHz benchmark clock)", notes, tables))
+        clock_note = "estimate" if estimate else f"{clock / 1e6:g} MHz benchmark clock"
+        out.append(Section(f"{plat} ({c['core']}, {clock_note})", notes, tables))
     return out
 
 

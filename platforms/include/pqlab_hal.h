@@ -5,8 +5,10 @@
  *
  * The timer's unit depends on the platform and is named by pqlab_hal_timer_name():
  * "dwt" (core cycles), "systick-icount" (QEMU instructions), "minstret" (retired
- * instructions), "rdtsc" (TSC ticks), "clock-monotonic" (nanoseconds). The host
- * reads the unit from the platform's platform.toml [timer] table. */
+ * instructions), "rdtsc" (TSC ticks), "perf-cycles" (PMU core cycles through
+ * perf_event_open), "clock-monotonic" (nanoseconds). The host reads the unit from the
+ * platform's platform.toml [timer] table (its `fallback` when the program reports that
+ * timer instead). */
 #ifndef PQLAB_HAL_H
 #define PQLAB_HAL_H
 

@@ -75,6 +75,9 @@ void pqlab_hal_send(const char *buf, size_t n)
     }
 }
 
+/* A platform with a timer of its own (aarch64-linux: perf_timer.c) defines
+ * PQLAB_HAL_EXTERNAL_TIMER and provides the two timer functions. */
+#ifndef PQLAB_HAL_EXTERNAL_TIMER
 uint64_t pqlab_hal_cycles(void)
 {
 #if defined(__x86_64__) && !defined(PQLAB_HOST_CLOCK_MONOTONIC)
@@ -96,6 +99,7 @@ const char *pqlab_hal_timer_name(void)
     return "clock-monotonic";
 #endif
 }
+#endif /* PQLAB_HAL_EXTERNAL_TIMER */
 
 void pqlab_hal_exit(int code)
 {
