@@ -218,6 +218,25 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
 }
 
 #ifndef PQLAB_MLKEM_SMALLSTACK
+/* Row i of the product, accumulated unreduced in 32 bits (|acc| < k 2q^2 <= 8q^2 < q 2^15),
+ * reduced once and finished; the reduction kernels clear acc for the next row. Key
+ * generation (Algorithm 13 lines 17-19): t_hat[i] = acc mod q + NTT(e[i]) in one pass
+ * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption: acc R^-1
+ * (reduce32, |row| < q < 4q: finish_row's bound), then finish_row. */
+static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, mlkem_poly32 *acc)
+{
+    mlkem_poly row;
+    if (sink->mode == ROWS_KEYGEN) {
+        poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
+        mlkem_ntt(&row);                                           /* reduced */
+        mlkem_reduce32_add(&row, acc, &row);                       /* |t| < 1699 + q < 2q */
+        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, &row);    /* reduced mod q inside */
+    } else {
+        mlkem_reduce32(&row, acc);
+        finish_row(sink, i, &row);
+    }
+}
+
 /* The matrix-vector product of K-PKE, row i = sum_j A_hat[i][j] o vec[j]
  * (key generation, Algorithm 13 line 18) or sum_j A_hat[j][i] o vec[j]
  * (encryption, A_hat^T, Algorithm 14 line 19), each row handed to finish_row as
@@ -229,16 +248,23 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
  * touch at most two rows, and a row ends before the row two further on starts,
  * so two accumulators suffice: row i uses acc[i % 2]. For k = 4 every batch is
  * exactly one row and one accumulator suffices.
- * Bounds: vec has |c| < q; a row gets k <= 4 terms, each < q: |acc| < 4q. */
-static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K], row_sink *sink)
+ * Speed over stack: the accumulators are 32-bit and the base multiplications unreduced
+ * (basemul_pairs32 with the vector's b1 gamma products cached once per polynomial, cache[j]),
+ * one Montgomery reduction per coefficient and row instead of three per pair and entry.
+ * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
+ * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
+ * acc: the caller's accumulators, zero on entry; every slot is used by some row (k >= 2 rows
+ * over k = 4 ? 1 : 2 slots) and cleared when its last row is reduced, so all are zero again
+ * on return (encryption reuses one for v). */
+static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
+                        const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
-    mlkem_poly acc[MLKEM_ACC_SLOTS];
     const int transposed = sink->mode == ROWS_ENCRYPT;
-    pqlab_memzero_words(acc, sizeof acc);
     for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
         const unsigned int n = MLKEM_K * MLKEM_K - e0 < 4 ? MLKEM_K * MLKEM_K - e0 : 4;
-        mlkem_poly *accs[4];
+        mlkem_poly32 *accs[4];
         const mlkem_poly *vecs[4];
+        const mlkem_polycache *caches[4];
         uint8_t xy[8];
         for (unsigned int t = 0; t < 4; t++) {
             /* public loop counters only; unused lanes (t >= n) repeat entry e0 */
@@ -246,22 +272,22 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
             accs[t] = &acc[i % MLKEM_ACC_SLOTS];
             vecs[t] = &vec[j];
+            caches[t] = &cache[j];
             xy[2 * t] = transposed ? i : j;
             xy[2 * t + 1] = transposed ? j : i;
         }
         if (n == 4) {
-            mlkem_matacc_x4(accs, vecs, rho, xy);
+            mlkem_matacc_x4(accs, vecs, caches, rho, xy);
         } else {
             for (unsigned int t = 0; t < n; t++) {
-                mlkem_matacc(accs[t], vecs[t], rho, xy[2 * t], xy[2 * t + 1]);
+                mlkem_matacc(accs[t], vecs[t], caches[t], rho, xy[2 * t], xy[2 * t + 1]);
             }
         }
         for (unsigned int t = 0; t < n; t++) {
             const unsigned int e = e0 + t;
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
-                finish_row(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
-                pqlab_memzero_words(&acc[i % MLKEM_ACC_SLOTS], sizeof acc[0]);
+                finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]); /* clears the accumulator */
             }
         }
     }
@@ -275,6 +301,8 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
     mlkem_poly s[MLKEM_K];
+    mlkem_polycache scache[MLKEM_K];
+    mlkem_poly32 acc[MLKEM_ACC_SLOTS];
     row_sink sink;
 
     mlkem_hash_g(rhosigma, d, MLKEM_SYMBYTES, &kbyte, 1); /* line 1: G(d || k) */
@@ -284,14 +312,16 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt(&s[i]); /* reduced */
+        mlkem_ntt(&s[i]);                  /* reduced */
+        mlkem_mulcache(&scache[i], &s[i]); /* |c| < q */
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
     sink.cmp = NULL;
     sink.diff = 0;
-    matvec_rows(rho, s, &sink); /* lines 12-15, 17-19: t_hat into ek */
+    pqlab_memzero_words(acc, sizeof acc);
+    matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
         mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
@@ -304,16 +334,17 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
  * a time. Returns 1 if the compared piece differs. */
 static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
                                         const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
-                                        const mlkem_poly y[MLKEM_K])
+                                        const mlkem_poly y[MLKEM_K], const mlkem_polycache ycache[MLKEM_K],
+                                        mlkem_poly32 *v32)
 {
     mlkem_poly v, tmp;
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
-    uint8_t diff;
-    pqlab_memzero_words(&v, sizeof v);
+    uint8_t diff; /* v32: a cleared accumulator of matvec_rows (zero), cleared again by reduce32 */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 4q: k <= 4 terms < q */
+        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
+        mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
     }
+    mlkem_reduce32(&v, v32);                          /* |v32| < 8q^2 < q 2^15: |v| < q */
     mlkem_invntt(&v);                                 /* |v| < 4q in (contract), |v| < q out */
     poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
     poly_add(&v, &tmp);                               /* |v| < q + 2 */
@@ -332,6 +363,8 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
                                           const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES])
 {
     mlkem_poly y[MLKEM_K];
+    mlkem_polycache ycache[MLKEM_K];
+    mlkem_poly32 acc[MLKEM_ACC_SLOTS];
     uint8_t rho[MLKEM_SYMBYTES];
     row_sink sink;
     uint8_t diff;
@@ -343,16 +376,18 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
         poly_noise_eta1(&y[i], r, (uint8_t)i);
-        mlkem_ntt(&y[i]); /* reduced */
+        mlkem_ntt(&y[i]);                  /* reduced */
+        mlkem_mulcache(&ycache[i], &y[i]); /* |c| < q */
     }
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    matvec_rows(rho, y, &sink); /* lines 13-16, 19, 22: u into c1 */
+    pqlab_memzero_words(acc, sizeof acc);
+    matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1; acc zero again */
     diff = sink.diff;
-    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y);
+    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0]);
     return diff;
 }
 
@@ -361,6 +396,8 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
                                        const uint8_t c[MLKEM_CTBYTES])
 {
     mlkem_poly w, u, s;
+    /* basemul_acc, not the cached 32-bit form: u is new for every term, so its cache would
+     * be used once (mulcache + basemul_pairs32 + reduce32 cost more than basemul_acc) */
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */

@@ -18,6 +18,18 @@
  *   pqlab_mlkem_basemul_pairs_armv7em(r, a, b, p, n)
  *                                         the same on pairs p .. p+n-1 only (r, b point at
  *                                         pair p, a at its first pair), p + n <= 128, n >= 0
+ *   pqlab_mlkem_mulcache_armv7em(bg, b)  bg[i] = b[2i+1] gamma_i mod q (kernels.h mulcache):
+ *                                         b: |c| < q; |bg| < q, congruent to the C's
+ *   pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n)
+ *                                         r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0
+ *                                         for i < n (kernels.h basemul_pairs32): int32 r, the
+ *                                         exact values of the C; a, b word-aligned, bg any
+ *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
+ *                                         (kernels.h reduce32): |r| < q, congruent to the C's;
+ *                                         a cleared
+ *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
+ *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
+ *                                         values exactly; a cleared; r may be b
  *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
  *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
  *                                         count limit: appends every 12-bit value < q to
@@ -58,6 +70,11 @@ void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
+void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
+void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                         unsigned int n);
+void pqlab_mlkem_reduce32_armv7em(int16_t r[256], int32_t a[256]);
+void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
@@ -83,6 +100,10 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_BASEMUL_ACC
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
+#define PQLAB_MLKEM_NATIVE_MULCACHE
+#define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
+#define PQLAB_MLKEM_NATIVE_REDUCE32
+#define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
@@ -174,6 +195,23 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs_native)(int16_t *r, const
                                                                unsigned int p, unsigned int n)
 {
     pqlab_mlkem_basemul_pairs_armv7em(r, a, b, p, n);
+}
+static inline void PQLAB_NAMESPACE(mlkem_mulcache_native)(mlkem_polycache *bg, const mlkem_poly *b)
+{
+    pqlab_mlkem_mulcache_armv7em(bg->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, const int16_t *a, const int16_t *b,
+                                                                 const int16_t *bg, unsigned int n)
+{
+    pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
+}
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, mlkem_poly32 *a)
+{
+    pqlab_mlkem_reduce32_armv7em(r->c, a->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, mlkem_poly32 *a, const mlkem_poly *b)
+{
+    pqlab_mlkem_reduce32_add_armv7em(r->c, a->c, b->c);
 }
 static inline unsigned int PQLAB_NAMESPACE(mlkem_rej_bulk_native)(int16_t *cand, const uint8_t *buf, unsigned int g)
 {

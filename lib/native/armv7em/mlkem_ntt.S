@@ -1048,6 +1048,213 @@ pqlab_mlkem_basemul_pairs_armv7em:
     pop {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
 
+.section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
+.global pqlab_mlkem_mulcache_armv7em
+.type pqlab_mlkem_mulcache_armv7em, %function
+.align 2
+pqlab_mlkem_mulcache_armv7em:
+    push {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r2, #:lower16:pqlab_mlkem_bm_gamma
+    movt r2, #:upper16:pqlab_mlkem_bm_gamma
+    add.w r3, r0, #256
+1:
+    ldm.w r1!, {r4-r7}
+    ldm.w r2!, {r8, r9}
+    smultb r10, r4, r8
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smultt r11, r5, r8
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r4, r11, r10, asr #16
+    smultb r10, r6, r9
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smultt r11, r7, r9
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r5, r11, r10, asr #16
+    stm.w r0!, {r4, r5}
+    cmp.w r0, r3
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
+
+.section .text.pqlab_mlkem_basemul_pairs32_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul_pairs32_armv7em
+.type pqlab_mlkem_basemul_pairs32_armv7em, %function
+.align 2
+pqlab_mlkem_basemul_pairs32_armv7em:
+    ldr.w r12, [sp]
+    cmp.w r12, #0
+    it eq
+    bxeq lr
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r4, r0, r12, lsl #3
+    str.w r4, [sp]
+    tst r12, #1
+    beq 1f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldrh r8, [r3], #2
+    ldrd r10, r11, [r0]
+    pkhbt r8, r6, r8, lsl #16
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    strd r10, r11, [r0], #8
+1:
+    tst r12, #2
+    beq 2f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #4
+2:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq 4f
+3:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 3b
+4:
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_basemul_pairs32_armv7em, .-pqlab_mlkem_basemul_pairs32_armv7em
+
+.section .text.pqlab_mlkem_reduce32_armv7em, "ax", %progbits
+.global pqlab_mlkem_reduce32_armv7em
+.type pqlab_mlkem_reduce32_armv7em, %function
+.align 2
+pqlab_mlkem_reduce32_armv7em:
+    push {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    add.w r2, r0, #512
+1:
+    ldm.w r1, {r4-r11}
+    smulbb r12, r4, lr
+    smlabt r4, r12, lr, r4
+    smulbb r12, r5, lr
+    smlabt r5, r12, lr, r5
+    smulbb r12, r6, lr
+    smlabt r6, r12, lr, r6
+    smulbb r12, r7, lr
+    smlabt r7, r12, lr, r7
+    smulbb r12, r8, lr
+    smlabt r8, r12, lr, r8
+    smulbb r12, r9, lr
+    smlabt r9, r12, lr, r9
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r4, r5, r4, asr #16
+    pkhtb r5, r7, r6, asr #16
+    pkhtb r6, r9, r8, asr #16
+    pkhtb r7, r11, r10, asr #16
+    stm.w r0!, {r4-r7}
+    mov.w r8, #0
+    mov.w r9, #0
+    mov.w r10, #0
+    mov.w r11, #0
+    stm.w r1!, {r8-r11}
+    stm.w r1!, {r8-r11}
+    cmp.w r0, r2
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_reduce32_armv7em, .-pqlab_mlkem_reduce32_armv7em
+
+.section .text.pqlab_mlkem_reduce32_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_reduce32_add_armv7em
+.type pqlab_mlkem_reduce32_add_armv7em, %function
+.align 2
+pqlab_mlkem_reduce32_add_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r3, r0, #512
+    str.w r3, [sp]
+    movw r3, #44983
+    movt r3, #19
+    movw lr, #3329
+1:
+    ldm.w r1, {r4-r11}
+    smmulr r12, r4, r3
+    mls r4, r12, lr, r4
+    smmulr r12, r5, r3
+    mls r5, r12, lr, r5
+    smmulr r12, r6, r3
+    mls r6, r12, lr, r6
+    smmulr r12, r7, r3
+    mls r7, r12, lr, r7
+    smmulr r12, r8, r3
+    mls r8, r12, lr, r8
+    smmulr r12, r9, r3
+    mls r9, r12, lr, r9
+    smmulr r12, r10, r3
+    mls r10, r12, lr, r10
+    smmulr r12, r11, r3
+    mls r11, r12, lr, r11
+    pkhbt r4, r4, r5, lsl #16
+    pkhbt r6, r6, r7, lsl #16
+    pkhbt r8, r8, r9, lsl #16
+    pkhbt r10, r10, r11, lsl #16
+    ldm.w r2!, {r5, r7, r9, r11}
+    sadd16 r4, r4, r5
+    sadd16 r6, r6, r7
+    sadd16 r8, r8, r9
+    sadd16 r10, r10, r11
+    stm.w r0!, {r4, r6, r8, r10}
+    mov.w r5, #0
+    mov.w r7, #0
+    mov.w r9, #0
+    mov.w r11, #0
+    stm.w r1!, {r5, r7, r9, r11}
+    stm.w r1!, {r5, r7, r9, r11}
+    ldr.w r12, [sp]
+    cmp.w r0, r12
+    bne.w 1b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_reduce32_add_armv7em, .-pqlab_mlkem_reduce32_add_armv7em
+
 .section .text.pqlab_mlkem_rej_bulk_armv7em, "ax", %progbits
 .global pqlab_mlkem_rej_bulk_armv7em
 .type pqlab_mlkem_rej_bulk_armv7em, %function
