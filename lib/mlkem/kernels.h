@@ -25,6 +25,8 @@
  *  invntt           Algorithm 10 *R  |c| < 4q (every call: at  |c| < q
  *                                    most 4 basemul terms;
  *                                    the C takes any int16)
+ *  invntt_q         as invntt        |c| < q (the reduced rows  |c| < q
+ *                                    of the 32-bit product)
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
  *                   times R^-1       6q (room for 4 terms)     each term is < q
  *  canonical        c mod q          |c| < 2q (every call      canonical
@@ -193,6 +195,13 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_INVNTT_IMPL mlkem_invntt_c
 #endif
+/* invntt_q: a backend's own form for input |c| < q, else whatever invntt runs (its contract,
+ * |c| < 4q, includes |c| < q): no C version of its own. */
+#ifdef PQLAB_MLKEM_NATIVE_INVNTT_Q
+#define MLKEM_INVNTT_Q_IMPL PQLAB_NAMESPACE(mlkem_invntt_q_native)
+#else
+#define MLKEM_INVNTT_Q_IMPL MLKEM_INVNTT_IMPL
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL_ACC
 #define MLKEM_BASEMUL_ACC_IMPL PQLAB_NAMESPACE(mlkem_basemul_acc_native)
 #else
@@ -321,6 +330,7 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 
 PQLAB_MLKEM_DISPATCH(mlkem_ntt, MLKEM_NTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
+PQLAB_MLKEM_DISPATCH(mlkem_invntt_q, MLKEM_INVNTT_Q_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_acc, MLKEM_BASEMUL_ACC_IMPL,
                      (mlkem_poly * r, const mlkem_poly *a, const mlkem_poly *b), (r, a, b))
 PQLAB_MLKEM_DISPATCH(mlkem_canonical, MLKEM_CANONICAL_IMPL, (mlkem_poly * r), (r))

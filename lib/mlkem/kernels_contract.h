@@ -37,6 +37,13 @@ static inline void mlkem_invntt_checked(mlkem_poly *r)
     PQLAB_CONTRACT("mlkem_invntt", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
+static inline void mlkem_invntt_q_checked(mlkem_poly *r)
+{
+    PQLAB_CONTRACT("mlkem_invntt_q", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_invntt_q(r);
+    PQLAB_CONTRACT("mlkem_invntt_q", MLKEM_BELOW_Q(r), "output |c| < q");
+}
+
 static inline void mlkem_basemul_acc_checked(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
 {
     mlkem_poly before = *r;
@@ -240,6 +247,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_check12 mlkem_check12_checked
 #define mlkem_ntt mlkem_ntt_checked
 #define mlkem_invntt mlkem_invntt_checked
+#define mlkem_invntt_q mlkem_invntt_q_checked
 #define mlkem_basemul_acc mlkem_basemul_acc_checked
 #define mlkem_tobytes12 mlkem_tobytes12_checked
 #define mlkem_frombytes12 mlkem_frombytes12_checked

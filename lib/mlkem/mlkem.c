@@ -177,6 +177,30 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
+/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
+static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
+{
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    mlkem_compress_du(piece, u);
+    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
+                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+}
+
+/* Encryption (Algorithm 14 lines 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse NTT
+ * already applied (|u| < q), compressed into c (or compared with it). */
+static MLKEM_NOINLINE void finish_row_u(row_sink *sink, unsigned int i, mlkem_poly *u)
+{
+#ifdef PQLAB_MLKEM_SMALLSTACK
+    poly_noise_add_eta2(u, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
+#else
+    mlkem_poly e;
+    poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
+    poly_add(u, &e);                                         /* |u| < q + 2 */
+#endif
+    emit_row(sink, i, u); /* |u| < q + 2 < 2q: compress_du reduces mod q */
+}
+
+#ifdef PQLAB_MLKEM_SMALLSTACK
 /* Finish row i of the product, held in acc (|acc| < 4q, factor R^-1):
  *  key generation (Algorithm 13 lines 12-15, 17-19): t_hat[i] = acc + NTT(e[i]),
  *    encoded into ek;
@@ -191,38 +215,22 @@ static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlk
     mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);   /* |t| < 2q: reduced mod q inside */
 }
 
-/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
-static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
-{
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
-    mlkem_compress_du(piece, u);
-    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
-}
-
 static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc)
 {
     if (sink->mode == ROWS_KEYGEN) {
         finish_row_keygen(sink, i, acc);
     } else {
         mlkem_invntt(acc); /* input |acc| < 4q (invntt's contract); |u| < q, R^-1 cancelled */
-#ifdef PQLAB_MLKEM_SMALLSTACK
-        poly_noise_add_eta2(acc, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
-#else
-        mlkem_poly e;
-        poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
-        poly_add(acc, &e);                                       /* |u| < q + 2 */
-#endif
-        emit_row(sink, i, acc); /* |u| < q + 2 < 2q: compress_du reduces mod q */
+        finish_row_u(sink, i, acc);
     }
 }
-
-#ifndef PQLAB_MLKEM_SMALLSTACK
+#else
 /* Row i of the product, accumulated unreduced in 32 bits (|acc| < k 2q^2 <= 8q^2 < q 2^15),
  * reduced once and finished; the reduction kernels clear acc for the next row. Key
  * generation (Algorithm 13 lines 17-19): t_hat[i] = acc mod q + NTT(e[i]) in one pass
- * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption: acc R^-1
- * (reduce32, |row| < q < 4q: finish_row's bound), then finish_row. */
+ * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption (Algorithm 14
+ * lines 19, 22): acc R^-1 (reduce32, |row| < q), NTT^-1 (invntt_q: input |c| < q), then
+ * + e1[i] and Compress_du. */
 static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, mlkem_poly32 *acc)
 {
     mlkem_poly row;
@@ -232,11 +240,14 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, mlkem_po
         mlkem_reduce32_add(&row, acc, &row);                       /* |t| < 1699 + q < 2q */
         mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, &row);    /* reduced mod q inside */
     } else {
-        mlkem_reduce32(&row, acc);
-        finish_row(sink, i, &row);
+        mlkem_reduce32(&row, acc); /* |row| < q */
+        mlkem_invntt_q(&row);      /* input |c| < q (invntt_q's contract); |u| < q, R^-1 cancelled */
+        finish_row_u(sink, i, &row);
     }
 }
+#endif
 
+#ifndef PQLAB_MLKEM_SMALLSTACK
 /* The matrix-vector product of K-PKE, row i = sum_j A_hat[i][j] o vec[j]
  * (key generation, Algorithm 13 line 18) or sum_j A_hat[j][i] o vec[j]
  * (encryption, A_hat^T, Algorithm 14 line 19), each row handed to finish_row as
@@ -345,7 +356,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
         mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
     }
     mlkem_reduce32(&v, v32);                          /* |v32| < 8q^2 < q 2^15: |v| < q */
-    mlkem_invntt(&v);                                 /* |v| < 4q in (contract), |v| < q out */
+    mlkem_invntt_q(&v);                               /* |v| < q in (invntt_q's contract), |v| < q out */
     poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
     poly_add(&v, &tmp);                               /* |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                           /* line 20: mu */

@@ -317,8 +317,12 @@ def emit_ntt() -> None:
     end_func(name)
 
 
-def emit_invntt() -> None:
-    name = "pqlab_mlkem_invntt_armv7em"
+def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True) -> None:
+    """The inverse NTT; input_4q: input |c| < 4q (kernels.h invntt), layer 2's sums (< 8q)
+    reduced; else input |c| < q (invntt_q, the reduced rows of the 32-bit matrix product):
+    layer 2's sums are < 2q, layer 4's < 4q, layer 8's < 8q, within int16 without a
+    reduction, and after pass 1 the words have the same bounds as in the 4q form (w0 reduced
+    to [0, q], w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h), so passes 2 and 3 are the same."""
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
@@ -332,9 +336,10 @@ def emit_invntt() -> None:
     for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
         e(f"ldr r2, [r1, #{4 * k}]")
         gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-    const("r2", V)
-    for m in (0, 2, 4, 6):  # the sums, < 8q
-        floor_barrett1(D[m], "r2", "r3")
+    if input_4q:
+        const("r2", V)
+        for m in (0, 2, 4, 6):  # the sums, < 8q
+            floor_barrett1(D[m], "r2", "r3")
     e("ldr r2, [r1, #16]")  # layer 4
     gs(D[0], D[2], "r2", "r3")
     gs(D[1], D[3], "r2", "r3")
@@ -1129,6 +1134,7 @@ def main() -> None:
     )
     emit_ntt()
     emit_invntt()
+    emit_invntt("pqlab_mlkem_invntt_q_armv7em", input_4q=False)
     emit_basemul()
     emit_basemul_pairs()
     emit_mulcache()

@@ -10,6 +10,8 @@
  *                                         as mlkem_ntt_c (a reduced representative is unique)
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
  *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
+ *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): layer 2's
+ *                                         reductions left out
  *   pqlab_mlkem_basemul_acc_armv7em(r, a, b)
  *                                         r += a o b R^-1 (Algorithms 11, 12); a, b: |c| < q,
  *                                         each added term |.| < q; r, a, b 256 int16_t each;
@@ -68,6 +70,7 @@
 
 void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
+void pqlab_mlkem_invntt_q_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
 void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
@@ -97,6 +100,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
 #define PQLAB_MLKEM_NATIVE_INVNTT
+#define PQLAB_MLKEM_NATIVE_INVNTT_Q
 #define PQLAB_MLKEM_NATIVE_BASEMUL_ACC
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
@@ -186,6 +190,10 @@ static inline void PQLAB_NAMESPACE(mlkem_ntt_native)(mlkem_poly *r)
 static inline void PQLAB_NAMESPACE(mlkem_invntt_native)(mlkem_poly *r)
 {
     pqlab_mlkem_invntt_armv7em(r->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_invntt_q_native)(mlkem_poly *r)
+{
+    pqlab_mlkem_invntt_q_armv7em(r->c);
 }
 static inline void PQLAB_NAMESPACE(mlkem_basemul_acc_native)(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
 {
