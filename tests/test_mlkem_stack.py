@@ -22,8 +22,8 @@ PQM4_CLEAN_768 = {"keypair": 10_248, "encaps": 13_384, "decaps": 14_480}
 # (before: 4,304 / 4,376 / 4,344, 4,824 / 4,904 / 4,872, 4,824 / 4,896 / 4,864 bytes).
 # The stack-first `smallstack` is held to pqm4 m4fstack below.
 LIMITS = {
-    "ml-kem-512": {"keypair": 5_896, "encaps": 5_992, "decaps": 5_960},
-    "ml-kem-768": {"keypair": 6_664, "encaps": 6_768, "decaps": 6_736},
+    "ml-kem-512": {"keypair": 5_896, "encaps": 6_000, "decaps": 5_968},
+    "ml-kem-768": {"keypair": 6_680, "encaps": 6_784, "decaps": 6_752},
     "ml-kem-1024": {"keypair": 6_424, "encaps": 6_496, "decaps": 6_464},
 }
 

@@ -59,10 +59,10 @@
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
- *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q; the
- *                   reduction of a 32-bit accumulator           accumulator is zero on return
+ *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
+ *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
- *                   (no factor R)    b: |c| < q                 R^-1); a zero on return
+ *                   (no factor R)    b: |c| < q                 R^-1)
  *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
  *                                                              matrix kernel)
@@ -150,11 +150,11 @@ void mlkem_mulcache_c(mlkem_polycache *bg, const mlkem_poly *b);
  * Algorithm 12 without reduction (bg the mulcache entries of b's pairs); r, b at the same
  * pair, a and bg at theirs. */
 void mlkem_basemul_pairs32_c(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n);
-/* r = a R^-1 mod q (Montgomery) coefficient-wise; a is cleared (ready for the next row). */
-void mlkem_reduce32_c(mlkem_poly *r, mlkem_poly32 *a);
+/* r = a R^-1 mod q (Montgomery) coefficient-wise. */
+void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a);
 /* r = (a mod q) + b coefficient-wise (Barrett, without the factor R^-1: a row of key
- * generation, t_hat = A_hat s_hat + e_hat); a is cleared. r may be b. */
-void mlkem_reduce32_add_c(mlkem_poly *r, mlkem_poly32 *a, const mlkem_poly *b);
+ * generation, t_hat = A_hat s_hat + e_hat). r may be b. */
+void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b);
 /* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
  * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
 unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
@@ -365,9 +365,9 @@ PQLAB_MLKEM_DISPATCH(mlkem_mulcache, MLKEM_MULCACHE_IMPL, (mlkem_polycache * bg,
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
-PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, mlkem_poly32 *a), (r, a))
+PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
-                     (mlkem_poly * r, mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
+                     (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
                      (mlkem_poly32 * acc, const mlkem_poly *vec, const mlkem_polycache *cache,
                       const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),

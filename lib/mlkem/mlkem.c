@@ -226,12 +226,12 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
 }
 #else
 /* Row i of the product, accumulated unreduced in 32 bits (|acc| < k 2q^2 <= 8q^2 < q 2^15),
- * reduced once and finished; the reduction kernels clear acc for the next row. Key
+ * reduced once and finished. Key
  * generation (Algorithm 13 lines 17-19): t_hat[i] = acc mod q + NTT(e[i]) in one pass
  * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption (Algorithm 14
  * lines 19, 22): acc R^-1 (reduce32, |row| < q), NTT^-1 (invntt_q: input |c| < q), then
  * + e1[i] and Compress_du. */
-static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, mlkem_poly32 *acc)
+static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const mlkem_poly32 *acc)
 {
     mlkem_poly row;
     if (sink->mode == ROWS_KEYGEN) {
@@ -264,9 +264,8 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, mlkem_po
  * one Montgomery reduction per coefficient and row instead of three per pair and entry.
  * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
  * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
- * acc: the caller's accumulators, zero on entry; every slot is used by some row (k >= 2 rows
- * over k = 4 ? 1 : 2 slots) and cleared when its last row is reduced, so all are zero again
- * on return (encryption reuses one for v). */
+ * acc: the caller's accumulators, zero on entry; a slot is cleared after its row only when
+ * a later row uses it (memset: the accumulators are not secret-wiped, only initialised). */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
                         const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
@@ -298,7 +297,10 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             const unsigned int e = e0 + t;
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
-                finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]); /* clears the accumulator */
+                finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
+                if (i + MLKEM_ACC_SLOTS < MLKEM_K) { /* public: the slot takes row i + slots */
+                    memset(&acc[i % MLKEM_ACC_SLOTS], 0, sizeof acc[0]);
+                }
             }
         }
     }
@@ -331,7 +333,7 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.out = ek;
     sink.cmp = NULL;
     sink.diff = 0;
-    pqlab_memzero_words(acc, sizeof acc);
+    memset(acc, 0, sizeof acc);
     matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
@@ -350,7 +352,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
 {
     mlkem_poly v, tmp;
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
-    uint8_t diff; /* v32: a cleared accumulator of matvec_rows (zero), cleared again by reduce32 */
+    uint8_t diff; /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
         mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
@@ -395,9 +397,10 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.out = c_out;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    pqlab_memzero_words(acc, sizeof acc);
-    matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1; acc zero again */
+    memset(acc, 0, sizeof acc);
+    matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
+    memset(&acc[0], 0, sizeof acc[0]); /* reused for t_hat^T y_hat */
     diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0]);
     return diff;
 }

@@ -196,13 +196,11 @@ void mlkem_basemul_pairs32_c(int32_t *r, const int16_t *a, const int16_t *b, con
     }
 }
 
-/* One Montgomery reduction per coefficient: |a| < q 2^15 gives |r| < q (reduce.h). The
- * accumulator is cleared for the next row. */
-void mlkem_reduce32_c(mlkem_poly *r, mlkem_poly32 *a)
+/* One Montgomery reduction per coefficient: |a| < q 2^15 gives |r| < q (reduce.h). */
+void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a)
 {
     for (unsigned int j = 0; j < MLKEM_N; j++) {
         r->c[j] = mlkem_montgomery_reduce(a->c[j]);
-        a->c[j] = 0;
     }
 }
 
@@ -212,12 +210,11 @@ void mlkem_reduce32_c(mlkem_poly *r, mlkem_poly32 *a)
 /* r = a - round(a V / 2^32) q + b. V q = 2^32 - 1353, so a V / 2^32 = a / q (1 - 1353 / 2^32):
  * for |a| < q 2^15 the quotient is off from a / q by at most 2^15 1353 / 2^32 < 0.011, and
  * |a - t q| <= q / 2 + 0.011 q < 1699. (The rounding is that of SMMULR.) */
-void mlkem_reduce32_add_c(mlkem_poly *r, mlkem_poly32 *a, const mlkem_poly *b)
+void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {
     for (unsigned int j = 0; j < MLKEM_N; j++) {
         const int32_t x = a->c[j];
         const int32_t t = (int32_t)(((int64_t)x * MLKEM_BARRETT32_V + ((int64_t)1 << 31)) >> 32);
         r->c[j] = (int16_t)(x - t * MLKEM_Q + b->c[j]);
-        a->c[j] = 0;
     }
 }

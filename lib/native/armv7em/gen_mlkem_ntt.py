@@ -599,9 +599,9 @@ def emit_basemul_pairs32() -> None:
 
 
 def emit_reduce32() -> None:
-    """r = a R^-1 mod q coefficient-wise (Montgomery, mont above: |a| < q 2^15 gives (-q, q)),
-    and a cleared (kernels.h reduce32): r0 = r (256 int16), r1 = a (256 int32). Eight
-    coefficients per iteration."""
+    """r = a R^-1 mod q coefficient-wise (Montgomery, mont above: |a| < q 2^15 gives (-q, q);
+    kernels.h reduce32): r0 = r (256 int16), r1 = a (256 int32). Eight coefficients per
+    iteration."""
     name = "pqlab_mlkem_reduce32_armv7em"
     func(name)
     e("push {r4-r11, lr}")
@@ -609,7 +609,7 @@ def emit_reduce32() -> None:
     e(f"movt {QQ}, #{Q}")
     e("add r2, r0, #512")
     out.append("1:")
-    e("ldm r1, {r4-r11}")
+    e("ldm r1!, {r4-r11}")
     for x in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"):
         mont(x, "r12")
     e("pkhtb r4, r5, r4, asr #16")
@@ -617,10 +617,6 @@ def emit_reduce32() -> None:
     e("pkhtb r6, r9, r8, asr #16")
     e("pkhtb r7, r11, r10, asr #16")
     e("stm r0!, {r4-r7}")
-    for x in ("r8", "r9", "r10", "r11"):
-        e(f"mov {x}, #0")
-    e("stm r1!, {r8-r11}")
-    e("stm r1!, {r8-r11}")
     e("cmp r0, r2")
     e("bne 1b")
     e("pop {r4-r11, pc}")
@@ -628,8 +624,7 @@ def emit_reduce32() -> None:
 
 
 def emit_reduce32_add() -> None:
-    """r = (a mod q) + b and a cleared (kernels.h reduce32_add): r0 = r, r1 = a (int32),
-    r2 = b; r may be b. Barrett on 32 bits: t = smmulr(a, V) = round(a V / 2^32) with
+    """r = (a mod q) + b (kernels.h reduce32_add): r0 = r, r1 = a (int32), r2 = b; r may be b. Barrett on 32 bits: t = smmulr(a, V) = round(a V / 2^32) with
     V = round(2^32 / q) (V q = 2^32 - 1353: for |a| < q 2^15 the quotient is off by less than
     0.011), a - t q by mls: |a - t q| <= 1699. Eight coefficients per iteration; the end
     address of r on the stack (all registers in use)."""
@@ -642,7 +637,7 @@ def emit_reduce32_add() -> None:
     const("r3", V)
     e(f"movw lr, #{Q}")
     out.append("1:")
-    e("ldm r1, {r4-r11}")
+    e("ldm r1!, {r4-r11}")
     for x in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"):
         e(f"smmulr r12, {x}, r3")
         e(f"mls {x}, r12, lr, {x}")
@@ -656,10 +651,6 @@ def emit_reduce32_add() -> None:
     e("sadd16 r8, r8, r9")
     e("sadd16 r10, r10, r11")
     e("stm r0!, {r4, r6, r8, r10}")
-    for x in ("r5", "r7", "r9", "r11"):
-        e(f"mov {x}, #0")
-    e("stm r1!, {r5, r7, r9, r11}")
-    e("stm r1!, {r5, r7, r9, r11}")
     e("ldr r12, [sp]")
     e("cmp r0, r12")
     e("bne 1b")

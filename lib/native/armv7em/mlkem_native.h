@@ -27,11 +27,10 @@
  *                                         for i < n (kernels.h basemul_pairs32): int32 r, the
  *                                         exact values of the C; a, b word-aligned, bg any
  *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
- *                                         (kernels.h reduce32): |r| < q, congruent to the C's;
- *                                         a cleared
+ *                                         (kernels.h reduce32): |r| < q, congruent to the C's
  *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
  *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
- *                                         values exactly; a cleared; r may be b
+ *                                         values exactly; r may be b
  *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
  *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
  *                                         count limit: appends every 12-bit value < q to
@@ -76,8 +75,8 @@ void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16
 void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
                                          unsigned int n);
-void pqlab_mlkem_reduce32_armv7em(int16_t r[256], int32_t a[256]);
-void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], int32_t a[256], const int16_t b[256]);
+void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
+void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
@@ -213,11 +212,11 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, con
 {
     pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
 }
-static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, mlkem_poly32 *a)
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, const mlkem_poly32 *a)
 {
     pqlab_mlkem_reduce32_armv7em(r->c, a->c);
 }
-static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, mlkem_poly32 *a, const mlkem_poly *b)
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {
     pqlab_mlkem_reduce32_add_armv7em(r->c, a->c, b->c);
 }

@@ -1634,7 +1634,7 @@ pqlab_mlkem_reduce32_armv7em:
     movt lr, #3329
     add.w r2, r0, #512
 1:
-    ldm.w r1, {r4-r11}
+    ldm.w r1!, {r4-r11}
     smulbb r12, r4, lr
     smlabt r4, r12, lr, r4
     smulbb r12, r5, lr
@@ -1656,12 +1656,6 @@ pqlab_mlkem_reduce32_armv7em:
     pkhtb r6, r9, r8, asr #16
     pkhtb r7, r11, r10, asr #16
     stm.w r0!, {r4-r7}
-    mov.w r8, #0
-    mov.w r9, #0
-    mov.w r10, #0
-    mov.w r11, #0
-    stm.w r1!, {r8-r11}
-    stm.w r1!, {r8-r11}
     cmp.w r0, r2
     bne.w 1b
     pop {r4-r11, pc}
@@ -1680,7 +1674,7 @@ pqlab_mlkem_reduce32_add_armv7em:
     movt r3, #19
     movw lr, #3329
 1:
-    ldm.w r1, {r4-r11}
+    ldm.w r1!, {r4-r11}
     smmulr r12, r4, r3
     mls r4, r12, lr, r4
     smmulr r12, r5, r3
@@ -1707,12 +1701,6 @@ pqlab_mlkem_reduce32_add_armv7em:
     sadd16 r8, r8, r9
     sadd16 r10, r10, r11
     stm.w r0!, {r4, r6, r8, r10}
-    mov.w r5, #0
-    mov.w r7, #0
-    mov.w r9, #0
-    mov.w r11, #0
-    stm.w r1!, {r5, r7, r9, r11}
-    stm.w r1!, {r5, r7, r9, r11}
     ldr.w r12, [sp]
     cmp.w r0, r12
     bne.w 1b
