@@ -243,6 +243,13 @@ def test_cbd(name: str) -> None:
             f(r, buf)
             assert [x % Q for x in r] == model.sample_cbd(buf, eta)
             assert all(-eta <= x <= eta for x in r)
+    add = k_(name, "cbd_eta2_add")  # r += CBD_2(buf), r up to the contract's 2^15 - 3
+    for r0 in edge_polys(-32765, 32765, rng, 4):
+        buf = rng.randbytes(128)
+        r = poly(r0)
+        add(r, buf)
+        e = model.sample_cbd(buf, 2)
+        assert [r[i] - r0[i] for i in range(256)] == [x if x <= 2 else x - Q for x in e]
 
 
 Poly32 = ctypes.c_int32 * 256

@@ -189,7 +189,7 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t
     t[3] = (uint32_t)(t4 - t3);
 }
 
-__attribute__((noinline)) static void ct_run3(uint32_t t[5], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
+__attribute__((noinline)) static void ct_run3(uint32_t t[6], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
                                                int16_t *out)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -205,6 +205,9 @@ __attribute__((noinline)) static void ct_run3(uint32_t t[5], int16_t *b, int16_t
     uint64_t t5 = pqlab_hal_cycles();
     pqlab_mlkem_invntt_q_armv7em(a);
     uint64_t t6 = pqlab_hal_cycles();
+    pqlab_mlkem_cbd2_add_armv7em(b, (const uint8_t *)a);
+    uint64_t t7 = pqlab_hal_cycles();
+    t[5] = (uint32_t)(t7 - t6);
     t[3] = (uint32_t)(t5 - t4);
     t[4] = (uint32_t)(t6 - t5);
     t[0] = (uint32_t)(t1 - t0);
@@ -358,6 +361,13 @@ int main(void)
             pqlab_mlkem_cbd2_armv7em(D, raw + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("cbd2", kind, off, C[0], D[0]);
+            /* cbd2_add: r += CBD_2, r up to its contract's edge 2^15 - 3 */
+            fill(C, -32765, 32765, kind);
+            memcpy(D, C, 512);
+            mlkem_cbd_eta2_add_c((mlkem_poly *)C, raw + off);
+            pqlab_mlkem_cbd2_add_armv7em(D, raw + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("cbd2_add", kind, off, C[0], D[0]);
             mlkem_frombytes12_c((mlkem_poly *)C, raw + off);
             pqlab_mlkem_frombytes12_armv7em(D, raw + off);
             checks++;
@@ -654,10 +664,18 @@ int main(void)
             uint32_t x13 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_invntt_q_armv7em(C);
             uint32_t x14 = (uint32_t)pqlab_hal_cycles();
-            snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
+            static uint8_t nb[128];
+            for (unsigned i = 0; i < sizeof nb; i++) nb[i] = (uint8_t)next();
+            uint32_t x15 = (uint32_t)pqlab_hal_cycles();
+            mlkem_cbd_eta2_add_c((mlkem_poly *)C, nb);
+            uint32_t x16 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_cbd2_add_armv7em(C, nb);
+            uint32_t x17 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
                      (unsigned long)(x[6] - x[5]), (unsigned long)(x7 - x6), (unsigned long)(x9 - x8),
-                     (unsigned long)(x11 - x10), (unsigned long)(x13 - x12), (unsigned long)(x14 - x13));
+                     (unsigned long)(x11 - x10), (unsigned long)(x13 - x12), (unsigned long)(x14 - x13),
+                     (unsigned long)(x16 - x15), (unsigned long)(x17 - x16));
             say(line);
         }
         snprintf(line, sizeof line, "time4 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(w[1] - w[0]),
@@ -680,17 +698,17 @@ int main(void)
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        uint32_t t3[5];
+        uint32_t t3[6];
         static mlkem_poly32 r32;
         static mlkem_polycache g32;
         fill(A, -3328, 3328, kind);
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5]);
         say(line);
     }
     say("end\n");
@@ -721,7 +739,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=27 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=28 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]
@@ -751,7 +769,7 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     t6 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time6 ")]
     assert len(t6) == 1
     pairs += list(zip(t6[0][0::2], t6[0][1::2], strict=True))
-    names += ["mulcache", "basemul_pairs32(56)", "reduce32", "reduce32_add", "invntt_q"]
+    names += ["mulcache", "basemul_pairs32(56)", "reduce32", "reduce32_add", "invntt_q", "cbd2_add"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

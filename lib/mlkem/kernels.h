@@ -67,6 +67,7 @@
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
  *                                                              matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
+ *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
  */
 #ifndef PQLAB_MLKEM_KERNELS_H
 #define PQLAB_MLKEM_KERNELS_H
@@ -120,6 +121,7 @@ typedef struct {
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
 #define mlkem_cbd_eta2_c PQLAB_NAMESPACE(mlkem_cbd_eta2_c)
+#define mlkem_cbd_eta2_add_c PQLAB_NAMESPACE(mlkem_cbd_eta2_add_c)
 #define mlkem_add_c PQLAB_NAMESPACE(mlkem_add_c)
 #define mlkem_check12_c PQLAB_NAMESPACE(mlkem_check12_c)
 
@@ -174,6 +176,8 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
                          uint8_t x, uint8_t y);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
+/* r += SamplePolyCBD_eta2(buf), without a polynomial buffer for the noise. */
+void mlkem_cbd_eta2_add_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 void mlkem_add_c(mlkem_poly *r, const mlkem_poly *b);
 /* nbytes a multiple of 12, at least 12; nonzero iff some 12-bit value is >= q. */
 uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
@@ -317,6 +321,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_CBD_ETA2_IMPL mlkem_cbd_eta2_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
+#define MLKEM_CBD_ETA2_ADD_IMPL PQLAB_NAMESPACE(mlkem_cbd_eta2_add_native)
+#else
+#define MLKEM_CBD_ETA2_ADD_IMPL mlkem_cbd_eta2_add_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_ADD
 #define MLKEM_ADD_IMPL PQLAB_NAMESPACE(mlkem_add_native)
 #else
@@ -379,6 +388,8 @@ PQLAB_MLKEM_DISPATCH(mlkem_matacc_x4, MLKEM_MATACC_X4_IMPL,
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]),
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
+                     (r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add, MLKEM_CBD_ETA2_ADD_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_add, MLKEM_ADD_IMPL, (mlkem_poly * r, const mlkem_poly *b), (r, b))
 static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)

@@ -209,6 +209,17 @@ static inline void mlkem_cbd_eta2_checked(mlkem_poly *r, const uint8_t buf[64 * 
     PQLAB_CONTRACT("mlkem_cbd_eta2", mlkem_contract_in(r, -MLKEM_ETA2, MLKEM_ETA2), "output |c| <= eta2");
 }
 
+static inline void mlkem_cbd_eta2_add_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_poly before = *r;
+    PQLAB_CONTRACT("mlkem_cbd_eta2_add", mlkem_contract_in(r, -32765, 32764), "|r| <= 2^15 - 3");
+    mlkem_cbd_eta2_add(r, buf);
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        const int32_t d = (int32_t)r->c[i] - before.c[i];
+        PQLAB_CONTRACT("mlkem_cbd_eta2_add", d >= -MLKEM_ETA2 && d <= MLKEM_ETA2, "added |e| <= eta2");
+    }
+}
+
 static inline void mlkem_canonical_checked(mlkem_poly *r)
 {
     PQLAB_CONTRACT("mlkem_canonical", mlkem_contract_in(r, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
@@ -256,6 +267,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_matacc_x4 mlkem_matacc_x4_checked
 #define mlkem_cbd_eta1 mlkem_cbd_eta1_checked
 #define mlkem_cbd_eta2 mlkem_cbd_eta2_checked
+#define mlkem_cbd_eta2_add mlkem_cbd_eta2_add_checked
 
 #endif /* PQLAB_CONTRACT_CHECKS */
 #endif

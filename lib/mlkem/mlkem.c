@@ -57,33 +57,16 @@ static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_
     mlkem_cbd_eta1(r, buf);
 }
 
-#ifndef PQLAB_MLKEM_SMALLSTACK
-static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
-{
-    uint8_t buf[64 * MLKEM_ETA2];
-    mlkem_prf(buf, sizeof buf, s, nonce);
-    mlkem_cbd_eta2(r, buf);
-}
-#endif
-
-#ifdef PQLAB_MLKEM_SMALLSTACK
-/* r += SamplePolyCBD_2(PRF_2(s, nonce)) without a polynomial buffer (the arithmetic of
- * sample.c's cbd2: pair sums with the mask 0x55555555, then field minus field). */
+/* r += SamplePolyCBD_2(PRF_2(s, nonce)) (Algorithm 14 lines 13-16, 17: e1[i], e2), without
+ * a polynomial buffer for the noise (the cbd_eta2_add kernel). */
 static MLKEM_NOINLINE void poly_noise_add_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
 {
     uint8_t buf[64 * MLKEM_ETA2];
     mlkem_prf(buf, sizeof buf, s, nonce);
-    for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
-        uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
-                     ((uint32_t)buf[4 * i + 3] << 24);
-        uint32_t t = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);
-        for (unsigned int j = 0; j < 8; j++) {
-            int16_t x = (int16_t)((t >> (4 * j)) & 3), y = (int16_t)((t >> (4 * j + 2)) & 3);
-            r->c[8 * i + j] = (int16_t)(r->c[8 * i + j] + x - y);
-        }
-    }
+    mlkem_cbd_eta2_add(r, buf);
 }
 
+#ifdef PQLAB_MLKEM_SMALLSTACK
 /* out = ByteEncode_12(NTT(SamplePolyCBD_eta1(PRF_eta1(s, nonce)))), canonical values;
  * the polynomial lives only in this frame. */
 static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const uint8_t s[MLKEM_SYMBYTES],
@@ -190,14 +173,8 @@ static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_
  * already applied (|u| < q), compressed into c (or compared with it). */
 static MLKEM_NOINLINE void finish_row_u(row_sink *sink, unsigned int i, mlkem_poly *u)
 {
-#ifdef PQLAB_MLKEM_SMALLSTACK
-    poly_noise_add_eta2(u, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
-#else
-    mlkem_poly e;
-    poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
-    poly_add(u, &e);                                         /* |u| < q + 2 */
-#endif
-    emit_row(sink, i, u); /* |u| < q + 2 < 2q: compress_du reduces mod q */
+    poly_noise_add_eta2(u, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i], N = k + i: |u| < q + 2 */
+    emit_row(sink, i, u);                                       /* |u| < q + 2 < 2q: compress_du reduces mod q */
 }
 
 #ifdef PQLAB_MLKEM_SMALLSTACK
@@ -357,13 +334,12 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
         mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
     }
-    mlkem_reduce32(&v, v32);                          /* |v32| < 8q^2 < q 2^15: |v| < q */
-    mlkem_invntt_q(&v);                               /* |v| < q in (invntt_q's contract), |v| < q out */
-    poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
-    poly_add(&v, &tmp);                               /* |v| < q + 2 */
-    mlkem_frommsg(&tmp, m);                           /* line 20: mu */
-    poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
-    mlkem_compress_dv(piece, &v);                     /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
+    mlkem_reduce32(&v, v32);                            /* |v32| < 8q^2 < q 2^15: |v| < q */
+    mlkem_invntt_q(&v);                                 /* |v| < q in (invntt_q's contract), |v| < q out */
+    poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, N = 2k: |v| < q + 2 */
+    mlkem_frommsg(&tmp, m);                             /* line 20: mu */
+    poly_add(&v, &tmp);                                 /* |v| < q + 1667 < 2^15 */
+    mlkem_compress_dv(piece, &v);                       /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
     return diff;

@@ -266,7 +266,7 @@ void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4
  * (bits 4i, 4i+1 summed minus bits 4i+2, 4i+3, LSB first). Adding the odd bits
  * to the even ones (mask 0x55555555) gives 2-bit pair sums in place, so each
  * coefficient is one field minus the next. Result in [-2, 2]; no branches. */
-static void cbd2(mlkem_poly *r, const uint8_t *buf)
+static void cbd2(mlkem_poly *r, const uint8_t *buf, int add)
 {
     for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
         uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
@@ -275,7 +275,8 @@ static void cbd2(mlkem_poly *r, const uint8_t *buf)
         for (unsigned int j = 0; j < 8; j++) {
             int16_t x = (int16_t)((s >> (4 * j)) & 3);
             int16_t y = (int16_t)((s >> (4 * j + 2)) & 3);
-            r->c[8 * i + j] = (int16_t)(x - y);
+            /* add: a public mode (cbd_eta2_add, no polynomial buffer for the noise) */
+            r->c[8 * i + j] = (int16_t)((add ? r->c[8 * i + j] : 0) + x - y);
         }
     }
 }
@@ -303,11 +304,16 @@ void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
 #if MLKEM_ETA1 == 3
     cbd3(r, buf);
 #else
-    cbd2(r, buf);
+    cbd2(r, buf, 0);
 #endif
 }
 
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
 {
-    cbd2(r, buf);
+    cbd2(r, buf, 0);
+}
+
+void mlkem_cbd_eta2_add_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    cbd2(r, buf, 1);
 }

@@ -709,12 +709,14 @@ def emit_rej_bulk() -> None:
     end_func(name)
 
 
-def emit_cbd2() -> None:
-    """r = SamplePolyCBD_2(buf) (FIPS 203 Algorithm 8, eta = 2): r0 = r, r1 = buf (128
-    bytes, any alignment). Per input word: pair sums s = (w & 0x55..) + ((w >> 1) & 0x55..),
-    nibble fields x (bits 0-1) and y (bits 2-3) split into even and odd nibbles per byte,
-    ssub8 forms x - y in [-2, 2] per byte, sxtb16 / pkh place them as int16 pairs."""
-    name = "pqlab_mlkem_cbd2_armv7em"
+def emit_cbd2(add: bool = False) -> None:
+    """r = SamplePolyCBD_2(buf) (FIPS 203 Algorithm 8, eta = 2), or with add r += it
+    (cbd2_add, kernels.h cbd_eta2_add: one ldm and four sadd16 per word of input, no noise
+    buffer): r0 = r, r1 = buf (128 bytes, any alignment). Per input word: pair sums
+    s = (w & 0x55..) + ((w >> 1) & 0x55..), nibble fields x (bits 0-1) and y (bits 2-3) split
+    into even and odd nibbles per byte, ssub8 forms x - y in [-2, 2] per byte, sxtb16 / pkh
+    place them as int16 pairs."""
+    name = "pqlab_mlkem_cbd2_add_armv7em" if add else "pqlab_mlkem_cbd2_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     const("r12", 0x55555555)
@@ -742,6 +744,12 @@ def emit_cbd2() -> None:
     e("pkhtb r3, r7, r6, asr #16")  # c4 c5
     e("pkhbt r8, r4, r5, lsl #16")  # c2 c3
     e("pkhtb r9, r5, r4, asr #16")  # c6 c7
+    if add:
+        e("ldm r0, {r4-r7}")
+        e("sadd16 r2, r2, r4")
+        e("sadd16 r8, r8, r5")
+        e("sadd16 r3, r3, r6")
+        e("sadd16 r9, r9, r7")
     e("str r2, [r0, #0]")
     e("str r8, [r0, #4]")
     e("str r3, [r0, #8]")
@@ -1134,6 +1142,7 @@ def main() -> None:
     emit_reduce32_add()
     emit_rej_bulk()
     emit_cbd2()
+    emit_cbd2(add=True)
     emit_frombytes12()
     emit_tobytes12()
     emit_canonical()

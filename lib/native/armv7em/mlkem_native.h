@@ -38,6 +38,8 @@
  *                                         cand), returns their number
  *   pqlab_mlkem_cbd2_armv7em(c, buf)      SamplePolyCBD_2 (Algorithm 8, eta = 2) of 128 bytes
  *                                         (any alignment): the values of the C exactly
+ *   pqlab_mlkem_cbd2_add_armv7em(c, buf)  c += SamplePolyCBD_2(buf) (kernels.h cbd_eta2_add;
+ *                                         sadd16, |c| <= 2^15 - 3): the values of the C exactly
  *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
  *                                         reduced mod q: canonical, as the C
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
@@ -79,6 +81,7 @@ void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
@@ -108,6 +111,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
+#define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
@@ -173,6 +177,10 @@ static inline void PQLAB_NAMESPACE(mlkem_cbd_eta1_native)(mlkem_poly *r, const u
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
 {
     pqlab_mlkem_cbd2_armv7em(r->c, buf);
+}
+static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    pqlab_mlkem_cbd2_add_armv7em(r->c, buf);
 }
 static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
 {

@@ -1817,6 +1817,55 @@ pqlab_mlkem_cbd2_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_cbd2_armv7em, .-pqlab_mlkem_cbd2_armv7em
 
+.section .text.pqlab_mlkem_cbd2_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_armv7em
+.type pqlab_mlkem_cbd2_add_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_add_armv7em:
+    push {r4-r11, lr}
+    movw r12, #21845
+    movt r12, #21845
+    movw lr, #13107
+    movt lr, #13107
+    movw r11, #3855
+    movt r11, #3855
+    add.w r10, r0, #512
+1:
+    ldr.w r2, [r1], #4
+    and.w r3, r2, r12
+    and.w r2, r12, r2, lsr #1
+    add.w r2, r2, r3
+    and.w r3, r2, lr
+    and.w r2, lr, r2, lsr #2
+    and.w r4, r3, r11
+    and.w r5, r11, r3, lsr #4
+    and.w r6, r2, r11
+    and.w r7, r11, r2, lsr #4
+    ssub8 r4, r4, r6
+    ssub8 r5, r5, r7
+    sxtb16 r6, r4
+    sxtb16 r7, r5
+    sxtb16 r4, r4, ror #8
+    sxtb16 r5, r5, ror #8
+    pkhbt r2, r6, r7, lsl #16
+    pkhtb r3, r7, r6, asr #16
+    pkhbt r8, r4, r5, lsl #16
+    pkhtb r9, r5, r4, asr #16
+    ldm.w r0, {r4-r7}
+    sadd16 r2, r2, r4
+    sadd16 r8, r8, r5
+    sadd16 r3, r3, r6
+    sadd16 r9, r9, r7
+    str.w r2, [r0, #0]
+    str.w r8, [r0, #4]
+    str.w r3, [r0, #8]
+    str.w r9, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, r10
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_cbd2_add_armv7em, .-pqlab_mlkem_cbd2_add_armv7em
+
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_frombytes12_armv7em
 .type pqlab_mlkem_frombytes12_armv7em, %function
