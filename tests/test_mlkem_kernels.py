@@ -243,37 +243,126 @@ def test_cbd(name: str) -> None:
             f(r, buf)
             assert [x % Q for x in r] == model.sample_cbd(buf, eta)
             assert all(-eta <= x <= eta for x in r)
+    add = k_(name, "cbd_eta2_add")  # r += CBD_2(buf), r up to the contract's 2^15 - 3
+    for r0 in edge_polys(-32765, 32765, rng, 4):
+        buf = rng.randbytes(128)
+        r = poly(r0)
+        add(r, buf)
+        e = model.sample_cbd(buf, 2)
+        assert [r[i] - r0[i] for i in range(256)] == [x if x <= 2 else x - Q for x in e]
+
+
+Poly32 = ctypes.c_int32 * 256
+Cache = ctypes.c_int16 * 128
+
+
+def gammas() -> list[int]:
+    """gamma_p = zeta^(2 BitRev7(p) + 1) mod q (FIPS 203 Algorithm 11)."""
+    return [pow(17, 2 * int(f"{p:07b}"[::-1], 2) + 1, Q) for p in range(128)]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_mulcache_pairs32_reduce32(name: str) -> None:
+    """mulcache (b1 gamma mod q, |.| < q), basemul_pairs32 (Algorithm 12 unreduced, exact in
+    32 bits) and reduce32 (Montgomery, |c| < q 2^15 in, |c| < q out) against the model, at
+    the edges of their contracts; four products accumulated reduce to the model's sum R^-1."""
+    cache, pairs32, red = k_(name, "mulcache"), k_(name, "basemul_pairs32"), k_(name, "reduce32")
+    rng = random.Random(12)
+    g = gammas()
+    for b in edge_polys(-(Q - 1), Q - 1, rng, 6):
+        bg = Cache()
+        cache(bg, poly(b))
+        assert all(abs(x) < Q and (x - b[2 * p + 1] * g[p]) % Q == 0 for p, x in enumerate(bg))
+    edges = edge_polys(-(Q - 1), Q - 1, rng, 4)
+    for trial in range(6):
+        acc = Poly32()
+        want = [0] * 256
+        for _ in range(4):  # k <= 4 terms, the bound of every call
+            a, b = rng.choice(edges), rng.choice(edges)
+            if trial == 0:  # the largest terms: |a0 b0 + a1 bg| close to 2 q^2
+                a, b = [Q - 1] * 256, [Q - 1] * 256
+            bg = Cache()
+            cache(bg, poly(b))
+            pa, pb = poly(a), poly(b)
+            p0, n = (0, 128) if trial < 3 else (rng.randrange(128), 0)
+            n = n or rng.randrange(129 - p0)
+            before = list(acc)
+            pairs32(ctypes.byref(acc, 8 * p0), pa, ctypes.byref(pb, 4 * p0), ctypes.byref(bg, 2 * p0), n)
+            for i in range(256):
+                p = i // 2
+                if p0 <= p < p0 + n:
+                    a0, a1, b0, b1, c = a[2 * p - 2 * p0], a[2 * p - 2 * p0 + 1], b[2 * p], b[2 * p + 1], bg[p]
+                    t = a0 * b0 + a1 * c if i % 2 == 0 else a0 * b1 + a1 * b0
+                    assert acc[i] == before[i] + t and abs(t) < 2 * Q * Q, (trial, i)
+                    want[i] += (a0 * b0 + a1 * b1 * g[p]) if i % 2 == 0 else t
+                else:
+                    assert acc[i] == before[i], (trial, i)
+        r = Poly()
+        red(r, acc)
+        assert all(abs(x) < Q for x in r)
+        assert [x % Q for x in r] == [w * RINV % Q for w in want]
+    bound = Q * (1 << 15) - 1
+    radd = k_(name, "reduce32_add")
+    for vals in (
+        [bound, -bound, 0, 1, -1] + [rng.randint(-bound, bound) for _ in range(251)],
+        [bound] * 256,
+        [-bound] * 256,
+        [(2 * i + 1) * Q // 2 for i in range(128)] + [-(2 * i + 1) * Q // 2 for i in range(128)],
+    ):
+        r = Poly()
+        a = Poly32(*vals)
+        red(r, a)
+        assert all(abs(x) < Q and (x - v * RINV) % Q == 0 for x, v in zip(r, vals, strict=True))
+        assert list(a) == vals  # input only
+        b = [rng.choice((-(Q - 1), Q - 1, rng.randint(-(Q - 1), Q - 1))) for _ in range(256)]
+        a = Poly32(*vals)
+        pb = poly(b)
+        radd(pb, a, pb)  # r = b, in place, as the frontend calls it
+        assert all(abs(x - y) <= 1699 and (x - y - v) % Q == 0 for x, y, v in zip(pb, b, vals, strict=True))
+        assert list(a) == vals
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_matacc_fused(name: str) -> None:
-    """matacc / matacc_x4 (fused SampleNTT + base multiplication) against the model:
-    acc += SampleNTT(rho || x || y) o vec * R^-1, with accumulators shared between lanes
-    and vector coefficients at the edges (+-(q-1))."""
-    one, four = k_(name, "matacc"), k_(name, "matacc_x4")
+    """matacc / matacc_x4 (fused SampleNTT + unreduced base multiplication into 32-bit
+    accumulators) against the model: acc += SampleNTT(rho || x || y) o vec exactly mod q,
+    with accumulators shared between lanes and vector coefficients at the edges (+-(q-1))."""
+    one, four, cache = k_(name, "matacc"), k_(name, "matacc_x4"), k_(name, "mulcache")
     rng = random.Random(10)
     edges = edge_polys(-(Q - 1), Q - 1, rng, 4)
     for trial in range(4):
         rho = rng.randbytes(32)
         xy = bytes(rng.randrange(256) for _ in range(8))
         vecs = [poly(rng.choice(edges)) for _ in range(4)]
-        accs0 = [[rng.randint(-2 * Q, 2 * Q) for _ in range(256)] for _ in range(2)]
-        accs = [poly(a) for a in accs0]
+        caches = [Cache() for _ in range(4)]
+        for v, c in zip(vecs, caches, strict=True):
+            cache(c, v)
+        accs0 = [[rng.randint(-2 * Q * Q, 2 * Q * Q) for _ in range(256)] for _ in range(2)]
+        accs = [Poly32(*a) for a in accs0]
         lanes = [0, 0, 1, 1] if trial % 2 else [0, 1, 0, 1]  # two lanes per accumulator
-        acc_ptrs = (ctypes.POINTER(Poly) * 4)(*[ctypes.pointer(accs[lanes[t]]) for t in range(4)])
+        acc_ptrs = (ctypes.POINTER(Poly32) * 4)(*[ctypes.pointer(accs[lanes[t]]) for t in range(4)])
         vec_ptrs = (ctypes.POINTER(Poly) * 4)(*[ctypes.pointer(v) for v in vecs])
-        four(acc_ptrs, vec_ptrs, rho, xy)
+        cache_ptrs = (ctypes.POINTER(Cache) * 4)(*[ctypes.pointer(c) for c in caches])
+        four(acc_ptrs, vec_ptrs, cache_ptrs, rho, xy)
         want = [list(a) for a in accs0]
         for t in range(4):
             entry = model.sample_ntt(rho + xy[2 * t : 2 * t + 2])
             prod = model.multiply_ntts(entry, [x % Q for x in vecs[t]])
-            want[lanes[t]] = [want[lanes[t]][i] + prod[i] * RINV for i in range(256)]
-        for a, w in zip(accs, want):
+            want[lanes[t]] = [want[lanes[t]][i] + prod[i] for i in range(256)]
+        for a, w in zip(accs, want, strict=True):
             assert [x % Q for x in a] == [x % Q for x in w]
-        acc = poly(accs0[0])
-        one(ctypes.byref(acc), ctypes.byref(vecs[0]), rho, ctypes.c_uint8(xy[0]), ctypes.c_uint8(xy[1]))
+            assert all(abs(x) < 6 * Q * Q for x in a)
+        acc = Poly32(*accs0[0])
+        one(
+            ctypes.byref(acc),
+            ctypes.byref(vecs[0]),
+            ctypes.byref(caches[0]),
+            rho,
+            ctypes.c_uint8(xy[0]),
+            ctypes.c_uint8(xy[1]),
+        )
         prod = model.multiply_ntts(model.sample_ntt(rho + xy[:2]), [x % Q for x in vecs[0]])
-        assert [x % Q for x in acc] == [(accs0[0][i] + prod[i] * RINV) % Q for i in range(256)]
+        assert [x % Q for x in acc] == [(accs0[0][i] + prod[i]) % Q for i in range(256)]
 
 
 @pytest.mark.parametrize("name", SETS)

@@ -189,6 +189,32 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t
     t[3] = (uint32_t)(t4 - t3);
 }
 
+__attribute__((noinline)) static void ct_run3(uint32_t t[6], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
+                                               int16_t *out)
+{
+    uint64_t t0 = pqlab_hal_cycles();
+    pqlab_mlkem_mulcache_armv7em(g->c, b);
+    uint64_t t1 = pqlab_hal_cycles();
+    pqlab_mlkem_basemul_pairs32_armv7em(r->c, a, b, g->c, 128);
+    uint64_t t2 = pqlab_hal_cycles();
+    pqlab_mlkem_reduce32_armv7em(out, r->c);
+    uint64_t t3 = pqlab_hal_cycles();
+    for (unsigned i = 0; i < 256; i++) r->c[i] = (int32_t)((uint32_t)b[i] * 20011u); /* data of the caller's kind */
+    uint64_t t4 = pqlab_hal_cycles();
+    pqlab_mlkem_reduce32_add_armv7em(out, r->c, a);
+    uint64_t t5 = pqlab_hal_cycles();
+    pqlab_mlkem_invntt_q_armv7em(a);
+    uint64_t t6 = pqlab_hal_cycles();
+    pqlab_mlkem_cbd2_add_armv7em(b, (const uint8_t *)a);
+    uint64_t t7 = pqlab_hal_cycles();
+    t[5] = (uint32_t)(t7 - t6);
+    t[3] = (uint32_t)(t5 - t4);
+    t[4] = (uint32_t)(t6 - t5);
+    t[0] = (uint32_t)(t1 - t0);
+    t[1] = (uint32_t)(t2 - t1);
+    t[2] = (uint32_t)(t3 - t2);
+}
+
 int main(void)
 {
     pqlab_hal_setup();
@@ -216,6 +242,14 @@ int main(void)
         checks++;
         for (unsigned i = 0; i < 256; i++)
             if (mod(C[i]) != mod(D[i]) || D[i] <= -3329 || D[i] >= 3329) { fail("invntt", kind, i, C[i], D[i]); break; }
+        /* invntt_q: |c| < q, its contract (the reduced rows of the 32-bit matrix product) */
+        fill(C, -3328, 3328, kind);
+        memcpy(D, C, 512);
+        mlkem_invntt_c((mlkem_poly *)C);
+        pqlab_mlkem_invntt_q_armv7em(D);
+        checks++;
+        for (unsigned i = 0; i < 256; i++)
+            if (mod(C[i]) != mod(D[i]) || D[i] <= -3329 || D[i] >= 3329) { fail("invntt_q", kind, i, C[i], D[i]); break; }
         /* basemul_acc: a, b |c| < q (b of another kind), r |c| <= 6q */
         fill(A, -3328, 3328, kind);
         fill(B, -3328, 3328, kind == 0 ? 0 : 5 - kind);
@@ -251,6 +285,57 @@ int main(void)
                 }
             }
         }
+        /* mulcache (b |c| < q), basemul_pairs32 (a, b, bg |c| < q, on a random range of
+         * pairs, four terms accumulated as in a matrix row) and reduce32 (|a| < q 2^15) */
+        {
+            static mlkem_poly32 r1, r2;
+            static mlkem_polycache g1, g2;
+            fill(B, -3328, 3328, kind == 0 ? 0 : 5 - kind);
+            mlkem_mulcache_c(&g1, (const mlkem_poly *)B);
+            pqlab_mlkem_mulcache_armv7em(g2.c, B);
+            checks++;
+            for (unsigned i = 0; i < 128; i++)
+                if (mod(g1.c[i]) != mod(g2.c[i]) || g2.c[i] <= -3329 || g2.c[i] >= 3329) { fail("mulcache", kind, i, g1.c[i], g2.c[i]); break; }
+            unsigned p0 = kind == 1 ? 0 : kind == 2 ? 127 : next() % 128;
+            unsigned n = kind == 1 || kind == 3 ? 128 - p0 : kind == 2 ? 1 : kind == 4 ? 0 : next() % (129 - p0);
+            for (unsigned i = 0; i < 256; i++) r1.c[i] = r2.c[i] = (int32_t)(next() % 4096) - 2048;
+            for (unsigned t = 0; t < 4; t++) {
+                fill(A, -3328, 3328, kind);
+                fill(B, -3328, 3328, kind == 0 ? 0 : 5 - kind);
+                mlkem_mulcache_c(&g1, (const mlkem_poly *)B);
+                mlkem_basemul_pairs32_c(r1.c + 2 * p0, A, B + 2 * p0, g1.c + p0, n);
+                pqlab_mlkem_basemul_pairs32_armv7em(r2.c + 2 * p0, A, B + 2 * p0, g1.c + p0, n);
+            }
+            checks++;
+            if (memcmp(&r1, &r2, sizeof r1) != 0) fail("basemul_pairs32", kind, n, (int)r1.c[2 * p0], (int)r2.c[2 * p0]);
+            for (unsigned i = 0; i < 256; i++) {
+                int32_t bnd = 3329 * 32768 - 1;
+                r1.c[i] = kind == 1 ? -bnd : kind == 2 ? bnd : kind == 3 ? ((i & 1) ? bnd : -bnd) : kind == 4 ? 0
+                        : (int32_t)(next() % (2u * (uint32_t)bnd + 1u)) - bnd;
+            }
+            memcpy(&r2, &r1, sizeof r1);
+            mlkem_reduce32_c((mlkem_poly *)C, &r1);
+            pqlab_mlkem_reduce32_armv7em(D, r2.c);
+            checks++;
+            for (unsigned i = 0; i < 256; i++)
+                if (mod(C[i]) != mod(D[i]) || D[i] <= -3329 || D[i] >= 3329 || r2.c[i] != r1.c[i]) { fail("reduce32", kind, i, C[i], D[i]); break; }
+            /* reduce32_add: the same accumulator values, b |c| < q, in place (r = b) as called */
+            for (unsigned i = 0; i < 256; i++) {
+                int32_t bnd = 3329 * 32768 - 1;
+                r1.c[i] = kind == 1 ? -bnd : kind == 2 ? bnd : kind == 3 ? ((i & 1) ? bnd : -bnd) : kind == 4 ? 0
+                        : (int32_t)(next() % (2u * (uint32_t)bnd + 1u)) - bnd;
+            }
+            memcpy(&r2, &r1, sizeof r1);
+            fill(E, -3328, 3328, kind == 0 ? 0 : 5 - kind);
+            memcpy(C, E, 512);
+            memcpy(D, E, 512);
+            mlkem_reduce32_add_c((mlkem_poly *)C, &r1, (const mlkem_poly *)C);
+            pqlab_mlkem_reduce32_add_armv7em(D, r2.c, D);
+            checks++;
+            if (memcmp(C, D, 512) != 0 || memcmp(&r1, &r2, sizeof r1) != 0) fail("reduce32_add", kind, 0, C[0], D[0]);
+            for (unsigned i = 0; i < 256; i++)
+                if (D[i] - E[i] < -1699 || D[i] - E[i] > 1699) { fail("reduce32_add bound", kind, i, E[i], D[i]); break; }
+        }
         /* rej_bulk: g groups of 12 bytes, buffer at odd addresses too; candidates all < q,
          * all >= q, or random */
         {
@@ -276,6 +361,13 @@ int main(void)
             pqlab_mlkem_cbd2_armv7em(D, raw + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("cbd2", kind, off, C[0], D[0]);
+            /* cbd2_add: r += CBD_2, r up to its contract's edge 2^15 - 3 */
+            fill(C, -32765, 32765, kind);
+            memcpy(D, C, 512);
+            mlkem_cbd_eta2_add_c((mlkem_poly *)C, raw + off);
+            pqlab_mlkem_cbd2_add_armv7em(D, raw + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("cbd2_add", kind, off, C[0], D[0]);
             mlkem_frombytes12_c((mlkem_poly *)C, raw + off);
             pqlab_mlkem_frombytes12_armv7em(D, raw + off);
             checks++;
@@ -534,6 +626,58 @@ int main(void)
                  (unsigned long)(v[5] - v[4]), (unsigned long)(v[6] - v[5]), (unsigned long)(v[7] - v[6]),
                  (unsigned long)(v[8] - v[7]));
         say(line);
+        {
+            static mlkem_poly32 r32;
+            static mlkem_polycache g1;
+            uint32_t x[7];
+            fill(B, -3328, 3328, 0);
+            fill(A, 0, 3328, 0);
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            x[0] = (uint32_t)pqlab_hal_cycles();
+            mlkem_mulcache_c(&g1, (const mlkem_poly *)B);
+            x[1] = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_mulcache_armv7em(g1.c, B);
+            x[2] = (uint32_t)pqlab_hal_cycles();
+            mlkem_basemul_pairs32_c(r32.c + 2, A, B + 2, g1.c + 1, 56);
+            x[3] = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_basemul_pairs32_armv7em(r32.c + 2, A, B + 2, g1.c + 1, 56);
+            x[4] = (uint32_t)pqlab_hal_cycles();
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            x[5] = (uint32_t)pqlab_hal_cycles();
+            mlkem_reduce32_c((mlkem_poly *)C, &r32);
+            x[6] = (uint32_t)pqlab_hal_cycles();
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            uint32_t x6 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_reduce32_armv7em(D, r32.c);
+            uint32_t x7 = (uint32_t)pqlab_hal_cycles();
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            uint32_t x8 = (uint32_t)pqlab_hal_cycles();
+            mlkem_reduce32_add_c((mlkem_poly *)C, &r32, (const mlkem_poly *)B);
+            uint32_t x9 = (uint32_t)pqlab_hal_cycles();
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            uint32_t x10 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_reduce32_add_armv7em(D, r32.c, B);
+            uint32_t x11 = (uint32_t)pqlab_hal_cycles();
+            fill(C, -3328, 3328, 0);
+            uint32_t x12 = (uint32_t)pqlab_hal_cycles();
+            mlkem_invntt_c((mlkem_poly *)C);
+            uint32_t x13 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_invntt_q_armv7em(C);
+            uint32_t x14 = (uint32_t)pqlab_hal_cycles();
+            static uint8_t nb[128];
+            for (unsigned i = 0; i < sizeof nb; i++) nb[i] = (uint8_t)next();
+            uint32_t x15 = (uint32_t)pqlab_hal_cycles();
+            mlkem_cbd_eta2_add_c((mlkem_poly *)C, nb);
+            uint32_t x16 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_cbd2_add_armv7em(C, nb);
+            uint32_t x17 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
+                     (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
+                     (unsigned long)(x[6] - x[5]), (unsigned long)(x7 - x6), (unsigned long)(x9 - x8),
+                     (unsigned long)(x11 - x10), (unsigned long)(x13 - x12), (unsigned long)(x14 - x13),
+                     (unsigned long)(x16 - x15), (unsigned long)(x17 - x16));
+            say(line);
+        }
         snprintf(line, sizeof line, "time4 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(w[1] - w[0]),
                  (unsigned long)(w[2] - w[1]), (unsigned long)(w[3] - w[2]), (unsigned long)(w[4] - w[3]),
                  (unsigned long)(w[6] - w[5]), (unsigned long)(w[7] - w[6]), (unsigned long)(w[8] - w[7]),
@@ -554,9 +698,17 @@ int main(void)
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        uint32_t t3[6];
+        static mlkem_poly32 r32;
+        static mlkem_polycache g32;
+        fill(A, -3328, 3328, kind);
+        fill(B, -3328, 3328, (kind + 1) % 6);
+        for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
+        ct_run3(t3, B, A, &g32, &r32, F);
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
-                 (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5]);
+                 (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5]);
         say(line);
     }
     say("end\n");
@@ -587,7 +739,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=22 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=28 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]
@@ -614,6 +766,10 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     assert len(t5) == 1
     pairs += list(zip(t5[0][0::2], t5[0][1::2], strict=True))
     names += ["compress10", "decompress10", "compress4", "decompress4"]
+    t6 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time6 ")]
+    assert len(t6) == 1
+    pairs += list(zip(t6[0][0::2], t6[0][1::2], strict=True))
+    names += ["mulcache", "basemul_pairs32(56)", "reduce32", "reduce32_add", "invntt_q", "cbd2_add"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

@@ -25,6 +25,8 @@
  *  invntt           Algorithm 10 *R  |c| < 4q (every call: at  |c| < q
  *                                    most 4 basemul terms;
  *                                    the C takes any int16)
+ *  invntt_q         as invntt        |c| < q (the reduced rows  |c| < q
+ *                                    of the 32-bit product)
  *  basemul_acc      Algorithm 11,12  a,b: |c| < q; r: |r| <=   r + (a o b R^-1) where
  *                   times R^-1       6q (room for 4 terms)     each term is < q
  *  canonical        c mod q          |c| < 2q (every call      canonical
@@ -51,9 +53,21 @@
  *  rej_bulk         Algorithm 7      12 g bytes: every 12-bit  returns the count n <= 8 g;
  *                   lines 5-15, no   value d < q appended to   cand[0..n-1] written
  *                   count limit      cand in order
- *  matacc(_x4)      Algorithm 7 fused  vec: |c| < q; acc as    acc + SampleNTT(..) o vec R^-1
- *                   into 11, 12         basemul_acc            (the frontend's matrix kernel)
+ *  mulcache         the b1 gamma     b: |c| < q                bg[i] = b[2i+1] gamma_i mod q,
+ *                   products of Alg. 12                        |bg| < q (Montgomery product
+ *                                                              with the table's gamma R)
+ *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
+ *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
+ *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
+ *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
+ *                   reduction of a 32-bit accumulator
+ *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
+ *                   (no factor R)    b: |c| < q                 R^-1)
+ *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
+ *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
+ *                                                              matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
+ *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
  */
 #ifndef PQLAB_MLKEM_KERNELS_H
 #define PQLAB_MLKEM_KERNELS_H
@@ -65,6 +79,18 @@
 typedef struct {
     _Alignas(8) int16_t c[MLKEM_N];
 } mlkem_poly;
+
+/* A 32-bit accumulator of unreduced base multiplications (basemul_pairs32), reduced once
+ * with reduce32: k <= 4 terms of |t| < 2q^2 stay below q 2^15, Montgomery's input bound. */
+typedef struct {
+    _Alignas(8) int32_t c[MLKEM_N];
+} mlkem_poly32;
+
+/* The products b[2i+1] gamma_i mod q of a polynomial b (mulcache), computed once per vector
+ * polynomial and used by every base multiplication with it. */
+typedef struct {
+    _Alignas(4) int16_t c[MLKEM_N / 2];
+} mlkem_polycache;
 
 #ifdef PQLAB_MLKEM_BACKEND_HEADER
 #include PQLAB_MLKEM_BACKEND_HEADER
@@ -87,10 +113,15 @@ typedef struct {
 #define mlkem_sample_ntt_x4_c PQLAB_NAMESPACE(mlkem_sample_ntt_x4_c)
 #define mlkem_basemul_pairs_c PQLAB_NAMESPACE(mlkem_basemul_pairs_c)
 #define mlkem_rej_bulk_c PQLAB_NAMESPACE(mlkem_rej_bulk_c)
+#define mlkem_mulcache_c PQLAB_NAMESPACE(mlkem_mulcache_c)
+#define mlkem_basemul_pairs32_c PQLAB_NAMESPACE(mlkem_basemul_pairs32_c)
+#define mlkem_reduce32_c PQLAB_NAMESPACE(mlkem_reduce32_c)
+#define mlkem_reduce32_add_c PQLAB_NAMESPACE(mlkem_reduce32_add_c)
 #define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
 #define mlkem_cbd_eta2_c PQLAB_NAMESPACE(mlkem_cbd_eta2_c)
+#define mlkem_cbd_eta2_add_c PQLAB_NAMESPACE(mlkem_cbd_eta2_add_c)
 #define mlkem_add_c PQLAB_NAMESPACE(mlkem_add_c)
 #define mlkem_check12_c PQLAB_NAMESPACE(mlkem_check12_c)
 
@@ -115,15 +146,28 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
 /* r, b point at pair p (coefficient 2p), a at its first pair; n pairs, p + n <= 128. The
  * building block of the fused matrix kernels (a = the sampled entry's coefficients). */
 void mlkem_basemul_pairs_c(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
+/* bg = the b1 gamma products of b (128 values). */
+void mlkem_mulcache_c(mlkem_polycache *bg, const mlkem_poly *b);
+/* r[2i] += a[2i] b[2i] + a[2i+1] bg[i], r[2i+1] += a[2i] b[2i+1] + a[2i+1] b[2i] for i < n:
+ * Algorithm 12 without reduction (bg the mulcache entries of b's pairs); r, b at the same
+ * pair, a and bg at theirs. */
+void mlkem_basemul_pairs32_c(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n);
+/* r = a R^-1 mod q (Montgomery) coefficient-wise. */
+void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a);
+/* r = (a mod q) + b coefficient-wise (Barrett, without the factor R^-1: a row of key
+ * generation, t_hat = A_hat s_hat + e_hat). r may be b. */
+void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b);
 /* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
  * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
 unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
-/* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec
- * times R^-1, without storing the matrix entry. The x4 form does four entries with the 4-way
- * SHAKE128; two lanes may share an accumulator. Bounds as basemul_acc. */
-void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
-void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
-                       const uint8_t xy[8]);
+/* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec,
+ * unreduced in 32 bits (basemul_pairs32 with cache = mulcache of vec), without storing the
+ * matrix entry. The x4 form does four entries with the 4-way SHAKE128; two lanes may share an
+ * accumulator. Bounds as basemul_pairs32. */
+void mlkem_matacc_c(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polycache *cache,
+                    const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
+void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
+                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
 /* Not a kernel (no native form): matacc with the vector polynomial given as its
  * ByteEncode_12 encoding of canonical values (the stack-first frontend keeps vectors
  * encoded); one lane of SHAKE128. */
@@ -132,6 +176,8 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
                          uint8_t x, uint8_t y);
 void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1]);
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
+/* r += SamplePolyCBD_eta2(buf), without a polynomial buffer for the noise. */
+void mlkem_cbd_eta2_add_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]);
 void mlkem_add_c(mlkem_poly *r, const mlkem_poly *b);
 /* nbytes a multiple of 12, at least 12; nonzero iff some 12-bit value is >= q. */
 uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
@@ -152,6 +198,13 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #define MLKEM_INVNTT_IMPL PQLAB_NAMESPACE(mlkem_invntt_native)
 #else
 #define MLKEM_INVNTT_IMPL mlkem_invntt_c
+#endif
+/* invntt_q: a backend's own form for input |c| < q, else whatever invntt runs (its contract,
+ * |c| < 4q, includes |c| < q): no C version of its own. */
+#ifdef PQLAB_MLKEM_NATIVE_INVNTT_Q
+#define MLKEM_INVNTT_Q_IMPL PQLAB_NAMESPACE(mlkem_invntt_q_native)
+#else
+#define MLKEM_INVNTT_Q_IMPL MLKEM_INVNTT_IMPL
 #endif
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL_ACC
 #define MLKEM_BASEMUL_ACC_IMPL PQLAB_NAMESPACE(mlkem_basemul_acc_native)
@@ -228,6 +281,26 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_REJ_BULK_IMPL mlkem_rej_bulk_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_MULCACHE
+#define MLKEM_MULCACHE_IMPL PQLAB_NAMESPACE(mlkem_mulcache_native)
+#else
+#define MLKEM_MULCACHE_IMPL mlkem_mulcache_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
+#define MLKEM_BASEMUL_PAIRS32_IMPL PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)
+#else
+#define MLKEM_BASEMUL_PAIRS32_IMPL mlkem_basemul_pairs32_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_REDUCE32
+#define MLKEM_REDUCE32_IMPL PQLAB_NAMESPACE(mlkem_reduce32_native)
+#else
+#define MLKEM_REDUCE32_IMPL mlkem_reduce32_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD
+#define MLKEM_REDUCE32_ADD_IMPL PQLAB_NAMESPACE(mlkem_reduce32_add_native)
+#else
+#define MLKEM_REDUCE32_ADD_IMPL mlkem_reduce32_add_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_MATACC
 #define MLKEM_MATACC_IMPL PQLAB_NAMESPACE(mlkem_matacc_native)
 #else
@@ -248,6 +321,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_CBD_ETA2_IMPL mlkem_cbd_eta2_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
+#define MLKEM_CBD_ETA2_ADD_IMPL PQLAB_NAMESPACE(mlkem_cbd_eta2_add_native)
+#else
+#define MLKEM_CBD_ETA2_ADD_IMPL mlkem_cbd_eta2_add_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_ADD
 #define MLKEM_ADD_IMPL PQLAB_NAMESPACE(mlkem_add_native)
 #else
@@ -261,6 +339,7 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 
 PQLAB_MLKEM_DISPATCH(mlkem_ntt, MLKEM_NTT_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_invntt, MLKEM_INVNTT_IMPL, (mlkem_poly * r), (r))
+PQLAB_MLKEM_DISPATCH(mlkem_invntt_q, MLKEM_INVNTT_Q_IMPL, (mlkem_poly * r), (r))
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_acc, MLKEM_BASEMUL_ACC_IMPL,
                      (mlkem_poly * r, const mlkem_poly *a, const mlkem_poly *b), (r, a, b))
 PQLAB_MLKEM_DISPATCH(mlkem_canonical, MLKEM_CANONICAL_IMPL, (mlkem_poly * r), (r))
@@ -291,16 +370,26 @@ static inline unsigned int mlkem_rej_bulk(int16_t *cand, const uint8_t *buf, uns
 {
     return MLKEM_REJ_BULK_IMPL(cand, buf, g);
 }
+PQLAB_MLKEM_DISPATCH(mlkem_mulcache, MLKEM_MULCACHE_IMPL, (mlkem_polycache * bg, const mlkem_poly *b), (bg, b))
+PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
+                     (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
+                     (r, a, b, bg, n))
+PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
+PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
+                     (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
-                     (mlkem_poly * acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),
-                     (acc, vec, rho, x, y))
+                     (mlkem_poly32 * acc, const mlkem_poly *vec, const mlkem_polycache *cache,
+                      const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),
+                     (acc, vec, cache, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc_x4, MLKEM_MATACC_X4_IMPL,
-                     (mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
-                      const uint8_t xy[8]),
-                     (acc, vec, rho, xy))
+                     (mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4], const mlkem_polycache *const cache[4],
+                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
+                     (acc, vec, cache, rho, xy))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]),
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
+                     (r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add, MLKEM_CBD_ETA2_ADD_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_add, MLKEM_ADD_IMPL, (mlkem_poly * r, const mlkem_poly *b), (r, b))
 static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)

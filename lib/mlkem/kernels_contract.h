@@ -37,6 +37,13 @@ static inline void mlkem_invntt_checked(mlkem_poly *r)
     PQLAB_CONTRACT("mlkem_invntt", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
+static inline void mlkem_invntt_q_checked(mlkem_poly *r)
+{
+    PQLAB_CONTRACT("mlkem_invntt_q", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_invntt_q(r);
+    PQLAB_CONTRACT("mlkem_invntt_q", MLKEM_BELOW_Q(r), "output |c| < q");
+}
+
 static inline void mlkem_basemul_acc_checked(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
 {
     mlkem_poly before = *r;
@@ -113,23 +120,81 @@ static inline void mlkem_sample_ntt_x4_checked(mlkem_poly *r0, mlkem_poly *r1, m
                    "outputs canonical");
 }
 
-static inline void mlkem_matacc_checked(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES],
-                                        uint8_t x, uint8_t y)
+/* every value of a 32-bit accumulator below q 2^15 in magnitude (reduce32's input) */
+static inline int mlkem_contract_in32(const mlkem_poly32 *a)
 {
-    PQLAB_CONTRACT("mlkem_matacc", MLKEM_BELOW_Q(vec), "vec |c| < q");
-    PQLAB_CONTRACT("mlkem_matacc", mlkem_contract_in(acc, -6 * MLKEM_Q, 6 * MLKEM_Q), "accumulator |r| <= 6q");
-    mlkem_matacc(acc, vec, rho, x, y);
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        if (a->c[i] <= -MLKEM_Q * 32768 || a->c[i] >= MLKEM_Q * 32768) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
-static inline void mlkem_matacc_x4_checked(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
-                                           const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
+static inline int mlkem_contract_cache(const mlkem_polycache *bg)
+{
+    for (unsigned int i = 0; i < MLKEM_N / 2; i++) {
+        if (bg->c[i] <= -MLKEM_Q || bg->c[i] >= MLKEM_Q) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static inline void mlkem_mulcache_checked(mlkem_polycache *bg, const mlkem_poly *b)
+{
+    PQLAB_CONTRACT("mlkem_mulcache", MLKEM_BELOW_Q(b), "input |c| < q");
+    mlkem_mulcache(bg, b);
+    PQLAB_CONTRACT("mlkem_mulcache", mlkem_contract_cache(bg), "output |c| < q");
+}
+
+static inline void mlkem_basemul_pairs32_checked(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                                 unsigned int n)
+{
+    PQLAB_CONTRACT("mlkem_basemul_pairs32", n <= MLKEM_N / 2, "n <= 128 pairs");
+    for (unsigned int i = 0; i < 2 * n; i++) {
+        PQLAB_CONTRACT("mlkem_basemul_pairs32", a[i] > -MLKEM_Q && a[i] < MLKEM_Q && b[i] > -MLKEM_Q && b[i] < MLKEM_Q,
+                       "inputs a, b |c| < q");
+        PQLAB_CONTRACT("mlkem_basemul_pairs32", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+    }
+    mlkem_basemul_pairs32(r, a, b, bg, n);
+}
+
+static inline void mlkem_reduce32_checked(mlkem_poly *r, const mlkem_poly32 *a)
+{
+    PQLAB_CONTRACT("mlkem_reduce32", mlkem_contract_in32(a), "input |c| < q 2^15");
+    mlkem_reduce32(r, a);
+    PQLAB_CONTRACT("mlkem_reduce32", MLKEM_BELOW_Q(r), "output |c| < q");
+}
+
+static inline void mlkem_reduce32_add_checked(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
+{
+    mlkem_poly before = *b;
+    PQLAB_CONTRACT("mlkem_reduce32_add", mlkem_contract_in32(a), "input |a| < q 2^15");
+    PQLAB_CONTRACT("mlkem_reduce32_add", MLKEM_BELOW_Q(b), "input |b| < q");
+    mlkem_reduce32_add(r, a, b);
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        const int32_t d = (int32_t)r->c[i] - before.c[i];
+        PQLAB_CONTRACT("mlkem_reduce32_add", d >= -1699 && d <= 1699, "output |r - b| <= 1699");
+    }
+}
+
+static inline void mlkem_matacc_checked(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polycache *cache,
+                                        const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
+{
+    PQLAB_CONTRACT("mlkem_matacc", MLKEM_BELOW_Q(vec) && mlkem_contract_cache(cache), "vec, cache |c| < q");
+    mlkem_matacc(acc, vec, cache, rho, x, y);
+}
+
+static inline void mlkem_matacc_x4_checked(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
+                                           const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES],
+                                           const uint8_t xy[8])
 {
     for (unsigned int i = 0; i < 4; i++) {
-        PQLAB_CONTRACT("mlkem_matacc_x4", MLKEM_BELOW_Q(vec[i]), "vec |c| < q");
-        PQLAB_CONTRACT("mlkem_matacc_x4", mlkem_contract_in(acc[i], -6 * MLKEM_Q, 6 * MLKEM_Q),
-                       "accumulator |r| <= 6q");
+        PQLAB_CONTRACT("mlkem_matacc_x4", MLKEM_BELOW_Q(vec[i]) && mlkem_contract_cache(cache[i]),
+                       "vec, cache |c| < q");
     }
-    mlkem_matacc_x4(acc, vec, rho, xy);
+    mlkem_matacc_x4(acc, vec, cache, rho, xy);
 }
 
 static inline void mlkem_cbd_eta1_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
@@ -142,6 +207,17 @@ static inline void mlkem_cbd_eta2_checked(mlkem_poly *r, const uint8_t buf[64 * 
 {
     mlkem_cbd_eta2(r, buf);
     PQLAB_CONTRACT("mlkem_cbd_eta2", mlkem_contract_in(r, -MLKEM_ETA2, MLKEM_ETA2), "output |c| <= eta2");
+}
+
+static inline void mlkem_cbd_eta2_add_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_poly before = *r;
+    PQLAB_CONTRACT("mlkem_cbd_eta2_add", mlkem_contract_in(r, -32765, 32764), "|r| <= 2^15 - 3");
+    mlkem_cbd_eta2_add(r, buf);
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        const int32_t d = (int32_t)r->c[i] - before.c[i];
+        PQLAB_CONTRACT("mlkem_cbd_eta2_add", d >= -MLKEM_ETA2 && d <= MLKEM_ETA2, "added |e| <= eta2");
+    }
 }
 
 static inline void mlkem_canonical_checked(mlkem_poly *r)
@@ -171,6 +247,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_check12 mlkem_check12_checked
 #define mlkem_ntt mlkem_ntt_checked
 #define mlkem_invntt mlkem_invntt_checked
+#define mlkem_invntt_q mlkem_invntt_q_checked
 #define mlkem_basemul_acc mlkem_basemul_acc_checked
 #define mlkem_tobytes12 mlkem_tobytes12_checked
 #define mlkem_frombytes12 mlkem_frombytes12_checked
@@ -182,10 +259,15 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_tomsg mlkem_tomsg_checked
 #define mlkem_sample_ntt mlkem_sample_ntt_checked
 #define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
+#define mlkem_mulcache mlkem_mulcache_checked
+#define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
+#define mlkem_reduce32 mlkem_reduce32_checked
+#define mlkem_reduce32_add mlkem_reduce32_add_checked
 #define mlkem_matacc mlkem_matacc_checked
 #define mlkem_matacc_x4 mlkem_matacc_x4_checked
 #define mlkem_cbd_eta1 mlkem_cbd_eta1_checked
 #define mlkem_cbd_eta2 mlkem_cbd_eta2_checked
+#define mlkem_cbd_eta2_add mlkem_cbd_eta2_add_checked
 
 #endif /* PQLAB_CONTRACT_CHECKS */
 #endif

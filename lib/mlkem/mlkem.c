@@ -57,33 +57,16 @@ static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_
     mlkem_cbd_eta1(r, buf);
 }
 
-#ifndef PQLAB_MLKEM_SMALLSTACK
-static MLKEM_NOINLINE void poly_noise_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
-{
-    uint8_t buf[64 * MLKEM_ETA2];
-    mlkem_prf(buf, sizeof buf, s, nonce);
-    mlkem_cbd_eta2(r, buf);
-}
-#endif
-
-#ifdef PQLAB_MLKEM_SMALLSTACK
-/* r += SamplePolyCBD_2(PRF_2(s, nonce)) without a polynomial buffer (the arithmetic of
- * sample.c's cbd2: pair sums with the mask 0x55555555, then field minus field). */
+/* r += SamplePolyCBD_2(PRF_2(s, nonce)) (Algorithm 14 lines 13-16, 17: e1[i], e2), without
+ * a polynomial buffer for the noise (the cbd_eta2_add kernel). */
 static MLKEM_NOINLINE void poly_noise_add_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
 {
     uint8_t buf[64 * MLKEM_ETA2];
     mlkem_prf(buf, sizeof buf, s, nonce);
-    for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
-        uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
-                     ((uint32_t)buf[4 * i + 3] << 24);
-        uint32_t t = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);
-        for (unsigned int j = 0; j < 8; j++) {
-            int16_t x = (int16_t)((t >> (4 * j)) & 3), y = (int16_t)((t >> (4 * j + 2)) & 3);
-            r->c[8 * i + j] = (int16_t)(r->c[8 * i + j] + x - y);
-        }
-    }
+    mlkem_cbd_eta2_add(r, buf);
 }
 
+#ifdef PQLAB_MLKEM_SMALLSTACK
 /* out = ByteEncode_12(NTT(SamplePolyCBD_eta1(PRF_eta1(s, nonce)))), canonical values;
  * the polynomial lives only in this frame. */
 static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const uint8_t s[MLKEM_SYMBYTES],
@@ -177,6 +160,24 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
+/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
+static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
+{
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    mlkem_compress_du(piece, u);
+    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
+                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+}
+
+/* Encryption (Algorithm 14 lines 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse NTT
+ * already applied (|u| < q), compressed into c (or compared with it). */
+static MLKEM_NOINLINE void finish_row_u(row_sink *sink, unsigned int i, mlkem_poly *u)
+{
+    poly_noise_add_eta2(u, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i], N = k + i: |u| < q + 2 */
+    emit_row(sink, i, u);                                       /* |u| < q + 2 < 2q: compress_du reduces mod q */
+}
+
+#ifdef PQLAB_MLKEM_SMALLSTACK
 /* Finish row i of the product, held in acc (|acc| < 4q, factor R^-1):
  *  key generation (Algorithm 13 lines 12-15, 17-19): t_hat[i] = acc + NTT(e[i]),
  *    encoded into ek;
@@ -191,31 +192,37 @@ static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlk
     mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);   /* |t| < 2q: reduced mod q inside */
 }
 
-/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
-static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
-{
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
-    mlkem_compress_du(piece, u);
-    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
-}
-
 static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly *acc)
 {
     if (sink->mode == ROWS_KEYGEN) {
         finish_row_keygen(sink, i, acc);
     } else {
         mlkem_invntt(acc); /* input |acc| < 4q (invntt's contract); |u| < q, R^-1 cancelled */
-#ifdef PQLAB_MLKEM_SMALLSTACK
-        poly_noise_add_eta2(acc, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i]: |u| < q + 2 */
-#else
-        mlkem_poly e;
-        poly_noise_eta2(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i], N = k + i */
-        poly_add(acc, &e);                                       /* |u| < q + 2 */
-#endif
-        emit_row(sink, i, acc); /* |u| < q + 2 < 2q: compress_du reduces mod q */
+        finish_row_u(sink, i, acc);
     }
 }
+#else
+/* Row i of the product, accumulated unreduced in 32 bits (|acc| < k 2q^2 <= 8q^2 < q 2^15),
+ * reduced once and finished. Key
+ * generation (Algorithm 13 lines 17-19): t_hat[i] = acc mod q + NTT(e[i]) in one pass
+ * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption (Algorithm 14
+ * lines 19, 22): acc R^-1 (reduce32, |row| < q), NTT^-1 (invntt_q: input |c| < q), then
+ * + e1[i] and Compress_du. */
+static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const mlkem_poly32 *acc)
+{
+    mlkem_poly row;
+    if (sink->mode == ROWS_KEYGEN) {
+        poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
+        mlkem_ntt(&row);                                           /* reduced */
+        mlkem_reduce32_add(&row, acc, &row);                       /* |t| < 1699 + q < 2q */
+        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, &row);    /* reduced mod q inside */
+    } else {
+        mlkem_reduce32(&row, acc); /* |row| < q */
+        mlkem_invntt_q(&row);      /* input |c| < q (invntt_q's contract); |u| < q, R^-1 cancelled */
+        finish_row_u(sink, i, &row);
+    }
+}
+#endif
 
 #ifndef PQLAB_MLKEM_SMALLSTACK
 /* The matrix-vector product of K-PKE, row i = sum_j A_hat[i][j] o vec[j]
@@ -229,16 +236,22 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
  * touch at most two rows, and a row ends before the row two further on starts,
  * so two accumulators suffice: row i uses acc[i % 2]. For k = 4 every batch is
  * exactly one row and one accumulator suffices.
- * Bounds: vec has |c| < q; a row gets k <= 4 terms, each < q: |acc| < 4q. */
-static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K], row_sink *sink)
+ * Speed over stack: the accumulators are 32-bit and the base multiplications unreduced
+ * (basemul_pairs32 with the vector's b1 gamma products cached once per polynomial, cache[j]),
+ * one Montgomery reduction per coefficient and row instead of three per pair and entry.
+ * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
+ * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
+ * acc: the caller's accumulators, zero on entry; a slot is cleared after its row only when
+ * a later row uses it (memset: the accumulators are not secret-wiped, only initialised). */
+static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
+                        const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
-    mlkem_poly acc[MLKEM_ACC_SLOTS];
     const int transposed = sink->mode == ROWS_ENCRYPT;
-    pqlab_memzero_words(acc, sizeof acc);
     for (unsigned int e0 = 0; e0 < MLKEM_K * MLKEM_K; e0 += 4) {
         const unsigned int n = MLKEM_K * MLKEM_K - e0 < 4 ? MLKEM_K * MLKEM_K - e0 : 4;
-        mlkem_poly *accs[4];
+        mlkem_poly32 *accs[4];
         const mlkem_poly *vecs[4];
+        const mlkem_polycache *caches[4];
         uint8_t xy[8];
         for (unsigned int t = 0; t < 4; t++) {
             /* public loop counters only; unused lanes (t >= n) repeat entry e0 */
@@ -246,22 +259,25 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
             accs[t] = &acc[i % MLKEM_ACC_SLOTS];
             vecs[t] = &vec[j];
+            caches[t] = &cache[j];
             xy[2 * t] = transposed ? i : j;
             xy[2 * t + 1] = transposed ? j : i;
         }
         if (n == 4) {
-            mlkem_matacc_x4(accs, vecs, rho, xy);
+            mlkem_matacc_x4(accs, vecs, caches, rho, xy);
         } else {
             for (unsigned int t = 0; t < n; t++) {
-                mlkem_matacc(accs[t], vecs[t], rho, xy[2 * t], xy[2 * t + 1]);
+                mlkem_matacc(accs[t], vecs[t], caches[t], rho, xy[2 * t], xy[2 * t + 1]);
             }
         }
         for (unsigned int t = 0; t < n; t++) {
             const unsigned int e = e0 + t;
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
-                finish_row(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
-                pqlab_memzero_words(&acc[i % MLKEM_ACC_SLOTS], sizeof acc[0]);
+                finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
+                if (i + MLKEM_ACC_SLOTS < MLKEM_K) { /* public: the slot takes row i + slots */
+                    memset(&acc[i % MLKEM_ACC_SLOTS], 0, sizeof acc[0]);
+                }
             }
         }
     }
@@ -275,6 +291,8 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
     mlkem_poly s[MLKEM_K];
+    mlkem_polycache scache[MLKEM_K];
+    mlkem_poly32 acc[MLKEM_ACC_SLOTS];
     row_sink sink;
 
     mlkem_hash_g(rhosigma, d, MLKEM_SYMBYTES, &kbyte, 1); /* line 1: G(d || k) */
@@ -284,14 +302,16 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt(&s[i]); /* reduced */
+        mlkem_ntt(&s[i]);                  /* reduced */
+        mlkem_mulcache(&scache[i], &s[i]); /* |c| < q */
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
     sink.cmp = NULL;
     sink.diff = 0;
-    matvec_rows(rho, s, &sink); /* lines 12-15, 17-19: t_hat into ek */
+    memset(acc, 0, sizeof acc);
+    matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
         mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
@@ -304,22 +324,22 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
  * a time. Returns 1 if the compared piece differs. */
 static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
                                         const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
-                                        const mlkem_poly y[MLKEM_K])
+                                        const mlkem_poly y[MLKEM_K], const mlkem_polycache ycache[MLKEM_K],
+                                        mlkem_poly32 *v32)
 {
     mlkem_poly v, tmp;
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
-    uint8_t diff;
-    pqlab_memzero_words(&v, sizeof v);
+    uint8_t diff; /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        mlkem_basemul_acc(&v, &tmp, &y[j]);                /* |v| < 4q: k <= 4 terms < q */
+        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
+        mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
     }
-    mlkem_invntt(&v);                                 /* |v| < 4q in (contract), |v| < q out */
-    poly_noise_eta2(&tmp, r, (uint8_t)(2 * MLKEM_K)); /* line 17: e2, N = 2k */
-    poly_add(&v, &tmp);                               /* |v| < q + 2 */
-    mlkem_frommsg(&tmp, m);                           /* line 20: mu */
-    poly_add(&v, &tmp);                               /* |v| < q + 1667 < 2^15 */
-    mlkem_compress_dv(piece, &v);                     /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
+    mlkem_reduce32(&v, v32);                            /* |v32| < 8q^2 < q 2^15: |v| < q */
+    mlkem_invntt_q(&v);                                 /* |v| < q in (invntt_q's contract), |v| < q out */
+    poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, N = 2k: |v| < q + 2 */
+    mlkem_frommsg(&tmp, m);                             /* line 20: mu */
+    poly_add(&v, &tmp);                                 /* |v| < q + 1667 < 2^15 */
+    mlkem_compress_dv(piece, &v);                       /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
     diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
                 piece, sizeof piece);
     return diff;
@@ -332,6 +352,8 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
                                           const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES])
 {
     mlkem_poly y[MLKEM_K];
+    mlkem_polycache ycache[MLKEM_K];
+    mlkem_poly32 acc[MLKEM_ACC_SLOTS];
     uint8_t rho[MLKEM_SYMBYTES];
     row_sink sink;
     uint8_t diff;
@@ -343,16 +365,19 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
         poly_noise_eta1(&y[i], r, (uint8_t)i);
-        mlkem_ntt(&y[i]); /* reduced */
+        mlkem_ntt(&y[i]);                  /* reduced */
+        mlkem_mulcache(&ycache[i], &y[i]); /* |c| < q */
     }
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    matvec_rows(rho, y, &sink); /* lines 13-16, 19, 22: u into c1 */
+    memset(acc, 0, sizeof acc);
+    matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
-    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y);
+    memset(&acc[0], 0, sizeof acc[0]); /* reused for t_hat^T y_hat */
+    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0]);
     return diff;
 }
 
@@ -361,6 +386,8 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
                                        const uint8_t c[MLKEM_CTBYTES])
 {
     mlkem_poly w, u, s;
+    /* basemul_acc, not the cached 32-bit form: u is new for every term, so its cache would
+     * be used once (mulcache + basemul_pairs32 + reduce32 cost more than basemul_acc) */
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */

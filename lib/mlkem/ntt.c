@@ -169,3 +169,52 @@ void mlkem_tomont_add_c(mlkem_poly *r, const mlkem_poly *b)
         r->c[j] = (int16_t)(mlkem_fqmul(r->c[j], 1353) + b->c[j]);
     }
 }
+
+/* The b1 gamma products of Algorithm 12 for each pair of b: bg[p] = b[2p+1] gamma_p mod q
+ * (Montgomery product with the table's gamma_p R; |gamma R| <= 1664, so any int16 b is
+ * admissible and |bg| < q). Computed once per vector polynomial, they turn every later base
+ * multiplication with b into two dot products of pairs (basemul_pairs32). */
+void mlkem_mulcache_c(mlkem_polycache *bg, const mlkem_poly *b)
+{
+    for (unsigned int p = 0; p < MLKEM_N / 2; p++) {
+        const int16_t z = mlkem_zetas[64 + (p >> 1)];
+        const int16_t gamma = (p & 1) ? (int16_t)-z : z;
+        bg->c[p] = mlkem_fqmul(b->c[2 * p + 1], gamma);
+    }
+}
+
+/* Algorithm 12 without the reductions: (a0 + a1 X)(b0 + b1 X) mod X^2 - gamma is
+ * (a0 b0 + a1 b1 gamma) + (a0 b1 + a1 b0) X, and with bg = b1 gamma mod q both coefficients
+ * are sums of two products of values below q: each term |t| < 2q^2 = 22,165,282, and k <= 4
+ * terms stay below q 2^15 = 109,084,672 (reduce32's bound). */
+void mlkem_basemul_pairs32_c(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n)
+{
+    for (unsigned int i = 0; i < n; i++) {
+        const int32_t a0 = a[2 * i], a1 = a[2 * i + 1], b0 = b[2 * i], b1 = b[2 * i + 1];
+        r[2 * i] += a0 * b0 + a1 * bg[i];
+        r[2 * i + 1] += a0 * b1 + a1 * b0;
+    }
+}
+
+/* One Montgomery reduction per coefficient: |a| < q 2^15 gives |r| < q (reduce.h). */
+void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a)
+{
+    for (unsigned int j = 0; j < MLKEM_N; j++) {
+        r->c[j] = mlkem_montgomery_reduce(a->c[j]);
+    }
+}
+
+/* round(2^32 / q): the 32-bit Barrett constant of reduce32_add. */
+#define MLKEM_BARRETT32_V 1290167
+
+/* r = a - round(a V / 2^32) q + b. V q = 2^32 - 1353, so a V / 2^32 = a / q (1 - 1353 / 2^32):
+ * for |a| < q 2^15 the quotient is off from a / q by at most 2^15 1353 / 2^32 < 0.011, and
+ * |a - t q| <= q / 2 + 0.011 q < 1699. (The rounding is that of SMMULR.) */
+void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
+{
+    for (unsigned int j = 0; j < MLKEM_N; j++) {
+        const int32_t x = a->c[j];
+        const int32_t t = (int32_t)(((int64_t)x * MLKEM_BARRETT32_V + ((int64_t)1 << 31)) >> 32);
+        r->c[j] = (int16_t)(x - t * MLKEM_Q + b->c[j]);
+    }
+}

@@ -87,11 +87,13 @@ unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
  * coefficient pairs, so each pair is multiplied and accumulated as soon as the
  * rejection sampler has accepted its second coefficient. */
 typedef struct {
-    mlkem_poly *acc;       /* accumulator: acc += entry o vec * R^-1 */
-    const mlkem_poly *vec; /* |c| < q (NTT domain); NULL: vecb */
-    const uint8_t *vecb;   /* the vector polynomial as ByteEncode_12 (canonical values) */
-    unsigned int ctr;      /* coefficients accepted so far */
-    int16_t pending;       /* first coefficient of an incomplete pair */
+    mlkem_poly32 *acc32;          /* 32-bit accumulator: acc32 += entry o vec (unreduced); NULL: acc */
+    mlkem_poly *acc;              /* 16-bit accumulator: acc += entry o vec * R^-1 (with vecb) */
+    const mlkem_poly *vec;        /* |c| < q (NTT domain), with acc32 */
+    const mlkem_polycache *cache; /* mulcache of vec, with acc32 */
+    const uint8_t *vecb;          /* with acc: the vector polynomial as ByteEncode_12 (canonical values) */
+    unsigned int ctr;             /* coefficients accepted so far */
+    int16_t pending;              /* first coefficient of an incomplete pair */
 } matacc_lane;
 
 /* basemul_pairs with the vector's pairs p .. p+n-1 decoded from its 12-bit encoding (3
@@ -178,8 +180,8 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
         cand[n] = (int16_t)d2;
         n += (d2 < MLKEM_Q) & (n < need);
     }
-    if (l->vec != NULL) { /* public mode switch */
-        mlkem_basemul_pairs(&l->acc->c[base], cand, &l->vec->c[base], base >> 1, n >> 1);
+    if (l->acc32 != NULL) { /* public mode switch */
+        mlkem_basemul_pairs32(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1], n >> 1);
     } else {
         basemul_packed(&l->acc->c[base], cand, l->vecb, base >> 1, n >> 1);
     }
@@ -196,12 +198,13 @@ static void matacc_feed(matacc_lane *l, const uint8_t *buf)
     }
 }
 
-void mlkem_matacc_c(mlkem_poly *acc, const mlkem_poly *vec, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
+void mlkem_matacc_c(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polycache *cache,
+                    const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y)
 {
     pqlab_keccak_state st;
     uint8_t buf[PQLAB_SHAKE128_RATE];
     const uint8_t xy[2] = {x, y};
-    matacc_lane l = {acc, vec, NULL, 0, 0};
+    matacc_lane l = {acc, NULL, vec, cache, NULL, 0, 0};
     pqlab_shake128_init(&st);
     pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
     pqlab_shake128_absorb(&st, xy, 2);
@@ -218,7 +221,7 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
     pqlab_keccak_state st;
     uint8_t buf[MATACC_PIECE]; /* the XOF output a piece at a time (incremental squeeze) */
     const uint8_t xy[2] = {x, y};
-    matacc_lane l = {acc, NULL, vecb, 0, 0};
+    matacc_lane l = {NULL, acc, NULL, NULL, vecb, 0, 0};
     pqlab_shake128_init(&st);
     pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
     pqlab_shake128_absorb(&st, xy, 2);
@@ -232,8 +235,8 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
     }
 }
 
-void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4], const uint8_t rho[MLKEM_SYMBYTES],
-                       const uint8_t xy[8])
+void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
+                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
 {
     pqlab_keccakx4_state st;
     uint8_t buf[4][PQLAB_SHAKE128_RATE]; /* first holds the 34-byte inputs, then XOF blocks */
@@ -242,8 +245,10 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
         memcpy(buf[t], rho, MLKEM_SYMBYTES);
         buf[t][MLKEM_SYMBYTES] = xy[2 * t];
         buf[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
-        l[t].acc = acc[t];
+        l[t].acc32 = acc[t];
+        l[t].acc = NULL;
         l[t].vec = vec[t];
+        l[t].cache = cache[t];
         l[t].vecb = NULL;
         l[t].ctr = 0;
         l[t].pending = 0;
@@ -261,7 +266,7 @@ void mlkem_matacc_x4_c(mlkem_poly *const acc[4], const mlkem_poly *const vec[4],
  * (bits 4i, 4i+1 summed minus bits 4i+2, 4i+3, LSB first). Adding the odd bits
  * to the even ones (mask 0x55555555) gives 2-bit pair sums in place, so each
  * coefficient is one field minus the next. Result in [-2, 2]; no branches. */
-static void cbd2(mlkem_poly *r, const uint8_t *buf)
+static void cbd2(mlkem_poly *r, const uint8_t *buf, int add)
 {
     for (unsigned int i = 0; i < MLKEM_N / 8; i++) {
         uint32_t w = (uint32_t)buf[4 * i] | ((uint32_t)buf[4 * i + 1] << 8) | ((uint32_t)buf[4 * i + 2] << 16) |
@@ -270,7 +275,8 @@ static void cbd2(mlkem_poly *r, const uint8_t *buf)
         for (unsigned int j = 0; j < 8; j++) {
             int16_t x = (int16_t)((s >> (4 * j)) & 3);
             int16_t y = (int16_t)((s >> (4 * j + 2)) & 3);
-            r->c[8 * i + j] = (int16_t)(x - y);
+            /* add: a public mode (cbd_eta2_add, no polynomial buffer for the noise) */
+            r->c[8 * i + j] = (int16_t)((add ? r->c[8 * i + j] : 0) + x - y);
         }
     }
 }
@@ -298,11 +304,16 @@ void mlkem_cbd_eta1_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
 #if MLKEM_ETA1 == 3
     cbd3(r, buf);
 #else
-    cbd2(r, buf);
+    cbd2(r, buf, 0);
 #endif
 }
 
 void mlkem_cbd_eta2_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
 {
-    cbd2(r, buf);
+    cbd2(r, buf, 0);
+}
+
+void mlkem_cbd_eta2_add_c(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    cbd2(r, buf, 1);
 }

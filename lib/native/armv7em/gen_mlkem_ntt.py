@@ -317,8 +317,12 @@ def emit_ntt() -> None:
     end_func(name)
 
 
-def emit_invntt() -> None:
-    name = "pqlab_mlkem_invntt_armv7em"
+def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True) -> None:
+    """The inverse NTT; input_4q: input |c| < 4q (kernels.h invntt), layer 2's sums (< 8q)
+    reduced; else input |c| < q (invntt_q, the reduced rows of the 32-bit matrix product):
+    layer 2's sums are < 2q, layer 4's < 4q, layer 8's < 8q, within int16 without a
+    reduction, and after pass 1 the words have the same bounds as in the 4q form (w0 reduced
+    to [0, q], w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h), so passes 2 and 3 are the same."""
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
@@ -332,9 +336,10 @@ def emit_invntt() -> None:
     for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
         e(f"ldr r2, [r1, #{4 * k}]")
         gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-    const("r2", V)
-    for m in (0, 2, 4, 6):  # the sums, < 8q
-        floor_barrett1(D[m], "r2", "r3")
+    if input_4q:
+        const("r2", V)
+        for m in (0, 2, 4, 6):  # the sums, < 8q
+            floor_barrett1(D[m], "r2", "r3")
     e("ldr r2, [r1, #16]")  # layer 4
     gs(D[0], D[2], "r2", "r3")
     gs(D[1], D[3], "r2", "r3")
@@ -500,6 +505,160 @@ def emit_basemul_pairs() -> None:
     end_func(name)
 
 
+def emit_mulcache() -> None:
+    """bg[p] = b[2p+1] gamma_p mod q (Montgomery product with the table's gamma R): r0 = bg
+    (128 int16), r1 = b (256 int16). Four pairs per iteration: two b1 gamma products per
+    gamma word (gamma, -gamma), each reduced (mont: |b1 gamma R| < q 1664 < q 2^15, result
+    in (-q, q)), the high halves packed and stored as one word."""
+    name = "pqlab_mlkem_mulcache_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    addr("r2", "bm_gamma")
+    e("add r3, r0, #256")
+    out.append("1:")
+    e("ldm r1!, {r4-r7}")
+    e("ldm r2!, {r8, r9}")
+    for w0, w1, g, o in (("r4", "r5", "r8", "r4"), ("r6", "r7", "r9", "r5")):
+        e(f"smultb r10, {w0}, {g}")  # b1 gamma (pair 2t)
+        mont("r10", "r12")
+        e(f"smultt r11, {w1}, {g}")  # b1 (-gamma) (pair 2t + 1)
+        mont("r11", "r12")
+        e(f"pkhtb {o}, r11, r10, asr #16")
+    e("stm r0!, {r4, r5}")
+    e("cmp r0, r3")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_basemul_pairs32() -> None:
+    """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for i < n (Algorithm 12 without
+    reduction; bg = mulcache of b): r0 = r (int32), r1 = a, r2 = b (word-aligned pairs),
+    r3 = bg (halfwords, any pair), [sp] = n. pkhbt forms b0 | bg << 16, then smlad and smladx
+    give the two sums of products: each term |t| < 2q^2, exact in 32 bits. Loads without
+    base update where the M4 pipelines them (docs/sim.md): ldm for a, b and the accumulators,
+    bg by offset. n & 1 and n & 2 pairs first, then four pairs per iteration (the count is
+    public); the end address of r is kept on the stack (all registers are in use)."""
+    name = "pqlab_mlkem_basemul_pairs32_armv7em"
+    func(name)
+    e("ldr r12, [sp]")
+    e("cmp r12, #0")
+    e("it eq")
+    e("bxeq lr")
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e("add r4, r0, r12, lsl #3")
+    e("str r4, [sp]")
+
+    def two(off: int) -> None:
+        e("ldm r1!, {r4, r5}")
+        e("ldm r2!, {r6, r7}")
+        e(f"ldrh r8, [r3, #{off}]")
+        e(f"ldrh r9, [r3, #{off + 2}]")
+        e("pkhbt r8, r6, r8, lsl #16")
+        e("pkhbt r9, r7, r9, lsl #16")
+        e("ldm r0, {r10, r11, r12, lr}")
+        e("smlad r10, r4, r8, r10")
+        e("smladx r11, r4, r6, r11")
+        e("smlad r12, r5, r9, r12")
+        e("smladx lr, r5, r7, lr")
+        e("stm r0!, {r10, r11, r12, lr}")
+
+    e("tst r12, #1")
+    e("beq 1f")
+    e("ldr r4, [r1], #4")
+    e("ldr r6, [r2], #4")
+    e("ldrh r8, [r3], #2")
+    e("ldrd r10, r11, [r0]")
+    e("pkhbt r8, r6, r8, lsl #16")
+    e("smlad r10, r4, r8, r10")
+    e("smladx r11, r4, r6, r11")
+    e("strd r10, r11, [r0], #8")
+    out.append("1:")
+    e("tst r12, #2")
+    e("beq 2f")
+    two(0)
+    e("add r3, r3, #4")
+    out.append("2:")
+    e("ldr r4, [sp]")
+    e("cmp r0, r4")
+    e("beq 4f")
+    out.append("3:")
+    two(0)
+    two(4)
+    e("add r3, r3, #8")
+    e("ldr r4, [sp]")
+    e("cmp r0, r4")
+    e("bne 3b")
+    out.append("4:")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_reduce32() -> None:
+    """r = a R^-1 mod q coefficient-wise (Montgomery, mont above: |a| < q 2^15 gives (-q, q);
+    kernels.h reduce32): r0 = r (256 int16), r1 = a (256 int32). Eight coefficients per
+    iteration."""
+    name = "pqlab_mlkem_reduce32_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw {QQ}, #3327")
+    e(f"movt {QQ}, #{Q}")
+    e("add r2, r0, #512")
+    out.append("1:")
+    e("ldm r1!, {r4-r11}")
+    for x in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"):
+        mont(x, "r12")
+    e("pkhtb r4, r5, r4, asr #16")
+    e("pkhtb r5, r7, r6, asr #16")
+    e("pkhtb r6, r9, r8, asr #16")
+    e("pkhtb r7, r11, r10, asr #16")
+    e("stm r0!, {r4-r7}")
+    e("cmp r0, r2")
+    e("bne 1b")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
+def emit_reduce32_add() -> None:
+    """r = (a mod q) + b (kernels.h reduce32_add): r0 = r, r1 = a (int32), r2 = b; r may be b. Barrett on 32 bits: t = smmulr(a, V) = round(a V / 2^32) with
+    V = round(2^32 / q) (V q = 2^32 - 1353: for |a| < q 2^15 the quotient is off by less than
+    0.011), a - t q by mls: |a - t q| <= 1699. Eight coefficients per iteration; the end
+    address of r on the stack (all registers in use)."""
+    name = "pqlab_mlkem_reduce32_add_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e("add r3, r0, #512")
+    e("str r3, [sp]")
+    const("r3", V)
+    e(f"movw lr, #{Q}")
+    out.append("1:")
+    e("ldm r1!, {r4-r11}")
+    for x in ("r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"):
+        e(f"smmulr r12, {x}, r3")
+        e(f"mls {x}, r12, lr, {x}")
+    e("pkhbt r4, r4, r5, lsl #16")
+    e("pkhbt r6, r6, r7, lsl #16")
+    e("pkhbt r8, r8, r9, lsl #16")
+    e("pkhbt r10, r10, r11, lsl #16")
+    e("ldm r2!, {r5, r7, r9, r11}")
+    e("sadd16 r4, r4, r5")
+    e("sadd16 r6, r6, r7")
+    e("sadd16 r8, r8, r9")
+    e("sadd16 r10, r10, r11")
+    e("stm r0!, {r4, r6, r8, r10}")
+    e("ldr r12, [sp]")
+    e("cmp r0, r12")
+    e("bne 1b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def emit_rej_bulk() -> None:
     """Algorithm 7 lines 5-15 for 12 g bytes without the count limit: r0 = cand, r1 = buf,
     r2 = g; every 12-bit value d < q is appended (written at cand[n], n += d < q);
@@ -550,12 +709,14 @@ def emit_rej_bulk() -> None:
     end_func(name)
 
 
-def emit_cbd2() -> None:
-    """r = SamplePolyCBD_2(buf) (FIPS 203 Algorithm 8, eta = 2): r0 = r, r1 = buf (128
-    bytes, any alignment). Per input word: pair sums s = (w & 0x55..) + ((w >> 1) & 0x55..),
-    nibble fields x (bits 0-1) and y (bits 2-3) split into even and odd nibbles per byte,
-    ssub8 forms x - y in [-2, 2] per byte, sxtb16 / pkh place them as int16 pairs."""
-    name = "pqlab_mlkem_cbd2_armv7em"
+def emit_cbd2(add: bool = False) -> None:
+    """r = SamplePolyCBD_2(buf) (FIPS 203 Algorithm 8, eta = 2), or with add r += it
+    (cbd2_add, kernels.h cbd_eta2_add: one ldm and four sadd16 per word of input, no noise
+    buffer): r0 = r, r1 = buf (128 bytes, any alignment). Per input word: pair sums
+    s = (w & 0x55..) + ((w >> 1) & 0x55..), nibble fields x (bits 0-1) and y (bits 2-3) split
+    into even and odd nibbles per byte, ssub8 forms x - y in [-2, 2] per byte, sxtb16 / pkh
+    place them as int16 pairs."""
+    name = "pqlab_mlkem_cbd2_add_armv7em" if add else "pqlab_mlkem_cbd2_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     const("r12", 0x55555555)
@@ -583,6 +744,12 @@ def emit_cbd2() -> None:
     e("pkhtb r3, r7, r6, asr #16")  # c4 c5
     e("pkhbt r8, r4, r5, lsl #16")  # c2 c3
     e("pkhtb r9, r5, r4, asr #16")  # c6 c7
+    if add:
+        e("ldm r0, {r4-r7}")
+        e("sadd16 r2, r2, r4")
+        e("sadd16 r8, r8, r5")
+        e("sadd16 r3, r3, r6")
+        e("sadd16 r9, r9, r7")
     e("str r2, [r0, #0]")
     e("str r8, [r0, #4]")
     e("str r3, [r0, #8]")
@@ -966,10 +1133,16 @@ def main() -> None:
     )
     emit_ntt()
     emit_invntt()
+    emit_invntt("pqlab_mlkem_invntt_q_armv7em", input_4q=False)
     emit_basemul()
     emit_basemul_pairs()
+    emit_mulcache()
+    emit_basemul_pairs32()
+    emit_reduce32()
+    emit_reduce32_add()
     emit_rej_bulk()
     emit_cbd2()
+    emit_cbd2(add=True)
     emit_frombytes12()
     emit_tobytes12()
     emit_canonical()

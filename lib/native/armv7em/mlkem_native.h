@@ -10,6 +10,8 @@
  *                                         as mlkem_ntt_c (a reduced representative is unique)
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
  *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
+ *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): layer 2's
+ *                                         reductions left out
  *   pqlab_mlkem_basemul_acc_armv7em(r, a, b)
  *                                         r += a o b R^-1 (Algorithms 11, 12); a, b: |c| < q,
  *                                         each added term |.| < q; r, a, b 256 int16_t each;
@@ -18,6 +20,17 @@
  *   pqlab_mlkem_basemul_pairs_armv7em(r, a, b, p, n)
  *                                         the same on pairs p .. p+n-1 only (r, b point at
  *                                         pair p, a at its first pair), p + n <= 128, n >= 0
+ *   pqlab_mlkem_mulcache_armv7em(bg, b)  bg[i] = b[2i+1] gamma_i mod q (kernels.h mulcache):
+ *                                         b: |c| < q; |bg| < q, congruent to the C's
+ *   pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n)
+ *                                         r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0
+ *                                         for i < n (kernels.h basemul_pairs32): int32 r, the
+ *                                         exact values of the C; a, b word-aligned, bg any
+ *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
+ *                                         (kernels.h reduce32): |r| < q, congruent to the C's
+ *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
+ *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
+ *                                         values exactly; r may be b
  *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
  *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
  *                                         count limit: appends every 12-bit value < q to
@@ -25,6 +38,8 @@
  *                                         cand), returns their number
  *   pqlab_mlkem_cbd2_armv7em(c, buf)      SamplePolyCBD_2 (Algorithm 8, eta = 2) of 128 bytes
  *                                         (any alignment): the values of the C exactly
+ *   pqlab_mlkem_cbd2_add_armv7em(c, buf)  c += SamplePolyCBD_2(buf) (kernels.h cbd_eta2_add;
+ *                                         sadd16, |c| <= 2^15 - 3): the values of the C exactly
  *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
  *                                         reduced mod q: canonical, as the C
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
@@ -56,10 +71,17 @@
 
 void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
+void pqlab_mlkem_invntt_q_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16_t *b, unsigned int p, unsigned int n);
+void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
+void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                         unsigned int n);
+void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
+void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
@@ -80,10 +102,16 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #ifdef PQLAB_MLKEM_KERNELS_H /* included from lib/mlkem/kernels.h: mlkem_poly is defined */
 #define PQLAB_MLKEM_NATIVE_NTT
 #define PQLAB_MLKEM_NATIVE_INVNTT
+#define PQLAB_MLKEM_NATIVE_INVNTT_Q
 #define PQLAB_MLKEM_NATIVE_BASEMUL_ACC
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
+#define PQLAB_MLKEM_NATIVE_MULCACHE
+#define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
+#define PQLAB_MLKEM_NATIVE_REDUCE32
+#define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
+#define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
@@ -150,6 +178,10 @@ static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_native)(mlkem_poly *r, const u
 {
     pqlab_mlkem_cbd2_armv7em(r->c, buf);
 }
+static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
+{
+    pqlab_mlkem_cbd2_add_armv7em(r->c, buf);
+}
 static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
 {
     pqlab_mlkem_frombytes12_armv7em(r->c, in);
@@ -166,6 +198,10 @@ static inline void PQLAB_NAMESPACE(mlkem_invntt_native)(mlkem_poly *r)
 {
     pqlab_mlkem_invntt_armv7em(r->c);
 }
+static inline void PQLAB_NAMESPACE(mlkem_invntt_q_native)(mlkem_poly *r)
+{
+    pqlab_mlkem_invntt_q_armv7em(r->c);
+}
 static inline void PQLAB_NAMESPACE(mlkem_basemul_acc_native)(mlkem_poly *r, const mlkem_poly *a, const mlkem_poly *b)
 {
     pqlab_mlkem_basemul_acc_armv7em(r->c, a->c, b->c);
@@ -174,6 +210,23 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs_native)(int16_t *r, const
                                                                unsigned int p, unsigned int n)
 {
     pqlab_mlkem_basemul_pairs_armv7em(r, a, b, p, n);
+}
+static inline void PQLAB_NAMESPACE(mlkem_mulcache_native)(mlkem_polycache *bg, const mlkem_poly *b)
+{
+    pqlab_mlkem_mulcache_armv7em(bg->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, const int16_t *a, const int16_t *b,
+                                                                 const int16_t *bg, unsigned int n)
+{
+    pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
+}
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, const mlkem_poly32 *a)
+{
+    pqlab_mlkem_reduce32_armv7em(r->c, a->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
+{
+    pqlab_mlkem_reduce32_add_armv7em(r->c, a->c, b->c);
 }
 static inline unsigned int PQLAB_NAMESPACE(mlkem_rej_bulk_native)(int16_t *cand, const uint8_t *buf, unsigned int g)
 {

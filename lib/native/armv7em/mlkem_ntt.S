@@ -915,6 +915,471 @@ pqlab_mlkem_invntt_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
 
+.section .text.pqlab_mlkem_invntt_q_armv7em, "ax", %progbits
+.global pqlab_mlkem_invntt_q_armv7em
+.type pqlab_mlkem_invntt_q_armv7em, %function
+.align 2
+pqlab_mlkem_invntt_q_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_inv_z1
+    movt r1, #:upper16:pqlab_mlkem_inv_z1
+    add.w r3, r0, #512
+    str.w r3, [sp]
+1:
+    ldm.w r0, {r4-r11}
+    ldr.w r2, [r1, #0]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    stm.w r0!, {r4-r11}
+    add.w r1, r1, #28
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_inv_z2
+    movt r1, #:upper16:pqlab_mlkem_inv_z2
+    add.w r3, r0, #32
+    str.w r3, [sp]
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #0]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    add.w r0, r0, #224
+    add.w r3, r0, #32
+    str.w r3, [sp]
+3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #28]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #32]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #36]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #40]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #44]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #48]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    movw r2, #44983
+    movt r2, #19
+    smulwt r3, r2, r4
+    smultb r3, r3, r12
+    sub.w r4, r4, r3, lsl #16
+    smulwb r3, r2, r4
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r4, r4, r3
+    smulwt r3, r2, r8
+    smultb r3, r3, r12
+    sub.w r8, r8, r3, lsl #16
+    smulwb r3, r2, r8
+    smultb r3, r3, r12
+    uxth r3, r3
+    ssub16 r8, r8, r3
+    ldr.w r2, [r1, #52]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w r0, r0, #224
+    sub.w r0, r0, #512
+    movw r1, #28369
+    movt r1, #10079
+    movw r2, #27502
+    movt r2, #60299
+    add.w r3, r0, #256
+    str.w r3, [sp]
+4:
+    ldr.w r4, [r0, #0]
+    ldr.w r8, [r0, #256]
+    ldr.w r5, [r0, #4]
+    ldr.w r9, [r0, #260]
+    ldr.w r6, [r0, #8]
+    ldr.w r10, [r0, #264]
+    ldr.w r7, [r0, #12]
+    ldr.w r11, [r0, #268]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    smulwb r3, r1, r4
+    smlabb r3, r3, r12, lr
+    smulwt r4, r1, r4
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    smulwb r3, r1, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r1, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    smulwb r3, r1, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r1, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    smulwb r3, r1, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r1, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r8, [r0, #256]
+    str.w r5, [r0, #4]
+    str.w r9, [r0, #260]
+    str.w r6, [r0, #8]
+    str.w r10, [r0, #264]
+    str.w r7, [r0, #12]
+    str.w r11, [r0, #268]
+    add.w r0, r0, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 4b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
+
 .section .text.pqlab_mlkem_basemul_acc_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul_acc_armv7em
 .type pqlab_mlkem_basemul_acc_armv7em, %function
@@ -1048,6 +1513,201 @@ pqlab_mlkem_basemul_pairs_armv7em:
     pop {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
 
+.section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
+.global pqlab_mlkem_mulcache_armv7em
+.type pqlab_mlkem_mulcache_armv7em, %function
+.align 2
+pqlab_mlkem_mulcache_armv7em:
+    push {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r2, #:lower16:pqlab_mlkem_bm_gamma
+    movt r2, #:upper16:pqlab_mlkem_bm_gamma
+    add.w r3, r0, #256
+1:
+    ldm.w r1!, {r4-r7}
+    ldm.w r2!, {r8, r9}
+    smultb r10, r4, r8
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smultt r11, r5, r8
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r4, r11, r10, asr #16
+    smultb r10, r6, r9
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smultt r11, r7, r9
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r5, r11, r10, asr #16
+    stm.w r0!, {r4, r5}
+    cmp.w r0, r3
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
+
+.section .text.pqlab_mlkem_basemul_pairs32_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul_pairs32_armv7em
+.type pqlab_mlkem_basemul_pairs32_armv7em, %function
+.align 2
+pqlab_mlkem_basemul_pairs32_armv7em:
+    ldr.w r12, [sp]
+    cmp.w r12, #0
+    it eq
+    bxeq lr
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r4, r0, r12, lsl #3
+    str.w r4, [sp]
+    tst r12, #1
+    beq 1f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldrh r8, [r3], #2
+    ldrd r10, r11, [r0]
+    pkhbt r8, r6, r8, lsl #16
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    strd r10, r11, [r0], #8
+1:
+    tst r12, #2
+    beq 2f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #4
+2:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq 4f
+3:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 3b
+4:
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_basemul_pairs32_armv7em, .-pqlab_mlkem_basemul_pairs32_armv7em
+
+.section .text.pqlab_mlkem_reduce32_armv7em, "ax", %progbits
+.global pqlab_mlkem_reduce32_armv7em
+.type pqlab_mlkem_reduce32_armv7em, %function
+.align 2
+pqlab_mlkem_reduce32_armv7em:
+    push {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    add.w r2, r0, #512
+1:
+    ldm.w r1!, {r4-r11}
+    smulbb r12, r4, lr
+    smlabt r4, r12, lr, r4
+    smulbb r12, r5, lr
+    smlabt r5, r12, lr, r5
+    smulbb r12, r6, lr
+    smlabt r6, r12, lr, r6
+    smulbb r12, r7, lr
+    smlabt r7, r12, lr, r7
+    smulbb r12, r8, lr
+    smlabt r8, r12, lr, r8
+    smulbb r12, r9, lr
+    smlabt r9, r12, lr, r9
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r4, r5, r4, asr #16
+    pkhtb r5, r7, r6, asr #16
+    pkhtb r6, r9, r8, asr #16
+    pkhtb r7, r11, r10, asr #16
+    stm.w r0!, {r4-r7}
+    cmp.w r0, r2
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_reduce32_armv7em, .-pqlab_mlkem_reduce32_armv7em
+
+.section .text.pqlab_mlkem_reduce32_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_reduce32_add_armv7em
+.type pqlab_mlkem_reduce32_add_armv7em, %function
+.align 2
+pqlab_mlkem_reduce32_add_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r3, r0, #512
+    str.w r3, [sp]
+    movw r3, #44983
+    movt r3, #19
+    movw lr, #3329
+1:
+    ldm.w r1!, {r4-r11}
+    smmulr r12, r4, r3
+    mls r4, r12, lr, r4
+    smmulr r12, r5, r3
+    mls r5, r12, lr, r5
+    smmulr r12, r6, r3
+    mls r6, r12, lr, r6
+    smmulr r12, r7, r3
+    mls r7, r12, lr, r7
+    smmulr r12, r8, r3
+    mls r8, r12, lr, r8
+    smmulr r12, r9, r3
+    mls r9, r12, lr, r9
+    smmulr r12, r10, r3
+    mls r10, r12, lr, r10
+    smmulr r12, r11, r3
+    mls r11, r12, lr, r11
+    pkhbt r4, r4, r5, lsl #16
+    pkhbt r6, r6, r7, lsl #16
+    pkhbt r8, r8, r9, lsl #16
+    pkhbt r10, r10, r11, lsl #16
+    ldm.w r2!, {r5, r7, r9, r11}
+    sadd16 r4, r4, r5
+    sadd16 r6, r6, r7
+    sadd16 r8, r8, r9
+    sadd16 r10, r10, r11
+    stm.w r0!, {r4, r6, r8, r10}
+    ldr.w r12, [sp]
+    cmp.w r0, r12
+    bne.w 1b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_reduce32_add_armv7em, .-pqlab_mlkem_reduce32_add_armv7em
+
 .section .text.pqlab_mlkem_rej_bulk_armv7em, "ax", %progbits
 .global pqlab_mlkem_rej_bulk_armv7em
 .type pqlab_mlkem_rej_bulk_armv7em, %function
@@ -1156,6 +1816,55 @@ pqlab_mlkem_cbd2_armv7em:
     bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_cbd2_armv7em, .-pqlab_mlkem_cbd2_armv7em
+
+.section .text.pqlab_mlkem_cbd2_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_armv7em
+.type pqlab_mlkem_cbd2_add_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_add_armv7em:
+    push {r4-r11, lr}
+    movw r12, #21845
+    movt r12, #21845
+    movw lr, #13107
+    movt lr, #13107
+    movw r11, #3855
+    movt r11, #3855
+    add.w r10, r0, #512
+1:
+    ldr.w r2, [r1], #4
+    and.w r3, r2, r12
+    and.w r2, r12, r2, lsr #1
+    add.w r2, r2, r3
+    and.w r3, r2, lr
+    and.w r2, lr, r2, lsr #2
+    and.w r4, r3, r11
+    and.w r5, r11, r3, lsr #4
+    and.w r6, r2, r11
+    and.w r7, r11, r2, lsr #4
+    ssub8 r4, r4, r6
+    ssub8 r5, r5, r7
+    sxtb16 r6, r4
+    sxtb16 r7, r5
+    sxtb16 r4, r4, ror #8
+    sxtb16 r5, r5, ror #8
+    pkhbt r2, r6, r7, lsl #16
+    pkhtb r3, r7, r6, asr #16
+    pkhbt r8, r4, r5, lsl #16
+    pkhtb r9, r5, r4, asr #16
+    ldm.w r0, {r4-r7}
+    sadd16 r2, r2, r4
+    sadd16 r8, r8, r5
+    sadd16 r3, r3, r6
+    sadd16 r9, r9, r7
+    str.w r2, [r0, #0]
+    str.w r8, [r0, #4]
+    str.w r3, [r0, #8]
+    str.w r9, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, r10
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_cbd2_add_armv7em, .-pqlab_mlkem_cbd2_add_armv7em
 
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_frombytes12_armv7em
