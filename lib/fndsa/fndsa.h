@@ -155,7 +155,8 @@ int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
  * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes; h may lie in its first
- * 2n bytes (h is computed last, after the NTRU solver). */
+ * 2n bytes (h is computed last, after the NTRU solver). G may be NULL (not written; the
+ * private key does not store it), in fndsa_solve_ntru(_ex) as well. */
 unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);

@@ -515,7 +515,9 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         bad |= ((uint32_t)(a + 127) >> 31) | ((uint32_t)(127 - a) >> 31);
         bad |= ((uint32_t)(b + 127) >> 31) | ((uint32_t)(127 - b) >> 31);
         Fo[u] = (int8_t)a;
-        Go[u] = (int8_t)b;
+        if (Go != NULL) { /* public: key generation keeps only F */
+            Go[u] = (int8_t)b;
+        }
     }
     PQLAB_DECLASSIFY(&bad, sizeof bad);
     return bad == 0;
