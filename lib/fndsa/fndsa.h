@@ -186,6 +186,9 @@ typedef struct {
     void (*fx_k)(int32_t *k, int64_t *w, unsigned logm);
     /* words of the caller's tmp (the workspace): FNDSA_NTRU_WORDS for Falcon */
     size_t ws_words;
+    /* bits of the depth-0 coefficients: |f_i|, |g_i| < 2^fbits0 (the caller guarantees
+     * it; it sizes the depth-0 RNS products); 0: 7 (any int8_t but -128) */
+    uint32_t fbits0;
 } fndsa_ntru_params;
 int fndsa_solve_ntru_ex(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
                         const fndsa_ntru_params *pp, uint32_t *tmp);
