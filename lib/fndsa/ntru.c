@@ -357,6 +357,9 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     for (unsigned d = 0; d < logn; d++) {
         size_t m = n >> d, hm = m >> 1;
         size_t ol = 2 * ld[d] + 1, nl = ld[d + 1];
+        if (d == 0 && 2 * fb0 + logn < 31 * (uint32_t)nl - 1) {
+            ol = nl; /* |f0^2 - x f1^2| < n 2^(2 fb0): fits nl words, exactly (public bound) */
+        }
         PH(100 + (int)d);
         fd[d + 1] = ws_alloc(&ws, hm * ol);
         gd[d + 1] = ws_alloc(&ws, hm * ol);

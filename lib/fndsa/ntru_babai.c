@@ -1096,28 +1096,28 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
 }
 
 /* NTT form (prime q, psi) of a'(x^2) b(-x) into at: a' is m/2 coefficients of alen
- * limbs, b m values of blen limbs (0: int8_t); bt: m words of scratch. The product
- * carries the factor 2^-32 of one Montgomery multiplication. */
-static void lift_ntt(uint32_t *at, uint32_t *bt, const uint32_t *a, size_t alen, const void *b, size_t blen, size_t m,
+ * limbs, b m values of blen limbs (0: int8_t); ah: m/2 words of scratch. The NTT of
+ * a'(x^2) is that of a' at half the size with every value twice (the roots come in
+ * pairs +-r, adjacent in the bit-reversed order, and psi's first m/2 entries are the
+ * half-size table), so a' is transformed in m/2 words. The product carries the factor
+ * 2^-32 of one Montgomery multiplication. */
+static void lift_ntt(uint32_t *at, uint32_t *ah, const uint32_t *a, size_t alen, const void *b, size_t blen, size_t m,
                      unsigned logm, const uint32_t *psi, const modp_t *q)
 {
-    const uint32_t p = q->p;
+    const uint32_t p = q->p, p0i = q->p0i;
     size_t hm = m >> 1;
-    /* the m/2 residues into the upper half, then spread to the even slots (slot 2u
-     * written after slot m/2 + u is read, and never over an unread one) */
-    mp_of_poly(at + hm, a, alen, alen, hm, 0, q);
-    for (size_t u = 0; u < hm; u++) {
-        uint32_t v = at[hm + u];
-        at[2 * u] = v;
-        at[2 * u + 1] = 0;
+    mp_of_poly(ah, a, alen, alen, hm, 0, q);
+    mp_ntt(ah, psi, logm - 1, q);
+    mp_of_poly(at, b, blen, blen, m, 0, q);
+    for (size_t u = 1; u < m; u += 2) {
+        at[u] = mp_sub(0, at[u], p);
     }
     mp_ntt(at, psi, logm, q);
-    mp_of_poly(bt, b, blen, blen, m, 0, q);
-    for (size_t u = 1; u < m; u += 2) {
-        bt[u] = mp_sub(0, bt[u], p);
+    for (size_t u = 0; u < hm; u++) {
+        uint32_t v = ah[u];
+        at[2 * u] = mp_mmul_r(at[2 * u], v, p, p0i);
+        at[2 * u + 1] = mp_mmul_r(at[2 * u + 1], v, p, p0i);
     }
-    mp_ntt(bt, psi, logm, q);
-    mp_pmul(at, at, bt, m, q);
 }
 
 /* The lift of one ascent level and its single Babai step (depths 1 and 0 of the round-3
@@ -1211,7 +1211,7 @@ int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint3
         }
         size_t pmark = ws->used;
         uint32_t *res = ws_alloc(ws, np * m), *psi = ws_alloc(ws, m);
-        uint32_t *bt = ws_alloc(ws, m), *ct = pass == 1 ? ws_alloc(ws, m) : NULL;
+        uint32_t *bt = ws_alloc(ws, m), *ah = ws_alloc(ws, m >> 1);
         uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);
         uint32_t *w = ws_alloc(ws, np + 1), *acc = ws_alloc(ws, np + 1);
         modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
@@ -1229,18 +1229,21 @@ int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint3
                 const uint32_t p = q->p;
                 uint32_t *at = res + j * m;
                 mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
-                lift_ntt(at, bt, X, FL, y, flen, m, logm, psi, q);
                 if (pass == 1) {
+                    /* k x first (at), then X'(x^2) y(-x) (bt) minus it */
                     for (size_t u = 0; u < m; u++) {
-                        bt[u] = mp_of_i32((uint32_t)k[u], p);
+                        at[u] = mp_of_i32((uint32_t)k[u], p);
                     }
+                    mp_ntt(at, psi, logm, q);
+                    mp_of_poly(bt, x, flen, flen, m, 0, q);
                     mp_ntt(bt, psi, logm, q);
-                    mp_of_poly(ct, x, flen, flen, m, 0, q);
-                    mp_ntt(ct, psi, logm, q);
-                    mp_pmul(bt, bt, ct, m, q);
+                    mp_pmul(at, at, bt, m, q);
+                    lift_ntt(bt, ah, X, FL, y, flen, m, logm, psi, q);
                     for (size_t u = 0; u < m; u++) {
-                        at[u] = mp_sub(at[u], bt[u], p);
+                        at[u] = mp_sub(bt[u], at[u], p);
                     }
+                } else {
+                    lift_ntt(at, ah, X, FL, y, flen, m, logm, psi, q);
                 }
                 mp_iroots(bt, psi, logm, q);
                 mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);

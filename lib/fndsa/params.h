@@ -77,9 +77,9 @@
  * highest point of its workspace (ntru_internal.h, ws_alloc), measured by
  * tests/test_fndsa.py::test_ntru_workspace_exact, which fails when this is not exactly the
  * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out).
- * Falcon-512: 3,612 words (7.1 n), at depth 0 while F - k f, G - k g are formed from
- * F', G' (lift_reduce); Falcon-1024: 7,228 (7.1 n), in the extended GCD of the deepest
- * level (docs/fndsa.md, "Key generation in less RAM"). Below these sizes the optional
+ * Falcon-512: 3,598 words (7.0 n), at depth 0 while D = f adj(f) + g adj(g) is formed
+ * beside N's FFT (lift_reduce, k_of_N); Falcon-1024: 7,228 (7.1 n), in the extended GCD
+ * of the deepest level (docs/fndsa.md, "Key generation in less RAM"). Below these sizes the optional
  * caches of the Babai steps (f, g in NTT form, root tables) are left out where they do not
  * fit. Hawk's schedule needs more: lib/hawk passes its own size. */
 #if defined(PQLAB_FNDSA_NTRU_TEST)
@@ -93,7 +93,7 @@
 #define FNDSA_NTRU_WORDS ((size_t)26664)
 #endif
 #elif FNDSA_LOGN == 9
-#define FNDSA_NTRU_WORDS ((size_t)3612)
+#define FNDSA_NTRU_WORDS ((size_t)3598)
 #else
 #define FNDSA_NTRU_WORDS ((size_t)7228)
 #endif
