@@ -12,7 +12,9 @@
  *    = N(f)(x^2) G' - N(g)(x^2) F' = q), followed by Babai reduction
  *    (F, G) -= k (f, g) with k = round((F f* + G g*) / (f f* + g g*)),
  *    computed in floating point on the top bits, with power-of-two scales
- *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx). At
+ *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx); at
+ *    depths 1 and 0 the lift and the single Babai step are one computation
+ *    (lift_reduce: the unreduced F, G only ever exist as residues). At
  *    depths 2..logn-1 the schedule is the round-3 reference's (replayed to
  *    reject the candidates it rejects, see ref_schedule); at depths 1 and 0
  *    and at the deepest level it runs down to the point where every

@@ -1044,7 +1044,9 @@ static int32_t *k_of_N(fpr *Na, size_t nlen, const void *f, const void *g, size_
     return k;
 }
 
-/* One Babai step at scale 0, as the reference does at depths 1 and 0 (its
+/* One Babai step at scale 0 on stored F, G (the deepest level, and depths 1 and 0 when
+ * lift_reduce does not apply: m < 16, or Hawk's depth 1 runs its own schedule), as the
+ * reference does at depths 1 and 0 (its
  * solve_NTRU_binary_depth1 / _depth0: k = round((F adj(f) + G adj(g)) / (f adj(f)
  * + g adj(g))) once, from floating-point values, then F - k f, G - k g). Not
  * necessarily the exact Babai point when F is wider than 53 bits (depth 1), which
