@@ -99,8 +99,9 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
 /* Replays the reference's reduction schedule at intermediate depth `depth`
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
-static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
-                        size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
+static NTRU_NOINLINE int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g,
+                                      size_t flen, size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp,
+                                      ws_t *ws)
 {
     size_t Flen = *pFlen;
     size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
@@ -211,8 +212,9 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
  * k is computed in (emulated) binary64 from the same top words, where the reference
  * uses 32.32 fixed point: both round the same real quotient; see docs/hawk.md for how
  * the reject decisions were compared. */
-static int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
-                         size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
+static NTRU_NOINLINE int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g,
+                                       size_t flen, size_t m, unsigned logm, unsigned depth,
+                                       const fndsa_ntru_params *pp, ws_t *ws)
 {
     size_t Flen = *pFlen;
     size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];

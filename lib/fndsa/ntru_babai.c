@@ -1008,8 +1008,8 @@ static size_t n_limbs(uint32_t Nb)
  * above it (exactly, in RNS); N / D; k over the start of N's region (round_k_inplace),
  * returned, with the workspace ending after it. *big: a coefficient of k left
  * (-2^31 + 1, 2^31 - 1) (secret). NULL when the workspace is exhausted. */
-static int32_t *k_of_N(fpr *Na, size_t nlen, const void *f, const void *g, size_t flen, uint32_t fbits, size_t m,
-                       unsigned logm, uint32_t *big, ws_t *ws)
+static NTRU_NOINLINE int32_t *k_of_N(fpr *Na, size_t nlen, const void *f, const void *g, size_t flen, uint32_t fbits,
+                                     size_t m, unsigned logm, uint32_t *big, ws_t *ws)
 {
     uint32_t Db = 2 * fbits + logm + 1;
     size_t dlen = n_limbs(Db);
@@ -1122,6 +1122,120 @@ static void lift_ntt(uint32_t *at, uint32_t *ah, const uint32_t *a, size_t alen,
     }
 }
 
+/* lift_reduce's N = F'(x^2) g(-x) adj(f) + G'(x^2) f(-x) adj(g) exactly (|F| < 2^Fcb), in
+ * *pnlen limbs per coefficient in the region returned (the workspace's last allocation), or
+ * NULL when the workspace is exhausted. Out of line: its frame is not on the stack during
+ * the other passes. */
+static NTRU_NOINLINE fpr *lift_N(const uint32_t *Fp, const uint32_t *Gp, size_t FL, uint32_t Fcb, const void *f,
+                                 const void *g, size_t flen, uint32_t fbits, size_t m, unsigned logm, size_t *pnlen,
+                                 ws_t *ws)
+{
+    /* N (secret values, public sizes), exactly: npn primes for |N| < 2^Nb */
+    uint32_t Nb = Fcb + fbits + logm + 1;
+    size_t nlen = n_limbs(Nb), npn = rns_count(Nb);
+    fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
+    size_t nmark = ws->used;
+    uint32_t *res = ws_alloc(ws, npn * m), *psi = ws_alloc(ws, m);
+    uint32_t *cst = ws_alloc(ws, npn * npn + 2 * npn), *PI = ws_alloc(ws, 2 * npn + 2);
+    uint32_t *w = ws_alloc(ws, npn + 1);
+    modp_t *qs = (modp_t *)(void *)ws_alloc(ws, npn * (sizeof(modp_t) / 4));
+    if (ws->fail || npn > RNS_MAXP) {
+        ws->fail = 1;
+        return NULL;
+    }
+    /* bt, ct: scratch in N's region (at least 2m words) until the reconstruction */
+    uint32_t *bt = (uint32_t *)(void *)Na, *ct = bt + m;
+    rns_setup(qs, cst, PI, npn);
+    for (size_t j = 0; j < npn; j++) {
+        const modp_t *q = &qs[j];
+        uint32_t *at = res + j * m;
+        mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
+        lift_ntt(at, bt, Fp, FL, g, flen, m, logm, psi, q);
+        mp_of_poly(bt, f, flen, flen, m, 1, q);
+        mp_ntt(bt, psi, logm, q);
+        mp_pmul(at, at, bt, m, q);
+        lift_ntt(ct, bt, Gp, FL, f, flen, m, logm, psi, q);
+        mp_of_poly(bt, g, flen, flen, m, 1, q);
+        mp_ntt(bt, psi, logm, q);
+        mp_pmul(ct, ct, bt, m, q);
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_add(at[u], ct[u], q->p);
+        }
+        mp_iroots(bt, psi, logm, q);
+        /* two Montgomery products per term: the scale times 2^32 */
+        mp_intt(at, bt, logm, mp_mmul(mp_intt_scale(q, logm), q->r2, q), q);
+    }
+    rns_garner(res, m, npn, qs, cst);
+    for (size_t u = 0; u < m; u++) {
+        rns_crt((uint32_t *)(void *)Na + u * nlen, nlen, res, m, u, npn, PI, w);
+    }
+    ws->used = nmark;
+    *pnlen = nlen;
+    return Na;
+}
+
+/* lift_reduce's residues modulo prime j (q) of X'(x^2) y(-x), minus k x when k is not NULL,
+ * into at; psi, bt (m words), ah (m/2): scratch */
+static NTRU_NOINLINE void lift_residues(uint32_t *at, uint32_t *psi, uint32_t *bt, uint32_t *ah, const uint32_t *X,
+                                        size_t FL, const void *y, const void *x, const int32_t *k, size_t flen,
+                                        size_t m, unsigned logm, size_t j, const modp_t *q)
+{
+    const uint32_t p = q->p;
+    mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
+    if (k != NULL) {
+        /* k x first (at), then X'(x^2) y(-x) (bt) minus it */
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_of_i32((uint32_t)k[u], p);
+        }
+        mp_ntt(at, psi, logm, q);
+        mp_of_poly(bt, x, flen, flen, m, 0, q);
+        mp_ntt(bt, psi, logm, q);
+        mp_pmul(at, at, bt, m, q);
+        lift_ntt(bt, ah, X, FL, y, flen, m, logm, psi, q);
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_sub(bt[u], at[u], p);
+        }
+    } else {
+        lift_ntt(at, ah, X, FL, y, flen, m, logm, psi, q);
+    }
+    mp_iroots(bt, psi, logm, q);
+    mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);
+}
+
+/* lift_reduce's reconstruction of m coefficients from their residues (Garner digits, np
+ * primes) through acc (np + 1 words), w (np + 1): chk, only the check that they fit bits
+ * bits; otherwise outlen = 0: the key, checked to lie in [-127, 127] and written as int8_t
+ * to out (unless out is NULL); outlen > 0: checked to fit bits bits and written in outlen
+ * limbs. Returns 1 when every coefficient passes (secret). */
+static NTRU_NOINLINE uint32_t lift_out(void *out, int chk, size_t outlen, uint32_t bits, const uint32_t *res, size_t m,
+                                       size_t np, const uint32_t *PI, uint32_t *w, uint32_t *acc)
+{
+    uint32_t ok = 1;
+    for (size_t u = 0; u < m; u++) {
+        rns_crt(acc, np + 1, res, m, u, np, PI, w);
+        if (chk) {
+            ok &= poly_fits(acc, 1, np + 1, bits);
+        } else if (outlen == 0) {
+            /* the final key: [-127, 127] */
+            uint32_t a = acc[0], bad = 0, sg = zsign(acc, 1);
+            for (size_t i = 1; i <= np; i++) {
+                bad |= acc[i] ^ sg;
+            }
+            bad |= ((a + 127) >> 31) | ((127 - a) >> 31);
+            ok &= pqlab_ct_is_zero_u32(bad);
+            if (out != NULL) {
+                ((int8_t *)out)[u] = (int8_t)a;
+            }
+        } else {
+            ok &= poly_fits(acc, 1, np + 1, bits);
+            for (size_t i = 0; i < outlen; i++) {
+                ((uint32_t *)out)[u * outlen + i] = acc[i];
+            }
+        }
+    }
+    return ok;
+}
+
 /* The lift of one ascent level and its single Babai step (depths 1 and 0 of the round-3
  * schedule) without storing the unreduced F, G: F = F'(x^2) g(-x), G = G'(x^2) f(-x)
  * exist only as residues inside three passes, each of which forms them again from F', G'
@@ -1157,49 +1271,11 @@ int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint3
         int32_t *k = NULL;
         size_t np = pass == 0 ? npc : npo;
         if (pass == 1) {
-            /* N (secret values, public sizes), exactly: np primes for |N| < 2^Nb */
-            uint32_t Nb = Fcb + fbits + logm + 1;
-            size_t nlen = n_limbs(Nb), npn = rns_count(Nb);
-            fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
-            size_t nmark = ws->used;
-            uint32_t *res = ws_alloc(ws, npn * m), *psi = ws_alloc(ws, m);
-            uint32_t *cst = ws_alloc(ws, npn * npn + 2 * npn), *PI = ws_alloc(ws, 2 * npn + 2);
-            uint32_t *w = ws_alloc(ws, npn + 1);
-            modp_t *qs = (modp_t *)(void *)ws_alloc(ws, npn * (sizeof(modp_t) / 4));
-            if (ws->fail || npn > RNS_MAXP) {
-                ws->fail = 1;
-                return 0;
-            }
-            /* bt, ct: scratch in N's region (at least 2m words) until the reconstruction */
-            uint32_t *bt = (uint32_t *)(void *)Na, *ct = bt + m;
-            rns_setup(qs, cst, PI, npn);
-            for (size_t j = 0; j < npn; j++) {
-                const modp_t *q = &qs[j];
-                uint32_t *at = res + j * m;
-                mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
-                lift_ntt(at, bt, Fp, FL, g, flen, m, logm, psi, q);
-                mp_of_poly(bt, f, flen, flen, m, 1, q);
-                mp_ntt(bt, psi, logm, q);
-                mp_pmul(at, at, bt, m, q);
-                lift_ntt(ct, bt, Gp, FL, f, flen, m, logm, psi, q);
-                mp_of_poly(bt, g, flen, flen, m, 1, q);
-                mp_ntt(bt, psi, logm, q);
-                mp_pmul(ct, ct, bt, m, q);
-                for (size_t u = 0; u < m; u++) {
-                    at[u] = mp_add(at[u], ct[u], q->p);
-                }
-                mp_iroots(bt, psi, logm, q);
-                /* two Montgomery products per term: the scale times 2^32 */
-                mp_intt(at, bt, logm, mp_mmul(mp_intt_scale(q, logm), q->r2, q), q);
-            }
-            rns_garner(res, m, npn, qs, cst);
-            for (size_t u = 0; u < m; u++) {
-                rns_crt((uint32_t *)(void *)Na + u * nlen, nlen, res, m, u, npn, PI, w);
-            }
-            ws->used = nmark;
-            NTRU_PHASE_ADD(100); /* test builds: the caller's product phase ends here */
             uint32_t big = 0;
-            k = k_of_N(Na, nlen, f, g, flen, fbits, m, logm, &big, ws);
+            size_t nlen = 0;
+            fpr *Na = lift_N(Fp, Gp, FL, Fcb, f, g, flen, fbits, m, logm, &nlen, ws);
+            NTRU_PHASE_ADD(100); /* test builds: the caller's product phase ends here */
+            k = Na == NULL ? NULL : k_of_N(Na, nlen, f, g, flen, fbits, m, logm, &big, ws);
             if (k == NULL) {
                 return 0;
             }
@@ -1227,52 +1303,11 @@ int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint3
             const void *y = which == 0 ? g : f, *x = which == 0 ? f : g;
             void *out = which == 0 ? Fo : Go;
             for (size_t j = 0; j < np; j++) {
-                const modp_t *q = &qs[j];
-                const uint32_t p = q->p;
                 uint32_t *at = res + j * m;
-                mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
-                if (pass == 1) {
-                    /* k x first (at), then X'(x^2) y(-x) (bt) minus it */
-                    for (size_t u = 0; u < m; u++) {
-                        at[u] = mp_of_i32((uint32_t)k[u], p);
-                    }
-                    mp_ntt(at, psi, logm, q);
-                    mp_of_poly(bt, x, flen, flen, m, 0, q);
-                    mp_ntt(bt, psi, logm, q);
-                    mp_pmul(at, at, bt, m, q);
-                    lift_ntt(bt, ah, X, FL, y, flen, m, logm, psi, q);
-                    for (size_t u = 0; u < m; u++) {
-                        at[u] = mp_sub(bt[u], at[u], p);
-                    }
-                } else {
-                    lift_ntt(at, ah, X, FL, y, flen, m, logm, psi, q);
-                }
-                mp_iroots(bt, psi, logm, q);
-                mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);
+                lift_residues(at, psi, bt, ah, X, FL, y, x, k, flen, m, logm, j, &qs[j]);
             }
             rns_garner(res, m, np, qs, cst);
-            for (size_t u = 0; u < m; u++) {
-                rns_crt(acc, np + 1, res, m, u, np, PI, w);
-                if (pass == 0) {
-                    ok &= poly_fits(acc, 1, np + 1, chkbits);
-                } else if (outlen == 0) {
-                    /* the final key: [-127, 127] */
-                    uint32_t a = acc[0], bad = 0, sg = zsign(acc, 1);
-                    for (size_t i = 1; i <= np; i++) {
-                        bad |= acc[i] ^ sg;
-                    }
-                    bad |= ((a + 127) >> 31) | ((127 - a) >> 31);
-                    ok &= pqlab_ct_is_zero_u32(bad);
-                    if (out != NULL) {
-                        ((int8_t *)out)[u] = (int8_t)a;
-                    }
-                } else {
-                    ok &= poly_fits(acc, 1, np + 1, outbits);
-                    for (size_t i = 0; i < outlen; i++) {
-                        ((uint32_t *)out)[u * outlen + i] = acc[i];
-                    }
-                }
-            }
+            ok &= lift_out(out, pass == 0 ? 1 : 0, outlen, pass == 0 ? chkbits : outbits, res, m, np, PI, w, acc);
         }
         PQLAB_DECLASSIFY(&ok, sizeof ok);
         if (!ok) {

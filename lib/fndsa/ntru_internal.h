@@ -102,6 +102,14 @@ NTRU_NO_LIBCALL static inline void wmove(uint32_t *d, const uint32_t *s, size_t 
 }
 #endif
 
+/* a function kept out of line so that its frame (and its callees') is not part of its
+ * caller's for the whole of the caller's run (the solver's stack at its peak) */
+#if defined(__GNUC__)
+#define NTRU_NOINLINE __attribute__((noinline))
+#else
+#define NTRU_NOINLINE
+#endif
+
 NTRU_NO_LIBCALL static inline void wzero(uint32_t *d, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
