@@ -40,7 +40,15 @@ static int load_sk(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uint8_t *sk
 
 int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t seed[48])
 {
-    int8_t f[N], g[N], F[N], G[N];
+    /* f, g and F live in the caller's key buffers while they are computed (no stack of
+     * their own; docs/fndsa.md, "Key generation in less RAM"): f where its encoding goes
+     * (sk + 1: the encoder writes byte v after reading coefficient u >= v, so it may work
+     * in place), g in pk + 1 (n bytes: the public key's encoding, written last, overwrites
+     * it), F where its 8-bit encoding goes (the identity on [-127, 127]). G is not kept:
+     * the private key does not store it. pk and sk must not overlap. */
+    const size_t fglen = (N * FNDSA_FG_BITS + 7) / 8;
+    int8_t *f = (int8_t *)(void *)(sk + 1), *g = (int8_t *)(void *)(pk + 1);
+    int8_t *F = (int8_t *)(void *)(sk + 1 + 2 * fglen);
     union {
         uint8_t b[FNDSA_KEYGEN_TMP];
         uint32_t align;
@@ -50,27 +58,23 @@ int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t 
     pqlab_shake256_init(&rng);
     pqlab_shake256_absorb(&rng, seed, 48);
     pqlab_shake256_finalize(&rng);
-    fndsa_keygen(&rng, f, g, F, G, h, LOGN, work.b);
+    fndsa_keygen(&rng, f, g, F, NULL, h, LOGN, work.b);
     PQLAB_DECLASSIFY(h, N * sizeof *h); /* the public key */
     int ok = 1;
     sk[0] = 0x50 + LOGN;
     size_t u = 1, v;
-    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, f, LOGN, FNDSA_FG_BITS);
-    ok &= v != 0;
+    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, f, LOGN, FNDSA_FG_BITS); /* in place */
+    ok &= v == fglen;
     u += v;
     v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, g, LOGN, FNDSA_FG_BITS);
-    ok &= v != 0;
+    ok &= v == fglen;
     u += v;
-    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, F, LOGN, FNDSA_FFG_BITS);
-    ok &= v != 0;
+    v = fndsa_trim_i8_encode(sk + u, FNDSA_SKBYTES - u, F, LOGN, FNDSA_FFG_BITS); /* in place */
+    ok &= v == N;
     u += v;
     ok &= u == FNDSA_SKBYTES;
     pk[0] = LOGN;
-    ok &= fndsa_modq_encode(pk + 1, FNDSA_PKBYTES - 1, h, LOGN) == FNDSA_PKBYTES - 1;
-    pqlab_zeroize(f, sizeof f);
-    pqlab_zeroize(g, sizeof g);
-    pqlab_zeroize(F, sizeof F);
-    pqlab_zeroize(G, sizeof G);
+    ok &= fndsa_modq_encode(pk + 1, FNDSA_PKBYTES - 1, h, LOGN) == FNDSA_PKBYTES - 1; /* over g */
     pqlab_zeroize(&work, sizeof work);
     pqlab_zeroize(&rng, sizeof rng);
     if (!ok) {

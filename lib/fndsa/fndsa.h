@@ -155,7 +155,8 @@ int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
  * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes; h may lie in its first
- * 2n bytes (h is computed last, after the NTRU solver). */
+ * 2n bytes (h is computed last, after the NTRU solver). G may be NULL (not written; the
+ * private key does not store it), in fndsa_solve_ntru(_ex) as well. */
 unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);
@@ -185,6 +186,9 @@ typedef struct {
     void (*fx_k)(int32_t *k, int64_t *w, unsigned logm);
     /* words of the caller's tmp (the workspace): FNDSA_NTRU_WORDS for Falcon */
     size_t ws_words;
+    /* bits of the depth-0 coefficients: |f_i|, |g_i| < 2^fbits0 (the caller guarantees
+     * it; it sizes the depth-0 RNS products); 0: 7 (any int8_t but -128) */
+    uint32_t fbits0;
 } fndsa_ntru_params;
 int fndsa_solve_ntru_ex(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn,
                         const fndsa_ntru_params *pp, uint32_t *tmp);

@@ -12,7 +12,9 @@
  *    = N(f)(x^2) G' - N(g)(x^2) F' = q), followed by Babai reduction
  *    (F, G) -= k (f, g) with k = round((F f* + G g*) / (f f* + g g*)),
  *    computed in floating point on the top bits, with power-of-two scales
- *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx). At
+ *    fixed in advance (in block fixed point at depths 2..4, babai_k_fx); at
+ *    depths 1 and 0 the lift and the single Babai step are one computation
+ *    (lift_reduce: the unreduced F, G only ever exist as residues). At
  *    depths 2..logn-1 the schedule is the round-3 reference's (replayed to
  *    reject the candidates it rejects, see ref_schedule); at depths 1 and 0
  *    and at the deepest level it runs down to the point where every
@@ -97,8 +99,9 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
 /* Replays the reference's reduction schedule at intermediate depth `depth`
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
  * along the way. Returns 0 when the reference rejects (f, g). */
-static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
-                        size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
+static NTRU_NOINLINE int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g,
+                                      size_t flen, size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp,
+                                      ws_t *ws)
 {
     size_t Flen = *pFlen;
     size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
@@ -209,8 +212,9 @@ static int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t 
  * k is computed in (emulated) binary64 from the same top words, where the reference
  * uses 32.32 fixed point: both round the same real quotient; see docs/hawk.md for how
  * the reject decisions were compared. */
-static int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g, size_t flen,
-                         size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp, ws_t *ws)
+static NTRU_NOINLINE int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g,
+                                       size_t flen, size_t m, unsigned logm, unsigned depth,
+                                       const fndsa_ntru_params *pp, ws_t *ws)
 {
     size_t Flen = *pFlen;
     size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
@@ -291,9 +295,9 @@ static int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t
 /* bound on the bits of |f|, |g| at depth d (public): below 2^7 at depth 0 (the
  * sampler's range), then ld[d] 31-bit words (checked during the descent; a
  * candidate that does not fit is rejected after it, whatever was computed) */
-static uint32_t fbits(unsigned d, const size_t *ld)
+static uint32_t fbits(unsigned d, const size_t *ld, uint32_t fb0)
 {
-    return d == 0 ? 7 : 31 * (uint32_t)ld[d] - 1;
+    return d == 0 ? fb0 : 31 * (uint32_t)ld[d] - 1;
 }
 
 #ifdef PQLAB_FNDSA_NTRU_PEAK
@@ -308,8 +312,11 @@ size_t fndsa_ntru_phase_peak[500];
 /* tmp: FNDSA_NTRU_WORDS words */
 int fndsa_solve_ntru(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp)
 {
-    static const fndsa_ntru_params falcon = {NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG,      REF_BL_STD, NULL,
-                                             0,      NULL,         NULL,         FNDSA_NTRU_WORDS};
+    /* key generation's range check (keygen.c) bounds f, g by the private-key encoding:
+     * |f_i|, |g_i| < 2^(FNDSA_FG_BITS - 1) (2^5, 2^4) */
+    static const fndsa_ntru_params falcon = {
+        NTRU_Q, REF_BL_SMALL, REF_BL_LARGE, REF_BL_AVG,       REF_BL_STD,       NULL,
+        0,      NULL,         NULL,         FNDSA_NTRU_WORDS, FNDSA_FG_BITS - 1};
     return fndsa_solve_ntru_ex(Fo, Go, f, g, logn, &falcon, tmp);
 }
 
@@ -326,6 +333,18 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     ws.cap = pp->ws_words;
     ws.fail = 0;
     size_t n = (size_t)1 << logn;
+    /* |f_i|, |g_i| < 2^fb0 (public): the RNS products of depth 0 are sized from it */
+    const uint32_t fb0 = pp->fbits0 != 0 ? pp->fbits0 : 7;
+#ifdef PQLAB_CONTRACT_CHECKS
+    {
+        int32_t lim = (int32_t)1 << fb0;
+        int in = 1;
+        for (size_t u = 0; u < n; u++) {
+            in &= f[u] > -lim && f[u] < lim && g[u] > -lim && g[u] < lim;
+        }
+        PQLAB_CONTRACT("fndsa ntru input", in, "|f_i|, |g_i| < 2^fbits0");
+    }
+#endif
     uint32_t *fd[11], *gd[11];
     size_t ld[11];
     for (unsigned d = 0; d <= logn; d++) {
@@ -342,14 +361,17 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     for (unsigned d = 0; d < logn; d++) {
         size_t m = n >> d, hm = m >> 1;
         size_t ol = 2 * ld[d] + 1, nl = ld[d + 1];
+        if (d == 0 && 2 * fb0 + logn < 31 * (uint32_t)nl - 1) {
+            ol = nl; /* |f0^2 - x f1^2| < n 2^(2 fb0): fits nl words, exactly (public bound) */
+        }
         PH(100 + (int)d);
         fd[d + 1] = ws_alloc(&ws, hm * ol);
         gd[d + 1] = ws_alloc(&ws, hm * ol);
         if (ws.fail) {
             return 0;
         }
-        field_norm(fd[d + 1], ol, d == 0 ? (const void *)f : fd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
-        field_norm(gd[d + 1], ol, d == 0 ? (const void *)g : gd[d], d == 0 ? 0 : ld[d], fbits(d, ld), m, &ws);
+        field_norm(fd[d + 1], ol, d == 0 ? (const void *)f : fd[d], d == 0 ? 0 : ld[d], fbits(d, ld, fb0), m, &ws);
+        field_norm(gd[d + 1], ol, d == 0 ? (const void *)g : gd[d], d == 0 ? 0 : ld[d], fbits(d, ld, fb0), m, &ws);
         if (ws.fail) {
             return 0;
         }
@@ -362,6 +384,17 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         }
         gd[d + 1] = gn;
         ws.used = (size_t)(gn + hm * nl - ws.base);
+        if (d == 1) {
+            /* f, g of depth 1 are not kept (n words): depth 2's move down over them, and
+             * the ascent computes them again at depth 1 (f1 below) */
+            size_t w2 = hm * nl;
+            wmove(ws.base, fd[2], w2);
+            wmove(ws.base + w2, gd[2], w2);
+            fd[1] = gd[1] = NULL;
+            fd[2] = ws.base;
+            gd[2] = ws.base + w2;
+            ws.used = 2 * w2;
+        }
     }
     PQLAB_DECLASSIFY(&fit, sizeof fit); /* reject decision (never seen to fail) */
     if (!fit) {
@@ -427,20 +460,80 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         ws.used = (size_t)(Gp + FL - ws.base);
     }
     /* 0 <= v < x, 0 <= u < y: |K| = q (v x + u y) / (x^2 + y^2) < 2 q */
-    if (!reduce_once(Fp, Gp, FL, FL, 32 * (uint32_t)FL - 1, fd[logn], gd[logn], ld[logn], fbits(logn, ld), 1, 0, &ws)) {
+    if (!reduce_once(Fp, Gp, FL, FL, 32 * (uint32_t)FL - 1, fd[logn], gd[logn], ld[logn], fbits(logn, ld, fb0), 1, 0,
+                     &ws)) {
         return 0;
     }
     /* ascent */
     for (unsigned d = logn; d-- > 0;) {
         size_t m = n >> d;
         unsigned logm = logn - d;
+        if (d == 1 && fd[1] == NULL) {
+            /* f1: the f, g of depth 1 again (the descent's first field norms, the same
+             * values), after F', G', which move to the bottom over the f, g of depth 2.
+             * Stored in ld[1] limbs directly: |f0^2 - x f1^2| < n 2^14 < 2^30 for
+             * |f_i| < 2^7, so the descent's fit check on them always passed. */
+            size_t hw = (m >> 1) * FL;
+            wmove(ws.base, Fp, hw);
+            wmove(ws.base + hw, Gp, hw);
+            Fp = ws.base;
+            Gp = ws.base + hw;
+            ws.used = 2 * hw;
+            PH(100);
+            fd[1] = ws_alloc(&ws, m * ld[1]);
+            gd[1] = ws_alloc(&ws, m * ld[1]);
+            if (ws.fail) {
+                return 0;
+            }
+            field_norm(fd[1], ld[1], f, 0, fbits(0, ld, fb0), n, &ws);
+            field_norm(gd[1], ld[1], g, 0, fbits(0, ld, fb0), n, &ws);
+            if (ws.fail) {
+                return 0;
+            }
+        }
+        if ((d == 0 || (d == 1 && pp->word_win == NULL)) && m >= 16) {
+            /* depths 1 and 0 (one Babai step each): the lift and the step in one
+             * (lift_reduce), the unreduced F, G never stored. Depth 1: F checked to fit
+             * REF_BL_LARGE[1] words, as the reference, the result to fit ld[1] words,
+             * written over F', G' (m ld[1] <= m/2 FL words); depth 0: the key, in
+             * [-127, 127], into Fo, Go */
+            PH(300 + (int)d);
+            size_t keep = d == 0 ? 0 : ld[1];
+            uint32_t chk = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : 0;
+            const void *fdv = d == 0 ? (const void *)f : fd[d], *gdv = d == 0 ? (const void *)g : gd[d];
+            if (keep != 0 && 2 * keep > FL) {
+                return 0; /* public sizes: never with the round-3 tables */
+            }
+            /* at depth 0, F', G' down to the bottom over the f, g of depth 1 (no longer
+             * needed); at depth 1 they are there already (f1 above) */
+            if (d == 0) {
+                uint32_t *dst = ws.base;
+                size_t hw = (m >> 1) * FL;
+                wmove(dst, Fp, hw);
+                wmove(dst + hw, Gp, hw);
+                Fp = dst;
+                Gp = dst + hw;
+                ws.used = (size_t)(Gp + hw - ws.base);
+            }
+            if (!lift_reduce(d == 0 ? (void *)Fo : Fp, d == 0 ? (void *)Go : Gp, keep, 31 * (uint32_t)keep - 1, Fp, Gp,
+                             FL, Fbits, chk, fdv, gdv, d == 0 ? 0 : ld[d], fbits(d, ld, fb0), m, logm, &ws)) {
+                return 0;
+            }
+            if (d == 0) {
+                return 1;
+            }
+            FL = keep;
+            Fbits = 31 * (uint32_t)keep - 1;
+            ws.used = (size_t)(Gp + m * FL - ws.base);
+            continue;
+        }
         size_t NL = FL + ld[d] + 1; /* product of FL and ld[d] limbs, + log2(m) carry bits */
         if (d == 0) {
             /* depth 0: |F'(x^2) g(-x)| < 2^(Fbits + 7 + logm - 1) and, after the one Babai
              * step (|k| < 2^31, checked before it), |F - k f| < that + 2^(31 + 7 + logm):
              * both far below 2^63 (Fbits = 30), so two limbs hold every value exactly */
-            uint32_t b0 = Fbits + fbits(0, ld) + logm;
-            uint32_t b1 = 31 + fbits(0, ld) + logm;
+            uint32_t b0 = Fbits + fbits(0, ld, fb0) + logm;
+            uint32_t b1 = 31 + fbits(0, ld, fb0) + logm;
             size_t nl0 = ((b0 > b1 ? b0 : b1) + 1 + 32) / 32;
             if (nl0 < NL) {
                 NL = nl0;
@@ -458,7 +551,8 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
             const uint32_t *src = which == 0 ? Fp : Gp;
             const void *pol = d == 0 ? (const void *)(which == 0 ? g : f) : (which == 0 ? gd[d] : fd[d]);
             size_t plen = d == 0 ? 0 : ld[d];
-            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, src, FL, Fbits, pol, plen, fbits(d, ld), m, 2, 1, t, &ws);
+            poly_mul_negacyclic(which == 0 ? Fn : Gn, NL, src, FL, Fbits, pol, plen, fbits(d, ld, fb0), m, 2, 1, t,
+                                &ws);
         }
         /* move F, G down over F', G' (free now); at depth 0 to the bottom (f, g of
          * depth 1 are no longer needed either) */
@@ -485,10 +579,10 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
             ok = d == 0 || fits31_both(Fp, Gp, m, NL, pp->bl_large[1]);
             /* |F| below 2^61 (depth 1, checked) or m/2 2^Fbits 2^7 (depth 0): the
              * limbs read */
-            uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld) + logm - 1;
+            uint32_t Fb = d == 1 ? 31 * (uint32_t)pp->bl_large[1] - 1 : Fbits + fbits(0, ld, fb0) + logm - 1;
             size_t rl = (Fb + 32) / 32 < NL ? (Fb + 32) / 32 : NL;
             const void *fdv = d == 0 ? (const void *)f : fd[d], *gdv = d == 0 ? (const void *)g : gd[d];
-            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fdv, gdv, d == 0 ? 0 : ld[d], fbits(d, ld), m, logm, &ws);
+            ok = ok && reduce_once(Fp, Gp, NL, rl, Fb, fdv, gdv, d == 0 ? 0 : ld[d], fbits(d, ld, fb0), m, logm, &ws);
             keep = d == 1 ? ld[1] : NL;
         }
         if (!ok || !fits31_both(Fp, Gp, m, cl, keep)) {
@@ -515,7 +609,9 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         bad |= ((uint32_t)(a + 127) >> 31) | ((uint32_t)(127 - a) >> 31);
         bad |= ((uint32_t)(b + 127) >> 31) | ((uint32_t)(127 - b) >> 31);
         Fo[u] = (int8_t)a;
-        Go[u] = (int8_t)b;
+        if (Go != NULL) { /* public: key generation keeps only F */
+            Go[u] = (int8_t)b;
+        }
     }
     PQLAB_DECLASSIFY(&bad, sizeof bad);
     return bad == 0;

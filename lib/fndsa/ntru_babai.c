@@ -563,8 +563,13 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
         /* k f: |coefficient| < m 2^31 2^fbits */
         size_t np = rns_count(fbits + 31 + logm);
         if (np <= RNS_MAXP) {
-            b->fnt = once ? NULL : ws_alloc(ws, np * m);
-            b->gnt = once ? NULL : ws_alloc(ws, np * m);
+            /* f, g in NTT form for all the steps of a depth when that leaves room for
+             * babai_sub's residues and the constants (public sizes; always for the Hawk
+             * schedule, fft = 0, whose scratch at Fa has no room for one more NTT);
+             * otherwise babai_sub transforms them at every step */
+            int keep = !once && (fft == 0 || ws->cap - ws->used >= 3 * np * m + np * np + 7 * np + flen + 6);
+            b->fnt = keep ? ws_alloc(ws, np * m) : NULL;
+            b->gnt = keep ? ws_alloc(ws, np * m) : NULL;
             b->cst = ws_alloc(ws, np * np + 2 * np);
             b->PI = ws_alloc(ws, 2 * np + 2);
             b->qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
@@ -575,10 +580,10 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
             rns_setup(b->qs, b->cst, b->PI, np);
             /* the roots are kept when that leaves room for babai_sub's
              * residues (public sizes) */
-            if (!once && ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
+            if (keep && ws->cap - ws->used >= 4 * np * m + np + flen + 3) {
                 b->roots = ws_alloc(ws, 2 * np * m);
             }
-            for (size_t j = 0; j < np && !once; j++) {
+            for (size_t j = 0; j < np && keep; j++) {
                 const modp_t *q = &b->qs[j];
                 const uint32_t *psi = babai_roots(b, j, m, logm, 1);
 #ifdef PQLAB_FNDSA_ZINT_NATIVE
@@ -881,7 +886,7 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv
     }
     size_t np = b->np, alen = (flen == 0 ? 1 : flen) + 2, mark = ws->used;
     uint32_t *kt = (uint32_t *)(void *)b->Fa + 2 * m;
-    if (!b->once && !ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
+    if (!b->once && b->fnt != NULL && !ws->fail && ws->cap - ws->used >= 2 * np * m + alen + np + 1) {
         /* room for the residues of both products (public sizes): the roots
          * and the NTT of k once per prime for F and G */
         uint32_t *resF = ws_alloc(ws, np * m), *resG = ws_alloc(ws, np * m);
@@ -959,8 +964,19 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv
                 kt[u] = mp_of_i32((uint32_t)b->k[u], p);
             }
             mp_ntt(kt, psi, logm, q);
+            const uint32_t *xj;
+            if (xnt != NULL) {
+                xj = xnt + j * m;
+            } else {
+                /* f or g transformed here, in the scratch at Fa after psi, ipsi and k's
+                 * NTT (fft = 1 or 2: Fa has at least 4m words) */
+                uint32_t *xt = kt + m;
+                mp_of_poly(xt, which == 0 ? fv : gv, flen, flen, m, 0, q);
+                mp_ntt(xt, psi, logm, q);
+                xj = xt;
+            }
             uint32_t *rj = res + j * m;
-            mp_pmul(rj, kt, xnt + j * m, m, q);
+            mp_pmul(rj, kt, xj, m, q);
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
         rns_garner(res, m, np, b->qs, b->cst);
@@ -978,7 +994,59 @@ static int32_t top64_scale(size_t len)
     return 32 * (int32_t)len > 64 ? 32 * (int32_t)len - 64 : 0;
 }
 
-/* One Babai step at scale 0, as the reference does at depths 1 and 0 (its
+/* limbs of N's region: at least two (the region holds an fpr per coefficient anyway,
+ * and rns_mul then keeps its per-prime scratch in it) */
+static size_t n_limbs(uint32_t Nb)
+{
+    size_t nlen = Nb / 32 + 1;
+    return nlen < 2 ? 2 : nlen;
+}
+
+/* k = round(N / D), D = f adj(f) + g adj(g) (m >= 16): N (m integers of nlen limbs) is
+ * in the region Na (the workspace's last allocation, ws->used at its end), converted to
+ * fpr in place (poly_to_fpr_inplace), transformed and kept in m fprs; then D likewise
+ * above it (exactly, in RNS); N / D; k over the start of N's region (round_k_inplace),
+ * returned, with the workspace ending after it. *big: a coefficient of k left
+ * (-2^31 + 1, 2^31 - 1) (secret). NULL when the workspace is exhausted. */
+static NTRU_NOINLINE int32_t *k_of_N(fpr *Na, size_t nlen, const void *f, const void *g, size_t flen, uint32_t fbits,
+                                     size_t m, unsigned logm, uint32_t *big, ws_t *ws)
+{
+    uint32_t Db = 2 * fbits + logm + 1;
+    size_t dlen = n_limbs(Db);
+    fpr *tt = ws_alloc_fpr(ws, m); /* after the product: its scratch is free */
+    if (ws->fail) {
+        return NULL;
+    }
+    poly_to_fpr_inplace(Na, m, nlen);
+    fndsa_fft(Na, logm, tt);
+    ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base);
+    fpr *Da = ws_alloc_fpr(ws, (m * dlen + 1) / 2);
+    if (ws->fail) {
+        return NULL;
+    }
+    rns_mul((uint32_t *)(void *)Da, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+    tt = ws_alloc_fpr(ws, m);
+    if (ws->fail) {
+        return NULL;
+    }
+    poly_to_fpr_inplace(Da, m, dlen);
+    fndsa_fft(Da, logm, tt);
+    fndsa_poly_div_autoadj_fft(Na, Da, logm);
+    ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base); /* D no longer needed */
+    tt = ws_alloc_fpr(ws, m);
+    if (ws->fail) {
+        return NULL;
+    }
+    fndsa_ifft(Na, logm, tt);
+    int32_t *k = (int32_t *)(void *)Na;
+    *big = round_k_inplace(k, Na, m);
+    ws->used = (size_t)((uint32_t *)(void *)k + m - ws->base);
+    return k;
+}
+
+/* One Babai step at scale 0 on stored F, G (the deepest level, and depths 1 and 0 when
+ * lift_reduce does not apply: m < 16, or Hawk's depth 1 runs its own schedule), as the
+ * reference does at depths 1 and 0 (its
  * solve_NTRU_binary_depth1 / _depth0: k = round((F adj(f) + G adj(g)) / (f adj(f)
  * + g adj(g))) once, from floating-point values, then F - k f, G - k g). Not
  * necessarily the exact Babai point when F is wider than 53 bits (depth 1), which
@@ -1003,51 +1071,15 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
          * k = round(N / D) with two FFTs and one inverse instead of four and one
          * (the reference computes its depth-0 k from exact products as well); k
          * first, so that the products' buffers are free again for babai_sub */
-        uint32_t Nb = Fb + fbits + logm + 1, Db = 2 * fbits + logm + 1;
-        size_t nlen = Nb / 32 + 1, dlen = Db / 32 + 1;
-        /* stored in at least two limbs: the region holds an fpr per coefficient anyway,
-         * and rns_mul then keeps its per-prime scratch in it (the same values) */
-        nlen = nlen < 2 ? 2 : nlen;
-        dlen = dlen < 2 ? 2 : dlen;
-        /* Storage order (the same values): N first, into a region of max(2, nlen)
-         * words per coefficient (8-byte aligned), converted to fpr in place
-         * (poly_to_fpr_inplace), transformed, and kept in m fprs; then D likewise above
-         * it (N's product has the larger scratch: it is taken first, with only F, G
-         * below it); N / D; k over the start of N's region (round_k_inplace). */
+        uint32_t Nb = Fb + fbits + logm + 1;
+        size_t nlen = n_limbs(Nb);
         fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
         if (ws->fail) {
             return 0;
         }
         rns_mul((uint32_t *)(void *)Na, nlen, F, G, Flen, rl, f, g, flen, 1, m, rns_count(Nb), ws);
-        fpr *tt = ws_alloc_fpr(ws, m); /* after the product: its scratch is free */
-        if (ws->fail) {
-            return 0;
-        }
-        poly_to_fpr_inplace(Na, m, nlen);
-        fndsa_fft(Na, logm, tt);
-        ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base);
-        fpr *Da = ws_alloc_fpr(ws, (m * dlen + 1) / 2);
-        if (ws->fail) {
-            return 0;
-        }
-        rns_mul((uint32_t *)(void *)Da, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
-        tt = ws_alloc_fpr(ws, m);
-        if (ws->fail) {
-            return 0;
-        }
-        poly_to_fpr_inplace(Da, m, dlen);
-        fndsa_fft(Da, logm, tt);
-        fndsa_poly_div_autoadj_fft(Na, Da, logm);
-        ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base); /* D no longer needed */
-        tt = ws_alloc_fpr(ws, m);
-        if (ws->fail) {
-            return 0;
-        }
-        fndsa_ifft(Na, logm, tt);
-        int32_t *k = (int32_t *)(void *)Na;
-        big = round_k_inplace(k, Na, m);
-        ws->used = (size_t)((uint32_t *)(void *)k + m - ws->base);
-        if (!babai_init(&b, NULL, NULL, flen, fbits, 0, 0, BABAI_ONCE, m, logm, ws)) {
+        int32_t *k = k_of_N(Na, nlen, fv, gv, flen, fbits, m, logm, &big, ws);
+        if (k == NULL || !babai_init(&b, NULL, NULL, flen, fbits, 0, 0, BABAI_ONCE, m, logm, ws)) {
             return 0;
         }
         b.k = k;
@@ -1063,4 +1095,227 @@ int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, c
     }
     ws->used = mark;
     return !big && !ws->fail;
+}
+
+/* NTT form (prime q, psi) of a'(x^2) b(-x) into at: a' is m/2 coefficients of alen
+ * limbs, b m values of blen limbs (0: int8_t); ah: m/2 words of scratch. The NTT of
+ * a'(x^2) is that of a' at half the size with every value twice (the roots come in
+ * pairs +-r, adjacent in the bit-reversed order, and psi's first m/2 entries are the
+ * half-size table), so a' is transformed in m/2 words. The product carries the factor
+ * 2^-32 of one Montgomery multiplication. */
+static void lift_ntt(uint32_t *at, uint32_t *ah, const uint32_t *a, size_t alen, const void *b, size_t blen, size_t m,
+                     unsigned logm, const uint32_t *psi, const modp_t *q)
+{
+    const uint32_t p = q->p, p0i = q->p0i;
+    size_t hm = m >> 1;
+    mp_of_poly(ah, a, alen, alen, hm, 0, q);
+    mp_ntt(ah, psi, logm - 1, q);
+    mp_of_poly(at, b, blen, blen, m, 0, q);
+    for (size_t u = 1; u < m; u += 2) {
+        at[u] = mp_sub(0, at[u], p);
+    }
+    mp_ntt(at, psi, logm, q);
+    for (size_t u = 0; u < hm; u++) {
+        uint32_t v = ah[u];
+        at[2 * u] = mp_mmul_r(at[2 * u], v, p, p0i);
+        at[2 * u + 1] = mp_mmul_r(at[2 * u + 1], v, p, p0i);
+    }
+}
+
+/* lift_reduce's N = F'(x^2) g(-x) adj(f) + G'(x^2) f(-x) adj(g) exactly (|F| < 2^Fcb), in
+ * *pnlen limbs per coefficient in the region returned (the workspace's last allocation), or
+ * NULL when the workspace is exhausted. Out of line: its frame is not on the stack during
+ * the other passes. */
+static NTRU_NOINLINE fpr *lift_N(const uint32_t *Fp, const uint32_t *Gp, size_t FL, uint32_t Fcb, const void *f,
+                                 const void *g, size_t flen, uint32_t fbits, size_t m, unsigned logm, size_t *pnlen,
+                                 ws_t *ws)
+{
+    /* N (secret values, public sizes), exactly: npn primes for |N| < 2^Nb */
+    uint32_t Nb = Fcb + fbits + logm + 1;
+    size_t nlen = n_limbs(Nb), npn = rns_count(Nb);
+    fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
+    size_t nmark = ws->used;
+    uint32_t *res = ws_alloc(ws, npn * m), *psi = ws_alloc(ws, m);
+    uint32_t *cst = ws_alloc(ws, npn * npn + 2 * npn), *PI = ws_alloc(ws, 2 * npn + 2);
+    uint32_t *w = ws_alloc(ws, npn + 1);
+    modp_t *qs = (modp_t *)(void *)ws_alloc(ws, npn * (sizeof(modp_t) / 4));
+    if (ws->fail || npn > RNS_MAXP) {
+        ws->fail = 1;
+        return NULL;
+    }
+    /* bt, ct: scratch in N's region (at least 2m words) until the reconstruction */
+    uint32_t *bt = (uint32_t *)(void *)Na, *ct = bt + m;
+    rns_setup(qs, cst, PI, npn);
+    for (size_t j = 0; j < npn; j++) {
+        const modp_t *q = &qs[j];
+        uint32_t *at = res + j * m;
+        mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
+        lift_ntt(at, bt, Fp, FL, g, flen, m, logm, psi, q);
+        mp_of_poly(bt, f, flen, flen, m, 1, q);
+        mp_ntt(bt, psi, logm, q);
+        mp_pmul(at, at, bt, m, q);
+        lift_ntt(ct, bt, Gp, FL, f, flen, m, logm, psi, q);
+        mp_of_poly(bt, g, flen, flen, m, 1, q);
+        mp_ntt(bt, psi, logm, q);
+        mp_pmul(ct, ct, bt, m, q);
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_add(at[u], ct[u], q->p);
+        }
+        mp_iroots(bt, psi, logm, q);
+        /* two Montgomery products per term: the scale times 2^32 */
+        mp_intt(at, bt, logm, mp_mmul(mp_intt_scale(q, logm), q->r2, q), q);
+    }
+    rns_garner(res, m, npn, qs, cst);
+    for (size_t u = 0; u < m; u++) {
+        rns_crt((uint32_t *)(void *)Na + u * nlen, nlen, res, m, u, npn, PI, w);
+    }
+    ws->used = nmark;
+    *pnlen = nlen;
+    return Na;
+}
+
+/* lift_reduce's residues modulo prime j (q) of X'(x^2) y(-x), minus k x when k is not NULL,
+ * into at; psi, bt (m words), ah (m/2): scratch */
+static NTRU_NOINLINE void lift_residues(uint32_t *at, uint32_t *psi, uint32_t *bt, uint32_t *ah, const uint32_t *X,
+                                        size_t FL, const void *y, const void *x, const int32_t *k, size_t flen,
+                                        size_t m, unsigned logm, size_t j, const modp_t *q)
+{
+    const uint32_t p = q->p;
+    mp_roots(psi, bt, at, RNS_P[j][1], logm, q); /* bt, at: scratch here */
+    if (k != NULL) {
+        /* k x first (at), then X'(x^2) y(-x) (bt) minus it */
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_of_i32((uint32_t)k[u], p);
+        }
+        mp_ntt(at, psi, logm, q);
+        mp_of_poly(bt, x, flen, flen, m, 0, q);
+        mp_ntt(bt, psi, logm, q);
+        mp_pmul(at, at, bt, m, q);
+        lift_ntt(bt, ah, X, FL, y, flen, m, logm, psi, q);
+        for (size_t u = 0; u < m; u++) {
+            at[u] = mp_sub(bt[u], at[u], p);
+        }
+    } else {
+        lift_ntt(at, ah, X, FL, y, flen, m, logm, psi, q);
+    }
+    mp_iroots(bt, psi, logm, q);
+    mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);
+}
+
+/* lift_reduce's reconstruction of m coefficients from their residues (Garner digits, np
+ * primes) through acc (np + 1 words), w (np + 1): chk, only the check that they fit bits
+ * bits; otherwise outlen = 0: the key, checked to lie in [-127, 127] and written as int8_t
+ * to out (unless out is NULL); outlen > 0: checked to fit bits bits and written in outlen
+ * limbs. Returns 1 when every coefficient passes (secret). */
+static NTRU_NOINLINE uint32_t lift_out(void *out, int chk, size_t outlen, uint32_t bits, const uint32_t *res, size_t m,
+                                       size_t np, const uint32_t *PI, uint32_t *w, uint32_t *acc)
+{
+    uint32_t ok = 1;
+    for (size_t u = 0; u < m; u++) {
+        rns_crt(acc, np + 1, res, m, u, np, PI, w);
+        if (chk) {
+            ok &= poly_fits(acc, 1, np + 1, bits);
+        } else if (outlen == 0) {
+            /* the final key: [-127, 127] */
+            uint32_t a = acc[0], bad = 0, sg = zsign(acc, 1);
+            for (size_t i = 1; i <= np; i++) {
+                bad |= acc[i] ^ sg;
+            }
+            bad |= ((a + 127) >> 31) | ((127 - a) >> 31);
+            ok &= pqlab_ct_is_zero_u32(bad);
+            if (out != NULL) {
+                ((int8_t *)out)[u] = (int8_t)a;
+            }
+        } else {
+            ok &= poly_fits(acc, 1, np + 1, bits);
+            for (size_t i = 0; i < outlen; i++) {
+                ((uint32_t *)out)[u * outlen + i] = acc[i];
+            }
+        }
+    }
+    return ok;
+}
+
+/* The lift of one ascent level and its single Babai step (depths 1 and 0 of the round-3
+ * schedule) without storing the unreduced F, G: F = F'(x^2) g(-x), G = G'(x^2) f(-x)
+ * exist only as residues inside three passes, each of which forms them again from F', G'
+ * (m/2 coefficients of FL limbs, below 2^Fpb) and f, g (flen limbs, 0: int8_t; below
+ * 2^fbits):
+ *  1. (chkbits > 0) F and G exactly, one coefficient at a time, and the check that they
+ *     fit chkbits bits (the reference's words of the unreduced F at depth 1);
+ *  2. N = F adj(f) + G adj(g) = F'(x^2) g(-x) adj(f) + G'(x^2) f(-x) adj(g) exactly (the
+ *     same integers as reduce_once's product of the stored F, G with the same primes and
+ *     limbs), then k = round(N / D) as reduce_once does (k_of_N);
+ *  3. F - k f and G - k g exactly, checked to fit outbits bits and written in outlen limbs
+ *     to Fo, Go (outlen = 0: int8_t checked to lie in [-127, 127], the final key; Go may
+ *     then be NULL). Fo, Go may be Fp, Gp themselves when m outlen <= m/2 FL: the output
+ *     of one polynomial is written after all the residues of its F' are read.
+ * So the values and the decisions are those of the product, the fit check and reduce_once
+ * on stored F, G; what is stored is N, D and k (2 m words and their scratch) besides
+ * the inputs. m >= 16. Returns 1 when every check passes (declassified verdicts), else 0
+ * (rejected candidate). */
+int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint32_t *Fp, const uint32_t *Gp, size_t FL,
+                uint32_t Fpb, uint32_t chkbits, const void *f, const void *g, size_t flen, uint32_t fbits, size_t m,
+                unsigned logm, ws_t *ws)
+{
+    size_t mark = ws->used;
+    /* bounds (public): |F| < m/2 2^Fpb 2^fbits; after the step |F - k f| < |F| + m 2^31
+     * 2^fbits (|k| < 2^31, checked before it); with the fit check, |F| < 2^chkbits */
+    uint32_t Fb = Fpb + fbits + logm - 1;
+    uint32_t Fcb = chkbits > 0 ? chkbits : Fb;
+    uint32_t Ob = (Fcb > 31 + fbits + logm ? Fcb : 31 + fbits + logm) + 1;
+    size_t npc = rns_count(Fb), npo = rns_count(Ob);
+    uint32_t ok = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: the fit check of F, G; pass 1 (after k): F - k f, G - k g */
+        int32_t *k = NULL;
+        size_t np = pass == 0 ? npc : npo;
+        if (pass == 1) {
+            uint32_t big = 0;
+            size_t nlen = 0;
+            fpr *Na = lift_N(Fp, Gp, FL, Fcb, f, g, flen, fbits, m, logm, &nlen, ws);
+            NTRU_PHASE_ADD(100); /* test builds: the caller's product phase ends here */
+            k = Na == NULL ? NULL : k_of_N(Na, nlen, f, g, flen, fbits, m, logm, &big, ws);
+            if (k == NULL) {
+                return 0;
+            }
+            PQLAB_DECLASSIFY(&big, sizeof big);
+            if (big) {
+                ws->used = mark;
+                return 0;
+            }
+        } else if (chkbits == 0) {
+            continue;
+        }
+        size_t pmark = ws->used;
+        uint32_t *res = ws_alloc(ws, np * m), *psi = ws_alloc(ws, m);
+        uint32_t *bt = ws_alloc(ws, m), *ah = ws_alloc(ws, m >> 1);
+        uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);
+        uint32_t *w = ws_alloc(ws, np + 1), *acc = ws_alloc(ws, np + 1);
+        modp_t *qs = (modp_t *)(void *)ws_alloc(ws, np * (sizeof(modp_t) / 4));
+        if (ws->fail || np > RNS_MAXP) {
+            ws->fail = 1;
+            return 0;
+        }
+        rns_setup(qs, cst, PI, np);
+        for (int which = 0; which < 2; which++) {
+            const uint32_t *X = which == 0 ? Fp : Gp;
+            const void *y = which == 0 ? g : f, *x = which == 0 ? f : g;
+            void *out = which == 0 ? Fo : Go;
+            for (size_t j = 0; j < np; j++) {
+                uint32_t *at = res + j * m;
+                lift_residues(at, psi, bt, ah, X, FL, y, x, k, flen, m, logm, j, &qs[j]);
+            }
+            rns_garner(res, m, np, qs, cst);
+            ok &= lift_out(out, pass == 0 ? 1 : 0, outlen, pass == 0 ? chkbits : outbits, res, m, np, PI, w, acc);
+        }
+        PQLAB_DECLASSIFY(&ok, sizeof ok);
+        if (!ok) {
+            ws->used = mark;
+            return 0;
+        }
+        ws->used = pmark;
+    }
+    ws->used = mark;
+    return !ws->fail;
 }

@@ -31,6 +31,9 @@ typedef struct {
 extern size_t fndsa_ntru_peak_words;
 extern int fndsa_ntru_phase, fndsa_ntru_peak_phase;
 extern size_t fndsa_ntru_phase_peak[500];
+#define NTRU_PHASE_ADD(x) (fndsa_ntru_phase += (x))
+#else
+#define NTRU_PHASE_ADD(x) ((void)0)
 #endif
 
 /* The workspace (FNDSA_NTRU_WORDS words) is sized to the solver's exact need, which
@@ -97,6 +100,14 @@ NTRU_NO_LIBCALL static inline void wmove(uint32_t *d, const uint32_t *s, size_t 
         }
     }
 }
+#endif
+
+/* a function kept out of line so that its frame (and its callees') is not part of its
+ * caller's for the whole of the caller's run (the solver's stack at its peak) */
+#if defined(__GNUC__)
+#define NTRU_NOINLINE __attribute__((noinline))
+#else
+#define NTRU_NOINLINE
 #endif
 
 NTRU_NO_LIBCALL static inline void wzero(uint32_t *d, size_t n)
@@ -332,6 +343,7 @@ static inline uint32_t ct_max_u32(uint32_t a, uint32_t b)
 #define babai_k_fx FNDSA_NS(ntru_babai_k_fx)
 #define babai_sub FNDSA_NS(ntru_babai_sub)
 #define reduce_once FNDSA_NS(ntru_reduce_once)
+#define lift_reduce FNDSA_NS(ntru_lift_reduce)
 #define poly_to_fpr FNDSA_NS(ntru_poly_to_fpr)
 #define poly_to_fpr_inplace FNDSA_NS(ntru_poly_to_fpr_inplace)
 #define poly_to_fx_grid FNDSA_NS(ntru_poly_to_fx_grid)
@@ -382,6 +394,9 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *f,
                unsigned logm, uint32_t s, ws_t *ws);
 int reduce_once(uint32_t *F, uint32_t *G, size_t Flen, size_t rl, uint32_t Fb, const void *f, const void *g,
                 size_t flen, uint32_t fbits, size_t m, unsigned logm, ws_t *ws);
+int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint32_t *Fp, const uint32_t *Gp, size_t FL,
+                uint32_t Fpb, uint32_t chkbits, const void *f, const void *g, size_t flen, uint32_t fbits, size_t m,
+                unsigned logm, ws_t *ws);
 void poly_to_fx_grid(int64_t *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t e, int32_t sh);
 void poly_to_fpr(fpr *out, const uint32_t *x, size_t m, size_t stride, size_t rl, int32_t sc, int win);
 void poly_to_fpr_inplace(fpr *out, size_t m, size_t len);

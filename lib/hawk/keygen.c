@@ -66,7 +66,8 @@ static const fndsa_ntru_params HAWK_NTRU = {1,
                                             HAWK_REDUCE_BITS,
                                             hawk_fx_babai_init,
                                             hawk_fx_babai_k,
-                                            HAWK_NTRU_WORDS};
+                                            HAWK_NTRU_WORDS,
+                                            0 /* fbits0: the default bound, |f_i|, |g_i| < 2^7 */};
 
 static int32_t sum_i8(const int8_t *a)
 {
