@@ -25,41 +25,20 @@
 #include "mldsa.h"
 #include "randombytes.h"
 #include "reduce.h"
+#include "sign_internal.h"
 
-/* skEncode layout (Algorithm 24): rho || K || tr || s1 || s2 || t0 */
 /* signing's c s1, c s2: in the NTT modulo q when the backend has the fused product
  * (kernels.h, polyvec_nttmul_add), else modulo p = 7681 (ntt16) */
 #ifdef PQLAB_MLDSA_NATIVE_POLYVEC_NTTMUL_ADD
 #define MLDSA_SIGN_NTTQ
 #endif
 
-#define SK_RHO 0
-#define SK_KEY MLDSA_SEEDBYTES
-#define SK_TR (2 * MLDSA_SEEDBYTES)
-#define SK_S1 (SK_TR + MLDSA_TRBYTES)
-#define SK_S2 (SK_S1 + MLDSA_L * MLDSA_POLYETA_BYTES)
-#define SK_T0 (SK_S2 + MLDSA_K * MLDSA_POLYETA_BYTES)
-/* pkEncode (Algorithm 22): rho || t1 */
-#define PK_T1 MLDSA_SEEDBYTES
-/* sigEncode (Algorithm 26): c~ || z || h (HintBitPack: omega indices + k limits) */
-#define SIG_Z MLDSA_CTILDEBYTES
-#define SIG_H (SIG_Z + MLDSA_L * MLDSA_POLYZ_BYTES)
-
-#if SK_T0 + MLDSA_K * MLDSA_POLYT0_BYTES != MLDSA_SECRETKEYBYTES
-#error "secret key layout"
-#endif
-#if SIG_H + MLDSA_OMEGA + MLDSA_K != MLDSA_SIGBYTES
-#error "signature layout"
-#endif
-
 /* ---------------------------------------------------------------------------- */
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
 
-static uint16_t a_nonce(unsigned int i, unsigned int j)
-{
-    return (uint16_t)((i << 8) | j);
-}
+#define a_nonce mldsa_a_nonce
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 /* acc = sum_j A[i][j] o v[j] * 2^-32 with row i of A generated on the fly (four
  * entries at a time through the 4-way SHAKE128), tmp: scratch for 4 polynomials.
  * Bound: each product is < q in absolute value, so |acc| < l q. */
@@ -85,7 +64,6 @@ static void matrix_row_mul(mldsa_poly *acc, const uint8_t rho[MLDSA_SEEDBYTES], 
     }
 }
 
-#ifndef PQLAB_MLDSA_SMALLSTACK
 /* the whole matrix, row-major, four entries at a time; the k l mod 4 entries left
  * (2 for ML-DSA-65) one at a time */
 #define MAT_ENTRIES (MLDSA_K * MLDSA_L)
@@ -103,10 +81,9 @@ static void expand_a(mldsa_poly mat[MAT_ENTRIES], const uint8_t rho[MLDSA_SEEDBY
         mldsa_poly_rej_ntt(&mat[e], rho, a_nonce(e / MLDSA_L, e % MLDSA_L));
     }
 }
-#endif
 
 /* ---------------------------------------------------------------------------- */
-/* KeyGen_internal (Algorithm 6)                                                   */
+/* KeyGen_internal (Algorithm 6); the stack-first one is in stream.c                */
 
 int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEEDBYTES])
 {
@@ -165,6 +142,7 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
     pqlab_zeroize(&s2, sizeof s2);
     return 0;
 }
+#endif /* !PQLAB_MLDSA_SMALLSTACK */
 
 int mldsa_keypair(uint8_t *pk, uint8_t *sk)
 {
@@ -229,7 +207,7 @@ typedef struct {
     pqlab_keccak_state st;
 } sign_ws;
 
-static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
 {
     sign_ws ws;
     uint8_t rho[MLDSA_SEEDBYTES];
@@ -432,10 +410,8 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
 /* ---------------------------------------------------------------------------- */
 /* Verify_internal (Algorithm 8) from mu                                             */
 
-/* HintBitUnpack (Algorithm 21) validity: limits non-decreasing and <= omega, indices
- * strictly increasing within each polynomial, unused index bytes zero. Reads only
- * y[0 .. omega + k - 1]. Returns 0 when the encoding is canonical. */
-static int hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
+/* HintBitUnpack validity (sign_internal.h) */
+int mldsa_hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
 {
     unsigned int idx = 0;
     for (unsigned int i = 0; i < MLDSA_K; i++) {
@@ -458,8 +434,7 @@ static int hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
     return 0;
 }
 
-/* the hint bits of polynomial i (encoding already checked) */
-static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K], unsigned int i)
+void mldsa_hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K], unsigned int i)
 {
     const unsigned int start = (i == 0) ? 0u : y[MLDSA_OMEGA + i - 1];
     const unsigned int end = y[MLDSA_OMEGA + i];
@@ -469,6 +444,7 @@ static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K]
     }
 }
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 typedef struct {
     mldsa_poly z[MLDSA_L]; /* NTT(z) */
     mldsa_poly tmp[4];     /* A entries */
@@ -479,7 +455,7 @@ typedef struct {
     pqlab_keccak_state st;
 } verify_ws;
 
-static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
+int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
     verify_ws ws;
     const uint8_t *rho = pk;
@@ -487,7 +463,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
     if (siglen != MLDSA_SIGBYTES) {
         return MLDSA_ERR_VERIFY;
     }
-    if (hints_check(sig + SIG_H) != 0) {
+    if (mldsa_hints_check(sig + SIG_H) != 0) {
         return MLDSA_ERR_VERIFY;
     }
     /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
@@ -519,7 +495,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
         mldsa_invntt_tomont(ws.acc.c);
         mldsa_poly_caddq(ws.acc.c);
         /* w1' = UseHint(h, w'), absorbed as w1Encode */
-        hints_row(ws.h, sig + SIG_H, i);
+        mldsa_hints_row(ws.h, sig + SIG_H, i);
         mldsa_poly_use_hint(ws.acc.c, ws.acc.c, ws.h);
         mldsa_polyw1_pack(ws.w1buf, ws.acc.c);
         pqlab_shake256_absorb(&ws.st, ws.w1buf, MLDSA_POLYW1_BYTES);
@@ -531,6 +507,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
     }
     return 0;
 }
+#endif /* !PQLAB_MLDSA_SMALLSTACK */
 
 /* ---------------------------------------------------------------------------- */
 /* mu = H(tr || M', 64) with M' in pieces (Algorithms 2-5, 7 line 6, 8 line 7)    */
@@ -593,7 +570,7 @@ static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHB
         }
         rnd = fresh;
     }
-    ret = sign_mu(sig, mu, rnd, sk);
+    ret = mldsa_sign_mu(sig, mu, rnd, sk);
 out:
     pqlab_zeroize(fresh, sizeof fresh);
     if (ret != 0) {
@@ -636,7 +613,7 @@ int mldsa_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *mp, 
     mu_begin_pk(&st, pk);
     pqlab_shake256_absorb(&st, mp, mplen);
     mu_end(mu, &st);
-    return verify_mu(sig, siglen, mu, pk);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES],
@@ -650,7 +627,7 @@ int mldsa_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_C
 
 int mldsa_verify_extmu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
-    return verify_mu(sig, siglen, mu, pk);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_t *m, size_t mlen, const uint8_t *ctx,
@@ -706,7 +683,7 @@ int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t
     absorb_prefix(&st, 0, ctx, ctxlen);
     pqlab_shake256_absorb(&st, m, mlen);
     mu_end(mu, &st);
-    return verify_mu(sig, siglen, mu, pk);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
@@ -743,7 +720,7 @@ int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t
         return MLDSA_ERR_HASH;
     }
     mu_end(mu, &st);
-    return verify_mu(sig, siglen, mu, pk);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_prehash(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
