@@ -5,8 +5,8 @@
  * Memory: no heap. Key generation and verification stream the matrix A row by row
  * (each entry is used once there); signing expands A once and keeps it, because
  * every iteration of the rejection loop needs it again. With -DPQLAB_MLDSA_SMALLSTACK
- * signing regenerates each entry of A when it is needed instead (k l KiB less stack,
- * k l RejNTTPoly calls more per iteration).
+ * (the stack-first implementation) KeyGen_internal, Sign_internal and Verify_internal
+ * from mu are stream.c's instead; the interfaces around them are shared.
  *
  * Constant time with respect to the secret key and rnd: no branch or address
  * depends on them. Values made public on purpose, each marked PQLAB_DECLASSIFY:
@@ -161,6 +161,7 @@ int mldsa_keypair(uint8_t *pk, uint8_t *sk)
 /* ---------------------------------------------------------------------------- */
 /* Sign_internal (Algorithm 7) from mu                                              */
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 /* HintBitPack (Algorithm 20); h holds 0/1 (public: part of the signature). At most
  * omega ones (checked by the caller). */
 static void pack_hints(uint8_t y[MLDSA_OMEGA + MLDSA_K], const mldsa_poly h[MLDSA_K])
@@ -180,9 +181,7 @@ static void pack_hints(uint8_t y[MLDSA_OMEGA + MLDSA_K], const mldsa_poly h[MLDS
 /* everything signing keeps across iterations; one struct so that it is cleared in
  * one call */
 typedef struct {
-#ifndef PQLAB_MLDSA_SMALLSTACK
     mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
-#endif
 #ifdef MLDSA_SIGN_NTTQ
     /* c s1 and c s2 through polyvec_nttmul_add (kernels.h), in the NTT modulo q: */
     mldsa_poly s1[MLDSA_L]; /* NTT(s1) */
@@ -254,9 +253,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
     }
     memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
     PQLAB_DECLASSIFY(rho, sizeof rho); /* rho is part of the public key */
-#ifndef PQLAB_MLDSA_SMALLSTACK
     expand_a(ws.mat, rho);
-#endif
 
     /* rho'' = H(K || rnd || mu, 64) */
     pqlab_shake256_init(&ws.st);
@@ -298,13 +295,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
         pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
         for (unsigned int i = 0; i < MLDSA_K; i++) {
             for (unsigned int j = 0; j < MLDSA_L; j++) {
-#ifdef PQLAB_MLDSA_SMALLSTACK
-                /* small-stack variant: A[i][j] regenerated in every iteration */
-                mldsa_poly_rej_ntt(&ws.tmp2, rho, a_nonce(i, j));
-                const int32_t *aij = ws.tmp2.c;
-#else
                 const int32_t *aij = ws.mat[i * MLDSA_L + j].c;
-#endif
                 if (j == 0) {
                     mldsa_pointwise_mont(ws.w[i].c, aij, ws.z[0].c); /* initialises w_i */
                 } else {
@@ -406,6 +397,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
     pqlab_zeroize(&ws, sizeof ws);
     return 0;
 }
+#endif /* !PQLAB_MLDSA_SMALLSTACK */
 
 /* ---------------------------------------------------------------------------- */
 /* Verify_internal (Algorithm 8) from mu                                             */

@@ -22,6 +22,7 @@
 
 #include "ct.h"
 #include "fips202.h"
+#include "instrument.h"
 #include "kernels.h"
 #include "mldsa.h"
 #include "reduce.h"
@@ -29,36 +30,61 @@
 
 #define SHAKE128_RATE PQLAB_SHAKE128_RATE
 
-/* acc (+)= RejNTTPoly(rho || nonce) o b * 2^-32 (Algorithms 30, 45 with the Montgomery
- * factor): the entry A_ij is consumed coefficient by coefficient as it is sampled.
- * first: acc is initialised instead of added to. rho is public (branches on the
- * sampled values are fine). In: |b_i| < 2^31 (|A_ij b_i| < 2^31 q); out: each product
- * |.| < q, so after l calls |acc_i| < l q. */
-static void rej_ntt_mac(int32_t acc[MLDSA_N], const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
-                        const int32_t b[MLDSA_N], int first)
+/* RejNTTPoly (Algorithm 30) on rho || nonce, one SHAKE128 block at a time: the entry
+ * A_ij is consumed as it is sampled, never stored. rho is public (branches on the
+ * sampled values are fine). */
+#define A_CHUNK (SHAKE128_RATE / 3) /* 56 triples per block: none straddles blocks */
+typedef struct {
+    pqlab_keccak_state st;
+    unsigned int ctr; /* coefficients produced so far */
+} a_stream;
+
+static void a_stream_init(a_stream *s, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce)
 {
     uint8_t seed[MLDSA_SEEDBYTES + 2];
-    uint8_t buf[SHAKE128_RATE]; /* 56 triples: triples never straddle blocks */
-    pqlab_keccak_state st;
-    unsigned int ctr = 0;
-
     memcpy(seed, rho, MLDSA_SEEDBYTES);
     seed[MLDSA_SEEDBYTES] = (uint8_t)nonce;
     seed[MLDSA_SEEDBYTES + 1] = (uint8_t)(nonce >> 8);
-    pqlab_shake128_init(&st);
-    pqlab_shake128_absorb(&st, seed, sizeof seed);
-    pqlab_shake128_finalize(&st);
-    while (ctr < MLDSA_N) {
-        pqlab_shake128_squeezeblocks(buf, 1, &st);
-        for (unsigned int pos = 0; ctr < MLDSA_N && pos < SHAKE128_RATE; pos += 3) {
-            /* CoeffFromThreeBytes (Algorithm 14) */
-            const uint32_t t =
-                (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
-            if (t < (uint32_t)MLDSA_Q) {
-                const int32_t p = mldsa_montgomery_reduce((int64_t)(int32_t)t * b[ctr]);
-                acc[ctr] = first ? p : acc[ctr] + p;
-                ctr++;
-            }
+    pqlab_shake128_init(&s->st);
+    pqlab_shake128_absorb(&s->st, seed, sizeof seed);
+    pqlab_shake128_finalize(&s->st);
+    s->ctr = 0;
+}
+
+/* the next coefficients (CoeffFromThreeBytes, Algorithm 14) of one block, at most up to
+ * the 256th, into a[0 .. returned count); they are those of index s->ctr before the call */
+static unsigned int a_stream_next(a_stream *s, int32_t a[A_CHUNK])
+{
+    uint8_t buf[SHAKE128_RATE];
+    unsigned int n = 0;
+    pqlab_shake128_squeezeblocks(buf, 1, &s->st);
+    for (unsigned int pos = 0; s->ctr + n < MLDSA_N && pos < SHAKE128_RATE; pos += 3) {
+        const uint32_t t =
+            (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
+        if (t < (uint32_t)MLDSA_Q) {
+            a[n++] = (int32_t)t;
+        }
+    }
+    s->ctr += n;
+    return n;
+}
+
+/* acc (+)= A_ij o b * 2^-32 (Algorithm 45 with the Montgomery factor), A_ij =
+ * RejNTTPoly(rho || nonce); first: acc is initialised instead of added to.
+ * In: |b_i| < 2^31 (|A_ij b_i| < 2^31 q); each product |.| < q, so after l calls
+ * |acc_i| < l q. */
+static void rej_ntt_mac(int32_t acc[MLDSA_N], const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
+                        const int32_t b[MLDSA_N], int first)
+{
+    a_stream s;
+    int32_t a[A_CHUNK];
+    a_stream_init(&s, rho, nonce);
+    while (s.ctr < MLDSA_N) {
+        const unsigned int base = s.ctr;
+        const unsigned int n = a_stream_next(&s, a);
+        for (unsigned int k = 0; k < n; k++) {
+            const int32_t p = mldsa_montgomery_reduce((int64_t)a[k] * b[base + k]);
+            acc[base + k] = first ? p : acc[base + k] + p;
         }
     }
 }
@@ -214,6 +240,248 @@ int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CR
     if (pqlab_ct_memcmp(ctilde, sig, MLDSA_CTILDEBYTES) != 0) {
         return MLDSA_ERR_VERIFY;
     }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------- */
+/* Sign_internal (Algorithm 7) from mu                                              */
+
+/* w_i kept in 3 bytes per coefficient (values in [0, q) < 2^24) */
+#define W_BYTES (3 * MLDSA_N)
+
+static inline int32_t w_get(const uint8_t w[W_BYTES], unsigned int n)
+{
+    return (int32_t)((uint32_t)w[3 * n] | ((uint32_t)w[3 * n + 1] << 8) | ((uint32_t)w[3 * n + 2] << 16));
+}
+
+static inline void w_set(uint8_t w[W_BYTES], unsigned int n, int32_t v)
+{
+    w[3 * n] = (uint8_t)v;
+    w[3 * n + 1] = (uint8_t)(v >> 8);
+    w[3 * n + 2] = (uint8_t)(v >> 16);
+}
+
+static void w_load(int32_t a[MLDSA_N], const uint8_t w[W_BYTES])
+{
+    for (unsigned int n = 0; n < MLDSA_N; n++) {
+        a[n] = w_get(w, n);
+    }
+}
+
+static void w_store(uint8_t w[W_BYTES], const int32_t a[MLDSA_N])
+{
+    for (unsigned int n = 0; n < MLDSA_N; n++) {
+        w_set(w, n, a[n]);
+    }
+}
+
+/* w (+)= A_ij o b * 2^-32 mod+ q in the 3-byte storage (first: w is initialised).
+ * In: |b_i| < 2^31, w in [0, q). Out: w in [0, q), no branch on w or b. */
+static void rej_ntt_mac_w(uint8_t w[W_BYTES], const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
+                          const int32_t b[MLDSA_N], int first)
+{
+    a_stream s;
+    int32_t a[A_CHUNK];
+    a_stream_init(&s, rho, nonce);
+    while (s.ctr < MLDSA_N) {
+        const unsigned int base = s.ctr;
+        const unsigned int n = a_stream_next(&s, a);
+        for (unsigned int k = 0; k < n; k++) {
+            int32_t v = mldsa_montgomery_reduce((int64_t)a[k] * b[base + k]); /* (-q, q) */
+            if (!first) {
+                v += w_get(w, base + k); /* (-q, 2q) */
+            }
+            v += (v >> 31) & MLDSA_Q; /* [0, 2q) */
+            v -= MLDSA_Q;
+            v += (v >> 31) & MLDSA_Q; /* [0, q) */
+            w_set(w, base + k, v);
+        }
+    }
+}
+
+/* c (coefficients in {-1, 0, 1}) in 2 bits per coefficient: c mod 4 */
+static void c_compress(uint8_t cc[MLDSA_N / 4], const int32_t c[MLDSA_N])
+{
+    for (unsigned int i = 0; i < MLDSA_N / 4; i++) {
+        cc[i] = (uint8_t)((c[4 * i] & 3) | ((c[4 * i + 1] & 3) << 2) | ((c[4 * i + 2] & 3) << 4) |
+                          ((c[4 * i + 3] & 3) << 6));
+    }
+}
+
+/* s = c s exactly, for |c s| < 2089217 (signing: |c s1|, |c s2| <= beta, |c t0| <= tau
+ * 2^12): NTT^-1(NTT(c) o NTT(s)) with the Montgomery factors cancelling, then the centred
+ * representative (reduce32). chat: scratch. In: |s_i| <= 2^12. */
+static void c_times(int32_t s[MLDSA_N], int32_t chat[MLDSA_N], const uint8_t cc[MLDSA_N / 4])
+{
+    for (unsigned int n = 0; n < MLDSA_N; n++) {
+        const uint32_t v = ((uint32_t)cc[n >> 2] >> (2 * (n & 3))) & 3u;
+        chat[n] = (int32_t)(v & 1u) - (int32_t)(v & 2u); /* 1 -> 1, 3 -> -1, 0 -> 0 */
+    }
+    mldsa_ntt(chat); /* |.| < 1 + 8q */
+    mldsa_ntt(s);    /* |.| < 2^12 + 8q: products < 2^31 q */
+    mldsa_pointwise_mont(s, chat, s);
+    mldsa_invntt_tomont(s);
+    mldsa_poly_reduce32(s);
+}
+
+/* HintBitPack (Algorithm 20) from one bit per coefficient; public (the signature) */
+static void pack_hint_bits(uint8_t y[MLDSA_OMEGA + MLDSA_K], const uint8_t h[MLDSA_K * MLDSA_N / 8])
+{
+    unsigned int idx = 0;
+    memset(y, 0, MLDSA_OMEGA + MLDSA_K);
+    for (unsigned int i = 0; i < MLDSA_K; i++) {
+        for (unsigned int n = 0; n < MLDSA_N; n++) {
+            if (((h[i * (MLDSA_N / 8) + (n >> 3)] >> (n & 7)) & 1u) != 0 && idx < MLDSA_OMEGA) {
+                y[idx++] = (uint8_t)n;
+            }
+        }
+        y[MLDSA_OMEGA + i] = (uint8_t)idx;
+    }
+}
+
+/* out = H(a || b, outlen) (the Keccak state lives only in this frame) */
+static void shake256_2(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+    pqlab_keccak_state st;
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, a, alen);
+    pqlab_shake256_absorb(&st, b, blen);
+    pqlab_shake256_finalize(&st);
+    pqlab_shake256_squeeze(out, outlen, &st);
+    pqlab_zeroize(&st, sizeof st);
+}
+
+/* rho'' = H(K || rnd || mu, 64) */
+static void rhopp_derive(uint8_t rhopp[MLDSA_CRHBYTES], const uint8_t *key, const uint8_t rnd[MLDSA_RNDBYTES],
+                         const uint8_t mu[MLDSA_CRHBYTES])
+{
+    uint8_t kr[MLDSA_SEEDBYTES + MLDSA_RNDBYTES];
+    memcpy(kr, key, MLDSA_SEEDBYTES);
+    memcpy(kr + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
+    shake256_2(rhopp, MLDSA_CRHBYTES, kr, sizeof kr, mu, MLDSA_CRHBYTES);
+    pqlab_zeroize(kr, sizeof kr);
+}
+
+#if MLDSA_K * MLDSA_POLYW1_BYTES > MLDSA_L * MLDSA_POLYZ_BYTES
+#error "w1Encode does not fit the z part of the signature"
+#endif
+
+/* Memory: w (k polynomials of 3 bytes per coefficient), two polynomials, c in 2 bits
+ * per coefficient and the hint bits; y_j is regenerated by ExpandMask twice per
+ * iteration (for w and for z), A_ij is sampled into the product, w1Encode(w1) goes into
+ * the signature buffer (the z part, written later) before it is hashed, z_j straight into
+ * the signature. Every check of an iteration is computed and only the rejection bit is
+ * declassified, as in sign.c; the same iterations, the same signature. */
+int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+{
+    uint8_t w[MLDSA_K][W_BYTES]; /* NTT(w_i) being summed, then w_i, then r_i = w_i - c s2_i */
+    mldsa_poly p, q;
+    uint8_t cc[MLDSA_N / 4];              /* c */
+    uint8_t hbits[MLDSA_K * MLDSA_N / 8]; /* h, one bit per coefficient */
+    uint8_t rho[MLDSA_SEEDBYTES];
+    uint8_t rhopp[MLDSA_CRHBYTES]; /* rho'' */
+    uint32_t bad = 0;
+    uint16_t kappa = 0;
+    unsigned int iterations = 0;
+
+    /* skDecode (Algorithm 25): the range check of s1, s2 (decoded again when used) */
+    for (unsigned int r = 0; r < MLDSA_L + MLDSA_K; r++) {
+        bad |= mldsa_polyeta_unpack(p.c, sk + SK_S1 + r * MLDSA_POLYETA_BYTES);
+    }
+    PQLAB_DECLASSIFY(&bad, sizeof bad); /* whether the key is well formed, not its value */
+    if (bad) {
+        pqlab_zeroize(&p, sizeof p);
+        return MLDSA_ERR_SK;
+    }
+    memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
+    PQLAB_DECLASSIFY(rho, sizeof rho); /* rho is part of the public key */
+    rhopp_derive(rhopp, sk + SK_KEY, rnd, mu);
+
+    for (;;) {
+        uint32_t reject = 0;
+        unsigned int hints = 0;
+        iterations++;
+
+        /* NTT(w) = A o NTT(y), column by column: y_j = ExpandMask(rho'', kappa + j) */
+        for (unsigned int j = 0; j < MLDSA_L; j++) {
+            mldsa_poly_expand_mask(&p, rhopp, (uint16_t)(kappa + j));
+            mldsa_ntt(p.c); /* |y| <= gamma1 -> |.| < gamma1 + 8q */
+            for (unsigned int i = 0; i < MLDSA_K; i++) {
+                rej_ntt_mac_w(w[i], rho, mldsa_a_nonce(i, j), p.c, j == 0);
+            }
+        }
+        /* w = NTT^-1(.) in [0, q); w1 = HighBits(w), c~ = H(mu || w1Encode(w1)) */
+        for (unsigned int i = 0; i < MLDSA_K; i++) {
+            w_load(p.c, w[i]);
+            mldsa_invntt_tomont(p.c);
+            mldsa_poly_caddq(p.c);
+            w_store(w[i], p.c);
+            mldsa_poly_decompose(q.c, NULL, p.c);
+            mldsa_polyw1_pack(sig + SIG_Z + i * MLDSA_POLYW1_BYTES, q.c);
+        }
+        shake256_2(sig, MLDSA_CTILDEBYTES, mu, MLDSA_CRHBYTES, sig + SIG_Z, MLDSA_K * MLDSA_POLYW1_BYTES);
+
+        /* c = SampleInBall(c~) */
+        mldsa_poly_sample_in_ball(&p, sig);
+        c_compress(cc, p.c);
+
+        /* z_j = y_j + c s1_j (c s1 exact: |.| <= beta), checked and packed into sig (in a
+         * rejected iteration out-of-range values only garble bytes that are rewritten) */
+        for (unsigned int j = 0; j < MLDSA_L; j++) {
+            (void)mldsa_polyeta_unpack(q.c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
+            c_times(q.c, p.c, cc);
+            mldsa_poly_expand_mask(&p, rhopp, (uint16_t)(kappa + j));
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                p.c[n] += q.c[n];
+            }
+            reject |= mldsa_poly_chknorm(p.c, MLDSA_GAMMA1 - MLDSA_BETA);
+            mldsa_polyz_pack(sig + SIG_Z + j * MLDSA_POLYZ_BYTES, p.c);
+        }
+        kappa = (uint16_t)(kappa + MLDSA_L);
+
+        memset(hbits, 0, sizeof hbits);
+        for (unsigned int i = 0; i < MLDSA_K; i++) {
+            /* r = w - c s2 mod+ q (|c s2| <= beta); LowBits(r) */
+            (void)mldsa_polyeta_unpack(q.c, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
+            c_times(q.c, p.c, cc);
+            w_load(p.c, w[i]);
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                p.c[n] = mldsa_freeze(p.c[n] - q.c[n]);
+            }
+            w_store(w[i], p.c);
+            mldsa_poly_decompose(NULL, q.c, p.c);
+            reject |= mldsa_poly_chknorm(q.c, MLDSA_GAMMA2 - MLDSA_BETA);
+            /* c t0 (exact: |.| <= tau 2^12) */
+            mldsa_polyt0_unpack(q.c, sk + SK_T0 + i * MLDSA_POLYT0_BYTES);
+            c_times(q.c, p.c, cc);
+            reject |= mldsa_poly_chknorm(q.c, MLDSA_GAMMA2);
+            /* h = MakeHint(-c t0, r + c t0) = [HighBits(r + c t0) != HighBits(r)]
+             * (Algorithm 39), over r in place */
+            w_load(p.c, w[i]);
+            hints += mldsa_poly_make_hint(p.c, p.c, q.c);
+            for (unsigned int n = 0; n < MLDSA_N; n++) {
+                hbits[i * (MLDSA_N / 8) + (n >> 3)] |= (uint8_t)(p.c[n] << (n & 7));
+            }
+        }
+        reject |= (uint32_t)((int32_t)MLDSA_OMEGA - (int32_t)hints) >> 31; /* hints > omega */
+
+        PQLAB_DECLASSIFY(&reject, sizeof reject); /* the rejection decision */
+        if (!reject) {
+            break;
+        }
+    }
+    pqlab_instr_sign_iterations(iterations); /* the instrumentation interface (instrument.h) */
+
+    PQLAB_DECLASSIFY(hbits, sizeof hbits); /* hint bits: part of the released signature */
+    pack_hint_bits(sig + SIG_H, hbits);
+    PQLAB_DECLASSIFY(sig, MLDSA_SIGBYTES); /* the final signature */
+
+    pqlab_zeroize(w, sizeof w);
+    pqlab_zeroize(&p, sizeof p);
+    pqlab_zeroize(&q, sizeof q);
+    pqlab_zeroize(cc, sizeof cc);
+    pqlab_zeroize(hbits, sizeof hbits);
+    pqlab_zeroize(rhopp, sizeof rhopp);
     return 0;
 }
 
