@@ -14,6 +14,7 @@
 #include "fips202.h"
 #include "fips202x4.h"
 #include "kernels.h"
+#include "sign_internal.h"
 
 #define SHAKE128_RATE PQLAB_SHAKE128_RATE
 #define SHAKE256_RATE PQLAB_SHAKE256_RATE
@@ -283,6 +284,30 @@ static void mask_unpack_bytes(mldsa_poly *y, mask_unpacker *u, const uint8_t *bu
     u->acc = acc;
     u->nb = nb;
     u->idx = idx;
+}
+
+/* ExpandMask with little buffer (sign_internal.h): SHAKE256 squeezed MASK_PIECE bytes at
+ * a time through the streaming unpacker; the same polynomial as mldsa_poly_expand_mask */
+#define MASK_PIECE 32
+void mldsa_poly_expand_mask_small(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce)
+{
+    uint8_t buf[MASK_PIECE];
+    pqlab_keccak_state st;
+    mask_unpacker u = {0, 0, 0};
+
+    buf[0] = (uint8_t)nonce;
+    buf[1] = (uint8_t)(nonce >> 8);
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, rhopp, MLDSA_CRHBYTES);
+    pqlab_shake256_absorb(&st, buf, 2);
+    pqlab_shake256_finalize(&st);
+    for (unsigned int o = 0; o < MLDSA_POLYZ_BYTES; o += MASK_PIECE) {
+        pqlab_shake256_squeeze(buf, MASK_PIECE, &st);
+        mask_unpack_bytes(y, &u, buf, MASK_PIECE);
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(&u, sizeof u);
 }
 
 void mldsa_poly_expand_mask_x4_c(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2, mldsa_poly *y3,

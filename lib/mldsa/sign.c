@@ -549,6 +549,36 @@ static int absorb_ph(pqlab_keccak_state *st, int hashalg, const uint8_t *ph, siz
     return 0;
 }
 
+/* mu = H(tr || M', 64), tr from sk (from_pk = 0) or H(pk) (from_pk = 1); M' = msg
+ * (domain < 0: the internal interface), 0 || |ctx| || ctx || msg (domain 0) or
+ * 1 || |ctx| || ctx || OID || msg with msg = PH(M) (domain 1). Returns 0 or
+ * MLDSA_ERR_HASH. Not inlined: its Keccak state is not part of the frame of the signing
+ * and verification calls that follow (the stack-first build counts every byte). */
+static MLDSA_NOINLINE int mu_compute(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *key, int from_pk, int domain,
+                                     const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *msg, size_t mlen)
+{
+    pqlab_keccak_state st;
+    int ret = 0;
+    if (from_pk) {
+        mu_begin_pk(&st, key);
+    } else {
+        mu_begin_sk(&st, key);
+    }
+    if (domain >= 0) {
+        absorb_prefix(&st, (uint8_t)domain, ctx, ctxlen);
+    }
+    if (domain == 1) {
+        ret = absorb_ph(&st, hashalg, msg, mlen);
+    } else {
+        pqlab_shake256_absorb(&st, msg, mlen);
+    }
+    if (ret == 0) {
+        mu_end(mu, &st);
+    }
+    pqlab_zeroize(&st, sizeof st);
+    return ret;
+}
+
 static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *rnd,
                        const uint8_t *sk)
 {
@@ -587,24 +617,18 @@ static int sign_fail(uint8_t *sig, size_t *siglen, int ret)
 int mldsa_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *mp, size_t mplen,
                              const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (rnd == NULL) {
         return sign_fail(sig, siglen, MLDSA_ERR_ARG);
     }
-    mu_begin_sk(&st, sk);
-    pqlab_shake256_absorb(&st, mp, mplen);
-    mu_end(mu, &st);
+    (void)mu_compute(mu, sk, 0, -1, NULL, 0, 0, mp, mplen);
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
 int mldsa_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *mp, size_t mplen, const uint8_t *pk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
-    mu_begin_pk(&st, pk);
-    pqlab_shake256_absorb(&st, mp, mplen);
-    mu_end(mu, &st);
+    (void)mu_compute(mu, pk, 1, -1, NULL, 0, 0, mp, mplen);
     return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
@@ -651,67 +675,50 @@ int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_
 int mldsa_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
                         const uint8_t *rnd, const uint8_t *sk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (ctxlen > 255) {
         return sign_fail(sig, siglen, MLDSA_ERR_ARG);
     }
-    mu_begin_sk(&st, sk);
-    absorb_prefix(&st, 0, ctx, ctxlen);
-    pqlab_shake256_absorb(&st, m, mlen);
-    mu_end(mu, &st);
+    (void)mu_compute(mu, sk, 0, 0, ctx, ctxlen, 0, m, mlen);
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
 int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
                      size_t ctxlen, const uint8_t *pk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (ctxlen > 255) {
         return MLDSA_ERR_ARG;
     }
-    mu_begin_pk(&st, pk);
-    absorb_prefix(&st, 0, ctx, ctxlen);
-    pqlab_shake256_absorb(&st, m, mlen);
-    mu_end(mu, &st);
+    (void)mu_compute(mu, pk, 1, 0, ctx, ctxlen, 0, m, mlen);
     return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
                                    size_t ctxlen, int hashalg, const uint8_t *rnd, const uint8_t *sk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     int ret;
     if (ctxlen > 255) {
         return sign_fail(sig, siglen, MLDSA_ERR_ARG);
     }
-    mu_begin_sk(&st, sk);
-    absorb_prefix(&st, 1, ctx, ctxlen);
-    ret = absorb_ph(&st, hashalg, ph, phlen);
+    ret = mu_compute(mu, sk, 0, 1, ctx, ctxlen, hashalg, ph, phlen);
     if (ret != 0) {
-        pqlab_zeroize(&st, sizeof st);
         return sign_fail(sig, siglen, ret);
     }
-    mu_end(mu, &st);
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
 int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
                                 size_t ctxlen, int hashalg, const uint8_t *pk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (ctxlen > 255) {
         return MLDSA_ERR_ARG;
     }
-    mu_begin_pk(&st, pk);
-    absorb_prefix(&st, 1, ctx, ctxlen);
-    if (absorb_ph(&st, hashalg, ph, phlen) != 0) {
+    if (mu_compute(mu, pk, 1, 1, ctx, ctxlen, hashalg, ph, phlen) != 0) {
         return MLDSA_ERR_HASH;
     }
-    mu_end(mu, &st);
     return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels.h"
 #include "params.h"
 
 /* skEncode layout (Algorithm 24): rho || K || tr || s1 || s2 || t0 */
@@ -30,11 +31,23 @@
 #error "signature layout"
 #endif
 
+/* keeps a helper's frame (e.g. a Keccak state) out of its caller's */
+#if defined(__GNUC__) || defined(__clang__)
+#define MLDSA_NOINLINE __attribute__((noinline))
+#else
+#define MLDSA_NOINLINE
+#endif
+
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i) */
 static inline uint16_t mldsa_a_nonce(unsigned int i, unsigned int j)
 {
     return (uint16_t)((i << 8) | j);
 }
+
+/* ExpandMask (Algorithm 34) with a 32-byte buffer instead of the 576 / 640 bytes of
+ * the kernel mldsa_poly_expand_mask (sample.c; same output; for the stack-first build) */
+#define mldsa_poly_expand_mask_small PQLAB_NAMESPACE(poly_expand_mask_small)
+void mldsa_poly_expand_mask_small(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce);
 
 /* Sign_internal (Algorithm 7) from mu = H(tr || M', 64): sig gets sigEncode(c~, z, h).
  * Returns 0 or MLDSA_ERR_SK (s1 / s2 outside [-eta, eta]). */

@@ -30,61 +30,82 @@
 
 #define SHAKE128_RATE PQLAB_SHAKE128_RATE
 
-/* RejNTTPoly (Algorithm 30) on rho || nonce, one SHAKE128 block at a time: the entry
- * A_ij is consumed as it is sampled, never stored. rho is public (branches on the
- * sampled values are fine). */
-#define A_CHUNK (SHAKE128_RATE / 3) /* 56 triples per block: none straddles blocks */
-typedef struct {
-    pqlab_keccak_state st;
-    unsigned int ctr; /* coefficients produced so far */
-} a_stream;
+/* w kept in 3 bytes per coefficient (values in [0, q) < 2^24): signing's w_i,
+ * verification's row of w' */
+#define W_BYTES (3 * MLDSA_N)
 
-static void a_stream_init(a_stream *s, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce)
+static inline int32_t w_get(const uint8_t w[W_BYTES], unsigned int n)
 {
-    uint8_t seed[MLDSA_SEEDBYTES + 2];
-    memcpy(seed, rho, MLDSA_SEEDBYTES);
-    seed[MLDSA_SEEDBYTES] = (uint8_t)nonce;
-    seed[MLDSA_SEEDBYTES + 1] = (uint8_t)(nonce >> 8);
-    pqlab_shake128_init(&s->st);
-    pqlab_shake128_absorb(&s->st, seed, sizeof seed);
-    pqlab_shake128_finalize(&s->st);
-    s->ctr = 0;
+    return (int32_t)((uint32_t)w[3 * n] | ((uint32_t)w[3 * n + 1] << 8) | ((uint32_t)w[3 * n + 2] << 16));
 }
 
-/* the next coefficients (CoeffFromThreeBytes, Algorithm 14) of one block, at most up to
- * the 256th, into a[0 .. returned count); they are those of index s->ctr before the call */
-static unsigned int a_stream_next(a_stream *s, int32_t a[A_CHUNK])
+static inline void w_set(uint8_t w[W_BYTES], unsigned int n, int32_t v)
 {
-    uint8_t buf[SHAKE128_RATE];
-    unsigned int n = 0;
-    pqlab_shake128_squeezeblocks(buf, 1, &s->st);
-    for (unsigned int pos = 0; s->ctr + n < MLDSA_N && pos < SHAKE128_RATE; pos += 3) {
-        const uint32_t t =
-            (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
-        if (t < (uint32_t)MLDSA_Q) {
-            a[n++] = (int32_t)t;
-        }
+    w[3 * n] = (uint8_t)v;
+    w[3 * n + 1] = (uint8_t)(v >> 8);
+    w[3 * n + 2] = (uint8_t)(v >> 16);
+}
+
+static void w_load(int32_t a[MLDSA_N], const uint8_t w[W_BYTES])
+{
+    for (unsigned int n = 0; n < MLDSA_N; n++) {
+        a[n] = w_get(w, n);
     }
-    s->ctr += n;
-    return n;
 }
 
-/* acc (+)= A_ij o b * 2^-32 (Algorithm 45 with the Montgomery factor), A_ij =
- * RejNTTPoly(rho || nonce); first: acc is initialised instead of added to.
- * In: |b_i| < 2^31 (|A_ij b_i| < 2^31 q); each product |.| < q, so after l calls
- * |acc_i| < l q. */
-static void rej_ntt_mac(int32_t acc[MLDSA_N], const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
+static void w_store(uint8_t w[W_BYTES], const int32_t a[MLDSA_N])
+{
+    for (unsigned int n = 0; n < MLDSA_N; n++) {
+        w_set(w, n, a[n]);
+    }
+}
+
+/* A_ij o b * 2^-32 (Algorithms 30, 45 with the Montgomery factor), A_ij =
+ * RejNTTPoly(rho || nonce) consumed coefficient by coefficient as it is sampled (the
+ * stream is squeezed A_PIECE bytes at a time; the entry is never stored), added to
+ *  - acc (int32, when acc != NULL): |product| < q, so after l calls |acc_i| < l q;
+ *  - else w (3 bytes per coefficient, kept in [0, q) without a branch on the values).
+ * first: the destination is initialised instead of added to. In: |b_i| < 2^31
+ * (|A_ij b_i| < 2^31 q). rho is public: branches on the sampled values are fine. */
+#define A_PIECE 42 /* 14 triples; divides the SHAKE128 rate, so no triple straddles pieces */
+#if SHAKE128_RATE % A_PIECE != 0 || A_PIECE % 3 != 0 || A_PIECE < MLDSA_SEEDBYTES + 2
+#error "A_PIECE"
+#endif
+static void rej_ntt_mac(int32_t *acc, uint8_t *w, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
                         const int32_t b[MLDSA_N], int first)
 {
-    a_stream s;
-    int32_t a[A_CHUNK];
-    a_stream_init(&s, rho, nonce);
-    while (s.ctr < MLDSA_N) {
-        const unsigned int base = s.ctr;
-        const unsigned int n = a_stream_next(&s, a);
-        for (unsigned int k = 0; k < n; k++) {
-            const int32_t p = mldsa_montgomery_reduce((int64_t)a[k] * b[base + k]);
-            acc[base + k] = first ? p : acc[base + k] + p;
+    uint8_t buf[A_PIECE]; /* first the seed rho || nonce */
+    pqlab_keccak_state st;
+    unsigned int ctr = 0;
+
+    memcpy(buf, rho, MLDSA_SEEDBYTES);
+    buf[MLDSA_SEEDBYTES] = (uint8_t)nonce;
+    buf[MLDSA_SEEDBYTES + 1] = (uint8_t)(nonce >> 8);
+    pqlab_shake128_init(&st);
+    pqlab_shake128_absorb(&st, buf, MLDSA_SEEDBYTES + 2);
+    pqlab_shake128_finalize(&st);
+    while (ctr < MLDSA_N) {
+        pqlab_shake128_squeeze(buf, A_PIECE, &st);
+        for (unsigned int pos = 0; ctr < MLDSA_N && pos < A_PIECE; pos += 3) {
+            /* CoeffFromThreeBytes (Algorithm 14) */
+            const uint32_t t =
+                (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | (((uint32_t)buf[pos + 2] & 0x7Fu) << 16);
+            if (t >= (uint32_t)MLDSA_Q) {
+                continue;
+            }
+            int32_t v = mldsa_montgomery_reduce((int64_t)(int32_t)t * b[ctr]); /* (-q, q) */
+            if (acc != NULL) {
+                acc[ctr] = first ? v : acc[ctr] + v;
+            } else {
+                if (!first) {
+                    v += w_get(w, ctr); /* (-q, 2q) */
+                }
+                v += (v >> 31) & MLDSA_Q; /* [0, 2q) */
+                v -= MLDSA_Q;
+                v += (v >> 31) & MLDSA_Q; /* [0, q) */
+                w_set(w, ctr, v);
+            }
+            ctr++;
         }
     }
 }
@@ -99,7 +120,7 @@ static void row_mul(int32_t acc[MLDSA_N], int32_t vbuf[MLDSA_N], const uint8_t r
     for (unsigned int j = 0; j < MLDSA_L; j++) {
         load(vbuf, j, src);
         mldsa_ntt(vbuf);
-        rej_ntt_mac(acc, rho, mldsa_a_nonce(i, j), vbuf, j == 0);
+        rej_ntt_mac(acc, NULL, rho, mldsa_a_nonce(i, j), vbuf, j == 0);
     }
 }
 
@@ -165,21 +186,59 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
 /* ---------------------------------------------------------------------------- */
 /* Verify_internal (Algorithm 8) from mu                                             */
 
-static void load_z(int32_t v[MLDSA_N], unsigned int j, const uint8_t *sig)
+/* coefficient m of SimpleBitPack(t1, 10 bits) (Algorithm 16) */
+static inline int32_t t1_coeff(const uint8_t *t1, unsigned int m)
 {
-    mldsa_polyz_unpack(v, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
+    const unsigned int bit = 10 * m;
+    const uint32_t two = (uint32_t)t1[bit >> 3] | ((uint32_t)t1[(bit >> 3) + 1] << 8);
+    return (int32_t)((two >> (bit & 7)) & 0x3FFu);
+}
+
+/* SampleInBall (Algorithm 29) on the public c~ of a signature under verification, as
+ * the list of the tau nonzero positions of c and their signs, without the 256
+ * coefficients: the swap c_i = c_j, c_j = +-1 moves the entry at position j (if any)
+ * to i (positions set so far are all below i) and adds (j, sign). Public data:
+ * branches and addresses may depend on it. st: scratch. */
+static void ball_sparse(uint8_t pos[MLDSA_TAU], uint8_t neg[MLDSA_TAU], const uint8_t ctilde[MLDSA_CTILDEBYTES],
+                        pqlab_keccak_state *st)
+{
+    uint8_t b[8];
+    uint64_t signs = 0;
+    unsigned int nc = 0;
+    pqlab_shake256_init(st);
+    pqlab_shake256_absorb(st, ctilde, MLDSA_CTILDEBYTES);
+    pqlab_shake256_finalize(st);
+    pqlab_shake256_squeeze(b, 8, st);
+    for (unsigned int k = 0; k < 8; k++) {
+        signs |= (uint64_t)b[k] << (8 * k);
+    }
+    for (unsigned int i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; i++) {
+        unsigned int j;
+        do {
+            pqlab_shake256_squeeze(b, 1, st);
+            j = b[0];
+        } while (j > i);
+        for (unsigned int k = 0; k < nc; k++) {
+            if (pos[k] == j) {
+                pos[k] = (uint8_t)i;
+            }
+        }
+        pos[nc] = (uint8_t)j;
+        neg[nc] = (uint8_t)(signs & 1u);
+        signs >>= 1;
+        nc++;
+    }
 }
 
 int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
-    mldsa_poly acc, v;
+    mldsa_poly v;
+    /* row i of NTT(w') while summed; then the hint bits of row i, then w1Encode */
+    _Alignas(4) uint8_t wrow[W_BYTES];
     uint8_t cpos[MLDSA_TAU]; /* c = sum_k (-1)^(cneg_k) X^(cpos_k) */
     uint8_t cneg[MLDSA_TAU];
-    uint8_t ctilde[MLDSA_CTILDEBYTES];
     pqlab_keccak_state st;
     const uint8_t *rho = pk;
-    uint8_t *bytes = (uint8_t *)v.c; /* v's storage as hint bits, then as w1Encode */
-    unsigned int nc = 0;
 
     if (siglen != MLDSA_SIGBYTES) {
         return MLDSA_ERR_VERIFY;
@@ -189,55 +248,52 @@ int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CR
     }
     /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
     for (unsigned int j = 0; j < MLDSA_L; j++) {
-        load_z(v.c, j, sig);
+        mldsa_polyz_unpack(v.c, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
         if (mldsa_poly_chknorm(v.c, MLDSA_GAMMA1 - MLDSA_BETA)) {
             return MLDSA_ERR_VERIFY;
         }
     }
     /* c = SampleInBall(c~), kept as its tau nonzero positions (public) */
-    mldsa_poly_sample_in_ball(&acc, sig);
-    for (unsigned int n = 0; n < MLDSA_N; n++) {
-        if (acc.c[n] != 0 && nc < MLDSA_TAU) {
-            cpos[nc] = (uint8_t)n;
-            cneg[nc] = (uint8_t)(acc.c[n] < 0);
-            nc++;
-        }
-    }
+    ball_sparse(cpos, cneg, sig, &st);
 
     pqlab_shake256_init(&st);
     pqlab_shake256_absorb(&st, mu, MLDSA_CRHBYTES);
     for (unsigned int i = 0; i < MLDSA_K; i++) {
         const uint8_t *t1 = pk + PK_T1 + i * MLDSA_POLYT1_BYTES;
-        /* sum_j A_ij o NTT(z_j), back to the normal domain: |.| < q */
-        row_mul(acc.c, v.c, rho, i, load_z, sig);
-        mldsa_poly_reduce32(acc.c);
-        mldsa_invntt_tomont(acc.c);
-        /* - c t1_i 2^d in Z_q[X]/(X^256 + 1): each term |t1 2^d| < 2^23 < q, so
-         * |acc| < (tau + 1) q <= 61 q < 2^31 - 2^22 */
-        mldsa_polyt1_unpack(v.c, t1);
-        for (unsigned int k = 0; k < nc; k++) {
+        /* sum_j A_ij o NTT(z_j) in [0, q), z_j unpacked and transformed for every row
+         * (|z| < gamma1 -> |NTT(z)| < gamma1 + 8q), then back to the normal domain */
+        for (unsigned int j = 0; j < MLDSA_L; j++) {
+            mldsa_polyz_unpack(v.c, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
+            mldsa_ntt(v.c);
+            rej_ntt_mac(NULL, wrow, rho, mldsa_a_nonce(i, j), v.c, j == 0);
+        }
+        w_load(v.c, wrow);
+        mldsa_invntt_tomont(v.c); /* |.| < q */
+        /* - c t1_i 2^d in Z_q[X]/(X^256 + 1), t1 read from pk: each term |t1 2^d| < 2^23
+         * < q, so |v| < (tau + 1) q <= 61 q < 2^31 - 2^22 */
+        for (unsigned int k = 0; k < MLDSA_TAU; k++) {
             const unsigned int p = cpos[k];
             const int32_t s = cneg[k] ? -(1 << MLDSA_D) : (1 << MLDSA_D);
             /* X^p t1: coefficient n - p for n >= p, -(n - p + 256) wrapped */
             for (unsigned int n = 0; n < p; n++) {
-                acc.c[n] += s * v.c[n + MLDSA_N - p];
+                v.c[n] += s * t1_coeff(t1, n + MLDSA_N - p);
             }
             for (unsigned int n = p; n < MLDSA_N; n++) {
-                acc.c[n] -= s * v.c[n - p];
+                v.c[n] -= s * t1_coeff(t1, n - p);
             }
         }
         for (unsigned int n = 0; n < MLDSA_N; n++) {
-            acc.c[n] = mldsa_freeze(acc.c[n]);
+            v.c[n] = mldsa_freeze(v.c[n]);
         }
         /* w1' = UseHint(h, w'), absorbed as w1Encode */
-        mldsa_hints_row(bytes, sig + SIG_H, i);
-        mldsa_poly_use_hint(acc.c, acc.c, bytes);
-        mldsa_polyw1_pack(bytes, acc.c);
-        pqlab_shake256_absorb(&st, bytes, MLDSA_POLYW1_BYTES);
+        mldsa_hints_row(wrow, sig + SIG_H, i);
+        mldsa_poly_use_hint(v.c, v.c, wrow);
+        mldsa_polyw1_pack(wrow, v.c);
+        pqlab_shake256_absorb(&st, wrow, MLDSA_POLYW1_BYTES);
     }
     pqlab_shake256_finalize(&st);
-    pqlab_shake256_squeeze(ctilde, MLDSA_CTILDEBYTES, &st);
-    if (pqlab_ct_memcmp(ctilde, sig, MLDSA_CTILDEBYTES) != 0) {
+    pqlab_shake256_squeeze(wrow, MLDSA_CTILDEBYTES, &st); /* c~' */
+    if (pqlab_ct_memcmp(wrow, sig, MLDSA_CTILDEBYTES) != 0) {
         return MLDSA_ERR_VERIFY;
     }
     return 0;
@@ -245,59 +301,6 @@ int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CR
 
 /* ---------------------------------------------------------------------------- */
 /* Sign_internal (Algorithm 7) from mu                                              */
-
-/* w_i kept in 3 bytes per coefficient (values in [0, q) < 2^24) */
-#define W_BYTES (3 * MLDSA_N)
-
-static inline int32_t w_get(const uint8_t w[W_BYTES], unsigned int n)
-{
-    return (int32_t)((uint32_t)w[3 * n] | ((uint32_t)w[3 * n + 1] << 8) | ((uint32_t)w[3 * n + 2] << 16));
-}
-
-static inline void w_set(uint8_t w[W_BYTES], unsigned int n, int32_t v)
-{
-    w[3 * n] = (uint8_t)v;
-    w[3 * n + 1] = (uint8_t)(v >> 8);
-    w[3 * n + 2] = (uint8_t)(v >> 16);
-}
-
-static void w_load(int32_t a[MLDSA_N], const uint8_t w[W_BYTES])
-{
-    for (unsigned int n = 0; n < MLDSA_N; n++) {
-        a[n] = w_get(w, n);
-    }
-}
-
-static void w_store(uint8_t w[W_BYTES], const int32_t a[MLDSA_N])
-{
-    for (unsigned int n = 0; n < MLDSA_N; n++) {
-        w_set(w, n, a[n]);
-    }
-}
-
-/* w (+)= A_ij o b * 2^-32 mod+ q in the 3-byte storage (first: w is initialised).
- * In: |b_i| < 2^31, w in [0, q). Out: w in [0, q), no branch on w or b. */
-static void rej_ntt_mac_w(uint8_t w[W_BYTES], const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
-                          const int32_t b[MLDSA_N], int first)
-{
-    a_stream s;
-    int32_t a[A_CHUNK];
-    a_stream_init(&s, rho, nonce);
-    while (s.ctr < MLDSA_N) {
-        const unsigned int base = s.ctr;
-        const unsigned int n = a_stream_next(&s, a);
-        for (unsigned int k = 0; k < n; k++) {
-            int32_t v = mldsa_montgomery_reduce((int64_t)a[k] * b[base + k]); /* (-q, q) */
-            if (!first) {
-                v += w_get(w, base + k); /* (-q, 2q) */
-            }
-            v += (v >> 31) & MLDSA_Q; /* [0, 2q) */
-            v -= MLDSA_Q;
-            v += (v >> 31) & MLDSA_Q; /* [0, q) */
-            w_set(w, base + k, v);
-        }
-    }
-}
 
 /* c (coefficients in {-1, 0, 1}) in 2 bits per coefficient: c mod 4 */
 static void c_compress(uint8_t cc[MLDSA_N / 4], const int32_t c[MLDSA_N])
@@ -340,7 +343,8 @@ static void pack_hint_bits(uint8_t y[MLDSA_OMEGA + MLDSA_K], const uint8_t h[MLD
 }
 
 /* out = H(a || b, outlen) (the Keccak state lives only in this frame) */
-static void shake256_2(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+static MLDSA_NOINLINE void shake256_2(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen, const uint8_t *b,
+                                      size_t blen)
 {
     pqlab_keccak_state st;
     pqlab_shake256_init(&st);
@@ -352,8 +356,8 @@ static void shake256_2(uint8_t *out, size_t outlen, const uint8_t *a, size_t ale
 }
 
 /* rho'' = H(K || rnd || mu, 64) */
-static void rhopp_derive(uint8_t rhopp[MLDSA_CRHBYTES], const uint8_t *key, const uint8_t rnd[MLDSA_RNDBYTES],
-                         const uint8_t mu[MLDSA_CRHBYTES])
+static MLDSA_NOINLINE void rhopp_derive(uint8_t rhopp[MLDSA_CRHBYTES], const uint8_t *key,
+                                        const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t mu[MLDSA_CRHBYTES])
 {
     uint8_t kr[MLDSA_SEEDBYTES + MLDSA_RNDBYTES];
     memcpy(kr, key, MLDSA_SEEDBYTES);
@@ -404,10 +408,10 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
 
         /* NTT(w) = A o NTT(y), column by column: y_j = ExpandMask(rho'', kappa + j) */
         for (unsigned int j = 0; j < MLDSA_L; j++) {
-            mldsa_poly_expand_mask(&p, rhopp, (uint16_t)(kappa + j));
+            mldsa_poly_expand_mask_small(&p, rhopp, (uint16_t)(kappa + j));
             mldsa_ntt(p.c); /* |y| <= gamma1 -> |.| < gamma1 + 8q */
             for (unsigned int i = 0; i < MLDSA_K; i++) {
-                rej_ntt_mac_w(w[i], rho, mldsa_a_nonce(i, j), p.c, j == 0);
+                rej_ntt_mac(NULL, w[i], rho, mldsa_a_nonce(i, j), p.c, j == 0);
             }
         }
         /* w = NTT^-1(.) in [0, q); w1 = HighBits(w), c~ = H(mu || w1Encode(w1)) */
@@ -430,7 +434,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
         for (unsigned int j = 0; j < MLDSA_L; j++) {
             (void)mldsa_polyeta_unpack(q.c, sk + SK_S1 + j * MLDSA_POLYETA_BYTES);
             c_times(q.c, p.c, cc);
-            mldsa_poly_expand_mask(&p, rhopp, (uint16_t)(kappa + j));
+            mldsa_poly_expand_mask_small(&p, rhopp, (uint16_t)(kappa + j));
             for (unsigned int n = 0; n < MLDSA_N; n++) {
                 p.c[n] += q.c[n];
             }
