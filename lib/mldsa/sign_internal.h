@@ -45,9 +45,10 @@ static inline uint16_t mldsa_a_nonce(unsigned int i, unsigned int j)
 }
 
 /* ExpandMask (Algorithm 34) with a 32-byte buffer instead of the 576 / 640 bytes of
- * the kernel mldsa_poly_expand_mask (sample.c; same output; for the stack-first build) */
+ * the kernel mldsa_poly_expand_mask (sample.c; same output; for the stack-first build);
+ * add: y += ExpandMask(rho'', nonce) instead of y = (|y_i| + gamma1 < 2^31) */
 #define mldsa_poly_expand_mask_small PQLAB_NAMESPACE(poly_expand_mask_small)
-void mldsa_poly_expand_mask_small(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce);
+void mldsa_poly_expand_mask_small(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce, int add);
 
 /* Sign_internal (Algorithm 7) from mu = H(tr || M', 64): sig gets sigEncode(c~, z, h).
  * Returns 0 or MLDSA_ERR_SK (s1 / s2 outside [-eta, eta]). */
