@@ -270,6 +270,12 @@ def mldsa(mode: int) -> MLDSA:
     return MLDSA(mode)
 
 
+@cache
+def mldsa_smallstack(mode: int) -> MLDSA:
+    """the stack-first build (implementation smallstack: lib/mldsa/stream.c)"""
+    return MLDSA(mode, ("-DPQLAB_MLDSA_SMALLSTACK",))
+
+
 def mode_of(name: str) -> int:
     """'ML-DSA-65' or 'ml-dsa-65' -> 65"""
     return int(name.rsplit("-", 1)[1])
