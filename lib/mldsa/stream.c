@@ -7,12 +7,14 @@
  * (RejNTTPoly) straight into a pointwise multiply-accumulate (rej_ntt_mac below).
  *  - KeyGen: t_i = NTT^-1(sum_j A_ij o NTT(s1_j)) + s2_i row by row; s1 and s2 are
  *    packed into the caller's sk as soon as they are sampled and s1_j is unpacked and
- *    transformed again for every row; t1 / t0 are packed straight into pk / sk.
- *  - Verify: w'_i = NTT^-1(sum_j A_ij o NTT(z_j)) - c t1_i 2^d row by row; z_j is
- *    unpacked from the signature and transformed for every use; c is kept sparse (its
- *    tau positions and signs: c and the signature are public) and c t1_i 2^d is
- *    computed in the normal domain; UseHint and w1Encode go straight into SHAKE256.
- * So both need two polynomials besides the Keccak states, at k (l - 1) more NTTs.
+ *    transformed again for every row; t1 / t0 are packed straight into pk / sk (two
+ *    polynomials).
+ *  - Verify: w'_i = NTT^-1(sum_j A_ij o NTT(z_j)) - c t1_i 2^d row by row, the sum kept
+ *    in 3 bytes per coefficient; z_j is unpacked from the signature and transformed for
+ *    every use; c is kept sparse (its tau positions and signs: c and the signature are
+ *    public) and c t1_i 2^d is computed in the normal domain from t1 read in pk; UseHint
+ *    and w1Encode go straight into SHAKE256 (one polynomial and 768 bytes).
+ *  - Sign: see mldsa_sign_mu (w in 3 bytes per coefficient and one polynomial).
  *
  * Same outputs as sign.c (tests/test_mldsa_smallstack.py); constant-time policy as
  * sign.c (key generation handles s1, s2, t0 only through masks and fixed addresses). */
