@@ -579,14 +579,20 @@ static MLDSA_NOINLINE int mu_compute(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *
     return ret;
 }
 
+/* hedged signing keeps its fresh rnd in the signature's hint section (no stack; sign_mu
+ * reads rnd only to derive rho'', before it writes anything there, and the section is
+ * rewritten with the hints at the end or the whole signature zeroised on failure) */
+#if MLDSA_OMEGA + MLDSA_K < MLDSA_RNDBYTES
+#error "hint section smaller than rnd"
+#endif
 static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *rnd,
                        const uint8_t *sk)
 {
-    uint8_t fresh[MLDSA_RNDBYTES];
+    uint8_t *const fresh = sig + SIG_H;
     int ret;
     if (rnd == NULL) {
         /* hedged signing (Algorithm 2, line 5) */
-        if (pqlab_randombytes(fresh, sizeof fresh) != 0) {
+        if (pqlab_randombytes(fresh, MLDSA_RNDBYTES) != 0) {
             ret = MLDSA_ERR_RNG;
             goto out;
         }
@@ -594,7 +600,6 @@ static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHB
     }
     ret = mldsa_sign_mu(sig, mu, rnd, sk);
 out:
-    pqlab_zeroize(fresh, sizeof fresh);
     if (ret != 0) {
         pqlab_zeroize(sig, MLDSA_SIGBYTES);
         *siglen = 0;

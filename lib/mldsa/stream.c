@@ -70,22 +70,22 @@ static void w_store(uint8_t w[W_BYTES], const int32_t a[MLDSA_N])
  *  - else w (3 bytes per coefficient, kept in [0, q) without a branch on the values).
  * first: the destination is initialised instead of added to. In: |b_i| < 2^31
  * (|A_ij b_i| < 2^31 q). rho is public: branches on the sampled values are fine. */
-#define A_PIECE 42 /* 14 triples; divides the SHAKE128 rate, so no triple straddles pieces */
-#if SHAKE128_RATE % A_PIECE != 0 || A_PIECE % 3 != 0 || A_PIECE < MLDSA_SEEDBYTES + 2
+#define A_PIECE 24 /* 8 triples; divides the SHAKE128 rate, so no triple straddles pieces */
+#if SHAKE128_RATE % A_PIECE != 0 || A_PIECE % 3 != 0
 #error "A_PIECE"
 #endif
 static void rej_ntt_mac(int32_t *acc, uint8_t *w, const uint8_t rho[MLDSA_SEEDBYTES], uint16_t nonce,
                         const int32_t b[MLDSA_N], int first)
 {
-    uint8_t buf[A_PIECE]; /* first the seed rho || nonce */
+    uint8_t buf[A_PIECE];
     pqlab_keccak_state st;
     unsigned int ctr = 0;
 
-    memcpy(buf, rho, MLDSA_SEEDBYTES);
-    buf[MLDSA_SEEDBYTES] = (uint8_t)nonce;
-    buf[MLDSA_SEEDBYTES + 1] = (uint8_t)(nonce >> 8);
+    buf[0] = (uint8_t)nonce;
+    buf[1] = (uint8_t)(nonce >> 8);
     pqlab_shake128_init(&st);
-    pqlab_shake128_absorb(&st, buf, MLDSA_SEEDBYTES + 2);
+    pqlab_shake128_absorb(&st, rho, MLDSA_SEEDBYTES); /* rho || nonce */
+    pqlab_shake128_absorb(&st, buf, 2);
     pqlab_shake128_finalize(&st);
     while (ctr < MLDSA_N) {
         pqlab_shake128_squeeze(buf, A_PIECE, &st);
@@ -334,28 +334,20 @@ static void pack_hint_bits(uint8_t y[MLDSA_OMEGA + MLDSA_K], const uint8_t h[MLD
     }
 }
 
-/* out = H(a || b, outlen) (the Keccak state lives only in this frame) */
-static MLDSA_NOINLINE void shake256_2(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen, const uint8_t *b,
-                                      size_t blen)
+/* out = H(a || b || c, outlen), c optional (the Keccak state lives only in this frame) */
+static MLDSA_NOINLINE void shake256_3(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen, const uint8_t *b,
+                                      size_t blen, const uint8_t *c, size_t clen)
 {
     pqlab_keccak_state st;
     pqlab_shake256_init(&st);
     pqlab_shake256_absorb(&st, a, alen);
     pqlab_shake256_absorb(&st, b, blen);
+    if (clen > 0) {
+        pqlab_shake256_absorb(&st, c, clen);
+    }
     pqlab_shake256_finalize(&st);
     pqlab_shake256_squeeze(out, outlen, &st);
     pqlab_zeroize(&st, sizeof st);
-}
-
-/* rho'' = H(K || rnd || mu, 64) */
-static MLDSA_NOINLINE void rhopp_derive(uint8_t rhopp[MLDSA_CRHBYTES], const uint8_t *key,
-                                        const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t mu[MLDSA_CRHBYTES])
-{
-    uint8_t kr[MLDSA_SEEDBYTES + MLDSA_RNDBYTES];
-    memcpy(kr, key, MLDSA_SEEDBYTES);
-    memcpy(kr + MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES);
-    shake256_2(rhopp, MLDSA_CRHBYTES, kr, sizeof kr, mu, MLDSA_CRHBYTES);
-    pqlab_zeroize(kr, sizeof kr);
 }
 
 #if MLDSA_K * MLDSA_POLYW1_BYTES > MLDSA_L * MLDSA_POLYZ_BYTES
@@ -374,7 +366,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
 {
     uint8_t w[MLDSA_K][W_BYTES]; /* NTT(w_i) being summed, then w_i, then r_i */
     mldsa_poly p;
-    uint8_t rho[MLDSA_SEEDBYTES];
+    const uint8_t *const rho = sk + SK_RHO;
     uint8_t rhopp[MLDSA_CRHBYTES]; /* rho'' */
     uint8_t *const hbits = w[0];   /* h: row i at hbits + 32 i (after row 0's r is read) */
     uint8_t *const chat_rows = sig + SIG_Z;
@@ -392,9 +384,9 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
         pqlab_zeroize(&p, sizeof p);
         return MLDSA_ERR_SK;
     }
-    memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
-    PQLAB_DECLASSIFY(rho, sizeof rho); /* rho is part of the public key */
-    rhopp_derive(rhopp, sk + SK_KEY, rnd, mu);
+    PQLAB_DECLASSIFY(rho, MLDSA_SEEDBYTES); /* rho is part of the public key */
+    /* rho'' = H(K || rnd || mu, 64) */
+    shake256_3(rhopp, MLDSA_CRHBYTES, sk + SK_KEY, MLDSA_SEEDBYTES, rnd, MLDSA_RNDBYTES, mu, MLDSA_CRHBYTES);
 
     for (;;) {
         uint32_t reject = 0;
@@ -418,7 +410,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
             mldsa_poly_decompose(p.c, NULL, p.c);
             mldsa_polyw1_pack(sig + SIG_Z + i * MLDSA_POLYW1_BYTES, p.c);
         }
-        shake256_2(sig, MLDSA_CTILDEBYTES, mu, MLDSA_CRHBYTES, sig + SIG_Z, MLDSA_K * MLDSA_POLYW1_BYTES);
+        shake256_3(sig, MLDSA_CTILDEBYTES, mu, MLDSA_CRHBYTES, sig + SIG_Z, MLDSA_K * MLDSA_POLYW1_BYTES, NULL, 0);
 
         /* c = SampleInBall(c~), kept as NTT(c) in [0, q) (|NTT(c)| < 1 + 8q) */
         mldsa_poly_sample_in_ball(&p, sig);
