@@ -28,7 +28,9 @@ def wycheproof(name: str) -> Path:
     return vectors(f"wycheproof/testvectors_v1/{name}")
 
 
-MLDSA_SOURCES = [f"lib/mldsa/{f}.c" for f in ("ntt", "ntt16", "rounding", "sample", "pack", "sign", "prehash")]
+MLDSA_SOURCES = [
+    f"lib/mldsa/{f}.c" for f in ("ntt", "ntt16", "rounding", "sample", "pack", "sign", "stream", "prehash")
+]
 COMMON_SOURCES = [f"lib/common/{f}.c" for f in ("fips202", "fips202x4", "sha2", "aes", "drbg", "instrument")]
 # test-only sources: the DRBG randombytes and the record of the instrumentation interface
 TEST_RNG = ["lib/mldsa/testing/randombytes_drbg.c", "lib/mldsa/testing/instrument_record.c"]
@@ -266,6 +268,12 @@ class MLDSA:
 @cache
 def mldsa(mode: int) -> MLDSA:
     return MLDSA(mode)
+
+
+@cache
+def mldsa_smallstack(mode: int) -> MLDSA:
+    """the stack-first build (implementation smallstack: lib/mldsa/stream.c)"""
+    return MLDSA(mode, ("-DPQLAB_MLDSA_SMALLSTACK",))
 
 
 def mode_of(name: str) -> int:

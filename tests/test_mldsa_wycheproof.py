@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_mldsa_support import MODES, mldsa, wycheproof
+from test_mldsa_support import MODES, mldsa, mldsa_smallstack, wycheproof
 
 # numberOfTests of each file (docs/vectors.md)
 COUNTS = {
@@ -41,9 +41,12 @@ def h(t: dict, key: str) -> bytes | None:
     return bytes.fromhex(t[key]) if t.get(key) is not None else None
 
 
+@pytest.mark.parametrize("build", ["default", "smallstack"])
 @pytest.mark.parametrize("mode", MODES)
-def test_verify(mode: int) -> None:
-    lib, data, seen = mldsa(mode), load(mode, "verify"), Counter()
+def test_verify(mode: int, build: str) -> None:
+    """smallstack: the stack-first verification (lib/mldsa/stream.c) on the same cases"""
+    lib = mldsa(mode) if build == "default" else mldsa_smallstack(mode)
+    data, seen = load(mode, "verify"), Counter()
     for g in data["testGroups"]:
         pk = h(g, "publicKey")
         for t in g["tests"]:

@@ -166,7 +166,8 @@ void mldsa_poly_power2round_c(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const in
 
 /* Decompose (Algorithm 36) on each coefficient. In: 0 <= a_i < q.
  * Out: a1_i in [0, (q-1)/(2 gamma2)), a0_i in [-gamma2, gamma2]. a1 or a0 may be NULL
- * (HighBits / LowBits, Algorithms 37, 38). */
+ * (HighBits / LowBits, Algorithms 37, 38); with a0 NULL, a1 may alias a (HighBits in
+ * place, as the stack-first signing in stream.c uses it). */
 #define mldsa_poly_decompose_c PQLAB_NAMESPACE(poly_decompose_c)
 void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N]);
 #ifdef PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE

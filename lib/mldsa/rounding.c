@@ -5,18 +5,9 @@
 #include "kernels.h"
 #include "reduce.h"
 #include "ct.h"
+#include "rounding.h"
 
-#define MLDSA_M ((MLDSA_Q - 1) / (2 * MLDSA_GAMMA2)) /* 44 or 16 high-bit values */
-
-/* floor(x / (2 gamma2)) as (x * MUL) >> SHIFT, exact for 0 <= x < q + gamma2
- * (checked exhaustively by tests/test_mldsa_kernels.py and gen_tables.py). */
-#if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
-#define DEC_MUL 2886403u
-#define DEC_SHIFT 39
-#else
-#define DEC_MUL 16793617u
-#define DEC_SHIFT 43
-#endif
+#define decompose mldsa_decompose
 
 void mldsa_poly_power2round_c(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const int32_t a[MLDSA_N])
 {
@@ -26,18 +17,6 @@ void mldsa_poly_power2round_c(int32_t a1[MLDSA_N], int32_t a0[MLDSA_N], const in
         a0[i] = a[i] - (r1 << MLDSA_D);
         a1[i] = r1;
     }
-}
-
-/* Decompose(a) for 0 <= a < q (Algorithm 36). r0 = a mod+- 2 gamma2 lies in
- * (-gamma2, gamma2] exactly when r1' = floor((a + gamma2 - 1) / (2 gamma2)); the
- * case a - r0 = q - 1 (r1' = M) maps to r1 = 0, r0 - 1. */
-static inline int32_t decompose(int32_t *r0, int32_t a)
-{
-    const uint32_t x = (uint32_t)a + (uint32_t)MLDSA_GAMMA2 - 1u;
-    const int32_t r1p = (int32_t)(((uint64_t)x * DEC_MUL) >> DEC_SHIFT);
-    const uint32_t top = pqlab_ct_is_zero_u32((uint32_t)(r1p ^ MLDSA_M));
-    *r0 = a - r1p * 2 * MLDSA_GAMMA2 - (int32_t)top;
-    return r1p & ~(int32_t)pqlab_ct_mask_u32(top);
 }
 
 void mldsa_poly_decompose_c(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])

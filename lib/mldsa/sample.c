@@ -14,6 +14,7 @@
 #include "fips202.h"
 #include "fips202x4.h"
 #include "kernels.h"
+#include "sign_internal.h"
 
 #define SHAKE128_RATE PQLAB_SHAKE128_RATE
 #define SHAKE256_RATE PQLAB_SHAKE256_RATE
@@ -161,6 +162,7 @@ void mldsa_poly_rej_bounded_c(mldsa_poly *a, const uint8_t rhoprime[MLDSA_CRHBYT
 /* SampleInBall works on 256 signed bytes packed four to a word (byte k % 4 of word k / 4,
  * two's complement), so that the masked pass over the positions handles four at a time. */
 #define BALL_WORDS (MLDSA_N / 4)
+#define BALL_PIECE 8 /* bytes squeezed at a time (at least the 8 sign bytes) */
 
 /* 0xFF in every byte of x that is zero, 0x00 elsewhere (exact: no carry crosses a byte,
  * since (x & 0x7F) + 0x7F <= 0xFE) */
@@ -186,8 +188,10 @@ uint32_t mldsa_ball_swap_c(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_
 
 void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILDEBYTES])
 {
-    uint8_t buf[SHAKE256_RATE];
-    uint32_t w[BALL_WORDS];
+    uint8_t buf[BALL_PIECE]; /* the stream is squeezed BALL_PIECE bytes at a time */
+    /* the sign bytes (0, 1 or 0xFF), four per word, are kept in c's own storage (its first
+     * BALL_WORDS words; uint32_t and int32_t may alias) and spread out at the end */
+    uint32_t *w = (uint32_t *)c->c;
     pqlab_keccak_state st;
     uint64_t signs = 0;
     unsigned int pos;
@@ -195,18 +199,18 @@ void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILD
     pqlab_shake256_init(&st);
     pqlab_shake256_absorb(&st, ctilde, MLDSA_CTILDEBYTES);
     pqlab_shake256_finalize(&st);
-    pqlab_shake256_squeezeblocks(buf, 1, &st);
+    pqlab_shake256_squeeze(buf, BALL_PIECE, &st);
     /* the first 8 bytes give the tau sign bits, little endian (Algorithm 29, 4-5) */
     for (unsigned int i = 0; i < 8; i++) {
         signs |= (uint64_t)buf[i] << (8 * i);
     }
     pos = 8;
-    pqlab_memzero_words(w, sizeof w);
+    pqlab_memzero_words(w, BALL_WORDS * sizeof(uint32_t));
     for (unsigned int i = MLDSA_N - MLDSA_TAU; i < MLDSA_N; i++) {
         uint32_t j;
         for (;;) {
-            if (pos == SHAKE256_RATE) {
-                pqlab_shake256_squeezeblocks(buf, 1, &st);
+            if (pos == BALL_PIECE) {
+                pqlab_shake256_squeeze(buf, BALL_PIECE, &st);
                 pos = 0;
             }
             j = buf[pos++];
@@ -226,12 +230,13 @@ void mldsa_poly_sample_in_ball_c(mldsa_poly *c, const uint8_t ctilde[MLDSA_CTILD
         signs >>= 1;
         w[i / 4] |= mldsa_ball_swap(w, i / 4 + 1, j, sign4) << (8 * (i % 4));
     }
-    for (unsigned int k = 0; k < MLDSA_N; k++) {
+    /* downwards: coefficient k overwrites word k only after the words k / 4 <= k that
+     * coefficients k' <= k still read */
+    for (unsigned int k = MLDSA_N; k-- > 0;) {
         const uint32_t b = (w[k / 4] >> (8 * (k % 4))) & 0xFFu;
         c->c[k] = (int32_t)(b ^ 0x80u) - 0x80; /* sign-extend the byte */
     }
     pqlab_zeroize(buf, sizeof buf);
-    pqlab_zeroize(w, sizeof w);
     pqlab_zeroize(&st, sizeof st);
 }
 
@@ -264,6 +269,7 @@ typedef struct {
     uint32_t acc;
     unsigned int nb;
     unsigned int idx;
+    int add; /* add the coefficients to y instead of writing them */
 } mask_unpacker;
 
 static void mask_unpack_bytes(mldsa_poly *y, mask_unpacker *u, const uint8_t *buf, size_t len)
@@ -275,7 +281,9 @@ static void mask_unpack_bytes(mldsa_poly *y, mask_unpacker *u, const uint8_t *bu
         acc |= (uint32_t)buf[o] << nb;
         nb += 8;
         if (nb >= MASK_BITS) {
-            y->c[idx++] = MLDSA_GAMMA1 - (int32_t)(acc & ((1u << MASK_BITS) - 1u));
+            const int32_t v = MLDSA_GAMMA1 - (int32_t)(acc & ((1u << MASK_BITS) - 1u));
+            y->c[idx] = u->add ? y->c[idx] + v : v; /* add: a public flag */
+            idx++;
             acc >>= MASK_BITS;
             nb -= MASK_BITS;
         }
@@ -285,13 +293,39 @@ static void mask_unpack_bytes(mldsa_poly *y, mask_unpacker *u, const uint8_t *bu
     u->idx = idx;
 }
 
+/* ExpandMask with little buffer (sign_internal.h): SHAKE256 squeezed MASK_PIECE bytes at
+ * a time through the streaming unpacker; the same polynomial as mldsa_poly_expand_mask,
+ * written to y or (add) added to it */
+#define MASK_PIECE 32
+void mldsa_poly_expand_mask_small(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES], uint16_t nonce, int add)
+{
+    uint8_t buf[MASK_PIECE];
+    pqlab_keccak_state st;
+    mask_unpacker u = {0, 0, 0, 0};
+
+    u.add = add;
+    buf[0] = (uint8_t)nonce;
+    buf[1] = (uint8_t)(nonce >> 8);
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, rhopp, MLDSA_CRHBYTES);
+    pqlab_shake256_absorb(&st, buf, 2);
+    pqlab_shake256_finalize(&st);
+    for (unsigned int o = 0; o < MLDSA_POLYZ_BYTES; o += MASK_PIECE) {
+        pqlab_shake256_squeeze(buf, MASK_PIECE, &st);
+        mask_unpack_bytes(y, &u, buf, MASK_PIECE);
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(&u, sizeof u);
+}
+
 void mldsa_poly_expand_mask_x4_c(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2, mldsa_poly *y3,
                                  const uint8_t rhopp[MLDSA_CRHBYTES], const uint16_t nonce[4])
 {
     uint8_t seed[4][MLDSA_CRHBYTES + 2];
     uint8_t buf[4][SHAKE256_RATE];
     pqlab_keccakx4_state st;
-    mask_unpacker u[4] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    mask_unpacker u[4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     mldsa_poly *y[4] = {y0, y1, y2, y3};
 
     for (unsigned int k = 0; k < 4; k++) {

@@ -5,8 +5,8 @@
  * Memory: no heap. Key generation and verification stream the matrix A row by row
  * (each entry is used once there); signing expands A once and keeps it, because
  * every iteration of the rejection loop needs it again. With -DPQLAB_MLDSA_SMALLSTACK
- * signing regenerates each entry of A when it is needed instead (k l KiB less stack,
- * k l RejNTTPoly calls more per iteration).
+ * (the stack-first implementation) KeyGen_internal, Sign_internal and Verify_internal
+ * from mu are stream.c's instead; the interfaces around them are shared.
  *
  * Constant time with respect to the secret key and rnd: no branch or address
  * depends on them. Values made public on purpose, each marked PQLAB_DECLASSIFY:
@@ -25,41 +25,20 @@
 #include "mldsa.h"
 #include "randombytes.h"
 #include "reduce.h"
+#include "sign_internal.h"
 
-/* skEncode layout (Algorithm 24): rho || K || tr || s1 || s2 || t0 */
 /* signing's c s1, c s2: in the NTT modulo q when the backend has the fused product
  * (kernels.h, polyvec_nttmul_add), else modulo p = 7681 (ntt16) */
 #ifdef PQLAB_MLDSA_NATIVE_POLYVEC_NTTMUL_ADD
 #define MLDSA_SIGN_NTTQ
 #endif
 
-#define SK_RHO 0
-#define SK_KEY MLDSA_SEEDBYTES
-#define SK_TR (2 * MLDSA_SEEDBYTES)
-#define SK_S1 (SK_TR + MLDSA_TRBYTES)
-#define SK_S2 (SK_S1 + MLDSA_L * MLDSA_POLYETA_BYTES)
-#define SK_T0 (SK_S2 + MLDSA_K * MLDSA_POLYETA_BYTES)
-/* pkEncode (Algorithm 22): rho || t1 */
-#define PK_T1 MLDSA_SEEDBYTES
-/* sigEncode (Algorithm 26): c~ || z || h (HintBitPack: omega indices + k limits) */
-#define SIG_Z MLDSA_CTILDEBYTES
-#define SIG_H (SIG_Z + MLDSA_L * MLDSA_POLYZ_BYTES)
-
-#if SK_T0 + MLDSA_K * MLDSA_POLYT0_BYTES != MLDSA_SECRETKEYBYTES
-#error "secret key layout"
-#endif
-#if SIG_H + MLDSA_OMEGA + MLDSA_K != MLDSA_SIGBYTES
-#error "signature layout"
-#endif
-
 /* ---------------------------------------------------------------------------- */
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
 
-static uint16_t a_nonce(unsigned int i, unsigned int j)
-{
-    return (uint16_t)((i << 8) | j);
-}
+#define a_nonce mldsa_a_nonce
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 /* acc = sum_j A[i][j] o v[j] * 2^-32 with row i of A generated on the fly (four
  * entries at a time through the 4-way SHAKE128), tmp: scratch for 4 polynomials.
  * Bound: each product is < q in absolute value, so |acc| < l q. */
@@ -85,7 +64,6 @@ static void matrix_row_mul(mldsa_poly *acc, const uint8_t rho[MLDSA_SEEDBYTES], 
     }
 }
 
-#ifndef PQLAB_MLDSA_SMALLSTACK
 /* the whole matrix, row-major, four entries at a time; the k l mod 4 entries left
  * (2 for ML-DSA-65) one at a time */
 #define MAT_ENTRIES (MLDSA_K * MLDSA_L)
@@ -103,10 +81,9 @@ static void expand_a(mldsa_poly mat[MAT_ENTRIES], const uint8_t rho[MLDSA_SEEDBY
         mldsa_poly_rej_ntt(&mat[e], rho, a_nonce(e / MLDSA_L, e % MLDSA_L));
     }
 }
-#endif
 
 /* ---------------------------------------------------------------------------- */
-/* KeyGen_internal (Algorithm 6)                                                   */
+/* KeyGen_internal (Algorithm 6); the stack-first one is in stream.c                */
 
 int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEEDBYTES])
 {
@@ -165,6 +142,7 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
     pqlab_zeroize(&s2, sizeof s2);
     return 0;
 }
+#endif /* !PQLAB_MLDSA_SMALLSTACK */
 
 int mldsa_keypair(uint8_t *pk, uint8_t *sk)
 {
@@ -183,6 +161,7 @@ int mldsa_keypair(uint8_t *pk, uint8_t *sk)
 /* ---------------------------------------------------------------------------- */
 /* Sign_internal (Algorithm 7) from mu                                              */
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 /* HintBitPack (Algorithm 20); h holds 0/1 (public: part of the signature). At most
  * omega ones (checked by the caller). */
 static void pack_hints(uint8_t y[MLDSA_OMEGA + MLDSA_K], const mldsa_poly h[MLDSA_K])
@@ -202,9 +181,7 @@ static void pack_hints(uint8_t y[MLDSA_OMEGA + MLDSA_K], const mldsa_poly h[MLDS
 /* everything signing keeps across iterations; one struct so that it is cleared in
  * one call */
 typedef struct {
-#ifndef PQLAB_MLDSA_SMALLSTACK
     mldsa_poly mat[MLDSA_K * MLDSA_L]; /* A hat */
-#endif
 #ifdef MLDSA_SIGN_NTTQ
     /* c s1 and c s2 through polyvec_nttmul_add (kernels.h), in the NTT modulo q: */
     mldsa_poly s1[MLDSA_L]; /* NTT(s1) */
@@ -229,7 +206,7 @@ typedef struct {
     pqlab_keccak_state st;
 } sign_ws;
 
-static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
+int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
 {
     sign_ws ws;
     uint8_t rho[MLDSA_SEEDBYTES];
@@ -276,9 +253,7 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
     }
     memcpy(rho, sk + SK_RHO, MLDSA_SEEDBYTES);
     PQLAB_DECLASSIFY(rho, sizeof rho); /* rho is part of the public key */
-#ifndef PQLAB_MLDSA_SMALLSTACK
     expand_a(ws.mat, rho);
-#endif
 
     /* rho'' = H(K || rnd || mu, 64) */
     pqlab_shake256_init(&ws.st);
@@ -320,13 +295,7 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
         pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
         for (unsigned int i = 0; i < MLDSA_K; i++) {
             for (unsigned int j = 0; j < MLDSA_L; j++) {
-#ifdef PQLAB_MLDSA_SMALLSTACK
-                /* small-stack variant: A[i][j] regenerated in every iteration */
-                mldsa_poly_rej_ntt(&ws.tmp2, rho, a_nonce(i, j));
-                const int32_t *aij = ws.tmp2.c;
-#else
                 const int32_t *aij = ws.mat[i * MLDSA_L + j].c;
-#endif
                 if (j == 0) {
                     mldsa_pointwise_mont(ws.w[i].c, aij, ws.z[0].c); /* initialises w_i */
                 } else {
@@ -428,14 +397,13 @@ static int sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t
     pqlab_zeroize(&ws, sizeof ws);
     return 0;
 }
+#endif /* !PQLAB_MLDSA_SMALLSTACK */
 
 /* ---------------------------------------------------------------------------- */
 /* Verify_internal (Algorithm 8) from mu                                             */
 
-/* HintBitUnpack (Algorithm 21) validity: limits non-decreasing and <= omega, indices
- * strictly increasing within each polynomial, unused index bytes zero. Reads only
- * y[0 .. omega + k - 1]. Returns 0 when the encoding is canonical. */
-static int hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
+/* HintBitUnpack validity (sign_internal.h) */
+int mldsa_hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
 {
     unsigned int idx = 0;
     for (unsigned int i = 0; i < MLDSA_K; i++) {
@@ -458,8 +426,7 @@ static int hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
     return 0;
 }
 
-/* the hint bits of polynomial i (encoding already checked) */
-static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K], unsigned int i)
+void mldsa_hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K], unsigned int i)
 {
     const unsigned int start = (i == 0) ? 0u : y[MLDSA_OMEGA + i - 1];
     const unsigned int end = y[MLDSA_OMEGA + i];
@@ -469,6 +436,7 @@ static void hints_row(uint8_t h[MLDSA_N], const uint8_t y[MLDSA_OMEGA + MLDSA_K]
     }
 }
 
+#ifndef PQLAB_MLDSA_SMALLSTACK
 typedef struct {
     mldsa_poly z[MLDSA_L]; /* NTT(z) */
     mldsa_poly tmp[4];     /* A entries */
@@ -479,7 +447,7 @@ typedef struct {
     pqlab_keccak_state st;
 } verify_ws;
 
-static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
+int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
     verify_ws ws;
     const uint8_t *rho = pk;
@@ -487,7 +455,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
     if (siglen != MLDSA_SIGBYTES) {
         return MLDSA_ERR_VERIFY;
     }
-    if (hints_check(sig + SIG_H) != 0) {
+    if (mldsa_hints_check(sig + SIG_H) != 0) {
         return MLDSA_ERR_VERIFY;
     }
     /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
@@ -519,7 +487,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
         mldsa_invntt_tomont(ws.acc.c);
         mldsa_poly_caddq(ws.acc.c);
         /* w1' = UseHint(h, w'), absorbed as w1Encode */
-        hints_row(ws.h, sig + SIG_H, i);
+        mldsa_hints_row(ws.h, sig + SIG_H, i);
         mldsa_poly_use_hint(ws.acc.c, ws.acc.c, ws.h);
         mldsa_polyw1_pack(ws.w1buf, ws.acc.c);
         pqlab_shake256_absorb(&ws.st, ws.w1buf, MLDSA_POLYW1_BYTES);
@@ -531,6 +499,7 @@ static int verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_C
     }
     return 0;
 }
+#endif /* !PQLAB_MLDSA_SMALLSTACK */
 
 /* ---------------------------------------------------------------------------- */
 /* mu = H(tr || M', 64) with M' in pieces (Algorithms 2-5, 7 line 6, 8 line 7)    */
@@ -580,22 +549,57 @@ static int absorb_ph(pqlab_keccak_state *st, int hashalg, const uint8_t *ph, siz
     return 0;
 }
 
+/* mu = H(tr || M', 64), tr from sk (from_pk = 0) or H(pk) (from_pk = 1); M' = msg
+ * (domain < 0: the internal interface), 0 || |ctx| || ctx || msg (domain 0) or
+ * 1 || |ctx| || ctx || OID || msg with msg = PH(M) (domain 1). Returns 0 or
+ * MLDSA_ERR_HASH. Not inlined: its Keccak state is not part of the frame of the signing
+ * and verification calls that follow (the stack-first build counts every byte). */
+static MLDSA_NOINLINE int mu_compute(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *key, int from_pk, int domain,
+                                     const uint8_t *ctx, size_t ctxlen, int hashalg, const uint8_t *msg, size_t mlen)
+{
+    pqlab_keccak_state st;
+    int ret = 0;
+    if (from_pk) {
+        mu_begin_pk(&st, key);
+    } else {
+        mu_begin_sk(&st, key);
+    }
+    if (domain >= 0) {
+        absorb_prefix(&st, (uint8_t)domain, ctx, ctxlen);
+    }
+    if (domain == 1) {
+        ret = absorb_ph(&st, hashalg, msg, mlen);
+    } else {
+        pqlab_shake256_absorb(&st, msg, mlen);
+    }
+    if (ret == 0) {
+        mu_end(mu, &st);
+    }
+    pqlab_zeroize(&st, sizeof st);
+    return ret;
+}
+
+/* hedged signing keeps its fresh rnd in the signature's hint section (no stack; sign_mu
+ * reads rnd only to derive rho'', before it writes anything there, and the section is
+ * rewritten with the hints at the end or the whole signature zeroised on failure) */
+#if MLDSA_OMEGA + MLDSA_K < MLDSA_RNDBYTES
+#error "hint section smaller than rnd"
+#endif
 static int sign_finish(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *rnd,
                        const uint8_t *sk)
 {
-    uint8_t fresh[MLDSA_RNDBYTES];
+    uint8_t *const fresh = sig + SIG_H;
     int ret;
     if (rnd == NULL) {
         /* hedged signing (Algorithm 2, line 5) */
-        if (pqlab_randombytes(fresh, sizeof fresh) != 0) {
+        if (pqlab_randombytes(fresh, MLDSA_RNDBYTES) != 0) {
             ret = MLDSA_ERR_RNG;
             goto out;
         }
         rnd = fresh;
     }
-    ret = sign_mu(sig, mu, rnd, sk);
+    ret = mldsa_sign_mu(sig, mu, rnd, sk);
 out:
-    pqlab_zeroize(fresh, sizeof fresh);
     if (ret != 0) {
         pqlab_zeroize(sig, MLDSA_SIGBYTES);
         *siglen = 0;
@@ -618,25 +622,19 @@ static int sign_fail(uint8_t *sig, size_t *siglen, int ret)
 int mldsa_signature_internal(uint8_t *sig, size_t *siglen, const uint8_t *mp, size_t mplen,
                              const uint8_t rnd[MLDSA_RNDBYTES], const uint8_t *sk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (rnd == NULL) {
         return sign_fail(sig, siglen, MLDSA_ERR_ARG);
     }
-    mu_begin_sk(&st, sk);
-    pqlab_shake256_absorb(&st, mp, mplen);
-    mu_end(mu, &st);
+    (void)mu_compute(mu, sk, 0, -1, NULL, 0, 0, mp, mplen);
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
 int mldsa_verify_internal(const uint8_t *sig, size_t siglen, const uint8_t *mp, size_t mplen, const uint8_t *pk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
-    mu_begin_pk(&st, pk);
-    pqlab_shake256_absorb(&st, mp, mplen);
-    mu_end(mu, &st);
-    return verify_mu(sig, siglen, mu, pk);
+    (void)mu_compute(mu, pk, 1, -1, NULL, 0, 0, mp, mplen);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_CRHBYTES],
@@ -650,7 +648,7 @@ int mldsa_signature_extmu(uint8_t *sig, size_t *siglen, const uint8_t mu[MLDSA_C
 
 int mldsa_verify_extmu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk)
 {
-    return verify_mu(sig, siglen, mu, pk);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_t *m, size_t mlen, const uint8_t *ctx,
@@ -682,68 +680,51 @@ int mldsa_compute_mu(uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk, const uint8_
 int mldsa_signature_ctx(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx, size_t ctxlen,
                         const uint8_t *rnd, const uint8_t *sk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (ctxlen > 255) {
         return sign_fail(sig, siglen, MLDSA_ERR_ARG);
     }
-    mu_begin_sk(&st, sk);
-    absorb_prefix(&st, 0, ctx, ctxlen);
-    pqlab_shake256_absorb(&st, m, mlen);
-    mu_end(mu, &st);
+    (void)mu_compute(mu, sk, 0, 0, ctx, ctxlen, 0, m, mlen);
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
 int mldsa_verify_ctx(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,
                      size_t ctxlen, const uint8_t *pk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (ctxlen > 255) {
         return MLDSA_ERR_ARG;
     }
-    mu_begin_pk(&st, pk);
-    absorb_prefix(&st, 0, ctx, ctxlen);
-    pqlab_shake256_absorb(&st, m, mlen);
-    mu_end(mu, &st);
-    return verify_mu(sig, siglen, mu, pk);
+    (void)mu_compute(mu, pk, 1, 0, ctx, ctxlen, 0, m, mlen);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_prehash_digest(uint8_t *sig, size_t *siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
                                    size_t ctxlen, int hashalg, const uint8_t *rnd, const uint8_t *sk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     int ret;
     if (ctxlen > 255) {
         return sign_fail(sig, siglen, MLDSA_ERR_ARG);
     }
-    mu_begin_sk(&st, sk);
-    absorb_prefix(&st, 1, ctx, ctxlen);
-    ret = absorb_ph(&st, hashalg, ph, phlen);
+    ret = mu_compute(mu, sk, 0, 1, ctx, ctxlen, hashalg, ph, phlen);
     if (ret != 0) {
-        pqlab_zeroize(&st, sizeof st);
         return sign_fail(sig, siglen, ret);
     }
-    mu_end(mu, &st);
     return sign_finish(sig, siglen, mu, rnd, sk);
 }
 
 int mldsa_verify_prehash_digest(const uint8_t *sig, size_t siglen, const uint8_t *ph, size_t phlen, const uint8_t *ctx,
                                 size_t ctxlen, int hashalg, const uint8_t *pk)
 {
-    pqlab_keccak_state st;
     uint8_t mu[MLDSA_CRHBYTES];
     if (ctxlen > 255) {
         return MLDSA_ERR_ARG;
     }
-    mu_begin_pk(&st, pk);
-    absorb_prefix(&st, 1, ctx, ctxlen);
-    if (absorb_ph(&st, hashalg, ph, phlen) != 0) {
+    if (mu_compute(mu, pk, 1, 1, ctx, ctxlen, hashalg, ph, phlen) != 0) {
         return MLDSA_ERR_HASH;
     }
-    mu_end(mu, &st);
-    return verify_mu(sig, siglen, mu, pk);
+    return mldsa_verify_mu(sig, siglen, mu, pk);
 }
 
 int mldsa_signature_prehash(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *ctx,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* ML-DSA-87, small-stack variant: the same API as ../ref (FIPS 204), built from the same
- * source tree with -DPQLAB_MLDSA_SMALLSTACK (rows of A regenerated instead of stored);
+/* ML-DSA-87, stack-first build: the same API as ../ref (FIPS 204), built from the same
+ * source tree with -DPQLAB_MLDSA_SMALLSTACK (key generation, signing and verification from
+ * lib/mldsa/stream.c);
  * symbols carry their own namespace (pqlab.toml). */
 #include "../ref/api.h"
