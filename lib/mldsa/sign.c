@@ -33,6 +33,23 @@
 #define MLDSA_SIGN_NTTQ
 #endif
 
+/* KeyGen_internal (Algorithm 6), steps 1-2, shared with stream.c (sign_internal.h) */
+void mldsa_keypair_seeds(uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES], uint8_t *pk, uint8_t *sk,
+                         const uint8_t xi[MLDSA_SEEDBYTES])
+{
+    uint8_t in[MLDSA_SEEDBYTES + 2];
+    /* (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128) */
+    memcpy(in, xi, MLDSA_SEEDBYTES);
+    in[MLDSA_SEEDBYTES] = MLDSA_K;
+    in[MLDSA_SEEDBYTES + 1] = MLDSA_L;
+    pqlab_shake256(seeds, 2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES, in, sizeof in);
+    PQLAB_DECLASSIFY(seeds, MLDSA_SEEDBYTES); /* rho is published in pk */
+    memcpy(pk, seeds, MLDSA_SEEDBYTES);
+    memcpy(sk + SK_RHO, seeds, MLDSA_SEEDBYTES);
+    memcpy(sk + SK_KEY, seeds + MLDSA_SEEDBYTES + MLDSA_CRHBYTES, MLDSA_SEEDBYTES);
+    pqlab_zeroize(in, sizeof in);
+}
+
 /* ---------------------------------------------------------------------------- */
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
 
@@ -87,25 +104,14 @@ static void expand_a(mldsa_poly mat[MAT_ENTRIES], const uint8_t rho[MLDSA_SEEDBY
 
 int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEEDBYTES])
 {
-    uint8_t in[MLDSA_SEEDBYTES + 2];
     uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES]; /* rho || rho' || K */
     mldsa_poly s1hat[MLDSA_L];
     mldsa_poly tmp[4];
     mldsa_poly t, s2;
     const uint8_t *rho = seeds;
     const uint8_t *rhoprime = seeds + MLDSA_SEEDBYTES;
-    const uint8_t *key = seeds + MLDSA_SEEDBYTES + MLDSA_CRHBYTES;
 
-    /* (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128) */
-    memcpy(in, xi, MLDSA_SEEDBYTES);
-    in[MLDSA_SEEDBYTES] = MLDSA_K;
-    in[MLDSA_SEEDBYTES + 1] = MLDSA_L;
-    pqlab_shake256(seeds, sizeof seeds, in, sizeof in);
-    PQLAB_DECLASSIFY(seeds, MLDSA_SEEDBYTES); /* rho is published in pk */
-
-    memcpy(pk, rho, MLDSA_SEEDBYTES);
-    memcpy(sk + SK_RHO, rho, MLDSA_SEEDBYTES);
-    memcpy(sk + SK_KEY, key, MLDSA_SEEDBYTES);
+    mldsa_keypair_seeds(seeds, pk, sk, xi);
 
     /* s1 (ExpandS, Algorithm 33, r < l), packed, then to the NTT domain:
      * |s1| <= eta, so |s1hat| < eta + 8q */
@@ -134,7 +140,6 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
     /* tr = H(pk, 64) */
     pqlab_shake256(sk + SK_TR, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
 
-    pqlab_zeroize(in, sizeof in);
     pqlab_zeroize(seeds, sizeof seeds);
     pqlab_zeroize(s1hat, sizeof s1hat);
     pqlab_zeroize(tmp, sizeof tmp);

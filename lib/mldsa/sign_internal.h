@@ -44,6 +44,12 @@ static inline uint16_t mldsa_a_nonce(unsigned int i, unsigned int j)
     return (uint16_t)((i << 8) | j);
 }
 
+/* KeyGen_internal's (Algorithm 6) first steps: seeds = (rho, rho', K) = H(xi || k || l, 128),
+ * rho (declassified: it is published) into pk and sk, K into sk */
+#define mldsa_keypair_seeds PQLAB_NAMESPACE(keypair_seeds)
+void mldsa_keypair_seeds(uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES], uint8_t *pk, uint8_t *sk,
+                         const uint8_t xi[MLDSA_SEEDBYTES]);
+
 /* ExpandMask (Algorithm 34) with a 32-byte buffer instead of the 576 / 640 bytes of
  * the kernel mldsa_poly_expand_mask (sample.c; same output; for the stack-first build);
  * add: y += ExpandMask(rho'', nonce) instead of y = (|y_i| + gamma1 < 2^31) */

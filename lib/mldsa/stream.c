@@ -138,23 +138,12 @@ static void load_s1(int32_t v[MLDSA_N], unsigned int j, const uint8_t *sk)
 
 int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEEDBYTES])
 {
-    uint8_t in[MLDSA_SEEDBYTES + 2];
     uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES]; /* rho || rho' || K */
     mldsa_poly t, v;
     const uint8_t *rho = seeds;
     const uint8_t *rhoprime = seeds + MLDSA_SEEDBYTES;
-    const uint8_t *key = seeds + MLDSA_SEEDBYTES + MLDSA_CRHBYTES;
 
-    /* (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128) */
-    memcpy(in, xi, MLDSA_SEEDBYTES);
-    in[MLDSA_SEEDBYTES] = MLDSA_K;
-    in[MLDSA_SEEDBYTES + 1] = MLDSA_L;
-    pqlab_shake256(seeds, sizeof seeds, in, sizeof in);
-    PQLAB_DECLASSIFY(seeds, MLDSA_SEEDBYTES); /* rho is published in pk */
-
-    memcpy(pk, rho, MLDSA_SEEDBYTES);
-    memcpy(sk + SK_RHO, rho, MLDSA_SEEDBYTES);
-    memcpy(sk + SK_KEY, key, MLDSA_SEEDBYTES);
+    mldsa_keypair_seeds(seeds, pk, sk, xi);
 
     /* (s1, s2) = ExpandS(rho') (Algorithm 33), packed into sk at once */
     for (unsigned int r = 0; r < MLDSA_L + MLDSA_K; r++) {
@@ -179,7 +168,6 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
     /* tr = H(pk, 64) */
     pqlab_shake256(sk + SK_TR, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
 
-    pqlab_zeroize(in, sizeof in);
     pqlab_zeroize(seeds, sizeof seeds);
     pqlab_zeroize(&t, sizeof t);
     pqlab_zeroize(&v, sizeof v);
