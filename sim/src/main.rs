@@ -28,7 +28,8 @@ code becomes the process exit code.
                    bench memory map, docs/cv32e40p.md; --trace and --intervals are not
                    available there), cv32e40p-acc (cv32e40p-nofpu with pqlab's accelerators
                    on the data port: the Keccak and NTT units, docs/accel.md); put it before
-                   --version to get its timing model
+                   --version to get its timing model, before --memory-map to get its map
+  --memory-map     print the machine's memory map (code, RAM, device windows) and exit
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -117,6 +118,18 @@ fn parse_args() -> Result<Opts, String> {
                     timing_m::MODEL_VERSION
                 };
                 println!("pqlab-sim {} ({})", env!("CARGO_PKG_VERSION"), model);
+                std::process::exit(0);
+            }
+            "--memory-map" => {
+                // the memory map of the machine given before it (machine/bus.rs)
+                let map = match o.machine.as_str() {
+                    "mps2-an386" => mem::map(false),
+                    "mps2-an500" => mem::map(true),
+                    m @ ("cv32e40p" | "cv32e40p-nofpu") => rv32::tb::map(m, false),
+                    "cv32e40p-acc" => rv32::tb::map("cv32e40p-acc", true),
+                    m => return Err(format!("unknown machine {}", m)),
+                };
+                print!("{}", map);
                 std::process::exit(0);
             }
             "--machine" | "-M" => o.machine = get(&mut k)?,
@@ -261,6 +274,10 @@ fn main() {
 /// below per core), write the reports and exit.
 fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
     let core = T::CORE;
+    if let Err(e) = elf.check(&mem::map(an500)) {
+        eprintln!("pqlab-sim: {}: {}", o.elf, e);
+        std::process::exit(2);
+    }
     let mut cpu = Cpu::<T>::new(mem::Mem::new(an500));
     for seg in &elf.segments {
         if !cpu.mem.load(seg.paddr, &seg.data) {
@@ -287,7 +304,6 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         }
         std::process::exit(2);
     }
-    let _ = elf.entry;
     if o.writes.is_some() {
         eprintln!(
             "pqlab-sim: --writes is for the RV32 machines (the Cortex-M lockstep uses --trace)"

@@ -89,8 +89,13 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         );
         std::process::exit(2);
     }
+    let acc = o.machine == "cv32e40p-acc";
+    if let Err(er) = e.check(&super::tb::map(o.machine, acc)) {
+        eprintln!("pqlab-sim: {}: {}", o.elf_path, er);
+        std::process::exit(2);
+    }
     let mut h = Hart::new(o.fpu);
-    if o.machine == "cv32e40p-acc" {
+    if acc {
         // cv32e40p-nofpu with pqlab's accelerators on the data port (accel.rs): slot 0 the
         // Keccak unit, slot 1 the NTT unit (ntt_acc.rs)
         h.keccak = Some(Box::default());
