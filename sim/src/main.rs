@@ -339,7 +339,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         stop: o.trace_stop,
     };
     let stop = match (taint.as_deref_mut(), prof.as_mut(), trace.as_mut()) {
-        (Some(t), _, _) => run_ct(&mut cpu, t, &mut summaries),
+        (Some(t), _, _) => run::run_ct(&mut cpu, t, &mut summaries),
         (None, None, None) => run::run_fast(&mut cpu),
         (None, p, t) => run::run_slow(&mut cpu, p, t.map(|t| t as &mut dyn Write), &topts),
     };
@@ -440,65 +440,6 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         }
     }
     std::process::exit(code);
-}
-
-/// The run loop of the constant-time analysis: the tracker sees each instruction before
-/// it executes (the untracked loops stay as they are).
-fn run_ct<T: CortexTiming>(
-    cpu: &mut Cpu<T>,
-    t: &mut ct::Taint,
-    s: &mut summary::Summaries,
-) -> Stop {
-    loop {
-        if cpu.m.insns >= cpu.m.max_insns {
-            return cpu.m.budget_error(cpu.pc);
-        }
-        let pc = cpu.pc;
-        t.hooks(cpu, pc);
-        if let Some(k) = s.at(pc) {
-            let (ret, sp, events, insns) = (cpu.r[14] & !1, cpu.r[13], t.track.events, cpu.m.insns);
-            let mut target = ct::SummaryTarget { cpu, t };
-            if let summary::Entry::Return(to) = s.enter(k, &mut target, ret, sp, events, insns) {
-                // the call is done: back in the caller as after its BX LR
-                t.after(pc, 2, false, to);
-                cpu.pc = to;
-                continue;
-            }
-        }
-        let i = cpu.fetch(pc);
-        let ipsr0 = cpu.ipsr;
-        t.propagate(cpu, &i, pc);
-        cpu.m.last_link = false;
-        if cpu.step().is_err() {
-            return cpu.take_stop();
-        }
-        t.after(pc, i.len, cpu.m.last_link, cpu.pc);
-        if s.pending() {
-            let (npc, sp, events, insns) = (cpu.pc, cpu.r[13], t.track.events, cpu.m.insns);
-            s.check(npc, sp, &mut ct::SummaryTarget { cpu, t }, events, insns);
-        }
-        if ipsr0 != 0 && cpu.ipsr != ipsr0 {
-            t.exception_return();
-        } else if ipsr0 == 0 && cpu.ipsr != 0 {
-            t.exception_entry(); // SVC, a fault taken by the firmware
-        }
-        let sp = cpu.r[13];
-        if sp < cpu.m.min_sp {
-            cpu.m.min_sp = sp;
-        }
-        if cpu.m.cycles >= cpu.next_event() {
-            cpu.st_tick();
-        }
-        if cpu.it == 0 {
-            let before = cpu.ipsr;
-            if cpu.check_irq().is_err() {
-                return cpu.take_stop();
-            }
-            if before == 0 && cpu.ipsr != 0 {
-                t.exception_entry();
-            }
-        }
-    }
 }
 
 fn regs_str<T: CortexTiming>(cpu: &Cpu<T>) -> String {
