@@ -184,6 +184,41 @@ def test_bad_arguments(sim: Path, tmp_path: Path) -> None:
     assert r.returncode == 2 and b"not an ELF" in r.stderr
 
 
+def test_elf_checks_against_the_memory_map(sim: Path, tmp_path: Path) -> None:
+    """machine/elf.rs Elf::check: an entry point outside code, a segment outside the memory
+    regions (here: on UART0's window) and overlapping segments are refused before loading"""
+    import struct
+    import subprocess
+
+    good = simfw.build_fw("workload-mps2-an386", ["workload.c"]).read_bytes()
+    phoff = struct.unpack_from("<I", good, 28)[0]
+    phent = struct.unpack_from("<H", good, 42)[0]
+    loads = [
+        k
+        for k in range(struct.unpack_from("<H", good, 44)[0])
+        if struct.unpack_from("<I", good, phoff + k * phent)[0] == 1
+    ]
+    first, second = (phoff + k * phent for k in loads[:2])
+
+    def patched(off: int, value: int) -> bytes:
+        b = bytearray(good)
+        struct.pack_into("<I", b, off, value)
+        return bytes(b)
+
+    cases = {
+        "entry point 0x30000001 is not in a code region of the mps2-an386 memory map": patched(24, 0x3000_0001),
+        "ELF segment at 0x40004000": patched(first + 12, 0x4000_4000),
+        "overlap in memory": patched(second + 8, struct.unpack_from("<I", good, first + 8)[0]),
+    }
+    for want, elf in cases.items():
+        f = tmp_path / "bad.elf"
+        f.write_bytes(elf)
+        r = subprocess.run([str(sim), "--machine", "mps2-an386", str(f)], capture_output=True, check=False)
+        assert r.returncode == 2 and want.encode() in r.stderr, r.stderr
+    m = subprocess.run([str(sim), "--machine", "cv32e40p-acc", "--memory-map"], capture_output=True, check=True)
+    assert b"0x00001000-0x001fffff code" in m.stdout and b"0x10010000-0x10013fff device NTT unit" in m.stdout
+
+
 def test_fpu_disabled_is_a_fault(sim: Path, tmp_path: Path) -> None:
     # firmware that uses the FPU without enabling it in CPACR
     src = tmp_path / "nofpu.S"

@@ -28,7 +28,8 @@ code becomes the process exit code.
                    bench memory map, docs/cv32e40p.md; --trace and --intervals are not
                    available there), cv32e40p-acc (cv32e40p-nofpu with pqlab's accelerators
                    on the data port: the Keccak and NTT units, docs/accel.md); put it before
-                   --version to get its timing model
+                   --version to get its timing model, before --memory-map to get its map
+  --memory-map     print the machine's memory map (code, RAM, device windows) and exit
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -117,6 +118,18 @@ fn parse_args() -> Result<Opts, String> {
                     timing_m::MODEL_VERSION
                 };
                 println!("pqlab-sim {} ({})", env!("CARGO_PKG_VERSION"), model);
+                std::process::exit(0);
+            }
+            "--memory-map" => {
+                // the memory map of the machine given before it (machine/bus.rs)
+                let map = match o.machine.as_str() {
+                    "mps2-an386" => mem::map(false),
+                    "mps2-an500" => mem::map(true),
+                    m @ ("cv32e40p" | "cv32e40p-nofpu") => rv32::tb::map(m, false),
+                    "cv32e40p-acc" => rv32::tb::map("cv32e40p-acc", true),
+                    m => return Err(format!("unknown machine {}", m)),
+                };
+                print!("{}", map);
                 std::process::exit(0);
             }
             "--machine" | "-M" => o.machine = get(&mut k)?,
@@ -261,6 +274,10 @@ fn main() {
 /// below per core), write the reports and exit.
 fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
     let core = T::CORE;
+    if let Err(e) = elf.check(&mem::map(an500)) {
+        eprintln!("pqlab-sim: {}: {}", o.elf, e);
+        std::process::exit(2);
+    }
     let mut cpu = Cpu::<T>::new(mem::Mem::new(an500));
     for seg in &elf.segments {
         if !cpu.mem.load(seg.paddr, &seg.data) {
@@ -287,7 +304,6 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         }
         std::process::exit(2);
     }
-    let _ = elf.entry;
     if o.writes.is_some() {
         eprintln!(
             "pqlab-sim: --writes is for the RV32 machines (the Cortex-M lockstep uses --trace)"
@@ -323,7 +339,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         stop: o.trace_stop,
     };
     let stop = match (taint.as_deref_mut(), prof.as_mut(), trace.as_mut()) {
-        (Some(t), _, _) => run_ct(&mut cpu, t, &mut summaries),
+        (Some(t), _, _) => run::run_ct(&mut cpu, t, &mut summaries),
         (None, None, None) => run::run_fast(&mut cpu),
         (None, p, t) => run::run_slow(&mut cpu, p, t.map(|t| t as &mut dyn Write), &topts),
     };
@@ -424,65 +440,6 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         }
     }
     std::process::exit(code);
-}
-
-/// The run loop of the constant-time analysis: the tracker sees each instruction before
-/// it executes (the untracked loops stay as they are).
-fn run_ct<T: CortexTiming>(
-    cpu: &mut Cpu<T>,
-    t: &mut ct::Taint,
-    s: &mut summary::Summaries,
-) -> Stop {
-    loop {
-        if cpu.m.insns >= cpu.m.max_insns {
-            return cpu.m.budget_error(cpu.pc);
-        }
-        let pc = cpu.pc;
-        t.hooks(cpu, pc);
-        if let Some(k) = s.at(pc) {
-            let (ret, sp, events, insns) = (cpu.r[14] & !1, cpu.r[13], t.track.events, cpu.m.insns);
-            let mut target = ct::SummaryTarget { cpu, t };
-            if let summary::Entry::Return(to) = s.enter(k, &mut target, ret, sp, events, insns) {
-                // the call is done: back in the caller as after its BX LR
-                t.after(pc, 2, false, to);
-                cpu.pc = to;
-                continue;
-            }
-        }
-        let i = cpu.fetch(pc);
-        let ipsr0 = cpu.ipsr;
-        t.propagate(cpu, &i, pc);
-        cpu.m.last_link = false;
-        if cpu.step().is_err() {
-            return cpu.take_stop();
-        }
-        t.after(pc, i.len, cpu.m.last_link, cpu.pc);
-        if s.pending() {
-            let (npc, sp, events, insns) = (cpu.pc, cpu.r[13], t.track.events, cpu.m.insns);
-            s.check(npc, sp, &mut ct::SummaryTarget { cpu, t }, events, insns);
-        }
-        if ipsr0 != 0 && cpu.ipsr != ipsr0 {
-            t.exception_return();
-        } else if ipsr0 == 0 && cpu.ipsr != 0 {
-            t.exception_entry(); // SVC, a fault taken by the firmware
-        }
-        let sp = cpu.r[13];
-        if sp < cpu.m.min_sp {
-            cpu.m.min_sp = sp;
-        }
-        if cpu.m.cycles >= cpu.next_event() {
-            cpu.st_tick();
-        }
-        if cpu.it == 0 {
-            let before = cpu.ipsr;
-            if cpu.check_irq().is_err() {
-                return cpu.take_stop();
-            }
-            if before == 0 && cpu.ipsr != 0 {
-                t.exception_entry();
-            }
-        }
-    }
 }
 
 fn regs_str<T: CortexTiming>(cpu: &Cpu<T>) -> String {

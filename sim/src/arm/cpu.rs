@@ -9,6 +9,7 @@
 use crate::arm::decode::{self, alu, fop, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
+use crate::arm::uart::Uart;
 use crate::machine::marks;
 use crate::machine::run::{Frontend, Guest};
 use crate::machine::semihost::Semihost;
@@ -64,9 +65,8 @@ pub struct Cpu<T: CortexTiming> {
     shpr: [u32; 3],
     scr: u32,
     ccr: u32,
-    // UART0
-    uart_ctrl: u32,
-    uart_bauddiv: u32,
+    /// UART0 (arm/uart.rs)
+    uart: Uart,
     excl: bool,
     /// the semihosting host side (machine/semihost.rs)
     host: Semihost,
@@ -186,8 +186,7 @@ impl<T: CortexTiming> Cpu<T> {
             shpr: [0; 3],
             scr: 0,
             ccr: 0x200,
-            uart_ctrl: 0,
-            uart_bauddiv: 0,
+            uart: Uart::default(),
             excl: false,
             host: Semihost::default(),
         }
@@ -1727,7 +1726,7 @@ impl<T: CortexTiming> Frontend for Cpu<T> {
     }
     #[inline(always)]
     fn next_event(&self) -> u64 {
-        self.systick.next_irq
+        Cpu::next_event(self)
     }
     #[inline(always)]
     fn irq_pending(&self) -> bool {

@@ -37,11 +37,13 @@
 
 use crate::arm::cpu::{shift_c, Cpu};
 use crate::arm::decode::{alu, fop, Class, Insn, Op};
-use crate::machine::summary;
+use crate::machine::run::Tracked;
+use crate::machine::summary::{self, Entry, Summaries};
 use crate::machine::taint::{
     bytes_mask, full, shadow_load4, shadow_store, up, Tracker, K_BRANCH, K_COND, K_DIV, K_FP64,
     K_JUMP, K_LOAD, K_SELECT, K_STORE,
 };
+use crate::machine::R;
 use crate::timing::cortex_m::{Core, CortexTiming, BASE};
 
 pub const FN: u8 = 1;
@@ -867,6 +869,65 @@ impl Taint {
                 }
             }
         }
+    }
+}
+
+/// The Thumb front end in the shared tracked loop (machine/run.rs `run_ct`): the tracker
+/// follows exception entries and returns, and SysTick ticks as in the untracked loops.
+impl<T: CortexTiming> Tracked for Cpu<T> {
+    type Taint = Taint;
+    #[inline(always)]
+    fn ct_hooks(&mut self, t: &mut Taint, pc: u32) {
+        t.hooks(self, pc);
+    }
+    fn ct_summary(&mut self, t: &mut Taint, s: &mut Summaries, k: usize, pc: u32) -> bool {
+        let (ret, sp, events, insns) = (self.r[14] & !1, self.r[13], t.track.events, self.m.insns);
+        let mut target = SummaryTarget { cpu: self, t };
+        if let Entry::Return(to) = s.enter(k, &mut target, ret, sp, events, insns) {
+            // the call is done: back in the caller as after its BX LR
+            t.after(pc, 2, false, to);
+            self.pc = to;
+            return true;
+        }
+        false
+    }
+    #[inline(always)]
+    fn ct_propagate(&mut self, t: &mut Taint, pc: u32) -> R<(u8, u32)> {
+        let i = self.fetch(pc);
+        let ipsr0 = self.ipsr;
+        t.propagate(self, &i, pc);
+        Ok((i.len, ipsr0))
+    }
+    #[inline(always)]
+    fn ct_after(&mut self, t: &mut Taint, s: &mut Summaries, pc: u32, len: u8) {
+        t.after(pc, len, self.m.last_link, self.pc);
+        if s.pending() {
+            let (npc, sp, events, insns) = (self.pc, self.r[13], t.track.events, self.m.insns);
+            s.check(npc, sp, &mut SummaryTarget { cpu: self, t }, events, insns);
+        }
+    }
+    #[inline(always)]
+    fn ct_events(&mut self, t: &mut Taint, ipsr0: u32) -> R<()> {
+        if ipsr0 != 0 && self.ipsr != ipsr0 {
+            t.exception_return();
+        } else if ipsr0 == 0 && self.ipsr != 0 {
+            t.exception_entry(); // SVC, a fault taken by the firmware
+        }
+        let sp = self.r[13];
+        if sp < self.m.min_sp {
+            self.m.min_sp = sp;
+        }
+        if self.m.cycles >= self.next_event() {
+            self.st_tick();
+        }
+        if self.it == 0 {
+            let before = self.ipsr;
+            self.check_irq()?;
+            if before == 0 && self.ipsr != 0 {
+                t.exception_entry();
+            }
+        }
+        Ok(())
     }
 }
 

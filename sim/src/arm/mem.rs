@@ -11,6 +11,11 @@
 //! but stands for the flash of a real board, which does not accept plain stores:
 //! the CPU's stores there are bus faults (`slot_w`); only the ELF loader writes it
 //! (`load`).
+//!
+//! `map` gives these regions and the device windows as the machine's `MemoryMap`
+//! (machine/bus.rs) for the ELF checks; `slot` decodes the memory regions inline.
+
+use crate::machine::bus::{Kind, MemoryMap, Region, Window};
 
 pub const CODE_SIZE: usize = 0x40_0000;
 /// End of the code region including its alias: stores below this address fault.
@@ -25,14 +30,99 @@ pub struct Mem {
     pub has_block: bool,
 }
 
+/// The UART0 window (CMSDK APB UART, arm/uart.rs).
+pub const UART0: Window = Window {
+    base: 0x4000_4000,
+    size: 0x1000,
+};
+/// The APB peripherals around UART0 (0x40000000-0x4002ffff): they read as zero.
+pub const APB: Window = Window {
+    base: 0x4000_0000,
+    size: 0x3_0000,
+};
+/// The SysTick window in the system control space (machine/timer.rs `DownCounter`).
+pub const SYSTICK: Window = Window {
+    base: 0xe000_e010,
+    size: 0x10,
+};
+
+/// The memory map of the MPS2 machine (`an500`: AN500, else AN386).
+pub fn map(an500: bool) -> MemoryMap {
+    let r = |name, base, size, kind| Region {
+        name,
+        base,
+        size,
+        kind,
+    };
+    let psram_base = Mem::new_psram_base(an500);
+    let mut regions = vec![r(
+        "SSRAM1 (code, aliased at 0x00400000)",
+        0,
+        CODE_END,
+        Kind::Code,
+    )];
+    if !an500 {
+        regions.push(r(
+            "block RAM (16 KiB aliased four times)",
+            0x0100_0000,
+            0x1_0000,
+            Kind::Ram,
+        ));
+    }
+    regions.push(r(
+        "SSRAM2/3 (aliased at 0x20400000)",
+        0x2000_0000,
+        0x80_0000,
+        Kind::Ram,
+    ));
+    if !an500 {
+        regions.push(r("PSRAM", psram_base, 0x100_0000, Kind::Ram));
+    }
+    let uart_end = UART0.base + UART0.size;
+    regions.push(r(
+        "APB peripherals (read as zero)",
+        APB.base,
+        UART0.base - APB.base,
+        Kind::Device,
+    ));
+    regions.push(UART0.region("UART0 (CMSDK)"));
+    regions.push(r(
+        "APB peripherals (read as zero)",
+        uart_end,
+        APB.base + APB.size - uart_end,
+        Kind::Device,
+    ));
+    if an500 {
+        regions.push(r("PSRAM", psram_base, 0x100_0000, Kind::Ram));
+    }
+    regions.push(r(
+        "system control space (SCB, SysTick, DWT, FP)",
+        0xe000_0000,
+        0x10_0000,
+        Kind::Core,
+    ));
+    MemoryMap {
+        machine: if an500 { "mps2-an500" } else { "mps2-an386" }.to_string(),
+        regions,
+    }
+}
+
 impl Mem {
+    fn new_psram_base(an500: bool) -> u32 {
+        if an500 {
+            0x6000_0000
+        } else {
+            0x2100_0000
+        }
+    }
+
     pub fn new(an500: bool) -> Mem {
         Mem {
             code: vec![0; CODE_SIZE],
             sram: vec![0; 0x40_0000],
             block: vec![0; 0x4000],
             psram: vec![0; 0x100_0000],
-            psram_base: if an500 { 0x6000_0000 } else { 0x2100_0000 },
+            psram_base: Mem::new_psram_base(an500),
             has_block: !an500,
         }
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //! The Thumb-2 (Armv7E-M) front end with the FPv4/FPv5 floating-point extension: decoder,
-//! interpreter, the MPS2 machines' memory and system devices, semihosting and the
+//! interpreter, the MPS2 machines' memory map and devices (UART0, the system control space), semihosting and the
 //! constant-time taint tracker's Thumb propagation rules.
 
 pub mod cpu;
@@ -8,3 +8,4 @@ pub mod ct;
 pub mod decode;
 pub mod fpu;
 pub mod mem;
+pub mod uart;

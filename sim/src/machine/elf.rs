@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 //! Minimal ELF32 little-endian reader: loadable segments, entry point and
 //! function symbols. Layout from the System V ABI / "ELF for the Arm
-//! Architecture" (e_machine EM_ARM = 40) and the RISC-V ELF psABI (EM_RISCV = 243).
+//! Architecture" (e_machine EM_ARM = 40) and the RISC-V ELF psABI (EM_RISCV = 243), and
+//! the checks of an ELF against a machine's memory map (`Elf::check`) that both front ends
+//! run before loading.
+
+use super::bus::{Kind, MemoryMap};
 
 pub const EM_ARM: u16 = 40;
 pub const EM_RISCV: u16 = 243;
@@ -133,5 +137,120 @@ impl Elf {
             funcs,
             objects,
         })
+    }
+}
+
+/// `[a, a + len)` and `[b, b + len2)` share a byte (empty ranges share none).
+fn overlap(a: u32, len: u64, b: u32, len2: u64) -> bool {
+    len > 0 && len2 > 0 && (a as u64) < b as u64 + len2 && (b as u64) < a as u64 + len
+}
+
+impl Elf {
+    /// The checks of the ELF against the machine's memory map before it is loaded: the
+    /// entry point (without the Thumb bit) is in a code region; the bytes of each loadable
+    /// segment (at its physical address) lie in one memory region (code or RAM), and so
+    /// does its run-time image (virtual address, memory size: data, bss, heap, stack); no
+    /// two segments' loaded bytes overlap, nor do their run-time images.
+    pub fn check(&self, map: &MemoryMap) -> Result<(), String> {
+        let entry = if self.machine == EM_ARM {
+            self.entry & !1
+        } else {
+            self.entry
+        };
+        if !map.region(entry).map_or(false, |r| r.kind == Kind::Code) {
+            return Err(format!(
+                "entry point 0x{:08x} is not in a code region of the {} memory map",
+                self.entry, map.machine
+            ));
+        }
+        for (k, s) in self.segments.iter().enumerate() {
+            let len = s.data.len() as u64;
+            if len > 0 && map.memory(s.paddr, len).is_none() {
+                return Err(format!(
+                    "ELF segment at 0x{:08x} ({} bytes) does not fit the {} memory map",
+                    s.paddr, len, map.machine
+                ));
+            }
+            let mem = s.memsz as u64;
+            if mem > 0 && map.memory(s.vaddr, mem).is_none() {
+                return Err(format!(
+                    "ELF segment at 0x{:08x} ({} bytes in memory) does not fit the {} memory map",
+                    s.vaddr, mem, map.machine
+                ));
+            }
+            for t in &self.segments[..k] {
+                if overlap(s.paddr, len, t.paddr, t.data.len() as u64) {
+                    return Err(format!(
+                        "ELF segments at 0x{:08x} and 0x{:08x} overlap",
+                        t.paddr, s.paddr
+                    ));
+                }
+                if overlap(s.vaddr, mem, t.vaddr, t.memsz as u64) {
+                    return Err(format!(
+                        "ELF segments at 0x{:08x} and 0x{:08x} overlap in memory",
+                        t.vaddr, s.vaddr
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::bus::Region;
+
+    fn seg(paddr: u32, vaddr: u32, filesz: usize, memsz: u32) -> Segment {
+        Segment {
+            paddr,
+            vaddr,
+            data: vec![0; filesz],
+            memsz,
+        }
+    }
+
+    #[test]
+    fn checks() {
+        let map = MemoryMap {
+            machine: "t".into(),
+            regions: vec![
+                Region {
+                    name: "code",
+                    base: 0,
+                    size: 0x1000,
+                    kind: Kind::Code,
+                },
+                Region {
+                    name: "ram",
+                    base: 0x2000,
+                    size: 0x1000,
+                    kind: Kind::Ram,
+                },
+            ],
+        };
+        let mut e = Elf {
+            machine: EM_ARM,
+            entry: 0x101,
+            segments: vec![seg(0, 0, 0x100, 0x100), seg(0x100, 0x2000, 0x10, 0x800)],
+            funcs: vec![],
+            objects: vec![],
+        };
+        assert!(e.check(&map).is_ok());
+        e.entry = 0x2001;
+        assert!(e.check(&map).unwrap_err().contains("entry point"));
+        e.entry = 0x101;
+        e.segments.push(seg(0xff0, 0xff0, 0x20, 0x20));
+        assert!(e.check(&map).unwrap_err().contains("does not fit"));
+        e.segments.pop();
+        e.segments.push(seg(0x2800, 0x2800, 0, 0x1000));
+        assert!(e.check(&map).unwrap_err().contains("in memory"));
+        e.segments.pop();
+        e.segments.push(seg(0x80, 0x80, 0x10, 0x10));
+        assert!(e.check(&map).unwrap_err().contains("overlap"));
+        e.segments.pop();
+        e.segments.push(seg(0x200, 0x27f0, 0x10, 0x10));
+        assert!(e.check(&map).unwrap_err().contains("overlap in memory"));
     }
 }

@@ -7,6 +7,7 @@
 //! keeps the decoding and execution of its instruction set and its machine's memory map;
 //! each core's timing model (timing/) consumes an event per instruction.
 
+pub mod bus;
 pub mod elf;
 pub mod marks;
 pub mod profile;

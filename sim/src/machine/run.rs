@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 //! The run loops every front end shares: the fast loop (no per-instruction hooks beyond the
 //! stack tracking; device events checked only when the next one is due) and the slow loop
-//! with the profiler's call tracking and the register trace. A front end is a `Frontend`: it
+//! with the profiler's call tracking and the register trace, and the tracked loop of the
+//! secret tracking (`run_ct`, over a `Tracked` front end). A front end is a `Frontend`: it
 //! executes one instruction per `step` and reports it to its core's timing model itself;
 //! each loop is compiled once per front end and timing model (generics, no dynamic
 //! dispatch in the loop).
 
 use super::profile::Profile;
+use super::summary::Summaries;
 use super::{Machine, Stop, R};
 use std::io::Write;
 
@@ -197,6 +199,55 @@ pub fn run_slow<C: Frontend>(
                     c.write_trace(t);
                 }
             }
+        }
+    }
+}
+
+/// A front end with its secret tracker (arm/ct.rs, rv32/ct.rs) in the shared tracked loop
+/// (`run_ct`): the tracker sees each instruction before it executes, on the state it reads.
+pub trait Tracked: Frontend {
+    /// the front end's shadow state and tracker (machine/taint.rs inside)
+    type Taint;
+    /// The tracker's marks at `pc` (calls of pqlab_ct_secret / pqlab_ct_declassify).
+    fn ct_hooks(&mut self, t: &mut Self::Taint, pc: u32);
+    /// At the entry `pc` of the summarised function `k` (machine/summary.rs): true when the
+    /// summary did the whole call (the front end is back in the caller, as after its return).
+    fn ct_summary(&mut self, t: &mut Self::Taint, s: &mut Summaries, k: usize, pc: u32) -> bool;
+    /// Decode the instruction at `pc` and propagate its secrets: its length, and the state
+    /// `ct_events` compares after it (Arm: IPSR); Err: the fetch faulted.
+    fn ct_propagate(&mut self, t: &mut Self::Taint, pc: u32) -> R<(u8, u32)>;
+    /// After the instruction at `pc` (`len` bytes) executed: the tracker's call tracking
+    /// and the summaries' check of a pending summarised call.
+    fn ct_after(&mut self, t: &mut Self::Taint, s: &mut Summaries, pc: u32, len: u8);
+    /// The end of the instruction: exception entries and returns, the stack tracking,
+    /// device events and interrupts (`state`: `ct_propagate`'s).
+    fn ct_events(&mut self, t: &mut Self::Taint, state: u32) -> R<()>;
+}
+
+/// The tracked loop of the secret tracking (`--ct`).
+pub fn run_ct<C: Tracked>(c: &mut C, t: &mut C::Taint, s: &mut Summaries) -> Stop {
+    loop {
+        if c.m().insns >= c.m().max_insns {
+            return budget(c);
+        }
+        let pc = c.pc();
+        c.ct_hooks(t, pc);
+        if let Some(k) = s.at(pc) {
+            if c.ct_summary(t, s, k, pc) {
+                continue;
+            }
+        }
+        let (len, state) = match c.ct_propagate(t, pc) {
+            Ok(x) => x,
+            Err(_) => return c.take_stop(),
+        };
+        c.m_mut().last_link = false;
+        if c.step().is_err() {
+            return c.take_stop();
+        }
+        c.ct_after(t, s, pc, len);
+        if c.ct_events(t, state).is_err() {
+            return c.take_stop();
         }
     }
 }

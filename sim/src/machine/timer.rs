@@ -4,7 +4,10 @@
 //! Armv7-M SysTick, B3.3 of the Armv7-M ARM, has exactly this behaviour) and a free-running
 //! cycle counter with an enable (the DWT's CYCCNT, C1.8). The front end maps their
 //! registers (arm/cpu/scs.rs) and takes the interrupt; the run loops ask for the next event
-//! (machine/run.rs).
+//! (machine/run.rs). The down counter is a `Device` (machine/bus.rs) with SysTick's registers.
+
+use super::bus::{Device, Refused};
+use super::Machine;
 
 /// A down counter stepping once per cycle from `base_val` at `base_cycle`, reloading from
 /// `rvr` on the step after 0.
@@ -157,6 +160,39 @@ impl DownCounter {
             self.pending = true;
             self.schedule(now);
         }
+    }
+}
+
+/// SysTick's registers (B3.3.2: CSR, RVR, CVR, CALIB at offsets 0, 4, 8, 12 of its window;
+/// word accesses, the system control space aligns them) on the machine's clock.
+impl Device for DownCounter {
+    fn read(&mut self, m: &mut Machine, off: u32, _width: u32) -> Result<u32, Refused> {
+        Ok(match off {
+            // COUNTFLAG clears on read
+            0 => self.read_csr(m.cycles),
+            4 => self.rvr,
+            8 => self.value(m.cycles),
+            _ => 0, // CALIB: no reference clock, no calibration value
+        })
+    }
+
+    fn write(&mut self, m: &mut Machine, off: u32, _width: u32, v: u32) -> Result<u64, Refused> {
+        match off {
+            0 => self.write_csr(m.cycles, v),
+            4 => self.write_rvr(m.cycles, v),
+            // any write clears the counter and COUNTFLAG; reload happens on the next tick
+            8 => self.write_cvr(m.cycles),
+            _ => {}
+        }
+        Ok(0)
+    }
+
+    fn next_event(&self) -> u64 {
+        self.next_irq
+    }
+
+    fn tick(&mut self, now: u64) {
+        DownCounter::tick(self, now)
     }
 }
 

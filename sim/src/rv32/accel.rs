@@ -104,3 +104,41 @@ impl Keccak {
         Some(false)
     }
 }
+
+/// The unit's window in the memory map (machine/bus.rs).
+pub const KECCAK_WINDOW: crate::machine::bus::Window = crate::machine::bus::Window {
+    base: KECCAK_BASE,
+    size: 0x100,
+};
+
+/// The unit on the bus: aligned 32-bit accesses only (a split or narrower access is refused:
+/// a bus fault, as on the RTL); a write of CTRL keeps it busy for `KECCAK_BUSY` cycles.
+impl crate::machine::bus::Device for Keccak {
+    fn read(
+        &mut self,
+        _m: &mut crate::machine::Machine,
+        off: u32,
+        width: u32,
+    ) -> Result<u32, crate::machine::bus::Refused> {
+        if width != 4 {
+            return Err(crate::machine::bus::Refused);
+        }
+        Keccak::read(self, off).ok_or(crate::machine::bus::Refused)
+    }
+
+    fn write(
+        &mut self,
+        _m: &mut crate::machine::Machine,
+        off: u32,
+        width: u32,
+        v: u32,
+    ) -> Result<u64, crate::machine::bus::Refused> {
+        if width != 4 {
+            return Err(crate::machine::bus::Refused);
+        }
+        match Keccak::write(self, off, v) {
+            Some(started) => Ok(if started { KECCAK_BUSY } else { 0 }),
+            None => Err(crate::machine::bus::Refused),
+        }
+    }
+}

@@ -180,7 +180,9 @@ impl Units {
         self.mode != 0 || self.ctrl != 0
     }
 }
-use crate::machine::summary;
+use crate::machine::run::{Frontend, Tracked};
+use crate::machine::summary::{self, Entry, Summaries};
+use crate::machine::R;
 use crate::timing::cv32e40p::timing_operands;
 
 pub struct Taint {
@@ -479,6 +481,46 @@ impl Taint {
             // fence, fence.i, ecall, ebreak, mret, wfi, illegal: no register result
             _ => {}
         }
+    }
+}
+
+/// The RV32 front end in the shared tracked loop (machine/run.rs `run_ct`).
+impl Tracked for Hart {
+    type Taint = Taint;
+    #[inline(always)]
+    fn ct_hooks(&mut self, t: &mut Taint, pc: u32) {
+        t.hooks(self, pc);
+    }
+    fn ct_summary(&mut self, t: &mut Taint, s: &mut Summaries, k: usize, pc: u32) -> bool {
+        let (ret, sp, events, insns) = (self.x[1], self.x[2], t.track.events, self.m.insns);
+        if let Entry::Return(to) =
+            s.enter(k, &mut SummaryTarget { h: self, t }, ret, sp, events, insns)
+        {
+            // the call is done: back in the caller as after its `ret`
+            t.track.after(pc, 4, false, to);
+            self.pc = to;
+            return true;
+        }
+        false
+    }
+    #[inline(always)]
+    fn ct_propagate(&mut self, t: &mut Taint, pc: u32) -> R<(u8, u32)> {
+        let i = self.fetch(pc)?;
+        t.propagate(self, &i, pc);
+        Ok((i.len, 0))
+    }
+    #[inline(always)]
+    fn ct_after(&mut self, t: &mut Taint, s: &mut Summaries, pc: u32, len: u8) {
+        t.track.after(pc, len, self.m.last_link, self.pc);
+        if s.pending() {
+            let (npc, sp, events, insns) = (self.pc, self.x[2], t.track.events, self.m.insns);
+            s.check(npc, sp, &mut SummaryTarget { h: self, t }, events, insns);
+        }
+    }
+    #[inline(always)]
+    fn ct_events(&mut self, _t: &mut Taint, _state: u32) -> R<()> {
+        self.track_sp();
+        Ok(())
     }
 }
 

@@ -12,19 +12,20 @@
 //! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
 
 use super::accel::{
-    Keccak, Touch, KECCAK_BASE, KECCAK_BUSY, KECCAK_INSN_SLOT, KECCAK_SLOT, NTT_SLOT,
+    Keccak, Touch, KECCAK_BUSY, KECCAK_INSN_SLOT, KECCAK_SLOT, KECCAK_WINDOW, NTT_SLOT,
 };
 use super::decode::{self, class, Insn, Op};
-use super::ntt_acc::{NttAcc, NTT_BASE, NTT_END};
+use super::ntt_acc::{NttAcc, NTT_WINDOW};
+use super::tb::{TestBench, TB};
 use crate::arm::fpu::{self, Ctx};
+use crate::machine::bus::{Device, Refused};
 use crate::machine::run::Frontend;
 use crate::timing::cv32e40p::{Cv32e40p, Event};
-use std::io::{Read, Write};
+use std::io::Write;
 
 pub const ROM_BASE: u32 = 0x1000;
 pub const RAM_BASE: u32 = 0x20_0000;
 pub const MEM_END: u32 = 0x80_0000;
-pub const DEV_BASE: u32 = 0x1000_0000;
 
 pub use crate::machine::{Fault, Stop};
 use crate::machine::{Machine, R};
@@ -58,9 +59,8 @@ pub struct Hart {
     /// the instruction-set-independent machine state (machine/state.rs); `m.last_link`:
     /// the previous instruction was a call (jal/jalr writing ra), for the profiler
     pub m: Machine,
-    guard_lo: u32,
-    guard_hi: u32,
-    input: Option<Option<std::fs::File>>,
+    /// the test bench's register block (rv32/tb.rs: console, exit, input, stack guard)
+    pub tb: TestBench,
     pub timing: Cv32e40p,
     /// the instruction executed last (a fetch fault reports it)
     last_pc: u32,
@@ -97,6 +97,27 @@ fn rv_flags(arm: u32) -> u32 {
     f
 }
 
+/// The device window holding `a` (machine/bus.rs; the units are there on the cv32e40p-acc
+/// machine only): the device, the offset in its window and its accelerator slot (0: not an
+/// accelerator).
+fn device<'a>(
+    ntt: &'a mut Option<Box<NttAcc>>,
+    tb: &'a mut TestBench,
+    keccak: &'a mut Option<Box<Keccak>>,
+    a: u32,
+) -> Option<(&'a mut dyn Device, u32, u8)> {
+    if let (Some(u), Some(o)) = (ntt.as_deref_mut(), NTT_WINDOW.offset(a)) {
+        return Some((u, o, NTT_SLOT));
+    }
+    if let Some(o) = TB.offset(a) {
+        return Some((tb, o, 0));
+    }
+    if let (Some(k), Some(o)) = (keccak.as_deref_mut(), KECCAK_WINDOW.offset(a)) {
+        return Some((k, o, KECCAK_SLOT));
+    }
+    None
+}
+
 impl Hart {
     pub fn new(fpu: bool) -> Hart {
         Hart {
@@ -118,9 +139,7 @@ impl Hart {
             frm: 0,
             fflags: 0,
             m: Machine::default(),
-            guard_lo: 0,
-            guard_hi: 0,
-            input: None,
+            tb: TestBench::default(),
             timing: Cv32e40p::default(),
             last_pc: 0,
             keccak: None,
@@ -187,76 +206,44 @@ impl Hart {
         self.mcycle.wrapping_add(stalled)
     }
 
+    /// An access outside the memory (a load when `v` is None): the device of its window, or
+    /// a bus fault. An accelerator's access goes to the timing model as the instruction's
+    /// `Touch` (its slot, and the busy cycles of an operation it started).
     #[cold]
-    fn ntt_access(&mut self, a: u32, n: u32, v: Option<u32>, pc: u32) -> R<u32> {
-        let u = self.ntt.as_mut().unwrap();
-        let mut busy = 0;
-        let r = if n != 4 || a & 3 != 0 {
-            Err(super::ntt_acc::Refused)
-        } else {
-            match v {
-                Some(v) => u.write(a - NTT_BASE, v).map(|d| {
-                    busy = d;
-                    0
-                }),
-                None => u.read(a - NTT_BASE),
+    fn dev_access(&mut self, a: u32, n: u32, v: Option<u32>, pc: u32) -> R<u32> {
+        let r = match device(&mut self.ntt, &mut self.tb, &mut self.keccak, a) {
+            Some((d, off, slot)) => {
+                let r = match v {
+                    None => d.read(&mut self.m, off, n).map(|x| (x, 0)),
+                    Some(v) => d.write(&mut self.m, off, n, v).map(|busy| (0, busy)),
+                };
+                r.map(|(x, busy)| (x, Touch { slot, busy }))
             }
+            None => Err(Refused),
         };
-        // a CTRL store that started an operation: the timing model holds the slot's later
-        // accesses for its busy cycles (the Keccak unit's rule)
-        self.touch = Touch {
-            slot: NTT_SLOT,
-            busy,
-        };
-        r.map_err(|_| self.tb_fault("bus", pc, a & !3))
+        match r {
+            Ok((x, t)) => {
+                if t.slot != 0 {
+                    self.touch = t;
+                }
+                if self.m.stop.is_some() {
+                    return Err(Fault); // the device ended the run (the exit register)
+                }
+                Ok(x)
+            }
+            Err(Refused) => Err(self.tb_fault("bus", pc, a & !3)),
+        }
     }
 
     #[cold]
     fn dev_read(&mut self, a: u32, n: u32, pc: u32) -> R<u32> {
-        if self.ntt.is_some() && (NTT_BASE..NTT_END).contains(&a) {
-            return self.ntt_access(a, n, None, pc);
-        }
-        if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 == 2 {
-            return Ok(self.input_byte());
-        }
-        if a >> 5 == DEV_BASE >> 5 && (a >> 2) & 7 <= 4 {
-            return Ok(0); // write-only registers
-        }
-        if let Some(k) = self.keccak.as_deref() {
-            // aligned 32-bit accesses only (a split or narrower access: bus fault, as on the RTL)
-            if Keccak::selects(a) && n == 4 {
-                if let Some(v) = k.read(a - KECCAK_BASE) {
-                    self.touch = Touch {
-                        slot: KECCAK_SLOT,
-                        busy: 0,
-                    };
-                    return Ok(v);
-                }
-            }
-        }
-        Err(self.tb_fault("bus", pc, a & !3))
-    }
-
-    fn input_byte(&mut self) -> u32 {
-        let f = self
-            .input
-            .get_or_insert_with(|| std::fs::File::open("pqlab.in").ok());
-        match f {
-            None => 0x200,
-            Some(f) => {
-                let mut b = [0u8; 1];
-                match f.read(&mut b) {
-                    Ok(1) => b[0] as u32,
-                    _ => 0x100,
-                }
-            }
-        }
+        self.dev_access(a, n, None, pc)
     }
 
     #[inline(always)]
     fn store_n(&mut self, a: u32, v: u32, n: u32, pc: u32) -> R<()> {
         if a >= RAM_BASE && a.wrapping_add(n) <= MEM_END && a < MEM_END {
-            if a < self.guard_hi && a.wrapping_add(n) > self.guard_lo {
+            if a < self.tb.guard_hi && a.wrapping_add(n) > self.tb.guard_lo {
                 return Err(self.tb_fault("stack-overflow", pc, a & !3));
             }
             let k = a as usize;
@@ -269,46 +256,10 @@ impl Hart {
 
     #[cold]
     fn dev_write(&mut self, a: u32, v: u32, n: u32, pc: u32) -> R<()> {
-        if self.ntt.is_some() && (NTT_BASE..NTT_END).contains(&a) {
-            return self.ntt_access(a, n, Some(v), pc).map(|_| ());
-        }
         if (ROM_BASE..RAM_BASE).contains(&a) {
             return Err(self.tb_fault("code-write", pc, a & !3));
         }
-        if a >> 5 == DEV_BASE >> 5 {
-            match (a >> 2) & 7 {
-                0 => {
-                    self.m.console.put(v as u8);
-                    return Ok(());
-                }
-                1 => {
-                    self.m.console.flush();
-                    return Err(self.fail(Stop::Exit((v & 0xff) as i32)));
-                }
-                2 => return Ok(()),
-                3 => {
-                    self.guard_lo = v;
-                    return Ok(());
-                }
-                4 => {
-                    self.guard_hi = v;
-                    return Ok(());
-                }
-                _ => {}
-            }
-        }
-        if let Some(k) = self.keccak.as_deref_mut() {
-            if Keccak::selects(a) && n == 4 {
-                if let Some(started) = k.write(a - KECCAK_BASE, v) {
-                    self.touch = Touch {
-                        slot: KECCAK_SLOT,
-                        busy: if started { KECCAK_BUSY } else { 0 },
-                    };
-                    return Ok(());
-                }
-            }
-        }
-        Err(self.tb_fault("bus", pc, a & !3))
+        self.dev_access(a, n, Some(v), pc).map(|_| ())
     }
 
     // ------------------------------------------------------------ fetch

@@ -9,3 +9,4 @@ pub mod hart;
 pub mod lockstep;
 pub mod ntt_acc;
 pub mod run;
+pub mod tb;

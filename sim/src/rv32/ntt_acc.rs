@@ -9,6 +9,9 @@
 //! busy refusals of ntt_unit.sv cannot happen on the bus (ntt_obi.sv). Cycle agreement with the
 //! RTL: tests/test_sim_ntt_acc.py.
 
+use crate::machine::bus::{Device, Window};
+use crate::machine::Machine;
+
 pub const NTT_BASE: u32 = 0x1001_0000;
 pub const NTT_END: u32 = NTT_BASE + 0x4000;
 
@@ -113,7 +116,31 @@ pub struct NttAcc {
 }
 
 /// A request the unit refuses (the test bench reports a bus fault).
-pub struct Refused;
+pub use crate::machine::bus::Refused;
+
+/// The unit's window in the memory map (machine/bus.rs).
+pub const NTT_WINDOW: Window = Window {
+    base: NTT_BASE,
+    size: NTT_END - NTT_BASE,
+};
+
+/// The unit on the bus: aligned 32-bit accesses only; a CTRL store that starts an operation
+/// reports its busy cycles.
+impl Device for NttAcc {
+    fn read(&mut self, _m: &mut Machine, off: u32, width: u32) -> Result<u32, Refused> {
+        if width != 4 || off & 3 != 0 {
+            return Err(Refused);
+        }
+        NttAcc::read(self, off)
+    }
+
+    fn write(&mut self, _m: &mut Machine, off: u32, width: u32, v: u32) -> Result<u64, Refused> {
+        if width != 4 || off & 3 != 0 {
+            return Err(Refused);
+        }
+        NttAcc::write(self, off, v)
+    }
+}
 
 impl NttAcc {
     pub fn new() -> NttAcc {

@@ -3,12 +3,12 @@
 //! profiler; with the secret tracking) and the JSON reports, with the same fields as the
 //! Cortex-M machines'.
 
-use super::ct::{SummaryTarget, Taint};
+use super::ct::Taint;
 use super::decode::CLASS_NAMES;
 use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
 use super::lockstep;
-use crate::machine::run::{self, Frontend, TraceOpts};
-use crate::machine::summary::{Entry, Summaries};
+use crate::machine::run::{self, TraceOpts};
+use crate::machine::summary::Summaries;
 use crate::machine::{elf, profile, report, taint};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
@@ -35,44 +35,6 @@ pub struct Opts<'a> {
     pub writes: Option<&'a str>,
 }
 
-/// The run loop of the constant-time analysis: the tracker sees each instruction before it
-/// executes, on the state it reads (the untracked loops stay as they are).
-fn run_ct(h: &mut Hart, t: &mut Taint, s: &mut Summaries) -> Stop {
-    loop {
-        if h.m.insns >= h.m.max_insns {
-            return h.m.budget_error(h.pc);
-        }
-        let pc = h.pc;
-        t.hooks(h, pc);
-        if let Some(k) = s.at(pc) {
-            let (ret, sp, events, insns) = (h.x[1], h.x[2], t.track.events, h.m.insns);
-            if let Entry::Return(to) =
-                s.enter(k, &mut SummaryTarget { h, t }, ret, sp, events, insns)
-            {
-                // the call is done: back in the caller as after its `ret`
-                t.track.after(pc, 4, false, to);
-                h.pc = to;
-                continue;
-            }
-        }
-        let i = match h.fetch(pc) {
-            Ok(i) => i,
-            Err(_) => return h.take_stop(),
-        };
-        t.propagate(h, &i, pc);
-        h.m.last_link = false;
-        if h.step().is_err() {
-            return h.take_stop();
-        }
-        t.track.after(pc, i.len, h.m.last_link, h.pc);
-        if s.pending() {
-            let (npc, sp, events, insns) = (h.pc, h.x[2], t.track.events, h.m.insns);
-            s.check(npc, sp, &mut SummaryTarget { h, t }, events, insns);
-        }
-        h.track_sp();
-    }
-}
-
 /// Run the firmware and exit the process with its exit code.
 pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     if e.machine != elf::EM_RISCV {
@@ -89,8 +51,13 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         );
         std::process::exit(2);
     }
+    let acc = o.machine == "cv32e40p-acc";
+    if let Err(er) = e.check(&super::tb::map(o.machine, acc)) {
+        eprintln!("pqlab-sim: {}: {}", o.elf_path, er);
+        std::process::exit(2);
+    }
     let mut h = Hart::new(o.fpu);
-    if o.machine == "cv32e40p-acc" {
+    if acc {
         // cv32e40p-nofpu with pqlab's accelerators on the data port (accel.rs): slot 0 the
         // Keccak unit, slot 1 the NTT unit (ntt_acc.rs)
         h.keccak = Some(Box::default());
@@ -130,7 +97,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         }
     };
     let stop = match (prof.as_mut(), ct.as_deref_mut(), writes.as_mut()) {
-        (_, Some(t), _) => run_ct(&mut h, t, &mut summaries),
+        (_, Some(t), _) => run::run_ct(&mut h, t, &mut summaries),
         (_, None, Some(w)) => lockstep::run(&mut h, w, |h| h.m.budget_error(h.pc)),
         (Some(p), None, None) => run::run_slow(&mut h, Some(p), None, &NO_TRACE),
         (None, None, None) => run::run_fast(&mut h),

@@ -1,52 +1,48 @@
 // SPDX-License-Identifier: MIT
-//! Memory-mapped devices of the MPS2 machines: the system control space (SysTick
-//! B3.3, SCB B3.2, DWT C1.8, FP control B3.2.20 of the Armv7-M ARM) and the CMSDK UART.
-//! The register maps are here; the SysTick counter and CYCCNT are the machine's timers
-//! (machine/timer.rs), the UART writes to the machine's console.
+//! The device side of the MPS2 machines: the accesses that miss the memory regions go to
+//! the device windows of the memory map (arm/mem.rs: UART0, arm/uart.rs, and the APB
+//! peripherals that read as zero, machine/bus.rs `Device`s) or to the core's system control
+//! space (SysTick B3.3, SCB B3.2, DWT C1.8, FP control B3.2.20 of the Armv7-M ARM), whose
+//! registers are here: SysTick is the machine's `DownCounter` device (machine/timer.rs),
+//! CYCCNT its cycle counter; the SCB, DWT control and FP registers are the core's own
+//! state (exceptions, VTOR, CPACR), decoded here.
 
 use super::*;
+use crate::arm::mem::{APB, SYSTICK, UART0};
+use crate::machine::bus::{Device, ReadsZero, Refused};
 
 impl<T: CortexTiming> Cpu<T> {
+    /// A read outside the memory regions: a device window (machine/bus.rs), the system
+    /// control space or a bus fault.
     pub(super) fn io_read(&mut self, a: u32, size: u32) -> R<u32> {
-        if (0x4000_0000..0x4003_0000).contains(&a) {
-            if (0x4000_4000..0x4000_5000).contains(&a) {
-                return Ok(match a & 0xfff {
-                    0x008 => self.uart_ctrl,
-                    0x010 => self.uart_bauddiv,
-                    _ => 0, // DATA (no input), STATE (never full), INTSTATUS
-                });
-            }
-            return Ok(0); // other APB/AHB peripherals: read as zero
-        }
-        if a >> 20 == 0xe00 {
+        let r = if let Some(o) = UART0.offset(a) {
+            self.uart.read(&mut self.m, o, size)
+        } else if let Some(o) = APB.offset(a) {
+            ReadsZero.read(&mut self.m, o, size)
+        } else if a >> 20 == 0xe00 {
             return Ok(self.scs_read(a & !3) >> ((a & 3) * 8) & mask(size));
-        }
-        Err(self.bus_fault(a, "read"))
+        } else {
+            Err(Refused)
+        };
+        r.map_err(|_| self.bus_fault(a, "read"))
     }
 
     pub(super) fn io_write(&mut self, a: u32, v: u32, size: u32) -> R<()> {
         if a < CODE_END {
             return Err(self.code_write_fault(a, size));
         }
-        if (0x4000_0000..0x4003_0000).contains(&a) {
-            if (0x4000_4000..0x4000_5000).contains(&a) {
-                match a & 0xfff {
-                    0x000 if self.uart_ctrl & 1 != 0 => {
-                        self.m.console.put(v as u8);
-                    }
-                    0x008 => self.uart_ctrl = v & 0x7f,
-                    0x010 => self.uart_bauddiv = v & 0xf_ffff,
-                    _ => {}
-                }
-            }
-            return Ok(());
-        }
-        if a >> 20 == 0xe00 {
+        let r = if let Some(o) = UART0.offset(a) {
+            self.uart.write(&mut self.m, o, size, v)
+        } else if let Some(o) = APB.offset(a) {
+            ReadsZero.write(&mut self.m, o, size, v)
+        } else if a >> 20 == 0xe00 {
             let v = if size == 4 { v } else { v << ((a & 3) * 8) };
             self.scs_write(a & !3, v);
             return Ok(());
-        }
-        Err(self.bus_fault(a, "write"))
+        } else {
+            Err(Refused)
+        };
+        r.map(|_| ()).map_err(|_| self.bus_fault(a, "write"))
     }
 
     // ------------------------------------------------------------ SysTick
@@ -62,12 +58,12 @@ impl<T: CortexTiming> Cpu<T> {
     /// Called when cycles reach the next SysTick event.
     #[inline(always)]
     pub fn st_tick(&mut self) {
-        self.systick.tick(self.m.cycles);
+        Device::tick(&mut self.systick, self.m.cycles);
     }
 
     #[inline(always)]
     pub fn next_event(&self) -> u64 {
-        self.systick.next_irq
+        Device::next_event(&self.systick)
     }
 
     /// DWT CYCCNT: counts while DWT_CTRL.CYCCNTENA and DEMCR.TRCENA are set.
@@ -79,10 +75,10 @@ impl<T: CortexTiming> Cpu<T> {
     pub(super) fn scs_read(&mut self, a: u32) -> u32 {
         match a {
             // COUNTFLAG clears on read
-            0xe000_e010 => self.systick.read_csr(self.m.cycles),
-            0xe000_e014 => self.systick.rvr,
-            0xe000_e018 => self.systick.value(self.m.cycles),
-            0xe000_e01c => 0,
+            _ if SYSTICK.offset(a).is_some() => {
+                let o = a - SYSTICK.base;
+                self.systick.read(&mut self.m, o, 4).unwrap_or(0)
+            }
             0xe000_ed00 => match self.core {
                 Core::M4 => 0x410f_c241,
                 Core::M7 => 0x411f_c272,
@@ -122,10 +118,10 @@ impl<T: CortexTiming> Cpu<T> {
 
     fn scs_write_reg(&mut self, a: u32, v: u32) {
         match a {
-            0xe000_e010 => self.systick.write_csr(self.m.cycles, v),
-            0xe000_e014 => self.systick.write_rvr(self.m.cycles, v),
-            // any write clears the counter and COUNTFLAG; reload happens on the next tick
-            0xe000_e018 => self.systick.write_cvr(self.m.cycles),
+            _ if SYSTICK.offset(a).is_some() => {
+                let o = a - SYSTICK.base;
+                let _ = self.systick.write(&mut self.m, o, 4, v);
+            }
             0xe000_ed04 => {
                 if v & (1 << 25) != 0 {
                     self.systick.pending = false;
