@@ -50,6 +50,24 @@ void mldsa_keypair_seeds(uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES], ui
     pqlab_zeroize(in, sizeof in);
 }
 
+void mldsa_keypair_row_out(uint8_t *pk, uint8_t *sk, unsigned int i, int32_t t[MLDSA_N], int32_t s2[MLDSA_N])
+{
+    for (unsigned int n = 0; n < MLDSA_N; n++) {
+        t[n] = mldsa_freeze(t[n] + s2[n]); /* |.| < q + eta -> [0, q) */
+    }
+    /* (t1, t0) = Power2Round(t): t1 into s2's storage, t0 in place */
+    mldsa_poly_power2round(s2, t, t);
+    mldsa_polyt1_pack(pk + PK_T1 + i * MLDSA_POLYT1_BYTES, s2);
+    mldsa_polyt0_pack(sk + SK_T0 + i * MLDSA_POLYT0_BYTES, t);
+}
+
+void mldsa_keypair_finish(const uint8_t *pk, uint8_t *sk)
+{
+    PQLAB_DECLASSIFY(pk, MLDSA_PUBLICKEYBYTES); /* the public key is output */
+    /* tr = H(pk, 64) */
+    pqlab_shake256(sk + SK_TR, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+}
+
 /* ---------------------------------------------------------------------------- */
 /* ExpandA (Algorithm 32): A[i][j] = RejNTTPoly(rho || j || i)                    */
 
@@ -128,17 +146,9 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
         mldsa_invntt_tomont(t.c);
         mldsa_poly_rej_bounded(&s2, rhoprime, (uint16_t)(MLDSA_L + i));
         mldsa_polyeta_pack(sk + SK_S2 + i * MLDSA_POLYETA_BYTES, s2.c);
-        for (unsigned int n = 0; n < MLDSA_N; n++) {
-            t.c[n] = mldsa_freeze(t.c[n] + s2.c[n]); /* |.| < q + eta -> [0, q) */
-        }
-        /* (t1, t0) = Power2Round(t): t1 into s2's storage, t0 in place */
-        mldsa_poly_power2round(s2.c, t.c, t.c);
-        mldsa_polyt1_pack(pk + PK_T1 + i * MLDSA_POLYT1_BYTES, s2.c);
-        mldsa_polyt0_pack(sk + SK_T0 + i * MLDSA_POLYT0_BYTES, t.c);
+        mldsa_keypair_row_out(pk, sk, i, t.c, s2.c);
     }
-    PQLAB_DECLASSIFY(pk, MLDSA_PUBLICKEYBYTES); /* the public key is output */
-    /* tr = H(pk, 64) */
-    pqlab_shake256(sk + SK_TR, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+    mldsa_keypair_finish(pk, sk);
 
     pqlab_zeroize(seeds, sizeof seeds);
     pqlab_zeroize(s1hat, sizeof s1hat);

@@ -50,6 +50,15 @@ static inline uint16_t mldsa_a_nonce(unsigned int i, unsigned int j)
 void mldsa_keypair_seeds(uint8_t seeds[2 * MLDSA_SEEDBYTES + MLDSA_CRHBYTES], uint8_t *pk, uint8_t *sk,
                          const uint8_t xi[MLDSA_SEEDBYTES]);
 
+/* KeyGen_internal's last steps for row i: t = t_i + s2_i (t_i after the inverse NTT, |.| < q),
+ * (t1, t0) = Power2Round(t) packed into pk and sk; t and s2 are overwritten */
+#define mldsa_keypair_row_out PQLAB_NAMESPACE(keypair_row_out)
+void mldsa_keypair_row_out(uint8_t *pk, uint8_t *sk, unsigned int i, int32_t t[MLDSA_N], int32_t s2[MLDSA_N]);
+
+/* the public key is complete: declassified (it is output), tr = H(pk, 64) into sk */
+#define mldsa_keypair_finish PQLAB_NAMESPACE(keypair_finish)
+void mldsa_keypair_finish(const uint8_t *pk, uint8_t *sk);
+
 /* ExpandMask (Algorithm 34) with a 32-byte buffer instead of the 576 / 640 bytes of
  * the kernel mldsa_poly_expand_mask (sample.c; same output; for the stack-first build);
  * add: y += ExpandMask(rho'', nonce) instead of y = (|y_i| + gamma1 < 2^31) */

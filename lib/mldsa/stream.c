@@ -156,17 +156,9 @@ int mldsa_keypair_internal(uint8_t *pk, uint8_t *sk, const uint8_t xi[MLDSA_SEED
         mldsa_poly_reduce32(t.c);
         mldsa_invntt_tomont(t.c);
         (void)mldsa_polyeta_unpack(v.c, sk + SK_S2 + i * MLDSA_POLYETA_BYTES);
-        for (unsigned int n = 0; n < MLDSA_N; n++) {
-            t.c[n] = mldsa_freeze(t.c[n] + v.c[n]); /* |.| < q + eta -> [0, q) */
-        }
-        /* (t1, t0) = Power2Round(t) */
-        mldsa_poly_power2round(v.c, t.c, t.c);
-        mldsa_polyt1_pack(pk + PK_T1 + i * MLDSA_POLYT1_BYTES, v.c);
-        mldsa_polyt0_pack(sk + SK_T0 + i * MLDSA_POLYT0_BYTES, t.c);
+        mldsa_keypair_row_out(pk, sk, i, t.c, v.c);
     }
-    PQLAB_DECLASSIFY(pk, MLDSA_PUBLICKEYBYTES); /* the public key is output */
-    /* tr = H(pk, 64) */
-    pqlab_shake256(sk + SK_TR, MLDSA_TRBYTES, pk, MLDSA_PUBLICKEYBYTES);
+    mldsa_keypair_finish(pk, sk);
 
     pqlab_zeroize(seeds, sizeof seeds);
     pqlab_zeroize(&t, sizeof t);
