@@ -417,8 +417,10 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
 /* ---------------------------------------------------------------------------- */
 /* Verify_internal (Algorithm 8) from mu                                             */
 
-/* HintBitUnpack validity (sign_internal.h) */
-int mldsa_hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
+/* HintBitUnpack (Algorithm 21) validity: limits non-decreasing and <= omega, indices
+ * strictly increasing within each polynomial, unused index bytes zero. Reads only
+ * y[0 .. omega + k - 1]. Returns 0 when the encoding is canonical. */
+static int hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
 {
     unsigned int idx = 0;
     for (unsigned int i = 0; i < MLDSA_K; i++) {
@@ -436,6 +438,26 @@ int mldsa_hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K])
     for (unsigned int k = idx; k < MLDSA_OMEGA; k++) {
         if (y[k] != 0) {
             return -1;
+        }
+    }
+    return 0;
+}
+
+/* the checks of Verify_internal that need no hashing (sign_internal.h) */
+int mldsa_sig_check(const uint8_t *sig, size_t siglen, mldsa_poly *z, unsigned int nz)
+{
+    if (siglen != MLDSA_SIGBYTES) {
+        return MLDSA_ERR_VERIFY;
+    }
+    if (hints_check(sig + SIG_H) != 0) {
+        return MLDSA_ERR_VERIFY;
+    }
+    /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
+    for (unsigned int j = 0; j < MLDSA_L; j++) {
+        mldsa_poly *zj = &z[j % nz];
+        mldsa_polyz_unpack(zj->c, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
+        if (mldsa_poly_chknorm(zj->c, MLDSA_GAMMA1 - MLDSA_BETA)) {
+            return MLDSA_ERR_VERIFY;
         }
     }
     return 0;
@@ -467,18 +489,10 @@ int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CR
     verify_ws ws;
     const uint8_t *rho = pk;
 
-    if (siglen != MLDSA_SIGBYTES) {
+    if (mldsa_sig_check(sig, siglen, ws.z, MLDSA_L) != 0) {
         return MLDSA_ERR_VERIFY;
     }
-    if (mldsa_hints_check(sig + SIG_H) != 0) {
-        return MLDSA_ERR_VERIFY;
-    }
-    /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
     for (unsigned int j = 0; j < MLDSA_L; j++) {
-        mldsa_polyz_unpack(ws.z[j].c, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
-        if (mldsa_poly_chknorm(ws.z[j].c, MLDSA_GAMMA1 - MLDSA_BETA)) {
-            return MLDSA_ERR_VERIFY;
-        }
         mldsa_ntt(ws.z[j].c); /* |z| < gamma1 -> |.| < gamma1 + 8q */
     }
     mldsa_poly_sample_in_ball(&ws.c, sig);

@@ -74,11 +74,13 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
 #define mldsa_verify_mu PQLAB_NAMESPACE(verify_mu)
 int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t *pk);
 
-/* HintBitUnpack (Algorithm 21) validity: limits non-decreasing and <= omega, indices
- * strictly increasing within each polynomial, unused index bytes zero. Reads only
- * y[0 .. omega + k - 1]. Returns 0 when the encoding is canonical. */
-#define mldsa_hints_check PQLAB_NAMESPACE(hints_check)
-int mldsa_hints_check(const uint8_t y[MLDSA_OMEGA + MLDSA_K]);
+/* Verify_internal's (Algorithm 8) checks that need no hashing, shared by both verifiers:
+ * the length, HintBitUnpack's validity (limits non-decreasing and <= omega, indices strictly
+ * increasing within each polynomial, unused index bytes zero) and ||z||inf < gamma1 - beta.
+ * z_j is unpacked into z[j mod nz] (nz = l keeps every z_j, nz = 1 one scratch polynomial).
+ * Returns 0 or MLDSA_ERR_VERIFY. */
+#define mldsa_sig_check PQLAB_NAMESPACE(sig_check)
+int mldsa_sig_check(const uint8_t *sig, size_t siglen, mldsa_poly *z, unsigned int nz);
 
 /* the hint bits of polynomial i (0/1 bytes; encoding already checked); h 4-byte aligned */
 #define mldsa_hints_row PQLAB_NAMESPACE(hints_row)

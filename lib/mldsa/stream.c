@@ -223,18 +223,8 @@ int mldsa_verify_mu(const uint8_t *sig, size_t siglen, const uint8_t mu[MLDSA_CR
     pqlab_keccak_state st;
     const uint8_t *rho = pk;
 
-    if (siglen != MLDSA_SIGBYTES) {
+    if (mldsa_sig_check(sig, siglen, &v, 1) != 0) { /* z_j checked one by one in v */
         return MLDSA_ERR_VERIFY;
-    }
-    if (mldsa_hints_check(sig + SIG_H) != 0) {
-        return MLDSA_ERR_VERIFY;
-    }
-    /* ||z||inf < gamma1 - beta (line 13), checked first: it needs no hashing */
-    for (unsigned int j = 0; j < MLDSA_L; j++) {
-        mldsa_polyz_unpack(v.c, sig + SIG_Z + j * MLDSA_POLYZ_BYTES);
-        if (mldsa_poly_chknorm(v.c, MLDSA_GAMMA1 - MLDSA_BETA)) {
-            return MLDSA_ERR_VERIFY;
-        }
     }
     /* c = SampleInBall(c~), kept as its tau nonzero positions (public) */
     ball_sparse(cpos, cneg, sig, &st);
