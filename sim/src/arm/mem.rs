@@ -48,12 +48,7 @@ pub const SYSTICK: Window = Window {
 
 /// The memory map of the MPS2 machine (`an500`: AN500, else AN386).
 pub fn map(an500: bool) -> MemoryMap {
-    let r = |name, base, size, kind| Region {
-        name,
-        base,
-        size,
-        kind,
-    };
+    let r = Region::new;
     let psram_base = Mem::new_psram_base(an500);
     let mut regions = vec![r(
         "SSRAM1 (code, aliased at 0x00400000)",

@@ -38,6 +38,15 @@ pub struct Region {
 }
 
 impl Region {
+    pub const fn new(name: &'static str, base: u32, size: u32, kind: Kind) -> Region {
+        Region {
+            name,
+            base,
+            size,
+            kind,
+        }
+    }
+
     /// The end address (exclusive), as u64 so that a region may end at 4 GiB.
     pub fn end(&self) -> u64 {
         self.base as u64 + self.size as u64
@@ -113,12 +122,7 @@ impl Window {
     }
 
     pub fn region(&self, name: &'static str) -> Region {
-        Region {
-            name,
-            base: self.base,
-            size: self.size,
-            kind: Kind::Device,
-        }
+        Region::new(name, self.base, self.size, Kind::Device)
     }
 }
 
@@ -173,19 +177,9 @@ mod tests {
         let map = MemoryMap {
             machine: "t".into(),
             regions: vec![
-                Region {
-                    name: "code",
-                    base: 0,
-                    size: 0x1000,
-                    kind: Kind::Code,
-                },
+                Region::new("code", 0, 0x1000, Kind::Code),
                 w.region("uart"),
-                Region {
-                    name: "top",
-                    base: 0xffff_f000,
-                    size: 0x1000,
-                    kind: Kind::Ram,
-                },
+                Region::new("top", 0xffff_f000, 0x1000, Kind::Ram),
             ],
         };
         assert_eq!(map.memory(0xffc, 4).map(|r| r.name), Some("code"));

@@ -216,18 +216,8 @@ mod tests {
         let map = MemoryMap {
             machine: "t".into(),
             regions: vec![
-                Region {
-                    name: "code",
-                    base: 0,
-                    size: 0x1000,
-                    kind: Kind::Code,
-                },
-                Region {
-                    name: "ram",
-                    base: 0x2000,
-                    size: 0x1000,
-                    kind: Kind::Ram,
-                },
+                Region::new("code", 0, 0x1000, Kind::Code),
+                Region::new("ram", 0x2000, 0x1000, Kind::Ram),
             ],
         };
         let mut e = Elf {

@@ -73,12 +73,7 @@ impl Device for TestBench {
 /// code (ROM) 0x1000-0x1fffff, RAM 0x200000-0x7fffff, the register block, the units.
 pub fn map(machine: &str, acc: bool) -> MemoryMap {
     use super::hart::{MEM_END, RAM_BASE, ROM_BASE};
-    let r = |name, base, size, kind| Region {
-        name,
-        base,
-        size,
-        kind,
-    };
+    let r = Region::new;
     let mut regions = vec![
         r("code (ROM)", ROM_BASE, RAM_BASE - ROM_BASE, Kind::Code),
         r("RAM", RAM_BASE, MEM_END - RAM_BASE, Kind::Ram),
