@@ -13,7 +13,8 @@
 - `clang`: Debian's clang-19 (`--target=arm-none-eabi`, the platform's -mcpu/-mfpu/-mfloat-abi)
   against Debian's picolibc headers, linked by the platform's arm-none-eabi-gcc the same way
   (Debian ships no compiler-rt builtins for bare-metal Arm, so libgcc supplies them); on the
-  host, clang-19 compiles and links natively.
+  aarch64-qemu platforms clang-19 cross-compiles (`--target=aarch64-linux-gnu`) and the cross
+  GCC links and assembles; on the host, clang-19 compiles and links natively.
 
 A toolchain turns a Platform into one with its compiler, flags and link driver
 (`Platform.toolchain`, `cc`, `cflags`, `link_cc`, `link_cflags`); builds of each toolchain live
@@ -45,6 +46,7 @@ CACHE = ROOT / "build" / "calibration"
 SPEC_FILE = Path(__file__).parent / "data" / "calibration.toml"  # [compiler]: the pinned wheel
 CLANG = "clang-19"
 ARM_PREFIX = "arm-none-eabi-"
+AARCH64_PREFIX = "aarch64-linux-gnu-"
 
 
 @dataclass(frozen=True)
@@ -227,10 +229,18 @@ def apply(plat: Platform, name: str | None) -> Platform:
         pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
         # the native backends' .S files are GNU as syntax: the platform's GCC assembles them
         return dataclasses.replace(plat, cc=CLANG, cflags=tuple(cflags), packages=pkgs, asm_cc=plat.cc, **gcc_link)
+    if plat.tools_prefix == AARCH64_PREFIX:
+        # AArch64 Linux under qemu-user: clang cross-compiles against the Debian cross GCC's glibc
+        # headers; the cross GCC links (glibc, libgcc, -static) and assembles the backends' .S
+        pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
+        cflags = ("--target=aarch64-linux-gnu", *plat.cflags)
+        return dataclasses.replace(plat, cc=CLANG, cflags=cflags, packages=pkgs, asm_cc=plat.cc, **gcc_link)
     if plat.runner_kind == "native" and plat.cc == "gcc":
         pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
         return dataclasses.replace(plat, cc=CLANG, packages=pkgs, toolchain=name)
-    raise _refuse(name, plat, "the Cortex-M platforms (arm-none-eabi, picolibc) and the native host")
+    raise _refuse(
+        name, plat, "the Cortex-M platforms (arm-none-eabi, picolibc), the aarch64-qemu platforms and native hosts"
+    )
 
 
 def ensure(plat: Platform) -> Platform:

@@ -26,6 +26,19 @@ def test_ml_kem_builds_and_passes_with_each_toolchain(tc):
     assert list((BUILD_ROOT / plat.build_name / "impl" / "ml-kem-512").glob("ref-*/test.elf"))
 
 
+def test_clang_cross_compiles_for_aarch64_with_the_neon_backend():
+    # the published NEON Falcon figures are clang -O3: clang-19 --target=aarch64-linux-gnu compiles
+    # (the backend's .S through the cross GCC), the cross GCC links; FN-DSA's native doubles stay
+    # KAT-exact (no FMA contraction under clang's default either: the build sets it off)
+    plat = toolchains.apply(get_platform("aarch64-qemu"), "clang")
+    assert plat.cc == "clang-19" and plat.cflags[0] == "--target=aarch64-linux-gnu"
+    assert plat.asm_cc == plat.link_cc == "aarch64-linux-gnu-gcc"
+    status, out = pqlab("kat", "fn-dsa-512", "-i", "fpu", "-p", "aarch64-qemu", "--toolchain", "clang", "--count", "3")
+    assert status == 0, out
+    assert "ok        fn-dsa-512/fpu on aarch64-qemu: 3 records match" in out, out
+    assert list((BUILD_ROOT / "aarch64-qemu+clang" / "impl" / "fn-dsa-512").glob("fpu-*/kat*.elf"))
+
+
 def test_toolchain_is_recorded_and_compared_side_by_side(tmp_path):
     db = tmp_path / "r.db"
     for tc in ("gcc", "clang"):
