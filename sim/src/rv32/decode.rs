@@ -7,6 +7,10 @@
 #[repr(u8)]
 pub enum Op {
     Undecoded,
+    /// a hooked address (interval marks, machine/marks.rs): the decode cache holds the
+    /// instruction there with this op (its other fields kept); the hart records the mark,
+    /// then executes the instruction
+    Hook,
     Illegal,
     Lui,
     Auipc,
