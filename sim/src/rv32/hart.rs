@@ -311,13 +311,19 @@ impl Hart {
     }
 
     /// A hooked address was reached (interval marks, machine/marks.rs): record the mark,
-    /// then execute the instruction there as usual.
+    /// then execute the instruction there as usual (decoded into the cache for that step;
+    /// the hook is planted again after it unless the mark removed it).
     #[cold]
     #[inline(never)]
     fn exec_hooked(&mut self, pc: u32) -> R<()> {
         marks::on_hook(self, pc);
-        let i = self.decode_at(pc);
-        self.exec(i, pc)
+        let idx = (pc >> 1) as usize;
+        self.cache[idx] = self.decode_at(pc);
+        let r = self.step();
+        if self.m.marks.hook_at(pc).is_some() {
+            self.cache[idx].op = Op::Hook;
+        }
+        r
     }
 
     /// Is the ebreak at `pc` a semihosting call (between the entry and exit no-ops, all three
@@ -484,12 +490,6 @@ impl Hart {
     pub fn step(&mut self) -> R<()> {
         let pc = self.pc;
         let i = self.fetch(pc)?;
-        self.exec(i, pc)
-    }
-
-    /// Execute the instruction `i` at `pc` and account its cycles.
-    #[inline(always)]
-    fn exec(&mut self, i: Insn, pc: u32) -> R<()> {
         let mut npc = pc.wrapping_add(i.len as u32);
         let mut ev = Event {
             i: &i,
