@@ -322,3 +322,24 @@ def test_cv32e40p_platforms_make_no_semihosting_calls() -> None:
         plat = get_platform(name)
         srcs = [str(s) for s in plat.sources]
         assert srcs and not any(s.endswith("rv32-qemu/hal.c") for s in srcs), (name, srcs)
+
+
+@pytest.mark.slow
+def test_rtl_has_no_semihosting(sim: Path, tmp_path: Path) -> None:
+    """On cv32e40p-rtl the semihosting sequence's ebreak is a breakpoint trap (the test bench
+    has no debugger): fw/rv32/guest.c prints the same first lines there as on the model (its
+    mcycle figure included), then the trap reporter's line at the first call."""
+    from pqlab import rtl
+
+    elf = build_guest()
+    tb = rtl.model_path(get_platform("cv32e40p-rtl"))
+    r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
+    s = subprocess.run(
+        [str(sim), "--machine", "cv32e40p", str(elf)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert s.returncode == 0 and r.returncode == 3
+    lines = r.stdout.strip().splitlines()
+    assert lines[:2] == s.stdout.splitlines()[:2]
+    call = subprocess.run([get_platform("cv32e40p-rtl").tool("nm"), str(elf)], capture_output=True, text=True).stdout
+    sh_call = int(next(l.split()[0] for l in call.splitlines() if l.endswith(" sh_call")), 16)
+    assert lines[-1].startswith(f"#fault trap pc=0x{sh_call + 4:08x} ") and "mcause=0x00000003" in lines[-1]
