@@ -9,6 +9,7 @@ expected value below was also measured on cv32e40p-rtl (FPU) and cv32e40p-nofpu-
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,174 @@ def test_rtl_gives_the_same_micro_benchmark_cycles(sim: Path, plat: str, tmp_pat
     machine = "cv32e40p" if plat == "cv32e40p-rtl" else "cv32e40p-nofpu"
     s = subprocess.run([str(sim), "--machine", machine, str(elf)], capture_output=True, text=True, timeout=60)
     assert simfw.parse_bench(r.stdout) == simfw.parse_bench(s.stdout)
+
+
+# the RISC-V semihosting call (RISC-V Semihosting, riscv-non-isa/riscv-semihosting,
+# binary-interface.adoc): slli x0, x0, 0x1f; ebreak; srai x0, x0, 7, all uncompressed
+SEMIHOSTING_CALL = bytes.fromhex("1310f0017300100013507040")
+
+
+def build_guest() -> Path:
+    elf = build_program(get_platform("cv32e40p-rtl"), simfw.BUILD / "rv32-guest-cv32e40p-rtl", [FW / "guest.c"])
+    assert isinstance(elf, Path)
+    return elf
+
+
+@pytest.mark.parametrize("end", ["", "x", "b", "c"])
+def test_guest_services_marks_and_semihosting(sim: Path, tmp_path: Path, end: str) -> None:
+    """The interval marks and RISC-V semihosting on the RV32 hart (fw/rv32/guest.c): the
+    same JSON intervals, interval table and mark errors as on the Cortex-M machines; the
+    semihosting console, a host file written and read back, the clock and the heap
+    information; an ebreak outside the sequence (or a compressed one inside it) is a
+    breakpoint trap to the firmware's reporter, as on the RTL test bench."""
+    elf = build_guest()
+    if end:
+        (tmp_path / "pqlab.in").write_bytes(end.encode())
+    rep, tsv = tmp_path / "r.json", tmp_path / "r.tsv"
+    r = subprocess.run(
+        [str(sim), "--machine", "cv32e40p", "--json", str(rep), "--intervals", str(tsv), str(elf)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    out = dict(l.split(" ", 1) for l in r.stdout.splitlines() if " " in l and not l.startswith("#"))
+    assert r.stdout.splitlines()[0] == "marks 24"
+    # semihosting: console output on stderr (as QEMU), the file and the clock at 100 MHz
+    assert r.stderr.startswith("sh write0\nsh tt\n"), r.stderr
+    assert out["tt_write_left"] == "0" and out["file_write_left"] == "0"
+    assert (tmp_path / "sh-file.txt").read_text() == out["file_text"] == "written by the guest"
+    assert out["file_len"] == "20" and out["file_read_left"] == "10"
+    rj = json.loads(rep.read_text())
+    # SYS_CLOCK: centiseconds at 100 MHz (cv32e40p-rtl's clock_hz), after 4 M cycles of work
+    assert 4 <= int(out["clock_cs"]) <= rj["cycles"] // 1_000_000
+    # SYS_HEAPINFO as QEMU computes it, from the test bench's RAM (6 MiB from 0x200000)
+    heap = [int(out[k]) for k in ("heap_base", "heap_limit", "stack_base", "stack_limit")]
+    assert heap == [0x200000 + 0x300000, 0x800000, 0x800000, 0x200000]
+    # the end
+    if end == "x":
+        assert r.returncode == 7 and "#fault" not in r.stdout
+    elif end in ("b", "c"):
+        assert r.returncode == 3
+        assert "#fault trap" in r.stdout and "mcause=0x00000003" in r.stdout
+    else:
+        assert r.returncode == 0 and r.stdout.endswith("end\n")
+    # the interval marks
+    assert rj["interval_marks"] is True
+    iv = {i["label"]: i for i in rj["intervals"]}
+    assert [i["label"] for i in rj["intervals"]] == ["loop", "stack", "inner", "outer", "a"]
+    for i in rj["intervals"]:
+        assert sum(i["instruction_mix"].values()) == i["instructions"] <= i["cycles"]
+    # count_down(1000): 2001 instructions plus the end mark's argument set-up and call
+    loop = iv["loop"]
+    assert 2001 <= loop["instructions"] <= 2006
+    assert loop["instruction_mix"]["branch"] == 1000 and loop["instruction_mix"]["alu"] >= 1000
+    # the firmware's mcycle delta also covers the begin mark and the whole end mark
+    assert 0 < int(out["loop_mcycle"]) - loop["cycles"] <= 30
+    assert loop["stack_high_water"] < 16
+    assert 1024 <= iv["stack"]["stack_high_water"] <= 1100
+    assert iv["stack"]["instruction_mix"]["store"] >= 1024
+    inner, outer = iv["inner"], iv["outer"]
+    assert inner["depth"] == 1 and outer["depth"] == 0
+    assert outer["start_cycle"] < inner["start_cycle"]
+    assert inner["start_cycle"] + inner["cycles"] <= outer["start_cycle"] + outer["cycles"]
+    assert 201 <= inner["instructions"] <= 206 and outer["instructions"] > inner["instructions"] + 6000
+    assert outer["stack_high_water"] >= 1024 and rj["stack_high_water"] >= 1024
+    assert rj["mark_errors"] == [
+        "end mark 'b' closes the interval 'a'",
+        "end mark 'stray' without an open interval",
+    ]
+    rows = [l.split("\t") for l in tsv.read_text().splitlines() if not l.startswith("#")]
+    assert rows[0][:6] == ["label", "depth", "start_cycle", "cycles", "instructions", "stack_high_water"]
+    assert rows[0][6:] == list(rj["instruction_mix"])
+    assert [r[0] for r in rows[1:]] == ["loop", "stack", "inner", "outer", "a"]
+    assert tsv.read_text().count("# error:") == 2
+
+
+def test_marks_refused_with_the_lockstep_record_and_ct(sim: Path, tmp_path: Path) -> None:
+    """--intervals needs the decode cache's hooks, which the lockstep record's and the
+    secret tracking's loops do not take: refused with them, not an empty table."""
+    elf = build_guest()
+    for other in (["--writes", str(tmp_path / "w.bin")], ["--ct", str(tmp_path / "ct.json")]):
+        r = subprocess.run(
+            [str(sim), "--machine", "cv32e40p", "--intervals", str(tmp_path / "t.tsv"), *other, str(elf)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert r.returncode == 2 and "runs alone" in r.stderr, r.stderr
+
+
+def test_harness_intervals_on_cv32e40p_sim(sim: Path, tmp_path: Path) -> None:
+    """The harness's speed and stack programs mark every operation on the RV32 builds too:
+    the intervals carry the operation names of the speed records, each interval exceeds its
+    mcycle record by the two timer calls (a few tens of cycles: the interval covers both
+    pqlab_hal_cycles calls, the record only from the first counter read to the second),
+    and the interval stack high-water equals the stack program's own spray measurement
+    within 32 bytes. The same ELFs run on cv32e40p-rtl, which has no semihosting: they
+    contain no semihosting call."""
+    from pqlab.build import BuildOptions, build
+    from pqlab.registry import discover
+
+    plat = get_platform("cv32e40p-sim")
+    impls = [i for i in discover() if i.id == "ml-kem-768/ref"]
+    res = build(plat, impls, ("speed", "stack"), opts=BuildOptions(iterations=2))["ml-kem-768/ref"]
+    assert res.error is None, res.error
+    for prog in ("speed", "stack"):
+        assert SEMIHOSTING_CALL not in Path(res.elf[prog]).read_bytes()
+    rep = tmp_path / "speed.json"
+    s = simfw.run_sim(res.elf["speed"], "--json", str(rep), machine="cv32e40p", timeout=600)
+    assert s.returncode == 0, s.stderr.decode()[-2000:]
+    speed = [l.split() for l in s.stdout.decode().splitlines() if l.startswith("speed ")]
+    r = json.loads(rep.read_text())
+    ivs = r["intervals"]
+    assert r["interval_marks"] is True and r["mark_errors"] == []
+    assert [i["label"] for i in ivs] == [op for _, op, _ in speed]
+    assert [i["label"] for i in ivs[:3]] == ["keypair", "encaps", "decaps"] and len(ivs) == 6
+    for (_, op, cyc), iv in zip(speed, ivs):
+        assert 0 < iv["cycles"] - int(cyc) < 100, (op, cyc, iv["cycles"])
+        assert sum(iv["instruction_mix"].values()) == iv["instructions"] < iv["cycles"]
+        assert iv["instruction_mix"]["load"] > 0 and iv["depth"] == 0
+    assert sum(i["instructions"] for i in ivs) < r["instructions"]
+    rep = tmp_path / "stack.json"
+    s = simfw.run_sim(res.elf["stack"], "--json", str(rep), machine="cv32e40p", timeout=600)
+    assert s.returncode == 0
+    stack = {l.split()[1]: int(l.split()[2]) for l in s.stdout.decode().splitlines() if l.startswith("stack ")}
+    r = json.loads(rep.read_text())
+    assert sorted(stack) == sorted(i["label"] for i in r["intervals"])
+    for iv in r["intervals"]:
+        assert abs(iv["stack_high_water"] - stack[iv["label"]]) <= 32, (iv, stack)
+        assert iv["stack_high_water"] > 1000
+    # static RAM from the memory map's RAM region: .data and .bss (the ELF's segments there)
+    assert 0 < r["static_ram"] < 0x10000 and r["peak_ram"] == r["static_ram"] + r["stack_high_water"]
+
+
+def test_cv32e40p_platforms_make_no_semihosting_calls() -> None:
+    """cv32e40p-rtl and cv32e40p-sim run the same ELF (build_as), and the RTL test bench has
+    no semihosting: their start-up code and HAL use the test bench's registers, not
+    rv32-qemu's semihosting HAL."""
+    for name in ("cv32e40p-rtl", "cv32e40p-sim", "cv32e40p-nofpu-rtl", "cv32e40p-nofpu-sim"):
+        plat = get_platform(name)
+        srcs = [str(s) for s in plat.sources]
+        assert srcs and not any(s.endswith("rv32-qemu/hal.c") for s in srcs), (name, srcs)
+
+
+@pytest.mark.slow
+def test_rtl_has_no_semihosting(sim: Path, tmp_path: Path) -> None:
+    """On cv32e40p-rtl the semihosting sequence's ebreak is a breakpoint trap (the test bench
+    has no debugger): fw/rv32/guest.c prints the same first lines there as on the model (its
+    mcycle figure included), then the trap reporter's line at the first call."""
+    from pqlab import rtl
+
+    elf = build_guest()
+    tb = rtl.model_path(get_platform("cv32e40p-rtl"))
+    r = subprocess.run([str(tb), str(elf)], capture_output=True, text=True, timeout=1800, cwd=tmp_path)
+    s = subprocess.run(
+        [str(sim), "--machine", "cv32e40p", str(elf)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert s.returncode == 0 and r.returncode == 3
+    lines = r.stdout.strip().splitlines()
+    assert lines[:2] == s.stdout.splitlines()[:2]
+    call = subprocess.run([get_platform("cv32e40p-rtl").tool("nm"), str(elf)], capture_output=True, text=True).stdout
+    sh_call = int(next(l.split()[0] for l in call.splitlines() if l.endswith(" sh_call")), 16)
+    assert lines[-1].startswith(f"#fault trap pc=0x{sh_call + 4:08x} ") and "mcause=0x00000003" in lines[-1]

@@ -25,9 +25,10 @@ UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
 code becomes the process exit code.
   --machine M      mps2-an386 (Cortex-M4, default), mps2-an500 (Cortex-M7, estimate),
                    cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
-                   bench memory map, docs/cv32e40p.md; --trace and --intervals are not
-                   available there), cv32e40p-acc (cv32e40p-nofpu with pqlab's accelerators
-                   on the data port: the Keccak and NTT units, docs/accel.md); put it before
+                   bench memory map, docs/cv32e40p.md; --trace is not available there;
+                   RISC-V semihosting as on the Cortex-M), cv32e40p-acc (cv32e40p-nofpu
+                   with pqlab's accelerators on the data port: the Keccak and NTT units,
+                   docs/accel.md); put it before
                    --version to get its timing model, before --memory-map to get its map
   --memory-map     print the machine's memory map (code, RAM, device windows) and exit
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
@@ -197,16 +198,16 @@ fn main() {
                 std::process::exit(2);
             }
         };
-        if o.trace.is_some() || o.intervals.is_some() {
-            eprintln!("pqlab-sim: --trace and --intervals are not available on the RV32 machines");
+        if o.trace.is_some() {
+            eprintln!("pqlab-sim: --trace is not available on the RV32 machines (--writes is their lockstep record)");
             std::process::exit(2);
         }
-        if o.writes.is_some() && (o.ct.is_some() || o.profile.is_some()) {
-            eprintln!("pqlab-sim: --writes runs alone (not with --ct or --profile)");
+        if o.writes.is_some() && (o.ct.is_some() || o.profile.is_some() || o.intervals.is_some()) {
+            eprintln!("pqlab-sim: --writes runs alone (not with --ct, --profile or --intervals)");
             std::process::exit(2);
         }
-        if o.ct.is_some() && o.profile.is_some() {
-            eprintln!("pqlab-sim: --ct runs alone (not with --profile or --trace)");
+        if o.ct.is_some() && (o.profile.is_some() || o.intervals.is_some()) {
+            eprintln!("pqlab-sim: --ct runs alone (not with --profile, --intervals or --trace)");
             std::process::exit(2);
         }
         let bytes = std::fs::read(&o.elf).unwrap_or_else(|e| {
@@ -223,6 +224,7 @@ fn main() {
                 fpu,
                 json: o.json.as_deref(),
                 profile: o.profile.as_deref(),
+                intervals: o.intervals.as_deref(),
                 max_insns: o.max_insns,
                 elf_path: &o.elf,
                 ct: o.ct.as_deref(),
@@ -274,7 +276,8 @@ fn main() {
 /// below per core), write the reports and exit.
 fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
     let core = T::CORE;
-    if let Err(e) = elf.check(&mem::map(an500)) {
+    let map = mem::map(an500);
+    if let Err(e) = elf.check(&map) {
         eprintln!("pqlab-sim: {}: {}", o.elf, e);
         std::process::exit(2);
     }
@@ -288,15 +291,8 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
             std::process::exit(2);
         }
     }
-    // statically allocated RAM (.data, .bss, heap and stack sections as linked):
-    // loadable segments whose run-time address is in the SRAM regions
-    let static_ram: u64 = elf
-        .segments
-        .iter()
-        .filter(|s| (0x2000_0000..0x2080_0000).contains(&s.vaddr) && s.memsz > 0)
-        .filter(|s| s.memsz < 0x40_0000)
-        .map(|s| s.memsz as u64)
-        .sum();
+    // statically allocated RAM: the segments in the map's RAM regions (machine/elf.rs)
+    let static_ram = elf.static_ram(&map);
     // QEMU's armv7m loader takes SP and PC from the vector table at 0
     if cpu.reset().is_err() {
         if let Stop::Error(e) = cpu.take_stop() {
@@ -389,10 +385,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
     if let (Some(p), Some(path)) = (prof.as_mut(), o.profile.as_ref()) {
         report::write_profile(p, path, &cpu.m, &elf.funcs);
     }
-    for p in &cpu.m.marks.open {
-        let e = format!("interval '{}' still open at the end of the run", p.label);
-        cpu.m.marks.errors.push(e);
-    }
+    cpu.m.marks.finish();
     if let Some(path) = &o.intervals {
         report::write_file(path, &report::intervals_tsv(&cpu.m, cpu::class_names()));
     }

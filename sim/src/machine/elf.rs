@@ -195,6 +195,23 @@ impl Elf {
         }
         Ok(())
     }
+
+    /// Statically allocated RAM: the memory size of every loadable segment whose run-time
+    /// image (virtual address, memory size: .data, .bss and whatever the linker script
+    /// reserves there) lies in a RAM region of the machine's memory map (not code memory;
+    /// after `check`, every image lies in one memory region). Both front ends' `static_ram`
+    /// and, with the stack, `peak_ram` of the JSON report.
+    pub fn static_ram(&self, map: &MemoryMap) -> u64 {
+        self.segments
+            .iter()
+            .filter(|s| s.memsz > 0)
+            .filter(|s| {
+                map.memory(s.vaddr, s.memsz as u64)
+                    .map_or(false, |r| r.kind == Kind::Ram)
+            })
+            .map(|s| s.memsz as u64)
+            .sum()
+    }
 }
 
 #[cfg(test)]
@@ -242,5 +259,10 @@ mod tests {
         e.segments.pop();
         e.segments.push(seg(0x200, 0x27f0, 0x10, 0x10));
         assert!(e.check(&map).unwrap_err().contains("overlap in memory"));
+        e.segments.pop();
+        // the code segment is not RAM; the data segment's run-time image is (0x800 bytes)
+        assert_eq!(e.static_ram(&map), 0x800);
+        e.segments.push(seg(0x110, 0x2800, 0, 0x100));
+        assert_eq!(e.static_ram(&map), 0x900);
     }
 }

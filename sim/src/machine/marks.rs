@@ -69,7 +69,8 @@ pub struct Marks {
     pub errors: Vec<String>,
 }
 
-/// The decode cache is shared by the code region and its alias at 0x400000.
+/// The MPS2 machines' decode cache is shared by the code region and its alias at 0x400000
+/// (the CV32E40P test bench's code region, 0x1000-0x1fffff, has no alias: unchanged).
 #[inline]
 pub fn key(pc: u32) -> u32 {
     if pc < 0x80_0000 {
@@ -95,6 +96,14 @@ impl Marks {
     pub fn hook_at(&self, pc: u32) -> Option<Hook> {
         let k = key(pc);
         self.hooks.iter().find(|h| h.0 == k).map(|h| h.1)
+    }
+
+    /// The end of the run: an interval still open is a mark error.
+    pub fn finish(&mut self) {
+        for p in &self.open {
+            let e = format!("interval '{}' still open at the end of the run", p.label);
+            self.errors.push(e);
+        }
     }
 
     pub fn remove_return(&mut self, pc: u32) {

@@ -64,9 +64,18 @@ pub trait Guest: Frontend {
     fn call_return(&self) -> (u32, bool);
     /// forget the decoded instruction at `pc` (a hook is planted or removed there)
     fn uncache(&mut self, pc: u32);
-    /// SYS_HEAPINFO: the base of the 16 MiB the heap and stack report covers (the machine's
+    /// SYS_HEAPINFO: the base of the region the heap and stack report covers (the machine's
     /// memory map)
     fn heap_base(&self) -> u32;
+    /// SYS_HEAPINFO: the size of that region (QEMU 7.2 on the MPS2 machines: 16 MiB)
+    fn heap_size(&self) -> u32 {
+        0x100_0000
+    }
+    /// SYS_CLOCK and SYS_TIME: the core clock the machine's cycles are converted with (the
+    /// MPS2 boards' 25 MHz)
+    fn clock_hz(&self) -> u64 {
+        25_000_000
+    }
 }
 
 /// The NUL-terminated string at `a` (at most `max` bytes).

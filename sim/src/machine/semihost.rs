@@ -192,8 +192,9 @@ impl Semihost {
                     _ => Ok(u32::MAX),
                 }
             }
-            0x10 => Ok((g.m().cycles / 250_000) as u32), // centiseconds at 25 MHz
-            0x11 => Ok((g.m().cycles / 25_000_000) as u32),
+            // centiseconds and seconds of the machine's clock (MPS2: 25 MHz)
+            0x10 => Ok((g.m().cycles / (g.clock_hz() / 100)) as u32),
+            0x11 => Ok((g.m().cycles / g.clock_hz()) as u32),
             0x13 => Ok(0),
             0x15 => {
                 let buf = g.read32(arg)?;
@@ -202,10 +203,10 @@ impl Semihost {
                 Ok(0)
             }
             0x16 => {
-                // as QEMU 7.2: based on the RAM region holding SP and 16 MiB
+                // as QEMU 7.2: based on the RAM region holding SP and its size (MPS2: 16 MiB)
                 let block = g.read32(arg)?;
                 let base = g.heap_base();
-                let limit = 0x100_0000u32;
+                let limit = g.heap_size();
                 g.write32(block, base + limit / 2)?;
                 g.write32(block + 4, base + limit)?;
                 g.write32(block + 8, base + limit)?;

@@ -98,6 +98,10 @@ pub enum Op {
     Ksw,
     Klw,
     Kperm,
+    /// a hooked address (interval marks, machine/marks.rs): the decode cache holds the
+    /// instruction there with this op (its other fields kept); the hart records the mark,
+    /// then executes the instruction
+    Hook,
 }
 
 /// Timing class of an instruction (what the core models distinguish); also the

@@ -19,7 +19,9 @@ use super::ntt_acc::{NttAcc, NTT_WINDOW};
 use super::tb::{TestBench, TB};
 use crate::arm::fpu::{self, Ctx};
 use crate::machine::bus::{Device, Refused};
-use crate::machine::run::Frontend;
+use crate::machine::marks;
+use crate::machine::run::{Frontend, Guest};
+use crate::machine::semihost::Semihost;
 use crate::timing::cv32e40p::{Cv32e40p, Event};
 use std::io::Write;
 
@@ -74,7 +76,17 @@ pub struct Hart {
     touch: Touch,
     /// the CSR instruction being executed (a counter read asks the timing model about it)
     cur: Insn,
+    /// the semihosting host side (machine/semihost.rs)
+    host: Semihost,
 }
+
+/// The RISC-V semihosting call (RISC-V Semihosting, riscv-non-isa/riscv-semihosting,
+/// binary-interface.adoc): `ebreak` between the two uncompressed no-ops `slli x0, x0, 0x1f`
+/// before it and `srai x0, x0, 7` after it, the operation in a0, its parameter (RV32: the
+/// 32-bit fields of AArch32 semihosting) in a1, the result in a0.
+pub const SEMIHOST_ENTRY: u32 = 0x01f0_1013;
+pub const SEMIHOST_EBREAK: u32 = 0x0010_0073;
+pub const SEMIHOST_EXIT: u32 = 0x4070_5013;
 
 /// RISC-V fflags from the Arm cumulative flags of fpu.rs (NV DZ OF UF NX).
 fn rv_flags(arm: u32) -> u32 {
@@ -147,6 +159,7 @@ impl Hart {
             kinsn: None,
             touch: Touch::default(),
             cur: Insn::UNDECODED,
+            host: Semihost::default(),
         }
     }
 
@@ -272,11 +285,76 @@ impl Hart {
             if i.op != Op::Undecoded {
                 return Ok(i);
             }
-            let i = self.decode_at(pc);
+            let i = self.fetch_miss(pc);
             self.cache[idx] = i;
             return Ok(i);
         }
         Err(self.tb_fault("fetch", self.last_pc, pc))
+    }
+
+    /// Decode the instruction at `pc` for the cache, as a hook where the interval marks
+    /// hook one.
+    #[inline(never)]
+    fn fetch_miss(&self, pc: u32) -> Insn {
+        let mut i = self.decode_at(pc);
+        if !self.m.marks.hooks.is_empty() && self.m.marks.hook_at(pc).is_some() {
+            i.op = Op::Hook;
+        }
+        i
+    }
+
+    /// Forget the decoded instruction at `pc` (a hook is planted or removed there).
+    fn uncache(&mut self, pc: u32) {
+        if (ROM_BASE..RAM_BASE).contains(&pc) {
+            self.cache[(pc >> 1) as usize] = Insn::UNDECODED;
+        }
+    }
+
+    /// A hooked address was reached (interval marks, machine/marks.rs): record the mark,
+    /// then execute the instruction there as usual (decoded into the cache for that step;
+    /// the hook is planted again after it unless the mark removed it).
+    #[cold]
+    #[inline(never)]
+    fn exec_hooked(&mut self, pc: u32) -> R<()> {
+        marks::on_hook(self, pc);
+        let idx = (pc >> 1) as usize;
+        self.cache[idx] = self.decode_at(pc);
+        let r = self.step();
+        if self.m.marks.hook_at(pc).is_some() {
+            self.cache[idx].op = Op::Hook;
+        }
+        r
+    }
+
+    /// Is the ebreak at `pc` a semihosting call (between the entry and exit no-ops, all three
+    /// uncompressed, in the code region)?
+    fn semihosting_call_at(&self, pc: u32) -> bool {
+        let word = |a: u32| {
+            let k = a as usize;
+            u32::from_le_bytes([
+                self.mem[k],
+                self.mem[k + 1],
+                self.mem[k + 2],
+                self.mem[k + 3],
+            ])
+        };
+        pc >= ROM_BASE + 4
+            && pc + 8 <= RAM_BASE
+            && word(pc) == SEMIHOST_EBREAK
+            && word(pc - 4) == SEMIHOST_ENTRY
+            && word(pc + 4) == SEMIHOST_EXIT
+    }
+
+    /// The semihosting call of the ebreak at `pc` (machine/semihost.rs): a0 = operation,
+    /// a1 = parameter; the result goes to a0 (Err: the run stops, e.g. SYS_EXIT).
+    #[cold]
+    #[inline(never)]
+    fn semihost(&mut self) -> R<()> {
+        let mut host = std::mem::take(&mut self.host);
+        let r = host.call(self, self.x[10], self.x[11]);
+        self.host = host;
+        self.x[10] = r?;
+        Ok(())
     }
 
     fn decode_at(&self, pc: u32) -> Insn {
@@ -592,9 +670,15 @@ impl Hart {
                 ev.taken = true;
             }
             Op::Ebreak => {
-                self.trap(3, pc);
-                npc = self.pc;
-                ev.taken = true;
+                if i.len == 4 && self.semihosting_call_at(pc) {
+                    // the call; execution goes on with the exit no-op
+                    self.semihost()?;
+                } else {
+                    // a breakpoint (mcause 3) to the firmware's trap handler, as on the RTL
+                    self.trap(3, pc);
+                    npc = self.pc;
+                    ev.taken = true;
+                }
             }
             Op::Mret => {
                 let mpie = (self.mstatus >> 7) & 1;
@@ -636,6 +720,7 @@ impl Hart {
                     busy,
                 };
             }
+            Op::Hook => return self.exec_hooked(pc),
             Op::Illegal | Op::Undecoded => return self.illegal(&i, pc),
             _ => {
                 if !self.fpu || !self.fs_on() {
@@ -928,5 +1013,55 @@ impl Frontend for Hart {
     }
     fn take_stop(&mut self) -> Stop {
         Hart::take_stop(self)
+    }
+}
+
+/// The RV32 hart as the machine's guest (machine/run.rs): semihosting and the interval marks
+/// through its memory and the ilp32 calling convention (argument a0, return address ra, stack
+/// pointer sp = x2).
+impl Guest for Hart {
+    fn read8(&mut self, a: u32) -> R<u32> {
+        let pc = self.pc;
+        self.load_n(a, 1, pc)
+    }
+    fn read32(&mut self, a: u32) -> R<u32> {
+        let pc = self.pc;
+        self.load_n(a, 4, pc)
+    }
+    fn write8(&mut self, a: u32, v: u32) -> R<()> {
+        let pc = self.pc;
+        self.store_n(a, v, 1, pc)
+    }
+    fn write32(&mut self, a: u32, v: u32) -> R<()> {
+        let pc = self.pc;
+        self.store_n(a, v, 4, pc)
+    }
+    #[inline]
+    fn arg0(&self) -> u32 {
+        self.x[10]
+    }
+    #[inline]
+    fn sp(&self) -> u32 {
+        self.x[2]
+    }
+    /// ra, a return address when it points into the code region
+    fn call_return(&self) -> (u32, bool) {
+        let ra = self.x[1];
+        (ra, (ROM_BASE..RAM_BASE).contains(&ra) && ra & 1 == 0)
+    }
+    fn uncache(&mut self, pc: u32) {
+        Hart::uncache(self, pc)
+    }
+    /// SYS_HEAPINFO, by the same rule as on the MPS2 machines: the RAM region (the test
+    /// bench's 6 MiB from 0x200000)
+    fn heap_base(&self) -> u32 {
+        RAM_BASE
+    }
+    fn heap_size(&self) -> u32 {
+        MEM_END - RAM_BASE
+    }
+    /// the clock `pqlab` scales the test bench's cycles with (platform.toml `clock_hz`)
+    fn clock_hz(&self) -> u64 {
+        100_000_000
     }
 }

@@ -5,11 +5,11 @@
 
 use super::ct::Taint;
 use super::decode::CLASS_NAMES;
-use super::hart::{Hart, Stop, MEM_END, RAM_BASE, ROM_BASE};
+use super::hart::{Hart, Stop, MEM_END, ROM_BASE};
 use super::lockstep;
 use crate::machine::run::{self, TraceOpts};
 use crate::machine::summary::Summaries;
-use crate::machine::{elf, profile, report, taint};
+use crate::machine::{elf, marks, profile, report, taint};
 use crate::timing::cv32e40p::MODEL_VERSION;
 use std::io::Write;
 
@@ -25,6 +25,8 @@ pub struct Opts<'a> {
     pub fpu: bool,
     pub json: Option<&'a str>,
     pub profile: Option<&'a str>,
+    /// the interval table (`--intervals`; the intervals are in the JSON report as well)
+    pub intervals: Option<&'a str>,
     pub max_insns: u64,
     pub elf_path: &'a str,
     /// the constant-time analysis' report (`--ct`)
@@ -52,7 +54,8 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
         std::process::exit(2);
     }
     let acc = o.machine == "cv32e40p-acc";
-    if let Err(er) = e.check(&super::tb::map(o.machine, acc)) {
+    let map = super::tb::map(o.machine, acc);
+    if let Err(er) = e.check(&map) {
         eprintln!("pqlab-sim: {}: {}", o.elf_path, er);
         std::process::exit(2);
     }
@@ -77,13 +80,14 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
             std::process::exit(2);
         }
     }
-    let static_ram: u64 = e
-        .segments
-        .iter()
-        .filter(|s| (RAM_BASE..MEM_END).contains(&s.vaddr) && s.memsz > 0)
-        .map(|s| s.memsz as u64)
-        .sum();
+    // statically allocated RAM: the segments in the map's RAM regions (machine/elf.rs)
+    let static_ram = e.static_ram(&map);
     h.m.max_insns = o.max_insns;
+    // the interval marks' hooks (machine/marks.rs) in the decode cache: not under the
+    // secret tracking and the lockstep record, whose loops read the decoded instruction
+    if o.ct.is_none() && o.writes.is_none() {
+        h.m.marks = marks::Marks::from_symbols(&e.funcs);
+    }
     let start = std::time::Instant::now();
     let mut prof = o.profile.map(|_| profile::Profile::new(&e.funcs));
     let mut ct =
@@ -117,6 +121,10 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     }
     if let (Some(p), Some(path)) = (prof.as_mut(), o.profile) {
         report::write_profile(p, path, &h.m, &e.funcs);
+    }
+    h.m.marks.finish();
+    if let Some(path) = o.intervals {
+        report::write_file(path, &report::intervals_tsv(&h.m, &CLASS_NAMES));
     }
     if let Some(path) = o.json {
         // the stack pointer's first value is the top of the stack (start-up code)
