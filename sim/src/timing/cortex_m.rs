@@ -60,17 +60,21 @@
 //! documented early termination ("based on the number of leading ones and
 //! zeroes in the input operands").
 //!
-//! Cortex-M7 (estimate, m7-estimate-v3): the per-instruction table with the M7
+//! Cortex-M7 (estimate, m7-estimate-v4): the per-instruction table with the M7
 //! costs of loads, stores and load/store multiple, adjusted by dual issue,
 //! result latencies and branch prediction in `m7_adjust` (pairing classes and
-//! register masks precomputed by `m7_info`), and the operand-dependent FP64
-//! costs of `m7_fp64_cycles`; sources in the "Cortex-M7 estimate" section below.
+//! register masks precomputed by `m7_info`), the operand-dependent FP64
+//! costs of `m7_fp64_cycles`, the FP register result latencies of
+//! `CortexM7::fp_issue` (v4) and the memory set-up of `m7mem` (v4: TCM by default,
+//! or an STM32F7's flash and L1 caches); sources in the "Cortex-M7 estimate"
+//! section below.
 
 use crate::arm::decode::{alu, fop, Class, Insn, Op};
+use crate::timing::m7mem;
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v3";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v4";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -347,8 +351,8 @@ pub trait CortexTiming: Default {
     /// masks, pairing class): called once per decoded instruction.
     /// `pc`: the instruction's address (the decode cache holds one entry per address).
     fn annotate(i: &mut Insn, pc: u32);
-    /// Cycles the fetch of the instruction adds before it executes.
-    fn fetch(&mut self, i: &Insn) -> u64;
+    /// Cycles the fetch of the instruction at `pc` adds before it executes.
+    fn fetch(&mut self, i: &Insn, pc: u32) -> u64;
     /// Cycles of an executed instruction; `now`: the clock before it.
     fn step(&mut self, e: &Event, now: u64) -> u64;
     /// Cycles of an instruction skipped by its IT block (condition failed).
@@ -357,6 +361,11 @@ pub trait CortexTiming: Default {
     fn exception_entry(&mut self) -> u64;
     /// Cycles of an exception return: the unstacking.
     fn exception_return(&mut self) -> u64;
+    /// Select the memory set-up (`--memory`); false when the model has no such set-up
+    /// (only the Cortex-M7 estimate has one other than TCM, `m7mem`).
+    fn set_memory(&mut self, s: m7mem::Setup) -> bool {
+        s == m7mem::Setup::Tcm
+    }
 }
 
 impl CortexTiming for CortexM4 {
@@ -384,7 +393,7 @@ impl CortexTiming for CortexM4 {
     /// "Groups of three or more unaligned wide instructions will take one extra cycle"
     /// (module comment).
     #[inline(always)]
-    fn fetch(&mut self, i: &Insn) -> u64 {
+    fn fetch(&mut self, i: &Insn, _pc: u32) -> u64 {
         if i.emask != 0 {
             self.uw_run += 1;
             if self.uw_run == 3 {
@@ -487,12 +496,19 @@ impl CortexTiming for CortexM4 {
 }
 
 /// The Cortex-M7 estimate: its state between instructions (dual issue, result latencies,
-/// branch prediction in `M7State`).
+/// branch prediction in `M7State`, the FP register scoreboard).
 #[derive(Default)]
 pub struct CortexM7 {
     /// length in bytes of the previous instruction
     prev_len: u8,
     st: M7State,
+    /// FP register scoreboard (`fp_issue`): per S register (Dn = S2n, S2n+1), the
+    /// cycle from which an instruction reading it at its issue stage finds the
+    /// pending result
+    fp_ready: [u64; 32],
+    /// the memory set-up is an `m7mem::Setup::Stm32f7` (flash and L1 caches in `mem`)
+    mem_on: bool,
+    mem: Box<m7mem::Memory>,
 }
 
 impl CortexTiming for CortexM7 {
@@ -504,9 +520,22 @@ impl CortexTiming for CortexM7 {
         m7_info(i);
     }
 
+    /// The instruction cache and flash (`m7mem`, `--memory stm32f7*`): a fetch that misses
+    /// stalls before the instruction executes (a load of the DWT cycle counter sees it);
+    /// the instruction then issues alone, every earlier result latency has passed.
     #[inline(always)]
-    fn fetch(&mut self, _i: &Insn) -> u64 {
-        0
+    fn fetch(&mut self, _i: &Insn, pc: u32) -> u64 {
+        if !self.mem_on {
+            return 0;
+        }
+        let f = self.mem.fetch(pc);
+        if f != 0 {
+            self.st.row = 0x1ff;
+            self.st.cur = 0;
+            self.st.prev = 0;
+            self.st.one = false;
+        }
+        f
     }
 
     #[inline(always)]
@@ -548,6 +577,21 @@ impl CortexTiming for CortexM7 {
             }
             _ => {}
         }
+        if matches!(i.class, Class::Fp | Class::FpMem) {
+            // FP register result latencies: a stalled instruction issues alone
+            cyc += self.fp_issue(i, now);
+        }
+        if self.mem_on {
+            // the instruction cache and flash, the data cache (m7mem): a stalled
+            // instruction issues alone
+            cyc += self.mem.fetch(e.pc);
+            if matches!(
+                i.op,
+                Op::Ld | Op::LdR | Op::St | Op::StR | Op::Vldr | Op::Vstr
+            ) {
+                cyc += self.mem.data(e.addr);
+            }
+        }
         self.prev_len = i.len;
         pre + m7_adjust(&mut self.st, i, cyc, now + pre, e.pc, e.npc)
     }
@@ -565,6 +609,173 @@ impl CortexTiming for CortexM7 {
     fn exception_return(&mut self) -> u64 {
         EXC_RETURN
     }
+
+    fn set_memory(&mut self, s: m7mem::Setup) -> bool {
+        if let m7mem::Setup::Stm32f7 { icache, dcache } = s {
+            self.mem_on = true;
+            *self.mem = m7mem::Memory::new(icache, dcache);
+        } else {
+            self.mem_on = false;
+        }
+        true
+    }
+}
+
+/// FP result latencies of the Cortex-M7 estimate, from Arm's LLVM scheduling model of
+/// the Cortex-M7 (llvm/lib/Target/ARM/ARMScheduleM7.td, LLVM 19; the same figures from
+/// `llvm-mca-19 -mcpu=cortex-m7 --instruction-info`): "Effective scheduling latency is
+/// really 3 for nearly all FP operations, even if their true latency is higher"
+/// (M7WriteVFPLatOverride on FP64 add/sub/mul/div/sqrt/abs/neg/convert/MAC and FP32
+/// divide/square root; WriteFPALU32, WriteFPMUL32, WriteFPCVT, WriteFPMOV: 3), FP32
+/// VMLA/VMLS/VNMLA/VNMLS 6 and fused VFMA/VFMS/VFNMA/VFNMS 5 (M7WriteVFPLatOverride5),
+/// VLDR.64 2 (M7LoadDP), VLDR.32 1 (M7LoadSP), VCMP 0 (flags). Reads: the accumulator of
+/// a MAC 3 cycles late (ReadFPMAC; fused single precision 2, M7ReadFPMAC2), the data of
+/// VSTR 2 cycles late (M7Read_EX3), every other FP operand at issue.
+pub const M7_FP_LAT: u64 = 3;
+pub const M7_FP32_MAC_LAT: u64 = 6;
+pub const M7_FP32_FMA_LAT: u64 = 5;
+pub const M7_VLDR64_LAT: u64 = 2;
+pub const M7_VLDR32_LAT: u64 = 1;
+pub const M7_FP_ACC_ADVANCE: u64 = 3;
+pub const M7_FP32_FMA_ACC_ADVANCE: u64 = 2;
+pub const M7_VSTR_ADVANCE: u64 = 2;
+
+/// S registers of FP register `r` (an S index, or a D index when `dbl`): first, count.
+#[inline(always)]
+fn fp_regs(r: u8, dbl: bool) -> (usize, usize) {
+    if dbl {
+        (2 * r as usize, 2)
+    } else {
+        (r as usize, 1)
+    }
+}
+
+impl CortexM7 {
+    /// Cycles an FP instruction waits at issue, at clock `now`, for the FP register
+    /// results it reads (`M7_FP_LAT` and the other latencies above); records when its
+    /// own FP result is ready. Not modelled: the latency of an FP result moved to a core
+    /// register (VMOV Rt, Sn / Rt, Rt2, Dm) for the core instruction reading it, VLDM's
+    /// and VPOP's results, FPSCR flags after VCMP (VMRS issues alone).
+    #[inline(always)]
+    fn fp_issue(&mut self, i: &Insn, now: u64) -> u64 {
+        let dbl = i.sh != 0;
+        // (register, size, advance) read; (register, size) written and its latency
+        let mut src: [(u8, bool, u64); 3] = [(255, false, 0); 3];
+        let mut dst: (u8, bool) = (255, false);
+        let mut lat = M7_FP_LAT;
+        match i.op {
+            Op::Vdp => {
+                let (sd, ss) = match i.sub {
+                    fop::VCVT_FD => (!dbl, dbl),
+                    fop::VCVT_I2F => (dbl, false),
+                    fop::VCVT_F2I | fop::VCVT_F2I_RM => (false, dbl),
+                    _ => (dbl, dbl),
+                };
+                src[0] = (i.rm, ss, 0);
+                match i.sub {
+                    fop::VMLA | fop::VMLS | fop::VNMLA | fop::VNMLS => {
+                        src[1] = (i.rn, ss, 0);
+                        src[2] = (i.rd, ss, M7_FP_ACC_ADVANCE);
+                        if !dbl {
+                            lat = M7_FP32_MAC_LAT;
+                        }
+                    }
+                    fop::VFMA | fop::VFMS | fop::VFNMA | fop::VFNMS => {
+                        src[1] = (i.rn, ss, 0);
+                        src[2] = if dbl {
+                            (i.rd, ss, M7_FP_ACC_ADVANCE)
+                        } else {
+                            lat = M7_FP32_FMA_LAT;
+                            (i.rd, ss, M7_FP32_FMA_ACC_ADVANCE)
+                        };
+                    }
+                    fop::VMUL
+                    | fop::VNMUL
+                    | fop::VADD
+                    | fop::VSUB
+                    | fop::VDIV
+                    | fop::VSEL
+                    | fop::VMAXNM
+                    | fop::VMINNM => src[1] = (i.rn, ss, 0),
+                    fop::VCMP => {
+                        // compares Dd/Sd with Dm/Sm (or zero); writes only the flags
+                        src[1] = (i.rd, ss, 0);
+                        if i.ra & 2 != 0 {
+                            src[0].0 = 255;
+                        }
+                    }
+                    _ => {}
+                }
+                if i.sub != fop::VCMP {
+                    dst = (i.rd, sd);
+                }
+            }
+            Op::VmovImm => dst = (i.rd, dbl),
+            Op::Vldr => {
+                dst = (i.rd, dbl);
+                lat = if dbl { M7_VLDR64_LAT } else { M7_VLDR32_LAT };
+            }
+            Op::Vstr => src[0] = (i.rd, dbl, M7_VSTR_ADVANCE),
+            Op::VmovS => {
+                if i.sub != 0 {
+                    src[0] = (i.rn, false, 0);
+                } else {
+                    dst = (i.rn, false);
+                }
+            }
+            Op::VmovScalar => {
+                if i.sub != 0 {
+                    src[0] = (i.rn, true, 0);
+                } else {
+                    dst = (i.rn, true);
+                }
+            }
+            Op::Vmov2 => {
+                let d = i.sub & 2 != 0;
+                // two S registers: Sm and Sm+1, or Dm
+                let (r, dd) = if d {
+                    (i.rm, true)
+                } else {
+                    (i.rm >> 1, i.rm & 1 == 0)
+                };
+                if dd {
+                    if i.sub & 1 != 0 {
+                        src[0] = (r, true, 0);
+                    } else {
+                        dst = (r, true);
+                    }
+                } else if i.sub & 1 != 0 {
+                    src[0] = (i.rm, false, 0);
+                    src[1] = (i.rm + 1, false, 0);
+                } else {
+                    // Sm, Sm+1 not a D pair: a one-S-register latency each
+                    for k in 0..2 {
+                        if let Some(x) = self.fp_ready.get_mut(i.rm as usize + k) {
+                            *x = now + M7_FP_LAT;
+                        }
+                    }
+                }
+            }
+            _ => return 0,
+        }
+        let mut need = 0;
+        for &(r, d, adv) in &src {
+            if r != 255 {
+                let (s, n) = fp_regs(r, d);
+                for k in s..(s + n).min(32) {
+                    need = need.max(self.fp_ready[k].saturating_sub(adv));
+                }
+            }
+        }
+        let stall = need.saturating_sub(now);
+        if dst.0 != 255 {
+            let (s, n) = fp_regs(dst.0, dst.1);
+            for k in s..(s + n).min(32) {
+                self.fp_ready[k] = now + stall + lat;
+            }
+        }
+        stall
+    }
 }
 
 /// Register an instruction writes (255 = none or several).
@@ -581,7 +792,8 @@ fn writes(i: &Insn) -> u8 {
 }
 
 // ------------------------------------------------------------------------
-// Cortex-M7 estimate, model m7-estimate-v3.
+// Cortex-M7 estimate, model m7-estimate-v4 (v3 and the FP result latencies, the
+// memory set-ups).
 //
 // Sources (each rule below names its own):
 // [J] jnk0le, "pipeline cycle test", doc/cortex_m7.md (github.com/jnk0le/random),
@@ -593,7 +805,8 @@ fn writes(i: &Insn) -> u8 {
 //     in-order superscalar pipeline with dual issue; branch prediction with a
 //     Branch Target Address Cache (BTAC) in the prefetch unit; DTCM as two
 //     32-bit banks (D0TCM even words, D1TCM odd words).
-// Code and data are taken to be in TCM: no caches, no wait states.
+// Code and data are taken to be in TCM (no caches, no wait states) unless the memory
+// set-up says otherwise (`m7mem`, `--memory`).
 
 /// Pairing classes (`Insn::wr & 7` on the Cortex-M7), one per instruction.
 pub const K_ALU: u8 = 0;
