@@ -300,7 +300,11 @@ fn main() {
     }
     match core {
         Core::M4 => run_arm::<CortexM4>(&o, &elf, an500),
-        Core::M7 => run_arm::<CortexM7>(&o, &elf, an500),
+        // one copy of the Cortex-M7 model per kind of memory set-up (timing/m7mem.rs)
+        Core::M7 if o.memory == timing::m7mem::Setup::Tcm => {
+            run_arm::<CortexM7<false>>(&o, &elf, an500)
+        }
+        Core::M7 => run_arm::<CortexM7<true>>(&o, &elf, an500),
     }
 }
 

@@ -496,22 +496,22 @@ impl CortexTiming for CortexM4 {
 }
 
 /// The Cortex-M7 estimate: its state between instructions (dual issue, result latencies,
-/// branch prediction in `M7State`, the FP register scoreboard).
+/// branch prediction in `M7State`, the FP register scoreboard). `MEM`: the memory set-up
+/// is one of `m7mem::Setup::Stm32f7` (flash and L1 caches in `mem`); false for TCM, whose
+/// copy of the run loop then has no memory-system code at all.
 #[derive(Default)]
-pub struct CortexM7 {
+pub struct CortexM7<const MEM: bool> {
     /// length in bytes of the previous instruction
     prev_len: u8,
     st: M7State,
     /// FP register scoreboard (`fp_issue`): per S register (Dn = S2n, S2n+1), the
     /// cycle from which an instruction reading it at its issue stage finds the
-    /// pending result
-    fp_ready: [u64; 32],
-    /// the memory set-up is an `m7mem::Setup::Stm32f7` (flash and L1 caches in `mem`)
-    mem_on: bool,
+    /// pending result (boxed, as `M7State::bp`: keeps the hot state compact)
+    fp_ready: Box<[u64; 32]>,
     mem: Box<m7mem::Memory>,
 }
 
-impl CortexTiming for CortexM7 {
+impl<const MEM: bool> CortexTiming for CortexM7<MEM> {
     const CORE: Core = Core::M7;
     const TARGET_WIDTH: bool = false;
 
@@ -525,7 +525,7 @@ impl CortexTiming for CortexM7 {
     /// the instruction then issues alone, every earlier result latency has passed.
     #[inline(always)]
     fn fetch(&mut self, _i: &Insn, pc: u32) -> u64 {
-        if !self.mem_on {
+        if !MEM {
             return 0;
         }
         let f = self.mem.fetch(pc);
@@ -543,7 +543,8 @@ impl CortexTiming for CortexM7 {
         let i = e.i;
         let mut cyc = i.cyc as u64;
         // refill of a taken branch with an immediate target: before the instruction's
-        // issue (it counts in the clock m7_adjust sees)
+        // issue (it counts in the clock m7_adjust sees). FP register result latencies
+        // (`fp_issue`) and data cache misses (`m7mem`): a stalled instruction issues alone
         let mut pre = 0;
         match i.op {
             Op::DpImm | Op::DpReg | Op::Ldm | Op::Bx | Op::Blx if e.taken => {
@@ -558,39 +559,41 @@ impl CortexTiming for CortexM7 {
                 if e.taken {
                     cyc += refill(Core::M7, e.npc);
                 }
+                if MEM {
+                    cyc += self.mem.data(e.addr);
+                }
             }
-            Op::St | Op::StR => cyc = M7_STORE_CYCLES,
+            Op::St | Op::StR => {
+                cyc = M7_STORE_CYCLES;
+                if MEM {
+                    cyc += self.mem.data(e.addr);
+                }
+            }
             Op::B | Op::Bl | Op::Bcond | Op::Cbz | Op::Tbb | Op::Tbh if e.taken => {
                 pre = refill(Core::M7, e.npc);
             }
             Op::It if self.prev_len == 2 => cyc = 0,
             Op::Vldr | Op::Vstr => {
                 self.st.addr = e.addr;
-                cyc = 1;
+                cyc = 1 + self.fp_issue(i, now);
+                if MEM {
+                    cyc += self.mem.data(e.addr);
+                }
             }
             Op::Vldm | Op::Vstm => {
                 let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
                 cyc = fp_multi_cycles(Core::M7, words);
             }
-            Op::Vdp if i.sh != 0 => {
-                cyc = m7_fp64_cycles(i.sub, e.fp[0], e.fp[1], e.fp[2], cyc);
+            Op::Vdp => {
+                if i.sh != 0 {
+                    cyc = m7_fp64_cycles(i.sub, e.fp[0], e.fp[1], e.fp[2], cyc);
+                }
+                cyc += self.fp_issue(i, now);
+            }
+            Op::VmovImm | Op::VmovS | Op::Vmov2 | Op::VmovScalar => {
+                cyc += self.fp_issue(i, now);
             }
             _ => {}
-        }
-        if matches!(i.class, Class::Fp | Class::FpMem) {
-            // FP register result latencies: a stalled instruction issues alone
-            cyc += self.fp_issue(i, now);
-        }
-        if self.mem_on {
-            // the instruction cache and flash, the data cache (m7mem): a stalled
-            // instruction issues alone
-            cyc += self.mem.fetch(e.pc);
-            if matches!(
-                i.op,
-                Op::Ld | Op::LdR | Op::St | Op::StR | Op::Vldr | Op::Vstr
-            ) {
-                cyc += self.mem.data(e.addr);
-            }
         }
         self.prev_len = i.len;
         pre + m7_adjust(&mut self.st, i, cyc, now + pre, e.pc, e.npc)
@@ -610,14 +613,16 @@ impl CortexTiming for CortexM7 {
         EXC_RETURN
     }
 
+    /// The copy of the model for the set-up: `CortexM7<false>` for TCM, `CortexM7<true>`
+    /// for the STM32F7 set-ups.
     fn set_memory(&mut self, s: m7mem::Setup) -> bool {
-        if let m7mem::Setup::Stm32f7 { icache, dcache } = s {
-            self.mem_on = true;
-            *self.mem = m7mem::Memory::new(icache, dcache);
-        } else {
-            self.mem_on = false;
+        match s {
+            m7mem::Setup::Tcm => !MEM,
+            m7mem::Setup::Stm32f7 { icache, dcache } => {
+                *self.mem = m7mem::Memory::new(icache, dcache);
+                MEM
+            }
         }
-        true
     }
 }
 
@@ -650,7 +655,7 @@ fn fp_regs(r: u8, dbl: bool) -> (usize, usize) {
     }
 }
 
-impl CortexM7 {
+impl<const MEM: bool> CortexM7<MEM> {
     /// Cycles an FP instruction waits at issue, at clock `now`, for the FP register
     /// results it reads (`M7_FP_LAT` and the other latencies above); records when its
     /// own FP result is ready. Not modelled: the latency of an FP result moved to a core
