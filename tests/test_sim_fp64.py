@@ -39,6 +39,12 @@ M7_FP_DEP = {
     "vldr_vadd_f64": (3, "VLDR.64 result latency 2 (M7LoadDP)"),
     # VADD.F32 s2, s2, s7 chained: latency 3 (WriteFPALU32)
     "vadd_f32_dep": (3, "FP32 add latency 3 (WriteFPALU32)"),
+    # VMLA.F32 (3 cycles) then VADD.F32 reading its result: waits 3 (latency 6,
+    # WriteFPMAC32), 1: 7 per pair
+    "vmla_vadd_f32": (7, "FP32 VMLA result latency 6 (WriteFPMAC32)"),
+    # VADD.F64 (1) then VSTR.64 of its result: the store reads its data 2 cycles late
+    # (M7Read_EX3), so no wait: 1 + 1 per pair (VSTR.64 issues alone)
+    "vadd_vstr_f64": (2, "VSTR reads its data late (M7Read_EX3)"),
 }
 # single precision: no operand dependence (same source), Cortex-M4 TRM / estimate
 F32 = {"vadd_f32": 1, "vmul_f32": 1, "vdiv_f32": 14}

@@ -202,5 +202,27 @@ fpbench_\name:
 	.endm
 	DEPBENCH vadd_f32_dep, 10
 	DEPBENCH vadd_f32_dep_x2, 20
+	.macro DEPBODY_vmla_vadd_f32
+	vmla.f32 s0, s2, s4
+	vadd.f32 s6, s0, s4
+	.endm
+	.macro DEPBODY_vmla_vadd_f32_x2
+	vmla.f32 s0, s2, s4
+	vadd.f32 s6, s0, s4
+	.endm
+	DEPBENCH vmla_vadd_f32, 10
+	DEPBENCH vmla_vadd_f32_x2, 20
+
+	.macro DEPBODY_vadd_vstr_f64
+	vadd.f64 d0, d1, d2
+	vstr d0, [sp, #-8]
+	.endm
+	.macro DEPBODY_vadd_vstr_f64_x2
+	vadd.f64 d0, d1, d2
+	vstr d0, [sp, #-8]
+	.endm
+	DEPBENCH vadd_vstr_f64, 10
+	DEPBENCH vadd_vstr_f64_x2, 20
 #endif
+
 
