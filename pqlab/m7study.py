@@ -10,7 +10,10 @@ compiler and flags) with FALCON_FPNATIVE or FALCON_FPEMU and pqlab's driver
 pqlab/data/falcon_extra_speed.c (the operations of the package's own speed test), and run
 on m7-sim (or any platform given). Usage:
 
-    python -m pqlab.m7study [-p m7-sim] [--keygens 2] [--runs 3]
+    python -m pqlab.m7study [-p m7-sim] [--keygens 2] [--runs 3] [--memory tcm|stm32f7|...]
+
+--memory passes pqlab-sim's memory set-up of the Cortex-M7 estimate (docs/sim.md, "Memory
+set-up"; default tcm, the platform's own command) and is recorded with the model.
 """
 
 from __future__ import annotations
@@ -75,8 +78,20 @@ def build(plat: Platform, extra: Path, work: Path, logn: int, fp: str, keygens: 
     return elf
 
 
-def run(plat: Platform, elf: Path, timeout: float = 7200.0) -> dict[str, list[int]]:
-    proc = subprocess.run(command(plat, elf), capture_output=True, text=True, timeout=timeout, check=False)
+MEMORY = ("tcm", "stm32f7", "stm32f7-icache", "stm32f7-nocache")
+
+
+def sim_command(plat: Platform, elf: Path, memory: str = "tcm") -> list[str]:
+    """The platform's command; for another memory set-up than TCM, pqlab-sim's --memory."""
+    if memory == "tcm":
+        return command(plat, elf)
+    if plat.runner_kind != "pqlab-sim" or "mps2-an500" not in plat.runner_command:
+        raise PqlabError(f"--memory {memory}: only for pqlab-sim's Cortex-M7 machine (mps2-an500), not {plat.name}")
+    return command(plat, elf, ["--memory", memory])
+
+
+def run(plat: Platform, elf: Path, timeout: float = 7200.0, memory: str = "tcm") -> dict[str, list[int]]:
+    proc = subprocess.run(sim_command(plat, elf, memory), capture_output=True, text=True, timeout=timeout, check=False)
     lines = proc.stdout.splitlines()
     if proc.returncode != 0 or "done" not in lines:
         raise PqlabError(f"{elf} failed (exit {proc.returncode}): {proc.stdout[-400:]} {proc.stderr[-400:]}")
@@ -135,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--logn", type=int, nargs="*", default=[9, 10])
     ap.add_argument("--fp", nargs="*", default=list(CONFIGS))
     ap.add_argument("--work", default=str(ROOT / "build" / "m7study"))
+    ap.add_argument("--memory", choices=MEMORY, default="tcm", help="pqlab-sim memory set-up (Cortex-M7)")
     a = ap.parse_args(argv)
     from pqlab.external import path as ext_path
 
@@ -145,14 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     for logn in a.logn:
         for fp in a.fp:
             elf = build(plat, extra, work, logn, fp, a.keygens, a.runs)
-            measured[(logn, fp)] = run(plat, elf)
+            measured[(logn, fp)] = run(plat, elf, memory=a.memory)
             print(f"# Falcon-{1 << logn} {fp}: {measured[(logn, fp)]}", file=sys.stderr, flush=True)
     rows = compare(measured, study())
-    res = {"platform": plat.name, "model": model(plat), "rows": rows}
+    res = {"platform": plat.name, "model": model(plat), "memory": a.memory, "rows": rows}
     (work / "table.json").write_text(json.dumps(res, indent=1))
     md = table_md(rows)
     (work / "table.md").write_text(md)
-    print(f"platform {plat.name}, model {res['model']}\n")
+    print(f"platform {plat.name}, model {res['model']}, memory {a.memory}\n")
     print(md)
     return 0
 

@@ -28,6 +28,24 @@ M7_FP64 = {
     # differs from the product's: the "different exponents" column (8) in both
     "vfma_f64": (8, 8, 10, 6),
 }
+# FP result latencies (m7-estimate-v4): cycles per chain link, operands of the same
+# exponent. Source: Arm's LLVM scheduling model of the Cortex-M7
+# (llvm/lib/Target/ARM/ARMScheduleM7.td, LLVM 19; llvm-mca-19 -mcpu=cortex-m7), FP results
+# read 3 cycles after issue, VLDR.64 2 (timing::cortex_m::M7_FP_LAT and neighbours)
+M7_FP_DEP = {
+    # VABS.F64 d1, d1 chained: 1 issue + 2 waiting for the previous result (latency 3)
+    "vabs_f64_dep": (3, "FP64 result latency 3 (M7WriteVFPLatOverride)"),
+    # VLDR.64 (1, issues alone) then VADD.F64 reading it: +1 (load latency 2), VADD 1
+    "vldr_vadd_f64": (3, "VLDR.64 result latency 2 (M7LoadDP)"),
+    # VADD.F32 s2, s2, s7 chained: latency 3 (WriteFPALU32)
+    "vadd_f32_dep": (3, "FP32 add latency 3 (WriteFPALU32)"),
+    # VMLA.F32 (3 cycles) then VADD.F32 reading its result: waits 3 (latency 6,
+    # WriteFPMAC32), 1: 7 per pair
+    "vmla_vadd_f32": (7, "FP32 VMLA result latency 6 (WriteFPMAC32)"),
+    # VADD.F64 (1) then VSTR.64 of its result: the store reads its data 2 cycles late
+    # (M7Read_EX3), so no wait: 1 + 1 per pair (VSTR.64 issues alone)
+    "vadd_vstr_f64": (2, "VSTR reads its data late (M7Read_EX3)"),
+}
 # single precision: no operand dependence (same source), Cortex-M4 TRM / estimate
 F32 = {"vadd_f32": 1, "vmul_f32": 1, "vdiv_f32": 14}
 
@@ -82,6 +100,13 @@ def test_f32_does_not_depend_on_operands(m7: dict[str, int], name: str) -> None:
     for out in (m4, m7):
         assert {_per_insn(out, name, c) for c in CASES} == {F32[name]}
         assert len({out[f"{name}_{c}"] for c in CASES}) == 1
+
+
+@pytest.mark.parametrize("name", sorted(M7_FP_DEP))
+def test_m7_fp_result_latency(m7: dict[str, int], name: str) -> None:
+    expected, rule = M7_FP_DEP[name]
+    got = _per_insn(m7, name, "same")
+    assert got == expected, f"{name}: {rule}: expected {expected}, simulated {got}"
 
 
 def test_m4_has_no_fp64() -> None:

@@ -5,7 +5,7 @@ simulated core and must take exactly the cycles the rule predicts. Rules and
 sources: sim/src/timing.rs (Cortex-M4: Arm Cortex-M4 TRM DDI 0439B, table 3-1,
 section 3.3.1, table 7-1; alignment rules measured on an STM32 Cortex-M4,
 compendium.i-0.nl; store followed by a load measured on an STM32F407, jnk0le's pipeline
-cycle tests, doc/cortex_m3m4.md. Cortex-M7, model m7-estimate-v3: [J] jnk0le, "pipeline cycle
+cycle tests, doc/cortex_m3m4.md. Cortex-M7, model m7-estimate-v4 (rules of v3): [J] jnk0le, "pipeline cycle
 test", doc/cortex_m7.md, github.com/jnk0le/random, measured on an STM32H743;
 [L] LLVM llvm/lib/Target/ARM/ARMScheduleM7.td; [T] Arm Cortex-M7 TRM DDI 0489)."""
 

@@ -18,7 +18,8 @@ use timing::cv32e40p;
 const USAGE: &str =
     "usage: pqlab-sim [--machine mps2-an386|mps2-an500|cv32e40p|cv32e40p-nofpu|cv32e40p-acc] [--json REPORT] \
 [--profile FILE] [--intervals FILE] [--max-insns N] [--trace FILE] [--trace-limit N]
-[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] [--no-summaries] [--writes FILE] FIRMWARE.elf
+[--trace-start-pc ADDR] [--trace-stop] [--ct FILE] [--no-summaries] [--writes FILE]
+[--memory S] FIRMWARE.elf
 
 Runs FIRMWARE.elf like `qemu-system-arm -M <machine> -nographic -semihosting -kernel`:
 UART0 goes to stdout, semihosting console output to stderr, the semihosting exit
@@ -31,6 +32,12 @@ code becomes the process exit code.
                    docs/accel.md); put it before
                    --version to get its timing model, before --memory-map to get its map
   --memory-map     print the machine's memory map (code, RAM, device windows) and exit
+  --memory S       mps2-an500 (Cortex-M7 estimate): memory set-up, tcm (default: code and
+                   data in TCM, no caches) or stm32f7 (an STM32F76x at 216 MHz: code in flash
+                   with 7 wait states behind the 16 KB I-cache, data outside the 128 KB DTCM
+                   and flash constants behind the 16 KB D-cache; stm32f7-icache: D-cache off;
+                   stm32f7-nocache: both off; timing/m7mem.rs); recorded in the model
+                   version (give it before --version)
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -55,6 +62,7 @@ code becomes the process exit code.
 
 struct Opts {
     machine: String,
+    memory: timing::m7mem::Setup,
     json: Option<String>,
     profile: Option<String>,
     intervals: Option<String>,
@@ -72,6 +80,7 @@ struct Opts {
 fn parse_args() -> Result<Opts, String> {
     let mut o = Opts {
         machine: "mps2-an386".into(),
+        memory: timing::m7mem::Setup::Tcm,
         json: None,
         profile: None,
         intervals: None,
@@ -114,9 +123,9 @@ fn parse_args() -> Result<Opts, String> {
                 // the timing model of the machine given before it (the Cortex-M models'
                 // when none is)
                 let model = if o.machine.starts_with("cv32e40p") {
-                    timing::cv32e40p::MODEL_VERSION
+                    timing::cv32e40p::MODEL_VERSION.to_string()
                 } else {
-                    timing_m::MODEL_VERSION
+                    model_version(o.memory)
                 };
                 println!("pqlab-sim {} ({})", env!("CARGO_PKG_VERSION"), model);
                 std::process::exit(0);
@@ -134,6 +143,16 @@ fn parse_args() -> Result<Opts, String> {
                 std::process::exit(0);
             }
             "--machine" | "-M" => o.machine = get(&mut k)?,
+            "--memory" => {
+                let v = get(&mut k)?;
+                o.memory = timing::m7mem::Setup::parse(&v).ok_or_else(|| {
+                    format!(
+                        "unknown memory set-up {} (known: {})",
+                        v,
+                        timing::m7mem::SETUPS
+                    )
+                })?
+            }
             "--json" => o.json = Some(get(&mut k)?),
             "--profile" => o.profile = Some(get(&mut k)?),
             "--writes" => o.writes = Some(get(&mut k)?),
@@ -175,7 +194,22 @@ fn parse_args() -> Result<Opts, String> {
     if o.elf.is_empty() {
         return Err("no firmware file given".into());
     }
+    if o.memory != timing::m7mem::Setup::Tcm && o.machine != "mps2-an500" {
+        return Err(format!(
+            "--memory {} is for the Cortex-M7 machine (mps2-an500), not {}",
+            o.memory.name(),
+            o.machine
+        ));
+    }
     Ok(o)
+}
+
+/// The Cortex-M timing model's version with the memory set-up when it is not TCM.
+fn model_version(m: timing::m7mem::Setup) -> String {
+    match m {
+        timing::m7mem::Setup::Tcm => timing_m::MODEL_VERSION.to_string(),
+        s => format!("{} (memory {})", timing_m::MODEL_VERSION, s.name()),
+    }
 }
 
 fn main() {
@@ -268,7 +302,11 @@ fn main() {
     }
     match core {
         Core::M4 => run_arm::<CortexM4>(&o, &elf, an500),
-        Core::M7 => run_arm::<CortexM7>(&o, &elf, an500),
+        // one copy of the Cortex-M7 model per kind of memory set-up (timing/m7mem.rs)
+        Core::M7 if o.memory == timing::m7mem::Setup::Tcm => {
+            run_arm::<CortexM7<false>>(&o, &elf, an500)
+        }
+        Core::M7 => run_arm::<CortexM7<true>>(&o, &elf, an500),
     }
 }
 
@@ -282,6 +320,15 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
         std::process::exit(2);
     }
     let mut cpu = Cpu::<T>::new(mem::Mem::new(an500));
+    if !cpu.timing_mut().set_memory(o.memory) {
+        eprintln!(
+            "pqlab-sim: --memory {} is not available on {}",
+            o.memory.name(),
+            o.machine
+        );
+        std::process::exit(2);
+    }
+    let model = model_version(o.memory);
     for seg in &elf.segments {
         if !cpu.mem.load(seg.paddr, &seg.data) {
             eprintln!(
@@ -396,7 +443,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
     };
     if let Some(path) = &o.json {
         let r = report::Run {
-            model_version: timing_m::MODEL_VERSION,
+            model_version: &model,
             machine: &o.machine,
             core: core_name,
             estimate: core == Core::M7,
@@ -416,7 +463,7 @@ fn run_arm<T: CortexTiming>(o: &Opts, elf: &elf::Elf, an500: bool) -> ! {
             &t.track,
             &elf.funcs,
             &taint::Run {
-                model_version: timing_m::MODEL_VERSION,
+                model_version: &model,
                 machine: &o.machine,
                 core: core_name,
                 firmware: &o.elf,

@@ -146,6 +146,11 @@ fn usat(v: i64, bits: u32) -> (u32, bool) {
 pub const EXC_SYSTICK: u32 = 15;
 
 impl<T: CortexTiming> Cpu<T> {
+    /// The core's timing model (to configure it before the run: `--memory`).
+    pub fn timing_mut(&mut self) -> &mut T {
+        &mut self.tm
+    }
+
     pub fn new(mem: Mem) -> Cpu<T> {
         Cpu {
             r: [0; 256],
@@ -545,7 +550,7 @@ impl<T: CortexTiming> Cpu<T> {
         }
         self.r[15] = pc.wrapping_add(4);
         self.m.insns += 1;
-        let f = self.tm.fetch(&i);
+        let f = self.tm.fetch(&i, pc);
         if f != 0 {
             self.m.cycles += f;
         }

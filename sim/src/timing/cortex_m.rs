@@ -60,17 +60,21 @@
 //! documented early termination ("based on the number of leading ones and
 //! zeroes in the input operands").
 //!
-//! Cortex-M7 (estimate, m7-estimate-v3): the per-instruction table with the M7
+//! Cortex-M7 (estimate, m7-estimate-v4): the per-instruction table with the M7
 //! costs of loads, stores and load/store multiple, adjusted by dual issue,
 //! result latencies and branch prediction in `m7_adjust` (pairing classes and
-//! register masks precomputed by `m7_info`), and the operand-dependent FP64
-//! costs of `m7_fp64_cycles`; sources in the "Cortex-M7 estimate" section below.
+//! register masks precomputed by `m7_info`), the operand-dependent FP64
+//! costs of `m7_fp64_cycles`, the FP register result latencies of
+//! `CortexM7::fp_issue` (v4) and the memory set-up of `m7mem` (v4: TCM by default,
+//! or an STM32F7's flash and L1 caches); sources in the "Cortex-M7 estimate"
+//! section below.
 
 use crate::arm::decode::{alu, fop, Class, Insn, Op};
+use crate::timing::m7mem;
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v3";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v4";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -347,8 +351,8 @@ pub trait CortexTiming: Default {
     /// masks, pairing class): called once per decoded instruction.
     /// `pc`: the instruction's address (the decode cache holds one entry per address).
     fn annotate(i: &mut Insn, pc: u32);
-    /// Cycles the fetch of the instruction adds before it executes.
-    fn fetch(&mut self, i: &Insn) -> u64;
+    /// Cycles the fetch of the instruction at `pc` adds before it executes.
+    fn fetch(&mut self, i: &Insn, pc: u32) -> u64;
     /// Cycles of an executed instruction; `now`: the clock before it.
     fn step(&mut self, e: &Event, now: u64) -> u64;
     /// Cycles of an instruction skipped by its IT block (condition failed).
@@ -357,6 +361,11 @@ pub trait CortexTiming: Default {
     fn exception_entry(&mut self) -> u64;
     /// Cycles of an exception return: the unstacking.
     fn exception_return(&mut self) -> u64;
+    /// Select the memory set-up (`--memory`); false when the model has no such set-up
+    /// (only the Cortex-M7 estimate has one other than TCM, `m7mem`).
+    fn set_memory(&mut self, s: m7mem::Setup) -> bool {
+        s == m7mem::Setup::Tcm
+    }
 }
 
 impl CortexTiming for CortexM4 {
@@ -384,7 +393,7 @@ impl CortexTiming for CortexM4 {
     /// "Groups of three or more unaligned wide instructions will take one extra cycle"
     /// (module comment).
     #[inline(always)]
-    fn fetch(&mut self, i: &Insn) -> u64 {
+    fn fetch(&mut self, i: &Insn, _pc: u32) -> u64 {
         if i.emask != 0 {
             self.uw_run += 1;
             if self.uw_run == 3 {
@@ -487,15 +496,22 @@ impl CortexTiming for CortexM4 {
 }
 
 /// The Cortex-M7 estimate: its state between instructions (dual issue, result latencies,
-/// branch prediction in `M7State`).
+/// branch prediction in `M7State`, the FP register scoreboard). `MEM`: the memory set-up
+/// is one of `m7mem::Setup::Stm32f7` (flash and L1 caches in `mem`); false for TCM, whose
+/// copy of the run loop then has no memory-system code at all.
 #[derive(Default)]
-pub struct CortexM7 {
+pub struct CortexM7<const MEM: bool> {
     /// length in bytes of the previous instruction
     prev_len: u8,
     st: M7State,
+    /// FP register scoreboard (`fp_issue`): per S register (Dn = S2n, S2n+1), the
+    /// cycle from which an instruction reading it at its issue stage finds the
+    /// pending result (boxed, as `M7State::bp`: keeps the hot state compact)
+    fp_ready: Box<[u64; 32]>,
+    mem: Box<m7mem::Memory>,
 }
 
-impl CortexTiming for CortexM7 {
+impl<const MEM: bool> CortexTiming for CortexM7<MEM> {
     const CORE: Core = Core::M7;
     const TARGET_WIDTH: bool = false;
 
@@ -504,9 +520,22 @@ impl CortexTiming for CortexM7 {
         m7_info(i);
     }
 
+    /// The instruction cache and flash (`m7mem`, `--memory stm32f7*`): a fetch that misses
+    /// stalls before the instruction executes (a load of the DWT cycle counter sees it);
+    /// the instruction then issues alone, every earlier result latency has passed.
     #[inline(always)]
-    fn fetch(&mut self, _i: &Insn) -> u64 {
-        0
+    fn fetch(&mut self, _i: &Insn, pc: u32) -> u64 {
+        if !MEM {
+            return 0;
+        }
+        let f = self.mem.fetch(pc);
+        if f != 0 {
+            self.st.row = 0x1ff;
+            self.st.cur = 0;
+            self.st.prev = 0;
+            self.st.one = false;
+        }
+        f
     }
 
     #[inline(always)]
@@ -514,7 +543,8 @@ impl CortexTiming for CortexM7 {
         let i = e.i;
         let mut cyc = i.cyc as u64;
         // refill of a taken branch with an immediate target: before the instruction's
-        // issue (it counts in the clock m7_adjust sees)
+        // issue (it counts in the clock m7_adjust sees). FP register result latencies
+        // (`fp_issue`) and data cache misses (`m7mem`): a stalled instruction issues alone
         let mut pre = 0;
         match i.op {
             Op::DpImm | Op::DpReg | Op::Ldm | Op::Bx | Op::Blx if e.taken => {
@@ -529,22 +559,39 @@ impl CortexTiming for CortexM7 {
                 if e.taken {
                     cyc += refill(Core::M7, e.npc);
                 }
+                if MEM {
+                    cyc += self.mem.data(e.addr);
+                }
             }
-            Op::St | Op::StR => cyc = M7_STORE_CYCLES,
+            Op::St | Op::StR => {
+                cyc = M7_STORE_CYCLES;
+                if MEM {
+                    cyc += self.mem.data(e.addr);
+                }
+            }
             Op::B | Op::Bl | Op::Bcond | Op::Cbz | Op::Tbb | Op::Tbh if e.taken => {
                 pre = refill(Core::M7, e.npc);
             }
             Op::It if self.prev_len == 2 => cyc = 0,
             Op::Vldr | Op::Vstr => {
                 self.st.addr = e.addr;
-                cyc = 1;
+                cyc = 1 + self.fp_issue(i, now);
+                if MEM {
+                    cyc += self.mem.data(e.addr);
+                }
             }
             Op::Vldm | Op::Vstm => {
                 let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
                 cyc = fp_multi_cycles(Core::M7, words);
             }
-            Op::Vdp if i.sh != 0 => {
-                cyc = m7_fp64_cycles(i.sub, e.fp[0], e.fp[1], e.fp[2], cyc);
+            Op::Vdp => {
+                if i.sh != 0 {
+                    cyc = m7_fp64_cycles(i.sub, e.fp[0], e.fp[1], e.fp[2], cyc);
+                }
+                cyc += self.fp_issue(i, now);
+            }
+            Op::VmovImm | Op::VmovS | Op::Vmov2 | Op::VmovScalar => {
+                cyc += self.fp_issue(i, now);
             }
             _ => {}
         }
@@ -565,6 +612,175 @@ impl CortexTiming for CortexM7 {
     fn exception_return(&mut self) -> u64 {
         EXC_RETURN
     }
+
+    /// The copy of the model for the set-up: `CortexM7<false>` for TCM, `CortexM7<true>`
+    /// for the STM32F7 set-ups.
+    fn set_memory(&mut self, s: m7mem::Setup) -> bool {
+        match s {
+            m7mem::Setup::Tcm => !MEM,
+            m7mem::Setup::Stm32f7 { icache, dcache } => {
+                *self.mem = m7mem::Memory::new(icache, dcache);
+                MEM
+            }
+        }
+    }
+}
+
+/// FP result latencies of the Cortex-M7 estimate, from Arm's LLVM scheduling model of
+/// the Cortex-M7 (llvm/lib/Target/ARM/ARMScheduleM7.td, LLVM 19; the same figures from
+/// `llvm-mca-19 -mcpu=cortex-m7 --instruction-info`): "Effective scheduling latency is
+/// really 3 for nearly all FP operations, even if their true latency is higher"
+/// (M7WriteVFPLatOverride on FP64 add/sub/mul/div/sqrt/abs/neg/convert/MAC and FP32
+/// divide/square root; WriteFPALU32, WriteFPMUL32, WriteFPCVT, WriteFPMOV: 3), FP32
+/// VMLA/VMLS/VNMLA/VNMLS 6 and fused VFMA/VFMS/VFNMA/VFNMS 5 (M7WriteVFPLatOverride5),
+/// VLDR.64 2 (M7LoadDP), VLDR.32 1 (M7LoadSP), VCMP 0 (flags). Reads: the accumulator of
+/// a MAC 3 cycles late (ReadFPMAC; fused single precision 2, M7ReadFPMAC2), the data of
+/// VSTR 2 cycles late (M7Read_EX3), every other FP operand at issue.
+pub const M7_FP_LAT: u64 = 3;
+pub const M7_FP32_MAC_LAT: u64 = 6;
+pub const M7_FP32_FMA_LAT: u64 = 5;
+pub const M7_VLDR64_LAT: u64 = 2;
+pub const M7_VLDR32_LAT: u64 = 1;
+pub const M7_FP_ACC_ADVANCE: u64 = 3;
+pub const M7_FP32_FMA_ACC_ADVANCE: u64 = 2;
+pub const M7_VSTR_ADVANCE: u64 = 2;
+
+/// S registers of FP register `r` (an S index, or a D index when `dbl`): first, count.
+#[inline(always)]
+fn fp_regs(r: u8, dbl: bool) -> (usize, usize) {
+    if dbl {
+        (2 * r as usize, 2)
+    } else {
+        (r as usize, 1)
+    }
+}
+
+impl<const MEM: bool> CortexM7<MEM> {
+    /// Cycles an FP instruction waits at issue, at clock `now`, for the FP register
+    /// results it reads (`M7_FP_LAT` and the other latencies above); records when its
+    /// own FP result is ready. Not modelled: the latency of an FP result moved to a core
+    /// register (VMOV Rt, Sn / Rt, Rt2, Dm) for the core instruction reading it, VLDM's
+    /// and VPOP's results, FPSCR flags after VCMP (VMRS issues alone).
+    #[inline(always)]
+    fn fp_issue(&mut self, i: &Insn, now: u64) -> u64 {
+        let dbl = i.sh != 0;
+        // (register, size, advance) read; (register, size) written and its latency
+        let mut src: [(u8, bool, u64); 3] = [(255, false, 0); 3];
+        let mut dst: (u8, bool) = (255, false);
+        let mut lat = M7_FP_LAT;
+        match i.op {
+            Op::Vdp => {
+                let (sd, ss) = match i.sub {
+                    fop::VCVT_FD => (!dbl, dbl),
+                    fop::VCVT_I2F => (dbl, false),
+                    fop::VCVT_F2I | fop::VCVT_F2I_RM => (false, dbl),
+                    _ => (dbl, dbl),
+                };
+                src[0] = (i.rm, ss, 0);
+                match i.sub {
+                    fop::VMLA | fop::VMLS | fop::VNMLA | fop::VNMLS => {
+                        src[1] = (i.rn, ss, 0);
+                        src[2] = (i.rd, ss, M7_FP_ACC_ADVANCE);
+                        if !dbl {
+                            lat = M7_FP32_MAC_LAT;
+                        }
+                    }
+                    fop::VFMA | fop::VFMS | fop::VFNMA | fop::VFNMS => {
+                        src[1] = (i.rn, ss, 0);
+                        src[2] = if dbl {
+                            (i.rd, ss, M7_FP_ACC_ADVANCE)
+                        } else {
+                            lat = M7_FP32_FMA_LAT;
+                            (i.rd, ss, M7_FP32_FMA_ACC_ADVANCE)
+                        };
+                    }
+                    fop::VMUL
+                    | fop::VNMUL
+                    | fop::VADD
+                    | fop::VSUB
+                    | fop::VDIV
+                    | fop::VSEL
+                    | fop::VMAXNM
+                    | fop::VMINNM => src[1] = (i.rn, ss, 0),
+                    fop::VCMP => {
+                        // compares Dd/Sd with Dm/Sm (or zero); writes only the flags
+                        src[1] = (i.rd, ss, 0);
+                        if i.ra & 2 != 0 {
+                            src[0].0 = 255;
+                        }
+                    }
+                    _ => {}
+                }
+                if i.sub != fop::VCMP {
+                    dst = (i.rd, sd);
+                }
+            }
+            Op::VmovImm => dst = (i.rd, dbl),
+            Op::Vldr => {
+                dst = (i.rd, dbl);
+                lat = if dbl { M7_VLDR64_LAT } else { M7_VLDR32_LAT };
+            }
+            Op::Vstr => src[0] = (i.rd, dbl, M7_VSTR_ADVANCE),
+            Op::VmovS => {
+                if i.sub != 0 {
+                    src[0] = (i.rn, false, 0);
+                } else {
+                    dst = (i.rn, false);
+                }
+            }
+            Op::VmovScalar => {
+                if i.sub != 0 {
+                    src[0] = (i.rn, true, 0);
+                } else {
+                    dst = (i.rn, true);
+                }
+            }
+            Op::Vmov2 => {
+                let d = i.sub & 2 != 0;
+                // two S registers: Sm and Sm+1, or Dm
+                let (r, dd) = if d {
+                    (i.rm, true)
+                } else {
+                    (i.rm >> 1, i.rm & 1 == 0)
+                };
+                if dd {
+                    if i.sub & 1 != 0 {
+                        src[0] = (r, true, 0);
+                    } else {
+                        dst = (r, true);
+                    }
+                } else if i.sub & 1 != 0 {
+                    src[0] = (i.rm, false, 0);
+                    src[1] = (i.rm + 1, false, 0);
+                } else {
+                    // Sm, Sm+1 not a D pair: a one-S-register latency each
+                    for k in 0..2 {
+                        if let Some(x) = self.fp_ready.get_mut(i.rm as usize + k) {
+                            *x = now + M7_FP_LAT;
+                        }
+                    }
+                }
+            }
+            _ => return 0,
+        }
+        let mut need = 0;
+        for &(r, d, adv) in &src {
+            if r != 255 {
+                let (s, n) = fp_regs(r, d);
+                for k in s..(s + n).min(32) {
+                    need = need.max(self.fp_ready[k].saturating_sub(adv));
+                }
+            }
+        }
+        let stall = need.saturating_sub(now);
+        if dst.0 != 255 {
+            let (s, n) = fp_regs(dst.0, dst.1);
+            for k in s..(s + n).min(32) {
+                self.fp_ready[k] = now + stall + lat;
+            }
+        }
+        stall
+    }
 }
 
 /// Register an instruction writes (255 = none or several).
@@ -581,7 +797,8 @@ fn writes(i: &Insn) -> u8 {
 }
 
 // ------------------------------------------------------------------------
-// Cortex-M7 estimate, model m7-estimate-v3.
+// Cortex-M7 estimate, model m7-estimate-v4 (v3 and the FP result latencies, the
+// memory set-ups).
 //
 // Sources (each rule below names its own):
 // [J] jnk0le, "pipeline cycle test", doc/cortex_m7.md (github.com/jnk0le/random),
@@ -593,7 +810,8 @@ fn writes(i: &Insn) -> u8 {
 //     in-order superscalar pipeline with dual issue; branch prediction with a
 //     Branch Target Address Cache (BTAC) in the prefetch unit; DTCM as two
 //     32-bit banks (D0TCM even words, D1TCM odd words).
-// Code and data are taken to be in TCM: no caches, no wait states.
+// Code and data are taken to be in TCM (no caches, no wait states) unless the memory
+// set-up says otherwise (`m7mem`, `--memory`).
 
 /// Pairing classes (`Insn::wr & 7` on the Cortex-M7), one per instruction.
 pub const K_ALU: u8 = 0;

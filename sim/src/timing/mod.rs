@@ -3,3 +3,4 @@
 
 pub mod cortex_m;
 pub mod cv32e40p;
+pub mod m7mem;

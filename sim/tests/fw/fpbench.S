@@ -161,4 +161,68 @@ fpbench_\name:
 	vfma.f64 d3, d1, d2
 	.endr
 	STOP
+	@ FP result latencies (Cortex-M7 estimate, LLVM's ARMScheduleM7.td): chains of
+	@ dependent instructions, operands as above (r2: the operand array)
+	.macro DEPBENCH name, n
+	BENCH \name
+	LOAD64
+	mov r2, r0
+	START
+	.rept \n
+	DEPBODY_\name
+	.endr
+	STOP
+	.endm
+
+	.macro DEPBODY_vabs_f64_dep
+	vabs.f64 d1, d1
+	.endm
+	.macro DEPBODY_vabs_f64_dep_x2
+	vabs.f64 d1, d1
+	.endm
+	DEPBENCH vabs_f64_dep, 10
+	DEPBENCH vabs_f64_dep_x2, 20
+
+	.macro DEPBODY_vldr_vadd_f64
+	vldr d1, [r2]
+	vadd.f64 d0, d1, d2
+	.endm
+	.macro DEPBODY_vldr_vadd_f64_x2
+	vldr d1, [r2]
+	vadd.f64 d0, d1, d2
+	.endm
+	DEPBENCH vldr_vadd_f64, 10
+	DEPBENCH vldr_vadd_f64_x2, 20
+
+	.macro DEPBODY_vadd_f32_dep
+	vadd.f32 s2, s2, s7
+	.endm
+	.macro DEPBODY_vadd_f32_dep_x2
+	vadd.f32 s2, s2, s7
+	.endm
+	DEPBENCH vadd_f32_dep, 10
+	DEPBENCH vadd_f32_dep_x2, 20
+	.macro DEPBODY_vmla_vadd_f32
+	vmla.f32 s0, s2, s4
+	vadd.f32 s6, s0, s4
+	.endm
+	.macro DEPBODY_vmla_vadd_f32_x2
+	vmla.f32 s0, s2, s4
+	vadd.f32 s6, s0, s4
+	.endm
+	DEPBENCH vmla_vadd_f32, 10
+	DEPBENCH vmla_vadd_f32_x2, 20
+
+	.macro DEPBODY_vadd_vstr_f64
+	vadd.f64 d0, d1, d2
+	vstr d0, [sp, #-8]
+	.endm
+	.macro DEPBODY_vadd_vstr_f64_x2
+	vadd.f64 d0, d1, d2
+	vstr d0, [sp, #-8]
+	.endm
+	DEPBENCH vadd_vstr_f64, 10
+	DEPBENCH vadd_vstr_f64_x2, 20
 #endif
+
+

@@ -6,9 +6,13 @@
    double-precision bodies run too. */
 #include "fw.h"
 
+/* clang-format off */
 #define F32LIST(X) X(vadd_f32) X(vadd_f32_x2) X(vmul_f32) X(vmul_f32_x2) X(vdiv_f32) X(vdiv_f32_x2)
-#define F64LIST(X)                                                                                                     \
-    X(vadd_f64) X(vadd_f64_x2) X(vmul_f64) X(vmul_f64_x2) X(vdiv_f64) X(vdiv_f64_x2) X(vfma_f64) X(vfma_f64_x2)
+#define F64LIST(X) \
+    X(vadd_f64) X(vadd_f64_x2) X(vmul_f64) X(vmul_f64_x2) X(vdiv_f64) X(vdiv_f64_x2) X(vfma_f64) X(vfma_f64_x2) \
+    X(vabs_f64_dep) X(vabs_f64_dep_x2) X(vldr_vadd_f64) X(vldr_vadd_f64_x2) X(vadd_f32_dep) X(vadd_f32_dep_x2) \
+    X(vmla_vadd_f32) X(vmla_vadd_f32_x2) X(vadd_vstr_f64) X(vadd_vstr_f64_x2)
+/* clang-format on */
 
 #define DECL(n) uint32_t fpbench_##n(const void *ops);
 uint32_t fpbench_empty(const void *ops);
