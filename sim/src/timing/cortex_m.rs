@@ -70,7 +70,7 @@ use crate::arm::decode::{alu, fop, Class, Insn, Op};
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v3";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v5 / m7-estimate-v3";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -179,6 +179,8 @@ pub struct CortexM4 {
     prev_dp: u8,
     /// run of consecutive 32-bit instructions at addresses 2 mod 4 (fetch)
     uw_run: u8,
+    /// whether the last member of that run was a memory instruction (`UW_MEM`)
+    uw_mem: u16,
 }
 
 impl Default for CortexM4 {
@@ -189,6 +191,7 @@ impl Default for CortexM4 {
             prev_len: 4,
             prev_dp: 255,
             uw_run: 0,
+            uw_mem: 0,
         }
     }
 }
@@ -213,7 +216,10 @@ fn load_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
     if i.op == Op::Ld && i.ra & 2 != 0 {
         return 2;
     }
-    if cpu.prev_ls == 1 && !dep {
+    // m4-v5: "32bit opcode loads (ldr.w, ldrb.w) may fail to pipeline correctly if they are
+    // not positioned at word aligned boundaries" (jnk0le, "pipeline cycle test",
+    // doc/cortex_m3m4.md, STM32F407): a 32-bit load at an address 2 mod 4 is not pipelined.
+    if cpu.prev_ls == 1 && !dep && i.emask & UW == 0 {
         1
     } else {
         2
@@ -232,13 +238,18 @@ pub fn dp_dest(i: &Insn) -> u8 {
 /// preceding data processing operation stalls the pipeline for an additional
 /// cycle whilst the register bank is updated. There is no forwarding path for
 /// this scenario." (Cortex-M3/M4 TRM, load/store timings)
+/// m4-v5: the same when the base or offset register was loaded by the immediately
+/// preceding load single: "base address and offset must be available 1 cycle earlier
+/// than normally" (jnk0le, "pipeline cycle test", doc/cortex_m3m4.md, measured on an
+/// STM32F407, for loads and stores alike); the TRM's load pipelining already gives such
+/// a load its full two cycles, so the pair LDR Rx,[..]; LDR Ry,[Rx] takes 2 + 3.
 #[inline(always)]
-fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
-    if prev_dp == 255 {
-        return 0;
-    }
+fn agu_stall(cpu: &CortexM4, i: &Insn) -> u64 {
     let uses_rm = matches!(i.op, Op::LdR | Op::StR | Op::Tbb | Op::Tbh);
-    (i.rn == prev_dp || (uses_rm && i.rm == prev_dp)) as u64
+    let dp = cpu.prev_dp != 255 && (i.rn == cpu.prev_dp || (uses_rm && i.rm == cpu.prev_dp));
+    let ld =
+        cpu.prev_ls == 1 && (i.rn == cpu.prev_load_rt || (uses_rm && i.rm == cpu.prev_load_rt));
+    (dp | ld) as u64
 }
 
 /// STR: immediate offset always 1 ("STR Rx,[Ry,#imm] is always one cycle");
@@ -265,8 +276,9 @@ fn m7_load_cycles(i: &Insn) -> u64 {
 /// `m7_adjust`). (The Cortex-M4 rule is `store_cycles`.)
 const M7_STORE_CYCLES: u64 = 1;
 
-/// A load single (LDR/LDRH/LDRB/LDRSx, any addressing mode) or LDM/POP right after an
-/// STR/STRH/STRB with an immediate offset (also pre/post-indexed) stalls one cycle:
+/// A load single (LDR/LDRH/LDRB/LDRSx, any addressing mode), LDRD (m4-v5) or LDM/POP right
+/// after an STR/STRH/STRB with an immediate offset (also pre/post-indexed) or an STRD
+/// (m4-v5) stalls one cycle:
 /// "stores cannot be pipelined with following load instructions (adds extra cycle
 /// to store)" and "stores can't be pipelined with following load multiple (but can
 /// with stm)", measured with DWT CYCCNT on an STM32F407 (jnk0le, github.com/jnk0le/random,
@@ -274,8 +286,10 @@ const M7_STORE_CYCLES: u64 = 1;
 /// data phase with the next instruction ("STR Rx,[Ry,#imm] is always one cycle ... the
 /// data store is performed at the same time as the next instruction is executing"),
 /// which a following load cannot share. STR with a register offset already takes two
-/// cycles with nothing pipelined after it; VSTR, LDRD and VLDR are not covered (not
-/// measured). Cortex-M4 only.
+/// cycles with nothing pipelined after it. m4-v5 extends it to LDRD and STRD: jnk0le's
+/// statement is about stores and loads in general, and the TRM says "LDRD and STRD cannot
+/// be pipelined with preceding or following instructions". VSTR and VLDR are not covered
+/// (not measured). Cortex-M4 only.
 #[inline(always)]
 fn store_load_stall(cpu: &CortexM4) -> u64 {
     (cpu.prev_ls == 2) as u64
@@ -332,6 +346,11 @@ pub struct Event<'a> {
 /// general rules: branches, divisions, multiple ...); the others, most instructions, take
 /// `step`'s short path.
 pub const BASE: u8 = 0x1f;
+/// Cortex-M4 fetch bits in `Insn::emask` (the M7 model uses the field for its own masks):
+/// a 32-bit instruction at an address that is 2 mod 4, and whether it is a memory
+/// instruction (mixed unaligned groups, `CortexM4::fetch`).
+const UW: u16 = 1;
+const UW_MEM: u16 = 2;
 const M4_LOAD: u8 = 0x20;
 const M4_STORE: u8 = 0x40;
 const M4_OTHER: u8 = 0x60;
@@ -366,7 +385,26 @@ impl CortexTiming for CortexM4 {
     fn annotate(i: &mut Insn, pc: u32) {
         // the fetch rule's case, a 32-bit instruction at an address that is 2 mod 4, in a
         // field only the Cortex-M7 model reads otherwise
-        i.emask = (i.len == 4 && pc & 2 != 0) as u16;
+        let mem = matches!(
+            i.op,
+            Op::Ld
+                | Op::LdR
+                | Op::St
+                | Op::StR
+                | Op::Ldrd
+                | Op::Strd
+                | Op::Ldm
+                | Op::Stm
+                | Op::Vldr
+                | Op::Vstr
+                | Op::Vldm
+                | Op::Vstm
+        );
+        i.emask = if i.len == 4 && pc & 2 != 0 {
+            UW | if mem { UW_MEM } else { 0 }
+        } else {
+            0
+        };
         // which path of `step` the instruction takes (the bits above BASE)
         let path = match i.op {
             Op::Ld | Op::LdR => M4_LOAD,
@@ -382,17 +420,21 @@ impl CortexTiming for CortexM4 {
     }
 
     /// "Groups of three or more unaligned wide instructions will take one extra cycle"
-    /// (module comment).
+    /// (module comment). m4-v5: "A group of unaligned wide instructions consisting of a mix
+    /// of memory and non-memory instructions can cause more than one delay cycle"
+    /// (compendium.i-0.nl, "Alignment rules", measured on an STM32 Cortex-M4): after the
+    /// third member, each change between a memory and a non-memory instruction within the
+    /// group costs one more cycle.
     #[inline(always)]
     fn fetch(&mut self, i: &Insn) -> u64 {
         if i.emask != 0 {
-            self.uw_run += 1;
-            if self.uw_run == 3 {
-                return 1;
-            }
-        } else {
-            self.uw_run = 0;
+            self.uw_run = self.uw_run.saturating_add(1);
+            let mem = i.emask & UW_MEM;
+            let mixed = self.uw_run > 3 && mem != self.uw_mem;
+            self.uw_mem = mem;
+            return (self.uw_run == 3) as u64 + mixed as u64;
         }
+        self.uw_run = 0;
         0
     }
 
@@ -410,7 +452,7 @@ impl CortexTiming for CortexM4 {
         let mut cyc = (i.cyc & BASE) as u64;
         let mut ls: u8 = 0;
         if matches!(i.op, Op::Ld | Op::LdR) {
-            cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
+            cyc = load_cycles(self, i) + agu_stall(self, i) + store_load_stall(self);
             // LDR PC blocks: 2 (load) + 3 (reload)
             if e.taken {
                 self.uw_run = 0;
@@ -423,7 +465,7 @@ impl CortexTiming for CortexM4 {
             return cyc;
         }
         if matches!(i.op, Op::St | Op::StR) {
-            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
+            cyc = store_cycles(self, i) + agu_stall(self, i);
             self.prev_dp = i.wr;
             // 2: STR with an immediate offset (store_load_stall), 3: register offset
             self.prev_ls = if i.op == Op::St { 2 } else { 3 };
@@ -436,25 +478,31 @@ impl CortexTiming for CortexM4 {
             Op::Sdiv | Op::Udiv => {
                 cyc = div_cycles(Core::M4, i.op == Op::Sdiv, e.div[0], e.div[1]);
             }
-            Op::Ldrd | Op::Strd | Op::Stm => cyc += agu_stall(self.prev_dp, i),
+            Op::Ldrd => cyc += agu_stall(self, i) + store_load_stall(self),
+            Op::Strd => {
+                cyc += agu_stall(self, i);
+                // a store whose data phase a following load cannot share (store_load_stall)
+                ls = 2;
+            }
+            Op::Stm => cyc += agu_stall(self, i),
             Op::Ldm => {
-                cyc += agu_stall(self.prev_dp, i) + store_load_stall(self);
+                cyc += agu_stall(self, i) + store_load_stall(self);
                 cyc += e.taken as u64 * late_branch(Core::M4);
             }
             Op::Bx | Op::Blx => cyc += late_branch(Core::M4),
             // TBB/TBH: 2 (load) + 1 (add) + 3 (reload) (TRM)
-            Op::Tbb | Op::Tbh => cyc += 2 + agu_stall(self.prev_dp, i),
+            Op::Tbb | Op::Tbh => cyc += 2 + agu_stall(self, i),
             // folded behind a 16-bit instruction
             Op::It if self.prev_len == 2 => cyc = 0,
             Op::Vldr | Op::Vstr => {
-                cyc = fp_mem_cycles(self, i) + agu_stall(self.prev_dp, i);
+                cyc = fp_mem_cycles(self, i) + agu_stall(self, i);
                 // VSTR: 4, a store that store_load_stall does not cover
                 ls = if i.op == Op::Vldr { 1 } else { 4 };
                 self.prev_load_rt = 255;
             }
             Op::Vldm | Op::Vstm => {
                 let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
-                cyc = fp_multi_cycles(Core::M4, words) + agu_stall(self.prev_dp, i);
+                cyc = fp_multi_cycles(Core::M4, words) + agu_stall(self, i);
             }
             _ => {}
         }
