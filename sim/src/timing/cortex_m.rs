@@ -175,12 +175,12 @@ pub struct CortexM4 {
     prev_load_rt: u8,
     /// length in bytes of the previous instruction
     prev_len: u8,
-    /// register the previous data-processing instruction wrote (255: none)
+    /// register the previous instruction wrote if it was a data-processing instruction or
+    /// (m4-v5) a load single: the address-generation stall (`agu_stall`; 255: none)
     prev_dp: u8,
-    /// run of consecutive 32-bit instructions at addresses 2 mod 4 (fetch)
-    uw_run: u8,
-    /// whether the last member of that run was a memory instruction (`UW_MEM`)
-    uw_mem: u16,
+    /// the fetch rule's state (`UW_NEXT`): 2 x the run of consecutive 32-bit instructions at
+    /// addresses 2 mod 4 so far (at most 4) + whether its last member was a memory instruction
+    uw: u8,
 }
 
 impl Default for CortexM4 {
@@ -190,8 +190,7 @@ impl Default for CortexM4 {
             prev_load_rt: 255,
             prev_len: 4,
             prev_dp: 255,
-            uw_run: 0,
-            uw_mem: 0,
+            uw: 0,
         }
     }
 }
@@ -243,13 +242,15 @@ pub fn dp_dest(i: &Insn) -> u8 {
 /// than normally" (jnk0le, "pipeline cycle test", doc/cortex_m3m4.md, measured on an
 /// STM32F407, for loads and stores alike); the TRM's load pipelining already gives such
 /// a load its full two cycles, so the pair LDR Rx,[..]; LDR Ry,[Rx] takes 2 + 3.
+/// Both cases are one register, `CortexM4::prev_dp`: the one the preceding instruction
+/// wrote if it was a data-processing instruction or a load single (255: none).
 #[inline(always)]
-fn agu_stall(cpu: &CortexM4, i: &Insn) -> u64 {
+fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
+    if prev_dp == 255 {
+        return 0;
+    }
     let uses_rm = matches!(i.op, Op::LdR | Op::StR | Op::Tbb | Op::Tbh);
-    let dp = cpu.prev_dp != 255 && (i.rn == cpu.prev_dp || (uses_rm && i.rm == cpu.prev_dp));
-    let ld =
-        cpu.prev_ls == 1 && (i.rn == cpu.prev_load_rt || (uses_rm && i.rm == cpu.prev_load_rt));
-    (dp | ld) as u64
+    (i.rn == prev_dp || (uses_rm && i.rm == prev_dp)) as u64
 }
 
 /// STR: immediate offset always 1 ("STR Rx,[Ry,#imm] is always one cycle");
@@ -351,6 +352,23 @@ pub const BASE: u8 = 0x1f;
 /// instruction (mixed unaligned groups, `CortexM4::fetch`).
 const UW: u16 = 1;
 const UW_MEM: u16 = 2;
+
+/// `CortexM4::fetch` as a table: entry `state << 1 | mem` (state = 2 x run + last member's
+/// memory bit, run capped at 4; mem: this member is a memory instruction) holds the next
+/// state << 1 | the extra cycle: 1 at the third member of a run, and after the third, 1 at
+/// each change between memory and non-memory members.
+const UW_NEXT: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut idx = 0;
+    while idx < 20 {
+        let (run, last, mem) = (idx >> 2, (idx >> 1) & 1, idx & 1);
+        let run1 = if run + 1 > 4 { 4 } else { run + 1 };
+        let extra = (run1 == 3 || (run1 == 4 && mem != last)) as usize;
+        t[idx] = ((((run1 << 1) | mem) << 1) | extra) as u8;
+        idx += 1;
+    }
+    t
+};
 const M4_LOAD: u8 = 0x20;
 const M4_STORE: u8 = 0x40;
 const M4_OTHER: u8 = 0x60;
@@ -428,13 +446,11 @@ impl CortexTiming for CortexM4 {
     #[inline(always)]
     fn fetch(&mut self, i: &Insn) -> u64 {
         if i.emask != 0 {
-            self.uw_run = self.uw_run.saturating_add(1);
-            let mem = i.emask & UW_MEM;
-            let mixed = self.uw_run > 3 && mem != self.uw_mem;
-            self.uw_mem = mem;
-            return (self.uw_run == 3) as u64 + mixed as u64;
+            let e = UW_NEXT[((self.uw as usize) << 1 | (i.emask as usize >> 1)) & 31];
+            self.uw = e >> 1;
+            return (e & 1) as u64;
         }
-        self.uw_run = 0;
+        self.uw = 0;
         0
     }
 
@@ -452,20 +468,21 @@ impl CortexTiming for CortexM4 {
         let mut cyc = (i.cyc & BASE) as u64;
         let mut ls: u8 = 0;
         if matches!(i.op, Op::Ld | Op::LdR) {
-            cyc = load_cycles(self, i) + agu_stall(self, i) + store_load_stall(self);
+            cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
             // LDR PC blocks: 2 (load) + 3 (reload)
             if e.taken {
-                self.uw_run = 0;
+                self.uw = 0;
                 cyc += 2 + refill(Core::M4, e.npc) + e.target_split as u64;
             }
             self.prev_load_rt = i.rd;
-            self.prev_dp = i.wr;
+            // the loaded register: base or offset of the next load or store one cycle late
+            self.prev_dp = i.rd;
             self.prev_ls = 1;
             self.prev_len = i.len;
             return cyc;
         }
         if matches!(i.op, Op::St | Op::StR) {
-            cyc = store_cycles(self, i) + agu_stall(self, i);
+            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
             self.prev_dp = i.wr;
             // 2: STR with an immediate offset (store_load_stall), 3: register offset
             self.prev_ls = if i.op == Op::St { 2 } else { 3 };
@@ -478,36 +495,36 @@ impl CortexTiming for CortexM4 {
             Op::Sdiv | Op::Udiv => {
                 cyc = div_cycles(Core::M4, i.op == Op::Sdiv, e.div[0], e.div[1]);
             }
-            Op::Ldrd => cyc += agu_stall(self, i) + store_load_stall(self),
+            Op::Ldrd => cyc += agu_stall(self.prev_dp, i) + store_load_stall(self),
             Op::Strd => {
-                cyc += agu_stall(self, i);
+                cyc += agu_stall(self.prev_dp, i);
                 // a store whose data phase a following load cannot share (store_load_stall)
                 ls = 2;
             }
-            Op::Stm => cyc += agu_stall(self, i),
+            Op::Stm => cyc += agu_stall(self.prev_dp, i),
             Op::Ldm => {
-                cyc += agu_stall(self, i) + store_load_stall(self);
+                cyc += agu_stall(self.prev_dp, i) + store_load_stall(self);
                 cyc += e.taken as u64 * late_branch(Core::M4);
             }
             Op::Bx | Op::Blx => cyc += late_branch(Core::M4),
             // TBB/TBH: 2 (load) + 1 (add) + 3 (reload) (TRM)
-            Op::Tbb | Op::Tbh => cyc += 2 + agu_stall(self, i),
+            Op::Tbb | Op::Tbh => cyc += 2 + agu_stall(self.prev_dp, i),
             // folded behind a 16-bit instruction
             Op::It if self.prev_len == 2 => cyc = 0,
             Op::Vldr | Op::Vstr => {
-                cyc = fp_mem_cycles(self, i) + agu_stall(self, i);
+                cyc = fp_mem_cycles(self, i) + agu_stall(self.prev_dp, i);
                 // VSTR: 4, a store that store_load_stall does not cover
                 ls = if i.op == Op::Vldr { 1 } else { 4 };
                 self.prev_load_rt = 255;
             }
             Op::Vldm | Op::Vstm => {
                 let words = if i.sh != 0 { 2 * i.imm } else { i.imm };
-                cyc = fp_multi_cycles(Core::M4, words) + agu_stall(self, i);
+                cyc = fp_multi_cycles(Core::M4, words) + agu_stall(self.prev_dp, i);
             }
             _ => {}
         }
         if e.taken {
-            self.uw_run = 0;
+            self.uw = 0;
             cyc += refill(Core::M4, e.npc) + e.target_split as u64;
         }
         self.prev_dp = i.wr;
