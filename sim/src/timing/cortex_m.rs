@@ -55,6 +55,13 @@
 //! immediate offset stalls one cycle ("stores cannot be pipelined with following
 //! load instructions (adds extra cycle to store)", measured on an STM32F407 by
 //! jnk0le, "pipeline cycle test/doc/cortex_m3m4.md") -- `store_load_stall`.
+//! m4-v5 (issue 23, docs/sim.md "Model m4-v5"): a 32-bit load at an address 2 mod 4 is not
+//! pipelined (`load_cycles`); a load or store whose base or offset register the preceding
+//! load single loaded stalls one cycle (`agu_stall`); the store-then-load stall covers
+//! STRD and LDRD (`store_load_stall`); in a group of unaligned 32-bit instructions each
+//! change between memory and non-memory members after the third costs one cycle
+//! (`CortexM4::fetch`, `UW_NEXT`). Sources: jnk0le's STM32F407 measurements and
+//! compendium.i-0.nl's alignment rules, cited at each rule.
 //! Division: 2 cycles when the dividend is smaller than the divisor, else
 //! 3 + (number of quotient bits - 1) / 3, capped at 12; an approximation of the
 //! documented early termination ("based on the number of leading ones and
