@@ -55,6 +55,13 @@
 //! immediate offset stalls one cycle ("stores cannot be pipelined with following
 //! load instructions (adds extra cycle to store)", measured on an STM32F407 by
 //! jnk0le, "pipeline cycle test/doc/cortex_m3m4.md") -- `store_load_stall`.
+//! m4-v5 (issue 23, docs/sim.md "Model m4-v5"): a 32-bit load at an address 2 mod 4 is not
+//! pipelined (`load_cycles`); a load or store whose base or offset register the preceding
+//! load single loaded stalls one cycle (`agu_stall`); the store-then-load stall covers
+//! STRD and LDRD (`store_load_stall`); in a group of unaligned 32-bit instructions each
+//! change between memory and non-memory members after the third costs one cycle
+//! (`CortexM4::fetch`, `UW_NEXT`). Sources: jnk0le's STM32F407 measurements and
+//! compendium.i-0.nl's alignment rules, cited at each rule.
 //! Division: 2 cycles when the dividend is smaller than the divisor, else
 //! 3 + (number of quotient bits - 1) / 3, capped at 12; an approximation of the
 //! documented early termination ("based on the number of leading ones and
@@ -74,7 +81,7 @@ use crate::timing::m7mem;
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v4 / m7-estimate-v4";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v5 / m7-estimate-v4";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -179,10 +186,12 @@ pub struct CortexM4 {
     prev_load_rt: u8,
     /// length in bytes of the previous instruction
     prev_len: u8,
-    /// register the previous data-processing instruction wrote (255: none)
+    /// register the previous instruction wrote if it was a data-processing instruction or
+    /// (m4-v5) a load single: the address-generation stall (`agu_stall`; 255: none)
     prev_dp: u8,
-    /// run of consecutive 32-bit instructions at addresses 2 mod 4 (fetch)
-    uw_run: u8,
+    /// the fetch rule's state (`UW_NEXT`): 2 x the run of consecutive 32-bit instructions at
+    /// addresses 2 mod 4 so far (at most 4) + whether its last member was a memory instruction
+    uw: u8,
 }
 
 impl Default for CortexM4 {
@@ -192,7 +201,7 @@ impl Default for CortexM4 {
             prev_load_rt: 255,
             prev_len: 4,
             prev_dp: 255,
-            uw_run: 0,
+            uw: 0,
         }
     }
 }
@@ -217,7 +226,10 @@ fn load_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
     if i.op == Op::Ld && i.ra & 2 != 0 {
         return 2;
     }
-    if cpu.prev_ls == 1 && !dep {
+    // m4-v5: "32bit opcode loads (ldr.w, ldrb.w) may fail to pipeline correctly if they are
+    // not positioned at word aligned boundaries" (jnk0le, "pipeline cycle test",
+    // doc/cortex_m3m4.md, STM32F407): a 32-bit load at an address 2 mod 4 is not pipelined.
+    if cpu.prev_ls == 1 && !dep && i.emask & UW == 0 {
         1
     } else {
         2
@@ -236,6 +248,13 @@ pub fn dp_dest(i: &Insn) -> u8 {
 /// preceding data processing operation stalls the pipeline for an additional
 /// cycle whilst the register bank is updated. There is no forwarding path for
 /// this scenario." (Cortex-M3/M4 TRM, load/store timings)
+/// m4-v5: the same when the base or offset register was loaded by the immediately
+/// preceding load single: "base address and offset must be available 1 cycle earlier
+/// than normally" (jnk0le, "pipeline cycle test", doc/cortex_m3m4.md, measured on an
+/// STM32F407, for loads and stores alike); the TRM's load pipelining already gives such
+/// a load its full two cycles, so the pair LDR Rx,[..]; LDR Ry,[Rx] takes 2 + 3.
+/// Both cases are one register, `CortexM4::prev_dp`: the one the preceding instruction
+/// wrote if it was a data-processing instruction or a load single (255: none).
 #[inline(always)]
 fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
     if prev_dp == 255 {
@@ -269,8 +288,9 @@ fn m7_load_cycles(i: &Insn) -> u64 {
 /// `m7_adjust`). (The Cortex-M4 rule is `store_cycles`.)
 const M7_STORE_CYCLES: u64 = 1;
 
-/// A load single (LDR/LDRH/LDRB/LDRSx, any addressing mode) or LDM/POP right after an
-/// STR/STRH/STRB with an immediate offset (also pre/post-indexed) stalls one cycle:
+/// A load single (LDR/LDRH/LDRB/LDRSx, any addressing mode), LDRD (m4-v5) or LDM/POP right
+/// after an STR/STRH/STRB with an immediate offset (also pre/post-indexed) or an STRD
+/// (m4-v5) stalls one cycle:
 /// "stores cannot be pipelined with following load instructions (adds extra cycle
 /// to store)" and "stores can't be pipelined with following load multiple (but can
 /// with stm)", measured with DWT CYCCNT on an STM32F407 (jnk0le, github.com/jnk0le/random,
@@ -278,8 +298,10 @@ const M7_STORE_CYCLES: u64 = 1;
 /// data phase with the next instruction ("STR Rx,[Ry,#imm] is always one cycle ... the
 /// data store is performed at the same time as the next instruction is executing"),
 /// which a following load cannot share. STR with a register offset already takes two
-/// cycles with nothing pipelined after it; VSTR, LDRD and VLDR are not covered (not
-/// measured). Cortex-M4 only.
+/// cycles with nothing pipelined after it. m4-v5 extends it to LDRD and STRD: jnk0le's
+/// statement is about stores and loads in general, and the TRM says "LDRD and STRD cannot
+/// be pipelined with preceding or following instructions". VSTR and VLDR are not covered
+/// (not measured). Cortex-M4 only.
 #[inline(always)]
 fn store_load_stall(cpu: &CortexM4) -> u64 {
     (cpu.prev_ls == 2) as u64
@@ -336,6 +358,28 @@ pub struct Event<'a> {
 /// general rules: branches, divisions, multiple ...); the others, most instructions, take
 /// `step`'s short path.
 pub const BASE: u8 = 0x1f;
+/// Cortex-M4 fetch bits in `Insn::emask` (the M7 model uses the field for its own masks):
+/// a 32-bit instruction at an address that is 2 mod 4, and whether it is a memory
+/// instruction (mixed unaligned groups, `CortexM4::fetch`).
+const UW: u16 = 1;
+const UW_MEM: u16 = 2;
+
+/// `CortexM4::fetch` as a table: entry `state << 1 | mem` (state = 2 x run + last member's
+/// memory bit, run capped at 4; mem: this member is a memory instruction) holds the next
+/// state << 1 | the extra cycle: 1 at the third member of a run, and after the third, 1 at
+/// each change between memory and non-memory members.
+const UW_NEXT: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut idx = 0;
+    while idx < 20 {
+        let (run, last, mem) = (idx >> 2, (idx >> 1) & 1, idx & 1);
+        let run1 = if run + 1 > 4 { 4 } else { run + 1 };
+        let extra = (run1 == 3 || (run1 == 4 && mem != last)) as usize;
+        t[idx] = ((((run1 << 1) | mem) << 1) | extra) as u8;
+        idx += 1;
+    }
+    t
+};
 const M4_LOAD: u8 = 0x20;
 const M4_STORE: u8 = 0x40;
 const M4_OTHER: u8 = 0x60;
@@ -375,7 +419,26 @@ impl CortexTiming for CortexM4 {
     fn annotate(i: &mut Insn, pc: u32) {
         // the fetch rule's case, a 32-bit instruction at an address that is 2 mod 4, in a
         // field only the Cortex-M7 model reads otherwise
-        i.emask = (i.len == 4 && pc & 2 != 0) as u16;
+        let mem = matches!(
+            i.op,
+            Op::Ld
+                | Op::LdR
+                | Op::St
+                | Op::StR
+                | Op::Ldrd
+                | Op::Strd
+                | Op::Ldm
+                | Op::Stm
+                | Op::Vldr
+                | Op::Vstr
+                | Op::Vldm
+                | Op::Vstm
+        );
+        i.emask = if i.len == 4 && pc & 2 != 0 {
+            UW | if mem { UW_MEM } else { 0 }
+        } else {
+            0
+        };
         // which path of `step` the instruction takes (the bits above BASE)
         let path = match i.op {
             Op::Ld | Op::LdR => M4_LOAD,
@@ -391,17 +454,19 @@ impl CortexTiming for CortexM4 {
     }
 
     /// "Groups of three or more unaligned wide instructions will take one extra cycle"
-    /// (module comment).
+    /// (module comment). m4-v5: "A group of unaligned wide instructions consisting of a mix
+    /// of memory and non-memory instructions can cause more than one delay cycle"
+    /// (compendium.i-0.nl, "Alignment rules", measured on an STM32 Cortex-M4): after the
+    /// third member, each change between a memory and a non-memory instruction within the
+    /// group costs one more cycle.
     #[inline(always)]
     fn fetch(&mut self, i: &Insn, _pc: u32) -> u64 {
         if i.emask != 0 {
-            self.uw_run += 1;
-            if self.uw_run == 3 {
-                return 1;
-            }
-        } else {
-            self.uw_run = 0;
+            let e = UW_NEXT[((self.uw as usize) << 1 | (i.emask as usize >> 1)) & 31];
+            self.uw = e >> 1;
+            return (e & 1) as u64;
         }
+        self.uw = 0;
         0
     }
 
@@ -422,11 +487,12 @@ impl CortexTiming for CortexM4 {
             cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
             // LDR PC blocks: 2 (load) + 3 (reload)
             if e.taken {
-                self.uw_run = 0;
+                self.uw = 0;
                 cyc += 2 + refill(Core::M4, e.npc) + e.target_split as u64;
             }
             self.prev_load_rt = i.rd;
-            self.prev_dp = i.wr;
+            // the loaded register: base or offset of the next load or store one cycle late
+            self.prev_dp = i.rd;
             self.prev_ls = 1;
             self.prev_len = i.len;
             return cyc;
@@ -445,7 +511,13 @@ impl CortexTiming for CortexM4 {
             Op::Sdiv | Op::Udiv => {
                 cyc = div_cycles(Core::M4, i.op == Op::Sdiv, e.div[0], e.div[1]);
             }
-            Op::Ldrd | Op::Strd | Op::Stm => cyc += agu_stall(self.prev_dp, i),
+            Op::Ldrd => cyc += agu_stall(self.prev_dp, i) + store_load_stall(self),
+            Op::Strd => {
+                cyc += agu_stall(self.prev_dp, i);
+                // a store whose data phase a following load cannot share (store_load_stall)
+                ls = 2;
+            }
+            Op::Stm => cyc += agu_stall(self.prev_dp, i),
             Op::Ldm => {
                 cyc += agu_stall(self.prev_dp, i) + store_load_stall(self);
                 cyc += e.taken as u64 * late_branch(Core::M4);
@@ -468,7 +540,7 @@ impl CortexTiming for CortexM4 {
             _ => {}
         }
         if e.taken {
-            self.uw_run = 0;
+            self.uw = 0;
             cyc += refill(Core::M4, e.npc) + e.target_split as u64;
         }
         self.prev_dp = i.wr;

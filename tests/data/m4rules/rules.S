@@ -134,7 +134,9 @@ rule_\name:
 
 	@ the same group with a 32-bit load in the middle: "a group of unaligned wide
 	@ instructions consisting of a mix of memory and non-memory instructions can cause more
-	@ than one delay cycle" (compendium.i-0.nl): more than 8 + 2 + 1
+	@ than one delay cycle" (compendium.i-0.nl): more than 8 + 2 + 1; m4-v5 charges one cycle
+	@ per change between memory and non-memory members after the third (into and out of the
+	@ load): 8 + 2 + 1 + 2
 	RULE uw_group_mixed
 	START
 	nop
@@ -171,6 +173,53 @@ rule_\name:
 	.rept 5
 	mov r8, r4
 	ldm r8, {r9, r10, r11, r12}
+	.endr
+	STOP
+
+	@ a load whose base register the immediately preceding load wrote: "base address and
+	@ offset must be available 1 cycle earlier than normally" (jnk0le, Cortex-M3/M4, loads
+	@ and stores): per pair LDR r1,[sp] (pipelined behind the previous load: 1; the first
+	@ 2) and LDR r2,[r1] (not pipelined, TRM 3.3.1: 2; + 1): 5 + 4 x 4
+	RULE ldr_load_base
+	str r4, [sp, #0]
+	nop		@ keeps the store-then-load stall off START's CYCCNT read
+	START
+	.rept 5
+	ldr r1, [sp, #0]
+	ldr r2, [r1, #0]
+	.endr
+	STOP
+
+	@ the same for a store whose base the preceding load wrote: per pair LDR (2; + 1 after
+	@ the STR before it, m4-v3's store-then-load rule) and STR (pipelined behind the load:
+	@ 1; + 1): 4 + 4 x 5
+	RULE str_load_base
+	str r4, [sp, #0]
+	nop		@ keeps the store-then-load stall off START's CYCCNT read
+	START
+	.rept 5
+	ldr r1, [sp, #0]
+	str r2, [r1, #0]
+	.endr
+	STOP
+
+	@ STR then LDRD: "stores cannot be pipelined with following load instructions (adds
+	@ extra cycle to store)" (jnk0le) and "LDRD and STRD cannot be pipelined with preceding
+	@ or following instructions" (TRM 3.3.1): 5 x (1 + 3 + 1)
+	RULE str_ldrd
+	START
+	.rept 5
+	str r1, [sp, #0]
+	ldrd r2, r3, [sp, #8]
+	.endr
+	STOP
+
+	@ STRD then LDR: the same two sources: 5 x (3 + 2 + 1)
+	RULE strd_ldr
+	START
+	.rept 5
+	strd r2, r3, [sp, #0]
+	ldr r1, [sp, #8]
 	.endr
 	STOP
 
