@@ -21,7 +21,8 @@
  *    cancel, so invntt(sum of basemul_acc) is the product of FIPS 203.
  *
  * Kernel            FIPS 203         input bounds              output bounds
- *  ntt              Algorithm 9      |c| < q                   reduced
+ *  ntt              Algorithm 9      |c| < q                   |c| < q (the C: reduced;
+ *                                                              before 2026-11-27: reduced)
  *  invntt           Algorithm 10 *R  |c| < 4q (every call: at  |c| < q
  *                                    most 4 basemul terms;
  *                                    the C takes any int16)

@@ -74,7 +74,7 @@ static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const
 {
     mlkem_poly a;
     poly_noise_eta1(&a, s, nonce);
-    mlkem_ntt(&a);            /* reduced */
+    mlkem_ntt(&a);            /* |c| < q */
     mlkem_tobytes12(out, &a); /* |c| < 2q: the encoder reduces mod q */
 }
 
@@ -187,8 +187,8 @@ static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlk
 {
     mlkem_poly e;
     poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-    mlkem_ntt(&e);                                           /* reduced */
-    mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 1.5q */
+    mlkem_ntt(&e);                                           /* |c| < q */
+    mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 2q */
     mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);   /* |t| < 2q: reduced mod q inside */
 }
 
@@ -213,7 +213,7 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
     mlkem_poly row;
     if (sink->mode == ROWS_KEYGEN) {
         poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-        mlkem_ntt(&row);                                           /* reduced */
+        mlkem_ntt(&row);                                           /* |c| < q */
         mlkem_reduce32_add(&row, acc, &row);                       /* |t| < 1699 + q < 2q */
         mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, &row);    /* reduced mod q inside */
     } else {
@@ -302,7 +302,7 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt(&s[i]);                  /* reduced */
+        mlkem_ntt(&s[i]);                  /* |c| < q */
         mlkem_mulcache(&scache[i], &s[i]); /* |c| < q */
     }
     sink.mode = ROWS_KEYGEN;
@@ -365,7 +365,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
         poly_noise_eta1(&y[i], r, (uint8_t)i);
-        mlkem_ntt(&y[i]);                  /* reduced */
+        mlkem_ntt(&y[i]);                  /* |c| < q */
         mlkem_mulcache(&ycache[i], &y[i]); /* |c| < q */
     }
     sink.mode = ROWS_ENCRYPT;
@@ -391,7 +391,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */
-        mlkem_ntt(&u);                                            /* reduced */
+        mlkem_ntt(&u);                                            /* |c| < q */
         mlkem_frombytes12(&s, dk_pke + j * MLKEM_POLYBYTES);      /* line 5, canonical */
         mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 4q: k <= 4 terms < q */
     }
@@ -505,7 +505,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU);       /* line 3, canonical */
-        mlkem_ntt(&u);                                                  /* reduced */
+        mlkem_ntt(&u);                                                  /* |c| < q */
         basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 4q (k terms < q) */
     }
     mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */

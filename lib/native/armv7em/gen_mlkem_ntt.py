@@ -32,9 +32,10 @@ Arithmetic, on two int16 coefficients packed in one word (low half = even index)
   inverse NTT, short of registers, one half at a time with one scratch register).
 
 Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the same ones):
-- ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 7 1664
-  = 14977 before the final centred Barrett reduction (merged into the last layer's pass):
-  output reduced.
+- ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 6 1664
+  = 13313 before the last layer (layer 2). There the a words of its butterflies get the
+  centred Barrett reduction (|a| <= 1664), so both outputs a +- zeta b are <= 3328: output
+  |c| < q (before 2026-11-27 every output word was reduced, twice the reductions).
 - invntt: input |c| < 4q (every caller sums at most k <= 4 base multiplications, each
   adding less than q, from zero). Only the coefficients whose bound would leave int16 are
   reduced (floor Barrett, to [0, q]). A product is <= h = 1664, so after a layer only the
@@ -290,8 +291,10 @@ def emit_ntt() -> None:
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 2b")
-    # pass C: layer 2 (two groups of four coefficients per iteration) and the centred
-    # Barrett reduction of the outputs
+    # pass C: layer 2 (two groups of four coefficients per iteration); only the words that
+    # enter its butterflies as a (w0, w2) get the centred Barrett reduction first: |a| <=
+    # (q-1)/2 and |zeta b| <= 1664 (Plantard) make both outputs |a +- zeta b| <= 3328 < q
+    # (the contract since 2026-11-27: output |c| < q, not reduced; half the reductions)
     e("sub r0, r0, #512")
     addr("r1", "ntt_zc")
     const("r8", V)
@@ -299,12 +302,12 @@ def emit_ntt() -> None:
     out.append("3:")
     for m in range(4):
         e(f"ldr {D[m]}, [r0, #{4 * m}]")
+    for m in (0, 2):
+        barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
     e("ldr r2, [r1, #0]")
     ct(D[0], D[1], "r2", "r3")
     e("ldr r2, [r1, #4]")
     ct(D[2], D[3], "r2", "r3")
-    for m in range(4):
-        barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
     for m in range(4):
         e(f"str {D[m]}, [r0, #{4 * m}]")
     e("add r0, r0, #16")

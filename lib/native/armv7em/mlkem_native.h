@@ -6,8 +6,8 @@
  * contract of kernels.h (bounds, Montgomery convention R = 2^16):
  *
  *   pqlab_mlkem_ntt_armv7em(c)            FIPS 203 Algorithm 9 in place; input |c| < q,
- *                                         output reduced (|c| <= (q-1)/2), the same values
- *                                         as mlkem_ntt_c (a reduced representative is unique)
+ *                                         output |c| <= 3328 < q (kernels.h ntt), congruent
+ *                                         to mlkem_ntt_c's (reduced output before 2026-11-27)
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
  *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
  *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): layer 2's

@@ -367,6 +367,18 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r5, [r0, #4]
     ldr.w r6, [r0, #8]
     ldr.w r7, [r0, #12]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
     ldr.w r2, [r1, #0]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
@@ -383,30 +395,6 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    smlawb r10, r8, r4, r9
-    smlawt r11, r8, r4, r9
-    smultb r10, r10, r12
-    smultb r11, r11, r12
-    pkhbt r10, r10, r11, lsl #16
-    ssub16 r4, r4, r10
-    smlawb r10, r8, r5, r9
-    smlawt r11, r8, r5, r9
-    smultb r10, r10, r12
-    smultb r11, r11, r12
-    pkhbt r10, r10, r11, lsl #16
-    ssub16 r5, r5, r10
-    smlawb r10, r8, r6, r9
-    smlawt r11, r8, r6, r9
-    smultb r10, r10, r12
-    smultb r11, r11, r12
-    pkhbt r10, r10, r11, lsl #16
-    ssub16 r6, r6, r10
-    smlawb r10, r8, r7, r9
-    smlawt r11, r8, r7, r9
-    smultb r10, r10, r12
-    smultb r11, r11, r12
-    pkhbt r10, r10, r11, lsl #16
-    ssub16 r7, r7, r10
     str.w r4, [r0, #0]
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
