@@ -190,7 +190,7 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t
     t[3] = (uint32_t)(t4 - t3);
 }
 
-__attribute__((noinline)) static void ct_run3(uint32_t t[6], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
+__attribute__((noinline)) static void ct_run3(uint32_t t[7], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
                                                int16_t *out)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -208,6 +208,9 @@ __attribute__((noinline)) static void ct_run3(uint32_t t[6], int16_t *b, int16_t
     uint64_t t6 = pqlab_hal_cycles();
     pqlab_mlkem_cbd2_add_armv7em(b, (const uint8_t *)a);
     uint64_t t7 = pqlab_hal_cycles();
+    pqlab_mlkem_ntt_cache_armv7em(out, g->c);
+    uint64_t t8 = pqlab_hal_cycles();
+    t[6] = (uint32_t)(t8 - t7);
     t[5] = (uint32_t)(t7 - t6);
     t[3] = (uint32_t)(t5 - t4);
     t[4] = (uint32_t)(t6 - t5);
@@ -226,6 +229,7 @@ int main(void)
         /* ntt: |c| < q */
         fill(A, -3328, 3328, kind);
         memcpy(B, A, 512);
+        memcpy(E, A, 512);
         if (round == 0) dump("ntt_in", A);
         mlkem_ntt_c((mlkem_poly *)A);
         pqlab_mlkem_ntt_armv7em(B);
@@ -233,6 +237,18 @@ int main(void)
         checks++;
         for (unsigned i = 0; i < 256; i++)
             if (mod(A[i]) != mod(B[i]) || B[i] <= -3329 || B[i] >= 3329) { fail("ntt", kind, i, A[i], B[i]); break; }
+        /* ntt_cache: the NTT's values (those of the plain kernel exactly) and the mulcache of
+         * the result (congruent to the C's on the C's NTT output, |bg| < q) */
+        {
+            static mlkem_polycache g1, g2;
+            pqlab_mlkem_ntt_cache_armv7em(E, g2.c);
+            mlkem_mulcache_c(&g1, (const mlkem_poly *)A);
+            checks++;
+            for (unsigned i = 0; i < 256; i++)
+                if (E[i] != B[i]) { fail("ntt_cache", kind, i, B[i], E[i]); break; }
+            for (unsigned i = 0; i < 128; i++)
+                if (mod(g1.c[i]) != mod(g2.c[i]) || g2.c[i] < -1664 || g2.c[i] > 1664) { fail("ntt_cache bg", kind, i, g1.c[i], g2.c[i]); break; }
+        }
         /* invntt: |c| < 4q, the contract's bound (at most 4 base multiplication terms) */
         fill(C, -4 * 3329 + 1, 4 * 3329 - 1, kind);
         memcpy(D, C, 512);
@@ -672,6 +688,16 @@ int main(void)
             uint32_t x16 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_cbd2_add_armv7em(C, nb);
             uint32_t x17 = (uint32_t)pqlab_hal_cycles();
+            fill(C, -3328, 3328, 0);
+            memcpy(D, C, 512);
+            uint32_t x18 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_ntt_armv7em(C);
+            pqlab_mlkem_mulcache_armv7em(g1.c, C);
+            uint32_t x19 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_ntt_cache_armv7em(D, g1.c);
+            uint32_t x20 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time7 %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19));
+            say(line);
             snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
                      (unsigned long)(x[6] - x[5]), (unsigned long)(x7 - x6), (unsigned long)(x9 - x8),
@@ -699,17 +725,17 @@ int main(void)
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        uint32_t t3[6];
+        uint32_t t3[7];
         static mlkem_poly32 r32;
         static mlkem_polycache g32;
         fill(A, -3328, 3328, kind);
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6]);
         say(line);
     }
     say("end\n");
@@ -740,7 +766,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=28 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=29 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -771,6 +797,10 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     assert len(t6) == 1
     pairs += list(zip(t6[0][0::2], t6[0][1::2], strict=True))
     names += ["mulcache", "basemul_pairs32(56)", "reduce32", "reduce32_add", "invntt_q", "cbd2_add"]
+    t7 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time7 ")]
+    assert len(t7) == 1
+    pairs += list(zip(t7[0][0::2], t7[0][1::2], strict=True))
+    names += ["ntt_cache (asm ntt + mulcache / fused)"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]
@@ -816,6 +846,9 @@ def plantard_check(xs: list[int]) -> None:
     z1f = g.centred(g.ZETAS[1] * g.F * pow(R, -1, Q))
     consts[g.plantard(g.F)] = g.F
     consts[g.plantard(z1f)] = z1f
+    for z in g.ZETAS[64:]:  # ntt_cache's -zeta words (1 - w)
+        assert g.plantard(-z) == (1 - g.plantard(z)) % (1 << 32)
+        consts[g.plantard(-z)] = -z
     tables = g.ntt_tables()
     assert {w for k, v in tables.items() if k != "bm_gamma" for w in v} <= set(consts)
     rinv = pow(R, -1, Q)

@@ -57,6 +57,9 @@
  *  mulcache         the b1 gamma     b: |c| < q                bg[i] = b[2i+1] gamma_i mod q,
  *                   products of Alg. 12                        |bg| < q (Montgomery product
  *                                                              with the table's gamma R)
+ *  ntt_cache        ntt, then        |c| < q                   as ntt; bg as mulcache of the
+ *                   mulcache of the result                     result (a backend may fuse
+ *                                                              them; else ntt + mulcache run)
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
@@ -287,6 +290,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_MULCACHE_IMPL mlkem_mulcache_c
 #endif
+/* ntt_cache: a backend's fused form, else the ntt and mulcache dispatchers (below): no C
+ * version of its own. */
+#ifdef PQLAB_MLKEM_NATIVE_NTT_CACHE
+#define MLKEM_NTT_CACHE_IMPL PQLAB_NAMESPACE(mlkem_ntt_cache_native)
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
 #define MLKEM_BASEMUL_PAIRS32_IMPL PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)
 #else
@@ -372,6 +380,15 @@ static inline unsigned int mlkem_rej_bulk(int16_t *cand, const uint8_t *buf, uns
     return MLKEM_REJ_BULK_IMPL(cand, buf, g);
 }
 PQLAB_MLKEM_DISPATCH(mlkem_mulcache, MLKEM_MULCACHE_IMPL, (mlkem_polycache * bg, const mlkem_poly *b), (bg, b))
+#ifdef MLKEM_NTT_CACHE_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_ntt_cache, MLKEM_NTT_CACHE_IMPL, (mlkem_poly * r, mlkem_polycache *bg), (r, bg))
+#else
+static inline void mlkem_ntt_cache(mlkem_poly *r, mlkem_polycache *bg)
+{
+    mlkem_ntt(r);
+    mlkem_mulcache(bg, r);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))

@@ -141,6 +141,14 @@ static inline int mlkem_contract_cache(const mlkem_polycache *bg)
     return 1;
 }
 
+static inline void mlkem_ntt_cache_checked(mlkem_poly *r, mlkem_polycache *bg)
+{
+    PQLAB_CONTRACT("mlkem_ntt_cache", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt_cache(r, bg);
+    PQLAB_CONTRACT("mlkem_ntt_cache", MLKEM_BELOW_Q(r), "output |c| < q");
+    PQLAB_CONTRACT("mlkem_ntt_cache", mlkem_contract_cache(bg), "output cache |c| < q");
+}
+
 static inline void mlkem_mulcache_checked(mlkem_polycache *bg, const mlkem_poly *b)
 {
     PQLAB_CONTRACT("mlkem_mulcache", MLKEM_BELOW_Q(b), "input |c| < q");
@@ -260,6 +268,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_sample_ntt mlkem_sample_ntt_checked
 #define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
 #define mlkem_mulcache mlkem_mulcache_checked
+#define mlkem_ntt_cache mlkem_ntt_cache_checked
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked

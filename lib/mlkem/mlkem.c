@@ -302,8 +302,7 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt(&s[i]);                  /* |c| < q */
-        mlkem_mulcache(&scache[i], &s[i]); /* |c| < q */
+        mlkem_ntt_cache(&s[i], &scache[i]); /* |c| < q, cache |c| < q */
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
@@ -365,8 +364,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
         poly_noise_eta1(&y[i], r, (uint8_t)i);
-        mlkem_ntt(&y[i]);                  /* |c| < q */
-        mlkem_mulcache(&ycache[i], &y[i]); /* |c| < q */
+        mlkem_ntt_cache(&y[i], &ycache[i]); /* |c| < q, cache |c| < q */
     }
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;

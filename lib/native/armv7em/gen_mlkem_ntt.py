@@ -254,11 +254,20 @@ def consts_qc8() -> None:
     e(f"movw {C8}, #{8 * Q}")
 
 
-def emit_ntt() -> None:
-    name = "pqlab_mlkem_ntt_armv7em"
+def emit_ntt(cache: bool = False) -> None:
+    """The NTT; cache: also the b1 gamma products of the result (kernels.h ntt_cache, the
+    mulcache of the output) in pass C, from the registers: r1 = bg on entry, kept at [sp, #4].
+    Pass C's zeta of pairs 4i, 4i+1 (coefficients 8i .. 8i+3) is zeta_{64+2i}, their gammas
+    are +-zeta_{64+2i} (FIPS 203 Algorithm 12's gamma = zeta^(2 BitRev7(p) + 1)), likewise for
+    pairs 4i+2, 4i+3 and zeta_{64+2i+1}: bg = the Plantard product of b1 with the butterfly's
+    own constant w, and with 1 - w for -zeta (the Plantard word of -z is 1 - w mod 2^32):
+    |bg| <= 1664."""
+    name = "pqlab_mlkem_ntt_cache_armv7em" if cache else "pqlab_mlkem_ntt_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
+    if cache:
+        e("str r1, [sp, #4]")
     consts_qc8()
     # pass A: layers 128, 64, 32; w_m = coefficients 32 m + j, j + 1 (j = 0, 2, ..., 30)
     addr("r1", "ntt_za")
@@ -291,7 +300,7 @@ def emit_ntt() -> None:
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 2b")
-    # pass C: layer 2 (two groups of four coefficients per iteration); only the words that
+    # pass C: layer 2 (four groups of four coefficients per iteration); only the words that
     # enter its butterflies as a (w0, w2) get the centred Barrett reduction first: |a| <=
     # (q-1)/2 and |zeta b| <= 1664 (Plantard) make both outputs |a +- zeta b| <= 3328 < q
     # (the contract since 2026-11-27: output |c| < q, not reduced; half the reductions)
@@ -300,18 +309,30 @@ def emit_ntt() -> None:
     const("r8", V)
     e("mov r9, #32768")
     out.append("3:")
-    for m in range(4):
-        e(f"ldr {D[m]}, [r0, #{4 * m}]")
-    for m in (0, 2):
-        barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
-    e("ldr r2, [r1, #0]")
-    ct(D[0], D[1], "r2", "r3")
-    e("ldr r2, [r1, #4]")
-    ct(D[2], D[3], "r2", "r3")
-    for m in range(4):
-        e(f"str {D[m]}, [r0, #{4 * m}]")
-    e("add r0, r0, #16")
-    e("add r1, r1, #8")
+    for h in range(2):
+        for m in range(4):
+            e(f"ldr {D[m]}, [r0, #{16 * h + 4 * m}]")
+        for m in (0, 2):
+            barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
+        for k, tw in ((0, "r10"), (1, "r11")):
+            a, b = D[2 * k], D[2 * k + 1]
+            e(f"ldr r2, [r1, #{8 * h + 4 * k}]")
+            ct(a, b, "r2", "r3")
+            if cache:  # tw = bg of pair 4i+2k (low half) | bg of pair 4i+2k+1 (high half)
+                e("rsb r3, r2, #1")  # the Plantard word of -zeta
+                plant(a, "t", "r2", tw)
+                plant(b, "t", "r3", "r3")
+                e(f"pkhtb {tw}, r3, {tw}, asr #16")
+        if cache:
+            e("ldr r3, [sp, #4]")
+            e(f"strd r10, r11, [r3, #{8 * h}]")
+            if h == 1:
+                e("add r3, r3, #16")
+                e("str r3, [sp, #4]")
+        for m in range(4):
+            e(f"str {D[m]}, [r0, #{16 * h + 4 * m}]")
+    e("add r0, r0, #32")
+    e("add r1, r1, #16")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 3b")
@@ -1135,6 +1156,7 @@ def main() -> None:
         ]
     )
     emit_ntt()
+    emit_ntt(cache=True)
     emit_invntt()
     emit_invntt("pqlab_mlkem_invntt_q_armv7em", input_4q=False)
     emit_basemul()

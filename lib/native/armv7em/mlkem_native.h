@@ -8,6 +8,9 @@
  *   pqlab_mlkem_ntt_armv7em(c)            FIPS 203 Algorithm 9 in place; input |c| < q,
  *                                         output |c| <= 3328 < q (kernels.h ntt), congruent
  *                                         to mlkem_ntt_c's (reduced output before 2026-11-27)
+ *   pqlab_mlkem_ntt_cache_armv7em(c, bg)  the same NTT, and bg = the mulcache of its output
+ *                                         (kernels.h ntt_cache; |bg| <= 1664, congruent to
+ *                                         mlkem_mulcache_c's) from pass C's registers
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
  *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
  *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): layer 2's
@@ -70,6 +73,7 @@
 #include <stdint.h>
 
 void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
+void pqlab_mlkem_ntt_cache_armv7em(int16_t c[256], int16_t bg[128]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_q_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
@@ -107,6 +111,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
 #define PQLAB_MLKEM_NATIVE_MULCACHE
+#define PQLAB_MLKEM_NATIVE_NTT_CACHE
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
@@ -219,6 +224,10 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, con
                                                                  const int16_t *bg, unsigned int n)
 {
     pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
+}
+static inline void PQLAB_NAMESPACE(mlkem_ntt_cache_native)(mlkem_poly *r, mlkem_polycache *bg)
+{
+    pqlab_mlkem_ntt_cache_armv7em(r->c, bg->c);
 }
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, const mlkem_poly32 *a)
 {

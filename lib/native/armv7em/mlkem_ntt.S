@@ -399,14 +399,519 @@ pqlab_mlkem_ntt_armv7em:
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
-    add.w r0, r0, #16
-    add.w r1, r1, #8
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    ldr.w r6, [r0, #24]
+    ldr.w r7, [r0, #28]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    add.w r1, r1, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
     add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
+
+.section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_cache_armv7em
+.type pqlab_mlkem_ntt_cache_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_cache_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    str.w r1, [sp, #4]
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #8]
+    ldr.w r6, [r0, #16]
+    ldr.w r7, [r0, #24]
+    ldr.w r8, [r0, #32]
+    ldr.w r9, [r0, #40]
+    ldr.w r10, [r0, #48]
+    ldr.w r11, [r0, #56]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #8]
+    str.w r6, [r0, #16]
+    str.w r7, [r0, #24]
+    str.w r8, [r0, #32]
+    str.w r9, [r0, #40]
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r4, [r0, #4]
+    ldr.w r5, [r0, #12]
+    ldr.w r6, [r0, #20]
+    ldr.w r7, [r0, #28]
+    ldr.w r8, [r0, #36]
+    ldr.w r9, [r0, #44]
+    ldr.w r10, [r0, #52]
+    ldr.w r11, [r0, #60]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #4]
+    str.w r5, [r0, #12]
+    str.w r6, [r0, #20]
+    str.w r7, [r0, #28]
+    str.w r8, [r0, #36]
+    str.w r9, [r0, #44]
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    add.w r1, r1, #28
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    ldr.w r6, [r0, #8]
+    ldr.w r7, [r0, #12]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r3, r3, r5
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r11, r2, r6
+    smlabb r11, r11, r12, lr
+    smulwt r3, r3, r7
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    strd r10, r11, [r3, #0]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    ldr.w r6, [r0, #24]
+    ldr.w r7, [r0, #28]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r3, r3, r5
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r11, r2, r6
+    smlabb r11, r11, r12, lr
+    smulwt r3, r3, r7
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    add.w r1, r1, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
 
 .section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_armv7em
