@@ -135,16 +135,19 @@ static uint8_t ct_differs(const uint8_t *a, const uint8_t *b, size_t len)
     return (uint8_t)(1u ^ pqlab_ct_is_zero_u32(acc));
 }
 
-/* Hand one piece of the ciphertext either to the output (out != NULL) or to the
- * constant-time comparison with the received ciphertext cmp; returns 1 if the
- * piece differs from cmp, 0 otherwise (always 0 when writing). */
-static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size_t len)
+/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v)): written into c_out
+ * (c_out != NULL; the compress kernels take any alignment, so no piece buffer and no copy)
+ * or compared with the received ciphertext c_cmp in constant time; returns 1 if it differs
+ * from c_cmp, 0 otherwise (always 0 when writing). */
+static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, const mlkem_poly *v)
 {
-    if (out != NULL) { /* a public mode switch, not data */
-        pqlab_memcpy_words(out, piece, len);
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
+    if (c_out != NULL) { /* a public mode switch, not data */
+        mlkem_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v);
         return 0;
     }
-    return ct_differs(piece, cmp, len);
+    mlkem_compress_dv(piece, v);
+    return ct_differs(piece, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
 /* Accumulators of matvec_rows (see there). */
@@ -160,13 +163,17 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
-/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
+/* Compress_du of row i straight into c, or into a piece (its buffer lives only here)
+ * compared with the received ciphertext. */
 static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
 {
     uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    if (sink->out != NULL) { /* a public mode switch, not data */
+        mlkem_compress_du(sink->out + i * MLKEM_POLYCOMPRESSED_DU, u);
+        return;
+    }
     mlkem_compress_du(piece, u);
-    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+    sink->diff |= ct_differs(piece, sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
 /* Encryption (Algorithm 14 lines 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse NTT
@@ -327,8 +334,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
                                         mlkem_poly32 *v32)
 {
     mlkem_poly v, tmp;
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
-    uint8_t diff; /* v32: zero (a matrix accumulator, cleared by the caller) */
+    /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
         mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
@@ -338,10 +344,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, N = 2k: |v| < q + 2 */
     mlkem_frommsg(&tmp, m);                             /* line 20: mu */
     poly_add(&v, &tmp);                                 /* |v| < q + 1667 < 2^15 */
-    mlkem_compress_dv(piece, &v);                       /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
-    diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
-                piece, sizeof piece);
-    return diff;
+    return emit_v(c_out, c_cmp, &v);                    /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
@@ -451,7 +454,6 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
                                         const uint8_t *yb)
 {
     mlkem_poly v;
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
@@ -462,9 +464,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
         const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
         v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
     }
-    mlkem_compress_dv(piece, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
-    return emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
-                piece, sizeof piece);
+    return emit_v(c_out, c_cmp, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14), stack-first: y_hat is kept as its 12-bit
