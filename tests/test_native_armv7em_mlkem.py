@@ -17,7 +17,8 @@ at the bounds of the kernels.h contract:
   (|c| < 2q, its contract, to [0, q); edges -2q+1, -q-1, -q, 0, q, 2q-1): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
   r's part below q;
 - add (int16 sums), frommsg (any 32 bytes), tomsg (canonical input, including the decision
-  boundaries 832/833 and 2496/2497): the C's results exactly, at every alignment; check12
+  boundaries 832/833 and 2496/2497), tomsg_sub (v - w with v canonical, |w| < q, the
+  boundaries in all three ranges of v - w): the C's results exactly, at every alignment; check12
   (FIPS 203 section 7.2's modulus check) agrees with the C and with the planted value >= q
   on random lengths and alignments;
 - compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
@@ -167,7 +168,7 @@ __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t 
     t[2] = (uint32_t)(t3 - t2);
 }
 
-__attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
+__attribute__((noinline)) static void ct_run2(uint32_t t[7], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
 {
     uint64_t t0 = pqlab_hal_cycles();
     pqlab_mlkem_add_armv7em(a, b);
@@ -182,6 +183,8 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t
     uint64_t t5 = pqlab_hal_cycles();
     pqlab_mlkem_decompress10_armv7em(b, ek);
     uint64_t t6 = pqlab_hal_cycles();
+    pqlab_mlkem_tomsg_sub_armv7em(m, b, a);
+    t[6] = (uint32_t)(pqlab_hal_cycles() - t6);
     t[4] = (uint32_t)(t5 - t4);
     t[5] = (uint32_t)(t6 - t5);
     t[0] = (uint32_t)(t1 - t0);
@@ -450,6 +453,26 @@ int main(void)
             pqlab_mlkem_tomsg_armv7em(m2 + off, A);
             checks++;
             if (memcmp(m1, m2, sizeof m1) != 0) fail("tomsg", kind, off, m1[off], m2[off]);
+            /* tomsg_sub: v canonical, |w| < q, so -q < v - w < 2q; kind 3 puts v - w on the
+             * decision boundaries in all three ranges and on -q+1, 2q-2 */
+            fill(A, 0, 3328, kind);
+            fill(B, -3328, 3328, (kind + 1) % 6);
+            if (kind == 3)
+                for (unsigned i = 0; i < 256; i++) {
+                    static const int ds[16] = {832, 833, 2496, 2497, 832 - 3329, 833 - 3329, 2496 - 3329, 2497 - 3329,
+                                               832 + 3329, 833 + 3329, 2496 + 3329, 2497 + 3329, -3328, 6656, 0, 3328};
+                    int d = ds[(i + off) & 15];
+                    A[i] = (int16_t)(d < 0 ? 0 : d > 3328 ? 3328 : d);
+                    B[i] = (int16_t)(A[i] - d);
+                }
+            for (unsigned i = 0; i < 256; i++) C[i] = (int16_t)(A[i] - B[i]);
+            mlkem_canonical_c((mlkem_poly *)C);
+            memset(m1, 0x33, sizeof m1);
+            memset(m2, 0x33, sizeof m2);
+            mlkem_tomsg_c(m1 + off, (const mlkem_poly *)C);
+            pqlab_mlkem_tomsg_sub_armv7em(m2 + off, A, B);
+            checks++;
+            if (memcmp(m1, m2, sizeof m1) != 0) fail("tomsg_sub", kind, off, m1[off], m2[off]);
             /* check12: a canonical encoding, then one value raised to q .. 4095 (or not) */
             fill(A, 0, 3328, kind);
             mlkem_tobytes12_c(raw + off, (const mlkem_poly *)A);
@@ -696,7 +719,18 @@ int main(void)
             uint32_t x19 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_ntt_cache_armv7em(D, g1.c);
             uint32_t x20 = (uint32_t)pqlab_hal_cycles();
-            snprintf(line, sizeof line, "time7 %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19));
+            fill(C, 0, 3328, 0);
+            fill(D, -3328, 3328, 0);
+            static uint8_t mm[32];
+            uint32_t x21 = (uint32_t)pqlab_hal_cycles();
+            for (unsigned i = 0; i < 256; i++) D[i] = (int16_t)(C[i] - D[i]);
+            mlkem_canonical_c((mlkem_poly *)D);
+            mlkem_tomsg_c(mm, (const mlkem_poly *)D);
+            uint32_t x22 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_tomsg_sub_armv7em(mm, C, D);
+            uint32_t x23 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
+                     (unsigned long)(x22 - x21), (unsigned long)(x23 - x22));
             say(line);
             snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
@@ -718,7 +752,7 @@ int main(void)
         fill(B, -32768, 32767, kind);
         fill(C, -6 * 3329, 6 * 3329, kind);
         ct_run(t, A, B, C);
-        uint32_t t2[6];
+        uint32_t t2[7];
         static uint8_t m[32], ek[384];
         for (unsigned i = 0; i < 32; i++) m[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
         for (unsigned i = 0; i < 384; i++) ek[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
@@ -732,10 +766,10 @@ int main(void)
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6]);
         say(line);
     }
     say("end\n");
@@ -766,7 +800,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=29 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=30 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -800,7 +834,7 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     t7 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time7 ")]
     assert len(t7) == 1
     pairs += list(zip(t7[0][0::2], t7[0][1::2], strict=True))
-    names += ["ntt_cache (asm ntt + mulcache / fused)"]
+    names += ["ntt_cache (asm ntt + mulcache / fused)", "tomsg_sub"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

@@ -44,6 +44,9 @@
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
+ *  tomsg_sub        tomsg of v - w   v canonical, |w| < q     32 bytes; w may be overwritten
+ *                   mod q (Alg. 15 lines 6, 7)                (a backend may fuse; else the
+ *                                                             C subtracts, canonical, tomsg)
  *  add              r + b            |r + b| < 2^15            r + b (int16)
  *  check12          section 7.2      12 m bytes (m >= 1)       0 iff every 12-bit value
  *                   modulus check                              of ByteDecode_12's input < q
@@ -265,6 +268,9 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_TOMSG_IMPL mlkem_tomsg_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_TOMSG_SUB
+#define MLKEM_TOMSG_SUB_IMPL PQLAB_NAMESPACE(mlkem_tomsg_sub_native)
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_SAMPLE_NTT
 #define MLKEM_SAMPLE_NTT_IMPL PQLAB_NAMESPACE(mlkem_sample_ntt_native)
 #else
@@ -367,6 +373,20 @@ PQLAB_MLKEM_DISPATCH(mlkem_decompress_dv, MLKEM_DECOMPRESS_DV_IMPL,
                      (mlkem_poly * r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]), (r, in))
 PQLAB_MLKEM_DISPATCH(mlkem_frommsg, MLKEM_FROMMSG_IMPL, (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]), (r, msg))
 PQLAB_MLKEM_DISPATCH(mlkem_tomsg, MLKEM_TOMSG_IMPL, (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a), (msg, a))
+#ifdef MLKEM_TOMSG_SUB_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_tomsg_sub, MLKEM_TOMSG_SUB_IMPL,
+                     (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v, mlkem_poly *w), (msg, v, w))
+#else
+/* no C kernel of its own: w = v - w in place (-q < w < 2q), canonical, tomsg */
+static inline void mlkem_tomsg_sub(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v, mlkem_poly *w)
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        w->c[i] = (int16_t)(v->c[i] - w->c[i]);
+    }
+    mlkem_canonical(w);
+    mlkem_tomsg(msg, w);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt, MLKEM_SAMPLE_NTT_IMPL,
                      (mlkem_poly * r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y), (r, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt_x4, MLKEM_SAMPLE_NTT_X4_IMPL,

@@ -100,6 +100,13 @@ static inline void mlkem_frommsg_checked(mlkem_poly *r, const uint8_t msg[MLKEM_
     }
 }
 
+static inline void mlkem_tomsg_sub_checked(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v, mlkem_poly *w)
+{
+    PQLAB_CONTRACT("mlkem_tomsg_sub", MLKEM_CANON(v), "input v canonical");
+    PQLAB_CONTRACT("mlkem_tomsg_sub", MLKEM_BELOW_Q(w), "input |w| < q");
+    mlkem_tomsg_sub(msg, v, w);
+}
+
 static inline void mlkem_tomsg_checked(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
 {
     PQLAB_CONTRACT("mlkem_tomsg", MLKEM_CANON(a), "input canonical");
@@ -265,6 +272,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_decompress_dv mlkem_decompress_dv_checked
 #define mlkem_frommsg mlkem_frommsg_checked
 #define mlkem_tomsg mlkem_tomsg_checked
+#define mlkem_tomsg_sub mlkem_tomsg_sub_checked
 #define mlkem_sample_ntt mlkem_sample_ntt_checked
 #define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
 #define mlkem_mulcache mlkem_mulcache_checked

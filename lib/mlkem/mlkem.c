@@ -33,13 +33,6 @@
 #define MLKEM_NOINLINE
 #endif
 
-/* a = a mod q, canonical [0, q), for |a| < 2q (the canonical kernel's contract; every
- * call below states its bound, all within (-q - 2, q + 1669) or reduced). */
-static inline void poly_canonical(mlkem_poly *a)
-{
-    mlkem_canonical(a);
-}
-
 #ifndef PQLAB_MLKEM_SMALLSTACK
 /* r += b (the add kernel); callers keep |r + b| < 2^15 (bounds stated at each call). */
 static inline void poly_add(mlkem_poly *r, const mlkem_poly *b)
@@ -398,11 +391,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     }
     mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
-    for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
-        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
-    }
-    poly_canonical(&w);
-    mlkem_tomsg(m, &w); /* line 7 */
+    mlkem_tomsg_sub(m, &u, &w);                                     /* lines 6, 7: v canonical, |w| < q */
 }
 
 #else
@@ -508,11 +497,7 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     }
     mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
-    for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
-        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
-    }
-    poly_canonical(&w);
-    mlkem_tomsg(m, &w); /* line 7 */
+    mlkem_tomsg_sub(m, &u, &w);                                     /* lines 6, 7: v canonical, |w| < q */
 }
 
 #endif

@@ -1013,6 +1013,41 @@ def emit_tomsg() -> None:
     end_func(name)
 
 
+def emit_tomsg_sub() -> None:
+    """msg = ByteEncode_1(Compress_1(v - w mod q)) for canonical v and |w| < q (FIPS 203
+    Algorithm 15 lines 6, 7; kernels.h tomsg_sub): r0 = msg, r1 = v, r2 = w (w is not
+    written). Per word: ssub16 gives d = v - w in (-q, 2q), canon2q makes it canonical, then
+    the test of emit_tomsg (Compress_1(x) = 1 iff x - 833 < 1664 unsigned). One word of v
+    and of w at a time, four per message byte."""
+    name = "pqlab_mlkem_tomsg_sub_armv7em"
+    func(name)
+    e("push {r4-r10, lr}")
+    const("r3", 833 * 0x00010001)
+    const("r6", 1664 * 0x00010001)
+    const("r7", 0x00010001)
+    e("mov r8, #0")
+    const("r9", 2 * Q * 0x00010001)
+    const("r10", Q * 0x00010001)
+    e("add lr, r0, #32")
+    out.append("1:")
+    e("mov r12, #0")
+    for j in range(4):
+        e("ldr r4, [r1], #4")
+        e("ldr r5, [r2], #4")
+        e("ssub16 r4, r4, r5")  # d = v - w, |d| < 2q
+        canon2q("r4", "r5", "r9", "r10")
+        e("usub16 r4, r4, r3")  # y = x - 833 per half
+        e("usub16 r5, r4, r6")  # GE where y >= 1664 (unsigned)
+        e("sel r5, r8, r7")  # 0 there, 1 elsewhere
+        e(f"orr r12, r12, r5, lsl #{2 * j}")
+    e("orr r12, r12, r12, lsr #15")
+    e("strb r12, [r0], #1")
+    e("cmp r0, lr")
+    e("bne 1b")
+    e("pop {r4-r10, pc}")
+    end_func(name)
+
+
 def emit_check12() -> None:
     """The encapsulation key's modulus check (FIPS 203 section 7.2): r0 = in, r1 = number of
     bytes (a multiple of 12, at least 12; any alignment); returns 0 iff every 12-bit value
@@ -1175,6 +1210,7 @@ def main() -> None:
     emit_add()
     emit_frommsg()
     emit_tomsg()
+    emit_tomsg_sub()
     emit_check12()
     for d in (4, 5, 10, 11):
         emit_compress(d)

@@ -54,6 +54,10 @@
  *   pqlab_mlkem_add_armv7em(r, b)         r = r + b as int16 (SADD16; kernels.h add), |r + b| < 2^15
  *   pqlab_mlkem_frommsg_armv7em(c, msg)   Decompress_1(ByteDecode_1(msg)): 0 or 1665, as the C
  *   pqlab_mlkem_tomsg_armv7em(msg, c)     ByteEncode_1(Compress_1(c)) of canonical c, as the C
+ *   pqlab_mlkem_tomsg_sub_armv7em(msg, v, w)
+ *                                         ByteEncode_1(Compress_1(v - w mod q)) for canonical
+ *                                         v and |w| < q (kernels.h tomsg_sub), as the C; w is
+ *                                         not written
  *   pqlab_mlkem_check12_armv7em(in, n)    section 7.2's modulus check on n bytes (n a positive
  *                                         multiple of 12, any alignment): 0 iff every 12-bit
  *                                         value is below q (kernels.h check12; nonzero word else)
@@ -93,6 +97,7 @@ void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_frommsg_armv7em(int16_t c[256], const uint8_t msg[32]);
 void pqlab_mlkem_tomsg_armv7em(uint8_t msg[32], const int16_t c[256]);
+void pqlab_mlkem_tomsg_sub_armv7em(uint8_t msg[32], const int16_t v[256], const int16_t w[256]);
 uint32_t pqlab_mlkem_check12_armv7em(const uint8_t *in, unsigned int nbytes);
 void pqlab_mlkem_compress4_armv7em(uint8_t out[128], const int16_t c[256]);
 void pqlab_mlkem_compress5_armv7em(uint8_t out[160], const int16_t c[256]);
@@ -124,6 +129,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_ADD
 #define PQLAB_MLKEM_NATIVE_FROMMSG
 #define PQLAB_MLKEM_NATIVE_TOMSG
+#define PQLAB_MLKEM_NATIVE_TOMSG_SUB
 #define PQLAB_MLKEM_NATIVE_CHECK12
 #define PQLAB_MLKEM_NATIVE_COMPRESS_DU
 #define PQLAB_MLKEM_NATIVE_DECOMPRESS_DU
@@ -159,6 +165,11 @@ static inline void PQLAB_NAMESPACE(mlkem_frommsg_native)(mlkem_poly *r, const ui
 static inline void PQLAB_NAMESPACE(mlkem_tomsg_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
 {
     pqlab_mlkem_tomsg_armv7em(msg, a->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_tomsg_sub_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v,
+                                                           mlkem_poly *w)
+{
+    pqlab_mlkem_tomsg_sub_armv7em(msg, v->c, w->c);
 }
 static inline uint32_t PQLAB_NAMESPACE(mlkem_check12_native)(const uint8_t *in, unsigned int nbytes)
 {

@@ -2675,6 +2675,81 @@ pqlab_mlkem_tomsg_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_tomsg_armv7em, .-pqlab_mlkem_tomsg_armv7em
 
+.section .text.pqlab_mlkem_tomsg_sub_armv7em, "ax", %progbits
+.global pqlab_mlkem_tomsg_sub_armv7em
+.type pqlab_mlkem_tomsg_sub_armv7em, %function
+.align 2
+pqlab_mlkem_tomsg_sub_armv7em:
+    push {r4-r10, lr}
+    movw r3, #833
+    movt r3, #833
+    movw r6, #1664
+    movt r6, #1664
+    movw r7, #1
+    movt r7, #1
+    mov.w r8, #0
+    movw r9, #6658
+    movt r9, #6658
+    movw r10, #3329
+    movt r10, #3329
+    add.w lr, r0, #32
+1:
+    mov.w r12, #0
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #0
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #2
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #4
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #6
+    orr.w r12, r12, r12, lsr #15
+    strb r12, [r0], #1
+    cmp.w r0, lr
+    bne.w 1b
+    pop {r4-r10, pc}
+.size pqlab_mlkem_tomsg_sub_armv7em, .-pqlab_mlkem_tomsg_sub_armv7em
+
 .section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
 .global pqlab_mlkem_check12_armv7em
 .type pqlab_mlkem_check12_armv7em, %function
