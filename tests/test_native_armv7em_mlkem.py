@@ -18,7 +18,8 @@ at the bounds of the kernels.h contract:
   r's part below q;
 - add (int16 sums), frommsg (any 32 bytes), tomsg (canonical input, including the decision
   boundaries 832/833 and 2496/2497), tomsg_sub (v - w with v canonical, |w| < q, the
-  boundaries in all three ranges of v - w): the C's results exactly, at every alignment; check12
+  boundaries in all three ranges of v - w): the C's results exactly, at every alignment;
+  zero32 clears its 256 words and nothing around them; check12
   (FIPS 203 section 7.2's modulus check) agrees with the C and with the planted value >= q
   on random lengths and alignments;
 - compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
@@ -473,6 +474,17 @@ int main(void)
             pqlab_mlkem_tomsg_sub_armv7em(m2 + off, A, B);
             checks++;
             if (memcmp(m1, m2, sizeof m1) != 0) fail("tomsg_sub", kind, off, m1[off], m2[off]);
+            /* zero32: all 256 words cleared, the words around untouched */
+            {
+                static int32_t z[258];
+                for (unsigned i = 0; i < 258; i++) z[i] = (int32_t)next() | 1;
+                int32_t g0 = z[0], g1 = z[257];
+                pqlab_mlkem_zero32_armv7em(z + 1);
+                checks++;
+                for (unsigned i = 1; i < 257; i++)
+                    if (z[i] != 0) { fail("zero32", kind, (int)i, 0, (int)z[i]); break; }
+                if (z[0] != g0 || z[257] != g1) fail("zero32 guard", kind, 0, (int)g0, (int)z[0]);
+            }
             /* check12: a canonical encoding, then one value raised to q .. 4095 (or not) */
             fill(A, 0, 3328, kind);
             mlkem_tobytes12_c(raw + off, (const mlkem_poly *)A);
@@ -729,8 +741,12 @@ int main(void)
             uint32_t x22 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_tomsg_sub_armv7em(mm, C, D);
             uint32_t x23 = (uint32_t)pqlab_hal_cycles();
-            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
-                     (unsigned long)(x22 - x21), (unsigned long)(x23 - x22));
+            mlkem_zero32_c(&r32);
+            uint32_t x24 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_zero32_armv7em(r32.c);
+            uint32_t x25 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
+                     (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24));
             say(line);
             snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
@@ -800,7 +816,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=30 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=31 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -834,7 +850,7 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     t7 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time7 ")]
     assert len(t7) == 1
     pairs += list(zip(t7[0][0::2], t7[0][1::2], strict=True))
-    names += ["ntt_cache (asm ntt + mulcache / fused)", "tomsg_sub"]
+    names += ["ntt_cache (asm ntt + mulcache / fused)", "tomsg_sub", "zero32"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

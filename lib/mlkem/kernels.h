@@ -66,6 +66,8 @@
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
+ *  zero32           a = 0 (a 32-bit  -                         every value 0
+ *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
  *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
@@ -124,6 +126,7 @@ typedef struct {
 #define mlkem_basemul_pairs32_c PQLAB_NAMESPACE(mlkem_basemul_pairs32_c)
 #define mlkem_reduce32_c PQLAB_NAMESPACE(mlkem_reduce32_c)
 #define mlkem_reduce32_add_c PQLAB_NAMESPACE(mlkem_reduce32_add_c)
+#define mlkem_zero32_c PQLAB_NAMESPACE(mlkem_zero32_c)
 #define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
@@ -164,6 +167,7 @@ void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a);
 /* r = (a mod q) + b coefficient-wise (Barrett, without the factor R^-1: a row of key
  * generation, t_hat = A_hat s_hat + e_hat). r may be b. */
 void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b);
+void mlkem_zero32_c(mlkem_poly32 *a);
 /* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
  * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
 unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
@@ -311,6 +315,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_REDUCE32_IMPL mlkem_reduce32_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_ZERO32
+#define MLKEM_ZERO32_IMPL PQLAB_NAMESPACE(mlkem_zero32_native)
+#else
+#define MLKEM_ZERO32_IMPL mlkem_zero32_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define MLKEM_REDUCE32_ADD_IMPL PQLAB_NAMESPACE(mlkem_reduce32_add_native)
 #else
@@ -413,6 +422,7 @@ PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
+PQLAB_MLKEM_DISPATCH(mlkem_zero32, MLKEM_ZERO32_IMPL, (mlkem_poly32 * a), (a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
                      (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,

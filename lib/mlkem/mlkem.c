@@ -242,7 +242,7 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
  * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
  * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
  * acc: the caller's accumulators, zero on entry; a slot is cleared after its row only when
- * a later row uses it (memset: the accumulators are not secret-wiped, only initialised). */
+ * a later row uses it (zero32: the accumulators are not secret-wiped, only initialised). */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
                         const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
@@ -276,7 +276,7 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
                 const unsigned int i = e / MLKEM_K;
                 finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
                 if (i + MLKEM_ACC_SLOTS < MLKEM_K) { /* public: the slot takes row i + slots */
-                    memset(&acc[i % MLKEM_ACC_SLOTS], 0, sizeof acc[0]);
+                    mlkem_zero32(&acc[i % MLKEM_ACC_SLOTS]);
                 }
             }
         }
@@ -309,7 +309,9 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.out = ek;
     sink.cmp = NULL;
     sink.diff = 0;
-    memset(acc, 0, sizeof acc);
+    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
+        mlkem_zero32(&acc[i]);
+    }
     matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
@@ -367,10 +369,12 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.out = c_out;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    memset(acc, 0, sizeof acc);
+    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
+        mlkem_zero32(&acc[i]);
+    }
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
-    memset(&acc[0], 0, sizeof acc[0]); /* reused for t_hat^T y_hat */
+    mlkem_zero32(&acc[0]); /* reused for t_hat^T y_hat */
     diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0]);
     return diff;
 }
