@@ -857,6 +857,50 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
         assert all(a < c for c, a in pairs), pairs
 
 
+@pytest.mark.parametrize("input_4q", [False, True])
+def test_invntt_bounds(input_4q: bool) -> None:
+    """The coefficient bounds of the generator's inverse NTT (invntt: input |c| < 4q, layer
+    2's sums reduced; invntt_q: |c| < q), walked through its passes with its reductions
+    (floor Barrett: [0, q]; a Plantard product: <= 1664): no sum or difference leaves int16,
+    up to layer 128's (which the final Plantard products take)."""
+    h = 1664
+    b = [4 * Q - 1 if input_4q else Q - 1] * 256
+
+    def gs(ws: list[list[int]], m: int, n: int) -> None:
+        for x, y in zip(ws[m], ws[n], strict=True):
+            b[x], b[y] = b[x] + b[y], h
+            assert b[x] < 1 << 15
+
+    def red(ws: list[list[int]], m: int) -> None:
+        for x in ws[m]:
+            b[x] = Q
+
+    for blk in range(16):  # pass 1: layers 2, (the sums reduced for 4q input), 4, 8
+        ws = [[16 * blk + 2 * m, 16 * blk + 2 * m + 1] for m in range(8)]
+        for k in range(4):
+            gs(ws, 2 * k, 2 * k + 1)
+        for m in (0, 2, 4, 6) if input_4q else ():
+            red(ws, m)
+        for m, n in ((0, 2), (1, 3), (4, 6), (5, 7)):
+            gs(ws, m, n)
+        for m in range(4):
+            gs(ws, m, m + 4)
+        red(ws, 0)
+    for half in range(2):  # pass 2: layers 16, 32, then the reductions where g > h, 64
+        for j in range(0, 16, 2):
+            ws = [[128 * half + 16 * m + j, 128 * half + 16 * m + j + 1] for m in range(8)]
+            for k in range(4):
+                gs(ws, 2 * k, 2 * k + 1)
+            for m, n in ((0, 2), (1, 3), (4, 6), (5, 7)):
+                gs(ws, m, n)
+            if j // 2 < 4:
+                red(ws, 0)
+                red(ws, 4)
+            for m in range(4):
+                gs(ws, m, m + 4)
+    assert max(b[i] + b[i + 128] for i in range(128)) <= 16 * h < 1 << 15  # layer 128
+
+
 def test_barrett_constants_exhaustive() -> None:
     """The generator's Barrett reductions over every int16: centred (NTT output) and
     floor (inside the inverse NTT: [0, q])."""

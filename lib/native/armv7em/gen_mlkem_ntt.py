@@ -42,11 +42,14 @@ Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the sam
   sums grow; in a block of 8 pairs (w0..w7, pass 1) layer 2's sums (< 8q) are reduced,
   then layers 4, 8 leave w0 <= 4q, w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h, and w0 alone is
   reduced again. Pass 2 sees
-  these bounds g (<= 4h) per word and forms layers 16, 32: w0, w4 <= 4g <= 16h, reduced to
-  [0, q]; the other words are then <= 2h; layer 64: w0 <= 2q, w1 <= 4h, the rest <= 2h;
-  layer 128: sums and differences <= 4q < 2^15 (5 word reductions per 8 pairs in pass 1 and
-  2 per 16 pairs in pass 2, 112 in all; before 2026-11-27 the contract admitted any int16 and
-  the kernel reduced the whole input and then 4 words per 8 and per 16 pairs, 256 in all).
+  these bounds g (<= 4h) per word and forms layers 16, 32: where g > h (the iterations of
+  pass-1 positions w0..w3), w0, w4 <= 4g <= 16h are reduced to [0, q], the other words are
+  then <= 2h; layer 64: w0 <= 2q, w1 <= 4h, the rest <= 2h; where g = h (positions w4..w7)
+  nothing is reduced: w0 <= 8h after layer 64. Layer 128: sums and differences <= 16h =
+  26624 < 2^15 (5 word reductions per 8 pairs in pass 1 and 2 per 16 pairs in half of pass
+  2, 96 in all; 112 before the second 2026-11-27 change; before the first the contract
+  admitted any int16 and the kernel reduced the whole input and then 4 words per 8 and per
+  16 pairs, 256 in all). test_invntt_bounds walks these bounds.
   The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
   differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
 - basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
@@ -380,36 +383,44 @@ def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True)
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 1b")
-    # pass 2: layers 16, 32, 64 on w_m = 16 m + j (two halves of 128 coefficients)
+    # pass 2: layers 16, 32, 64 on w_m = 16 m + j (two halves of 128 coefficients). The
+    # words of one iteration share pass 1's bound g of position j / 2 (q, 4h, 2h, 2h, h, h, h,
+    # h). For j / 2 < 4, w0 and w4 (<= 4g after layer 32) are reduced to [0, q]; for the other
+    # four (g = h, since 2026-11-27) nothing is reduced: layer 64 leaves w0 <= 8h and layer
+    # 128's sums and differences stay <= 16h = 26624 < 2^15 (tests/test_native_armv7em_mlkem.py
+    # walks these bounds).
     e("sub r0, r0, #512")
     addr("r1", "inv_z2")
     for h in range(2):
-        e("add r3, r0, #32")
-        e("str r3, [sp]")
-        out.append(f"{2 + h}:")
-        for m in range(8):
-            e(f"ldr {D[m]}, [r0, #{32 * m}]")
-        for k in range(4):  # layer 16
-            e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
-            gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-        e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
-        gs(D[0], D[2], "r2", "r3")
-        gs(D[1], D[3], "r2", "r3")
-        e(f"ldr r2, [r1, #{28 * h + 20}]")
-        gs(D[4], D[6], "r2", "r3")
-        gs(D[5], D[7], "r2", "r3")
-        const("r2", V)
-        for m in (0, 4):  # the sums of sums, <= 4 4 1664
-            floor_barrett1(D[m], "r2", "r3")
-        e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
-        for m in range(4):
-            gs(D[m], D[m + 4], "r2", "r3")
-        for m in range(8):
-            e(f"str {D[m]}, [r0, #{32 * m}]")
-        e("add r0, r0, #4")
-        e("ldr r3, [sp]")
-        e("cmp r0, r3")
-        e(f"bne {2 + h}b")
+        for part in range(2):
+            label = 2 + 2 * h + part
+            e("add r3, r0, #16")
+            e("str r3, [sp]")
+            out.append(f"{label}:")
+            for m in range(8):
+                e(f"ldr {D[m]}, [r0, #{32 * m}]")
+            for k in range(4):  # layer 16
+                e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
+                gs(D[2 * k], D[2 * k + 1], "r2", "r3")
+            e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
+            gs(D[0], D[2], "r2", "r3")
+            gs(D[1], D[3], "r2", "r3")
+            e(f"ldr r2, [r1, #{28 * h + 20}]")
+            gs(D[4], D[6], "r2", "r3")
+            gs(D[5], D[7], "r2", "r3")
+            if part == 0:
+                const("r2", V)
+                for m in (0, 4):  # the sums of sums, <= 4 4 1664
+                    floor_barrett1(D[m], "r2", "r3")
+            e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
+            for m in range(4):
+                gs(D[m], D[m + 4], "r2", "r3")
+            for m in range(8):
+                e(f"str {D[m]}, [r0, #{32 * m}]")
+            e("add r0, r0, #4")
+            e("ldr r3, [sp]")
+            e("cmp r0, r3")
+            e(f"bne {label}b")
         e("add r0, r0, #224")
     # pass 3: layer 128 merged with the factor 1441 (sums) and zeta_1 1441 R^-1 (differences)
     e("sub r0, r0, #512")
@@ -418,7 +429,7 @@ def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True)
     const("r2", z3[1])
     e("add r3, r0, #256")
     e("str r3, [sp]")
-    out.append("4:")
+    out.append("6:")
     for m in range(4):
         e(f"ldr {D[m]}, [r0, #{4 * m}]")
         e(f"ldr {D[m + 4]}, [r0, #{256 + 4 * m}]")
@@ -434,7 +445,7 @@ def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True)
     e("add r0, r0, #16")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
-    e("bne 4b")
+    e("bne 6b")
     e("add sp, sp, #8")
     e("pop {r4-r11, pc}")
     end_func(name)

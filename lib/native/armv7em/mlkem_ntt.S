@@ -1066,7 +1066,7 @@ pqlab_mlkem_invntt_armv7em:
     sub.w r0, r0, #512
     movw r1, #:lower16:pqlab_mlkem_inv_z2
     movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 2:
     ldr.w r4, [r0, #0]
@@ -1196,10 +1196,124 @@ pqlab_mlkem_invntt_armv7em:
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
-    add.w r0, r0, #224
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #0]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w r0, r0, #224
+    add.w r3, r0, #16
+    str.w r3, [sp]
+4:
     ldr.w r4, [r0, #0]
     ldr.w r5, [r0, #32]
     ldr.w r6, [r0, #64]
@@ -1326,7 +1440,121 @@ pqlab_mlkem_invntt_armv7em:
     add.w r0, r0, #4
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 3b
+    bne.w 4b
+    add.w r3, r0, #16
+    str.w r3, [sp]
+5:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #28]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #32]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #36]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #40]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #44]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #48]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #52]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 5b
     add.w r0, r0, #224
     sub.w r0, r0, #512
     movw r1, #28369
@@ -1335,7 +1563,7 @@ pqlab_mlkem_invntt_armv7em:
     movt r2, #60299
     add.w r3, r0, #256
     str.w r3, [sp]
-4:
+6:
     ldr.w r4, [r0, #0]
     ldr.w r8, [r0, #256]
     ldr.w r5, [r0, #4]
@@ -1403,7 +1631,7 @@ pqlab_mlkem_invntt_armv7em:
     add.w r0, r0, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 4b
+    bne.w 6b
     add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
@@ -1531,7 +1759,7 @@ pqlab_mlkem_invntt_q_armv7em:
     sub.w r0, r0, #512
     movw r1, #:lower16:pqlab_mlkem_inv_z2
     movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 2:
     ldr.w r4, [r0, #0]
@@ -1661,10 +1889,124 @@ pqlab_mlkem_invntt_q_armv7em:
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
-    add.w r0, r0, #224
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #0]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w r0, r0, #224
+    add.w r3, r0, #16
+    str.w r3, [sp]
+4:
     ldr.w r4, [r0, #0]
     ldr.w r5, [r0, #32]
     ldr.w r6, [r0, #64]
@@ -1791,7 +2133,121 @@ pqlab_mlkem_invntt_q_armv7em:
     add.w r0, r0, #4
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 3b
+    bne.w 4b
+    add.w r3, r0, #16
+    str.w r3, [sp]
+5:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #28]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #32]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #36]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #40]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #44]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #48]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #52]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 5b
     add.w r0, r0, #224
     sub.w r0, r0, #512
     movw r1, #28369
@@ -1800,7 +2256,7 @@ pqlab_mlkem_invntt_q_armv7em:
     movt r2, #60299
     add.w r3, r0, #256
     str.w r3, [sp]
-4:
+6:
     ldr.w r4, [r0, #0]
     ldr.w r8, [r0, #256]
     ldr.w r5, [r0, #4]
@@ -1868,7 +2324,7 @@ pqlab_mlkem_invntt_q_armv7em:
     add.w r0, r0, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 4b
+    bne.w 6b
     add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
