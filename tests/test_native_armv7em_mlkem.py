@@ -12,7 +12,7 @@ at the bounds of the kernels.h contract:
   outside it);
 - rej_bulk (Algorithm 7's candidate selection): the same count and candidates as the C, on
   random bytes, all-accepted and all-rejected inputs, at every buffer alignment;
-- cbd2 (Algorithm 8, eta = 2), frombytes12 (any bytes, reduced mod q) and tobytes12
+- cbd2 (Algorithm 8, eta = 2; cbd3, eta = 3, against Algorithm 8 bit by bit), frombytes12 (any bytes, reduced mod q) and tobytes12
   (canonical input): byte for byte the C's results, at every buffer alignment; canonical
   (|c| < 2q, its contract, to [0, q); edges -2q+1, -q-1, -q, 0, q, 2q-1): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
   r's part below q;
@@ -155,6 +155,20 @@ static const comp_fn COMP[4] = {pqlab_mlkem_compress4_armv7em, pqlab_mlkem_compr
 static const decomp_fn DECOMP[4] = {pqlab_mlkem_decompress4_armv7em, pqlab_mlkem_decompress5_armv7em,
                                     pqlab_mlkem_decompress10_armv7em, pqlab_mlkem_decompress11_armv7em};
 
+/* SamplePolyCBD_3 written from FIPS 203 Algorithm 8 (bit by bit): the reference of the eta = 3
+ * kernel (this firmware is built for ML-KEM-768, whose C has no eta = 3 sampler) */
+static void cbd3_ref(int16_t *c, const uint8_t *buf)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        int x = 0, y = 0;
+        for (unsigned j = 0; j < 3; j++) {
+            x += (buf[(6 * i + j) >> 3] >> ((6 * i + j) & 7)) & 1;
+            y += (buf[(6 * i + 3 + j) >> 3] >> ((6 * i + 3 + j) & 7)) & 1;
+        }
+        c[i] = (int16_t)(x - y);
+    }
+}
+
 __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t *b, int16_t *r)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -194,7 +208,7 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[7], int16_t *a, int16_t
     t[3] = (uint32_t)(t4 - t3);
 }
 
-__attribute__((noinline)) static void ct_run3(uint32_t t[7], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
+__attribute__((noinline)) static void ct_run3(uint32_t t[8], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
                                                int16_t *out)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -214,6 +228,8 @@ __attribute__((noinline)) static void ct_run3(uint32_t t[7], int16_t *b, int16_t
     uint64_t t7 = pqlab_hal_cycles();
     pqlab_mlkem_ntt_cache_armv7em(out, g->c);
     uint64_t t8 = pqlab_hal_cycles();
+    pqlab_mlkem_cbd3_armv7em(out, (const uint8_t *)b);
+    t[7] = (uint32_t)(pqlab_hal_cycles() - t8);
     t[6] = (uint32_t)(t8 - t7);
     t[5] = (uint32_t)(t7 - t6);
     t[3] = (uint32_t)(t5 - t4);
@@ -382,6 +398,11 @@ int main(void)
             pqlab_mlkem_cbd2_armv7em(D, raw + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("cbd2", kind, off, C[0], D[0]);
+            /* cbd3 (192 bytes) against Algorithm 8 bit by bit */
+            cbd3_ref(C, raw + off);
+            pqlab_mlkem_cbd3_armv7em(D, raw + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("cbd3", kind, off, C[0], D[0]);
             /* cbd2_add: r += CBD_2, r up to its contract's edge 2^15 - 3 */
             fill(C, -32765, 32765, kind);
             memcpy(D, C, 512);
@@ -745,8 +766,13 @@ int main(void)
             uint32_t x24 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_zero32_armv7em(r32.c);
             uint32_t x25 = (uint32_t)pqlab_hal_cycles();
-            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
-                     (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24));
+            cbd3_ref(C, (const uint8_t *)D);
+            uint32_t x26 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_cbd3_armv7em(C, (const uint8_t *)D);
+            uint32_t x27 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
+                     (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24),
+                     (unsigned long)(x26 - x25), (unsigned long)(x27 - x26));
             say(line);
             snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
@@ -775,17 +801,17 @@ int main(void)
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        uint32_t t3[7];
+        uint32_t t3[8];
         static mlkem_poly32 r32;
         static mlkem_polycache g32;
         fill(A, -3328, 3328, kind);
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7]);
         say(line);
     }
     say("end\n");
@@ -816,7 +842,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=31 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=32 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -850,7 +876,7 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     t7 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time7 ")]
     assert len(t7) == 1
     pairs += list(zip(t7[0][0::2], t7[0][1::2], strict=True))
-    names += ["ntt_cache (asm ntt + mulcache / fused)", "tomsg_sub", "zero32"]
+    names += ["ntt_cache (asm ntt + mulcache / fused)", "tomsg_sub", "zero32", "cbd3 (bitwise reference)"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

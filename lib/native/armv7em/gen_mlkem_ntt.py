@@ -796,6 +796,64 @@ def emit_cbd2(add: bool = False) -> None:
     end_func(name)
 
 
+def emit_cbd3() -> None:
+    """r = SamplePolyCBD_3(buf) (FIPS 203 Algorithm 8, eta = 3: ML-KEM-512's eta1): r0 = r,
+    r1 = buf (192 bytes, any alignment). 12 bytes (three words) per iteration, four 24-bit
+    groups g of four coefficients (bits above 23 of g are masked off below): t = (g & M) +
+    ((g >> 1) & M) + ((g >> 2) & M) with M = 0x249249 holds the bit sums of the eight 3-bit
+    fields (0..3); the even fields (x) and the odd ones (y) at 6-bit spacing (mask 0x1C71C7),
+    x + 3 - y in [0, 6] per field without borrows, then ubfx / pkhbt place two coefficients
+    per word and ssub16 takes the 3 off: c = x - y in [-3, 3], the values of the C."""
+    name = "pqlab_mlkem_cbd3_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e("add r2, r1, #192")
+    e("str r2, [sp]")
+    const("r12", 0x249249)
+    const("lr", 0x1C71C7)
+    const("r11", 0x0C30C3)
+    const("r10", 0x00030003)
+    out.append("1:")
+    e("ldr r2, [r1, #0]")
+    e("ldr r3, [r1, #4]")
+    e("ldr r4, [r1, #8]")
+    e("add r1, r1, #12")
+
+    def group(src: str | None, build: list[str]) -> None:
+        g = src
+        if build:
+            for ins in build:
+                e(ins)
+            g = "r5"
+        e(f"and r6, {g}, r12")
+        e(f"and r7, r12, {g}, lsr #1")
+        e("add r6, r6, r7")
+        e(f"and r7, r12, {g}, lsr #2")
+        e("add r6, r6, r7")  # t: 3-bit fields of bit sums
+        e("and r7, r6, lr")  # x fields (0, 2, 4, 6) at bits 0, 6, 12, 18
+        e("and r8, lr, r6, lsr #3")  # y fields
+        e("add r7, r7, r11")  # x + 3
+        e("sub r8, r7, r8")  # x + 3 - y, in [0, 6] per field
+        for k, o in ((0, "r5"), (12, "r6")):
+            e(f"ubfx r7, r8, #{k}, #3")
+            e(f"ubfx r9, r8, #{k + 6}, #3")
+            e(f"pkhbt {o}, r7, r9, lsl #16")
+            e(f"ssub16 {o}, {o}, r10")
+        e("strd r5, r6, [r0], #8")
+
+    group("r2", [])
+    group(None, ["lsr r5, r2, #24", "orr r5, r5, r3, lsl #8"])
+    group(None, ["lsr r5, r3, #16", "orr r5, r5, r4, lsl #16"])
+    group(None, ["lsr r5, r4, #8"])
+    e("ldr r5, [sp]")
+    e("cmp r1, r5")
+    e("bne 1b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def unpack12(src: str) -> None:
     """12 bytes at src (advanced by 12) -> the 8 12-bit values of ByteDecode_12 as halfword
     pairs in r5-r8 (c0 | c1 << 16, ...); r2-r4, r9 scratch"""
@@ -1233,6 +1291,7 @@ def main() -> None:
     emit_rej_bulk()
     emit_cbd2()
     emit_cbd2(add=True)
+    emit_cbd3()
     emit_frombytes12()
     emit_tobytes12()
     emit_canonical()

@@ -42,6 +42,8 @@
  *                                         cand), returns their number
  *   pqlab_mlkem_cbd2_armv7em(c, buf)      SamplePolyCBD_2 (Algorithm 8, eta = 2) of 128 bytes
  *                                         (any alignment): the values of the C exactly
+ *   pqlab_mlkem_cbd3_armv7em(c, buf)      SamplePolyCBD_3 (eta = 3, ML-KEM-512's eta1) of 192
+ *                                         bytes (any alignment): the values of the C exactly
  *   pqlab_mlkem_cbd2_add_armv7em(c, buf)  c += SamplePolyCBD_2(buf) (kernels.h cbd_eta2_add;
  *                                         sadd16, |c| <= 2^15 - 3): the values of the C exactly
  *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
@@ -91,6 +93,7 @@ void pqlab_mlkem_zero32_armv7em(int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
 void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
@@ -186,13 +189,15 @@ static inline void PQLAB_NAMESPACE(mlkem_canonical_native)(mlkem_poly *r)
 {
     pqlab_mlkem_canonical_armv7em(r->c);
 }
-#if MLKEM_ETA1 == 2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA1
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta1_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
 {
+#if MLKEM_ETA1 == 2
     pqlab_mlkem_cbd2_armv7em(r->c, buf);
-}
+#else /* eta1 = 3 (ML-KEM-512, FIPS 203 Table 2) */
+    pqlab_mlkem_cbd3_armv7em(r->c, buf);
 #endif
+}
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
 {
     pqlab_mlkem_cbd2_armv7em(r->c, buf);

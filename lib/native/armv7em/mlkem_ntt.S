@@ -2815,6 +2815,112 @@ pqlab_mlkem_cbd2_add_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_cbd2_add_armv7em, .-pqlab_mlkem_cbd2_add_armv7em
 
+.section .text.pqlab_mlkem_cbd3_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd3_armv7em
+.type pqlab_mlkem_cbd3_armv7em, %function
+.align 2
+pqlab_mlkem_cbd3_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r2, r1, #192
+    str.w r2, [sp]
+    movw r12, #37449
+    movt r12, #36
+    movw lr, #29127
+    movt lr, #28
+    movw r11, #12483
+    movt r11, #12
+    movw r10, #3
+    movt r10, #3
+1:
+    ldr.w r2, [r1, #0]
+    ldr.w r3, [r1, #4]
+    ldr.w r4, [r1, #8]
+    add.w r1, r1, #12
+    and.w r6, r2, r12
+    and.w r7, r12, r2, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r2, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    lsr.w r5, r2, #24
+    orr.w r5, r5, r3, lsl #8
+    and.w r6, r5, r12
+    and.w r7, r12, r5, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r5, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    lsr.w r5, r3, #16
+    orr.w r5, r5, r4, lsl #16
+    and.w r6, r5, r12
+    and.w r7, r12, r5, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r5, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    lsr.w r5, r4, #8
+    and.w r6, r5, r12
+    and.w r7, r12, r5, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r5, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    ldr.w r5, [sp]
+    cmp.w r1, r5
+    bne.w 1b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_cbd3_armv7em, .-pqlab_mlkem_cbd3_armv7em
+
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_frombytes12_armv7em
 .type pqlab_mlkem_frombytes12_armv7em, %function
