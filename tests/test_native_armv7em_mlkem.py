@@ -16,7 +16,7 @@ at the bounds of the kernels.h contract:
   (canonical input): byte for byte the C's results, at every buffer alignment; canonical
   (|c| < 2q, its contract, to [0, q); edges -2q+1, -q-1, -q, 0, q, 2q-1): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
   r's part below q;
-- add (int16 sums), frommsg (any 32 bytes), tomsg (canonical input, including the decision
+- add (int16 sums), frommsg (any 32 bytes), frommsg_add (r at its contract's edge), tomsg (canonical input, including the decision
   boundaries 832/833 and 2496/2497), tomsg_sub (v - w with v canonical, |w| < q, the
   boundaries in all three ranges of v - w): the C's results exactly, at every alignment;
   zero32 clears its 256 words and nothing around them; check12
@@ -183,7 +183,7 @@ __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t 
     t[2] = (uint32_t)(t3 - t2);
 }
 
-__attribute__((noinline)) static void ct_run2(uint32_t t[7], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
+__attribute__((noinline)) static void ct_run2(uint32_t t[8], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
 {
     uint64_t t0 = pqlab_hal_cycles();
     pqlab_mlkem_add_armv7em(a, b);
@@ -199,7 +199,10 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[7], int16_t *a, int16_t
     pqlab_mlkem_decompress10_armv7em(b, ek);
     uint64_t t6 = pqlab_hal_cycles();
     pqlab_mlkem_tomsg_sub_armv7em(m, b, a);
-    t[6] = (uint32_t)(pqlab_hal_cycles() - t6);
+    uint64_t t7 = pqlab_hal_cycles();
+    pqlab_mlkem_frommsg_add_armv7em(a, m);
+    t[7] = (uint32_t)(pqlab_hal_cycles() - t7);
+    t[6] = (uint32_t)(t7 - t6);
     t[4] = (uint32_t)(t5 - t4);
     t[5] = (uint32_t)(t6 - t5);
     t[0] = (uint32_t)(t1 - t0);
@@ -465,6 +468,13 @@ int main(void)
             pqlab_mlkem_frommsg_armv7em(D, m1 + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("frommsg", kind, off, C[0], D[0]);
+            /* frommsg_add: r up to its contract's edge |r| < 2^15 - 1665 */
+            fill(C, -32767 + 1665, 32767 - 1665, kind);
+            memcpy(D, C, 512);
+            mlkem_frommsg_add_c((mlkem_poly *)C, m1 + off);
+            pqlab_mlkem_frommsg_add_armv7em(D, m1 + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("frommsg_add", kind, off, C[0], D[0]);
             /* tomsg: canonical values; kind 3 walks the decision boundaries 832/833, 2496/2497 */
             fill(A, 0, 3328, kind);
             if (kind == 3)
@@ -770,9 +780,16 @@ int main(void)
             uint32_t x26 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_cbd3_armv7em(C, (const uint8_t *)D);
             uint32_t x27 = (uint32_t)pqlab_hal_cycles();
-            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
+            fill(C, -3328, 3328, 0);
+            uint32_t x28 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_frommsg_armv7em(D, mm);
+            pqlab_mlkem_add_armv7em(C, D);
+            uint32_t x29 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_frommsg_add_armv7em(C, mm);
+            uint32_t x30 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
                      (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24),
-                     (unsigned long)(x26 - x25), (unsigned long)(x27 - x26));
+                     (unsigned long)(x26 - x25), (unsigned long)(x27 - x26), (unsigned long)(x29 - x28), (unsigned long)(x30 - x29));
             say(line);
             snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
@@ -794,7 +811,7 @@ int main(void)
         fill(B, -32768, 32767, kind);
         fill(C, -6 * 3329, 6 * 3329, kind);
         ct_run(t, A, B, C);
-        uint32_t t2[7];
+        uint32_t t2[8];
         static uint8_t m[32], ek[384];
         for (unsigned i = 0; i < 32; i++) m[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
         for (unsigned i = 0; i < 384; i++) ek[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
@@ -808,10 +825,10 @@ int main(void)
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7], (unsigned long)t2[7]);
         say(line);
     }
     say("end\n");
@@ -842,7 +859,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=32 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=33 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -876,7 +893,13 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     t7 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time7 ")]
     assert len(t7) == 1
     pairs += list(zip(t7[0][0::2], t7[0][1::2], strict=True))
-    names += ["ntt_cache (asm ntt + mulcache / fused)", "tomsg_sub", "zero32", "cbd3 (bitwise reference)"]
+    names += [
+        "ntt_cache (asm ntt + mulcache / fused)",
+        "tomsg_sub",
+        "zero32",
+        "cbd3 (bitwise reference)",
+        "frommsg_add (asm frommsg + add / fused)",
+    ]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

@@ -43,6 +43,8 @@
  *  decompress_du/dv ByteDecode_d +   32*d bytes                canonical
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
+ *  frommsg_add      r + frommsg      r: |c| < 2^15 - 1665;     r + (0 or (q+1)/2)
+ *                                    32 bytes
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
  *  tomsg_sub        tomsg of v - w   v canonical, |w| < q     32 bytes; w may be overwritten
  *                   mod q (Alg. 15 lines 6, 7)                (a backend may fuse; else the
@@ -117,6 +119,7 @@ typedef struct {
 #define mlkem_compress_dv_c PQLAB_NAMESPACE(mlkem_compress_dv_c)
 #define mlkem_decompress_dv_c PQLAB_NAMESPACE(mlkem_decompress_dv_c)
 #define mlkem_frommsg_c PQLAB_NAMESPACE(mlkem_frommsg_c)
+#define mlkem_frommsg_add_c PQLAB_NAMESPACE(mlkem_frommsg_add_c)
 #define mlkem_tomsg_c PQLAB_NAMESPACE(mlkem_tomsg_c)
 #define mlkem_sample_ntt_c PQLAB_NAMESPACE(mlkem_sample_ntt_c)
 #define mlkem_sample_ntt_x4_c PQLAB_NAMESPACE(mlkem_sample_ntt_x4_c)
@@ -147,6 +150,7 @@ void mlkem_decompress_du_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_
 void mlkem_compress_dv_c(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a);
 void mlkem_decompress_dv_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]);
 void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]);
+void mlkem_frommsg_add_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]);
 void mlkem_tomsg_c(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a);
 /* seed = rho (32 bytes); the XOF input is rho || x || y (FIPS 203 Algorithm 7 input B). */
 void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
@@ -267,6 +271,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_FROMMSG_IMPL mlkem_frommsg_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_FROMMSG_ADD
+#define MLKEM_FROMMSG_ADD_IMPL PQLAB_NAMESPACE(mlkem_frommsg_add_native)
+#else
+#define MLKEM_FROMMSG_ADD_IMPL mlkem_frommsg_add_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_TOMSG
 #define MLKEM_TOMSG_IMPL PQLAB_NAMESPACE(mlkem_tomsg_native)
 #else
@@ -381,6 +390,8 @@ PQLAB_MLKEM_DISPATCH(mlkem_compress_dv, MLKEM_COMPRESS_DV_IMPL,
 PQLAB_MLKEM_DISPATCH(mlkem_decompress_dv, MLKEM_DECOMPRESS_DV_IMPL,
                      (mlkem_poly * r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]), (r, in))
 PQLAB_MLKEM_DISPATCH(mlkem_frommsg, MLKEM_FROMMSG_IMPL, (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]), (r, msg))
+PQLAB_MLKEM_DISPATCH(mlkem_frommsg_add, MLKEM_FROMMSG_ADD_IMPL, (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]),
+                     (r, msg))
 PQLAB_MLKEM_DISPATCH(mlkem_tomsg, MLKEM_TOMSG_IMPL, (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a), (msg, a))
 #ifdef MLKEM_TOMSG_SUB_IMPL
 PQLAB_MLKEM_DISPATCH(mlkem_tomsg_sub, MLKEM_TOMSG_SUB_IMPL,

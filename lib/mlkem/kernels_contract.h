@@ -92,6 +92,12 @@ static inline void mlkem_decompress_dv_checked(mlkem_poly *r, const uint8_t in[M
     PQLAB_CONTRACT("mlkem_decompress_dv", MLKEM_CANON(r), "output canonical");
 }
 
+static inline void mlkem_frommsg_add_checked(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    PQLAB_CONTRACT("mlkem_frommsg_add", mlkem_contract_in(r, -32767 + 1665, 32767 - 1665), "input |r| < 2^15 - 1665");
+    mlkem_frommsg_add(r, msg);
+}
+
 static inline void mlkem_frommsg_checked(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
 {
     mlkem_frommsg(r, msg);
@@ -281,6 +287,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_decompress_du mlkem_decompress_du_checked
 #define mlkem_decompress_dv mlkem_decompress_dv_checked
 #define mlkem_frommsg mlkem_frommsg_checked
+#define mlkem_frommsg_add mlkem_frommsg_add_checked
 #define mlkem_tomsg mlkem_tomsg_checked
 #define mlkem_tomsg_sub mlkem_tomsg_sub_checked
 #define mlkem_sample_ntt mlkem_sample_ntt_checked

@@ -33,14 +33,6 @@
 #define MLKEM_NOINLINE
 #endif
 
-#ifndef PQLAB_MLKEM_SMALLSTACK
-/* r += b (the add kernel); callers keep |r + b| < 2^15 (bounds stated at each call). */
-static inline void poly_add(mlkem_poly *r, const mlkem_poly *b)
-{
-    mlkem_add(r, b);
-}
-#endif
-
 /* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
  * lines 10, 14, 17). */
 static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
@@ -337,8 +329,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     mlkem_reduce32(&v, v32);                            /* |v32| < 8q^2 < q 2^15: |v| < q */
     mlkem_invntt_q(&v);                                 /* |v| < q in (invntt_q's contract), |v| < q out */
     poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, N = 2k: |v| < q + 2 */
-    mlkem_frommsg(&tmp, m);                             /* line 20: mu */
-    poly_add(&v, &tmp);                                 /* |v| < q + 1667 < 2^15 */
+    mlkem_frommsg_add(&v, m);                           /* lines 20, 21: + mu; |v| < q + 1667 < 2^15 */
     return emit_v(c_out, c_cmp, &v);                    /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
 }
 

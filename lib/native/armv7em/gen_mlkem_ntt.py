@@ -1041,15 +1041,16 @@ def emit_zero32() -> None:
     end_func(name)
 
 
-def emit_frommsg() -> None:
-    """r = Decompress_1(ByteDecode_1(msg)) (FIPS 203 Algorithm 14 line 20): r0 = r, r1 = msg
-    (32 bytes). Per byte b: s = b | b << 15 puts bit j at position j and bit j + 1 at
+def emit_frommsg(add: bool = False) -> None:
+    """r = Decompress_1(ByteDecode_1(msg)) (FIPS 203 Algorithm 14 line 20), or with add
+    r += it (frommsg_add, kernels.h: one ldm and four sadd16 before the stores): r0 = r,
+    r1 = msg (32 bytes). Per byte b: s = b | b << 15 puts bit j at position j and bit j + 1 at
     j + 16, so (s >> j) & 0x00010001 holds coefficients 8i + j, 8i + j + 1 as 0/1 in the two
     halves; one MUL by 1665 = (q + 1)/2 scales both (no carry between halves). No branch,
     no secret-dependent address."""
-    name = "pqlab_mlkem_frommsg_armv7em"
+    name = "pqlab_mlkem_frommsg_add_armv7em" if add else "pqlab_mlkem_frommsg_armv7em"
     func(name)
-    e("push {r4-r7, lr}")
+    e("push {r4-r11, lr}" if add else "push {r4-r7, lr}")
     e(f"movw r12, #{(Q + 1) // 2}")
     const("r3", 0x00010001)
     e("add lr, r1, #32")
@@ -1062,10 +1063,14 @@ def emit_frommsg() -> None:
     e("and r7, r3, r2, lsr #6")
     for r in ("r4", "r5", "r6", "r7"):
         e(f"mul {r}, {r}, r12")
+    if add:
+        e("ldm r0, {r8-r11}")
+        for r, x in (("r4", "r8"), ("r5", "r9"), ("r6", "r10"), ("r7", "r11")):
+            e(f"sadd16 {r}, {r}, {x}")
     e("stm r0!, {r4-r7}")
     e("cmp r1, lr")
     e("bne 1b")
-    e("pop {r4-r7, pc}")
+    e("pop {r4-r11, pc}" if add else "pop {r4-r7, pc}")
     end_func(name)
 
 
@@ -1298,6 +1303,7 @@ def main() -> None:
     emit_tomont_add()
     emit_add()
     emit_frommsg()
+    emit_frommsg(add=True)
     emit_tomsg()
     emit_tomsg_sub()
     emit_zero32()

@@ -56,6 +56,8 @@
  *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's
  *   pqlab_mlkem_add_armv7em(r, b)         r = r + b as int16 (SADD16; kernels.h add), |r + b| < 2^15
  *   pqlab_mlkem_frommsg_armv7em(c, msg)   Decompress_1(ByteDecode_1(msg)): 0 or 1665, as the C
+ *   pqlab_mlkem_frommsg_add_armv7em(c, msg)  c += Decompress_1(ByteDecode_1(msg)) (kernels.h
+ *                                         frommsg_add; sadd16, |c| < 2^15 - 1665), as the C
  *   pqlab_mlkem_tomsg_armv7em(msg, c)     ByteEncode_1(Compress_1(c)) of canonical c, as the C
  *   pqlab_mlkem_tomsg_sub_armv7em(msg, v, w)
  *                                         ByteEncode_1(Compress_1(v - w mod q)) for canonical
@@ -101,6 +103,7 @@ void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_frommsg_armv7em(int16_t c[256], const uint8_t msg[32]);
+void pqlab_mlkem_frommsg_add_armv7em(int16_t c[256], const uint8_t msg[32]);
 void pqlab_mlkem_tomsg_armv7em(uint8_t msg[32], const int16_t c[256]);
 void pqlab_mlkem_tomsg_sub_armv7em(uint8_t msg[32], const int16_t v[256], const int16_t w[256]);
 uint32_t pqlab_mlkem_check12_armv7em(const uint8_t *in, unsigned int nbytes);
@@ -134,6 +137,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_TOMONT_ADD
 #define PQLAB_MLKEM_NATIVE_ADD
 #define PQLAB_MLKEM_NATIVE_FROMMSG
+#define PQLAB_MLKEM_NATIVE_FROMMSG_ADD
 #define PQLAB_MLKEM_NATIVE_TOMSG
 #define PQLAB_MLKEM_NATIVE_TOMSG_SUB
 #define PQLAB_MLKEM_NATIVE_CHECK12
@@ -167,6 +171,10 @@ static inline void PQLAB_NAMESPACE(mlkem_add_native)(mlkem_poly *r, const mlkem_
 static inline void PQLAB_NAMESPACE(mlkem_frommsg_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
 {
     pqlab_mlkem_frommsg_armv7em(r->c, msg);
+}
+static inline void PQLAB_NAMESPACE(mlkem_frommsg_add_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    pqlab_mlkem_frommsg_add_armv7em(r->c, msg);
 }
 static inline void PQLAB_NAMESPACE(mlkem_tomsg_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
 {

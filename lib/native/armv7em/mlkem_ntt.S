@@ -3197,6 +3197,38 @@ pqlab_mlkem_frommsg_armv7em:
     pop {r4-r7, pc}
 .size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
 
+.section .text.pqlab_mlkem_frommsg_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_frommsg_add_armv7em
+.type pqlab_mlkem_frommsg_add_armv7em, %function
+.align 2
+pqlab_mlkem_frommsg_add_armv7em:
+    push {r4-r11, lr}
+    movw r12, #1665
+    movw r3, #1
+    movt r3, #1
+    add.w lr, r1, #32
+1:
+    ldrb r2, [r1], #1
+    orr.w r2, r2, r2, lsl #15
+    and.w r4, r3, r2
+    and.w r5, r3, r2, lsr #2
+    and.w r6, r3, r2, lsr #4
+    and.w r7, r3, r2, lsr #6
+    mul r4, r4, r12
+    mul r5, r5, r12
+    mul r6, r6, r12
+    mul r7, r7, r12
+    ldm.w r0, {r8-r11}
+    sadd16 r4, r4, r8
+    sadd16 r5, r5, r9
+    sadd16 r6, r6, r10
+    sadd16 r7, r7, r11
+    stm.w r0!, {r4-r7}
+    cmp.w r1, lr
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_frommsg_add_armv7em, .-pqlab_mlkem_frommsg_add_armv7em
+
 .section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
 .global pqlab_mlkem_tomsg_armv7em
 .type pqlab_mlkem_tomsg_armv7em, %function
