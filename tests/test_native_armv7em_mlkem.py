@@ -211,7 +211,7 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[8], int16_t *a, int16_t
     t[3] = (uint32_t)(t4 - t3);
 }
 
-__attribute__((noinline)) static void ct_run3(uint32_t t[8], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
+__attribute__((noinline)) static void ct_run3(uint32_t t[9], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
                                                int16_t *out)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -225,6 +225,9 @@ __attribute__((noinline)) static void ct_run3(uint32_t t[8], int16_t *b, int16_t
     uint64_t t4 = pqlab_hal_cycles();
     pqlab_mlkem_reduce32_add_armv7em(out, r->c, a);
     uint64_t t5 = pqlab_hal_cycles();
+    pqlab_mlkem_reduce32_add_tobytes12_armv7em((uint8_t *)b, r->c, a);
+    t[8] = (uint32_t)(pqlab_hal_cycles() - t5);
+    t5 = pqlab_hal_cycles();
     pqlab_mlkem_invntt_q_armv7em(a);
     uint64_t t6 = pqlab_hal_cycles();
     pqlab_mlkem_cbd2_add_armv7em(b, (const uint8_t *)a);
@@ -375,6 +378,21 @@ int main(void)
             if (memcmp(C, D, 512) != 0 || memcmp(&r1, &r2, sizeof r1) != 0) fail("reduce32_add", kind, 0, C[0], D[0]);
             for (unsigned i = 0; i < 256; i++)
                 if (D[i] - E[i] < -1699 || D[i] - E[i] > 1699) { fail("reduce32_add bound", kind, i, E[i], D[i]); break; }
+            /* reduce32_add_tobytes12: the bytes of reduce32_add then tobytes12 (the C's), at
+             * every output alignment; b only read */
+            {
+                static uint8_t e1[384 + 4], e2[384 + 4];
+                unsigned off = round & 3;
+                memcpy(C, E, 512);
+                memcpy(D, E, 512);
+                mlkem_reduce32_add_c((mlkem_poly *)C, &r2, (const mlkem_poly *)C);
+                memset(e1, 0x5a, sizeof e1);
+                memset(e2, 0x5a, sizeof e2);
+                mlkem_tobytes12_c(e1 + off, (const mlkem_poly *)C);
+                pqlab_mlkem_reduce32_add_tobytes12_armv7em(e2 + off, r2.c, D);
+                checks++;
+                if (memcmp(e1, e2, sizeof e1) != 0 || memcmp(D, E, 512) != 0) fail("reduce32_add_tobytes12", kind, off, e1[off], e2[off]);
+            }
         }
         /* rej_bulk: g groups of 12 bytes, buffer at odd addresses too; candidates all < q,
          * all >= q, or random */
@@ -787,6 +805,17 @@ int main(void)
             uint32_t x29 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_frommsg_add_armv7em(C, mm);
             uint32_t x30 = (uint32_t)pqlab_hal_cycles();
+            static uint8_t eb[384];
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            fill(B, -3328, 3328, 0);
+            uint32_t x31 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_reduce32_add_armv7em(D, r32.c, B);
+            pqlab_mlkem_tobytes12_armv7em(eb, D);
+            uint32_t x32 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_reduce32_add_tobytes12_armv7em(eb, r32.c, B);
+            uint32_t x33 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time8 %lu %lu\n", (unsigned long)(x32 - x31), (unsigned long)(x33 - x32));
+            say(line);
             snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
                      (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24),
                      (unsigned long)(x26 - x25), (unsigned long)(x27 - x26), (unsigned long)(x29 - x28), (unsigned long)(x30 - x29));
@@ -818,17 +847,17 @@ int main(void)
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        uint32_t t3[8];
+        uint32_t t3[9];
         static mlkem_poly32 r32;
         static mlkem_polycache g32;
         fill(A, -3328, 3328, kind);
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7], (unsigned long)t2[7]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7], (unsigned long)t2[7], (unsigned long)t3[8]);
         say(line);
     }
     say("end\n");
@@ -859,7 +888,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=33 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=34 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -900,6 +929,10 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
         "cbd3 (bitwise reference)",
         "frommsg_add (asm frommsg + add / fused)",
     ]
+    t8 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time8 ")]
+    assert len(t8) == 1
+    pairs += list(zip(t8[0][0::2], t8[0][1::2], strict=True))
+    names += ["reduce32_add_tobytes12 (asm reduce32_add + tobytes12 / fused)"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

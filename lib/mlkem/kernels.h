@@ -74,6 +74,10 @@
  *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
  *                   (no factor R)    b: |c| < q                 R^-1)
+ *  reduce32_add_    ByteEncode_12 of a: as reduce32_add          384 bytes; b may be
+ *  tobytes12        reduce32_add     (b may be overwritten)     overwritten (a backend may
+ *                                                              fuse; else reduce32_add into
+ *                                                              b, tobytes12)
  *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
  *                                                              matrix kernel)
@@ -436,6 +440,17 @@ PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const
 PQLAB_MLKEM_DISPATCH(mlkem_zero32, MLKEM_ZERO32_IMPL, (mlkem_poly32 * a), (a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
                      (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
+#ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
+PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add_tobytes12, PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native),
+                     (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b), (out, a, b))
+#else
+/* no C kernel of its own: reduce32_add into b, then tobytes12 */
+static inline void mlkem_reduce32_add_tobytes12(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b)
+{
+    mlkem_reduce32_add(b, a, b);
+    mlkem_tobytes12(out, b);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
                      (mlkem_poly32 * acc, const mlkem_poly *vec, const mlkem_polycache *cache,
                       const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),

@@ -198,6 +198,14 @@ static inline void mlkem_zero32_checked(mlkem_poly32 *a)
     PQLAB_CONTRACT("mlkem_zero32", zero, "output all zero");
 }
 
+static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a,
+                                                        mlkem_poly *b)
+{
+    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", mlkem_contract_in32(a), "input |a| < q 2^15");
+    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", MLKEM_BELOW_Q(b), "input |b| < q");
+    mlkem_reduce32_add_tobytes12(out, a, b);
+}
+
 static inline void mlkem_reduce32_add_checked(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {
     mlkem_poly before = *b;
@@ -297,6 +305,7 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked
+#define mlkem_reduce32_add_tobytes12 mlkem_reduce32_add_tobytes12_checked
 #define mlkem_zero32 mlkem_zero32_checked
 #define mlkem_matacc mlkem_matacc_checked
 #define mlkem_matacc_x4 mlkem_matacc_x4_checked

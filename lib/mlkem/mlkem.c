@@ -206,8 +206,8 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
     if (sink->mode == ROWS_KEYGEN) {
         poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
         mlkem_ntt(&row);                                           /* |c| < q */
-        mlkem_reduce32_add(&row, acc, &row);                       /* |t| < 1699 + q < 2q */
-        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, &row);    /* reduced mod q inside */
+        /* t_hat[i] = acc mod q + NTT(e[i]), |t| < 1699 + q < 2q, encoded (reduced mod q) */
+        mlkem_reduce32_add_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc, &row);
     } else {
         mlkem_reduce32(&row, acc); /* |row| < q */
         mlkem_invntt_q(&row);      /* input |c| < q (invntt_q's contract); |u| < q, R^-1 cancelled */

@@ -694,6 +694,68 @@ def emit_reduce32_add() -> None:
     end_func(name)
 
 
+def emit_reduce32_add_tobytes12() -> None:
+    """out = ByteEncode_12((a mod q + b) mod q) (kernels.h reduce32_add_tobytes12: key
+    generation's row t_hat = A s + NTT(e) encoded without storing it): r0 = out (384 bytes, any
+    alignment), r1 = a (int32), r2 = b. Per 8 coefficients, two halves of four: ldm of a,
+    reduce32_add's smmulr / mls (|a - t q| <= 1699), pkhbt, + b by sadd16 (|.| < 1699 + q <
+    2q), canon2q, then tobytes12's packing of the four words into three. b is only read.
+    Registers: r3 = round(2^32 / q), lr = q, r10 = 2q|2q, r11 = q|q, r12 scratch, the end
+    address of a on the stack."""
+    name = "pqlab_mlkem_reduce32_add_tobytes12_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e("add r3, r1, #1024")
+    e("str r3, [sp]")
+    const("r3", V)
+    e(f"movw lr, #{Q}")
+    const("r10", (2 * Q << 16) | (2 * Q))
+    const("r11", (Q << 16) | Q)
+    out.append("1:")
+    for regs, lo, hi, bw in (
+        (("r4", "r5", "r6", "r7"), "r4", "r6", ("r5", "r7")),
+        (("r5", "r7", "r8", "r9"), "r5", "r8", ("r7", "r9")),
+    ):
+        e(f"ldm r1!, {{{', '.join(regs)}}}")
+        for x in regs:
+            e(f"smmulr r12, {x}, r3")
+            e(f"mls {x}, r12, lr, {x}")
+        e(f"pkhbt {lo}, {regs[0]}, {regs[1]}, lsl #16")
+        e(f"pkhbt {hi}, {regs[2]}, {regs[3]}, lsl #16")
+        e(f"ldr {bw[0]}, [r2, #0]")
+        e(f"ldr {bw[1]}, [r2, #4]")
+        e("add r2, r2, #8")
+        e(f"sadd16 {lo}, {lo}, {bw[0]}")
+        e(f"sadd16 {hi}, {hi}, {bw[1]}")
+        canon2q(lo, "r12", "r10", "r11")
+        canon2q(hi, "r12", "r10", "r11")
+    # r4 = c0 c1, r6 = c2 c3, r5 = c4 c5, r8 = c6 c7 -> r4, r7, r9 (as emit_tobytes12)
+    e("lsr r12, r4, #16")
+    e("bfi r4, r12, #12, #12")
+    e("bfi r4, r6, #24, #8")  # c0 | c1 << 12 | c2 << 24
+    e("ubfx r7, r6, #8, #4")
+    e("lsr r12, r6, #16")
+    e("bfi r7, r12, #4, #12")
+    e("bfi r7, r5, #16, #12")
+    e("lsr r12, r5, #16")
+    e("bfi r7, r12, #28, #4")  # c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28
+    e("ubfx r9, r5, #20, #8")
+    e("bfi r9, r8, #8, #12")
+    e("lsr r12, r8, #16")
+    e("bfi r9, r12, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
+    e("str r4, [r0, #0]")
+    e("str r7, [r0, #4]")
+    e("str r9, [r0, #8]")
+    e("add r0, r0, #12")
+    e("ldr r12, [sp]")
+    e("cmp r1, r12")
+    e("bne 1b")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def emit_rej_bulk() -> None:
     """Algorithm 7 lines 5-15 for 12 g bytes without the count limit: r0 = cand, r1 = buf,
     r2 = g; every 12-bit value d < q is appended (written at cand[n], n += d < q);
@@ -1293,6 +1355,7 @@ def main() -> None:
     emit_basemul_pairs32()
     emit_reduce32()
     emit_reduce32_add()
+    emit_reduce32_add_tobytes12()
     emit_rej_bulk()
     emit_cbd2()
     emit_cbd2(add=True)

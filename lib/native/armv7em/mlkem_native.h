@@ -35,6 +35,11 @@
  *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
  *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
  *                                         values exactly; r may be b
+ *   pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, a, b)
+ *                                         ByteEncode_12 of ((a mod q) + b) mod q into 384
+ *                                         bytes (any alignment; kernels.h
+ *                                         reduce32_add_tobytes12): the bytes of reduce32_add
+ *                                         then tobytes12; b is only read
  *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
  *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
  *                                         count limit: appends every 12-bit value < q to
@@ -93,6 +98,7 @@ void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int
 void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
 void pqlab_mlkem_zero32_armv7em(int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
+void pqlab_mlkem_reduce32_add_tobytes12_armv7em(uint8_t out[384], const int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
@@ -128,6 +134,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
+#define PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_ZERO32
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
@@ -267,6 +274,11 @@ static inline void PQLAB_NAMESPACE(mlkem_zero32_native)(mlkem_poly32 *a)
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {
     pqlab_mlkem_reduce32_add_armv7em(r->c, a->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES],
+                                                                        const mlkem_poly32 *a, mlkem_poly *b)
+{
+    pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, a->c, b->c);
 }
 static inline unsigned int PQLAB_NAMESPACE(mlkem_rej_bulk_native)(int16_t *cand, const uint8_t *buf, unsigned int g)
 {

@@ -2657,6 +2657,99 @@ pqlab_mlkem_reduce32_add_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_reduce32_add_armv7em, .-pqlab_mlkem_reduce32_add_armv7em
 
+.section .text.pqlab_mlkem_reduce32_add_tobytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_reduce32_add_tobytes12_armv7em
+.type pqlab_mlkem_reduce32_add_tobytes12_armv7em, %function
+.align 2
+pqlab_mlkem_reduce32_add_tobytes12_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r3, r1, #1024
+    str.w r3, [sp]
+    movw r3, #44983
+    movt r3, #19
+    movw lr, #3329
+    movw r10, #6658
+    movt r10, #6658
+    movw r11, #3329
+    movt r11, #3329
+1:
+    ldm.w r1!, {r4, r5, r6, r7}
+    smmulr r12, r4, r3
+    mls r4, r12, lr, r4
+    smmulr r12, r5, r3
+    mls r5, r12, lr, r5
+    smmulr r12, r6, r3
+    mls r6, r12, lr, r6
+    smmulr r12, r7, r3
+    mls r7, r12, lr, r7
+    pkhbt r4, r4, r5, lsl #16
+    pkhbt r6, r6, r7, lsl #16
+    ldr.w r5, [r2, #0]
+    ldr.w r7, [r2, #4]
+    add.w r2, r2, #8
+    sadd16 r4, r4, r5
+    sadd16 r6, r6, r7
+    sadd16 r4, r4, r10
+    usub16 r12, r4, r10
+    sel r4, r12, r4
+    usub16 r12, r4, r11
+    sel r4, r12, r4
+    sadd16 r6, r6, r10
+    usub16 r12, r6, r10
+    sel r6, r12, r6
+    usub16 r12, r6, r11
+    sel r6, r12, r6
+    ldm.w r1!, {r5, r7, r8, r9}
+    smmulr r12, r5, r3
+    mls r5, r12, lr, r5
+    smmulr r12, r7, r3
+    mls r7, r12, lr, r7
+    smmulr r12, r8, r3
+    mls r8, r12, lr, r8
+    smmulr r12, r9, r3
+    mls r9, r12, lr, r9
+    pkhbt r5, r5, r7, lsl #16
+    pkhbt r8, r8, r9, lsl #16
+    ldr.w r7, [r2, #0]
+    ldr.w r9, [r2, #4]
+    add.w r2, r2, #8
+    sadd16 r5, r5, r7
+    sadd16 r8, r8, r9
+    sadd16 r5, r5, r10
+    usub16 r12, r5, r10
+    sel r5, r12, r5
+    usub16 r12, r5, r11
+    sel r5, r12, r5
+    sadd16 r8, r8, r10
+    usub16 r12, r8, r10
+    sel r8, r12, r8
+    usub16 r12, r8, r11
+    sel r8, r12, r8
+    lsr.w r12, r4, #16
+    bfi r4, r12, #12, #12
+    bfi r4, r6, #24, #8
+    ubfx r7, r6, #8, #4
+    lsr.w r12, r6, #16
+    bfi r7, r12, #4, #12
+    bfi r7, r5, #16, #12
+    lsr.w r12, r5, #16
+    bfi r7, r12, #28, #4
+    ubfx r9, r5, #20, #8
+    bfi r9, r8, #8, #12
+    lsr.w r12, r8, #16
+    bfi r9, r12, #20, #12
+    str.w r4, [r0, #0]
+    str.w r7, [r0, #4]
+    str.w r9, [r0, #8]
+    add.w r0, r0, #12
+    ldr.w r12, [sp]
+    cmp.w r1, r12
+    bne.w 1b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_reduce32_add_tobytes12_armv7em, .-pqlab_mlkem_reduce32_add_tobytes12_armv7em
+
 .section .text.pqlab_mlkem_rej_bulk_armv7em, "ax", %progbits
 .global pqlab_mlkem_rej_bulk_armv7em
 .type pqlab_mlkem_rej_bulk_armv7em, %function
