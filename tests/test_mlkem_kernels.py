@@ -206,6 +206,10 @@ def test_message(name: str) -> None:
         p = Poly()
         frommsg(p, m)
         assert list(p) == [model.decompress(b, 1) for b in model.byte_decode(m, 1)]
+        r0 = [rng.randint(-32767 + 1665, 32767 - 1665) for _ in range(256)]  # frommsg_add's bound
+        r = poly(r0)
+        k_(name, "frommsg_add")(r, m)
+        assert list(r) == [a + model.decompress(b, 1) for a, b in zip(r0, model.byte_decode(m, 1), strict=True)]
     for off in range(0, Q + 255, 256):  # every x in [0, q) through Compress_1
         vals = [min(x, Q - 1) for x in range(off, off + 256)]
         out = ctypes.create_string_buffer(32)

@@ -3,7 +3,8 @@
 against the portable C kernels of lib/mlkem/ntt.c (compiled into the same firmware) on
 mps2-an386 / mps2-an500 (QEMU) and m4-sim / m7-sim (pqlab-sim), on random inputs and inputs
 at the bounds of the kernels.h contract:
-- ntt: input |c| < q; the output must equal the C's (a reduced representative is unique);
+- ntt: input |c| < q; output |c| < q (the contract since 2026-11-27; reduced before) and
+  congruent to the C's modulo q;
 - invntt: input |c| < 4q (the contract since 2026-11-27); output |c| < q and congruent to
   the C's modulo q;
 - basemul_acc: a, b with |c| < q, accumulator |r| <= 6q; each added term |.| < q and
@@ -11,12 +12,14 @@ at the bounds of the kernels.h contract:
   outside it);
 - rej_bulk (Algorithm 7's candidate selection): the same count and candidates as the C, on
   random bytes, all-accepted and all-rejected inputs, at every buffer alignment;
-- cbd2 (Algorithm 8, eta = 2), frombytes12 (any bytes, reduced mod q) and tobytes12
+- cbd2 (Algorithm 8, eta = 2; cbd3, eta = 3, against Algorithm 8 bit by bit), frombytes12 (any bytes, reduced mod q) and tobytes12
   (canonical input): byte for byte the C's results, at every buffer alignment; canonical
   (|c| < 2q, its contract, to [0, q); edges -2q+1, -q-1, -q, 0, q, 2q-1): the C's values; tomont_add (r R^2 R^-1 + b): congruent to the C's,
   r's part below q;
-- add (int16 sums), frommsg (any 32 bytes), tomsg (canonical input, including the decision
-  boundaries 832/833 and 2496/2497): the C's results exactly, at every alignment; check12
+- add (int16 sums), frommsg (any 32 bytes), frommsg_add (r at its contract's edge), tomsg (canonical input, including the decision
+  boundaries 832/833 and 2496/2497), tomsg_sub (v - w with v canonical, |w| < q, the
+  boundaries in all three ranges of v - w): the C's results exactly, at every alignment;
+  zero32 clears its 256 words and nothing around them; check12
   (FIPS 203 section 7.2's modulus check) agrees with the C and with the planted value >= q
   on random lengths and alignments;
 - compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
@@ -152,6 +155,20 @@ static const comp_fn COMP[4] = {pqlab_mlkem_compress4_armv7em, pqlab_mlkem_compr
 static const decomp_fn DECOMP[4] = {pqlab_mlkem_decompress4_armv7em, pqlab_mlkem_decompress5_armv7em,
                                     pqlab_mlkem_decompress10_armv7em, pqlab_mlkem_decompress11_armv7em};
 
+/* SamplePolyCBD_3 written from FIPS 203 Algorithm 8 (bit by bit): the reference of the eta = 3
+ * kernel (this firmware is built for ML-KEM-768, whose C has no eta = 3 sampler) */
+static void cbd3_ref(int16_t *c, const uint8_t *buf)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        int x = 0, y = 0;
+        for (unsigned j = 0; j < 3; j++) {
+            x += (buf[(6 * i + j) >> 3] >> ((6 * i + j) & 7)) & 1;
+            y += (buf[(6 * i + 3 + j) >> 3] >> ((6 * i + 3 + j) & 7)) & 1;
+        }
+        c[i] = (int16_t)(x - y);
+    }
+}
+
 __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t *b, int16_t *r)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -166,7 +183,7 @@ __attribute__((noinline)) static void ct_run(uint32_t t[3], int16_t *a, int16_t 
     t[2] = (uint32_t)(t3 - t2);
 }
 
-__attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
+__attribute__((noinline)) static void ct_run2(uint32_t t[8], int16_t *a, int16_t *b, uint8_t *m, const uint8_t *ek)
 {
     uint64_t t0 = pqlab_hal_cycles();
     pqlab_mlkem_add_armv7em(a, b);
@@ -181,6 +198,11 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t
     uint64_t t5 = pqlab_hal_cycles();
     pqlab_mlkem_decompress10_armv7em(b, ek);
     uint64_t t6 = pqlab_hal_cycles();
+    pqlab_mlkem_tomsg_sub_armv7em(m, b, a);
+    uint64_t t7 = pqlab_hal_cycles();
+    pqlab_mlkem_frommsg_add_armv7em(a, m);
+    t[7] = (uint32_t)(pqlab_hal_cycles() - t7);
+    t[6] = (uint32_t)(t7 - t6);
     t[4] = (uint32_t)(t5 - t4);
     t[5] = (uint32_t)(t6 - t5);
     t[0] = (uint32_t)(t1 - t0);
@@ -189,7 +211,7 @@ __attribute__((noinline)) static void ct_run2(uint32_t t[6], int16_t *a, int16_t
     t[3] = (uint32_t)(t4 - t3);
 }
 
-__attribute__((noinline)) static void ct_run3(uint32_t t[6], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
+__attribute__((noinline)) static void ct_run3(uint32_t t[9], int16_t *b, int16_t *a, mlkem_polycache *g, mlkem_poly32 *r,
                                                int16_t *out)
 {
     uint64_t t0 = pqlab_hal_cycles();
@@ -203,10 +225,18 @@ __attribute__((noinline)) static void ct_run3(uint32_t t[6], int16_t *b, int16_t
     uint64_t t4 = pqlab_hal_cycles();
     pqlab_mlkem_reduce32_add_armv7em(out, r->c, a);
     uint64_t t5 = pqlab_hal_cycles();
+    pqlab_mlkem_reduce32_add_tobytes12_armv7em((uint8_t *)b, r->c, a);
+    t[8] = (uint32_t)(pqlab_hal_cycles() - t5);
+    t5 = pqlab_hal_cycles();
     pqlab_mlkem_invntt_q_armv7em(a);
     uint64_t t6 = pqlab_hal_cycles();
     pqlab_mlkem_cbd2_add_armv7em(b, (const uint8_t *)a);
     uint64_t t7 = pqlab_hal_cycles();
+    pqlab_mlkem_ntt_cache_armv7em(out, g->c);
+    uint64_t t8 = pqlab_hal_cycles();
+    pqlab_mlkem_cbd3_armv7em(out, (const uint8_t *)b);
+    t[7] = (uint32_t)(pqlab_hal_cycles() - t8);
+    t[6] = (uint32_t)(t8 - t7);
     t[5] = (uint32_t)(t7 - t6);
     t[3] = (uint32_t)(t5 - t4);
     t[4] = (uint32_t)(t6 - t5);
@@ -225,13 +255,26 @@ int main(void)
         /* ntt: |c| < q */
         fill(A, -3328, 3328, kind);
         memcpy(B, A, 512);
+        memcpy(E, A, 512);
         if (round == 0) dump("ntt_in", A);
         mlkem_ntt_c((mlkem_poly *)A);
         pqlab_mlkem_ntt_armv7em(B);
         if (round == 0) dump("ntt_out", B);
         checks++;
         for (unsigned i = 0; i < 256; i++)
-            if (A[i] != B[i]) { fail("ntt", kind, i, A[i], B[i]); break; }
+            if (mod(A[i]) != mod(B[i]) || B[i] <= -3329 || B[i] >= 3329) { fail("ntt", kind, i, A[i], B[i]); break; }
+        /* ntt_cache: the NTT's values (those of the plain kernel exactly) and the mulcache of
+         * the result (congruent to the C's on the C's NTT output, |bg| < q) */
+        {
+            static mlkem_polycache g1, g2;
+            pqlab_mlkem_ntt_cache_armv7em(E, g2.c);
+            mlkem_mulcache_c(&g1, (const mlkem_poly *)A);
+            checks++;
+            for (unsigned i = 0; i < 256; i++)
+                if (E[i] != B[i]) { fail("ntt_cache", kind, i, B[i], E[i]); break; }
+            for (unsigned i = 0; i < 128; i++)
+                if (mod(g1.c[i]) != mod(g2.c[i]) || g2.c[i] < -1664 || g2.c[i] > 1664) { fail("ntt_cache bg", kind, i, g1.c[i], g2.c[i]); break; }
+        }
         /* invntt: |c| < 4q, the contract's bound (at most 4 base multiplication terms) */
         fill(C, -4 * 3329 + 1, 4 * 3329 - 1, kind);
         memcpy(D, C, 512);
@@ -335,6 +378,21 @@ int main(void)
             if (memcmp(C, D, 512) != 0 || memcmp(&r1, &r2, sizeof r1) != 0) fail("reduce32_add", kind, 0, C[0], D[0]);
             for (unsigned i = 0; i < 256; i++)
                 if (D[i] - E[i] < -1699 || D[i] - E[i] > 1699) { fail("reduce32_add bound", kind, i, E[i], D[i]); break; }
+            /* reduce32_add_tobytes12: the bytes of reduce32_add then tobytes12 (the C's), at
+             * every output alignment; b only read */
+            {
+                static uint8_t e1[384 + 4], e2[384 + 4];
+                unsigned off = round & 3;
+                memcpy(C, E, 512);
+                memcpy(D, E, 512);
+                mlkem_reduce32_add_c((mlkem_poly *)C, &r2, (const mlkem_poly *)C);
+                memset(e1, 0x5a, sizeof e1);
+                memset(e2, 0x5a, sizeof e2);
+                mlkem_tobytes12_c(e1 + off, (const mlkem_poly *)C);
+                pqlab_mlkem_reduce32_add_tobytes12_armv7em(e2 + off, r2.c, D);
+                checks++;
+                if (memcmp(e1, e2, sizeof e1) != 0 || memcmp(D, E, 512) != 0) fail("reduce32_add_tobytes12", kind, off, e1[off], e2[off]);
+            }
         }
         /* rej_bulk: g groups of 12 bytes, buffer at odd addresses too; candidates all < q,
          * all >= q, or random */
@@ -361,6 +419,11 @@ int main(void)
             pqlab_mlkem_cbd2_armv7em(D, raw + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("cbd2", kind, off, C[0], D[0]);
+            /* cbd3 (192 bytes) against Algorithm 8 bit by bit */
+            cbd3_ref(C, raw + off);
+            pqlab_mlkem_cbd3_armv7em(D, raw + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("cbd3", kind, off, C[0], D[0]);
             /* cbd2_add: r += CBD_2, r up to its contract's edge 2^15 - 3 */
             fill(C, -32765, 32765, kind);
             memcpy(D, C, 512);
@@ -423,6 +486,13 @@ int main(void)
             pqlab_mlkem_frommsg_armv7em(D, m1 + off);
             checks++;
             if (memcmp(C, D, 512) != 0) fail("frommsg", kind, off, C[0], D[0]);
+            /* frommsg_add: r up to its contract's edge |r| < 2^15 - 1665 */
+            fill(C, -32767 + 1665, 32767 - 1665, kind);
+            memcpy(D, C, 512);
+            mlkem_frommsg_add_c((mlkem_poly *)C, m1 + off);
+            pqlab_mlkem_frommsg_add_armv7em(D, m1 + off);
+            checks++;
+            if (memcmp(C, D, 512) != 0) fail("frommsg_add", kind, off, C[0], D[0]);
             /* tomsg: canonical values; kind 3 walks the decision boundaries 832/833, 2496/2497 */
             fill(A, 0, 3328, kind);
             if (kind == 3)
@@ -433,6 +503,37 @@ int main(void)
             pqlab_mlkem_tomsg_armv7em(m2 + off, A);
             checks++;
             if (memcmp(m1, m2, sizeof m1) != 0) fail("tomsg", kind, off, m1[off], m2[off]);
+            /* tomsg_sub: v canonical, |w| < q, so -q < v - w < 2q; kind 3 puts v - w on the
+             * decision boundaries in all three ranges and on -q+1, 2q-2 */
+            fill(A, 0, 3328, kind);
+            fill(B, -3328, 3328, (kind + 1) % 6);
+            if (kind == 3)
+                for (unsigned i = 0; i < 256; i++) {
+                    static const int ds[16] = {832, 833, 2496, 2497, 832 - 3329, 833 - 3329, 2496 - 3329, 2497 - 3329,
+                                               832 + 3329, 833 + 3329, 2496 + 3329, 2497 + 3329, -3328, 6656, 0, 3328};
+                    int d = ds[(i + off) & 15];
+                    A[i] = (int16_t)(d < 0 ? 0 : d > 3328 ? 3328 : d);
+                    B[i] = (int16_t)(A[i] - d);
+                }
+            for (unsigned i = 0; i < 256; i++) C[i] = (int16_t)(A[i] - B[i]);
+            mlkem_canonical_c((mlkem_poly *)C);
+            memset(m1, 0x33, sizeof m1);
+            memset(m2, 0x33, sizeof m2);
+            mlkem_tomsg_c(m1 + off, (const mlkem_poly *)C);
+            pqlab_mlkem_tomsg_sub_armv7em(m2 + off, A, B);
+            checks++;
+            if (memcmp(m1, m2, sizeof m1) != 0) fail("tomsg_sub", kind, off, m1[off], m2[off]);
+            /* zero32: all 256 words cleared, the words around untouched */
+            {
+                static int32_t z[258];
+                for (unsigned i = 0; i < 258; i++) z[i] = (int32_t)next() | 1;
+                int32_t g0 = z[0], g1 = z[257];
+                pqlab_mlkem_zero32_armv7em(z + 1);
+                checks++;
+                for (unsigned i = 1; i < 257; i++)
+                    if (z[i] != 0) { fail("zero32", kind, (int)i, 0, (int)z[i]); break; }
+                if (z[0] != g0 || z[257] != g1) fail("zero32 guard", kind, 0, (int)g0, (int)z[0]);
+            }
             /* check12: a canonical encoding, then one value raised to q .. 4095 (or not) */
             fill(A, 0, 3328, kind);
             mlkem_tobytes12_c(raw + off, (const mlkem_poly *)A);
@@ -671,6 +772,54 @@ int main(void)
             uint32_t x16 = (uint32_t)pqlab_hal_cycles();
             pqlab_mlkem_cbd2_add_armv7em(C, nb);
             uint32_t x17 = (uint32_t)pqlab_hal_cycles();
+            fill(C, -3328, 3328, 0);
+            memcpy(D, C, 512);
+            uint32_t x18 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_ntt_armv7em(C);
+            pqlab_mlkem_mulcache_armv7em(g1.c, C);
+            uint32_t x19 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_ntt_cache_armv7em(D, g1.c);
+            uint32_t x20 = (uint32_t)pqlab_hal_cycles();
+            fill(C, 0, 3328, 0);
+            fill(D, -3328, 3328, 0);
+            static uint8_t mm[32];
+            uint32_t x21 = (uint32_t)pqlab_hal_cycles();
+            for (unsigned i = 0; i < 256; i++) D[i] = (int16_t)(C[i] - D[i]);
+            mlkem_canonical_c((mlkem_poly *)D);
+            mlkem_tomsg_c(mm, (const mlkem_poly *)D);
+            uint32_t x22 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_tomsg_sub_armv7em(mm, C, D);
+            uint32_t x23 = (uint32_t)pqlab_hal_cycles();
+            mlkem_zero32_c(&r32);
+            uint32_t x24 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_zero32_armv7em(r32.c);
+            uint32_t x25 = (uint32_t)pqlab_hal_cycles();
+            cbd3_ref(C, (const uint8_t *)D);
+            uint32_t x26 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_cbd3_armv7em(C, (const uint8_t *)D);
+            uint32_t x27 = (uint32_t)pqlab_hal_cycles();
+            fill(C, -3328, 3328, 0);
+            uint32_t x28 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_frommsg_armv7em(D, mm);
+            pqlab_mlkem_add_armv7em(C, D);
+            uint32_t x29 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_frommsg_add_armv7em(C, mm);
+            uint32_t x30 = (uint32_t)pqlab_hal_cycles();
+            static uint8_t eb[384];
+            for (unsigned i = 0; i < 256; i++) r32.c[i] = (int32_t)(next() % 100000000u) - 50000000;
+            fill(B, -3328, 3328, 0);
+            uint32_t x31 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_reduce32_add_armv7em(D, r32.c, B);
+            pqlab_mlkem_tobytes12_armv7em(eb, D);
+            uint32_t x32 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_reduce32_add_tobytes12_armv7em(eb, r32.c, B);
+            uint32_t x33 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time8 %lu %lu\n", (unsigned long)(x32 - x31), (unsigned long)(x33 - x32));
+            say(line);
+            snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
+                     (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24),
+                     (unsigned long)(x26 - x25), (unsigned long)(x27 - x26), (unsigned long)(x29 - x28), (unsigned long)(x30 - x29));
+            say(line);
             snprintf(line, sizeof line, "time6 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x[1] - x[0]),
                      (unsigned long)(x[2] - x[1]), (unsigned long)(x[3] - x[2]), (unsigned long)(x[4] - x[3]),
                      (unsigned long)(x[6] - x[5]), (unsigned long)(x7 - x6), (unsigned long)(x9 - x8),
@@ -691,24 +840,24 @@ int main(void)
         fill(B, -32768, 32767, kind);
         fill(C, -6 * 3329, 6 * 3329, kind);
         ct_run(t, A, B, C);
-        uint32_t t2[6];
+        uint32_t t2[8];
         static uint8_t m[32], ek[384];
         for (unsigned i = 0; i < 32; i++) m[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
         for (unsigned i = 0; i < 384; i++) ek[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : next());
         fill(D, -16383, 16383, kind);
         fill(E, 0, 3328, kind);
         ct_run2(t2, D, E, m, ek);
-        uint32_t t3[6];
+        uint32_t t3[9];
         static mlkem_poly32 r32;
         static mlkem_polycache g32;
         fill(A, -3328, 3328, kind);
         fill(B, -3328, 3328, (kind + 1) % 6);
         for (unsigned i = 0; i < 256; i++) r32.c[i] = kind == 1 ? -50000000 : kind == 2 ? 50000000 : (int32_t)(next() % 100000000u) - 50000000;
         ct_run3(t3, B, A, &g32, &r32, F);
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5]);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7], (unsigned long)t2[7], (unsigned long)t3[8]);
         say(line);
     }
     say("end\n");
@@ -739,10 +888,10 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=28 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=34 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
-    assert fout == [x if x <= (Q - 1) // 2 else x - Q for x in model.ntt(fin)]
+    assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
     iin, iout = values(lines, "inv_in"), values(lines, "inv_out")
     assert [x % Q for x in iout] == [x * R % Q for x in model.invntt(iin)]
     a, b, r0, r1 = (values(lines, t) for t in ("bm_a", "bm_b", "bm_r", "bm_out"))
@@ -770,10 +919,68 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     assert len(t6) == 1
     pairs += list(zip(t6[0][0::2], t6[0][1::2], strict=True))
     names += ["mulcache", "basemul_pairs32(56)", "reduce32", "reduce32_add", "invntt_q", "cbd2_add"]
+    t7 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time7 ")]
+    assert len(t7) == 1
+    pairs += list(zip(t7[0][0::2], t7[0][1::2], strict=True))
+    names += [
+        "ntt_cache (asm ntt + mulcache / fused)",
+        "tomsg_sub",
+        "zero32",
+        "cbd3 (bitwise reference)",
+        "frommsg_add (asm frommsg + add / fused)",
+    ]
+    t8 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time8 ")]
+    assert len(t8) == 1
+    pairs += list(zip(t8[0][0::2], t8[0][1::2], strict=True))
+    names += ["reduce32_add_tobytes12 (asm reduce32_add + tobytes12 / fused)"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]
         assert all(a < c for c, a in pairs), pairs
+
+
+@pytest.mark.parametrize("input_4q", [False, True])
+def test_invntt_bounds(input_4q: bool) -> None:
+    """The coefficient bounds of the generator's inverse NTT (invntt: input |c| < 4q, layer
+    2's sums reduced; invntt_q: |c| < q), walked through its passes with its reductions
+    (floor Barrett: [0, q]; a Plantard product: <= 1664): no sum or difference leaves int16,
+    up to layer 128's (which the final Plantard products take)."""
+    h = 1664
+    b = [4 * Q - 1 if input_4q else Q - 1] * 256
+
+    def gs(ws: list[list[int]], m: int, n: int) -> None:
+        for x, y in zip(ws[m], ws[n], strict=True):
+            b[x], b[y] = b[x] + b[y], h
+            assert b[x] < 1 << 15
+
+    def red(ws: list[list[int]], m: int) -> None:
+        for x in ws[m]:
+            b[x] = Q
+
+    for blk in range(16):  # pass 1: layers 2, (the sums reduced for 4q input), 4, 8
+        ws = [[16 * blk + 2 * m, 16 * blk + 2 * m + 1] for m in range(8)]
+        for k in range(4):
+            gs(ws, 2 * k, 2 * k + 1)
+        for m in (0, 2, 4, 6) if input_4q else ():
+            red(ws, m)
+        for m, n in ((0, 2), (1, 3), (4, 6), (5, 7)):
+            gs(ws, m, n)
+        for m in range(4):
+            gs(ws, m, m + 4)
+        red(ws, 0)
+    for half in range(2):  # pass 2: layers 16, 32, then the reductions where g > h, 64
+        for j in range(0, 16, 2):
+            ws = [[128 * half + 16 * m + j, 128 * half + 16 * m + j + 1] for m in range(8)]
+            for k in range(4):
+                gs(ws, 2 * k, 2 * k + 1)
+            for m, n in ((0, 2), (1, 3), (4, 6), (5, 7)):
+                gs(ws, m, n)
+            if j // 2 < 4:
+                red(ws, 0)
+                red(ws, 4)
+            for m in range(4):
+                gs(ws, m, m + 4)
+    assert max(b[i] + b[i + 128] for i in range(128)) <= 16 * h < 1 << 15  # layer 128
 
 
 def test_barrett_constants_exhaustive() -> None:
@@ -815,6 +1022,9 @@ def plantard_check(xs: list[int]) -> None:
     z1f = g.centred(g.ZETAS[1] * g.F * pow(R, -1, Q))
     consts[g.plantard(g.F)] = g.F
     consts[g.plantard(z1f)] = z1f
+    for z in g.ZETAS[64:]:  # ntt_cache's -zeta words (1 - w)
+        assert g.plantard(-z) == (1 - g.plantard(z)) % (1 << 32)
+        consts[g.plantard(-z)] = -z
     tables = g.ntt_tables()
     assert {w for k, v in tables.items() if k != "bm_gamma" for w in v} <= set(consts)
     rinv = pow(R, -1, Q)

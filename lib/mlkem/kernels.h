@@ -21,7 +21,8 @@
  *    cancel, so invntt(sum of basemul_acc) is the product of FIPS 203.
  *
  * Kernel            FIPS 203         input bounds              output bounds
- *  ntt              Algorithm 9      |c| < q                   reduced
+ *  ntt              Algorithm 9      |c| < q                   |c| < q (the C: reduced;
+ *                                                              before 2026-11-27: reduced)
  *  invntt           Algorithm 10 *R  |c| < 4q (every call: at  |c| < q
  *                                    most 4 basemul terms;
  *                                    the C takes any int16)
@@ -42,7 +43,12 @@
  *  decompress_du/dv ByteDecode_d +   32*d bytes                canonical
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
+ *  frommsg_add      r + frommsg      r: |c| < 2^15 - 1665;     r + (0 or (q+1)/2)
+ *                                    32 bytes
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
+ *  tomsg_sub        tomsg of v - w   v canonical, |w| < q     32 bytes; w may be overwritten
+ *                   mod q (Alg. 15 lines 6, 7)                (a backend may fuse; else the
+ *                                                             C subtracts, canonical, tomsg)
  *  add              r + b            |r + b| < 2^15            r + b (int16)
  *  check12          section 7.2      12 m bytes (m >= 1)       0 iff every 12-bit value
  *                   modulus check                              of ByteDecode_12's input < q
@@ -56,13 +62,22 @@
  *  mulcache         the b1 gamma     b: |c| < q                bg[i] = b[2i+1] gamma_i mod q,
  *                   products of Alg. 12                        |bg| < q (Montgomery product
  *                                                              with the table's gamma R)
+ *  ntt_cache        ntt, then        |c| < q                   as ntt; bg as mulcache of the
+ *                   mulcache of the result                     result (a backend may fuse
+ *                                                              them; else ntt + mulcache run)
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
+ *  zero32           a = 0 (a 32-bit  -                         every value 0
+ *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
  *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
  *                   (no factor R)    b: |c| < q                 R^-1)
+ *  reduce32_add_    ByteEncode_12 of a: as reduce32_add          384 bytes; b may be
+ *  tobytes12        reduce32_add     (b may be overwritten)     overwritten (a backend may
+ *                                                              fuse; else reduce32_add into
+ *                                                              b, tobytes12)
  *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
  *                                                              matrix kernel)
@@ -108,6 +123,7 @@ typedef struct {
 #define mlkem_compress_dv_c PQLAB_NAMESPACE(mlkem_compress_dv_c)
 #define mlkem_decompress_dv_c PQLAB_NAMESPACE(mlkem_decompress_dv_c)
 #define mlkem_frommsg_c PQLAB_NAMESPACE(mlkem_frommsg_c)
+#define mlkem_frommsg_add_c PQLAB_NAMESPACE(mlkem_frommsg_add_c)
 #define mlkem_tomsg_c PQLAB_NAMESPACE(mlkem_tomsg_c)
 #define mlkem_sample_ntt_c PQLAB_NAMESPACE(mlkem_sample_ntt_c)
 #define mlkem_sample_ntt_x4_c PQLAB_NAMESPACE(mlkem_sample_ntt_x4_c)
@@ -117,6 +133,7 @@ typedef struct {
 #define mlkem_basemul_pairs32_c PQLAB_NAMESPACE(mlkem_basemul_pairs32_c)
 #define mlkem_reduce32_c PQLAB_NAMESPACE(mlkem_reduce32_c)
 #define mlkem_reduce32_add_c PQLAB_NAMESPACE(mlkem_reduce32_add_c)
+#define mlkem_zero32_c PQLAB_NAMESPACE(mlkem_zero32_c)
 #define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
@@ -137,6 +154,7 @@ void mlkem_decompress_du_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_
 void mlkem_compress_dv_c(uint8_t out[MLKEM_POLYCOMPRESSED_DV], const mlkem_poly *a);
 void mlkem_decompress_dv_c(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]);
 void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]);
+void mlkem_frommsg_add_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES]);
 void mlkem_tomsg_c(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a);
 /* seed = rho (32 bytes); the XOF input is rho || x || y (FIPS 203 Algorithm 7 input B). */
 void mlkem_sample_ntt_c(mlkem_poly *r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
@@ -157,6 +175,7 @@ void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a);
 /* r = (a mod q) + b coefficient-wise (Barrett, without the factor R^-1: a row of key
  * generation, t_hat = A_hat s_hat + e_hat). r may be b. */
 void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b);
+void mlkem_zero32_c(mlkem_poly32 *a);
 /* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
  * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
 unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
@@ -256,10 +275,18 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_FROMMSG_IMPL mlkem_frommsg_c
 #endif
+#ifdef PQLAB_MLKEM_NATIVE_FROMMSG_ADD
+#define MLKEM_FROMMSG_ADD_IMPL PQLAB_NAMESPACE(mlkem_frommsg_add_native)
+#else
+#define MLKEM_FROMMSG_ADD_IMPL mlkem_frommsg_add_c
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_TOMSG
 #define MLKEM_TOMSG_IMPL PQLAB_NAMESPACE(mlkem_tomsg_native)
 #else
 #define MLKEM_TOMSG_IMPL mlkem_tomsg_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_TOMSG_SUB
+#define MLKEM_TOMSG_SUB_IMPL PQLAB_NAMESPACE(mlkem_tomsg_sub_native)
 #endif
 #ifdef PQLAB_MLKEM_NATIVE_SAMPLE_NTT
 #define MLKEM_SAMPLE_NTT_IMPL PQLAB_NAMESPACE(mlkem_sample_ntt_native)
@@ -286,6 +313,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_MULCACHE_IMPL mlkem_mulcache_c
 #endif
+/* ntt_cache: a backend's fused form, else the ntt and mulcache dispatchers (below): no C
+ * version of its own. */
+#ifdef PQLAB_MLKEM_NATIVE_NTT_CACHE
+#define MLKEM_NTT_CACHE_IMPL PQLAB_NAMESPACE(mlkem_ntt_cache_native)
+#endif
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
 #define MLKEM_BASEMUL_PAIRS32_IMPL PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)
 #else
@@ -295,6 +327,11 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #define MLKEM_REDUCE32_IMPL PQLAB_NAMESPACE(mlkem_reduce32_native)
 #else
 #define MLKEM_REDUCE32_IMPL mlkem_reduce32_c
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_ZERO32
+#define MLKEM_ZERO32_IMPL PQLAB_NAMESPACE(mlkem_zero32_native)
+#else
+#define MLKEM_ZERO32_IMPL mlkem_zero32_c
 #endif
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define MLKEM_REDUCE32_ADD_IMPL PQLAB_NAMESPACE(mlkem_reduce32_add_native)
@@ -357,7 +394,23 @@ PQLAB_MLKEM_DISPATCH(mlkem_compress_dv, MLKEM_COMPRESS_DV_IMPL,
 PQLAB_MLKEM_DISPATCH(mlkem_decompress_dv, MLKEM_DECOMPRESS_DV_IMPL,
                      (mlkem_poly * r, const uint8_t in[MLKEM_POLYCOMPRESSED_DV]), (r, in))
 PQLAB_MLKEM_DISPATCH(mlkem_frommsg, MLKEM_FROMMSG_IMPL, (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]), (r, msg))
+PQLAB_MLKEM_DISPATCH(mlkem_frommsg_add, MLKEM_FROMMSG_ADD_IMPL, (mlkem_poly * r, const uint8_t msg[MLKEM_SYMBYTES]),
+                     (r, msg))
 PQLAB_MLKEM_DISPATCH(mlkem_tomsg, MLKEM_TOMSG_IMPL, (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a), (msg, a))
+#ifdef MLKEM_TOMSG_SUB_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_tomsg_sub, MLKEM_TOMSG_SUB_IMPL,
+                     (uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v, mlkem_poly *w), (msg, v, w))
+#else
+/* no C kernel of its own: w = v - w in place (-q < w < 2q), canonical, tomsg */
+static inline void mlkem_tomsg_sub(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v, mlkem_poly *w)
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        w->c[i] = (int16_t)(v->c[i] - w->c[i]);
+    }
+    mlkem_canonical(w);
+    mlkem_tomsg(msg, w);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt, MLKEM_SAMPLE_NTT_IMPL,
                      (mlkem_poly * r, const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y), (r, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_sample_ntt_x4, MLKEM_SAMPLE_NTT_X4_IMPL,
@@ -371,12 +424,33 @@ static inline unsigned int mlkem_rej_bulk(int16_t *cand, const uint8_t *buf, uns
     return MLKEM_REJ_BULK_IMPL(cand, buf, g);
 }
 PQLAB_MLKEM_DISPATCH(mlkem_mulcache, MLKEM_MULCACHE_IMPL, (mlkem_polycache * bg, const mlkem_poly *b), (bg, b))
+#ifdef MLKEM_NTT_CACHE_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_ntt_cache, MLKEM_NTT_CACHE_IMPL, (mlkem_poly * r, mlkem_polycache *bg), (r, bg))
+#else
+static inline void mlkem_ntt_cache(mlkem_poly *r, mlkem_polycache *bg)
+{
+    mlkem_ntt(r);
+    mlkem_mulcache(bg, r);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
+PQLAB_MLKEM_DISPATCH(mlkem_zero32, MLKEM_ZERO32_IMPL, (mlkem_poly32 * a), (a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
                      (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
+#ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
+PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add_tobytes12, PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native),
+                     (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b), (out, a, b))
+#else
+/* no C kernel of its own: reduce32_add into b, then tobytes12 */
+static inline void mlkem_reduce32_add_tobytes12(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b)
+{
+    mlkem_reduce32_add(b, a, b);
+    mlkem_tobytes12(out, b);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
                      (mlkem_poly32 * acc, const mlkem_poly *vec, const mlkem_polycache *cache,
                       const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y),

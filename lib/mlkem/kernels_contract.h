@@ -27,7 +27,7 @@ static inline void mlkem_ntt_checked(mlkem_poly *r)
 {
     PQLAB_CONTRACT("mlkem_ntt", MLKEM_BELOW_Q(r), "input |c| < q");
     mlkem_ntt(r);
-    PQLAB_CONTRACT("mlkem_ntt", mlkem_contract_in(r, -(MLKEM_Q - 1) / 2, (MLKEM_Q - 1) / 2), "output reduced");
+    PQLAB_CONTRACT("mlkem_ntt", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
 static inline void mlkem_invntt_checked(mlkem_poly *r)
@@ -92,12 +92,25 @@ static inline void mlkem_decompress_dv_checked(mlkem_poly *r, const uint8_t in[M
     PQLAB_CONTRACT("mlkem_decompress_dv", MLKEM_CANON(r), "output canonical");
 }
 
+static inline void mlkem_frommsg_add_checked(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    PQLAB_CONTRACT("mlkem_frommsg_add", mlkem_contract_in(r, -32767 + 1665, 32767 - 1665), "input |r| < 2^15 - 1665");
+    mlkem_frommsg_add(r, msg);
+}
+
 static inline void mlkem_frommsg_checked(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
 {
     mlkem_frommsg(r, msg);
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         PQLAB_CONTRACT("mlkem_frommsg", r->c[i] == 0 || r->c[i] == (MLKEM_Q + 1) / 2, "output 0 or (q+1)/2");
     }
+}
+
+static inline void mlkem_tomsg_sub_checked(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v, mlkem_poly *w)
+{
+    PQLAB_CONTRACT("mlkem_tomsg_sub", MLKEM_CANON(v), "input v canonical");
+    PQLAB_CONTRACT("mlkem_tomsg_sub", MLKEM_BELOW_Q(w), "input |w| < q");
+    mlkem_tomsg_sub(msg, v, w);
 }
 
 static inline void mlkem_tomsg_checked(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
@@ -141,6 +154,14 @@ static inline int mlkem_contract_cache(const mlkem_polycache *bg)
     return 1;
 }
 
+static inline void mlkem_ntt_cache_checked(mlkem_poly *r, mlkem_polycache *bg)
+{
+    PQLAB_CONTRACT("mlkem_ntt_cache", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt_cache(r, bg);
+    PQLAB_CONTRACT("mlkem_ntt_cache", MLKEM_BELOW_Q(r), "output |c| < q");
+    PQLAB_CONTRACT("mlkem_ntt_cache", mlkem_contract_cache(bg), "output cache |c| < q");
+}
+
 static inline void mlkem_mulcache_checked(mlkem_polycache *bg, const mlkem_poly *b)
 {
     PQLAB_CONTRACT("mlkem_mulcache", MLKEM_BELOW_Q(b), "input |c| < q");
@@ -165,6 +186,24 @@ static inline void mlkem_reduce32_checked(mlkem_poly *r, const mlkem_poly32 *a)
     PQLAB_CONTRACT("mlkem_reduce32", mlkem_contract_in32(a), "input |c| < q 2^15");
     mlkem_reduce32(r, a);
     PQLAB_CONTRACT("mlkem_reduce32", MLKEM_BELOW_Q(r), "output |c| < q");
+}
+
+static inline void mlkem_zero32_checked(mlkem_poly32 *a)
+{
+    mlkem_zero32(a);
+    int zero = 1;
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        zero &= a->c[i] == 0;
+    }
+    PQLAB_CONTRACT("mlkem_zero32", zero, "output all zero");
+}
+
+static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a,
+                                                        mlkem_poly *b)
+{
+    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", mlkem_contract_in32(a), "input |a| < q 2^15");
+    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", MLKEM_BELOW_Q(b), "input |b| < q");
+    mlkem_reduce32_add_tobytes12(out, a, b);
 }
 
 static inline void mlkem_reduce32_add_checked(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
@@ -256,13 +295,18 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 #define mlkem_decompress_du mlkem_decompress_du_checked
 #define mlkem_decompress_dv mlkem_decompress_dv_checked
 #define mlkem_frommsg mlkem_frommsg_checked
+#define mlkem_frommsg_add mlkem_frommsg_add_checked
 #define mlkem_tomsg mlkem_tomsg_checked
+#define mlkem_tomsg_sub mlkem_tomsg_sub_checked
 #define mlkem_sample_ntt mlkem_sample_ntt_checked
 #define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
 #define mlkem_mulcache mlkem_mulcache_checked
+#define mlkem_ntt_cache mlkem_ntt_cache_checked
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked
+#define mlkem_reduce32_add_tobytes12 mlkem_reduce32_add_tobytes12_checked
+#define mlkem_zero32 mlkem_zero32_checked
 #define mlkem_matacc mlkem_matacc_checked
 #define mlkem_matacc_x4 mlkem_matacc_x4_checked
 #define mlkem_cbd_eta1 mlkem_cbd_eta1_checked

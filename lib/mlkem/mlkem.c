@@ -33,21 +33,6 @@
 #define MLKEM_NOINLINE
 #endif
 
-/* a = a mod q, canonical [0, q), for |a| < 2q (the canonical kernel's contract; every
- * call below states its bound, all within (-q - 2, q + 1669) or reduced). */
-static inline void poly_canonical(mlkem_poly *a)
-{
-    mlkem_canonical(a);
-}
-
-#ifndef PQLAB_MLKEM_SMALLSTACK
-/* r += b (the add kernel); callers keep |r + b| < 2^15 (bounds stated at each call). */
-static inline void poly_add(mlkem_poly *r, const mlkem_poly *b)
-{
-    mlkem_add(r, b);
-}
-#endif
-
 /* SamplePolyCBD_eta(PRF_eta(s, nonce)) (Algorithm 13 lines 9, 13; Algorithm 14
  * lines 10, 14, 17). */
 static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
@@ -74,7 +59,7 @@ static MLKEM_NOINLINE void noise_ntt_encoded(uint8_t out[MLKEM_POLYBYTES], const
 {
     mlkem_poly a;
     poly_noise_eta1(&a, s, nonce);
-    mlkem_ntt(&a);            /* reduced */
+    mlkem_ntt(&a);            /* |c| < q */
     mlkem_tobytes12(out, &a); /* |c| < 2q: the encoder reduces mod q */
 }
 
@@ -135,16 +120,19 @@ static uint8_t ct_differs(const uint8_t *a, const uint8_t *b, size_t len)
     return (uint8_t)(1u ^ pqlab_ct_is_zero_u32(acc));
 }
 
-/* Hand one piece of the ciphertext either to the output (out != NULL) or to the
- * constant-time comparison with the received ciphertext cmp; returns 1 if the
- * piece differs from cmp, 0 otherwise (always 0 when writing). */
-static uint8_t emit(uint8_t *out, const uint8_t *cmp, const uint8_t *piece, size_t len)
+/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v)): written into c_out
+ * (c_out != NULL; the compress kernels take any alignment, so no piece buffer and no copy)
+ * or compared with the received ciphertext c_cmp in constant time; returns 1 if it differs
+ * from c_cmp, 0 otherwise (always 0 when writing). */
+static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, const mlkem_poly *v)
 {
-    if (out != NULL) { /* a public mode switch, not data */
-        pqlab_memcpy_words(out, piece, len);
+    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
+    if (c_out != NULL) { /* a public mode switch, not data */
+        mlkem_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v);
         return 0;
     }
-    return ct_differs(piece, cmp, len);
+    mlkem_compress_dv(piece, v);
+    return ct_differs(piece, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
 /* Accumulators of matvec_rows (see there). */
@@ -160,13 +148,17 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
-/* Compress_du of row i into c (or compared with it); its piece buffer lives only here. */
+/* Compress_du of row i straight into c, or into a piece (its buffer lives only here)
+ * compared with the received ciphertext. */
 static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
 {
     uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
+    if (sink->out != NULL) { /* a public mode switch, not data */
+        mlkem_compress_du(sink->out + i * MLKEM_POLYCOMPRESSED_DU, u);
+        return;
+    }
     mlkem_compress_du(piece, u);
-    sink->diff |= emit(sink->out ? sink->out + i * MLKEM_POLYCOMPRESSED_DU : NULL,
-                       sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, piece, sizeof piece);
+    sink->diff |= ct_differs(piece, sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
 /* Encryption (Algorithm 14 lines 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse NTT
@@ -187,8 +179,8 @@ static MLKEM_NOINLINE void finish_row_keygen(row_sink *sink, unsigned int i, mlk
 {
     mlkem_poly e;
     poly_noise_eta1(&e, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-    mlkem_ntt(&e);                                           /* reduced */
-    mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 1.5q */
+    mlkem_ntt(&e);                                           /* |c| < q */
+    mlkem_tomont_add(acc, &e);                               /* acc R (R^-1 cancelled) + e: |t| < 2q */
     mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc);   /* |t| < 2q: reduced mod q inside */
 }
 
@@ -213,9 +205,9 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
     mlkem_poly row;
     if (sink->mode == ROWS_KEYGEN) {
         poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-        mlkem_ntt(&row);                                           /* reduced */
-        mlkem_reduce32_add(&row, acc, &row);                       /* |t| < 1699 + q < 2q */
-        mlkem_tobytes12(sink->out + i * MLKEM_POLYBYTES, &row);    /* reduced mod q inside */
+        mlkem_ntt(&row);                                           /* |c| < q */
+        /* t_hat[i] = acc mod q + NTT(e[i]), |t| < 1699 + q < 2q, encoded (reduced mod q) */
+        mlkem_reduce32_add_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc, &row);
     } else {
         mlkem_reduce32(&row, acc); /* |row| < q */
         mlkem_invntt_q(&row);      /* input |c| < q (invntt_q's contract); |u| < q, R^-1 cancelled */
@@ -242,7 +234,7 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
  * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
  * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
  * acc: the caller's accumulators, zero on entry; a slot is cleared after its row only when
- * a later row uses it (memset: the accumulators are not secret-wiped, only initialised). */
+ * a later row uses it (zero32: the accumulators are not secret-wiped, only initialised). */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
                         const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
@@ -276,7 +268,7 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
                 const unsigned int i = e / MLKEM_K;
                 finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
                 if (i + MLKEM_ACC_SLOTS < MLKEM_K) { /* public: the slot takes row i + slots */
-                    memset(&acc[i % MLKEM_ACC_SLOTS], 0, sizeof acc[0]);
+                    mlkem_zero32(&acc[i % MLKEM_ACC_SLOTS]);
                 }
             }
         }
@@ -302,15 +294,16 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt(&s[i]);                  /* reduced */
-        mlkem_mulcache(&scache[i], &s[i]); /* |c| < q */
+        mlkem_ntt_cache(&s[i], &scache[i]); /* |c| < q, cache |c| < q */
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
     sink.cmp = NULL;
     sink.diff = 0;
-    memset(acc, 0, sizeof acc);
+    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
+        mlkem_zero32(&acc[i]);
+    }
     matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
@@ -328,8 +321,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
                                         mlkem_poly32 *v32)
 {
     mlkem_poly v, tmp;
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
-    uint8_t diff; /* v32: zero (a matrix accumulator, cleared by the caller) */
+    /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
         mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
@@ -337,12 +329,8 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     mlkem_reduce32(&v, v32);                            /* |v32| < 8q^2 < q 2^15: |v| < q */
     mlkem_invntt_q(&v);                                 /* |v| < q in (invntt_q's contract), |v| < q out */
     poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, N = 2k: |v| < q + 2 */
-    mlkem_frommsg(&tmp, m);                             /* line 20: mu */
-    poly_add(&v, &tmp);                                 /* |v| < q + 1667 < 2^15 */
-    mlkem_compress_dv(piece, &v);                       /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
-    diff = emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
-                piece, sizeof piece);
-    return diff;
+    mlkem_frommsg_add(&v, m);                           /* lines 20, 21: + mu; |v| < q + 1667 < 2^15 */
+    return emit_v(c_out, c_cmp, &v);                    /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
@@ -365,18 +353,19 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
 
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 9-12, 18: y_hat = NTT(y) */
         poly_noise_eta1(&y[i], r, (uint8_t)i);
-        mlkem_ntt(&y[i]);                  /* reduced */
-        mlkem_mulcache(&ycache[i], &y[i]); /* |c| < q */
+        mlkem_ntt_cache(&y[i], &ycache[i]); /* |c| < q, cache |c| < q */
     }
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    memset(acc, 0, sizeof acc);
+    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
+        mlkem_zero32(&acc[i]);
+    }
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
-    memset(&acc[0], 0, sizeof acc[0]); /* reused for t_hat^T y_hat */
+    mlkem_zero32(&acc[0]); /* reused for t_hat^T y_hat */
     diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0]);
     return diff;
 }
@@ -391,17 +380,13 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU); /* line 3, canonical */
-        mlkem_ntt(&u);                                            /* reduced */
+        mlkem_ntt(&u);                                            /* |c| < q */
         mlkem_frombytes12(&s, dk_pke + j * MLKEM_POLYBYTES);      /* line 5, canonical */
         mlkem_basemul_acc(&w, &s, &u);                            /* |w| < 4q: k <= 4 terms < q */
     }
     mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
-    for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
-        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
-    }
-    poly_canonical(&w);
-    mlkem_tomsg(m, &w); /* line 7 */
+    mlkem_tomsg_sub(m, &u, &w);                                     /* lines 6, 7: v canonical, |w| < q */
 }
 
 #else
@@ -453,7 +438,6 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
                                         const uint8_t *yb)
 {
     mlkem_poly v;
-    uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     pqlab_memzero_words(&v, sizeof v);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
@@ -464,9 +448,7 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
         const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
         v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
     }
-    mlkem_compress_dv(piece, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
-    return emit(c_out ? c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU : NULL, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU,
-                piece, sizeof piece);
+    return emit_v(c_out, c_cmp, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14), stack-first: y_hat is kept as its 12-bit
@@ -505,16 +487,12 @@ static MLKEM_NOINLINE void pke_decrypt(uint8_t m[MLKEM_SYMBYTES], const uint8_t 
     pqlab_memzero_words(&w, sizeof w);
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         mlkem_decompress_du(&u, c + j * MLKEM_POLYCOMPRESSED_DU);       /* line 3, canonical */
-        mlkem_ntt(&u);                                                  /* reduced */
+        mlkem_ntt(&u);                                                  /* |c| < q */
         basemul_acc_half_encoded(&w, dk_pke + j * MLKEM_POLYBYTES, &u); /* line 5; |w| < 4q (k terms < q) */
     }
     mlkem_invntt(&w);                                               /* |w| < 4q in (contract), |w| < q out */
     mlkem_decompress_dv(&u, c + MLKEM_K * MLKEM_POLYCOMPRESSED_DU); /* line 4: v */
-    for (unsigned int i = 0; i < MLKEM_N; i++) {                    /* line 6 */
-        w.c[i] = (int16_t)(u.c[i] - w.c[i]);                        /* -q < w < 2q */
-    }
-    poly_canonical(&w);
-    mlkem_tomsg(m, &w); /* line 7 */
+    mlkem_tomsg_sub(m, &u, &w);                                     /* lines 6, 7: v canonical, |w| < q */
 }
 
 #endif

@@ -2,6 +2,7 @@
 /* Number-theoretic transform of ML-KEM, FIPS 203 section 4.3:
  * NTT (Algorithm 9), NTT^-1 (Algorithm 10), MultiplyNTTs / BaseCaseMultiply
  * (Algorithms 11 and 12). Portable C kernels; see kernels.h for the contract. */
+#include <string.h>
 #include "kernels.h"
 #include "reduce.h"
 
@@ -202,6 +203,12 @@ void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a)
     for (unsigned int j = 0; j < MLKEM_N; j++) {
         r->c[j] = mlkem_montgomery_reduce(a->c[j]);
     }
+}
+
+/* Clears a 32-bit accumulator (initialisation, not a wipe). */
+void mlkem_zero32_c(mlkem_poly32 *a)
+{
+    memset(a->c, 0, sizeof a->c);
 }
 
 /* round(2^32 / q): the 32-bit Barrett constant of reduce32_add. */

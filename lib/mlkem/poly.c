@@ -178,6 +178,16 @@ void mlkem_frommsg_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
     }
 }
 
+/* r += Decompress_1(ByteDecode_1(msg)) (Algorithm 14 line 21's + mu without a polynomial for
+ * mu); |r| < 2^15 - 1665 keeps the sum an int16. */
+void mlkem_frommsg_add_c(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        uint16_t bit = (uint16_t)((msg[i >> 3] >> (i & 7)) & 1);
+        r->c[i] = (int16_t)(r->c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2)));
+    }
+}
+
 /* ByteEncode_1(Compress_1(w)) (Algorithm 15 line 7), multiply-shift as above. */
 void mlkem_tomsg_c(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
 {

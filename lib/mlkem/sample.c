@@ -151,16 +151,22 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
     size_t pos = 0;
     cand[0] = l->pending;
     n += l->ctr & 1;
-    /* bulk: groups of 4 triples (8 candidates) while 8 more fit without a count test,
-     * then single triples while two more fit; (d - q) >> 31 is 1 exactly when d < q
-     * (d < 2^12). */
-    {
-        unsigned int g = (unsigned int)(len / 12);
-        if (g > (need - n) / 8) {
-            g = (need - n) / 8;
+    /* bulk: groups of 4 triples (8 candidates) while 8 more fit without a count test, as
+     * many groups per call as surely fit and again with what is then missing (near the end
+     * of an entry most groups would otherwise go through the triple loop below); then single
+     * triples while two more fit; (d - q) >> 31 is 1 exactly when d < q (d < 2^12). The
+     * counts are public (XOF output of the public rho). */
+    for (unsigned int left = (unsigned int)(len / 12); left > 0;) {
+        unsigned int g = (need - n) / 8;
+        if (g == 0) {
+            break;
         }
-        n += mlkem_rej_bulk(&cand[n], buf, g);
-        pos = 12 * (size_t)g;
+        if (g > left) {
+            g = left;
+        }
+        n += mlkem_rej_bulk(&cand[n], buf + pos, g);
+        pos += 12 * (size_t)g;
+        left -= g;
     }
     while (pos + 3 <= len && n + 2 <= need) {
         const uint32_t w = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) | ((uint32_t)buf[pos + 2] << 16);

@@ -6,8 +6,11 @@
  * contract of kernels.h (bounds, Montgomery convention R = 2^16):
  *
  *   pqlab_mlkem_ntt_armv7em(c)            FIPS 203 Algorithm 9 in place; input |c| < q,
- *                                         output reduced (|c| <= (q-1)/2), the same values
- *                                         as mlkem_ntt_c (a reduced representative is unique)
+ *                                         output |c| <= 3328 < q (kernels.h ntt), congruent
+ *                                         to mlkem_ntt_c's (reduced output before 2026-11-27)
+ *   pqlab_mlkem_ntt_cache_armv7em(c, bg)  the same NTT, and bg = the mulcache of its output
+ *                                         (kernels.h ntt_cache; |bg| <= 1664, congruent to
+ *                                         mlkem_mulcache_c's) from pass C's registers
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
  *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
  *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): layer 2's
@@ -28,9 +31,15 @@
  *                                         exact values of the C; a, b word-aligned, bg any
  *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
  *                                         (kernels.h reduce32): |r| < q, congruent to the C's
+ *   pqlab_mlkem_zero32_armv7em(a)         a = 0, 256 int32 (kernels.h zero32)
  *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
  *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
  *                                         values exactly; r may be b
+ *   pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, a, b)
+ *                                         ByteEncode_12 of ((a mod q) + b) mod q into 384
+ *                                         bytes (any alignment; kernels.h
+ *                                         reduce32_add_tobytes12): the bytes of reduce32_add
+ *                                         then tobytes12; b is only read
  *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
  *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
  *                                         count limit: appends every 12-bit value < q to
@@ -38,6 +47,8 @@
  *                                         cand), returns their number
  *   pqlab_mlkem_cbd2_armv7em(c, buf)      SamplePolyCBD_2 (Algorithm 8, eta = 2) of 128 bytes
  *                                         (any alignment): the values of the C exactly
+ *   pqlab_mlkem_cbd3_armv7em(c, buf)      SamplePolyCBD_3 (eta = 3, ML-KEM-512's eta1) of 192
+ *                                         bytes (any alignment): the values of the C exactly
  *   pqlab_mlkem_cbd2_add_armv7em(c, buf)  c += SamplePolyCBD_2(buf) (kernels.h cbd_eta2_add;
  *                                         sadd16, |c| <= 2^15 - 3): the values of the C exactly
  *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
@@ -50,7 +61,13 @@
  *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's
  *   pqlab_mlkem_add_armv7em(r, b)         r = r + b as int16 (SADD16; kernels.h add), |r + b| < 2^15
  *   pqlab_mlkem_frommsg_armv7em(c, msg)   Decompress_1(ByteDecode_1(msg)): 0 or 1665, as the C
+ *   pqlab_mlkem_frommsg_add_armv7em(c, msg)  c += Decompress_1(ByteDecode_1(msg)) (kernels.h
+ *                                         frommsg_add; sadd16, |c| < 2^15 - 1665), as the C
  *   pqlab_mlkem_tomsg_armv7em(msg, c)     ByteEncode_1(Compress_1(c)) of canonical c, as the C
+ *   pqlab_mlkem_tomsg_sub_armv7em(msg, v, w)
+ *                                         ByteEncode_1(Compress_1(v - w mod q)) for canonical
+ *                                         v and |w| < q (kernels.h tomsg_sub), as the C; w is
+ *                                         not written
  *   pqlab_mlkem_check12_armv7em(in, n)    section 7.2's modulus check on n bytes (n a positive
  *                                         multiple of 12, any alignment): 0 iff every 12-bit
  *                                         value is below q (kernels.h check12; nonzero word else)
@@ -70,6 +87,7 @@
 #include <stdint.h>
 
 void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
+void pqlab_mlkem_ntt_cache_armv7em(int16_t c[256], int16_t bg[128]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_q_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
@@ -78,9 +96,12 @@ void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
                                          unsigned int n);
 void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
+void pqlab_mlkem_zero32_armv7em(int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
+void pqlab_mlkem_reduce32_add_tobytes12_armv7em(uint8_t out[384], const int32_t a[256], const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
 void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
@@ -88,7 +109,9 @@ void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_frommsg_armv7em(int16_t c[256], const uint8_t msg[32]);
+void pqlab_mlkem_frommsg_add_armv7em(int16_t c[256], const uint8_t msg[32]);
 void pqlab_mlkem_tomsg_armv7em(uint8_t msg[32], const int16_t c[256]);
+void pqlab_mlkem_tomsg_sub_armv7em(uint8_t msg[32], const int16_t v[256], const int16_t w[256]);
 uint32_t pqlab_mlkem_check12_armv7em(const uint8_t *in, unsigned int nbytes);
 void pqlab_mlkem_compress4_armv7em(uint8_t out[128], const int16_t c[256]);
 void pqlab_mlkem_compress5_armv7em(uint8_t out[160], const int16_t c[256]);
@@ -107,9 +130,12 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
 #define PQLAB_MLKEM_NATIVE_MULCACHE
+#define PQLAB_MLKEM_NATIVE_NTT_CACHE
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
+#define PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
+#define PQLAB_MLKEM_NATIVE_ZERO32
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
@@ -118,7 +144,9 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_TOMONT_ADD
 #define PQLAB_MLKEM_NATIVE_ADD
 #define PQLAB_MLKEM_NATIVE_FROMMSG
+#define PQLAB_MLKEM_NATIVE_FROMMSG_ADD
 #define PQLAB_MLKEM_NATIVE_TOMSG
+#define PQLAB_MLKEM_NATIVE_TOMSG_SUB
 #define PQLAB_MLKEM_NATIVE_CHECK12
 #define PQLAB_MLKEM_NATIVE_COMPRESS_DU
 #define PQLAB_MLKEM_NATIVE_DECOMPRESS_DU
@@ -151,9 +179,18 @@ static inline void PQLAB_NAMESPACE(mlkem_frommsg_native)(mlkem_poly *r, const ui
 {
     pqlab_mlkem_frommsg_armv7em(r->c, msg);
 }
+static inline void PQLAB_NAMESPACE(mlkem_frommsg_add_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
+{
+    pqlab_mlkem_frommsg_add_armv7em(r->c, msg);
+}
 static inline void PQLAB_NAMESPACE(mlkem_tomsg_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
 {
     pqlab_mlkem_tomsg_armv7em(msg, a->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_tomsg_sub_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *v,
+                                                           mlkem_poly *w)
+{
+    pqlab_mlkem_tomsg_sub_armv7em(msg, v->c, w->c);
 }
 static inline uint32_t PQLAB_NAMESPACE(mlkem_check12_native)(const uint8_t *in, unsigned int nbytes)
 {
@@ -167,13 +204,15 @@ static inline void PQLAB_NAMESPACE(mlkem_canonical_native)(mlkem_poly *r)
 {
     pqlab_mlkem_canonical_armv7em(r->c);
 }
-#if MLKEM_ETA1 == 2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA1
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta1_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
 {
+#if MLKEM_ETA1 == 2
     pqlab_mlkem_cbd2_armv7em(r->c, buf);
-}
+#else /* eta1 = 3 (ML-KEM-512, FIPS 203 Table 2) */
+    pqlab_mlkem_cbd3_armv7em(r->c, buf);
 #endif
+}
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_native)(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])
 {
     pqlab_mlkem_cbd2_armv7em(r->c, buf);
@@ -220,13 +259,26 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, con
 {
     pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
 }
+static inline void PQLAB_NAMESPACE(mlkem_ntt_cache_native)(mlkem_poly *r, mlkem_polycache *bg)
+{
+    pqlab_mlkem_ntt_cache_armv7em(r->c, bg->c);
+}
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, const mlkem_poly32 *a)
 {
     pqlab_mlkem_reduce32_armv7em(r->c, a->c);
 }
+static inline void PQLAB_NAMESPACE(mlkem_zero32_native)(mlkem_poly32 *a)
+{
+    pqlab_mlkem_zero32_armv7em(a->c);
+}
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {
     pqlab_mlkem_reduce32_add_armv7em(r->c, a->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES],
+                                                                        const mlkem_poly32 *a, mlkem_poly *b)
+{
+    pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, a->c, b->c);
 }
 static inline unsigned int PQLAB_NAMESPACE(mlkem_rej_bulk_native)(int16_t *cand, const uint8_t *buf, unsigned int g)
 {

@@ -367,6 +367,18 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r5, [r0, #4]
     ldr.w r6, [r0, #8]
     ldr.w r7, [r0, #12]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
     ldr.w r2, [r1, #0]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
@@ -383,42 +395,523 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    ldr.w r6, [r0, #24]
+    ldr.w r7, [r0, #28]
     smlawb r10, r8, r4, r9
     smlawt r11, r8, r4, r9
     smultb r10, r10, r12
     smultb r11, r11, r12
     pkhbt r10, r10, r11, lsl #16
     ssub16 r4, r4, r10
-    smlawb r10, r8, r5, r9
-    smlawt r11, r8, r5, r9
-    smultb r10, r10, r12
-    smultb r11, r11, r12
-    pkhbt r10, r10, r11, lsl #16
-    ssub16 r5, r5, r10
     smlawb r10, r8, r6, r9
     smlawt r11, r8, r6, r9
     smultb r10, r10, r12
     smultb r11, r11, r12
     pkhbt r10, r10, r11, lsl #16
     ssub16 r6, r6, r10
-    smlawb r10, r8, r7, r9
-    smlawt r11, r8, r7, r9
-    smultb r10, r10, r12
-    smultb r11, r11, r12
-    pkhbt r10, r10, r11, lsl #16
-    ssub16 r7, r7, r10
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #4]
-    str.w r6, [r0, #8]
-    str.w r7, [r0, #12]
-    add.w r0, r0, #16
-    add.w r1, r1, #8
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    add.w r1, r1, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
     add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
+
+.section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_cache_armv7em
+.type pqlab_mlkem_ntt_cache_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_cache_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    str.w r1, [sp, #4]
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #8]
+    ldr.w r6, [r0, #16]
+    ldr.w r7, [r0, #24]
+    ldr.w r8, [r0, #32]
+    ldr.w r9, [r0, #40]
+    ldr.w r10, [r0, #48]
+    ldr.w r11, [r0, #56]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #8]
+    str.w r6, [r0, #16]
+    str.w r7, [r0, #24]
+    str.w r8, [r0, #32]
+    str.w r9, [r0, #40]
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r4, [r0, #4]
+    ldr.w r5, [r0, #12]
+    ldr.w r6, [r0, #20]
+    ldr.w r7, [r0, #28]
+    ldr.w r8, [r0, #36]
+    ldr.w r9, [r0, #44]
+    ldr.w r10, [r0, #52]
+    ldr.w r11, [r0, #60]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #4]
+    str.w r5, [r0, #12]
+    str.w r6, [r0, #20]
+    str.w r7, [r0, #28]
+    str.w r8, [r0, #36]
+    str.w r9, [r0, #44]
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    add.w r1, r1, #28
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    ldr.w r6, [r0, #8]
+    ldr.w r7, [r0, #12]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r3, r3, r5
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r11, r2, r6
+    smlabb r11, r11, r12, lr
+    smulwt r3, r3, r7
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    strd r10, r11, [r3, #0]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    ldr.w r6, [r0, #24]
+    ldr.w r7, [r0, #28]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r3, r3, r5
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r11, r2, r6
+    smlabb r11, r11, r12, lr
+    smulwt r3, r3, r7
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    add.w r1, r1, #16
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
 
 .section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_armv7em
@@ -573,7 +1066,7 @@ pqlab_mlkem_invntt_armv7em:
     sub.w r0, r0, #512
     movw r1, #:lower16:pqlab_mlkem_inv_z2
     movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 2:
     ldr.w r4, [r0, #0]
@@ -703,10 +1196,124 @@ pqlab_mlkem_invntt_armv7em:
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
-    add.w r0, r0, #224
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #0]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w r0, r0, #224
+    add.w r3, r0, #16
+    str.w r3, [sp]
+4:
     ldr.w r4, [r0, #0]
     ldr.w r5, [r0, #32]
     ldr.w r6, [r0, #64]
@@ -833,7 +1440,121 @@ pqlab_mlkem_invntt_armv7em:
     add.w r0, r0, #4
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 3b
+    bne.w 4b
+    add.w r3, r0, #16
+    str.w r3, [sp]
+5:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #28]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #32]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #36]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #40]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #44]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #48]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #52]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 5b
     add.w r0, r0, #224
     sub.w r0, r0, #512
     movw r1, #28369
@@ -842,7 +1563,7 @@ pqlab_mlkem_invntt_armv7em:
     movt r2, #60299
     add.w r3, r0, #256
     str.w r3, [sp]
-4:
+6:
     ldr.w r4, [r0, #0]
     ldr.w r8, [r0, #256]
     ldr.w r5, [r0, #4]
@@ -910,7 +1631,7 @@ pqlab_mlkem_invntt_armv7em:
     add.w r0, r0, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 4b
+    bne.w 6b
     add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
@@ -1038,7 +1759,7 @@ pqlab_mlkem_invntt_q_armv7em:
     sub.w r0, r0, #512
     movw r1, #:lower16:pqlab_mlkem_inv_z2
     movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 2:
     ldr.w r4, [r0, #0]
@@ -1168,10 +1889,124 @@ pqlab_mlkem_invntt_q_armv7em:
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
-    add.w r0, r0, #224
-    add.w r3, r0, #32
+    add.w r3, r0, #16
     str.w r3, [sp]
 3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #0]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #4]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #8]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #12]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #16]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #20]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #24]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w r0, r0, #224
+    add.w r3, r0, #16
+    str.w r3, [sp]
+4:
     ldr.w r4, [r0, #0]
     ldr.w r5, [r0, #32]
     ldr.w r6, [r0, #64]
@@ -1298,7 +2133,121 @@ pqlab_mlkem_invntt_q_armv7em:
     add.w r0, r0, #4
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 3b
+    bne.w 4b
+    add.w r3, r0, #16
+    str.w r3, [sp]
+5:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #32]
+    ldr.w r6, [r0, #64]
+    ldr.w r7, [r0, #96]
+    ldr.w r8, [r0, #128]
+    ldr.w r9, [r0, #160]
+    ldr.w r10, [r0, #192]
+    ldr.w r11, [r0, #224]
+    ldr.w r2, [r1, #28]
+    ssub16 r3, r5, r4
+    sadd16 r4, r4, r5
+    smulwt r5, r2, r3
+    smlabb r5, r5, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #32]
+    ssub16 r3, r7, r6
+    sadd16 r6, r6, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #36]
+    ssub16 r3, r9, r8
+    sadd16 r8, r8, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ldr.w r2, [r1, #40]
+    ssub16 r3, r11, r10
+    sadd16 r10, r10, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #44]
+    ssub16 r3, r6, r4
+    sadd16 r4, r4, r6
+    smulwt r6, r2, r3
+    smlabb r6, r6, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ssub16 r3, r7, r5
+    sadd16 r5, r5, r7
+    smulwt r7, r2, r3
+    smlabb r7, r7, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #48]
+    ssub16 r3, r10, r8
+    sadd16 r8, r8, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r9
+    sadd16 r9, r9, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ldr.w r2, [r1, #52]
+    ssub16 r3, r8, r4
+    sadd16 r4, r4, r8
+    smulwt r8, r2, r3
+    smlabb r8, r8, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r9, r5
+    sadd16 r5, r5, r9
+    smulwt r9, r2, r3
+    smlabb r9, r9, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r10, r6
+    sadd16 r6, r6, r10
+    smulwt r10, r2, r3
+    smlabb r10, r10, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r11, r7
+    sadd16 r7, r7, r11
+    smulwt r11, r2, r3
+    smlabb r11, r11, r12, lr
+    smulwb r3, r2, r3
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #32]
+    str.w r6, [r0, #64]
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #128]
+    str.w r9, [r0, #160]
+    str.w r10, [r0, #192]
+    str.w r11, [r0, #224]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 5b
     add.w r0, r0, #224
     sub.w r0, r0, #512
     movw r1, #28369
@@ -1307,7 +2256,7 @@ pqlab_mlkem_invntt_q_armv7em:
     movt r2, #60299
     add.w r3, r0, #256
     str.w r3, [sp]
-4:
+6:
     ldr.w r4, [r0, #0]
     ldr.w r8, [r0, #256]
     ldr.w r5, [r0, #4]
@@ -1375,7 +2324,7 @@ pqlab_mlkem_invntt_q_armv7em:
     add.w r0, r0, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
-    bne.w 4b
+    bne.w 6b
     add.w sp, sp, #8
     pop {r4-r11, pc}
 .size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
@@ -1708,6 +2657,99 @@ pqlab_mlkem_reduce32_add_armv7em:
     pop {r4-r11, pc}
 .size pqlab_mlkem_reduce32_add_armv7em, .-pqlab_mlkem_reduce32_add_armv7em
 
+.section .text.pqlab_mlkem_reduce32_add_tobytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_reduce32_add_tobytes12_armv7em
+.type pqlab_mlkem_reduce32_add_tobytes12_armv7em, %function
+.align 2
+pqlab_mlkem_reduce32_add_tobytes12_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r3, r1, #1024
+    str.w r3, [sp]
+    movw r3, #44983
+    movt r3, #19
+    movw lr, #3329
+    movw r10, #6658
+    movt r10, #6658
+    movw r11, #3329
+    movt r11, #3329
+1:
+    ldm.w r1!, {r4, r5, r6, r7}
+    smmulr r12, r4, r3
+    mls r4, r12, lr, r4
+    smmulr r12, r5, r3
+    mls r5, r12, lr, r5
+    smmulr r12, r6, r3
+    mls r6, r12, lr, r6
+    smmulr r12, r7, r3
+    mls r7, r12, lr, r7
+    pkhbt r4, r4, r5, lsl #16
+    pkhbt r6, r6, r7, lsl #16
+    ldr.w r5, [r2, #0]
+    ldr.w r7, [r2, #4]
+    add.w r2, r2, #8
+    sadd16 r4, r4, r5
+    sadd16 r6, r6, r7
+    sadd16 r4, r4, r10
+    usub16 r12, r4, r10
+    sel r4, r12, r4
+    usub16 r12, r4, r11
+    sel r4, r12, r4
+    sadd16 r6, r6, r10
+    usub16 r12, r6, r10
+    sel r6, r12, r6
+    usub16 r12, r6, r11
+    sel r6, r12, r6
+    ldm.w r1!, {r5, r7, r8, r9}
+    smmulr r12, r5, r3
+    mls r5, r12, lr, r5
+    smmulr r12, r7, r3
+    mls r7, r12, lr, r7
+    smmulr r12, r8, r3
+    mls r8, r12, lr, r8
+    smmulr r12, r9, r3
+    mls r9, r12, lr, r9
+    pkhbt r5, r5, r7, lsl #16
+    pkhbt r8, r8, r9, lsl #16
+    ldr.w r7, [r2, #0]
+    ldr.w r9, [r2, #4]
+    add.w r2, r2, #8
+    sadd16 r5, r5, r7
+    sadd16 r8, r8, r9
+    sadd16 r5, r5, r10
+    usub16 r12, r5, r10
+    sel r5, r12, r5
+    usub16 r12, r5, r11
+    sel r5, r12, r5
+    sadd16 r8, r8, r10
+    usub16 r12, r8, r10
+    sel r8, r12, r8
+    usub16 r12, r8, r11
+    sel r8, r12, r8
+    lsr.w r12, r4, #16
+    bfi r4, r12, #12, #12
+    bfi r4, r6, #24, #8
+    ubfx r7, r6, #8, #4
+    lsr.w r12, r6, #16
+    bfi r7, r12, #4, #12
+    bfi r7, r5, #16, #12
+    lsr.w r12, r5, #16
+    bfi r7, r12, #28, #4
+    ubfx r9, r5, #20, #8
+    bfi r9, r8, #8, #12
+    lsr.w r12, r8, #16
+    bfi r9, r12, #20, #12
+    str.w r4, [r0, #0]
+    str.w r7, [r0, #4]
+    str.w r9, [r0, #8]
+    add.w r0, r0, #12
+    ldr.w r12, [sp]
+    cmp.w r1, r12
+    bne.w 1b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_reduce32_add_tobytes12_armv7em, .-pqlab_mlkem_reduce32_add_tobytes12_armv7em
+
 .section .text.pqlab_mlkem_rej_bulk_armv7em, "ax", %progbits
 .global pqlab_mlkem_rej_bulk_armv7em
 .type pqlab_mlkem_rej_bulk_armv7em, %function
@@ -1865,6 +2907,112 @@ pqlab_mlkem_cbd2_add_armv7em:
     bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_cbd2_add_armv7em, .-pqlab_mlkem_cbd2_add_armv7em
+
+.section .text.pqlab_mlkem_cbd3_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd3_armv7em
+.type pqlab_mlkem_cbd3_armv7em, %function
+.align 2
+pqlab_mlkem_cbd3_armv7em:
+    push {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r2, r1, #192
+    str.w r2, [sp]
+    movw r12, #37449
+    movt r12, #36
+    movw lr, #29127
+    movt lr, #28
+    movw r11, #12483
+    movt r11, #12
+    movw r10, #3
+    movt r10, #3
+1:
+    ldr.w r2, [r1, #0]
+    ldr.w r3, [r1, #4]
+    ldr.w r4, [r1, #8]
+    add.w r1, r1, #12
+    and.w r6, r2, r12
+    and.w r7, r12, r2, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r2, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    lsr.w r5, r2, #24
+    orr.w r5, r5, r3, lsl #8
+    and.w r6, r5, r12
+    and.w r7, r12, r5, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r5, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    lsr.w r5, r3, #16
+    orr.w r5, r5, r4, lsl #16
+    and.w r6, r5, r12
+    and.w r7, r12, r5, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r5, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    lsr.w r5, r4, #8
+    and.w r6, r5, r12
+    and.w r7, r12, r5, lsr #1
+    add.w r6, r6, r7
+    and.w r7, r12, r5, lsr #2
+    add.w r6, r6, r7
+    and.w r7, r6, lr
+    and.w r8, lr, r6, lsr #3
+    add.w r7, r7, r11
+    sub.w r8, r7, r8
+    ubfx r7, r8, #0, #3
+    ubfx r9, r8, #6, #3
+    pkhbt r5, r7, r9, lsl #16
+    ssub16 r5, r5, r10
+    ubfx r7, r8, #12, #3
+    ubfx r9, r8, #18, #3
+    pkhbt r6, r7, r9, lsl #16
+    ssub16 r6, r6, r10
+    strd r5, r6, [r0], #8
+    ldr.w r5, [sp]
+    cmp.w r1, r5
+    bne.w 1b
+    add.w sp, sp, #8
+    pop {r4-r11, pc}
+.size pqlab_mlkem_cbd3_armv7em, .-pqlab_mlkem_cbd3_armv7em
 
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_frombytes12_armv7em
@@ -2142,6 +3290,38 @@ pqlab_mlkem_frommsg_armv7em:
     pop {r4-r7, pc}
 .size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
 
+.section .text.pqlab_mlkem_frommsg_add_armv7em, "ax", %progbits
+.global pqlab_mlkem_frommsg_add_armv7em
+.type pqlab_mlkem_frommsg_add_armv7em, %function
+.align 2
+pqlab_mlkem_frommsg_add_armv7em:
+    push {r4-r11, lr}
+    movw r12, #1665
+    movw r3, #1
+    movt r3, #1
+    add.w lr, r1, #32
+1:
+    ldrb r2, [r1], #1
+    orr.w r2, r2, r2, lsl #15
+    and.w r4, r3, r2
+    and.w r5, r3, r2, lsr #2
+    and.w r6, r3, r2, lsr #4
+    and.w r7, r3, r2, lsr #6
+    mul r4, r4, r12
+    mul r5, r5, r12
+    mul r6, r6, r12
+    mul r7, r7, r12
+    ldm.w r0, {r8-r11}
+    sadd16 r4, r4, r8
+    sadd16 r5, r5, r9
+    sadd16 r6, r6, r10
+    sadd16 r7, r7, r11
+    stm.w r0!, {r4-r7}
+    cmp.w r1, lr
+    bne.w 1b
+    pop {r4-r11, pc}
+.size pqlab_mlkem_frommsg_add_armv7em, .-pqlab_mlkem_frommsg_add_armv7em
+
 .section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
 .global pqlab_mlkem_tomsg_armv7em
 .type pqlab_mlkem_tomsg_armv7em, %function
@@ -2181,6 +3361,106 @@ pqlab_mlkem_tomsg_armv7em:
     bne.w 1b
     pop {r4-r11, pc}
 .size pqlab_mlkem_tomsg_armv7em, .-pqlab_mlkem_tomsg_armv7em
+
+.section .text.pqlab_mlkem_tomsg_sub_armv7em, "ax", %progbits
+.global pqlab_mlkem_tomsg_sub_armv7em
+.type pqlab_mlkem_tomsg_sub_armv7em, %function
+.align 2
+pqlab_mlkem_tomsg_sub_armv7em:
+    push {r4-r10, lr}
+    movw r3, #833
+    movt r3, #833
+    movw r6, #1664
+    movt r6, #1664
+    movw r7, #1
+    movt r7, #1
+    mov.w r8, #0
+    movw r9, #6658
+    movt r9, #6658
+    movw r10, #3329
+    movt r10, #3329
+    add.w lr, r0, #32
+1:
+    mov.w r12, #0
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #0
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #2
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #4
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r2], #4
+    ssub16 r4, r4, r5
+    sadd16 r4, r4, r9
+    usub16 r5, r4, r9
+    sel r4, r5, r4
+    usub16 r5, r4, r10
+    sel r4, r5, r4
+    usub16 r4, r4, r3
+    usub16 r5, r4, r6
+    sel r5, r8, r7
+    orr.w r12, r12, r5, lsl #6
+    orr.w r12, r12, r12, lsr #15
+    strb r12, [r0], #1
+    cmp.w r0, lr
+    bne.w 1b
+    pop {r4-r10, pc}
+.size pqlab_mlkem_tomsg_sub_armv7em, .-pqlab_mlkem_tomsg_sub_armv7em
+
+.section .text.pqlab_mlkem_zero32_armv7em, "ax", %progbits
+.global pqlab_mlkem_zero32_armv7em
+.type pqlab_mlkem_zero32_armv7em, %function
+.align 2
+pqlab_mlkem_zero32_armv7em:
+    push {r4-r7, lr}
+    mov.w r1, #0
+    mov.w r2, #0
+    mov.w r3, #0
+    mov.w r4, #0
+    mov.w r5, #0
+    mov.w r6, #0
+    mov.w r7, #0
+    mov.w r12, #0
+    add.w lr, r0, #1024
+1:
+    stm.w r0!, {r1-r7, r12}
+    stm.w r0!, {r1-r7, r12}
+    stm.w r0!, {r1-r7, r12}
+    stm.w r0!, {r1-r7, r12}
+    cmp.w r0, lr
+    bne.w 1b
+    pop {r4-r7, pc}
+.size pqlab_mlkem_zero32_armv7em, .-pqlab_mlkem_zero32_armv7em
 
 .section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
 .global pqlab_mlkem_check12_armv7em
