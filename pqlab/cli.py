@@ -318,9 +318,11 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
         pairs = [(i, p) for i, p in pairs if any(i.dir.is_relative_to(r) for r in roots)]
     skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
     pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
-    rows = [C.classify(o) for o in J.execute(pairs, "test", jobs, desc="campaign")] if pairs else []
-    rows += skipped
-    text = C.to_json(rows) if as_json else C.markdown(rows)
+    started, load = time.time(), os.getloadavg()
+    outs = J.execute(pairs, "test", jobs, desc="campaign", build_each=True) if pairs else []
+    rows = [C.classify(o) for o in outs] + skipped
+    ctx = C.context(jobs, started, load)
+    text = C.to_json(rows, ctx) if as_json else C.markdown(rows, ctx)
     click.echo(text)
     if output:
         Path(output).write_text(text)

@@ -90,6 +90,14 @@ def test_stdio_and_assert_on_bare_metal(tmp_path):
         assert "#fault abort" in bad["cause"] and "toy decaps refuses" in bad["cause"], bad
         ex = by[("libc-exit", plat)]
         assert ex["status"] == "crashed" and "#fault exit status=0" in ex["cause"], ex
+    # every row has its own build's and its run's wall and CPU time (the kernel's accounting of
+    # ninja with its compilers, and of the runner), the campaign its context
+    for r in by.values():
+        assert r["build_wall"] > 0 and r["build_cpu"] is not None and r["build_cpu"] >= 0, r  # 0: up to date
+        assert r["run_wall"] > 0 and r["run_cpu"] is not None and r["run_cpu"] >= 0, r
+    assert summary["totals"]["run_cpu"] == pytest.approx(sum(r["run_cpu"] for r in by.values()), abs=0.05)
+    ctx = summary["context"]
+    assert ctx["jobs"] == 1 and ctx["wall"] > 0 and len(ctx["pqlab"]["commit"]) == 40, ctx
 
 
 # --- pqm4 itself ---------------------------------------------------------------------------------
