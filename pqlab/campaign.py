@@ -131,10 +131,11 @@ def _s(x: float | None) -> str:
     return "-" if x is None else f"{x:,.1f}"
 
 
-def context(jobs: int, started: float, load_start: tuple[float, float, float]) -> dict:
+def context(jobs: int, started: float, load_start: tuple[float, float, float], partial: bool = False) -> dict:
     """What a campaign ran on and when (the JSON's `context`): host, jobs, start and end (UTC),
     its wall time and the load average at its start and end (a shared machine's wall times
-    depend on it; CPU times do not), pqlab's commit."""
+    depend on it; CPU times do not), pqlab's commit; `partial`: written while it still runs
+    (the end is the last row's)."""
     from pqlab.results import git_state
 
     end = time.time()
@@ -149,6 +150,7 @@ def context(jobs: int, started: float, load_start: tuple[float, float, float]) -
         "load_start": list(load_start),
         "load_end": list(os.getloadavg()),
         "pqlab": {"commit": commit, "dirty": bool(dirty)},
+        "partial": partial,
     }
 
 
@@ -170,7 +172,7 @@ def markdown(rows: list[Row], ctx: dict | None = None) -> str:
         f"Times (measured, seconds): build {_s(t['build_wall'])} wall / {_s(t['build_cpu'])} CPU, "
         f"test runs {_s(t['run_wall'])} wall / {_s(t['run_cpu'])} CPU, summed over the rows"
         + (
-            f"; the campaign took {ctx['wall']:,.1f} s wall with -j {ctx['jobs']}, load average "
+            f"; {'partial: ' if ctx.get('partial') else ''}the campaign took {ctx['wall']:,.1f} s wall with -j {ctx['jobs']}, load average "
             f"{ctx['load_start'][0]:.1f} at its start and {ctx['load_end'][0]:.1f} at its end"
             if ctx
             else ""

@@ -308,10 +308,15 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_check
 
 @main.command("campaign")
 @selection
-@click.option("--output", type=click.Path(dir_okay=False), help="also write the summary here")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="also write the summary here, rewritten as each folder finishes (context `partial` until the end)",
+)
 def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
     """Functional tests of a whole corpus (the implementations under the --impl-path roots, or all
-    without one) with a summary: ok, build-failed, test-failed, crashed, timeout, and each cause."""
+    without one) with a summary: ok, build-failed, test-failed, crashed, timeout, and each cause.
+    With --output an interrupted campaign leaves the rows of every folder that finished."""
     _, _, _, pairs = _resolve(schemes, impls, platforms or [default_platform()], impl_path)
     roots = [Path(p).absolute() for p in impl_path]
     if roots:
@@ -319,13 +324,24 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
     skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
     pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
     started, load = time.time(), os.getloadavg()
-    outs = J.execute(pairs, "test", jobs, desc="campaign", build_each=True) if pairs else []
+    done: list = []
+
+    def write(rows, partial: bool) -> str:
+        ctx = C.context(jobs, started, load, partial)
+        text = C.to_json(rows, ctx) if as_json else C.markdown(rows, ctx)
+        if output:
+            tmp = Path(f"{output}.tmp")
+            tmp.write_text(text)
+            tmp.replace(output)
+        return text
+
+    def finished(o) -> None:
+        done.append(C.classify(o))
+        write(done + skipped, True)
+
+    outs = J.execute(pairs, "test", jobs, desc="campaign", build_each=True, on_done=finished) if pairs else []
     rows = [C.classify(o) for o in outs] + skipped
-    ctx = C.context(jobs, started, load)
-    text = C.to_json(rows, ctx) if as_json else C.markdown(rows, ctx)
-    click.echo(text)
-    if output:
-        Path(output).write_text(text)
+    click.echo(write(rows, False))
     sys.exit(0 if all(r.status in ("ok", "not-for-platform") for r in rows) else 1)
 
 
