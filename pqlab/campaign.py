@@ -131,15 +131,15 @@ def _s(x: float | None) -> str:
     return "-" if x is None else f"{x:,.1f}"
 
 
-def context(jobs: int, started: float, load_start: tuple[float, float, float], partial: bool = False) -> dict:
+def context(
+    jobs: int, started: float, load_start: tuple[float, float, float], state: tuple[str, int], partial: bool = False
+) -> dict:
     """What a campaign ran on and when (the JSON's `context`): host, jobs, start and end (UTC),
     its wall time and the load average at its start and end (a shared machine's wall times
-    depend on it; CPU times do not), pqlab's commit; `partial`: written while it still runs
-    (the end is the last row's)."""
-    from pqlab.results import git_state
-
+    depend on it; CPU times do not), pqlab's commit at the start (`state`: results.git_state());
+    `partial`: written while it still runs (the end is the last row's)."""
     end = time.time()
-    commit, dirty = git_state()
+    commit, dirty = state
     return {
         "host": socket.gethostname(),
         "cpus": os.cpu_count(),

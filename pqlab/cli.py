@@ -31,7 +31,7 @@ from pqlab.platforms import (
     get_platform,
 )
 from pqlab.registry import discover, select
-from pqlab.results import DEFAULT_DB, Store
+from pqlab.results import DEFAULT_DB, Store, git_state
 from pqlab.runner import Interrupted, signal_handlers, signals_deferred, sweep_stale
 
 DATA = Path(__file__).parent / "data"
@@ -323,11 +323,11 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
         pairs = [(i, p) for i, p in pairs if any(i.dir.is_relative_to(r) for r in roots)]
     skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
     pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
-    started, load = time.time(), os.getloadavg()
+    started, load, state = time.time(), os.getloadavg(), git_state()
     done: list = []
 
     def write(rows, partial: bool) -> str:
-        ctx = C.context(jobs, started, load, partial)
+        ctx = C.context(jobs, started, load, state, partial)
         text = C.to_json(rows, ctx) if as_json else C.markdown(rows, ctx)
         if output:
             tmp = Path(f"{output}.tmp")
