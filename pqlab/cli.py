@@ -322,7 +322,7 @@ def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
     if roots:
         pairs = [(i, p) for i, p in pairs if any(i.dir.is_relative_to(r) for r in roots)]
     skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
-    pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
+    pairs = limits.longest_first([(i, p) for i, p in pairs if not C.not_for_platform(i, p)], "test", BuildOptions())
     started, load, state = time.time(), os.getloadavg(), git_state()
     done: list = []
 
