@@ -18,6 +18,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -77,6 +78,12 @@ class BuildResult:
     # program -> where its code was linked (platform.toml `placement` or, when that link
     # overflowed a memory region, `fallback_placement`); empty for one-placement platforms
     placement: dict[str, str] = field(default_factory=dict)
+    # the build step (one ninja run) this result came from: its wall time, its CPU time (user +
+    # system of ninja and every compiler and linker it ran; None: not measured) and how many
+    # implementations it built (the figures are the step's, shared by all of them)
+    step_wall: float = 0.0
+    step_cpu: float | None = None
+    step_impls: int = 0
 
 
 def ninja_exe() -> str:
@@ -499,11 +506,14 @@ def build(
         all_targets = [str(elf) for t in targets.values() for _, elf in t]
         cmd = [ninja_exe(), "-C", str(bdir), "-k", "0", "-j", str(max(1, jobs)), *all_targets]
         # none: every implementation was refused before compiling
-        output = _run_ninja(cmd, bdir, plat_name) if all_targets else ""
+        t0 = time.perf_counter()
+        output, cpu = _run_ninja(cmd, bdir, plat_name) if all_targets else ("", 0.0)
+        wall = time.perf_counter() - t0
     failures = _parse_failures(output)
     global_fail = [msg for path, msg in failures if not str(path).startswith(str(bdir / "impl"))]
     for impl in impls:
         res = results[impl.id]
+        res.step_wall, res.step_cpu, res.step_impls = wall, cpu, len(impls)
         if res.error:
             continue
         ibase = str(bdir / "impl" / impl.build_key)
@@ -601,14 +611,17 @@ def build_program(
 _STATUS = re.compile(r"^\[ninja (\d+)/(\d+)\] (\S+) (\S+)")
 
 
-def _run_ninja(cmd: list[str], bdir: Path, plat_name: str) -> str:
+def _run_ninja(cmd: list[str], bdir: Path, plat_name: str) -> tuple[str, float | None]:
     """Run ninja, showing what it builds (a bar naming the implementation of the current
-    step); returns its whole output for the failure parser."""
+    step); returns its whole output for the failure parser and its CPU time (ninja's and its
+    compilers', runner.Child)."""
+    from pqlab.runner import Child
+
     env = {**os.environ, "NINJA_STATUS": "[ninja %f/%t] "}
     lines = []
     bar = tqdm(total=0, desc=f"build {plat_name}", file=sys.stderr, disable=None, leave=False)
     try:
-        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as proc:
+        with Child(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as proc:
             assert proc.stdout is not None
             for line in proc.stdout:
                 lines.append(line)
@@ -619,7 +632,7 @@ def _run_ninja(cmd: list[str], bdir: Path, plat_name: str) -> str:
                     bar.set_postfix_str(f"{m.group(3)} {_step_label(m.group(4), bdir)}", refresh=True)
     finally:
         bar.close()
-    return "".join(lines)
+    return "".join(lines), proc.cpu_seconds
 
 
 def _step_label(out: str, bdir: Path) -> str:

@@ -31,7 +31,7 @@ from pqlab.platforms import (
     get_platform,
 )
 from pqlab.registry import discover, select
-from pqlab.results import DEFAULT_DB, Store
+from pqlab.results import DEFAULT_DB, Store, git_state
 from pqlab.runner import Interrupted, signal_handlers, signals_deferred, sweep_stale
 
 DATA = Path(__file__).parent / "data"
@@ -308,22 +308,40 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_check
 
 @main.command("campaign")
 @selection
-@click.option("--output", type=click.Path(dir_okay=False), help="also write the summary here")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="also write the summary here, rewritten as each folder finishes (context `partial` until the end)",
+)
 def campaign_cmd(schemes, impls, platforms, impl_path, jobs, as_json, output):
     """Functional tests of a whole corpus (the implementations under the --impl-path roots, or all
-    without one) with a summary: ok, build-failed, test-failed, crashed, timeout, and each cause."""
+    without one) with a summary: ok, build-failed, test-failed, crashed, timeout, and each cause.
+    With --output an interrupted campaign leaves the rows of every folder that finished."""
     _, _, _, pairs = _resolve(schemes, impls, platforms or [default_platform()], impl_path)
     roots = [Path(p).absolute() for p in impl_path]
     if roots:
         pairs = [(i, p) for i, p in pairs if any(i.dir.is_relative_to(r) for r in roots)]
     skipped = [row for i, p in pairs if (row := C.not_for_platform(i, p))]
-    pairs = [(i, p) for i, p in pairs if not C.not_for_platform(i, p)]
-    rows = [C.classify(o) for o in J.execute(pairs, "test", jobs, desc="campaign")] if pairs else []
-    rows += skipped
-    text = C.to_json(rows) if as_json else C.markdown(rows)
-    click.echo(text)
-    if output:
-        Path(output).write_text(text)
+    pairs = limits.longest_first([(i, p) for i, p in pairs if not C.not_for_platform(i, p)], "test", BuildOptions())
+    started, load, state = time.time(), os.getloadavg(), git_state()
+    done: list = []
+
+    def write(rows, partial: bool) -> str:
+        ctx = C.context(jobs, started, load, state, partial)
+        text = C.to_json(rows, ctx) if as_json else C.markdown(rows, ctx)
+        if output:
+            tmp = Path(f"{output}.tmp")
+            tmp.write_text(text)
+            tmp.replace(output)
+        return text
+
+    def finished(o) -> None:
+        done.append(C.classify(o))
+        write(done + skipped, True)
+
+    outs = J.execute(pairs, "test", jobs, desc="campaign", build_each=True, on_done=finished) if pairs else []
+    rows = [C.classify(o) for o in outs] + skipped
+    click.echo(write(rows, False))
     sys.exit(0 if all(r.status in ("ok", "not-for-platform") for r in rows) else 1)
 
 

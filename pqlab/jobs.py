@@ -39,6 +39,10 @@ class Outcome:
     context: Context | None = None  # what the run used: build (compiler, flags) and run (command)
     values: list[tuple[str, str, float]] = field(default_factory=list)  # bench: what is stored
     timed_out: bool = False
+    # the run's wall and CPU seconds (runner.Ran; None: it did not start, or its CPU time is
+    # unknown); the build's are in data["build"] (BuildResult.step_*)
+    run_wall: float | None = None
+    run_cpu: float | None = None
 
 
 def pairs(impls: list[Implementation], plats: list[Platform]) -> list[tuple[Implementation, Platform]]:
@@ -96,7 +100,17 @@ def run_program(
         else:
             ran = run_full(plat, b.elf[program], program, stdin=stdin, timeout=limit)
     except RunTimeout as e:
-        return Outcome(impl, plat, False, error=str(e), program=program, timed_out=True)
+        return Outcome(
+            impl,
+            plat,
+            False,
+            error=str(e),
+            program=program,
+            data={"build": b},
+            timed_out=True,
+            run_wall=e.seconds,
+            run_cpu=e.cpu_seconds,
+        )
     except RunError as e:
         return Outcome(
             impl,
@@ -105,6 +119,8 @@ def run_program(
             error=str(e),
             program=program,
             data={"stderr": e.stderr, "returncode": e.returncode, "build": b},
+            run_wall=e.seconds,
+            run_cpu=e.cpu_seconds,
         )
     limits.record(impl, plat, program, opts, ran.seconds)
     ctx = context(
@@ -118,7 +134,15 @@ def run_program(
         command=" ".join(ran.command),
     )
     return Outcome(
-        impl, plat, True, output=ran.output, data={"build": b, "ran": ran, **extra}, program=program, context=ctx
+        impl,
+        plat,
+        True,
+        output=ran.output,
+        data={"build": b, "ran": ran, **extra},
+        program=program,
+        context=ctx,
+        run_wall=ran.seconds,
+        run_cpu=ran.cpu_seconds,
     )
 
 
@@ -205,21 +229,30 @@ def execute(
     desc: str | None = None,
     extra_programs: tuple[str, ...] = (),
     on_done=None,
+    build_each: bool = False,
 ) -> list[Outcome]:
     """Build `program` for every pair, run it, and return one Outcome per pair (each also handed
-    to on_done in the main thread as it completes; not with --cluster)."""
+    to on_done in the main thread as it completes; not with --cluster).
+
+    By default every pair is built first (one ninja run per platform, `jobs` compilers), then
+    the pairs run in `jobs` slots. With `build_each` (the campaign) each slot builds its own pair
+    (ninja with one compiler; the builds of one build folder take turns, build.py's lock) and
+    runs it at once: one slot's build overlaps the other slots' runs, a run starts without
+    waiting for the whole corpus to build, and each pair's build has its own wall and CPU
+    time (BuildResult.step_*)."""
     pairs_ = list(pairs_)
     if not pairs_:
         raise PqlabError("nothing to run: no implementation runs on the selected platforms")
     if cluster.address():  # --cluster: each pair is built and run on a worker
         return cluster.execute(pairs_, program, opts, stdin, desc or program, extra_programs)
-    builds = build_all(pairs_, tuple(dict.fromkeys((program, *extra_programs))), jobs, opts)
+    programs = tuple(dict.fromkeys((program, *extra_programs)))
+    builds = {} if build_each else build_all(pairs_, programs, jobs, opts)
 
     def one(pair) -> Outcome:
         impl, plat = pair
-        b = builds[(impl.id, plat.name)]
+        b = build(plat, [impl], programs, jobs=1, opts=opts)[impl.id] if build_each else builds[(impl.id, plat.name)]
         if b.error:
-            return Outcome(impl, plat, False, error=b.error, program=program)
+            return Outcome(impl, plat, False, error=b.error, program=program, data={"build": b})
         data = stdin(impl, plat) if callable(stdin) else (stdin or b"")
         return run_program(impl, plat, b, program, opts, data)
 

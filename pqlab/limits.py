@@ -100,6 +100,23 @@ def limit(impl: Implementation, plat: Platform, program: str, opts: BuildOptions
     return Limit(plat.timeout_s, f"timeout_s of platform {plat.name}; no earlier run of this program to go by")
 
 
+def longest_first(
+    pairs: list[tuple[Implementation, Platform]], program: str, opts: BuildOptions, log: Path | None = None
+) -> list[tuple[Implementation, Platform]]:
+    """`pairs` in the order a campaign should start them so that its slots finish together: the
+    pairs without a recorded run first (their time is unknown, possibly long), then the others by
+    their last run's wall time, longest first (a long run started last would keep one slot busy
+    while the others idle). Ties keep their order."""
+    data = _read(log or LOG)
+    now = work(program, opts)
+
+    def key(pair) -> float:
+        e = _expected(data.get(_key(pair[0], pair[1], program, opts)), now)
+        return -float("inf") if e is None else -e[0]
+
+    return sorted(pairs, key=key)
+
+
 def record(
     impl: Implementation, plat: Platform, program: str, opts: BuildOptions, seconds: float, log: Path | None = None
 ) -> None:

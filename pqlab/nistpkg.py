@@ -138,18 +138,62 @@ def _unconditional(text: str) -> str:
     return "\n".join(out)
 
 
-def _closure(src: Path, folder: Path, extra: list[Path]) -> list[Path]:
+class _Files:
+    """One plan's reads: each file's comment-free text and its unconditional part, and each
+    quoted include's resolution, computed once per plan (a folder's sources share most of
+    their headers; over pqm4's corpus, discovery read every header once per source before)."""
+
+    def __init__(self) -> None:
+        self._text: dict[Path, str] = {}
+        self._uncond: dict[Path, str] = {}
+        self._found: dict[tuple[Path, str], Path | None] = {}
+        self._decl: dict[Path, bool] = {}
+        self._ssl: dict[Path, list[str]] = {}
+
+    def text(self, path: Path) -> str:
+        if path not in self._text:
+            self._text[path] = _text(path)
+        return self._text[path]
+
+    def unconditional(self, path: Path) -> str:
+        if path not in self._uncond:
+            self._uncond[path] = _unconditional(self.text(path))
+        return self._uncond[path]
+
+    def nist_decl(self, path: Path) -> bool:
+        """The file declares NIST's randombytes outside every #if block."""
+        if path not in self._decl:
+            self._decl[path] = bool(_NIST_RB_DECL.search(self.unconditional(path)))
+        return self._decl[path]
+
+    def ssl_includes(self, path: Path) -> list[str]:
+        if path not in self._ssl:
+            self._ssl[path] = _INCLUDE_SSL.findall(self.unconditional(path))
+        return self._ssl[path]
+
+    def find(self, d: Path, inc: str) -> Path | None:
+        key = (d, inc)
+        if key not in self._found:
+            cand = (d / inc).resolve()
+            self._found[key] = cand if cand.is_file() else None
+        return self._found[key]
+
+
+def _closure(src: Path, folder: Path, extra: list[Path], files: _Files | None = None) -> list[Path]:
     """src and the headers it includes with quotes that live in the folder or its include dirs."""
+    files = files or _Files()
     out, todo = [], [src]
+    seen: set[Path] = set()
     while todo:
         p = todo.pop()
-        if p in out:
+        if p in seen:
             continue
+        seen.add(p)
         out.append(p)
-        for inc in _INCLUDE_Q.findall(_text(p)):
+        for inc in _INCLUDE_Q.findall(files.text(p)):
             for d in [p.parent, folder, *extra]:
-                cand = (d / inc).resolve()
-                if cand.is_file():
+                cand = files.find(d, inc)
+                if cand is not None:
                     todo.append(cand)
                     break
     return out
@@ -171,12 +215,13 @@ def _makefile_arch(folder: Path) -> tuple[str, ...] | None:
 def plan_sources(folder: Path, sources: list[Path], include: list[Path]) -> SourcePlan:
     """Sort the folder's sources: keep, leave out (programs, NIST rng.c), map randombytes."""
     kept, excluded, nist, ssl = [], [], [], []
+    files = _Files()
     for src in sources:
         if src.suffix not in (".c",):
             kept.append(src)
             continue
-        text = _text(src)
-        if _MAIN_DEF.search(_unconditional(text)):
+        text = files.text(src)
+        if _MAIN_DEF.search(files.unconditional(src)):
             excluded.append(
                 (src.name, "a program (defines main), e.g. NIST's KAT generator; pqlab's harness replaces it")
             )
@@ -195,11 +240,11 @@ def plan_sources(folder: Path, sources: list[Path], include: list[Path]) -> Sour
     for src in kept:
         if src.suffix != ".c":
             continue
-        files = _closure(src, folder, include)
-        if any(_NIST_RB_DECL.search(_unconditional(_text(f))) for f in files):
+        closure = _closure(src, folder, include, files)
+        if any(files.nist_decl(f) for f in closure):
             nist.append(src)
-        for f in files:
-            for hdr in _INCLUDE_SSL.findall(_unconditional(_text(f))):
+        for f in closure:
+            for hdr in files.ssl_includes(f):
                 key = f"{f.name}: <{hdr}>"
                 if key not in seen_ssl:
                     seen_ssl.add(key)

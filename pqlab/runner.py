@@ -41,12 +41,15 @@ timeout_override: float | None = None  # the command's --timeout (pqlab.limits.s
 
 
 class RunError(PqlabError):
-    """A failed run; `stderr` and `returncode` are the runner's, when it ran at all."""
+    """A failed run; `stderr` and `returncode` are the runner's, when it ran at all, and
+    `seconds`, `cpu_seconds` its wall and CPU time when it ended (Ran's; None: not known)."""
 
     def __init__(self, message: str, stderr: str = "", returncode: int | None = None) -> None:
         super().__init__(message)
         self.stderr = stderr
         self.returncode = returncode
+        self.seconds: float | None = None
+        self.cpu_seconds: float | None = None
 
 
 def indented(text: str, limit: int, prefix: str = "    ") -> str:
@@ -89,12 +92,16 @@ class Limit:
 
 @dataclass
 class Ran:
-    """A finished run: its parsed output, the exact command, its wall time and its limit."""
+    """A finished run: its parsed output, the exact command, its wall time, its limit and its
+    CPU time (user + system seconds of the runner and the children it waited for, from the
+    kernel's accounting of the reaped process; None where the runner's process was not ours to
+    reap: the serial transport)."""
 
     output: Output
     command: list[str]
     seconds: float
     limit: Limit
+    cpu_seconds: float | None = None
 
 
 # --- children and temporary folders -------------------------------------------------------------
@@ -246,11 +253,32 @@ def _prctl():
 _PRCTL = _prctl()
 
 
-def _spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
+class Child(subprocess.Popen):
+    """A Popen that keeps the kernel's resource usage of the reaped child (os.wait4): its
+    user and system CPU time with that of the descendants it waited for (ninja's compilers,
+    a runner's helpers). `cpu_seconds` is None until the child is reaped here."""
+
+    rusage = None
+
+    def _try_wait(self, wait_flags):  # the one place Popen reaps a child it waits for
+        try:
+            pid, sts, ru = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:  # reaped elsewhere: its usage is lost, cpu_seconds stays None
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = ru
+        return pid, sts
+
+    @property
+    def cpu_seconds(self) -> float | None:
+        return None if self.rusage is None else self.rusage.ru_utime + self.rusage.ru_stime
+
+
+def _spawn(cmd: list[str], cwd: Path) -> Child:
     with _lock:
         if _stopping is not None:
             raise Interrupted(_stopping)
-        proc = subprocess.Popen(
+        proc = Child(
             cmd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -273,7 +301,7 @@ def reap(proc: subprocess.Popen) -> None:
         _children.discard(proc)
 
 
-def spawn(cmd: list[str], cwd: Path) -> subprocess.Popen:
+def spawn(cmd: list[str], cwd: Path) -> Child:
     """Start a child in a session of its own that dies with pqlab (see the module's notes);
     end it with reap()."""
     return _spawn(cmd, cwd)
@@ -336,11 +364,13 @@ def run_full(
                 _kill_group(proc)
                 stdout, stderr = proc.communicate()
                 tail = stdout[-500:].decode(errors="replace")
-                raise RunTimeout(
+                timeout_error = RunTimeout(
                     f"timeout after {limit}: {program} did not finish (hung target?) and was killed "
                     f"with its process group, on {where}\n"
                     f"  last output:\n{indented(tail, 500)}"
-                ) from None
+                )
+                timeout_error.seconds, timeout_error.cpu_seconds = time.perf_counter() - t0, proc.cpu_seconds
+                raise timeout_error from None
         finally:
             _kill_group(proc)  # an exception (Interrupted) left it running
             if proc.returncode is None:
@@ -356,22 +386,26 @@ def run_full(
     try:
         out = parse(text, expect_program=program)
     except ProtocolError as e:
-        raise RunError(
+        error = RunError(
             f"{e} (exit code {proc.returncode}) on {where}\n  stderr:\n{indented(err, 1000)}\n"
             f"  stdout tail:\n{indented(text, 600)}",
             err,
             proc.returncode,
-        ) from e
+        )
+        error.seconds, error.cpu_seconds = seconds, proc.cpu_seconds
+        raise error from e
     if proc.returncode != 0 or not out.ok:
         failed = [" ".join(f) for t, f in out.records if t == "test" and f[-1] != "ok"]
-        raise RunError(
+        error = RunError(
             f"{program} failed (exit code {proc.returncode}) on {where}\n"
             + (f"  failed checks: {', '.join(failed)}\n" if failed else "")
             + f"  stderr:\n{indented(err, 1000)}",
             err,
             proc.returncode,
         )
-    return Ran(out, cmd, seconds, limit)
+        error.seconds, error.cpu_seconds = seconds, proc.cpu_seconds
+        raise error
+    return Ran(out, cmd, seconds, limit, proc.cpu_seconds)
 
 
 def _run_serial(plat: Platform, elf: Path, program: str, stdin: bytes, limit: Limit) -> Ran:

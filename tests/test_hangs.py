@@ -269,6 +269,20 @@ def test_default_limit_rule(tmp_path):
     assert limit(other, plat, "kat", BuildOptions(), log).seconds == plat.timeout_s
 
 
+def test_campaign_order_longest_first(tmp_path):
+    """A campaign starts the pairs without a recorded run first, then the others by their last
+    run's time, longest first, so that its slots finish together; ties keep their order."""
+    plat, log = get_platform("m4-sim"), tmp_path / "times.json"
+    impls = [i for i in discover() if i.scheme in ("ml-kem-512", "ml-kem-768", "ml-kem-1024", "ml-dsa-44")][:4]
+    assert len(impls) == 4
+    a, b, c, d = ((i, plat) for i in impls)
+    record(a[0], plat, "test", BuildOptions(), 1.0, log)
+    record(b[0], plat, "test", BuildOptions(), 30.0, log)
+    record(d[0], plat, "test", BuildOptions(), 5.0, log)
+    assert limits.longest_first([a, b, c, d], "test", BuildOptions(), log) == [c, b, d, a]
+    assert limits.longest_first([a, c], "speed", BuildOptions(), log) == [a, c]  # no speed runs recorded
+
+
 # --- interrupts and kills -----------------------------------------------------------------------
 
 

@@ -90,6 +90,43 @@ def test_stdio_and_assert_on_bare_metal(tmp_path):
         assert "#fault abort" in bad["cause"] and "toy decaps refuses" in bad["cause"], bad
         ex = by[("libc-exit", plat)]
         assert ex["status"] == "crashed" and "#fault exit status=0" in ex["cause"], ex
+    # every row has its own build's and its run's wall and CPU time (the kernel's accounting of
+    # ninja with its compilers, and of the runner), the campaign its context
+    for r in by.values():
+        assert r["build_wall"] > 0 and r["build_cpu"] is not None and r["build_cpu"] >= 0, r  # 0: up to date
+        assert r["run_wall"] > 0 and r["run_cpu"] is not None and r["run_cpu"] >= 0, r
+    assert summary["totals"]["run_cpu"] == pytest.approx(sum(r["run_cpu"] for r in by.values()), abs=0.05)
+    ctx = summary["context"]
+    assert ctx["jobs"] == 1 and ctx["wall"] > 0 and len(ctx["pqlab"]["commit"]) == 40, ctx
+
+
+def test_row_times_only_from_a_folders_own_build():
+    """A row's build time is its folder's own build (the campaign builds each folder alone);
+    a build step shared by several folders gives no per-folder figure (None, never a share or
+    zero); a run's times come from its Outcome."""
+    from pqlab import campaign as C
+    from pqlab.build import BuildResult
+    from pqlab.jobs import Outcome
+    from pqlab.platforms import get_platform
+    from pqlab.registry import discover as disc
+
+    impl = next(i for i in disc([]) if i.kind == "kem")
+    plat = get_platform("host")
+    own = BuildResult(error="build of x failed:\nerror: boom", step_wall=2.5, step_cpu=1.25, step_impls=1)
+    row = C.classify(Outcome(impl, plat, False, error=own.error, data={"build": own}))
+    assert (row.status, row.build_wall, row.build_cpu, row.run_wall, row.run_cpu) == (
+        "build-failed",
+        2.5,
+        1.25,
+        None,
+        None,
+    )
+    shared = BuildResult(step_wall=9.0, step_cpu=8.0, step_impls=3)
+    row = C.classify(
+        Outcome(impl, plat, False, error="timeout after 1 s", data={"build": shared}, run_wall=1.0, run_cpu=0.5)
+    )
+    assert (row.status, row.build_wall, row.build_cpu, row.run_wall, row.run_cpu) == ("timeout", None, None, 1.0, 0.5)
+    assert C.totals([row]) == {"build_wall": None, "build_cpu": None, "run_wall": 1.0, "run_cpu": 0.5}
 
 
 # --- pqm4 itself ---------------------------------------------------------------------------------
