@@ -66,17 +66,19 @@ def test_ntt_unit_synthesises_to_luts_ffs_bram_dsp() -> None:
     assert group(generic, "$_") > 0 and all(not k.startswith(("LUT", "FD", "RAMB", "DSP")) for k in generic)
 
 
+# LUTs (LUT1-6; the INV cells apart, docs/accel.md "Area") of the Keccak instruction unit with
+# its hierarchy kept, reached in h70 (2026-11-27: 4,642); the published Keccak unit has 4,782
+KECCAK_INSN_LUTS = 4_642
+
+
 def test_keccak_unit_synthesises_to_luts_ffs() -> None:
-    unit, slot, insn, generic = run_script(
+    flat, hier, generic = run_script(
         "hw/accel/keccak/synth.ys",
-        [
-            "keccak-synth-xcup-unit.txt",
-            "keccak-synth-xcup-slot.txt",
-            "keccak-synth-xcup-insn.txt",
-            "keccak-synth-generic-unit.txt",
-        ],
+        ["keccak-synth-xcup-insn.txt", "keccak-synth-xcup-insn-hier.txt", "keccak-synth-generic-unit.txt"],
     )
-    for c in (unit, slot, insn):
+    for c in (flat, hier):
         assert group(c, "LUT") > 0
         assert group(c, "FD") >= 1600  # the state register
+    # the instruction unit within the published Keccak unit's 4,782 LUTs (issue 19's goal)
+    assert group(hier, "LUT") <= KECCAK_INSN_LUTS
     assert group(generic, "$_") > 0

@@ -12,7 +12,7 @@ hardware, so a finding only in the soft-float runtime of cv32e40p-nofpu-sim), a 
 division through the compiler runtime (__aeabi_uldivmod; RV32 __udivdi3), and a foreign KEM
 that compares with memcmp through the compat layer (tests/ct/crypto_kem/toykem-memcmp/leaky).
 Positive controls: the same operations on public values and masked secrets pass. On
-cv32e40p-acc-sim, the accelerator units: a secret index into a unit's window, a secret through
+cv32e40p-acc-sim, the accelerator units: a secret word index of the Keccak instructions, a secret through
 the Keccak unit into a branch, and the clean reuse of both units. The ledger
 accepts a finding by function and kind with a reason, and nothing else."""
 
@@ -148,8 +148,8 @@ def test_constant_time_code_has_no_findings(results, impl):
 
 
 def test_accelerator_units_on_acc_sim():
-    """cv32e40p-acc-sim (the Keccak and NTT units, docs/accel.md): a secret index into a unit's
-    window and a secret carried through the Keccak unit into a branch are caught at their
+    """cv32e40p-acc-sim (the Keccak instructions and the NTT unit, docs/accel.md): a secret word
+    index of klw and a secret carried through the Keccak unit into a branch are caught at their
     lines; secrets through both units followed by public reuse of the units are clean (the
     unit's shadow: sim/src/rv32/ct.rs); the unit variants build for that platform only"""
     code, out = pqlab_ct(

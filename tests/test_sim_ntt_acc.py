@@ -2,8 +2,8 @@
 operations through its windows for every modulus, timed bus sequences, one call of every kernel
 of lib/native/rv32ntt/ntt_acc.c) on cv32e40p-acc-sim against the software model
 (pqlab/accel_ntt.py), and (slow: builds the Verilated core with the unit) the same ELF on
-cv32e40p-acc-rtl: every line, cycles included, must be equal. Every access to the unit while it is busy waits (the Keccak
-unit's rule, docs/accel.md); a partial-word access is a bus fault."""
+cv32e40p-acc-rtl: every line, cycles included, must be equal. Every access to the unit while it is busy waits (the slots'
+rule, docs/accel.md); a partial-word access is a bus fault."""
 
 from __future__ import annotations
 

@@ -16,14 +16,13 @@
 //   0x10000008             input: a load returns the next byte of ./pqlab.in,
 //                          0x100 at its end, 0x200 when it cannot be read
 //   0x1000000c, 0x10000010 stack guard [low, high): a store inside is a stack overflow
-//   0x10001000-0x100010ff  slot 0: the Keccak-f[1600] unit (KECCAK=1 only;
-//                          hw/accel/keccak/keccak_obi.sv)
-//   0x10010000-0x10013fff  slot 1: the NTT unit (NTT=1 only; hw/accel/ntt/ntt_obi.sv): its
+//   0x10010000-0x10013fff  slot 0: the NTT unit (NTT=1 only; hw/accel/ntt/ntt_obi.sv): its
 //                          registers and coefficient memories; a load of its WAIT register
 //                          waits (no grant) while the unit is busy
-// Accelerators (docs/accel.md) sit on the data port in slots: each decodes its own window,
+// Accelerators on the data port (docs/accel.md) sit in slots: each decodes its own window,
 // may hold gnt low while it is busy and answers reads like memory. Without them (the
-// default parameters) gnt = req and the test bench is the base platforms' one.
+// default parameters) gnt = req and the test bench is the base platforms' one. (The Keccak
+// unit is not here: it is custom instructions inside the patched core, keccak-insn.patch.)
 // Anything else is a bus fault. Faults, output and exit go through DPI functions of
 // tb_main.cpp, which prints the '#fault' line and ends the run.
 module tb_top #(
@@ -32,9 +31,7 @@ module tb_top #(
     parameter int unsigned ROM_BASE  = 32'h0000_1000,
     parameter int unsigned RAM_BASE  = 32'h0020_0000,
     parameter int unsigned DEV_BASE  = 32'h1000_0000,
-    parameter int unsigned KECCAK = 0,  // 1: the Keccak unit in accelerator slot 0 (-GKECCAK=1)
-    parameter logic [31:0] KECCAK_BASE = 32'h1000_1000,
-    parameter int unsigned NTT = 0,  // 1: the NTT unit in accelerator slot 1 (-GNTT=1)
+    parameter int unsigned NTT = 0,  // 1: the NTT unit in accelerator slot 0 (-GNTT=1)
     parameter logic [31:0] NTT_BASE = 32'h1001_0000
 ) (
     input logic clk_i,
@@ -71,14 +68,14 @@ module tb_top #(
   logic [3:0] data_be;
   logic [31:0] data_addr, data_wdata, data_rdata;
 
-  // accelerator slots on the data port (convention in hw/accel/keccak/keccak_obi.sv)
-  localparam int unsigned NACC = 2;  // slot 0: Keccak, slot 1: NTT; a new unit adds a slot
+  // accelerator slots on the data port (the slot convention: hw/accel/ntt/ntt_obi.sv)
+  localparam int unsigned NACC = 1;  // slot 0: NTT; a new unit adds a slot
   logic [NACC-1:0] acc_sel, acc_stall, acc_bad;
   logic [31:0] acc_rdata[NACC];
-  if (KECCAK != 0) begin : g_keccak
-    keccak_obi #(
-        .BASE(KECCAK_BASE)
-    ) keccak_i (
+  if (NTT != 0) begin : g_ntt
+    ntt_obi #(
+        .BASE(NTT_BASE)
+    ) ntt_i (
         .clk_i(clk_i),
         .rst_ni(rst_ni),
         .req_i(data_req),
@@ -91,33 +88,11 @@ module tb_top #(
         .bad_o(acc_bad[0]),
         .rdata_o(acc_rdata[0])
     );
-  end else begin : g_no_keccak
+  end else begin : g_no_ntt
     assign acc_sel[0] = 1'b0;
     assign acc_stall[0] = 1'b0;
     assign acc_bad[0] = 1'b0;
     assign acc_rdata[0] = 32'h0;
-  end
-  if (NTT != 0) begin : g_ntt
-    ntt_obi #(
-        .BASE(NTT_BASE)
-    ) ntt_i (
-        .clk_i(clk_i),
-        .rst_ni(rst_ni),
-        .req_i(data_req),
-        .we_i(data_we),
-        .be_i(data_be),
-        .addr_i(data_addr),
-        .wdata_i(data_wdata),
-        .sel_o(acc_sel[1]),
-        .stall_o(acc_stall[1]),
-        .bad_o(acc_bad[1]),
-        .rdata_o(acc_rdata[1])
-    );
-  end else begin : g_no_ntt
-    assign acc_sel[1] = 1'b0;
-    assign acc_stall[1] = 1'b0;
-    assign acc_bad[1] = 1'b0;
-    assign acc_rdata[1] = 32'h0;
   end
   // the request waits while the unit it addresses is busy
   assign data_gnt = data_req && !(|(acc_sel & acc_stall));
@@ -128,9 +103,9 @@ module tb_top #(
   end
   // Slots with registered reads (a synchronous memory, as an FPGA block RAM): their rdata_o is
   // the word of the read granted in the previous cycle, valid in its rvalid cycle, instead of
-  // combinational at the grant. Slot 1 (the NTT unit) is one; the timing is the same (rvalid
+  // combinational at the grant. Slot 0 (the NTT unit) is one; the timing is the same (rvalid
   // in the cycle after the grant).
-  localparam logic [NACC-1:0] ACC_RLATE = 2'b10;
+  localparam logic [NACC-1:0] ACC_RLATE = 1'b1;
   logic [NACC-1:0] acc_late_q;  // the read granted in the previous cycle went to these slots
   logic [31:0] acc_rdata_late, core_rdata;
   always_comb begin

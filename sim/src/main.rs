@@ -28,7 +28,7 @@ code becomes the process exit code.
                    cv32e40p or cv32e40p-nofpu (RV32IMFC / RV32IMC CV32E40P on pqlab's test
                    bench memory map, docs/cv32e40p.md; --trace is not available there;
                    RISC-V semihosting as on the Cortex-M), cv32e40p-acc (cv32e40p-nofpu
-                   with pqlab's accelerators on the data port: the Keccak and NTT units,
+                   with pqlab's accelerators: the Keccak instructions and the NTT unit,
                    docs/accel.md); put it before
                    --version to get its timing model, before --memory-map to get its map
   --memory-map     print the machine's memory map (code, RAM, device windows) and exit

@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The NTT unit (ntt_unit.sv) in accelerator slot 1 of pqlab's test bench (hw/cv32e40p/tb_top.sv,
-// parameter NTT=1; docs/accel.md), following the slot convention of
-// hw/accel/keccak/keccak_obi.sv: sel_o, stall_o and bad_o are combinational, a write takes
-// effect at the clock edge of the granted request; rdata_o is registered (the unit's memories
-// are synchronous block RAMs): the word of the read granted in the previous cycle, which the
-// test bench hands to the core in that read's rvalid cycle (tb_top.sv, ACC_RLATE).
+// The NTT unit (ntt_unit.sv) in accelerator slot 0 of pqlab's test bench (hw/cv32e40p/tb_top.sv,
+// parameter NTT=1; docs/accel.md).
 //
-// The slots' one timing rule, as keccak_obi.sv: any access to the window while the unit is busy
-// waits (stall_o, gnt low) until the operation has finished, so a load of WAIT (offset 0x00c)
-// right after the CTRL store returns when the result is ready, and so does any other access.
+// Accelerator slot convention of tb_top (every unit on the data port follows it):
+//   sel_o    combinational: addr_i is inside this unit's window;
+//   stall_o  combinational: the request must wait (tb_top holds the core's gnt low);
+//   bad_o    combinational: an access the unit does not support (tb_top reports a bus fault);
+//   rdata_o  the word read: combinational at the grant (tb_top latches it, so the response comes
+//            in the next cycle, like memory), or, for a slot marked in tb_top's ACC_RLATE as
+//            this one, registered: the word of the read granted in the previous cycle, which
+//            tb_top hands to the core in that read's rvalid cycle (the unit's memories are
+//            synchronous block RAMs; the timing is the same);
+//   a write takes effect at the clock edge of the granted request (req_i && sel_o && !stall_o).
+//
+// The slots' one timing rule: any access to the window while the unit is busy waits (stall_o,
+// gnt low) until the operation has finished, so a load of WAIT (offset 0x00c) right after the
+// CTRL store returns when the result is ready, and so does any other access.
 // The unit therefore never sees a request while busy, and its busy refusals (ntt_unit.sv) are
 // unreachable here; a request it refuses when idle (err_o: an unknown offset, a bad operation
 // or mode) or a partial-word access is bad_o. Window: 16 KiB at BASE.

@@ -25,15 +25,13 @@
 //!
 //! The accelerators of the `cv32e40p-acc` machine (accel.rs, ntt_acc.rs) have a shadow of their
 //! own (`Units`): a mask per register and memory word. A word read from a unit carries the
-//! union of the taint of everything written into the unit that its value depends on: the
-//! Keccak unit's 50 state words as written, and after a start every word the union of all 50
-//! (the permutation mixes the whole state); the NTT unit's memories A and B as written, and
+//! union of the taint of everything written into the unit that its value depends on: the NTT
+//! unit's memories A and B as written, and
 //! after an operation the words of the memory it writes the union of its inputs (A and/or B
 //! over the operation's n words), of MODE, SCALE and the CTRL value. A secret address into a
 //! unit's window is a finding as any other address; a CTRL store with a secret value or while
 //! MODE is secret starts an operation whose busy time depends on it: `secret-unit-operation`.
-//! The unit of the custom Keccak instructions (kxw, ksw, klw, kperm) has its own 50 masks,
-//! with the same rules: ksw sets a word's mask, kxw ORs into it, klw reads it into rd, kperm
+//! The unit of the custom Keccak instructions (kxw, ksw, klw, kperm) has 50 masks: ksw sets a word's mask, kxw ORs into it, klw reads it into rd, kperm
 //! makes every word the union of all (its busy time is fixed: no finding); a secret word index
 //! (rs1) is an address finding, as for a load or store.
 //!
@@ -45,7 +43,6 @@
 //! taint the whole result. Links (jal/jalr's rd), lui, auipc and CSRs other than fcsr are
 //! public.
 
-use super::accel::{Keccak, KECCAK_BASE};
 use super::decode::{Insn, Op};
 use super::hart::{Hart, MEM_END, RAM_BASE};
 use super::ntt_acc::{NTT_BASE, NTT_END};
@@ -55,8 +52,6 @@ use crate::machine::taint::{
 
 /// The shadow of the accelerators' registers and memories (`cv32e40p-acc`).
 struct Units {
-    /// the Keccak unit's state words
-    keccak: [u32; 50],
     /// the state words of the custom instructions' Keccak unit
     kinsn: [u32; 50],
     /// the NTT unit's memories and its MODE / SCALE / last CTRL value (masks), MODE's value
@@ -71,7 +66,6 @@ struct Units {
 impl Units {
     fn new() -> Units {
         Units {
-            keccak: [0; 50],
             kinsn: [0; 50],
             a: vec![0; 1024],
             b: vec![0; 1024],
@@ -93,10 +87,6 @@ impl Units {
 
     /// Some(mask) when `addr` is a unit's register or memory word (h: which units exist)
     fn load(&self, h: &Hart, addr: u32) -> Option<u32> {
-        if h.keccak.is_some() && Keccak::selects(addr) {
-            let w = ((addr - KECCAK_BASE) / 4) as usize;
-            return Some(self.keccak.get(w).copied().unwrap_or(0));
-        }
         if h.ntt.is_some() && (NTT_BASE..NTT_END).contains(&addr) {
             let off = addr - NTT_BASE;
             let i = ((off >> 2) & 1023) as usize;
@@ -119,17 +109,6 @@ impl Units {
     /// A store of mask `t` (value `v`) to `addr`; Some(finding) when it is a unit's, where
     /// finding says it started an operation with a secret operand; None: not a unit's.
     fn store(&mut self, h: &Hart, addr: u32, t: u32, v: u32) -> Option<bool> {
-        if h.keccak.is_some() && Keccak::selects(addr) {
-            let w = ((addr - KECCAK_BASE) / 4) as usize;
-            if w < 50 {
-                self.keccak[w] = t;
-            } else if w == 50 {
-                // CTRL (the value is ignored): the permutation mixes every word into every word
-                let u = full(self.keccak.iter().fold(0, |x, y| x | y));
-                self.keccak = [u; 50];
-            }
-            return Some(false);
-        }
         if h.ntt.is_some() && (NTT_BASE..NTT_END).contains(&addr) {
             let off = addr - NTT_BASE;
             let i = ((off >> 2) & 1023) as usize;
@@ -630,36 +609,16 @@ mod tests {
 
     #[test]
     fn accelerator_units() {
-        use crate::rv32::accel::KECCAK_BASE;
         use crate::rv32::ntt_acc::NTT_BASE;
         let mut t = Taint::new(Tracker::new(&[]));
         let mut h = Hart::new(false);
-        h.keccak = Some(Box::default());
         h.ntt = Some(Box::default());
         t.mark(RAM_BASE, 4, true);
-        // a0: a secret word (lw a0, 0(a1)); a2: the Keccak unit's base, a3: the NTT unit's
+        // a0: a secret word (lw a0, 0(a1)); a3: the NTT unit's base
         h.x[11] = RAM_BASE;
-        h.x[12] = KECCAK_BASE;
         h.x[13] = NTT_BASE;
         run(&mut t, &mut h, lw(10, 11, 0));
         assert_eq!(t.x[10], u32::MAX);
-        // Keccak: the secret into state word 3; word 7 still public before the start
-        run(&mut t, &mut h, sw(10, 12, 12));
-        run(&mut t, &mut h, lw(14, 12, 28));
-        assert_eq!(t.x[14], 0);
-        run(&mut t, &mut h, lw(14, 12, 12));
-        assert_eq!(t.x[14], u32::MAX);
-        // start (CTRL, word 50): every word is the union; then all 50 overwritten with a
-        // public value and started again: public
-        run(&mut t, &mut h, sw(0, 12, 200));
-        run(&mut t, &mut h, lw(14, 12, 28));
-        assert_eq!(t.x[14], u32::MAX);
-        for w in 0..50 {
-            run(&mut t, &mut h, sw(0, 12, 4 * w));
-        }
-        run(&mut t, &mut h, sw(0, 12, 200));
-        run(&mut t, &mut h, lw(14, 12, 28));
-        assert_eq!(t.x[14], 0);
         // NTT unit (a3 + 0x1000 is A; lui-free: a4 = A, a5 = B): the secret into A[2], a public
         // NTT on A (MODE 1, CTRL 1): A secret everywhere, B public; no finding
         h.x[14] = NTT_BASE + 0x1000;
@@ -682,8 +641,8 @@ mod tests {
         assert_eq!(t.x[17], 0);
         // a secret CTRL value: the operation's busy time depends on it
         run(&mut t, &mut h, sw(10, 13, 4));
-        // a secret address into a unit's window
-        h.x[18] = KECCAK_BASE;
+        // a secret address into a unit's window (memory A)
+        h.x[18] = NTT_BASE + 0x1000;
         t.x[18] = 4;
         run(&mut t, &mut h, lw(17, 18, 0));
         let kinds: Vec<u8> = t.track.list.iter().map(|f| f.kind).collect();

@@ -11,9 +11,7 @@
 //! Each executed instruction is reported to the core's timing model as an `Event`
 //! (timing/cv32e40p.rs); the interpreter adds no cycles itself.
 
-use super::accel::{
-    Keccak, Touch, KECCAK_BUSY, KECCAK_INSN_SLOT, KECCAK_SLOT, KECCAK_WINDOW, NTT_SLOT,
-};
+use super::accel::{Keccak, Touch, KECCAK_BUSY, KECCAK_INSN_SLOT, NTT_SLOT};
 use super::decode::{self, class, Insn, Op};
 use super::ntt_acc::{NttAcc, NTT_WINDOW};
 use super::tb::{TestBench, TB};
@@ -66,9 +64,8 @@ pub struct Hart {
     pub timing: Cv32e40p,
     /// the instruction executed last (a fetch fault reports it)
     last_pc: u32,
-    /// pqlab's accelerators (machine cv32e40p-acc, accel.rs, docs/accel.md): the Keccak
-    /// unit (slot 0) and the NTT unit (slot 1); None on the base machines
-    pub keccak: Option<Box<Keccak>>,
+    /// pqlab's accelerator on the data port (machine cv32e40p-acc, docs/accel.md): the NTT
+    /// unit (ntt_acc.rs); None on the base machines
     pub ntt: Option<Box<NttAcc>>,
     /// the Keccak unit of the custom-0 instructions (patched core; None: they are illegal)
     pub kinsn: Option<Box<Keccak>>,
@@ -115,7 +112,6 @@ fn rv_flags(arm: u32) -> u32 {
 fn device<'a>(
     ntt: &'a mut Option<Box<NttAcc>>,
     tb: &'a mut TestBench,
-    keccak: &'a mut Option<Box<Keccak>>,
     a: u32,
 ) -> Option<(&'a mut dyn Device, u32, u8)> {
     if let (Some(u), Some(o)) = (ntt.as_deref_mut(), NTT_WINDOW.offset(a)) {
@@ -123,9 +119,6 @@ fn device<'a>(
     }
     if let Some(o) = TB.offset(a) {
         return Some((tb, o, 0));
-    }
-    if let (Some(k), Some(o)) = (keccak.as_deref_mut(), KECCAK_WINDOW.offset(a)) {
-        return Some((k, o, KECCAK_SLOT));
     }
     None
 }
@@ -154,7 +147,6 @@ impl Hart {
             tb: TestBench::default(),
             timing: Cv32e40p::default(),
             last_pc: 0,
-            keccak: None,
             ntt: None,
             kinsn: None,
             touch: Touch::default(),
@@ -224,7 +216,7 @@ impl Hart {
     /// `Touch` (its slot, and the busy cycles of an operation it started).
     #[cold]
     fn dev_access(&mut self, a: u32, n: u32, v: Option<u32>, pc: u32) -> R<u32> {
-        let r = match device(&mut self.ntt, &mut self.tb, &mut self.keccak, a) {
+        let r = match device(&mut self.ntt, &mut self.tb, a) {
             Some((d, off, slot)) => {
                 let r = match v {
                     None => d.read(&mut self.m, off, n).map(|x| (x, 0)),

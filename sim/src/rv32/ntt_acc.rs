@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-//! The NTT unit of hw/accel/ntt/ntt_unit.sv in slot 1 of the `cv32e40p-acc` machine (accel.rs,
+//! The NTT unit of hw/accel/ntt/ntt_unit.sv in slot 0 of the `cv32e40p-acc` machine (accel.rs,
 //! docs/accel.md "NTT unit"): the same registers, memories, results and refusals, and the same
 //! timing (the RTL's pipeline: `PIPE_DW`, `layer_gap`). An operation's results are computed when CTRL is written; the unit is then busy
 //! for `op_cycles` cycles from the cycle after the CTRL store, which the write reports (the
 //! hart puts it in `Touch::busy`), and the slots' one timing rule (timing/cv32e40p.rs,
-//! `acc_ready`, as for the Keccak unit) holds every access to the window until then: nothing
+//! `acc_ready`, as for the Keccak instructions) holds every access to the window until then: nothing
 //! observes the unit busy (STATUS reads 0, CYCLES the last operation's count), and the unit's
 //! busy refusals of ntt_unit.sv cannot happen on the bus (ntt_obi.sv). Cycle agreement with the
 //! RTL: tests/test_sim_ntt_acc.py.

@@ -61,9 +61,7 @@ pub fn main(o: &Opts, e: &elf::Elf) -> ! {
     }
     let mut h = Hart::new(o.fpu);
     if acc {
-        // cv32e40p-nofpu with pqlab's accelerators on the data port (accel.rs): slot 0 the
-        // Keccak unit, slot 1 the NTT unit (ntt_acc.rs)
-        h.keccak = Some(Box::default());
+        // cv32e40p-nofpu with pqlab's accelerator on the data port: the NTT unit (ntt_acc.rs)
         h.ntt = Some(Box::default());
         // the patched core's custom Keccak instructions (hw/cv32e40p/keccak-insn.patch)
         h.kinsn = Some(Box::default());

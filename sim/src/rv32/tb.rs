@@ -7,7 +7,6 @@
 //! high bound (the hart's stores into [low, high) fault: rv32/hart.rs `store_n`). The other
 //! words of the block refuse (bus fault).
 
-use super::accel::KECCAK_WINDOW;
 use super::ntt_acc::NTT_WINDOW;
 use crate::machine::bus::{Device, Kind, MemoryMap, Refused, Region, Window};
 use crate::machine::{Machine, Stop};
@@ -80,8 +79,7 @@ pub fn map(machine: &str, acc: bool) -> MemoryMap {
         TB.region("test bench registers (console, exit, input, stack guard)"),
     ];
     if acc {
-        regions.push(KECCAK_WINDOW.region("Keccak-f[1600] unit (slot 0)"));
-        regions.push(NTT_WINDOW.region("NTT unit (slot 1)"));
+        regions.push(NTT_WINDOW.region("NTT unit (slot 0)"));
     }
     MemoryMap {
         machine: machine.to_string(),

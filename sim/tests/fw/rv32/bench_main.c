@@ -23,12 +23,12 @@
     X(lw_mulh_waw) X(lw_div_waw) X(lw_jalr_waw)
 #define FPLIST(X) \
     X(fadd) X(fmadd_dep) X(flw_use) X(fcvt) X(flw_waw) X(lw_fmv_waw)
-/* accelerator slots (bench_acc.S; cv32e40p-acc-rtl, machine cv32e40p-acc) */
+/* accelerators (bench_acc.S; cv32e40p-acc-rtl, machine cv32e40p-acc) */
 #define ACCLIST(X) \
-    X(acc_sw) X(acc_lw) X(acc_lw_use) X(acc_start_lw) X(acc_start_gap8) X(acc_start_gap22) \
-    X(acc_start_gap23) X(acc_start_gap24) X(acc_start_gap30) X(acc_start_sw) X(acc_start_start) \
-    X(acc_start_use) X(acc_start_jal) X(acc_start_beq) X(acc_start_mulh) X(acc_start_div) \
-    X(acc_start_branch_lw) X(acc_perm) \
+    X(acc_ntt_sw) X(acc_ntt_lw) X(acc_ntt_lw_use) X(acc_ntt_start_lw) X(acc_ntt_start_gap4) \
+    X(acc_ntt_start_gap13) X(acc_ntt_start_gap14) X(acc_ntt_start_gap15) X(acc_ntt_start_gap30) \
+    X(acc_ntt_start_sw) X(acc_ntt_start_start) X(acc_ntt_start_use) X(acc_ntt_start_jal) \
+    X(acc_ntt_start_beq) X(acc_ntt_start_mulh) X(acc_ntt_start_div) X(acc_ntt_start_branch_lw) \
     X(acc_ksw) X(acc_kxw) X(acc_klw) X(acc_klw_use) X(acc_lw_ksw) X(acc_lw_klw_addr) X(acc_lw_klw_waw) \
     X(acc_kperm_klw) X(acc_kperm_gap8) X(acc_kperm_gap23) X(acc_kperm_gap24) X(acc_kperm_ksw) \
     X(acc_kperm_kperm) X(acc_kperm_use) X(acc_kperm_jal) X(acc_kperm_beq) X(acc_kperm_mulh) \

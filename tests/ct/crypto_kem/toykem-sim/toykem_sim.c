@@ -86,9 +86,9 @@ LEAKFN toy_leak(const unsigned char *sk)
 }
 #elif defined(TOY_UNITADDR) || defined(TOY_UNITFLOW) || defined(TOY_UNITCLEAN)
 /* through the accelerators of cv32e40p-acc-sim (docs/accel.md; these variants build for that
- * platform only): the Keccak unit's state words at 0x10001000 (word 50 starts a permutation),
+ * platform only): the Keccak unit of the custom instructions (lib/native/rv32acc/keccak_insn.h),
  * the NTT unit's memory A at 0x10011000 (CTRL at 0x10010004, MODE at 0x10010000) */
-#define KECCAK_UNIT ((volatile uint32_t *)(uintptr_t)0x10001000u)
+#include "keccak_insn.h"
 #define NTT_REG ((volatile uint32_t *)(uintptr_t)0x10010000u)
 #define NTT_A ((volatile uint32_t *)(uintptr_t)0x10011000u)
 LEAKFN slow_path(void)
@@ -98,18 +98,22 @@ LEAKFN slow_path(void)
 #if defined(TOY_UNITADDR)
 LEAKFN toy_leak(const unsigned char *sk)
 {
-    sink = KECCAK_UNIT[sk[10] & 15u]; /* LEAK:unitaddr */
+    uint32_t v;
+    PQLAB_KLW(v, 0, 4u * (sk[10] & 15u)); /* LEAK:unitaddr */
+    sink = v;
 }
 #elif defined(TOY_UNITFLOW)
 /* a secret byte into the state, a permutation, a branch on another word of the result */
 LEAKFN toy_leak(const unsigned char *sk)
 {
-    for (unsigned i = 0; i < 50; i++) {
-        KECCAK_UNIT[i] = 0;
+    uint32_t v;
+    for (uint32_t i = 0; i < 50; i++) {
+        PQLAB_KSW(0, 0, 4u * i);
     }
-    KECCAK_UNIT[0] = sk[11];
-    KECCAK_UNIT[50] = 1;
-    if (KECCAK_UNIT[1] & 1u) { /* LEAK:unitflow */
+    PQLAB_KSW(sk[11], 0, 0u);
+    PQLAB_KPERM();
+    PQLAB_KLW(v, 4, 0u);
+    if (v & 1u) { /* LEAK:unitflow */
         slow_path();
     }
 }
@@ -118,17 +122,20 @@ LEAKFN toy_leak(const unsigned char *sk)
  * (every word overwritten) and a branch on that result; the secret results used with masks */
 LEAKFN toy_leak(const unsigned char *sk)
 {
-    for (unsigned i = 0; i < 50; i++) {
-        KECCAK_UNIT[i] = sk[i % N];
+    uint32_t v;
+    for (uint32_t i = 0; i < 50; i++) {
+        PQLAB_KSW(sk[i % N], 0, 4u * i);
     }
-    KECCAK_UNIT[50] = 1;
-    uint32_t mask = 0u - (KECCAK_UNIT[3] & 1u);
+    PQLAB_KPERM();
+    PQLAB_KLW(v, 12, 0u);
+    uint32_t mask = 0u - (v & 1u);
     sink = (sink & ~mask) | ((sink * 3u + 1u) & mask);
-    for (unsigned i = 0; i < 50; i++) {
-        KECCAK_UNIT[i] = i;
+    for (uint32_t i = 0; i < 50; i++) {
+        PQLAB_KSW(i, 0, 4u * i);
     }
-    KECCAK_UNIT[50] = 1;
-    if (KECCAK_UNIT[3] & 1u) {
+    PQLAB_KPERM();
+    PQLAB_KLW(v, 12, 0u);
+    if (v & 1u) {
         slow_path();
     }
     NTT_REG[0] = 1; /* ML-DSA */
