@@ -29,13 +29,17 @@ pub struct Keccak {
     state: [u64; 25],
 }
 
-/// What an access to an accelerator did (for the timing model): its slot (0: none) and the
-/// cycles the unit is busy when the access started it (0: it did not). The one timing rule of
-/// every slot: the model holds the slot's later accesses until it is free.
+/// What an access to an accelerator did (for the timing model): its slot (0: none), the
+/// cycles the unit is busy when the access started it (0: it did not), and for a posted write
+/// (the NTT unit's writes of A, B and SCALE, since h71) the cycles it stays in the unit's write
+/// pipeline (0: not one). The one timing rule of every slot: the model holds the slot's later
+/// accesses until it is free; an access that is not a posted write also waits for the posted
+/// writes before it.
 #[derive(Clone, Copy, Default)]
 pub struct Touch {
     pub slot: u8,
     pub busy: u64,
+    pub posted: u64,
 }
 
 impl Keccak {
