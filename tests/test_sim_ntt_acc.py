@@ -113,6 +113,15 @@ def test_sim_against_model(tmp_path: Path) -> None:
     assert cyc["held-status-value"] == 0 and cyc["held-jump-value"] == 0
     # the held load returns the finished operation's result
     assert cyc["held-load-value"] == A.ntt(A.MLDSA, list(range(256)), 8)[5]
+    # the write pipeline (h71): an access right after a store of A or SCALE waits until the
+    # word is stored and reads x mod q; a second store is not held; CTRL after a store is
+    pvals = (-5, 2**31 - 1, -(2**31))
+    for mi, m in enumerate((A.MLKEM, A.MLDSA, A.FNDSA)):
+        for k in range(5):
+            assert cyc[f"posted{mi}-{k}-value"] == pvals[(mi + k) % 3] % m.q, (mi, k)
+        assert cyc[f"posted{mi}-1"] == cyc[f"posted{mi}-0"] + 1
+        assert cyc[f"posted{mi}-3"] == cyc[f"posted{mi}-0"]  # two nops instead of two held cycles
+        assert cyc[f"posted{mi}-2"] == cyc[f"posted{mi}-0"]
     print("\ncv32e40p-acc-sim:", " ".join(f"{k}={v}" for k, v in cyc.items()))
 
 

@@ -10,7 +10,8 @@
  * than the operation), a STATUS polling loop, a load-use hazard into the CTRL store, the
  * CYCLES register read while busy, and other accesses right after the start (a memory load, a
  * MODE store, a jump after the held access): every access to the unit while it is busy waits
- * (the slots' one timing rule, as the Keccak unit's); then one call of every kernel of
+ * (the slots' one timing rule, as the Keccak unit's); the write pipeline (an access right after
+ * a store of A or SCALE waits until the word is stored); then one call of every kernel of
  * ntt_acc.c. */
 #include <stdint.h>
 #include <stdio.h>
@@ -201,6 +202,71 @@ static uint32_t timed_held(uint32_t op, unsigned kind, uint32_t *got)
     return t1 - t0;
 }
 
+/* the write pipeline (since h71): a store of A[7] (or SCALE) and at once an access that waits
+ * until the word is stored: kind 0 a load of A[7], 1 a second store (A[8], not held) then the
+ * load, 2 SCALE store and load, 3 the load two instructions later, 4 the store then the CTRL
+ * store (held) and WAIT; *got: the loaded value */
+static uint32_t timed_posted(unsigned kind, int32_t x, uint32_t *got)
+{
+    uint32_t t0, t1, v = 0;
+    volatile uint32_t *base = &REG(0);
+    volatile int32_t *a = WIN(PQLAB_NTT_ACC_A);
+    const uint32_t op = PQLAB_NTT_ACC_OP_NTT | PQLAB_NTT_ACC_OP_ON_B; /* leaves A as it is */
+    switch (kind) {
+    case 0:
+        __asm__ volatile("csrr %0, mcycle\n"
+                         "sw %4, 28(%3)\n"
+                         "lw %2, 28(%3)\n"
+                         "csrr %1, mcycle\n"
+                         : "=&r"(t0), "=&r"(t1), "=&r"(v)
+                         : "r"(a), "r"(x)
+                         : "memory");
+        break;
+    case 1:
+        __asm__ volatile("csrr %0, mcycle\n"
+                         "sw %4, 28(%3)\n"
+                         "sw %4, 32(%3)\n"
+                         "lw %2, 28(%3)\n"
+                         "csrr %1, mcycle\n"
+                         : "=&r"(t0), "=&r"(t1), "=&r"(v)
+                         : "r"(a), "r"(x)
+                         : "memory");
+        break;
+    case 2:
+        __asm__ volatile("csrr %0, mcycle\n"
+                         "sw %4, 16(%3)\n"
+                         "lw %2, 16(%3)\n"
+                         "csrr %1, mcycle\n"
+                         : "=&r"(t0), "=&r"(t1), "=&r"(v)
+                         : "r"(base), "r"(x)
+                         : "memory");
+        break;
+    case 3:
+        __asm__ volatile("csrr %0, mcycle\n"
+                         "sw %4, 28(%3)\n"
+                         "nop\n"
+                         "nop\n"
+                         "lw %2, 28(%3)\n"
+                         "csrr %1, mcycle\n"
+                         : "=&r"(t0), "=&r"(t1), "=&r"(v)
+                         : "r"(a), "r"(x)
+                         : "memory");
+        break;
+    default:
+        __asm__ volatile("csrr %0, mcycle\n"
+                         "sw %4, 28(%3)\n"
+                         "sw %6, 4(%5)\n"
+                         "lw %2, 12(%5)\n"
+                         "csrr %1, mcycle\n"
+                         : "=&r"(t0), "=&r"(t1), "=&r"(v)
+                         : "r"(a), "r"(x), "r"(base), "r"(op)
+                         : "memory");
+        break;
+    }
+    *got = v;
+    return t1 - t0;
+}
+
 int main(void)
 {
     pqlab_hal_setup();
@@ -284,6 +350,19 @@ int main(void)
         snprintf(tag, sizeof tag, "%s-value", held[k]);
         cyc(tag, got);
     }
+
+    static const int32_t pvals[3] = {-5, 2147483647, -2147483647 - 1};
+    for (unsigned m = 0; m < 3; m++) {
+        REG(PQLAB_NTT_ACC_MODE) = m == 2 ? PQLAB_NTT_ACC_FNDSA | (8u << 8) : m;
+        for (unsigned k = 0; k < 5; k++) {
+            uint32_t got;
+            snprintf(tag, sizeof tag, "posted%u-%u", m, k);
+            cyc(tag, timed_posted(k, pvals[(m + k) % 3], &got));
+            snprintf(tag, sizeof tag, "posted%u-%u-value", m, k);
+            cyc(tag, k == 4 ? (uint32_t)WIN(PQLAB_NTT_ACC_A)[7] : got);
+        }
+    }
+    REG(PQLAB_NTT_ACC_MODE) = PQLAB_NTT_ACC_MLDSA;
 
     /* one call of every kernel */
     static int16_t p16[256], q16[256], r16[256];

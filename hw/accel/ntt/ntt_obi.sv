@@ -16,6 +16,8 @@
 // The slots' one timing rule: any access to the window while the unit is busy waits (stall_o,
 // gnt low) until the operation has finished, so a load of WAIT (offset 0x00c) right after the
 // CTRL store returns when the result is ready, and so does any other access.
+// Since h71 also: an access other than a write of A, B or SCALE waits while such a write is in
+// the unit's write pipeline (wpend: 4 cycles after the last one), so it sees the stored word.
 // The unit therefore never sees a request while busy, and its busy refusals (ntt_unit.sv) are
 // unreachable here; a request it refuses when idle (err_o: an unknown offset, a bad operation
 // or mode) or a partial-word access is bad_o. Window: 16 KiB at BASE.
@@ -34,9 +36,12 @@ module ntt_obi #(
     output logic        bad_o,
     output logic [31:0] rdata_o
 );
-  logic busy, err;
+  logic busy, wpend, err;
   assign sel_o = addr_i[31:14] == BASE[31:14];
-  assign stall_o = sel_o && busy;
+  // a write of A, B (0x1000-0x3fff) or SCALE (0x010) goes through the unit's write pipeline
+  // (stored 4 cycles later); any other access waits until the words written before it are stored
+  wire posted = we_i && (addr_i[13:12] != 2'd0 || addr_i[13:0] == 14'h010);
+  assign stall_o = sel_o && (busy || (wpend && !posted));
   // the unit acts on a request of this slot that is granted and a whole word
   wire req = req_i && sel_o && !stall_o && be_i == 4'hf;
   assign bad_o = sel_o && !stall_o && (be_i != 4'hf || err);
@@ -50,6 +55,7 @@ module ntt_obi #(
       .wdata_i(wdata_i),
       .rdata_o(rdata_o),
       .busy_o(busy),
+      .wpend_o(wpend),
       .err_o(err)
   );
 endmodule

@@ -22,9 +22,11 @@
 //   0x3000-0x3fff  B: as A's first window
 // err_o (combinational) flags a request the unit refuses (the test bench reports a bus fault):
 // an unknown offset, CTRL or a memory window while busy, an unknown operation or mode, a base
-// multiplication outside ML-KEM, logn outside 1..10. A write takes effect at the request's
-// clock edge. Reads are registered (the memories are synchronous block RAMs): rdata_o is the
-// word read by the request of the previous cycle (the OBI rvalid cycle).
+// multiplication outside ML-KEM, logn outside 1..10. A register write (MODE, CTRL) takes effect
+// at the request's clock edge; a write of A, B or SCALE goes through the write pipeline (m1
+// reduces it) and is stored 4 cycles later, wpend_o high meanwhile (since h71; ntt_obi.sv holds
+// any other access until then). Reads are registered (the memories are synchronous block RAMs):
+// rdata_o is the word read by the request of the previous cycle (the OBI rvalid cycle).
 //
 // Hardware structure (FPGA-shaped; Yosys 0.23 `read_verilog -sv` and Verilator read it):
 // - memories: A and B are each two banks of 512 x 24 bits, index i in bank parity(i) (the XOR
@@ -34,9 +36,10 @@
 //   one write port), one RAMB18. The twiddle ROM (ntt_zetas.sv) is read synchronously too.
 // - modular products: ntt_mulmod, a 24 x 24 product and Barrett's reduction (Barrett, CRYPTO
 //   '86; Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, Algorithm 14.42,
-//   base b = 2): one reducer for the three moduli, selected by the mode (ntt_barrett3; the
-//   quotient products are shifts and adds, the 24 x 24 product is the only DSP); 4 cycles,
-//   registered at the multiplier inputs, product and quotient estimate. No `%`.
+//   base b = 2) for ML-KEM and FN-DSA, ML-DSA's special form 2^23 = 2^13 - 1 mod q: one
+//   reducer for the three moduli, selected by the mode (ntt_barrett3; the quotient products
+//   are shifts and adds, the 24 x 24 product is the only DSP); 4 cycles, registered at the
+//   multiplier inputs, product and quotient estimate. No `%`. m1 also reduces the bus writes.
 // - the datapath is a pipeline, one step (butterfly, product, one word of an ML-KEM pair)
 //   issued per cycle: issue (read addresses) -> operands (cycle 1) -> multiplier level 1
 //   (t = z x1, d z^-1, a b, two products of an ML-KEM pair) -> level 2 (ML-KEM's a1 b1 gamma)
@@ -56,6 +59,7 @@ module ntt_unit (
     input logic [31:0] wdata_i,
     output logic [31:0] rdata_o,  // registered: the read of the previous cycle's request
     output logic busy_o,
+    output logic wpend_o,  // a bus write is on its way to A, B or SCALE (not yet stored)
     output logic err_o  // combinational: this request is refused
 );
   localparam logic [23:0] Q0 = 24'd3329, Q1 = 24'd8380417, Q2 = 24'd12289;
@@ -104,12 +108,25 @@ module ntt_unit (
   end
   assign busy_o = busy;
   wire bus_wr = req_i && we_i && !err_o;
-  wire [23:0] wred;  // the written word reduced modulo q
-  ntt_reduce32 red_i (
-      .x_i  (wdata_i),
-      .sel_i(mode_sel),
-      .r_o  (wred)
-  );
+  // Bus writes of A, B and SCALE are reduced by m1 (idle while the unit is): u = x + 2^31 =
+  // uh 2^20 + ul, p = uh (2^20 mod q) + ul + (-2^31 mod q) = x mod q, p < 2^24 (ML-KEM), 2^28
+  // (FN-DSA), 2^33 (ML-DSA), within each reducer's exact range. The word is stored when m1's
+  // result comes, 4 cycles after the request (wp: valid, target 1 A / 2 B / 3 SCALE, index);
+  // until then wpend_o is high and the slot holds every access but such a write.
+  wire bus_post = bus_wr && (!in_regs || addr_i[4:2] == 3'd4);
+  wire [31:0] bus_u = {~wdata_i[31], wdata_i[30:0]};
+  wire [23:0] bus_b = mode_sel == 2'd0 ? 24'd3270 : mode_sel == 2'd1 ? 24'd1048576 : 24'd4011;
+  wire [23:0] bus_d = mode_sel == 2'd0 ? 24'd988 : mode_sel == 2'd1 ? 24'd6283521 : 24'd6813;
+  wire [23:0] bus_c = {4'd0, bus_u[19:0]} + bus_d;
+  wire [1:0] bus_tgt = in_regs ? 2'd3 : addr_i[13:12] == 2'd3 ? 2'd2 : 2'd1;
+  wire [12:0] wp4;  // the write's {valid, target, index} in its fourth cycle
+  ntt_delay #(.W(13), .N(4)) wp_i (.clk_i(clk_i), .d_i({bus_post, bus_tgt, widx}), .q_o(wp4));
+  logic [2:0] wp_v;  // valid in cycles 1 to 3
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wp_v <= 3'd0;
+    else wp_v <= {wp_v[1:0], bus_post};
+  end
+  assign wpend_o = |wp_v || wp4[12];
 
   // ---- issue: the step's indices and twiddle ----
   wire [2:0] kind = op[2:0];
@@ -137,6 +154,8 @@ module ntt_unit (
   wire layer_done = step == last_step;
   wire op_done = (k_pwm || k_bm) ? layer_done : layer_done && (k_intt ? last_layer : lg_len == min_lg);
 
+  wire [23:0] m1_r, kx_r, m2_r, m3_r;  // the four multipliers' results (below)
+
   // ---- memories: banks by index parity; read addresses from the issue (busy) or the bus ----
   wire [9:0] rd_i0 = busy ? iss_i0 : widx;
   wire [9:0] rd_i1 = busy ? iss_i1 : widx ^ 10'd1;
@@ -148,11 +167,11 @@ module ntt_unit (
   logic wv;  // pipeline write valid (cycle DW)
   logic [9:0] w_i0, w_i1;
   logic [23:0] wd0, wd1;
-  wire bus_wa = !busy && bus_wr && (addr_i[13:12] == 2'd1 || addr_i[13:12] == 2'd2);
-  wire bus_wb = !busy && bus_wr && addr_i[13:12] == 2'd3;
-  wire [9:0] wr_i0 = busy ? w_i0 : widx;
+  wire bus_wa = wp4[12] && wp4[11:10] == 2'd1;
+  wire bus_wb = wp4[12] && wp4[11:10] == 2'd2;
+  wire [9:0] wr_i0 = busy ? w_i0 : wp4[9:0];
   wire [9:0] wr_i1 = w_i1;
-  wire [23:0] wr_d0 = busy ? wd0 : wred;
+  wire [23:0] wr_d0 = busy ? wd0 : m1_r;
   wire we0 = busy ? wv : 1'b1;  // gated per memory below
   wire we1 = busy && wv && !k_pwm && !k_bm;
   wire wr_a = busy ? (wv && !(on_b && (k_ntt || k_intt))) : bus_wa;
@@ -200,12 +219,25 @@ module ntt_unit (
   wire [23:0] d1 = submod(x0, x1, q);
   wire [23:0] gamma1 = odd1 ? Q0 - z_q : z_q;
   wire bm_odd1 = k_bm && !ph1;  // the odd word's step: m1 takes a0 b1 on 12-bit operands
-  wire [23:0] m1_a = k_ntt ? z_q : k_intt ? iz_q : bm_odd1 ? {12'd0, a_x0[11:0]} : a_x0;
-  wire [23:0] m1_b = k_ntt ? x1 : k_intt ? d1 : bm_odd1 ? {12'd0, b_x1[11:0]} : b_x0;
+  wire [23:0] m1_a = !busy ? {12'd0, bus_u[31:20]} : k_ntt ? z_q : k_intt ? iz_q : bm_odd1 ? {12'd0, a_x0[11:0]} : a_x0;
+  wire [23:0] m1_b = !busy ? bus_b : k_ntt ? x1 : k_intt ? d1 : bm_odd1 ? {12'd0, b_x1[11:0]} : b_x0;
   wire [23:0] carry1 = k_ntt ? x0 : s1;
-  wire [23:0] m1_r, kx_r, m2_r, m3_r;
-  ntt_mulmod #(.ALL(1)) m1_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(m1_a), .b_i(m1_b), .r_o(m1_r));
-  ntt_mulmod #(.ALL(0)) kx_i (.clk_i(clk_i), .sel_i(2'd0), .a_i(a_x1), .b_i(ph1 ? b_x1 : b_x0), .r_o(kx_r));
+  ntt_mulmod #(.ALL(1)) m1_i (
+      .clk_i(clk_i),
+      .sel_i(mode_sel),
+      .a_i(m1_a),
+      .b_i(m1_b),
+      .c_i(busy ? 24'd0 : bus_c),
+      .r_o(m1_r)
+  );
+  ntt_mulmod #(.ALL(0)) kx_i (
+      .clk_i(clk_i),
+      .sel_i(2'd0),
+      .a_i(a_x1),
+      .b_i(ph1 ? b_x1 : b_x0),
+      .c_i(24'd0),
+      .r_o(kx_r)
+  );
   wire [23:0] carry5, gamma5;
   ntt_delay #(.W(48), .N(4)) d15_i (.clk_i(clk_i), .d_i({carry1, gamma1}), .q_o({carry5, gamma5}));
   wire [22:0] ctl9;
@@ -227,9 +259,17 @@ module ntt_unit (
       .sel_i(mode_sel),
       .a_i(k_bm ? kx_r : v0_9),
       .b_i(k_bm ? gamma5 : scale),
+      .c_i(24'd0),
       .r_o(m2_r)
   );
-  ntt_mulmod #(.ALL(1)) m3_i (.clk_i(clk_i), .sel_i(mode_sel), .a_i(v1_9), .b_i(scale), .r_o(m3_r));
+  ntt_mulmod #(.ALL(1)) m3_i (
+      .clk_i(clk_i),
+      .sel_i(mode_sel),
+      .a_i(v1_9),
+      .b_i(scale),
+      .c_i(24'd0),
+      .r_o(m3_r)
+  );
   wire [23:0] v0_13, v1_13;
   wire [21:0] ctl13;
   ntt_delay #(.W(70), .N(4)) d913_i (
@@ -326,10 +366,10 @@ module ntt_unit (
             gap_cnt <= 5'd0;
             lg_len <= wdata_i[2:0] == 3'd2 ? min_lg : logn - 4'd1;
           end
-          3'd4: scale <= wred;
           default: ;
         endcase
       end
+      if (wp4[12] && wp4[11:10] == 2'd3) scale <= m1_r;
       if (busy) begin
         cycles <= cycles + 32'd1;
         if (issuing) begin
@@ -404,15 +444,17 @@ module ntt_mulmod #(
     input logic [1:0] sel_i,
     input logic [23:0] a_i,
     input logic [23:0] b_i,
+    input logic [23:0] c_i,  // added to the product (m1: a bus write's low part)
     output logic [23:0] r_o
 );
-  logic [23:0] a_q, b_q;
+  logic [23:0] a_q, b_q, c_q;
   logic [47:0] p_q;
   logic [1:0] sel_1, sel_2;
   always_ff @(posedge clk_i) begin
     a_q <= ALL != 0 ? a_i : {12'd0, a_i[11:0]};
     b_q <= ALL != 0 ? b_i : {12'd0, b_i[11:0]};
-    p_q <= a_q * b_q;
+    c_q <= c_i;
+    p_q <= a_q * b_q + {24'd0, c_q};
     sel_1 <= sel_i;
     sel_2 <= sel_1;
   end
@@ -457,76 +499,53 @@ module ntt_barrett #(
   always_ff @(posedge clk_i) r_o <= rw[23:0];
 endmodule
 
-// ntt_barrett for the three moduli in one reducer, selected by sel_i (the mode of the product
-// p_i): the quotient estimate q3 of the selected modulus (its own q1 mu, shifts and adds) is
-// registered, then one remainder and correction path with q and the remainder's width
-// (K+2 bits) multiplexed. The same steps and values as ntt_barrett #(K, Q) of the modulus.
+// The reducer of the three moduli, selected by sel_i (the mode of the product p_i), p in cycle
+// c, r in cycle c + 2. ML-KEM and FN-DSA: ntt_barrett's steps (the quotient estimate q3 of the
+// selected modulus, its own q1 mu in shifts and adds, is registered, then one remainder and
+// correction path with q and the remainder's width K+2 multiplexed). ML-DSA (since h71): the
+// special form 2^23 = 2^13 - 1 mod q, f = (f mod 2^23) + (f >> 23)(2^13 - 1), folded three times
+// (p < 2^48 -> < 2^38 + 2^23 -> < 2^29 + 2^23 -> < 2^23 + 2^20 < 2q) and one subtraction of q:
+// exact, a b mod q, for any 24-bit words (no Barrett estimate, no wide remainder path).
 module ntt_barrett3 (
     input logic clk_i,
     input logic [1:0] sel_i,
     input logic [47:0] p_i,
     output logic [23:0] r_o
 );
+  localparam logic [23:0] QD = 24'd8380417;
   wire [25:0] q2_0;
-  wire [47:0] q2_1;
   wire [29:0] q2_2;
   ntt_mulmu #(.K(12)) mm0_i (.x_i(p_i[23:11]), .r_o(q2_0));
-  ntt_mulmu #(.K(23)) mm1_i (.x_i(p_i[45:22]), .r_o(q2_1));
   ntt_mulmu #(.K(14)) mm2_i (.x_i(p_i[27:13]), .r_o(q2_2));
-  logic [23:0] q3_q;
-  logic [24:0] plo_q;
+  wire [38:0] f1 = {16'd0, p_i[22:0]} + ({14'd0, p_i[47:23]} << 13) - {14'd0, p_i[47:23]};
+  wire [29:0] f2 = {7'd0, f1[22:0]} + ({14'd0, f1[38:23]} << 13) - {14'd0, f1[38:23]};
+  logic [14:0] q3_q;
+  logic [15:0] plo_q;
+  logic [29:0] f2_q;
   logic [1:0] sel_q;
   always_ff @(posedge clk_i) begin
-    q3_q <= sel_i == 2'd0 ? {11'd0, q2_0[25:13]} : sel_i == 2'd1 ? q2_1[47:24] : {9'd0, q2_2[29:15]};
-    plo_q <= p_i[24:0];
+    q3_q <= sel_i == 2'd0 ? {2'd0, q2_0[25:13]} : q2_2[29:15];
+    plo_q <= p_i[15:0];
+    f2_q <= f2;
     sel_q <= sel_i;
   end
+  wire [23:0] f3 = {1'b0, f2_q[22:0]} + ({17'd0, f2_q[29:23]} << 13) - {17'd0, f2_q[29:23]};
+  wire [23:0] rd = f3 >= QD ? f3 - QD : f3;
   wire [13:0] q3q_0;
-  wire [24:0] q3q_1;
   wire [15:0] q3q_2;
   ntt_mulq #(.W(14), .Q(24'd3329)) mq0_i (.x_i({1'b0, q3_q[12:0]}), .r_o(q3q_0));
-  ntt_mulq #(.W(25), .Q(24'd8380417)) mq1_i (.x_i({1'b0, q3_q}), .r_o(q3q_1));
   ntt_mulq #(.W(16), .Q(24'd12289)) mq2_i (.x_i({1'b0, q3_q[14:0]}), .r_o(q3q_2));
-  wire [24:0] q3q = sel_q == 2'd0 ? {11'd0, q3q_0} : sel_q == 2'd1 ? q3q_1 : {9'd0, q3q_2};
-  wire [24:0] mask = sel_q == 2'd0 ? 25'h3fff : sel_q == 2'd1 ? 25'h1ffffff : 25'hffff;
-  wire [24:0] qs = sel_q == 2'd0 ? 25'd3329 : sel_q == 2'd1 ? 25'd8380417 : 25'd12289;
-  wire [24:0] r0 = (plo_q - q3q) & mask;  // (p - q3 q) mod 2^(K+2)
-  wire [24:0] ra = r0 >= qs ? r0 - qs : r0;
-  wire [24:0] rb = ra >= qs ? ra - qs : ra;
-  always_ff @(posedge clk_i) r_o <= rb[23:0];
+  wire [15:0] q3q = sel_q == 2'd0 ? {2'd0, q3q_0} : q3q_2;
+  wire [15:0] mask = sel_q == 2'd0 ? 16'h3fff : 16'hffff;
+  wire [15:0] qs = sel_q == 2'd0 ? 16'd3329 : 16'd12289;
+  wire [15:0] r0 = (plo_q - q3q) & mask;  // (p - q3 q) mod 2^(K+2)
+  wire [15:0] ra = r0 >= qs ? r0 - qs : r0;
+  wire [15:0] rb = ra >= qs ? ra - qs : ra;
+  always_ff @(posedge clk_i) r_o <= sel_q == 2'd1 ? rd : {8'd0, rb};
 endmodule
 
-// Any int32 to [0, q) (the bus writes of A, B and SCALE), combinational: u = x + 2^31 in
-// [0, 2^32); Barrett's estimate t = (u mu) >> 32 with mu = floor(2^32 / q) of the selected
-// modulus (shifts and adds, ntt_mulmu32) is floor(u / q) or one less, so r = u - t q < 2q
-// takes one subtraction; then 2^31 mod q is subtracted modulo q. One remainder and correction
-// path, q and 2^31 mod q selected by sel_i.
-module ntt_reduce32 (
-    input logic [31:0] x_i,
-    input logic [1:0] sel_i,
-    output logic [23:0] r_o
-);
-  localparam logic [24:0] C0 = 25'd2341, C1 = 25'd2096896, C2 = 25'd5476;  // 2^31 mod q
-  wire [31:0] u = {~x_i[31], x_i[30:0]};
-  wire [31:0] t0, t1, t2;
-  ntt_mulmu32 #(.Q(24'd3329)) m0_i (.u_i(u), .t_o(t0));
-  ntt_mulmu32 #(.Q(24'd8380417)) m1_i (.u_i(u), .t_o(t1));
-  ntt_mulmu32 #(.Q(24'd12289)) m2_i (.u_i(u), .t_o(t2));
-  wire [24:0] tq0, tq1, tq2;
-  ntt_mulq #(.W(25), .Q(24'd3329)) q0_i (.x_i(t0[24:0]), .r_o(tq0));
-  ntt_mulq #(.W(25), .Q(24'd8380417)) q1_i (.x_i(t1[24:0]), .r_o(tq1));
-  ntt_mulq #(.W(25), .Q(24'd12289)) q2_i (.x_i(t2[24:0]), .r_o(tq2));
-  wire [24:0] tq = sel_i == 2'd0 ? tq0 : sel_i == 2'd1 ? tq1 : tq2;
-  wire [24:0] qs = sel_i == 2'd0 ? 25'd3329 : sel_i == 2'd1 ? 25'd8380417 : 25'd12289;
-  wire [24:0] c = sel_i == 2'd0 ? C0 : sel_i == 2'd1 ? C1 : C2;
-  wire [24:0] r = u[24:0] - tq;
-  wire [24:0] ra = r >= qs ? r - qs : r;
-  wire [24:0] rb = ra >= c ? ra - c : ra + qs - c;
-  assign r_o = rb[23:0];
-endmodule
-
-// x q mod 2^W for the three moduli, as shifts and adds: 3329 = 2^11 + 2^10 + 2^8 + 1,
-// 8380417 = 2^23 - 2^13 + 1, 12289 = 2^13 + 2^12 + 1.
+// x q mod 2^W for ML-KEM's and FN-DSA's moduli, as shifts and adds: 3329 = 2^11 + 2^10 + 2^8 + 1,
+// 12289 = 2^13 + 2^12 + 1.
 module ntt_mulq #(
     parameter integer W = 14,
     parameter logic [23:0] Q = 24'd3329
@@ -537,17 +556,15 @@ module ntt_mulq #(
   generate
     if (Q == 24'd3329) begin : g_kem
       assign r_o = (x_i << 11) + (x_i << 10) + (x_i << 8) + x_i;
-    end else if (Q == 24'd8380417) begin : g_dsa
-      assign r_o = (x_i << 23) - (x_i << 13) + x_i;
     end else begin : g_fn
       assign r_o = (x_i << 13) + (x_i << 12) + x_i;
     end
   endgenerate
 endmodule
 
-// Barrett's q1 mu for mu = floor(2^(2K) / q) of the three moduli, as shifts and adds
-// (q1 < 2^(K+1); the product has 2K+2 bits): 5039 = 2^12 + 2^10 - 2^6 - 2^4 - 1,
-// 8396807 = 2^23 + 2^13 + 2^3 - 1, 21843 = 5 x 17 x 257 - 2.
+// Barrett's q1 mu for mu = floor(2^(2K) / q) of ML-KEM's and FN-DSA's moduli, as shifts and
+// adds (q1 < 2^(K+1); the product has 2K+2 bits): 5039 = 2^12 + 2^10 - 2^6 - 2^4 - 1 (K = 12),
+// 21843 = 5 x 17 x 257 - 2 (K = 14).
 module ntt_mulmu #(
     parameter integer K = 12
 ) (
@@ -558,38 +575,10 @@ module ntt_mulmu #(
   generate
     if (K == 12) begin : g_kem
       assign r_o = (x << 12) + (x << 10) - (x << 6) - (x << 4) - x;
-    end else if (K == 23) begin : g_dsa
-      assign r_o = (x << 23) + (x << 13) + (x << 3) - x;
     end else begin : g_fn
       wire [2*K+1:0] x5 = x + (x << 2);
       wire [2*K+1:0] x85 = x5 + (x5 << 4);
       assign r_o = x85 + (x85 << 8) - (x << 1);
     end
   endgenerate
-endmodule
-
-// floor(u mu / 2^32) for mu = floor(2^32 / q), as shifts and adds: 1290167 = 2^20 + 2^18 - 2^14
-// - 2^12 - 2^6 - 2^3 - 1; 512 = 2^9 (a shift); 349496 = 2^4 (21845 - 1) - 2^3 with 21845 =
-// 5 x 17 x 257.
-module ntt_mulmu32 #(
-    parameter logic [23:0] Q = 24'd3329
-) (
-    input logic [31:0] u_i,
-    output logic [31:0] t_o
-);
-  wire [63:0] u = {32'd0, u_i};
-  wire [63:0] um;
-  generate
-    if (Q == 24'd3329) begin : g_kem
-      assign um = (u << 20) + (u << 18) - (u << 14) - (u << 12) - (u << 6) - (u << 3) - u;
-    end else if (Q == 24'd8380417) begin : g_dsa
-      assign um = u << 9;
-    end else begin : g_fn
-      wire [63:0] u5 = u + (u << 2);
-      wire [63:0] u85 = u5 + (u5 << 4);
-      wire [63:0] u21845 = u85 + (u85 << 8);
-      assign um = ((u21845 - u) << 4) - (u << 3);
-    end
-  endgenerate
-  assign t_o = um[63:32];
 endmodule

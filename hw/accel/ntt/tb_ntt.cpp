@@ -3,6 +3,8 @@
 // bus port, one command per line; tests/test_accel_ntt.py writes the script from the software
 // model (pqlab/accel_ntt.py) and compares the output.
 //   W <addr> <data>   one write cycle; prints "E" when the unit refuses it (err_o)
+//                     (R, and W other than of A, B or SCALE, first clock while wpend_o: the
+//                     slot's hold of ntt_obi.sv)
 //   R <addr>          one read cycle; prints the read data (decimal, unsigned; the unit's
 //                     reads are registered: rdata_o after the clock edge) or "E"
 //   T                 clock until the unit is idle; prints the cycles it stayed busy
@@ -46,9 +48,16 @@ int main(int argc, char **argv)
             continue;
         }
         if (cmd == "W" || cmd == "R") {
+            const uint32_t addr = (uint32_t)std::strtoul(a.c_str(), nullptr, 0);
+            // the slot's hold (ntt_obi.sv): an access other than a write of A, B or SCALE
+            // waits while a write is in the unit's write pipeline
+            const bool posted = cmd == "W" && ((addr & 0x3000) != 0 || (addr & 0x3fff) == 0x010);
+            while (!posted && dut->wpend_o) {
+                tick();
+            }
             dut->req_i = 1;
             dut->we_i = cmd == "W";
-            dut->addr_i = (uint32_t)std::strtoul(a.c_str(), nullptr, 0);
+            dut->addr_i = addr;
             dut->wdata_i = cmd == "W" ? (uint32_t)std::strtoul(d.c_str(), nullptr, 0) : 0;
             dut->eval();
             const bool err = dut->err_o;

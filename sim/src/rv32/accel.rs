@@ -28,13 +28,17 @@ pub struct Keccak {
     state: [u64; 25],
 }
 
-/// What an instruction did to an accelerator (for the timing model): the unit (0: none) and the
-/// cycles it is busy when the instruction started it (0: it did not). The one timing rule of
-/// every unit: the model holds the unit's later accesses until it is free.
+/// What an instruction did to an accelerator (for the timing model): the unit (0: none), the
+/// cycles it is busy when the instruction started it (0: it did not), and for a posted write
+/// (the NTT unit's writes of A, B and SCALE, since h71) the cycles it stays in the unit's write
+/// pipeline (0: not one). The one timing rule of every unit: the model holds the unit's later
+/// accesses until it is free; an access that is not a posted write also waits for the posted
+/// writes before it.
 #[derive(Clone, Copy, Default)]
 pub struct Touch {
     pub slot: u8,
     pub busy: u64,
+    pub posted: u64,
 }
 
 impl Keccak {

@@ -13,7 +13,7 @@
 
 use super::accel::{Keccak, Touch, KECCAK_BUSY, KECCAK_INSN_SLOT, NTT_SLOT};
 use super::decode::{self, class, Insn, Op};
-use super::ntt_acc::{NttAcc, NTT_WINDOW};
+use super::ntt_acc::{self, NttAcc, NTT_WINDOW};
 use super::tb::{TestBench, TB};
 use crate::arm::fpu::{self, Ctx};
 use crate::machine::bus::{Device, Refused};
@@ -222,7 +222,12 @@ impl Hart {
                     None => d.read(&mut self.m, off, n).map(|x| (x, 0)),
                     Some(v) => d.write(&mut self.m, off, n, v).map(|busy| (0, busy)),
                 };
-                r.map(|(x, busy)| (x, Touch { slot, busy }))
+                let posted = if slot == NTT_SLOT && v.is_some() {
+                    ntt_acc::posted_cycles(off)
+                } else {
+                    0
+                };
+                r.map(|(x, busy)| (x, Touch { slot, busy, posted }))
             }
             None => Err(Refused),
         };
@@ -710,6 +715,7 @@ impl Hart {
                 self.touch = Touch {
                     slot: KECCAK_INSN_SLOT,
                     busy,
+                    posted: 0,
                 };
             }
             Op::Hook => return self.exec_hooked(pc),

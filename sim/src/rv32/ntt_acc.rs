@@ -6,8 +6,10 @@
 //! hart puts it in `Touch::busy`), and the slots' one timing rule (timing/cv32e40p.rs,
 //! `acc_ready`, as for the Keccak instructions) holds every access to the window until then: nothing
 //! observes the unit busy (STATUS reads 0, CYCLES the last operation's count), and the unit's
-//! busy refusals of ntt_unit.sv cannot happen on the bus (ntt_obi.sv). Cycle agreement with the
-//! RTL: tests/test_sim_ntt_acc.py.
+//! busy refusals of ntt_unit.sv cannot happen on the bus (ntt_obi.sv). A store of A, B or SCALE
+//! is a posted write (since h71, `posted_cycles`): stored by the RTL's write pipeline
+//! `WRITE_PIPE` cycles after its grant; the timing model (`Touch::posted`) holds any other
+//! access to the slot until then. Cycle agreement with the RTL: tests/test_sim_ntt_acc.py.
 
 use crate::machine::bus::{Device, Window};
 use crate::machine::Machine;
@@ -56,14 +58,14 @@ fn submod(a: u64, b: u64, q: u64) -> u64 {
 /// k = K bits of q), step by step with the RTL's widths: a K+1-bit quotient estimate, a K+2-bit
 /// remainder and two corrections. Exact for canonical inputs; for words >= q (left by another
 /// mode) it gives the RTL's value (pqlab/accel_ntt.py `mulmod_hw` is the same function).
+/// ML-DSA's reduction (since h71) folds by 2^23 = 2^13 - 1 mod q: exact for any 24-bit words.
 fn mulmod(a: u64, b: u64, q: u64) -> u64 {
-    let k: u32 = match q {
-        3329 => 12,
-        8380417 => 23,
-        _ => 14,
-    };
-    let mu = (1u64 << (2 * k)) / q;
     let p = (a & 0xff_ffff) * (b & 0xff_ffff);
+    if q == 8380417 {
+        return p % q;
+    }
+    let k: u32 = if q == 3329 { 12 } else { 14 };
+    let mu = (1u64 << (2 * k)) / q;
     let q1 = (p >> (k - 1)) & ((1u64 << (k + 1)) - 1);
     let q3 = (q1 * mu) >> (k + 1);
     let mut r = p.wrapping_sub(q3 * q) & ((1u64 << (k + 2)) - 1);
@@ -77,6 +79,21 @@ fn mulmod(a: u64, b: u64, q: u64) -> u64 {
 
 /// ntt_unit.sv's pipeline: cycles from a step's issue to its write (1 read + 3 x 4 products)
 const PIPE_DW: u64 = 13;
+
+/// ntt_unit.sv's write pipeline (since h71): a bus write of A, B or SCALE is reduced by the
+/// multiplier m1 and stored this many cycles after the cycle it is granted; until then the slot
+/// holds every access but another such write (ntt_obi.sv).
+pub const WRITE_PIPE: u64 = 4;
+
+/// The cycles a granted store at offset `off` stays in the write pipeline: WRITE_PIPE for A, B
+/// (0x1000-0x3fff) and SCALE (0x010), 0 for the others.
+pub fn posted_cycles(off: u32) -> u64 {
+    if off >= 0x1000 || off == 0x010 {
+        WRITE_PIPE
+    } else {
+        0
+    }
+}
 
 /// idle issue cycles between two layers of an n-point transform (ntt_unit.sv's `gap`)
 fn layer_gap(n: u64) -> u64 {

@@ -80,6 +80,9 @@ pub struct Cv32e40p {
     load_dst2: u8,
     /// per accelerator slot: the first cycle an access to it is granted again
     acc_ready: [u64; 4],
+    /// per slot: the first cycle an access other than a posted write is granted (after the
+    /// posted writes have been stored: the NTT unit's write pipeline)
+    acc_wready: [u64; 4],
 }
 
 /// CSRs whose access takes 4 cycles (the manual's table).
@@ -142,12 +145,20 @@ impl Cv32e40p {
             // the cycle the access would be granted, and the unit's first free cycle
             let grant = self.now + c - 1;
             let k = e.acc.slot as usize & 3;
-            if self.acc_ready[k] > grant {
-                c += self.acc_ready[k] - grant;
+            let ready = if e.acc.posted != 0 {
+                self.acc_ready[k]
+            } else {
+                self.acc_ready[k].max(self.acc_wready[k])
+            };
+            if ready > grant {
+                c += ready - grant;
                 waited = true;
             }
             if e.acc.busy != 0 {
                 self.acc_ready[k] = self.now + c + e.acc.busy;
+            }
+            if e.acc.posted != 0 {
+                self.acc_wready[k] = self.now + c + e.acc.posted;
             }
         }
         match i.class {
