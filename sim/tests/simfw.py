@@ -79,3 +79,17 @@ def parse_bench(out: str) -> dict[str, int]:
     lines = out.splitlines()
     assert lines and lines[-1] == "#end ok", out
     return {k: int(v) for k, v in (ln.split() for ln in lines[:-1])}
+
+
+def check_marks_intervals(iv: dict) -> None:
+    """The interval checks shared by both instruction sets' marks firmware (sim/tests/fw/marks.c,
+    rv32/guest.c): `iv` maps labels to the JSON report's intervals; a 1 KiB frame ("stack")
+    and an interval ("inner", 200-odd instructions) nested in another ("outer")."""
+    assert 1024 <= iv["stack"]["stack_high_water"] <= 1100
+    assert iv["stack"]["instruction_mix"]["store"] >= 1024
+    inner, outer = iv["inner"], iv["outer"]
+    assert inner["depth"] == 1 and outer["depth"] == 0
+    assert outer["start_cycle"] < inner["start_cycle"]
+    assert inner["start_cycle"] + inner["cycles"] <= outer["start_cycle"] + outer["cycles"]
+    assert 201 <= inner["instructions"] <= 206 and outer["instructions"] > inner["instructions"] + 6000
+    assert outer["stack_high_water"] >= 1024
