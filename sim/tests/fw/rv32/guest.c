@@ -93,15 +93,6 @@ static inline void count_down(uint32_t n)
     __asm__ volatile(".option push\n.option norvc\n1: addi %0, %0, -1\n bnez %0, 1b\n.option pop" : "+r"(n));
 }
 
-__attribute__((noinline)) static uint32_t deep(uint32_t n)
-{
-    volatile uint8_t buf[1024];
-    for (uint32_t i = 0; i < sizeof buf; i++) {
-        buf[i] = (uint8_t)(i + n);
-    }
-    return buf[n & 1023u];
-}
-
 static uint32_t mcycle(void)
 {
     uint32_t c;
@@ -109,31 +100,16 @@ static uint32_t mcycle(void)
     return c;
 }
 
+#define MARKS_NOW() mcycle()
+#include "../marks_seq.h"
+
 static void marks(void)
 {
-    uint32_t t0 = mcycle();
-    pqlab_mark_begin("loop");
-    count_down(1000);
-    pqlab_mark_end("loop");
-    uint32_t t1 = mcycle();
-
-    pqlab_mark_begin("stack");
-    uint32_t v = deep(5);
-    pqlab_mark_end("stack");
-
-    pqlab_mark_begin("outer");
-    v += deep(7);
-    pqlab_mark_begin("inner");
-    count_down(100);
-    pqlab_mark_end("inner");
-    pqlab_mark_end("outer");
-
-    pqlab_mark_begin("a");
-    pqlab_mark_end("b");
-    pqlab_mark_end("stray");
+    uint32_t loop;
+    uint32_t v = marks_sequence(&loop);
 
     putdec("marks ", v);
-    putdec("loop_mcycle ", t1 - t0);
+    putdec("loop_mcycle ", loop);
 }
 
 #define SYS_OPEN 0x01u
