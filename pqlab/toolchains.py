@@ -216,6 +216,9 @@ def apply(plat: Platform, name: str | None) -> Platform:
         cflags = tuple(foreign_cc_flags(plat, list(plat.cflags)))
         return dataclasses.replace(plat, cc=cc, cflags=cflags, **gcc_link)
     # clang
+    pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
+    if plat.runner_kind == "native" and plat.cc == "gcc":
+        return dataclasses.replace(plat, cc=CLANG, packages=pkgs, toolchain=name)
     if _is_cortex_m(plat):
         inc = _picolibc_include(plat.cc)
         # GCC's arm-none-eabi ABI (picolibc, libgcc) has variable-size enums; clang's are int-sized
@@ -226,21 +229,16 @@ def apply(plat: Platform, name: str | None) -> Platform:
                 cflags += ["-nostdlibinc", "-isystem", inc, "-ftls-model=local-exec"]
             else:
                 cflags.append(f)
-        pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
-        # the native backends' .S files are GNU as syntax: the platform's GCC assembles them
-        return dataclasses.replace(plat, cc=CLANG, cflags=tuple(cflags), packages=pkgs, asm_cc=plat.cc, **gcc_link)
-    if plat.tools_prefix == AARCH64_PREFIX:
-        # AArch64 Linux under qemu-user: clang cross-compiles against the Debian cross GCC's glibc
-        # headers; the cross GCC links (glibc, libgcc, -static) and assembles the backends' .S
-        pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
-        cflags = ("--target=aarch64-linux-gnu", *plat.cflags)
-        return dataclasses.replace(plat, cc=CLANG, cflags=cflags, packages=pkgs, asm_cc=plat.cc, **gcc_link)
-    if plat.runner_kind == "native" and plat.cc == "gcc":
-        pkgs = tuple(dict.fromkeys((*plat.packages, CLANG)))
-        return dataclasses.replace(plat, cc=CLANG, packages=pkgs, toolchain=name)
-    raise _refuse(
-        name, plat, "the Cortex-M platforms (arm-none-eabi, picolibc), the aarch64-qemu platforms and native hosts"
-    )
+    elif plat.tools_prefix == AARCH64_PREFIX:
+        # AArch64 Linux under qemu-user: clang cross-compiles against the Debian cross GCC's glibc headers
+        cflags = ["--target=aarch64-linux-gnu", *plat.cflags]
+    else:
+        raise _refuse(
+            name, plat, "the Cortex-M platforms (arm-none-eabi, picolibc), the aarch64-qemu platforms and native hosts"
+        )
+    # cross builds: the platform's GCC links (its C library and libgcc) and assembles the native
+    # backends' .S files, which are GNU as syntax
+    return dataclasses.replace(plat, cc=CLANG, cflags=tuple(cflags), packages=pkgs, asm_cc=plat.cc, **gcc_link)
 
 
 def ensure(plat: Platform) -> Platform:
