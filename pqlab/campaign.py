@@ -89,10 +89,11 @@ def classify(o: Outcome) -> Row:
     # a build step shared by several folders (jobs.execute without build_each) has no per-folder time
     own = b is not None and b.step_impls == 1
     times = {
-        "build_wall": round(b.step_wall, 2) if own else None,
-        "build_cpu": round(b.step_cpu, 2) if own and b.step_cpu is not None else None,
-        "run_wall": None if o.run_wall is None else round(o.run_wall, 2),
-        "run_cpu": None if o.run_cpu is None else round(o.run_cpu, 2),
+        # milliseconds: an up-to-date ninja finishes in a few, which two decimals would print as 0
+        "build_wall": round(b.step_wall, 3) if own else None,
+        "build_cpu": round(b.step_cpu, 3) if own and b.step_cpu is not None else None,
+        "run_wall": None if o.run_wall is None else round(o.run_wall, 3),
+        "run_cpu": None if o.run_cpu is None else round(o.run_cpu, 3),
     }
 
     def row(status: str, cause: str) -> Row:

@@ -93,7 +93,9 @@ def test_stdio_and_assert_on_bare_metal(tmp_path):
     # every row has its own build's and its run's wall and CPU time (the kernel's accounting of
     # ninja with its compilers, and of the runner), the campaign its context
     for r in by.values():
-        assert r["build_wall"] > 0 and r["build_cpu"] is not None and r["build_cpu"] >= 0, r  # 0: up to date
+        # a build already up to date (the same objects for both platforms) can take under a millisecond
+        assert r["build_wall"] is not None and r["build_wall"] >= 0, r
+        assert r["build_cpu"] is not None and r["build_cpu"] >= 0, r
         assert r["run_wall"] > 0 and r["run_cpu"] is not None and r["run_cpu"] >= 0, r
     assert summary["totals"]["run_cpu"] == pytest.approx(sum(r["run_cpu"] for r in by.values()), abs=0.05)
     ctx = summary["context"]
