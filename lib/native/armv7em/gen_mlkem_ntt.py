@@ -114,8 +114,32 @@ out: list[str] = []
 
 # mnemonics with a 16-bit Thumb encoding: emitted in their 32-bit form (.w), so that runs of
 # 32-bit instructions stay word-aligned (a 32-bit instruction at an address 2 mod 4 costs a
-# fetch cycle on the Cortex-M4, docs/sim.md)
-NARROW = {"ldr", "str", "ldrsh", "strh", "add", "sub", "subs", "cmp", "mov", "lsr", "and", "orr", "ldm", "stm", "bne"}
+# fetch cycle on the Cortex-M4, and under m4-v5 such a load is not pipelined and each
+# memory / non-memory change in such a run costs one more, docs/sim.md). beq, uxth, push and
+# pop since 2026-11-27 (h80): one 16-bit beq or uxth had shifted rej_bulk's and
+# basemul_pairs32's loops and half of the inverse NTT to 2 mod 4 (+34 %, +21 %, +10 % under
+# m4-v5); tests/test_native_armv7em_mlkem.py checks that no 32-bit instruction is there.
+NARROW = {
+    "ldr",
+    "str",
+    "ldrsh",
+    "strh",
+    "add",
+    "sub",
+    "subs",
+    "cmp",
+    "mov",
+    "lsr",
+    "and",
+    "orr",
+    "ldm",
+    "stm",
+    "bne",
+    "beq",
+    "uxth",
+    "push",
+    "pop",
+}
 
 
 def e(line: str) -> None:
