@@ -350,14 +350,15 @@ def emit_ntt(cache: bool = False) -> None:
                 plant(a, "t", "r2", tw)
                 plant(b, "t", "r3", "r3")
                 e(f"pkhtb {tw}, r3, {tw}, asr #16")
-        if cache:
+        if cache:  # the data stores between the load of bg's address and its use (m4-v5)
             e("ldr r3, [sp, #4]")
+        for m in range(4):
+            e(f"str {D[m]}, [r0, #{16 * h + 4 * m}]")
+        if cache:
             e(f"strd r10, r11, [r3, #{8 * h}]")
             if h == 1:
                 e("add r3, r3, #16")
                 e("str r3, [sp, #4]")
-        for m in range(4):
-            e(f"str {D[m]}, [r0, #{16 * h + 4 * m}]")
     e("add r0, r0, #32")
     e("add r1, r1, #16")
     e("ldr r3, [sp]")

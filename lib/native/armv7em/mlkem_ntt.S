@@ -847,11 +847,11 @@ pqlab_mlkem_ntt_cache_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r11, r3, r11, asr #16
     ldr.w r3, [sp, #4]
-    strd r10, r11, [r3, #0]
     str.w r4, [r0, #0]
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
+    strd r10, r11, [r3, #0]
     ldr.w r4, [r0, #16]
     ldr.w r5, [r0, #20]
     ldr.w r6, [r0, #24]
@@ -897,13 +897,13 @@ pqlab_mlkem_ntt_cache_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r11, r3, r11, asr #16
     ldr.w r3, [sp, #4]
-    strd r10, r11, [r3, #8]
-    add.w r3, r3, #16
-    str.w r3, [sp, #4]
     str.w r4, [r0, #16]
     str.w r5, [r0, #20]
     str.w r6, [r0, #24]
     str.w r7, [r0, #28]
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
     add.w r0, r0, #32
     add.w r1, r1, #16
     ldr.w r3, [sp]
