@@ -139,6 +139,7 @@ NARROW = {
     "uxth",
     "push",
     "pop",
+    "lsrs",
 }
 
 
@@ -599,8 +600,9 @@ def emit_basemul_pairs32() -> None:
     r3 = bg (halfwords, any pair), [sp] = n. pkhbt forms b0 | bg << 16, then smlad and smladx
     give the two sums of products: each term |t| < 2q^2, exact in 32 bits. Loads without
     base update where the M4 pipelines them (docs/sim.md): ldm for a, b and the accumulators,
-    bg by offset. n & 1 and n & 2 pairs first, then four pairs per iteration (the count is
-    public); the end address of r is kept on the stack (all registers are in use)."""
+    bg by offset. n & 1, n & 2 and n & 4 pairs first, then eight pairs per iteration (the
+    count is public; eight since 2026-11-27, h80: the loop test is 6 of about 56 cycles per
+    four pairs); the end address of r is kept on the stack (all registers are in use)."""
     name = "pqlab_mlkem_basemul_pairs32_armv7em"
     func(name)
     e("ldr r12, [sp]")
@@ -642,13 +644,20 @@ def emit_basemul_pairs32() -> None:
     two(0)
     e("add r3, r3, #4")
     out.append("2:")
+    e("ldr r12, [sp, #44]")  # n again (two() uses r12): the stack argument above 9 pushed words and 8 bytes
+    e("tst r12, #4")
+    e("beq 5f")
+    two(0)
+    two(4)
+    e("add r3, r3, #8")
+    out.append("5:")
     e("ldr r4, [sp]")
     e("cmp r0, r4")
     e("beq 4f")
     out.append("3:")
-    two(0)
-    two(4)
-    e("add r3, r3, #8")
+    for off in (0, 4, 8, 12):
+        two(off)
+    e("add r3, r3, #16")
     e("ldr r4, [sp]")
     e("cmp r0, r4")
     e("bne 3b")
@@ -784,19 +793,13 @@ def emit_reduce32_add_tobytes12() -> None:
 def emit_rej_bulk() -> None:
     """Algorithm 7 lines 5-15 for 12 g bytes without the count limit: r0 = cand, r1 = buf,
     r2 = g; every 12-bit value d < q is appended (written at cand[n], n += d < q);
-    returns n. Branch-free per value; 3 word loads (any alignment) per 8 values."""
+    returns n. Branch-free per value; 3 word loads (any alignment) per 8 values; an odd
+    group first, then two groups per loop test (since 2026-11-27, h80)."""
     name = "pqlab_mlkem_rej_bulk_armv7em"
     func(name)
     e("push {r4-r8, lr}")
     e("mov r3, r0")
     e(f"movw r12, #{Q}")
-    e("cmp r2, #0")
-    e("beq 2f")
-    out.append("1:")
-    e("ldr r4, [r1, #0]")
-    e("ldr r5, [r1, #4]")
-    e("ldr r6, [r1, #8]")
-    e("add r1, r1, #12")
 
     def app(d: str) -> None:
         e(f"strh {d}, [r3]")
@@ -804,24 +807,39 @@ def emit_rej_bulk() -> None:
         e(f"lsr {d}, {d}, #31")
         e(f"add r3, r3, {d}, lsl #1")
 
-    e("ubfx r7, r4, #0, #12")
-    app("r7")
-    e("ubfx r7, r4, #12, #12")
-    app("r7")
-    e("lsr r7, r4, #24")
-    e("bfi r7, r5, #8, #4")
-    app("r7")
-    e("ubfx r7, r5, #4, #12")
-    app("r7")
-    e("ubfx r7, r5, #16, #12")
-    app("r7")
-    e("lsr r7, r5, #28")
-    e("bfi r7, r6, #4, #8")
-    app("r7")
-    e("ubfx r7, r6, #8, #12")
-    app("r7")
-    e("lsr r7, r6, #20")
-    app("r7")
+    def group() -> None:
+        e("ldr r4, [r1, #0]")
+        e("ldr r5, [r1, #4]")
+        e("ldr r6, [r1, #8]")
+        e("add r1, r1, #12")
+        e("ubfx r7, r4, #0, #12")
+        app("r7")
+        e("ubfx r7, r4, #12, #12")
+        app("r7")
+        e("lsr r7, r4, #24")
+        e("bfi r7, r5, #8, #4")
+        app("r7")
+        e("ubfx r7, r5, #4, #12")
+        app("r7")
+        e("ubfx r7, r5, #16, #12")
+        app("r7")
+        e("lsr r7, r5, #28")
+        e("bfi r7, r6, #4, #8")
+        app("r7")
+        e("ubfx r7, r6, #8, #12")
+        app("r7")
+        e("lsr r7, r6, #20")
+        app("r7")
+
+    e("tst r2, #1")
+    e("beq 3f")
+    group()
+    out.append("3:")
+    e("lsrs r2, r2, #1")
+    e("beq 2f")
+    out.append("1:")
+    group()
+    group()
     e("subs r2, r2, #1")
     e("bne 1b")
     out.append("2:")

@@ -2536,6 +2536,35 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     stm.w r0!, {r10, r11, r12, lr}
     add.w r3, r3, #4
 2:
+    ldr.w r12, [sp, #44]
+    tst r12, #4
+    beq.w 5f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+5:
     ldr.w r4, [sp]
     cmp.w r0, r4
     beq.w 4f
@@ -2564,7 +2593,31 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     smlad r12, r5, r9, r12
     smladx lr, r5, r7, lr
     stm.w r0!, {r10, r11, r12, lr}
-    add.w r3, r3, #8
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #8]
+    ldrh r9, [r3, #10]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #12]
+    ldrh r9, [r3, #14]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #16
     ldr.w r4, [sp]
     cmp.w r0, r4
     bne.w 3b
@@ -2758,9 +2811,104 @@ pqlab_mlkem_rej_bulk_armv7em:
     push.w {r4-r8, lr}
     mov.w r3, r0
     movw r12, #3329
-    cmp.w r2, #0
+    tst r2, #1
+    beq.w 3f
+    ldr.w r4, [r1, #0]
+    ldr.w r5, [r1, #4]
+    ldr.w r6, [r1, #8]
+    add.w r1, r1, #12
+    ubfx r7, r4, #0, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r4, #12, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r4, #24
+    bfi r7, r5, #8, #4
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #4, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #16, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r5, #28
+    bfi r7, r6, #4, #8
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r6, #8, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r6, #20
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+3:
+    lsrs.w r2, r2, #1
     beq.w 2f
 1:
+    ldr.w r4, [r1, #0]
+    ldr.w r5, [r1, #4]
+    ldr.w r6, [r1, #8]
+    add.w r1, r1, #12
+    ubfx r7, r4, #0, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r4, #12, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r4, #24
+    bfi r7, r5, #8, #4
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #4, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #16, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r5, #28
+    bfi r7, r6, #4, #8
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r6, #8, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r6, #20
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
     ldr.w r4, [r1, #0]
     ldr.w r5, [r1, #4]
     ldr.w r6, [r1, #8]
