@@ -262,18 +262,18 @@ def end_func(name: str) -> None:
 D = [f"r{i}" for i in range(4, 12)]  # data words w0..w7
 
 
-def three_layers(z0: str) -> None:
+def three_layers(z0: str, base: int = 0) -> None:
     """CT layers on w0..w7: (w_m, w_m+4) zeta A, (w0,w2),(w1,w3) B, (w4,w6),(w5,w7) C,
-    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words A B C D E F G."""
-    e(f"ldr r2, [{z0}, #0]")
+    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words A B C D E F G at z0 + base."""
+    e(f"ldr r2, [{z0}, #{base}]")
     for m in range(4):
         ct(D[m], D[m + 4], "r2", "r3")
     for k, (p, q) in enumerate((((0, 2), (1, 3)), ((4, 6), (5, 7)))):
-        e(f"ldr r2, [{z0}, #{4 + 4 * k}]")
+        e(f"ldr r2, [{z0}, #{base + 4 + 4 * k}]")
         ct(D[p[0]], D[p[1]], "r2", "r3")
         ct(D[q[0]], D[q[1]], "r2", "r3")
     for k in range(4):
-        e(f"ldr r2, [{z0}, #{12 + 4 * k}]")
+        e(f"ldr r2, [{z0}, #{base + 12 + 4 * k}]")
         ct(D[2 * k], D[2 * k + 1], "r2", "r3")
 
 
@@ -320,11 +320,12 @@ def emit_ntt(cache: bool = False) -> None:
     for off in (0, 4):
         for m in range(8):
             e(f"ldr {D[m]}, [r0, #{8 * m + off}]")
-        three_layers("r1")
+        three_layers("r1", -28 if off else 0)
         for m in range(8):
             e(f"str {D[m]}, [r0, #{8 * m + off}]")
+        if not off:  # between the stores and the next loads (a load right after a store stalls)
+            e("add r1, r1, #28")
     e("add r0, r0, #64")
-    e("add r1, r1, #28")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 2b")
@@ -344,7 +345,7 @@ def emit_ntt(cache: bool = False) -> None:
             barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
         for k, tw in ((0, "r10"), (1, "r11")):
             a, b = D[2 * k], D[2 * k + 1]
-            e(f"ldr r2, [r1, #{8 * h + 4 * k}]")
+            e(f"ldr r2, [r1, #{4 * k - 8 * h}]")  # r1 advanced by 16 after h = 0's stores
             ct(a, b, "r2", "r3")
             if cache:  # tw = bg of pair 4i+2k (low half) | bg of pair 4i+2k+1 (high half)
                 e("rsb r3, r2, #1")  # the Plantard word of -zeta
@@ -360,8 +361,9 @@ def emit_ntt(cache: bool = False) -> None:
             if h == 1:
                 e("add r3, r3, #16")
                 e("str r3, [sp, #4]")
+        if h == 0:  # between the stores and h = 1's loads (a load right after a store stalls)
+            e("add r1, r1, #16")
     e("add r0, r0, #32")
-    e("add r1, r1, #16")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 3b")
@@ -925,7 +927,7 @@ def emit_cbd3() -> None:
     e("ldr r4, [r1, #8]")
     e("add r1, r1, #12")
 
-    def group(src: str | None, build: list[str]) -> None:
+    def group(src: str | None, build: list[str], last: bool = False) -> None:
         g = src
         if build:
             for ins in build:
@@ -945,14 +947,15 @@ def emit_cbd3() -> None:
             e(f"ubfx r9, r8, #{k + 6}, #3")
             e(f"pkhbt {o}, r7, r9, lsl #16")
             e(f"ssub16 {o}, {o}, r10")
+        if last:  # the end address before the STRD: a load right after an STRD stalls (m4-v5)
+            e("ldr r9, [sp]")
         e("strd r5, r6, [r0], #8")
 
     group("r2", [])
     group(None, ["lsr r5, r2, #24", "orr r5, r5, r3, lsl #8"])
     group(None, ["lsr r5, r3, #16", "orr r5, r5, r4, lsl #16"])
-    group(None, ["lsr r5, r4, #8"])
-    e("ldr r5, [sp]")
-    e("cmp r1, r5")
+    group(None, ["lsr r5, r4, #8"], last=True)
+    e("cmp r1, r9")
     e("bne 1b")
     e("add sp, sp, #8")
     e("pop {r4-r11, pc}")

@@ -244,6 +244,7 @@ pqlab_mlkem_ntt_armv7em:
     str.w r9, [r0, #40]
     str.w r10, [r0, #48]
     str.w r11, [r0, #56]
+    add.w r1, r1, #28
     ldr.w r4, [r0, #4]
     ldr.w r5, [r0, #12]
     ldr.w r6, [r0, #20]
@@ -252,7 +253,7 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r9, [r0, #44]
     ldr.w r10, [r0, #52]
     ldr.w r11, [r0, #60]
-    ldr.w r2, [r1, #0]
+    ldr.w r2, [r1, #-28]
     smulwb r3, r2, r8
     smlabb r3, r3, r12, lr
     smulwt r8, r2, r8
@@ -281,7 +282,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr.w r2, [r1, #4]
+    ldr.w r2, [r1, #-24]
     smulwb r3, r2, r6
     smlabb r3, r3, r12, lr
     smulwt r6, r2, r6
@@ -296,7 +297,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-20]
     smulwb r3, r2, r10
     smlabb r3, r3, r12, lr
     smulwt r10, r2, r10
@@ -311,7 +312,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-16]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -319,7 +320,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    ldr.w r2, [r1, #16]
+    ldr.w r2, [r1, #-12]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -327,7 +328,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #20]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r9
     smlabb r3, r3, r12, lr
     smulwt r9, r2, r9
@@ -335,7 +336,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    ldr.w r2, [r1, #24]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r11
     smlabb r3, r3, r12, lr
     smulwt r11, r2, r11
@@ -352,7 +353,6 @@ pqlab_mlkem_ntt_armv7em:
     str.w r10, [r0, #52]
     str.w r11, [r0, #60]
     add.w r0, r0, #64
-    add.w r1, r1, #28
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
@@ -399,6 +399,7 @@ pqlab_mlkem_ntt_armv7em:
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
+    add.w r1, r1, #16
     ldr.w r4, [r0, #16]
     ldr.w r5, [r0, #20]
     ldr.w r6, [r0, #24]
@@ -415,7 +416,7 @@ pqlab_mlkem_ntt_armv7em:
     smultb r11, r11, r12
     pkhbt r10, r10, r11, lsl #16
     ssub16 r6, r6, r10
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -423,7 +424,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -436,7 +437,6 @@ pqlab_mlkem_ntt_armv7em:
     str.w r6, [r0, #24]
     str.w r7, [r0, #28]
     add.w r0, r0, #32
-    add.w r1, r1, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
@@ -683,6 +683,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     str.w r9, [r0, #40]
     str.w r10, [r0, #48]
     str.w r11, [r0, #56]
+    add.w r1, r1, #28
     ldr.w r4, [r0, #4]
     ldr.w r5, [r0, #12]
     ldr.w r6, [r0, #20]
@@ -691,7 +692,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     ldr.w r9, [r0, #44]
     ldr.w r10, [r0, #52]
     ldr.w r11, [r0, #60]
-    ldr.w r2, [r1, #0]
+    ldr.w r2, [r1, #-28]
     smulwb r3, r2, r8
     smlabb r3, r3, r12, lr
     smulwt r8, r2, r8
@@ -720,7 +721,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr.w r2, [r1, #4]
+    ldr.w r2, [r1, #-24]
     smulwb r3, r2, r6
     smlabb r3, r3, r12, lr
     smulwt r6, r2, r6
@@ -735,7 +736,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-20]
     smulwb r3, r2, r10
     smlabb r3, r3, r12, lr
     smulwt r10, r2, r10
@@ -750,7 +751,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-16]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -758,7 +759,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    ldr.w r2, [r1, #16]
+    ldr.w r2, [r1, #-12]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -766,7 +767,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #20]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r9
     smlabb r3, r3, r12, lr
     smulwt r9, r2, r9
@@ -774,7 +775,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    ldr.w r2, [r1, #24]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r11
     smlabb r3, r3, r12, lr
     smulwt r11, r2, r11
@@ -791,7 +792,6 @@ pqlab_mlkem_ntt_cache_armv7em:
     str.w r10, [r0, #52]
     str.w r11, [r0, #60]
     add.w r0, r0, #64
-    add.w r1, r1, #28
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
@@ -852,6 +852,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
     strd r10, r11, [r3, #0]
+    add.w r1, r1, #16
     ldr.w r4, [r0, #16]
     ldr.w r5, [r0, #20]
     ldr.w r6, [r0, #24]
@@ -868,7 +869,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     smultb r11, r11, r12
     pkhbt r10, r10, r11, lsl #16
     ssub16 r6, r6, r10
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -882,7 +883,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     smulwt r3, r3, r5
     smlabb r3, r3, r12, lr
     pkhtb r10, r3, r10, asr #16
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -905,7 +906,6 @@ pqlab_mlkem_ntt_cache_armv7em:
     add.w r3, r3, #16
     str.w r3, [sp, #4]
     add.w r0, r0, #32
-    add.w r1, r1, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
@@ -3154,9 +3154,9 @@ pqlab_mlkem_cbd3_armv7em:
     ubfx r9, r8, #18, #3
     pkhbt r6, r7, r9, lsl #16
     ssub16 r6, r6, r10
+    ldr.w r9, [sp]
     strd r5, r6, [r0], #8
-    ldr.w r5, [sp]
-    cmp.w r1, r5
+    cmp.w r1, r9
     bne.w 1b
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
