@@ -151,8 +151,10 @@ static inline void pqlab_memzero_words(void *p, size_t n)
 /* copies n bytes from src to dst (not overlapping), four bytes at a time, for any
  * alignment: the 4-byte moves are fixed-size __builtin_memcpy calls that GCC/clang expand
  * inline (one LDR/STR on ARMv7-M, which allows unaligned word access; byte accesses where
- * the target does not). Each word is XORed with a zero behind a value barrier so that the
- * loop is not turned back into a call of the C library's memcpy (byte-wise on picolibc). */
+ * the target does not), four words per loop test (m4-sim: about 18 cycles per 16 bytes
+ * against 12 per 8 with one word per test). Each word is XORed with a zero behind a value
+ * barrier so that the loop is not turned back into a call of the C library's memcpy
+ * (byte-wise on picolibc). */
 static inline void pqlab_memcpy_words(void *dst, const void *src, size_t n)
 {
     uint8_t *d = (uint8_t *)dst;
