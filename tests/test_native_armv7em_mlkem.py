@@ -32,7 +32,8 @@ tests/test_mlkem_kernels.py. Cycles of one call (C and assembly) are printed, an
 the assembly's cycles must not depend on the data (NTT, inverse NTT, base multiplication,
 add, frommsg, tomsg, check12). The Barrett constants of the generator
 are checked exhaustively over int16, its Plantard constants on sampled int16 (exhaustively
-with -m slow), and the committed .S must be the generator's output."""
+with -m slow), the committed .S must be the generator's output, and no 32-bit instruction of
+it may sit at an address 2 mod 4 (m4-v5 does not pipeline such loads)."""
 
 from __future__ import annotations
 
