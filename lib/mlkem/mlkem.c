@@ -519,10 +519,17 @@ int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk)
 }
 
 /* ML-KEM.KeyGen_internal(d, z) (Algorithm 16): dk = dk_PKE || ek || H(ek) || z. */
+/* ek into dk (Algorithm 16 line 3) in a frame of its own: the unrolled word copy's registers
+ * would otherwise enlarge the caller's frame, which is on the stack during pke_keygen */
+static MLKEM_NOINLINE void copy_ek(uint8_t *dst, const uint8_t *ek)
+{
+    pqlab_memcpy_words(dst, ek, MLKEM_EKBYTES);
+}
+
 int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
 {
     pke_keygen(ek, dk, d);
-    pqlab_memcpy_words(dk + MLKEM_DK_EK_OFFSET, ek, MLKEM_EKBYTES);
+    copy_ek(dk + MLKEM_DK_EK_OFFSET, ek);
     mlkem_hash_h(dk + MLKEM_DK_H_OFFSET, ek, MLKEM_EKBYTES);
     memcpy(dk + MLKEM_DK_Z_OFFSET, z, MLKEM_SYMBYTES);
     return 0;

@@ -114,8 +114,33 @@ out: list[str] = []
 
 # mnemonics with a 16-bit Thumb encoding: emitted in their 32-bit form (.w), so that runs of
 # 32-bit instructions stay word-aligned (a 32-bit instruction at an address 2 mod 4 costs a
-# fetch cycle on the Cortex-M4, docs/sim.md)
-NARROW = {"ldr", "str", "ldrsh", "strh", "add", "sub", "subs", "cmp", "mov", "lsr", "and", "orr", "ldm", "stm", "bne"}
+# fetch cycle on the Cortex-M4, and under m4-v5 such a load is not pipelined and each
+# memory / non-memory change in such a run costs one more, docs/sim.md). beq, uxth, push and
+# pop since 2026-11-27 (h80): one 16-bit beq or uxth had shifted rej_bulk's and
+# basemul_pairs32's loops and half of the inverse NTT to 2 mod 4 (+34 %, +21 %, +10 % under
+# m4-v5); tests/test_native_armv7em_mlkem.py checks that no 32-bit instruction is there.
+NARROW = {
+    "ldr",
+    "str",
+    "ldrsh",
+    "strh",
+    "add",
+    "sub",
+    "subs",
+    "cmp",
+    "mov",
+    "lsr",
+    "and",
+    "orr",
+    "ldm",
+    "stm",
+    "bne",
+    "beq",
+    "uxth",
+    "push",
+    "pop",
+    "lsrs",
+}
 
 
 def e(line: str) -> None:
@@ -237,18 +262,18 @@ def end_func(name: str) -> None:
 D = [f"r{i}" for i in range(4, 12)]  # data words w0..w7
 
 
-def three_layers(z0: str) -> None:
+def three_layers(z0: str, base: int = 0) -> None:
     """CT layers on w0..w7: (w_m, w_m+4) zeta A, (w0,w2),(w1,w3) B, (w4,w6),(w5,w7) C,
-    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words A B C D E F G."""
-    e(f"ldr r2, [{z0}, #0]")
+    then (w0,w1) D, (w2,w3) E, (w4,w5) F, (w6,w7) G; table words A B C D E F G at z0 + base."""
+    e(f"ldr r2, [{z0}, #{base}]")
     for m in range(4):
         ct(D[m], D[m + 4], "r2", "r3")
     for k, (p, q) in enumerate((((0, 2), (1, 3)), ((4, 6), (5, 7)))):
-        e(f"ldr r2, [{z0}, #{4 + 4 * k}]")
+        e(f"ldr r2, [{z0}, #{base + 4 + 4 * k}]")
         ct(D[p[0]], D[p[1]], "r2", "r3")
         ct(D[q[0]], D[q[1]], "r2", "r3")
     for k in range(4):
-        e(f"ldr r2, [{z0}, #{12 + 4 * k}]")
+        e(f"ldr r2, [{z0}, #{base + 12 + 4 * k}]")
         ct(D[2 * k], D[2 * k + 1], "r2", "r3")
 
 
@@ -295,11 +320,12 @@ def emit_ntt(cache: bool = False) -> None:
     for off in (0, 4):
         for m in range(8):
             e(f"ldr {D[m]}, [r0, #{8 * m + off}]")
-        three_layers("r1")
+        three_layers("r1", -28 if off else 0)
         for m in range(8):
             e(f"str {D[m]}, [r0, #{8 * m + off}]")
+        if not off:  # between the stores and the next loads (a load right after a store stalls)
+            e("add r1, r1, #28")
     e("add r0, r0, #64")
-    e("add r1, r1, #28")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 2b")
@@ -319,23 +345,25 @@ def emit_ntt(cache: bool = False) -> None:
             barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
         for k, tw in ((0, "r10"), (1, "r11")):
             a, b = D[2 * k], D[2 * k + 1]
-            e(f"ldr r2, [r1, #{8 * h + 4 * k}]")
+            e(f"ldr r2, [r1, #{4 * k - 8 * h}]")  # r1 advanced by 16 after h = 0's stores
             ct(a, b, "r2", "r3")
             if cache:  # tw = bg of pair 4i+2k (low half) | bg of pair 4i+2k+1 (high half)
                 e("rsb r3, r2, #1")  # the Plantard word of -zeta
                 plant(a, "t", "r2", tw)
                 plant(b, "t", "r3", "r3")
                 e(f"pkhtb {tw}, r3, {tw}, asr #16")
-        if cache:
+        if cache:  # the data stores between the load of bg's address and its use (m4-v5)
             e("ldr r3, [sp, #4]")
+        for m in range(4):
+            e(f"str {D[m]}, [r0, #{16 * h + 4 * m}]")
+        if cache:
             e(f"strd r10, r11, [r3, #{8 * h}]")
             if h == 1:
                 e("add r3, r3, #16")
                 e("str r3, [sp, #4]")
-        for m in range(4):
-            e(f"str {D[m]}, [r0, #{16 * h + 4 * m}]")
+        if h == 0:  # between the stores and h = 1's loads (a load right after a store stalls)
+            e("add r1, r1, #16")
     e("add r0, r0, #32")
-    e("add r1, r1, #16")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 3b")
@@ -574,8 +602,9 @@ def emit_basemul_pairs32() -> None:
     r3 = bg (halfwords, any pair), [sp] = n. pkhbt forms b0 | bg << 16, then smlad and smladx
     give the two sums of products: each term |t| < 2q^2, exact in 32 bits. Loads without
     base update where the M4 pipelines them (docs/sim.md): ldm for a, b and the accumulators,
-    bg by offset. n & 1 and n & 2 pairs first, then four pairs per iteration (the count is
-    public); the end address of r is kept on the stack (all registers are in use)."""
+    bg by offset. n & 1, n & 2 and n & 4 pairs first, then eight pairs per iteration (the
+    count is public; eight since 2026-11-27, h80: the loop test is 6 of about 56 cycles per
+    four pairs); the end address of r is kept on the stack (all registers are in use)."""
     name = "pqlab_mlkem_basemul_pairs32_armv7em"
     func(name)
     e("ldr r12, [sp]")
@@ -617,13 +646,20 @@ def emit_basemul_pairs32() -> None:
     two(0)
     e("add r3, r3, #4")
     out.append("2:")
+    e("ldr r12, [sp, #44]")  # n again (two() uses r12): the stack argument above 9 pushed words and 8 bytes
+    e("tst r12, #4")
+    e("beq 5f")
+    two(0)
+    two(4)
+    e("add r3, r3, #8")
+    out.append("5:")
     e("ldr r4, [sp]")
     e("cmp r0, r4")
     e("beq 4f")
     out.append("3:")
-    two(0)
-    two(4)
-    e("add r3, r3, #8")
+    for off in (0, 4, 8, 12):
+        two(off)
+    e("add r3, r3, #16")
     e("ldr r4, [sp]")
     e("cmp r0, r4")
     e("bne 3b")
@@ -759,19 +795,13 @@ def emit_reduce32_add_tobytes12() -> None:
 def emit_rej_bulk() -> None:
     """Algorithm 7 lines 5-15 for 12 g bytes without the count limit: r0 = cand, r1 = buf,
     r2 = g; every 12-bit value d < q is appended (written at cand[n], n += d < q);
-    returns n. Branch-free per value; 3 word loads (any alignment) per 8 values."""
+    returns n. Branch-free per value; 3 word loads (any alignment) per 8 values; an odd
+    group first, then two groups per loop test (since 2026-11-27, h80)."""
     name = "pqlab_mlkem_rej_bulk_armv7em"
     func(name)
     e("push {r4-r8, lr}")
     e("mov r3, r0")
     e(f"movw r12, #{Q}")
-    e("cmp r2, #0")
-    e("beq 2f")
-    out.append("1:")
-    e("ldr r4, [r1, #0]")
-    e("ldr r5, [r1, #4]")
-    e("ldr r6, [r1, #8]")
-    e("add r1, r1, #12")
 
     def app(d: str) -> None:
         e(f"strh {d}, [r3]")
@@ -779,24 +809,39 @@ def emit_rej_bulk() -> None:
         e(f"lsr {d}, {d}, #31")
         e(f"add r3, r3, {d}, lsl #1")
 
-    e("ubfx r7, r4, #0, #12")
-    app("r7")
-    e("ubfx r7, r4, #12, #12")
-    app("r7")
-    e("lsr r7, r4, #24")
-    e("bfi r7, r5, #8, #4")
-    app("r7")
-    e("ubfx r7, r5, #4, #12")
-    app("r7")
-    e("ubfx r7, r5, #16, #12")
-    app("r7")
-    e("lsr r7, r5, #28")
-    e("bfi r7, r6, #4, #8")
-    app("r7")
-    e("ubfx r7, r6, #8, #12")
-    app("r7")
-    e("lsr r7, r6, #20")
-    app("r7")
+    def group() -> None:
+        e("ldr r4, [r1, #0]")
+        e("ldr r5, [r1, #4]")
+        e("ldr r6, [r1, #8]")
+        e("add r1, r1, #12")
+        e("ubfx r7, r4, #0, #12")
+        app("r7")
+        e("ubfx r7, r4, #12, #12")
+        app("r7")
+        e("lsr r7, r4, #24")
+        e("bfi r7, r5, #8, #4")
+        app("r7")
+        e("ubfx r7, r5, #4, #12")
+        app("r7")
+        e("ubfx r7, r5, #16, #12")
+        app("r7")
+        e("lsr r7, r5, #28")
+        e("bfi r7, r6, #4, #8")
+        app("r7")
+        e("ubfx r7, r6, #8, #12")
+        app("r7")
+        e("lsr r7, r6, #20")
+        app("r7")
+
+    e("tst r2, #1")
+    e("beq 3f")
+    group()
+    out.append("3:")
+    e("lsrs r2, r2, #1")
+    e("beq 2f")
+    out.append("1:")
+    group()
+    group()
     e("subs r2, r2, #1")
     e("bne 1b")
     out.append("2:")
@@ -882,7 +927,7 @@ def emit_cbd3() -> None:
     e("ldr r4, [r1, #8]")
     e("add r1, r1, #12")
 
-    def group(src: str | None, build: list[str]) -> None:
+    def group(src: str | None, build: list[str], last: bool = False) -> None:
         g = src
         if build:
             for ins in build:
@@ -902,14 +947,15 @@ def emit_cbd3() -> None:
             e(f"ubfx r9, r8, #{k + 6}, #3")
             e(f"pkhbt {o}, r7, r9, lsl #16")
             e(f"ssub16 {o}, {o}, r10")
+        if last:  # the end address before the STRD: a load right after an STRD stalls (m4-v5)
+            e("ldr r9, [sp]")
         e("strd r5, r6, [r0], #8")
 
     group("r2", [])
     group(None, ["lsr r5, r2, #24", "orr r5, r5, r3, lsl #8"])
     group(None, ["lsr r5, r3, #16", "orr r5, r5, r4, lsl #16"])
-    group(None, ["lsr r5, r4, #8"])
-    e("ldr r5, [sp]")
-    e("cmp r1, r5")
+    group(None, ["lsr r5, r4, #8"], last=True)
+    e("cmp r1, r9")
     e("bne 1b")
     e("add sp, sp, #8")
     e("pop {r4-r11, pc}")

@@ -11,7 +11,7 @@
 .type pqlab_mlkem_ntt_armv7em, %function
 .align 2
 pqlab_mlkem_ntt_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     movw r12, #3329
     movw lr, #26632
@@ -244,6 +244,7 @@ pqlab_mlkem_ntt_armv7em:
     str.w r9, [r0, #40]
     str.w r10, [r0, #48]
     str.w r11, [r0, #56]
+    add.w r1, r1, #28
     ldr.w r4, [r0, #4]
     ldr.w r5, [r0, #12]
     ldr.w r6, [r0, #20]
@@ -252,7 +253,7 @@ pqlab_mlkem_ntt_armv7em:
     ldr.w r9, [r0, #44]
     ldr.w r10, [r0, #52]
     ldr.w r11, [r0, #60]
-    ldr.w r2, [r1, #0]
+    ldr.w r2, [r1, #-28]
     smulwb r3, r2, r8
     smlabb r3, r3, r12, lr
     smulwt r8, r2, r8
@@ -281,7 +282,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr.w r2, [r1, #4]
+    ldr.w r2, [r1, #-24]
     smulwb r3, r2, r6
     smlabb r3, r3, r12, lr
     smulwt r6, r2, r6
@@ -296,7 +297,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-20]
     smulwb r3, r2, r10
     smlabb r3, r3, r12, lr
     smulwt r10, r2, r10
@@ -311,7 +312,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-16]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -319,7 +320,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    ldr.w r2, [r1, #16]
+    ldr.w r2, [r1, #-12]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -327,7 +328,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #20]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r9
     smlabb r3, r3, r12, lr
     smulwt r9, r2, r9
@@ -335,7 +336,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    ldr.w r2, [r1, #24]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r11
     smlabb r3, r3, r12, lr
     smulwt r11, r2, r11
@@ -352,7 +353,6 @@ pqlab_mlkem_ntt_armv7em:
     str.w r10, [r0, #52]
     str.w r11, [r0, #60]
     add.w r0, r0, #64
-    add.w r1, r1, #28
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
@@ -399,6 +399,7 @@ pqlab_mlkem_ntt_armv7em:
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
+    add.w r1, r1, #16
     ldr.w r4, [r0, #16]
     ldr.w r5, [r0, #20]
     ldr.w r6, [r0, #24]
@@ -415,7 +416,7 @@ pqlab_mlkem_ntt_armv7em:
     smultb r11, r11, r12
     pkhbt r10, r10, r11, lsl #16
     ssub16 r6, r6, r10
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -423,7 +424,7 @@ pqlab_mlkem_ntt_armv7em:
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -436,12 +437,11 @@ pqlab_mlkem_ntt_armv7em:
     str.w r6, [r0, #24]
     str.w r7, [r0, #28]
     add.w r0, r0, #32
-    add.w r1, r1, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
 
 .section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
@@ -449,7 +449,7 @@ pqlab_mlkem_ntt_armv7em:
 .type pqlab_mlkem_ntt_cache_armv7em, %function
 .align 2
 pqlab_mlkem_ntt_cache_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     str.w r1, [sp, #4]
     movw r12, #3329
@@ -683,6 +683,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     str.w r9, [r0, #40]
     str.w r10, [r0, #48]
     str.w r11, [r0, #56]
+    add.w r1, r1, #28
     ldr.w r4, [r0, #4]
     ldr.w r5, [r0, #12]
     ldr.w r6, [r0, #20]
@@ -691,7 +692,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     ldr.w r9, [r0, #44]
     ldr.w r10, [r0, #52]
     ldr.w r11, [r0, #60]
-    ldr.w r2, [r1, #0]
+    ldr.w r2, [r1, #-28]
     smulwb r3, r2, r8
     smlabb r3, r3, r12, lr
     smulwt r8, r2, r8
@@ -720,7 +721,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r7, r3
     sadd16 r7, r7, r3
-    ldr.w r2, [r1, #4]
+    ldr.w r2, [r1, #-24]
     smulwb r3, r2, r6
     smlabb r3, r3, r12, lr
     smulwt r6, r2, r6
@@ -735,7 +736,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-20]
     smulwb r3, r2, r10
     smlabb r3, r3, r12, lr
     smulwt r10, r2, r10
@@ -750,7 +751,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-16]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -758,7 +759,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r5, r3, asr #16
     ssub16 r5, r4, r3
     sadd16 r4, r4, r3
-    ldr.w r2, [r1, #16]
+    ldr.w r2, [r1, #-12]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -766,7 +767,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r6, r3
     sadd16 r6, r6, r3
-    ldr.w r2, [r1, #20]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r9
     smlabb r3, r3, r12, lr
     smulwt r9, r2, r9
@@ -774,7 +775,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     pkhtb r3, r9, r3, asr #16
     ssub16 r9, r8, r3
     sadd16 r8, r8, r3
-    ldr.w r2, [r1, #24]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r11
     smlabb r3, r3, r12, lr
     smulwt r11, r2, r11
@@ -791,7 +792,6 @@ pqlab_mlkem_ntt_cache_armv7em:
     str.w r10, [r0, #52]
     str.w r11, [r0, #60]
     add.w r0, r0, #64
-    add.w r1, r1, #28
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 2b
@@ -847,11 +847,12 @@ pqlab_mlkem_ntt_cache_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r11, r3, r11, asr #16
     ldr.w r3, [sp, #4]
-    strd r10, r11, [r3, #0]
     str.w r4, [r0, #0]
     str.w r5, [r0, #4]
     str.w r6, [r0, #8]
     str.w r7, [r0, #12]
+    strd r10, r11, [r3, #0]
+    add.w r1, r1, #16
     ldr.w r4, [r0, #16]
     ldr.w r5, [r0, #20]
     ldr.w r6, [r0, #24]
@@ -868,7 +869,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     smultb r11, r11, r12
     pkhbt r10, r10, r11, lsl #16
     ssub16 r6, r6, r10
-    ldr.w r2, [r1, #8]
+    ldr.w r2, [r1, #-8]
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -882,7 +883,7 @@ pqlab_mlkem_ntt_cache_armv7em:
     smulwt r3, r3, r5
     smlabb r3, r3, r12, lr
     pkhtb r10, r3, r10, asr #16
-    ldr.w r2, [r1, #12]
+    ldr.w r2, [r1, #-4]
     smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r2, r7
@@ -897,20 +898,19 @@ pqlab_mlkem_ntt_cache_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r11, r3, r11, asr #16
     ldr.w r3, [sp, #4]
-    strd r10, r11, [r3, #8]
-    add.w r3, r3, #16
-    str.w r3, [sp, #4]
     str.w r4, [r0, #16]
     str.w r5, [r0, #20]
     str.w r6, [r0, #24]
     str.w r7, [r0, #28]
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
     add.w r0, r0, #32
-    add.w r1, r1, #16
     ldr.w r3, [sp]
     cmp.w r0, r3
     bne.w 3b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
 
 .section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
@@ -918,7 +918,7 @@ pqlab_mlkem_ntt_cache_armv7em:
 .type pqlab_mlkem_invntt_armv7em, %function
 .align 2
 pqlab_mlkem_invntt_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     movw r12, #3329
     movw lr, #26632
@@ -967,28 +967,28 @@ pqlab_mlkem_invntt_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     smulwt r3, r2, r6
     smultb r3, r3, r12
     sub.w r6, r6, r3, lsl #16
     smulwb r3, r2, r6
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r6, r6, r3
     smulwt r3, r2, r8
     smultb r3, r3, r12
     sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r8, r8, r3
     smulwt r3, r2, r10
     smultb r3, r3, r12
     sub.w r10, r10, r3, lsl #16
     smulwb r3, r2, r10
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r10, r10, r3
     ldr.w r2, [r1, #16]
     ssub16 r3, r6, r4
@@ -1056,7 +1056,7 @@ pqlab_mlkem_invntt_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     stm.w r0!, {r4-r11}
     add.w r1, r1, #28
@@ -1146,14 +1146,14 @@ pqlab_mlkem_invntt_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     smulwt r3, r2, r8
     smultb r3, r3, r12
     sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r8, r8, r3
     ldr.w r2, [r1, #24]
     ssub16 r3, r8, r4
@@ -1391,14 +1391,14 @@ pqlab_mlkem_invntt_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     smulwt r3, r2, r8
     smultb r3, r3, r12
     sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r8, r8, r3
     ldr.w r2, [r1, #52]
     ssub16 r3, r8, r4
@@ -1633,7 +1633,7 @@ pqlab_mlkem_invntt_armv7em:
     cmp.w r0, r3
     bne.w 6b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
 
 .section .text.pqlab_mlkem_invntt_q_armv7em, "ax", %progbits
@@ -1641,7 +1641,7 @@ pqlab_mlkem_invntt_armv7em:
 .type pqlab_mlkem_invntt_q_armv7em, %function
 .align 2
 pqlab_mlkem_invntt_q_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     movw r12, #3329
     movw lr, #26632
@@ -1749,7 +1749,7 @@ pqlab_mlkem_invntt_q_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     stm.w r0!, {r4-r11}
     add.w r1, r1, #28
@@ -1839,14 +1839,14 @@ pqlab_mlkem_invntt_q_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     smulwt r3, r2, r8
     smultb r3, r3, r12
     sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r8, r8, r3
     ldr.w r2, [r1, #24]
     ssub16 r3, r8, r4
@@ -2084,14 +2084,14 @@ pqlab_mlkem_invntt_q_armv7em:
     sub.w r4, r4, r3, lsl #16
     smulwb r3, r2, r4
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r4, r4, r3
     smulwt r3, r2, r8
     smultb r3, r3, r12
     sub.w r8, r8, r3, lsl #16
     smulwb r3, r2, r8
     smultb r3, r3, r12
-    uxth r3, r3
+    uxth.w r3, r3
     ssub16 r8, r8, r3
     ldr.w r2, [r1, #52]
     ssub16 r3, r8, r4
@@ -2326,7 +2326,7 @@ pqlab_mlkem_invntt_q_armv7em:
     cmp.w r0, r3
     bne.w 6b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
 
 .section .text.pqlab_mlkem_basemul_acc_armv7em, "ax", %progbits
@@ -2334,7 +2334,7 @@ pqlab_mlkem_invntt_q_armv7em:
 .type pqlab_mlkem_basemul_acc_armv7em, %function
 .align 2
 pqlab_mlkem_basemul_acc_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     movw lr, #3327
     movt lr, #3329
@@ -2382,7 +2382,7 @@ pqlab_mlkem_basemul_acc_armv7em:
     cmp.w r0, r12
     bne.w 1b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul_acc_armv7em, .-pqlab_mlkem_basemul_acc_armv7em
 
 .section .text.pqlab_mlkem_basemul_pairs_armv7em, "ax", %progbits
@@ -2394,14 +2394,14 @@ pqlab_mlkem_basemul_pairs_armv7em:
     cmp.w r12, #0
     it eq
     bxeq lr
-    push {r4-r10, lr}
+    push.w {r4-r10, lr}
     movw lr, #3327
     movt lr, #3329
     movw r10, #:lower16:pqlab_mlkem_bm_gamma
     movt r10, #:upper16:pqlab_mlkem_bm_gamma
     add.w r3, r10, r3, lsl #1
     tst r12, #1
-    beq 1f
+    beq.w 1f
     ldr.w r4, [r1], #4
     ldr.w r6, [r2], #4
     ldr.w r8, [r0]
@@ -2420,7 +2420,7 @@ pqlab_mlkem_basemul_pairs_armv7em:
     sadd16 r8, r8, r5
     str.w r8, [r0], #4
     subs.w r12, r12, #1
-    beq 2f
+    beq.w 2f
 1:
     ldr.w r4, [r1], #4
     ldr.w r6, [r2], #4
@@ -2459,7 +2459,7 @@ pqlab_mlkem_basemul_pairs_armv7em:
     subs.w r12, r12, #2
     bne.w 1b
 2:
-    pop {r4-r10, pc}
+    pop.w {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
 
 .section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
@@ -2467,7 +2467,7 @@ pqlab_mlkem_basemul_pairs_armv7em:
 .type pqlab_mlkem_mulcache_armv7em, %function
 .align 2
 pqlab_mlkem_mulcache_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw lr, #3327
     movt lr, #3329
     movw r2, #:lower16:pqlab_mlkem_bm_gamma
@@ -2493,7 +2493,7 @@ pqlab_mlkem_mulcache_armv7em:
     stm.w r0!, {r4, r5}
     cmp.w r0, r3
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
 
 .section .text.pqlab_mlkem_basemul_pairs32_armv7em, "ax", %progbits
@@ -2505,12 +2505,12 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     cmp.w r12, #0
     it eq
     bxeq lr
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     add.w r4, r0, r12, lsl #3
     str.w r4, [sp]
     tst r12, #1
-    beq 1f
+    beq.w 1f
     ldr.w r4, [r1], #4
     ldr.w r6, [r2], #4
     ldrh r8, [r3], #2
@@ -2521,7 +2521,7 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     strd r10, r11, [r0], #8
 1:
     tst r12, #2
-    beq 2f
+    beq.w 2f
     ldm.w r1!, {r4, r5}
     ldm.w r2!, {r6, r7}
     ldrh r8, [r3, #0]
@@ -2536,10 +2536,9 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     stm.w r0!, {r10, r11, r12, lr}
     add.w r3, r3, #4
 2:
-    ldr.w r4, [sp]
-    cmp.w r0, r4
-    beq 4f
-3:
+    ldr.w r12, [sp, #44]
+    tst r12, #4
+    beq.w 5f
     ldm.w r1!, {r4, r5}
     ldm.w r2!, {r6, r7}
     ldrh r8, [r3, #0]
@@ -2565,12 +2564,66 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     smladx lr, r5, r7, lr
     stm.w r0!, {r10, r11, r12, lr}
     add.w r3, r3, #8
+5:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq.w 4f
+3:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #8]
+    ldrh r9, [r3, #10]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #12]
+    ldrh r9, [r3, #14]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #16
     ldr.w r4, [sp]
     cmp.w r0, r4
     bne.w 3b
 4:
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul_pairs32_armv7em, .-pqlab_mlkem_basemul_pairs32_armv7em
 
 .section .text.pqlab_mlkem_reduce32_armv7em, "ax", %progbits
@@ -2578,7 +2631,7 @@ pqlab_mlkem_basemul_pairs32_armv7em:
 .type pqlab_mlkem_reduce32_armv7em, %function
 .align 2
 pqlab_mlkem_reduce32_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw lr, #3327
     movt lr, #3329
     add.w r2, r0, #512
@@ -2607,7 +2660,7 @@ pqlab_mlkem_reduce32_armv7em:
     stm.w r0!, {r4-r7}
     cmp.w r0, r2
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_reduce32_armv7em, .-pqlab_mlkem_reduce32_armv7em
 
 .section .text.pqlab_mlkem_reduce32_add_armv7em, "ax", %progbits
@@ -2615,7 +2668,7 @@ pqlab_mlkem_reduce32_armv7em:
 .type pqlab_mlkem_reduce32_add_armv7em, %function
 .align 2
 pqlab_mlkem_reduce32_add_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     add.w r3, r0, #512
     str.w r3, [sp]
@@ -2654,7 +2707,7 @@ pqlab_mlkem_reduce32_add_armv7em:
     cmp.w r0, r12
     bne.w 1b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_reduce32_add_armv7em, .-pqlab_mlkem_reduce32_add_armv7em
 
 .section .text.pqlab_mlkem_reduce32_add_tobytes12_armv7em, "ax", %progbits
@@ -2662,7 +2715,7 @@ pqlab_mlkem_reduce32_add_armv7em:
 .type pqlab_mlkem_reduce32_add_tobytes12_armv7em, %function
 .align 2
 pqlab_mlkem_reduce32_add_tobytes12_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     add.w r3, r1, #1024
     str.w r3, [sp]
@@ -2747,7 +2800,7 @@ pqlab_mlkem_reduce32_add_tobytes12_armv7em:
     cmp.w r1, r12
     bne.w 1b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_reduce32_add_tobytes12_armv7em, .-pqlab_mlkem_reduce32_add_tobytes12_armv7em
 
 .section .text.pqlab_mlkem_rej_bulk_armv7em, "ax", %progbits
@@ -2755,12 +2808,107 @@ pqlab_mlkem_reduce32_add_tobytes12_armv7em:
 .type pqlab_mlkem_rej_bulk_armv7em, %function
 .align 2
 pqlab_mlkem_rej_bulk_armv7em:
-    push {r4-r8, lr}
+    push.w {r4-r8, lr}
     mov.w r3, r0
     movw r12, #3329
-    cmp.w r2, #0
-    beq 2f
+    tst r2, #1
+    beq.w 3f
+    ldr.w r4, [r1, #0]
+    ldr.w r5, [r1, #4]
+    ldr.w r6, [r1, #8]
+    add.w r1, r1, #12
+    ubfx r7, r4, #0, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r4, #12, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r4, #24
+    bfi r7, r5, #8, #4
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #4, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #16, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r5, #28
+    bfi r7, r6, #4, #8
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r6, #8, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r6, #20
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+3:
+    lsrs.w r2, r2, #1
+    beq.w 2f
 1:
+    ldr.w r4, [r1, #0]
+    ldr.w r5, [r1, #4]
+    ldr.w r6, [r1, #8]
+    add.w r1, r1, #12
+    ubfx r7, r4, #0, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r4, #12, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r4, #24
+    bfi r7, r5, #8, #4
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #4, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r5, #16, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r5, #28
+    bfi r7, r6, #4, #8
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    ubfx r7, r6, #8, #12
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
+    lsr.w r7, r6, #20
+    strh.w r7, [r3]
+    sub.w r7, r7, r12
+    lsr.w r7, r7, #31
+    add.w r3, r3, r7, lsl #1
     ldr.w r4, [r1, #0]
     ldr.w r5, [r1, #4]
     ldr.w r6, [r1, #8]
@@ -2812,7 +2960,7 @@ pqlab_mlkem_rej_bulk_armv7em:
 2:
     sub.w r0, r3, r0
     lsr.w r0, r0, #1
-    pop {r4-r8, pc}
+    pop.w {r4-r8, pc}
 .size pqlab_mlkem_rej_bulk_armv7em, .-pqlab_mlkem_rej_bulk_armv7em
 
 .section .text.pqlab_mlkem_cbd2_armv7em, "ax", %progbits
@@ -2820,7 +2968,7 @@ pqlab_mlkem_rej_bulk_armv7em:
 .type pqlab_mlkem_cbd2_armv7em, %function
 .align 2
 pqlab_mlkem_cbd2_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r12, #21845
     movt r12, #21845
     movw lr, #13107
@@ -2856,7 +3004,7 @@ pqlab_mlkem_cbd2_armv7em:
     add.w r0, r0, #16
     cmp.w r0, r10
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_cbd2_armv7em, .-pqlab_mlkem_cbd2_armv7em
 
 .section .text.pqlab_mlkem_cbd2_add_armv7em, "ax", %progbits
@@ -2864,7 +3012,7 @@ pqlab_mlkem_cbd2_armv7em:
 .type pqlab_mlkem_cbd2_add_armv7em, %function
 .align 2
 pqlab_mlkem_cbd2_add_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r12, #21845
     movt r12, #21845
     movw lr, #13107
@@ -2905,7 +3053,7 @@ pqlab_mlkem_cbd2_add_armv7em:
     add.w r0, r0, #16
     cmp.w r0, r10
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_cbd2_add_armv7em, .-pqlab_mlkem_cbd2_add_armv7em
 
 .section .text.pqlab_mlkem_cbd3_armv7em, "ax", %progbits
@@ -2913,7 +3061,7 @@ pqlab_mlkem_cbd2_add_armv7em:
 .type pqlab_mlkem_cbd3_armv7em, %function
 .align 2
 pqlab_mlkem_cbd3_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     sub.w sp, sp, #8
     add.w r2, r1, #192
     str.w r2, [sp]
@@ -3006,12 +3154,12 @@ pqlab_mlkem_cbd3_armv7em:
     ubfx r9, r8, #18, #3
     pkhbt r6, r7, r9, lsl #16
     ssub16 r6, r6, r10
+    ldr.w r9, [sp]
     strd r5, r6, [r0], #8
-    ldr.w r5, [sp]
-    cmp.w r1, r5
+    cmp.w r1, r9
     bne.w 1b
     add.w sp, sp, #8
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_cbd3_armv7em, .-pqlab_mlkem_cbd3_armv7em
 
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
@@ -3019,7 +3167,7 @@ pqlab_mlkem_cbd3_armv7em:
 .type pqlab_mlkem_frombytes12_armv7em, %function
 .align 2
 pqlab_mlkem_frombytes12_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r12, #3329
     movt r12, #3329
     add.w lr, r0, #512
@@ -3057,7 +3205,7 @@ pqlab_mlkem_frombytes12_armv7em:
     add.w r0, r0, #16
     cmp.w r0, lr
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
 
 .section .text.pqlab_mlkem_tobytes12_armv7em, "ax", %progbits
@@ -3065,7 +3213,7 @@ pqlab_mlkem_frombytes12_armv7em:
 .type pqlab_mlkem_tobytes12_armv7em, %function
 .align 2
 pqlab_mlkem_tobytes12_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r10, #6658
     movt r10, #6658
     movw r11, #3329
@@ -3116,7 +3264,7 @@ pqlab_mlkem_tobytes12_armv7em:
     add.w r0, r0, #12
     cmp.w r1, lr
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_tobytes12_armv7em, .-pqlab_mlkem_tobytes12_armv7em
 
 .section .text.pqlab_mlkem_canonical_armv7em, "ax", %progbits
@@ -3124,7 +3272,7 @@ pqlab_mlkem_tobytes12_armv7em:
 .type pqlab_mlkem_canonical_armv7em, %function
 .align 2
 pqlab_mlkem_canonical_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r1, #6658
     movt r1, #6658
     movw r2, #3329
@@ -3178,7 +3326,7 @@ pqlab_mlkem_canonical_armv7em:
     stm.w r0!, {r4-r7}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_canonical_armv7em, .-pqlab_mlkem_canonical_armv7em
 
 .section .text.pqlab_mlkem_tomont_add_armv7em, "ax", %progbits
@@ -3186,7 +3334,7 @@ pqlab_mlkem_canonical_armv7em:
 .type pqlab_mlkem_tomont_add_armv7em, %function
 .align 2
 pqlab_mlkem_tomont_add_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw lr, #3327
     movt lr, #3329
     movw r2, #1353
@@ -3233,7 +3381,7 @@ pqlab_mlkem_tomont_add_armv7em:
     stm.w r0!, {r4-r7}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_tomont_add_armv7em, .-pqlab_mlkem_tomont_add_armv7em
 
 .section .text.pqlab_mlkem_add_armv7em, "ax", %progbits
@@ -3241,7 +3389,7 @@ pqlab_mlkem_tomont_add_armv7em:
 .type pqlab_mlkem_add_armv7em, %function
 .align 2
 pqlab_mlkem_add_armv7em:
-    push {r4-r9, lr}
+    push.w {r4-r9, lr}
     add.w r12, r0, #512
 1:
     ldm.w r0, {r2-r5}
@@ -3260,7 +3408,7 @@ pqlab_mlkem_add_armv7em:
     stm.w r0!, {r2-r5}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r9, pc}
+    pop.w {r4-r9, pc}
 .size pqlab_mlkem_add_armv7em, .-pqlab_mlkem_add_armv7em
 
 .section .text.pqlab_mlkem_frommsg_armv7em, "ax", %progbits
@@ -3268,7 +3416,7 @@ pqlab_mlkem_add_armv7em:
 .type pqlab_mlkem_frommsg_armv7em, %function
 .align 2
 pqlab_mlkem_frommsg_armv7em:
-    push {r4-r7, lr}
+    push.w {r4-r7, lr}
     movw r12, #1665
     movw r3, #1
     movt r3, #1
@@ -3287,7 +3435,7 @@ pqlab_mlkem_frommsg_armv7em:
     stm.w r0!, {r4-r7}
     cmp.w r1, lr
     bne.w 1b
-    pop {r4-r7, pc}
+    pop.w {r4-r7, pc}
 .size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
 
 .section .text.pqlab_mlkem_frommsg_add_armv7em, "ax", %progbits
@@ -3295,7 +3443,7 @@ pqlab_mlkem_frommsg_armv7em:
 .type pqlab_mlkem_frommsg_add_armv7em, %function
 .align 2
 pqlab_mlkem_frommsg_add_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r12, #1665
     movw r3, #1
     movt r3, #1
@@ -3319,7 +3467,7 @@ pqlab_mlkem_frommsg_add_armv7em:
     stm.w r0!, {r4-r7}
     cmp.w r1, lr
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_frommsg_add_armv7em, .-pqlab_mlkem_frommsg_add_armv7em
 
 .section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
@@ -3327,7 +3475,7 @@ pqlab_mlkem_frommsg_add_armv7em:
 .type pqlab_mlkem_tomsg_armv7em, %function
 .align 2
 pqlab_mlkem_tomsg_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #833
     movt r2, #833
     movw r3, #1664
@@ -3359,7 +3507,7 @@ pqlab_mlkem_tomsg_armv7em:
     strb r12, [r0], #1
     cmp.w r0, lr
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_tomsg_armv7em, .-pqlab_mlkem_tomsg_armv7em
 
 .section .text.pqlab_mlkem_tomsg_sub_armv7em, "ax", %progbits
@@ -3367,7 +3515,7 @@ pqlab_mlkem_tomsg_armv7em:
 .type pqlab_mlkem_tomsg_sub_armv7em, %function
 .align 2
 pqlab_mlkem_tomsg_sub_armv7em:
-    push {r4-r10, lr}
+    push.w {r4-r10, lr}
     movw r3, #833
     movt r3, #833
     movw r6, #1664
@@ -3434,7 +3582,7 @@ pqlab_mlkem_tomsg_sub_armv7em:
     strb r12, [r0], #1
     cmp.w r0, lr
     bne.w 1b
-    pop {r4-r10, pc}
+    pop.w {r4-r10, pc}
 .size pqlab_mlkem_tomsg_sub_armv7em, .-pqlab_mlkem_tomsg_sub_armv7em
 
 .section .text.pqlab_mlkem_zero32_armv7em, "ax", %progbits
@@ -3442,7 +3590,7 @@ pqlab_mlkem_tomsg_sub_armv7em:
 .type pqlab_mlkem_zero32_armv7em, %function
 .align 2
 pqlab_mlkem_zero32_armv7em:
-    push {r4-r7, lr}
+    push.w {r4-r7, lr}
     mov.w r1, #0
     mov.w r2, #0
     mov.w r3, #0
@@ -3459,7 +3607,7 @@ pqlab_mlkem_zero32_armv7em:
     stm.w r0!, {r1-r7, r12}
     cmp.w r0, lr
     bne.w 1b
-    pop {r4-r7, pc}
+    pop.w {r4-r7, pc}
 .size pqlab_mlkem_zero32_armv7em, .-pqlab_mlkem_zero32_armv7em
 
 .section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
@@ -3467,7 +3615,7 @@ pqlab_mlkem_zero32_armv7em:
 .type pqlab_mlkem_check12_armv7em, %function
 .align 2
 pqlab_mlkem_check12_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r12, #3329
     movt r12, #3329
     add.w lr, r0, r1
@@ -3503,7 +3651,7 @@ pqlab_mlkem_check12_armv7em:
     cmp.w r0, lr
     bne.w 1b
     mov.w r0, r10
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_check12_armv7em, .-pqlab_mlkem_check12_armv7em
 
 .section .text.pqlab_mlkem_compress4_armv7em, "ax", %progbits
@@ -3511,7 +3659,7 @@ pqlab_mlkem_check12_armv7em:
 .type pqlab_mlkem_compress4_armv7em, %function
 .align 2
 pqlab_mlkem_compress4_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #15100
     movt r2, #1
     mov.w r3, #128
@@ -3619,7 +3767,7 @@ pqlab_mlkem_compress4_armv7em:
     str.w r8, [r0], #4
     cmp.w r1, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress4_armv7em, .-pqlab_mlkem_compress4_armv7em
 
 .section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
@@ -3627,7 +3775,7 @@ pqlab_mlkem_compress4_armv7em:
 .type pqlab_mlkem_decompress4_armv7em, %function
 .align 2
 pqlab_mlkem_decompress4_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #3329
     mov.w r3, #8
     add.w r12, r0, #512
@@ -3738,7 +3886,7 @@ pqlab_mlkem_decompress4_armv7em:
     stm.w r0!, {r6-r9}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress4_armv7em, .-pqlab_mlkem_decompress4_armv7em
 
 .section .text.pqlab_mlkem_compress5_armv7em, "ax", %progbits
@@ -3746,7 +3894,7 @@ pqlab_mlkem_decompress4_armv7em:
 .type pqlab_mlkem_compress5_armv7em, %function
 .align 2
 pqlab_mlkem_compress5_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #30199
     movt r2, #2
     mov.w r3, #128
@@ -3862,7 +4010,7 @@ pqlab_mlkem_compress5_armv7em:
     str.w r8, [r0], #4
     cmp.w r1, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress5_armv7em, .-pqlab_mlkem_compress5_armv7em
 
 .section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
@@ -3870,7 +4018,7 @@ pqlab_mlkem_compress5_armv7em:
 .type pqlab_mlkem_decompress5_armv7em, %function
 .align 2
 pqlab_mlkem_decompress5_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #3329
     mov.w r3, #16
     add.w r12, r0, #512
@@ -3986,7 +4134,7 @@ pqlab_mlkem_decompress5_armv7em:
     stm.w r0!, {r6-r9}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress5_armv7em, .-pqlab_mlkem_decompress5_armv7em
 
 .section .text.pqlab_mlkem_compress10_armv7em, "ax", %progbits
@@ -3994,7 +4142,7 @@ pqlab_mlkem_decompress5_armv7em:
 .type pqlab_mlkem_compress10_armv7em, %function
 .align 2
 pqlab_mlkem_compress10_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #48862
     movt r2, #78
     mov.w r3, #128
@@ -4118,7 +4266,7 @@ pqlab_mlkem_compress10_armv7em:
     str.w r8, [r0], #4
     cmp.w r1, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress10_armv7em, .-pqlab_mlkem_compress10_armv7em
 
 .section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
@@ -4126,7 +4274,7 @@ pqlab_mlkem_compress10_armv7em:
 .type pqlab_mlkem_decompress10_armv7em, %function
 .align 2
 pqlab_mlkem_decompress10_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #3329
     mov.w r3, #512
     add.w r12, r0, #512
@@ -4251,7 +4399,7 @@ pqlab_mlkem_decompress10_armv7em:
     stm.w r0!, {r6-r9}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress10_armv7em, .-pqlab_mlkem_decompress10_armv7em
 
 .section .text.pqlab_mlkem_compress11_armv7em, "ax", %progbits
@@ -4259,7 +4407,7 @@ pqlab_mlkem_decompress10_armv7em:
 .type pqlab_mlkem_compress11_armv7em, %function
 .align 2
 pqlab_mlkem_compress11_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #32187
     movt r2, #157
     mov.w r3, #128
@@ -4387,7 +4535,7 @@ pqlab_mlkem_compress11_armv7em:
     str.w r8, [r0], #4
     cmp.w r1, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress11_armv7em, .-pqlab_mlkem_compress11_armv7em
 
 .section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
@@ -4395,7 +4543,7 @@ pqlab_mlkem_compress11_armv7em:
 .type pqlab_mlkem_decompress11_armv7em, %function
 .align 2
 pqlab_mlkem_decompress11_armv7em:
-    push {r4-r11, lr}
+    push.w {r4-r11, lr}
     movw r2, #3329
     mov.w r3, #1024
     add.w r12, r0, #512
@@ -4523,7 +4671,7 @@ pqlab_mlkem_decompress11_armv7em:
     stm.w r0!, {r6-r9}
     cmp.w r0, r12
     bne.w 1b
-    pop {r4-r11, pc}
+    pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress11_armv7em, .-pqlab_mlkem_decompress11_armv7em
 
 .section .rodata.pqlab_mlkem_ntt, "a"
