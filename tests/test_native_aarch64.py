@@ -940,6 +940,95 @@ def test_neon_fndsa_modq_sign_matches_portable(tmp_path: Path) -> None:
     assert int(f["declined"]) == 3 * kinds * (4 + 1 + 1 + 1 + 1)
 
 
+FNDSA_BEREXP_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "pqlab_hal.h"
+/* the C reference: lib/fndsa/sampler.c itself with the native-double fpr layer, built without
+ * the backend's defines (its static berexp_threshold is what the kernel must reproduce) */
+#include "sampler.c"
+#include "fndsa_sampler.h"
+
+static uint64_t rng = 0x3C6EF372FE94F82Bull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static double unit(void) /* [0, 1) */
+{
+    return (double)(next64() >> 11) / 9007199254740992.0;
+}
+static unsigned int bad, checks;
+
+static void check(double x, double ccs)
+{
+    const uint64_t want = berexp_threshold(x, ccs);
+    const uint64_t got = pqlab_fndsa_berexp_threshold_native(x, ccs, fndsa_expm_c);
+    checks++;
+    if (want != got) {
+        printf("mismatch berexp %a %a %llx %llx\n", x, ccs, (unsigned long long)want, (unsigned long long)got);
+        bad++;
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    const double ln2 = 0x1.62e42fefa39efp-1;
+    const double ccs_edge[6] = {0.0, 0x1p-60, 0.5, 0x1.fffffffffffffp-1, 0.7, 0x1.0000000000001p-1};
+    for (unsigned int k = 0; k < 6; k++) {
+        const double ccs = ccs_edge[k];
+        for (int s = 0; s <= 70; s++) { /* every s, at and next to s ln 2, and r next to ln 2 */
+            const double b = (double)s * ln2;
+            check(b, ccs);
+            check(nextafter(b, 0.0), ccs);
+            check(nextafter(b, 1e9), ccs);
+            check(b + 0.5 * ln2, ccs);
+        }
+        check(0.0, ccs);
+        check(-0.0, ccs);
+        check(4.9e-324, ccs);
+        check(-1e-300, ccs);
+        check(-0.25, ccs);
+        check(0x1.fffffffffffffp+29, ccs);
+        check(12345.678, ccs);
+    }
+    for (unsigned int i = 0; i < @NRANDOM@ * 400; i++) {
+        const double x = i % 4 == 0 ? unit() * ln2 : i % 4 == 1 ? unit() * 50.0 : i % 4 == 2 ? unit() * 2.0 : unit();
+        check(x, i % 8 == 0 ? unit() * 0.01 : 0.5 + 0.5 * unit());
+    }
+    printf("counts berexp=%u\n", checks);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
+    """BerExp's threshold (fndsa_sampler.c) against lib/fndsa/sampler.c's berexp_threshold on
+    native doubles (the file included whole, built as the `fpu` implementation is, without the
+    backend): x at, just below and just above every multiple s ln 2 for s = 0..70 (the
+    saturation of s at 63 included) and halfway between, +-0, a subnormal, small negative x, x
+    next to 2^30, random x in [0, ln 2), [0, 50), [0, 2), [0, 1), with ccs 0, 2^-60, 1/2, the
+    largest double below 1 and random values; every 64-bit result equal."""
+    fndsa = ROOT / "lib" / "fndsa"
+    f = run_and_parse(
+        tmp_path,
+        "berexp.c",
+        FNDSA_BEREXP_PROGRAM,
+        [NATIVE / "fndsa_sampler.c", *KECCAK_C],
+        include=[fndsa, ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=["-DPQLAB_FNDSA_LOGN=9", "-DPQLAB_NS=pqlab_test_", "-DPQLAB_FNDSA_FPR_NATIVE", "-ffp-contract=off"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    assert int(f["berexp"]) == 6 * (71 * 4 + 7) + NRANDOM * 400
+
+
 FNDSA_FFT_PROGRAM = r"""
 #include <stdio.h>
 #include <string.h>

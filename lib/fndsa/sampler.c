@@ -261,10 +261,21 @@ static inline uint64_t berexp_threshold(fpr x, fpr ccs)
     return fpr_ursh((fndsa_expm_p63(r, ccs) << 1) - 1, sw);
 }
 
+#if defined(PQLAB_FNDSA_BEREXP_NATIVE) && defined(PQLAB_FNDSA_FPR_NATIVE)
+#include "../native/fndsa_sampler.h"
+#endif
+
 /* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. */
 int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
 {
+#if defined(PQLAB_FNDSA_BEREXP_NATIVE) && defined(PQLAB_FNDSA_FPR_NATIVE)
+    /* the backend's threshold (lib/native/fndsa_sampler.h): the same value on its domain */
+    PQLAB_CONTRACT("fndsa berexp_threshold", x > -0x1p30 && x < 0x1p30 && ccs >= 0.0 && ccs < 1.0,
+                   "|x| < 2^30, 0 <= ccs < 1");
+    uint64_t z = pqlab_fndsa_berexp_threshold_native(x, ccs, fndsa_expm_c);
+#else
     uint64_t z = berexp_threshold(x, ccs);
+#endif
     /* lazy comparison of a uniform 64-bit value with z, byte by byte from the
      * top: the first differing byte decides; w < 0 means "accept" */
     int i = 64;

@@ -49,6 +49,9 @@
 #define PQLAB_FNDSA_RCDT_NATIVE 1
 /* FN-DSA: the sampler's PRNG refill, eight ChaCha20 blocks as two 4-way passes (fndsa_fft.c) */
 #define PQLAB_FNDSA_PRNG_NATIVE 1
+/* FN-DSA: BerExp's threshold for the native-double fpr layer (fndsa_sampler.c): FCVTZS for the
+ * truncations, the C's UMULH Horner chain; implementation `fpu` only */
+#define PQLAB_FNDSA_BEREXP_NATIVE 1
 
 /* Hawk signing (hawk_sign.c, contract lib/native/hawk_sign.h): SamplerSign's table count, two
  * samples per vector, and the GF(2) products t0, t1 with the accumulator in registers */
