@@ -1283,8 +1283,8 @@ int main(void)
 FNDSA_FFT_MIN_LOGN = {
     "fft": 3,
     "ifft": 3,
-    "split": 3,
-    "merge": 3,
+    "split": 1,
+    "merge": 1,
     "add": 1,
     "sub": 1,
     "neg": 1,
