@@ -95,6 +95,13 @@ def test_build_and_namespace(target: str, tmp_path: Path) -> None:
                 assert len(kernels) == 17, kernels
                 assert (kernels <= set(undef)) if native else not kernels & set(undef), undef
                 assert "pqlab_fndsa_rcdt_count_native" in undef, undef
+                # the mod-q work of complete_private and signing's end (lib/native/fndsa_modq.h):
+                # every build; the conversion from doubles and BerExp's threshold
+                # (fndsa_sampler.h) in the native-double build only
+                modq = {"muldiv", "mul2add", "of_small", "norm"}
+                assert {f"pqlab_fndsa_mq_{k}_native" for k in modq} <= set(undef), undef
+                assert ("pqlab_fndsa_mq_of_rint_native" in undef) == native, undef
+                assert ("pqlab_fndsa_berexp_threshold_native" in undef) == native, undef
             if native:
                 conv = [u for u in undef if u.startswith("__aeabi_d2") or u in ("__fixdfdi", "__fixunsdfdi")]
                 assert not conv, f"runtime double->int conversion used on {target}: {conv}"

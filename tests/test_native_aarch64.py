@@ -717,6 +717,318 @@ def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
             assert res[k] == acc % q, (key, k)
 
 
+FNDSA_MODQ_SIGN_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "pqlab_hal.h"
+/* the C reference: lib/fndsa/modq.c itself, compiled without the backend's defines and with the
+ * native-double fpr layer (the implementation `fpu`): its static mq_*_c loops are what the
+ * kernels must reproduce */
+#include "modq.c"
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+#define G 8 /* guard words after every output */
+static uint16_t x[1024], y[1024], z[1024], w[1024], hm[1024];
+static uint16_t r1[1024 + G], r2[1024 + G];
+static int16_t s1[1024 + G], s2[1024 + G];
+static int8_t f8[1024];
+static double zd[1024];
+static unsigned int bad, n_muldiv, n_mul2add, n_small, n_norm, n_rint, n_declined;
+
+static void fail(const char *what, unsigned int logn, unsigned int kind)
+{
+    printf("mismatch %s %u %u\n", what, logn, kind);
+    bad++;
+}
+
+/* kind 0..: random, zero, q - 1, edges, random with zeros in z */
+static uint16_t val(unsigned kind, unsigned i)
+{
+    static const uint16_t edge[6] = {0, 1, 2, Q - 1, Q / 2, Q / 2 + 1};
+    switch (kind) {
+    case 1:
+        return 0;
+    case 2:
+        return Q - 1;
+    case 3:
+        return edge[(i + (unsigned)(next64() % 6)) % 6];
+    default:
+        return (uint16_t)(next64() % Q);
+    }
+}
+
+static void fill(unsigned logn, unsigned kind)
+{
+    const unsigned n = 1u << logn;
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = val(kind, i);
+        y[i] = val(kind, i);
+        z[i] = val(kind, i);
+        w[i] = val(kind, i);
+        hm[i] = val(kind, i);
+        if (kind == 4 && (next64() & 3) == 0) {
+            z[i] = 0;
+        }
+        f8[i] = (int8_t)(kind == 3 ? (int)(i & 255) - 128 : kind == 1 ? 0 : kind == 2 ? -128 : (int8_t)next64());
+    }
+}
+
+static void guard(uint16_t *a, int16_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n + G; i++) {
+        a[i] = 0xA5A5;
+        b[i] = 0x5A5A;
+    }
+}
+
+static void check_u16(const char *what, unsigned logn, unsigned kind, int rc)
+{
+    const unsigned n = 1u << logn;
+    if (logn < 4) {
+        n_declined++;
+        for (unsigned i = 0; i < n + G; i++) {
+            if (r2[i] != 0xA5A5) {
+                fail(what, logn, kind); /* a decline writes nothing */
+                return;
+            }
+        }
+        if (rc != PQLAB_NATIVE_DECLINED) {
+            fail(what, logn, kind);
+        }
+        return;
+    }
+    if (rc != PQLAB_NATIVE_DONE || memcmp(r1, r2, 2 * n) != 0) {
+        fail(what, logn, kind);
+    }
+    for (unsigned i = n; i < n + G; i++) {
+        if (r2[i] != 0xA5A5) {
+            fail(what, logn, kind);
+        }
+    }
+}
+
+static void test_rint(unsigned logn, unsigned kind)
+{
+    const unsigned n = 1u << logn;
+    for (unsigned i = 0; i < n; i++) {
+        const double r = (double)(int64_t)(next64() % (1u << 30)) - (double)(1u << 29);
+        switch (kind) {
+        case 0: /* random with a fraction */
+            zd[i] = r + (double)(next64() >> 11) / 9007199254740992.0;
+            break;
+        case 1: /* exact halves: ties to even */
+            zd[i] = (double)((int64_t)(next64() % 64) - 32) + 0.5;
+            break;
+        case 2: /* just below / above a half, +-0, tiny */
+            zd[i] = i % 4 == 0 ? nextafter(0.5 + (double)(i % 9), 0.0)
+                  : i % 4 == 1 ? nextafter(-0.5 - (double)(i % 9), 1.0)
+                  : i % 4 == 2 ? (i & 8 ? -0.0 : 0.0)
+                               : (i & 8 ? -1e-300 : 4.9e-324);
+            break;
+        case 3: /* around 2^31, 2^32 and up to 2^62, both signs */
+            zd[i] = ldexp(1.0 + (double)(next64() % 1000) / 1000.0, 30 + (int)(i % 33)) * (i & 1 ? -1.0 : 1.0);
+            break;
+        default:
+            zd[i] = r;
+        }
+    }
+    guard(r1, s1, n);
+    guard(r2, s2, n);
+    mq_of_rint_poly_c(r1, zd, logn);
+    check_u16("of_rint", logn, kind, pqlab_fndsa_mq_of_rint_native(r2, zd, logn));
+    n_rint++;
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    for (unsigned logn = 1; logn <= 10; logn++) {
+        const unsigned n = 1u << logn;
+        for (unsigned kind = 0; kind < 5 + @NRANDOM@ / 8; kind++) {
+            fill(logn, kind > 4 ? 0 : kind);
+            for (unsigned mode = 0; mode < 4; mode++) { /* y NULL / given; r separate, = x, = y */
+                const uint16_t *yy = mode == 0 ? NULL : y;
+                guard(r1, s1, n);
+                guard(r2, s2, n);
+                mq_muldiv_c(r1, x, yy, z, logn);
+                int rc;
+                if (mode <= 1) {
+                    rc = pqlab_fndsa_mq_muldiv_native(r2, x, yy, z, logn);
+                } else {
+                    memcpy(r2, mode == 2 ? x : y, 2 * n);
+                    rc = logn < 4 ? PQLAB_NATIVE_DECLINED
+                         : mode == 2 ? pqlab_fndsa_mq_muldiv_native(r2, r2, y, z, logn)
+                                     : pqlab_fndsa_mq_muldiv_native(r2, x, r2, z, logn);
+                    if (logn < 4) {
+                        guard(r2, s2, n);
+                    }
+                }
+                check_u16("muldiv", logn, kind * 4 + mode, rc);
+                n_muldiv++;
+            }
+            guard(r1, s1, n);
+            guard(r2, s2, n);
+            mq_mul2add_c(r1, x, y, z, w, logn);
+            check_u16("mul2add", logn, kind, pqlab_fndsa_mq_mul2add_native(r2, x, y, z, w, logn));
+            if (logn >= 4) { /* r = a */
+                memcpy(r2, x, 2 * n);
+                if (pqlab_fndsa_mq_mul2add_native(r2, r2, y, z, w, logn) != 0 || memcmp(r1, r2, 2 * n) != 0) {
+                    fail("mul2add_alias", logn, kind);
+                }
+            }
+            n_mul2add++;
+            guard(r1, s1, n);
+            guard(r2, s2, n);
+            mq_of_small_c(r1, f8, logn);
+            check_u16("of_small", logn, kind, pqlab_fndsa_mq_of_small_native(r2, f8, logn));
+            n_small++;
+            guard(r1, s1, n);
+            guard(r2, s2, n);
+            uint64_t sc = mq_norm_c(s1, x, y, hm, logn), sn = 0x123456789ull;
+            const int rc = pqlab_fndsa_mq_norm_native(s2, x, y, hm, logn, &sn);
+            if (logn < 4) {
+                n_declined++;
+                if (rc != PQLAB_NATIVE_DECLINED || sn != 0x123456789ull || s2[0] != 0x5A5A) {
+                    fail("norm_decline", logn, kind);
+                }
+            } else if (rc != 0 || sc != sn || memcmp(s1, s2, 2 * (n + G)) != 0) {
+                fail("norm", logn, kind);
+            }
+            n_norm++;
+            test_rint(logn, kind % 5);
+        }
+    }
+    printf("counts muldiv=%u mul2add=%u of_small=%u norm=%u of_rint=%u declined=%u\n", n_muldiv, n_mul2add,
+           n_small, n_norm, n_rint, n_declined);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_modq_sign_matches_portable(tmp_path: Path) -> None:
+    """The coefficient-wise mod-q kernels of complete_private, the public key and signing's end
+    (fndsa_modq.c, PQLAB_FNDSA_MODQ_SIGN_NATIVE) against lib/fndsa/modq.c's C loops (the file
+    included whole, built without the backend, native-double fpr) for logn 1..10: random, all
+    zero, all q - 1 and edge values (0, 1, 2, q - 1, (q-1)/2, (q+1)/2), z with zeros (1/0 = 0);
+    muldiv with and without y, its output separate, over x and over y; mul2add also in place;
+    of_small over all int8 values; the norm's s2 and 64-bit sum; of_rint on fractions, exact
+    halves (ties to even), values next to halves, +-0, subnormals and magnitudes 2^30..2^62 of
+    both signs; the words after every output untouched; logn < 4 declined writing nothing."""
+    fndsa = ROOT / "lib" / "fndsa"
+    f = run_and_parse(
+        tmp_path,
+        "modq_sign.c",
+        FNDSA_MODQ_SIGN_PROGRAM,
+        [NATIVE / "fndsa_modq.c", *KECCAK_C],
+        include=[fndsa, ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=["-DPQLAB_FNDSA_LOGN=10", "-DPQLAB_NS=pqlab_test_", "-DPQLAB_FNDSA_FPR_NATIVE", "-ffp-contract=off"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    kinds = 5 + NRANDOM // 8
+    assert int(f["muldiv"]) == 10 * kinds * 4
+    assert int(f["mul2add"]) == int(f["of_small"]) == int(f["norm"]) == int(f["of_rint"]) == 10 * kinds
+    assert int(f["declined"]) == 3 * kinds * (4 + 1 + 1 + 1 + 1)
+
+
+FNDSA_BEREXP_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "pqlab_hal.h"
+/* the C reference: lib/fndsa/sampler.c itself with the native-double fpr layer, built without
+ * the backend's defines (its static berexp_threshold is what the kernel must reproduce) */
+#include "sampler.c"
+#include "fndsa_sampler.h"
+
+static uint64_t rng = 0x3C6EF372FE94F82Bull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static double unit(void) /* [0, 1) */
+{
+    return (double)(next64() >> 11) / 9007199254740992.0;
+}
+static unsigned int bad, checks;
+
+static void check(double x, double ccs)
+{
+    const uint64_t want = berexp_threshold(x, ccs);
+    const uint64_t got = pqlab_fndsa_berexp_threshold_native(x, ccs, fndsa_expm_c);
+    checks++;
+    if (want != got) {
+        printf("mismatch berexp %a %a %llx %llx\n", x, ccs, (unsigned long long)want, (unsigned long long)got);
+        bad++;
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    const double ln2 = 0x1.62e42fefa39efp-1;
+    const double ccs_edge[6] = {0.0, 0x1p-60, 0.5, 0x1.fffffffffffffp-1, 0.7, 0x1.0000000000001p-1};
+    for (unsigned int k = 0; k < 6; k++) {
+        const double ccs = ccs_edge[k];
+        for (int s = 0; s <= 70; s++) { /* every s, at and next to s ln 2, and r next to ln 2 */
+            const double b = (double)s * ln2;
+            check(b, ccs);
+            check(nextafter(b, 0.0), ccs);
+            check(nextafter(b, 1e9), ccs);
+            check(b + 0.5 * ln2, ccs);
+        }
+        check(0.0, ccs);
+        check(-0.0, ccs);
+        check(4.9e-324, ccs);
+        check(-1e-300, ccs);
+        check(-0.25, ccs);
+        check(0x1.fffffffffffffp+29, ccs);
+        check(12345.678, ccs);
+    }
+    for (unsigned int i = 0; i < @NRANDOM@ * 400; i++) {
+        const double x = i % 4 == 0 ? unit() * ln2 : i % 4 == 1 ? unit() * 50.0 : i % 4 == 2 ? unit() * 2.0 : unit();
+        check(x, i % 8 == 0 ? unit() * 0.01 : 0.5 + 0.5 * unit());
+    }
+    printf("counts berexp=%u\n", checks);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
+    """BerExp's threshold (fndsa_sampler.c) against lib/fndsa/sampler.c's berexp_threshold on
+    native doubles (the file included whole, built as the `fpu` implementation is, without the
+    backend): x at, just below and just above every multiple s ln 2 for s = 0..70 (the
+    saturation of s at 63 included) and halfway between, +-0, a subnormal, small negative x, x
+    next to 2^30, random x in [0, ln 2), [0, 50), [0, 2), [0, 1), with ccs 0, 2^-60, 1/2, the
+    largest double below 1 and random values; every 64-bit result equal."""
+    fndsa = ROOT / "lib" / "fndsa"
+    f = run_and_parse(
+        tmp_path,
+        "berexp.c",
+        FNDSA_BEREXP_PROGRAM,
+        [NATIVE / "fndsa_sampler.c", *KECCAK_C],
+        include=[fndsa, ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=["-DPQLAB_FNDSA_LOGN=9", "-DPQLAB_NS=pqlab_test_", "-DPQLAB_FNDSA_FPR_NATIVE", "-ffp-contract=off"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    assert int(f["berexp"]) == 6 * (71 * 4 + 7) + NRANDOM * 400
+
+
 FNDSA_FFT_PROGRAM = r"""
 #include <stdio.h>
 #include <string.h>
@@ -971,8 +1283,8 @@ int main(void)
 FNDSA_FFT_MIN_LOGN = {
     "fft": 3,
     "ifft": 3,
-    "split": 3,
-    "merge": 3,
+    "split": 1,
+    "merge": 1,
     "add": 1,
     "sub": 1,
     "neg": 1,

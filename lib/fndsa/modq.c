@@ -254,7 +254,7 @@ static void intt_c(uint16_t *a, unsigned logn)
 /* the transforms as the callers use them: the backend's kernels when it has them
  * (PQLAB_FNDSA_MODQ_NATIVE, contract lib/native/fndsa_modq.h: canonical values in and out, so
  * the same values as the C; a kernel may decline a logn), else the C above */
-#ifdef PQLAB_FNDSA_MODQ_NATIVE
+#if defined(PQLAB_FNDSA_MODQ_NATIVE) || defined(PQLAB_FNDSA_MODQ_SIGN_NATIVE)
 static void mq_check(const uint16_t *a, unsigned logn, const char *kernel, const char *what)
 {
 #ifdef PQLAB_CONTRACT_CHECKS
@@ -265,7 +265,9 @@ static void mq_check(const uint16_t *a, unsigned logn, const char *kernel, const
     (void)a, (void)logn, (void)kernel, (void)what;
 #endif
 }
+#endif
 
+#ifdef PQLAB_FNDSA_MODQ_NATIVE
 static void ntt(uint16_t *a, unsigned logn)
 {
     mq_check(a, logn, "fndsa mq_ntt", "input in [0, q)");
@@ -320,21 +322,110 @@ static uint32_t mq_inv(uint32_t x)
     return r;
 }
 
+/* ---- the coefficient-wise work around the transforms (contract: lib/native/fndsa_modq.h,
+ * PQLAB_FNDSA_MODQ_SIGN_NATIVE); canonical values in and out, so a backend's kernel gives the
+ * same values as the C below ---- */
+
+/* r = x y / z (y NULL: x / z), 1 / 0 = 0; r may be x or y */
+static void mq_muldiv_c(uint16_t *r, const uint16_t *x, const uint16_t *y, const uint16_t *z, unsigned logn)
+{
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        uint32_t t = y != NULL ? mq_mul(x[u], y[u]) : x[u]; /* y: public choice */
+        r[u] = (uint16_t)mq_mul(t, mq_inv(z[u]));
+    }
+}
+
+/* r = a b + c d */
+static void mq_mul2add_c(uint16_t *r, const uint16_t *a, const uint16_t *b, const uint16_t *c, const uint16_t *d,
+                         unsigned logn)
+{
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        uint32_t s = mq_mul(a[u], b[u]) + mq_mul(c[u], d[u]); /* < 2q */
+        r[u] = (uint16_t)(s - (Q & ((uint32_t)0 - (((s - Q) >> 31) ^ 1))));
+    }
+}
+
+static void mq_of_small_c(uint16_t *r, const int8_t *f, unsigned logn)
+{
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        r[u] = (uint16_t)mq_of(f[u]);
+    }
+}
+
+/* s2 = centre(a); returns ||centre(hm - b)||^2 + ||s2||^2 (< 2^38) */
+static uint64_t mq_norm_c(int16_t *s2, const uint16_t *a, const uint16_t *b, const uint16_t *hm, unsigned logn)
+{
+    uint64_t s = 0;
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        int32_t x2 = mq_centre(a[u]);
+        int32_t x1 = mq_centre(mq_sub(hm[u], b[u]));
+        s2[u] = (int16_t)x2;
+        s += (uint64_t)(uint32_t)(x1 * x1) + (uint64_t)(uint32_t)(x2 * x2);
+    }
+    return s;
+}
+
+#ifdef PQLAB_FNDSA_MODQ_SIGN_NATIVE
+static void mq_muldiv(uint16_t *r, const uint16_t *x, const uint16_t *y, const uint16_t *z, unsigned logn)
+{
+    mq_check(x, logn, "fndsa mq_muldiv", "input x in [0, q)");
+    if (y != NULL) {
+        mq_check(y, logn, "fndsa mq_muldiv", "input y in [0, q)");
+    }
+    mq_check(z, logn, "fndsa mq_muldiv", "input z in [0, q)");
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_muldiv_native(r, x, y, z, logn), mq_muldiv_c(r, x, y, z, logn));
+    mq_check(r, logn, "fndsa mq_muldiv", "output in [0, q)");
+}
+
+static void mq_mul2add(uint16_t *r, const uint16_t *a, const uint16_t *b, const uint16_t *c, const uint16_t *d,
+                       unsigned logn)
+{
+    mq_check(a, logn, "fndsa mq_mul2add", "input a in [0, q)");
+    mq_check(b, logn, "fndsa mq_mul2add", "input b in [0, q)");
+    mq_check(c, logn, "fndsa mq_mul2add", "input c in [0, q)");
+    mq_check(d, logn, "fndsa mq_mul2add", "input d in [0, q)");
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_mul2add_native(r, a, b, c, d, logn), mq_mul2add_c(r, a, b, c, d, logn));
+    mq_check(r, logn, "fndsa mq_mul2add", "output in [0, q)");
+}
+
+static void mq_of_small(uint16_t *r, const int8_t *f, unsigned logn)
+{
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_of_small_native(r, f, logn), mq_of_small_c(r, f, logn));
+    mq_check(r, logn, "fndsa mq_of_small", "output in [0, q)");
+}
+
+static uint64_t mq_norm(int16_t *s2, const uint16_t *a, const uint16_t *b, const uint16_t *hm, unsigned logn)
+{
+    uint64_t s;
+    mq_check(a, logn, "fndsa mq_norm", "input a in [0, q)");
+    mq_check(b, logn, "fndsa mq_norm", "input b in [0, q)");
+    mq_check(hm, logn, "fndsa mq_norm", "input hm in [0, q)");
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_norm_native(s2, a, b, hm, logn, &s), s = mq_norm_c(s2, a, b, hm, logn));
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        PQLAB_CONTRACT("fndsa mq_norm", s2[u] >= -(int32_t)(Q >> 1) && s2[u] <= (int32_t)(Q >> 1), "s2 centred");
+    }
+    return s;
+}
+#else
+#define mq_muldiv mq_muldiv_c
+#define mq_mul2add mq_mul2add_c
+#define mq_of_small mq_of_small_c
+#define mq_norm mq_norm_c
+#endif
+
 /* h = g / f mod q; 0 when f is not invertible. tmp: n uint16. */
 int fndsa_compute_public(uint16_t *h, const int8_t *f, const int8_t *g, unsigned logn, uint16_t *tmp)
 {
     size_t n = (size_t)1 << logn;
-    for (size_t u = 0; u < n; u++) {
-        tmp[u] = (uint16_t)mq_of(f[u]);
-        h[u] = (uint16_t)mq_of(g[u]);
-    }
+    mq_of_small(tmp, f, logn);
+    mq_of_small(h, g, logn);
     ntt(tmp, logn);
     ntt(h, logn);
     uint32_t zero = 0;
     for (size_t u = 0; u < n; u++) {
         zero |= pqlab_ct_is_zero_u32(tmp[u]);
-        h[u] = (uint16_t)mq_mul(h[u], mq_inv(tmp[u]));
     }
+    mq_muldiv(h, h, NULL, tmp, logn);
     intt(h, logn);
     PQLAB_DECLASSIFY(&zero, sizeof zero); /* restart decision */
     return zero == 0;
@@ -358,27 +449,22 @@ int fndsa_invertible_modq(const int8_t *f, unsigned logn, uint16_t *tmp)
 }
 
 /* G = g F / f mod q, centred; 0 when f is not invertible or G does not fit
- * in [-127, 127]. tmp: 2n uint16. */
+ * in [-127, 127]. tmp: 3n uint16. */
 int fndsa_complete_private(int8_t *G, const int8_t *f, const int8_t *g, const int8_t *F, unsigned logn, uint16_t *tmp)
 {
     size_t n = (size_t)1 << logn;
-    uint16_t *a = tmp, *b = tmp + n;
-    for (size_t u = 0; u < n; u++) {
-        a[u] = (uint16_t)mq_of(g[u]);
-        b[u] = (uint16_t)mq_of(F[u]);
-    }
+    uint16_t *a = tmp, *b = tmp + n, *c = tmp + 2 * n;
+    mq_of_small(a, g, logn);
+    mq_of_small(b, F, logn);
+    mq_of_small(c, f, logn);
     ntt(a, logn);
     ntt(b, logn);
-    for (size_t u = 0; u < n; u++) {
-        a[u] = (uint16_t)mq_mul(a[u], b[u]);
-        b[u] = (uint16_t)mq_of(f[u]);
-    }
-    ntt(b, logn);
+    ntt(c, logn);
     uint32_t bad = 0;
     for (size_t u = 0; u < n; u++) {
-        bad |= pqlab_ct_is_zero_u32(b[u]);
-        a[u] = (uint16_t)mq_mul(a[u], mq_inv(b[u]));
+        bad |= pqlab_ct_is_zero_u32(c[u]);
     }
+    mq_muldiv(a, a, b, c, logn);
     intt(a, logn);
     for (size_t u = 0; u < n; u++) {
         /* centre: values above q/2 are negative */
@@ -463,6 +549,27 @@ static inline uint32_t mq_of_rint(int64_t x)
     return mq_red((uint32_t)(uint64_t)x + (Q << 16));
 }
 
+static void mq_of_rint_poly_c(uint16_t *r, const fpr *z, unsigned logn)
+{
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        r[u] = (uint16_t)mq_of_rint(fpr_rint(z[u]));
+    }
+}
+
+#if defined(PQLAB_FNDSA_MODQ_SIGN_NATIVE) && defined(PQLAB_FNDSA_FPR_NATIVE)
+/* the kernel takes doubles: the native fpr layer only (its rint is the C's, lib/native/fndsa_modq.h) */
+static void mq_of_rint_poly(uint16_t *r, const fpr *z, unsigned logn)
+{
+    for (size_t u = 0; u < ((size_t)1 << logn); u++) {
+        PQLAB_CONTRACT("fndsa mq_of_rint", z[u] > -0x1p63 && z[u] < 0x1p63, "input |z| < 2^63");
+    }
+    PQLAB_NATIVE_TRY(pqlab_fndsa_mq_of_rint_native(r, z, logn), mq_of_rint_poly_c(r, z, logn));
+    mq_check(r, logn, "fndsa mq_of_rint", "output in [0, q)");
+}
+#else
+#define mq_of_rint_poly mq_of_rint_poly_c
+#endif
+
 /* The end of a signing attempt modulo q (docs/fndsa.md, "RAM per operation"): z0, z1 are the
  * sampled vector in coefficient form (after the inverse FFT; integers up to rounding), f, g, F
  * the private key. s2 = z0 f + z1 F and s1 = hm - (z0 g + z1 G) = hm - s2 g / f (because
@@ -476,33 +583,20 @@ int fndsa_sign_finish_modq(int16_t *s2, const fpr *z0, const fpr *z1, const uint
 {
     size_t n = (size_t)1 << logn;
     uint16_t *a = tmp, *b = tmp + n, *c = tmp + 2 * n, *d = tmp + 3 * n;
-    for (size_t u = 0; u < n; u++) {
-        a[u] = (uint16_t)mq_of_rint(fpr_rint(z0[u]));
-        b[u] = (uint16_t)mq_of_rint(fpr_rint(z1[u]));
-        c[u] = (uint16_t)mq_of(f[u]);
-        d[u] = (uint16_t)mq_of(F[u]);
-    }
+    mq_of_rint_poly(a, z0, logn);
+    mq_of_rint_poly(b, z1, logn);
+    mq_of_small(c, f, logn);
+    mq_of_small(d, F, logn);
     ntt(a, logn);
     ntt(b, logn);
     ntt(c, logn);
     ntt(d, logn);
-    for (size_t u = 0; u < n; u++) {
-        uint32_t s = mq_mul(a[u], c[u]) + mq_mul(b[u], d[u]); /* < 2q */
-        a[u] = (uint16_t)(s - (Q & ((uint32_t)0 - (((s - Q) >> 31) ^ 1))));
-        d[u] = (uint16_t)mq_of(g[u]);
-    }
+    mq_mul2add(a, a, c, b, d, logn); /* s2 = z0 f + z1 F */
+    mq_of_small(d, g, logn);
     ntt(d, logn);
-    for (size_t u = 0; u < n; u++) {
-        b[u] = (uint16_t)mq_mul(mq_mul(a[u], d[u]), mq_inv(c[u])); /* s2 g / f */
-    }
+    mq_muldiv(b, a, d, c, logn); /* s2 g / f */
     intt(a, logn);
     intt(b, logn);
-    uint64_t s = 0;
-    for (size_t u = 0; u < n; u++) {
-        int32_t x2 = mq_centre(a[u]);
-        int32_t x1 = mq_centre(mq_sub(hm[u], b[u]));
-        s2[u] = (int16_t)x2;
-        s += (uint64_t)(uint32_t)(x1 * x1) + (uint64_t)(uint32_t)(x2 * x2);
-    }
+    uint64_t s = mq_norm(s2, a, b, hm, logn);
     return norm_within_bound(s, logn);
 }

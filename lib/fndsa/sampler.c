@@ -247,6 +247,11 @@ uint64_t fndsa_expm_p63(fpr x, fpr ccs)
     return expm_mulhi64(z, y);
 }
 
+#if defined(PQLAB_FNDSA_BEREXP_NATIVE) && defined(PQLAB_FNDSA_FPR_NATIVE)
+/* the backend's threshold (lib/native/fndsa_sampler.h) replaces the C below */
+#define BEREXP_THRESHOLD_NATIVE 1
+#include "../native/fndsa_sampler.h"
+#else
 /* BerExp's threshold: 2^64 ccs exp(-x) - 1 as the reduction x = s ln2 + r computes it (a
  * function of its own so that pqlab/fmastudy.py can compare it between builds) */
 static inline uint64_t berexp_threshold(fpr x, fpr ccs)
@@ -260,11 +265,19 @@ static inline uint64_t berexp_threshold(fpr x, fpr ccs)
     /* 2^64 * ccs * exp(-r) - 1 fits in 64 bits; divide by 2^s */
     return fpr_ursh((fndsa_expm_p63(r, ccs) << 1) - 1, sw);
 }
+#endif
 
 /* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. */
 int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
 {
+#ifdef BEREXP_THRESHOLD_NATIVE
+    /* the backend's threshold (lib/native/fndsa_sampler.h): the same value on its domain */
+    PQLAB_CONTRACT("fndsa berexp_threshold", x > -0x1p30 && x < 0x1p30 && ccs >= 0.0 && ccs < 1.0,
+                   "|x| < 2^30, 0 <= ccs < 1");
+    uint64_t z = pqlab_fndsa_berexp_threshold_native(x, ccs, fndsa_expm_c);
+#else
     uint64_t z = berexp_threshold(x, ccs);
+#endif
     /* lazy comparison of a uniform 64-bit value with z, byte by byte from the
      * top: the first differing byte decides; w < 0 means "accept" */
     int i = 64;

@@ -69,12 +69,17 @@
  *                               public key and complete_private; with
  *                               PQLAB_FNDSA_MODQ_POLYMUL_NATIVE also verification's ring
  *                               product (contract: fndsa_modq.h)
+ *   PQLAB_FNDSA_MODQ_SIGN_NATIVE  the coefficient-wise mod-q work around those transforms
+ *                               (inverses, products, conversions, the norm of signing's end;
+ *                               contract: fndsa_modq.h)
  *   PQLAB_FNDSA_FFT_NATIVE      the FFT layer of the native-double fpr (lib/fndsa/fft.c with
  *                               PQLAB_FNDSA_FPR_NATIVE): FFT, inverse FFT, split / merge,
  *                               coefficient-wise products, LDL (contract: fndsa_fft.h)
  *   PQLAB_FNDSA_RCDT_NATIVE     the base sampler's count of RCDT entries above a 72-bit value
  *                               (contract: fndsa_sampler.h)
  *   PQLAB_FNDSA_PRNG_NATIVE     the sampler's PRNG refill, eight ChaCha20 blocks
+ *                               (contract: fndsa_sampler.h)
+ *   PQLAB_FNDSA_BEREXP_NATIVE   BerExp's threshold 2^64 ccs exp(-x) on native doubles
  *                               (contract: fndsa_sampler.h)
  *   PQLAB_FNDSA_GCD_NATIVE      the binary GCD's lin31 / gcd31 / finish_mod / neg31
  *                               (contract: fndsa_gcd.h)

@@ -15,7 +15,20 @@
  * 4..15 = key[0..11] with words 14 and 15 XORed with the low and high halves of the 64-bit block
  * counter) of counters cc .. cc + 7, word v of block u as little-endian bytes at 32 v + 4 u:
  * the bytes sampler.c's prng_refill writes, for every key and counter (the counter wraps modulo
- * 2^64). buf: any alignment. Constant time (the key is secret). */
+ * 2^64). buf: any alignment. Constant time (the key is secret).
+ *
+ * PQLAB_FNDSA_BEREXP_NATIVE: pqlab_fndsa_berexp_threshold_native(x, ccs, c) returns BerExp's
+ * threshold, sampler.c's berexp_threshold(x, ccs) with the native-double fpr layer (fpr = double,
+ * PQLAB_FNDSA_FPR_NATIVE: the implementation `fpu` alone calls it): s = trunc(x / ln 2) (x times
+ * the double 1/ln 2), r = x - s ln 2 (two roundings: no fused multiply-add unless the FMA study's
+ * PQLAB_FNDSA_FMA, where the C is compiled with contraction too), the 64-bit fixed-point Horner
+ * polynomial fndsa_expm_p63(r, ccs) with the coefficients c = lib/fndsa/tables.h's fndsa_expm_c,
+ * and (2 p - 1) / 2^min(s, 63) (s as an unsigned 32-bit word), the same 64-bit value for every
+ * input in the domain |x| < 2^30 (finite), 0 <= ccs < 1, where each truncation's operand is
+ * below 2^63 in magnitude and the hardware conversion equals fpr.h's fpr_trunc (BerExp's
+ * callers have 0 <= x < 64 ln 2 + 1 and ccs = sigma_min / sigma' < 1). Never declines.
+ * Constant time (x and ccs are secret): no branch or address depends on them; FCVTZS, UMULH and
+ * the register shift have data-independent latency on the cores this serves. */
 #ifndef PQLAB_NATIVE_FNDSA_SAMPLER_H
 #define PQLAB_NATIVE_FNDSA_SAMPLER_H
 
@@ -23,5 +36,6 @@
 
 int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi);
 void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc);
+uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13]);
 
 #endif

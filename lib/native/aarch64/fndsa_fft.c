@@ -237,8 +237,39 @@ int pqlab_fndsa_ifft_native(double *f, unsigned logn, double *tmp)
 
 /* ---- split / merge (one level, separate arrays) ---- */
 
+/* logn 1 and 2 (ffSampling's lowest levels, called 2^(logn_top - 1) and 2^(logn_top - 2) times
+ * per tree walk): fft.c's expressions on scalars, so the C's call after a decline is saved.
+ * logn 1: one complex value, copied; logn 2: qn = 1, the root of level 2 is (c, c). */
+static inline double zeta2_scalar(void)
+{
+    return vgetq_lane_f64(zeta2(), 0);
+}
+/* x y + z w and x y - z w on scalars, fused like MUL_ADD / MUL_SUB under PQLAB_FNDSA_FMA */
+#ifdef PQLAB_FNDSA_FMA
+#define SMUL_ADD(x, y, z, w) __builtin_fma((z), (w), (x) * (y))
+#define SMUL_SUB(x, y, z, w) __builtin_fma(-(z), (w), (x) * (y))
+#else
+#define SMUL_ADD(x, y, z, w) ((x) * (y) + (z) * (w))
+#define SMUL_SUB(x, y, z, w) ((x) * (y) - (z) * (w))
+#endif
+
 int pqlab_fndsa_poly_split_fft_native(double *f0, double *f1, const double *f, unsigned logn)
 {
+    if (logn == 1) {
+        f0[0] = f[0];
+        f1[0] = f[1];
+        return PQLAB_NATIVE_DONE;
+    }
+    if (logn == 2) {
+        const double c = zeta2_scalar();
+        const double s_re = f[0] + f[1], d_re = f[0] - f[1];
+        const double d_im = f[2] + f[3], s_im = f[2] - f[3];
+        f0[0] = s_re * 0.5;
+        f0[1] = s_im * 0.5;
+        f1[0] = SMUL_ADD(d_re, c, d_im, c) * 0.5;
+        f1[1] = SMUL_SUB(d_im, c, d_re, c) * 0.5;
+        return PQLAB_NATIVE_DONE;
+    }
     if (logn < 3 || logn > 10) {
         return PQLAB_NATIVE_DECLINED;
     }
@@ -262,6 +293,21 @@ int pqlab_fndsa_poly_split_fft_native(double *f0, double *f1, const double *f, u
 
 int pqlab_fndsa_poly_merge_fft_native(double *f, const double *f0, const double *f1, unsigned logn)
 {
+    if (logn == 1) {
+        f[0] = f0[0];
+        f[1] = f1[0];
+        return PQLAB_NATIVE_DONE;
+    }
+    if (logn == 2) {
+        const double c = zeta2_scalar();
+        const double a_re = f0[0], a_im = f0[1], b_re = f1[0], b_im = f1[1];
+        const double t_re = SMUL_SUB(c, b_re, c, b_im), t_im = SMUL_ADD(c, b_im, c, b_re);
+        f[0] = a_re + t_re;
+        f[1] = a_re - t_re;
+        f[2] = t_im + a_im;
+        f[3] = t_im - a_im;
+        return PQLAB_NATIVE_DONE;
+    }
     if (logn < 3 || logn > 10) {
         return PQLAB_NATIVE_DECLINED;
     }
@@ -484,17 +530,22 @@ int pqlab_fndsa_poly_ldl_fft_native(const double *g00, double *g01, double *g11,
 }
 
 /* ---- base sampler (contract lib/native/fndsa_sampler.h) ----
- * u < t for 72-bit values split at bit 64 is (u_hi < t_hi) or (u_hi == t_hi and u_lo < t_lo);
- * CMHI / CMEQ give all-ones lanes for true, so subtracting the masks counts them. Nine
- * vectors of two entries, no data-dependent branch or address. */
+ * u < t for 72-bit values split at bit 64 (u_hi, t_hi < 2^8) is u_hi - t_hi - [u_lo < t_lo] < 0:
+ * the difference of the high parts with the borrow of the low parts, in (-2^9, 2^8), so no
+ * wrap in a 64-bit lane. CMHI gives the borrow as an all-ones mask (-1), added to u_hi - t_hi;
+ * USRA adds the sign bit to the count. Four instructions per two entries (the earlier
+ * CMHI / CMEQ / CMHI / AND / ORR / SUB took six); nine vectors, no data-dependent branch or
+ * address. */
 int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
 {
-    const uint64x2_t ulo = vdupq_n_u64(lo), uhi = vdupq_n_u64(hi);
+    const uint64x2_t ulo = vdupq_n_u64(lo);
+    const int64x2_t uhi = vdupq_n_s64((int64_t)hi);
     uint64x2_t acc = vdupq_n_u64(0);
     for (unsigned int i = 0; i < 18; i += 2) {
-        const uint64x2_t tlo = vld1q_u64(fndsa_rcdt_lo + i), thi = vld1q_u64(fndsa_rcdt_hi + i);
-        const uint64x2_t lt = vorrq_u64(vcltq_u64(uhi, thi), vandq_u64(vceqq_u64(uhi, thi), vcltq_u64(ulo, tlo)));
-        acc = vsubq_u64(acc, lt);
+        const uint64x2_t tlo = vld1q_u64(fndsa_rcdt_lo + i);
+        const int64x2_t thi = vreinterpretq_s64_u64(vld1q_u64(fndsa_rcdt_hi + i));
+        const int64x2_t d = vaddq_s64(vsubq_s64(uhi, thi), vreinterpretq_s64_u64(vcltq_u64(ulo, tlo)));
+        acc = vsraq_n_u64(acc, vreinterpretq_u64_s64(d), 63);
     }
     return (int)vaddvq_u64(acc);
 }

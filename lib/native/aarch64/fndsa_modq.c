@@ -211,3 +211,143 @@ int pqlab_fndsa_mq_intt_native(uint16_t *a, unsigned logn)
     }
     return PQLAB_NATIVE_DONE;
 }
+
+/* ---- the coefficient-wise work around the transforms (PQLAB_FNDSA_MODQ_SIGN_NATIVE, contract in
+ * lib/native/fndsa_modq.h): inverses, products, conversions and the norm of signing's end and of
+ * complete_private. Canonical values in and out, so every output equals modq.c's. Written for
+ * logn = 4 .. 10 (whole groups of 16 coefficients); smaller logn decline.
+ *
+ * General Montgomery products: neon_mq_mont(a, b) = a b 2^-16 in (-q, q) holds for any a, b in
+ * (-q, q) too (|a b| < q^2 < q 2^15, the bound of the SQDMULH / SHSUB product above). A value x
+ * goes to Montgomery form x 2^16 as neon_mq_mont(x, MQ_R2), MQ_R2 = 2^32 mod q centred. */
+#define MQ_R2 (-1337) /* 2^32 mod q = 10952 = q - 1337 */
+
+/* z^(q-2) 2^16 for two vectors given in Montgomery form (z 2^16): q - 2 = 12287 =
+ * 0b10111111111111, so one squaring (bit 12 is 0) and twelve square-and-multiply steps, the same
+ * fixed chain as modq.c's mq_inv (z = 0 gives 0); Montgomery products keep the form (a 2^16 b 2^16
+ * 2^-16 = a b 2^16) and every value in (-q, q). Two chains side by side for the latency. */
+static inline void neon_mq_inv2(int16x8_t *za, int16x8_t *zb)
+{
+    const int16x8_t xa = *za, xb = *zb;
+    int16x8_t ra = neon_mq_mont(xa, xa), rb = neon_mq_mont(xb, xb);
+    for (unsigned int i = 0; i < 12; i++) {
+        ra = neon_mq_mont(neon_mq_mont(ra, ra), xa);
+        rb = neon_mq_mont(neon_mq_mont(rb, rb), xb);
+    }
+    *za = ra;
+    *zb = rb;
+}
+
+int pqlab_fndsa_mq_muldiv_native(uint16_t *r, const uint16_t *x, const uint16_t *y, const uint16_t *z, unsigned logn)
+{
+    if (logn < 4 || logn > 10) {
+        return PQLAB_NATIVE_DECLINED;
+    }
+    const size_t n = (size_t)1 << logn;
+    const int16x8_t r2 = vdupq_n_s16(MQ_R2);
+    for (size_t i = 0; i < n; i += 16) {
+        /* 1/z 2^16 */
+        int16x8_t ia = neon_mq_mont(vreinterpretq_s16_u16(vld1q_u16(z + i)), r2);
+        int16x8_t ib = neon_mq_mont(vreinterpretq_s16_u16(vld1q_u16(z + i + 8)), r2);
+        neon_mq_inv2(&ia, &ib);
+        int16x8_t xa = vreinterpretq_s16_u16(vld1q_u16(x + i)), xb = vreinterpretq_s16_u16(vld1q_u16(x + i + 8));
+        if (y != NULL) { /* public: x y = (x 2^16) y 2^-16 */
+            xa = neon_mq_mont(neon_mq_mont(xa, r2), vreinterpretq_s16_u16(vld1q_u16(y + i)));
+            xb = neon_mq_mont(neon_mq_mont(xb, r2), vreinterpretq_s16_u16(vld1q_u16(y + i + 8)));
+        }
+        /* x (1/z 2^16) 2^-16, every load of this group done before the stores (r may be x or y) */
+        vst1q_u16(r + i, vreinterpretq_u16_s16(neon_mq_canon(neon_mq_mont(xa, ia))));
+        vst1q_u16(r + i + 8, vreinterpretq_u16_s16(neon_mq_canon(neon_mq_mont(xb, ib))));
+    }
+    return PQLAB_NATIVE_DONE;
+}
+
+/* a b + c d: (a b 2^-16 + c d 2^-16) in (-2q, 2q), times 2^32 2^-16 (|2q MQ_R2| < q 2^15) */
+int pqlab_fndsa_mq_mul2add_native(uint16_t *r, const uint16_t *a, const uint16_t *b, const uint16_t *c,
+                                  const uint16_t *d, unsigned logn)
+{
+    if (logn < 4 || logn > 10) {
+        return PQLAB_NATIVE_DECLINED;
+    }
+    const size_t n = (size_t)1 << logn;
+    const int16x8_t r2 = vdupq_n_s16(MQ_R2);
+    for (size_t i = 0; i < n; i += 8) {
+        const int16x8_t va = vreinterpretq_s16_u16(vld1q_u16(a + i)), vb = vreinterpretq_s16_u16(vld1q_u16(b + i));
+        const int16x8_t vc = vreinterpretq_s16_u16(vld1q_u16(c + i)), vd = vreinterpretq_s16_u16(vld1q_u16(d + i));
+        const int16x8_t s = vaddq_s16(neon_mq_mont(va, vb), neon_mq_mont(vc, vd));
+        vst1q_u16(r + i, vreinterpretq_u16_s16(neon_mq_canon(neon_mq_mont(s, r2))));
+    }
+    return PQLAB_NATIVE_DONE;
+}
+
+/* int8 -> [0, q): sign-extended, q added to the negative ones */
+int pqlab_fndsa_mq_of_small_native(uint16_t *r, const int8_t *f, unsigned logn)
+{
+    if (logn < 4 || logn > 10) {
+        return PQLAB_NATIVE_DECLINED;
+    }
+    const size_t n = (size_t)1 << logn;
+    for (size_t i = 0; i < n; i += 16) {
+        const int8x16_t v = vld1q_s8(f + i);
+        vst1q_u16(r + i, vreinterpretq_u16_s16(neon_mq_canon(vmovl_s8(vget_low_s8(v)))));
+        vst1q_u16(r + i + 8, vreinterpretq_u16_s16(neon_mq_canon(vmovl_high_s8(v))));
+    }
+    return PQLAB_NATIVE_DONE;
+}
+
+/* s2 = centre(a), s1 = centre(hm - b) (hm - b in (-q, q), made canonical first); each lane's
+ * s1^2 + s2^2 <= 2 6144^2 < 2^27 as an unsigned 32-bit word, pairs of lanes added into two
+ * 64-bit accumulators (UADALP): exact, the same sum as modq.c's */
+int pqlab_fndsa_mq_norm_native(int16_t *s2, const uint16_t *a, const uint16_t *b, const uint16_t *hm, unsigned logn,
+                               uint64_t *s)
+{
+    if (logn < 4 || logn > 10) {
+        return PQLAB_NATIVE_DECLINED;
+    }
+    const size_t n = (size_t)1 << logn;
+    uint64x2_t acc = vdupq_n_u64(0);
+    for (size_t i = 0; i < n; i += 8) {
+        const int16x8_t x2 = neon_mq_centre(vreinterpretq_s16_u16(vld1q_u16(a + i)));
+        const int16x8_t d = vreinterpretq_s16_u16(vsubq_u16(vld1q_u16(hm + i), vld1q_u16(b + i)));
+        const int16x8_t x1 = neon_mq_centre(neon_mq_canon(d));
+        vst1q_s16(s2 + i, x2);
+        const int32x4_t lo =
+            vmlal_s16(vmull_s16(vget_low_s16(x1), vget_low_s16(x1)), vget_low_s16(x2), vget_low_s16(x2));
+        const int32x4_t hi = vmlal_high_s16(vmull_high_s16(x1, x1), x2, x2);
+        acc = vpadalq_u32(acc, vreinterpretq_u32_s32(lo));
+        acc = vpadalq_u32(acc, vreinterpretq_u32_s32(hi));
+    }
+    *s = vaddvq_u64(acc);
+    return PQLAB_NATIVE_DONE;
+}
+
+/* rint(z) (FCVTNS: nearest, ties to even, the value of fpr.h's fpr_rint for |z| < 2^63), its low
+ * 32 bits plus 2^16 q modulo 2^32, then modulo q as modq.c's mq_red: t = floor(u 5591950 / 2^36)
+ * is floor(u / q) or one less for u < 2^32, r = u - t q in [0, 2q), min(r, r - q) as unsigned
+ * words finishes */
+static inline uint32x4_t neon_mq_rint_red(const double *z)
+{
+    const int64x2_t v0 = vcvtnq_s64_f64(vreinterpretq_f64_u8(vld1q_u8((const uint8_t *)(const void *)z)));
+    const int64x2_t v1 = vcvtnq_s64_f64(vreinterpretq_f64_u8(vld1q_u8((const uint8_t *)(const void *)(z + 2))));
+    const uint32x4_t u =
+        vaddq_u32(vuzp1q_u32(vreinterpretq_u32_s64(v0), vreinterpretq_u32_s64(v1)), vdupq_n_u32((uint32_t)MQ_Q << 16));
+    const uint32x4_t m = vdupq_n_u32(5591950u);
+    const uint64x2_t pl = vshrq_n_u64(vmull_u32(vget_low_u32(u), vget_low_u32(m)), 36);
+    const uint64x2_t ph = vshrq_n_u64(vmull_high_u32(u, m), 36);
+    const uint32x4_t t = vuzp1q_u32(vreinterpretq_u32_u64(pl), vreinterpretq_u32_u64(ph));
+    const uint32x4_t r = vmlsq_u32(u, t, vdupq_n_u32(MQ_Q));
+    return vminq_u32(r, vsubq_u32(r, vdupq_n_u32(MQ_Q)));
+}
+
+int pqlab_fndsa_mq_of_rint_native(uint16_t *r, const double *z, unsigned logn)
+{
+    if (logn < 4 || logn > 10) {
+        return PQLAB_NATIVE_DECLINED;
+    }
+    const size_t n = (size_t)1 << logn;
+    for (size_t i = 0; i < n; i += 8) {
+        const uint16x8_t v = vcombine_u16(vmovn_u32(neon_mq_rint_red(z + i)), vmovn_u32(neon_mq_rint_red(z + i + 4)));
+        vst1q_u16(r + i, v);
+    }
+    return PQLAB_NATIVE_DONE;
+}

@@ -30,6 +30,10 @@
 /* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
  * lib/native/fndsa_modq_zetas.h, shared with modq.c; contract lib/native/fndsa_modq.h); declines logn < 6 */
 #define PQLAB_FNDSA_MODQ_NATIVE 1
+/* FN-DSA: the coefficient-wise mod-q work of complete_private, the public key and signing's end
+ * (fndsa_modq.c: inverses as a fixed chain of Montgomery products, 16 lanes at a time, products,
+ * conversions from int8 and from doubles, the norm; contract lib/native/fndsa_modq.h); declines logn < 4 */
+#define PQLAB_FNDSA_MODQ_SIGN_NATIVE 1
 
 /* FN-DSA key generation's and Hawk's NTT / inverse NTT / pointwise product modulo 31-bit primes
  * (fndsa_modp.c, contract lib/native/fndsa_modp.h): four lanes, SQDMULH/SHSUB Montgomery products */
@@ -45,6 +49,9 @@
 #define PQLAB_FNDSA_RCDT_NATIVE 1
 /* FN-DSA: the sampler's PRNG refill, eight ChaCha20 blocks as two 4-way passes (fndsa_fft.c) */
 #define PQLAB_FNDSA_PRNG_NATIVE 1
+/* FN-DSA: BerExp's threshold for the native-double fpr layer (fndsa_sampler.c): FCVTZS for the
+ * truncations, the C's UMULH Horner chain; implementation `fpu` only */
+#define PQLAB_FNDSA_BEREXP_NATIVE 1
 
 /* Hawk signing (hawk_sign.c, contract lib/native/hawk_sign.h): SamplerSign's table count, two
  * samples per vector, and the GF(2) products t0, t1 with the accumulator in registers */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* BerExp's threshold (Falcon specification v1.2, algorithm 13; contract lib/native/fndsa_sampler.h,
+ * PQLAB_FNDSA_BEREXP_NATIVE) for the native-double fpr layer: the value of lib/fndsa/sampler.c's
+ * berexp_threshold, bit for bit.
+ *
+ * What differs from the C: fpr.h's fpr_trunc takes a double apart with about 30 integer
+ * instructions (its constant-time conversion for cores whose FP-to-integer conversion may not be
+ * fixed-latency); here each of the three truncations is one FCVTZS, which rounds toward zero as
+ * fpr_trunc does and gives the same integer for every operand below 2^63 in magnitude (the
+ * contract's domain keeps all three there). The polynomial is the C's: 64-bit fixed-point Horner
+ * with one UMULH per step (a serial chain: each step needs the previous y, and a different
+ * evaluation order would round differently), then the shift by min(s, 63) as one LSR.
+ *
+ * Rounding: x / ln 2 as x times the double 1/ln 2, r = x - s ln 2 as a product and a
+ * difference, each rounded (fp-contract off below, as the `fpu` implementation is compiled);
+ * under the FMA study's PQLAB_FNDSA_FMA, where the C is compiled with contraction, r is one
+ * fused multiply-subtract as GCC contracts the C's expression. Constants: the doubles of
+ * lib/fndsa/tables.h (FPR_INV_LOG2 0x3FF71547652B82FE, FPR_LOG2 0x3FE62E42FEFA39EF,
+ * FPR_PTWO63 0x43E0000000000000). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include <arm_neon.h>
+#include <stdint.h>
+
+#include "../api.h"
+#include "../fndsa_sampler.h"
+
+static inline uint64_t sampler_mulhi(uint64_t a, uint64_t b)
+{
+    return (uint64_t)(((unsigned __int128)a * b) >> 64); /* UMULH */
+}
+
+uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13])
+{
+    const double inv_log2 = 0x1.71547652b82fep+0, log2 = 0x1.62e42fefa39efp-1, two63 = 0x1p63;
+    const int32_t s = (int32_t)vcvtd_s64_f64(x * inv_log2); /* FCVTZS, then the low word as the C */
+#ifdef PQLAB_FNDSA_FMA
+    const double r = __builtin_fma(-(double)s, log2, x);
+#else
+    const double r = x - (double)s * log2;
+#endif
+    /* min(s, 63) for s as an unsigned word, masked as the C */
+    uint32_t sw = (uint32_t)s;
+    sw ^= (sw ^ 63) & ((uint32_t)0 - ((63 - sw) >> 31));
+    uint64_t z = (uint64_t)vcvtd_s64_f64(r * two63) << 1;
+    uint64_t y = c[0];
+    for (unsigned int i = 1; i < 13; i++) {
+        y = c[i] - sampler_mulhi(z, y);
+    }
+    z = (uint64_t)vcvtd_s64_f64(ccs * two63) << 1;
+    y = sampler_mulhi(z, y);
+    return ((y << 1) - 1) >> sw; /* sw <= 63 */
+}
