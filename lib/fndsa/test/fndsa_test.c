@@ -189,10 +189,10 @@ unsigned fndsa_test_keygen(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uin
         uint64_t a;
     } tmp;
     static uint16_t h[FNDSA_N];
-    pqlab_keccak_state rng;
-    pqlab_shake256_init(&rng);
-    pqlab_shake256_absorb(&rng, seed, 48);
-    pqlab_shake256_finalize(&rng);
+    fndsa_keygen_rng rng;
+    pqlab_shake256_init(&rng.st);
+    pqlab_shake256_absorb(&rng.st, seed, 48);
+    pqlab_shake256_finalize(&rng.st);
     return fndsa_keygen(&rng, f, g, F, G, h, FNDSA_LOGN, tmp.b);
 }
 
@@ -245,10 +245,10 @@ size_t fndsa_test_keygen_ws_words(const uint8_t seed[48])
     } tmp;
     static int8_t f[FNDSA_N], g[FNDSA_N], F[FNDSA_N], G[FNDSA_N];
     static uint16_t h[FNDSA_N];
-    pqlab_keccak_state rng;
-    pqlab_shake256_init(&rng);
-    pqlab_shake256_absorb(&rng, seed, 48);
-    pqlab_shake256_finalize(&rng);
+    fndsa_keygen_rng rng;
+    pqlab_shake256_init(&rng.st);
+    pqlab_shake256_absorb(&rng.st, seed, 48);
+    pqlab_shake256_finalize(&rng.st);
     fndsa_ntru_peak_words = 0;
     for (size_t i = 0; i < sizeof fndsa_ntru_phase_peak / sizeof fndsa_ntru_phase_peak[0]; i++) {
         fndsa_ntru_phase_peak[i] = 0;
