@@ -63,6 +63,26 @@ int fndsa_test_lang_native(void)
 #endif
 }
 
+/* fndsa_poly_merge_fft(full, f0, f1, logn) and fndsa_poly_merge_fft_re over a copy of f0
+ * (re), as fpr bit patterns (n values; n/2 each in f0, f1, re) */
+void fndsa_test_merge_re(uint64_t *full, uint64_t *re, const uint64_t *f0, const uint64_t *f1, unsigned logn)
+{
+    static fpr a[1024], b[512], c[512];
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n / 2; u++) {
+        b[u] = fpr_from_bits(f0[u]);
+        c[u] = fpr_from_bits(f1[u]);
+    }
+    fndsa_poly_merge_fft(a, b, c, logn);
+    for (size_t u = 0; u < n; u++) {
+        full[u] = fpr_to_bits(a[u]);
+    }
+    fndsa_poly_merge_fft_re(b, c, logn);
+    for (size_t u = 0; u < n / 2; u++) {
+        re[u] = fpr_to_bits(b[u]);
+    }
+}
+
 /* fpr layer entry points for differential tests (bit patterns in and out) */
 uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
 {
