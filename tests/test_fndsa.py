@@ -353,6 +353,24 @@ def test_fpr_emulation_matches_ieee() -> None:
 
 
 @pytest.mark.parametrize("native", [False, True])
+def test_merge_fft_re_is_merge(native: bool) -> None:
+    """fndsa_poly_merge_fft_re (the NTRU solver's depth-0 D) gives the real parts of
+    fndsa_poly_merge_fft bit for bit, in place over f0, at every size from n = 4 to 1024."""
+    lib = get(10, native)
+    rnd = random.Random(81)
+    for logn in range(2, 11):
+        hn = 1 << (logn - 1)
+        for _ in range(3):
+            vals = [rnd.uniform(-1e6, 1e6) * 2.0 ** rnd.randrange(-30, 30) for _ in range(2 * hn)]
+            bits = [struct.unpack("<Q", struct.pack("<d", v))[0] for v in vals]
+            f0 = (ctypes.c_uint64 * hn)(*bits[:hn])
+            f1 = (ctypes.c_uint64 * hn)(*bits[hn:])
+            full, half = (ctypes.c_uint64 * (2 * hn))(), (ctypes.c_uint64 * hn)()
+            lib.fndsa_test_merge_re(full, half, f0, f1, logn)
+            assert list(half) == list(full)[:hn], logn
+
+
+@pytest.mark.parametrize("native", [False, True])
 def test_fpr_addsub_is_add_and_sub(native: bool) -> None:
     """fpr_addsub(x, y) gives fpr_add(x, y) and fpr_sub(x, y) bit for bit (signed zeros, x = y,
     x = -y, subnormal operands, underflow, every alignment distance, ties and carries)."""

@@ -45,20 +45,26 @@ int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t 
      * (sk + 1: the encoder writes byte v after reading coefficient u >= v, so it may work
      * in place), g in pk + 1 (n bytes: the public key's encoding, written last, overwrites
      * it), F where its 8-bit encoding goes (the identity on [-127, 127]). G is not kept:
-     * the private key does not store it. pk and sk must not overlap. */
+     * the private key does not store it. The randomness (SHAKE256 context and block
+     * buffer, 352 B) lies in the public key's buffer too, after g (FNDSA_PKBYTES - 1 - n
+     * bytes free there: 384 / 768), 8-byte aligned. pk and sk must not overlap. */
     const size_t fglen = (N * FNDSA_FG_BITS + 7) / 8;
     int8_t *f = (int8_t *)(void *)(sk + 1), *g = (int8_t *)(void *)(pk + 1);
     int8_t *F = (int8_t *)(void *)(sk + 1 + 2 * fglen);
+    _Static_assert(sizeof(fndsa_keygen_rng) + 7 <= FNDSA_PKBYTES - 1 - N, "keygen rng fits after g in pk");
+    uint8_t *rp = pk + 1 + N;
+    rp += (0u - (uintptr_t)rp) & 7;
+    fndsa_keygen_rng *rng = (fndsa_keygen_rng *)(void *)rp;
     union {
         uint8_t b[FNDSA_KEYGEN_TMP];
         uint32_t align;
     } work;
     uint16_t *h = (uint16_t *)(void *)work.b; /* written last by fndsa_keygen, in its work area */
-    pqlab_keccak_state rng;
-    pqlab_shake256_init(&rng);
-    pqlab_shake256_absorb(&rng, seed, 48);
-    pqlab_shake256_finalize(&rng);
-    fndsa_keygen(&rng, f, g, F, NULL, h, LOGN, work.b);
+    pqlab_shake256_init(&rng->st);
+    pqlab_shake256_absorb(&rng->st, seed, 48);
+    pqlab_shake256_finalize(&rng->st);
+    fndsa_keygen(rng, f, g, F, NULL, h, LOGN, work.b);
+    pqlab_zeroize(rng, sizeof *rng);    /* before the public key's encoding writes over it */
     PQLAB_DECLASSIFY(h, N * sizeof *h); /* the public key */
     int ok = 1;
     sk[0] = 0x50 + LOGN;
@@ -76,7 +82,6 @@ int PQLAB_NAMESPACE(fndsa_keypair_seed)(uint8_t *pk, uint8_t *sk, const uint8_t 
     pk[0] = LOGN;
     ok &= fndsa_modq_encode(pk + 1, FNDSA_PKBYTES - 1, h, LOGN) == FNDSA_PKBYTES - 1; /* over g */
     pqlab_zeroize(&work, sizeof work);
-    pqlab_zeroize(&rng, sizeof rng);
     if (!ok) {
         pqlab_zeroize(sk, FNDSA_SKBYTES);
         pqlab_zeroize(pk, FNDSA_PKBYTES);

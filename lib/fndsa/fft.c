@@ -68,6 +68,26 @@ void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn)
     }
 }
 
+/* The real parts of the merge above, the same operations on the same operands (f[2u],
+ * f[2u + 1] from f0[u] and f1[u], f1[u + n/4]), written over f0 from the last u down: the
+ * values 2u, 2u + 1 are written after f0[u] is read, and every f0[v] still to be read has
+ * v < u <= 2u. (The NTRU solver's depth-0 D, a self-adjoint polynomial whose division
+ * reads only these.) */
+void fndsa_poly_merge_fft_re(fpr *f0, const fpr *f1, unsigned logn)
+{
+    size_t qn = (size_t)1 << (logn - 2);
+    for (size_t u = qn; u-- > 0;) {
+        fpr a_re = f0[u];
+        fpr b_re = f1[u], b_im = f1[u + qn];
+        fpr z_re = zeta_re(logn, u), z_im = zeta_im(logn, u);
+        fpr t_re = fpr_sub(fpr_mul(z_re, b_re), fpr_mul(z_im, b_im));
+        fpr s, d;
+        fpr_addsub(a_re, t_re, &s, &d);
+        f0[2 * u] = s;
+        f0[2 * u + 1] = d;
+    }
+}
+
 void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
 {
     FFT_NATIVE(poly_split_fft, f0, f1, f, logn);

@@ -20,6 +20,7 @@
 #define fndsa_ifft FNDSA_NS(fndsa_ifft)
 #define fndsa_poly_split_fft FNDSA_NS(fndsa_poly_split_fft)
 #define fndsa_poly_merge_fft FNDSA_NS(fndsa_poly_merge_fft)
+#define fndsa_poly_merge_fft_re FNDSA_NS(fndsa_poly_merge_fft_re)
 #define fndsa_poly_add FNDSA_NS(fndsa_poly_add)
 #define fndsa_poly_sub FNDSA_NS(fndsa_poly_sub)
 #define fndsa_poly_neg FNDSA_NS(fndsa_poly_neg)
@@ -38,6 +39,9 @@ void fndsa_fft(fpr *f, unsigned logn, fpr *tmp);  /* tmp: n values */
 void fndsa_ifft(fpr *f, unsigned logn, fpr *tmp); /* tmp: n values */
 void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn);
 void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn);
+/* the real parts of fndsa_poly_merge_fft(f, f0, f1, logn) (its first n/2 values, the same
+ * bits), written over f0 (n/2 values); logn >= 2 */
+void fndsa_poly_merge_fft_re(fpr *f0, const fpr *f1, unsigned logn);
 void fndsa_poly_add(fpr *a, const fpr *b, unsigned logn);
 void fndsa_poly_sub(fpr *a, const fpr *b, unsigned logn);
 void fndsa_poly_neg(fpr *a, unsigned logn);
@@ -153,11 +157,21 @@ int fndsa_decode_sk(int8_t *f, int8_t *g, int8_t *F, const uint8_t *sk);
 #define fndsa_keygen_restarts_last FNDSA_NS(fndsa_keygen_restarts_last)
 #define fndsa_check_ntru FNDSA_NS(fndsa_check_ntru)
 
+/* Key generation's randomness: the SHAKE256 context (seeded and finalised by the caller)
+ * and the stream read one rate block (136 bytes) at a time. One object, so that the caller
+ * can place it where it has room (fndsa_keypair_seed: in the public key's buffer, beside g). */
+typedef struct {
+    pqlab_keccak_state st;
+    _Alignas(8) uint8_t buf[136];
+    size_t pos;
+} fndsa_keygen_rng;
+
 /* Key generation from a SHAKE256 context (spec alg. 4); returns the number of
  * restarts (rejected candidates). tmp: FNDSA_KEYGEN_TMP bytes; h may lie in its first
  * 2n bytes (h is computed last, after the NTRU solver). G may be NULL (not written; the
- * private key does not store it), in fndsa_solve_ntru(_ex) as well. */
-unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
+ * private key does not store it), in fndsa_solve_ntru(_ex) as well. rng->st is the
+ * seeded SHAKE256 context; keygen reads its stream through rng->buf. */
+unsigned fndsa_keygen(fndsa_keygen_rng *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp);
 int fndsa_solve_ntru(int8_t *F, int8_t *G, const int8_t *f, const int8_t *g, unsigned logn, uint32_t *tmp);
 /* f G - g F = q for another q and another (f, g) distribution (lib/hawk: q = 1): sizes

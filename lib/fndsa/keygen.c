@@ -24,16 +24,12 @@ unsigned fndsa_keygen_restarts_last = 0;
  * (136 bytes = 17 words) at a time: the same stream, without a squeeze call
  * per word. The stream is used by key generation only, so reading ahead does
  * not change anything else. */
-typedef struct {
-    pqlab_keccak_state *st;
-    _Alignas(8) uint8_t buf[136];
-    size_t pos;
-} kg_rng;
+typedef fndsa_keygen_rng kg_rng; /* fndsa.h */
 
 static uint64_t rng_u64(kg_rng *rng)
 {
     if (rng->pos == sizeof rng->buf) { /* public position */
-        pqlab_shake256_squeeze(rng->buf, sizeof rng->buf, rng->st);
+        pqlab_shake256_squeeze(rng->buf, sizeof rng->buf, &rng->st);
         rng->pos = 0;
     }
     const uint8_t *b = rng->buf + rng->pos;
@@ -235,18 +231,16 @@ uint64_t FNDSA_NS(fndsa_keygen_test_onorm)(const int8_t *f, const int8_t *g, int
 }
 #endif
 
-unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
+unsigned fndsa_keygen(fndsa_keygen_rng *rng, int8_t *f, int8_t *g, int8_t *F, int8_t *G, uint16_t *h, unsigned logn,
                       uint8_t *tmp)
 {
     size_t n = (size_t)1 << logn;
     unsigned restarts = 0;
     int32_t lim = 1 << ((logn == 10 ? 5 : 6) - 1);
-    kg_rng kr;
-    kr.st = rng;
-    kr.pos = sizeof kr.buf;
+    rng->pos = sizeof rng->buf;
     for (;; restarts++) {
-        poly_small_mkgauss(&kr, f, logn);
-        poly_small_mkgauss(&kr, g, logn);
+        poly_small_mkgauss(rng, f, logn);
+        poly_small_mkgauss(rng, g, logn);
 
         /* coefficients must fit the private-key encoding: |x| < lim */
         uint32_t bad = 0, sq = 0;
@@ -290,7 +284,7 @@ unsigned fndsa_keygen(pqlab_keccak_state *rng, int8_t *f, int8_t *g, int8_t *F, 
         break;
     }
     (void)fndsa_compute_public(h, f, g, logn, (uint16_t *)(void *)(tmp + 2 * n)); /* 1: checked above */
-    pqlab_zeroize(kr.buf, sizeof kr.buf);
+    pqlab_zeroize(rng->buf, sizeof rng->buf);
     fndsa_keygen_restarts_last = restarts;
     return restarts;
 }

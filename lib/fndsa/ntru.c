@@ -98,10 +98,11 @@ static int fits31_both(const uint32_t *F, const uint32_t *G, size_t m, size_t le
 
 /* Replays the reference's reduction schedule at intermediate depth `depth`
  * (2 <= depth < logn) on (F, G) (m coefficients of Flen limbs), reducing them
- * along the way. Returns 0 when the reference rejects (f, g). */
+ * along the way; |f|, |g| < 2^fb (public: sizes the RNS products k f). Returns 0
+ * when the reference rejects (f, g). */
 static NTRU_NOINLINE int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, const uint32_t *f, const uint32_t *g,
-                                      size_t flen, size_t m, unsigned logm, unsigned depth, const fndsa_ntru_params *pp,
-                                      ws_t *ws)
+                                      size_t flen, uint32_t fb, size_t m, unsigned logm, unsigned depth,
+                                      const fndsa_ntru_params *pp, ws_t *ws)
 {
     size_t Flen = *pFlen;
     size_t slen = pp->bl_small[depth], llen = pp->bl_large[depth];
@@ -119,13 +120,13 @@ static NTRU_NOINLINE int ref_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, c
      * fixed-point side reads beyond them is below 2^-260 of |f| and of |f| 2^s) */
     const int fx = depth <= FX_MAX_DEPTH;
     const int32_t scf = 31 * (int)(slen - (slen > 10 ? 10 : slen));
-    if (!babai_init(&b, f, g, flen, 31 * (uint32_t)flen - 1, scf, 1, fx ? 2 : 1, m, logm, ws)) {
+    if (!babai_init(&b, f, g, flen, fb, scf, 1, fx ? 2 : 1, m, logm, ws)) {
         return 0;
     }
 #ifdef PQLAB_FNDSA_NTRU_TEST
     /* test builds: the floating-point k of every fixed-point step as well, compared */
     babai_t bfl;
-    if (fx && !babai_init(&bfl, f, g, flen, 31 * (uint32_t)flen - 1, scf, 1, 1, m, logm, ws)) {
+    if (fx && !babai_init(&bfl, f, g, flen, fb, scf, 1, 1, m, logm, ws)) {
         return 0;
     }
 #endif
@@ -295,9 +296,26 @@ static NTRU_NOINLINE int hawk_schedule(uint32_t *F, uint32_t *G, size_t *pFlen, 
 /* bound on the bits of |f|, |g| at depth d (public): below 2^7 at depth 0 (the
  * sampler's range), then ld[d] 31-bit words (checked during the descent; a
  * candidate that does not fit is rejected after it, whatever was computed) */
-static uint32_t fbits(unsigned d, const size_t *ld, uint32_t fb0)
+static uint32_t fbits(unsigned d, const uint16_t *ld, uint32_t fb0)
 {
     return d == 0 ? fb0 : 31 * (uint32_t)ld[d] - 1;
+}
+
+/* a bound as tight as the sizes allow: a coefficient of f0^2 - x f1^2 is a sum of m/2
+ * products and m/2 more, each below 2^(2 b), so below 2^(2 b + log m) (m = n / 2^d):
+ * from 2^fb0 at depth 0, 2^46 at depth 2 (Falcon-512; 2^45 Falcon-1024) where ld[2]
+ * words allow 2^61. It sizes only the RNS products (the number of primes of an exact
+ * product), so any bound that holds gives the same values. */
+static uint32_t fbits_tight(unsigned d, const uint16_t *ld, uint32_t fb0, unsigned logn)
+{
+    uint32_t b = fb0;
+    for (unsigned i = 0; i < d; i++) {
+        b = 2 * b + (logn - i);
+        if (b > 31 * (uint32_t)ld[d] - 1) {
+            return 31 * (uint32_t)ld[d] - 1;
+        }
+    }
+    return b;
 }
 
 #ifdef PQLAB_FNDSA_NTRU_PEAK
@@ -346,10 +364,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     }
 #endif
     uint32_t *fd[11], *gd[11];
-    size_t ld[11];
-    for (unsigned d = 0; d <= logn; d++) {
-        ld[d] = pp->bl_small[d]; /* limbs of 32 bits hold words of 31 */
-    }
+    const uint16_t *ld = pp->bl_small; /* limbs of 32 bits hold words of 31 */
 
     /* level 0: f, g are read from the caller's int8_t arrays (limb count 0 in the
      * calls: field_norm, reduce_once, the product below), not copied into the
@@ -384,15 +399,16 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
         }
         gd[d + 1] = gn;
         ws.used = (size_t)(gn + hm * nl - ws.base);
-        if (d == 1) {
-            /* f, g of depth 1 are not kept (n words): depth 2's move down over them, and
-             * the ascent computes them again at depth 1 (f1 below) */
+        if (d == 1 || d == 2) {
+            /* f, g of depths 1 and 2 are not kept (n words each): depth d + 1's move down
+             * over them, and the ascent computes them again at depths 2 and 1 (f2, f1
+             * below) */
             size_t w2 = hm * nl;
-            wmove(ws.base, fd[2], w2);
-            wmove(ws.base + w2, gd[2], w2);
-            fd[1] = gd[1] = NULL;
-            fd[2] = ws.base;
-            gd[2] = ws.base + w2;
+            wmove(ws.base, fd[d + 1], w2);
+            wmove(ws.base + w2, gd[d + 1], w2);
+            fd[d] = gd[d] = NULL;
+            fd[d + 1] = ws.base;
+            gd[d + 1] = ws.base + w2;
             ws.used = 2 * w2;
         }
     }
@@ -468,6 +484,40 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
     for (unsigned d = logn; d-- > 0;) {
         size_t m = n >> d;
         unsigned logm = logn - d;
+        if (d == 2 && fd[2] == NULL) {
+            /* f2: the f, g of depth 2 again (the descent's first two field norms, the same
+             * values, whose fit check passed), in slots at the bottom (m ld[2] words each,
+             * over the f, g of depth 3, no longer needed); F', G' (contiguous) move up
+             * right after them, and each norm is formed above F', G' (depth 1's in ld[1]
+             * limbs, as f1 below, then depth 2's in 2 ld[1] + 1) and moved down */
+            size_t hw = (m >> 1) * FL, w2 = m * ld[2], ol = 2 * ld[1] + 1;
+            size_t end = 2 * w2 + 2 * hw;
+            if (end > ws.used && ws_alloc(&ws, end - ws.used) == NULL) {
+                return 0;
+            }
+            uint32_t *dst = ws.base + 2 * w2;
+            wmove(dst, Fp, 2 * hw);
+            Fp = dst;
+            Gp = dst + hw;
+            ws.used = end;
+            PH(101);
+            for (int which = 0; which < 2; which++) {
+                uint32_t *t2 = ws_alloc(&ws, m * ol), *t1 = ws_alloc(&ws, 2 * m * ld[1]);
+                if (ws.fail) {
+                    return 0;
+                }
+                field_norm(t1, ld[1], which == 0 ? f : g, 0, fbits(0, ld, fb0), n, &ws);
+                field_norm(t2, ol, t1, ld[1], fbits(1, ld, fb0), 2 * m, &ws);
+                if (ws.fail) {
+                    return 0;
+                }
+                poly_relen(t2, m, ol, ld[2]);
+                wmove(ws.base + (size_t)which * w2, t2, w2);
+                ws.used = end;
+            }
+            fd[2] = ws.base;
+            gd[2] = ws.base + w2;
+        }
         if (d == 1 && fd[1] == NULL) {
             /* f1: the f, g of depth 1 again (the descent's first field norms, the same
              * values), after F', G', which move to the bottom over the f, g of depth 2.
@@ -571,7 +621,7 @@ int fndsa_solve_ntru_ex(int8_t *Fo, int8_t *Go, const int8_t *f, const int8_t *g
             keep = ld[d];
         } else if (d >= 2) {
             /* the reference's schedule (ends with a step at scale 0) */
-            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], m, logm, d, pp, &ws);
+            ok = ref_schedule(Fp, Gp, &cl, fd[d], gd[d], ld[d], fbits_tight(d, ld, fb0, logn), m, logm, d, pp, &ws);
             keep = ld[d];
         } else {
             /* depth 1: F fits REF_BL_LARGE[1] words (checked, as the reference);

@@ -542,7 +542,12 @@ int babai_init(babai_t *b, const uint32_t *f, const uint32_t *g, size_t flen, ui
     }
     fpr *p = fft == 0 ? (fpr *)(void *)ws_alloc(ws, once ? 2 * m : 3 * m) : ws_alloc_fpr(ws, fft == 1 ? 6 * m : 2 * m);
     b->uv = fft == 2 ? (int32_t *)(void *)ws_alloc(ws, 4 * m) : NULL;
-    b->k = once ? NULL : (int32_t *)(void *)ws_alloc(ws, m);
+    /* k: the caller's (once), or in the fixed-point scratch's fourth m words (fft = 2: the
+     * 2m int64 hold G's transform there, dead once the products are formed, and
+     * babai_sub leaves them alone), or m words of its own */
+    b->k = once       ? NULL
+           : fft == 2 ? (p == NULL ? NULL : (int32_t *)(void *)((uint32_t *)(void *)p + 3 * m))
+                      : (int32_t *)(void *)ws_alloc(ws, m);
     b->once = once;
     if (ws->fail) {
         return 0;
@@ -959,24 +964,42 @@ void babai_sub(babai_t *b, uint32_t *F, uint32_t *G, size_t Flen, const void *fv
         for (size_t j = 0; j < np; j++) {
             const modp_t *q = &b->qs[j];
             const uint32_t p = q->p;
-            const uint32_t *psi = babai_roots(b, j, m, logm, 0), *ipsi = psi + m;
-            for (size_t u = 0; u < m; u++) {
-                kt[u] = mp_of_i32((uint32_t)b->k[u], p);
+            /* the scratch at Fa (S): with the roots cached, k's NTT and f's (or g's) in its
+             * first 2m words; otherwise psi, k's NTT and f's in its first 3m words, and
+             * ipsi formed over k's NTT once the product is taken. The fourth m words hold
+             * k in the fixed-point schedule (fft = 2, babai_init); fft = 1 has 6m words. */
+            uint32_t *S = (uint32_t *)(void *)b->Fa, *kn;
+            const uint32_t *psi, *ipsi;
+            if (b->roots != NULL) {
+                psi = b->roots + 2 * m * j;
+                ipsi = psi + m;
+                kn = S;
+            } else {
+                mp_roots(S, S + m, S + 2 * m, RNS_P[j][1], logm, q); /* S + m, S + 2m: scratch here */
+                psi = S;
+                ipsi = NULL;
+                kn = S + m;
             }
-            mp_ntt(kt, psi, logm, q);
+            for (size_t u = 0; u < m; u++) {
+                kn[u] = mp_of_i32((uint32_t)b->k[u], p);
+            }
+            mp_ntt(kn, psi, logm, q);
             const uint32_t *xj;
             if (xnt != NULL) {
                 xj = xnt + j * m;
             } else {
-                /* f or g transformed here, in the scratch at Fa after psi, ipsi and k's
-                 * NTT (fft = 1 or 2: Fa has at least 4m words) */
-                uint32_t *xt = kt + m;
+                /* f or g transformed here, after k's NTT */
+                uint32_t *xt = kn + m;
                 mp_of_poly(xt, which == 0 ? fv : gv, flen, flen, m, 0, q);
                 mp_ntt(xt, psi, logm, q);
                 xj = xt;
             }
             uint32_t *rj = res + j * m;
-            mp_pmul(rj, kt, xj, m, q);
+            mp_pmul(rj, kn, xj, m, q);
+            if (ipsi == NULL) {
+                mp_iroots(kn, psi, logm, q);
+                ipsi = kn;
+            }
             mp_intt(rj, ipsi, logm, mp_intt_scale(q, logm), q);
         }
         rns_garner(res, m, np, b->qs, b->cst);
@@ -1002,6 +1025,56 @@ static size_t n_limbs(uint32_t Nb)
     return nlen < 2 ? 2 : nlen;
 }
 
+/* The FFT of D = f adj(f) + g adj(g) when |D| < 2^Db fits one prime (depth 0): its real
+ * parts (m/2 fprs, all that fndsa_poly_div_autoadj_fft reads of a self-adjoint polynomial)
+ * at the address returned, in a region of 3m words that ends the workspace (NULL when it
+ * is exhausted). The same bits as fndsa_fft of D's m fprs, in 3m words instead of 4m and
+ * the RNS product's scratch:
+ *  - D mod p with one NTT each of f and g: the negacyclic NTT holds x at psi^(2 rev(k) + 1)
+ *    in slot k, and adj(x)(z) = x(1/z), with 1/psi^(2 rev(k) + 1) = psi^(2 (m - 1 - rev(k))
+ *    + 1) = psi^(2 rev(m - 1 - k) + 1): adj(x)'s slot k is x's slot m - 1 - k. So D's slots
+ *    k and m - 1 - k are both f_k f_(m-1-k) + g_k g_(m-1-k); centred (|D| < p / 2);
+ *  - fndsa_fft's first level by hand: the even and odd coefficients converted to fprs as
+ *    the fpr of D's integers would be (exact: |D| < 2^53), each transformed (fndsa_fft at
+ *    half the size, scratch in D's integer words, read by then), then the real parts of
+ *    the merge (fndsa_poly_merge_fft_re), the same operations as the top level's merge. */
+static NTRU_NOINLINE fpr *d_fft_re(const void *f, const void *g, size_t flen, size_t m, unsigned logm, ws_t *ws)
+{
+    fpr *R = ws_alloc_fpr(ws, (3 * m) / 2);
+    modp_t *q = (modp_t *)(void *)ws_alloc(ws, sizeof(modp_t) / 4);
+    if (ws->fail) {
+        return NULL;
+    }
+    uint32_t *at = (uint32_t *)(void *)R, *bt = at + m, *psi = at + 2 * m;
+    modp_init(q, RNS_P[0][0]);
+    mp_roots(psi, bt, at, RNS_P[0][1], logm, q); /* bt, at: scratch here */
+    mp_of_poly(at, f, flen, flen, m, 0, q);
+    mp_ntt(at, psi, logm, q);
+    mp_of_poly(bt, g, flen, flen, m, 0, q);
+    mp_ntt(bt, psi, logm, q);
+    const uint32_t p = q->p, p0i = q->p0i;
+    for (size_t k = 0; k < m / 2; k++) {
+        size_t k2 = m - 1 - k;
+        uint32_t v = mp_add(mp_mmul_r(at[k], at[k2], p, p0i), mp_mmul_r(bt[k], bt[k2], p, p0i), p);
+        at[k] = v;
+        at[k2] = v;
+    }
+    mp_iroots(bt, psi, logm, q);
+    mp_intt(at, bt, logm, mp_intt_scale(q, logm), q);
+    for (size_t u = 0; u < m; u++) {
+        uint32_t v = at[u];
+        at[u] = v - (p & ((uint32_t)0 - (((p - 1) / 2 - v) >> 31)));
+    }
+    size_t hm = m >> 1;
+    fpr *d0 = (fpr *)(void *)bt, *d1 = (fpr *)(void *)psi;
+    poly_to_fpr(d0, at, hm, 2, 1, 0, 0);
+    poly_to_fpr(d1, at + 1, hm, 2, 1, 0, 0);
+    fndsa_fft(d0, logm - 1, R);
+    fndsa_fft(d1, logm - 1, R);
+    fndsa_poly_merge_fft_re(d0, d1, logm);
+    return d0;
+}
+
 /* k = round(N / D), D = f adj(f) + g adj(g) (m >= 16): N (m integers of nlen limbs) is
  * in the region Na (the workspace's last allocation, ws->used at its end), converted to
  * fpr in place (poly_to_fpr_inplace), transformed and kept in m fprs; then D likewise
@@ -1020,17 +1093,25 @@ static NTRU_NOINLINE int32_t *k_of_N(fpr *Na, size_t nlen, const void *f, const 
     poly_to_fpr_inplace(Na, m, nlen);
     fndsa_fft(Na, logm, tt);
     ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base);
-    fpr *Da = ws_alloc_fpr(ws, (m * dlen + 1) / 2);
-    if (ws->fail) {
-        return NULL;
+    fpr *Da;
+    if (rns_count(Db) == 1) { /* public: depth 0 */
+        Da = d_fft_re(f, g, flen, m, logm, ws);
+        if (Da == NULL) {
+            return NULL;
+        }
+    } else {
+        Da = ws_alloc_fpr(ws, (m * dlen + 1) / 2);
+        if (ws->fail) {
+            return NULL;
+        }
+        rns_mul((uint32_t *)(void *)Da, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
+        tt = ws_alloc_fpr(ws, m);
+        if (ws->fail) {
+            return NULL;
+        }
+        poly_to_fpr_inplace(Da, m, dlen);
+        fndsa_fft(Da, logm, tt);
     }
-    rns_mul((uint32_t *)(void *)Da, dlen, f, g, flen, flen, f, g, flen, 1, m, rns_count(Db), ws);
-    tt = ws_alloc_fpr(ws, m);
-    if (ws->fail) {
-        return NULL;
-    }
-    poly_to_fpr_inplace(Da, m, dlen);
-    fndsa_fft(Da, logm, tt);
     fndsa_poly_div_autoadj_fft(Na, Da, logm);
     ws->used = (size_t)((uint32_t *)(void *)(Na + m) - ws->base); /* D no longer needed */
     tt = ws_alloc_fpr(ws, m);
@@ -1135,7 +1216,10 @@ static NTRU_NOINLINE fpr *lift_N(const uint32_t *Fp, const uint32_t *Gp, size_t 
     size_t nlen = n_limbs(Nb), npn = rns_count(Nb);
     fpr *Na = ws_alloc_fpr(ws, (m * nlen + 1) / 2);
     size_t nmark = ws->used;
-    uint32_t *res = ws_alloc(ws, npn * m), *psi = ws_alloc(ws, m);
+    /* bt, ct (below) and, with three limbs or more, psi in N's region until the
+     * reconstruction */
+    uint32_t *res = ws_alloc(ws, npn * m);
+    uint32_t *psi = nlen >= 3 ? (uint32_t *)(void *)Na + 2 * m : ws_alloc(ws, m);
     uint32_t *cst = ws_alloc(ws, npn * npn + 2 * npn), *PI = ws_alloc(ws, 2 * npn + 2);
     uint32_t *w = ws_alloc(ws, npn + 1);
     modp_t *qs = (modp_t *)(void *)ws_alloc(ws, npn * (sizeof(modp_t) / 4));
@@ -1236,6 +1320,29 @@ static NTRU_NOINLINE uint32_t lift_out(void *out, int chk, size_t outlen, uint32
     return ok;
 }
 
+/* lift_reduce's key check of one prime p: the centred residues r of F - k f (m values)
+ * written as int8 to out (first prime) or compared with what out holds (the others); 1
+ * when every one lies in [-127, 127] (and equals the first prime's). Since |F - k f| is
+ * below half the product of the primes (lift_reduce sizes them so), F - k f lies in
+ * [-127, 127] exactly when its centred residues modulo every prime are one value v there:
+ * then it is congruent to v modulo the product, hence equal to v. The same verdict and
+ * key as the CRT (lift_out), with one prime's residues stored at a time. */
+static NTRU_NOINLINE uint32_t lift_key(int8_t *out, const uint32_t *r, size_t m, uint32_t p, int first)
+{
+    uint32_t bad = 0;
+    for (size_t u = 0; u < m; u++) {
+        uint32_t v = r[u];
+        v -= p & ((uint32_t)0 - (((p - 1) / 2 - v) >> 31)); /* centred, two's complement */
+        bad |= ((v + 127) >> 31) | ((127 - v) >> 31);
+        if (first) { /* public */
+            out[u] = (int8_t)v;
+        } else {
+            bad |= (uint32_t)(int32_t)out[u] ^ v;
+        }
+    }
+    return pqlab_ct_is_zero_u32(bad);
+}
+
 /* The lift of one ascent level and its single Babai step (depths 1 and 0 of the round-3
  * schedule) without storing the unreduced F, G: F = F'(x^2) g(-x), G = G'(x^2) f(-x)
  * exist only as residues inside three passes, each of which forms them again from F', G'
@@ -1286,6 +1393,29 @@ int lift_reduce(void *Fo, void *Go, size_t outlen, uint32_t outbits, const uint3
             }
         } else if (chkbits == 0) {
             continue;
+        }
+        if (pass == 1 && outlen == 0) {
+            /* the key (depth 0), a prime at a time (lift_key): m words of residues */
+            uint32_t *res = ws_alloc(ws, m), *psi = ws_alloc(ws, m);
+            uint32_t *bt = ws_alloc(ws, m), *ah = ws_alloc(ws, m >> 1);
+            modp_t *q = (modp_t *)(void *)ws_alloc(ws, sizeof(modp_t) / 4);
+            if (ws->fail) {
+                return 0;
+            }
+            for (int which = 0; which < 2; which++) {
+                const uint32_t *X = which == 0 ? Fp : Gp;
+                const void *y = which == 0 ? g : f, *x = which == 0 ? f : g;
+                /* without Go: G's first residues as int8 in F''s words, read by then */
+                int8_t *out = (int8_t *)(which == 0 ? Fo : Go != NULL ? Go : (void *)(uintptr_t)Fp);
+                for (size_t j = 0; j < np; j++) {
+                    modp_init(q, RNS_P[j][0]);
+                    lift_residues(res, psi, bt, ah, X, FL, y, x, k, flen, m, logm, j, q);
+                    ok &= lift_key(out, res, m, q->p, j == 0);
+                }
+            }
+            PQLAB_DECLASSIFY(&ok, sizeof ok);
+            ws->used = mark;
+            return ok && !ws->fail;
         }
         size_t pmark = ws->used;
         uint32_t *res = ws_alloc(ws, np * m), *psi = ws_alloc(ws, m);

@@ -380,9 +380,10 @@ int rns_mul(uint32_t *r, size_t rlen, const void *a1, const void *a2, size_t ast
     const int norm = a2 != NULL && b1 == a1 && b2 == a2 && !adj;
     size_t mark = ws->used;
     uint32_t *res = ws_alloc(ws, np * m);
-    uint32_t *psi = ws_alloc(ws, m);
-    /* bt, ct in r while it is not yet written (public sizes) */
+    /* bt, ct and psi in r while it is not yet written, as far as its m rlen words go
+     * (public sizes) */
     const size_t nscr = a2 != NULL ? 2 : 1;
+    uint32_t *psi = rlen > nscr ? r + nscr * m : ws_alloc(ws, m);
     uint32_t *bt = rlen >= nscr ? r : ws_alloc(ws, m);
     uint32_t *ct = a2 == NULL ? NULL : rlen >= nscr ? r + m : ws_alloc(ws, m);
     uint32_t *cst = ws_alloc(ws, np * np + 2 * np), *PI = ws_alloc(ws, 2 * np + 2);

@@ -77,11 +77,11 @@
  * highest point of its workspace (ntru_internal.h, ws_alloc), measured by
  * tests/test_fndsa.py::test_ntru_workspace_exact, which fails when this is not exactly the
  * need (a debug build, PQLAB_CONTRACT_CHECKS, stops if the solver would run out).
- * Falcon-512: 3,598 words (7.0 n), at depth 0 while D = f adj(f) + g adj(g) is formed
- * beside N's FFT (lift_reduce, k_of_N); Falcon-1024: 7,228 (7.1 n), in the extended GCD
- * of the deepest level (docs/fndsa.md, "Key generation in less RAM"). Below these sizes the optional
- * caches of the Babai steps (f, g in NTT form, root tables) are left out where they do not
- * fit. Hawk's schedule needs more: lib/hawk passes its own size. */
+ * Falcon-512: 3,244 words (6.3 n), Falcon-1024: 6,444 (6.3 n), both in the reference
+ * schedule of depth 2 (ref_schedule; docs/fndsa.md, "Key generation in less RAM").
+ * Below these sizes the optional caches of the Babai steps (f, g in NTT form, root
+ * tables) are left out where they do not fit. Hawk's schedule needs more: lib/hawk
+ * passes its own size. */
 #if defined(PQLAB_FNDSA_NTRU_TEST)
 /* test builds (lib/fndsa/test/ntru_test.c) also run the floating-point Babai steps beside
  * the fixed-point ones (ntru.c, ref_schedule), with a babai_t of their own: the solver's
@@ -93,9 +93,9 @@
 #define FNDSA_NTRU_WORDS ((size_t)26664)
 #endif
 #elif FNDSA_LOGN == 9
-#define FNDSA_NTRU_WORDS ((size_t)3598)
+#define FNDSA_NTRU_WORDS ((size_t)3244)
 #else
-#define FNDSA_NTRU_WORDS ((size_t)7228)
+#define FNDSA_NTRU_WORDS ((size_t)6444)
 #endif
 #define FNDSA_KEYGEN_TMP (4 * FNDSA_NTRU_WORDS)
 

@@ -63,6 +63,26 @@ int fndsa_test_lang_native(void)
 #endif
 }
 
+/* fndsa_poly_merge_fft(full, f0, f1, logn) and fndsa_poly_merge_fft_re over a copy of f0
+ * (re), as fpr bit patterns (n values; n/2 each in f0, f1, re) */
+void fndsa_test_merge_re(uint64_t *full, uint64_t *re, const uint64_t *f0, const uint64_t *f1, unsigned logn)
+{
+    static fpr a[1024], b[512], c[512];
+    size_t n = (size_t)1 << logn;
+    for (size_t u = 0; u < n / 2; u++) {
+        b[u] = fpr_from_bits(f0[u]);
+        c[u] = fpr_from_bits(f1[u]);
+    }
+    fndsa_poly_merge_fft(a, b, c, logn);
+    for (size_t u = 0; u < n; u++) {
+        full[u] = fpr_to_bits(a[u]);
+    }
+    fndsa_poly_merge_fft_re(b, c, logn);
+    for (size_t u = 0; u < n / 2; u++) {
+        re[u] = fpr_to_bits(b[u]);
+    }
+}
+
 /* fpr layer entry points for differential tests (bit patterns in and out) */
 uint64_t fndsa_test_fpr(int op, uint64_t a, uint64_t b)
 {
@@ -189,10 +209,10 @@ unsigned fndsa_test_keygen(int8_t *f, int8_t *g, int8_t *F, int8_t *G, const uin
         uint64_t a;
     } tmp;
     static uint16_t h[FNDSA_N];
-    pqlab_keccak_state rng;
-    pqlab_shake256_init(&rng);
-    pqlab_shake256_absorb(&rng, seed, 48);
-    pqlab_shake256_finalize(&rng);
+    fndsa_keygen_rng rng;
+    pqlab_shake256_init(&rng.st);
+    pqlab_shake256_absorb(&rng.st, seed, 48);
+    pqlab_shake256_finalize(&rng.st);
     return fndsa_keygen(&rng, f, g, F, G, h, FNDSA_LOGN, tmp.b);
 }
 
@@ -245,10 +265,10 @@ size_t fndsa_test_keygen_ws_words(const uint8_t seed[48])
     } tmp;
     static int8_t f[FNDSA_N], g[FNDSA_N], F[FNDSA_N], G[FNDSA_N];
     static uint16_t h[FNDSA_N];
-    pqlab_keccak_state rng;
-    pqlab_shake256_init(&rng);
-    pqlab_shake256_absorb(&rng, seed, 48);
-    pqlab_shake256_finalize(&rng);
+    fndsa_keygen_rng rng;
+    pqlab_shake256_init(&rng.st);
+    pqlab_shake256_absorb(&rng.st, seed, 48);
+    pqlab_shake256_finalize(&rng.st);
     fndsa_ntru_peak_words = 0;
     for (size_t i = 0; i < sizeof fndsa_ntru_phase_peak / sizeof fndsa_ntru_phase_peak[0]; i++) {
         fndsa_ntru_phase_peak[i] = 0;
