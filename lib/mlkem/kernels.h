@@ -52,6 +52,9 @@
  *  add              r + b            |r + b| < 2^15            r + b (int16)
  *  check12          section 7.2      12 m bytes (m >= 1)       0 iff every 12-bit value
  *                   modulus check                              of ByteDecode_12's input < q
+ *  frombytes12_check frombytes12 +   any 384 bytes             canonical, and check12's
+ *                   check12 (a backend may fuse; else both     verdict on the 384 bytes
+ *                   run)
  *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
  *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
  *  basemul_pairs    Algorithm 12 on   a (a separate array of   r + (a o b R^-1) on
@@ -470,6 +473,19 @@ static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)
 {
     return MLKEM_CHECK12_IMPL(in, nbytes);
 }
+#ifdef PQLAB_MLKEM_NATIVE_FROMBYTES12_CHECK
+static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+{
+    return PQLAB_NAMESPACE(mlkem_frombytes12_check_native)(r, in);
+}
+#else
+/* no C kernel of its own: frombytes12, then check12 on the same 384 bytes */
+static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+{
+    mlkem_frombytes12(r, in);
+    return mlkem_check12(in, MLKEM_POLYBYTES);
+}
+#endif
 
 #include "kernels_contract.h" /* entry/exit checks with PQLAB_CONTRACT_CHECKS */
 

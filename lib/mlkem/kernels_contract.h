@@ -281,9 +281,20 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
     return mlkem_check12(in, nbytes);
 }
 
+/* the verdict against the portable check12 (whatever the backend) */
+static inline uint32_t mlkem_frombytes12_check_checked(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+{
+    const uint32_t bad = mlkem_frombytes12_check(r, in);
+    PQLAB_CONTRACT("mlkem_frombytes12_check", MLKEM_CANON(r), "output canonical");
+    PQLAB_CONTRACT("mlkem_frombytes12_check", (bad != 0) == (mlkem_check12_c(in, MLKEM_POLYBYTES) != 0),
+                   "verdict that of check12");
+    return bad;
+}
+
 #define mlkem_canonical mlkem_canonical_checked
 #define mlkem_add mlkem_add_checked
 #define mlkem_check12 mlkem_check12_checked
+#define mlkem_frombytes12_check mlkem_frombytes12_check_checked
 #define mlkem_ntt mlkem_ntt_checked
 #define mlkem_invntt mlkem_invntt_checked
 #define mlkem_invntt_q mlkem_invntt_q_checked

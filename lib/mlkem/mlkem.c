@@ -314,17 +314,27 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
 /* Algorithm 14 lines 17, 20, 21, 23: v = NTT^-1(t_hat^T o y_hat) + e2 + mu,
  * compressed into c2 (or compared); t_hat is decoded from ek one polynomial at
- * a time. Returns 1 if the compared piece differs. */
+ * a time. Returns 1 if the compared piece differs. With ek_bad != NULL the
+ * section 7.2 modulus check is made as t_hat is decoded (frombytes12_check):
+ * *ek_bad nonzero iff some 12-bit value of ek's first 384 k bytes is >= q. */
 static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
                                         const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
                                         const mlkem_poly y[MLKEM_K], const mlkem_polycache ycache[MLKEM_K],
-                                        mlkem_poly32 *v32)
+                                        mlkem_poly32 *v32, uint32_t *ek_bad)
 {
     mlkem_poly v, tmp;
+    uint32_t bad = 0;
     /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES);                      /* line 2, canonical */
+        if (ek_bad != NULL) { /* public: encapsulation checks ek, decapsulation's re-encryption does not */
+            bad |= mlkem_frombytes12_check(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
+        } else {
+            mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
+        }
         mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
+    }
+    if (ek_bad != NULL) {
+        *ek_bad = bad;
     }
     mlkem_reduce32(&v, v32);                            /* |v32| < 8q^2 < q 2^15: |v| < q */
     mlkem_invntt_q(&v);                                 /* |v| < q in (invntt_q's contract), |v| < q out */
@@ -335,9 +345,12 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
  * written there; with c_out == NULL it is compared against c_cmp and the result
- * is 1 if they differ (Algorithm 18 line 9), else 0. */
+ * is 1 if they differ (Algorithm 18 line 9), else 0. With ek_bad != NULL, *ek_bad
+ * is the verdict of section 7.2's modulus check on ek (0: passed), made while t_hat
+ * is decoded. */
 static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
-                                          const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES])
+                                          const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
+                                          uint32_t *ek_bad)
 {
     mlkem_poly y[MLKEM_K];
     mlkem_polycache ycache[MLKEM_K];
@@ -366,7 +379,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
     mlkem_zero32(&acc[0]); /* reused for t_hat^T y_hat */
-    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0]);
+    diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0], ek_bad);
     return diff;
 }
 
@@ -455,13 +468,17 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
  * encoding (384 bytes per polynomial instead of 512). Output / comparison as in the
  * speed-first form. */
 static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
-                                          const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES])
+                                          const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
+                                          uint32_t *ek_bad)
 {
     uint8_t yb[MLKEM_K * MLKEM_POLYBYTES];
     uint8_t rho[MLKEM_SYMBYTES];
     row_sink sink;
     uint8_t diff;
 
+    if (ek_bad != NULL) { /* section 7.2, on the encoding itself (t_hat is read encoded here) */
+        *ek_bad = mlkem_check12(ek, MLKEM_K * MLKEM_POLYBYTES);
+    }
     memcpy(rho, ek + MLKEM_K * MLKEM_POLYBYTES, MLKEM_SYMBYTES); /* line 3 */
     /* rho is public (part of ek); SampleNTT branches on it. */
     PQLAB_DECLASSIFY(rho, sizeof rho);
@@ -550,19 +567,25 @@ int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk)
     return 0;
 }
 
-/* ML-KEM.Encaps_internal(ek, m) (Algorithm 17) after the section 7.2 check. */
+/* ML-KEM.Encaps_internal(ek, m) (Algorithm 17) with the section 7.2 check. The
+ * check's verdict comes from the encryption, which decodes t_hat anyway
+ * (frombytes12_check in `ref`, check12 in `smallstack`); with a failing ek nothing
+ * computed is released: c and K are zeroised and the error returned, as if the check
+ * had come first. ek is public, so the extra work for a bad key leaks nothing. */
 int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek, const uint8_t *m)
 {
     uint8_t hek[MLKEM_SYMBYTES];
     uint8_t kr[2 * MLKEM_SYMBYTES];
-    if (PQLAB_NAMESPACE(crypto_kem_check_ek)(ek) != 0) {
+    uint32_t ek_bad = 1;
+    mlkem_hash_h(hek, ek, MLKEM_EKBYTES);
+    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, hek, MLKEM_SYMBYTES);     /* line 1: (K, r) = G(m || H(ek)) */
+    (void)pke_encrypt(c, c, ek, m, kr + MLKEM_SYMBYTES, &ek_bad); /* line 2 */
+    if (ek_bad != 0) {
         pqlab_zeroize(c, MLKEM_CTBYTES);
         pqlab_zeroize(k, MLKEM_SSBYTES);
+        pqlab_zeroize(kr, sizeof kr);
         return MLKEM_ERR_EK;
     }
-    mlkem_hash_h(hek, ek, MLKEM_EKBYTES);
-    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, hek, MLKEM_SYMBYTES); /* line 1: (K, r) = G(m || H(ek)) */
-    (void)pke_encrypt(c, c, ek, m, kr + MLKEM_SYMBYTES);      /* line 2 */
     memcpy(k, kr, MLKEM_SSBYTES);
     pqlab_zeroize(kr, sizeof kr);
     return 0;
@@ -595,10 +618,10 @@ int PQLAB_NAMESPACE(crypto_kem_dec_internal)(uint8_t *k, const uint8_t *c, const
     uint8_t kbar[MLKEM_SSBYTES];
     uint8_t fail;
 
-    pke_decrypt(m, dk_pke, c);                               /* line 5: m' */
-    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, h, MLKEM_SYMBYTES);  /* line 6: (K', r') */
-    mlkem_hash_j(kbar, z, c, MLKEM_CTBYTES);                 /* line 7: K_bar = J(z || c) */
-    fail = pke_encrypt(NULL, c, ek, m, kr + MLKEM_SYMBYTES); /* lines 8-9: c' != c */
+    pke_decrypt(m, dk_pke, c);                                     /* line 5: m' */
+    mlkem_hash_g(kr, m, MLKEM_SYMBYTES, h, MLKEM_SYMBYTES);        /* line 6: (K', r') */
+    mlkem_hash_j(kbar, z, c, MLKEM_CTBYTES);                       /* line 7: K_bar = J(z || c) */
+    fail = pke_encrypt(NULL, c, ek, m, kr + MLKEM_SYMBYTES, NULL); /* lines 8-9: c' != c */
     /* line 10: K' = K_bar if c != c', selected without a branch; the barrier
      * stops the compiler from turning the select back into a branch. */
     fail = pqlab_value_barrier_u8(fail);

@@ -1011,6 +1011,38 @@ def emit_frombytes12() -> None:
     end_func(name)
 
 
+def emit_frombytes12_check() -> None:
+    """frombytes12 with the encapsulation key's modulus check (FIPS 203 section 7.2) fused in:
+    r0 = r, r1 = in (384 bytes, any alignment); returns 0 iff every 12-bit value of in is
+    below q, else a nonzero word. The usub16 against q that selects the halves to reduce
+    leaves GE set where a value is >= q; one sel per word ORs 0xff bytes into the verdict
+    there (check12's accumulator), so the check costs one instruction per two values."""
+    name = "pqlab_mlkem_frombytes12_check_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e(f"movw r12, #{Q}")
+    e(f"movt r12, #{Q}")
+    e("add lr, r0, #512")
+    e("mov r10, #0")  # verdict
+    e("mvn r11, #0")  # all ones
+    out.append("1:")
+    unpack12("r1")
+    for r in ("r5", "r6", "r7", "r8"):
+        e(f"usub16 r9, {r}, r12")
+        e(f"sel {r}, r9, {r}")
+        e("sel r10, r11, r10")
+    e("str r5, [r0, #0]")
+    e("str r6, [r0, #4]")
+    e("str r7, [r0, #8]")
+    e("str r8, [r0, #12]")
+    e("add r0, r0, #16")
+    e("cmp r0, lr")
+    e("bne 1b")
+    e("mov r0, r10")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def emit_tobytes12() -> None:
     """out = ByteEncode_12(a mod q) for |a| < 2q (canonical fused in, since 2026-11-27): r0 =
     out (384 bytes, any alignment), r1 = a. 4 words (8 coefficients): canon2q, then 3 words
@@ -1407,6 +1439,7 @@ def main() -> None:
     emit_cbd2(add=True)
     emit_cbd3()
     emit_frombytes12()
+    emit_frombytes12_check()
     emit_tobytes12()
     emit_canonical()
     emit_tomont_add()
