@@ -1081,16 +1081,18 @@ impl<T: CortexTiming> Cpu<T> {
                 }
                 let mut a = start;
                 let mut newpc = None;
-                for k in 0..16 {
-                    if (i.imm >> k) & 1 != 0 {
-                        let v = self.read32(a)?;
-                        if k == 15 {
-                            newpc = Some(v);
-                        } else {
-                            self.r[k] = v;
-                        }
-                        a = a.wrapping_add(4);
+                // the listed registers in ascending order (one step per set bit)
+                let mut list = i.imm & 0xffff;
+                while list != 0 {
+                    let k = list.trailing_zeros() as usize;
+                    list &= list - 1;
+                    let v = self.read32(a)?;
+                    if k == 15 {
+                        newpc = Some(v);
+                    } else {
+                        self.r[k] = v;
                     }
+                    a = a.wrapping_add(4);
                 }
                 if i.sf != 0 {
                     self.r[i.rn as usize] = if i.sub == 0 {
@@ -1117,11 +1119,12 @@ impl<T: CortexTiming> Cpu<T> {
                     return Err(self.unaligned(start));
                 }
                 let mut a = start;
-                for k in 0..16 {
-                    if (i.imm >> k) & 1 != 0 {
-                        self.write32(a, self.r[k])?;
-                        a = a.wrapping_add(4);
-                    }
+                let mut list = i.imm & 0xffff;
+                while list != 0 {
+                    let k = list.trailing_zeros() as usize;
+                    list &= list - 1;
+                    self.write32(a, self.r[k])?;
+                    a = a.wrapping_add(4);
                 }
                 if i.sf != 0 {
                     self.r[i.rn as usize] = if i.sub == 0 {

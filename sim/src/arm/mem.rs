@@ -126,16 +126,24 @@ impl Mem {
     /// when the address is not RAM (peripheral, system or unmapped).
     #[inline(always)]
     pub fn slot(&mut self, addr: u32, n: u32) -> Option<(&mut [u8], usize)> {
-        let (buf, off) = match addr >> 24 {
-            0x00 if addr < 0x80_0000 => (&mut self.code, (addr & 0x3f_ffff) as usize),
-            0x01 if self.has_block && addr < 0x0101_0000 => {
-                (&mut self.block, (addr & 0x3fff) as usize)
+        // SSRAM2/3 first, the target of most data accesses (the stack, .data, .bss): one
+        // comparison instead of the walk over the regions below, the same slot; both paths
+        // join before the one length check (checked before the join, the compiler no longer
+        // knows the slot's length at the caller and checks every byte again)
+        let o = addr.wrapping_sub(0x2000_0000);
+        let (buf, off) = if o < 0x80_0000 {
+            (&mut self.sram, (o & 0x3f_ffff) as usize)
+        } else {
+            match addr >> 24 {
+                0x00 if addr < 0x80_0000 => (&mut self.code, (addr & 0x3f_ffff) as usize),
+                0x01 if self.has_block && addr < 0x0101_0000 => {
+                    (&mut self.block, (addr & 0x3fff) as usize)
+                }
+                _ if addr.wrapping_sub(self.psram_base) < 0x100_0000 => {
+                    (&mut self.psram, (addr - self.psram_base) as usize)
+                }
+                _ => return None,
             }
-            0x20 if addr < 0x2080_0000 => (&mut self.sram, (addr & 0x3f_ffff) as usize),
-            _ if addr.wrapping_sub(self.psram_base) < 0x100_0000 => {
-                (&mut self.psram, (addr - self.psram_base) as usize)
-            }
-            _ => return None,
         };
         if off + n as usize > buf.len() {
             return None;

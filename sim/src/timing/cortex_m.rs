@@ -213,27 +213,38 @@ impl Default for CortexM4 {
 /// PC block (2 cycles, plus the refill).
 #[inline(always)]
 fn load_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
-    let dep = cpu.prev_load_rt == i.rn || (i.op == Op::LdR && cpu.prev_load_rt == i.rm);
-    if i.rd == 15 {
-        return 2;
-    }
-    // "Any load with a base update is not normally pipelined. That is, base update
-    // load is generally at least a two-cycle operation" (Cortex-M3/M4 TRM load/store
-    // timings); measured on an STM32 Cortex-M4: "When a sequence of loads starts with
-    // a load using writeback, this instruction will take extra cycles, each subsequent
-    // load using writeback will also take extra cycles" (compendium.i-0.nl "Load
-    // placement"). Pre/post-indexed LDR with writeback: 2 cycles, never pipelined.
-    if i.op == Op::Ld && i.ra & 2 != 0 {
-        return 2;
-    }
-    // m4-v5: "32bit opcode loads (ldr.w, ldrb.w) may fail to pipeline correctly if they are
-    // not positioned at word aligned boundaries" (jnk0le, "pipeline cycle test",
-    // doc/cortex_m3m4.md, STM32F407): a 32-bit load at an address 2 mod 4 is not pipelined.
-    if cpu.prev_ls == 1 && !dep && i.emask & UW == 0 {
+    // the load's address registers (`agu2`: its offset register, or its base again) against
+    // the destination of the previous load single
+    let dep = cpu.prev_load_rt == i.rn || cpu.prev_load_rt == agu2(i);
+    // never pipelined (`M4_NOPIPE`, decided at decode by `load_nopipe`): 2 cycles
+    if i.rmask & M4_NOPIPE == 0 && cpu.prev_ls == 1 && !dep {
         1
     } else {
         2
     }
+}
+
+/// The loads `load_cycles` never pipelines, decided once per decoded instruction:
+/// loads into PC block (2 cycles, plus the refill).
+/// "Any load with a base update is not normally pipelined. That is, base update
+/// load is generally at least a two-cycle operation" (Cortex-M3/M4 TRM load/store
+/// timings); measured on an STM32 Cortex-M4: "When a sequence of loads starts with
+/// a load using writeback, this instruction will take extra cycles, each subsequent
+/// load using writeback will also take extra cycles" (compendium.i-0.nl "Load
+/// placement"). Pre/post-indexed LDR with writeback: 2 cycles, never pipelined.
+/// m4-v5: "32bit opcode loads (ldr.w, ldrb.w) may fail to pipeline correctly if they are
+/// not positioned at word aligned boundaries" (jnk0le, "pipeline cycle test",
+/// doc/cortex_m3m4.md, STM32F407): a 32-bit load at an address 2 mod 4 is not pipelined.
+fn load_nopipe(i: &Insn) -> bool {
+    i.rd == 15 || (i.op == Op::Ld && i.ra & 2 != 0) || i.emask & UW != 0
+}
+
+/// The second register an instruction's address depends on (Cortex-M4 model, set at decode
+/// in `Insn::rmask`'s low byte): the offset register of LDR/STR (register offset) and
+/// TBB/TBH, else the base register again (comparing it twice changes nothing).
+#[inline(always)]
+fn agu2(i: &Insn) -> u8 {
+    i.rmask as u8
 }
 
 /// Register written by a data-processing or multiply instruction (255: none).
@@ -257,11 +268,7 @@ pub fn dp_dest(i: &Insn) -> u8 {
 /// wrote if it was a data-processing instruction or a load single (255: none).
 #[inline(always)]
 fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
-    if prev_dp == 255 {
-        return 0;
-    }
-    let uses_rm = matches!(i.op, Op::LdR | Op::StR | Op::Tbb | Op::Tbh);
-    (i.rn == prev_dp || (uses_rm && i.rm == prev_dp)) as u64
+    (prev_dp != 255 && (i.rn == prev_dp || agu2(i) == prev_dp)) as u64
 }
 
 /// STR: immediate offset always 1 ("STR Rx,[Ry,#imm] is always one cycle");
@@ -383,6 +390,10 @@ const UW_NEXT: [u8; 32] = {
 const M4_LOAD: u8 = 0x20;
 const M4_STORE: u8 = 0x40;
 const M4_OTHER: u8 = 0x60;
+/// Cortex-M4 model: `Insn::rmask` (a field of the Cortex-M7 model otherwise) holds the
+/// second address register (`agu2`) in its low byte and this bit for a load that
+/// `load_cycles` never pipelines (`load_nopipe`).
+const M4_NOPIPE: u16 = 0x100;
 
 /// A Cortex-M timing model: owns its state, annotates instructions at decode time and
 /// returns the cycles of each executed one. The interpreter is generic over it (one copy
@@ -451,6 +462,12 @@ impl CortexTiming for CortexM4 {
         };
         i.cyc = base_cycles(Core::M4, i) | path;
         i.wr = dp_dest(i);
+        let second = if matches!(i.op, Op::LdR | Op::StR | Op::Tbb | Op::Tbh) {
+            i.rm
+        } else {
+            i.rn
+        };
+        i.rmask = second as u16 | if load_nopipe(i) { M4_NOPIPE } else { 0 };
     }
 
     /// "Groups of three or more unaligned wide instructions will take one extra cycle"
@@ -483,7 +500,7 @@ impl CortexTiming for CortexM4 {
         }
         let mut cyc = (i.cyc & BASE) as u64;
         let mut ls: u8 = 0;
-        if matches!(i.op, Op::Ld | Op::LdR) {
+        if path == M4_LOAD {
             cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
             // LDR PC blocks: 2 (load) + 3 (reload)
             if e.taken {
@@ -497,7 +514,7 @@ impl CortexTiming for CortexM4 {
             self.prev_len = i.len;
             return cyc;
         }
-        if matches!(i.op, Op::St | Op::StR) {
+        if path == M4_STORE {
             cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
             self.prev_dp = i.wr;
             // 2: STR with an immediate offset (store_load_stall), 3: register offset
