@@ -828,7 +828,8 @@ def run_kats(impls: list[Implementation], plat: Platform, refs: dict, jobs: int 
 def kat_count(ref: dict) -> int:
     """The fewest KAT records the published reference can check: 1 when it has per-record or
     first-record hashes (or a one-record file hash), else the smallest file it has a hash of
-    (Hawk: only the whole 100-record file); 1 without a reference (the tree's build decides)."""
+    (none since pqlab/katderive.py gave Hawk and HQC 2025 per-record hashes); 1 without a
+    reference (the tree's build decides)."""
     if not ref or ref.get("record_sha256") or "first_record_sha256" in ref:
         return 1
     prefixes = sorted(int(n) for n in ref.get("rsp_prefix_sha256", {}))

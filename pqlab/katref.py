@@ -10,7 +10,10 @@ what is published about the official file, each value with its source:
   blank line, then each record followed by a blank line), keyed by N as a string; checked
   when exactly N records were generated (hqc-py's kat/hqc-kat-hash.txt for HQC 2025);
 - ``record_sha256``: SHA-256 of every record of the official .rsp, so that any number of
-  records can be checked from a plain clone;
+  records can be checked from a plain clone; with ``record_source`` saying where they come
+  from: the official file itself, or (pqlab/katderive.py) a host-generated file whose
+  whole-file hash is the published ``rsp_prefix_sha256``. When an entry has both, a run of
+  N records checks each record and, if a file hash of N records is published, that too;
 - ``rsp_sha1`` / ``rsp_sha256``: hash of the whole official file, checked when all of its
   records were generated;
 - ``rsp``: the official file's path under the external vectors (PQLAB_VECTORS). It is not
@@ -128,16 +131,29 @@ def check(rsp: str, ref: dict, count: int) -> Verdict:
     if len(mine) != count:
         return Verdict("FAIL", f"{len(mine)} records in the output, {count} requested")
     hashes = ref.get("record_sha256")
+    prefixes = ref.get("rsp_prefix_sha256", {})
     if hashes:
         if "first_record_sha256" in ref and hashes[0] != ref["first_record_sha256"]:
             raise PqlabError("pqlab/data/kat.toml: record_sha256[0] disagrees with first_record_sha256")
+        # the official file, or the one whose whole-file hash the per-record ones were derived from
+        where = ref.get("rsp") or f"the records of the file in {ref.get('source', 'kat.toml')}"
         n = min(count, len(hashes))
         for i in range(n):
             if sha256(mine[i]) != hashes[i]:
-                return Verdict("FAIL", f"record count = {i} differs from {ref['rsp']}{_diagnose(i, mine[i], ref)}")
-        detail = f"{n} records match {ref['rsp']} (their SHA-256 in pqlab/data/kat.toml)"
+                return Verdict("FAIL", f"record count = {i} differs from {where}{_diagnose(i, mine[i], ref)}")
+        detail = f"{n} records match {where} (their SHA-256 in pqlab/data/kat.toml)"
         if count > len(hashes):
             detail += f"; records {len(hashes)}..{count - 1} have no reference"
+        # the whole-file hashes published for exactly this many records are checked too
+        if str(count) in prefixes:
+            h = sha256(rsp)
+            if h != prefixes[str(count)]:
+                return Verdict(
+                    "FAIL",
+                    f"records match but the file's SHA-256 {h[:16]}… is not the published one "
+                    f"({ref.get('source', 'reference')}): header or layout differs",
+                )
+            detail += f"; whole-file SHA-256 of {count} record(s) as published ({ref.get('source', 'reference')})"
         if count == len(hashes) and "rsp_sha1" in ref:
             h = hashlib.sha1(rsp.encode()).hexdigest()
             if h != ref["rsp_sha1"]:
@@ -148,7 +164,6 @@ def check(rsp: str, ref: dict, count: int) -> Verdict:
                 )
             detail += f"; whole-file SHA-1 as published in {ref['rsp_sha1_source']}"
         return Verdict("ok", detail)
-    prefixes = ref.get("rsp_prefix_sha256", {})
     if str(count) in prefixes:
         h = sha256(rsp)
         ok = h == prefixes[str(count)]
