@@ -87,7 +87,7 @@ const PIPE_DW: u64 = 5;
 const BM_STEPS: u64 = 5;
 
 /// ntt_unit.sv's write pipeline (since h71): a bus write of A, B or SCALE is reduced by the
-/// multiplier m1 and stored this many cycles after the cycle it is granted; until then the slot
+/// multiplier and stored this many cycles after the cycle it is granted; until then the slot
 /// holds every access but another such write (ntt_obi.sv).
 pub const WRITE_PIPE: u64 = 4;
 
