@@ -81,7 +81,8 @@ W = 24  # cycles the unit is busy after a start (one round per cycle)
 
 # body cycles (mcycle difference minus bench_empty's) of bench_acc.S and their rule
 # (docs/accel.md, sim/src/timing/cv32e40p.rs); all measured on cv32e40p-acc-rtl as well
-P = 15  # cycles the NTT unit is busy after bench_acc.S's start (a pointwise product of 2 words)
+P = 15  # cycles the NTT unit is busy after bench_acc.S's start (since h82 a pointwise product of
+# 4 words, FN-DSA logn 2: 4 product steps, 2 idle, 4 scale steps, 5 to the last write)
 EXPECTED_ACC = {
     # the data-port slot rule, on the NTT unit (slot 0 of tb_top.sv)
     "acc_ntt_sw": (10, "a store to an idle unit: 1, like memory"),

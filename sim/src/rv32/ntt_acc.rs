@@ -55,16 +55,17 @@ fn submod(a: u64, b: u64, q: u64) -> u64 {
 }
 
 /// ntt_unit.sv's ntt_mulmod: a b mod q by Barrett's reduction (HAC Algorithm 14.42, b = 2,
-/// k = K bits of q), step by step with the RTL's widths: a K+1-bit quotient estimate, a K+2-bit
-/// remainder and two corrections. Exact for canonical inputs; for words >= q (left by another
-/// mode) it gives the RTL's value (pqlab/accel_ntt.py `mulmod_hw` is the same function).
-/// ML-DSA's reduction (since h71) folds by 2^23 = 2^13 - 1 mod q: exact for any 24-bit words.
+/// k = K bits of q: 12, 23, 14), step by step with the RTL's widths: a K+1-bit quotient
+/// estimate, a K+2-bit remainder and two corrections. Exact for canonical inputs; for words >= q
+/// (left by another mode) it gives the RTL's value (pqlab/accel_ntt.py `mulmod_hw` is the same
+/// function). Since h82 ML-DSA takes the same steps (before: special-form folds).
 fn mulmod(a: u64, b: u64, q: u64) -> u64 {
     let p = (a & 0xff_ffff) * (b & 0xff_ffff);
-    if q == 8380417 {
-        return p % q;
-    }
-    let k: u32 = if q == 3329 { 12 } else { 14 };
+    let k: u32 = match q {
+        3329 => 12,
+        8380417 => 23,
+        _ => 14,
+    };
     let mu = (1u64 << (2 * k)) / q;
     let q1 = (p >> (k - 1)) & ((1u64 << (k + 1)) - 1);
     let q3 = (q1 * mu) >> (k + 1);
@@ -77,11 +78,16 @@ fn mulmod(a: u64, b: u64, q: u64) -> u64 {
     r & 0xff_ffff
 }
 
-/// ntt_unit.sv's pipeline: cycles from a step's issue to its write (1 read + 3 x 4 products)
-const PIPE_DW: u64 = 13;
+/// ntt_unit.sv's pipeline: cycles from a step's issue to its write (1 read + 4 the product on
+/// its one multiplier)
+const PIPE_DW: u64 = 5;
+
+/// steps per ML-KEM base-multiplication pair (ntt_unit.sv: a1 b1, a0 b1, a1 b0, a0 b0, then
+/// (a1 b1) zeta on the one multiplier)
+const BM_STEPS: u64 = 5;
 
 /// ntt_unit.sv's write pipeline (since h71): a bus write of A, B or SCALE is reduced by the
-/// multiplier m1 and stored this many cycles after the cycle it is granted; until then the slot
+/// multiplier and stored this many cycles after the cycle it is granted; until then the slot
 /// holds every access but another such write (ntt_obi.sv).
 pub const WRITE_PIPE: u64 = 4;
 
@@ -98,6 +104,12 @@ pub fn posted_cycles(off: u32) -> u64 {
 /// idle issue cycles between two layers of an n-point transform (ntt_unit.sv's `gap`)
 fn layer_gap(n: u64) -> u64 {
     (PIPE_DW + 1).saturating_sub(n / 4)
+}
+
+/// idle issue cycles before the scale pass (ntt_unit.sv's `gap_s`): its step p reads the word
+/// the inverse's last-layer step p mod n/2 (`half`) or the product's step p wrote
+fn scale_gap(first_writer_lag: u64) -> u64 {
+    (PIPE_DW + 1).saturating_sub(first_writer_lag)
 }
 
 fn brv(k: usize, bits: u32) -> usize {
@@ -320,50 +332,59 @@ impl NttAcc {
                     for lg in min_lg..logn {
                         let len = 1usize << lg;
                         let base = n >> (lg + 1);
-                        let last = lg == logn - 1;
                         for p in 0..n / 2 {
                             let (blk, j) = (p >> lg, p & (len - 1));
                             let i0 = (blk << (lg + 1)) | j;
                             let (x0, x1) = (mem[i0], mem[i0 + len]);
-                            let mut y0 = addmod(x0, x1, q);
-                            let mut y1 = mulmod(zs[base + blk], submod(x0, x1, q), q);
-                            if last {
-                                y0 = mulmod(y0, scale, q);
-                                y1 = mulmod(y1, scale, q);
-                            }
-                            mem[i0] = y0;
-                            mem[i0 + len] = y1;
+                            mem[i0] = addmod(x0, x1, q);
+                            mem[i0 + len] = mulmod(zs[base + blk], submod(x0, x1, q), q);
                         }
                     }
+                    // the scale pass: every word times SCALE
+                    for x in mem[..n].iter_mut() {
+                        *x = mulmod(scale, *x, q);
+                    }
                 }
-                layers * (n as u64 / 2) + (layers - 1) * layer_gap(n as u64) + PIPE_DW
+                let nn = n as u64;
+                let main = layers * (nn / 2) + (layers - 1) * layer_gap(nn);
+                if op & 7 == 1 {
+                    main + PIPE_DW
+                } else {
+                    main + scale_gap(nn / 2) + nn + PIPE_DW
+                }
             }
             3 => {
+                // the product pass, then the scale pass
                 for i in 0..n {
                     self.a[i] = mulmod(mulmod(self.a[i], self.b[i], q), scale, q);
                 }
-                n as u64 + PIPE_DW
+                let nn = n as u64;
+                nn + scale_gap(nn) + nn + PIPE_DW
             }
             _ => {
-                // ML-KEM base multiplication of the 128 pairs
+                // ML-KEM base multiplication of the 128 pairs, as ntt_unit.sv computes it on
+                // its one multiplier (24-bit operands): five products per pair, the odd word
+                // a0 b1 + a1 b0, the even word a0 b0 + (a1 b1) zeta for an even pair and
+                // a0 b0 - (a1 b1) zeta for an odd one (gamma = -zeta), then the scale pass
                 let z = &self.zetas[0];
                 for i in 0..128 {
-                    let bz = z[64 + i / 2];
-                    let g = if i & 1 == 1 { q - bz } else { bz };
+                    let zeta = z[64 + i / 2];
                     let (a0, a1) = (self.a[2 * i], self.a[2 * i + 1]);
                     let (b0, b1) = (self.b[2 * i], self.b[2 * i + 1]);
-                    // the RTL takes a1 b1, a0 b1, a1 b0 on 12-bit operands (the 12 x 12
-                    // multiplier, and m1 for a0 b1), and a0 b0, times gamma (canonical
-                    // operands, < 2^12) and the scaling on the full ones
-                    let k = |x: u64, y: u64| mulmod(x & 0xfff, y & 0xfff, q);
-                    let t = k(k(a1, b1), g);
-                    self.a[2 * i] = mulmod(addmod(mulmod(a0, b0, q), t, q), scale, q);
-                    let u = addmod(k(a0, b1), k(a1, b0), q);
-                    self.a[2 * i + 1] = mulmod(u, scale, q);
+                    let t = mulmod(zeta, mulmod(a1, b1, q), q);
+                    let e = mulmod(a0, b0, q);
+                    let u = addmod(mulmod(a0, b1, q), mulmod(a1, b0, q), q);
+                    self.a[2 * i] = if i & 1 == 1 {
+                        submod(e, t, q)
+                    } else {
+                        addmod(e, t, q)
+                    };
+                    self.a[2 * i + 1] = u;
                 }
-                // two issue cycles per pair (ntt_unit.sv: the odd word's step, then the even
-                // word's, sharing the three full multipliers and the 12 x 12 one)
-                2 * 128 + PIPE_DW
+                for x in self.a[..256].iter_mut() {
+                    *x = mulmod(scale, *x, q);
+                }
+                BM_STEPS * 128 + 256 + PIPE_DW
             }
         }
     }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Timing micro-benchmarks of the accelerators (cv32e40p-acc-rtl / machine cv32e40p-acc;
 # docs/accel.md): the data-port slot rule on the NTT unit at 0x10010000 (t4; memory A at
-# 0x10011000, t6; MODE = FN-DSA with logn 1, so a pointwise product, CTRL = 3, keeps the unit
+# 0x10011000, t6; MODE = FN-DSA with logn 2, so a pointwise product of 4 words, CTRL = 3, keeps the unit
 # busy for 15 cycles; an access while it runs waits), and the custom Keccak instructions. Each function
 # returns the mcycle difference around its body, like bench.S (bench_main.c prints them with
 # -DPQLAB_BENCH_ACC); the expected body cycles and their rules are in
@@ -19,7 +19,7 @@
 bench_\name:
 	li t4, 0x10010000
 	li t6, 0x10011000
-	li a3, 0x102
+	li a3, 0x202
 	sw a3, 0(t4)
 	li a3, 3
 	li a1, 1
