@@ -62,6 +62,9 @@
 //! change between memory and non-memory members after the third costs one cycle
 //! (`CortexM4::fetch`, `UW_NEXT`). Sources: jnk0le's STM32F407 measurements and
 //! compendium.i-0.nl's alignment rules, cited at each rule.
+//! m4-v6 (issue 23, docs/sim.md "Model m4-v6"): a pre- or post-indexed store right after one
+//! on the same base register stalls one cycle (`wb_store_chain`, jnk0le's STM32F407
+//! measurement).
 //! Division: 2 cycles when the dividend is smaller than the divisor, else
 //! 3 + (number of quotient bits - 1) / 3, capped at 12; an approximation of the
 //! documented early termination ("based on the number of leading ones and
@@ -81,7 +84,7 @@ use crate::timing::m7mem;
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v5 / m7-estimate-v4";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v6 / m7-estimate-v4";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -182,7 +185,8 @@ pub struct CortexM4 {
     /// previous instruction: 1 load single, 2 store with immediate offset, 0 other
     /// (3: store with a register offset, 4: VSTR, neither pipelined with what follows)
     prev_ls: u8,
-    /// destination of the previous load single (255: none)
+    /// destination of the previous load single; after a store with writeback (pre- or
+    /// post-indexed, `prev_ls` 2), its base register (m4-v6, `wb_store_chain`); 255: none
     prev_load_rt: u8,
     /// length in bytes of the previous instruction
     prev_len: u8,
@@ -281,6 +285,17 @@ fn store_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
     } else {
         2
     }
+}
+
+/// m4-v6: a pre- or post-indexed store (STR/STRH/STRB with writeback) right after one with
+/// the same base register stalls one cycle: "post and pre indexed stores cannot be chained
+/// back to back on same register base address (alternating 2 different registers works)"
+/// (jnk0le, "pipeline cycle test", doc/cortex_m3m4.md, measured on an STM32F407 and an
+/// STM32F103; the immediate-offset store otherwise "effectively execute[s] in 1 cycle").
+/// `prev_load_rt` holds the previous store's base when it had writeback (else 255).
+#[inline(always)]
+fn wb_store_chain(cpu: &CortexM4, i: &Insn) -> u64 {
+    (cpu.prev_ls == 2 && i.ra & 2 != 0 && i.op == Op::St && cpu.prev_load_rt == i.rn) as u64
 }
 
 /// Cortex-M7 estimate: a load single (LDR*) takes one issue cycle, its result
@@ -515,8 +530,15 @@ impl CortexTiming for CortexM4 {
             return cyc;
         }
         if path == M4_STORE {
-            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i);
+            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i) + wb_store_chain(self, i);
             self.prev_dp = i.wr;
+            // the base of a store with writeback, for the next store (wb_store_chain); the
+            // loads read `prev_load_rt` only after a load single
+            self.prev_load_rt = if i.op == Op::St && i.ra & 2 != 0 {
+                i.rn
+            } else {
+                255
+            };
             // 2: STR with an immediate offset (store_load_stall), 3: register offset
             self.prev_ls = if i.op == Op::St { 2 } else { 3 };
             self.prev_len = i.len;
@@ -533,6 +555,8 @@ impl CortexTiming for CortexM4 {
                 cyc += agu_stall(self.prev_dp, i);
                 // a store whose data phase a following load cannot share (store_load_stall)
                 ls = 2;
+                // no store base for wb_store_chain: its source names single stores only
+                self.prev_load_rt = 255;
             }
             Op::Stm => cyc += agu_stall(self.prev_dp, i),
             Op::Ldm => {

@@ -223,6 +223,29 @@ rule_\name:
 	.endr
 	STOP
 
+	@ ten post-indexed stores on one base: "post and pre indexed stores cannot be chained back
+	@ to back on same register base address" (jnk0le, doc/cortex_m3m4.md): 1 + 9 x 2
+	RULE str_post_chain
+	mov r8, r4
+	.balign 4
+	START
+	.rept 10
+	str r1, [r8], #4
+	.endr
+	STOP
+
+	@ the same alternating two bases: "alternating 2 different registers works": 10 x 1
+	RULE str_post_alternating
+	mov r8, r4
+	add r9, r4, #32
+	.balign 4
+	START
+	.rept 5
+	str r1, [r8], #4
+	str r2, [r9], #4
+	.endr
+	STOP
+
 	.data
 	.balign 8
 rule_ram:
