@@ -985,21 +985,30 @@ def unpack12(src: str) -> None:
     e("orr r8, r8, r9, lsl #16")  # c7
 
 
-def emit_frombytes12() -> None:
+def emit_frombytes12(check: bool) -> None:
     """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
     any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
-    halves >= q (values < 2^12 < 2q)."""
-    name = "pqlab_mlkem_frombytes12_armv7em"
+    halves >= q (values < 2^12 < 2q).
+    check: the encapsulation key's modulus check (FIPS 203 section 7.2) fused in
+    (`_check`): returns 0 iff every 12-bit value of in is below q, else a nonzero word. The
+    usub16 against q leaves GE set where a value is >= q; one sel per word ORs 0xff bytes
+    into the verdict there (check12's accumulator), one instruction per two values."""
+    name = f"pqlab_mlkem_frombytes12{'_check' if check else ''}_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e(f"movw r12, #{Q}")
     e(f"movt r12, #{Q}")
     e("add lr, r0, #512")
+    if check:
+        e("mov r10, #0")  # verdict
+        e("mvn r11, #0")  # all ones
     out.append("1:")
     unpack12("r1")
     for r in ("r5", "r6", "r7", "r8"):
         e(f"usub16 r9, {r}, r12")
         e(f"sel {r}, r9, {r}")
+        if check:
+            e("sel r10, r11, r10")
     e("str r5, [r0, #0]")
     e("str r6, [r0, #4]")
     e("str r7, [r0, #8]")
@@ -1007,38 +1016,8 @@ def emit_frombytes12() -> None:
     e("add r0, r0, #16")
     e("cmp r0, lr")
     e("bne 1b")
-    e("pop {r4-r11, pc}")
-    end_func(name)
-
-
-def emit_frombytes12_check() -> None:
-    """frombytes12 with the encapsulation key's modulus check (FIPS 203 section 7.2) fused in:
-    r0 = r, r1 = in (384 bytes, any alignment); returns 0 iff every 12-bit value of in is
-    below q, else a nonzero word. The usub16 against q that selects the halves to reduce
-    leaves GE set where a value is >= q; one sel per word ORs 0xff bytes into the verdict
-    there (check12's accumulator), so the check costs one instruction per two values."""
-    name = "pqlab_mlkem_frombytes12_check_armv7em"
-    func(name)
-    e("push {r4-r11, lr}")
-    e(f"movw r12, #{Q}")
-    e(f"movt r12, #{Q}")
-    e("add lr, r0, #512")
-    e("mov r10, #0")  # verdict
-    e("mvn r11, #0")  # all ones
-    out.append("1:")
-    unpack12("r1")
-    for r in ("r5", "r6", "r7", "r8"):
-        e(f"usub16 r9, {r}, r12")
-        e(f"sel {r}, r9, {r}")
-        e("sel r10, r11, r10")
-    e("str r5, [r0, #0]")
-    e("str r6, [r0, #4]")
-    e("str r7, [r0, #8]")
-    e("str r8, [r0, #12]")
-    e("add r0, r0, #16")
-    e("cmp r0, lr")
-    e("bne 1b")
-    e("mov r0, r10")
+    if check:
+        e("mov r0, r10")
     e("pop {r4-r11, pc}")
     end_func(name)
 
@@ -1438,8 +1417,8 @@ def main() -> None:
     emit_cbd2()
     emit_cbd2(add=True)
     emit_cbd3()
-    emit_frombytes12()
-    emit_frombytes12_check()
+    emit_frombytes12(check=False)
+    emit_frombytes12(check=True)
     emit_tobytes12()
     emit_canonical()
     emit_tomont_add()
