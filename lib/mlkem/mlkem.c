@@ -148,25 +148,27 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
-/* Compress_du of row i straight into c, or into a piece (its buffer lives only here)
- * compared with the received ciphertext. */
-static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
+/* Compress_du(u + SamplePolyCBD_2(buf)) of row i straight into c, or into a piece (its
+ * buffer lives only here) compared with the received ciphertext (cbd_eta2_add_compress_du:
+ * the noise added and the row compressed in one pass; u may be overwritten). */
+static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, mlkem_poly *u, const uint8_t buf[64 * MLKEM_ETA2])
 {
     uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
     if (sink->out != NULL) { /* a public mode switch, not data */
-        mlkem_compress_du(sink->out + i * MLKEM_POLYCOMPRESSED_DU, u);
+        mlkem_cbd_eta2_add_compress_du(sink->out + i * MLKEM_POLYCOMPRESSED_DU, u, buf);
         return;
     }
-    mlkem_compress_du(piece, u);
+    mlkem_cbd_eta2_add_compress_du(piece, u, buf);
     sink->diff |= ct_differs(piece, sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
-/* Encryption (Algorithm 14 lines 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse NTT
- * already applied (|u| < q), compressed into c (or compared with it). */
+/* Encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse
+ * NTT already applied (|u| < q), compressed into c (or compared with it). */
 static MLKEM_NOINLINE void finish_row_u(row_sink *sink, unsigned int i, mlkem_poly *u)
 {
-    poly_noise_add_eta2(u, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i], N = k + i: |u| < q + 2 */
-    emit_row(sink, i, u);                                       /* |u| < q + 2 < 2q: compress_du reduces mod q */
+    uint8_t buf[64 * MLKEM_ETA2];
+    mlkem_prf(buf, sizeof buf, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i]'s bytes, N = k + i */
+    emit_row(sink, i, u, buf); /* |u| < q: |u + e1[i]| < q + 2 < 2q, reduced mod q inside */
 }
 
 #ifdef PQLAB_MLKEM_SMALLSTACK
