@@ -154,6 +154,9 @@ typedef void (*decomp_fn)(int16_t *, const uint8_t *);
 static const unsigned DS[4] = {4, 5, 10, 11};
 static const comp_fn COMP[4] = {pqlab_mlkem_compress4_armv7em, pqlab_mlkem_compress5_armv7em,
                                 pqlab_mlkem_compress10_armv7em, pqlab_mlkem_compress11_armv7em};
+typedef void (*fused_fn)(uint8_t *, const int16_t *, const uint8_t *);
+static const fused_fn FUSED[4] = {pqlab_mlkem_cbd2_add_compress4_armv7em, pqlab_mlkem_cbd2_add_compress5_armv7em,
+                                  pqlab_mlkem_cbd2_add_compress10_armv7em, pqlab_mlkem_cbd2_add_compress11_armv7em};
 static const decomp_fn DECOMP[4] = {pqlab_mlkem_decompress4_armv7em, pqlab_mlkem_decompress5_armv7em,
                                     pqlab_mlkem_decompress10_armv7em, pqlab_mlkem_decompress11_armv7em};
 
@@ -580,6 +583,25 @@ int main(void)
                     else mlkem_compress_dv_c(o1 + off, (const mlkem_poly *)A);
                     if (memcmp(o1, o2, sizeof o1) != 0) fail("compress vs C", kind, d, o1[off], o2[off]);
                 }
+                {
+                    /* cbd2_add_compress: c + SamplePolyCBD_2(buf) for |c| <= 2q - 3 (its contract),
+                     * against cbd_eta2_add_c then the reference compress; c only read */
+                    static uint8_t nb[128 + 4];
+                    for (unsigned i = 0; i < sizeof nb; i++)
+                        nb[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? (i & 1 ? 0xaa : 0x55) : next());
+                    fill(A, -2 * 3329 + 3, 2 * 3329 - 3, kind);
+                    memcpy(D, A, 512);
+                    mlkem_cbd_eta2_add_c((mlkem_poly *)D, nb + (3 - off));
+                    canon_ref(C, D);
+                    memset(o1, 0x33, sizeof o1);
+                    memset(o2, 0x33, sizeof o2);
+                    ref_compress(o1 + off, C, d);
+                    memcpy(D, A, 512);
+                    FUSED[k](o2 + off, A, nb + (3 - off));
+                    checks++;
+                    if (memcmp(o1, o2, sizeof o1) != 0 || memcmp(A, D, 512) != 0)
+                        fail("cbd2_add_compress", kind, d, o1[off], o2[off]);
+                }
                 for (unsigned i = 0; i < sizeof o1; i++)
                     o1[i] = (uint8_t)(kind == 1 ? 0 : kind == 2 ? 0xff : kind == 3 ? (i & 1 ? 0xaa : 0x55) : next());
                 ref_decompress(C, o1 + off, d);
@@ -839,6 +861,17 @@ int main(void)
             if (y1 != 0 || y2 != 0) fail("frombytes12_check timing input", 0, 0, (int)y1, (int)y2);
             snprintf(line, sizeof line, "time9 %lu %lu\n", (unsigned long)(x35 - x34), (unsigned long)(x36 - x35));
             say(line);
+            static uint8_t cbuf[128], cout[320];
+            for (unsigned i = 0; i < sizeof cbuf; i++) cbuf[i] = (uint8_t)next();
+            fill(A, -3328, 3328, 0);
+            uint32_t x37 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_cbd2_add_armv7em(A, cbuf);
+            pqlab_mlkem_compress10_armv7em(cout, A);
+            uint32_t x38 = (uint32_t)pqlab_hal_cycles();
+            pqlab_mlkem_cbd2_add_compress10_armv7em(cout, A, cbuf);
+            uint32_t x39 = (uint32_t)pqlab_hal_cycles();
+            snprintf(line, sizeof line, "time10 %lu %lu\n", (unsigned long)(x38 - x37), (unsigned long)(x39 - x38));
+            say(line);
             snprintf(line, sizeof line, "time7 %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)(x19 - x18), (unsigned long)(x20 - x19),
                      (unsigned long)(x22 - x21), (unsigned long)(x23 - x22), (unsigned long)(x24 - x23), (unsigned long)(x25 - x24),
                      (unsigned long)(x26 - x25), (unsigned long)(x27 - x26), (unsigned long)(x29 - x28), (unsigned long)(x30 - x29));
@@ -880,10 +913,16 @@ int main(void)
         uint32_t tf = (uint32_t)pqlab_hal_cycles();
         (void)pqlab_mlkem_frombytes12_check_armv7em(C, ek);
         tf = (uint32_t)pqlab_hal_cycles() - tf;
-        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
+        static uint8_t cb[352];
+        fill(A, -2 * 3329 + 3, 2 * 3329 - 3, kind);
+        uint32_t tz = (uint32_t)pqlab_hal_cycles();
+        pqlab_mlkem_cbd2_add_compress10_armv7em(cb, A, ek + 1);
+        pqlab_mlkem_cbd2_add_compress4_armv7em(cb, A, ek + 2);
+        tz = (uint32_t)pqlab_hal_cycles() - tz;
+        snprintf(line, sizeof line, "ct %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", (unsigned long)t[0], (unsigned long)t[1],
                  (unsigned long)t[2], (unsigned long)t2[0], (unsigned long)t2[1], (unsigned long)t2[2],
                  (unsigned long)t2[3], (unsigned long)t2[4], (unsigned long)t2[5], (unsigned long)t3[0],
-                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7], (unsigned long)t2[7], (unsigned long)t3[8], (unsigned long)tf);
+                 (unsigned long)t3[1], (unsigned long)t3[2], (unsigned long)t3[3], (unsigned long)t3[4], (unsigned long)t3[5], (unsigned long)t3[6], (unsigned long)t2[6], (unsigned long)t3[7], (unsigned long)t2[7], (unsigned long)t3[8], (unsigned long)tf, (unsigned long)tz);
         say(line);
     }
     say("end\n");
@@ -914,7 +953,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=35 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=39 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)
@@ -963,6 +1002,10 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     assert len(t9) == 1
     pairs += list(zip(t9[0][0::2], t9[0][1::2], strict=True))
     names += ["frombytes12_check (asm frombytes12 + check12(384 B) / fused)"]
+    t10 = [[int(v) for v in ln.split()[1:]] for ln in lines if ln.startswith("time10 ")]
+    assert len(t10) == 1
+    pairs += list(zip(t10[0][0::2], t10[0][1::2], strict=True))
+    names += ["cbd2_add_compress10 (asm cbd2_add + compress10 / fused)"]
     print("  " + ", ".join(f"{n} {c} / {a}" for n, (c, a) in zip(names, pairs, strict=True)))
     if platform == "m4-sim":
         assert na < 0.6 * nc and ia < 0.6 * ic and ba < 0.6 * bc, t[0]

@@ -86,6 +86,10 @@
  *                                                              matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
  *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
+ *  cbd_eta2_add_    Compress_d of    r: |c| <= 2q - 3           32*d bytes; r may be
+ *  compress_du/dv   r + Algorithm 8                             overwritten (a backend may
+ *                                                              fuse; else cbd_eta2_add into
+ *                                                              r, compress_du / dv)
  */
 #ifndef PQLAB_MLKEM_KERNELS_H
 #define PQLAB_MLKEM_KERNELS_H
@@ -468,6 +472,28 @@ PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add, MLKEM_CBD_ETA2_ADD_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add_compress_du, PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_du_native),
+                     (uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]),
+                     (out, r, buf))
+PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add_compress_dv, PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_dv_native),
+                     (uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]),
+                     (out, r, buf))
+#else
+/* no C kernels of their own: cbd_eta2_add into r, then compress_du / dv */
+static inline void mlkem_cbd_eta2_add_compress_du(uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r,
+                                                  const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_cbd_eta2_add(r, buf);
+    mlkem_compress_du(out, r);
+}
+static inline void mlkem_cbd_eta2_add_compress_dv(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
+                                                  const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_cbd_eta2_add(r, buf);
+    mlkem_compress_dv(out, r);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_add, MLKEM_ADD_IMPL, (mlkem_poly * r, const mlkem_poly *b), (r, b))
 static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)
 {

@@ -259,6 +259,27 @@ static inline void mlkem_cbd_eta2_add_checked(mlkem_poly *r, const uint8_t buf[6
     }
 }
 
+/* the fused form against the C: cbd_eta2_add_c, then compress_du_c / compress_dv_c */
+#define MLKEM_CBD2_ADD_COMPRESS_CHECKED(dd, DD)                                                                        \
+    static inline void mlkem_cbd_eta2_add_compress_##dd##_checked(uint8_t out[MLKEM_POLYCOMPRESSED_##DD],              \
+                                                                  mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])   \
+    {                                                                                                                  \
+        mlkem_poly sum = *r;                                                                                           \
+        uint8_t want[MLKEM_POLYCOMPRESSED_##DD];                                                                       \
+        PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_" #dd, mlkem_contract_in(r, -2 * MLKEM_Q + 3, 2 * MLKEM_Q - 3),    \
+                       "input |c| <= 2q - 3");                                                                         \
+        mlkem_cbd_eta2_add_c(&sum, buf);                                                                               \
+        mlkem_compress_##dd##_c(want, &sum);                                                                           \
+        uint8_t diff = 0;                                                                                              \
+        mlkem_cbd_eta2_add_compress_##dd(out, r, buf);                                                                 \
+        for (unsigned int i = 0; i < sizeof want; i++) {                                                               \
+            diff |= (uint8_t)(out[i] ^ want[i]);                                                                       \
+        }                                                                                                              \
+        PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_" #dd, diff == 0, "output the bytes of cbd_eta2_add, compress");   \
+    }
+MLKEM_CBD2_ADD_COMPRESS_CHECKED(du, DU)
+MLKEM_CBD2_ADD_COMPRESS_CHECKED(dv, DV)
+
 static inline void mlkem_canonical_checked(mlkem_poly *r)
 {
     PQLAB_CONTRACT("mlkem_canonical", mlkem_contract_in(r, -2 * MLKEM_Q + 1, 2 * MLKEM_Q - 1), "input |c| < 2q");
@@ -323,6 +344,8 @@ static inline uint32_t mlkem_frombytes12_check_checked(mlkem_poly *r, const uint
 #define mlkem_cbd_eta1 mlkem_cbd_eta1_checked
 #define mlkem_cbd_eta2 mlkem_cbd_eta2_checked
 #define mlkem_cbd_eta2_add mlkem_cbd_eta2_add_checked
+#define mlkem_cbd_eta2_add_compress_du mlkem_cbd_eta2_add_compress_du_checked
+#define mlkem_cbd_eta2_add_compress_dv mlkem_cbd_eta2_add_compress_dv_checked
 
 #endif /* PQLAB_CONTRACT_CHECKS */
 #endif

@@ -42,15 +42,6 @@ static MLKEM_NOINLINE void poly_noise_eta1(mlkem_poly *r, const uint8_t s[MLKEM_
     mlkem_cbd_eta1(r, buf);
 }
 
-/* r += SamplePolyCBD_2(PRF_2(s, nonce)) (Algorithm 14 lines 13-16, 17: e1[i], e2), without
- * a polynomial buffer for the noise (the cbd_eta2_add kernel). */
-static MLKEM_NOINLINE void poly_noise_add_eta2(mlkem_poly *r, const uint8_t s[MLKEM_SYMBYTES], uint8_t nonce)
-{
-    uint8_t buf[64 * MLKEM_ETA2];
-    mlkem_prf(buf, sizeof buf, s, nonce);
-    mlkem_cbd_eta2_add(r, buf);
-}
-
 #ifdef PQLAB_MLKEM_SMALLSTACK
 /* out = ByteEncode_12(NTT(SamplePolyCBD_eta1(PRF_eta1(s, nonce)))), canonical values;
  * the polynomial lives only in this frame. */
@@ -120,18 +111,22 @@ static uint8_t ct_differs(const uint8_t *a, const uint8_t *b, size_t len)
     return (uint8_t)(1u ^ pqlab_ct_is_zero_u32(acc));
 }
 
-/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v)): written into c_out
- * (c_out != NULL; the compress kernels take any alignment, so no piece buffer and no copy)
+/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v + e2)) with
+ * e2 = SamplePolyCBD_2(PRF_2(r, 2k)) (Algorithm 14 lines 17, 21, 23; the noise added and v
+ * compressed in one pass, cbd_eta2_add_compress_dv; v may be overwritten): written into
+ * c_out (c_out != NULL; the kernels take any alignment, so no piece buffer and no copy)
  * or compared with the received ciphertext c_cmp in constant time; returns 1 if it differs
  * from c_cmp, 0 otherwise (always 0 when writing). */
-static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, const mlkem_poly *v)
+static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const uint8_t r[MLKEM_SYMBYTES])
 {
+    uint8_t buf[64 * MLKEM_ETA2];
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
-    if (c_out != NULL) { /* a public mode switch, not data */
-        mlkem_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v);
+    mlkem_prf(buf, sizeof buf, r, (uint8_t)(2 * MLKEM_K)); /* e2's bytes, N = 2k */
+    if (c_out != NULL) {                                   /* a public mode switch, not data */
+        mlkem_cbd_eta2_add_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v, buf);
         return 0;
     }
-    mlkem_compress_dv(piece, v);
+    mlkem_cbd_eta2_add_compress_dv(piece, v, buf);
     return ct_differs(piece, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
@@ -148,25 +143,27 @@ typedef struct {
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
 
-/* Compress_du of row i straight into c, or into a piece (its buffer lives only here)
- * compared with the received ciphertext. */
-static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, const mlkem_poly *u)
+/* Compress_du(u + SamplePolyCBD_2(buf)) of row i straight into c, or into a piece (its
+ * buffer lives only here) compared with the received ciphertext (cbd_eta2_add_compress_du:
+ * the noise added and the row compressed in one pass; u may be overwritten). */
+static MLKEM_NOINLINE void emit_row(row_sink *sink, unsigned int i, mlkem_poly *u, const uint8_t buf[64 * MLKEM_ETA2])
 {
     uint8_t piece[MLKEM_POLYCOMPRESSED_DU];
     if (sink->out != NULL) { /* a public mode switch, not data */
-        mlkem_compress_du(sink->out + i * MLKEM_POLYCOMPRESSED_DU, u);
+        mlkem_cbd_eta2_add_compress_du(sink->out + i * MLKEM_POLYCOMPRESSED_DU, u, buf);
         return;
     }
-    mlkem_compress_du(piece, u);
+    mlkem_cbd_eta2_add_compress_du(piece, u, buf);
     sink->diff |= ct_differs(piece, sink->cmp + i * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
-/* Encryption (Algorithm 14 lines 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse NTT
- * already applied (|u| < q), compressed into c (or compared with it). */
+/* Encryption (Algorithm 14 lines 13-16, 19, 22): u[i] = NTT^-1(row) + e1[i] with the inverse
+ * NTT already applied (|u| < q), compressed into c (or compared with it). */
 static MLKEM_NOINLINE void finish_row_u(row_sink *sink, unsigned int i, mlkem_poly *u)
 {
-    poly_noise_add_eta2(u, sink->seed, (uint8_t)(MLKEM_K + i)); /* + e1[i], N = k + i: |u| < q + 2 */
-    emit_row(sink, i, u);                                       /* |u| < q + 2 < 2q: compress_du reduces mod q */
+    uint8_t buf[64 * MLKEM_ETA2];
+    mlkem_prf(buf, sizeof buf, sink->seed, (uint8_t)(MLKEM_K + i)); /* e1[i]'s bytes, N = k + i */
+    emit_row(sink, i, u, buf); /* |u| < q: |u + e1[i]| < q + 2 < 2q, reduced mod q inside */
 }
 
 #ifdef PQLAB_MLKEM_SMALLSTACK
@@ -336,11 +333,10 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     if (ek_bad != NULL) {
         *ek_bad = bad;
     }
-    mlkem_reduce32(&v, v32);                            /* |v32| < 8q^2 < q 2^15: |v| < q */
-    mlkem_invntt_q(&v);                                 /* |v| < q in (invntt_q's contract), |v| < q out */
-    poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, N = 2k: |v| < q + 2 */
-    mlkem_frommsg_add(&v, m);                           /* lines 20, 21: + mu; |v| < q + 1667 < 2^15 */
-    return emit_v(c_out, c_cmp, &v);                    /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
+    mlkem_reduce32(&v, v32);            /* |v32| < 8q^2 < q 2^15: |v| < q */
+    mlkem_invntt_q(&v);                 /* |v| < q in (invntt_q's contract), |v| < q out */
+    mlkem_frommsg_add(&v, m);           /* lines 20, 21: + mu; |v| < q + 1665 */
+    return emit_v(c_out, c_cmp, &v, r); /* lines 17, 21, 23: + e2, c2; |v + e2| < q + 1667 < 2q */
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
@@ -455,13 +451,12 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                                   /* |v| < 4q in (contract), |v| < q out */
-    poly_noise_add_eta2(&v, r, (uint8_t)(2 * MLKEM_K)); /* line 17: + e2, |v| < q + 2 */
-    for (unsigned int i = 0; i < MLKEM_N; i++) {        /* line 20: + mu (Decompress_1, masked) */
+    mlkem_invntt(&v);                            /* |v| < 4q in (contract), |v| < q out */
+    for (unsigned int i = 0; i < MLKEM_N; i++) { /* line 20: + mu (Decompress_1, masked) */
         const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
-        v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1667 */
+        v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1665 */
     }
-    return emit_v(c_out, c_cmp, &v); /* line 23: c2; |v| < q + 1667 < 2q, reduced mod q inside */
+    return emit_v(c_out, c_cmp, &v, r); /* lines 17, 21, 23: + e2, c2; |v + e2| < q + 1667 < 2q */
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14), stack-first: y_hat is kept as its 12-bit

@@ -1344,6 +1344,69 @@ def emit_compress(d: int) -> None:
     end_func(name)
 
 
+def emit_cbd2_add_compress(d: int) -> None:
+    """out = ByteEncode_d(Compress_d((c + SamplePolyCBD_2(buf)) mod q)) for |c| <= 2q - 3
+    (FIPS 203 Algorithm 14 lines 19-22 and 21-23: e1[i] or e2 added and the sum compressed in
+    one pass; kernels.h cbd_eta2_add_compress_du / dv): r0 = out (32 d bytes, any alignment),
+    r1 = c (only read), r2 = buf (128 bytes, any alignment). emit_compress's loop with, per
+    8 coefficients, one word of buf turned into their noise in the registers: 2-bit sums
+    s = w - ((w >> 1) & 0x55..), x and y fields of the even and odd coefficients masked with
+    0x03030303 (held in r9) and subtracted bytewise (ssub8), the even bytes c0 c2 c4 c6 and
+    odd bytes c1 c3 c5 c7 packed by halfword into c0 c2 c1 c3 and c4 c6 c5 c7, and sxtab16
+    adds them to the loaded pairs (c0, c1) .. (c6, c7) sign-extended, halfword by halfword.
+    |c + e| <= 2q - 1 < 2q: compress_consts' range. The loop end is kept on the stack."""
+    name = f"pqlab_mlkem_cbd2_add_compress{d}_armv7em"
+    m, c = compress_consts(d)
+    func(name)
+    e("push {r3-r11, lr}")
+    e("mov lr, r2")
+    const("r2", m)
+    e(f"mov r3, #{c}")
+    const("r9", 0x03030303)
+    e("add r12, r1, #512")
+    e("str r12, [sp]")
+    out.append("1:")
+    acc, t = "r8", "r10"
+    for blk in range(4):  # 4 x 8 coefficients
+        e("ldr r10, [lr], #4")
+        e("ldm r1!, {r4-r7}")
+        e("lsr r11, r10, #1")
+        e("and r11, r11, #0x55555555")
+        e("sub r10, r10, r11")  # 2-bit sums
+        e("and r11, r10, r9")  # x of even coefficients
+        e("and r12, r9, r10, lsr #2")  # y of even coefficients
+        e("ssub8 r11, r11, r12")  # c0 c2 c4 c6
+        e("and r12, r9, r10, lsr #4")  # x of odd coefficients
+        e("and r10, r9, r10, lsr #6")  # y of odd coefficients
+        e("ssub8 r10, r12, r10")  # c1 c3 c5 c7
+        e("pkhbt r12, r11, r10, lsl #16")  # c0 c2 c1 c3
+        e("pkhtb r10, r10, r11, asr #16")  # c4 c6 c5 c7
+        e("sxtab16 r4, r4, r12")
+        e("sxtab16 r5, r5, r12, ror #8")
+        e("sxtab16 r6, r6, r10")
+        e("sxtab16 r7, r7, r10, ror #8")
+        for k in range(8):
+            i = 8 * blk + k
+            word = ("r4", "r5", "r6", "r7")[k // 2]
+            e(f"smlaw{'bt'[k % 2]} {t}, r2, {word}, r3")
+            pos = i * d
+            o = pos % 32
+            if o == 0:
+                e(f"ubfx {acc}, {t}, #8, #{d}")
+                continue
+            e(f"ubfx {t}, {t}, #8, #{d}")
+            e(f"orr {acc}, {acc}, {t}, lsl #{o}")
+            if o + d >= 32:
+                e(f"str {acc}, [r0], #4")
+                if o + d > 32:
+                    e(f"lsr {acc}, {t}, #{32 - o}")
+    e("ldr r12, [sp]")
+    e("cmp r1, r12")
+    e("bne 1b")
+    e("pop {r3-r11, pc}")
+    end_func(name)
+
+
 def emit_decompress(d: int) -> None:
     """c = Decompress_d(ByteDecode_d(in)) (FIPS 203 equation 4.8, Algorithm 6): r0 = c, r1 = in
     (32 d bytes, any alignment: single-word LDR). 32 coefficients (d words) per pass: y by
@@ -1431,6 +1494,7 @@ def main() -> None:
     emit_check12()
     for d in (4, 5, 10, 11):
         emit_compress(d)
+        emit_cbd2_add_compress(d)
         emit_decompress(d)
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     for label, words in ntt_tables().items():

@@ -78,6 +78,11 @@
  *   pqlab_mlkem_compress{4,5,10,11}_armv7em(out, c)
  *                                         ByteEncode_d(Compress_d(c)) of canonical c into 32 d
  *                                         bytes (any alignment), as the C (compress_du / dv)
+ *   pqlab_mlkem_cbd2_add_compress{4,5,10,11}_armv7em(out, c, buf)
+ *                                         ByteEncode_d(Compress_d(c + SamplePolyCBD_2(buf)))
+ *                                         for |c| <= 2q - 3 (out, buf any alignment; c only
+ *                                         read): the bytes of cbd2_add then compress
+ *                                         (kernels.h cbd_eta2_add_compress_du / dv)
  *   pqlab_mlkem_decompress{4,5,10,11}_armv7em(c, in)
  *                                         Decompress_d(ByteDecode_d(in)) of 32 d bytes (any
  *                                         alignment): canonical, as the C
@@ -124,6 +129,10 @@ void pqlab_mlkem_compress10_armv7em(uint8_t out[320], const int16_t c[256]);
 void pqlab_mlkem_compress11_armv7em(uint8_t out[352], const int16_t c[256]);
 void pqlab_mlkem_decompress4_armv7em(int16_t c[256], const uint8_t in[128]);
 void pqlab_mlkem_decompress5_armv7em(int16_t c[256], const uint8_t in[160]);
+void pqlab_mlkem_cbd2_add_compress4_armv7em(uint8_t out[128], const int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd2_add_compress5_armv7em(uint8_t out[160], const int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd2_add_compress10_armv7em(uint8_t out[320], const int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd2_add_compress11_armv7em(uint8_t out[352], const int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_decompress10_armv7em(int16_t c[256], const uint8_t in[320]);
 void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 
@@ -164,6 +173,20 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 static inline void PQLAB_NAMESPACE(mlkem_compress_du_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DU], const mlkem_poly *a)
 {
     PQLAB_MLKEM_ARMV7EM_KERNEL(compress, MLKEM_DU)(out, a->c);
+}
+#define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS
+_Static_assert(MLKEM_ETA2 == 2, "the fused kernels sample SamplePolyCBD_2");
+static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_du_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DU],
+                                                                          mlkem_poly *r,
+                                                                          const uint8_t buf[64 * MLKEM_ETA2])
+{
+    PQLAB_MLKEM_ARMV7EM_KERNEL(cbd2_add_compress, MLKEM_DU)(out, r->c, buf);
+}
+static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_dv_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DV],
+                                                                          mlkem_poly *r,
+                                                                          const uint8_t buf[64 * MLKEM_ETA2])
+{
+    PQLAB_MLKEM_ARMV7EM_KERNEL(cbd2_add_compress, MLKEM_DV)(out, r->c, buf);
 }
 static inline void PQLAB_NAMESPACE(mlkem_decompress_du_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU])
 {

@@ -3823,6 +3823,191 @@ pqlab_mlkem_compress4_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress4_armv7em, .-pqlab_mlkem_compress4_armv7em
 
+.section .text.pqlab_mlkem_cbd2_add_compress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_compress4_armv7em
+.type pqlab_mlkem_cbd2_add_compress4_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_add_compress4_armv7em:
+    push.w {r3-r11, lr}
+    mov.w lr, r2
+    movw r2, #15100
+    movt r2, #1
+    mov.w r3, #128
+    movw r9, #771
+    movt r9, #771
+    add.w r12, r1, #512
+    str.w r12, [sp]
+1:
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #4
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #4
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #12
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #20
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #4
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    ldr.w r12, [sp]
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r3-r11, pc}
+.size pqlab_mlkem_cbd2_add_compress4_armv7em, .-pqlab_mlkem_cbd2_add_compress4_armv7em
+
 .section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress4_armv7em
 .type pqlab_mlkem_decompress4_armv7em, %function
@@ -4065,6 +4250,199 @@ pqlab_mlkem_compress5_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress5_armv7em, .-pqlab_mlkem_compress5_armv7em
+
+.section .text.pqlab_mlkem_cbd2_add_compress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_compress5_armv7em
+.type pqlab_mlkem_cbd2_add_compress5_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_add_compress5_armv7em:
+    push.w {r3-r11, lr}
+    mov.w lr, r2
+    movw r2, #30199
+    movt r2, #2
+    mov.w r3, #128
+    movw r9, #771
+    movt r9, #771
+    add.w r12, r1, #512
+    str.w r12, [sp]
+1:
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #5
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #5
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #10
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #15
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #25
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #3
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #13
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #18
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #23
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #1
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #6
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #11
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #21
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #26
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #31
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #1
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #9
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #14
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #19
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #24
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #29
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #3
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #2
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #7
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #17
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #22
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #5
+    orr.w r8, r8, r10, lsl #27
+    str.w r8, [r0], #4
+    ldr.w r12, [sp]
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r3-r11, pc}
+.size pqlab_mlkem_cbd2_add_compress5_armv7em, .-pqlab_mlkem_cbd2_add_compress5_armv7em
 
 .section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress5_armv7em
@@ -4321,6 +4699,207 @@ pqlab_mlkem_compress10_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress10_armv7em, .-pqlab_mlkem_compress10_armv7em
+
+.section .text.pqlab_mlkem_cbd2_add_compress10_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_compress10_armv7em
+.type pqlab_mlkem_cbd2_add_compress10_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_add_compress10_armv7em:
+    push.w {r3-r11, lr}
+    mov.w lr, r2
+    movw r2, #48862
+    movt r2, #78
+    mov.w r3, #128
+    movw r9, #771
+    movt r9, #771
+    add.w r12, r1, #512
+    str.w r12, [sp]
+1:
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #10
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #10
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #18
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #6
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #26
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #6
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #14
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #24
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #2
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #22
+    str.w r8, [r0], #4
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #10
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #10
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #18
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #6
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #26
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #6
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #14
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #24
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #8
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #2
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #10
+    orr.w r8, r8, r10, lsl #22
+    str.w r8, [r0], #4
+    ldr.w r12, [sp]
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r3-r11, pc}
+.size pqlab_mlkem_cbd2_add_compress10_armv7em, .-pqlab_mlkem_cbd2_add_compress10_armv7em
 
 .section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress10_armv7em
@@ -4590,6 +5169,211 @@ pqlab_mlkem_compress11_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress11_armv7em, .-pqlab_mlkem_compress11_armv7em
+
+.section .text.pqlab_mlkem_cbd2_add_compress11_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_compress11_armv7em
+.type pqlab_mlkem_cbd2_add_compress11_armv7em, %function
+.align 2
+pqlab_mlkem_cbd2_add_compress11_armv7em:
+    push.w {r3-r11, lr}
+    mov.w lr, r2
+    movw r2, #32187
+    movt r2, #157
+    mov.w r3, #128
+    movw r9, #771
+    movt r9, #771
+    add.w r12, r1, #512
+    str.w r12, [sp]
+1:
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r8, r10, #8, #11
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #11
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #22
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #10
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #1
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #12
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #23
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #9
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #2
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #13
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #24
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #8
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #3
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #14
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #25
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #7
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #15
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #26
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #6
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #5
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #16
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #27
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #5
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #6
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #17
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #28
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #4
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #7
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #18
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #29
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #3
+    ldr.w r10, [lr], #4
+    ldm.w r1!, {r4-r7}
+    lsr.w r11, r10, #1
+    and.w r11, r11, #0x55555555
+    sub.w r10, r10, r11
+    and.w r11, r10, r9
+    and.w r12, r9, r10, lsr #2
+    ssub8 r11, r11, r12
+    and.w r12, r9, r10, lsr #4
+    and.w r10, r9, r10, lsr #6
+    ssub8 r10, r12, r10
+    pkhbt r12, r11, r10, lsl #16
+    pkhtb r10, r10, r11, asr #16
+    sxtab16 r4, r4, r12
+    sxtab16 r5, r5, r12, ror #8
+    sxtab16 r6, r6, r10
+    sxtab16 r7, r7, r10, ror #8
+    smlawb r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #8
+    smlawt r10, r2, r4, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #19
+    smlawb r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #30
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #2
+    smlawt r10, r2, r5, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #9
+    smlawb r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #20
+    smlawt r10, r2, r6, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #31
+    str.w r8, [r0], #4
+    lsr.w r8, r10, #1
+    smlawb r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #10
+    smlawt r10, r2, r7, r3
+    ubfx r10, r10, #8, #11
+    orr.w r8, r8, r10, lsl #21
+    str.w r8, [r0], #4
+    ldr.w r12, [sp]
+    cmp.w r1, r12
+    bne.w 1b
+    pop.w {r3-r11, pc}
+.size pqlab_mlkem_cbd2_add_compress11_armv7em, .-pqlab_mlkem_cbd2_add_compress11_armv7em
 
 .section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress11_armv7em
