@@ -1303,6 +1303,26 @@ def compress_consts(d: int) -> tuple[int, int]:
     raise ValueError(f"no Compress_{d} constant exact on |x| < 2q")
 
 
+def compress_pack8(blk: int, d: int, acc: str, t: str) -> None:
+    """Coefficients 8 blk .. 8 blk + 7 of the loop's 32, held as pairs in r4-r7 (values below
+    2q): each Compress_d'ed by smlaw with r2 = m and r3 = c (compress_consts) and packed d bits
+    at a time into acc, full words stored through r0 (post-increment); t is scratch."""
+    for k in range(8):
+        i = 8 * blk + k
+        word = ("r4", "r5", "r6", "r7")[k // 2]
+        e(f"smlaw{'bt'[k % 2]} {t}, r2, {word}, r3")
+        o = (i * d) % 32
+        if o == 0:
+            e(f"ubfx {acc}, {t}, #8, #{d}")
+            continue
+        e(f"ubfx {t}, {t}, #8, #{d}")
+        e(f"orr {acc}, {acc}, {t}, lsl #{o}")
+        if o + d >= 32:
+            e(f"str {acc}, [r0], #4")
+            if o + d > 32:
+                e(f"lsr {acc}, {t}, #{32 - o}")
+
+
 def emit_compress(d: int) -> None:
     """out = ByteEncode_d(Compress_d(c mod q)) for |c| < 2q (FIPS 203 equation 4.7, Algorithm
     5; since 2026-11-27 the contract admits |c| < 2q and no canonical step is needed, see
@@ -1323,21 +1343,7 @@ def emit_compress(d: int) -> None:
     acc, t = "r8", "r10"
     for blk in range(4):  # 4 x 8 coefficients
         e("ldm r1!, {r4-r7}")
-        for k in range(8):
-            i = 8 * blk + k
-            word = ("r4", "r5", "r6", "r7")[k // 2]
-            e(f"smlaw{'bt'[k % 2]} {t}, r2, {word}, r3")
-            pos = i * d
-            o = pos % 32
-            if o == 0:
-                e(f"ubfx {acc}, {t}, #8, #{d}")
-                continue
-            e(f"ubfx {t}, {t}, #8, #{d}")
-            e(f"orr {acc}, {acc}, {t}, lsl #{o}")
-            if o + d >= 32:
-                e(f"str {acc}, [r0], #4")
-                if o + d > 32:
-                    e(f"lsr {acc}, {t}, #{32 - o}")
+        compress_pack8(blk, d, acc, t)
     e("cmp r1, r12")
     e("bne 1b")
     e("pop {r4-r11, pc}")
@@ -1385,21 +1391,7 @@ def emit_cbd2_add_compress(d: int) -> None:
         e("sxtab16 r5, r5, r12, ror #8")
         e("sxtab16 r6, r6, r10")
         e("sxtab16 r7, r7, r10, ror #8")
-        for k in range(8):
-            i = 8 * blk + k
-            word = ("r4", "r5", "r6", "r7")[k // 2]
-            e(f"smlaw{'bt'[k % 2]} {t}, r2, {word}, r3")
-            pos = i * d
-            o = pos % 32
-            if o == 0:
-                e(f"ubfx {acc}, {t}, #8, #{d}")
-                continue
-            e(f"ubfx {t}, {t}, #8, #{d}")
-            e(f"orr {acc}, {acc}, {t}, lsl #{o}")
-            if o + d >= 32:
-                e(f"str {acc}, [r0], #4")
-                if o + d > 32:
-                    e(f"lsr {acc}, {t}, #{32 - o}")
+        compress_pack8(blk, d, acc, t)
     e("ldr r12, [sp]")
     e("cmp r1, r12")
     e("bne 1b")
