@@ -673,10 +673,13 @@ def emit_basemul12_pairs32() -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for the 128 pairs, with a given as
     its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12, section 7.2's verdict
     returned as frombytes12_check: 0 iff every 12-bit value is below q): r0 = r (int32),
-    r1 = a's bytes (any alignment), r2 = b (word-aligned pairs), r3 = bg (halfwords). The
-    decoded pairs stay in registers (r4-r7, four pairs per 12 bytes) and are never stored.
-    r12 holds q|q, r11 the verdict; per pair ldr b, ldrh bg, pkhbt, ldrd / strd of the two
-    accumulators. The end address of r is kept on the stack."""
+    r1 = a's bytes (any alignment), r2 = b (word-aligned pairs), r3 = bg (word-aligned
+    halfwords). The decoded pairs stay in registers (r4-r7, four pairs per 12 bytes) and are
+    never stored. r12 holds q|q, r11 the verdict (sel takes q|q's bytes 0x01, 0x0d, all
+    nonzero, where GE is set). Per pair: ldr b by offset, ldm of the two accumulators,
+    smlabb (a0 b0), smlatb / smlatt (a1 bg, two pairs' bg from one word), smladx, stm with
+    writeback (LDRD / STRD cost 3 cycles and a load after STRD one more, docs/sim.md). The end
+    address of r is kept on the stack."""
     name = "pqlab_mlkem_basemul12_pairs32_armv7em"
     func(name)
     e("push {r4-r11, lr}")
@@ -705,11 +708,10 @@ def emit_basemul12_pairs32() -> None:
     e("ubfx r7, r8, #8, #12")  # c6
     e("lsr lr, r8, #20")
     e("orr r7, r7, lr, lsl #16")  # c7
-    e("mvn r10, #0")  # all ones
     for r in ("r4", "r5", "r6", "r7"):
         e(f"usub16 r9, {r}, r12")
         e(f"sel {r}, r9, {r}")
-        e("sel r11, r10, r11")
+        e("sel r11, r12, r11")  # q|q's bytes (0x01, 0x0d) are nonzero: no all-ones register
     for g in range(2):
         e(f"ldr r8, [r3, #{4 * g}]")  # bg of pairs 2g, 2g + 1 (word-aligned cache)
         for k in range(2):

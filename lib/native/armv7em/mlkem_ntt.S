@@ -2657,19 +2657,18 @@ pqlab_mlkem_basemul12_pairs32_armv7em:
     ubfx r7, r8, #8, #12
     lsr.w lr, r8, #20
     orr.w r7, r7, lr, lsl #16
-    mvn r10, #0
     usub16 r9, r4, r12
     sel r4, r9, r4
-    sel r11, r10, r11
+    sel r11, r12, r11
     usub16 r9, r5, r12
     sel r5, r9, r5
-    sel r11, r10, r11
+    sel r11, r12, r11
     usub16 r9, r6, r12
     sel r6, r9, r6
-    sel r11, r10, r11
+    sel r11, r12, r11
     usub16 r9, r7, r12
     sel r7, r9, r7
-    sel r11, r10, r11
+    sel r11, r12, r11
     ldr.w r8, [r3, #0]
     ldr.w r9, [r2, #0]
     ldm.w r0, {r10, lr}
