@@ -71,6 +71,11 @@
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
+ *  basemul12_       basemul_pairs32  a: any 384 bytes (its     as basemul_pairs32 on all 128
+ *  pairs32_check    of a = frombytes12 encoding), b, bg as      pairs with a = frombytes12(a),
+ *                   (a backend may   basemul_pairs32, bg        and check12's verdict on the
+ *                   fuse; else       word-aligned               384 bytes
+ *                   frombytes12_check + basemul_pairs32 run)
  *  zero32           a = 0 (a 32-bit  -                         every value 0
  *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
@@ -510,6 +515,23 @@ static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[M
 {
     mlkem_frombytes12(r, in);
     return mlkem_check12(in, MLKEM_POLYBYTES);
+}
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
+static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+    return PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg);
+}
+#else
+/* no C kernel of its own: a decoded (and checked), then basemul_pairs32 */
+static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+    mlkem_poly t;
+    const uint32_t bad = mlkem_frombytes12_check(&t, a);
+    mlkem_basemul_pairs32(r, t.c, b, bg, MLKEM_N / 2);
+    return bad;
 }
 #endif
 

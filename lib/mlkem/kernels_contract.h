@@ -312,7 +312,33 @@ static inline uint32_t mlkem_frombytes12_check_checked(mlkem_poly *r, const uint
     return bad;
 }
 
+/* the verdict against the portable check12, the sums against frombytes12_c + basemul_pairs32_c */
+static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                             const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+    int32_t want[MLKEM_N];
+    mlkem_poly t;
+    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", ((uintptr_t)bg & 3) == 0, "cache word-aligned");
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "input |b| < q");
+        PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+        want[i] = r[i];
+    }
+    mlkem_frombytes12_c(&t, a);
+    mlkem_basemul_pairs32_c(want, t.c, b, bg, MLKEM_N / 2);
+    const uint32_t bad = mlkem_basemul12_pairs32_check(r, a, b, bg);
+    int same = 1;
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        same &= want[i] == r[i];
+    }
+    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", same, "sums those of frombytes12_c + basemul_pairs32_c");
+    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", (bad != 0) == (mlkem_check12_c(a, MLKEM_POLYBYTES) != 0),
+                   "verdict that of check12");
+    return bad;
+}
+
 #define mlkem_canonical mlkem_canonical_checked
+#define mlkem_basemul12_pairs32_check mlkem_basemul12_pairs32_check_checked
 #define mlkem_add mlkem_add_checked
 #define mlkem_check12 mlkem_check12_checked
 #define mlkem_frombytes12_check mlkem_frombytes12_check_checked

@@ -319,16 +319,14 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
                                         const mlkem_poly y[MLKEM_K], const mlkem_polycache ycache[MLKEM_K],
                                         mlkem_poly32 *v32, uint32_t *ek_bad)
 {
-    mlkem_poly v, tmp;
+    mlkem_poly v;
     uint32_t bad = 0;
     /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        if (ek_bad != NULL) { /* public: encapsulation checks ek, decapsulation's re-encryption does not */
-            bad |= mlkem_frombytes12_check(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        } else {
-            mlkem_frombytes12(&tmp, ek + j * MLKEM_POLYBYTES); /* line 2, canonical */
-        }
-        mlkem_basemul_pairs32(v32->c, tmp.c, y[j].c, ycache[j].c, MLKEM_N / 2); /* k <= 4 terms < 2q^2 */
+        /* line 2 (t_hat decoded, canonical) inside the product; the verdict is used only by
+         * encapsulation (decapsulation's re-encryption has no modulus check) */
+        bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c,
+                                             ycache[j].c); /* k <= 4 terms < 2q^2 */
     }
     if (ek_bad != NULL) {
         *ek_bad = bad;

@@ -669,6 +669,70 @@ def emit_basemul_pairs32() -> None:
     end_func(name)
 
 
+def emit_basemul12_pairs32() -> None:
+    """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for the 128 pairs, with a given as
+    its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12, section 7.2's verdict
+    returned as frombytes12_check: 0 iff every 12-bit value is below q): r0 = r (int32),
+    r1 = a's bytes (any alignment), r2 = b (word-aligned pairs), r3 = bg (word-aligned
+    halfwords). The decoded pairs stay in registers (r4-r7, four pairs per 12 bytes) and are
+    never stored. r12 holds q|q, r11 the verdict (sel takes q|q's bytes 0x01, 0x0d, all
+    nonzero, where GE is set). Per pair: ldr b by offset, ldm of the two accumulators,
+    smlabb (a0 b0), smlatb / smlatt (a1 bg, two pairs' bg from one word), smladx, stm with
+    writeback (LDRD / STRD cost 3 cycles and a load after STRD one more, docs/sim.md). The end
+    address of r is kept on the stack."""
+    name = "pqlab_mlkem_basemul12_pairs32_armv7em"
+    func(name)
+    e("push {r4-r11, lr}")
+    e("sub sp, sp, #8")
+    e("add r4, r0, #1024")
+    e("str r4, [sp]")
+    e(f"movw r12, #{Q}")
+    e(f"movt r12, #{Q}")
+    e("mov r11, #0")  # verdict
+    out.append("1:")
+    e("ldr r9, [r1, #0]")
+    e("ldr r10, [r1, #4]")
+    e("ldr r8, [r1, #8]")
+    e("add r1, r1, #12")
+    e("ubfx r4, r9, #0, #12")  # c0
+    e("lsr lr, r9, #12")
+    e("bfi r4, lr, #16, #12")  # c1
+    e("lsr r5, r9, #24")
+    e("bfi r5, r10, #8, #4")  # c2
+    e("lsr lr, r10, #4")
+    e("bfi r5, lr, #16, #12")  # c3
+    e("ubfx r6, r10, #16, #12")  # c4
+    e("lsr lr, r10, #28")
+    e("bfi lr, r8, #4, #8")
+    e("bfi r6, lr, #16, #12")  # c5
+    e("ubfx r7, r8, #8, #12")  # c6
+    e("lsr lr, r8, #20")
+    e("orr r7, r7, lr, lsl #16")  # c7
+    for r in ("r4", "r5", "r6", "r7"):
+        e(f"usub16 r9, {r}, r12")
+        e(f"sel {r}, r9, {r}")
+        e("sel r11, r12, r11")  # q|q's bytes (0x01, 0x0d) are nonzero: no all-ones register
+    for g in range(2):
+        e(f"ldr r8, [r3, #{4 * g}]")  # bg of pairs 2g, 2g + 1 (word-aligned cache)
+        for k in range(2):
+            a = ("r4", "r5", "r6", "r7")[2 * g + k]
+            e(f"ldr r9, [r2, #{4 * (2 * g + k)}]")
+            e("ldm r0, {r10, lr}")
+            e(f"smlabb r10, {a}, r9, r10")  # a0 b0
+            e(f"smlat{'bt'[k]} r10, {a}, r8, r10")  # + a1 bg
+            e(f"smladx lr, {a}, r9, lr")  # a0 b1 + a1 b0
+            e("stm r0!, {r10, lr}")
+    e("add r2, r2, #16")
+    e("add r3, r3, #8")
+    e("ldr r4, [sp]")
+    e("cmp r0, r4")
+    e("bne 1b")
+    e("mov r0, r11")
+    e("add sp, sp, #8")
+    e("pop {r4-r11, pc}")
+    end_func(name)
+
+
 def emit_reduce32() -> None:
     """r = a R^-1 mod q coefficient-wise (Montgomery, mont above: |a| < q 2^15 gives (-q, q);
     kernels.h reduce32): r0 = r (256 int16), r1 = a (256 int32). Eight coefficients per
@@ -1465,6 +1529,7 @@ def main() -> None:
     emit_basemul_pairs()
     emit_mulcache()
     emit_basemul_pairs32()
+    emit_basemul12_pairs32()
     emit_reduce32()
     emit_reduce32_add()
     emit_reduce32_add_tobytes12()

@@ -57,6 +57,11 @@
  *                                         the same, and returns section 7.2's verdict on
  *                                         those 384 bytes: 0 iff every 12-bit value is below q,
  *                                         nonzero word else (kernels.h frombytes12_check)
+ *   pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg)
+ *                                         basemul_pairs32 on all 128 pairs with a given as its
+ *                                         384 bytes (any alignment; decoded as frombytes12 in
+ *                                         registers, never stored); returns the verdict of
+ *                                         frombytes12_check (kernels.h basemul12_pairs32_check)
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
  *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for |c| < 2q (kernels.h
@@ -114,6 +119,8 @@ void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
 void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 uint32_t pqlab_mlkem_frombytes12_check_armv7em(int16_t c[256], const uint8_t in[384]);
+uint32_t pqlab_mlkem_basemul12_pairs32_armv7em(int32_t r[256], const uint8_t a[384], const int16_t b[256],
+                                               const int16_t bg[128]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
@@ -154,6 +161,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12_CHECK
+#define PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
 #define PQLAB_MLKEM_NATIVE_TOMONT_ADD
@@ -257,6 +265,13 @@ static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, cons
 static inline uint32_t PQLAB_NAMESPACE(mlkem_frombytes12_check_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
 {
     return pqlab_mlkem_frombytes12_check_armv7em(r->c, in);
+}
+static inline uint32_t PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(int32_t r[MLKEM_N],
+                                                                             const uint8_t a[MLKEM_POLYBYTES],
+                                                                             const int16_t b[MLKEM_N],
+                                                                             const int16_t bg[MLKEM_N / 2])
+{
+    return pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg);
 }
 static inline void PQLAB_NAMESPACE(mlkem_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {
