@@ -830,24 +830,8 @@ def emit_reduce32_add_tobytes12() -> None:
         e(f"sadd16 {hi}, {hi}, {bw[1]}")
         canon2q(lo, "r12", "r10", "r11")
         canon2q(hi, "r12", "r10", "r11")
-    # r4 = c0 c1, r6 = c2 c3, r5 = c4 c5, r8 = c6 c7 -> r4, r7, r9 (as emit_tobytes12)
-    e("lsr r12, r4, #16")
-    e("bfi r4, r12, #12, #12")
-    e("bfi r4, r6, #24, #8")  # c0 | c1 << 12 | c2 << 24
-    e("ubfx r7, r6, #8, #4")
-    e("lsr r12, r6, #16")
-    e("bfi r7, r12, #4, #12")
-    e("bfi r7, r5, #16, #12")
-    e("lsr r12, r5, #16")
-    e("bfi r7, r12, #28, #4")  # c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28
-    e("ubfx r9, r5, #20, #8")
-    e("bfi r9, r8, #8, #12")
-    e("lsr r12, r8, #16")
-    e("bfi r9, r12, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
-    e("str r4, [r0, #0]")
-    e("str r7, [r0, #4]")
-    e("str r9, [r0, #8]")
-    e("add r0, r0, #12")
+    # r4 = c0 c1, r6 = c2 c3, r5 = c4 c5, r8 = c6 c7
+    pack12_store("r4", "r6", "r5", "r8", "r7", "r9", "r12")
     e("ldr r12, [sp]")
     e("cmp r1, r12")
     e("bne 1b")
@@ -1086,6 +1070,30 @@ def emit_frombytes12(check: bool) -> None:
     end_func(name)
 
 
+def pack12_store(c01: str, c23: str, c45: str, c67: str, w1: str, w2: str, t: str) -> None:
+    """ByteEncode_12 of 8 canonical coefficients held as pairs (c01 = c0 | c1 << 16, ...): the
+    three words c0 | c1 << 12 | c2 << 24, c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28 and
+    c5 >> 4 | c6 << 8 | c7 << 20 built in c01, w1 and w2 (t scratch), stored through r0,
+    which advances by 12."""
+    e(f"lsr {t}, {c01}, #16")
+    e(f"bfi {c01}, {t}, #12, #12")
+    e(f"bfi {c01}, {c23}, #24, #8")  # c0 | c1 << 12 | c2 << 24
+    e(f"ubfx {w1}, {c23}, #8, #4")
+    e(f"lsr {t}, {c23}, #16")
+    e(f"bfi {w1}, {t}, #4, #12")
+    e(f"bfi {w1}, {c45}, #16, #12")
+    e(f"lsr {t}, {c45}, #16")
+    e(f"bfi {w1}, {t}, #28, #4")  # c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28
+    e(f"ubfx {w2}, {c45}, #20, #8")
+    e(f"bfi {w2}, {c67}, #8, #12")
+    e(f"lsr {t}, {c67}, #16")
+    e(f"bfi {w2}, {t}, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
+    e(f"str {c01}, [r0, #0]")
+    e(f"str {w1}, [r0, #4]")
+    e(f"str {w2}, [r0, #8]")
+    e("add r0, r0, #12")
+
+
 def emit_tobytes12() -> None:
     """out = ByteEncode_12(a mod q) for |a| < 2q (canonical fused in, since 2026-11-27): r0 =
     out (384 bytes, any alignment), r1 = a. 4 words (8 coefficients): canon2q, then 3 words
@@ -1104,23 +1112,7 @@ def emit_tobytes12() -> None:
     e("add r1, r1, #16")
     for x in ("r2", "r3", "r4", "r5"):
         canon2q(x, "r6", "r10", "r11")
-    e("lsr r6, r2, #16")
-    e("bfi r2, r6, #12, #12")
-    e("bfi r2, r3, #24, #8")  # c0 | c1 << 12 | c2 << 24
-    e("ubfx r7, r3, #8, #4")
-    e("lsr r6, r3, #16")
-    e("bfi r7, r6, #4, #12")
-    e("bfi r7, r4, #16, #12")
-    e("lsr r6, r4, #16")
-    e("bfi r7, r6, #28, #4")  # c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28
-    e("ubfx r8, r4, #20, #8")
-    e("bfi r8, r5, #8, #12")
-    e("lsr r6, r5, #16")
-    e("bfi r8, r6, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
-    e("str r2, [r0, #0]")
-    e("str r7, [r0, #4]")
-    e("str r8, [r0, #8]")
-    e("add r0, r0, #12")
+    pack12_store("r2", "r3", "r4", "r5", "r7", "r8", "r6")
     e("cmp r1, lr")
     e("bne 1b")
     e("pop {r4-r11, pc}")
