@@ -1031,46 +1031,44 @@ def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("input_4q", [False, True])
 def test_invntt_bounds(input_4q: bool) -> None:
-    """The coefficient bounds of the generator's inverse NTT (invntt: input |c| < 4q, layer
-    2's sums reduced; invntt_q: |c| < q), walked through its passes with its reductions
-    (floor Barrett: [0, q]; a Plantard product: <= 1664): no sum or difference leaves int16,
-    up to layer 128's (which the final Plantard products take)."""
+    """The coefficient bounds of the generator's inverse NTT (a cyclic DIT on the 128 words,
+    then the twist; invntt: input |c| < 4q, invntt_q: |c| < q), walked word by word through
+    its two passes with the butterflies its inv_mult chooses: an addition adds the bounds, a
+    CT butterfly adds a Plantard product's 1664 to its first word; no sum or difference may
+    leave int16, and the output is |c| <= 3328 < q (the contract)."""
+    sys.path.insert(0, str(NATIVE))
+    import gen_mlkem_ntt as g
+
     h = 1664
-    b = [4 * Q - 1 if input_4q else Q - 1] * 256
+    b = [4 * Q - 1 if input_4q else Q - 1] * 128
+    lo_mult, hi_mult = g.inv_mult(input_4q)
 
-    def gs(ws: list[list[int]], m: int, n: int) -> None:
-        for x, y in zip(ws[m], ws[n], strict=True):
-            b[x], b[y] = b[x] + b[y], h
-            assert b[x] < 1 << 15
+    def ct(i: int, j: int) -> None:
+        b[i] = b[j] = b[i] + h
+        assert b[i] < 1 << 15
 
-    def red(ws: list[list[int]], m: int) -> None:
-        for x in ws[m]:
-            b[x] = Q
+    def add(i: int, j: int) -> None:
+        b[i] = b[j] = b[i] + b[j]
+        assert b[i] < 1 << 15
 
-    for blk in range(16):  # pass 1: layers 2, (the sums reduced for 4q input), 4, 8
-        ws = [[16 * blk + 2 * m, 16 * blk + 2 * m + 1] for m in range(8)]
-        for k in range(4):
-            gs(ws, 2 * k, 2 * k + 1)
-        for m in (0, 2, 4, 6) if input_4q else ():
-            red(ws, m)
-        for m, n in ((0, 2), (1, 3), (4, 6), (5, 7)):
-            gs(ws, m, n)
-        for m in range(4):
-            gs(ws, m, m + 4)
-        red(ws, 0)
-    for half in range(2):  # pass 2: layers 16, 32, then the reductions where g > h, 64
-        for j in range(0, 16, 2):
-            ws = [[128 * half + 16 * m + j, 128 * half + 16 * m + j + 1] for m in range(8)]
-            for k in range(4):
-                gs(ws, 2 * k, 2 * k + 1)
-            for m, n in ((0, 2), (1, 3), (4, 6), (5, 7)):
-                gs(ws, m, n)
-            if j // 2 < 4:
-                red(ws, 0)
-                red(ws, 4)
-            for m in range(4):
-                gs(ws, m, m + 4)
-    assert max(b[i] + b[i + 128] for i in range(128)) <= 16 * h < 1 << 15  # layer 128
+    for blk in range(8):  # pass 1: stages 1-3 on each half of 16 words, then stage 4
+        for half, mult in ((0, lo_mult), (8, hi_mult)):
+            base = 16 * blk + half
+            for s, hs in enumerate((1, 2, 4)):
+                for i in range(8):
+                    if not i & hs:
+                        (ct if i % hs or mult[s] else add)(base + i, base + i + hs)
+        for k in range(8):  # w_k+8 times W16^k (<= h), then added to and subtracted from w_k
+            b[16 * blk + 8 + k] = h
+            add(16 * blk + k, 16 * blk + 8 + k)
+    for p0 in range(16):  # pass 2: stages 5, 6 (CT, also for k = 0), then 7 with the twist
+        for hs in (16, 32):
+            for i in range(p0, 128, 16):
+                if not i & hs:
+                    ct(i, i + hs)
+        for i in range(p0, 64, 16):  # a = T w_i, b = T W w_i+64 (<= h): a + b, zeta^-64 (a - b)
+            b[i], b[i + 64] = 2 * h, h
+    assert max(b) <= Q - 1
 
 
 def test_barrett_constants_exhaustive() -> None:
@@ -1115,8 +1113,12 @@ def plantard_check(xs: list[int]) -> None:
     for z in g.ZETAS[64:]:  # ntt_cache's -zeta words (1 - w)
         assert g.plantard(-z) == (1 - g.plantard(z)) % (1 << 32)
         consts[g.plantard(-z)] = -z
+    for k in range(256):  # the inverse NTT's: zeta^-k and the twist zeta^-k 128^-1 R
+        for v in (pow(g.ZETA, -k, Q), pow(g.ZETA, -k, Q) * pow(128, -1, Q) * R % Q):
+            consts[g.plantard(v * R % Q)] = v * R % Q
     tables = g.ntt_tables()
-    assert {w for k, v in tables.items() if k != "bm_gamma" for w in v} <= set(consts)
+    inv1, inv2 = g.inv_consts()
+    assert {w for k, v in tables.items() if k != "bm_gamma" for w in v} | set(inv1) | set(inv2) <= set(consts)
     rinv = pow(R, -1, Q)
     for w, z in consts.items():
         ws = w - (1 << 32) if w >= 1 << 31 else w
@@ -1155,6 +1157,8 @@ def test_no_wide_instruction_at_2_mod_4(tmp_path: Path) -> None:
             "arm-none-eabi-gcc",
             "-mcpu=cortex-m4",
             "-mthumb",
+            "-mfloat-abi=hard",  # the platforms' flags: the inverse NTT uses s0-s15
+            "-mfpu=fpv4-sp-d16",
             "-c",
             "-I",
             str(ROOT / "lib" / "common"),

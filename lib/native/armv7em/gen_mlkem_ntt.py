@@ -23,35 +23,41 @@ Arithmetic, on two int16 coefficients packed in one word (low half = even index)
 - Cooley-Tukey butterfly on words a, b with one zeta: both halves of b multiplied
   (Plantard), packed with pkhtb, then ssub16 / sadd16 (no overflow by the bounds below):
   7 instructions for two butterflies.
-- Gentleman-Sande butterfly: ssub16 d = b - a, sadd16 a = a + b, then d times zeta as above.
+- Butterflies of the inverse NTT (a cyclic DIT, see the bounds below): the same CT
+  butterfly with the inverse twiddles, or sadd16 / ssub16 alone where the twiddle is 1.
 - Barrett reduction with v = round(2^32 / q) = 1290167: t = high half of
   smlawX(v, x, 2^15) = round(v x / 2^32) gives the centred representative
   (|r| <= (q-1)/2, checked for every int16 by tests/test_native_armv7em_mlkem.py);
-  without the 2^15 (smulwX, floor) r lies in [0, q]: used inside the inverse NTT, where
-  only the bound matters. t q of both halves is packed and subtracted with ssub16 (in the
-  inverse NTT, short of registers, one half at a time with one scratch register).
+  without the 2^15 (smulwX, floor) r lies in [0, q] (the inverse NTT used it before
+  2026-11-27, h91). t q of both halves is packed and subtracted with ssub16.
 
 Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the same ones):
 - ntt: input < q; each of the 7 layers adds at most 1664 (a Plantard product): < q + 6 1664
   = 13313 before the last layer (layer 2). There the a words of its butterflies get the
   centred Barrett reduction (|a| <= 1664), so both outputs a +- zeta b are <= 3328: output
   |c| < q (before 2026-11-27 every output word was reduced, twice the reductions).
-- invntt: input |c| < 4q (every caller sums at most k <= 4 base multiplications, each
-  adding less than q, from zero). Only the coefficients whose bound would leave int16 are
-  reduced (floor Barrett, to [0, q]). A product is <= h = 1664, so after a layer only the
-  sums grow; in a block of 8 pairs (w0..w7, pass 1) layer 2's sums (< 8q) are reduced,
-  then layers 4, 8 leave w0 <= 4q, w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h, and w0 alone is
-  reduced again. Pass 2 sees
-  these bounds g (<= 4h) per word and forms layers 16, 32: where g > h (the iterations of
-  pass-1 positions w0..w3), w0, w4 <= 4g <= 16h are reduced to [0, q], the other words are
-  then <= 2h; layer 64: w0 <= 2q, w1 <= 4h, the rest <= 2h; where g = h (positions w4..w7)
-  nothing is reduced: w0 <= 8h after layer 64. Layer 128: sums and differences <= 16h =
-  26624 < 2^15 (5 word reductions per 8 pairs in pass 1 and 2 per 16 pairs in half of pass
-  2, 96 in all; 112 before the second 2026-11-27 change; before the first the contract
-  admitted any int16 and the kernel reduced the whole input and then 4 words per 8 and per
-  16 pairs, 256 in all). test_invntt_bounds walks these bounds.
-  The last layer is merged with the factor 1441 = 2^32 / 128 mod q: sums times 1441,
-  differences times zeta_1 1441 R^-1 (one Plantard product each): output |c| <= 1664.
+- invntt (since 2026-11-27, h91: the twisted form): with Y = X^2 the NTT's pairs are the
+  values of f0(Y), f1(Y) at gamma_i = zeta^(2 BitRev7(i) + 1) = zeta omega^BitRev7(i), omega
+  = zeta^2; so word i (the pair) is G[BitRev7(i)] of the cyclic DFT of size 128 of g_j =
+  (f0_j, f1_j) zeta^j, and the inverse is a cyclic inverse DFT on the words in bit-reversed
+  order (decimation in time: stage s = 1..7 pairs words (i, i + h), h = 2^(s-1), blocks of
+  2h, with the twiddle W_2h^k = zeta^(-128 k / h), k = i mod h) followed by the twist
+  T_j = zeta^-j 128^-1 R of word j (128^-1 and the Montgomery factor R folded in). The
+  twiddles of a stage depend on k only, not on the block: pass 1's (stages 1-4, 16 words,
+  eight in r4-r11 and eight spilled to s0-s7) are eight constants held in r1 and s8-s14,
+  and every butterfly with k = 0 (127 of 448) is an addition and a subtraction. Pass 2
+  (stages 5-7 and the twist on the words p0 + 16 m) loads 11 words per iteration: stage 7
+  pairs (P, P + 64) with W128^P, and T_P+64 = zeta^-64 T_P, so a = T_P w_P, b = T_P W128^P
+  w_P+64 (two products), out_P = a + b <= 3328 < q and out_P+64 = zeta^-64 (a - b) (a
+  third): the output is |c| < q without a reduction. Bounds: a CT butterfly adds 1664 to
+  its first word, an addition adds the two bounds. Input |c| < q: stages 1-3 leave w0, w4 of
+  a half at 8 3328 = 26624, the others <= 14976; the second half's words are multiplied by
+  W16^k before stage 4 (k = 0: by 1), so stage 4 adds 1664: <= 28288, and pass 2's stages 5
+  and 6 (CT also for k = 0) end at <= 31616 < 2^15. Input |c| < 4q: the k = 0 butterflies
+  multiply by 1 where a sum would leave that (`inv_mult`). No Barrett reduction anywhere.
+  test_invntt_bounds walks these bounds. (Before h91: Gentleman-Sande layers with the
+  negacyclic zetas in three passes, 3 + 3 + 1, every butterfly a product, twiddles loaded per
+  block, 96 floor-Barrett word reductions for input 4q.)
 - basemul_acc: a, b < q: a1 b1 < q^2, its reduction m < q, m gamma + a0 b0 < q 1664 + q^2
   and a0 b1 + a1 b0 < 2 q^2, both < q 2^15: each added term is < q.
 """
@@ -96,17 +102,8 @@ def ntt_tables() -> dict[str, list[int]]:
     for blk in range(8):
         b += [z[8 + blk], z[16 + 2 * blk], z[17 + 2 * blk]] + z[32 + 4 * blk : 36 + 4 * blk]
     c = z[64:128]
-    inv1 = []
-    for i in range(16):
-        inv1 += [z[127 - 4 * i], z[126 - 4 * i], z[125 - 4 * i], z[124 - 4 * i], z[63 - 2 * i], z[62 - 2 * i]]
-        inv1 += [z[31 - i]]
-    inv2 = []
-    for h in range(2):
-        inv2 += [z[15 - 4 * h], z[14 - 4 * h], z[13 - 4 * h], z[12 - 4 * h], z[7 - 2 * h], z[6 - 2 * h], z[3 - h]]
-    z1f = centred(ZETAS[1] * F * pow(R, -1, Q))
-    inv3 = [plantard(F), plantard(z1f)]
     gam = [word(ZETAS[64 + t], -ZETAS[64 + t]) for t in range(64)]
-    return {"ntt_za": a, "ntt_zb": b, "ntt_zc": c, "inv_z1": inv1, "inv_z2": inv2, "inv_z3": inv3, "bm_gamma": gam}
+    return {"ntt_za": a, "ntt_zb": b, "ntt_zc": c, "bm_gamma": gam}
 
 
 out: list[str] = []
@@ -184,15 +181,6 @@ def ct(a: str, b: str, z: str, t0: str) -> None:
     e(f"sadd16 {a}, {a}, {t0}")
 
 
-def gs(a: str, b: str, z: str, t0: str) -> None:
-    """(a, b) -> (a + b, zeta (b - a)) on both halves (Plantard word z)."""
-    e(f"ssub16 {t0}, {b}, {a}")
-    e(f"sadd16 {a}, {a}, {b}")
-    plant(t0, "t", z, b)
-    plant(t0, "b", z, t0)
-    e(f"pkhtb {b}, {b}, {t0}, asr #16")
-
-
 def barrett(x: str, v: str, t0: str, t1: str, c15: str | None, q: str = QQ, qh: str = "t") -> None:
     """x = x - round(x / q) q (c15 holds 2^15: centred) or x - floor(v x / 2^32) q; q in the
     qh half of register q."""
@@ -216,19 +204,6 @@ def addr(r: str, label: str) -> None:
 def const(r: str, x: int) -> None:
     e(f"movw {r}, #{x & 0xFFFF}")
     e(f"movt {r}, #{x >> 16}")
-
-
-def floor_barrett1(x: str, v: str, t: str) -> None:
-    """x = x - floor(v x / 2^32) q on both halves with one scratch register (the inverse
-    NTT has no second one): the high half by a 32-bit subtraction of (t q) << 16 (its low
-    half is 0), then the low half by ssub16 with t q zero-extended."""
-    e(f"smulwt {t}, {v}, {x}")
-    e(f"smultb {t}, {t}, {QB}")
-    e(f"sub {x}, {x}, {t}, lsl #16")
-    e(f"smulwb {t}, {v}, {x}")
-    e(f"smultb {t}, {t}, {QB}")
-    e(f"uxth {t}, {t}")
-    e(f"ssub16 {x}, {x}, {t}")
 
 
 def canon2q(x: str, s: str, q2: str, q1: str) -> None:
@@ -372,109 +347,192 @@ def emit_ntt(cache: bool = False) -> None:
     end_func(name)
 
 
+def inv_consts() -> tuple[list[int], list[int]]:
+    """The Plantard words of the inverse NTT (twisted form, see the docstring): pass 1's
+    constants (s8..s14: 1, W16, W8, W16^3, W16^5, W8^3, W16^7; then W4, kept in r1) and pass
+    2's table (per p0 = 0..15: W32^p0, W64^p0, W64^(p0+16), then for m = 0..3 with
+    P = p0 + 16 m: T_P and T_P W128^P). W_n = zeta^(-256/n) (W_n^k = zeta^(-256 k / n)),
+    T_j = zeta^-j 128^-1 R."""
+    zi = pow(ZETA, -1, Q)
+
+    def pv(v: int) -> int:  # the Plantard word that multiplies by v
+        return plantard(v * R % Q)
+
+    def zp(k: int) -> int:  # zeta^-k
+        return pow(zi, k, Q)
+
+    c1 = [pv(1), pv(zp(16)), pv(zp(32)), pv(zp(48)), pv(zp(80)), pv(zp(96)), pv(zp(112)), pv(zp(64))]
+    t = pow(128, -1, Q) * R % Q
+    c2 = []
+    for p0 in range(16):
+        c2 += [pv(zp(8 * p0)), pv(zp(4 * p0)), pv(zp(4 * (p0 + 16)))]
+        for m in range(4):
+            p = p0 + 16 * m
+            c2 += [pv(t * zp(p)), pv(t * zp(3 * p))]
+    return c1, c2
+
+
+def inv_mult(input_4q: bool) -> tuple[tuple[bool, bool, bool], tuple[bool, bool, bool]]:
+    """Which stages of pass 1 multiply their k = 0 butterflies by 1 instead of adding, for
+    w0..w7 of a block (kept: stage 4 adds <= 1664 to them and pass 2 three more products, so
+    they must stay <= 2^15 - 1 - 3 1664 = 27775) and for w8..w15 (multiplied by W16^k before
+    stage 4, so only int16 matters). Input |c| < q: none (w0, w4 reach 8 3328 = 26624);
+    |c| < 4q: a sum of two inputs is 26630, so w0..w7 multiply in every stage (<= 18307),
+    w8..w15 from stage 2 on (<= 29958). tests/test_native_armv7em_mlkem.py walks the bounds."""
+    if input_4q:
+        return (True, True, True), (False, True, True)
+    return (False, False, False), (False, False, False)
+
+
+H = 1664  # bound of a Plantard product
+LIM = (1 << 15) - 1
+
+
+def plant_word(x: str, z: str, t: str) -> None:
+    """x = both halves of x times the constant of the Plantard word z (each <= 1664), t scratch."""
+    e(f"smulwb {t}, {z}, {x}")
+    e(f"smulwt {x}, {z}, {x}")
+    e(f"smlabb {t}, {t}, {QB}, {C8}")
+    e(f"smlabb {x}, {x}, {QB}, {C8}")
+    e(f"pkhtb {x}, {x}, {t}, asr #16")
+
+
+# pass 1's constants: where each lives (r1 holds W4, the others are moved from s8..s14)
+INV_S = {"1": "s8", "W16": "s9", "W8": "s10", "W16^3": "s11", "W16^5": "s12", "W8^3": "s13", "W16^7": "s14"}
+
+
+class InvPass1:
+    """Code generation state of one pass-1 iteration: the registers of the eight words (the
+    free butterflies rename: the sum goes to the scratch register), their bounds, and which
+    constant r2 holds."""
+
+    def __init__(self) -> None:
+        self.r2 = ""
+
+    def const(self, name: str) -> str:
+        if name == "W4":
+            return "r1"
+        if self.r2 != name:
+            e(f"vmov r2, {INV_S[name]}")
+            self.r2 = name
+        return "r2"
+
+    def dit3(self, bound: int, mult: tuple[bool, bool, bool]) -> list[int]:
+        """Stages 1-3 of the cyclic DIT on w0..w7 (registers r4..r11, scratch r3): stage s
+        pairs (w_i, w_i+h), h = 2^(s-1), with twiddle W_2h^k, k = i mod h. The butterflies
+        with k = 0 add and subtract (the sum into the scratch register) unless mult[s - 1]:
+        then they multiply by 1 (the CT form with the word of 1: a reduction, <= 1664)."""
+        self.regs = list(D)
+        self.tmp = "r3"
+        b = [bound] * 8
+        tw = {1: ["1"], 2: ["1", "W4"], 4: ["1", "W8", "W4", "W8^3"]}
+        for s, h in enumerate((1, 2, 4)):
+            for i in range(8):
+                if i & h:
+                    continue
+                j, k = i + h, i % h
+                x, y = self.regs[i], self.regs[j]
+                if k == 0 and not mult[s]:
+                    e(f"sadd16 {self.tmp}, {x}, {y}")
+                    e(f"ssub16 {y}, {x}, {y}")
+                    self.regs[i], self.tmp = self.tmp, x
+                    b[i] = b[j] = b[i] + b[j]
+                else:
+                    ct(x, y, self.const(tw[h][k]), self.tmp)
+                    b[i] = b[j] = b[i] + H
+                assert b[i] <= LIM, (s, i, b)
+        return b
+
+
 def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True) -> None:
-    """The inverse NTT; input_4q: input |c| < 4q (kernels.h invntt), layer 2's sums (< 8q)
-    reduced; else input |c| < q (invntt_q, the reduced rows of the 32-bit matrix product):
-    layer 2's sums are < 2q, layer 4's < 4q, layer 8's < 8q, within int16 without a
-    reduction, and after pass 1 the words have the same bounds as in the 4q form (w0 reduced
-    to [0, q], w1 <= 4h, w2, w3 <= 2h, w4..w7 <= h), so passes 2 and 3 are the same."""
+    """The inverse NTT as a cyclic inverse DFT of size 128 on the words (DIT, bit-reversed
+    input: the NTT's order) followed by the twist zeta^-j 128^-1 R (see the docstring).
+    Pass 1: stages 1-4 on 16 consecutive words (eight in r4-r11, the other eight in s0-s7);
+    pass 2: stages 5-7 and the twist on the words p0 + 16 m. input_4q: input |c| < 4q
+    (kernels.h invntt), else |c| < q (invntt_q): the k = 0 butterflies of stages 1-3 add
+    and subtract where the bounds allow, else multiply by 1."""
     func(name)
     e("push {r4-r11, lr}")
-    e("sub sp, sp, #8")
     consts_qc8()
-    # pass 1: layers 2, 4, 8 on blocks of 16 coefficients (input |c| < 4q)
-    addr("r1", "inv_z1")
+    c1, _ = inv_consts()
+    addr("r1", "inv_c1")
+    e("vldm r1, {s8-s14}")
+    e("ldr r1, [r1, #28]")  # W4
     e("add r3, r0, #512")
-    e("str r3, [sp]")
+    e("vmov s15, r3")
+    bound = 4 * Q - 1 if input_4q else Q - 1
+    lo_mult, hi_mult = inv_mult(input_4q)
     out.append("1:")
+    g = InvPass1()
+    e("ldm r0!, {r4-r11}")
+    blo = g.dit3(bound, lo_mult)
+    lo = g.regs
+    for k in range(8):
+        e(f"vmov s{k}, {lo[k]}")
     e("ldm r0, {r4-r11}")
-    for k in range(4):  # layer 2: (w0,w1) (w2,w3) (w4,w5) (w6,w7)
-        e(f"ldr r2, [r1, #{4 * k}]")
-        gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-    if input_4q:
-        const("r2", V)
-        for m in (0, 2, 4, 6):  # the sums, < 8q
-            floor_barrett1(D[m], "r2", "r3")
-    e("ldr r2, [r1, #16]")  # layer 4
-    gs(D[0], D[2], "r2", "r3")
-    gs(D[1], D[3], "r2", "r3")
-    e("ldr r2, [r1, #20]")
-    gs(D[4], D[6], "r2", "r3")
-    gs(D[5], D[7], "r2", "r3")
-    e("ldr r2, [r1, #24]")  # layer 8
-    for m in range(4):
-        gs(D[m], D[m + 4], "r2", "r3")
-    const("r2", V)
-    floor_barrett1(D[0], "r2", "r3")  # the only sum above 4 1664 (8q)
-    e("stm r0!, {r4-r11}")
-    e("add r1, r1, #28")
-    e("ldr r3, [sp]")
+    bhi = g.dit3(bound, hi_mult)
+    hi, t = g.regs, g.tmp
+    # stage 4's twiddles W16^k on w8..w15 (k = 0: 1, the reduction), r2 as it is first
+    names = ["1", "W16", "W8", "W16^3", "W4", "W16^5", "W8^3", "W16^7"]
+    order = sorted(range(8), key=lambda k: (names[k] != g.r2, names[k] != "W4"))
+    for k in order:
+        plant_word(hi[k], g.const(names[k]), t)
+    # stage 4: (w_k, w_k+8) = (w_k + x, w_k - x) with x = W16^k w_k+8 (<= 1664)
+    for k in range(8):
+        e(f"vmov r2, s{k}")
+        e(f"sadd16 {t}, r2, {hi[k]}")
+        e(f"ssub16 {hi[k]}, r2, {hi[k]}")
+        e(f"str {t}, [r0, #{4 * k - 32}]")
+        e(f"str {hi[k]}, [r0, #{4 * k}]")
+    e("add r0, r0, #32")
+    e("vmov r3, s15")
     e("cmp r0, r3")
     e("bne 1b")
-    # pass 2: layers 16, 32, 64 on w_m = 16 m + j (two halves of 128 coefficients). The
-    # words of one iteration share pass 1's bound g of position j / 2 (q, 4h, 2h, 2h, h, h, h,
-    # h). For j / 2 < 4, w0 and w4 (<= 4g after layer 32) are reduced to [0, q]; for the other
-    # four (g = h, since 2026-11-27) nothing is reduced: layer 64 leaves w0 <= 8h and layer
-    # 128's sums and differences stay <= 16h = 26624 < 2^15 (tests/test_native_armv7em_mlkem.py
-    # walks these bounds).
+    assert max(bhi) <= LIM
+    b2 = max(blo) + H  # pass 1's output bound
+    # pass 2: stages 5, 6, 7 and the twist on w_m = word p0 + 16 m (m = 0..7); stages 5 and 6
+    # are CT butterflies (p0 = 0 multiplies by 1); stage 7 with the twist: for the pair
+    # (P, P + 64), P = p0 + 16 m: a = T_P w_m, b = T_P W128^P w_m+4, out_P = a + b,
+    # out_P+64 = zeta^-64 (a - b) (T_P+64 = zeta^-64 T_P)
+    assert b2 + 2 * H <= LIM, b2
     e("sub r0, r0, #512")
-    addr("r1", "inv_z2")
-    for h in range(2):
-        for part in range(2):
-            label = 2 + 2 * h + part
-            e("add r3, r0, #16")
-            e("str r3, [sp]")
-            out.append(f"{label}:")
-            for m in range(8):
-                e(f"ldr {D[m]}, [r0, #{32 * m}]")
-            for k in range(4):  # layer 16
-                e(f"ldr r2, [r1, #{28 * h + 4 * k}]")
-                gs(D[2 * k], D[2 * k + 1], "r2", "r3")
-            e(f"ldr r2, [r1, #{28 * h + 16}]")  # layer 32
-            gs(D[0], D[2], "r2", "r3")
-            gs(D[1], D[3], "r2", "r3")
-            e(f"ldr r2, [r1, #{28 * h + 20}]")
-            gs(D[4], D[6], "r2", "r3")
-            gs(D[5], D[7], "r2", "r3")
-            if part == 0:
-                const("r2", V)
-                for m in (0, 4):  # the sums of sums, <= 4 4 1664
-                    floor_barrett1(D[m], "r2", "r3")
-            e(f"ldr r2, [r1, #{28 * h + 24}]")  # layer 64
-            for m in range(4):
-                gs(D[m], D[m + 4], "r2", "r3")
-            for m in range(8):
-                e(f"str {D[m]}, [r0, #{32 * m}]")
-            e("add r0, r0, #4")
-            e("ldr r3, [sp]")
-            e("cmp r0, r3")
-            e(f"bne {label}b")
-        e("add r0, r0, #224")
-    # pass 3: layer 128 merged with the factor 1441 (sums) and zeta_1 1441 R^-1 (differences)
-    e("sub r0, r0, #512")
-    z3 = ntt_tables()["inv_z3"]
-    const("r1", z3[0])
-    const("r2", z3[1])
-    e("add r3, r0, #256")
-    e("str r3, [sp]")
-    out.append("6:")
-    for m in range(4):
-        e(f"ldr {D[m]}, [r0, #{4 * m}]")
-        e(f"ldr {D[m + 4]}, [r0, #{256 + 4 * m}]")
-    for m in range(4):
+    e("vmov s14, r1")  # W4 = zeta^-64
+    addr("r1", "inv_c2")
+    e("add r3, r0, #64")
+    e("vmov s15, r3")
+    out.append("2:")
+    for m in range(8):
+        e(f"ldr {D[m]}, [r0, #{64 * m}]")
+    e("ldr r2, [r1, #0]")  # stage 5: W32^p0
+    for m in (0, 2, 4, 6):
+        ct(D[m], D[m + 1], "r2", "r3")
+    e("ldr r2, [r1, #4]")  # stage 6: W64^p0, W64^(p0 + 16)
+    ct(D[0], D[2], "r2", "r3")
+    ct(D[4], D[6], "r2", "r3")
+    e("ldr r2, [r1, #8]")
+    ct(D[1], D[3], "r2", "r3")
+    ct(D[5], D[7], "r2", "r3")
+    for m in range(4):  # stage 7 and the twist
         a, b = D[m], D[m + 4]
-        gs(a, b, "r2", "r3")  # b = zeta_1 1441 R^-1 (b - a), a = a + b
-        plant(a, "b", "r1", "r3")
-        plant(a, "t", "r1", a)
-        e(f"pkhtb {a}, {a}, r3, asr #16")
-    for m in range(4):
-        e(f"str {D[m]}, [r0, #{4 * m}]")
-        e(f"str {D[m + 4]}, [r0, #{256 + 4 * m}]")
-    e("add r0, r0, #16")
-    e("ldr r3, [sp]")
+        e(f"ldr r2, [r1, #{12 + 8 * m}]")
+        plant_word(a, "r2", "r3")
+        e(f"ldr r2, [r1, #{16 + 8 * m}]")
+        plant_word(b, "r2", "r3")
+        e(f"ssub16 r3, {a}, {b}")
+        e(f"sadd16 {a}, {a}, {b}")
+        e("vmov r2, s14")
+        e(f"smulwb {b}, r2, r3")
+        e("smulwt r3, r2, r3")
+        e(f"smlabb {b}, {b}, {QB}, {C8}")
+        e(f"smlabb r3, r3, {QB}, {C8}")
+        e(f"pkhtb {b}, r3, {b}, asr #16")
+    for m in range(8):
+        e(f"str {D[m]}, [r0, #{64 * m}]")
+    e("add r0, r0, #4")
+    e("add r1, r1, #44")
+    e("vmov r3, s15")
     e("cmp r0, r3")
-    e("bne 6b")
-    e("add sp, sp, #8")
+    e("bne 2b")
     e("pop {r4-r11, pc}")
     end_func(name)
 
@@ -1546,9 +1604,8 @@ def main() -> None:
         emit_cbd2_add_compress(d)
         emit_decompress(d)
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
-    for label, words in ntt_tables().items():
-        if label == "inv_z3":  # constants in registers
-            continue
+    c1, c2 = inv_consts()
+    for label, words in {**ntt_tables(), "inv_c1": c1, "inv_c2": c2}.items():
         out.append(f"pqlab_mlkem_{label}:")
         for i in range(0, len(words), 4):
             out.append("    .word " + ", ".join(f"0x{w:08x}" for w in words[i : i + 4]))

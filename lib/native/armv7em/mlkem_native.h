@@ -12,9 +12,10 @@
  *                                         (kernels.h ntt_cache; |bg| <= 1664, congruent to
  *                                         mlkem_mulcache_c's) from pass C's registers
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
- *                                         (kernels.h invntt), output |c| < q, congruent to mlkem_invntt_c's
- *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): layer 2's
- *                                         reductions left out
+ *                                         (kernels.h invntt), output |c| <= 3328 < q, congruent
+ *                                         to mlkem_invntt_c's; uses s0-s15 (caller-saved)
+ *   pqlab_mlkem_invntt_q_armv7em(c)       the same for input |c| < q (kernels.h invntt_q): more
+ *                                         of pass 1's k = 0 butterflies are plain additions
  *   pqlab_mlkem_basemul_acc_armv7em(r, a, b)
  *                                         r += a o b R^-1 (Algorithms 11, 12); a, b: |c| < q,
  *                                         each added term |.| < q; r, a, b 256 int16_t each;

@@ -919,720 +919,436 @@ pqlab_mlkem_ntt_cache_armv7em:
 .align 2
 pqlab_mlkem_invntt_armv7em:
     push.w {r4-r11, lr}
-    sub.w sp, sp, #8
     movw r12, #3329
     movw lr, #26632
-    movw r1, #:lower16:pqlab_mlkem_inv_z1
-    movt r1, #:upper16:pqlab_mlkem_inv_z1
+    movw r1, #:lower16:pqlab_mlkem_inv_c1
+    movt r1, #:upper16:pqlab_mlkem_inv_c1
+    vldm r1, {s8-s14}
+    ldr.w r1, [r1, #28]
     add.w r3, r0, #512
-    str.w r3, [sp]
+    vmov s15, r3
 1:
-    ldm.w r0, {r4-r11}
-    ldr.w r2, [r1, #0]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
+    ldm.w r0!, {r4-r11}
+    vmov r2, s8
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
     smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
     smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #4]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
+    smulwt r7, r2, r7
     smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
     smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #8]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
+    smulwt r9, r2, r9
     smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
     smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #12]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
+    smulwt r11, r2, r11
     smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r6
-    smultb r3, r3, r12
-    sub.w r6, r6, r3, lsl #16
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
     smulwb r3, r2, r6
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r6, r6, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r8, r8, r3
-    smulwt r3, r2, r10
-    smultb r3, r3, r12
-    sub.w r10, r10, r3, lsl #16
-    smulwb r3, r2, r10
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r10, r10, r3
-    ldr.w r2, [r1, #16]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
     smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #20]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #24]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    stm.w r0!, {r4-r11}
-    add.w r1, r1, #28
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 1b
-    sub.w r0, r0, #512
-    movw r1, #:lower16:pqlab_mlkem_inv_z2
-    movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add.w r3, r0, #16
-    str.w r3, [sp]
-2:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #0]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #4]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #8]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #12]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #16]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #20]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r8, r8, r3
-    ldr.w r2, [r1, #24]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 2b
-    add.w r3, r0, #16
-    str.w r3, [sp]
-3:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #0]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #4]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #8]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #12]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #16]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #20]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #24]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 3b
-    add.w r0, r0, #224
-    add.w r3, r0, #16
-    str.w r3, [sp]
-4:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #28]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #32]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #36]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #40]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #44]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #48]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r8, r8, r3
-    ldr.w r2, [r1, #52]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 4b
-    add.w r3, r0, #16
-    str.w r3, [sp]
-5:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #28]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #32]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #36]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #40]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #44]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #48]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #52]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 5b
-    add.w r0, r0, #224
-    sub.w r0, r0, #512
-    movw r1, #28369
-    movt r1, #10079
-    movw r2, #27502
-    movt r2, #60299
-    add.w r3, r0, #256
-    str.w r3, [sp]
-6:
-    ldr.w r4, [r0, #0]
-    ldr.w r8, [r0, #256]
-    ldr.w r5, [r0, #4]
-    ldr.w r9, [r0, #260]
-    ldr.w r6, [r0, #8]
-    ldr.w r10, [r0, #264]
-    ldr.w r7, [r0, #12]
-    ldr.w r11, [r0, #268]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    smulwb r3, r1, r4
-    smlabb r3, r3, r12, lr
-    smulwt r4, r1, r4
-    smlabb r4, r4, r12, lr
-    pkhtb r4, r4, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    smulwb r3, r1, r5
-    smlabb r3, r3, r12, lr
-    smulwt r5, r1, r5
-    smlabb r5, r5, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    smulwb r3, r1, r6
-    smlabb r3, r3, r12, lr
-    smulwt r6, r1, r6
-    smlabb r6, r6, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
     smulwb r3, r1, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r1, r7
     smlabb r7, r7, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r8, [r0, #256]
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r1, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r1, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    vmov r2, s10
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r1, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r1, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    vmov r2, s13
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    vmov s0, r4
+    vmov s1, r5
+    vmov s2, r6
+    vmov s3, r7
+    vmov s4, r8
+    vmov s5, r9
+    vmov s6, r10
+    vmov s7, r11
+    ldm.w r0, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    vmov r2, s8
+    smulwb r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r4, r2, r4
+    smlabb r4, r4, r12, lr
+    pkhtb r10, r4, r10, asr #16
+    ssub16 r4, r3, r10
+    sadd16 r3, r3, r10
+    smulwb r10, r1, r7
+    smlabb r10, r10, r12, lr
+    smulwt r7, r1, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r10, r7, r10, asr #16
+    ssub16 r7, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r2, r8
+    smlabb r10, r10, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r1, r11
+    smlabb r10, r10, r12, lr
+    smulwt r11, r1, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r9, r10
+    sadd16 r9, r9, r10
+    smulwb r10, r2, r6
+    smlabb r10, r10, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r10, r6, r10, asr #16
+    ssub16 r6, r3, r10
+    sadd16 r3, r3, r10
+    vmov r2, s10
+    smulwb r10, r2, r9
+    smlabb r10, r10, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smlabb r10, r10, r12, lr
+    smulwt r8, r1, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    vmov r2, s13
+    smulwb r10, r2, r11
+    smlabb r10, r10, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r10, asr #16
+    smulwb r10, r1, r6
+    smulwt r6, r1, r6
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r10, asr #16
+    vmov r2, s8
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r3, r3, r10, asr #16
+    vmov r2, s9
+    smulwb r10, r2, r5
+    smulwt r5, r2, r5
+    smlabb r10, r10, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r10, asr #16
+    vmov r2, s10
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r10, asr #16
+    vmov r2, s11
+    smulwb r10, r2, r7
+    smulwt r7, r2, r7
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r10, asr #16
+    vmov r2, s12
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r10, asr #16
+    vmov r2, s14
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r10, asr #16
+    vmov r2, s0
+    sadd16 r10, r2, r3
+    ssub16 r3, r2, r3
+    str.w r10, [r0, #-32]
+    str.w r3, [r0, #0]
+    vmov r2, s1
+    sadd16 r10, r2, r5
+    ssub16 r5, r2, r5
+    str.w r10, [r0, #-28]
     str.w r5, [r0, #4]
-    str.w r9, [r0, #260]
-    str.w r6, [r0, #8]
-    str.w r10, [r0, #264]
+    vmov r2, s2
+    sadd16 r10, r2, r4
+    ssub16 r4, r2, r4
+    str.w r10, [r0, #-24]
+    str.w r4, [r0, #8]
+    vmov r2, s3
+    sadd16 r10, r2, r7
+    ssub16 r7, r2, r7
+    str.w r10, [r0, #-20]
     str.w r7, [r0, #12]
-    str.w r11, [r0, #268]
-    add.w r0, r0, #16
-    ldr.w r3, [sp]
+    vmov r2, s4
+    sadd16 r10, r2, r6
+    ssub16 r6, r2, r6
+    str.w r10, [r0, #-16]
+    str.w r6, [r0, #16]
+    vmov r2, s5
+    sadd16 r10, r2, r9
+    ssub16 r9, r2, r9
+    str.w r10, [r0, #-12]
+    str.w r9, [r0, #20]
+    vmov r2, s6
+    sadd16 r10, r2, r8
+    ssub16 r8, r2, r8
+    str.w r10, [r0, #-8]
+    str.w r8, [r0, #24]
+    vmov r2, s7
+    sadd16 r10, r2, r11
+    ssub16 r11, r2, r11
+    str.w r10, [r0, #-4]
+    str.w r11, [r0, #28]
+    add.w r0, r0, #32
+    vmov r3, s15
     cmp.w r0, r3
-    bne.w 6b
-    add.w sp, sp, #8
+    bne.w 1b
+    sub.w r0, r0, #512
+    vmov s14, r1
+    movw r1, #:lower16:pqlab_mlkem_inv_c2
+    movt r1, #:upper16:pqlab_mlkem_inv_c2
+    add.w r3, r0, #64
+    vmov s15, r3
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r4
+    smulwt r4, r2, r4
+    smlabb r3, r3, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r8
+    smulwt r8, r2, r8
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r4, r8
+    sadd16 r4, r4, r8
+    vmov r2, s14
+    smulwb r8, r2, r3
+    smulwt r3, r2, r3
+    smlabb r8, r8, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r3, r8, asr #16
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r5, r9
+    sadd16 r5, r5, r9
+    vmov r2, s14
+    smulwb r9, r2, r3
+    smulwt r3, r2, r3
+    smlabb r9, r9, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r3, r9, asr #16
+    ldr.w r2, [r1, #28]
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ldr.w r2, [r1, #32]
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r6, r10
+    sadd16 r6, r6, r10
+    vmov r2, s14
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #36]
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #40]
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ssub16 r3, r7, r11
+    sadd16 r7, r7, r11
+    vmov r2, s14
+    smulwb r11, r2, r3
+    smulwt r3, r2, r3
+    smlabb r11, r11, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    add.w r1, r1, #44
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 2b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
 
@@ -1642,690 +1358,384 @@ pqlab_mlkem_invntt_armv7em:
 .align 2
 pqlab_mlkem_invntt_q_armv7em:
     push.w {r4-r11, lr}
-    sub.w sp, sp, #8
     movw r12, #3329
     movw lr, #26632
-    movw r1, #:lower16:pqlab_mlkem_inv_z1
-    movt r1, #:upper16:pqlab_mlkem_inv_z1
+    movw r1, #:lower16:pqlab_mlkem_inv_c1
+    movt r1, #:upper16:pqlab_mlkem_inv_c1
+    vldm r1, {s8-s14}
+    ldr.w r1, [r1, #28]
     add.w r3, r0, #512
-    str.w r3, [sp]
+    vmov s15, r3
 1:
-    ldm.w r0, {r4-r11}
-    ldr.w r2, [r1, #0]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #4]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #8]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #12]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #16]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #20]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #24]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    stm.w r0!, {r4-r11}
-    add.w r1, r1, #28
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 1b
-    sub.w r0, r0, #512
-    movw r1, #:lower16:pqlab_mlkem_inv_z2
-    movt r1, #:upper16:pqlab_mlkem_inv_z2
-    add.w r3, r0, #16
-    str.w r3, [sp]
-2:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #0]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #4]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #8]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #12]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #16]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #20]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r8, r8, r3
-    ldr.w r2, [r1, #24]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 2b
-    add.w r3, r0, #16
-    str.w r3, [sp]
-3:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #0]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #4]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #8]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #12]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #16]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #20]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #24]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 3b
-    add.w r0, r0, #224
-    add.w r3, r0, #16
-    str.w r3, [sp]
-4:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #28]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #32]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #36]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #40]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #44]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #48]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    movw r2, #44983
-    movt r2, #19
-    smulwt r3, r2, r4
-    smultb r3, r3, r12
-    sub.w r4, r4, r3, lsl #16
-    smulwb r3, r2, r4
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r4, r4, r3
-    smulwt r3, r2, r8
-    smultb r3, r3, r12
-    sub.w r8, r8, r3, lsl #16
-    smulwb r3, r2, r8
-    smultb r3, r3, r12
-    uxth.w r3, r3
-    ssub16 r8, r8, r3
-    ldr.w r2, [r1, #52]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 4b
-    add.w r3, r0, #16
-    str.w r3, [sp]
-5:
-    ldr.w r4, [r0, #0]
-    ldr.w r5, [r0, #32]
-    ldr.w r6, [r0, #64]
-    ldr.w r7, [r0, #96]
-    ldr.w r8, [r0, #128]
-    ldr.w r9, [r0, #160]
-    ldr.w r10, [r0, #192]
-    ldr.w r11, [r0, #224]
-    ldr.w r2, [r1, #28]
-    ssub16 r3, r5, r4
-    sadd16 r4, r4, r5
-    smulwt r5, r2, r3
-    smlabb r5, r5, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #32]
-    ssub16 r3, r7, r6
-    sadd16 r6, r6, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #36]
-    ssub16 r3, r9, r8
-    sadd16 r8, r8, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ldr.w r2, [r1, #40]
-    ssub16 r3, r11, r10
-    sadd16 r10, r10, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #44]
-    ssub16 r3, r6, r4
-    sadd16 r4, r4, r6
-    smulwt r6, r2, r3
-    smlabb r6, r6, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r7, r5
-    sadd16 r5, r5, r7
-    smulwt r7, r2, r3
-    smlabb r7, r7, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #48]
-    ssub16 r3, r10, r8
-    sadd16 r8, r8, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r9
-    sadd16 r9, r9, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    ldr.w r2, [r1, #52]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r5, [r0, #32]
-    str.w r6, [r0, #64]
-    str.w r7, [r0, #96]
-    str.w r8, [r0, #128]
-    str.w r9, [r0, #160]
-    str.w r10, [r0, #192]
-    str.w r11, [r0, #224]
-    add.w r0, r0, #4
-    ldr.w r3, [sp]
-    cmp.w r0, r3
-    bne.w 5b
-    add.w r0, r0, #224
-    sub.w r0, r0, #512
-    movw r1, #28369
-    movt r1, #10079
-    movw r2, #27502
-    movt r2, #60299
-    add.w r3, r0, #256
-    str.w r3, [sp]
-6:
-    ldr.w r4, [r0, #0]
-    ldr.w r8, [r0, #256]
-    ldr.w r5, [r0, #4]
-    ldr.w r9, [r0, #260]
-    ldr.w r6, [r0, #8]
-    ldr.w r10, [r0, #264]
-    ldr.w r7, [r0, #12]
-    ldr.w r11, [r0, #268]
-    ssub16 r3, r8, r4
-    sadd16 r4, r4, r8
-    smulwt r8, r2, r3
-    smlabb r8, r8, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r8, r8, r3, asr #16
-    smulwb r3, r1, r4
-    smlabb r3, r3, r12, lr
-    smulwt r4, r1, r4
-    smlabb r4, r4, r12, lr
-    pkhtb r4, r4, r3, asr #16
-    ssub16 r3, r9, r5
-    sadd16 r5, r5, r9
-    smulwt r9, r2, r3
-    smlabb r9, r9, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r9, r9, r3, asr #16
-    smulwb r3, r1, r5
-    smlabb r3, r3, r12, lr
-    smulwt r5, r1, r5
-    smlabb r5, r5, r12, lr
-    pkhtb r5, r5, r3, asr #16
-    ssub16 r3, r10, r6
-    sadd16 r6, r6, r10
-    smulwt r10, r2, r3
-    smlabb r10, r10, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r10, r10, r3, asr #16
-    smulwb r3, r1, r6
-    smlabb r3, r3, r12, lr
-    smulwt r6, r1, r6
-    smlabb r6, r6, r12, lr
-    pkhtb r6, r6, r3, asr #16
-    ssub16 r3, r11, r7
-    sadd16 r7, r7, r11
-    smulwt r11, r2, r3
-    smlabb r11, r11, r12, lr
-    smulwb r3, r2, r3
-    smlabb r3, r3, r12, lr
-    pkhtb r11, r11, r3, asr #16
+    ldm.w r0!, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    sadd16 r10, r3, r4
+    ssub16 r4, r3, r4
     smulwb r3, r1, r7
     smlabb r3, r3, r12, lr
     smulwt r7, r1, r7
     smlabb r7, r7, r12, lr
-    pkhtb r7, r7, r3, asr #16
-    str.w r4, [r0, #0]
-    str.w r8, [r0, #256]
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    sadd16 r3, r6, r8
+    ssub16 r8, r6, r8
+    smulwb r6, r1, r11
+    smlabb r6, r6, r12, lr
+    smulwt r11, r1, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r6, r11, r6, asr #16
+    ssub16 r11, r9, r6
+    sadd16 r9, r9, r6
+    sadd16 r6, r10, r3
+    ssub16 r3, r10, r3
+    vmov r2, s10
+    smulwb r10, r2, r9
+    smlabb r10, r10, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smlabb r10, r10, r12, lr
+    smulwt r8, r1, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    vmov r2, s13
+    smulwb r10, r2, r11
+    smlabb r10, r10, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    vmov s0, r6
+    vmov s1, r5
+    vmov s2, r4
+    vmov s3, r7
+    vmov s4, r3
+    vmov s5, r9
+    vmov s6, r8
+    vmov s7, r11
+    ldm.w r0, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    sadd16 r10, r3, r4
+    ssub16 r4, r3, r4
+    smulwb r3, r1, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r1, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    sadd16 r3, r6, r8
+    ssub16 r8, r6, r8
+    smulwb r6, r1, r11
+    smlabb r6, r6, r12, lr
+    smulwt r11, r1, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r6, r11, r6, asr #16
+    ssub16 r11, r9, r6
+    sadd16 r9, r9, r6
+    sadd16 r6, r10, r3
+    ssub16 r3, r10, r3
+    vmov r2, s10
+    smulwb r10, r2, r9
+    smlabb r10, r10, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smlabb r10, r10, r12, lr
+    smulwt r8, r1, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    vmov r2, s13
+    smulwb r10, r2, r11
+    smlabb r10, r10, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r10, asr #16
+    smulwb r10, r1, r3
+    smulwt r3, r1, r3
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r3, r3, r10, asr #16
+    vmov r2, s8
+    smulwb r10, r2, r6
+    smulwt r6, r2, r6
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r10, asr #16
+    vmov r2, s9
+    smulwb r10, r2, r5
+    smulwt r5, r2, r5
+    smlabb r10, r10, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r10, asr #16
+    vmov r2, s10
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r10, asr #16
+    vmov r2, s11
+    smulwb r10, r2, r7
+    smulwt r7, r2, r7
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r10, asr #16
+    vmov r2, s12
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r10, asr #16
+    vmov r2, s14
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r10, asr #16
+    vmov r2, s0
+    sadd16 r10, r2, r6
+    ssub16 r6, r2, r6
+    str.w r10, [r0, #-32]
+    str.w r6, [r0, #0]
+    vmov r2, s1
+    sadd16 r10, r2, r5
+    ssub16 r5, r2, r5
+    str.w r10, [r0, #-28]
     str.w r5, [r0, #4]
-    str.w r9, [r0, #260]
-    str.w r6, [r0, #8]
-    str.w r10, [r0, #264]
+    vmov r2, s2
+    sadd16 r10, r2, r4
+    ssub16 r4, r2, r4
+    str.w r10, [r0, #-24]
+    str.w r4, [r0, #8]
+    vmov r2, s3
+    sadd16 r10, r2, r7
+    ssub16 r7, r2, r7
+    str.w r10, [r0, #-20]
     str.w r7, [r0, #12]
-    str.w r11, [r0, #268]
-    add.w r0, r0, #16
-    ldr.w r3, [sp]
+    vmov r2, s4
+    sadd16 r10, r2, r3
+    ssub16 r3, r2, r3
+    str.w r10, [r0, #-16]
+    str.w r3, [r0, #16]
+    vmov r2, s5
+    sadd16 r10, r2, r9
+    ssub16 r9, r2, r9
+    str.w r10, [r0, #-12]
+    str.w r9, [r0, #20]
+    vmov r2, s6
+    sadd16 r10, r2, r8
+    ssub16 r8, r2, r8
+    str.w r10, [r0, #-8]
+    str.w r8, [r0, #24]
+    vmov r2, s7
+    sadd16 r10, r2, r11
+    ssub16 r11, r2, r11
+    str.w r10, [r0, #-4]
+    str.w r11, [r0, #28]
+    add.w r0, r0, #32
+    vmov r3, s15
     cmp.w r0, r3
-    bne.w 6b
-    add.w sp, sp, #8
+    bne.w 1b
+    sub.w r0, r0, #512
+    vmov s14, r1
+    movw r1, #:lower16:pqlab_mlkem_inv_c2
+    movt r1, #:upper16:pqlab_mlkem_inv_c2
+    add.w r3, r0, #64
+    vmov s15, r3
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r4
+    smulwt r4, r2, r4
+    smlabb r3, r3, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r8
+    smulwt r8, r2, r8
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r4, r8
+    sadd16 r4, r4, r8
+    vmov r2, s14
+    smulwb r8, r2, r3
+    smulwt r3, r2, r3
+    smlabb r8, r8, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r3, r8, asr #16
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r5, r9
+    sadd16 r5, r5, r9
+    vmov r2, s14
+    smulwb r9, r2, r3
+    smulwt r3, r2, r3
+    smlabb r9, r9, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r3, r9, asr #16
+    ldr.w r2, [r1, #28]
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    ldr.w r2, [r1, #32]
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r6, r10
+    sadd16 r6, r6, r10
+    vmov r2, s14
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #36]
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    ldr.w r2, [r1, #40]
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r3, asr #16
+    ssub16 r3, r7, r11
+    sadd16 r7, r7, r11
+    vmov r2, s14
+    smulwb r11, r2, r3
+    smulwt r3, r2, r3
+    smlabb r11, r11, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    add.w r1, r1, #44
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 2b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
 
@@ -5627,40 +5037,6 @@ pqlab_mlkem_ntt_zc:
     .word 0x57e58be2, 0xa555be54, 0xd565bd19, 0x442224c3
     .word 0x846bf7b2, 0x5d33e851, 0x901c4c98, 0x4f214c36
     .word 0xa24249ac, 0xe1b38fba, 0x440e750b, 0xa5a47d32
-pqlab_mlkem_inv_z1:
-    .word 0xa5a47d32, 0x440e750b, 0xe1b38fba, 0xa24249ac
-    .word 0x45fa9df4, 0x5e5b3410, 0x3f228731, 0x4f214c36
-    .word 0x901c4c98, 0x5d33e851, 0x846bf7b2, 0xef28ae1a
-    .word 0xbe402274, 0x97ccf03d, 0x442224c3, 0xd565bd19
-    .word 0xa555be54, 0x57e58be2, 0x31d4c840, 0x71e38c09
-    .word 0xdd651f9c, 0x4ee63d0f, 0x1efd9db9, 0x53f98a58
-    .word 0xd7a0a4e0, 0xc93f49e7, 0xcb8de165, 0xb805896c
-    .word 0xc77a806d, 0xbda2a4b9, 0x2b2410ec, 0xa169bccb
-    .word 0xb8b6b6df, 0x75f6ed02, 0xdda02ec2, 0x3a369957
-    .word 0xd53e5dab, 0x1887f58b, 0x51bea292, 0xdc8c92ba
-    .word 0x6e95083b, 0x2924384b, 0x7e801d88, 0xa0b88f58
-    .word 0xc4049d2f, 0x1cd665aa, 0x22c23fd4, 0x3e0eeb29
-    .word 0xa1074e36, 0xf79e2ee9, 0x9ca52e5f, 0xb0b7545c
-    .word 0x79cf3ed4, 0x6e59f915, 0xb254be68, 0x6da8cba2
-    .word 0x314afa3c, 0x149bf401, 0xb3b7194d, 0x385e2025
-    .word 0x934370f8, 0x658209b1, 0x6681f601, 0xb7a31ad7
-    .word 0xbb67bcf2, 0xb17c3187, 0x483585bb, 0x0289a6a5
-    .word 0xdc518394, 0xac4184cf, 0xcea1560e, 0x7059d1b5
-    .word 0x4935720b, 0x8e08c440, 0x3099ccc9, 0xc13fe765
-    .word 0x044e701f, 0x8992f4b3, 0xd6795921, 0x7ef63bd5
-    .word 0x82f5ed16, 0x9807ff63, 0x31fc27af, 0xea3cc040
-    .word 0xea8b7f1e, 0xe7da790b, 0xa5cbdca1, 0x3a22e9a0
-    .word 0x9e078945, 0xaf19ea51, 0x71811d74, 0x11eaedee
-    .word 0xfc4f0d9d, 0xccb52d24, 0x6c5a2074, 0xb12d72a9
-    .word 0x5c0c9c92, 0x66f8144e, 0x54970814, 0xaff27732
-    .word 0x379942fb, 0x7de29fcd, 0x87094e0e, 0xfa27d58e
-    .word 0xbc2c9a1c, 0xcbb540d4, 0x2cd52aae, 0xd4522112
-    .word 0x014eab2e, 0x19743224, 0x16395e0d, 0x16c32c11
-pqlab_mlkem_inv_z2:
-    .word 0x864470e4, 0x2bc18ea7, 0xfab1a391, 0xd63e49fb
-    .word 0x41360f89, 0x91e11612, 0xfcec8b58, 0x3d4a0dff
-    .word 0x0ed77946, 0x93922fd5, 0x51aaf2da, 0x30726d5b
-    .word 0xcb2b72d0, 0xc666e465
 pqlab_mlkem_bm_gamma:
     .word 0x044ffbb1, 0xfe5201ae, 0xfdd5022b, 0xfcb5034b
     .word 0x04e3fb1d, 0xfc990367, 0xf9f2060e, 0xff970069
@@ -5678,4 +5054,52 @@ pqlab_mlkem_bm_gamma:
     .word 0x05e6fa1a, 0x0356fcaa, 0x0366fc9a, 0xfe2201de
     .word 0x006cff94, 0x0134fecc, 0xfc1c03e4, 0xfc2103df
     .word 0xfc4203be, 0x05b4fa4c, 0xfa0e05f2, 0xf9a4065c
+pqlab_mlkem_inv_c1:
+    .word 0x0013afb8, 0xbec9f078, 0x031374a9, 0xcf8d92a6
+    .word 0x6e1ee9ef, 0x39991b9c, 0x34d48d31, 0x7b0a3a4b
+pqlab_mlkem_inv_c2:
+    .word 0x0013afb8, 0x0013afb8, 0x7b0a3a4b, 0x275f6ed1
+    .word 0x275f6ed1, 0x93e0eeb3, 0x1b254be7, 0x26e95084
+    .word 0x323736d5, 0x1b254be7, 0x6c1f114e, 0x79bb8f1d
+    .word 0xc0dd78d0, 0x68330fc4, 0xb7059d1c, 0x6a0b88f6
+    .word 0xbd679593, 0x079cf3ee, 0x98e08c44, 0x43bfb62e
+    .word 0x982f5ed2, 0x4635ad1b, 0xbec9f078, 0x79bb8f1d
+    .word 0xd43e715a, 0x0ac4184d, 0x791e1162, 0x566f8145
+    .word 0xf0013afc, 0xaea3cc04, 0x5cf8d92b, 0x816c32c2
+    .word 0x339991ba, 0xc2b5f202, 0x997e0a00, 0x53be7b32
+    .word 0x6a0b88f6, 0xbbb67bd0, 0xb9ca52e6, 0x0ceb505d
+    .word 0x91cd665b, 0x34e83ce8, 0x079cf3ee, 0xcc7a1dfe
+    .word 0x031374a9, 0xbec9f078, 0x6e1ee9ef, 0xbaf19ea6
+    .word 0xfc13fe77, 0xbfa27d59, 0xa6cbc8f1, 0x35c0c9ca
+    .word 0x867f800a, 0xf16395e1, 0x023ae7c7, 0x054e5c70
+    .word 0x225fd13f, 0xd6dbc7b6, 0x0aff2774, 0xd1efd9dc
+    .word 0x92cd52ab, 0x5bbdddb4, 0xb7de29fd, 0x3ac0675b
+    .word 0xf014eab3, 0x6a81a742, 0xcf8d92a6, 0xc2b5f202
+    .word 0xf12886bb, 0x791e1162, 0x566f8145, 0xcc666e47
+    .word 0x4997e0a0, 0xecb2b72d, 0xe43d365f, 0xf0013afc
+    .word 0x515c33fd, 0x6c6dd02c, 0x8e7ee28d, 0x9907ebb3
+    .word 0xe901c4ca, 0x92cd52ab, 0x2a24249b, 0xbab68f7f
+    .word 0x6846bf7c, 0x82baddef, 0x95a5b82d, 0x4821d604
+    .word 0x7b0a3a4b, 0x031374a9, 0x39991b9c, 0x771e38c1
+    .word 0x6be40228, 0x6be40228, 0x7ce2b37d, 0x9cb8de17
+    .word 0xaa1a4cc0, 0xdba05621, 0x634721ea, 0xd43e715a
+    .word 0x229ae065, 0x47fa7695, 0xbbb67bd0, 0xda169bcd
+    .word 0x3385e203, 0x4c5c966b, 0x5483585c, 0x1425d5b5
+    .word 0x0ceb505d, 0x6ae415d7, 0x6e1ee9ef, 0x054e5c70
+    .word 0x29c1b606, 0x92924385, 0xed63e4a0, 0x7b805897
+    .word 0xcc2b5f21, 0xe6da8cbb, 0x8d43e716, 0x4c0dd78d
+    .word 0x5ae550d3, 0xf12886bb, 0xfbb18fe2, 0x15c33fc1
+    .word 0xbd53e5db, 0x98e08c44, 0xda169bcd, 0xc766d0b5
+    .word 0x951bea2a, 0x48fa62e5, 0x138857fa, 0x67d0a12f
+    .word 0x39991b9c, 0xcf8d92a6, 0x34d48d31, 0xfc13fe77
+    .word 0x35c0c9ca, 0xfdc5183a, 0xb78f6b20, 0x631fc27b
+    .word 0x450e615b, 0xa6cbc8f1, 0x0e9c6a20, 0x29c1b606
+    .word 0x5ef8b1cb, 0x9257345f, 0xffc4f0da, 0x6846bf7c
+    .word 0xc3a22e9a, 0x61e4c705, 0xf6c5a208, 0x16fe3b37
+    .word 0x9157480f, 0x6a5a47d4, 0x34d48d31, 0x6c6dd02c
+    .word 0xae550d27, 0xf0ed7795, 0xe6da8cbb, 0xed63e4a0
+    .word 0xe229ae07, 0xa51aaf2e, 0x6d6dbc7c, 0x179bb8f2
+    .word 0xb3f22874, 0xae550d27, 0x43d365e5, 0xe93cd3f0
+    .word 0xd1efd9dc, 0xf6c5a208, 0x957e58bf, 0xb5a34236
+    .word 0xcd7a0a4e, 0x003b0f27, 0x5bbdddb4, 0x6ea8b7f2
 
