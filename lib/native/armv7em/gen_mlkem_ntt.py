@@ -46,7 +46,8 @@ Bounds (|.| of every coefficient; the C versions in lib/mlkem/ntt.c have the sam
   twiddles of a stage depend on k only, not on the block: pass 1's (stages 1-4, 16 words,
   eight in r4-r11 and eight spilled to s0-s7) are eight constants held in r1 and s8-s14,
   and every butterfly with k = 0 (127 of 448) is an addition and a subtraction. Pass 2
-  (stages 5-7 and the twist on the words p0 + 16 m) loads 11 words per iteration: stage 7
+  (stages 5-7 and the twist on the words p0 + 16 m) loads 11 words per iteration (the
+  pointer r0 waits in s13 meanwhile, so two table words load back to back): stage 7
   pairs (P, P + 64) with W128^P, and T_P+64 = zeta^-64 T_P, so a = T_P w_P, b = T_P W128^P
   w_P+64 (two products), out_P = a + b <= 3328 < q and out_P+64 = zeta^-64 (a - b) (a
   third): the output is |c| < q without a reduction. Bounds: a CT butterfly adds 1664 to
@@ -500,24 +501,29 @@ def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True)
     addr("r1", "inv_c2")
     e("add r3, r0, #64")
     e("vmov s15, r3")
+    # r0, the pointer, is kept in s13 between the loads and the stores: the pass's second
+    # constant register (two loads in a row pipeline: 3 cycles for two words, not 4)
     out.append("2:")
     for m in range(8):
         e(f"ldr {D[m]}, [r0, #{64 * m}]")
     e("ldr r2, [r1, #0]")  # stage 5: W32^p0
+    e("vmov s13, r0")
     for m in (0, 2, 4, 6):
         ct(D[m], D[m + 1], "r2", "r3")
     e("ldr r2, [r1, #4]")  # stage 6: W64^p0, W64^(p0 + 16)
+    e("ldr r0, [r1, #8]")
     ct(D[0], D[2], "r2", "r3")
     ct(D[4], D[6], "r2", "r3")
-    e("ldr r2, [r1, #8]")
-    ct(D[1], D[3], "r2", "r3")
-    ct(D[5], D[7], "r2", "r3")
+    ct(D[1], D[3], "r0", "r3")
+    ct(D[5], D[7], "r0", "r3")
     for m in range(4):  # stage 7 and the twist
         a, b = D[m], D[m + 4]
         e(f"ldr r2, [r1, #{12 + 8 * m}]")
+        e(f"ldr r0, [r1, #{16 + 8 * m}]")
         plant_word(a, "r2", "r3")
-        e(f"ldr r2, [r1, #{16 + 8 * m}]")
-        plant_word(b, "r2", "r3")
+        plant_word(b, "r0", "r3")
+        if m == 3:
+            e("vmov r0, s13")
         e(f"ssub16 r3, {a}, {b}")
         e(f"sadd16 {a}, {a}, {b}")
         e("vmov r2, s14")

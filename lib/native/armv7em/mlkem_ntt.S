@@ -1198,6 +1198,7 @@ pqlab_mlkem_invntt_armv7em:
     ldr.w r10, [r0, #384]
     ldr.w r11, [r0, #448]
     ldr.w r2, [r1, #0]
+    vmov s13, r0
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -1227,6 +1228,7 @@ pqlab_mlkem_invntt_armv7em:
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
     ldr.w r2, [r1, #4]
+    ldr.w r0, [r1, #8]
     smulwb r3, r2, r6
     smlabb r3, r3, r12, lr
     smulwt r6, r2, r6
@@ -1241,30 +1243,29 @@ pqlab_mlkem_invntt_armv7em:
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r8, r3
     sadd16 r8, r8, r3
-    ldr.w r2, [r1, #8]
-    smulwb r3, r2, r7
+    smulwb r3, r0, r7
     smlabb r3, r3, r12, lr
-    smulwt r7, r2, r7
+    smulwt r7, r0, r7
     smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    smulwb r3, r2, r11
+    smulwb r3, r0, r11
     smlabb r3, r3, r12, lr
-    smulwt r11, r2, r11
+    smulwt r11, r0, r11
     smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
     ldr.w r2, [r1, #12]
+    ldr.w r0, [r1, #16]
     smulwb r3, r2, r4
     smulwt r4, r2, r4
     smlabb r3, r3, r12, lr
     smlabb r4, r4, r12, lr
     pkhtb r4, r4, r3, asr #16
-    ldr.w r2, [r1, #16]
-    smulwb r3, r2, r8
-    smulwt r8, r2, r8
+    smulwb r3, r0, r8
+    smulwt r8, r0, r8
     smlabb r3, r3, r12, lr
     smlabb r8, r8, r12, lr
     pkhtb r8, r8, r3, asr #16
@@ -1277,14 +1278,14 @@ pqlab_mlkem_invntt_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r8, r3, r8, asr #16
     ldr.w r2, [r1, #20]
+    ldr.w r0, [r1, #24]
     smulwb r3, r2, r5
     smulwt r5, r2, r5
     smlabb r3, r3, r12, lr
     smlabb r5, r5, r12, lr
     pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #24]
-    smulwb r3, r2, r9
-    smulwt r9, r2, r9
+    smulwb r3, r0, r9
+    smulwt r9, r0, r9
     smlabb r3, r3, r12, lr
     smlabb r9, r9, r12, lr
     pkhtb r9, r9, r3, asr #16
@@ -1297,14 +1298,14 @@ pqlab_mlkem_invntt_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r9, r3, r9, asr #16
     ldr.w r2, [r1, #28]
+    ldr.w r0, [r1, #32]
     smulwb r3, r2, r6
     smulwt r6, r2, r6
     smlabb r3, r3, r12, lr
     smlabb r6, r6, r12, lr
     pkhtb r6, r6, r3, asr #16
-    ldr.w r2, [r1, #32]
-    smulwb r3, r2, r10
-    smulwt r10, r2, r10
+    smulwb r3, r0, r10
+    smulwt r10, r0, r10
     smlabb r3, r3, r12, lr
     smlabb r10, r10, r12, lr
     pkhtb r10, r10, r3, asr #16
@@ -1317,17 +1318,18 @@ pqlab_mlkem_invntt_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r10, r3, r10, asr #16
     ldr.w r2, [r1, #36]
+    ldr.w r0, [r1, #40]
     smulwb r3, r2, r7
     smulwt r7, r2, r7
     smlabb r3, r3, r12, lr
     smlabb r7, r7, r12, lr
     pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #40]
-    smulwb r3, r2, r11
-    smulwt r11, r2, r11
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
     smlabb r3, r3, r12, lr
     smlabb r11, r11, r12, lr
     pkhtb r11, r11, r3, asr #16
+    vmov r0, s13
     ssub16 r3, r7, r11
     sadd16 r7, r7, r11
     vmov r2, s14
@@ -1585,6 +1587,7 @@ pqlab_mlkem_invntt_q_armv7em:
     ldr.w r10, [r0, #384]
     ldr.w r11, [r0, #448]
     ldr.w r2, [r1, #0]
+    vmov s13, r0
     smulwb r3, r2, r5
     smlabb r3, r3, r12, lr
     smulwt r5, r2, r5
@@ -1614,6 +1617,7 @@ pqlab_mlkem_invntt_q_armv7em:
     ssub16 r11, r10, r3
     sadd16 r10, r10, r3
     ldr.w r2, [r1, #4]
+    ldr.w r0, [r1, #8]
     smulwb r3, r2, r6
     smlabb r3, r3, r12, lr
     smulwt r6, r2, r6
@@ -1628,30 +1632,29 @@ pqlab_mlkem_invntt_q_armv7em:
     pkhtb r3, r10, r3, asr #16
     ssub16 r10, r8, r3
     sadd16 r8, r8, r3
-    ldr.w r2, [r1, #8]
-    smulwb r3, r2, r7
+    smulwb r3, r0, r7
     smlabb r3, r3, r12, lr
-    smulwt r7, r2, r7
+    smulwt r7, r0, r7
     smlabb r7, r7, r12, lr
     pkhtb r3, r7, r3, asr #16
     ssub16 r7, r5, r3
     sadd16 r5, r5, r3
-    smulwb r3, r2, r11
+    smulwb r3, r0, r11
     smlabb r3, r3, r12, lr
-    smulwt r11, r2, r11
+    smulwt r11, r0, r11
     smlabb r11, r11, r12, lr
     pkhtb r3, r11, r3, asr #16
     ssub16 r11, r9, r3
     sadd16 r9, r9, r3
     ldr.w r2, [r1, #12]
+    ldr.w r0, [r1, #16]
     smulwb r3, r2, r4
     smulwt r4, r2, r4
     smlabb r3, r3, r12, lr
     smlabb r4, r4, r12, lr
     pkhtb r4, r4, r3, asr #16
-    ldr.w r2, [r1, #16]
-    smulwb r3, r2, r8
-    smulwt r8, r2, r8
+    smulwb r3, r0, r8
+    smulwt r8, r0, r8
     smlabb r3, r3, r12, lr
     smlabb r8, r8, r12, lr
     pkhtb r8, r8, r3, asr #16
@@ -1664,14 +1667,14 @@ pqlab_mlkem_invntt_q_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r8, r3, r8, asr #16
     ldr.w r2, [r1, #20]
+    ldr.w r0, [r1, #24]
     smulwb r3, r2, r5
     smulwt r5, r2, r5
     smlabb r3, r3, r12, lr
     smlabb r5, r5, r12, lr
     pkhtb r5, r5, r3, asr #16
-    ldr.w r2, [r1, #24]
-    smulwb r3, r2, r9
-    smulwt r9, r2, r9
+    smulwb r3, r0, r9
+    smulwt r9, r0, r9
     smlabb r3, r3, r12, lr
     smlabb r9, r9, r12, lr
     pkhtb r9, r9, r3, asr #16
@@ -1684,14 +1687,14 @@ pqlab_mlkem_invntt_q_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r9, r3, r9, asr #16
     ldr.w r2, [r1, #28]
+    ldr.w r0, [r1, #32]
     smulwb r3, r2, r6
     smulwt r6, r2, r6
     smlabb r3, r3, r12, lr
     smlabb r6, r6, r12, lr
     pkhtb r6, r6, r3, asr #16
-    ldr.w r2, [r1, #32]
-    smulwb r3, r2, r10
-    smulwt r10, r2, r10
+    smulwb r3, r0, r10
+    smulwt r10, r0, r10
     smlabb r3, r3, r12, lr
     smlabb r10, r10, r12, lr
     pkhtb r10, r10, r3, asr #16
@@ -1704,17 +1707,18 @@ pqlab_mlkem_invntt_q_armv7em:
     smlabb r3, r3, r12, lr
     pkhtb r10, r3, r10, asr #16
     ldr.w r2, [r1, #36]
+    ldr.w r0, [r1, #40]
     smulwb r3, r2, r7
     smulwt r7, r2, r7
     smlabb r3, r3, r12, lr
     smlabb r7, r7, r12, lr
     pkhtb r7, r7, r3, asr #16
-    ldr.w r2, [r1, #40]
-    smulwb r3, r2, r11
-    smulwt r11, r2, r11
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
     smlabb r3, r3, r12, lr
     smlabb r11, r11, r12, lr
     pkhtb r11, r11, r3, asr #16
+    vmov r0, s13
     ssub16 r3, r7, r11
     sadd16 r7, r7, r11
     vmov r2, s14
