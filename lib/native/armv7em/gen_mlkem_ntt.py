@@ -375,8 +375,8 @@ def inv_consts() -> tuple[list[int], list[int]]:
 
 def inv_mult(input_4q: bool) -> tuple[tuple[bool, bool, bool], tuple[bool, bool, bool]]:
     """Which stages of pass 1 multiply their k = 0 butterflies by 1 instead of adding, for
-    w0..w7 of a block (kept: stage 4 adds <= 1664 to them and pass 2 three more products, so
-    they must stay <= 2^15 - 1 - 3 1664 = 27775) and for w8..w15 (multiplied by W16^k before
+    w0..w7 of a block (kept: stage 4 adds <= 1664 to them and pass 2's stages 5, 6 two more
+    products before stage 7 multiplies, so they must stay <= 2^15 - 1 - 3 1664 = 27775) and for w8..w15 (multiplied by W16^k before
     stage 4, so only int16 matters). Input |c| < q: none (w0, w4 reach 8 3328 = 26624);
     |c| < 4q: a sum of two inputs is 26630, so w0..w7 multiply in every stage (<= 18307),
     w8..w15 from stage 2 on (<= 29958). tests/test_native_armv7em_mlkem.py walks the bounds."""
@@ -455,7 +455,6 @@ def emit_invntt(name: str = "pqlab_mlkem_invntt_armv7em", input_4q: bool = True)
     func(name)
     e("push {r4-r11, lr}")
     consts_qc8()
-    c1, _ = inv_consts()
     addr("r1", "inv_c1")
     e("vldm r1, {s8-s14}")
     e("ldr r1, [r1, #28]")  # W4
