@@ -81,6 +81,26 @@ def opt_flag(opt: str | None) -> list[str]:
     return [f"-{level}"]
 
 
+# GCC 12 at -O1/-O2 compiles Extra/c's keygen.c so that key generation never finishes on 32-bit
+# Arm (measured here: Debian's arm-none-eabi-gcc 12.2.1, no key after 6.5 G instructions on
+# m7-sim, none under QEMU either; keygen.c alone at -O2 suffices; -O3, -Os and Arm GNU 13.2.1
+# -O2 work). The same hang and these two flags as its workaround: liboqs issue 1288 ("Falcon
+# tests hang on ARM32 when compiled with GCC-12"); pqm4 issue 243 (Falcon-512 with GCC 12.1).
+GCC12_WORKAROUND = ("-fno-ipa-modref", "-fno-ipa-pure-const")
+
+
+def check_compiler(plat: Platform, opt: str | None, cflags=()) -> None:
+    """Refuses a build that would hang in key generation (GCC 12 at -O1/-O2 without the workaround)."""
+    level = "".join(opt_flag(opt))
+    if level not in ("-O1", "-O2") or all(f in cflags for f in GCC12_WORKAROUND):
+        return
+    if plat.cc.endswith("gcc") and " 12." in compiler_version(plat.cc):
+        raise PqlabError(
+            f"{compiler_version(plat.cc)} at {level} compiles Falcon's keygen.c so that key generation never "
+            f"finishes (liboqs issue 1288); add --cflags='{' '.join(GCC12_WORKAROUND)}' or use another level or toolchain"
+        )
+
+
 def flags_tag(cflags) -> str:
     """A short name for further flags in folder and table names ("" without them)."""
     return "-x" + hashlib.sha256(" ".join(cflags).encode()).hexdigest()[:8] if cflags else ""
@@ -123,6 +143,7 @@ def build(
     calls: str = "study",
     cflags=(),
 ) -> Path:
+    check_compiler(plat, opt, cflags)
     flags = build_flags(logn, fp, keygens, runs, opt, calls, cflags)
     srcs = [DATA / "falcon_extra_speed.c", *(extra / s for s in SOURCES)]
     # one folder per toolchain (build_name) and level, so a scan over them rebuilds nothing

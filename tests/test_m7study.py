@@ -13,7 +13,7 @@ from extdata import thirdparty
 
 from pqlab import PqlabError
 from pqlab import m7study as M
-from pqlab.build import build_program
+from pqlab.build import build_program, compiler_version
 from pqlab.platforms import get_platform
 
 
@@ -85,3 +85,18 @@ def test_driver_compiles_in_both_modes(tmp_path, calls) -> None:
         plat, tmp_path / calls, [M.DATA / "falcon_extra_speed.c"], include=[extra], cflags=flags, kind="objects"
     )
     assert isinstance(objs, list) and all(Path(o).stat().st_size > 0 for o in objs)
+
+
+def test_gcc12_at_o2_is_refused_without_the_workaround() -> None:
+    plat = get_platform("m7-sim")
+    gcc12 = " 12." in compiler_version(plat.cc)
+    for opt in ("O2", "-O1"):
+        if gcc12:
+            with pytest.raises(PqlabError, match="1288"):
+                M.check_compiler(plat, opt)
+        else:
+            M.check_compiler(plat, opt)
+        M.check_compiler(plat, opt, M.GCC12_WORKAROUND)
+    M.check_compiler(plat, "O3")
+    M.check_compiler(plat, "Os")
+    M.check_compiler(plat, None)
