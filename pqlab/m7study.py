@@ -11,15 +11,22 @@ pqlab/data/falcon_extra_speed.c (the operations of the package's own speed test)
 on m7-sim (or any platform given). Usage:
 
     python -m pqlab.m7study [-p m7-sim] [--keygens 2] [--runs 3] [--memory tcm|stm32f7|...]
+                            [--toolchain gcc|arm-gnu-13.2.1|clang] [--opt O3|O2|Os|O1]
 
 --memory passes pqlab-sim's memory set-up of the Cortex-M7 estimate (docs/sim.md, "Memory
 set-up"; default tcm, the platform's own command) and is recorded with the model.
+--toolchain builds with another compiler (pqlab/toolchains.py, docs/toolchains.md) and --opt
+with another optimisation level than the platform's (-O3 on the Cortex-M platforms; the level
+is appended after the platform's flags, so it is the one the compiler uses); both, with the
+compiler's version line and the complete flags, are recorded in the output.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import shlex
 import statistics
 import subprocess
 import sys
@@ -27,8 +34,8 @@ import tarfile
 import tomllib
 from pathlib import Path
 
-from pqlab import ROOT, PqlabError
-from pqlab.build import build_program
+from pqlab import ROOT, PqlabError, toolchains
+from pqlab.build import build_program, compiler_version
 from pqlab.platforms import Platform, get_platform, model
 from pqlab.runner import command
 
@@ -37,6 +44,11 @@ TARBALL = "falcon-round3-code.tar.gz"
 OPS = ("keygen", "sign_dynamic", "sign_tree", "expand", "verify")
 SOURCES = ("codec.c", "common.c", "falcon.c", "fft.c", "fpr.c", "keygen.c", "rng.c", "shake.c", "sign.c", "vrfy.c")
 CONFIGS = {"FPU": "FALCON_FPNATIVE", "EMU": "FALCON_FPEMU"}
+OPT_LEVELS = ("O3", "O2", "Os", "O1")
+# what the driver calls (falcon_extra_speed.c): the study's own benchmark firmware's calls
+# (constant-time signatures, message "data1"; github.com/jameshoweee/falcon-fpu,
+# benchmarking/falcon/main.cpp) or the package's speed test's (compressed signatures, "data")
+CALLS = {"study": 1, "speed": 0}
 
 
 def study() -> dict:
@@ -59,20 +71,84 @@ def extract(tarball: Path, work: Path) -> Path:
     return extra
 
 
-def build(plat: Platform, extra: Path, work: Path, logn: int, fp: str, keygens: int, runs: int) -> Path:
-    flags = [
+def opt_flag(opt: str | None) -> list[str]:
+    """The optimisation flag for --opt ("O2" or "-O2"; None: the platform's own level)."""
+    if opt is None:
+        return []
+    level = opt.removeprefix("-")
+    if level not in OPT_LEVELS:
+        raise PqlabError(f"--opt {opt}: one of {', '.join(OPT_LEVELS)}")
+    return [f"-{level}"]
+
+
+# GCC 12 at -O1/-O2 compiles Extra/c's keygen.c so that key generation never finishes on 32-bit
+# Arm (measured here: Debian's arm-none-eabi-gcc 12.2.1, no key after 6.5 G instructions on
+# m7-sim, none under QEMU either; keygen.c alone at -O2 suffices; -O3, -Os and Arm GNU 13.2.1
+# -O2 work). The same hang and these two flags as its workaround: liboqs issue 1288 ("Falcon
+# tests hang on ARM32 when compiled with GCC-12"); pqm4 issue 243 (Falcon-512 with GCC 12.1).
+GCC12_WORKAROUND = ("-fno-ipa-modref", "-fno-ipa-pure-const")
+
+
+def check_compiler(plat: Platform, opt: str | None, cflags=()) -> None:
+    """Refuses a build that would hang in key generation (GCC 12 at -O1/-O2 without the workaround)."""
+    level = "".join(opt_flag(opt))
+    if level not in ("-O1", "-O2") or all(f in cflags for f in GCC12_WORKAROUND):
+        return
+    if plat.cc.endswith("gcc") and " 12." in compiler_version(plat.cc):
+        raise PqlabError(
+            f"{compiler_version(plat.cc)} at {level} compiles Falcon's keygen.c so that key generation never "
+            f"finishes (liboqs issue 1288); add --cflags='{' '.join(GCC12_WORKAROUND)}' or use another level or toolchain"
+        )
+
+
+def flags_tag(cflags) -> str:
+    """A short name for further flags in folder and table names ("" without them)."""
+    return "-x" + hashlib.sha256(" ".join(cflags).encode()).hexdigest()[:8] if cflags else ""
+
+
+def build_flags(
+    logn: int, fp: str, keygens: int, runs: int, opt: str | None = None, calls: str = "study", cflags=()
+) -> list[str]:
+    """The flags added to the platform's for one build; an --opt level comes after them (it
+    overrides the platform's -O3: GCC and clang use the last -O given), then `cflags` (--cflags)."""
+    if fp not in CONFIGS:
+        raise PqlabError(f"unknown FP configuration {fp!r}; known: {', '.join(CONFIGS)}")
+    if calls not in CALLS:
+        raise PqlabError(f"unknown calls {calls!r}; known: {', '.join(CALLS)}")
+    return [
         f"-DLOGN={logn}",
         f"-D{CONFIGS[fp]}=1",
         f"-DKEYGENS={keygens}",
         f"-DRUNS={runs}",
+        f"-DSTUDY_CALLS={CALLS[calls]}",
         # no OS entropy source on bare metal (config.h options; the driver seeds from fixed seeds)
         "-DFALCON_RAND_GETENTROPY=0",
         "-DFALCON_RAND_URANDOM=0",
         "-DFALCON_RAND_WIN32=0",
         "-Wno-error",
+        *opt_flag(opt),
+        *cflags,
     ]
+
+
+def build(
+    plat: Platform,
+    extra: Path,
+    work: Path,
+    logn: int,
+    fp: str,
+    keygens: int,
+    runs: int,
+    opt: str | None = None,
+    calls: str = "study",
+    cflags=(),
+) -> Path:
+    check_compiler(plat, opt, cflags)
+    flags = build_flags(logn, fp, keygens, runs, opt, calls, cflags)
     srcs = [DATA / "falcon_extra_speed.c", *(extra / s for s in SOURCES)]
-    out = work / f"{plat.name}-{logn}-{fp}-{keygens}-{runs}"
+    # one folder per toolchain (build_name) and level, so a scan over them rebuilds nothing
+    level = "".join(opt_flag(opt)) + flags_tag(cflags)
+    out = work / f"{plat.build_name}{level}-{calls}-{logn}-{fp}-{keygens}-{runs}"
     elf = build_program(plat, out, srcs, include=[extra], cflags=flags)
     assert isinstance(elf, Path)
     return elf
@@ -151,24 +227,62 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fp", nargs="*", default=list(CONFIGS))
     ap.add_argument("--work", default=str(ROOT / "build" / "m7study"))
     ap.add_argument("--memory", choices=MEMORY, default="tcm", help="pqlab-sim memory set-up (Cortex-M7)")
+    ap.add_argument("--toolchain", choices=toolchains.names(), default=toolchains.DEFAULT, help="docs/toolchains.md")
+    ap.add_argument(
+        "--opt",
+        choices=[*OPT_LEVELS, *(f"-{o}" for o in OPT_LEVELS)],
+        default=None,
+        help="optimisation level instead of the platform's (-O3); O2 or --opt=-O2",
+    )
+    ap.add_argument(
+        "--calls",
+        choices=list(CALLS),
+        default="study",
+        help="the study's benchmark calls (constant-time signatures) or the package's speed test's (compressed)",
+    )
+    ap.add_argument(
+        "--cflags",
+        default="",
+        help="further compiler flags after the level, e.g. --cflags='-fno-ipa-modref -fno-ipa-pure-const'",
+    )
     a = ap.parse_args(argv)
+    more = shlex.split(a.cflags)
     from pqlab.external import path as ext_path
 
-    plat = get_platform(a.platform)
+    plat = toolchains.apply(get_platform(a.platform), a.toolchain)
     work = Path(a.work).resolve()
     extra = extract(ext_path("thirdparty", TARBALL), work)
     measured = {}
     for logn in a.logn:
         for fp in a.fp:
-            elf = build(plat, extra, work, logn, fp, a.keygens, a.runs)
+            elf = build(plat, extra, work, logn, fp, a.keygens, a.runs, a.opt, a.calls, more)
             measured[(logn, fp)] = run(plat, elf, memory=a.memory)
             print(f"# Falcon-{1 << logn} {fp}: {measured[(logn, fp)]}", file=sys.stderr, flush=True)
     rows = compare(measured, study())
-    res = {"platform": plat.name, "model": model(plat), "memory": a.memory, "rows": rows}
-    (work / "table.json").write_text(json.dumps(res, indent=1))
+    opt = "".join(opt_flag(a.opt)) or "platform"
+    res = {
+        "platform": plat.name,
+        "model": model(plat),
+        "memory": a.memory,
+        "toolchain": plat.toolchain,
+        "compiler": compiler_version(plat.cc),
+        "opt": opt,
+        "calls": a.calls,
+        "more_cflags": more,
+        "cflags": {
+            f"Falcon-{1 << logn} {fp}": [*plat.cflags, *build_flags(logn, fp, a.keygens, a.runs, a.opt, a.calls, more)]
+            for logn, fp in measured
+        },
+        "rows": rows,
+    }
+    tag = f"{plat.build_name}-{opt.removeprefix('-')}{flags_tag(more)}-{a.calls}-{a.memory}"
+    (work / f"table-{tag}.json").write_text(json.dumps(res, indent=1))
     md = table_md(rows)
-    (work / "table.md").write_text(md)
-    print(f"platform {plat.name}, model {res['model']}, memory {a.memory}\n")
+    (work / f"table-{tag}.md").write_text(md)
+    print(
+        f"platform {plat.name}, model {res['model']}, memory {a.memory}, toolchain {plat.toolchain} "
+        f"({res['compiler']}), opt {opt}, calls {a.calls}, more flags {' '.join(more) or '-'}\n"
+    )
     print(md)
     return 0
 
