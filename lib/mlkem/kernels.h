@@ -52,9 +52,6 @@
  *  add              r + b            |r + b| < 2^15            r + b (int16)
  *  check12          section 7.2      12 m bytes (m >= 1)       0 iff every 12-bit value
  *                   modulus check                              of ByteDecode_12's input < q
- *  frombytes12_check frombytes12 +   any 384 bytes             canonical, and check12's
- *                   check12 (a backend may fuse; else both     verdict on the 384 bytes
- *                   run)
  *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
  *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
  *  basemul_pairs    Algorithm 12 on   a (a separate array of   r + (a o b R^-1) on
@@ -75,7 +72,10 @@
  *  pairs32_check    of a = frombytes12 encoding), b, bg as      pairs with a = frombytes12(a),
  *                   (a backend may   basemul_pairs32, bg        and check12's verdict on the
  *                   fuse; else       word-aligned               384 bytes
- *                   frombytes12_check + basemul_pairs32 run)
+ *                   frombytes12 + basemul_pairs32, then check12 run)
+ *  basemul12_pairs32 the same without the verdict (decapsulation's re-encryption: FIPS 203
+ *                   section 7.3 has no modulus check); the fused kernel if the backend has
+ *                   one (its verdict is dropped), else frombytes12 + basemul_pairs32 only
  *  zero32           a = 0 (a 32-bit  -                         every value 0
  *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
@@ -504,34 +504,33 @@ static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)
 {
     return MLKEM_CHECK12_IMPL(in, nbytes);
 }
-#ifdef PQLAB_MLKEM_NATIVE_FROMBYTES12_CHECK
-static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
-{
-    return PQLAB_NAMESPACE(mlkem_frombytes12_check_native)(r, in);
-}
-#else
-/* no C kernel of its own: frombytes12, then check12 on the same 384 bytes */
-static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
-{
-    mlkem_frombytes12(r, in);
-    return mlkem_check12(in, MLKEM_POLYBYTES);
-}
-#endif
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
 static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
                                                      const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
 {
     return PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg);
 }
+/* the verdict costs the fused kernel one instruction per word: the same kernel, verdict dropped */
+static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+    (void)PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg);
+}
 #else
-/* no C kernel of its own: a decoded (and checked), then basemul_pairs32 */
+/* no C kernel of its own: a decoded into a local polynomial, then basemul_pairs32 */
+static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+    mlkem_poly t;
+    mlkem_frombytes12(&t, a);
+    mlkem_basemul_pairs32(r, t.c, b, bg, MLKEM_N / 2);
+}
+/* ... and check12 on the same 384 bytes */
 static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
                                                      const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
 {
-    mlkem_poly t;
-    const uint32_t bad = mlkem_frombytes12_check(&t, a);
-    mlkem_basemul_pairs32(r, t.c, b, bg, MLKEM_N / 2);
-    return bad;
+    mlkem_basemul12_pairs32(r, a, b, bg);
+    return mlkem_check12(a, MLKEM_POLYBYTES);
 }
 #endif
 

@@ -302,14 +302,31 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
     return mlkem_check12(in, nbytes);
 }
 
-/* the verdict against the portable check12 (whatever the backend) */
-static inline uint32_t mlkem_frombytes12_check_checked(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+/* basemul12_pairs32(_check)'s inputs checked and the sums it must give (frombytes12_c +
+ * basemul_pairs32_c on r's values at entry) computed into want */
+static inline void mlkem_basemul12_contract_want(const char *kernel, int32_t want[MLKEM_N], const int32_t r[MLKEM_N],
+                                                 const uint8_t a[MLKEM_POLYBYTES], const int16_t b[MLKEM_N],
+                                                 const int16_t bg[MLKEM_N / 2])
 {
-    const uint32_t bad = mlkem_frombytes12_check(r, in);
-    PQLAB_CONTRACT("mlkem_frombytes12_check", MLKEM_CANON(r), "output canonical");
-    PQLAB_CONTRACT("mlkem_frombytes12_check", (bad != 0) == (mlkem_check12_c(in, MLKEM_POLYBYTES) != 0),
-                   "verdict that of check12");
-    return bad;
+    mlkem_poly t;
+    PQLAB_CONTRACT(kernel, ((uintptr_t)bg & 3) == 0, "cache word-aligned");
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        PQLAB_CONTRACT(kernel, b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "input |b| < q");
+        PQLAB_CONTRACT(kernel, bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+        want[i] = r[i];
+    }
+    mlkem_frombytes12_c(&t, a);
+    mlkem_basemul_pairs32_c(want, t.c, b, bg, MLKEM_N / 2);
+}
+
+static inline void mlkem_basemul12_contract_same(const char *kernel, const int32_t want[MLKEM_N],
+                                                 const int32_t r[MLKEM_N])
+{
+    int same = 1;
+    for (unsigned int i = 0; i < MLKEM_N; i++) {
+        same &= want[i] == r[i];
+    }
+    PQLAB_CONTRACT(kernel, same, "sums those of frombytes12_c + basemul_pairs32_c");
 }
 
 /* the verdict against the portable check12, the sums against frombytes12_c + basemul_pairs32_c */
@@ -317,31 +334,28 @@ static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N],
                                                              const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
 {
     int32_t want[MLKEM_N];
-    mlkem_poly t;
-    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", ((uintptr_t)bg & 3) == 0, "cache word-aligned");
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "input |b| < q");
-        PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
-        want[i] = r[i];
-    }
-    mlkem_frombytes12_c(&t, a);
-    mlkem_basemul_pairs32_c(want, t.c, b, bg, MLKEM_N / 2);
+    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32_check", want, r, a, b, bg);
     const uint32_t bad = mlkem_basemul12_pairs32_check(r, a, b, bg);
-    int same = 1;
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        same &= want[i] == r[i];
-    }
-    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", same, "sums those of frombytes12_c + basemul_pairs32_c");
+    mlkem_basemul12_contract_same("mlkem_basemul12_pairs32_check", want, r);
     PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", (bad != 0) == (mlkem_check12_c(a, MLKEM_POLYBYTES) != 0),
                    "verdict that of check12");
     return bad;
+}
+
+static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                   const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+    int32_t want[MLKEM_N];
+    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32", want, r, a, b, bg);
+    mlkem_basemul12_pairs32(r, a, b, bg);
+    mlkem_basemul12_contract_same("mlkem_basemul12_pairs32", want, r);
 }
 
 #define mlkem_canonical mlkem_canonical_checked
 #define mlkem_basemul12_pairs32_check mlkem_basemul12_pairs32_check_checked
 #define mlkem_add mlkem_add_checked
 #define mlkem_check12 mlkem_check12_checked
-#define mlkem_frombytes12_check mlkem_frombytes12_check_checked
+#define mlkem_basemul12_pairs32 mlkem_basemul12_pairs32_checked
 #define mlkem_ntt mlkem_ntt_checked
 #define mlkem_invntt mlkem_invntt_checked
 #define mlkem_invntt_q mlkem_invntt_q_checked

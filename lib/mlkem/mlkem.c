@@ -311,9 +311,10 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
 /* Algorithm 14 lines 17, 20, 21, 23: v = NTT^-1(t_hat^T o y_hat) + e2 + mu,
  * compressed into c2 (or compared); t_hat is decoded from ek one polynomial at
- * a time. Returns 1 if the compared piece differs. With ek_bad != NULL the
- * section 7.2 modulus check is made as t_hat is decoded (frombytes12_check):
- * *ek_bad nonzero iff some 12-bit value of ek's first 384 k bytes is >= q. */
+ * a time. Returns 1 if the compared piece differs. With ek_bad != NULL (encapsulation)
+ * the section 7.2 modulus check is made as t_hat is decoded (basemul12_pairs32_check):
+ * *ek_bad nonzero iff some 12-bit value of ek's first 384 k bytes is >= q; with ek_bad ==
+ * NULL (decapsulation's re-encryption; section 7.3 has no modulus check) none is made. */
 static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
                                         const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
                                         const mlkem_poly y[MLKEM_K], const mlkem_polycache ycache[MLKEM_K],
@@ -323,10 +324,12 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     uint32_t bad = 0;
     /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        /* line 2 (t_hat decoded, canonical) inside the product; the verdict is used only by
-         * encapsulation (decapsulation's re-encryption has no modulus check) */
-        bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c,
-                                             ycache[j].c); /* k <= 4 terms < 2q^2 */
+        /* line 2 (t_hat decoded, canonical) inside the product, k <= 4 terms < 2q^2 */
+        if (ek_bad != NULL) { /* a public mode switch: encapsulation checks ek */
+            bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c);
+        } else {
+            mlkem_basemul12_pairs32(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c);
+        }
     }
     if (ek_bad != NULL) {
         *ek_bad = bad;
@@ -562,7 +565,7 @@ int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk)
 
 /* ML-KEM.Encaps_internal(ek, m) (Algorithm 17) with the section 7.2 check. The
  * check's verdict comes from the encryption, which decodes t_hat anyway
- * (frombytes12_check in `ref`, check12 in `smallstack`); with a failing ek nothing
+ * (basemul12_pairs32_check in `ref`, check12 in `smallstack`); with a failing ek nothing
  * computed is released: c and K are zeroised and the error returned, as if the check
  * had come first. ek is public, so the extra work for a bad key leaks nothing. */
 int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek, const uint8_t *m)

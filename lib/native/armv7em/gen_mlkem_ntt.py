@@ -671,8 +671,8 @@ def emit_basemul_pairs32() -> None:
 
 def emit_basemul12_pairs32() -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for the 128 pairs, with a given as
-    its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12, section 7.2's verdict
-    returned as frombytes12_check: 0 iff every 12-bit value is below q): r0 = r (int32),
+    its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12; section 7.2's verdict
+    returned as check12's: 0 iff every 12-bit value is below q): r0 = r (int32),
     r1 = a's bytes (any alignment), r2 = b (word-aligned pairs), r3 = bg (word-aligned
     halfwords). The decoded pairs stay in registers (r4-r7, four pairs per 12 bytes) and are
     never stored. r12 holds q|q, r11 the verdict (sel takes q|q's bytes 0x01, 0x0d, all
@@ -1033,30 +1033,23 @@ def unpack12(src: str) -> None:
     e("orr r8, r8, r9, lsl #16")  # c7
 
 
-def emit_frombytes12(check: bool) -> None:
+def emit_frombytes12() -> None:
     """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
     any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
-    halves >= q (values < 2^12 < 2q).
-    check: the encapsulation key's modulus check (FIPS 203 section 7.2) fused in
-    (`_check`): returns 0 iff every 12-bit value of in is below q, else a nonzero word. The
-    usub16 against q leaves GE set where a value is >= q; one sel per word ORs 0xff bytes
-    into the verdict there (check12's accumulator), one instruction per two values."""
-    name = f"pqlab_mlkem_frombytes12{'_check' if check else ''}_armv7em"
+    halves >= q (values < 2^12 < 2q). (The form with section 7.2's verdict fused in,
+    frombytes12_check of h87, went away when encryption's t_hat decoding moved into
+    basemul12_pairs32, h90; removed 2026-11-27, h92.)"""
+    name = "pqlab_mlkem_frombytes12_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e(f"movw r12, #{Q}")
     e(f"movt r12, #{Q}")
     e("add lr, r0, #512")
-    if check:
-        e("mov r10, #0")  # verdict
-        e("mvn r11, #0")  # all ones
     out.append("1:")
     unpack12("r1")
     for r in ("r5", "r6", "r7", "r8"):
         e(f"usub16 r9, {r}, r12")
         e(f"sel {r}, r9, {r}")
-        if check:
-            e("sel r10, r11, r10")
     e("str r5, [r0, #0]")
     e("str r6, [r0, #4]")
     e("str r7, [r0, #8]")
@@ -1064,8 +1057,6 @@ def emit_frombytes12(check: bool) -> None:
     e("add r0, r0, #16")
     e("cmp r0, lr")
     e("bne 1b")
-    if check:
-        e("mov r0, r10")
     e("pop {r4-r11, pc}")
     end_func(name)
 
@@ -1529,8 +1520,7 @@ def main() -> None:
     emit_cbd2()
     emit_cbd2(add=True)
     emit_cbd3()
-    emit_frombytes12(check=False)
-    emit_frombytes12(check=True)
+    emit_frombytes12()
     emit_tobytes12()
     emit_canonical()
     emit_tomont_add()

@@ -53,15 +53,13 @@
  *                                         sadd16, |c| <= 2^15 - 3): the values of the C exactly
  *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
  *                                         reduced mod q: canonical, as the C
- *   pqlab_mlkem_frombytes12_check_armv7em(c, in)
- *                                         the same, and returns section 7.2's verdict on
- *                                         those 384 bytes: 0 iff every 12-bit value is below q,
- *                                         nonzero word else (kernels.h frombytes12_check)
  *   pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg)
  *                                         basemul_pairs32 on all 128 pairs with a given as its
  *                                         384 bytes (any alignment; decoded as frombytes12 in
- *                                         registers, never stored); returns the verdict of
- *                                         frombytes12_check (kernels.h basemul12_pairs32_check)
+ *                                         registers, never stored); returns section 7.2's
+ *                                         verdict on the 384 bytes: 0 iff every 12-bit value
+ *                                         is below q, nonzero word else (kernels.h
+ *                                         basemul12_pairs32_check; basemul12_pairs32 drops it)
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
  *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for |c| < 2q (kernels.h
@@ -118,7 +116,6 @@ void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
 void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
-uint32_t pqlab_mlkem_frombytes12_check_armv7em(int16_t c[256], const uint8_t in[384]);
 uint32_t pqlab_mlkem_basemul12_pairs32_armv7em(int32_t r[256], const uint8_t a[384], const int16_t b[256],
                                                const int16_t bg[128]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
@@ -160,7 +157,6 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
-#define PQLAB_MLKEM_NATIVE_FROMBYTES12_CHECK
 #define PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
@@ -261,10 +257,6 @@ static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_native)(mlkem_poly *r, con
 static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
 {
     pqlab_mlkem_frombytes12_armv7em(r->c, in);
-}
-static inline uint32_t PQLAB_NAMESPACE(mlkem_frombytes12_check_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
-{
-    return pqlab_mlkem_frombytes12_check_armv7em(r->c, in);
 }
 static inline uint32_t PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(int32_t r[MLKEM_N],
                                                                              const uint8_t a[MLKEM_POLYBYTES],

@@ -3287,59 +3287,6 @@ pqlab_mlkem_frombytes12_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
 
-.section .text.pqlab_mlkem_frombytes12_check_armv7em, "ax", %progbits
-.global pqlab_mlkem_frombytes12_check_armv7em
-.type pqlab_mlkem_frombytes12_check_armv7em, %function
-.align 2
-pqlab_mlkem_frombytes12_check_armv7em:
-    push.w {r4-r11, lr}
-    movw r12, #3329
-    movt r12, #3329
-    add.w lr, r0, #512
-    mov.w r10, #0
-    mvn r11, #0
-1:
-    ldr.w r2, [r1, #0]
-    ldr.w r3, [r1, #4]
-    ldr.w r4, [r1, #8]
-    add.w r1, r1, #12
-    ubfx r5, r2, #0, #12
-    lsr.w r9, r2, #12
-    bfi r5, r9, #16, #12
-    lsr.w r6, r2, #24
-    bfi r6, r3, #8, #4
-    lsr.w r9, r3, #4
-    bfi r6, r9, #16, #12
-    ubfx r7, r3, #16, #12
-    lsr.w r9, r3, #28
-    bfi r9, r4, #4, #8
-    bfi r7, r9, #16, #12
-    ubfx r8, r4, #8, #12
-    lsr.w r9, r4, #20
-    orr.w r8, r8, r9, lsl #16
-    usub16 r9, r5, r12
-    sel r5, r9, r5
-    sel r10, r11, r10
-    usub16 r9, r6, r12
-    sel r6, r9, r6
-    sel r10, r11, r10
-    usub16 r9, r7, r12
-    sel r7, r9, r7
-    sel r10, r11, r10
-    usub16 r9, r8, r12
-    sel r8, r9, r8
-    sel r10, r11, r10
-    str.w r5, [r0, #0]
-    str.w r6, [r0, #4]
-    str.w r7, [r0, #8]
-    str.w r8, [r0, #12]
-    add.w r0, r0, #16
-    cmp.w r0, lr
-    bne.w 1b
-    mov.w r0, r10
-    pop.w {r4-r11, pc}
-.size pqlab_mlkem_frombytes12_check_armv7em, .-pqlab_mlkem_frombytes12_check_armv7em
-
 .section .text.pqlab_mlkem_tobytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_tobytes12_armv7em
 .type pqlab_mlkem_tobytes12_armv7em, %function
