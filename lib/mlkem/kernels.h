@@ -44,7 +44,7 @@
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
  *  frommsg_add      r + frommsg      r: |c| < 2^15 - 1665;     r + (0 or (q+1)/2)
- *                                    32 bytes
+ *                   (C only)         32 bytes
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
  *  tomsg_sub        tomsg of v - w   v canonical, |w| < q     32 bytes; w may be overwritten
  *                   mod q (Alg. 15 lines 6, 7)                (a backend may fuse; else the
@@ -91,10 +91,14 @@
  *                                                              matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
  *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
- *  cbd_eta2_add_    Compress_d of    r: |c| <= 2q - 3           32*d bytes; r may be
- *  compress_du/dv   r + Algorithm 8                             overwritten (a backend may
+ *  cbd_eta2_add_    Compress_du of   r: |c| <= 2q - 3           32*du bytes; r may be
+ *  compress_du      r + Algorithm 8                             overwritten (a backend may
  *                                                              fuse; else cbd_eta2_add into
- *                                                              r, compress_du / dv)
+ *                                                              r, compress_du)
+ *  msg_cbd_eta2_    Compress_dv of   r: |c| <= 2q - 1668;       32*dv bytes; r may be
+ *  add_compress_dv  r + Decompress_1 32 msg bytes               overwritten (a backend may
+ *                   (ByteDecode_1(msg)) + Algorithm 8           fuse; else frommsg_add,
+ *                   (Alg. 14 lines 20-23: v + mu + e2)          cbd_eta2_add, compress_dv)
  */
 #ifndef PQLAB_MLKEM_KERNELS_H
 #define PQLAB_MLKEM_KERNELS_H
@@ -287,11 +291,9 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_FROMMSG_IMPL mlkem_frommsg_c
 #endif
-#ifdef PQLAB_MLKEM_NATIVE_FROMMSG_ADD
-#define MLKEM_FROMMSG_ADD_IMPL PQLAB_NAMESPACE(mlkem_frommsg_add_native)
-#else
+/* frommsg_add: the C only (the fallback of msg_cbd_eta2_add_compress_dv; no backend replaces
+ * it since that kernel took it in, 2026-11-27, h92) */
 #define MLKEM_FROMMSG_ADD_IMPL mlkem_frommsg_add_c
-#endif
 #ifdef PQLAB_MLKEM_NATIVE_TOMSG
 #define MLKEM_TOMSG_IMPL PQLAB_NAMESPACE(mlkem_tomsg_native)
 #else
@@ -477,24 +479,31 @@ PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add, MLKEM_CBD_ETA2_ADD_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
-#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS_DU
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add_compress_du, PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_du_native),
                      (uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (out, r, buf))
-PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add_compress_dv, PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_dv_native),
-                     (uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]),
-                     (out, r, buf))
 #else
-/* no C kernels of their own: cbd_eta2_add into r, then compress_du / dv */
+/* no C kernel of its own: cbd_eta2_add into r, then compress_du */
 static inline void mlkem_cbd_eta2_add_compress_du(uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r,
                                                   const uint8_t buf[64 * MLKEM_ETA2])
 {
     mlkem_cbd_eta2_add(r, buf);
     mlkem_compress_du(out, r);
 }
-static inline void mlkem_cbd_eta2_add_compress_dv(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
-                                                  const uint8_t buf[64 * MLKEM_ETA2])
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_MSG_CBD_ETA2_ADD_COMPRESS_DV
+PQLAB_MLKEM_DISPATCH(mlkem_msg_cbd_eta2_add_compress_dv, PQLAB_NAMESPACE(mlkem_msg_cbd_eta2_add_compress_dv_native),
+                     (uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2],
+                      const uint8_t msg[MLKEM_SYMBYTES]),
+                     (out, r, buf, msg))
+#else
+/* no C kernel of its own: frommsg_add and cbd_eta2_add into r, then compress_dv */
+static inline void mlkem_msg_cbd_eta2_add_compress_dv(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
+                                                      const uint8_t buf[64 * MLKEM_ETA2],
+                                                      const uint8_t msg[MLKEM_SYMBYTES])
 {
+    mlkem_frommsg_add(r, msg);
     mlkem_cbd_eta2_add(r, buf);
     mlkem_compress_dv(out, r);
 }

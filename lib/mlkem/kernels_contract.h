@@ -259,26 +259,43 @@ static inline void mlkem_cbd_eta2_add_checked(mlkem_poly *r, const uint8_t buf[6
     }
 }
 
-/* the fused form against the C: cbd_eta2_add_c, then compress_du_c / compress_dv_c */
-#define MLKEM_CBD2_ADD_COMPRESS_CHECKED(dd, DD)                                                                        \
-    static inline void mlkem_cbd_eta2_add_compress_##dd##_checked(uint8_t out[MLKEM_POLYCOMPRESSED_##DD],              \
-                                                                  mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])   \
-    {                                                                                                                  \
-        mlkem_poly sum = *r;                                                                                           \
-        uint8_t want[MLKEM_POLYCOMPRESSED_##DD];                                                                       \
-        PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_" #dd, mlkem_contract_in(r, -2 * MLKEM_Q + 3, 2 * MLKEM_Q - 3),    \
-                       "input |c| <= 2q - 3");                                                                         \
-        mlkem_cbd_eta2_add_c(&sum, buf);                                                                               \
-        mlkem_compress_##dd##_c(want, &sum);                                                                           \
-        uint8_t diff = 0;                                                                                              \
-        mlkem_cbd_eta2_add_compress_##dd(out, r, buf);                                                                 \
-        for (unsigned int i = 0; i < sizeof want; i++) {                                                               \
-            diff |= (uint8_t)(out[i] ^ want[i]);                                                                       \
-        }                                                                                                              \
-        PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_" #dd, diff == 0, "output the bytes of cbd_eta2_add, compress");   \
+/* the fused forms against the C: (frommsg_add_c,) cbd_eta2_add_c, then compress_du_c / compress_dv_c */
+static inline void mlkem_cbd_eta2_add_compress_du_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r,
+                                                          const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_poly sum = *r;
+    uint8_t want[MLKEM_POLYCOMPRESSED_DU];
+    PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_du", mlkem_contract_in(r, -2 * MLKEM_Q + 3, 2 * MLKEM_Q - 3),
+                   "input |c| <= 2q - 3");
+    mlkem_cbd_eta2_add_c(&sum, buf);
+    mlkem_compress_du_c(want, &sum);
+    uint8_t diff = 0;
+    mlkem_cbd_eta2_add_compress_du(out, r, buf);
+    for (unsigned int i = 0; i < sizeof want; i++) {
+        diff |= (uint8_t)(out[i] ^ want[i]);
     }
-MLKEM_CBD2_ADD_COMPRESS_CHECKED(du, DU)
-MLKEM_CBD2_ADD_COMPRESS_CHECKED(dv, DV)
+    PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_du", diff == 0, "output the bytes of cbd_eta2_add, compress");
+}
+
+static inline void mlkem_msg_cbd_eta2_add_compress_dv_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
+                                                              const uint8_t buf[64 * MLKEM_ETA2],
+                                                              const uint8_t msg[MLKEM_SYMBYTES])
+{
+    mlkem_poly sum = *r;
+    uint8_t want[MLKEM_POLYCOMPRESSED_DV];
+    PQLAB_CONTRACT("mlkem_msg_cbd_eta2_add_compress_dv",
+                   mlkem_contract_in(r, -2 * MLKEM_Q + 3 + 1665, 2 * MLKEM_Q - 3 - 1665), "input |c| <= 2q - 1668");
+    mlkem_frommsg_add_c(&sum, msg);
+    mlkem_cbd_eta2_add_c(&sum, buf);
+    mlkem_compress_dv_c(want, &sum);
+    uint8_t diff = 0;
+    mlkem_msg_cbd_eta2_add_compress_dv(out, r, buf, msg);
+    for (unsigned int i = 0; i < sizeof want; i++) {
+        diff |= (uint8_t)(out[i] ^ want[i]);
+    }
+    PQLAB_CONTRACT("mlkem_msg_cbd_eta2_add_compress_dv", diff == 0,
+                   "output the bytes of frommsg_add, cbd_eta2_add, compress");
+}
 
 static inline void mlkem_canonical_checked(mlkem_poly *r)
 {
@@ -385,7 +402,7 @@ static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uin
 #define mlkem_cbd_eta2 mlkem_cbd_eta2_checked
 #define mlkem_cbd_eta2_add mlkem_cbd_eta2_add_checked
 #define mlkem_cbd_eta2_add_compress_du mlkem_cbd_eta2_add_compress_du_checked
-#define mlkem_cbd_eta2_add_compress_dv mlkem_cbd_eta2_add_compress_dv_checked
+#define mlkem_msg_cbd_eta2_add_compress_dv mlkem_msg_cbd_eta2_add_compress_dv_checked
 
 #endif /* PQLAB_CONTRACT_CHECKS */
 #endif

@@ -111,22 +111,24 @@ static uint8_t ct_differs(const uint8_t *a, const uint8_t *b, size_t len)
     return (uint8_t)(1u ^ pqlab_ct_is_zero_u32(acc));
 }
 
-/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v + e2)) with
- * e2 = SamplePolyCBD_2(PRF_2(r, 2k)) (Algorithm 14 lines 17, 21, 23; the noise added and v
- * compressed in one pass, cbd_eta2_add_compress_dv; v may be overwritten): written into
+/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v + e2 + mu)) with
+ * e2 = SamplePolyCBD_2(PRF_2(r, 2k)) and mu = Decompress_1(ByteDecode_1(m)) (Algorithm 14
+ * lines 17, 20, 21, 23; the message and the noise added and v compressed in one pass,
+ * msg_cbd_eta2_add_compress_dv; v may be overwritten): written into
  * c_out (c_out != NULL; the kernels take any alignment, so no piece buffer and no copy)
  * or compared with the received ciphertext c_cmp in constant time; returns 1 if it differs
  * from c_cmp, 0 otherwise (always 0 when writing). */
-static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const uint8_t r[MLKEM_SYMBYTES])
+static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const uint8_t m[MLKEM_SYMBYTES],
+                      const uint8_t r[MLKEM_SYMBYTES])
 {
     uint8_t buf[64 * MLKEM_ETA2];
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     mlkem_prf(buf, sizeof buf, r, (uint8_t)(2 * MLKEM_K)); /* e2's bytes, N = 2k */
     if (c_out != NULL) {                                   /* a public mode switch, not data */
-        mlkem_cbd_eta2_add_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v, buf);
+        mlkem_msg_cbd_eta2_add_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v, buf, m);
         return 0;
     }
-    mlkem_cbd_eta2_add_compress_dv(piece, v, buf);
+    mlkem_msg_cbd_eta2_add_compress_dv(piece, v, buf, m);
     return ct_differs(piece, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
@@ -334,10 +336,10 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     if (ek_bad != NULL) {
         *ek_bad = bad;
     }
-    mlkem_reduce32(&v, v32);            /* |v32| < 8q^2 < q 2^15: |v| < q */
-    mlkem_invntt_q(&v);                 /* |v| < q in (invntt_q's contract), |v| < q out */
-    mlkem_frommsg_add(&v, m);           /* lines 20, 21: + mu; |v| < q + 1665 */
-    return emit_v(c_out, c_cmp, &v, r); /* lines 17, 21, 23: + e2, c2; |v + e2| < q + 1667 < 2q */
+    mlkem_reduce32(&v, v32); /* |v32| < 8q^2 < q 2^15: |v| < q */
+    mlkem_invntt_q(&v);      /* |v| < q in (invntt_q's contract), |v| < q out */
+    /* lines 17, 20, 21, 23: + mu, + e2, c2; |v + mu + e2| < q + 1667 < 2q */
+    return emit_v(c_out, c_cmp, &v, m, r);
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
@@ -452,12 +454,9 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                            /* |v| < 4q in (contract), |v| < q out */
-    for (unsigned int i = 0; i < MLKEM_N; i++) { /* line 20: + mu (Decompress_1, masked) */
-        const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
-        v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1665 */
-    }
-    return emit_v(c_out, c_cmp, &v, r); /* lines 17, 21, 23: + e2, c2; |v + e2| < q + 1667 < 2q */
+    mlkem_invntt(&v); /* |v| < 4q in (contract), |v| < q out */
+    /* lines 17, 20, 21, 23: + mu, + e2, c2; |v + mu + e2| < q + 1667 < 2q */
+    return emit_v(c_out, c_cmp, &v, m, r);
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14), stack-first: y_hat is kept as its 12-bit

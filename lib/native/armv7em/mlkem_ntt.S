@@ -3517,38 +3517,6 @@ pqlab_mlkem_frommsg_armv7em:
     pop.w {r4-r7, pc}
 .size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
 
-.section .text.pqlab_mlkem_frommsg_add_armv7em, "ax", %progbits
-.global pqlab_mlkem_frommsg_add_armv7em
-.type pqlab_mlkem_frommsg_add_armv7em, %function
-.align 2
-pqlab_mlkem_frommsg_add_armv7em:
-    push.w {r4-r11, lr}
-    movw r12, #1665
-    movw r3, #1
-    movt r3, #1
-    add.w lr, r1, #32
-1:
-    ldrb r2, [r1], #1
-    orr.w r2, r2, r2, lsl #15
-    and.w r4, r3, r2
-    and.w r5, r3, r2, lsr #2
-    and.w r6, r3, r2, lsr #4
-    and.w r7, r3, r2, lsr #6
-    mul r4, r4, r12
-    mul r5, r5, r12
-    mul r6, r6, r12
-    mul r7, r7, r12
-    ldm.w r0, {r8-r11}
-    sadd16 r4, r4, r8
-    sadd16 r5, r5, r9
-    sadd16 r6, r6, r10
-    sadd16 r7, r7, r11
-    stm.w r0!, {r4-r7}
-    cmp.w r1, lr
-    bne.w 1b
-    pop.w {r4-r11, pc}
-.size pqlab_mlkem_frommsg_add_armv7em, .-pqlab_mlkem_frommsg_add_armv7em
-
 .section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
 .global pqlab_mlkem_tomsg_armv7em
 .type pqlab_mlkem_tomsg_armv7em, %function
@@ -3849,12 +3817,13 @@ pqlab_mlkem_compress4_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress4_armv7em, .-pqlab_mlkem_compress4_armv7em
 
-.section .text.pqlab_mlkem_cbd2_add_compress4_armv7em, "ax", %progbits
-.global pqlab_mlkem_cbd2_add_compress4_armv7em
-.type pqlab_mlkem_cbd2_add_compress4_armv7em, %function
+.section .text.pqlab_mlkem_cbd2_add_msg_compress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_msg_compress4_armv7em
+.type pqlab_mlkem_cbd2_add_msg_compress4_armv7em, %function
 .align 2
-pqlab_mlkem_cbd2_add_compress4_armv7em:
+pqlab_mlkem_cbd2_add_msg_compress4_armv7em:
     push.w {r3-r11, lr}
+    sub.w sp, sp, #8
     mov.w lr, r2
     movw r2, #15100
     movt r2, #1
@@ -3864,6 +3833,10 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     add.w r12, r1, #512
     str.w r12, [sp]
 1:
+    ldr.w r12, [sp, #8]
+    ldr.w r11, [r12], #4
+    str.w r12, [sp, #8]
+    str.w r11, [sp, #4]
     ldr.w r10, [lr], #4
     ldm.w r1!, {r4-r7}
     lsr.w r11, r10, #1
@@ -3881,6 +3854,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #4]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -3922,6 +3912,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #5]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -3963,6 +3970,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #6]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -4004,6 +4028,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #7]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -4031,8 +4072,9 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     ldr.w r12, [sp]
     cmp.w r1, r12
     bne.w 1b
+    add.w sp, sp, #8
     pop.w {r3-r11, pc}
-.size pqlab_mlkem_cbd2_add_compress4_armv7em, .-pqlab_mlkem_cbd2_add_compress4_armv7em
+.size pqlab_mlkem_cbd2_add_msg_compress4_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress4_armv7em
 
 .section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress4_armv7em
@@ -4277,12 +4319,13 @@ pqlab_mlkem_compress5_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress5_armv7em, .-pqlab_mlkem_compress5_armv7em
 
-.section .text.pqlab_mlkem_cbd2_add_compress5_armv7em, "ax", %progbits
-.global pqlab_mlkem_cbd2_add_compress5_armv7em
-.type pqlab_mlkem_cbd2_add_compress5_armv7em, %function
+.section .text.pqlab_mlkem_cbd2_add_msg_compress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_msg_compress5_armv7em
+.type pqlab_mlkem_cbd2_add_msg_compress5_armv7em, %function
 .align 2
-pqlab_mlkem_cbd2_add_compress5_armv7em:
+pqlab_mlkem_cbd2_add_msg_compress5_armv7em:
     push.w {r3-r11, lr}
+    sub.w sp, sp, #8
     mov.w lr, r2
     movw r2, #30199
     movt r2, #2
@@ -4292,6 +4335,10 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     add.w r12, r1, #512
     str.w r12, [sp]
 1:
+    ldr.w r12, [sp, #8]
+    ldr.w r11, [r12], #4
+    str.w r12, [sp, #8]
+    str.w r11, [sp, #4]
     ldr.w r10, [lr], #4
     ldm.w r1!, {r4-r7}
     lsr.w r11, r10, #1
@@ -4309,6 +4356,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #4]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #5
     smlawt r10, r2, r4, r3
@@ -4351,6 +4415,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #5]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r10, r10, #8, #5
     orr.w r8, r8, r10, lsl #8
@@ -4394,6 +4475,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #6]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r10, r10, #8, #5
     orr.w r8, r8, r10, lsl #16
@@ -4437,6 +4535,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #7]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r10, r10, #8, #5
     orr.w r8, r8, r10, lsl #24
@@ -4467,8 +4582,9 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     ldr.w r12, [sp]
     cmp.w r1, r12
     bne.w 1b
+    add.w sp, sp, #8
     pop.w {r3-r11, pc}
-.size pqlab_mlkem_cbd2_add_compress5_armv7em, .-pqlab_mlkem_cbd2_add_compress5_armv7em
+.size pqlab_mlkem_cbd2_add_msg_compress5_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress5_armv7em
 
 .section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress5_armv7em
