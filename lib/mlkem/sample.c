@@ -272,16 +272,22 @@ void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4
             matacc_feed(&l[t], buf[t]);
         }
     }
-    while (l[0].ctr < MLKEM_N && l[1].ctr < MLKEM_N && l[2].ctr < MLKEM_N && l[3].ctr < MLKEM_N) {
-        pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
-        for (unsigned int t = 0; t < 4; t++) {
-            matacc_feed(&l[t], buf[t]);
-        }
-    }
-    for (unsigned int t = 0; t < 4; t++) {
-        while (l[t].ctr < MLKEM_N) {
-            pqlab_shake128x4_squeezeblock_lane(buf[t], t, &st);
-            matacc_feed(&l[t], buf[t]);
+    /* a lane is complete iff its count (<= 256) has bit 8 set: one test for the usual case,
+     * every lane complete after three blocks */
+    _Static_assert(MLKEM_N == 256, "the count's bit 8 marks a complete lane");
+    while ((l[0].ctr & l[1].ctr & l[2].ctr & l[3].ctr & MLKEM_N) == 0) {
+        if (((l[0].ctr | l[1].ctr | l[2].ctr | l[3].ctr) & MLKEM_N) == 0) { /* every lane short */
+            pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
+            for (unsigned int t = 0; t < 4; t++) {
+                matacc_feed(&l[t], buf[t]);
+            }
+        } else {
+            for (unsigned int t = 0; t < 4; t++) {
+                if (l[t].ctr < MLKEM_N) {
+                    pqlab_shake128x4_squeezeblock_lane(buf[t], t, &st);
+                    matacc_feed(&l[t], buf[t]);
+                }
+            }
         }
     }
 }
