@@ -23,7 +23,7 @@ at the bounds of the kernels.h contract:
   (FIPS 203 section 7.2's modulus check) agrees with the C and with the planted value >= q
   on random lengths and alignments; basemul12_pairs32 (a as its 384 bytes) gives
   frombytes12_c + basemul_pairs32_c's sums and check12_c's verdict on those bytes (with and
-  without a planted value >= q);
+  without a planted value >= q), its set form the products alone whatever r held;
 - compress / decompress for d = 4, 5, 10, 11 (one kernel per width): against a reference
   written in the test from FIPS 203 (equations 4.7, 4.8, Algorithms 5, 6), and for d = 10, 4
   against the library's C too; compress on every value |c| < 2q (the contract since
@@ -575,6 +575,16 @@ int main(void)
                 checks++;
                 if (memcmp(&s1, &s2, sizeof s1) != 0 || (vc != 0) != (vb != 0) || (vc != 0) != ((round & 4) != 0))
                     fail("basemul12_pairs32", kind, off, (int)vc, (int)vb);
+                /* the set form: the products alone, whatever r held */
+                for (unsigned i = 0; i < 256; i++) {
+                    s1.c[i] = 0;
+                    s2.c[i] = (int32_t)next();
+                }
+                mlkem_basemul_pairs32_c(s1.c, C, B, gb.c, 128);
+                vb = pqlab_mlkem_basemul12_pairs32_set_armv7em(s2.c, raw + off, B, gb.c);
+                checks++;
+                if (memcmp(&s1, &s2, sizeof s1) != 0 || (vc != 0) != (vb != 0))
+                    fail("basemul12_pairs32_set", kind, off, (int)vc, (int)vb);
             }
         }
         /* compress / decompress for d = 4, 5, 10, 11 against the reference above, and
@@ -928,6 +938,7 @@ int main(void)
         ct_run3(t3, B, A, &g32, &r32, F);
         uint32_t tb = (uint32_t)pqlab_hal_cycles();
         (void)pqlab_mlkem_basemul12_pairs32_armv7em(r32.c, ek, A, g32.c);
+        (void)pqlab_mlkem_basemul12_pairs32_set_armv7em(r32.c, ek, A, g32.c);
         tb = (uint32_t)pqlab_hal_cycles() - tb;
         static uint8_t cb[352];
         fill(A, -2 * 3329 + 1668, 2 * 3329 - 1668, kind);
@@ -969,7 +980,7 @@ def values(lines: list[str], tag: str) -> list[int]:
 @pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
 def test_native_mlkem_kernels(platform: str, tmp_path: Path) -> None:
     lines = run(platform, tmp_path)
-    firmware.kernel_results("\n".join(lines), platform, total=38 * (6 + ROUNDS) + 4 * 53)
+    firmware.kernel_results("\n".join(lines), platform, total=39 * (6 + ROUNDS) + 4 * 53)
     # the printed transforms against FIPS 203 (model.py), independent of the C
     fin, fout = values(lines, "ntt_in"), values(lines, "ntt_out")
     assert [x % Q for x in fout] == model.ntt(fin) and all(abs(x) < Q for x in fout)

@@ -75,7 +75,9 @@
  *                   frombytes12 + basemul_pairs32, then check12 run)
  *  basemul12_pairs32 the same without the verdict (decapsulation's re-encryption: FIPS 203
  *                   section 7.3 has no modulus check); the fused kernel if the backend has
- *                   one (its verdict is dropped), else frombytes12 + basemul_pairs32 only
+ *                   one (its verdict is dropped), else frombytes12 + basemul_pairs32 only.
+ *                   Both with set != 0 (a public flag): r = the products, r's contents
+ *                   ignored (the first term: no cleared accumulator needed; h92)
  *  zero32           a = 0 (a 32-bit  -                         every value 0
  *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
@@ -515,30 +517,36 @@ static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)
 }
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
 static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
-    return PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg);
+    return PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg, set);
 }
 /* the verdict costs the fused kernel one instruction per word: the same kernel, verdict dropped */
 static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
-    (void)PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg);
+    (void)PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg, set);
 }
 #else
-/* no C kernel of its own: a decoded into a local polynomial, then basemul_pairs32 */
+/* no C kernel of its own: a decoded into a local polynomial, then basemul_pairs32 (into a
+ * cleared r for set) */
 static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
     mlkem_poly t;
+    if (set) { /* public flag */
+        for (unsigned int i = 0; i < MLKEM_N; i++) {
+            r[i] = 0;
+        }
+    }
     mlkem_frombytes12(&t, a);
     mlkem_basemul_pairs32(r, t.c, b, bg, MLKEM_N / 2);
 }
 /* ... and check12 on the same 384 bytes */
 static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
-    mlkem_basemul12_pairs32(r, a, b, bg);
+    mlkem_basemul12_pairs32(r, a, b, bg, set);
     return mlkem_check12(a, MLKEM_POLYBYTES);
 }
 #endif

@@ -320,17 +320,17 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
 }
 
 /* basemul12_pairs32(_check)'s inputs checked and the sums it must give (frombytes12_c +
- * basemul_pairs32_c on r's values at entry) computed into want */
+ * basemul_pairs32_c on r's values at entry, or on zero with set) computed into want */
 static inline void mlkem_basemul12_contract_want(const char *kernel, int32_t want[MLKEM_N], const int32_t r[MLKEM_N],
                                                  const uint8_t a[MLKEM_POLYBYTES], const int16_t b[MLKEM_N],
-                                                 const int16_t bg[MLKEM_N / 2])
+                                                 const int16_t bg[MLKEM_N / 2], int set)
 {
     mlkem_poly t;
     PQLAB_CONTRACT(kernel, ((uintptr_t)bg & 3) == 0, "cache word-aligned");
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         PQLAB_CONTRACT(kernel, b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "input |b| < q");
         PQLAB_CONTRACT(kernel, bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
-        want[i] = r[i];
+        want[i] = set ? 0 : r[i];
     }
     mlkem_frombytes12_c(&t, a);
     mlkem_basemul_pairs32_c(want, t.c, b, bg, MLKEM_N / 2);
@@ -348,11 +348,12 @@ static inline void mlkem_basemul12_contract_same(const char *kernel, const int32
 
 /* the verdict against the portable check12, the sums against frombytes12_c + basemul_pairs32_c */
 static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                             const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                                             const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2],
+                                                             int set)
 {
     int32_t want[MLKEM_N];
-    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32_check", want, r, a, b, bg);
-    const uint32_t bad = mlkem_basemul12_pairs32_check(r, a, b, bg);
+    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32_check", want, r, a, b, bg, set);
+    const uint32_t bad = mlkem_basemul12_pairs32_check(r, a, b, bg, set);
     mlkem_basemul12_contract_same("mlkem_basemul12_pairs32_check", want, r);
     PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", (bad != 0) == (mlkem_check12_c(a, MLKEM_POLYBYTES) != 0),
                    "verdict that of check12");
@@ -360,11 +361,11 @@ static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N],
 }
 
 static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                   const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                                   const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
     int32_t want[MLKEM_N];
-    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32", want, r, a, b, bg);
-    mlkem_basemul12_pairs32(r, a, b, bg);
+    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32", want, r, a, b, bg, set);
+    mlkem_basemul12_pairs32(r, a, b, bg, set);
     mlkem_basemul12_contract_same("mlkem_basemul12_pairs32", want, r);
 }
 

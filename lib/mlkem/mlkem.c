@@ -324,13 +324,13 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
 {
     mlkem_poly v;
     uint32_t bad = 0;
-    /* v32: zero (a matrix accumulator, cleared by the caller) */
+    /* v32: a matrix accumulator, any contents: the first term (j = 0) sets it */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         /* line 2 (t_hat decoded, canonical) inside the product, k <= 4 terms < 2q^2 */
         if (ek_bad != NULL) { /* a public mode switch: encapsulation checks ek */
-            bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c);
+            bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c, j == 0);
         } else {
-            mlkem_basemul12_pairs32(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c);
+            mlkem_basemul12_pairs32(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c, j == 0);
         }
     }
     if (ek_bad != NULL) {
@@ -377,7 +377,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     }
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
-    mlkem_zero32(&acc[0]); /* reused for t_hat^T y_hat */
+    /* acc[0] reused for t_hat^T y_hat (its first term overwrites it: no clearing) */
     diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0], ek_bad);
     return diff;
 }

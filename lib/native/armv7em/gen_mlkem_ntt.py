@@ -669,7 +669,7 @@ def emit_basemul_pairs32() -> None:
     end_func(name)
 
 
-def emit_basemul12_pairs32() -> None:
+def emit_basemul12_pairs32(set_r: bool = False) -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for the 128 pairs, with a given as
     its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12; section 7.2's verdict
     returned as check12's: 0 iff every 12-bit value is below q): r0 = r (int32),
@@ -679,8 +679,11 @@ def emit_basemul12_pairs32() -> None:
     nonzero, where GE is set). Per pair: ldr b by offset, ldm of the two accumulators,
     smlabb (a0 b0), smlatb / smlatt (a1 bg, two pairs' bg from one word), smladx, stm with
     writeback (LDRD / STRD cost 3 cycles and a load after STRD one more, docs/sim.md). The end
-    address of r is kept on the stack."""
-    name = "pqlab_mlkem_basemul12_pairs32_armv7em"
+    address of r is kept on the stack.
+    set_r (`_set`, h92): r = the products (r not read: smulbb / smuadx instead of the ldm and
+    smlabb / smladx), the first term of encryption's t_hat^T y_hat, so its accumulator needs
+    no clearing."""
+    name = f"pqlab_mlkem_basemul12_pairs32{'_set' if set_r else ''}_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
@@ -717,10 +720,16 @@ def emit_basemul12_pairs32() -> None:
         for k in range(2):
             a = ("r4", "r5", "r6", "r7")[2 * g + k]
             e(f"ldr r9, [r2, #{4 * (2 * g + k)}]")
-            e("ldm r0, {r10, lr}")
-            e(f"smlabb r10, {a}, r9, r10")  # a0 b0
+            if set_r:
+                e(f"smulbb r10, {a}, r9")  # a0 b0
+            else:
+                e("ldm r0, {r10, lr}")
+                e(f"smlabb r10, {a}, r9, r10")  # a0 b0
             e(f"smlat{'bt'[k]} r10, {a}, r8, r10")  # + a1 bg
-            e(f"smladx lr, {a}, r9, lr")  # a0 b1 + a1 b0
+            if set_r:
+                e(f"smuadx lr, {a}, r9")  # a0 b1 + a1 b0
+            else:
+                e(f"smladx lr, {a}, r9, lr")  # a0 b1 + a1 b0
             e("stm r0!, {r10, lr}")
     e("add r2, r2, #16")
     e("add r3, r3, #8")
@@ -1537,6 +1546,7 @@ def main() -> None:
     emit_mulcache()
     emit_basemul_pairs32()
     emit_basemul12_pairs32()
+    emit_basemul12_pairs32(set_r=True)
     emit_reduce32()
     emit_reduce32_add()
     emit_reduce32_add_tobytes12()

@@ -60,6 +60,9 @@
  *                                         verdict on the 384 bytes: 0 iff every 12-bit value
  *                                         is below q, nonzero word else (kernels.h
  *                                         basemul12_pairs32_check; basemul12_pairs32 drops it)
+ *   pqlab_mlkem_basemul12_pairs32_set_armv7em(r, a, b, bg)
+ *                                         the same with r = the products (r not read; the
+ *                                         kernels.h dispatchers' set != 0)
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
  *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for |c| < 2q (kernels.h
@@ -121,6 +124,8 @@ void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
 uint32_t pqlab_mlkem_basemul12_pairs32_armv7em(int32_t r[256], const uint8_t a[384], const int16_t b[256],
                                                const int16_t bg[128]);
+uint32_t pqlab_mlkem_basemul12_pairs32_set_armv7em(int32_t r[256], const uint8_t a[384], const int16_t b[256],
+                                                   const int16_t bg[128]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
@@ -262,9 +267,10 @@ static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, cons
 static inline uint32_t PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(int32_t r[MLKEM_N],
                                                                              const uint8_t a[MLKEM_POLYBYTES],
                                                                              const int16_t b[MLKEM_N],
-                                                                             const int16_t bg[MLKEM_N / 2])
+                                                                             const int16_t bg[MLKEM_N / 2], int set)
 {
-    return pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg);
+    return set ? pqlab_mlkem_basemul12_pairs32_set_armv7em(r, a, b, bg) /* public flag */
+               : pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg);
 }
 static inline void PQLAB_NAMESPACE(mlkem_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {

@@ -2705,6 +2705,81 @@ pqlab_mlkem_basemul12_pairs32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul12_pairs32_armv7em, .-pqlab_mlkem_basemul12_pairs32_armv7em
 
+.section .text.pqlab_mlkem_basemul12_pairs32_set_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul12_pairs32_set_armv7em
+.type pqlab_mlkem_basemul12_pairs32_set_armv7em, %function
+.align 2
+pqlab_mlkem_basemul12_pairs32_set_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r4, r0, #1024
+    str.w r4, [sp]
+    movw r12, #3329
+    movt r12, #3329
+    mov.w r11, #0
+1:
+    ldr.w r9, [r1, #0]
+    ldr.w r10, [r1, #4]
+    ldr.w r8, [r1, #8]
+    add.w r1, r1, #12
+    ubfx r4, r9, #0, #12
+    lsr.w lr, r9, #12
+    bfi r4, lr, #16, #12
+    lsr.w r5, r9, #24
+    bfi r5, r10, #8, #4
+    lsr.w lr, r10, #4
+    bfi r5, lr, #16, #12
+    ubfx r6, r10, #16, #12
+    lsr.w lr, r10, #28
+    bfi lr, r8, #4, #8
+    bfi r6, lr, #16, #12
+    ubfx r7, r8, #8, #12
+    lsr.w lr, r8, #20
+    orr.w r7, r7, lr, lsl #16
+    usub16 r9, r4, r12
+    sel r4, r9, r4
+    sel r11, r12, r11
+    usub16 r9, r5, r12
+    sel r5, r9, r5
+    sel r11, r12, r11
+    usub16 r9, r6, r12
+    sel r6, r9, r6
+    sel r11, r12, r11
+    usub16 r9, r7, r12
+    sel r7, r9, r7
+    sel r11, r12, r11
+    ldr.w r8, [r3, #0]
+    ldr.w r9, [r2, #0]
+    smulbb r10, r4, r9
+    smlatb r10, r4, r8, r10
+    smuadx lr, r4, r9
+    stm.w r0!, {r10, lr}
+    ldr.w r9, [r2, #4]
+    smulbb r10, r5, r9
+    smlatt r10, r5, r8, r10
+    smuadx lr, r5, r9
+    stm.w r0!, {r10, lr}
+    ldr.w r8, [r3, #4]
+    ldr.w r9, [r2, #8]
+    smulbb r10, r6, r9
+    smlatb r10, r6, r8, r10
+    smuadx lr, r6, r9
+    stm.w r0!, {r10, lr}
+    ldr.w r9, [r2, #12]
+    smulbb r10, r7, r9
+    smlatt r10, r7, r8, r10
+    smuadx lr, r7, r9
+    stm.w r0!, {r10, lr}
+    add.w r2, r2, #16
+    add.w r3, r3, #8
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 1b
+    mov.w r0, r11
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_basemul12_pairs32_set_armv7em, .-pqlab_mlkem_basemul12_pairs32_set_armv7em
+
 .section .text.pqlab_mlkem_reduce32_armv7em, "ax", %progbits
 .global pqlab_mlkem_reduce32_armv7em
 .type pqlab_mlkem_reduce32_armv7em, %function
