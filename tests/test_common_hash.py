@@ -346,6 +346,31 @@ def test_shake_x4_matches_serial(lib: ctypes.CDLL) -> None:
                 assert outs1[i].raw + outs2[i].raw == ref(ins[i]).digest(3 * rate)
 
 
+def _lane_squeeze(lib: ctypes.CDLL, st: ctypes.Array[ctypes.c_char]) -> None:
+    """pqlab_shake128x4_squeezeblock_lane: one more block of one lane alone, the others
+    untouched; the streams go on from there, each lane with its own number of blocks."""
+    rng = random.Random(10)
+    ins = [rng.randbytes(34) for _ in range(4)]
+    outs = [b""] * 4
+    lib.pqlab_shake128x4_absorb_once(st, *ins, SZ(34))
+    blk = [ctypes.create_string_buffer(168) for _ in range(4)]
+    lib.pqlab_shake128x4_squeezeblocks(*blk, SZ(1), st)
+    outs = [b.raw for b in blk]
+    for lane in (2, 0, 2, 3):
+        one = ctypes.create_string_buffer(168)
+        lib.pqlab_shake128x4_squeezeblock_lane(one, ctypes.c_uint(lane), st)
+        outs[lane] += one.raw
+    lib.pqlab_shake128x4_squeezeblocks(*blk, SZ(1), st)
+    outs = [o + b.raw for o, b in zip(outs, blk, strict=True)]
+    for i in range(4):
+        assert outs[i] == hashlib.shake_128(ins[i]).digest(len(outs[i]))
+    assert [len(o) // 168 for o in outs] == [3, 2, 4, 3]
+
+
+def test_shake128x4_lane_squeeze(lib: ctypes.CDLL) -> None:
+    _lane_squeeze(lib, ctypes.create_string_buffer(4 * KECCAK_STATE))
+
+
 def test_shake256x4_any_outlen(lib: ctypes.CDLL) -> None:
     rng = random.Random(9)
     for outlen in [0, 1, 31, 135, 136, 137, 272, 300, 1000]:
@@ -414,6 +439,7 @@ def test_x4_permutation_hook(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert calls.value == 3
     for i in range(4):
         assert outs[i].raw == hashlib.shake_128(ins[i]).digest(2 * 168)
+    _lane_squeeze(lib, st)  # the one-lane block beside the four-way permutation
 
 
 def test_x4_whole_replacement_leaves_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]

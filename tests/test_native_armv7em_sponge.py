@@ -228,6 +228,8 @@ int main(void)
     pqlab_shake128x4_absorb_once(&x4, msg, msg + 1, msg + 2, msg + 3, 34);
     pqlab_shake128x4_squeezeblocks(o4[0], o4[1], o4[2], o4[3], 3, &x4);
     for (int i = 0; i < 4; i++) line("shake128x4", (size_t)i, o4[i], 504);
+    pqlab_shake128x4_squeezeblock_lane(o4[1], 1, &x4); /* lane 1's fourth block alone */
+    line("shake128x4lane", 1, o4[1], 168);
     uint64_t t0 = pqlab_hal_cycles();
     for (int i = 0; i < 10; i++) pqlab_shake128_squeezeblocks(out, 1, &st);
     uint64_t t1 = pqlab_hal_cycles();
@@ -254,13 +256,15 @@ def check_lines(lines: list[str], platform: str) -> tuple[int, int]:
             want = hashlib.shake_256(MSG[3 : 3 + n]).digest(300)
         elif name == "shake128x4":
             want = hashlib.shake_128(MSG[n : n + 34]).digest(504)
+        elif name == "shake128x4lane":
+            want = hashlib.shake_128(MSG[n : n + 34]).digest(672)[504:]
         elif name.startswith("shake"):
             want = expected(name, n, len(got))
         else:
             want = expected(name, n, 0)
         assert got == want, (platform, name, n)
         checked += 1
-    assert checked == 5 * len(LENGTHS) + 2 + 4
+    assert checked == 5 * len(LENGTHS) + 2 + 4 + 1
     assert block is not None
     return checked, block
 

@@ -42,6 +42,11 @@ void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2,
     }
 }
 
+void pqlab_shake128x4_squeezeblock_lane(uint8_t *out, unsigned int lane, pqlab_keccakx4_state *st)
+{
+    pqlab_shake128_squeezeblocks(out, 1, &st->lane[lane]);
+}
+
 void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
                                   const uint8_t *in3, size_t inlen)
 {
@@ -132,6 +137,13 @@ void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2,
 {
     uint8_t *out[4] = {out0, out1, out2, out3};
     x4_squeezeblocks(out, nblocks, PQLAB_SHAKE128_RATE, st);
+}
+
+/* one lane through the one-way permutation (the lanes are module-layout states) */
+void pqlab_shake128x4_squeezeblock_lane(uint8_t *out, unsigned int lane, pqlab_keccakx4_state *st)
+{
+    pqlab_keccak_permute(st->lane[lane].s);
+    pqlab_keccak_extractbytes(st->lane[lane].s, out, 0, PQLAB_SHAKE128_RATE);
 }
 
 void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,

@@ -27,6 +27,10 @@ void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, 
                                   const uint8_t *in3, size_t inlen);
 void pqlab_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
                                     pqlab_keccakx4_state *st);
+/* The next block of lane `lane` (0..3) alone, the other lanes untouched (they may go on with
+ * squeezeblocks or this function): for an instance that needs more output than the others
+ * (rejection sampling), one permutation instead of four. */
+void pqlab_shake128x4_squeezeblock_lane(uint8_t *out, unsigned int lane, pqlab_keccakx4_state *st);
 void pqlab_shake256x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
                                   const uint8_t *in3, size_t inlen);
 void pqlab_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,

@@ -44,7 +44,7 @@
  *                   Decompress_d
  *  frommsg          Decompress_1 o ByteDecode_1   32 bytes     0 or (q+1)/2
  *  frommsg_add      r + frommsg      r: |c| < 2^15 - 1665;     r + (0 or (q+1)/2)
- *                                    32 bytes
+ *                   (C only)         32 bytes
  *  tomsg            ByteEncode_1 o Compress_1     canonical    32 bytes
  *  tomsg_sub        tomsg of v - w   v canonical, |w| < q     32 bytes; w may be overwritten
  *                   mod q (Alg. 15 lines 6, 7)                (a backend may fuse; else the
@@ -52,9 +52,6 @@
  *  add              r + b            |r + b| < 2^15            r + b (int16)
  *  check12          section 7.2      12 m bytes (m >= 1)       0 iff every 12-bit value
  *                   modulus check                              of ByteDecode_12's input < q
- *  frombytes12_check frombytes12 +   any 384 bytes             canonical, and check12's
- *                   check12 (a backend may fuse; else both     verdict on the 384 bytes
- *                   run)
  *  sample_ntt       Algorithm 7      34-byte XOF input         canonical, NTT domain
  *  sample_ntt_x4    4 x Algorithm 7 with the 4-way SHAKE128
  *  basemul_pairs    Algorithm 12 on   a (a separate array of   r + (a o b R^-1) on
@@ -75,7 +72,12 @@
  *  pairs32_check    of a = frombytes12 encoding), b, bg as      pairs with a = frombytes12(a),
  *                   (a backend may   basemul_pairs32, bg        and check12's verdict on the
  *                   fuse; else       word-aligned               384 bytes
- *                   frombytes12_check + basemul_pairs32 run)
+ *                   frombytes12 + basemul_pairs32, then check12 run)
+ *  basemul12_pairs32 the same without the verdict (decapsulation's re-encryption: FIPS 203
+ *                   section 7.3 has no modulus check); the fused kernel if the backend has
+ *                   one (its verdict is dropped), else frombytes12 + basemul_pairs32 only.
+ *                   Both with set != 0 (a public flag): r = the products, r's contents
+ *                   ignored (the first term: no cleared accumulator needed; h92)
  *  zero32           a = 0 (a 32-bit  -                         every value 0
  *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
@@ -91,10 +93,14 @@
  *                                                              matrix kernel)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
  *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
- *  cbd_eta2_add_    Compress_d of    r: |c| <= 2q - 3           32*d bytes; r may be
- *  compress_du/dv   r + Algorithm 8                             overwritten (a backend may
+ *  cbd_eta2_add_    Compress_du of   r: |c| <= 2q - 3           32*du bytes; r may be
+ *  compress_du      r + Algorithm 8                             overwritten (a backend may
  *                                                              fuse; else cbd_eta2_add into
- *                                                              r, compress_du / dv)
+ *                                                              r, compress_du)
+ *  msg_cbd_eta2_    Compress_dv of   r: |c| <= 2q - 1668;       32*dv bytes; r may be
+ *  add_compress_dv  r + Decompress_1 32 msg bytes               overwritten (a backend may
+ *                   (ByteDecode_1(msg)) + Algorithm 8           fuse; else frommsg_add,
+ *                   (Alg. 14 lines 20-23: v + mu + e2)          cbd_eta2_add, compress_dv)
  */
 #ifndef PQLAB_MLKEM_KERNELS_H
 #define PQLAB_MLKEM_KERNELS_H
@@ -287,11 +293,9 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_FROMMSG_IMPL mlkem_frommsg_c
 #endif
-#ifdef PQLAB_MLKEM_NATIVE_FROMMSG_ADD
-#define MLKEM_FROMMSG_ADD_IMPL PQLAB_NAMESPACE(mlkem_frommsg_add_native)
-#else
+/* frommsg_add: the C only (the fallback of msg_cbd_eta2_add_compress_dv; no backend replaces
+ * it since that kernel took it in, 2026-11-27, h92) */
 #define MLKEM_FROMMSG_ADD_IMPL mlkem_frommsg_add_c
-#endif
 #ifdef PQLAB_MLKEM_NATIVE_TOMSG
 #define MLKEM_TOMSG_IMPL PQLAB_NAMESPACE(mlkem_tomsg_native)
 #else
@@ -477,24 +481,31 @@ PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add, MLKEM_CBD_ETA2_ADD_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (r, buf))
-#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS
+#ifdef PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS_DU
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add_compress_du, PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_du_native),
                      (uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]),
                      (out, r, buf))
-PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2_add_compress_dv, PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_dv_native),
-                     (uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2]),
-                     (out, r, buf))
 #else
-/* no C kernels of their own: cbd_eta2_add into r, then compress_du / dv */
+/* no C kernel of its own: cbd_eta2_add into r, then compress_du */
 static inline void mlkem_cbd_eta2_add_compress_du(uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r,
                                                   const uint8_t buf[64 * MLKEM_ETA2])
 {
     mlkem_cbd_eta2_add(r, buf);
     mlkem_compress_du(out, r);
 }
-static inline void mlkem_cbd_eta2_add_compress_dv(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
-                                                  const uint8_t buf[64 * MLKEM_ETA2])
+#endif
+#ifdef PQLAB_MLKEM_NATIVE_MSG_CBD_ETA2_ADD_COMPRESS_DV
+PQLAB_MLKEM_DISPATCH(mlkem_msg_cbd_eta2_add_compress_dv, PQLAB_NAMESPACE(mlkem_msg_cbd_eta2_add_compress_dv_native),
+                     (uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2],
+                      const uint8_t msg[MLKEM_SYMBYTES]),
+                     (out, r, buf, msg))
+#else
+/* no C kernel of its own: frommsg_add and cbd_eta2_add into r, then compress_dv */
+static inline void mlkem_msg_cbd_eta2_add_compress_dv(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
+                                                      const uint8_t buf[64 * MLKEM_ETA2],
+                                                      const uint8_t msg[MLKEM_SYMBYTES])
 {
+    mlkem_frommsg_add(r, msg);
     mlkem_cbd_eta2_add(r, buf);
     mlkem_compress_dv(out, r);
 }
@@ -504,34 +515,39 @@ static inline uint32_t mlkem_check12(const uint8_t *in, unsigned int nbytes)
 {
     return MLKEM_CHECK12_IMPL(in, nbytes);
 }
-#ifdef PQLAB_MLKEM_NATIVE_FROMBYTES12_CHECK
-static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
-{
-    return PQLAB_NAMESPACE(mlkem_frombytes12_check_native)(r, in);
-}
-#else
-/* no C kernel of its own: frombytes12, then check12 on the same 384 bytes */
-static inline uint32_t mlkem_frombytes12_check(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
-{
-    mlkem_frombytes12(r, in);
-    return mlkem_check12(in, MLKEM_POLYBYTES);
-}
-#endif
 #ifdef PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
 static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
-    return PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg);
+    return PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg, set);
+}
+/* the verdict costs the fused kernel one instruction per word: the same kernel, verdict dropped */
+static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
+{
+    (void)PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(r, a, b, bg, set);
 }
 #else
-/* no C kernel of its own: a decoded (and checked), then basemul_pairs32 */
-static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+/* no C kernel of its own: a decoded into a local polynomial, then basemul_pairs32 (into a
+ * cleared r for set) */
+static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
 {
     mlkem_poly t;
-    const uint32_t bad = mlkem_frombytes12_check(&t, a);
+    if (set) { /* public flag */
+        for (unsigned int i = 0; i < MLKEM_N; i++) {
+            r[i] = 0;
+        }
+    }
+    mlkem_frombytes12(&t, a);
     mlkem_basemul_pairs32(r, t.c, b, bg, MLKEM_N / 2);
-    return bad;
+}
+/* ... and check12 on the same 384 bytes */
+static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                     const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
+{
+    mlkem_basemul12_pairs32(r, a, b, bg, set);
+    return mlkem_check12(a, MLKEM_POLYBYTES);
 }
 #endif
 

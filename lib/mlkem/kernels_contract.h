@@ -259,26 +259,43 @@ static inline void mlkem_cbd_eta2_add_checked(mlkem_poly *r, const uint8_t buf[6
     }
 }
 
-/* the fused form against the C: cbd_eta2_add_c, then compress_du_c / compress_dv_c */
-#define MLKEM_CBD2_ADD_COMPRESS_CHECKED(dd, DD)                                                                        \
-    static inline void mlkem_cbd_eta2_add_compress_##dd##_checked(uint8_t out[MLKEM_POLYCOMPRESSED_##DD],              \
-                                                                  mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA2])   \
-    {                                                                                                                  \
-        mlkem_poly sum = *r;                                                                                           \
-        uint8_t want[MLKEM_POLYCOMPRESSED_##DD];                                                                       \
-        PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_" #dd, mlkem_contract_in(r, -2 * MLKEM_Q + 3, 2 * MLKEM_Q - 3),    \
-                       "input |c| <= 2q - 3");                                                                         \
-        mlkem_cbd_eta2_add_c(&sum, buf);                                                                               \
-        mlkem_compress_##dd##_c(want, &sum);                                                                           \
-        uint8_t diff = 0;                                                                                              \
-        mlkem_cbd_eta2_add_compress_##dd(out, r, buf);                                                                 \
-        for (unsigned int i = 0; i < sizeof want; i++) {                                                               \
-            diff |= (uint8_t)(out[i] ^ want[i]);                                                                       \
-        }                                                                                                              \
-        PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_" #dd, diff == 0, "output the bytes of cbd_eta2_add, compress");   \
+/* the fused forms against the C: (frommsg_add_c,) cbd_eta2_add_c, then compress_du_c / compress_dv_c */
+static inline void mlkem_cbd_eta2_add_compress_du_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DU], mlkem_poly *r,
+                                                          const uint8_t buf[64 * MLKEM_ETA2])
+{
+    mlkem_poly sum = *r;
+    uint8_t want[MLKEM_POLYCOMPRESSED_DU];
+    PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_du", mlkem_contract_in(r, -2 * MLKEM_Q + 3, 2 * MLKEM_Q - 3),
+                   "input |c| <= 2q - 3");
+    mlkem_cbd_eta2_add_c(&sum, buf);
+    mlkem_compress_du_c(want, &sum);
+    uint8_t diff = 0;
+    mlkem_cbd_eta2_add_compress_du(out, r, buf);
+    for (unsigned int i = 0; i < sizeof want; i++) {
+        diff |= (uint8_t)(out[i] ^ want[i]);
     }
-MLKEM_CBD2_ADD_COMPRESS_CHECKED(du, DU)
-MLKEM_CBD2_ADD_COMPRESS_CHECKED(dv, DV)
+    PQLAB_CONTRACT("mlkem_cbd_eta2_add_compress_du", diff == 0, "output the bytes of cbd_eta2_add, compress");
+}
+
+static inline void mlkem_msg_cbd_eta2_add_compress_dv_checked(uint8_t out[MLKEM_POLYCOMPRESSED_DV], mlkem_poly *r,
+                                                              const uint8_t buf[64 * MLKEM_ETA2],
+                                                              const uint8_t msg[MLKEM_SYMBYTES])
+{
+    mlkem_poly sum = *r;
+    uint8_t want[MLKEM_POLYCOMPRESSED_DV];
+    PQLAB_CONTRACT("mlkem_msg_cbd_eta2_add_compress_dv",
+                   mlkem_contract_in(r, -2 * MLKEM_Q + 3 + 1665, 2 * MLKEM_Q - 3 - 1665), "input |c| <= 2q - 1668");
+    mlkem_frommsg_add_c(&sum, msg);
+    mlkem_cbd_eta2_add_c(&sum, buf);
+    mlkem_compress_dv_c(want, &sum);
+    uint8_t diff = 0;
+    mlkem_msg_cbd_eta2_add_compress_dv(out, r, buf, msg);
+    for (unsigned int i = 0; i < sizeof want; i++) {
+        diff |= (uint8_t)(out[i] ^ want[i]);
+    }
+    PQLAB_CONTRACT("mlkem_msg_cbd_eta2_add_compress_dv", diff == 0,
+                   "output the bytes of frommsg_add, cbd_eta2_add, compress");
+}
 
 static inline void mlkem_canonical_checked(mlkem_poly *r)
 {
@@ -302,46 +319,61 @@ static inline uint32_t mlkem_check12_checked(const uint8_t *in, unsigned int nby
     return mlkem_check12(in, nbytes);
 }
 
-/* the verdict against the portable check12 (whatever the backend) */
-static inline uint32_t mlkem_frombytes12_check_checked(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
+/* basemul12_pairs32(_check)'s inputs checked and the sums it must give (frombytes12_c +
+ * basemul_pairs32_c on r's values at entry, or on zero with set) computed into want */
+static inline void mlkem_basemul12_contract_want(const char *kernel, int32_t want[MLKEM_N], const int32_t r[MLKEM_N],
+                                                 const uint8_t a[MLKEM_POLYBYTES], const int16_t b[MLKEM_N],
+                                                 const int16_t bg[MLKEM_N / 2], int set)
 {
-    const uint32_t bad = mlkem_frombytes12_check(r, in);
-    PQLAB_CONTRACT("mlkem_frombytes12_check", MLKEM_CANON(r), "output canonical");
-    PQLAB_CONTRACT("mlkem_frombytes12_check", (bad != 0) == (mlkem_check12_c(in, MLKEM_POLYBYTES) != 0),
-                   "verdict that of check12");
-    return bad;
-}
-
-/* the verdict against the portable check12, the sums against frombytes12_c + basemul_pairs32_c */
-static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
-                                                             const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
-{
-    int32_t want[MLKEM_N];
     mlkem_poly t;
-    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", ((uintptr_t)bg & 3) == 0, "cache word-aligned");
+    PQLAB_CONTRACT(kernel, ((uintptr_t)bg & 3) == 0, "cache word-aligned");
     for (unsigned int i = 0; i < MLKEM_N; i++) {
-        PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "input |b| < q");
-        PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
-        want[i] = r[i];
+        PQLAB_CONTRACT(kernel, b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "input |b| < q");
+        PQLAB_CONTRACT(kernel, bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+        want[i] = set ? 0 : r[i];
     }
     mlkem_frombytes12_c(&t, a);
     mlkem_basemul_pairs32_c(want, t.c, b, bg, MLKEM_N / 2);
-    const uint32_t bad = mlkem_basemul12_pairs32_check(r, a, b, bg);
+}
+
+static inline void mlkem_basemul12_contract_same(const char *kernel, const int32_t want[MLKEM_N],
+                                                 const int32_t r[MLKEM_N])
+{
     int same = 1;
     for (unsigned int i = 0; i < MLKEM_N; i++) {
         same &= want[i] == r[i];
     }
-    PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", same, "sums those of frombytes12_c + basemul_pairs32_c");
+    PQLAB_CONTRACT(kernel, same, "sums those of frombytes12_c + basemul_pairs32_c");
+}
+
+/* the verdict against the portable check12, the sums against frombytes12_c + basemul_pairs32_c */
+static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                             const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2],
+                                                             int set)
+{
+    int32_t want[MLKEM_N];
+    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32_check", want, r, a, b, bg, set);
+    const uint32_t bad = mlkem_basemul12_pairs32_check(r, a, b, bg, set);
+    mlkem_basemul12_contract_same("mlkem_basemul12_pairs32_check", want, r);
     PQLAB_CONTRACT("mlkem_basemul12_pairs32_check", (bad != 0) == (mlkem_check12_c(a, MLKEM_POLYBYTES) != 0),
                    "verdict that of check12");
     return bad;
+}
+
+static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                                   const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2], int set)
+{
+    int32_t want[MLKEM_N];
+    mlkem_basemul12_contract_want("mlkem_basemul12_pairs32", want, r, a, b, bg, set);
+    mlkem_basemul12_pairs32(r, a, b, bg, set);
+    mlkem_basemul12_contract_same("mlkem_basemul12_pairs32", want, r);
 }
 
 #define mlkem_canonical mlkem_canonical_checked
 #define mlkem_basemul12_pairs32_check mlkem_basemul12_pairs32_check_checked
 #define mlkem_add mlkem_add_checked
 #define mlkem_check12 mlkem_check12_checked
-#define mlkem_frombytes12_check mlkem_frombytes12_check_checked
+#define mlkem_basemul12_pairs32 mlkem_basemul12_pairs32_checked
 #define mlkem_ntt mlkem_ntt_checked
 #define mlkem_invntt mlkem_invntt_checked
 #define mlkem_invntt_q mlkem_invntt_q_checked
@@ -371,7 +403,7 @@ static inline uint32_t mlkem_basemul12_pairs32_check_checked(int32_t r[MLKEM_N],
 #define mlkem_cbd_eta2 mlkem_cbd_eta2_checked
 #define mlkem_cbd_eta2_add mlkem_cbd_eta2_add_checked
 #define mlkem_cbd_eta2_add_compress_du mlkem_cbd_eta2_add_compress_du_checked
-#define mlkem_cbd_eta2_add_compress_dv mlkem_cbd_eta2_add_compress_dv_checked
+#define mlkem_msg_cbd_eta2_add_compress_dv mlkem_msg_cbd_eta2_add_compress_dv_checked
 
 #endif /* PQLAB_CONTRACT_CHECKS */
 #endif

@@ -111,22 +111,24 @@ static uint8_t ct_differs(const uint8_t *a, const uint8_t *b, size_t len)
     return (uint8_t)(1u ^ pqlab_ct_is_zero_u32(acc));
 }
 
-/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v + e2)) with
- * e2 = SamplePolyCBD_2(PRF_2(r, 2k)) (Algorithm 14 lines 17, 21, 23; the noise added and v
- * compressed in one pass, cbd_eta2_add_compress_dv; v may be overwritten): written into
+/* The last piece of the ciphertext, c2 = ByteEncode_dv(Compress_dv(v + e2 + mu)) with
+ * e2 = SamplePolyCBD_2(PRF_2(r, 2k)) and mu = Decompress_1(ByteDecode_1(m)) (Algorithm 14
+ * lines 17, 20, 21, 23; the message and the noise added and v compressed in one pass,
+ * msg_cbd_eta2_add_compress_dv; v may be overwritten): written into
  * c_out (c_out != NULL; the kernels take any alignment, so no piece buffer and no copy)
  * or compared with the received ciphertext c_cmp in constant time; returns 1 if it differs
  * from c_cmp, 0 otherwise (always 0 when writing). */
-static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const uint8_t r[MLKEM_SYMBYTES])
+static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const uint8_t m[MLKEM_SYMBYTES],
+                      const uint8_t r[MLKEM_SYMBYTES])
 {
     uint8_t buf[64 * MLKEM_ETA2];
     uint8_t piece[MLKEM_POLYCOMPRESSED_DV];
     mlkem_prf(buf, sizeof buf, r, (uint8_t)(2 * MLKEM_K)); /* e2's bytes, N = 2k */
     if (c_out != NULL) {                                   /* a public mode switch, not data */
-        mlkem_cbd_eta2_add_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v, buf);
+        mlkem_msg_cbd_eta2_add_compress_dv(c_out + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, v, buf, m);
         return 0;
     }
-    mlkem_cbd_eta2_add_compress_dv(piece, v, buf);
+    mlkem_msg_cbd_eta2_add_compress_dv(piece, v, buf, m);
     return ct_differs(piece, c_cmp + MLKEM_K * MLKEM_POLYCOMPRESSED_DU, sizeof piece);
 }
 
@@ -311,9 +313,10 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
 
 /* Algorithm 14 lines 17, 20, 21, 23: v = NTT^-1(t_hat^T o y_hat) + e2 + mu,
  * compressed into c2 (or compared); t_hat is decoded from ek one polynomial at
- * a time. Returns 1 if the compared piece differs. With ek_bad != NULL the
- * section 7.2 modulus check is made as t_hat is decoded (frombytes12_check):
- * *ek_bad nonzero iff some 12-bit value of ek's first 384 k bytes is >= q. */
+ * a time. Returns 1 if the compared piece differs. With ek_bad != NULL (encapsulation)
+ * the section 7.2 modulus check is made as t_hat is decoded (basemul12_pairs32_check):
+ * *ek_bad nonzero iff some 12-bit value of ek's first 384 k bytes is >= q; with ek_bad ==
+ * NULL (decapsulation's re-encryption; section 7.3 has no modulus check) none is made. */
 static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, const uint8_t ek[MLKEM_EKBYTES],
                                         const uint8_t m[MLKEM_SYMBYTES], const uint8_t r[MLKEM_SYMBYTES],
                                         const mlkem_poly y[MLKEM_K], const mlkem_polycache ycache[MLKEM_K],
@@ -321,20 +324,22 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
 {
     mlkem_poly v;
     uint32_t bad = 0;
-    /* v32: zero (a matrix accumulator, cleared by the caller) */
+    /* v32: a matrix accumulator, any contents: the first term (j = 0) sets it */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        /* line 2 (t_hat decoded, canonical) inside the product; the verdict is used only by
-         * encapsulation (decapsulation's re-encryption has no modulus check) */
-        bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c,
-                                             ycache[j].c); /* k <= 4 terms < 2q^2 */
+        /* line 2 (t_hat decoded, canonical) inside the product, k <= 4 terms < 2q^2 */
+        if (ek_bad != NULL) { /* a public mode switch: encapsulation checks ek */
+            bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c, j == 0);
+        } else {
+            mlkem_basemul12_pairs32(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c, j == 0);
+        }
     }
     if (ek_bad != NULL) {
         *ek_bad = bad;
     }
-    mlkem_reduce32(&v, v32);            /* |v32| < 8q^2 < q 2^15: |v| < q */
-    mlkem_invntt_q(&v);                 /* |v| < q in (invntt_q's contract), |v| < q out */
-    mlkem_frommsg_add(&v, m);           /* lines 20, 21: + mu; |v| < q + 1665 */
-    return emit_v(c_out, c_cmp, &v, r); /* lines 17, 21, 23: + e2, c2; |v + e2| < q + 1667 < 2q */
+    mlkem_reduce32(&v, v32); /* |v32| < 8q^2 < q 2^15: |v| < q */
+    mlkem_invntt_q(&v);      /* |v| < q in (invntt_q's contract), |v| < q out */
+    /* lines 17, 20, 21, 23: + mu, + e2, c2; |v + mu + e2| < q + 1667 < 2q */
+    return emit_v(c_out, c_cmp, &v, m, r);
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14). With c_out != NULL the ciphertext is
@@ -372,7 +377,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     }
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
-    mlkem_zero32(&acc[0]); /* reused for t_hat^T y_hat */
+    /* acc[0] reused for t_hat^T y_hat (its first term overwrites it: no clearing) */
     diff |= encrypt_v(c_out, c_cmp, ek, m, r, y, ycache, &acc[0], ek_bad);
     return diff;
 }
@@ -449,12 +454,9 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     for (unsigned int j = 0; j < MLKEM_K; j++) {
         basemul_acc_encoded(&v, ek + j * MLKEM_POLYBYTES, yb + j * MLKEM_POLYBYTES); /* |v| < 4q: k <= 4 terms < q */
     }
-    mlkem_invntt(&v);                            /* |v| < 4q in (contract), |v| < q out */
-    for (unsigned int i = 0; i < MLKEM_N; i++) { /* line 20: + mu (Decompress_1, masked) */
-        const uint16_t bit = (uint16_t)((m[i >> 3] >> (i & 7)) & 1);
-        v.c[i] = (int16_t)(v.c[i] + (int16_t)((uint16_t)(0u - bit) & ((MLKEM_Q + 1) / 2))); /* < q + 1665 */
-    }
-    return emit_v(c_out, c_cmp, &v, r); /* lines 17, 21, 23: + e2, c2; |v + e2| < q + 1667 < 2q */
+    mlkem_invntt(&v); /* |v| < 4q in (contract), |v| < q out */
+    /* lines 17, 20, 21, 23: + mu, + e2, c2; |v + mu + e2| < q + 1667 < 2q */
+    return emit_v(c_out, c_cmp, &v, m, r);
 }
 
 /* K-PKE.Encrypt(ek, m, r) (Algorithm 14), stack-first: y_hat is kept as its 12-bit
@@ -562,7 +564,7 @@ int PQLAB_NAMESPACE(crypto_kem_keypair)(uint8_t *ek, uint8_t *dk)
 
 /* ML-KEM.Encaps_internal(ek, m) (Algorithm 17) with the section 7.2 check. The
  * check's verdict comes from the encryption, which decodes t_hat anyway
- * (frombytes12_check in `ref`, check12 in `smallstack`); with a failing ek nothing
+ * (basemul12_pairs32_check in `ref`, check12 in `smallstack`); with a failing ek nothing
  * computed is released: c and K are zeroised and the error returned, as if the check
  * had come first. ek is public, so the extra work for a bad key leaks nothing. */
 int PQLAB_NAMESPACE(crypto_kem_enc_derand)(uint8_t *c, uint8_t *k, const uint8_t *ek, const uint8_t *m)

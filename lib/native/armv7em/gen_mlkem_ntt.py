@@ -732,18 +732,21 @@ def emit_basemul_pairs32() -> None:
     end_func(name)
 
 
-def emit_basemul12_pairs32() -> None:
+def emit_basemul12_pairs32(set_r: bool = False) -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for the 128 pairs, with a given as
-    its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12, section 7.2's verdict
-    returned as frombytes12_check: 0 iff every 12-bit value is below q): r0 = r (int32),
+    its 384-byte encoding (ByteDecode_12, reduced mod q as frombytes12; section 7.2's verdict
+    returned as check12's: 0 iff every 12-bit value is below q): r0 = r (int32),
     r1 = a's bytes (any alignment), r2 = b (word-aligned pairs), r3 = bg (word-aligned
     halfwords). The decoded pairs stay in registers (r4-r7, four pairs per 12 bytes) and are
     never stored. r12 holds q|q, r11 the verdict (sel takes q|q's bytes 0x01, 0x0d, all
     nonzero, where GE is set). Per pair: ldr b by offset, ldm of the two accumulators,
     smlabb (a0 b0), smlatb / smlatt (a1 bg, two pairs' bg from one word), smladx, stm with
     writeback (LDRD / STRD cost 3 cycles and a load after STRD one more, docs/sim.md). The end
-    address of r is kept on the stack."""
-    name = "pqlab_mlkem_basemul12_pairs32_armv7em"
+    address of r is kept on the stack.
+    set_r (`_set`, h92): r = the products (r not read: smulbb / smuadx instead of the ldm and
+    smlabb / smladx), the first term of encryption's t_hat^T y_hat, so its accumulator needs
+    no clearing."""
+    name = f"pqlab_mlkem_basemul12_pairs32{'_set' if set_r else ''}_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
@@ -780,10 +783,16 @@ def emit_basemul12_pairs32() -> None:
         for k in range(2):
             a = ("r4", "r5", "r6", "r7")[2 * g + k]
             e(f"ldr r9, [r2, #{4 * (2 * g + k)}]")
-            e("ldm r0, {r10, lr}")
-            e(f"smlabb r10, {a}, r9, r10")  # a0 b0
+            if set_r:
+                e(f"smulbb r10, {a}, r9")  # a0 b0
+            else:
+                e("ldm r0, {r10, lr}")
+                e(f"smlabb r10, {a}, r9, r10")  # a0 b0
             e(f"smlat{'bt'[k]} r10, {a}, r8, r10")  # + a1 bg
-            e(f"smladx lr, {a}, r9, lr")  # a0 b1 + a1 b0
+            if set_r:
+                e(f"smuadx lr, {a}, r9")  # a0 b1 + a1 b0
+            else:
+                e(f"smladx lr, {a}, r9, lr")  # a0 b1 + a1 b0
             e("stm r0!, {r10, lr}")
     e("add r2, r2, #16")
     e("add r3, r3, #8")
@@ -1096,30 +1105,23 @@ def unpack12(src: str) -> None:
     e("orr r8, r8, r9, lsl #16")  # c7
 
 
-def emit_frombytes12(check: bool) -> None:
+def emit_frombytes12() -> None:
     """r = ByteDecode_12(in) reduced mod q (Algorithm 6, m = q): r0 = r, r1 = in (384 bytes,
     any alignment). 12 bytes -> 8 coefficients as 4 words; usub16 / sel subtract q from the
-    halves >= q (values < 2^12 < 2q).
-    check: the encapsulation key's modulus check (FIPS 203 section 7.2) fused in
-    (`_check`): returns 0 iff every 12-bit value of in is below q, else a nonzero word. The
-    usub16 against q leaves GE set where a value is >= q; one sel per word ORs 0xff bytes
-    into the verdict there (check12's accumulator), one instruction per two values."""
-    name = f"pqlab_mlkem_frombytes12{'_check' if check else ''}_armv7em"
+    halves >= q (values < 2^12 < 2q). (The form with section 7.2's verdict fused in,
+    frombytes12_check of h87, went away when encryption's t_hat decoding moved into
+    basemul12_pairs32, h90; removed 2026-11-27, h92.)"""
+    name = "pqlab_mlkem_frombytes12_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e(f"movw r12, #{Q}")
     e(f"movt r12, #{Q}")
     e("add lr, r0, #512")
-    if check:
-        e("mov r10, #0")  # verdict
-        e("mvn r11, #0")  # all ones
     out.append("1:")
     unpack12("r1")
     for r in ("r5", "r6", "r7", "r8"):
         e(f"usub16 r9, {r}, r12")
         e(f"sel {r}, r9, {r}")
-        if check:
-            e("sel r10, r11, r10")
     e("str r5, [r0, #0]")
     e("str r6, [r0, #4]")
     e("str r7, [r0, #8]")
@@ -1127,8 +1129,6 @@ def emit_frombytes12(check: bool) -> None:
     e("add r0, r0, #16")
     e("cmp r0, lr")
     e("bne 1b")
-    if check:
-        e("mov r0, r10")
     e("pop {r4-r11, pc}")
     end_func(name)
 
@@ -1279,16 +1279,16 @@ def emit_zero32() -> None:
     end_func(name)
 
 
-def emit_frommsg(add: bool = False) -> None:
-    """r = Decompress_1(ByteDecode_1(msg)) (FIPS 203 Algorithm 14 line 20), or with add
-    r += it (frommsg_add, kernels.h: one ldm and four sadd16 before the stores): r0 = r,
-    r1 = msg (32 bytes). Per byte b: s = b | b << 15 puts bit j at position j and bit j + 1 at
-    j + 16, so (s >> j) & 0x00010001 holds coefficients 8i + j, 8i + j + 1 as 0/1 in the two
-    halves; one MUL by 1665 = (q + 1)/2 scales both (no carry between halves). No branch,
-    no secret-dependent address."""
-    name = "pqlab_mlkem_frommsg_add_armv7em" if add else "pqlab_mlkem_frommsg_armv7em"
+def emit_frommsg() -> None:
+    """r = Decompress_1(ByteDecode_1(msg)) (FIPS 203 Algorithm 14 line 20): r0 = r, r1 = msg
+    (32 bytes). Per byte b: s = b | b << 15 puts bit j at position j and bit j + 1 at j + 16,
+    so (s >> j) & 0x00010001 holds coefficients 8i + j, 8i + j + 1 as 0/1 in the two halves;
+    one MUL by 1665 = (q + 1)/2 scales both (no carry between halves). No branch, no
+    secret-dependent address. (The adding form, frommsg_add of h72, is now part of v's
+    compression: cbd2_add_msg_compress4 / 5, h92.)"""
+    name = "pqlab_mlkem_frommsg_armv7em"
     func(name)
-    e("push {r4-r11, lr}" if add else "push {r4-r7, lr}")
+    e("push {r4-r7, lr}")
     e(f"movw r12, #{(Q + 1) // 2}")
     const("r3", 0x00010001)
     e("add lr, r1, #32")
@@ -1301,14 +1301,10 @@ def emit_frommsg(add: bool = False) -> None:
     e("and r7, r3, r2, lsr #6")
     for r in ("r4", "r5", "r6", "r7"):
         e(f"mul {r}, {r}, r12")
-    if add:
-        e("ldm r0, {r8-r11}")
-        for r, x in (("r4", "r8"), ("r5", "r9"), ("r6", "r10"), ("r7", "r11")):
-            e(f"sadd16 {r}, {r}, {x}")
     e("stm r0!, {r4-r7}")
     e("cmp r1, lr")
     e("bne 1b")
-    e("pop {r4-r11, pc}" if add else "pop {r4-r7, pc}")
+    e("pop {r4-r7, pc}")
     end_func(name)
 
 
@@ -1469,21 +1465,32 @@ def emit_compress(d: int) -> None:
     end_func(name)
 
 
-def emit_cbd2_add_compress(d: int) -> None:
+def emit_cbd2_add_compress(d: int, msg: bool = False) -> None:
     """out = ByteEncode_d(Compress_d((c + SamplePolyCBD_2(buf)) mod q)) for |c| <= 2q - 3
     (FIPS 203 Algorithm 14 lines 19-22 and 21-23: e1[i] or e2 added and the sum compressed in
-    one pass; kernels.h cbd_eta2_add_compress_du / dv): r0 = out (32 d bytes, any alignment),
+    one pass; kernels.h cbd_eta2_add_compress_du): r0 = out (32 d bytes, any alignment),
     r1 = c (only read), r2 = buf (128 bytes, any alignment). emit_compress's loop with, per
     8 coefficients, one word of buf turned into their noise in the registers: 2-bit sums
     s = w - ((w >> 1) & 0x55..), x and y fields of the even and odd coefficients masked with
     0x03030303 (held in r9) and subtracted bytewise (ssub8), the even bytes c0 c2 c4 c6 and
     odd bytes c1 c3 c5 c7 packed by halfword into c0 c2 c1 c3 and c4 c6 c5 c7, and sxtab16
     adds them to the loaded pairs (c0, c1) .. (c6, c7) sign-extended, halfword by halfword.
-    |c + e| <= 2q - 1 < 2q: compress_consts' range. The loop end is kept on the stack."""
-    name = f"pqlab_mlkem_cbd2_add_compress{d}_armv7em"
+    |c + e| <= 2q - 1 < 2q: compress_consts' range. The loop end is kept on the stack.
+    msg (`_msg`, v's compression, kernels.h msg_cbd_eta2_add_compress_dv; since 2026-11-27,
+    h92): r3 = msg (32 bytes, any alignment), and Decompress_1(ByteDecode_1(msg)) is added
+    too (Algorithm 14 lines 20, 21: mu), so |c| <= 2q - 1668 (the sum stays below 2q). Per
+    pass of 32 coefficients the four message bytes are copied to the stack (the pointer
+    lives there too: all registers are in use); per 8 coefficients, after the noise, the
+    byte b gives s = b | b << 15 (bit j at j, bit j + 1 at j + 16), and for word j
+    (s >> 2j) & 0x00010001 times 1665 = (q + 1)/2 is added with sadd16 (no carry between
+    the halves; r9 holds 0x00010001 meanwhile, then 0x03030303 again, both immediates).
+    No branch, no secret-dependent address."""
+    name = f"pqlab_mlkem_cbd2_add{'_msg' if msg else ''}_compress{d}_armv7em"
     m, c = compress_consts(d)
     func(name)
-    e("push {r3-r11, lr}")
+    e("push {r3-r11, lr}")  # r3's slot: the loop end (with msg: the message pointer)
+    if msg:
+        e("sub sp, sp, #8")  # [sp] loop end, [sp, #4] this pass's message bytes, [sp, #8] msg
     e("mov lr, r2")
     const("r2", m)
     e(f"mov r3, #{c}")
@@ -1491,6 +1498,11 @@ def emit_cbd2_add_compress(d: int) -> None:
     e("add r12, r1, #512")
     e("str r12, [sp]")
     out.append("1:")
+    if msg:
+        e("ldr r12, [sp, #8]")
+        e("ldr r11, [r12], #4")
+        e("str r12, [sp, #8]")
+        e("str r11, [sp, #4]")
     acc, t = "r8", "r10"
     for blk in range(4):  # 4 x 8 coefficients
         e("ldr r10, [lr], #4")
@@ -1510,10 +1522,22 @@ def emit_cbd2_add_compress(d: int) -> None:
         e("sxtab16 r5, r5, r12, ror #8")
         e("sxtab16 r6, r6, r10")
         e("sxtab16 r7, r7, r10, ror #8")
+        if msg:
+            e(f"ldrb r11, [sp, #{4 + blk}]")
+            e("mov r9, #0x00010001")
+            e(f"movw r12, #{(Q + 1) // 2}")
+            e("orr r11, r11, r11, lsl #15")
+            for j, x in enumerate(("r4", "r5", "r6", "r7")):
+                e(f"and r10, r9, r11, lsr #{2 * j}" if j else "and r10, r9, r11")  # bits 8 blk + 2j, + 1
+                e("mul r10, r10, r12")  # 0 or 1665 per half
+                e(f"sadd16 {x}, {x}, r10")
+            e("mov r9, #0x03030303")
         compress_pack8(blk, d, acc, t)
     e("ldr r12, [sp]")
     e("cmp r1, r12")
     e("bne 1b")
+    if msg:
+        e("add sp, sp, #8")
     e("pop {r3-r11, pc}")
     end_func(name)
 
@@ -1585,6 +1609,7 @@ def main() -> None:
     emit_mulcache()
     emit_basemul_pairs32()
     emit_basemul12_pairs32()
+    emit_basemul12_pairs32(set_r=True)
     emit_reduce32()
     emit_reduce32_add()
     emit_reduce32_add_tobytes12()
@@ -1592,21 +1617,19 @@ def main() -> None:
     emit_cbd2()
     emit_cbd2(add=True)
     emit_cbd3()
-    emit_frombytes12(check=False)
-    emit_frombytes12(check=True)
+    emit_frombytes12()
     emit_tobytes12()
     emit_canonical()
     emit_tomont_add()
     emit_add()
     emit_frommsg()
-    emit_frommsg(add=True)
     emit_tomsg()
     emit_tomsg_sub()
     emit_zero32()
     emit_check12()
     for d in (4, 5, 10, 11):
         emit_compress(d)
-        emit_cbd2_add_compress(d)
+        emit_cbd2_add_compress(d, msg=d in (4, 5))  # d_v (with mu) / d_u
         emit_decompress(d)
     out.extend(["", '.section .rodata.pqlab_mlkem_ntt, "a"', ".align 2"])
     c1, c2 = inv_consts()

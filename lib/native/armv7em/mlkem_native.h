@@ -54,15 +54,16 @@
  *                                         sadd16, |c| <= 2^15 - 3): the values of the C exactly
  *   pqlab_mlkem_frombytes12_armv7em(c, in)  ByteDecode_12 of 384 bytes (any alignment),
  *                                         reduced mod q: canonical, as the C
- *   pqlab_mlkem_frombytes12_check_armv7em(c, in)
- *                                         the same, and returns section 7.2's verdict on
- *                                         those 384 bytes: 0 iff every 12-bit value is below q,
- *                                         nonzero word else (kernels.h frombytes12_check)
  *   pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg)
  *                                         basemul_pairs32 on all 128 pairs with a given as its
  *                                         384 bytes (any alignment; decoded as frombytes12 in
- *                                         registers, never stored); returns the verdict of
- *                                         frombytes12_check (kernels.h basemul12_pairs32_check)
+ *                                         registers, never stored); returns section 7.2's
+ *                                         verdict on the 384 bytes: 0 iff every 12-bit value
+ *                                         is below q, nonzero word else (kernels.h
+ *                                         basemul12_pairs32_check; basemul12_pairs32 drops it)
+ *   pqlab_mlkem_basemul12_pairs32_set_armv7em(r, a, b, bg)
+ *                                         the same with r = the products (r not read; the
+ *                                         kernels.h dispatchers' set != 0)
  *   pqlab_mlkem_tobytes12_armv7em(out, c)   ByteEncode_12 of canonical c into 384 bytes (any
  *                                         alignment), as the C
  *   pqlab_mlkem_canonical_armv7em(c)      c mod q in [0, q) for |c| < 2q (kernels.h
@@ -71,8 +72,6 @@
  *                                         int16, |b| <= q; |result| < q + |b|, congruent to the C's
  *   pqlab_mlkem_add_armv7em(r, b)         r = r + b as int16 (SADD16; kernels.h add), |r + b| < 2^15
  *   pqlab_mlkem_frommsg_armv7em(c, msg)   Decompress_1(ByteDecode_1(msg)): 0 or 1665, as the C
- *   pqlab_mlkem_frommsg_add_armv7em(c, msg)  c += Decompress_1(ByteDecode_1(msg)) (kernels.h
- *                                         frommsg_add; sadd16, |c| < 2^15 - 1665), as the C
  *   pqlab_mlkem_tomsg_armv7em(msg, c)     ByteEncode_1(Compress_1(c)) of canonical c, as the C
  *   pqlab_mlkem_tomsg_sub_armv7em(msg, v, w)
  *                                         ByteEncode_1(Compress_1(v - w mod q)) for canonical
@@ -84,17 +83,22 @@
  *   pqlab_mlkem_compress{4,5,10,11}_armv7em(out, c)
  *                                         ByteEncode_d(Compress_d(c)) of canonical c into 32 d
  *                                         bytes (any alignment), as the C (compress_du / dv)
- *   pqlab_mlkem_cbd2_add_compress{4,5,10,11}_armv7em(out, c, buf)
+ *   pqlab_mlkem_cbd2_add_compress{10,11}_armv7em(out, c, buf)
  *                                         ByteEncode_d(Compress_d(c + SamplePolyCBD_2(buf)))
  *                                         for |c| <= 2q - 3 (out, buf any alignment; c only
  *                                         read): the bytes of cbd2_add then compress
- *                                         (kernels.h cbd_eta2_add_compress_du / dv)
+ *                                         (kernels.h cbd_eta2_add_compress_du)
+ *   pqlab_mlkem_cbd2_add_msg_compress{4,5}_armv7em(out, c, buf, msg)
+ *                                         the same of c + Decompress_1(ByteDecode_1(msg)) +
+ *                                         SamplePolyCBD_2(buf) for |c| <= 2q - 1668 (msg any
+ *                                         alignment): the bytes of frommsg_add, cbd2_add, then
+ *                                         compress (kernels.h msg_cbd_eta2_add_compress_dv)
  *   pqlab_mlkem_decompress{4,5,10,11}_armv7em(c, in)
  *                                         Decompress_d(ByteDecode_d(in)) of 32 d bytes (any
  *                                         alignment): canonical, as the C
  *
  * All of them: 4-byte aligned polynomial arrays of 256 int16_t; no secret-dependent branch or address;
- * stack at most 44 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
+ * stack at most 48 bytes; AAPCS (r4-r11 preserved). They are not namespaced (one copy serves the
  * three parameter sets); the wrappers below give them the names kernels.h dispatches to. */
 #ifndef PQLAB_NATIVE_ARMV7EM_MLKEM_NATIVE_H
 #define PQLAB_NATIVE_ARMV7EM_MLKEM_NATIVE_H
@@ -119,15 +123,15 @@ void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
 void pqlab_mlkem_cbd2_add_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_frombytes12_armv7em(int16_t c[256], const uint8_t in[384]);
-uint32_t pqlab_mlkem_frombytes12_check_armv7em(int16_t c[256], const uint8_t in[384]);
 uint32_t pqlab_mlkem_basemul12_pairs32_armv7em(int32_t r[256], const uint8_t a[384], const int16_t b[256],
                                                const int16_t bg[128]);
+uint32_t pqlab_mlkem_basemul12_pairs32_set_armv7em(int32_t r[256], const uint8_t a[384], const int16_t b[256],
+                                                   const int16_t bg[128]);
 void pqlab_mlkem_tobytes12_armv7em(uint8_t out[384], const int16_t c[256]);
 void pqlab_mlkem_canonical_armv7em(int16_t c[256]);
 void pqlab_mlkem_tomont_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_add_armv7em(int16_t r[256], const int16_t b[256]);
 void pqlab_mlkem_frommsg_armv7em(int16_t c[256], const uint8_t msg[32]);
-void pqlab_mlkem_frommsg_add_armv7em(int16_t c[256], const uint8_t msg[32]);
 void pqlab_mlkem_tomsg_armv7em(uint8_t msg[32], const int16_t c[256]);
 void pqlab_mlkem_tomsg_sub_armv7em(uint8_t msg[32], const int16_t v[256], const int16_t w[256]);
 uint32_t pqlab_mlkem_check12_armv7em(const uint8_t *in, unsigned int nbytes);
@@ -137,8 +141,10 @@ void pqlab_mlkem_compress10_armv7em(uint8_t out[320], const int16_t c[256]);
 void pqlab_mlkem_compress11_armv7em(uint8_t out[352], const int16_t c[256]);
 void pqlab_mlkem_decompress4_armv7em(int16_t c[256], const uint8_t in[128]);
 void pqlab_mlkem_decompress5_armv7em(int16_t c[256], const uint8_t in[160]);
-void pqlab_mlkem_cbd2_add_compress4_armv7em(uint8_t out[128], const int16_t c[256], const uint8_t buf[128]);
-void pqlab_mlkem_cbd2_add_compress5_armv7em(uint8_t out[160], const int16_t c[256], const uint8_t buf[128]);
+void pqlab_mlkem_cbd2_add_msg_compress4_armv7em(uint8_t out[128], const int16_t c[256], const uint8_t buf[128],
+                                                const uint8_t msg[32]);
+void pqlab_mlkem_cbd2_add_msg_compress5_armv7em(uint8_t out[160], const int16_t c[256], const uint8_t buf[128],
+                                                const uint8_t msg[32]);
 void pqlab_mlkem_cbd2_add_compress10_armv7em(uint8_t out[320], const int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_cbd2_add_compress11_armv7em(uint8_t out[352], const int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_decompress10_armv7em(int16_t c[256], const uint8_t in[320]);
@@ -161,14 +167,12 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
-#define PQLAB_MLKEM_NATIVE_FROMBYTES12_CHECK
 #define PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
 #define PQLAB_MLKEM_NATIVE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_CANONICAL
 #define PQLAB_MLKEM_NATIVE_TOMONT_ADD
 #define PQLAB_MLKEM_NATIVE_ADD
 #define PQLAB_MLKEM_NATIVE_FROMMSG
-#define PQLAB_MLKEM_NATIVE_FROMMSG_ADD
 #define PQLAB_MLKEM_NATIVE_TOMSG
 #define PQLAB_MLKEM_NATIVE_TOMSG_SUB
 #define PQLAB_MLKEM_NATIVE_CHECK12
@@ -183,7 +187,7 @@ static inline void PQLAB_NAMESPACE(mlkem_compress_du_native)(uint8_t out[MLKEM_P
 {
     PQLAB_MLKEM_ARMV7EM_KERNEL(compress, MLKEM_DU)(out, a->c);
 }
-#define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS
+#define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD_COMPRESS_DU
 _Static_assert(MLKEM_ETA2 == 2, "the fused kernels sample SamplePolyCBD_2");
 static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_du_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DU],
                                                                           mlkem_poly *r,
@@ -191,11 +195,13 @@ static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_du_native)(uint8_
 {
     PQLAB_MLKEM_ARMV7EM_KERNEL(cbd2_add_compress, MLKEM_DU)(out, r->c, buf);
 }
-static inline void PQLAB_NAMESPACE(mlkem_cbd_eta2_add_compress_dv_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DV],
-                                                                          mlkem_poly *r,
-                                                                          const uint8_t buf[64 * MLKEM_ETA2])
+#define PQLAB_MLKEM_NATIVE_MSG_CBD_ETA2_ADD_COMPRESS_DV
+static inline void PQLAB_NAMESPACE(mlkem_msg_cbd_eta2_add_compress_dv_native)(uint8_t out[MLKEM_POLYCOMPRESSED_DV],
+                                                                              mlkem_poly *r,
+                                                                              const uint8_t buf[64 * MLKEM_ETA2],
+                                                                              const uint8_t msg[MLKEM_SYMBYTES])
 {
-    PQLAB_MLKEM_ARMV7EM_KERNEL(cbd2_add_compress, MLKEM_DV)(out, r->c, buf);
+    PQLAB_MLKEM_ARMV7EM_KERNEL(cbd2_add_msg_compress, MLKEM_DV)(out, r->c, buf, msg);
 }
 static inline void PQLAB_NAMESPACE(mlkem_decompress_du_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYCOMPRESSED_DU])
 {
@@ -216,10 +222,6 @@ static inline void PQLAB_NAMESPACE(mlkem_add_native)(mlkem_poly *r, const mlkem_
 static inline void PQLAB_NAMESPACE(mlkem_frommsg_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
 {
     pqlab_mlkem_frommsg_armv7em(r->c, msg);
-}
-static inline void PQLAB_NAMESPACE(mlkem_frommsg_add_native)(mlkem_poly *r, const uint8_t msg[MLKEM_SYMBYTES])
-{
-    pqlab_mlkem_frommsg_add_armv7em(r->c, msg);
 }
 static inline void PQLAB_NAMESPACE(mlkem_tomsg_native)(uint8_t msg[MLKEM_SYMBYTES], const mlkem_poly *a)
 {
@@ -263,16 +265,13 @@ static inline void PQLAB_NAMESPACE(mlkem_frombytes12_native)(mlkem_poly *r, cons
 {
     pqlab_mlkem_frombytes12_armv7em(r->c, in);
 }
-static inline uint32_t PQLAB_NAMESPACE(mlkem_frombytes12_check_native)(mlkem_poly *r, const uint8_t in[MLKEM_POLYBYTES])
-{
-    return pqlab_mlkem_frombytes12_check_armv7em(r->c, in);
-}
 static inline uint32_t PQLAB_NAMESPACE(mlkem_basemul12_pairs32_check_native)(int32_t r[MLKEM_N],
                                                                              const uint8_t a[MLKEM_POLYBYTES],
                                                                              const int16_t b[MLKEM_N],
-                                                                             const int16_t bg[MLKEM_N / 2])
+                                                                             const int16_t bg[MLKEM_N / 2], int set)
 {
-    return pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg);
+    return set ? pqlab_mlkem_basemul12_pairs32_set_armv7em(r, a, b, bg) /* public flag */
+               : pqlab_mlkem_basemul12_pairs32_armv7em(r, a, b, bg);
 }
 static inline void PQLAB_NAMESPACE(mlkem_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly *a)
 {

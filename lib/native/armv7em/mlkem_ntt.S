@@ -2119,6 +2119,81 @@ pqlab_mlkem_basemul12_pairs32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul12_pairs32_armv7em, .-pqlab_mlkem_basemul12_pairs32_armv7em
 
+.section .text.pqlab_mlkem_basemul12_pairs32_set_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul12_pairs32_set_armv7em
+.type pqlab_mlkem_basemul12_pairs32_set_armv7em, %function
+.align 2
+pqlab_mlkem_basemul12_pairs32_set_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r4, r0, #1024
+    str.w r4, [sp]
+    movw r12, #3329
+    movt r12, #3329
+    mov.w r11, #0
+1:
+    ldr.w r9, [r1, #0]
+    ldr.w r10, [r1, #4]
+    ldr.w r8, [r1, #8]
+    add.w r1, r1, #12
+    ubfx r4, r9, #0, #12
+    lsr.w lr, r9, #12
+    bfi r4, lr, #16, #12
+    lsr.w r5, r9, #24
+    bfi r5, r10, #8, #4
+    lsr.w lr, r10, #4
+    bfi r5, lr, #16, #12
+    ubfx r6, r10, #16, #12
+    lsr.w lr, r10, #28
+    bfi lr, r8, #4, #8
+    bfi r6, lr, #16, #12
+    ubfx r7, r8, #8, #12
+    lsr.w lr, r8, #20
+    orr.w r7, r7, lr, lsl #16
+    usub16 r9, r4, r12
+    sel r4, r9, r4
+    sel r11, r12, r11
+    usub16 r9, r5, r12
+    sel r5, r9, r5
+    sel r11, r12, r11
+    usub16 r9, r6, r12
+    sel r6, r9, r6
+    sel r11, r12, r11
+    usub16 r9, r7, r12
+    sel r7, r9, r7
+    sel r11, r12, r11
+    ldr.w r8, [r3, #0]
+    ldr.w r9, [r2, #0]
+    smulbb r10, r4, r9
+    smlatb r10, r4, r8, r10
+    smuadx lr, r4, r9
+    stm.w r0!, {r10, lr}
+    ldr.w r9, [r2, #4]
+    smulbb r10, r5, r9
+    smlatt r10, r5, r8, r10
+    smuadx lr, r5, r9
+    stm.w r0!, {r10, lr}
+    ldr.w r8, [r3, #4]
+    ldr.w r9, [r2, #8]
+    smulbb r10, r6, r9
+    smlatb r10, r6, r8, r10
+    smuadx lr, r6, r9
+    stm.w r0!, {r10, lr}
+    ldr.w r9, [r2, #12]
+    smulbb r10, r7, r9
+    smlatt r10, r7, r8, r10
+    smuadx lr, r7, r9
+    stm.w r0!, {r10, lr}
+    add.w r2, r2, #16
+    add.w r3, r3, #8
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 1b
+    mov.w r0, r11
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_basemul12_pairs32_set_armv7em, .-pqlab_mlkem_basemul12_pairs32_set_armv7em
+
 .section .text.pqlab_mlkem_reduce32_armv7em, "ax", %progbits
 .global pqlab_mlkem_reduce32_armv7em
 .type pqlab_mlkem_reduce32_armv7em, %function
@@ -2701,59 +2776,6 @@ pqlab_mlkem_frombytes12_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
 
-.section .text.pqlab_mlkem_frombytes12_check_armv7em, "ax", %progbits
-.global pqlab_mlkem_frombytes12_check_armv7em
-.type pqlab_mlkem_frombytes12_check_armv7em, %function
-.align 2
-pqlab_mlkem_frombytes12_check_armv7em:
-    push.w {r4-r11, lr}
-    movw r12, #3329
-    movt r12, #3329
-    add.w lr, r0, #512
-    mov.w r10, #0
-    mvn r11, #0
-1:
-    ldr.w r2, [r1, #0]
-    ldr.w r3, [r1, #4]
-    ldr.w r4, [r1, #8]
-    add.w r1, r1, #12
-    ubfx r5, r2, #0, #12
-    lsr.w r9, r2, #12
-    bfi r5, r9, #16, #12
-    lsr.w r6, r2, #24
-    bfi r6, r3, #8, #4
-    lsr.w r9, r3, #4
-    bfi r6, r9, #16, #12
-    ubfx r7, r3, #16, #12
-    lsr.w r9, r3, #28
-    bfi r9, r4, #4, #8
-    bfi r7, r9, #16, #12
-    ubfx r8, r4, #8, #12
-    lsr.w r9, r4, #20
-    orr.w r8, r8, r9, lsl #16
-    usub16 r9, r5, r12
-    sel r5, r9, r5
-    sel r10, r11, r10
-    usub16 r9, r6, r12
-    sel r6, r9, r6
-    sel r10, r11, r10
-    usub16 r9, r7, r12
-    sel r7, r9, r7
-    sel r10, r11, r10
-    usub16 r9, r8, r12
-    sel r8, r9, r8
-    sel r10, r11, r10
-    str.w r5, [r0, #0]
-    str.w r6, [r0, #4]
-    str.w r7, [r0, #8]
-    str.w r8, [r0, #12]
-    add.w r0, r0, #16
-    cmp.w r0, lr
-    bne.w 1b
-    mov.w r0, r10
-    pop.w {r4-r11, pc}
-.size pqlab_mlkem_frombytes12_check_armv7em, .-pqlab_mlkem_frombytes12_check_armv7em
-
 .section .text.pqlab_mlkem_tobytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_tobytes12_armv7em
 .type pqlab_mlkem_tobytes12_armv7em, %function
@@ -2983,38 +3005,6 @@ pqlab_mlkem_frommsg_armv7em:
     bne.w 1b
     pop.w {r4-r7, pc}
 .size pqlab_mlkem_frommsg_armv7em, .-pqlab_mlkem_frommsg_armv7em
-
-.section .text.pqlab_mlkem_frommsg_add_armv7em, "ax", %progbits
-.global pqlab_mlkem_frommsg_add_armv7em
-.type pqlab_mlkem_frommsg_add_armv7em, %function
-.align 2
-pqlab_mlkem_frommsg_add_armv7em:
-    push.w {r4-r11, lr}
-    movw r12, #1665
-    movw r3, #1
-    movt r3, #1
-    add.w lr, r1, #32
-1:
-    ldrb r2, [r1], #1
-    orr.w r2, r2, r2, lsl #15
-    and.w r4, r3, r2
-    and.w r5, r3, r2, lsr #2
-    and.w r6, r3, r2, lsr #4
-    and.w r7, r3, r2, lsr #6
-    mul r4, r4, r12
-    mul r5, r5, r12
-    mul r6, r6, r12
-    mul r7, r7, r12
-    ldm.w r0, {r8-r11}
-    sadd16 r4, r4, r8
-    sadd16 r5, r5, r9
-    sadd16 r6, r6, r10
-    sadd16 r7, r7, r11
-    stm.w r0!, {r4-r7}
-    cmp.w r1, lr
-    bne.w 1b
-    pop.w {r4-r11, pc}
-.size pqlab_mlkem_frommsg_add_armv7em, .-pqlab_mlkem_frommsg_add_armv7em
 
 .section .text.pqlab_mlkem_tomsg_armv7em, "ax", %progbits
 .global pqlab_mlkem_tomsg_armv7em
@@ -3316,12 +3306,13 @@ pqlab_mlkem_compress4_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress4_armv7em, .-pqlab_mlkem_compress4_armv7em
 
-.section .text.pqlab_mlkem_cbd2_add_compress4_armv7em, "ax", %progbits
-.global pqlab_mlkem_cbd2_add_compress4_armv7em
-.type pqlab_mlkem_cbd2_add_compress4_armv7em, %function
+.section .text.pqlab_mlkem_cbd2_add_msg_compress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_msg_compress4_armv7em
+.type pqlab_mlkem_cbd2_add_msg_compress4_armv7em, %function
 .align 2
-pqlab_mlkem_cbd2_add_compress4_armv7em:
+pqlab_mlkem_cbd2_add_msg_compress4_armv7em:
     push.w {r3-r11, lr}
+    sub.w sp, sp, #8
     mov.w lr, r2
     movw r2, #15100
     movt r2, #1
@@ -3331,6 +3322,10 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     add.w r12, r1, #512
     str.w r12, [sp]
 1:
+    ldr.w r12, [sp, #8]
+    ldr.w r11, [r12], #4
+    str.w r12, [sp, #8]
+    str.w r11, [sp, #4]
     ldr.w r10, [lr], #4
     ldm.w r1!, {r4-r7}
     lsr.w r11, r10, #1
@@ -3348,6 +3343,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #4]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -3389,6 +3401,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #5]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -3430,6 +3459,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #6]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -3471,6 +3517,23 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #7]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #4
     smlawt r10, r2, r4, r3
@@ -3498,8 +3561,9 @@ pqlab_mlkem_cbd2_add_compress4_armv7em:
     ldr.w r12, [sp]
     cmp.w r1, r12
     bne.w 1b
+    add.w sp, sp, #8
     pop.w {r3-r11, pc}
-.size pqlab_mlkem_cbd2_add_compress4_armv7em, .-pqlab_mlkem_cbd2_add_compress4_armv7em
+.size pqlab_mlkem_cbd2_add_msg_compress4_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress4_armv7em
 
 .section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress4_armv7em
@@ -3744,12 +3808,13 @@ pqlab_mlkem_compress5_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_compress5_armv7em, .-pqlab_mlkem_compress5_armv7em
 
-.section .text.pqlab_mlkem_cbd2_add_compress5_armv7em, "ax", %progbits
-.global pqlab_mlkem_cbd2_add_compress5_armv7em
-.type pqlab_mlkem_cbd2_add_compress5_armv7em, %function
+.section .text.pqlab_mlkem_cbd2_add_msg_compress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_cbd2_add_msg_compress5_armv7em
+.type pqlab_mlkem_cbd2_add_msg_compress5_armv7em, %function
 .align 2
-pqlab_mlkem_cbd2_add_compress5_armv7em:
+pqlab_mlkem_cbd2_add_msg_compress5_armv7em:
     push.w {r3-r11, lr}
+    sub.w sp, sp, #8
     mov.w lr, r2
     movw r2, #30199
     movt r2, #2
@@ -3759,6 +3824,10 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     add.w r12, r1, #512
     str.w r12, [sp]
 1:
+    ldr.w r12, [sp, #8]
+    ldr.w r11, [r12], #4
+    str.w r12, [sp, #8]
+    str.w r11, [sp, #4]
     ldr.w r10, [lr], #4
     ldm.w r1!, {r4-r7}
     lsr.w r11, r10, #1
@@ -3776,6 +3845,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #4]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r8, r10, #8, #5
     smlawt r10, r2, r4, r3
@@ -3818,6 +3904,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #5]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r10, r10, #8, #5
     orr.w r8, r8, r10, lsl #8
@@ -3861,6 +3964,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #6]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r10, r10, #8, #5
     orr.w r8, r8, r10, lsl #16
@@ -3904,6 +4024,23 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     sxtab16 r5, r5, r12, ror #8
     sxtab16 r6, r6, r10
     sxtab16 r7, r7, r10, ror #8
+    ldrb r11, [sp, #7]
+    mov.w r9, #0x00010001
+    movw r12, #1665
+    orr.w r11, r11, r11, lsl #15
+    and.w r10, r9, r11
+    mul r10, r10, r12
+    sadd16 r4, r4, r10
+    and.w r10, r9, r11, lsr #2
+    mul r10, r10, r12
+    sadd16 r5, r5, r10
+    and.w r10, r9, r11, lsr #4
+    mul r10, r10, r12
+    sadd16 r6, r6, r10
+    and.w r10, r9, r11, lsr #6
+    mul r10, r10, r12
+    sadd16 r7, r7, r10
+    mov.w r9, #0x03030303
     smlawb r10, r2, r4, r3
     ubfx r10, r10, #8, #5
     orr.w r8, r8, r10, lsl #24
@@ -3934,8 +4071,9 @@ pqlab_mlkem_cbd2_add_compress5_armv7em:
     ldr.w r12, [sp]
     cmp.w r1, r12
     bne.w 1b
+    add.w sp, sp, #8
     pop.w {r3-r11, pc}
-.size pqlab_mlkem_cbd2_add_compress5_armv7em, .-pqlab_mlkem_cbd2_add_compress5_armv7em
+.size pqlab_mlkem_cbd2_add_msg_compress5_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress5_armv7em
 
 .section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress5_armv7em
