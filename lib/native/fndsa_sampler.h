@@ -28,7 +28,12 @@
  * below 2^63 in magnitude and the hardware conversion equals fpr.h's fpr_trunc (BerExp's
  * callers have 0 <= x < 64 ln 2 + 1 and ccs = sigma_min / sigma' < 1). Never declines.
  * Constant time (x and ccs are secret): no branch or address depends on them; FCVTZS, UMULH and
- * the register shift have data-independent latency on the cores this serves. */
+ * the register shift have data-independent latency on the cores this serves.
+ *
+ * pqlab_fndsa_berexp_threshold3_native(t, x, ccs, c): t[l] = pqlab_fndsa_berexp_threshold_native(
+ * x[l], ccs, c) for l = 0, 1, 2, every x[l] in the domain above (the three evaluations side by
+ * side, so that their serial polynomial chains overlap; sampler.c's SamplerZ pair evaluates a
+ * candidate and the speculative next one with it). Never declines; constant time as above. */
 #ifndef PQLAB_NATIVE_FNDSA_SAMPLER_H
 #define PQLAB_NATIVE_FNDSA_SAMPLER_H
 
@@ -37,5 +42,6 @@
 int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi);
 void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc);
 uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13]);
+void pqlab_fndsa_berexp_threshold3_native(uint64_t t[3], const double x[3], double ccs, const uint64_t c[13]);
 
 #endif
