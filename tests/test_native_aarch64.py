@@ -1019,7 +1019,36 @@ int main(void)
         const double x = i % 4 == 0 ? unit() * ln2 : i % 4 == 1 ? unit() * 50.0 : i % 4 == 2 ? unit() * 2.0 : unit();
         check(x, i % 8 == 0 ? unit() * 0.01 : 0.5 + 0.5 * unit());
     }
-    printf("counts berexp=%u\n", checks);
+    /* SamplerZ's centres: floor and fraction, against fpr_floor / fpr_sub / fpr_of32 */
+    unsigned int centres = 0;
+    for (unsigned int i = 0; i < @NRANDOM@ * 400; i++) {
+        double mu[2];
+        for (unsigned int j = 0; j < 2; j++) {
+            const double base = (double)((int64_t)(next64() % 4001) - 2000);
+            const unsigned int kind = (i + j) % 8;
+            mu[j] = kind == 0   ? base
+                    : kind == 1 ? nextafter(base, -1e9)
+                    : kind == 2 ? nextafter(base, 1e9)
+                    : kind == 3 ? base + 0.5
+                    : kind == 4 ? (unit() - 0.5) * 0x1p31
+                    : kind == 5 ? (i % 3 == 0 ? -0.0 : i % 3 == 1 ? -0x1p-1074 : 0x1p-1030)
+                    : kind == 6 ? (i & 1 ? 0x1.fffffffcp30 : -0x1p31 + 1.0)
+                                : (unit() - 0.5) * 400.0;
+        }
+        int32_t sn[2];
+        double rn[2];
+        pqlab_fndsa_samplerz_centres_native(sn, rn, mu);
+        for (unsigned int j = 0; j < 2; j++) {
+            const int32_t sc = (int32_t)fpr_floor(mu[j]);
+            const double rc = fpr_sub(mu[j], fpr_of32(sc));
+            centres++;
+            if (sn[j] != sc || memcmp(&rn[j], &rc, sizeof rc) != 0) {
+                printf("mismatch centres %a %d %d %a %a\n", mu[j], (int)sc, (int)sn[j], rc, rn[j]);
+                bad++;
+            }
+        }
+    }
+    printf("counts berexp=%u centres=%u\n", checks, centres);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -1034,7 +1063,9 @@ def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
     saturation of s at 63 included) and halfway between, +-0, a subnormal, small negative x, x
     next to 2^30, random x in [0, ln 2), [0, 50), [0, 2), [0, 1), with ccs 0, 2^-60, 1/2, the
     largest double below 1 and random values; every 64-bit result equal; the three-lane kernel
-    (threshold3) likewise, each x in each lane next to two others."""
+    (threshold3) likewise, each x in each lane next to two others; SamplerZ's centres (floor and
+    fraction, FCVTMS) against fpr_floor / fpr_sub on integers, their neighbours, halves, +-0, the
+    smallest negative subnormal, values next to +-2^31 and random ones: every bit."""
     fndsa = ROOT / "lib" / "fndsa"
     f = run_and_parse(
         tmp_path,
@@ -1046,6 +1077,7 @@ def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
         subst={"@NRANDOM@": str(NRANDOM)},
     )
     assert int(f["berexp"]) == 6 * (71 * 4 + 7) + NRANDOM * 400
+    assert int(f["centres"]) == 2 * NRANDOM * 400
 
 
 FNDSA_SAMPLERZ_PAIR_PROGRAM = r"""

@@ -375,10 +375,10 @@ static void samplerz_pair(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
     const fpr mu[2] = {*a, *b};
     int32_t s[2], out[2];
     fpr r[2];
-    for (int k = 0; k < 2; k++) {
-        s[k] = (int32_t)fpr_floor(mu[k]);
-        r[k] = fpr_sub(mu[k], fpr_of32(s[k]));
-    }
+    /* the backend's floor and fraction (lib/native/fndsa_sampler.h): fndsa_samplerz's s and r */
+    PQLAB_CONTRACT("fndsa samplerz_centres", mu[0] > -0x1p31 && mu[0] < 0x1p31 && mu[1] > -0x1p31 && mu[1] < 0x1p31,
+                   "|mu| < 2^31");
+    pqlab_fndsa_samplerz_centres_native(s, r, mu);
     const fpr dss = fpr_half(fpr_sqr(isigma));
     const fpr ccs = fpr_mul(isigma, sc->sigma_min);
     PQLAB_CONTRACT("fndsa berexp_threshold", ccs >= 0.0 && ccs < 1.0, "0 <= ccs < 1");

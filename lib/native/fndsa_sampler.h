@@ -33,7 +33,14 @@
  * pqlab_fndsa_berexp_threshold3_native(t, x, ccs, c): t[l] = pqlab_fndsa_berexp_threshold_native(
  * x[l], ccs, c) for l = 0, 1, 2, every x[l] in the domain above (the three evaluations side by
  * side, so that their serial polynomial chains overlap; sampler.c's SamplerZ pair evaluates a
- * candidate and the speculative next one with it). Never declines; constant time as above. */
+ * candidate and the speculative next one with it). Never declines; constant time as above.
+ *
+ * pqlab_fndsa_samplerz_centres_native(s, r, mu): for l = 0, 1, s[l] = (int32_t)fpr_floor(mu[l]) and
+ * r[l] = fpr_sub(mu[l], fpr_of32(s[l])) with the native-double fpr layer (SamplerZ's split of its
+ * centre, sampler.c), for |mu[l]| < 2^31: the same values (FCVTMS, the floor as an integer, where
+ * fpr.h takes the double apart with integer instructions; a subnormal mu has floor 0 there, and
+ * here). Never declines; constant time (mu is
+ * secret): FCVTMS has data-independent latency on the cores this serves. */
 #ifndef PQLAB_NATIVE_FNDSA_SAMPLER_H
 #define PQLAB_NATIVE_FNDSA_SAMPLER_H
 
@@ -43,5 +50,6 @@ int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi);
 void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc);
 uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13]);
 void pqlab_fndsa_berexp_threshold3_native(uint64_t t[3], const double x[3], double ccs, const uint64_t c[13]);
+void pqlab_fndsa_samplerz_centres_native(int32_t s[2], double r[2], const double mu[2]);
 
 #endif

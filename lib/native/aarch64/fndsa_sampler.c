@@ -47,11 +47,17 @@ static inline __attribute__((always_inline)) void threshold_lanes(uint64_t *t, c
     uint64_t y[3], z[3];
     uint32_t sw[3];
     for (unsigned int l = 0; l < k; l++) {
-        const int32_t s = (int32_t)vcvtd_s64_f64(x[l] * inv_log2); /* FCVTZS, then the low word as the C */
+        const double xs = x[l] * inv_log2;
+        const int32_t s = (int32_t)vcvtd_s64_f64(xs); /* FCVTZS, then the low word as the C */
+        /* (double)s as FRINTZ (trunc in the FP registers), off the FCVTZS + SCVTF latency: the same
+         * value, as |xs| < 1.45 2^30 on the domain, but for xs in (-1, 0], where FRINTZ gives -0
+         * and (double)s +0; r then differs from the C's at most in the sign of a zero (x = -0), and
+         * both zeros truncate to the same z below */
+        const double sf = __builtin_trunc(xs); /* FRINTZ */
 #ifdef PQLAB_FNDSA_FMA
-        const double r = __builtin_fma(-(double)s, log2, x[l]);
+        const double r = __builtin_fma(-sf, log2, x[l]);
 #else
-        const double r = x[l] - (double)s * log2;
+        const double r = x[l] - sf * log2;
 #endif
         /* min(s, 63) for s as an unsigned word, masked as the C */
         uint32_t w = (uint32_t)s;
@@ -83,4 +89,15 @@ void pqlab_fndsa_berexp_threshold3_native(uint64_t t[3], const double x[3], doub
 {
     const double cc[3] = {ccs, ccs, ccs};
     threshold_lanes(t, x, cc, c, 3);
+}
+
+void pqlab_fndsa_samplerz_centres_native(int32_t s[2], double r[2], const double mu[2])
+{
+    for (unsigned int l = 0; l < 2; l++) {
+        /* FCVTMS: floor, |mu| < 2^31. fpr.h's floor reads a subnormal as zero (floor 0, where
+         * FCVTMS gives -1 for a negative one): the mask of |mu| < 2^-1022 (FACGT) clears it */
+        const uint64_t tiny = vcaltd_f64(mu[l], 0x1p-1022);
+        s[l] = (int32_t)(vcvtmd_s64_f64(mu[l]) & (int64_t)~tiny);
+        r[l] = mu[l] - (double)s[l];
+    }
 }
