@@ -1491,6 +1491,23 @@ int main(void)
             printf("mismatch rcdt case %u native %d want %d\n", i, got, want);
             bad++;
         }
+        /* the two-value kernel: u in lane i % 2, the previous u in the other */
+        static unsigned __int128 prev_u;
+        static int prev_want;
+        uint64_t lo2[2];
+        uint32_t hi2[2];
+        int got2[2];
+        lo2[i % 2] = (uint64_t)u;
+        hi2[i % 2] = (uint32_t)(u >> 64);
+        lo2[1 - i % 2] = (uint64_t)prev_u;
+        hi2[1 - i % 2] = (uint32_t)(prev_u >> 64);
+        pqlab_fndsa_rcdt_count2_native(got2, lo2, hi2);
+        if (got2[i % 2] != want || (i > 0 && got2[1 - i % 2] != prev_want)) {
+            printf("mismatch rcdt2 case %u\n", i);
+            bad++;
+        }
+        prev_u = u;
+        prev_want = want;
     }
     printf("counts rcdt=%u\n", n_rcdt);
     printf("counts");

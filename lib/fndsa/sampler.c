@@ -337,7 +337,9 @@ int fndsa_samplerz(fndsa_sampler *sc, fpr mu, fpr isigma)
     }
 }
 
-#if defined(BEREXP_THRESHOLD_NATIVE) && !defined(PQLAB_FNDSA_SCRIPTED_PRNG)
+#if defined(BEREXP_THRESHOLD_NATIVE) && defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_SCRIPTED_PRNG) &&     \
+    !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+#define SAMPLERZ_PAIR 1
 /* Two SamplerZ calls with the same isigma (the two samples of an ffSampling leaf), a = SamplerZ(a)
  * then b = SamplerZ(b), with two candidates in flight: the same PRNG bytes read in the same order,
  * the same candidates accepted, so the same outputs and the same PRNG state afterwards as the two
@@ -355,7 +357,8 @@ int fndsa_samplerz(fndsa_sampler *sc, fpr mu, fpr isigma)
  * 255/256) lies at Q + 1 .. Q + 10 of the current buffer, and reading it with the ordinary calls
  * would refill nothing: fndsa_prng_get_u64 refills only for a pointer >= 503 (Q + 1 <= 501), and
  * fndsa_prng_get_u8 only when its pointer reaches 512 (the last of B's bytes leaves it at
- * Q + 11 <= 511). So B's bytes are read from the buffer in place, B's x is formed for both centres
+ * Q + 11 <= 511). So B's bytes are read from the buffer in place, both base samples are counted
+ * side by side (pqlab_fndsa_rcdt_count2_native), B's x is formed for both centres
  * it may belong to (A rejected: A's call; A accepted: the next call), and the three thresholds (A,
  * B under each centre) are evaluated side by side (pqlab_fndsa_berexp_threshold3_native). Then A's
  * lazy comparison runs as always. If it read exactly one byte, the pointer is Q + 1 and B is the
@@ -384,14 +387,19 @@ static void samplerz_pair(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
     PQLAB_CONTRACT("fndsa berexp_threshold", ccs >= 0.0 && ccs < 1.0, "0 <= ccs < 1");
     int k = 0; /* the call whose candidates are drawn now (public) */
     while (k < 2) {
-        int32_t z0 = fndsa_base_sampler(p);
-        int32_t bit = (int32_t)(fndsa_prng_get_u8(p) & 1);
-        int32_t z = bit + ((bit << 1) - 1) * z0;
-        fpr x[3];
-        x[0] = candidate_x(z, z0, r[k], dss);
+        /* A: its bytes as fndsa_base_sampler and fndsa_samplerz draw them */
+        uint64_t lo[2];
+        uint32_t hi[2];
+        lo[0] = fndsa_prng_get_u64(p);
+        hi[0] = fndsa_prng_get_u8(p);
+        const int32_t bit = (int32_t)(fndsa_prng_get_u8(p) & 1);
         const size_t q = p->ptr;
+        fpr x[3];
         unsigned nbytes;
         if (q > 500) { /* B would cross a refill: A alone, as fndsa_samplerz */
+            const int32_t z0 = base_sampler_count(lo[0], hi[0]);
+            const int32_t z = bit + ((bit << 1) - 1) * z0;
+            x[0] = candidate_x(z, z0, r[k], dss);
             PQLAB_CONTRACT("fndsa berexp_threshold", x[0] > -0x1p30 && x[0] < 0x1p30, "|x| < 2^30");
             int acc = berexp_lazy(p, pqlab_fndsa_berexp_threshold_native(x[0], ccs, fndsa_expm_c), &nbytes);
             PQLAB_DECLASSIFY(&acc, sizeof acc);
@@ -402,18 +410,22 @@ static void samplerz_pair(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
             continue;
         }
         /* B: bytes q + 1 .. q + 10, read in place (lo little-endian, as fndsa_prng_get_u64) */
-        uint64_t lo;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        __builtin_memcpy(&lo, p->buf + q + 1, sizeof lo);
+        __builtin_memcpy(&lo[1], p->buf + q + 1, sizeof lo[1]);
 #else
-        lo = 0;
+        lo[1] = 0;
         for (int i = 7; i >= 0; i--) {
-            lo = (lo << 8) | p->buf[q + 1 + (size_t)i];
+            lo[1] = (lo[1] << 8) | p->buf[q + 1 + (size_t)i];
         }
 #endif
-        const int32_t z0b = base_sampler_count(lo, p->buf[q + 9]);
+        hi[1] = p->buf[q + 9];
         const int32_t bitb = (int32_t)(p->buf[q + 10] & 1);
+        int z0s[2]; /* both base samples side by side (the backend's count, as base_sampler_count) */
+        pqlab_fndsa_rcdt_count2_native(z0s, lo, hi);
+        const int32_t z0 = z0s[0], z0b = z0s[1];
+        const int32_t z = bit + ((bit << 1) - 1) * z0;
         const int32_t zb = bitb + ((bitb << 1) - 1) * z0b;
+        x[0] = candidate_x(z, z0, r[k], dss);
         x[1] = candidate_x(zb, z0b, r[k], dss); /* B if A is rejected: A's call */
         x[2] = candidate_x(zb, z0b, r[1], dss); /* B if A is accepted (then k = 0 -> 1) */
         for (int l = 0; l < 3; l++) {
@@ -446,7 +458,7 @@ static void samplerz_pair(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
 /* The two samples of an ffSampling leaf: a = SamplerZ(a) then b = SamplerZ(b), same isigma. */
 void fndsa_samplerz_leaf(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
 {
-#if defined(BEREXP_THRESHOLD_NATIVE) && !defined(PQLAB_FNDSA_SCRIPTED_PRNG)
+#ifdef SAMPLERZ_PAIR
     samplerz_pair(sc, a, b, isigma);
 #else
     *a = fpr_of32(fndsa_samplerz(sc, *a, isigma));

@@ -9,6 +9,8 @@
  * entries of lib/fndsa/tables.h's fndsa_rcdt, the value sampler.c's loop computes, for every
  * input. Constant time (u is secret): no branch or address depends on it. The constant-time
  * test's negative control (PQLAB_FNDSA_CT_NEGATIVE_CONTROL) keeps the C loop.
+ * pqlab_fndsa_rcdt_count2_native(z, lo, hi): z[j] = pqlab_fndsa_rcdt_count_native(lo[j], hi[j])
+ * for j = 0, 1 (the pair sampler's two candidates), the same properties.
  *
  * PQLAB_FNDSA_PRNG_NATIVE: pqlab_fndsa_prng_refill_native(buf, key, cc) writes the 512 bytes of
  * one refill of sampler.c's PRNG: the ChaCha20 blocks (RFC 8439 block function; state words
@@ -47,6 +49,7 @@
 #include <stdint.h>
 
 int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi);
+void pqlab_fndsa_rcdt_count2_native(int z[2], const uint64_t lo[2], const uint32_t hi[2]);
 void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc);
 uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13]);
 void pqlab_fndsa_berexp_threshold3_native(uint64_t t[3], const double x[3], double ccs, const uint64_t c[13]);

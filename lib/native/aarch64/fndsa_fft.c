@@ -550,6 +550,25 @@ int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
     return (int)vaddvq_u64(acc);
 }
 
+/* two values side by side (the pair sampler's current and next candidate): the same steps with
+ * two accumulators, so the two USRA chains overlap */
+void pqlab_fndsa_rcdt_count2_native(int z[2], const uint64_t lo[2], const uint32_t hi[2])
+{
+    const uint64x2_t ulo0 = vdupq_n_u64(lo[0]), ulo1 = vdupq_n_u64(lo[1]);
+    const int64x2_t uhi0 = vdupq_n_s64((int64_t)hi[0]), uhi1 = vdupq_n_s64((int64_t)hi[1]);
+    uint64x2_t acc0 = vdupq_n_u64(0), acc1 = vdupq_n_u64(0);
+    for (unsigned int i = 0; i < 18; i += 2) {
+        const uint64x2_t tlo = vld1q_u64(fndsa_rcdt_lo + i);
+        const int64x2_t thi = vreinterpretq_s64_u64(vld1q_u64(fndsa_rcdt_hi + i));
+        const int64x2_t d0 = vaddq_s64(vsubq_s64(uhi0, thi), vreinterpretq_s64_u64(vcltq_u64(ulo0, tlo)));
+        const int64x2_t d1 = vaddq_s64(vsubq_s64(uhi1, thi), vreinterpretq_s64_u64(vcltq_u64(ulo1, tlo)));
+        acc0 = vsraq_n_u64(acc0, vreinterpretq_u64_s64(d0), 63);
+        acc1 = vsraq_n_u64(acc1, vreinterpretq_u64_s64(d1), 63);
+    }
+    z[0] = (int)vaddvq_u64(acc0);
+    z[1] = (int)vaddvq_u64(acc1);
+}
+
 /* ---- the sampler's PRNG: eight ChaCha20 blocks (contract lib/native/fndsa_sampler.h) ----
  * RFC 8439's block function, four blocks per pass, one per 32-bit lane: lane j of state word
  * v is word v of block cc + j (+ 4 in the second pass). The refill's interleaved layout (word
