@@ -292,7 +292,13 @@ static inline int berexp_lazy(fndsa_prng *p, uint64_t z, unsigned *nbytes)
     return (int)(w >> 31);
 }
 
-/* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. */
+/* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. Out of line as it was
+ * compiled before the lazy comparison became berexp_lazy (shared with the pair sampler): GCC 12
+ * then inlined it into fndsa_samplerz, which the Cortex-A72 model costs about 80 K cycles more
+ * per FN-DSA-512 signature of the portable C (docs/neon.md, h96). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
 {
 #ifdef BEREXP_THRESHOLD_NATIVE
