@@ -102,6 +102,8 @@ def test_build_and_namespace(target: str, tmp_path: Path) -> None:
                 assert {f"pqlab_fndsa_mq_{k}_native" for k in modq} <= set(undef), undef
                 assert ("pqlab_fndsa_mq_of_rint_native" in undef) == native, undef
                 assert ("pqlab_fndsa_berexp_threshold_native" in undef) == native, undef
+                # the ffSampling leaf's pair sampler (two candidates in flight): native doubles only
+                assert ("pqlab_fndsa_berexp_threshold3_native" in undef) == native, undef
             if native:
                 conv = [u for u in undef if u.startswith("__aeabi_d2") or u in ("__fixdfdi", "__fixunsdfdi")]
                 assert not conv, f"runtime double->int conversion used on {target}: {conv}"

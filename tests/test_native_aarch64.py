@@ -964,6 +964,8 @@ static double unit(void) /* [0, 1) */
 }
 static unsigned int bad, checks;
 
+static double prev[2] = {0.5, 3.0}; /* the two x checked before, for the other lanes of threshold3 */
+
 static void check(double x, double ccs)
 {
     const uint64_t want = berexp_threshold(x, ccs);
@@ -973,6 +975,22 @@ static void check(double x, double ccs)
         printf("mismatch berexp %a %a %llx %llx\n", x, ccs, (unsigned long long)want, (unsigned long long)got);
         bad++;
     }
+    /* the three-lane kernel, x in lane checks % 3, the previous two x in the others */
+    double xs[3];
+    const unsigned int l = checks % 3;
+    xs[l] = x;
+    xs[(l + 1) % 3] = prev[0];
+    xs[(l + 2) % 3] = prev[1];
+    uint64_t t[3];
+    pqlab_fndsa_berexp_threshold3_native(t, xs, ccs, fndsa_expm_c);
+    for (unsigned int j = 0; j < 3; j++) {
+        if (t[j] != berexp_threshold(xs[j], ccs)) {
+            printf("mismatch berexp3 lane %u %a %a %llx\n", j, xs[j], ccs, (unsigned long long)t[j]);
+            bad++;
+        }
+    }
+    prev[1] = prev[0];
+    prev[0] = x;
 }
 
 int main(void)
@@ -1001,7 +1019,36 @@ int main(void)
         const double x = i % 4 == 0 ? unit() * ln2 : i % 4 == 1 ? unit() * 50.0 : i % 4 == 2 ? unit() * 2.0 : unit();
         check(x, i % 8 == 0 ? unit() * 0.01 : 0.5 + 0.5 * unit());
     }
-    printf("counts berexp=%u\n", checks);
+    /* SamplerZ's centres: floor and fraction, against fpr_floor / fpr_sub / fpr_of32 */
+    unsigned int centres = 0;
+    for (unsigned int i = 0; i < @NRANDOM@ * 400; i++) {
+        double mu[2];
+        for (unsigned int j = 0; j < 2; j++) {
+            const double base = (double)((int64_t)(next64() % 4001) - 2000);
+            const unsigned int kind = (i + j) % 8;
+            mu[j] = kind == 0   ? base
+                    : kind == 1 ? nextafter(base, -1e9)
+                    : kind == 2 ? nextafter(base, 1e9)
+                    : kind == 3 ? base + 0.5
+                    : kind == 4 ? (unit() - 0.5) * 0x1p31
+                    : kind == 5 ? (i % 3 == 0 ? -0.0 : i % 3 == 1 ? -0x1p-1074 : 0x1p-1030)
+                    : kind == 6 ? (i & 1 ? 0x1.fffffffcp30 : -0x1p31 + 1.0)
+                                : (unit() - 0.5) * 400.0;
+        }
+        int32_t sn[2];
+        double rn[2];
+        pqlab_fndsa_samplerz_centres_native(sn, rn, mu);
+        for (unsigned int j = 0; j < 2; j++) {
+            const int32_t sc = (int32_t)fpr_floor(mu[j]);
+            const double rc = fpr_sub(mu[j], fpr_of32(sc));
+            centres++;
+            if (sn[j] != sc || memcmp(&rn[j], &rc, sizeof rc) != 0) {
+                printf("mismatch centres %a %d %d %a %a\n", mu[j], (int)sc, (int)sn[j], rc, rn[j]);
+                bad++;
+            }
+        }
+    }
+    printf("counts berexp=%u centres=%u\n", checks, centres);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -1015,7 +1062,10 @@ def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
     backend): x at, just below and just above every multiple s ln 2 for s = 0..70 (the
     saturation of s at 63 included) and halfway between, +-0, a subnormal, small negative x, x
     next to 2^30, random x in [0, ln 2), [0, 50), [0, 2), [0, 1), with ccs 0, 2^-60, 1/2, the
-    largest double below 1 and random values; every 64-bit result equal."""
+    largest double below 1 and random values; every 64-bit result equal; the three-lane kernel
+    (threshold3) likewise, each x in each lane next to two others; SamplerZ's centres (floor and
+    fraction, FCVTMS) against fpr_floor / fpr_sub on integers, their neighbours, halves, +-0, the
+    smallest negative subnormal, values next to +-2^31 and random ones: every bit."""
     fndsa = ROOT / "lib" / "fndsa"
     f = run_and_parse(
         tmp_path,
@@ -1027,6 +1077,180 @@ def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
         subst={"@NRANDOM@": str(NRANDOM)},
     )
     assert int(f["berexp"]) == 6 * (71 * 4 + 7) + NRANDOM * 400
+    assert int(f["centres"]) == 2 * NRANDOM * 400
+
+
+FNDSA_SAMPLERZ_PAIR_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+/* lib/fndsa/sampler.c itself, built with the backend's sampler defines and the native-double fpr
+ * layer (as the `fpu` implementation on this backend): fndsa_samplerz_leaf is the pair sampler */
+#include "sampler.c"
+
+static uint64_t rng = 0x510E527FADE682D1ull;
+static uint64_t next64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static double unit(void) /* [0, 1) */
+{
+    return (double)(next64() >> 11) / 9007199254740992.0;
+}
+static unsigned int bad, pairs, fallback, dropped, next_call, same_call, wasted, forced;
+
+/* The two SamplerZ calls of a leaf, candidate by candidate with the ordinary PRNG calls (the
+ * serial semantics of fndsa_samplerz), grouped into the pair sampler's rounds to count which of
+ * its cases occurred: A alone (pointer > 500), B dropped (A's comparison read more than one byte),
+ * B used for A's call or for the next call, B not needed (the second call ended with A). */
+static void walk(fndsa_sampler *sc, double mu_a, double mu_b, double isg, int32_t out[2])
+{
+    const double mu[2] = {mu_a, mu_b};
+    const double dss = fpr_half(fpr_sqr(isg)), ccs = fpr_mul(isg, sc->sigma_min);
+    int k = 0, in_round = 0;
+    while (k < 2) {
+        const int32_t s = (int32_t)fpr_floor(mu[k]);
+        const double r = fpr_sub(mu[k], fpr_of32(s));
+        const int32_t z0 = fndsa_base_sampler(&sc->p);
+        const int32_t bit = (int32_t)(fndsa_prng_get_u8(&sc->p) & 1);
+        const int32_t z = bit + ((bit << 1) - 1) * z0;
+        const size_t q = sc->p.ptr;
+        unsigned nbytes;
+        const int acc = berexp_lazy(&sc->p, pqlab_fndsa_berexp_threshold_native(candidate_x(z, z0, r, dss), ccs,
+                                                                                fndsa_expm_c),
+                                    &nbytes);
+        if (!in_round) { /* this candidate is a round's A */
+            if (q > 500) {
+                fallback++;
+            } else if (nbytes != 1) {
+                dropped++;
+            } else if (acc && k == 1) {
+                wasted++;
+            } else {
+                in_round = 1; /* the next candidate is this round's B */
+                if (acc) {
+                    next_call++;
+                } else {
+                    same_call++;
+                }
+            }
+        } else {
+            in_round = 0;
+        }
+        if (acc) {
+            out[k] = s + z;
+            k++;
+        }
+    }
+}
+
+/* a PRNG at pointer ptr of a fresh refill (random key and counter) */
+static void prng_at(fndsa_prng *p, size_t ptr)
+{
+    for (int i = 0; i < 12; i++) {
+        p->key[i] = (uint32_t)next64();
+    }
+    p->cc = next64();
+    prng_refill(p);
+    p->ptr = ptr;
+}
+
+static void check(const fndsa_sampler *start, double mu_a, double mu_b, double isg)
+{
+    fndsa_sampler s1 = *start, s2 = *start, s3 = *start;
+    const int32_t a1 = fndsa_samplerz(&s1, mu_a, isg), b1 = fndsa_samplerz(&s1, mu_b, isg);
+    double a2 = mu_a, b2 = mu_b;
+    fndsa_samplerz_leaf(&s2, &a2, &b2, isg);
+    int32_t w[2];
+    walk(&s3, mu_a, mu_b, isg, w);
+    pairs++;
+    if (a2 != (double)a1 || b2 != (double)b1 || w[0] != a1 || w[1] != b1 ||
+        memcmp(&s1.p, &s2.p, sizeof s1.p) != 0 || memcmp(&s1.p, &s3.p, sizeof s1.p) != 0) {
+        printf("mismatch pair mu %a %a isigma %a ptr %u: serial %d %d ptr %u, pair %.0f %.0f ptr %u\n", mu_a, mu_b,
+               isg, (unsigned)start->p.ptr, (int)a1, (int)b1, (unsigned)s1.p.ptr, a2, b2, (unsigned)s2.p.ptr);
+        bad++;
+    }
+}
+
+int main(void)
+{
+    pqlab_hal_setup();
+    static fndsa_sampler sc;
+    const double sigma_min[2] = {1.2778336969128337, 1.298280334344292}; /* Falcon-512, -1024 */
+    for (unsigned int i = 0; i < @NPAIRS@; i++) {
+        sc.sigma_min = sigma_min[i & 1];
+        /* every pointer 480..511 (both sides of the refill bound 500) often, the rest at random */
+        prng_at(&sc.p, i % 3 == 0 ? 480 + (i / 3) % 32 : (size_t)(next64() % 512));
+        const double isg = 1.0 / (sc.sigma_min + unit() * (1.8205 - sc.sigma_min));
+        double mu_a = (unit() - 0.5) * 400.0, mu_b = (unit() - 0.5) * 400.0;
+        if (i % 7 == 0) {
+            mu_a = (double)(int)mu_a; /* integer and half-integer centres */
+            mu_b = (double)(int)mu_b + 0.5;
+        }
+        if (i % 5 == 0 && sc.p.ptr <= 490) {
+            /* force the first candidate's lazy comparison past its first byte: the byte at its Q
+             * is set to the top byte of its threshold (computed on a copy) */
+            fndsa_sampler c = sc;
+            const int32_t s = (int32_t)fpr_floor(mu_a);
+            const int32_t z0 = fndsa_base_sampler(&c.p);
+            const int32_t bit = (int32_t)(fndsa_prng_get_u8(&c.p) & 1);
+            const int32_t z = bit + ((bit << 1) - 1) * z0;
+            const double ccs = fpr_mul(isg, sc.sigma_min);
+            const uint64_t t = pqlab_fndsa_berexp_threshold_native(
+                candidate_x(z, z0, fpr_sub(mu_a, fpr_of32(s)), fpr_half(fpr_sqr(isg))), ccs, fndsa_expm_c);
+            sc.p.buf[c.p.ptr] = (uint8_t)(t >> 56);
+            if (i % 10 == 0) {
+                sc.p.buf[c.p.ptr + 1] = (uint8_t)(t >> 48);
+            }
+            forced++;
+        }
+        check(&sc, mu_a, mu_b, isg);
+    }
+    printf("counts pairs=%u fallback=%u dropped=%u next_call=%u same_call=%u wasted=%u forced=%u\n", pairs, fallback,
+           dropped, next_call, same_call, wasted, forced);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+def test_neon_fndsa_samplerz_pair_matches_serial(tmp_path: Path) -> None:
+    """The pair sampler of an ffSampling leaf (sampler.c's fndsa_samplerz_leaf with the backend:
+    two candidates in flight, the second read in place from the PRNG buffer and its threshold
+    evaluated next to the first's) against two fndsa_samplerz calls one after the other: the same
+    two samples and the same PRNG state afterwards (buffer, pointer, key, counter: every byte of
+    the stream consumed at the same position), from pointers 480..511 around the refill bound
+    and random ones, with random centres (integer and half-integer ones too) and sigma' between
+    sigma_min and sigma0; first candidates forced to a lazy comparison of two or more bytes. A
+    serial walk counts the pair sampler's cases, and each must occur: A alone near the refill,
+    B dropped, B used for A's call and for the next call, B not needed."""
+    fndsa = ROOT / "lib" / "fndsa"
+    f = run_and_parse(
+        tmp_path,
+        "samplerz_pair.c",
+        FNDSA_SAMPLERZ_PAIR_PROGRAM,
+        [NATIVE / "fndsa_sampler.c", NATIVE / "fndsa_fft.c", ROOT / "lib/common/fips202.c"],
+        include=[fndsa, ROOT / "lib" / "common", ROOT / "lib" / "native"],
+        cflags=[
+            "-DPQLAB_FNDSA_LOGN=9",
+            "-DPQLAB_NS=pqlab_test_",
+            "-DPQLAB_FNDSA_FPR_NATIVE",
+            "-DPQLAB_FNDSA_BEREXP_NATIVE",
+            "-DPQLAB_FNDSA_RCDT_NATIVE",
+            "-DPQLAB_FNDSA_PRNG_NATIVE",
+            "-fno-math-errno",
+            "-ffp-contract=off",
+        ],
+        subst={"@NPAIRS@": "6000"},
+    )
+    assert int(f["pairs"]) == 6000
+    assert int(f["forced"]) >= 500
+    for case in ("fallback", "dropped", "next_call", "same_call", "wasted"):
+        assert int(f[case]) > 0, (case, f)
 
 
 FNDSA_FFT_PROGRAM = r"""
@@ -1267,6 +1491,23 @@ int main(void)
             printf("mismatch rcdt case %u native %d want %d\n", i, got, want);
             bad++;
         }
+        /* the two-value kernel: u in lane i % 2, the previous u in the other */
+        static unsigned __int128 prev_u;
+        static int prev_want;
+        uint64_t lo2[2];
+        uint32_t hi2[2];
+        int got2[2];
+        lo2[i % 2] = (uint64_t)u;
+        hi2[i % 2] = (uint32_t)(u >> 64);
+        lo2[1 - i % 2] = (uint64_t)prev_u;
+        hi2[1 - i % 2] = (uint32_t)(prev_u >> 64);
+        pqlab_fndsa_rcdt_count2_native(got2, lo2, hi2);
+        if (got2[i % 2] != want || (i > 0 && got2[1 - i % 2] != prev_want)) {
+            printf("mismatch rcdt2 case %u\n", i);
+            bad++;
+        }
+        prev_u = u;
+        prev_want = want;
     }
     printf("counts rcdt=%u\n", n_rcdt);
     printf("counts");

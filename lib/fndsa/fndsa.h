@@ -76,6 +76,7 @@ typedef struct {
 #define fndsa_berexp FNDSA_NS(fndsa_berexp)
 #define fndsa_expm_p63 FNDSA_NS(fndsa_expm_p63)
 #define fndsa_samplerz FNDSA_NS(fndsa_samplerz)
+#define fndsa_samplerz_leaf FNDSA_NS(fndsa_samplerz_leaf)
 
 void fndsa_prng_init(fndsa_prng *p, pqlab_keccak_state *src);
 uint64_t fndsa_prng_get_u64(fndsa_prng *p);
@@ -84,6 +85,8 @@ int fndsa_base_sampler(fndsa_prng *p);
 uint64_t fndsa_expm_p63(fpr x, fpr ccs);
 int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs);
 int fndsa_samplerz(fndsa_sampler *s, fpr mu, fpr isigma);
+/* *a = SamplerZ(*a), then *b = SamplerZ(*b), both with isigma (an ffSampling leaf) */
+void fndsa_samplerz_leaf(fndsa_sampler *s, fpr *a, fpr *b, fpr isigma);
 
 /* ---- sign.c ---- */
 #define fndsa_sign_dyn FNDSA_NS(fndsa_sign_dyn)

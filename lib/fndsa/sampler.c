@@ -170,12 +170,10 @@ unsigned fndsa_prng_get_u8(fndsa_prng *p)
 #include "../native/fndsa_sampler.h"
 #endif
 
-/* BaseSampler (alg. 12): z0 = #{i : u < RCDT[i]} for a uniform 72-bit u,
+/* BaseSampler (alg. 12): z0 = #{i : u < RCDT[i]} for a uniform 72-bit u = hi 2^64 + lo,
  * compared as three 24-bit limbs with borrow propagation (no branch). */
-int fndsa_base_sampler(fndsa_prng *p)
+static inline int base_sampler_count(uint64_t lo, uint32_t hi)
 {
-    uint64_t lo = fndsa_prng_get_u64(p);
-    uint32_t hi = fndsa_prng_get_u8(p);
 #if defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
     /* the backend's comparison (lib/native/fndsa_sampler.h): the same count */
     return pqlab_fndsa_rcdt_count_native(lo, hi);
@@ -202,6 +200,13 @@ int fndsa_base_sampler(fndsa_prng *p)
     }
     return z;
 #endif
+}
+
+int fndsa_base_sampler(fndsa_prng *p)
+{
+    uint64_t lo = fndsa_prng_get_u64(p);
+    uint32_t hi = fndsa_prng_get_u8(p);
+    return base_sampler_count(lo, hi);
 }
 
 /* high 64 bits of the 128-bit product a*b, from 32x32->64 products */
@@ -267,19 +272,11 @@ static inline uint64_t berexp_threshold(fpr x, fpr ccs)
 }
 #endif
 
-/* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. */
-int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
+/* BerExp's lazy comparison of a uniform 64-bit value with the threshold z, byte by byte from the
+ * top: the first differing byte decides; returns 1 (accept) when the value is below z. *nbytes
+ * is the number of bytes read (1 with probability 255/256), public as the loop's exit is. */
+static inline int berexp_lazy(fndsa_prng *p, uint64_t z, unsigned *nbytes)
 {
-#ifdef BEREXP_THRESHOLD_NATIVE
-    /* the backend's threshold (lib/native/fndsa_sampler.h): the same value on its domain */
-    PQLAB_CONTRACT("fndsa berexp_threshold", x > -0x1p30 && x < 0x1p30 && ccs >= 0.0 && ccs < 1.0,
-                   "|x| < 2^30, 0 <= ccs < 1");
-    uint64_t z = pqlab_fndsa_berexp_threshold_native(x, ccs, fndsa_expm_c);
-#else
-    uint64_t z = berexp_threshold(x, ccs);
-#endif
-    /* lazy comparison of a uniform 64-bit value with z, byte by byte from the
-     * top: the first differing byte decides; w < 0 means "accept" */
     int i = 64;
     uint32_t w;
     for (;;) {
@@ -291,7 +288,37 @@ int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
             break;
         }
     }
+    *nbytes = (unsigned)(64 - i) >> 3;
     return (int)(w >> 31);
+}
+
+/* BerExp (alg. 13): returns 1 with probability ccs * exp(-x), x >= 0. Out of line as it was
+ * compiled before the lazy comparison became berexp_lazy (shared with the pair sampler): GCC 12
+ * then inlined it into fndsa_samplerz, which the Cortex-A72 model costs about 80 K cycles more
+ * per FN-DSA-512 signature of the portable C (docs/neon.md, h96). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+int fndsa_berexp(fndsa_prng *p, fpr x, fpr ccs)
+{
+#ifdef BEREXP_THRESHOLD_NATIVE
+    /* the backend's threshold (lib/native/fndsa_sampler.h): the same value on its domain */
+    PQLAB_CONTRACT("fndsa berexp_threshold", x > -0x1p30 && x < 0x1p30 && ccs >= 0.0 && ccs < 1.0,
+                   "|x| < 2^30, 0 <= ccs < 1");
+    uint64_t z = pqlab_fndsa_berexp_threshold_native(x, ccs, fndsa_expm_c);
+#else
+    uint64_t z = berexp_threshold(x, ccs);
+#endif
+    unsigned nbytes;
+    return berexp_lazy(p, z, &nbytes);
+}
+
+/* x of a candidate z = b + (2b - 1) z0 for SamplerZ with centre fraction r:
+ * (z - r)^2 / (2 sigma'^2) - z0^2 / (2 sigma0^2), dss = 1 / (2 sigma'^2) */
+static inline fpr candidate_x(int32_t z, int32_t z0, fpr r, fpr dss)
+{
+    fpr x = fpr_mul(fpr_sqr(fpr_sub(fpr_of32(z), r)), dss);
+    return fpr_sub(x, fpr_mul(fpr_of32(z0 * z0), FPR_INV_2SQRSIGMA0));
 }
 
 /* SamplerZ (alg. 14): integer from D_{Z, mu, sigma'} with 1/sigma' = isigma. */
@@ -308,12 +335,139 @@ int fndsa_samplerz(fndsa_sampler *sc, fpr mu, fpr isigma)
         int32_t z = b + ((b << 1) - 1) * z0;
         /* accept with probability exp(-x),
          * x = (z - r)^2 / (2 sigma'^2) - z0^2 / (2 sigma0^2) */
-        fpr x = fpr_mul(fpr_sqr(fpr_sub(fpr_of32(z), r)), dss);
-        x = fpr_sub(x, fpr_mul(fpr_of32(z0 * z0), FPR_INV_2SQRSIGMA0));
-        int acc = fndsa_berexp(&sc->p, x, ccs);
+        int acc = fndsa_berexp(&sc->p, candidate_x(z, z0, r, dss), ccs);
         PQLAB_DECLASSIFY(&acc, sizeof acc); /* rejection outcome: see header */
         if (acc) {
             return s + z;
         }
     }
+}
+
+#if defined(BEREXP_THRESHOLD_NATIVE) && defined(PQLAB_FNDSA_RCDT_NATIVE) && !defined(PQLAB_FNDSA_SCRIPTED_PRNG) &&     \
+    !defined(PQLAB_FNDSA_CT_NEGATIVE_CONTROL)
+#define SAMPLERZ_PAIR 1
+/* Two SamplerZ calls with the same isigma (the two samples of an ffSampling leaf), a = SamplerZ(a)
+ * then b = SamplerZ(b), with two candidates in flight: the same PRNG bytes read in the same order,
+ * the same candidates accepted, so the same outputs and the same PRNG state afterwards as the two
+ * calls of fndsa_samplerz one after the other.
+ *
+ * Why: BerExp's threshold is a serial chain of 13 UMULH + SUB steps (about 90 cycles of latency on
+ * a Cortex-A72) that leaves the core idle; candidates are accepted with probability about 0.6.
+ *
+ * The byte stream of the two calls is a sequence of candidates, each [8 bytes lo, 1 byte hi,
+ * 1 byte b] (BaseSampler and the sign bit) followed by BerExp's lazy comparison of 1 to 8 bytes;
+ * the first call's candidates use centre mu_a until one is accepted, then the second call's use
+ * mu_b. A round draws candidate A with the ordinary PRNG calls; at that point the PRNG pointer Q
+ * (public: it only depends on the number of draws) is where A's lazy comparison starts. If
+ * Q <= 500, the candidate B that follows A when A's comparison reads exactly one byte (probability
+ * 255/256) lies at Q + 1 .. Q + 10 of the current buffer, and reading it with the ordinary calls
+ * would refill nothing: fndsa_prng_get_u64 refills only for a pointer >= 503 (Q + 1 <= 501), and
+ * fndsa_prng_get_u8 only when its pointer reaches 512 (the last of B's bytes leaves it at
+ * Q + 11 <= 511). So B's bytes are read from the buffer in place, both base samples are counted
+ * side by side (pqlab_fndsa_rcdt_count2_native), B's x is formed for both centres
+ * it may belong to (A rejected: A's call; A accepted: the next call), and the three thresholds (A,
+ * B under each centre) are evaluated side by side (pqlab_fndsa_berexp_threshold3_native). Then A's
+ * lazy comparison runs as always. If it read exactly one byte, the pointer is Q + 1 and B is the
+ * next candidate of the stream: the pointer moves over B's ten bytes exactly as the three ordinary
+ * calls would (no refill, shown above), B's threshold is the one of the centre now current, and
+ * B's lazy comparison runs as always. Otherwise B was not the next candidate: it is dropped and
+ * nothing of it was consumed. If Q > 500, the round is A alone. In every case each candidate's
+ * bytes, x, threshold (the 3-way kernel's lanes are the 1-way values bit for bit) and accept
+ * decision are those of fndsa_samplerz's loop, in the same order.
+ *
+ * Constant time: the extra work depends on Q only; which threshold B uses and whether B runs
+ * depend on A's outcome and on the number of bytes its comparison read, both public already
+ * (declassified as in fndsa_samplerz and berexp_lazy). */
+static void samplerz_pair(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
+{
+    fndsa_prng *p = &sc->p;
+    const fpr mu[2] = {*a, *b};
+    int32_t s[2], out[2];
+    fpr r[2];
+    /* the backend's floor and fraction (lib/native/fndsa_sampler.h): fndsa_samplerz's s and r */
+    PQLAB_CONTRACT("fndsa samplerz_centres", mu[0] > -0x1p31 && mu[0] < 0x1p31 && mu[1] > -0x1p31 && mu[1] < 0x1p31,
+                   "|mu| < 2^31");
+    pqlab_fndsa_samplerz_centres_native(s, r, mu);
+    const fpr dss = fpr_half(fpr_sqr(isigma));
+    const fpr ccs = fpr_mul(isigma, sc->sigma_min);
+    PQLAB_CONTRACT("fndsa berexp_threshold", ccs >= 0.0 && ccs < 1.0, "0 <= ccs < 1");
+    int k = 0; /* the call whose candidates are drawn now (public) */
+    while (k < 2) {
+        /* A: its bytes as fndsa_base_sampler and fndsa_samplerz draw them */
+        uint64_t lo[2];
+        uint32_t hi[2];
+        lo[0] = fndsa_prng_get_u64(p);
+        hi[0] = fndsa_prng_get_u8(p);
+        const int32_t bit = (int32_t)(fndsa_prng_get_u8(p) & 1);
+        const size_t q = p->ptr;
+        fpr x[3];
+        unsigned nbytes;
+        if (q > 500) { /* B would cross a refill: A alone, as fndsa_samplerz */
+            const int32_t z0 = base_sampler_count(lo[0], hi[0]);
+            const int32_t z = bit + ((bit << 1) - 1) * z0;
+            x[0] = candidate_x(z, z0, r[k], dss);
+            PQLAB_CONTRACT("fndsa berexp_threshold", x[0] > -0x1p30 && x[0] < 0x1p30, "|x| < 2^30");
+            int acc = berexp_lazy(p, pqlab_fndsa_berexp_threshold_native(x[0], ccs, fndsa_expm_c), &nbytes);
+            PQLAB_DECLASSIFY(&acc, sizeof acc);
+            if (acc) {
+                out[k] = s[k] + z;
+                k++;
+            }
+            continue;
+        }
+        /* B: bytes q + 1 .. q + 10, read in place (lo little-endian, as fndsa_prng_get_u64) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        __builtin_memcpy(&lo[1], p->buf + q + 1, sizeof lo[1]);
+#else
+        lo[1] = 0;
+        for (int i = 7; i >= 0; i--) {
+            lo[1] = (lo[1] << 8) | p->buf[q + 1 + (size_t)i];
+        }
+#endif
+        hi[1] = p->buf[q + 9];
+        const int32_t bitb = (int32_t)(p->buf[q + 10] & 1);
+        int z0s[2]; /* both base samples side by side (the backend's count, as base_sampler_count) */
+        pqlab_fndsa_rcdt_count2_native(z0s, lo, hi);
+        const int32_t z0 = z0s[0], z0b = z0s[1];
+        const int32_t z = bit + ((bit << 1) - 1) * z0;
+        const int32_t zb = bitb + ((bitb << 1) - 1) * z0b;
+        x[0] = candidate_x(z, z0, r[k], dss);
+        x[1] = candidate_x(zb, z0b, r[k], dss); /* B if A is rejected: A's call */
+        x[2] = candidate_x(zb, z0b, r[1], dss); /* B if A is accepted (then k = 0 -> 1) */
+        for (int l = 0; l < 3; l++) {
+            PQLAB_CONTRACT("fndsa berexp_threshold", x[l] > -0x1p30 && x[l] < 0x1p30, "|x| < 2^30");
+        }
+        uint64_t t[3];
+        pqlab_fndsa_berexp_threshold3_native(t, x, ccs, fndsa_expm_c);
+        int acc = berexp_lazy(p, t[0], &nbytes);
+        PQLAB_DECLASSIFY(&acc, sizeof acc); /* rejection outcome: see header */
+        if (acc) {
+            out[k] = s[k] + z;
+            k++;
+        }
+        if (k == 2 || nbytes != 1) {
+            continue; /* done, or B is not the next candidate (nothing of it consumed) */
+        }
+        p->ptr = q + 11; /* B's draws: pointer q + 1 -> q + 11 <= 511, no refill */
+        int accb = berexp_lazy(p, acc ? t[2] : t[1], &nbytes);
+        PQLAB_DECLASSIFY(&accb, sizeof accb);
+        if (accb) {
+            out[k] = s[k] + zb;
+            k++;
+        }
+    }
+    *a = fpr_of32(out[0]);
+    *b = fpr_of32(out[1]);
+}
+#endif
+
+/* The two samples of an ffSampling leaf: a = SamplerZ(a) then b = SamplerZ(b), same isigma. */
+void fndsa_samplerz_leaf(fndsa_sampler *sc, fpr *a, fpr *b, fpr isigma)
+{
+#ifdef SAMPLERZ_PAIR
+    samplerz_pair(sc, a, b, isigma);
+#else
+    *a = fpr_of32(fndsa_samplerz(sc, *a, isigma));
+    *b = fpr_of32(fndsa_samplerz(sc, *b, isigma));
+#endif
 }

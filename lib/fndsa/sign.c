@@ -122,8 +122,7 @@ static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, 
 {
     if (logn == 0) {
         fpr leaf = fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn));
-        t0[0] = fpr_of32(fndsa_samplerz(sc, t0[0], leaf));
-        t1[0] = fpr_of32(fndsa_samplerz(sc, t1[0], leaf));
+        fndsa_samplerz_leaf(sc, &t0[0], &t1[0], leaf);
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
@@ -188,8 +187,7 @@ static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree
 {
     if (logn == 0) {
         fpr leaf = fpr_load(tree);
-        t0[0] = fpr_of32(fndsa_samplerz(sc, t0[0], leaf));
-        t1[0] = fpr_of32(fndsa_samplerz(sc, t1[0], leaf));
+        fndsa_samplerz_leaf(sc, &t0[0], &t1[0], leaf);
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;

@@ -9,6 +9,8 @@
  * entries of lib/fndsa/tables.h's fndsa_rcdt, the value sampler.c's loop computes, for every
  * input. Constant time (u is secret): no branch or address depends on it. The constant-time
  * test's negative control (PQLAB_FNDSA_CT_NEGATIVE_CONTROL) keeps the C loop.
+ * pqlab_fndsa_rcdt_count2_native(z, lo, hi): z[j] = pqlab_fndsa_rcdt_count_native(lo[j], hi[j])
+ * for j = 0, 1 (the pair sampler's two candidates), the same properties.
  *
  * PQLAB_FNDSA_PRNG_NATIVE: pqlab_fndsa_prng_refill_native(buf, key, cc) writes the 512 bytes of
  * one refill of sampler.c's PRNG: the ChaCha20 blocks (RFC 8439 block function; state words
@@ -28,14 +30,29 @@
  * below 2^63 in magnitude and the hardware conversion equals fpr.h's fpr_trunc (BerExp's
  * callers have 0 <= x < 64 ln 2 + 1 and ccs = sigma_min / sigma' < 1). Never declines.
  * Constant time (x and ccs are secret): no branch or address depends on them; FCVTZS, UMULH and
- * the register shift have data-independent latency on the cores this serves. */
+ * the register shift have data-independent latency on the cores this serves.
+ *
+ * pqlab_fndsa_berexp_threshold3_native(t, x, ccs, c): t[l] = pqlab_fndsa_berexp_threshold_native(
+ * x[l], ccs, c) for l = 0, 1, 2, every x[l] in the domain above (the three evaluations side by
+ * side, so that their serial polynomial chains overlap; sampler.c's SamplerZ pair evaluates a
+ * candidate and the speculative next one with it). Never declines; constant time as above.
+ *
+ * pqlab_fndsa_samplerz_centres_native(s, r, mu): for l = 0, 1, s[l] = (int32_t)fpr_floor(mu[l]) and
+ * r[l] = fpr_sub(mu[l], fpr_of32(s[l])) with the native-double fpr layer (SamplerZ's split of its
+ * centre, sampler.c), for |mu[l]| < 2^31: the same values (FCVTMS, the floor as an integer, where
+ * fpr.h takes the double apart with integer instructions; a subnormal mu has floor 0 there, and
+ * here). Never declines; constant time (mu is
+ * secret): FCVTMS has data-independent latency on the cores this serves. */
 #ifndef PQLAB_NATIVE_FNDSA_SAMPLER_H
 #define PQLAB_NATIVE_FNDSA_SAMPLER_H
 
 #include <stdint.h>
 
 int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi);
+void pqlab_fndsa_rcdt_count2_native(int z[2], const uint64_t lo[2], const uint32_t hi[2]);
 void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc);
 uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13]);
+void pqlab_fndsa_berexp_threshold3_native(uint64_t t[3], const double x[3], double ccs, const uint64_t c[13]);
+void pqlab_fndsa_samplerz_centres_native(int32_t s[2], double r[2], const double mu[2]);
 
 #endif

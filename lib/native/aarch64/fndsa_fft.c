@@ -550,6 +550,25 @@ int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
     return (int)vaddvq_u64(acc);
 }
 
+/* two values side by side (the pair sampler's current and next candidate): the same steps with
+ * two accumulators, so the two USRA chains overlap */
+void pqlab_fndsa_rcdt_count2_native(int z[2], const uint64_t lo[2], const uint32_t hi[2])
+{
+    const uint64x2_t ulo0 = vdupq_n_u64(lo[0]), ulo1 = vdupq_n_u64(lo[1]);
+    const int64x2_t uhi0 = vdupq_n_s64((int64_t)hi[0]), uhi1 = vdupq_n_s64((int64_t)hi[1]);
+    uint64x2_t acc0 = vdupq_n_u64(0), acc1 = vdupq_n_u64(0);
+    for (unsigned int i = 0; i < 18; i += 2) {
+        const uint64x2_t tlo = vld1q_u64(fndsa_rcdt_lo + i);
+        const int64x2_t thi = vreinterpretq_s64_u64(vld1q_u64(fndsa_rcdt_hi + i));
+        const int64x2_t d0 = vaddq_s64(vsubq_s64(uhi0, thi), vreinterpretq_s64_u64(vcltq_u64(ulo0, tlo)));
+        const int64x2_t d1 = vaddq_s64(vsubq_s64(uhi1, thi), vreinterpretq_s64_u64(vcltq_u64(ulo1, tlo)));
+        acc0 = vsraq_n_u64(acc0, vreinterpretq_u64_s64(d0), 63);
+        acc1 = vsraq_n_u64(acc1, vreinterpretq_u64_s64(d1), 63);
+    }
+    z[0] = (int)vaddvq_u64(acc0);
+    z[1] = (int)vaddvq_u64(acc1);
+}
+
 /* ---- the sampler's PRNG: eight ChaCha20 blocks (contract lib/native/fndsa_sampler.h) ----
  * RFC 8439's block function, four blocks per pass, one per 32-bit lane: lane j of state word
  * v is word v of block cc + j (+ 4 in the second pass). The refill's interleaved layout (word
@@ -574,36 +593,45 @@ int pqlab_fndsa_rcdt_count_native(uint64_t lo, uint32_t hi)
 void pqlab_fndsa_prng_refill_native(uint8_t buf[512], const uint32_t key[12], uint64_t cc)
 {
     static const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+    /* both passes' states side by side in one round loop: a double round of one 4-way state is a
+     * chain of about 26 dependent vector operations (QR's 13, twice) while its 120 operations fill
+     * the two SIMD pipes for 60 cycles, so one state alone waits on latency; two independent
+     * states fill the pipes */
+    uint32x4_t x[2][16], w[2][2];
     for (unsigned int half = 0; half < 2; half++) {
-        uint32x4_t in[16], x[16];
         uint32_t lo[4], hi[4];
         for (unsigned int i = 0; i < 4; i++) {
-            in[i] = vdupq_n_u32(sigma[i]);
+            x[half][i] = vdupq_n_u32(sigma[i]);
             const uint64_t c = cc + 4 * half + i; /* the 64-bit counter of block 4 half + i */
             lo[i] = (uint32_t)c;
             hi[i] = (uint32_t)(c >> 32);
         }
         for (unsigned int i = 0; i < 12; i++) {
-            in[4 + i] = vdupq_n_u32(key[i]);
+            x[half][4 + i] = vdupq_n_u32(key[i]);
         }
-        in[14] = veorq_u32(in[14], vld1q_u32(lo));
-        in[15] = veorq_u32(in[15], vld1q_u32(hi));
-        for (unsigned int i = 0; i < 16; i++) {
-            x[i] = in[i];
+        w[half][0] = x[half][14] = veorq_u32(x[half][14], vld1q_u32(lo));
+        w[half][1] = x[half][15] = veorq_u32(x[half][15], vld1q_u32(hi));
+    }
+    for (unsigned int r = 0; r < 10; r++) {
+        for (unsigned int h = 0; h < 2; h++) {
+            QRV(x[h][0], x[h][4], x[h][8], x[h][12]);
+            QRV(x[h][1], x[h][5], x[h][9], x[h][13]);
+            QRV(x[h][2], x[h][6], x[h][10], x[h][14]);
+            QRV(x[h][3], x[h][7], x[h][11], x[h][15]);
         }
-        for (unsigned int r = 0; r < 10; r++) {
-            QRV(x[0], x[4], x[8], x[12]);
-            QRV(x[1], x[5], x[9], x[13]);
-            QRV(x[2], x[6], x[10], x[14]);
-            QRV(x[3], x[7], x[11], x[15]);
-            QRV(x[0], x[5], x[10], x[15]);
-            QRV(x[1], x[6], x[11], x[12]);
-            QRV(x[2], x[7], x[8], x[13]);
-            QRV(x[3], x[4], x[9], x[14]);
+        for (unsigned int h = 0; h < 2; h++) {
+            QRV(x[h][0], x[h][5], x[h][10], x[h][15]);
+            QRV(x[h][1], x[h][6], x[h][11], x[h][12]);
+            QRV(x[h][2], x[h][7], x[h][8], x[h][13]);
+            QRV(x[h][3], x[h][4], x[h][9], x[h][14]);
         }
+    }
+    for (unsigned int half = 0; half < 2; half++) {
         for (unsigned int v = 0; v < 16; v++) {
+            /* the input word: sigma, the key, or the counter words of this pass */
+            const uint32x4_t in = v < 4 ? vdupq_n_u32(sigma[v]) : v < 14 ? vdupq_n_u32(key[v - 4]) : w[half][v - 14];
             /* little-endian lanes: byte k of word v of block u at 32 v + 4 u + k */
-            vst1q_u8(buf + 32 * v + 16 * half, vreinterpretq_u8_u32(vaddq_u32(x[v], in[v])));
+            vst1q_u8(buf + 32 * v + 16 * half, vreinterpretq_u8_u32(vaddq_u32(x[half][v], in)));
         }
     }
 }

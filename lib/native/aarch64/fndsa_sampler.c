@@ -34,24 +34,70 @@ static inline uint64_t sampler_mulhi(uint64_t a, uint64_t b)
     return (uint64_t)(((unsigned __int128)a * b) >> 64); /* UMULH */
 }
 
-uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13])
+/* The thresholds of k independent (x, ccs) pairs, lane by lane the steps of sampler.c's
+ * berexp_threshold. k is a compile-time constant at both call sites (1 and 3): GCC unrolls the lane
+ * loops, so the k Horner chains are interleaved step by step in one basic block and their UMULHs
+ * overlap (the Cortex-A72 issues one UMULH per cycle; a chain waits 6 + 1 cycles per step). Every
+ * lane's operations are the single evaluation's, in the same order, so each lane's value is the
+ * one-pair value bit for bit. */
+static inline __attribute__((always_inline)) void threshold_lanes(uint64_t *t, const double *x, const double *ccs,
+                                                                  const uint64_t c[13], unsigned int k)
 {
     const double inv_log2 = 0x1.71547652b82fep+0, log2 = 0x1.62e42fefa39efp-1, two63 = 0x1p63;
-    const int32_t s = (int32_t)vcvtd_s64_f64(x * inv_log2); /* FCVTZS, then the low word as the C */
+    uint64_t y[3], z[3];
+    uint32_t sw[3];
+    for (unsigned int l = 0; l < k; l++) {
+        const double xs = x[l] * inv_log2;
+        const int32_t s = (int32_t)vcvtd_s64_f64(xs); /* FCVTZS, then the low word as the C */
+        /* (double)s as FRINTZ (trunc in the FP registers), off the FCVTZS + SCVTF latency: the same
+         * value, as |xs| < 1.45 2^30 on the domain, but for xs in (-1, 0], where FRINTZ gives -0
+         * and (double)s +0; r then differs from the C's at most in the sign of a zero (x = -0), and
+         * both zeros truncate to the same z below */
+        const double sf = __builtin_trunc(xs); /* FRINTZ */
 #ifdef PQLAB_FNDSA_FMA
-    const double r = __builtin_fma(-(double)s, log2, x);
+        const double r = __builtin_fma(-sf, log2, x[l]);
 #else
-    const double r = x - (double)s * log2;
+        const double r = x[l] - sf * log2;
 #endif
-    /* min(s, 63) for s as an unsigned word, masked as the C */
-    uint32_t sw = (uint32_t)s;
-    sw ^= (sw ^ 63) & ((uint32_t)0 - ((63 - sw) >> 31));
-    uint64_t z = (uint64_t)vcvtd_s64_f64(r * two63) << 1;
-    uint64_t y = c[0];
-    for (unsigned int i = 1; i < 13; i++) {
-        y = c[i] - sampler_mulhi(z, y);
+        /* min(s, 63) for s as an unsigned word, masked as the C */
+        uint32_t w = (uint32_t)s;
+        w ^= (w ^ 63) & ((uint32_t)0 - ((63 - w) >> 31));
+        sw[l] = w;
+        z[l] = (uint64_t)vcvtd_s64_f64(r * two63) << 1;
+        y[l] = c[0];
     }
-    z = (uint64_t)vcvtd_s64_f64(ccs * two63) << 1;
-    y = sampler_mulhi(z, y);
-    return ((y << 1) - 1) >> sw; /* sw <= 63 */
+    for (unsigned int i = 1; i < 13; i++) {
+        for (unsigned int l = 0; l < k; l++) {
+            y[l] = c[i] - sampler_mulhi(z[l], y[l]);
+        }
+    }
+    for (unsigned int l = 0; l < k; l++) {
+        const uint64_t zc = (uint64_t)vcvtd_s64_f64(ccs[l] * two63) << 1;
+        const uint64_t p = sampler_mulhi(zc, y[l]);
+        t[l] = ((p << 1) - 1) >> sw[l]; /* sw <= 63 */
+    }
+}
+
+uint64_t pqlab_fndsa_berexp_threshold_native(double x, double ccs, const uint64_t c[13])
+{
+    uint64_t t;
+    threshold_lanes(&t, &x, &ccs, c, 1);
+    return t;
+}
+
+void pqlab_fndsa_berexp_threshold3_native(uint64_t t[3], const double x[3], double ccs, const uint64_t c[13])
+{
+    const double cc[3] = {ccs, ccs, ccs};
+    threshold_lanes(t, x, cc, c, 3);
+}
+
+void pqlab_fndsa_samplerz_centres_native(int32_t s[2], double r[2], const double mu[2])
+{
+    for (unsigned int l = 0; l < 2; l++) {
+        /* FCVTMS: floor, |mu| < 2^31. fpr.h's floor reads a subnormal as zero (floor 0, where
+         * FCVTMS gives -1 for a negative one): the mask of |mu| < 2^-1022 (FACGT) clears it */
+        const uint64_t tiny = vcaltd_f64(mu[l], 0x1p-1022);
+        s[l] = (int32_t)(vcvtmd_s64_f64(mu[l]) & (int64_t)~tiny);
+        r[l] = mu[l] - (double)s[l];
+    }
 }
