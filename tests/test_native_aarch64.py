@@ -265,6 +265,16 @@ static void fail(const char *what, unsigned int idx, unsigned int i, int got, in
     printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got, want);
     bad++;
 }
+static void cmp16(const char *what, unsigned int idx, const int16_t *got, const int16_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got[i], want[i]);
+            bad++;
+            return;
+        }
+    }
+}
 /* kind 0: uniform in [-b, b]; 1: all b; 2: all -b; 3: alternating; 4: zero */
 static void fill(int16_t *c, unsigned int kind, int32_t b)
 {
@@ -444,12 +454,22 @@ static uint32_t next32(void)
     rng ^= rng << 17;
     return (uint32_t)(rng >> 16);
 }
-static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej;
+static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16;
 static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
 {
     for (unsigned int i = 0; i < 256; i++) {
         if (got[i] != want[i]) {
             printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
+            bad++;
+            return;
+        }
+    }
+}
+static void cmp16(const char *what, unsigned int idx, const int16_t *got, const int16_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got[i], want[i]);
             bad++;
             return;
         }
@@ -561,8 +581,47 @@ int main(void)
         mldsa_pointwise_mont_c(r1, a, b);
         cmp("mldsa_pointwise_alias", c, r0, r1);
     }
-    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u\n", n_ntt,
-           n_invntt, n_pw, n_pwacc, n_rej);
+    /* ntt16 (input |a| <= 64) and mul16_add: operands from ntt16 (a c with tau ones against an s
+     * in [-eta, eta], edge kinds up to the input bound) and any values within ntt16's output
+     * bound 12206; base up to its bound |base| < 2^31 - 5281; r aliasing base */
+    static int16_t c16[256], s16[256], d16[256];
+    for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
+        const unsigned int kind = c < 5 ? c : 0;
+        fill(a, kind, c < 5 ? 64 : (int32_t)(c % 5));
+        pqlab_mldsa_ntt16_neon(c16, a);
+        mldsa_poly_ntt16_c(d16, a);
+        n_ntt16++;
+        cmp16("mldsa_ntt16", c, c16, d16);
+        memset(b, 0, sizeof b);
+        for (unsigned int t = 0; t < 39 + c % 22; t++) {
+            b[next32() % 256] = (next32() & 1) ? 1 : -1;
+        }
+        fill(x, kind, 2 + (int32_t)(c & 2));
+        mldsa_poly_ntt16_c(c16, b);
+        mldsa_poly_ntt16_c(s16, x);
+        for (unsigned int v = 0; v < 3; v++) {
+            if (v == 1) {
+                for (unsigned int i = 0; i < 256; i++) {
+                    c16[i] = (int16_t)((int32_t)(next32() % 24413) - 12206);
+                    s16[i] = (int16_t)(kind == 1 ? 12206 : kind == 2 ? -12206 : (int32_t)(next32() % 24413) - 12206);
+                }
+            }
+            fill(r0, v == 2 ? 1 : kind, 2147483647 - 5281);
+            memcpy(r1, r0, sizeof r1);
+            memcpy(a, r0, sizeof a);
+            if (v == 2) {
+                pqlab_mldsa_mul16_add_neon(r0, r0, c16, s16);
+            } else {
+                pqlab_mldsa_mul16_add_neon(r0, a, c16, s16);
+            }
+            mldsa_poly_mul16_add_c(r1, r1, c16, s16);
+            n_mul16++;
+            cmp("mldsa_mul16_add", c * 3 + v, r0, r1);
+        }
+    }
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u "
+           "mldsa_ntt16=%u mldsa_mul16_add=%u\n",
+           n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -571,13 +630,23 @@ int main(void)
 
 
 def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
-    """The ML-DSA kernels give the C's values bit for bit (plain Advanced SIMD: one CPU model)."""
+    """The ML-DSA kernels (ntt16 / mul16_add included) give the C's values bit for bit (plain
+    Advanced SIMD: one CPU model)."""
     mldsa = ROOT / "lib" / "mldsa"
     f = run_and_parse(
         tmp_path,
         "mldsa.c",
         MLDSA_PROGRAM,
-        [mldsa / "ntt.c", mldsa / "sample.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "mldsa_ntt.c", NATIVE / "sample.c"],
+        [
+            mldsa / "ntt.c",
+            mldsa / "ntt16.c",
+            mldsa / "sample.c",
+            mldsa / "pack.c",
+            *KECCAK_C,
+            NATIVE / "mldsa_ntt.c",
+            NATIVE / "mldsa_ntt16.c",
+            NATIVE / "sample.c",
+        ],
         include=[mldsa, NATIVE],
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
         subst={"@NRANDOM@": str(NRANDOM)},
@@ -585,6 +654,7 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     n = 5 + NRANDOM
     assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
     assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
+    assert (int(f["mldsa_ntt16"]), int(f["mldsa_mul16_add"])) == (n, 3 * n)
 
 
 FNDSA_PROGRAM = r"""
@@ -684,6 +754,22 @@ def test_mldsa_zetas_generator_output_is_committed() -> None:
     assert res.stdout == (ROOT / "lib" / "native" / "mldsa_zetas.h").read_text()
     assert '#include "../native/mldsa_zetas.h"' in (ROOT / "lib" / "mldsa" / "ntt.c").read_text()
     assert '#include "../mldsa_zetas.h"' in (NATIVE / "mldsa_ntt.c").read_text()
+
+
+def test_mldsa_ntt16_lane_tables_are_committed() -> None:
+    """lib/native/aarch64/mldsa_ntt16_tables.h (the twiddle factors of mldsa_ntt16.c in lane
+    order) is gen_mldsa_ntt16.py's output, whose factors come from lib/mldsa/gen_ntt16.py, and
+    every forward / inverse factor appears as ntt16.c's table has it."""
+    res = subprocess.run(
+        [sys.executable, str(NATIVE / "gen_mldsa_ntt16.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (NATIVE / "mldsa_ntt16_tables.h").read_text()
+    sys.path.insert(0, str(ROOT / "lib" / "mldsa"))
+    import gen_ntt16
+
+    c = (ROOT / "lib" / "mldsa" / "ntt16.c").read_text()
+    body = c.split("zetas16[MLDSA_N] = {", 1)[1].split("};", 1)[0]
+    assert [int(v) for v in body.replace(",", " ").split()] == gen_ntt16.ZETAS16  # the C's table
 
 
 def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA kernels of the AArch64 backend for lib/mldsa/kernels.h (meta.h names this header,
- * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c (mldsa_neon.h) and sample.c
+ * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c, mldsa_ntt16.c (mldsa_neon.h) and sample.c
  * (sample_neon.h: rej_uniform, poly_rej_bounded, ball_swap): the C's values and bounds, so kernels.h's default bounds hold
  * and nothing is narrowed here. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
@@ -16,6 +16,8 @@
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
 #define PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define PQLAB_MLDSA_NATIVE_POLY_NTT16
+#define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
 {
     pqlab_mldsa_ntt_neon(a);
@@ -33,6 +35,15 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
                                                               const int32_t b[MLDSA_N])
 {
     pqlab_mldsa_pointwise_acc_neon(c, a, b);
+}
+static inline void PQLAB_NAMESPACE(poly_ntt16_native)(int16_t r[MLDSA_N], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_ntt16_neon(r, a);
+}
+static inline void PQLAB_NAMESPACE(poly_mul16_add_native)(int32_t r[MLDSA_N], const int32_t base[MLDSA_N],
+                                                          const int16_t a[MLDSA_N], const int16_t b[MLDSA_N])
+{
+    pqlab_mldsa_mul16_add_neon(r, base, a, b);
 }
 
 static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,

@@ -7,6 +7,9 @@
  *   pqlab_mldsa_invntt_neon(a)             Algorithm 42 times 2^32 in place
  *   pqlab_mldsa_pointwise_neon(c, a, b)    c = a o b 2^-32 (c may be a or b)
  *   pqlab_mldsa_pointwise_acc_neon(c, a, b) c += a o b 2^-32
+ * and the small-modulus NTT of signing's c s1, c s2 (mldsa_ntt16.c, lib/mldsa/ntt16.c's values):
+ *   pqlab_mldsa_ntt16_neon(r, a)           r = ntt16(a), int16 output
+ *   pqlab_mldsa_mul16_add_neon(r, base, a, b) r = base + the product (r may alias base)
  * tests/test_native_aarch64.py compares them with the C. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
@@ -19,5 +22,7 @@ void pqlab_mldsa_ntt_neon(int32_t a[256]);
 void pqlab_mldsa_invntt_neon(int32_t a[256]);
 void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256]);
+void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256]);
 
 #endif
