@@ -5,9 +5,12 @@
  * lib/mldsa/ntt16.c bit for bit (so the same int16 bounds, lib/mldsa/gen_ntt16.py).
  *
  * mont16(x) = (x + m p) / 2^16 with m the signed low half of x (-p^-1), exactly the C's:
- * x is formed in 32-bit lanes (SMULL / SSUBL / SADDL, exact), its low half in 16-bit lanes
- * (MUL, the same bits), m = MUL(low, -p^-1), x + m p by SMLAL, and the result is the high
- * halves (UZP2). The C's inputs keep x + m p inside int32, so no lane wraps.
+ * x = a z is formed in 32-bit lanes (SMULL, exact), its low half in 16-bit lanes (MUL, the
+ * same bits), m = MUL(low, -p^-1), x + m p by SMLAL, and the result is the high halves
+ * (UZP2). The C's inputs keep x + m p inside int32, so no lane wraps. The C forms the
+ * inverse butterflies' differences u - v (and the last layer's u + v) in int32; they are
+ * bounded by the same bound as the sums it stores as int16 (gen_ntt16.py's inverse_bounds,
+ * every one < 2^15, checked by its check()), so the 16-bit differences here are exact.
  *
  * Layers of distance >= 8 pair whole vectors; the distances 4, 2, 1 work on two vectors
  * transposed with TRN1 / TRN2 on 64-, 32- and 16-bit elements (transposed back the same way).
@@ -45,16 +48,6 @@ static inline int16x8_t mont16_one(int16x8_t a)
     return mont16_x(vmovl_s16(vget_low_s16(a)), vmovl_high_s16(a), a);
 }
 
-/* mont16(z (a - b)) with a - b in 32 bits (it may leave int16) */
-static inline int16x8_t mont16_diff(int16x8_t a, int16x8_t b, int16x8_t z)
-{
-    const int32x4_t dl = vsubl_s16(vget_low_s16(a), vget_low_s16(b));
-    const int32x4_t dh = vsubl_high_s16(a, b);
-    const int32x4_t xl = vmulq_s32(dl, vmovl_s16(vget_low_s16(z)));
-    const int32x4_t xh = vmulq_s32(dh, vmovl_high_s16(z));
-    return mont16_x(xl, xh, vmulq_s16(vsubq_s16(a, b), z));
-}
-
 static inline void fwd_bf(int16x8_t *a, int16x8_t *b, int16x8_t z)
 {
     const int16x8_t t = mont16_mul(*b, z);
@@ -66,7 +59,7 @@ static inline void inv_bf(int16x8_t *a, int16x8_t *b, int16x8_t z)
 {
     const int16x8_t u = *a;
     *a = vaddq_s16(u, *b);
-    *b = mont16_diff(u, *b, z);
+    *b = mont16_mul(vsubq_s16(u, *b), z);
 }
 
 static void reduce_all(int16_t r[256])
@@ -167,15 +160,11 @@ void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const i
     reduce_all(t);
     layer_wide(t, 32, ntt16_inv_lanes[5], 1);
     layer_wide(t, 64, ntt16_inv_lanes[6], 1);
-    /* the last layer (len = 128) merged with the scaling, sums and differences in 32 bits */
+    /* the last layer (len = 128) merged with the scaling */
     for (unsigned int j = 0; j < 128; j += 8) {
         const int16x8_t u = vld1q_s16(t + j), v = vld1q_s16(t + j + 128);
-        const int32x4_t sl = vaddl_s16(vget_low_s16(u), vget_low_s16(v)), sh = vaddl_high_s16(u, v);
-        const int32x4_t dl = vsubl_s16(vget_low_s16(u), vget_low_s16(v)), dh = vsubl_high_s16(u, v);
-        const int16x8_t x0 =
-            mont16_x(vmulq_n_s32(sl, P16_F), vmulq_n_s32(sh, P16_F), vmulq_n_s16(vaddq_s16(u, v), P16_F));
-        const int16x8_t x1 = mont16_x(vmulq_n_s32(dl, P16_F_LAST), vmulq_n_s32(dh, P16_F_LAST),
-                                      vmulq_n_s16(vsubq_s16(u, v), P16_F_LAST));
+        const int16x8_t x0 = mont16_mul(vaddq_s16(u, v), vdupq_n_s16(P16_F));
+        const int16x8_t x1 = mont16_mul(vsubq_s16(u, v), vdupq_n_s16(P16_F_LAST));
         vst1q_s32(r + j, vaddw_s16(vld1q_s32(base + j), vget_low_s16(x0)));
         vst1q_s32(r + j + 4, vaddw_high_s16(vld1q_s32(base + j + 4), x0));
         vst1q_s32(r + j + 128, vaddw_s16(vld1q_s32(base + j + 128), vget_low_s16(x1)));
