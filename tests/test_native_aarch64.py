@@ -657,6 +657,148 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     assert (int(f["mldsa_ntt16"]), int(f["mldsa_mul16_add"])) == (n, 3 * n)
 
 
+MLDSA_POLY_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "rounding.h"
+#include "mldsa_neon.h"
+
+static uint64_t rng = 0x0DDB1A5E5BAD5EEDull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static int32_t in_range(int32_t lo, int32_t hi) /* uniform-ish in [lo, hi] */
+{
+    return (int32_t)((int64_t)lo + (int64_t)((((uint64_t)next32() << 32) | next32()) % ((uint64_t)((int64_t)hi - lo) + 1)));
+}
+static unsigned int bad, n_dec, n_hint, n_red, n_cadd, n_norm;
+static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
+            bad++;
+            return;
+        }
+    }
+}
+int main(void)
+{
+    static int32_t a[256], b[256], c[256], h0[256], h1[256], x0[256], x1[256], y0[256], y1[256];
+    pqlab_hal_setup();
+    const int32_t g2 = MLDSA_GAMMA2, m = MLDSA_M;
+    /* Decompose: every a in [0, q), 256 at a time, both outputs, then HighBits in place and LowBits */
+    for (int32_t base = 0; base < MLDSA_Q; base += 256) {
+        for (unsigned int i = 0; i < 256; i++) {
+            a[i] = base + (int32_t)i < MLDSA_Q ? base + (int32_t)i : MLDSA_Q - 1;
+        }
+        pqlab_mldsa_decompose_neon(x0, x1, a, g2, (int32_t)DEC_MUL, DEC_SHIFT, m);
+        mldsa_poly_decompose_c(y0, y1, a);
+        n_dec++;
+        cmp("decompose_a1", (unsigned)base, x0, y0);
+        cmp("decompose_a0", (unsigned)base, x1, y1);
+        if ((base & 0xffff) == 0) {
+            memcpy(x0, a, sizeof x0);
+            pqlab_mldsa_decompose_neon(x0, NULL, x0, g2, (int32_t)DEC_MUL, DEC_SHIFT, m);
+            cmp("decompose_high_inplace", (unsigned)base, x0, y0);
+            pqlab_mldsa_decompose_neon(NULL, x1, a, g2, (int32_t)DEC_MUL, DEC_SHIFT, m);
+            cmp("decompose_low", (unsigned)base, x1, y1);
+        }
+    }
+    for (unsigned int t = 0; t < 64 + @NRANDOM@; t++) {
+        /* make_hint_low: |a0| <= gamma2, |d| < 2^22, a1 in [0, m); edges s = 0, 1, 2 gamma2, 2 gamma2 + 1, -1 */
+        for (unsigned int i = 0; i < 256; i++) {
+            const unsigned int k = next32() % 8;
+            a[i] = in_range(-g2, g2);
+            b[i] = in_range(-(1 << 22) + 1, (1 << 22) - 1);
+            c[i] = (next32() & 3) == 0 ? 0 : in_range(0, m - 1);
+            if (k < 5) {
+                const int32_t target = k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 2 * g2 : k == 3 ? 2 * g2 + 1 : -1;
+                b[i] = target - g2 - a[i]; /* s = a0 + d + gamma2 = target */
+            }
+        }
+        memcpy(h1, c, sizeof h1);
+        const unsigned int r0 = pqlab_mldsa_make_hint_low_neon(h0, a, b, c, g2);
+        const unsigned int r1 = mldsa_poly_make_hint_low_c(h1, a, b, h1); /* h aliasing a1 */
+        n_hint++;
+        if (r0 != r1) {
+            printf("mismatch make_hint_low_count case %u native %u C %u\n", t, r0, r1);
+            bad++;
+        }
+        cmp("make_hint_low", t, h0, h1);
+        memcpy(h0, c, sizeof h0);
+        pqlab_mldsa_make_hint_low_neon(h0, a, b, h0, g2);
+        cmp("make_hint_low_alias", t, h0, h1);
+        /* reduce32: |a| <= 2^31 - 2^22 - 1 (edges at the bound and the rounding points) */
+        for (unsigned int i = 0; i < 256; i++) {
+            const int32_t lim = 2147483647 - (1 << 22);
+            const unsigned int k = next32() % 6;
+            x0[i] = k == 0 ? lim : k == 1 ? -lim : k == 2 ? in_range(-lim, lim) : k == 3 ? (int32_t)((next32() % 256) << 23) - (1 << 22) : k == 4 ? (1 << 22) - 1 + in_range(-2, 2) : in_range(-MLDSA_Q, MLDSA_Q);
+        }
+        memcpy(y0, x0, sizeof y0);
+        pqlab_mldsa_reduce32_neon(x0);
+        mldsa_poly_reduce32_c(y0);
+        n_red++;
+        cmp("reduce32", t, x0, y0);
+        /* caddq: -q < a < q */
+        for (unsigned int i = 0; i < 256; i++) {
+            const unsigned int k = next32() % 5;
+            x0[i] = k == 0 ? MLDSA_Q - 1 : k == 1 ? -MLDSA_Q + 1 : k == 2 ? in_range(-1, 0) : in_range(-MLDSA_Q + 1, MLDSA_Q - 1);
+        }
+        memcpy(y0, x0, sizeof y0);
+        pqlab_mldsa_caddq_neon(x0);
+        mldsa_poly_caddq_c(y0);
+        n_cadd++;
+        cmp("caddq", t, x0, y0);
+        /* chknorm: bound in [1, q); coefficients mostly inside, some at bound - 1, bound, -bound */
+        const int32_t bound = t % 3 == 0 ? g2 - 78 : t % 3 == 1 ? (1 << 17) - 78 : in_range(1, MLDSA_Q - 1);
+        for (unsigned int i = 0; i < 256; i++) {
+            x0[i] = in_range(-bound + 1, bound - 1);
+        }
+        const unsigned int where = next32() % 256, kind = t % 5;
+        if (kind != 4) {
+            x0[where] = kind == 0 ? bound : kind == 1 ? -bound : kind == 2 ? bound - 1 : in_range(bound, 2147483647 - 1);
+        }
+        const uint32_t k0 = pqlab_mldsa_chknorm_neon(x0, bound), k1 = mldsa_poly_chknorm_c(x0, bound);
+        n_norm++;
+        if (k0 != k1) {
+            printf("mismatch chknorm case %u kind %u native %u C %u\n", t, kind, k0, k1);
+            bad++;
+        }
+    }
+    printf("counts decompose=%u make_hint_low=%u reduce32=%u caddq=%u chknorm=%u\n", n_dec, n_hint, n_red, n_cadd, n_norm);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [44, 65])
+def test_neon_mldsa_coefficient_kernels_match_portable(tmp_path: Path, mode: int) -> None:
+    """reduce32, caddq, Decompose (every a in [0, q), both gamma2), make_hint_low (edges of s)
+    and chknorm give lib/mldsa's values bit for bit."""
+    mldsa = ROOT / "lib" / "mldsa"
+    f = run_and_parse(
+        tmp_path,
+        "mldsa_poly.c",
+        MLDSA_POLY_PROGRAM,
+        [mldsa / "ntt.c", mldsa / "rounding.c", NATIVE / "mldsa_poly.c"],
+        include=[mldsa, NATIVE],
+        cflags=[f"-DPQLAB_MLDSA_MODE={mode}", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    n = 64 + NRANDOM
+    assert int(f["decompose"]) == (8380417 + 255) // 256
+    assert [int(f[k]) for k in ("make_hint_low", "reduce32", "caddq", "chknorm")] == [n] * 4
+
+
 FNDSA_PROGRAM = r"""
 #include <stdio.h>
 #include <string.h>
