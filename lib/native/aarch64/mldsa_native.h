@@ -18,8 +18,6 @@
 #define PQLAB_MLDSA_NATIVE_BALL_SWAP
 #define PQLAB_MLDSA_NATIVE_POLY_NTT16
 #define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
-#define PQLAB_MLDSA_NATIVE_POLY_REDUCE32
-#define PQLAB_MLDSA_NATIVE_POLY_CADDQ
 #define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
 #define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
 #define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
@@ -62,14 +60,6 @@ static inline void PQLAB_NAMESPACE(poly_mul16_add_native)(int32_t r[MLDSA_N], co
     pqlab_mldsa_mul16_add_neon(r, base, a, b);
 }
 
-static inline void PQLAB_NAMESPACE(poly_reduce32_native)(int32_t a[MLDSA_N])
-{
-    pqlab_mldsa_reduce32_neon(a);
-}
-static inline void PQLAB_NAMESPACE(poly_caddq_native)(int32_t a[MLDSA_N])
-{
-    pqlab_mldsa_caddq_neon(a);
-}
 static inline void PQLAB_NAMESPACE(poly_decompose_native)(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
 {
     pqlab_mldsa_decompose_neon(a1, a0, a, MLDSA_GAMMA2, PQLAB_AARCH64_DEC_MUL, PQLAB_AARCH64_DEC_SHIFT,

@@ -10,9 +10,8 @@
  * and the small-modulus NTT of signing's c s1, c s2 (mldsa_ntt16.c, lib/mldsa/ntt16.c's values):
  *   pqlab_mldsa_ntt16_neon(r, a)           r = ntt16(a), int16 output
  *   pqlab_mldsa_mul16_add_neon(r, base, a, b) r = base + the product (r may alias base)
- * and the coefficient-wise kernels of signing (mldsa_poly.c, lib/mldsa/ntt.c's and rounding.c's
- * values; the parameters of Decompose passed by mldsa_native.h):
- *   pqlab_mldsa_reduce32_neon(a), pqlab_mldsa_caddq_neon(a)
+ * and the coefficient-wise kernels of signing (mldsa_poly.c, lib/mldsa/rounding.c's values; the
+ * parameters of Decompose passed by mldsa_native.h):
  *   pqlab_mldsa_decompose_neon(a1, a0, a, gamma2, mul, shift, m)   a1 or a0 may be NULL
  *   pqlab_mldsa_make_hint_low_neon(h, a0, d, a1, gamma2)           returns the number of ones
  *   pqlab_mldsa_chknorm_neon(a, bound)                             1 when some |a_i| >= bound
@@ -29,8 +28,6 @@ void pqlab_mldsa_invntt_neon(int32_t a[256]);
 void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256]);
-void pqlab_mldsa_reduce32_neon(int32_t a[256]);
-void pqlab_mldsa_caddq_neon(int32_t a[256]);
 void pqlab_mldsa_decompose_neon(int32_t *a1, int32_t *a0, const int32_t a[256], int32_t gamma2, int32_t mul,
                                 int32_t shift, int32_t m);
 unsigned int pqlab_mldsa_make_hint_low_neon(int32_t h[256], const int32_t a0[256], const int32_t d[256],

@@ -1,35 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA's coefficient-wise kernels of signing with Advanced SIMD, four 32-bit coefficients
- * per vector: reduce32, caddq, Decompose (FIPS 204 Algorithm 36), signing's MakeHint from
- * Decompose's parts and the infinity-norm check. Contracts: lib/mldsa/kernels.h; every kernel
- * computes lib/mldsa's C expressions (ntt.c / reduce.h, rounding.c / rounding.h) lane by lane,
- * so the same values bit for bit. Decompose's parameters (gamma2 and its division constants)
+ * per vector: Decompose (FIPS 204 Algorithm 36), signing's MakeHint from Decompose's parts and
+ * the infinity-norm check. Contracts: lib/mldsa/kernels.h; every kernel computes lib/mldsa's C
+ * expressions (rounding.c / rounding.h) lane by lane, so the same values bit for bit. (reduce32
+ * and caddq stay portable: GCC 12 -O3 vectorises their C loops into the same cost on the
+ * Cortex-A72 and -A55 models, docs/neon.md.) Decompose's parameters (gamma2 and its division constants)
  * come from mldsa_native.h, which is compiled per parameter set. Constant time: no branch or
  * address depends on the coefficients. */
 #include <arm_neon.h>
 #include <stdint.h>
 
 #include "mldsa_neon.h"
-
-#define POLY_DSA_Q 8380417
-
-void pqlab_mldsa_reduce32_neon(int32_t a[256])
-{
-    for (unsigned int i = 0; i < 256; i += 4) {
-        const int32x4_t x = vld1q_s32(a + i);
-        const int32x4_t t = vshrq_n_s32(vaddq_s32(x, vdupq_n_s32(1 << 22)), 23); /* (a + 2^22) >> 23 */
-        vst1q_s32(a + i, vmlsq_n_s32(x, t, POLY_DSA_Q));
-    }
-}
-
-void pqlab_mldsa_caddq_neon(int32_t a[256])
-{
-    for (unsigned int i = 0; i < 256; i += 4) {
-        const int32x4_t x = vld1q_s32(a + i);
-        const int32x4_t neg = vshrq_n_s32(x, 31); /* all ones when a < 0 */
-        vst1q_s32(a + i, vaddq_s32(x, vandq_s32(neg, vdupq_n_s32(POLY_DSA_Q))));
-    }
-}
 
 /* r1' = floor((a + gamma2 - 1) mul / 2^shift): SQDMULH gives floor(2 x mul / 2^32) =
  * floor(x mul / 2^31) (x, mul < 2^31 and positive, no saturation), then an arithmetic shift
