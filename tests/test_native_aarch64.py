@@ -265,16 +265,6 @@ static void fail(const char *what, unsigned int idx, unsigned int i, int got, in
     printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got, want);
     bad++;
 }
-static void cmp16(const char *what, unsigned int idx, const int16_t *got, const int16_t *want)
-{
-    for (unsigned int i = 0; i < 256; i++) {
-        if (got[i] != want[i]) {
-            printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got[i], want[i]);
-            bad++;
-            return;
-        }
-    }
-}
 /* kind 0: uniform in [-b, b]; 1: all b; 2: all -b; 3: alternating; 4: zero */
 static void fill(int16_t *c, unsigned int kind, int32_t b)
 {
