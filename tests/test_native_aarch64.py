@@ -444,12 +444,22 @@ static uint32_t next32(void)
     rng ^= rng << 17;
     return (uint32_t)(rng >> 16);
 }
-static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej;
+static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16;
 static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
 {
     for (unsigned int i = 0; i < 256; i++) {
         if (got[i] != want[i]) {
             printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
+            bad++;
+            return;
+        }
+    }
+}
+static void cmp16(const char *what, unsigned int idx, const int16_t *got, const int16_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got[i], want[i]);
             bad++;
             return;
         }
@@ -561,8 +571,47 @@ int main(void)
         mldsa_pointwise_mont_c(r1, a, b);
         cmp("mldsa_pointwise_alias", c, r0, r1);
     }
-    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u\n", n_ntt,
-           n_invntt, n_pw, n_pwacc, n_rej);
+    /* ntt16 (input |a| <= 64) and mul16_add: operands from ntt16 (a c with tau ones against an s
+     * in [-eta, eta], edge kinds up to the input bound) and any values within ntt16's output
+     * bound 12206; base up to its bound |base| < 2^31 - 5281; r aliasing base */
+    static int16_t c16[256], s16[256], d16[256];
+    for (unsigned int c = 0; c < 5 + @NRANDOM@; c++) {
+        const unsigned int kind = c < 5 ? c : 0;
+        fill(a, kind, c < 5 ? 64 : (int32_t)(c % 5));
+        pqlab_mldsa_ntt16_neon(c16, a);
+        mldsa_poly_ntt16_c(d16, a);
+        n_ntt16++;
+        cmp16("mldsa_ntt16", c, c16, d16);
+        memset(b, 0, sizeof b);
+        for (unsigned int t = 0; t < 39 + c % 22; t++) {
+            b[next32() % 256] = (next32() & 1) ? 1 : -1;
+        }
+        fill(x, kind, 2 + (int32_t)(c & 2));
+        mldsa_poly_ntt16_c(c16, b);
+        mldsa_poly_ntt16_c(s16, x);
+        for (unsigned int v = 0; v < 3; v++) {
+            if (v == 1) {
+                for (unsigned int i = 0; i < 256; i++) {
+                    c16[i] = (int16_t)((int32_t)(next32() % 24413) - 12206);
+                    s16[i] = (int16_t)(kind == 1 ? 12206 : kind == 2 ? -12206 : (int32_t)(next32() % 24413) - 12206);
+                }
+            }
+            fill(r0, v == 2 ? 1 : kind, 2147483647 - 5281);
+            memcpy(r1, r0, sizeof r1);
+            memcpy(a, r0, sizeof a);
+            if (v == 2) {
+                pqlab_mldsa_mul16_add_neon(r0, r0, c16, s16);
+            } else {
+                pqlab_mldsa_mul16_add_neon(r0, a, c16, s16);
+            }
+            mldsa_poly_mul16_add_c(r1, r1, c16, s16);
+            n_mul16++;
+            cmp("mldsa_mul16_add", c * 3 + v, r0, r1);
+        }
+    }
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u "
+           "mldsa_ntt16=%u mldsa_mul16_add=%u\n",
+           n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -571,13 +620,23 @@ int main(void)
 
 
 def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
-    """The ML-DSA kernels give the C's values bit for bit (plain Advanced SIMD: one CPU model)."""
+    """The ML-DSA kernels (ntt16 / mul16_add included) give the C's values bit for bit (plain
+    Advanced SIMD: one CPU model)."""
     mldsa = ROOT / "lib" / "mldsa"
     f = run_and_parse(
         tmp_path,
         "mldsa.c",
         MLDSA_PROGRAM,
-        [mldsa / "ntt.c", mldsa / "sample.c", mldsa / "pack.c", *KECCAK_C, NATIVE / "mldsa_ntt.c", NATIVE / "sample.c"],
+        [
+            mldsa / "ntt.c",
+            mldsa / "ntt16.c",
+            mldsa / "sample.c",
+            mldsa / "pack.c",
+            *KECCAK_C,
+            NATIVE / "mldsa_ntt.c",
+            NATIVE / "mldsa_ntt16.c",
+            NATIVE / "sample.c",
+        ],
         include=[mldsa, NATIVE],
         cflags=["-DPQLAB_MLDSA_MODE=65", "-DPQLAB_NS=pqlab_test_"],
         subst={"@NRANDOM@": str(NRANDOM)},
@@ -585,6 +644,128 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
     n = 5 + NRANDOM
     assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
     assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
+    assert (int(f["mldsa_ntt16"]), int(f["mldsa_mul16_add"])) == (n, 3 * n)
+
+
+MLDSA_POLY_PROGRAM = r"""
+#include <stdio.h>
+#include <string.h>
+#include "pqlab_hal.h"
+#include "kernels.h"
+#include "rounding.h"
+#include "mldsa_neon.h"
+
+static uint64_t rng = 0x0DDB1A5E5BAD5EEDull;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+static int32_t in_range(int32_t lo, int32_t hi) /* uniform-ish in [lo, hi] */
+{
+    return (int32_t)((int64_t)lo + (int64_t)((((uint64_t)next32() << 32) | next32()) % ((uint64_t)((int64_t)hi - lo) + 1)));
+}
+static unsigned int bad, n_dec, n_hint, n_norm;
+static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
+{
+    for (unsigned int i = 0; i < 256; i++) {
+        if (got[i] != want[i]) {
+            printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
+            bad++;
+            return;
+        }
+    }
+}
+int main(void)
+{
+    static int32_t a[256], b[256], c[256], h0[256], h1[256], x0[256], x1[256], y0[256], y1[256];
+    pqlab_hal_setup();
+    const int32_t g2 = MLDSA_GAMMA2, m = MLDSA_M;
+    /* Decompose: every a in [0, q), 256 at a time, both outputs, then HighBits in place and LowBits */
+    for (int32_t base = 0; base < MLDSA_Q; base += 256) {
+        for (unsigned int i = 0; i < 256; i++) {
+            a[i] = base + (int32_t)i < MLDSA_Q ? base + (int32_t)i : MLDSA_Q - 1;
+        }
+        pqlab_mldsa_decompose_neon(x0, x1, a, g2, (int32_t)DEC_MUL, DEC_SHIFT, m);
+        mldsa_poly_decompose_c(y0, y1, a);
+        n_dec++;
+        cmp("decompose_a1", (unsigned)base, x0, y0);
+        cmp("decompose_a0", (unsigned)base, x1, y1);
+        if ((base & 0xffff) == 0) {
+            memcpy(x0, a, sizeof x0);
+            pqlab_mldsa_decompose_neon(x0, NULL, x0, g2, (int32_t)DEC_MUL, DEC_SHIFT, m);
+            cmp("decompose_high_inplace", (unsigned)base, x0, y0);
+            pqlab_mldsa_decompose_neon(NULL, x1, a, g2, (int32_t)DEC_MUL, DEC_SHIFT, m);
+            cmp("decompose_low", (unsigned)base, x1, y1);
+        }
+    }
+    for (unsigned int t = 0; t < 64 + @NRANDOM@; t++) {
+        /* make_hint_low: |a0| <= gamma2, |d| < 2^22, a1 in [0, m); edges s = 0, 1, 2 gamma2, 2 gamma2 + 1, -1 */
+        for (unsigned int i = 0; i < 256; i++) {
+            const unsigned int k = next32() % 8;
+            a[i] = in_range(-g2, g2);
+            b[i] = in_range(-(1 << 22) + 1, (1 << 22) - 1);
+            c[i] = (next32() & 3) == 0 ? 0 : in_range(0, m - 1);
+            if (k < 5) {
+                const int32_t target = k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 2 * g2 : k == 3 ? 2 * g2 + 1 : -1;
+                b[i] = target - g2 - a[i]; /* s = a0 + d + gamma2 = target */
+            }
+        }
+        memcpy(h1, c, sizeof h1);
+        const unsigned int r0 = pqlab_mldsa_make_hint_low_neon(h0, a, b, c, g2);
+        const unsigned int r1 = mldsa_poly_make_hint_low_c(h1, a, b, h1); /* h aliasing a1 */
+        n_hint++;
+        if (r0 != r1) {
+            printf("mismatch make_hint_low_count case %u native %u C %u\n", t, r0, r1);
+            bad++;
+        }
+        cmp("make_hint_low", t, h0, h1);
+        memcpy(h0, c, sizeof h0);
+        pqlab_mldsa_make_hint_low_neon(h0, a, b, h0, g2);
+        cmp("make_hint_low_alias", t, h0, h1);
+        /* chknorm: bound in [1, q); coefficients mostly inside, some at bound - 1, bound, -bound */
+        const int32_t bound = t % 3 == 0 ? g2 - 78 : t % 3 == 1 ? (1 << 17) - 78 : in_range(1, MLDSA_Q - 1);
+        for (unsigned int i = 0; i < 256; i++) {
+            x0[i] = in_range(-bound + 1, bound - 1);
+        }
+        const unsigned int where = next32() % 256, kind = t % 5;
+        if (kind != 4) {
+            x0[where] = kind == 0 ? bound : kind == 1 ? -bound : kind == 2 ? bound - 1 : in_range(bound, 2147483647 - 1);
+        }
+        const uint32_t k0 = pqlab_mldsa_chknorm_neon(x0, bound), k1 = mldsa_poly_chknorm_c(x0, bound);
+        n_norm++;
+        if (k0 != k1) {
+            printf("mismatch chknorm case %u kind %u native %u C %u\n", t, kind, k0, k1);
+            bad++;
+        }
+    }
+    printf("counts decompose=%u make_hint_low=%u chknorm=%u\n", n_dec, n_hint, n_norm);
+    printf("bad %u\nend\n", bad);
+    fflush(stdout);
+    pqlab_hal_exit(0);
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [44, 65])
+def test_neon_mldsa_coefficient_kernels_match_portable(tmp_path: Path, mode: int) -> None:
+    """Decompose (every a in [0, q), both gamma2), make_hint_low (edges of s) and chknorm give
+    lib/mldsa's values bit for bit."""
+    mldsa = ROOT / "lib" / "mldsa"
+    f = run_and_parse(
+        tmp_path,
+        "mldsa_poly.c",
+        MLDSA_POLY_PROGRAM,
+        [mldsa / "rounding.c", NATIVE / "mldsa_poly.c"],
+        include=[mldsa, NATIVE],
+        cflags=[f"-DPQLAB_MLDSA_MODE={mode}", "-DPQLAB_NS=pqlab_test_"],
+        subst={"@NRANDOM@": str(NRANDOM)},
+    )
+    n = 64 + NRANDOM
+    assert int(f["decompose"]) == (8380417 + 255) // 256
+    assert [int(f[k]) for k in ("make_hint_low", "chknorm")] == [n] * 2
 
 
 FNDSA_PROGRAM = r"""
@@ -684,6 +865,22 @@ def test_mldsa_zetas_generator_output_is_committed() -> None:
     assert res.stdout == (ROOT / "lib" / "native" / "mldsa_zetas.h").read_text()
     assert '#include "../native/mldsa_zetas.h"' in (ROOT / "lib" / "mldsa" / "ntt.c").read_text()
     assert '#include "../mldsa_zetas.h"' in (NATIVE / "mldsa_ntt.c").read_text()
+
+
+def test_mldsa_ntt16_lane_tables_are_committed() -> None:
+    """lib/native/aarch64/mldsa_ntt16_tables.h (the twiddle factors of mldsa_ntt16.c in lane
+    order) is gen_mldsa_ntt16.py's output, whose factors come from lib/mldsa/gen_ntt16.py, and
+    every forward / inverse factor appears as ntt16.c's table has it."""
+    res = subprocess.run(
+        [sys.executable, str(NATIVE / "gen_mldsa_ntt16.py")], capture_output=True, check=True, text=True
+    )
+    assert res.stdout == (NATIVE / "mldsa_ntt16_tables.h").read_text()
+    sys.path.insert(0, str(ROOT / "lib" / "mldsa"))
+    import gen_ntt16
+
+    c = (ROOT / "lib" / "mldsa" / "ntt16.c").read_text()
+    body = c.split("zetas16[MLDSA_N] = {", 1)[1].split("};", 1)[0]
+    assert [int(v) for v in body.replace(",", " ").split()] == gen_ntt16.ZETAS16  # the C's table
 
 
 def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@
  * lib/mldsa/kernels.h) */
 #define PQLAB_MLKEM_BACKEND_HEADER "mlkem_native.h" /* mlkem_ntt.c: ntt, invntt, basemul_acc; sample.c: rej_bulk */
 #define PQLAB_MLDSA_BACKEND_HEADER                                                                                     \
-    "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc); sample.c: rej_uniform, poly_rej_bounded, ball_swap */
+    "mldsa_native.h" /* mldsa_ntt.c: ntt, invntt, pointwise(_acc); mldsa_ntt16.c: ntt16, mul16_add; mldsa_poly.c: decompose, make_hint_low, chknorm; sample.c: rej_uniform, poly_rej_bounded, ball_swap */
 
 /* FN-DSA: the NTT / inverse NTT modulo 12289 (fndsa_modq.c, tables from
  * lib/native/fndsa_modq_zetas.h, shared with modq.c; contract lib/native/fndsa_modq.h); declines logn < 6 */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA kernels of the AArch64 backend for lib/mldsa/kernels.h (meta.h names this header,
- * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c (mldsa_neon.h) and sample.c
+ * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c, mldsa_ntt16.c, mldsa_poly.c (mldsa_neon.h) and sample.c
  * (sample_neon.h: rej_uniform, poly_rej_bounded, ball_swap): the C's values and bounds, so kernels.h's default bounds hold
  * and nothing is narrowed here. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
@@ -16,6 +16,22 @@
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
 #define PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define PQLAB_MLDSA_NATIVE_POLY_NTT16
+#define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
+#define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
+#define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
+#define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
+
+/* Decompose's floor(x / (2 gamma2)) as (x mul) >> shift: lib/mldsa/rounding.h's DEC_MUL /
+ * DEC_SHIFT (mul = ceil(2^shift / (2 gamma2)); the KATs of all three parameter sets run
+ * through this kernel) */
+#if MLDSA_GAMMA2 == (MLDSA_Q - 1) / 88
+#define PQLAB_AARCH64_DEC_SHIFT 39
+#else
+#define PQLAB_AARCH64_DEC_SHIFT 43
+#endif
+#define PQLAB_AARCH64_DEC_MUL                                                                                          \
+    ((int32_t)(((1ull << PQLAB_AARCH64_DEC_SHIFT) + 2u * MLDSA_GAMMA2 - 1u) / (2u * MLDSA_GAMMA2)))
 static inline void PQLAB_NAMESPACE(ntt_native)(int32_t a[MLDSA_N])
 {
     pqlab_mldsa_ntt_neon(a);
@@ -33,6 +49,31 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
                                                               const int32_t b[MLDSA_N])
 {
     pqlab_mldsa_pointwise_acc_neon(c, a, b);
+}
+static inline void PQLAB_NAMESPACE(poly_ntt16_native)(int16_t r[MLDSA_N], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_ntt16_neon(r, a);
+}
+static inline void PQLAB_NAMESPACE(poly_mul16_add_native)(int32_t r[MLDSA_N], const int32_t base[MLDSA_N],
+                                                          const int16_t a[MLDSA_N], const int16_t b[MLDSA_N])
+{
+    pqlab_mldsa_mul16_add_neon(r, base, a, b);
+}
+
+static inline void PQLAB_NAMESPACE(poly_decompose_native)(int32_t *a1, int32_t *a0, const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_decompose_neon(a1, a0, a, MLDSA_GAMMA2, PQLAB_AARCH64_DEC_MUL, PQLAB_AARCH64_DEC_SHIFT,
+                               (MLDSA_Q - 1) / (2 * MLDSA_GAMMA2));
+}
+static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_low_native)(int32_t h[MLDSA_N], const int32_t a0[MLDSA_N],
+                                                                      const int32_t d[MLDSA_N],
+                                                                      const int32_t a1[MLDSA_N])
+{
+    return pqlab_mldsa_make_hint_low_neon(h, a0, d, a1, MLDSA_GAMMA2);
+}
+static inline uint32_t PQLAB_NAMESPACE(poly_chknorm_native)(const int32_t a[MLDSA_N], int32_t bound)
+{
+    return pqlab_mldsa_chknorm_neon(a, bound);
 }
 
 static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,

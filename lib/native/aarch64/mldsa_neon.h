@@ -7,6 +7,14 @@
  *   pqlab_mldsa_invntt_neon(a)             Algorithm 42 times 2^32 in place
  *   pqlab_mldsa_pointwise_neon(c, a, b)    c = a o b 2^-32 (c may be a or b)
  *   pqlab_mldsa_pointwise_acc_neon(c, a, b) c += a o b 2^-32
+ * and the small-modulus NTT of signing's c s1, c s2 (mldsa_ntt16.c, lib/mldsa/ntt16.c's values):
+ *   pqlab_mldsa_ntt16_neon(r, a)           r = ntt16(a), int16 output
+ *   pqlab_mldsa_mul16_add_neon(r, base, a, b) r = base + the product (r may alias base)
+ * and the coefficient-wise kernels of signing (mldsa_poly.c, lib/mldsa/rounding.c's values; the
+ * parameters of Decompose passed by mldsa_native.h):
+ *   pqlab_mldsa_decompose_neon(a1, a0, a, gamma2, mul, shift, m)   a1 or a0 may be NULL
+ *   pqlab_mldsa_make_hint_low_neon(h, a0, d, a1, gamma2)           returns the number of ones
+ *   pqlab_mldsa_chknorm_neon(a, bound)                             1 when some |a_i| >= bound
  * tests/test_native_aarch64.py compares them with the C. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
@@ -19,5 +27,12 @@ void pqlab_mldsa_ntt_neon(int32_t a[256]);
 void pqlab_mldsa_invntt_neon(int32_t a[256]);
 void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256]);
+void pqlab_mldsa_decompose_neon(int32_t *a1, int32_t *a0, const int32_t a[256], int32_t gamma2, int32_t mul,
+                                int32_t shift, int32_t m);
+unsigned int pqlab_mldsa_make_hint_low_neon(int32_t h[256], const int32_t a0[256], const int32_t d[256],
+                                            const int32_t a1[256], int32_t gamma2);
+uint32_t pqlab_mldsa_chknorm_neon(const int32_t a[256], int32_t bound);
+void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256]);
 
 #endif
