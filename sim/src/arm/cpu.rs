@@ -6,6 +6,7 @@
 //! The cycles come from the core's timing model `T` (timing/cortex_m.rs), told about every
 //! executed instruction by an `Event`; the interpreter computes none.
 
+use crate::arm::block::{self, Blocks};
 use crate::arm::decode::{self, alu, fop, Insn, Op};
 use crate::arm::fpu::{self, Ctx};
 use crate::arm::mem::{Mem, CODE_END, CODE_SIZE};
@@ -44,6 +45,8 @@ pub struct Cpu<T: CortexTiming> {
     pub ipsr: u32,
     pub mem: Mem,
     pub cache: Box<[Insn; CODE_SIZE / 2]>,
+    /// the fast loop's blocks of decoded instructions (arm/block.rs)
+    blk: Blocks,
     pub core: Core,
     /// the instruction-set-independent machine state (machine/state.rs)
     pub m: Machine,
@@ -176,6 +179,7 @@ impl<T: CortexTiming> Cpu<T> {
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
+            blk: Blocks::default(),
             core: T::CORE,
             m: Machine::default(),
             tm: T::default(),
@@ -569,6 +573,7 @@ impl<T: CortexTiming> Cpu<T> {
                 return Ok(());
             }
             self.pc = pc + i.len as u32;
+            self.m.class_count[i.class as usize & 15] += 1;
             let r = self.exec(&i, pc, true);
             if r.is_err() {
                 self.it = it_before;
@@ -576,7 +581,116 @@ impl<T: CortexTiming> Cpu<T> {
             return r;
         }
         self.pc = pc + i.len as u32;
+        self.m.class_count[i.class as usize & 15] += 1;
         self.exec(&i, pc, false)
+    }
+
+    /// One instruction on the per-instruction path of the fast loop (`run_block`: in an IT
+    /// block, at a hook, near the instruction budget) with its stack tracking.
+    #[inline(never)]
+    fn step_tracked(&mut self) -> R<()> {
+        self.step()?;
+        self.track_sp();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn track_sp(&mut self) {
+        let sp = self.r[13];
+        if sp < self.m.min_sp {
+            self.m.min_sp = sp;
+        }
+    }
+
+    /// The fast loop's step (machine/run.rs `run_fast`): the block of decoded instructions
+    /// starting at the PC (arm/block.rs), or one instruction where no block applies. A block
+    /// runs as the per-instruction path would run its instructions (the same fetch rule,
+    /// execution and timing events, in order), and stops after the instruction that
+    /// reaches `Machine::cycle_stop` (the next device event, or 0 after a device
+    /// rescheduled it); `room`: instructions left before `Machine::insn_stop` (at least 1),
+    /// a longer block is not started.
+    #[inline(always)]
+    pub fn run_block(&mut self, room: u64) -> R<()> {
+        let pc0 = self.pc;
+        if self.it != 0 || pc0 >= CODE_SIZE as u32 {
+            return self.step_tracked();
+        }
+        let mut id = self.blk.at(pc0);
+        if id == 0 {
+            id = self.build_block(pc0);
+            if id == 0 {
+                return self.step_tracked();
+            }
+        }
+        let b = self.blk.list[id as usize - 1];
+        if b.n as u64 > room {
+            return self.step_tracked();
+        }
+        // the instructions leave `self` while the block runs (only `build_block` adds to them)
+        let insns = std::mem::take(&mut self.blk.insns);
+        let code = &insns[b.first as usize..(b.first + b.n) as usize];
+        let mut pc = pc0;
+        let mut k = 0;
+        let mut r = Ok(());
+        for i in code {
+            self.r[15] = pc.wrapping_add(4);
+            let f = self.tm.fetch(i, pc);
+            if f != 0 {
+                self.m.cycles += f;
+            }
+            let npc = pc + i.len as u32;
+            self.pc = npc;
+            k += 1;
+            r = self.exec(i, pc, false);
+            if r.is_err() {
+                break;
+            }
+            if b.sp {
+                self.track_sp();
+            }
+            if self.m.cycles >= self.m.cycle_stop {
+                break;
+            }
+            pc = npc;
+        }
+        self.m.insns += k as u64;
+        if k == code.len() {
+            for &(c, n) in &self.blk.classes[b.cls as usize..(b.cls + b.ncls) as usize] {
+                self.m.class_count[c as usize & 15] += n as u64;
+            }
+        } else {
+            for i in &code[..k] {
+                self.m.class_count[i.class as usize & 15] += 1;
+            }
+        }
+        self.blk.insns = insns;
+        r?;
+        self.track_sp();
+        Ok(())
+    }
+
+    /// Decode the block starting at `pc` (< CODE_SIZE, outside an IT block) into the block
+    /// cache: its index + 1, 0 when its first instruction is for the per-instruction path.
+    #[cold]
+    #[inline(never)]
+    fn build_block(&mut self, pc: u32) -> u32 {
+        let mut v: Vec<Insn> = Vec::new();
+        let mut p = pc;
+        while v.len() < block::MAX_LEN && p + 4 <= CODE_SIZE as u32 {
+            let i = self.fetch(p);
+            if block::outside_block(&i) {
+                break;
+            }
+            v.push(i);
+            if block::ends_block(&i) {
+                break;
+            }
+            p += i.len as u32;
+        }
+        if v.is_empty() {
+            return 0;
+        }
+        self.blk.add(pc, &v)
     }
 
     /// Forget the decoded instruction at pc so that the next fetch decodes it
@@ -585,6 +699,7 @@ impl<T: CortexTiming> Cpu<T> {
         if pc < 0x80_0000 {
             let idx = ((pc & 0x3f_ffff) >> 1) as usize & (CODE_SIZE / 2 - 1);
             self.cache[idx].op = Op::Undecoded;
+            self.blk.drop_at(pc);
         }
     }
 
@@ -594,6 +709,7 @@ impl<T: CortexTiming> Cpu<T> {
     #[inline(never)]
     fn exec_hooked(&mut self, pc: u32, in_it: bool) -> R<()> {
         let i = self.on_hook(pc)?;
+        self.m.class_count[i.class as usize & 15] += 1;
         self.exec(&i, pc, in_it)
     }
 
@@ -665,7 +781,6 @@ impl<T: CortexTiming> Cpu<T> {
             div: [0; 2],
             fp: [0; 3],
         };
-        self.m.class_count[i.class as usize & 15] += 1;
         match i.op {
             Op::DpImm => {
                 let s = i.sf == 1 || (i.sf == 2 && !in_it);
@@ -1302,7 +1417,8 @@ impl<T: CortexTiming> Cpu<T> {
             Op::FetchFault => return Err(Fault),
             Op::Hook => {
                 // a hook keeps the length and class of the instruction it
-                // replaces; that instruction is counted by the second exec
+                // replaces; `step` counted it, the marks see the counts without it,
+                // and the instruction is counted again once decoded (`exec_hooked`)
                 self.m.class_count[i.class as usize & 15] -= 1;
                 return self.exec_hooked(pc, in_it);
             }
@@ -1727,10 +1843,11 @@ impl<T: CortexTiming> Frontend for Cpu<T> {
     }
     #[inline(always)]
     fn track_sp(&mut self) {
-        let sp = self.r[13];
-        if sp < self.m.min_sp {
-            self.m.min_sp = sp;
-        }
+        Cpu::track_sp(self)
+    }
+    #[inline(always)]
+    fn run_block(&mut self, room: u64) -> R<()> {
+        Cpu::run_block(self, room)
     }
     #[inline(always)]
     fn next_event(&self) -> u64 {

@@ -3,6 +3,7 @@
 //! interpreter, the MPS2 machines' memory map and devices (UART0, the system control space), semihosting and the
 //! constant-time taint tracker's Thumb propagation rules.
 
+pub mod block;
 pub mod cpu;
 pub mod ct;
 pub mod decode;

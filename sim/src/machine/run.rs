@@ -25,6 +25,16 @@ pub trait Frontend {
     fn step(&mut self) -> R<()>;
     /// Stack tracking after an instruction: lower `Machine::min_sp` to the stack pointer.
     fn track_sp(&mut self);
+    /// The fast loop's step: one or more instructions, as many `step`s each followed by
+    /// `track_sp` would run them, ending at the latest after the instruction that brings
+    /// the clock to `Machine::cycle_stop`; `room` (at least 1): the instructions left
+    /// before `Machine::insn_stop`.
+    #[inline(always)]
+    fn run_block(&mut self, _room: u64) -> R<()> {
+        self.step()?;
+        self.track_sp();
+        Ok(())
+    }
     /// The cycle of the next device event (u64::MAX: none scheduled); a device that changes
     /// it calls `Machine::event_rescheduled`.
     fn next_event(&self) -> u64 {
@@ -121,22 +131,39 @@ pub fn run_fast<C: Frontend>(c: &mut C) -> Stop {
         } else {
             c.next_event()
         };
-        // one check per instruction for both the budget and a device's new schedule
+        // one check per instruction (per block) for both the budget and a device's new
+        // schedule
         let limit = c.m().max_insns;
         c.m_mut().insn_stop = limit;
-        // inner loop without event checks until the next device event
-        while c.m().cycles < ev {
+        c.m_mut().cycle_stop = ev;
+        // inner loop without event checks until the next device event; the first
+        // instruction after a poll takes the per-instruction path (an exception entry moved
+        // the stack pointer, which the tracking after that instruction records)
+        if c.m().cycles < ev {
             if c.m().insns >= c.m().insn_stop {
                 if c.m().insn_stop == limit {
                     return budget(c);
                 }
-                // an instruction rescheduled the next event (Machine::event_rescheduled)
-                break;
+            } else {
+                if c.step().is_err() {
+                    return c.take_stop();
+                }
+                c.track_sp();
+                while c.m().cycles < ev {
+                    let (insns, stop) = (c.m().insns, c.m().insn_stop);
+                    if insns >= stop {
+                        if stop == limit {
+                            return budget(c);
+                        }
+                        // an instruction rescheduled the next event
+                        // (Machine::event_rescheduled)
+                        break;
+                    }
+                    if c.run_block(stop - insns).is_err() {
+                        return c.take_stop();
+                    }
+                }
             }
-            if c.step().is_err() {
-                return c.take_stop();
-            }
-            c.track_sp();
         }
         if c.poll().is_err() {
             return c.take_stop();

@@ -52,6 +52,9 @@ pub struct Machine {
     /// the fast loop's one check per instruction (machine/run.rs): it leaves its inner loop
     /// when `insns` reaches this, `max_insns` or 0 after a device rescheduled its next event
     pub insn_stop: u64,
+    /// the fast loop's blocks (`Frontend::run_block`) stop after the instruction that
+    /// brings `cycles` to this: the next device event, or 0 after a device rescheduled it
+    pub cycle_stop: u64,
     /// instructions retired per class (the front end's class names)
     pub class_count: [u64; 16],
     /// the stack pointer at reset and the lowest value it took
@@ -77,6 +80,7 @@ impl Default for Machine {
             insns: 0,
             max_insns: u64::MAX,
             insn_stop: u64::MAX,
+            cycle_stop: u64::MAX,
             class_count: [0; 16],
             init_sp: 0,
             min_sp: u32::MAX,
@@ -109,6 +113,7 @@ impl Machine {
     #[inline]
     pub fn event_rescheduled(&mut self) {
         self.insn_stop = 0;
+        self.cycle_stop = 0;
     }
 
     /// The stop of a run that used up its instruction budget.
