@@ -61,11 +61,13 @@ def test_unit_against_model(unit_tb: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
     lines = (tmp_path / "out.hex").read_text().split()
-    assert len(lines) == 2 * len(states)
+    assert len(lines) == 3 * len(states)
     for k, s in enumerate(states):
-        cycles, out = int(lines[2 * k]), _unpack(int(lines[2 * k + 1], 16))
+        cycles, out = int(lines[3 * k]), _unpack(int(lines[3 * k + 1], 16))
         assert cycles == 24, f"state {k}: {cycles} cycles"
         assert out == km.keccak_f1600(s), f"state {k} differs from the model"
+        # kxw (xor_i) of the input's words into the result: every word XORs its own value
+        assert _unpack(int(lines[3 * k + 2], 16)) == [o ^ i for o, i in zip(out, s)], f"state {k}: XOR write"
     # FIPS 202 Keccak-f[1600] of the zero state, first lane (the XKCP/FIPS 202 example value)
     assert _unpack(int(lines[1], 16))[0] == 0xF1258F7940E1DDE7
 

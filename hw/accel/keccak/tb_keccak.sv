@@ -3,16 +3,18 @@
 // `verilator --binary` and compares its output with a software model).
 // Reads states from the file named by +in=<file>: one state per line, 400 hex digits,
 // the 1600-bit vector state[1599:0] (word 49 first). For each it writes the 50 words through
-// the write port, starts a permutation, counts the cycles busy_o is high and prints
-// "<cycles> <state after, 400 hex digits>" to the file named by +out=<file>.
+// the write port (ksw: over the previous state's result), starts a permutation, counts the
+// cycles busy_o is high, then XORs the input state's words into the result (kxw, xor_i) and
+// prints "<cycles> <state after the permutation> <after the XOR>" (400 hex digits each) to the
+// file named by +out=<file>.
 module tb_keccak;
   logic clk = 1'b0, rst_n = 1'b0;
-  logic we = 1'b0, start = 1'b0, busy;
+  logic we = 1'b0, start = 1'b0, xw = 1'b0, busy;
   logic [5:0] widx = '0;
   logic [31:0] wdata = '0;
   logic [1599:0] st, in_state;
   keccak_f1600 dut (
-      .clk_i(clk), .rst_ni(rst_n), .we_i(we), .widx_i(widx), .wdata_i(wdata), .xor_i(1'b0),
+      .clk_i(clk), .rst_ni(rst_n), .we_i(we), .widx_i(widx), .wdata_i(wdata), .xor_i(xw),
       .start_i(start), .busy_o(busy), .state_o(st)
   );
   always #5 clk = ~clk;
@@ -40,7 +42,13 @@ module tb_keccak;
         cycles++;
         @(negedge clk);
       end
-      $fwrite(fo, "%0d %h\n", cycles, st);
+      $fwrite(fo, "%0d %h ", cycles, st);
+      for (int w = 0; w < 50; w++) begin
+        we = 1'b1; xw = 1'b1; widx = w[5:0]; wdata = in_state[32*w+:32];
+        @(negedge clk);
+      end
+      we = 1'b0; xw = 1'b0;
+      $fwrite(fo, "%h\n", st);
     end
     $fclose(fo);
     $finish;
