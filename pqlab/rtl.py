@@ -57,6 +57,7 @@ class RtlSpec:
     verilator_flags: tuple[str, ...]
     make_flags: tuple[str, ...]  # variables for Verilator's make (OPT_FAST=...)
     patch: Path | None = None  # a unified diff against the package's data folder (-p1)
+    pgo: tuple[str, str, str] | None = None  # (scheme, implementation, program) training the model's C++
 
 
 def spec(plat: Platform) -> RtlSpec:
@@ -75,9 +76,20 @@ def spec(plat: Platform) -> RtlSpec:
             verilator_flags=tuple(d.get("verilator_flags", [])),
             make_flags=tuple(d.get("make_flags", [])),
             patch=Path(str(d["patch"]).format(root=str(ROOT), platform_dir=str(plat.dir))) if "patch" in d else None,
+            pgo=_pgo_training(plat, d["pgo_training"]) if "pgo_training" in d else None,
         )
     except KeyError as e:
         raise PqlabError(f"platform {plat.name}: [rtl] table misses key {e}") from e
+
+
+def _pgo_training(plat: Platform, value: object) -> tuple[str, str, str]:
+    parts = tuple(str(value).split("/"))
+    if len(parts) != 3 or not all(parts):
+        raise PqlabError(
+            f"platform {plat.name}: [rtl] pgo_training must be 'scheme/implementation/program' "
+            f"(e.g. 'ml-kem-512/ref/test'), not {value!r}"
+        )
+    return parts  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -145,10 +157,38 @@ def sources(s: RtlSpec, pkg: Package) -> tuple[list[str], list[Path]]:
     return incdirs, files
 
 
+def training_elf(plat: Platform, s: RtlSpec) -> Path:
+    """The harness program that trains the model's profile-guided build (`[rtl] pgo_training`),
+    built by pqlab for `plat` like any other (incremental: a no-op when up to date)."""
+    assert s.pgo is not None
+    scheme, impl_name, program = s.pgo
+    return _training_elf(plat.name, scheme, impl_name, program)
+
+
+@cache
+def _training_elf(plat_name: str, scheme: str, impl_name: str, program: str) -> Path:
+    from pqlab import build, registry
+    from pqlab.platforms import get_platform
+
+    impl = next((i for i in registry.discover() if i.scheme == scheme and i.name == impl_name), None)
+    if impl is None:
+        raise PqlabError(f"platform {plat_name}: [rtl] pgo_training names {scheme}/{impl_name}, which does not exist")
+    res = build.build(get_platform(plat_name), [impl], (program,), jobs=1)[impl.id]
+    if res.error is not None or program not in res.elf:
+        raise PqlabError(
+            f"platform {plat_name}: building the model's training program {scheme}/{impl_name}/{program} "
+            f"failed:\n{res.error}"
+        )
+    return res.elf[program]
+
+
 def _key(plat: Platform, s: RtlSpec, pkg: Package) -> str:
     h = hashlib.sha256()
     for part in (pkg.name, pkg.version, pkg.git, verilator_version(), s.top, *s.verilator_flags, *s.make_flags):
         h.update(part.encode() + b"\0")
+    if s.pgo is not None:  # the profile, and so the executable, follows the training program's bytes
+        h.update(("pgo\0" + "/".join(s.pgo) + "\0" + " ".join((*PGO_GENERATE, *PGO_USE)) + "\0").encode())
+        h.update(training_elf(plat, s).read_bytes() + b"\0")
     for f in (*s.testbench, *((s.patch,) if s.patch else ())):
         try:
             h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
@@ -219,10 +259,21 @@ def describe(plat: Platform) -> str:
     )
 
 
-def _build(plat: Platform, s: RtlSpec, pkg: Package, out: Path, jobs: int) -> float:
-    incdirs, files = sources(s, pkg)
-    files = apply_patch(s, pkg, files, out)
-    obj = out / "obj"
+# Profile-guided optimisation of the model's C++ (docs/cv32e40p.md, "Speed"): GCC's options
+# (Verilator's make compiles with g++). The training run writes its .gcda files next to the
+# objects; -fprofile-partial-training keeps code the training never ran (the FPU's
+# arithmetic, for one) optimised as without a profile instead of for size.
+PGO_GENERATE = ("-CFLAGS", "-fprofile-generate", "-LDFLAGS", "-fprofile-generate")
+PGO_USE = (
+    "-CFLAGS",
+    "-fprofile-use -fprofile-partial-training -Wno-missing-profile",
+    "-LDFLAGS",
+    "-fprofile-use",
+)
+
+
+def _verilate(plat: Platform, s: RtlSpec, out: Path, incdirs: list[str], files: list[Path], jobs: int, extra=()) -> str:
+    """One Verilator run (translate, compile, link) into `out`/obj and `out`/tb; returns its log."""
     cmd = [
         "verilator",
         "--cc",
@@ -233,26 +284,70 @@ def _build(plat: Platform, s: RtlSpec, pkg: Package, out: Path, jobs: int) -> fl
         "--top-module",
         s.top,
         "-Mdir",
-        str(obj),
+        str(out / "obj"),
         "-o",
         str((out / EXE).resolve()),
         *s.verilator_flags,
+        *extra,
         *[f"+incdir+{d}" for d in incdirs],
         *[str(f) for f in files],
         *[str(f) for f in s.testbench],
     ]
     for m in s.make_flags:
         cmd += ["-MAKEFLAGS", m]
-    t0 = time.perf_counter()
-    print(f"pqlab: building the {plat.name} Verilator model (once; cached in {cache_root()})", file=sys.stderr)
     r = subprocess.run(cmd, capture_output=True, text=True)
-    seconds = time.perf_counter() - t0
-    (out / "build.log").write_text(f"$ {' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
+    log = f"$ {' '.join(cmd)}\n{r.stdout}\n{r.stderr}\n"
     if r.returncode != 0 or not (out / EXE).is_file():
+        (out / "build.log").write_text(log)
         tail = "\n".join((r.stderr or r.stdout).strip().splitlines()[-30:])
         raise PqlabError(f"platform {plat.name}: building the Verilator model failed:\n{tail}")
-    shutil.rmtree(obj, ignore_errors=True)  # the objects are ~100 MB; only the executable is kept
-    return seconds
+    return log
+
+
+def _train(plat: Platform, out: Path, elf: Path) -> tuple[str, int]:
+    """Run the instrumented model on the training program; returns its log and cycles."""
+    with tempfile.TemporaryDirectory(prefix="pqlab-pgo-") as cwd:
+        (Path(cwd) / "pqlab.in").write_bytes(b"")
+        r = subprocess.run([str(out / EXE), "--stats", str(elf)], capture_output=True, text=True, cwd=cwd)
+    m = STATS.search(r.stderr)
+    if r.returncode != 0 or m is None:
+        raise PqlabError(
+            f"platform {plat.name}: the model's training run of {elf} failed (exit code {r.returncode}):\n"
+            f"{r.stderr.strip()[-1000:]}\n{r.stdout.strip()[-1000:]}"
+        )
+    return f"$ {out / EXE} --stats {elf}\n{r.stderr}\n", int(m.group(1))
+
+
+def _build(plat: Platform, s: RtlSpec, pkg: Package, out: Path, jobs: int) -> dict:
+    """Build the model into `out`; returns what model.json records about the build."""
+    incdirs, files = sources(s, pkg)
+    files = apply_patch(s, pkg, files, out)
+    t0 = time.perf_counter()
+    print(f"pqlab: building the {plat.name} Verilator model (once; cached in {cache_root()})", file=sys.stderr)
+    info: dict = {}
+    try:
+        if s.pgo is None:
+            log = _verilate(plat, s, out, incdirs, files, jobs)
+        else:
+            elf = training_elf(plat, s)
+            log = _verilate(plat, s, out, incdirs, files, jobs, PGO_GENERATE)
+            train_log, cycles = _train(plat, out, elf)
+            log += train_log
+            for f in (out / "obj").iterdir():  # keep the sources and the .gcda profiles, rebuild the rest
+                if f.suffix in (".o", ".a", ".d"):
+                    f.unlink()
+            (out / EXE).unlink()
+            log += _verilate(plat, s, out, incdirs, files, jobs, PGO_USE)
+            info["pgo_training"] = {
+                "program": "/".join(s.pgo),
+                "elf_sha256": hashlib.sha256(elf.read_bytes()).hexdigest(),
+                "cycles": cycles,
+            }
+    finally:
+        shutil.rmtree(out / "obj", ignore_errors=True)  # the objects are ~100 MB; only the executable is kept
+    (out / "build.log").write_text(log)
+    info["build_seconds"] = round(time.perf_counter() - t0, 1)
+    return info
 
 
 def model_path(plat: Platform, jobs: int | None = None) -> Path:
@@ -274,15 +369,15 @@ def model_path(plat: Platform, jobs: int | None = None) -> Path:
                 shutil.rmtree(stale, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=root))
         try:
-            seconds = _build(plat, s, pkg, tmp, jobs or min(2, os.cpu_count() or 1))
+            built = _build(plat, s, pkg, tmp, jobs or min(2, os.cpu_count() or 1))
             info = {
                 "platform": plat.name,
                 "package": pkg.name,
                 "package_version": pkg.version,
                 "upstream_commit": pkg.git,
                 "verilator": verilator_version(),
-                "build_seconds": round(seconds, 1),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                **built,
             }
             (tmp / "model.json").write_text(json.dumps(info, indent=1) + "\n")
             if final.exists():

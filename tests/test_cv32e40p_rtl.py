@@ -11,6 +11,8 @@ hundred thousand cycles per second)."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import importlib.metadata
 import json
 import re
@@ -21,7 +23,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pqlab import protocol, rtl
+from pqlab import PqlabError, protocol, rtl
 from pqlab.cli import main
 from pqlab.platforms import get_platform, model
 
@@ -108,6 +110,42 @@ def test_model_key_follows_the_test_bench(tmp_path: Path, monkeypatch: pytest.Mo
     other = rtl.RtlSpec(**{**s.__dict__, "testbench": (copy, *s.testbench[1:])})
     pkg = rtl.package(s)
     assert rtl._key(plat, other, pkg) != rtl._key(plat, s, pkg)
+
+
+def test_model_is_trained_on_a_pqlab_program_in_its_key(
+    tb: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profile-guided build (`[rtl] pgo_training`, docs/cv32e40p.md "Speed"): the training
+    program is pqlab's own build for the platform, model.json records it, and other training
+    bytes (or none) give another cache folder."""
+    plat = get_platform(PLATFORM)
+    s = rtl.spec(plat)
+    assert s.pgo == ("ml-kem-512", "ref", "test")
+    elf = rtl.training_elf(plat, s)
+    assert elf.is_file() and f"/{PLATFORM}/impl/ml-kem-512/" in str(elf)
+    info = rtl.build_info(plat)["pgo_training"]
+    assert info["program"] == "ml-kem-512/ref/test" and info["cycles"] > 1_000_000
+    assert info["elf_sha256"] == hashlib.sha256(elf.read_bytes()).hexdigest()
+    pkg = rtl.package(s)
+    key = rtl._key(plat, s, pkg)
+    assert rtl._key(plat, dataclasses.replace(s, pgo=None), pkg) != key
+    other = tmp_path / "other.elf"
+    other.write_bytes(elf.read_bytes() + b"\0")
+    monkeypatch.setattr(rtl, "training_elf", lambda p, sp: other)
+    assert rtl._key(plat, s, pkg) != key
+
+
+def test_pgo_training_must_name_scheme_implementation_and_program() -> None:
+    plat = get_platform(PLATFORM)
+    for bad in ("ml-kem-512/test", "ml-kem-512//test", "a/b/c/d"):
+        broken = dataclasses.replace(plat, raw={**plat.raw, "rtl": {**plat.raw["rtl"], "pgo_training": bad}})
+        with pytest.raises(PqlabError, match="scheme/implementation/program"):
+            rtl.spec(broken)
+    missing = dataclasses.replace(
+        plat, raw={**plat.raw, "rtl": {**plat.raw["rtl"], "pgo_training": "no-such-scheme/ref/test"}}
+    )
+    with pytest.raises(PqlabError, match="does not exist"):
+        rtl.training_elf(missing, rtl.spec(missing))
 
 
 def test_tb_rejects_a_file_that_is_no_riscv_elf(tb: Path, tmp_path: Path) -> None:

@@ -7,6 +7,8 @@
 //   #fault sleep cycles=<n> pc=<pc>     the core sleeps (WFI) with no interrupt to wake it
 // Usage: cv32e40p-tb [--max-cycles N] [--stats] [--writes FILE] program.elf
 // --stats prints "tb-stats cycles=<n> seconds=<s> cycles_per_s=<r>" on stderr at the end.
+// PQLAB_TB_STATS=FILE in the environment appends that line, with the program's path, to FILE
+// (pqlab keeps no stderr of a passing run: long RTL campaigns record their cycles this way).
 #include <chrono>
 #include <cinttypes>
 #include <cstdint>
@@ -245,10 +247,23 @@ int main(int argc, char **argv)
     }
     top.final();
     std::fflush(stdout);
-    if (stats) {
+    const char *stats_file = std::getenv("PQLAB_TB_STATS");
+    if (stats || (stats_file != nullptr && *stats_file != 0)) {
         double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::fprintf(stderr, "tb-stats cycles=%" PRIu64 " seconds=%.3f cycles_per_s=%.0f\n", cycles, s,
-                     s > 0 ? double(cycles) / s : 0.0);
+        char line[160];
+        std::snprintf(line, sizeof line, "tb-stats cycles=%" PRIu64 " seconds=%.3f cycles_per_s=%.0f", cycles, s,
+                      s > 0 ? double(cycles) / s : 0.0);
+        if (stats) {
+            std::fprintf(stderr, "%s\n", line);
+        }
+        if (stats_file != nullptr && *stats_file != 0) {
+            FILE *f = std::fopen(stats_file, "a");
+            if (f == nullptr) {
+                die(std::string("PQLAB_TB_STATS: cannot append to ") + stats_file);
+            }
+            std::fprintf(f, "%s exit=%d elf=%s\n", line, exit_code, elf);
+            std::fclose(f);
+        }
     }
     if (input_file != nullptr) {
         std::fclose(input_file);
