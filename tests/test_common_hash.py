@@ -371,6 +371,29 @@ def test_shake128x4_lane_squeeze(lib: ctypes.CDLL) -> None:
     _lane_squeeze(lib, ctypes.create_string_buffer(4 * KECCAK_STATE))
 
 
+def _prefix_absorb(lib: ctypes.CDLL, st: ctypes.Array[ctypes.c_char]) -> None:
+    """pqlab_shake128x4_absorb_once_prefix(prefix, in_i) = SHAKE128(prefix || in_i) per lane:
+    prefixes and lane inputs of several lengths (empty, within a block, across the rate
+    boundary), the lanes continuing with the four-way and the one-lane squeeze."""
+    rng = random.Random(11)
+    for plen, inlen in [(32, 2), (0, 34), (34, 0), (0, 0), (160, 20), (168, 3), (200, 150), (7, 400)]:
+        prefix = rng.randbytes(plen)
+        ins = [rng.randbytes(inlen) for _ in range(4)]
+        lib.pqlab_shake128x4_absorb_once_prefix(st, prefix, SZ(plen), *ins, SZ(inlen))
+        blk = [ctypes.create_string_buffer(168) for _ in range(4)]
+        lib.pqlab_shake128x4_squeezeblocks(*blk, SZ(1), st)
+        outs = [b.raw for b in blk]
+        one = ctypes.create_string_buffer(168)
+        lib.pqlab_shake128x4_squeezeblock_lane(one, ctypes.c_uint(1), st)
+        outs[1] += one.raw
+        for i in range(4):
+            assert outs[i] == hashlib.shake_128(prefix + ins[i]).digest(len(outs[i]))
+
+
+def test_shake128x4_prefix_absorb(lib: ctypes.CDLL) -> None:
+    _prefix_absorb(lib, ctypes.create_string_buffer(4 * KECCAK_STATE))
+
+
 def test_shake256x4_any_outlen(lib: ctypes.CDLL) -> None:
     rng = random.Random(9)
     for outlen in [0, 1, 31, 135, 136, 137, 272, 300, 1000]:
@@ -440,6 +463,7 @@ def test_x4_permutation_hook(tmp_path) -> None:  # type: ignore[no-untyped-def]
     for i in range(4):
         assert outs[i].raw == hashlib.shake_128(ins[i]).digest(2 * 168)
     _lane_squeeze(lib, st)  # the one-lane block beside the four-way permutation
+    _prefix_absorb(lib, st)  # the shared prefix (one-way sponge on a lane) likewise
 
 
 def test_x4_whole_replacement_leaves_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -179,6 +179,25 @@ void pqlab_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3
 
 #endif /* native one-way permutation only */
 
+/* Both forms above keep the lanes as module-layout sponges, so the one-way sponge functions
+ * apply to a lane: the prefix goes through one of them (one set of XORs, or of the
+ * bit-interleaving conversions of a native layout) and the state is copied. */
+void pqlab_shake128x4_absorb_once_prefix(pqlab_keccakx4_state *st, const uint8_t *prefix, size_t prefixlen,
+                                         const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
+                                         size_t inlen)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    pqlab_shake128_init(&st->lane[0]);
+    pqlab_shake128_absorb(&st->lane[0], prefix, prefixlen);
+    for (unsigned int i = 1; i < 4; i++) {
+        st->lane[i] = st->lane[0];
+    }
+    for (unsigned int i = 0; i < 4; i++) {
+        pqlab_shake128_absorb(&st->lane[i], in[i], inlen);
+        pqlab_shake128_finalize(&st->lane[i]);
+    }
+}
+
 #else
 typedef int pqlab_fips202x4_replaced_by_backend;
 #endif

@@ -2,7 +2,6 @@
 /* Sampling kernels, FIPS 203 section 4.2.2: SampleNTT (Algorithm 7) with
  * SHAKE128 one or four lanes at a time, and SamplePolyCBD_eta (Algorithm 8).
  * Portable C; see kernels.h for the contract. */
-#include <string.h>
 #include "fips202.h"
 #include "fips202x4.h"
 #include "kernels.h"
@@ -49,16 +48,11 @@ void mlkem_sample_ntt_x4_c(mlkem_poly *r0, mlkem_poly *r1, mlkem_poly *r2, mlkem
                            const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
 {
     pqlab_keccakx4_state st;
-    uint8_t in[4][MLKEM_SYMBYTES + 2];
     uint8_t buf[4][PQLAB_SHAKE128_RATE];
     mlkem_poly *r[4] = {r0, r1, r2, r3};
     unsigned int ctr[4] = {0, 0, 0, 0};
-    for (unsigned int t = 0; t < 4; t++) {
-        memcpy(in[t], rho, MLKEM_SYMBYTES);
-        in[t][MLKEM_SYMBYTES] = xy[2 * t];
-        in[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
-    }
-    pqlab_shake128x4_absorb_once(&st, in[0], in[1], in[2], in[3], MLKEM_SYMBYTES + 2);
+    /* rho || x || y: rho, common to the four entries, absorbed once */
+    pqlab_shake128x4_absorb_once_prefix(&st, rho, MLKEM_SYMBYTES, &xy[0], &xy[2], &xy[4], &xy[6], 2);
     while (ctr[0] < MLKEM_N || ctr[1] < MLKEM_N || ctr[2] < MLKEM_N || ctr[3] < MLKEM_N) {
         pqlab_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &st);
         for (unsigned int t = 0; t < 4; t++) {
@@ -245,12 +239,9 @@ void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4
                        const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
 {
     pqlab_keccakx4_state st;
-    uint8_t buf[4][PQLAB_SHAKE128_RATE]; /* first holds the 34-byte inputs, then XOF blocks */
+    uint8_t buf[4][PQLAB_SHAKE128_RATE]; /* XOF blocks */
     matacc_lane l[4];
     for (unsigned int t = 0; t < 4; t++) {
-        memcpy(buf[t], rho, MLKEM_SYMBYTES);
-        buf[t][MLKEM_SYMBYTES] = xy[2 * t];
-        buf[t][MLKEM_SYMBYTES + 1] = xy[2 * t + 1];
         l[t].acc32 = acc[t];
         l[t].acc = NULL;
         l[t].vec = vec[t];
@@ -259,7 +250,8 @@ void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4
         l[t].ctr = 0;
         l[t].pending = 0;
     }
-    pqlab_shake128x4_absorb_once(&st, buf[0], buf[1], buf[2], buf[3], MLKEM_SYMBYTES + 2);
+    /* rho || x || y: rho, common to the four entries, absorbed once */
+    pqlab_shake128x4_absorb_once_prefix(&st, rho, MLKEM_SYMBYTES, &xy[0], &xy[2], &xy[4], &xy[6], 2);
     /* the four lanes in lock step while every one needs another block (the first three
      * blocks always: a block gives at most 2 * 168 / 3 = 112 candidates, so no test), then
      * the lanes still short of 256 coefficients one block each: an entry needs a fourth block
