@@ -25,6 +25,9 @@ UNITS = {
     "simspeed": "M instructions/s",
     "estimate": "cycles (estimate)",  # pqlab estimate: llvm-mca per block x qemu block counts (pqlab/estimate.py)
     "ct": "count",  # pqlab ct: status and finding counts (pqlab/ctcheck.py, store_rows)
+    # pqlab test / kat --db: ok, checks or records, the run's cycles, wall s and cpu s (cli._store_functional)
+    "test": "per operation",
+    "kat": "per operation",
 }
 
 
