@@ -537,4 +537,19 @@ static inline uint32_t mlkem_basemul12_pairs32_check(int32_t r[MLKEM_N], const u
 
 #include "kernels_contract.h" /* entry/exit checks with PQLAB_CONTRACT_CHECKS */
 
+/* basemul12_pairs32_check's product without its verdict (decapsulation's re-encryption, which has
+ * no modulus check): the backend's fused kernel where there is one (its verdict unused), else
+ * frombytes12 + basemul_pairs32, without check12's pass over the 384 bytes */
+static inline void mlkem_basemul12_pairs32(int32_t r[MLKEM_N], const uint8_t a[MLKEM_POLYBYTES],
+                                           const int16_t b[MLKEM_N], const int16_t bg[MLKEM_N / 2])
+{
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL12_PAIRS32_CHECK
+    (void)mlkem_basemul12_pairs32_check(r, a, b, bg);
+#else
+    mlkem_poly t;
+    mlkem_frombytes12(&t, a);
+    mlkem_basemul_pairs32(r, t.c, b, bg, MLKEM_N / 2);
+#endif
+}
+
 #endif

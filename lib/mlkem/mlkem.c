@@ -323,10 +323,13 @@ static MLKEM_NOINLINE uint8_t encrypt_v(uint8_t *c_out, const uint8_t *c_cmp, co
     uint32_t bad = 0;
     /* v32: zero (a matrix accumulator, cleared by the caller) */
     for (unsigned int j = 0; j < MLKEM_K; j++) {
-        /* line 2 (t_hat decoded, canonical) inside the product; the verdict is used only by
-         * encapsulation (decapsulation's re-encryption has no modulus check) */
-        bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c,
-                                             ycache[j].c); /* k <= 4 terms < 2q^2 */
+        /* line 2 (t_hat decoded, canonical) inside the product (k <= 4 terms < 2q^2); the
+         * modulus check only for encapsulation (public: decapsulation's re-encryption has none) */
+        if (ek_bad != NULL) {
+            bad |= mlkem_basemul12_pairs32_check(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c);
+        } else {
+            mlkem_basemul12_pairs32(v32->c, ek + j * MLKEM_POLYBYTES, y[j].c, ycache[j].c);
+        }
     }
     if (ek_bad != NULL) {
         *ek_bad = bad;
