@@ -257,12 +257,15 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     sys.exit(1 if bad else 0)
 
 
-def _store_functional(db: str, o, count_name: str, count: int, ok: bool | None = None) -> None:
+def _store_functional(db: str, o, count_name: str, count: int, ok: bool | None = None, unchecked: bool = False) -> None:
     """Store one `pqlab test` / `pqlab kat` run (program "test" / "kat", metric = the program) as
     operations ok (1 or 0), the count of checks or records that passed, and the run's cycles
-    (where the runner counts them: pqlab-sim, Verilator), wall and CPU seconds (where known)."""
+    (where the runner counts them: pqlab-sim, Verilator), wall and CPU seconds (where known); a KAT
+    with no reference to compare with also gets unchecked = 1 (and ok 0)."""
     ok = o.ok if ok is None else ok
     values: list[tuple[str, str, float]] = [(o.program, "ok", 1.0 if ok else 0.0), (o.program, count_name, count)]
+    if unchecked:
+        values.append((o.program, "unchecked", 1.0))
     for op, v in (("cycles", o.run_cycles), ("wall s", o.run_wall), ("cpu s", o.run_cpu)):
         if v is not None:
             values.append((o.program, op, v))
@@ -670,7 +673,9 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, 
         if verdict != "ok":
             status = 1
         if db:
-            _store_functional(db, o, "records", count if verdict == "ok" else 0, verdict == "ok")
+            _store_functional(
+                db, o, "records", count if verdict == "ok" else 0, verdict == "ok", verdict == "unchecked"
+            )
         rows.append(
             {
                 "scheme": o.impl.scheme,

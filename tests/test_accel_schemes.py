@@ -59,6 +59,11 @@ def test_test_and_kat_runs_stored_with_cycles(tmp_path: Path) -> None:
     assert k["ok"] == 1 and k["records"] == 1 and k["cycles"] > 100_000, k
     # one record is part of what the test program does
     assert k["cycles"] < t["cycles"]
+    code, out = pqlab("report", "--db", db)
+    assert code == 0, out
+    table = out.split("### Functional runs")[1]
+    assert f"| ml-kem-512 | ref | test | pass | 14 | {int(t['cycles']):,} |" in table, table
+    assert f"| ml-kem-512 | ref | kat | pass | 1 | {int(k['cycles']):,} |" in table, table
 
 
 # one set per family; whole runs (test / kat) compared cycle for cycle
