@@ -257,22 +257,24 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     sys.exit(1 if bad else 0)
 
 
-def _store_functional(db: str, o, count_name: str, count: int, ok: bool | None = None, unchecked: bool = False) -> None:
+def _store_functional(
+    db: str, program: str, o, count_name: str, count: int, ok: bool | None = None, unchecked: bool = False
+) -> None:
     """Store one `pqlab test` / `pqlab kat` run (program "test" / "kat", metric = the program) as
     operations ok (1 or 0), the count of checks or records that passed, and the run's cycles
     (where the runner counts them: pqlab-sim, Verilator), wall and CPU seconds (where known); a KAT
     with no reference to compare with also gets unchecked = 1 (and ok 0)."""
     ok = o.ok if ok is None else ok
-    values: list[tuple[str, str, float]] = [(o.program, "ok", 1.0 if ok else 0.0), (o.program, count_name, count)]
+    values: list[tuple[str, str, float]] = [(program, "ok", 1.0 if ok else 0.0), (program, count_name, count)]
     if unchecked:
-        values.append((o.program, "unchecked", 1.0))
+        values.append((program, "unchecked", 1.0))
     for op, v in (("cycles", o.run_cycles), ("wall s", o.run_wall), ("cpu s", o.run_cpu)):
         if v is not None:
-            values.append((o.program, op, v))
+            values.append((program, op, v))
     ctx = J.context(
         o.impl,
         o.plat,
-        o.program,
+        program,
         o.data.get("build"),
         iterations=1,
         timer=o.output.timer if o.output else o.plat.timer_name,
@@ -311,7 +313,7 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_check
         seen.add(id(o))
         checks = len(o.output.of("test")) if o.ok else 0
         if db:
-            _store_functional(db, o, "checks", checks)
+            _store_functional(db, "test", o, "checks", checks)
         rows.append(
             {
                 "scheme": o.impl.scheme,
@@ -653,7 +655,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, 
     if db:
         for o in outs:
             if not o.ok:  # a failed run: its verdict stored too
-                _store_functional(db, o, "records", 0)
+                _store_functional(db, "kat", o, "records", 0)
     rows = []
     for o in outs:
         if not o.ok:
@@ -674,7 +676,7 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, 
             status = 1
         if db:
             _store_functional(
-                db, o, "records", count if verdict == "ok" else 0, verdict == "ok", verdict == "unchecked"
+                db, "kat", o, "records", count if verdict == "ok" else 0, verdict == "ok", verdict == "unchecked"
             )
         rows.append(
             {
