@@ -257,6 +257,37 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     sys.exit(1 if bad else 0)
 
 
+def _store_functional(
+    db: str, program: str, o, count_name: str, count: int, ok: bool | None = None, unchecked: bool = False
+) -> None:
+    """Store one `pqlab test` / `pqlab kat` run (program "test" / "kat", metric = the program) as
+    operations ok (1 or 0), the count of checks or records that passed, and the run's cycles
+    (where the runner counts them: pqlab-sim, Verilator), wall and CPU seconds (where known); a KAT
+    with no reference to compare with also gets unchecked = 1 (and ok 0)."""
+    ok = o.ok if ok is None else ok
+    values: list[tuple[str, str, float]] = [(program, "ok", 1.0 if ok else 0.0), (program, count_name, count)]
+    if unchecked:
+        values.append((program, "unchecked", 1.0))
+    for op, v in (("cycles", o.run_cycles), ("wall s", o.run_wall), ("cpu s", o.run_cpu)):
+        if v is not None:
+            values.append((program, op, v))
+    ctx = J.context(
+        o.impl,
+        o.plat,
+        program,
+        o.data.get("build"),
+        iterations=1,
+        timer=o.output.timer if o.output else o.plat.timer_name,
+        unit=o.plat.timer_unit,
+        command=(o.context.command if o.context else "") + ("" if o.ok else f" (failed: {(o.error or '')[:200]})"),
+    )
+    store = Store(db)
+    try:
+        store.add_run(ctx, values)
+    finally:
+        store.close()
+
+
 @main.command("test")
 @selection
 @cluster_option
@@ -265,7 +296,13 @@ def build_cmd(schemes, impls, platforms, impl_path, jobs, as_json, programs):
     is_flag=True,
     help="debug build: check every native/C kernel's input and output bounds (lib/native/api.h)",
 )
-def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_checks):
+@click.option(
+    "--db",
+    default=None,
+    help="also store each run (verdict, checks, the whole run's cycles where the runner counts them, wall and CPU "
+    "seconds) in this results database",
+)
+def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_checks, db):
     """Functional tests on target: round trips, tampering, canaries around every buffer."""
     _, _, _, pairs = _resolve(schemes, impls, platforms, impl_path)
     rows: list[dict] = []
@@ -275,6 +312,8 @@ def test_cmd(schemes, impls, platforms, impl_path, jobs, as_json, contract_check
         """One finished test, printed at once: an interrupted campaign keeps what it reached."""
         seen.add(id(o))
         checks = len(o.output.of("test")) if o.ok else 0
+        if db:
+            _store_functional(db, "test", o, "checks", checks)
         rows.append(
             {
                 "scheme": o.impl.scheme,
@@ -598,7 +637,13 @@ def vectors_cmd(schemes, impls, platforms, impl_path, jobs, as_json, record):
     help="the FMA study (docs/fndsa.md): native-double FN-DSA / Hawk built with -ffp-contract=fast and "
     "the backend's fused FFT products; not KAT-exact, the verdicts show which records change",
 )
-def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, fma):
+@click.option(
+    "--db",
+    default=None,
+    help="also store each run (verdict, records, the whole run's cycles where the runner counts them, wall and CPU "
+    "seconds) in this results database",
+)
+def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, fma, db):
     """Reproduce the NIST KAT response file from its seeds and compare with the reference
     (a dropped-in folder's own KAT/*.rsp when its package has one: first differing record)."""
     import hashlib
@@ -607,6 +652,10 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, 
     refs = katref.load_refs()
     outs = J.execute(pairs, "kat", jobs, BuildOptions(kat_count=count, fma=fma))
     status = _fail_report(outs)
+    if db:
+        for o in outs:
+            if not o.ok:  # a failed run: its verdict stored too
+                _store_functional(db, "kat", o, "records", 0)
     rows = []
     for o in outs:
         if not o.ok:
@@ -625,6 +674,10 @@ def kat_cmd(schemes, impls, platforms, impl_path, jobs, as_json, count, output, 
             verdict, detail = v.verdict, v.detail
         if verdict != "ok":
             status = 1
+        if db:
+            _store_functional(
+                db, "kat", o, "records", count if verdict == "ok" else 0, verdict == "ok", verdict == "unchecked"
+            )
         rows.append(
             {
                 "scheme": o.impl.scheme,

@@ -43,6 +43,10 @@ class Outcome:
     # unknown); the build's are in data["build"] (BuildResult.step_*)
     run_wall: float | None = None
     run_cpu: float | None = None
+    run_cycles: int | None = None  # the whole run's cycles (Ran.cycles: test and kat on cycle-level runners)
+
+
+COUNTED = ("test", "kat")  # programs whose whole run's cycles are counted (`pqlab test` / `kat --db`)
 
 
 def pairs(impls: list[Implementation], plats: list[Platform]) -> list[tuple[Implementation, Platform]]:
@@ -98,7 +102,7 @@ def run_program(
         if program == "speed" and plat.runner_kind == "pqlab-sim":  # for sim_speed
             ran, extra["sim_run"] = sim_run(plat, b.elf[program], stdin, limit)
         else:
-            ran = run_full(plat, b.elf[program], program, stdin=stdin, timeout=limit)
+            ran = run_full(plat, b.elf[program], program, stdin=stdin, timeout=limit, count_cycles=program in COUNTED)
     except RunTimeout as e:
         return Outcome(
             impl,
@@ -143,6 +147,7 @@ def run_program(
         context=ctx,
         run_wall=ran.seconds,
         run_cpu=ran.cpu_seconds,
+        run_cycles=ran.cycles,
     )
 
 

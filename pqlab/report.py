@@ -25,6 +25,9 @@ UNITS = {
     "simspeed": "M instructions/s",
     "estimate": "cycles (estimate)",  # pqlab estimate: llvm-mca per block x qemu block counts (pqlab/estimate.py)
     "ct": "count",  # pqlab ct: status and finding counts (pqlab/ctcheck.py, store_rows)
+    # pqlab test / kat --db: ok, checks or records, the run's cycles, wall s and cpu s (cli._store_functional)
+    "test": "per operation",
+    "kat": "per operation",
 }
 
 
@@ -192,6 +195,7 @@ def sections(records: list[dict]) -> list[Section]:
             recs, "size", "Code size [bytes]", ["text", "data", "bss", "binary-text", "binary-data", "binary-bss"]
         )
         tables += _ct_table(recs)
+        tables += _functional_table(recs)
         tables += _pivot(
             recs,
             "simspeed",
@@ -304,6 +308,58 @@ def _ct_table(recs) -> list[Table]:
             ],
             rows,
             left=3,
+        )
+    ]
+
+
+def _functional_table(recs) -> list[Table]:
+    """The newest `pqlab test` / `pqlab kat` run stored with --db per implementation and program:
+    verdict, checks or records passed, the whole run's cycles (where the runner counts them), its
+    wall and CPU seconds, commit and date."""
+    by: dict[tuple[str, str, str], dict[str, dict]] = defaultdict(dict)
+    for r in recs:
+        if r["metric"] in ("test", "kat"):
+            by[(r["scheme"], r["implementation"], r["metric"])][r["operation"]] = r
+    rows = []
+    for (scheme, impl, program), ops in sorted(by.items()):
+        ctx = ops["ok"]["context"] if "ok" in ops else next(iter(ops.values()))["context"]
+        ops = {k: r for k, r in ops.items() if r["context"]["date"] == ctx["date"]}  # one run's figures
+        count = ops.get("checks") or ops.get("records")
+        secs = [f"{ops[k]['mean']:,.1f}" if k in ops else "—" for k in ("wall s", "cpu s")]
+        rows.append(
+            [
+                scheme,
+                impl,
+                program,
+                "pass"
+                if "ok" in ops and ops["ok"]["mean"] == 1
+                else "unchecked (no reference)"
+                if "unchecked" in ops
+                else "FAIL",
+                _fmt(count["mean"]) if count else "—",
+                _fmt(ops["cycles"]["mean"]) if "cycles" in ops else "—",
+                " / ".join(secs),
+                f"{ctx['pqlab_commit'][:10]}{'+' if ctx['dirty'] else ''} {ctx['date'][:10]}",
+            ]
+        )
+    if not rows:
+        return []
+    return [
+        Table(
+            "Functional runs (`pqlab test` / `pqlab kat --db`, newest run): checks or KAT records passed, "
+            "the whole run's cycles",
+            [
+                "scheme",
+                "implementation",
+                "program",
+                "result",
+                "checks / records",
+                "cycles",
+                "wall / CPU s",
+                "commit, date",
+            ],
+            rows,
+            left=4,
         )
     ]
 

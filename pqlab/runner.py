@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import functools
+import json
 import os
 import re
 import shlex
@@ -102,6 +103,9 @@ class Ran:
     seconds: float
     limit: Limit
     cpu_seconds: float | None = None
+    # the whole run's cycles as the runner counted them (pqlab-sim's JSON report, the Verilator
+    # test bench's --stats), when run_full was asked for them (count_cycles); else None
+    cycles: int | None = None
 
 
 # --- children and temporary folders -------------------------------------------------------------
@@ -335,10 +339,14 @@ def run_full(
     stdin: bytes = b"",
     timeout: float | Limit | None = None,
     extra: list[str] | tuple[str, ...] = (),
+    count_cycles: bool = False,
 ) -> Ran:
-    """Run `elf`, feed `stdin` (also as ./pqlab.in for semihosting targets), parse its output."""
+    """Run `elf`, feed `stdin` (also as ./pqlab.in for semihosting targets), parse its output.
+    count_cycles: also ask a cycle-level runner (pqlab-sim, Verilator) for the whole run's
+    cycles (Ran.cycles); other runners have none to give (None)."""
     plat.check_runner()
-    cmd = command(plat, elf, extra)
+    counting = [] if not count_cycles else _CYCLES_OPTIONS.get(plat.runner_kind, [])
+    cmd = command(plat, elf, [*extra, *counting])
     if timeout is None and timeout_override is not None:
         limit = Limit(timeout_override, "--timeout")
     elif timeout is None:
@@ -377,6 +385,8 @@ def run_full(
                 proc.wait()
             with _lock:
                 _children.discard(proc)
+        report = cwd / _SIM_REPORT
+        sim_report = report.read_text() if counting and report.is_file() else None
     seconds = time.perf_counter() - t0
     with _lock:
         if _stopping is not None and proc.returncode == -signal.SIGKILL:
@@ -405,7 +415,27 @@ def run_full(
         )
         error.seconds, error.cpu_seconds = seconds, proc.cpu_seconds
         raise error
-    return Ran(out, cmd, seconds, limit, proc.cpu_seconds)
+    return Ran(out, cmd, seconds, limit, proc.cpu_seconds, _run_cycles(plat, sim_report, err) if counting else None)
+
+
+_SIM_REPORT = "pqlab-run.json"  # pqlab-sim's report, in the run's own folder
+# the runner options that make a cycle-level runner count the whole run (run_full's count_cycles)
+_CYCLES_OPTIONS = {"pqlab-sim": ["--json", _SIM_REPORT], "verilator": ["--stats"]}
+
+
+def _run_cycles(plat: Platform, sim_report: str | None, stderr: str) -> int:
+    """The whole run's cycles: pqlab-sim's report or the test bench's `tb-stats` line; a runner
+    asked for them that gives none is an error (a figure is never silently missing)."""
+    if plat.runner_kind == "pqlab-sim":
+        if sim_report is None:
+            raise RunError(f"pqlab-sim wrote no report ({_SIM_REPORT}) on platform {plat.name}", stderr)
+        return int(json.loads(sim_report)["cycles"])
+    from pqlab import rtl
+
+    m = rtl.STATS.search(stderr)
+    if m is None:
+        raise RunError(f"the test bench printed no tb-stats line on platform {plat.name}", stderr)
+    return int(m.group(1))
 
 
 def _run_serial(plat: Platform, elf: Path, program: str, stdin: bytes, limit: Limit) -> Ran:
