@@ -752,7 +752,7 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
     "cpus",
     multiple=True,
     type=click.Choice(["cortex-a72", "cortex-a55", "apple-m1"]),
-    help="CPU model(s) of llvm-mca (default: all three)",
+    help="CPU model(s): llvm-mca's for cortex-a72/a55, pqlab's Firestorm table model for apple-m1 (default: all three)",
 )
 @click.option("--ops", multiple=True, help="operations to estimate (the harness's names; default: all)")
 @click.option("--db", default=str(DEFAULT_DB), show_default=True, help="results database ($PQLAB_DB)")
@@ -772,8 +772,9 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
 def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable, top):
     """Cycle ESTIMATES for Cortex-A72, Cortex-A55 and Apple M1 without the hardware (docs/neon.md,
     "Cycle estimates"): qemu-aarch64 block execution counts of the speed program times each
-    block's llvm-mca 19 cost. A model's output, not a measurement; stored as platform
-    estimate-<cpu>, metric "estimate", with the llvm-mca version and method."""
+    block's cost (llvm-mca 19 for Cortex-A72/A55, pqlab's Firestorm table model for Apple M1).
+    A model's output, not a measurement; stored as platform estimate-<cpu>, metric "estimate",
+    with the cost model's version and method."""
     from pqlab import estimate as E
 
     cpus = cpus or tuple(E.CPUS)
@@ -842,7 +843,7 @@ def _estimate_rows(impl, plat, ests, as_json: bool, top: int = 0) -> list[dict]:
                 click.echo(f"  {op} on {e.cpu}, top {top} functions (estimated cycles, share):")
                 for f, c in list(e.functions[k].items())[:top]:
                     click.echo(f"    {f:<48}{round(c):>14,}{c / total:>8.1%}")
-        click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured)")
+        click.echo("  (estimated cycles: modelled block costs x qemu block counts; not measured)")
     return rows
 
 

@@ -11,9 +11,12 @@ Every figure this module produces is an **estimate** from a model, never a measu
    translated with its instruction words (QEMU's own cut: branches, pages, 512 instructions,
    a full TCG op buffer), so each executed block is known exactly.
 3. Block cost: every distinct block is one code region of llvm-mca (LLVM 19) with
-   `-mcpu=cortex-a72|cortex-a55|apple-m1`; its cost is the steady-state cycles per iteration,
+   `-mcpu=cortex-a72|cortex-a55` (method 1); its cost is the steady-state cycles per iteration,
    (TotalCycles(2I) - TotalCycles(I)) / I with I = 100, i.e. the block repeated back to back
-   with its own loop-carried dependencies. Costs are cached per (llvm-mca version, method, CPU,
+   with its own loop-carried dependencies. Apple M1 (method 2): LLVM's only Apple model is the
+   2013 Cyclone, so pqlab/firestorm.py costs the block, again as following itself, from
+   published Firestorm instruction tables (units, uops, latencies; pqlab/data/firestorm.toml),
+   the instructions decoded by llvm-mc 19. Costs are cached per (tool version, method, CPU,
    block words) in build/estimate-cache.
 4. Sum: cycles = sum over blocks of executions x cost.
 
@@ -44,14 +47,23 @@ from pqlab.platforms import Platform
 from pqlab.registry import Implementation
 from pqlab.runner import command
 
-METHOD_VERSION = "1"  # bump when the way blocks are cut or costed changes
+METHOD_VERSION = "1"  # llvm-mca block costs; bump when the way blocks are cut or costed changes
+FIRESTORM_METHOD = "2"  # apple-m1: pqlab's Firestorm table model (pqlab/firestorm.py)
 ITERATIONS = 100  # llvm-mca iterations I of the steady-state difference
 CPUS = {
     # -mcpu -> the LLVM 19 scheduling model it selects (llvm/lib/Target/AArch64/AArch64Processors.td)
     "cortex-a72": "CortexA57Model (LLVM has no A72 model of its own; A72 uses A57's)",
     "cortex-a55": "CortexA55Model",
-    "apple-m1": "CycloneModel (LLVM's model for every Apple core)",
+    # LLVM's only Apple model is CycloneModel (2013), 2-3x off M1's published figures (method 1)
+    "apple-m1": "pqlab Firestorm model",
 }
+MCA_CPUS = ("cortex-a72", "cortex-a55")  # costed by llvm-mca (method 1)
+
+
+def method_version(cpu: str) -> str:
+    return METHOD_VERSION if cpu in MCA_CPUS else FIRESTORM_METHOD
+
+
 # The optional instructions pqlab's aarch64 backend detects at run time (docs/neon.md, "Run-time
 # detection") that each modelled core has (Cortex-A72 and -A55 with the cryptographic extension,
 # ARMv8.0 / 8.2 without FEAT_SHA3; Apple M1 ARMv8.5 with FEAT_SHA3), and the QEMU platform whose
@@ -123,7 +135,14 @@ def mca_version() -> str:
 
 
 def model_label(cpu: str) -> str:
-    return f"llvm-mca {mca_version()} -mcpu={cpu} ({CPUS[cpu]}); pqlab estimate method {METHOD_VERSION}"
+    if cpu in MCA_CPUS:
+        return f"llvm-mca {mca_version()} -mcpu={cpu} ({CPUS[cpu]}); pqlab estimate method {METHOD_VERSION}"
+    from pqlab import firestorm
+
+    return (
+        f"{CPUS[cpu]} {firestorm.model_version()} for {cpu} (Dougall Johnson's Firestorm tables, "
+        f"pqlab/data/firestorm.toml; llvm-mc {mca_version()} decoding); pqlab estimate method {FIRESTORM_METHOD}"
+    )
 
 
 # ---- block contents from QEMU's translation log ----
@@ -207,11 +226,21 @@ def block_costs(blocks: dict[int, tuple[int, ...]], cpu: str) -> dict[int, float
     """Start address -> steady-state cycles per execution of that block on `cpu` (cached)."""
     if cpu not in CPUS:
         raise PqlabError(f"estimate: unknown CPU {cpu} (one of {', '.join(CPUS)})")
-    cache_file = CACHE / f"llvm-mca-{mca_version()}-m{METHOD_VERSION}-{cpu}.json"
+    if cpu in MCA_CPUS:
+        cache_file = CACHE / f"llvm-mca-{mca_version()}-m{METHOD_VERSION}-{cpu}.json"
+    else:
+        from pqlab import firestorm
+
+        cache_file = CACHE / (
+            f"firestorm-{firestorm.model_version()}-{firestorm.digest()}-llvm-mc-{mca_version()}"
+            f"-m{FIRESTORM_METHOD}-{cpu}.json"
+        )
     known: dict[str, float] = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     keys = {pc: _key(w) for pc, w in blocks.items()}
     todo = {keys[pc]: w for pc, w in blocks.items() if keys[pc] not in known}
-    if todo:
+    if todo and cpu not in MCA_CPUS:
+        known.update(firestorm.block_costs(todo))
+    elif todo:  # llvm-mca
         text = disassemble({w for ws in todo.values() for w in ws})
         items = sorted(todo.items())
         for start in range(0, len(items), 4000):
@@ -224,6 +253,7 @@ def block_costs(blocks: dict[int, tuple[int, ...]], cpu: str) -> dict[int, float
             t2 = _mca_total(asm, cpu, 2 * ITERATIONS, len(part))
             for (key, _), a, b in zip(part, t1, t2):
                 known[key] = (b - a) / ITERATIONS
+    if todo:
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")  # concurrent estimates: each its own file
         tmp.write_text(json.dumps(known, sort_keys=True))
@@ -369,7 +399,7 @@ def store(store_, plat: Platform, ests: list[Estimate]) -> int:
     """Store each estimate as a run of program "estimate": platform `estimate-<cpu>`, or
     `estimate-<cpu>~portable` for a build without the native backends (the figures
     belong to the modelled core, not to the emulator that ran the code), core the CPU, timer and
-    unit "estimate" / "cycles (estimate)", model the llvm-mca version and method; metric
+    unit "estimate" / "cycles (estimate)", model the cost model's version and method; metric
     "estimate", one value per operation. Returns the number of runs stored."""
     from pqlab import jobs as J
 
@@ -383,7 +413,8 @@ def store(store_, plat: Platform, ests: list[Estimate]) -> int:
             iterations=1,
             timer="estimate",
             unit="cycles (estimate)",
-            command=f"qemu-aarch64 -d exec,nochain / in_asm; llvm-mca -mcpu={e.cpu}",
+            command="qemu-aarch64 -d exec,nochain / in_asm; "
+            + (f"llvm-mca -mcpu={e.cpu}" if e.cpu in MCA_CPUS else "pqlab Firestorm model (llvm-mc decoding)"),
         )
         ctx.platform = f"estimate-{e.cpu}" + (f"~{plat.variant}" if plat.variant else "")
         ctx.core, ctx.model = e.cpu, e.model
