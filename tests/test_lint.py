@@ -91,3 +91,25 @@ def test_c_format_check_can_fail(tmp_path: Path, bad: str) -> None:
         [_tool(CLANG_FORMAT), "--dry-run", "--Werror", str(f)], capture_output=True, text=True, check=False
     )
     assert r.returncode != 0  # the style puts a function's brace on its own line
+
+
+def test_firestorm_table_is_well_formed() -> None:
+    """pqlab/data/firestorm.toml (the Apple M1 cost table of `pqlab estimate`, method 2): every
+    class cites the table row it comes from and is reachable from a rule or the load/store code,
+    every rule names a class, no mnemonic has two classes, every issue group is a unit group of
+    Firestorm's fourteen units (firestorm.table() refuses the rest)."""
+    import tomllib
+
+    from pqlab import firestorm
+
+    t = firestorm.table()
+    raw = tomllib.loads(firestorm.TABLE_PATH.read_text())
+    assert set().union(*t.units.values()) == set(range(1, 15))
+    used = set(t.gpr.values()) | set(t.simd.values())
+    used |= {"fdiv_d", "fdiv_s", "fsqrt_d", "fsqrt_s", "move_elim", "alu_shift", "flags_shift", "simd_imm"}
+    used |= {"load", "fp_load", "store", "fp_store_pair", "lane_load", "replicate_load", "tbl3", "tbl4"}
+    used |= {"fmov_to_gpr", "fcvt_to_gpr", "fmov_from_gpr", "vec_from_gpr", "cvt_from_gpr"}
+    assert set(t.classes) == used - {"fdiv", "fsqrt"}, set(t.classes) ^ (used - {"fdiv", "fsqrt"})
+    for name, c in raw["class"].items():
+        assert c["source"] and c["uops"] >= 1 and c["tp"] > 0, name
+    assert set(t.mem.values()) == {"load", "store"}
