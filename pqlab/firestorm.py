@@ -92,6 +92,7 @@ def table() -> Table:
     for part in ("gpr", "simd", "mem"):
         m: dict[str, str] = {}
         for cls, mnems in raw[part].items():
+            # fdiv / fsqrt: classify() picks the _d or _s class by the operand width
             if part != "mem" and cls not in classes and cls not in ("fdiv", "fsqrt"):
                 raise PqlabError(f"{TABLE_PATH}: rule [{part}] {cls} names no class")
             for mn in mnems:
