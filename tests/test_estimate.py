@@ -191,6 +191,7 @@ FIRESTORM_CLASSES = [
     ("sha256h q0, q1, v2.4s", "sha256_hash", 1, (("u14", 2),), 5),
     ("sha256su1 v0.4s, v1.4s, v2.4s", "sha256su1", 1, (("u14", 1),), 3),
     ("b.ne #8", "branch", 1, (("u1/2", 1),), 1),
+    ("dc zva, x0", "cache_op", 1, (("u7/8", 1),), 1),
 ]
 
 
