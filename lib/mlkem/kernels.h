@@ -62,9 +62,16 @@
  *  mulcache         the b1 gamma     b: |c| < q                bg[i] = b[2i+1] gamma_i mod q,
  *                   products of Alg. 12                        |bg| < q (Montgomery product
  *                                                              with the table's gamma R)
+ *  ntt_unreduced    ntt without the  |c| < q                   |c| < 2^14 (a backend may leave
+ *                   final reduction                            the last layer unreduced; else
+ *                                                              ntt runs; h101)
  *  ntt_cache        ntt, then        |c| < q                   as ntt; bg as mulcache of the
  *                   mulcache of the result                     result (a backend may fuse
  *                                                              them; else ntt + mulcache run)
+ *  ntt_cache_       ntt_cache, then  |c| < q                   as ntt_cache; 384 bytes out =
+ *  tobytes12        ByteEncode_12 of                           ByteEncode_12(r mod q) (a backend
+ *                   the result mod q                           may fuse; else ntt_cache +
+ *                   (s_hat into dk_PKE; h101)                  tobytes12 run)
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
@@ -84,10 +91,12 @@
  *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
  *                   (no factor R)    b: |c| < q                 R^-1)
- *  reduce32_add_    ByteEncode_12 of a: as reduce32_add          384 bytes; b may be
- *  tobytes12        reduce32_add     (b may be overwritten)     overwritten (a backend may
+ *  reduce32_add_    ByteEncode_12 of a: |c| < q 2^15 (int32),  384 bytes into out and out2
+ *  tobytes12        (a + b) mod q    b: |c| < 2^14 (since h101: (two outputs: ek and dk's
+ *                   (key generation's ntt_unreduced's output)  copy of it); b may be
+ *                   t_hat row)                                 overwritten (a backend may
  *                                                              fuse; else reduce32_add into
- *                                                              b, tobytes12)
+ *                                                              b, Barrett, tobytes12 twice)
  *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
  *                                                              matrix kernel)
@@ -329,6 +338,15 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_MULCACHE_IMPL mlkem_mulcache_c
 #endif
+/* ntt_unreduced: a backend's form without the last reduction, else the ntt dispatcher
+ * (below; its output |c| < q meets the contract). */
+#ifdef PQLAB_MLKEM_NATIVE_NTT_UNREDUCED
+#define MLKEM_NTT_UNREDUCED_IMPL PQLAB_NAMESPACE(mlkem_ntt_unreduced_native)
+#endif
+/* ntt_cache_tobytes12: a backend's fused form, else ntt_cache and tobytes12 (below). */
+#ifdef PQLAB_MLKEM_NATIVE_NTT_CACHE_TOBYTES12
+#define MLKEM_NTT_CACHE_TOBYTES12_IMPL PQLAB_NAMESPACE(mlkem_ntt_cache_tobytes12_native)
+#endif
 /* ntt_cache: a backend's fused form, else the ntt and mulcache dispatchers (below): no C
  * version of its own. */
 #ifdef PQLAB_MLKEM_NATIVE_NTT_CACHE
@@ -449,6 +467,24 @@ static inline void mlkem_ntt_cache(mlkem_poly *r, mlkem_polycache *bg)
     mlkem_mulcache(bg, r);
 }
 #endif
+#ifdef MLKEM_NTT_CACHE_TOBYTES12_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_ntt_cache_tobytes12, MLKEM_NTT_CACHE_TOBYTES12_IMPL,
+                     (mlkem_poly * r, mlkem_polycache *bg, uint8_t out[MLKEM_POLYBYTES]), (r, bg, out))
+#else
+static inline void mlkem_ntt_cache_tobytes12(mlkem_poly *r, mlkem_polycache *bg, uint8_t out[MLKEM_POLYBYTES])
+{
+    mlkem_ntt_cache(r, bg);
+    mlkem_tobytes12(out, r); /* |c| < q: within tobytes12's |c| < 2q */
+}
+#endif
+#ifdef MLKEM_NTT_UNREDUCED_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_ntt_unreduced, MLKEM_NTT_UNREDUCED_IMPL, (mlkem_poly * r), (r))
+#else
+static inline void mlkem_ntt_unreduced(mlkem_poly *r)
+{
+    mlkem_ntt(r);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
@@ -458,13 +494,22 @@ PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
                      (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add_tobytes12, PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native),
-                     (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b), (out, a, b))
+                     (uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES], const mlkem_poly32 *a,
+                      mlkem_poly *b),
+                     (out, out2, a, b))
 #else
-/* no C kernel of its own: reduce32_add into b, then tobytes12 */
-static inline void mlkem_reduce32_add_tobytes12(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b)
+#include "reduce.h"
+/* no C kernel of its own: reduce32_add into b (|b| < 1699 + 2^14 < 2^15), Barrett (|b| <=
+ * (q-1)/2), then tobytes12 into both outputs */
+static inline void mlkem_reduce32_add_tobytes12(uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES],
+                                                const mlkem_poly32 *a, mlkem_poly *b)
 {
     mlkem_reduce32_add(b, a, b);
+    for (unsigned int j = 0; j < MLKEM_N; j++) {
+        b->c[j] = mlkem_barrett_reduce(b->c[j]);
+    }
     mlkem_tobytes12(out, b);
+    mlkem_tobytes12(out2, b);
 }
 #endif
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,

@@ -30,6 +30,14 @@ static inline void mlkem_ntt_checked(mlkem_poly *r)
     PQLAB_CONTRACT("mlkem_ntt", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
+/* |c| < 2^14 (the backend form leaves the last layer unreduced: |c| <= 14976) */
+static inline void mlkem_ntt_unreduced_checked(mlkem_poly *r)
+{
+    PQLAB_CONTRACT("mlkem_ntt_unreduced", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt_unreduced(r);
+    PQLAB_CONTRACT("mlkem_ntt_unreduced", mlkem_contract_in(r, -(1 << 14) + 1, (1 << 14) - 1), "output |c| < 2^14");
+}
+
 static inline void mlkem_invntt_checked(mlkem_poly *r)
 {
     PQLAB_CONTRACT("mlkem_invntt", mlkem_contract_in(r, -4 * MLKEM_Q + 1, 4 * MLKEM_Q - 1), "input |c| < 4q");
@@ -162,6 +170,20 @@ static inline void mlkem_ntt_cache_checked(mlkem_poly *r, mlkem_polycache *bg)
     PQLAB_CONTRACT("mlkem_ntt_cache", mlkem_contract_cache(bg), "output cache |c| < q");
 }
 
+static inline void mlkem_ntt_cache_tobytes12_checked(mlkem_poly *r, mlkem_polycache *bg, uint8_t out[MLKEM_POLYBYTES])
+{
+    PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt_cache_tobytes12(r, bg, out);
+    PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", MLKEM_BELOW_Q(r), "output |c| < q");
+    PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", mlkem_contract_cache(bg), "output cache |c| < q");
+    for (unsigned int i = 0; i < MLKEM_N; i++) { /* out = ByteEncode_12(r mod q) */
+        const uint8_t *o = out + 3 * (i / 2);
+        const int32_t x = (i & 1) ? (o[1] >> 4) | (o[2] << 4) : o[0] | ((o[1] & 15) << 8);
+        PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", x == r->c[i] + (r->c[i] < 0 ? MLKEM_Q : 0),
+                       "output ByteEncode_12(r mod q)");
+    }
+}
+
 static inline void mlkem_mulcache_checked(mlkem_polycache *bg, const mlkem_poly *b)
 {
     PQLAB_CONTRACT("mlkem_mulcache", MLKEM_BELOW_Q(b), "input |c| < q");
@@ -198,12 +220,23 @@ static inline void mlkem_zero32_checked(mlkem_poly32 *a)
     PQLAB_CONTRACT("mlkem_zero32", zero, "output all zero");
 }
 
-static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a,
-                                                        mlkem_poly *b)
+static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES],
+                                                        const mlkem_poly32 *a, mlkem_poly *b)
 {
+    mlkem_poly before = *b;
     PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", mlkem_contract_in32(a), "input |a| < q 2^15");
-    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", MLKEM_BELOW_Q(b), "input |b| < q");
-    mlkem_reduce32_add_tobytes12(out, a, b);
+    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", mlkem_contract_in(b, -(1 << 14) + 1, (1 << 14) - 1),
+                   "input |b| < 2^14");
+    mlkem_reduce32_add_tobytes12(out, out2, a, b);
+    for (unsigned int i = 0; i < MLKEM_N; i++) { /* ByteEncode_12((a + b) mod q) in both outputs */
+        const uint8_t *o = out + 3 * (i / 2), *o2 = out2 + 3 * (i / 2);
+        const int32_t x = (i & 1) ? (o[1] >> 4) | (o[2] << 4) : o[0] | ((o[1] & 15) << 8);
+        int32_t want = (a->c[i] + before.c[i]) % MLKEM_Q;
+        want += want < 0 ? MLKEM_Q : 0;
+        PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", x == want, "output ByteEncode_12((a + b) mod q)");
+        PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", o[0] == o2[0] && o[1] == o2[1] && o[2] == o2[2],
+                       "the two outputs equal");
+    }
 }
 
 static inline void mlkem_reduce32_add_checked(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
@@ -392,6 +425,8 @@ static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uin
 #define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
 #define mlkem_mulcache mlkem_mulcache_checked
 #define mlkem_ntt_cache mlkem_ntt_cache_checked
+#define mlkem_ntt_unreduced mlkem_ntt_unreduced_checked
+#define mlkem_ntt_cache_tobytes12 mlkem_ntt_cache_tobytes12_checked
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked

@@ -141,6 +141,7 @@ typedef struct {
     int mode;
     const uint8_t *seed; /* sigma (key generation) or r (encryption): PRF key */
     uint8_t *out;        /* ek (key generation); c or NULL (encryption) */
+    uint8_t *out2;       /* key generation (`ref`): dk's copy of ek, written with ek */
     const uint8_t *cmp;  /* encryption with out == NULL: the ciphertext to compare */
     uint8_t diff;        /* 1 once a compared piece differed */
 } row_sink;
@@ -195,8 +196,10 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
 #else
 /* Row i of the product, accumulated unreduced in 32 bits (|acc| < k 2q^2 <= 8q^2 < q 2^15),
  * reduced once and finished. Key
- * generation (Algorithm 13 lines 17-19): t_hat[i] = acc mod q + NTT(e[i]) in one pass
- * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption (Algorithm 14
+ * generation (Algorithm 13 lines 17-19): t_hat[i] = (acc + NTT(e[i])) mod q in one pass
+ * (reduce32_add_tobytes12: no factor R^-1, so no tomont; NTT(e[i]) left unreduced by
+ * ntt_unreduced and reduced with the row), encoded into ek and into dk's copy of ek (no
+ * copy of ek afterwards). Encryption (Algorithm 14
  * lines 19, 22): acc R^-1 (reduce32, |row| < q), NTT^-1 (invntt_q: input |c| < q), then
  * + e1[i] and Compress_du. */
 static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const mlkem_poly32 *acc)
@@ -204,9 +207,9 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
     mlkem_poly row;
     if (sink->mode == ROWS_KEYGEN) {
         poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-        mlkem_ntt(&row);                                           /* |c| < q */
-        /* t_hat[i] = acc mod q + NTT(e[i]), |t| < 1699 + q < 2q, encoded (reduced mod q) */
-        mlkem_reduce32_add_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc, &row);
+        mlkem_ntt_unreduced(&row);                                 /* |c| < 2^14 */
+        /* t_hat[i] = (acc + NTT(e[i])) mod q, |acc + e| < q 2^15 + 2^14, encoded twice */
+        mlkem_reduce32_add_tobytes12(sink->out + i * MLKEM_POLYBYTES, sink->out2 + i * MLKEM_POLYBYTES, acc, &row);
     } else {
         mlkem_reduce32(&row, acc); /* |row| < q */
         mlkem_invntt_q(&row);      /* input |c| < q (invntt_q's contract); |u| < q, R^-1 cancelled */
@@ -274,10 +277,10 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
     }
 }
 
-/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho and
- * dk_PKE = ByteEncode_12(s_hat). */
+/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho, the same
+ * into ek_copy (dk's copy of ek, Algorithm 16 line 3) and dk_PKE = ByteEncode_12(s_hat). */
 static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                                      const uint8_t d[MLKEM_SYMBYTES])
+                                      uint8_t ek_copy[MLKEM_EKBYTES], const uint8_t d[MLKEM_SYMBYTES])
 {
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
@@ -291,23 +294,23 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     PQLAB_DECLASSIFY(rhosigma, MLKEM_SYMBYTES);
     const uint8_t *rho = rhosigma, *sigma = rhosigma + MLKEM_SYMBYTES;
 
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16, 20: s_hat = NTT(s), dk_PKE */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt_cache(&s[i], &scache[i]); /* |c| < q, cache |c| < q */
+        /* |c| < q, cache |c| < q; ByteEncode_12(s_hat[i]) into dk_PKE from the same pass */
+        mlkem_ntt_cache_tobytes12(&s[i], &scache[i], dk_pke + i * MLKEM_POLYBYTES);
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
+    sink.out2 = ek_copy;
     sink.cmp = NULL;
     sink.diff = 0;
     for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
         mlkem_zero32(&acc[i]);
     }
-    matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
+    matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek and ek_copy */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
-    for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
-        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
-    }
+    memcpy(ek_copy + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     pqlab_zeroize(rhosigma, sizeof rhosigma);
 }
 
@@ -370,6 +373,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
+    sink.out2 = NULL;
     sink.cmp = c_cmp;
     sink.diff = 0;
     for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
@@ -419,9 +423,10 @@ static MLKEM_NOINLINE void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const 
 }
 
 /* K-PKE.KeyGen(d) (Algorithm 13), stack-first: s_hat goes straight into dk_PKE (its final
- * place) and the matrix product reads it from there. */
+ * place) and the matrix product reads it from there; ek is copied into ek_copy afterwards
+ * (crypto_kem_keypair_derand, in a frame of its own). */
 static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                                      const uint8_t d[MLKEM_SYMBYTES])
+                                      uint8_t ek_copy[MLKEM_EKBYTES], const uint8_t d[MLKEM_SYMBYTES])
 {
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
@@ -433,9 +438,11 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16, 20: s_hat[i] into dk_PKE */
         noise_ntt_encoded(dk_pke + i * MLKEM_POLYBYTES, sigma, (uint8_t)i);
     }
+    (void)ek_copy;
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
+    sink.out2 = NULL;
     sink.cmp = NULL;
     sink.diff = 0;
     matvec_rows(rho, dk_pke, &sink); /* lines 12-15, 17-19: t_hat into ek */
@@ -483,6 +490,7 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
+    sink.out2 = NULL;
     sink.cmp = c_cmp;
     sink.diff = 0;
     matvec_rows(rho, yb, &sink); /* lines 13-16, 19, 22: u into c1 */
@@ -531,17 +539,22 @@ int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk)
 }
 
 /* ML-KEM.KeyGen_internal(d, z) (Algorithm 16): dk = dk_PKE || ek || H(ek) || z. */
+#ifdef PQLAB_MLKEM_SMALLSTACK
 /* ek into dk (Algorithm 16 line 3) in a frame of its own: the unrolled word copy's registers
- * would otherwise enlarge the caller's frame, which is on the stack during pke_keygen */
+ * would otherwise enlarge the caller's frame, which is on the stack during pke_keygen.
+ * (`ref` writes both while encoding t_hat: reduce32_add_tobytes12's second output.) */
 static MLKEM_NOINLINE void copy_ek(uint8_t *dst, const uint8_t *ek)
 {
     pqlab_memcpy_words(dst, ek, MLKEM_EKBYTES);
 }
+#endif
 
 int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
 {
-    pke_keygen(ek, dk, d);
+    pke_keygen(ek, dk, dk + MLKEM_DK_EK_OFFSET, d);
+#ifdef PQLAB_MLKEM_SMALLSTACK
     copy_ek(dk + MLKEM_DK_EK_OFFSET, ek);
+#endif
     mlkem_hash_h(dk + MLKEM_DK_H_OFFSET, ek, MLKEM_EKBYTES);
     memcpy(dk + MLKEM_DK_Z_OFFSET, z, MLKEM_SYMBYTES);
     return 0;
