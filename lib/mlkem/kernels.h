@@ -75,6 +75,10 @@
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
+ *  basemul_pairs32_ the same with     as basemul_pairs32        r = (a0 b0 + a1 bg, a0 b1 + a1 b0):
+ *  set              r overwritten                              r not read (a backend may have
+ *                                                              it; else r cleared, then
+ *                                                              basemul_pairs32; h101)
  *  basemul12_       basemul_pairs32  a: any 384 bytes (its     as basemul_pairs32 on all 128
  *  pairs32_check    of a = frombytes12 encoding), b, bg as      pairs with a = frombytes12(a),
  *                   (a backend may   basemul_pairs32, bg        and check12's verdict on the
@@ -99,7 +103,10 @@
  *                                                              b, Barrett, tobytes12 twice)
  *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
- *                                                              matrix kernel)
+ *                                                              matrix kernel); matacc_x4's
+ *                                                              lanes with bit t of `fresh`:
+ *                                                              acc = the sum of their products,
+ *                                                              its contents ignored (h101)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
  *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
  *  cbd_eta2_add_    Compress_du of   r: |c| <= 2q - 3           32*du bytes; r may be
@@ -209,11 +216,15 @@ unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
 /* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec,
  * unreduced in 32 bits (basemul_pairs32 with cache = mulcache of vec), without storing the
  * matrix entry. The x4 form does four entries with the 4-way SHAKE128; two lanes may share an
- * accumulator. Bounds as basemul_pairs32. */
+ * accumulator. Bounds as basemul_pairs32. fresh (x4 form; public): bit t set = acc[t] holds
+ * no sum yet, its contents are ignored and it ends as the sum of the products of the lanes
+ * that share it (lanes sharing an accumulator have the same bit): no cleared accumulator
+ * is needed (since h101; the first write to each pair uses basemul_pairs32_set). */
 void mlkem_matacc_c(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polycache *cache,
                     const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
 void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
-                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
+                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8],
+                       unsigned int fresh);
 /* Not a kernel (no native form): matacc with the vector polynomial given as its
  * ByteEncode_12 encoding of canonical values (the stack-first frontend keeps vectors
  * encoded); one lane of SHAKE128. */
@@ -488,6 +499,21 @@ static inline void mlkem_ntt_unreduced(mlkem_poly *r)
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SET
+PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32_set, PQLAB_NAMESPACE(mlkem_basemul_pairs32_set_native),
+                     (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
+                     (r, a, b, bg, n))
+#else
+/* no C kernel of its own: r cleared, then basemul_pairs32 */
+static inline void mlkem_basemul_pairs32_set(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                             unsigned int n)
+{
+    for (unsigned int i = 0; i < 2 * n; i++) {
+        r[i] = 0;
+    }
+    mlkem_basemul_pairs32(r, a, b, bg, n);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
 PQLAB_MLKEM_DISPATCH(mlkem_zero32, MLKEM_ZERO32_IMPL, (mlkem_poly32 * a), (a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
@@ -518,8 +544,8 @@ PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
                      (acc, vec, cache, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc_x4, MLKEM_MATACC_X4_IMPL,
                      (mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4], const mlkem_polycache *const cache[4],
-                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
-                     (acc, vec, cache, rho, xy))
+                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8], unsigned int fresh),
+                     (acc, vec, cache, rho, xy, fresh))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]),
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),

@@ -203,6 +203,24 @@ static inline void mlkem_basemul_pairs32_checked(int32_t *r, const int16_t *a, c
     mlkem_basemul_pairs32(r, a, b, bg, n);
 }
 
+static inline void mlkem_basemul_pairs32_set_checked(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                                     unsigned int n)
+{
+    PQLAB_CONTRACT("mlkem_basemul_pairs32_set", n <= MLKEM_N / 2, "n <= 128 pairs");
+    for (unsigned int i = 0; i < 2 * n; i++) {
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_set",
+                       a[i] > -MLKEM_Q && a[i] < MLKEM_Q && b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "inputs a, b |c| < q");
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_set", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+    }
+    mlkem_basemul_pairs32_set(r, a, b, bg, n);
+    for (unsigned int i = 0; i < n; i++) { /* the products themselves */
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_set",
+                       r[2 * i] == (int32_t)a[2 * i] * b[2 * i] + (int32_t)a[2 * i + 1] * bg[i] &&
+                           r[2 * i + 1] == (int32_t)a[2 * i] * b[2 * i + 1] + (int32_t)a[2 * i + 1] * b[2 * i],
+                       "output r = the products (r not read)");
+    }
+}
+
 static inline void mlkem_reduce32_checked(mlkem_poly *r, const mlkem_poly32 *a)
 {
     PQLAB_CONTRACT("mlkem_reduce32", mlkem_contract_in32(a), "input |c| < q 2^15");
@@ -260,13 +278,18 @@ static inline void mlkem_matacc_checked(mlkem_poly32 *acc, const mlkem_poly *vec
 
 static inline void mlkem_matacc_x4_checked(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
                                            const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES],
-                                           const uint8_t xy[8])
+                                           const uint8_t xy[8], unsigned int fresh)
 {
     for (unsigned int i = 0; i < 4; i++) {
         PQLAB_CONTRACT("mlkem_matacc_x4", MLKEM_BELOW_Q(vec[i]) && mlkem_contract_cache(cache[i]),
                        "vec, cache |c| < q");
+        for (unsigned int j = 0; j < i; j++) {
+            PQLAB_CONTRACT("mlkem_matacc_x4", acc[i] != acc[j] || ((fresh >> i) & 1) == ((fresh >> j) & 1),
+                           "lanes sharing an accumulator: the same fresh bit");
+        }
     }
-    mlkem_matacc_x4(acc, vec, cache, rho, xy);
+    PQLAB_CONTRACT("mlkem_matacc_x4", fresh < 16, "fresh: four bits");
+    mlkem_matacc_x4(acc, vec, cache, rho, xy, fresh);
 }
 
 static inline void mlkem_cbd_eta1_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
@@ -428,6 +451,7 @@ static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uin
 #define mlkem_ntt_unreduced mlkem_ntt_unreduced_checked
 #define mlkem_ntt_cache_tobytes12 mlkem_ntt_cache_tobytes12_checked
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
+#define mlkem_basemul_pairs32_set mlkem_basemul_pairs32_set_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked
 #define mlkem_reduce32_add_tobytes12 mlkem_reduce32_add_tobytes12_checked

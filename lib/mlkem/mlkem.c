@@ -235,8 +235,11 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
  * one Montgomery reduction per coefficient and row instead of three per pair and entry.
  * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
  * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
- * acc: the caller's accumulators, zero on entry; a slot is cleared after its row only when
- * a later row uses it (zero32: the accumulators are not secret-wiped, only initialised). */
+ * acc: the caller's accumulators, any contents: the batch in which a row starts passes its
+ * lanes as fresh, so matacc_x4 sets the accumulator's pairs on their first write instead of
+ * adding (since h101; before, zero32 cleared each slot first: about 335 cycles per row). A row
+ * always starts inside a batch of four (k = 3: rows 0, 1 in the first, row 2 in the second;
+ * the single ninth entry ends row 2). */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
                         const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
@@ -247,10 +250,12 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
         const mlkem_poly *vecs[4];
         const mlkem_polycache *caches[4];
         uint8_t xy[8];
+        unsigned int fresh = 0;
         for (unsigned int t = 0; t < 4; t++) {
             /* public loop counters only; unused lanes (t >= n) repeat entry e0 */
             const unsigned int e = t < n ? e0 + t : e0;
             const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
+            fresh |= (unsigned int)(i * MLKEM_K >= e0) << t; /* row i starts in this batch */
             accs[t] = &acc[i % MLKEM_ACC_SLOTS];
             vecs[t] = &vec[j];
             caches[t] = &cache[j];
@@ -258,8 +263,9 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             xy[2 * t + 1] = transposed ? j : i;
         }
         if (n == 4) {
-            mlkem_matacc_x4(accs, vecs, caches, rho, xy);
+            mlkem_matacc_x4(accs, vecs, caches, rho, xy, fresh);
         } else {
+            /* the ninth entry of k = 3 (row 2 started in the second batch): added */
             for (unsigned int t = 0; t < n; t++) {
                 mlkem_matacc(accs[t], vecs[t], caches[t], rho, xy[2 * t], xy[2 * t + 1]);
             }
@@ -269,9 +275,6 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
                 finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
-                if (i + MLKEM_ACC_SLOTS < MLKEM_K) { /* public: the slot takes row i + slots */
-                    mlkem_zero32(&acc[i % MLKEM_ACC_SLOTS]);
-                }
             }
         }
     }
@@ -305,9 +308,6 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.out2 = ek_copy;
     sink.cmp = NULL;
     sink.diff = 0;
-    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
-        mlkem_zero32(&acc[i]);
-    }
     matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek and ek_copy */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     memcpy(ek_copy + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
@@ -376,9 +376,6 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.out2 = NULL;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
-        mlkem_zero32(&acc[i]);
-    }
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
     /* acc[0] reused for t_hat^T y_hat (its first term overwrites it: no clearing) */

@@ -688,7 +688,7 @@ def emit_mulcache() -> None:
     end_func(name)
 
 
-def emit_basemul_pairs32() -> None:
+def emit_basemul_pairs32(set_r: bool = False) -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for i < n (Algorithm 12 without
     reduction; bg = mulcache of b): r0 = r (int32), r1 = a, r2 = b (word-aligned pairs),
     r3 = bg (halfwords, any pair), [sp] = n. pkhbt forms b0 | bg << 16, then smlad and smladx
@@ -696,8 +696,11 @@ def emit_basemul_pairs32() -> None:
     base update where the M4 pipelines them (docs/sim.md): ldm for a, b and the accumulators,
     bg by offset. n & 1, n & 2 and n & 4 pairs first, then eight pairs per iteration (the
     count is public; eight since 2026-11-27, h80: the loop test is 6 of about 56 cycles per
-    four pairs); the end address of r is kept on the stack (all registers are in use)."""
-    name = "pqlab_mlkem_basemul_pairs32_armv7em"
+    four pairs); the end address of r is kept on the stack (all registers are in use).
+    set_r (kernels.h basemul_pairs32_set, 2026-11-28, h101): r = the products, r not read
+    (smuad / smuadx, no load of the accumulators): the matrix kernels' first writes to an
+    accumulator, which no longer needs clearing."""
+    name = "pqlab_mlkem_basemul_pairs32_set_armv7em" if set_r else "pqlab_mlkem_basemul_pairs32_armv7em"
     func(name)
     e("ldr r12, [sp]")
     e("cmp r12, #0")
@@ -715,11 +718,17 @@ def emit_basemul_pairs32() -> None:
         e(f"ldrh r9, [r3, #{off + 2}]")
         e("pkhbt r8, r6, r8, lsl #16")
         e("pkhbt r9, r7, r9, lsl #16")
-        e("ldm r0, {r10, r11, r12, lr}")
-        e("smlad r10, r4, r8, r10")
-        e("smladx r11, r4, r6, r11")
-        e("smlad r12, r5, r9, r12")
-        e("smladx lr, r5, r7, lr")
+        if set_r:
+            e("smuad r10, r4, r8")
+            e("smuadx r11, r4, r6")
+            e("smuad r12, r5, r9")
+            e("smuadx lr, r5, r7")
+        else:
+            e("ldm r0, {r10, r11, r12, lr}")
+            e("smlad r10, r4, r8, r10")
+            e("smladx r11, r4, r6, r11")
+            e("smlad r12, r5, r9, r12")
+            e("smladx lr, r5, r7, lr")
         e("stm r0!, {r10, r11, r12, lr}")
 
     e("tst r12, #1")
@@ -727,10 +736,15 @@ def emit_basemul_pairs32() -> None:
     e("ldr r4, [r1], #4")
     e("ldr r6, [r2], #4")
     e("ldrh r8, [r3], #2")
-    e("ldrd r10, r11, [r0]")
-    e("pkhbt r8, r6, r8, lsl #16")
-    e("smlad r10, r4, r8, r10")
-    e("smladx r11, r4, r6, r11")
+    if set_r:
+        e("pkhbt r8, r6, r8, lsl #16")
+        e("smuad r10, r4, r8")
+        e("smuadx r11, r4, r6")
+    else:
+        e("ldrd r10, r11, [r0]")
+        e("pkhbt r8, r6, r8, lsl #16")
+        e("smlad r10, r4, r8, r10")
+        e("smladx r11, r4, r6, r11")
     e("strd r10, r11, [r0], #8")
     out.append("1:")
     e("tst r12, #2")
@@ -1657,6 +1671,7 @@ def main() -> None:
     emit_basemul_pairs()
     emit_mulcache()
     emit_basemul_pairs32()
+    emit_basemul_pairs32(set_r=True)
     emit_basemul12_pairs32()
     emit_basemul12_pairs32(set_r=True)
     emit_reduce32()

@@ -2984,6 +2984,128 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul_pairs32_armv7em, .-pqlab_mlkem_basemul_pairs32_armv7em
 
+.section .text.pqlab_mlkem_basemul_pairs32_set_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul_pairs32_set_armv7em
+.type pqlab_mlkem_basemul_pairs32_set_armv7em, %function
+.align 2
+pqlab_mlkem_basemul_pairs32_set_armv7em:
+    ldr.w r12, [sp]
+    cmp.w r12, #0
+    it eq
+    bxeq lr
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    add.w r4, r0, r12, lsl #3
+    str.w r4, [sp]
+    tst r12, #1
+    beq.w 1f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldrh r8, [r3], #2
+    pkhbt r8, r6, r8, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    strd r10, r11, [r0], #8
+1:
+    tst r12, #2
+    beq.w 2f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #4
+2:
+    ldr.w r12, [sp, #44]
+    tst r12, #4
+    beq.w 5f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+5:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq.w 4f
+3:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #8]
+    ldrh r9, [r3, #10]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #12]
+    ldrh r9, [r3, #14]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #16
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 3b
+4:
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_basemul_pairs32_set_armv7em, .-pqlab_mlkem_basemul_pairs32_set_armv7em
+
 .section .text.pqlab_mlkem_basemul12_pairs32_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul12_pairs32_armv7em
 .type pqlab_mlkem_basemul12_pairs32_armv7em, %function
