@@ -89,8 +89,6 @@
  *                   one (its verdict is dropped), else frombytes12 + basemul_pairs32 only.
  *                   Both with set != 0 (a public flag): r = the products, r's contents
  *                   ignored (the first term: no cleared accumulator needed; h92)
- *  zero32           a = 0 (a 32-bit  -                         every value 0
- *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
  *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
@@ -167,7 +165,6 @@ typedef struct {
 #define mlkem_basemul_pairs32_c PQLAB_NAMESPACE(mlkem_basemul_pairs32_c)
 #define mlkem_reduce32_c PQLAB_NAMESPACE(mlkem_reduce32_c)
 #define mlkem_reduce32_add_c PQLAB_NAMESPACE(mlkem_reduce32_add_c)
-#define mlkem_zero32_c PQLAB_NAMESPACE(mlkem_zero32_c)
 #define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
@@ -209,7 +206,6 @@ void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a);
 /* r = (a mod q) + b coefficient-wise (Barrett, without the factor R^-1: a row of key
  * generation, t_hat = A_hat s_hat + e_hat). r may be b. */
 void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b);
-void mlkem_zero32_c(mlkem_poly32 *a);
 /* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
  * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
 unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
@@ -373,11 +369,6 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_REDUCE32_IMPL mlkem_reduce32_c
 #endif
-#ifdef PQLAB_MLKEM_NATIVE_ZERO32
-#define MLKEM_ZERO32_IMPL PQLAB_NAMESPACE(mlkem_zero32_native)
-#else
-#define MLKEM_ZERO32_IMPL mlkem_zero32_c
-#endif
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define MLKEM_REDUCE32_ADD_IMPL PQLAB_NAMESPACE(mlkem_reduce32_add_native)
 #else
@@ -515,7 +506,6 @@ static inline void mlkem_basemul_pairs32_set(int32_t *r, const int16_t *a, const
 }
 #endif
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
-PQLAB_MLKEM_DISPATCH(mlkem_zero32, MLKEM_ZERO32_IMPL, (mlkem_poly32 * a), (a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
                      (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12

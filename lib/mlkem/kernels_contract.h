@@ -228,16 +228,6 @@ static inline void mlkem_reduce32_checked(mlkem_poly *r, const mlkem_poly32 *a)
     PQLAB_CONTRACT("mlkem_reduce32", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
-static inline void mlkem_zero32_checked(mlkem_poly32 *a)
-{
-    mlkem_zero32(a);
-    int zero = 1;
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        zero &= a->c[i] == 0;
-    }
-    PQLAB_CONTRACT("mlkem_zero32", zero, "output all zero");
-}
-
 static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES],
                                                         const mlkem_poly32 *a, mlkem_poly *b)
 {
@@ -455,7 +445,6 @@ static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uin
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked
 #define mlkem_reduce32_add_tobytes12 mlkem_reduce32_add_tobytes12_checked
-#define mlkem_zero32 mlkem_zero32_checked
 #define mlkem_matacc mlkem_matacc_checked
 #define mlkem_matacc_x4 mlkem_matacc_x4_checked
 #define mlkem_cbd_eta1 mlkem_cbd_eta1_checked

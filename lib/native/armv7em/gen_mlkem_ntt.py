@@ -1321,25 +1321,6 @@ def emit_add() -> None:
     end_func(name)
 
 
-def emit_zero32() -> None:
-    """a = 0 for a 32-bit accumulator of 256 words (kernels.h zero32): r0 = a. Eight zero
-    registers, four stm of 32 bytes per iteration (the C library's memset took about 2.3
-    cycles per word on m4-sim, this about 1.2)."""
-    name = "pqlab_mlkem_zero32_armv7em"
-    func(name)
-    e("push {r4-r7, lr}")
-    for r in ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r12"):
-        e(f"mov {r}, #0")
-    e("add lr, r0, #1024")
-    out.append("1:")
-    for _ in range(4):
-        e("stm r0!, {r1-r7, r12}")
-    e("cmp r0, lr")
-    e("bne 1b")
-    e("pop {r4-r7, pc}")
-    end_func(name)
-
-
 def emit_frommsg() -> None:
     """r = Decompress_1(ByteDecode_1(msg)) (FIPS 203 Algorithm 14 line 20): r0 = r, r1 = msg
     (32 bytes). Per byte b: s = b | b << 15 puts bit j at position j and bit j + 1 at j + 16,
@@ -1689,7 +1670,6 @@ def main() -> None:
     emit_frommsg()
     emit_tomsg()
     emit_tomsg_sub()
-    emit_zero32()
     emit_check12()
     for d in (4, 5, 10, 11):
         emit_compress(d)

@@ -42,7 +42,6 @@
  *                                         basemul_pairs32_set, h101)
  *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
  *                                         (kernels.h reduce32): |r| < q, congruent to the C's
- *   pqlab_mlkem_zero32_armv7em(a)         a = 0, 256 int32 (kernels.h zero32)
  *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
  *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
  *                                         values exactly; r may be b
@@ -130,7 +129,6 @@ void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int
 void pqlab_mlkem_basemul_pairs32_set_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
                                              unsigned int n);
 void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
-void pqlab_mlkem_zero32_armv7em(int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
 void pqlab_mlkem_reduce32_add_tobytes12_armv7em(uint8_t out[384], uint8_t out2[384], const int32_t a[256],
                                                 const int16_t b[256]);
@@ -182,7 +180,6 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
-#define PQLAB_MLKEM_NATIVE_ZERO32
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
@@ -338,10 +335,6 @@ static inline void PQLAB_NAMESPACE(mlkem_ntt_cache_native)(mlkem_poly *r, mlkem_
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, const mlkem_poly32 *a)
 {
     pqlab_mlkem_reduce32_armv7em(r->c, a->c);
-}
-static inline void PQLAB_NAMESPACE(mlkem_zero32_native)(mlkem_poly32 *a)
-{
-    pqlab_mlkem_zero32_armv7em(a->c);
 }
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {

@@ -4188,31 +4188,6 @@ pqlab_mlkem_tomsg_sub_armv7em:
     pop.w {r4-r10, pc}
 .size pqlab_mlkem_tomsg_sub_armv7em, .-pqlab_mlkem_tomsg_sub_armv7em
 
-.section .text.pqlab_mlkem_zero32_armv7em, "ax", %progbits
-.global pqlab_mlkem_zero32_armv7em
-.type pqlab_mlkem_zero32_armv7em, %function
-.align 2
-pqlab_mlkem_zero32_armv7em:
-    push.w {r4-r7, lr}
-    mov.w r1, #0
-    mov.w r2, #0
-    mov.w r3, #0
-    mov.w r4, #0
-    mov.w r5, #0
-    mov.w r6, #0
-    mov.w r7, #0
-    mov.w r12, #0
-    add.w lr, r0, #1024
-1:
-    stm.w r0!, {r1-r7, r12}
-    stm.w r0!, {r1-r7, r12}
-    stm.w r0!, {r1-r7, r12}
-    stm.w r0!, {r1-r7, r12}
-    cmp.w r0, lr
-    bne.w 1b
-    pop.w {r4-r7, pc}
-.size pqlab_mlkem_zero32_armv7em, .-pqlab_mlkem_zero32_armv7em
-
 .section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
 .global pqlab_mlkem_check12_armv7em
 .type pqlab_mlkem_check12_armv7em, %function
