@@ -139,11 +139,13 @@ static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const
 enum { ROWS_KEYGEN, ROWS_ENCRYPT };
 typedef struct {
     int mode;
-    const uint8_t *seed; /* sigma (key generation) or r (encryption): PRF key */
-    uint8_t *out;        /* ek (key generation); c or NULL (encryption) */
-    uint8_t *out2;       /* key generation (`ref`): dk's copy of ek, written with ek */
-    const uint8_t *cmp;  /* encryption with out == NULL: the ciphertext to compare */
-    uint8_t diff;        /* 1 once a compared piece differed */
+    const uint8_t *seed;    /* sigma (key generation) or r (encryption): PRF key */
+    uint8_t *out;           /* ek (key generation); c or NULL (encryption) */
+    union {                 /* one or the other: the frame holding the sink does not grow */
+        uint8_t *out2;      /* key generation (`ref`): dk's copy of ek, written with ek */
+        const uint8_t *cmp; /* encryption with out == NULL: the ciphertext to compare */
+    };
+    uint8_t diff; /* 1 once a compared piece differed */
 } row_sink;
 
 /* Compress_du(u + SamplePolyCBD_2(buf)) of row i straight into c, or into a piece (its
@@ -306,7 +308,6 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.seed = sigma;
     sink.out = ek;
     sink.out2 = ek_copy;
-    sink.cmp = NULL;
     sink.diff = 0;
     matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek and ek_copy */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
@@ -373,7 +374,6 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
-    sink.out2 = NULL;
     sink.cmp = c_cmp;
     sink.diff = 0;
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
@@ -440,7 +440,6 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     sink.seed = sigma;
     sink.out = ek;
     sink.out2 = NULL;
-    sink.cmp = NULL;
     sink.diff = 0;
     matvec_rows(rho, dk_pke, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
@@ -487,7 +486,6 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.mode = ROWS_ENCRYPT;
     sink.seed = r;
     sink.out = c_out;
-    sink.out2 = NULL;
     sink.cmp = c_cmp;
     sink.diff = 0;
     matvec_rows(rho, yb, &sink); /* lines 13-16, 19, 22: u into c1 */
