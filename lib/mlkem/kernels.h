@@ -75,9 +75,11 @@
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
- *  basemul_pairs32_ the same with     as basemul_pairs32        r = (a0 b0 + a1 bg, a0 b1 + a1 b0):
- *  set              r overwritten                              r not read (a backend may have
- *                                                              it; else r cleared, then
+ *  basemul_pairs32_ basemul_pairs32  as basemul_pairs32        the first nadd pairs added, the
+ *  split            on nadd pairs,                             next nset pairs r = (a0 b0 +
+ *                   then r set on                              a1 bg, a0 b1 + a1 b0), r not
+ *                   nset more                                  read (a backend may have it;
+ *                                                              else basemul_pairs32, clearing,
  *                                                              basemul_pairs32; h101)
  *  basemul12_       basemul_pairs32  a: any 384 bytes (its     as basemul_pairs32 on all 128
  *  pairs32_check    of a = frombytes12 encoding), b, bg as      pairs with a = frombytes12(a),
@@ -215,7 +217,7 @@ unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g)
  * accumulator. Bounds as basemul_pairs32. fresh (x4 form; public): bit t set = acc[t] holds
  * no sum yet, its contents are ignored and it ends as the sum of the products of the lanes
  * that share it (lanes sharing an accumulator have the same bit): no cleared accumulator
- * is needed (since h101; the first write to each pair uses basemul_pairs32_set). */
+ * is needed (since h101; the first write to each pair uses basemul_pairs32_split's set part). */
 void mlkem_matacc_c(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polycache *cache,
                     const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
 void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
@@ -490,19 +492,22 @@ static inline void mlkem_ntt_unreduced(mlkem_poly *r)
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
-#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SET
-PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32_set, PQLAB_NAMESPACE(mlkem_basemul_pairs32_set_native),
-                     (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
-                     (r, a, b, bg, n))
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SPLIT
+PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32_split, PQLAB_NAMESPACE(mlkem_basemul_pairs32_split_native),
+                     (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int nadd,
+                      unsigned int nset),
+                     (r, a, b, bg, nadd, nset))
 #else
-/* no C kernel of its own: r cleared, then basemul_pairs32 */
-static inline void mlkem_basemul_pairs32_set(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
-                                             unsigned int n)
+/* no C kernel of its own: basemul_pairs32 on the first nadd pairs, then the next nset pairs
+ * cleared and basemul_pairs32 on them */
+static inline void mlkem_basemul_pairs32_split(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                               unsigned int nadd, unsigned int nset)
 {
-    for (unsigned int i = 0; i < 2 * n; i++) {
+    mlkem_basemul_pairs32(r, a, b, bg, nadd);
+    for (unsigned int i = 2 * nadd; i < 2 * (nadd + nset); i++) {
         r[i] = 0;
     }
-    mlkem_basemul_pairs32(r, a, b, bg, n);
+    mlkem_basemul_pairs32(r + 2 * nadd, a + 2 * nadd, b + 2 * nadd, bg + nadd, nset);
 }
 #endif
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))

@@ -203,21 +203,24 @@ static inline void mlkem_basemul_pairs32_checked(int32_t *r, const int16_t *a, c
     mlkem_basemul_pairs32(r, a, b, bg, n);
 }
 
-static inline void mlkem_basemul_pairs32_set_checked(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
-                                                     unsigned int n)
+static inline void mlkem_basemul_pairs32_split_checked(int32_t *r, const int16_t *a, const int16_t *b,
+                                                       const int16_t *bg, unsigned int nadd, unsigned int nset)
 {
-    PQLAB_CONTRACT("mlkem_basemul_pairs32_set", n <= MLKEM_N / 2, "n <= 128 pairs");
-    for (unsigned int i = 0; i < 2 * n; i++) {
-        PQLAB_CONTRACT("mlkem_basemul_pairs32_set",
+    static int32_t before[MLKEM_N];
+    PQLAB_CONTRACT("mlkem_basemul_pairs32_split", nadd + nset <= MLKEM_N / 2, "nadd + nset <= 128 pairs");
+    for (unsigned int i = 0; i < 2 * (nadd + nset); i++) {
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_split",
                        a[i] > -MLKEM_Q && a[i] < MLKEM_Q && b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "inputs a, b |c| < q");
-        PQLAB_CONTRACT("mlkem_basemul_pairs32_set", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_split", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+        before[i] = i < 2 * nadd ? r[i] : 0; /* the set part: r not read */
     }
-    mlkem_basemul_pairs32_set(r, a, b, bg, n);
-    for (unsigned int i = 0; i < n; i++) { /* the products themselves */
-        PQLAB_CONTRACT("mlkem_basemul_pairs32_set",
-                       r[2 * i] == (int32_t)a[2 * i] * b[2 * i] + (int32_t)a[2 * i + 1] * bg[i] &&
-                           r[2 * i + 1] == (int32_t)a[2 * i] * b[2 * i + 1] + (int32_t)a[2 * i + 1] * b[2 * i],
-                       "output r = the products (r not read)");
+    mlkem_basemul_pairs32_split(r, a, b, bg, nadd, nset);
+    for (unsigned int i = 0; i < nadd + nset; i++) { /* added, then set: the exact products */
+        const int64_t p0 = (int64_t)a[2 * i] * b[2 * i] + (int64_t)a[2 * i + 1] * bg[i];
+        const int64_t p1 = (int64_t)a[2 * i] * b[2 * i + 1] + (int64_t)a[2 * i + 1] * b[2 * i];
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_split",
+                       r[2 * i] == before[2 * i] + p0 && r[2 * i + 1] == before[2 * i + 1] + p1,
+                       "output: r + products on nadd pairs, the products on nset");
     }
 }
 
@@ -441,7 +444,7 @@ static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uin
 #define mlkem_ntt_unreduced mlkem_ntt_unreduced_checked
 #define mlkem_ntt_cache_tobytes12 mlkem_ntt_cache_tobytes12_checked
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
-#define mlkem_basemul_pairs32_set mlkem_basemul_pairs32_set_checked
+#define mlkem_basemul_pairs32_split mlkem_basemul_pairs32_split_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked
 #define mlkem_reduce32_add_tobytes12 mlkem_reduce32_add_tobytes12_checked

@@ -187,9 +187,9 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
     }
     if (l->acc32 != NULL) { /* public mode switch */
         /* pairs below the accumulator's high-water mark are added to, those above it set
-         * (basemul_pairs32_set: no cleared accumulator needed); the written part of an
-         * accumulator is always 0 .. hw - 1, as each lane writes its pairs in order. Public
-         * counts (XOF output of the public rho). */
+         * (basemul_pairs32_split's second part, one call: no cleared accumulator needed); the
+         * written part of an accumulator is always 0 .. hw - 1, as each lane writes its pairs
+         * in order. Public counts (XOF output of the public rho). */
         const unsigned int end = base + 2 * (n >> 1);
         unsigned int mid = end;
         if (l->hw != NULL) {
@@ -199,13 +199,11 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
                 *l->hw = (uint16_t)end;
             }
         }
-        if (mid > base) {
-            mlkem_basemul_pairs32(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1],
-                                  (mid - base) >> 1);
-        }
         if (end > mid) {
-            mlkem_basemul_pairs32_set(&l->acc32->c[mid], &cand[mid - base], &l->vec->c[mid], &l->cache->c[mid >> 1],
-                                      (end - mid) >> 1);
+            mlkem_basemul_pairs32_split(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1],
+                                        (mid - base) >> 1, (end - mid) >> 1);
+        } else {
+            mlkem_basemul_pairs32(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1], n >> 1);
         }
     } else {
         basemul_packed(&l->acc->c[base], cand, l->vecb, base >> 1, n >> 1);

@@ -688,7 +688,7 @@ def emit_mulcache() -> None:
     end_func(name)
 
 
-def emit_basemul_pairs32(set_r: bool = False) -> None:
+def emit_basemul_pairs32(split: bool = False) -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for i < n (Algorithm 12 without
     reduction; bg = mulcache of b): r0 = r (int32), r1 = a, r2 = b (word-aligned pairs),
     r3 = bg (halfwords, any pair), [sp] = n. pkhbt forms b0 | bg << 16, then smlad and smladx
@@ -697,21 +697,21 @@ def emit_basemul_pairs32(set_r: bool = False) -> None:
     bg by offset. n & 1, n & 2 and n & 4 pairs first, then eight pairs per iteration (the
     count is public; eight since 2026-11-27, h80: the loop test is 6 of about 56 cycles per
     four pairs); the end address of r is kept on the stack (all registers are in use).
-    set_r (kernels.h basemul_pairs32_set, 2026-11-28, h101): r = the products, r not read
-    (smuad / smuadx, no load of the accumulators): the matrix kernels' first writes to an
-    accumulator, which no longer needs clearing."""
-    name = "pqlab_mlkem_basemul_pairs32_set_armv7em" if set_r else "pqlab_mlkem_basemul_pairs32_armv7em"
+    split (kernels.h basemul_pairs32_split, 2026-11-28, h101): [sp] = nadd, [sp, #4] = nset;
+    the first nadd pairs as above, then the next nset pairs with r = the products, r not read
+    (smuad / smuadx, no load of the accumulators): a matrix lane's pairs below and above its
+    accumulator's high-water mark in one call (no accumulator needs clearing)."""
+    name = "pqlab_mlkem_basemul_pairs32_split_armv7em" if split else "pqlab_mlkem_basemul_pairs32_armv7em"
     func(name)
-    e("ldr r12, [sp]")
-    e("cmp r12, #0")
-    e("it eq")
-    e("bxeq lr")
+    if not split:
+        e("ldr r12, [sp]")
+        e("cmp r12, #0")
+        e("it eq")
+        e("bxeq lr")
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
-    e("add r4, r0, r12, lsl #3")
-    e("str r4, [sp]")
 
-    def two(off: int) -> None:
+    def two(off: int, set_r: bool) -> None:
         e("ldm r1!, {r4, r5}")
         e("ldm r2!, {r6, r7}")
         e(f"ldrh r8, [r3, #{off}]")
@@ -731,45 +731,58 @@ def emit_basemul_pairs32(set_r: bool = False) -> None:
             e("smladx lr, r5, r7, lr")
         e("stm r0!, {r10, r11, r12, lr}")
 
-    e("tst r12, #1")
-    e("beq 1f")
-    e("ldr r4, [r1], #4")
-    e("ldr r6, [r2], #4")
-    e("ldrh r8, [r3], #2")
-    if set_r:
-        e("pkhbt r8, r6, r8, lsl #16")
-        e("smuad r10, r4, r8")
-        e("smuadx r11, r4, r6")
-    else:
-        e("ldrd r10, r11, [r0]")
-        e("pkhbt r8, r6, r8, lsl #16")
-        e("smlad r10, r4, r8, r10")
-        e("smladx r11, r4, r6, r11")
-    e("strd r10, r11, [r0], #8")
-    out.append("1:")
-    e("tst r12, #2")
-    e("beq 2f")
-    two(0)
-    e("add r3, r3, #4")
-    out.append("2:")
-    e("ldr r12, [sp, #44]")  # n again (two() uses r12): the stack argument above 9 pushed words and 8 bytes
-    e("tst r12, #4")
-    e("beq 5f")
-    two(0)
-    two(4)
-    e("add r3, r3, #8")
-    out.append("5:")
-    e("ldr r4, [sp]")
-    e("cmp r0, r4")
-    e("beq 4f")
-    out.append("3:")
-    for off in (0, 4, 8, 12):
-        two(off)
-    e("add r3, r3, #16")
-    e("ldr r4, [sp]")
-    e("cmp r0, r4")
-    e("bne 3b")
-    out.append("4:")
+    def phase(set_r: bool, n_off: int, lb: int) -> None:
+        """n pairs from [sp, #n_off] (9 pushed words and 8 bytes above the caller's sp);
+        local labels lb + 1 .. lb + 5"""
+        if split:  # n == 0 ends the phase (the plain kernel returned before the push, n in r12)
+            e(f"ldr r12, [sp, #{n_off}]")
+            e("cmp r12, #0")
+            e(f"beq {lb + 4}f")
+        e("add r4, r0, r12, lsl #3")
+        e("str r4, [sp]")
+        e("tst r12, #1")
+        e(f"beq {lb + 1}f")
+        e("ldr r4, [r1], #4")
+        e("ldr r6, [r2], #4")
+        e("ldrh r8, [r3], #2")
+        if set_r:
+            e("pkhbt r8, r6, r8, lsl #16")
+            e("smuad r10, r4, r8")
+            e("smuadx r11, r4, r6")
+        else:
+            e("ldrd r10, r11, [r0]")
+            e("pkhbt r8, r6, r8, lsl #16")
+            e("smlad r10, r4, r8, r10")
+            e("smladx r11, r4, r6, r11")
+        e("strd r10, r11, [r0], #8")
+        out.append(f"{lb + 1}:")
+        e("tst r12, #2")
+        e(f"beq {lb + 2}f")
+        two(0, set_r)
+        e("add r3, r3, #4")
+        out.append(f"{lb + 2}:")
+        e(f"ldr r12, [sp, #{n_off}]")  # n again (two() uses r12)
+        e("tst r12, #4")
+        e(f"beq {lb + 5}f")
+        two(0, set_r)
+        two(4, set_r)
+        e("add r3, r3, #8")
+        out.append(f"{lb + 5}:")
+        e("ldr r4, [sp]")
+        e("cmp r0, r4")
+        e(f"beq {lb + 4}f")
+        out.append(f"{lb + 3}:")
+        for off in (0, 4, 8, 12):
+            two(off, set_r)
+        e("add r3, r3, #16")
+        e("ldr r4, [sp]")
+        e("cmp r0, r4")
+        e(f"bne {lb + 3}b")
+        out.append(f"{lb + 4}:")
+
+    phase(False, 44, 0)
+    if split:
+        phase(True, 48, 10)
     e("add sp, sp, #8")
     e("pop {r4-r11, pc}")
     end_func(name)
@@ -1652,7 +1665,7 @@ def main() -> None:
     emit_basemul_pairs()
     emit_mulcache()
     emit_basemul_pairs32()
-    emit_basemul_pairs32(set_r=True)
+    emit_basemul_pairs32(split=True)
     emit_basemul12_pairs32()
     emit_basemul12_pairs32(set_r=True)
     emit_reduce32()

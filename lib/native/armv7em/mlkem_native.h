@@ -37,9 +37,10 @@
  *                                         r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0
  *                                         for i < n (kernels.h basemul_pairs32): int32 r, the
  *                                         exact values of the C; a, b word-aligned, bg any
- *   pqlab_mlkem_basemul_pairs32_set_armv7em(r, a, b, bg, n)
- *                                         the same with r = the products (r not read; kernels.h
- *                                         basemul_pairs32_set, h101)
+ *   pqlab_mlkem_basemul_pairs32_split_armv7em(r, a, b, bg, nadd, nset)
+ *                                         the same on nadd pairs, then r = the products on the
+ *                                         next nset pairs (r not read there; kernels.h
+ *                                         basemul_pairs32_split, h101)
  *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
  *                                         (kernels.h reduce32): |r| < q, congruent to the C's
  *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
@@ -126,8 +127,8 @@ void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16
 void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
                                          unsigned int n);
-void pqlab_mlkem_basemul_pairs32_set_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
-                                             unsigned int n);
+void pqlab_mlkem_basemul_pairs32_split_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                               unsigned int nadd, unsigned int nset);
 void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
 void pqlab_mlkem_reduce32_add_tobytes12_armv7em(uint8_t out[384], uint8_t out2[384], const int32_t a[256],
@@ -176,7 +177,7 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_NTT_UNREDUCED
 #define PQLAB_MLKEM_NATIVE_NTT_CACHE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
-#define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SET
+#define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SPLIT
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
@@ -323,10 +324,11 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, con
 {
     pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
 }
-static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_set_native)(int32_t *r, const int16_t *a, const int16_t *b,
-                                                                     const int16_t *bg, unsigned int n)
+static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_split_native)(int32_t *r, const int16_t *a, const int16_t *b,
+                                                                       const int16_t *bg, unsigned int nadd,
+                                                                       unsigned int nset)
 {
-    pqlab_mlkem_basemul_pairs32_set_armv7em(r, a, b, bg, n);
+    pqlab_mlkem_basemul_pairs32_split_armv7em(r, a, b, bg, nadd, nset);
 }
 static inline void PQLAB_NAMESPACE(mlkem_ntt_cache_native)(mlkem_poly *r, mlkem_polycache *bg)
 {

@@ -2984,17 +2984,16 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul_pairs32_armv7em, .-pqlab_mlkem_basemul_pairs32_armv7em
 
-.section .text.pqlab_mlkem_basemul_pairs32_set_armv7em, "ax", %progbits
-.global pqlab_mlkem_basemul_pairs32_set_armv7em
-.type pqlab_mlkem_basemul_pairs32_set_armv7em, %function
+.section .text.pqlab_mlkem_basemul_pairs32_split_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul_pairs32_split_armv7em
+.type pqlab_mlkem_basemul_pairs32_split_armv7em, %function
 .align 2
-pqlab_mlkem_basemul_pairs32_set_armv7em:
-    ldr.w r12, [sp]
-    cmp.w r12, #0
-    it eq
-    bxeq lr
+pqlab_mlkem_basemul_pairs32_split_armv7em:
     push.w {r4-r11, lr}
     sub.w sp, sp, #8
+    ldr.w r12, [sp, #44]
+    cmp.w r12, #0
+    beq.w 4f
     add.w r4, r0, r12, lsl #3
     str.w r4, [sp]
     tst r12, #1
@@ -3002,13 +3001,131 @@ pqlab_mlkem_basemul_pairs32_set_armv7em:
     ldr.w r4, [r1], #4
     ldr.w r6, [r2], #4
     ldrh r8, [r3], #2
+    ldrd r10, r11, [r0]
     pkhbt r8, r6, r8, lsl #16
-    smuad r10, r4, r8
-    smuadx r11, r4, r6
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
     strd r10, r11, [r0], #8
 1:
     tst r12, #2
     beq.w 2f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #4
+2:
+    ldr.w r12, [sp, #44]
+    tst r12, #4
+    beq.w 5f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+5:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq.w 4f
+3:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #8]
+    ldrh r9, [r3, #10]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #12]
+    ldrh r9, [r3, #14]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #16
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 3b
+4:
+    ldr.w r12, [sp, #48]
+    cmp.w r12, #0
+    beq.w 14f
+    add.w r4, r0, r12, lsl #3
+    str.w r4, [sp]
+    tst r12, #1
+    beq.w 11f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldrh r8, [r3], #2
+    pkhbt r8, r6, r8, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    strd r10, r11, [r0], #8
+11:
+    tst r12, #2
+    beq.w 12f
     ldm.w r1!, {r4, r5}
     ldm.w r2!, {r6, r7}
     ldrh r8, [r3, #0]
@@ -3021,10 +3138,10 @@ pqlab_mlkem_basemul_pairs32_set_armv7em:
     smuadx lr, r5, r7
     stm.w r0!, {r10, r11, r12, lr}
     add.w r3, r3, #4
-2:
-    ldr.w r12, [sp, #44]
+12:
+    ldr.w r12, [sp, #48]
     tst r12, #4
-    beq.w 5f
+    beq.w 15f
     ldm.w r1!, {r4, r5}
     ldm.w r2!, {r6, r7}
     ldrh r8, [r3, #0]
@@ -3048,11 +3165,11 @@ pqlab_mlkem_basemul_pairs32_set_armv7em:
     smuadx lr, r5, r7
     stm.w r0!, {r10, r11, r12, lr}
     add.w r3, r3, #8
-5:
+15:
     ldr.w r4, [sp]
     cmp.w r0, r4
-    beq.w 4f
-3:
+    beq.w 14f
+13:
     ldm.w r1!, {r4, r5}
     ldm.w r2!, {r6, r7}
     ldrh r8, [r3, #0]
@@ -3100,11 +3217,11 @@ pqlab_mlkem_basemul_pairs32_set_armv7em:
     add.w r3, r3, #16
     ldr.w r4, [sp]
     cmp.w r0, r4
-    bne.w 3b
-4:
+    bne.w 13b
+14:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
-.size pqlab_mlkem_basemul_pairs32_set_armv7em, .-pqlab_mlkem_basemul_pairs32_set_armv7em
+.size pqlab_mlkem_basemul_pairs32_split_armv7em, .-pqlab_mlkem_basemul_pairs32_split_armv7em
 
 .section .text.pqlab_mlkem_basemul12_pairs32_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul12_pairs32_armv7em
