@@ -330,7 +330,9 @@ def test_mulcache_pairs32_reduce32(name: str) -> None:
 def test_matacc_fused(name: str) -> None:
     """matacc / matacc_x4 (fused SampleNTT + unreduced base multiplication into 32-bit
     accumulators) against the model: acc += SampleNTT(rho || x || y) o vec exactly mod q,
-    with accumulators shared between lanes and vector coefficients at the edges (+-(q-1))."""
+    with accumulators shared between lanes and vector coefficients at the edges (+-(q-1));
+    matacc_x4's fresh lanes (h101): their accumulator, whatever it held, becomes the sum of
+    its lanes' products (here: none, one or both accumulators fresh)."""
     one, four, cache = k_(name, "matacc"), k_(name, "matacc_x4"), k_(name, "mulcache")
     rng = random.Random(10)
     edges = edge_polys(-(Q - 1), Q - 1, rng, 4)
@@ -347,8 +349,10 @@ def test_matacc_fused(name: str) -> None:
         acc_ptrs = (ctypes.POINTER(Poly32) * 4)(*[ctypes.pointer(accs[lanes[t]]) for t in range(4)])
         vec_ptrs = (ctypes.POINTER(Poly) * 4)(*[ctypes.pointer(v) for v in vecs])
         cache_ptrs = (ctypes.POINTER(Cache) * 4)(*[ctypes.pointer(c) for c in caches])
-        four(acc_ptrs, vec_ptrs, cache_ptrs, rho, xy)
-        want = [list(a) for a in accs0]
+        fresh_accs = [[], [0], [1], [0, 1]][trial]
+        fresh = sum(1 << t for t in range(4) if lanes[t] in fresh_accs)
+        four(acc_ptrs, vec_ptrs, cache_ptrs, rho, xy, ctypes.c_uint(fresh))
+        want = [[0] * 256 if a in fresh_accs else list(accs0[a]) for a in range(2)]
         for t in range(4):
             entry = model.sample_ntt(rho + xy[2 * t : 2 * t + 2])
             prod = model.multiply_ntts(entry, [x % Q for x in vecs[t]])

@@ -27,7 +27,8 @@ void pqlab_shake128x4_absorb_once(pqlab_keccakx4_state *st, const uint8_t *in0, 
                                   const uint8_t *in3, size_t inlen);
 /* The same as pqlab_shake128x4_absorb_once on the inputs prefix || in_i (i = 0..3): a prefix
  * common to the four lanes (a public seed, as ML-KEM's rho) absorbed once and the state
- * copied, then each lane's own inlen bytes. */
+ * given to the other lanes (the Keccak lanes it reached, when shorter than the rate; else a
+ * copy), then each lane's own inlen bytes. */
 void pqlab_shake128x4_absorb_once_prefix(pqlab_keccakx4_state *st, const uint8_t *prefix, size_t prefixlen,
                                          const uint8_t *in0, const uint8_t *in1, const uint8_t *in2, const uint8_t *in3,
                                          size_t inlen);

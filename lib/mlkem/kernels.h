@@ -62,12 +62,25 @@
  *  mulcache         the b1 gamma     b: |c| < q                bg[i] = b[2i+1] gamma_i mod q,
  *                   products of Alg. 12                        |bg| < q (Montgomery product
  *                                                              with the table's gamma R)
+ *  ntt_unreduced    ntt without the  |c| < q                   |c| < 2^14 (a backend may leave
+ *                   final reduction                            the last layer unreduced; else
+ *                                                              ntt runs; h101)
  *  ntt_cache        ntt, then        |c| < q                   as ntt; bg as mulcache of the
  *                   mulcache of the result                     result (a backend may fuse
  *                                                              them; else ntt + mulcache run)
+ *  ntt_cache_       ntt_cache, then  |c| < q                   as ntt_cache; 384 bytes out =
+ *  tobytes12        ByteEncode_12 of                           ByteEncode_12(r mod q) (a backend
+ *                   the result mod q                           may fuse; else ntt_cache +
+ *                   (s_hat into dk_PKE; h101)                  tobytes12 run)
  *  basemul_pairs32  Algorithm 12,    a, b, bg: |c| < q          r + (a0 b0 + a1 bg, a0 b1 + a1 b0)
  *                   unreduced, 32-bit (bg = mulcache of b)      per pair: exact, each term
  *                   accumulator                                 |t| < 2q^2 (no factor R^-1)
+ *  basemul_pairs32_ basemul_pairs32  as basemul_pairs32        the first nadd pairs added, the
+ *  split            on nadd pairs,                             next nset pairs r = (a0 b0 +
+ *                   then r set on                              a1 bg, a0 b1 + a1 b0), r not
+ *                   nset more                                  read (a backend may have it;
+ *                                                              else basemul_pairs32, clearing,
+ *                                                              basemul_pairs32; h101)
  *  basemul12_       basemul_pairs32  a: any 384 bytes (its     as basemul_pairs32 on all 128
  *  pairs32_check    of a = frombytes12 encoding), b, bg as      pairs with a = frombytes12(a),
  *                   (a backend may   basemul_pairs32, bg        and check12's verdict on the
@@ -78,19 +91,22 @@
  *                   one (its verdict is dropped), else frombytes12 + basemul_pairs32 only.
  *                   Both with set != 0 (a public flag): r = the products, r's contents
  *                   ignored (the first term: no cleared accumulator needed; h92)
- *  zero32           a = 0 (a 32-bit  -                         every value 0
- *                   accumulator)
  *  reduce32         Montgomery       |c| < q 2^15 (int32)       c R^-1 mod q, |c| < q
  *                   reduction of a 32-bit accumulator
  *  reduce32_add     c mod q + b      a: |c| < q 2^15 (int32),   |r - b| <= 1699 (Barrett, no
  *                   (no factor R)    b: |c| < q                 R^-1)
- *  reduce32_add_    ByteEncode_12 of a: as reduce32_add          384 bytes; b may be
- *  tobytes12        reduce32_add     (b may be overwritten)     overwritten (a backend may
+ *  reduce32_add_    ByteEncode_12 of a: |c| < q 2^15 (int32),  384 bytes into out and out2
+ *  tobytes12        (a + b) mod q    b: |c| < 2^14 (since h101: (two outputs: ek and dk's
+ *                   (key generation's ntt_unreduced's output)  copy of it); b may be
+ *                   t_hat row)                                 overwritten (a backend may
  *                                                              fuse; else reduce32_add into
- *                                                              b, tobytes12)
+ *                                                              b, Barrett, tobytes12 twice)
  *  matacc(_x4)      Algorithm 7 fused  vec, cache: |c| < q;    acc + SampleNTT(..) o vec, exact
  *                   into 11, 12         acc 32-bit             (basemul_pairs32; the frontend's
- *                                                              matrix kernel)
+ *                                                              matrix kernel); matacc_x4's
+ *                                                              lanes with bit t of `fresh`:
+ *                                                              acc = the sum of their products,
+ *                                                              its contents ignored (h101)
  *  cbd_eta1/eta2    Algorithm 8      64*eta bytes              |c| <= eta
  *  cbd_eta2_add     r + Algorithm 8  r: |c| <= 2^15 - 3         r + (values |.| <= eta2)
  *  cbd_eta2_add_    Compress_du of   r: |c| <= 2q - 3           32*du bytes; r may be
@@ -151,7 +167,6 @@ typedef struct {
 #define mlkem_basemul_pairs32_c PQLAB_NAMESPACE(mlkem_basemul_pairs32_c)
 #define mlkem_reduce32_c PQLAB_NAMESPACE(mlkem_reduce32_c)
 #define mlkem_reduce32_add_c PQLAB_NAMESPACE(mlkem_reduce32_add_c)
-#define mlkem_zero32_c PQLAB_NAMESPACE(mlkem_zero32_c)
 #define mlkem_matacc_c PQLAB_NAMESPACE(mlkem_matacc_c)
 #define mlkem_matacc_x4_c PQLAB_NAMESPACE(mlkem_matacc_x4_c)
 #define mlkem_cbd_eta1_c PQLAB_NAMESPACE(mlkem_cbd_eta1_c)
@@ -193,18 +208,21 @@ void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a);
 /* r = (a mod q) + b coefficient-wise (Barrett, without the factor R^-1: a row of key
  * generation, t_hat = A_hat s_hat + e_hat). r may be b. */
 void mlkem_reduce32_add_c(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b);
-void mlkem_zero32_c(mlkem_poly32 *a);
 /* The candidates of 12 g bytes of XOF output (Algorithm 7 lines 5-15 as long as at least 8
  * coefficients are still missing, so no count test is needed); cand has room for 8 g. */
 unsigned int mlkem_rej_bulk_c(int16_t *cand, const uint8_t *buf, unsigned int g);
 /* Fused matrix kernels (what the frontend uses for A_hat): acc += SampleNTT(rho || x || y) o vec,
  * unreduced in 32 bits (basemul_pairs32 with cache = mulcache of vec), without storing the
  * matrix entry. The x4 form does four entries with the 4-way SHAKE128; two lanes may share an
- * accumulator. Bounds as basemul_pairs32. */
+ * accumulator. Bounds as basemul_pairs32. fresh (x4 form; public): bit t set = acc[t] holds
+ * no sum yet, its contents are ignored and it ends as the sum of the products of the lanes
+ * that share it (lanes sharing an accumulator have the same bit): no cleared accumulator
+ * is needed (since h101; the first write to each pair uses basemul_pairs32_split's set part). */
 void mlkem_matacc_c(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polycache *cache,
                     const uint8_t rho[MLKEM_SYMBYTES], uint8_t x, uint8_t y);
 void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
-                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]);
+                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8],
+                       unsigned int fresh);
 /* Not a kernel (no native form): matacc with the vector polynomial given as its
  * ByteEncode_12 encoding of canonical values (the stack-first frontend keeps vectors
  * encoded); one lane of SHAKE128. */
@@ -329,6 +347,15 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #else
 #define MLKEM_MULCACHE_IMPL mlkem_mulcache_c
 #endif
+/* ntt_unreduced: a backend's form without the last reduction, else the ntt dispatcher
+ * (below; its output |c| < q meets the contract). */
+#ifdef PQLAB_MLKEM_NATIVE_NTT_UNREDUCED
+#define MLKEM_NTT_UNREDUCED_IMPL PQLAB_NAMESPACE(mlkem_ntt_unreduced_native)
+#endif
+/* ntt_cache_tobytes12: a backend's fused form, else ntt_cache and tobytes12 (below). */
+#ifdef PQLAB_MLKEM_NATIVE_NTT_CACHE_TOBYTES12
+#define MLKEM_NTT_CACHE_TOBYTES12_IMPL PQLAB_NAMESPACE(mlkem_ntt_cache_tobytes12_native)
+#endif
 /* ntt_cache: a backend's fused form, else the ntt and mulcache dispatchers (below): no C
  * version of its own. */
 #ifdef PQLAB_MLKEM_NATIVE_NTT_CACHE
@@ -343,11 +370,6 @@ uint32_t mlkem_check12_c(const uint8_t *in, unsigned int nbytes);
 #define MLKEM_REDUCE32_IMPL PQLAB_NAMESPACE(mlkem_reduce32_native)
 #else
 #define MLKEM_REDUCE32_IMPL mlkem_reduce32_c
-#endif
-#ifdef PQLAB_MLKEM_NATIVE_ZERO32
-#define MLKEM_ZERO32_IMPL PQLAB_NAMESPACE(mlkem_zero32_native)
-#else
-#define MLKEM_ZERO32_IMPL mlkem_zero32_c
 #endif
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define MLKEM_REDUCE32_ADD_IMPL PQLAB_NAMESPACE(mlkem_reduce32_add_native)
@@ -449,22 +471,66 @@ static inline void mlkem_ntt_cache(mlkem_poly *r, mlkem_polycache *bg)
     mlkem_mulcache(bg, r);
 }
 #endif
+#ifdef MLKEM_NTT_CACHE_TOBYTES12_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_ntt_cache_tobytes12, MLKEM_NTT_CACHE_TOBYTES12_IMPL,
+                     (mlkem_poly * r, mlkem_polycache *bg, uint8_t out[MLKEM_POLYBYTES]), (r, bg, out))
+#else
+static inline void mlkem_ntt_cache_tobytes12(mlkem_poly *r, mlkem_polycache *bg, uint8_t out[MLKEM_POLYBYTES])
+{
+    mlkem_ntt_cache(r, bg);
+    mlkem_tobytes12(out, r); /* |c| < q: within tobytes12's |c| < 2q */
+}
+#endif
+#ifdef MLKEM_NTT_UNREDUCED_IMPL
+PQLAB_MLKEM_DISPATCH(mlkem_ntt_unreduced, MLKEM_NTT_UNREDUCED_IMPL, (mlkem_poly * r), (r))
+#else
+static inline void mlkem_ntt_unreduced(mlkem_poly *r)
+{
+    mlkem_ntt(r);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32, MLKEM_BASEMUL_PAIRS32_IMPL,
                      (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int n),
                      (r, a, b, bg, n))
+#ifdef PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SPLIT
+PQLAB_MLKEM_DISPATCH(mlkem_basemul_pairs32_split, PQLAB_NAMESPACE(mlkem_basemul_pairs32_split_native),
+                     (int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg, unsigned int nadd,
+                      unsigned int nset),
+                     (r, a, b, bg, nadd, nset))
+#else
+/* no C kernel of its own: basemul_pairs32 on the first nadd pairs, then the next nset pairs
+ * cleared and basemul_pairs32 on them */
+static inline void mlkem_basemul_pairs32_split(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                               unsigned int nadd, unsigned int nset)
+{
+    mlkem_basemul_pairs32(r, a, b, bg, nadd);
+    for (unsigned int i = 2 * nadd; i < 2 * (nadd + nset); i++) {
+        r[i] = 0;
+    }
+    mlkem_basemul_pairs32(r + 2 * nadd, a + 2 * nadd, b + 2 * nadd, bg + nadd, nset);
+}
+#endif
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32, MLKEM_REDUCE32_IMPL, (mlkem_poly * r, const mlkem_poly32 *a), (r, a))
-PQLAB_MLKEM_DISPATCH(mlkem_zero32, MLKEM_ZERO32_IMPL, (mlkem_poly32 * a), (a))
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add, MLKEM_REDUCE32_ADD_IMPL,
                      (mlkem_poly * r, const mlkem_poly32 *a, const mlkem_poly *b), (r, a, b))
 #ifdef PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
 PQLAB_MLKEM_DISPATCH(mlkem_reduce32_add_tobytes12, PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native),
-                     (uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b), (out, a, b))
+                     (uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES], const mlkem_poly32 *a,
+                      mlkem_poly *b),
+                     (out, out2, a, b))
 #else
-/* no C kernel of its own: reduce32_add into b, then tobytes12 */
-static inline void mlkem_reduce32_add_tobytes12(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a, mlkem_poly *b)
+#include "reduce.h"
+/* no C kernel of its own: reduce32_add into b (|b| < 1699 + 2^14 < 2^15), Barrett (|b| <=
+ * (q-1)/2), then tobytes12 into both outputs */
+static inline void mlkem_reduce32_add_tobytes12(uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES],
+                                                const mlkem_poly32 *a, mlkem_poly *b)
 {
     mlkem_reduce32_add(b, a, b);
+    for (unsigned int j = 0; j < MLKEM_N; j++) {
+        b->c[j] = mlkem_barrett_reduce(b->c[j]);
+    }
     mlkem_tobytes12(out, b);
+    mlkem_tobytes12(out2, b);
 }
 #endif
 PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
@@ -473,8 +539,8 @@ PQLAB_MLKEM_DISPATCH(mlkem_matacc, MLKEM_MATACC_IMPL,
                      (acc, vec, cache, rho, x, y))
 PQLAB_MLKEM_DISPATCH(mlkem_matacc_x4, MLKEM_MATACC_X4_IMPL,
                      (mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4], const mlkem_polycache *const cache[4],
-                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8]),
-                     (acc, vec, cache, rho, xy))
+                      const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8], unsigned int fresh),
+                     (acc, vec, cache, rho, xy, fresh))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta1, MLKEM_CBD_ETA1_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA1]),
                      (r, buf))
 PQLAB_MLKEM_DISPATCH(mlkem_cbd_eta2, MLKEM_CBD_ETA2_IMPL, (mlkem_poly * r, const uint8_t buf[64 * MLKEM_ETA2]),

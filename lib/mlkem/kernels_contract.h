@@ -30,6 +30,14 @@ static inline void mlkem_ntt_checked(mlkem_poly *r)
     PQLAB_CONTRACT("mlkem_ntt", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
+/* |c| < 2^14 (the backend form leaves the last layer unreduced: |c| <= 14976) */
+static inline void mlkem_ntt_unreduced_checked(mlkem_poly *r)
+{
+    PQLAB_CONTRACT("mlkem_ntt_unreduced", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt_unreduced(r);
+    PQLAB_CONTRACT("mlkem_ntt_unreduced", mlkem_contract_in(r, -(1 << 14) + 1, (1 << 14) - 1), "output |c| < 2^14");
+}
+
 static inline void mlkem_invntt_checked(mlkem_poly *r)
 {
     PQLAB_CONTRACT("mlkem_invntt", mlkem_contract_in(r, -4 * MLKEM_Q + 1, 4 * MLKEM_Q - 1), "input |c| < 4q");
@@ -162,6 +170,20 @@ static inline void mlkem_ntt_cache_checked(mlkem_poly *r, mlkem_polycache *bg)
     PQLAB_CONTRACT("mlkem_ntt_cache", mlkem_contract_cache(bg), "output cache |c| < q");
 }
 
+static inline void mlkem_ntt_cache_tobytes12_checked(mlkem_poly *r, mlkem_polycache *bg, uint8_t out[MLKEM_POLYBYTES])
+{
+    PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", MLKEM_BELOW_Q(r), "input |c| < q");
+    mlkem_ntt_cache_tobytes12(r, bg, out);
+    PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", MLKEM_BELOW_Q(r), "output |c| < q");
+    PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", mlkem_contract_cache(bg), "output cache |c| < q");
+    for (unsigned int i = 0; i < MLKEM_N; i++) { /* out = ByteEncode_12(r mod q) */
+        const uint8_t *o = out + 3 * (i / 2);
+        const int32_t x = (i & 1) ? (o[1] >> 4) | (o[2] << 4) : o[0] | ((o[1] & 15) << 8);
+        PQLAB_CONTRACT("mlkem_ntt_cache_tobytes12", x == r->c[i] + (r->c[i] < 0 ? MLKEM_Q : 0),
+                       "output ByteEncode_12(r mod q)");
+    }
+}
+
 static inline void mlkem_mulcache_checked(mlkem_polycache *bg, const mlkem_poly *b)
 {
     PQLAB_CONTRACT("mlkem_mulcache", MLKEM_BELOW_Q(b), "input |c| < q");
@@ -181,6 +203,27 @@ static inline void mlkem_basemul_pairs32_checked(int32_t *r, const int16_t *a, c
     mlkem_basemul_pairs32(r, a, b, bg, n);
 }
 
+static inline void mlkem_basemul_pairs32_split_checked(int32_t *r, const int16_t *a, const int16_t *b,
+                                                       const int16_t *bg, unsigned int nadd, unsigned int nset)
+{
+    static int32_t before[MLKEM_N];
+    PQLAB_CONTRACT("mlkem_basemul_pairs32_split", nadd + nset <= MLKEM_N / 2, "nadd + nset <= 128 pairs");
+    for (unsigned int i = 0; i < 2 * (nadd + nset); i++) {
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_split",
+                       a[i] > -MLKEM_Q && a[i] < MLKEM_Q && b[i] > -MLKEM_Q && b[i] < MLKEM_Q, "inputs a, b |c| < q");
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_split", bg[i / 2] > -MLKEM_Q && bg[i / 2] < MLKEM_Q, "cache |c| < q");
+        before[i] = i < 2 * nadd ? r[i] : 0; /* the set part: r not read */
+    }
+    mlkem_basemul_pairs32_split(r, a, b, bg, nadd, nset);
+    for (unsigned int i = 0; i < nadd + nset; i++) { /* added, then set: the exact products */
+        const int64_t p0 = (int64_t)a[2 * i] * b[2 * i] + (int64_t)a[2 * i + 1] * bg[i];
+        const int64_t p1 = (int64_t)a[2 * i] * b[2 * i + 1] + (int64_t)a[2 * i + 1] * b[2 * i];
+        PQLAB_CONTRACT("mlkem_basemul_pairs32_split",
+                       r[2 * i] == before[2 * i] + p0 && r[2 * i + 1] == before[2 * i + 1] + p1,
+                       "output: r + products on nadd pairs, the products on nset");
+    }
+}
+
 static inline void mlkem_reduce32_checked(mlkem_poly *r, const mlkem_poly32 *a)
 {
     PQLAB_CONTRACT("mlkem_reduce32", mlkem_contract_in32(a), "input |c| < q 2^15");
@@ -188,22 +231,23 @@ static inline void mlkem_reduce32_checked(mlkem_poly *r, const mlkem_poly32 *a)
     PQLAB_CONTRACT("mlkem_reduce32", MLKEM_BELOW_Q(r), "output |c| < q");
 }
 
-static inline void mlkem_zero32_checked(mlkem_poly32 *a)
+static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], uint8_t out2[MLKEM_POLYBYTES],
+                                                        const mlkem_poly32 *a, mlkem_poly *b)
 {
-    mlkem_zero32(a);
-    int zero = 1;
-    for (unsigned int i = 0; i < MLKEM_N; i++) {
-        zero &= a->c[i] == 0;
-    }
-    PQLAB_CONTRACT("mlkem_zero32", zero, "output all zero");
-}
-
-static inline void mlkem_reduce32_add_tobytes12_checked(uint8_t out[MLKEM_POLYBYTES], const mlkem_poly32 *a,
-                                                        mlkem_poly *b)
-{
+    mlkem_poly before = *b;
     PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", mlkem_contract_in32(a), "input |a| < q 2^15");
-    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", MLKEM_BELOW_Q(b), "input |b| < q");
-    mlkem_reduce32_add_tobytes12(out, a, b);
+    PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", mlkem_contract_in(b, -(1 << 14) + 1, (1 << 14) - 1),
+                   "input |b| < 2^14");
+    mlkem_reduce32_add_tobytes12(out, out2, a, b);
+    for (unsigned int i = 0; i < MLKEM_N; i++) { /* ByteEncode_12((a + b) mod q) in both outputs */
+        const uint8_t *o = out + 3 * (i / 2), *o2 = out2 + 3 * (i / 2);
+        const int32_t x = (i & 1) ? (o[1] >> 4) | (o[2] << 4) : o[0] | ((o[1] & 15) << 8);
+        int32_t want = (a->c[i] + before.c[i]) % MLKEM_Q;
+        want += want < 0 ? MLKEM_Q : 0;
+        PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", x == want, "output ByteEncode_12((a + b) mod q)");
+        PQLAB_CONTRACT("mlkem_reduce32_add_tobytes12", o[0] == o2[0] && o[1] == o2[1] && o[2] == o2[2],
+                       "the two outputs equal");
+    }
 }
 
 static inline void mlkem_reduce32_add_checked(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
@@ -227,13 +271,18 @@ static inline void mlkem_matacc_checked(mlkem_poly32 *acc, const mlkem_poly *vec
 
 static inline void mlkem_matacc_x4_checked(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
                                            const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES],
-                                           const uint8_t xy[8])
+                                           const uint8_t xy[8], unsigned int fresh)
 {
     for (unsigned int i = 0; i < 4; i++) {
         PQLAB_CONTRACT("mlkem_matacc_x4", MLKEM_BELOW_Q(vec[i]) && mlkem_contract_cache(cache[i]),
                        "vec, cache |c| < q");
+        for (unsigned int j = 0; j < i; j++) {
+            PQLAB_CONTRACT("mlkem_matacc_x4", acc[i] != acc[j] || ((fresh >> i) & 1) == ((fresh >> j) & 1),
+                           "lanes sharing an accumulator: the same fresh bit");
+        }
     }
-    mlkem_matacc_x4(acc, vec, cache, rho, xy);
+    PQLAB_CONTRACT("mlkem_matacc_x4", fresh < 16, "fresh: four bits");
+    mlkem_matacc_x4(acc, vec, cache, rho, xy, fresh);
 }
 
 static inline void mlkem_cbd_eta1_checked(mlkem_poly *r, const uint8_t buf[64 * MLKEM_ETA1])
@@ -392,11 +441,13 @@ static inline void mlkem_basemul12_pairs32_checked(int32_t r[MLKEM_N], const uin
 #define mlkem_sample_ntt_x4 mlkem_sample_ntt_x4_checked
 #define mlkem_mulcache mlkem_mulcache_checked
 #define mlkem_ntt_cache mlkem_ntt_cache_checked
+#define mlkem_ntt_unreduced mlkem_ntt_unreduced_checked
+#define mlkem_ntt_cache_tobytes12 mlkem_ntt_cache_tobytes12_checked
 #define mlkem_basemul_pairs32 mlkem_basemul_pairs32_checked
+#define mlkem_basemul_pairs32_split mlkem_basemul_pairs32_split_checked
 #define mlkem_reduce32 mlkem_reduce32_checked
 #define mlkem_reduce32_add mlkem_reduce32_add_checked
 #define mlkem_reduce32_add_tobytes12 mlkem_reduce32_add_tobytes12_checked
-#define mlkem_zero32 mlkem_zero32_checked
 #define mlkem_matacc mlkem_matacc_checked
 #define mlkem_matacc_x4 mlkem_matacc_x4_checked
 #define mlkem_cbd_eta1 mlkem_cbd_eta1_checked

@@ -139,10 +139,13 @@ static uint8_t emit_v(uint8_t *c_out, const uint8_t *c_cmp, mlkem_poly *v, const
 enum { ROWS_KEYGEN, ROWS_ENCRYPT };
 typedef struct {
     int mode;
-    const uint8_t *seed; /* sigma (key generation) or r (encryption): PRF key */
-    uint8_t *out;        /* ek (key generation); c or NULL (encryption) */
-    const uint8_t *cmp;  /* encryption with out == NULL: the ciphertext to compare */
-    uint8_t diff;        /* 1 once a compared piece differed */
+    const uint8_t *seed;    /* sigma (key generation) or r (encryption): PRF key */
+    uint8_t *out;           /* ek (key generation); c or NULL (encryption) */
+    union {                 /* one or the other: the frame holding the sink does not grow */
+        uint8_t *out2;      /* key generation (`ref`): dk's copy of ek, written with ek */
+        const uint8_t *cmp; /* encryption with out == NULL: the ciphertext to compare */
+    };
+    uint8_t diff; /* 1 once a compared piece differed */
 } row_sink;
 
 /* Compress_du(u + SamplePolyCBD_2(buf)) of row i straight into c, or into a piece (its
@@ -195,8 +198,10 @@ static MLKEM_NOINLINE void finish_row(row_sink *sink, unsigned int i, mlkem_poly
 #else
 /* Row i of the product, accumulated unreduced in 32 bits (|acc| < k 2q^2 <= 8q^2 < q 2^15),
  * reduced once and finished. Key
- * generation (Algorithm 13 lines 17-19): t_hat[i] = acc mod q + NTT(e[i]) in one pass
- * (reduce32_add: no factor R^-1, so no tomont), encoded into ek. Encryption (Algorithm 14
+ * generation (Algorithm 13 lines 17-19): t_hat[i] = (acc + NTT(e[i])) mod q in one pass
+ * (reduce32_add_tobytes12: no factor R^-1, so no tomont; NTT(e[i]) left unreduced by
+ * ntt_unreduced and reduced with the row), encoded into ek and into dk's copy of ek (no
+ * copy of ek afterwards). Encryption (Algorithm 14
  * lines 19, 22): acc R^-1 (reduce32, |row| < q), NTT^-1 (invntt_q: input |c| < q), then
  * + e1[i] and Compress_du. */
 static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const mlkem_poly32 *acc)
@@ -204,9 +209,9 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
     mlkem_poly row;
     if (sink->mode == ROWS_KEYGEN) {
         poly_noise_eta1(&row, sink->seed, (uint8_t)(MLKEM_K + i)); /* e[i], N = k + i */
-        mlkem_ntt(&row);                                           /* |c| < q */
-        /* t_hat[i] = acc mod q + NTT(e[i]), |t| < 1699 + q < 2q, encoded (reduced mod q) */
-        mlkem_reduce32_add_tobytes12(sink->out + i * MLKEM_POLYBYTES, acc, &row);
+        mlkem_ntt_unreduced(&row);                                 /* |c| < 2^14 */
+        /* t_hat[i] = (acc + NTT(e[i])) mod q, |acc + e| < q 2^15 + 2^14, encoded twice */
+        mlkem_reduce32_add_tobytes12(sink->out + i * MLKEM_POLYBYTES, sink->out2 + i * MLKEM_POLYBYTES, acc, &row);
     } else {
         mlkem_reduce32(&row, acc); /* |row| < q */
         mlkem_invntt_q(&row);      /* input |c| < q (invntt_q's contract); |u| < q, R^-1 cancelled */
@@ -232,8 +237,11 @@ static MLKEM_NOINLINE void finish_row32(row_sink *sink, unsigned int i, const ml
  * one Montgomery reduction per coefficient and row instead of three per pair and entry.
  * Bounds: vec has |c| < q, cache |c| < q, the entries are canonical; a row gets k <= 4
  * terms, each < 2q^2: |acc| < 8q^2 < q 2^15.
- * acc: the caller's accumulators, zero on entry; a slot is cleared after its row only when
- * a later row uses it (zero32: the accumulators are not secret-wiped, only initialised). */
+ * acc: the caller's accumulators, any contents: the batch in which a row starts passes its
+ * lanes as fresh, so matacc_x4 sets the accumulator's pairs on their first write instead of
+ * adding (since h101; before, zero32 cleared each slot first: about 335 cycles per row). A row
+ * always starts inside a batch of four (k = 3: rows 0, 1 in the first, row 2 in the second;
+ * the single ninth entry ends row 2). */
 static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[MLKEM_K],
                         const mlkem_polycache cache[MLKEM_K], mlkem_poly32 acc[MLKEM_ACC_SLOTS], row_sink *sink)
 {
@@ -244,10 +252,12 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
         const mlkem_poly *vecs[4];
         const mlkem_polycache *caches[4];
         uint8_t xy[8];
+        unsigned int fresh = 0;
         for (unsigned int t = 0; t < 4; t++) {
             /* public loop counters only; unused lanes (t >= n) repeat entry e0 */
             const unsigned int e = t < n ? e0 + t : e0;
             const uint8_t i = (uint8_t)(e / MLKEM_K), j = (uint8_t)(e % MLKEM_K);
+            fresh |= (unsigned int)(i * MLKEM_K >= e0) << t; /* row i starts in this batch */
             accs[t] = &acc[i % MLKEM_ACC_SLOTS];
             vecs[t] = &vec[j];
             caches[t] = &cache[j];
@@ -255,8 +265,9 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             xy[2 * t + 1] = transposed ? j : i;
         }
         if (n == 4) {
-            mlkem_matacc_x4(accs, vecs, caches, rho, xy);
+            mlkem_matacc_x4(accs, vecs, caches, rho, xy, fresh);
         } else {
+            /* the ninth entry of k = 3 (row 2 started in the second batch): added */
             for (unsigned int t = 0; t < n; t++) {
                 mlkem_matacc(accs[t], vecs[t], caches[t], rho, xy[2 * t], xy[2 * t + 1]);
             }
@@ -266,18 +277,15 @@ static void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const mlkem_poly vec[
             if (e % MLKEM_K == MLKEM_K - 1) { /* last entry of row e / k */
                 const unsigned int i = e / MLKEM_K;
                 finish_row32(sink, i, &acc[i % MLKEM_ACC_SLOTS]);
-                if (i + MLKEM_ACC_SLOTS < MLKEM_K) { /* public: the slot takes row i + slots */
-                    mlkem_zero32(&acc[i % MLKEM_ACC_SLOTS]);
-                }
             }
         }
     }
 }
 
-/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho and
- * dk_PKE = ByteEncode_12(s_hat). */
+/* K-PKE.KeyGen(d) (Algorithm 13), writing ek = ByteEncode_12(t_hat) || rho, the same
+ * into ek_copy (dk's copy of ek, Algorithm 16 line 3) and dk_PKE = ByteEncode_12(s_hat). */
 static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                                      const uint8_t d[MLKEM_SYMBYTES])
+                                      uint8_t ek_copy[MLKEM_EKBYTES], const uint8_t d[MLKEM_SYMBYTES])
 {
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
@@ -291,23 +299,19 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     PQLAB_DECLASSIFY(rhosigma, MLKEM_SYMBYTES);
     const uint8_t *rho = rhosigma, *sigma = rhosigma + MLKEM_SYMBYTES;
 
-    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16: s_hat = NTT(s) */
+    for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16, 20: s_hat = NTT(s), dk_PKE */
         poly_noise_eta1(&s[i], sigma, (uint8_t)i);
-        mlkem_ntt_cache(&s[i], &scache[i]); /* |c| < q, cache |c| < q */
+        /* |c| < q, cache |c| < q; ByteEncode_12(s_hat[i]) into dk_PKE from the same pass */
+        mlkem_ntt_cache_tobytes12(&s[i], &scache[i], dk_pke + i * MLKEM_POLYBYTES);
     }
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
-    sink.cmp = NULL;
+    sink.out2 = ek_copy;
     sink.diff = 0;
-    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
-        mlkem_zero32(&acc[i]);
-    }
-    matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek */
+    matvec_rows(rho, s, scache, acc, &sink); /* lines 12-15, 17-19: t_hat into ek and ek_copy */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
-    for (unsigned int i = 0; i < MLKEM_K; i++) {              /* line 20 */
-        mlkem_tobytes12(dk_pke + i * MLKEM_POLYBYTES, &s[i]); /* reduced: |s| < 2q */
-    }
+    memcpy(ek_copy + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
     pqlab_zeroize(rhosigma, sizeof rhosigma);
 }
 
@@ -372,9 +376,6 @@ static MLKEM_NOINLINE uint8_t pke_encrypt(uint8_t *c_out, const uint8_t *c_cmp, 
     sink.out = c_out;
     sink.cmp = c_cmp;
     sink.diff = 0;
-    for (unsigned int i = 0; i < MLKEM_ACC_SLOTS; i++) {
-        mlkem_zero32(&acc[i]);
-    }
     matvec_rows(rho, y, ycache, acc, &sink); /* lines 13-16, 19, 22: u into c1 */
     diff = sink.diff;
     /* acc[0] reused for t_hat^T y_hat (its first term overwrites it: no clearing) */
@@ -419,9 +420,10 @@ static MLKEM_NOINLINE void matvec_rows(const uint8_t rho[MLKEM_SYMBYTES], const 
 }
 
 /* K-PKE.KeyGen(d) (Algorithm 13), stack-first: s_hat goes straight into dk_PKE (its final
- * place) and the matrix product reads it from there. */
+ * place) and the matrix product reads it from there; ek is copied into ek_copy afterwards
+ * (crypto_kem_keypair_derand, in a frame of its own). */
 static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[MLKEM_DKPKEBYTES],
-                                      const uint8_t d[MLKEM_SYMBYTES])
+                                      uint8_t ek_copy[MLKEM_EKBYTES], const uint8_t d[MLKEM_SYMBYTES])
 {
     uint8_t rhosigma[2 * MLKEM_SYMBYTES];
     const uint8_t kbyte = MLKEM_K;
@@ -433,10 +435,11 @@ static MLKEM_NOINLINE void pke_keygen(uint8_t ek[MLKEM_EKBYTES], uint8_t dk_pke[
     for (unsigned int i = 0; i < MLKEM_K; i++) { /* lines 8-11, 16, 20: s_hat[i] into dk_PKE */
         noise_ntt_encoded(dk_pke + i * MLKEM_POLYBYTES, sigma, (uint8_t)i);
     }
+    (void)ek_copy;
     sink.mode = ROWS_KEYGEN;
     sink.seed = sigma;
     sink.out = ek;
-    sink.cmp = NULL;
+    sink.out2 = NULL;
     sink.diff = 0;
     matvec_rows(rho, dk_pke, &sink); /* lines 12-15, 17-19: t_hat into ek */
     memcpy(ek + MLKEM_K * MLKEM_POLYBYTES, rho, MLKEM_SYMBYTES);
@@ -531,17 +534,22 @@ int PQLAB_NAMESPACE(crypto_kem_check_dk)(const uint8_t *dk)
 }
 
 /* ML-KEM.KeyGen_internal(d, z) (Algorithm 16): dk = dk_PKE || ek || H(ek) || z. */
+#ifdef PQLAB_MLKEM_SMALLSTACK
 /* ek into dk (Algorithm 16 line 3) in a frame of its own: the unrolled word copy's registers
- * would otherwise enlarge the caller's frame, which is on the stack during pke_keygen */
+ * would otherwise enlarge the caller's frame, which is on the stack during pke_keygen.
+ * (`ref` writes both while encoding t_hat: reduce32_add_tobytes12's second output.) */
 static MLKEM_NOINLINE void copy_ek(uint8_t *dst, const uint8_t *ek)
 {
     pqlab_memcpy_words(dst, ek, MLKEM_EKBYTES);
 }
+#endif
 
 int PQLAB_NAMESPACE(crypto_kem_keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t *d, const uint8_t *z)
 {
-    pke_keygen(ek, dk, d);
+    pke_keygen(ek, dk, dk + MLKEM_DK_EK_OFFSET, d);
+#ifdef PQLAB_MLKEM_SMALLSTACK
     copy_ek(dk + MLKEM_DK_EK_OFFSET, ek);
+#endif
     mlkem_hash_h(dk + MLKEM_DK_H_OFFSET, ek, MLKEM_EKBYTES);
     memcpy(dk + MLKEM_DK_Z_OFFSET, z, MLKEM_SYMBYTES);
     return 0;

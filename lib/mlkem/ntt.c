@@ -205,12 +205,6 @@ void mlkem_reduce32_c(mlkem_poly *r, const mlkem_poly32 *a)
     }
 }
 
-/* Clears a 32-bit accumulator (initialisation, not a wipe). */
-void mlkem_zero32_c(mlkem_poly32 *a)
-{
-    memset(a->c, 0, sizeof a->c);
-}
-
 /* round(2^32 / q): the 32-bit Barrett constant of reduce32_add. */
 #define MLKEM_BARRETT32_V 1290167
 

@@ -85,9 +85,14 @@ typedef struct {
     mlkem_poly *acc;              /* 16-bit accumulator: acc += entry o vec * R^-1 (with vecb) */
     const mlkem_poly *vec;        /* |c| < q (NTT domain), with acc32 */
     const mlkem_polycache *cache; /* mulcache of vec, with acc32 */
-    const uint8_t *vecb;          /* with acc: the vector polynomial as ByteEncode_12 (canonical values) */
-    unsigned int ctr;             /* coefficients accepted so far */
-    int16_t pending;              /* first coefficient of an incomplete pair */
+    union {
+        const uint8_t *vecb; /* with acc: the vector polynomial as ByteEncode_12 (canonical values) */
+        uint16_t *hw;        /* with acc32, or NULL (all written): coefficients 0 .. *hw - 1 of acc32
+                              * hold a sum; shared by the lanes of one accumulator (one union: the
+                              * stack-first build's lane, on its peak path, does not grow) */
+    };
+    unsigned int ctr; /* coefficients accepted so far */
+    int16_t pending;  /* first coefficient of an incomplete pair */
 } matacc_lane;
 
 /* basemul_pairs with the vector's pairs p .. p+n-1 decoded from its 12-bit encoding (3
@@ -181,7 +186,25 @@ static void matacc_block(matacc_lane *l, const uint8_t *buf, size_t len)
         n += (d2 < MLKEM_Q) & (n < need);
     }
     if (l->acc32 != NULL) { /* public mode switch */
-        mlkem_basemul_pairs32(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1], n >> 1);
+        /* pairs below the accumulator's high-water mark are added to, those above it set
+         * (basemul_pairs32_split's second part, one call: no cleared accumulator needed); the
+         * written part of an accumulator is always 0 .. hw - 1, as each lane writes its pairs
+         * in order. Public counts (XOF output of the public rho). */
+        const unsigned int end = base + 2 * (n >> 1);
+        unsigned int mid = end;
+        if (l->hw != NULL) {
+            const unsigned int w = *l->hw; /* even: whole pairs */
+            mid = w < base ? base : w < end ? w : end;
+            if (end > w) {
+                *l->hw = (uint16_t)end;
+            }
+        }
+        if (end > mid) {
+            mlkem_basemul_pairs32_split(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1],
+                                        (mid - base) >> 1, (end - mid) >> 1);
+        } else {
+            mlkem_basemul_pairs32(&l->acc32->c[base], cand, &l->vec->c[base], &l->cache->c[base >> 1], n >> 1);
+        }
     } else {
         basemul_packed(&l->acc->c[base], cand, l->vecb, base >> 1, n >> 1);
     }
@@ -204,7 +227,7 @@ void mlkem_matacc_c(mlkem_poly32 *acc, const mlkem_poly *vec, const mlkem_polyca
     pqlab_keccak_state st;
     uint8_t buf[PQLAB_SHAKE128_RATE];
     const uint8_t xy[2] = {x, y};
-    matacc_lane l = {acc, NULL, vec, cache, NULL, 0, 0};
+    matacc_lane l = {.acc32 = acc, .acc = NULL, .vec = vec, .cache = cache, .hw = NULL, .ctr = 0, .pending = 0};
     pqlab_shake128_init(&st);
     pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
     pqlab_shake128_absorb(&st, xy, 2);
@@ -221,7 +244,7 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
     pqlab_keccak_state st;
     uint8_t buf[MATACC_PIECE]; /* the XOF output a piece at a time (incremental squeeze) */
     const uint8_t xy[2] = {x, y};
-    matacc_lane l = {NULL, acc, NULL, NULL, vecb, 0, 0};
+    matacc_lane l = {.acc32 = NULL, .acc = acc, .vec = NULL, .cache = NULL, .vecb = vecb, .ctr = 0, .pending = 0};
     pqlab_shake128_init(&st);
     pqlab_shake128_absorb(&st, rho, MLKEM_SYMBYTES);
     pqlab_shake128_absorb(&st, xy, 2);
@@ -236,19 +259,29 @@ void mlkem_matacc_packed(mlkem_poly *acc, const uint8_t vecb[MLKEM_POLYBYTES], c
 }
 
 void mlkem_matacc_x4_c(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
-                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8])
+                       const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES], const uint8_t xy[8],
+                       unsigned int fresh)
 {
     pqlab_keccakx4_state st;
     uint8_t buf[4][PQLAB_SHAKE128_RATE]; /* XOF blocks */
     matacc_lane l[4];
+    uint16_t hw[4]; /* per accumulator (that of its first lane): 0 if fresh, else all written */
     for (unsigned int t = 0; t < 4; t++) {
+        unsigned int first = t; /* the first lane with this accumulator (public pointers) */
+        for (unsigned int u = 0; u < t; u++) {
+            if (acc[u] == acc[t]) {
+                first = u;
+                break;
+            }
+        }
+        hw[t] = ((fresh >> t) & 1u) ? 0 : MLKEM_N;
         l[t].acc32 = acc[t];
         l[t].acc = NULL;
         l[t].vec = vec[t];
         l[t].cache = cache[t];
-        l[t].vecb = NULL;
         l[t].ctr = 0;
         l[t].pending = 0;
+        l[t].hw = &hw[first];
     }
     /* rho || x || y: rho, common to the four entries, absorbed once */
     pqlab_shake128x4_absorb_once_prefix(&st, rho, MLKEM_SYMBYTES, &xy[0], &xy[2], &xy[4], &xy[6], 2);

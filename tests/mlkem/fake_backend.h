@@ -12,6 +12,6 @@
 void PQLAB_NAMESPACE(mlkem_ntt_native)(mlkem_poly *r);
 void PQLAB_NAMESPACE(mlkem_matacc_x4_native)(mlkem_poly32 *const acc[4], const mlkem_poly *const vec[4],
                                              const mlkem_polycache *const cache[4], const uint8_t rho[MLKEM_SYMBYTES],
-                                             const uint8_t xy[8]);
+                                             const uint8_t xy[8], unsigned int fresh);
 
 #endif

@@ -258,21 +258,40 @@ def consts_qc8() -> None:
     e(f"movw {C8}, #{8 * Q}")
 
 
-def emit_ntt(cache: bool = False) -> None:
+def emit_ntt(cache: bool = False, unreduced: bool = False, encode: bool = False) -> None:
     """The NTT; cache: also the b1 gamma products of the result (kernels.h ntt_cache, the
-    mulcache of the output) in pass C, from the registers: r1 = bg on entry, kept at [sp, #4].
+    mulcache of the output) in pass C, from the registers: r1 = bg on entry, kept at [sp, #4];
+    unreduced: pass C without its Barrett reductions (kernels.h ntt_unreduced, 2026-11-28,
+    h101): every layer adds at most 1664 (a Plantard product) to input |c| < q, so the output
+    is |c| <= 3328 + 7 1664 = 14976 < 2^14 (key generation's NTT(e), which
+    reduce32_add_tobytes12 reduces together with A s); encode (with cache; kernels.h
+    ntt_cache_tobytes12, 2026-11-28, h101): also ByteEncode_12 of the result's canonical
+    values into out (r2 on entry, kept at [sp, #8]; any alignment) in pass C, from the
+    registers: key generation's s_hat into dk_PKE without tobytes12's pass over it. The
+    output words are stored first (|c| < q, as ntt_cache), then made canonical in the
+    registers by one conditional addition of q (|c| <= 3328 < q) and packed; r12 holds q|q in
+    this form (its low half is q, all that Plantard's smlabb and the Barrett smultb read).
     Pass C's zeta of pairs 4i, 4i+1 (coefficients 8i .. 8i+3) is zeta_{64+2i}, their gammas
     are +-zeta_{64+2i} (FIPS 203 Algorithm 12's gamma = zeta^(2 BitRev7(p) + 1)), likewise for
     pairs 4i+2, 4i+3 and zeta_{64+2i+1}: bg = the Plantard product of b1 with the butterfly's
     own constant w, and with 1 - w for -zeta (the Plantard word of -z is 1 - w mod 2^32):
     |bg| <= 1664."""
+    assert not (cache and unreduced) and (cache or not encode)
     name = "pqlab_mlkem_ntt_cache_armv7em" if cache else "pqlab_mlkem_ntt_armv7em"
+    if unreduced:
+        name = "pqlab_mlkem_ntt_unreduced_armv7em"
+    if encode:
+        name = "pqlab_mlkem_ntt_cache_tobytes12_armv7em"
     func(name)
     e("push {r4-r11, lr}")
-    e("sub sp, sp, #8")
+    e(f"sub sp, sp, #{12 if encode else 8}")  # 48 bytes of stack with the push
     if cache:
         e("str r1, [sp, #4]")
+    if encode:
+        e("str r2, [sp, #8]")
     consts_qc8()
+    if encode:
+        e(f"movt {QB}, #{Q}")  # q|q: the canonical form's constant
     # pass A: layers 128, 64, 32; w_m = coefficients 32 m + j, j + 1 (j = 0, 2, ..., 30)
     addr("r1", "ntt_za")
     e("add r3, r0, #64")
@@ -311,13 +330,14 @@ def emit_ntt(cache: bool = False) -> None:
     # (the contract since 2026-11-27: output |c| < q, not reduced; half the reductions)
     e("sub r0, r0, #512")
     addr("r1", "ntt_zc")
-    const("r8", V)
-    e("mov r9, #32768")
+    if not unreduced:
+        const("r8", V)
+        e("mov r9, #32768")
     out.append("3:")
     for h in range(2):
         for m in range(4):
             e(f"ldr {D[m]}, [r0, #{16 * h + 4 * m}]")
-        for m in (0, 2):
+        for m in (0, 2) if not unreduced else ():
             barrett(D[m], "r8", "r10", "r11", "r9", QB, "b")
         for k, tw in ((0, "r10"), (1, "r11")):
             a, b = D[2 * k], D[2 * k + 1]
@@ -330,6 +350,8 @@ def emit_ntt(cache: bool = False) -> None:
                 e(f"pkhtb {tw}, r3, {tw}, asr #16")
         if cache:  # the data stores between the load of bg's address and its use (m4-v5)
             e("ldr r3, [sp, #4]")
+        if encode:
+            e("ldr r2, [sp, #8]")
         for m in range(4):
             e(f"str {D[m]}, [r0, #{16 * h + 4 * m}]")
         if cache:
@@ -337,13 +359,20 @@ def emit_ntt(cache: bool = False) -> None:
             if h == 1:
                 e("add r3, r3, #16")
                 e("str r3, [sp, #4]")
+        if encode:  # the 8 coefficients 16 h .. 16 h + 7 of this iteration: canonical, packed
+            for x in D[:4]:  # |x| < q: x + q in (0, 2q), minus q where >= q
+                e(f"sadd16 {x}, {x}, {QB}")
+                e(f"usub16 r3, {x}, {QB}")
+                e(f"sel {x}, r3, {x}")
+            pack12_store(D[0], D[1], D[2], D[3], "r10", "r11", "r3", outs=("r2",))
+            e("str r2, [sp, #8]")
         if h == 0:  # between the stores and h = 1's loads (a load right after a store stalls)
             e("add r1, r1, #16")
     e("add r0, r0, #32")
     e("ldr r3, [sp]")
     e("cmp r0, r3")
     e("bne 3b")
-    e("add sp, sp, #8")
+    e(f"add sp, sp, #{12 if encode else 8}")
     e("pop {r4-r11, pc}")
     end_func(name)
 
@@ -659,7 +688,7 @@ def emit_mulcache() -> None:
     end_func(name)
 
 
-def emit_basemul_pairs32() -> None:
+def emit_basemul_pairs32(split: bool = False) -> None:
     """r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0 for i < n (Algorithm 12 without
     reduction; bg = mulcache of b): r0 = r (int32), r1 = a, r2 = b (word-aligned pairs),
     r3 = bg (halfwords, any pair), [sp] = n. pkhbt forms b0 | bg << 16, then smlad and smladx
@@ -667,66 +696,93 @@ def emit_basemul_pairs32() -> None:
     base update where the M4 pipelines them (docs/sim.md): ldm for a, b and the accumulators,
     bg by offset. n & 1, n & 2 and n & 4 pairs first, then eight pairs per iteration (the
     count is public; eight since 2026-11-27, h80: the loop test is 6 of about 56 cycles per
-    four pairs); the end address of r is kept on the stack (all registers are in use)."""
-    name = "pqlab_mlkem_basemul_pairs32_armv7em"
+    four pairs); the end address of r is kept on the stack (all registers are in use).
+    split (kernels.h basemul_pairs32_split, 2026-11-28, h101): [sp] = nadd, [sp, #4] = nset;
+    the first nadd pairs as above, then the next nset pairs with r = the products, r not read
+    (smuad / smuadx, no load of the accumulators): a matrix lane's pairs below and above its
+    accumulator's high-water mark in one call (no accumulator needs clearing)."""
+    name = "pqlab_mlkem_basemul_pairs32_split_armv7em" if split else "pqlab_mlkem_basemul_pairs32_armv7em"
     func(name)
-    e("ldr r12, [sp]")
-    e("cmp r12, #0")
-    e("it eq")
-    e("bxeq lr")
+    if not split:
+        e("ldr r12, [sp]")
+        e("cmp r12, #0")
+        e("it eq")
+        e("bxeq lr")
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
-    e("add r4, r0, r12, lsl #3")
-    e("str r4, [sp]")
 
-    def two(off: int) -> None:
+    def two(off: int, set_r: bool) -> None:
         e("ldm r1!, {r4, r5}")
         e("ldm r2!, {r6, r7}")
         e(f"ldrh r8, [r3, #{off}]")
         e(f"ldrh r9, [r3, #{off + 2}]")
         e("pkhbt r8, r6, r8, lsl #16")
         e("pkhbt r9, r7, r9, lsl #16")
-        e("ldm r0, {r10, r11, r12, lr}")
-        e("smlad r10, r4, r8, r10")
-        e("smladx r11, r4, r6, r11")
-        e("smlad r12, r5, r9, r12")
-        e("smladx lr, r5, r7, lr")
+        if set_r:
+            e("smuad r10, r4, r8")
+            e("smuadx r11, r4, r6")
+            e("smuad r12, r5, r9")
+            e("smuadx lr, r5, r7")
+        else:
+            e("ldm r0, {r10, r11, r12, lr}")
+            e("smlad r10, r4, r8, r10")
+            e("smladx r11, r4, r6, r11")
+            e("smlad r12, r5, r9, r12")
+            e("smladx lr, r5, r7, lr")
         e("stm r0!, {r10, r11, r12, lr}")
 
-    e("tst r12, #1")
-    e("beq 1f")
-    e("ldr r4, [r1], #4")
-    e("ldr r6, [r2], #4")
-    e("ldrh r8, [r3], #2")
-    e("ldrd r10, r11, [r0]")
-    e("pkhbt r8, r6, r8, lsl #16")
-    e("smlad r10, r4, r8, r10")
-    e("smladx r11, r4, r6, r11")
-    e("strd r10, r11, [r0], #8")
-    out.append("1:")
-    e("tst r12, #2")
-    e("beq 2f")
-    two(0)
-    e("add r3, r3, #4")
-    out.append("2:")
-    e("ldr r12, [sp, #44]")  # n again (two() uses r12): the stack argument above 9 pushed words and 8 bytes
-    e("tst r12, #4")
-    e("beq 5f")
-    two(0)
-    two(4)
-    e("add r3, r3, #8")
-    out.append("5:")
-    e("ldr r4, [sp]")
-    e("cmp r0, r4")
-    e("beq 4f")
-    out.append("3:")
-    for off in (0, 4, 8, 12):
-        two(off)
-    e("add r3, r3, #16")
-    e("ldr r4, [sp]")
-    e("cmp r0, r4")
-    e("bne 3b")
-    out.append("4:")
+    def phase(set_r: bool, n_off: int, lb: int) -> None:
+        """n pairs from [sp, #n_off] (9 pushed words and 8 bytes above the caller's sp);
+        local labels lb + 1 .. lb + 5"""
+        if split:  # n == 0 ends the phase (the plain kernel returned before the push, n in r12)
+            e(f"ldr r12, [sp, #{n_off}]")
+            e("cmp r12, #0")
+            e(f"beq {lb + 4}f")
+        e("add r4, r0, r12, lsl #3")
+        e("str r4, [sp]")
+        e("tst r12, #1")
+        e(f"beq {lb + 1}f")
+        e("ldr r4, [r1], #4")
+        e("ldr r6, [r2], #4")
+        e("ldrh r8, [r3], #2")
+        if set_r:
+            e("pkhbt r8, r6, r8, lsl #16")
+            e("smuad r10, r4, r8")
+            e("smuadx r11, r4, r6")
+        else:
+            e("ldrd r10, r11, [r0]")
+            e("pkhbt r8, r6, r8, lsl #16")
+            e("smlad r10, r4, r8, r10")
+            e("smladx r11, r4, r6, r11")
+        e("strd r10, r11, [r0], #8")
+        out.append(f"{lb + 1}:")
+        e("tst r12, #2")
+        e(f"beq {lb + 2}f")
+        two(0, set_r)
+        e("add r3, r3, #4")
+        out.append(f"{lb + 2}:")
+        e(f"ldr r12, [sp, #{n_off}]")  # n again (two() uses r12)
+        e("tst r12, #4")
+        e(f"beq {lb + 5}f")
+        two(0, set_r)
+        two(4, set_r)
+        e("add r3, r3, #8")
+        out.append(f"{lb + 5}:")
+        e("ldr r4, [sp]")
+        e("cmp r0, r4")
+        e(f"beq {lb + 4}f")
+        out.append(f"{lb + 3}:")
+        for off in (0, 4, 8, 12):
+            two(off, set_r)
+        e("add r3, r3, #16")
+        e("ldr r4, [sp]")
+        e("cmp r0, r4")
+        e(f"bne {lb + 3}b")
+        out.append(f"{lb + 4}:")
+
+    phase(False, 44, 0)
+    if split:
+        phase(True, 48, 10)
     e("add sp, sp, #8")
     e("pop {r4-r11, pc}")
     end_func(name)
@@ -867,43 +923,57 @@ def emit_reduce32_add() -> None:
 
 
 def emit_reduce32_add_tobytes12() -> None:
-    """out = ByteEncode_12((a mod q + b) mod q) (kernels.h reduce32_add_tobytes12: key
-    generation's row t_hat = A s + NTT(e) encoded without storing it): r0 = out (384 bytes, any
-    alignment), r1 = a (int32), r2 = b. Per 8 coefficients, two halves of four: ldm of a,
-    reduce32_add's smmulr / mls (|a - t q| <= 1699), pkhbt, + b by sadd16 (|.| < 1699 + q <
-    2q), canon2q, then tobytes12's packing of the four words into three. b is only read.
-    Registers: r3 = round(2^32 / q), lr = q, r10 = 2q|2q, r11 = q|q, r12 scratch, the end
-    address of a on the stack."""
+    """out = out2 = ByteEncode_12((a + b) mod q) (kernels.h reduce32_add_tobytes12: key
+    generation's row t_hat = A s + NTT(e) encoded into ek and into dk's copy of ek without
+    storing it; since 2026-11-28, h101: b is NTT(e) without its last reduction, |b| < 2^14,
+    and the second output replaces the copy of ek into dk): r0 = out, r1 = out2 (384 bytes
+    each, any alignment), r2 = a (int32), r3 = b. Per 8 coefficients, two halves of four:
+    ldm of a, b added in 32 bits by sxtah (|a + b| < q 2^15 + 2^14), reduce32_add's Barrett
+    smmulr / mls (the quotient is off by less than 0.011 on that range too: |a + b - t q| <=
+    1699 < q), pkhbt, the canonical value by one conditional addition of q (sadd16 q|q, then
+    usub16 / sel: three instructions instead of canon2q's five and the sadd16 of b), then
+    tobytes12's packing of the four words into three, stored twice. b is only read.
+    Registers: r1 = a, r2 = b, r3 = round(2^32 / q), lr = q, r10 = out2, r11 = q|q, r12
+    scratch, the end address of a on the stack."""
     name = "pqlab_mlkem_reduce32_add_tobytes12_armv7em"
     func(name)
     e("push {r4-r11, lr}")
     e("sub sp, sp, #8")
+    e("mov r10, r1")
+    e("mov r1, r2")
+    e("mov r2, r3")
     e("add r3, r1, #1024")
     e("str r3, [sp]")
     const("r3", V)
     e(f"movw lr, #{Q}")
-    const("r10", (2 * Q << 16) | (2 * Q))
     const("r11", (Q << 16) | Q)
     out.append("1:")
     for regs, lo, hi, bw in (
-        (("r4", "r5", "r6", "r7"), "r4", "r6", ("r5", "r7")),
-        (("r5", "r7", "r8", "r9"), "r5", "r8", ("r7", "r9")),
+        (("r4", "r5", "r6", "r7"), "r4", "r6", ("r8", "r9")),
+        (("r5", "r7", "r8", "r9"), "r5", "r8", ("r12", "r12")),
     ):
         e(f"ldm r1!, {{{', '.join(regs)}}}")
+        for k in range(2):
+            e(f"ldr {bw[k]}, [r2, #{4 * k}]")
+            if bw[0] == bw[1]:  # one scratch register: each b word used before the next load
+                e(f"sxtah {regs[2 * k]}, {regs[2 * k]}, {bw[k]}")
+                e(f"sxtah {regs[2 * k + 1]}, {regs[2 * k + 1]}, {bw[k]}, ror #16")
+        if bw[0] != bw[1]:
+            for k in range(2):
+                e(f"sxtah {regs[2 * k]}, {regs[2 * k]}, {bw[k]}")
+                e(f"sxtah {regs[2 * k + 1]}, {regs[2 * k + 1]}, {bw[k]}, ror #16")
+        e("add r2, r2, #8")
         for x in regs:
             e(f"smmulr r12, {x}, r3")
             e(f"mls {x}, r12, lr, {x}")
         e(f"pkhbt {lo}, {regs[0]}, {regs[1]}, lsl #16")
         e(f"pkhbt {hi}, {regs[2]}, {regs[3]}, lsl #16")
-        e(f"ldr {bw[0]}, [r2, #0]")
-        e(f"ldr {bw[1]}, [r2, #4]")
-        e("add r2, r2, #8")
-        e(f"sadd16 {lo}, {lo}, {bw[0]}")
-        e(f"sadd16 {hi}, {hi}, {bw[1]}")
-        canon2q(lo, "r12", "r10", "r11")
-        canon2q(hi, "r12", "r10", "r11")
+        for x in (lo, hi):  # |x| < q: x + q in (0, 2q), minus q where >= q
+            e(f"sadd16 {x}, {x}, r11")
+            e(f"usub16 r12, {x}, r11")
+            e(f"sel {x}, r12, {x}")
     # r4 = c0 c1, r6 = c2 c3, r5 = c4 c5, r8 = c6 c7
-    pack12_store("r4", "r6", "r5", "r8", "r7", "r9", "r12")
+    pack12_store("r4", "r6", "r5", "r8", "r7", "r9", "r12", outs=("r0", "r10"))
     e("ldr r12, [sp]")
     e("cmp r1, r12")
     e("bne 1b")
@@ -1133,11 +1203,13 @@ def emit_frombytes12() -> None:
     end_func(name)
 
 
-def pack12_store(c01: str, c23: str, c45: str, c67: str, w1: str, w2: str, t: str) -> None:
+def pack12_store(
+    c01: str, c23: str, c45: str, c67: str, w1: str, w2: str, t: str, outs: tuple[str, ...] = ("r0",)
+) -> None:
     """ByteEncode_12 of 8 canonical coefficients held as pairs (c01 = c0 | c1 << 16, ...): the
     three words c0 | c1 << 12 | c2 << 24, c2 >> 8 | c3 << 4 | c4 << 16 | c5 << 28 and
-    c5 >> 4 | c6 << 8 | c7 << 20 built in c01, w1 and w2 (t scratch), stored through r0,
-    which advances by 12."""
+    c5 >> 4 | c6 << 8 | c7 << 20 built in c01, w1 and w2 (t scratch), stored through each
+    register of outs (r0), which advance by 12."""
     e(f"lsr {t}, {c01}, #16")
     e(f"bfi {c01}, {t}, #12, #12")
     e(f"bfi {c01}, {c23}, #24, #8")  # c0 | c1 << 12 | c2 << 24
@@ -1151,10 +1223,12 @@ def pack12_store(c01: str, c23: str, c45: str, c67: str, w1: str, w2: str, t: st
     e(f"bfi {w2}, {c67}, #8, #12")
     e(f"lsr {t}, {c67}, #16")
     e(f"bfi {w2}, {t}, #20, #12")  # c5 >> 4 | c6 << 8 | c7 << 20
-    e(f"str {c01}, [r0, #0]")
-    e(f"str {w1}, [r0, #4]")
-    e(f"str {w2}, [r0, #8]")
-    e("add r0, r0, #12")
+    for o in outs:
+        e(f"str {c01}, [{o}, #0]")
+        e(f"str {w1}, [{o}, #4]")
+        e(f"str {w2}, [{o}, #8]")
+    for o in outs:
+        e(f"add {o}, {o}, #12")
 
 
 def emit_tobytes12() -> None:
@@ -1257,25 +1331,6 @@ def emit_add() -> None:
     e("cmp r0, r12")
     e("bne 1b")
     e("pop {r4-r9, pc}")
-    end_func(name)
-
-
-def emit_zero32() -> None:
-    """a = 0 for a 32-bit accumulator of 256 words (kernels.h zero32): r0 = a. Eight zero
-    registers, four stm of 32 bytes per iteration (the C library's memset took about 2.3
-    cycles per word on m4-sim, this about 1.2)."""
-    name = "pqlab_mlkem_zero32_armv7em"
-    func(name)
-    e("push {r4-r7, lr}")
-    for r in ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r12"):
-        e(f"mov {r}, #0")
-    e("add lr, r0, #1024")
-    out.append("1:")
-    for _ in range(4):
-        e("stm r0!, {r1-r7, r12}")
-    e("cmp r0, lr")
-    e("bne 1b")
-    e("pop {r4-r7, pc}")
     end_func(name)
 
 
@@ -1602,12 +1657,15 @@ def main() -> None:
     )
     emit_ntt()
     emit_ntt(cache=True)
+    emit_ntt(unreduced=True)
+    emit_ntt(cache=True, encode=True)
     emit_invntt()
     emit_invntt("pqlab_mlkem_invntt_q_armv7em", input_4q=False)
     emit_basemul()
     emit_basemul_pairs()
     emit_mulcache()
     emit_basemul_pairs32()
+    emit_basemul_pairs32(split=True)
     emit_basemul12_pairs32()
     emit_basemul12_pairs32(set_r=True)
     emit_reduce32()
@@ -1625,7 +1683,6 @@ def main() -> None:
     emit_frommsg()
     emit_tomsg()
     emit_tomsg_sub()
-    emit_zero32()
     emit_check12()
     for d in (4, 5, 10, 11):
         emit_compress(d)

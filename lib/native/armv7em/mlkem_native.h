@@ -11,6 +11,13 @@
  *   pqlab_mlkem_ntt_cache_armv7em(c, bg)  the same NTT, and bg = the mulcache of its output
  *                                         (kernels.h ntt_cache; |bg| <= 1664, congruent to
  *                                         mlkem_mulcache_c's) from pass C's registers
+ *   pqlab_mlkem_ntt_cache_tobytes12_armv7em(c, bg, out)
+ *                                         ntt_cache, and ByteEncode_12 of c mod q into the 384
+ *                                         bytes at out (any alignment) from pass C's registers
+ *                                         (kernels.h ntt_cache_tobytes12; h101)
+ *   pqlab_mlkem_ntt_unreduced_armv7em(c)  the same NTT without pass C's Barrett reductions
+ *                                         (kernels.h ntt_unreduced; h101): input |c| < q,
+ *                                         output |c| <= 14976 < 2^14, congruent to the C's
  *   pqlab_mlkem_invntt_armv7em(c)         Algorithm 10 times R in place; input |c| < 4q
  *                                         (kernels.h invntt), output |c| <= 3328 < q, congruent
  *                                         to mlkem_invntt_c's; uses s0-s15 (caller-saved)
@@ -30,17 +37,21 @@
  *                                         r[2i] += a0 b0 + a1 bg[i], r[2i+1] += a0 b1 + a1 b0
  *                                         for i < n (kernels.h basemul_pairs32): int32 r, the
  *                                         exact values of the C; a, b word-aligned, bg any
+ *   pqlab_mlkem_basemul_pairs32_split_armv7em(r, a, b, bg, nadd, nset)
+ *                                         the same on nadd pairs, then r = the products on the
+ *                                         next nset pairs (r not read there; kernels.h
+ *                                         basemul_pairs32_split, h101)
  *   pqlab_mlkem_reduce32_armv7em(r, a)    r = a R^-1 mod q for int32 |a| < q 2^15
  *                                         (kernels.h reduce32): |r| < q, congruent to the C's
- *   pqlab_mlkem_zero32_armv7em(a)         a = 0, 256 int32 (kernels.h zero32)
  *   pqlab_mlkem_reduce32_add_armv7em(r, a, b)
  *                                         r = (a mod q) + b (kernels.h reduce32_add): the C's
  *                                         values exactly; r may be b
- *   pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, a, b)
- *                                         ByteEncode_12 of ((a mod q) + b) mod q into 384
- *                                         bytes (any alignment; kernels.h
- *                                         reduce32_add_tobytes12): the bytes of reduce32_add
- *                                         then tobytes12; b is only read
+ *   pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, out2, a, b)
+ *                                         ByteEncode_12 of (a + b) mod q into 384 bytes at
+ *                                         out and the same at out2 (any alignment; kernels.h
+ *                                         reduce32_add_tobytes12): int32 |a| < q 2^15, |b| <
+ *                                         2^14 (since h101: b is ntt_unreduced's output, added
+ *                                         before the Barrett reduction); b is only read
  *   pqlab_mlkem_rej_bulk_armv7em(cand, buf, g)
  *                                         Algorithm 7 lines 5-15 on 12 g bytes without the
  *                                         count limit: appends every 12-bit value < q to
@@ -107,6 +118,8 @@
 
 void pqlab_mlkem_ntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_ntt_cache_armv7em(int16_t c[256], int16_t bg[128]);
+void pqlab_mlkem_ntt_unreduced_armv7em(int16_t c[256]);
+void pqlab_mlkem_ntt_cache_tobytes12_armv7em(int16_t c[256], int16_t bg[128], uint8_t out[384]);
 void pqlab_mlkem_invntt_armv7em(int16_t c[256]);
 void pqlab_mlkem_invntt_q_armv7em(int16_t c[256]);
 void pqlab_mlkem_basemul_acc_armv7em(int16_t r[256], const int16_t a[256], const int16_t b[256]);
@@ -114,10 +127,12 @@ void pqlab_mlkem_basemul_pairs_armv7em(int16_t *r, const int16_t *a, const int16
 void pqlab_mlkem_mulcache_armv7em(int16_t bg[128], const int16_t b[256]);
 void pqlab_mlkem_basemul_pairs32_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
                                          unsigned int n);
+void pqlab_mlkem_basemul_pairs32_split_armv7em(int32_t *r, const int16_t *a, const int16_t *b, const int16_t *bg,
+                                               unsigned int nadd, unsigned int nset);
 void pqlab_mlkem_reduce32_armv7em(int16_t r[256], const int32_t a[256]);
-void pqlab_mlkem_zero32_armv7em(int32_t a[256]);
 void pqlab_mlkem_reduce32_add_armv7em(int16_t r[256], const int32_t a[256], const int16_t b[256]);
-void pqlab_mlkem_reduce32_add_tobytes12_armv7em(uint8_t out[384], const int32_t a[256], const int16_t b[256]);
+void pqlab_mlkem_reduce32_add_tobytes12_armv7em(uint8_t out[384], uint8_t out2[384], const int32_t a[256],
+                                                const int16_t b[256]);
 unsigned int pqlab_mlkem_rej_bulk_armv7em(int16_t *cand, const uint8_t *buf, unsigned int g);
 void pqlab_mlkem_cbd2_armv7em(int16_t c[256], const uint8_t buf[128]);
 void pqlab_mlkem_cbd3_armv7em(int16_t c[256], const uint8_t buf[192]);
@@ -159,11 +174,13 @@ void pqlab_mlkem_decompress11_armv7em(int16_t c[256], const uint8_t in[352]);
 #define PQLAB_MLKEM_NATIVE_REJ_BULK
 #define PQLAB_MLKEM_NATIVE_MULCACHE
 #define PQLAB_MLKEM_NATIVE_NTT_CACHE
+#define PQLAB_MLKEM_NATIVE_NTT_UNREDUCED
+#define PQLAB_MLKEM_NATIVE_NTT_CACHE_TOBYTES12
 #define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32
+#define PQLAB_MLKEM_NATIVE_BASEMUL_PAIRS32_SPLIT
 #define PQLAB_MLKEM_NATIVE_REDUCE32
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD
 #define PQLAB_MLKEM_NATIVE_REDUCE32_ADD_TOBYTES12
-#define PQLAB_MLKEM_NATIVE_ZERO32
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2
 #define PQLAB_MLKEM_NATIVE_CBD_ETA2_ADD
 #define PQLAB_MLKEM_NATIVE_FROMBYTES12
@@ -307,6 +324,12 @@ static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_native)(int32_t *r, con
 {
     pqlab_mlkem_basemul_pairs32_armv7em(r, a, b, bg, n);
 }
+static inline void PQLAB_NAMESPACE(mlkem_basemul_pairs32_split_native)(int32_t *r, const int16_t *a, const int16_t *b,
+                                                                       const int16_t *bg, unsigned int nadd,
+                                                                       unsigned int nset)
+{
+    pqlab_mlkem_basemul_pairs32_split_armv7em(r, a, b, bg, nadd, nset);
+}
 static inline void PQLAB_NAMESPACE(mlkem_ntt_cache_native)(mlkem_poly *r, mlkem_polycache *bg)
 {
     pqlab_mlkem_ntt_cache_armv7em(r->c, bg->c);
@@ -315,18 +338,24 @@ static inline void PQLAB_NAMESPACE(mlkem_reduce32_native)(mlkem_poly *r, const m
 {
     pqlab_mlkem_reduce32_armv7em(r->c, a->c);
 }
-static inline void PQLAB_NAMESPACE(mlkem_zero32_native)(mlkem_poly32 *a)
-{
-    pqlab_mlkem_zero32_armv7em(a->c);
-}
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_native)(mlkem_poly *r, const mlkem_poly32 *a, const mlkem_poly *b)
 {
     pqlab_mlkem_reduce32_add_armv7em(r->c, a->c, b->c);
 }
 static inline void PQLAB_NAMESPACE(mlkem_reduce32_add_tobytes12_native)(uint8_t out[MLKEM_POLYBYTES],
+                                                                        uint8_t out2[MLKEM_POLYBYTES],
                                                                         const mlkem_poly32 *a, mlkem_poly *b)
 {
-    pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, a->c, b->c);
+    pqlab_mlkem_reduce32_add_tobytes12_armv7em(out, out2, a->c, b->c);
+}
+static inline void PQLAB_NAMESPACE(mlkem_ntt_cache_tobytes12_native)(mlkem_poly *r, mlkem_polycache *bg,
+                                                                     uint8_t out[MLKEM_POLYBYTES])
+{
+    pqlab_mlkem_ntt_cache_tobytes12_armv7em(r->c, bg->c, out);
+}
+static inline void PQLAB_NAMESPACE(mlkem_ntt_unreduced_native)(mlkem_poly *r)
+{
+    pqlab_mlkem_ntt_unreduced_armv7em(r->c);
 }
 static inline unsigned int PQLAB_NAMESPACE(mlkem_rej_bulk_native)(int16_t *cand, const uint8_t *buf, unsigned int g)
 {

@@ -913,6 +913,950 @@ pqlab_mlkem_ntt_cache_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
 
+.section .text.pqlab_mlkem_ntt_unreduced_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_unreduced_armv7em
+.type pqlab_mlkem_ntt_unreduced_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_unreduced_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #8]
+    ldr.w r6, [r0, #16]
+    ldr.w r7, [r0, #24]
+    ldr.w r8, [r0, #32]
+    ldr.w r9, [r0, #40]
+    ldr.w r10, [r0, #48]
+    ldr.w r11, [r0, #56]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #8]
+    str.w r6, [r0, #16]
+    str.w r7, [r0, #24]
+    str.w r8, [r0, #32]
+    str.w r9, [r0, #40]
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    add.w r1, r1, #28
+    ldr.w r4, [r0, #4]
+    ldr.w r5, [r0, #12]
+    ldr.w r6, [r0, #20]
+    ldr.w r7, [r0, #28]
+    ldr.w r8, [r0, #36]
+    ldr.w r9, [r0, #44]
+    ldr.w r10, [r0, #52]
+    ldr.w r11, [r0, #60]
+    ldr.w r2, [r1, #-28]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #-24]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #-20]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #-16]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #-12]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #-8]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #-4]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #4]
+    str.w r5, [r0, #12]
+    str.w r6, [r0, #20]
+    str.w r7, [r0, #28]
+    str.w r8, [r0, #36]
+    str.w r9, [r0, #44]
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    ldr.w r6, [r0, #8]
+    ldr.w r7, [r0, #12]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    add.w r1, r1, #16
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    ldr.w r6, [r0, #24]
+    ldr.w r7, [r0, #28]
+    ldr.w r2, [r1, #-8]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #-4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_unreduced_armv7em, .-pqlab_mlkem_ntt_unreduced_armv7em
+
+.section .text.pqlab_mlkem_ntt_cache_tobytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_cache_tobytes12_armv7em
+.type pqlab_mlkem_ntt_cache_tobytes12_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_cache_tobytes12_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #12
+    str.w r1, [sp, #4]
+    str.w r2, [sp, #8]
+    movw r12, #3329
+    movw lr, #26632
+    movt r12, #3329
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #64]
+    ldr.w r6, [r0, #128]
+    ldr.w r7, [r0, #192]
+    ldr.w r8, [r0, #256]
+    ldr.w r9, [r0, #320]
+    ldr.w r10, [r0, #384]
+    ldr.w r11, [r0, #448]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #64]
+    str.w r6, [r0, #128]
+    str.w r7, [r0, #192]
+    str.w r8, [r0, #256]
+    str.w r9, [r0, #320]
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #8]
+    ldr.w r6, [r0, #16]
+    ldr.w r7, [r0, #24]
+    ldr.w r8, [r0, #32]
+    ldr.w r9, [r0, #40]
+    ldr.w r10, [r0, #48]
+    ldr.w r11, [r0, #56]
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #8]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #12]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #16]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #20]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #24]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #8]
+    str.w r6, [r0, #16]
+    str.w r7, [r0, #24]
+    str.w r8, [r0, #32]
+    str.w r9, [r0, #40]
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    add.w r1, r1, #28
+    ldr.w r4, [r0, #4]
+    ldr.w r5, [r0, #12]
+    ldr.w r6, [r0, #20]
+    ldr.w r7, [r0, #28]
+    ldr.w r8, [r0, #36]
+    ldr.w r9, [r0, #44]
+    ldr.w r10, [r0, #52]
+    ldr.w r11, [r0, #60]
+    ldr.w r2, [r1, #-28]
+    smulwb r3, r2, r8
+    smlabb r3, r3, r12, lr
+    smulwt r8, r2, r8
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    ldr.w r2, [r1, #-24]
+    smulwb r3, r2, r6
+    smlabb r3, r3, r12, lr
+    smulwt r6, r2, r6
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    ldr.w r2, [r1, #-20]
+    smulwb r3, r2, r10
+    smlabb r3, r3, r12, lr
+    smulwt r10, r2, r10
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    ldr.w r2, [r1, #-16]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    ldr.w r2, [r1, #-12]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    ldr.w r2, [r1, #-8]
+    smulwb r3, r2, r9
+    smlabb r3, r3, r12, lr
+    smulwt r9, r2, r9
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    ldr.w r2, [r1, #-4]
+    smulwb r3, r2, r11
+    smlabb r3, r3, r12, lr
+    smulwt r11, r2, r11
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r4, [r0, #4]
+    str.w r5, [r0, #12]
+    str.w r6, [r0, #20]
+    str.w r7, [r0, #28]
+    str.w r8, [r0, #36]
+    str.w r9, [r0, #44]
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    ldr.w r6, [r0, #8]
+    ldr.w r7, [r0, #12]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #0]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r3, r3, r5
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r11, r2, r6
+    smlabb r11, r11, r12, lr
+    smulwt r3, r3, r7
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    ldr.w r2, [sp, #8]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    strd r10, r11, [r3, #0]
+    sadd16 r4, r4, r12
+    usub16 r3, r4, r12
+    sel r4, r3, r4
+    sadd16 r5, r5, r12
+    usub16 r3, r5, r12
+    sel r5, r3, r5
+    sadd16 r6, r6, r12
+    usub16 r3, r6, r12
+    sel r6, r3, r6
+    sadd16 r7, r7, r12
+    usub16 r3, r7, r12
+    sel r7, r3, r7
+    lsr.w r3, r4, #16
+    bfi r4, r3, #12, #12
+    bfi r4, r5, #24, #8
+    ubfx r10, r5, #8, #4
+    lsr.w r3, r5, #16
+    bfi r10, r3, #4, #12
+    bfi r10, r6, #16, #12
+    lsr.w r3, r6, #16
+    bfi r10, r3, #28, #4
+    ubfx r11, r6, #20, #8
+    bfi r11, r7, #8, #12
+    lsr.w r3, r7, #16
+    bfi r11, r3, #20, #12
+    str.w r4, [r2, #0]
+    str.w r10, [r2, #4]
+    str.w r11, [r2, #8]
+    add.w r2, r2, #12
+    str.w r2, [sp, #8]
+    add.w r1, r1, #16
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    ldr.w r6, [r0, #24]
+    ldr.w r7, [r0, #28]
+    smlawb r10, r8, r4, r9
+    smlawt r11, r8, r4, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smlawt r11, r8, r6, r9
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    pkhbt r10, r10, r11, lsl #16
+    ssub16 r6, r6, r10
+    ldr.w r2, [r1, #-8]
+    smulwb r3, r2, r5
+    smlabb r3, r3, r12, lr
+    smulwt r5, r2, r5
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r10, r2, r4
+    smlabb r10, r10, r12, lr
+    smulwt r3, r3, r5
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    ldr.w r2, [r1, #-4]
+    smulwb r3, r2, r7
+    smlabb r3, r3, r12, lr
+    smulwt r7, r2, r7
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r11, r2, r6
+    smlabb r11, r11, r12, lr
+    smulwt r3, r3, r7
+    smlabb r3, r3, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    ldr.w r2, [sp, #8]
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
+    sadd16 r4, r4, r12
+    usub16 r3, r4, r12
+    sel r4, r3, r4
+    sadd16 r5, r5, r12
+    usub16 r3, r5, r12
+    sel r5, r3, r5
+    sadd16 r6, r6, r12
+    usub16 r3, r6, r12
+    sel r6, r3, r6
+    sadd16 r7, r7, r12
+    usub16 r3, r7, r12
+    sel r7, r3, r7
+    lsr.w r3, r4, #16
+    bfi r4, r3, #12, #12
+    bfi r4, r5, #24, #8
+    ubfx r10, r5, #8, #4
+    lsr.w r3, r5, #16
+    bfi r10, r3, #4, #12
+    bfi r10, r6, #16, #12
+    lsr.w r3, r6, #16
+    bfi r10, r3, #28, #4
+    ubfx r11, r6, #20, #8
+    bfi r11, r7, #8, #12
+    lsr.w r3, r7, #16
+    bfi r11, r3, #20, #12
+    str.w r4, [r2, #0]
+    str.w r10, [r2, #4]
+    str.w r11, [r2, #8]
+    add.w r2, r2, #12
+    str.w r2, [sp, #8]
+    add.w r0, r0, #32
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #12
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_cache_tobytes12_armv7em, .-pqlab_mlkem_ntt_cache_tobytes12_armv7em
+
 .section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_armv7em
 .type pqlab_mlkem_invntt_armv7em, %function
@@ -2040,6 +2984,245 @@ pqlab_mlkem_basemul_pairs32_armv7em:
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_basemul_pairs32_armv7em, .-pqlab_mlkem_basemul_pairs32_armv7em
 
+.section .text.pqlab_mlkem_basemul_pairs32_split_armv7em, "ax", %progbits
+.global pqlab_mlkem_basemul_pairs32_split_armv7em
+.type pqlab_mlkem_basemul_pairs32_split_armv7em, %function
+.align 2
+pqlab_mlkem_basemul_pairs32_split_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    ldr.w r12, [sp, #44]
+    cmp.w r12, #0
+    beq.w 4f
+    add.w r4, r0, r12, lsl #3
+    str.w r4, [sp]
+    tst r12, #1
+    beq.w 1f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldrh r8, [r3], #2
+    ldrd r10, r11, [r0]
+    pkhbt r8, r6, r8, lsl #16
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    strd r10, r11, [r0], #8
+1:
+    tst r12, #2
+    beq.w 2f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #4
+2:
+    ldr.w r12, [sp, #44]
+    tst r12, #4
+    beq.w 5f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+5:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq.w 4f
+3:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #8]
+    ldrh r9, [r3, #10]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #12]
+    ldrh r9, [r3, #14]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    ldm.w r0, {r10, r11, r12, lr}
+    smlad r10, r4, r8, r10
+    smladx r11, r4, r6, r11
+    smlad r12, r5, r9, r12
+    smladx lr, r5, r7, lr
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #16
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 3b
+4:
+    ldr.w r12, [sp, #48]
+    cmp.w r12, #0
+    beq.w 14f
+    add.w r4, r0, r12, lsl #3
+    str.w r4, [sp]
+    tst r12, #1
+    beq.w 11f
+    ldr.w r4, [r1], #4
+    ldr.w r6, [r2], #4
+    ldrh r8, [r3], #2
+    pkhbt r8, r6, r8, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    strd r10, r11, [r0], #8
+11:
+    tst r12, #2
+    beq.w 12f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #4
+12:
+    ldr.w r12, [sp, #48]
+    tst r12, #4
+    beq.w 15f
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #8
+15:
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    beq.w 14f
+13:
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #0]
+    ldrh r9, [r3, #2]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #4]
+    ldrh r9, [r3, #6]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #8]
+    ldrh r9, [r3, #10]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    ldm.w r1!, {r4, r5}
+    ldm.w r2!, {r6, r7}
+    ldrh r8, [r3, #12]
+    ldrh r9, [r3, #14]
+    pkhbt r8, r6, r8, lsl #16
+    pkhbt r9, r7, r9, lsl #16
+    smuad r10, r4, r8
+    smuadx r11, r4, r6
+    smuad r12, r5, r9
+    smuadx lr, r5, r7
+    stm.w r0!, {r10, r11, r12, lr}
+    add.w r3, r3, #16
+    ldr.w r4, [sp]
+    cmp.w r0, r4
+    bne.w 13b
+14:
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_basemul_pairs32_split_armv7em, .-pqlab_mlkem_basemul_pairs32_split_armv7em
+
 .section .text.pqlab_mlkem_basemul12_pairs32_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul12_pairs32_armv7em
 .type pqlab_mlkem_basemul12_pairs32_armv7em, %function
@@ -2285,17 +3468,25 @@ pqlab_mlkem_reduce32_add_armv7em:
 pqlab_mlkem_reduce32_add_tobytes12_armv7em:
     push.w {r4-r11, lr}
     sub.w sp, sp, #8
+    mov.w r10, r1
+    mov.w r1, r2
+    mov.w r2, r3
     add.w r3, r1, #1024
     str.w r3, [sp]
     movw r3, #44983
     movt r3, #19
     movw lr, #3329
-    movw r10, #6658
-    movt r10, #6658
     movw r11, #3329
     movt r11, #3329
 1:
     ldm.w r1!, {r4, r5, r6, r7}
+    ldr.w r8, [r2, #0]
+    ldr.w r9, [r2, #4]
+    sxtah r4, r4, r8
+    sxtah r5, r5, r8, ror #16
+    sxtah r6, r6, r9
+    sxtah r7, r7, r9, ror #16
+    add.w r2, r2, #8
     smmulr r12, r4, r3
     mls r4, r12, lr, r4
     smmulr r12, r5, r3
@@ -2306,22 +3497,20 @@ pqlab_mlkem_reduce32_add_tobytes12_armv7em:
     mls r7, r12, lr, r7
     pkhbt r4, r4, r5, lsl #16
     pkhbt r6, r6, r7, lsl #16
-    ldr.w r5, [r2, #0]
-    ldr.w r7, [r2, #4]
-    add.w r2, r2, #8
-    sadd16 r4, r4, r5
-    sadd16 r6, r6, r7
-    sadd16 r4, r4, r10
-    usub16 r12, r4, r10
-    sel r4, r12, r4
+    sadd16 r4, r4, r11
     usub16 r12, r4, r11
     sel r4, r12, r4
-    sadd16 r6, r6, r10
-    usub16 r12, r6, r10
-    sel r6, r12, r6
+    sadd16 r6, r6, r11
     usub16 r12, r6, r11
     sel r6, r12, r6
     ldm.w r1!, {r5, r7, r8, r9}
+    ldr.w r12, [r2, #0]
+    sxtah r5, r5, r12
+    sxtah r7, r7, r12, ror #16
+    ldr.w r12, [r2, #4]
+    sxtah r8, r8, r12
+    sxtah r9, r9, r12, ror #16
+    add.w r2, r2, #8
     smmulr r12, r5, r3
     mls r5, r12, lr, r5
     smmulr r12, r7, r3
@@ -2332,19 +3521,10 @@ pqlab_mlkem_reduce32_add_tobytes12_armv7em:
     mls r9, r12, lr, r9
     pkhbt r5, r5, r7, lsl #16
     pkhbt r8, r8, r9, lsl #16
-    ldr.w r7, [r2, #0]
-    ldr.w r9, [r2, #4]
-    add.w r2, r2, #8
-    sadd16 r5, r5, r7
-    sadd16 r8, r8, r9
-    sadd16 r5, r5, r10
-    usub16 r12, r5, r10
-    sel r5, r12, r5
+    sadd16 r5, r5, r11
     usub16 r12, r5, r11
     sel r5, r12, r5
-    sadd16 r8, r8, r10
-    usub16 r12, r8, r10
-    sel r8, r12, r8
+    sadd16 r8, r8, r11
     usub16 r12, r8, r11
     sel r8, r12, r8
     lsr.w r12, r4, #16
@@ -2363,7 +3543,11 @@ pqlab_mlkem_reduce32_add_tobytes12_armv7em:
     str.w r4, [r0, #0]
     str.w r7, [r0, #4]
     str.w r9, [r0, #8]
+    str.w r4, [r10, #0]
+    str.w r7, [r10, #4]
+    str.w r9, [r10, #8]
     add.w r0, r0, #12
+    add.w r10, r10, #12
     ldr.w r12, [sp]
     cmp.w r1, r12
     bne.w 1b
@@ -3120,31 +4304,6 @@ pqlab_mlkem_tomsg_sub_armv7em:
     bne.w 1b
     pop.w {r4-r10, pc}
 .size pqlab_mlkem_tomsg_sub_armv7em, .-pqlab_mlkem_tomsg_sub_armv7em
-
-.section .text.pqlab_mlkem_zero32_armv7em, "ax", %progbits
-.global pqlab_mlkem_zero32_armv7em
-.type pqlab_mlkem_zero32_armv7em, %function
-.align 2
-pqlab_mlkem_zero32_armv7em:
-    push.w {r4-r7, lr}
-    mov.w r1, #0
-    mov.w r2, #0
-    mov.w r3, #0
-    mov.w r4, #0
-    mov.w r5, #0
-    mov.w r6, #0
-    mov.w r7, #0
-    mov.w r12, #0
-    add.w lr, r0, #1024
-1:
-    stm.w r0!, {r1-r7, r12}
-    stm.w r0!, {r1-r7, r12}
-    stm.w r0!, {r1-r7, r12}
-    stm.w r0!, {r1-r7, r12}
-    cmp.w r0, lr
-    bne.w 1b
-    pop.w {r4-r7, pc}
-.size pqlab_mlkem_zero32_armv7em, .-pqlab_mlkem_zero32_armv7em
 
 .section .text.pqlab_mlkem_check12_armv7em, "ax", %progbits
 .global pqlab_mlkem_check12_armv7em
