@@ -444,7 +444,7 @@ static uint32_t next32(void)
     rng ^= rng << 17;
     return (uint32_t)(rng >> 16);
 }
-static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16;
+static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_pwvec, n_rej, n_ntt16, n_mul16;
 static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
 {
     for (unsigned int i = 0; i < 256; i++) {
@@ -570,6 +570,25 @@ int main(void)
         pqlab_mldsa_pointwise_neon(r0, r0, b);
         mldsa_pointwise_mont_c(r1, a, b);
         cmp("mldsa_pointwise_alias", c, r0, r1);
+        /* polyvec_pointwise_acc, count 1..7: A in [0, q) against NTT(y) up to gamma1 + 8q (the
+         * sum bound's worst case: all q - 1 against all +-(2^19 + 8q)), or both up to the
+         * per-product bound q^2 / count-ish (random signs) */
+        static mldsa_poly pa[7], pb[7];
+        const unsigned int count = 1 + c % 7;
+        const int32_t top = (1 << 19) + 8 * Q;
+        for (unsigned int j = 0; j < count; j++) {
+            fill(pa[j].c, kind == 0 ? 0 : 1, Q - 1);
+            if (kind == 0) {
+                for (unsigned int i = 0; i < 256; i++) {
+                    pa[j].c[i] = pa[j].c[i] < 0 ? -pa[j].c[i] : pa[j].c[i];
+                }
+            }
+            fill(pb[j].c, kind, top);
+        }
+        pqlab_mldsa_polyvec_pointwise_acc_neon(r0, pa[0].c, pb[0].c, count);
+        mldsa_polyvec_pointwise_acc_mont_c(r1, pa, pb, count);
+        n_pwvec++;
+        cmp("mldsa_polyvec_pointwise_acc", c, r0, r1);
     }
     /* ntt16 (input |a| <= 64) and mul16_add: operands from ntt16 (a c with tau ones against an s
      * in [-eta, eta], edge kinds up to the input bound) and any values within ntt16's output
@@ -609,9 +628,9 @@ int main(void)
             cmp("mldsa_mul16_add", c * 3 + v, r0, r1);
         }
     }
-    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u "
-           "mldsa_ntt16=%u mldsa_mul16_add=%u\n",
-           n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16);
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_polyvec_pointwise_acc=%u "
+           "mldsa_rej_uniform=%u mldsa_ntt16=%u mldsa_mul16_add=%u\n",
+           n_ntt, n_invntt, n_pw, n_pwacc, n_pwvec, n_rej, n_ntt16, n_mul16);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
@@ -642,7 +661,8 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
         subst={"@NRANDOM@": str(NRANDOM)},
     )
     n = 5 + NRANDOM
-    assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
+    keys = ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc", "mldsa_polyvec_pointwise_acc")
+    assert [int(f[k]) for k in keys] == [n] * 5
     assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
     assert (int(f["mldsa_ntt16"]), int(f["mldsa_mul16_add"])) == (n, 3 * n)
 

@@ -140,6 +140,18 @@ void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], co
     }
 }
 
+void mldsa_polyvec_pointwise_acc_mont_c(int32_t w[MLDSA_N], const mldsa_poly *a, const mldsa_poly *b,
+                                        unsigned int count)
+{
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        int64_t s = 0;
+        for (unsigned int j = 0; j < count; j++) {
+            s += (int64_t)a[j].c[i] * b[j].c[i];
+        }
+        w[i] = mldsa_montgomery_reduce(s);
+    }
+}
+
 void mldsa_polyvec_nttmul_add_c(mldsa_poly *r, const mldsa_poly *base, const mldsa_poly *chat, const mldsa_poly *shat,
                                 unsigned int count)
 {

@@ -13,6 +13,7 @@
 #define PQLAB_MLDSA_NATIVE_INVNTT_TOMONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_MONT
 #define PQLAB_MLDSA_NATIVE_POINTWISE_ACC_MONT
+#define PQLAB_MLDSA_NATIVE_POLYVEC_POINTWISE_ACC_MONT
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
 #define PQLAB_MLDSA_NATIVE_BALL_SWAP
@@ -49,6 +50,11 @@ static inline void PQLAB_NAMESPACE(pointwise_acc_mont_native)(int32_t c[MLDSA_N]
                                                               const int32_t b[MLDSA_N])
 {
     pqlab_mldsa_pointwise_acc_neon(c, a, b);
+}
+static inline void PQLAB_NAMESPACE(polyvec_pointwise_acc_mont_native)(int32_t w[MLDSA_N], const mldsa_poly *a,
+                                                                      const mldsa_poly *b, unsigned int count)
+{
+    pqlab_mldsa_polyvec_pointwise_acc_neon(w, a->c, b->c, count); /* the polynomials are consecutive */
 }
 static inline void PQLAB_NAMESPACE(poly_ntt16_native)(int16_t r[MLDSA_N], const int32_t a[MLDSA_N])
 {

@@ -7,6 +7,8 @@
  *   pqlab_mldsa_invntt_neon(a)             Algorithm 42 times 2^32 in place
  *   pqlab_mldsa_pointwise_neon(c, a, b)    c = a o b 2^-32 (c may be a or b)
  *   pqlab_mldsa_pointwise_acc_neon(c, a, b) c += a o b 2^-32
+ *   pqlab_mldsa_polyvec_pointwise_acc_neon(w, a, b, count)  w = sum_j a_j o b_j 2^-32, one
+ *                                          reduction of the 64-bit sum (a_j at a + 256 j, b_j at b + 256 j)
  * and the small-modulus NTT of signing's c s1, c s2 (mldsa_ntt16.c, lib/mldsa/ntt16.c's values):
  *   pqlab_mldsa_ntt16_neon(r, a)           r = ntt16(a), int16 output
  *   pqlab_mldsa_mul16_add_neon(r, base, a, b) r = base + the product (r may alias base)
@@ -27,6 +29,7 @@ void pqlab_mldsa_ntt_neon(int32_t a[256]);
 void pqlab_mldsa_invntt_neon(int32_t a[256]);
 void pqlab_mldsa_pointwise_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
 void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const int32_t b[256]);
+void pqlab_mldsa_polyvec_pointwise_acc_neon(int32_t w[256], const int32_t *a, const int32_t *b, unsigned int count);
 void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256]);
 void pqlab_mldsa_decompose_neon(int32_t *a1, int32_t *a0, const int32_t a[256], int32_t gamma2, int32_t mul,
                                 int32_t shift, int32_t m);

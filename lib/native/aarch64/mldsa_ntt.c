@@ -294,3 +294,30 @@ void pqlab_mldsa_pointwise_acc_neon(int32_t c[256], const int32_t a[256], const 
         vst1q_s32(c + i, vaddq_s32(vld1q_s32(c + i), dsa_mont_product(vld1q_s32(a + i), vld1q_s32(b + i))));
     }
 }
+
+/* w = sum_j a_j o b_j 2^-32 with one Montgomery reduction of the exact sum (lib/mldsa/ntt.c's
+ * mldsa_polyvec_pointwise_acc_mont_c): SMULL / SMLAL accumulate the products in 64-bit lanes, t =
+ * (sum mod 2^32) q^-1 from the low halves (UZP1, MUL), SMLSL subtracts t q, and the high halves
+ * (UZP2) are (sum - t q) / 2^32 exactly, mldsa_montgomery_reduce's value. In: count >= 1,
+ * sum_j |a_j b_j| < 2^31 q; out |w| < q. */
+void pqlab_mldsa_polyvec_pointwise_acc_neon(int32_t w[256], const int32_t *a, const int32_t *b, unsigned int count)
+{
+    const int32x2_t q2 = vdup_n_s32(DSA_Q);
+    const int32x4_t q4 = vdupq_n_s32(DSA_Q);
+    for (unsigned int i = 0; i < 256; i += 4) {
+        int32x4_t x = vld1q_s32(a + i), y = vld1q_s32(b + i);
+        int64x2_t lo = vmull_s32(vget_low_s32(x), vget_low_s32(y));
+        int64x2_t hi = vmull_high_s32(x, y);
+        for (unsigned int j = 1; j < count; j++) {
+            x = vld1q_s32(a + 256 * j + i);
+            y = vld1q_s32(b + 256 * j + i);
+            lo = vmlal_s32(lo, vget_low_s32(x), vget_low_s32(y));
+            hi = vmlal_high_s32(hi, x, y);
+        }
+        const int32x4_t t =
+            vmulq_n_s32(vuzp1q_s32(vreinterpretq_s32_s64(lo), vreinterpretq_s32_s64(hi)), (int32_t)DSA_QINV);
+        lo = vmlsl_s32(lo, vget_low_s32(t), q2);
+        hi = vmlsl_high_s32(hi, t, q4);
+        vst1q_s32(w + i, vuzp2q_s32(vreinterpretq_s32_s64(lo), vreinterpretq_s32_s64(hi)));
+    }
+}
