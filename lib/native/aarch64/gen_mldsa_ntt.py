@@ -49,7 +49,12 @@ def tables() -> dict[str, list[int]]:
     assert INVN_MONT2 == pow(256, -1, Q) * (1 << 64) % Q
     assert INVN_LAST == gen_tables.centred(-z[1] * pow(256, -1, Q) * (1 << 32))
     fwd_top = with_qinv([0] + z[1:16])
-    inv_top = with_qinv([0] + [-v for v in z[1:16]]) + [INVN_MONT2, INVN_LAST, s32(INVN_MONT2 * QINV), s32(INVN_LAST * QINV)]
+    inv_top = with_qinv([0] + [-v for v in z[1:16]]) + [
+        INVN_MONT2,
+        INVN_LAST,
+        s32(INVN_MONT2 * QINV),
+        s32(INVN_LAST * QINV),
+    ]
     fwd_bot: list[int] = []
     inv_bot: list[int] = []
     for b in range(16):
@@ -65,7 +70,12 @@ def tables() -> dict[str, list[int]]:
             + [-z[127 - 4 * b - g] for g in range(4)]
             + [-z[63 - 2 * b], -z[62 - 2 * b], -z[31 - b], 0]
         )
-    return {"mldsa_ntt_fwd_top": fwd_top, "mldsa_ntt_fwd_bot": fwd_bot, "mldsa_ntt_inv_top": inv_top, "mldsa_ntt_inv_bot": inv_bot}
+    return {
+        "mldsa_ntt_fwd_top": fwd_top,
+        "mldsa_ntt_fwd_bot": fwd_bot,
+        "mldsa_ntt_inv_top": inv_top,
+        "mldsa_ntt_inv_bot": inv_bot,
+    }
 
 
 def main() -> None:

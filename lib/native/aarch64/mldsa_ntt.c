@@ -304,20 +304,27 @@ void pqlab_mldsa_polyvec_pointwise_acc_neon(int32_t w[256], const int32_t *a, co
 {
     const int32x2_t q2 = vdup_n_s32(DSA_Q);
     const int32x4_t q4 = vdupq_n_s32(DSA_Q);
-    for (unsigned int i = 0; i < 256; i += 4) {
-        int32x4_t x = vld1q_s32(a + i), y = vld1q_s32(b + i);
-        int64x2_t lo = vmull_s32(vget_low_s32(x), vget_low_s32(y));
-        int64x2_t hi = vmull_high_s32(x, y);
-        for (unsigned int j = 1; j < count; j++) {
-            x = vld1q_s32(a + 256 * j + i);
-            y = vld1q_s32(b + 256 * j + i);
-            lo = vmlal_s32(lo, vget_low_s32(x), vget_low_s32(y));
-            hi = vmlal_high_s32(hi, x, y);
+    /* 16 coefficients per step: eight independent accumulator chains */
+    for (unsigned int i = 0; i < 256; i += 16) {
+        int64x2_t s[8];
+        for (unsigned int k = 0; k < 4; k++) {
+            const int32x4_t x = vld1q_s32(a + i + 4 * k), y = vld1q_s32(b + i + 4 * k);
+            s[2 * k] = vmull_s32(vget_low_s32(x), vget_low_s32(y));
+            s[2 * k + 1] = vmull_high_s32(x, y);
         }
-        const int32x4_t t =
-            vmulq_n_s32(vuzp1q_s32(vreinterpretq_s32_s64(lo), vreinterpretq_s32_s64(hi)), (int32_t)DSA_QINV);
-        lo = vmlsl_s32(lo, vget_low_s32(t), q2);
-        hi = vmlsl_high_s32(hi, t, q4);
-        vst1q_s32(w + i, vuzp2q_s32(vreinterpretq_s32_s64(lo), vreinterpretq_s32_s64(hi)));
+        for (unsigned int j = 1; j < count; j++) {
+            for (unsigned int k = 0; k < 4; k++) {
+                const int32x4_t x = vld1q_s32(a + 256 * j + i + 4 * k), y = vld1q_s32(b + 256 * j + i + 4 * k);
+                s[2 * k] = vmlal_s32(s[2 * k], vget_low_s32(x), vget_low_s32(y));
+                s[2 * k + 1] = vmlal_high_s32(s[2 * k + 1], x, y);
+            }
+        }
+        for (unsigned int k = 0; k < 4; k++) {
+            const int32x4_t t = vmulq_n_s32(
+                vuzp1q_s32(vreinterpretq_s32_s64(s[2 * k]), vreinterpretq_s32_s64(s[2 * k + 1])), (int32_t)DSA_QINV);
+            const int64x2_t lo = vmlsl_s32(s[2 * k], vget_low_s32(t), q2);
+            const int64x2_t hi = vmlsl_high_s32(s[2 * k + 1], t, q4);
+            vst1q_s32(w + i + 4 * k, vuzp2q_s32(vreinterpretq_s32_s64(lo), vreinterpretq_s32_s64(hi)));
+        }
     }
 }

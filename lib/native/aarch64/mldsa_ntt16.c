@@ -145,29 +145,91 @@ void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256])
     ntt16_layer_narrow(r, 1, ntt16_fwd_lanes[7], 0);
 }
 
+/* mul16_add's inverse transform: Montgomery products a z 2^-16 in the SQDMULH form of mldsa_ntt.c,
+ * (SQDMULH(a, z) - SQDMULH(t, p)) / 2 with t = a z p^-1 mod 2^16 (signed): exactly (a z - t p) / 2^16.
+ * The C's mont16 forms (a z + m p) / 2^16 with m = -t as an int16, the same value except when
+ * t = -2^15 (then m = t and the C's value is this one minus p): another representative of a z 2^-16
+ * with the same bound (|a z| + 2^15 p) / 2^16, so every bound of gen_ntt16.py's inverse_bounds holds
+ * and the output x stays within |x| <= 5280, kernels.h's contract; x equals the C's whenever the
+ * product's coefficients are below 2400 (signing's c s1, c s2), where the representative is unique. */
+#define NTT16_PINV (-7679) /* p^-1 mod 2^16 as int16 */
+static inline int16x8_t mont16_q(int16x8_t a, int16x8_t z, int16x8_t zq)
+{
+    return vhsubq_s16(vqdmulhq_s16(a, z), vqdmulhq_n_s16(vmulq_s16(a, zq), NTT16_P));
+}
+/* a 2^-16 (the C's reduction points) */
+static inline int16x8_t mont16_red(int16x8_t a)
+{
+    return vhsubq_s16(vqdmulhq_n_s16(a, 1), vqdmulhq_n_s16(vmulq_n_s16(a, NTT16_PINV), NTT16_P));
+}
+#define INV_BF(a, b, zl, zq, k)                                                                                        \
+    do {                                                                                                               \
+        const int16x8_t u_ = (a);                                                                                      \
+        (a) = vaddq_s16(u_, (b));                                                                                      \
+        (b) = mont16_q(vsubq_s16(u_, (b)), vld1q_s16((zl) + (k)), vld1q_s16((zq) + (k)));                              \
+    } while (0)
+/* the lane-table index of the butterfly whose first operand is coefficient e in a layer of
+ * distance len >= 8 (gen_mldsa_ntt16.py's lanes()) */
+#define WIDE_K(e, len) (((e) / (2 * (len))) * (len) + (e) % (2 * (len)))
+
 void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256])
 {
     int16_t t[256];
-    for (unsigned int n = 0; n < 256; n += 8) {
-        vst1q_s16(t + n, mont16_mul(vld1q_s16(a + n), vld1q_s16(b + n)));
+    /* the product and the layers len = 1, 2, (reduction), 4, 8 per 16 coefficients, in registers */
+    for (unsigned int i = 0, k = 0; i < 256; i += 16, k += 8) {
+        const int16x8_t a0 = vld1q_s16(a + i), a1 = vld1q_s16(a + i + 8);
+        const int16x8_t b0 = vld1q_s16(b + i), b1 = vld1q_s16(b + i + 8);
+        int16x8_t v0 =
+            vhsubq_s16(vqdmulhq_s16(a0, b0), vqdmulhq_n_s16(vmulq_n_s16(vmulq_s16(a0, b0), NTT16_PINV), NTT16_P));
+        int16x8_t v1 =
+            vhsubq_s16(vqdmulhq_s16(a1, b1), vqdmulhq_n_s16(vmulq_n_s16(vmulq_s16(a1, b1), NTT16_PINV), NTT16_P));
+        int16x8_t x, y;
+        x = vtrn1q_s16(v0, v1);
+        y = vtrn2q_s16(v0, v1);
+        INV_BF(x, y, ntt16_inv_lanes[0], ntt16_inv_lanes_pinv[0], k);
+        v0 = vtrn1q_s16(x, y);
+        v1 = vtrn2q_s16(x, y);
+        NTT16_TRN_PAIR(32, v0, v1, x, y);
+        INV_BF(x, y, ntt16_inv_lanes[1], ntt16_inv_lanes_pinv[1], k);
+        NTT16_TRN_PAIR(32, x, y, v0, v1);
+        v0 = mont16_red(v0);
+        v1 = mont16_red(v1);
+        NTT16_TRN_PAIR(64, v0, v1, x, y);
+        INV_BF(x, y, ntt16_inv_lanes[2], ntt16_inv_lanes_pinv[2], k);
+        NTT16_TRN_PAIR(64, x, y, v0, v1);
+        INV_BF(v0, v1, ntt16_inv_lanes[3], ntt16_inv_lanes_pinv[3], k);
+        vst1q_s16(t + i, v0);
+        vst1q_s16(t + i + 8, v1);
     }
-    ntt16_layer_narrow(t, 1, ntt16_inv_lanes[0], 1);
-    ntt16_layer_narrow(t, 2, ntt16_inv_lanes[1], 1);
-    ntt16_reduce_all(t);
-    ntt16_layer_narrow(t, 4, ntt16_inv_lanes[2], 1);
-    ntt16_layer_wide(t, 8, ntt16_inv_lanes[3], 1);
-    ntt16_layer_wide(t, 16, ntt16_inv_lanes[4], 1);
-    ntt16_reduce_all(t);
-    ntt16_layer_wide(t, 32, ntt16_inv_lanes[5], 1);
-    ntt16_layer_wide(t, 64, ntt16_inv_lanes[6], 1);
-    /* the last layer (len = 128) merged with the scaling */
-    for (unsigned int j = 0; j < 128; j += 8) {
-        const int16x8_t u = vld1q_s16(t + j), v = vld1q_s16(t + j + 128);
-        const int16x8_t x0 = mont16_mul(vaddq_s16(u, v), vdupq_n_s16(NTT16_F));
-        const int16x8_t x1 = mont16_mul(vsubq_s16(u, v), vdupq_n_s16(NTT16_F_LAST));
-        vst1q_s32(r + j, vaddw_s16(vld1q_s32(base + j), vget_low_s16(x0)));
-        vst1q_s32(r + j + 4, vaddw_high_s16(vld1q_s32(base + j + 4), x0));
-        vst1q_s32(r + j + 128, vaddw_s16(vld1q_s32(base + j + 128), vget_low_s16(x1)));
-        vst1q_s32(r + j + 132, vaddw_high_s16(vld1q_s32(base + j + 132), x1));
+    /* len = 16, (reduction), 32, 64 and the last layer (len = 128) merged with the scaling: two
+     * passes of 16 vectors, vector m of pass j holding the coefficients 16 m + 8 j .. + 7 */
+    const int16x8_t f = vdupq_n_s16(NTT16_F), fq = vdupq_n_s16((int16_t)(NTT16_F * NTT16_PINV));
+    const int16x8_t fl = vdupq_n_s16(NTT16_F_LAST), flq = vdupq_n_s16((int16_t)(NTT16_F_LAST * NTT16_PINV));
+    for (unsigned int j = 0; j < 16; j += 8) {
+        int16x8_t v[16];
+        for (unsigned int m = 0; m < 16; m++) {
+            v[m] = vld1q_s16(t + 16 * m + j);
+        }
+        for (unsigned int m = 0; m < 16; m += 2) {
+            INV_BF(v[m], v[m + 1], ntt16_inv_lanes[4], ntt16_inv_lanes_pinv[4], WIDE_K(16 * m + j, 16));
+        }
+        for (unsigned int m = 0; m < 16; m++) {
+            v[m] = mont16_red(v[m]);
+        }
+        for (unsigned int m = 0; m < 16; m += (m % 4 == 1) ? 3 : 1) {
+            INV_BF(v[m], v[m + 2], ntt16_inv_lanes[5], ntt16_inv_lanes_pinv[5], WIDE_K(16 * m + j, 32));
+        }
+        for (unsigned int m = 0; m < 16; m += (m % 8 == 3) ? 5 : 1) {
+            INV_BF(v[m], v[m + 4], ntt16_inv_lanes[6], ntt16_inv_lanes_pinv[6], WIDE_K(16 * m + j, 64));
+        }
+        for (unsigned int m = 0; m < 8; m++) {
+            const unsigned int e = 16 * m + j;
+            const int16x8_t x0 = mont16_q(vaddq_s16(v[m], v[m + 8]), f, fq);
+            const int16x8_t x1 = mont16_q(vsubq_s16(v[m], v[m + 8]), fl, flq);
+            vst1q_s32(r + e, vaddw_s16(vld1q_s32(base + e), vget_low_s16(x0)));
+            vst1q_s32(r + e + 4, vaddw_high_s16(vld1q_s32(base + e + 4), x0));
+            vst1q_s32(r + e + 128, vaddw_s16(vld1q_s32(base + e + 128), vget_low_s16(x1)));
+            vst1q_s32(r + e + 132, vaddw_high_s16(vld1q_s32(base + e + 132), x1));
+        }
     }
 }
