@@ -17,6 +17,8 @@
 #define PQLAB_MLDSA_NATIVE_REJ_UNIFORM
 #define PQLAB_MLDSA_NATIVE_POLY_REJ_BOUNDED
 #define PQLAB_MLDSA_NATIVE_BALL_SWAP
+#define PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK
+#define PQLAB_MLDSA_NATIVE_POLY_EXPAND_MASK_X4
 #define PQLAB_MLDSA_NATIVE_POLY_NTT16
 #define PQLAB_MLDSA_NATIVE_POLY_MUL16_ADD
 #define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
@@ -92,6 +94,20 @@ static inline void PQLAB_NAMESPACE(poly_rej_bounded_native)(mldsa_poly *a, const
                                                             uint16_t nonce)
 {
     pqlab_mldsa_poly_rej_bounded_neon(a->c, rhoprime, nonce, MLDSA_ETA);
+}
+
+/* ExpandMask's coefficients have 18 bits (gamma1 = 2^17) or 20 (2^19) */
+#define PQLAB_AARCH64_MASK_BITS (MLDSA_GAMMA1 == (1 << 17) ? 18 : 20)
+static inline void PQLAB_NAMESPACE(poly_expand_mask_native)(mldsa_poly *y, const uint8_t rhopp[MLDSA_CRHBYTES],
+                                                            uint16_t nonce)
+{
+    pqlab_mldsa_expand_mask_neon(y->c, rhopp, nonce, PQLAB_AARCH64_MASK_BITS);
+}
+static inline void PQLAB_NAMESPACE(poly_expand_mask_x4_native)(mldsa_poly *y0, mldsa_poly *y1, mldsa_poly *y2,
+                                                               mldsa_poly *y3, const uint8_t rhopp[MLDSA_CRHBYTES],
+                                                               const uint16_t nonce[4])
+{
+    pqlab_mldsa_expand_mask_x4_neon(y0->c, y1->c, y2->c, y3->c, rhopp, nonce, PQLAB_AARCH64_MASK_BITS);
 }
 
 static inline uint32_t PQLAB_NAMESPACE(ball_swap_native)(uint32_t w[MLDSA_N / 4], unsigned int nwords, uint32_t j,
