@@ -56,7 +56,7 @@ def inverse(length: int) -> list[int]:
 
 
 def times_pinv(vals: list[int]) -> list[int]:
-    """z p^-1 mod 2^16 as int16: mldsa_ntt16.c's inverse computes the Montgomery product a z 2^-16 as
+    """z p^-1 mod 2^16 as int16: mldsa_ntt16.c computes the Montgomery product a z 2^-16 as
     (SQDMULH(a, z) - SQDMULH(a (z p^-1), p)) / 2"""
     pinv = pow(gen_ntt16.P, -1, 1 << 16)
     out = []
@@ -95,7 +95,9 @@ def main() -> None:
     print("/* inverse layers len = 1, 2, ..., 64 (the last one, len = 128, is merged with the scaling) */")
     print(table("ntt16_inv_lanes", [(ln, inverse(ln)) for ln in (1, 2, 4, 8, 16, 32, 64)]))
     print()
-    print("/* the same factors times p^-1 mod 2^16 (int16) */")
+    print("/* the forward and inverse factors times p^-1 mod 2^16 (int16) */")
+    print(table("ntt16_fwd_lanes_pinv", [(ln, times_pinv(forward(ln))) for ln in (128, 64, 32, 16, 8, 4, 2, 1)]))
+    print()
     print(table("ntt16_inv_lanes_pinv", [(ln, times_pinv(inverse(ln))) for ln in (1, 2, 4, 8, 16, 32, 64)]))
     print()
     print("#endif")

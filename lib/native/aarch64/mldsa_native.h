@@ -24,6 +24,7 @@
 #define PQLAB_MLDSA_NATIVE_POLY_DECOMPOSE
 #define PQLAB_MLDSA_NATIVE_POLY_MAKE_HINT_LOW
 #define PQLAB_MLDSA_NATIVE_POLY_CHKNORM
+#define PQLAB_MLDSA_NATIVE_POLYW1_PACK
 
 /* Decompose's floor(x / (2 gamma2)) as (x mul) >> shift: lib/mldsa/rounding.h's DEC_MUL /
  * DEC_SHIFT (mul = ceil(2^shift / (2 gamma2)); the KATs of all three parameter sets run
@@ -82,6 +83,11 @@ static inline unsigned int PQLAB_NAMESPACE(poly_make_hint_low_native)(int32_t h[
 static inline uint32_t PQLAB_NAMESPACE(poly_chknorm_native)(const int32_t a[MLDSA_N], int32_t bound)
 {
     return pqlab_mldsa_chknorm_neon(a, bound);
+}
+
+static inline void PQLAB_NAMESPACE(polyw1_pack_native)(uint8_t r[MLDSA_POLYW1_BYTES], const int32_t a[MLDSA_N])
+{
+    pqlab_mldsa_w1_pack_neon(r, a, MLDSA_POLYW1_BYTES == 192 ? 6 : 4);
 }
 
 static inline unsigned int PQLAB_NAMESPACE(rej_uniform_native)(int32_t a[MLDSA_N], unsigned int ctr, const uint8_t *buf,

@@ -17,6 +17,7 @@
  *   pqlab_mldsa_decompose_neon(a1, a0, a, gamma2, mul, shift, m)   a1 or a0 may be NULL
  *   pqlab_mldsa_make_hint_low_neon(h, a0, d, a1, gamma2)           returns the number of ones
  *   pqlab_mldsa_chknorm_neon(a, bound)                             1 when some |a_i| >= bound
+ *   pqlab_mldsa_w1_pack_neon(r, a, bits)                            w1Encode's SimpleBitPack, bits 6 or 4
  * tests/test_native_aarch64.py compares them with the C. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NEON_H
@@ -36,6 +37,7 @@ void pqlab_mldsa_decompose_neon(int32_t *a1, int32_t *a0, const int32_t a[256], 
 unsigned int pqlab_mldsa_make_hint_low_neon(int32_t h[256], const int32_t a0[256], const int32_t d[256],
                                             const int32_t a1[256], int32_t gamma2);
 uint32_t pqlab_mldsa_chknorm_neon(const int32_t a[256], int32_t bound);
+void pqlab_mldsa_w1_pack_neon(uint8_t *r, const int32_t a[256], unsigned int bits);
 void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const int16_t a[256], const int16_t b[256]);
 
 #endif
