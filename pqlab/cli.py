@@ -819,7 +819,11 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
 
 
 def _sign_fit_rows(impl, plat, fits, as_json: bool) -> list[dict]:
-    """`pqlab estimate --sign-fit`'s JSON rows (one per CPU model) and its text."""
+    """`pqlab estimate --sign-fit`'s JSON rows (one per CPU model) and its text; the line's value at
+    FIPS 204's expected iteration count where the scheme has one."""
+    from pqlab.estimate import EXPECTED_SIGN_ITERATIONS
+
+    expected = EXPECTED_SIGN_ITERATIONS.get(impl.scheme)
     rows = [
         {
             "scheme": impl.scheme,
@@ -832,7 +836,8 @@ def _sign_fit_rows(impl, plat, fits, as_json: bool) -> list[dict]:
             "estimate_cycles": [round(c) for c in f.cycles],
             "fixed": round(f.fixed),
             "per_iteration": round(f.per_iteration),
-            "at_4.25": round(f.at(4.25)),
+            "expected_iterations": expected,
+            "at_expected": round(f.at(expected)) if expected else None,
         }
         for f in fits
     ]
@@ -845,10 +850,10 @@ def _sign_fit_rows(impl, plat, fits, as_json: bool) -> list[dict]:
             for it, c in zip(f.iterations, f.cycles):
                 click.echo(f"  {it:>3} iterations {round(c):>14,}  (line {round(f.at(it)):>14,})")
             mean = sum(f.cycles) / len(f.cycles)
+            at = f"; at FIPS 204's expected {expected} iterations {round(f.at(expected)):,}" if expected else ""
             click.echo(
-                f"  line: {round(f.fixed):,} + {round(f.per_iteration):,} per iteration; at 4.25 iterations "
-                f"{round(f.at(4.25)):,}; mean of these {len(f.cycles)} {round(mean):,} "
-                f"(mean {sum(f.iterations) / len(f.iterations):.2f} iterations)"
+                f"  line: {round(f.fixed):,} + {round(f.per_iteration):,} per iteration{at}; mean of these "
+                f"{len(f.cycles)} {round(mean):,} (mean {sum(f.iterations) / len(f.iterations):.2f} iterations)"
             )
         click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured; not stored)")
     return rows

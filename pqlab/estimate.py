@@ -383,6 +383,10 @@ class SignFit:
         return self.fixed + self.per_iteration * iterations
 
 
+# FIPS 204 Table 1: the expected number of repetitions of the signing loop
+EXPECTED_SIGN_ITERATIONS = {"ml-dsa-44": 4.25, "ml-dsa-65": 5.1, "ml-dsa-87": 3.85}
+
+
 def least_squares(xs: list[int], ys: list[float]) -> tuple[float, float]:
     """(a, b) of the line y = a + b x through the points by least squares; refuses fewer than
     two distinct x (no line is determined)."""

@@ -281,7 +281,8 @@ def test_cli_sign_fit_pairs_signatures_with_their_iterations(tmp_path):
     assert not db.exists()
     text = CliRunner().invoke(main, args, catch_exceptions=False).output
     assert "ESTIMATES per signature" in text and "not measured; not stored" in text
-    assert f"at 4.25 iterations {row['at_4.25']:,}" in text
+    assert row["expected_iterations"] == 4.25
+    assert f"at FIPS 204's expected 4.25 iterations {row['at_expected']:,}" in text
 
 
 def test_sign_fit_refuses_without_iteration_records():
