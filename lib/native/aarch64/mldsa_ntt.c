@@ -43,13 +43,13 @@ static inline int32x4_t dsa_fqmul(int32x4_t a, int32x4_t z, int32x4_t zq)
     vhsubq_s32(vqdmulhq_laneq_s32((a), (z), L), vqdmulhq_n_s32(vmulq_laneq_s32((a), (zq), L), DSA_Q))
 
 /* (a, b) -> (a + z b, a - z b), Algorithm 41's butterfly */
-#define CT_L(a, b, z, zq, L)                                                                                           \
+#define DSA_CT_L(a, b, z, zq, L)                                                                                       \
     do {                                                                                                               \
         const int32x4_t t_ = DSA_FQMUL_LANE((b), (z), (zq), L);                                                        \
         (b) = vsubq_s32((a), t_);                                                                                      \
         (a) = vaddq_s32((a), t_);                                                                                      \
     } while (0)
-#define CT_V(a, b, z, zq)                                                                                              \
+#define DSA_CT_V(a, b, z, zq)                                                                                          \
     do {                                                                                                               \
         const int32x4_t t_ = dsa_fqmul((b), (z), (zq));                                                                \
         (b) = vsubq_s32((a), t_);                                                                                      \
@@ -58,13 +58,13 @@ static inline int32x4_t dsa_fqmul(int32x4_t a, int32x4_t z, int32x4_t zq)
 
 /* (a, b) -> (a + b, -z (a - b)), Algorithm 42's butterfly with the C's operand order (the
  * tables hold -z) */
-#define GS_L(a, b, z, zq, L)                                                                                           \
+#define DSA_GS_L(a, b, z, zq, L)                                                                                       \
     do {                                                                                                               \
         const int32x4_t t_ = (a);                                                                                      \
         (a) = vaddq_s32(t_, (b));                                                                                      \
         (b) = DSA_FQMUL_LANE(vsubq_s32(t_, (b)), (z), (zq), L);                                                        \
     } while (0)
-#define GS_V(a, b, z, zq)                                                                                              \
+#define DSA_GS_V(a, b, z, zq)                                                                                          \
     do {                                                                                                               \
         const int32x4_t t_ = (a);                                                                                      \
         (a) = vaddq_s32(t_, (b));                                                                                      \
@@ -74,7 +74,7 @@ static inline int32x4_t dsa_fqmul(int32x4_t a, int32x4_t z, int32x4_t zq)
 #define TRN64(op, x, y) vreinterpretq_s32_s64(op(vreinterpretq_s64_s32(x), vreinterpretq_s64_s32(y)))
 
 /* 4 x 4 transpose: vector k of the result holds lane k of x0..x3 */
-#define TRANSPOSE4(x0, x1, x2, x3)                                                                                     \
+#define DSA_TRANSPOSE4(x0, x1, x2, x3)                                                                                 \
     do {                                                                                                               \
         const int32x4_t p0_ = vtrn1q_s32((x0), (x1)), p1_ = vtrn2q_s32((x0), (x1));                                    \
         const int32x4_t p2_ = vtrn1q_s32((x2), (x3)), p3_ = vtrn2q_s32((x2), (x3));                                    \
@@ -100,41 +100,41 @@ void pqlab_mldsa_ntt_neon(int32_t c[256])
         int32x4_t v12 = vld1q_s32(p + 192), v13 = vld1q_s32(p + 208), v14 = vld1q_s32(p + 224),
                   v15 = vld1q_s32(p + 240);
         /* len 128: zetas[1] */
-        CT_L(v0, v8, z0, q0, 1);
-        CT_L(v1, v9, z0, q0, 1);
-        CT_L(v2, v10, z0, q0, 1);
-        CT_L(v3, v11, z0, q0, 1);
-        CT_L(v4, v12, z0, q0, 1);
-        CT_L(v5, v13, z0, q0, 1);
-        CT_L(v6, v14, z0, q0, 1);
-        CT_L(v7, v15, z0, q0, 1);
+        DSA_CT_L(v0, v8, z0, q0, 1);
+        DSA_CT_L(v1, v9, z0, q0, 1);
+        DSA_CT_L(v2, v10, z0, q0, 1);
+        DSA_CT_L(v3, v11, z0, q0, 1);
+        DSA_CT_L(v4, v12, z0, q0, 1);
+        DSA_CT_L(v5, v13, z0, q0, 1);
+        DSA_CT_L(v6, v14, z0, q0, 1);
+        DSA_CT_L(v7, v15, z0, q0, 1);
         /* len 64: zetas[2], zetas[3] */
-        CT_L(v0, v4, z0, q0, 2);
-        CT_L(v1, v5, z0, q0, 2);
-        CT_L(v2, v6, z0, q0, 2);
-        CT_L(v3, v7, z0, q0, 2);
-        CT_L(v8, v12, z0, q0, 3);
-        CT_L(v9, v13, z0, q0, 3);
-        CT_L(v10, v14, z0, q0, 3);
-        CT_L(v11, v15, z0, q0, 3);
+        DSA_CT_L(v0, v4, z0, q0, 2);
+        DSA_CT_L(v1, v5, z0, q0, 2);
+        DSA_CT_L(v2, v6, z0, q0, 2);
+        DSA_CT_L(v3, v7, z0, q0, 2);
+        DSA_CT_L(v8, v12, z0, q0, 3);
+        DSA_CT_L(v9, v13, z0, q0, 3);
+        DSA_CT_L(v10, v14, z0, q0, 3);
+        DSA_CT_L(v11, v15, z0, q0, 3);
         /* len 32: zetas[4..7] */
-        CT_L(v0, v2, z1, q1, 0);
-        CT_L(v1, v3, z1, q1, 0);
-        CT_L(v4, v6, z1, q1, 1);
-        CT_L(v5, v7, z1, q1, 1);
-        CT_L(v8, v10, z1, q1, 2);
-        CT_L(v9, v11, z1, q1, 2);
-        CT_L(v12, v14, z1, q1, 3);
-        CT_L(v13, v15, z1, q1, 3);
+        DSA_CT_L(v0, v2, z1, q1, 0);
+        DSA_CT_L(v1, v3, z1, q1, 0);
+        DSA_CT_L(v4, v6, z1, q1, 1);
+        DSA_CT_L(v5, v7, z1, q1, 1);
+        DSA_CT_L(v8, v10, z1, q1, 2);
+        DSA_CT_L(v9, v11, z1, q1, 2);
+        DSA_CT_L(v12, v14, z1, q1, 3);
+        DSA_CT_L(v13, v15, z1, q1, 3);
         /* len 16: zetas[8..15] */
-        CT_L(v0, v1, z2, q2, 0);
-        CT_L(v2, v3, z2, q2, 1);
-        CT_L(v4, v5, z2, q2, 2);
-        CT_L(v6, v7, z2, q2, 3);
-        CT_L(v8, v9, z3, q3, 0);
-        CT_L(v10, v11, z3, q3, 1);
-        CT_L(v12, v13, z3, q3, 2);
-        CT_L(v14, v15, z3, q3, 3);
+        DSA_CT_L(v0, v1, z2, q2, 0);
+        DSA_CT_L(v2, v3, z2, q2, 1);
+        DSA_CT_L(v4, v5, z2, q2, 2);
+        DSA_CT_L(v6, v7, z2, q2, 3);
+        DSA_CT_L(v8, v9, z3, q3, 0);
+        DSA_CT_L(v10, v11, z3, q3, 1);
+        DSA_CT_L(v12, v13, z3, q3, 2);
+        DSA_CT_L(v14, v15, z3, q3, 3);
         vst1q_s32(p, v0);
         vst1q_s32(p + 16, v1);
         vst1q_s32(p + 32, v2);
@@ -158,16 +158,16 @@ void pqlab_mldsa_ntt_neon(int32_t c[256])
         const int32x4_t za = vld1q_s32(t), qa = vld1q_s32(t + 16);
         int32x4_t w0 = vld1q_s32(p), w1 = vld1q_s32(p + 4), w2 = vld1q_s32(p + 8), w3 = vld1q_s32(p + 12);
         /* len 8: zetas[16 + b]; len 4: zetas[32 + 2b], zetas[33 + 2b] */
-        CT_L(w0, w2, za, qa, 0);
-        CT_L(w1, w3, za, qa, 0);
-        CT_L(w0, w1, za, qa, 1);
-        CT_L(w2, w3, za, qa, 2);
-        TRANSPOSE4(w0, w1, w2, w3);
+        DSA_CT_L(w0, w2, za, qa, 0);
+        DSA_CT_L(w1, w3, za, qa, 0);
+        DSA_CT_L(w0, w1, za, qa, 1);
+        DSA_CT_L(w2, w3, za, qa, 2);
+        DSA_TRANSPOSE4(w0, w1, w2, w3);
         /* len 2: lane g uses zetas[64 + 4b + g]; len 1: zetas[128 + 8b + 2g], zetas[129 + 8b + 2g] */
-        CT_V(w0, w2, vld1q_s32(t + 4), vld1q_s32(t + 20));
-        CT_V(w1, w3, vld1q_s32(t + 4), vld1q_s32(t + 20));
-        CT_V(w0, w1, vld1q_s32(t + 8), vld1q_s32(t + 24));
-        CT_V(w2, w3, vld1q_s32(t + 12), vld1q_s32(t + 28));
+        DSA_CT_V(w0, w2, vld1q_s32(t + 4), vld1q_s32(t + 20));
+        DSA_CT_V(w1, w3, vld1q_s32(t + 4), vld1q_s32(t + 20));
+        DSA_CT_V(w0, w1, vld1q_s32(t + 8), vld1q_s32(t + 24));
+        DSA_CT_V(w2, w3, vld1q_s32(t + 12), vld1q_s32(t + 28));
         const int32x4x4_t o = {{w0, w1, w2, w3}};
         vst4q_s32(p, o);
     }
@@ -182,17 +182,17 @@ void pqlab_mldsa_invntt_neon(int32_t c[256])
         const int32x4x4_t in = vld4q_s32(p); /* vector k, lane g: coefficient 16 b + 4 g + k */
         int32x4_t w0 = in.val[0], w1 = in.val[1], w2 = in.val[2], w3 = in.val[3];
         /* len 1: -zetas[255 - 8b - 2g], -zetas[254 - 8b - 2g]; len 2: -zetas[127 - 4b - g] */
-        GS_V(w0, w1, vld1q_s32(t), vld1q_s32(t + 16));
-        GS_V(w2, w3, vld1q_s32(t + 4), vld1q_s32(t + 20));
-        GS_V(w0, w2, vld1q_s32(t + 8), vld1q_s32(t + 24));
-        GS_V(w1, w3, vld1q_s32(t + 8), vld1q_s32(t + 24));
-        TRANSPOSE4(w0, w1, w2, w3);
+        DSA_GS_V(w0, w1, vld1q_s32(t), vld1q_s32(t + 16));
+        DSA_GS_V(w2, w3, vld1q_s32(t + 4), vld1q_s32(t + 20));
+        DSA_GS_V(w0, w2, vld1q_s32(t + 8), vld1q_s32(t + 24));
+        DSA_GS_V(w1, w3, vld1q_s32(t + 8), vld1q_s32(t + 24));
+        DSA_TRANSPOSE4(w0, w1, w2, w3);
         /* len 4: -zetas[63 - 2b], -zetas[62 - 2b]; len 8: -zetas[31 - b] */
         const int32x4_t zd = vld1q_s32(t + 12), qd = vld1q_s32(t + 28);
-        GS_L(w0, w1, zd, qd, 0);
-        GS_L(w2, w3, zd, qd, 1);
-        GS_L(w0, w2, zd, qd, 2);
-        GS_L(w1, w3, zd, qd, 2);
+        DSA_GS_L(w0, w1, zd, qd, 0);
+        DSA_GS_L(w2, w3, zd, qd, 1);
+        DSA_GS_L(w0, w2, zd, qd, 2);
+        DSA_GS_L(w1, w3, zd, qd, 2);
         vst1q_s32(p, w0);
         vst1q_s32(p + 4, w1);
         vst1q_s32(p + 8, w2);
@@ -212,32 +212,32 @@ void pqlab_mldsa_invntt_neon(int32_t c[256])
         int32x4_t v12 = vld1q_s32(p + 192), v13 = vld1q_s32(p + 208), v14 = vld1q_s32(p + 224),
                   v15 = vld1q_s32(p + 240);
         /* len 16: block B = m / 2 uses -zetas[15 - B] */
-        GS_L(v0, v1, z3, q3, 3);
-        GS_L(v2, v3, z3, q3, 2);
-        GS_L(v4, v5, z3, q3, 1);
-        GS_L(v6, v7, z3, q3, 0);
-        GS_L(v8, v9, z2, q2, 3);
-        GS_L(v10, v11, z2, q2, 2);
-        GS_L(v12, v13, z2, q2, 1);
-        GS_L(v14, v15, z2, q2, 0);
+        DSA_GS_L(v0, v1, z3, q3, 3);
+        DSA_GS_L(v2, v3, z3, q3, 2);
+        DSA_GS_L(v4, v5, z3, q3, 1);
+        DSA_GS_L(v6, v7, z3, q3, 0);
+        DSA_GS_L(v8, v9, z2, q2, 3);
+        DSA_GS_L(v10, v11, z2, q2, 2);
+        DSA_GS_L(v12, v13, z2, q2, 1);
+        DSA_GS_L(v14, v15, z2, q2, 0);
         /* len 32: -zetas[7 - m / 4] */
-        GS_L(v0, v2, z1, q1, 3);
-        GS_L(v1, v3, z1, q1, 3);
-        GS_L(v4, v6, z1, q1, 2);
-        GS_L(v5, v7, z1, q1, 2);
-        GS_L(v8, v10, z1, q1, 1);
-        GS_L(v9, v11, z1, q1, 1);
-        GS_L(v12, v14, z1, q1, 0);
-        GS_L(v13, v15, z1, q1, 0);
+        DSA_GS_L(v0, v2, z1, q1, 3);
+        DSA_GS_L(v1, v3, z1, q1, 3);
+        DSA_GS_L(v4, v6, z1, q1, 2);
+        DSA_GS_L(v5, v7, z1, q1, 2);
+        DSA_GS_L(v8, v10, z1, q1, 1);
+        DSA_GS_L(v9, v11, z1, q1, 1);
+        DSA_GS_L(v12, v14, z1, q1, 0);
+        DSA_GS_L(v13, v15, z1, q1, 0);
         /* len 64: -zetas[3 - m / 8] */
-        GS_L(v0, v4, z0, q0, 3);
-        GS_L(v1, v5, z0, q0, 3);
-        GS_L(v2, v6, z0, q0, 3);
-        GS_L(v3, v7, z0, q0, 3);
-        GS_L(v8, v12, z0, q0, 2);
-        GS_L(v9, v13, z0, q0, 2);
-        GS_L(v10, v14, z0, q0, 2);
-        GS_L(v11, v15, z0, q0, 2);
+        DSA_GS_L(v0, v4, z0, q0, 3);
+        DSA_GS_L(v1, v5, z0, q0, 3);
+        DSA_GS_L(v2, v6, z0, q0, 3);
+        DSA_GS_L(v3, v7, z0, q0, 3);
+        DSA_GS_L(v8, v12, z0, q0, 2);
+        DSA_GS_L(v9, v13, z0, q0, 2);
+        DSA_GS_L(v10, v14, z0, q0, 2);
+        DSA_GS_L(v11, v15, z0, q0, 2);
         /* len 128 with the scaling, as the C: (t + u) 41978, (t - u) 3975713 */
 #define DSA_LAST(x, y)                                                                                                 \
     do {                                                                                                               \

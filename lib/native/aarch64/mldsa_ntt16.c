@@ -49,7 +49,7 @@ static inline int16x8_t mont16_red(int16x8_t a)
 {
     return vhsubq_s16(vqdmulhq_n_s16(a, 1), vqdmulhq_n_s16(vmulq_n_s16(a, NTT16_PINV), NTT16_P));
 }
-#define INV_BF(a, b, zl, zq, k)                                                                                        \
+#define NTT16_INV_BF(a, b, zl, zq, k)                                                                                  \
     do {                                                                                                               \
         const int16x8_t u_ = (a);                                                                                      \
         (a) = vaddq_s16(u_, (b));                                                                                      \
@@ -57,9 +57,9 @@ static inline int16x8_t mont16_red(int16x8_t a)
     } while (0)
 /* the lane-table index of the butterfly whose first operand is coefficient e in a layer of
  * distance len >= 8 (gen_mldsa_ntt16.py's lanes()) */
-#define WIDE_K(e, len) (((e) / (2 * (len))) * (len) + (e) % (2 * (len)))
+#define NTT16_WIDE_K(e, len) (((e) / (2 * (len))) * (len) + (e) % (2 * (len)))
 
-#define FWD_BF(a, b, zl, zq, k)                                                                                        \
+#define NTT16_FWD_BF(a, b, zl, zq, k)                                                                                  \
     do {                                                                                                               \
         const int16x8_t t_ = mont16_q((b), vld1q_s16((zl) + (k)), vld1q_s16((zq) + (k)));                              \
         (b) = vsubq_s16((a), t_);                                                                                      \
@@ -79,16 +79,16 @@ void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256])
             v[m] = vcombine_s16(vmovn_s32(vld1q_s32(a + 16 * m + j)), vmovn_s32(vld1q_s32(a + 16 * m + j + 4)));
         }
         for (unsigned int m = 0; m < 8; m++) {
-            FWD_BF(v[m], v[m + 8], ntt16_fwd_lanes[0], ntt16_fwd_lanes_pinv[0], WIDE_K(16 * m + j, 128));
+            NTT16_FWD_BF(v[m], v[m + 8], ntt16_fwd_lanes[0], ntt16_fwd_lanes_pinv[0], NTT16_WIDE_K(16 * m + j, 128));
         }
         for (unsigned int m = 0; m < 16; m += (m % 8 == 3) ? 5 : 1) {
-            FWD_BF(v[m], v[m + 4], ntt16_fwd_lanes[1], ntt16_fwd_lanes_pinv[1], WIDE_K(16 * m + j, 64));
+            NTT16_FWD_BF(v[m], v[m + 4], ntt16_fwd_lanes[1], ntt16_fwd_lanes_pinv[1], NTT16_WIDE_K(16 * m + j, 64));
         }
         for (unsigned int m = 0; m < 16; m += (m % 4 == 1) ? 3 : 1) {
-            FWD_BF(v[m], v[m + 2], ntt16_fwd_lanes[2], ntt16_fwd_lanes_pinv[2], WIDE_K(16 * m + j, 32));
+            NTT16_FWD_BF(v[m], v[m + 2], ntt16_fwd_lanes[2], ntt16_fwd_lanes_pinv[2], NTT16_WIDE_K(16 * m + j, 32));
         }
         for (unsigned int m = 0; m < 16; m += 2) {
-            FWD_BF(v[m], v[m + 1], ntt16_fwd_lanes[3], ntt16_fwd_lanes_pinv[3], WIDE_K(16 * m + j, 16));
+            NTT16_FWD_BF(v[m], v[m + 1], ntt16_fwd_lanes[3], ntt16_fwd_lanes_pinv[3], NTT16_WIDE_K(16 * m + j, 16));
         }
         for (unsigned int m = 0; m < 16; m++) {
             vst1q_s16(r + 16 * m + j, v[m]);
@@ -97,18 +97,18 @@ void pqlab_mldsa_ntt16_neon(int16_t r[256], const int32_t a[256])
     /* len = 8, 4, (reduction), 2, 1 per 16 coefficients */
     for (unsigned int i = 0, k = 0; i < 256; i += 16, k += 8) {
         int16x8_t v0 = vld1q_s16(r + i), v1 = vld1q_s16(r + i + 8), x, y;
-        FWD_BF(v0, v1, ntt16_fwd_lanes[4], ntt16_fwd_lanes_pinv[4], k);
+        NTT16_FWD_BF(v0, v1, ntt16_fwd_lanes[4], ntt16_fwd_lanes_pinv[4], k);
         NTT16_TRN_PAIR(64, v0, v1, x, y);
-        FWD_BF(x, y, ntt16_fwd_lanes[5], ntt16_fwd_lanes_pinv[5], k);
+        NTT16_FWD_BF(x, y, ntt16_fwd_lanes[5], ntt16_fwd_lanes_pinv[5], k);
         NTT16_TRN_PAIR(64, x, y, v0, v1);
         v0 = mont16_red(v0);
         v1 = mont16_red(v1);
         NTT16_TRN_PAIR(32, v0, v1, x, y);
-        FWD_BF(x, y, ntt16_fwd_lanes[6], ntt16_fwd_lanes_pinv[6], k);
+        NTT16_FWD_BF(x, y, ntt16_fwd_lanes[6], ntt16_fwd_lanes_pinv[6], k);
         NTT16_TRN_PAIR(32, x, y, v0, v1);
         x = vtrn1q_s16(v0, v1);
         y = vtrn2q_s16(v0, v1);
-        FWD_BF(x, y, ntt16_fwd_lanes[7], ntt16_fwd_lanes_pinv[7], k);
+        NTT16_FWD_BF(x, y, ntt16_fwd_lanes[7], ntt16_fwd_lanes_pinv[7], k);
         vst1q_s16(r + i, vtrn1q_s16(x, y));
         vst1q_s16(r + i + 8, vtrn2q_s16(x, y));
     }
@@ -128,18 +128,18 @@ void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const i
         int16x8_t x, y;
         x = vtrn1q_s16(v0, v1);
         y = vtrn2q_s16(v0, v1);
-        INV_BF(x, y, ntt16_inv_lanes[0], ntt16_inv_lanes_pinv[0], k);
+        NTT16_INV_BF(x, y, ntt16_inv_lanes[0], ntt16_inv_lanes_pinv[0], k);
         v0 = vtrn1q_s16(x, y);
         v1 = vtrn2q_s16(x, y);
         NTT16_TRN_PAIR(32, v0, v1, x, y);
-        INV_BF(x, y, ntt16_inv_lanes[1], ntt16_inv_lanes_pinv[1], k);
+        NTT16_INV_BF(x, y, ntt16_inv_lanes[1], ntt16_inv_lanes_pinv[1], k);
         NTT16_TRN_PAIR(32, x, y, v0, v1);
         v0 = mont16_red(v0);
         v1 = mont16_red(v1);
         NTT16_TRN_PAIR(64, v0, v1, x, y);
-        INV_BF(x, y, ntt16_inv_lanes[2], ntt16_inv_lanes_pinv[2], k);
+        NTT16_INV_BF(x, y, ntt16_inv_lanes[2], ntt16_inv_lanes_pinv[2], k);
         NTT16_TRN_PAIR(64, x, y, v0, v1);
-        INV_BF(v0, v1, ntt16_inv_lanes[3], ntt16_inv_lanes_pinv[3], k);
+        NTT16_INV_BF(v0, v1, ntt16_inv_lanes[3], ntt16_inv_lanes_pinv[3], k);
         vst1q_s16(t + i, v0);
         vst1q_s16(t + i + 8, v1);
     }
@@ -153,16 +153,16 @@ void pqlab_mldsa_mul16_add_neon(int32_t r[256], const int32_t base[256], const i
             v[m] = vld1q_s16(t + 16 * m + j);
         }
         for (unsigned int m = 0; m < 16; m += 2) {
-            INV_BF(v[m], v[m + 1], ntt16_inv_lanes[4], ntt16_inv_lanes_pinv[4], WIDE_K(16 * m + j, 16));
+            NTT16_INV_BF(v[m], v[m + 1], ntt16_inv_lanes[4], ntt16_inv_lanes_pinv[4], NTT16_WIDE_K(16 * m + j, 16));
         }
         for (unsigned int m = 0; m < 16; m++) {
             v[m] = mont16_red(v[m]);
         }
         for (unsigned int m = 0; m < 16; m += (m % 4 == 1) ? 3 : 1) {
-            INV_BF(v[m], v[m + 2], ntt16_inv_lanes[5], ntt16_inv_lanes_pinv[5], WIDE_K(16 * m + j, 32));
+            NTT16_INV_BF(v[m], v[m + 2], ntt16_inv_lanes[5], ntt16_inv_lanes_pinv[5], NTT16_WIDE_K(16 * m + j, 32));
         }
         for (unsigned int m = 0; m < 16; m += (m % 8 == 3) ? 5 : 1) {
-            INV_BF(v[m], v[m + 4], ntt16_inv_lanes[6], ntt16_inv_lanes_pinv[6], WIDE_K(16 * m + j, 64));
+            NTT16_INV_BF(v[m], v[m + 4], ntt16_inv_lanes[6], ntt16_inv_lanes_pinv[6], NTT16_WIDE_K(16 * m + j, 64));
         }
         for (unsigned int m = 0; m < 8; m++) {
             const unsigned int e = 16 * m + j;

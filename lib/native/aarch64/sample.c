@@ -300,7 +300,7 @@ void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64
  * -(bit offset mod 8) and AND with 2^bits - 1 leave its bits. Reads 16 bytes from every group
  * start, so up to 6 bytes past the 576 / 640 packed bytes. Constant time (no branch or address
  * depends on the bytes). */
-static void mask_unpack(int32_t a[256], const uint8_t *buf, unsigned int bits)
+static void aarch64_mask_unpack(int32_t a[256], const uint8_t *buf, unsigned int bits)
 {
     static const uint8_t idx18[16] = {0, 1, 2, 255, 2, 3, 4, 255, 4, 5, 6, 255, 6, 7, 8, 255};
     static const int32_t sh18[4] = {0, -2, -4, -6};
@@ -321,14 +321,14 @@ static void mask_unpack(int32_t a[256], const uint8_t *buf, unsigned int bits)
 }
 
 /* whole SHAKE256 blocks covering the 32 (bits) bytes of one polynomial, 5 for both widths, plus
- * room for mask_unpack's reads past them */
-#define MASK_BLOCKS 5
-#define MASK_BUF (MASK_BLOCKS * PQLAB_SHAKE256_RATE + 16)
+ * room for aarch64_mask_unpack's reads past them */
+#define AARCH64_MASK_BLOCKS 5
+#define AARCH64_MASK_BUF (AARCH64_MASK_BLOCKS * PQLAB_SHAKE256_RATE + 16)
 
 void pqlab_mldsa_expand_mask_neon(int32_t a[256], const uint8_t rhopp[64], uint16_t nonce, unsigned int bits)
 {
     uint8_t seed[64 + 2];
-    uint8_t buf[MASK_BUF];
+    uint8_t buf[AARCH64_MASK_BUF];
     pqlab_keccak_state st;
     memcpy(seed, rhopp, 64);
     seed[64] = (uint8_t)nonce;
@@ -336,9 +336,9 @@ void pqlab_mldsa_expand_mask_neon(int32_t a[256], const uint8_t rhopp[64], uint1
     pqlab_shake256_init(&st);
     pqlab_shake256_absorb(&st, seed, sizeof seed);
     pqlab_shake256_finalize(&st);
-    pqlab_shake256_squeezeblocks(buf, MASK_BLOCKS, &st);
-    memset(buf + MASK_BLOCKS * PQLAB_SHAKE256_RATE, 0, 16);
-    mask_unpack(a, buf, bits);
+    pqlab_shake256_squeezeblocks(buf, AARCH64_MASK_BLOCKS, &st);
+    memset(buf + AARCH64_MASK_BLOCKS * PQLAB_SHAKE256_RATE, 0, 16);
+    aarch64_mask_unpack(a, buf, bits);
     pqlab_zeroize(buf, sizeof buf);
     pqlab_zeroize(&st, sizeof st);
     pqlab_zeroize(seed, sizeof seed);
@@ -348,7 +348,7 @@ void pqlab_mldsa_expand_mask_x4_neon(int32_t *a0, int32_t *a1, int32_t *a2, int3
                                      const uint16_t nonce[4], unsigned int bits)
 {
     uint8_t seed[4][64 + 2];
-    uint8_t buf[4][MASK_BUF];
+    uint8_t buf[4][AARCH64_MASK_BUF];
     pqlab_keccakx4_state st;
     int32_t *a[4] = {a0, a1, a2, a3};
     for (unsigned int k = 0; k < 4; k++) {
@@ -357,10 +357,10 @@ void pqlab_mldsa_expand_mask_x4_neon(int32_t *a0, int32_t *a1, int32_t *a2, int3
         seed[k][65] = (uint8_t)(nonce[k] >> 8);
     }
     pqlab_shake256x4_absorb_once(&st, seed[0], seed[1], seed[2], seed[3], sizeof seed[0]);
-    pqlab_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], MASK_BLOCKS, &st);
+    pqlab_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], AARCH64_MASK_BLOCKS, &st);
     for (unsigned int k = 0; k < 4; k++) {
-        memset(buf[k] + MASK_BLOCKS * PQLAB_SHAKE256_RATE, 0, 16);
-        mask_unpack(a[k], buf[k], bits);
+        memset(buf[k] + AARCH64_MASK_BLOCKS * PQLAB_SHAKE256_RATE, 0, 16);
+        aarch64_mask_unpack(a[k], buf[k], bits);
     }
     pqlab_zeroize(buf, sizeof buf);
     pqlab_zeroize(&st, sizeof st);
