@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* ML-DSA kernels of the AArch64 backend for lib/mldsa/kernels.h (meta.h names this header,
  * PQLAB_MLDSA_BACKEND_HEADER). The kernels are in mldsa_ntt.c, mldsa_ntt16.c, mldsa_poly.c (mldsa_neon.h) and sample.c
- * (sample_neon.h: rej_uniform, poly_rej_bounded, ball_swap): the C's values and bounds, so kernels.h's default bounds hold
- * and nothing is narrowed here. */
+ * (sample_neon.h: rej_uniform, poly_rej_bounded, ball_swap, ExpandMask): the C's values and bounds (ntt16 and mul16_add:
+ * other representatives within kernels.h's bounds, which allow them), so kernels.h's default bounds hold and nothing
+ * is narrowed here. */
 #ifndef PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
 #define PQLAB_NATIVE_AARCH64_MLDSA_NATIVE_H
 

@@ -2,14 +2,15 @@
 /* ML-DSA kernels of the AArch64 backend (mldsa_ntt.c), one unnamespaced copy for the three
  * parameter sets; polynomials of 256 int32_t, any 4-byte alignment. Contract:
  * lib/mldsa/kernels.h; every kernel gives the values of its C version (lib/mldsa/ntt.c) bit
- * for bit, within the same bounds.
+ * for bit, within the same bounds, except ntt16 / mul16_add (below).
  *   pqlab_mldsa_ntt_neon(a)                Algorithm 41 in place
  *   pqlab_mldsa_invntt_neon(a)             Algorithm 42 times 2^32 in place
  *   pqlab_mldsa_pointwise_neon(c, a, b)    c = a o b 2^-32 (c may be a or b)
  *   pqlab_mldsa_pointwise_acc_neon(c, a, b) c += a o b 2^-32
  *   pqlab_mldsa_polyvec_pointwise_acc_neon(w, a, b, count)  w = sum_j a_j o b_j 2^-32, one
  *                                          reduction of the 64-bit sum (a_j at a + 256 j, b_j at b + 256 j)
- * and the small-modulus NTT of signing's c s1, c s2 (mldsa_ntt16.c, lib/mldsa/ntt16.c's values):
+ * and the small-modulus NTT of signing's c s1, c s2 (mldsa_ntt16.c, lib/mldsa/ntt16.c's butterflies with
+ * other representatives within kernels.h's bounds; mul16_add's exact product is the C's):
  *   pqlab_mldsa_ntt16_neon(r, a)           r = ntt16(a), int16 output
  *   pqlab_mldsa_mul16_add_neon(r, base, a, b) r = base + the product (r may alias base)
  * and the coefficient-wise kernels of signing (mldsa_poly.c, lib/mldsa/rounding.c's values; the
