@@ -769,7 +769,15 @@ def fma_study_cmd(platform, impl_id, inputs, kat_count, counts, as_json):
     default=0,
     help="also the N functions with the most estimated cycles per operation",
 )
-def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable, top):
+@click.option(
+    "--sign-fit",
+    "sign_fit",
+    type=click.IntRange(min=2),
+    default=None,
+    help="instead: N signatures (ML-DSA), each one's estimate against its rejection-loop iterations, "
+    "and the least-squares line; not stored",
+)
+def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops, db, no_store, portable, top, sign_fit):
     """Cycle ESTIMATES for Cortex-A72, Cortex-A55 and Apple M1 without the hardware (docs/neon.md,
     "Cycle estimates"): qemu-aarch64 block execution counts of the speed program times each
     block's cost (llvm-mca 19 for Cortex-A72/A55, pqlab's Firestorm table model for Apple M1).
@@ -784,6 +792,15 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
         for p in platforms or [E.QEMU_PLATFORM[cpu]]:
             groups.setdefault(p, []).append(cpu)
     rows = []
+    if sign_fit:
+        for pname, pcpus in groups.items():
+            _, _, _, pairs = _resolve(schemes, impls, [pname], impl_path)
+            for impl, plat in pairs:
+                plat = plat.portable_build() if portable else plat
+                rows += _sign_fit_rows(impl, plat, E.sign_fit(plat, impl, tuple(pcpus), sign_fit), as_json)
+        if as_json:
+            click.echo(json.dumps(rows, indent=1))
+        return
     store = None if no_store else Store(db)
     try:
         for pname, pcpus in groups.items():
@@ -800,6 +817,47 @@ def estimate_cmd(schemes, impls, platforms, impl_path, jobs, as_json, cpus, ops,
             store.close()
     if as_json:
         click.echo(json.dumps(rows, indent=1))
+
+
+def _sign_fit_rows(impl, plat, fits, as_json: bool) -> list[dict]:
+    """`pqlab estimate --sign-fit`'s JSON rows (one per CPU model) and its text; the line's value at
+    FIPS 204's expected iteration count where the scheme has one."""
+    from pqlab.estimate import EXPECTED_SIGN_ITERATIONS
+
+    expected = EXPECTED_SIGN_ITERATIONS.get(impl.scheme)
+    rows = [
+        {
+            "scheme": impl.scheme,
+            "implementation": impl.name,
+            "platform": plat.name,
+            "build": plat.variant or "default",
+            "cpu": f.cpu,
+            "model": f.model,
+            "iterations": f.iterations,
+            "estimate_cycles": [round(c) for c in f.cycles],
+            "fixed": round(f.fixed),
+            "per_iteration": round(f.per_iteration),
+            "expected_iterations": expected,
+            "at_expected": round(f.at(expected)) if expected else None,
+        }
+        for f in fits
+    ]
+    if not as_json:
+        for f in fits:
+            click.echo(
+                f"{impl.id} on {plat.name}{' without native backends' if plat.variant == 'portable' else ''}, "
+                f"sign on {f.cpu} ({f.model}), ESTIMATES per signature:"
+            )
+            for it, c in zip(f.iterations, f.cycles):
+                click.echo(f"  {it:>3} iterations {round(c):>14,}  (line {round(f.at(it)):>14,})")
+            mean = sum(f.cycles) / len(f.cycles)
+            at = f"; at FIPS 204's expected {expected} iterations {round(f.at(expected)):,}" if expected else ""
+            click.echo(
+                f"  line: {round(f.fixed):,} + {round(f.per_iteration):,} per iteration{at}; mean of these "
+                f"{len(f.cycles)} {round(mean):,} (mean {sum(f.iterations) / len(f.iterations):.2f} iterations)"
+            )
+        click.echo("  (estimated cycles: llvm-mca block costs x qemu block counts; not measured; not stored)")
+    return rows
 
 
 def _estimate_rows(impl, plat, ests, as_json: bool, top: int = 0) -> list[dict]:

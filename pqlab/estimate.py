@@ -395,6 +395,71 @@ def estimate(
     return out
 
 
+@dataclass
+class SignFit:
+    """Signing's estimated cycles against its rejection-loop iterations (ML-DSA): one point per
+    signature of the speed program, and the least-squares line cycles = fixed + per_iteration x
+    iterations (docs/neon.md, the ML-DSA-44 sections)."""
+
+    impl: Implementation
+    cpu: str
+    model: str
+    iterations: list[int]
+    cycles: list[float]
+    fixed: float
+    per_iteration: float
+
+    def at(self, iterations: float) -> float:
+        return self.fixed + self.per_iteration * iterations
+
+
+# FIPS 204 Table 1: the expected number of repetitions of the signing loop
+EXPECTED_SIGN_ITERATIONS = {"ml-dsa-44": 4.25, "ml-dsa-65": 5.1, "ml-dsa-87": 3.85}
+
+
+def least_squares(xs: list[int], ys: list[float]) -> tuple[float, float]:
+    """(a, b) of the line y = a + b x through the points by least squares; refuses fewer than
+    two distinct x (no line is determined)."""
+    if len(xs) != len(ys) or len(set(xs)) < 2:
+        raise PqlabError(f"estimate: a line needs points at two or more iteration counts, got {sorted(set(xs))}")
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return my - b * mx, b
+
+
+def sign_fit(plat: Platform, impl: Implementation, cpus: tuple[str, ...], n: int = 10) -> list[SignFit]:
+    """Trace the speed program built with `n` iterations of `sign` alone and cost every
+    signature's window on each CPU model, paired with the harness's `iterations sign <k>` record
+    of the same signature (lib/common/instrument.h); refuses an implementation without those
+    records. The windows are the ordinary estimate's (trace_elf), the costs block_costs'."""
+    if plat.runner_kind != "qemu-user" or plat.arch != "aarch64":
+        raise PqlabError(f"estimate: platform {plat.name} is not qemu-aarch64 user mode (aarch64-qemu, -max)")
+    for cpu in cpus:
+        if cpu not in CPUS:
+            raise PqlabError(f"estimate: unknown CPU {cpu} (one of {', '.join(CPUS)})")
+    tplat = trace_platform(plat)
+    res = build.build(tplat, [impl], ("speed",), 1, build.BuildOptions(iterations=n, ops=("sign",)))[impl.id]
+    if res.error:
+        raise PqlabError(f"build of {impl.id} failed: {res.error[-2000:]}")
+    elf = res.elf["speed"]
+    stdout, windows = trace_elf(tplat, elf)
+    out = protocol.parse(stdout, "speed")
+    names = [f[0] for f in out.of("speed")]
+    its = [int(f[1]) for f in out.of("iterations") if f[0] == "sign"]
+    if names != ["sign"] * len(names) or len(windows) != len(names):
+        raise PqlabError(f"{elf}: {len(windows)} timed windows for the operations {names}")
+    if len(its) != len(names):
+        raise PqlabError(f"{impl.id}: {len(its)} 'iterations sign' records for {len(names)} signatures")
+    tr = Trace(elf, names, windows, with_blocks(tplat, elf, windows), res)
+    fits = []
+    for cpu in cpus:
+        costs = block_costs(tr.blocks, cpu)
+        cyc = [tr.cycles(k, costs) for k in range(len(names))]
+        a, b = least_squares(its, cyc)
+        fits.append(SignFit(impl, cpu, model_label(cpu), its, cyc, a, b))
+    return fits
+
+
 def store(store_, plat: Platform, ests: list[Estimate]) -> int:
     """Store each estimate as a run of program "estimate": platform `estimate-<cpu>`, or
     `estimate-<cpu>~portable` for a build without the native backends (the figures

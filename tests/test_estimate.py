@@ -409,3 +409,43 @@ def test_cli_prints_and_stores_estimates(tmp_path):
         "encaps",
     )
     assert model == E.model_label("cortex-a72") and value > 0
+
+
+def test_least_squares_line_and_refusal():
+    """the sign fit's line: exact on collinear points, the least-squares solution otherwise, and
+    no line from one iteration count"""
+    a, b = E.least_squares([1, 2, 4, 7], [10.0 + 3.0 * x for x in (1, 2, 4, 7)])
+    assert a == pytest.approx(10.0) and b == pytest.approx(3.0)
+    a, b = E.least_squares([0, 1, 2], [0.0, 2.0, 1.0])  # mean x 1, mean y 1, slope 0.5
+    assert a == pytest.approx(0.5) and b == pytest.approx(0.5)
+    with pytest.raises(PqlabError):
+        E.least_squares([3, 3, 3], [1.0, 2.0, 3.0])
+
+
+def test_cli_sign_fit_pairs_signatures_with_their_iterations(tmp_path):
+    """`pqlab estimate --sign-fit 2` on ML-DSA-44: both signatures of the fixed randomness
+    stream (7 and 2 iterations) costed, the line through them, labelled as estimates, nothing
+    stored; the JSON rows carry the same figures"""
+    import json
+
+    db = tmp_path / "r.db"
+    args = ["estimate", "ml-dsa-44", "-i", "ref", "--cpu", "cortex-a72", "--sign-fit", "2", "--db", str(db)]
+    res = CliRunner().invoke(main, args + ["--json"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output)
+    assert row["iterations"] == [7, 2] and row["cpu"] == "cortex-a72"
+    c7, c2 = row["estimate_cycles"]
+    assert abs(row["per_iteration"] - (c7 - c2) / 5) <= 1 and abs(row["fixed"] - (c2 - 2 * (c7 - c2) / 5)) <= 2
+    assert not db.exists()
+    text = CliRunner().invoke(main, args, catch_exceptions=False).output
+    assert "ESTIMATES per signature" in text and "not measured; not stored" in text
+    assert row["expected_iterations"] == 4.25
+    assert f"at FIPS 204's expected 4.25 iterations {row['at_expected']:,}" in text
+
+
+def test_sign_fit_refuses_without_iteration_records():
+    """an operation set without `iterations sign` records (a KEM) gives no line"""
+    plat = get_platform("aarch64-qemu")
+    impl = next(i for i in discover() if i.id == "ml-kem-512/ref")
+    with pytest.raises(PqlabError):
+        E.sign_fit(plat, impl, ("cortex-a72",), 2)

@@ -599,6 +599,31 @@ def test_polyvec_nttmul_add(lib44) -> None:
     assert [list(x) for x in rb] == [[b + w for b, w in zip(bs, ws)] for bs, ws in zip(bases, want)]
 
 
+def test_polyvec_pointwise_acc_mont(lib44) -> None:
+    """w = sum_j a_j o b_j 2^-32 with one Montgomery reduction of the exact sum: congruent, |w| < q,
+    and Montgomery's (sum - t q) / 2^32 with t = sum q^-1 mod 2^32 (centred), for count 1..7 at the
+    input bound (A in [0, q), NTT(y) up to gamma1 + 8q for ML-DSA-87's l = 7) and random"""
+    rng = random.Random(18)
+    qinv = pow(Q, -1, 2**32)
+    top = 2**19 + 8 * Q
+    for count in range(1, 8):
+        for case in range(3):
+            a = [[Q - 1] * N if case == 0 else rnd_poly(rng, 0, Q - 1) for _ in range(count)]
+            b = [[(-top if case == 0 else top)] * N if case < 2 else rnd_poly(rng, -top, top) for _ in range(count)]
+            pa, pb = (Poly * count)(), (Poly * count)()
+            for j in range(count):
+                ctypes.memmove(pa[j], poly(a[j]), ctypes.sizeof(Poly))
+                ctypes.memmove(pb[j], poly(b[j]), ctypes.sizeof(Poly))
+            w = Poly()
+            k(lib44, "polyvec_pointwise_acc_mont")(w, pa, pb, count)
+            for i in range(N):
+                s = sum(a[j][i] * b[j][i] for j in range(count))
+                t = (s * qinv) % 2**32
+                t -= 2**32 if t >= 2**31 else 0
+                assert w[i] == (s - t * Q) // 2**32, (count, case, i)
+                assert abs(w[i]) < Q and (w[i] * 2**32 - s) % Q == 0
+
+
 def negacyclic_int(a: list[int], b: list[int]) -> list[int]:
     c = [0] * N
     for i, x in enumerate(a):

@@ -31,6 +31,34 @@ NRANDOM = 24
 KECCAK_C = [ROOT / "lib/common/fips202.c", ROOT / "lib/common/fips202x4.c"]
 
 
+def xorshift_prelude(seed: int, next32_shift: int | None = None, next8: bool = False, unit: bool = False) -> str:
+    """C source of the kernel test programs' random source: xorshift64 (shifts 13, 7, 17) from
+    `seed`, next64() (the new state); on request next32() (the state >> next32_shift, truncated),
+    next8() (bits 24..31) and unit() (a double in [0, 1) from the top 53 bits)."""
+    out = [
+        f"static uint64_t rng = {seed:#018x}ull;",
+        "static uint64_t next64(void)",
+        "{",
+        "    rng ^= rng << 13;",
+        "    rng ^= rng >> 7;",
+        "    rng ^= rng << 17;",
+        "    return rng;",
+        "}",
+    ]
+    if next32_shift is not None:
+        out += ["static uint32_t next32(void)", "{", f"    return (uint32_t)(next64() >> {next32_shift});", "}"]
+    if next8:
+        out += ["static uint8_t next8(void)", "{", "    return (uint8_t)(next64() >> 24);", "}"]
+    if unit:
+        out += [
+            "static double unit(void) /* [0, 1) */",
+            "{",
+            "    return (double)(next64() >> 11) / 9007199254740992.0;",
+            "}",
+        ]
+    return "\n".join(out) + "\n"
+
+
 def run_kernel_program(
     tmp: Path,
     name: str,
@@ -91,7 +119,8 @@ def run_and_parse(
     return _parse(platform, out)
 
 
-PROGRAM = r"""
+PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -102,15 +131,9 @@ PROGRAM = r"""
 #include "cpu.h"
 #include "keccak_x2.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
+"""
+    + xorshift_prelude(0x9E3779B97F4A7C15)
+    + r"""
 static unsigned int bad, n_x1, n_x1_declined, n_x2_neon, n_x2_sha3, n_x4, n_sha256, n_sha256_declined;
 
 static void fail(const char *what, unsigned int idx)
@@ -242,8 +265,10 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
-MLKEM_PROGRAM = r"""
+MLKEM_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -251,15 +276,9 @@ MLKEM_PROGRAM = r"""
 #include "mlkem_neon.h"
 #include "sample_neon.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint32_t next32(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static unsigned int bad, n_ntt, n_invntt, n_basemul, n_rej;
+"""
+    + xorshift_prelude(0x2545F4914F6CDD1D, next32_shift=16)
+    + r"""static unsigned int bad, n_ntt, n_invntt, n_basemul, n_rej;
 static void fail(const char *what, unsigned int idx, unsigned int i, int got, int want)
 {
     printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got, want);
@@ -389,6 +408,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def run_mlkem_program(platform: str, tmp: Path) -> dict[str, str]:
@@ -428,7 +448,8 @@ def test_neon_mlkem_kernels_match_portable(tmp_path: Path) -> None:
     assert int(f["mlkem_rej_bulk"]) == 25 * 4 * 4
 
 
-MLDSA_PROGRAM = r"""
+MLDSA_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -436,30 +457,14 @@ MLDSA_PROGRAM = r"""
 #include "mldsa_neon.h"
 #include "sample_neon.h"
 
-static uint64_t rng = 0x1234567887654321ull;
-static uint32_t next32(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16;
+"""
+    + xorshift_prelude(0x1234567887654321, next32_shift=16)
+    + r"""static unsigned int bad, n_ntt, n_invntt, n_pw, n_pwacc, n_pwvec, n_rej, n_ntt16, n_ntt16_diff, n_mul16, n_mul16_diff;
 static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
 {
     for (unsigned int i = 0; i < 256; i++) {
         if (got[i] != want[i]) {
             printf("mismatch %s case %u coefficient %u native %ld C %ld\n", what, idx, i, (long)got[i], (long)want[i]);
-            bad++;
-            return;
-        }
-    }
-}
-static void cmp16(const char *what, unsigned int idx, const int16_t *got, const int16_t *want)
-{
-    for (unsigned int i = 0; i < 256; i++) {
-        if (got[i] != want[i]) {
-            printf("mismatch %s case %u coefficient %u native %d C %d\n", what, idx, i, got[i], want[i]);
             bad++;
             return;
         }
@@ -570,6 +575,25 @@ int main(void)
         pqlab_mldsa_pointwise_neon(r0, r0, b);
         mldsa_pointwise_mont_c(r1, a, b);
         cmp("mldsa_pointwise_alias", c, r0, r1);
+        /* polyvec_pointwise_acc, count 1..7: A in [0, q) against NTT(y) up to gamma1 + 8q (the
+         * sum bound's worst case: all q - 1 against all +-(2^19 + 8q)), or both up to the
+         * per-product bound q^2 / count-ish (random signs) */
+        static mldsa_poly pa[7], pb[7];
+        const unsigned int count = 1 + c % 7;
+        const int32_t top = (1 << 19) + 8 * Q;
+        for (unsigned int j = 0; j < count; j++) {
+            fill(pa[j].c, kind == 0 ? 0 : 1, Q - 1);
+            if (kind == 0) {
+                for (unsigned int i = 0; i < 256; i++) {
+                    pa[j].c[i] = pa[j].c[i] < 0 ? -pa[j].c[i] : pa[j].c[i];
+                }
+            }
+            fill(pb[j].c, kind, top);
+        }
+        pqlab_mldsa_polyvec_pointwise_acc_neon(r0, pa[0].c, pb[0].c, count);
+        mldsa_polyvec_pointwise_acc_mont_c(r1, pa, pb, count);
+        n_pwvec++;
+        cmp("mldsa_polyvec_pointwise_acc", c, r0, r1);
     }
     /* ntt16 (input |a| <= 64) and mul16_add: operands from ntt16 (a c with tau ones against an s
      * in [-eta, eta], edge kinds up to the input bound) and any values within ntt16's output
@@ -581,14 +605,28 @@ int main(void)
         pqlab_mldsa_ntt16_neon(c16, a);
         mldsa_poly_ntt16_c(d16, a);
         n_ntt16++;
-        cmp16("mldsa_ntt16", c, c16, d16);
+        /* a representative within |r| <= 12206 (kernels.h), not necessarily the C's
+         * (mldsa_ntt16.c's SQDMULH form) */
+        for (unsigned int i = 0; i < 256; i++) {
+            if ((c16[i] - d16[i]) % 7681 != 0 || c16[i] > 12206 || c16[i] < -12206) {
+                printf("mismatch mldsa_ntt16 case %u coefficient %u native %d C %d\n", c, i, c16[i], d16[i]);
+                bad++;
+                break;
+            }
+            n_ntt16_diff += c16[i] != d16[i];
+        }
         memset(b, 0, sizeof b);
         for (unsigned int t = 0; t < 39 + c % 22; t++) {
             b[next32() % 256] = (next32() & 1) ? 1 : -1;
         }
         fill(x, kind, 2 + (int32_t)(c & 2));
+        /* v = 0: the exact product c s from the backend's ntt16 operands against the C's from its
+         * own (the product is unique, so bit for bit) */
+        static int16_t cn16[256], sn16[256];
         mldsa_poly_ntt16_c(c16, b);
         mldsa_poly_ntt16_c(s16, x);
+        pqlab_mldsa_ntt16_neon(cn16, b);
+        pqlab_mldsa_ntt16_neon(sn16, x);
         for (unsigned int v = 0; v < 3; v++) {
             if (v == 1) {
                 for (unsigned int i = 0; i < 256; i++) {
@@ -602,21 +640,38 @@ int main(void)
             if (v == 2) {
                 pqlab_mldsa_mul16_add_neon(r0, r0, c16, s16);
             } else {
-                pqlab_mldsa_mul16_add_neon(r0, a, c16, s16);
+                pqlab_mldsa_mul16_add_neon(r0, a, v == 0 ? cn16 : c16, v == 0 ? sn16 : s16);
             }
             mldsa_poly_mul16_add_c(r1, r1, c16, s16);
             n_mul16++;
-            cmp("mldsa_mul16_add", c * 3 + v, r0, r1);
+            if (v >= 1) {
+                /* (v = 1, 2) operands that are no product of small polynomials: x is a representative with
+                 * |x| <= 5280 (kernels.h), not necessarily the C's (mldsa_ntt16.c's SQDMULH form) */
+                for (unsigned int i = 0; i < 256; i++) {
+                    const int64_t x0 = (int64_t)r0[i] - a[i], x1 = (int64_t)r1[i] - a[i];
+                    if ((x0 - x1) % 7681 != 0 || x0 > 5280 || x0 < -5280) {
+                        printf("mismatch mldsa_mul16_add_mod case %u coefficient %u native %lld C %lld\n", c, i,
+                               (long long)x0, (long long)x1);
+                        bad++;
+                        break;
+                    }
+                    n_mul16_diff += x0 != x1;
+                }
+            } else {
+                cmp("mldsa_mul16_add", c * 3 + v, r0, r1);
+            }
         }
     }
-    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_rej_uniform=%u "
-           "mldsa_ntt16=%u mldsa_mul16_add=%u\n",
-           n_ntt, n_invntt, n_pw, n_pwacc, n_rej, n_ntt16, n_mul16);
+    printf("counts mldsa_ntt=%u mldsa_invntt=%u mldsa_pointwise=%u mldsa_pointwise_acc=%u mldsa_polyvec_pointwise_acc=%u "
+           "mldsa_rej_uniform=%u mldsa_ntt16=%u mldsa_ntt16_other_representative=%u mldsa_mul16_add=%u "
+           "mldsa_mul16_add_other_representative=%u\n",
+           n_ntt, n_invntt, n_pw, n_pwacc, n_pwvec, n_rej, n_ntt16, n_ntt16_diff, n_mul16, n_mul16_diff);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
@@ -642,12 +697,16 @@ def test_neon_mldsa_kernels_match_portable(tmp_path: Path) -> None:
         subst={"@NRANDOM@": str(NRANDOM)},
     )
     n = 5 + NRANDOM
-    assert [int(f[k]) for k in ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc")] == [n] * 4
+    keys = ("mldsa_ntt", "mldsa_invntt", "mldsa_pointwise", "mldsa_pointwise_acc", "mldsa_polyvec_pointwise_acc")
+    assert [int(f[k]) for k in keys] == [n] * 5
     assert int(f["mldsa_rej_uniform"]) == 65 * 4 * 2 + 5 * 8 * 4
     assert (int(f["mldsa_ntt16"]), int(f["mldsa_mul16_add"])) == (n, 3 * n)
+    # the random-operand cases reach the representatives in which mul16_add / ntt16 may differ from the C
+    assert int(f["mldsa_mul16_add_other_representative"]) > 0
 
 
-MLDSA_POLY_PROGRAM = r"""
+MLDSA_POLY_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -655,19 +714,13 @@ MLDSA_POLY_PROGRAM = r"""
 #include "rounding.h"
 #include "mldsa_neon.h"
 
-static uint64_t rng = 0x0DDB1A5E5BAD5EEDull;
-static uint32_t next32(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static int32_t in_range(int32_t lo, int32_t hi) /* uniform-ish in [lo, hi] */
+"""
+    + xorshift_prelude(0x0DDB1A5E5BAD5EED, next32_shift=16)
+    + r"""static int32_t in_range(int32_t lo, int32_t hi) /* uniform-ish in [lo, hi] */
 {
     return (int32_t)((int64_t)lo + (int64_t)((((uint64_t)next32() << 32) | next32()) % ((uint64_t)((int64_t)hi - lo) + 1)));
 }
-static unsigned int bad, n_dec, n_hint, n_norm;
+static unsigned int bad, n_dec, n_hint, n_norm, n_w1;
 static void cmp(const char *what, unsigned int idx, const int32_t *got, const int32_t *want)
 {
     for (unsigned int i = 0; i < 256; i++) {
@@ -740,50 +793,70 @@ int main(void)
             printf("mismatch chknorm case %u kind %u native %u C %u\n", t, kind, k0, k1);
             bad++;
         }
+        /* w1 pack: coefficients in [0, 2^bits) (random, all zero, all 2^bits - 1, alternating);
+         * nothing written past the packed bytes */
+        {
+            const int32_t top = MLDSA_POLYW1_BYTES == 192 ? 63 : 15;
+            static uint8_t p0[MLDSA_POLYW1_BYTES + 16], p1[MLDSA_POLYW1_BYTES];
+            for (unsigned int i = 0; i < 256; i++) {
+                x0[i] = kind == 0 ? 0 : kind == 1 ? top : kind == 2 ? (int32_t)(i & 1) * top : in_range(0, top);
+            }
+            memset(p0, 0xA5, sizeof p0);
+            pqlab_mldsa_w1_pack_neon(p0, x0, MLDSA_POLYW1_BYTES == 192 ? 6 : 4);
+            mldsa_polyw1_pack_c(p1, x0);
+            n_w1++;
+            if (memcmp(p0, p1, sizeof p1) != 0) {
+                printf("mismatch w1_pack case %u\n", t);
+                bad++;
+            }
+            for (unsigned int i = MLDSA_POLYW1_BYTES; i < sizeof p0; i++) {
+                if (p0[i] != 0xA5) {
+                    printf("mismatch w1_pack_after case %u byte %u\n", t, i);
+                    bad++;
+                    break;
+                }
+            }
+        }
     }
-    printf("counts decompose=%u make_hint_low=%u chknorm=%u\n", n_dec, n_hint, n_norm);
+    printf("counts decompose=%u make_hint_low=%u chknorm=%u w1_pack=%u\n", n_dec, n_hint, n_norm, n_w1);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 @pytest.mark.parametrize("mode", [44, 65])
 def test_neon_mldsa_coefficient_kernels_match_portable(tmp_path: Path, mode: int) -> None:
-    """Decompose (every a in [0, q), both gamma2), make_hint_low (edges of s) and chknorm give
-    lib/mldsa's values bit for bit."""
+    """Decompose (every a in [0, q), both gamma2), make_hint_low (edges of s), chknorm and the w1
+    pack (6 and 4 bits) give lib/mldsa's values bit for bit."""
     mldsa = ROOT / "lib" / "mldsa"
     f = run_and_parse(
         tmp_path,
         "mldsa_poly.c",
         MLDSA_POLY_PROGRAM,
-        [mldsa / "rounding.c", NATIVE / "mldsa_poly.c"],
+        [mldsa / "rounding.c", mldsa / "pack.c", NATIVE / "mldsa_poly.c"],
         include=[mldsa, NATIVE],
         cflags=[f"-DPQLAB_MLDSA_MODE={mode}", "-DPQLAB_NS=pqlab_test_"],
         subst={"@NRANDOM@": str(NRANDOM)},
     )
     n = 64 + NRANDOM
     assert int(f["decompose"]) == (8380417 + 255) // 256
-    assert [int(f[k]) for k in ("make_hint_low", "chknorm")] == [n] * 2
+    assert [int(f[k]) for k in ("make_hint_low", "chknorm", "w1_pack")] == [n] * 3
 
 
-FNDSA_PROGRAM = r"""
+FNDSA_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "fndsa_modq.h"
 
 #define Q 12289
-static uint64_t rng = 0x1B873593DEADBEEFull;
-static uint32_t next32(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static uint16_t a[1024], x[1024];
+"""
+    + xorshift_prelude(0x1B873593DEADBEEF, next32_shift=16)
+    + r"""static uint16_t a[1024], x[1024];
 static unsigned int bad, checks;
 static void dump(const char *tag, unsigned int logn, unsigned int kind, const uint16_t *v, unsigned int n)
 {
@@ -835,6 +908,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def _brv(k: int, bits: int) -> int:
@@ -857,14 +931,15 @@ def test_fndsa_modq_zetas_generator_output_is_committed(tmp_path: Path) -> None:
 
 
 def test_mldsa_zetas_generator_output_is_committed() -> None:
-    """lib/native/mldsa_zetas.h (the one zeta table of lib/mldsa/ntt.c and the backend's
-    mldsa_ntt.c) is lib/mldsa/gen_tables.py's output, and both include it."""
+    """lib/native/mldsa_zetas.h (the zeta table of lib/mldsa/ntt.c) is lib/mldsa/gen_tables.py's
+    output and ntt.c includes it; the backend's mldsa_ntt.c includes the lane tables that
+    gen_mldsa_ntt.py writes from the same zetas() (test_mldsa_ntt_tables_are_committed)."""
     res = subprocess.run(
         [sys.executable, str(ROOT / "lib" / "mldsa" / "gen_tables.py")], capture_output=True, check=True, text=True
     )
     assert res.stdout == (ROOT / "lib" / "native" / "mldsa_zetas.h").read_text()
     assert '#include "../native/mldsa_zetas.h"' in (ROOT / "lib" / "mldsa" / "ntt.c").read_text()
-    assert '#include "../mldsa_zetas.h"' in (NATIVE / "mldsa_ntt.c").read_text()
+    assert '#include "mldsa_ntt_tables.h"' in (NATIVE / "mldsa_ntt.c").read_text()
 
 
 def test_mldsa_ntt16_lane_tables_are_committed() -> None:
@@ -881,6 +956,31 @@ def test_mldsa_ntt16_lane_tables_are_committed() -> None:
     c = (ROOT / "lib" / "mldsa" / "ntt16.c").read_text()
     body = c.split("zetas16[MLDSA_N] = {", 1)[1].split("};", 1)[0]
     assert [int(v) for v in body.replace(",", " ").split()] == gen_ntt16.ZETAS16  # the C's table
+
+
+def test_mldsa_ntt_tables_are_committed() -> None:
+    """lib/native/aarch64/mldsa_ntt_tables.h (mldsa_ntt.c's factors and their q^-1 products in
+    kernel order) is gen_mldsa_ntt.py's output; every factor is one of lib/native/mldsa_zetas.h's
+    (negated for the inverse) and every q^-1 product is z q^-1 mod 2^32"""
+    res = subprocess.run([sys.executable, str(NATIVE / "gen_mldsa_ntt.py")], capture_output=True, check=True, text=True)
+    assert res.stdout == (NATIVE / "mldsa_ntt_tables.h").read_text()
+    text = (ROOT / "lib" / "native" / "mldsa_zetas.h").read_text()
+    zetas = [int(v) for v in text.split("{", 1)[1].split("}", 1)[0].replace(",", " ").split()]
+    q = 8380417
+    qinv = pow(q, -1, 2**32)
+    tabs = {}
+    for part in res.stdout.split("static const int32_t ")[1:]:
+        name = part.split("[", 1)[0]
+        tabs[name] = [int(v) for v in part.split("{", 1)[1].split("}", 1)[0].replace(",", " ").split()]
+    assert sorted(tabs) == ["mldsa_ntt_fwd_bot", "mldsa_ntt_fwd_top", "mldsa_ntt_inv_bot", "mldsa_ntt_inv_top"]
+    for name, vals in tabs.items():
+        sign = -1 if "inv" in name else 1
+        for off in range(0, len(vals) - (4 if name == "mldsa_ntt_inv_top" else 0), 32):
+            z, zq = vals[off : off + 16], vals[off + 16 : off + 32]
+            for a, b in zip(z, zq):
+                assert (a * qinv - b) % 2**32 == 0
+                assert a == 0 or sign * a in zetas[1:]
+    assert tabs["mldsa_ntt_fwd_top"][1:16] == zetas[1:16]
 
 
 def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
@@ -914,7 +1014,8 @@ def test_neon_fndsa_modq_against_definition(tmp_path: Path) -> None:
             assert res[k] == acc % q, (key, k)
 
 
-FNDSA_MODQ_SIGN_PROGRAM = r"""
+FNDSA_MODQ_SIGN_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
@@ -924,15 +1025,9 @@ FNDSA_MODQ_SIGN_PROGRAM = r"""
  * kernels must reproduce */
 #include "modq.c"
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint64_t next64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-#define G 8 /* guard words after every output */
+"""
+    + xorshift_prelude(0x2545F4914F6CDD1D)
+    + r"""#define G 8 /* guard words after every output */
 static uint16_t x[1024], y[1024], z[1024], w[1024], hm[1024];
 static uint16_t r1[1024 + G], r2[1024 + G];
 static int16_t s1[1024 + G], s2[1024 + G];
@@ -1110,6 +1205,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_fndsa_modq_sign_matches_portable(tmp_path: Path) -> None:
@@ -1137,7 +1233,8 @@ def test_neon_fndsa_modq_sign_matches_portable(tmp_path: Path) -> None:
     assert int(f["declined"]) == 3 * kinds * (4 + 1 + 1 + 1 + 1)
 
 
-FNDSA_BEREXP_PROGRAM = r"""
+FNDSA_BEREXP_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
@@ -1147,19 +1244,9 @@ FNDSA_BEREXP_PROGRAM = r"""
 #include "sampler.c"
 #include "fndsa_sampler.h"
 
-static uint64_t rng = 0x3C6EF372FE94F82Bull;
-static uint64_t next64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static double unit(void) /* [0, 1) */
-{
-    return (double)(next64() >> 11) / 9007199254740992.0;
-}
-static unsigned int bad, checks;
+"""
+    + xorshift_prelude(0x3C6EF372FE94F82B, unit=True)
+    + r"""static unsigned int bad, checks;
 
 static double prev[2] = {0.5, 3.0}; /* the two x checked before, for the other lanes of threshold3 */
 
@@ -1251,6 +1338,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
@@ -1277,7 +1365,8 @@ def test_neon_fndsa_berexp_threshold_matches_portable(tmp_path: Path) -> None:
     assert int(f["centres"]) == 2 * NRANDOM * 400
 
 
-FNDSA_SAMPLERZ_PAIR_PROGRAM = r"""
+FNDSA_SAMPLERZ_PAIR_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -1285,19 +1374,9 @@ FNDSA_SAMPLERZ_PAIR_PROGRAM = r"""
  * layer (as the `fpu` implementation on this backend): fndsa_samplerz_leaf is the pair sampler */
 #include "sampler.c"
 
-static uint64_t rng = 0x510E527FADE682D1ull;
-static uint64_t next64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static double unit(void) /* [0, 1) */
-{
-    return (double)(next64() >> 11) / 9007199254740992.0;
-}
-static unsigned int bad, pairs, fallback, dropped, next_call, same_call, wasted, forced;
+"""
+    + xorshift_prelude(0x510E527FADE682D1, unit=True)
+    + r"""static unsigned int bad, pairs, fallback, dropped, next_call, same_call, wasted, forced;
 
 /* The two SamplerZ calls of a leaf, candidate by candidate with the ordinary PRNG calls (the
  * serial semantics of fndsa_samplerz), grouped into the pair sampler's rounds to count which of
@@ -1413,6 +1492,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_fndsa_samplerz_pair_matches_serial(tmp_path: Path) -> None:
@@ -1450,7 +1530,8 @@ def test_neon_fndsa_samplerz_pair_matches_serial(tmp_path: Path) -> None:
         assert int(f[case]) > 0, (case, f)
 
 
-FNDSA_FFT_PROGRAM = r"""
+FNDSA_FFT_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -1459,15 +1540,9 @@ FNDSA_FFT_PROGRAM = r"""
 #include "fndsa_sampler.h"
 #include "tables.h"
 
-static uint64_t rng = 0x6A09E667F3BCC909ull;
-static uint64_t next64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-/* random binary64: sign, exponent 2^-40 .. 2^40, full mantissa; kind 1: small integers
+"""
+    + xorshift_prelude(0x6A09E667F3BCC909)
+    + r"""/* random binary64: sign, exponent 2^-40 .. 2^40, full mantissa; kind 1: small integers
  * (as after fpr_of32 of a key), kind 2: positive (a self-adjoint norm) */
 static double rnd(unsigned int kind)
 {
@@ -1716,6 +1791,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 # kernels of lib/native/fndsa_fft.h with the smallest logn each handles (smaller ones decline)
 FNDSA_FFT_MIN_LOGN = {
@@ -1927,7 +2003,8 @@ def test_host_platform_takes_the_backend_on_aarch64(
     assert (NATIVE / "keccak.c" in srcs) == expect
 
 
-HAWK_PROGRAM = r"""
+HAWK_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -1935,15 +2012,9 @@ HAWK_PROGRAM = r"""
  * static tables and C kernels are what the native kernels must reproduce) */
 #include "sampler.c"
 
-static uint64_t rng = 0x243F6A8885A308D3ull;
-static uint64_t next64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
+"""
+    + xorshift_prelude(0x243F6A8885A308D3)
+    + r"""
 static unsigned int bad, n_sample, n_mul2, n_declined;
 
 static void put64(uint8_t *p, uint64_t x)
@@ -2118,6 +2189,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 # a CPU without optional extensions for the kernels that ask cpu.h (the GF(2) product's
@@ -2159,22 +2231,17 @@ def test_neon_hawk_sign_kernels_match_portable(logn: int, pmull: bool, tmp_path:
     assert int(f["hawk_declined"]) == 2 + 3  # n0 or n1 = 17; logn 5, 6, 11
 
 
-MLKEM_CBD_PROGRAM = r"""
+MLKEM_CBD_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "kernels.h"
 #include "sample_neon.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint8_t next8(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint8_t)(rng >> 24);
-}
-static unsigned int bad, n_cbd2, n_cbd3;
+"""
+    + xorshift_prelude(0x9E3779B97F4A7C15, next8=True)
+    + r"""static unsigned int bad, n_cbd2, n_cbd3;
 /* kind 0: random; 1..6: constant bytes 0x00, 0xFF, 0x55, 0xAA, 0x0F, 0xF0 */
 static void check(unsigned int eta, unsigned int kind, unsigned int al)
 {
@@ -2232,6 +2299,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_mlkem_cbd_matches_portable(tmp_path: Path) -> None:
@@ -2252,7 +2320,8 @@ def test_neon_mlkem_cbd_matches_portable(tmp_path: Path) -> None:
     assert (int(f["cbd2"]), int(f["cbd3"])) == (n, n)
 
 
-MLDSA_REJ_ETA_PROGRAM = r"""
+MLDSA_REJ_ETA_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
@@ -2260,15 +2329,9 @@ MLDSA_REJ_ETA_PROGRAM = r"""
 #include "kernels.h"
 #include "sample_neon.h"
 
-static uint64_t rng = 0x0123456789ABCDEFull;
-static uint8_t next8(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint8_t)(rng >> 24);
-}
-static unsigned int bad, n_poly, n_step;
+"""
+    + xorshift_prelude(0x0123456789ABCDEF, next8=True)
+    + r"""static unsigned int bad, n_poly, n_step, n_mask;
 /* FIPS 204 Algorithm 31's loop body with Algorithm 15, written from the standard */
 static unsigned int rej_eta_def(int32_t *a, unsigned int ctr, const uint8_t *buf, size_t len)
 {
@@ -2347,12 +2410,36 @@ int main(void)
             bad++;
         }
     }
-    printf("counts rej_eta=%u poly_rej_bounded=%u\n", n_step, n_poly);
+    /* ExpandMask (one polynomial, and four through the 4-way SHAKE256) against the C */
+    static mldsa_poly w4[4], g4[4];
+    for (unsigned int c = 0; c < @NRANDOM@; c++) {
+        uint8_t rhopp[MLDSA_CRHBYTES];
+        for (unsigned int i = 0; i < sizeof rhopp; i++) {
+            rhopp[i] = c == 0 ? 0 : c == 1 ? 0xff : next8();
+        }
+        const uint16_t n4[4] = {(uint16_t)(4 * c), (uint16_t)(4 * c + 1), (uint16_t)(65535 - c), (uint16_t)(c * 4099u)};
+        mldsa_poly_expand_mask_x4_c(&w4[0], &w4[1], &w4[2], &w4[3], rhopp, n4);
+        pqlab_mldsa_expand_mask_x4_neon(g4[0].c, g4[1].c, g4[2].c, g4[3].c, rhopp, n4, MLDSA_GAMMA1 == (1 << 17) ? 18 : 20);
+        n_mask += 4;
+        if (memcmp(g4, w4, sizeof g4) != 0) {
+            printf("mismatch expand_mask_x4 case %u\n", c);
+            bad++;
+        }
+        mldsa_poly_expand_mask_c(&w4[0], rhopp, n4[3]);
+        pqlab_mldsa_expand_mask_neon(g4[0].c, rhopp, n4[3], MLDSA_GAMMA1 == (1 << 17) ? 18 : 20);
+        n_mask++;
+        if (memcmp(&g4[0], &w4[0], sizeof g4[0]) != 0) {
+            printf("mismatch expand_mask case %u\n", c);
+            bad++;
+        }
+    }
+    printf("counts rej_eta=%u poly_rej_bounded=%u expand_mask=%u\n", n_step, n_poly, n_mask);
     printf("bad %u\nend\n", bad);
     fflush(stdout);
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 @pytest.mark.parametrize("mode", [44, 65])
@@ -2361,7 +2448,8 @@ def test_neon_mldsa_rej_bounded_matches_portable(mode: int, tmp_path: Path) -> N
     FIPS 204 Algorithms 31 / 15 written in the program, at counters 0..256 (near the end
     especially), buffer lengths around the 8-byte step, random, all-rejected, all-accepted and
     bound-edge half-bytes, alignments 0..7, nothing written after a[255]; whole polynomials
-    against lib/mldsa/sample.c's poly_rej_bounded (built without the backend)."""
+    against lib/mldsa/sample.c's poly_rej_bounded (built without the backend). Also ExpandMask
+    (gamma1 2^17 and 2^19), one and four polynomials, against the C."""
     mldsa = ROOT / "lib" / "mldsa"
     f = run_and_parse(
         tmp_path,
@@ -2374,6 +2462,7 @@ def test_neon_mldsa_rej_bounded_matches_portable(mode: int, tmp_path: Path) -> N
     )
     assert int(f["rej_eta"]) == 10 * 10 * 4
     assert int(f["poly_rej_bounded"]) == 4 * NRANDOM
+    assert int(f["expand_mask"]) == 5 * NRANDOM
 
 
 COUNT_PROGRAM = r"""
@@ -2473,21 +2562,16 @@ def test_neon_hawk_kernels_execute_fewer_instructions(logn: int, pmull: bool, tm
     assert c[1] < c[0] and c[3] < c[2], c
 
 
-MODP_PROGRAM = r"""
+MODP_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "ntru_internal.h"
 
-static uint64_t rng = 0x5851F42D4C957F2Dull;
-static uint32_t next32(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-static unsigned int bad, n_ntt, n_intt, n_pmul;
+"""
+    + xorshift_prelude(0x5851F42D4C957F2D, next32_shift=11)
+    + r"""static unsigned int bad, n_ntt, n_intt, n_pmul;
 static uint32_t psi[1024], ipsi[1024], pw[1024], a[1024 + 4], b[1024 + 4], x[1024 + 4], y[1024 + 4];
 
 /* kind 0: random in [0, p); 1: all p - 1; 2: all 0; 3: 0 / p - 1 / 1 alternating */
@@ -2554,6 +2638,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_fndsa_modp_matches_portable(tmp_path: Path) -> None:
@@ -2635,22 +2720,17 @@ def test_neon_modp_ntt_executes_fewer_instructions(logm: int, tmp_path: Path) ->
     assert c[1] < c[0] and c[3] < c[2], c
 
 
-BALL_PROGRAM = r"""
+BALL_PROGRAM = (
+    r"""
 #include <stdio.h>
 #include <string.h>
 #include "pqlab_hal.h"
 #include "kernels.h"
 #include "sample_neon.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint32_t next32(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
-}
-static unsigned int bad, n_swap;
+"""
+    + xorshift_prelude(0x2545F4914F6CDD1D, next32_shift=16)
+    + r"""static unsigned int bad, n_swap;
 /* every step of SampleInBall: i = 0..255 (nwords = i / 4 + 1), every j <= i, both signs; w
  * random bytes (kind 0), all zero (1), all 0xFF (2), plus 4 guard words after the 64 */
 int main(void)
@@ -2680,6 +2760,7 @@ int main(void)
     pqlab_hal_exit(0);
 }
 """
+)
 
 
 def test_neon_mldsa_ball_swap_matches_portable(tmp_path: Path) -> None:

@@ -81,6 +81,21 @@ void mldsa_pointwise_acc_mont_c(int32_t c[MLDSA_N], const int32_t a[MLDSA_N], co
 #define mldsa_pointwise_acc_mont mldsa_pointwise_acc_mont_c
 #endif
 
+/* w = sum_{j < count} a_j o b_j * 2^-32 mod q with one Montgomery reduction of the exact
+ * (64-bit) sum: the C version's value is mldsa_montgomery_reduce(sum_j a_j,i b_j,i) per
+ * coefficient. In: 1 <= count, sum_j |a_j,i b_j,i| < 2^31 q (signing's row of A hat, in
+ * [0, q), times NTT(y), |.| < gamma1 + 8q: l 9 q^2 < 2^31 q). Out: |w_i| < q. w does not alias
+ * a or b. Signing computes A hat NTT(y) with it where a backend provides it (in place of
+ * pointwise_mont, pointwise_acc_mont and reduce32, which other backends keep). */
+#define mldsa_polyvec_pointwise_acc_mont_c PQLAB_NAMESPACE(polyvec_pointwise_acc_mont_c)
+void mldsa_polyvec_pointwise_acc_mont_c(int32_t w[MLDSA_N], const mldsa_poly *a, const mldsa_poly *b,
+                                        unsigned int count);
+#ifdef PQLAB_MLDSA_NATIVE_POLYVEC_POINTWISE_ACC_MONT
+#define mldsa_polyvec_pointwise_acc_mont PQLAB_NAMESPACE(polyvec_pointwise_acc_mont_native)
+#else
+#define mldsa_polyvec_pointwise_acc_mont mldsa_polyvec_pointwise_acc_mont_c
+#endif
+
 /* r_j = base_j + u_j exactly, for j < count, where u_j = NTT^-1(chat o shat_j) is the
  * product c s_j in Z_q[X]/(X^256 + 1) with chat = NTT(c), shat_j = NTT(s_j) (outputs of
  * mldsa_ntt) and the caller guarantees that every coefficient of c s_j has absolute value

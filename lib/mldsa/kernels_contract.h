@@ -83,6 +83,23 @@ static inline void mldsa_pointwise_acc_mont_checked(int32_t c[MLDSA_N], const in
     mldsa_pointwise_acc_mont(c, a, b);
 }
 
+static inline void mldsa_polyvec_pointwise_acc_mont_checked(int32_t w[MLDSA_N], const mldsa_poly *a,
+                                                            const mldsa_poly *b, unsigned int count)
+{
+    int ok = count >= 1;
+    for (unsigned int i = 0; i < MLDSA_N; i++) {
+        int64_t s = 0; /* |a b| < 2^62 each; the sum is checked term by term */
+        for (unsigned int j = 0; j < count && ok; j++) {
+            const int64_t p = (int64_t)a[j].c[i] * b[j].c[i];
+            s += p < 0 ? -p : p;
+            ok = s < ((int64_t)1 << 31) * MLDSA_Q;
+        }
+    }
+    PQLAB_CONTRACT("mldsa_polyvec_pointwise_acc_mont", ok, "input count >= 1, sum |a_j b_j| < 2^31 q");
+    mldsa_polyvec_pointwise_acc_mont(w, a, b, count);
+    PQLAB_CONTRACT("mldsa_polyvec_pointwise_acc_mont", MLDSA_BELOW_Q(w), "output |w| < q");
+}
+
 static inline void mldsa_polyvec_nttmul_add_checked(mldsa_poly *r, const mldsa_poly *base, const mldsa_poly *chat,
                                                     const mldsa_poly *shat, unsigned int count)
 {
@@ -125,6 +142,7 @@ static inline unsigned int mldsa_rej_eta_checked(int32_t *a, const uint8_t *buf,
 #undef mldsa_invntt_tomont
 #undef mldsa_pointwise_mont
 #undef mldsa_pointwise_acc_mont
+#undef mldsa_polyvec_pointwise_acc_mont
 #undef mldsa_polyvec_nttmul_add
 #undef mldsa_poly_reduce32
 #undef mldsa_poly_caddq
@@ -133,6 +151,7 @@ static inline unsigned int mldsa_rej_eta_checked(int32_t *a, const uint8_t *buf,
 #define mldsa_invntt_tomont mldsa_invntt_tomont_checked
 #define mldsa_pointwise_mont mldsa_pointwise_mont_checked
 #define mldsa_pointwise_acc_mont mldsa_pointwise_acc_mont_checked
+#define mldsa_polyvec_pointwise_acc_mont mldsa_polyvec_pointwise_acc_mont_checked
 #define mldsa_polyvec_nttmul_add mldsa_polyvec_nttmul_add_checked
 #define mldsa_poly_reduce32 mldsa_poly_reduce32_checked
 #define mldsa_poly_caddq mldsa_poly_caddq_checked

@@ -309,6 +309,10 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
         pqlab_shake256_init(&ws.st);
         pqlab_shake256_absorb(&ws.st, mu, MLDSA_CRHBYTES);
         for (unsigned int i = 0; i < MLDSA_K; i++) {
+#ifdef PQLAB_MLDSA_NATIVE_POLYVEC_POINTWISE_ACC_MONT
+            /* one reduction of the whole sum (kernels.h): |A| < q, |NTT(y)| < gamma1 + 8q -> |.| < q */
+            mldsa_polyvec_pointwise_acc_mont(ws.w[i].c, &ws.mat[i * MLDSA_L], ws.z, MLDSA_L);
+#else
             for (unsigned int j = 0; j < MLDSA_L; j++) {
                 const int32_t *aij = ws.mat[i * MLDSA_L + j].c;
                 if (j == 0) {
@@ -318,6 +322,7 @@ int mldsa_sign_mu(uint8_t *sig, const uint8_t mu[MLDSA_CRHBYTES], const uint8_t 
                 }
             }
             mldsa_poly_reduce32(ws.w[i].c); /* |.| < l q -> < q */
+#endif
             mldsa_invntt_tomont(ws.w[i].c);
             mldsa_poly_caddq(ws.w[i].c); /* [0, q) */
             mldsa_poly_decompose(ws.tmp.c, NULL, ws.w[i].c);

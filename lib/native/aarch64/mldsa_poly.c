@@ -9,6 +9,7 @@
  * address depends on the coefficients. */
 #include <arm_neon.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mldsa_neon.h"
 
@@ -63,4 +64,36 @@ uint32_t pqlab_mldsa_chknorm_neon(const int32_t a[256], int32_t bound)
         bad = vorrq_u32(bad, vreinterpretq_u32_s32(vsubq_s32(b1, vabsq_s32(vld1q_s32(a + i)))));
     }
     return vmaxvq_u32(vshrq_n_u32(bad, 31));
+}
+
+/* w1Encode's SimpleBitPack (FIPS 204 Algorithm 16), bits 6 or 4, coefficients in [0, 2^bits),
+ * least significant bit first. 6 bits: LD4 puts the coefficients 4 g .. 4 g + 3 in lane g of four
+ * vectors; x0 | x1 << 6 | x2 << 12 | x3 << 18 is their 24-bit group, whose three low bytes TBL
+ * compacts (12 bytes per 16 coefficients). 4 bits: the coefficients narrowed to bytes; as 16-bit
+ * lanes a_2k | a_2k+1 << 8, USRA by 4 and XTN give a_2k | a_2k+1 << 4. */
+void pqlab_mldsa_w1_pack_neon(uint8_t *r, const int32_t a[256], unsigned int bits)
+{
+    if (bits == 6) {
+        static const uint8_t idx[16] = {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 255, 255, 255, 255};
+        const uint8x16_t t = vld1q_u8(idx);
+        for (unsigned int i = 0; i < 256; i += 16, r += 12) {
+            const uint32x4x4_t x = vld4q_u32((const uint32_t *)(a + i));
+            uint32x4_t v = vorrq_u32(x.val[0], vshlq_n_u32(x.val[1], 6));
+            v = vorrq_u32(v, vshlq_n_u32(x.val[2], 12));
+            v = vorrq_u32(v, vshlq_n_u32(x.val[3], 18));
+            const uint8x16_t b = vqtbl1q_u8(vreinterpretq_u8_u32(v), t);
+            const uint32_t tail = vgetq_lane_u32(vreinterpretq_u32_u8(b), 2);
+            vst1_u8(r, vget_low_u8(b));
+            memcpy(r + 8, &tail, 4);
+        }
+    } else {
+        for (unsigned int i = 0; i < 256; i += 16, r += 8) {
+            const uint16x8_t n0 = vcombine_u16(vmovn_u32(vld1q_u32((const uint32_t *)(a + i))),
+                                               vmovn_u32(vld1q_u32((const uint32_t *)(a + i + 4))));
+            const uint16x8_t n1 = vcombine_u16(vmovn_u32(vld1q_u32((const uint32_t *)(a + i + 8))),
+                                               vmovn_u32(vld1q_u32((const uint32_t *)(a + i + 12))));
+            const uint16x8_t v = vreinterpretq_u16_u8(vcombine_u8(vmovn_u16(n0), vmovn_u16(n1)));
+            vst1_u8(r, vmovn_u16(vsraq_n_u16(v, v, 4)));
+        }
+    }
 }

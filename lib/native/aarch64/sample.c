@@ -20,6 +20,7 @@
 #include "sample_neon.h"
 #include "../../common/ct.h"
 #include "../../common/fips202.h"
+#include "../../common/fips202x4.h"
 
 #define NEON_MLKEM_Q 3329u
 #define NEON_MLDSA_Q 8380417u
@@ -284,6 +285,82 @@ void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64
     while (ctr < 256) {
         pqlab_shake256_squeezeblocks(buf, 1, &st);
         ctr = pqlab_mldsa_rej_eta_neon(a, ctr, buf, sizeof buf, eta);
+    }
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(seed, sizeof seed);
+}
+
+/* ---- ML-DSA: ExpandMask (sample_neon.h) ---- */
+
+/* BitUnpack(., gamma1 - 1, gamma1) (FIPS 204 Algorithm 19 via Algorithm 18): coefficient i is
+ * gamma1 minus the bits 'bits' i .. 'bits' (i + 1) - 1 of the stream, least significant first. Four
+ * coefficients per vector from the 9 (18 bits) or 10 (20 bits) bytes at 9 i or 10 i: TBL places
+ * the three bytes that hold coefficient k in lane k (index 255 gives a zero byte), USHL by
+ * -(bit offset mod 8) and AND with 2^bits - 1 leave its bits. Reads 16 bytes from every group
+ * start, so up to 6 bytes past the 576 / 640 packed bytes. Constant time (no branch or address
+ * depends on the bytes). */
+static void aarch64_mask_unpack(int32_t a[256], const uint8_t *buf, unsigned int bits)
+{
+    static const uint8_t idx18[16] = {0, 1, 2, 255, 2, 3, 4, 255, 4, 5, 6, 255, 6, 7, 8, 255};
+    static const int32_t sh18[4] = {0, -2, -4, -6};
+    static const uint8_t idx20[16] = {0, 1, 2, 255, 2, 3, 4, 255, 5, 6, 7, 255, 7, 8, 9, 255};
+    static const int32_t sh20[4] = {0, -4, 0, -4};
+    const uint8x16_t idx = vld1q_u8(bits == 18 ? idx18 : idx20);
+    const int32x4_t sh = vld1q_s32(bits == 18 ? sh18 : sh20);
+    const uint32x4_t mask = vdupq_n_u32((1u << bits) - 1u);
+    const int32x4_t g1 = vdupq_n_s32((int32_t)1 << (bits - 1));
+    const unsigned int step = bits / 2; /* bytes per four coefficients */
+    for (unsigned int i = 0; i < 256; i += 8, buf += 2 * step) {
+        const uint8x16_t b0 = vqtbl1q_u8(vld1q_u8(buf), idx), b1 = vqtbl1q_u8(vld1q_u8(buf + step), idx);
+        const uint32x4_t v0 = vandq_u32(vshlq_u32(vreinterpretq_u32_u8(b0), sh), mask);
+        const uint32x4_t v1 = vandq_u32(vshlq_u32(vreinterpretq_u32_u8(b1), sh), mask);
+        vst1q_s32(a + i, vsubq_s32(g1, vreinterpretq_s32_u32(v0)));
+        vst1q_s32(a + i + 4, vsubq_s32(g1, vreinterpretq_s32_u32(v1)));
+    }
+}
+
+/* whole SHAKE256 blocks covering the 32 (bits) bytes of one polynomial, 5 for both widths, plus
+ * room for aarch64_mask_unpack's reads past them */
+#define AARCH64_MASK_BLOCKS 5
+#define AARCH64_MASK_BUF (AARCH64_MASK_BLOCKS * PQLAB_SHAKE256_RATE + 16)
+
+void pqlab_mldsa_expand_mask_neon(int32_t a[256], const uint8_t rhopp[64], uint16_t nonce, unsigned int bits)
+{
+    uint8_t seed[64 + 2];
+    uint8_t buf[AARCH64_MASK_BUF];
+    pqlab_keccak_state st;
+    memcpy(seed, rhopp, 64);
+    seed[64] = (uint8_t)nonce;
+    seed[65] = (uint8_t)(nonce >> 8);
+    pqlab_shake256_init(&st);
+    pqlab_shake256_absorb(&st, seed, sizeof seed);
+    pqlab_shake256_finalize(&st);
+    pqlab_shake256_squeezeblocks(buf, AARCH64_MASK_BLOCKS, &st);
+    memset(buf + AARCH64_MASK_BLOCKS * PQLAB_SHAKE256_RATE, 0, 16);
+    aarch64_mask_unpack(a, buf, bits);
+    pqlab_zeroize(buf, sizeof buf);
+    pqlab_zeroize(&st, sizeof st);
+    pqlab_zeroize(seed, sizeof seed);
+}
+
+void pqlab_mldsa_expand_mask_x4_neon(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const uint8_t rhopp[64],
+                                     const uint16_t nonce[4], unsigned int bits)
+{
+    uint8_t seed[4][64 + 2];
+    uint8_t buf[4][AARCH64_MASK_BUF];
+    pqlab_keccakx4_state st;
+    int32_t *a[4] = {a0, a1, a2, a3};
+    for (unsigned int k = 0; k < 4; k++) {
+        memcpy(seed[k], rhopp, 64);
+        seed[k][64] = (uint8_t)nonce[k];
+        seed[k][65] = (uint8_t)(nonce[k] >> 8);
+    }
+    pqlab_shake256x4_absorb_once(&st, seed[0], seed[1], seed[2], seed[3], sizeof seed[0]);
+    pqlab_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], AARCH64_MASK_BLOCKS, &st);
+    for (unsigned int k = 0; k < 4; k++) {
+        memset(buf[k] + AARCH64_MASK_BLOCKS * PQLAB_SHAKE256_RATE, 0, 16);
+        aarch64_mask_unpack(a[k], buf[k], bits);
     }
     pqlab_zeroize(buf, sizeof buf);
     pqlab_zeroize(&st, sizeof st);

@@ -27,6 +27,12 @@
  *   pqlab_mldsa_poly_rej_bounded_neon(a, rhoprime, nonce, eta)
  *       lib/mldsa/kernels.h poly_rej_bounded: SHAKE256(rho' || nonce, 2 bytes little-endian)
  *       block by block through pqlab_mldsa_rej_eta_neon until 256 coefficients; eta 2 or 4.
+ *   pqlab_mldsa_expand_mask_neon(a, rhopp, nonce, bits), pqlab_mldsa_expand_mask_x4_neon(a0, a1, a2,
+ *       a3, rhopp, nonce[4], bits)
+ *       lib/mldsa/kernels.h poly_expand_mask / poly_expand_mask_x4 (FIPS 204 Algorithm 34 for one
+ *       polynomial each): SHAKE256(rho'' || nonce, 2 bytes little-endian) squeezed as 5 whole
+ *       blocks (one state, or four through the library's 4-way SHAKE256) and BitUnpack with
+ *       gamma1 = 2^(bits - 1), bits 18 or 20; the C's values. Constant time.
  *   pqlab_mldsa_ball_swap_neon(w, nwords, j, sign4)
  *       lib/mldsa/kernels.h ball_swap (FIPS 204 Algorithm 29 lines 7-8, j secret): w holds the
  *       256 coefficients as bytes (byte k of the array = byte k % 4 of word k / 4, little
@@ -50,6 +56,9 @@ void pqlab_mlkem_cbd3_neon(int16_t r[256], const uint8_t buf[192]);
 unsigned int pqlab_mldsa_rej_eta_neon(int32_t a[256], unsigned int ctr, const uint8_t *buf, size_t buflen,
                                       unsigned int eta);
 void pqlab_mldsa_poly_rej_bounded_neon(int32_t a[256], const uint8_t rhoprime[64], uint16_t nonce, unsigned int eta);
+void pqlab_mldsa_expand_mask_neon(int32_t a[256], const uint8_t rhopp[64], uint16_t nonce, unsigned int bits);
+void pqlab_mldsa_expand_mask_x4_neon(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const uint8_t rhopp[64],
+                                     const uint16_t nonce[4], unsigned int bits);
 uint32_t pqlab_mldsa_ball_swap_neon(uint32_t w[64], unsigned int nwords, uint32_t j, uint32_t sign4);
 
 #endif
