@@ -52,6 +52,9 @@ import firmware
 import pytest
 from hostlib import ROOT
 
+from pqlab.build import core_defines
+from pqlab.platforms import get_platform
+
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mlkem"))
 import model
 
@@ -966,7 +969,13 @@ def run(platform: str, tmp: Path) -> list[str]:
         tmp,
         [src, *(ROOT / "lib" / "mlkem" / f for f in ("ntt.c", "sample.c", "poly.c")), *COMMON, NATIVE / "mlkem_ntt.S"],
         include=[ROOT / "lib" / "mlkem", NATIVE],
-        cflags=["-DPQLAB_MLKEM_K=3", "-DPQLAB_NS=pqlab_test_"],
+        # the platform's core defines (backend.toml [core.*]): on the Cortex-M7 platforms the
+        # transforms' M7 order (PQLAB_ARMV7EM_CORTEX_M7), as the library builds them
+        cflags=[
+            "-DPQLAB_MLKEM_K=3",
+            "-DPQLAB_NS=pqlab_test_",
+            *(f"-D{d}" for d in core_defines(get_platform(platform))),
+        ],
     )
     return out.replace("\r", "").splitlines()
 

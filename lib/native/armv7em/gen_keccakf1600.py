@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import sys
 
+from m7sched import m7_cycles, m7_schedule
+
 BLOCK = 4  # rounds per loop iteration; 24 % BLOCK == 0 and BLOCK even (S/T ping-pong);
 # FLIP below is for BLOCK = 4
 
@@ -101,8 +103,7 @@ class Gen:
         block = self.out[start:]
         base = {"r0": 0, "sp": SP_MOD8}
         new = m7_schedule(block, base, const_bases)
-        before = m7_cycles([Ins(t) for t in block if t.strip() and not t.strip().startswith("/*")], base)
-        after = m7_cycles([Ins(t) for t in new], base)
+        before, after = m7_cycles(block, base), m7_cycles(new, base)
         self.m7_blocks.append((name, before, after))
         self.out[start:] = [f"    /* {name}: M7 order (model: {before} -> {after} cycles) */", *new]
 
@@ -510,199 +511,13 @@ def delta_swaps(g: Gen, reg: str, order: list[int], tmp: str = "r10") -> None:
 
 # ---- Cortex-M7 schedule (--m7) --------------------------------------------------------------
 # The M7 file has the same instructions as the M4 file, in another order: each straight-line
-# block (the 4-round loop body, the lane-conversion loop bodies) goes through a list scheduler
-# whose cost function is the Cortex-M7 issue model below. Its rules are the published pairing
-# facts of the Cortex-M7 as pqlab-sim's estimate (m7-estimate-v4, docs/sim.md, "Cortex-M7
-# model") takes them from the Cortex-M7 TRM (DDI 0489: in-order dual issue, DTCM as two 32-bit
-# banks D0TCM / D1TCM by word address bit 2) and from the measurements in jnk0le's "pipeline
-# cycle test", doc/cortex_m7.md: two instructions issue together when the younger does not
-# read the older's result (a store's data register excepted), two loads only on different DTCM
-# banks, never two stores, never two instructions with an inline shifted register operand
-# (`eor rd, rn, rm, ror #n`), never a shifted operand with a bitfield/DSP instruction
-# (UXTB16, PKHBT/PKHTB), never LDRD/STRD/LDM/STM/PUSH/POP with anything; a load result or a
-# DSP result read as an early operand (address, shifted register, DSP operand) in the next
-# cycle costs a cycle.
-
-ALU, LD, ST, MUL, DSP, SH, MULTI = 0, 1, 2, 3, 4, 5, 7
-# younger classes that cannot pair after an older one of each class (a load adds its bank)
-CONFLICT = {ALU: {MULTI}, LD: {MULTI}, ST: {ST, MUL, MULTI}, MUL: {MUL, ST, MULTI}}
-CONFLICT |= {DSP: {DSP, SH, MULTI}, SH: {SH, DSP, MULTI}, MULTI: set(range(9))}
-SP_MOD8 = 4  # sp mod 8 in the core: an 8-aligned caller, push of 9 + 2 registers, FRAME
-
-
-class Ins:
-    """One parsed instruction: registers read (late and early), written, class, memory."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        body = text.split("/*")[0].strip()
-        op, _, rest = body.partition(" ")
-        op = op.split(".")[0]
-        args = [a.strip() for a in rest.replace("{", "").replace("}", "").split(",")]
-        regs = [a.strip("[]!") for a in args]
-        self.op, self.reads, self.early, self.writes = op, set(), set(), set()
-        self.cls, self.cyc, self.mem, self.bank = ALU, 1, None, 0
-        isreg = lambda a: a in {f"r{i}" for i in range(13)} | {"sp", "lr"}  # noqa: E731
-        if op in ("ldr", "str"):
-            base = regs[1]
-            off = int(args[2].strip("[]#!")) if len(args) > 2 and "]" in args[2] and args[2].startswith("#") else 0
-            post = len(args) > 2 and args[1].endswith("]")
-            self.early = {base}
-            self.reads = {base} | ({regs[0]} if op == "str" else set())
-            self.writes = ({regs[0]} if op == "ldr" else set()) | ({base} if post else set())
-            self.cls = LD if op == "ldr" else ST
-            self.mem = (op, base, None if post else off)
-        elif op in ("ldrd", "strd", "push", "pop", "stmia"):
-            self.cls, self.cyc = MULTI, 2
-            self.reads = {r for r in regs if isreg(r)}
-            self.writes = {"mem"}
-            self.mem = (op, None, None)
-        elif op in ("eor", "bic", "orr", "and", "add", "sub"):
-            self.writes = {regs[0]}
-            self.reads = {r for r in regs[1:3] if isreg(r)}
-            if len(args) > 3:  # inline shifted register operand
-                self.cls, self.early = SH, {regs[2]}
-        elif op in ("ror", "mov", "movw", "movt"):
-            self.writes = {regs[0]}
-            self.reads = {r for r in regs[1:2] if isreg(r)}
-        elif op in ("uxtb16", "pkhbt", "pkhtb"):
-            self.writes = {regs[0]}
-            self.reads = {r for r in regs[1:3] if isreg(r)}
-            self.cls = DSP
-            self.early = {regs[-1] if isreg(regs[-1]) else regs[1 if op == "uxtb16" else 2]}
-            if op == "pkhtb":
-                self.early |= {regs[1]}
-        elif op == "cmp":
-            self.reads, self.writes = {regs[0], regs[1]}, {"flags"}
-        else:
-            raise ValueError(f"m7 schedule: cannot parse {text!r}")
-        # reads that the issue check sees (a store's data register is not one)
-        self.issue_reads = self.reads - ({regs[0]} if op == "str" else set())
-
-    def set_bank(self, base_mod8: dict[str, int]) -> None:
-        if self.cls == LD and self.mem and self.mem[2] is not None and self.mem[1] in base_mod8:
-            self.bank = ((base_mod8[self.mem[1]] + self.mem[2]) >> 2) & 1
-
-
-class M7Issue:
-    """The issue model (pqlab-sim's m7_adjust for straight-line code without branches)."""
-
-    def __init__(self) -> None:
-        self.row: set[int] = set(range(9))
-        self.wmask: set[str] = set()
-        self.cur: set[str] = set()  # registers whose early readers wait in the next cycle
-        self.prev: set[str] = set()
-        self.one = False
-        self.cycles = 0
-
-    def copy(self) -> M7Issue:
-        n = M7Issue.__new__(M7Issue)
-        n.__dict__.update(self.__dict__)
-        return n
-
-    def step(self, i: Ins) -> int:
-        y = i.cls + (7 * i.bank if i.cls == LD else 0)
-        one_cycle = i.cyc == 1
-        paired = y not in self.row and one_cycle and not (self.wmask & i.issue_reads) and not (self.prev & i.early)
-        produced = set(i.writes) - ({i.mem[1]} if i.mem and i.cls == LD else set()) if i.cls in (LD, DSP) else set()
-        if i.cls == LD and i.mem and i.mem[2] is None:  # post-indexed: the base is not a load result
-            produced = {r for r in i.writes if r != i.mem[1]}
-        if paired:
-            self.cur |= produced
-            self.one, self.row, self.wmask = True, set(range(9)), set(i.writes)
-            return 0
-        stall = 1 if self.cur & i.early else 0
-        out = i.cyc + stall
-        keep = self.one and stall == 0
-        self.prev = self.cur if keep else set()
-        self.cur = produced if one_cycle else set()
-        self.one = out <= 1
-        free = one_cycle and i.cls != MULTI
-        self.row = (CONFLICT[i.cls] | ({y} if i.cls == LD else set())) if free else set(range(9))
-        self.wmask = set(i.writes)
-        if out > 2:
-            self.cur, self.prev = set(), set()
-        self.cycles += out
-        return out
-
-
-def m7_cycles(block: list[Ins], base_mod8: dict[str, int]) -> int:
-    m = M7Issue()
-    for i in block:
-        i.set_bank(base_mod8)
-        m.step(i)
-    return m.cycles
-
-
-def m7_schedule(lines: list[str], base_mod8: dict[str, int], const_bases: set[str] = frozenset()) -> list[str]:
-    """List-schedules a straight-line block: the same instructions, each after everything it
-    depends on (registers: read after write, write after read and after write; memory: a load
-    after a store to the same word, a store after loads and stores of its word; words on
-    different static bases (r0: the state, sp: the frame) are different; loads through
-    const_bases read constants), chosen greedily by the fewest model cycles, then the longest
-    dependent path to the block's end, then program order."""
-    code = [ln for ln in lines if ln.strip() and not ln.strip().startswith("/*")]
-    ins = [Ins(t) for t in code]
-    for i in ins:
-        i.set_bank(base_mod8)
-    n = len(ins)
-    preds: list[set[int]] = [set() for _ in range(n)]
-    last_w: dict[str, int] = {}
-    reads_since: dict[str, list[int]] = {}
-    mem_ops: list[int] = []
-    static = {b for b in base_mod8 if all(b not in i.writes for i in ins)}
-    for k, i in enumerate(ins):
-        for r in i.reads:
-            if r in last_w:
-                preds[k].add(last_w[r])
-        for r in i.writes:
-            if r in last_w:
-                preds[k].add(last_w[r])
-            preds[k].update(reads_since.get(r, []))
-        if i.mem is not None and not (i.cls == LD and i.mem[1] in const_bases):
-            for p in mem_ops:
-                q = ins[p]
-                if q.cls == LD and i.cls == LD:
-                    continue
-                known = {i.mem[1], q.mem[1]} <= static and i.mem[2] is not None and q.mem[2] is not None
-                if known and (i.mem[1] != q.mem[1] or i.mem[2] != q.mem[2]):
-                    continue
-                preds[k].add(p)
-            mem_ops.append(k)
-        for r in i.reads:
-            reads_since.setdefault(r, []).append(k)
-        for r in i.writes:
-            last_w[r] = k
-            reads_since[r] = []
-    succs: list[list[int]] = [[] for _ in range(n)]
-    for k in range(n):
-        for p in preds[k]:
-            succs[p].append(k)
-    height = [0] * n
-    for k in reversed(range(n)):
-        height[k] = 1 + max((height[s] for s in succs[k]), default=0)
-    waiting = [len(p) for p in preds]
-    ready = {k for k in range(n) if waiting[k] == 0}
-    m = M7Issue()
-    out: list[int] = []
-    while ready:
-        best = None
-        for k in ready:
-            t = m.copy()
-            c = t.step(ins[k])
-            key = (c, -height[k], k)
-            if best is None or key < best[0]:
-                best = (key, k)
-        k = best[1]
-        m.step(ins[k])
-        out.append(k)
-        ready.remove(k)
-        for s in succs[k]:
-            waiting[s] -= 1
-            if waiting[s] == 0:
-                ready.add(s)
-    assert len(out) == n, "m7 schedule: dependency cycle"
-    return [code[k] for k in out]
+# block (the 4-round loop body, round 0's parities, the lane-conversion loop bodies) goes
+# through m7sched.py's list scheduler, whose cost function is a model of the Cortex-M7's dual
+# issue (its docstring gives the rules and their sources). Two loads pair only on different
+# DTCM banks (word address bit 2), so the scheduler needs the bases' addresses mod 8: the state
+# (r0) is a uint64_t array, 8-aligned; sp in the core is 4 mod 8 (an 8-aligned caller, then
+# push of 9 registers by the entry and of 2 by the core, and the 264-byte frame).
+SP_MOD8 = 4
 
 
 HEADER = """\

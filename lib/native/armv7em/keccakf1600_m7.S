@@ -390,8 +390,8 @@ pqlab_keccakf1600_armv7em_core:
     str.w r10, [sp, #256]
     ldr.w r4, [r0, #144]
     ldr.w r5, [r0, #196]
-    ldr.w r8, [r8, #4]
     eor.w r6, r1, r6, ror #11
+    ldr.w r8, [r8, #4]
     str.w r9, [sp, #252]
     eor.w r5, r5, lr
     eor.w r4, r4, r12

@@ -5,6 +5,449 @@
 #include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
 .syntax unified
 .thumb
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_ntt_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_armv7em
+.type pqlab_mlkem_ntt_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    @ M7 order (model: 140 -> 91 cycles)
+    ldr.w r8, [r0, #256]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #320]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #64]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #384]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #128]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #192]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #128]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #192]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #256]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #320]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    @ M7 order (model: 278 -> 178 cycles)
+    ldr.w r8, [r0, #32]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #40]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #8]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #48]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #16]
+    ldr.w r11, [r0, #56]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #24]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #8]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #28
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #16]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #24]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-28]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #32]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #40]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r8, [r0, #36]
+    ldr.w r4, [r0, #4]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #44]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #12]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #52]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #20]
+    ldr.w r11, [r0, #60]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #28]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-24]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-12]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #4]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #12]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #20]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #28]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #36]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #44]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    @ M7 order (model: 84 -> 53 cycles)
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #8]
+    smlawt r11, r8, r4, r9
+    ldr.w r2, [r1, #0]
+    smultb r10, r10, r12
+    ldr.w r7, [r0, #12]
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #4]
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    add.w r1, r1, #16
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #4]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #24]
+    smlawt r11, r8, r4, r9
+    ldr.w r7, [r0, #28]
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-4]
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #16]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #20]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
+#else
 
 .section .text.pqlab_mlkem_ntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_ntt_armv7em
@@ -443,6 +886,481 @@ pqlab_mlkem_ntt_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_cache_armv7em
+.type pqlab_mlkem_ntt_cache_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_cache_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    str.w r1, [sp, #4]
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    @ M7 order (model: 140 -> 91 cycles)
+    ldr.w r8, [r0, #256]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #320]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #64]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #384]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #128]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #192]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #128]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #192]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #256]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #320]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    @ M7 order (model: 278 -> 178 cycles)
+    ldr.w r8, [r0, #32]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #40]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #8]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #48]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #16]
+    ldr.w r11, [r0, #56]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #24]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #8]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #28
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #16]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #24]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-28]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #32]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #40]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r8, [r0, #36]
+    ldr.w r4, [r0, #4]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #44]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #12]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #52]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #20]
+    ldr.w r11, [r0, #60]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #28]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-24]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-12]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #4]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #12]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #20]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #28]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #36]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #44]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    @ M7 order (model: 127 -> 89 cycles)
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #8]
+    smlawt r11, r8, r4, r9
+    ldr.w r2, [r1, #0]
+    smultb r10, r10, r12
+    ldr.w r7, [r0, #12]
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r5
+    smulwt r10, r2, r4
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #16
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r7
+    smulwt r11, r2, r6
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    strd r10, r11, [r3, #0]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #24]
+    smlawt r11, r8, r4, r9
+    ldr.w r7, [r0, #28]
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r5
+    smulwt r10, r2, r4
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r7
+    smulwt r11, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
+#else
 
 .section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
 .global pqlab_mlkem_ntt_cache_armv7em
@@ -912,6 +1830,452 @@ pqlab_mlkem_ntt_cache_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
+.global pqlab_mlkem_invntt_armv7em
+.type pqlab_mlkem_invntt_armv7em, %function
+.align 2
+pqlab_mlkem_invntt_armv7em:
+    push.w {r4-r11, lr}
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_inv_c1
+    movt r1, #:upper16:pqlab_mlkem_inv_c1
+    vldm r1, {s8-s14}
+    ldr.w r1, [r1, #28]
+    add.w r3, r0, #512
+    vmov s15, r3
+1:
+    @ M7 order (model: 278 -> 217 cycles)
+    vmov r2, s8
+    ldm.w r0!, {r4-r11}
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r1, r7
+    smulwt r7, r1, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r1, r11
+    smulwt r11, r1, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r8
+    smulwt r8, r2, r8
+    vmov r2, s10
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r3, r3, r12, lr
+    vmov s0, r4
+    smlabb r9, r9, r12, lr
+    vmov s4, r8
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r1, r10
+    smulwt r10, r1, r10
+    vmov s1, r5
+    smlabb r3, r3, r12, lr
+    vmov s5, r9
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    vmov s2, r6
+    smlabb r3, r3, r12, lr
+    vmov s6, r10
+    smlabb r11, r11, r12, lr
+    vmov r2, s8
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    vmov s7, r11
+    vmov s3, r7
+    ldm.w r0, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r10, r4, r10, asr #16
+    ssub16 r4, r3, r10
+    sadd16 r3, r3, r10
+    smulwb r10, r1, r7
+    smulwt r7, r1, r7
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r10, r7, r10, asr #16
+    ssub16 r7, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r1, r11
+    smulwt r11, r1, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r9, r10
+    sadd16 r9, r9, r10
+    smulwb r10, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s10
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r10, r6, r10, asr #16
+    ssub16 r6, r3, r10
+    sadd16 r3, r3, r10
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smulwt r8, r1, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    vmov r2, s8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r10, asr #16
+    smulwb r10, r1, r6
+    smulwt r6, r1, r6
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r10, asr #16
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    vmov r2, s9
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r3, r3, r10, asr #16
+    smulwb r10, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s10
+    smlabb r10, r10, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r10, asr #16
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s11
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r10, asr #16
+    smulwb r10, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s12
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r10, asr #16
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s14
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r10, asr #16
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    vmov r2, s0
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r10, asr #16
+    sadd16 r10, r2, r3
+    str.w r10, [r0, #-32]
+    ssub16 r3, r2, r3
+    vmov r2, s1
+    sadd16 r10, r2, r5
+    str.w r3, [r0, #0]
+    ssub16 r5, r2, r5
+    str.w r10, [r0, #-28]
+    vmov r2, s2
+    str.w r5, [r0, #4]
+    sadd16 r10, r2, r4
+    str.w r10, [r0, #-24]
+    ssub16 r4, r2, r4
+    vmov r2, s3
+    sadd16 r10, r2, r7
+    str.w r4, [r0, #8]
+    ssub16 r7, r2, r7
+    str.w r10, [r0, #-20]
+    vmov r2, s4
+    str.w r7, [r0, #12]
+    sadd16 r10, r2, r6
+    str.w r10, [r0, #-16]
+    ssub16 r6, r2, r6
+    vmov r2, s5
+    sadd16 r10, r2, r9
+    str.w r6, [r0, #16]
+    ssub16 r9, r2, r9
+    str.w r10, [r0, #-12]
+    vmov r2, s6
+    str.w r9, [r0, #20]
+    sadd16 r10, r2, r8
+    str.w r10, [r0, #-8]
+    ssub16 r8, r2, r8
+    vmov r2, s7
+    str.w r8, [r0, #24]
+    sadd16 r10, r2, r11
+    ssub16 r11, r2, r11
+    str.w r10, [r0, #-4]
+    str.w r11, [r0, #28]
+    add.w r0, r0, #32
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #512
+    vmov s14, r1
+    movw r1, #:lower16:pqlab_mlkem_inv_c2
+    movt r1, #:upper16:pqlab_mlkem_inv_c2
+    add.w r3, r0, #64
+    vmov s15, r3
+2:
+    @ M7 order (model: 174 -> 136 cycles)
+    ldr.w r5, [r0, #64]
+    vmov s13, r0
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r5
+    ldr.w r7, [r0, #192]
+    smulwt r5, r2, r5
+    ldr.w r6, [r0, #128]
+    smlabb r3, r3, r12, lr
+    ldr.w r9, [r0, #320]
+    smlabb r5, r5, r12, lr
+    ldr.w r8, [r0, #256]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r5, r3, asr #16
+    ldr.w r10, [r0, #384]
+    ssub16 r5, r4, r3
+    ldr.w r0, [r1, #8]
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r0, r7
+    smulwt r7, r0, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    ldr.w r0, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    smulwb r3, r0, r8
+    smulwt r8, r0, r8
+    ldr.w r0, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r4, r8
+    sadd16 r4, r4, r8
+    smulwb r8, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #20]
+    smlabb r8, r8, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r3, r8, asr #16
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    smulwb r3, r0, r9
+    smulwt r9, r0, r9
+    ldr.w r0, [r1, #32]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r5, r9
+    sadd16 r5, r5, r9
+    smulwb r9, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #28]
+    smlabb r9, r9, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r3, r9, asr #16
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    smulwb r3, r0, r10
+    smulwt r10, r0, r10
+    ldr.w r0, [r1, #40]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #36]
+    smlabb r10, r10, r12, lr
+    add.w r1, r1, #44
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    vmov r0, s13
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r11, r11, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r3, r7, r11
+    str.w r6, [r0, #128]
+    sadd16 r7, r7, r11
+    str.w r7, [r0, #192]
+    smulwb r11, r2, r3
+    smulwt r3, r2, r3
+    str.w r8, [r0, #256]
+    smlabb r11, r11, r12, lr
+    smlabb r3, r3, r12, lr
+    str.w r9, [r0, #320]
+    pkhtb r11, r3, r11, asr #16
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 2b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
+#else
 
 .section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_armv7em
@@ -1353,6 +2717,400 @@ pqlab_mlkem_invntt_armv7em:
     bne.w 2b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_invntt_q_armv7em, "ax", %progbits
+.global pqlab_mlkem_invntt_q_armv7em
+.type pqlab_mlkem_invntt_q_armv7em, %function
+.align 2
+pqlab_mlkem_invntt_q_armv7em:
+    push.w {r4-r11, lr}
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_inv_c1
+    movt r1, #:upper16:pqlab_mlkem_inv_c1
+    vldm r1, {s8-s14}
+    ldr.w r1, [r1, #28]
+    add.w r3, r0, #512
+    vmov s15, r3
+1:
+    @ M7 order (model: 205 -> 166 cycles)
+    vmov r2, s10
+    ldm.w r0!, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    sadd16 r10, r3, r4
+    ssub16 r4, r3, r4
+    smulwb r3, r1, r7
+    smulwt r7, r1, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    sadd16 r3, r6, r8
+    ssub16 r8, r6, r8
+    smulwb r6, r1, r11
+    smulwt r11, r1, r11
+    smlabb r6, r6, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r6, r11, r6, asr #16
+    ssub16 r11, r9, r6
+    sadd16 r9, r9, r6
+    sadd16 r6, r10, r3
+    ssub16 r3, r10, r3
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r10, r10, r12, lr
+    vmov s0, r6
+    smlabb r9, r9, r12, lr
+    vmov s4, r3
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smulwt r8, r1, r8
+    vmov s1, r5
+    smlabb r10, r10, r12, lr
+    vmov s5, r9
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    vmov s2, r4
+    smlabb r10, r10, r12, lr
+    vmov s6, r8
+    smlabb r11, r11, r12, lr
+    vmov r2, s10
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    vmov s7, r11
+    vmov s3, r7
+    ldm.w r0, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    sadd16 r10, r3, r4
+    ssub16 r4, r3, r4
+    smulwb r3, r1, r7
+    smulwt r7, r1, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    sadd16 r3, r6, r8
+    ssub16 r8, r6, r8
+    smulwb r6, r1, r11
+    smulwt r11, r1, r11
+    smlabb r6, r6, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r6, r11, r6, asr #16
+    ssub16 r11, r9, r6
+    sadd16 r9, r9, r6
+    sadd16 r6, r10, r3
+    ssub16 r3, r10, r3
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smulwt r8, r1, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    vmov r2, s8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r10, asr #16
+    smulwb r10, r1, r3
+    smulwt r3, r1, r3
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r3, r3, r10, asr #16
+    smulwb r10, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s9
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r10, asr #16
+    smulwb r10, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s10
+    smlabb r10, r10, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r10, asr #16
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s11
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r10, asr #16
+    smulwb r10, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s12
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r10, asr #16
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s14
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r10, asr #16
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    vmov r2, s0
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r10, asr #16
+    sadd16 r10, r2, r6
+    str.w r10, [r0, #-32]
+    ssub16 r6, r2, r6
+    vmov r2, s1
+    sadd16 r10, r2, r5
+    str.w r6, [r0, #0]
+    ssub16 r5, r2, r5
+    str.w r10, [r0, #-28]
+    vmov r2, s2
+    str.w r5, [r0, #4]
+    sadd16 r10, r2, r4
+    str.w r10, [r0, #-24]
+    ssub16 r4, r2, r4
+    vmov r2, s3
+    sadd16 r10, r2, r7
+    str.w r4, [r0, #8]
+    ssub16 r7, r2, r7
+    str.w r10, [r0, #-20]
+    vmov r2, s4
+    str.w r7, [r0, #12]
+    sadd16 r10, r2, r3
+    str.w r10, [r0, #-16]
+    ssub16 r3, r2, r3
+    vmov r2, s5
+    sadd16 r10, r2, r9
+    str.w r3, [r0, #16]
+    ssub16 r9, r2, r9
+    str.w r10, [r0, #-12]
+    vmov r2, s6
+    str.w r9, [r0, #20]
+    sadd16 r10, r2, r8
+    str.w r10, [r0, #-8]
+    ssub16 r8, r2, r8
+    vmov r2, s7
+    str.w r8, [r0, #24]
+    sadd16 r10, r2, r11
+    ssub16 r11, r2, r11
+    str.w r10, [r0, #-4]
+    str.w r11, [r0, #28]
+    add.w r0, r0, #32
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #512
+    vmov s14, r1
+    movw r1, #:lower16:pqlab_mlkem_inv_c2
+    movt r1, #:upper16:pqlab_mlkem_inv_c2
+    add.w r3, r0, #64
+    vmov s15, r3
+2:
+    @ M7 order (model: 174 -> 136 cycles)
+    ldr.w r5, [r0, #64]
+    vmov s13, r0
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r5
+    ldr.w r7, [r0, #192]
+    smulwt r5, r2, r5
+    ldr.w r6, [r0, #128]
+    smlabb r3, r3, r12, lr
+    ldr.w r9, [r0, #320]
+    smlabb r5, r5, r12, lr
+    ldr.w r8, [r0, #256]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r5, r3, asr #16
+    ldr.w r10, [r0, #384]
+    ssub16 r5, r4, r3
+    ldr.w r0, [r1, #8]
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r0, r7
+    smulwt r7, r0, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    ldr.w r0, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    smulwb r3, r0, r8
+    smulwt r8, r0, r8
+    ldr.w r0, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r4, r8
+    sadd16 r4, r4, r8
+    smulwb r8, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #20]
+    smlabb r8, r8, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r3, r8, asr #16
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    smulwb r3, r0, r9
+    smulwt r9, r0, r9
+    ldr.w r0, [r1, #32]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r5, r9
+    sadd16 r5, r5, r9
+    smulwb r9, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #28]
+    smlabb r9, r9, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r3, r9, asr #16
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    smulwb r3, r0, r10
+    smulwt r10, r0, r10
+    ldr.w r0, [r1, #40]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #36]
+    smlabb r10, r10, r12, lr
+    add.w r1, r1, #44
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    vmov r0, s13
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r11, r11, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r3, r7, r11
+    str.w r6, [r0, #128]
+    sadd16 r7, r7, r11
+    str.w r7, [r0, #192]
+    smulwb r11, r2, r3
+    smulwt r3, r2, r3
+    str.w r8, [r0, #256]
+    smlabb r11, r11, r12, lr
+    smlabb r3, r3, r12, lr
+    str.w r9, [r0, #320]
+    pkhtb r11, r3, r11, asr #16
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 2b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
+#else
 
 .section .text.pqlab_mlkem_invntt_q_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_q_armv7em
@@ -1742,6 +3500,7 @@ pqlab_mlkem_invntt_q_armv7em:
     bne.w 2b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
+#endif
 
 .section .text.pqlab_mlkem_basemul_acc_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul_acc_armv7em
