@@ -264,7 +264,8 @@ def test_native_keccakf1600(platform: str, schedule: str, tmp_path: Path) -> Non
     # the portable C, QEMU instruction counts (loads count as one) at least 10% below; on the
     # M7 estimate (m7-estimate-v3) the portable C's loads pair on the two DTCM banks and the
     # kernel, scheduled for the M4, is only a few percent faster (7,780 vs 7,991 cycles)
-    factor = {"m4-sim": 0.8, "m7-sim": 1.0}.get(platform, 0.9)
+    # In the M7 order (keccakf1600_m7.S) it is about 22 % faster there (6,215 vs 7,991).
+    factor = {"m4-sim": 0.8, "m7-sim": 0.85 if schedule == "m7" else 1.0}.get(platform, 0.9)
     assert native < factor * portable, (native, portable)
     if platform == "m4-sim":
         assert native < 13500, native

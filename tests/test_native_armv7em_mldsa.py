@@ -668,6 +668,8 @@ def test_native_mldsa(platform: str, tmp_path: Path) -> None:
     print(f"\n{platform}: {nchecks} comparisons agree; one call, C / asm (timer units):")
     for name, c, a in zip(NAMES, tc, ta, strict=True):
         print(f"  {name:14} {c:7} / {a:6}")
+    if platform == "m7-sim":  # the NTT in the Cortex-M7 order: 8,115 / 11,022 (M4 order 9,883)
+        assert ta[0] < 0.8 * tc[0], (ta[0], tc[0])
     g = next(list(map(int, ln.split()[1:])) for ln in lines if ln.startswith("gtime "))
     for i, name in enumerate(["decompose", "make_hint", "use_hint", "chknorm"]):
         print(f"  {name:14} {g[2 * i]:7} / {g[2 * i + 1]:6}  (gamma2 = (q - 1) / 88)")
