@@ -160,7 +160,7 @@ class Ins:
                 self.cls = SH
             if op == "movt":
                 self.reads = set()  # MOVW + MOVT pair (jnk0le, "overall")
-        elif op in ("vmov",):
+        elif op == "vmov" and len(args) == 2:
             self.cls = FP
             if isr(regs[0]):
                 self.writes = {regs[0]}
@@ -277,8 +277,9 @@ def m7_schedule(lines: list[str], base_mod8: dict[str, int], const_bases: frozen
                 if q.cls == LD and i.cls == LD:
                     continue
                 known = {i.mem[1], q.mem[1]} <= static and i.mem[2] is not None and q.mem[2] is not None
-                # word accesses at different words of known bases do not overlap
-                if known and i.mem[3] and q.mem[3] and (i.mem[1] != q.mem[1] or i.mem[2] != q.mem[2]):
+                # word accesses on different known bases, or 4 bytes apart or more on one, do not
+                # overlap (the bases point at different objects: the state and the frame)
+                if known and i.mem[3] and q.mem[3] and (i.mem[1] != q.mem[1] or abs(i.mem[2] - q.mem[2]) >= 4):
                     continue
                 preds[k].add(p)
             mem_ops.append(k)
@@ -326,12 +327,14 @@ def schedule_loops(lines: list[str], base_mod8: dict[str, int], const_bases: fro
     i = 0
     is_label = lambda t: re.fullmatch(r"\s*\d+:", t) is not None  # noqa: E731
     is_branch = lambda t: t.split()[0].split(".")[0] in ("b", "bne", "beq", "bx", "bl") if t.strip() else False  # noqa: E731
+    # a run also ends at a directive, a write of pc (a return) and an IT block
+    is_end = lambda t: t.strip().startswith((".", "it", "#")) or "pc" in t.split("/*")[0]  # noqa: E731
     while i < len(lines):
         out.append(lines[i])
         i += 1
         if is_label(out[-1]):
             j = i
-            while j < len(lines) and not is_label(lines[j]) and not is_branch(lines[j]):
+            while j < len(lines) and not (is_label(lines[j]) or is_branch(lines[j]) or is_end(lines[j])):
                 j += 1
             if code_lines(lines[i:j]):
                 body = m7_schedule(lines[i:j], base_mod8, const_bases)

@@ -3634,6 +3634,43 @@ pqlab_mlkem_basemul_pairs_armv7em:
 2:
     pop.w {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
+.global pqlab_mlkem_mulcache_armv7em
+.type pqlab_mlkem_mulcache_armv7em, %function
+.align 2
+pqlab_mlkem_mulcache_armv7em:
+    push.w {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r2, #:lower16:pqlab_mlkem_bm_gamma
+    movt r2, #:upper16:pqlab_mlkem_bm_gamma
+    add.w r3, r0, #256
+1:
+    @ M7 order (model: 30 -> 26 cycles)
+    ldm.w r1!, {r4-r7}
+    ldm.w r2!, {r8, r9}
+    smultb r10, r4, r8
+    smultt r11, r5, r8
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r4, r11, r10, asr #16
+    smultb r10, r6, r9
+    smultt r11, r7, r9
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r5, r11, r10, asr #16
+    stm.w r0!, {r4, r5}
+    cmp.w r0, r3
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
+#else
 
 .section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
 .global pqlab_mlkem_mulcache_armv7em
@@ -3668,6 +3705,7 @@ pqlab_mlkem_mulcache_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
+#endif
 
 .section .text.pqlab_mlkem_basemul_pairs32_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul_pairs32_armv7em
@@ -4488,6 +4526,55 @@ pqlab_mlkem_cbd3_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_cbd3_armv7em, .-pqlab_mlkem_cbd3_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_frombytes12_armv7em
+.type pqlab_mlkem_frombytes12_armv7em, %function
+.align 2
+pqlab_mlkem_frombytes12_armv7em:
+    push.w {r4-r11, lr}
+    movw r12, #3329
+    movt r12, #3329
+    add.w lr, r0, #512
+1:
+    @ M7 order (model: 25 -> 21 cycles)
+    ldr.w r2, [r1, #0]
+    lsr.w r9, r2, #12
+    ldr.w r3, [r1, #4]
+    ubfx r5, r2, #0, #12
+    lsr.w r6, r2, #24
+    bfi r5, r9, #16, #12
+    lsr.w r9, r3, #4
+    bfi r6, r3, #8, #4
+    ldr.w r4, [r1, #8]
+    bfi r6, r9, #16, #12
+    lsr.w r9, r3, #28
+    ubfx r7, r3, #16, #12
+    add.w r1, r1, #12
+    bfi r9, r4, #4, #8
+    ubfx r8, r4, #8, #12
+    bfi r7, r9, #16, #12
+    lsr.w r9, r4, #20
+    orr.w r8, r8, r9, lsl #16
+    usub16 r9, r5, r12
+    sel r5, r9, r5
+    str.w r5, [r0, #0]
+    usub16 r9, r6, r12
+    sel r6, r9, r6
+    str.w r6, [r0, #4]
+    usub16 r9, r7, r12
+    sel r7, r9, r7
+    str.w r7, [r0, #8]
+    usub16 r9, r8, r12
+    sel r8, r9, r8
+    str.w r8, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, lr
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
+#else
 
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_frombytes12_armv7em
@@ -4534,6 +4621,7 @@ pqlab_mlkem_frombytes12_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
+#endif
 
 .section .text.pqlab_mlkem_tobytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_tobytes12_armv7em
@@ -5323,6 +5411,128 @@ pqlab_mlkem_cbd2_add_msg_compress4_armv7em:
     add.w sp, sp, #8
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_msg_compress4_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress4_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress4_armv7em
+.type pqlab_mlkem_decompress4_armv7em, %function
+.align 2
+pqlab_mlkem_decompress4_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #8
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 123 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #4
+    ubfx r11, r4, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r4, #8, #4
+    ubfx r11, r4, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r4, #16, #4
+    ubfx r11, r4, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r4, #24, #4
+    ubfx r11, r4, #28, #4
+    ldr.w r4, [r1], #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    ubfx r10, r5, #0, #4
+    ubfx r11, r5, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r5, #8, #4
+    ubfx r11, r5, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r5, #16, #4
+    ubfx r11, r5, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r5, #24, #4
+    ubfx r11, r5, #28, #4
+    ldr.w r5, [r1], #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    ubfx r10, r4, #0, #4
+    ubfx r11, r4, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r4, #8, #4
+    ubfx r11, r4, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r4, #16, #4
+    ubfx r11, r4, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r4, #24, #4
+    ubfx r11, r4, #28, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    ubfx r10, r5, #0, #4
+    ubfx r11, r5, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r5, #8, #4
+    ubfx r11, r5, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r5, #16, #4
+    ubfx r11, r5, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r5, #24, #4
+    ubfx r11, r5, #28, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress4_armv7em, .-pqlab_mlkem_decompress4_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress4_armv7em
@@ -5442,6 +5652,7 @@ pqlab_mlkem_decompress4_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress4_armv7em, .-pqlab_mlkem_decompress4_armv7em
+#endif
 
 .section .text.pqlab_mlkem_compress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_compress5_armv7em
@@ -5833,6 +6044,133 @@ pqlab_mlkem_cbd2_add_msg_compress5_armv7em:
     add.w sp, sp, #8
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_msg_compress5_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress5_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress5_armv7em
+.type pqlab_mlkem_decompress5_armv7em, %function
+.align 2
+pqlab_mlkem_decompress5_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #16
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 129 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #5
+    ubfx r11, r4, #5, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #10, #5
+    ubfx r11, r4, #15, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r4, #20, #5
+    ubfx r11, r4, #25, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    lsr.w r10, r4, #30
+    bfi r10, r5, #2, #3
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #3, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    ubfx r10, r5, #8, #5
+    ubfx r11, r5, #13, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r5, #18, #5
+    ubfx r11, r5, #23, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    lsr.w r10, r5, #28
+    bfi r10, r4, #4, #1
+    ldr.w r5, [r1], #4
+    ubfx r11, r4, #1, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r4, #6, #5
+    ubfx r11, r4, #11, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    ubfx r10, r4, #16, #5
+    ubfx r11, r4, #21, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #11
+    lsr.w r11, r4, #31
+    ubfx r10, r4, #26, #5
+    ldr.w r4, [r1], #4
+    bfi r11, r5, #1, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r5, #4, #5
+    ubfx r11, r5, #9, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r5, #14, #5
+    ubfx r11, r5, #19, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    lsr.w r11, r5, #29
+    ubfx r10, r5, #24, #5
+    bfi r11, r4, #3, #2
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #2, #5
+    ubfx r11, r4, #7, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r4, #12, #5
+    ubfx r11, r4, #17, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r4, #22, #5
+    ubfx r11, r4, #27, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress5_armv7em, .-pqlab_mlkem_decompress5_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress5_armv7em
@@ -5957,6 +6295,7 @@ pqlab_mlkem_decompress5_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress5_armv7em, .-pqlab_mlkem_decompress5_armv7em
+#endif
 
 .section .text.pqlab_mlkem_compress10_armv7em, "ax", %progbits
 .global pqlab_mlkem_compress10_armv7em
@@ -6290,6 +6629,142 @@ pqlab_mlkem_cbd2_add_compress10_armv7em:
     bne.w 1b
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_compress10_armv7em, .-pqlab_mlkem_cbd2_add_compress10_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress10_armv7em
+.type pqlab_mlkem_decompress10_armv7em, %function
+.align 2
+pqlab_mlkem_decompress10_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #512
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 135 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #10
+    ubfx r11, r4, #10, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r6, r10, r11, lsl #6
+    lsr.w r11, r4, #30
+    ubfx r10, r4, #20, #10
+    ldr.w r4, [r1], #4
+    bfi r11, r5, #2, #8
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ubfx r10, r5, #8, #10
+    ubfx r11, r5, #18, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    lsr.w r10, r5, #28
+    bfi r10, r4, #4, #6
+    ldr.w r5, [r1], #4
+    ubfx r11, r4, #6, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    lsr.w r11, r4, #26
+    ubfx r10, r4, #16, #10
+    ldr.w r4, [r1], #4
+    bfi r11, r5, #6, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r5, #4, #10
+    ubfx r11, r5, #14, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    lsr.w r10, r5, #24
+    bfi r10, r4, #8, #2
+    ldr.w r5, [r1], #4
+    ubfx r11, r4, #2, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ubfx r10, r4, #12, #10
+    ubfx r11, r4, #22, #10
+    ldr.w r4, [r1], #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    ubfx r10, r5, #0, #10
+    ubfx r11, r5, #10, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #6
+    lsr.w r11, r5, #30
+    ubfx r10, r5, #20, #10
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #2, #8
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ubfx r10, r4, #8, #10
+    ubfx r11, r4, #18, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    lsr.w r10, r4, #28
+    bfi r10, r5, #4, #6
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #6, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    lsr.w r11, r5, #26
+    ubfx r10, r5, #16, #10
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #6, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r4, #4, #10
+    ubfx r11, r4, #14, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    lsr.w r10, r4, #24
+    bfi r10, r5, #8, #2
+    ubfx r11, r5, #2, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ubfx r10, r5, #12, #10
+    ubfx r11, r5, #22, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress10_armv7em, .-pqlab_mlkem_decompress10_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress10_armv7em
@@ -6423,6 +6898,7 @@ pqlab_mlkem_decompress10_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress10_armv7em, .-pqlab_mlkem_decompress10_armv7em
+#endif
 
 .section .text.pqlab_mlkem_compress11_armv7em, "ax", %progbits
 .global pqlab_mlkem_compress11_armv7em
@@ -6764,6 +7240,145 @@ pqlab_mlkem_cbd2_add_compress11_armv7em:
     bne.w 1b
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_compress11_armv7em, .-pqlab_mlkem_cbd2_add_compress11_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress11_armv7em
+.type pqlab_mlkem_decompress11_armv7em, %function
+.align 2
+pqlab_mlkem_decompress11_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #1024
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 139 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #11
+    ubfx r11, r4, #11, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r6, r10, r11, lsl #5
+    lsr.w r10, r4, #22
+    bfi r10, r5, #10, #1
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #1, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    lsr.w r11, r5, #23
+    ubfx r10, r5, #12, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #9, #2
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r4, #2, #11
+    ubfx r11, r4, #13, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    lsr.w r10, r4, #24
+    bfi r10, r5, #8, #3
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #3, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #5
+    lsr.w r11, r5, #25
+    ubfx r10, r5, #14, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #7, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    ubfx r10, r4, #4, #11
+    ubfx r11, r4, #15, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    lsr.w r10, r4, #26
+    bfi r10, r5, #6, #5
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #5, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    lsr.w r11, r5, #27
+    ubfx r10, r5, #16, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #5, #6
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #5
+    ubfx r10, r4, #6, #11
+    ubfx r11, r4, #17, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    lsr.w r10, r4, #28
+    bfi r10, r5, #4, #7
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #7, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    lsr.w r11, r5, #29
+    ubfx r10, r5, #18, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #3, #8
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    ubfx r10, r4, #8, #11
+    ubfx r11, r4, #19, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #5
+    lsr.w r10, r4, #30
+    bfi r10, r5, #2, #9
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #9, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    lsr.w r11, r5, #31
+    ubfx r10, r5, #20, #11
+    bfi r11, r4, #1, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r4, #10, #11
+    ubfx r11, r4, #21, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress11_armv7em, .-pqlab_mlkem_decompress11_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress11_armv7em
@@ -6900,6 +7515,7 @@ pqlab_mlkem_decompress11_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress11_armv7em, .-pqlab_mlkem_decompress11_armv7em
+#endif
 
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
