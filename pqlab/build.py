@@ -226,7 +226,8 @@ def _sources(dirs) -> list[Path]:
 def backends(plat: Platform) -> tuple[list[Path], list[str]]:
     """Native backends of the platform (platform.toml `backends`): their sources join the common
     library, their `defines` (lib/native/<name>/backend.toml) tell the portable code which
-    kernels they replace, for every compilation on that platform."""
+    kernels they replace, for every compilation on that platform; `[core.<core>] defines` add
+    the defines for platforms with that `core` (e.g. armv7em's Cortex-M7 schedule)."""
     dirs, flags = [], []
     # `backends_on_machine`: backends for the machine the build runs on (the host platform,
     # whose compiler targets that machine), keyed by platform.machine(), e.g. aarch64
@@ -238,8 +239,27 @@ def backends(plat: Platform) -> tuple[list[Path], list[str]]:
         except (OSError, tomllib.TOMLDecodeError) as e:
             raise PqlabError(f"platform {plat.name}: backend {name}: cannot read {d / 'backend.toml'}: {e}") from e
         dirs.append(d)
-        flags += [f"-D{x}" for x in cfg.get("defines", [])] + [f"-I{d}"]
+        defines = [*cfg.get("defines", []), *_core_defines(plat, d, cfg)]
+        flags += [f"-D{x}" for x in defines] + [f"-I{d}"]
     return _sources(dirs), flags
+
+
+def _core_defines(plat: Platform, d: Path, cfg: dict) -> list[str]:
+    per_core = cfg.get("core", {})
+    if not isinstance(per_core, dict) or not all(isinstance(v, dict) for v in per_core.values()):
+        raise PqlabError(f"{d / 'backend.toml'}: [core.<name>] must be tables with `defines`")
+    return list(per_core.get(plat.core, {}).get("defines", []))
+
+
+def core_defines(plat: Platform) -> list[str]:
+    """The `[core.<core>] defines` of the platform's backends (without -D): the defines that
+    select a core's schedule of a kernel inside one backend (an export writes them into its
+    pqlab_config.h, which the backend's assembly includes first)."""
+    out = []
+    for name in plat.raw.get("backends", []):
+        d = NATIVE / name
+        out += _core_defines(plat, d, tomllib.loads((d / "backend.toml").read_text()))
+    return out
 
 
 def base_cflags(plat: Platform) -> list[str]:

@@ -142,6 +142,9 @@ def config_header(plat: Platform, opts: Options, prefix: str) -> str:
         meta_line = (
             f"#ifndef PQLAB_NATIVE_META_HEADER\n#define PQLAB_NATIVE_META_HEADER {meta[0].split('=', 1)[1]}\n#endif\n"
         )
+    for x in build.core_defines(plat):  # a core's schedule of the backend (backend.toml [core.*])
+        name, _, val = x.partition("=")
+        meta_line += f"#ifndef {name}\n#define {name} {val or '1'}\n#endif\n"
     keccak = (
         f"#define PQLAB_CONFIG_KECCAKF1600 {opts.keccak}"
         if opts.keccak

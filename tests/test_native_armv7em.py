@@ -99,6 +99,10 @@ int main(void)
     }
     k = snprintf(b, sizeof b, "ct");
     for (int c = 0; c < 4; c++) {
+        if (@WARM@) {
+            memcpy(s, st[c], sizeof s);
+            pqlab_keccakf1600_native(s);
+        }
         memcpy(s, st[c], sizeof s);
         uint64_t u0 = pqlab_hal_cycles();
         pqlab_keccakf1600_native(s);
@@ -169,24 +173,67 @@ def test_model_matches_hashlib() -> None:
     assert out == hashlib.shake_128(b"").digest(168)
 
 
-def build_and_run(platform: str, tmp: Path) -> str:
+# the two schedules of the permutation: keccakf1600.S (Cortex-M4) and keccakf1600_m7.S
+# (Cortex-M7, assembled only with the define that backend.toml gives Cortex-M7 platforms)
+SCHEDULES = {"m4": ("keccakf1600.S", []), "m7": ("keccakf1600_m7.S", ["-DPQLAB_ARMV7EM_CORTEX_M7=1"])}
+
+
+def build_and_run(platform: str, tmp: Path, schedule: str = "m4") -> str:
     src = tmp / "fw.c"
-    src.write_text(FIRMWARE.replace("@NRANDOM@", str(NRANDOM)))
+    # the M7 estimate's cycles also depend on the branch predictor (shared with the
+    # firmware's own loops) and the DTCM banks: the constant-time check times each state
+    # after a first, untimed call on the same buffer
+    src.write_text(FIRMWARE.replace("@NRANDOM@", str(NRANDOM)).replace("@WARM@", str(int(schedule == "m7"))))
+    asm, defines = SCHEDULES[schedule]
     # fips202.c without PQLAB_KECCAKF1600_NATIVE: pqlab_keccakf1600 is the portable code
     return firmware.build_and_run(
-        platform, tmp, [src, ROOT / "lib/common/fips202.c", NATIVE / "keccakf1600.S"], timeout=120
+        platform, tmp, [src, ROOT / "lib/common/fips202.c", NATIVE / asm], cflags=defines, timeout=120
     )
 
 
-def test_generator_output_is_committed() -> None:
-    """keccakf1600.S is exactly what gen_keccakf1600.py writes."""
-    res = subprocess.run(["python3", str(NATIVE / "gen_keccakf1600.py")], capture_output=True, check=True, text=True)
-    assert res.stdout == (NATIVE / "keccakf1600.S").read_text()
+@pytest.mark.parametrize("args, asm", [([], "keccakf1600.S"), (["--m7"], "keccakf1600_m7.S")])
+def test_generator_output_is_committed(args: list[str], asm: str) -> None:
+    """keccakf1600.S and keccakf1600_m7.S are exactly what gen_keccakf1600.py writes."""
+    gen = [str(NATIVE / "gen_keccakf1600.py"), *args]
+    res = subprocess.run(["python3", *gen], capture_output=True, check=True, text=True)
+    assert res.stdout == (NATIVE / asm).read_text()
 
 
-@pytest.mark.parametrize("platform", ["mps2-an386", "m4-sim", "mps2-an500", "m7-sim"])
-def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
-    text = build_and_run(platform, tmp_path)
+def test_m7_schedule_has_the_m4_instructions() -> None:
+    """The M7 file is a reordering: the same multiset of instructions as the M4 file, apart
+    from the lane conversions' second scratch register (r5 for r7's delta swaps)."""
+
+    def ins(asm: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        fn = ""
+        for ln in (NATIVE / asm).read_text().splitlines():
+            t = ln.split("/*")[0].strip()
+            if t.startswith(".type "):
+                fn = t.split()[1].rstrip(",")
+            elif t and not t.startswith((".", "#", "*")) and not t.endswith(":"):
+                t = t.split(":", 1)[1].strip() if t[:1].isdigit() and ":" in t else t
+                if fn != "pqlab_keccakf1600_armv7em_core":  # conversions: r5 is r7's scratch
+                    t = t.replace("r5", "r10")
+                out.setdefault(fn, []).append(t)
+        return {f: sorted(v) for f, v in out.items()}
+
+    m4, m7 = ins("keccakf1600.S"), ins("keccakf1600_m7.S")
+    assert len(m4) >= 4 and m4 == m7
+
+
+@pytest.mark.parametrize(
+    "platform, schedule",
+    [
+        ("mps2-an386", "m4"),
+        ("m4-sim", "m4"),
+        ("mps2-an500", "m4"),
+        ("m7-sim", "m4"),
+        ("mps2-an500", "m7"),
+        ("m7-sim", "m7"),
+    ],
+)
+def test_native_keccakf1600(platform: str, schedule: str, tmp_path: Path) -> None:
+    text = build_and_run(platform, tmp_path, schedule)
     lines = text.replace("\r", "").splitlines()
     assert lines and lines[-1] == "end", text[-500:]
     cases = [ln.split() for ln in lines if ln.startswith("case ")]
@@ -207,14 +254,18 @@ def test_native_keccakf1600(platform: str, tmp_path: Path) -> None:
     )
     ct = [ln.split()[1:] for ln in lines if ln.startswith("ct ")]
     assert len(ct) == 1, ct
-    if firmware.timing_shows_data_independence(platform):
-        assert len(set(ct[0])) == 1, ct  # same cycles for every state
+    # same cycles for every state; on the M7 estimate after a first call (WARM), which the
+    # M7 schedule's firmware makes
+    if firmware.timing_shows_data_independence(platform) or (platform == "m7-sim" and schedule == "m7"):
+        assert len(set(ct[0])) == 1, ct
+    print(f"{platform} ({schedule} schedule): cycles of one call per state {' '.join(ct[0])}")
     assert stack <= 320, stack
     # regression bounds (docs/native.md has the figures): modelled M4 cycles at least 20% below
     # the portable C, QEMU instruction counts (loads count as one) at least 10% below; on the
     # M7 estimate (m7-estimate-v3) the portable C's loads pair on the two DTCM banks and the
     # kernel, scheduled for the M4, is only a few percent faster (7,780 vs 7,991 cycles)
-    factor = {"m4-sim": 0.8, "m7-sim": 1.0}.get(platform, 0.9)
+    # In the M7 order (keccakf1600_m7.S) it is about 22 % faster there (6,215 vs 7,991).
+    factor = {"m4-sim": 0.8, "m7-sim": 0.85 if schedule == "m7" else 1.0}.get(platform, 0.9)
     assert native < factor * portable, (native, portable)
     if platform == "m4-sim":
         assert native < 13500, native

@@ -40,6 +40,9 @@
  * Bounds: all operations are 32-bit XOR/AND-NOT/rotations; nothing can overflow.
  */
 #include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
+/* The Cortex-M4 schedule; Cortex-M7 builds (backend.toml [core.cortex-m7]: the define
+ * PQLAB_ARMV7EM_CORTEX_M7) assemble keccakf1600_m7.S, the same code in M7 order, instead. */
+#if !defined(PQLAB_ARMV7EM_CORTEX_M7)
     .syntax unified
     .thumb
     .text
@@ -1932,3 +1935,4 @@ pqlab_keccak_native_extract_il:
     bne.w 5b
     pop.w {r4-r12, pc}
     .size pqlab_keccak_native_extract_il, . - pqlab_keccak_native_extract_il
+#endif

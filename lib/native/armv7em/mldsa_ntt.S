@@ -4,6 +4,546 @@
 .syntax unified
 .thumb
 .text
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+    @ void pqlab_mldsa_ntt_armv7em(int32_t a[256]): forward NTT (mldsa_ntt_c)
+.global pqlab_mldsa_ntt_armv7em
+.type pqlab_mldsa_ntt_armv7em, %function
+.p2align 2
+pqlab_mldsa_ntt_armv7em:
+    push.w {r4-r11, lr}
+    movw r11, #8191
+    movt r11, #65408
+    movw r12, #8193
+    movt r12, #896
+    movw r14, #:lower16:mldsa_ntt_zetas
+    movt r14, #:upper16:mldsa_ntt_zetas
+    vldm r14!, {s0-s6}
+    vmov s7, r14
+    add.w r9, r0, #128
+    vmov s8, r9
+1:
+    @ M7 order (model: 113 -> 89 cycles)
+    ldr.w r5, [r0, #512]
+    vmov r14, s0
+    ldr.w r1, [r0, #0]
+    smull r9, r10, r5, r14
+    ldr.w r6, [r0, #640]
+    ldr.w r2, [r0, #128]
+    mul r14, r9, r12
+    ldr.w r7, [r0, #768]
+    ldr.w r3, [r0, #256]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    ldr.w r8, [r0, #896]
+    sub.w r5, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r6, r14
+    ldr.w r4, [r0, #384]
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r6, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r7, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r8, r4, r10
+    add.w r4, r4, r10
+    smull r9, r10, r3, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r3, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r4, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r7, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r8, r6, r10
+    add.w r6, r6, r10
+    smull r9, r10, r2, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s4
+    sub.w r2, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    str.w r1, [r0, #0]
+    mul r14, r9, r12
+    str.w r2, [r0, #128]
+    smlal r9, r10, r14, r11
+    vmov r14, s5
+    sub.w r4, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r6, r14
+    str.w r3, [r0, #256]
+    mul r14, r9, r12
+    str.w r4, [r0, #384]
+    smlal r9, r10, r14, r11
+    vmov r14, s6
+    sub.w r6, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    str.w r5, [r0, #512]
+    mul r14, r9, r12
+    str.w r6, [r0, #640]
+    smlal r9, r10, r14, r11
+    vmov r9, s8
+    sub.w r8, r7, r10
+    add.w r7, r7, r10
+    str.w r7, [r0, #768]
+    str.w r8, [r0, #896]
+    add.w r0, r0, #4
+    cmp.w r0, r9
+    bne.w 1b
+    sub.w r0, r0, #128
+    add.w r9, r0, #1024
+    vmov s8, r9
+2:
+    @ M7 order (model: 446 -> 353 cycles)
+    vmov r14, s7
+    vldm r14!, {s0-s6}
+    vmov s7, r14
+    ldr.w r5, [r0, #64]
+    vmov r14, s0
+    ldr.w r1, [r0, #0]
+    smull r9, r10, r5, r14
+    ldr.w r6, [r0, #80]
+    ldr.w r2, [r0, #16]
+    mul r14, r9, r12
+    ldr.w r7, [r0, #96]
+    ldr.w r3, [r0, #32]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    ldr.w r8, [r0, #112]
+    sub.w r5, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r6, r14
+    ldr.w r4, [r0, #48]
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r6, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r7, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r8, r4, r10
+    add.w r4, r4, r10
+    smull r9, r10, r3, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r3, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r4, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r7, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r8, r6, r10
+    add.w r6, r6, r10
+    smull r9, r10, r2, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s4
+    sub.w r2, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    str.w r1, [r0, #0]
+    mul r14, r9, r12
+    str.w r2, [r0, #16]
+    smlal r9, r10, r14, r11
+    vmov r14, s5
+    sub.w r4, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r6, r14
+    str.w r3, [r0, #32]
+    mul r14, r9, r12
+    str.w r4, [r0, #48]
+    smlal r9, r10, r14, r11
+    vmov r14, s6
+    sub.w r6, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    str.w r5, [r0, #64]
+    mul r14, r9, r12
+    str.w r6, [r0, #80]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r8, r7, r10
+    add.w r7, r7, r10
+    str.w r7, [r0, #96]
+    str.w r8, [r0, #112]
+    ldr.w r5, [r0, #68]
+    ldr.w r1, [r0, #4]
+    smull r9, r10, r5, r14
+    ldr.w r6, [r0, #84]
+    ldr.w r2, [r0, #20]
+    mul r14, r9, r12
+    ldr.w r7, [r0, #100]
+    ldr.w r3, [r0, #36]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    ldr.w r8, [r0, #116]
+    sub.w r5, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r6, r14
+    ldr.w r4, [r0, #52]
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r6, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r7, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r8, r4, r10
+    add.w r4, r4, r10
+    smull r9, r10, r3, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r3, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r4, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r7, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r8, r6, r10
+    add.w r6, r6, r10
+    smull r9, r10, r2, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s4
+    sub.w r2, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    str.w r1, [r0, #4]
+    mul r14, r9, r12
+    str.w r2, [r0, #20]
+    smlal r9, r10, r14, r11
+    vmov r14, s5
+    sub.w r4, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r6, r14
+    str.w r3, [r0, #36]
+    mul r14, r9, r12
+    str.w r4, [r0, #52]
+    smlal r9, r10, r14, r11
+    vmov r14, s6
+    sub.w r6, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    str.w r5, [r0, #68]
+    mul r14, r9, r12
+    str.w r6, [r0, #84]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r8, r7, r10
+    add.w r7, r7, r10
+    str.w r7, [r0, #100]
+    str.w r8, [r0, #116]
+    ldr.w r5, [r0, #72]
+    ldr.w r1, [r0, #8]
+    smull r9, r10, r5, r14
+    ldr.w r6, [r0, #88]
+    ldr.w r2, [r0, #24]
+    mul r14, r9, r12
+    ldr.w r7, [r0, #104]
+    ldr.w r3, [r0, #40]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    ldr.w r8, [r0, #120]
+    sub.w r5, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r6, r14
+    ldr.w r4, [r0, #56]
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r6, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r7, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r8, r4, r10
+    add.w r4, r4, r10
+    smull r9, r10, r3, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r3, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r4, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r7, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r8, r6, r10
+    add.w r6, r6, r10
+    smull r9, r10, r2, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s4
+    sub.w r2, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    str.w r1, [r0, #8]
+    mul r14, r9, r12
+    str.w r2, [r0, #24]
+    smlal r9, r10, r14, r11
+    vmov r14, s5
+    sub.w r4, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r6, r14
+    str.w r3, [r0, #40]
+    mul r14, r9, r12
+    str.w r4, [r0, #56]
+    smlal r9, r10, r14, r11
+    vmov r14, s6
+    sub.w r6, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    str.w r5, [r0, #72]
+    mul r14, r9, r12
+    str.w r6, [r0, #88]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r8, r7, r10
+    add.w r7, r7, r10
+    str.w r7, [r0, #104]
+    str.w r8, [r0, #120]
+    ldr.w r5, [r0, #76]
+    ldr.w r1, [r0, #12]
+    smull r9, r10, r5, r14
+    ldr.w r6, [r0, #92]
+    ldr.w r2, [r0, #28]
+    mul r14, r9, r12
+    ldr.w r7, [r0, #108]
+    ldr.w r3, [r0, #44]
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    ldr.w r8, [r0, #124]
+    sub.w r5, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r6, r14
+    ldr.w r4, [r0, #60]
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r6, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r7, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r8, r4, r10
+    add.w r4, r4, r10
+    smull r9, r10, r3, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r3, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r4, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r7, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r8, r6, r10
+    add.w r6, r6, r10
+    smull r9, r10, r2, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s4
+    sub.w r2, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    str.w r1, [r0, #12]
+    mul r14, r9, r12
+    str.w r2, [r0, #28]
+    smlal r9, r10, r14, r11
+    vmov r14, s5
+    sub.w r4, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r6, r14
+    str.w r3, [r0, #44]
+    mul r14, r9, r12
+    str.w r4, [r0, #60]
+    smlal r9, r10, r14, r11
+    vmov r14, s6
+    sub.w r6, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    str.w r5, [r0, #76]
+    mul r14, r9, r12
+    str.w r6, [r0, #92]
+    smlal r9, r10, r14, r11
+    vmov r9, s8
+    sub.w r8, r7, r10
+    add.w r7, r7, r10
+    str.w r7, [r0, #108]
+    str.w r8, [r0, #124]
+    add.w r0, r0, #128
+    cmp.w r0, r9
+    bne.w 2b
+    sub.w r0, r0, #1024
+    add.w r9, r0, #1024
+    vmov s8, r9
+3:
+    @ M7 order (model: 74 -> 66 cycles)
+    vmov r14, s7
+    vldm r14!, {s0-s5}
+    vmov s7, r14
+    vmov r14, s0
+    ldm.w r0, {r1-r8}
+    smull r9, r10, r3, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s0
+    sub.w r3, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s1
+    sub.w r4, r2, r10
+    add.w r2, r2, r10
+    smull r9, r10, r2, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s2
+    sub.w r2, r1, r10
+    add.w r1, r1, r10
+    smull r9, r10, r4, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r4, r3, r10
+    add.w r3, r3, r10
+    smull r9, r10, r7, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s3
+    sub.w r7, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s4
+    sub.w r8, r6, r10
+    add.w r6, r6, r10
+    smull r9, r10, r6, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r14, s5
+    sub.w r6, r5, r10
+    add.w r5, r5, r10
+    smull r9, r10, r8, r14
+    mul r14, r9, r12
+    smlal r9, r10, r14, r11
+    vmov r9, s8
+    sub.w r8, r7, r10
+    add.w r7, r7, r10
+    stm.w r0!, {r1-r8}
+    cmp.w r0, r9
+    bne.w 3b
+    pop.w {r4-r11, pc}
+.size pqlab_mldsa_ntt_armv7em, . - pqlab_mldsa_ntt_armv7em
+#else
 
     @ void pqlab_mldsa_ntt_armv7em(int32_t a[256]): forward NTT (mldsa_ntt_c)
 .global pqlab_mldsa_ntt_armv7em
@@ -539,6 +1079,7 @@ pqlab_mldsa_ntt_armv7em:
     bne.w 3b
     pop.w {r4-r11, pc}
 .size pqlab_mldsa_ntt_armv7em, . - pqlab_mldsa_ntt_armv7em
+#endif
 
     @ void pqlab_mldsa_invntt_armv7em(int32_t a[256]): inverse NTT times 2^32 (mldsa_invntt_tomont_c)
 .global pqlab_mldsa_invntt_armv7em

@@ -5,6 +5,449 @@
 #include "pqlab_config.h" /* an export's symbol namespace (docs/export.md); empty in the tree */
 .syntax unified
 .thumb
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_ntt_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_armv7em
+.type pqlab_mlkem_ntt_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    @ M7 order (model: 140 -> 91 cycles)
+    ldr.w r8, [r0, #256]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #320]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #64]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #384]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #128]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #192]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #128]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #192]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #256]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #320]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    @ M7 order (model: 278 -> 178 cycles)
+    ldr.w r8, [r0, #32]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #40]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #8]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #48]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #16]
+    ldr.w r11, [r0, #56]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #24]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #8]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #28
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #16]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #24]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-28]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #32]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #40]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r8, [r0, #36]
+    ldr.w r4, [r0, #4]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #44]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #12]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #52]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #20]
+    ldr.w r11, [r0, #60]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #28]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-24]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-12]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #4]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #12]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #20]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #28]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #36]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #44]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    @ M7 order (model: 84 -> 53 cycles)
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #8]
+    smlawt r11, r8, r4, r9
+    ldr.w r2, [r1, #0]
+    smultb r10, r10, r12
+    ldr.w r7, [r0, #12]
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #4]
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    add.w r1, r1, #16
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #4]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #24]
+    smlawt r11, r8, r4, r9
+    ldr.w r7, [r0, #28]
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-4]
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #16]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #20]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
+#else
 
 .section .text.pqlab_mlkem_ntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_ntt_armv7em
@@ -443,6 +886,481 @@ pqlab_mlkem_ntt_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_armv7em, .-pqlab_mlkem_ntt_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_cache_armv7em
+.type pqlab_mlkem_ntt_cache_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_cache_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    str.w r1, [sp, #4]
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    @ M7 order (model: 140 -> 91 cycles)
+    ldr.w r8, [r0, #256]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #320]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #64]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #384]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #128]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #192]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #128]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #192]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #256]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #320]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    @ M7 order (model: 278 -> 178 cycles)
+    ldr.w r8, [r0, #32]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #40]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #8]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #48]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #16]
+    ldr.w r11, [r0, #56]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #24]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #8]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #28
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #16]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #24]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-28]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #32]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #40]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r8, [r0, #36]
+    ldr.w r4, [r0, #4]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #44]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #12]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #52]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #20]
+    ldr.w r11, [r0, #60]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #28]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-24]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-12]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #4]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #12]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #20]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #28]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #36]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #44]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    @ M7 order (model: 127 -> 89 cycles)
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #8]
+    smlawt r11, r8, r4, r9
+    ldr.w r2, [r1, #0]
+    smultb r10, r10, r12
+    ldr.w r7, [r0, #12]
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r5
+    smulwt r10, r2, r4
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #16
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r7
+    smulwt r11, r2, r6
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    str.w r4, [r0, #0]
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    strd r10, r11, [r3, #0]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #24]
+    smlawt r11, r8, r4, r9
+    ldr.w r7, [r0, #28]
+    smultb r10, r10, r12
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r5
+    smulwt r10, r2, r4
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r7
+    smulwt r11, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    str.w r4, [r0, #16]
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
+#else
 
 .section .text.pqlab_mlkem_ntt_cache_armv7em, "ax", %progbits
 .global pqlab_mlkem_ntt_cache_armv7em
@@ -912,6 +1830,423 @@ pqlab_mlkem_ntt_cache_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_cache_armv7em, .-pqlab_mlkem_ntt_cache_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_ntt_unreduced_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_unreduced_armv7em
+.type pqlab_mlkem_ntt_unreduced_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_unreduced_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #8
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    @ M7 order (model: 140 -> 91 cycles)
+    ldr.w r8, [r0, #256]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #320]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #64]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #384]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #128]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #192]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #128]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #192]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #256]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #320]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    @ M7 order (model: 278 -> 178 cycles)
+    ldr.w r8, [r0, #32]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #40]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #8]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #48]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #16]
+    ldr.w r11, [r0, #56]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #24]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #8]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #28
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #16]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #24]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-28]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #32]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #40]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r8, [r0, #36]
+    ldr.w r4, [r0, #4]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #44]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #12]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #52]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #20]
+    ldr.w r11, [r0, #60]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #28]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-24]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-12]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #4]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #12]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #20]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #28]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #36]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #44]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+3:
+    @ M7 order (model: 62 -> 38 cycles)
+    ldr.w r5, [r0, #4]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r5
+    ldr.w r7, [r0, #12]
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    ldr.w r6, [r0, #8]
+    smlabb r5, r5, r12, lr
+    add.w r1, r1, #16
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #4]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    ldr.w r5, [r0, #20]
+    ldr.w r4, [r0, #16]
+    smulwb r3, r2, r5
+    ldr.w r7, [r0, #28]
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    ldr.w r6, [r0, #24]
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #16]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #20]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #8
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_unreduced_armv7em, .-pqlab_mlkem_ntt_unreduced_armv7em
+#else
 
 .section .text.pqlab_mlkem_ntt_unreduced_armv7em, "ax", %progbits
 .global pqlab_mlkem_ntt_unreduced_armv7em
@@ -1323,6 +2658,545 @@ pqlab_mlkem_ntt_unreduced_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_unreduced_armv7em, .-pqlab_mlkem_ntt_unreduced_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_ntt_cache_tobytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_ntt_cache_tobytes12_armv7em
+.type pqlab_mlkem_ntt_cache_tobytes12_armv7em, %function
+.align 2
+pqlab_mlkem_ntt_cache_tobytes12_armv7em:
+    push.w {r4-r11, lr}
+    sub.w sp, sp, #12
+    str.w r1, [sp, #4]
+    str.w r2, [sp, #8]
+    movw r12, #3329
+    movw lr, #26632
+    movt r12, #3329
+    movw r1, #:lower16:pqlab_mlkem_ntt_za
+    movt r1, #:upper16:pqlab_mlkem_ntt_za
+    add.w r3, r0, #64
+    str.w r3, [sp]
+1:
+    @ M7 order (model: 140 -> 91 cycles)
+    ldr.w r8, [r0, #256]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #320]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #64]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #384]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #128]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #192]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #128]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #192]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #256]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #320]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #64
+    movw r1, #:lower16:pqlab_mlkem_ntt_zb
+    movt r1, #:upper16:pqlab_mlkem_ntt_zb
+    add.w r3, r0, #512
+    str.w r3, [sp]
+2:
+    @ M7 order (model: 278 -> 178 cycles)
+    ldr.w r8, [r0, #32]
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #40]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #8]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #48]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #16]
+    ldr.w r11, [r0, #56]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #24]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #8]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #24]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #28
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #16]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #24]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-28]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #32]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #40]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #48]
+    str.w r11, [r0, #56]
+    ldr.w r8, [r0, #36]
+    ldr.w r4, [r0, #4]
+    smulwb r3, r2, r8
+    ldr.w r9, [r0, #44]
+    smulwt r8, r2, r8
+    ldr.w r5, [r0, #12]
+    smlabb r3, r3, r12, lr
+    ldr.w r10, [r0, #52]
+    smlabb r8, r8, r12, lr
+    ldr.w r6, [r0, #20]
+    ldr.w r11, [r0, #60]
+    pkhtb r3, r8, r3, asr #16
+    ldr.w r7, [r0, #28]
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-24]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-20]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #-16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    ldr.w r2, [r1, #-12]
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    ldr.w r2, [r1, #-8]
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    str.w r4, [r0, #4]
+    pkhtb r3, r7, r3, asr #16
+    str.w r5, [r0, #12]
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    str.w r6, [r0, #20]
+    pkhtb r3, r9, r3, asr #16
+    str.w r7, [r0, #28]
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r8, [r0, #36]
+    pkhtb r3, r11, r3, asr #16
+    str.w r9, [r0, #44]
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    str.w r10, [r0, #52]
+    str.w r11, [r0, #60]
+    add.w r0, r0, #64
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 2b
+    sub.w r0, r0, #512
+    movw r1, #:lower16:pqlab_mlkem_ntt_zc
+    movt r1, #:upper16:pqlab_mlkem_ntt_zc
+    movw r8, #44983
+    movt r8, #19
+    mov.w r9, #32768
+3:
+    @ M7 order (model: 175 -> 131 cycles)
+    ldr.w r4, [r0, #0]
+    ldr.w r5, [r0, #4]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #8]
+    smlawt r11, r8, r4, r9
+    ldr.w r2, [r1, #0]
+    smultb r10, r10, r12
+    ldr.w r7, [r0, #12]
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r5
+    smulwt r10, r2, r4
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    add.w r1, r1, #16
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r7
+    smulwt r11, r2, r6
+    ldr.w r2, [sp, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    str.w r4, [r0, #0]
+    sadd16 r4, r4, r12
+    str.w r5, [r0, #4]
+    str.w r6, [r0, #8]
+    str.w r7, [r0, #12]
+    strd r10, r11, [r3, #0]
+    usub16 r3, r4, r12
+    sel r4, r3, r4
+    sadd16 r5, r5, r12
+    usub16 r3, r5, r12
+    sel r5, r3, r5
+    sadd16 r6, r6, r12
+    usub16 r3, r6, r12
+    sel r6, r3, r6
+    sadd16 r7, r7, r12
+    usub16 r3, r7, r12
+    sel r7, r3, r7
+    lsr.w r3, r4, #16
+    bfi r4, r3, #12, #12
+    lsr.w r3, r5, #16
+    ubfx r10, r5, #8, #4
+    bfi r10, r3, #4, #12
+    lsr.w r3, r6, #16
+    bfi r10, r6, #16, #12
+    bfi r4, r5, #24, #8
+    str.w r4, [r2, #0]
+    bfi r10, r3, #28, #4
+    lsr.w r3, r7, #16
+    ubfx r11, r6, #20, #8
+    str.w r10, [r2, #4]
+    bfi r11, r7, #8, #12
+    bfi r11, r3, #20, #12
+    str.w r11, [r2, #8]
+    add.w r2, r2, #12
+    str.w r2, [sp, #8]
+    ldr.w r4, [r0, #16]
+    ldr.w r5, [r0, #20]
+    smlawb r10, r8, r4, r9
+    ldr.w r6, [r0, #24]
+    smlawt r11, r8, r4, r9
+    ldr.w r2, [r1, #-8]
+    smultb r10, r10, r12
+    ldr.w r7, [r0, #28]
+    smultb r11, r11, r12
+    smulwb r3, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlawt r11, r8, r6, r9
+    ssub16 r4, r4, r10
+    smlawb r10, r8, r6, r9
+    smultb r11, r11, r12
+    smultb r10, r10, r12
+    smulwt r5, r2, r5
+    pkhbt r10, r10, r11, lsl #16
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    ssub16 r6, r6, r10
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r5
+    smulwt r10, r2, r4
+    ldr.w r2, [r1, #-4]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    rsb r3, r2, #1
+    smulwt r3, r3, r7
+    smulwt r11, r2, r6
+    ldr.w r2, [sp, #8]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r3, r11, asr #16
+    ldr.w r3, [sp, #4]
+    str.w r4, [r0, #16]
+    sadd16 r4, r4, r12
+    str.w r5, [r0, #20]
+    str.w r6, [r0, #24]
+    str.w r7, [r0, #28]
+    add.w r0, r0, #32
+    strd r10, r11, [r3, #8]
+    add.w r3, r3, #16
+    str.w r3, [sp, #4]
+    usub16 r3, r4, r12
+    sel r4, r3, r4
+    sadd16 r5, r5, r12
+    usub16 r3, r5, r12
+    sel r5, r3, r5
+    sadd16 r6, r6, r12
+    usub16 r3, r6, r12
+    sel r6, r3, r6
+    sadd16 r7, r7, r12
+    usub16 r3, r7, r12
+    sel r7, r3, r7
+    lsr.w r3, r4, #16
+    bfi r4, r3, #12, #12
+    lsr.w r3, r5, #16
+    ubfx r10, r5, #8, #4
+    bfi r10, r3, #4, #12
+    lsr.w r3, r6, #16
+    bfi r10, r6, #16, #12
+    bfi r4, r5, #24, #8
+    str.w r4, [r2, #0]
+    bfi r10, r3, #28, #4
+    lsr.w r3, r7, #16
+    ubfx r11, r6, #20, #8
+    str.w r10, [r2, #4]
+    bfi r11, r7, #8, #12
+    bfi r11, r3, #20, #12
+    str.w r11, [r2, #8]
+    add.w r2, r2, #12
+    str.w r2, [sp, #8]
+    ldr.w r3, [sp]
+    cmp.w r0, r3
+    bne.w 3b
+    add.w sp, sp, #12
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_ntt_cache_tobytes12_armv7em, .-pqlab_mlkem_ntt_cache_tobytes12_armv7em
+#else
 
 .section .text.pqlab_mlkem_ntt_cache_tobytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_ntt_cache_tobytes12_armv7em
@@ -1856,6 +3730,452 @@ pqlab_mlkem_ntt_cache_tobytes12_armv7em:
     add.w sp, sp, #12
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_ntt_cache_tobytes12_armv7em, .-pqlab_mlkem_ntt_cache_tobytes12_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
+.global pqlab_mlkem_invntt_armv7em
+.type pqlab_mlkem_invntt_armv7em, %function
+.align 2
+pqlab_mlkem_invntt_armv7em:
+    push.w {r4-r11, lr}
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_inv_c1
+    movt r1, #:upper16:pqlab_mlkem_inv_c1
+    vldm r1, {s8-s14}
+    ldr.w r1, [r1, #28]
+    add.w r3, r0, #512
+    vmov s15, r3
+1:
+    @ M7 order (model: 278 -> 217 cycles)
+    vmov r2, s8
+    ldm.w r0!, {r4-r11}
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r3, r5, r3, asr #16
+    ssub16 r5, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r1, r7
+    smulwt r7, r1, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r1, r11
+    smulwt r11, r1, r11
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r8
+    smulwt r8, r2, r8
+    vmov r2, s10
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r3, r8, r3, asr #16
+    ssub16 r8, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r3, r3, r12, lr
+    vmov s0, r4
+    smlabb r9, r9, r12, lr
+    vmov s4, r8
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r1, r10
+    smulwt r10, r1, r10
+    vmov s1, r5
+    smlabb r3, r3, r12, lr
+    vmov s5, r9
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    vmov s2, r6
+    smlabb r3, r3, r12, lr
+    vmov s6, r10
+    smlabb r11, r11, r12, lr
+    vmov r2, s8
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r7, r3
+    sadd16 r7, r7, r3
+    vmov s7, r11
+    vmov s3, r7
+    ldm.w r0, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r10, r4, r10, asr #16
+    ssub16 r4, r3, r10
+    sadd16 r3, r3, r10
+    smulwb r10, r1, r7
+    smulwt r7, r1, r7
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r10, r7, r10, asr #16
+    ssub16 r7, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r1, r11
+    smulwt r11, r1, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r9, r10
+    sadd16 r9, r9, r10
+    smulwb r10, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s10
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r10, r6, r10, asr #16
+    ssub16 r6, r3, r10
+    sadd16 r3, r3, r10
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smulwt r8, r1, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    vmov r2, s8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r10, asr #16
+    smulwb r10, r1, r6
+    smulwt r6, r1, r6
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r10, asr #16
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    vmov r2, s9
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r3, r3, r10, asr #16
+    smulwb r10, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s10
+    smlabb r10, r10, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r10, asr #16
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s11
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r10, asr #16
+    smulwb r10, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s12
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r10, asr #16
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s14
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r10, asr #16
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    vmov r2, s0
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r10, asr #16
+    sadd16 r10, r2, r3
+    str.w r10, [r0, #-32]
+    ssub16 r3, r2, r3
+    vmov r2, s1
+    sadd16 r10, r2, r5
+    str.w r3, [r0, #0]
+    ssub16 r5, r2, r5
+    str.w r10, [r0, #-28]
+    vmov r2, s2
+    str.w r5, [r0, #4]
+    sadd16 r10, r2, r4
+    str.w r10, [r0, #-24]
+    ssub16 r4, r2, r4
+    vmov r2, s3
+    sadd16 r10, r2, r7
+    str.w r4, [r0, #8]
+    ssub16 r7, r2, r7
+    str.w r10, [r0, #-20]
+    vmov r2, s4
+    str.w r7, [r0, #12]
+    sadd16 r10, r2, r6
+    str.w r10, [r0, #-16]
+    ssub16 r6, r2, r6
+    vmov r2, s5
+    sadd16 r10, r2, r9
+    str.w r6, [r0, #16]
+    ssub16 r9, r2, r9
+    str.w r10, [r0, #-12]
+    vmov r2, s6
+    str.w r9, [r0, #20]
+    sadd16 r10, r2, r8
+    str.w r10, [r0, #-8]
+    ssub16 r8, r2, r8
+    vmov r2, s7
+    str.w r8, [r0, #24]
+    sadd16 r10, r2, r11
+    ssub16 r11, r2, r11
+    str.w r10, [r0, #-4]
+    str.w r11, [r0, #28]
+    add.w r0, r0, #32
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #512
+    vmov s14, r1
+    movw r1, #:lower16:pqlab_mlkem_inv_c2
+    movt r1, #:upper16:pqlab_mlkem_inv_c2
+    add.w r3, r0, #64
+    vmov s15, r3
+2:
+    @ M7 order (model: 174 -> 136 cycles)
+    ldr.w r5, [r0, #64]
+    vmov s13, r0
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r5
+    ldr.w r7, [r0, #192]
+    smulwt r5, r2, r5
+    ldr.w r6, [r0, #128]
+    smlabb r3, r3, r12, lr
+    ldr.w r9, [r0, #320]
+    smlabb r5, r5, r12, lr
+    ldr.w r8, [r0, #256]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r5, r3, asr #16
+    ldr.w r10, [r0, #384]
+    ssub16 r5, r4, r3
+    ldr.w r0, [r1, #8]
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r0, r7
+    smulwt r7, r0, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    ldr.w r0, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    smulwb r3, r0, r8
+    smulwt r8, r0, r8
+    ldr.w r0, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r4, r8
+    sadd16 r4, r4, r8
+    smulwb r8, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #20]
+    smlabb r8, r8, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r3, r8, asr #16
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    smulwb r3, r0, r9
+    smulwt r9, r0, r9
+    ldr.w r0, [r1, #32]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r5, r9
+    sadd16 r5, r5, r9
+    smulwb r9, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #28]
+    smlabb r9, r9, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r3, r9, asr #16
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    smulwb r3, r0, r10
+    smulwt r10, r0, r10
+    ldr.w r0, [r1, #40]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #36]
+    smlabb r10, r10, r12, lr
+    add.w r1, r1, #44
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    vmov r0, s13
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r11, r11, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r3, r7, r11
+    str.w r6, [r0, #128]
+    sadd16 r7, r7, r11
+    str.w r7, [r0, #192]
+    smulwb r11, r2, r3
+    smulwt r3, r2, r3
+    str.w r8, [r0, #256]
+    smlabb r11, r11, r12, lr
+    smlabb r3, r3, r12, lr
+    str.w r9, [r0, #320]
+    pkhtb r11, r3, r11, asr #16
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 2b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
+#else
 
 .section .text.pqlab_mlkem_invntt_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_armv7em
@@ -2297,6 +4617,400 @@ pqlab_mlkem_invntt_armv7em:
     bne.w 2b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_armv7em, .-pqlab_mlkem_invntt_armv7em
+#endif
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_invntt_q_armv7em, "ax", %progbits
+.global pqlab_mlkem_invntt_q_armv7em
+.type pqlab_mlkem_invntt_q_armv7em, %function
+.align 2
+pqlab_mlkem_invntt_q_armv7em:
+    push.w {r4-r11, lr}
+    movw r12, #3329
+    movw lr, #26632
+    movw r1, #:lower16:pqlab_mlkem_inv_c1
+    movt r1, #:upper16:pqlab_mlkem_inv_c1
+    vldm r1, {s8-s14}
+    ldr.w r1, [r1, #28]
+    add.w r3, r0, #512
+    vmov s15, r3
+1:
+    @ M7 order (model: 205 -> 166 cycles)
+    vmov r2, s10
+    ldm.w r0!, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    sadd16 r10, r3, r4
+    ssub16 r4, r3, r4
+    smulwb r3, r1, r7
+    smulwt r7, r1, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    sadd16 r3, r6, r8
+    ssub16 r8, r6, r8
+    smulwb r6, r1, r11
+    smulwt r11, r1, r11
+    smlabb r6, r6, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r6, r11, r6, asr #16
+    ssub16 r11, r9, r6
+    sadd16 r9, r9, r6
+    sadd16 r6, r10, r3
+    ssub16 r3, r10, r3
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r10, r10, r12, lr
+    vmov s0, r6
+    smlabb r9, r9, r12, lr
+    vmov s4, r3
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smulwt r8, r1, r8
+    vmov s1, r5
+    smlabb r10, r10, r12, lr
+    vmov s5, r9
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    vmov s2, r4
+    smlabb r10, r10, r12, lr
+    vmov s6, r8
+    smlabb r11, r11, r12, lr
+    vmov r2, s10
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    vmov s7, r11
+    vmov s3, r7
+    ldm.w r0, {r4-r11}
+    sadd16 r3, r4, r5
+    ssub16 r5, r4, r5
+    sadd16 r4, r6, r7
+    ssub16 r7, r6, r7
+    sadd16 r6, r8, r9
+    ssub16 r9, r8, r9
+    sadd16 r8, r10, r11
+    ssub16 r11, r10, r11
+    sadd16 r10, r3, r4
+    ssub16 r4, r3, r4
+    smulwb r3, r1, r7
+    smulwt r7, r1, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    sadd16 r3, r6, r8
+    ssub16 r8, r6, r8
+    smulwb r6, r1, r11
+    smulwt r11, r1, r11
+    smlabb r6, r6, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r6, r11, r6, asr #16
+    ssub16 r11, r9, r6
+    sadd16 r9, r9, r6
+    sadd16 r6, r10, r3
+    ssub16 r3, r10, r3
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s13
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r10, r9, r10, asr #16
+    ssub16 r9, r5, r10
+    sadd16 r5, r5, r10
+    smulwb r10, r1, r8
+    smulwt r8, r1, r8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r10, r8, r10, asr #16
+    ssub16 r8, r4, r10
+    sadd16 r4, r4, r10
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r10, r11, r10, asr #16
+    ssub16 r11, r7, r10
+    sadd16 r7, r7, r10
+    smulwb r10, r2, r8
+    smulwt r8, r2, r8
+    vmov r2, s8
+    smlabb r10, r10, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r10, asr #16
+    smulwb r10, r1, r3
+    smulwt r3, r1, r3
+    smlabb r10, r10, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r3, r3, r10, asr #16
+    smulwb r10, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s9
+    smlabb r10, r10, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r10, asr #16
+    smulwb r10, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s10
+    smlabb r10, r10, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r10, asr #16
+    smulwb r10, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s11
+    smlabb r10, r10, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r10, asr #16
+    smulwb r10, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s12
+    smlabb r10, r10, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r10, asr #16
+    smulwb r10, r2, r9
+    smulwt r9, r2, r9
+    vmov r2, s14
+    smlabb r10, r10, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r10, asr #16
+    smulwb r10, r2, r11
+    smulwt r11, r2, r11
+    vmov r2, s0
+    smlabb r10, r10, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r11, r11, r10, asr #16
+    sadd16 r10, r2, r6
+    str.w r10, [r0, #-32]
+    ssub16 r6, r2, r6
+    vmov r2, s1
+    sadd16 r10, r2, r5
+    str.w r6, [r0, #0]
+    ssub16 r5, r2, r5
+    str.w r10, [r0, #-28]
+    vmov r2, s2
+    str.w r5, [r0, #4]
+    sadd16 r10, r2, r4
+    str.w r10, [r0, #-24]
+    ssub16 r4, r2, r4
+    vmov r2, s3
+    sadd16 r10, r2, r7
+    str.w r4, [r0, #8]
+    ssub16 r7, r2, r7
+    str.w r10, [r0, #-20]
+    vmov r2, s4
+    str.w r7, [r0, #12]
+    sadd16 r10, r2, r3
+    str.w r10, [r0, #-16]
+    ssub16 r3, r2, r3
+    vmov r2, s5
+    sadd16 r10, r2, r9
+    str.w r3, [r0, #16]
+    ssub16 r9, r2, r9
+    str.w r10, [r0, #-12]
+    vmov r2, s6
+    str.w r9, [r0, #20]
+    sadd16 r10, r2, r8
+    str.w r10, [r0, #-8]
+    ssub16 r8, r2, r8
+    vmov r2, s7
+    str.w r8, [r0, #24]
+    sadd16 r10, r2, r11
+    ssub16 r11, r2, r11
+    str.w r10, [r0, #-4]
+    str.w r11, [r0, #28]
+    add.w r0, r0, #32
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 1b
+    sub.w r0, r0, #512
+    vmov s14, r1
+    movw r1, #:lower16:pqlab_mlkem_inv_c2
+    movt r1, #:upper16:pqlab_mlkem_inv_c2
+    add.w r3, r0, #64
+    vmov s15, r3
+2:
+    @ M7 order (model: 174 -> 136 cycles)
+    ldr.w r5, [r0, #64]
+    vmov s13, r0
+    ldr.w r2, [r1, #0]
+    ldr.w r4, [r0, #0]
+    smulwb r3, r2, r5
+    ldr.w r7, [r0, #192]
+    smulwt r5, r2, r5
+    ldr.w r6, [r0, #128]
+    smlabb r3, r3, r12, lr
+    ldr.w r9, [r0, #320]
+    smlabb r5, r5, r12, lr
+    ldr.w r8, [r0, #256]
+    ldr.w r11, [r0, #448]
+    pkhtb r3, r5, r3, asr #16
+    ldr.w r10, [r0, #384]
+    ssub16 r5, r4, r3
+    ldr.w r0, [r1, #8]
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r6, r3
+    sadd16 r6, r6, r3
+    smulwb r3, r2, r9
+    smulwt r9, r2, r9
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r3, r9, r3, asr #16
+    ssub16 r9, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r2, r11
+    smulwt r11, r2, r11
+    ldr.w r2, [r1, #4]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r10, r3
+    sadd16 r10, r10, r3
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r3, r6, r3, asr #16
+    ssub16 r6, r4, r3
+    sadd16 r4, r4, r3
+    smulwb r3, r2, r10
+    smulwt r10, r2, r10
+    ldr.w r2, [r1, #12]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r3, r10, r3, asr #16
+    ssub16 r10, r8, r3
+    sadd16 r8, r8, r3
+    smulwb r3, r0, r7
+    smulwt r7, r0, r7
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r3, r7, r3, asr #16
+    ssub16 r7, r5, r3
+    sadd16 r5, r5, r3
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    ldr.w r0, [r1, #16]
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    pkhtb r3, r11, r3, asr #16
+    ssub16 r11, r9, r3
+    sadd16 r9, r9, r3
+    smulwb r3, r2, r4
+    smulwt r4, r2, r4
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r4, r4, r12, lr
+    pkhtb r4, r4, r3, asr #16
+    smulwb r3, r0, r8
+    smulwt r8, r0, r8
+    ldr.w r0, [r1, #24]
+    smlabb r3, r3, r12, lr
+    smlabb r8, r8, r12, lr
+    pkhtb r8, r8, r3, asr #16
+    ssub16 r3, r4, r8
+    sadd16 r4, r4, r8
+    smulwb r8, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #20]
+    smlabb r8, r8, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r8, r3, r8, asr #16
+    smulwb r3, r2, r5
+    smulwt r5, r2, r5
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r5, r5, r12, lr
+    pkhtb r5, r5, r3, asr #16
+    smulwb r3, r0, r9
+    smulwt r9, r0, r9
+    ldr.w r0, [r1, #32]
+    smlabb r3, r3, r12, lr
+    smlabb r9, r9, r12, lr
+    pkhtb r9, r9, r3, asr #16
+    ssub16 r3, r5, r9
+    sadd16 r5, r5, r9
+    smulwb r9, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #28]
+    smlabb r9, r9, r12, lr
+    smlabb r3, r3, r12, lr
+    pkhtb r9, r3, r9, asr #16
+    smulwb r3, r2, r6
+    smulwt r6, r2, r6
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r6, r6, r12, lr
+    pkhtb r6, r6, r3, asr #16
+    smulwb r3, r0, r10
+    smulwt r10, r0, r10
+    ldr.w r0, [r1, #40]
+    smlabb r3, r3, r12, lr
+    smlabb r10, r10, r12, lr
+    pkhtb r10, r10, r3, asr #16
+    ssub16 r3, r6, r10
+    sadd16 r6, r6, r10
+    smulwb r10, r2, r3
+    smulwt r3, r2, r3
+    ldr.w r2, [r1, #36]
+    smlabb r10, r10, r12, lr
+    add.w r1, r1, #44
+    smlabb r3, r3, r12, lr
+    pkhtb r10, r3, r10, asr #16
+    smulwb r3, r2, r7
+    smulwt r7, r2, r7
+    vmov r2, s14
+    smlabb r3, r3, r12, lr
+    smlabb r7, r7, r12, lr
+    pkhtb r7, r7, r3, asr #16
+    smulwb r3, r0, r11
+    smulwt r11, r0, r11
+    vmov r0, s13
+    smlabb r3, r3, r12, lr
+    smlabb r11, r11, r12, lr
+    str.w r4, [r0, #0]
+    pkhtb r11, r11, r3, asr #16
+    str.w r5, [r0, #64]
+    ssub16 r3, r7, r11
+    str.w r6, [r0, #128]
+    sadd16 r7, r7, r11
+    str.w r7, [r0, #192]
+    smulwb r11, r2, r3
+    smulwt r3, r2, r3
+    str.w r8, [r0, #256]
+    smlabb r11, r11, r12, lr
+    smlabb r3, r3, r12, lr
+    str.w r9, [r0, #320]
+    pkhtb r11, r3, r11, asr #16
+    str.w r10, [r0, #384]
+    str.w r11, [r0, #448]
+    add.w r0, r0, #4
+    vmov r3, s15
+    cmp.w r0, r3
+    bne.w 2b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
+#else
 
 .section .text.pqlab_mlkem_invntt_q_armv7em, "ax", %progbits
 .global pqlab_mlkem_invntt_q_armv7em
@@ -2686,6 +5400,7 @@ pqlab_mlkem_invntt_q_armv7em:
     bne.w 2b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_invntt_q_armv7em, .-pqlab_mlkem_invntt_q_armv7em
+#endif
 
 .section .text.pqlab_mlkem_basemul_acc_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul_acc_armv7em
@@ -2819,6 +5534,43 @@ pqlab_mlkem_basemul_pairs_armv7em:
 2:
     pop.w {r4-r10, pc}
 .size pqlab_mlkem_basemul_pairs_armv7em, .-pqlab_mlkem_basemul_pairs_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
+.global pqlab_mlkem_mulcache_armv7em
+.type pqlab_mlkem_mulcache_armv7em, %function
+.align 2
+pqlab_mlkem_mulcache_armv7em:
+    push.w {r4-r11, lr}
+    movw lr, #3327
+    movt lr, #3329
+    movw r2, #:lower16:pqlab_mlkem_bm_gamma
+    movt r2, #:upper16:pqlab_mlkem_bm_gamma
+    add.w r3, r0, #256
+1:
+    @ M7 order (model: 30 -> 26 cycles)
+    ldm.w r1!, {r4-r7}
+    ldm.w r2!, {r8, r9}
+    smultb r10, r4, r8
+    smultt r11, r5, r8
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r4, r11, r10, asr #16
+    smultb r10, r6, r9
+    smultt r11, r7, r9
+    smulbb r12, r10, lr
+    smlabt r10, r12, lr, r10
+    smulbb r12, r11, lr
+    smlabt r11, r12, lr, r11
+    pkhtb r5, r11, r10, asr #16
+    stm.w r0!, {r4, r5}
+    cmp.w r0, r3
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
+#else
 
 .section .text.pqlab_mlkem_mulcache_armv7em, "ax", %progbits
 .global pqlab_mlkem_mulcache_armv7em
@@ -2853,6 +5605,7 @@ pqlab_mlkem_mulcache_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_mulcache_armv7em, .-pqlab_mlkem_mulcache_armv7em
+#endif
 
 .section .text.pqlab_mlkem_basemul_pairs32_armv7em, "ax", %progbits
 .global pqlab_mlkem_basemul_pairs32_armv7em
@@ -3913,6 +6666,55 @@ pqlab_mlkem_cbd3_armv7em:
     add.w sp, sp, #8
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_cbd3_armv7em, .-pqlab_mlkem_cbd3_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
+.global pqlab_mlkem_frombytes12_armv7em
+.type pqlab_mlkem_frombytes12_armv7em, %function
+.align 2
+pqlab_mlkem_frombytes12_armv7em:
+    push.w {r4-r11, lr}
+    movw r12, #3329
+    movt r12, #3329
+    add.w lr, r0, #512
+1:
+    @ M7 order (model: 25 -> 21 cycles)
+    ldr.w r2, [r1, #0]
+    lsr.w r9, r2, #12
+    ldr.w r3, [r1, #4]
+    ubfx r5, r2, #0, #12
+    lsr.w r6, r2, #24
+    bfi r5, r9, #16, #12
+    lsr.w r9, r3, #4
+    bfi r6, r3, #8, #4
+    ldr.w r4, [r1, #8]
+    bfi r6, r9, #16, #12
+    lsr.w r9, r3, #28
+    ubfx r7, r3, #16, #12
+    add.w r1, r1, #12
+    bfi r9, r4, #4, #8
+    ubfx r8, r4, #8, #12
+    bfi r7, r9, #16, #12
+    lsr.w r9, r4, #20
+    orr.w r8, r8, r9, lsl #16
+    usub16 r9, r5, r12
+    sel r5, r9, r5
+    str.w r5, [r0, #0]
+    usub16 r9, r6, r12
+    sel r6, r9, r6
+    str.w r6, [r0, #4]
+    usub16 r9, r7, r12
+    sel r7, r9, r7
+    str.w r7, [r0, #8]
+    usub16 r9, r8, r12
+    sel r8, r9, r8
+    str.w r8, [r0, #12]
+    add.w r0, r0, #16
+    cmp.w r0, lr
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
+#else
 
 .section .text.pqlab_mlkem_frombytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_frombytes12_armv7em
@@ -3959,6 +6761,7 @@ pqlab_mlkem_frombytes12_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_frombytes12_armv7em, .-pqlab_mlkem_frombytes12_armv7em
+#endif
 
 .section .text.pqlab_mlkem_tobytes12_armv7em, "ax", %progbits
 .global pqlab_mlkem_tobytes12_armv7em
@@ -4723,6 +7526,128 @@ pqlab_mlkem_cbd2_add_msg_compress4_armv7em:
     add.w sp, sp, #8
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_msg_compress4_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress4_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress4_armv7em
+.type pqlab_mlkem_decompress4_armv7em, %function
+.align 2
+pqlab_mlkem_decompress4_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #8
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 123 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #4
+    ubfx r11, r4, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r4, #8, #4
+    ubfx r11, r4, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r4, #16, #4
+    ubfx r11, r4, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r4, #24, #4
+    ubfx r11, r4, #28, #4
+    ldr.w r4, [r1], #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    ubfx r10, r5, #0, #4
+    ubfx r11, r5, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r5, #8, #4
+    ubfx r11, r5, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r5, #16, #4
+    ubfx r11, r5, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r5, #24, #4
+    ubfx r11, r5, #28, #4
+    ldr.w r5, [r1], #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    ubfx r10, r4, #0, #4
+    ubfx r11, r4, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r4, #8, #4
+    ubfx r11, r4, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r4, #16, #4
+    ubfx r11, r4, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r4, #24, #4
+    ubfx r11, r4, #28, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    ubfx r10, r5, #0, #4
+    ubfx r11, r5, #4, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #12
+    ubfx r10, r5, #8, #4
+    ubfx r11, r5, #12, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r7, r10, r11, lsl #12
+    ubfx r10, r5, #16, #4
+    ubfx r11, r5, #20, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r8, r10, r11, lsl #12
+    ubfx r10, r5, #24, #4
+    ubfx r11, r5, #28, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #4
+    pkhbt r9, r10, r11, lsl #12
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress4_armv7em, .-pqlab_mlkem_decompress4_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress4_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress4_armv7em
@@ -4842,6 +7767,7 @@ pqlab_mlkem_decompress4_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress4_armv7em, .-pqlab_mlkem_decompress4_armv7em
+#endif
 
 .section .text.pqlab_mlkem_compress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_compress5_armv7em
@@ -5233,6 +8159,133 @@ pqlab_mlkem_cbd2_add_msg_compress5_armv7em:
     add.w sp, sp, #8
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_msg_compress5_armv7em, .-pqlab_mlkem_cbd2_add_msg_compress5_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress5_armv7em
+.type pqlab_mlkem_decompress5_armv7em, %function
+.align 2
+pqlab_mlkem_decompress5_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #16
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 129 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #5
+    ubfx r11, r4, #5, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #10, #5
+    ubfx r11, r4, #15, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r4, #20, #5
+    ubfx r11, r4, #25, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    lsr.w r10, r4, #30
+    bfi r10, r5, #2, #3
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #3, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    ubfx r10, r5, #8, #5
+    ubfx r11, r5, #13, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r5, #18, #5
+    ubfx r11, r5, #23, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    lsr.w r10, r5, #28
+    bfi r10, r4, #4, #1
+    ldr.w r5, [r1], #4
+    ubfx r11, r4, #1, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r4, #6, #5
+    ubfx r11, r4, #11, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    ubfx r10, r4, #16, #5
+    ubfx r11, r4, #21, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #11
+    lsr.w r11, r4, #31
+    ubfx r10, r4, #26, #5
+    ldr.w r4, [r1], #4
+    bfi r11, r5, #1, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r5, #4, #5
+    ubfx r11, r5, #9, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r5, #14, #5
+    ubfx r11, r5, #19, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    lsr.w r11, r5, #29
+    ubfx r10, r5, #24, #5
+    bfi r11, r4, #3, #2
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #11
+    ubfx r10, r4, #2, #5
+    ubfx r11, r4, #7, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r7, r10, r11, lsl #11
+    ubfx r10, r4, #12, #5
+    ubfx r11, r4, #17, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r8, r10, r11, lsl #11
+    ubfx r10, r4, #22, #5
+    ubfx r11, r4, #27, #5
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #5
+    pkhbt r9, r10, r11, lsl #11
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress5_armv7em, .-pqlab_mlkem_decompress5_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress5_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress5_armv7em
@@ -5357,6 +8410,7 @@ pqlab_mlkem_decompress5_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress5_armv7em, .-pqlab_mlkem_decompress5_armv7em
+#endif
 
 .section .text.pqlab_mlkem_compress10_armv7em, "ax", %progbits
 .global pqlab_mlkem_compress10_armv7em
@@ -5690,6 +8744,142 @@ pqlab_mlkem_cbd2_add_compress10_armv7em:
     bne.w 1b
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_compress10_armv7em, .-pqlab_mlkem_cbd2_add_compress10_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress10_armv7em
+.type pqlab_mlkem_decompress10_armv7em, %function
+.align 2
+pqlab_mlkem_decompress10_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #512
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 135 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #10
+    ubfx r11, r4, #10, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r6, r10, r11, lsl #6
+    lsr.w r11, r4, #30
+    ubfx r10, r4, #20, #10
+    ldr.w r4, [r1], #4
+    bfi r11, r5, #2, #8
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ubfx r10, r5, #8, #10
+    ubfx r11, r5, #18, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    lsr.w r10, r5, #28
+    bfi r10, r4, #4, #6
+    ldr.w r5, [r1], #4
+    ubfx r11, r4, #6, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    lsr.w r11, r4, #26
+    ubfx r10, r4, #16, #10
+    ldr.w r4, [r1], #4
+    bfi r11, r5, #6, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r5, #4, #10
+    ubfx r11, r5, #14, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    lsr.w r10, r5, #24
+    bfi r10, r4, #8, #2
+    ldr.w r5, [r1], #4
+    ubfx r11, r4, #2, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ubfx r10, r4, #12, #10
+    ubfx r11, r4, #22, #10
+    ldr.w r4, [r1], #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    ubfx r10, r5, #0, #10
+    ubfx r11, r5, #10, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #6
+    lsr.w r11, r5, #30
+    ubfx r10, r5, #20, #10
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #2, #8
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    ubfx r10, r4, #8, #10
+    ubfx r11, r4, #18, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    lsr.w r10, r4, #28
+    bfi r10, r5, #4, #6
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #6, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    lsr.w r11, r5, #26
+    ubfx r10, r5, #16, #10
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #6, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #6
+    ubfx r10, r4, #4, #10
+    ubfx r11, r4, #14, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r7, r10, r11, lsl #6
+    lsr.w r10, r4, #24
+    bfi r10, r5, #8, #2
+    ubfx r11, r5, #2, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r8, r10, r11, lsl #6
+    ubfx r10, r5, #12, #10
+    ubfx r11, r5, #22, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #10
+    pkhbt r9, r10, r11, lsl #6
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress10_armv7em, .-pqlab_mlkem_decompress10_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress10_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress10_armv7em
@@ -5823,6 +9013,7 @@ pqlab_mlkem_decompress10_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress10_armv7em, .-pqlab_mlkem_decompress10_armv7em
+#endif
 
 .section .text.pqlab_mlkem_compress11_armv7em, "ax", %progbits
 .global pqlab_mlkem_compress11_armv7em
@@ -6164,6 +9355,145 @@ pqlab_mlkem_cbd2_add_compress11_armv7em:
     bne.w 1b
     pop.w {r3-r11, pc}
 .size pqlab_mlkem_cbd2_add_compress11_armv7em, .-pqlab_mlkem_cbd2_add_compress11_armv7em
+#if defined(PQLAB_ARMV7EM_CORTEX_M7)
+
+.section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
+.global pqlab_mlkem_decompress11_armv7em
+.type pqlab_mlkem_decompress11_armv7em, %function
+.align 2
+pqlab_mlkem_decompress11_armv7em:
+    push.w {r4-r11, lr}
+    movw r2, #3329
+    mov.w r3, #1024
+    add.w r12, r0, #512
+1:
+    @ M7 order (model: 139 -> 107 cycles)
+    ldr.w r4, [r1], #4
+    ldr.w r5, [r1], #4
+    ubfx r10, r4, #0, #11
+    ubfx r11, r4, #11, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r6, r10, r11, lsl #5
+    lsr.w r10, r4, #22
+    bfi r10, r5, #10, #1
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #1, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    lsr.w r11, r5, #23
+    ubfx r10, r5, #12, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #9, #2
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r4, #2, #11
+    ubfx r11, r4, #13, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    lsr.w r10, r4, #24
+    bfi r10, r5, #8, #3
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #3, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #5
+    lsr.w r11, r5, #25
+    ubfx r10, r5, #14, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #7, #4
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    ubfx r10, r4, #4, #11
+    ubfx r11, r4, #15, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    lsr.w r10, r4, #26
+    bfi r10, r5, #6, #5
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #5, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    lsr.w r11, r5, #27
+    ubfx r10, r5, #16, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #5, #6
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #5
+    ubfx r10, r4, #6, #11
+    ubfx r11, r4, #17, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    lsr.w r10, r4, #28
+    bfi r10, r5, #4, #7
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #7, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    lsr.w r11, r5, #29
+    ubfx r10, r5, #18, #11
+    ldr.w r5, [r1], #4
+    bfi r11, r4, #3, #8
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    ubfx r10, r4, #8, #11
+    ubfx r11, r4, #19, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    stm.w r0!, {r6-r9}
+    pkhbt r6, r10, r11, lsl #5
+    lsr.w r10, r4, #30
+    bfi r10, r5, #2, #9
+    ldr.w r4, [r1], #4
+    ubfx r11, r5, #9, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r7, r10, r11, lsl #5
+    lsr.w r11, r5, #31
+    ubfx r10, r5, #20, #11
+    bfi r11, r4, #1, #10
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r8, r10, r11, lsl #5
+    ubfx r10, r4, #10, #11
+    ubfx r11, r4, #21, #11
+    smlabb r10, r10, r2, r3
+    smlabb r11, r11, r2, r3
+    lsr.w r10, r10, #11
+    pkhbt r9, r10, r11, lsl #5
+    stm.w r0!, {r6-r9}
+    cmp.w r0, r12
+    bne.w 1b
+    pop.w {r4-r11, pc}
+.size pqlab_mlkem_decompress11_armv7em, .-pqlab_mlkem_decompress11_armv7em
+#else
 
 .section .text.pqlab_mlkem_decompress11_armv7em, "ax", %progbits
 .global pqlab_mlkem_decompress11_armv7em
@@ -6300,6 +9630,7 @@ pqlab_mlkem_decompress11_armv7em:
     bne.w 1b
     pop.w {r4-r11, pc}
 .size pqlab_mlkem_decompress11_armv7em, .-pqlab_mlkem_decompress11_armv7em
+#endif
 
 .section .rodata.pqlab_mlkem_ntt, "a"
 .align 2
