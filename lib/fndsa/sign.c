@@ -125,7 +125,7 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, con
  * form's operand order: l10 first in the dynamic form (poly_mul_fft(l10, t1 - z1)), t1 - z1
  * first in the tree form (poly_mul_fft_bytes). */
 
-/* a node of logn = 1: l10 and its two leaves' 1/sigma' */
+/* a node of logn = 1: l10 and its two leaves' 1/sigma' (as the tree stores it) */
 typedef struct {
     fpr l_re, l_im, ileft, iright;
 } ffsamp_node1;
@@ -198,21 +198,20 @@ static inline void ffsamp_node1_dyn(ffsamp_node1 *nd, fpr g00, fpr g01_re, fpr g
     nd->iright = fpr_mul(fpr_sqrt(g11), isig);
 }
 
-/* dynamic form at logn = 2: LDL of the 2x2 Gram matrix (4 values each), the children's Gram
- * matrices from split(d00) and split(d11) ([[a0, a1], [adj a1, a0]], a0 real at logn 1: its
- * imaginary part is not read), their nodes, then the sampling */
-static void ffsamp_dyn2(fndsa_sampler *sc, fpr *t0, fpr *t1, const fpr *g00, fpr *g01, fpr *g11, fpr isig)
+/* ffLDL at logn = 2: LDL of the 2x2 Gram matrix (4 values each; g01 <- l10, g11 <- d11 in
+ * place), the children's Gram matrices from split(d00) and split(d11) ([[a0, a1], [adj a1,
+ * a0]], a0 real at logn 1: its imaginary part is not read) and their nodes. Used by the dynamic
+ * form and by the tree's construction (the same values in both). */
+static void ffldl2(const fpr *g00, fpr *g01, fpr *g11, fpr isig, ffsamp_node1 *left, ffsamp_node1 *right)
 {
     fpr z_re = fndsa_fft_zeta[0], z_im = fndsa_fft_zeta[1];
     fndsa_ldl_step(g00[0], &g01[0], &g01[2], &g11[0]);
     fndsa_ldl_step(g00[1], &g01[1], &g01[3], &g11[1]);
     fpr a0_re, a0_im, a1_re, a1_im;
-    ffsamp_node1 left, right;
     fndsa_split_step(&a0_re, &a0_im, &a1_re, &a1_im, g00[0], g00[2], g00[1], g00[3], z_re, z_im);
-    ffsamp_node1_dyn(&left, a0_re, a1_re, a1_im, a0_re, isig);
+    ffsamp_node1_dyn(left, a0_re, a1_re, a1_im, a0_re, isig);
     fndsa_split_step(&a0_re, &a0_im, &a1_re, &a1_im, g11[0], g11[2], g11[1], g11[3], z_re, z_im);
-    ffsamp_node1_dyn(&right, a0_re, a1_re, a1_im, a0_re, isig);
-    ffsamp_last2(sc, t0, t1, g01, &left, &right, 1);
+    ffsamp_node1_dyn(right, a0_re, a1_re, a1_im, a0_re, isig);
 }
 
 /* tree form: a node of logn = 1 as stored (l10, then the left and the right leaf) */
@@ -241,7 +240,9 @@ static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, 
         return;
     }
     if (logn == 2) {
-        ffsamp_dyn2(sc, t0, t1, g00, g01, g11, inv_sigma(orig_logn));
+        ffsamp_node1 left, right;
+        ffldl2(g00, g01, g11, inv_sigma(orig_logn), &left, &right);
+        ffsamp_last2(sc, t0, t1, g01, &left, &right, 1);
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
@@ -284,6 +285,23 @@ static void fftree_build(uint8_t *tree, fpr *g00, fpr *g01, fpr *g11, unsigned o
 {
     if (logn == 0) {
         fpr_store(tree, fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn)));
+        return;
+    }
+    if (logn == 2) {
+        /* the last two levels as in ffSampling's dynamic form (ffldl2), stored in the
+         * layout above: l10, then each child's l10 and its two leaves */
+        ffsamp_node1 nd[2];
+        ffldl2(g00, g01, g11, inv_sigma(orig_logn), &nd[0], &nd[1]);
+        for (size_t u = 0; u < 4; u++) {
+            fpr_store(tree + 8 * u, g01[u]);
+        }
+        for (size_t c = 0; c < 2; c++) {
+            uint8_t *t = tree + 32 + 32 * c;
+            fpr_store(t, nd[c].l_re);
+            fpr_store(t + 8, nd[c].l_im);
+            fpr_store(t + 16, nd[c].ileft);
+            fpr_store(t + 24, nd[c].iright);
+        }
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
