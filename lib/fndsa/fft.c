@@ -19,6 +19,7 @@
  * and the difference of the same two operands with one fpr_addsub. */
 #include "fndsa.h"
 #include "tables.h"
+#include "fft_step.h"
 
 /* Native kernels of this file (contract lib/native/fndsa_fft.h, selected by the backend's meta
  * header) for the native-double layer only: each function first offers its arguments to the
@@ -55,16 +56,8 @@ void fndsa_poly_merge_fft(fpr *f, const fpr *f0, const fpr *f1, unsigned logn)
     }
     size_t n = (size_t)1 << logn, hn = n >> 1, qn = n >> 2;
     for (size_t u = 0; u < qn; u++) {
-        fpr a_re = f0[u], a_im = f0[u + qn];
-        fpr b_re = f1[u], b_im = f1[u + qn];
-        fpr z_re = zeta_re(logn, u), z_im = zeta_im(logn, u);
-        /* t = zeta * b */
-        fpr t_re = fpr_sub(fpr_mul(z_re, b_re), fpr_mul(z_im, b_im));
-        fpr t_im = fpr_add(fpr_mul(z_re, b_im), fpr_mul(z_im, b_re));
-        /* a + t, a - t, and t_im - a_im with t_im + a_im (= a_im + t_im: binary64
-         * addition is commutative, bit for bit in both layers) */
-        fpr_addsub(a_re, t_re, &f[2 * u], &f[2 * u + 1]);
-        fpr_addsub(t_im, a_im, &f[2 * u + hn], &f[2 * u + 1 + hn]);
+        fndsa_merge_step(&f[2 * u], &f[2 * u + 1], &f[2 * u + hn], &f[2 * u + 1 + hn], f0[u], f0[u + qn], f1[u],
+                         f1[u + qn], zeta_re(logn, u), zeta_im(logn, u));
     }
 }
 
@@ -98,19 +91,8 @@ void fndsa_poly_split_fft(fpr *f0, fpr *f1, const fpr *f, unsigned logn)
     }
     size_t n = (size_t)1 << logn, hn = n >> 1, qn = n >> 2;
     for (size_t u = 0; u < qn; u++) {
-        fpr a_re = f[2 * u], a_im = f[2 * u + hn];
-        fpr b_re = f[2 * u + 1], b_im = f[2 * u + 1 + hn];
-        /* s = a + conj b, d = a - conj b (each a sum and a difference of a_re, b_re and
-         * of a_im, b_im); f0 = s / 2 */
-        fpr s_re, s_im, d_re, d_im;
-        fpr_addsub(a_re, b_re, &s_re, &d_re);
-        fpr_addsub(a_im, b_im, &d_im, &s_im);
-        f0[u] = fpr_half(s_re);
-        f0[u + qn] = fpr_half(s_im);
-        /* f1 = d * conj(zeta) / 2 */
-        fpr z_re = zeta_re(logn, u), z_im = zeta_im(logn, u);
-        f1[u] = fpr_half(fpr_add(fpr_mul(d_re, z_re), fpr_mul(d_im, z_im)));
-        f1[u + qn] = fpr_half(fpr_sub(fpr_mul(d_im, z_re), fpr_mul(d_re, z_im)));
+        fndsa_split_step(&f0[u], &f0[u + qn], &f1[u], &f1[u + qn], f[2 * u], f[2 * u + hn], f[2 * u + 1],
+                         f[2 * u + 1 + hn], zeta_re(logn, u), zeta_im(logn, u));
     }
 }
 
@@ -191,14 +173,6 @@ void fndsa_poly_mulconst(fpr *a, fpr x, unsigned logn)
         a[u] = fpr_mul(a[u], x);
     }
 }
-
-/* complex product (a_re + i a_im)(b_re + i b_im), fixed operation order */
-#define CMUL(d_re, d_im, a_re, a_im, b_re, b_im)                                                                       \
-    do {                                                                                                               \
-        fpr cm_ar = (a_re), cm_ai = (a_im), cm_br = (b_re), cm_bi = (b_im);                                            \
-        (d_re) = fpr_sub(fpr_mul(cm_ar, cm_br), fpr_mul(cm_ai, cm_bi));                                                \
-        (d_im) = fpr_add(fpr_mul(cm_ar, cm_bi), fpr_mul(cm_ai, cm_br));                                                \
-    } while (0)
 
 void fndsa_poly_mul_fft(fpr *a, const fpr *b, unsigned logn)
 {
@@ -285,13 +259,6 @@ void fndsa_poly_ldl_fft(const fpr *g00, fpr *g01, fpr *g11, unsigned logn)
     FFT_NATIVE(poly_ldl_fft, g00, g01, g11, logn);
     size_t hn = (size_t)1 << (logn - 1);
     for (size_t u = 0; u < hn; u++) {
-        fpr ig = fpr_inv(g00[u]);
-        fpr mu_re = fpr_mul(g01[u], ig);
-        fpr mu_im = fpr_mul(g01[u + hn], ig);
-        /* |g01|^2 / g00 = mu * conj(g01) */
-        fpr t_re = fpr_add(fpr_mul(mu_re, g01[u]), fpr_mul(mu_im, g01[u + hn]));
-        g11[u] = fpr_sub(g11[u], t_re);
-        g01[u] = mu_re;
-        g01[u + hn] = fpr_neg(mu_im);
+        fndsa_ldl_step(g00[u], &g01[u], &g01[u + hn], &g11[u]);
     }
 }

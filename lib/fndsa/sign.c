@@ -15,6 +15,7 @@
  * same s, hence identical signatures. */
 #include "fndsa.h"
 #include "tables.h"
+#include "fft_step.h"
 #include "ct.h"
 
 /* Copy of n fprs. The C library's memcpy on the small Cortex-M libraries moves one byte
@@ -115,6 +116,113 @@ static void target_fft(fpr *t0, fpr *t1, const uint16_t *hm, const fpr *b01, con
     fndsa_poly_mulconst(t0, FPR_INV_Q, logn);
 }
 
+/* The last two levels of ffSampling (logn = 2 and 1; fft.c's layout: real parts, then
+ * imaginary parts), shared by both forms, written out on scalars: the recursion's operations
+ * with fft.c's steps (fft_step.h) on the same operands in the same order as the general level
+ * below, hence the same bits in every fpr layer; what goes is about fifteen calls of small
+ * kernels per node (384 nodes for Falcon-512). At logn = 1 split and merge are copies, so a
+ * node samples z1 in a copy of t1 and z0 in place of t0. The product (t1 - z1) l10 keeps each
+ * form's operand order: l10 first in the dynamic form (poly_mul_fft(l10, t1 - z1)), t1 - z1
+ * first in the tree form (poly_mul_fft_bytes). */
+
+/* a node of logn = 1: l10 and its two leaves' 1/sigma' (as the tree stores it) */
+typedef struct {
+    fpr l_re, l_im, ileft, iright;
+} ffsamp_node1;
+
+/* t0 <- t0 + d l, the product in the form's operand order */
+static inline void ffsamp_add_prod(fpr *t0_re, fpr *t0_im, fpr d_re, fpr d_im, fpr l_re, fpr l_im, int l_first)
+{
+    fpr p_re, p_im;
+    if (l_first) {
+        CMUL(p_re, p_im, l_re, l_im, d_re, d_im);
+    } else {
+        CMUL(p_re, p_im, d_re, d_im, l_re, l_im);
+    }
+    *t0_re = fpr_add(*t0_re, p_re);
+    *t0_im = fpr_add(*t0_im, p_im);
+}
+
+static inline void ffsamp_last1(fndsa_sampler *sc, fpr *t0, fpr *t1, const ffsamp_node1 *nd, int l_first)
+{
+    fpr z1[2] = {t1[0], t1[1]};
+    fndsa_samplerz_leaf(sc, &z1[0], &z1[1], nd->iright);
+    fpr d_re = fpr_sub(t1[0], z1[0]), d_im = fpr_sub(t1[1], z1[1]);
+    t1[0] = z1[0];
+    t1[1] = z1[1];
+    ffsamp_add_prod(&t0[0], &t0[1], d_re, d_im, nd->l_re, nd->l_im, l_first);
+    fndsa_samplerz_leaf(sc, &t0[0], &t0[1], nd->ileft);
+}
+
+/* logn = 2: l = l10 (4 values), its children's nodes */
+static void ffsamp_last2(fndsa_sampler *sc, fpr *t0, fpr *t1, const fpr *l, const ffsamp_node1 *left,
+                         const ffsamp_node1 *right, int l_first)
+{
+    fpr z_re = fndsa_fft_zeta[0], z_im = fndsa_fft_zeta[1]; /* zeta of logn 2, u = 0 */
+    fpr a[2], b[2], m[4];
+    /* z1 = merge(ffSampling(split(t1), right)) */
+    fndsa_split_step(&a[0], &a[1], &b[0], &b[1], t1[0], t1[2], t1[1], t1[3], z_re, z_im);
+    ffsamp_last1(sc, a, b, right, l_first);
+    fndsa_merge_step(&m[0], &m[1], &m[2], &m[3], a[0], a[1], b[0], b[1], z_re, z_im);
+    /* t0 <- t0 + (t1 - z1) l10, t1 <- z1 */
+    fpr d[4];
+    for (int i = 0; i < 4; i++) {
+        d[i] = fpr_sub(t1[i], m[i]);
+        t1[i] = m[i];
+    }
+    fpr p[4];
+    for (int u = 0; u < 2; u++) {
+        if (l_first) {
+            CMUL(p[u], p[u + 2], l[u], l[u + 2], d[u], d[u + 2]);
+        } else {
+            CMUL(p[u], p[u + 2], d[u], d[u + 2], l[u], l[u + 2]);
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        t0[i] = fpr_add(t0[i], p[i]);
+    }
+    /* z0 = merge(ffSampling(split(t0), left)) */
+    fndsa_split_step(&a[0], &a[1], &b[0], &b[1], t0[0], t0[2], t0[1], t0[3], z_re, z_im);
+    ffsamp_last1(sc, a, b, left, l_first);
+    fndsa_merge_step(&t0[0], &t0[1], &t0[2], &t0[3], a[0], a[1], b[0], b[1], z_re, z_im);
+}
+
+/* dynamic form: the node of logn = 1 from its Gram matrix [[g00, g01], [adj g01, g11]]
+ * (g00, g11 real there): fft.c's LDL, then the leaves sqrt(d00) / sigma, sqrt(d11) / sigma */
+static inline void ffsamp_node1_dyn(ffsamp_node1 *nd, fpr g00, fpr g01_re, fpr g01_im, fpr g11, fpr isig)
+{
+    fndsa_ldl_step(g00, &g01_re, &g01_im, &g11);
+    nd->l_re = g01_re;
+    nd->l_im = g01_im;
+    nd->ileft = fpr_mul(fpr_sqrt(g00), isig);
+    nd->iright = fpr_mul(fpr_sqrt(g11), isig);
+}
+
+/* ffLDL at logn = 2: LDL of the 2x2 Gram matrix (4 values each; g01 <- l10, g11 <- d11 in
+ * place), the children's Gram matrices from split(d00) and split(d11) ([[a0, a1], [adj a1,
+ * a0]], a0 real at logn 1: its imaginary part is not read) and their nodes. Used by the dynamic
+ * form and by the tree's construction (the same values in both). */
+static void ffldl2(const fpr *g00, fpr *g01, fpr *g11, fpr isig, ffsamp_node1 *left, ffsamp_node1 *right)
+{
+    fpr z_re = fndsa_fft_zeta[0], z_im = fndsa_fft_zeta[1];
+    fndsa_ldl_step(g00[0], &g01[0], &g01[2], &g11[0]);
+    fndsa_ldl_step(g00[1], &g01[1], &g01[3], &g11[1]);
+    fpr a0_re, a0_im, a1_re, a1_im;
+    fndsa_split_step(&a0_re, &a0_im, &a1_re, &a1_im, g00[0], g00[2], g00[1], g00[3], z_re, z_im);
+    ffsamp_node1_dyn(left, a0_re, a1_re, a1_im, a0_re, isig);
+    fndsa_split_step(&a0_re, &a0_im, &a1_re, &a1_im, g11[0], g11[2], g11[1], g11[3], z_re, z_im);
+    ffsamp_node1_dyn(right, a0_re, a1_re, a1_im, a0_re, isig);
+}
+
+/* tree form: a node of logn = 1 as stored (l10, then the left and the right leaf) */
+static inline void ffsamp_node1_tree(ffsamp_node1 *nd, const uint8_t *tree)
+{
+    nd->l_re = fpr_load(tree);
+    nd->l_im = fpr_load(tree + 8);
+    nd->ileft = fpr_load(tree + 16);
+    nd->iright = fpr_load(tree + 24);
+}
+
 /* ffSampling with the LDL tree computed on the fly. (t0, t1) in, (z0, z1)
  * out; g00, g01, g11 destroyed; tmp: 4n fprs. */
 static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, fpr *g11, unsigned orig_logn,
@@ -123,6 +231,18 @@ static void ffsamp_dyn(fndsa_sampler *sc, fpr *t0, fpr *t1, fpr *g00, fpr *g01, 
     if (logn == 0) {
         fpr leaf = fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn));
         fndsa_samplerz_leaf(sc, &t0[0], &t1[0], leaf);
+        return;
+    }
+    if (logn == 1) { /* only for orig_logn = 1 (logn = 2 below does this level itself) */
+        ffsamp_node1 nd;
+        ffsamp_node1_dyn(&nd, g00[0], g01[0], g01[1], g11[0], inv_sigma(orig_logn));
+        ffsamp_last1(sc, t0, t1, &nd, 1);
+        return;
+    }
+    if (logn == 2) {
+        ffsamp_node1 left, right;
+        ffldl2(g00, g01, g11, inv_sigma(orig_logn), &left, &right);
+        ffsamp_last2(sc, t0, t1, g01, &left, &right, 1);
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
@@ -167,6 +287,23 @@ static void fftree_build(uint8_t *tree, fpr *g00, fpr *g01, fpr *g11, unsigned o
         fpr_store(tree, fpr_mul(fpr_sqrt(g00[0]), inv_sigma(orig_logn)));
         return;
     }
+    if (logn == 2) {
+        /* the last two levels as in ffSampling's dynamic form (ffldl2), stored in the
+         * layout above: l10, then each child's l10 and its two leaves */
+        ffsamp_node1 nd[2];
+        ffldl2(g00, g01, g11, inv_sigma(orig_logn), &nd[0], &nd[1]);
+        for (size_t u = 0; u < 4; u++) {
+            fpr_store(tree + 8 * u, g01[u]);
+        }
+        for (size_t c = 0; c < 2; c++) {
+            uint8_t *t = tree + 32 + 32 * c;
+            fpr_store(t, nd[c].l_re);
+            fpr_store(t + 8, nd[c].l_im);
+            fpr_store(t + 16, nd[c].ileft);
+            fpr_store(t + 24, nd[c].iright);
+        }
+        return;
+    }
     size_t n = (size_t)1 << logn, hn = n >> 1;
     fndsa_poly_ldl_fft(g00, g01, g11, logn);
     for (size_t u = 0; u < n; u++) {
@@ -188,6 +325,24 @@ static void ffsamp_tree(fndsa_sampler *sc, fpr *t0, fpr *t1, const uint8_t *tree
     if (logn == 0) {
         fpr leaf = fpr_load(tree);
         fndsa_samplerz_leaf(sc, &t0[0], &t1[0], leaf);
+        return;
+    }
+    if (logn == 1) { /* only for a tree of logn 1 (logn = 2 below does this level itself) */
+        ffsamp_node1 nd;
+        ffsamp_node1_tree(&nd, tree);
+        ffsamp_last1(sc, t0, t1, &nd, 0);
+        return;
+    }
+    if (logn == 2) {
+        /* l10 (4 values), the left subtree (a node of logn 1: 4 values), the right one */
+        fpr l[4];
+        ffsamp_node1 left, right;
+        for (int i = 0; i < 4; i++) {
+            l[i] = fpr_load(tree + 8 * i);
+        }
+        ffsamp_node1_tree(&left, tree + 32);
+        ffsamp_node1_tree(&right, tree + 64);
+        ffsamp_last2(sc, t0, t1, l, &left, &right, 0);
         return;
     }
     size_t n = (size_t)1 << logn, hn = n >> 1;
