@@ -81,7 +81,12 @@ def test_ntt_unit_synthesises_to_luts_ffs_bram_dsp() -> None:
 # LUTs (LUT1-6; the INV cells apart, docs/accel.md "Area") of the Keccak instruction unit with
 # its hierarchy kept, reached in h70 (2026-11-27: 4,677 for the committed design); the published
 # Keccak unit has 4,782
-KECCAK_INSN_LUTS = 4_677
+# LUTs (LUT1-6; the INV cells apart, docs/accel.md "Area") of the Keccak instruction unit
+# flattened (the whole design mapped at once: the figure against the goal), reached with h97's
+# restructuring as fixed in h102 (2026-11-28: 4,166, plus 2 INV of logic; h70: 5,819 flattened,
+# 4,677 with its hierarchy kept); the published Keccak unit has 4,782
+KECCAK_INSN_LUTS = 4_166
+PUBLISHED_KECCAK_LUTS = 4_782
 
 
 def test_keccak_unit_synthesises_to_luts_ffs() -> None:
@@ -92,8 +97,14 @@ def test_keccak_unit_synthesises_to_luts_ffs() -> None:
     for c in (flat, hier):
         assert group(c, "LUT") > 0
         assert group(c, "FD") >= 1600  # the state register
-    # the instruction unit within the published Keccak unit's 4,782 LUTs (issue 19's goal)
-    assert group(hier, "LUT") <= KECCAK_INSN_LUTS
+        # one INV per flip-flop (Yosys 0.23's inverter of the active-low asynchronous reset,
+        # which Vivado folds into the flip-flop) and a few of logic (h102: 2), not more
+        assert group(c, "INV") <= group(c, "FD") + 8
+    # the instruction unit within the published Keccak unit's 4,782 LUTs (issue 19's goal),
+    # flattened, at the figure reached; with the NTT unit within the two published units
+    assert group(flat, "LUT") <= KECCAK_INSN_LUTS <= PUBLISHED_KECCAK_LUTS
+    assert group(hier, "LUT") <= PUBLISHED_KECCAK_LUTS
+    assert KECCAK_INSN_LUTS + NTT_UNIT_LUTS <= PUBLISHED_KECCAK_LUTS + PUBLISHED_NTT_LUTS
     assert group(generic, "$_") > 0
 
 

@@ -14,9 +14,14 @@
 //     one round Rnd(A, i_r) = iota(chi(pi(rho(theta(A)))), i_r) per cycle, i_r = 0..23;
 //   - state_o: the state (valid whenever busy_o is low).
 // The round constants are computed at elaboration from rc(t) (FIPS 202 Algorithm 5).
-// Structure (h70, for area: docs/accel.md "Area"): theta's column parities once, then per state
-// bit one small function (keccak_bit: chi of three bits, iota folded into lane (0, 0)'s theta
-// term, or the written bit) and a clock enable per word for hold.
+// Structure (h97, fixed in h102; for area measured flattened, docs/accel.md "Flattened area
+// reached: h97's restructuring fixed (h102)"): theta's column parities C once (a LUT5 each);
+// then per state bit two small functions, each one LUT: keccak_b, the bit of
+// B = pi(rho(theta(A))) at that position (its source bit of A and two bits of C), shared by the
+// three chi terms that use it, or while not busy kxw's term xor_i & (the state bit at that
+// position); and keccak_bit, chi of three B bits (and iota's round-constant bit in lane (0, 0))
+// while busy, else B ^ the written bit. Hold is a clock enable per word; the state's reset is
+// asynchronous (the flip-flops' clear input: no LUT per bit).
 module keccak_f1600 (
     input  logic          clk_i,
     input  logic          rst_ni,
@@ -75,55 +80,64 @@ module keccak_f1600 (
 
   logic [1599:0] a;
   logic [4:0] round;
-  logic busy;
+  logic busy, wsel;
   assign busy_o = busy;
   assign state_o = a;
 
-  // the round constant of the current round: a 24-entry table computed at elaboration
-  wire [24*64-1:0] rc_table;
-  for (genvar i = 0; i < 24; i++) begin : g_rc
-    localparam logic [63:0] RC = round_constant(i);
-    assign rc_table[64*i+:64] = RC;
+  // the round constant's 7 bits that can be 1 (bit 2^j - 1, j = 0..6) in the current round: a
+  // table computed at elaboration (rounds 24..31 do not occur while busy: zeros)
+  wire [32*7-1:0] rc_table;
+  for (genvar i = 0; i < 32; i++) begin : g_rc
+    localparam logic [63:0] RC = i < 24 ? round_constant(i) : 64'h0;
+    assign rc_table[7*i+:7] = {RC[63], RC[31], RC[15], RC[7], RC[3], RC[1], RC[0]};
   end
-  wire [63:0] rc = rc_table[64*round+:64];
+  wire [6:0] rcj = rc_table[7*round+:7];
 
-  // theta's column parities, computed once and shared by every bit: C[x] = xor of column x,
-  // D[x] = C[x-1] ^ rot(C[x+1], 1) (lanes 64 bits wide, lane i at [64*i +: 64])
-  wire [5*64-1:0] c, d;
+  // theta's column parities, computed once and shared: C[x] = xor of column x (lanes 64 bits
+  // wide, lane i at [64*i +: 64]); D[x] = C[x-1] ^ rot(C[x+1], 1) is folded into keccak_b
+  wire [5*64-1:0] c;
   for (genvar x = 0; x < 5; x++) begin : g_theta
     assign c[64*x+:64] = a[64*x+:64] ^ a[64*(x+5)+:64] ^ a[64*(x+10)+:64] ^ a[64*(x+15)+:64] ^ a[64*(x+20)+:64];
-    assign d[64*x+:64] = c[64*((x+4)%5)+:64] ^ {c[64*((x+1)%5)+:63], c[64*((x+1)%5)+63]};
   end
-  // iota folded into theta for lane (0, 0)'s own chi term: B[0, 0] = A[0, 0] ^ D[0] (rho 0, pi
-  // to itself), so A'[0, 0] = (A[0, 0] ^ (D[0] ^ RC)) ^ (~B[1, 0] & B[2, 0])
-  wire [63:0] d00 = d[63:0] ^ rc;
 
-  // The state's next value, per bit (keccak_bit): one round, rho and pi as wiring, or the written
-  // word. Bit z of B[X, Y] (pi: B[y, 2x+3y] = rot(A[x, y] ^ D[x], r[x, y])) is bit z - r of
-  // A[x, y] ^ D[x] with x = 3 (Y - 3X) mod 5, y = X.
+  // B[X, Y] (pi: B[y, 2x+3y] = rot(A[x, y] ^ D[x], r[x, y])): bit z of B[X, Y] is bit z - r of
+  // A[x, y] ^ D[x] with x = 3 (Y - 3X) mod 5, y = X; D[x] at bit s is C[x-1][s] ^ C[x+1][s-1].
+  // While not busy the bit is xor_i & A[X, Y][z] instead, the term kxw adds to the written word.
+  wire [1599:0] b;
+  for (genvar Y = 0; Y < 5; Y++) begin : g_by
+    for (genvar X = 0; X < 5; X++) begin : g_bx
+      localparam integer SX = (3 * (Y - 3 * X + 15)) % 5, SY = X;
+      for (genvar z = 0; z < 64; z++) begin : g_bz
+        localparam integer SZ = (z - rho_offset(SX, SY) + 64) % 64;
+        keccak_b b_i (
+            .a_i(a[64*(SX+5*SY)+SZ]),
+            .c_i({c[64*((SX+1)%5)+(SZ+63)%64], c[64*((SX+4)%5)+SZ]}),
+            .wsel_i(wsel),
+            .xor_i(xor_i),
+            .q_i(a[64*(X+5*Y)+z]),
+            .b_o(b[64*(X+5*Y)+z])
+        );
+      end
+    end
+  end
+
+  // The state's next value, per bit (keccak_bit): one round (chi of B[X], B[X+1], B[X+2] in
+  // row Y, and iota in lane (0, 0)) or the written word.
   wire [1599:0] nxt;
-  wire write = we_i && !start_i;
   for (genvar Y = 0; Y < 5; Y++) begin : g_y
     for (genvar X = 0; X < 5; X++) begin : g_x
       for (genvar z = 0; z < 64; z++) begin : g_z
-        wire [2:0] src_a, src_d;
-        for (genvar k = 0; k < 3; k++) begin : g_k
-          localparam integer BX = (X + k) % 5;  // chi's operand B[X + k, Y]
-          localparam integer SX = (3 * (Y - 3 * BX + 15)) % 5, SY = BX;
-          localparam integer SZ = (z - rho_offset(SX, SY) + 64) % 64;
-          assign src_a[k] = a[64*(SX+5*SY)+SZ];
-          if (X == 0 && Y == 0 && k == 0) begin : g_iota
-            assign src_d[k] = d00[SZ];
-          end else begin : g_theta_d
-            assign src_d[k] = d[64*SX+SZ];
-          end
+        wire rc;
+        if (X == 0 && Y == 0 && (z == 0 || z == 1 || z == 3 || z == 7 || z == 15 || z == 31 || z == 63))
+        begin : g_iota
+          assign rc = rcj[$clog2(z+1)];
+        end else begin : g_no_rc
+          assign rc = 1'b0;
         end
-        keccak_bit b_i (
-            .a_i(src_a),
-            .d_i(src_d),
+        keccak_bit bit_i (
+            .b_i({b[64*((X+2)%5+5*Y)+z], b[64*((X+1)%5+5*Y)+z], b[64*(X+5*Y)+z]}),
+            .rc_i(rc),
             .busy_i(busy),
-            .xor_i(xor_i),
-            .q_i(a[64*(X+5*Y)+z]),
             .w_i(wdata_i[z%32]),
             .d_o(nxt[64*(X+5*Y)+z])
         );
@@ -131,20 +145,36 @@ module keccak_f1600 (
     end
   end
 
+  // busy and wsel = !busy, two flip-flops: keccak_b's selection (xor_i while not busy) has its
+  // own, so that synthesis cannot see that in keccak_bit's busy branch every B bit is the
+  // round's (with one signal it folds that in and computes chi from unshared B bits: 8,986 LUTs
+  // instead of one LUT per B bit, measured h97). wsel loads !busy's next value at every clock
+  // edge, not only when busy changes (h102): in the core the unit's clock is gated off during
+  // reset, and in the Verilated core the asynchronous reset has no edge (rst_ni is low from
+  // time 0), so a flip-flop's reset value is not applied there; h97's wsel, set only at the end
+  // of a permutation, stayed 0 from power-up until the first permutation ended and every write
+  // before it XORed a B bit of the round into the word (the first sponge call's hash wrong).
+  // Now wsel is right from the first clock edge whatever its initial value, and every other
+  // flip-flop's reset value is 0.
+  wire busy_d = busy ? round != 5'd23 : start_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       round <= '0;
       busy <= 1'b0;
-    end else if (busy) begin
-      round <= round + 5'd1;
-      if (round == 5'd23) busy <= 1'b0;
-    end else if (start_i) begin
-      busy <= 1'b1;
-      round <= '0;
+      wsel <= 1'b1;
+    end else begin
+      busy <= busy_d;
+      wsel <= !busy_d;
+      if (busy) round <= round + 5'd1;
+      else if (start_i) round <= '0;
     end
   end
   // the state words: each loads nxt while busy or when written, else holds (a flip-flop clock
-  // enable per word)
+  // enable per word); reset asynchronously to 0 (h102: h97's synchronous reset from a flip-flop
+  // on the gated clock, which does not run in reset, would not clear the state in the core;
+  // Yosys 0.23 puts one INV per flip-flop on the active-low reset, which Vivado folds into the
+  // flip-flop's inverted clear: not LUTs)
+  wire write = we_i && !start_i;
   for (genvar w = 0; w < 50; w++) begin : g_w
     wire en = busy || (write && widx_i == 6'(w));
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -154,20 +184,29 @@ module keccak_f1600 (
   end
 endmodule
 
-// One state bit's next value: while busy, chi of the three B bits b_k = a_i[k] ^ d_i[k]
-// (theta, rho and pi are in the wiring; iota in d_i of lane (0, 0)), b_0 ^ (~b_1 & b_2); else the
-// written bit, w_i (ksw) or q_i ^ w_i (kxw, xor_i). Six inputs for the round, five for the
-// selection: a LUT6 and a LUT5 on an FPGA.
-module keccak_bit (
-    input  logic [2:0] a_i,
-    input  logic [2:0] d_i,
-    input  logic       busy_i,
+// One bit of B = pi(rho(theta(A))) while busy: a_i ^ c_i[0] ^ c_i[1] (the source bit of A and
+// D's two column-parity bits); while not busy (wsel_i) xor_i & q_i, q_i the state bit at B's
+// own position: the term kxw adds to the written word (ksw: 0). Six inputs: one LUT6.
+module keccak_b (
+    input  logic       a_i,
+    input  logic [1:0] c_i,
+    input  logic       wsel_i,
     input  logic       xor_i,
     input  logic       q_i,
+    output logic       b_o
+);
+  assign b_o = wsel_i ? xor_i & q_i : a_i ^ c_i[0] ^ c_i[1];
+endmodule
+
+// One state bit's next value: while busy, chi of its three B bits and iota,
+// b_0 ^ (~b_1 & b_2) ^ rc_i; else the written bit, b_0 ^ w_i (b_0 is xor_i & q then: kxw's
+// q ^ w or ksw's w). Five inputs, six in lane (0, 0)'s bits with a round-constant bit: one LUT.
+module keccak_bit (
+    input  logic [2:0] b_i,
+    input  logic       rc_i,
+    input  logic       busy_i,
     input  logic       w_i,
     output logic       d_o
 );
-  wire [2:0] b = a_i ^ d_i;
-  wire r = b[0] ^ (~b[1] & b[2]);
-  assign d_o = busy_i ? r : (xor_i & q_i) ^ w_i;
+  assign d_o = busy_i ? b_i[0] ^ (~b_i[1] & b_i[2]) ^ rc_i : b_i[0] ^ w_i;
 endmodule
