@@ -220,6 +220,10 @@ impl<T: CortexTiming> Cpu<T> {
 
     #[inline(always)]
     pub fn read32(&mut self, a: u32) -> R<u32> {
+        if let Some(o) = Mem::sram_at::<4>(a) {
+            let b = &self.mem.sram;
+            return Ok(u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]));
+        }
         if let Some((b, o)) = self.mem.slot(a, 4) {
             return Ok(u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]));
         }
@@ -227,6 +231,10 @@ impl<T: CortexTiming> Cpu<T> {
     }
     #[inline(always)]
     pub fn read16(&mut self, a: u32) -> R<u32> {
+        if let Some(o) = Mem::sram_at::<2>(a) {
+            let b = &self.mem.sram;
+            return Ok(u16::from_le_bytes([b[o], b[o + 1]]) as u32);
+        }
         if let Some((b, o)) = self.mem.slot(a, 2) {
             return Ok(u16::from_le_bytes([b[o], b[o + 1]]) as u32);
         }
@@ -234,6 +242,9 @@ impl<T: CortexTiming> Cpu<T> {
     }
     #[inline(always)]
     pub fn read8(&mut self, a: u32) -> R<u32> {
+        if let Some(o) = Mem::sram_at::<1>(a) {
+            return Ok(self.mem.sram[o] as u32);
+        }
         if let Some((b, o)) = self.mem.slot(a, 1) {
             return Ok(b[o] as u32);
         }
@@ -241,6 +252,10 @@ impl<T: CortexTiming> Cpu<T> {
     }
     #[inline(always)]
     pub fn write32(&mut self, a: u32, v: u32) -> R<()> {
+        if let Some(o) = Mem::sram_at::<4>(a) {
+            self.mem.sram[o..o + 4].copy_from_slice(&v.to_le_bytes());
+            return Ok(());
+        }
         if let Some((b, o)) = self.mem.slot_w(a, 4) {
             b[o..o + 4].copy_from_slice(&v.to_le_bytes());
             return Ok(());
@@ -249,6 +264,10 @@ impl<T: CortexTiming> Cpu<T> {
     }
     #[inline(always)]
     pub fn write16(&mut self, a: u32, v: u32) -> R<()> {
+        if let Some(o) = Mem::sram_at::<2>(a) {
+            self.mem.sram[o..o + 2].copy_from_slice(&(v as u16).to_le_bytes());
+            return Ok(());
+        }
         if let Some((b, o)) = self.mem.slot_w(a, 2) {
             b[o..o + 2].copy_from_slice(&(v as u16).to_le_bytes());
             return Ok(());
@@ -257,6 +276,10 @@ impl<T: CortexTiming> Cpu<T> {
     }
     #[inline(always)]
     pub fn write8(&mut self, a: u32, v: u32) -> R<()> {
+        if let Some(o) = Mem::sram_at::<1>(a) {
+            self.mem.sram[o] = v as u8;
+            return Ok(());
+        }
         if let Some((b, o)) = self.mem.slot_w(a, 1) {
             b[o] = v as u8;
             return Ok(());
@@ -628,11 +651,14 @@ impl<T: CortexTiming> Cpu<T> {
         }
         // the instructions leave `self` while the block runs (only `build_block` adds to them)
         let insns = std::mem::take(&mut self.blk.insns);
-        let code = &insns[b.first as usize..(b.first + b.n) as usize];
+        let forms = std::mem::take(&mut self.blk.forms);
+        let range = b.first as usize..(b.first + b.n) as usize;
+        let code = &insns[range.clone()];
+        let fcode = &forms[range];
         let mut pc = pc0;
         let mut k = 0;
         let mut r = Ok(());
-        for i in code {
+        for (i, &form) in code.iter().zip(fcode) {
             self.r[15] = pc.wrapping_add(4);
             let f = self.tm.fetch(i, pc);
             if f != 0 {
@@ -641,7 +667,11 @@ impl<T: CortexTiming> Cpu<T> {
             let npc = pc + i.len as u32;
             self.pc = npc;
             k += 1;
-            r = self.exec(i, pc, false);
+            r = if T::FORMS {
+                self.exec_form(form, i, pc)
+            } else {
+                self.exec(i, pc, false)
+            };
             if r.is_err() {
                 break;
             }
@@ -664,6 +694,7 @@ impl<T: CortexTiming> Cpu<T> {
             }
         }
         self.blk.insns = insns;
+        self.blk.forms = forms;
         r?;
         self.track_sp();
         Ok(())
@@ -690,7 +721,162 @@ impl<T: CortexTiming> Cpu<T> {
         if v.is_empty() {
             return 0;
         }
-        self.blk.add(pc, &v)
+        let forms: Vec<u8> = v.iter().map(|i| block::form(i, T::simple(i))).collect();
+        self.blk.add(pc, &v, &forms)
+    }
+
+    /// A block's instruction (outside an IT block) by the handler of its form
+    /// (arm/block.rs `form`): what `exec` does for it.
+    #[inline(always)]
+    fn exec_form(&mut self, form: u8, i: &Insn, pc: u32) -> R<()> {
+        macro_rules! forms {
+            ($($n:literal)*) => {
+                match form {
+                    $($n => self.dp_form::<
+                        { (($n - block::DP) >> 1) & 15 },
+                        { (($n - block::DP) & 1) == 1 },
+                        { ($n - block::DP) >> 5 },
+                    >(i, pc),)*
+                    block::LD => self.ld_form::<0, false>(i, pc),
+                    226 => self.ld_form::<1, false>(i, pc),
+                    227 => self.ld_form::<2, false>(i, pc),
+                    228 => self.ld_form::<3, false>(i, pc),
+                    229 => self.ld_form::<4, false>(i, pc),
+                    block::LDR => self.ld_form::<0, true>(i, pc),
+                    231 => self.ld_form::<1, true>(i, pc),
+                    232 => self.ld_form::<2, true>(i, pc),
+                    233 => self.ld_form::<3, true>(i, pc),
+                    234 => self.ld_form::<4, true>(i, pc),
+                    block::ST => self.st_form::<0, false>(i, pc),
+                    236 => self.st_form::<1, false>(i, pc),
+                    237 => self.st_form::<2, false>(i, pc),
+                    block::STR => self.st_form::<0, true>(i, pc),
+                    239 => self.st_form::<1, true>(i, pc),
+                    240 => self.st_form::<2, true>(i, pc),
+                    _ => self.exec(i, pc, false),
+                }
+            };
+        }
+        forms!(
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+            33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+            61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88
+            89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112
+            113 114 115 116 117 118 119 120 121 122 123 124 125 126 127 128 129 130 131 132 133
+            134 135 136 137 138 139 140 141 142 143 144 145 146 147 148 149 150 151 152 153 154
+            155 156 157 158 159 160 161 162 163 164 165 166 167 168 169 170 171 172 173 174 175
+            176 177 178 179 180 181 182 183 184 185 186 187 188 189 190 191 192 193 194 195 196
+            197 198 199 200 201 202 203 204 205 206 207 208 209 210 211 212 213 214 215 216 217
+            218 219 220 221 222 223 224
+        )
+    }
+
+    /// `exec` of DpImm / DpReg outside an IT block, not writing the PC (the form
+    /// `block::DP`): `OP` the operation, `S` sets the flags, `KIND` the second operand.
+    #[inline(always)]
+    fn dp_form<const OP: u8, const S: bool, const KIND: u8>(&mut self, i: &Insn, pc: u32) -> R<()> {
+        let a = self.r[i.rn as usize];
+        let (b, carry) = match KIND {
+            0 => {
+                let carry = match i.cf {
+                    0 => self.c,
+                    1 => false,
+                    _ => true,
+                };
+                (i.imm, carry)
+            }
+            // Shift_C with amount 0 (not RRX): the operand and the carry flag
+            1 => (self.r[i.rm as usize], self.c),
+            _ => shift_c(
+                self.r[i.rm as usize],
+                KIND.wrapping_sub(2),
+                i.sh as u32,
+                self.c,
+            ),
+        };
+        self.alu(OP, i.rd, a, b, carry, S);
+        let e = Event {
+            i,
+            pc,
+            npc: self.pc,
+            taken: false,
+            target_split: false,
+            addr: 0,
+            div: [0; 2],
+            fp: [0; 3],
+        };
+        self.m.cycles += self.tm.step_simple(&e, self.m.cycles);
+        Ok(())
+    }
+
+    /// `exec` of a load single not into the PC (the forms `block::LD`, `block::LDR`):
+    /// `SUB` the size (`Insn::sub`), `REG` a register offset.
+    #[inline(always)]
+    fn ld_form<const SUB: u8, const REG: bool>(&mut self, i: &Insn, pc: u32) -> R<()> {
+        let base = self.r[i.rn as usize];
+        let (addr, wb) = if !REG {
+            let off = base.wrapping_add(i.imm);
+            (if i.ra & 1 != 0 { off } else { base }, i.ra & 2 != 0)
+        } else {
+            (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
+        };
+        let v = match SUB {
+            0 => self.read32(addr)?,
+            1 => self.read16(addr)?,
+            2 => self.read8(addr)?,
+            3 => self.read16(addr)? as u16 as i16 as i32 as u32,
+            _ => self.read8(addr)? as u8 as i8 as i32 as u32,
+        };
+        if wb {
+            self.r[i.rn as usize] = base.wrapping_add(i.imm);
+        }
+        self.r[i.rd as usize] = v;
+        let e = Event {
+            i,
+            pc,
+            npc: self.pc,
+            taken: false,
+            target_split: false,
+            addr,
+            div: [0; 2],
+            fp: [0; 3],
+        };
+        self.m.cycles += self.tm.step_load(&e, self.m.cycles);
+        Ok(())
+    }
+
+    /// `exec` of a store single (the forms `block::ST`, `block::STR`): `SUB` the size,
+    /// `REG` a register offset.
+    #[inline(always)]
+    fn st_form<const SUB: u8, const REG: bool>(&mut self, i: &Insn, pc: u32) -> R<()> {
+        let base = self.r[i.rn as usize];
+        let (addr, wb) = if !REG {
+            let off = base.wrapping_add(i.imm);
+            (if i.ra & 1 != 0 { off } else { base }, i.ra & 2 != 0)
+        } else {
+            (base.wrapping_add(self.r[i.rm as usize] << i.sh), false)
+        };
+        let v = self.r[i.rd as usize];
+        match SUB {
+            0 => self.write32(addr, v)?,
+            1 => self.write16(addr, v)?,
+            _ => self.write8(addr, v)?,
+        }
+        if wb {
+            self.r[i.rn as usize] = base.wrapping_add(i.imm);
+        }
+        let e = Event {
+            i,
+            pc,
+            npc: self.pc,
+            taken: false,
+            target_split: false,
+            addr,
+            div: [0; 2],
+            fp: [0; 3],
+        };
+        self.m.cycles += self.tm.step_store(&e, self.m.cycles);
+        Ok(())
     }
 
     /// Forget the decoded instruction at pc so that the next fetch decodes it
@@ -1848,6 +2034,10 @@ impl<T: CortexTiming> Frontend for Cpu<T> {
     #[inline(always)]
     fn run_block(&mut self, room: u64) -> R<()> {
         Cpu::run_block(self, room)
+    }
+    #[inline(always)]
+    fn step_tracked(&mut self) -> R<()> {
+        Cpu::step_tracked(self)
     }
     #[inline(always)]
     fn next_event(&self) -> u64 {

@@ -21,9 +21,13 @@ pub const CODE_SIZE: usize = 0x40_0000;
 /// End of the code region including its alias: stores below this address fault.
 pub const CODE_END: u32 = 0x80_0000;
 
+/// Size of SSRAM2/3 (the data region, 0x20000000, aliased at 0x20400000).
+pub const SRAM_SIZE: usize = 0x40_0000;
+
 pub struct Mem {
     pub code: Vec<u8>,
-    pub sram: Vec<u8>,
+    /// fixed size, so that the data fast path (`sram_at`) needs no length from memory
+    pub sram: Box<[u8; SRAM_SIZE]>,
     pub block: Vec<u8>,
     pub psram: Vec<u8>,
     pub psram_base: u32,
@@ -114,7 +118,10 @@ impl Mem {
     pub fn new(an500: bool) -> Mem {
         Mem {
             code: vec![0; CODE_SIZE],
-            sram: vec![0; 0x40_0000],
+            sram: vec![0u8; SRAM_SIZE]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             block: vec![0; 0x4000],
             psram: vec![0; 0x100_0000],
             psram_base: Mem::new_psram_base(an500),
@@ -132,15 +139,15 @@ impl Mem {
         // knows the slot's length at the caller and checks every byte again)
         let o = addr.wrapping_sub(0x2000_0000);
         let (buf, off) = if o < 0x80_0000 {
-            (&mut self.sram, (o & 0x3f_ffff) as usize)
+            (&mut self.sram[..], (o & 0x3f_ffff) as usize)
         } else {
             match addr >> 24 {
-                0x00 if addr < 0x80_0000 => (&mut self.code, (addr & 0x3f_ffff) as usize),
+                0x00 if addr < 0x80_0000 => (&mut self.code[..], (addr & 0x3f_ffff) as usize),
                 0x01 if self.has_block && addr < 0x0101_0000 => {
-                    (&mut self.block, (addr & 0x3fff) as usize)
+                    (&mut self.block[..], (addr & 0x3fff) as usize)
                 }
                 _ if addr.wrapping_sub(self.psram_base) < 0x100_0000 => {
-                    (&mut self.psram, (addr - self.psram_base) as usize)
+                    (&mut self.psram[..], (addr - self.psram_base) as usize)
                 }
                 _ => return None,
             }
@@ -148,7 +155,21 @@ impl Mem {
         if off + n as usize > buf.len() {
             return None;
         }
-        Some((buf.as_mut_slice(), off))
+        Some((buf, off))
+    }
+
+    /// The data fast path: the offset in SSRAM2/3 of an `N`-byte access at `addr` that
+    /// lies whole in it (the slot `slot` gives for such an access), else None (the caller
+    /// then takes `slot`, whose result for every other address is unchanged).
+    #[inline(always)]
+    pub fn sram_at<const N: usize>(addr: u32) -> Option<usize> {
+        let o = addr.wrapping_sub(0x2000_0000);
+        let off = (o & 0x3f_ffff) as usize;
+        if o < 0x80_0000 && off <= SRAM_SIZE - N {
+            Some(off)
+        } else {
+            None
+        }
     }
 
     /// Like `slot`, for a store by the CPU: the code region is not writable

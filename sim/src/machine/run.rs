@@ -25,6 +25,14 @@ pub trait Frontend {
     fn step(&mut self) -> R<()>;
     /// Stack tracking after an instruction: lower `Machine::min_sp` to the stack pointer.
     fn track_sp(&mut self);
+    /// `step` and then `track_sp` (a front end with blocks keeps its one out-of-line copy
+    /// of the per-instruction path here, so that the fast loop holds no second one).
+    #[inline(always)]
+    fn step_tracked(&mut self) -> R<()> {
+        self.step()?;
+        self.track_sp();
+        Ok(())
+    }
     /// The fast loop's step: one or more instructions, as many `step`s each followed by
     /// `track_sp` would run them, ending at the latest after the instruction that brings
     /// the clock to `Machine::cycle_stop`; `room` (at least 1): the instructions left
@@ -145,10 +153,9 @@ pub fn run_fast<C: Frontend>(c: &mut C) -> Stop {
                     return budget(c);
                 }
             } else {
-                if c.step().is_err() {
+                if c.step_tracked().is_err() {
                     return c.take_stop();
                 }
-                c.track_sp();
                 while c.m().cycles < ev {
                     let (insns, stop) = (c.m().insns, c.m().insn_stop);
                     if insns >= stop {

@@ -425,6 +425,29 @@ pub trait CortexTiming: Default {
     fn fetch(&mut self, i: &Insn, pc: u32) -> u64;
     /// Cycles of an executed instruction; `now`: the clock before it.
     fn step(&mut self, e: &Event, now: u64) -> u64;
+    /// The model has short paths for the block loop's specialised instructions (`simple`,
+    /// `step_simple`, `step_load`, `step_store`; arm/block.rs `form`): without, the block
+    /// loop runs every instruction through the general interpreter and `step`.
+    const FORMS: bool = false;
+    /// `step` takes its base-cost path for this instruction (no event field matters).
+    fn simple(_i: &Insn) -> bool {
+        false
+    }
+    /// `step` of an instruction `simple` accepted.
+    #[inline(always)]
+    fn step_simple(&mut self, e: &Event, now: u64) -> u64 {
+        self.step(e, now)
+    }
+    /// `step` of a load single (LDR, LDRH, LDRB, LDRSH, LDRSB; not into the PC).
+    #[inline(always)]
+    fn step_load(&mut self, e: &Event, now: u64) -> u64 {
+        self.step(e, now)
+    }
+    /// `step` of a store single (STR, STRH, STRB).
+    #[inline(always)]
+    fn step_store(&mut self, e: &Event, now: u64) -> u64 {
+        self.step(e, now)
+    }
     /// Cycles of an instruction skipped by its IT block (condition failed).
     fn skipped(&mut self, i: &Insn) -> u64;
     /// Cycles of an exception entry (SysTick, SVC): the stacking.
@@ -502,47 +525,74 @@ impl CortexTiming for CortexM4 {
         0
     }
 
+    const FORMS: bool = true;
+
+    /// The instructions `annotate` gives no path bits (base cost).
+    fn simple(i: &Insn) -> bool {
+        i.cyc & !BASE == 0
+    }
+
     #[inline(always)]
-    fn step(&mut self, e: &Event, _now: u64) -> u64 {
+    fn step_simple(&mut self, e: &Event, _now: u64) -> u64 {
+        let i = e.i;
+        self.prev_dp = i.wr;
+        self.prev_ls = 0;
+        self.prev_len = i.len;
+        i.cyc as u64
+    }
+
+    /// The load path of `step` (`annotate`: every LDR* has the path `M4_LOAD`).
+    #[inline(always)]
+    fn step_load(&mut self, e: &Event, _now: u64) -> u64 {
+        let i = e.i;
+        let mut cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
+        // LDR PC blocks: 2 (load) + 3 (reload)
+        if e.taken {
+            self.uw = 0;
+            cyc += 2 + refill(Core::M4, e.npc) + e.target_split as u64;
+        }
+        self.prev_load_rt = i.rd;
+        // the loaded register: base or offset of the next load or store one cycle late
+        self.prev_dp = i.rd;
+        self.prev_ls = 1;
+        self.prev_len = i.len;
+        cyc
+    }
+
+    /// The store path of `step` (`annotate`: every STR* has the path `M4_STORE`).
+    #[inline(always)]
+    fn step_store(&mut self, e: &Event, _now: u64) -> u64 {
+        let i = e.i;
+        let cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i) + wb_store_chain(self, i);
+        self.prev_dp = i.wr;
+        // the base of a store with writeback, for the next store (wb_store_chain); the
+        // loads read `prev_load_rt` only after a load single
+        self.prev_load_rt = if i.op == Op::St && i.ra & 2 != 0 {
+            i.rn
+        } else {
+            255
+        };
+        // 2: STR with an immediate offset (store_load_stall), 3: register offset
+        self.prev_ls = if i.op == Op::St { 2 } else { 3 };
+        self.prev_len = i.len;
+        cyc
+    }
+
+    #[inline(always)]
+    fn step(&mut self, e: &Event, now: u64) -> u64 {
         let i = e.i;
         let path = i.cyc & !BASE;
         if path == 0 {
             // the base cost (the common case)
-            self.prev_dp = i.wr;
-            self.prev_ls = 0;
-            self.prev_len = i.len;
-            return i.cyc as u64;
+            return self.step_simple(e, now);
         }
         let mut cyc = (i.cyc & BASE) as u64;
         let mut ls: u8 = 0;
         if path == M4_LOAD {
-            cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
-            // LDR PC blocks: 2 (load) + 3 (reload)
-            if e.taken {
-                self.uw = 0;
-                cyc += 2 + refill(Core::M4, e.npc) + e.target_split as u64;
-            }
-            self.prev_load_rt = i.rd;
-            // the loaded register: base or offset of the next load or store one cycle late
-            self.prev_dp = i.rd;
-            self.prev_ls = 1;
-            self.prev_len = i.len;
-            return cyc;
+            return self.step_load(e, now);
         }
         if path == M4_STORE {
-            cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i) + wb_store_chain(self, i);
-            self.prev_dp = i.wr;
-            // the base of a store with writeback, for the next store (wb_store_chain); the
-            // loads read `prev_load_rt` only after a load single
-            self.prev_load_rt = if i.op == Op::St && i.ra & 2 != 0 {
-                i.rn
-            } else {
-                255
-            };
-            // 2: STR with an immediate offset (store_load_stall), 3: register offset
-            self.prev_ls = if i.op == Op::St { 2 } else { 3 };
-            self.prev_len = i.len;
-            return cyc;
+            return self.step_store(e, now);
         }
         match i.op {
             // ALU write to PC: a late branch
