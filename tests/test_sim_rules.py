@@ -211,3 +211,18 @@ def test_lacking_rules_are_outside_their_source() -> None:
             continue
         lo, hi = board if isinstance(board, tuple) else (board, board)
         assert not (lo < model <= hi) or model == lo, name
+
+
+def test_memory_setup_is_recorded_and_checked() -> None:
+    import subprocess
+
+    sim = simfw.build_sim()
+    v = subprocess.run([str(sim), "--memory", "stm32l4r5", "--version"], capture_output=True, text=True, check=True)
+    assert "m4-v7" in v.stdout and "(memory stm32l4r5)" in v.stdout
+    bad = subprocess.run(
+        [str(sim), "--machine", "mps2-an500", "--memory", "stm32l4r5", "x.elf"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "Cortex-M4" in bad.stderr
