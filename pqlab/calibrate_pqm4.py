@@ -12,6 +12,11 @@ is cleared, so .data/.bss are in SRAM as on pqm4's board (pqm4 puts them in the 
 which QEMU maps as RAM but pqlab-sim treats as the board's read-only flash), and the link uses
 the platform's newlib (Debian's build of the same newlib).
 
+The simulator runs with the memory set-up of pqm4's board (`--memory stm32l4r5`, model m4-v7,
+docs/sim.md "Model m4-v7"): its flash and SRAM1/SRAM2/SRAM3 blocks, with pqm4's board layout
+(.data/.bss at the bottom of the 640 KiB, the stack at the top), in which loads and stores
+pipeline only within one block.
+
 Deterministic points: an operation counts when pqm4's published spread (max - min) over its
 executions is at most SPREAD_PCT of the mean and, when more than one run was simulated, the
 simulated spread too. Rejection sampling (signing, keygen samplers) shows as spread; such
@@ -33,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pqlab import ROOT, PqlabError
-from pqlab.platforms import Platform, model
+from pqlab.platforms import Platform, simulator_model
 from pqlab.runner import command
 from pqlab.toolchains import CACHE, arm_gnu_spec, reference_compiler
 
@@ -226,7 +231,11 @@ def measure(
     jpath = root / "elf" / f"{name}_speed.json"
     try:
         run = subprocess.run(
-            command(plat, elf, ["--json", str(jpath)]), capture_output=True, text=True, timeout=timeout, check=False
+            command(plat, elf, [*BOARD_MEMORY, "--json", str(jpath)]),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         r.status, r.detail = "run-failed", f"timeout after {timeout:.0f} s"
@@ -254,6 +263,17 @@ def measure(
 # that run's figures are used; a difference is recorded in `detail`.
 WRAP_CHECK = 1 << 23
 
+# the memory blocks of pqm4's board, a NUCLEO-L4R5ZI (pqlab-sim's Cortex-M4 set-up, m4-v7)
+BOARD_MEMORY = ("--memory", "stm32l4r5")
+
+
+def board_model(plat: Platform) -> str:
+    """The timing model the corpus runs with: the platform's simulator and machine, with the
+    memory set-up of pqm4's board (`pqlab-sim --machine M --memory stm32l4r5 --version`)."""
+    cmd = plat.subst(plat.runner_command, elf="{elf}")
+    machine = cmd[cmd.index("--machine") : cmd.index("--machine") + 2] if "--machine" in cmd else []
+    return simulator_model(cmd[0], (*machine, *BOARD_MEMORY))
+
 
 def recheck(plat: Platform, elf: Path, r: Result, timeout: float) -> None:
     r.checked = True
@@ -261,7 +281,11 @@ def recheck(plat: Platform, elf: Path, r: Result, timeout: float) -> None:
         return
     prof = elf.with_suffix(".profile")
     run = subprocess.run(
-        command(plat, elf, ["--profile", str(prof)]), capture_output=True, text=True, timeout=timeout, check=False
+        command(plat, elf, [*BOARD_MEMORY, "--profile", str(prof)]),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
     if run.returncode != 0:
         raise PqlabError(f"profiling-loop run: exit code {run.returncode}: {run.stderr.strip()[-300:]}")
@@ -412,7 +436,7 @@ def calibrate_pqm4(
     cc = reference_compiler(arm_gnu_spec(), CACHE)
     ld = plat.cc
     script, env = driver(work, cc, ld)
-    mver = model(plat)
+    mver = board_model(plat)
     store = work / "results.jsonl"
     done: dict[tuple, Result] = {}
     if store.exists():

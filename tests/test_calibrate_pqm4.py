@@ -8,7 +8,8 @@ output), the compiler driver's command-line split and the counting rule. Slow se
   the compiler reproduces pqm4's published .text to the byte;
 - test_corpus_meets_the_goals: the issue's goals over the deterministic points of the
   families of issue 23 (mean absolute error at most 1.5%, every point within 3%). It fails
-  with the model of today (m4-v6: mean absolute error and the worst points in docs/sim.md)
+  with the model of today (m4-v7 with pqm4's board's memory set-up `--memory stm32l4r5`:
+  mean absolute error and the worst points in docs/sim.md "Model m4-v7")
   and is meant to, until the model is fixed; it reports the current errors in its message.
 - test_m7_study_table_is_complete / test_m7_study_meets_the_goal: the same for the Falcon
   study on m7-sim, with the study's calls and build (constant-time signatures, -O2, caches on;

@@ -36,8 +36,11 @@ code becomes the process exit code.
                    data in TCM, no caches) or stm32f7 (an STM32F76x at 216 MHz: code in flash
                    with 7 wait states behind the 16 KB I-cache, data outside the 128 KB DTCM
                    and flash constants behind the 16 KB D-cache; stm32f7-icache: D-cache off;
-                   stm32f7-nocache: both off; timing/m7mem.rs); recorded in the model
-                   version (give it before --version)
+                   stm32f7-nocache: both off; timing/m7mem.rs); mps2-an386 (Cortex-M4):
+                   stm32l4r5 (the SRAM1/SRAM2/SRAM3 and flash blocks of pqm4's NUCLEO-L4R5ZI,
+                   the stack at the top of its 640 KiB: loads and stores pipeline only within
+                   one block; timing/m4mem.rs); recorded in the model version (give it
+                   before --version)
   --json FILE      write a JSON report (cycles, instructions, stack, mix, model version)
   --profile FILE   write a per-function profile (inclusive/exclusive cycles, calls);
                    FILE.folded gets flame-graph stacks
@@ -194,9 +197,18 @@ fn parse_args() -> Result<Opts, String> {
     if o.elf.is_empty() {
         return Err("no firmware file given".into());
     }
-    if o.memory != timing::m7mem::Setup::Tcm && o.machine != "mps2-an500" {
+    // the STM32F7 set-ups are the Cortex-M7 machine's, stm32l4r5 the Cortex-M4 one's
+    let m4_setup = o.memory == timing::m7mem::Setup::Stm32l4r5;
+    if o.memory != timing::m7mem::Setup::Tcm && !m4_setup && o.machine != "mps2-an500" {
         return Err(format!(
             "--memory {} is for the Cortex-M7 machine (mps2-an500), not {}",
+            o.memory.name(),
+            o.machine
+        ));
+    }
+    if m4_setup && o.machine != "mps2-an386" {
+        return Err(format!(
+            "--memory {} is for the Cortex-M4 machine (mps2-an386), not {}",
             o.memory.name(),
             o.machine
         ));
@@ -301,6 +313,10 @@ fn main() {
         std::process::exit(2);
     }
     match core {
+        // one copy of the Cortex-M4 model per kind of memory set-up (timing/m4mem.rs)
+        Core::M4 if o.memory == timing::m7mem::Setup::Stm32l4r5 => {
+            run_arm::<CortexM4<true>>(&o, &elf, an500)
+        }
         Core::M4 => run_arm::<CortexM4>(&o, &elf, an500),
         // one copy of the Cortex-M7 model per kind of memory set-up (timing/m7mem.rs)
         Core::M7 if o.memory == timing::m7mem::Setup::Tcm => {

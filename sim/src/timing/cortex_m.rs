@@ -65,6 +65,11 @@
 //! m4-v6 (issue 23, docs/sim.md "Model m4-v6"): a pre- or post-indexed store right after one
 //! on the same base register stalls one cycle (`wb_store_chain`, jnk0le's STM32F407
 //! measurement).
+//! m4-v7 (issue 23, docs/sim.md "Model m4-v7"): with the memory set-up `stm32l4r5` (`--memory`,
+//! timing/m4mem.rs: the flash and SRAM1/SRAM2/SRAM3 blocks of pqm4's NUCLEO-L4R5ZI) a load or
+//! store single right after a load single in another block is not pipelined with it
+//! (`block_stall`, jnk0le's STM32F407 measurement); without the set-up (the default) nothing
+//! changed from m4-v6.
 //! Division: 2 cycles when the dividend is smaller than the divisor, else
 //! 3 + (number of quotient bits - 1) / 3, capped at 12; an approximation of the
 //! documented early termination ("based on the number of leading ones and
@@ -80,11 +85,11 @@
 //! section below.
 
 use crate::arm::decode::{alu, fop, Class, Insn, Op};
-use crate::timing::m7mem;
+use crate::timing::{m4mem, m7mem};
 
 pub const EXC_ENTRY: u64 = 12;
 pub const EXC_RETURN: u64 = 10;
-pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v6 / m7-estimate-v4";
+pub const MODEL_VERSION: &str = "pqlab-sim timing m4-v7 / m7-estimate-v4";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Core {
@@ -181,7 +186,11 @@ pub fn div_cycles(core: Core, signed: bool, n: u32, m: u32) -> u64 {
 
 /// The Cortex-M4 model: its pipeline state between instructions. It is told about each
 /// executed instruction by an `Event` (`CortexTiming::step`) and returns its cycles.
-pub struct CortexM4 {
+/// `MEM` (m4-v7): the memory set-up `stm32l4r5` (`m4mem`: the blocks of pqm4's board, in
+/// which loads and stores pipeline only within one block, `block_stall`); false (the
+/// default) for the machine's memory as one block, whose copy of the run loop then has no
+/// memory-block code at all.
+pub struct CortexM4<const MEM: bool = false> {
     /// previous instruction: 1 load single, 2 store with immediate offset, 0 other
     /// (3: store with a register offset, 4: VSTR, neither pipelined with what follows)
     prev_ls: u8,
@@ -196,9 +205,12 @@ pub struct CortexM4 {
     /// the fetch rule's state (`UW_NEXT`): 2 x the run of consecutive 32-bit instructions at
     /// addresses 2 mod 4 so far (at most 4) + whether its last member was a memory instruction
     uw: u8,
+    /// `MEM`: the memory block (`m4mem::block`) of the last load single (LDR*, VLDR); read
+    /// only while `prev_ls` is 1
+    prev_blk: u8,
 }
 
-impl Default for CortexM4 {
+impl<const MEM: bool> Default for CortexM4<MEM> {
     fn default() -> Self {
         CortexM4 {
             prev_ls: 0,
@@ -206,6 +218,7 @@ impl Default for CortexM4 {
             prev_len: 4,
             prev_dp: 255,
             uw: 0,
+            prev_blk: m4mem::OTHER,
         }
     }
 }
@@ -216,7 +229,7 @@ impl Default for CortexM4 {
 /// LDR is not used to compute its address, one cycle is removed); loads into
 /// PC block (2 cycles, plus the refill).
 #[inline(always)]
-fn load_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
+fn load_cycles<const MEM: bool>(cpu: &CortexM4<MEM>, i: &Insn) -> u64 {
     // the load's address registers (`agu2`: its offset register, or its base again) against
     // the destination of the previous load single
     let dep = cpu.prev_load_rt == i.rn || cpu.prev_load_rt == agu2(i);
@@ -279,7 +292,7 @@ fn agu_stall(prev_dp: u8, i: &Insn) -> u64 {
 /// register offset 2, 1 when following a load ("STR can only be pipelined
 /// when it follows an LDR").
 #[inline(always)]
-fn store_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
+fn store_cycles<const MEM: bool>(cpu: &CortexM4<MEM>, i: &Insn) -> u64 {
     if i.op == Op::St || cpu.prev_ls == 1 {
         1
     } else {
@@ -294,8 +307,23 @@ fn store_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
 /// STM32F103; the immediate-offset store otherwise "effectively execute[s] in 1 cycle").
 /// `prev_load_rt` holds the previous store's base when it had writeback (else 255).
 #[inline(always)]
-fn wb_store_chain(cpu: &CortexM4, i: &Insn) -> u64 {
+fn wb_store_chain<const MEM: bool>(cpu: &CortexM4<MEM>, i: &Insn) -> u64 {
     (cpu.prev_ls == 2 && i.ra & 2 != 0 && i.op == Op::St && cpu.prev_load_rt == i.rn) as u64
+}
+
+/// m4-v7, memory set-up `stm32l4r5` only (`CortexM4<true>`, `m4mem`): a load or store single
+/// right after a load single in another memory block takes one more cycle: "load pipelining
+/// happens only when targeting the same memory block by all loads (e.g. SRAM1 vs SRAM2 (and
+/// CCM) on f407)" and "stores can pipeline with preceding load (incl data forwarding) only
+/// when targeting the same memory block" (jnk0le, "pipeline cycle test", doc/cortex_m3m4.md,
+/// measured with DWT CYCCNT on an STM32F407). For a load it undoes the pipelining that
+/// `load_cycles` gave (a load it does not pipeline already takes 2); a store, which the model
+/// charges 1 after a load, takes 2. `prev_ls == 1`: the previous instruction was a load single
+/// (LDR*, VLDR), whose block is `prev_blk`. Load and store multiple, LDRD/STRD, VLDM/VSTM and
+/// VSTR are not covered (no address in the event, or not measured).
+#[inline(always)]
+fn block_stall<const MEM: bool>(cpu: &CortexM4<MEM>, blk: u8) -> u64 {
+    (MEM && cpu.prev_ls == 1 && cpu.prev_blk != blk) as u64
 }
 
 /// Cortex-M7 estimate: a load single (LDR*) takes one issue cycle, its result
@@ -325,14 +353,14 @@ const M7_STORE_CYCLES: u64 = 1;
 /// be pipelined with preceding or following instructions". VSTR and VLDR are not covered
 /// (not measured). Cortex-M4 only.
 #[inline(always)]
-fn store_load_stall(cpu: &CortexM4) -> u64 {
+fn store_load_stall<const MEM: bool>(cpu: &CortexM4<MEM>) -> u64 {
     (cpu.prev_ls == 2) as u64
 }
 
 /// Cortex-M4 VLDR/VSTR: 1+N (N words), the first word pipelined behind a load. (Cortex-M7:
 /// one cycle, VLDR.D/VSTR.D as a pair ceil(2/2); jnk0le, doc/cortex_m7.md: "vldm behaves
 /// as regular ldm".)
-fn fp_mem_cycles(cpu: &CortexM4, i: &Insn) -> u64 {
+fn fp_mem_cycles<const MEM: bool>(cpu: &CortexM4<MEM>, i: &Insn) -> u64 {
     let words = 1 + i.sh as u64;
     if cpu.prev_ls == 1 {
         words
@@ -455,13 +483,14 @@ pub trait CortexTiming: Default {
     /// Cycles of an exception return: the unstacking.
     fn exception_return(&mut self) -> u64;
     /// Select the memory set-up (`--memory`); false when the model has no such set-up
-    /// (only the Cortex-M7 estimate has one other than TCM, `m7mem`).
+    /// (the Cortex-M7 estimate's STM32F7 set-ups, `m7mem`; the Cortex-M4's `stm32l4r5`,
+    /// `m4mem`).
     fn set_memory(&mut self, s: m7mem::Setup) -> bool {
         s == m7mem::Setup::Tcm
     }
 }
 
-impl CortexTiming for CortexM4 {
+impl<const MEM: bool> CortexTiming for CortexM4<MEM> {
     const CORE: Core = Core::M4;
     const TARGET_WIDTH: bool = true;
 
@@ -545,7 +574,15 @@ impl CortexTiming for CortexM4 {
     #[inline(always)]
     fn step_load(&mut self, e: &Event, _now: u64) -> u64 {
         let i = e.i;
-        let mut cyc = load_cycles(self, i) + agu_stall(self.prev_dp, i) + store_load_stall(self);
+        let pipelined = load_cycles(self, i);
+        let mut cyc = pipelined + agu_stall(self.prev_dp, i) + store_load_stall(self);
+        if MEM {
+            // m4-v7 (`stm32l4r5`): a pipelined load in another block than the previous
+            // load takes its two cycles
+            let blk = m4mem::block(e.addr);
+            cyc += (pipelined == 1) as u64 * block_stall(self, blk);
+            self.prev_blk = blk;
+        }
         // LDR PC blocks: 2 (load) + 3 (reload)
         if e.taken {
             self.uw = 0;
@@ -563,7 +600,11 @@ impl CortexTiming for CortexM4 {
     #[inline(always)]
     fn step_store(&mut self, e: &Event, _now: u64) -> u64 {
         let i = e.i;
-        let cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i) + wb_store_chain(self, i);
+        let mut cyc = store_cycles(self, i) + agu_stall(self.prev_dp, i) + wb_store_chain(self, i);
+        if MEM {
+            // m4-v7 (`stm32l4r5`): not pipelined with a load in another block
+            cyc += block_stall(self, m4mem::block(e.addr));
+        }
         self.prev_dp = i.wr;
         // the base of a store with writeback, for the next store (wb_store_chain); the
         // loads read `prev_load_rt` only after a load single
@@ -620,6 +661,13 @@ impl CortexTiming for CortexM4 {
             Op::It if self.prev_len == 2 => cyc = 0,
             Op::Vldr | Op::Vstr => {
                 cyc = fp_mem_cycles(self, i) + agu_stall(self.prev_dp, i);
+                if MEM && i.op == Op::Vldr {
+                    // m4-v7 (`stm32l4r5`): its first word pipelined behind a load only in
+                    // the same block
+                    let blk = m4mem::block(e.addr);
+                    cyc += block_stall(self, blk);
+                    self.prev_blk = blk;
+                }
                 // VSTR: 4, a store that store_load_stall does not cover
                 ls = if i.op == Op::Vldr { 1 } else { 4 };
                 self.prev_load_rt = 255;
@@ -655,6 +703,16 @@ impl CortexTiming for CortexM4 {
 
     fn exception_return(&mut self) -> u64 {
         EXC_RETURN
+    }
+
+    /// The copy of the model for the set-up: `CortexM4<false>` for the machine's memory as
+    /// one block (`tcm`, the default), `CortexM4<true>` for `stm32l4r5` (`m4mem`).
+    fn set_memory(&mut self, s: m7mem::Setup) -> bool {
+        match s {
+            m7mem::Setup::Tcm => !MEM,
+            m7mem::Setup::Stm32l4r5 => MEM,
+            _ => false,
+        }
     }
 }
 
@@ -785,6 +843,7 @@ impl<const MEM: bool> CortexTiming for CortexM7<MEM> {
                 *self.mem = m7mem::Memory::new(icache, dcache);
                 MEM
             }
+            m7mem::Setup::Stm32l4r5 => false,
         }
     }
 }

@@ -50,10 +50,15 @@ pub const LINE_SHIFT: u32 = 5;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Setup {
     Tcm,
-    Stm32f7 { icache: bool, dcache: bool },
+    Stm32f7 {
+        icache: bool,
+        dcache: bool,
+    },
+    /// Cortex-M4 (mps2-an386): the memory blocks of pqm4's NUCLEO-L4R5ZI (timing/m4mem.rs)
+    Stm32l4r5,
 }
 
-pub const SETUPS: &str = "tcm, stm32f7, stm32f7-icache, stm32f7-nocache";
+pub const SETUPS: &str = "tcm, stm32f7, stm32f7-icache, stm32f7-nocache, stm32l4r5";
 
 impl Setup {
     pub fn parse(s: &str) -> Option<Setup> {
@@ -71,6 +76,7 @@ impl Setup {
                 icache: false,
                 dcache: false,
             }),
+            "stm32l4r5" => Some(Setup::Stm32l4r5),
             _ => None,
         }
     }
@@ -85,6 +91,7 @@ impl Setup {
             Setup::Stm32f7 { icache: true, .. } => "stm32f7-icache",
             Setup::Stm32f7 { dcache: false, .. } => "stm32f7-nocache",
             Setup::Stm32f7 { .. } => "stm32f7-dcache",
+            Setup::Stm32l4r5 => "stm32l4r5",
         }
     }
 }

@@ -246,6 +246,40 @@ rule_\name:
 	.endr
 	STOP
 
+	@ m4-v7, memory set-up stm32l4r5 (pqm4's NUCLEO-L4R5ZI): "stores can pipeline with
+	@ preceding load (incl data forwarding) only when targeting the same memory block"
+	@ (jnk0le, doc/cortex_m3m4.md). A load from .data (SRAM1) then a store to the stack
+	@ (SRAM3), 5 times: 2 + 1 + 4 x (3 + 1) = 19 in one block (the load after the store
+	@ stalls, m4-v3), + 1 per store = 24 in two
+	RULE str_data_stack
+	START
+	.rept 5
+	ldr r1, [r4, #0]
+	str r2, [sp, #0]
+	.endr
+	STOP
+
+	@ the same pairs within one block (.data): 19 with or without the set-up
+	RULE str_data_data
+	START
+	.rept 5
+	ldr r1, [r4, #0]
+	str r2, [r4, #8]
+	.endr
+	STOP
+
+	@ a load from the stack (SRAM3) then one from the deep stack 400 KiB below the top
+	@ (SRAM2 on the board: pqm4's large stack frames), 5 times: 10 x 2 with the set-up
+	RULE ldr_stack_deep
+	sub r3, r6, #409600
+	.balign 4
+	START
+	.rept 5
+	ldr r1, [sp, #0]
+	ldr r2, [r3, #0]
+	.endr
+	STOP
+
 	.data
 	.balign 8
 rule_ram:

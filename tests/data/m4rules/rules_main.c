@@ -7,7 +7,7 @@
     X(empty) X(ldr_same_block) X(ldr_flash_ram) X(ldr_data_stack) X(ldr_literal) X(ldrw_unaligned) \
     X(ldrw_aligned) X(ldr_post_alternating) X(uw_group8) X(uw_group_mixed) X(shift_reg) X(bitfield) \
     X(ldm_after_base_write) X(ldr_load_base) X(str_load_base) X(str_ldrd) X(strd_ldr) \
-    X(str_post_chain) X(str_post_alternating)
+    X(str_post_chain) X(str_post_alternating) X(str_data_stack) X(str_data_data) X(ldr_stack_deep)
 /* clang-format on */
 
 #define DECL(n) uint32_t rule_##n(void);
