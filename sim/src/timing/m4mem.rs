@@ -50,7 +50,7 @@ pub fn block(a: u32) -> u8 {
     }
     // a stack address: its place below the board's stack top
     let b = if (STACK_WINDOW..STACK_TOP).contains(&a) {
-        a - STACK_TOP + RAM_END
+        a - STACK_WINDOW + RAM
     } else {
         a
     };
